@@ -1,0 +1,112 @@
+# ptxrun: a PTX assembler-and-executor for one warp.
+#   make            build build/ptxrun
+#   make check      unit tests (libcheck) and command-line tests
+#   make demo       check and dump a sample
+#   make bench      front-end throughput
+#   make fuzz       build the fuzz targets (clang, libFuzzer)
+#   make deps       install the Debian packages the build needs
+# SANITIZE=1 builds with ASan and UBSan into build/san; WERROR=1 makes warnings errors.
+
+CC      ?= cc
+RE2C    ?= re2c
+BISON   ?= bison
+PREFIX  ?= /usr/local
+
+BUILD   := build
+ifeq ($(SANITIZE),1)
+BUILD   := build/san
+SANFLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+endif
+
+WARN    := -Wall -Wextra -pedantic -Wshadow -Wstrict-prototypes
+CFLAGS  ?= -O2 -g
+ifeq ($(WERROR),1)
+WARN    += -Werror
+endif
+ALL_CFLAGS := -std=c11 -D_POSIX_C_SOURCE=200809L $(WARN) $(CFLAGS) $(SANFLAGS) -Isrc -I$(BUILD)
+LDLIBS  :=
+
+CHECK_CFLAGS := $(shell pkg-config --cflags check 2>/dev/null)
+CHECK_LIBS   := $(shell pkg-config --libs check 2>/dev/null)
+
+# The library: everything but main.c, in pipeline order.
+LIB_SRC := src/util.c src/arena.c src/intern.c src/source.c src/diag.c \
+           $(BUILD)/lexer.c $(BUILD)/parser.c src/parse.c src/ops.c src/check.c src/ir.c
+LIB_OBJ := $(patsubst %.c,$(BUILD)/obj/%.o,$(notdir $(LIB_SRC)))
+HEADERS := src/ptxrun.h src/parse.h src/ops.def src/types.def src/mods.def src/sregs.def $(BUILD)/parser.h
+
+TESTS   := check_lexer check_parser check_diag check_check check_roundtrip
+TEST_BIN := $(addprefix $(BUILD)/tests/,$(TESTS))
+
+.PHONY: all check unit-tests cli-tests demo bench fuzz install clean deps docs
+
+all: $(BUILD)/ptxrun
+
+deps:
+	sh scripts/deps.sh
+
+$(BUILD)/parser.c $(BUILD)/parser.h: src/parser.y
+	@mkdir -p $(BUILD)
+	$(BISON) -Wall -Werror --defines=$(BUILD)/parser.h -o $(BUILD)/parser.c $<
+
+$(BUILD)/lexer.c: src/lexer.re $(BUILD)/parser.h
+	@mkdir -p $(BUILD)
+	$(RE2C) -W -Werror --no-generation-date -o $@ $<
+
+$(BUILD)/obj/%.o: src/%.c $(HEADERS)
+	@mkdir -p $(BUILD)/obj
+	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+$(BUILD)/obj/%.o: $(BUILD)/%.c $(HEADERS)
+	@mkdir -p $(BUILD)/obj
+	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+$(BUILD)/libptxrun.a: $(LIB_OBJ)
+	rm -f $@
+	ar rcs $@ $^
+
+$(BUILD)/ptxrun: $(BUILD)/obj/main.o $(BUILD)/libptxrun.a
+	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LDLIBS)
+
+$(BUILD)/tests/%: tests/%.c tests/testutil.h $(BUILD)/libptxrun.a $(HEADERS)
+	@mkdir -p $(BUILD)/tests
+	$(CC) $(ALL_CFLAGS) $(CHECK_CFLAGS) -o $@ $< $(BUILD)/libptxrun.a $(CHECK_LIBS)
+
+check: unit-tests cli-tests
+
+unit-tests: $(TEST_BIN)
+	@set -e; for t in $(TEST_BIN); do echo "== $$t"; PTXRUN_ROOT=$(CURDIR) $$t; done
+
+cli-tests: $(BUILD)/ptxrun
+	@PTXRUN=$(BUILD)/ptxrun sh tests/cli.sh
+
+demo: $(BUILD)/ptxrun
+	@echo '== ptxrun --check samples/scan.ptx'
+	$(BUILD)/ptxrun --check samples/scan.ptx && echo 'no errors'
+	@echo '== ptxrun --dump-ir samples/scan.ptx'
+	$(BUILD)/ptxrun --dump-ir samples/scan.ptx
+	@echo '== a mistake, as ptxrun reports it'
+	-printf 'shfl.sync.up.b32 Ry|p, Rx, 1, 0;\n' | $(BUILD)/ptxrun --check -
+
+$(BUILD)/bench_frontend: bench/bench_frontend.c $(BUILD)/libptxrun.a $(HEADERS)
+	$(CC) $(ALL_CFLAGS) -o $@ $< $(BUILD)/libptxrun.a
+
+bench: $(BUILD)/bench_frontend $(BUILD)/ptxrun
+	$(BUILD)/bench_frontend tests/ptx/nvcc/*.ptx
+
+docs: $(BUILD)/ptxrun
+	$(BUILD)/ptxrun --list-ops > docs/instructions.md
+
+FUZZ_CC ?= clang
+fuzz: $(BUILD)/parser.c $(BUILD)/lexer.c
+	@mkdir -p $(BUILD)/fuzz
+	$(FUZZ_CC) -std=c11 -D_POSIX_C_SOURCE=200809L -g -O1 -fsanitize=fuzzer,address,undefined \
+	    -Isrc -I$(BUILD) -o $(BUILD)/fuzz/fuzz_frontend tests/fuzz_frontend.c $(LIB_SRC)
+	@echo "run: $(BUILD)/fuzz/fuzz_frontend -max_total_time=60 tests/ptx/nvcc"
+
+install: $(BUILD)/ptxrun
+	install -d $(DESTDIR)$(PREFIX)/bin
+	install -m 755 $(BUILD)/ptxrun $(DESTDIR)$(PREFIX)/bin/ptxrun
+
+clean:
+	rm -rf build

@@ -1,0 +1,78 @@
+/* diag.c: compiler-style diagnostics. Every message goes through diag_at, which counts it and
+ * hands it to the sink: the default sink prints
+ *     file:line:col: error: message
+ *         the source line
+ *         ^~~~
+ * and tests install their own sink to assert on level, position and text. */
+#include <string.h>
+
+#include "ptxrun.h"
+
+static const char *const level_name[] = { "error", "warning", "note" };
+static const char *const level_color[] = { "\033[1;31m", "\033[1;35m", "\033[1;36m" };
+
+void diag_init(Diag *diag, Source *src, FILE *stream)
+{
+    memset(diag, 0, sizeof *diag);
+    diag->src = src;
+    diag->stream = stream;
+    diag->max_errors = 50;
+}
+
+void diag_print(FILE *out, Source *src, DiagLevel level, Span at, const char *message, bool color)
+{
+    uint32_t line, column, line_len;
+    source_position(src, at.offset, &line, &column);
+    const char *text = source_line(src, line, &line_len);
+    if (color)
+        fprintf(out, "\033[1m%s:%u:%u: %s%s:\033[0m\033[1m %s\033[0m\n", src->name, line, column,
+                level_color[level], level_name[level], message);
+    else
+        fprintf(out, "%s:%u:%u: %s: %s\n", src->name, line, column, level_name[level], message);
+
+    /* The line, then a caret under the start and '~' under the rest of the span on this line.
+     * Tabs are copied into the caret line so the caret stays aligned. */
+    fprintf(out, "%5u | %.*s\n      | ", line, (int)line_len, text);
+    uint32_t col0 = column - 1;
+    for (uint32_t i = 0; i < col0 && i < line_len; i++)
+        fputc(text[i] == '\t' ? '\t' : ' ', out);
+    if (color)
+        fputs("\033[1;32m", out);
+    fputc('^', out);
+    uint32_t span_end = col0 + (at.length ? at.length : 1);
+    if (span_end > line_len)
+        span_end = line_len > col0 ? line_len : col0 + 1;
+    for (uint32_t i = col0 + 1; i < span_end; i++)
+        fputc('~', out);
+    if (color)
+        fputs("\033[0m", out);
+    fputc('\n', out);
+}
+
+void diag_vat(Diag *diag, DiagLevel level, Span at, const char *fmt, va_list ap)
+{
+    char message[1024];
+    vsnprintf(message, sizeof message, fmt, ap);
+    if (level == DIAG_ERROR) {
+        diag->errors++;
+        if (diag->max_errors && diag->errors > diag->max_errors) {
+            if (diag->errors == diag->max_errors + 1 && !diag->emit)
+                fprintf(diag->stream, "%s: too many errors, stopping here\n", diag->src->name);
+            return;
+        }
+    } else if (level == DIAG_WARNING) {
+        diag->warnings++;
+    }
+    if (diag->emit)
+        diag->emit(diag->context, diag, level, at, message);
+    else
+        diag_print(diag->stream, diag->src, level, at, message, diag->color);
+}
+
+void diag_at(Diag *diag, DiagLevel level, Span at, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    diag_vat(diag, level, at, fmt, ap);
+    va_end(ap);
+}

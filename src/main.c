@@ -1,0 +1,132 @@
+/* main.c: the command line. run() is the whole pipeline in order:
+ * read -> lex/parse -> check -> dump. Exit codes: 0 ok, 1 expectation mismatch,
+ * 2 bad input or usage, 3 execution fault. */
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "ptxrun.h"
+
+enum { EXIT_OK = 0, EXIT_BAD_INPUT = 2 };
+
+typedef enum { MODE_NONE, MODE_CHECK, MODE_DUMP_IR } Mode;
+
+typedef struct Options {
+    Mode mode;
+    const char *path;
+    bool color;
+    bool no_warnings;
+    CheckOptions check;
+} Options;
+
+static const char usage[] =
+    "usage: ptxrun [options] FILE.ptx      (FILE '-' reads standard input)\n"
+    "\n"
+    "  --check          parse and check; print diagnostics (exit 0 clean, 2 on errors)\n"
+    "  --dump-ir        print the decoded program back as canonical PTX\n"
+    "  --list-ops       print the instruction table (markdown) and exit\n"
+    "  -w               suppress warnings\n"
+    "  --color          color diagnostics (default: when stderr is a terminal)\n"
+    "  --no-color       never color diagnostics\n"
+    "  --help           this text\n"
+    "\n"
+    "A file of bare instructions (no .entry/.func) is a snippet: one implicit kernel whose\n"
+    "registers need no declaration.\n";
+
+static int usage_error(const char *fmt, const char *arg)
+{
+    fputs("ptxrun: error: ", stderr);
+    fprintf(stderr, fmt, arg);
+    fputs("\n(ptxrun --help lists the options)\n", stderr);
+    return EXIT_BAD_INPUT;
+}
+
+/* Returns -1 to go on, or the exit code. */
+static int parse_args(int argc, char **argv, Options *o)
+{
+    memset(o, 0, sizeof *o);
+    o->check.warn_deprecated = true;
+    o->color = isatty(STDERR_FILENO) && getenv("NO_COLOR") == NULL;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (strcmp(a, "--check") == 0)
+            o->mode = MODE_CHECK;
+        else if (strcmp(a, "--dump-ir") == 0)
+            o->mode = MODE_DUMP_IR;
+        else if (strcmp(a, "--list-ops") == 0) {
+            ops_print_markdown(stdout);
+            return EXIT_OK;
+        } else if (strcmp(a, "-w") == 0)
+            o->no_warnings = true;
+        else if (strcmp(a, "--color") == 0)
+            o->color = true;
+        else if (strcmp(a, "--no-color") == 0)
+            o->color = false;
+        else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+            fputs(usage, stdout);
+            return EXIT_OK;
+        } else if (a[0] == '-' && a[1] != '\0')
+            return usage_error("unknown option '%s'", a);
+        else if (o->path)
+            return usage_error("more than one input file ('%s')", a);
+        else
+            o->path = a;
+    }
+    if (!o->path)
+        return usage_error("%s", "no input file");
+    return -1;
+}
+
+/* Drops warnings when -w is given; everything else goes to the default printer. */
+static void emit_filtered(void *context, Diag *diag, DiagLevel level, Span at, const char *message)
+{
+    (void)context;
+    if (level == DIAG_WARNING)
+        return;
+    diag_print(diag->stream, diag->src, level, at, message, diag->color);
+}
+
+static int run(const Options *o)
+{
+    Source src;
+    char err[512];
+    if (source_load(&src, o->path, err, sizeof err) != 0) {
+        fprintf(stderr, "ptxrun: error: %s\n", err);
+        return EXIT_BAD_INPUT;
+    }
+    Diag diag;
+    diag_init(&diag, &src, stderr);
+    diag.color = o->color;
+    if (o->no_warnings)
+        diag.emit = emit_filtered;
+
+    Module *m = parse_module(&src, &diag);
+    check_module(m, &diag, &o->check);      /* also after syntax errors: report all at once */
+
+    int rc = EXIT_OK;
+    if (diag.errors) {
+        fprintf(stderr, "%s: %u error%s\n", src.name, diag.errors, diag.errors == 1 ? "" : "s");
+        rc = EXIT_BAD_INPUT;
+    } else if (o->mode == MODE_DUMP_IR) {
+        ir_print_module(stdout, m);
+    } else if (o->mode == MODE_NONE) {
+        fprintf(stderr, "ptxrun: error: this build cannot execute PTX yet; use --check or --dump-ir\n");
+        rc = EXIT_BAD_INPUT;
+    }
+    module_free(m);
+    source_free(&src);
+    if (fflush(stdout) != 0) {
+        fprintf(stderr, "ptxrun: error: cannot write the output\n");
+        rc = EXIT_BAD_INPUT;
+    }
+    return rc;
+}
+
+int main(int argc, char **argv)
+{
+    Options o;
+    int rc = parse_args(argc, argv, &o);
+    if (rc >= 0)
+        return rc;
+    return run(&o);
+}

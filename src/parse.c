@@ -1,0 +1,521 @@
+/* parse.c: the actions of the grammar (parser.y). They build the Module: functions, their
+ * statements in source order, declarations and operands with names still unresolved.
+ * Requires: the lexer's spans; everything allocated comes from the module's arena. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "parse.h"
+
+static const char *intern_span(Parser *p, Span s)
+{
+    return intern(&p->m->names, p->m->src->text + s.offset, s.length);
+}
+
+static const char *copy_span(Parser *p, Span s)
+{
+    return arena_strndup(&p->m->arena, p->m->src->text + s.offset, s.length);
+}
+
+void parse_init(Parser *p, Source *src, Diag *diag)
+{
+    memset(p, 0, sizeof *p);
+    Module *m = xcalloc(1, sizeof *m);
+    intern_init(&m->names, &m->arena);
+    m->src = src;
+    p->m = m;
+    p->diag = diag;
+    lex_init(&p->lx, src, diag, &m->arena);
+}
+
+Module *parse_finish(Parser *p)
+{
+    Module *m = p->m;
+    if (p->has_bare && m->functions.len > 1)
+        diag_at(p->diag, DIAG_ERROR, p->first_bare,
+                "instruction outside a function (this file also defines .entry/.func)");
+    return m;
+}
+
+void module_free(Module *m)
+{
+    if (!m)
+        return;
+    intern_free(&m->names);
+    arena_free(&m->arena);
+    free(m);
+}
+
+/* After a syntax error: drop the half-built lists. At the top level the function being
+ * declared, if any, is abandoned too. */
+void parse_recover(Parser *p, bool top_level)
+{
+    p->operands.len = 0;
+    p->inits.len = 0;
+    if (top_level) {
+        p->params.len = 0;
+        p->fn = NULL;
+    }
+}
+
+/* ---- module directives ---- */
+
+void parse_version(Parser *p, Span at)
+{
+    const char *s = p->m->src->text + at.offset;
+    unsigned major = 0, minor = 0, i = 0;
+    while (i < at.length && s[i] >= '0' && s[i] <= '9')
+        major = major * 10 + (unsigned)(s[i++] - '0');
+    if (i < at.length && s[i] == '.')
+        i++;
+    unsigned minor_digits = 0;
+    while (i < at.length && s[i] >= '0' && s[i] <= '9' && minor_digits < 3) {
+        minor = minor * 10 + (unsigned)(s[i++] - '0');
+        minor_digits++;
+    }
+    if (i != at.length || minor_digits != 1 || major == 0 || major > 20) {
+        diag_at(p->diag, DIAG_ERROR, at, "malformed .version '%.*s' (expected major.minor, e.g. 9.0)",
+                (int)at.length, s);
+        return;
+    }
+    if (p->m->version)
+        diag_at(p->diag, DIAG_ERROR, at, "duplicate .version");
+    p->m->version = (uint8_t)(major * 10 + minor);
+    p->m->version_at = at;
+}
+
+void parse_target(Parser *p, Span at)
+{
+    Module *m = p->m;
+    const char *s = m->src->text + at.offset;
+    if (at.length > 3 && (memcmp(s, "sm_", 3) == 0 || (at.length > 8 && memcmp(s, "compute_", 8) == 0))) {
+        uint32_t i = s[0] == 's' ? 3 : 8, sm = 0;
+        while (i < at.length && s[i] >= '0' && s[i] <= '9' && sm < 10000)
+            sm = sm * 10 + (uint32_t)(s[i++] - '0');
+        char suffix = 0;
+        if (i + 1 == at.length && (s[i] == 'a' || s[i] == 'f'))
+            suffix = s[i++];
+        if (i != at.length || sm < 10) {
+            diag_at(p->diag, DIAG_ERROR, at, "unknown target '%.*s'", (int)at.length, s);
+            return;
+        }
+        if (m->target_sm)
+            diag_at(p->diag, DIAG_ERROR, at, "a module has one sm target (already sm_%u)", m->target_sm);
+        m->target_sm = (uint16_t)sm;
+        m->target_suffix = suffix;
+        m->target_arch = suffix != 0;
+        m->target_at = at;
+        return;
+    }
+    static const char *const options[] = { "texmode_unified", "texmode_independent", "debug",
+                                            "map_f64_to_f32" };
+    for (size_t i = 0; i < COUNT_OF(options); i++) {
+        if (strlen(options[i]) == at.length && memcmp(options[i], s, at.length) == 0) {
+            const char **opts = arena_grow(&m->arena, m->target_options,
+                                           m->target_option_count * sizeof *opts,
+                                           (m->target_option_count + 1) * sizeof *opts);
+            opts[m->target_option_count++] = intern_span(p, at);
+            m->target_options = opts;
+            return;
+        }
+    }
+    diag_at(p->diag, DIAG_ERROR, at, "unknown target '%.*s'", (int)at.length, s);
+}
+
+static void add_top(Parser *p, TopKind kind, uint32_t index)
+{
+    TopItem t = { (uint8_t)kind, index };
+    VEC_PUSH(&p->m->arena, p->m->top, t);
+}
+
+void parse_file(Parser *p, Literal number, Span path, Span extra)
+{
+    FileDirective f = { number.bits, copy_span(p, path), extra.length ? copy_span(p, extra) : NULL };
+    VEC_PUSH(&p->m->arena, p->m->files, f);
+    add_top(p, TOP_FILE, p->m->files.len - 1);
+}
+
+void parse_top_verbatim(Parser *p, Span at)
+{
+    const char *text = copy_span(p, at);
+    VEC_PUSH(&p->m->arena, p->m->verbatim, text);
+    add_top(p, TOP_VERBATIM, p->m->verbatim.len - 1);
+}
+
+/* ---- functions ---- */
+
+static Function *new_function(Parser *p, const char *name, Span at)
+{
+    Function *f = arena_alloc(&p->m->arena, sizeof *f);
+    f->name = name;
+    f->at = at;
+    VEC_PUSH(&p->m->arena, p->m->functions, f);
+    add_top(p, TOP_FUNCTION, p->m->functions.len - 1);
+    return f;
+}
+
+/* Moves the top count declarations of the parameter stack into *dest, in order. */
+static void pop_params(Parser *p, Decl **dest_data, uint32_t *dest_len, uint32_t *dest_cap, uint32_t count)
+{
+    if (count > p->params.len)
+        BUG("parameter stack underflow");
+    Decl *d = arena_alloc(&p->m->arena, (count ? count : 1) * sizeof *d);
+    memcpy(d, p->params.data + p->params.len - count, count * sizeof *d);
+    p->params.len -= count;
+    *dest_data = d;
+    *dest_len = *dest_cap = count;
+}
+
+void parse_function_begin(Parser *p, Span name, bool is_entry, uint32_t returns)
+{
+    Function *f = new_function(p, intern_span(p, name), name);
+    f->is_entry = is_entry;
+    f->linkage = (uint8_t)p->pending_linkage;
+    p->pending_linkage = 0;
+    pop_params(p, &f->returns.data, &f->returns.len, &f->returns.cap, returns);
+    if (is_entry && returns)
+        BUG(".entry with return parameters");
+    p->fn = f;
+}
+
+void parse_function_params(Parser *p, uint32_t count)
+{
+    if (p->fn)
+        pop_params(p, &p->fn->params.data, &p->fn->params.len, &p->fn->params.cap, count);
+    else
+        p->params.len = 0;
+}
+
+void parse_function_end(Parser *p, bool has_body)
+{
+    if (p->fn)
+        p->fn->has_body = has_body;
+    p->fn = NULL;
+}
+
+void parse_perf(Parser *p, Span name, uint32_t count)
+{
+    if (!p->fn)
+        return;
+    PerfDirective d = { intern(&p->m->names, p->m->src->text + name.offset + 1, name.length - 1),
+                        count, { 0, 0, 0 }, NULL };
+    for (uint32_t i = 0; i < count && i < 3; i++)
+        d.values[i] = p->perf_values[i];
+    if (count > 3)
+        diag_at(p->diag, DIAG_ERROR, name, "'%.*s' takes at most 3 numbers", (int)name.length,
+                p->m->src->text + name.offset);
+    VEC_PUSH(&p->m->arena, p->fn->perf, d);
+}
+
+/* The function that a statement belongs to: the one being parsed, or else the snippet's
+ * implicit kernel, created on first use. */
+static Function *current_function(Parser *p, Span at)
+{
+    if (p->fn)
+        return p->fn;
+    if (!p->snippet) {
+        p->snippet = new_function(p, intern(&p->m->names, "snippet", 7), at);
+        p->snippet->is_entry = p->snippet->is_snippet = p->snippet->has_body = true;
+        p->m->is_snippet = true;
+    }
+    if (!p->has_bare) {
+        p->has_bare = true;
+        p->first_bare = at;
+    }
+    return p->snippet;
+}
+
+static void add_item(Parser *p, Function *f, ItemKind kind, uint32_t index, const char *text)
+{
+    Item it = { (uint8_t)kind, index, text };
+    VEC_PUSH(&p->m->arena, f->items, it);
+}
+
+void parse_item_text(Parser *p, ItemKind kind, Span at, uint32_t drop_params)
+{
+    p->params.len -= drop_params <= p->params.len ? drop_params : p->params.len;
+    if (p->fn)
+        add_item(p, p->fn, kind, 0, copy_span(p, at));
+}
+
+void parse_block_open(Parser *p)
+{
+    if (p->fn)
+        add_item(p, p->fn, ITEM_OPEN, 0, NULL);
+}
+
+void parse_block_close(Parser *p)
+{
+    if (p->fn)
+        add_item(p, p->fn, ITEM_CLOSE, 0, NULL);
+}
+
+/* ---- statements ---- */
+
+void parse_label(Parser *p, Span name)
+{
+    Function *f = current_function(p, name);
+    Label l = { intern_span(p, name), f->code.len, name };
+    VEC_PUSH(&p->m->arena, f->labels, l);
+    add_item(p, f, ITEM_LABEL, f->labels.len - 1, NULL);
+}
+
+/* Moves the top count operands of the operand stack into a new arena array. */
+static Operand *pop_operands(Parser *p, uint32_t count)
+{
+    if (count > p->operands.len)
+        BUG("operand stack underflow");
+    if (!count)
+        return NULL;
+    Operand *ops = arena_alloc(&p->m->arena, count * sizeof *ops);
+    memcpy(ops, p->operands.data + p->operands.len - count, count * sizeof *ops);
+    p->operands.len -= count;
+    return ops;
+}
+
+void parse_instr(Parser *p, Span mnemonic, int guard_kind, Span guard, uint32_t count, Span stmt)
+{
+    Function *f = current_function(p, stmt);
+    Instr in;
+    memset(&in, 0, sizeof in);
+    in.mnemonic = intern_span(p, mnemonic);
+    in.at = mnemonic;
+    in.stmt_at = stmt;
+    in.guard_kind = (uint8_t)guard_kind;
+    if (guard_kind) {
+        in.guard_name = intern_span(p, guard);
+        in.guard_at = guard;
+    }
+    if (count > UINT16_MAX) {
+        diag_at(p->diag, DIAG_ERROR, stmt, "too many operands");
+        count = (uint32_t)p->operands.len;
+        p->operands.len = 0;
+        count = 0;
+    }
+    in.operand_count = (uint16_t)count;
+    in.operands = pop_operands(p, count);
+    VEC_PUSH(&p->m->arena, f->code, in);
+    add_item(p, f, ITEM_INSTR, f->code.len - 1, NULL);
+}
+
+void parse_operand_name(Parser *p, Span at)
+{
+    Operand o;
+    memset(&o, 0, sizeof o);
+    o.kind = OPND_NAME;
+    o.at = at;
+    o.u.ref.name = intern_span(p, at);
+    VEC_PUSH(&p->m->arena, p->operands, o);
+}
+
+void parse_operand_not(Parser *p, Span at)
+{
+    Operand *o = &p->operands.data[p->operands.len - 1];
+    o->flags |= OPNDF_NOT;
+    o->at = at;
+}
+
+void parse_operand_offset(Parser *p, int64_t offset, Span at)
+{
+    Operand *o = &p->operands.data[p->operands.len - 1];
+    o->u.ref.offset = offset;
+    o->at = at;
+}
+
+/* A negative literal is stored as its value: two's complement for integers, the sign bit
+ * flipped for floats; OPNDF_NEGATIVE remembers the minus sign for printing. */
+void parse_operand_literal(Parser *p, Literal lit, bool negative, Span at)
+{
+    Operand o;
+    memset(&o, 0, sizeof o);
+    o.kind = lit.kind;
+    o.at = at;
+    o.u.bits = lit.bits;
+    if (lit.unsigned_suffix)
+        o.flags |= OPNDF_UNSIGNED;
+    if (negative) {
+        o.flags |= OPNDF_NEGATIVE;
+        if (lit.kind == OPND_INT)
+            o.u.bits = 0 - lit.bits;
+        else if (lit.kind == OPND_F32)
+            o.u.bits = lit.bits ^ 0x80000000u;
+        else
+            o.u.bits = lit.bits ^ 0x8000000000000000u;
+    }
+    VEC_PUSH(&p->m->arena, p->operands, o);
+}
+
+void parse_operand_group(Parser *p, OperandKind kind, uint32_t count, int64_t offset, Span at)
+{
+    Operand o;
+    memset(&o, 0, sizeof o);
+    o.kind = (uint8_t)kind;
+    o.at = at;
+    o.count = (uint16_t)count;
+    o.u.group.elems = pop_operands(p, count);
+    o.u.group.offset = offset;
+    VEC_PUSH(&p->m->arena, p->operands, o);
+}
+
+/* ---- declarations ---- */
+
+void parse_decl_begin(Parser *p, int space, int linkage)
+{
+    memset(&p->decl, 0, sizeof p->decl);
+    p->decl.space = (uint8_t)space;
+    p->decl.linkage = (uint8_t)linkage;
+    p->decl.type = TYPE_NONE;
+    p->last_decl = NULL;
+}
+
+void parse_decl_attr(Parser *p, Span at)
+{
+    const char *word = p->m->src->text + at.offset + 1;     /* after the '.' */
+    size_t len = at.length - 1;
+    int type = type_lookup(word, len);
+    if (type != TYPE_COUNT) {
+        if (p->decl.type != TYPE_NONE)
+            diag_at(p->diag, DIAG_ERROR, at, "declaration has two types ('.%s' and '.%.*s')",
+                    type_info[p->decl.type].name, (int)len, word);
+        p->decl.type = (uint8_t)type;
+    } else if (len == 2 && word[0] == 'v' && (word[1] == '2' || word[1] == '4' || word[1] == '8')) {
+        p->decl.vector = (uint8_t)(word[1] - '0');
+    } else if (len == 3 && memcmp(word, "ptr", 3) == 0) {
+        p->decl.is_ptr = true;
+    } else {
+        diag_at(p->diag, DIAG_ERROR, at, "unknown '.%.*s' in declaration", (int)len, word);
+    }
+}
+
+/* .attribute(.managed) and the like: kept as written. */
+void parse_decl_attr_call(Parser *p, Span name, Span close)
+{
+    Span all = { name.offset, close.offset + close.length - name.offset };
+    const char **attrs = arena_grow(&p->m->arena, p->decl.attrs, p->decl.attr_count * sizeof *attrs,
+                                    (p->decl.attr_count + 1) * sizeof *attrs);
+    attrs[p->decl.attr_count++] = copy_span(p, all);
+    p->decl.attrs = attrs;
+}
+
+void parse_decl_align(Parser *p, Literal value, Span at)
+{
+    if (value.bits == 0 || (value.bits & (value.bits - 1)) || value.bits > (1u << 20))
+        diag_at(p->diag, DIAG_ERROR, at, ".align needs a power of two, not %llu",
+                (unsigned long long)value.bits);
+    if (p->decl.is_ptr)
+        p->decl.ptr_align = (uint32_t)value.bits;
+    else
+        p->decl.align = (uint32_t)value.bits;
+}
+
+void parse_decl_space(Parser *p, int space, Span at)
+{
+    if (p->decl.is_ptr)
+        p->decl.ptr_space = (uint8_t)space;
+    else
+        diag_at(p->diag, DIAG_ERROR, at, "a state space goes first in a declaration");
+}
+
+void parse_decl_name(Parser *p, Span name, Span at, bool is_param)
+{
+    Decl d = p->decl;
+    d.name = intern_span(p, name);
+    d.at = at;
+    if (is_param) {
+        VEC_PUSH(&p->m->arena, p->params, d);
+        p->last_decl = &p->params.data[p->params.len - 1];
+        return;
+    }
+    Function *f = p->fn;
+    if (!f && d.space == SPACE_REG)
+        f = current_function(p, at);      /* .reg at the top level declares a snippet register */
+    if (f) {
+        VEC_PUSH(&p->m->arena, f->decls, d);
+        add_item(p, f, ITEM_DECL, f->decls.len - 1, NULL);
+        p->last_decl = &f->decls.data[f->decls.len - 1];
+    } else {
+        VEC_PUSH(&p->m->arena, p->m->globals, d);
+        add_top(p, TOP_DECL, p->m->globals.len - 1);
+        p->last_decl = &p->m->globals.data[p->m->globals.len - 1];
+    }
+}
+
+void parse_decl_dim(Parser *p, bool has_size, Literal size, Span at)
+{
+    Decl *d = p->last_decl;
+    if (!d)
+        return;
+    if (d->dim_count == MAX_DIMS) {
+        diag_at(p->diag, DIAG_ERROR, at, "more than %d array dimensions", MAX_DIMS);
+        return;
+    }
+    if (has_size && size.bits > INT32_MAX) {
+        diag_at(p->diag, DIAG_ERROR, at, "array dimension %llu is too large",
+                (unsigned long long)size.bits);
+        size.bits = 1;
+    }
+    d->dims[d->dim_count++] = has_size ? (int64_t)size.bits : -1;
+}
+
+void parse_decl_range(Parser *p, Literal count, Span at)
+{
+    Decl *d = p->last_decl;
+    if (!d)
+        return;
+    if (d->space != SPACE_REG)
+        diag_at(p->diag, DIAG_ERROR, at, "only .reg declarations take a <count> range");
+    if (count.bits > 1u << 20) {
+        diag_at(p->diag, DIAG_ERROR, at, "register range %llu is too large",
+                (unsigned long long)count.bits);
+        count.bits = 1;
+    }
+    d->has_range = true;
+    d->range = (uint32_t)count.bits;
+}
+
+void parse_init_value(Parser *p, int kind, Literal lit, bool negative, Span name, Span at)
+{
+    Init v;
+    memset(&v, 0, sizeof v);
+    v.kind = (uint8_t)kind;
+    v.negative = negative;
+    (void)at;
+    switch (kind) {
+    case INIT_LIST: {
+        uint32_t count = (uint32_t)lit.bits;
+        if (count > p->inits.len)
+            BUG("initializer stack underflow");
+        v.count = count;
+        v.elems = arena_alloc(&p->m->arena, count * sizeof *v.elems);
+        memcpy(v.elems, p->inits.data + p->inits.len - count, count * sizeof *v.elems);
+        p->inits.len -= count;
+        break;
+    }
+    case INIT_INT:
+        v.bits = negative ? 0 - lit.bits : lit.bits;
+        break;
+    case INIT_F32:
+        v.bits = negative ? lit.bits ^ 0x80000000u : lit.bits;
+        break;
+    case INIT_F64:
+        v.bits = negative ? lit.bits ^ 0x8000000000000000u : lit.bits;
+        break;
+    case INIT_SYM:
+    case INIT_GENERIC:
+        v.name = intern_span(p, name);
+        v.offset = (int64_t)lit.bits;
+        break;
+    }
+    VEC_PUSH(&p->m->arena, p->inits, v);
+}
+
+void parse_decl_init(Parser *p, uint32_t count, Span at)
+{
+    if (count != 1 || p->inits.len == 0)
+        BUG("initializer stack holds %u values", p->inits.len);
+    Init *v = arena_alloc(&p->m->arena, sizeof *v);
+    *v = p->inits.data[--p->inits.len];
+    if (p->last_decl)
+        p->last_decl->init = v;
+    else
+        diag_at(p->diag, DIAG_ERROR, at, "initializer without a declaration");
+}

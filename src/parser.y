@@ -1,0 +1,400 @@
+/* parser.y: tokens -> Module (bison, pure, byte-span locations).
+ * The grammar is permissive about instructions: an instruction is a mnemonic word and a list
+ * of operands of any shape; what it means is the checker's business (check.c). It recovers at
+ * ';' and at a body's '}', so one run reports every independent mistake.
+ * A file whose top level holds bare instructions is a snippet: one implicit kernel. */
+
+%code requires {
+#include "parse.h"
+}
+
+%code {
+#include <string.h>
+
+static int yylex(YYSTYPE *value, Span *at, Parser *p);
+static void yyerror(Span *at, Parser *p, const char *message);
+}
+
+%define api.pure full
+%define api.value.type union
+%define parse.error custom
+%locations
+%param {Parser *p}
+%expect 0
+
+%token <Literal> T_INTEGER "integer" T_FLOAT "floating-point number"
+%token T_WORD "identifier" T_DIRECTIVE "directive" T_STRING "string"
+%token <int> T_SPACE "state space" T_LINKAGE "linkage directive"
+%token T_VERSION ".version" T_TARGET ".target" T_ADDRESS_SIZE ".address_size"
+%token T_ENTRY ".entry" T_FUNC ".func" T_ALIGN ".align" T_FILE ".file" T_LOC ".loc"
+%token T_SECTION ".section" T_PRAGMA ".pragma" T_PERF "performance directive"
+%token T_CALLPROTOTYPE ".callprototype" T_CALLTARGETS ".calltargets"
+%token T_BRANCHTARGETS ".branchtargets" T_ALIAS ".alias"
+%token T_EOF 0 "end of file"
+
+%nterm <uint32_t> operands operand_list vec_list address addr_rest init_list
+%nterm <uint32_t> params param_list proto_params func_returns int_list
+%nterm <int> linkages
+%nterm <uint32_t> file_extra
+
+%%
+
+module
+    : %empty
+    | module top_item
+    ;
+
+top_item
+    : T_VERSION T_FLOAT                     { parse_version(p, @2); }
+    | T_VERSION T_INTEGER                   { parse_version(p, @2); }
+    | T_TARGET target_list
+    | T_ADDRESS_SIZE T_INTEGER              { p->m->address_size = (uint8_t)$2.bits;
+                                              if ($2.bits != 32 && $2.bits != 64)
+                                                  diag_at(p->diag, DIAG_ERROR, @2,
+                                                          ".address_size must be 32 or 64"); }
+    | T_FILE T_INTEGER T_STRING file_extra  { parse_file(p, $2, @3, $4 ? @4 : (Span){0, 0}); }
+    | T_LOC loc_args
+    | T_SECTION T_DIRECTIVE '{' section_body '}' { parse_top_verbatim(p, @$); }
+    | T_ALIAS T_WORD ',' T_WORD ';'         { parse_top_verbatim(p, @$); }
+    | T_PRAGMA T_STRING ';'
+    | function
+    | var_decl ';'
+    | statement
+    | error ';'                             { parse_recover(p, true); }
+    | error '}'                             { parse_recover(p, true); }
+    ;
+
+target_list
+    : T_WORD                                { parse_target(p, @1); }
+    | target_list ',' T_WORD                { parse_target(p, @3); }
+    ;
+
+file_extra
+    : %empty                                { $$ = 0; }
+    | file_extra ',' T_INTEGER              { $$ = $1 + 1; }
+    ;
+
+loc_args
+    : T_INTEGER T_INTEGER T_INTEGER loc_tail
+    ;
+
+loc_tail
+    : %empty
+    | loc_tail ',' T_WORD T_WORD
+    | loc_tail ',' T_WORD T_INTEGER T_INTEGER T_INTEGER
+    ;
+
+section_body
+    : %empty
+    | section_body section_token
+    ;
+
+section_token
+    : T_WORD | T_DIRECTIVE | T_INTEGER | T_FLOAT | T_STRING | T_SPACE | T_ALIGN
+    | ',' | ':' | ';' | '+' | '-' | '(' | ')' | '[' | ']'
+    ;
+
+linkages
+    : T_LINKAGE                             { $$ = $1; }
+    | linkages T_LINKAGE                    { $$ = $1 | $2; }
+    ;
+
+function
+    : linkages                              { p->pending_linkage = $1; }
+      function_head
+    | function_head
+    ;
+
+function_head
+    : T_ENTRY T_WORD                        { parse_function_begin(p, @2, true, 0); }
+      params                                { parse_function_params(p, $4); }
+      perf_list function_body
+    | T_FUNC func_returns T_WORD            { parse_function_begin(p, @3, false, $2); }
+      params                                { parse_function_params(p, $5); }
+      perf_list function_body
+    ;
+
+func_returns
+    : %empty                                { $$ = 0; }
+    | '(' param_list ')'                    { $$ = $2; }
+    ;
+
+params
+    : %empty                                { $$ = 0; }
+    | '(' ')'                               { $$ = 0; }
+    | '(' param_list ')'                    { $$ = $2; }
+    ;
+
+param_list
+    : param                                 { $$ = 1; }
+    | param_list ',' param                  { $$ = $1 + 1; }
+    ;
+
+param
+    : T_SPACE                               { parse_decl_begin(p, $1, 0); }
+      decl_attrs T_WORD                     { parse_decl_name(p, @4, @4, true); }
+      dims
+    ;
+
+perf_list
+    : %empty
+    | perf_list T_PERF int_list             { parse_perf(p, @2, $3); }
+    | perf_list T_PRAGMA T_STRING ';'
+    ;
+
+int_list
+    : %empty                                { $$ = 0; }
+    | T_INTEGER                             { $$ = 1; p->perf_values[0] = $1.bits; }
+    | int_list ',' T_INTEGER                { if ($1 < 3) p->perf_values[$1] = $3.bits;
+                                              $$ = $1 + 1; }
+    ;
+
+function_body
+    : ';'                                   { parse_function_end(p, false); }
+    | '{' body '}'                          { parse_function_end(p, true); }
+    | '{' body error '}'                    { parse_recover(p, false); parse_function_end(p, true); }
+    ;
+
+body
+    : %empty
+    | body body_item
+    ;
+
+body_item
+    : statement
+    | var_decl ';'
+    | '{'                                   { parse_block_open(p); }
+      body block_end
+    | T_LOC loc_args
+    | T_PRAGMA T_STRING ';'                 { parse_item_text(p, ITEM_PRAGMA, @$, 0); }
+    | T_CALLPROTOTYPE func_returns T_WORD '(' proto_params ')' ';'
+                                            { parse_item_text(p, ITEM_PROTOTYPE, @$, $2 + $5); }
+    | T_BRANCHTARGETS word_list ';'         { parse_item_text(p, ITEM_TARGETS, @$, 0); }
+    | T_CALLTARGETS word_list ';'           { parse_item_text(p, ITEM_TARGETS, @$, 0); }
+    | ';'
+    | error ';'                             { parse_recover(p, false); }
+    ;
+
+block_end
+    : '}'                                   { parse_block_close(p); }
+    | error '}'                             { parse_recover(p, false); parse_block_close(p); }
+    ;
+
+proto_params
+    : %empty                                { $$ = 0; }
+    | param_list                            { $$ = $1; }
+    ;
+
+word_list
+    : T_WORD
+    | word_list ',' T_WORD
+    ;
+
+statement
+    : T_WORD ':'                            { parse_label(p, @1); }
+    | T_WORD operands ';'                   { parse_instr(p, @1, 0, @1, $2, @$); }
+    | '@' T_WORD T_WORD operands ';'        { parse_instr(p, @3, 1, @2, $4, @$); }
+    | '@' '!' T_WORD T_WORD operands ';'    { parse_instr(p, @4, 2, @3, $5, @$); }
+    ;
+
+operands
+    : %empty                                { $$ = 0; }
+    | operand_list                          { $$ = $1; }
+    ;
+
+operand_list
+    : operand                               { $$ = 1; }
+    | operand_list ',' operand              { $$ = $1 + 1; }
+    ;
+
+operand
+    : T_WORD                                { parse_operand_name(p, @1); }
+    | T_WORD '|' T_WORD                     { parse_operand_name(p, @1); parse_operand_name(p, @3);
+                                              parse_operand_group(p, OPND_PAIR, 2, 0, @$); }
+    | '!' T_WORD                            { parse_operand_name(p, @2); parse_operand_not(p, @$); }
+    | T_WORD '+' T_INTEGER                  { parse_operand_name(p, @1); parse_operand_offset(p, (int64_t)$3.bits, @$); }
+    | number
+    | '[' address ']'                       { parse_operand_group(p, OPND_ADDR, $2, p->addr_offset, @$); }
+    | '{' vec_list '}'                      { parse_operand_group(p, OPND_VEC, $2, 0, @$); }
+    | '(' operands ')'                      { parse_operand_group(p, OPND_LIST, $2, 0, @$); }
+    ;
+
+number
+    : T_INTEGER                             { parse_operand_literal(p, $1, false, @$); }
+    | '-' T_INTEGER                         { parse_operand_literal(p, $2, true, @$); }
+    | T_FLOAT                               { parse_operand_literal(p, $1, false, @$); }
+    | '-' T_FLOAT                           { parse_operand_literal(p, $2, true, @$); }
+    ;
+
+vec_list
+    : T_WORD                                { parse_operand_name(p, @1); $$ = 1; }
+    | vec_list ',' T_WORD                   { parse_operand_name(p, @3); $$ = $1 + 1; }
+    ;
+
+/* [base], [base+imm], [base+-imm], [base-imm], [imm], and texture forms [tex, {coords}].
+ * The offset travels in p->addr_offset to the '[' address ']' action. */
+address
+    : T_WORD                                { parse_operand_name(p, @1); }
+      addr_rest                             { $$ = 1 + $3; }
+    | T_INTEGER                             { p->addr_offset = (int64_t)$1.bits; $$ = 0; }
+    ;
+
+addr_rest
+    : %empty                                { p->addr_offset = 0; $$ = 0; }
+    | '+' T_INTEGER                         { p->addr_offset = (int64_t)$2.bits; $$ = 0; }
+    | '+' '-' T_INTEGER                     { p->addr_offset = -(int64_t)$3.bits; $$ = 0; }
+    | '-' T_INTEGER                         { p->addr_offset = -(int64_t)$2.bits; $$ = 0; }
+    | ',' '{' vec_list '}'                  { parse_operand_group(p, OPND_VEC, $3, 0, @3);
+                                              p->addr_offset = 0; $$ = 1; }
+    | ',' T_WORD                            { parse_operand_name(p, @2); p->addr_offset = 0; $$ = 1; }
+    ;
+
+var_decl
+    : linkages T_SPACE                      { parse_decl_begin(p, $2, $1); }
+      decl_attrs decl_names init
+    | T_SPACE                               { parse_decl_begin(p, $1, 0); }
+      decl_attrs decl_names init
+    ;
+
+decl_attrs
+    : %empty
+    | decl_attrs T_DIRECTIVE                { parse_decl_attr(p, @2); }
+    | decl_attrs T_DIRECTIVE '(' directive_list ')'
+                                            { parse_decl_attr_call(p, @2, @5); }
+    | decl_attrs T_ALIGN T_INTEGER          { parse_decl_align(p, $3, @3); }
+    | decl_attrs T_SPACE                    { parse_decl_space(p, $2, @2); }
+    ;
+
+directive_list
+    : T_DIRECTIVE
+    | directive_list ',' T_DIRECTIVE
+    ;
+
+decl_names
+    : decl_name
+    | decl_names ',' decl_name
+    ;
+
+decl_name
+    : T_WORD                                { parse_decl_name(p, @1, @1, false); }
+      dims
+    | T_WORD '<' T_INTEGER '>'              { parse_decl_name(p, @1, @$, false); parse_decl_range(p, $3, @3); }
+    ;
+
+dims
+    : %empty
+    | dims '[' ']'                          { parse_decl_dim(p, false, (Literal){0}, @$); }
+    | dims '[' T_INTEGER ']'                { parse_decl_dim(p, true, $3, @3); }
+    ;
+
+init
+    : %empty
+    | '=' init_value                        { parse_decl_init(p, 1, @2); }
+    ;
+
+init_value
+    : '{' init_list '}'                     { parse_init_value(p, INIT_LIST, (Literal){ .bits = $2 }, false, @$, @$); }
+    | T_INTEGER                             { parse_init_value(p, INIT_INT, $1, false, @1, @$); }
+    | '-' T_INTEGER                         { parse_init_value(p, INIT_INT, $2, true, @2, @$); }
+    | T_FLOAT                               { parse_init_value(p, $1.kind == OPND_F32 ? INIT_F32 : INIT_F64, $1, false, @1, @$); }
+    | '-' T_FLOAT                           { parse_init_value(p, $2.kind == OPND_F32 ? INIT_F32 : INIT_F64, $2, true, @2, @$); }
+    | T_WORD                                { parse_init_value(p, INIT_SYM, (Literal){0}, false, @1, @$); }
+    | T_WORD '+' T_INTEGER                  { parse_init_value(p, INIT_SYM, $3, false, @1, @$); }
+    | T_WORD '(' T_WORD ')'                 { parse_init_value(p, INIT_GENERIC, (Literal){0}, false, @3, @$); }
+    | T_WORD '(' T_WORD ')' '+' T_INTEGER   { parse_init_value(p, INIT_GENERIC, $6, false, @3, @$); }
+    ;
+
+init_list
+    : init_value                            { $$ = 1; }
+    | init_list ',' init_value              { $$ = $1 + 1; }
+    ;
+
+%%
+
+
+static int yylex(YYSTYPE *value, Span *at, Parser *p)
+{
+    int token = lex_next(&p->lx, value, at);
+    p->prev_end = p->token_end;
+    p->token_end = at->offset + at->length;
+    return token;
+}
+
+/* The name of a token kind for "expected ..." lists, without bison's quotes. */
+static void append_symbol(char *buf, size_t size, yysymbol_kind_t sym)
+{
+    const char *name = yysymbol_name(sym);
+    size_t len = strlen(buf), n = strlen(name);
+    if (n >= 2 && name[0] == '"' && name[n - 1] == '"') {
+        name++;
+        n -= 2;
+    }
+    snprintf(buf + len, size - len, "%.*s", (int)n, name);
+}
+
+/* Messages read like a compiler's: "unexpected ',' (expected ';')", naming the opener of an
+ * unclosed '{' at the end of the file, and pointing just after the previous token when a ';'
+ * is missing at the end of a line. */
+static int yyreport_syntax_error(const yypcontext_t *ctx, Parser *p)
+{
+    enum { MAX_EXPECTED = 5 };
+    yysymbol_kind_t expected[MAX_EXPECTED];
+    int n = yypcontext_expected_tokens(ctx, expected, MAX_EXPECTED);
+    yysymbol_kind_t sym = yypcontext_token(ctx);
+    Span at = *yypcontext_location(ctx);
+    const char *text = p->m->src->text;
+
+    if (sym == YYSYMBOL_YYEOF && p->lx.open_braces.len) {
+        uint32_t line, column;
+        source_position(p->m->src, p->lx.open_braces.data[p->lx.open_braces.len - 1], &line, &column);
+        diag_at(p->diag, DIAG_ERROR, at, "expected '}' at end of file (to close '{' at line %u)", line);
+        return 0;
+    }
+    for (int i = 0; i < n; i++) {
+        if (strcmp(yysymbol_name(expected[i]), "';'") != 0)
+            continue;
+        bool new_line = false;
+        for (uint32_t o = p->prev_end; o < at.offset; o++)
+            new_line |= text[o] == '\n';
+        if (new_line || sym == YYSYMBOL_YYEOF) {
+            diag_at(p->diag, DIAG_ERROR, (Span){ p->prev_end, 0 }, "expected ';' at end of statement");
+            return 0;
+        }
+    }
+
+    char message[512];
+    if (sym == YYSYMBOL_YYEOF)
+        snprintf(message, sizeof message, "unexpected end of file");
+    else
+        snprintf(message, sizeof message, "unexpected %s'%.*s'",
+                 sym == YYSYMBOL_T_WORD ? "identifier " : "",
+                 (int)(at.length < 60 ? at.length : 60), text + at.offset);
+    if (n > 0) {
+        strncat(message, " (expected ", sizeof message - strlen(message) - 1);
+        for (int i = 0; i < n; i++) {
+            if (i)
+                strncat(message, i == n - 1 ? " or " : ", ", sizeof message - strlen(message) - 1);
+            append_symbol(message, sizeof message, expected[i]);
+        }
+        strncat(message, ")", sizeof message - strlen(message) - 1);
+    }
+    diag_at(p->diag, DIAG_ERROR, at, "%s", message);
+    return 0;
+}
+
+/* Parses src into a new Module; errors go to diag. The module is returned even when there
+ * were errors (it holds what could be parsed), so the caller can report and free it. */
+Module *parse_module(Source *src, Diag *diag)
+{
+    Parser p;
+    parse_init(&p, src, diag);
+    if (yyparse(&p) == 2)
+        BUG("parser ran out of memory");
+    return parse_finish(&p);
+}
+
+/* Only bison's own failures (stack exhaustion) come here; syntax errors are reported above. */
+static void yyerror(Span *at, Parser *p, const char *message)
+{
+    diag_at(p->diag, DIAG_ERROR, *at, "%s", message);
+}

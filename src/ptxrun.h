@@ -1,0 +1,400 @@
+/* ptxrun.h: the types every stage shares, and the prototypes of each file, grouped by the
+ * file that defines them. The pipeline is source -> lexer -> parser -> check -> (exec) -> dump;
+ * everything a run allocates lives in one Arena owned by the Module. */
+#ifndef PTXRUN_H
+#define PTXRUN_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+enum { WARP_SIZE = 32 };
+
+#define COUNT_OF(a) (sizeof(a) / sizeof((a)[0]))
+#define BUG(...) util_bug(__FILE__, __LINE__, __VA_ARGS__)
+
+/* util.c */
+void *xmalloc(size_t size);
+void *xcalloc(size_t count, size_t size);
+void *xrealloc(void *old, size_t size);
+_Noreturn void util_bug(const char *file, int line, const char *fmt, ...);
+
+/* arena.c: bump allocation for everything that lives as long as a Module. */
+typedef struct ArenaBlock ArenaBlock;
+typedef struct Arena {
+    ArenaBlock *head;          /* newest block; older ones chain behind it */
+} Arena;
+
+void *arena_alloc(Arena *arena, size_t size);           /* zero-filled, 16-byte aligned */
+void *arena_grow(Arena *arena, void *old, size_t old_size, size_t new_size);
+char *arena_strndup(Arena *arena, const char *s, size_t len);
+void arena_free(Arena *arena);
+
+/* A growable array whose storage comes from an arena (old storage is simply abandoned). */
+#define VEC(T) struct { T *data; uint32_t len, cap; }
+#define VEC_PUSH(arena, vec, value)                                                        \
+    do {                                                                                   \
+        if ((vec).len == (vec).cap) {                                                      \
+            uint32_t vec_newcap_ = (vec).cap ? 2 * (vec).cap : 8;                          \
+            (vec).data = arena_grow((arena), (vec).data, (vec).cap * sizeof *(vec).data,   \
+                                    vec_newcap_ * sizeof *(vec).data);                     \
+            (vec).cap = vec_newcap_;                                                       \
+        }                                                                                  \
+        (vec).data[(vec).len++] = (value);                                                 \
+    } while (0)
+
+/* intern.c: one copy of every name, so names compare by pointer. */
+typedef struct Interner {
+    Arena *arena;
+    const char **slots;        /* open addressing; NULL = empty */
+    uint32_t *hashes;
+    uint32_t count, capacity;  /* capacity is a power of two */
+} Interner;
+
+void intern_init(Interner *in, Arena *arena);
+const char *intern(Interner *in, const char *s, size_t len);
+void intern_free(Interner *in);
+
+/* source.c: the input text, NUL-terminated, and byte offset -> line:column. */
+typedef struct Source {
+    const char *name;          /* path as given, or "<stdin>" */
+    char *text;                /* contents plus a NUL sentinel */
+    uint32_t len;              /* bytes, without the sentinel */
+    uint32_t *line_starts;     /* offset of each line's first byte; built on first use */
+    uint32_t line_count;
+} Source;
+
+int source_load(Source *src, const char *path, char *errbuf, size_t errlen);
+void source_from_string(Source *src, const char *name, const char *text, size_t len);
+void source_free(Source *src);
+void source_position(Source *src, uint32_t offset, uint32_t *line, uint32_t *column);
+const char *source_line(Source *src, uint32_t line, uint32_t *len);
+
+/* diag.c: diagnostics go to a sink; the default prints file:line:col, the line and a caret. */
+typedef enum { DIAG_ERROR, DIAG_WARNING, DIAG_NOTE } DiagLevel;
+
+typedef struct Span {
+    uint32_t offset, length;   /* bytes into Source.text */
+} Span;
+
+typedef struct Diag Diag;
+typedef void DiagEmit(void *context, Diag *diag, DiagLevel level, Span at, const char *message);
+
+struct Diag {
+    Source *src;
+    DiagEmit *emit;            /* NULL = print to stream */
+    void *context;
+    FILE *stream;              /* where the default printer writes */
+    bool color;
+    uint32_t errors, warnings;
+    uint32_t max_errors;       /* stop reporting (but keep counting) past this; 0 = no limit */
+};
+
+void diag_init(Diag *diag, Source *src, FILE *stream);
+void diag_at(Diag *diag, DiagLevel level, Span at, const char *fmt, ...);
+void diag_vat(Diag *diag, DiagLevel level, Span at, const char *fmt, va_list ap);
+void diag_print(FILE *out, Source *src, DiagLevel level, Span at, const char *message, bool color);
+
+/* ---- the decoded program (ir.c prints and compares it) ---- */
+
+typedef enum {
+#define TYPE(e, name, bits, cls) TYPE_##e,
+#include "types.def"
+#undef TYPE
+    TYPE_COUNT,
+    TYPE_NONE = 0xff
+} Type;
+
+typedef enum {
+#define MOD(e, word) MOD_##e,
+#include "mods.def"
+#undef MOD
+    MOD_COUNT
+} Mod;
+
+typedef enum {
+#define SREG(e, name, bits, xyz) SREG_##e,
+#include "sregs.def"
+#undef SREG
+    SREG_COUNT
+} SpecialReg;
+
+enum {                         /* OpInfo.flags */
+    OPF_EXEC = 1 << 0,         /* the executor implements it */
+    OPF_LEGACY_NOSYNC = 1 << 1,/* deprecated by its .sync form in PTX 6.0; removed for sm_70+ in 6.4 */
+    OPF_ARCH = 1 << 2,         /* needs an architecture-specific target such as sm_90a */
+};
+
+typedef enum {
+#define OP(e, name, ptx, sm, flags, shape, rule, synopsis) OP_##e,
+#include "ops.def"
+#undef OP
+    OP_COUNT
+} Opcode;
+
+typedef struct OpInfo {
+    const char *name;
+    uint8_t min_ptx;           /* major*10 + minor */
+    uint16_t min_sm;
+    uint8_t flags;
+    const char *shape;         /* see ops.def */
+    const char *rule;
+    const char *synopsis;
+} OpInfo;
+
+extern const OpInfo op_info[OP_COUNT];
+
+typedef struct TypeInfo {
+    const char *name;
+    uint16_t bits;
+    char cls;                  /* 'p' 'b' 'u' 's' 'f' */
+} TypeInfo;
+
+extern const TypeInfo type_info[TYPE_COUNT];
+extern const char *const mod_name[MOD_COUNT];
+
+typedef struct SregInfo {
+    const char *name;
+    uint8_t bits;
+    bool xyz;                  /* has .x .y .z components */
+} SregInfo;
+
+extern const SregInfo sreg_info[SREG_COUNT];
+
+typedef enum {
+    OPND_NAME,                 /* not yet resolved (parser output) */
+    OPND_REG,                  /* value register: slot */
+    OPND_PRED,                 /* predicate register: slot; OPNDF_NOT for !p */
+    OPND_SREG,                 /* special register: sreg, component */
+    OPND_INT,                  /* integer immediate: bits (two's complement when negative) */
+    OPND_F32,                  /* 0fXXXXXXXX: bits */
+    OPND_F64,                  /* 0dXXXXXXXXXXXXXXXX or decimal: bits */
+    OPND_SYM,                  /* variable or function: name (+ offset for sym+imm) */
+    OPND_LABEL,                /* branch target: name, target (statement index) */
+    OPND_SINK,                 /* _ */
+    OPND_ADDR,                 /* [base + offset]: elems[0] = base, or no elems for [imm] */
+    OPND_VEC,                  /* {a, b, ...}: elems */
+    OPND_PAIR,                 /* d|p: elems[0], elems[1] */
+    OPND_LIST,                 /* (a, b, ...) in call: elems */
+} OperandKind;
+
+enum {                         /* Operand.flags */
+    OPNDF_NOT = 1 << 0,        /* !p */
+    OPNDF_NEGATIVE = 1 << 1,   /* written with a minus sign (for printing) */
+    OPNDF_UNSIGNED = 1 << 2,   /* integer literal with a U suffix */
+};
+
+typedef struct Operand Operand;
+struct Operand {
+    uint8_t kind;              /* OperandKind */
+    uint8_t flags;             /* OPNDF_* */
+    uint8_t component;         /* OPND_SREG: 0 none, 1..3 = .x .y .z */
+    uint16_t count;            /* elements of ADDR, VEC, PAIR, LIST */
+    Span at;
+    union {
+        uint32_t slot;         /* REG, PRED */
+        uint16_t sreg;         /* SREG */
+        uint64_t bits;         /* INT, F32, F64 */
+        struct {               /* SYM, LABEL, NAME */
+            const char *name;
+            int64_t offset;    /* SYM: sym+offset */
+            uint32_t target;   /* LABEL: index of the labelled statement */
+        } ref;
+        struct {               /* ADDR, VEC, PAIR, LIST */
+            Operand *elems;
+            int64_t offset;    /* ADDR */
+        } group;
+    } u;
+};
+
+enum { MAX_SUFFIXES = 12, MAX_TYPES = 4 };
+
+typedef struct Instr {
+    uint16_t op;               /* Opcode */
+    uint8_t type_count;
+    uint8_t mod_count;
+    uint8_t types[MAX_TYPES];  /* type suffixes in order: types[0] is "the" type */
+    uint8_t mods[MAX_SUFFIXES];/* Mod of each modifier suffix, canonical order (checked ops) */
+    uint8_t guard_kind;        /* 0 none, 1 @p, 2 @!p */
+    uint32_t guard_slot;       /* predicate slot of the guard */
+    Span guard_at;
+    uint16_t operand_count;
+    Operand *operands;
+    const char *mnemonic;      /* the dotted mnemonic as printed (canonical for checked ops) */
+    Span at;                   /* the mnemonic in the source */
+    Span stmt_at;              /* the whole statement */
+    const char *guard_name;    /* guard register before resolution */
+} Instr;
+
+typedef enum { SPACE_NONE, SPACE_REG, SPACE_SREG, SPACE_CONST, SPACE_GLOBAL, SPACE_LOCAL,
+               SPACE_PARAM, SPACE_SHARED, SPACE_TEX, SPACE_SURF, SPACE_SAMPLER } Space;
+
+/* A constant in an initializer: a number, a symbol (+offset), generic(symbol), or a brace list. */
+typedef struct Init Init;
+struct Init {
+    uint8_t kind;              /* INIT_INT, INIT_F32, INIT_F64, INIT_SYM, INIT_GENERIC, INIT_LIST */
+    uint8_t negative;
+    uint32_t count;            /* INIT_LIST */
+    uint64_t bits;
+    int64_t offset;
+    const char *name;
+    Init *elems;
+};
+enum { INIT_INT, INIT_F32, INIT_F64, INIT_SYM, INIT_GENERIC, INIT_LIST };
+
+enum { MAX_DIMS = 4 };
+
+/* A declared variable, parameter or register (range). */
+typedef struct Decl {
+    uint8_t space;             /* Space */
+    uint8_t linkage;           /* LINK_* */
+    uint8_t type;              /* Type, TYPE_NONE for .func pointers */
+    uint8_t vector;            /* 0, 2, 4, 8 */
+    uint8_t dim_count;
+    bool is_ptr;               /* .param .ptr */
+    uint8_t ptr_space;         /* .param .ptr .global ... */
+    uint32_t align;            /* 0 = not given; .ptr .align in ptr_align */
+    uint32_t ptr_align;
+    uint32_t range;            /* %r<range>; 0 = a single name */
+    bool has_range;
+    int64_t dims[MAX_DIMS];    /* -1 = [] (size from initializer or extern) */
+    const char *name;
+    Init *init;
+    Span at;
+    uint32_t first_slot;       /* registers: slot of name (or name0) */
+    const char **attrs;        /* other directives kept verbatim, e.g. ".attribute(.managed)" */
+    uint32_t attr_count;
+} Decl;
+
+enum { LINK_NONE, LINK_VISIBLE = 1, LINK_EXTERN = 2, LINK_WEAK = 4, LINK_COMMON = 8 };
+
+typedef enum { ITEM_INSTR, ITEM_LABEL, ITEM_DECL, ITEM_OPEN, ITEM_CLOSE, ITEM_PRAGMA,
+               ITEM_PROTOTYPE, ITEM_TARGETS } ItemKind;
+
+/* The body in source order; instructions live in Function.code, items refer to them. */
+typedef struct Item {
+    uint8_t kind;              /* ItemKind */
+    uint32_t index;            /* INSTR: index into code; DECL: into decls; LABEL: into labels */
+    const char *text;          /* PRAGMA: the string; PROTOTYPE/TARGETS: printed form */
+} Item;
+
+typedef struct Label {
+    const char *name;
+    uint32_t target;           /* index into code of the next instruction */
+    Span at;
+} Label;
+
+/* A register after resolution. Value registers and predicates are numbered apart. */
+typedef struct Register {
+    const char *name;
+    uint8_t type;              /* declared or inferred Type */
+    uint8_t vector;            /* .v2/.v4 register */
+    bool is_pred;
+} Register;
+
+typedef struct PerfDirective {
+    const char *name;          /* "maxntid", ... */
+    uint32_t count;
+    uint64_t values[3];
+    const char *text;          /* .pragma string */
+} PerfDirective;
+
+typedef struct Function {
+    const char *name;
+    bool is_entry;             /* .entry, or a snippet's implicit kernel */
+    bool is_snippet;
+    bool has_body;             /* false for a prototype declaration ending in ';' */
+    uint8_t linkage;
+    Span at;
+    VEC(Decl) params;
+    VEC(Decl) returns;
+    VEC(Decl) decls;           /* body declarations: .reg, .local, .shared, .param */
+    VEC(Item) items;
+    VEC(Instr) code;
+    VEC(Label) labels;
+    VEC(PerfDirective) perf;
+    VEC(Register) regs;        /* value registers by slot (after check) */
+    VEC(Register) preds;       /* predicate registers by slot (after check) */
+} Function;
+
+/* Top-level things in source order. */
+typedef enum { TOP_FUNCTION, TOP_DECL, TOP_FILE, TOP_VERBATIM } TopKind;
+typedef struct TopItem {
+    uint8_t kind;
+    uint32_t index;            /* into functions, globals, files, verbatim */
+} TopItem;
+
+typedef struct FileDirective {
+    uint64_t number;
+    const char *path;          /* the string literal, quotes included */
+    const char *extra;         /* ", timestamp, size" verbatim or NULL */
+} FileDirective;
+
+typedef struct Module {
+    Arena arena;               /* owns everything below */
+    Interner names;
+    Source *src;
+    uint8_t version;           /* .version major*10+minor; 0 = none given */
+    Span version_at;
+    uint16_t target_sm;        /* 0 = none given */
+    bool target_arch;          /* sm_90a-style */
+    char target_suffix;        /* 'a', 'f' or 0 */
+    Span target_at;
+    const char **target_options;  /* texmode_..., debug, map_f64_to_f32 */
+    uint32_t target_option_count;
+    uint8_t address_size;      /* 0 = none given */
+    bool is_snippet;           /* bare instructions at top level */
+    VEC(TopItem) top;
+    VEC(Function *) functions;
+    VEC(Decl) globals;
+    VEC(FileDirective) files;
+    VEC(const char *) verbatim;   /* .section and .alias directives, kept as written */
+} Module;
+
+/* lexer.re */
+typedef struct Literal {       /* the value of a T_INTEGER or T_FLOAT token */
+    uint64_t bits;
+    uint8_t kind;              /* OPND_INT, OPND_F32, OPND_F64 */
+    bool unsigned_suffix;
+} Literal;
+
+typedef struct Lexer {
+    Source *src;
+    Diag *diag;
+    const char *cursor;
+    const char *token;         /* start of the current token */
+    VEC(uint32_t) open_braces; /* offsets of unclosed '{', to name them at end of file */
+    Arena *arena;
+} Lexer;
+
+void lex_init(Lexer *lx, Source *src, Diag *diag, Arena *arena);
+union YYSTYPE;
+int lex_next(Lexer *lx, union YYSTYPE *value, Span *at);
+const char *lex_token_name(int token);
+
+/* parser.y */
+Module *parse_module(Source *src, Diag *diag);
+void module_free(Module *m);
+
+/* ops.c: the tables generated from the .def files, and name lookups. */
+int op_lookup(const char *mnemonic, size_t len);       /* longest listed dotted prefix */
+int type_lookup(const char *word, size_t len);         /* TYPE_COUNT if not a type */
+int mod_lookup(const char *word, size_t len);          /* MOD_COUNT if not known */
+int sreg_lookup(const char *name, size_t len);         /* SREG_COUNT if not special */
+void ops_print_markdown(FILE *out);
+
+/* check.c: resolve names, decode and check every instruction against ops.def. */
+typedef struct CheckOptions {
+    bool warn_deprecated;      /* warn on shfl/vote without .sync */
+} CheckOptions;
+
+int check_module(Module *m, Diag *diag, const CheckOptions *options);
+
+/* ir.c: print the decoded module back as PTX; compare two modules. */
+void ir_print_module(FILE *out, const Module *m);
+void ir_print_instr(FILE *out, const Module *m, const Function *f, const Instr *in);
+bool ir_equal(const Module *a, const Module *b, char *why, size_t why_len);
+
+#endif
