@@ -35,7 +35,7 @@ LIB_SRC := src/util.c src/arena.c src/intern.c src/source.c src/diag.c \
 LIB_OBJ := $(patsubst %.c,$(BUILD)/obj/%.o,$(notdir $(LIB_SRC)))
 HEADERS := src/ptxrun.h src/parse.h src/ops.def src/types.def src/mods.def src/sregs.def $(BUILD)/parser.h
 
-TESTS   := check_lexer check_parser check_diag check_check check_roundtrip
+TESTS   := check_lexer check_parser check_checker check_diag check_roundtrip
 TEST_BIN := $(addprefix $(BUILD)/tests/,$(TESTS))
 
 .PHONY: all check unit-tests cli-tests demo bench fuzz install clean deps docs

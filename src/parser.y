@@ -18,6 +18,7 @@ static void yyerror(Span *at, Parser *p, const char *message);
 %define api.pure full
 %define api.value.type union
 %define parse.error custom
+%define parse.lac full
 %locations
 %param {Parser *p}
 %expect 0
