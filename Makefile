@@ -92,7 +92,8 @@ $(BUILD)/bench_frontend: bench/bench_frontend.c $(BUILD)/libptxrun.a $(HEADERS)
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(BUILD)/libptxrun.a
 
 bench: $(BUILD)/bench_frontend $(BUILD)/ptxrun
-	$(BUILD)/bench_frontend tests/ptx/nvcc/*.ptx
+	$(BUILD)/bench_frontend $(BUILD)/bench_corpus.ptx tests/ptx/nvcc/*.ptx
+	@sh bench/compare_ptxas.sh $(BUILD)/ptxrun $(BUILD)/bench_corpus.ptx
 
 docs: $(BUILD)/ptxrun
 	$(BUILD)/ptxrun --list-ops > docs/instructions.md

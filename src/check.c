@@ -74,6 +74,7 @@ typedef struct Checker {
     VEC(Undo) undo;            /* for block scopes */
     uint32_t depth;
     Rule rules[OP_COUNT];
+    bool warned_legacy[OP_COUNT];  /* the deprecation warning is given once per opcode */
     Decoded *memo;             /* open addressing, keyed by mnemonic pointer */
     uint32_t memo_count, memo_capacity;
 } Checker;
@@ -447,9 +448,12 @@ static void check_version_target(Checker *c, const Instr *in)
         if (m->version >= PTX_NOSYNC_REMOVED && m->target_sm >= SM_NOSYNC_REMOVED)
             error(c, in->at, "'%s' without .sync is not supported for sm_%u and later from PTX ISA "
                   "6.4 on (use '%s.sync')", o->name, SM_NOSYNC_REMOVED, o->name);
-        else if (c->options->warn_deprecated && (m->version >= PTX_SYNC_INTRODUCED || !m->version))
+        else if (c->options->warn_deprecated && (m->version >= PTX_SYNC_INTRODUCED || !m->version) &&
+                 !c->warned_legacy[in->op]) {
+            c->warned_legacy[in->op] = true;
             warning(c, in->at, "'%s' without .sync is deprecated since PTX ISA 6.0 (use '%s.sync')",
                     o->name, o->name);
+        }
     }
 }
 

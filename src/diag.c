@@ -55,11 +55,8 @@ void diag_vat(Diag *diag, DiagLevel level, Span at, const char *fmt, va_list ap)
     vsnprintf(message, sizeof message, fmt, ap);
     if (level == DIAG_ERROR) {
         diag->errors++;
-        if (diag->max_errors && diag->errors > diag->max_errors) {
-            if (diag->errors == diag->max_errors + 1 && !diag->emit)
-                fprintf(diag->stream, "%s: too many errors, stopping here\n", diag->src->name);
-            return;
-        }
+        if (diag->max_errors && diag->errors > diag->max_errors)
+            return;                 /* counted, not shown: the caller says how many */
     } else if (level == DIAG_WARNING) {
         diag->warnings++;
     }

@@ -220,6 +220,14 @@ static void print_body(FILE *out, const Module *m, const Function *f, const char
 static void print_function(FILE *out, const Module *m, const Function *f)
 {
     if (f->is_snippet) {
+        /* The inferred types, as a comment: declarations would change the program. */
+        for (uint32_t i = 0; i < f->regs.len + f->preds.len; i++) {
+            const Register *r = i < f->regs.len ? &f->regs.data[i] : &f->preds.data[i - f->regs.len];
+            fprintf(out, "%s%s .%s", i == 0 ? "// registers: " : ", ", r->name,
+                    r->is_pred ? "pred" : type_info[r->type].name);
+        }
+        if (f->regs.len + f->preds.len)
+            fputc('\n', out);
         print_body(out, m, f, "");
         return;
     }

@@ -77,13 +77,53 @@ static int parse_args(int argc, char **argv, Options *o)
     return -1;
 }
 
-/* Drops warnings when -w is given; everything else goes to the default printer. */
-static void emit_filtered(void *context, Diag *diag, DiagLevel level, Span at, const char *message)
+/* Diagnostics are held until the end and printed in source order, so that the parser's and
+ * the checker's messages interleave by line as a reader expects. */
+typedef struct Held {
+    DiagLevel level;
+    Span at;
+    char *message;
+    uint32_t sequence;         /* keeps equal positions in the order reported */
+} Held;
+
+typedef struct HeldList {
+    Held *items;
+    uint32_t count, capacity;
+    bool no_warnings;
+} HeldList;
+
+static void hold_diag(void *context, Diag *diag, DiagLevel level, Span at, const char *message)
 {
-    (void)context;
-    if (level == DIAG_WARNING)
+    HeldList *list = context;
+    (void)diag;
+    if (level == DIAG_WARNING && list->no_warnings)
         return;
-    diag_print(diag->stream, diag->src, level, at, message, diag->color);
+    if (list->count == list->capacity) {
+        list->capacity = list->capacity ? 2 * list->capacity : 16;
+        list->items = xrealloc(list->items, list->capacity * sizeof *list->items);
+    }
+    size_t len = strlen(message) + 1;
+    Held h = { level, at, memcpy(xmalloc(len), message, len), list->count };
+    list->items[list->count++] = h;
+}
+
+static int by_position(const void *a, const void *b)
+{
+    const Held *x = a, *y = b;
+    if (x->at.offset != y->at.offset)
+        return x->at.offset < y->at.offset ? -1 : 1;
+    return x->sequence < y->sequence ? -1 : 1;
+}
+
+static void flush_held(HeldList *list, Diag *diag)
+{
+    qsort(list->items, list->count, sizeof *list->items, by_position);
+    for (uint32_t i = 0; i < list->count; i++) {
+        Held *h = &list->items[i];
+        diag_print(diag->stream, diag->src, h->level, h->at, h->message, diag->color);
+        free(h->message);
+    }
+    free(list->items);
 }
 
 static int run(const Options *o)
@@ -97,15 +137,20 @@ static int run(const Options *o)
     Diag diag;
     diag_init(&diag, &src, stderr);
     diag.color = o->color;
-    if (o->no_warnings)
-        diag.emit = emit_filtered;
+    HeldList held = { .no_warnings = o->no_warnings };
+    diag.emit = hold_diag;
+    diag.context = &held;
 
     Module *m = parse_module(&src, &diag);
     check_module(m, &diag, &o->check);      /* also after syntax errors: report all at once */
+    flush_held(&held, &diag);
 
     int rc = EXIT_OK;
     if (diag.errors) {
-        fprintf(stderr, "%s: %u error%s\n", src.name, diag.errors, diag.errors == 1 ? "" : "s");
+        fprintf(stderr, "%s: %u error%s", src.name, diag.errors, diag.errors == 1 ? "" : "s");
+        if (diag.max_errors && diag.errors > diag.max_errors)
+            fprintf(stderr, " (the first %u shown)", diag.max_errors);
+        fputc('\n', stderr);
         rc = EXIT_BAD_INPUT;
     } else if (o->mode == MODE_DUMP_IR) {
         ir_print_module(stdout, m);

@@ -159,7 +159,8 @@ static void pop_params(Parser *p, Decl **dest_data, uint32_t *dest_len, uint32_t
     if (count > p->params.len)
         BUG("parameter stack underflow");
     Decl *d = arena_alloc(&p->m->arena, (count ? count : 1) * sizeof *d);
-    memcpy(d, p->params.data + p->params.len - count, count * sizeof *d);
+    if (count)
+        memcpy(d, p->params.data + p->params.len - count, count * sizeof *d);
     p->params.len -= count;
     *dest_data = d;
     *dest_len = *dest_cap = count;
@@ -485,8 +486,9 @@ void parse_init_value(Parser *p, int kind, Literal lit, bool negative, Span name
         if (count > p->inits.len)
             BUG("initializer stack underflow");
         v.count = count;
-        v.elems = arena_alloc(&p->m->arena, count * sizeof *v.elems);
-        memcpy(v.elems, p->inits.data + p->inits.len - count, count * sizeof *v.elems);
+        v.elems = arena_alloc(&p->m->arena, (count ? count : 1) * sizeof *v.elems);
+        if (count)
+            memcpy(v.elems, p->inits.data + p->inits.len - count, count * sizeof *v.elems);
         p->inits.len -= count;
         break;
     }

@@ -1,0 +1,168 @@
+/* bench_frontend.c: front-end throughput. Builds one large, valid module from the nvcc corpus
+ * (each sm_90 -O3 file copied many times, its kernels, functions and globals renamed per
+ * copy), writes it to build/bench_corpus.ptx for comparison with ptxas, then times
+ * lex + parse + check over it and prints MB/s (best of several runs).
+ * usage: bench_frontend OUT.ptx FILE.ptx...   (files that are not sm_90 -O3 are skipped) */
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "ptxrun.h"
+
+enum { TARGET_BYTES = 12 * 1024 * 1024, RUNS = 5 };
+
+typedef struct Buffer {
+    char *data;
+    size_t len, cap;
+} Buffer;
+
+static void append(Buffer *b, const char *s, size_t n)
+{
+    if (b->len + n + 1 > b->cap) {
+        b->cap = (b->len + n + 1) * 2;
+        b->data = xrealloc(b->data, b->cap);
+    }
+    memcpy(b->data + b->len, s, n);
+    b->len += n;
+    b->data[b->len] = '\0';
+}
+
+static bool ident_char(char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '$';
+}
+
+/* Appends text with every token that starts with one of names[] given a suffix after the name,
+ * and without its .version/.target/.address_size lines. */
+static void append_renamed(Buffer *out, const char *text, const char **names, size_t count, unsigned copy)
+{
+    char suffix[32];
+    int suffix_len = snprintf(suffix, sizeof suffix, "_c%u", copy);
+    const char *p = text;
+    while (*p) {
+        if (p == text || p[-1] == '\n') {
+            if (!strncmp(p, ".version", 8) || !strncmp(p, ".target", 7) || !strncmp(p, ".address_size", 13)) {
+                p += strcspn(p, "\n");
+                continue;
+            }
+        }
+        if (!ident_char(*p) || (p > text && ident_char(p[-1]))) {
+            append(out, p++, 1);
+            continue;
+        }
+        size_t best = 0;
+        for (size_t i = 0; i < count; i++) {
+            size_t n = strlen(names[i]);
+            if (n > best && strncmp(p, names[i], n) == 0)
+                best = n;
+        }
+        size_t token = 0;
+        while (ident_char(p[token]))
+            token++;
+        append(out, p, best ? best : token);
+        if (best) {
+            append(out, suffix, (size_t)suffix_len);
+            append(out, p + best, token - best);
+        }
+        p += token;
+    }
+}
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static void ignore_diag(void *context, Diag *diag, DiagLevel level, Span at, const char *message)
+{
+    (void)context; (void)diag; (void)level; (void)at; (void)message;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 3) {
+        fprintf(stderr, "usage: bench_frontend OUT.ptx FILE.ptx...\n");
+        return 2;
+    }
+    Buffer big = { 0 };
+    const char *header = ".version 9.0\n.target sm_90\n.address_size 64\n\n";
+    append(&big, header, strlen(header));
+    unsigned used_files = 0;
+    for (unsigned copy = 0; big.len < TARGET_BYTES; copy++) {
+        for (int i = 2; i < argc && big.len < TARGET_BYTES; i++) {
+            size_t n = strlen(argv[i]);
+            if (n < 10 || strcmp(argv[i] + n - 10, ".sm_90.ptx") != 0)
+                continue;
+            Source src;
+            char err[256];
+            if (source_load(&src, argv[i], err, sizeof err) != 0) {
+                fprintf(stderr, "%s\n", err);
+                return 2;
+            }
+            Diag diag;
+            diag_init(&diag, &src, stderr);
+            Module *m = parse_module(&src, &diag);
+            const char **names = xmalloc((m->functions.len + m->globals.len + 1) * sizeof *names);
+            size_t count = 0;
+            bool external = false;
+            for (uint32_t f = 0; f < m->functions.len; f++) {
+                external |= (m->functions.data[f]->linkage & LINK_EXTERN) != 0;
+                names[count++] = m->functions.data[f]->name;
+            }
+            for (uint32_t g = 0; g < m->globals.len; g++)
+                names[count++] = m->globals.data[g].name;
+            /* Files that call external functions (vprintf) would declare them many times. */
+            if (!external && diag.errors == 0) {
+                append_renamed(&big, src.text, names, count, copy);
+                used_files += copy == 0;
+            }
+            free(names);
+            module_free(m);
+            source_free(&src);
+        }
+        if (used_files == 0) {
+            fprintf(stderr, "bench_frontend: no usable .sm_90.ptx files given\n");
+            return 2;
+        }
+    }
+    FILE *out = fopen(argv[1], "wb");
+    if (!out || fwrite(big.data, 1, big.len, out) != big.len || fclose(out) != 0) {
+        fprintf(stderr, "bench_frontend: cannot write %s\n", argv[1]);
+        return 2;
+    }
+
+    double best = 1e30;
+    uint32_t instructions = 0;
+    for (int run = 0; run < RUNS; run++) {
+        Source src;
+        source_from_string(&src, argv[1], big.data, big.len);
+        Diag diag;
+        diag_init(&diag, &src, stderr);
+        diag.emit = ignore_diag;
+        double t0 = now();
+        Module *m = parse_module(&src, &diag);
+        check_module(m, &diag, NULL);
+        double t = now() - t0;
+        if (diag.errors) {
+            fprintf(stderr, "bench_frontend: the generated module has %u errors (see ptxrun --check %s)\n",
+                    diag.errors, argv[1]);
+            return 1;
+        }
+        instructions = 0;
+        for (uint32_t f = 0; f < m->functions.len; f++)
+            instructions += m->functions.data[f]->code.len;
+        if (t < best)
+            best = t;
+        module_free(m);
+        source_free(&src);
+    }
+    double mb = (double)big.len / 1e6;
+    printf("front end (lex + parse + check): %.1f MB of PTX from %u nvcc files, %u instructions\n", mb,
+           used_files, instructions);
+    printf("front end: %.3f s best of %d, %.1f MB/s, %.2f M instructions/s\n", best, RUNS, mb / best,
+           instructions / best / 1e6);
+    free(big.data);
+    return 0;
+}
