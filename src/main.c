@@ -117,7 +117,8 @@ static int by_position(const void *a, const void *b)
 
 static void flush_held(HeldList *list, Diag *diag)
 {
-    qsort(list->items, list->count, sizeof *list->items, by_position);
+    if (list->count)
+        qsort(list->items, list->count, sizeof *list->items, by_position);
     for (uint32_t i = 0; i < list->count; i++) {
         Held *h = &list->items[i];
         diag_print(diag->stream, diag->src, h->level, h->at, h->message, diag->color);
