@@ -14,10 +14,13 @@ static const char *const space_name[] = {
     [SPACE_SAMPLER] = ".samplerref",
 };
 
+/* Small numbers in decimal, masks and addresses (above 0xffff) in hex. */
 static void print_int(FILE *out, uint64_t bits, bool negative)
 {
     if (negative)
         fprintf(out, "-%" PRIu64, 0 - bits);
+    else if (bits > 0xffff)
+        fprintf(out, "0x%" PRIx64, bits);
     else
         fprintf(out, "%" PRIu64, bits);
 }

@@ -87,14 +87,15 @@ END_TEST
 START_TEST(snippet_round_trips)
 {
     Parsed *p = parse_ok("  shfl.sync.up.b32 Ry|p, Rx, 0x1, 0x0, 0xffffffff;\n@p add.f32 Rx, Ry, Rx;\n"
-                         "@!p mov.b32 Ry, -0f3F800000;\n  add.f64 d, d, -2.5;\nL: bra L;\n");
+                         "@!p mov.b32 Ry, -0f3F800000;\n  add.f64 d, d, -2.5;\n  add.s32 i, i, 65536;\nL: bra L;\n");
     size_t len;
     char *printed = print_to_string(p->m, &len);
-    ck_assert_str_eq(printed, "// registers: Ry .f32, Rx .f32, d .f64, p .pred\n"
-                              "shfl.sync.up.b32 Ry|p, Rx, 1, 0, 4294967295;\n"
+    ck_assert_str_eq(printed, "// registers: Ry .f32, Rx .f32, d .f64, i .s32, p .pred\n"
+                              "shfl.sync.up.b32 Ry|p, Rx, 1, 0, 0xffffffff;\n"
                               "@p add.f32 Rx, Ry, Rx;\n"
                               "@!p mov.b32 Ry, 0fBF800000;\n"
                               "add.f64 d, d, 0dC004000000000000;\n"
+                              "add.s32 i, i, 0x10000;\n"
                               "L:\n"
                               "bra L;\n");
     free(printed);
