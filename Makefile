@@ -24,14 +24,15 @@ ifeq ($(WERROR),1)
 WARN    += -Werror
 endif
 ALL_CFLAGS := -std=c11 -D_POSIX_C_SOURCE=200809L $(WARN) $(CFLAGS) $(SANFLAGS) -Isrc -I$(BUILD)
-LDLIBS  :=
+LDLIBS  := $(shell pkg-config --libs jansson 2>/dev/null || echo -ljansson) -lm
 
 CHECK_CFLAGS := $(shell pkg-config --cflags check 2>/dev/null)
 CHECK_LIBS   := $(shell pkg-config --libs check 2>/dev/null)
 
 # The library: everything but main.c, in pipeline order.
 LIB_SRC := src/util.c src/arena.c src/intern.c src/source.c src/diag.c \
-           $(BUILD)/lexer.c $(BUILD)/parser.c src/parse.c src/ops.c src/check.c src/ir.c
+           $(BUILD)/lexer.c $(BUILD)/parser.c src/parse.c src/ops.c src/check.c src/ir.c \
+           src/exec.c src/alu.c src/warp_ops.c src/lanes.c
 LIB_OBJ := $(patsubst %.c,$(BUILD)/obj/%.o,$(notdir $(LIB_SRC)))
 HEADERS := src/ptxrun.h src/parse.h src/ops.def src/types.def src/mods.def src/sregs.def $(BUILD)/parser.h
 
@@ -61,6 +62,9 @@ $(BUILD)/obj/%.o: $(BUILD)/%.c $(HEADERS)
 	@mkdir -p $(BUILD)/obj
 	$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
+# Instructions with .rz/.rm/.rp switch the host's rounding mode around the operation.
+$(BUILD)/obj/alu.o: ALL_CFLAGS += -frounding-math
+
 $(BUILD)/libptxrun.a: $(LIB_OBJ)
 	rm -f $@
 	ar rcs $@ $^
@@ -70,7 +74,7 @@ $(BUILD)/ptxrun: $(BUILD)/obj/main.o $(BUILD)/libptxrun.a
 
 $(BUILD)/tests/%: tests/%.c tests/testutil.h $(BUILD)/libptxrun.a $(HEADERS)
 	@mkdir -p $(BUILD)/tests
-	$(CC) $(ALL_CFLAGS) $(CHECK_CFLAGS) -o $@ $< $(BUILD)/libptxrun.a $(CHECK_LIBS)
+	$(CC) $(ALL_CFLAGS) $(CHECK_CFLAGS) -o $@ $< $(BUILD)/libptxrun.a $(CHECK_LIBS) $(LDLIBS)
 
 check: unit-tests cli-tests
 
@@ -89,7 +93,7 @@ demo: $(BUILD)/ptxrun
 	-printf 'shfl.sync.up.b32 Ry|p, Rx, 1, 0;\n' | $(BUILD)/ptxrun --check -
 
 $(BUILD)/bench_frontend: bench/bench_frontend.c $(BUILD)/libptxrun.a $(HEADERS)
-	$(CC) $(ALL_CFLAGS) -o $@ $< $(BUILD)/libptxrun.a
+	$(CC) $(ALL_CFLAGS) -o $@ $< $(BUILD)/libptxrun.a $(LDLIBS)
 
 bench: $(BUILD)/bench_frontend $(BUILD)/ptxrun
 	$(BUILD)/bench_frontend $(BUILD)/bench_corpus.ptx tests/ptx/nvcc/*.ptx
@@ -102,7 +106,7 @@ FUZZ_CC ?= clang
 fuzz: $(BUILD)/parser.c $(BUILD)/lexer.c
 	@mkdir -p $(BUILD)/fuzz
 	$(FUZZ_CC) -std=c11 -D_POSIX_C_SOURCE=200809L -g -O1 -fsanitize=fuzzer,address,undefined \
-	    -Isrc -I$(BUILD) -o $(BUILD)/fuzz/fuzz_frontend tests/fuzz_frontend.c $(LIB_SRC)
+	    -Isrc -I$(BUILD) -o $(BUILD)/fuzz/fuzz_frontend tests/fuzz_frontend.c $(LIB_SRC) $(LDLIBS)
 	@echo "run: $(BUILD)/fuzz/fuzz_frontend -max_total_time=60 tests/ptx/nvcc"
 
 install: $(BUILD)/ptxrun

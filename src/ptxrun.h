@@ -397,4 +397,105 @@ void ir_print_module(FILE *out, const Module *m);
 void ir_print_instr(FILE *out, const Module *m, const Function *f, const Instr *in);
 bool ir_equal(const Module *a, const Module *b, char *why, size_t why_len);
 
+/* ---- the warp (exec.c, alu.c, warp_ops.c) ---- */
+
+#define NO_SLOT 0xffffffffu       /* no register or predicate */
+#define ALL_LANES 0xffffffffu     /* every lane of the warp */
+
+typedef enum { DST_NONE, DST_VALUE, DST_PRED } DstKind;
+
+/* An instruction decoded for execution: every operand is a row of Warp.val (registers,
+ * special registers and immediates alike) or a predicate slot. */
+typedef struct XInstr {
+    uint16_t op;               /* Opcode */
+    uint8_t type;              /* the instruction's (first) type */
+    uint8_t bits;              /* its width */
+    uint8_t cls;               /* 'u' 's' 'b' 'f' 'p' */
+    uint8_t guard;             /* 0 none, 1 @p, 2 @!p */
+    uint8_t dst_kind;          /* DstKind; a sink '_' is DST_NONE */
+    uint8_t src_count;
+    uint8_t mode;              /* a Mod: shfl/vote mode, compare, shf direction, mul half */
+    uint8_t boolop;            /* setp .and/.or/.xor (a Mod) or 0 */
+    uint8_t rounding;          /* a Mod among rn rz rm rp, or 0 */
+    bool ftz, sat, clamp, wide, hi;
+    uint8_t src_not;           /* bit i: source i is a negated predicate */
+    uint8_t src_pred;          /* bit i: source i is a predicate slot */
+    uint32_t guard_pred;
+    uint32_t dst;              /* value row or predicate slot */
+    uint32_t dst_pred;         /* second destination: the p of d|p, the q of p|q; NO_SLOT if none */
+    uint32_t src[4];
+    uint32_t target;           /* bra: instruction index */
+    uint32_t line;             /* source line, for traces and reports */
+    const Instr *ir;
+} XInstr;
+
+/* Where a lane waits at a synchronising instruction. */
+typedef struct Arrival {
+    uint32_t pc;
+    uint32_t membermask;
+} Arrival;
+
+typedef struct Warning {
+    uint32_t pc;
+    uint32_t lanes;
+    const char *what;          /* "branch condition", "shift amount", "membermask" */
+} Warning;
+
+typedef struct ExecOptions {
+    uint64_t max_steps;
+    bool strict;               /* undefined-value warnings stop the run (exit 3) */
+    FILE *trace;               /* NULL: no trace */
+} ExecOptions;
+
+enum { EXEC_OK = 0, EXEC_FAULT = 3 };
+
+typedef struct Warp {
+    Module *m;
+    Function *fn;
+    Diag *diag;
+    XInstr *code;
+    uint32_t code_len;
+    uint32_t reg_count;        /* rows [0, reg_count) are registers */
+    uint32_t row_count;        /* then special registers, then immediates */
+    uint64_t (*val)[WARP_SIZE];/* val[row][lane] */
+    uint32_t *defined;         /* defined[row]: lanes whose value is defined */
+    uint32_t pred_count;       /* slots [0, fn->preds.len) are predicates, then false, true */
+    uint32_t *pred;            /* pred[slot]: lanes where true */
+    uint32_t *pred_defined;
+    uint32_t pc[WARP_SIZE];
+    uint64_t last_run[WARP_SIZE];  /* step at which each lane last executed */
+    uint32_t launched;         /* lanes that run */
+    uint32_t exited;
+    uint32_t waiting;          /* lanes blocked at a synchronising instruction */
+    Arrival arrival[WARP_SIZE];
+    uint32_t ntid[3];
+    uint32_t sreg_rows[SREG_COUNT][4];  /* row of each special register (.x .y .z = 1..3) */
+    uint64_t steps;
+    VEC(Warning) warnings;
+    bool faulted;
+} Warp;
+
+/* exec.c */
+Warp *exec_load(Module *m, Function *fn, Diag *diag);     /* NULL after reporting what cannot run */
+void exec_set_block(Warp *w, const uint32_t ntid[3], uint32_t active);
+int exec_run(Warp *w, const ExecOptions *options);       /* EXEC_OK or EXEC_FAULT */
+void exec_warn(Warp *w, uint32_t pc, uint32_t lanes, const char *what);
+void exec_fault(Warp *w, uint32_t pc, const char *fmt, ...);
+void exec_free(Warp *w);
+Function *exec_entry(Module *m, const char *name);        /* the kernel to run */
+
+/* alu.c: integer, float, logic, compare, select and move, over the lanes of mask. */
+void alu_execute(Warp *w, const XInstr *x, uint32_t mask);
+
+/* warp_ops.c: the exchange instructions, for the lanes that complete them together. */
+void warp_shfl(Warp *w, uint32_t lanes, uint32_t participants, uint32_t guard_true);
+void warp_vote(Warp *w, uint32_t lanes, uint32_t guard_true);
+void warp_shf(Warp *w, const XInstr *x, uint32_t mask);
+
+/* lanes.c: --lanes JSON in; final state out as a table or JSON; --expect. */
+int lanes_load(Warp *w, const char *path, char *err, size_t errlen);
+void lanes_print_table(FILE *out, const Warp *w, const char *only);
+void lanes_print_json(FILE *out, const Warp *w);
+int lanes_expect(FILE *out, const Warp *w, const char *path, char *err, size_t errlen);
+
 #endif

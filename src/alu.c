@@ -1,0 +1,445 @@
+/* alu.c: the lane-parallel instructions: mov, integer and floating-point arithmetic, logic,
+ * shifts, setp and selp. Each computes all 32 lanes into a temporary (loops the compiler can
+ * vectorise) and commits the lanes of the mask. A result is defined in a lane only where every
+ * source it depends on is. Floats follow IEEE 754 with the instruction's rounding; f32 NaN
+ * results are the canonical 0x7fffffff, .ftz flushes f32 subnormal inputs and results to a
+ * signed zero, .sat clamps to [0, 1] (NaN to 0). Built with -frounding-math (see Makefile).
+ * Requires: an XInstr from exec.c. */
+#include <fenv.h>
+#include <math.h>
+#include <string.h>
+
+#include "ptxrun.h"
+
+typedef uint64_t Lanes[WARP_SIZE];
+
+static inline uint64_t width_mask(unsigned bits)
+{
+    return bits >= 64 ? ~0ull : (1ull << bits) - 1;
+}
+
+static inline int64_t sext(uint64_t v, unsigned bits)
+{
+    unsigned shift = 64 - bits;
+    return (int64_t)(v << shift) >> shift;
+}
+
+static inline float as_f32(uint64_t v)
+{
+    float f;
+    uint32_t b = (uint32_t)v;
+    memcpy(&f, &b, sizeof f);
+    return f;
+}
+
+static inline double as_f64(uint64_t v)
+{
+    double d;
+    memcpy(&d, &v, sizeof d);
+    return d;
+}
+
+static inline uint64_t f32_bits(float f)
+{
+    uint32_t b;
+    memcpy(&b, &f, sizeof b);
+    return b;
+}
+
+static inline uint64_t f64_bits(double d)
+{
+    uint64_t b;
+    memcpy(&b, &d, sizeof b);
+    return b;
+}
+
+static void commit(Warp *w, uint32_t row, const uint64_t *result, uint32_t mask, uint32_t defined)
+{
+    uint64_t *dst = w->val[row];
+    if (mask == ALL_LANES) {
+        memcpy(dst, result, sizeof(Lanes));
+    } else {
+        for (int l = 0; l < WARP_SIZE; l++)
+            dst[l] = (mask >> l & 1) ? result[l] : dst[l];
+    }
+    w->defined[row] = (w->defined[row] & ~mask) | (defined & mask);
+}
+
+static void commit_pred(Warp *w, uint32_t slot, uint32_t value, uint32_t mask, uint32_t defined)
+{
+    w->pred[slot] = (w->pred[slot] & ~mask) | (value & mask);
+    w->pred_defined[slot] = (w->pred_defined[slot] & ~mask) | (defined & mask);
+}
+
+/* A predicate source, with '!' applied. */
+static uint32_t pred_source(const Warp *w, const XInstr *x, unsigned i, uint32_t *defined)
+{
+    uint32_t slot = x->src[i];
+    *defined &= w->pred_defined[slot];
+    uint32_t v = w->pred[slot];
+    return (x->src_not >> i & 1) ? ~v : v;
+}
+
+/* ---- floating point ---- */
+
+static int host_rounding(uint8_t mod)
+{
+    switch (mod) {
+    case MOD_RZ: return FE_TOWARDZERO;
+    case MOD_RM: return FE_DOWNWARD;
+    case MOD_RP: return FE_UPWARD;
+    default: return FE_TONEAREST;
+    }
+}
+
+static inline float flush_f32(float f)
+{
+    return fpclassify(f) == FP_SUBNORMAL ? copysignf(0.0f, f) : f;
+}
+
+static uint64_t finish_f32(const XInstr *x, float r)
+{
+    if (x->ftz)
+        r = flush_f32(r);
+    if (x->sat)
+        r = isnan(r) ? 0.0f : r < 0.0f ? 0.0f : r > 1.0f ? 1.0f : r;
+    return isnan(r) ? 0x7fffffffu : f32_bits(r);
+}
+
+static uint64_t finish_f64(const XInstr *x, double r)
+{
+    if (x->sat)
+        r = isnan(r) ? 0.0 : r < 0.0 ? 0.0 : r > 1.0 ? 1.0 : r;
+    return isnan(r) ? 0x7fffffffffffffffull : f64_bits(r);
+}
+
+static float in_f32(const XInstr *x, uint64_t v)
+{
+    float f = as_f32(v);
+    return x->ftz ? flush_f32(f) : f;
+}
+
+/* PTX min/max: a NaN operand yields the other one; two NaNs the canonical NaN; -0 < +0. */
+static double float_min_max(double a, double b, bool is_max)
+{
+    if (isnan(a))
+        return b;
+    if (isnan(b))
+        return a;
+    if (a == b)
+        return (signbit(a) != 0) == is_max ? b : a;
+    return (a < b) != is_max ? a : b;
+}
+
+static void float_op(Warp *w, const XInstr *x, uint32_t mask, Lanes r, uint32_t *defined)
+{
+    const uint64_t *a = w->val[x->src[0]], *b = w->val[x->src[1 < x->src_count ? 1 : 0]];
+    const uint64_t *c = w->val[x->src[2 < x->src_count ? 2 : 0]];
+    *defined = w->defined[x->src[0]];
+    if (x->src_count > 1)
+        *defined &= w->defined[x->src[1]];
+    if (x->src_count > 2)
+        *defined &= w->defined[x->src[2]];
+    int saved = fegetround();
+    if (x->rounding && x->rounding != MOD_RN)
+        fesetround(host_rounding(x->rounding));
+    bool f32 = x->bits == 32;
+    for (int l = 0; l < WARP_SIZE; l++) {
+        if (!(mask >> l & 1)) {
+            r[l] = 0;
+            continue;
+        }
+        if (f32) {
+            float fa = in_f32(x, a[l]), fb = in_f32(x, b[l]), fc = in_f32(x, c[l]), v;
+            switch (x->op) {
+            case OP_ADD: v = fa + fb; break;
+            case OP_SUB: v = fa - fb; break;
+            case OP_MUL: v = fa * fb; break;
+            case OP_MAD: case OP_FMA: v = fmaf(fa, fb, fc); break;
+            case OP_MIN: v = (float)float_min_max(fa, fb, false); if (isnan(fa) && isnan(fb)) v = NAN; break;
+            case OP_MAX: v = (float)float_min_max(fa, fb, true); if (isnan(fa) && isnan(fb)) v = NAN; break;
+            case OP_NEG: r[l] = f32_bits(fa) ^ 0x80000000u; continue;
+            case OP_ABS: r[l] = f32_bits(fa) & 0x7fffffffu; continue;
+            default: BUG("float op %d", x->op);
+            }
+            r[l] = finish_f32(x, v);
+        } else {
+            double da = as_f64(a[l]), db = as_f64(b[l]), dc = as_f64(c[l]), v;
+            switch (x->op) {
+            case OP_ADD: v = da + db; break;
+            case OP_SUB: v = da - db; break;
+            case OP_MUL: v = da * db; break;
+            case OP_MAD: case OP_FMA: v = fma(da, db, dc); break;
+            case OP_MIN: v = float_min_max(da, db, false); break;
+            case OP_MAX: v = float_min_max(da, db, true); break;
+            case OP_NEG: r[l] = a[l] ^ 0x8000000000000000ull; continue;
+            case OP_ABS: r[l] = a[l] & 0x7fffffffffffffffull; continue;
+            default: BUG("float op %d", x->op);
+            }
+            r[l] = finish_f64(x, v);
+        }
+    }
+    if (x->rounding && x->rounding != MOD_RN)
+        fesetround(saved);
+}
+
+/* ---- integers ---- */
+
+/* High 64 bits of the 128-bit product, from 32-bit halves (ISO C has no 128-bit type).
+ * Signed: the unsigned high half, less b when a < 0 and a when b < 0. */
+static uint64_t mul_hi64(uint64_t a, uint64_t b, bool is_signed)
+{
+    uint64_t a_lo = a & 0xffffffffu, a_hi = a >> 32, b_lo = b & 0xffffffffu, b_hi = b >> 32;
+    uint64_t lo_lo = a_lo * b_lo, hi_lo = a_hi * b_lo, lo_hi = a_lo * b_hi, hi_hi = a_hi * b_hi;
+    uint64_t middle = (lo_lo >> 32) + (hi_lo & 0xffffffffu) + lo_hi;
+    uint64_t hi = hi_hi + (hi_lo >> 32) + (middle >> 32);
+    if (is_signed) {
+        if ((int64_t)a < 0)
+            hi -= b;
+        if ((int64_t)b < 0)
+            hi -= a;
+    }
+    return hi;
+}
+
+/* High half of the 2n-bit product of two n-bit values. */
+static uint64_t mul_hi(uint64_t a, uint64_t b, unsigned bits, bool is_signed)
+{
+    if (bits == 64)
+        return mul_hi64(a, b, is_signed);
+    if (is_signed)
+        return (uint64_t)((sext(a, bits) * sext(b, bits)) >> bits) & width_mask(bits);
+    return ((a & width_mask(bits)) * (b & width_mask(bits))) >> bits;
+}
+
+/* The full 2n-bit product of two n-bit values (n <= 32). */
+static uint64_t mul_wide(uint64_t a, uint64_t b, unsigned bits, bool is_signed)
+{
+    if (is_signed)
+        return (uint64_t)(sext(a, bits) * sext(b, bits)) & width_mask(2 * bits);
+    return (a & width_mask(bits)) * (b & width_mask(bits));
+}
+
+static void int_op(Warp *w, const XInstr *x, Lanes r, uint32_t *defined)
+{
+    const uint64_t *a = w->val[x->src[0]], *b = w->val[x->src[1 < x->src_count ? 1 : 0]];
+    const uint64_t *c = w->val[x->src[2 < x->src_count ? 2 : 0]];
+    *defined = w->defined[x->src[0]];
+    if (x->src_count > 1)
+        *defined &= w->defined[x->src[1]];
+    if (x->src_count > 2)
+        *defined &= w->defined[x->src[2]];
+    unsigned bits = x->bits;
+    uint64_t m = width_mask(bits);
+    bool is_signed = x->cls == 's';
+    switch (x->op) {
+    case OP_MOV:
+        for (int l = 0; l < WARP_SIZE; l++) r[l] = a[l] & m;
+        break;
+    case OP_ADD:
+        if (x->sat) {                   /* add.sat.s32 */
+            for (int l = 0; l < WARP_SIZE; l++) {
+                int64_t v = sext(a[l], 32) + sext(b[l], 32);
+                r[l] = (uint64_t)(v > INT32_MAX ? INT32_MAX : v < INT32_MIN ? INT32_MIN : v) & m;
+            }
+        } else {
+            for (int l = 0; l < WARP_SIZE; l++) r[l] = (a[l] + b[l]) & m;
+        }
+        break;
+    case OP_SUB:
+        if (x->sat) {
+            for (int l = 0; l < WARP_SIZE; l++) {
+                int64_t v = sext(a[l], 32) - sext(b[l], 32);
+                r[l] = (uint64_t)(v > INT32_MAX ? INT32_MAX : v < INT32_MIN ? INT32_MIN : v) & m;
+            }
+        } else {
+            for (int l = 0; l < WARP_SIZE; l++) r[l] = (a[l] - b[l]) & m;
+        }
+        break;
+    case OP_MUL:
+        if (x->wide)
+            for (int l = 0; l < WARP_SIZE; l++) r[l] = mul_wide(a[l], b[l], bits, is_signed);
+        else if (x->hi)
+            for (int l = 0; l < WARP_SIZE; l++) r[l] = mul_hi(a[l], b[l], bits, is_signed) & m;
+        else
+            for (int l = 0; l < WARP_SIZE; l++) r[l] = (a[l] * b[l]) & m;
+        break;
+    case OP_MAD:
+        if (x->wide)
+            for (int l = 0; l < WARP_SIZE; l++)
+                r[l] = (mul_wide(a[l], b[l], bits, is_signed) + c[l]) & width_mask(2 * bits);
+        else if (x->hi)
+            for (int l = 0; l < WARP_SIZE; l++) r[l] = (mul_hi(a[l], b[l], bits, is_signed) + c[l]) & m;
+        else
+            for (int l = 0; l < WARP_SIZE; l++) r[l] = (a[l] * b[l] + c[l]) & m;
+        break;
+    case OP_NEG:
+        for (int l = 0; l < WARP_SIZE; l++) r[l] = (0 - a[l]) & m;
+        break;
+    case OP_ABS:
+        for (int l = 0; l < WARP_SIZE; l++) {
+            int64_t v = sext(a[l], bits);
+            r[l] = (uint64_t)(v < 0 ? -v : v) & m;
+        }
+        break;
+    case OP_MIN:
+    case OP_MAX: {
+        bool is_max = x->op == OP_MAX;
+        for (int l = 0; l < WARP_SIZE; l++) {
+            bool less = is_signed ? sext(a[l], bits) < sext(b[l], bits) : (a[l] & m) < (b[l] & m);
+            r[l] = (less != is_max ? a[l] : b[l]) & m;
+        }
+        break;
+    }
+    case OP_AND: for (int l = 0; l < WARP_SIZE; l++) r[l] = a[l] & b[l] & m; break;
+    case OP_OR:  for (int l = 0; l < WARP_SIZE; l++) r[l] = (a[l] | b[l]) & m; break;
+    case OP_XOR: for (int l = 0; l < WARP_SIZE; l++) r[l] = (a[l] ^ b[l]) & m; break;
+    case OP_NOT: for (int l = 0; l < WARP_SIZE; l++) r[l] = ~a[l] & m; break;
+    case OP_CNOT: for (int l = 0; l < WARP_SIZE; l++) r[l] = (a[l] & m) == 0; break;
+    case OP_SHL:
+        for (int l = 0; l < WARP_SIZE; l++) {
+            uint32_t n = (uint32_t)b[l];
+            r[l] = n >= bits ? 0 : (a[l] << n) & m;
+        }
+        break;
+    case OP_SHR:
+        for (int l = 0; l < WARP_SIZE; l++) {
+            uint32_t n = (uint32_t)b[l];
+            if (is_signed)
+                r[l] = (uint64_t)(sext(a[l], bits) >> (n >= bits ? bits - 1 : n)) & m;
+            else
+                r[l] = n >= bits ? 0 : ((a[l] & m) >> n);
+        }
+        break;
+    default:
+        BUG("integer op %d", x->op);
+    }
+}
+
+/* ---- compare, select, predicates ---- */
+
+static bool compare_float(uint8_t cmp, double a, double b)
+{
+    bool unordered = isnan(a) || isnan(b);
+    switch (cmp) {
+    case MOD_EQ: return !unordered && a == b;
+    case MOD_NE: return !unordered && a != b;
+    case MOD_LT: return !unordered && a < b;
+    case MOD_LE: return !unordered && a <= b;
+    case MOD_GT: return !unordered && a > b;
+    case MOD_GE: return !unordered && a >= b;
+    case MOD_EQU: return unordered || a == b;
+    case MOD_NEU: return unordered || a != b;
+    case MOD_LTU: return unordered || a < b;
+    case MOD_LEU: return unordered || a <= b;
+    case MOD_GTU: return unordered || a > b;
+    case MOD_GEU: return unordered || a >= b;
+    case MOD_NUM: return !unordered;
+    case MOD_NAN: return unordered;
+    default: BUG("float compare %d", cmp);
+    }
+}
+
+static bool compare_int(uint8_t cmp, uint64_t a, uint64_t b, unsigned bits, bool is_signed)
+{
+    int64_t sa = sext(a, bits), sb = sext(b, bits);
+    uint64_t ua = a & width_mask(bits), ub = b & width_mask(bits);
+    switch (cmp) {
+    case MOD_EQ: return ua == ub;
+    case MOD_NE: return ua != ub;
+    case MOD_LT: return is_signed ? sa < sb : ua < ub;
+    case MOD_LE: return is_signed ? sa <= sb : ua <= ub;
+    case MOD_GT: return is_signed ? sa > sb : ua > ub;
+    case MOD_GE: return is_signed ? sa >= sb : ua >= ub;
+    case MOD_LO: return ua < ub;
+    case MOD_LS: return ua <= ub;
+    case MOD_HI: return ua > ub;
+    case MOD_HS: return ua >= ub;
+    default: BUG("integer compare %d", cmp);
+    }
+}
+
+static uint32_t combine(uint8_t boolop, uint32_t v, uint32_t c)
+{
+    switch (boolop) {
+    case MOD_AND: return v & c;
+    case MOD_OR: return v | c;
+    case MOD_XOR: return v ^ c;
+    default: return v;
+    }
+}
+
+static void setp(Warp *w, const XInstr *x, uint32_t mask)
+{
+    const uint64_t *a = w->val[x->src[0]], *b = w->val[x->src[1]];
+    uint32_t defined = w->defined[x->src[0]] & w->defined[x->src[1]];
+    uint32_t t = 0;
+    for (int l = 0; l < WARP_SIZE; l++) {
+        bool v;
+        if (x->cls == 'f')
+            v = x->bits == 32 ? compare_float(x->mode, in_f32(x, a[l]), in_f32(x, b[l]))
+                              : compare_float(x->mode, as_f64(a[l]), as_f64(b[l]));
+        else
+            v = compare_int(x->mode, a[l], b[l], x->bits, x->cls == 's');
+        t |= (uint32_t)v << l;
+    }
+    uint32_t c = 0;
+    if (x->boolop)
+        c = pred_source(w, x, 2, &defined);
+    commit_pred(w, x->dst, combine(x->boolop, t, c), mask, defined);
+    if (x->dst_pred != NO_SLOT)
+        commit_pred(w, x->dst_pred, combine(x->boolop, ~t, c), mask, defined);
+}
+
+static void predicate_logic(Warp *w, const XInstr *x, uint32_t mask)
+{
+    uint32_t defined = ALL_LANES;
+    uint32_t a = pred_source(w, x, 0, &defined);
+    uint32_t b = x->src_count > 1 ? pred_source(w, x, 1, &defined) : 0;
+    uint32_t v;
+    switch (x->op) {
+    case OP_MOV: v = a; break;
+    case OP_AND: v = a & b; break;
+    case OP_OR: v = a | b; break;
+    case OP_XOR: v = a ^ b; break;
+    case OP_NOT: v = ~a; break;
+    default: BUG("predicate op %d", x->op);
+    }
+    commit_pred(w, x->dst, v, mask, defined);
+}
+
+static void selp(Warp *w, const XInstr *x, uint32_t mask)
+{
+    const uint64_t *a = w->val[x->src[0]], *b = w->val[x->src[1]];
+    uint32_t cdef = ALL_LANES;
+    uint32_t c = pred_source(w, x, 2, &cdef);
+    Lanes r;
+    for (int l = 0; l < WARP_SIZE; l++)
+        r[l] = (c >> l & 1) ? a[l] : b[l];
+    uint32_t defined = cdef & ((c & w->defined[x->src[0]]) | (~c & w->defined[x->src[1]]));
+    commit(w, x->dst, r, mask, defined);
+}
+
+void alu_execute(Warp *w, const XInstr *x, uint32_t mask)
+{
+    if (x->op == OP_SETP) {
+        setp(w, x, mask);
+        return;
+    }
+    if (x->op == OP_SELP) {
+        selp(w, x, mask);
+        return;
+    }
+    if (x->cls == 'p') {
+        predicate_logic(w, x, mask);
+        return;
+    }
+    Lanes r;
+    uint32_t defined;
+    if (x->cls == 'f' && x->op != OP_MOV)
+        float_op(w, x, mask, r, &defined);
+    else
+        int_op(w, x, r, &defined);
+    if (x->dst_kind == DST_VALUE)
+        commit(w, x->dst, r, mask, defined);
+}

@@ -1,0 +1,774 @@
+/* exec.c: the warp. Loads a checked function into an executable program (every operand a row
+ * of lane values or a predicate slot), then runs 32 lanes with their own program counters:
+ * each warp-step takes the ready lanes that share one pc and executes one instruction for all
+ * of them at once. Synchronising instructions (shfl.sync, vote.sync, bar.warp.sync) make a
+ * lane wait until every non-exited lane of its membermask has arrived at one of the same kind,
+ * qualifiers and mask; no lane able to move is a deadlock, reported with where each lane waits.
+ * Requires: a module checked without errors. Semantics of the instructions: alu.c, warp_ops.c. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "ptxrun.h"
+
+enum {
+    STARVE_STEPS = 256,        /* a ready lane left waiting this long runs next */
+};
+
+/* ---- loading ---- */
+
+typedef struct Loader {
+    Warp *w;
+    uint32_t sreg_row[SREG_COUNT][4];    /* row of each special register component */
+    VEC(uint64_t) immediates;             /* values of the immediate rows, in order */
+    bool failed;
+} Loader;
+
+static void cannot(Loader *ld, const Instr *in, const char *what)
+{
+    diag_at(ld->w->diag, DIAG_ERROR, in->at, "ptxrun cannot execute %s yet", what);
+    ld->failed = true;
+}
+
+static bool has_mod(const Instr *in, Mod mod)
+{
+    for (unsigned i = 0; i < in->mod_count; i++)
+        if (in->mods[i] == mod)
+            return true;
+    return false;
+}
+
+static uint64_t width_mask(unsigned bits)
+{
+    return bits >= 64 ? ~0ull : (1ull << bits) - 1;
+}
+
+/* The bits an immediate stands for as an operand of the given type. */
+static uint64_t immediate_bits(const Operand *o, int type)
+{
+    unsigned bits = type_info[type].bits;
+    char cls = type_info[type].cls;
+    if (o->kind == OPND_INT) {
+        if (cls == 'f' && bits == 32) {
+            float f = (float)(int64_t)o->u.bits;
+            uint32_t b;
+            memcpy(&b, &f, sizeof b);
+            return b;
+        }
+        if (cls == 'f' && bits == 64) {
+            double d = (double)(int64_t)o->u.bits;
+            uint64_t b;
+            memcpy(&b, &d, sizeof b);
+            return b;
+        }
+        return o->u.bits & width_mask(bits);
+    }
+    if (o->kind == OPND_F32 && bits == 64) {
+        float f;
+        uint32_t b32 = (uint32_t)o->u.bits;
+        memcpy(&f, &b32, sizeof f);
+        double d = f;
+        uint64_t b;
+        memcpy(&b, &d, sizeof b);
+        return b;
+    }
+    if (o->kind == OPND_F64 && bits <= 32) {
+        double d;
+        memcpy(&d, &o->u.bits, sizeof d);
+        float f = (float)d;
+        uint32_t b;
+        memcpy(&b, &f, sizeof b);
+        return b;
+    }
+    return o->u.bits & width_mask(bits);
+}
+
+static uint32_t immediate_row(Loader *ld, uint64_t bits)
+{
+    for (uint32_t i = 0; i < ld->immediates.len; i++)
+        if (ld->immediates.data[i] == bits)
+            return NO_SLOT - 1 - i;       /* placeholder, fixed once the sreg rows are counted */
+    VEC_PUSH(&ld->w->m->arena, ld->immediates, bits);
+    return NO_SLOT - ld->immediates.len;
+}
+
+static bool sreg_supported(int sreg)
+{
+    switch (sreg) {
+    case SREG_TID: case SREG_NTID: case SREG_LANEID: case SREG_WARPID: case SREG_NWARPID:
+    case SREG_CTAID: case SREG_NCTAID: case SREG_LANEMASK_EQ: case SREG_LANEMASK_LT:
+    case SREG_LANEMASK_LE: case SREG_LANEMASK_GT: case SREG_LANEMASK_GE: case SREG_WARP_SZ:
+    case SREG_SMID: case SREG_NSMID: case SREG_GRIDID:
+        return true;
+    default:
+        return false;
+    }
+}
+
+/* A value source: register, special register or immediate, as a row. Predicates: a slot. */
+static uint32_t source_row(Loader *ld, const Instr *in, const Operand *o, int type, XInstr *x, unsigned i)
+{
+    Warp *w = ld->w;
+    switch (o->kind) {
+    case OPND_REG:
+        return o->u.slot;
+    case OPND_PRED:
+        x->src_pred |= (uint8_t)(1u << i);
+        if (o->flags & OPNDF_NOT)
+            x->src_not |= (uint8_t)(1u << i);
+        return o->u.slot;
+    case OPND_SREG: {
+        if (!sreg_supported(o->u.sreg)) {
+            char what[64];
+            snprintf(what, sizeof what, "a read of '%s'", sreg_info[o->u.sreg].name);
+            cannot(ld, in, what);
+            return 0;
+        }
+        uint32_t *row = &ld->sreg_row[o->u.sreg][o->component];
+        if (*row == NO_SLOT)
+            *row = w->row_count++;
+        return *row;
+    }
+    case OPND_INT:
+    case OPND_F32:
+    case OPND_F64:
+        if (type == TYPE_PRED) {          /* mov.pred p, 1: the constant predicate slots */
+            x->src_pred |= (uint8_t)(1u << i);
+            return (uint32_t)w->fn->preds.len + (o->u.bits != 0);
+        }
+        return immediate_row(ld, immediate_bits(o, type));
+    default:
+        cannot(ld, in, "an instruction with this operand (variables and memory come later)");
+        return 0;
+    }
+}
+
+/* The type each source operand is read as. */
+static int source_type(const Instr *in, unsigned i)
+{
+    int type = in->types[0];
+    switch (in->op) {
+    case OP_SHFL: case OP_SHFL_SYNC:
+        return i == 0 ? TYPE_B32 : TYPE_U32;
+    case OP_SHF:
+        return i == 2 ? TYPE_U32 : TYPE_B32;
+    case OP_SHL: case OP_SHR:
+        return i == 1 ? TYPE_U32 : type;
+    case OP_VOTE: case OP_VOTE_SYNC:
+        return i == 0 ? TYPE_PRED : TYPE_U32;
+    case OP_BAR_WARP_SYNC:
+        return TYPE_U32;
+    case OP_SELP:
+        return i == 2 ? TYPE_PRED : type;
+    case OP_SETP:
+        return i == 2 ? TYPE_PRED : type;
+    case OP_MAD:
+        if (i == 2 && has_mod(in, MOD_WIDE)) {
+            for (int t = 0; t < TYPE_COUNT; t++)
+                if (type_info[t].cls == type_info[type].cls && type_info[t].bits == 2 * type_info[type].bits)
+                    return t;
+        }
+        return type;
+    default:
+        return type;
+    }
+}
+
+static void load_destination(Loader *ld, const Instr *in, const Operand *o, XInstr *x)
+{
+    const Operand *value = o;
+    if (o->kind == OPND_PAIR) {
+        value = &o->u.group.elems[0];
+        const Operand *p = &o->u.group.elems[1];
+        x->dst_pred = p->kind == OPND_PRED ? p->u.slot : NO_SLOT;
+    }
+    switch (value->kind) {
+    case OPND_REG:
+        x->dst_kind = DST_VALUE;
+        x->dst = value->u.slot;
+        break;
+    case OPND_PRED:
+        x->dst_kind = DST_PRED;
+        x->dst = value->u.slot;
+        break;
+    case OPND_SINK:
+        x->dst_kind = DST_NONE;
+        break;
+    case OPND_VEC:
+        cannot(ld, in, "a vector destination");
+        break;
+    default:
+        cannot(ld, in, "this destination");
+    }
+}
+
+/* Which variants of the executable opcodes the executor covers; the rest are reported. */
+static void check_variant(Loader *ld, const Instr *in, const XInstr *x)
+{
+    char what[96];
+    snprintf(what, sizeof what, "'%s'", in->mnemonic);
+    bool half_float = x->cls == 'f' && x->bits != 32 && x->bits != 64;
+    if (half_float || x->type == TYPE_B128)
+        cannot(ld, in, what);
+    else if (has_mod(in, MOD_CC) || has_mod(in, MOD_RELU) || has_mod(in, MOD_NAN_) ||
+             has_mod(in, MOD_XORSIGN) || (has_mod(in, MOD_ABS) && in->op != OP_ABS))
+        cannot(ld, in, what);
+    else if ((in->op == OP_MIN || in->op == OP_MAX) && in->operand_count == 4)
+        cannot(ld, in, "three-input min/max");
+    else if (x->sat && x->cls != 'f' && !(x->type == TYPE_S32 && (in->op == OP_ADD || in->op == OP_SUB)))
+        cannot(ld, in, what);
+}
+
+static void load_instr(Loader *ld, const Instr *in, XInstr *x)
+{
+    Warp *w = ld->w;
+    memset(x, 0, sizeof *x);
+    x->ir = in;
+    x->op = in->op;
+    x->type = in->type_count ? in->types[0] : TYPE_B32;
+    x->bits = (uint8_t)(x->type == TYPE_PRED ? 1 : type_info[x->type].bits);
+    x->cls = (uint8_t)type_info[x->type].cls;
+    x->dst_pred = NO_SLOT;
+    x->guard = in->guard_kind;
+    x->guard_pred = in->guard_slot;
+    uint32_t line, column;
+    source_position(w->m->src, in->at.offset, &line, &column);
+    x->line = line;
+    for (unsigned i = 0; i < in->mod_count; i++) {
+        Mod mod = in->mods[i];
+        switch (mod) {
+        case MOD_RN: case MOD_RZ: case MOD_RM: case MOD_RP: x->rounding = (uint8_t)mod; break;
+        case MOD_FTZ: x->ftz = true; break;
+        case MOD_SAT: x->sat = true; break;
+        case MOD_CLAMP: x->clamp = true; break;
+        case MOD_WRAP: break;
+        case MOD_WIDE: x->wide = true; x->mode = (uint8_t)mod; break;
+        case MOD_AND: case MOD_OR: case MOD_XOR:
+            if (in->op == OP_SETP) {
+                x->boolop = (uint8_t)mod;
+                break;
+            }
+            /* fall through */
+        default:
+            x->mode = (uint8_t)mod;
+        }
+    }
+    x->hi = x->mode == MOD_HI && (in->op == OP_MUL || in->op == OP_MAD);
+    if (!(op_info[in->op].flags & OPF_EXEC)) {
+        char what[64];
+        snprintf(what, sizeof what, "'%s'", op_info[in->op].name);
+        cannot(ld, in, what);
+        return;
+    }
+    check_variant(ld, in, x);
+
+    unsigned first_source = 0;
+    switch (in->op) {
+    case OP_BRA:
+        x->target = in->operands[0].u.ref.target;
+        return;
+    case OP_RET: case OP_EXIT:
+        return;
+    case OP_BAR_WARP_SYNC:
+        break;
+    default:
+        load_destination(ld, in, &in->operands[0], x);
+        first_source = 1;
+    }
+    if (in->op == OP_SETP && in->operands[0].kind == OPND_PAIR) {
+        x->dst = in->operands[0].u.group.elems[0].u.slot;
+        x->dst_kind = DST_PRED;
+    }
+    for (unsigned i = first_source; i < in->operand_count; i++) {
+        const Operand *o = &in->operands[i];
+        unsigned s = i - first_source;
+        if (o->kind == OPND_VEC) {
+            cannot(ld, in, "mov with a vector operand");
+            continue;
+        }
+        x->src[s] = source_row(ld, in, o, source_type(in, s), x, s);
+        x->src_count = (uint8_t)(s + 1);
+    }
+}
+
+/* Every register gets a name (range registers never used by name included), for the lanes
+ * file and the output. */
+static void name_registers(Warp *w)
+{
+    Function *f = w->fn;
+    for (uint32_t i = 0; i < f->decls.len; i++) {
+        const Decl *d = &f->decls.data[i];
+        if (d->space != SPACE_REG || !d->has_range)
+            continue;
+        VEC(Register) *regs = (void *)(d->type == TYPE_PRED ? (void *)&f->preds : (void *)&f->regs);
+        for (uint32_t k = 0; k < d->range; k++) {
+            Register *r = &regs->data[d->first_slot + k];
+            if (!r->name) {
+                char name[128];
+                int n = snprintf(name, sizeof name, "%s%u", d->name, k);
+                r->name = intern(&w->m->names, name, (size_t)n);
+            }
+        }
+    }
+}
+
+Warp *exec_load(Module *m, Function *fn, Diag *diag)
+{
+    Warp *w = xcalloc(1, sizeof *w);
+    w->m = m;
+    w->fn = fn;
+    w->diag = diag;
+    Loader ld = { .w = w };
+    memset(ld.sreg_row, 0xff, sizeof ld.sreg_row);
+    w->reg_count = fn->regs.len;
+    w->row_count = w->reg_count;
+    w->code_len = fn->code.len;
+    w->code = xcalloc(w->code_len ? w->code_len : 1, sizeof *w->code);
+    for (uint32_t i = 0; i < fn->code.len; i++)
+        load_instr(&ld, &fn->code.data[i], &w->code[i]);
+    if (ld.failed) {
+        exec_free(w);
+        return NULL;
+    }
+    /* Immediate rows follow the special registers: fix the placeholders. */
+    uint32_t first_immediate = w->row_count;
+    w->row_count += ld.immediates.len;
+    for (uint32_t i = 0; i < w->code_len; i++) {
+        XInstr *x = &w->code[i];
+        for (unsigned s = 0; s < x->src_count; s++)
+            if (!(x->src_pred & (1u << s)) && x->src[s] >= NO_SLOT - ld.immediates.len)
+                x->src[s] = first_immediate + (NO_SLOT - 1 - x->src[s]);
+    }
+    w->val = xcalloc(w->row_count ? w->row_count : 1, sizeof *w->val);
+    w->defined = xcalloc(w->row_count ? w->row_count : 1, sizeof *w->defined);
+    for (uint32_t i = 0; i < ld.immediates.len; i++) {
+        for (int l = 0; l < WARP_SIZE; l++)
+            w->val[first_immediate + i][l] = ld.immediates.data[i];
+        w->defined[first_immediate + i] = ALL_LANES;
+    }
+    w->pred_count = fn->preds.len + 2;
+    w->pred = xcalloc(w->pred_count, sizeof *w->pred);
+    w->pred_defined = xcalloc(w->pred_count, sizeof *w->pred_defined);
+    w->pred[fn->preds.len + 1] = ALL_LANES;            /* the constant true */
+    w->pred_defined[fn->preds.len] = w->pred_defined[fn->preds.len + 1] = ALL_LANES;
+    /* Special registers: always defined; exec_set_block fills their rows. */
+    for (int s = 0; s < SREG_COUNT; s++)
+        for (int c = 0; c < 4; c++)
+            if (ld.sreg_row[s][c] != NO_SLOT)
+                w->defined[ld.sreg_row[s][c]] = ALL_LANES;
+    memcpy(w->sreg_rows, ld.sreg_row, sizeof w->sreg_rows);
+    name_registers(w);
+    uint32_t full[3] = { WARP_SIZE, 1, 1 };
+    exec_set_block(w, full, ALL_LANES);
+    return w;
+}
+
+/* Sets the block shape (%ntid) and the launched lanes; fills the special register rows. */
+void exec_set_block(Warp *w, const uint32_t ntid[3], uint32_t active)
+{
+    memcpy(w->ntid, ntid, sizeof w->ntid);
+    uint32_t threads = ntid[0] * ntid[1] * ntid[2];
+    uint32_t exists = threads >= WARP_SIZE ? ALL_LANES : (1u << threads) - 1;
+    w->launched = active & exists;
+    for (int s = 0; s < SREG_COUNT; s++) {
+        for (int c = 0; c < 4; c++) {
+            uint32_t row = w->sreg_rows[s][c];
+            if (row == NO_SLOT)
+                continue;
+            for (uint32_t l = 0; l < WARP_SIZE; l++) {
+                uint32_t xyz[3] = { l % ntid[0], (l / ntid[0]) % ntid[1], l / (ntid[0] * ntid[1]) };
+                uint64_t v = 0;
+                switch (s) {
+                case SREG_TID: v = c ? xyz[c - 1] : 0; break;
+                case SREG_NTID: v = c ? ntid[c - 1] : 0; break;
+                case SREG_LANEID: v = l; break;
+                case SREG_NWARPID: case SREG_NCTAID: case SREG_NSMID: v = 1; break;
+                case SREG_LANEMASK_EQ: v = 1u << l; break;
+                case SREG_LANEMASK_LT: v = (1u << l) - 1; break;
+                case SREG_LANEMASK_LE: v = (uint32_t)((2ull << l) - 1); break;
+                case SREG_LANEMASK_GT: v = (uint32_t)~((2ull << l) - 1); break;
+                case SREG_LANEMASK_GE: v = (uint32_t)~((1u << l) - 1); break;
+                case SREG_WARP_SZ: v = WARP_SIZE; break;
+                default: v = 0; break;     /* %warpid, %ctaid, %smid, %gridid: one warp, one CTA */
+                }
+                w->val[row][l] = v;
+            }
+        }
+    }
+}
+
+void exec_free(Warp *w)
+{
+    if (!w)
+        return;
+    free(w->code);
+    free(w->val);
+    free(w->defined);
+    free(w->pred);
+    free(w->pred_defined);
+    free(w);
+}
+
+Function *exec_entry(Module *m, const char *name)
+{
+    for (uint32_t i = 0; i < m->functions.len; i++) {
+        Function *f = m->functions.data[i];
+        if (f->is_entry && f->has_body && (!name || strcmp(f->name, name) == 0))
+            return f;
+    }
+    return NULL;
+}
+
+/* ---- reports ---- */
+
+/* "lanes 0-3, 7" */
+static void format_lanes(char *buf, size_t size, uint32_t lanes)
+{
+    size_t len = 0;
+    buf[0] = '\0';
+    int count = __builtin_popcount(lanes);
+    const char *word = count == 1 ? "lane " : "lanes ";
+    len += (size_t)snprintf(buf + len, size - len, "%s", word);
+    bool first = true;
+    for (int l = 0; l < WARP_SIZE && len < size; l++) {
+        if (!(lanes >> l & 1))
+            continue;
+        int end = l;
+        while (end + 1 < WARP_SIZE && (lanes >> (end + 1) & 1))
+            end++;
+        len += (size_t)snprintf(buf + len, size - len, first ? "%d" : ", %d", l);
+        if (end > l)
+            len += (size_t)snprintf(buf + len, size - len, "-%d", end);
+        first = false;
+        l = end;
+    }
+}
+
+void exec_fault(Warp *w, uint32_t pc, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    Span at = pc < w->code_len ? w->code[pc].ir->stmt_at : (Span){ w->m->src->len, 0 };
+    diag_vat(w->diag, DIAG_ERROR, at, fmt, ap);
+    va_end(ap);
+    w->faulted = true;
+}
+
+/* Undefined values used where they decide something: one warning per place and kind,
+ * collecting the lanes; with --strict, the first one stops the run. */
+void exec_warn(Warp *w, uint32_t pc, uint32_t lanes, const char *what)
+{
+    for (uint32_t i = 0; i < w->warnings.len; i++) {
+        Warning *x = &w->warnings.data[i];
+        if (x->pc == pc && x->what == what) {
+            x->lanes |= lanes;
+            return;
+        }
+    }
+    Warning x = { pc, lanes, what };
+    VEC_PUSH(&w->m->arena, w->warnings, x);
+}
+
+static void report_warnings(Warp *w, bool strict)
+{
+    for (uint32_t i = 0; i < w->warnings.len; i++) {
+        const Warning *x = &w->warnings.data[i];
+        char lanes[200];
+        format_lanes(lanes, sizeof lanes, x->lanes);
+        diag_at(w->diag, strict ? DIAG_ERROR : DIAG_WARNING, w->code[x->pc].ir->stmt_at,
+                "undefined %s in %s", x->what, lanes);
+    }
+}
+
+static bool same_kind(const XInstr *a, const XInstr *b)
+{
+    return a->op == b->op && a->ir->mnemonic == b->ir->mnemonic;
+}
+
+/* No lane can move: say where every waiting lane is and whom it waits for. */
+static void report_deadlock(Warp *w)
+{
+    uint32_t alive = w->launched & ~w->exited;
+    uint32_t first_pc = w->arrival[__builtin_ctz(alive)].pc;
+    exec_fault(w, first_pc, "deadlock: no lane can move");
+    uint32_t left = alive;
+    bool mismatch_told = false;
+    while (left) {
+        int l = __builtin_ctz(left);
+        Arrival a = w->arrival[l];
+        const XInstr *x = &w->code[a.pc];
+        uint32_t group = 0;
+        for (int k = 0; k < WARP_SIZE; k++)
+            if ((left >> k & 1) && w->arrival[k].pc == a.pc && w->arrival[k].membermask == a.membermask)
+                group |= 1u << k;
+        left &= ~group;
+        uint32_t missing = a.membermask & alive & ~group;
+        char who[200], whom[200];
+        format_lanes(who, sizeof who, group);
+        format_lanes(whom, sizeof whom, missing);
+        diag_at(w->diag, DIAG_NOTE, x->ir->stmt_at, "%s wait%s here (membermask 0x%08x) for %s", who,
+                __builtin_popcount(group) == 1 ? "s" : "", a.membermask, whom);
+        for (int k = 0; k < WARP_SIZE; k++) {
+            if (!(missing >> k & 1))
+                continue;
+            const XInstr *y = &w->code[w->arrival[k].pc];
+            if (!mismatch_told && (!same_kind(x, y) || w->arrival[k].membermask != a.membermask)) {
+                mismatch_told = true;
+                diag_at(w->diag, DIAG_NOTE, y->ir->stmt_at,
+                        "lane %d waits at '%s' with membermask 0x%08x: a different instruction or mask "
+                        "than '%s' with 0x%08x, so they never complete together", k, y->ir->mnemonic,
+                        w->arrival[k].membermask, x->ir->mnemonic, a.membermask);
+                break;
+            }
+        }
+    }
+}
+
+/* ---- synchronisation ---- */
+
+/* The lanes of `lanes` whose guard holds; `undefined` gets those whose guard is undefined. */
+static uint32_t guard_lanes(const Warp *w, const XInstr *x, uint32_t lanes, uint32_t *undefined)
+{
+    *undefined = 0;
+    if (!x->guard)
+        return lanes;
+    uint32_t p = w->pred[x->guard_pred];
+    *undefined = lanes & ~w->pred_defined[x->guard_pred];
+    return lanes & (x->guard == 1 ? p : ~p);
+}
+
+/* The lanes of cls, all waiting at instructions of one kind and mask, complete together. */
+static void complete(Warp *w, uint32_t cls)
+{
+    uint32_t guard_true = 0;
+    for (uint32_t left = cls; left;) {
+        int l = __builtin_ctz(left);
+        uint32_t pc = w->arrival[l].pc;
+        uint32_t at_pc = 0;
+        for (uint32_t k = left; k; k &= k - 1) {
+            int lane = __builtin_ctz(k);
+            if (w->arrival[lane].pc == pc)
+                at_pc |= 1u << lane;
+        }
+        uint32_t undefined;
+        guard_true |= guard_lanes(w, &w->code[pc], at_pc, &undefined);
+        if (undefined)
+            exec_warn(w, pc, undefined, "guard predicate");
+        left &= ~at_pc;
+    }
+    const XInstr *x = &w->code[w->arrival[__builtin_ctz(cls)].pc];
+    if (x->op == OP_SHFL_SYNC)
+        warp_shfl(w, cls, cls, guard_true);
+    else if (x->op == OP_VOTE_SYNC)
+        warp_vote(w, cls, guard_true);
+    for (uint32_t k = cls; k; k &= k - 1) {
+        int lane = __builtin_ctz(k);
+        w->pc[lane] = w->arrival[lane].pc + 1;
+    }
+    w->waiting &= ~cls;
+}
+
+/* Completes every set of waiting lanes whose membermask has all arrived (exited lanes never
+ * block). Lanes waiting at instructions of another kind or mask are not counted as arrived. */
+static void try_complete(Warp *w)
+{
+    uint32_t pending = w->waiting;
+    uint32_t alive = w->launched & ~w->exited;
+    while (pending) {
+        int l = __builtin_ctz(pending);
+        Arrival a = w->arrival[l];
+        const XInstr *x = &w->code[a.pc];
+        uint32_t cls = 0;
+        for (uint32_t k = w->waiting; k; k &= k - 1) {
+            int lane = __builtin_ctz(k);
+            if (w->arrival[lane].membermask == a.membermask && same_kind(&w->code[w->arrival[lane].pc], x))
+                cls |= 1u << lane;
+        }
+        pending &= ~cls;
+        if ((a.membermask & alive & ~cls) == 0)
+            complete(w, cls);
+    }
+}
+
+/* Lanes of mask arrive at the synchronising instruction at pc. */
+static void arrive(Warp *w, uint32_t pc, uint32_t mask)
+{
+    const XInstr *x = &w->code[pc];
+    uint32_t row = x->src[x->src_count - 1];
+    uint32_t undefined = mask & ~w->defined[row];
+    if (undefined)
+        exec_warn(w, pc, undefined, "membermask");
+    for (uint32_t k = mask; k; k &= k - 1) {
+        int l = __builtin_ctz(k);
+        uint32_t membermask = (uint32_t)w->val[row][l];
+        if (!(membermask >> l & 1)) {
+            exec_fault(w, pc, "lane %d executes '%s' with membermask 0x%08x, which does not include "
+                       "the lane itself", l, x->ir->mnemonic, membermask);
+            return;
+        }
+        w->arrival[l] = (Arrival){ pc, membermask };
+    }
+    w->waiting |= mask;
+    try_complete(w);
+}
+
+/* ---- the loop ---- */
+
+static void advance(Warp *w, uint32_t mask, uint32_t next)
+{
+    for (int l = 0; l < WARP_SIZE; l++)
+        if (mask >> l & 1)
+            w->pc[l] = next;
+}
+
+/* Executes the instruction at pc for the lanes of mask. */
+static void step(Warp *w, uint32_t pc, uint32_t mask)
+{
+    const XInstr *x = &w->code[pc];
+    uint32_t undefined;
+    uint32_t run = guard_lanes(w, x, mask, &undefined);
+    switch (x->op) {
+    case OP_BRA: {
+        if (undefined)
+            exec_warn(w, pc, undefined, "branch condition");
+        uint32_t stay = mask & ~run;
+        if (x->mode == MOD_UNI && run && stay)
+            exec_warn(w, pc, mask, "agreement of bra.uni (its lanes disagree)");
+        advance(w, run, x->target);
+        advance(w, stay, pc + 1);
+        return;
+    }
+    case OP_EXIT:
+    case OP_RET:
+        if (undefined)
+            exec_warn(w, pc, undefined, "guard predicate");
+        w->exited |= run;
+        advance(w, mask & ~run, pc + 1);
+        if (run && w->waiting)
+            try_complete(w);
+        return;
+    case OP_SHFL_SYNC:
+    case OP_VOTE_SYNC:
+    case OP_BAR_WARP_SYNC:
+        arrive(w, pc, mask);
+        return;
+    case OP_SHFL:
+        for (uint32_t k = mask; k; k &= k - 1)
+            w->arrival[__builtin_ctz(k)].pc = pc;
+        warp_shfl(w, mask, mask, run);
+        break;
+    case OP_VOTE:
+        for (uint32_t k = mask; k; k &= k - 1)
+            w->arrival[__builtin_ctz(k)].pc = pc;
+        warp_vote(w, mask, run);
+        break;
+    case OP_ACTIVEMASK:
+        for (int l = 0; l < WARP_SIZE; l++)
+            if (run >> l & 1)
+                w->val[x->dst][l] = mask;
+        w->defined[x->dst] |= run;
+        break;
+    case OP_SHF:
+        warp_shf(w, x, run);
+        break;
+    default:
+        alu_execute(w, x, run);
+    }
+    if (undefined) {               /* written or not, nobody can say */
+        if (x->dst_kind == DST_VALUE)
+            w->defined[x->dst] &= ~undefined;
+        else if (x->dst_kind == DST_PRED)
+            w->pred_defined[x->dst] &= ~undefined;
+        if (x->dst_pred != NO_SLOT)
+            w->pred_defined[x->dst_pred] &= ~undefined;
+    }
+    advance(w, mask, pc + 1);
+}
+
+/* The next lanes to run: those at the lowest pc among the ready lanes, unless some ready lane
+ * has waited STARVE_STEPS or more, which then runs (with the lanes at its pc) first. */
+static uint32_t choose(Warp *w, uint32_t ready, uint32_t *pc_out)
+{
+    uint32_t lowest = NO_SLOT;
+    for (int l = 0; l < WARP_SIZE; l++) {
+        uint32_t pc = (ready >> l & 1) ? w->pc[l] : NO_SLOT;
+        lowest = pc < lowest ? pc : lowest;
+    }
+    uint32_t mask = 0;
+    for (int l = 0; l < WARP_SIZE; l++)
+        mask |= (uint32_t)((ready >> l & 1) && w->pc[l] == lowest) << l;
+    if (mask != ready) {
+        uint64_t oldest = w->steps;
+        int starved = -1;
+        for (int l = 0; l < WARP_SIZE; l++)
+            if ((ready >> l & 1) && w->last_run[l] + STARVE_STEPS <= w->steps && w->last_run[l] < oldest) {
+                oldest = w->last_run[l];
+                starved = l;
+            }
+        if (starved >= 0) {
+            lowest = w->pc[starved];
+            mask = 0;
+            for (int l = 0; l < WARP_SIZE; l++)
+                mask |= (uint32_t)((ready >> l & 1) && w->pc[l] == lowest) << l;
+        }
+        for (int l = 0; l < WARP_SIZE; l++)
+            if (mask >> l & 1)
+                w->last_run[l] = w->steps + 1;
+    }
+    *pc_out = lowest;
+    return mask;
+}
+
+static void trace_step(FILE *out, const Warp *w, uint32_t pc, uint32_t mask)
+{
+    const XInstr *x = &w->code[pc];
+    fprintf(out, "step %llu pc %u line %u mask 0x%08x  ", (unsigned long long)w->steps, pc, x->line, mask);
+    ir_print_instr(out, w->m, w->fn, x->ir);
+    fputc('\n', out);
+}
+
+int exec_run(Warp *w, const ExecOptions *o)
+{
+    for (int l = 0; l < WARP_SIZE; l++) {
+        w->pc[l] = 0;
+        w->last_run[l] = 0;
+    }
+    w->exited = 0;
+    w->waiting = 0;
+    w->steps = 0;
+    uint32_t previous_ready = 0;
+    while (!w->faulted) {
+        uint32_t ready = w->launched & ~w->exited & ~w->waiting;
+        if (!ready) {
+            if (w->launched & ~w->exited)
+                report_deadlock(w);
+            break;
+        }
+        if (ready != previous_ready) {          /* lanes joined: none of them is starved */
+            for (int l = 0; l < WARP_SIZE; l++)
+                if ((ready & ~previous_ready) >> l & 1)
+                    w->last_run[l] = w->steps;
+            previous_ready = ready;
+        }
+        uint32_t pc;
+        uint32_t mask = choose(w, ready, &pc);
+        if (pc >= w->code_len) {                /* fell off the end: the lanes end */
+            w->exited |= mask;
+            if (w->waiting)
+                try_complete(w);
+            continue;
+        }
+        if (w->steps >= o->max_steps) {
+            exec_fault(w, pc, "stopped after %llu warp-steps (--max-steps); lanes still running: 0x%08x",
+                       (unsigned long long)w->steps, ready);
+            break;
+        }
+        w->steps++;
+        if (o->trace)
+            trace_step(o->trace, w, pc, mask);
+        step(w, pc, mask);
+        if (o->strict && w->warnings.len)
+            break;
+    }
+    report_warnings(w, o->strict);
+    return w->faulted || (o->strict && w->warnings.len) ? EXEC_FAULT : EXEC_OK;
+}

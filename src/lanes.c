@@ -1,0 +1,676 @@
+/* lanes.c: the warp's state in and out. Reads the --lanes JSON (jansson) into registers and
+ * predicates, with every value range-checked for its register's type; prints the final state
+ * as a table (one row per lane, a column per register, values in their type) or as JSON that
+ * is itself valid --lanes input; compares the state with an --expect file.
+ * Requires: a Warp from exec_load. */
+#include <inttypes.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ptxrun.h"
+
+enum { TABLE_WIDTH = 100 };
+
+/* ---- values ---- */
+
+static const Register *find_register(const Warp *w, const char *name, bool *is_pred, uint32_t *slot)
+{
+    const Function *f = w->fn;
+    for (uint32_t i = 0; i < f->regs.len; i++)
+        if (f->regs.data[i].name && strcmp(f->regs.data[i].name, name) == 0) {
+            *is_pred = false;
+            *slot = i;
+            return &f->regs.data[i];
+        }
+    for (uint32_t i = 0; i < f->preds.len; i++)
+        if (f->preds.data[i].name && strcmp(f->preds.data[i].name, name) == 0) {
+            *is_pred = true;
+            *slot = i;
+            return &f->preds.data[i];
+        }
+    return NULL;
+}
+
+static uint64_t width_mask(unsigned bits)
+{
+    return bits >= 64 ? ~0ull : (1ull << bits) - 1;
+}
+
+/* One JSON value as the bits of a register of the given type. Returns false with a message. */
+static bool value_bits(json_t *v, int type, uint64_t *bits, bool *defined, char *err, size_t errlen)
+{
+    unsigned width = type_info[type].bits;
+    char cls = type_info[type].cls;
+    *defined = true;
+    if (json_is_null(v)) {
+        *defined = false;
+        *bits = 0;
+        return true;
+    }
+    if (json_is_string(v)) {
+        const char *s = json_string_value(v);
+        if (cls == 'f' && (!strcmp(s, "nan") || !strcmp(s, "inf") || !strcmp(s, "-inf"))) {
+            double d = s[0] == 'n' ? NAN : s[0] == '-' ? -INFINITY : INFINITY;
+            if (width == 32) {
+                float f = (float)d;
+                uint32_t b;
+                memcpy(&b, &f, sizeof b);
+                *bits = s[0] == 'n' ? 0x7fffffffu : b;
+            } else {
+                *bits = s[0] == 'n' ? 0x7fffffffffffffffull : 0;
+                if (s[0] != 'n')
+                    memcpy(bits, &d, sizeof d);
+            }
+            return true;
+        }
+        if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X') && s[2]) {
+            char *end;
+            unsigned long long b = strtoull(s + 2, &end, 16);
+            if (*end || strlen(s + 2) > 16) {
+                snprintf(err, errlen, "\"%s\" is not a hex number", s);
+                return false;
+            }
+            if (b & ~width_mask(width)) {
+                snprintf(err, errlen, "%s does not fit in %u bits", s, width);
+                return false;
+            }
+            *bits = b;
+            return true;
+        }
+        snprintf(err, errlen, "\"%s\" is not a value (use a number, \"0x...\" bits%s, or null)", s,
+                 cls == 'f' ? ", \"nan\", \"inf\", \"-inf\"" : "");
+        return false;
+    }
+    if (json_is_integer(v)) {
+        json_int_t i = json_integer_value(v);
+        if (cls == 'f') {
+            if (width == 32) {
+                float f = (float)i;
+                uint32_t b;
+                memcpy(&b, &f, sizeof b);
+                *bits = b;
+            } else {
+                double d = (double)i;
+                memcpy(bits, &d, sizeof d);
+            }
+            return true;
+        }
+        bool fits;
+        if (width >= 64)
+            fits = cls != 'u' || i >= 0;
+        else if (cls == 's')
+            fits = i >= -(1ll << (width - 1)) && i < (1ll << (width - 1));
+        else if (cls == 'u')
+            fits = i >= 0 && (uint64_t)i <= width_mask(width);
+        else                               /* .b: either reading */
+            fits = i >= -(1ll << (width - 1)) && (i < 0 || (uint64_t)i <= width_mask(width));
+        if (!fits) {
+            snprintf(err, errlen, "%" JSON_INTEGER_FORMAT " does not fit in .%s", i, type_info[type].name);
+            return false;
+        }
+        *bits = (uint64_t)i & width_mask(width);
+        return true;
+    }
+    if (json_is_real(v)) {
+        if (cls != 'f') {
+            snprintf(err, errlen, "%g is a real, but the register is .%s", json_real_value(v), type_info[type].name);
+            return false;
+        }
+        double d = json_real_value(v);
+        if (width == 32) {
+            float f = (float)d;               /* rounded to nearest */
+            uint32_t b;
+            memcpy(&b, &f, sizeof b);
+            *bits = b;
+        } else {
+            memcpy(bits, &d, sizeof d);
+        }
+        return true;
+    }
+    snprintf(err, errlen, "expected a number, a string or null");
+    return false;
+}
+
+static bool pred_value(json_t *v, bool *value, bool *defined, char *err, size_t errlen)
+{
+    *defined = !json_is_null(v);
+    *value = json_is_true(v);
+    if (json_is_boolean(v) || json_is_null(v))
+        return true;
+    if (json_is_integer(v) && (json_integer_value(v) == 0 || json_integer_value(v) == 1)) {
+        *value = json_integer_value(v) == 1;
+        return true;
+    }
+    snprintf(err, errlen, "expected true, false or null");
+    return false;
+}
+
+/* Reads value (an array of 32 or a single value) into lanes; calls back per lane. */
+typedef bool LaneSetter(Warp *w, uint32_t slot, int type, int lane, json_t *v, char *err, size_t errlen);
+
+static bool set_register_lane(Warp *w, uint32_t slot, int type, int lane, json_t *v, char *err, size_t errlen)
+{
+    uint64_t bits;
+    bool defined;
+    if (!value_bits(v, type, &bits, &defined, err, errlen))
+        return false;
+    w->val[slot][lane] = bits;
+    uint32_t bit = 1u << lane;
+    w->defined[slot] = defined ? w->defined[slot] | bit : w->defined[slot] & ~bit;
+    return true;
+}
+
+static bool set_pred_lane(Warp *w, uint32_t slot, int type, int lane, json_t *v, char *err, size_t errlen)
+{
+    (void)type;
+    bool value, defined;
+    if (!pred_value(v, &value, &defined, err, errlen))
+        return false;
+    uint32_t bit = 1u << lane;
+    w->pred[slot] = value ? w->pred[slot] | bit : w->pred[slot] & ~bit;
+    w->pred_defined[slot] = defined ? w->pred_defined[slot] | bit : w->pred_defined[slot] & ~bit;
+    return true;
+}
+
+static bool set_lanes(Warp *w, const char *where, uint32_t slot, int type, json_t *v, LaneSetter *set,
+                      char *err, size_t errlen)
+{
+    char msg[256];
+    if (json_is_array(v)) {
+        if (json_array_size(v) != WARP_SIZE) {
+            snprintf(err, errlen, "%s: an array needs %d values, one per lane (this one has %zu)", where,
+                     WARP_SIZE, json_array_size(v));
+            return false;
+        }
+        for (int l = 0; l < WARP_SIZE; l++)
+            if (!set(w, slot, type, l, json_array_get(v, (size_t)l), msg, sizeof msg)) {
+                snprintf(err, errlen, "%s[%d]: %s", where, l, msg);
+                return false;
+            }
+        return true;
+    }
+    for (int l = 0; l < WARP_SIZE; l++)
+        if (!set(w, slot, type, l, v, msg, sizeof msg)) {
+            snprintf(err, errlen, "%s: %s", where, msg);
+            return false;
+        }
+    return true;
+}
+
+static bool parse_mask(json_t *v, uint32_t *mask)
+{
+    if (json_is_integer(v) && json_integer_value(v) >= 0 && json_integer_value(v) <= 0xffffffff) {
+        *mask = (uint32_t)json_integer_value(v);
+        return true;
+    }
+    if (json_is_string(v)) {
+        const char *s = json_string_value(v);
+        char *end;
+        if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X') && s[2]) {
+            unsigned long long m = strtoull(s + 2, &end, 16);
+            if (!*end && m <= 0xffffffffull) {
+                *mask = (uint32_t)m;
+                return true;
+            }
+        }
+    }
+    return false;
+}
+
+static json_t *load_json(const char *path, char *err, size_t errlen)
+{
+    json_error_t e;
+    json_t *root = strcmp(path, "-") == 0 ? json_loadf(stdin, JSON_REJECT_DUPLICATES, &e)
+                                          : json_load_file(path, JSON_REJECT_DUPLICATES, &e);
+    if (!root) {
+        if (e.line > 0)
+            snprintf(err, errlen, "%s:%d:%d: %s", path, e.line, e.column, e.text);
+        else
+            snprintf(err, errlen, "%s: %s", path, e.text);
+        return NULL;
+    }
+    if (!json_is_object(root)) {
+        snprintf(err, errlen, "%s: expected a JSON object {\"regs\": ..., \"preds\": ...}", path);
+        json_decref(root);
+        return NULL;
+    }
+    return root;
+}
+
+/* Looks up name for the "regs"/"preds" section; says what is wrong in err. */
+static bool lookup(const Warp *w, const char *path, const char *section, const char *name, bool want_pred,
+                   uint32_t *slot, int *type, char *err, size_t errlen)
+{
+    bool is_pred;
+    const Register *r = find_register(w, name, &is_pred, slot);
+    if (!r) {
+        snprintf(err, errlen, "%s: %s.%s: the program has no register '%s'", path, section, name, name);
+        return false;
+    }
+    if (is_pred != want_pred) {
+        snprintf(err, errlen, "%s: %s.%s: '%s' is a %s; put it under \"%s\"", path, section, name, name,
+                 is_pred ? "predicate" : "value register", is_pred ? "preds" : "regs");
+        return false;
+    }
+    *type = r->type;
+    return true;
+}
+
+int lanes_load(Warp *w, const char *path, char *err, size_t errlen)
+{
+    json_t *root = load_json(path, err, errlen);
+    if (!root)
+        return -1;
+    int rc = -1;
+    uint32_t ntid[3] = { WARP_SIZE, 1, 1 }, active = ALL_LANES;
+    const char *key;
+    json_t *v;
+    char where[256];
+    json_object_foreach(root, key, v) {
+        if (!strcmp(key, "block")) {
+            size_t n = json_array_size(v);
+            if (!json_is_array(v) || n < 1 || n > 3) {
+                snprintf(err, errlen, "%s: block: expected [x, y, z] (one to three numbers)", path);
+                goto out;
+            }
+            ntid[1] = ntid[2] = 1;
+            for (size_t i = 0; i < n; i++) {
+                json_t *d = json_array_get(v, i);
+                if (!json_is_integer(d) || json_integer_value(d) < 1 || json_integer_value(d) > 1024) {
+                    snprintf(err, errlen, "%s: block[%zu]: expected a number from 1 to 1024", path, i);
+                    goto out;
+                }
+                ntid[i] = (uint32_t)json_integer_value(d);
+            }
+            if ((uint64_t)ntid[0] * ntid[1] * ntid[2] > WARP_SIZE) {
+                snprintf(err, errlen, "%s: block: %u threads; ptxrun runs one warp (at most 32 threads) for now",
+                         path, ntid[0] * ntid[1] * ntid[2]);
+                goto out;
+            }
+        } else if (!strcmp(key, "active")) {
+            if (!parse_mask(v, &active)) {
+                snprintf(err, errlen, "%s: active: expected a lane mask such as \"0xffffffff\"", path);
+                goto out;
+            }
+        } else if (!strcmp(key, "regs") || !strcmp(key, "preds")) {
+            bool preds = key[0] == 'p';
+            if (!json_is_object(v)) {
+                snprintf(err, errlen, "%s: %s: expected an object of register names", path, key);
+                goto out;
+            }
+            const char *name;
+            json_t *value;
+            json_object_foreach(v, name, value) {
+                uint32_t slot;
+                int type;
+                if (!lookup(w, path, key, name, preds, &slot, &type, err, errlen))
+                    goto out;
+                snprintf(where, sizeof where, "%s: %s.%s", path, key, name);
+                if (!set_lanes(w, where, slot, type, value, preds ? set_pred_lane : set_register_lane, err, errlen))
+                    goto out;
+            }
+        } else if (strcmp(key, "exited") && strcmp(key, "steps") && strcmp(key, "warnings")) {
+            snprintf(err, errlen, "%s: unknown key \"%s\" (expected block, active, regs, preds)", path, key);
+            goto out;
+        }
+    }
+    exec_set_block(w, ntid, active);
+    rc = 0;
+out:
+    json_decref(root);
+    return rc;
+}
+
+/* ---- printing values ---- */
+
+/* The shortest decimal that reads back to the same float or double. */
+static void format_float(char *buf, size_t size, uint64_t bits, unsigned width)
+{
+    if (width == 32) {
+        float f;
+        uint32_t b = (uint32_t)bits;
+        memcpy(&f, &b, sizeof f);
+        for (int p = 1; p <= 9; p++) {
+            snprintf(buf, size, "%.*g", p, (double)f);
+            if (strtof(buf, NULL) == f)
+                break;
+        }
+    } else {
+        double d;
+        memcpy(&d, &bits, sizeof d);
+        for (int p = 1; p <= 17; p++) {
+            snprintf(buf, size, "%.*g", p, d);
+            if (strtod(buf, NULL) == d)
+                break;
+        }
+    }
+    /* 1e+01 -> 10: no exponent for numbers a person reads as integers. */
+    double v = strtod(buf, NULL);
+    if (strpbrk(buf, "eE") && fabs(v) >= 1 && fabs(v) < 1e16) {
+        char plain[64];
+        snprintf(plain, sizeof plain, "%.*g", (int)floor(log10(fabs(v))) + 1, v);
+        if (strtod(plain, NULL) == v)
+            snprintf(buf, size, "%s", plain);
+    }
+    /* "1" reads back as an integer in JSON: make floats look like floats. */
+    if (!strpbrk(buf, ".eEni"))
+        strncat(buf, ".0", size - strlen(buf) - 1);
+}
+
+static bool is_nonfinite(uint64_t bits, unsigned width, const char **name, bool *canonical)
+{
+    double d;
+    if (width == 32) {
+        float f;
+        uint32_t b = (uint32_t)bits;
+        memcpy(&f, &b, sizeof f);
+        d = f;
+        *canonical = b == 0x7fffffffu;
+    } else {
+        memcpy(&d, &bits, sizeof d);
+        *canonical = bits == 0x7fffffffffffffffull;
+    }
+    if (isnan(d))
+        *name = "nan";
+    else if (isinf(d))
+        *name = d < 0 ? "-inf" : "inf";
+    else
+        return false;
+    return true;
+}
+
+/* A value as the table shows it. */
+static void format_value(char *buf, size_t size, uint64_t bits, int type)
+{
+    unsigned width = type_info[type].bits;
+    switch (type_info[type].cls) {
+    case 'u': snprintf(buf, size, "%" PRIu64, bits & width_mask(width)); break;
+    case 's': {
+        unsigned shift = 64 - width;
+        snprintf(buf, size, "%" PRId64, (int64_t)(bits << shift) >> shift);
+        break;
+    }
+    case 'f': {
+        const char *name;
+        bool canonical;
+        if (is_nonfinite(bits, width, &name, &canonical))
+            snprintf(buf, size, "%s", name);
+        else
+            format_float(buf, size, bits, width);
+        break;
+    }
+    default: snprintf(buf, size, "0x%0*" PRIx64, (int)(width + 3) / 4, bits & width_mask(width)); break;
+    }
+}
+
+/* A value as JSON: integers for u/s (u64 past 2^63 as a "0x" string), numbers for floats
+ * ("nan", "inf", "-inf", or "0x" bits for a NaN with another payload), "0x" strings for b. */
+static void format_json_value(char *buf, size_t size, uint64_t bits, int type)
+{
+    unsigned width = type_info[type].bits;
+    char cls = type_info[type].cls;
+    const char *name;
+    bool canonical;
+    if (cls == 'u' && width == 64 && bits >= (1ull << 63))
+        snprintf(buf, size, "\"0x%016" PRIx64 "\"", bits);
+    else if (cls == 'f' && is_nonfinite(bits, width, &name, &canonical)) {
+        if (name[0] != 'n' || canonical)
+            snprintf(buf, size, "\"%s\"", name);
+        else
+            snprintf(buf, size, "\"0x%0*" PRIx64 "\"", (int)width / 4, bits & width_mask(width));
+    } else if (cls == 'b')
+        snprintf(buf, size, "\"0x%0*" PRIx64 "\"", (int)(width + 3) / 4, bits & width_mask(width));
+    else
+        format_value(buf, size, bits, type);
+}
+
+/* ---- the table ---- */
+
+typedef struct Column {
+    const char *name;
+    bool is_pred;
+    uint32_t slot;
+    int type;
+    unsigned width;
+} Column;
+
+static bool listed(const char *only, const char *name)
+{
+    if (!only)
+        return true;
+    size_t n = strlen(name);
+    for (const char *p = only; *p;) {
+        size_t len = strcspn(p, ",");
+        if (len == n && strncmp(p, name, n) == 0)
+            return true;
+        p += len + (p[len] == ',');
+    }
+    return false;
+}
+
+/* The registers the program names (range registers it never mentions are left out). */
+static uint32_t collect_columns(const Warp *w, const char *only, Column *cols, uint32_t max)
+{
+    const Function *f = w->fn;
+    bool *used = xcalloc(f->regs.len + f->preds.len + 1, sizeof *used);
+    for (uint32_t i = 0; i < w->code_len; i++) {
+        const XInstr *x = &w->code[i];
+        if (x->dst_kind == DST_VALUE) used[x->dst] = true;
+        if (x->dst_kind == DST_PRED) used[f->regs.len + x->dst] = true;
+        if (x->dst_pred != NO_SLOT) used[f->regs.len + x->dst_pred] = true;
+        if (x->guard) used[f->regs.len + x->guard_pred] = true;
+        for (unsigned s = 0; s < x->src_count; s++) {
+            if (x->src_pred >> s & 1) {
+                if (x->src[s] < f->preds.len)
+                    used[f->regs.len + x->src[s]] = true;
+            } else if (x->src[s] < w->reg_count) {
+                used[x->src[s]] = true;
+            }
+        }
+    }
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < f->regs.len + f->preds.len && n < max; i++) {
+        bool pred = i >= f->regs.len;
+        const Register *r = pred ? &f->preds.data[i - f->regs.len] : &f->regs.data[i];
+        if ((!used[i] && !only) || !listed(only, r->name))
+            continue;
+        cols[n++] = (Column){ r->name, pred, pred ? i - (uint32_t)f->regs.len : i, pred ? TYPE_PRED : r->type, 0 };
+    }
+    free(used);
+    return n;
+}
+
+static void cell(const Warp *w, const Column *c, int lane, char *buf, size_t size)
+{
+    if (c->is_pred) {
+        if (!(w->pred_defined[c->slot] >> lane & 1))
+            snprintf(buf, size, "undef");
+        else
+            snprintf(buf, size, "%s", (w->pred[c->slot] >> lane & 1) ? "true" : "false");
+    } else if (!(w->defined[c->slot] >> lane & 1)) {
+        snprintf(buf, size, "undef");
+    } else {
+        format_value(buf, size, w->val[c->slot][lane], c->type);
+    }
+}
+
+static uint32_t thread_count(const Warp *w)
+{
+    uint32_t n = w->ntid[0] * w->ntid[1] * w->ntid[2];
+    return n < WARP_SIZE ? n : WARP_SIZE;
+}
+
+void lanes_print_table(FILE *out, const Warp *w, const char *only)
+{
+    Column cols[512];
+    uint32_t n = collect_columns(w, only, cols, COUNT_OF(cols));
+    uint32_t threads = thread_count(w);
+    char buf[64];
+    for (uint32_t i = 0; i < n; i++) {
+        unsigned width = (unsigned)strlen(cols[i].name);
+        for (uint32_t l = 0; l < threads; l++) {
+            cell(w, &cols[i], (int)l, buf, sizeof buf);
+            if (strlen(buf) > width)
+                width = (unsigned)strlen(buf);
+        }
+        cols[i].width = width;
+    }
+    const unsigned lane_width = 6;     /* "lane  " / "31*   " */
+    uint32_t start = 0;
+    do {
+        uint32_t end = start;
+        unsigned used = lane_width;
+        while (end < n && (end == start || used + 2 + cols[end].width <= TABLE_WIDTH))
+            used += 2 + cols[end++].width;
+        if (start > 0)
+            fputc('\n', out);
+        fprintf(out, "%-*s", lane_width, "lane");
+        for (uint32_t i = start; i < end; i++)
+            fprintf(out, "  %*s", cols[i].width, cols[i].name);
+        fputc('\n', out);
+        for (uint32_t l = 0; l < threads; l++) {
+            char lane[16];
+            snprintf(lane, sizeof lane, "%u%s", l, (w->launched >> l & 1) ? "" : "-");
+            fprintf(out, "%-*s", lane_width, lane);
+            for (uint32_t i = start; i < end; i++) {
+                cell(w, &cols[i], (int)l, buf, sizeof buf);
+                fprintf(out, "  %*s", cols[i].width, buf);
+            }
+            fputc('\n', out);
+        }
+        start = end;
+    } while (start < n);
+    if (w->launched != (threads >= WARP_SIZE ? ALL_LANES : (1u << threads) - 1))
+        fputs("(lanes marked - were not active)\n", out);
+    fprintf(out, "%llu warp-steps\n", (unsigned long long)w->steps);
+}
+
+/* ---- JSON ---- */
+
+void lanes_print_json(FILE *out, const Warp *w)
+{
+    Column cols[512];
+    uint32_t n = collect_columns(w, NULL, cols, COUNT_OF(cols));
+    char buf[64];
+    fprintf(out, "{\n  \"block\": [%u, %u, %u],\n  \"active\": \"0x%08x\",\n  \"regs\": {", w->ntid[0],
+            w->ntid[1], w->ntid[2], w->launched);
+    for (int pass = 0; pass < 2; pass++) {
+        if (pass == 1)
+            fputs("\n  },\n  \"preds\": {", out);
+        bool first = true;
+        for (uint32_t i = 0; i < n; i++) {
+            const Column *c = &cols[i];
+            if (c->is_pred != (pass == 1))
+                continue;
+            fprintf(out, "%s\n    \"%s\": [", first ? "" : ",", c->name);
+            first = false;
+            for (int l = 0; l < WARP_SIZE; l++) {
+                if (c->is_pred)
+                    snprintf(buf, sizeof buf, "%s", !(w->pred_defined[c->slot] >> l & 1) ? "null"
+                             : (w->pred[c->slot] >> l & 1) ? "true" : "false");
+                else if (!(w->defined[c->slot] >> l & 1))
+                    snprintf(buf, sizeof buf, "null");
+                else
+                    format_json_value(buf, sizeof buf, w->val[c->slot][l], c->type);
+                fprintf(out, "%s%s", l ? ", " : "", buf);
+            }
+            fputc(']', out);
+        }
+    }
+    fprintf(out, "\n  },\n  \"exited\": \"0x%08x\",\n  \"steps\": %llu,\n  \"warnings\": [", w->exited,
+            (unsigned long long)w->steps);
+    for (uint32_t i = 0; i < w->warnings.len; i++) {
+        const Warning *x = &w->warnings.data[i];
+        fprintf(out, "%s\n    {\"line\": %u, \"what\": \"undefined %s\", \"lanes\": \"0x%08x\"}", i ? "," : "",
+                w->code[x->pc].line, x->what, x->lanes);
+    }
+    fputs(w->warnings.len ? "\n  ]\n}\n" : "]\n}\n", out);
+}
+
+/* ---- --expect ---- */
+
+static void describe(char *buf, size_t size, bool defined, uint64_t bits, int type)
+{
+    if (!defined)
+        snprintf(buf, size, "undef");
+    else if (type == TYPE_PRED)
+        snprintf(buf, size, "%s", bits ? "true" : "false");
+    else
+        format_value(buf, size, bits, type);
+}
+
+int lanes_expect(FILE *out, const Warp *w, const char *path, char *err, size_t errlen)
+{
+    json_t *root = load_json(path, err, errlen);
+    if (!root)
+        return -1;
+    int mismatches = 0;
+    const char *key;
+    json_t *section;
+    char msg[256];
+    json_object_foreach(root, key, section) {
+        if (!strcmp(key, "exited")) {
+            uint32_t mask;
+            if (!parse_mask(section, &mask)) {
+                snprintf(err, errlen, "%s: exited: expected a lane mask", path);
+                json_decref(root);
+                return -1;
+            }
+            if (mask != w->exited) {
+                fprintf(out, "exited: expected 0x%08x, got 0x%08x\n", mask, w->exited);
+                mismatches++;
+            }
+            continue;
+        }
+        if (strcmp(key, "regs") && strcmp(key, "preds"))
+            continue;                   /* block, active, steps, warnings: not compared */
+        bool preds = key[0] == 'p';
+        const char *name;
+        json_t *v;
+        json_object_foreach(section, name, v) {
+            uint32_t slot;
+            int type;
+            if (!lookup(w, path, key, name, preds, &slot, &type, err, errlen)) {
+                json_decref(root);
+                return -1;
+            }
+            if (json_is_array(v) && json_array_size(v) != WARP_SIZE) {
+                snprintf(err, errlen, "%s: %s.%s: an array needs %d values", path, key, name, WARP_SIZE);
+                json_decref(root);
+                return -1;
+            }
+            for (int l = 0; l < WARP_SIZE; l++) {
+                json_t *e = json_is_array(v) ? json_array_get(v, (size_t)l) : v;
+                uint64_t want_bits, got_bits;
+                bool want_defined, got_defined, ok;
+                if (preds) {
+                    bool b;
+                    ok = pred_value(e, &b, &want_defined, msg, sizeof msg);
+                    want_bits = b;
+                    got_bits = w->pred[slot] >> l & 1;
+                    got_defined = w->pred_defined[slot] >> l & 1;
+                } else {
+                    ok = value_bits(e, type, &want_bits, &want_defined, msg, sizeof msg);
+                    got_bits = w->val[slot][l];
+                    got_defined = w->defined[slot] >> l & 1;
+                }
+                if (!ok) {
+                    snprintf(err, errlen, "%s: %s.%s[%d]: %s", path, key, name, l, msg);
+                    json_decref(root);
+                    return -1;
+                }
+                if (want_defined == got_defined && (!want_defined || want_bits == got_bits))
+                    continue;
+                char want[64], got[64];
+                describe(want, sizeof want, want_defined, want_bits, preds ? TYPE_PRED : type);
+                describe(got, sizeof got, got_defined, got_bits, preds ? TYPE_PRED : type);
+                fprintf(out, "%s lane %d: expected %s, got %s\n", name, l, want, got);
+                mismatches++;
+            }
+        }
+    }
+    json_decref(root);
+    return mismatches;
+}

@@ -1,0 +1,119 @@
+/* warp_ops.c: the instructions whose lanes read each other (shfl, shfl.sync, vote, vote.sync)
+ * and the funnel shift. shfl follows the pseudo-code of ../shared/spec/ptx-shfl-sync.md to the
+ * bit, with the readings of DECISIONS.md: only the low 5 bits of b and of c's two fields count,
+ * .up computes j = lane - b as a signed number, p depends on lane, b and c alone, and every
+ * source is read before any destination is written. A value read from a lane that did not
+ * supply one (not completing the instruction, guard false, or undefined there) is undefined.
+ * Each lane uses the operands of its own instruction (lanes may complete from different pcs).
+ * Requires: exec.c has set arrival[lane].pc for every lane passed in. */
+#include "ptxrun.h"
+
+void warp_shfl(Warp *w, uint32_t lanes, uint32_t participants, uint32_t guard_true)
+{
+    uint64_t source[WARP_SIZE] = { 0 };
+    uint32_t supplied = 0;               /* lanes whose SourceA is defined */
+    for (uint32_t k = lanes & guard_true; k; k &= k - 1) {
+        int l = __builtin_ctz(k);
+        const XInstr *x = &w->code[w->arrival[l].pc];
+        source[l] = w->val[x->src[0]][l] & 0xffffffffu;
+        supplied |= (w->defined[x->src[0]] >> l & 1) << l;
+    }
+    supplied &= participants & guard_true;
+
+    uint64_t result[WARP_SIZE];
+    uint32_t result_defined = 0, in_range = 0;
+    for (uint32_t k = lanes & guard_true; k; k &= k - 1) {
+        int lane = __builtin_ctz(k);
+        const XInstr *x = &w->code[w->arrival[lane].pc];
+        uint32_t bval = (uint32_t)w->val[x->src[1]][lane] & 0x1f;
+        uint32_t c = (uint32_t)w->val[x->src[2]][lane];
+        uint32_t cval = c & 0x1f, segmask = (c >> 8) & 0x1f;
+        int max_lane = (int)((lane & segmask) | (cval & ~segmask & 0x1f));
+        int min_lane = (int)(lane & segmask);
+        int j;
+        bool pval;
+        switch (x->mode) {
+        case MOD_UP:   j = lane - (int)bval; pval = j >= max_lane; break;
+        case MOD_DOWN: j = lane + (int)bval; pval = j <= max_lane; break;
+        case MOD_BFLY: j = lane ^ (int)bval; pval = j <= max_lane; break;
+        default:       j = min_lane | (int)(bval & ~segmask & 0x1f); pval = j <= max_lane; break;
+        }
+        if (!pval)
+            j = lane;
+        result[lane] = source[j];
+        uint32_t ok = supplied >> j & 1;
+        uint32_t control_defined = w->defined[x->src[1]] & w->defined[x->src[2]];
+        result_defined |= (ok & (control_defined >> lane)) << lane;
+        in_range |= (uint32_t)pval << lane;
+    }
+    for (uint32_t k = lanes & guard_true; k; k &= k - 1) {
+        int l = __builtin_ctz(k);
+        const XInstr *x = &w->code[w->arrival[l].pc];
+        uint32_t bit = 1u << l;
+        if (x->dst_kind == DST_VALUE) {
+            w->val[x->dst][l] = result[l];
+            w->defined[x->dst] = (w->defined[x->dst] & ~bit) | (result_defined & bit);
+        }
+        if (x->dst_pred != NO_SLOT) {
+            uint32_t control_defined = w->defined[x->src[1]] & w->defined[x->src[2]];
+            w->pred[x->dst_pred] = (w->pred[x->dst_pred] & ~bit) | (in_range & bit);
+            w->pred_defined[x->dst_pred] = (w->pred_defined[x->dst_pred] & ~bit) | (control_defined & bit);
+        }
+    }
+}
+
+/* vote: lanes whose guard is false do not contribute (a ballot bit of 0, no say in all, any,
+ * uni); a contributing lane whose predicate is undefined makes the result undefined. */
+void warp_vote(Warp *w, uint32_t lanes, uint32_t guard_true)
+{
+    uint32_t voters = lanes & guard_true, yes = 0, known = ALL_LANES;
+    for (uint32_t k = voters; k; k &= k - 1) {
+        int l = __builtin_ctz(k);
+        const XInstr *x = &w->code[w->arrival[l].pc];
+        uint32_t p = w->pred[x->src[0]];
+        if (x->src_not & 1)
+            p = ~p;
+        yes |= p & (1u << l);
+        if (!(w->pred_defined[x->src[0]] >> l & 1))
+            known = 0;
+    }
+    for (uint32_t k = voters; k; k &= k - 1) {
+        int l = __builtin_ctz(k);
+        const XInstr *x = &w->code[w->arrival[l].pc];
+        uint32_t bit = 1u << l;
+        if (x->dst_kind == DST_VALUE) {           /* .ballot.b32 */
+            w->val[x->dst][l] = yes;
+            w->defined[x->dst] = (w->defined[x->dst] & ~bit) | (known & bit);
+        } else if (x->dst_kind == DST_PRED) {
+            bool v = x->mode == MOD_ALL ? yes == voters
+                   : x->mode == MOD_ANY ? yes != 0
+                   : (yes == voters || yes == 0);
+            w->pred[x->dst] = (w->pred[x->dst] & ~bit) | (v ? bit : 0);
+            w->pred_defined[x->dst] = (w->pred_defined[x->dst] & ~bit) | (known & bit);
+        }
+    }
+}
+
+/* shf: n = min(c, 32) (.clamp) or c & 31 (.wrap); the shift is done on the 64-bit b:a. */
+void warp_shf(Warp *w, const XInstr *x, uint32_t mask)
+{
+    const uint64_t *a = w->val[x->src[0]], *b = w->val[x->src[1]], *c = w->val[x->src[2]];
+    uint32_t undefined_amount = mask & ~w->defined[x->src[2]];
+    if (undefined_amount)
+        exec_warn(w, (uint32_t)(x - w->code), undefined_amount, "shift amount");
+    uint64_t r[WARP_SIZE];
+    bool left = x->mode == MOD_L;
+    for (int l = 0; l < WARP_SIZE; l++) {
+        uint32_t cv = (uint32_t)c[l];
+        uint32_t n = x->clamp ? (cv < 32 ? cv : 32) : cv & 0x1f;
+        uint64_t v = (b[l] & 0xffffffffu) << 32 | (a[l] & 0xffffffffu);
+        r[l] = left ? (v << n) >> 32 : (v >> n) & 0xffffffffu;
+    }
+    uint32_t defined = w->defined[x->src[0]] & w->defined[x->src[1]] & w->defined[x->src[2]];
+    if (x->dst_kind == DST_VALUE) {
+        for (int l = 0; l < WARP_SIZE; l++)
+            if (mask >> l & 1)
+                w->val[x->dst][l] = r[l];
+        w->defined[x->dst] = (w->defined[x->dst] & ~mask) | (defined & mask);
+    }
+}
