@@ -85,10 +85,10 @@ cli-tests: $(BUILD)/ptxrun
 	@PTXRUN=$(BUILD)/ptxrun sh tests/cli.sh
 
 demo: $(BUILD)/ptxrun
-	@echo '== ptxrun --check samples/scan.ptx'
-	$(BUILD)/ptxrun --check samples/scan.ptx && echo 'no errors'
-	@echo '== ptxrun --dump-ir samples/scan.ptx'
-	$(BUILD)/ptxrun --dump-ir samples/scan.ptx
+	@echo '== samples/scan.ptx: an inclusive plus-scan across the warp'
+	@cat samples/scan.ptx
+	@echo '== ptxrun samples/scan.ptx --lanes samples/scan.lanes.json --expect samples/scan.expect.json'
+	$(BUILD)/ptxrun samples/scan.ptx --lanes samples/scan.lanes.json --expect samples/scan.expect.json
 	@echo '== a mistake, as ptxrun reports it'
 	-printf 'shfl.sync.up.b32 Ry|p, Rx, 1, 0;\n' | $(BUILD)/ptxrun --check -
 

@@ -38,7 +38,6 @@ expect_exit 2 "missing file" "$PTXRUN" --check "$tmp/does-not-exist.ptx"
 expect_stderr_line "missing file" "ptxrun: error: cannot open '$tmp/does-not-exist.ptx': No such file or directory"
 expect_exit 2 "directory" "$PTXRUN" --check "$tmp"
 expect_exit 0 "clean file" "$PTXRUN" --check samples/scan.ptx
-expect_exit 2 "run without an executor" "$PTXRUN" samples/scan.ptx
 
 # -- standard input
 printf 'shf.l.wrap.b32 d, a, b, 8;\n' > "$tmp/shf.ptx"
@@ -93,6 +92,15 @@ for f in tests/ptx/nvcc/*.sm_75.ptx tests/ptx/nvcc/*.sm_90.ptx; do
         expect_exit 0 "ptxas accepts dump of $f" "$PTXAS" -arch="$target" "$tmp/dump.ptx" -o /dev/null
     fi
 done
+
+# -- every sample runs and matches its expected state (computed by samples/make_expected.py)
+n=0
+for lanes in samples/*.lanes.json; do
+    name=${lanes%.lanes.json}
+    expect_exit 0 "sample $name" "$PTXRUN" -w "$name.ptx" --lanes "$lanes" --expect "$name.expect.json"
+    n=$((n + 1))
+done
+[ "$n" -ge 9 ] && ok || fail "only $n samples"
 
 # -- the instruction table in docs/ is what ops.def says
 "$PTXRUN" --list-ops > "$tmp/instructions.md"
