@@ -36,7 +36,7 @@ LIB_SRC := src/util.c src/arena.c src/intern.c src/source.c src/diag.c \
 LIB_OBJ := $(patsubst %.c,$(BUILD)/obj/%.o,$(notdir $(LIB_SRC)))
 HEADERS := src/ptxrun.h src/parse.h src/ops.def src/types.def src/mods.def src/sregs.def $(BUILD)/parser.h
 
-TESTS   := check_lexer check_parser check_checker check_diag check_roundtrip
+TESTS   := check_lexer check_parser check_checker check_diag check_roundtrip check_exec
 TEST_BIN := $(addprefix $(BUILD)/tests/,$(TESTS))
 
 .PHONY: all check unit-tests cli-tests demo bench fuzz install clean deps docs

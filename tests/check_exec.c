@@ -1,0 +1,519 @@
+/* check_exec.c: the warp executor against references written here from the spec pseudo-code
+ * (../shared/spec, DECISIONS.md), not from ptxrun's code: shfl and shfl.sync in every mode over
+ * many b and c, shf for every direction, mode and edge amount, divergence and synchronisation,
+ * undefined values, faults, and the arithmetic whose results PTX defines exactly. */
+#include <math.h>
+
+#include "testutil.h"
+
+/* A snippet ready to run: parsed, checked, loaded. */
+typedef struct Run {
+    Parsed *p;
+    Warp *w;
+    int status;
+} Run;
+
+static Run *load(const char *text)
+{
+    Run *r = calloc(1, sizeof *r);
+    r->p = parse_ok(text);
+    r->w = exec_load(r->p->m, r->p->m->functions.data[0], &r->p->diag);
+    ck_assert_msg(r->w != NULL, "not loadable:\n%s", r->p->cap.text);
+    return r;
+}
+
+static int run(Run *r)
+{
+    ExecOptions o = { .max_steps = 1000000 };
+    r->status = exec_run(r->w, &o);
+    return r->status;
+}
+
+static void done(Run *r)
+{
+    exec_free(r->w);
+    parsed_free(r->p);
+    free(r);
+}
+
+static uint32_t reg(Run *r, const char *name)
+{
+    Function *f = r->w->fn;
+    for (uint32_t i = 0; i < f->regs.len; i++)
+        if (strcmp(f->regs.data[i].name, name) == 0)
+            return i;
+    ck_abort_msg("no register %s", name);
+    return 0;
+}
+
+static uint32_t pred(Run *r, const char *name)
+{
+    Function *f = r->w->fn;
+    for (uint32_t i = 0; i < f->preds.len; i++)
+        if (strcmp(f->preds.data[i].name, name) == 0)
+            return i;
+    ck_abort_msg("no predicate %s", name);
+    return 0;
+}
+
+static void set_all(Run *r, const char *name, uint64_t (*value)(int lane))
+{
+    uint32_t s = reg(r, name);
+    for (int l = 0; l < WARP_SIZE; l++)
+        r->w->val[s][l] = value(l);
+    r->w->defined[s] = ALL_LANES;
+}
+
+static uint64_t distinct(int lane)
+{
+    return 0x1000u + (uint64_t)lane * 0x101u;
+}
+
+/* ---- shfl: the reference, from the pseudo-code of ptx-shfl-sync.md ---- */
+
+enum { UP, DOWN, BFLY, IDX };
+static const char *const mode_names[] = { "up", "down", "bfly", "idx" };
+
+static int reference_source(int mode, int lane, uint32_t b, uint32_t c, bool *pval)
+{
+    int bval = (int)(b & 0x1f), cval = (int)(c & 0x1f), segmask = (int)((c >> 8) & 0x1f);
+    int max_lane = (lane & segmask) | (cval & ~segmask & 0x1f);
+    int min_lane = lane & segmask;
+    int j;
+    switch (mode) {
+    case UP: j = lane - bval; *pval = j >= max_lane; break;
+    case DOWN: j = lane + bval; *pval = j <= max_lane; break;
+    case BFLY: j = lane ^ bval; *pval = j <= max_lane; break;
+    default: j = min_lane | (bval & ~segmask & 0x1f); *pval = j <= max_lane; break;
+    }
+    return *pval ? j : lane;
+}
+
+static void check_shfl_case(bool sync, int mode, uint32_t b, uint32_t c)
+{
+    char text[256];
+    snprintf(text, sizeof text, "%s.%s.b32 d|p, a, %u, %u%s;\n", sync ? "shfl.sync" : "shfl", mode_names[mode],
+             b, c, sync ? ", 0xffffffff" : "");
+    Run *r = load(text);
+    set_all(r, "a", distinct);
+    ck_assert_int_eq(run(r), EXEC_OK);
+    uint32_t d = reg(r, "d"), p = pred(r, "p");
+    for (int lane = 0; lane < WARP_SIZE; lane++) {
+        bool pval;
+        int j = reference_source(mode, lane, b, c, &pval);
+        ck_assert_msg(r->w->val[d][lane] == distinct(j), "%s lane %d: got 0x%llx, want lane %d's", text, lane,
+                      (unsigned long long)r->w->val[d][lane], j);
+        ck_assert_msg((r->w->pred[p] >> lane & 1) == pval, "%s lane %d: p", text, lane);
+        ck_assert(r->w->defined[d] >> lane & 1);
+    }
+    done(r);
+}
+
+START_TEST(shfl_every_mode_b_and_c)
+{
+    const uint32_t bs[] = { 0, 1, 5, 31, 32, 33, 0xffffffffu };
+    uint32_t cs[32];
+    size_t nc = 0;
+    cs[nc++] = 0;
+    cs[nc++] = 0x1f;
+    cs[nc++] = 0x0f;
+    cs[nc++] = 0x0b;                    /* an odd clamp */
+    cs[nc++] = 0x1f0b;                  /* a segment mask with a clamp */
+    for (int width = 2; width <= 16; width *= 2) {
+        cs[nc++] = (uint32_t)((32 - width) << 8) | 0x1f;   /* CUDA width w: down, bfly, idx */
+        cs[nc++] = (uint32_t)((32 - width) << 8);          /* and up */
+    }
+    cs[nc++] = 0xffffe01f;              /* bits outside 4:0 and 12:8 are ignored */
+    for (int sync = 0; sync < 2; sync++)
+        for (int mode = 0; mode < 4; mode++)
+            for (size_t i = 0; i < COUNT_OF(bs); i++)
+                for (size_t k = 0; k < nc; k++)
+                    check_shfl_case(sync, mode, bs[i], cs[k]);
+}
+END_TEST
+
+START_TEST(shfl_register_operands_and_in_place)
+{
+    /* b and c from registers, different in every lane; d is a: all sources are read first. */
+    Run *r = load("shfl.sync.idx.b32 a|p, a, b, c, m;\n");
+    set_all(r, "a", distinct);
+    uint32_t b = reg(r, "b"), c = reg(r, "c"), m = reg(r, "m");
+    for (int l = 0; l < WARP_SIZE; l++) {
+        r->w->val[b][l] = (uint64_t)(31 - l) + 64 * (uint64_t)l;      /* high bits ignored */
+        r->w->val[c][l] = l % 2 ? 0x1f : 0x181f;                      /* odd lanes: 8-lane segments */
+        r->w->val[m][l] = ALL_LANES;
+    }
+    r->w->defined[b] = r->w->defined[c] = r->w->defined[m] = ALL_LANES;
+    ck_assert_int_eq(run(r), EXEC_OK);
+    uint32_t a = reg(r, "a");
+    for (int l = 0; l < WARP_SIZE; l++) {
+        bool pval;
+        int j = reference_source(IDX, l, (uint32_t)r->w->val[b][l], (uint32_t)r->w->val[c][l], &pval);
+        ck_assert_uint_eq(r->w->val[a][l], distinct(j));
+    }
+    done(r);
+}
+END_TEST
+
+/* ---- shf ---- */
+
+static uint32_t reference_shf(bool left, bool clamp, uint32_t a, uint32_t b, uint32_t c)
+{
+    uint32_t n = clamp ? (c < 32 ? c : 32) : c & 0x1f;
+    /* The spec: l: d = (b << n) | (a >> (32-n)); r: d = (b << (32-n)) | (a >> n), where a
+     * shift by 32 or more gives 0 (the 64-bit reading of DECISIONS.md, point 10). */
+    uint64_t bl = n >= 32 ? 0 : (uint64_t)b << n, ar = (32 - n) >= 32 ? 0 : (uint64_t)a >> (32 - n);
+    uint64_t br = (32 - n) >= 32 ? 0 : (uint64_t)b << (32 - n), an = n >= 32 ? 0 : (uint64_t)a >> n;
+    if (n == 32)
+        return left ? a : b;
+    return (uint32_t)(left ? (bl | ar) : (br | an));
+}
+
+START_TEST(shf_every_amount)
+{
+    const uint32_t ns[] = { 0, 1, 31, 32, 33, 255, 0xffffffffu };
+    const char *dirs[] = { "l", "r" }, *modes[] = { "wrap", "clamp" };
+    for (int dir = 0; dir < 2; dir++)
+        for (int mode = 0; mode < 2; mode++)
+            for (size_t i = 0; i < COUNT_OF(ns); i++) {
+                char text[128];
+                snprintf(text, sizeof text, "shf.%s.%s.b32 d, a, b, %u;\n", dirs[dir], modes[mode], ns[i]);
+                Run *r = load(text);
+                uint32_t a = reg(r, "a"), b = reg(r, "b");
+                for (int l = 0; l < WARP_SIZE; l++) {
+                    r->w->val[a][l] = 0x89abcdefu ^ (uint32_t)(l * 0x01010101u);
+                    r->w->val[b][l] = 0x01234567u + (uint32_t)l;
+                }
+                r->w->defined[a] = r->w->defined[b] = ALL_LANES;
+                ck_assert_int_eq(run(r), EXEC_OK);
+                uint32_t d = reg(r, "d");
+                for (int l = 0; l < WARP_SIZE; l++) {
+                    uint32_t want = reference_shf(dir == 0, mode == 1, (uint32_t)r->w->val[a][l],
+                                                  (uint32_t)r->w->val[b][l], ns[i]);
+                    ck_assert_msg(r->w->val[d][l] == want, "%s lane %d: 0x%08llx, want 0x%08x", text, l,
+                                  (unsigned long long)r->w->val[d][l], want);
+                }
+                done(r);
+            }
+    /* DECISIONS.md 10, by hand: n = 32 gives a (.l) and b (.r); n = 0 gives b and a. */
+    ck_assert_uint_eq(reference_shf(true, true, 0xAAAAAAAA, 0xBBBBBBBB, 32), 0xAAAAAAAA);
+    ck_assert_uint_eq(reference_shf(false, true, 0xAAAAAAAA, 0xBBBBBBBB, 32), 0xBBBBBBBB);
+    ck_assert_uint_eq(reference_shf(true, true, 0xAAAAAAAA, 0xBBBBBBBB, 0), 0xBBBBBBBB);
+    ck_assert_uint_eq(reference_shf(false, false, 0xAAAAAAAA, 0xBBBBBBBB, 32), 0xAAAAAAAA);
+}
+END_TEST
+
+/* ---- divergence and synchronisation ---- */
+
+START_TEST(if_else_arms_meet_at_different_pcs)
+{
+    Run *r = load("    mov.u32 lane, %laneid;\n    setp.lt.u32 p, lane, 16;\n@p  bra LOW;\n"
+                  "    shfl.sync.bfly.b32 v, lane, 16, 31, 0xffffffff;\n    bra DONE;\n"
+                  "LOW:\n    shfl.sync.bfly.b32 w, lane, 16, 31, 0xffffffff;\nDONE:\n");
+    ck_assert_int_eq(run(r), EXEC_OK);
+    uint32_t v = reg(r, "v"), w = reg(r, "w");
+    for (int l = 0; l < WARP_SIZE; l++) {
+        uint32_t row = l < 16 ? w : v;
+        ck_assert_uint_eq(r->w->val[row][l], (uint64_t)(l ^ 16));
+        ck_assert(r->w->defined[row] >> l & 1);
+    }
+    done(r);
+}
+END_TEST
+
+START_TEST(half_warp_masks_sync_apart)
+{
+    /* Each half shuffles with its own mask; reading the other half is outside the mask. */
+    Run *r = load("    mov.u32 lane, %laneid;\n    setp.lt.u32 p, lane, 16;\n@!p bra HIGH;\n"
+                  "    shfl.sync.idx.b32 v, lane, 3, 31, 0x0000ffff;\n"
+                  "    shfl.sync.idx.b32 u, lane, 20, 31, 0x0000ffff;\n    exit;\n"
+                  "HIGH:\n    shfl.sync.idx.b32 v, lane, 19, 31, 0xffff0000;\n");
+    ck_assert_int_eq(run(r), EXEC_OK);
+    uint32_t v = reg(r, "v"), u = reg(r, "u");
+    for (int l = 0; l < WARP_SIZE; l++)
+        ck_assert_uint_eq(r->w->val[v][l], l < 16 ? 3u : 19u);
+    ck_assert_uint_eq(r->w->defined[v], ALL_LANES);
+    ck_assert_uint_eq(r->w->defined[u] & 0xffff, 0);     /* lane 20 is not in 0x0000ffff */
+    done(r);
+}
+END_TEST
+
+START_TEST(exited_lanes_do_not_block_and_read_undefined)
+{
+    Run *r = load("    mov.u32 lane, %laneid;\n    setp.ge.u32 p, lane, 24;\n@p  exit;\n"
+                  "    shfl.sync.down.b32 v|q, lane, 4, 31, 0xffffffff;\n");
+    ck_assert_int_eq(run(r), EXEC_OK);
+    uint32_t v = reg(r, "v");
+    ck_assert_uint_eq(r->w->exited, ALL_LANES);
+    for (int l = 0; l < 24; l++) {
+        bool reads_exited = l + 4 >= 24 && l + 4 <= 31;
+        ck_assert_msg((r->w->defined[v] >> l & 1) == !reads_exited, "lane %d", l);
+        if (!reads_exited)
+            ck_assert_uint_eq(r->w->val[v][l], (uint64_t)(l + 4));
+    }
+    /* p depends on lane, b and c only: defined even where the value is not. */
+    ck_assert_uint_eq(r->w->pred_defined[pred(r, "q")] & 0x00ffffff, 0x00ffffff);
+    done(r);
+}
+END_TEST
+
+START_TEST(guard_false_lanes_take_part_but_write_nothing)
+{
+    Run *r = load("    mov.u32 lane, %laneid;\n    mov.u32 v, 777;\n    setp.ne.u32 p, lane, 5;\n"
+                  "@p  shfl.sync.idx.b32 v, lane, 5, 31, 0xffffffff;\n"
+                  "    shfl.sync.idx.b32 x, lane, 0, 31, 0xffffffff;\n");
+    ck_assert_int_eq(run(r), EXEC_OK);           /* no deadlock: lane 5 arrived too */
+    uint32_t v = reg(r, "v");
+    ck_assert_uint_eq(r->w->val[v][5], 777);      /* lane 5 wrote nothing */
+    ck_assert(r->w->defined[v] >> 5 & 1);
+    ck_assert_uint_eq(r->w->defined[v], 1u << 5); /* everyone else read guard-false lane 5 */
+    ck_assert_uint_eq(r->w->defined[reg(r, "x")], ALL_LANES);
+    done(r);
+}
+END_TEST
+
+START_TEST(deadlock_is_reported)
+{
+    Run *r = load("    mov.u32 lane, %laneid;\n    setp.lt.u32 p, lane, 16;\n@p  bra LOW;\n"
+                  "    shfl.sync.down.b32 v, lane, 1, 31, 0xffffffff;\n    exit;\n"
+                  "LOW:\n    shfl.sync.up.b32 v, lane, 1, 0, 0xffffffff;\n");
+    ck_assert_int_eq(run(r), EXEC_FAULT);
+    ck_assert_msg(strstr(r->p->cap.text, "7:5: error: deadlock: no lane can move\n") != NULL, "%s", r->p->cap.text);
+    ck_assert(strstr(r->p->cap.text, "7:5: note: lanes 0-15 wait here (membermask 0xffffffff) for lanes 16-31\n"));
+    ck_assert(strstr(r->p->cap.text, "4:5: note: lanes 16-31 wait here (membermask 0xffffffff) for lanes 0-15\n"));
+    ck_assert(strstr(r->p->cap.text, "never complete together"));
+    done(r);
+}
+END_TEST
+
+START_TEST(own_bit_missing_from_membermask)
+{
+    Run *r = load("shfl.sync.idx.b32 v, a, 0, 31, 0xfffffffe;\n");
+    ck_assert_int_eq(run(r), EXEC_FAULT);
+    ck_assert_str_eq(r->p->cap.text, "1:1: error: lane 0 executes 'shfl.sync.idx.b32' with membermask 0xfffffffe, "
+                                     "which does not include the lane itself\n");
+    done(r);
+}
+END_TEST
+
+START_TEST(legacy_shfl_reads_only_lanes_executing_together)
+{
+    Run *r = load("    mov.u32 lane, %laneid;\n    setp.lt.u32 p, lane, 8;\n@!p bra SKIP;\n"
+                  "    shfl.idx.b32 v, lane, 12, 31;\n    shfl.idx.b32 u, lane, 7, 31;\nSKIP:\n");
+    ck_assert_int_eq(run(r), EXEC_OK);
+    ck_assert_uint_eq(r->w->defined[reg(r, "v")], 0);       /* lane 12 did not execute it */
+    ck_assert_uint_eq(r->w->defined[reg(r, "u")], 0xff);
+    done(r);
+}
+END_TEST
+
+START_TEST(vote_and_activemask)
+{
+    Run *r = load("    mov.u32 lane, %laneid;\n    setp.lt.u32 p, lane, 10;\n"
+                  "    vote.sync.ballot.b32 b, p, 0xffffffff;\n    vote.sync.any.pred any, p, 0xffffffff;\n"
+                  "    vote.sync.all.pred all, p, 0xffffffff;\n    vote.sync.uni.pred uni, p, 0xffffffff;\n"
+                  "@p  bra END;\n    activemask.b32 m;\nEND:\n");
+    ck_assert_int_eq(run(r), EXEC_OK);
+    for (int l = 0; l < WARP_SIZE; l++)
+        ck_assert_uint_eq(r->w->val[reg(r, "b")][l], 0x3ff);
+    ck_assert_uint_eq(r->w->pred[pred(r, "any")], ALL_LANES);
+    ck_assert_uint_eq(r->w->pred[pred(r, "all")], 0);
+    ck_assert_uint_eq(r->w->pred[pred(r, "uni")], 0);
+    ck_assert_uint_eq(r->w->val[reg(r, "m")][31], 0xfffffc00);
+    done(r);
+}
+END_TEST
+
+START_TEST(undefined_values_propagate_and_warn)
+{
+    Run *r = load("    add.s32 y, x, 1;\n    setp.eq.s32 p, y, 3;\n@p  bra L;\nL:\n    shf.l.wrap.b32 z, y, y, y;\n");
+    uint32_t x = reg(r, "x");
+    r->w->val[x][0] = 2;
+    r->w->defined[x] = 1;                           /* only lane 0 has an x */
+    ck_assert_int_eq(run(r), EXEC_OK);
+    ck_assert_uint_eq(r->w->defined[reg(r, "y")], 1);
+    ck_assert_uint_eq(r->w->val[reg(r, "y")][0], 3);
+    ck_assert_uint_eq(r->w->defined[reg(r, "z")], 1);
+    ck_assert_int_eq(r->w->warnings.len, 2);        /* the branch condition, the shift amount */
+    ck_assert_uint_eq(r->w->warnings.data[0].lanes, 0xfffffffe);
+    done(r);
+}
+END_TEST
+
+START_TEST(partial_warp_and_inactive_lanes)
+{
+    Run *r = load("shfl.sync.idx.b32 v, %laneid, 6, 31, 0xffffffff;\n");
+    uint32_t ntid[3] = { 8, 1, 1 };
+    exec_set_block(r->w, ntid, 0xffffffbf);        /* 8 threads, lane 6 not active */
+    ck_assert_int_eq(run(r), EXEC_OK);
+    ck_assert_uint_eq(r->w->defined[reg(r, "v")], 0);   /* everyone read inactive lane 6 */
+    ck_assert_uint_eq(r->w->exited, 0xbf);
+    done(r);
+}
+END_TEST
+
+START_TEST(runaway_loop_stops)
+{
+    Run *r = load("L: bra L;\n");
+    ExecOptions o = { .max_steps = 1000 };
+    ck_assert_int_eq(exec_run(r->w, &o), EXEC_FAULT);
+    ck_assert(strstr(r->p->cap.text, "stopped after 1000 warp-steps"));
+    done(r);
+}
+END_TEST
+
+START_TEST(spin_wait_makes_progress)
+{
+    /* Lanes 0-15 loop until lanes 16-31 reach the shuffle: lowest-pc-first alone would spin
+     * forever; the starvation rule lets the other lanes on. */
+    Run *r = load("    mov.u32 lane, %laneid;\n    setp.lt.u32 p, lane, 16;\n@!p bra HIGH;\n"
+                  "    mov.u32 i, 0;\nLOOP:\n    add.u32 i, i, 1;\n    setp.lt.u32 q, i, 2000;\n@q  bra LOOP;\n"
+                  "    exit;\nHIGH:\n    add.u32 h, lane, 1;\n");
+    ck_assert_int_eq(run(r), EXEC_OK);
+    ck_assert_uint_eq(r->w->val[reg(r, "h")][20], 21);
+    ck_assert_uint_eq(r->w->val[reg(r, "i")][3], 2000);
+    done(r);
+}
+END_TEST
+
+/* ---- arithmetic PTX defines exactly (values worked out by hand) ---- */
+
+static uint64_t run_unary(const char *text, uint64_t a, uint64_t b, uint64_t c)
+{
+    Run *r = load(text);
+    uint32_t ra = reg(r, "a");
+    r->w->val[ra][0] = a;
+    r->w->defined[ra] = ALL_LANES;
+    Function *f = r->w->fn;
+    for (uint32_t i = 0; i < f->regs.len; i++) {
+        if (!strcmp(f->regs.data[i].name, "b")) { r->w->val[i][0] = b; r->w->defined[i] = ALL_LANES; }
+        if (!strcmp(f->regs.data[i].name, "c")) { r->w->val[i][0] = c; r->w->defined[i] = ALL_LANES; }
+    }
+    ck_assert_int_eq(run(r), EXEC_OK);
+    uint64_t d = r->w->val[reg(r, "d")][0];
+    done(r);
+    return d;
+}
+
+START_TEST(integer_arithmetic)
+{
+    ck_assert_uint_eq(run_unary("add.u32 d, a, b;", 0xffffffff, 2, 0), 1);
+    ck_assert_uint_eq(run_unary("add.sat.s32 d, a, b;", 0x7fffffff, 5, 0), 0x7fffffff);
+    ck_assert_uint_eq(run_unary("sub.sat.s32 d, a, b;", 0x80000000, 1, 0), 0x80000000);
+    ck_assert_uint_eq(run_unary("mul.lo.u32 d, a, b;", 0x10001, 0x10001, 0), 0x20001);
+    ck_assert_uint_eq(run_unary("mul.hi.u32 d, a, b;", 0xffffffff, 0xffffffff, 0), 0xfffffffe);
+    ck_assert_uint_eq(run_unary("mul.hi.s32 d, a, b;", 0xffffffff, 0xffffffff, 0), 0);      /* -1 * -1 */
+    ck_assert_uint_eq(run_unary("mul.hi.s32 d, a, b;", 0x80000000, 2, 0), 0xffffffff);     /* -2^31 * 2 */
+    ck_assert_uint_eq(run_unary("mul.wide.s32 d, a, b;", 0xfffffffe, 3, 0), (uint64_t)-6);
+    ck_assert_uint_eq(run_unary("mul.wide.u32 d, a, b;", 0xffffffff, 0xffffffff, 0), 0xfffffffe00000001ull);
+    ck_assert_uint_eq(run_unary("mul.hi.u64 d, a, b;", ~0ull, ~0ull, 0), 0xfffffffffffffffeull);
+    ck_assert_uint_eq(run_unary("mul.hi.s64 d, a, b;", (uint64_t)-3, 5, 0), ~0ull);          /* -15 >> 64 */
+    ck_assert_uint_eq(run_unary("mad.lo.s32 d, a, b, c;", 7, 6, (uint64_t)0xfffffffb), 37);
+    ck_assert_uint_eq(run_unary("mad.wide.u32 d, a, b, c;", 0x80000000, 4, 1), 0x200000001ull);
+    ck_assert_uint_eq(run_unary("shl.b32 d, a, b;", 1, 32, 0), 0);
+    ck_assert_uint_eq(run_unary("shr.s32 d, a, b;", 0x80000000, 40, 0), 0xffffffff);
+    ck_assert_uint_eq(run_unary("shr.u32 d, a, b;", 0x80000000, 31, 0), 1);
+    ck_assert_uint_eq(run_unary("min.s32 d, a, b;", 0xffffffff, 1, 0), 0xffffffff);
+    ck_assert_uint_eq(run_unary("min.u32 d, a, b;", 0xffffffff, 1, 0), 1);
+    ck_assert_uint_eq(run_unary("abs.s32 d, a;", 0x80000000, 0, 0), 0x80000000);
+    ck_assert_uint_eq(run_unary("neg.s64 d, a;", 1, 0, 0), ~0ull);
+    ck_assert_uint_eq(run_unary("cnot.b32 d, a;", 0, 0, 0), 1);
+    ck_assert_uint_eq(run_unary("not.b16 d, a;", 0x00ff, 0, 0), 0xff00);
+}
+END_TEST
+
+START_TEST(float_arithmetic)
+{
+    /* 1 + 2^-24 is halfway between 1 and the next float: .rn goes to even (1), .rp up. */
+    ck_assert_uint_eq(run_unary("add.rn.f32 d, a, b;", 0x3f800000, 0x33800000, 0), 0x3f800000);
+    ck_assert_uint_eq(run_unary("add.rp.f32 d, a, b;", 0x3f800000, 0x33800000, 0), 0x3f800001);
+    ck_assert_uint_eq(run_unary("add.rz.f32 d, a, b;", 0x3f800000, 0x33800001, 0), 0x3f800000);
+    /* 1 - 2^-24(1 + 2^-23) lies just below 1 - 2^-24: .rm goes to the float below, 1 - 2^-23. */
+    ck_assert_uint_eq(run_unary("sub.rm.f32 d, a, b;", 0x3f800000, 0x33800001, 0), 0x3f7ffffe);
+    ck_assert_uint_eq(run_unary("mul.f32 d, a, b;", 0x40000000, 0x40400000, 0), 0x40c00000);   /* 2*3 = 6 */
+    ck_assert_uint_eq(run_unary("add.f32 d, a, b;", 0x7f800000, 0xff800000, 0), 0x7fffffff);   /* inf-inf */
+    ck_assert_uint_eq(run_unary("add.sat.f32 d, a, b;", 0x3f800000, 0x3f800000, 0), 0x3f800000);
+    ck_assert_uint_eq(run_unary("add.sat.f32 d, a, b;", 0x7fffffff, 0, 0), 0);
+    ck_assert_uint_eq(run_unary("add.ftz.f32 d, a, b;", 0x00000001, 0, 0), 0);                   /* subnormal */
+    ck_assert_uint_eq(run_unary("add.f32 d, a, b;", 0x00000001, 0, 0), 1);
+    /* fma rounds once: (1 + 2^-12)^2 - 1 = 2^-11 + 2^-24 exactly (0x3a000400); a rounded
+     * product would lose the 2^-24 (a tie, to even) and give 2^-11 (0x3a000000). */
+    ck_assert_uint_eq(run_unary("fma.rn.f32 d, a, a, b;", 0x3f800800, 0xbf800000, 0), 0x3a000400);
+    ck_assert_uint_eq(run_unary("mad.rn.f32 d, a, a, b;", 0x3f800800, 0xbf800000, 0), 0x3a000400);
+    ck_assert_uint_eq(run_unary("mul.rn.f32 d, a, a;", 0x3f800800, 0, 0), 0x3f801000);
+    ck_assert_uint_eq(run_unary("min.f32 d, a, b;", 0x7fffffff, 0x40000000, 0), 0x40000000);
+    ck_assert_uint_eq(run_unary("max.f32 d, a, b;", 0x00000000, 0x80000000, 0), 0x00000000);
+    ck_assert_uint_eq(run_unary("min.f32 d, a, b;", 0x00000000, 0x80000000, 0), 0x80000000);
+    ck_assert_uint_eq(run_unary("neg.f32 d, a;", 0x3f800000, 0, 0), 0xbf800000);
+    ck_assert_uint_eq(run_unary("abs.f64 d, a;", 0xbff0000000000000ull, 0, 0), 0x3ff0000000000000ull);
+    ck_assert_uint_eq(run_unary("add.f64 d, a, b;", 0x3ff0000000000000ull, 0x3ff0000000000000ull, 0),
+                      0x4000000000000000ull);
+    ck_assert_uint_eq(run_unary("mad.rn.f64 d, a, b, c;", 0x4000000000000000ull, 0x4008000000000000ull,
+                                0x3ff0000000000000ull), 0x401c000000000000ull);               /* 2*3+1 = 7 */
+}
+END_TEST
+
+START_TEST(compare_and_select)
+{
+    Run *r = load("setp.lt.f32 lt|ge, a, b;\nsetp.ltu.f32 ltu, a, b;\nsetp.nan.f32 nan, a, b;\n"
+                  "setp.lt.s32 slt, c, e;\nsetp.lo.u32 ulo, c, e;\nsetp.eq.and.s32 both, c, c, slt;\n"
+                  "selp.b32 s, c, e, slt;\n");
+    uint32_t a = reg(r, "a"), b = reg(r, "b"), c = reg(r, "c"), e = reg(r, "e");
+    for (int l = 0; l < WARP_SIZE; l++) {
+        r->w->val[a][l] = l == 0 ? 0x7fc00000 : 0x3f800000;   /* lane 0: NaN, others 1.0 */
+        r->w->val[b][l] = 0x40000000;                          /* 2.0 */
+        r->w->val[c][l] = 0xffffffff;                          /* -1, or 4294967295 */
+        r->w->val[e][l] = 1;
+    }
+    r->w->defined[a] = r->w->defined[b] = r->w->defined[c] = r->w->defined[e] = ALL_LANES;
+    ck_assert_int_eq(run(r), EXEC_OK);
+    ck_assert_uint_eq(r->w->pred[pred(r, "lt")], 0xfffffffe);   /* NaN compares false */
+    ck_assert_uint_eq(r->w->pred[pred(r, "ge")], 0x00000001);   /* the q of p|q is !lt */
+    ck_assert_uint_eq(r->w->pred[pred(r, "ltu")], ALL_LANES);
+    ck_assert_uint_eq(r->w->pred[pred(r, "nan")], 1);
+    ck_assert_uint_eq(r->w->pred[pred(r, "slt")], ALL_LANES);
+    ck_assert_uint_eq(r->w->pred[pred(r, "ulo")], 0);
+    ck_assert_uint_eq(r->w->pred[pred(r, "both")], ALL_LANES);
+    ck_assert_uint_eq(r->w->val[reg(r, "s")][9], 0xffffffff);
+    done(r);
+}
+END_TEST
+
+START_TEST(unsupported_instructions_are_reported_before_running)
+{
+    Parsed *p = parse_ok("tex.2d.v4.f32.f32 {a, b, c, d}, [t, {x, y}];\nadd.f16 h, h, h;\n");
+    Warp *w = exec_load(p->m, p->m->functions.data[0], &p->diag);
+    ck_assert_ptr_null(w);
+    ck_assert_str_eq(p->cap.text, "1:1: error: ptxrun cannot execute 'tex' yet\n"
+                                  "2:1: error: ptxrun cannot execute 'add.f16' yet\n");
+    parsed_free(p);
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("exec");
+    TCase *tc = tcase_create("warp");
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, shfl_every_mode_b_and_c);
+    tcase_add_test(tc, shfl_register_operands_and_in_place);
+    tcase_add_test(tc, shf_every_amount);
+    tcase_add_test(tc, if_else_arms_meet_at_different_pcs);
+    tcase_add_test(tc, half_warp_masks_sync_apart);
+    tcase_add_test(tc, exited_lanes_do_not_block_and_read_undefined);
+    tcase_add_test(tc, guard_false_lanes_take_part_but_write_nothing);
+    tcase_add_test(tc, deadlock_is_reported);
+    tcase_add_test(tc, own_bit_missing_from_membermask);
+    tcase_add_test(tc, legacy_shfl_reads_only_lanes_executing_together);
+    tcase_add_test(tc, vote_and_activemask);
+    tcase_add_test(tc, undefined_values_propagate_and_warn);
+    tcase_add_test(tc, partial_warp_and_inactive_lanes);
+    tcase_add_test(tc, runaway_loop_stops);
+    tcase_add_test(tc, spin_wait_makes_progress);
+    tcase_add_test(tc, integer_arithmetic);
+    tcase_add_test(tc, float_arithmetic);
+    tcase_add_test(tc, compare_and_select);
+    tcase_add_test(tc, unsupported_instructions_are_reported_before_running);
+    suite_add_tcase(s, tc);
+    return run_suite(s);
+}
