@@ -102,6 +102,59 @@ for lanes in samples/*.lanes.json; do
 done
 [ "$n" -ge 9 ] && ok || fail "only $n samples"
 
+# -- running: the table, exit codes 0/1/2/3, --lanes and --expect errors, JSON round trip
+cat > "$tmp/x.json" <<'JSON'
+{"regs": {"Rx": [10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25,
+                 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41]}}
+JSON
+printf 'shfl.sync.up.b32 Ry|p, Rx, 0x1, 0x0, 0xffffffff;\n' > "$tmp/up.ptx"
+expect_exit 0 "run from stdin" sh -c "\"$PTXRUN\" --lanes \"$tmp/x.json\" - < \"$tmp/up.ptx\""
+if grep -qxF "7       0x00000010  0x00000011   true" "$tmp/out" && grep -qxF "0       0x0000000a  0x0000000a  false" "$tmp/out"
+then ok; else fail "table rows"; cat "$tmp/out"; fi
+
+printf '{"regs": {"Ry": [10, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40]}, "preds": {"p": [false, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true]}}\n' > "$tmp/ok.json"
+expect_exit 0 "expect holds" "$PTXRUN" "$tmp/up.ptx" --lanes "$tmp/x.json" --expect "$tmp/ok.json"
+printf '{"regs": {"Ry": 10}}\n' > "$tmp/wrong.json"
+expect_exit 1 "expect mismatch" "$PTXRUN" "$tmp/up.ptx" --lanes "$tmp/x.json" --expect "$tmp/wrong.json"
+expect_stderr_line "mismatch line" "Ry lane 7: expected 0x0000000a, got 0x00000010"
+expect_stderr_line "mismatch count" "ptxrun: 30 differences from $tmp/wrong.json"
+
+printf '{"regs": {"Rz": 1}}\n' > "$tmp/bad1.json"
+expect_exit 2 "unknown register" "$PTXRUN" "$tmp/up.ptx" --lanes "$tmp/bad1.json"
+expect_stderr_line "unknown register" "ptxrun: error: $tmp/bad1.json: regs.Rz: the program has no register 'Rz'"
+printf '{"regs": {"Rx": [1, 2]}}\n' > "$tmp/bad2.json"
+expect_exit 2 "wrong length" "$PTXRUN" "$tmp/up.ptx" --lanes "$tmp/bad2.json"
+expect_stderr_line "wrong length" "ptxrun: error: $tmp/bad2.json: regs.Rx: an array needs 32 values, one per lane (this one has 2)"
+printf '{"regs": {"Rx": 4294967296}}\n' > "$tmp/bad3.json"
+expect_exit 2 "out of range" "$PTXRUN" "$tmp/up.ptx" --lanes "$tmp/bad3.json"
+expect_stderr_line "out of range" "ptxrun: error: $tmp/bad3.json: regs.Rx: 4294967296 does not fit in .b32"
+printf '{"regs": {"p": true}}\n' > "$tmp/bad4.json"
+expect_exit 2 "predicate under regs" "$PTXRUN" "$tmp/up.ptx" --lanes "$tmp/bad4.json"
+expect_stderr_line "predicate under regs" "ptxrun: error: $tmp/bad4.json: regs.p: 'p' is a predicate; put it under \"preds\""
+printf '{"regs": ' > "$tmp/bad5.json"
+expect_exit 2 "broken JSON" "$PTXRUN" "$tmp/up.ptx" --lanes "$tmp/bad5.json"
+printf '{"block": [64, 1, 1]}\n' > "$tmp/bad6.json"
+expect_exit 2 "more than a warp" "$PTXRUN" "$tmp/up.ptx" --lanes "$tmp/bad6.json"
+expect_exit 2 "bad --max-steps" "$PTXRUN" "$tmp/up.ptx" --max-steps -5
+
+printf 'shfl.sync.idx.b32 v, x, 0, 31, 0xfffffffe;\n' > "$tmp/own.ptx"
+expect_exit 3 "own bit missing" "$PTXRUN" "$tmp/own.ptx"
+printf 'L: bra L;\n' > "$tmp/loop.ptx"
+expect_exit 3 "runaway" "$PTXRUN" "$tmp/loop.ptx" --max-steps 500
+printf 'setp.eq.u32 p, x, 1;\n@p bra L;\nL: ret;\n' > "$tmp/undef.ptx"
+expect_exit 0 "undefined branch condition warns" "$PTXRUN" --no-color "$tmp/undef.ptx"
+expect_stderr_line "warning text" "$tmp/undef.ptx:2:1: warning: undefined branch condition in lanes 0-31"
+expect_exit 3 "--strict" "$PTXRUN" --strict "$tmp/undef.ptx"
+expect_exit 2 "cannot execute yet" "$PTXRUN" tests/ptx/nvcc/atomics.sm_90.ptx
+
+# JSON out is --lanes in: an identity program reproduces the state exactly.
+"$PTXRUN" -w samples/butterfly.ptx --lanes samples/butterfly.lanes.json --json > "$tmp/state.json"
+printf 'mov.f32 Ry, Ry;\nmov.f32 Rx, Rx;\n' > "$tmp/identity.ptx"
+"$PTXRUN" "$tmp/identity.ptx" --lanes "$tmp/state.json" --json > "$tmp/again.json"
+grep -v '"steps"' "$tmp/state.json" > "$tmp/state.nosteps"
+grep -v '"steps"' "$tmp/again.json" > "$tmp/again.nosteps"
+if cmp -s "$tmp/state.nosteps" "$tmp/again.nosteps"; then ok; else fail "JSON round trip"; diff "$tmp/state.nosteps" "$tmp/again.nosteps" | head; fi
+
 # -- the instruction table in docs/ is what ops.def says
 "$PTXRUN" --list-ops > "$tmp/instructions.md"
 if cmp -s "$tmp/instructions.md" docs/instructions.md; then ok; else fail "docs/instructions.md is stale: run 'make docs'"; fi
