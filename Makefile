@@ -95,7 +95,11 @@ demo: $(BUILD)/ptxrun
 $(BUILD)/bench_frontend: bench/bench_frontend.c $(BUILD)/libptxrun.a $(HEADERS)
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(BUILD)/libptxrun.a $(LDLIBS)
 
-bench: $(BUILD)/bench_frontend $(BUILD)/ptxrun
+$(BUILD)/bench_exec: bench/bench_exec.c $(BUILD)/libptxrun.a $(HEADERS)
+	$(CC) $(ALL_CFLAGS) -o $@ $< $(BUILD)/libptxrun.a $(LDLIBS)
+
+bench: $(BUILD)/bench_frontend $(BUILD)/bench_exec $(BUILD)/ptxrun
+	$(BUILD)/bench_exec $(BUILD)/ptxrun samples
 	$(BUILD)/bench_frontend $(BUILD)/bench_corpus.ptx tests/ptx/nvcc/*.ptx
 	@sh bench/compare_ptxas.sh $(BUILD)/ptxrun $(BUILD)/bench_corpus.ptx
 

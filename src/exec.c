@@ -597,6 +597,18 @@ static void arrive(Warp *w, uint32_t pc, uint32_t mask)
     uint32_t undefined = mask & ~w->defined[row];
     if (undefined)
         exec_warn(w, pc, undefined, "membermask");
+    if (!w->waiting && !undefined) {
+        /* Converged code: one membermask, naming exactly the lanes here (and exited ones). */
+        uint32_t membermask = (uint32_t)w->val[row][__builtin_ctz(mask)], same = 0;
+        for (int l = 0; l < WARP_SIZE; l++)
+            same |= (uint32_t)((uint32_t)w->val[row][l] == membermask) << l;
+        if ((same & mask) == mask && (membermask & w->launched & ~w->exited) == mask) {
+            for (uint32_t k = mask; k; k &= k - 1)
+                w->arrival[__builtin_ctz(k)] = (Arrival){ pc, membermask };
+            complete(w, mask);
+            return;
+        }
+    }
     for (uint32_t k = mask; k; k &= k - 1) {
         int l = __builtin_ctz(k);
         uint32_t membermask = (uint32_t)w->val[row][l];
@@ -615,13 +627,26 @@ static void arrive(Warp *w, uint32_t pc, uint32_t mask)
 
 static void advance(Warp *w, uint32_t mask, uint32_t next)
 {
+    if (mask == ALL_LANES) {
+        for (int l = 0; l < WARP_SIZE; l++)
+            w->pc[l] = next;
+        return;
+    }
     for (int l = 0; l < WARP_SIZE; l++)
         if (mask >> l & 1)
             w->pc[l] = next;
 }
 
-/* Executes the instruction at pc for the lanes of mask. */
-static void step(Warp *w, uint32_t pc, uint32_t mask)
+static int lane_count(uint32_t mask)
+{
+    mask = mask - ((mask >> 1) & 0x55555555u);
+    mask = (mask & 0x33333333u) + ((mask >> 2) & 0x33333333u);
+    return (int)((((mask + (mask >> 4)) & 0x0f0f0f0fu) * 0x01010101u) >> 24);
+}
+
+/* Executes the instruction at pc for the lanes of mask. Returns the pc they all continue at,
+ * or NO_SLOT when they part, wait or end (the scheduler then looks at every lane). */
+static uint32_t step(Warp *w, uint32_t pc, uint32_t mask)
 {
     const XInstr *x = &w->code[pc];
     uint32_t undefined;
@@ -635,7 +660,7 @@ static void step(Warp *w, uint32_t pc, uint32_t mask)
             exec_warn(w, pc, mask, "agreement of bra.uni (its lanes disagree)");
         advance(w, run, x->target);
         advance(w, stay, pc + 1);
-        return;
+        return run == mask ? x->target : stay == mask ? pc + 1 : NO_SLOT;
     }
     case OP_EXIT:
     case OP_RET:
@@ -645,12 +670,12 @@ static void step(Warp *w, uint32_t pc, uint32_t mask)
         advance(w, mask & ~run, pc + 1);
         if (run && w->waiting)
             try_complete(w);
-        return;
+        return NO_SLOT;
     case OP_SHFL_SYNC:
     case OP_VOTE_SYNC:
     case OP_BAR_WARP_SYNC:
         arrive(w, pc, mask);
-        return;
+        return w->waiting & mask ? NO_SLOT : pc + 1;
     case OP_SHFL:
         for (uint32_t k = mask; k; k &= k - 1)
             w->arrival[__builtin_ctz(k)].pc = pc;
@@ -682,6 +707,7 @@ static void step(Warp *w, uint32_t pc, uint32_t mask)
             w->pred_defined[x->dst_pred] &= ~undefined;
     }
     advance(w, mask, pc + 1);
+    return pc + 1;
 }
 
 /* The next lanes to run: those at the lowest pc among the ready lanes, unless some ready lane
@@ -735,9 +761,18 @@ int exec_run(Warp *w, const ExecOptions *o)
     w->exited = 0;
     w->waiting = 0;
     w->steps = 0;
+    w->lane_steps = 0;
     uint32_t previous_ready = 0;
+    uint32_t next_pc = NO_SLOT, last_mask = 0;
     while (!w->faulted) {
         uint32_t ready = w->launched & ~w->exited & ~w->waiting;
+        uint32_t pc, mask;
+        if (next_pc != NO_SLOT && ready == last_mask) {
+            /* The lanes that just ran are all the ready ones and stayed together. */
+            pc = next_pc;
+            mask = ready;
+            goto run;
+        }
         if (!ready) {
             if (w->launched & ~w->exited)
                 report_deadlock(w);
@@ -749,12 +784,13 @@ int exec_run(Warp *w, const ExecOptions *o)
                     w->last_run[l] = w->steps;
             previous_ready = ready;
         }
-        uint32_t pc;
-        uint32_t mask = choose(w, ready, &pc);
+        mask = choose(w, ready, &pc);
+    run:
         if (pc >= w->code_len) {                /* fell off the end: the lanes end */
             w->exited |= mask;
             if (w->waiting)
                 try_complete(w);
+            next_pc = NO_SLOT;
             continue;
         }
         if (w->steps >= o->max_steps) {
@@ -763,9 +799,11 @@ int exec_run(Warp *w, const ExecOptions *o)
             break;
         }
         w->steps++;
+        w->lane_steps += (uint64_t)lane_count(mask);
         if (o->trace)
             trace_step(o->trace, w, pc, mask);
-        step(w, pc, mask);
+        next_pc = step(w, pc, mask);
+        last_mask = mask;
         if (o->strict && w->warnings.len)
             break;
     }

@@ -471,6 +471,7 @@ typedef struct Warp {
     uint32_t ntid[3];
     uint32_t sreg_rows[SREG_COUNT][4];  /* row of each special register (.x .y .z = 1..3) */
     uint64_t steps;
+    uint64_t lane_steps;       /* instructions executed, summed over lanes */
     VEC(Warning) warnings;
     bool faulted;
 } Warp;

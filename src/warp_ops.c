@@ -8,8 +8,59 @@
  * Requires: exec.c has set arrival[lane].pc for every lane passed in. */
 #include "ptxrun.h"
 
+/* All lanes at one instruction (converged code): the same computation in straight loops. */
+static void shfl_uniform(Warp *w, const XInstr *x, uint32_t lanes, uint32_t participants, uint32_t guard_true)
+{
+    const uint64_t *a = w->val[x->src[0]], *b = w->val[x->src[1]], *c = w->val[x->src[2]];
+    uint32_t supplied = w->defined[x->src[0]] & participants & guard_true;
+    uint32_t control = w->defined[x->src[1]] & w->defined[x->src[2]];
+    uint64_t result[WARP_SIZE];
+    uint32_t ok = 0, in_range = 0;
+#define SHFL_LOOP(J, PVAL)                                                               \
+    for (int lane = 0; lane < WARP_SIZE; lane++) {                                       \
+        int bval = (int)(b[lane] & 0x1f), cval = (int)(c[lane] & 0x1f);                 \
+        int segmask = (int)((c[lane] >> 8) & 0x1f);                                      \
+        int max_lane = (lane & segmask) | (cval & ~segmask & 0x1f);                      \
+        int min_lane = lane & segmask;                                                   \
+        int j = (J);                                                                     \
+        bool pval = (PVAL);                                                              \
+        (void)min_lane;                                                                  \
+        j = pval ? j : lane;                                                             \
+        result[lane] = a[j] & 0xffffffffu;                                               \
+        ok |= (supplied >> j & 1) << lane;                                               \
+        in_range |= (uint32_t)pval << lane;                                              \
+    }
+    switch (x->mode) {
+    case MOD_UP:   SHFL_LOOP(lane - bval, j >= max_lane); break;
+    case MOD_DOWN: SHFL_LOOP(lane + bval, j <= max_lane); break;
+    case MOD_BFLY: SHFL_LOOP(lane ^ bval, j <= max_lane); break;
+    default:       SHFL_LOOP(min_lane | (bval & ~segmask & 0x1f), j <= max_lane); break;
+    }
+#undef SHFL_LOOP
+    uint32_t write = lanes & guard_true;
+    if (x->dst_kind == DST_VALUE) {
+        uint64_t *d = w->val[x->dst];
+        for (int l = 0; l < WARP_SIZE; l++)
+            d[l] = (write >> l & 1) ? result[l] : d[l];
+        w->defined[x->dst] = (w->defined[x->dst] & ~write) | (ok & control & write);
+    }
+    if (x->dst_pred != NO_SLOT) {
+        w->pred[x->dst_pred] = (w->pred[x->dst_pred] & ~write) | (in_range & write);
+        w->pred_defined[x->dst_pred] = (w->pred_defined[x->dst_pred] & ~write) | (control & write);
+    }
+}
+
 void warp_shfl(Warp *w, uint32_t lanes, uint32_t participants, uint32_t guard_true)
 {
+    uint32_t pc = w->arrival[__builtin_ctz(lanes)].pc;
+    bool uniform = true;
+    for (uint32_t k = lanes; k && uniform; k &= k - 1)
+        uniform = w->arrival[__builtin_ctz(k)].pc == pc;
+    if (uniform) {
+        shfl_uniform(w, &w->code[pc], lanes, participants, guard_true);
+        return;
+    }
+
     uint64_t source[WARP_SIZE] = { 0 };
     uint32_t supplied = 0;               /* lanes whose SourceA is defined */
     for (uint32_t k = lanes & guard_true; k; k &= k - 1) {

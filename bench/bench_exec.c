@@ -1,0 +1,210 @@
+/* bench_exec.c: executor throughput in lane-instructions per second for (a) a converged
+ * integer/float ALU loop, (b) the spec's scan inside a loop (shuffle-heavy), (c) a loop whose
+ * lanes diverge every iteration; each next to the same work written as a plain C loop over
+ * 32 lanes. Then the peak memory of ptxrun running each sample.
+ * usage: bench_exec PTXRUN SAMPLES_DIR */
+#include <dirent.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "ptxrun.h"
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static const char alu_loop[] =
+    "    mov.u32 i, 0;\n    mov.u32 x, %%laneid;\n    mov.u32 y, 7;\n"
+    "    mov.f32 f, 0f3F800000;\n    mov.f32 g, 0f3F000000;\n"
+    "LOOP:\n"
+    "    add.u32 x, x, y;\n    xor.b32 y, y, x;\n    mul.lo.u32 z, x, 3;\n    shl.b32 z, z, 1;\n"
+    "    add.f32 f, f, g;\n    mul.f32 g, g, 0fBF800000;\n    fma.rn.f32 f, f, g, g;\n"
+    "    add.u32 i, i, 1;\n    setp.lt.u32 p, i, %u;\n@p  bra LOOP;\n";
+
+static const char scan_loop[] =
+    "    mov.u32 i, 0;\n    mov.f32 Rx, 0f3F800000;\n"
+    "LOOP:\n"
+    "    shfl.sync.up.b32  Ry|p, Rx, 1,  0, 0xffffffff;\n@p  add.f32 Rx, Ry, Rx;\n"
+    "    shfl.sync.up.b32  Ry|p, Rx, 2,  0, 0xffffffff;\n@p  add.f32 Rx, Ry, Rx;\n"
+    "    shfl.sync.up.b32  Ry|p, Rx, 4,  0, 0xffffffff;\n@p  add.f32 Rx, Ry, Rx;\n"
+    "    shfl.sync.up.b32  Ry|p, Rx, 8,  0, 0xffffffff;\n@p  add.f32 Rx, Ry, Rx;\n"
+    "    shfl.sync.up.b32  Ry|p, Rx, 16, 0, 0xffffffff;\n@p  add.f32 Rx, Ry, Rx;\n"
+    "    add.u32 i, i, 1;\n    setp.lt.u32 q, i, %u;\n@q  bra LOOP;\n";
+
+static const char diverge_loop[] =
+    "    mov.u32 i, 0;\n    mov.u32 lane, %%laneid;\n    mov.u32 x, 0;\n"
+    "LOOP:\n"
+    "    xor.b32 t, i, lane;\n    and.b32 t, t, 1;\n    setp.eq.u32 odd, t, 1;\n"
+    "@odd bra ODD;\n    add.u32 x, x, 3;\n    shl.b32 x, x, 1;\n    bra JOIN;\n"
+    "ODD:\n    sub.u32 x, x, 1;\n    xor.b32 x, x, lane;\n"
+    "JOIN:\n    add.u32 i, i, 1;\n    setp.lt.u32 p, i, %u;\n@p  bra LOOP;\n";
+
+/* The same work as plain C over 32 lanes (the best an interpreter could hope to approach). */
+static double c_alu(unsigned iterations, uint64_t *lane_instr)
+{
+    uint32_t x[32], y[32], z[32];
+    float f[32], g[32];
+    for (int l = 0; l < 32; l++) { x[l] = (uint32_t)l; y[l] = 7; f[l] = 1.0f; g[l] = 0.5f; }
+    double t0 = now();
+    for (unsigned i = 0; i < iterations; i++)
+        for (int l = 0; l < 32; l++) {
+            x[l] += y[l]; y[l] ^= x[l]; z[l] = x[l] * 3; z[l] <<= 1;
+            f[l] += g[l]; g[l] *= -1.0f; f[l] = fmaf(f[l], g[l], g[l]);
+        }
+    double t = now() - t0;
+    volatile float sink = f[3] + (float)z[5];
+    (void)sink;
+    *lane_instr = (uint64_t)iterations * 32 * 10;
+    return t;
+}
+
+static double c_scan(unsigned iterations, uint64_t *lane_instr)
+{
+    float rx[32], ry[32];
+    for (int l = 0; l < 32; l++) rx[l] = (float)l;
+    double t0 = now();
+    for (unsigned i = 0; i < iterations; i++)
+        for (int d = 1; d < 32; d *= 2) {
+            for (int l = 0; l < 32; l++) ry[l] = l >= d ? rx[l - d] : rx[l];
+            for (int l = 0; l < 32; l++) if (l >= d) rx[l] += ry[l];
+        }
+    double t = now() - t0;
+    volatile float sink = rx[31];
+    (void)sink;
+    *lane_instr = (uint64_t)iterations * 32 * 13;
+    return t;
+}
+
+static double c_diverge(unsigned iterations, uint64_t *lane_instr)
+{
+    uint32_t x[32] = { 0 };
+    double t0 = now();
+    for (unsigned i = 0; i < iterations; i++)
+        for (uint32_t l = 0; l < 32; l++) {
+            if ((i ^ l) & 1) { x[l] -= 1; x[l] ^= l; }
+            else { x[l] += 3; x[l] <<= 1; }
+        }
+    double t = now() - t0;
+    volatile uint32_t sink = x[7];
+    (void)sink;
+    *lane_instr = (uint64_t)iterations * 32 * 10;
+    return t;
+}
+
+static void ignore(void *c, Diag *d, DiagLevel l, Span at, const char *m)
+{
+    (void)c; (void)d; (void)l; (void)at; (void)m;
+}
+
+/* Runs the program (with %u = iterations) and returns seconds; lane-instructions in *count. */
+static double run_program(const char *format, unsigned iterations, uint64_t *count)
+{
+    char text[4096];
+    snprintf(text, sizeof text, format, iterations);
+    Source src;
+    source_from_string(&src, "bench.ptx", text, strlen(text));
+    Diag diag;
+    diag_init(&diag, &src, stderr);
+    diag.emit = ignore;
+    Module *m = parse_module(&src, &diag);
+    check_module(m, &diag, NULL);
+    Warp *w = diag.errors ? NULL : exec_load(m, m->functions.data[0], &diag);
+    if (!w) {
+        diag.emit = NULL;
+        fprintf(stderr, "bench_exec: the benchmark program does not load:\n%s\n", text);
+        exit(1);
+    }
+    ExecOptions o = { .max_steps = UINT64_MAX };
+    double t0 = now();
+    int rc = exec_run(w, &o);
+    double t = now() - t0;
+    if (rc != EXEC_OK) {
+        fprintf(stderr, "bench_exec: the benchmark program faulted\n");
+        exit(1);
+    }
+    *count = w->lane_steps;
+    exec_free(w);
+    module_free(m);
+    source_free(&src);
+    return t;
+}
+
+static void report(const char *name, const char *format, unsigned iterations,
+                   double (*plain)(unsigned, uint64_t *), double target)
+{
+    uint64_t count = 0, plain_count = 0;
+    double best = 1e30;
+    for (int i = 0; i < 3; i++) {
+        double t = run_program(format, iterations, &count);
+        best = t < best ? t : best;
+    }
+    double plain_best = 1e30;
+    for (int i = 0; i < 3; i++) {
+        double t = plain(iterations, &plain_count);
+        plain_best = t < plain_best ? t : plain_best;
+    }
+    double rate = (double)count / best;
+    printf("%-34s %8.3g lane-instructions/s (target %.0e: %s); plain C %.3g/s, %.0fx faster\n", name, rate,
+           target, rate >= target ? "met" : "NOT met", (double)plain_count / plain_best,
+           ((double)plain_count / plain_best) / rate);
+}
+
+/* Runs `ptxrun SAMPLE --lanes ... --expect ...`; false if it failed. */
+static bool run_sample(const char *ptxrun, const char *ptx, const char *lanes, const char *expect)
+{
+    fflush(stdout);
+    pid_t pid = fork();
+    if (pid == 0) {
+        if (!freopen("/dev/null", "w", stdout) || !freopen("/dev/null", "w", stderr))
+            _exit(127);
+        execl(ptxrun, ptxrun, "-w", ptx, "--lanes", lanes, "--expect", expect, (char *)NULL);
+        _exit(127);
+    }
+    int status;
+    return pid > 0 && waitpid(pid, &status, 0) == pid && WIFEXITED(status) && WEXITSTATUS(status) == 0;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc != 3) {
+        fprintf(stderr, "usage: bench_exec PTXRUN SAMPLES_DIR\n");
+        return 2;
+    }
+    report("(a) converged ALU loop", alu_loop, 300000, c_alu, 1e9);
+    report("(b) scan in a loop (shfl.sync)", scan_loop, 100000, c_scan, 3e8);
+    report("(c) lanes diverging every iteration", diverge_loop, 300000, c_diverge, 1e8);
+
+    DIR *d = opendir(argv[2]);
+    if (!d)
+        return 0;
+    static char names[64][256];
+    int n = 0;
+    struct dirent *e;
+    while ((e = readdir(d)) && n < 64) {
+        size_t len = strlen(e->d_name);
+        if (len > 11 && !strcmp(e->d_name + len - 11, ".lanes.json"))
+            snprintf(names[n++], sizeof names[0], "%.*s", (int)(len - 11), e->d_name);
+    }
+    closedir(d);
+    int failed = 0;
+    for (int i = 0; i < n; i++) {
+        char ptx[1024], lanes[1024], expect[1024];
+        snprintf(ptx, sizeof ptx, "%.500s/%.256s.ptx", argv[2], names[i]);
+        snprintf(lanes, sizeof lanes, "%.500s/%.256s.lanes.json", argv[2], names[i]);
+        snprintf(expect, sizeof expect, "%.500s/%.256s.expect.json", argv[2], names[i]);
+        failed += !run_sample(argv[1], ptx, lanes, expect);
+    }
+    struct rusage ru;
+    getrusage(RUSAGE_CHILDREN, &ru);       /* the largest of the children */
+    printf("peak RSS of ptxrun over %d samples: %.1f MB (target under 10 MB)%s\n", n, ru.ru_maxrss / 1024.0,
+           failed ? "; some samples FAILED" : "");
+    return 0;
+}
