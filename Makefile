@@ -19,7 +19,7 @@ SANFLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-r
 endif
 
 WARN    := -Wall -Wextra -pedantic -Wshadow -Wstrict-prototypes
-CFLAGS  ?= -O2 -g
+CFLAGS  ?= -O3 -g
 ifeq ($(WERROR),1)
 WARN    += -Werror
 endif

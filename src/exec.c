@@ -331,6 +331,7 @@ Warp *exec_load(Module *m, Function *fn, Diag *diag)
     }
     /* Immediate rows follow the special registers: fix the placeholders. */
     uint32_t first_immediate = w->row_count;
+    w->first_immediate = first_immediate;
     w->row_count += ld.immediates.len;
     for (uint32_t i = 0; i < w->code_len; i++) {
         XInstr *x = &w->code[i];
@@ -525,6 +526,8 @@ static void report_deadlock(Warp *w)
 
 /* ---- synchronisation ---- */
 
+static void advance(Warp *w, uint32_t mask, uint32_t next);
+
 /* The lanes of `lanes` whose guard holds; `undefined` gets those whose guard is undefined. */
 static uint32_t guard_lanes(const Warp *w, const XInstr *x, uint32_t lanes, uint32_t *undefined)
 {
@@ -555,11 +558,15 @@ static void complete(Warp *w, uint32_t cls)
             exec_warn(w, pc, undefined, "guard predicate");
         left &= ~at_pc;
     }
-    const XInstr *x = &w->code[w->arrival[__builtin_ctz(cls)].pc];
+    uint32_t pc = w->arrival[__builtin_ctz(cls)].pc;
+    const XInstr *x = &w->code[pc];
+    bool one_pc = true;
+    for (uint32_t k = cls; k && one_pc; k &= k - 1)
+        one_pc = w->arrival[__builtin_ctz(k)].pc == pc;
     if (x->op == OP_SHFL_SYNC)
-        warp_shfl(w, cls, cls, guard_true);
+        warp_shfl(w, one_pc ? x : NULL, cls, cls, guard_true);
     else if (x->op == OP_VOTE_SYNC)
-        warp_vote(w, cls, guard_true);
+        warp_vote(w, one_pc ? x : NULL, cls, guard_true);
     for (uint32_t k = cls; k; k &= k - 1) {
         int lane = __builtin_ctz(k);
         w->pc[lane] = w->arrival[lane].pc + 1;
@@ -598,14 +605,24 @@ static void arrive(Warp *w, uint32_t pc, uint32_t mask)
     if (undefined)
         exec_warn(w, pc, undefined, "membermask");
     if (!w->waiting && !undefined) {
-        /* Converged code: one membermask, naming exactly the lanes here (and exited ones). */
-        uint32_t membermask = (uint32_t)w->val[row][__builtin_ctz(mask)], same = 0;
-        for (int l = 0; l < WARP_SIZE; l++)
-            same |= (uint32_t)((uint32_t)w->val[row][l] == membermask) << l;
+        /* Converged code: one membermask, naming exactly the lanes here (and exited ones):
+         * they complete at once, without the bookkeeping of waiting. */
+        uint32_t membermask = (uint32_t)w->val[row][__builtin_ctz(mask)], same = ALL_LANES;
+        if (row < w->first_immediate) {
+            same = 0;
+            for (int l = 0; l < WARP_SIZE; l++)
+                same |= (uint32_t)((uint32_t)w->val[row][l] == membermask) << l;
+        }
         if ((same & mask) == mask && (membermask & w->launched & ~w->exited) == mask) {
-            for (uint32_t k = mask; k; k &= k - 1)
-                w->arrival[__builtin_ctz(k)] = (Arrival){ pc, membermask };
-            complete(w, mask);
+            uint32_t guard_undefined;
+            uint32_t guard_true = guard_lanes(w, x, mask, &guard_undefined);
+            if (guard_undefined)
+                exec_warn(w, pc, guard_undefined, "guard predicate");
+            if (x->op == OP_SHFL_SYNC)
+                warp_shfl(w, x, mask, mask, guard_true);
+            else if (x->op == OP_VOTE_SYNC)
+                warp_vote(w, x, mask, guard_true);
+            advance(w, mask, pc + 1);
             return;
         }
     }
@@ -677,14 +694,10 @@ static uint32_t step(Warp *w, uint32_t pc, uint32_t mask)
         arrive(w, pc, mask);
         return w->waiting & mask ? NO_SLOT : pc + 1;
     case OP_SHFL:
-        for (uint32_t k = mask; k; k &= k - 1)
-            w->arrival[__builtin_ctz(k)].pc = pc;
-        warp_shfl(w, mask, mask, run);
+        warp_shfl(w, x, mask, mask, run);
         break;
     case OP_VOTE:
-        for (uint32_t k = mask; k; k &= k - 1)
-            w->arrival[__builtin_ctz(k)].pc = pc;
-        warp_vote(w, mask, run);
+        warp_vote(w, x, mask, run);
         break;
     case OP_ACTIVEMASK:
         for (int l = 0; l < WARP_SIZE; l++)

@@ -456,6 +456,7 @@ typedef struct Warp {
     XInstr *code;
     uint32_t code_len;
     uint32_t reg_count;        /* rows [0, reg_count) are registers */
+    uint32_t first_immediate;  /* rows from here on are immediates (the same in every lane) */
     uint32_t row_count;        /* then special registers, then immediates */
     uint64_t (*val)[WARP_SIZE];/* val[row][lane] */
     uint32_t *defined;         /* defined[row]: lanes whose value is defined */
@@ -489,8 +490,10 @@ Function *exec_entry(Module *m, const char *name);        /* the kernel to run *
 void alu_execute(Warp *w, const XInstr *x, uint32_t mask);
 
 /* warp_ops.c: the exchange instructions, for the lanes that complete them together. */
-void warp_shfl(Warp *w, uint32_t lanes, uint32_t participants, uint32_t guard_true);
-void warp_vote(Warp *w, uint32_t lanes, uint32_t guard_true);
+/* at: the instruction when every lane runs the same one; NULL: each lane's own, found through
+ * arrival[lane].pc (lanes that met from different pcs). */
+void warp_shfl(Warp *w, const XInstr *at, uint32_t lanes, uint32_t participants, uint32_t guard_true);
+void warp_vote(Warp *w, const XInstr *at, uint32_t lanes, uint32_t guard_true);
 void warp_shf(Warp *w, const XInstr *x, uint32_t mask);
 
 /* lanes.c: --lanes JSON in; final state out as a table or JSON; --expect. */

@@ -5,7 +5,7 @@
  * source is read before any destination is written. A value read from a lane that did not
  * supply one (not completing the instruction, guard false, or undefined there) is undefined.
  * Each lane uses the operands of its own instruction (lanes may complete from different pcs).
- * Requires: exec.c has set arrival[lane].pc for every lane passed in. */
+ * Requires: without `at`, exec.c has set arrival[lane].pc for every lane passed in. */
 #include "ptxrun.h"
 
 /* All lanes at one instruction (converged code): the same computation in straight loops. */
@@ -50,14 +50,10 @@ static void shfl_uniform(Warp *w, const XInstr *x, uint32_t lanes, uint32_t part
     }
 }
 
-void warp_shfl(Warp *w, uint32_t lanes, uint32_t participants, uint32_t guard_true)
+void warp_shfl(Warp *w, const XInstr *at, uint32_t lanes, uint32_t participants, uint32_t guard_true)
 {
-    uint32_t pc = w->arrival[__builtin_ctz(lanes)].pc;
-    bool uniform = true;
-    for (uint32_t k = lanes; k && uniform; k &= k - 1)
-        uniform = w->arrival[__builtin_ctz(k)].pc == pc;
-    if (uniform) {
-        shfl_uniform(w, &w->code[pc], lanes, participants, guard_true);
+    if (at) {
+        shfl_uniform(w, at, lanes, participants, guard_true);
         return;
     }
 
@@ -115,12 +111,12 @@ void warp_shfl(Warp *w, uint32_t lanes, uint32_t participants, uint32_t guard_tr
 
 /* vote: lanes whose guard is false do not contribute (a ballot bit of 0, no say in all, any,
  * uni); a contributing lane whose predicate is undefined makes the result undefined. */
-void warp_vote(Warp *w, uint32_t lanes, uint32_t guard_true)
+void warp_vote(Warp *w, const XInstr *at, uint32_t lanes, uint32_t guard_true)
 {
     uint32_t voters = lanes & guard_true, yes = 0, known = ALL_LANES;
     for (uint32_t k = voters; k; k &= k - 1) {
         int l = __builtin_ctz(k);
-        const XInstr *x = &w->code[w->arrival[l].pc];
+        const XInstr *x = at ? at : &w->code[w->arrival[l].pc];
         uint32_t p = w->pred[x->src[0]];
         if (x->src_not & 1)
             p = ~p;
@@ -130,7 +126,7 @@ void warp_vote(Warp *w, uint32_t lanes, uint32_t guard_true)
     }
     for (uint32_t k = voters; k; k &= k - 1) {
         int l = __builtin_ctz(k);
-        const XInstr *x = &w->code[w->arrival[l].pc];
+        const XInstr *x = at ? at : &w->code[w->arrival[l].pc];
         uint32_t bit = 1u << l;
         if (x->dst_kind == DST_VALUE) {           /* .ballot.b32 */
             w->val[x->dst][l] = yes;
