@@ -476,7 +476,7 @@ static void report_warnings(Warp *w, bool strict)
         char lanes[200];
         format_lanes(lanes, sizeof lanes, x->lanes);
         diag_at(w->diag, strict ? DIAG_ERROR : DIAG_WARNING, w->code[x->pc].ir->stmt_at,
-                "undefined %s in %s", x->what, lanes);
+                "%s in %s", x->what, lanes);
     }
 }
 
@@ -555,7 +555,7 @@ static void complete(Warp *w, uint32_t cls)
         uint32_t undefined;
         guard_true |= guard_lanes(w, &w->code[pc], at_pc, &undefined);
         if (undefined)
-            exec_warn(w, pc, undefined, "guard predicate");
+            exec_warn(w, pc, undefined, "undefined guard predicate");
         left &= ~at_pc;
     }
     uint32_t pc = w->arrival[__builtin_ctz(cls)].pc;
@@ -603,7 +603,7 @@ static void arrive(Warp *w, uint32_t pc, uint32_t mask)
     uint32_t row = x->src[x->src_count - 1];
     uint32_t undefined = mask & ~w->defined[row];
     if (undefined)
-        exec_warn(w, pc, undefined, "membermask");
+        exec_warn(w, pc, undefined, "undefined membermask");
     if (!w->waiting && !undefined) {
         /* Converged code: one membermask, naming exactly the lanes here (and exited ones):
          * they complete at once, without the bookkeeping of waiting. */
@@ -617,7 +617,7 @@ static void arrive(Warp *w, uint32_t pc, uint32_t mask)
             uint32_t guard_undefined;
             uint32_t guard_true = guard_lanes(w, x, mask, &guard_undefined);
             if (guard_undefined)
-                exec_warn(w, pc, guard_undefined, "guard predicate");
+                exec_warn(w, pc, guard_undefined, "undefined guard predicate");
             if (x->op == OP_SHFL_SYNC)
                 warp_shfl(w, x, mask, mask, guard_true);
             else if (x->op == OP_VOTE_SYNC)
@@ -671,10 +671,10 @@ static uint32_t step(Warp *w, uint32_t pc, uint32_t mask)
     switch (x->op) {
     case OP_BRA: {
         if (undefined)
-            exec_warn(w, pc, undefined, "branch condition");
+            exec_warn(w, pc, undefined, "undefined branch condition");
         uint32_t stay = mask & ~run;
         if (x->mode == MOD_UNI && run && stay)
-            exec_warn(w, pc, mask, "agreement of bra.uni (its lanes disagree)");
+            exec_warn(w, pc, mask, "bra.uni whose lanes disagree");
         advance(w, run, x->target);
         advance(w, stay, pc + 1);
         return run == mask ? x->target : stay == mask ? pc + 1 : NO_SLOT;
@@ -682,7 +682,7 @@ static uint32_t step(Warp *w, uint32_t pc, uint32_t mask)
     case OP_EXIT:
     case OP_RET:
         if (undefined)
-            exec_warn(w, pc, undefined, "guard predicate");
+            exec_warn(w, pc, undefined, "undefined guard predicate");
         w->exited |= run;
         advance(w, mask & ~run, pc + 1);
         if (run && w->waiting)

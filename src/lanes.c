@@ -583,7 +583,7 @@ void lanes_print_json(FILE *out, const Warp *w)
             (unsigned long long)w->steps);
     for (uint32_t i = 0; i < w->warnings.len; i++) {
         const Warning *x = &w->warnings.data[i];
-        fprintf(out, "%s\n    {\"line\": %u, \"what\": \"undefined %s\", \"lanes\": \"0x%08x\"}", i ? "," : "",
+        fprintf(out, "%s\n    {\"line\": %u, \"what\": \"%s\", \"lanes\": \"0x%08x\"}", i ? "," : "",
                 w->code[x->pc].line, x->what, x->lanes);
     }
     fputs(w->warnings.len ? "\n  ]\n}\n" : "]\n}\n", out);

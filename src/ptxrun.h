@@ -438,7 +438,7 @@ typedef struct Arrival {
 typedef struct Warning {
     uint32_t pc;
     uint32_t lanes;
-    const char *what;          /* "branch condition", "shift amount", "membermask" */
+    const char *what;          /* "undefined branch condition", "undefined membermask", ... */
 } Warning;
 
 typedef struct ExecOptions {

@@ -147,7 +147,7 @@ void warp_shf(Warp *w, const XInstr *x, uint32_t mask)
     const uint64_t *a = w->val[x->src[0]], *b = w->val[x->src[1]], *c = w->val[x->src[2]];
     uint32_t undefined_amount = mask & ~w->defined[x->src[2]];
     if (undefined_amount)
-        exec_warn(w, (uint32_t)(x - w->code), undefined_amount, "shift amount");
+        exec_warn(w, (uint32_t)(x - w->code), undefined_amount, "undefined shift amount");
     uint64_t r[WARP_SIZE];
     bool left = x->mode == MOD_L;
     for (int l = 0; l < WARP_SIZE; l++) {
