@@ -13,10 +13,6 @@
 
 typedef uint64_t Lanes[WARP_SIZE];
 
-static inline uint64_t width_mask(unsigned bits)
-{
-    return bits >= 64 ? ~0ull : (1ull << bits) - 1;
-}
 
 static inline int64_t sext(uint64_t v, unsigned bits)
 {

@@ -419,13 +419,6 @@ static bool decode(Checker *c, Instr *in)
     return true;
 }
 
-static bool has_mod(const Instr *in, Mod mod)
-{
-    for (unsigned i = 0; i < in->mod_count; i++)
-        if (in->mods[i] == mod)
-            return true;
-    return false;
-}
 
 /* ---- versions and targets ---- */
 
@@ -747,7 +740,7 @@ static Expect expect_for(const Instr *in, char letter)
     int type = in->type_count ? in->types[0] : TYPE_NONE;
     bool is_pred_type = type == TYPE_PRED;
     int wide = type;
-    if (has_mod(in, MOD_WIDE) && type != TYPE_NONE)
+    if (ir_has_mod(in, MOD_WIDE) && type != TYPE_NONE)
         wide = type_of(type_class(type), 2 * type_bits(type));
     Expect e = { letter, false, false, type };
     switch (letter) {
@@ -802,8 +795,8 @@ static void check_combinations(Checker *c, const Instr *in)
 {
     int type = in->type_count ? in->types[0] : TYPE_NONE;
     char cls = type_class(type);
-    bool rounding = has_mod(in, MOD_RN) || has_mod(in, MOD_RZ) || has_mod(in, MOD_RM) || has_mod(in, MOD_RP);
-    bool half = has_mod(in, MOD_LO) || has_mod(in, MOD_HI) || has_mod(in, MOD_WIDE);
+    bool rounding = ir_has_mod(in, MOD_RN) || ir_has_mod(in, MOD_RZ) || ir_has_mod(in, MOD_RM) || ir_has_mod(in, MOD_RP);
+    bool half = ir_has_mod(in, MOD_LO) || ir_has_mod(in, MOD_HI) || ir_has_mod(in, MOD_WIDE);
     switch (in->op) {
     case OP_MUL:
     case OP_MAD:
@@ -811,13 +804,13 @@ static void check_combinations(Checker *c, const Instr *in)
             error(c, in->at, "'%s': .lo, .hi and .wide are for integer types", in->mnemonic);
         if ((cls == 'u' || cls == 's') && !half)
             error(c, in->at, "'%s' needs .lo, .hi or .wide for an integer type", in->mnemonic);
-        if (has_mod(in, MOD_WIDE) && type_bits(type) > 32)
+        if (ir_has_mod(in, MOD_WIDE) && type_bits(type) > 32)
             error(c, in->at, "'%s': .wide takes 16- or 32-bit operands", in->mnemonic);
         if (in->op == OP_MAD && cls == 'f' && !rounding && (type == TYPE_F32 || type == TYPE_F64))
             error(c, in->at, "'%s' needs a rounding modifier (.rn, .rz, .rm or .rp)", in->mnemonic);
         break;
     case OP_SETP: {
-        bool combine = has_mod(in, MOD_AND) || has_mod(in, MOD_OR) || has_mod(in, MOD_XOR);
+        bool combine = ir_has_mod(in, MOD_AND) || ir_has_mod(in, MOD_OR) || ir_has_mod(in, MOD_XOR);
         if (combine && in->operand_count != 4)
             error(c, in->at, "'%s' combines with a third predicate: 'setp.cmp.op.type p, a, b, c'", in->mnemonic);
         if (!combine && in->operand_count == 4)
@@ -827,7 +820,7 @@ static void check_combinations(Checker *c, const Instr *in)
     }
     case OP_VOTE:
     case OP_VOTE_SYNC:
-        if (has_mod(in, MOD_BALLOT) != (type == TYPE_B32))
+        if (ir_has_mod(in, MOD_BALLOT) != (type == TYPE_B32))
             error(c, in->at, "'%s': .ballot gives a .b32 mask, .all/.any/.uni give a .pred", in->mnemonic);
         break;
     default:

@@ -29,18 +29,7 @@ static void cannot(Loader *ld, const Instr *in, const char *what)
     ld->failed = true;
 }
 
-static bool has_mod(const Instr *in, Mod mod)
-{
-    for (unsigned i = 0; i < in->mod_count; i++)
-        if (in->mods[i] == mod)
-            return true;
-    return false;
-}
 
-static uint64_t width_mask(unsigned bits)
-{
-    return bits >= 64 ? ~0ull : (1ull << bits) - 1;
-}
 
 /* The bits an immediate stands for as an operand of the given type. */
 static uint64_t immediate_bits(const Operand *o, int type)
@@ -162,7 +151,7 @@ static int source_type(const Instr *in, unsigned i)
     case OP_SETP:
         return i == 2 ? TYPE_PRED : type;
     case OP_MAD:
-        if (i == 2 && has_mod(in, MOD_WIDE)) {
+        if (i == 2 && ir_has_mod(in, MOD_WIDE)) {
             for (int t = 0; t < TYPE_COUNT; t++)
                 if (type_info[t].cls == type_info[type].cls && type_info[t].bits == 2 * type_info[type].bits)
                     return t;
@@ -209,8 +198,8 @@ static void check_variant(Loader *ld, const Instr *in, const XInstr *x)
     bool half_float = x->cls == 'f' && x->bits != 32 && x->bits != 64;
     if (half_float || x->type == TYPE_B128)
         cannot(ld, in, what);
-    else if (has_mod(in, MOD_CC) || has_mod(in, MOD_RELU) || has_mod(in, MOD_NAN_) ||
-             has_mod(in, MOD_XORSIGN) || (has_mod(in, MOD_ABS) && in->op != OP_ABS))
+    else if (ir_has_mod(in, MOD_CC) || ir_has_mod(in, MOD_RELU) || ir_has_mod(in, MOD_NAN_) ||
+             ir_has_mod(in, MOD_XORSIGN) || (ir_has_mod(in, MOD_ABS) && in->op != OP_ABS))
         cannot(ld, in, what);
     else if ((in->op == OP_MIN || in->op == OP_MAX) && in->operand_count == 4)
         cannot(ld, in, "three-input min/max");

@@ -33,10 +33,6 @@ static const Register *find_register(const Warp *w, const char *name, bool *is_p
     return NULL;
 }
 
-static uint64_t width_mask(unsigned bits)
-{
-    return bits >= 64 ? ~0ull : (1ull << bits) - 1;
-}
 
 /* One JSON value as the bits of a register of the given type. Returns false with a message. */
 static bool value_bits(json_t *v, int type, uint64_t *bits, bool *defined, char *err, size_t errlen)

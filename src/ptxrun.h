@@ -15,6 +15,12 @@ enum { WARP_SIZE = 32 };
 #define COUNT_OF(a) (sizeof(a) / sizeof((a)[0]))
 #define BUG(...) util_bug(__FILE__, __LINE__, __VA_ARGS__)
 
+/* The low `bits` bits set (bits <= 64). */
+static inline uint64_t width_mask(unsigned bits)
+{
+    return bits >= 64 ? ~0ull : (1ull << bits) - 1;
+}
+
 /* util.c */
 void *xmalloc(size_t size);
 void *xcalloc(size_t count, size_t size);
@@ -396,6 +402,7 @@ int check_module(Module *m, Diag *diag, const CheckOptions *options);
 void ir_print_module(FILE *out, const Module *m);
 void ir_print_instr(FILE *out, const Module *m, const Function *f, const Instr *in);
 bool ir_equal(const Module *a, const Module *b, char *why, size_t why_len);
+bool ir_has_mod(const Instr *in, Mod mod);
 
 /* ---- the warp (exec.c, alu.c, warp_ops.c) ---- */
 
