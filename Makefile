@@ -111,7 +111,9 @@ fuzz: $(BUILD)/parser.c $(BUILD)/lexer.c
 	@mkdir -p $(BUILD)/fuzz
 	$(FUZZ_CC) -std=c11 -D_POSIX_C_SOURCE=200809L -g -O1 -fsanitize=fuzzer,address,undefined \
 	    -Isrc -I$(BUILD) -o $(BUILD)/fuzz/fuzz_frontend tests/fuzz_frontend.c $(LIB_SRC) $(LDLIBS)
-	@echo "run: $(BUILD)/fuzz/fuzz_frontend -max_total_time=60 tests/ptx/nvcc"
+	@mkdir -p $(BUILD)/fuzz/corpus
+	@echo "run: $(BUILD)/fuzz/fuzz_frontend -max_total_time=60 $(BUILD)/fuzz/corpus tests/ptx/nvcc"
+	@echo "(new inputs go to the first directory; tests/ptx/nvcc is only read)"
 
 install: $(BUILD)/ptxrun
 	install -d $(DESTDIR)$(PREFIX)/bin

@@ -854,7 +854,6 @@ static unsigned shape_letters(int op, char *letters, unsigned *optional_from, bo
 
 static void check_instr(Checker *c, Instr *in)
 {
-    Function *f = c->fn;
     bool decoded = decode(c, in);
     if (decoded) {
         check_version_target(c, in);
@@ -902,7 +901,6 @@ static void check_instr(Checker *c, Instr *in)
         if (decoded && !any)
             check_operand(c, in, o, e);
     }
-    (void)f;
 }
 
 /* ---- declarations ---- */

@@ -288,8 +288,7 @@ void parse_instr(Parser *p, Span mnemonic, int guard_kind, Span guard, uint32_t 
     }
     if (count > UINT16_MAX) {
         diag_at(p->diag, DIAG_ERROR, stmt, "too many operands");
-        count = (uint32_t)p->operands.len;
-        p->operands.len = 0;
+        p->operands.len -= count;
         count = 0;
     }
     in.operand_count = (uint16_t)count;
