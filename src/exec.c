@@ -23,6 +23,8 @@ typedef struct Loader {
     bool failed;
 } Loader;
 
+static bool symbol_address(Loader *ld, const char *name, int *space, uint64_t *address);
+
 static void cannot(Loader *ld, const Instr *in, const char *what)
 {
     diag_at(ld->w->diag, DIAG_ERROR, in->at, "ptxrun cannot execute %s yet", what);
@@ -125,9 +127,97 @@ static uint32_t source_row(Loader *ld, const Instr *in, const Operand *o, int ty
             return (uint32_t)w->fn->preds.len + (o->u.bits != 0);
         }
         return immediate_row(ld, immediate_bits(o, type));
+    case OPND_SYM: {
+        int space;
+        uint64_t address;
+        if (!symbol_address(ld, o->u.ref.name, &space, &address)) {
+            char what[160];
+            snprintf(what, sizeof what, "the address of '%s' (functions and calls come later)", o->u.ref.name);
+            cannot(ld, in, what);
+            return 0;
+        }
+        return immediate_row(ld, (address + (uint64_t)o->u.ref.offset) & width_mask(type_info[type].bits));
+    }
     default:
-        cannot(ld, in, "an instruction with this operand (variables and memory come later)");
+        cannot(ld, in, "an instruction with this operand");
         return 0;
+    }
+}
+
+/* ld/st/cvta: the state space, vector count and type from the mnemonic's parts; the
+ * qualifiers that change nothing inside one warp (.volatile .relaxed .ca .nc, cache hints)
+ * are accepted and ignored. */
+static void load_memory_suffixes(Loader *ld, const Instr *in, XInstr *x)
+{
+    const char *s = in->mnemonic;
+    x->space = SPACE_NONE;
+    x->vec_count = 1;
+    for (const char *p = strchr(s, '.'); p; p = strchr(p + 1, '.')) {
+        const char *part = p + 1;
+        size_t len = strcspn(part, ".");
+        size_t base = strcspn(part, ".:");             /* shared::cta is shared */
+        if (base == 6 && !strncmp(part, "global", 6)) x->space = SPACE_GLOBAL;
+        else if (base == 6 && !strncmp(part, "shared", 6)) {
+            if (len > 6 && strncmp(part, "shared::cta", 11) != 0)
+                cannot(ld, in, "'.shared::cluster'");
+            x->space = SPACE_SHARED;
+        }
+        else if (base == 5 && !strncmp(part, "local", 5)) x->space = SPACE_LOCAL;
+        else if (base == 5 && !strncmp(part, "const", 5)) x->space = SPACE_CONST;
+        else if (base == 5 && !strncmp(part, "param", 5)) x->space = SPACE_PARAM;
+        else if (len == 2 && part[0] == 'v' && (part[1] == '2' || part[1] == '4')) x->vec_count = (uint8_t)(part[1] - '0');
+        else if (len == 2 && !strncmp(part, "to", 2)) x->to_space = true;
+        else if (len == 2 && part[0] == 'v' && part[1] == '8') cannot(ld, in, "'.v8'");
+        else if (base == 4 && !strncmp(part, "tex", 3)) cannot(ld, in, "a texture access");
+    }
+}
+
+/* The address operand [base + offset]: base a register, a variable, or nothing. */
+static void load_address(Loader *ld, const Instr *in, const Operand *o, XInstr *x)
+{
+    if (o->kind != OPND_ADDR) {
+        cannot(ld, in, "this address");
+        return;
+    }
+    x->offset = o->u.group.offset;
+    if (o->count == 0) {
+        x->src[0] = immediate_row(ld, 0);
+    } else if (o->count == 1) {
+        x->src[0] = source_row(ld, in, &o->u.group.elems[0], TYPE_U64, x, 0);
+    } else {
+        cannot(ld, in, "this address");
+    }
+    x->src_count = 1;
+}
+
+/* The register (or registers, for .v2/.v4) that ld writes or st reads. */
+static void load_data_operand(Loader *ld, const Instr *in, const Operand *o, XInstr *x, bool store)
+{
+    unsigned n = o->kind == OPND_VEC ? o->count : 1;
+    if (n != x->vec_count || n > 4) {
+        cannot(ld, in, "a vector operand whose size does not match");
+        return;
+    }
+    for (unsigned i = 0; i < n; i++) {
+        const Operand *e = o->kind == OPND_VEC ? &o->u.group.elems[i] : o;
+        if (e->kind == OPND_SINK) {
+            x->vec[i] = NO_SLOT;
+        } else if (e->kind == OPND_REG) {
+            x->vec[i] = e->u.slot;
+            if (!store && i == 0)
+                x->dst_bits = (uint8_t)type_info[ld->w->fn->regs.data[e->u.slot].type].bits;
+        } else if (store && (e->kind == OPND_INT || e->kind == OPND_F32 || e->kind == OPND_F64)) {
+            x->vec[i] = immediate_row(ld, immediate_bits(e, x->type));
+        } else {
+            cannot(ld, in, "this data operand");
+            return;
+        }
+    }
+    if (!store) {
+        x->dst_kind = DST_VALUE;
+        x->dst = x->vec[0];
+        if (x->dst_bits < x->bits)
+            x->dst_bits = x->bits;
     }
 }
 
@@ -250,6 +340,24 @@ static void load_instr(Loader *ld, const Instr *in, XInstr *x)
     }
     check_variant(ld, in, x);
 
+    if (in->op == OP_LD || in->op == OP_ST || in->op == OP_CVTA) {
+        load_memory_suffixes(ld, in, x);
+        if (in->op == OP_LD && in->operand_count == 2) {
+            load_data_operand(ld, in, &in->operands[0], x, false);
+            load_address(ld, in, &in->operands[1], x);
+        } else if (in->op == OP_ST && in->operand_count == 2) {
+            load_address(ld, in, &in->operands[0], x);
+            load_data_operand(ld, in, &in->operands[1], x, true);
+        } else if (in->op == OP_CVTA && in->operand_count == 2 && x->space != SPACE_NONE) {
+            load_destination(ld, in, &in->operands[0], x);
+            x->src[0] = source_row(ld, in, &in->operands[1], x->type, x, 0);
+            x->src_count = 1;
+        } else {
+            cannot(ld, in, "this form");
+        }
+        return;
+    }
+
     unsigned first_source = 0;
     switch (in->op) {
     case OP_BRA:
@@ -277,6 +385,113 @@ static void load_instr(Loader *ld, const Instr *in, XInstr *x)
         x->src[s] = source_row(ld, in, o, source_type(in, s), x, s);
         x->src_count = (uint8_t)(s + 1);
     }
+}
+
+/* ---- memory: variables, parameters ---- */
+
+static uint64_t decl_bytes(const Decl *d)
+{
+    uint64_t element = d->type == TYPE_NONE ? 8 : (type_info[d->type].bits + 7) / 8;
+    if (d->vector)
+        element *= d->vector;
+    uint64_t count = 1;
+    for (unsigned i = 0; i < d->dim_count; i++) {
+        int64_t n = d->dims[i];
+        if (n < 0)
+            n = d->init && d->init->kind == INIT_LIST && i == 0 ? d->init->count : 0;
+        count *= (uint64_t)n;
+    }
+    return element * count;
+}
+
+/* The address of a variable, parameter or function in its space; false if unknown. */
+static bool symbol_address(Loader *ld, const char *name, int *space, uint64_t *address)
+{
+    Region *r = mem_named(&ld->w->mem, name, -1);
+    if (!r)
+        return false;
+    *space = r->space;
+    *address = r->base;
+    return true;
+}
+
+/* Writes an initializer, flattened, as elements of the declaration's type. */
+static void write_init(Loader *ld, Region *r, const Decl *d, const Init *v, uint64_t *index)
+{
+    if (v->kind == INIT_LIST) {
+        for (uint32_t i = 0; i < v->count; i++)
+            write_init(ld, r, d, &v->elems[i], index);
+        return;
+    }
+    unsigned size = d->type == TYPE_NONE ? 8 : (type_info[d->type].bits + 7) / 8;
+    if ((*index + 1) * size > r->size)
+        return;                               /* more values than room: the checker's business */
+    uint64_t bits = v->bits;
+    char cls = d->type == TYPE_NONE ? 'b' : type_info[d->type].cls;
+    if (v->kind == INIT_SYM || v->kind == INIT_GENERIC) {
+        int space;
+        uint64_t address;
+        if (!symbol_address(ld, v->name, &space, &address)) {
+            diag_at(ld->w->diag, DIAG_ERROR, d->at, "ptxrun cannot execute an initializer with the address of '%s' yet",
+                    v->name);
+            ld->failed = true;
+            return;
+        }
+        bits = (v->kind == INIT_GENERIC ? mem_generic(space, address) : address) + (uint64_t)v->offset;
+    } else if (cls == 'f' && size == 4 && v->kind != INIT_F32) {
+        float f = v->kind == INIT_INT ? (float)(int64_t)v->bits : 0;
+        if (v->kind == INIT_F64) {
+            double dd;
+            memcpy(&dd, &v->bits, sizeof dd);
+            f = (float)dd;
+        }
+        uint32_t b;
+        memcpy(&b, &f, sizeof b);
+        bits = b;
+    } else if (cls == 'f' && size == 8 && v->kind != INIT_F64) {
+        double dd = (double)(int64_t)v->bits;
+        if (v->kind == INIT_F32) {
+            float f;
+            uint32_t b = (uint32_t)v->bits;
+            memcpy(&f, &b, sizeof f);
+            dd = f;
+        }
+        memcpy(&bits, &dd, sizeof bits);
+    }
+    for (unsigned i = 0; i < size; i++)
+        r->data[*index * size + i] = (uint8_t)(bits >> (8 * i));
+    (*index)++;
+}
+
+static void add_variable(Loader *ld, const Decl *d, bool kernel_param)
+{
+    int space = d->space;
+    if (space != SPACE_GLOBAL && space != SPACE_CONST && space != SPACE_SHARED && space != SPACE_LOCAL &&
+        space != SPACE_PARAM)
+        return;
+    uint64_t size = decl_bytes(d);
+    uint32_t index = mem_add(&ld->w->mem, d->name, space, size, d->align ? d->align : 8,
+                             d->type == TYPE_NONE ? TYPE_B8 : d->type, space == SPACE_LOCAL, true);
+    Region *r = &ld->w->mem.regions[index];
+    r->kernel_param = kernel_param;
+    if (kernel_param)
+        memset(r->shadow, 0, size);          /* until the lanes file gives its value */
+    if (d->init) {
+        uint64_t at = 0;
+        write_init(ld, r, d, d->init, &at);
+    }
+}
+
+static void build_memory(Loader *ld)
+{
+    Module *m = ld->w->m;
+    Function *fn = ld->w->fn;
+    for (uint32_t i = 0; i < m->globals.len; i++)
+        add_variable(ld, &m->globals.data[i], false);
+    for (uint32_t i = 0; i < fn->params.len; i++)
+        add_variable(ld, &fn->params.data[i], fn->is_entry);
+    for (uint32_t i = 0; i < fn->decls.len; i++)
+        add_variable(ld, &fn->decls.data[i], false);
 }
 
 /* Every register gets a name (range registers never used by name included), for the lanes
@@ -312,6 +527,8 @@ Warp *exec_load(Module *m, Function *fn, Diag *diag)
     w->row_count = w->reg_count;
     w->code_len = fn->code.len;
     w->code = xcalloc(w->code_len ? w->code_len : 1, sizeof *w->code);
+    mem_init(&w->mem);
+    build_memory(&ld);
     for (uint32_t i = 0; i < fn->code.len; i++)
         load_instr(&ld, &fn->code.data[i], &w->code[i]);
     if (ld.failed) {
@@ -395,6 +612,7 @@ void exec_free(Warp *w)
     free(w->defined);
     free(w->pred);
     free(w->pred_defined);
+    mem_free(&w->mem);
     free(w);
 }
 
@@ -696,6 +914,13 @@ static uint32_t step(Warp *w, uint32_t pc, uint32_t mask)
         break;
     case OP_SHF:
         warp_shf(w, x, run);
+        break;
+    case OP_LD:
+    case OP_ST:
+    case OP_CVTA:
+        mem_execute(w, x, run);
+        if (w->faulted)
+            return NO_SLOT;
         break;
     default:
         alu_execute(w, x, run);

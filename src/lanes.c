@@ -254,6 +254,156 @@ static bool lookup(const Warp *w, const char *path, const char *section, const c
     return true;
 }
 
+/* "buffers": {"in": {"type": "f32", "data": [...]}, "out": {"type": "u32", "count": 32}} */
+static bool load_buffers(Warp *w, const char *path, json_t *v, char *err, size_t errlen)
+{
+    if (!json_is_object(v)) {
+        snprintf(err, errlen, "%s: buffers: expected an object of named buffers", path);
+        return false;
+    }
+    const char *name;
+    json_t *b;
+    json_object_foreach(v, name, b) {
+        json_t *type_v = json_object_get(b, "type"), *data = json_object_get(b, "data");
+        json_t *count_v = json_object_get(b, "count");
+        int type = json_is_string(type_v) ? type_lookup(json_string_value(type_v), strlen(json_string_value(type_v)))
+                                          : TYPE_COUNT;
+        if (!json_is_object(b) || type == TYPE_COUNT || type == TYPE_PRED || type_info[type].bits % 8 ||
+            type_info[type].bits > 64 || (type_info[type].cls == 'f' && type_info[type].bits < 32)) {
+            snprintf(err, errlen, "%s: buffers.%s: expected {\"type\": \"u32\" (u8..u64, s8..s64, b8..b64, f32, f64), "
+                     "\"data\": [...] or \"count\": N}", path, name);
+            return false;
+        }
+        if ((data != NULL) == (count_v != NULL) || (data && !json_is_array(data)) ||
+            (count_v && (!json_is_integer(count_v) || json_integer_value(count_v) < 1 ||
+                         json_integer_value(count_v) > (1 << 26)))) {
+            snprintf(err, errlen, "%s: buffers.%s: give either \"data\": [values] or \"count\": N (1 to 2^26)", path, name);
+            return false;
+        }
+        if (mem_named(&w->mem, name, SPACE_GLOBAL)) {
+            snprintf(err, errlen, "%s: buffers.%s: the program already has a global named '%s'", path, name, name);
+            return false;
+        }
+        uint64_t count = data ? json_array_size(data) : (uint64_t)json_integer_value(count_v);
+        unsigned size = type_info[type].bits / 8;
+        const char *interned = intern(&w->m->names, name, strlen(name));
+        uint32_t index = mem_add(&w->mem, interned, SPACE_GLOBAL, count * size, 256, type, false, true);
+        Region *r = &w->mem.regions[index];
+        r->is_buffer = true;
+        for (size_t i = 0; data && i < count; i++) {
+            uint64_t bits;
+            bool defined;
+            char msg[200];
+            if (!value_bits(json_array_get(data, i), type, &bits, &defined, msg, sizeof msg)) {
+                snprintf(err, errlen, "%s: buffers.%s.data[%zu]: %s", path, name, i, msg);
+                return false;
+            }
+            for (unsigned k = 0; k < size; k++) {
+                r->data[i * size + k] = (uint8_t)(bits >> (8 * k));
+                r->shadow[i * size + k] = defined;
+            }
+        }
+    }
+    return true;
+}
+
+/* One kernel parameter: "@buffer" is that buffer's address, anything else a value of the
+ * parameter's type. */
+static bool set_param(Warp *w, const char *path, const Decl *d, json_t *v, char *err, size_t errlen)
+{
+    Region *r = mem_named(&w->mem, d->name, SPACE_PARAM);
+    if (!r)
+        BUG("no region for parameter %s", d->name);
+    if (d->dim_count || d->type == TYPE_NONE || type_info[d->type].bits > 64) {
+        snprintf(err, errlen, "%s: params.%s: a parameter of this type cannot be given yet", path, d->name);
+        return false;
+    }
+    int type = d->type;
+    uint64_t bits;
+    bool defined = true;
+    char msg[200];
+    if (json_is_string(v) && json_string_value(v)[0] == '@') {
+        const char *name = json_string_value(v) + 1;
+        Region *b = mem_named(&w->mem, name, SPACE_GLOBAL);
+        if (!b || !b->is_buffer) {
+            snprintf(err, errlen, "%s: params.%s: no buffer named '%s' in \"buffers\"", path, d->name, name);
+            return false;
+        }
+        if (type_info[type].bits != 64) {
+            snprintf(err, errlen, "%s: params.%s: a buffer address needs a 64-bit parameter, not .%s", path, d->name,
+                     type_info[type].name);
+            return false;
+        }
+        bits = mem_generic(SPACE_GLOBAL, b->base);
+    } else if (!value_bits(v, type, &bits, &defined, msg, sizeof msg)) {
+        snprintf(err, errlen, "%s: params.%s: %s", path, d->name, msg);
+        return false;
+    }
+    unsigned size = (type_info[type].bits + 7) / 8;
+    for (unsigned k = 0; k < size && k < r->size; k++) {
+        r->data[k] = (uint8_t)(bits >> (8 * k));
+        r->shadow[k] = defined;
+    }
+    return true;
+}
+
+/* "params": [v0, v1, ...] by position, or {"name": v} by name. */
+static bool load_params(Warp *w, const char *path, json_t *v, char *err, size_t errlen)
+{
+    const Function *f = w->fn;
+    if (json_is_array(v)) {
+        if (json_array_size(v) != f->params.len) {
+            snprintf(err, errlen, "%s: params: '%s' takes %u parameters, the array has %zu", path, f->name,
+                     f->params.len, json_array_size(v));
+            return false;
+        }
+        for (uint32_t i = 0; i < f->params.len; i++)
+            if (!set_param(w, path, &f->params.data[i], json_array_get(v, i), err, errlen))
+                return false;
+        return true;
+    }
+    if (!json_is_object(v)) {
+        snprintf(err, errlen, "%s: params: expected [values in order] or {\"name\": value}", path);
+        return false;
+    }
+    const char *name;
+    json_t *value;
+    json_object_foreach(v, name, value) {
+        const Decl *d = NULL;
+        for (uint32_t i = 0; i < f->params.len && !d; i++)
+            if (strcmp(f->params.data[i].name, name) == 0)
+                d = &f->params.data[i];
+        if (!d) {
+            snprintf(err, errlen, "%s: params.%s: '%s' has no parameter of that name", path, name, f->name);
+            return false;
+        }
+        if (!set_param(w, path, d, value, err, errlen))
+            return false;
+    }
+    return true;
+}
+
+static bool load_dynamic_shared(Warp *w, const char *path, json_t *v, char *err, size_t errlen)
+{
+    if (!json_is_integer(v) || json_integer_value(v) < 0 || json_integer_value(v) > (1 << 20)) {
+        snprintf(err, errlen, "%s: dynamic_shared: expected a number of bytes (0 to 1 MiB)", path);
+        return false;
+    }
+    uint64_t size = (uint64_t)json_integer_value(v);
+    for (uint32_t i = 0; i < w->m->globals.len; i++) {
+        const Decl *d = &w->m->globals.data[i];
+        if (d->space != SPACE_SHARED || !(d->linkage & LINK_EXTERN))
+            continue;
+        Region *r = mem_named(&w->mem, d->name, SPACE_SHARED);
+        r->data = xrealloc(r->data, size ? size : 1);
+        r->shadow = xrealloc(r->shadow, size ? size : 1);
+        memset(r->data, 0, size);
+        memset(r->shadow, 1, size);
+        r->size = size;
+    }
+    return true;
+}
+
 int lanes_load(Warp *w, const char *path, char *err, size_t errlen)
 {
     json_t *root = load_json(path, err, errlen);
@@ -264,7 +414,16 @@ int lanes_load(Warp *w, const char *path, char *err, size_t errlen)
     const char *key;
     json_t *v;
     char where[256];
+    /* Buffers before parameters, which may name them. */
+    json_t *buffers = json_object_get(root, "buffers"), *params = json_object_get(root, "params");
+    json_t *dynamic = json_object_get(root, "dynamic_shared");
+    if ((buffers && !load_buffers(w, path, buffers, err, errlen)) ||
+        (params && !load_params(w, path, params, err, errlen)) ||
+        (dynamic && !load_dynamic_shared(w, path, dynamic, err, errlen)))
+        goto out;
     json_object_foreach(root, key, v) {
+        if (!strcmp(key, "buffers") || !strcmp(key, "params") || !strcmp(key, "dynamic_shared"))
+            continue;
         if (!strcmp(key, "block")) {
             size_t n = json_array_size(v);
             if (!json_is_array(v) || n < 1 || n > 3) {
@@ -308,7 +467,8 @@ int lanes_load(Warp *w, const char *path, char *err, size_t errlen)
                     goto out;
             }
         } else if (strcmp(key, "exited") && strcmp(key, "steps") && strcmp(key, "warnings")) {
-            snprintf(err, errlen, "%s: unknown key \"%s\" (expected block, active, regs, preds)", path, key);
+            snprintf(err, errlen, "%s: unknown key \"%s\" (expected block, active, regs, preds, buffers, "
+                     "params, dynamic_shared)", path, key);
             goto out;
         }
     }
@@ -420,6 +580,75 @@ static void format_json_value(char *buf, size_t size, uint64_t bits, int type)
         snprintf(buf, size, "\"0x%0*" PRIx64 "\"", (int)(width + 3) / 4, bits & width_mask(width));
     else
         format_value(buf, size, bits, type);
+}
+
+/* ---- buffers ---- */
+
+static bool buffer_element(const Region *r, uint64_t i, uint64_t *bits)
+{
+    unsigned size = type_info[r->type].bits / 8;
+    *bits = 0;
+    bool defined = true;
+    for (unsigned k = 0; k < size; k++) {
+        *bits |= (uint64_t)r->data[i * size + k] << (8 * k);
+        defined &= r->shadow[i * size + k] != 0;
+    }
+    return defined;
+}
+
+static uint64_t buffer_count(const Region *r)
+{
+    return r->size / (type_info[r->type].bits / 8);
+}
+
+static void print_buffers_table(FILE *out, const Warp *w)
+{
+    enum { PER_ROW = 8 };
+    for (uint32_t b = 0; b < w->mem.count; b++) {
+        const Region *r = &w->mem.regions[b];
+        if (!r->is_buffer)
+            continue;
+        uint64_t n = buffer_count(r);
+        fprintf(out, "\nbuffer %s: .%s[%llu]\n", r->name, type_info[r->type].name, (unsigned long long)n);
+        for (uint64_t i = 0; i < n; i += PER_ROW) {
+            fprintf(out, "%6llu:", (unsigned long long)i);
+            for (uint64_t k = i; k < i + PER_ROW && k < n; k++) {
+                uint64_t bits;
+                char buf[64];
+                if (buffer_element(r, k, &bits))
+                    format_value(buf, sizeof buf, bits, r->type);
+                else
+                    snprintf(buf, sizeof buf, "undef");
+                fprintf(out, " %11s", buf);
+            }
+            fputc('\n', out);
+        }
+    }
+}
+
+static void print_buffers_json(FILE *out, const Warp *w)
+{
+    bool first = true;
+    fputs(",\n  \"buffers\": {", out);
+    for (uint32_t b = 0; b < w->mem.count; b++) {
+        const Region *r = &w->mem.regions[b];
+        if (!r->is_buffer)
+            continue;
+        fprintf(out, "%s\n    \"%s\": {\"type\": \"%s\", \"data\": [", first ? "" : ",", r->name,
+                type_info[r->type].name);
+        first = false;
+        for (uint64_t i = 0; i < buffer_count(r); i++) {
+            uint64_t bits;
+            char buf[64];
+            if (buffer_element(r, i, &bits))
+                format_json_value(buf, sizeof buf, bits, r->type);
+            else
+                snprintf(buf, sizeof buf, "null");
+            fprintf(out, "%s%s", i ? ", " : "", buf);
+        }
+        fputs("]}", out);
+    }
+    fputs(first ? "}" : "\n  }", out);
 }
 
 /* ---- the table ---- */
@@ -540,6 +769,8 @@ void lanes_print_table(FILE *out, const Warp *w, const char *only)
     } while (start < n);
     if (w->launched != (threads >= WARP_SIZE ? ALL_LANES : (1u << threads) - 1))
         fputs("(lanes marked - were not active)\n", out);
+    if (!only)
+        print_buffers_table(out, w);
     fprintf(out, "%llu warp-steps\n", (unsigned long long)w->steps);
 }
 
@@ -575,7 +806,9 @@ void lanes_print_json(FILE *out, const Warp *w)
             fputc(']', out);
         }
     }
-    fprintf(out, "\n  },\n  \"exited\": \"0x%08x\",\n  \"steps\": %llu,\n  \"warnings\": [", w->exited,
+    fputs("\n  }", out);
+    print_buffers_json(out, w);
+    fprintf(out, ",\n  \"exited\": \"0x%08x\",\n  \"steps\": %llu,\n  \"warnings\": [", w->exited,
             (unsigned long long)w->steps);
     for (uint32_t i = 0; i < w->warnings.len; i++) {
         const Warning *x = &w->warnings.data[i];
@@ -595,6 +828,52 @@ static void describe(char *buf, size_t size, bool defined, uint64_t bits, int ty
         snprintf(buf, size, "%s", bits ? "true" : "false");
     else
         format_value(buf, size, bits, type);
+}
+
+/* "buffers": {"out": [values] | one value | {"data": [values]}}: element by element. */
+static int expect_buffers(FILE *out, const Warp *w, const char *path, json_t *section, char *err, size_t errlen)
+{
+    int mismatches = 0;
+    const char *name;
+    json_t *v;
+    json_object_foreach(section, name, v) {
+        const Region *r = NULL;
+        for (uint32_t b = 0; b < w->mem.count && !r; b++)
+            if (w->mem.regions[b].is_buffer && !strcmp(w->mem.regions[b].name, name))
+                r = &w->mem.regions[b];
+        if (!r) {
+            snprintf(err, errlen, "%s: buffers.%s: no such buffer in the lanes file", path, name);
+            return -1;
+        }
+        if (json_is_object(v))
+            v = json_object_get(v, "data");
+        uint64_t n = buffer_count(r);
+        if (json_is_array(v) && json_array_size(v) != n) {
+            snprintf(err, errlen, "%s: buffers.%s: %zu values for a buffer of %llu", path, name, json_array_size(v),
+                     (unsigned long long)n);
+            return -1;
+        }
+        for (uint64_t i = 0; i < n; i++) {
+            json_t *e = json_is_array(v) ? json_array_get(v, i) : v;
+            uint64_t want, got;
+            bool want_defined, got_defined;
+            char msg[200];
+            if (!e || !value_bits(e, r->type, &want, &want_defined, msg, sizeof msg)) {
+                snprintf(err, errlen, "%s: buffers.%s[%llu]: %s", path, name, (unsigned long long)i,
+                         e ? msg : "missing");
+                return -1;
+            }
+            got_defined = buffer_element(r, i, &got);
+            if (want_defined == got_defined && (!want_defined || want == got))
+                continue;
+            char a[64], b[64];
+            describe(a, sizeof a, want_defined, want, r->type);
+            describe(b, sizeof b, got_defined, got, r->type);
+            fprintf(out, "%s[%llu]: expected %s, got %s\n", name, (unsigned long long)i, a, b);
+            mismatches++;
+        }
+    }
+    return mismatches;
 }
 
 int lanes_expect(FILE *out, const Warp *w, const char *path, char *err, size_t errlen)
@@ -620,8 +899,17 @@ int lanes_expect(FILE *out, const Warp *w, const char *path, char *err, size_t e
             }
             continue;
         }
+        if (!strcmp(key, "buffers")) {
+            int n = expect_buffers(out, w, path, section, err, errlen);
+            if (n < 0) {
+                json_decref(root);
+                return -1;
+            }
+            mismatches += n;
+            continue;
+        }
         if (strcmp(key, "regs") && strcmp(key, "preds"))
-            continue;                   /* block, active, steps, warnings: not compared */
+            continue;                   /* block, active, params, steps, warnings: not compared */
         bool preds = key[0] == 'p';
         const char *name;
         json_t *v;
@@ -669,4 +957,22 @@ int lanes_expect(FILE *out, const Warp *w, const char *path, char *err, size_t e
     }
     json_decref(root);
     return mismatches;
+}
+
+/* Kernel parameters the lanes file left out: an error before running, not undefined loads. */
+bool lanes_params_given(const Warp *w, char *err, size_t errlen)
+{
+    const Function *f = w->fn;
+    for (uint32_t i = 0; i < f->params.len; i++) {
+        const Region *r = NULL;
+        for (uint32_t b = 0; b < w->mem.count && !r; b++)
+            if (w->mem.regions[b].kernel_param && w->mem.regions[b].name == f->params.data[i].name)
+                r = &w->mem.regions[b];
+        if (r && r->size && !r->shadow[0]) {
+            snprintf(err, errlen, "kernel '%s' needs a value for parameter %u ('%s'): give \"params\": [...] "
+                     "in the lanes file", f->name, i, f->params.data[i].name);
+            return false;
+        }
+    }
+    return true;
 }

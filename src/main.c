@@ -196,7 +196,7 @@ static int execute(const Options *o, Module *m, Diag *diag, HeldList *held)
         return EXIT_BAD_INPUT;
     }
     char err[512];
-    if (o->lanes && lanes_load(w, o->lanes, err, sizeof err) != 0) {
+    if ((o->lanes && lanes_load(w, o->lanes, err, sizeof err) != 0) || !lanes_params_given(w, err, sizeof err)) {
         fprintf(stderr, "ptxrun: error: %s\n", err);
         exec_free(w);
         return EXIT_BAD_INPUT;

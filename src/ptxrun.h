@@ -411,6 +411,35 @@ bool ir_has_mod(const Instr *in, Mod mod);
 
 typedef enum { DST_NONE, DST_VALUE, DST_PRED } DstKind;
 
+/* ---- memory (mem.c) ---- */
+
+/* Generic addresses: global memory from MEM_GLOBAL_BASE; every other space in a window. */
+#define MEM_GLOBAL_BASE   0x0000100000000000ull
+#define MEM_SHARED_WINDOW 0x0000200000000000ull
+#define MEM_LOCAL_WINDOW  0x0000300000000000ull
+#define MEM_CONST_WINDOW  0x0000400000000000ull
+#define MEM_PARAM_WINDOW  0x0000500000000000ull
+#define MEM_WINDOW_SIZE   0x0000100000000000ull
+
+typedef struct Region {
+    const char *name;          /* variable, parameter or buffer */
+    uint8_t space;             /* Space */
+    uint8_t type;              /* element type, for printing buffers */
+    bool per_lane;             /* .local: one copy per lane */
+    bool is_buffer;            /* from the lanes file: printed with the output */
+    bool kernel_param;         /* read-only */
+    uint64_t base;             /* address in its space */
+    uint64_t size;             /* bytes (per lane for .local) */
+    uint8_t *data;
+    uint8_t *shadow;           /* 1 where the byte is defined */
+} Region;
+
+typedef struct Memory {
+    Region *regions;
+    uint32_t count, capacity;
+    uint64_t cursor[SPACE_SAMPLER + 1];  /* next free address of each space */
+} Memory;
+
 /* An instruction decoded for execution: every operand is a row of Warp.val (registers,
  * special registers and immediates alike) or a predicate slot. */
 typedef struct XInstr {
@@ -433,6 +462,12 @@ typedef struct XInstr {
     uint32_t src[4];
     uint32_t target;           /* bra: instruction index */
     uint32_t line;             /* source line, for traces and reports */
+    uint8_t space;             /* ld/st/cvta: Space (SPACE_NONE = generic) */
+    bool to_space;             /* cvta.to */
+    uint8_t vec_count;         /* ld/st: registers moved (1, or the .v2/.v4 count) */
+    uint8_t dst_bits;          /* ld: width of the destination register */
+    uint32_t vec[4];           /* ld: destination rows; st: source rows (NO_SLOT for '_') */
+    int64_t offset;            /* ld/st: [base + offset] */
     const Instr *ir;
 } XInstr;
 
@@ -478,6 +513,7 @@ typedef struct Warp {
     Arrival arrival[WARP_SIZE];
     uint32_t ntid[3];
     uint32_t sreg_rows[SREG_COUNT][4];  /* row of each special register (.x .y .z = 1..3) */
+    Memory mem;
     uint64_t steps;
     uint64_t lane_steps;       /* instructions executed, summed over lanes */
     VEC(Warning) warnings;
@@ -503,10 +539,20 @@ void warp_shfl(Warp *w, const XInstr *at, uint32_t lanes, uint32_t participants,
 void warp_vote(Warp *w, const XInstr *at, uint32_t lanes, uint32_t guard_true);
 void warp_shf(Warp *w, const XInstr *x, uint32_t mask);
 
+/* mem.c */
+void mem_init(Memory *mem);
+void mem_free(Memory *mem);
+uint32_t mem_add(Memory *mem, const char *name, int space, uint64_t size, uint32_t align, int type, bool per_lane,
+                 bool defined);
+Region *mem_named(Memory *mem, const char *name, int space);  /* space -1: any */
+uint64_t mem_generic(int space, uint64_t address);
+void mem_execute(Warp *w, const XInstr *x, uint32_t mask);     /* ld, st, cvta */
+
 /* lanes.c: --lanes JSON in; final state out as a table or JSON; --expect. */
 int lanes_load(Warp *w, const char *path, char *err, size_t errlen);
 void lanes_print_table(FILE *out, const Warp *w, const char *only);
 void lanes_print_json(FILE *out, const Warp *w);
 int lanes_expect(FILE *out, const Warp *w, const char *path, char *err, size_t errlen);
+bool lanes_params_given(const Warp *w, char *err, size_t errlen);
 
 #endif

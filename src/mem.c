@@ -1,0 +1,267 @@
+/* mem.c: the memory spaces of one warp's kernel. Every variable, kernel parameter and buffer
+ * is a Region with an address in its own state space; a generic address is the global address
+ * itself, or a space's address plus that space's window (what cvta computes). Each byte has a
+ * shadow byte saying whether it is defined, so an undefined register stored and loaded again
+ * stays undefined. ld/st/cvta execute here; an access outside every region, misaligned, to an
+ * undefined address or to read-only memory is a fault naming lane, line, address and the
+ * nearest region. Requires: exec.c (XInstr, Warp). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "ptxrun.h"
+
+/* Where each space appears in the generic address space. Global addresses are generic. */
+static uint64_t window(int space)
+{
+    switch (space) {
+    case SPACE_SHARED: return MEM_SHARED_WINDOW;
+    case SPACE_LOCAL: return MEM_LOCAL_WINDOW;
+    case SPACE_CONST: return MEM_CONST_WINDOW;
+    case SPACE_PARAM: return MEM_PARAM_WINDOW;
+    default: return 0;
+    }
+}
+
+static const char *space_name(int space)
+{
+    switch (space) {
+    case SPACE_GLOBAL: return ".global";
+    case SPACE_SHARED: return ".shared";
+    case SPACE_LOCAL: return ".local";
+    case SPACE_CONST: return ".const";
+    case SPACE_PARAM: return ".param";
+    default: return "generic";
+    }
+}
+
+void mem_init(Memory *mem)
+{
+    memset(mem, 0, sizeof *mem);
+    mem->cursor[SPACE_GLOBAL] = MEM_GLOBAL_BASE;
+    mem->cursor[SPACE_SHARED] = 0;
+    mem->cursor[SPACE_LOCAL] = 0;
+    mem->cursor[SPACE_CONST] = 0;
+    mem->cursor[SPACE_PARAM] = 0;
+}
+
+void mem_free(Memory *mem)
+{
+    for (uint32_t i = 0; i < mem->count; i++) {
+        free(mem->regions[i].data);
+        free(mem->regions[i].shadow);
+    }
+    free(mem->regions);
+    mem->regions = NULL;
+    mem->count = mem->capacity = 0;
+}
+
+/* A new zero-filled region; returns its index. Regions of a space never overlap, and a gap of
+ * 256 bytes separates them so that running off the end of one is caught. */
+uint32_t mem_add(Memory *mem, const char *name, int space, uint64_t size, uint32_t align, int type, bool per_lane,
+                 bool defined)
+{
+    if (mem->count == mem->capacity) {
+        mem->capacity = mem->capacity ? 2 * mem->capacity : 16;
+        mem->regions = xrealloc(mem->regions, mem->capacity * sizeof *mem->regions);
+    }
+    if (align < 16)
+        align = 16;
+    uint64_t base = (mem->cursor[space] + align - 1) & ~(uint64_t)(align - 1);
+    mem->cursor[space] = base + size + 256;
+    Region *r = &mem->regions[mem->count];
+    memset(r, 0, sizeof *r);
+    r->name = name;
+    r->space = (uint8_t)space;
+    r->type = (uint8_t)type;
+    r->per_lane = per_lane;
+    r->base = base;
+    r->size = size;
+    size_t bytes = (size_t)size * (per_lane ? WARP_SIZE : 1);
+    r->data = xcalloc(bytes ? bytes : 1, 1);
+    r->shadow = xcalloc(bytes ? bytes : 1, 1);
+    if (defined)
+        memset(r->shadow, 1, bytes);
+    return mem->count++;
+}
+
+Region *mem_named(Memory *mem, const char *name, int space)
+{
+    for (uint32_t i = 0; i < mem->count; i++)
+        if (mem->regions[i].name == name && (space < 0 || mem->regions[i].space == space))
+            return &mem->regions[i];
+    for (uint32_t i = 0; i < mem->count; i++)     /* names from JSON are not interned */
+        if (mem->regions[i].name && strcmp(mem->regions[i].name, name) == 0 &&
+            (space < 0 || mem->regions[i].space == space))
+            return &mem->regions[i];
+    return NULL;
+}
+
+uint64_t mem_generic(int space, uint64_t address)
+{
+    return address + window(space);
+}
+
+/* Splits a generic address into a space and an address in it. */
+static int from_generic(uint64_t generic, uint64_t *address)
+{
+    static const int spaces[] = { SPACE_SHARED, SPACE_LOCAL, SPACE_CONST, SPACE_PARAM };
+    for (size_t i = 0; i < COUNT_OF(spaces); i++) {
+        uint64_t w = window(spaces[i]);
+        if (generic >= w && generic - w < MEM_WINDOW_SIZE) {
+            *address = generic - w;
+            return spaces[i];
+        }
+    }
+    *address = generic;
+    return SPACE_GLOBAL;
+}
+
+static Region *find(Memory *mem, int space, uint64_t address, uint64_t size)
+{
+    for (uint32_t i = 0; i < mem->count; i++) {
+        Region *r = &mem->regions[i];
+        if (r->space == space && address >= r->base && address - r->base <= r->size &&
+            r->size - (address - r->base) >= size)
+            return r;
+    }
+    return NULL;
+}
+
+static void describe_nearest(Memory *mem, int space, uint64_t address, char *buf, size_t size)
+{
+    const Region *best = NULL;
+    uint64_t best_distance = UINT64_MAX;
+    for (uint32_t i = 0; i < mem->count; i++) {
+        const Region *r = &mem->regions[i];
+        if (r->space != space)
+            continue;
+        uint64_t d = address < r->base ? r->base - address : address >= r->base + r->size ? address - (r->base + r->size) + 1 : 0;
+        if (d < best_distance) {
+            best_distance = d;
+            best = r;
+        }
+    }
+    if (best)
+        snprintf(buf, size, "; the nearest is '%s' at 0x%llx..0x%llx", best->name ? best->name : "?",
+                 (unsigned long long)mem_generic(space, best->base),
+                 (unsigned long long)mem_generic(space, best->base + best->size));
+    else
+        snprintf(buf, size, "; there is no %s memory", space_name(space));
+}
+
+/* ---- execution ---- */
+
+/* The bytes of lane's access, after every check; NULL after a fault. */
+static uint8_t *locate(Warp *w, const XInstr *x, int lane, uint64_t address, unsigned size, bool store,
+                       uint8_t **shadow)
+{
+    Memory *mem = &w->mem;
+    int space = x->space;
+    uint64_t in_space = address;
+    if (space == SPACE_NONE)
+        space = from_generic(address, &in_space);
+    uint32_t pc = (uint32_t)(x - w->code);
+    if (in_space % size) {
+        exec_fault(w, pc, "lane %d: '%s' %s %u bytes at 0x%llx, which is not %u-byte aligned", lane, x->ir->mnemonic,
+                   store ? "writes" : "reads", size, (unsigned long long)address, size);
+        return NULL;
+    }
+    Region *r = find(mem, space, in_space, size);
+    if (!r) {
+        char near[256];
+        describe_nearest(mem, space, in_space, near, sizeof near);
+        exec_fault(w, pc, "lane %d: '%s' %s %u bytes at 0x%llx (%s), outside every region%s", lane, x->ir->mnemonic,
+                   store ? "writes" : "reads", size, (unsigned long long)address, space_name(space), near);
+        return NULL;
+    }
+    if (store && (r->space == SPACE_CONST || (r->space == SPACE_PARAM && r->kernel_param))) {
+        exec_fault(w, pc, "lane %d: '%s' writes to read-only %s memory '%s'", lane, x->ir->mnemonic,
+                   space_name(r->space), r->name);
+        return NULL;
+    }
+    uint64_t offset = (in_space - r->base) + (r->per_lane ? (uint64_t)lane * r->size : 0);
+    *shadow = r->shadow + offset;
+    return r->data + offset;
+}
+
+static uint64_t read_bytes(const uint8_t *p, unsigned size)
+{
+    uint64_t v = 0;
+    for (unsigned i = 0; i < size; i++)
+        v |= (uint64_t)p[i] << (8 * i);
+    return v;
+}
+
+static void write_bytes(uint8_t *p, uint64_t v, unsigned size)
+{
+    for (unsigned i = 0; i < size; i++)
+        p[i] = (uint8_t)(v >> (8 * i));
+}
+
+static bool all_set(const uint8_t *shadow, unsigned size)
+{
+    for (unsigned i = 0; i < size; i++)
+        if (!shadow[i])
+            return false;
+    return true;
+}
+
+static void memory_access(Warp *w, const XInstr *x, uint32_t mask)
+{
+    unsigned size = (unsigned)(x->bits + 7) / 8;
+    bool store = x->op == OP_ST;
+    uint32_t pc = (uint32_t)(x - w->code);
+    uint32_t base = x->src[0];
+    uint32_t undefined = mask & ~w->defined[base];
+    if (undefined) {
+        exec_fault(w, pc, "lane %d: '%s' uses an undefined address", __builtin_ctz(undefined), x->ir->mnemonic);
+        return;
+    }
+    bool sign = x->cls == 's';
+    for (uint32_t k = mask; k; k &= k - 1) {
+        int l = __builtin_ctz(k);
+        uint64_t address = w->val[base][l] + (uint64_t)x->offset;
+        for (unsigned e = 0; e < x->vec_count; e++) {
+            uint8_t *shadow;
+            uint8_t *p = locate(w, x, l, address + e * size, size, store, &shadow);
+            if (!p)
+                return;
+            uint32_t row = x->vec[e];
+            if (row == NO_SLOT)
+                continue;                    /* '_' in a vector */
+            uint32_t bit = 1u << l;
+            if (store) {
+                write_bytes(p, w->val[row][l], size);
+                memset(shadow, (w->defined[row] >> l) & 1, size);
+            } else {
+                uint64_t v = read_bytes(p, size);
+                if (sign && size < 8) {
+                    unsigned shift = 64 - 8 * size;
+                    v = (uint64_t)((int64_t)(v << shift) >> shift);
+                }
+                w->val[row][l] = v & width_mask(x->dst_bits);
+                w->defined[row] = all_set(shadow, size) ? w->defined[row] | bit : w->defined[row] & ~bit;
+            }
+        }
+    }
+}
+
+/* cvta.space: space address -> generic; cvta.to.space: generic -> space address. */
+static void convert_address(Warp *w, const XInstr *x, uint32_t mask)
+{
+    const uint64_t *a = w->val[x->src[0]];
+    uint64_t *d = w->val[x->dst];
+    uint64_t shift = window(x->space);
+    for (int l = 0; l < WARP_SIZE; l++)
+        if (mask >> l & 1)
+            d[l] = (x->to_space ? a[l] - shift : a[l] + shift) & width_mask(x->bits);
+    w->defined[x->dst] = (w->defined[x->dst] & ~mask) | (w->defined[x->src[0]] & mask);
+}
+
+void mem_execute(Warp *w, const XInstr *x, uint32_t mask)
+{
+    if (x->op == OP_CVTA)
+        convert_address(w, x, mask);
+    else
+        memory_access(w, x, mask);
+}
