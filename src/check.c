@@ -686,7 +686,10 @@ static void check_value(Checker *c, const Instr *in, const Operand *o, Expect e)
             error(c, o->at, "'%s' is not a predicate ('%s' needs one here)", r->name, op);
             return;
         }
-        if (!c->fn->is_snippet && !compatible(r->type, e.type))
+        /* ld, st and cvt may name registers wider than their type (PTX ISA 5.4.5.1). */
+        bool wider_ok = in->op == OP_CVT && type_bits(r->type) > type_bits(e.type) && type_class(e.type) != 'f' &&
+                        type_class(r->type) != 'f';
+        if (!c->fn->is_snippet && !wider_ok && !compatible(r->type, e.type))
             error(c, o->at, "'%s' is .%s, which does not fit the .%s operand of '%s'", r->name,
                   type_info[r->type].name, type_info[e.type].name, op);
         return;
@@ -749,6 +752,7 @@ static Expect expect_for(const Instr *in, char letter)
     case 'Q': case 'q': e.dest = true; e.pred = true; e.type = TYPE_PRED; break;
     case 'a': case 'S': e.pred = is_pred_type; break;
     case 'w': e.type = wide; break;
+    case 't': e.type = in->type_count > 1 ? in->types[1] : TYPE_NONE; break;
     case 'u': e.type = TYPE_U32; break;
     case 'p': e.pred = true; e.type = TYPE_PRED; break;
     case 'l': e.type = TYPE_NONE; break;

@@ -293,7 +293,7 @@ static void check_variant(Loader *ld, const Instr *in, const XInstr *x)
         cannot(ld, in, what);
     else if ((in->op == OP_MIN || in->op == OP_MAX) && in->operand_count == 4)
         cannot(ld, in, "three-input min/max");
-    else if (x->sat && x->cls != 'f' && !(x->type == TYPE_S32 && (in->op == OP_ADD || in->op == OP_SUB)))
+    else if (x->sat && x->cls != 'f' && in->op != OP_CVT && !(x->type == TYPE_S32 && (in->op == OP_ADD || in->op == OP_SUB)))
         cannot(ld, in, what);
 }
 
@@ -315,7 +315,8 @@ static void load_instr(Loader *ld, const Instr *in, XInstr *x)
     for (unsigned i = 0; i < in->mod_count; i++) {
         Mod mod = in->mods[i];
         switch (mod) {
-        case MOD_RN: case MOD_RZ: case MOD_RM: case MOD_RP: x->rounding = (uint8_t)mod; break;
+        case MOD_RN: case MOD_RZ: case MOD_RM: case MOD_RP:
+        case MOD_RNI: case MOD_RZI: case MOD_RMI: case MOD_RPI: x->rounding = (uint8_t)mod; break;
         case MOD_FTZ: x->ftz = true; break;
         case MOD_SAT: x->sat = true; break;
         case MOD_CLAMP: x->clamp = true; break;
@@ -355,6 +356,25 @@ static void load_instr(Loader *ld, const Instr *in, XInstr *x)
         } else {
             cannot(ld, in, "this form");
         }
+        return;
+    }
+
+    if (in->op == OP_CVT) {
+        x->src_type = in->type_count > 1 ? in->types[1] : TYPE_NONE;
+        bool half = x->src_type == TYPE_NONE || in->type_count != 2 || x->type == TYPE_PRED ||
+                    (type_info[x->src_type].cls == 'f' && type_info[x->src_type].bits < 32) ||
+                    (x->cls == 'f' && x->bits < 32) || x->src_type == TYPE_PRED;
+        if (half || in->operand_count != 2) {
+            char what[96];
+            snprintf(what, sizeof what, "'%s'", in->mnemonic);
+            cannot(ld, in, what);
+            return;
+        }
+        load_destination(ld, in, &in->operands[0], x);
+        if (x->dst_kind == DST_VALUE)
+            x->dst_bits = (uint8_t)type_info[ld->w->fn->regs.data[x->dst].type].bits;
+        x->src[0] = source_row(ld, in, &in->operands[1], x->src_type, x, 0);
+        x->src_count = 1;
         return;
     }
 
@@ -914,6 +934,9 @@ static uint32_t step(Warp *w, uint32_t pc, uint32_t mask)
         break;
     case OP_SHF:
         warp_shf(w, x, run);
+        break;
+    case OP_CVT:
+        convert_execute(w, x, run);
         break;
     case OP_LD:
     case OP_ST:

@@ -502,8 +502,22 @@ static void format_float(char *buf, size_t size, uint64_t bits, unsigned width)
                 break;
         }
     }
-    /* 1e+01 -> 10: no exponent for numbers a person reads as integers. */
+    /* 1e+01 -> 10: no exponent for numbers a person reads as integers; and an integral
+     * value prints exactly (-2147483648, not the shorter -2147483600 that reads back the same). */
     double v = strtod(buf, NULL);
+    double exact;
+    if (width == 32) {
+        float f;
+        uint32_t b = (uint32_t)bits;
+        memcpy(&f, &b, sizeof f);
+        exact = f;
+    } else {
+        memcpy(&exact, &bits, sizeof exact);
+    }
+    if (exact == floor(exact) && fabs(exact) < 1e16 && fabs(exact) >= 1) {
+        snprintf(buf, size, "%.0f.0", exact);
+        return;
+    }
     if (strpbrk(buf, "eE") && fabs(v) >= 1 && fabs(v) < 1e16) {
         char plain[64];
         snprintf(plain, sizeof plain, "%.*g", (int)floor(log10(fabs(v))) + 1, v);

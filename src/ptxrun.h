@@ -462,6 +462,7 @@ typedef struct XInstr {
     uint32_t src[4];
     uint32_t target;           /* bra: instruction index */
     uint32_t line;             /* source line, for traces and reports */
+    uint8_t src_type;          /* cvt: the source type */
     uint8_t space;             /* ld/st/cvta: Space (SPACE_NONE = generic) */
     bool to_space;             /* cvta.to */
     uint8_t vec_count;         /* ld/st: registers moved (1, or the .v2/.v4 count) */
@@ -531,6 +532,9 @@ Function *exec_entry(Module *m, const char *name);        /* the kernel to run *
 
 /* alu.c: integer, float, logic, compare, select and move, over the lanes of mask. */
 void alu_execute(Warp *w, const XInstr *x, uint32_t mask);
+
+/* convert.c */
+void convert_execute(Warp *w, const XInstr *x, uint32_t mask);
 
 /* warp_ops.c: the exchange instructions, for the lanes that complete them together. */
 /* at: the instruction when every lane runs the same one; NULL: each lane's own, found through

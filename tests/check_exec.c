@@ -453,6 +453,38 @@ START_TEST(float_arithmetic)
 }
 END_TEST
 
+START_TEST(conversions)
+{
+    /* Float to integer: rounded as asked, clamped, NaN to 0 (values by hand). */
+    ck_assert_uint_eq(run_unary("cvt.rzi.s32.f32 d, a;", 0xc0200000, 0, 0), (uint32_t)-2);        /* -2.5 */
+    ck_assert_uint_eq(run_unary("cvt.rni.s32.f32 d, a;", 0x40200000, 0, 0), 2);                    /* 2.5, to even */
+    ck_assert_uint_eq(run_unary("cvt.rni.s32.f32 d, a;", 0x40600000, 0, 0), 4);                    /* 3.5 */
+    ck_assert_uint_eq(run_unary("cvt.rmi.s32.f32 d, a;", 0xc0200000, 0, 0), (uint32_t)-3);
+    ck_assert_uint_eq(run_unary("cvt.rpi.u32.f32 d, a;", 0x3f800001, 0, 0), 2);
+    ck_assert_uint_eq(run_unary("cvt.rzi.s32.f32 d, a;", 0x60ad78ec, 0, 0), 0x7fffffff);          /* 1e20 */
+    ck_assert_uint_eq(run_unary("cvt.rzi.u32.f32 d, a;", 0xbf800000, 0, 0), 0);                    /* -1 */
+    ck_assert_uint_eq(run_unary("cvt.rzi.s32.f32 d, a;", 0x7fc00000, 0, 0), 0);                    /* NaN */
+    ck_assert_uint_eq(run_unary("cvt.rzi.s64.f64 d, a;", 0xc3e0000000000000ull, 0, 0), 0x8000000000000000ull);
+    /* Integer to float: 2^24 + 1 is not a float; .rn goes to even, .rp up. */
+    ck_assert_uint_eq(run_unary("cvt.rn.f32.s32 d, a;", 16777217, 0, 0), 0x4b800000);
+    ck_assert_uint_eq(run_unary("cvt.rp.f32.s32 d, a;", 16777217, 0, 0), 0x4b800001);
+    ck_assert_uint_eq(run_unary("cvt.rn.f32.u64 d, a;", ~0ull, 0, 0), 0x5f800000);                  /* 2^64 */
+    ck_assert_uint_eq(run_unary("cvt.rz.f32.u64 d, a;", ~0ull, 0, 0), 0x5f7fffff);
+    /* Integers: extend by the source's signedness, truncate, or clamp with .sat. */
+    ck_assert_uint_eq(run_unary("cvt.s64.s32 d, a;", 0xfffffffe, 0, 0), (uint64_t)-2);
+    ck_assert_uint_eq(run_unary("cvt.u64.u32 d, a;", 0xfffffffe, 0, 0), 0xfffffffe);
+    ck_assert_uint_eq(run_unary("cvt.u8.u32 d, a;", 300, 0, 0), 44);
+    ck_assert_uint_eq(run_unary("cvt.sat.u8.s32 d, a;", 0xffffffff, 0, 0), 0);
+    ck_assert_uint_eq(run_unary("cvt.sat.s8.s32 d, a;", 1000, 0, 0), 127);
+    ck_assert_uint_eq(run_unary("cvt.sat.u32.s64 d, a;", 1ull << 40, 0, 0), 0xffffffff);
+    /* Floats: exact widening, rounded narrowing, integral rounding in place. */
+    ck_assert_uint_eq(run_unary("cvt.f64.f32 d, a;", 0x3f800000, 0, 0), 0x3ff0000000000000ull);
+    ck_assert_uint_eq(run_unary("cvt.rn.f32.f64 d, a;", 0x3ff0000010000000ull, 0, 0), 0x3f800000);   /* 1 + 2^-24 */
+    ck_assert_uint_eq(run_unary("cvt.rp.f32.f64 d, a;", 0x3ff0000010000000ull, 0, 0), 0x3f800001);
+    ck_assert_uint_eq(run_unary("cvt.rni.f32.f32 d, a;", 0x40200000, 0, 0), 0x40000000);            /* 2.5 -> 2 */
+}
+END_TEST
+
 START_TEST(compare_and_select)
 {
     Run *r = load("setp.lt.f32 lt|ge, a, b;\nsetp.ltu.f32 ltu, a, b;\nsetp.nan.f32 nan, a, b;\n"
@@ -513,6 +545,7 @@ int main(void)
     tcase_add_test(tc, integer_arithmetic);
     tcase_add_test(tc, float_arithmetic);
     tcase_add_test(tc, compare_and_select);
+    tcase_add_test(tc, conversions);
     tcase_add_test(tc, unsupported_instructions_are_reported_before_running);
     suite_add_tcase(s, tc);
     return run_suite(s);

@@ -1,0 +1,155 @@
+/* convert.c: cvt, every integer and float pair (f16/bf16 not yet). Integer to integer:
+ * the source read as its type (sign- or zero-extended from its width), then truncated to the
+ * destination, or clamped with .sat. Float to integer: rounded by .rni/.rzi/.rmi/.rpi, clamped
+ * to the destination's range, NaN to 0 (PTX: float-to-integer conversions saturate). Integer to
+ * float and float narrowing: rounded by .rn/.rz/.rm/.rp. Float to float of the same width with
+ * .rni etc.: rounded to an integral value. .ftz and .sat as for arithmetic.
+ * Built with -frounding-math (see Makefile). Requires: an XInstr from exec.c. */
+#include <fenv.h>
+#include <math.h>
+#include <string.h>
+
+#include "ptxrun.h"
+
+static int host_mode(uint8_t rounding)
+{
+    switch (rounding) {
+    case MOD_RZ: case MOD_RZI: return FE_TOWARDZERO;
+    case MOD_RM: case MOD_RMI: return FE_DOWNWARD;
+    case MOD_RP: case MOD_RPI: return FE_UPWARD;
+    default: return FE_TONEAREST;
+    }
+}
+
+static double read_float(uint64_t bits, unsigned width, bool ftz)
+{
+    if (width == 32) {
+        float f;
+        uint32_t b = (uint32_t)bits;
+        memcpy(&f, &b, sizeof f);
+        if (ftz && fpclassify(f) == FP_SUBNORMAL)
+            f = copysignf(0.0f, f);
+        return f;
+    }
+    double d;
+    memcpy(&d, &bits, sizeof d);
+    return d;
+}
+
+static uint64_t write_float(double v, unsigned width, bool ftz, bool sat)
+{
+    if (sat)
+        v = isnan(v) ? 0.0 : v < 0.0 ? 0.0 : v > 1.0 ? 1.0 : v;
+    if (width == 32) {
+        float f = (float)v;                      /* rounded in the current mode */
+        if (ftz && fpclassify(f) == FP_SUBNORMAL)
+            f = copysignf(0.0f, f);
+        if (isnan(f))
+            return 0x7fffffffu;
+        uint32_t b;
+        memcpy(&b, &f, sizeof b);
+        return b;
+    }
+    if (isnan(v))
+        return 0x7fffffffffffffffull;
+    uint64_t b;
+    memcpy(&b, &v, sizeof b);
+    return b;
+}
+
+/* A float to an integer type: rounded (in the current mode), clamped, NaN to 0. */
+static uint64_t float_to_int(double v, unsigned width, bool is_signed)
+{
+    if (isnan(v))
+        return 0;
+    v = nearbyint(v);
+    if (is_signed) {
+        double lo = -ldexp(1.0, (int)width - 1), hi = ldexp(1.0, (int)width - 1);
+        if (v < lo)
+            return (uint64_t)1 << (width - 1);   /* the most negative value, as bits */
+        if (v >= hi)
+            return width_mask(width - 1);
+        return (uint64_t)(int64_t)v & width_mask(width);
+    }
+    if (v <= 0)
+        return 0;
+    if (v >= ldexp(1.0, (int)width))
+        return width_mask(width);
+    return (uint64_t)v;
+}
+
+static int64_t sign_extend(uint64_t v, unsigned bits)
+{
+    unsigned shift = 64 - bits;
+    return (int64_t)(v << shift) >> shift;
+}
+
+/* An integer to an integer type, truncating or (.sat) clamping. */
+static uint64_t int_to_int(uint64_t v, unsigned from, bool from_signed, unsigned to, bool to_signed, bool sat)
+{
+    if (!sat)
+        return (from_signed ? (uint64_t)sign_extend(v, from) : v & width_mask(from)) & width_mask(to);
+    if (from_signed) {
+        int64_t s = sign_extend(v, from);
+        int64_t lo = to_signed ? (to == 64 ? INT64_MIN : -(int64_t)((uint64_t)1 << (to - 1))) : 0;
+        int64_t hi_s = to == 64 ? INT64_MAX : (int64_t)width_mask(to_signed ? to - 1 : to);
+        if (!to_signed && to == 64)
+            hi_s = INT64_MAX;
+        if (s < lo)
+            s = lo;
+        if (s > hi_s)
+            s = hi_s;
+        return (uint64_t)s & width_mask(to);
+    }
+    uint64_t u = v & width_mask(from);
+    uint64_t hi = width_mask(to_signed ? to - 1 : to);
+    return (u > hi ? hi : u) & width_mask(to);
+}
+
+void convert_execute(Warp *w, const XInstr *x, uint32_t mask)
+{
+    const uint64_t *a = w->val[x->src[0]];
+    unsigned to = x->bits, from = type_info[x->src_type].bits;
+    char to_cls = x->cls, from_cls = type_info[x->src_type].cls;
+    bool to_float = to_cls == 'f', from_float = from_cls == 'f';
+    uint64_t r[WARP_SIZE];
+    int saved = fegetround();
+    bool directed = x->rounding && host_mode(x->rounding) != FE_TONEAREST;
+    if (directed)
+        fesetround(host_mode(x->rounding));
+    for (int l = 0; l < WARP_SIZE; l++) {
+        if (!(mask >> l & 1)) {
+            r[l] = 0;
+            continue;
+        }
+        if (from_float && to_float) {
+            double v = read_float(a[l], from, x->ftz);
+            bool integral = x->rounding == MOD_RNI || x->rounding == MOD_RZI || x->rounding == MOD_RMI ||
+                            x->rounding == MOD_RPI;
+            if (integral)
+                v = nearbyint(v);
+            r[l] = write_float(v, to, x->ftz, x->sat);
+        } else if (from_float) {
+            r[l] = float_to_int(read_float(a[l], from, x->ftz), to, to_cls == 's');
+        } else if (to_float) {
+            double v;
+            if (from == 64 && to == 32) {       /* round once, straight to float */
+                float f = from_cls == 's' ? (float)(int64_t)a[l] : (float)a[l];
+                v = f;
+            } else {
+                v = from_cls == 's' ? (double)sign_extend(a[l], from) : (double)(a[l] & width_mask(from));
+            }
+            r[l] = write_float(v, to, x->ftz, x->sat);
+        } else {
+            r[l] = int_to_int(a[l], from, from_cls == 's', to, to_cls == 's', x->sat);
+        }
+    }
+    if (directed)
+        fesetround(saved);
+    /* A destination register wider than the type gets the value sign- or zero-extended. */
+    uint64_t *d = w->val[x->dst];
+    for (int l = 0; l < WARP_SIZE; l++)
+        if (mask >> l & 1)
+            d[l] = to_cls == 's' && x->dst_bits > to ? (uint64_t)sign_extend(r[l], to) & width_mask(x->dst_bits) : r[l];
+    w->defined[x->dst] = (w->defined[x->dst] & ~mask) | (w->defined[x->src[0]] & mask);
+}
