@@ -32,7 +32,7 @@ CHECK_LIBS   := $(shell pkg-config --libs check 2>/dev/null)
 # The library: everything but main.c, in pipeline order.
 LIB_SRC := src/util.c src/arena.c src/intern.c src/source.c src/diag.c \
            $(BUILD)/lexer.c $(BUILD)/parser.c src/parse.c src/ops.c src/check.c src/ir.c \
-           src/exec.c src/alu.c src/convert.c src/warp_ops.c src/mem.c src/lanes.c
+           src/exec.c src/alu.c src/bitops.c src/mathops.c src/convert.c src/warp_ops.c src/mem.c src/lanes.c
 LIB_OBJ := $(patsubst %.c,$(BUILD)/obj/%.o,$(notdir $(LIB_SRC)))
 HEADERS := src/ptxrun.h src/parse.h src/ops.def src/types.def src/mods.def src/sregs.def $(BUILD)/parser.h
 
@@ -63,7 +63,7 @@ $(BUILD)/obj/%.o: $(BUILD)/%.c $(HEADERS)
 	$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
 # Instructions with .rz/.rm/.rp switch the host's rounding mode around the operation.
-$(BUILD)/obj/alu.o $(BUILD)/obj/convert.o: ALL_CFLAGS += -frounding-math
+$(BUILD)/obj/alu.o $(BUILD)/obj/convert.o $(BUILD)/obj/mathops.o: ALL_CFLAGS += -frounding-math
 
 $(BUILD)/libptxrun.a: $(LIB_OBJ)
 	rm -f $@

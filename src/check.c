@@ -754,6 +754,7 @@ static Expect expect_for(const Instr *in, char letter)
     case 'w': e.type = wide; break;
     case 't': e.type = in->type_count > 1 ? in->types[1] : TYPE_NONE; break;
     case 'u': e.type = TYPE_U32; break;
+    case 'U': e.dest = true; e.type = TYPE_U32; break;
     case 'p': e.pred = true; e.type = TYPE_PRED; break;
     case 'l': e.type = TYPE_NONE; break;
     default: break;

@@ -293,6 +293,10 @@ static void check_variant(Loader *ld, const Instr *in, const XInstr *x)
         cannot(ld, in, what);
     else if ((in->op == OP_MIN || in->op == OP_MAX) && in->operand_count == 4)
         cannot(ld, in, "three-input min/max");
+    else if (in->op == OP_PRMT && strcmp(in->mnemonic, "prmt.b32") != 0)
+        cannot(ld, in, what);                      /* the .f4e ... modes */
+    else if (in->op == OP_LOP3 && (in->operand_count != 5 || in->operands[0].kind == OPND_PAIR))
+        cannot(ld, in, what);
     else if (x->sat && x->cls != 'f' && in->op != OP_CVT && !(x->type == TYPE_S32 && (in->op == OP_ADD || in->op == OP_SUB)))
         cannot(ld, in, what);
 }
@@ -359,6 +363,8 @@ static void load_instr(Loader *ld, const Instr *in, XInstr *x)
         return;
     }
 
+    if (in->op == OP_SLCT)
+        x->src_type = in->type_count > 1 ? in->types[1] : TYPE_S32;
     if (in->op == OP_CVT) {
         x->src_type = in->type_count > 1 ? in->types[1] : TYPE_NONE;
         bool half = x->src_type == TYPE_NONE || in->type_count != 2 || x->type == TYPE_PRED ||
@@ -937,6 +943,20 @@ static uint32_t step(Warp *w, uint32_t pc, uint32_t mask)
         break;
     case OP_CVT:
         convert_execute(w, x, run);
+        break;
+    case OP_POPC: case OP_CLZ: case OP_BFIND: case OP_BREV: case OP_BFE: case OP_BFI: case OP_PRMT:
+    case OP_LOP3:
+        bitops_execute(w, x, run);
+        break;
+    case OP_DIV: case OP_REM:
+        if (x->cls == 'f')
+            mathops_execute(w, x, run);
+        else
+            bitops_execute(w, x, run);
+        break;
+    case OP_RCP: case OP_SQRT: case OP_RSQRT: case OP_SIN: case OP_COS: case OP_LG2: case OP_EX2:
+    case OP_TANH: case OP_COPYSIGN: case OP_TESTP: case OP_SLCT:
+        mathops_execute(w, x, run);
         break;
     case OP_LD:
     case OP_ST:

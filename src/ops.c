@@ -124,7 +124,7 @@ void ops_print_markdown(FILE *out)
     }
     fputs("\nOperand letters: d destination, D destination with optional |p, Q predicate destination"
           " with optional |q, a source of the instruction type, w source of the result type,"
-          " t source of the second type, u 32-bit integer, p predicate (may be negated), l label,"
+          " t source of the second type, u 32-bit integer source, U 32-bit integer destination, p predicate (may be negated), l label,"
           " V destination or vector,"
           " S source, vector or address of a variable; ? marks an optional operand.\n", out);
 }

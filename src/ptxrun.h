@@ -533,6 +533,12 @@ Function *exec_entry(Module *m, const char *name);        /* the kernel to run *
 /* alu.c: integer, float, logic, compare, select and move, over the lanes of mask. */
 void alu_execute(Warp *w, const XInstr *x, uint32_t mask);
 
+/* bitops.c: popc clz bfind brev bfe bfi prmt lop3, integer div and rem. */
+void bitops_execute(Warp *w, const XInstr *x, uint32_t mask);
+
+/* mathops.c: float div rcp sqrt rsqrt sin cos lg2 ex2 tanh, copysign, testp, slct. */
+void mathops_execute(Warp *w, const XInstr *x, uint32_t mask);
+
 /* convert.c */
 void convert_execute(Warp *w, const XInstr *x, uint32_t mask);
 

@@ -485,6 +485,62 @@ START_TEST(conversions)
 }
 END_TEST
 
+START_TEST(bit_instructions_and_division)
+{
+    /* Values by hand from the PTX ISA pseudo-code. */
+    ck_assert_uint_eq(run_unary("popc.b32 d, a;", 0xf0f0f0f1, 0, 0), 17);
+    ck_assert_uint_eq(run_unary("popc.b64 d, a;", ~0ull, 0, 0), 64);
+    ck_assert_uint_eq(run_unary("clz.b32 d, a;", 0x00010000, 0, 0), 15);
+    ck_assert_uint_eq(run_unary("clz.b32 d, a;", 0, 0, 0), 32);
+    ck_assert_uint_eq(run_unary("bfind.u32 d, a;", 0x00010000, 0, 0), 16);
+    ck_assert_uint_eq(run_unary("bfind.u32 d, a;", 0, 0, 0), 0xffffffff);
+    ck_assert_uint_eq(run_unary("bfind.s32 d, a;", 0xfffffff0, 0, 0), 3);        /* first bit unlike the sign */
+    ck_assert_uint_eq(run_unary("bfind.shiftamt.u32 d, a;", 0x00010000, 0, 0), 15);
+    ck_assert_uint_eq(run_unary("brev.b32 d, a;", 0x00000001, 0, 0), 0x80000000);
+    ck_assert_uint_eq(run_unary("brev.b32 d, a;", 0x12345678, 0, 0), 0x1e6a2c48);
+    ck_assert_uint_eq(run_unary("bfe.u32 d, a, 8, 8;", 0x12345678, 0, 0), 0x56);
+    ck_assert_uint_eq(run_unary("bfe.s32 d, a, 4, 4;", 0x000000f0, 0, 0), 0xffffffff);  /* field 0xf, signed */
+    ck_assert_uint_eq(run_unary("bfe.s32 d, a, 28, 8;", 0x80000000, 0, 0), 0xfffffff8);
+    ck_assert_uint_eq(run_unary("bfe.u32 d, a, 0, 0;", 0xffffffff, 0, 0), 0);
+    ck_assert_uint_eq(run_unary("bfi.b32 d, a, b, 8, 8;", 0xab, 0x11111111, 0), 0x1111ab11);
+    ck_assert_uint_eq(run_unary("bfi.b32 d, a, b, 28, 8;", 0xff, 0, 0), 0xf0000000);
+    ck_assert_uint_eq(run_unary("prmt.b32 d, a, b, 0x3210;", 0x44332211, 0x88776655, 0), 0x44332211);
+    ck_assert_uint_eq(run_unary("prmt.b32 d, a, b, 0x4567;", 0x44332211, 0x88776655, 0), 0x55667788);
+    /* 0x0019: byte 0 = sign of byte 1 (0x80), byte 1 = byte 1, bytes 2-3 = byte 0 (0xff). */
+    ck_assert_uint_eq(run_unary("prmt.b32 d, a, b, 0x0019;", 0x000080ff, 0, 0), 0xffff80ff);
+    ck_assert_uint_eq(run_unary("lop3.b32 d, a, b, c, 0x96;", 0xff00ff00, 0xf0f0f0f0, 0xcccccccc), 0xff00ff00 ^ 0xf0f0f0f0 ^ 0xcccccccc);
+    ck_assert_uint_eq(run_unary("lop3.b32 d, a, b, c, 0x80;", 0xff00ff00, 0xf0f0f0f0, 0xcccccccc), 0xc000c000);
+    ck_assert_uint_eq(run_unary("div.s32 d, a, b;", (uint32_t)-7, 2, 0), (uint32_t)-3);      /* truncates */
+    ck_assert_uint_eq(run_unary("rem.s32 d, a, b;", (uint32_t)-7, 2, 0), (uint32_t)-1);
+    ck_assert_uint_eq(run_unary("div.u64 d, a, b;", ~0ull, 3, 0), 0x5555555555555555ull);
+    ck_assert_uint_eq(run_unary("div.rn.f32 d, a, b;", 0x3f800000, 0x40400000, 0), 0x3eaaaaab);   /* 1/3 */
+    ck_assert_uint_eq(run_unary("div.rz.f32 d, a, b;", 0x3f800000, 0x40400000, 0), 0x3eaaaaaa);
+    ck_assert_uint_eq(run_unary("sqrt.rn.f32 d, a;", 0x40800000, 0, 0), 0x40000000);               /* sqrt 4 */
+    ck_assert_uint_eq(run_unary("rcp.rn.f64 d, a;", 0x4000000000000000ull, 0, 0), 0x3fe0000000000000ull);
+    ck_assert_uint_eq(run_unary("copysign.f32 d, a, b;", 0x80000000, 0x3f800000, 0), 0xbf800000);
+    ck_assert_uint_eq(run_unary("ex2.approx.f32 d, a;", 0x40400000, 0, 0), 0x41000000);             /* 2^3 */
+}
+END_TEST
+
+START_TEST(division_by_zero_is_undefined)
+{
+    Run *r = load("div.u32 d, a, b;\nrem.u32 e, a, b;\ndiv.s32 f, a, c;\n");
+    uint32_t a = reg(r, "a"), b = reg(r, "b"), c = reg(r, "c");
+    for (int l = 0; l < WARP_SIZE; l++) {
+        r->w->val[a][l] = l == 1 ? 0x80000000u : 10;
+        r->w->val[b][l] = l == 0 ? 0 : 3;
+        r->w->val[c][l] = l == 1 ? 0xffffffffu : 2;
+    }
+    r->w->defined[a] = r->w->defined[b] = r->w->defined[c] = ALL_LANES;
+    ck_assert_int_eq(run(r), EXEC_OK);
+    ck_assert_uint_eq(r->w->defined[reg(r, "d")], ~1u);
+    ck_assert_uint_eq(r->w->defined[reg(r, "e")], ~1u);
+    ck_assert_uint_eq(r->w->defined[reg(r, "f")], ~2u);            /* INT_MIN / -1 */
+    ck_assert_uint_eq(r->w->val[reg(r, "d")][5], 3);
+    done(r);
+}
+END_TEST
+
 START_TEST(compare_and_select)
 {
     Run *r = load("setp.lt.f32 lt|ge, a, b;\nsetp.ltu.f32 ltu, a, b;\nsetp.nan.f32 nan, a, b;\n"
@@ -546,6 +602,8 @@ int main(void)
     tcase_add_test(tc, float_arithmetic);
     tcase_add_test(tc, compare_and_select);
     tcase_add_test(tc, conversions);
+    tcase_add_test(tc, bit_instructions_and_division);
+    tcase_add_test(tc, division_by_zero_is_undefined);
     tcase_add_test(tc, unsupported_instructions_are_reported_before_running);
     suite_add_tcase(s, tc);
     return run_suite(s);
