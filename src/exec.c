@@ -345,6 +345,36 @@ static void load_instr(Loader *ld, const Instr *in, XInstr *x)
     }
     check_variant(ld, in, x);
 
+    if (in->op == OP_BAR || in->op == OP_BARRIER) {
+        /* One warp is the whole CTA: a barrier waits for every launched, non-exited lane. */
+        if (strstr(in->mnemonic, ".arrive") || strstr(in->mnemonic, ".red") || in->operand_count > 1) {
+            char what[96];
+            snprintf(what, sizeof what, "'%s' with these operands", in->mnemonic);
+            cannot(ld, in, what);
+        }
+        return;
+    }
+    if (in->op == OP_MEMBAR || in->op == OP_FENCE)
+        return;                                    /* nothing to order inside one warp */
+    if (in->op == OP_ATOM || in->op == OP_RED) {
+        load_memory_suffixes(ld, in, x);
+        unsigned first = in->op == OP_ATOM ? 1 : 0;
+        if (in->operand_count < first + 2 || in->operand_count > first + 3 ||
+            (x->mode == MOD_CAS) != (in->operand_count == first + 3) || !x->mode ||
+            (x->cls == 'f' && x->mode != MOD_ADD) || x->bits < 32 || in->type_count != 1) {
+            char what[96];
+            snprintf(what, sizeof what, "'%s' in this form", in->mnemonic);
+            cannot(ld, in, what);
+            return;
+        }
+        if (first)
+            load_destination(ld, in, &in->operands[0], x);
+        load_address(ld, in, &in->operands[first], x);
+        for (unsigned i = first + 1; i < in->operand_count; i++)
+            x->vec[i - first - 1] = source_row(ld, in, &in->operands[i], x->type, x, i - first);
+        x->vec_count = (uint8_t)(in->operand_count - first - 1);
+        return;
+    }
     if (in->op == OP_LD || in->op == OP_ST || in->op == OP_CVTA) {
         load_memory_suffixes(ld, in, x);
         if (in->op == OP_LD && in->operand_count == 2) {
@@ -570,6 +600,9 @@ Warp *exec_load(Module *m, Function *fn, Diag *diag)
         for (unsigned s = 0; s < x->src_count; s++)
             if (!(x->src_pred & (1u << s)) && x->src[s] >= NO_SLOT - ld.immediates.len)
                 x->src[s] = first_immediate + (NO_SLOT - 1 - x->src[s]);
+        for (unsigned v = 0; v < 4; v++)          /* st and atom data (NO_SLOT itself is '_') */
+            if (x->vec[v] != NO_SLOT && x->vec[v] >= NO_SLOT - ld.immediates.len)
+                x->vec[v] = first_immediate + (NO_SLOT - 1 - x->vec[v]);
     }
     w->val = xcalloc(w->row_count ? w->row_count : 1, sizeof *w->val);
     w->defined = xcalloc(w->row_count ? w->row_count : 1, sizeof *w->defined);
@@ -772,6 +805,8 @@ static uint32_t guard_lanes(const Warp *w, const XInstr *x, uint32_t lanes, uint
     return lanes & (x->guard == 1 ? p : ~p);
 }
 
+static void exchange(Warp *w, const XInstr *x, const XInstr *at, uint32_t lanes, uint32_t guard_true);
+
 /* The lanes of cls, all waiting at instructions of one kind and mask, complete together. */
 static void complete(Warp *w, uint32_t cls)
 {
@@ -796,10 +831,7 @@ static void complete(Warp *w, uint32_t cls)
     bool one_pc = true;
     for (uint32_t k = cls; k && one_pc; k &= k - 1)
         one_pc = w->arrival[__builtin_ctz(k)].pc == pc;
-    if (x->op == OP_SHFL_SYNC)
-        warp_shfl(w, one_pc ? x : NULL, cls, cls, guard_true);
-    else if (x->op == OP_VOTE_SYNC)
-        warp_vote(w, one_pc ? x : NULL, cls, guard_true);
+    exchange(w, x, one_pc ? x : NULL, cls, guard_true);
     for (uint32_t k = cls; k; k &= k - 1) {
         int lane = __builtin_ctz(k);
         w->pc[lane] = w->arrival[lane].pc + 1;
@@ -829,10 +861,33 @@ static void try_complete(Warp *w)
     }
 }
 
-/* Lanes of mask arrive at the synchronising instruction at pc. */
+/* The exchange itself, for lanes that complete together (at one instruction `at`, or each
+ * at its own when `at` is NULL). */
+static void exchange(Warp *w, const XInstr *x, const XInstr *at, uint32_t lanes, uint32_t guard_true)
+{
+    switch (x->op) {
+    case OP_SHFL_SYNC: warp_shfl(w, at, lanes, lanes, guard_true); break;
+    case OP_VOTE_SYNC: warp_vote(w, at, lanes, guard_true); break;
+    case OP_MATCH: warp_match(w, at, lanes, guard_true); break;
+    case OP_REDUX_SYNC: warp_redux(w, at, lanes, guard_true); break;
+    case OP_ELECT_SYNC: warp_elect(w, at, lanes, guard_true); break;
+    default: break;                       /* barriers: meeting is all they do */
+    }
+}
+
+/* Lanes of mask arrive at the synchronising instruction at pc. A CTA barrier's membermask is
+ * the whole (one-warp) CTA. */
 static void arrive(Warp *w, uint32_t pc, uint32_t mask)
 {
     const XInstr *x = &w->code[pc];
+    bool barrier = x->op == OP_BAR || x->op == OP_BARRIER;
+    if (barrier) {
+        for (uint32_t k = mask; k; k &= k - 1)
+            w->arrival[__builtin_ctz(k)] = (Arrival){ pc, w->launched };
+        w->waiting |= mask;
+        try_complete(w);
+        return;
+    }
     uint32_t row = x->src[x->src_count - 1];
     uint32_t undefined = mask & ~w->defined[row];
     if (undefined)
@@ -851,10 +906,7 @@ static void arrive(Warp *w, uint32_t pc, uint32_t mask)
             uint32_t guard_true = guard_lanes(w, x, mask, &guard_undefined);
             if (guard_undefined)
                 exec_warn(w, pc, guard_undefined, "undefined guard predicate");
-            if (x->op == OP_SHFL_SYNC)
-                warp_shfl(w, x, mask, mask, guard_true);
-            else if (x->op == OP_VOTE_SYNC)
-                warp_vote(w, x, mask, guard_true);
+            exchange(w, x, x, mask, guard_true);
             advance(w, mask, pc + 1);
             return;
         }
@@ -924,8 +976,22 @@ static uint32_t step(Warp *w, uint32_t pc, uint32_t mask)
     case OP_SHFL_SYNC:
     case OP_VOTE_SYNC:
     case OP_BAR_WARP_SYNC:
+    case OP_BAR:
+    case OP_BARRIER:
+    case OP_MATCH:
+    case OP_REDUX_SYNC:
+    case OP_ELECT_SYNC:
         arrive(w, pc, mask);
         return w->waiting & mask ? NO_SLOT : pc + 1;
+    case OP_MEMBAR:
+    case OP_FENCE:
+        break;
+    case OP_ATOM:
+    case OP_RED:
+        mem_atomic(w, x, run);
+        if (w->faulted)
+            return NO_SLOT;
+        break;
     case OP_SHFL:
         warp_shfl(w, x, mask, mask, run);
         break;

@@ -265,3 +265,76 @@ void mem_execute(Warp *w, const XInstr *x, uint32_t mask)
     else
         memory_access(w, x, mask);
 }
+
+/* One atomic update of old with b (and c for cas); returns the new value. */
+static uint64_t atomic_update(const XInstr *x, uint64_t old, uint64_t b, uint64_t c)
+{
+    unsigned bits = x->bits;
+    uint64_t m = width_mask(bits);
+    bool is_signed = x->cls == 's';
+    int64_t so = (int64_t)(old << (64 - bits)) >> (64 - bits), sb = (int64_t)(b << (64 - bits)) >> (64 - bits);
+    if (x->cls == 'f') {                      /* add.f32 / add.f64 */
+        if (bits == 32) {
+            float fo, fb;
+            uint32_t bo = (uint32_t)old, bb = (uint32_t)b;
+            memcpy(&fo, &bo, 4);
+            memcpy(&fb, &bb, 4);
+            float r = fo + fb;
+            uint32_t br;
+            memcpy(&br, &r, 4);
+            return r != r ? 0x7fffffffu : br;
+        }
+        double dof, dbf;
+        memcpy(&dof, &old, 8);
+        memcpy(&dbf, &b, 8);
+        double r = dof + dbf;
+        uint64_t br;
+        memcpy(&br, &r, 8);
+        return r != r ? 0x7fffffffffffffffull : br;
+    }
+    switch (x->mode) {
+    case MOD_ADD: return (old + b) & m;
+    case MOD_AND: return old & b & m;
+    case MOD_OR: return (old | b) & m;
+    case MOD_XOR: return (old ^ b) & m;
+    case MOD_EXCH: return b & m;
+    case MOD_CAS: return (old & m) == (b & m) ? c & m : old;
+    case MOD_MIN: return is_signed ? (sb < so ? b : old) & m : ((b & m) < (old & m) ? b : old) & m;
+    case MOD_MAX: return is_signed ? (sb > so ? b : old) & m : ((b & m) > (old & m) ? b : old) & m;
+    case MOD_INC: return (old & m) >= (b & m) ? 0 : (old + 1) & m;
+    case MOD_DEC: return ((old & m) == 0 || (old & m) > (b & m)) ? b & m : (old - 1) & m;
+    default: BUG("atomic %d", x->mode);
+    }
+}
+
+/* atom/red: each lane's read-modify-write in turn, lowest lane first (ptxrun's order; the
+ * GPU's is unspecified, so the final memory value is the same and atom's d follows it). */
+void mem_atomic(Warp *w, const XInstr *x, uint32_t mask)
+{
+    unsigned size = x->bits / 8;
+    uint32_t pc = (uint32_t)(x - w->code);
+    uint32_t base = x->src[0];
+    uint32_t undefined = mask & ~w->defined[base];
+    if (undefined) {
+        exec_fault(w, pc, "lane %d: '%s' uses an undefined address", __builtin_ctz(undefined), x->ir->mnemonic);
+        return;
+    }
+    for (uint32_t k = mask; k; k &= k - 1) {
+        int l = __builtin_ctz(k);
+        uint8_t *shadow;
+        uint8_t *p = locate(w, x, l, w->val[base][l] + (uint64_t)x->offset, size, true, &shadow);
+        if (!p)
+            return;
+        uint64_t old = read_bytes(p, size);
+        bool old_defined = all_set(shadow, size);
+        uint64_t b = w->val[x->vec[0]][l], c = x->vec_count > 1 ? w->val[x->vec[1]][l] : 0;
+        bool in_defined = (w->defined[x->vec[0]] >> l & 1) && (x->vec_count < 2 || (w->defined[x->vec[1]] >> l & 1));
+        write_bytes(p, atomic_update(x, old, b, c), size);
+        memset(shadow, old_defined && in_defined, size);
+        if (x->dst_kind == DST_VALUE) {
+            uint32_t bit = 1u << l;
+            w->val[x->dst][l] = old;
+            w->defined[x->dst] = old_defined ? w->defined[x->dst] | bit : w->defined[x->dst] & ~bit;
+        }
+    }
+}

@@ -548,6 +548,9 @@ void convert_execute(Warp *w, const XInstr *x, uint32_t mask);
 void warp_shfl(Warp *w, const XInstr *at, uint32_t lanes, uint32_t participants, uint32_t guard_true);
 void warp_vote(Warp *w, const XInstr *at, uint32_t lanes, uint32_t guard_true);
 void warp_shf(Warp *w, const XInstr *x, uint32_t mask);
+void warp_match(Warp *w, const XInstr *at, uint32_t lanes, uint32_t guard_true);
+void warp_redux(Warp *w, const XInstr *at, uint32_t lanes, uint32_t guard_true);
+void warp_elect(Warp *w, const XInstr *at, uint32_t lanes, uint32_t guard_true);
 
 /* mem.c */
 void mem_init(Memory *mem);
@@ -557,6 +560,7 @@ uint32_t mem_add(Memory *mem, const char *name, int space, uint64_t size, uint32
 Region *mem_named(Memory *mem, const char *name, int space);  /* space -1: any */
 uint64_t mem_generic(int space, uint64_t address);
 void mem_execute(Warp *w, const XInstr *x, uint32_t mask);     /* ld, st, cvta */
+void mem_atomic(Warp *w, const XInstr *x, uint32_t mask);      /* atom, red: lane by lane, lowest first */
 
 /* lanes.c: --lanes JSON in; final state out as a table or JSON; --expect. */
 int lanes_load(Warp *w, const char *path, char *err, size_t errlen);

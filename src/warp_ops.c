@@ -164,3 +164,107 @@ void warp_shf(Warp *w, const XInstr *x, uint32_t mask)
         w->defined[x->dst] = (w->defined[x->dst] & ~mask) | (defined & mask);
     }
 }
+
+/* The lanes that contribute to match/redux/elect: those completing it whose guard holds. */
+static const XInstr *instr_of(const Warp *w, const XInstr *at, int lane)
+{
+    return at ? at : &w->code[w->arrival[lane].pc];
+}
+
+static void write_value(Warp *w, const XInstr *x, int lane, uint64_t v, bool defined)
+{
+    if (x->dst_kind != DST_VALUE)
+        return;
+    uint32_t bit = 1u << lane;
+    w->val[x->dst][lane] = v;
+    w->defined[x->dst] = defined ? w->defined[x->dst] | bit : w->defined[x->dst] & ~bit;
+}
+
+static void write_pred(Warp *w, uint32_t slot, int lane, bool v, bool defined)
+{
+    if (slot == NO_SLOT)
+        return;
+    uint32_t bit = 1u << lane;
+    w->pred[slot] = v ? w->pred[slot] | bit : w->pred[slot] & ~bit;
+    w->pred_defined[slot] = defined ? w->pred_defined[slot] | bit : w->pred_defined[slot] & ~bit;
+}
+
+/* match.any: the lanes whose a equals mine; match.all: all of them if every a is equal (p
+ * true), else 0 (p false). Over the guard-true lanes completing together. */
+void warp_match(Warp *w, const XInstr *at, uint32_t lanes, uint32_t guard_true)
+{
+    uint32_t voters = lanes & guard_true, known = ALL_LANES;
+    uint64_t value[WARP_SIZE] = { 0 };
+    for (uint32_t k = voters; k; k &= k - 1) {
+        int l = __builtin_ctz(k);
+        const XInstr *x = instr_of(w, at, l);
+        value[l] = w->val[x->src[0]][l] & width_mask(x->bits);
+        if (!(w->defined[x->src[0]] >> l & 1))
+            known = 0;
+    }
+    for (uint32_t k = voters; k; k &= k - 1) {
+        int l = __builtin_ctz(k);
+        const XInstr *x = instr_of(w, at, l);
+        uint32_t same = 0;
+        for (uint32_t m = voters; m; m &= m - 1)
+            same |= (uint32_t)(value[__builtin_ctz(m)] == value[l]) << __builtin_ctz(m);
+        if (x->mode == MOD_ALL) {
+            bool all = same == voters;
+            write_value(w, x, l, all ? voters : 0, known != 0);
+            write_pred(w, x->dst_pred, l, all, known != 0);
+        } else {
+            write_value(w, x, l, same, known != 0);
+        }
+    }
+}
+
+/* redux.sync: add (wrapping to 32 bits), min and max (.s32 or .u32), and, or, xor. */
+void warp_redux(Warp *w, const XInstr *at, uint32_t lanes, uint32_t guard_true)
+{
+    uint32_t voters = lanes & guard_true;
+    if (!voters)
+        return;
+    const XInstr *first = instr_of(w, at, __builtin_ctz(voters));
+    bool is_signed = first->cls == 's', known = true;
+    uint64_t acc = 0;
+    bool started = false;
+    for (uint32_t k = voters; k; k &= k - 1) {
+        int l = __builtin_ctz(k);
+        const XInstr *x = instr_of(w, at, l);
+        uint32_t v = (uint32_t)w->val[x->src[0]][l];
+        known &= (w->defined[x->src[0]] >> l & 1) != 0;
+        if (!started) {
+            acc = v;
+            started = true;
+            continue;
+        }
+        switch (first->mode) {
+        case MOD_ADD: acc = (uint32_t)(acc + v); break;
+        case MOD_AND: acc &= v; break;
+        case MOD_OR: acc |= v; break;
+        case MOD_XOR: acc ^= v; break;
+        case MOD_MIN: acc = is_signed ? ((int32_t)v < (int32_t)acc ? v : acc) : (v < acc ? v : acc); break;
+        default: acc = is_signed ? ((int32_t)v > (int32_t)acc ? v : acc) : (v > acc ? v : acc); break;
+        }
+    }
+    for (uint32_t k = voters; k; k &= k - 1) {
+        int l = __builtin_ctz(k);
+        write_value(w, instr_of(w, at, l), l, acc & 0xffffffffu, known);
+    }
+}
+
+/* elect.sync: the lowest lane of those completing together leads; d = its lane number,
+ * p = whether this lane is it. */
+void warp_elect(Warp *w, const XInstr *at, uint32_t lanes, uint32_t guard_true)
+{
+    uint32_t voters = lanes & guard_true;
+    if (!voters)
+        return;
+    int leader = __builtin_ctz(lanes);
+    for (uint32_t k = voters; k; k &= k - 1) {
+        int l = __builtin_ctz(k);
+        const XInstr *x = instr_of(w, at, l);
+        write_value(w, x, l, (uint64_t)leader, true);
+        write_pred(w, x->dst_pred, l, l == leader, true);
+    }
+}
