@@ -224,8 +224,10 @@ static void load_data_operand(Loader *ld, const Instr *in, const Operand *o, XIn
 /* The type each source operand is read as. */
 static int source_type(const Instr *in, unsigned i)
 {
-    int type = in->types[0];
+    int type = in->type_count ? in->types[0] : TYPE_B32;
     switch (in->op) {
+    case OP_MATCH: case OP_REDUX_SYNC: case OP_ELECT_SYNC:
+        return i + 2 == in->operand_count ? TYPE_U32 : type;   /* the membermask is last */
     case OP_SHFL: case OP_SHFL_SYNC:
         return i == 0 ? TYPE_B32 : TYPE_U32;
     case OP_SHF:

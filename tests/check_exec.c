@@ -541,6 +541,108 @@ START_TEST(division_by_zero_is_undefined)
 }
 END_TEST
 
+/* A global buffer of n u32, its address in register "p" of every lane. */
+static Region *buffer(Run *r, const char *name, uint64_t n)
+{
+    uint32_t index = mem_add(&r->w->mem, name, SPACE_GLOBAL, n * 4, 256, TYPE_U32, false, true);
+    Region *b = &r->w->mem.regions[index];
+    b->is_buffer = true;
+    uint32_t p = reg(r, "p");
+    for (int l = 0; l < WARP_SIZE; l++)
+        r->w->val[p][l] = b->base;
+    r->w->defined[p] = ALL_LANES;
+    return b;
+}
+
+static uint32_t word(const Region *b, unsigned i)
+{
+    return (uint32_t)b->data[4 * i] | (uint32_t)b->data[4 * i + 1] << 8 | (uint32_t)b->data[4 * i + 2] << 16 |
+           (uint32_t)b->data[4 * i + 3] << 24;
+}
+
+START_TEST(loads_stores_and_atomics)
+{
+    Run *r = load(".reg .b64 p;\n.reg .b64 q;\nmov.u32 l, %laneid;\nmul.wide.u32 o, l, 4;\nadd.s64 q, p, o;\n"
+                  "st.global.u32 [q], l;\nld.global.u32 v, [q+4];\natom.global.add.u32 old, [p+128], 1;\n"
+                  "red.global.max.s32 [p+132], l;\nst.global.v2.u32 [p+136], {l, l};\n");
+    Region *b = buffer(r, "out", 64);
+    ck_assert_int_eq(run(r), EXEC_OK);
+    for (unsigned i = 0; i < 32; i++)
+        ck_assert_uint_eq(word(b, i), i);
+    uint32_t v = reg(r, "v");
+    ck_assert_uint_eq(r->w->val[v][3], 4);             /* stores happen before the next load */
+    ck_assert_uint_eq(r->w->val[v][31], 0);            /* word 32 is read before the atomics run */
+    ck_assert_uint_eq(word(b, 32), 32);
+    uint32_t old = reg(r, "old");
+    for (int l = 0; l < WARP_SIZE; l++)
+        ck_assert_uint_eq(r->w->val[old][l], (uint64_t)l);   /* lane by lane, lowest first */
+    ck_assert_uint_eq(word(b, 33), 31);
+    ck_assert_uint_eq(word(b, 34), 31);                /* the last lane's v2 store wins */
+    done(r);
+}
+END_TEST
+
+START_TEST(out_of_bounds_and_misaligned_accesses_fault)
+{
+    Run *r = load(".reg .b64 p;\nmov.u32 l, %laneid;\nsetp.eq.u32 last, l, 31;\n@last st.global.u32 [p+128], l;\n");
+    buffer(r, "out", 32);
+    ck_assert_int_eq(run(r), EXEC_FAULT);
+    char expected[256];
+    snprintf(expected, sizeof expected, "4:1: error: lane 31: 'st.global.u32' writes 4 bytes at 0x%llx (.global), "
+             "outside every region; the nearest is 'out' at 0x%llx..0x%llx\n",
+             (unsigned long long)(MEM_GLOBAL_BASE + 128), (unsigned long long)MEM_GLOBAL_BASE,
+             (unsigned long long)(MEM_GLOBAL_BASE + 128));
+    ck_assert_str_eq(r->p->cap.text, expected);
+    done(r);
+
+    r = load(".reg .b64 p;\nld.global.u32 v, [p+2];\n");
+    buffer(r, "in", 32);
+    ck_assert_int_eq(run(r), EXEC_FAULT);
+    ck_assert(strstr(r->p->cap.text, "is not 4-byte aligned"));
+    done(r);
+}
+END_TEST
+
+START_TEST(match_redux_elect)
+{
+    Run *r = load("mov.u32 l, %laneid;\nand.b32 k, l, 3;\n"
+                  "match.any.sync.b32 any, k, 0xffffffff;\nmatch.all.sync.b32 all|same, k, 0xffffffff;\n"
+                  "redux.sync.add.u32 sum, l, 0xffffffff;\nredux.sync.min.s32 lo, m, 0xffffffff;\n"
+                  "redux.sync.max.u32 hi, m, 0xffffffff;\nredux.sync.xor.b32 x, l, 0xffffffff;\n"
+                  "setp.ge.u32 upper, l, 8;\n@upper elect.sync e|leader, 0xffffffff;\n");
+    uint32_t m = reg(r, "m");
+    for (int l = 0; l < WARP_SIZE; l++)
+        r->w->val[m][l] = (uint64_t)(uint32_t)(l - 5);     /* -5 .. 26 */
+    r->w->defined[m] = ALL_LANES;
+    ck_assert_int_eq(run(r), EXEC_OK);
+    ck_assert_uint_eq(r->w->val[reg(r, "any")][6], 0x44444444);          /* lanes with k == 2 */
+    ck_assert_uint_eq(r->w->val[reg(r, "all")][0], 0);
+    ck_assert_uint_eq(r->w->pred[pred(r, "same")], 0);
+    ck_assert_uint_eq(r->w->val[reg(r, "sum")][9], 496);                /* 0 + ... + 31 */
+    ck_assert_uint_eq(r->w->val[reg(r, "lo")][0], (uint32_t)-5);
+    ck_assert_uint_eq(r->w->val[reg(r, "hi")][0], (uint32_t)-1);        /* as .u32, -1 is largest */
+    ck_assert_uint_eq(r->w->val[reg(r, "x")][0], 0);                    /* 0 ^ 1 ^ ... ^ 31 */
+    ck_assert_uint_eq(r->w->val[reg(r, "e")][12], 0);                   /* lane 0 completes it too */
+    ck_assert_uint_eq(r->w->pred[pred(r, "leader")] & 0xffffff00, 0);
+    done(r);
+}
+END_TEST
+
+START_TEST(barrier_waits_for_the_whole_block)
+{
+    /* Lanes 0-15 store, everyone meets at bar.sync, then lanes 16-31 read what they stored. */
+    Run *r = load(".reg .b64 p;\n.shared .u32 s[32];\nmov.u32 l, %laneid;\nsetp.lt.u32 low, l, 16;\n"
+                  "mov.u64 base, s;\n@!low bra WAIT;\nmul.lo.u32 o, l, 4;\ncvt.u64.u32 o64, o;\nadd.s64 a, base, o64;\n"
+                  "add.u32 v, l, 100;\nst.shared.u32 [a], v;\nWAIT:\nbar.sync 0;\n"
+                  "sub.u32 j, l, 16;\nmul.lo.u32 o2, j, 4;\ncvt.u64.u32 o3, o2;\nadd.s64 a2, base, o3;\n"
+                  "@!low ld.shared.u32 r, [a2];\n");
+    ck_assert_int_eq(run(r), EXEC_OK);
+    ck_assert_uint_eq(r->w->val[reg(r, "r")][20], 104);
+    ck_assert_uint_eq(r->w->defined[reg(r, "r")] & 0xffff0000, 0xffff0000);
+    done(r);
+}
+END_TEST
+
 START_TEST(compare_and_select)
 {
     Run *r = load("setp.lt.f32 lt|ge, a, b;\nsetp.ltu.f32 ltu, a, b;\nsetp.nan.f32 nan, a, b;\n"
@@ -604,6 +706,10 @@ int main(void)
     tcase_add_test(tc, conversions);
     tcase_add_test(tc, bit_instructions_and_division);
     tcase_add_test(tc, division_by_zero_is_undefined);
+    tcase_add_test(tc, loads_stores_and_atomics);
+    tcase_add_test(tc, out_of_bounds_and_misaligned_accesses_fault);
+    tcase_add_test(tc, match_redux_elect);
+    tcase_add_test(tc, barrier_waits_for_the_whole_block);
     tcase_add_test(tc, unsupported_instructions_are_reported_before_running);
     suite_add_tcase(s, tc);
     return run_suite(s);
