@@ -504,3 +504,37 @@ void alu_execute(Warp *w, const XInstr *x, uint32_t mask)
     if (x->dst_kind == DST_VALUE)
         commit(w, x->dst, r, mask, defined);
 }
+
+/* mov.b64 d, {lo, hi} and mov.b64 {lo, hi}, d (and other splits): parts are in vec, lowest
+ * first. A packed value is defined where every part is; each unpacked part where d is. */
+void alu_move_parts(Warp *w, const XInstr *x, uint32_t mask)
+{
+    unsigned part_bits = x->bits / x->vec_count;
+    uint64_t part_mask = width_mask(part_bits);
+    if (x->pack) {
+        uint32_t defined = ALL_LANES;
+        Lanes r;
+        for (int l = 0; l < WARP_SIZE; l++) {
+            uint64_t v = 0;
+            for (unsigned i = 0; i < x->vec_count; i++)
+                v |= (w->val[x->vec[i]][l] & part_mask) << (i * part_bits);
+            r[l] = v;
+        }
+        for (unsigned i = 0; i < x->vec_count; i++)
+            defined &= w->defined[x->vec[i]];
+        if (x->dst_kind == DST_VALUE)
+            commit(w, x->dst, r, mask, defined);
+        return;
+    }
+    Lanes source;
+    memcpy(source, w->val[x->src[0]], sizeof source);     /* {a, b}, a may overwrite the source */
+    uint32_t defined = w->defined[x->src[0]];
+    for (unsigned i = 0; i < x->vec_count; i++) {
+        if (x->vec[i] == NO_SLOT)
+            continue;
+        Lanes r;
+        for (int l = 0; l < WARP_SIZE; l++)
+            r[l] = (source[l] >> (i * part_bits)) & part_mask;
+        commit(w, x->vec[i], r, mask, defined);
+    }
+}

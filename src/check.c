@@ -628,6 +628,8 @@ static void resolve_operand(Checker *c, Operand *o, Expect e)
     case OPND_LIST: {
         Expect elem = e;
         elem.letter = 0;
+        if ((e.letter == 'V' || e.letter == 'S') && e.type != TYPE_NONE && o->count > 1)
+            elem.type = type_of('b', type_bits(e.type) / o->count);   /* mov {lo, hi}: the parts */
         for (unsigned i = 0; i < o->count; i++)
             resolve_operand(c, &o->u.group.elems[i], elem);
         break;

@@ -395,6 +395,41 @@ static void load_instr(Loader *ld, const Instr *in, XInstr *x)
         return;
     }
 
+    if (in->op == OP_MOV && in->operand_count == 2 &&
+        (in->operands[0].kind == OPND_VEC || in->operands[1].kind == OPND_VEC)) {
+        /* mov.b64 {lo, hi}, d unpacks; mov.b64 d, {lo, hi} packs (also .b32 of two .b16, ...). */
+        bool unpack = in->operands[0].kind == OPND_VEC;
+        const Operand *parts = &in->operands[unpack ? 0 : 1];
+        if (parts->count < 2 || parts->count > 4 || x->bits % parts->count) {
+            cannot(ld, in, "mov with this vector");
+            return;
+        }
+        x->vec_count = (uint8_t)parts->count;
+        int part_type = TYPE_B32;
+        for (int t = 0; t < TYPE_COUNT; t++)
+            if (type_info[t].cls == 'b' && type_info[t].bits == x->bits / parts->count)
+                part_type = t;
+        for (unsigned i = 0; i < parts->count; i++) {
+            const Operand *p = &parts->u.group.elems[i];
+            if (p->kind == OPND_SINK && unpack)
+                x->vec[i] = NO_SLOT;
+            else if (p->kind == OPND_REG)
+                x->vec[i] = p->u.slot;
+            else if (!unpack && (p->kind == OPND_INT || p->kind == OPND_F32 || p->kind == OPND_F64))
+                x->vec[i] = immediate_row(ld, immediate_bits(p, part_type));
+            else
+                cannot(ld, in, "mov with this vector element");
+        }
+        if (unpack) {
+            x->unpack = true;
+            x->src[0] = source_row(ld, in, &in->operands[1], x->type, x, 0);
+            x->src_count = 1;
+        } else {
+            x->pack = true;
+            load_destination(ld, in, &in->operands[0], x);
+        }
+        return;
+    }
     if (in->op == OP_SLCT)
         x->src_type = in->type_count > 1 ? in->types[1] : TYPE_S32;
     if (in->op == OP_CVT) {
@@ -1011,6 +1046,12 @@ static uint32_t step(Warp *w, uint32_t pc, uint32_t mask)
         break;
     case OP_CVT:
         convert_execute(w, x, run);
+        break;
+    case OP_MOV:
+        if (x->pack || x->unpack)
+            alu_move_parts(w, x, run);
+        else
+            alu_execute(w, x, run);
         break;
     case OP_POPC: case OP_CLZ: case OP_BFIND: case OP_BREV: case OP_BFE: case OP_BFI: case OP_PRMT:
     case OP_LOP3:

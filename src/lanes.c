@@ -700,6 +700,9 @@ static uint32_t collect_columns(const Warp *w, const char *only, Column *cols, u
         if (x->dst_kind == DST_PRED) used[f->regs.len + x->dst] = true;
         if (x->dst_pred != NO_SLOT) used[f->regs.len + x->dst_pred] = true;
         if (x->guard) used[f->regs.len + x->guard_pred] = true;
+        for (unsigned v = 0; v < x->vec_count && v < 4; v++)
+            if (x->vec[v] < w->reg_count)
+                used[x->vec[v]] = true;
         for (unsigned s = 0; s < x->src_count; s++) {
             if (x->src_pred >> s & 1) {
                 if (x->src[s] < f->preds.len)

@@ -465,6 +465,7 @@ typedef struct XInstr {
     uint8_t src_type;          /* cvt: the source type */
     uint8_t space;             /* ld/st/cvta: Space (SPACE_NONE = generic) */
     bool to_space;             /* cvta.to */
+    bool pack, unpack;         /* mov d, {a, b} / mov {a, b}, d: vec holds the parts */
     uint8_t vec_count;         /* ld/st: registers moved (1, or the .v2/.v4 count) */
     uint8_t dst_bits;          /* ld: width of the destination register */
     uint32_t vec[4];           /* ld: destination rows; st: source rows (NO_SLOT for '_') */
@@ -532,6 +533,7 @@ Function *exec_entry(Module *m, const char *name);        /* the kernel to run *
 
 /* alu.c: integer, float, logic, compare, select and move, over the lanes of mask. */
 void alu_execute(Warp *w, const XInstr *x, uint32_t mask);
+void alu_move_parts(Warp *w, const XInstr *x, uint32_t mask);   /* mov packing and unpacking */
 
 /* bitops.c: popc clz bfind brev bfe bfi prmt lop3, integer div and rem. */
 void bitops_execute(Warp *w, const XInstr *x, uint32_t mask);

@@ -643,6 +643,28 @@ START_TEST(barrier_waits_for_the_whole_block)
 }
 END_TEST
 
+START_TEST(mov_packs_and_unpacks)
+{
+    Run *r = load(".reg .b64 d;\n.reg .b16 s0;\n.reg .b16 s1;\nmov.b64 d, {lo, hi};\nmov.b64 {x, y}, d;\n"
+                  "mov.b32 h, {s0, s1};\nmov.b32 {t0, t1}, h;\n");
+    uint32_t lo = reg(r, "lo"), hi = reg(r, "hi"), s0 = reg(r, "s0"), s1 = reg(r, "s1");
+    for (int l = 0; l < WARP_SIZE; l++) {
+        r->w->val[lo][l] = 0x11111111;
+        r->w->val[hi][l] = 0x22222222u + (uint64_t)l;
+        r->w->val[s0][l] = 0xbeef;
+        r->w->val[s1][l] = 0xdead;
+    }
+    r->w->defined[lo] = r->w->defined[hi] = r->w->defined[s0] = r->w->defined[s1] = ALL_LANES;
+    ck_assert_int_eq(run(r), EXEC_OK);
+    ck_assert_uint_eq(r->w->val[reg(r, "d")][3], 0x2222222511111111ull);
+    ck_assert_uint_eq(r->w->val[reg(r, "y")][3], 0x22222225);
+    ck_assert_uint_eq(r->w->val[reg(r, "x")][3], 0x11111111);
+    ck_assert_uint_eq(r->w->val[reg(r, "h")][0], 0xdeadbeef);
+    ck_assert_uint_eq(r->w->val[reg(r, "t1")][0], 0xdead);
+    done(r);
+}
+END_TEST
+
 START_TEST(compare_and_select)
 {
     Run *r = load("setp.lt.f32 lt|ge, a, b;\nsetp.ltu.f32 ltu, a, b;\nsetp.nan.f32 nan, a, b;\n"
@@ -710,6 +732,7 @@ int main(void)
     tcase_add_test(tc, out_of_bounds_and_misaligned_accesses_fault);
     tcase_add_test(tc, match_redux_elect);
     tcase_add_test(tc, barrier_waits_for_the_whole_block);
+    tcase_add_test(tc, mov_packs_and_unpacks);
     tcase_add_test(tc, unsupported_instructions_are_reported_before_running);
     suite_add_tcase(s, tc);
     return run_suite(s);
