@@ -18,12 +18,15 @@ enum {
 
 typedef struct Loader {
     Warp *w;
+    const FuncLayout *cur;     /* the function being loaded */
+    uint32_t total_preds;      /* constant predicates follow every function's predicates */
     uint32_t sreg_row[SREG_COUNT][4];    /* row of each special register component */
     VEC(uint64_t) immediates;             /* values of the immediate rows, in order */
     bool failed;
 } Loader;
 
 static bool symbol_address(Loader *ld, const char *name, int *space, uint64_t *address);
+static void load_call(Loader *ld, const Instr *in, XInstr *x);
 
 static void cannot(Loader *ld, const Instr *in, const char *what)
 {
@@ -101,12 +104,12 @@ static uint32_t source_row(Loader *ld, const Instr *in, const Operand *o, int ty
     Warp *w = ld->w;
     switch (o->kind) {
     case OPND_REG:
-        return o->u.slot;
+        return ld->cur->row_base + o->u.slot;
     case OPND_PRED:
         x->src_pred |= (uint8_t)(1u << i);
         if (o->flags & OPNDF_NOT)
             x->src_not |= (uint8_t)(1u << i);
-        return o->u.slot;
+        return ld->cur->pred_base + o->u.slot;
     case OPND_SREG: {
         if (!sreg_supported(o->u.sreg)) {
             char what[64];
@@ -124,7 +127,7 @@ static uint32_t source_row(Loader *ld, const Instr *in, const Operand *o, int ty
     case OPND_F64:
         if (type == TYPE_PRED) {          /* mov.pred p, 1: the constant predicate slots */
             x->src_pred |= (uint8_t)(1u << i);
-            return (uint32_t)w->fn->preds.len + (o->u.bits != 0);
+            return ld->total_preds + (o->u.bits != 0);
         }
         return immediate_row(ld, immediate_bits(o, type));
     case OPND_SYM: {
@@ -203,9 +206,9 @@ static void load_data_operand(Loader *ld, const Instr *in, const Operand *o, XIn
         if (e->kind == OPND_SINK) {
             x->vec[i] = NO_SLOT;
         } else if (e->kind == OPND_REG) {
-            x->vec[i] = e->u.slot;
+            x->vec[i] = ld->cur->row_base + e->u.slot;
             if (!store && i == 0)
-                x->dst_bits = (uint8_t)type_info[ld->w->fn->regs.data[e->u.slot].type].bits;
+                x->dst_bits = (uint8_t)type_info[ld->cur->fn->regs.data[e->u.slot].type].bits;
         } else if (store && (e->kind == OPND_INT || e->kind == OPND_F32 || e->kind == OPND_F64)) {
             x->vec[i] = immediate_row(ld, immediate_bits(e, x->type));
         } else {
@@ -260,16 +263,16 @@ static void load_destination(Loader *ld, const Instr *in, const Operand *o, XIns
     if (o->kind == OPND_PAIR) {
         value = &o->u.group.elems[0];
         const Operand *p = &o->u.group.elems[1];
-        x->dst_pred = p->kind == OPND_PRED ? p->u.slot : NO_SLOT;
+        x->dst_pred = p->kind == OPND_PRED ? ld->cur->pred_base + p->u.slot : NO_SLOT;
     }
     switch (value->kind) {
     case OPND_REG:
         x->dst_kind = DST_VALUE;
-        x->dst = value->u.slot;
+        x->dst = ld->cur->row_base + value->u.slot;
         break;
     case OPND_PRED:
         x->dst_kind = DST_PRED;
-        x->dst = value->u.slot;
+        x->dst = ld->cur->pred_base + value->u.slot;
         break;
     case OPND_SINK:
         x->dst_kind = DST_NONE;
@@ -314,7 +317,8 @@ static void load_instr(Loader *ld, const Instr *in, XInstr *x)
     x->cls = (uint8_t)type_info[x->type].cls;
     x->dst_pred = NO_SLOT;
     x->guard = in->guard_kind;
-    x->guard_pred = in->guard_slot;
+    x->guard_pred = ld->cur->pred_base + in->guard_slot;
+    x->owner = ld->cur->fn;
     uint32_t line, column;
     source_position(w->m->src, in->at.offset, &line, &column);
     x->line = line;
@@ -347,6 +351,10 @@ static void load_instr(Loader *ld, const Instr *in, XInstr *x)
     }
     check_variant(ld, in, x);
 
+    if (in->op == OP_CALL) {
+        load_call(ld, in, x);
+        return;
+    }
     if (in->op == OP_BAR || in->op == OP_BARRIER) {
         /* One warp is the whole CTA: a barrier waits for every launched, non-exited lane. */
         if (strstr(in->mnemonic, ".arrive") || strstr(in->mnemonic, ".red") || in->operand_count > 1) {
@@ -414,7 +422,7 @@ static void load_instr(Loader *ld, const Instr *in, XInstr *x)
             if (p->kind == OPND_SINK && unpack)
                 x->vec[i] = NO_SLOT;
             else if (p->kind == OPND_REG)
-                x->vec[i] = p->u.slot;
+                x->vec[i] = ld->cur->row_base + p->u.slot;
             else if (!unpack && (p->kind == OPND_INT || p->kind == OPND_F32 || p->kind == OPND_F64))
                 x->vec[i] = immediate_row(ld, immediate_bits(p, part_type));
             else
@@ -445,7 +453,7 @@ static void load_instr(Loader *ld, const Instr *in, XInstr *x)
         }
         load_destination(ld, in, &in->operands[0], x);
         if (x->dst_kind == DST_VALUE)
-            x->dst_bits = (uint8_t)type_info[ld->w->fn->regs.data[x->dst].type].bits;
+            x->dst_bits = (uint8_t)type_info[ld->cur->fn->regs.data[x->dst - ld->cur->row_base].type].bits;
         x->src[0] = source_row(ld, in, &in->operands[1], x->src_type, x, 0);
         x->src_count = 1;
         return;
@@ -454,7 +462,7 @@ static void load_instr(Loader *ld, const Instr *in, XInstr *x)
     unsigned first_source = 0;
     switch (in->op) {
     case OP_BRA:
-        x->target = in->operands[0].u.ref.target;
+        x->target = ld->cur->code_base + in->operands[0].u.ref.target;
         return;
     case OP_RET: case OP_EXIT:
         return;
@@ -465,7 +473,7 @@ static void load_instr(Loader *ld, const Instr *in, XInstr *x)
         first_source = 1;
     }
     if (in->op == OP_SETP && in->operands[0].kind == OPND_PAIR) {
-        x->dst = in->operands[0].u.group.elems[0].u.slot;
+        x->dst = ld->cur->pred_base + in->operands[0].u.group.elems[0].u.slot;
         x->dst_kind = DST_PRED;
     }
     for (unsigned i = first_source; i < in->operand_count; i++) {
@@ -500,6 +508,12 @@ static uint64_t decl_bytes(const Decl *d)
 /* The address of a variable, parameter or function in its space; false if unknown. */
 static bool symbol_address(Loader *ld, const char *name, int *space, uint64_t *address)
 {
+    for (uint32_t i = 0; i < ld->w->func_count; i++)
+        if (ld->w->funcs[i].fn->name == name) {
+            *space = SPACE_GLOBAL;
+            *address = MEM_FUNC_BASE + 16 * (uint64_t)i;
+            return true;
+        }
     Region *r = mem_named(&ld->w->mem, name, -1);
     if (!r)
         return false;
@@ -556,6 +570,10 @@ static void write_init(Loader *ld, Region *r, const Decl *d, const Init *v, uint
     (*index)++;
 }
 
+/* A variable's region. .local and the .param of functions and call sequences are per lane
+ * (each lane passes its own arguments); a kernel's parameters are shared and read-only. The
+ * .param of different call sequences share a region by name: arguments are copied at the call,
+ * so the blocks never need them at once. */
 static void add_variable(Loader *ld, const Decl *d, bool kernel_param)
 {
     int space = d->space;
@@ -563,8 +581,20 @@ static void add_variable(Loader *ld, const Decl *d, bool kernel_param)
         space != SPACE_PARAM)
         return;
     uint64_t size = decl_bytes(d);
+    bool per_lane = space == SPACE_LOCAL || (space == SPACE_PARAM && !kernel_param);
+    Region *old = mem_named(&ld->w->mem, d->name, space);
+    if (old && per_lane && old->per_lane) {
+        if (old->size < size) {
+            old->data = xrealloc(old->data, size * WARP_SIZE);
+            old->shadow = xrealloc(old->shadow, size * WARP_SIZE);
+            memset(old->data, 0, size * WARP_SIZE);
+            memset(old->shadow, 0, size * WARP_SIZE);
+            old->size = size;
+        }
+        return;
+    }
     uint32_t index = mem_add(&ld->w->mem, d->name, space, size, d->align ? d->align : 8,
-                             d->type == TYPE_NONE ? TYPE_B8 : d->type, space == SPACE_LOCAL, true);
+                             d->type == TYPE_NONE ? TYPE_B8 : d->type, per_lane, !per_lane);
     Region *r = &ld->w->mem.regions[index];
     r->kernel_param = kernel_param;
     if (kernel_param)
@@ -578,13 +608,82 @@ static void add_variable(Loader *ld, const Decl *d, bool kernel_param)
 static void build_memory(Loader *ld)
 {
     Module *m = ld->w->m;
-    Function *fn = ld->w->fn;
     for (uint32_t i = 0; i < m->globals.len; i++)
         add_variable(ld, &m->globals.data[i], false);
-    for (uint32_t i = 0; i < fn->params.len; i++)
-        add_variable(ld, &fn->params.data[i], fn->is_entry);
-    for (uint32_t i = 0; i < fn->decls.len; i++)
-        add_variable(ld, &fn->decls.data[i], false);
+    for (uint32_t k = 0; k < ld->w->func_count; k++) {
+        Function *fn = ld->w->funcs[k].fn;
+        for (uint32_t i = 0; i < fn->params.len; i++)
+            add_variable(ld, &fn->params.data[i], k == 0);
+        for (uint32_t i = 0; i < fn->returns.len; i++)
+            add_variable(ld, &fn->returns.data[i], false);
+        for (uint32_t i = 0; i < fn->decls.len; i++)
+            add_variable(ld, &fn->decls.data[i], false);
+    }
+}
+
+static uint32_t region_index(Loader *ld, const char *name, int space)
+{
+    Region *r = mem_named(&ld->w->mem, name, space);
+    return r ? (uint32_t)(r - ld->w->mem.regions) : NO_SLOT;
+}
+
+/* call{.uni} (rets), f, (args){, prototype}: the .param variables passed, and the callee. */
+static void load_call(Loader *ld, const Instr *in, XInstr *x)
+{
+    Warp *w = ld->w;
+    const Operand *ops = in->operands;
+    unsigned n = in->operand_count, i = 0;
+    CallSite site;
+    memset(&site, 0, sizeof site);
+    const Operand *rets = NULL, *args = NULL;
+    if (i < n && ops[i].kind == OPND_LIST)
+        rets = &ops[i++];
+    const Operand *target = i < n ? &ops[i++] : NULL;
+    if (i < n && ops[i].kind == OPND_LIST)
+        args = &ops[i++];
+    if (!target || (rets && rets->count > MAX_CALL_PARAMS) || (args && args->count > MAX_CALL_PARAMS)) {
+        cannot(ld, in, "this call");
+        return;
+    }
+    site.callee = NO_SLOT;
+    if (target->kind == OPND_SYM) {
+        for (uint32_t k = 0; k < w->func_count; k++)
+            if (w->funcs[k].fn->name == target->u.ref.name)
+                site.callee = k;
+        if (site.callee == NO_SLOT) {
+            char what[160];
+            snprintf(what, sizeof what, "a call of '%s' (no body: an external function such as vprintf)",
+                     target->u.ref.name);
+            cannot(ld, in, what);
+            return;
+        }
+    } else if (target->kind == OPND_REG) {
+        site.target_row = ld->cur->row_base + target->u.slot;
+    } else {
+        cannot(ld, in, "this call target");
+        return;
+    }
+    for (unsigned k = 0; rets && k < rets->count; k++) {
+        const Operand *p = &rets->u.group.elems[k];
+        site.rets[k] = p->kind == OPND_SYM ? region_index(ld, p->u.ref.name, SPACE_PARAM) : NO_SLOT;
+        if (site.rets[k] == NO_SLOT)
+            cannot(ld, in, "a call whose results are not .param variables");
+    }
+    for (unsigned k = 0; args && k < args->count; k++) {
+        const Operand *p = &args->u.group.elems[k];
+        site.args[k] = p->kind == OPND_SYM ? region_index(ld, p->u.ref.name, SPACE_PARAM) : NO_SLOT;
+        if (site.args[k] == NO_SLOT)
+            cannot(ld, in, "a call whose arguments are not .param variables");
+    }
+    site.ret_count = (uint8_t)(rets ? rets->count : 0);
+    site.arg_count = (uint8_t)(args ? args->count : 0);
+    w->calls = xrealloc(w->calls, (w->call_count + 1) * sizeof *w->calls);
+    w->calls[w->call_count] = site;
+    x->target = w->call_count++;
+    if (site.callee == NO_SLOT) {
+        x->src[0] = site.target_row;
+        x->src_count = 1;
+    }
 }
 
 /* Every register gets a name (range registers never used by name included), for the lanes
@@ -616,14 +715,39 @@ Warp *exec_load(Module *m, Function *fn, Diag *diag)
     w->diag = diag;
     Loader ld = { .w = w };
     memset(ld.sreg_row, 0xff, sizeof ld.sreg_row);
-    w->reg_count = fn->regs.len;
-    w->row_count = w->reg_count;
-    w->code_len = fn->code.len;
-    w->code = xcalloc(w->code_len ? w->code_len : 1, sizeof *w->code);
+    /* The kernel first, then every other function with a body, each with its own code range,
+     * register rows and predicate slots (calls are not recursive: see the call instruction). */
+    w->funcs = xcalloc(m->functions.len + 1, sizeof *w->funcs);
+    w->funcs[w->func_count++] = (FuncLayout){ fn, 0, 0, 0 };
+    for (uint32_t i = 0; i < m->functions.len; i++) {
+        Function *f = m->functions.data[i];
+        if (f != fn && f->has_body && !f->is_entry && !f->is_snippet)
+            w->funcs[w->func_count++] = (FuncLayout){ f, 0, 0, 0 };
+    }
+    uint32_t code = 0, rows = 0, preds = 0;
+    for (uint32_t k = 0; k < w->func_count; k++) {
+        FuncLayout *f = &w->funcs[k];
+        f->code_base = code;
+        f->row_base = rows;
+        f->pred_base = preds;
+        code += f->fn->code.len;
+        rows += f->fn->regs.len;
+        preds += f->fn->preds.len;
+    }
+    ld.total_preds = preds;
+    w->kernel_code_len = fn->code.len;
+    w->reg_count = rows;
+    w->row_count = rows;
+    w->code_len = code;
+    w->code = xcalloc(code ? code : 1, sizeof *w->code);
+    w->stack = xcalloc(WARP_SIZE, sizeof *w->stack);
     mem_init(&w->mem);
     build_memory(&ld);
-    for (uint32_t i = 0; i < fn->code.len; i++)
-        load_instr(&ld, &fn->code.data[i], &w->code[i]);
+    for (uint32_t k = 0; k < w->func_count; k++) {
+        ld.cur = &w->funcs[k];
+        for (uint32_t i = 0; i < ld.cur->fn->code.len; i++)
+            load_instr(&ld, &ld.cur->fn->code.data[i], &w->code[ld.cur->code_base + i]);
+    }
     if (ld.failed) {
         exec_free(w);
         return NULL;
@@ -648,11 +772,11 @@ Warp *exec_load(Module *m, Function *fn, Diag *diag)
             w->val[first_immediate + i][l] = ld.immediates.data[i];
         w->defined[first_immediate + i] = ALL_LANES;
     }
-    w->pred_count = fn->preds.len + 2;
+    w->pred_count = ld.total_preds + 2;
     w->pred = xcalloc(w->pred_count, sizeof *w->pred);
     w->pred_defined = xcalloc(w->pred_count, sizeof *w->pred_defined);
-    w->pred[fn->preds.len + 1] = ALL_LANES;            /* the constant true */
-    w->pred_defined[fn->preds.len] = w->pred_defined[fn->preds.len + 1] = ALL_LANES;
+    w->pred[ld.total_preds + 1] = ALL_LANES;           /* the constant true */
+    w->pred_defined[ld.total_preds] = w->pred_defined[ld.total_preds + 1] = ALL_LANES;
     /* Special registers: always defined; exec_set_block fills their rows. */
     for (int s = 0; s < SREG_COUNT; s++)
         for (int c = 0; c < 4; c++)
@@ -708,6 +832,9 @@ void exec_free(Warp *w)
     free(w->defined);
     free(w->pred);
     free(w->pred_defined);
+    free(w->funcs);
+    free(w->calls);
+    free(w->stack);
     mem_free(&w->mem);
     free(w);
 }
@@ -962,6 +1089,80 @@ static void arrive(Warp *w, uint32_t pc, uint32_t mask)
     try_complete(w);
 }
 
+/* ---- calls ---- */
+
+/* Copies each lane's bytes of one per-lane .param region into another. */
+static void copy_param(Warp *w, uint32_t from, uint32_t to, int lane)
+{
+    Region *a = &w->mem.regions[from], *b = &w->mem.regions[to];
+    uint64_t n = a->size < b->size ? a->size : b->size;
+    uint64_t ao = a->per_lane ? (uint64_t)lane * a->size : 0, bo = b->per_lane ? (uint64_t)lane * b->size : 0;
+    memcpy(b->data + bo, a->data + ao, n);
+    memcpy(b->shadow + bo, a->shadow + ao, n);
+}
+
+/* The lanes of run call their function: arguments copied into its parameters, a frame pushed. */
+static void call(Warp *w, uint32_t pc, uint32_t run)
+{
+    const XInstr *x = &w->code[pc];
+    const CallSite *site = &w->calls[x->target];
+    for (uint32_t k = run; k; k &= k - 1) {
+        int l = __builtin_ctz(k);
+        uint32_t callee = site->callee;
+        if (callee == NO_SLOT) {                 /* through a function address */
+            uint64_t a = w->val[site->target_row][l];
+            callee = (a - MEM_FUNC_BASE) / 16;
+            if (!(w->defined[site->target_row] >> l & 1) || a < MEM_FUNC_BASE || (a - MEM_FUNC_BASE) % 16 ||
+                callee >= w->func_count) {
+                exec_fault(w, pc, "lane %d calls 0x%llx, which is not the address of a function", l,
+                           (unsigned long long)a);
+                return;
+            }
+        }
+        const Function *f = w->funcs[callee].fn;
+        if (w->depth[l] == MAX_CALL_DEPTH) {
+            exec_fault(w, pc, "lane %d: calls nested deeper than %d", l, MAX_CALL_DEPTH);
+            return;
+        }
+        for (unsigned d = 0; d < w->depth[l]; d++)
+            if (w->stack[l][d].callee == callee) {
+                exec_fault(w, pc, "lane %d calls '%s' recursively; ptxrun cannot execute recursion yet", l, f->name);
+                return;
+            }
+        if (site->arg_count != f->params.len || site->ret_count > f->returns.len) {
+            exec_fault(w, pc, "lane %d calls '%s' with %u arguments and %u results; it takes %u and gives %u", l,
+                       f->name, site->arg_count, site->ret_count, f->params.len, f->returns.len);
+            return;
+        }
+        for (unsigned i = 0; i < site->arg_count; i++) {
+            Region *p = mem_named(&w->mem, f->params.data[i].name, SPACE_PARAM);
+            copy_param(w, site->args[i], (uint32_t)(p - w->mem.regions), l);
+        }
+        w->stack[l][w->depth[l]++] = (Frame){ pc + 1, pc, callee };
+        w->pc[l] = w->funcs[callee].code_base;
+    }
+}
+
+/* ret: from a function, results copied back and the frame popped; from the kernel, the end. */
+static void ret(Warp *w, uint32_t run)
+{
+    for (uint32_t k = run; k; k &= k - 1) {
+        int l = __builtin_ctz(k);
+        if (w->depth[l] == 0) {
+            w->exited |= 1u << l;
+            continue;
+        }
+        Frame f = w->stack[l][--w->depth[l]];
+        const CallSite *site = &w->calls[w->code[f.call_pc].target];
+        const Function *callee = w->funcs[f.callee].fn;
+        for (unsigned i = 0; i < site->ret_count; i++) {
+            Region *r = mem_named(&w->mem, callee->returns.data[i].name, SPACE_PARAM);
+            copy_param(w, (uint32_t)(r - w->mem.regions), site->rets[i], l);
+        }
+        w->pc[l] = f.return_pc;
+    }
+}
+
 /* ---- the loop ---- */
 
 static void advance(Warp *w, uint32_t mask, uint32_t next)
@@ -1005,10 +1206,22 @@ static uint32_t step(Warp *w, uint32_t pc, uint32_t mask)
     case OP_RET:
         if (undefined)
             exec_warn(w, pc, undefined, "undefined guard predicate");
-        w->exited |= run;
         advance(w, mask & ~run, pc + 1);
+        if (x->op == OP_EXIT) {
+            w->exited |= run;
+            for (uint32_t k = run; k; k &= k - 1)
+                w->depth[__builtin_ctz(k)] = 0;
+        } else {
+            ret(w, run);
+        }
         if (run && w->waiting)
             try_complete(w);
+        return NO_SLOT;
+    case OP_CALL:
+        if (undefined)
+            exec_warn(w, pc, undefined, "undefined guard predicate");
+        advance(w, mask & ~run, pc + 1);
+        call(w, pc, run);
         return NO_SLOT;
     case OP_SHFL_SYNC:
     case OP_VOTE_SYNC:
@@ -1127,7 +1340,7 @@ static void trace_step(FILE *out, const Warp *w, uint32_t pc, uint32_t mask)
 {
     const XInstr *x = &w->code[pc];
     fprintf(out, "step %llu pc %u line %u mask 0x%08x  ", (unsigned long long)w->steps, pc, x->line, mask);
-    ir_print_instr(out, w->m, w->fn, x->ir);
+    ir_print_instr(out, w->m, x->owner, x->ir);
     fputc('\n', out);
 }
 
@@ -1136,6 +1349,7 @@ int exec_run(Warp *w, const ExecOptions *o)
     for (int l = 0; l < WARP_SIZE; l++) {
         w->pc[l] = 0;
         w->last_run[l] = 0;
+        w->depth[l] = 0;
     }
     w->exited = 0;
     w->waiting = 0;
@@ -1164,8 +1378,15 @@ int exec_run(Warp *w, const ExecOptions *o)
             previous_ready = ready;
         }
         mask = choose(w, ready, &pc);
-    run:
-        if (pc >= w->code_len) {                /* fell off the end: the lanes end */
+    run:;
+        int first = __builtin_ctz(mask);
+        const FuncLayout *in_fn = &w->funcs[w->depth[first] ? w->stack[first][w->depth[first] - 1].callee : 0];
+        if (pc >= in_fn->code_base + in_fn->fn->code.len && in_fn != w->funcs) {
+            ret(w, mask);                       /* fell off the end of a function: return */
+            next_pc = NO_SLOT;
+            continue;
+        }
+        if (pc >= in_fn->code_base + in_fn->fn->code.len) {   /* fell off the kernel: the lanes end */
             w->exited |= mask;
             if (w->waiting)
                 try_complete(w);

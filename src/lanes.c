@@ -694,7 +694,7 @@ static uint32_t collect_columns(const Warp *w, const char *only, Column *cols, u
 {
     const Function *f = w->fn;
     bool *used = xcalloc(f->regs.len + f->preds.len + 1, sizeof *used);
-    for (uint32_t i = 0; i < w->code_len; i++) {
+    for (uint32_t i = 0; i < w->kernel_code_len; i++) {
         const XInstr *x = &w->code[i];
         if (x->dst_kind == DST_VALUE) used[x->dst] = true;
         if (x->dst_kind == DST_PRED) used[f->regs.len + x->dst] = true;

@@ -420,6 +420,7 @@ typedef enum { DST_NONE, DST_VALUE, DST_PRED } DstKind;
 #define MEM_CONST_WINDOW  0x0000400000000000ull
 #define MEM_PARAM_WINDOW  0x0000500000000000ull
 #define MEM_WINDOW_SIZE   0x0000100000000000ull
+#define MEM_FUNC_BASE     0x0000f00000000000ull   /* function "addresses" for indirect calls */
 
 typedef struct Region {
     const char *name;          /* variable, parameter or buffer */
@@ -463,6 +464,7 @@ typedef struct XInstr {
     uint32_t target;           /* bra: instruction index */
     uint32_t line;             /* source line, for traces and reports */
     uint8_t src_type;          /* cvt: the source type */
+    const Function *owner;     /* the function the instruction is in (for names) */
     uint8_t space;             /* ld/st/cvta: Space (SPACE_NONE = generic) */
     bool to_space;             /* cvta.to */
     bool pack, unpack;         /* mov d, {a, b} / mov {a, b}, d: vec holds the parts */
@@ -472,6 +474,28 @@ typedef struct XInstr {
     int64_t offset;            /* ld/st: [base + offset] */
     const Instr *ir;
 } XInstr;
+
+/* A function's place in the loaded program: its code, register rows and predicate slots. */
+typedef struct FuncLayout {
+    Function *fn;
+    uint32_t code_base, row_base, pred_base;
+} FuncLayout;
+
+/* A call site: who is called, and which .param regions carry arguments and results. */
+enum { MAX_CALL_PARAMS = 16, MAX_CALL_DEPTH = 32 };
+typedef struct CallSite {
+    uint32_t callee;           /* index into Warp.funcs, or NO_SLOT for an indirect call */
+    uint32_t target_row;       /* indirect: the register holding the function's address */
+    uint8_t arg_count, ret_count;
+    uint32_t args[MAX_CALL_PARAMS];   /* caller's .param regions */
+    uint32_t rets[MAX_CALL_PARAMS];
+} CallSite;
+
+typedef struct Frame {
+    uint32_t return_pc;
+    uint32_t call_pc;
+    uint32_t callee;
+} Frame;
 
 /* Where a lane waits at a synchronising instruction. */
 typedef struct Arrival {
@@ -516,6 +540,13 @@ typedef struct Warp {
     uint32_t ntid[3];
     uint32_t sreg_rows[SREG_COUNT][4];  /* row of each special register (.x .y .z = 1..3) */
     Memory mem;
+    FuncLayout *funcs;         /* funcs[0] is the kernel */
+    uint32_t func_count;
+    CallSite *calls;
+    uint32_t call_count;
+    Frame (*stack)[MAX_CALL_DEPTH];   /* per lane */
+    uint8_t depth[WARP_SIZE];
+    uint32_t kernel_code_len;  /* the kernel's instructions come first */
     uint64_t steps;
     uint64_t lane_steps;       /* instructions executed, summed over lanes */
     VEC(Warning) warnings;
