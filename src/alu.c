@@ -363,6 +363,77 @@ static void int_op(Warp *w, const XInstr *x, Lanes r, uint32_t *defined)
     }
 }
 
+/* add.cc addc sub.cc subc mad.cc madc: integer arithmetic through each lane's carry flag.
+ * sub.cc and subc use it as a borrow: d = a - (b + CF), CF = 1 when that borrowed. */
+static void carry_op(Warp *w, const XInstr *x, uint32_t mask)
+{
+    const uint64_t *a = w->val[x->src[0]], *b = w->val[x->src[1]];
+    const uint64_t *c = x->src_count > 2 ? w->val[x->src[2]] : a;
+    unsigned bits = x->bits;
+    uint64_t m = width_mask(bits);
+    bool use_carry = x->op == OP_ADDC || x->op == OP_SUBC || x->op == OP_MADC;
+    bool subtract = x->op == OP_SUB || x->op == OP_SUBC;
+    bool multiply = x->op == OP_MAD || x->op == OP_MADC;
+    uint32_t defined = w->defined[x->src[0]] & w->defined[x->src[1]];
+    if (x->src_count > 2)
+        defined &= w->defined[x->src[2]];
+    if (use_carry)
+        defined &= w->carry_defined;
+    Lanes r;
+    uint32_t carry = 0;
+    for (int l = 0; l < WARP_SIZE; l++) {
+        uint64_t cin = use_carry ? (w->carry >> l & 1) : 0;
+        uint64_t lhs = a[l] & m, rhs = b[l] & m;
+        if (multiply) {
+            lhs = x->hi ? mul_hi(a[l], b[l], bits, x->cls == 's') & m : (a[l] * b[l]) & m;
+            rhs = c[l] & m;
+        }
+        uint64_t out;
+        bool flag;
+        if (subtract) {
+            out = (lhs - rhs - cin) & m;
+            flag = lhs < rhs + cin || (cin && rhs == m);
+        } else {
+            uint64_t sum = (lhs + rhs) & m;
+            out = (sum + cin) & m;
+            flag = sum < lhs || out < sum;
+        }
+        r[l] = out;
+        carry |= (uint32_t)flag << l;
+    }
+    commit(w, x->dst, r, mask, defined);
+    if (x->carry_out) {
+        w->carry = (w->carry & ~mask) | (carry & mask);
+        w->carry_defined = (w->carry_defined & ~mask) | (defined & mask);
+    }
+}
+
+/* mul24/mad24 (.lo, .hi: bits 47..16 of the 48-bit product) and sad (c + |a - b|). */
+static void narrow_op(Warp *w, const XInstr *x, uint32_t mask)
+{
+    const uint64_t *a = w->val[x->src[0]], *b = w->val[x->src[1]];
+    const uint64_t *c = x->src_count > 2 ? w->val[x->src[2]] : a;
+    uint32_t defined = w->defined[x->src[0]] & w->defined[x->src[1]];
+    if (x->src_count > 2)
+        defined &= w->defined[x->src[2]];
+    bool is_signed = x->cls == 's';
+    Lanes r;
+    for (int l = 0; l < WARP_SIZE; l++) {
+        if (x->op == OP_SAD) {
+            int64_t d = is_signed ? (int64_t)sext(a[l], x->bits) - sext(b[l], x->bits)
+                                  : (int64_t)(a[l] & width_mask(x->bits)) - (int64_t)(b[l] & width_mask(x->bits));
+            r[l] = (c[l] + (uint64_t)(d < 0 ? -d : d)) & width_mask(x->bits);
+            continue;
+        }
+        int64_t p = is_signed ? sext(a[l], 24) * sext(b[l], 24) : (int64_t)((a[l] & 0xffffff) * (b[l] & 0xffffff));
+        uint64_t v = x->hi ? (uint64_t)(p >> 16) : (uint64_t)p;
+        if (x->op == OP_MAD24)
+            v += c[l];
+        r[l] = v & 0xffffffffu;
+    }
+    commit(w, x->dst, r, mask, defined);
+}
+
 /* ---- compare, select, predicates ---- */
 
 static bool compare_float(uint8_t cmp, double a, double b)
@@ -483,6 +554,14 @@ static void selp(Warp *w, const XInstr *x, uint32_t mask)
 
 void alu_execute(Warp *w, const XInstr *x, uint32_t mask)
 {
+    if (x->carry_out || x->op == OP_ADDC || x->op == OP_SUBC || x->op == OP_MADC) {
+        carry_op(w, x, mask);
+        return;
+    }
+    if (x->op == OP_MUL24 || x->op == OP_MAD24 || x->op == OP_SAD) {
+        narrow_op(w, x, mask);
+        return;
+    }
     if (x->op == OP_SETP) {
         setp(w, x, mask);
         return;

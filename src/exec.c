@@ -293,7 +293,7 @@ static void check_variant(Loader *ld, const Instr *in, const XInstr *x)
     bool half_float = x->cls == 'f' && x->bits != 32 && x->bits != 64;
     if (half_float || x->type == TYPE_B128)
         cannot(ld, in, what);
-    else if (ir_has_mod(in, MOD_CC) || ir_has_mod(in, MOD_RELU) || ir_has_mod(in, MOD_NAN_) ||
+    else if ((ir_has_mod(in, MOD_CC) && x->cls == 'f') || ir_has_mod(in, MOD_RELU) || ir_has_mod(in, MOD_NAN_) ||
              ir_has_mod(in, MOD_XORSIGN) || (ir_has_mod(in, MOD_ABS) && in->op != OP_ABS))
         cannot(ld, in, what);
     else if ((in->op == OP_MIN || in->op == OP_MAX) && in->operand_count == 4)
@@ -328,6 +328,7 @@ static void load_instr(Loader *ld, const Instr *in, XInstr *x)
         case MOD_RN: case MOD_RZ: case MOD_RM: case MOD_RP:
         case MOD_RNI: case MOD_RZI: case MOD_RMI: case MOD_RPI: x->rounding = (uint8_t)mod; break;
         case MOD_FTZ: x->ftz = true; break;
+        case MOD_CC: x->carry_out = true; break;
         case MOD_SAT: x->sat = true; break;
         case MOD_CLAMP: x->clamp = true; break;
         case MOD_WRAP: break;
@@ -342,7 +343,8 @@ static void load_instr(Loader *ld, const Instr *in, XInstr *x)
             x->mode = (uint8_t)mod;
         }
     }
-    x->hi = x->mode == MOD_HI && (in->op == OP_MUL || in->op == OP_MAD);
+    x->hi = x->mode == MOD_HI && (in->op == OP_MUL || in->op == OP_MAD || in->op == OP_MADC ||
+                                  in->op == OP_MUL24 || in->op == OP_MAD24);
     if (!(op_info[in->op].flags & OPF_EXEC)) {
         char what[64];
         snprintf(what, sizeof what, "'%s'", op_info[in->op].name);

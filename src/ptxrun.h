@@ -455,6 +455,7 @@ typedef struct XInstr {
     uint8_t boolop;            /* setp .and/.or/.xor (a Mod) or 0 */
     uint8_t rounding;          /* a Mod among rn rz rm rp, or 0 */
     bool ftz, sat, clamp, wide, hi;
+    bool carry_out;            /* .cc: writes the lane's carry flag */
     uint8_t src_not;           /* bit i: source i is a negated predicate */
     uint8_t src_pred;          /* bit i: source i is a predicate slot */
     uint32_t guard_pred;
@@ -533,6 +534,7 @@ typedef struct Warp {
     uint32_t *pred_defined;
     uint32_t pc[WARP_SIZE];
     uint64_t last_run[WARP_SIZE];  /* step at which each lane last executed */
+    uint32_t carry, carry_defined;  /* CC.CF of each lane (add.cc, addc, ...) */
     uint32_t launched;         /* lanes that run */
     uint32_t exited;
     uint32_t waiting;          /* lanes blocked at a synchronising instruction */

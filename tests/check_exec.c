@@ -665,6 +665,35 @@ START_TEST(mov_packs_and_unpacks)
 }
 END_TEST
 
+START_TEST(carry_chains)
+{
+    /* A 64-bit add and subtract from 32-bit halves, by hand. */
+    Run *r = load("add.cc.u32 lo, a0, b0;\naddc.u32 hi, a1, b1;\nsub.cc.u32 dlo, b0, a0;\nsubc.u32 dhi, b1, a1;\n"
+                  "mad.lo.cc.u32 m0, a0, a0, b0;\nmadc.hi.u32 m1, a0, a0, b1;\n"
+                  "mul24.lo.u32 p, a1, a1;\nmul24.hi.u32 q, a0, a0;\nsad.u32 s, b0, a1, b1;\n");
+    uint32_t a0 = reg(r, "a0"), a1 = reg(r, "a1"), b0 = reg(r, "b0"), b1 = reg(r, "b1");
+    for (int l = 0; l < WARP_SIZE; l++) {
+        r->w->val[a0][l] = 0xffffffff;
+        r->w->val[a1][l] = 2;
+        r->w->val[b0][l] = 1;
+        r->w->val[b1][l] = 5;
+    }
+    r->w->defined[a0] = r->w->defined[a1] = r->w->defined[b0] = r->w->defined[b1] = ALL_LANES;
+    ck_assert_int_eq(run(r), EXEC_OK);
+    ck_assert_uint_eq(r->w->val[reg(r, "lo")][0], 0);          /* 0xffffffff + 1: carry */
+    ck_assert_uint_eq(r->w->val[reg(r, "hi")][0], 8);          /* 2 + 5 + 1 */
+    ck_assert_uint_eq(r->w->val[reg(r, "dlo")][0], 2);         /* 1 - 0xffffffff: borrow */
+    ck_assert_uint_eq(r->w->val[reg(r, "dhi")][0], 2);         /* 5 - 2 - 1 */
+    /* 0xffffffff^2 = 0xfffffffe00000001: lo + 1 = 0xfffffffe00000002 -> lo 2, no carry. */
+    ck_assert_uint_eq(r->w->val[reg(r, "m0")][0], 2);
+    ck_assert_uint_eq(r->w->val[reg(r, "m1")][0], 0xfffffffe + 5);
+    ck_assert_uint_eq(r->w->val[reg(r, "p")][0], 4);
+    ck_assert_uint_eq(r->w->val[reg(r, "q")][0], 0xfffffe00);  /* (2^24-1)^2 >> 16, low 32 bits */
+    ck_assert_uint_eq(r->w->val[reg(r, "s")][0], 6);           /* 5 + |1 - 2| */
+    done(r);
+}
+END_TEST
+
 START_TEST(compare_and_select)
 {
     Run *r = load("setp.lt.f32 lt|ge, a, b;\nsetp.ltu.f32 ltu, a, b;\nsetp.nan.f32 nan, a, b;\n"
@@ -733,6 +762,7 @@ int main(void)
     tcase_add_test(tc, match_redux_elect);
     tcase_add_test(tc, barrier_waits_for_the_whole_block);
     tcase_add_test(tc, mov_packs_and_unpacks);
+    tcase_add_test(tc, carry_chains);
     tcase_add_test(tc, unsupported_instructions_are_reported_before_running);
     suite_add_tcase(s, tc);
     return run_suite(s);
