@@ -116,13 +116,21 @@ static int from_generic(uint64_t generic, uint64_t *address)
     return SPACE_GLOBAL;
 }
 
+static bool contains(const Region *r, int space, uint64_t address, uint64_t size)
+{
+    return r->space == space && address >= r->base && address - r->base <= r->size &&
+           r->size - (address - r->base) >= size;
+}
+
 static Region *find(Memory *mem, int space, uint64_t address, uint64_t size)
 {
+    if (mem->last < mem->count && contains(&mem->regions[mem->last], space, address, size))
+        return &mem->regions[mem->last];
     for (uint32_t i = 0; i < mem->count; i++) {
-        Region *r = &mem->regions[i];
-        if (r->space == space && address >= r->base && address - r->base <= r->size &&
-            r->size - (address - r->base) >= size)
-            return r;
+        if (contains(&mem->regions[i], space, address, size)) {
+            mem->last = i;
+            return &mem->regions[i];
+        }
     }
     return NULL;
 }

@@ -439,6 +439,7 @@ typedef struct Memory {
     Region *regions;
     uint32_t count, capacity;
     uint64_t cursor[SPACE_SAMPLER + 1];  /* next free address of each space */
+    uint32_t last;             /* the region found last: the next access is usually there too */
 } Memory;
 
 /* An instruction decoded for execution: every operand is a row of Warp.val (registers,
