@@ -267,6 +267,29 @@ static uint64_t mul_wide(uint64_t a, uint64_t b, unsigned bits, bool is_signed)
     return (a & width_mask(bits)) * (b & width_mask(bits));
 }
 
+/* add, sub, min, max on .u16x2/.s16x2: the two halves of each register separately. */
+static uint64_t pair_op(const XInstr *x, uint64_t a, uint64_t b)
+{
+    bool is_signed = x->type == TYPE_S16X2;
+    uint64_t r = 0;
+    for (int half = 0; half < 2; half++) {
+        int32_t p = (int32_t)(a >> (16 * half) & 0xffff), q = (int32_t)(b >> (16 * half) & 0xffff);
+        if (is_signed) {
+            p = (int16_t)p;
+            q = (int16_t)q;
+        }
+        int32_t v;
+        switch (x->op) {
+        case OP_ADD: v = p + q; break;
+        case OP_SUB: v = p - q; break;
+        case OP_MIN: v = p < q ? p : q; break;
+        default: v = p > q ? p : q; break;
+        }
+        r |= (uint64_t)(v & 0xffff) << (16 * half);
+    }
+    return r;
+}
+
 static void int_op(Warp *w, const XInstr *x, Lanes r, uint32_t *defined)
 {
     const uint64_t *a = w->val[x->src[0]], *b = w->val[x->src[1 < x->src_count ? 1 : 0]];
@@ -279,6 +302,11 @@ static void int_op(Warp *w, const XInstr *x, Lanes r, uint32_t *defined)
     unsigned bits = x->bits;
     uint64_t m = width_mask(bits);
     bool is_signed = x->cls == 's';
+    if (x->type == TYPE_U16X2 || x->type == TYPE_S16X2) {
+        for (int l = 0; l < WARP_SIZE; l++)
+            r[l] = pair_op(x, a[l], b[l]);
+        return;
+    }
     switch (x->op) {
     case OP_MOV:
         for (int l = 0; l < WARP_SIZE; l++) r[l] = a[l] & m;

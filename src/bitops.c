@@ -101,6 +101,32 @@ static uint64_t lop3(uint64_t a, uint64_t b, uint64_t c, unsigned lut)
     return r;
 }
 
+/* dp4a: c + the four byte products of a and b; dp2a: c + the two products of a's 16-bit
+ * halves with two bytes of b (.lo: bytes 0-1, .hi: bytes 2-3). Each part is signed or not
+ * by its operand's type. */
+static uint64_t dot_product(const XInstr *x, uint64_t a, uint64_t b, uint64_t c)
+{
+    bool a_signed = x->cls == 's', b_signed = type_info[x->src_type].cls == 's';
+    int64_t sum = (int64_t)(int32_t)c;
+    if (x->op == OP_DP4A) {
+        for (int i = 0; i < 4; i++) {
+            int64_t p = (int64_t)(a >> (8 * i) & 0xff), q = (int64_t)(b >> (8 * i) & 0xff);
+            if (a_signed) p = (int8_t)p;
+            if (b_signed) q = (int8_t)q;
+            sum += p * q;
+        }
+    } else {
+        int first = x->mode == MOD_HI ? 2 : 0;
+        for (int i = 0; i < 2; i++) {
+            int64_t p = (int64_t)(a >> (16 * i) & 0xffff), q = (int64_t)(b >> (8 * (first + i)) & 0xff);
+            if (a_signed) p = (int16_t)p;
+            if (b_signed) q = (int8_t)q;
+            sum += p * q;
+        }
+    }
+    return (uint64_t)sum & 0xffffffffu;
+}
+
 void bitops_execute(Warp *w, const XInstr *x, uint32_t mask)
 {
     const uint64_t *a = w->val[x->src[0]];
@@ -124,6 +150,8 @@ void bitops_execute(Warp *w, const XInstr *x, uint32_t mask)
         case OP_BFI: r[l] = bit_insert(a[l], b[l], c[l], e[l], bits); break;
         case OP_PRMT: r[l] = permute(a[l], b[l], c[l]); break;
         case OP_LOP3: r[l] = lop3(a[l], b[l], c[l], (unsigned)e[l] & 0xff) & width_mask(bits); break;
+        case OP_DP4A:
+        case OP_DP2A: r[l] = dot_product(x, a[l], b[l], c[l]); break;
         case OP_DIV:
         case OP_REM: {
             uint64_t ua = a[l] & width_mask(bits), ub = b[l] & width_mask(bits);

@@ -440,7 +440,7 @@ static void load_instr(Loader *ld, const Instr *in, XInstr *x)
         }
         return;
     }
-    if (in->op == OP_SLCT)
+    if (in->op == OP_SLCT || in->op == OP_DP4A || in->op == OP_DP2A)
         x->src_type = in->type_count > 1 ? in->types[1] : TYPE_S32;
     if (in->op == OP_CVT) {
         x->src_type = in->type_count > 1 ? in->types[1] : TYPE_NONE;
@@ -1269,7 +1269,7 @@ static uint32_t step(Warp *w, uint32_t pc, uint32_t mask)
             alu_execute(w, x, run);
         break;
     case OP_POPC: case OP_CLZ: case OP_BFIND: case OP_BREV: case OP_BFE: case OP_BFI: case OP_PRMT:
-    case OP_LOP3:
+    case OP_LOP3: case OP_DP4A: case OP_DP2A:
         bitops_execute(w, x, run);
         break;
     case OP_DIV: case OP_REM:
