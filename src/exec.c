@@ -576,12 +576,12 @@ static void write_init(Loader *ld, Region *r, const Decl *d, const Init *v, uint
  * (each lane passes its own arguments); a kernel's parameters are shared and read-only. The
  * .param of different call sequences share a region by name: arguments are copied at the call,
  * so the blocks never need them at once. */
-static void add_variable(Loader *ld, const Decl *d, bool kernel_param)
+static uint32_t add_variable(Loader *ld, const Decl *d, bool kernel_param)
 {
     int space = d->space;
     if (space != SPACE_GLOBAL && space != SPACE_CONST && space != SPACE_SHARED && space != SPACE_LOCAL &&
         space != SPACE_PARAM)
-        return;
+        return NO_SLOT;
     uint64_t size = decl_bytes(d);
     bool per_lane = space == SPACE_LOCAL || (space == SPACE_PARAM && !kernel_param);
     Region *old = mem_named(&ld->w->mem, d->name, space);
@@ -593,7 +593,7 @@ static void add_variable(Loader *ld, const Decl *d, bool kernel_param)
             memset(old->shadow, 0, size * WARP_SIZE);
             old->size = size;
         }
-        return;
+        return (uint32_t)(old - ld->w->mem.regions);
     }
     uint32_t index = mem_add(&ld->w->mem, d->name, space, size, d->align ? d->align : 8,
                              d->type == TYPE_NONE ? TYPE_B8 : d->type, per_lane, !per_lane);
@@ -605,6 +605,15 @@ static void add_variable(Loader *ld, const Decl *d, bool kernel_param)
         uint64_t at = 0;
         write_init(ld, r, d, d->init, &at);
     }
+    return index;
+}
+
+static void own_region(FuncLayout *f, uint32_t region)
+{
+    if (region == NO_SLOT)
+        return;
+    f->regions = xrealloc(f->regions, (f->region_count + 1) * sizeof *f->regions);
+    f->regions[f->region_count++] = region;
 }
 
 static void build_memory(Loader *ld)
@@ -613,13 +622,20 @@ static void build_memory(Loader *ld)
     for (uint32_t i = 0; i < m->globals.len; i++)
         add_variable(ld, &m->globals.data[i], false);
     for (uint32_t k = 0; k < ld->w->func_count; k++) {
-        Function *fn = ld->w->funcs[k].fn;
-        for (uint32_t i = 0; i < fn->params.len; i++)
-            add_variable(ld, &fn->params.data[i], k == 0);
+        FuncLayout *f = &ld->w->funcs[k];
+        Function *fn = f->fn;
+        for (uint32_t i = 0; i < fn->params.len; i++) {
+            uint32_t r = add_variable(ld, &fn->params.data[i], k == 0);
+            if (k)
+                own_region(f, r);
+        }
         for (uint32_t i = 0; i < fn->returns.len; i++)
-            add_variable(ld, &fn->returns.data[i], false);
-        for (uint32_t i = 0; i < fn->decls.len; i++)
-            add_variable(ld, &fn->decls.data[i], false);
+            own_region(f, add_variable(ld, &fn->returns.data[i], false));
+        for (uint32_t i = 0; i < fn->decls.len; i++) {
+            uint32_t r = add_variable(ld, &fn->decls.data[i], false);
+            if (fn->decls.data[i].space == SPACE_LOCAL)
+                own_region(f, r);
+        }
     }
 }
 
@@ -720,11 +736,11 @@ Warp *exec_load(Module *m, Function *fn, Diag *diag)
     /* The kernel first, then every other function with a body, each with its own code range,
      * register rows and predicate slots (calls are not recursive: see the call instruction). */
     w->funcs = xcalloc(m->functions.len + 1, sizeof *w->funcs);
-    w->funcs[w->func_count++] = (FuncLayout){ fn, 0, 0, 0 };
+    w->funcs[w->func_count++] = (FuncLayout){ .fn = fn };
     for (uint32_t i = 0; i < m->functions.len; i++) {
         Function *f = m->functions.data[i];
         if (f != fn && f->has_body && !f->is_entry && !f->is_snippet)
-            w->funcs[w->func_count++] = (FuncLayout){ f, 0, 0, 0 };
+            w->funcs[w->func_count++] = (FuncLayout){ .fn = f };
     }
     uint32_t code = 0, rows = 0, preds = 0;
     for (uint32_t k = 0; k < w->func_count; k++) {
@@ -834,6 +850,10 @@ void exec_free(Warp *w)
     free(w->defined);
     free(w->pred);
     free(w->pred_defined);
+    for (uint32_t k = 0; k < w->func_count; k++)
+        free(w->funcs[k].regions);
+    for (int l = 0; l < WARP_SIZE; l++)
+        free(w->saves[l].data);
     free(w->funcs);
     free(w->calls);
     free(w->stack);
@@ -1103,6 +1123,64 @@ static void copy_param(Warp *w, uint32_t from, uint32_t to, int lane)
     memcpy(b->shadow + bo, a->shadow + ao, n);
 }
 
+/* Recursion: registers and per-lane regions belong to the function, not the call, so entering a
+ * function the lane is already in saves the outer activation's registers, predicates, .local
+ * and .param bytes, and returning restores them. */
+static void save_bytes(SaveArea *s, const void *p, size_t n)
+{
+    if (s->len + n > s->cap) {
+        s->cap = (s->len + n) * 2;
+        s->data = xrealloc(s->data, s->cap);
+    }
+    memcpy(s->data + s->len, p, n);
+    s->len += n;
+}
+
+static void save_activation(Warp *w, const FuncLayout *f, int l)
+{
+    SaveArea *s = &w->saves[l];
+    for (uint32_t r = 0; r < f->fn->regs.len; r++) {
+        uint64_t v = w->val[f->row_base + r][l];
+        uint8_t d = (uint8_t)(w->defined[f->row_base + r] >> l & 1);
+        save_bytes(s, &v, sizeof v);
+        save_bytes(s, &d, 1);
+    }
+    for (uint32_t p = 0; p < f->fn->preds.len; p++) {
+        uint8_t bits = (uint8_t)((w->pred[f->pred_base + p] >> l & 1) | (w->pred_defined[f->pred_base + p] >> l & 1) << 1);
+        save_bytes(s, &bits, 1);
+    }
+    for (uint32_t i = 0; i < f->region_count; i++) {
+        const Region *r = &w->mem.regions[f->regions[i]];
+        save_bytes(s, r->data + (uint64_t)l * r->size, r->size);
+        save_bytes(s, r->shadow + (uint64_t)l * r->size, r->size);
+    }
+}
+
+static void restore_activation(Warp *w, const FuncLayout *f, int l, size_t at)
+{
+    SaveArea *s = &w->saves[l];
+    const uint8_t *p = s->data + at;
+    uint32_t bit = 1u << l;
+    for (uint32_t r = 0; r < f->fn->regs.len; r++) {
+        memcpy(&w->val[f->row_base + r][l], p, 8);
+        w->defined[f->row_base + r] = p[8] ? w->defined[f->row_base + r] | bit : w->defined[f->row_base + r] & ~bit;
+        p += 9;
+    }
+    for (uint32_t q = 0; q < f->fn->preds.len; q++, p++) {
+        uint32_t slot = f->pred_base + q;
+        w->pred[slot] = (*p & 1) ? w->pred[slot] | bit : w->pred[slot] & ~bit;
+        w->pred_defined[slot] = (*p & 2) ? w->pred_defined[slot] | bit : w->pred_defined[slot] & ~bit;
+    }
+    for (uint32_t i = 0; i < f->region_count; i++) {
+        Region *r = &w->mem.regions[f->regions[i]];
+        memcpy(r->data + (uint64_t)l * r->size, p, r->size);
+        p += r->size;
+        memcpy(r->shadow + (uint64_t)l * r->size, p, r->size);
+        p += r->size;
+    }
+    s->len = at;
+}
+
 /* The lanes of run call their function: arguments copied into its parameters, a frame pushed. */
 static void call(Warp *w, uint32_t pc, uint32_t run)
 {
@@ -1126,11 +1204,12 @@ static void call(Warp *w, uint32_t pc, uint32_t run)
             exec_fault(w, pc, "lane %d: calls nested deeper than %d", l, MAX_CALL_DEPTH);
             return;
         }
+        bool recursive = callee == 0;
         for (unsigned d = 0; d < w->depth[l]; d++)
-            if (w->stack[l][d].callee == callee) {
-                exec_fault(w, pc, "lane %d calls '%s' recursively; ptxrun cannot execute recursion yet", l, f->name);
-                return;
-            }
+            recursive |= w->stack[l][d].callee == callee;
+        size_t saved_at = w->saves[l].len;
+        if (recursive && callee != 0)
+            save_activation(w, &w->funcs[callee], l);
         if (site->arg_count != f->params.len || site->ret_count > f->returns.len) {
             exec_fault(w, pc, "lane %d calls '%s' with %u arguments and %u results; it takes %u and gives %u", l,
                        f->name, site->arg_count, site->ret_count, f->params.len, f->returns.len);
@@ -1140,7 +1219,7 @@ static void call(Warp *w, uint32_t pc, uint32_t run)
             Region *p = mem_named(&w->mem, f->params.data[i].name, SPACE_PARAM);
             copy_param(w, site->args[i], (uint32_t)(p - w->mem.regions), l);
         }
-        w->stack[l][w->depth[l]++] = (Frame){ pc + 1, pc, callee };
+        w->stack[l][w->depth[l]++] = (Frame){ pc + 1, pc, callee, recursive && callee != 0, saved_at };
         w->pc[l] = w->funcs[callee].code_base;
     }
 }
@@ -1161,6 +1240,8 @@ static void ret(Warp *w, uint32_t run)
             Region *r = mem_named(&w->mem, callee->returns.data[i].name, SPACE_PARAM);
             copy_param(w, (uint32_t)(r - w->mem.regions), site->rets[i], l);
         }
+        if (f.saved)
+            restore_activation(w, &w->funcs[f.callee], l, f.saved_at);
         w->pc[l] = f.return_pc;
     }
 }
@@ -1352,6 +1433,7 @@ int exec_run(Warp *w, const ExecOptions *o)
         w->pc[l] = 0;
         w->last_run[l] = 0;
         w->depth[l] = 0;
+        w->saves[l].len = 0;
     }
     w->exited = 0;
     w->waiting = 0;

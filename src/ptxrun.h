@@ -481,6 +481,8 @@ typedef struct XInstr {
 typedef struct FuncLayout {
     Function *fn;
     uint32_t code_base, row_base, pred_base;
+    uint32_t *regions;         /* its per-lane regions: parameters, results, .local */
+    uint32_t region_count;
 } FuncLayout;
 
 /* A call site: who is called, and which .param regions carry arguments and results. */
@@ -497,7 +499,14 @@ typedef struct Frame {
     uint32_t return_pc;
     uint32_t call_pc;
     uint32_t callee;
+    bool saved;                /* a recursive call: the outer activation's state was saved */
+    size_t saved_at;           /* where, in the lane's save area */
 } Frame;
+
+typedef struct SaveArea {      /* one lane's saved activations, for recursion */
+    uint8_t *data;
+    size_t len, cap;
+} SaveArea;
 
 /* Where a lane waits at a synchronising instruction. */
 typedef struct Arrival {
@@ -548,6 +557,7 @@ typedef struct Warp {
     CallSite *calls;
     uint32_t call_count;
     Frame (*stack)[MAX_CALL_DEPTH];   /* per lane */
+    SaveArea saves[WARP_SIZE];
     uint8_t depth[WARP_SIZE];
     uint32_t kernel_code_len;  /* the kernel's instructions come first */
     uint64_t steps;
