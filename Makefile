@@ -39,7 +39,7 @@ HEADERS := src/ptxrun.h src/parse.h src/ops.def src/types.def src/mods.def src/s
 TESTS   := check_lexer check_parser check_checker check_diag check_roundtrip check_exec
 TEST_BIN := $(addprefix $(BUILD)/tests/,$(TESTS))
 
-.PHONY: all check unit-tests cli-tests demo bench fuzz install clean deps docs
+.PHONY: all check unit-tests cli-tests kernel-tests demo bench fuzz install clean deps docs
 
 all: $(BUILD)/ptxrun
 
@@ -76,13 +76,17 @@ $(BUILD)/tests/%: tests/%.c tests/testutil.h $(BUILD)/libptxrun.a $(HEADERS)
 	@mkdir -p $(BUILD)/tests
 	$(CC) $(ALL_CFLAGS) $(CHECK_CFLAGS) -o $@ $< $(BUILD)/libptxrun.a $(CHECK_LIBS) $(LDLIBS)
 
-check: unit-tests cli-tests
+check: unit-tests cli-tests kernel-tests
 
 unit-tests: $(TEST_BIN)
 	@set -e; for t in $(TEST_BIN); do echo "== $$t"; PTXRUN_ROOT=$(CURDIR) $$t; done
 
 cli-tests: $(BUILD)/ptxrun
 	@PTXRUN=$(BUILD)/ptxrun sh tests/cli.sh
+
+# The nvcc kernels of tests/kernels against their C references (regenerate with regen.sh).
+kernel-tests: $(BUILD)/ptxrun
+	@PTXRUN=$(BUILD)/ptxrun sh tests/kernels/run.sh
 
 demo: $(BUILD)/ptxrun
 	@echo '== samples/scan.ptx: an inclusive plus-scan across the warp'

@@ -127,6 +127,47 @@ static uint64_t dot_product(const XInstr *x, uint64_t a, uint64_t b, uint64_t c)
     return (uint64_t)sum & 0xffffffffu;
 }
 
+/* fns: the position of the |offset|-th set bit of mask, counting from base upwards (offset > 0)
+ * or downwards (offset < 0), base itself included; offset 0 asks whether bit base is set.
+ * 0xffffffff when there is none. */
+static uint64_t find_nth_set(uint32_t mask, uint32_t base, int32_t offset)
+{
+    if (offset == 0)
+        return (mask >> base & 1) ? base : 0xffffffffu;
+    int64_t count = (offset < 0 ? -(int64_t)offset : offset) - 1;
+    int inc = offset > 0 ? 1 : -1;
+    for (int pos = (int)base; pos >= 0 && pos < 32; pos += inc)
+        if (mask >> pos & 1) {
+            if (count == 0)
+                return (uint64_t)pos;
+            count--;
+        }
+    return 0xffffffffu;
+}
+
+/* vabsdiff4 without byte selectors: |a - b| of each byte pair (.s32/.u32 sources read as
+ * signed or unsigned bytes), as four bytes (.sat clamps them to the destination's range), or
+ * with .add their sum plus c. */
+static uint64_t byte_abs_diff(const XInstr *x, uint64_t a, uint64_t b, uint64_t c)
+{
+    bool a_signed = type_info[x->src_type].cls == 's', b_signed = type_info[x->src_type2].cls == 's';
+    uint64_t bytes = 0;
+    int64_t sum = 0;
+    for (int i = 0; i < 4; i++) {
+        int64_t p = (int64_t)(a >> (8 * i) & 0xff), q = (int64_t)(b >> (8 * i) & 0xff);
+        if (a_signed) p = (int8_t)p;
+        if (b_signed) q = (int8_t)q;
+        int64_t diff = p > q ? p - q : q - p;
+        sum += diff;
+        if (x->sat && x->cls == 's' && diff > 127)
+            diff = 127;
+        bytes |= (uint64_t)(diff & 0xff) << (8 * i);
+    }
+    if (x->mode == MOD_ADD)
+        return (uint64_t)((int64_t)(uint32_t)c + sum) & 0xffffffffu;
+    return bytes;
+}
+
 void bitops_execute(Warp *w, const XInstr *x, uint32_t mask)
 {
     const uint64_t *a = w->val[x->src[0]];
@@ -152,6 +193,12 @@ void bitops_execute(Warp *w, const XInstr *x, uint32_t mask)
         case OP_LOP3: r[l] = lop3(a[l], b[l], c[l], (unsigned)e[l] & 0xff) & width_mask(bits); break;
         case OP_DP4A:
         case OP_DP2A: r[l] = dot_product(x, a[l], b[l], c[l]); break;
+        case OP_FNS:
+            if ((uint32_t)b[l] > 31)
+                defined &= ~(1u << l);             /* base > 31: undefined in PTX */
+            r[l] = find_nth_set((uint32_t)a[l], (uint32_t)b[l] & 31, (int32_t)c[l]);
+            break;
+        case OP_VABSDIFF4: r[l] = byte_abs_diff(x, a[l], b[l], c[l]); break;
         case OP_DIV:
         case OP_REM: {
             uint64_t ua = a[l] & width_mask(bits), ub = b[l] & width_mask(bits);

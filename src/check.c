@@ -714,8 +714,6 @@ static void check_value(Checker *c, const Instr *in, const Operand *o, Expect e)
     char cls = type_class(e.type);
     switch (o->kind) {
     case OPND_INT:
-        if (cls == 'p' && o->u.bits > 1)
-            error(c, o->at, "a .pred immediate is 0 or 1");
         if (cls == 'f')
             error(c, o->at, "integer immediate for the .%s operand of '%s' (write a float such as 1.0 or 0f3F800000)",
                   type_info[e.type].name, op);

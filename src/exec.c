@@ -302,7 +302,8 @@ static void check_variant(Loader *ld, const Instr *in, const XInstr *x)
         cannot(ld, in, what);                      /* the .f4e ... modes */
     else if (in->op == OP_LOP3 && (in->operand_count != 5 || in->operands[0].kind == OPND_PAIR))
         cannot(ld, in, what);
-    else if (x->sat && x->cls != 'f' && in->op != OP_CVT && !(x->type == TYPE_S32 && (in->op == OP_ADD || in->op == OP_SUB)))
+    else if (x->sat && x->cls != 'f' && in->op != OP_CVT && in->op != OP_VABSDIFF4 &&
+             !(x->type == TYPE_S32 && (in->op == OP_ADD || in->op == OP_SUB)))
         cannot(ld, in, what);
 }
 
@@ -442,6 +443,14 @@ static void load_instr(Loader *ld, const Instr *in, XInstr *x)
     }
     if (in->op == OP_SLCT || in->op == OP_DP4A || in->op == OP_DP2A)
         x->src_type = in->type_count > 1 ? in->types[1] : TYPE_S32;
+    if (in->op == OP_VABSDIFF4) {
+        if (in->type_count != 3 || in->operand_count != 4 || (x->type != TYPE_U32 && x->type != TYPE_S32)) {
+            cannot(ld, in, "vabsdiff4 in this form (byte selectors, masks)");
+            return;
+        }
+        x->src_type = in->types[1];
+        x->src_type2 = in->types[2];
+    }
     if (in->op == OP_CVT) {
         x->src_type = in->type_count > 1 ? in->types[1] : TYPE_NONE;
         bool half = x->src_type == TYPE_NONE || in->type_count != 2 || x->type == TYPE_PRED ||
@@ -1350,7 +1359,7 @@ static uint32_t step(Warp *w, uint32_t pc, uint32_t mask)
             alu_execute(w, x, run);
         break;
     case OP_POPC: case OP_CLZ: case OP_BFIND: case OP_BREV: case OP_BFE: case OP_BFI: case OP_PRMT:
-    case OP_LOP3: case OP_DP4A: case OP_DP2A:
+    case OP_LOP3: case OP_DP4A: case OP_DP2A: case OP_FNS: case OP_VABSDIFF4:
         bitops_execute(w, x, run);
         break;
     case OP_DIV: case OP_REM:

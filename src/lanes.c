@@ -308,7 +308,8 @@ static bool load_buffers(Warp *w, const char *path, json_t *v, char *err, size_t
 }
 
 /* One kernel parameter: "@buffer" is that buffer's address, anything else a value of the
- * parameter's type. */
+ * parameter's type. nvcc declares C int parameters .u32, so a negative number is accepted for
+ * .u parameters too, as its two's complement. */
 static bool set_param(Warp *w, const char *path, const Decl *d, json_t *v, char *err, size_t errlen)
 {
     Region *r = mem_named(&w->mem, d->name, SPACE_PARAM);
@@ -335,9 +336,16 @@ static bool set_param(Warp *w, const char *path, const Decl *d, json_t *v, char 
             return false;
         }
         bits = mem_generic(SPACE_GLOBAL, b->base);
-    } else if (!value_bits(v, type, &bits, &defined, msg, sizeof msg)) {
-        snprintf(err, errlen, "%s: params.%s: %s", path, d->name, msg);
-        return false;
+    } else {
+        int as = type;
+        if (type_info[type].cls == 'u' && json_is_integer(v) && json_integer_value(v) < 0)
+            for (int t = 0; t < TYPE_COUNT; t++)
+                if (type_info[t].cls == 'b' && type_info[t].bits == type_info[type].bits)
+                    as = t;
+        if (!value_bits(v, as, &bits, &defined, msg, sizeof msg)) {
+            snprintf(err, errlen, "%s: params.%s: %s", path, d->name, msg);
+            return false;
+        }
     }
     unsigned size = (type_info[type].bits + 7) / 8;
     for (unsigned k = 0; k < size && k < r->size; k++) {

@@ -465,7 +465,8 @@ typedef struct XInstr {
     uint32_t src[4];
     uint32_t target;           /* bra: instruction index */
     uint32_t line;             /* source line, for traces and reports */
-    uint8_t src_type;          /* cvt: the source type */
+    uint8_t src_type;          /* cvt: the source type; dp4a, vabsdiff4: a's type */
+    uint8_t src_type2;         /* vabsdiff4: b's type */
     const Function *owner;     /* the function the instruction is in (for names) */
     uint8_t space;             /* ld/st/cvta: Space (SPACE_NONE = generic) */
     bool to_space;             /* cvta.to */

@@ -1,5 +1,5 @@
 /* check_roundtrip.c: parse(print(parse(x))) == parse(x) for every .ptx file in the repository
- * (tests/ptx, samples): the printed IR is valid PTX that decodes to the same program, and
+ * (tests/ptx, samples, tests/kernels): the printed IR is valid PTX that decodes to the same program, and
  * printing it again changes nothing. PTXRUN_ROOT names the repository (make check sets it). */
 #include <dirent.h>
 #include <sys/stat.h>
@@ -79,6 +79,8 @@ START_TEST(every_ptx_file_round_trips)
     snprintf(dir, sizeof dir, "%s/tests/ptx", root);
     walk(dir);
     snprintf(dir, sizeof dir, "%s/samples", root);
+    walk(dir);
+    snprintf(dir, sizeof dir, "%s/tests/kernels", root);
     walk(dir);
     ck_assert_msg(files_checked >= 45, "only %u .ptx files found under %s", files_checked, root);
 }

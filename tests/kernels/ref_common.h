@@ -67,6 +67,25 @@ static inline double rnd_double(int e)
     return (rnd() & 1) ? -v : v;
 }
 
+static inline int popc32(uint32_t x)
+{
+    int n = 0;
+    for (; x; x &= x - 1)
+        n++;
+    return n;
+}
+
+/* index of the lowest set bit (x != 0) */
+static inline int ctz32(uint32_t x)
+{
+    int n = 0;
+    while (!(x & 1)) {
+        x >>= 1;
+        n++;
+    }
+    return n;
+}
+
 static inline uint32_t f2u(float f) { uint32_t u; memcpy(&u, &f, 4); return u; }
 static inline float u2f(uint32_t u) { float f; memcpy(&f, &u, 4); return f; }
 static inline uint64_t d2u(double d) { uint64_t u; memcpy(&u, &d, 8); return u; }
