@@ -546,6 +546,16 @@ done:;
     uint32_t c = 0;
     if (x->boolop)
         c = pred_source(w, x, 2, &defined);
+    if (x->op == OP_SET) {
+        /* set: the compare as a value of the destination type, 0xffffffff or 1.0f when true. */
+        uint32_t v = combine(x->boolop, t, c);
+        uint64_t yes = type_info[x->src_type].cls == 'f' ? 0x3f800000u : 0xffffffffu;
+        Lanes r;
+        for (int l = 0; l < WARP_SIZE; l++)
+            r[l] = (v >> l & 1) ? yes : 0;
+        commit(w, x->dst, r, mask, defined);
+        return;
+    }
     commit_pred(w, x->dst, combine(x->boolop, t, c), mask, defined);
     if (x->dst_pred != NO_SLOT)
         commit_pred(w, x->dst_pred, combine(x->boolop, ~t, c), mask, defined);
@@ -582,6 +592,10 @@ static void selp(Warp *w, const XInstr *x, uint32_t mask)
 
 void alu_execute(Warp *w, const XInstr *x, uint32_t mask)
 {
+    if (x->op == OP_SET) {
+        setp(w, x, mask);
+        return;
+    }
     if (x->carry_out || x->op == OP_ADDC || x->op == OP_SUBC || x->op == OP_MADC) {
         carry_op(w, x, mask);
         return;

@@ -467,7 +467,7 @@ static Register *reg_at(Function *f, bool pred, uint32_t slot)
 
 static uint32_t new_register(Checker *c, const char *name, bool pred, int type, uint8_t vector)
 {
-    Register r = { name, (uint8_t)type, vector, pred };
+    Register r = { name, (uint8_t)type, vector, pred, false };
     Function *f = c->fn;
     if (pred) {
         VEC_PUSH(&c->m->arena, f->preds, r);
@@ -567,6 +567,7 @@ static void resolve_name(Checker *c, Operand *o, Expect e)
         return;
     if (!b && c->fn->is_snippet && e.letter != 'l') {
         uint32_t slot = new_register(c, name, e.pred, TYPE_NONE, 0);
+        reg_at(c->fn, e.pred, slot)->inferred = true;
         Binding nb = { name, e.pred ? SYM_PRED : SYM_REG, slot, 1, o->at };
         sym_put(&c->locals, nb);
         b = sym_lookup(&c->locals, name);
@@ -585,7 +586,7 @@ static void resolve_name(Checker *c, Operand *o, Expect e)
         o->u.slot = b->index;
         if (o->u.ref.offset)
             error(c, o->at, "a register cannot take an offset");
-        if (c->fn->is_snippet && o->kind == OPND_REG)
+        if (o->kind == OPND_REG && c->fn->regs.data[o->u.slot].inferred)
             infer_type(c, o, &c->fn->regs.data[o->u.slot], e.type);
         break;
     case SYM_LABEL: {
@@ -691,7 +692,7 @@ static void check_value(Checker *c, const Instr *in, const Operand *o, Expect e)
         /* ld, st and cvt may name registers wider than their type (PTX ISA 5.4.5.1). */
         bool wider_ok = in->op == OP_CVT && type_bits(r->type) > type_bits(e.type) && type_class(e.type) != 'f' &&
                         type_class(r->type) != 'f';
-        if (!c->fn->is_snippet && !wider_ok && !compatible(r->type, e.type))
+        if (!r->inferred && !wider_ok && !compatible(r->type, e.type))
             error(c, o->at, "'%s' is .%s, which does not fit the .%s operand of '%s'", r->name,
                   type_info[r->type].name, type_info[e.type].name, op);
         return;

@@ -1,9 +1,10 @@
-/* convert.c: cvt, every integer and float pair (f16/bf16 not yet). Integer to integer:
+/* convert.c: cvt, every integer and float pair, f16 and bf16 included. Integer to integer:
  * the source read as its type (sign- or zero-extended from its width), then truncated to the
  * destination, or clamped with .sat. Float to integer: rounded by .rni/.rzi/.rmi/.rpi, clamped
  * to the destination's range, NaN to 0 (PTX: float-to-integer conversions saturate). Integer to
  * float and float narrowing: rounded by .rn/.rz/.rm/.rp. Float to float of the same width with
- * .rni etc.: rounded to an integral value. .ftz and .sat as for arithmetic.
+ * .rni etc.: rounded to an integral value. .ftz and .sat as for arithmetic. f16 and bf16 go
+ * through double and are rounded to their 10 (7) fraction bits in the instruction's mode.
  * Built with -frounding-math (see Makefile). Requires: an XInstr from exec.c. */
 #include <fenv.h>
 #include <math.h>
@@ -19,6 +20,57 @@ static int host_mode(uint8_t rounding)
     case MOD_RP: case MOD_RPI: return FE_UPWARD;
     default: return FE_TONEAREST;
     }
+}
+
+/* f16 (5 exponent bits, 10 fraction bits) and bf16 (8, 7) to double: exact. */
+double convert_small_to_double(uint64_t bits, int type)
+{
+    int frac_bits = type == TYPE_F16 ? 10 : 7, exp_bits = type == TYPE_F16 ? 5 : 8;
+    int bias = (1 << (exp_bits - 1)) - 1;
+    uint32_t v = (uint32_t)bits & 0xffff;
+    uint32_t sign = v >> 15, exp = (v >> frac_bits) & ((1u << exp_bits) - 1), frac = v & ((1u << frac_bits) - 1);
+    double r;
+    if (exp == (1u << exp_bits) - 1)
+        r = frac ? NAN : INFINITY;
+    else if (exp == 0)
+        r = ldexp((double)frac, 1 - bias - frac_bits);
+    else
+        r = ldexp((double)(frac | (1u << frac_bits)), (int)exp - bias - frac_bits);
+    return sign ? -r : r;
+}
+
+/* double to f16 or bf16, rounded in the current mode; canonical NaN 0x7fff. */
+uint64_t convert_double_to_small(double v, int type)
+{
+    int frac_bits = type == TYPE_F16 ? 10 : 7, exp_bits = type == TYPE_F16 ? 5 : 8;
+    int bias = (1 << (exp_bits - 1)) - 1, emin = 1 - bias, emax = bias;
+    uint32_t sign = signbit(v) ? 0x8000u : 0;
+    uint32_t inf = ((1u << exp_bits) - 1) << frac_bits;
+    if (isnan(v))
+        return 0x7fff;
+    if (isinf(v))
+        return sign | inf;
+    if (v == 0)
+        return sign;
+    int e = ilogb(v);
+    if (e < emin)
+        e = emin;
+    double quantum = ldexp(1.0, e - frac_bits);
+    double r = nearbyint(v / quantum) * quantum;       /* rounds as fesetround says */
+    if (fabs(r) >= ldexp(1.0, emax + 1)) {
+        /* Overflow: infinity, or the largest finite value where the rounding goes toward zero. */
+        int mode = fegetround();
+        bool to_inf = mode == FE_TONEAREST || (mode == FE_UPWARD && !sign) || (mode == FE_DOWNWARD && sign);
+        return sign | (to_inf ? inf : inf - 1);
+    }
+    double a = fabs(r);
+    if (a == 0)
+        return sign;
+    int re = ilogb(a);
+    if (re < emin)
+        return sign | (uint32_t)(a / ldexp(1.0, emin - frac_bits));
+    uint32_t frac = (uint32_t)(a / ldexp(1.0, re - frac_bits)) - (1u << frac_bits);
+    return sign | (uint32_t)(re + bias) << frac_bits | frac;
 }
 
 static double read_float(uint64_t bits, unsigned width, bool ftz)
@@ -117,9 +169,26 @@ void convert_execute(Warp *w, const XInstr *x, uint32_t mask)
     bool directed = x->rounding && host_mode(x->rounding) != FE_TONEAREST;
     if (directed)
         fesetround(host_mode(x->rounding));
+    bool small_from = x->src_type == TYPE_F16 || x->src_type == TYPE_BF16;
+    bool small_to = x->type == TYPE_F16 || x->type == TYPE_BF16;
     for (int l = 0; l < WARP_SIZE; l++) {
         if (!(mask >> l & 1)) {
             r[l] = 0;
+            continue;
+        }
+        if (small_from || small_to) {
+            /* Through double, which holds every f16, bf16, f32 and 32-bit integer exactly. */
+            double v = small_from ? convert_small_to_double(a[l], x->src_type)
+                     : from_float ? read_float(a[l], from, x->ftz)
+                     : from_cls == 's' ? (double)sign_extend(a[l], from) : (double)(a[l] & width_mask(from));
+            if (x->rounding == MOD_RNI || x->rounding == MOD_RZI || x->rounding == MOD_RMI || x->rounding == MOD_RPI)
+                v = nearbyint(v);
+            if (small_to)
+                r[l] = convert_double_to_small(v, x->type);
+            else if (to_float)
+                r[l] = write_float(v, to, x->ftz, x->sat);
+            else
+                r[l] = float_to_int(v, to, to_cls == 's');
             continue;
         }
         if (from_float && to_float) {

@@ -241,6 +241,8 @@ static int source_type(const Instr *in, unsigned i)
         return i == 0 ? TYPE_PRED : TYPE_U32;
     case OP_BAR_WARP_SYNC:
         return TYPE_U32;
+    case OP_SET:
+        return i < 2 && in->type_count > 1 ? in->types[1] : TYPE_PRED;
     case OP_SELP:
         return i == 2 ? TYPE_PRED : type;
     case OP_SETP:
@@ -290,7 +292,9 @@ static void check_variant(Loader *ld, const Instr *in, const XInstr *x)
 {
     char what[96];
     snprintf(what, sizeof what, "'%s'", in->mnemonic);
-    bool half_float = x->cls == 'f' && x->bits != 32 && x->bits != 64;
+    bool moves_bits = in->op == OP_LD || in->op == OP_ST || in->op == OP_MOV || in->op == OP_CVT ||
+                      in->op == OP_SELP;
+    bool half_float = x->cls == 'f' && x->bits != 32 && x->bits != 64 && !moves_bits;
     if (half_float || x->type == TYPE_B128)
         cannot(ld, in, what);
     else if ((ir_has_mod(in, MOD_CC) && x->cls == 'f') || ir_has_mod(in, MOD_RELU) || ir_has_mod(in, MOD_NAN_) ||
@@ -443,6 +447,17 @@ static void load_instr(Loader *ld, const Instr *in, XInstr *x)
     }
     if (in->op == OP_SLCT || in->op == OP_DP4A || in->op == OP_DP2A)
         x->src_type = in->type_count > 1 ? in->types[1] : TYPE_S32;
+    if (in->op == OP_SET) {
+        /* set.cmp.dtype.stype: compared as stype, written as dtype. */
+        if (in->type_count != 2) {
+            cannot(ld, in, "set without two types");
+            return;
+        }
+        x->src_type = in->types[0];
+        x->type = in->types[1];
+        x->bits = (uint8_t)type_info[x->type].bits;
+        x->cls = (uint8_t)type_info[x->type].cls;
+    }
     if (in->op == OP_VABSDIFF4) {
         if (in->type_count != 3 || in->operand_count != 4 || (x->type != TYPE_U32 && x->type != TYPE_S32)) {
             cannot(ld, in, "vabsdiff4 in this form (byte selectors, masks)");
@@ -453,9 +468,11 @@ static void load_instr(Loader *ld, const Instr *in, XInstr *x)
     }
     if (in->op == OP_CVT) {
         x->src_type = in->type_count > 1 ? in->types[1] : TYPE_NONE;
+        bool small_float_ok = (x->type == TYPE_F16 || x->type == TYPE_BF16 || x->cls != 'f' || x->bits >= 32) &&
+                              (x->src_type == TYPE_F16 || x->src_type == TYPE_BF16 ||
+                               type_info[x->src_type].cls != 'f' || type_info[x->src_type].bits >= 32);
         bool half = x->src_type == TYPE_NONE || in->type_count != 2 || x->type == TYPE_PRED ||
-                    (type_info[x->src_type].cls == 'f' && type_info[x->src_type].bits < 32) ||
-                    (x->cls == 'f' && x->bits < 32) || x->src_type == TYPE_PRED;
+                    !small_float_ok || x->src_type == TYPE_PRED;
         if (half || in->operand_count != 2) {
             char what[96];
             snprintf(what, sizeof what, "'%s'", in->mnemonic);

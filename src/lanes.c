@@ -49,7 +49,9 @@ static bool value_bits(json_t *v, int type, uint64_t *bits, bool *defined, char 
         const char *s = json_string_value(v);
         if (cls == 'f' && (!strcmp(s, "nan") || !strcmp(s, "inf") || !strcmp(s, "-inf"))) {
             double d = s[0] == 'n' ? NAN : s[0] == '-' ? -INFINITY : INFINITY;
-            if (width == 32) {
+            if (width == 16) {
+                *bits = convert_double_to_small(d, type);
+            } else if (width == 32) {
                 float f = (float)d;
                 uint32_t b;
                 memcpy(&b, &f, sizeof b);
@@ -107,6 +109,10 @@ static bool value_bits(json_t *v, int type, uint64_t *bits, bool *defined, char 
             return false;
         }
         *bits = (uint64_t)i & width_mask(width);
+        return true;
+    }
+    if (width == 16 && cls == 'f' && (json_is_real(v) || json_is_integer(v))) {
+        *bits = convert_double_to_small(json_number_value(v), type);
         return true;
     }
     if (json_is_real(v)) {
@@ -490,8 +496,19 @@ out:
 /* ---- printing values ---- */
 
 /* The shortest decimal that reads back to the same float or double. */
-static void format_float(char *buf, size_t size, uint64_t bits, unsigned width)
+static void format_float(char *buf, size_t size, uint64_t bits, unsigned width, int type)
 {
+    if (width == 16) {
+        double h = convert_small_to_double(bits, type);
+        for (int p = 1; p <= 17; p++) {          /* shortest that reads back to the same half */
+            snprintf(buf, size, "%.*g", p, h);
+            if (convert_double_to_small(strtod(buf, NULL), type) == (bits & 0xffff))
+                break;
+        }
+        if (!strpbrk(buf, ".eEni"))
+            strncat(buf, ".0", size - strlen(buf) - 1);
+        return;
+    }
     if (width == 32) {
         float f;
         uint32_t b = (uint32_t)bits;
@@ -537,10 +554,13 @@ static void format_float(char *buf, size_t size, uint64_t bits, unsigned width)
         strncat(buf, ".0", size - strlen(buf) - 1);
 }
 
-static bool is_nonfinite(uint64_t bits, unsigned width, const char **name, bool *canonical)
+static bool is_nonfinite(uint64_t bits, unsigned width, int type, const char **name, bool *canonical)
 {
     double d;
-    if (width == 32) {
+    if (width == 16) {
+        d = convert_small_to_double(bits, type);
+        *canonical = (bits & 0xffff) == 0x7fff;
+    } else if (width == 32) {
         float f;
         uint32_t b = (uint32_t)bits;
         memcpy(&f, &b, sizeof f);
@@ -573,10 +593,10 @@ static void format_value(char *buf, size_t size, uint64_t bits, int type)
     case 'f': {
         const char *name;
         bool canonical;
-        if (is_nonfinite(bits, width, &name, &canonical))
+        if (is_nonfinite(bits, width, type, &name, &canonical))
             snprintf(buf, size, "%s", name);
         else
-            format_float(buf, size, bits, width);
+            format_float(buf, size, bits, width, type);
         break;
     }
     default: snprintf(buf, size, "0x%0*" PRIx64, (int)(width + 3) / 4, bits & width_mask(width)); break;
@@ -593,7 +613,7 @@ static void format_json_value(char *buf, size_t size, uint64_t bits, int type)
     bool canonical;
     if (cls == 'u' && width == 64 && bits >= (1ull << 63))
         snprintf(buf, size, "\"0x%016" PRIx64 "\"", bits);
-    else if (cls == 'f' && is_nonfinite(bits, width, &name, &canonical)) {
+    else if (cls == 'f' && is_nonfinite(bits, width, type, &name, &canonical)) {
         if (name[0] != 'n' || canonical)
             snprintf(buf, size, "\"%s\"", name);
         else

@@ -298,6 +298,7 @@ typedef struct Register {
     uint8_t type;              /* declared or inferred Type */
     uint8_t vector;            /* .v2/.v4 register */
     bool is_pred;
+    bool inferred;             /* a snippet's undeclared register: typed by its uses */
 } Register;
 
 typedef struct PerfDirective {
@@ -588,6 +589,8 @@ void mathops_execute(Warp *w, const XInstr *x, uint32_t mask);
 
 /* convert.c */
 void convert_execute(Warp *w, const XInstr *x, uint32_t mask);
+double convert_small_to_double(uint64_t bits, int type);     /* f16, bf16 */
+uint64_t convert_double_to_small(double v, int type);        /* rounded to nearest even */
 
 /* warp_ops.c: the exchange instructions, for the lanes that complete them together. */
 /* at: the instruction when every lane runs the same one; NULL: each lane's own, found through

@@ -482,6 +482,15 @@ START_TEST(conversions)
     ck_assert_uint_eq(run_unary("cvt.rn.f32.f64 d, a;", 0x3ff0000010000000ull, 0, 0), 0x3f800000);   /* 1 + 2^-24 */
     ck_assert_uint_eq(run_unary("cvt.rp.f32.f64 d, a;", 0x3ff0000010000000ull, 0, 0), 0x3f800001);
     ck_assert_uint_eq(run_unary("cvt.rni.f32.f32 d, a;", 0x40200000, 0, 0), 0x40000000);            /* 2.5 -> 2 */
+    /* Half precision (IEEE binary16: 0x3c00 = 1; 0.1f rounds to 0x2e66; 65520 to infinity,
+     * or to the largest finite 0x7bff toward zero) and bfloat16 (the top 16 bits, rounded). */
+    ck_assert_uint_eq(run_unary(".reg .b16 d;\ncvt.rn.f16.f32 d, a;", 0x3f800000, 0, 0), 0x3c00);
+    ck_assert_uint_eq(run_unary(".reg .b16 d;\ncvt.rn.f16.f32 d, a;", 0x3dcccccd, 0, 0), 0x2e66);
+    ck_assert_uint_eq(run_unary(".reg .b16 d;\ncvt.rn.f16.f32 d, a;", 0x477ff000, 0, 0), 0x7c00);
+    ck_assert_uint_eq(run_unary(".reg .b16 d;\ncvt.rz.f16.f32 d, a;", 0x477ff000, 0, 0), 0x7bff);
+    ck_assert_uint_eq(run_unary(".reg .b16 d;\ncvt.rn.bf16.f32 d, a;", 0x3dcccccd, 0, 0), 0x3dcd);
+    ck_assert_uint_eq(run_unary(".reg .b16 a;\ncvt.f32.f16 d, a;", 0x0001, 0, 0), 0x33800000);    /* 2^-24 */
+    ck_assert_uint_eq(run_unary(".reg .b16 a;\ncvt.f32.bf16 d, a;", 0xbf80, 0, 0), 0xbf800000);
 }
 END_TEST
 
@@ -717,6 +726,10 @@ START_TEST(compare_and_select)
     ck_assert_uint_eq(r->w->pred[pred(r, "both")], ALL_LANES);
     ck_assert_uint_eq(r->w->val[reg(r, "s")][9], 0xffffffff);
     done(r);
+    /* set: the compare as a value, all ones (or 1.0 for .f32) when true. */
+    ck_assert_uint_eq(run_unary("set.lt.u32.s32 d, a, b;", 0xffffffff, 1, 0), 0xffffffff);
+    ck_assert_uint_eq(run_unary("set.lt.u32.u32 d, a, b;", 0xffffffff, 1, 0), 0);
+    ck_assert_uint_eq(run_unary("set.ge.f32.f32 d, a, b;", 0x40000000, 0x3f800000, 0), 0x3f800000);
 }
 END_TEST
 
