@@ -91,6 +91,28 @@ static uint64_t permute(uint64_t a, uint64_t b, uint64_t c)
     return d;
 }
 
+/* prmt with a mode: byte i of d is byte sel(i) of b:a, from the two low bits of c:
+ * .f4e c+i, .b4e c-i (mod 8), .rc8 c, .ecl max(i, c), .ecr min(i, c), .rc16 2(c&1) + (i&1). */
+static uint64_t permute_mode(uint64_t a, uint64_t b, uint64_t c, int mode)
+{
+    uint64_t bytes = (b & 0xffffffffu) << 32 | (a & 0xffffffffu);
+    unsigned s = (unsigned)c & 3;
+    uint64_t d = 0;
+    for (unsigned i = 0; i < 4; i++) {
+        unsigned sel;
+        switch (mode) {
+        case MOD_F4E: sel = (s + i) & 7; break;
+        case MOD_B4E: sel = (s - i) & 7; break;
+        case MOD_RC8: sel = s; break;
+        case MOD_ECL: sel = i > s ? i : s; break;
+        case MOD_ECR: sel = i < s ? i : s; break;
+        default: sel = 2 * (s & 1) + (i & 1); break;           /* .rc16 */
+        }
+        d |= (bytes >> (8 * sel) & 0xff) << (8 * i);
+    }
+    return d;
+}
+
 /* lop3: bit i of immLut is the result for a, b, c bits (i >> 2, i >> 1, i) & 1. */
 static uint64_t lop3(uint64_t a, uint64_t b, uint64_t c, unsigned lut)
 {
@@ -189,7 +211,7 @@ void bitops_execute(Warp *w, const XInstr *x, uint32_t mask)
         case OP_BREV: r[l] = bit_reverse(a[l], bits); break;
         case OP_BFE: r[l] = bit_extract(a[l], b[l], c[l], bits, is_signed) & width_mask(bits); break;
         case OP_BFI: r[l] = bit_insert(a[l], b[l], c[l], e[l], bits); break;
-        case OP_PRMT: r[l] = permute(a[l], b[l], c[l]); break;
+        case OP_PRMT: r[l] = x->mode ? permute_mode(a[l], b[l], c[l], x->mode) : permute(a[l], b[l], c[l]); break;
         case OP_LOP3: r[l] = lop3(a[l], b[l], c[l], (unsigned)e[l] & 0xff) & width_mask(bits); break;
         case OP_DP4A:
         case OP_DP2A: r[l] = dot_product(x, a[l], b[l], c[l]); break;

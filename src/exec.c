@@ -302,8 +302,8 @@ static void check_variant(Loader *ld, const Instr *in, const XInstr *x)
         cannot(ld, in, what);
     else if ((in->op == OP_MIN || in->op == OP_MAX) && in->operand_count == 4)
         cannot(ld, in, "three-input min/max");
-    else if (in->op == OP_PRMT && strcmp(in->mnemonic, "prmt.b32") != 0)
-        cannot(ld, in, what);                      /* the .f4e ... modes */
+    else if (in->op == OP_PRMT && in->mod_count > 1)
+        cannot(ld, in, what);
     else if (in->op == OP_LOP3 && (in->operand_count != 5 || in->operands[0].kind == OPND_PAIR))
         cannot(ld, in, what);
     else if (x->sat && x->cls != 'f' && in->op != OP_CVT && in->op != OP_VABSDIFF4 &&

@@ -517,6 +517,13 @@ START_TEST(bit_instructions_and_division)
     ck_assert_uint_eq(run_unary("prmt.b32 d, a, b, 0x4567;", 0x44332211, 0x88776655, 0), 0x55667788);
     /* 0x0019: byte 0 = sign of byte 1 (0x80), byte 1 = byte 1, bytes 2-3 = byte 0 (0xff). */
     ck_assert_uint_eq(run_unary("prmt.b32 d, a, b, 0x0019;", 0x000080ff, 0, 0), 0xffff80ff);
+    /* The modes: bytes of b:a = 88 77 66 55 44 33 22 11, selector 1. */
+    ck_assert_uint_eq(run_unary("prmt.b32.f4e d, a, b, 1;", 0x44332211, 0x88776655, 0), 0x55443322);
+    ck_assert_uint_eq(run_unary("prmt.b32.b4e d, a, b, 1;", 0x44332211, 0x88776655, 0), 0x77881122);
+    ck_assert_uint_eq(run_unary("prmt.b32.rc8 d, a, b, 1;", 0x44332211, 0x88776655, 0), 0x22222222);
+    ck_assert_uint_eq(run_unary("prmt.b32.ecl d, a, b, 1;", 0x44332211, 0x88776655, 0), 0x44332222);
+    ck_assert_uint_eq(run_unary("prmt.b32.ecr d, a, b, 1;", 0x44332211, 0x88776655, 0), 0x22222211);
+    ck_assert_uint_eq(run_unary("prmt.b32.rc16 d, a, b, 1;", 0x44332211, 0x88776655, 0), 0x44334433);
     ck_assert_uint_eq(run_unary("lop3.b32 d, a, b, c, 0x96;", 0xff00ff00, 0xf0f0f0f0, 0xcccccccc), 0xff00ff00 ^ 0xf0f0f0f0 ^ 0xcccccccc);
     ck_assert_uint_eq(run_unary("lop3.b32 d, a, b, c, 0x80;", 0xff00ff00, 0xf0f0f0f0, 0xcccccccc), 0xc000c000);
     ck_assert_uint_eq(run_unary("div.s32 d, a, b;", (uint32_t)-7, 2, 0), (uint32_t)-3);      /* truncates */
