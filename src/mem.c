@@ -170,20 +170,20 @@ static uint8_t *locate(Warp *w, const XInstr *x, int lane, uint64_t address, uns
         space = from_generic(address, &in_space);
     uint32_t pc = (uint32_t)(x - w->code);
     if (in_space % size) {
-        exec_fault(w, pc, "lane %d: '%s' %s %u bytes at 0x%llx, which is not %u-byte aligned", lane, x->ir->mnemonic,
-                   store ? "writes" : "reads", size, (unsigned long long)address, size);
+        exec_fault(w, pc, "lane %d (pc %u): '%s' %s %u bytes at 0x%llx, which is not %u-byte aligned", lane, pc,
+                   x->ir->mnemonic, store ? "writes" : "reads", size, (unsigned long long)address, size);
         return NULL;
     }
     Region *r = find(mem, space, in_space, size);
     if (!r) {
         char near[256];
         describe_nearest(mem, space, in_space, near, sizeof near);
-        exec_fault(w, pc, "lane %d: '%s' %s %u bytes at 0x%llx (%s), outside every region%s", lane, x->ir->mnemonic,
-                   store ? "writes" : "reads", size, (unsigned long long)address, space_name(space), near);
+        exec_fault(w, pc, "lane %d (pc %u): '%s' %s %u bytes at 0x%llx (%s), outside every region%s", lane, pc,
+                   x->ir->mnemonic, store ? "writes" : "reads", size, (unsigned long long)address, space_name(space), near);
         return NULL;
     }
     if (store && (r->space == SPACE_CONST || (r->space == SPACE_PARAM && r->kernel_param))) {
-        exec_fault(w, pc, "lane %d: '%s' writes to read-only %s memory '%s'", lane, x->ir->mnemonic,
+        exec_fault(w, pc, "lane %d (pc %u): '%s' writes to read-only %s memory '%s'", lane, pc, x->ir->mnemonic,
                    space_name(r->space), r->name);
         return NULL;
     }
@@ -222,7 +222,8 @@ static void memory_access(Warp *w, const XInstr *x, uint32_t mask)
     uint32_t base = x->src[0];
     uint32_t undefined = mask & ~w->defined[base];
     if (undefined) {
-        exec_fault(w, pc, "lane %d: '%s' uses an undefined address", __builtin_ctz(undefined), x->ir->mnemonic);
+        exec_fault(w, pc, "lane %d (pc %u): '%s' uses an undefined address", __builtin_ctz(undefined), pc,
+                   x->ir->mnemonic);
         return;
     }
     bool sign = x->cls == 's';
@@ -324,7 +325,8 @@ void mem_atomic(Warp *w, const XInstr *x, uint32_t mask)
     uint32_t base = x->src[0];
     uint32_t undefined = mask & ~w->defined[base];
     if (undefined) {
-        exec_fault(w, pc, "lane %d: '%s' uses an undefined address", __builtin_ctz(undefined), x->ir->mnemonic);
+        exec_fault(w, pc, "lane %d (pc %u): '%s' uses an undefined address", __builtin_ctz(undefined), pc,
+                   x->ir->mnemonic);
         return;
     }
     for (uint32_t k = mask; k; k &= k - 1) {

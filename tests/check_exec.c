@@ -604,7 +604,7 @@ START_TEST(out_of_bounds_and_misaligned_accesses_fault)
     buffer(r, "out", 32);
     ck_assert_int_eq(run(r), EXEC_FAULT);
     char expected[256];
-    snprintf(expected, sizeof expected, "4:1: error: lane 31: 'st.global.u32' writes 4 bytes at 0x%llx (.global), "
+    snprintf(expected, sizeof expected, "4:1: error: lane 31 (pc 2): 'st.global.u32' writes 4 bytes at 0x%llx (.global), "
              "outside every region; the nearest is 'out' at 0x%llx..0x%llx\n",
              (unsigned long long)(MEM_GLOBAL_BASE + 128), (unsigned long long)MEM_GLOBAL_BASE,
              (unsigned long long)(MEM_GLOBAL_BASE + 128));

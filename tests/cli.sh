@@ -158,7 +158,7 @@ for target in sm_75 sm_80 sm_90; do
 done
 printf '{"buffers": {"in": {"type": "u8", "data": [1, 2]}, "bins": {"type": "u32", "count": 4}},\n "params": ["@in", "@bins", 2]}\n' > "$tmp/small.json"
 expect_exit 3 "out of bounds in nvcc code" "$PTXRUN" --no-color tests/ptx/nvcc/atomics.sm_90.ptx --lanes "$tmp/small.json"
-if grep -q "lane 4: 'atom.global.add.u32' writes 4 bytes at 0x100000000410 (.global), outside every region; the nearest is 'bins'" "$tmp/err"; then ok; else fail "out of bounds message"; cat "$tmp/err"; fi
+if grep -q "lane 4 (pc [0-9]*): 'atom.global.add.u32' writes 4 bytes at 0x100000000410 (.global), outside every region; the nearest is 'bins'" "$tmp/err"; then ok; else fail "out of bounds message"; cat "$tmp/err"; fi
 
 # JSON out is --lanes in: an identity program reproduces the state exactly.
 "$PTXRUN" -w samples/butterfly.ptx --lanes samples/butterfly.lanes.json --json > "$tmp/state.json"
