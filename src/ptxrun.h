@@ -619,4 +619,25 @@ void lanes_print_json(FILE *out, const Warp *w);
 int lanes_expect(FILE *out, const Warp *w, const char *path, char *err, size_t errlen);
 bool lanes_params_given(const Warp *w, char *err, size_t errlen);
 
+/* driver.c */
+enum { EXIT_OK = 0, EXIT_MISMATCH = 1, EXIT_BAD_INPUT = 2, EXIT_FAULT = 3 };
+
+typedef enum { MODE_RUN, MODE_CHECK, MODE_DUMP_IR } Mode;
+
+typedef struct RunOptions {
+    Mode mode;
+    const char *path;
+    const char *lanes;         /* --lanes FILE.json */
+    const char *expect;        /* --expect FILE.json */
+    const char *regs;          /* --regs A,B */
+    const char *entry;         /* --entry NAME */
+    bool json;
+    bool color;
+    bool no_warnings;
+    CheckOptions check;
+    ExecOptions exec;
+} RunOptions;
+
+int driver_run(const RunOptions *o, FILE *out, FILE *err);
+
 #endif
