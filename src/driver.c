@@ -97,7 +97,8 @@ static int execute(const RunOptions *o, Module *m, Diag *diag, HeldList *held, F
             fprintf(err_out, "ptxrun: error: %s\n", err);
             rc = EXIT_BAD_INPUT;
         } else if (mismatches > 0) {
-            fprintf(err_out, "ptxrun: %d difference%s from %s\n", mismatches, mismatches == 1 ? "" : "s", o->expect);
+            fprintf(err_out, "ptxrun: %d difference%s from %s%s\n", mismatches, mismatches == 1 ? "" : "s", o->expect,
+                    mismatches > 20 ? " (the first 20 shown)" : "");
             if (rc == EXIT_OK)
                 rc = EXIT_MISMATCH;
         }

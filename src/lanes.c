@@ -865,20 +865,40 @@ void lanes_print_json(FILE *out, const Warp *w)
 
 /* ---- --expect ---- */
 
+/* A value in a difference: floats with their bits, since two floats can print alike. */
 static void describe(char *buf, size_t size, bool defined, uint64_t bits, int type)
 {
-    if (!defined)
+    if (!defined) {
         snprintf(buf, size, "undef");
-    else if (type == TYPE_PRED)
+    } else if (type == TYPE_PRED) {
         snprintf(buf, size, "%s", bits ? "true" : "false");
-    else
+    } else {
         format_value(buf, size, bits, type);
+        if (type_info[type].cls == 'f') {
+            size_t n = strlen(buf);
+            snprintf(buf + n, size - n, " (0x%0*llx)", (int)type_info[type].bits / 4,
+                     (unsigned long long)(bits & width_mask(type_info[type].bits)));
+        }
+    }
+}
+
+/* Differences beyond the first MAX_SHOWN are counted, not printed. */
+enum { MAX_SHOWN = 20 };
+
+static void difference(FILE *out, int *count, const char *fmt, ...)
+{
+    if (++*count > MAX_SHOWN)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vfprintf(out, fmt, ap);
+    va_end(ap);
 }
 
 /* "buffers": {"out": [values] | one value | {"data": [values]}}: element by element. */
-static int expect_buffers(FILE *out, const Warp *w, const char *path, json_t *section, char *err, size_t errlen)
+static int expect_buffers(FILE *out, const Warp *w, const char *path, json_t *section, int *mismatches,
+                          char *err, size_t errlen)
 {
-    int mismatches = 0;
     const char *name;
     json_t *v;
     json_object_foreach(section, name, v) {
@@ -914,11 +934,10 @@ static int expect_buffers(FILE *out, const Warp *w, const char *path, json_t *se
             char a[64], b[64];
             describe(a, sizeof a, want_defined, want, r->type);
             describe(b, sizeof b, got_defined, got, r->type);
-            fprintf(out, "%s[%llu]: expected %s, got %s\n", name, (unsigned long long)i, a, b);
-            mismatches++;
+            difference(out, mismatches, "%s[%llu]: expected %s, got %s\n", name, (unsigned long long)i, a, b);
         }
     }
-    return mismatches;
+    return 0;
 }
 
 int lanes_expect(FILE *out, const Warp *w, const char *path, char *err, size_t errlen)
@@ -939,18 +958,15 @@ int lanes_expect(FILE *out, const Warp *w, const char *path, char *err, size_t e
                 return -1;
             }
             if (mask != w->exited) {
-                fprintf(out, "exited: expected 0x%08x, got 0x%08x\n", mask, w->exited);
-                mismatches++;
+                difference(out, &mismatches, "exited: expected 0x%08x, got 0x%08x\n", mask, w->exited);
             }
             continue;
         }
         if (!strcmp(key, "buffers")) {
-            int n = expect_buffers(out, w, path, section, err, errlen);
-            if (n < 0) {
+            if (expect_buffers(out, w, path, section, &mismatches, err, errlen) < 0) {
                 json_decref(root);
                 return -1;
             }
-            mismatches += n;
             continue;
         }
         if (strcmp(key, "regs") && strcmp(key, "preds"))
@@ -995,8 +1011,7 @@ int lanes_expect(FILE *out, const Warp *w, const char *path, char *err, size_t e
                 char want[64], got[64];
                 describe(want, sizeof want, want_defined, want_bits, preds ? TYPE_PRED : type);
                 describe(got, sizeof got, got_defined, got_bits, preds ? TYPE_PRED : type);
-                fprintf(out, "%s lane %d: expected %s, got %s\n", name, l, want, got);
-                mismatches++;
+                difference(out, &mismatches, "%s lane %d: expected %s, got %s\n", name, l, want, got);
             }
         }
     }

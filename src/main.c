@@ -107,6 +107,8 @@ static int parse_args(int argc, char **argv, RunOptions *o)
 
 int main(int argc, char **argv)
 {
+    if (argc > 1 && strcmp(argv[1], "test") == 0)
+        return test_main(argc - 1, argv + 1);
     RunOptions o;
     int rc = parse_args(argc, argv, &o);
     if (rc >= 0)

@@ -640,4 +640,7 @@ typedef struct RunOptions {
 
 int driver_run(const RunOptions *o, FILE *out, FILE *err);
 
+/* testrun.c: `ptxrun test` (argv[0] is "test"). */
+int test_main(int argc, char **argv);
+
 #endif

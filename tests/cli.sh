@@ -93,15 +93,6 @@ for f in tests/ptx/nvcc/*.sm_75.ptx tests/ptx/nvcc/*.sm_90.ptx; do
     fi
 done
 
-# -- every sample runs and matches its expected state (computed by samples/make_expected.py)
-n=0
-for lanes in samples/*.lanes.json; do
-    name=${lanes%.lanes.json}
-    expect_exit 0 "sample $name" "$PTXRUN" -w "$name.ptx" --lanes "$lanes" --expect "$name.expect.json"
-    n=$((n + 1))
-done
-[ "$n" -ge 9 ] && ok || fail "only $n samples"
-
 # -- running: the table, exit codes 0/1/2/3, --lanes and --expect errors, JSON round trip
 cat > "$tmp/x.json" <<'JSON'
 {"regs": {"Rx": [10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25,
@@ -117,7 +108,8 @@ expect_exit 0 "expect holds" "$PTXRUN" "$tmp/up.ptx" --lanes "$tmp/x.json" --exp
 printf '{"regs": {"Ry": 10}}\n' > "$tmp/wrong.json"
 expect_exit 1 "expect mismatch" "$PTXRUN" "$tmp/up.ptx" --lanes "$tmp/x.json" --expect "$tmp/wrong.json"
 expect_stderr_line "mismatch line" "Ry lane 7: expected 0x0000000a, got 0x00000010"
-expect_stderr_line "mismatch count" "ptxrun: 30 differences from $tmp/wrong.json"
+expect_stderr_line "mismatch count" "ptxrun: 30 differences from $tmp/wrong.json (the first 20 shown)"
+if grep -q "Ry lane 22:" "$tmp/err"; then fail "more than 20 differences printed"; else ok; fi
 
 printf '{"regs": {"Rz": 1}}\n' > "$tmp/bad1.json"
 expect_exit 2 "unknown register" "$PTXRUN" "$tmp/up.ptx" --lanes "$tmp/bad1.json"
@@ -167,6 +159,29 @@ printf 'mov.f32 Ry, Ry;\nmov.f32 Rx, Rx;\n' > "$tmp/identity.ptx"
 grep -v '"steps"' "$tmp/state.json" > "$tmp/state.nosteps"
 grep -v '"steps"' "$tmp/again.json" > "$tmp/again.nosteps"
 if cmp -s "$tmp/state.nosteps" "$tmp/again.nosteps"; then ok; else fail "JSON round trip"; diff "$tmp/state.nosteps" "$tmp/again.nosteps" | head; fi
+
+# -- ptxrun test: the samples and the kernel corpus; a broken case; TAP; JUnit
+expect_exit 0 "ptxrun test samples tests/kernels" "$PTXRUN" test samples tests/kernels
+if tail -n 1 "$tmp/out" | grep -qx "130 passed, 0 failed"; then ok; else fail "test summary: $(tail -n 1 "$tmp/out")"; fi
+mkdir -p "$tmp/cases"
+cp samples/butterfly.ptx samples/butterfly.lanes.json "$tmp/cases/"
+sed 's/\([0-9]\)\.0,/\1.5,/' samples/butterfly.expect.json > "$tmp/cases/butterfly.expect.json"
+cp samples/scan.ptx samples/scan.lanes.json samples/scan.expect.json "$tmp/cases/"
+printf 'add.s32 a, b;\n' > "$tmp/cases/broken.ptx"
+printf '{"exit": 2, "diagnostic": "takes 3 operands, not 2"}\n' > "$tmp/cases/broken.expect.json"
+expect_exit 1 "a broken case fails" "$PTXRUN" test -j 2 "$tmp/cases"
+if grep -q "^FAIL $tmp/cases/butterfly.ptx: exit 1, expected 0: Rx lane 0: expected 168.5 (0x43288000), got 168.0 (0x43280000)" "$tmp/out"; then ok; else fail "failure line"; cat "$tmp/out"; fi
+if tail -n 1 "$tmp/out" | grep -qx "2 passed, 1 failed"; then ok; else fail "broken summary"; cat "$tmp/out"; fi
+expect_exit 1 "TAP" "$PTXRUN" test --tap "$tmp/cases"
+if head -n 2 "$tmp/out" | grep -qx "1..3" && grep -q "^not ok 2 - $tmp/cases/butterfly.ptx" "$tmp/out" &&
+   grep -q "^ok 1 - $tmp/cases/broken.ptx" "$tmp/out"; then ok; else fail "TAP output"; cat "$tmp/out"; fi
+expect_exit 1 "JUnit" "$PTXRUN" test --junit="$tmp/junit.xml" "$tmp/cases"
+if command -v xmllint >/dev/null 2>&1; then
+    expect_exit 0 "JUnit XML is valid against tests/junit.xsd" xmllint --noout --schema tests/junit.xsd "$tmp/junit.xml"
+else
+    fail "xmllint is missing (scripts/deps.sh installs libxml2-utils)"
+fi
+if grep -q '<failure message="exit 1, expected 0' "$tmp/junit.xml"; then ok; else fail "JUnit failure element"; fi
 
 # -- the instruction table in docs/ is what ops.def says
 "$PTXRUN" --list-ops > "$tmp/instructions.md"
