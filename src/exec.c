@@ -1047,6 +1047,11 @@ static void complete(Warp *w, uint32_t cls)
     for (uint32_t k = cls; k; k &= k - 1) {
         int lane = __builtin_ctz(k);
         w->pc[lane] = w->arrival[lane].pc + 1;
+        if (w->trace && (w->waiting >> lane & 1)) {
+            if (!w->trace->released || w->arrival[lane].since < w->trace->waited_since)
+                w->trace->waited_since = w->arrival[lane].since;
+            w->trace->released |= 1u << lane;
+        }
     }
     w->waiting &= ~cls;
 }
@@ -1095,7 +1100,7 @@ static void arrive(Warp *w, uint32_t pc, uint32_t mask)
     bool barrier = x->op == OP_BAR || x->op == OP_BARRIER;
     if (barrier) {
         for (uint32_t k = mask; k; k &= k - 1)
-            w->arrival[__builtin_ctz(k)] = (Arrival){ pc, w->launched };
+            w->arrival[__builtin_ctz(k)] = (Arrival){ pc, w->launched, w->steps };
         w->waiting |= mask;
         try_complete(w);
         return;
@@ -1131,10 +1136,12 @@ static void arrive(Warp *w, uint32_t pc, uint32_t mask)
                        "the lane itself", l, x->ir->mnemonic, membermask);
             return;
         }
-        w->arrival[l] = (Arrival){ pc, membermask };
+        w->arrival[l] = (Arrival){ pc, membermask, w->steps };
     }
     w->waiting |= mask;
     try_complete(w);
+    if (w->trace)
+        w->trace->waiting |= mask & w->waiting;
 }
 
 /* ---- calls ---- */
@@ -1445,14 +1452,6 @@ static uint32_t choose(Warp *w, uint32_t ready, uint32_t *pc_out)
     return mask;
 }
 
-static void trace_step(FILE *out, const Warp *w, uint32_t pc, uint32_t mask)
-{
-    const XInstr *x = &w->code[pc];
-    fprintf(out, "step %llu pc %u line %u mask 0x%08x  ", (unsigned long long)w->steps, pc, x->line, mask);
-    ir_print_instr(out, w->m, x->owner, x->ir);
-    fputc('\n', out);
-}
-
 int exec_run(Warp *w, const ExecOptions *o)
 {
     for (int l = 0; l < WARP_SIZE; l++) {
@@ -1510,9 +1509,17 @@ int exec_run(Warp *w, const ExecOptions *o)
         }
         w->steps++;
         w->lane_steps += (uint64_t)lane_count(mask);
-        if (o->trace)
-            trace_step(o->trace, w, pc, mask);
-        next_pc = step(w, pc, mask);
+        if (o->trace) {
+            StepTrace t;
+            memset(&t, 0, sizeof t);
+            memset(t.source, SOURCE_NONE, sizeof t.source);
+            w->trace = &t;
+            next_pc = step(w, pc, mask);
+            trace_step(o->trace, w, o, pc, mask);
+            w->trace = NULL;
+        } else {
+            next_pc = step(w, pc, mask);
+        }
         last_mask = mask;
         if (o->strict && w->warnings.len)
             break;

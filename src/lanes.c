@@ -580,7 +580,7 @@ static bool is_nonfinite(uint64_t bits, unsigned width, int type, const char **n
 }
 
 /* A value as the table shows it. */
-static void format_value(char *buf, size_t size, uint64_t bits, int type)
+void lanes_format_value(char *buf, size_t size, uint64_t bits, int type)
 {
     unsigned width = type_info[type].bits;
     switch (type_info[type].cls) {
@@ -605,7 +605,7 @@ static void format_value(char *buf, size_t size, uint64_t bits, int type)
 
 /* A value as JSON: integers for u/s (u64 past 2^63 as a "0x" string), numbers for floats
  * ("nan", "inf", "-inf", or "0x" bits for a NaN with another payload), "0x" strings for b. */
-static void format_json_value(char *buf, size_t size, uint64_t bits, int type)
+void lanes_format_json_value(char *buf, size_t size, uint64_t bits, int type)
 {
     unsigned width = type_info[type].bits;
     char cls = type_info[type].cls;
@@ -621,7 +621,7 @@ static void format_json_value(char *buf, size_t size, uint64_t bits, int type)
     } else if (cls == 'b')
         snprintf(buf, size, "\"0x%0*" PRIx64 "\"", (int)(width + 3) / 4, bits & width_mask(width));
     else
-        format_value(buf, size, bits, type);
+        lanes_format_value(buf, size, bits, type);
 }
 
 /* ---- buffers ---- */
@@ -658,7 +658,7 @@ static void print_buffers_table(FILE *out, const Warp *w)
                 uint64_t bits;
                 char buf[64];
                 if (buffer_element(r, k, &bits))
-                    format_value(buf, sizeof buf, bits, r->type);
+                    lanes_format_value(buf, sizeof buf, bits, r->type);
                 else
                     snprintf(buf, sizeof buf, "undef");
                 fprintf(out, " %11s", buf);
@@ -683,7 +683,7 @@ static void print_buffers_json(FILE *out, const Warp *w)
             uint64_t bits;
             char buf[64];
             if (buffer_element(r, i, &bits))
-                format_json_value(buf, sizeof buf, bits, r->type);
+                lanes_format_json_value(buf, sizeof buf, bits, r->type);
             else
                 snprintf(buf, sizeof buf, "null");
             fprintf(out, "%s%s", i ? ", " : "", buf);
@@ -762,7 +762,7 @@ static void cell(const Warp *w, const Column *c, int lane, char *buf, size_t siz
     } else if (!(w->defined[c->slot] >> lane & 1)) {
         snprintf(buf, size, "undef");
     } else {
-        format_value(buf, size, w->val[c->slot][lane], c->type);
+        lanes_format_value(buf, size, w->val[c->slot][lane], c->type);
     }
 }
 
@@ -845,7 +845,7 @@ void lanes_print_json(FILE *out, const Warp *w)
                 else if (!(w->defined[c->slot] >> l & 1))
                     snprintf(buf, sizeof buf, "null");
                 else
-                    format_json_value(buf, sizeof buf, w->val[c->slot][l], c->type);
+                    lanes_format_json_value(buf, sizeof buf, w->val[c->slot][l], c->type);
                 fprintf(out, "%s%s", l ? ", " : "", buf);
             }
             fputc(']', out);
@@ -873,7 +873,7 @@ static void describe(char *buf, size_t size, bool defined, uint64_t bits, int ty
     } else if (type == TYPE_PRED) {
         snprintf(buf, size, "%s", bits ? "true" : "false");
     } else {
-        format_value(buf, size, bits, type);
+        lanes_format_value(buf, size, bits, type);
         if (type_info[type].cls == 'f') {
             size_t n = strlen(buf);
             snprintf(buf + n, size - n, " (0x%0*llx)", (int)type_info[type].bits / 4,

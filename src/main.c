@@ -77,8 +77,12 @@ static int parse_args(int argc, char **argv, RunOptions *o)
             }
         } else if (strcmp(a, "--json") == 0)
             o->json = true;
-        else if (strcmp(a, "--trace") == 0)
+        else if (strcmp(a, "--trace") == 0 || strcmp(a, "--trace=text") == 0)
             o->exec.trace = stderr;
+        else if (strcmp(a, "--trace=json") == 0) {
+            o->exec.trace = stderr;
+            o->exec.trace_json = true;
+        }
         else if (strcmp(a, "--strict") == 0)
             o->exec.strict = true;
         else if (strcmp(a, "--list-ops") == 0) {
@@ -102,6 +106,7 @@ static int parse_args(int argc, char **argv, RunOptions *o)
     }
     if (!o->path)
         return usage_error("%s", "no input file");
+    o->exec.trace_color = o->color;
     return -1;
 }
 

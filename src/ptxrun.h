@@ -514,7 +514,20 @@ typedef struct SaveArea {      /* one lane's saved activations, for recursion */
 typedef struct Arrival {
     uint32_t pc;
     uint32_t membermask;
+    uint64_t since;            /* the step at which the lane arrived */
 } Arrival;
+
+/* What --trace shows about one warp-step beyond the instruction: filled only while tracing. */
+enum { SOURCE_NONE = -1 };
+typedef struct StepTrace {
+    int8_t source[WARP_SIZE];  /* shfl: the lane each lane read, SOURCE_NONE if it read none */
+    uint32_t own;              /* shfl: lanes out of range (kept their own value, p false) */
+    uint32_t undefined;        /* shfl: lanes whose source supplied no defined value */
+    uint32_t waiting;          /* lanes that started waiting at a synchronising instruction */
+    uint32_t released;         /* lanes released from waiting */
+    uint64_t waited_since;     /* the earliest arrival among the released */
+    bool exchanged;            /* a shuffle happened */
+} StepTrace;
 
 typedef struct Warning {
     uint32_t pc;
@@ -526,6 +539,8 @@ typedef struct ExecOptions {
     uint64_t max_steps;
     bool strict;               /* undefined-value warnings stop the run (exit 3) */
     FILE *trace;               /* NULL: no trace */
+    bool trace_json;           /* one JSON object per step instead of text */
+    bool trace_color;
 } ExecOptions;
 
 enum { EXEC_OK = 0, EXEC_FAULT = 3 };
@@ -554,6 +569,7 @@ typedef struct Warp {
     uint32_t ntid[3];
     uint32_t sreg_rows[SREG_COUNT][4];  /* row of each special register (.x .y .z = 1..3) */
     Memory mem;
+    StepTrace *trace;          /* non-NULL while tracing */
     FuncLayout *funcs;         /* funcs[0] is the kernel */
     uint32_t func_count;
     CallSite *calls;
@@ -576,6 +592,9 @@ void exec_warn(Warp *w, uint32_t pc, uint32_t lanes, const char *what);
 void exec_fault(Warp *w, uint32_t pc, const char *fmt, ...);
 void exec_free(Warp *w);
 Function *exec_entry(Module *m, const char *name);        /* the kernel to run */
+
+/* trace.c: --trace, one warp-step at a time. */
+void trace_step(FILE *out, const Warp *w, const ExecOptions *o, uint32_t pc, uint32_t mask);
 
 /* alu.c: integer, float, logic, compare, select and move, over the lanes of mask. */
 void alu_execute(Warp *w, const XInstr *x, uint32_t mask);
@@ -618,6 +637,8 @@ void lanes_print_table(FILE *out, const Warp *w, const char *only);
 void lanes_print_json(FILE *out, const Warp *w);
 int lanes_expect(FILE *out, const Warp *w, const char *path, char *err, size_t errlen);
 bool lanes_params_given(const Warp *w, char *err, size_t errlen);
+void lanes_format_value(char *buf, size_t size, uint64_t bits, int type);       /* as the table shows it */
+void lanes_format_json_value(char *buf, size_t size, uint64_t bits, int type);  /* as --json writes it */
 
 /* driver.c */
 enum { EXIT_OK = 0, EXIT_MISMATCH = 1, EXIT_BAD_INPUT = 2, EXIT_FAULT = 3 };

@@ -29,6 +29,8 @@ static void shfl_uniform(Warp *w, const XInstr *x, uint32_t lanes, uint32_t part
         result[lane] = a[j] & 0xffffffffu;                                               \
         ok |= (supplied >> j & 1) << lane;                                               \
         in_range |= (uint32_t)pval << lane;                                              \
+        if (w->trace)                                                                    \
+            w->trace->source[lane] = (int8_t)j;                                          \
     }
     switch (x->mode) {
     case MOD_UP:   SHFL_LOOP(lane - bval, j >= max_lane); break;
@@ -38,6 +40,14 @@ static void shfl_uniform(Warp *w, const XInstr *x, uint32_t lanes, uint32_t part
     }
 #undef SHFL_LOOP
     uint32_t write = lanes & guard_true;
+    if (w->trace) {
+        for (int lane = 0; lane < WARP_SIZE; lane++)
+            if (!(write >> lane & 1))
+                w->trace->source[lane] = SOURCE_NONE;
+        w->trace->own |= write & ~in_range;
+        w->trace->undefined |= write & ~(ok & control);
+        w->trace->exchanged = true;
+    }
     if (x->dst_kind == DST_VALUE) {
         uint64_t *d = w->val[x->dst];
         for (int l = 0; l < WARP_SIZE; l++)
@@ -88,10 +98,17 @@ void warp_shfl(Warp *w, const XInstr *at, uint32_t lanes, uint32_t participants,
         if (!pval)
             j = lane;
         result[lane] = source[j];
+        if (w->trace) {
+            w->trace->source[lane] = (int8_t)j;
+            w->trace->exchanged = true;
+            w->trace->own |= (uint32_t)!pval << lane;
+        }
         uint32_t ok = supplied >> j & 1;
         uint32_t control_defined = w->defined[x->src[1]] & w->defined[x->src[2]];
         result_defined |= (ok & (control_defined >> lane)) << lane;
         in_range |= (uint32_t)pval << lane;
+        if (w->trace && !((ok & (control_defined >> lane)) & 1))
+            w->trace->undefined |= 1u << lane;
     }
     for (uint32_t k = lanes & guard_true; k; k &= k - 1) {
         int l = __builtin_ctz(k);

@@ -2,6 +2,7 @@
  * (../shared/spec, DECISIONS.md), not from ptxrun's code: shfl and shfl.sync in every mode over
  * many b and c, shf for every direction, mode and edge amount, divergence and synchronisation,
  * undefined values, faults, and the arithmetic whose results PTX defines exactly. */
+#include <jansson.h>
 #include <math.h>
 
 #include "testutil.h"
@@ -710,6 +711,45 @@ START_TEST(carry_chains)
 }
 END_TEST
 
+/* --trace=json: one valid JSON object per step; shuffles say which lane each lane read. */
+START_TEST(json_trace_names_sources)
+{
+    Run *r = load("mov.u32 l, %laneid;\nsetp.lt.u32 p, l, 4;\n@p bra A;\nshfl.sync.up.b32 v|q, l, 1, 0, 0xffffffff;\n"
+                  "bra B;\nA:\nshfl.sync.up.b32 v|q, l, 1, 0, 0xffffffff;\nB:\n");
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&buf, &len);
+    ExecOptions o = { .max_steps = 1000, .trace = out, .trace_json = true };
+    ck_assert_int_eq(exec_run(r->w, &o), EXEC_OK);
+    fclose(out);
+    unsigned steps = 0, shuffles = 0;
+    bool waited = false, released = false, diverged = false;
+    for (char *line = strtok(buf, "\n"); line; line = strtok(NULL, "\n")) {
+        json_error_t e;
+        json_t *j = json_loads(line, 0, &e);
+        ck_assert_msg(j != NULL, "not JSON: %s (%s)", line, e.text);
+        steps++;
+        json_t *sources = json_object_get(j, "sources");
+        if (sources) {
+            shuffles++;
+            /* The second shuffle completes both arms: lane 0 keeps its own value, lane 5 reads 4. */
+            if (json_integer_value(json_array_get(sources, 5)) == 4 &&
+                json_integer_value(json_array_get(sources, 0)) == 0)
+                ck_assert_str_eq(json_string_value(json_object_get(j, "own")), "0x00000001");
+        }
+        waited |= json_object_get(j, "waiting") != NULL;
+        released |= json_object_get(j, "released") != NULL;
+        diverged |= json_object_get(j, "diverge") != NULL;
+        json_decref(j);
+    }
+    ck_assert_uint_eq(steps, r->w->steps);
+    ck_assert_uint_eq(shuffles, 1);            /* the arms complete together, in one step */
+    ck_assert(waited && released && diverged);
+    free(buf);
+    done(r);
+}
+END_TEST
+
 START_TEST(compare_and_select)
 {
     Run *r = load("setp.lt.f32 lt|ge, a, b;\nsetp.ltu.f32 ltu, a, b;\nsetp.nan.f32 nan, a, b;\n"
@@ -783,6 +823,7 @@ int main(void)
     tcase_add_test(tc, barrier_waits_for_the_whole_block);
     tcase_add_test(tc, mov_packs_and_unpacks);
     tcase_add_test(tc, carry_chains);
+    tcase_add_test(tc, json_trace_names_sources);
     tcase_add_test(tc, unsupported_instructions_are_reported_before_running);
     suite_add_tcase(s, tc);
     return run_suite(s);

@@ -160,6 +160,14 @@ grep -v '"steps"' "$tmp/state.json" > "$tmp/state.nosteps"
 grep -v '"steps"' "$tmp/again.json" > "$tmp/again.nosteps"
 if cmp -s "$tmp/state.nosteps" "$tmp/again.nosteps"; then ok; else fail "JSON round trip"; diff "$tmp/state.nosteps" "$tmp/again.nosteps" | head; fi
 
+# -- --trace on the spec's butterfly reduction: every shuffle step says which lane fed which
+"$PTXRUN" -w --no-color samples/butterfly.ptx --lanes samples/butterfly.lanes.json --trace >/dev/null 2>"$tmp/trace"
+steps=$(grep -c '^step ' "$tmp/trace")
+shuffles=$(grep -c 'shfl.bfly.b32' "$tmp/trace")
+reads=$(grep -c '^    read: 0<-16 1<-17 .* 31<-15 \|^    read: 0<-8 \|^    read: 0<-4 \|^    read: 0<-2 \|^    read: 0<-1 1<-0 ' "$tmp/trace")
+if [ "$steps" -eq 10 ] && [ "$shuffles" -eq 5 ] && [ "$reads" -eq 5 ]; then ok; else fail "butterfly trace: $steps steps, $shuffles shuffles, $reads read lines"; head -20 "$tmp/trace"; fi
+if grep -q '^    read: 0<-16 1<-17 2<-18 .* 16<-0 .* 31<-15 ' "$tmp/trace"; then ok; else fail "butterfly first read line"; fi
+
 # -- ptxrun test: the samples and the kernel corpus; a broken case; TAP; JUnit
 expect_exit 0 "ptxrun test samples tests/kernels" "$PTXRUN" test samples tests/kernels
 if tail -n 1 "$tmp/out" | grep -qx "130 passed, 0 failed"; then ok; else fail "test summary: $(tail -n 1 "$tmp/out")"; fi
