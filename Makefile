@@ -121,8 +121,9 @@ fuzz: $(BUILD)/parser.c $(BUILD)/lexer.c
 	@echo "(new inputs go to the first directory; tests/ptx/nvcc is only read)"
 
 install: $(BUILD)/ptxrun
-	install -d $(DESTDIR)$(PREFIX)/bin
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
 	install -m 755 $(BUILD)/ptxrun $(DESTDIR)$(PREFIX)/bin/ptxrun
+	install -m 644 docs/ptxrun.1 $(DESTDIR)$(PREFIX)/share/man/man1/ptxrun.1
 
 clean:
 	rm -rf build

@@ -789,7 +789,9 @@ void lanes_print_table(FILE *out, const Warp *w, const char *only)
     }
     const unsigned lane_width = 6;     /* "lane  " / "31*   " */
     uint32_t start = 0;
-    do {
+    if (n == 0)
+        fputs("(no registers)\n", out);
+    else do {
         uint32_t end = start;
         unsigned used = lane_width;
         while (end < n && (end == start || used + 2 + cols[end].width <= TABLE_WIDTH))

@@ -8,30 +8,27 @@
 
 
 static const char usage[] =
-    "usage: ptxrun [options] FILE.ptx      (FILE '-' reads standard input)\n"
+    "usage: ptxrun [options] FILE.ptx      run a kernel on one warp (FILE '-': standard input)\n"
+    "       ptxrun test [options] [DIR|FILE.ptx]...   run regression cases (ptxrun test --help)\n"
     "\n"
-    "Runs the kernel on one warp and prints the final registers and predicates.\n"
-    "  --lanes FILE     initial state: {\"block\": [32,1,1], \"active\": \"0xffffffff\",\n"
-    "                   \"regs\": {\"Rx\": [32 values] or one}, \"preds\": {\"p\": [32 bools] or one}}\n"
-    "  --expect FILE    compare the final state with the keys in FILE (exit 1 on a mismatch)\n"
-    "  --json           print the final state as JSON (valid --lanes input)\n"
-    "  --regs A,B       show only these registers and predicates\n"
-    "  --entry NAME     the kernel to run (default: the first .entry)\n"
-    "  --trace          print each warp-step to standard error\n"
-    "  --max-steps N    stop a runaway program after N warp-steps (default 100000000)\n"
-    "  --strict         undefined values used as branch conditions, shift amounts or\n"
-    "                   membermasks are errors (exit 3), not warnings\n"
-    "\n"
-    "  --check          parse and check; print diagnostics (exit 0 clean, 2 on errors)\n"
-    "  --dump-ir        print the decoded program back as canonical PTX\n"
-    "  --list-ops       print the instruction table (markdown) and exit\n"
-    "  -w               suppress warnings\n"
-    "  --color          color diagnostics (default: when stderr is a terminal)\n"
-    "  --no-color       never color diagnostics\n"
-    "  --help           this text\n"
-    "\n"
-    "A file of bare instructions (no .entry/.func) is a snippet: one implicit kernel whose\n"
-    "registers need no declaration.\n"
+    "Running (prints the final registers, predicates and buffers):\n"
+    "  --lanes FILE       the initial state: block, active lanes, registers, buffers, parameters\n"
+    "  --expect FILE      compare the final state with FILE; exit 1 on a difference\n"
+    "  --json             print the final state as JSON (valid --lanes input)\n"
+    "  --regs A,B         show only these registers and predicates\n"
+    "  --entry NAME       the kernel to run (default: the first .entry)\n"
+    "  --trace[=json]     every warp-step on standard error: lanes, values, shuffle sources\n"
+    "  --max-steps N      stop a runaway program after N warp-steps (default 100000000)\n"
+    "  --strict           undefined branch conditions, shift amounts, membermasks: exit 3\n"
+    "Checking:\n"
+    "  --check            parse and check only (exit 0 clean, 2 on errors)\n"
+    "  --dump-ir          print the decoded program back as canonical PTX\n"
+    "  --list-ops         print the instruction table (markdown)\n"
+    "Output:\n"
+    "  -w                 no warnings\n"
+    "  --color, --no-color   color diagnostics and traces (default: on a terminal, unless NO_COLOR)\n"
+    "  --help, --version\n"
+    "Options that take a value accept --opt value and --opt=value.\n"
     "Exit: 0 ok, 1 --expect mismatch, 2 bad input (PTX, JSON, options), 3 execution fault.\n";
 
 static int usage_error(const char *fmt, const char *arg)
@@ -43,6 +40,24 @@ static int usage_error(const char *fmt, const char *arg)
 }
 
 /* Returns -1 to go on, or the exit code. */
+/* The value of an option that takes one: "--opt=value", or the next argument. */
+static const char *option_value(const char *a, const char *name, int argc, char **argv, int *i, bool *missing)
+{
+    size_t n = strlen(name);
+    if (strncmp(a, name, n) != 0)
+        return NULL;
+    if (a[n] == '=')
+        return a + n + 1;
+    if (a[n] != '\0')
+        return NULL;
+    if (*i + 1 >= argc) {
+        *missing = true;
+        return NULL;
+    }
+    return argv[++*i];
+}
+
+/* Returns -1 to go on, or the exit code. */
 static int parse_args(int argc, char **argv, RunOptions *o)
 {
     memset(o, 0, sizeof *o);
@@ -50,52 +65,51 @@ static int parse_args(int argc, char **argv, RunOptions *o)
     o->exec.max_steps = 100000000;
     o->color = isatty(STDERR_FILENO) && getenv("NO_COLOR") == NULL;
     for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (strcmp(a, "--check") == 0)
+        const char *a = argv[i], *v;
+        bool missing = false;
+        if ((v = option_value(a, "--lanes", argc, argv, &i, &missing)))
+            o->lanes = v;
+        else if ((v = option_value(a, "--expect", argc, argv, &i, &missing)))
+            o->expect = v;
+        else if ((v = option_value(a, "--regs", argc, argv, &i, &missing)))
+            o->regs = v;
+        else if ((v = option_value(a, "--entry", argc, argv, &i, &missing)))
+            o->entry = v;
+        else if ((v = option_value(a, "--max-steps", argc, argv, &i, &missing))) {
+            char *end;
+            unsigned long long n = strtoull(v, &end, 10);
+            if (*end || v[0] == '-' || !v[0] || n == 0)
+                return usage_error("--max-steps needs a positive number, not '%s'", v);
+            o->exec.max_steps = n;
+        } else if (missing)
+            return usage_error("'%s' needs a value", a);
+        else if (!strcmp(a, "--check"))
             o->mode = MODE_CHECK;
-        else if (strcmp(a, "--dump-ir") == 0)
+        else if (!strcmp(a, "--dump-ir"))
             o->mode = MODE_DUMP_IR;
-        else if (!strcmp(a, "--lanes") || !strcmp(a, "--expect") || !strcmp(a, "--regs") ||
-                 !strcmp(a, "--entry") || !strcmp(a, "--max-steps")) {
-            if (i + 1 >= argc)
-                return usage_error("'%s' needs a value", a);
-            const char *v = argv[++i];
-            if (!strcmp(a, "--lanes"))
-                o->lanes = v;
-            else if (!strcmp(a, "--expect"))
-                o->expect = v;
-            else if (!strcmp(a, "--regs"))
-                o->regs = v;
-            else if (!strcmp(a, "--entry"))
-                o->entry = v;
-            else {
-                char *end;
-                unsigned long long n = strtoull(v, &end, 10);
-                if (*end || v[0] == '-' || !v[0] || n == 0)
-                    return usage_error("--max-steps needs a positive number, not '%s'", v);
-                o->exec.max_steps = n;
-            }
-        } else if (strcmp(a, "--json") == 0)
+        else if (!strcmp(a, "--json"))
             o->json = true;
-        else if (strcmp(a, "--trace") == 0 || strcmp(a, "--trace=text") == 0)
+        else if (!strcmp(a, "--trace") || !strcmp(a, "--trace=text"))
             o->exec.trace = stderr;
-        else if (strcmp(a, "--trace=json") == 0) {
+        else if (!strcmp(a, "--trace=json")) {
             o->exec.trace = stderr;
             o->exec.trace_json = true;
-        }
-        else if (strcmp(a, "--strict") == 0)
+        } else if (!strcmp(a, "--strict"))
             o->exec.strict = true;
-        else if (strcmp(a, "--list-ops") == 0) {
+        else if (!strcmp(a, "--list-ops")) {
             ops_print_markdown(stdout);
             return EXIT_OK;
-        } else if (strcmp(a, "-w") == 0)
+        } else if (!strcmp(a, "-w"))
             o->no_warnings = true;
-        else if (strcmp(a, "--color") == 0)
+        else if (!strcmp(a, "--color"))
             o->color = true;
-        else if (strcmp(a, "--no-color") == 0)
+        else if (!strcmp(a, "--no-color"))
             o->color = false;
-        else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+        else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
             fputs(usage, stdout);
+            return EXIT_OK;
+        } else if (!strcmp(a, "--version")) {
+            printf("ptxrun %s (PTX ISA %s, one warp)\n", PTXRUN_VERSION, PTXRUN_PTX_ISA);
             return EXIT_OK;
         } else if (a[0] == '-' && a[1] != '\0')
             return usage_error("unknown option '%s'", a);

@@ -12,6 +12,9 @@
 
 enum { WARP_SIZE = 32 };
 
+#define PTXRUN_VERSION "0.4.0"
+#define PTXRUN_PTX_ISA "9.0"
+
 #define COUNT_OF(a) (sizeof(a) / sizeof((a)[0]))
 #define BUG(...) util_bug(__FILE__, __LINE__, __VA_ARGS__)
 

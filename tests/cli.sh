@@ -191,6 +191,31 @@ else
 fi
 if grep -q '<failure message="exit 1, expected 0' "$tmp/junit.xml"; then ok; else fail "JUnit failure element"; fi
 
+# -- --version, --opt=value, --entry, --color, --jobs
+expect_exit 0 "--version" "$PTXRUN" --version
+if grep -q '^ptxrun [0-9][0-9.]* (PTX ISA 9.0' "$tmp/out"; then ok; else fail "--version text"; fi
+expect_exit 0 "--opt=value forms" "$PTXRUN" -w --lanes=samples/scan.lanes.json --expect=samples/scan.expect.json --regs=Rx --entry=snippet --max-steps=1000 samples/scan.ptx
+expect_exit 0 "--color" "$PTXRUN" --color --check samples/scan.ptx
+expect_exit 0 "test --jobs" "$PTXRUN" test --jobs 1 samples
+expect_exit 0 "test --help" "$PTXRUN" test --help
+
+# -- every option in --help is in the man page and used in this file; the man page renders
+"$PTXRUN" --help > "$tmp/help"
+"$PTXRUN" test --help >> "$tmp/help"
+for opt in $(grep -o -- '-[-a-z][-a-z]*' "$tmp/help" | grep -v -- '^--opt$' | sort -u); do
+    roff=$(printf '%s' "$opt" | sed 's/-/\\-/g')
+    if grep -qF -- "$roff" docs/ptxrun.1; then ok; else fail "option $opt is not in docs/ptxrun.1"; fi
+    uses=$(grep -c -- "$opt" "$0")
+    if [ "$uses" -ge 1 ]; then ok; else fail "option $opt is not used in tests/cli.sh"; fi
+done
+if command -v man >/dev/null 2>&1; then
+    MANWIDTH=80 man -l docs/ptxrun.1 > "$tmp/man.txt" 2>"$tmp/man.err"
+    if grep -q "^NAME" "$tmp/man.txt" && grep -q "EXIT STATUS" "$tmp/man.txt" && [ ! -s "$tmp/man.err" ]; then ok
+    else fail "man page does not render cleanly"; cat "$tmp/man.err"; fi
+else
+    fail "man is missing (scripts/deps.sh installs man-db)"
+fi
+
 # -- the instruction table in docs/ is what ops.def says
 "$PTXRUN" --list-ops > "$tmp/instructions.md"
 if cmp -s "$tmp/instructions.md" docs/instructions.md; then ok; else fail "docs/instructions.md is stale: run 'make docs'"; fi
