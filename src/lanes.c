@@ -816,8 +816,7 @@ void lanes_print_table(FILE *out, const Warp *w, const char *only)
     } while (start < n);
     if (w->launched != (threads >= WARP_SIZE ? ALL_LANES : (1u << threads) - 1))
         fputs("(lanes marked - were not active)\n", out);
-    if (!only)
-        print_buffers_table(out, w);
+    print_buffers_table(out, w);
     fprintf(out, "%llu warp-steps\n", (unsigned long long)w->steps);
 }
 
