@@ -498,6 +498,8 @@ out:
 /* The shortest decimal that reads back to the same float or double. */
 static void format_float(char *buf, size_t size, uint64_t bits, unsigned width, int type)
 {
+    if (!buf || size == 0)
+        return;                                /* (tells GCC's -Wformat-truncation so) */
     if (width == 16) {
         double h = convert_small_to_double(bits, type);
         for (int p = 1; p <= 17; p++) {          /* shortest that reads back to the same half */
