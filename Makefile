@@ -39,7 +39,7 @@ HEADERS := src/ptxrun.h src/parse.h src/ops.def src/types.def src/mods.def src/s
 TESTS   := check_lexer check_parser check_checker check_diag check_roundtrip check_exec
 TEST_BIN := $(addprefix $(BUILD)/tests/,$(TESTS))
 
-.PHONY: all check unit-tests cli-tests kernel-tests demo bench fuzz install clean deps docs
+.PHONY: all check unit-tests cli-tests kernel-tests valgrind demo bench fuzz install clean deps docs
 
 all: $(BUILD)/ptxrun
 
@@ -84,6 +84,10 @@ unit-tests: $(TEST_BIN)
 cli-tests: $(BUILD)/ptxrun
 	@PTXRUN=$(BUILD)/ptxrun sh tests/cli.sh
 
+# Every sample and corpus kernel under valgrind's memcheck: no errors, no leaks.
+valgrind: $(BUILD)/ptxrun
+	@PTXRUN=$(BUILD)/ptxrun sh tests/valgrind.sh
+
 # The samples, and the nvcc kernels of tests/kernels against their C references
 # (regenerate those with tests/kernels/regen.sh), through ptxrun's own test runner.
 kernel-tests: $(BUILD)/ptxrun
@@ -112,13 +116,30 @@ docs: $(BUILD)/ptxrun
 	$(BUILD)/ptxrun --list-ops > docs/instructions.md
 
 FUZZ_CC ?= clang
-fuzz: $(BUILD)/parser.c $(BUILD)/lexer.c
+FUZZ_SECONDS ?= 0
+FUZZERS := fuzz_frontend fuzz_pipeline fuzz_lanes
+FUZZ_BIN := $(addprefix $(BUILD)/fuzz/,$(FUZZERS))
+
+$(BUILD)/fuzz/%: tests/fuzz/%.c $(LIB_SRC) $(HEADERS)
 	@mkdir -p $(BUILD)/fuzz
 	$(FUZZ_CC) -std=c11 -D_POSIX_C_SOURCE=200809L -g -O1 -fsanitize=fuzzer,address,undefined \
-	    -Isrc -I$(BUILD) -o $(BUILD)/fuzz/fuzz_frontend tests/fuzz_frontend.c $(LIB_SRC) $(LDLIBS)
-	@mkdir -p $(BUILD)/fuzz/corpus
-	@echo "run: $(BUILD)/fuzz/fuzz_frontend -max_total_time=60 $(BUILD)/fuzz/corpus tests/ptx/nvcc"
-	@echo "(new inputs go to the first directory; tests/ptx/nvcc is only read)"
+	    -fno-sanitize-recover=all -Isrc -I$(BUILD) -o $@ $< $(LIB_SRC) $(LDLIBS)
+
+# make fuzz: build the targets; FUZZ_SECONDS=N also runs each for N seconds. New inputs go to
+# build/fuzz/corpus-*; the committed seeds (tests/fuzz/seeds) are only read.
+fuzz: $(FUZZ_BIN)
+	@set -e; if [ "$(FUZZ_SECONDS)" -gt 0 ]; then \
+	    for f in $(FUZZERS); do \
+	        case $$f in fuzz_lanes) seeds=tests/fuzz/seeds/lanes ;; *) seeds=tests/fuzz/seeds/ptx ;; esac; \
+	        mkdir -p $(BUILD)/fuzz/corpus-$$f; \
+	        echo "== $$f for $(FUZZ_SECONDS) s"; \
+	        log=$(BUILD)/fuzz/$$f.log; \
+	        if ! $(BUILD)/fuzz/$$f -max_total_time=$(FUZZ_SECONDS) -timeout=10 -rss_limit_mb=2048 \
+	            -artifact_prefix=$(BUILD)/fuzz/$$f- $(BUILD)/fuzz/corpus-$$f $$seeds > $$log 2>&1; then \
+	            tail -n 60 $$log; echo "$$f: FAILED (the input is in $(BUILD)/fuzz/$$f-*)"; exit 1; fi; \
+	        grep -E '^(INFO: seed corpus|#[0-9]+ +DONE|Done)' $$log; \
+	    done; \
+	else echo "built: $(FUZZ_BIN) (make fuzz FUZZ_SECONDS=60 runs them)"; fi
 
 install: $(BUILD)/ptxrun
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1

@@ -1,0 +1,46 @@
+/* fuzz_pipeline.c: libFuzzer target for the whole pipeline on small programs: parse, check,
+ * load, run at most 10000 warp-steps with every kernel parameter zero, print the state as a
+ * table and as JSON. Build with `make fuzz`. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "ptxrun.h"
+
+static void ignore_diag(void *context, Diag *diag, DiagLevel level, Span at, const char *message)
+{
+    (void)context; (void)diag; (void)level; (void)at; (void)message;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    if (size > 4096)
+        return 0;                              /* small programs: many runs a second */
+    Source src;
+    source_from_string(&src, "fuzz.ptx", (const char *)data, size);
+    Diag diag;
+    diag_init(&diag, &src, stderr);
+    diag.emit = ignore_diag;
+    Module *m = parse_module(&src, &diag);
+    check_module(m, &diag, NULL);
+    Function *fn = diag.errors ? NULL : exec_entry(m, NULL);
+    Warp *w = fn ? exec_load(m, fn, &diag) : NULL;
+    if (w) {
+        for (uint32_t i = 0; i < w->mem.count; i++)       /* parameters: zero, defined */
+            if (w->mem.regions[i].kernel_param)
+                memset(w->mem.regions[i].shadow, 1, w->mem.regions[i].size);
+        ExecOptions options = { .max_steps = 10000 };
+        exec_run(w, &options);
+        FILE *out = fopen("/dev/null", "w");
+        if (out) {
+            lanes_print_table(out, w, NULL);
+            lanes_print_json(out, w);
+            fclose(out);
+        }
+        exec_free(w);
+    }
+    module_free(m);
+    source_free(&src);
+    return 0;
+}

@@ -1,0 +1,33 @@
+#!/bin/sh
+# Runs every sample and corpus kernel (and a few error paths) under valgrind's memcheck:
+# zero errors and zero leaks, or exit 1.
+# usage: PTXRUN=build/ptxrun sh tests/valgrind.sh
+set -u
+PTXRUN=${PTXRUN:-build/ptxrun}
+command -v valgrind >/dev/null 2>&1 || { echo "valgrind: not installed (scripts/deps.sh installs it)"; exit 1; }
+vg="valgrind --quiet --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=all --show-leak-kinds=all"
+passed=0
+failed=0
+run() { # run DESCRIPTION ARGS...: fails only on valgrind's exit code
+    what=$1; shift
+    $vg "$PTXRUN" "$@" >/dev/null 2>"$tmp"
+    if [ $? -eq 99 ]; then failed=$((failed + 1)); echo "FAIL $what"; cat "$tmp"; else passed=$((passed + 1)); fi
+}
+tmp=$(mktemp)
+trap 'rm -f "$tmp"' EXIT
+for lanes in samples/*.lanes.json tests/kernels/*.lanes.json; do
+    name=${lanes%.lanes.json}
+    for ptx in "$name".ptx "$name".*.ptx; do
+        [ -f "$ptx" ] || continue
+        run "$ptx" -w "$ptx" --lanes "$lanes" --expect "$name.expect.json" --json
+    done
+done
+run "check of the nvcc corpus file with debug sections" --check tests/ptx/nvcc/printf.sm_75.debug.ptx
+run "dump-ir" --dump-ir tests/ptx/nvcc/noinline_call.sm_90.ptx
+run "syntax errors" --check tests/ptx/bad/three_mistakes.ptx.txt
+run "deadlock" samples/deadlock.ptx
+run "trace" -w samples/butterfly.ptx --lanes samples/butterfly.lanes.json --trace
+run "trace json" -w samples/scan.ptx --lanes samples/scan.lanes.json --trace=json
+run "test runner" test -j 1 samples
+echo "valgrind: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
