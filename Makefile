@@ -1,9 +1,10 @@
 # ptxrun: a PTX assembler-and-executor for one warp.
 #   make            build build/ptxrun
-#   make check      unit tests (libcheck) and command-line tests
+#   make check      unit tests (libcheck), command-line tests, the kernel corpus, fuzz regressions
 #   make demo       check and dump a sample
-#   make bench      front-end throughput
-#   make fuzz       build the fuzz targets (clang, libFuzzer)
+#   make bench      executor and front-end throughput
+#   make fuzz       build the fuzz targets (clang, libFuzzer); FUZZ_SECONDS=N runs each N s
+#   make valgrind   samples and kernels under memcheck;  make fault-tests: allocation failures
 #   make deps       install the Debian packages the build needs
 # SANITIZE=1 builds with ASan and UBSan into build/san; WERROR=1 makes warnings errors.
 
@@ -13,6 +14,10 @@ BISON   ?= bison
 PREFIX  ?= /usr/local
 
 BUILD   := build
+ifeq ($(FAULT_INJECTION),1)
+BUILD   := build/fi
+FIFLAGS := -DPTXRUN_FAULT_INJECTION
+endif
 ifeq ($(SANITIZE),1)
 BUILD   := build/san
 SANFLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
@@ -23,7 +28,7 @@ CFLAGS  ?= -O3 -g
 ifeq ($(WERROR),1)
 WARN    += -Werror
 endif
-ALL_CFLAGS := -std=c11 -D_POSIX_C_SOURCE=200809L $(WARN) $(CFLAGS) $(SANFLAGS) -Isrc -I$(BUILD)
+ALL_CFLAGS := -std=c11 -D_POSIX_C_SOURCE=200809L $(WARN) $(CFLAGS) $(SANFLAGS) $(FIFLAGS) -Isrc -I$(BUILD)
 LDLIBS  := $(shell pkg-config --libs jansson 2>/dev/null || echo -ljansson) -lm
 
 CHECK_CFLAGS := $(shell pkg-config --cflags check 2>/dev/null)
@@ -36,10 +41,12 @@ LIB_SRC := src/util.c src/arena.c src/intern.c src/source.c src/diag.c \
 LIB_OBJ := $(patsubst %.c,$(BUILD)/obj/%.o,$(notdir $(LIB_SRC)))
 HEADERS := src/ptxrun.h src/parse.h src/ops.def src/types.def src/mods.def src/sregs.def $(BUILD)/parser.h
 
+FUZZERS := fuzz_frontend fuzz_pipeline fuzz_lanes
+
 TESTS   := check_lexer check_parser check_checker check_diag check_roundtrip check_exec
 TEST_BIN := $(addprefix $(BUILD)/tests/,$(TESTS))
 
-.PHONY: all check unit-tests cli-tests kernel-tests valgrind demo bench fuzz install clean deps docs
+.PHONY: all check unit-tests cli-tests kernel-tests fuzz-regressions valgrind fault-tests demo bench fuzz install clean deps docs
 
 all: $(BUILD)/ptxrun
 
@@ -76,13 +83,32 @@ $(BUILD)/tests/%: tests/%.c tests/testutil.h $(BUILD)/libptxrun.a $(HEADERS)
 	@mkdir -p $(BUILD)/tests
 	$(CC) $(ALL_CFLAGS) $(CHECK_CFLAGS) -o $@ $< $(BUILD)/libptxrun.a $(CHECK_LIBS) $(LDLIBS)
 
-check: unit-tests cli-tests kernel-tests
+check: unit-tests cli-tests kernel-tests fuzz-regressions
 
 unit-tests: $(TEST_BIN)
 	@set -e; for t in $(TEST_BIN); do echo "== $$t"; PTXRUN_ROOT=$(CURDIR) $$t; done
 
 cli-tests: $(BUILD)/ptxrun
 	@PTXRUN=$(BUILD)/ptxrun sh tests/cli.sh
+
+# The fuzz targets without libFuzzer, on the committed seeds and on every input that once
+# crashed, hung or leaked (tests/fuzz/regressions/<target>/): a normal (or SANITIZE=1) build.
+REPLAY_BIN := $(addprefix $(BUILD)/replay/,$(FUZZERS))
+
+$(BUILD)/replay/%: tests/fuzz/%.c tests/fuzz/replay.c $(BUILD)/libptxrun.a $(HEADERS)
+	@mkdir -p $(BUILD)/replay
+	$(CC) $(ALL_CFLAGS) -o $@ $< tests/fuzz/replay.c $(BUILD)/libptxrun.a $(LDLIBS)
+
+fuzz-regressions: $(REPLAY_BIN)
+	@set -e; for f in $(FUZZERS); do \
+	    case $$f in fuzz_lanes) seeds=tests/fuzz/seeds/lanes ;; *) seeds=tests/fuzz/seeds/ptx ;; esac; \
+	    $(BUILD)/replay/$$f $$seeds tests/fuzz/regressions/$$f; \
+	done
+
+# Every allocation failing in turn, a full disk, a closed pipe (a build of its own).
+fault-tests:
+	$(MAKE) FAULT_INJECTION=1 build/fi/ptxrun
+	@PTXRUN=build/fi/ptxrun sh tests/fault_injection.sh
 
 # Every sample and corpus kernel under valgrind's memcheck: no errors, no leaks.
 valgrind: $(BUILD)/ptxrun
@@ -117,7 +143,6 @@ docs: $(BUILD)/ptxrun
 
 FUZZ_CC ?= clang
 FUZZ_SECONDS ?= 0
-FUZZERS := fuzz_frontend fuzz_pipeline fuzz_lanes
 FUZZ_BIN := $(addprefix $(BUILD)/fuzz/,$(FUZZERS))
 
 $(BUILD)/fuzz/%: tests/fuzz/%.c $(LIB_SRC) $(HEADERS)
@@ -135,7 +160,7 @@ fuzz: $(FUZZ_BIN)
 	        echo "== $$f for $(FUZZ_SECONDS) s"; \
 	        log=$(BUILD)/fuzz/$$f.log; \
 	        if ! $(BUILD)/fuzz/$$f -max_total_time=$(FUZZ_SECONDS) -timeout=10 -rss_limit_mb=2048 \
-	            -artifact_prefix=$(BUILD)/fuzz/$$f- $(BUILD)/fuzz/corpus-$$f $$seeds > $$log 2>&1; then \
+	            -artifact_prefix=$(BUILD)/fuzz/$$f- $(BUILD)/fuzz/corpus-$$f $$seeds tests/fuzz/regressions/$$f > $$log 2>&1; then \
 	            tail -n 60 $$log; echo "$$f: FAILED (the input is in $(BUILD)/fuzz/$$f-*)"; exit 1; fi; \
 	        grep -E '^(INFO: seed corpus|#[0-9]+ +DONE|Done)' $$log; \
 	    done; \

@@ -314,10 +314,22 @@ static bool decode_mnemonic(Checker *c, const Instr *in, Decoded *out)
         int t = type_lookup(part, part_len);
         int m = t == TYPE_COUNT ? mod_lookup(part, part_len) : MOD_COUNT;
         if (r->any) {
+            /* Suffixes are not checked yet, but an executed instruction with described
+             * operands (arithmetic, cvt) must not run with one dropped: each is a known type
+             * or modifier, within the IR's room. Memory, call and barrier instructions read
+             * their state spaces and the like from the mnemonic when they are loaded. */
+            bool executed = (op_info[op].flags & OPF_EXEC) && strcmp(op_info[op].shape, "*") != 0;
             if (t != TYPE_COUNT && out->type_count < MAX_TYPES)
                 out->types[out->type_count++] = (uint8_t)t;
             else if (m != MOD_COUNT && out->mod_count < MAX_SUFFIXES)
                 out->mods[out->mod_count++] = (uint8_t)m;
+            else if (executed && t == TYPE_COUNT && m == MOD_COUNT) {
+                error(c, part_at, "unknown modifier '.%.*s' for '%s'", (int)part_len, part, name);
+                ok = false;
+            } else if (executed) {
+                error(c, part_at, "too many suffixes for '%s'", name);
+                ok = false;
+            }
             continue;
         }
         int found = -1, conflict = -1;
@@ -922,6 +934,12 @@ static void declare_registers(Checker *c, Decl *d)
     if (old && c->depth == 0)
         error(c, d->at, "'%s' is already declared (at line %u)", d->name, line_of(c, old->at));
     uint32_t count = d->has_range ? d->range : 1;
+    uint32_t declared = pred ? c->fn->preds.len : c->fn->regs.len;
+    if (count > MAX_REGISTERS - declared) {
+        error(c, d->at, "'%s' would make more than %d %s in '%s'", d->name, MAX_REGISTERS,
+              pred ? "predicates" : "registers", c->fn->name);
+        return;
+    }
     uint32_t first = 0;
     for (uint32_t i = 0; i < count; i++) {
         uint32_t slot = new_register(c, d->has_range ? NULL : d->name, pred, d->type, d->vector);

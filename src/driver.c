@@ -2,6 +2,7 @@
  * lanes, execute, print, compare) or dump. The command line (main.c) and the test runner
  * (testrun.c) both call driver_run, with their own output streams.
  * Exit codes: 0 ok, 1 expectation mismatch, 2 bad input or usage, 3 execution fault. */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -141,8 +142,8 @@ int driver_run(const RunOptions *o, FILE *out, FILE *err_out)
     }
     module_free(m);
     source_free(&src);
-    if (fflush(out) != 0) {
-        fprintf(err_out, "ptxrun: error: cannot write the output\n");
+    if (fflush(out) != 0 || ferror(out)) {
+        fprintf(err_out, "ptxrun: error: cannot write the output: %s\n", strerror(errno));
         rc = EXIT_BAD_INPUT;
     }
     return rc;

@@ -298,6 +298,7 @@ static void check_variant(Loader *ld, const Instr *in, const XInstr *x)
     if (half_float || x->type == TYPE_B128)
         cannot(ld, in, what);
     else if ((ir_has_mod(in, MOD_CC) && x->cls == 'f') || ir_has_mod(in, MOD_RELU) || ir_has_mod(in, MOD_NAN_) ||
+             ir_has_mod(in, MOD_SATFINITE) || ir_has_mod(in, MOD_RNA) || ir_has_mod(in, MOD_RS) ||
              ir_has_mod(in, MOD_XORSIGN) || (ir_has_mod(in, MOD_ABS) && in->op != OP_ABS))
         cannot(ld, in, what);
     else if ((in->op == OP_MIN || in->op == OP_MAX) && in->operand_count == 4)
@@ -468,7 +469,8 @@ static void load_instr(Loader *ld, const Instr *in, XInstr *x)
     }
     if (in->op == OP_CVT) {
         x->src_type = in->type_count > 1 ? in->types[1] : TYPE_NONE;
-        bool small_float_ok = (x->type == TYPE_F16 || x->type == TYPE_BF16 || x->cls != 'f' || x->bits >= 32) &&
+        bool small_float_ok = x->src_type != TYPE_NONE &&
+                              (x->type == TYPE_F16 || x->type == TYPE_BF16 || x->cls != 'f' || x->bits >= 32) &&
                               (x->src_type == TYPE_F16 || x->src_type == TYPE_BF16 ||
                                type_info[x->src_type].cls != 'f' || type_info[x->src_type].bits >= 32);
         bool half = x->src_type == TYPE_NONE || in->type_count != 2 || x->type == TYPE_PRED ||
@@ -528,9 +530,66 @@ static uint64_t decl_bytes(const Decl *d)
         int64_t n = d->dims[i];
         if (n < 0)
             n = d->init && d->init->kind == INIT_LIST && i == 0 ? d->init->count : 0;
+        if (n && count > UINT64_MAX / 64 / (uint64_t)n)
+            return UINT64_MAX;                 /* dimensions below 2^31 each: no sane size */
         count *= (uint64_t)n;
     }
     return element * count;
+}
+
+/* Every variable fits in the limits below, or the program is refused before anything is
+ * allocated: one variable at most MAX_VARIABLE_BYTES (all lanes' copies of a .local), all of
+ * them together at most MAX_MEMORY_BYTES. */
+enum { MAX_VARIABLE_BYTES = 256 << 20, MAX_MEMORY_BYTES = 1 << 30 };
+
+static bool variable_fits(const Decl *d, bool kernel_param, uint64_t *total, Diag *diag)
+{
+    int space = d->space;
+    if (space != SPACE_GLOBAL && space != SPACE_CONST && space != SPACE_SHARED && space != SPACE_LOCAL &&
+        space != SPACE_PARAM)
+        return true;
+    bool per_lane = space == SPACE_LOCAL || (space == SPACE_PARAM && !kernel_param);
+    uint64_t size = decl_bytes(d);
+    uint64_t bytes = size > MAX_VARIABLE_BYTES ? size : size * (per_lane ? WARP_SIZE : 1);
+    if (bytes > MAX_VARIABLE_BYTES) {
+        if (size == UINT64_MAX)
+            diag_at(diag, DIAG_ERROR, d->at, "'%s' is too large: ptxrun holds at most %d MiB per variable",
+                    d->name, MAX_VARIABLE_BYTES >> 20);
+        else
+            diag_at(diag, DIAG_ERROR, d->at, "'%s' needs %llu bytes%s; ptxrun holds at most %d MiB per variable%s",
+                    d->name, (unsigned long long)size, per_lane ? " in each of the 32 lanes" : "",
+                    MAX_VARIABLE_BYTES >> 20, per_lane ? " (all lanes' copies together)" : "");
+        return false;
+    }
+    *total += bytes;
+    if (*total > MAX_MEMORY_BYTES) {
+        diag_at(diag, DIAG_ERROR, d->at, "with '%s', the program's variables need more than the %d MiB "
+                "ptxrun holds", d->name, MAX_MEMORY_BYTES >> 20);
+        return false;
+    }
+    return true;
+}
+
+static bool memory_fits(Warp *w, Diag *diag)
+{
+    Module *m = w->m;
+    uint64_t total = 0;
+    for (uint32_t i = 0; i < m->globals.len; i++)
+        if (!variable_fits(&m->globals.data[i], false, &total, diag))
+            return false;
+    for (uint32_t k = 0; k < w->func_count; k++) {
+        Function *fn = w->funcs[k].fn;
+        for (uint32_t i = 0; i < fn->params.len; i++)
+            if (!variable_fits(&fn->params.data[i], k == 0, &total, diag))
+                return false;
+        for (uint32_t i = 0; i < fn->returns.len; i++)
+            if (!variable_fits(&fn->returns.data[i], false, &total, diag))
+                return false;
+        for (uint32_t i = 0; i < fn->decls.len; i++)
+            if (!variable_fits(&fn->decls.data[i], false, &total, diag))
+                return false;
+    }
+    return true;
 }
 
 /* The address of a variable, parameter or function in its space; false if unknown. */
@@ -779,6 +838,17 @@ Warp *exec_load(Module *m, Function *fn, Diag *diag)
         preds += f->fn->preds.len;
     }
     ld.total_preds = preds;
+    enum { MAX_INSTRUCTIONS = 1 << 24 };
+    bool too_large = rows > MAX_REGISTERS || preds > MAX_REGISTERS || code > MAX_INSTRUCTIONS;
+    if (too_large)
+        diag_at(diag, DIAG_ERROR, fn->at, "the program needs %u registers, %u predicates and %u instructions; "
+                "ptxrun runs at most %d, %d and %d", rows, preds, code, MAX_REGISTERS, MAX_REGISTERS,
+                MAX_INSTRUCTIONS);
+    if (too_large || !memory_fits(w, diag)) {
+        free(w->funcs);
+        free(w);
+        return NULL;
+    }
     w->kernel_code_len = fn->code.len;
     w->reg_count = rows;
     w->row_count = rows;

@@ -292,6 +292,12 @@ static bool load_buffers(Warp *w, const char *path, json_t *v, char *err, size_t
         }
         uint64_t count = data ? json_array_size(data) : (uint64_t)json_integer_value(count_v);
         unsigned size = type_info[type].bits / 8;
+        enum { MAX_BUFFER_BYTES = 256 << 20 };
+        if (count * size > MAX_BUFFER_BYTES) {
+            snprintf(err, errlen, "%s: buffers.%s: %llu bytes is more than the %d MiB a buffer may have", path, name,
+                     (unsigned long long)(count * size), MAX_BUFFER_BYTES >> 20);
+            return false;
+        }
         const char *interned = intern(&w->m->names, name, strlen(name));
         uint32_t index = mem_add(&w->mem, interned, SPACE_GLOBAL, count * size, 256, type, false, true);
         Region *r = &w->mem.regions[index];

@@ -201,6 +201,14 @@ int lex_next(Lexer *lx, YYSTYPE *value, Span *at)
 
         "{" {
             uint32_t offset = (uint32_t)(lx->token - lx->src->text);
+            if (lx->open_braces.len == MAX_BLOCK_DEPTH) {
+                diag_at(lx->diag, DIAG_ERROR, span_of(lx, lx->token, lx->cursor),
+                        "blocks nested more than %d deep", MAX_BLOCK_DEPTH);
+                lx->gave_up = true;
+                lx->cursor = lx->src->text + lx->src->len;
+                *at = span_of(lx, lx->cursor, lx->cursor);
+                return T_EOF;
+            }
             VEC_PUSH(lx->arena, lx->open_braces, offset);
             RETURN('{');
         }
@@ -211,18 +219,23 @@ int lex_next(Lexer *lx, YYSTYPE *value, Span *at)
         }
         [,;:|@![\]()<>+\-=] { RETURN(lx->token[0]); }
 
-        [\xc0-\xf7] [\x80-\xbf]* | [^] {
+        [^] {
             unsigned char c = (unsigned char)lx->token[0];
-            if (c >= 0x20 && c < 0x7f)
+            size_t utf8 = utf8_sequence_length(lx->token,
+                                                (size_t)(lx->src->text + lx->src->len - lx->token));
+            if (c >= 0x80 && utf8 > 1) {
+                lx->cursor = lx->token + utf8;
+                diag_at(lx->diag, DIAG_ERROR, span_of(lx, lx->token, lx->cursor),
+                        "stray non-ASCII character '%.*s' in program", (int)utf8, lx->token);
+            } else if (c >= 0x80)
+                diag_at(lx->diag, DIAG_ERROR, span_of(lx, lx->token, lx->cursor),
+                        "invalid UTF-8 byte 0x%02x in program", c);
+            else if (c >= 0x20 && c < 0x7f)
                 diag_at(lx->diag, DIAG_ERROR, span_of(lx, lx->token, lx->cursor),
                         "stray '%c' in program", c);
-            else if (c >= 0xc0)
-                diag_at(lx->diag, DIAG_ERROR, span_of(lx, lx->token, lx->cursor),
-                        "stray non-ASCII character '%.*s' in program",
-                        (int)(lx->cursor - lx->token), lx->token);
             else
                 diag_at(lx->diag, DIAG_ERROR, span_of(lx, lx->token, lx->cursor),
-                        "stray byte 0x%02x in program", c);
+                        "stray control character 0x%02x in program", c);
             continue;
         }
     */

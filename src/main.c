@@ -1,5 +1,7 @@
 /* main.c: the command line: options into RunOptions, then driver_run (driver.c); or the
  * test runner (testrun.c) for `ptxrun test`. */
+#include <jansson.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -124,8 +126,15 @@ static int parse_args(int argc, char **argv, RunOptions *o)
     return -1;
 }
 
+static void *json_alloc(size_t size)
+{
+    return xmalloc(size);
+}
+
 int main(int argc, char **argv)
 {
+    signal(SIGPIPE, SIG_IGN);                /* a closed pipe is a write error we report */
+    json_set_alloc_funcs(json_alloc, free);
     if (argc > 1 && strcmp(argv[1], "test") == 0)
         return test_main(argc - 1, argv + 1);
     RunOptions o;

@@ -252,9 +252,24 @@ void parse_block_close(Parser *p)
 
 /* ---- statements ---- */
 
+/* False (with one error per function) once a function has MAX_FUNCTION_STATEMENTS
+ * instructions or labels: the rest of it is not kept, so memory stays bounded. */
+static bool room_for(Parser *p, Function *f, uint32_t count, const char *what, Span at)
+{
+    if (count < MAX_FUNCTION_STATEMENTS)
+        return true;
+    if (!f->too_long)
+        diag_at(p->diag, DIAG_ERROR, at, "more than %d %s in '%s'; ptxrun takes at most that many",
+                MAX_FUNCTION_STATEMENTS, what, f->name ? f->name : "the snippet");
+    f->too_long = true;
+    return false;
+}
+
 void parse_label(Parser *p, Span name)
 {
     Function *f = current_function(p, name);
+    if (!room_for(p, f, f->labels.len, "labels", name))
+        return;
     Label l = { intern_span(p, name), f->code.len, name };
     VEC_PUSH(&p->m->arena, f->labels, l);
     add_item(p, f, ITEM_LABEL, f->labels.len - 1, NULL);
@@ -293,6 +308,8 @@ void parse_instr(Parser *p, Span mnemonic, int guard_kind, Span guard, uint32_t 
     }
     in.operand_count = (uint16_t)count;
     in.operands = pop_operands(p, count);
+    if (!room_for(p, f, f->code.len, "instructions", stmt))
+        return;
     VEC_PUSH(&p->m->arena, f->code, in);
     add_item(p, f, ITEM_INSTR, f->code.len - 1, NULL);
 }
@@ -463,7 +480,7 @@ void parse_decl_range(Parser *p, Literal count, Span at)
         return;
     if (d->space != SPACE_REG)
         diag_at(p->diag, DIAG_ERROR, at, "only .reg declarations take a <count> range");
-    if (count.bits > 1u << 20) {
+    if (count.bits > MAX_REGISTERS) {
         diag_at(p->diag, DIAG_ERROR, at, "register range %llu is too large",
                 (unsigned long long)count.bits);
         count.bits = 1;

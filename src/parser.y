@@ -11,6 +11,9 @@
 %code {
 #include <string.h>
 
+/* Nesting beyond this is reported, not a crash: bison's stack grows up to here. */
+#define YYMAXDEPTH 10000
+
 static int yylex(YYSTYPE *value, Span *at, Parser *p);
 static void yyerror(Span *at, Parser *p, const char *message);
 }
@@ -345,6 +348,8 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, Parser *p)
     Span at = *yypcontext_location(ctx);
     const char *text = p->m->src->text;
 
+    if (p->lx.gave_up)
+        return 0;              /* the lexer has said why the input ends here */
     if (sym == YYSYMBOL_YYEOF && p->lx.open_braces.len) {
         uint32_t line, column;
         source_position(p->m->src, p->lx.open_braces.data[p->lx.open_braces.len - 1], &line, &column);
@@ -389,13 +394,16 @@ Module *parse_module(Source *src, Diag *diag)
 {
     Parser p;
     parse_init(&p, src, diag);
-    if (yyparse(&p) == 2)
-        BUG("parser ran out of memory");
+    yyparse(&p);               /* a result of 2 (stack full) has been reported through yyerror */
     return parse_finish(&p);
 }
 
-/* Only bison's own failures (stack exhaustion) come here; syntax errors are reported above. */
+/* Only bison's own failures come here (syntax errors are reported above): its stack is full.
+ * The lexer's MAX_BLOCK_DEPTH keeps real input well below that. */
 static void yyerror(Span *at, Parser *p, const char *message)
 {
-    diag_at(p->diag, DIAG_ERROR, *at, "%s", message);
+    if (strcmp(message, "memory exhausted") == 0)
+        diag_at(p->diag, DIAG_ERROR, *at, "input nested too deeply for the parser");
+    else
+        diag_at(p->diag, DIAG_ERROR, *at, "%s", message);
 }

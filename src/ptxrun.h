@@ -18,6 +18,9 @@ enum { WARP_SIZE = 32 };
 #define COUNT_OF(a) (sizeof(a) / sizeof((a)[0]))
 #define BUG(...) util_bug(__FILE__, __LINE__, __VA_ARGS__)
 
+/* Exit statuses: ok, --expect mismatch, bad input (PTX, JSON, options), execution fault. */
+enum { EXIT_OK = 0, EXIT_MISMATCH = 1, EXIT_BAD_INPUT = 2, EXIT_FAULT = 3 };
+
 /* The low `bits` bits set (bits <= 64). */
 static inline uint64_t width_mask(unsigned bits)
 {
@@ -29,6 +32,8 @@ void *xmalloc(size_t size);
 void *xcalloc(size_t count, size_t size);
 void *xrealloc(void *old, size_t size);
 _Noreturn void util_bug(const char *file, int line, const char *fmt, ...);
+/* The length of the well-formed UTF-8 sequence at text (1 for ASCII), or 0 if it is not one. */
+size_t utf8_sequence_length(const char *text, size_t available);
 
 /* arena.c: bump allocation for everything that lives as long as a Module. */
 typedef struct ArenaBlock ArenaBlock;
@@ -254,6 +259,8 @@ struct Init {
 enum { INIT_INT, INIT_F32, INIT_F64, INIT_SYM, INIT_GENERIC, INIT_LIST };
 
 enum { MAX_DIMS = 4 };
+enum { MAX_REGISTERS = 1 << 20 };  /* per program, and so per function and per range */
+enum { MAX_FUNCTION_STATEMENTS = 1 << 20 };  /* instructions, and labels, in one function */
 
 /* A declared variable, parameter or register (range). */
 typedef struct Decl {
@@ -316,6 +323,7 @@ typedef struct Function {
     bool is_entry;             /* .entry, or a snippet's implicit kernel */
     bool is_snippet;
     bool has_body;             /* false for a prototype declaration ending in ';' */
+    bool too_long;             /* MAX_FUNCTION_STATEMENTS reached and reported: the rest is dropped */
     uint8_t linkage;
     Span at;
     VEC(Decl) params;
@@ -376,8 +384,11 @@ typedef struct Lexer {
     const char *cursor;
     const char *token;         /* start of the current token */
     VEC(uint32_t) open_braces; /* offsets of unclosed '{', to name them at end of file */
+    bool gave_up;              /* blocks nested too deep: everything after is end of file */
     Arena *arena;
 } Lexer;
+
+enum { MAX_BLOCK_DEPTH = 1000 };  /* nvcc nests a few levels; the parser's stack holds far more */
 
 void lex_init(Lexer *lx, Source *src, Diag *diag, Arena *arena);
 union YYSTYPE;
@@ -644,7 +655,6 @@ void lanes_format_value(char *buf, size_t size, uint64_t bits, int type);       
 void lanes_format_json_value(char *buf, size_t size, uint64_t bits, int type);  /* as --json writes it */
 
 /* driver.c */
-enum { EXIT_OK = 0, EXIT_MISMATCH = 1, EXIT_BAD_INPUT = 2, EXIT_FAULT = 3 };
 
 typedef enum { MODE_RUN, MODE_CHECK, MODE_DUMP_IR } Mode;
 

@@ -1,18 +1,39 @@
 /* util.c: allocation that never returns NULL, and the report for broken invariants.
- * Running out of memory or hitting a BUG is not the user's fault: both print and abort. */
+ * Running out of memory ends the run with a message and exit status 3; a BUG (a broken
+ * invariant, never the user's fault) prints and aborts.
+ * Built with -DPTXRUN_FAULT_INJECTION (make fault-tests), the allocation numbered
+ * $PTXRUN_FAIL_ALLOC_AT fails, so that tests can check every path out of memory. */
 #include <stdlib.h>
 
 #include "ptxrun.h"
 
 static _Noreturn void out_of_memory(size_t size)
 {
-    fprintf(stderr, "ptxrun: out of memory (asked for %zu bytes)\n", size);
-    exit(4);
+    fflush(stdout);
+    fprintf(stderr, "ptxrun: error: out of memory (asked for %zu bytes)\n", size);
+    exit(EXIT_FAULT);
 }
+
+#ifdef PTXRUN_FAULT_INJECTION
+static bool injected_failure(void)
+{
+    static long count, fail_at = -1;       /* test builds only: the one mutable global */
+    if (fail_at < 0) {
+        const char *s = getenv("PTXRUN_FAIL_ALLOC_AT");
+        fail_at = s ? atol(s) : 0;
+    }
+    return ++count == fail_at;
+}
+#else
+static bool injected_failure(void)
+{
+    return false;
+}
+#endif
 
 void *xmalloc(size_t size)
 {
-    void *p = malloc(size ? size : 1);
+    void *p = injected_failure() ? NULL : malloc(size ? size : 1);
     if (!p)
         out_of_memory(size);
     return p;
@@ -20,7 +41,7 @@ void *xmalloc(size_t size)
 
 void *xcalloc(size_t count, size_t size)
 {
-    void *p = calloc(count ? count : 1, size ? size : 1);
+    void *p = injected_failure() ? NULL : calloc(count ? count : 1, size ? size : 1);
     if (!p)
         out_of_memory(count * size);
     return p;
@@ -28,7 +49,7 @@ void *xcalloc(size_t count, size_t size)
 
 void *xrealloc(void *old, size_t size)
 {
-    void *p = realloc(old, size ? size : 1);
+    void *p = injected_failure() ? NULL : realloc(old, size ? size : 1);
     if (!p)
         out_of_memory(size);
     return p;
@@ -43,4 +64,33 @@ void util_bug(const char *file, int line, const char *fmt, ...)
     va_end(ap);
     fputc('\n', stderr);
     abort();
+}
+
+size_t utf8_sequence_length(const char *text, size_t available)
+{
+    const unsigned char *s = (const unsigned char *)text;
+    if (available == 0)
+        return 0;
+    if (s[0] < 0x80)
+        return 1;
+    size_t length;
+    unsigned char low = 0x80, high = 0xbf;  /* bounds of the second byte */
+    if (s[0] >= 0xc2 && s[0] <= 0xdf)
+        length = 2;
+    else if (s[0] >= 0xe0 && s[0] <= 0xef) {
+        length = 3;
+        if (s[0] == 0xe0) low = 0xa0;       /* no overlong forms */
+        if (s[0] == 0xed) high = 0x9f;      /* no UTF-16 surrogates */
+    } else if (s[0] >= 0xf0 && s[0] <= 0xf4) {
+        length = 4;
+        if (s[0] == 0xf0) low = 0x90;
+        if (s[0] == 0xf4) high = 0x8f;      /* nothing above U+10FFFF */
+    } else
+        return 0;
+    if (available < length || s[1] < low || s[1] > high)
+        return 0;
+    for (size_t i = 2; i < length; i++)
+        if (s[i] < 0x80 || s[i] > 0xbf)
+            return 0;
+    return length;
 }

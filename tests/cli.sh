@@ -191,6 +191,118 @@ else
 fi
 if grep -q '<failure message="exit 1, expected 0' "$tmp/junit.xml"; then ok; else fail "JUnit failure element"; fi
 
+# -- limits and hostile input: each refused with a message that names the place, exit 2
+# (input) or 3 (execution); nothing crashes, hangs or exhausts memory.
+H='.version 8.0\n.target sm_80\n.address_size 64\n'
+printf "$H.visible .entry k()\n{\n\t.reg .b32 %%r<2000000000>;\n\tret;\n}\n" > "$tmp/bigreg.ptx"
+expect_exit 2 "register range" "$PTXRUN" --check --no-color "$tmp/bigreg.ptx"
+expect_stderr_line "register range" "$tmp/bigreg.ptx:6:15: error: register range 2000000000 is too large"
+awk 'BEGIN { print ".visible .entry k()\n{"; for (i = 0; i < 3; i++) print "\t.reg .b32 %r" i "<600000>;"; print "\tret;\n}" }' > "$tmp/manyregs.ptx"
+expect_exit 2 "registers per function" "$PTXRUN" --check --no-color -w "$tmp/manyregs.ptx"
+expect_stderr_line "registers per function" "$tmp/manyregs.ptx:4:12: error: '%r1' would make more than 1048576 registers in 'k'"
+printf "$H.global .align 4 .b8 g[1073741824];\n.visible .entry k()\n{\n\tret;\n}\n" > "$tmp/bigglobal.ptx"
+expect_exit 2 "variable too large" "$PTXRUN" --no-color "$tmp/bigglobal.ptx"
+expect_stderr_line "variable too large" "$tmp/bigglobal.ptx:4:22: error: 'g' needs 1073741824 bytes; ptxrun holds at most 256 MiB per variable"
+printf "$H.visible .entry k()\n{\n\t.local .align 4 .b8 l[16777216];\n\tret;\n}\n" > "$tmp/biglocal.ptx"
+expect_exit 2 "local too large" "$PTXRUN" --no-color "$tmp/biglocal.ptx"
+expect_stderr_line "local too large" "$tmp/biglocal.ptx:6:22: error: 'l' needs 16777216 bytes in each of the 32 lanes; ptxrun holds at most 256 MiB per variable (all lanes' copies together)"
+printf "$H.global .b8 g[2000000000][2000000000][2000000000];\n.visible .entry k()\n{\n\tret;\n}\n" > "$tmp/hugedims.ptx"
+expect_exit 2 "dimensions overflow" "$PTXRUN" --no-color "$tmp/hugedims.ptx"
+expect_stderr_line "dimensions overflow" "$tmp/hugedims.ptx:4:13: error: 'g' is too large: ptxrun holds at most 256 MiB per variable"
+{ printf "$H"; for i in 1 2 3 4 5; do printf '.global .align 4 .b8 g%d[250000000];\n' $i; done
+  printf '.visible .entry k()\n{\n\tret;\n}\n'; } > "$tmp/allglobals.ptx"
+expect_exit 2 "all variables too large" "$PTXRUN" --no-color "$tmp/allglobals.ptx"
+expect_stderr_line "all variables too large" "$tmp/allglobals.ptx:8:22: error: with 'g5', the program's variables need more than the 1024 MiB ptxrun holds"
+printf '{"buffers": {"big": {"type": "u64", "count": 67108864}}}\n' > "$tmp/bigbuf.json"
+expect_exit 2 "buffer too large" "$PTXRUN" "$tmp/up.ptx" --lanes "$tmp/bigbuf.json"
+expect_stderr_line "buffer too large" "ptxrun: error: $tmp/bigbuf.json: buffers.big: 536870912 bytes is more than the 256 MiB a buffer may have"
+printf '{"buffers": {"big": {"type": "u32", "count": 100000000}}}\n' > "$tmp/bigbuf2.json"
+expect_exit 2 "buffer count" "$PTXRUN" "$tmp/up.ptx" --lanes "$tmp/bigbuf2.json"
+expect_stderr_line "buffer count" "ptxrun: error: $tmp/bigbuf2.json: buffers.big: give either \"data\": [values] or \"count\": N (1 to 2^26)"
+awk 'BEGIN { for (i = 0; i < 1048577; i++) print "ret;" }' > "$tmp/rets.ptx"
+expect_exit 2 "instructions per function" "$PTXRUN" --check --no-color "$tmp/rets.ptx"
+expect_stderr_line "instructions per function" "$tmp/rets.ptx:1048577:1: error: more than 1048576 instructions in 'snippet'; ptxrun takes at most that many"
+expect_stderr_line "wide line number" "        | ^~~~"
+awk 'BEGIN { for (i = 0; i < 1048577; i++) print "L" i ":"; print "ret;" }' > "$tmp/labels.ptx"
+expect_exit 2 "labels per function" "$PTXRUN" --check --no-color "$tmp/labels.ptx"
+expect_stderr_line "labels per function" "$tmp/labels.ptx:1048577:1: error: more than 1048576 labels in 'snippet'; ptxrun takes at most that many"
+awk 'BEGIN { printf ".visible .entry k()\n{\n"; for (i = 0; i < 5000; i++) printf "{"; for (i = 0; i < 5000; i++) printf "}"; print "\nret;\n}" }' > "$tmp/nest.ptx"
+expect_exit 2 "nesting" "$PTXRUN" --check --no-color -w "$tmp/nest.ptx"
+expect_stderr_line "nesting" "$tmp/nest.ptx:3:1000: error: blocks nested more than 1000 deep"
+awk 'BEGIN { printf ".version 8.0\n.target sm_80\n.visible .entry k()\n{\n"; for (i = 0; i < 999; i++) printf "{"; for (i = 0; i < 999; i++) printf "}"; print "\nret;\n}" }' > "$tmp/nest_ok.ptx"
+expect_exit 0 "nesting at the limit" "$PTXRUN" --check -w "$tmp/nest_ok.ptx"
+printf "$H.func f()\n{\n\tcall f;\n\tret;\n}\n.visible .entry k()\n{\n\tcall f;\n\tret;\n}\n" > "$tmp/recurse.ptx"
+expect_exit 3 "call depth" "$PTXRUN" --no-color "$tmp/recurse.ptx"
+expect_stderr_line "call depth" "$tmp/recurse.ptx:6:2: error: lane 0: calls nested deeper than 32"
+"$PTXRUN" --no-color "$tmp/loop.ptx" --max-steps 500 >/dev/null 2>"$tmp/err"
+expect_stderr_line "--max-steps" "$tmp/loop.ptx:1:4: error: stopped after 500 warp-steps (--max-steps); lanes still running: 0xffffffff"
+# A long line (1 MB) is shown as a window around the mistake; the file has no fixed-size buffer.
+awk 'BEGIN { printf "add.u32 d, a, b;"; for (i = 0; i < 100000; i++) printf "          "; print "@@" }' > "$tmp/longline.ptx"
+expect_exit 2 "long line" "$PTXRUN" --check --no-color "$tmp/longline.ptx"
+if [ "$(awk 'length > 200' "$tmp/err" | wc -l)" -eq 0 ] && grep -q ":1:1000018: error: " "$tmp/err"; then ok
+else fail "long line: not windowed"; head -c 600 "$tmp/err"; fi
+# NUL, invalid UTF-8, a stray non-ASCII character, a control character; a BOM and CRLF are fine.
+printf 'add.u32 d, a, b;\000\n' > "$tmp/nul.ptx"
+expect_exit 2 "NUL byte" "$PTXRUN" --check --no-color "$tmp/nul.ptx"
+expect_stderr_line "NUL byte" "$tmp/nul.ptx:1:17: error: NUL byte in input"
+expect_stderr_line "NUL byte shown" "    1 | add.u32 d, a, b;?"
+printf 'add.u32 d, a, b; \377\n' > "$tmp/utf8.ptx"
+expect_exit 2 "invalid UTF-8" "$PTXRUN" --check --no-color "$tmp/utf8.ptx"
+expect_stderr_line "invalid UTF-8" "$tmp/utf8.ptx:1:18: error: invalid UTF-8 byte 0xff in program"
+expect_stderr_line "invalid UTF-8 shown" "    1 | add.u32 d, a, b; ?"
+printf 'add.u32 d\303\251, a, b; \001\n' > "$tmp/nonascii.ptx"
+expect_exit 2 "non-ASCII" "$PTXRUN" --check --no-color "$tmp/nonascii.ptx"
+expect_stderr_line "non-ASCII" "$tmp/nonascii.ptx:1:10: error: stray non-ASCII character 'é' in program"
+expect_stderr_line "control character" "$tmp/nonascii.ptx:1:20: error: stray control character 0x01 in program"
+expect_stderr_line "caret counts characters" "      | $(printf '%18s' '')^"
+printf '\357\273\277add.u32 d, a, b;\r\n' > "$tmp/bom.ptx"
+printf '{"regs": {"a": 40, "b": 2}}\n' > "$tmp/ab.json"
+expect_exit 0 "BOM and CRLF" "$PTXRUN" "$tmp/bom.ptx" --lanes "$tmp/ab.json" --regs=d
+if grep -qxF "31      42" "$tmp/out"; then ok; else fail "BOM and CRLF: result"; cat "$tmp/out"; fi
+# The lanes file: duplicate keys, wrong types, NaN for an integer, 64-bit values in 32 bits.
+printf 'add.u32 d, a, b;\n' > "$tmp/add.ptx"
+lanes_error() {   # lanes_error DESCRIPTION JSON MESSAGE
+    printf '%s\n' "$2" > "$tmp/l.json"
+    expect_exit 2 "$1" "$PTXRUN" "$tmp/add.ptx" --lanes "$tmp/l.json"
+    expect_stderr_line "$1" "ptxrun: error: $tmp/l.json$3"
+}
+lanes_error "duplicate key" '{"regs": {"a": 1, "a": 2}}' ':1:21: duplicate object key near '"'"'"a"'"'"
+lanes_error "duplicate top-level key" '{"regs": {}, "regs": {}}' ':1:19: duplicate object key near '"'"'"regs"'"'"
+lanes_error "wrong type" '{"regs": {"a": true}}' ': regs.a: expected a number, a string or null'
+lanes_error "wrong type in array" '{"regs": {"a": [0,1,2,3,4,5,6,7,8,9,0,1,2,3,4,5,6,7,8,9,0,1,2,3,4,5,6,7,8,9,0,{}]}}' ': regs.a[31]: expected a number, a string or null'
+lanes_error "regs not an object" '{"regs": [1, 2]}' ': regs: expected an object of register names'
+lanes_error "nan for an integer" '{"regs": {"a": "nan"}}' ': regs.a: "nan" is not a value (use a number, "0x..." bits, or null)'
+lanes_error "NaN token" '{"regs": {"a": NaN}}' ':1:18: invalid token near '"'"'NaN'"'"
+lanes_error "real for an integer" '{"regs": {"a": 1.5}}' ': regs.a: 1.5 is a real, but the register is .u32'
+lanes_error "64-bit value" '{"regs": {"a": 4294967296}}' ': regs.a: 4294967296 does not fit in .u32'
+lanes_error "64-bit bits" '{"regs": {"a": "0x100000000"}}' ': regs.a: 0x100000000 does not fit in 32 bits'
+lanes_error "negative for unsigned" '{"regs": {"a": -1}}' ': regs.a: -1 does not fit in .u32'
+lanes_error "not an object" '[1, 2, 3]' ': expected a JSON object {"regs": ..., "preds": ...}'
+lanes_error "unknown key" '{"regz": {}}' ': unknown key "regz" (expected block, active, regs, preds, buffers, params, dynamic_shared)'
+lanes_error "truncated" '{"regs": {"a": 1}' ':2:0: '"'"'}'"'"' expected near end of file'
+# Found by fuzzing: cvt with one type read a type table out of bounds; an unknown suffix of an
+# executed instruction was dropped instead of reported.
+printf '.reg .b32 r; .reg .b64 rd;\ncvt.u32 r, rd;\n' > "$tmp/cvt1.ptx"
+expect_exit 2 "cvt with one type" "$PTXRUN" --no-color "$tmp/cvt1.ptx"
+expect_stderr_line "cvt with one type" "$tmp/cvt1.ptx:2:1: error: ptxrun cannot execute 'cvt.u32' yet"
+printf '.reg .b32 r; .reg .b64 rd;\ncvt.foo.u32.u64 r, rd;\n' > "$tmp/cvt2.ptx"
+expect_exit 2 "unknown cvt suffix" "$PTXRUN" --check --no-color "$tmp/cvt2.ptx"
+expect_stderr_line "unknown cvt suffix" "$tmp/cvt2.ptx:2:4: error: unknown modifier '.foo' for 'cvt'"
+printf '.reg .b16 h; .reg .f32 f; .reg .b32 t;\ncvt.rn.relu.f16.f32 h, f;\ncvt.rna.satfinite.tf32.f32 t, f;\n' > "$tmp/cvt3.ptx"
+expect_exit 0 "cvt .relu, .rna, .satfinite check" "$PTXRUN" --check "$tmp/cvt3.ptx"
+expect_exit 2 "cvt .relu, .rna, .satfinite do not run yet" "$PTXRUN" --no-color "$tmp/cvt3.ptx"
+expect_stderr_line "cvt .relu" "$tmp/cvt3.ptx:2:1: error: ptxrun cannot execute 'cvt.rn.relu.f16.f32' yet"
+expect_stderr_line "cvt .rna" "$tmp/cvt3.ptx:3:1: error: ptxrun cannot execute 'cvt.rna.satfinite.tf32.f32' yet"
+# Output that cannot be written: a full disk, a reader that goes away.
+if [ -w /dev/full ]; then
+    expect_exit 2 "full disk" sh -c "\"$PTXRUN\" \"$tmp/add.ptx\" --lanes \"$tmp/ab.json\" --json > /dev/full"
+    expect_stderr_line "full disk" "ptxrun: error: cannot write the output: No space left on device"
+fi
+awk 'BEGIN { printf "{\"buffers\": {\"big\": {\"type\": \"u32\", \"count\": 200000}}}\n" }' > "$tmp/bigout.json"
+( "$PTXRUN" "$tmp/add.ptx" --lanes "$tmp/bigout.json" --json 2>"$tmp/err"; echo $? > "$tmp/rc" ) | head -c 1 >/dev/null
+if [ "$(cat "$tmp/rc")" -eq 2 ]; then ok; else fail "closed pipe: exit $(cat "$tmp/rc"), expected 2"; fi
+expect_stderr_line "closed pipe" "ptxrun: error: cannot write the output: Broken pipe"
+
 # -- --version, --opt=value, --entry, --color, --jobs
 expect_exit 0 "--version" "$PTXRUN" --version
 if grep -q '^ptxrun [0-9][0-9.]* (PTX ISA 9.0' "$tmp/out"; then ok; else fail "--version text"; fi
