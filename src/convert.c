@@ -73,7 +73,7 @@ uint64_t convert_double_to_small(double v, int type)
     return sign | (uint32_t)(re + bias) << frac_bits | frac;
 }
 
-static double read_float(uint64_t bits, unsigned width, bool ftz)
+double float_from_bits(uint64_t bits, unsigned width, bool ftz)
 {
     if (width == 32) {
         float f;
@@ -179,7 +179,7 @@ void convert_execute(Warp *w, const XInstr *x, uint32_t mask)
         if (small_from || small_to) {
             /* Through double, which holds every f16, bf16, f32 and 32-bit integer exactly. */
             double v = small_from ? convert_small_to_double(a[l], x->src_type)
-                     : from_float ? read_float(a[l], from, x->ftz)
+                     : from_float ? float_from_bits(a[l], from, x->ftz)
                      : from_cls == 's' ? (double)sign_extend(a[l], from) : (double)(a[l] & width_mask(from));
             if (x->rounding == MOD_RNI || x->rounding == MOD_RZI || x->rounding == MOD_RMI || x->rounding == MOD_RPI)
                 v = nearbyint(v);
@@ -192,14 +192,14 @@ void convert_execute(Warp *w, const XInstr *x, uint32_t mask)
             continue;
         }
         if (from_float && to_float) {
-            double v = read_float(a[l], from, x->ftz);
+            double v = float_from_bits(a[l], from, x->ftz);
             bool integral = x->rounding == MOD_RNI || x->rounding == MOD_RZI || x->rounding == MOD_RMI ||
                             x->rounding == MOD_RPI;
             if (integral)
                 v = nearbyint(v);
             r[l] = write_float(v, to, x->ftz, x->sat);
         } else if (from_float) {
-            r[l] = float_to_int(read_float(a[l], from, x->ftz), to, to_cls == 's');
+            r[l] = float_to_int(float_from_bits(a[l], from, x->ftz), to, to_cls == 's');
         } else if (to_float) {
             double v;
             if (from == 64 && to == 32) {       /* round once, straight to float */

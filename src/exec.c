@@ -969,14 +969,11 @@ Function *exec_entry(Module *m, const char *name)
 
 /* ---- reports ---- */
 
-/* "lanes 0-3, 7" */
-static void format_lanes(char *buf, size_t size, uint32_t lanes)
+/* "0-3, 7" with separator ", " */
+void exec_lane_ranges(char *buf, size_t size, uint32_t lanes, const char *separator)
 {
     size_t len = 0;
     buf[0] = '\0';
-    int count = __builtin_popcount(lanes);
-    const char *word = count == 1 ? "lane " : "lanes ";
-    len += (size_t)snprintf(buf + len, size - len, "%s", word);
     bool first = true;
     for (int l = 0; l < WARP_SIZE && len < size; l++) {
         if (!(lanes >> l & 1))
@@ -984,12 +981,19 @@ static void format_lanes(char *buf, size_t size, uint32_t lanes)
         int end = l;
         while (end + 1 < WARP_SIZE && (lanes >> (end + 1) & 1))
             end++;
-        len += (size_t)snprintf(buf + len, size - len, first ? "%d" : ", %d", l);
-        if (end > l)
+        len += (size_t)snprintf(buf + len, size - len, "%s%d", first ? "" : separator, l);
+        if (end > l && len < size)
             len += (size_t)snprintf(buf + len, size - len, "-%d", end);
         first = false;
         l = end;
     }
+}
+
+/* "lanes 0-3, 7", "lane 5" */
+static void format_lanes(char *buf, size_t size, uint32_t lanes)
+{
+    int n = snprintf(buf, size, "%s", __builtin_popcount(lanes) == 1 ? "lane " : "lanes ");
+    exec_lane_ranges(buf + n, size - (size_t)n, lanes, ", ");
 }
 
 void exec_fault(Warp *w, uint32_t pc, const char *fmt, ...)

@@ -10,21 +10,6 @@
 
 #include "ptxrun.h"
 
-static double get(uint64_t bits, unsigned width, bool ftz)
-{
-    if (width == 32) {
-        float f;
-        uint32_t b = (uint32_t)bits;
-        memcpy(&f, &b, sizeof f);
-        if (ftz && fpclassify(f) == FP_SUBNORMAL)
-            f = copysignf(0.0f, f);
-        return f;
-    }
-    double d;
-    memcpy(&d, &bits, sizeof d);
-    return d;
-}
-
 static uint64_t put(double v, unsigned width, bool ftz)
 {
     if (width == 32) {
@@ -87,7 +72,7 @@ void mathops_execute(Warp *w, const XInstr *x, uint32_t mask)
     uint64_t r[WARP_SIZE];
     uint32_t pred = 0;
     for (int l = 0; l < WARP_SIZE; l++) {
-        double va = get(a[l], width, x->ftz), vb = get(b[l], width, x->ftz);
+        double va = float_from_bits(a[l], width, x->ftz), vb = float_from_bits(b[l], width, x->ftz);
         switch (x->op) {
         case OP_DIV:
         case OP_RCP:
@@ -107,7 +92,7 @@ void mathops_execute(Warp *w, const XInstr *x, uint32_t mask)
             break;
         }
         case OP_SLCT: {                               /* c >= 0 ? a : b, c of the second type */
-            bool take_a = type_info[x->src_type].cls == 'f' ? !(get(c[l], 32, x->ftz) < 0) : (int32_t)c[l] >= 0;
+            bool take_a = type_info[x->src_type].cls == 'f' ? !(float_from_bits(c[l], 32, x->ftz) < 0) : (int32_t)c[l] >= 0;
             r[l] = take_a ? a[l] : b[l];
             break;
         }

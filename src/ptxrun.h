@@ -606,6 +606,7 @@ void exec_warn(Warp *w, uint32_t pc, uint32_t lanes, const char *what);
 void exec_fault(Warp *w, uint32_t pc, const char *fmt, ...);
 void exec_free(Warp *w);
 Function *exec_entry(Module *m, const char *name);        /* the kernel to run */
+void exec_lane_ranges(char *buf, size_t size, uint32_t lanes, const char *separator);  /* "0-3,7" */
 
 /* trace.c: --trace, one warp-step at a time. */
 void trace_step(FILE *out, const Warp *w, const ExecOptions *o, uint32_t pc, uint32_t mask);
@@ -623,6 +624,7 @@ void mathops_execute(Warp *w, const XInstr *x, uint32_t mask);
 /* convert.c */
 void convert_execute(Warp *w, const XInstr *x, uint32_t mask);
 double convert_small_to_double(uint64_t bits, int type);     /* f16, bf16 */
+double float_from_bits(uint64_t bits, unsigned width, bool ftz);   /* f32 (flushed if ftz) or f64 */
 uint64_t convert_double_to_small(double v, int type);        /* rounded to nearest even */
 
 /* warp_ops.c: the exchange instructions, for the lanes that complete them together. */

@@ -12,24 +12,6 @@
 static const char *const GREEN = "\033[32m", *const YELLOW = "\033[33m", *const DIM = "\033[2m",
                          *const RED = "\033[31m", *const RESET = "\033[0m";
 
-static void lane_list(char *buf, size_t size, uint32_t lanes)
-{
-    size_t len = 0;
-    buf[0] = '\0';
-    bool first = true;
-    for (int l = 0; l < WARP_SIZE && len < size; l++) {
-        if (!(lanes >> l & 1))
-            continue;
-        int end = l;
-        while (end + 1 < WARP_SIZE && (lanes >> (end + 1) & 1))
-            end++;
-        len += (size_t)snprintf(buf + len, size - len, first ? "%d" : ",%d", l);
-        if (end > l)
-            len += (size_t)snprintf(buf + len, size - len, "-%d", end);
-        first = false;
-        l = end;
-    }
-}
 
 static const FuncLayout *layout_of(const Warp *w, const Function *fn)
 {
@@ -176,11 +158,11 @@ static void text_step(FILE *out, const Warp *w, bool color, uint32_t pc, uint32_
     }
     char lanes[200];
     if (t->waiting) {
-        lane_list(lanes, sizeof lanes, t->waiting);
+        exec_lane_ranges(lanes, sizeof lanes, t->waiting, ",");
         fprintf(out, "    wait: lanes %s wait for their membermask\n", lanes);
     }
     if (t->released) {
-        lane_list(lanes, sizeof lanes, t->released);
+        exec_lane_ranges(lanes, sizeof lanes, t->released, ",");
         fprintf(out, "    released: lanes %s (waiting since step %llu)\n", lanes, (unsigned long long)t->waited_since);
     }
     uint32_t pcs[WARP_SIZE], groups[WARP_SIZE];
@@ -188,7 +170,7 @@ static void text_step(FILE *out, const Warp *w, bool color, uint32_t pc, uint32_
     if (parts > 1) {
         fputs("    diverge:", out);
         for (unsigned i = 0; i < parts; i++) {
-            lane_list(lanes, sizeof lanes, groups[i]);
+            exec_lane_ranges(lanes, sizeof lanes, groups[i], ",");
             fprintf(out, "%s lanes %s -> pc %u (line %u)", i ? ";" : "", lanes, pcs[i], line_at(w, pcs[i]));
         }
         fputc('\n', out);
@@ -199,7 +181,7 @@ static void text_step(FILE *out, const Warp *w, bool color, uint32_t pc, uint32_
             if ((alive & ~mask) >> l & 1 && w->pc[l] == pcs[0])
                 others |= 1u << l;
         if (others) {
-            lane_list(lanes, sizeof lanes, groups[0] | others);
+            exec_lane_ranges(lanes, sizeof lanes, groups[0] | others, ",");
             fprintf(out, "    reconverge: lanes %s at pc %u (line %u)\n", lanes, pcs[0], line_at(w, pcs[0]));
         }
     }
