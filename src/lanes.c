@@ -651,17 +651,34 @@ static uint64_t buffer_count(const Region *r)
     return r->size / (type_info[r->type].bits / 8);
 }
 
+/* Rows of eight values. As in hexdump, a run of rows equal to the one before is shown as one
+ * "*" line, so that a large buffer that is mostly zero (or undef) stays readable; the last row
+ * is always shown. --json lists every value. */
 static void print_buffers_table(FILE *out, const Warp *w)
 {
-    enum { PER_ROW = 8 };
+    enum { PER_ROW = 8, CELL = 12 };
+    char row[PER_ROW * CELL + 1], previous[PER_ROW * CELL + 1];
     for (uint32_t b = 0; b < w->mem.count; b++) {
         const Region *r = &w->mem.regions[b];
         if (!r->is_buffer)
             continue;
         uint64_t n = buffer_count(r);
         fprintf(out, "\nbuffer %s: .%s[%llu]\n", r->name, type_info[r->type].name, (unsigned long long)n);
+        bool starred = false;
+        previous[0] = '\0';
+        size_t element = type_info[r->type].bits / 8, row_bytes = PER_ROW * element;
         for (uint64_t i = 0; i < n; i += PER_ROW) {
-            fprintf(out, "%6llu:", (unsigned long long)i);
+            bool last = i + PER_ROW >= n;
+            size_t at = (size_t)i * element;
+            if (!last && i > 0 && memcmp(r->data + at, r->data + at - row_bytes, row_bytes) == 0 &&
+                memcmp(r->shadow + at, r->shadow + at - row_bytes, row_bytes) == 0) {
+                if (!starred)                  /* the same bytes as the row before: no need to format */
+                    fputs("*\n", out);
+                starred = true;
+                continue;
+            }
+            size_t len = 0;
+            row[0] = '\0';
             for (uint64_t k = i; k < i + PER_ROW && k < n; k++) {
                 uint64_t bits;
                 char buf[64];
@@ -669,9 +686,18 @@ static void print_buffers_table(FILE *out, const Warp *w)
                     lanes_format_value(buf, sizeof buf, bits, r->type);
                 else
                     snprintf(buf, sizeof buf, "undef");
-                fprintf(out, " %11s", buf);
+                int wrote = snprintf(row + len, sizeof row - len, " %11s", buf);
+                len = wrote < 0 || (size_t)wrote >= sizeof row - len ? sizeof row - 1 : len + (size_t)wrote;
             }
-            fputc('\n', out);
+            if (!last && i > 0 && strcmp(row, previous) == 0) {
+                if (!starred)
+                    fputs("*\n", out);
+                starred = true;
+                continue;
+            }
+            starred = false;
+            fprintf(out, "%6llu:%s\n", (unsigned long long)i, row);
+            memcpy(previous, row, len + 1);
         }
     }
 }

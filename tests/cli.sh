@@ -280,6 +280,19 @@ lanes_error "negative for unsigned" '{"regs": {"a": -1}}' ': regs.a: -1 does not
 lanes_error "not an object" '[1, 2, 3]' ': expected a JSON object {"regs": ..., "preds": ...}'
 lanes_error "unknown key" '{"regz": {}}' ': unknown key "regz" (expected block, active, regs, preds, buffers, params, dynamic_shared)'
 lanes_error "truncated" '{"regs": {"a": 1}' ':2:0: '"'"'}'"'"' expected near end of file'
+# A buffer's table: a run of lines equal to the one before is one "*"; the last line stays.
+printf '{"buffers": {"z": {"type": "u32", "count": 40}, "d": {"type": "u16", "data": [0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1]}}}\n' > "$tmp/zeros.json"
+expect_exit 0 "collapsed buffer rows" "$PTXRUN" "$tmp/add.ptx" --lanes "$tmp/zeros.json" --regs=d
+zero_row="$(printf ' %11s' 0 0 0 0 0 0 0 0)"
+{ printf '\nbuffer z: .u32[40]\n     0:%s\n*\n    32:%s\n' "$zero_row" "$zero_row"
+  printf '\nbuffer d: .u16[17]\n     0:%s\n*\n    16:%s\n' "$zero_row" "$(printf ' %11s' 1)"; } > "$tmp/zeros.want"
+sed -n '/^buffer z/,/^1 warp-steps/p' "$tmp/out" | sed '$d' | sed '1i\
+' > "$tmp/zeros.got"
+if cmp -s "$tmp/zeros.want" "$tmp/zeros.got"; then ok; else fail "collapsed buffer rows"; diff "$tmp/zeros.want" "$tmp/zeros.got"; fi
+"$PTXRUN" "$tmp/add.ptx" --lanes "$tmp/zeros.json" --json > "$tmp/zeros.out.json"
+if [ "$(grep '"z"' "$tmp/zeros.out.json" | sed 's/.*"data": \[//; s/\].*//' | tr ',' '\n' | grep -c '^ *0$')" -eq 40 ]; then ok
+else fail "--json lists every element"; grep '"z"' "$tmp/zeros.out.json"; fi
+
 # Found by fuzzing: cvt with one type read a type table out of bounds; an unknown suffix of an
 # executed instruction was dropped instead of reported.
 printf '.reg .b32 r; .reg .b64 rd;\ncvt.u32 r, rd;\n' > "$tmp/cvt1.ptx"
