@@ -3,11 +3,13 @@
  * as a table (one row per lane, a column per register, values in their type) or as JSON that
  * is itself valid --lanes input; compares the state with an --expect file.
  * Requires: a Warp from exec_load. */
+#include <errno.h>
 #include <inttypes.h>
 #include <jansson.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "ptxrun.h"
 
@@ -224,8 +226,30 @@ static bool parse_mask(json_t *v, uint32_t *mask)
 static json_t *load_json(const char *path, char *err, size_t errlen)
 {
     json_error_t e;
-    json_t *root = strcmp(path, "-") == 0 ? json_loadf(stdin, JSON_REJECT_DUPLICATES, &e)
-                                          : json_load_file(path, JSON_REJECT_DUPLICATES, &e);
+    bool from_stdin = strcmp(path, "-") == 0;
+    FILE *f = from_stdin ? stdin : fopen(path, "rb");
+    struct stat st;
+    if (!f || fstat(fileno(f), &st) != 0) {
+        snprintf(err, errlen, "cannot open '%s': %s", path, strerror(errno));
+        if (f && !from_stdin)
+            fclose(f);
+        return NULL;
+    }
+    if (S_ISDIR(st.st_mode)) {
+        snprintf(err, errlen, "cannot read '%s': %s", path, strerror(EISDIR));
+        if (!from_stdin)
+            fclose(f);
+        return NULL;
+    }
+    json_t *root = json_loadf(f, JSON_REJECT_DUPLICATES, &e);
+    bool read_error = ferror(f);
+    int read_errno = errno;
+    if (!from_stdin)
+        fclose(f);
+    if (!root && read_error) {
+        snprintf(err, errlen, "cannot read '%s': %s", path, strerror(read_errno));
+        return NULL;
+    }
     if (!root) {
         if (e.line > 0)
             snprintf(err, errlen, "%s:%d:%d: %s", path, e.line, e.column, e.text);

@@ -1,5 +1,6 @@
 /* main.c: the command line: options into RunOptions, then driver_run (driver.c); or the
  * test runner (testrun.c) for `ptxrun test`. */
+#include <errno.h>
 #include <jansson.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -79,8 +80,9 @@ static int parse_args(int argc, char **argv, RunOptions *o)
             o->entry = v;
         else if ((v = option_value(a, "--max-steps", argc, argv, &i, &missing))) {
             char *end;
+            errno = 0;
             unsigned long long n = strtoull(v, &end, 10);
-            if (*end || v[0] == '-' || !v[0] || n == 0)
+            if (*end || v[0] == '-' || !v[0] || n == 0 || errno == ERANGE)
                 return usage_error("--max-steps needs a positive number, not '%s'", v);
             o->exec.max_steps = n;
         } else if (missing)

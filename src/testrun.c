@@ -136,7 +136,7 @@ static bool read_expectations(Case *c)
     if (!c->expect)
         return true;
     json_error_t e;
-    json_t *root = json_load_file(c->expect, 0, &e);
+    json_t *root = json_load_file(c->expect, JSON_REJECT_DUPLICATES, &e);
     if (!root) {
         snprintf(c->why, sizeof c->why, "%s:%d: %s", c->expect, e.line, e.text);
         return false;

@@ -306,6 +306,12 @@ expect_exit 0 "cvt .relu, .rna, .satfinite check" "$PTXRUN" --check "$tmp/cvt3.p
 expect_exit 2 "cvt .relu, .rna, .satfinite do not run yet" "$PTXRUN" --no-color "$tmp/cvt3.ptx"
 expect_stderr_line "cvt .relu" "$tmp/cvt3.ptx:2:1: error: ptxrun cannot execute 'cvt.rn.relu.f16.f32' yet"
 expect_stderr_line "cvt .rna" "$tmp/cvt3.ptx:3:1: error: ptxrun cannot execute 'cvt.rna.satfinite.tf32.f32' yet"
+expect_exit 2 "lanes file is a directory" "$PTXRUN" "$tmp/add.ptx" --lanes "$tmp"
+expect_stderr_line "lanes file is a directory" "ptxrun: error: cannot read '$tmp': Is a directory"
+expect_exit 2 "lanes file missing" "$PTXRUN" "$tmp/add.ptx" --lanes "$tmp/none.json"
+expect_stderr_line "lanes file missing" "ptxrun: error: cannot open '$tmp/none.json': No such file or directory"
+expect_exit 2 "--max-steps beyond 64 bits" "$PTXRUN" "$tmp/add.ptx" --max-steps 99999999999999999999999
+expect_stderr_line "--max-steps beyond 64 bits" "ptxrun: error: --max-steps needs a positive number, not '99999999999999999999999'"
 # Output that cannot be written: a full disk, a reader that goes away.
 if [ -w /dev/full ]; then
     expect_exit 2 "full disk" sh -c "\"$PTXRUN\" \"$tmp/add.ptx\" --lanes \"$tmp/ab.json\" --json > /dev/full"
