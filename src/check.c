@@ -578,6 +578,11 @@ static void resolve_name(Checker *c, Operand *o, Expect e)
         resolve_sreg(c, o, name))
         return;
     if (!b && c->fn->is_snippet && e.letter != 'l') {
+        if ((e.pred ? c->fn->preds.len : c->fn->regs.len) >= MAX_REGISTERS) {
+            error(c, o->at, "'%s' would make more than %d %s in '%s'", name, MAX_REGISTERS,
+                  e.pred ? "predicates" : "registers", c->fn->name);
+            return;
+        }
         uint32_t slot = new_register(c, name, e.pred, TYPE_NONE, 0);
         reg_at(c->fn, e.pred, slot)->inferred = true;
         Binding nb = { name, e.pred ? SYM_PRED : SYM_REG, slot, 1, o->at };
@@ -935,7 +940,7 @@ static void declare_registers(Checker *c, Decl *d)
         error(c, d->at, "'%s' is already declared (at line %u)", d->name, line_of(c, old->at));
     uint32_t count = d->has_range ? d->range : 1;
     uint32_t declared = pred ? c->fn->preds.len : c->fn->regs.len;
-    if (count > MAX_REGISTERS - declared) {
+    if (declared >= MAX_REGISTERS || count > MAX_REGISTERS - declared) {
         error(c, d->at, "'%s' would make more than %d %s in '%s'", d->name, MAX_REGISTERS,
               pred ? "predicates" : "registers", c->fn->name);
         return;

@@ -26,17 +26,18 @@ static uint32_t char_length(const char *text, uint32_t available)
     return n ? (uint32_t)n : 1;
 }
 
-/* The line as the terminal should show it: control characters and bytes that are not UTF-8
- * become '?', one column each, so that the caret line below stays aligned. */
+/* The line as the terminal should show it: control characters (C0, C1, DEL), bidirectional
+ * overrides and bytes that are not UTF-8 become '?', one column each, so that the caret line
+ * below stays aligned. */
 static void echo_line(FILE *out, const char *text, uint32_t len)
 {
     for (uint32_t i = 0; i < len;) {
         unsigned char c = (unsigned char)text[i];
         size_t n = utf8_sequence_length(text + i, len - i);
-        if (n > 1)
+        if (n > 1 && utf8_is_visible(text + i, n))
             fwrite(text + i, 1, n, out);
         else
-            fputc(n == 1 && (c >= 0x20 || c == '\t') && c != 0x7f ? c : '?', out);
+            fputc(n == 1 && (utf8_is_visible(text + i, 1) || c == '\t') ? c : '?', out);
         i += n ? (uint32_t)n : 1;
     }
 }

@@ -570,6 +570,8 @@ static bool variable_fits(const Decl *d, bool kernel_param, uint64_t *total, Dia
                     MAX_VARIABLE_BYTES >> 20, per_lane ? " (all lanes' copies together)" : "");
         return false;
     }
+    if (space == SPACE_PARAM && per_lane)
+        return true;            /* call sequences share their .param regions by name: not summed */
     *total += bytes;
     if (*total > MAX_MEMORY_BYTES) {
         diag_at(diag, DIAG_ERROR, d->at, "with '%s', the program's variables need more than the %d MiB "

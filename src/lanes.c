@@ -291,8 +291,12 @@ static bool load_buffers(Warp *w, const char *path, json_t *v, char *err, size_t
         snprintf(err, errlen, "%s: buffers: expected an object of named buffers", path);
         return false;
     }
+    enum { MAX_BUFFER_BYTES = 256 << 20, MAX_ALL_BUFFER_BYTES = 1 << 30 };
+    uint64_t total = 0;
     const char *name;
     json_t *b;
+    /* Pass 0 checks every buffer and their total; pass 1 allocates and fills them. */
+    for (int pass = 0; pass < 2; pass++)
     json_object_foreach(v, name, b) {
         json_t *type_v = json_object_get(b, "type"), *data = json_object_get(b, "data");
         json_t *count_v = json_object_get(b, "count");
@@ -316,12 +320,19 @@ static bool load_buffers(Warp *w, const char *path, json_t *v, char *err, size_t
         }
         uint64_t count = data ? json_array_size(data) : (uint64_t)json_integer_value(count_v);
         unsigned size = type_info[type].bits / 8;
-        enum { MAX_BUFFER_BYTES = 256 << 20 };
         if (count * size > MAX_BUFFER_BYTES) {
             snprintf(err, errlen, "%s: buffers.%s: %llu bytes is more than the %d MiB a buffer may have", path, name,
                      (unsigned long long)(count * size), MAX_BUFFER_BYTES >> 20);
             return false;
         }
+        total += pass == 0 ? count * size : 0;
+        if (total > MAX_ALL_BUFFER_BYTES) {
+            snprintf(err, errlen, "%s: buffers.%s: with it, the buffers need more than the %d MiB they may have together",
+                     path, name, MAX_ALL_BUFFER_BYTES >> 20);
+            return false;
+        }
+        if (pass == 0)
+            continue;
         const char *interned = intern(&w->m->names, name, strlen(name));
         uint32_t index = mem_add(&w->mem, interned, SPACE_GLOBAL, count * size, 256, type, false, true);
         Region *r = &w->mem.regions[index];
@@ -680,7 +691,7 @@ static uint64_t buffer_count(const Region *r)
  * is always shown. --json lists every value. */
 static void print_buffers_table(FILE *out, const Warp *w)
 {
-    enum { PER_ROW = 8, CELL = 12 };
+    enum { PER_ROW = 8, CELL = 66 };   /* ' ' and up to 64 characters (lanes_format_value's buffer) */
     char row[PER_ROW * CELL + 1], previous[PER_ROW * CELL + 1];
     for (uint32_t b = 0; b < w->mem.count; b++) {
         const Region *r = &w->mem.regions[b];

@@ -223,10 +223,14 @@ int lex_next(Lexer *lx, YYSTYPE *value, Span *at)
             unsigned char c = (unsigned char)lx->token[0];
             size_t utf8 = utf8_sequence_length(lx->token,
                                                 (size_t)(lx->src->text + lx->src->len - lx->token));
-            if (c >= 0x80 && utf8 > 1) {
+            if (c >= 0x80 && utf8 > 1 && utf8_is_visible(lx->token, utf8)) {
                 lx->cursor = lx->token + utf8;
                 diag_at(lx->diag, DIAG_ERROR, span_of(lx, lx->token, lx->cursor),
                         "stray non-ASCII character '%.*s' in program", (int)utf8, lx->token);
+            } else if (c >= 0x80 && utf8 > 1) {
+                lx->cursor = lx->token + utf8;
+                diag_at(lx->diag, DIAG_ERROR, span_of(lx, lx->token, lx->cursor),
+                        "stray invisible character U+%04X in program", (unsigned)utf8_code_point(lx->token, utf8));
             } else if (c >= 0x80)
                 diag_at(lx->diag, DIAG_ERROR, span_of(lx, lx->token, lx->cursor),
                         "invalid UTF-8 byte 0x%02x in program", c);

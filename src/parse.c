@@ -291,6 +291,10 @@ static Operand *pop_operands(Parser *p, uint32_t count)
 void parse_instr(Parser *p, Span mnemonic, int guard_kind, Span guard, uint32_t count, Span stmt)
 {
     Function *f = current_function(p, stmt);
+    if (!room_for(p, f, f->code.len, "instructions", stmt)) {
+        p->operands.len -= count;              /* dropped, not copied: memory stays bounded */
+        return;
+    }
     Instr in;
     memset(&in, 0, sizeof in);
     in.mnemonic = intern_span(p, mnemonic);
@@ -308,8 +312,6 @@ void parse_instr(Parser *p, Span mnemonic, int guard_kind, Span guard, uint32_t 
     }
     in.operand_count = (uint16_t)count;
     in.operands = pop_operands(p, count);
-    if (!room_for(p, f, f->code.len, "instructions", stmt))
-        return;
     VEC_PUSH(&p->m->arena, f->code, in);
     add_item(p, f, ITEM_INSTR, f->code.len - 1, NULL);
 }

@@ -34,6 +34,10 @@ void *xrealloc(void *old, size_t size);
 _Noreturn void util_bug(const char *file, int line, const char *fmt, ...);
 /* The length of the well-formed UTF-8 sequence at text (1 for ASCII), or 0 if it is not one. */
 size_t utf8_sequence_length(const char *text, size_t available);
+/* The character of a well-formed sequence of that length. */
+uint32_t utf8_code_point(const char *text, size_t length);
+/* False for a control character or a bidirectional override: not to be echoed to a terminal. */
+bool utf8_is_visible(const char *text, size_t length);
 
 /* arena.c: bump allocation for everything that lives as long as a Module. */
 typedef struct ArenaBlock ArenaBlock;

@@ -94,3 +94,23 @@ size_t utf8_sequence_length(const char *text, size_t available)
             return 0;
     return length;
 }
+
+uint32_t utf8_code_point(const char *text, size_t length)
+{
+    const unsigned char *s = (const unsigned char *)text;
+    switch (length) {
+    case 2: return (uint32_t)(s[0] & 0x1f) << 6 | (s[1] & 0x3f);
+    case 3: return (uint32_t)(s[0] & 0x0f) << 12 | (uint32_t)(s[1] & 0x3f) << 6 | (s[2] & 0x3f);
+    case 4: return (uint32_t)(s[0] & 0x07) << 18 | (uint32_t)(s[1] & 0x3f) << 12 | (uint32_t)(s[2] & 0x3f) << 6 |
+                   (s[3] & 0x3f);
+    default: return s[0];
+    }
+}
+
+bool utf8_is_visible(const char *text, size_t length)
+{
+    uint32_t c = utf8_code_point(text, length);
+    if (c < 0x20 || (c >= 0x7f && c < 0xa0))
+        return false;                           /* C0 and C1 controls, DEL */
+    return !(c == 0x200e || c == 0x200f || (c >= 0x202a && c <= 0x202e) || (c >= 0x2066 && c <= 0x2069));
+}

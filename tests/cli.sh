@@ -293,6 +293,30 @@ if cmp -s "$tmp/zeros.want" "$tmp/zeros.got"; then ok; else fail "collapsed buff
 if [ "$(grep '"z"' "$tmp/zeros.out.json" | sed 's/.*"data": \[//; s/\].*//' | tr ',' '\n' | grep -c '^ *0$')" -eq 40 ]; then ok
 else fail "--json lists every element"; grep '"z"' "$tmp/zeros.out.json"; fi
 
+# Long values (s64 minimum) are not cut off, so rows that differ are never collapsed.
+M=-9223372036854775808
+printf '{"buffers": {"s": {"type": "s64", "data": [%s,%s,%s,%s,%s,1,1,1, %s,%s,%s,%s,%s,2,2,2, %s,%s,%s,%s,%s,3,3,3, 0,0,0,0,0,0,0,0]}}}\n' \
+    $M $M $M $M $M $M $M $M $M $M $M $M $M $M $M > "$tmp/s64.json"
+expect_exit 0 "long buffer values" "$PTXRUN" "$tmp/add.ptx" --lanes "$tmp/s64.json" --regs=d
+if grep -qxF "     8:$(printf ' %s' $M $M $M $M $M) $(printf ' %11s' 2 2 2 | sed 's/^ //')" "$tmp/out" &&
+   grep -qxF "    16:$(printf ' %s' $M $M $M $M $M) $(printf ' %11s' 3 3 3 | sed 's/^ //')" "$tmp/out" && ! grep -q '^\*$' "$tmp/out"
+then ok; else fail "long buffer values"; cat "$tmp/out"; fi
+# All buffers together: refused before any is allocated.
+printf '{"buffers": {"a": {"type": "u64", "count": 33554432}, "b": {"type": "u64", "count": 33554432}, "c": {"type": "u64", "count": 33554432}, "d": {"type": "u64", "count": 33554432}, "e": {"type": "u8", "count": 1}}}\n' > "$tmp/allbufs.json"
+expect_exit 2 "all buffers too large" "$PTXRUN" "$tmp/add.ptx" --lanes "$tmp/allbufs.json"
+expect_stderr_line "all buffers too large" "ptxrun: error: $tmp/allbufs.json: buffers.e: with it, the buffers need more than the 1024 MiB they may have together"
+# Snippet registers made by use count against the limit too.
+printf '.reg .b32 %%g<1048576>;\nadd.u32 %%x, %%y, 1;\n.reg .b32 %%z;\n' > "$tmp/implicit.ptx"
+expect_exit 2 "implicit registers over the limit" "$PTXRUN" --check --no-color "$tmp/implicit.ptx"
+expect_stderr_line "implicit registers over the limit" "$tmp/implicit.ptx:2:9: error: '%x' would make more than 1048576 registers in 'snippet'"
+expect_stderr_line "declared registers over the limit" "$tmp/implicit.ptx:3:11: error: '%z' would make more than 1048576 registers in 'snippet'"
+# C1 controls and bidirectional overrides are named, never echoed to the terminal.
+printf 'add.u32 %%x, \302\23331m, 1; \342\200\256x\n' > "$tmp/c1.ptx"
+expect_exit 2 "invisible characters" "$PTXRUN" --check --no-color "$tmp/c1.ptx"
+expect_stderr_line "C1 control" "$tmp/c1.ptx:1:13: error: stray invisible character U+009B in program"
+expect_stderr_line "bidi override" "$tmp/c1.ptx:1:23: error: stray invisible character U+202E in program"
+expect_stderr_line "invisible characters shown as ?" "    1 | add.u32 %x, ?31m, 1; ?x"
+
 # Found by fuzzing: cvt with one type read a type table out of bounds; an unknown suffix of an
 # executed instruction was dropped instead of reported.
 printf '.reg .b32 r; .reg .b64 rd;\ncvt.u32 r, rd;\n' > "$tmp/cvt1.ptx"
