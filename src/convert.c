@@ -88,10 +88,8 @@ double float_from_bits(uint64_t bits, unsigned width, bool ftz)
     return d;
 }
 
-static uint64_t write_float(double v, unsigned width, bool ftz, bool sat)
+uint64_t float_to_bits(double v, unsigned width, bool ftz)
 {
-    if (sat)
-        v = isnan(v) ? 0.0 : v < 0.0 ? 0.0 : v > 1.0 ? 1.0 : v;
     if (width == 32) {
         float f = (float)v;                      /* rounded in the current mode */
         if (ftz && fpclassify(f) == FP_SUBNORMAL)
@@ -107,6 +105,13 @@ static uint64_t write_float(double v, unsigned width, bool ftz, bool sat)
     uint64_t b;
     memcpy(&b, &v, sizeof b);
     return b;
+}
+
+static uint64_t write_float(double v, unsigned width, bool ftz, bool sat)
+{
+    if (sat)
+        v = isnan(v) ? 0.0 : v < 0.0 ? 0.0 : v > 1.0 ? 1.0 : v;
+    return float_to_bits(v, width, ftz);
 }
 
 /* A float to an integer type: rounded (in the current mode), clamped, NaN to 0. */

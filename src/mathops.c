@@ -10,25 +10,6 @@
 
 #include "ptxrun.h"
 
-static uint64_t put(double v, unsigned width, bool ftz)
-{
-    if (width == 32) {
-        float f = (float)v;
-        if (ftz && fpclassify(f) == FP_SUBNORMAL)
-            f = copysignf(0.0f, f);
-        if (isnan(f))
-            return 0x7fffffffu;
-        uint32_t b;
-        memcpy(&b, &f, sizeof b);
-        return b;
-    }
-    if (isnan(v))
-        return 0x7fffffffffffffffull;
-    uint64_t b;
-    memcpy(&b, &v, sizeof b);
-    return b;
-}
-
 static int host_mode(uint8_t rounding)
 {
     switch (rounding) {
@@ -49,10 +30,10 @@ static uint64_t ieee(const XInstr *x, double a, double b)
         case OP_RCP: r = 1.0f / fa; break;
         default: r = sqrtf(fa); break;
         }
-        return put(r, 32, x->ftz);
+        return float_to_bits(r, 32, x->ftz);
     }
     double r = x->op == OP_DIV ? a / b : x->op == OP_RCP ? 1.0 / a : sqrt(a);
-    return put(r, 64, false);
+    return float_to_bits(r, 64, false);
 }
 
 void mathops_execute(Warp *w, const XInstr *x, uint32_t mask)
@@ -77,15 +58,15 @@ void mathops_execute(Warp *w, const XInstr *x, uint32_t mask)
         case OP_DIV:
         case OP_RCP:
         case OP_SQRT:
-            r[l] = approx ? put(x->op == OP_DIV ? va / vb : x->op == OP_RCP ? 1.0 / va : sqrt(va), width, x->ftz)
+            r[l] = approx ? float_to_bits(x->op == OP_DIV ? va / vb : x->op == OP_RCP ? 1.0 / va : sqrt(va), width, x->ftz)
                           : ieee(x, va, vb);
             break;
-        case OP_RSQRT: r[l] = put(1.0 / sqrt(va), width, x->ftz); break;
-        case OP_SIN: r[l] = put(sin(va), width, x->ftz); break;
-        case OP_COS: r[l] = put(cos(va), width, x->ftz); break;
-        case OP_LG2: r[l] = put(log2(va), width, x->ftz); break;
-        case OP_EX2: r[l] = put(exp2(va), width, x->ftz); break;
-        case OP_TANH: r[l] = put(tanh(va), width, x->ftz); break;
+        case OP_RSQRT: r[l] = float_to_bits(1.0 / sqrt(va), width, x->ftz); break;
+        case OP_SIN: r[l] = float_to_bits(sin(va), width, x->ftz); break;
+        case OP_COS: r[l] = float_to_bits(cos(va), width, x->ftz); break;
+        case OP_LG2: r[l] = float_to_bits(log2(va), width, x->ftz); break;
+        case OP_EX2: r[l] = float_to_bits(exp2(va), width, x->ftz); break;
+        case OP_TANH: r[l] = float_to_bits(tanh(va), width, x->ftz); break;
         case OP_COPYSIGN: {                           /* |b| with the sign of a */
             uint64_t sign = width == 32 ? 0x80000000u : 0x8000000000000000ull;
             r[l] = (b[l] & ~sign & width_mask(width)) | (a[l] & sign);

@@ -629,6 +629,7 @@ void mathops_execute(Warp *w, const XInstr *x, uint32_t mask);
 void convert_execute(Warp *w, const XInstr *x, uint32_t mask);
 double convert_small_to_double(uint64_t bits, int type);     /* f16, bf16 */
 double float_from_bits(uint64_t bits, unsigned width, bool ftz);   /* f32 (flushed if ftz) or f64 */
+uint64_t float_to_bits(double v, unsigned width, bool ftz);        /* rounded in the current mode; NaN canonical */
 uint64_t convert_double_to_small(double v, int type);        /* rounded to nearest even */
 
 /* warp_ops.c: the exchange instructions, for the lanes that complete them together. */
