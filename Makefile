@@ -105,7 +105,7 @@ fuzz-regressions: $(REPLAY_BIN)
 	    $(BUILD)/replay/$$f $$seeds tests/fuzz/regressions/$$f; \
 	done
 
-# Every allocation failing in turn, a full disk, a closed pipe (a build of its own).
+# Every allocation failing in turn, in a build of its own.
 fault-tests:
 	$(MAKE) FAULT_INJECTION=1 build/fi/ptxrun
 	@PTXRUN=build/fi/ptxrun sh tests/fault_injection.sh

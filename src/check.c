@@ -314,11 +314,11 @@ static bool decode_mnemonic(Checker *c, const Instr *in, Decoded *out)
         int t = type_lookup(part, part_len);
         int m = t == TYPE_COUNT ? mod_lookup(part, part_len) : MOD_COUNT;
         if (r->any) {
-            /* Suffixes are not checked yet, but an executed instruction with described
+            /* Suffixes are not checked yet, but an executed instruction with fully described
              * operands (arithmetic, cvt) must not run with one dropped: each is a known type
              * or modifier, within the IR's room. Memory, call and barrier instructions read
              * their state spaces and the like from the mnemonic when they are loaded. */
-            bool executed = (op_info[op].flags & OPF_EXEC) && strcmp(op_info[op].shape, "*") != 0;
+            bool executed = (op_info[op].flags & OPF_EXEC) && !strpbrk(op_info[op].shape, "*_");
             if (t != TYPE_COUNT && out->type_count < MAX_TYPES)
                 out->types[out->type_count++] = (uint8_t)t;
             else if (m != MOD_COUNT && out->mod_count < MAX_SUFFIXES)
@@ -914,14 +914,15 @@ static void check_instr(Checker *c, Instr *in)
     }
     for (unsigned i = 0; i < in->operand_count; i++) {
         Operand *o = &in->operands[i];
-        Expect e = (decoded && !any) ? expect_for(in, letters[i]) : (Expect){ 0, false, false, TYPE_NONE };
-        if (!decoded || any) {
+        bool unchecked = !decoded || any || letters[i] == '_';
+        Expect e = unchecked ? (Expect){ 0, false, false, TYPE_NONE } : expect_for(in, letters[i]);
+        if (unchecked) {
             /* Unchecked operands: in a snippet a new name is a predicate only where the
              * syntax says so (!p); the first operand is the destination. */
             e.pred = (o->flags & OPNDF_NOT) != 0;
         }
         resolve_operand(c, o, e);
-        if (decoded && !any)
+        if (!unchecked)
             check_operand(c, in, o, e);
     }
 }

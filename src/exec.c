@@ -489,15 +489,6 @@ static void load_instr(Loader *ld, const Instr *in, XInstr *x)
         return;
     }
 
-    /* The checker counts the operands of opcodes with a described shape; these three it does
-     * not check yet: d, a, membermask and d|p, membermask. */
-    unsigned needed = in->op == OP_MATCH || in->op == OP_REDUX_SYNC ? 3 : in->op == OP_ELECT_SYNC ? 2 : 0;
-    if (needed && in->operand_count != needed) {
-        diag_at(ld->w->diag, DIAG_ERROR, in->at, "'%s' takes %u operands, not %u", in->mnemonic, needed,
-                in->operand_count);
-        ld->failed = true;
-        return;
-    }
     unsigned first_source = 0;
     switch (in->op) {
     case OP_BRA:

@@ -330,8 +330,8 @@ expect_exit 0 "cvt .relu, .rna, .satfinite check" "$PTXRUN" --check "$tmp/cvt3.p
 expect_exit 2 "cvt .relu, .rna, .satfinite do not run yet" "$PTXRUN" --no-color "$tmp/cvt3.ptx"
 expect_stderr_line "cvt .relu" "$tmp/cvt3.ptx:2:1: error: ptxrun cannot execute 'cvt.rn.relu.f16.f32' yet"
 expect_stderr_line "cvt .rna" "$tmp/cvt3.ptx:3:1: error: ptxrun cannot execute 'cvt.rna.satfinite.tf32.f32' yet"
-# Found by fuzzing: match/redux.sync/elect.sync with too few operands read past them.
-expect_exit 2 "sync ops with wrong operand counts" "$PTXRUN" --no-color tests/fuzz/regressions/fuzz_pipeline/sync_ops_with_wrong_operand_counts.ptx
+# Found by fuzzing: match/redux.sync/elect.sync with too few operands read past them; --check counts them.
+expect_exit 2 "sync ops with wrong operand counts" "$PTXRUN" --check --no-color tests/fuzz/regressions/fuzz_pipeline/sync_ops_with_wrong_operand_counts.ptx
 expect_stderr_line "match without operands" "tests/fuzz/regressions/fuzz_pipeline/sync_ops_with_wrong_operand_counts.ptx:8:2: error: 'match.any.s21' takes 3 operands, not 0"
 expect_stderr_line "elect.sync with three" "tests/fuzz/regressions/fuzz_pipeline/sync_ops_with_wrong_operand_counts.ptx:11:2: error: 'elect.sync' takes 2 operands, not 3"
 expect_exit 2 "lanes file is a directory" "$PTXRUN" "$tmp/add.ptx" --lanes "$tmp"

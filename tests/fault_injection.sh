@@ -1,8 +1,8 @@
 #!/bin/sh
 # Fails every allocation in turn (PTXRUN_FAIL_ALLOC_AT=1, 2, ...) in a build made with
 # -DPTXRUN_FAULT_INJECTION: each run must either succeed or end with "out of memory" and exit
-# status 3 -- never a crash, a hang or another error. Then writes the output to a full disk
-# and to a closed pipe: both must be reported, with a non-zero exit.
+# status 3 -- never a crash, a hang or another error. (Output to a full disk and to a closed
+# pipe is tested in tests/cli.sh.)
 # usage: PTXRUN=build/fi/ptxrun sh tests/fault_injection.sh
 set -u
 PTXRUN=${PTXRUN:-build/fi/ptxrun}
@@ -40,19 +40,6 @@ sweep "nvcc kernel run" 0 -w tests/kernels/atomics.sm_80.ptx --lanes tests/kerne
     --expect tests/kernels/atomics.expect.json --trace=json
 sweep "check with debug sections" 0 --check tests/ptx/nvcc/noinline_call.sm_75.debug.ptx
 sweep "syntax errors" 2 --check tests/ptx/bad/three_mistakes.ptx.txt --dump-ir
-
-# A full disk: the output cannot be written.
-"$PTXRUN" samples/scan.ptx --lanes samples/scan.lanes.json --json > /dev/full 2>"$tmp/err"
-rc=$?
-if [ "$rc" -eq 2 ] && grep -q "cannot write the output: No space left on device" "$tmp/err"; then
-    passed=$((passed + 1)); else failed=$((failed + 1)); echo "FAIL full disk: exit $rc"; cat "$tmp/err"; fi
-
-# A closed pipe: the reader goes away after one byte.
-awk 'BEGIN { printf "{\"buffers\": {\"big\": {\"type\": \"u32\", \"count\": 200000}}}\n" }' > "$tmp/big.json"
-( "$PTXRUN" samples/scan.ptx --lanes "$tmp/big.json" --json 2>"$tmp/err"; echo $? > "$tmp/rc" ) | head -c 1 >/dev/null
-rc=$(cat "$tmp/rc")
-if [ "$rc" -eq 2 ] && grep -q "cannot write the output: Broken pipe" "$tmp/err"; then
-    passed=$((passed + 1)); else failed=$((failed + 1)); echo "FAIL closed pipe: exit $rc"; cat "$tmp/err"; fi
 
 echo "fault injection: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
