@@ -542,13 +542,26 @@ static uint64_t decl_bytes(const Decl *d)
  * them together at most MAX_MEMORY_BYTES. */
 enum { MAX_VARIABLE_BYTES = 256 << 20, MAX_MEMORY_BYTES = 1 << 30 };
 
-static bool variable_fits(const Decl *d, bool kernel_param, uint64_t *total, Diag *diag)
+/* Whether a variable gets a region, and whether that region has a copy for each lane: .local
+ * and the .param of functions and call sequences (each lane passes its own arguments). */
+static bool in_memory(const Decl *d)
 {
     int space = d->space;
-    if (space != SPACE_GLOBAL && space != SPACE_CONST && space != SPACE_SHARED && space != SPACE_LOCAL &&
-        space != SPACE_PARAM)
+    return space == SPACE_GLOBAL || space == SPACE_CONST || space == SPACE_SHARED || space == SPACE_LOCAL ||
+           space == SPACE_PARAM;
+}
+
+static bool per_lane_variable(const Decl *d, bool kernel_param)
+{
+    return d->space == SPACE_LOCAL || (d->space == SPACE_PARAM && !kernel_param);
+}
+
+static bool variable_fits(const Decl *d, bool kernel_param, uint64_t *total, Diag *diag)
+{
+    if (!in_memory(d))
         return true;
-    bool per_lane = space == SPACE_LOCAL || (space == SPACE_PARAM && !kernel_param);
+    int space = d->space;
+    bool per_lane = per_lane_variable(d, kernel_param);
     uint64_t size = decl_bytes(d);
     uint64_t bytes = size > MAX_VARIABLE_BYTES ? size : size * (per_lane ? WARP_SIZE : 1);
     if (bytes > MAX_VARIABLE_BYTES) {
@@ -665,12 +678,11 @@ static void write_init(Loader *ld, Region *r, const Decl *d, const Init *v, uint
  * so the blocks never need them at once. */
 static uint32_t add_variable(Loader *ld, const Decl *d, bool kernel_param)
 {
-    int space = d->space;
-    if (space != SPACE_GLOBAL && space != SPACE_CONST && space != SPACE_SHARED && space != SPACE_LOCAL &&
-        space != SPACE_PARAM)
+    if (!in_memory(d))
         return NO_SLOT;
+    int space = d->space;
     uint64_t size = decl_bytes(d);
-    bool per_lane = space == SPACE_LOCAL || (space == SPACE_PARAM && !kernel_param);
+    bool per_lane = per_lane_variable(d, kernel_param);
     Region *old = mem_named(&ld->w->mem, d->name, space);
     if (old && per_lane && old->per_lane) {
         if (old->size < size) {
