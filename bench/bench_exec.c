@@ -161,7 +161,7 @@ static double run_program(const char *format, unsigned iterations, uint64_t *cou
         fprintf(stderr, "bench_exec: the benchmark program faulted\n");
         exit(1);
     }
-    *count = w->lane_steps;
+    *count = w->block->lane_steps;
     exec_free(w);
     module_free(m);
     source_free(&src);

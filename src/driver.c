@@ -81,7 +81,9 @@ static int execute(const RunOptions *o, Module *m, Diag *diag, HeldList *held, F
         return EXIT_BAD_INPUT;
     }
     char err[512];
-    if ((o->lanes && lanes_load(w, o->lanes, err, sizeof err) != 0) || !lanes_params_given(w, err, sizeof err)) {
+    bool shown[MAX_BLOCK_THREADS];
+    if ((o->lanes && lanes_load(w, o->lanes, err, sizeof err) != 0) || !lanes_params_given(w, err, sizeof err) ||
+        !lanes_select(w, o->warps, o->threads, shown, err, sizeof err)) {
         fprintf(err_out, "ptxrun: error: %s\n", err);
         exec_free(w);
         return EXIT_BAD_INPUT;
@@ -91,7 +93,7 @@ static int execute(const RunOptions *o, Module *m, Diag *diag, HeldList *held, F
     if (o->json)
         lanes_print_json(out, w);
     else
-        lanes_print_table(out, w, o->regs);
+        lanes_print_table(out, w, o->regs, shown);
     if (o->expect) {
         int mismatches = lanes_expect(err_out, w, o->expect, err, sizeof err);
         if (mismatches < 0) {

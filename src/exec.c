@@ -312,6 +312,53 @@ static void check_variant(Loader *ld, const Instr *in, const XInstr *x)
         cannot(ld, in, what);
 }
 
+/* bar / barrier {.cta} .sync / .arrive / .red.popc.u32 / .red.and|or.pred, {.aligned}:
+ * src[0] the barrier, src[1] the thread count (if has_count), src[2] the predicate of .red. */
+static void load_barrier(Loader *ld, const Instr *in, XInstr *x)
+{
+    const char *s = in->mnemonic;
+    x->barrier = BARRIER_SYNC;
+    bool known = true;
+    for (const char *p = strchr(s, '.'); p; p = strchr(p + 1, '.')) {
+        const char *part = p + 1;
+        size_t len = strcspn(part, ".");
+#define IS(word) (len == sizeof word - 1 && !strncmp(part, word, len))
+        if (IS("sync") || IS("aligned") || IS("cta") || IS("u32") || IS("pred")) continue;
+        else if (IS("arrive")) x->barrier = BARRIER_ARRIVE;
+        else if (IS("red")) x->barrier = BARRIER_RED;
+        else if (IS("popc")) x->red_op = BARRIER_RED_POPC;
+        else if (IS("and")) x->red_op = BARRIER_RED_AND;
+        else if (IS("or")) x->red_op = BARRIER_RED_OR;
+        else known = false;
+#undef IS
+    }
+    unsigned n = in->operand_count, first = x->barrier == BARRIER_RED;
+    bool shape_ok = known && (x->barrier == BARRIER_RED) == (x->red_op != 0) &&
+                    (x->barrier == BARRIER_RED ? n == 3 || n == 4 : x->barrier == BARRIER_ARRIVE ? n == 2 : n == 1 || n == 2);
+    if (shape_ok && x->barrier == BARRIER_RED) {
+        const Operand *c = &in->operands[n - 1];
+        bool wants_pred = x->red_op != BARRIER_RED_POPC;
+        shape_ok = c->kind == OPND_PRED && (in->operands[0].kind == OPND_PRED) == wants_pred &&
+                   (in->operands[0].kind == OPND_REG || in->operands[0].kind == OPND_PRED);
+    }
+    if (!shape_ok) {
+        char what[96];
+        snprintf(what, sizeof what, "'%s' with these operands", in->mnemonic);
+        cannot(ld, in, what);
+        return;
+    }
+    if (x->barrier == BARRIER_RED)
+        load_destination(ld, in, &in->operands[0], x);
+    x->src[0] = source_row(ld, in, &in->operands[first], TYPE_U32, x, 0);
+    x->has_count = n - first - (x->barrier == BARRIER_RED) == 2;
+    x->src[1] = x->has_count ? source_row(ld, in, &in->operands[first + 1], TYPE_U32, x, 1) : x->src[0];
+    x->src_count = 2;
+    if (x->barrier == BARRIER_RED) {
+        x->src[2] = source_row(ld, in, &in->operands[n - 1], TYPE_PRED, x, 2);
+        x->src_count = 3;
+    }
+}
+
 static void load_instr(Loader *ld, const Instr *in, XInstr *x)
 {
     Warp *w = ld->w;
@@ -363,13 +410,8 @@ static void load_instr(Loader *ld, const Instr *in, XInstr *x)
         load_call(ld, in, x);
         return;
     }
-    if (in->op == OP_BAR || in->op == OP_BARRIER) {
-        /* One warp is the whole CTA: a barrier waits for every launched, non-exited lane. */
-        if (strstr(in->mnemonic, ".arrive") || strstr(in->mnemonic, ".red") || in->operand_count > 1) {
-            char what[96];
-            snprintf(what, sizeof what, "'%s' with these operands", in->mnemonic);
-            cannot(ld, in, what);
-        }
+    if (in->op == OP_BAR || in->op == OP_BARRIER || in->op == OP_BAR_ARRIVE || in->op == OP_BAR_RED) {
+        load_barrier(ld, in, x);
         return;
     }
     if (in->op == OP_MEMBAR || in->op == OP_FENCE)
@@ -540,7 +582,6 @@ static uint64_t decl_bytes(const Decl *d)
 /* Every variable fits in the limits below, or the program is refused before anything is
  * allocated: one variable at most MAX_VARIABLE_BYTES (all lanes' copies of a .local), all of
  * them together at most MAX_MEMORY_BYTES. */
-enum { MAX_VARIABLE_BYTES = 256 << 20, MAX_MEMORY_BYTES = 1 << 30 };
 
 /* Whether a variable gets a region, and whether that region has a copy for each lane: .local
  * and the .param of functions and call sequences (each lane passes its own arguments). */
@@ -616,7 +657,7 @@ static bool symbol_address(Loader *ld, const char *name, int *space, uint64_t *a
             *address = MEM_FUNC_BASE + 16 * (uint64_t)i;
             return true;
         }
-    Region *r = mem_named(&ld->w->mem, name, -1);
+    Region *r = mem_named(ld->w->mem, name, -1);
     if (!r)
         return false;
     *space = r->space;
@@ -683,20 +724,21 @@ static uint32_t add_variable(Loader *ld, const Decl *d, bool kernel_param)
     int space = d->space;
     uint64_t size = decl_bytes(d);
     bool per_lane = per_lane_variable(d, kernel_param);
-    Region *old = mem_named(&ld->w->mem, d->name, space);
+    Region *old = mem_named(ld->w->mem, d->name, space);
     if (old && per_lane && old->per_lane) {
         if (old->size < size) {
-            old->data = xrealloc(old->data, size * WARP_SIZE);
-            old->shadow = xrealloc(old->shadow, size * WARP_SIZE);
-            memset(old->data, 0, size * WARP_SIZE);
-            memset(old->shadow, 0, size * WARP_SIZE);
+            size_t bytes = size * ld->w->mem->copies;
+            old->data = xrealloc(old->data, bytes);
+            old->shadow = xrealloc(old->shadow, bytes);
+            memset(old->data, 0, bytes);
+            memset(old->shadow, 0, bytes);
             old->size = size;
         }
-        return (uint32_t)(old - ld->w->mem.regions);
+        return (uint32_t)(old - ld->w->mem->regions);
     }
-    uint32_t index = mem_add(&ld->w->mem, d->name, space, size, d->align ? d->align : 8,
+    uint32_t index = mem_add(ld->w->mem, d->name, space, size, d->align ? d->align : 8,
                              d->type == TYPE_NONE ? TYPE_B8 : d->type, per_lane, !per_lane);
-    Region *r = &ld->w->mem.regions[index];
+    Region *r = &ld->w->mem->regions[index];
     r->kernel_param = kernel_param;
     if (kernel_param)
         memset(r->shadow, 0, size);          /* until the lanes file gives its value */
@@ -740,8 +782,8 @@ static void build_memory(Loader *ld)
 
 static uint32_t region_index(Loader *ld, const char *name, int space)
 {
-    Region *r = mem_named(&ld->w->mem, name, space);
-    return r ? (uint32_t)(r - ld->w->mem.regions) : NO_SLOT;
+    Region *r = mem_named(ld->w->mem, name, space);
+    return r ? (uint32_t)(r - ld->w->mem->regions) : NO_SLOT;
 }
 
 /* call{.uni} (rets), f, (args){, prototype}: the .param variables passed, and the callee. */
@@ -827,6 +869,11 @@ static void name_registers(Warp *w)
 Warp *exec_load(Module *m, Function *fn, Diag *diag)
 {
     Warp *w = xcalloc(1, sizeof *w);
+    Block *block = xcalloc(1, sizeof *block);
+    block->warps[0] = w;
+    block->warp_count = 1;
+    w->block = block;
+    w->mem = &block->mem;
     w->m = m;
     w->fn = fn;
     w->diag = diag;
@@ -860,6 +907,7 @@ Warp *exec_load(Module *m, Function *fn, Diag *diag)
                 MAX_INSTRUCTIONS);
     if (too_large || !memory_fits(w, diag)) {
         free(w->funcs);
+        free(w->block);
         free(w);
         return NULL;
     }
@@ -869,7 +917,8 @@ Warp *exec_load(Module *m, Function *fn, Diag *diag)
     w->code_len = code;
     w->code = xcalloc(code ? code : 1, sizeof *w->code);
     w->stack = xcalloc(WARP_SIZE, sizeof *w->stack);
-    mem_init(&w->mem);
+    mem_init(w->mem);
+    block->per_warp_barriers = m->target_sm && m->target_sm < 70;
     build_memory(&ld);
     for (uint32_t k = 0; k < w->func_count; k++) {
         ld.cur = &w->funcs[k];
@@ -912,63 +961,10 @@ Warp *exec_load(Module *m, Function *fn, Diag *diag)
                 w->defined[ld.sreg_row[s][c]] = ALL_LANES;
     memcpy(w->sreg_rows, ld.sreg_row, sizeof w->sreg_rows);
     name_registers(w);
-    uint32_t full[3] = { WARP_SIZE, 1, 1 };
+    uint32_t full[3] = { WARP_SIZE, 1, 1 }, one[3] = { 1, 1, 1 };
+    exec_set_grid(w, one);
     exec_set_block(w, full, ALL_LANES);
     return w;
-}
-
-/* Sets the block shape (%ntid) and the launched lanes; fills the special register rows. */
-void exec_set_block(Warp *w, const uint32_t ntid[3], uint32_t active)
-{
-    memcpy(w->ntid, ntid, sizeof w->ntid);
-    uint32_t threads = ntid[0] * ntid[1] * ntid[2];
-    uint32_t exists = threads >= WARP_SIZE ? ALL_LANES : (1u << threads) - 1;
-    w->launched = active & exists;
-    for (int s = 0; s < SREG_COUNT; s++) {
-        for (int c = 0; c < 4; c++) {
-            uint32_t row = w->sreg_rows[s][c];
-            if (row == NO_SLOT)
-                continue;
-            for (uint32_t l = 0; l < WARP_SIZE; l++) {
-                uint32_t xyz[3] = { l % ntid[0], (l / ntid[0]) % ntid[1], l / (ntid[0] * ntid[1]) };
-                uint64_t v = 0;
-                switch (s) {
-                case SREG_TID: v = c ? xyz[c - 1] : 0; break;
-                case SREG_NTID: v = c ? ntid[c - 1] : 0; break;
-                case SREG_LANEID: v = l; break;
-                case SREG_NWARPID: case SREG_NCTAID: case SREG_NSMID: v = 1; break;
-                case SREG_LANEMASK_EQ: v = 1u << l; break;
-                case SREG_LANEMASK_LT: v = (1u << l) - 1; break;
-                case SREG_LANEMASK_LE: v = (uint32_t)((2ull << l) - 1); break;
-                case SREG_LANEMASK_GT: v = (uint32_t)~((2ull << l) - 1); break;
-                case SREG_LANEMASK_GE: v = (uint32_t)~((1u << l) - 1); break;
-                case SREG_WARP_SZ: v = WARP_SIZE; break;
-                default: v = 0; break;     /* %warpid, %ctaid, %smid, %gridid: one warp, one CTA */
-                }
-                w->val[row][l] = v;
-            }
-        }
-    }
-}
-
-void exec_free(Warp *w)
-{
-    if (!w)
-        return;
-    free(w->code);
-    free(w->val);
-    free(w->defined);
-    free(w->pred);
-    free(w->pred_defined);
-    for (uint32_t k = 0; k < w->func_count; k++)
-        free(w->funcs[k].regions);
-    for (int l = 0; l < WARP_SIZE; l++)
-        free(w->saves[l].data);
-    free(w->funcs);
-    free(w->calls);
-    free(w->stack);
-    mem_free(&w->mem);
-    free(w);
 }
 
 Function *exec_entry(Module *m, const char *name)
@@ -1003,13 +999,18 @@ void exec_lane_ranges(char *buf, size_t size, uint32_t lanes, const char *separa
     }
 }
 
-/* "lanes 0-3, 7", "lane 5" */
-static void format_lanes(char *buf, size_t size, uint32_t lanes)
+/* "lanes 0-3, 7", "lane 5"; in a CTA of several warps "warp 1 lanes 0-3". */
+void exec_format_lanes(const Warp *w, char *buf, size_t size, uint32_t lanes)
 {
-    int n = snprintf(buf, size, "%s", __builtin_popcount(lanes) == 1 ? "lane " : "lanes ");
+    int n = 0;
+    if (w->block->warp_count > 1)
+        n = snprintf(buf, size, "warp %u ", w->index);
+    n += snprintf(buf + n, size - (size_t)n, "%s", __builtin_popcount(lanes) == 1 ? "lane " : "lanes ");
     exec_lane_ranges(buf + n, size - (size_t)n, lanes, ", ");
 }
 
+/* A fault names the place; in a CTA of several warps or a grid, a note says which warp of
+ * which CTA it was. */
 void exec_fault(Warp *w, uint32_t pc, const char *fmt, ...)
 {
     va_list ap;
@@ -1017,6 +1018,10 @@ void exec_fault(Warp *w, uint32_t pc, const char *fmt, ...)
     Span at = pc < w->code_len ? w->code[pc].ir->stmt_at : (Span){ w->m->src->len, 0 };
     diag_vat(w->diag, DIAG_ERROR, at, fmt, ap);
     va_end(ap);
+    const Block *b = w->block;
+    if (b->warp_count > 1 || b->nctaid[0] * b->nctaid[1] * b->nctaid[2] > 1)
+        diag_at(w->diag, DIAG_NOTE, at, "in warp %u (threads %u-%u) of CTA (%u, %u, %u)", w->index, w->thread_base,
+                w->thread_base + WARP_SIZE - 1, b->ctaid[0], b->ctaid[1], b->ctaid[2]);
     w->faulted = true;
 }
 
@@ -1035,12 +1040,12 @@ void exec_warn(Warp *w, uint32_t pc, uint32_t lanes, const char *what)
     VEC_PUSH(&w->m->arena, w->warnings, x);
 }
 
-static void report_warnings(Warp *w, bool strict)
+void exec_report_warnings(Warp *w, bool strict)
 {
     for (uint32_t i = 0; i < w->warnings.len; i++) {
         const Warning *x = &w->warnings.data[i];
         char lanes[200];
-        format_lanes(lanes, sizeof lanes, x->lanes);
+        exec_format_lanes(w, lanes, sizeof lanes, x->lanes);
         diag_at(w->diag, strict ? DIAG_ERROR : DIAG_WARNING, w->code[x->pc].ir->stmt_at,
                 "%s in %s", x->what, lanes);
     }
@@ -1051,13 +1056,12 @@ static bool same_kind(const XInstr *a, const XInstr *b)
     return a->op == b->op && a->ir->mnemonic == b->ir->mnemonic;
 }
 
-/* No lane can move: say where every waiting lane is and whom it waits for. */
-static void report_deadlock(Warp *w)
+/* For a deadlock: where each lane waiting at a warp-level synchronising instruction waits, and
+ * for whom (barrier waits: barrier.c). */
+void exec_report_waits(Warp *w)
 {
     uint32_t alive = w->launched & ~w->exited;
-    uint32_t first_pc = w->arrival[__builtin_ctz(alive)].pc;
-    exec_fault(w, first_pc, "deadlock: no lane can move");
-    uint32_t left = alive;
+    uint32_t left = w->waiting & ~w->at_barrier;
     bool mismatch_told = false;
     while (left) {
         int l = __builtin_ctz(left);
@@ -1070,20 +1074,26 @@ static void report_deadlock(Warp *w)
         left &= ~group;
         uint32_t missing = a.membermask & alive & ~group;
         char who[200], whom[200];
-        format_lanes(who, sizeof who, group);
-        format_lanes(whom, sizeof whom, missing);
+        exec_format_lanes(w, who, sizeof who, group);
+        int n = snprintf(whom, sizeof whom, "%s", __builtin_popcount(missing) == 1 ? "lane " : "lanes ");
+        exec_lane_ranges(whom + n, sizeof whom - (size_t)n, missing, ", ");
         diag_at(w->diag, DIAG_NOTE, x->ir->stmt_at, "%s wait%s here (membermask 0x%08x) for %s", who,
                 __builtin_popcount(group) == 1 ? "s" : "", a.membermask, whom);
         for (int k = 0; k < WARP_SIZE; k++) {
             if (!(missing >> k & 1))
                 continue;
             const XInstr *y = &w->code[w->arrival[k].pc];
-            if (!mismatch_told && (!same_kind(x, y) || w->arrival[k].membermask != a.membermask)) {
+            bool at_barrier = w->at_barrier >> k & 1;
+            if (!mismatch_told && (at_barrier || !same_kind(x, y) || w->arrival[k].membermask != a.membermask)) {
                 mismatch_told = true;
-                diag_at(w->diag, DIAG_NOTE, y->ir->stmt_at,
-                        "lane %d waits at '%s' with membermask 0x%08x: a different instruction or mask "
-                        "than '%s' with 0x%08x, so they never complete together", k, y->ir->mnemonic,
-                        w->arrival[k].membermask, x->ir->mnemonic, a.membermask);
+                if (at_barrier)
+                    diag_at(w->diag, DIAG_NOTE, y->ir->stmt_at, "lane %d waits at '%s' (a CTA barrier), so it "
+                            "never arrives at '%s'", k, y->ir->mnemonic, x->ir->mnemonic);
+                else
+                    diag_at(w->diag, DIAG_NOTE, y->ir->stmt_at,
+                            "lane %d waits at '%s' with membermask 0x%08x: a different instruction or mask "
+                            "than '%s' with 0x%08x, so they never complete together", k, y->ir->mnemonic,
+                            w->arrival[k].membermask, x->ir->mnemonic, a.membermask);
                 break;
             }
         }
@@ -1148,14 +1158,14 @@ static void complete(Warp *w, uint32_t cls)
  * block). Lanes waiting at instructions of another kind or mask are not counted as arrived. */
 static void try_complete(Warp *w)
 {
-    uint32_t pending = w->waiting;
+    uint32_t pending = w->waiting & ~w->at_barrier;
     uint32_t alive = w->launched & ~w->exited;
     while (pending) {
         int l = __builtin_ctz(pending);
         Arrival a = w->arrival[l];
         const XInstr *x = &w->code[a.pc];
         uint32_t cls = 0;
-        for (uint32_t k = w->waiting; k; k &= k - 1) {
+        for (uint32_t k = w->waiting & ~w->at_barrier; k; k &= k - 1) {
             int lane = __builtin_ctz(k);
             if (w->arrival[lane].membermask == a.membermask && same_kind(&w->code[w->arrival[lane].pc], x))
                 cls |= 1u << lane;
@@ -1180,17 +1190,17 @@ static void exchange(Warp *w, const XInstr *x, const XInstr *at, uint32_t lanes,
     }
 }
 
-/* Lanes of mask arrive at the synchronising instruction at pc. A CTA barrier's membermask is
- * the whole (one-warp) CTA. */
+/* Lanes of mask arrive at the synchronising instruction at pc. CTA barriers: barrier.c. */
 static void arrive(Warp *w, uint32_t pc, uint32_t mask)
 {
     const XInstr *x = &w->code[pc];
-    bool barrier = x->op == OP_BAR || x->op == OP_BARRIER;
-    if (barrier) {
-        for (uint32_t k = mask; k; k &= k - 1)
-            w->arrival[__builtin_ctz(k)] = (Arrival){ pc, w->launched, w->steps };
-        w->waiting |= mask;
-        try_complete(w);
+    if (x->barrier) {
+        uint32_t guard_undefined;
+        uint32_t run = guard_lanes(w, x, mask, &guard_undefined);
+        if (guard_undefined)
+            exec_warn(w, pc, guard_undefined, "undefined guard predicate");
+        advance(w, mask & ~run, pc + 1);     /* a barrier whose guard is false is not executed */
+        barrier_arrive(w, pc, run);
         return;
     }
     uint32_t row = x->src[x->src_count - 1];
@@ -1237,9 +1247,10 @@ static void arrive(Warp *w, uint32_t pc, uint32_t mask)
 /* Copies each lane's bytes of one per-lane .param region into another. */
 static void copy_param(Warp *w, uint32_t from, uint32_t to, int lane)
 {
-    Region *a = &w->mem.regions[from], *b = &w->mem.regions[to];
+    Region *a = &w->mem->regions[from], *b = &w->mem->regions[to];
     uint64_t n = a->size < b->size ? a->size : b->size;
-    uint64_t ao = a->per_lane ? (uint64_t)lane * a->size : 0, bo = b->per_lane ? (uint64_t)lane * b->size : 0;
+    uint64_t thread = w->thread_base + (uint32_t)lane;
+    uint64_t ao = a->per_lane ? thread * a->size : 0, bo = b->per_lane ? thread * b->size : 0;
     memcpy(b->data + bo, a->data + ao, n);
     memcpy(b->shadow + bo, a->shadow + ao, n);
 }
@@ -1271,9 +1282,9 @@ static void save_activation(Warp *w, const FuncLayout *f, int l)
         save_bytes(s, &bits, 1);
     }
     for (uint32_t i = 0; i < f->region_count; i++) {
-        const Region *r = &w->mem.regions[f->regions[i]];
-        save_bytes(s, r->data + (uint64_t)l * r->size, r->size);
-        save_bytes(s, r->shadow + (uint64_t)l * r->size, r->size);
+        const Region *r = &w->mem->regions[f->regions[i]];
+        save_bytes(s, r->data + (uint64_t)(w->thread_base + (uint32_t)l) * r->size, r->size);
+        save_bytes(s, r->shadow + (uint64_t)(w->thread_base + (uint32_t)l) * r->size, r->size);
     }
 }
 
@@ -1293,10 +1304,10 @@ static void restore_activation(Warp *w, const FuncLayout *f, int l, size_t at)
         w->pred_defined[slot] = (*p & 2) ? w->pred_defined[slot] | bit : w->pred_defined[slot] & ~bit;
     }
     for (uint32_t i = 0; i < f->region_count; i++) {
-        Region *r = &w->mem.regions[f->regions[i]];
-        memcpy(r->data + (uint64_t)l * r->size, p, r->size);
+        Region *r = &w->mem->regions[f->regions[i]];
+        memcpy(r->data + (uint64_t)(w->thread_base + (uint32_t)l) * r->size, p, r->size);
         p += r->size;
-        memcpy(r->shadow + (uint64_t)l * r->size, p, r->size);
+        memcpy(r->shadow + (uint64_t)(w->thread_base + (uint32_t)l) * r->size, p, r->size);
         p += r->size;
     }
     s->len = at;
@@ -1337,8 +1348,8 @@ static void call(Warp *w, uint32_t pc, uint32_t run)
             return;
         }
         for (unsigned i = 0; i < site->arg_count; i++) {
-            Region *p = mem_named(&w->mem, f->params.data[i].name, SPACE_PARAM);
-            copy_param(w, site->args[i], (uint32_t)(p - w->mem.regions), l);
+            Region *p = mem_named(w->mem, f->params.data[i].name, SPACE_PARAM);
+            copy_param(w, site->args[i], (uint32_t)(p - w->mem->regions), l);
         }
         w->stack[l][w->depth[l]++] = (Frame){ pc + 1, pc, callee, recursive && callee != 0, saved_at };
         w->pc[l] = w->funcs[callee].code_base;
@@ -1358,8 +1369,8 @@ static void ret(Warp *w, uint32_t run)
         const CallSite *site = &w->calls[w->code[f.call_pc].target];
         const Function *callee = w->funcs[f.callee].fn;
         for (unsigned i = 0; i < site->ret_count; i++) {
-            Region *r = mem_named(&w->mem, callee->returns.data[i].name, SPACE_PARAM);
-            copy_param(w, (uint32_t)(r - w->mem.regions), site->rets[i], l);
+            Region *r = mem_named(w->mem, callee->returns.data[i].name, SPACE_PARAM);
+            copy_param(w, (uint32_t)(r - w->mem->regions), site->rets[i], l);
         }
         if (f.saved)
             restore_activation(w, &w->funcs[f.callee], l, f.saved_at);
@@ -1420,6 +1431,8 @@ static uint32_t step(Warp *w, uint32_t pc, uint32_t mask)
         }
         if (run && w->waiting)
             try_complete(w);
+        if (run)
+            barrier_threads_exited(w->block);
         return NO_SLOT;
     case OP_CALL:
         if (undefined)
@@ -1432,6 +1445,8 @@ static uint32_t step(Warp *w, uint32_t pc, uint32_t mask)
     case OP_BAR_WARP_SYNC:
     case OP_BAR:
     case OP_BARRIER:
+    case OP_BAR_ARRIVE:
+    case OP_BAR_RED:
     case OP_MATCH:
     case OP_REDUX_SYNC:
     case OP_ELECT_SYNC:
@@ -1540,7 +1555,8 @@ static uint32_t choose(Warp *w, uint32_t ready, uint32_t *pc_out)
     return mask;
 }
 
-int exec_run(Warp *w, const ExecOptions *o)
+/* Gets the warp ready to run from the start of the kernel. */
+void warp_reset(Warp *w)
 {
     for (int l = 0; l < WARP_SIZE; l++) {
         w->pc[l] = 0;
@@ -1550,11 +1566,25 @@ int exec_run(Warp *w, const ExecOptions *o)
     }
     w->exited = 0;
     w->waiting = 0;
+    w->at_barrier = 0;
+    w->carry = w->carry_defined = 0;
     w->steps = 0;
     w->lane_steps = 0;
-    uint32_t previous_ready = 0;
-    uint32_t next_pc = NO_SLOT, last_mask = 0;
-    while (!w->faulted) {
+    w->previous_ready = 0;
+    w->next_pc = NO_SLOT;
+    w->last_mask = 0;
+}
+
+/* Runs the warp's ready lanes for at most `slice` warp-steps; stops early when none is ready
+ * (all ended, or all wait), on a fault, or at the block's --max-steps. Returns whether any lane
+ * was ready. */
+bool warp_run(Warp *w, const ExecOptions *o, uint64_t slice)
+{
+    Block *b = w->block;
+    uint32_t next_pc = w->next_pc, last_mask = w->last_mask;
+    uint64_t end = slice > UINT64_MAX - w->steps ? UINT64_MAX : w->steps + slice;
+    bool moved = false;
+    while (!w->faulted && w->steps < end) {
         uint32_t ready = w->launched & ~w->exited & ~w->waiting;
         uint32_t pc, mask;
         if (next_pc != NO_SLOT && ready == last_mask) {
@@ -1563,19 +1593,17 @@ int exec_run(Warp *w, const ExecOptions *o)
             mask = ready;
             goto run;
         }
-        if (!ready) {
-            if (w->launched & ~w->exited)
-                report_deadlock(w);
+        if (!ready)
             break;
-        }
-        if (ready != previous_ready) {          /* lanes joined: none of them is starved */
+        if (ready != w->previous_ready) {       /* lanes joined: none of them is starved */
             for (int l = 0; l < WARP_SIZE; l++)
-                if ((ready & ~previous_ready) >> l & 1)
+                if ((ready & ~w->previous_ready) >> l & 1)
                     w->last_run[l] = w->steps;
-            previous_ready = ready;
+            w->previous_ready = ready;
         }
         mask = choose(w, ready, &pc);
     run:;
+        moved = true;
         int first = __builtin_ctz(mask);
         const FuncLayout *in_fn = &w->funcs[w->depth[first] ? w->stack[first][w->depth[first] - 1].callee : 0];
         if (pc >= in_fn->code_base + in_fn->fn->code.len && in_fn != w->funcs) {
@@ -1587,16 +1615,19 @@ int exec_run(Warp *w, const ExecOptions *o)
             w->exited |= mask;
             if (w->waiting)
                 try_complete(w);
+            barrier_threads_exited(b);
             next_pc = NO_SLOT;
             continue;
         }
-        if (w->steps >= o->max_steps) {
+        if (b->steps >= o->max_steps) {
             exec_fault(w, pc, "stopped after %llu warp-steps (--max-steps); lanes still running: 0x%08x",
-                       (unsigned long long)w->steps, ready);
+                       (unsigned long long)b->steps, ready);
             break;
         }
         w->steps++;
+        b->steps++;
         w->lane_steps += (uint64_t)lane_count(mask);
+        b->lane_steps += (uint64_t)lane_count(mask);
         if (o->trace) {
             StepTrace t;
             memset(&t, 0, sizeof t);
@@ -1612,6 +1643,7 @@ int exec_run(Warp *w, const ExecOptions *o)
         if (o->strict && w->warnings.len)
             break;
     }
-    report_warnings(w, o->strict);
-    return w->faulted || (o->strict && w->warnings.len) ? EXEC_FAULT : EXEC_OK;
+    w->next_pc = next_pc;
+    w->last_mask = last_mask;
+    return moved;
 }

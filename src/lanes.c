@@ -178,28 +178,61 @@ static bool set_pred_lane(Warp *w, uint32_t slot, int type, int lane, json_t *v,
     return true;
 }
 
+/* How many values a register's array has: one per lane of a one-warp block (as many as its
+ * threads also do), one per thread of a larger block. */
+static bool array_size_ok(const Warp *w, size_t n)
+{
+    const Block *b = w->block;
+    return n == b->threads || (b->warp_count == 1 && n == WARP_SIZE);
+}
+
+static const char *array_size_text(const Warp *w, char *buf, size_t size)
+{
+    const Block *b = w->block;
+    if (b->warp_count == 1 && b->threads != WARP_SIZE)
+        snprintf(buf, size, "%d values, one per lane, or %u, one per thread", WARP_SIZE, b->threads);
+    else if (b->warp_count == 1)
+        snprintf(buf, size, "%d values, one per lane", WARP_SIZE);
+    else
+        snprintf(buf, size, "%u values, one per thread of the block", b->threads);
+    return buf;
+}
+
+/* The warp and lane of thread t of the block. */
+static Warp *thread_warp(const Warp *w, uint32_t t, int *lane)
+{
+    *lane = (int)(t % WARP_SIZE);
+    return w->block->warps[t / WARP_SIZE];
+}
+
 static bool set_lanes(Warp *w, const char *where, uint32_t slot, int type, json_t *v, LaneSetter *set,
                       char *err, size_t errlen)
 {
     char msg[256];
     if (json_is_array(v)) {
-        if (json_array_size(v) != WARP_SIZE) {
-            snprintf(err, errlen, "%s: an array needs %d values, one per lane (this one has %zu)", where,
-                     WARP_SIZE, json_array_size(v));
+        if (!array_size_ok(w, json_array_size(v))) {
+            snprintf(err, errlen, "%s: an array needs %s (this one has %zu)", where,
+                     array_size_text(w, msg, sizeof msg), json_array_size(v));
             return false;
         }
-        for (int l = 0; l < WARP_SIZE; l++)
-            if (!set(w, slot, type, l, json_array_get(v, (size_t)l), msg, sizeof msg)) {
-                snprintf(err, errlen, "%s[%d]: %s", where, l, msg);
+        for (uint32_t t = 0; t < json_array_size(v); t++) {
+            int lane;
+            Warp *x = thread_warp(w, t, &lane);
+            if (!set(x, slot, type, lane, json_array_get(v, t), msg, sizeof msg)) {
+                snprintf(err, errlen, "%s[%u]: %s", where, t, msg);
                 return false;
             }
+        }
         return true;
     }
-    for (int l = 0; l < WARP_SIZE; l++)
-        if (!set(w, slot, type, l, v, msg, sizeof msg)) {
+    for (uint32_t t = 0; t < w->block->warp_count * WARP_SIZE; t++) {
+        int lane;
+        Warp *x = thread_warp(w, t, &lane);
+        if (!set(x, slot, type, lane, v, msg, sizeof msg)) {
             snprintf(err, errlen, "%s: %s", where, msg);
             return false;
         }
+    }
     return true;
 }
 
@@ -314,7 +347,7 @@ static bool load_buffers(Warp *w, const char *path, json_t *v, char *err, size_t
             snprintf(err, errlen, "%s: buffers.%s: give either \"data\": [values] or \"count\": N (1 to 2^26)", path, name);
             return false;
         }
-        if (mem_named(&w->mem, name, SPACE_GLOBAL)) {
+        if (mem_named(w->mem, name, SPACE_GLOBAL)) {
             snprintf(err, errlen, "%s: buffers.%s: the program already has a global named '%s'", path, name, name);
             return false;
         }
@@ -334,8 +367,8 @@ static bool load_buffers(Warp *w, const char *path, json_t *v, char *err, size_t
         if (pass == 0)
             continue;
         const char *interned = intern(&w->m->names, name, strlen(name));
-        uint32_t index = mem_add(&w->mem, interned, SPACE_GLOBAL, count * size, 256, type, false, true);
-        Region *r = &w->mem.regions[index];
+        uint32_t index = mem_add(w->mem, interned, SPACE_GLOBAL, count * size, 256, type, false, true);
+        Region *r = &w->mem->regions[index];
         r->is_buffer = true;
         for (size_t i = 0; data && i < count; i++) {
             uint64_t bits;
@@ -359,7 +392,7 @@ static bool load_buffers(Warp *w, const char *path, json_t *v, char *err, size_t
  * .u parameters too, as its two's complement. */
 static bool set_param(Warp *w, const char *path, const Decl *d, json_t *v, char *err, size_t errlen)
 {
-    Region *r = mem_named(&w->mem, d->name, SPACE_PARAM);
+    Region *r = mem_named(w->mem, d->name, SPACE_PARAM);
     if (!r)
         BUG("no region for parameter %s", d->name);
     if (d->dim_count || d->type == TYPE_NONE || type_info[d->type].bits > 64) {
@@ -372,7 +405,7 @@ static bool set_param(Warp *w, const char *path, const Decl *d, json_t *v, char 
     char msg[200];
     if (json_is_string(v) && json_string_value(v)[0] == '@') {
         const char *name = json_string_value(v) + 1;
-        Region *b = mem_named(&w->mem, name, SPACE_GLOBAL);
+        Region *b = mem_named(w->mem, name, SPACE_GLOBAL);
         if (!b || !b->is_buffer) {
             snprintf(err, errlen, "%s: params.%s: no buffer named '%s' in \"buffers\"", path, d->name, name);
             return false;
@@ -449,12 +482,33 @@ static bool load_dynamic_shared(Warp *w, const char *path, json_t *v, char *err,
         const Decl *d = &w->m->globals.data[i];
         if (d->space != SPACE_SHARED || !(d->linkage & LINK_EXTERN))
             continue;
-        Region *r = mem_named(&w->mem, d->name, SPACE_SHARED);
+        Region *r = mem_named(w->mem, d->name, SPACE_SHARED);
         r->data = xrealloc(r->data, size ? size : 1);
         r->shadow = xrealloc(r->shadow, size ? size : 1);
         memset(r->data, 0, size);
         memset(r->shadow, 1, size);
         r->size = size;
+    }
+    return true;
+}
+
+/* "block": [x, y, z] or "grid": [x, y, z], one to three numbers; false (err set) if not. */
+static bool parse_dims(const char *path, const char *key, json_t *v, uint32_t dims[3], uint32_t most, char *err,
+                       size_t errlen)
+{
+    size_t n = json_array_size(v);
+    if (!json_is_array(v) || n < 1 || n > 3) {
+        snprintf(err, errlen, "%s: %s: expected [x, y, z] (one to three numbers)", path, key);
+        return false;
+    }
+    dims[0] = dims[1] = dims[2] = 1;
+    for (size_t i = 0; i < n; i++) {
+        json_t *d = json_array_get(v, i);
+        if (!json_is_integer(d) || json_integer_value(d) < 1 || json_integer_value(d) > most) {
+            snprintf(err, errlen, "%s: %s[%zu]: expected a number from 1 to %u", path, key, i, most);
+            return false;
+        }
+        dims[i] = (uint32_t)json_integer_value(d);
     }
     return true;
 }
@@ -465,11 +519,43 @@ int lanes_load(Warp *w, const char *path, char *err, size_t errlen)
     if (!root)
         return -1;
     int rc = -1;
-    uint32_t ntid[3] = { WARP_SIZE, 1, 1 }, active = ALL_LANES;
+    uint32_t ntid[3] = { WARP_SIZE, 1, 1 }, nctaid[3] = { 1, 1, 1 }, active = ALL_LANES;
     const char *key;
     json_t *v;
     char where[256];
-    /* Buffers before parameters, which may name them. */
+    /* The shape first (it makes the warps), then buffers before parameters, which may name them. */
+    json_t *block = json_object_get(root, "block"), *grid = json_object_get(root, "grid");
+    json_t *mask = json_object_get(root, "active");
+    if (block && !parse_dims(path, "block", block, ntid, MAX_BLOCK_THREADS, err, errlen))
+        goto out;
+    if ((uint64_t)ntid[0] * ntid[1] * ntid[2] > MAX_BLOCK_THREADS) {
+        snprintf(err, errlen, "%s: block: %u x %u x %u is %llu threads; a block has at most %d", path, ntid[0], ntid[1],
+                 ntid[2], (unsigned long long)ntid[0] * ntid[1] * ntid[2], MAX_BLOCK_THREADS);
+        goto out;
+    }
+    if (grid && !parse_dims(path, "grid", grid, nctaid, 65535, err, errlen))
+        goto out;
+    if ((uint64_t)nctaid[0] * nctaid[1] * nctaid[2] > MAX_GRID_CTAS) {
+        snprintf(err, errlen, "%s: grid: %u x %u x %u is %llu CTAs; ptxrun runs at most %d", path, nctaid[0],
+                 nctaid[1], nctaid[2], (unsigned long long)nctaid[0] * nctaid[1] * nctaid[2], MAX_GRID_CTAS);
+        goto out;
+    }
+    if (mask && !parse_mask(mask, &active)) {
+        snprintf(err, errlen, "%s: active: expected a lane mask such as \"0xffffffff\"", path);
+        goto out;
+    }
+    if (mask && ntid[0] * ntid[1] * ntid[2] > WARP_SIZE) {
+        snprintf(err, errlen, "%s: active: a lane mask applies to a block of one warp; this one has %u threads",
+                 path, ntid[0] * ntid[1] * ntid[2]);
+        goto out;
+    }
+    char why[256];
+    if (!exec_block_fits(w, ntid, why, sizeof why)) {
+        snprintf(err, errlen, "%s: block: %s", path, why);
+        goto out;
+    }
+    exec_set_block(w, ntid, active);
+    exec_set_grid(w, nctaid);
     json_t *buffers = json_object_get(root, "buffers"), *params = json_object_get(root, "params");
     json_t *dynamic = json_object_get(root, "dynamic_shared");
     if ((buffers && !load_buffers(w, path, buffers, err, errlen)) ||
@@ -477,34 +563,7 @@ int lanes_load(Warp *w, const char *path, char *err, size_t errlen)
         (dynamic && !load_dynamic_shared(w, path, dynamic, err, errlen)))
         goto out;
     json_object_foreach(root, key, v) {
-        if (!strcmp(key, "buffers") || !strcmp(key, "params") || !strcmp(key, "dynamic_shared"))
-            continue;
-        if (!strcmp(key, "block")) {
-            size_t n = json_array_size(v);
-            if (!json_is_array(v) || n < 1 || n > 3) {
-                snprintf(err, errlen, "%s: block: expected [x, y, z] (one to three numbers)", path);
-                goto out;
-            }
-            ntid[1] = ntid[2] = 1;
-            for (size_t i = 0; i < n; i++) {
-                json_t *d = json_array_get(v, i);
-                if (!json_is_integer(d) || json_integer_value(d) < 1 || json_integer_value(d) > 1024) {
-                    snprintf(err, errlen, "%s: block[%zu]: expected a number from 1 to 1024", path, i);
-                    goto out;
-                }
-                ntid[i] = (uint32_t)json_integer_value(d);
-            }
-            if ((uint64_t)ntid[0] * ntid[1] * ntid[2] > WARP_SIZE) {
-                snprintf(err, errlen, "%s: block: %u threads; ptxrun runs one warp (at most 32 threads) for now",
-                         path, ntid[0] * ntid[1] * ntid[2]);
-                goto out;
-            }
-        } else if (!strcmp(key, "active")) {
-            if (!parse_mask(v, &active)) {
-                snprintf(err, errlen, "%s: active: expected a lane mask such as \"0xffffffff\"", path);
-                goto out;
-            }
-        } else if (!strcmp(key, "regs") || !strcmp(key, "preds")) {
+        if (!strcmp(key, "regs") || !strcmp(key, "preds")) {
             bool preds = key[0] == 'p';
             if (!json_is_object(v)) {
                 snprintf(err, errlen, "%s: %s: expected an object of register names", path, key);
@@ -521,13 +580,14 @@ int lanes_load(Warp *w, const char *path, char *err, size_t errlen)
                 if (!set_lanes(w, where, slot, type, value, preds ? set_pred_lane : set_register_lane, err, errlen))
                     goto out;
             }
-        } else if (strcmp(key, "exited") && strcmp(key, "steps") && strcmp(key, "warnings")) {
-            snprintf(err, errlen, "%s: unknown key \"%s\" (expected block, active, regs, preds, buffers, "
+        } else if (strcmp(key, "buffers") && strcmp(key, "params") && strcmp(key, "dynamic_shared") &&
+                   strcmp(key, "block") && strcmp(key, "grid") && strcmp(key, "active") && strcmp(key, "exited") &&
+                   strcmp(key, "steps") && strcmp(key, "warnings") && strcmp(key, "cta")) {
+            snprintf(err, errlen, "%s: unknown key \"%s\" (expected block, grid, active, regs, preds, buffers, "
                      "params, dynamic_shared)", path, key);
             goto out;
         }
     }
-    exec_set_block(w, ntid, active);
     rc = 0;
 out:
     json_decref(root);
@@ -693,8 +753,8 @@ static void print_buffers_table(FILE *out, const Warp *w)
 {
     enum { PER_ROW = 8, CELL = 66 };   /* ' ' and up to 64 characters (lanes_format_value's buffer) */
     char row[PER_ROW * CELL + 1], previous[PER_ROW * CELL + 1];
-    for (uint32_t b = 0; b < w->mem.count; b++) {
-        const Region *r = &w->mem.regions[b];
+    for (uint32_t b = 0; b < w->mem->count; b++) {
+        const Region *r = &w->mem->regions[b];
         if (!r->is_buffer)
             continue;
         uint64_t n = buffer_count(r);
@@ -741,8 +801,8 @@ static void print_buffers_json(FILE *out, const Warp *w)
 {
     bool first = true;
     fputs(",\n  \"buffers\": {", out);
-    for (uint32_t b = 0; b < w->mem.count; b++) {
-        const Region *r = &w->mem.regions[b];
+    for (uint32_t b = 0; b < w->mem->count; b++) {
+        const Region *r = &w->mem->regions[b];
         if (!r->is_buffer)
             continue;
         fprintf(out, "%s\n    \"%s\": {\"type\": \"%s\", \"data\": [", first ? "" : ",", r->name,
@@ -835,28 +895,82 @@ static void cell(const Warp *w, const Column *c, int lane, char *buf, size_t siz
     }
 }
 
-static uint32_t thread_count(const Warp *w)
+/* Rows of the table: a one-warp block's lanes (up to its thread count), or every thread. */
+static uint32_t row_count(const Warp *w)
 {
-    uint32_t n = w->ntid[0] * w->ntid[1] * w->ntid[2];
-    return n < WARP_SIZE ? n : WARP_SIZE;
+    const Block *b = w->block;
+    return b->threads < WARP_SIZE || b->warp_count > 1 ? b->threads : WARP_SIZE;
 }
 
-void lanes_print_table(FILE *out, const Warp *w, const char *only)
+/* "0,2-3" (numbers and ranges below limit) into marks; false with err if malformed. */
+static bool parse_selection(const char *text, const char *option, uint32_t limit, const char *what, bool *marks,
+                            char *err, size_t errlen)
 {
+    const char *p = text;
+    for (;;) {
+        char *end;
+        if (*p < '0' || *p > '9')
+            goto bad;
+        unsigned long first = strtoul(p, &end, 10), last = first;
+        p = end;
+        if (*p == '-') {
+            if (p[1] < '0' || p[1] > '9')
+                goto bad;
+            last = strtoul(p + 1, &end, 10);
+            p = end;
+        }
+        if (last < first)
+            goto bad;
+        if (last >= limit) {
+            snprintf(err, errlen, "%s: %s %lu does not exist (the block has %u %s%s)", option, what, last, limit, what,
+                     limit == 1 ? "" : "s");
+            return false;
+        }
+        for (unsigned long i = first; i <= last; i++)
+            marks[i] = true;
+        if (!*p)
+            return true;
+        if (*p++ != ',')
+            goto bad;
+    }
+bad:
+    snprintf(err, errlen, "%s: expected numbers and ranges such as 0,2-3, not '%s'", option, text);
+    return false;
+}
+
+bool lanes_select(const Warp *w, const char *warps, const char *threads, bool *shown, char *err, size_t errlen)
+{
+    const Block *b = w->block;
+    bool by_warp[MAX_WARPS] = { false }, by_thread[MAX_BLOCK_THREADS] = { false };
+    if (warps && !parse_selection(warps, "--warps", b->warp_count, "warp", by_warp, err, errlen))
+        return false;
+    if (threads && !parse_selection(threads, "--threads", b->threads, "thread", by_thread, err, errlen))
+        return false;
+    for (uint32_t t = 0; t < MAX_BLOCK_THREADS; t++)
+        shown[t] = (!warps && !threads) || by_thread[t] || (t / WARP_SIZE < MAX_WARPS && by_warp[t / WARP_SIZE]);
+    return true;
+}
+
+void lanes_print_table(FILE *out, const Warp *w, const char *only, const bool *shown)
+{
+    const Block *b = w->block;
     Column cols[512];
     uint32_t n = collect_columns(w, only, cols, COUNT_OF(cols));
-    uint32_t threads = thread_count(w);
+    uint32_t rows = row_count(w);
+    bool many = b->warp_count > 1;
     char buf[64];
     for (uint32_t i = 0; i < n; i++) {
         unsigned width = (unsigned)strlen(cols[i].name);
-        for (uint32_t l = 0; l < threads; l++) {
-            cell(w, &cols[i], (int)l, buf, sizeof buf);
+        for (uint32_t t = 0; t < rows; t++) {
+            int lane;
+            const Warp *x = thread_warp(w, t, &lane);
+            cell(x, &cols[i], lane, buf, sizeof buf);
             if (strlen(buf) > width)
                 width = (unsigned)strlen(buf);
         }
         cols[i].width = width;
     }
-    const unsigned lane_width = 6;     /* "lane  " / "31*   " */
+    const unsigned lane_width = many ? 8 : 6;     /* "lane  " / "31*   ", "thread  " */
     uint32_t start = 0;
     if (n == 0)
         fputs("(no registers)\n", out);
@@ -867,37 +981,58 @@ void lanes_print_table(FILE *out, const Warp *w, const char *only)
             used += 2 + cols[end++].width;
         if (start > 0)
             fputc('\n', out);
-        fprintf(out, "%-*s", lane_width, "lane");
+        fprintf(out, "%-*s", lane_width, many ? "thread" : "lane");
         for (uint32_t i = start; i < end; i++)
             fprintf(out, "  %*s", cols[i].width, cols[i].name);
         fputc('\n', out);
-        for (uint32_t l = 0; l < threads; l++) {
-            char lane[16];
-            snprintf(lane, sizeof lane, "%u%s", l, (w->launched >> l & 1) ? "" : "-");
-            fprintf(out, "%-*s", lane_width, lane);
+        uint32_t heading = NO_SLOT;
+        for (uint32_t t = 0; t < rows; t++) {
+            if (shown && !shown[t])
+                continue;
+            int lane;
+            const Warp *x = thread_warp(w, t, &lane);
+            if (many && heading != x->index) {
+                heading = x->index;
+                uint32_t last = x->thread_base + WARP_SIZE - 1 < b->threads ? x->thread_base + WARP_SIZE - 1
+                                                                           : b->threads - 1;
+                fprintf(out, "-- warp %u: threads %u-%u\n", x->index, x->thread_base, last);
+            }
+            char label[16];
+            snprintf(label, sizeof label, "%u%s", t, (x->launched >> lane & 1) ? "" : "-");
+            fprintf(out, "%-*s", lane_width, label);
             for (uint32_t i = start; i < end; i++) {
-                cell(w, &cols[i], (int)l, buf, sizeof buf);
+                cell(x, &cols[i], lane, buf, sizeof buf);
                 fprintf(out, "  %*s", cols[i].width, buf);
             }
             fputc('\n', out);
         }
         start = end;
     } while (start < n);
-    if (w->launched != (threads >= WARP_SIZE ? ALL_LANES : (1u << threads) - 1))
+    if (!many && w->launched != (rows >= WARP_SIZE ? ALL_LANES : (1u << rows) - 1))
         fputs("(lanes marked - were not active)\n", out);
+    if (b->nctaid[0] * b->nctaid[1] * b->nctaid[2] > 1)
+        fprintf(out, "(registers of CTA (%u, %u, %u), the last of the grid's %u CTAs to run)\n", b->ctaid[0],
+                b->ctaid[1], b->ctaid[2], b->nctaid[0] * b->nctaid[1] * b->nctaid[2]);
     print_buffers_table(out, w);
-    fprintf(out, "%llu warp-steps\n", (unsigned long long)w->steps);
+    fprintf(out, "%llu warp-steps\n", (unsigned long long)b->steps);
 }
 
 /* ---- JSON ---- */
 
 void lanes_print_json(FILE *out, const Warp *w)
 {
+    const Block *b = w->block;
     Column cols[512];
     uint32_t n = collect_columns(w, NULL, cols, COUNT_OF(cols));
+    uint32_t values = b->warp_count > 1 ? b->threads : WARP_SIZE;
     char buf[64];
-    fprintf(out, "{\n  \"block\": [%u, %u, %u],\n  \"active\": \"0x%08x\",\n  \"regs\": {", w->ntid[0],
-            w->ntid[1], w->ntid[2], w->launched);
+    fprintf(out, "{\n  \"block\": [%u, %u, %u],\n", b->ntid[0], b->ntid[1], b->ntid[2]);
+    if (b->nctaid[0] * b->nctaid[1] * b->nctaid[2] > 1)
+        fprintf(out, "  \"grid\": [%u, %u, %u],\n  \"cta\": [%u, %u, %u],\n", b->nctaid[0], b->nctaid[1], b->nctaid[2],
+                b->ctaid[0], b->ctaid[1], b->ctaid[2]);
+    if (b->warp_count == 1)
+        fprintf(out, "  \"active\": \"0x%08x\",\n", w->launched);
+    fputs("  \"regs\": {", out);
     for (int pass = 0; pass < 2; pass++) {
         if (pass == 1)
             fputs("\n  },\n  \"preds\": {", out);
@@ -908,29 +1043,45 @@ void lanes_print_json(FILE *out, const Warp *w)
                 continue;
             fprintf(out, "%s\n    \"%s\": [", first ? "" : ",", c->name);
             first = false;
-            for (int l = 0; l < WARP_SIZE; l++) {
+            for (uint32_t t = 0; t < values; t++) {
+                int l;
+                const Warp *x = thread_warp(w, t, &l);
                 if (c->is_pred)
-                    snprintf(buf, sizeof buf, "%s", !(w->pred_defined[c->slot] >> l & 1) ? "null"
-                             : (w->pred[c->slot] >> l & 1) ? "true" : "false");
-                else if (!(w->defined[c->slot] >> l & 1))
+                    snprintf(buf, sizeof buf, "%s", !(x->pred_defined[c->slot] >> l & 1) ? "null"
+                             : (x->pred[c->slot] >> l & 1) ? "true" : "false");
+                else if (!(x->defined[c->slot] >> l & 1))
                     snprintf(buf, sizeof buf, "null");
                 else
-                    lanes_format_json_value(buf, sizeof buf, w->val[c->slot][l], c->type);
-                fprintf(out, "%s%s", l ? ", " : "", buf);
+                    lanes_format_json_value(buf, sizeof buf, x->val[c->slot][l], c->type);
+                fprintf(out, "%s%s", t ? ", " : "", buf);
             }
             fputc(']', out);
         }
     }
     fputs("\n  }", out);
     print_buffers_json(out, w);
-    fprintf(out, ",\n  \"exited\": \"0x%08x\",\n  \"steps\": %llu,\n  \"warnings\": [", w->exited,
-            (unsigned long long)w->steps);
-    for (uint32_t i = 0; i < w->warnings.len; i++) {
-        const Warning *x = &w->warnings.data[i];
-        fprintf(out, "%s\n    {\"line\": %u, \"what\": \"%s\", \"lanes\": \"0x%08x\"}", i ? "," : "",
-                w->code[x->pc].line, x->what, x->lanes);
+    if (b->warp_count == 1) {
+        fprintf(out, ",\n  \"exited\": \"0x%08x\"", w->exited);
+    } else {
+        fputs(",\n  \"exited\": [", out);
+        for (uint32_t i = 0; i < b->warp_count; i++)
+            fprintf(out, "%s\"0x%08x\"", i ? ", " : "", b->warps[i]->exited);
+        fputc(']', out);
     }
-    fputs(w->warnings.len ? "\n  ]\n}\n" : "]\n}\n", out);
+    fprintf(out, ",\n  \"steps\": %llu,\n  \"warnings\": [", (unsigned long long)b->steps);
+    bool any = false;
+    for (uint32_t k = 0; k < b->warp_count; k++) {
+        const Warp *x = b->warps[k];
+        for (uint32_t i = 0; i < x->warnings.len; i++) {
+            const Warning *y = &x->warnings.data[i];
+            fprintf(out, "%s\n    {\"line\": %u, \"what\": \"%s\", ", any ? "," : "", x->code[y->pc].line, y->what);
+            if (b->warp_count > 1)
+                fprintf(out, "\"warp\": %u, ", k);
+            fprintf(out, "\"lanes\": \"0x%08x\"}", y->lanes);
+            any = true;
+        }
+    }
+    fputs(any ? "\n  ]\n}\n" : "]\n}\n", out);
 }
 
 /* ---- --expect ---- */
@@ -973,9 +1124,9 @@ static int expect_buffers(FILE *out, const Warp *w, const char *path, json_t *se
     json_t *v;
     json_object_foreach(section, name, v) {
         const Region *r = NULL;
-        for (uint32_t b = 0; b < w->mem.count && !r; b++)
-            if (w->mem.regions[b].is_buffer && !strcmp(w->mem.regions[b].name, name))
-                r = &w->mem.regions[b];
+        for (uint32_t b = 0; b < w->mem->count && !r; b++)
+            if (w->mem->regions[b].is_buffer && !strcmp(w->mem->regions[b].name, name))
+                r = &w->mem->regions[b];
         if (!r) {
             snprintf(err, errlen, "%s: buffers.%s: no such buffer in the lanes file", path, name);
             return -1;
@@ -1021,14 +1172,27 @@ int lanes_expect(FILE *out, const Warp *w, const char *path, char *err, size_t e
     char msg[256];
     json_object_foreach(root, key, section) {
         if (!strcmp(key, "exited")) {
-            uint32_t mask;
-            if (!parse_mask(section, &mask)) {
-                snprintf(err, errlen, "%s: exited: expected a lane mask", path);
+            /* One warp: a lane mask; several: an array of one mask per warp. */
+            const Block *b = w->block;
+            bool many = b->warp_count > 1;
+            if (many && (!json_is_array(section) || json_array_size(section) != b->warp_count)) {
+                snprintf(err, errlen, "%s: exited: expected an array of %u lane masks, one per warp", path,
+                         b->warp_count);
                 json_decref(root);
                 return -1;
             }
-            if (mask != w->exited) {
-                difference(out, &mismatches, "exited: expected 0x%08x, got 0x%08x\n", mask, w->exited);
+            for (uint32_t i = 0; i < b->warp_count; i++) {
+                uint32_t mask;
+                if (!parse_mask(many ? json_array_get(section, i) : section, &mask)) {
+                    snprintf(err, errlen, "%s: exited: expected a lane mask", path);
+                    json_decref(root);
+                    return -1;
+                }
+                if (mask != b->warps[i]->exited && many)
+                    difference(out, &mismatches, "exited of warp %u: expected 0x%08x, got 0x%08x\n", i, mask,
+                               b->warps[i]->exited);
+                else if (mask != b->warps[i]->exited)
+                    difference(out, &mismatches, "exited: expected 0x%08x, got 0x%08x\n", mask, w->exited);
             }
             continue;
         }
@@ -1051,28 +1215,33 @@ int lanes_expect(FILE *out, const Warp *w, const char *path, char *err, size_t e
                 json_decref(root);
                 return -1;
             }
-            if (json_is_array(v) && json_array_size(v) != WARP_SIZE) {
-                snprintf(err, errlen, "%s: %s.%s: an array needs %d values", path, key, name, WARP_SIZE);
+            if (json_is_array(v) && !array_size_ok(w, json_array_size(v))) {
+                snprintf(err, errlen, "%s: %s.%s: an array needs %s", path, key, name,
+                         array_size_text(w, msg, sizeof msg));
                 json_decref(root);
                 return -1;
             }
-            for (int l = 0; l < WARP_SIZE; l++) {
-                json_t *e = json_is_array(v) ? json_array_get(v, (size_t)l) : v;
+            uint32_t values = json_is_array(v) ? (uint32_t)json_array_size(v) : w->block->warp_count * WARP_SIZE;
+            bool many = w->block->warp_count > 1;
+            for (uint32_t t = 0; t < values; t++) {
+                int l;
+                const Warp *x = thread_warp(w, t, &l);
+                json_t *e = json_is_array(v) ? json_array_get(v, t) : v;
                 uint64_t want_bits, got_bits;
                 bool want_defined, got_defined, ok;
                 if (preds) {
                     bool b;
                     ok = pred_value(e, &b, &want_defined, msg, sizeof msg);
                     want_bits = b;
-                    got_bits = w->pred[slot] >> l & 1;
-                    got_defined = w->pred_defined[slot] >> l & 1;
+                    got_bits = x->pred[slot] >> l & 1;
+                    got_defined = x->pred_defined[slot] >> l & 1;
                 } else {
                     ok = value_bits(e, type, &want_bits, &want_defined, msg, sizeof msg);
-                    got_bits = w->val[slot][l];
-                    got_defined = w->defined[slot] >> l & 1;
+                    got_bits = x->val[slot][l];
+                    got_defined = x->defined[slot] >> l & 1;
                 }
                 if (!ok) {
-                    snprintf(err, errlen, "%s: %s.%s[%d]: %s", path, key, name, l, msg);
+                    snprintf(err, errlen, "%s: %s.%s[%u]: %s", path, key, name, t, msg);
                     json_decref(root);
                     return -1;
                 }
@@ -1081,7 +1250,11 @@ int lanes_expect(FILE *out, const Warp *w, const char *path, char *err, size_t e
                 char want[64], got[64];
                 describe(want, sizeof want, want_defined, want_bits, preds ? TYPE_PRED : type);
                 describe(got, sizeof got, got_defined, got_bits, preds ? TYPE_PRED : type);
-                difference(out, &mismatches, "%s lane %d: expected %s, got %s\n", name, l, want, got);
+                if (many)
+                    difference(out, &mismatches, "%s thread %u (warp %u lane %d): expected %s, got %s\n", name, t,
+                               x->index, l, want, got);
+                else
+                    difference(out, &mismatches, "%s lane %d: expected %s, got %s\n", name, l, want, got);
             }
         }
     }
@@ -1095,9 +1268,9 @@ bool lanes_params_given(const Warp *w, char *err, size_t errlen)
     const Function *f = w->fn;
     for (uint32_t i = 0; i < f->params.len; i++) {
         const Region *r = NULL;
-        for (uint32_t b = 0; b < w->mem.count && !r; b++)
-            if (w->mem.regions[b].kernel_param && w->mem.regions[b].name == f->params.data[i].name)
-                r = &w->mem.regions[b];
+        for (uint32_t b = 0; b < w->mem->count && !r; b++)
+            if (w->mem->regions[b].kernel_param && w->mem->regions[b].name == f->params.data[i].name)
+                r = &w->mem->regions[b];
         if (r && r->size && !r->shadow[0]) {
             snprintf(err, errlen, "kernel '%s' needs a value for parameter %u ('%s'): give \"params\": [...] "
                      "in the lanes file", f->name, i, f->params.data[i].name);

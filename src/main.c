@@ -15,10 +15,12 @@ static const char usage[] =
     "       ptxrun test [options] [DIR|FILE.ptx]...   run regression cases (ptxrun test --help)\n"
     "\n"
     "Running (prints the final registers, predicates and buffers):\n"
-    "  --lanes FILE       the initial state: block, active lanes, registers, buffers, parameters\n"
+    "  --lanes FILE       the initial state: block, grid, active lanes, registers, buffers, parameters\n"
     "  --expect FILE      compare the final state with FILE; exit 1 on a difference\n"
     "  --json             print the final state as JSON (valid --lanes input)\n"
     "  --regs A,B         show only these registers and predicates\n"
+    "  --warps 0,2-3      show only these warps' threads in the table\n"
+    "  --threads 0-7,64   show only these threads in the table\n"
     "  --entry NAME       the kernel to run (default: the first .entry)\n"
     "  --trace[=json]     every warp-step on standard error: lanes, values, shuffle sources\n"
     "  --max-steps N      stop a runaway program after N warp-steps (default 100000000)\n"
@@ -76,6 +78,10 @@ static int parse_args(int argc, char **argv, RunOptions *o)
             o->expect = v;
         else if ((v = option_value(a, "--regs", argc, argv, &i, &missing)))
             o->regs = v;
+        else if ((v = option_value(a, "--warps", argc, argv, &i, &missing)))
+            o->warps = v;
+        else if ((v = option_value(a, "--threads", argc, argv, &i, &missing)))
+            o->threads = v;
         else if ((v = option_value(a, "--entry", argc, argv, &i, &missing)))
             o->entry = v;
         else if ((v = option_value(a, "--max-steps", argc, argv, &i, &missing))) {

@@ -42,6 +42,26 @@ void mem_init(Memory *mem)
     mem->cursor[SPACE_LOCAL] = 0;
     mem->cursor[SPACE_CONST] = 0;
     mem->cursor[SPACE_PARAM] = 0;
+    mem->copies = WARP_SIZE;
+}
+
+/* Gives every per-lane region a copy for each of `copies` threads; new copies start zero and
+ * undefined. */
+void mem_set_copies(Memory *mem, uint32_t copies)
+{
+    for (uint32_t i = 0; i < mem->count; i++) {
+        Region *r = &mem->regions[i];
+        if (!r->per_lane || copies == mem->copies)
+            continue;
+        size_t old = (size_t)r->size * mem->copies, bytes = (size_t)r->size * copies;
+        r->data = xrealloc(r->data, bytes ? bytes : 1);
+        r->shadow = xrealloc(r->shadow, bytes ? bytes : 1);
+        if (bytes > old) {
+            memset(r->data + old, 0, bytes - old);
+            memset(r->shadow + old, 0, bytes - old);
+        }
+    }
+    mem->copies = copies;
 }
 
 void mem_free(Memory *mem)
@@ -76,7 +96,7 @@ uint32_t mem_add(Memory *mem, const char *name, int space, uint64_t size, uint32
     r->per_lane = per_lane;
     r->base = base;
     r->size = size;
-    size_t bytes = (size_t)size * (per_lane ? WARP_SIZE : 1);
+    size_t bytes = (size_t)size * (per_lane ? mem->copies : 1);
     r->data = xcalloc(bytes ? bytes : 1, 1);
     r->shadow = xcalloc(bytes ? bytes : 1, 1);
     if (defined)
@@ -163,7 +183,7 @@ static void describe_nearest(Memory *mem, int space, uint64_t address, char *buf
 static uint8_t *locate(Warp *w, const XInstr *x, int lane, uint64_t address, unsigned size, bool store,
                        uint8_t **shadow)
 {
-    Memory *mem = &w->mem;
+    Memory *mem = w->mem;
     int space = x->space;
     uint64_t in_space = address;
     if (space == SPACE_NONE)
@@ -187,7 +207,7 @@ static uint8_t *locate(Warp *w, const XInstr *x, int lane, uint64_t address, uns
                    space_name(r->space), r->name);
         return NULL;
     }
-    uint64_t offset = (in_space - r->base) + (r->per_lane ? (uint64_t)lane * r->size : 0);
+    uint64_t offset = (in_space - r->base) + (r->per_lane ? (uint64_t)(w->thread_base + (uint32_t)lane) * r->size : 0);
     *shadow = r->shadow + offset;
     return r->data + offset;
 }

@@ -454,9 +454,13 @@ typedef struct Region {
     uint8_t *shadow;           /* 1 where the byte is defined */
 } Region;
 
+/* Memory limits: one variable (all threads' copies of a .local) and all of them together. */
+enum { MAX_VARIABLE_BYTES = 256 << 20, MAX_MEMORY_BYTES = 1 << 30 };
+
 typedef struct Memory {
     Region *regions;
     uint32_t count, capacity;
+    uint32_t copies;           /* threads with a copy of each per-lane region (32 per warp) */
     uint64_t cursor[SPACE_SAMPLER + 1];  /* next free address of each space */
     uint32_t last;             /* the region found last: the next access is usually there too */
 } Memory;
@@ -494,6 +498,9 @@ typedef struct XInstr {
     uint8_t dst_bits;          /* ld: width of the destination register */
     uint32_t vec[4];           /* ld: destination rows; st: source rows (NO_SLOT for '_') */
     int64_t offset;            /* ld/st: [base + offset] */
+    uint8_t barrier;           /* bar, barrier: BARRIER_SYNC, _ARRIVE or _RED */
+    uint8_t red_op;            /* bar.red: BARRIER_RED_POPC, _AND or _OR */
+    bool has_count;            /* bar, barrier: a thread count is given (src[1]) */
     const Instr *ir;
 } XInstr;
 
@@ -535,6 +542,23 @@ typedef struct Arrival {
     uint64_t since;            /* the step at which the lane arrived */
 } Arrival;
 
+enum { BARRIER_SYNC = 1, BARRIER_ARRIVE, BARRIER_RED };
+enum { BARRIER_RED_POPC = 1, BARRIER_RED_AND, BARRIER_RED_OR };
+
+/* One of a CTA's sixteen barriers (bar, barrier) between its arrivals and its completion. */
+enum { BARRIER_COUNT = 16, MAX_BLOCK_THREADS = 1024, MAX_WARPS = MAX_BLOCK_THREADS / WARP_SIZE,
+       MAX_GRID_CTAS = 1 << 16 };
+typedef struct Barrier {
+    uint32_t expected;         /* threads it waits for; 0: every non-exited thread of the CTA */
+    uint32_t arrived;          /* threads counted so far (sm_6x and below: 32 for each warp's arrival) */
+    uint32_t first_pc;         /* the instruction of the first arrival, for reports */
+    uint32_t first_warp;       /* and its warp */
+    uint8_t red_op;            /* 0 (sync, arrive) or the BARRIER_RED_ operation of its .red */
+    uint32_t red_true, red_false;  /* threads whose predicate held, did not hold */
+    bool red_undefined;        /* some thread's predicate was undefined */
+    uint32_t waiting[MAX_WARPS];   /* lanes of each warp waiting for it */
+} Barrier;
+
 /* What --trace shows about one warp-step beyond the instruction: filled only while tracing. */
 enum { SOURCE_NONE = -1 };
 typedef struct StepTrace {
@@ -563,7 +587,15 @@ typedef struct ExecOptions {
 
 enum { EXEC_OK = 0, EXEC_FAULT = 3 };
 
+typedef struct Block Block;
+
+/* One warp of the CTA: its lanes' registers, predicates, pcs and call stacks. Everything loaded
+ * from the program (code, function layouts, call sites, special register rows) and the memory
+ * belong to the first warp, which the others share them with. */
 typedef struct Warp {
+    Block *block;
+    uint32_t index;            /* %warpid */
+    uint32_t thread_base;      /* the CTA thread number of lane 0 */
     Module *m;
     Function *fn;
     Diag *diag;
@@ -583,10 +615,12 @@ typedef struct Warp {
     uint32_t launched;         /* lanes that run */
     uint32_t exited;
     uint32_t waiting;          /* lanes blocked at a synchronising instruction */
+    uint32_t at_barrier;       /* those of them waiting at a CTA barrier (bar, barrier) */
     Arrival arrival[WARP_SIZE];
+    uint8_t barrier_of[WARP_SIZE];  /* the barrier each lane of at_barrier waits at */
     uint32_t ntid[3];
     uint32_t sreg_rows[SREG_COUNT][4];  /* row of each special register (.x .y .z = 1..3) */
-    Memory mem;
+    Memory *mem;               /* the block's */
     StepTrace *trace;          /* non-NULL while tracing */
     FuncLayout *funcs;         /* funcs[0] is the kernel */
     uint32_t func_count;
@@ -598,17 +632,47 @@ typedef struct Warp {
     uint32_t kernel_code_len;  /* the kernel's instructions come first */
     uint64_t steps;
     uint64_t lane_steps;       /* instructions executed, summed over lanes */
+    uint32_t next_pc, last_mask, previous_ready;   /* where the loop left off (see warp_run) */
     VEC(Warning) warnings;
     bool faulted;
 } Warp;
 
+/* The CTA being run: its warps under one scheduler, its barriers, and the grid it belongs to.
+ * CTAs of a grid run one after another; each starts from the state the lanes file gave. */
+struct Block {
+    Warp *warps[MAX_WARPS];    /* warps[0] owns the program and the memory */
+    uint32_t warp_count;
+    uint32_t threads;          /* ntid.x * ntid.y * ntid.z */
+    uint32_t ntid[3], nctaid[3], ctaid[3];
+    bool per_warp_barriers;    /* .target sm_6x or below: a warp's arrival counts 32 threads */
+    Barrier barriers[BARRIER_COUNT];
+    Memory mem;
+    uint64_t steps;            /* warp-steps of every warp and CTA, for --max-steps */
+    uint64_t lane_steps;       /* instructions executed, summed over threads */
+    struct Snapshot *start;    /* the state every CTA starts from (registers, .shared, .local) */
+};
+
 /* exec.c */
 Warp *exec_load(Module *m, Function *fn, Diag *diag);     /* NULL after reporting what cannot run */
+/* The block's shape: creates its warps, fills the special registers. Ask exec_block_fits first:
+ * each thread has its own copy of .local. */
+bool exec_block_fits(const Warp *w, const uint32_t ntid[3], char *err, size_t errlen);
 void exec_set_block(Warp *w, const uint32_t ntid[3], uint32_t active);
-int exec_run(Warp *w, const ExecOptions *options);       /* EXEC_OK or EXEC_FAULT */
+void exec_set_grid(Warp *w, const uint32_t nctaid[3]);
+int exec_run(Warp *w, const ExecOptions *options);       /* the whole grid: EXEC_OK or EXEC_FAULT */
+void warp_reset(Warp *w);
+bool warp_run(Warp *w, const ExecOptions *options, uint64_t slice);   /* false: no lane was ready */
+void exec_report_warnings(Warp *w, bool strict);
+void exec_report_waits(Warp *w);                          /* deadlock notes for warp-level waits */
+void exec_format_lanes(const Warp *w, char *buf, size_t size, uint32_t lanes);   /* "warp 1 lanes 0-3" */
 void exec_warn(Warp *w, uint32_t pc, uint32_t lanes, const char *what);
 void exec_fault(Warp *w, uint32_t pc, const char *fmt, ...);
-void exec_free(Warp *w);
+void exec_free(Warp *w);                                  /* the block, its warps, the program */
+
+/* barrier.c: bar and barrier. */
+void barrier_arrive(Warp *w, uint32_t pc, uint32_t lanes);
+void barrier_threads_exited(Block *b);                    /* barriers for all threads may complete */
+void barrier_report_waits(Block *b);                      /* deadlock notes for barrier waits */
 Function *exec_entry(Module *m, const char *name);        /* the kernel to run */
 void exec_lane_ranges(char *buf, size_t size, uint32_t lanes, const char *separator);  /* "0-3,7" */
 
@@ -645,6 +709,7 @@ void warp_elect(Warp *w, const XInstr *at, uint32_t lanes, uint32_t guard_true);
 /* mem.c */
 void mem_init(Memory *mem);
 void mem_free(Memory *mem);
+void mem_set_copies(Memory *mem, uint32_t copies);     /* threads with a copy of each per-lane region */
 uint32_t mem_add(Memory *mem, const char *name, int space, uint64_t size, uint32_t align, int type, bool per_lane,
                  bool defined);
 Region *mem_named(Memory *mem, const char *name, int space);  /* space -1: any */
@@ -654,7 +719,8 @@ void mem_atomic(Warp *w, const XInstr *x, uint32_t mask);      /* atom, red: lan
 
 /* lanes.c: --lanes JSON in; final state out as a table or JSON; --expect. */
 int lanes_load(Warp *w, const char *path, char *err, size_t errlen);
-void lanes_print_table(FILE *out, const Warp *w, const char *only);
+void lanes_print_table(FILE *out, const Warp *w, const char *only, const bool *shown);   /* shown: NULL, all */
+bool lanes_select(const Warp *w, const char *warps, const char *threads, bool *shown, char *err, size_t errlen);
 void lanes_print_json(FILE *out, const Warp *w);
 int lanes_expect(FILE *out, const Warp *w, const char *path, char *err, size_t errlen);
 bool lanes_params_given(const Warp *w, char *err, size_t errlen);
@@ -671,6 +737,7 @@ typedef struct RunOptions {
     const char *lanes;         /* --lanes FILE.json */
     const char *expect;        /* --expect FILE.json */
     const char *regs;          /* --regs A,B */
+    const char *warps, *threads;   /* --warps 0,2-3, --threads 0-7: the table's rows */
     const char *entry;         /* --entry NAME */
     bool json;
     bool color;

@@ -561,8 +561,8 @@ END_TEST
 /* A global buffer of n u32, its address in register "p" of every lane. */
 static Region *buffer(Run *r, const char *name, uint64_t n)
 {
-    uint32_t index = mem_add(&r->w->mem, name, SPACE_GLOBAL, n * 4, 256, TYPE_U32, false, true);
-    Region *b = &r->w->mem.regions[index];
+    uint32_t index = mem_add(r->w->mem, name, SPACE_GLOBAL, n * 4, 256, TYPE_U32, false, true);
+    Region *b = &r->w->mem->regions[index];
     b->is_buffer = true;
     uint32_t p = reg(r, "p");
     for (int l = 0; l < WARP_SIZE; l++)

@@ -125,8 +125,9 @@ expect_exit 2 "predicate under regs" "$PTXRUN" "$tmp/up.ptx" --lanes "$tmp/bad4.
 expect_stderr_line "predicate under regs" "ptxrun: error: $tmp/bad4.json: regs.p: 'p' is a predicate; put it under \"preds\""
 printf '{"regs": ' > "$tmp/bad5.json"
 expect_exit 2 "broken JSON" "$PTXRUN" "$tmp/up.ptx" --lanes "$tmp/bad5.json"
-printf '{"block": [64, 1, 1]}\n' > "$tmp/bad6.json"
-expect_exit 2 "more than a warp" "$PTXRUN" "$tmp/up.ptx" --lanes "$tmp/bad6.json"
+printf '{"block": [64, 32, 1]}\n' > "$tmp/bad6.json"
+expect_exit 2 "more than 1024 threads" "$PTXRUN" "$tmp/up.ptx" --lanes "$tmp/bad6.json"
+expect_stderr_line "more than 1024 threads" "ptxrun: error: $tmp/bad6.json: block: 64 x 32 x 1 is 2048 threads; a block has at most 1024"
 expect_exit 2 "bad --max-steps" "$PTXRUN" "$tmp/up.ptx" --max-steps -5
 
 printf 'shfl.sync.idx.b32 v, x, 0, 31, 0xfffffffe;\n' > "$tmp/own.ptx"
@@ -278,7 +279,7 @@ lanes_error "64-bit value" '{"regs": {"a": 4294967296}}' ': regs.a: 4294967296 d
 lanes_error "64-bit bits" '{"regs": {"a": "0x100000000"}}' ': regs.a: 0x100000000 does not fit in 32 bits'
 lanes_error "negative for unsigned" '{"regs": {"a": -1}}' ': regs.a: -1 does not fit in .u32'
 lanes_error "not an object" '[1, 2, 3]' ': expected a JSON object {"regs": ..., "preds": ...}'
-lanes_error "unknown key" '{"regz": {}}' ': unknown key "regz" (expected block, active, regs, preds, buffers, params, dynamic_shared)'
+lanes_error "unknown key" '{"regz": {}}' ': unknown key "regz" (expected block, grid, active, regs, preds, buffers, params, dynamic_shared)'
 lanes_error "truncated" '{"regs": {"a": 1}' ':2:0: '"'"'}'"'"' expected near end of file'
 # A buffer's table: a run of lines equal to the one before is one "*"; the last line stays.
 printf '{"buffers": {"z": {"type": "u32", "count": 40}, "d": {"type": "u16", "data": [0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1]}}}\n' > "$tmp/zeros.json"

@@ -34,7 +34,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         exec_run(w, &options);
         FILE *out = fopen("/dev/null", "w");
         if (out) {
-            lanes_print_table(out, w, NULL);
+            lanes_print_table(out, w, NULL, NULL);
             lanes_print_json(out, w);
             fclose(out);
         }

@@ -1,0 +1,345 @@
+/* block.c: the CTA and the grid. A block of up to 1024 threads is warps of 32 consecutive
+ * threads (x fastest), the last one partial when the size is not a multiple of 32. Its warps run
+ * under one scheduler: each runs for a slice of warp-steps in turn, so a warp spinning on a flag
+ * another warp sets still lets that warp run; when no warp has a lane able to move, that is a
+ * deadlock. The CTAs of a grid run one after another, each from the state the lanes file gave
+ * (registers, predicates, .shared and .local); global memory carries over.
+ * The first warp owns what was loaded (code, layouts, memory); the others share it.
+ * Requires: exec.c (one warp), barrier.c (bar, barrier). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "ptxrun.h"
+
+enum { SLICE_STEPS = 64 };     /* warp-steps a warp runs before the next one's turn */
+
+/* The state every CTA starts from: each warp's registers and predicates, and the bytes of the
+ * regions that belong to the CTA (.shared) or to its threads (.local, call .param). */
+typedef struct Snapshot {
+    uint64_t (*val[MAX_WARPS])[WARP_SIZE];
+    uint32_t *defined[MAX_WARPS], *pred[MAX_WARPS], *pred_defined[MAX_WARPS];
+    uint8_t **data, **shadow;  /* per region; NULL for global, const and kernel parameters */
+    uint32_t region_count;
+} Snapshot;
+
+static bool belongs_to_cta(const Region *r)
+{
+    return r->per_lane || r->space == SPACE_SHARED;
+}
+
+static uint64_t region_bytes(const Memory *mem, const Region *r)
+{
+    return r->size * (r->per_lane ? mem->copies : 1);
+}
+
+static Snapshot *take_snapshot(const Block *b)
+{
+    Snapshot *s = xcalloc(1, sizeof *s);
+    for (uint32_t i = 0; i < b->warp_count; i++) {
+        const Warp *w = b->warps[i];
+        s->val[i] = xmalloc(w->row_count * sizeof *w->val + 1);
+        s->defined[i] = xmalloc(w->row_count * sizeof *w->defined + 1);
+        s->pred[i] = xmalloc(w->pred_count * sizeof *w->pred);
+        s->pred_defined[i] = xmalloc(w->pred_count * sizeof *w->pred_defined);
+        memcpy(s->val[i], w->val, w->row_count * sizeof *w->val);
+        memcpy(s->defined[i], w->defined, w->row_count * sizeof *w->defined);
+        memcpy(s->pred[i], w->pred, w->pred_count * sizeof *w->pred);
+        memcpy(s->pred_defined[i], w->pred_defined, w->pred_count * sizeof *w->pred_defined);
+    }
+    const Memory *mem = &b->mem;
+    s->region_count = mem->count;
+    s->data = xcalloc(mem->count + 1, sizeof *s->data);
+    s->shadow = xcalloc(mem->count + 1, sizeof *s->shadow);
+    for (uint32_t i = 0; i < mem->count; i++) {
+        const Region *r = &mem->regions[i];
+        if (!belongs_to_cta(r))
+            continue;
+        uint64_t n = region_bytes(mem, r);
+        s->data[i] = xmalloc(n + 1);
+        s->shadow[i] = xmalloc(n + 1);
+        memcpy(s->data[i], r->data, n);
+        memcpy(s->shadow[i], r->shadow, n);
+    }
+    return s;
+}
+
+static void restore_snapshot(Block *b, const Snapshot *s)
+{
+    for (uint32_t i = 0; i < b->warp_count; i++) {
+        Warp *w = b->warps[i];
+        memcpy(w->val, s->val[i], w->row_count * sizeof *w->val);
+        memcpy(w->defined, s->defined[i], w->row_count * sizeof *w->defined);
+        memcpy(w->pred, s->pred[i], w->pred_count * sizeof *w->pred);
+        memcpy(w->pred_defined, s->pred_defined[i], w->pred_count * sizeof *w->pred_defined);
+    }
+    for (uint32_t i = 0; i < s->region_count; i++) {
+        Region *r = &b->mem.regions[i];
+        if (!s->data[i])
+            continue;
+        uint64_t n = region_bytes(&b->mem, r);
+        memcpy(r->data, s->data[i], n);
+        memcpy(r->shadow, s->shadow[i], n);
+    }
+}
+
+static void free_snapshot(Snapshot *s)
+{
+    if (!s)
+        return;
+    for (uint32_t i = 0; i < MAX_WARPS; i++) {
+        free(s->val[i]);
+        free(s->defined[i]);
+        free(s->pred[i]);
+        free(s->pred_defined[i]);
+    }
+    for (uint32_t i = 0; i < s->region_count; i++) {
+        free(s->data[i]);
+        free(s->shadow[i]);
+    }
+    free(s->data);
+    free(s->shadow);
+    free(s);
+}
+
+/* ---- the block's shape ---- */
+
+/* The special registers of every lane of w, from the block's shape and the CTA's place. */
+static void fill_special_registers(Warp *w)
+{
+    const Block *b = w->block;
+    const uint32_t *ntid = b->ntid;
+    for (int s = 0; s < SREG_COUNT; s++) {
+        for (int c = 0; c < 4; c++) {
+            uint32_t row = w->sreg_rows[s][c];
+            if (row == NO_SLOT)
+                continue;
+            for (uint32_t l = 0; l < WARP_SIZE; l++) {
+                uint32_t t = w->thread_base + l;
+                uint32_t xyz[3] = { t % ntid[0], (t / ntid[0]) % ntid[1], t / (ntid[0] * ntid[1]) };
+                uint64_t v = 0;
+                switch (s) {
+                case SREG_TID: v = c ? xyz[c - 1] : 0; break;
+                case SREG_NTID: v = c ? ntid[c - 1] : 0; break;
+                case SREG_CTAID: v = c ? b->ctaid[c - 1] : 0; break;
+                case SREG_NCTAID: v = c ? b->nctaid[c - 1] : 0; break;
+                case SREG_LANEID: v = l; break;
+                case SREG_WARPID: v = w->index; break;
+                case SREG_NWARPID: v = b->warp_count; break;
+                case SREG_NSMID: v = 1; break;
+                case SREG_LANEMASK_EQ: v = 1u << l; break;
+                case SREG_LANEMASK_LT: v = (1u << l) - 1; break;
+                case SREG_LANEMASK_LE: v = (uint32_t)((2ull << l) - 1); break;
+                case SREG_LANEMASK_GT: v = (uint32_t)~((2ull << l) - 1); break;
+                case SREG_LANEMASK_GE: v = (uint32_t)~((1u << l) - 1); break;
+                case SREG_WARP_SZ: v = WARP_SIZE; break;
+                default: v = 0; break;     /* %smid, %gridid: one SM, one grid */
+                }
+                w->val[row][l] = v;
+            }
+        }
+    }
+}
+
+/* A further warp: the first one's program and memory, registers of its own (undefined), the
+ * immediate and special register rows, the constant predicates. */
+static Warp *new_warp(const Warp *first, uint32_t index)
+{
+    Warp *w = xmalloc(sizeof *w);
+    memcpy(w, first, sizeof *w);
+    w->index = index;
+    w->thread_base = index * WARP_SIZE;
+    uint32_t rows = first->row_count ? first->row_count : 1;
+    w->val = xcalloc(rows, sizeof *w->val);
+    w->defined = xcalloc(rows, sizeof *w->defined);
+    uint32_t fixed = first->row_count - first->reg_count;     /* special registers, immediates */
+    memcpy(w->val + first->reg_count, first->val + first->reg_count, fixed * sizeof *w->val);
+    memcpy(w->defined + first->reg_count, first->defined + first->reg_count, fixed * sizeof *w->defined);
+    w->pred = xcalloc(first->pred_count, sizeof *w->pred);
+    w->pred_defined = xcalloc(first->pred_count, sizeof *w->pred_defined);
+    w->pred[first->pred_count - 1] = ALL_LANES;
+    w->pred_defined[first->pred_count - 2] = w->pred_defined[first->pred_count - 1] = ALL_LANES;
+    w->stack = xcalloc(WARP_SIZE, sizeof *w->stack);
+    memset(w->saves, 0, sizeof w->saves);
+    memset(&w->warnings, 0, sizeof w->warnings);
+    w->trace = NULL;
+    w->faulted = false;
+    warp_reset(w);
+    return w;
+}
+
+static void free_warp_state(Warp *w)
+{
+    free(w->val);
+    free(w->defined);
+    free(w->pred);
+    free(w->pred_defined);
+    free(w->stack);
+    for (int l = 0; l < WARP_SIZE; l++)
+        free(w->saves[l].data);
+}
+
+/* Whether every thread's copy of the per-thread regions fits the memory limits. */
+static bool thread_memory_fits(const Block *b, uint32_t copies, char *err, size_t errlen)
+{
+    uint64_t total = 0;
+    for (uint32_t i = 0; i < b->mem.count; i++) {
+        const Region *r = &b->mem.regions[i];
+        if (r->is_buffer)
+            continue;
+        uint64_t bytes = r->size * (r->per_lane ? copies : 1);
+        if (bytes > MAX_VARIABLE_BYTES) {
+            snprintf(err, errlen, "'%s' needs %llu bytes in each of the %u threads; ptxrun holds at most %d MiB "
+                     "per variable (all threads' copies together)", r->name, (unsigned long long)r->size, copies,
+                     MAX_VARIABLE_BYTES >> 20);
+            return false;
+        }
+        if (!(r->per_lane && r->space == SPACE_PARAM))
+            total += bytes;
+    }
+    if (total > MAX_MEMORY_BYTES) {
+        snprintf(err, errlen, "with %u threads, the program's variables need more than the %d MiB ptxrun holds",
+                 copies, MAX_MEMORY_BYTES >> 20);
+        return false;
+    }
+    return true;
+}
+
+static uint32_t warps_for(const uint32_t ntid[3])
+{
+    return (ntid[0] * ntid[1] * ntid[2] + WARP_SIZE - 1) / WARP_SIZE;
+}
+
+bool exec_block_fits(const Warp *w, const uint32_t ntid[3], char *err, size_t errlen)
+{
+    return thread_memory_fits(w->block, warps_for(ntid) * WARP_SIZE, err, errlen);
+}
+
+void exec_set_block(Warp *first, const uint32_t ntid[3], uint32_t active)
+{
+    Block *b = first->block;
+    uint32_t threads = ntid[0] * ntid[1] * ntid[2];
+    uint32_t warps = warps_for(ntid);
+    mem_set_copies(&b->mem, warps * WARP_SIZE);
+    while (b->warp_count > warps) {
+        Warp *w = b->warps[--b->warp_count];
+        free_warp_state(w);
+        free(w);
+        b->warps[b->warp_count] = NULL;
+    }
+    while (b->warp_count < warps) {
+        b->warps[b->warp_count] = new_warp(first, b->warp_count);
+        b->warp_count++;
+    }
+    memcpy(b->ntid, ntid, sizeof b->ntid);
+    b->threads = threads;
+    for (uint32_t i = 0; i < warps; i++) {
+        Warp *w = b->warps[i];
+        uint32_t count = threads - w->thread_base;
+        uint32_t exists = count >= WARP_SIZE ? ALL_LANES : (1u << count) - 1;
+        w->launched = exists & (i == 0 ? active : ALL_LANES);
+        memcpy(w->ntid, ntid, sizeof w->ntid);
+        fill_special_registers(w);
+    }
+}
+
+void exec_set_grid(Warp *first, const uint32_t nctaid[3])
+{
+    memcpy(first->block->nctaid, nctaid, sizeof first->block->nctaid);
+}
+
+void exec_free(Warp *first)
+{
+    if (!first)
+        return;
+    Block *b = first->block;
+    for (uint32_t i = 1; i < b->warp_count; i++) {
+        free_warp_state(b->warps[i]);
+        free(b->warps[i]);
+    }
+    free_warp_state(first);
+    free(first->code);
+    for (uint32_t k = 0; k < first->func_count; k++)
+        free(first->funcs[k].regions);
+    free(first->funcs);
+    free(first->calls);
+    mem_free(&b->mem);
+    free_snapshot(b->start);
+    free(b);
+    free(first);
+}
+
+/* ---- running ---- */
+
+/* No thread can move: where each waits, and for whom. */
+static void report_deadlock(Block *b)
+{
+    Warp *w = NULL;
+    for (uint32_t i = 0; i < b->warp_count && !w; i++)
+        if (b->warps[i]->launched & ~b->warps[i]->exited)
+            w = b->warps[i];
+    uint32_t lane = (uint32_t)__builtin_ctz(w->launched & ~w->exited);
+    diag_at(w->diag, DIAG_ERROR, w->code[w->arrival[lane].pc].ir->stmt_at, "deadlock: no %s can move",
+            b->warp_count > 1 ? "thread" : "lane");
+    if (b->nctaid[0] * b->nctaid[1] * b->nctaid[2] > 1)
+        diag_at(w->diag, DIAG_NOTE, w->code[w->arrival[lane].pc].ir->stmt_at, "in CTA (%u, %u, %u)", b->ctaid[0],
+                b->ctaid[1], b->ctaid[2]);
+    w->faulted = true;
+    for (uint32_t i = 0; i < b->warp_count; i++)
+        exec_report_waits(b->warps[i]);
+    barrier_report_waits(b);
+}
+
+/* One CTA, from the start: its warps take turns until every thread has ended. Returns false
+ * when the run stops early (a fault, a deadlock, a --strict warning). */
+static bool run_cta(Block *b, const ExecOptions *o)
+{
+    memset(b->barriers, 0, sizeof b->barriers);
+    for (uint32_t i = 0; i < b->warp_count; i++) {
+        warp_reset(b->warps[i]);
+        fill_special_registers(b->warps[i]);
+    }
+    uint64_t slice = b->warp_count == 1 ? UINT64_MAX : SLICE_STEPS;
+    for (;;) {
+        bool alive = false, moved = false;
+        for (uint32_t i = 0; i < b->warp_count; i++) {
+            Warp *w = b->warps[i];
+            if (!(w->launched & ~w->exited))
+                continue;
+            alive = true;
+            moved |= warp_run(w, o, slice);
+            if (w->faulted || (o->strict && w->warnings.len))
+                return false;
+        }
+        if (!alive)
+            return true;
+        if (!moved) {
+            report_deadlock(b);
+            return false;
+        }
+    }
+}
+
+int exec_run(Warp *first, const ExecOptions *o)
+{
+    Block *b = first->block;
+    uint32_t ctas = b->nctaid[0] * b->nctaid[1] * b->nctaid[2];
+    if (ctas > 1 && !b->start)
+        b->start = take_snapshot(b);
+    b->steps = b->lane_steps = 0;
+    bool faulted = false;
+    for (uint32_t cta = 0; cta < ctas && !faulted; cta++) {
+        b->ctaid[0] = cta % b->nctaid[0];
+        b->ctaid[1] = cta / b->nctaid[0] % b->nctaid[1];
+        b->ctaid[2] = cta / (b->nctaid[0] * b->nctaid[1]);
+        if (cta > 0)
+            restore_snapshot(b, b->start);
+        faulted = !run_cta(b, o);
+    }
+    bool warned = false;
+    for (uint32_t i = 0; i < b->warp_count; i++) {
+        exec_report_warnings(b->warps[i], o->strict);
+        warned |= b->warps[i]->warnings.len > 0;
+        faulted |= b->warps[i]->faulted;
+    }
+    return faulted || (o->strict && warned) ? EXEC_FAULT : EXEC_OK;
+}
