@@ -125,7 +125,11 @@ static void text_step(FILE *out, const Warp *w, bool color, uint32_t pc, uint32_
     if (color)
         snprintf(marks + len, sizeof marks - len, "%s", RESET);
     char *text = instruction_text(w, x);
-    fprintf(out, "step %-6llu pc %-4u line %-4u %s  %s\n", (unsigned long long)w->steps, pc, x->line, marks, text);
+    char warp[32] = "";
+    if (w->block->warp_count > 1)
+        snprintf(warp, sizeof warp, "warp %-3u ", w->index);
+    fprintf(out, "step %-6llu %spc %-4u line %-4u %s  %s\n", (unsigned long long)w->block->steps, warp, pc, x->line,
+            marks, text);
     free(text);
 
     Written written[6];
@@ -206,8 +210,10 @@ static void json_step(FILE *out, const Warp *w, uint32_t pc, uint32_t mask)
     const XInstr *x = &w->code[pc];
     const StepTrace *t = w->trace;
     char *text = instruction_text(w, x);
-    fprintf(out, "{\"step\": %llu, \"pc\": %u, \"line\": %u, \"mask\": \"0x%08x\", \"instruction\": ",
-            (unsigned long long)w->steps, pc, x->line, mask);
+    fprintf(out, "{\"step\": %llu, ", (unsigned long long)w->block->steps);
+    if (w->block->warp_count > 1)
+        fprintf(out, "\"warp\": %u, ", w->index);
+    fprintf(out, "\"pc\": %u, \"line\": %u, \"mask\": \"0x%08x\", \"instruction\": ", pc, x->line, mask);
     json_string(out, text);
     free(text);
     Written written[6];

@@ -229,6 +229,16 @@ static inline FILE *lanes_begin(const char *path, int block)
     return f;
 }
 
+/* The same for a block of x*y*z threads and a grid of CTAs. */
+static inline FILE *lanes_begin_grid(const char *path, const int block[3], const int grid[3])
+{
+    FILE *f = open_out(path);
+    fprintf(f, "{\"block\": [%d, %d, %d], \"grid\": [%d, %d, %d],\n \"buffers\": {", block[0], block[1],
+            block[2], grid[0], grid[1], grid[2]);
+    json_first = 1;
+    return f;
+}
+
 static inline void lanes_buf(FILE *f, const char *name, const char *type, const void *data, int n)
 {
     fprintf(f, "%s\n  \"%s\": {\"type\": \"%s\", \"data\": ", json_first ? "" : ",", name, type);
