@@ -359,6 +359,75 @@ expect_exit 0 "--color" "$PTXRUN" --color --check samples/scan.ptx
 expect_exit 0 "test --jobs" "$PTXRUN" test --jobs 1 samples
 expect_exit 0 "test --help" "$PTXRUN" test --help
 
+# -- thread blocks: several warps, barriers, grids (tests/blocks/)
+B=tests/blocks
+printf '{"block": [96]}\n' > "$tmp/b96.json"
+expect_exit 3 "barrier deadlock" "$PTXRUN" $B/barrier_deadlock.ptx --lanes "$tmp/b96.json"
+expect_stderr_line "barrier deadlock" "$B/barrier_deadlock.ptx:12:5: error: deadlock: no thread can move"
+expect_stderr_line "barrier deadlock: who waits" "$B/barrier_deadlock.ptx:12:5: note: warp 0 lanes 0-31 wait here at barrier 1 for 64 threads; 32 have arrived"
+expect_stderr_line "barrier deadlock: where the others are" "$B/barrier_deadlock.ptx:12:5: note: barrier 1 never completes: warp 1 lanes 0-31 exited; warp 2 lanes 0-31 at line 16 ('bar.sync')"
+expect_stderr_line "barrier deadlock: second barrier" "$B/barrier_deadlock.ptx:16:5: note: warp 2 lanes 0-31 wait here at barrier 2 for 64 threads; 32 have arrived"
+printf '{"block": [64]}\n' > "$tmp/b64.json"
+expect_exit 3 "sm_70 counts threads: 33 of 64" "$PTXRUN" $B/barrier_counting.ptx --lanes "$tmp/b64.json"
+expect_stderr_line "sm_70 counts threads" "$B/barrier_counting.ptx:16:5: note: warp 0 lane 0 waits here at barrier 1 for 64 threads; 33 have arrived"
+expect_stderr_line "sm_70 counts threads: exited lanes" "$B/barrier_counting.ptx:16:5: note: barrier 1 never completes: warp 0 lanes 1-31 exited"
+expect_exit 0 "sm_60 counts warps: 2 x 32" "$PTXRUN" $B/barrier_counting_sm60.ptx --lanes "$tmp/b64.json" --regs %r2 --threads 0,40
+if grep -qxF "0         0x00000007" "$tmp/out" && grep -qxF "40        0x00000007" "$tmp/out"; then ok; else fail "sm_60 barrier result"; cat "$tmp/out"; fi
+barrier_fault() {   # barrier_fault DESCRIPTION R1 R2 MESSAGE
+    printf '{"block": [64], "regs": {"%%r1": %s, "%%r2": %s}}\n' "$2" "$3" > "$tmp/bf.json"
+    expect_exit 3 "$1" "$PTXRUN" $B/barrier_faults.ptx --lanes "$tmp/bf.json"
+    expect_stderr_line "$1" "$B/barrier_faults.ptx:14:5: error: $4"
+}
+barrier_fault "barrier 16" 16 64 "lane 0 executes 'bar.sync' on barrier 16; a CTA has barriers 0 to 15"
+barrier_fault "count not a multiple of 32" 0 48 "lane 0 executes 'bar.sync' with thread count 48, which is not a positive multiple of 32"
+barrier_fault "count above the block" 0 96 "lane 0 executes 'bar.sync' with thread count 96, but the CTA has 64 threads: the barrier could never complete"
+barrier_fault "undefined barrier number" null 64 "lane 0 executes 'bar.sync' with an undefined barrier number or thread count"
+printf '{"block": [64], "regs": {"%%r1": 0, "%%r2": 64}}\n' > "$tmp/bf.json"
+expect_exit 3 "counts that disagree" "$PTXRUN" $B/barrier_faults.ptx --lanes "$tmp/bf.json"
+if grep -q "^$B/barrier_faults.ptx:1[47]:5: error: lane 0 arrives at barrier 0 with 'bar.sync' for .* threads, but its arrivals so far came from 'bar.sync' (line 1[47]) for .* threads: PTX leaves this undefined" "$tmp/err" &&
+   grep -qxF "$B/barrier_faults.ptx:17:5: note: in warp 1 (threads 32-63) of CTA (0, 0, 0)" "$tmp/err"; then ok
+else fail "counts that disagree: message"; cat "$tmp/err"; fi
+# Special registers of every thread: a 3-D block of 48 (a partial second warp), a 3-D grid;
+# the values below are worked out by hand (x fastest: thread 37 is x 5, y 1, z 1).
+printf '{"block": [8, 3, 2], "grid": [3, 1, 2]}\n' > "$tmp/sr.json"
+expect_exit 0 "special registers" "$PTXRUN" $B/special_registers.ptx --lanes "$tmp/sr.json" --threads 31,37 --regs %r1,%r2,%r3,%r7,%r8,%r11,%r12
+if grep -qxF "31        0x00000007  0x00000000  0x00000001  0x00000002  0x00000001  0x00000000  0x00000002" "$tmp/out" &&
+   grep -qxF "37        0x00000005  0x00000001  0x00000001  0x00000002  0x00000001  0x00000001  0x00000002" "$tmp/out" &&
+   grep -qxF -- "-- warp 1: threads 32-47" "$tmp/out" &&
+   grep -qxF "(registers of CTA (2, 0, 1), the last of the grid's 6 CTAs to run)" "$tmp/out"; then ok
+else fail "special registers: table"; cat "$tmp/out"; fi
+expect_exit 0 "--warps" "$PTXRUN" $B/special_registers.ptx --lanes "$tmp/sr.json" --warps 1 --regs %r11
+if [ "$(grep -c '^[0-9]* *0x00000001$' "$tmp/out")" -eq 16 ] && ! grep -q "warp 0" "$tmp/out"; then ok; else fail "--warps 1 rows"; cat "$tmp/out"; fi
+expect_exit 2 "--warps out of range" "$PTXRUN" $B/special_registers.ptx --lanes "$tmp/sr.json" --warps 0,2
+expect_stderr_line "--warps out of range" "ptxrun: error: --warps: warp 2 does not exist (the block has 2 warps)"
+expect_exit 2 "--threads malformed" "$PTXRUN" $B/special_registers.ptx --lanes "$tmp/sr.json" --threads 3-1
+expect_stderr_line "--threads malformed" "ptxrun: error: --threads: expected numbers and ranges such as 0,2-3, not '3-1'"
+# JSON over all 48 threads: one array per register; it reads back as lanes and as expectations.
+expect_exit 0 "block JSON" "$PTXRUN" $B/special_registers.ptx --lanes "$tmp/sr.json" --json
+cp "$tmp/out" "$tmp/sr.out.json"
+if grep -q '^    "%r13": \["0x00000000", "0x00000001", .*, "0x0000001f", "0x00000000", .*, "0x0000000f"\]$' "$tmp/sr.out.json" &&
+   [ "$(grep '"%r13"' "$tmp/sr.out.json" | tr ',' '\n' | wc -l)" -eq 48 ] &&
+   grep -qxF '  "exited": ["0xffffffff", "0x0000ffff"],' "$tmp/sr.out.json" &&
+   grep -qxF '  "grid": [3, 1, 2],' "$tmp/sr.out.json"; then ok; else fail "block JSON shape"; head -c 2000 "$tmp/sr.out.json"; fi
+expect_exit 0 "block JSON round trip" "$PTXRUN" $B/special_registers.ptx --lanes "$tmp/sr.out.json" --expect "$tmp/sr.out.json"
+sed 's/"%r13": \["0x00000000", "0x00000001", "0x00000002",/"%r13": ["0x00000000", "0x00000001", "0x00000003",/' "$tmp/sr.out.json" > "$tmp/sr.bad.json"
+expect_exit 1 "block --expect difference" "$PTXRUN" $B/special_registers.ptx --lanes "$tmp/sr.json" --expect "$tmp/sr.bad.json"
+expect_stderr_line "block --expect difference" "%r13 thread 2 (warp 0 lane 2): expected 0x00000003, got 0x00000002"
+printf '{"block": [48], "regs": {"%%r1": [1, 2]}}\n' > "$tmp/bad48.json"
+expect_exit 2 "array for 48 threads" "$PTXRUN" $B/special_registers.ptx --lanes "$tmp/bad48.json"
+expect_stderr_line "array for 48 threads" "ptxrun: error: $tmp/bad48.json: regs.%r1: an array needs 48 values, one per thread of the block (this one has 2)"
+printf '{"block": [64], "active": "0x1"}\n' > "$tmp/bad64.json"
+expect_exit 2 "active mask for two warps" "$PTXRUN" $B/special_registers.ptx --lanes "$tmp/bad64.json"
+expect_stderr_line "active mask for two warps" "ptxrun: error: $tmp/bad64.json: active: a lane mask applies to a block of one warp; this one has 64 threads"
+printf '{"grid": [65536, 65535, 1]}\n' > "$tmp/badgrid.json"
+expect_exit 2 "grid too large" "$PTXRUN" $B/special_registers.ptx --lanes "$tmp/badgrid.json"
+expect_stderr_line "grid too large" "ptxrun: error: $tmp/badgrid.json: grid[0]: expected a number from 1 to 65535"
+printf '{"grid": [1024, 1024, 1]}\n' > "$tmp/badgrid.json"
+expect_exit 2 "grid too many CTAs" "$PTXRUN" $B/special_registers.ptx --lanes "$tmp/badgrid.json"
+expect_stderr_line "grid too many CTAs" "ptxrun: error: $tmp/badgrid.json: grid: 1024 x 1024 x 1 is 1048576 CTAs; ptxrun runs at most 65536"
+expect_exit 0 "trace names warps" "$PTXRUN" $B/special_registers.ptx --lanes "$tmp/sr.json" --trace=json
+if grep -q '^{"step": [0-9]*, "warp": 1, "pc": 0,' "$tmp/err"; then ok; else fail "trace warp field"; head -3 "$tmp/err"; fi
+
 # -- every option in --help is in the man page and used in this file; the man page renders
 "$PTXRUN" --help > "$tmp/help"
 "$PTXRUN" test --help >> "$tmp/help"
