@@ -1,7 +1,9 @@
 /* bench_exec.c: executor throughput in lane-instructions per second for (a) a converged
  * integer/float ALU loop, (b) the spec's scan inside a loop (shuffle-heavy), (c) a loop whose
- * lanes diverge every iteration; each next to the same work written as a plain C loop over
- * 32 lanes. Then the peak memory of ptxrun running each sample.
+ * lanes diverge every iteration, (d) a memory-bound loop; each next to the same work written as
+ * a plain C loop over 32 lanes. (e) a block reduction over 1024 threads (32 warps, shuffles,
+ * shared memory, two bar.sync per round), in thread-instructions per second. Then the peak
+ * memory of ptxrun running each sample.
  * usage: bench_exec PTXRUN SAMPLES_DIR */
 #include <dirent.h>
 #include <math.h>
@@ -54,6 +56,34 @@ static const char memory_loop[] =
     "    ld.global.u32 v, [q];\n    shfl.sync.bfly.b32 t, v, 1, 31, 0xffffffff;\n    add.u32 v, v, t;\n"
     "    st.global.u32 [q], v;\n"
     "    add.u32 i, i, 1;\n    setp.lt.u32 c, i, %u;\n@c  bra LOOP;\n";
+
+/* Each round: every warp reduces t + i with shuffles, lane 0 writes the warp's sum to part[],
+ * bar.sync; warp 0 reduces the 32 sums; bar.sync. */
+static const char block_reduce_loop[] =
+    ".shared .u32 part[32];\n"
+    "    mov.u32 i, 0;\n    mov.u32 t, %%tid.x;\n    mov.u32 lane, %%laneid;\n    mov.u32 warp, %%warpid;\n"
+    "    mov.u32 base, part;\n    shl.b32 off, warp, 2;\n    add.u32 addr, base, off;\n"
+    "    shl.b32 loff, lane, 2;\n    add.u32 laddr, base, loff;\n"
+    "    setp.eq.u32 leader, lane, 0;\n    setp.ne.u32 other, warp, 0;\n"
+    "LOOP:\n"
+    "    add.u32 v, t, i;\n"
+    "    shfl.sync.bfly.b32 w, v, 16, 31, 0xffffffff;\n    add.u32 v, v, w;\n"
+    "    shfl.sync.bfly.b32 w, v, 8, 31, 0xffffffff;\n    add.u32 v, v, w;\n"
+    "    shfl.sync.bfly.b32 w, v, 4, 31, 0xffffffff;\n    add.u32 v, v, w;\n"
+    "    shfl.sync.bfly.b32 w, v, 2, 31, 0xffffffff;\n    add.u32 v, v, w;\n"
+    "    shfl.sync.bfly.b32 w, v, 1, 31, 0xffffffff;\n    add.u32 v, v, w;\n"
+    "@leader st.shared.u32 [addr], v;\n"
+    "    bar.sync 0;\n"
+    "@other bra NEXT;\n"
+    "    ld.shared.u32 s, [laddr];\n"
+    "    shfl.sync.bfly.b32 w, s, 16, 31, 0xffffffff;\n    add.u32 s, s, w;\n"
+    "    shfl.sync.bfly.b32 w, s, 8, 31, 0xffffffff;\n    add.u32 s, s, w;\n"
+    "    shfl.sync.bfly.b32 w, s, 4, 31, 0xffffffff;\n    add.u32 s, s, w;\n"
+    "    shfl.sync.bfly.b32 w, s, 2, 31, 0xffffffff;\n    add.u32 s, s, w;\n"
+    "    shfl.sync.bfly.b32 w, s, 1, 31, 0xffffffff;\n    add.u32 s, s, w;\n"
+    "NEXT:\n"
+    "    bar.sync 0;\n"
+    "    add.u32 i, i, 1;\n    setp.lt.u32 p, i, %u;\n@p  bra LOOP;\n";
 
 static double c_memory(unsigned iterations, uint64_t *lane_instr)
 {
@@ -127,8 +157,9 @@ static void ignore(void *c, Diag *d, DiagLevel l, Span at, const char *m)
     (void)c; (void)d; (void)l; (void)at; (void)m;
 }
 
-/* Runs the program (with %u = iterations) and returns seconds; lane-instructions in *count. */
-static double run_program(const char *format, unsigned iterations, uint64_t *count)
+/* Runs the program (with %u = iterations) on a block of `threads` and returns seconds;
+ * lane-instructions in *count. The block reduction's result is checked. */
+static double run_block(const char *format, unsigned iterations, uint32_t threads, uint64_t *count)
 {
     char text[4096];
     snprintf(text, sizeof text, format, iterations);
@@ -148,11 +179,13 @@ static double run_program(const char *format, unsigned iterations, uint64_t *cou
     /* A global buffer of 32 words, its address in p, for the memory-bound program. */
     for (uint32_t i = 0; i < w->fn->regs.len; i++)
         if (strcmp(w->fn->regs.data[i].name, "p") == 0) {
-            uint32_t b = mem_add(&w->mem, "buffer", SPACE_GLOBAL, 32 * 4, 256, TYPE_U32, false, true);
+            uint32_t b = mem_add(w->mem, "buffer", SPACE_GLOBAL, 32 * 4, 256, TYPE_U32, false, true);
             for (int l = 0; l < WARP_SIZE; l++)
-                w->val[i][l] = w->mem.regions[b].base;
+                w->val[i][l] = w->mem->regions[b].base;
             w->defined[i] = ALL_LANES;
         }
+    uint32_t ntid[3] = { threads, 1, 1 };
+    exec_set_block(w, ntid, ALL_LANES);
     ExecOptions o = { .max_steps = UINT64_MAX };
     double t0 = now();
     int rc = exec_run(w, &o);
@@ -161,11 +194,37 @@ static double run_program(const char *format, unsigned iterations, uint64_t *cou
         fprintf(stderr, "bench_exec: the benchmark program faulted\n");
         exit(1);
     }
+    for (uint32_t i = 0; format == block_reduce_loop && i < w->fn->regs.len; i++)
+        if (strcmp(w->fn->regs.data[i].name, "s") == 0) {
+            uint64_t want = (uint64_t)threads * (threads - 1) / 2 + (uint64_t)threads * (iterations - 1);
+            if (!(w->defined[i] & 1) || (uint32_t)w->val[i][0] != (uint32_t)want) {
+                fprintf(stderr, "bench_exec: the block reduction gave %llu, not %llu\n",
+                        (unsigned long long)w->val[i][0], (unsigned long long)want);
+                exit(1);
+            }
+        }
     *count = w->block->lane_steps;
     exec_free(w);
     module_free(m);
     source_free(&src);
     return t;
+}
+
+static double run_program(const char *format, unsigned iterations, uint64_t *count)
+{
+    return run_block(format, iterations, WARP_SIZE, count);
+}
+
+static void report_block(const char *name, const char *format, unsigned iterations, uint32_t threads)
+{
+    uint64_t count = 0;
+    double best = 1e30;
+    for (int i = 0; i < 5; i++) {
+        double t = run_block(format, iterations, threads, &count);
+        best = t < best ? t : best;
+    }
+    printf("%-36s %8.3g thread-instructions/s (%u threads, %llu instructions in %.3f s)\n", name,
+           (double)count / best, threads, (unsigned long long)count, best);
 }
 
 static void report(const char *name, const char *format, unsigned iterations,
@@ -215,6 +274,7 @@ int main(int argc, char **argv)
     report("(b) scan in a loop (shfl.sync)", scan_loop, 100000, c_scan, 3e8);
     report("(c) lanes diverging every iteration", diverge_loop, 300000, c_diverge, 1e8);
     report("(d) memory-bound: ld, shfl, st", memory_loop, 200000, c_memory, 0);
+    report_block("(e) block reduction, 32 warps", block_reduce_loop, 2000, MAX_BLOCK_THREADS);
 
     DIR *d = opendir(argv[2]);
     if (!d)

@@ -24,14 +24,17 @@ static const char *count_text(char *buf, size_t size, uint32_t expected)
 }
 
 /* The count that completes a barrier for all threads: the CTA's non-exited threads (per-warp
- * counting: 32 for each warp with a non-exited thread). */
-static uint32_t live_count(const Block *b)
+ * counting: 32 for each warp with a non-exited thread). Counted again only after threads exit. */
+static uint32_t live_count(Block *b)
 {
+    if (b->live_threads != NO_SLOT)
+        return b->live_threads;
     uint32_t n = 0;
     for (uint32_t i = 0; i < b->warp_count; i++) {
         uint32_t live = b->warps[i]->launched & ~b->warps[i]->exited;
         n += b->per_warp_barriers ? (live ? WARP_SIZE : 0) : (uint32_t)__builtin_popcount(live);
     }
+    b->live_threads = n;
     return n;
 }
 
@@ -79,6 +82,7 @@ static void complete_if_reached(Block *b, unsigned id)
 
 void barrier_threads_exited(Block *b)
 {
+    b->live_threads = NO_SLOT;
     for (unsigned id = 0; id < BARRIER_COUNT; id++)
         if (b->barriers[id].arrived && !b->barriers[id].expected)
             complete_if_reached(b, id);
@@ -119,7 +123,7 @@ void barrier_arrive(Warp *w, uint32_t pc, uint32_t lanes)
 {
     Block *b = w->block;
     const XInstr *x = &w->code[pc];
-    uint32_t counted = 0;              /* per-warp counting: barriers this warp counted 32 for */
+    uint32_t touched = 0;              /* barriers these lanes arrived at */
     for (uint32_t k = lanes; k; k &= k - 1) {
         int l = __builtin_ctz(k);
         uint32_t id, count;
@@ -142,10 +146,9 @@ void barrier_arrive(Warp *w, uint32_t pc, uint32_t lanes)
         }
         if (!b->per_warp_barriers)
             br->arrived++;
-        else if (!(counted >> id & 1)) {
+        else if (!(touched >> id & 1))
             br->arrived += WARP_SIZE;
-            counted |= 1u << id;
-        }
+        touched |= 1u << id;
         if (x->barrier == BARRIER_RED) {
             uint32_t slot = x->src[2];
             bool holds = ((w->pred[slot] >> l) ^ (x->src_not >> 2)) & 1;
@@ -170,10 +173,10 @@ void barrier_arrive(Warp *w, uint32_t pc, uint32_t lanes)
             if (w->trace)
                 w->trace->waiting |= bit;
         }
-        if (!b->per_warp_barriers)
-            complete_if_reached(b, id);       /* one thread at a time: the count is exact */
+        if (!b->per_warp_barriers && br->expected)
+            complete_if_reached(b, id);       /* one thread at a time: a count is never overshot */
     }
-    for (uint32_t k = counted; k; k &= k - 1)
+    for (uint32_t k = touched; k; k &= k - 1)
         complete_if_reached(b, (unsigned)__builtin_ctz(k));
 }
 

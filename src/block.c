@@ -294,6 +294,7 @@ static void report_deadlock(Block *b)
 static bool run_cta(Block *b, const ExecOptions *o)
 {
     memset(b->barriers, 0, sizeof b->barriers);
+    b->live_threads = NO_SLOT;
     for (uint32_t i = 0; i < b->warp_count; i++) {
         warp_reset(b->warps[i]);
         fill_special_registers(b->warps[i]);

@@ -646,6 +646,7 @@ struct Block {
     uint32_t ntid[3], nctaid[3], ctaid[3];
     bool per_warp_barriers;    /* .target sm_6x or below: a warp's arrival counts 32 threads */
     Barrier barriers[BARRIER_COUNT];
+    uint32_t live_threads;     /* what barriers for all threads count to; NO_SLOT: count again */
     Memory mem;
     uint64_t steps;            /* warp-steps of every warp and CTA, for --max-steps */
     uint64_t lane_steps;       /* instructions executed, summed over threads */

@@ -27,9 +27,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     Function *fn = diag.errors ? NULL : exec_entry(m, NULL);
     Warp *w = fn ? exec_load(m, fn, &diag) : NULL;
     if (w) {
-        for (uint32_t i = 0; i < w->mem.count; i++)       /* parameters: zero, defined */
-            if (w->mem.regions[i].kernel_param)
-                memset(w->mem.regions[i].shadow, 1, w->mem.regions[i].size);
+        for (uint32_t i = 0; i < w->mem->count; i++)       /* parameters: zero, defined */
+            if (w->mem->regions[i].kernel_param)
+                memset(w->mem->regions[i].shadow, 1, w->mem->regions[i].size);
         ExecOptions options = { .max_steps = 10000 };
         exec_run(w, &options);
         FILE *out = fopen("/dev/null", "w");
