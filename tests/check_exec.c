@@ -660,6 +660,132 @@ START_TEST(barrier_waits_for_the_whole_block)
 }
 END_TEST
 
+/* ---- thread blocks (PTX ISA: bar, barrier; the CTA's special registers) ---- */
+
+static Run *load_block(const char *text, uint32_t threads)
+{
+    Run *r = load(text);
+    uint32_t ntid[3] = { threads, 1, 1 };
+    char err[256];
+    ck_assert(exec_block_fits(r->w, ntid, err, sizeof err));
+    exec_set_block(r->w, ntid, ALL_LANES);
+    return r;
+}
+
+static Warp *warp_of(Run *r, uint32_t index)
+{
+    ck_assert_uint_lt(index, r->w->block->warp_count);
+    return r->w->block->warps[index];
+}
+
+START_TEST(warps_take_turns_while_one_spins)
+{
+    /* Warp 0 spins on a shared flag that warp 1 sets after 500 iterations of its own loop: it
+     * finishes only if warp 1 gets turns while warp 0 is still spinning. */
+    Run *r = load_block(".shared .u32 flag;\nmov.u32 w, %warpid;\nsetp.eq.u32 first, w, 0;\n@!first bra WORK;\n"
+                        "SPIN: ld.volatile.shared.u32 f, [flag];\nsetp.eq.u32 wait, f, 0;\n@wait bra SPIN;\n"
+                        "exit;\nWORK: mov.u32 i, 0;\nLOOP: add.u32 i, i, 1;\nsetp.lt.u32 more, i, 500;\n"
+                        "@more bra LOOP;\nst.volatile.shared.u32 [flag], i;\n", 64);
+    ck_assert_int_eq(run(r), EXEC_OK);
+    ck_assert_uint_eq(warp_of(r, 0)->val[reg(r, "f")][7], 500);
+    ck_assert_uint_eq(warp_of(r, 0)->exited, ALL_LANES);
+    ck_assert_uint_eq(warp_of(r, 1)->exited, ALL_LANES);
+    done(r);
+}
+END_TEST
+
+START_TEST(warps_shuffle_among_their_own_lanes)
+{
+    /* shfl.sync.idx from lane 31 - laneid: each warp reads its own lanes, never the other warp's. */
+    Run *r = load_block("mov.u32 t, %tid.x;\nmov.u32 l, %laneid;\nsub.u32 src, 31, l;\n"
+                        "shfl.sync.idx.b32 v, t, src, 31, 0xffffffff;\n", 64);
+    ck_assert_int_eq(run(r), EXEC_OK);
+    for (uint32_t t = 0; t < 64; t++)
+        ck_assert_uint_eq(warp_of(r, t / 32)->val[reg(r, "v")][t % 32], (t / 32) * 32 + 31 - t % 32);
+    done(r);
+}
+END_TEST
+
+START_TEST(barrier_red_counts_threads_and_combines_predicates)
+{
+    /* 48 threads (the second warp partial); the predicate holds for t % 3 == 0: 16 threads. */
+    Run *r = load_block(".reg .pred q, all, any, none;\nmov.u32 t, %tid.x;\nrem.u32 m, t, 3;\nsetp.eq.u32 q, m, 0;\n"
+                        "bar.red.popc.u32 n, 0, q;\nbar.red.and.pred all, 1, q;\nbar.red.or.pred any, 2, !q;\n"
+                        "barrier.red.and.pred none, 3, !q;\n", 48);
+    ck_assert_int_eq(run(r), EXEC_OK);
+    for (uint32_t t = 0; t < 48; t++) {
+        Warp *w = warp_of(r, t / 32);
+        uint32_t bit = 1u << (t % 32);
+        ck_assert_uint_eq(w->val[reg(r, "n")][t % 32], 16);
+        ck_assert(!(w->pred[pred(r, "all")] & bit) && (w->pred_defined[pred(r, "all")] & bit));
+        ck_assert(w->pred[pred(r, "any")] & bit);
+        ck_assert(!(w->pred[pred(r, "none")] & bit));
+    }
+    done(r);
+}
+END_TEST
+
+START_TEST(barrier_red_with_an_undefined_predicate_is_undefined)
+{
+    Run *r = load_block(".reg .pred q;\nmov.u32 t, %tid.x;\nsetp.lt.u32 low, t, 40;\n@low setp.eq.u32 q, t, 0;\n"
+                        "bar.red.popc.u32 n, 0, q;\n", 64);
+    ck_assert_int_eq(run(r), EXEC_OK);          /* q is undefined in threads 40-63 */
+    ck_assert_uint_eq(warp_of(r, 0)->defined[reg(r, "n")], 0);
+    ck_assert_uint_eq(warp_of(r, 1)->defined[reg(r, "n")], 0);
+    ck_assert_msg(strstr(r->p->cap.text, "warning: undefined predicate in warp 1 lanes 8-31") != NULL, "%s",
+                  r->p->cap.text);
+    done(r);
+}
+END_TEST
+
+START_TEST(barrier_for_all_threads_is_completed_by_exits)
+{
+    /* Threads 40-63 loop, then exit, after all the others wait at bar.sync 0 (all threads): their
+     * exit completes it. A guard-false barrier is not executed: threads 0-7 skip the second one. */
+    Run *r = load_block("mov.u32 t, %tid.x;\nsetp.ge.u32 late, t, 40;\n@late bra LATE;\nbar.sync 0;\n"
+                        "setp.ge.u32 q, t, 8;\n@q bar.sync 1;\nmov.u32 done, 1;\nexit;\n"
+                        "LATE: mov.u32 i, 0;\nLOOP: add.u32 i, i, 1;\nsetp.lt.u32 more, i, 100;\n@more bra LOOP;\n"
+                        "exit;\n", 64);
+    ck_assert_int_eq(run(r), EXEC_OK);
+    ck_assert_uint_eq(warp_of(r, 0)->defined[reg(r, "done")], ALL_LANES);
+    ck_assert_uint_eq(warp_of(r, 1)->defined[reg(r, "done")], 0xff);
+    ck_assert_uint_eq(warp_of(r, 1)->val[reg(r, "i")][20], 100);
+    done(r);
+}
+END_TEST
+
+START_TEST(barrier_thread_count_phases)
+{
+    /* bar.sync 1, 32 completes for each 32 arrivals: warp 0 and warp 1 each pass on their own. */
+    Run *r = load_block("mov.u32 w, %warpid;\nsetp.eq.u32 first, w, 0;\n@first bra A;\nbar.sync 1, 32;\n"
+                        "mov.u32 x, 2;\nexit;\nA: bar.sync 1, 32;\nmov.u32 x, 1;\n", 64);
+    ck_assert_int_eq(run(r), EXEC_OK);
+    ck_assert_uint_eq(warp_of(r, 0)->val[reg(r, "x")][3], 1);
+    ck_assert_uint_eq(warp_of(r, 1)->val[reg(r, "x")][3], 2);
+    done(r);
+}
+END_TEST
+
+START_TEST(block_shape_can_change)
+{
+    /* Warps are made and freed with the shape; per-thread .local grows with them. */
+    Run *r = load(".local .u32 x[2];\nmov.u32 t, %tid.x;\nst.local.u32 [x+4], t;\nld.local.u32 y, [x+4];\n");
+    uint32_t big[3] = { 32, 8, 4 }, small[3] = { 7, 3, 1 };
+    char err[256];
+    ck_assert(exec_block_fits(r->w, big, err, sizeof err));
+    exec_set_block(r->w, big, ALL_LANES);
+    ck_assert_uint_eq(r->w->block->warp_count, 32);
+    ck_assert_int_eq(run(r), EXEC_OK);
+    ck_assert_uint_eq(warp_of(r, 31)->val[reg(r, "y")][5], 5);   /* thread 997: x 5 */
+    exec_set_block(r->w, small, ALL_LANES);
+    ck_assert_uint_eq(r->w->block->warp_count, 1);
+    ck_assert_uint_eq(r->w->launched, (1u << 21) - 1);
+    ck_assert_int_eq(run(r), EXEC_OK);
+    ck_assert_uint_eq(r->w->val[reg(r, "y")][20], 6);
+    done(r);
+}
+END_TEST
+
 START_TEST(mov_packs_and_unpacks)
 {
     Run *r = load(".reg .b64 d;\n.reg .b16 s0;\n.reg .b16 s1;\nmov.b64 d, {lo, hi};\nmov.b64 {x, y}, d;\n"
@@ -821,6 +947,13 @@ int main(void)
     tcase_add_test(tc, out_of_bounds_and_misaligned_accesses_fault);
     tcase_add_test(tc, match_redux_elect);
     tcase_add_test(tc, barrier_waits_for_the_whole_block);
+    tcase_add_test(tc, warps_take_turns_while_one_spins);
+    tcase_add_test(tc, warps_shuffle_among_their_own_lanes);
+    tcase_add_test(tc, barrier_red_counts_threads_and_combines_predicates);
+    tcase_add_test(tc, barrier_red_with_an_undefined_predicate_is_undefined);
+    tcase_add_test(tc, barrier_for_all_threads_is_completed_by_exits);
+    tcase_add_test(tc, barrier_thread_count_phases);
+    tcase_add_test(tc, block_shape_can_change);
     tcase_add_test(tc, mov_packs_and_unpacks);
     tcase_add_test(tc, carry_chains);
     tcase_add_test(tc, json_trace_names_sources);

@@ -12,7 +12,9 @@ static const char program[] =
     ".visible .entry k(.param .u64 k_param_0, .param .u32 k_param_1, .param .f32 k_param_2)\n{\n"
     ".reg .b8 b8; .reg .u16 u16; .reg .s16 s16; .reg .b16 h; .reg .u32 u32; .reg .s32 s32; .reg .f32 f32;\n"
     ".reg .b32 b32; .reg .u64 u64; .reg .s64 s64; .reg .f64 f64; .reg .b64 b64; .reg .pred p;\n"
-    "mov.u32 u32, %laneid;\nret;\n}\n";
+    ".local .u32 loc[4]; .shared .u32 sh[4];\n"
+    "mov.u32 u32, %laneid;\nst.local.u32 [loc], u32;\nst.shared.u32 [sh], u32;\nbar.sync 0;\n"
+    "ld.local.u32 s32, [loc];\nret;\n}\n";
 
 static void ignore_diag(void *context, Diag *diag, DiagLevel level, Span at, const char *message)
 {

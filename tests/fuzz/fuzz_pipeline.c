@@ -1,6 +1,7 @@
 /* fuzz_pipeline.c: libFuzzer target for the whole pipeline on small programs: parse, check,
  * load, run at most 10000 warp-steps with every kernel parameter zero, print the state as a
- * table and as JSON. Build with `make fuzz`. */
+ * table and as JSON. A program that mentions a CTA barrier or %warpid runs as a block of 48
+ * threads (two warps, the second partial) in a grid of 2 CTAs. Build with `make fuzz`. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -30,6 +31,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         for (uint32_t i = 0; i < w->mem->count; i++)       /* parameters: zero, defined */
             if (w->mem->regions[i].kernel_param)
                 memset(w->mem->regions[i].shadow, 1, w->mem->regions[i].size);
+        char err[256];
+        uint32_t block[3] = { 48, 1, 1 }, grid[3] = { 2, 1, 1 };
+        if ((strstr(src.text, "bar") || strstr(src.text, "%warpid")) && exec_block_fits(w, block, err, sizeof err)) {
+            exec_set_block(w, block, ALL_LANES);
+            exec_set_grid(w, grid);
+        }
         ExecOptions options = { .max_steps = 10000 };
         exec_run(w, &options);
         FILE *out = fopen("/dev/null", "w");
