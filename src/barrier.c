@@ -61,6 +61,20 @@ static void complete_if_reached(Block *b, unsigned id)
     Barrier *br = &b->barriers[id];
     if (!br->arrived || br->arrived < (br->expected ? br->expected : live_count(b)))
         return;
+    if (br->split_warps) {
+        /* .aligned: a warp's threads must execute the same instruction; say where they did not. */
+        for (uint32_t i = 0; i < b->warp_count; i++) {
+            Warp *w = b->warps[i];
+            if (!(br->split_warps >> i & 1))
+                continue;
+            for (uint32_t k = br->waiting[i]; k; k &= k - 1) {
+                uint32_t pc = w->arrival[__builtin_ctz(k)].pc;
+                if (w->code[pc].aligned)
+                    exec_warn(w, pc, 1u << __builtin_ctz(k), "'.aligned' barrier (bar is barrier.aligned) that "
+                              "a warp's lanes reach at different instructions, which PTX leaves undefined,");
+            }
+        }
+    }
     for (uint32_t i = 0; i < b->warp_count; i++) {
         Warp *w = b->warps[i];
         uint32_t lanes = br->waiting[i];
@@ -144,6 +158,9 @@ void barrier_arrive(Warp *w, uint32_t pc, uint32_t lanes)
                        starter->code[br->first_pc].line, count_text(c, sizeof c, br->expected));
             return;
         }
+        if (br->warp_pc[w->index] && br->warp_pc[w->index] != pc + 1)
+            br->split_warps |= 1u << w->index;
+        br->warp_pc[w->index] = pc + 1;
         if (!b->per_warp_barriers)
             br->arrived++;
         else if (!(touched >> id & 1))

@@ -318,12 +318,14 @@ static void load_barrier(Loader *ld, const Instr *in, XInstr *x)
 {
     const char *s = in->mnemonic;
     x->barrier = BARRIER_SYNC;
+    x->aligned = in->op != OP_BARRIER;        /* bar is barrier.aligned */
     bool known = true;
     for (const char *p = strchr(s, '.'); p; p = strchr(p + 1, '.')) {
         const char *part = p + 1;
         size_t len = strcspn(part, ".");
 #define IS(word) (len == sizeof word - 1 && !strncmp(part, word, len))
-        if (IS("sync") || IS("aligned") || IS("cta") || IS("u32") || IS("pred")) continue;
+        if (IS("sync") || IS("cta") || IS("u32") || IS("pred")) continue;
+        else if (IS("aligned")) x->aligned = true;
         else if (IS("arrive")) x->barrier = BARRIER_ARRIVE;
         else if (IS("red")) x->barrier = BARRIER_RED;
         else if (IS("popc")) x->red_op = BARRIER_RED_POPC;

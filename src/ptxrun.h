@@ -501,6 +501,7 @@ typedef struct XInstr {
     uint8_t barrier;           /* bar, barrier: BARRIER_SYNC, _ARRIVE or _RED */
     uint8_t red_op;            /* bar.red: BARRIER_RED_POPC, _AND or _OR */
     bool has_count;            /* bar, barrier: a thread count is given (src[1]) */
+    bool aligned;              /* bar, barrier.aligned: every thread must execute this very instruction */
     const Instr *ir;
 } XInstr;
 
@@ -553,6 +554,8 @@ typedef struct Barrier {
     uint32_t arrived;          /* threads counted so far (sm_6x and below: 32 for each warp's arrival) */
     uint32_t first_pc;         /* the instruction of the first arrival, for reports */
     uint32_t first_warp;       /* and its warp */
+    uint32_t warp_pc[MAX_WARPS];   /* 1 + the instruction each warp's lanes arrived from, 0 none */
+    uint32_t split_warps;      /* warps whose lanes arrived from different instructions */
     uint8_t red_op;            /* 0 (sync, arrive) or the BARRIER_RED_ operation of its .red */
     uint32_t red_true, red_false;  /* threads whose predicate held, did not hold */
     bool red_undefined;        /* some thread's predicate was undefined */

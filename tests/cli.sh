@@ -387,6 +387,10 @@ expect_exit 3 "counts that disagree" "$PTXRUN" $B/barrier_faults.ptx --lanes "$t
 if grep -q "^$B/barrier_faults.ptx:1[47]:5: error: lane 0 arrives at barrier 0 with 'bar.sync' for .* threads, but its arrivals so far came from 'bar.sync' (line 1[47]) for .* threads: PTX leaves this undefined" "$tmp/err" &&
    grep -qxF "$B/barrier_faults.ptx:17:5: note: in warp 1 (threads 32-63) of CTA (0, 0, 0)" "$tmp/err"; then ok
 else fail "counts that disagree: message"; cat "$tmp/err"; fi
+expect_exit 0 "divergent .aligned barrier" "$PTXRUN" $B/aligned_divergent.ptx --lanes "$tmp/b64.json" --regs x
+expect_stderr_line "divergent .aligned barrier" "$B/aligned_divergent.ptx:6:1: warning: '.aligned' barrier (bar is barrier.aligned) that a warp's lanes reach at different instructions, which PTX leaves undefined, in warp 1 lanes 8-31"
+if [ "$(grep -c warning "$tmp/err")" -eq 2 ]; then ok; else fail "divergent .aligned barrier: only warp 1's lanes, not barrier.sync"; cat "$tmp/err"; fi
+expect_exit 3 "divergent .aligned barrier, --strict" "$PTXRUN" $B/aligned_divergent.ptx --lanes "$tmp/b64.json" --strict
 # Special registers of every thread: a 3-D block of 48 (a partial second warp), a 3-D grid;
 # the values below are worked out by hand (x fastest: thread 37 is x 5, y 1, z 1).
 printf '{"block": [8, 3, 2], "grid": [3, 1, 2]}\n' > "$tmp/sr.json"

@@ -38,6 +38,8 @@ sweep() {
 sweep "snippet run" 0 -w samples/scan.ptx --lanes samples/scan.lanes.json --expect samples/scan.expect.json --json
 sweep "nvcc kernel run" 0 -w tests/kernels/atomics.sm_80.ptx --lanes tests/kernels/atomics.lanes.json \
     --expect tests/kernels/atomics.expect.json --trace=json
+sweep "grid of multi-warp CTAs" 0 -w tests/kernels/grid_blocks.sm_80.ptx --lanes tests/kernels/grid_blocks.lanes.json \
+    --expect tests/kernels/grid_blocks.expect.json --warps 1
 sweep "check with debug sections" 0 --check tests/ptx/nvcc/noinline_call.sm_75.debug.ptx
 sweep "syntax errors" 2 --check tests/ptx/bad/three_mistakes.ptx.txt --dump-ir
 
