@@ -324,8 +324,8 @@ int exec_run(Warp *first, const ExecOptions *o)
 {
     Block *b = first->block;
     uint32_t ctas = b->nctaid[0] * b->nctaid[1] * b->nctaid[2];
-    if (ctas > 1 && !b->start)
-        b->start = take_snapshot(b);
+    free_snapshot(b->start);
+    b->start = ctas > 1 ? take_snapshot(b) : NULL;
     b->steps = b->lane_steps = 0;
     bool faulted = false;
     for (uint32_t cta = 0; cta < ctas && !faulted; cta++) {
