@@ -1,10 +1,12 @@
 /* exec.c: the warp. Loads a checked function into an executable program (every operand a row
- * of lane values or a predicate slot), then runs 32 lanes with their own program counters:
- * each warp-step takes the ready lanes that share one pc and executes one instruction for all
- * of them at once. Synchronising instructions (shfl.sync, vote.sync, bar.warp.sync) make a
- * lane wait until every non-exited lane of its membermask has arrived at one of the same kind,
- * qualifiers and mask; no lane able to move is a deadlock, reported with where each lane waits.
- * Requires: a module checked without errors. Semantics of the instructions: alu.c, warp_ops.c. */
+ * of lane values or a predicate slot), then runs one warp's 32 lanes with their own program
+ * counters: each warp-step takes the ready lanes that share one pc and executes one instruction
+ * for all of them at once. Synchronising instructions (shfl.sync, vote.sync, bar.warp.sync) make
+ * a lane wait until every non-exited lane of its membermask has arrived at one of the same kind,
+ * qualifiers and mask. block.c runs the warps of a CTA and calls a deadlock when no lane of any
+ * warp can move; exec_report_waits says where each lane of a warp waits.
+ * Requires: a module checked without errors. Semantics of the instructions: alu.c, warp_ops.c;
+ * CTA barriers: barrier.c. */
 #include <stdlib.h>
 #include <string.h>
 
