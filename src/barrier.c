@@ -183,7 +183,6 @@ void barrier_arrive(Warp *w, uint32_t pc, uint32_t lanes)
             w->pc[l] = pc + 1;
         } else {
             w->arrival[l] = (Arrival){ pc, 0, w->steps };
-            w->barrier_of[l] = (uint8_t)id;
             w->waiting |= bit;
             w->at_barrier |= bit;
             br->waiting[w->index] |= bit;
@@ -195,6 +194,17 @@ void barrier_arrive(Warp *w, uint32_t pc, uint32_t lanes)
     }
     for (uint32_t k = touched; k; k &= k - 1)
         complete_if_reached(b, (unsigned)__builtin_ctz(k));
+}
+
+/* The lanes of `lanes` that wait at the same instruction as the lowest of them (*pc). */
+static uint32_t waiting_together(const Warp *w, uint32_t lanes, uint32_t *pc)
+{
+    *pc = w->arrival[__builtin_ctz(lanes)].pc;
+    uint32_t group = 0;
+    for (uint32_t k = lanes; k; k &= k - 1)
+        if (w->arrival[__builtin_ctz(k)].pc == *pc)
+            group |= 1u << __builtin_ctz(k);
+    return group;
 }
 
 /* For a deadlock: which lanes wait at which barrier, how far its count is, and where the threads
@@ -210,10 +220,7 @@ void barrier_report_waits(Block *b)
         for (uint32_t i = 0; i < b->warp_count; i++) {
             Warp *w = b->warps[i];
             for (uint32_t left = br->waiting[i]; left;) {
-                uint32_t pc = w->arrival[__builtin_ctz(left)].pc, group = 0;
-                for (uint32_t k = left; k; k &= k - 1)
-                    if (w->arrival[__builtin_ctz(k)].pc == pc)
-                        group |= 1u << __builtin_ctz(k);
+                uint32_t pc, group = waiting_together(w, left, &pc);
                 left &= ~group;
                 char who[200];
                 exec_format_lanes(w, who, sizeof who, group);
@@ -236,10 +243,7 @@ void barrier_report_waits(Block *b)
                 len += (size_t)snprintf(elsewhere + len, sizeof elsewhere - len, "%s%s exited", len ? "; " : "", who);
             }
             for (uint32_t left = others; left && len < sizeof elsewhere - 200;) {
-                uint32_t pc = w->arrival[__builtin_ctz(left)].pc, group = 0;
-                for (uint32_t k = left; k; k &= k - 1)
-                    if (w->arrival[__builtin_ctz(k)].pc == pc)
-                        group |= 1u << __builtin_ctz(k);
+                uint32_t pc, group = waiting_together(w, left, &pc);
                 left &= ~group;
                 exec_format_lanes(w, who, sizeof who, group);
                 len += (size_t)snprintf(elsewhere + len, sizeof elsewhere - len, "%s%s at line %u ('%s')",

@@ -237,7 +237,6 @@ void exec_set_block(Warp *first, const uint32_t ntid[3], uint32_t active)
         uint32_t count = threads - w->thread_base;
         uint32_t exists = count >= WARP_SIZE ? ALL_LANES : (1u << count) - 1;
         w->launched = exists & (i == 0 ? active : ALL_LANES);
-        memcpy(w->ntid, ntid, sizeof w->ntid);
         fill_special_registers(w);
     }
 }

@@ -1573,7 +1573,6 @@ void warp_reset(Warp *w)
     w->at_barrier = 0;
     w->carry = w->carry_defined = 0;
     w->steps = 0;
-    w->lane_steps = 0;
     w->previous_ready = 0;
     w->next_pc = NO_SLOT;
     w->last_mask = 0;
@@ -1630,7 +1629,6 @@ bool warp_run(Warp *w, const ExecOptions *o, uint64_t slice)
         }
         w->steps++;
         b->steps++;
-        w->lane_steps += (uint64_t)lane_count(mask);
         b->lane_steps += (uint64_t)lane_count(mask);
         if (o->trace) {
             StepTrace t;

@@ -620,8 +620,6 @@ typedef struct Warp {
     uint32_t waiting;          /* lanes blocked at a synchronising instruction */
     uint32_t at_barrier;       /* those of them waiting at a CTA barrier (bar, barrier) */
     Arrival arrival[WARP_SIZE];
-    uint8_t barrier_of[WARP_SIZE];  /* the barrier each lane of at_barrier waits at */
-    uint32_t ntid[3];
     uint32_t sreg_rows[SREG_COUNT][4];  /* row of each special register (.x .y .z = 1..3) */
     Memory *mem;               /* the block's */
     StepTrace *trace;          /* non-NULL while tracing */
@@ -633,8 +631,7 @@ typedef struct Warp {
     SaveArea saves[WARP_SIZE];
     uint8_t depth[WARP_SIZE];
     uint32_t kernel_code_len;  /* the kernel's instructions come first */
-    uint64_t steps;
-    uint64_t lane_steps;       /* instructions executed, summed over lanes */
+    uint64_t steps;            /* the warp's own clock: starvation, arrival times */
     uint32_t next_pc, last_mask, previous_ready;   /* where the loop left off (see warp_run) */
     VEC(Warning) warnings;
     bool faulted;
