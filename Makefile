@@ -117,7 +117,7 @@ valgrind: $(BUILD)/ptxrun
 # The samples, and the nvcc kernels of tests/kernels against their C references
 # (regenerate those with tests/kernels/regen.sh), through ptxrun's own test runner.
 kernel-tests: $(BUILD)/ptxrun
-	$(BUILD)/ptxrun test samples tests/kernels
+	$(BUILD)/ptxrun test samples tests/kernels tests/h100
 
 demo: $(BUILD)/ptxrun
 	@echo '== samples/scan.ptx: an inclusive plus-scan across the warp'

@@ -1,9 +1,11 @@
 /* alu.c: the lane-parallel instructions: mov, integer and floating-point arithmetic, logic,
  * shifts, setp and selp. Each computes all 32 lanes into a temporary (loops the compiler can
  * vectorise) and commits the lanes of the mask. A result is defined in a lane only where every
- * source it depends on is. Floats follow IEEE 754 with the instruction's rounding; f32 NaN
- * results are the canonical 0x7fffffff, .ftz flushes f32 subnormal inputs and results to a
- * signed zero, .sat clamps to [0, 1] (NaN to 0). Built with -frounding-math (see Makefile).
+ * source it depends on is. Floats follow IEEE 754 with the instruction's rounding and NaNs
+ * as the H100 gives them: f32 NaN results (abs, neg, min, max included) are the canonical
+ * 0x7fffffff; f64 ones keep an input NaN's sign and payload, quieted. .ftz flushes f32
+ * subnormal inputs, and results tiny before rounding, to a signed zero; .sat clamps to
+ * [+0, 1] (NaN and -0 to +0). Built with -frounding-math (see Makefile).
  * Requires: an XInstr from exec.c. */
 #include <fenv.h>
 #include <math.h>
@@ -93,20 +95,19 @@ static inline float flush_f32(float f)
     return fpclassify(f) == FP_SUBNORMAL ? copysignf(0.0f, f) : f;
 }
 
+/* .sat: [0, 1], NaN and -0.0 to +0.0 (the H100: ../shared/hw/float/float_014, float_066). */
+static inline double saturate(double r)
+{
+    return isnan(r) || r <= 0.0 ? 0.0 : r > 1.0 ? 1.0 : r;
+}
+
 static uint64_t finish_f32(const XInstr *x, float r)
 {
     if (x->ftz)
         r = flush_f32(r);
     if (x->sat)
-        r = isnan(r) ? 0.0f : r < 0.0f ? 0.0f : r > 1.0f ? 1.0f : r;
+        r = (float)saturate(r);
     return isnan(r) ? 0x7fffffffu : f32_bits(r);
-}
-
-static uint64_t finish_f64(const XInstr *x, double r)
-{
-    if (x->sat)
-        r = isnan(r) ? 0.0 : r < 0.0 ? 0.0 : r > 1.0 ? 1.0 : r;
-    return isnan(r) ? 0x7fffffffffffffffull : f64_bits(r);
 }
 
 static float in_f32(const XInstr *x, uint64_t v)
@@ -115,16 +116,99 @@ static float in_f32(const XInstr *x, uint64_t v)
     return x->ftz ? flush_f32(f) : f;
 }
 
-/* PTX min/max: a NaN operand yields the other one; two NaNs the canonical NaN; -0 < +0. */
-static double float_min_max(double a, double b, bool is_max)
+/* f64 NaN results as the H100 gives them: an input NaN, quieted, with its sign and payload, or
+ * 0xfff8000000000000 for an invalid operation on numbers (float_000: 0/0, float_048: sNaN
+ * operands). Of two different input NaNs the H100 returns the one in the SASS operand slot ptxas
+ * happened to choose, which PTX does not show: ptxrun returns the first, quieted (it agrees with
+ * 223 of the 239 two-NaN values in ../shared/hw/float) and warns. */
+static const uint64_t F64_INVALID = 0xfff8000000000000ull;
+
+static bool f64_nan(uint64_t v)
 {
-    if (isnan(a))
-        return b;
-    if (isnan(b))
-        return a;
+    return (v & 0x7fffffffffffffffull) > 0x7ff0000000000000ull;
+}
+
+static uint64_t f64_propagate(const uint64_t *in, unsigned n)
+{
+    for (unsigned i = 0; i < n; i++)
+        if (f64_nan(in[i]))
+            return in[i] | 1ull << 51;
+    return F64_INVALID;
+}
+
+/* Two input NaNs that differ once quieted: which one the H100 returns depends on ptxas. */
+static bool f64_nan_choice(const uint64_t *in, unsigned n)
+{
+    uint64_t first = 0;
+    for (unsigned i = 0; i < n; i++) {
+        if (!f64_nan(in[i]))
+            continue;
+        if (first && (in[i] | 1ull << 51) != first)
+            return true;
+        first = in[i] | 1ull << 51;
+    }
+    return false;
+}
+
+static const char warn_nan_choice[] = "f64 operation on two different NaNs: the H100 returns one of them, "
+                                      "by the operand order ptxas chooses; ptxrun returns the first, quieted";
+
+/* PTX min/max of numbers: -0 < +0. */
+static double ordered_min_max(double a, double b, bool is_max)
+{
     if (a == b)
         return (signbit(a) != 0) == is_max ? b : a;
     return (a < b) != is_max ? a : b;
+}
+
+/* min/max.f32 with .NaN and .xorsign.abs: a NaN operand yields the other one, two NaNs (or one
+ * with .NaN) the canonical NaN; .xorsign.abs compares magnitudes and gives the result the xor
+ * of the operands' signs, unless it is NaN. */
+static uint64_t min_max_f32(const XInstr *x, float a, float b)
+{
+    bool is_max = x->op == OP_MAX, sign = (signbit(a) != 0) != (signbit(b) != 0);
+    if (x->xorsign_abs) {
+        a = fabsf(a);
+        b = fabsf(b);
+    }
+    float v;
+    if (isnan(a) || isnan(b))
+        v = x->nan_out || (isnan(a) && isnan(b)) ? NAN : isnan(a) ? b : a;
+    else
+        v = (float)ordered_min_max(a, b, is_max);
+    if (x->xorsign_abs && !isnan(v))
+        v = sign ? -v : v;
+    return finish_f32(x, v);
+}
+
+static uint64_t min_max_f64(const XInstr *x, uint64_t a, uint64_t b)
+{
+    bool an = f64_nan(a), bn = f64_nan(b);
+    if (an && bn) {
+        uint64_t in[2] = { a, b };
+        return f64_propagate(in, 2);
+    }
+    if (an || bn)
+        return an ? b : a;
+    return f64_bits(ordered_min_max(as_f64(a), as_f64(b), x->op == OP_MAX));
+}
+
+/* .ftz on the H100 flushes a result that is tiny before rounding (float_356: mul.rm.ftz of
+ * -2^-126 and 1-2^-24 gives -0, though rounding down would reach -2^-126). The operation in
+ * double is exact for mul and, where the result is near 2^-126, for add and sub; fma is
+ * rounded once, which cannot cross 2^-126. */
+static bool tiny_before_rounding(const XInstr *x, float a, float b, float c, double *sign)
+{
+    double e;
+    switch (x->op) {
+    case OP_ADD: e = (double)a + b; break;
+    case OP_SUB: e = (double)a - b; break;
+    case OP_MUL: e = (double)a * b; break;
+    case OP_MAD: case OP_FMA: e = fma((double)a, b, c); break;
+    default: return false;
+    }
+    *sign = e;
+    return e != 0 && fabs(e) < 0x1p-126;
 }
 
 /* fma over 32 lanes. On x86-64 processors with FMA3 the loop is compiled for it (one vector
@@ -175,6 +259,45 @@ static bool float_op_fast(const XInstr *x, const uint64_t *a, const uint64_t *b,
 #undef F32_LOOP
 }
 
+/* One lane of an f32 operation other than the fast path's. */
+static uint64_t float_lane_f32(const XInstr *x, uint64_t a, uint64_t b, uint64_t c)
+{
+    float fa = in_f32(x, a), fb = in_f32(x, b), fc = in_f32(x, c), v;
+    double tiny;
+    if (x->ftz && tiny_before_rounding(x, fa, fb, fc, &tiny))
+        return finish_f32(x, signbit(tiny) ? -0.0f : 0.0f);
+    switch (x->op) {
+    case OP_ADD: v = fa + fb; break;
+    case OP_SUB: v = fa - fb; break;
+    case OP_MUL: v = fa * fb; break;
+    case OP_MAD: case OP_FMA: v = fmaf(fa, fb, fc); break;
+    case OP_MIN: case OP_MAX: return min_max_f32(x, fa, fb);
+    case OP_NEG: return isnan(fa) ? 0x7fffffffu : f32_bits(fa) ^ 0x80000000u;    /* NaN: canonical */
+    case OP_ABS: return isnan(fa) ? 0x7fffffffu : f32_bits(fa) & 0x7fffffffu;
+    default: BUG("float op %d", x->op);
+    }
+    return finish_f32(x, v);
+}
+
+static uint64_t float_lane_f64(const XInstr *x, uint64_t a, uint64_t b, uint64_t c)
+{
+    uint64_t in[3] = { a, b, c };
+    double da = as_f64(a), db = as_f64(b), dc = as_f64(c), v;
+    switch (x->op) {
+    case OP_ADD: v = da + db; break;
+    case OP_SUB: v = da - db; break;
+    case OP_MUL: v = da * db; break;
+    case OP_MAD: case OP_FMA: v = fma(da, db, dc); break;
+    case OP_MIN: case OP_MAX: return min_max_f64(x, a, b);
+    case OP_NEG: return f64_nan(a) ? a | 1ull << 51 : a ^ 0x8000000000000000ull;   /* a NaN keeps its sign */
+    case OP_ABS: return f64_nan(a) ? a | 1ull << 51 : a & 0x7fffffffffffffffull;
+    default: BUG("float op %d", x->op);
+    }
+    if (isnan(v))
+        return f64_propagate(in, x->src_count);
+    return f64_bits(x->sat ? saturate(v) : v);
+}
+
 static void float_op(Warp *w, const XInstr *x, uint32_t mask, Lanes r, uint32_t *defined)
 {
     const uint64_t *a = w->val[x->src[0]], *b = w->val[x->src[1 < x->src_count ? 1 : 0]];
@@ -184,50 +307,33 @@ static void float_op(Warp *w, const XInstr *x, uint32_t mask, Lanes r, uint32_t 
         *defined &= w->defined[x->src[1]];
     if (x->src_count > 2)
         *defined &= w->defined[x->src[2]];
+    if ((x->op == OP_MIN || x->op == OP_MAX) && x->src[0] == x->src[1] && !x->ftz && !x->xorsign_abs &&
+        !x->nan_out) {
+        /* min/max of a register with itself: ptxas makes it a move, so even a NaN passes
+         * through unchanged (float_000, float_056). */
+        memcpy(r, a, sizeof(Lanes));
+        return;
+    }
     if (float_op_fast(x, a, b, c, r))
         return;
     bool directed = x->rounding && x->rounding != MOD_RN;
     int saved = directed ? fegetround() : FE_TONEAREST;
     if (directed)
         fesetround(host_rounding(x->rounding));
-    bool f32 = x->bits == 32;
-    for (int l = 0; l < WARP_SIZE; l++) {
-        if (!(mask >> l & 1)) {
-            r[l] = 0;
-            continue;
-        }
-        if (f32) {
-            float fa = in_f32(x, a[l]), fb = in_f32(x, b[l]), fc = in_f32(x, c[l]), v;
-            switch (x->op) {
-            case OP_ADD: v = fa + fb; break;
-            case OP_SUB: v = fa - fb; break;
-            case OP_MUL: v = fa * fb; break;
-            case OP_MAD: case OP_FMA: v = fmaf(fa, fb, fc); break;
-            case OP_MIN: v = (float)float_min_max(fa, fb, false); if (isnan(fa) && isnan(fb)) v = NAN; break;
-            case OP_MAX: v = (float)float_min_max(fa, fb, true); if (isnan(fa) && isnan(fb)) v = NAN; break;
-            case OP_NEG: r[l] = f32_bits(fa) ^ 0x80000000u; continue;
-            case OP_ABS: r[l] = f32_bits(fa) & 0x7fffffffu; continue;
-            default: BUG("float op %d", x->op);
-            }
-            r[l] = finish_f32(x, v);
-        } else {
-            double da = as_f64(a[l]), db = as_f64(b[l]), dc = as_f64(c[l]), v;
-            switch (x->op) {
-            case OP_ADD: v = da + db; break;
-            case OP_SUB: v = da - db; break;
-            case OP_MUL: v = da * db; break;
-            case OP_MAD: case OP_FMA: v = fma(da, db, dc); break;
-            case OP_MIN: v = float_min_max(da, db, false); break;
-            case OP_MAX: v = float_min_max(da, db, true); break;
-            case OP_NEG: r[l] = a[l] ^ 0x8000000000000000ull; continue;
-            case OP_ABS: r[l] = a[l] & 0x7fffffffffffffffull; continue;
-            default: BUG("float op %d", x->op);
-            }
-            r[l] = finish_f64(x, v);
-        }
-    }
+    for (int l = 0; l < WARP_SIZE; l++)
+        r[l] = !(mask >> l & 1) ? 0 : x->bits == 32 ? float_lane_f32(x, a[l], b[l], c[l])
+                                                    : float_lane_f64(x, a[l], b[l], c[l]);
     if (directed)
         fesetround(saved);
+    if (x->bits == 64 && x->src_count > 1) {
+        uint32_t choice = 0;
+        for (int l = 0; l < WARP_SIZE; l++) {
+            uint64_t in[3] = { a[l], b[l], c[l] };
+            choice |= (uint32_t)f64_nan_choice(in, x->src_count) << l;
+        }
+        if (choice & mask & *defined)
+            exec_warn(w, (uint32_t)(x - w->code), choice & mask & *defined, warn_nan_choice);
+    }
 }
 
 /* ---- integers ---- */
@@ -265,6 +371,12 @@ static uint64_t mul_wide(uint64_t a, uint64_t b, unsigned bits, bool is_signed)
     if (is_signed)
         return (uint64_t)(sext(a, bits) * sext(b, bits)) & width_mask(2 * bits);
     return (a & width_mask(bits)) * (b & width_mask(bits));
+}
+
+/* .sat of a 32-bit signed result computed in 64 bits. */
+static uint64_t clamp_s32(int64_t v)
+{
+    return (uint64_t)(v > INT32_MAX ? INT32_MAX : v < INT32_MIN ? INT32_MIN : v) & 0xffffffffu;
 }
 
 /* add, sub, min, max on .u16x2/.s16x2: the two halves of each register separately. */
@@ -313,20 +425,16 @@ static void int_op(Warp *w, const XInstr *x, Lanes r, uint32_t *defined)
         break;
     case OP_ADD:
         if (x->sat) {                   /* add.sat.s32 */
-            for (int l = 0; l < WARP_SIZE; l++) {
-                int64_t v = sext(a[l], 32) + sext(b[l], 32);
-                r[l] = (uint64_t)(v > INT32_MAX ? INT32_MAX : v < INT32_MIN ? INT32_MIN : v) & m;
-            }
+            for (int l = 0; l < WARP_SIZE; l++)
+                r[l] = clamp_s32(sext(a[l], 32) + sext(b[l], 32));
         } else {
             for (int l = 0; l < WARP_SIZE; l++) r[l] = (a[l] + b[l]) & m;
         }
         break;
     case OP_SUB:
         if (x->sat) {
-            for (int l = 0; l < WARP_SIZE; l++) {
-                int64_t v = sext(a[l], 32) - sext(b[l], 32);
-                r[l] = (uint64_t)(v > INT32_MAX ? INT32_MAX : v < INT32_MIN ? INT32_MIN : v) & m;
-            }
+            for (int l = 0; l < WARP_SIZE; l++)
+                r[l] = clamp_s32(sext(a[l], 32) - sext(b[l], 32));
         } else {
             for (int l = 0; l < WARP_SIZE; l++) r[l] = (a[l] - b[l]) & m;
         }
@@ -343,6 +451,9 @@ static void int_op(Warp *w, const XInstr *x, Lanes r, uint32_t *defined)
         if (x->wide)
             for (int l = 0; l < WARP_SIZE; l++)
                 r[l] = (mul_wide(a[l], b[l], bits, is_signed) + c[l]) & width_mask(2 * bits);
+        else if (x->hi && x->sat)       /* mad.hi.sat.s32: the sum clamped to the s32 range */
+            for (int l = 0; l < WARP_SIZE; l++)
+                r[l] = clamp_s32(sext(mul_hi(a[l], b[l], 32, true), 32) + sext(c[l], 32));
         else if (x->hi)
             for (int l = 0; l < WARP_SIZE; l++) r[l] = (mul_hi(a[l], b[l], bits, is_signed) + c[l]) & m;
         else
@@ -363,6 +474,8 @@ static void int_op(Warp *w, const XInstr *x, Lanes r, uint32_t *defined)
         for (int l = 0; l < WARP_SIZE; l++) {
             bool less = is_signed ? sext(a[l], bits) < sext(b[l], bits) : (a[l] & m) < (b[l] & m);
             r[l] = (less != is_max ? a[l] : b[l]) & m;
+            if (x->relu && sext(r[l], bits) < 0)       /* .relu (s32): a negative result is 0 */
+                r[l] = 0;
         }
         break;
     }
@@ -392,7 +505,10 @@ static void int_op(Warp *w, const XInstr *x, Lanes r, uint32_t *defined)
 }
 
 /* add.cc addc sub.cc subc mad.cc madc: integer arithmetic through each lane's carry flag.
- * sub.cc and subc use it as a borrow: d = a - (b + CF), CF = 1 when that borrowed. */
+ * Subtraction is a + ~b + 1 as on the H100, whose carry out is "no borrow" (PTX ISA text: the
+ * flag holds a borrow; both readings agree within a sub.cc/subc chain, and differ when an
+ * add.cc feeds subc or a sub.cc feeds addc): sub.cc d = a - b, CF = (a >= b); subc
+ * d = a + ~b + CF, CF = its carry. */
 static void carry_op(Warp *w, const XInstr *x, uint32_t mask)
 {
     const uint64_t *a = w->val[x->src[0]], *b = w->val[x->src[1]];
@@ -416,16 +532,13 @@ static void carry_op(Warp *w, const XInstr *x, uint32_t mask)
             lhs = x->hi ? mul_hi(a[l], b[l], bits, x->cls == 's') & m : (a[l] * b[l]) & m;
             rhs = c[l] & m;
         }
-        uint64_t out;
-        bool flag;
         if (subtract) {
-            out = (lhs - rhs - cin) & m;
-            flag = lhs < rhs + cin || (cin && rhs == m);
-        } else {
-            uint64_t sum = (lhs + rhs) & m;
-            out = (sum + cin) & m;
-            flag = sum < lhs || out < sum;
+            rhs = ~rhs & m;
+            cin = use_carry ? cin : 1;
         }
+        uint64_t sum = (lhs + rhs) & m;
+        uint64_t out = (sum + cin) & m;
+        bool flag = sum < lhs || out < sum;
         r[l] = out;
         carry |= (uint32_t)flag << l;
     }
@@ -436,7 +549,8 @@ static void carry_op(Warp *w, const XInstr *x, uint32_t mask)
     }
 }
 
-/* mul24/mad24 (.lo, .hi: bits 47..16 of the 48-bit product) and sad (c + |a - b|). */
+/* mul24/mad24 (.lo, .hi: bits 47..16 of the 48-bit product; mad24.hi.sat.s32 clamps the sum)
+ * and sad (c + |a - b|). */
 static void narrow_op(Warp *w, const XInstr *x, uint32_t mask)
 {
     const uint64_t *a = w->val[x->src[0]], *b = w->val[x->src[1]];
@@ -447,14 +561,18 @@ static void narrow_op(Warp *w, const XInstr *x, uint32_t mask)
     bool is_signed = x->cls == 's';
     Lanes r;
     for (int l = 0; l < WARP_SIZE; l++) {
-        if (x->op == OP_SAD) {
-            int64_t d = is_signed ? (int64_t)sext(a[l], x->bits) - sext(b[l], x->bits)
-                                  : (int64_t)(a[l] & width_mask(x->bits)) - (int64_t)(b[l] & width_mask(x->bits));
-            r[l] = (c[l] + (uint64_t)(d < 0 ? -d : d)) & width_mask(x->bits);
+        if (x->op == OP_SAD) {          /* c + (a < b ? b - a : a - b), wrapping (the ISA's pseudo-code) */
+            uint64_t m = width_mask(x->bits), ua = a[l] & m, ub = b[l] & m;
+            bool less = is_signed ? sext(ua, x->bits) < sext(ub, x->bits) : ua < ub;
+            r[l] = (c[l] + (less ? ub - ua : ua - ub)) & m;
             continue;
         }
         int64_t p = is_signed ? sext(a[l], 24) * sext(b[l], 24) : (int64_t)((a[l] & 0xffffff) * (b[l] & 0xffffff));
         uint64_t v = x->hi ? (uint64_t)(p >> 16) : (uint64_t)p;
+        if (x->op == OP_MAD24 && x->sat) {
+            r[l] = clamp_s32(sext(v, 32) + sext(c[l], 32));
+            continue;
+        }
         if (x->op == OP_MAD24)
             v += c[l];
         r[l] = v & 0xffffffffu;

@@ -1,7 +1,11 @@
 /* bitops.c: the integer bit instructions: popc, clz, bfind, brev, bfe, bfi, prmt (generic
- * form), lop3, and integer div and rem. Each follows the pseudo-code of the PTX ISA; a division
- * by zero (and the s32/s64 quotient that overflows, MIN / -1) is undefined in PTX, and so is
- * the result here: ptxrun marks it undefined rather than inventing a value.
+ * form), lop3, and integer div and rem. Each follows the pseudo-code of the PTX ISA, except
+ * where an NVIDIA H100 gives something else or the ISA leaves the value open; there ptxrun gives
+ * the H100's value and warns (docs/semantics.md, "Where ptxrun follows the H100"):
+ * - div/rem by zero give all ones, and MIN / -1 gives MIN with remainder 0 (unspecified in PTX);
+ * - bfe/bfi .b64 take the whole 32-bit position and length, not their low 8 bits;
+ * - 32-bit bfe.s32 with an immediate position >= 32 gives all ones, and bfi.b32 with an
+ *   immediate length of 32 or 33 reads it modulo 32 (ptxas folds immediates its own way).
  * Requires: an XInstr from exec.c. */
 #include <string.h>
 
@@ -50,16 +54,24 @@ static uint64_t bit_reverse(uint64_t v, unsigned bits)
     return r;
 }
 
+/* The position and length operands of bfe/bfi: the ISA takes their low 8 bits; the H100 does
+ * so for 32-bit operations but uses the whole 32-bit value for .b64 (measured: pos 0x80000000,
+ * len 0x100 in ../shared/hw/int/int_002 and int_020). */
+static unsigned field_operand(uint64_t v, unsigned bits)
+{
+    return bits == 64 ? (uint32_t)v : (unsigned)v & 0xff;
+}
+
 /* bfe: len bits of a from pos, zero-extended (.u) or sign-extended from the field's top bit
- * (.s); pos and len are the low 8 bits of b and c. */
+ * (.s). */
 static uint64_t bit_extract(uint64_t a, uint64_t b, uint64_t c, unsigned bits, bool is_signed)
 {
-    unsigned msb = bits - 1, pos = (unsigned)b & 0xff, len = (unsigned)c & 0xff;
-    unsigned top = pos + len - 1 < msb ? pos + len - 1 : msb;
+    unsigned msb = bits - 1, pos = field_operand(b, bits), len = field_operand(c, bits);
+    unsigned top = len == 0 || pos + len - 1 >= msb || pos + len - 1 < pos ? msb : pos + len - 1;
     uint64_t sbit = (!is_signed || len == 0) ? 0 : (a >> top & 1);
     uint64_t d = 0;
     for (unsigned i = 0; i <= msb; i++) {
-        uint64_t bit = (i < len && pos + i <= msb) ? (a >> (pos + i) & 1) : sbit;
+        uint64_t bit = (i < len && pos <= msb && pos + i <= msb) ? (a >> (pos + i) & 1) : sbit;
         d |= bit << i;
     }
     return d;
@@ -68,9 +80,9 @@ static uint64_t bit_extract(uint64_t a, uint64_t b, uint64_t c, unsigned bits, b
 /* bfi: b with len bits of a inserted at pos. */
 static uint64_t bit_insert(uint64_t a, uint64_t b, uint64_t c, uint64_t e, unsigned bits)
 {
-    unsigned msb = bits - 1, pos = (unsigned)c & 0xff, len = (unsigned)e & 0xff;
+    unsigned msb = bits - 1, pos = field_operand(c, bits), len = field_operand(e, bits);
     uint64_t f = b & width_mask(bits);
-    for (unsigned i = 0; i < len && pos + i <= msb; i++)
+    for (unsigned i = 0; i < len && pos <= msb && pos + i <= msb; i++)
         f = (f & ~(1ull << (pos + i))) | ((a >> i & 1) << (pos + i));
     return f;
 }
@@ -167,8 +179,8 @@ static uint64_t find_nth_set(uint32_t mask, uint32_t base, int32_t offset)
     return 0xffffffffu;
 }
 
-/* vabsdiff4 without byte selectors: |a - b| of each byte pair (.s32/.u32 sources read as
- * signed or unsigned bytes), as four bytes (.sat clamps them to the destination's range), or
+/* vabsdiff4 without byte selectors: |a - b| of each byte pair (each source's bytes signed or
+ * unsigned by its own type), as four bytes (.sat clamps them to the destination's range), or
  * with .add their sum plus c. */
 static uint64_t byte_abs_diff(const XInstr *x, uint64_t a, uint64_t b, uint64_t c)
 {
@@ -181,13 +193,78 @@ static uint64_t byte_abs_diff(const XInstr *x, uint64_t a, uint64_t b, uint64_t 
         if (b_signed) q = (int8_t)q;
         int64_t diff = p > q ? p - q : q - p;
         sum += diff;
-        if (x->sat && x->cls == 's' && diff > 127)
-            diff = 127;
+        int64_t top = x->cls == 's' ? 127 : 255;          /* .sat: the destination byte's range */
+        if (x->sat && diff > top)
+            diff = top;
         bytes |= (uint64_t)(diff & 0xff) << (8 * i);
     }
     if (x->mode == MOD_ADD)
         return (uint64_t)((int64_t)(uint32_t)c + sum) & 0xffffffffu;
     return bytes;
+}
+
+/* What the H100 does where the ISA says otherwise or nothing: each a warning (static text, one
+ * per instruction and kind; --strict makes it an error). */
+static const char warn_div_zero[] = "integer division by zero: the PTX ISA leaves the result unspecified; "
+                                    "ptxrun gives the H100's value, all ones";
+static const char warn_rem_zero[] = "integer remainder by zero: the PTX ISA leaves the result unspecified; "
+                                    "ptxrun gives the H100's value, all ones";
+static const char warn_div_overflow[] = "signed division of the most negative value by -1: the PTX ISA leaves "
+                                        "the result unspecified; ptxrun gives the H100's value (that value; "
+                                        "remainder 0)";
+static const char warn_field64[] = "bfe/bfi.b64 position or length above 255: the PTX ISA reads their low "
+                                   "8 bits, the H100 the whole value; ptxrun follows the H100";
+static const char warn_bfe_imm[] = "bfe.s32 with an immediate position of 32 or more: the PTX ISA gives "
+                                   "copies of a's sign bit, the H100 all ones; ptxrun follows the H100";
+static const char warn_bfi_imm[] = "bfi.b32 with an immediate length of 32 or 33: the PTX ISA inserts up to "
+                                   "bit 31, the H100 reads the length modulo 32; ptxrun follows the H100";
+
+/* div and rem of one lane; *warn gets the kind of value the ISA leaves open, or NULL. */
+static uint64_t divide(const XInstr *x, uint64_t a, uint64_t b, const char **warn)
+{
+    unsigned bits = x->bits;
+    uint64_t m = width_mask(bits), ua = a & m, ub = b & m;
+    bool is_div = x->op == OP_DIV;
+    if (ub == 0) {
+        *warn = is_div ? warn_div_zero : warn_rem_zero;
+        return m;
+    }
+    if (x->cls != 's')
+        return is_div ? ua / ub : ua % ub;
+    int64_t sa = sext(ua, bits), sb = sext(ub, bits);
+    if (sb == -1 && ua == (uint64_t)1 << (bits - 1)) {
+        *warn = warn_div_overflow;
+        return is_div ? ua : 0;
+    }
+    return (uint64_t)(is_div ? sa / sb : sa % sb) & m;
+}
+
+/* Is source i an immediate (the same constant in every lane)? */
+static bool immediate(const Warp *w, const XInstr *x, unsigned i)
+{
+    return x->src[i] >= w->first_immediate;
+}
+
+/* 32-bit bfe.s32/bfi.b32 whose position and length are both immediates, which ptxas folds
+ * differently from the register form: ../shared/hw/probes/bfe_imm_vs_reg (positions 33, 40, 64;
+ * lengths 32, 33) and int_052, int_042. With a register operand the H100 follows the ISA
+ * (int_046: bfe.s32 d, a, 63, r; int_092: bfi.b32 d, a, b, r, 32). */
+static const char *immediate_field_rule(const Warp *w, const XInstr *x, uint64_t *len_mask)
+{
+    *len_mask = UINT64_MAX;
+    if (x->bits != 32)
+        return NULL;
+    if (x->op == OP_BFE && x->cls == 's' && immediate(w, x, 1) && immediate(w, x, 2) &&
+        (uint32_t)w->val[x->src[1]][0] >= 32)
+        return warn_bfe_imm;
+    if (x->op == OP_BFI && immediate(w, x, 2) && immediate(w, x, 3)) {
+        uint32_t len = (uint32_t)w->val[x->src[3]][0];
+        if (len == 32 || len == 33) {
+            *len_mask = 31;
+            return warn_bfi_imm;
+        }
+    }
+    return NULL;
 }
 
 void bitops_execute(Warp *w, const XInstr *x, uint32_t mask)
@@ -202,6 +279,9 @@ void bitops_execute(Warp *w, const XInstr *x, uint32_t mask)
             defined &= w->defined[x->src[s]];
     unsigned bits = x->bits;
     bool is_signed = x->cls == 's';
+    uint32_t pc = (uint32_t)(x - w->code);
+    uint64_t len_mask = UINT64_MAX;
+    const char *folded = (x->op == OP_BFE || x->op == OP_BFI) ? immediate_field_rule(w, x, &len_mask) : NULL;
     uint64_t r[WARP_SIZE];
     for (int l = 0; l < WARP_SIZE; l++) {
         switch (x->op) {
@@ -209,8 +289,16 @@ void bitops_execute(Warp *w, const XInstr *x, uint32_t mask)
         case OP_CLZ: r[l] = leading_zeros(a[l] & width_mask(bits), bits); break;
         case OP_BFIND: r[l] = bit_find(a[l], bits, is_signed, x->mode == MOD_SHIFTAMT); break;
         case OP_BREV: r[l] = bit_reverse(a[l], bits); break;
-        case OP_BFE: r[l] = bit_extract(a[l], b[l], c[l], bits, is_signed) & width_mask(bits); break;
-        case OP_BFI: r[l] = bit_insert(a[l], b[l], c[l], e[l], bits); break;
+        case OP_BFE:
+            if (bits == 64 && (mask >> l & 1) && ((uint32_t)b[l] > 255 || (uint32_t)c[l] > 255))
+                exec_warn(w, pc, 1u << l, warn_field64);
+            r[l] = folded ? width_mask(bits) : bit_extract(a[l], b[l], c[l], bits, is_signed) & width_mask(bits);
+            break;
+        case OP_BFI:
+            if (bits == 64 && (mask >> l & 1) && ((uint32_t)c[l] > 255 || (uint32_t)e[l] > 255))
+                exec_warn(w, pc, 1u << l, warn_field64);
+            r[l] = bit_insert(a[l], b[l], c[l], e[l] & len_mask, bits);
+            break;
         case OP_PRMT: r[l] = x->mode ? permute_mode(a[l], b[l], c[l], x->mode) : permute(a[l], b[l], c[l]); break;
         case OP_LOP3: r[l] = lop3(a[l], b[l], c[l], (unsigned)e[l] & 0xff) & width_mask(bits); break;
         case OP_DP4A:
@@ -223,28 +311,17 @@ void bitops_execute(Warp *w, const XInstr *x, uint32_t mask)
         case OP_VABSDIFF4: r[l] = byte_abs_diff(x, a[l], b[l], c[l]); break;
         case OP_DIV:
         case OP_REM: {
-            uint64_t ua = a[l] & width_mask(bits), ub = b[l] & width_mask(bits);
-            if (ub == 0) {
-                defined &= ~(1u << l);
-                r[l] = 0;
-            } else if (is_signed) {
-                int64_t sa = sext(ua, bits), sb = sext(ub, bits);
-                bool overflow = sb == -1 && sa == (bits == 64 ? INT64_MIN : -((int64_t)1 << (bits - 1)));
-                if (overflow) {
-                    if (x->op == OP_DIV)
-                        defined &= ~(1u << l);
-                    r[l] = 0;
-                } else {
-                    r[l] = (uint64_t)(x->op == OP_DIV ? sa / sb : sa % sb) & width_mask(bits);
-                }
-            } else {
-                r[l] = x->op == OP_DIV ? ua / ub : ua % ub;
-            }
+            const char *warn = NULL;
+            r[l] = divide(x, a[l], b[l], &warn);
+            if (warn && (mask & defined) >> l & 1)
+                exec_warn(w, pc, 1u << l, warn);
             break;
         }
         default: BUG("bit op %d", x->op);
         }
     }
+    if (folded && (mask & defined))
+        exec_warn(w, pc, mask & defined, folded);
     uint64_t *d = w->val[x->dst];
     for (int l = 0; l < WARP_SIZE; l++)
         if (mask >> l & 1)

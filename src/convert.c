@@ -1,9 +1,11 @@
 /* convert.c: cvt, every integer and float pair, f16 and bf16 included. Integer to integer:
  * the source read as its type (sign- or zero-extended from its width), then truncated to the
  * destination, or clamped with .sat. Float to integer: rounded by .rni/.rzi/.rmi/.rpi, clamped
- * to the destination's range, NaN to 0 (PTX: float-to-integer conversions saturate). Integer to
+ * to the destination's range (PTX: float-to-integer conversions saturate); NaN gives 0, or
+ * 1 << (w-1) for an f64 source or a 64-bit destination (PTX ISA 9.0, and the H100). Integer to
  * float and float narrowing: rounded by .rn/.rz/.rm/.rp. Float to float of the same width with
- * .rni etc.: rounded to an integral value. .ftz and .sat as for arithmetic. f16 and bf16 go
+ * .rni etc.: rounded to an integral value. A NaN keeps its sign and payload, quieted, as on the
+ * H100. .ftz as for arithmetic; .sat clamps to [+0, 1] (NaN and -0 to +0). f16 and bf16 go
  * through double and are rounded to their 10 (7) fraction bits in the instruction's mode.
  * Built with -frounding-math (see Makefile). Requires: an XInstr from exec.c. */
 #include <fenv.h>
@@ -73,6 +75,38 @@ uint64_t convert_double_to_small(double v, int type)
     return sign | (uint32_t)(re + bias) << frac_bits | frac;
 }
 
+/* The binary formats by type: fraction and exponent widths. */
+static void float_format(int type, unsigned *frac_bits, unsigned *exp_bits)
+{
+    switch (type) {
+    case TYPE_F16: *frac_bits = 10; *exp_bits = 5; break;
+    case TYPE_BF16: *frac_bits = 7; *exp_bits = 8; break;
+    case TYPE_F64: *frac_bits = 52; *exp_bits = 11; break;
+    default: *frac_bits = 23; *exp_bits = 8; break;
+    }
+}
+
+bool convert_is_nan(uint64_t bits, int type)
+{
+    unsigned f, e;
+    float_format(type, &f, &e);
+    uint64_t exp = bits >> f & width_mask(e), frac = bits & width_mask(f);
+    return exp == width_mask(e) && frac != 0;
+}
+
+/* A NaN in another format, as the H100 converts it: same sign, quiet, the payload's top bits
+ * kept (truncated when narrowing, zero-filled when widening). Also a same-format quieting. */
+uint64_t convert_nan(uint64_t bits, int from, int to)
+{
+    unsigned ff, fe, tf, te;
+    float_format(from, &ff, &fe);
+    float_format(to, &tf, &te);
+    uint64_t sign = bits >> (ff + fe) & 1, frac = bits & width_mask(ff);
+    frac = tf >= ff ? frac << (tf - ff) : frac >> (ff - tf);
+    frac |= (uint64_t)1 << (tf - 1);
+    return sign << (tf + te) | width_mask(te) << tf | frac;
+}
+
 double float_from_bits(uint64_t bits, unsigned width, bool ftz)
 {
     if (width == 32) {
@@ -110,15 +144,31 @@ uint64_t float_to_bits(double v, unsigned width, bool ftz)
 static uint64_t write_float(double v, unsigned width, bool ftz, bool sat)
 {
     if (sat)
-        v = isnan(v) ? 0.0 : v < 0.0 ? 0.0 : v > 1.0 ? 1.0 : v;
+        v = isnan(v) || v <= 0.0 ? 0.0 : v > 1.0 ? 1.0 : v;     /* -0.0 too gives +0.0 */
     return float_to_bits(v, width, ftz);
 }
 
-/* A float to an integer type: rounded (in the current mode), clamped, NaN to 0. */
-static uint64_t float_to_int(double v, unsigned width, bool is_signed)
+/* cvt of a NaN between float types, as the H100's conversion units give it
+ * (../shared/hw/float and half, e.g. float_020, float_034, half_cvt_000..006): through f32 (and
+ * from f16) the canonical NaN, 0x7fffffff or 0x7fff, except that bf16 -> f32 moves the bits;
+ * from f64 and to f64 the payload is kept and quieted (f32 -> f64 with .ftz first makes it the
+ * canonical f32 NaN). */
+static uint64_t converted_nan(uint64_t bits, int from, int to, bool ftz)
+{
+    if (from == TYPE_BF16 && to == TYPE_F32)
+        return (bits & 0xffff) << 16;
+    if (from == TYPE_F64 || (to == TYPE_F64 && !(from == TYPE_F32 && ftz)))
+        return convert_nan(bits, from, to);
+    if (to == TYPE_F64)
+        return convert_nan(0x7fffffff, TYPE_F32, TYPE_F64);
+    return to == TYPE_F32 ? 0x7fffffff : 0x7fff;
+}
+
+/* A float to an integer type: rounded (in the current mode), clamped. NaN: see the top. */
+static uint64_t float_to_int(double v, unsigned width, bool is_signed, unsigned from_width)
 {
     if (isnan(v))
-        return 0;
+        return from_width == 64 || width == 64 ? (uint64_t)1 << (width - 1) : 0;
     v = nearbyint(v);
     if (is_signed) {
         double lo = -ldexp(1.0, (int)width - 1), hi = ldexp(1.0, (int)width - 1);
@@ -181,6 +231,10 @@ void convert_execute(Warp *w, const XInstr *x, uint32_t mask)
             r[l] = 0;
             continue;
         }
+        if (from_float && to_float && convert_is_nan(a[l], x->src_type) && !x->sat) {
+            r[l] = converted_nan(a[l], x->src_type, x->type, x->ftz);
+            continue;
+        }
         if (small_from || small_to) {
             /* Through double, which holds every f16, bf16, f32 and 32-bit integer exactly. */
             double v = small_from ? convert_small_to_double(a[l], x->src_type)
@@ -193,7 +247,7 @@ void convert_execute(Warp *w, const XInstr *x, uint32_t mask)
             else if (to_float)
                 r[l] = write_float(v, to, x->ftz, x->sat);
             else
-                r[l] = float_to_int(v, to, to_cls == 's');
+                r[l] = float_to_int(v, to, to_cls == 's', from);
             continue;
         }
         if (from_float && to_float) {
@@ -204,7 +258,7 @@ void convert_execute(Warp *w, const XInstr *x, uint32_t mask)
                 v = nearbyint(v);
             r[l] = write_float(v, to, x->ftz, x->sat);
         } else if (from_float) {
-            r[l] = float_to_int(float_from_bits(a[l], from, x->ftz), to, to_cls == 's');
+            r[l] = float_to_int(float_from_bits(a[l], from, x->ftz), to, to_cls == 's', from);
         } else if (to_float) {
             double v;
             if (from == 64 && to == 32) {       /* round once, straight to float */

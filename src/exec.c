@@ -296,12 +296,20 @@ static void check_variant(Loader *ld, const Instr *in, const XInstr *x)
     snprintf(what, sizeof what, "'%s'", in->mnemonic);
     bool moves_bits = in->op == OP_LD || in->op == OP_ST || in->op == OP_MOV || in->op == OP_CVT ||
                       in->op == OP_SELP;
-    bool half_float = x->cls == 'f' && x->bits != 32 && x->bits != 64 && !moves_bits;
+    /* Half, packed and narrow floats (f16, f16x2, bf16x2, tf32, ...) are moved and converted,
+     * never computed as a wider type. */
+    bool half_float = x->cls == 'f' && x->type != TYPE_F32 && x->type != TYPE_F64 && !moves_bits;
+    bool min_max = in->op == OP_MIN || in->op == OP_MAX;
+    bool relu_ok = min_max && x->type == TYPE_S32;
+    bool min_max_f32 = min_max && x->type == TYPE_F32;
+    bool xorsign_ok = min_max_f32 && ir_has_mod(in, MOD_XORSIGN) && ir_has_mod(in, MOD_ABS);
     if (half_float || x->type == TYPE_B128)
         cannot(ld, in, what);
-    else if ((ir_has_mod(in, MOD_CC) && x->cls == 'f') || ir_has_mod(in, MOD_RELU) || ir_has_mod(in, MOD_NAN_) ||
+    else if ((ir_has_mod(in, MOD_CC) && x->cls == 'f') || (ir_has_mod(in, MOD_RELU) && !relu_ok) ||
+             (ir_has_mod(in, MOD_NAN_) && !min_max_f32) ||
              ir_has_mod(in, MOD_SATFINITE) || ir_has_mod(in, MOD_RNA) || ir_has_mod(in, MOD_RS) ||
-             ir_has_mod(in, MOD_XORSIGN) || (ir_has_mod(in, MOD_ABS) && in->op != OP_ABS))
+             (ir_has_mod(in, MOD_XORSIGN) && !xorsign_ok) ||
+             (ir_has_mod(in, MOD_ABS) && in->op != OP_ABS && !xorsign_ok))
         cannot(ld, in, what);
     else if ((in->op == OP_MIN || in->op == OP_MAX) && in->operand_count == 4)
         cannot(ld, in, "three-input min/max");
@@ -310,7 +318,8 @@ static void check_variant(Loader *ld, const Instr *in, const XInstr *x)
     else if (in->op == OP_LOP3 && (in->operand_count != 5 || in->operands[0].kind == OPND_PAIR))
         cannot(ld, in, what);
     else if (x->sat && x->cls != 'f' && in->op != OP_CVT && in->op != OP_VABSDIFF4 &&
-             !(x->type == TYPE_S32 && (in->op == OP_ADD || in->op == OP_SUB)))
+             !(x->type == TYPE_S32 && (in->op == OP_ADD || in->op == OP_SUB)) &&
+             !(x->type == TYPE_S32 && x->hi && (in->op == OP_MAD || in->op == OP_MAD24)))
         cannot(ld, in, what);
 }
 
@@ -385,13 +394,16 @@ static void load_instr(Loader *ld, const Instr *in, XInstr *x)
         case MOD_RN: case MOD_RZ: case MOD_RM: case MOD_RP:
         case MOD_RNI: case MOD_RZI: case MOD_RMI: case MOD_RPI: x->rounding = (uint8_t)mod; break;
         case MOD_FTZ: x->ftz = true; break;
+        case MOD_RELU: x->relu = true; break;
+        case MOD_NAN_: x->nan_out = true; break;
+        case MOD_XORSIGN: case MOD_ABS: x->xorsign_abs = in->op != OP_ABS; break;
         case MOD_CC: x->carry_out = true; break;
         case MOD_SAT: x->sat = true; break;
         case MOD_CLAMP: x->clamp = true; break;
         case MOD_WRAP: break;
         case MOD_WIDE: x->wide = true; x->mode = (uint8_t)mod; break;
         case MOD_AND: case MOD_OR: case MOD_XOR:
-            if (in->op == OP_SETP) {
+            if (in->op == OP_SETP || in->op == OP_SET) {
                 x->boolop = (uint8_t)mod;
                 break;
             }

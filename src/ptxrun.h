@@ -479,6 +479,9 @@ typedef struct XInstr {
     uint8_t boolop;            /* setp .and/.or/.xor (a Mod) or 0 */
     uint8_t rounding;          /* a Mod among rn rz rm rp, or 0 */
     bool ftz, sat, clamp, wide, hi;
+    bool relu;                 /* min/max.relu: negative results become 0 */
+    bool nan_out;              /* min/max.NaN: a NaN operand gives NaN */
+    bool xorsign_abs;          /* min/max.xorsign.abs */
     bool carry_out;            /* .cc: writes the lane's carry flag */
     uint8_t src_not;           /* bit i: source i is a negated predicate */
     uint8_t src_pred;          /* bit i: source i is a predicate slot */
@@ -693,6 +696,8 @@ void mathops_execute(Warp *w, const XInstr *x, uint32_t mask);
 /* convert.c */
 void convert_execute(Warp *w, const XInstr *x, uint32_t mask);
 double convert_small_to_double(uint64_t bits, int type);     /* f16, bf16 */
+bool convert_is_nan(uint64_t bits, int type);                  /* f16, bf16, f32, f64 */
+uint64_t convert_nan(uint64_t bits, int from, int to);         /* a NaN in another format, quieted */
 double float_from_bits(uint64_t bits, unsigned width, bool ftz);   /* f32 (flushed if ftz) or f64 */
 uint64_t float_to_bits(double v, unsigned width, bool ftz);        /* rounded in the current mode; NaN canonical */
 uint64_t convert_double_to_small(double v, int type);        /* rounded to nearest even */

@@ -168,7 +168,7 @@ static _Noreturn void run_child(const Case *c)
     o.lanes = c->lanes;
     o.expect = c->expect;
     o.entry = c->entry;
-    o.no_warnings = true;
+    o.no_warnings = !c->diagnostic;          /* a case that names a warning sees them */
     o.check.warn_deprecated = false;
     o.exec.max_steps = 100000000;
     fputs("      \n", result);                   /* room for the exit code */

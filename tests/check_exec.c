@@ -539,9 +539,10 @@ START_TEST(bit_instructions_and_division)
 }
 END_TEST
 
-START_TEST(division_by_zero_is_undefined)
+START_TEST(division_by_zero_gives_the_h100_value_and_warns)
 {
-    Run *r = load("div.u32 d, a, b;\nrem.u32 e, a, b;\ndiv.s32 f, a, c;\n");
+    /* Unspecified in PTX; the H100 gives all ones, and MIN / -1 = MIN (../shared/hw/undef). */
+    Run *r = load("div.u32 d, a, b;\nrem.u32 e, a, b;\ndiv.s32 f, a, c;\nrem.s32 g, a, c;\n");
     uint32_t a = reg(r, "a"), b = reg(r, "b"), c = reg(r, "c");
     for (int l = 0; l < WARP_SIZE; l++) {
         r->w->val[a][l] = l == 1 ? 0x80000000u : 10;
@@ -550,10 +551,14 @@ START_TEST(division_by_zero_is_undefined)
     }
     r->w->defined[a] = r->w->defined[b] = r->w->defined[c] = ALL_LANES;
     ck_assert_int_eq(run(r), EXEC_OK);
-    ck_assert_uint_eq(r->w->defined[reg(r, "d")], ~1u);
-    ck_assert_uint_eq(r->w->defined[reg(r, "e")], ~1u);
-    ck_assert_uint_eq(r->w->defined[reg(r, "f")], ~2u);            /* INT_MIN / -1 */
+    ck_assert_uint_eq(r->w->defined[reg(r, "d")], ALL_LANES);
+    ck_assert_uint_eq(r->w->val[reg(r, "d")][0], 0xffffffffu);
+    ck_assert_uint_eq(r->w->val[reg(r, "e")][0], 0xffffffffu);
+    ck_assert_uint_eq(r->w->val[reg(r, "f")][1], 0x80000000u);    /* INT_MIN / -1 */
+    ck_assert_uint_eq(r->w->val[reg(r, "g")][1], 0);
     ck_assert_uint_eq(r->w->val[reg(r, "d")][5], 3);
+    ck_assert_uint_eq(r->w->warnings.len, 4);                     /* one per instruction */
+    ck_assert_uint_eq(r->w->warnings.data[0].lanes, 1u);
     done(r);
 }
 END_TEST
@@ -942,7 +947,7 @@ int main(void)
     tcase_add_test(tc, compare_and_select);
     tcase_add_test(tc, conversions);
     tcase_add_test(tc, bit_instructions_and_division);
-    tcase_add_test(tc, division_by_zero_is_undefined);
+    tcase_add_test(tc, division_by_zero_gives_the_h100_value_and_warns);
     tcase_add_test(tc, loads_stores_and_atomics);
     tcase_add_test(tc, out_of_bounds_and_misaligned_accesses_fault);
     tcase_add_test(tc, match_redux_elect);
