@@ -465,7 +465,7 @@ static void int_op(Warp *w, const XInstr *x, Lanes r, uint32_t *defined)
     case OP_ABS:
         for (int l = 0; l < WARP_SIZE; l++) {
             int64_t v = sext(a[l], bits);
-            r[l] = (uint64_t)(v < 0 ? -v : v) & m;
+            r[l] = (v < 0 ? 0 - (uint64_t)v : (uint64_t)v) & m;      /* abs(MIN) = MIN, no overflow */
         }
         break;
     case OP_MIN:
