@@ -14,6 +14,7 @@
 
 enum {
     STARVE_STEPS = 256,        /* a ready lane left waiting this long runs next */
+    HOLD_STEPS = 1 << 14,      /* and one held at a reconvergence point this long */
 };
 
 /* ---- loading ---- */
@@ -564,6 +565,154 @@ static void load_instr(Loader *ld, const Instr *in, XInstr *x)
     }
 }
 
+/* ---- reconvergence points ---- */
+
+/* The successors of instruction i of a function of n instructions (n stands for its end):
+ * control goes on to i + 1 except after an unguarded bra, exit, ret or trap; a bra also goes to
+ * its target, and exit, ret and trap to the end. Returns how many (at most 2). */
+static unsigned successors(const XInstr *code, uint32_t base, uint32_t n, uint32_t i, uint32_t succ[2])
+{
+    const XInstr *x = &code[base + i];
+    unsigned count = 0;
+    bool ends = x->op == OP_EXIT || x->op == OP_RET || x->op == OP_TRAP;
+    if (x->op == OP_BRA)
+        succ[count++] = x->target - base;
+    else if (ends)
+        succ[count++] = n;
+    if ((x->op != OP_BRA && !ends) || x->guard)
+        if (count == 0 || succ[0] != i + 1)
+            succ[count++] = i + 1;
+    return count;
+}
+
+/* The post-dominator tree of one function (Cooper, Harvey and Kennedy's iterative algorithm on
+ * the reversed control-flow graph, rooted at the function's end), numbered so that P
+ * post-dominates Q exactly when Q's interval lies within P's; and the reconvergence points,
+ * the immediate post-dominators of conditional branches. Instructions from which the end
+ * cannot be reached (an endless loop) have no interval. */
+static void find_reconvergence(Warp *w, const FuncLayout *f)
+{
+    uint32_t n = f->fn->code.len, base = f->code_base, nodes = n + 1;
+    XInstr *code = w->code;
+    /* predecessors, as offsets into one array */
+    uint32_t *pred_start = xcalloc(nodes + 1, sizeof *pred_start);
+    uint32_t succ[2];
+    for (uint32_t i = 0; i < n; i++)
+        for (unsigned k = successors(code, base, n, i, succ); k--;)
+            pred_start[succ[k] + 1]++;
+    for (uint32_t v = 0; v < nodes; v++)
+        pred_start[v + 1] += pred_start[v];
+    uint32_t *preds = xmalloc((pred_start[nodes] + 1) * sizeof *preds);
+    uint32_t *fill = xmalloc(nodes * sizeof *fill);
+    memcpy(fill, pred_start, nodes * sizeof *fill);
+    for (uint32_t i = 0; i < n; i++)
+        for (unsigned k = successors(code, base, n, i, succ); k--;)
+            preds[fill[succ[k]]++] = i;
+    /* postorder of the reversed graph from the end (iterative depth-first search) */
+    uint32_t *order = xmalloc(nodes * sizeof *order), *number = xmalloc(nodes * sizeof *number);
+    uint32_t *stack = xmalloc(nodes * sizeof *stack), *next = fill;
+    uint32_t count = 0, top = 0;
+    for (uint32_t v = 0; v < nodes; v++)
+        number[v] = NO_SLOT;
+    memcpy(next, pred_start, nodes * sizeof *next);
+    stack[top++] = n;
+    number[n] = 0;                            /* seen; the real number comes on leaving */
+    while (top) {
+        uint32_t v = stack[top - 1];
+        if (next[v] < pred_start[v + 1]) {
+            uint32_t u = preds[next[v]++];
+            if (number[u] == NO_SLOT) {
+                number[u] = 0;
+                stack[top++] = u;
+            }
+        } else {
+            top--;
+            number[v] = count;
+            order[count++] = v;
+        }
+    }
+    /* immediate post-dominators, by postorder number; NO_SLOT for the unreachable */
+    uint32_t *ipdom = xmalloc(nodes * sizeof *ipdom);
+    for (uint32_t v = 0; v < nodes; v++)
+        ipdom[v] = NO_SLOT;
+    ipdom[n] = n;
+    for (bool changed = true; changed;) {
+        changed = false;
+        for (uint32_t k = count - 1; k-- > 0;) {      /* reverse postorder, the root excluded */
+            uint32_t v = order[k], best = NO_SLOT;
+            for (unsigned s = successors(code, base, n, v, succ); s--;) {
+                uint32_t u = succ[s];
+                if (ipdom[u] == NO_SLOT)
+                    continue;
+                if (best == NO_SLOT) {
+                    best = u;
+                    continue;
+                }
+                while (u != best) {
+                    while (number[u] < number[best])
+                        u = ipdom[u];
+                    while (number[best] < number[u])
+                        best = ipdom[best];
+                }
+            }
+            if (best != ipdom[v]) {
+                ipdom[v] = best;
+                changed = true;
+            }
+        }
+    }
+    /* intervals: a depth-first walk of the tree (children found through a first-child list) */
+    uint32_t *child = xmalloc(nodes * sizeof *child), *sibling = xmalloc(nodes * sizeof *sibling);
+    for (uint32_t v = 0; v < nodes; v++)
+        child[v] = NO_SLOT;
+    for (uint32_t v = 0; v < n; v++)
+        if (ipdom[v] != NO_SLOT) {
+            sibling[v] = child[ipdom[v]];
+            child[ipdom[v]] = v;
+        }
+    for (uint32_t i = 0; i < n; i++)
+        code[base + i].pdom_in = code[base + i].pdom_out = NO_SLOT;
+    uint32_t clock = 0;
+    top = 0;
+    stack[top++] = n;
+    next[n] = child[n];
+    while (top) {
+        uint32_t v = stack[top - 1];
+        if (next[v] != NO_SLOT) {
+            uint32_t u = next[v];
+            next[v] = sibling[u];
+            code[base + u].pdom_in = clock++;
+            next[u] = child[u];
+            stack[top++] = u;
+        } else {
+            top--;
+            if (v != n)
+                code[base + v].pdom_out = clock++;
+        }
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        const XInstr *x = &code[base + i];
+        if (x->op == OP_BRA && x->guard && ipdom[i] != NO_SLOT && ipdom[i] < n)
+            code[base + ipdom[i]].reconverge = true;
+    }
+    free(pred_start);
+    free(preds);
+    free(fill);
+    free(order);
+    free(number);
+    free(stack);
+    free(ipdom);
+    free(child);
+    free(sibling);
+}
+
+/* Whether every path from q to the end of their function passes through p. */
+static bool postdominates(const Warp *w, uint32_t p, uint32_t q)
+{
+    const XInstr *a = &w->code[p], *b = &w->code[q];
+    return a->pdom_in != NO_SLOT && b->pdom_in != NO_SLOT && a->pdom_in <= b->pdom_in && b->pdom_out <= a->pdom_out;
+}
+
 /* ---- memory: variables, parameters ---- */
 
 static uint64_t decl_bytes(const Decl *d)
@@ -933,6 +1082,8 @@ Warp *exec_load(Module *m, Function *fn, Diag *diag)
         exec_free(w);
         return NULL;
     }
+    for (uint32_t k = 0; k < w->func_count; k++)
+        find_reconvergence(w, &w->funcs[k]);
     /* Immediate rows follow the special registers: fix the placeholders. */
     uint32_t first_immediate = w->row_count;
     w->first_immediate = first_immediate;
@@ -1525,35 +1676,87 @@ static uint32_t step(Warp *w, uint32_t pc, uint32_t mask)
     return pc + 1;
 }
 
-/* The next lanes to run: those at the lowest pc among the ready lanes, unless some ready lane
- * has waited STARVE_STEPS or more, which then runs (with the lanes at its pc) first. */
+/* Where lane m is, seen from the function activation lane l is in: its pc when it is in the
+ * same one, the call it made from there when it is deeper, NO_SLOT when it is elsewhere. */
+static uint32_t position_seen_by(const Warp *w, int m, int l)
+{
+    unsigned depth = w->depth[l];
+    if (w->depth[m] < depth)
+        return NO_SLOT;
+    for (unsigned d = 0; d < depth; d++)
+        if (w->stack[m][d].call_pc != w->stack[l][d].call_pc || w->stack[m][d].callee != w->stack[l][d].callee)
+            return NO_SLOT;
+    return w->depth[m] == depth ? w->pc[m] : w->stack[m][depth].call_pc;
+}
+
+/* Whether lane l's pc is inside its function (not run off its end). */
+static bool inside_function(const Warp *w, int l)
+{
+    const FuncLayout *f = &w->funcs[w->depth[l] ? w->stack[l][w->depth[l] - 1].callee : 0];
+    return w->pc[l] - f->code_base < f->fn->code.len;
+}
+
+/* The ready lanes that wait at a reconvergence point: a lane there waits while another ready
+ * lane of the same activation is at an instruction the point post-dominates (one that will
+ * come to it). So lanes that leave a loop early wait at its exit for the others, as lanes of
+ * an if/else meet after it. Lanes waiting at synchronising instructions hold nobody. */
+static uint32_t held_lanes(const Warp *w, uint32_t ready)
+{
+    uint32_t held = 0, todo = 0;
+    for (uint32_t k = ready; k; k &= k - 1) {
+        int l = __builtin_ctz(k);
+        todo |= (uint32_t)(inside_function(w, l) && w->code[w->pc[l]].reconverge) << l;
+    }
+    while (todo) {
+        int l = __builtin_ctz(todo);
+        uint32_t p = w->pc[l], group = 1u << l;
+        if (w->depth[l] == 0)              /* lanes of the kernel at one pc: the same answer */
+            for (uint32_t k = todo & (todo - 1); k; k &= k - 1)
+                group |= (uint32_t)(w->pc[__builtin_ctz(k)] == p && w->depth[__builtin_ctz(k)] == 0)
+                         << __builtin_ctz(k);
+        todo &= ~group;
+        for (uint32_t k = ready & ~group; k; k &= k - 1) {
+            int m = __builtin_ctz(k);
+            uint32_t q = position_seen_by(w, m, l);
+            if (q != NO_SLOT && q != p && (q != w->pc[m] || inside_function(w, m)) && postdominates(w, p, q)) {
+                held |= group;
+                break;
+            }
+        }
+    }
+    return held;
+}
+
+/* The next lanes to run: those at the lowest pc among the ready lanes that are not held at a
+ * reconvergence point, unless one of them has waited STARVE_STEPS or more (a held one
+ * HOLD_STEPS), which then runs with the lanes at its pc. */
 static uint32_t choose(Warp *w, uint32_t ready, uint32_t *pc_out)
 {
+    uint32_t held = held_lanes(w, ready), eligible = ready & ~held;
     uint32_t lowest = NO_SLOT;
     for (int l = 0; l < WARP_SIZE; l++) {
-        uint32_t pc = (ready >> l & 1) ? w->pc[l] : NO_SLOT;
+        uint32_t pc = (eligible >> l & 1) ? w->pc[l] : NO_SLOT;
         lowest = pc < lowest ? pc : lowest;
     }
     uint32_t mask = 0;
     for (int l = 0; l < WARP_SIZE; l++)
-        mask |= (uint32_t)((ready >> l & 1) && w->pc[l] == lowest) << l;
+        mask |= (uint32_t)((eligible >> l & 1) && w->pc[l] == lowest) << l;
     if (mask != ready) {
         uint64_t oldest = w->steps;
         int starved = -1;
-        for (int l = 0; l < WARP_SIZE; l++)
-            if ((ready >> l & 1) && w->last_run[l] + STARVE_STEPS <= w->steps && w->last_run[l] < oldest) {
+        for (int l = 0; l < WARP_SIZE; l++) {
+            uint64_t patience = (held >> l & 1) ? HOLD_STEPS : STARVE_STEPS;
+            if ((ready >> l & 1) && w->last_run[l] + patience <= w->steps && w->last_run[l] < oldest) {
                 oldest = w->last_run[l];
                 starved = l;
             }
+        }
         if (starved >= 0) {
             lowest = w->pc[starved];
             mask = 0;
             for (int l = 0; l < WARP_SIZE; l++)
                 mask |= (uint32_t)((ready >> l & 1) && w->pc[l] == lowest) << l;
         }
-        for (int l = 0; l < WARP_SIZE; l++)
-            if (mask >> l & 1)
-                w->last_run[l] = w->steps + 1;
     }
     *pc_out = lowest;
     return mask;
@@ -1598,6 +1801,8 @@ bool warp_run(Warp *w, const ExecOptions *o, uint64_t slice)
         }
         if (!ready)
             break;
+        for (uint32_t k = last_mask; k; k &= k - 1)   /* they ran at the last step */
+            w->last_run[__builtin_ctz(k)] = w->steps;
         if (ready != w->previous_ready) {       /* lanes joined: none of them is starved */
             for (int l = 0; l < WARP_SIZE; l++)
                 if ((ready & ~w->previous_ready) >> l & 1)
