@@ -541,7 +541,7 @@ static void load_instr(Loader *ld, const Instr *in, XInstr *x)
     case OP_BRA:
         x->target = ld->cur->code_base + in->operands[0].u.ref.target;
         return;
-    case OP_RET: case OP_EXIT:
+    case OP_RET: case OP_EXIT: case OP_TRAP:
         return;
     case OP_BAR_WARP_SYNC:
         break;
@@ -1595,6 +1595,17 @@ static uint32_t step(Warp *w, uint32_t pc, uint32_t mask)
         advance(w, mask & ~run, pc + 1);
         call(w, pc, run);
         return NO_SLOT;
+    case OP_TRAP:
+        if (undefined)
+            exec_warn(w, pc, undefined, "undefined guard predicate");
+        advance(w, mask & ~run, pc + 1);
+        if (run) {
+            char lanes[200];
+            exec_format_lanes(w, lanes, sizeof lanes, run);
+            exec_fault(w, pc, "'trap' executed by %s: the kernel is aborted", lanes);
+            return NO_SLOT;
+        }
+        break;
     case OP_SHFL_SYNC:
     case OP_VOTE_SYNC:
     case OP_BAR_WARP_SYNC:
