@@ -1272,33 +1272,33 @@ static uint32_t guard_lanes(const Warp *w, const XInstr *x, uint32_t lanes, uint
 
 static void exchange(Warp *w, const XInstr *x, const XInstr *at, uint32_t lanes, uint32_t guard_true);
 
-/* The lanes of cls, all waiting at instructions of one kind and mask, complete together. */
+/* Lanes whose guard was undefined took part as its bits said, but what they wrote is unknown. */
+static void forget_if_guard_undefined(Warp *w, const XInstr *x, uint32_t lanes)
+{
+    if (!x->guard || !(lanes &= ~w->pred_defined[x->guard_pred]))
+        return;
+    if (x->dst_kind == DST_VALUE)
+        w->defined[x->dst] &= ~lanes;
+    else if (x->dst_kind == DST_PRED)
+        w->pred_defined[x->dst] &= ~lanes;
+    if (x->dst_pred != NO_SLOT)
+        w->pred_defined[x->dst_pred] &= ~lanes;
+}
+
+/* The lanes of cls, all waiting at instructions of one kind and mask, complete together. Only
+ * lanes whose guard held arrived, so every one of them takes part. */
 static void complete(Warp *w, uint32_t cls)
 {
-    uint32_t guard_true = 0;
-    for (uint32_t left = cls; left;) {
-        int l = __builtin_ctz(left);
-        uint32_t pc = w->arrival[l].pc;
-        uint32_t at_pc = 0;
-        for (uint32_t k = left; k; k &= k - 1) {
-            int lane = __builtin_ctz(k);
-            if (w->arrival[lane].pc == pc)
-                at_pc |= 1u << lane;
-        }
-        uint32_t undefined;
-        guard_true |= guard_lanes(w, &w->code[pc], at_pc, &undefined);
-        if (undefined)
-            exec_warn(w, pc, undefined, "undefined guard predicate");
-        left &= ~at_pc;
-    }
     uint32_t pc = w->arrival[__builtin_ctz(cls)].pc;
     const XInstr *x = &w->code[pc];
     bool one_pc = true;
     for (uint32_t k = cls; k && one_pc; k &= k - 1)
         one_pc = w->arrival[__builtin_ctz(k)].pc == pc;
-    exchange(w, x, one_pc ? x : NULL, cls, guard_true);
+    exchange(w, x, one_pc ? x : NULL, cls, cls);
     for (uint32_t k = cls; k; k &= k - 1) {
         int lane = __builtin_ctz(k);
+        const XInstr *own = &w->code[w->arrival[lane].pc];
+        forget_if_guard_undefined(w, own, 1u << lane);
         w->pc[lane] = w->arrival[lane].pc + 1;
         if (w->trace && (w->waiting >> lane & 1)) {
             if (!w->trace->released || w->arrival[lane].since < w->trace->waited_since)
@@ -1345,19 +1345,25 @@ static void exchange(Warp *w, const XInstr *x, const XInstr *at, uint32_t lanes,
     }
 }
 
-/* Lanes of mask arrive at the synchronising instruction at pc. CTA barriers: barrier.c. */
+/* Lanes of mask reach the synchronising instruction at pc. Those whose guard is false do not
+ * execute it: they go on to the next instruction without arriving (ptxas branches around a
+ * guarded warp-synchronous instruction), are not checked for their membermask bit, and meet
+ * the others at their next instruction of the same kind. CTA barriers: barrier.c. */
 static void arrive(Warp *w, uint32_t pc, uint32_t mask)
 {
     const XInstr *x = &w->code[pc];
+    uint32_t guard_undefined;
+    uint32_t run = guard_lanes(w, x, mask, &guard_undefined);
+    if (guard_undefined)
+        exec_warn(w, pc, guard_undefined, "undefined guard predicate");
+    advance(w, mask & ~run, pc + 1);
     if (x->barrier) {
-        uint32_t guard_undefined;
-        uint32_t run = guard_lanes(w, x, mask, &guard_undefined);
-        if (guard_undefined)
-            exec_warn(w, pc, guard_undefined, "undefined guard predicate");
-        advance(w, mask & ~run, pc + 1);     /* a barrier whose guard is false is not executed */
         barrier_arrive(w, pc, run);
         return;
     }
+    mask = run;
+    if (!mask)
+        return;
     uint32_t row = x->src[x->src_count - 1];
     uint32_t undefined = mask & ~w->defined[row];
     if (undefined)
@@ -1372,11 +1378,8 @@ static void arrive(Warp *w, uint32_t pc, uint32_t mask)
                 same |= (uint32_t)((uint32_t)w->val[row][l] == membermask) << l;
         }
         if ((same & mask) == mask && (membermask & w->launched & ~w->exited) == mask) {
-            uint32_t guard_undefined;
-            uint32_t guard_true = guard_lanes(w, x, mask, &guard_undefined);
-            if (guard_undefined)
-                exec_warn(w, pc, guard_undefined, "undefined guard predicate");
-            exchange(w, x, x, mask, guard_true);
+            exchange(w, x, x, mask, mask);
+            forget_if_guard_undefined(w, x, mask);
             advance(w, mask, pc + 1);
             return;
         }
