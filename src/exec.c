@@ -25,6 +25,8 @@ typedef struct Loader {
     uint32_t total_preds;      /* constant predicates follow every function's predicates */
     uint32_t sreg_row[SREG_COUNT][4];    /* row of each special register component */
     VEC(uint64_t) immediates;             /* values of the immediate rows, in order */
+    VEC(uint32_t) *own;        /* per function: the regions of its own names, innermost first */
+    VEC(uint32_t) call_params; /* regions of call sequences' .param, shared by name */
     bool failed;
 } Loader;
 
@@ -801,9 +803,32 @@ static bool memory_fits(Warp *w, Diag *diag)
     return true;
 }
 
+/* The region a name declared in the function being loaded stands for (its body's variables,
+ * then its results, then its parameters), or NO_SLOT: its own names hide the module's, and a
+ * function's parameter hides a kernel's of the same name. */
+static uint32_t own_region_named(const Loader *ld, const char *name, int space)
+{
+    if (!ld->cur)
+        return NO_SLOT;
+    const Memory *mem = ld->w->mem;
+    uint32_t k = (uint32_t)(ld->cur - ld->w->funcs);
+    for (uint32_t i = 0; i < ld->own[k].len; i++) {
+        uint32_t r = ld->own[k].data[i];
+        if (mem->regions[r].name == name && (space < 0 || mem->regions[r].space == space))
+            return r;
+    }
+    return NO_SLOT;
+}
+
 /* The address of a variable, parameter or function in its space; false if unknown. */
 static bool symbol_address(Loader *ld, const char *name, int *space, uint64_t *address)
 {
+    uint32_t own = own_region_named(ld, name, -1);
+    if (own != NO_SLOT) {
+        *space = ld->w->mem->regions[own].space;
+        *address = ld->w->mem->regions[own].base;
+        return true;
+    }
     for (uint32_t i = 0; i < ld->w->func_count; i++)
         if (ld->w->funcs[i].fn->name == name) {
             *space = SPACE_GLOBAL;
@@ -869,16 +894,20 @@ static void write_init(Loader *ld, Region *r, const Decl *d, const Init *v, uint
 /* A variable's region. .local and the .param of functions and call sequences are per lane
  * (each lane passes its own arguments); a kernel's parameters are shared and read-only. The
  * .param of different call sequences share a region by name: arguments are copied at the call,
- * so the blocks never need them at once. */
-static uint32_t add_variable(Loader *ld, const Decl *d, bool kernel_param)
+ * so the blocks never need them at once. Everything else has a region of its own, whatever
+ * its name. */
+static uint32_t add_variable(Loader *ld, const Decl *d, bool kernel_param, bool call_param)
 {
     if (!in_memory(d))
         return NO_SLOT;
     int space = d->space;
     uint64_t size = decl_bytes(d);
     bool per_lane = per_lane_variable(d, kernel_param);
-    Region *old = mem_named(ld->w->mem, d->name, space);
-    if (old && per_lane && old->per_lane) {
+    Region *old = NULL;
+    for (uint32_t i = 0; call_param && !old && i < ld->call_params.len; i++)
+        if (ld->w->mem->regions[ld->call_params.data[i]].name == d->name)
+            old = &ld->w->mem->regions[ld->call_params.data[i]];
+    if (old) {
         if (old->size < size) {
             size_t bytes = size * ld->w->mem->copies;
             old->data = xrealloc(old->data, bytes);
@@ -891,6 +920,8 @@ static uint32_t add_variable(Loader *ld, const Decl *d, bool kernel_param)
     }
     uint32_t index = mem_add(ld->w->mem, d->name, space, size, d->align ? d->align : 8,
                              d->type == TYPE_NONE ? TYPE_B8 : d->type, per_lane, !per_lane);
+    if (call_param)
+        VEC_PUSH(&ld->w->m->arena, ld->call_params, index);
     Region *r = &ld->w->mem->regions[index];
     r->kernel_param = kernel_param;
     if (kernel_param)
@@ -910,31 +941,47 @@ static void own_region(FuncLayout *f, uint32_t region)
     f->regions[f->region_count++] = region;
 }
 
+/* Every variable's region. A function's per-lane regions (saved and restored around a
+ * recursive call) are its parameters, then its results, then its .local variables, in order. */
 static void build_memory(Loader *ld)
 {
     Module *m = ld->w->m;
+    Arena *arena = &m->arena;
     for (uint32_t i = 0; i < m->globals.len; i++)
-        add_variable(ld, &m->globals.data[i], false);
+        add_variable(ld, &m->globals.data[i], false, false);
     for (uint32_t k = 0; k < ld->w->func_count; k++) {
         FuncLayout *f = &ld->w->funcs[k];
         Function *fn = f->fn;
+        uint32_t *params = xmalloc((fn->params.len + fn->returns.len + 1) * sizeof *params);
         for (uint32_t i = 0; i < fn->params.len; i++) {
-            uint32_t r = add_variable(ld, &fn->params.data[i], k == 0);
+            params[i] = add_variable(ld, &fn->params.data[i], k == 0, false);
             if (k)
-                own_region(f, r);
+                own_region(f, params[i]);
         }
-        for (uint32_t i = 0; i < fn->returns.len; i++)
-            own_region(f, add_variable(ld, &fn->returns.data[i], false));
+        for (uint32_t i = 0; i < fn->returns.len; i++) {
+            params[fn->params.len + i] = add_variable(ld, &fn->returns.data[i], false, false);
+            own_region(f, params[fn->params.len + i]);
+        }
         for (uint32_t i = 0; i < fn->decls.len; i++) {
-            uint32_t r = add_variable(ld, &fn->decls.data[i], false);
-            if (fn->decls.data[i].space == SPACE_LOCAL)
+            const Decl *d = &fn->decls.data[i];
+            uint32_t r = add_variable(ld, d, false, d->space == SPACE_PARAM);
+            if (d->space == SPACE_LOCAL)
                 own_region(f, r);
+            if (r != NO_SLOT)
+                VEC_PUSH(arena, ld->own[k], r);
         }
+        for (uint32_t i = fn->params.len + fn->returns.len; i-- > 0;)   /* results, then parameters */
+            if (params[i] != NO_SLOT)
+                VEC_PUSH(arena, ld->own[k], params[i]);
+        free(params);
     }
 }
 
 static uint32_t region_index(Loader *ld, const char *name, int space)
 {
+    uint32_t own = own_region_named(ld, name, space);
+    if (own != NO_SLOT)
+        return own;
     Region *r = mem_named(ld->w->mem, name, space);
     return r ? (uint32_t)(r - ld->w->mem->regions) : NO_SLOT;
 }
@@ -958,6 +1005,13 @@ static void load_call(Loader *ld, const Instr *in, XInstr *x)
         return;
     }
     site.callee = NO_SLOT;
+    for (uint32_t k = 0; target->kind == OPND_SYM && k < w->m->functions.len; k++)
+        if (w->m->functions.data[k]->is_entry && w->m->functions.data[k]->name == target->u.ref.name) {
+            diag_at(w->diag, DIAG_ERROR, in->at, "'%s' is a kernel (.entry): only a .func can be called",
+                    target->u.ref.name);
+            ld->failed = true;
+            return;
+        }
     if (target->kind == OPND_SYM) {
         for (uint32_t k = 0; k < w->func_count; k++)
             if (w->funcs[k].fn->name == target->u.ref.name)
@@ -1072,12 +1126,14 @@ Warp *exec_load(Module *m, Function *fn, Diag *diag)
     w->stack = xcalloc(WARP_SIZE, sizeof *w->stack);
     mem_init(w->mem);
     block->per_warp_barriers = m->target_sm && m->target_sm < 70;
+    ld.own = xcalloc(w->func_count, sizeof *ld.own);
     build_memory(&ld);
     for (uint32_t k = 0; k < w->func_count; k++) {
         ld.cur = &w->funcs[k];
         for (uint32_t i = 0; i < ld.cur->fn->code.len; i++)
             load_instr(&ld, &ld.cur->fn->code.data[i], &w->code[ld.cur->code_base + i]);
     }
+    free(ld.own);
     if (ld.failed) {
         exec_free(w);
         return NULL;
@@ -1483,7 +1539,7 @@ static void call(Warp *w, uint32_t pc, uint32_t run)
             uint64_t a = w->val[site->target_row][l];
             callee = (a - MEM_FUNC_BASE) / 16;
             if (!(w->defined[site->target_row] >> l & 1) || a < MEM_FUNC_BASE || (a - MEM_FUNC_BASE) % 16 ||
-                callee >= w->func_count) {
+                callee >= w->func_count || callee == 0) {      /* funcs[0] is the kernel */
                 exec_fault(w, pc, "lane %d calls 0x%llx, which is not the address of a function", l,
                            (unsigned long long)a);
                 return;
@@ -1505,10 +1561,8 @@ static void call(Warp *w, uint32_t pc, uint32_t run)
                        f->name, site->arg_count, site->ret_count, f->params.len, f->returns.len);
             return;
         }
-        for (unsigned i = 0; i < site->arg_count; i++) {
-            Region *p = mem_named(w->mem, f->params.data[i].name, SPACE_PARAM);
-            copy_param(w, site->args[i], (uint32_t)(p - w->mem->regions), l);
-        }
+        for (unsigned i = 0; i < site->arg_count; i++)      /* its regions: parameters first */
+            copy_param(w, site->args[i], w->funcs[callee].regions[i], l);
         w->stack[l][w->depth[l]++] = (Frame){ pc + 1, pc, callee, recursive && callee != 0, saved_at };
         w->pc[l] = w->funcs[callee].code_base;
     }
@@ -1526,10 +1580,8 @@ static void ret(Warp *w, uint32_t run)
         Frame f = w->stack[l][--w->depth[l]];
         const CallSite *site = &w->calls[w->code[f.call_pc].target];
         const Function *callee = w->funcs[f.callee].fn;
-        for (unsigned i = 0; i < site->ret_count; i++) {
-            Region *r = mem_named(w->mem, callee->returns.data[i].name, SPACE_PARAM);
-            copy_param(w, (uint32_t)(r - w->mem->regions), site->rets[i], l);
-        }
+        for (unsigned i = 0; i < site->ret_count; i++)      /* then results */
+            copy_param(w, w->funcs[f.callee].regions[callee->params.len + i], site->rets[i], l);
         if (f.saved)
             restore_activation(w, &w->funcs[f.callee], l, f.saved_at);
         w->pc[l] = f.return_pc;

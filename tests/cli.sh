@@ -432,6 +432,26 @@ expect_stderr_line "grid too many CTAs" "ptxrun: error: $tmp/badgrid.json: grid:
 expect_exit 0 "trace names warps" "$PTXRUN" $B/special_registers.ptx --lanes "$tmp/sr.json" --trace=json
 if grep -q '^{"step": [0-9]*, "warp": 1, "pc": 0,' "$tmp/err"; then ok; else fail "trace warp field"; head -3 "$tmp/err"; fi
 
+# -- guarded .sync instructions, partial membermasks, parameter names (tests/sync, tests/calls:
+#    expected values from H100 measurements and the PTX ISA, worked out in each file's comment)
+expect_exit 0 "sync and call cases" "$PTXRUN" test tests/sync tests/calls
+if [ -x "$PTXAS" ]; then
+    for f in tests/sync/*.ptx tests/calls/*.ptx; do
+        if "$PTXAS" -arch=sm_90 "$f" -o "$tmp/out.cubin" 2>"$tmp/ptxas.err"; then ok; else fail "ptxas rejects $f"; cat "$tmp/ptxas.err"; fi
+    done
+fi
+
+# -- several kernels and no --entry: refused, naming them; --entry picks one
+printf '%s.visible .entry first()\n{\n\tret;\n}\n.visible .entry second()\n{\n\tret;\n}\n' "$H" > "$tmp/two.ptx"
+expect_exit 2 "two kernels, no --entry" "$PTXRUN" "$tmp/two.ptx"
+expect_stderr_line "two kernels, no --entry" "ptxrun: error: the module has 2 kernels; choose one with --entry: first second"
+expect_exit 0 "two kernels, --entry" "$PTXRUN" --entry second "$tmp/two.ptx"
+
+# -- trap aborts the kernel: exit 3, the line and the lanes
+printf 'mov.u32 a, %%laneid;\nsetp.gt.u32 p, a, 27;\n@p trap;\n' > "$tmp/trap.ptx"
+expect_exit 3 "trap" "$PTXRUN" --no-color "$tmp/trap.ptx"
+expect_stderr_line "trap message" "$tmp/trap.ptx:3:1: error: 'trap' executed by lanes 28-31: the kernel is aborted"
+
 # -- every option in --help is in the man page and used in this file; the man page renders
 "$PTXRUN" --help > "$tmp/help"
 "$PTXRUN" test --help >> "$tmp/help"
