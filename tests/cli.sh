@@ -442,7 +442,7 @@ if [ -x "$PTXAS" ]; then
 fi
 
 # -- several kernels and no --entry: refused, naming them; --entry picks one
-printf '%s.visible .entry first()\n{\n\tret;\n}\n.visible .entry second()\n{\n\tret;\n}\n' "$H" > "$tmp/two.ptx"
+printf "$H.visible .entry first()\n{\n\tret;\n}\n.visible .entry second()\n{\n\tret;\n}\n" > "$tmp/two.ptx"
 expect_exit 2 "two kernels, no --entry" "$PTXRUN" "$tmp/two.ptx"
 expect_stderr_line "two kernels, no --entry" "ptxrun: error: the module has 2 kernels; choose one with --entry: first second"
 expect_exit 0 "two kernels, --entry" "$PTXRUN" --entry second "$tmp/two.ptx"
