@@ -1412,7 +1412,8 @@ static void arrive(Warp *w, uint32_t pc, uint32_t mask)
     uint32_t run = guard_lanes(w, x, mask, &guard_undefined);
     if (guard_undefined)
         exec_warn(w, pc, guard_undefined, "undefined guard predicate");
-    advance(w, mask & ~run, pc + 1);
+    if (run != mask)
+        advance(w, mask & ~run, pc + 1);
     if (x->barrier) {
         barrier_arrive(w, pc, run);
         return;
@@ -1597,9 +1598,10 @@ static void advance(Warp *w, uint32_t mask, uint32_t next)
             w->pc[l] = next;
         return;
     }
+    if (!mask)
+        return;
     for (int l = 0; l < WARP_SIZE; l++)
-        if (mask >> l & 1)
-            w->pc[l] = next;
+        w->pc[l] = (mask >> l & 1) ? next : w->pc[l];
 }
 
 static int lane_count(uint32_t mask)
@@ -1762,30 +1764,29 @@ static bool inside_function(const Warp *w, int l)
     return w->pc[l] - f->code_base < f->fn->code.len;
 }
 
-/* The ready lanes that wait at a reconvergence point: a lane there waits while another ready
- * lane of the same activation is at an instruction the point post-dominates (one that will
- * come to it). So lanes that leave a loop early wait at its exit for the others, as lanes of
- * an if/else meet after it. Lanes waiting at synchronising instructions hold nobody. */
-static uint32_t held_lanes(const Warp *w, uint32_t ready)
+/* The lanes of `group`, all at one pc, that wait there because it is a reconvergence point: a
+ * lane there waits while another ready lane of the same activation is at an instruction the
+ * point post-dominates (one that will come to it). So lanes that leave a loop early wait at
+ * its exit for the others, as the lanes of an if/else meet after it. Lanes waiting at
+ * synchronising instructions are not ready, and hold nobody. */
+static uint32_t held_at(const Warp *w, uint32_t group, uint32_t ready)
 {
-    uint32_t held = 0, todo = 0;
-    for (uint32_t k = ready; k; k &= k - 1) {
-        int l = __builtin_ctz(k);
-        todo |= (uint32_t)(inside_function(w, l) && w->code[w->pc[l]].reconverge) << l;
-    }
-    while (todo) {
-        int l = __builtin_ctz(todo);
-        uint32_t p = w->pc[l], group = 1u << l;
+    int first = __builtin_ctz(group);
+    uint32_t p = w->pc[first], held = 0;
+    if (!(ready & ~group) || p >= w->code_len || !w->code[p].reconverge || !inside_function(w, first))
+        return 0;
+    while (group) {
+        int l = __builtin_ctz(group);
+        uint32_t same = 1u << l;
         if (w->depth[l] == 0)              /* lanes of the kernel at one pc: the same answer */
-            for (uint32_t k = todo & (todo - 1); k; k &= k - 1)
-                group |= (uint32_t)(w->pc[__builtin_ctz(k)] == p && w->depth[__builtin_ctz(k)] == 0)
-                         << __builtin_ctz(k);
-        todo &= ~group;
-        for (uint32_t k = ready & ~group; k; k &= k - 1) {
+            for (uint32_t k = group & (group - 1); k; k &= k - 1)
+                same |= (uint32_t)(w->depth[__builtin_ctz(k)] == 0) << __builtin_ctz(k);
+        group &= ~same;
+        for (uint32_t k = ready & ~same; k; k &= k - 1) {
             int m = __builtin_ctz(k);
             uint32_t q = position_seen_by(w, m, l);
             if (q != NO_SLOT && q != p && (q != w->pc[m] || inside_function(w, m)) && postdominates(w, p, q)) {
-                held |= group;
+                held |= same;
                 break;
             }
         }
@@ -1793,26 +1794,59 @@ static uint32_t held_lanes(const Warp *w, uint32_t ready)
     return held;
 }
 
-/* The next lanes to run: those at the lowest pc among the ready lanes that are not held at a
- * reconvergence point, unless one of them has waited STARVE_STEPS or more (a held one
- * HOLD_STEPS), which then runs with the lanes at its pc. */
-static uint32_t choose(Warp *w, uint32_t ready, uint32_t *pc_out)
+/* The lanes of `candidates` at the lowest pc among them; *pc_out gets the pc. */
+static uint32_t lowest_group(const Warp *w, uint32_t candidates, uint32_t *pc_out)
 {
-    uint32_t held = held_lanes(w, ready), eligible = ready & ~held;
-    uint32_t lowest = NO_SLOT;
+    uint32_t lowest = NO_SLOT, mask = 0;
     for (int l = 0; l < WARP_SIZE; l++) {
-        uint32_t pc = (eligible >> l & 1) ? w->pc[l] : NO_SLOT;
+        uint32_t pc = (candidates >> l & 1) ? w->pc[l] : NO_SLOT;
         lowest = pc < lowest ? pc : lowest;
     }
-    uint32_t mask = 0;
     for (int l = 0; l < WARP_SIZE; l++)
-        mask |= (uint32_t)((eligible >> l & 1) && w->pc[l] == lowest) << l;
-    if (mask != ready) {
+        mask |= (uint32_t)(w->pc[l] == lowest) << l;
+    mask &= candidates;
+    *pc_out = lowest;
+    return mask;
+}
+
+/* The next lanes to run: those at the lowest pc among the ready lanes that are not held at a
+ * reconvergence point, unless a ready lane has waited STARVE_STEPS or more (a held one
+ * HOLD_STEPS), which then runs, with the lanes at its pc, first. */
+static uint32_t choose(Warp *w, uint32_t ready, uint32_t *pc_out)
+{
+    uint32_t candidates = ready, mask = 0, lowest = NO_SLOT, starving = 0;
+    while (candidates) {
+        mask = lowest_group(w, candidates, &lowest);
+        uint32_t held = held_at(w, mask, ready);
+        if (mask & ~held) {
+            mask &= ~held;
+            break;
+        }
+        candidates &= ~mask;
+    }
+    if (mask == ready) {
+        *pc_out = lowest;
+        return mask;
+    }
+    if (w->steps >= STARVE_STEPS) {
+        uint64_t due = w->steps - STARVE_STEPS;
+        for (int l = 0; l < WARP_SIZE; l++)
+            starving |= (uint32_t)(w->last_run[l] <= due) << l;
+        starving &= ready;
+    }
+    if (starving) {                        /* rare: only now does it pay to know who is held */
+        uint32_t held = 0;
+        for (uint32_t left = ready; left;) {
+            uint32_t pc, group = lowest_group(w, left, &pc);
+            held |= held_at(w, group, ready);
+            left &= ~group;
+        }
         uint64_t oldest = w->steps;
         int starved = -1;
-        for (int l = 0; l < WARP_SIZE; l++) {
+        for (uint32_t k = starving; k; k &= k - 1) {
+            int l = __builtin_ctz(k);
             uint64_t patience = (held >> l & 1) ? HOLD_STEPS : STARVE_STEPS;
-            if ((ready >> l & 1) && w->last_run[l] + patience <= w->steps && w->last_run[l] < oldest) {
+            if (w->last_run[l] + patience <= w->steps && w->last_run[l] < oldest) {
                 oldest = w->last_run[l];
                 starved = l;
             }
@@ -1824,6 +1858,8 @@ static uint32_t choose(Warp *w, uint32_t ready, uint32_t *pc_out)
                 mask |= (uint32_t)((ready >> l & 1) && w->pc[l] == lowest) << l;
         }
     }
+    for (uint32_t k = mask; k; k &= k - 1)
+        w->last_run[__builtin_ctz(k)] = w->steps + 1;
     *pc_out = lowest;
     return mask;
 }
@@ -1855,7 +1891,7 @@ bool warp_run(Warp *w, const ExecOptions *o, uint64_t slice)
     Block *b = w->block;
     uint32_t next_pc = w->next_pc, last_mask = w->last_mask;
     uint64_t end = slice > UINT64_MAX - w->steps ? UINT64_MAX : w->steps + slice;
-    bool moved = false;
+    bool moved = false, fast = true;           /* fast: lanes may have run without last_run kept */
     while (!w->faulted && w->steps < end) {
         uint32_t ready = w->launched & ~w->exited & ~w->waiting;
         uint32_t pc, mask;
@@ -1863,12 +1899,16 @@ bool warp_run(Warp *w, const ExecOptions *o, uint64_t slice)
             /* The lanes that just ran are all the ready ones and stayed together. */
             pc = next_pc;
             mask = ready;
+            fast = true;
             goto run;
         }
         if (!ready)
             break;
-        for (uint32_t k = last_mask; k; k &= k - 1)   /* they ran at the last step */
-            w->last_run[__builtin_ctz(k)] = w->steps;
+        if (fast) {                             /* the lanes of the fast path ran until now */
+            for (uint32_t k = last_mask; k; k &= k - 1)
+                w->last_run[__builtin_ctz(k)] = w->steps;
+            fast = false;
+        }
         if (ready != w->previous_ready) {       /* lanes joined: none of them is starved */
             for (int l = 0; l < WARP_SIZE; l++)
                 if ((ready & ~w->previous_ready) >> l & 1)
