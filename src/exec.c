@@ -1,9 +1,11 @@
 /* exec.c: the warp. Loads a checked function into an executable program (every operand a row
- * of lane values or a predicate slot), then runs one warp's 32 lanes with their own program
- * counters: each warp-step takes the ready lanes that share one pc and executes one instruction
- * for all of them at once. Synchronising instructions (shfl.sync, vote.sync, bar.warp.sync) make
- * a lane wait until every non-exited lane of its membermask has arrived at one of the same kind,
- * qualifiers and mask. block.c runs the warps of a CTA and calls a deadlock when no lane of any
+ * of lane values or a predicate slot), with each function's reconvergence points (the immediate
+ * post-dominators of its conditional branches), then runs one warp's 32 lanes with their own
+ * program counters: each warp-step takes the ready lanes that share one pc, the lowest, and
+ * executes one instruction for all of them at once; a lane at a reconvergence point waits there
+ * while lanes that will come to it run. Synchronising instructions (shfl.sync, vote.sync,
+ * bar.warp.sync, ...) make a lane whose guard holds wait until every non-exited lane of its
+ * membermask has arrived at one of the same kind, qualifiers and mask. block.c runs the warps of a CTA and calls a deadlock when no lane of any
  * warp can move; exec_report_waits says where each lane of a warp waits.
  * Requires: a module checked without errors. Semantics of the instructions: alu.c, warp_ops.c;
  * CTA barriers: barrier.c. */
