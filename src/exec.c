@@ -5,8 +5,9 @@
  * executes one instruction for all of them at once; a lane at a reconvergence point waits there
  * while lanes that will come to it run. Synchronising instructions (shfl.sync, vote.sync,
  * bar.warp.sync, ...) make a lane whose guard holds wait until every non-exited lane of its
- * membermask has arrived at one of the same kind, qualifiers and mask. block.c runs the warps of a CTA and calls a deadlock when no lane of any
- * warp can move; exec_report_waits says where each lane of a warp waits.
+ * membermask has arrived at one of the same kind, qualifiers and mask. block.c runs the warps
+ * of a CTA and calls a deadlock when no lane of any warp can move; exec_report_waits says where
+ * each lane of a warp waits.
  * Requires: a module checked without errors. Semantics of the instructions: alu.c, warp_ops.c;
  * CTA barriers: barrier.c. */
 #include <stdlib.h>
