@@ -65,8 +65,29 @@ static void flush_held(HeldList *list, Diag *diag)
 }
 
 /* Loads the kernel, sets its lanes, runs it, prints the state; returns the exit code. */
+/* Without --entry, a module must have one kernel: which of several to run is the user's choice.
+ * Says so, naming them, and returns false. */
+static bool one_kernel(const Module *m, FILE *err_out)
+{
+    uint32_t kernels = 0;
+    for (uint32_t i = 0; i < m->functions.len; i++)
+        kernels += m->functions.data[i]->is_entry && m->functions.data[i]->has_body;
+    if (kernels <= 1)
+        return true;
+    fprintf(err_out, "ptxrun: error: the module has %u kernels; choose one with --entry:", kernels);
+    for (uint32_t i = 0; i < m->functions.len; i++) {
+        const Function *f = m->functions.data[i];
+        if (f->is_entry && f->has_body)
+            fprintf(err_out, " %s", f->name);
+    }
+    fputc('\n', err_out);
+    return false;
+}
+
 static int execute(const RunOptions *o, Module *m, Diag *diag, HeldList *held, FILE *out, FILE *err_out)
 {
+    if (!o->entry && !one_kernel(m, err_out))
+        return EXIT_BAD_INPUT;
     Function *fn = exec_entry(m, o->entry);
     if (!fn) {
         if (o->entry)

@@ -1,10 +1,13 @@
 /* exec.c: the warp. Loads a checked function into an executable program (every operand a row
- * of lane values or a predicate slot), then runs one warp's 32 lanes with their own program
- * counters: each warp-step takes the ready lanes that share one pc and executes one instruction
- * for all of them at once. Synchronising instructions (shfl.sync, vote.sync, bar.warp.sync) make
- * a lane wait until every non-exited lane of its membermask has arrived at one of the same kind,
- * qualifiers and mask. block.c runs the warps of a CTA and calls a deadlock when no lane of any
- * warp can move; exec_report_waits says where each lane of a warp waits.
+ * of lane values or a predicate slot), with each function's reconvergence points (the immediate
+ * post-dominators of its conditional branches), then runs one warp's 32 lanes with their own
+ * program counters: each warp-step takes the ready lanes that share one pc, the lowest, and
+ * executes one instruction for all of them at once; a lane at a reconvergence point waits there
+ * while lanes that will come to it run. Synchronising instructions (shfl.sync, vote.sync,
+ * bar.warp.sync, ...) make a lane whose guard holds wait until every non-exited lane of its
+ * membermask has arrived at one of the same kind, qualifiers and mask. block.c runs the warps
+ * of a CTA and calls a deadlock when no lane of any warp can move; exec_report_waits says where
+ * each lane of a warp waits.
  * Requires: a module checked without errors. Semantics of the instructions: alu.c, warp_ops.c;
  * CTA barriers: barrier.c. */
 #include <stdlib.h>
@@ -14,6 +17,7 @@
 
 enum {
     STARVE_STEPS = 256,        /* a ready lane left waiting this long runs next */
+    HOLD_STEPS = 1 << 14,      /* and one held at a reconvergence point this long */
 };
 
 /* ---- loading ---- */
@@ -24,6 +28,8 @@ typedef struct Loader {
     uint32_t total_preds;      /* constant predicates follow every function's predicates */
     uint32_t sreg_row[SREG_COUNT][4];    /* row of each special register component */
     VEC(uint64_t) immediates;             /* values of the immediate rows, in order */
+    VEC(uint32_t) *own;        /* per function: the regions of its own names, innermost first */
+    VEC(uint32_t) call_params; /* regions of call sequences' .param, shared by name */
     bool failed;
 } Loader;
 
@@ -552,7 +558,7 @@ static void load_instr(Loader *ld, const Instr *in, XInstr *x)
     case OP_BRA:
         x->target = ld->cur->code_base + in->operands[0].u.ref.target;
         return;
-    case OP_RET: case OP_EXIT:
+    case OP_RET: case OP_EXIT: case OP_TRAP:
         return;
     case OP_BAR_WARP_SYNC:
         break;
@@ -574,6 +580,154 @@ static void load_instr(Loader *ld, const Instr *in, XInstr *x)
         x->src[s] = source_row(ld, in, o, source_type(in, s), x, s);
         x->src_count = (uint8_t)(s + 1);
     }
+}
+
+/* ---- reconvergence points ---- */
+
+/* The successors of instruction i of a function of n instructions (n stands for its end):
+ * control goes on to i + 1 except after an unguarded bra, exit, ret or trap; a bra also goes to
+ * its target, and exit, ret and trap to the end. Returns how many (at most 2). */
+static unsigned successors(const XInstr *code, uint32_t base, uint32_t n, uint32_t i, uint32_t succ[2])
+{
+    const XInstr *x = &code[base + i];
+    unsigned count = 0;
+    bool ends = x->op == OP_EXIT || x->op == OP_RET || x->op == OP_TRAP;
+    if (x->op == OP_BRA)
+        succ[count++] = x->target - base;
+    else if (ends)
+        succ[count++] = n;
+    if ((x->op != OP_BRA && !ends) || x->guard)
+        if (count == 0 || succ[0] != i + 1)
+            succ[count++] = i + 1;
+    return count;
+}
+
+/* The post-dominator tree of one function (Cooper, Harvey and Kennedy's iterative algorithm on
+ * the reversed control-flow graph, rooted at the function's end), numbered so that P
+ * post-dominates Q exactly when Q's interval lies within P's; and the reconvergence points,
+ * the immediate post-dominators of conditional branches. Instructions from which the end
+ * cannot be reached (an endless loop) have no interval. */
+static void find_reconvergence(Warp *w, const FuncLayout *f)
+{
+    uint32_t n = f->fn->code.len, base = f->code_base, nodes = n + 1;
+    XInstr *code = w->code;
+    /* predecessors, as offsets into one array */
+    uint32_t *pred_start = xcalloc(nodes + 1, sizeof *pred_start);
+    uint32_t succ[2];
+    for (uint32_t i = 0; i < n; i++)
+        for (unsigned k = successors(code, base, n, i, succ); k--;)
+            pred_start[succ[k] + 1]++;
+    for (uint32_t v = 0; v < nodes; v++)
+        pred_start[v + 1] += pred_start[v];
+    uint32_t *preds = xmalloc((pred_start[nodes] + 1) * sizeof *preds);
+    uint32_t *fill = xmalloc(nodes * sizeof *fill);
+    memcpy(fill, pred_start, nodes * sizeof *fill);
+    for (uint32_t i = 0; i < n; i++)
+        for (unsigned k = successors(code, base, n, i, succ); k--;)
+            preds[fill[succ[k]]++] = i;
+    /* postorder of the reversed graph from the end (iterative depth-first search) */
+    uint32_t *order = xmalloc(nodes * sizeof *order), *number = xmalloc(nodes * sizeof *number);
+    uint32_t *stack = xmalloc(nodes * sizeof *stack), *next = fill;
+    uint32_t count = 0, top = 0;
+    for (uint32_t v = 0; v < nodes; v++)
+        number[v] = NO_SLOT;
+    memcpy(next, pred_start, nodes * sizeof *next);
+    stack[top++] = n;
+    number[n] = 0;                            /* seen; the real number comes on leaving */
+    while (top) {
+        uint32_t v = stack[top - 1];
+        if (next[v] < pred_start[v + 1]) {
+            uint32_t u = preds[next[v]++];
+            if (number[u] == NO_SLOT) {
+                number[u] = 0;
+                stack[top++] = u;
+            }
+        } else {
+            top--;
+            number[v] = count;
+            order[count++] = v;
+        }
+    }
+    /* immediate post-dominators, by postorder number; NO_SLOT for the unreachable */
+    uint32_t *ipdom = xmalloc(nodes * sizeof *ipdom);
+    for (uint32_t v = 0; v < nodes; v++)
+        ipdom[v] = NO_SLOT;
+    ipdom[n] = n;
+    for (bool changed = true; changed;) {
+        changed = false;
+        for (uint32_t k = count - 1; k-- > 0;) {      /* reverse postorder, the root excluded */
+            uint32_t v = order[k], best = NO_SLOT;
+            for (unsigned s = successors(code, base, n, v, succ); s--;) {
+                uint32_t u = succ[s];
+                if (ipdom[u] == NO_SLOT)
+                    continue;
+                if (best == NO_SLOT) {
+                    best = u;
+                    continue;
+                }
+                while (u != best) {
+                    while (number[u] < number[best])
+                        u = ipdom[u];
+                    while (number[best] < number[u])
+                        best = ipdom[best];
+                }
+            }
+            if (best != ipdom[v]) {
+                ipdom[v] = best;
+                changed = true;
+            }
+        }
+    }
+    /* intervals: a depth-first walk of the tree (children found through a first-child list) */
+    uint32_t *child = xmalloc(nodes * sizeof *child), *sibling = xmalloc(nodes * sizeof *sibling);
+    for (uint32_t v = 0; v < nodes; v++)
+        child[v] = NO_SLOT;
+    for (uint32_t v = 0; v < n; v++)
+        if (ipdom[v] != NO_SLOT) {
+            sibling[v] = child[ipdom[v]];
+            child[ipdom[v]] = v;
+        }
+    for (uint32_t i = 0; i < n; i++)
+        code[base + i].pdom_in = code[base + i].pdom_out = NO_SLOT;
+    uint32_t clock = 0;
+    top = 0;
+    stack[top++] = n;
+    next[n] = child[n];
+    while (top) {
+        uint32_t v = stack[top - 1];
+        if (next[v] != NO_SLOT) {
+            uint32_t u = next[v];
+            next[v] = sibling[u];
+            code[base + u].pdom_in = clock++;
+            next[u] = child[u];
+            stack[top++] = u;
+        } else {
+            top--;
+            if (v != n)
+                code[base + v].pdom_out = clock++;
+        }
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        const XInstr *x = &code[base + i];
+        if (x->op == OP_BRA && x->guard && ipdom[i] != NO_SLOT && ipdom[i] < n)
+            code[base + ipdom[i]].reconverge = true;
+    }
+    free(pred_start);
+    free(preds);
+    free(fill);
+    free(order);
+    free(number);
+    free(stack);
+    free(ipdom);
+    free(child);
+    free(sibling);
+}
+
+/* Whether every path from q to the end of their function passes through p. */
+static bool postdominates(const Warp *w, uint32_t p, uint32_t q)
+{
+    const XInstr *a = &w->code[p], *b = &w->code[q];
+    return a->pdom_in != NO_SLOT && b->pdom_in != NO_SLOT && a->pdom_in <= b->pdom_in && b->pdom_out <= a->pdom_out;
 }
 
 /* ---- memory: variables, parameters ---- */
@@ -664,9 +818,32 @@ static bool memory_fits(Warp *w, Diag *diag)
     return true;
 }
 
+/* The region a name declared in the function being loaded stands for (its body's variables,
+ * then its results, then its parameters), or NO_SLOT: its own names hide the module's, and a
+ * function's parameter hides a kernel's of the same name. */
+static uint32_t own_region_named(const Loader *ld, const char *name, int space)
+{
+    if (!ld->cur)
+        return NO_SLOT;
+    const Memory *mem = ld->w->mem;
+    uint32_t k = (uint32_t)(ld->cur - ld->w->funcs);
+    for (uint32_t i = 0; i < ld->own[k].len; i++) {
+        uint32_t r = ld->own[k].data[i];
+        if (mem->regions[r].name == name && (space < 0 || mem->regions[r].space == space))
+            return r;
+    }
+    return NO_SLOT;
+}
+
 /* The address of a variable, parameter or function in its space; false if unknown. */
 static bool symbol_address(Loader *ld, const char *name, int *space, uint64_t *address)
 {
+    uint32_t own = own_region_named(ld, name, -1);
+    if (own != NO_SLOT) {
+        *space = ld->w->mem->regions[own].space;
+        *address = ld->w->mem->regions[own].base;
+        return true;
+    }
     for (uint32_t i = 0; i < ld->w->func_count; i++)
         if (ld->w->funcs[i].fn->name == name) {
             *space = SPACE_GLOBAL;
@@ -732,16 +909,20 @@ static void write_init(Loader *ld, Region *r, const Decl *d, const Init *v, uint
 /* A variable's region. .local and the .param of functions and call sequences are per lane
  * (each lane passes its own arguments); a kernel's parameters are shared and read-only. The
  * .param of different call sequences share a region by name: arguments are copied at the call,
- * so the blocks never need them at once. */
-static uint32_t add_variable(Loader *ld, const Decl *d, bool kernel_param)
+ * so the blocks never need them at once. Everything else has a region of its own, whatever
+ * its name. */
+static uint32_t add_variable(Loader *ld, const Decl *d, bool kernel_param, bool call_param)
 {
     if (!in_memory(d))
         return NO_SLOT;
     int space = d->space;
     uint64_t size = decl_bytes(d);
     bool per_lane = per_lane_variable(d, kernel_param);
-    Region *old = mem_named(ld->w->mem, d->name, space);
-    if (old && per_lane && old->per_lane) {
+    Region *old = NULL;
+    for (uint32_t i = 0; call_param && !old && i < ld->call_params.len; i++)
+        if (ld->w->mem->regions[ld->call_params.data[i]].name == d->name)
+            old = &ld->w->mem->regions[ld->call_params.data[i]];
+    if (old) {
         if (old->size < size) {
             size_t bytes = size * ld->w->mem->copies;
             old->data = xrealloc(old->data, bytes);
@@ -754,6 +935,8 @@ static uint32_t add_variable(Loader *ld, const Decl *d, bool kernel_param)
     }
     uint32_t index = mem_add(ld->w->mem, d->name, space, size, d->align ? d->align : 8,
                              d->type == TYPE_NONE ? TYPE_B8 : d->type, per_lane, !per_lane);
+    if (call_param)
+        VEC_PUSH(&ld->w->m->arena, ld->call_params, index);
     Region *r = &ld->w->mem->regions[index];
     r->kernel_param = kernel_param;
     if (kernel_param)
@@ -773,31 +956,47 @@ static void own_region(FuncLayout *f, uint32_t region)
     f->regions[f->region_count++] = region;
 }
 
+/* Every variable's region. A function's per-lane regions (saved and restored around a
+ * recursive call) are its parameters, then its results, then its .local variables, in order. */
 static void build_memory(Loader *ld)
 {
     Module *m = ld->w->m;
+    Arena *arena = &m->arena;
     for (uint32_t i = 0; i < m->globals.len; i++)
-        add_variable(ld, &m->globals.data[i], false);
+        add_variable(ld, &m->globals.data[i], false, false);
     for (uint32_t k = 0; k < ld->w->func_count; k++) {
         FuncLayout *f = &ld->w->funcs[k];
         Function *fn = f->fn;
+        uint32_t *params = xmalloc((fn->params.len + fn->returns.len + 1) * sizeof *params);
         for (uint32_t i = 0; i < fn->params.len; i++) {
-            uint32_t r = add_variable(ld, &fn->params.data[i], k == 0);
+            params[i] = add_variable(ld, &fn->params.data[i], k == 0, false);
             if (k)
-                own_region(f, r);
+                own_region(f, params[i]);
         }
-        for (uint32_t i = 0; i < fn->returns.len; i++)
-            own_region(f, add_variable(ld, &fn->returns.data[i], false));
+        for (uint32_t i = 0; i < fn->returns.len; i++) {
+            params[fn->params.len + i] = add_variable(ld, &fn->returns.data[i], false, false);
+            own_region(f, params[fn->params.len + i]);
+        }
         for (uint32_t i = 0; i < fn->decls.len; i++) {
-            uint32_t r = add_variable(ld, &fn->decls.data[i], false);
-            if (fn->decls.data[i].space == SPACE_LOCAL)
+            const Decl *d = &fn->decls.data[i];
+            uint32_t r = add_variable(ld, d, false, d->space == SPACE_PARAM);
+            if (d->space == SPACE_LOCAL)
                 own_region(f, r);
+            if (r != NO_SLOT)
+                VEC_PUSH(arena, ld->own[k], r);
         }
+        for (uint32_t i = fn->params.len + fn->returns.len; i-- > 0;)   /* results, then parameters */
+            if (params[i] != NO_SLOT)
+                VEC_PUSH(arena, ld->own[k], params[i]);
+        free(params);
     }
 }
 
 static uint32_t region_index(Loader *ld, const char *name, int space)
 {
+    uint32_t own = own_region_named(ld, name, space);
+    if (own != NO_SLOT)
+        return own;
     Region *r = mem_named(ld->w->mem, name, space);
     return r ? (uint32_t)(r - ld->w->mem->regions) : NO_SLOT;
 }
@@ -821,6 +1020,13 @@ static void load_call(Loader *ld, const Instr *in, XInstr *x)
         return;
     }
     site.callee = NO_SLOT;
+    for (uint32_t k = 0; target->kind == OPND_SYM && k < w->m->functions.len; k++)
+        if (w->m->functions.data[k]->is_entry && w->m->functions.data[k]->name == target->u.ref.name) {
+            diag_at(w->diag, DIAG_ERROR, in->at, "'%s' is a kernel (.entry): only a .func can be called",
+                    target->u.ref.name);
+            ld->failed = true;
+            return;
+        }
     if (target->kind == OPND_SYM) {
         for (uint32_t k = 0; k < w->func_count; k++)
             if (w->funcs[k].fn->name == target->u.ref.name)
@@ -935,16 +1141,20 @@ Warp *exec_load(Module *m, Function *fn, Diag *diag)
     w->stack = xcalloc(WARP_SIZE, sizeof *w->stack);
     mem_init(w->mem);
     block->per_warp_barriers = m->target_sm && m->target_sm < 70;
+    ld.own = xcalloc(w->func_count, sizeof *ld.own);
     build_memory(&ld);
     for (uint32_t k = 0; k < w->func_count; k++) {
         ld.cur = &w->funcs[k];
         for (uint32_t i = 0; i < ld.cur->fn->code.len; i++)
             load_instr(&ld, &ld.cur->fn->code.data[i], &w->code[ld.cur->code_base + i]);
     }
+    free(ld.own);
     if (ld.failed) {
         exec_free(w);
         return NULL;
     }
+    for (uint32_t k = 0; k < w->func_count; k++)
+        find_reconvergence(w, &w->funcs[k]);
     /* Immediate rows follow the special registers: fix the placeholders. */
     uint32_t first_immediate = w->row_count;
     w->first_immediate = first_immediate;
@@ -1133,33 +1343,33 @@ static uint32_t guard_lanes(const Warp *w, const XInstr *x, uint32_t lanes, uint
 
 static void exchange(Warp *w, const XInstr *x, const XInstr *at, uint32_t lanes, uint32_t guard_true);
 
-/* The lanes of cls, all waiting at instructions of one kind and mask, complete together. */
+/* Lanes whose guard was undefined took part as its bits said, but what they wrote is unknown. */
+static void forget_if_guard_undefined(Warp *w, const XInstr *x, uint32_t lanes)
+{
+    if (!x->guard || !(lanes &= ~w->pred_defined[x->guard_pred]))
+        return;
+    if (x->dst_kind == DST_VALUE)
+        w->defined[x->dst] &= ~lanes;
+    else if (x->dst_kind == DST_PRED)
+        w->pred_defined[x->dst] &= ~lanes;
+    if (x->dst_pred != NO_SLOT)
+        w->pred_defined[x->dst_pred] &= ~lanes;
+}
+
+/* The lanes of cls, all waiting at instructions of one kind and mask, complete together. Only
+ * lanes whose guard held arrived, so every one of them takes part. */
 static void complete(Warp *w, uint32_t cls)
 {
-    uint32_t guard_true = 0;
-    for (uint32_t left = cls; left;) {
-        int l = __builtin_ctz(left);
-        uint32_t pc = w->arrival[l].pc;
-        uint32_t at_pc = 0;
-        for (uint32_t k = left; k; k &= k - 1) {
-            int lane = __builtin_ctz(k);
-            if (w->arrival[lane].pc == pc)
-                at_pc |= 1u << lane;
-        }
-        uint32_t undefined;
-        guard_true |= guard_lanes(w, &w->code[pc], at_pc, &undefined);
-        if (undefined)
-            exec_warn(w, pc, undefined, "undefined guard predicate");
-        left &= ~at_pc;
-    }
     uint32_t pc = w->arrival[__builtin_ctz(cls)].pc;
     const XInstr *x = &w->code[pc];
     bool one_pc = true;
     for (uint32_t k = cls; k && one_pc; k &= k - 1)
         one_pc = w->arrival[__builtin_ctz(k)].pc == pc;
-    exchange(w, x, one_pc ? x : NULL, cls, guard_true);
+    exchange(w, x, one_pc ? x : NULL, cls, cls);
     for (uint32_t k = cls; k; k &= k - 1) {
         int lane = __builtin_ctz(k);
+        const XInstr *own = &w->code[w->arrival[lane].pc];
+        forget_if_guard_undefined(w, own, 1u << lane);
         w->pc[lane] = w->arrival[lane].pc + 1;
         if (w->trace && (w->waiting >> lane & 1)) {
             if (!w->trace->released || w->arrival[lane].since < w->trace->waited_since)
@@ -1206,19 +1416,26 @@ static void exchange(Warp *w, const XInstr *x, const XInstr *at, uint32_t lanes,
     }
 }
 
-/* Lanes of mask arrive at the synchronising instruction at pc. CTA barriers: barrier.c. */
+/* Lanes of mask reach the synchronising instruction at pc. Those whose guard is false do not
+ * execute it: they go on to the next instruction without arriving (ptxas branches around a
+ * guarded warp-synchronous instruction), are not checked for their membermask bit, and meet
+ * the others at their next instruction of the same kind. CTA barriers: barrier.c. */
 static void arrive(Warp *w, uint32_t pc, uint32_t mask)
 {
     const XInstr *x = &w->code[pc];
+    uint32_t guard_undefined;
+    uint32_t run = guard_lanes(w, x, mask, &guard_undefined);
+    if (guard_undefined)
+        exec_warn(w, pc, guard_undefined, "undefined guard predicate");
+    if (run != mask)
+        advance(w, mask & ~run, pc + 1);
     if (x->barrier) {
-        uint32_t guard_undefined;
-        uint32_t run = guard_lanes(w, x, mask, &guard_undefined);
-        if (guard_undefined)
-            exec_warn(w, pc, guard_undefined, "undefined guard predicate");
-        advance(w, mask & ~run, pc + 1);     /* a barrier whose guard is false is not executed */
         barrier_arrive(w, pc, run);
         return;
     }
+    mask = run;
+    if (!mask)
+        return;
     uint32_t row = x->src[x->src_count - 1];
     uint32_t undefined = mask & ~w->defined[row];
     if (undefined)
@@ -1233,11 +1450,8 @@ static void arrive(Warp *w, uint32_t pc, uint32_t mask)
                 same |= (uint32_t)((uint32_t)w->val[row][l] == membermask) << l;
         }
         if ((same & mask) == mask && (membermask & w->launched & ~w->exited) == mask) {
-            uint32_t guard_undefined;
-            uint32_t guard_true = guard_lanes(w, x, mask, &guard_undefined);
-            if (guard_undefined)
-                exec_warn(w, pc, guard_undefined, "undefined guard predicate");
-            exchange(w, x, x, mask, guard_true);
+            exchange(w, x, x, mask, mask);
+            forget_if_guard_undefined(w, x, mask);
             advance(w, mask, pc + 1);
             return;
         }
@@ -1341,7 +1555,7 @@ static void call(Warp *w, uint32_t pc, uint32_t run)
             uint64_t a = w->val[site->target_row][l];
             callee = (a - MEM_FUNC_BASE) / 16;
             if (!(w->defined[site->target_row] >> l & 1) || a < MEM_FUNC_BASE || (a - MEM_FUNC_BASE) % 16 ||
-                callee >= w->func_count) {
+                callee >= w->func_count || callee == 0) {      /* funcs[0] is the kernel */
                 exec_fault(w, pc, "lane %d calls 0x%llx, which is not the address of a function", l,
                            (unsigned long long)a);
                 return;
@@ -1363,10 +1577,8 @@ static void call(Warp *w, uint32_t pc, uint32_t run)
                        f->name, site->arg_count, site->ret_count, f->params.len, f->returns.len);
             return;
         }
-        for (unsigned i = 0; i < site->arg_count; i++) {
-            Region *p = mem_named(w->mem, f->params.data[i].name, SPACE_PARAM);
-            copy_param(w, site->args[i], (uint32_t)(p - w->mem->regions), l);
-        }
+        for (unsigned i = 0; i < site->arg_count; i++)      /* its regions: parameters first */
+            copy_param(w, site->args[i], w->funcs[callee].regions[i], l);
         w->stack[l][w->depth[l]++] = (Frame){ pc + 1, pc, callee, recursive && callee != 0, saved_at };
         w->pc[l] = w->funcs[callee].code_base;
     }
@@ -1384,10 +1596,8 @@ static void ret(Warp *w, uint32_t run)
         Frame f = w->stack[l][--w->depth[l]];
         const CallSite *site = &w->calls[w->code[f.call_pc].target];
         const Function *callee = w->funcs[f.callee].fn;
-        for (unsigned i = 0; i < site->ret_count; i++) {
-            Region *r = mem_named(w->mem, callee->returns.data[i].name, SPACE_PARAM);
-            copy_param(w, (uint32_t)(r - w->mem->regions), site->rets[i], l);
-        }
+        for (unsigned i = 0; i < site->ret_count; i++)      /* then results */
+            copy_param(w, w->funcs[f.callee].regions[callee->params.len + i], site->rets[i], l);
         if (f.saved)
             restore_activation(w, &w->funcs[f.callee], l, f.saved_at);
         w->pc[l] = f.return_pc;
@@ -1403,9 +1613,10 @@ static void advance(Warp *w, uint32_t mask, uint32_t next)
             w->pc[l] = next;
         return;
     }
+    if (!mask)
+        return;
     for (int l = 0; l < WARP_SIZE; l++)
-        if (mask >> l & 1)
-            w->pc[l] = next;
+        w->pc[l] = (mask >> l & 1) ? next : w->pc[l];
 }
 
 static int lane_count(uint32_t mask)
@@ -1456,6 +1667,17 @@ static uint32_t step(Warp *w, uint32_t pc, uint32_t mask)
         advance(w, mask & ~run, pc + 1);
         call(w, pc, run);
         return NO_SLOT;
+    case OP_TRAP:
+        if (undefined)
+            exec_warn(w, pc, undefined, "undefined guard predicate");
+        advance(w, mask & ~run, pc + 1);
+        if (run) {
+            char lanes[200];
+            exec_format_lanes(w, lanes, sizeof lanes, run);
+            exec_fault(w, pc, "'trap' executed by %s: the kernel is aborted", lanes);
+            return NO_SLOT;
+        }
+        break;
     case OP_SHFL_SYNC:
     case OP_VOTE_SYNC:
     case OP_BAR_WARP_SYNC:
@@ -1537,36 +1759,122 @@ static uint32_t step(Warp *w, uint32_t pc, uint32_t mask)
     return pc + 1;
 }
 
-/* The next lanes to run: those at the lowest pc among the ready lanes, unless some ready lane
- * has waited STARVE_STEPS or more, which then runs (with the lanes at its pc) first. */
-static uint32_t choose(Warp *w, uint32_t ready, uint32_t *pc_out)
+/* Where lane m is, seen from the function activation lane l is in: its pc when it is in the
+ * same one, the call it made from there when it is deeper, NO_SLOT when it is elsewhere. */
+static uint32_t position_seen_by(const Warp *w, int m, int l)
 {
-    uint32_t lowest = NO_SLOT;
+    unsigned depth = w->depth[l];
+    if (w->depth[m] < depth)
+        return NO_SLOT;
+    for (unsigned d = 0; d < depth; d++)
+        if (w->stack[m][d].call_pc != w->stack[l][d].call_pc || w->stack[m][d].callee != w->stack[l][d].callee)
+            return NO_SLOT;
+    return w->depth[m] == depth ? w->pc[m] : w->stack[m][depth].call_pc;
+}
+
+/* Whether lane l's pc is inside its function (not run off its end). */
+static bool inside_function(const Warp *w, int l)
+{
+    const FuncLayout *f = &w->funcs[w->depth[l] ? w->stack[l][w->depth[l] - 1].callee : 0];
+    return w->pc[l] - f->code_base < f->fn->code.len;
+}
+
+/* The lanes of `group`, all at one pc, that wait there because it is a reconvergence point: a
+ * lane there waits while another ready lane of the same activation is at an instruction the
+ * point post-dominates (one that will come to it). So lanes that leave a loop early wait at
+ * its exit for the others, as the lanes of an if/else meet after it. Lanes waiting at
+ * synchronising instructions are not ready, and hold nobody. */
+static uint32_t held_at(const Warp *w, uint32_t group, uint32_t ready)
+{
+    int first = __builtin_ctz(group);
+    uint32_t p = w->pc[first], held = 0;
+    if (!(ready & ~group) || p >= w->code_len || !w->code[p].reconverge || !inside_function(w, first))
+        return 0;
+    while (group) {
+        int l = __builtin_ctz(group);
+        uint32_t same = 1u << l;
+        if (w->depth[l] == 0)              /* lanes of the kernel at one pc: the same answer */
+            for (uint32_t k = group & (group - 1); k; k &= k - 1)
+                same |= (uint32_t)(w->depth[__builtin_ctz(k)] == 0) << __builtin_ctz(k);
+        group &= ~same;
+        for (uint32_t k = ready & ~same; k; k &= k - 1) {
+            int m = __builtin_ctz(k);
+            uint32_t q = position_seen_by(w, m, l);
+            if (q != NO_SLOT && q != p && (q != w->pc[m] || inside_function(w, m)) && postdominates(w, p, q)) {
+                held |= same;
+                break;
+            }
+        }
+    }
+    return held;
+}
+
+/* The lanes of `candidates` at the lowest pc among them; *pc_out gets the pc. */
+static uint32_t lowest_group(const Warp *w, uint32_t candidates, uint32_t *pc_out)
+{
+    uint32_t lowest = NO_SLOT, mask = 0;
     for (int l = 0; l < WARP_SIZE; l++) {
-        uint32_t pc = (ready >> l & 1) ? w->pc[l] : NO_SLOT;
+        uint32_t pc = (candidates >> l & 1) ? w->pc[l] : NO_SLOT;
         lowest = pc < lowest ? pc : lowest;
     }
-    uint32_t mask = 0;
     for (int l = 0; l < WARP_SIZE; l++)
-        mask |= (uint32_t)((ready >> l & 1) && w->pc[l] == lowest) << l;
-    if (mask != ready) {
+        mask |= (uint32_t)(w->pc[l] == lowest) << l;
+    mask &= candidates;
+    *pc_out = lowest;
+    return mask;
+}
+
+/* The next lanes to run: those at the lowest pc among the ready lanes that are not held at a
+ * reconvergence point, unless a ready lane has waited STARVE_STEPS or more (a held one
+ * HOLD_STEPS), which then runs, with the lanes at its pc, first. */
+static uint32_t choose(Warp *w, uint32_t ready, uint32_t *pc_out)
+{
+    uint32_t candidates = ready, mask = 0, lowest = NO_SLOT, starving = 0;
+    while (candidates) {
+        mask = lowest_group(w, candidates, &lowest);
+        uint32_t held = held_at(w, mask, ready);
+        if (mask & ~held) {
+            mask &= ~held;
+            break;
+        }
+        candidates &= ~mask;
+    }
+    if (mask == ready) {
+        *pc_out = lowest;
+        return mask;
+    }
+    if (w->steps >= STARVE_STEPS) {
+        uint64_t due = w->steps - STARVE_STEPS;
+        for (int l = 0; l < WARP_SIZE; l++)
+            starving |= (uint32_t)(w->last_run[l] <= due) << l;
+        starving &= ready;
+    }
+    if (starving) {                        /* rare: only now does it pay to know who is held */
+        uint32_t held = 0;
+        for (uint32_t left = ready; left;) {
+            uint32_t pc, group = lowest_group(w, left, &pc);
+            held |= held_at(w, group, ready);
+            left &= ~group;
+        }
         uint64_t oldest = w->steps;
         int starved = -1;
-        for (int l = 0; l < WARP_SIZE; l++)
-            if ((ready >> l & 1) && w->last_run[l] + STARVE_STEPS <= w->steps && w->last_run[l] < oldest) {
+        for (uint32_t k = starving; k; k &= k - 1) {
+            int l = __builtin_ctz(k);
+            uint64_t patience = (held >> l & 1) ? HOLD_STEPS : STARVE_STEPS;
+            if (w->last_run[l] + patience <= w->steps && w->last_run[l] < oldest) {
                 oldest = w->last_run[l];
                 starved = l;
             }
+        }
         if (starved >= 0) {
             lowest = w->pc[starved];
             mask = 0;
             for (int l = 0; l < WARP_SIZE; l++)
                 mask |= (uint32_t)((ready >> l & 1) && w->pc[l] == lowest) << l;
         }
-        for (int l = 0; l < WARP_SIZE; l++)
-            if (mask >> l & 1)
-                w->last_run[l] = w->steps + 1;
     }
+    for (uint32_t k = mask; k; k &= k - 1)
+        w->last_run[__builtin_ctz(k)] = w->steps + 1;
     *pc_out = lowest;
     return mask;
 }
@@ -1598,7 +1906,7 @@ bool warp_run(Warp *w, const ExecOptions *o, uint64_t slice)
     Block *b = w->block;
     uint32_t next_pc = w->next_pc, last_mask = w->last_mask;
     uint64_t end = slice > UINT64_MAX - w->steps ? UINT64_MAX : w->steps + slice;
-    bool moved = false;
+    bool moved = false, fast = true;           /* fast: lanes may have run without last_run kept */
     while (!w->faulted && w->steps < end) {
         uint32_t ready = w->launched & ~w->exited & ~w->waiting;
         uint32_t pc, mask;
@@ -1606,10 +1914,16 @@ bool warp_run(Warp *w, const ExecOptions *o, uint64_t slice)
             /* The lanes that just ran are all the ready ones and stayed together. */
             pc = next_pc;
             mask = ready;
+            fast = true;
             goto run;
         }
         if (!ready)
             break;
+        if (fast) {                             /* the lanes of the fast path ran until now */
+            for (uint32_t k = last_mask; k; k &= k - 1)
+                w->last_run[__builtin_ctz(k)] = w->steps;
+            fast = false;
+        }
         if (ready != w->previous_ready) {       /* lanes joined: none of them is starved */
             for (int l = 0; l < WARP_SIZE; l++)
                 if ((ready & ~w->previous_ready) >> l & 1)

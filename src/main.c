@@ -21,7 +21,7 @@ static const char usage[] =
     "  --regs A,B         show only these registers and predicates\n"
     "  --warps 0,2-3      show only these warps' threads in the table\n"
     "  --threads 0-7,64   show only these threads in the table\n"
-    "  --entry NAME       the kernel to run (default: the first .entry)\n"
+    "  --entry NAME       the kernel to run (needed when there are several)\n"
     "  --trace[=json]     every warp-step on standard error: lanes, values, shuffle sources\n"
     "  --max-steps N      stop a runaway program after N warp-steps (default 100000000)\n"
     "  --strict           undefined branch conditions, shift amounts, membermasks: exit 3\n"

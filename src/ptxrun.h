@@ -505,6 +505,8 @@ typedef struct XInstr {
     uint8_t red_op;            /* bar.red: BARRIER_RED_POPC, _AND or _OR */
     bool has_count;            /* bar, barrier: a thread count is given (src[1]) */
     bool aligned;              /* bar, barrier.aligned: every thread must execute this very instruction */
+    bool reconverge;           /* the immediate post-dominator of a conditional branch */
+    uint32_t pdom_in, pdom_out;    /* its interval in the function's post-dominator tree (NO_SLOT: none) */
     const Instr *ir;
 } XInstr;
 

@@ -258,17 +258,173 @@ START_TEST(exited_lanes_do_not_block_and_read_undefined)
 }
 END_TEST
 
-START_TEST(guard_false_lanes_take_part_but_write_nothing)
+/* ---- guarded synchronising instructions (DECISIONS.md 8, measured on an H100) ---- */
+
+START_TEST(guard_false_lanes_meet_at_their_next_shuffle)
 {
+    /* Lane 5 skips the guarded shuffle; its next shuffle pairs with the others' first: they
+     * read lane 5's a there (t = 105), and lane 5 reads itself. The others' second shuffle
+     * then reads lane 5, which has gone: undefined (the H100 gave 0). */
     Run *r = load("    mov.u32 lane, %laneid;\n    mov.u32 v, 777;\n    setp.ne.u32 p, lane, 5;\n"
                   "@p  shfl.sync.idx.b32 v, lane, 5, 31, 0xffffffff;\n"
-                  "    shfl.sync.idx.b32 x, lane, 0, 31, 0xffffffff;\n");
-    ck_assert_int_eq(run(r), EXEC_OK);           /* no deadlock: lane 5 arrived too */
-    uint32_t v = reg(r, "v");
-    ck_assert_uint_eq(r->w->val[v][5], 777);      /* lane 5 wrote nothing */
-    ck_assert(r->w->defined[v] >> 5 & 1);
-    ck_assert_uint_eq(r->w->defined[v], 1u << 5); /* everyone else read guard-false lane 5 */
-    ck_assert_uint_eq(r->w->defined[reg(r, "x")], ALL_LANES);
+                  "    add.u32 t, lane, 100;\n"
+                  "    shfl.sync.idx.b32 x, t, 5, 31, 0xffffffff;\n");
+    ck_assert_int_eq(run(r), EXEC_OK);
+    uint32_t v = reg(r, "v"), x = reg(r, "x");
+    for (int l = 0; l < WARP_SIZE; l++) {
+        ck_assert_msg(r->w->val[v][l] == (l == 5 ? 777u : 105u), "v of lane %d", l);
+        ck_assert(r->w->defined[v] >> l & 1);
+    }
+    ck_assert_uint_eq(r->w->val[x][5], 105);
+    ck_assert_uint_eq(r->w->defined[x], 1u << 5);
+    done(r);
+}
+END_TEST
+
+START_TEST(guarded_shuffles_of_different_modes_never_meet)
+{
+    /* @g shfl.sync.bfly then @!g shfl.sync.idx, full masks: each half waits for the other at
+     * an instruction of another mode. The H100 never completes it. */
+    Run *r = load("    mov.u32 lane, %laneid;\n    setp.lt.u32 g, lane, 16;\n"
+                  "@g  shfl.sync.bfly.b32 v, lane, 1, 31, 0xffffffff;\n"
+                  "@!g shfl.sync.idx.b32 w, lane, 0, 31, 0xffffffff;\n");
+    ck_assert_int_eq(run(r), EXEC_FAULT);
+    ck_assert_msg(strstr(r->p->cap.text, "deadlock: no lane can move") != NULL, "%s", r->p->cap.text);
+    ck_assert(strstr(r->p->cap.text, "3:1: note: lanes 0-15 wait here (membermask 0xffffffff) for lanes 16-31\n"));
+    ck_assert(strstr(r->p->cap.text, "4:1: note: lanes 16-31 wait here (membermask 0xffffffff) for lanes 0-15\n"));
+    done(r);
+}
+END_TEST
+
+START_TEST(guarded_ballot_counts_the_votes_of_the_next_one)
+{
+    /* Lanes 0-15 ballot on q1 (odd lanes) under a guard; lanes 16-31 skip to the next ballot,
+     * on q2 (lanes 4k). The first ballot holds lanes 0-15's q1 and lanes 16-31's q2; lanes
+     * 0-15's second is without lanes 16-31 (gone: they vote 0). */
+    Run *r = load("    mov.u32 lane, %laneid;\n    mov.u32 b1, 0xdead;\n    setp.lt.u32 g, lane, 16;\n"
+                  "    and.b32 odd, lane, 1;\n    setp.eq.u32 q1, odd, 1;\n"
+                  "    and.b32 four, lane, 3;\n    setp.eq.u32 q2, four, 0;\n"
+                  "@g  vote.sync.ballot.b32 b1, q1, 0xffffffff;\n"
+                  "    vote.sync.ballot.b32 b2, q2, 0xffffffff;\n");
+    ck_assert_int_eq(run(r), EXEC_OK);
+    uint32_t b1 = reg(r, "b1"), b2 = reg(r, "b2");
+    for (int l = 0; l < WARP_SIZE; l++) {
+        ck_assert_msg(r->w->val[b1][l] == (l < 16 ? 0x1111aaaau : 0xdeadu), "b1 of lane %d", l);
+        ck_assert_msg(r->w->val[b2][l] == (l < 16 ? 0x00001111u : 0x1111aaaau), "b2 of lane %d", l);
+    }
+    ck_assert_uint_eq(r->w->defined[b2], ALL_LANES);
+    done(r);
+}
+END_TEST
+
+START_TEST(guarded_match_and_elect_meet_their_next_instruction)
+{
+    /* match.any: lanes 0-15 match k1 = lane & 1 at the guarded one, lanes 16-31 k2 = 1 at
+     * the next. elect: lanes 0-7 skip the guarded one, so its leader is lane 0 from the next. */
+    Run *r = load("    mov.u32 lane, %laneid;\n    setp.lt.u32 g, lane, 16;\n    and.b32 k1, lane, 1;\n"
+                  "    mov.u32 k2, 1;\n"
+                  "@g  match.any.sync.b32 m1, k1, 0xffffffff;\n"
+                  "    match.any.sync.b32 m2, k2, 0xffffffff;\n");
+    ck_assert_int_eq(run(r), EXEC_OK);
+    uint32_t m1 = reg(r, "m1"), m2 = reg(r, "m2");
+    ck_assert_uint_eq(r->w->val[m1][0], 0x00005555);
+    ck_assert_uint_eq(r->w->val[m1][1], 0xffffaaaa);
+    ck_assert_uint_eq(r->w->val[m2][20], 0xffffaaaa);
+    ck_assert_uint_eq(r->w->val[m2][3], 0x0000ffff);     /* lanes 16-31 have gone */
+    done(r);
+    r = load("    mov.u32 lane, %laneid;\n    setp.ge.u32 h, lane, 8;\n"
+             "@h  elect.sync e1|p1, 0xffffffff;\n"
+             "    elect.sync e2|p2, 0xffffffff;\n");
+    ck_assert_int_eq(run(r), EXEC_OK);
+    uint32_t e1 = reg(r, "e1"), e2 = reg(r, "e2");
+    ck_assert_uint_eq(r->w->val[e1][12], 0);
+    ck_assert_uint_eq(r->w->val[e2][3], 0);
+    ck_assert_uint_eq(r->w->val[e2][12], 8);             /* lanes 0-7 have gone */
+    ck_assert_uint_eq(r->w->pred[pred(r, "p1")] & 0xffffff00, 0);
+    ck_assert_uint_eq(r->w->pred[pred(r, "p2")], (1u << 0) | (1u << 8));
+    done(r);
+}
+END_TEST
+
+START_TEST(guard_false_lanes_are_not_checked_for_their_bit)
+{
+    /* Even lanes add over membermask 0x55555555; odd lanes, not in it, have a false guard:
+     * they do not execute the instruction, so nothing faults (redux and vote.all alike). */
+    Run *r = load("    mov.u32 lane, %laneid;\n    and.b32 odd, lane, 1;\n    setp.eq.u32 even, odd, 0;\n"
+                  "    mov.u32 s, 0;\n@even redux.sync.add.u32 s, lane, 0x55555555;\n"
+                  "    setp.ne.u32 notfirst, lane, 0;\n    mov.pred all, 0;\n"
+                  "@notfirst vote.sync.all.pred all, notfirst, 0xfffffffe;\n"
+                  "    setp.lt.u32 low, lane, 16;\n@low bar.warp.sync 0x0000ffff;\n");
+    ck_assert_int_eq(run(r), EXEC_OK);
+    uint32_t s = reg(r, "s");
+    for (int l = 0; l < WARP_SIZE; l++)
+        ck_assert_msg(r->w->val[s][l] == (l % 2 ? 0u : 240u), "lane %d", l);   /* 0 + 2 + ... + 30 */
+    ck_assert_uint_eq(r->w->pred[pred(r, "all")], 0xfffffffe);
+    ck_assert_uint_eq(r->w->pred_defined[pred(r, "all")], ALL_LANES);
+    done(r);
+}
+END_TEST
+
+/* ---- reconvergence ---- */
+
+START_TEST(lanes_wait_at_a_long_loop_exit)
+{
+    /* Lane l runs 20 l iterations: far more than the 256 warp-steps after which a lane left
+     * behind would otherwise run ahead. Lanes that leave early wait at the exit, so the
+     * activemask after the loop is the full mask (the H100 reconverges there). */
+    Run *r = load("    mov.u32 lane, %laneid;\n    mul.lo.u32 n, lane, 20;\n    mov.u32 i, 0;\n"
+                  "LOOP:\n    add.u32 i, i, 1;\n    setp.lt.u32 p, i, n;\n@p  bra LOOP;\n"
+                  "    activemask.b32 after;\n");
+    ck_assert_int_eq(run(r), EXEC_OK);
+    uint32_t after = reg(r, "after");
+    for (int l = 0; l < WARP_SIZE; l++)
+        ck_assert_msg(r->w->val[after][l] == ALL_LANES, "lane %d: 0x%llx", l, (unsigned long long)r->w->val[after][l]);
+    done(r);
+}
+END_TEST
+
+START_TEST(lanes_wait_at_a_loop_exit_placed_before_the_loop)
+{
+    /* The loop's body comes after its exit in the code, so the lowest pc alone would run the
+     * lanes that leave first; the exit post-dominates the body, so they wait there. */
+    Run *r = load("    mov.u32 lane, %laneid;\n    mov.u32 i, 0;\n    bra.uni BODY;\n"
+                  "DONE:\n    activemask.b32 after;\n    exit;\n"
+                  "BODY:\n    add.u32 i, i, 1;\n    setp.ge.u32 q, i, lane;\n@q  bra DONE;\n    bra.uni BODY;\n");
+    ck_assert_int_eq(run(r), EXEC_OK);
+    uint32_t after = reg(r, "after");
+    for (int l = 0; l < WARP_SIZE; l++)
+        ck_assert_uint_eq(r->w->val[after][l], ALL_LANES);
+    done(r);
+}
+END_TEST
+
+START_TEST(spin_lock_makes_progress)
+{
+    /* Each lane takes a lock, counts, and gives it back. A lane that has the lock leaves the
+     * loop and waits at its exit for the lanes still spinning, which can only finish once it
+     * gives the lock back: after a long wait it goes on anyway. */
+    Run *r = load(".shared .u32 lock;\n.shared .u32 count;\n"
+                  "    mov.u64 a, lock;\n    mov.u64 c, count;\n"
+                  "SPIN:\n    atom.shared.cas.b32 old, [a], 0, 1;\n    setp.ne.u32 busy, old, 0;\n@busy bra SPIN;\n"
+                  "    ld.shared.u32 n, [c];\n    add.u32 n, n, 1;\n    st.shared.u32 [c], n;\n"
+                  "    atom.shared.exch.b32 x, [a], 0;\n    bar.warp.sync 0xffffffff;\n    ld.shared.u32 total, [c];\n");
+    ck_assert_int_eq(run(r), EXEC_OK);
+    uint32_t total = reg(r, "total");
+    for (int l = 0; l < WARP_SIZE; l++)
+        ck_assert_uint_eq(r->w->val[total][l], 32);
+    done(r);
+}
+END_TEST
+
+START_TEST(trap_aborts_the_kernel)
+{
+    Run *r = load("    mov.u32 lane, %laneid;\n    setp.gt.u32 p, lane, 27;\n@p  trap;\n");
+    ck_assert_int_eq(run(r), EXEC_FAULT);
+    ck_assert_str_eq(r->p->cap.text, "3:1: error: 'trap' executed by lanes 28-31: the kernel is aborted\n");
+    done(r);
+    r = load("    mov.u32 lane, %laneid;\n    setp.gt.u32 p, lane, 40;\n@p  trap;\n    add.u32 b, lane, 1;\n");
+    ck_assert_int_eq(run(r), EXEC_OK);                  /* no lane's guard holds */
+    ck_assert_uint_eq(r->w->val[reg(r, "b")][31], 32);
     done(r);
 }
 END_TEST
@@ -644,8 +800,8 @@ START_TEST(match_redux_elect)
     ck_assert_uint_eq(r->w->val[reg(r, "lo")][0], (uint32_t)-5);
     ck_assert_uint_eq(r->w->val[reg(r, "hi")][0], (uint32_t)-1);        /* as .u32, -1 is largest */
     ck_assert_uint_eq(r->w->val[reg(r, "x")][0], 0);                    /* 0 ^ 1 ^ ... ^ 31 */
-    ck_assert_uint_eq(r->w->val[reg(r, "e")][12], 0);                   /* lane 0 completes it too */
-    ck_assert_uint_eq(r->w->pred[pred(r, "leader")] & 0xffffff00, 0);
+    ck_assert_uint_eq(r->w->val[reg(r, "e")][12], 8);    /* lanes 0-7 do not execute it: they are not elected */
+    ck_assert_uint_eq(r->w->pred[pred(r, "leader")], 1u << 8);
     done(r);
 }
 END_TEST
@@ -933,7 +1089,15 @@ int main(void)
     tcase_add_test(tc, if_else_arms_meet_at_different_pcs);
     tcase_add_test(tc, half_warp_masks_sync_apart);
     tcase_add_test(tc, exited_lanes_do_not_block_and_read_undefined);
-    tcase_add_test(tc, guard_false_lanes_take_part_but_write_nothing);
+    tcase_add_test(tc, guard_false_lanes_meet_at_their_next_shuffle);
+    tcase_add_test(tc, guarded_shuffles_of_different_modes_never_meet);
+    tcase_add_test(tc, guarded_ballot_counts_the_votes_of_the_next_one);
+    tcase_add_test(tc, guarded_match_and_elect_meet_their_next_instruction);
+    tcase_add_test(tc, guard_false_lanes_are_not_checked_for_their_bit);
+    tcase_add_test(tc, lanes_wait_at_a_long_loop_exit);
+    tcase_add_test(tc, lanes_wait_at_a_loop_exit_placed_before_the_loop);
+    tcase_add_test(tc, spin_lock_makes_progress);
+    tcase_add_test(tc, trap_aborts_the_kernel);
     tcase_add_test(tc, deadlock_is_reported);
     tcase_add_test(tc, own_bit_missing_from_membermask);
     tcase_add_test(tc, legacy_shfl_reads_only_lanes_executing_together);

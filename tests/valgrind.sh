@@ -17,9 +17,11 @@ tmp=$(mktemp)
 trap 'rm -f "$tmp"' EXIT
 for lanes in samples/*.lanes.json tests/kernels/*.lanes.json; do
     name=${lanes%.lanes.json}
+    entry=
+    case $name in tests/kernels/*) entry="--entry kernel" ;; esac   # CUB's modules add a second kernel
     for ptx in "$name".ptx "$name".*.ptx; do
         [ -f "$ptx" ] || continue
-        run "$ptx" -w "$ptx" --lanes "$lanes" --expect "$name.expect.json" --json
+        run "$ptx" -w "$ptx" --lanes "$lanes" --expect "$name.expect.json" --json $entry
     done
 done
 run "check of the nvcc corpus file with debug sections" --check tests/ptx/nvcc/printf.sm_75.debug.ptx

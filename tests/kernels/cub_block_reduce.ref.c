@@ -31,6 +31,6 @@ int main(int argc, char **argv)
     lanes_end(f, "\"@in\", \"@out\", 100", NULL);
     f = expect_begin(argv[2]);
     expect_buf(f, "out", "s32", out, 4);
-    expect_end(f);
+    expect_end_entry(f, "kernel");
     return 0;
 }

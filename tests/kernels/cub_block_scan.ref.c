@@ -39,6 +39,6 @@ int main(int argc, char **argv)
     expect_buf(f, "maxscan", "s32", maxscan, N);
     expect_buf(f, "excl2", "s32", excl2, 2 * N);
     expect_buf(f, "aggregate", "s32", aggregate, 1);
-    expect_end(f);
+    expect_end_entry(f, "kernel");
     return 0;
 }

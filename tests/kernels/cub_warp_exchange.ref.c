@@ -43,6 +43,6 @@ int main(int argc, char **argv)
     expect_buf(f, "b2s", "s32", b2s, 128);
     expect_buf(f, "s2b", "s32", s2b, 128);
     expect_buf(f, "scat", "s32", scat, 128);
-    expect_end(f);
+    expect_end_entry(f, "kernel");
     return 0;
 }

@@ -31,6 +31,6 @@ int main(int argc, char **argv)
     f = expect_begin(argv[2]);
     expect_buf(f, "b2s", "s32", b2s, 256);
     expect_buf(f, "s2b", "s32", s2b, 256);
-    expect_end(f);
+    expect_end_entry(f, "kernel");
     return 0;
 }

@@ -49,6 +49,6 @@ int main(int argc, char **argv)
     expect_buf(f, "out", "s32", out, 5);
     expect_buf(f, "seg", "s32", seg, 32);
     expect_buf(f, "fout", "f32", fout, 1);
-    expect_end(f);
+    expect_end_entry(f, "kernel");
     return 0;
 }

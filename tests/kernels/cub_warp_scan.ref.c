@@ -42,6 +42,6 @@ int main(int argc, char **argv)
     f = expect_begin(argv[2]);
     expect_buf(f, "out", "s32", out, 6 * 32);
     expect_buf(f, "fout", "f32", fout, 32);
-    expect_end(f);
+    expect_end_entry(f, "kernel");
     return 0;
 }

@@ -286,6 +286,14 @@ static inline void expect_end(FILE *f)
     close_out(f);
 }
 
+/* The same, naming the kernel to run, for a module of several .entry kernels (CUB's add an
+ * empty one): ptxrun refuses to pick one itself. */
+static inline void expect_end_entry(FILE *f, const char *entry)
+{
+    fprintf(f, "\n },\n \"entry\": \"%s\"}\n", entry);
+    close_out(f);
+}
+
 static inline void check_args(int argc, char **argv)
 {
     if (argc != 3) {
