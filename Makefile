@@ -119,6 +119,32 @@ valgrind: $(BUILD)/ptxrun
 kernel-tests: $(BUILD)/ptxrun
 	$(BUILD)/ptxrun test samples tests/kernels
 
+# The cases recorded on an H100: the selection in tests/hw, then the full set in ../shared/hw
+# when it is there (not approx/, which holds tables). Cases listed in tests/hw/not-yet.txt pass
+# while ptxrun refuses them; each folder's failures go to build/hw-tests/. hw-select and
+# hw-not-yet regenerate the selection and the list (scripts/hw_select.py).
+HW_SHARED ?= ../shared/hw
+HW_JOBS   ?= 2
+.PHONY: hw-tests hw-select hw-not-yet
+check: hw-tests
+
+hw-tests: $(BUILD)/ptxrun
+	@mkdir -p $(BUILD)/hw-tests; status=0; \
+	for dir in tests/hw/*/ $(if $(wildcard $(HW_SHARED)/*/),$(HW_SHARED)/*/); do \
+	    case $$dir in */approx/) continue ;; esac; \
+	    log=$(BUILD)/hw-tests/$$(printf '%s' "$$dir" | tr -c 'A-Za-z0-9_' '_' | sed 's/^_*//; s/_*$$//').log; \
+	    $(BUILD)/ptxrun test -j $(HW_JOBS) --not-yet tests/hw/not-yet.txt $$dir > $$log || status=1; \
+	    printf '%-28s %s\n' "$$dir" "$$(tail -n 1 $$log)"; \
+	done; \
+	if [ $$status -ne 0 ]; then echo "hw-tests: the failing cases are listed in $(BUILD)/hw-tests/*.log"; fi; \
+	exit $$status
+
+hw-select:
+	python3 scripts/hw_select.py --from $(HW_SHARED)
+
+hw-not-yet: $(BUILD)/ptxrun
+	python3 scripts/hw_select.py --from $(HW_SHARED) --not-yet --ptxrun $(BUILD)/ptxrun --jobs $(HW_JOBS)
+
 demo: $(BUILD)/ptxrun
 	@echo '== samples/scan.ptx: an inclusive plus-scan across the warp'
 	@cat samples/scan.ptx

@@ -360,7 +360,7 @@ def not_yet(roots, ptxrun, jobs, out_path):
                 "# runs fails. Regenerate: scripts/hw_select.py --not-yet (after make).\n")
         for k in listed:
             f.write(f"{k}  {reasons[k]}\n")
-    print(f"{out_path}: {len(listed)} of {len(todo)} cases not yet executable")
+    print(f"{os.path.relpath(out_path)}: {len(listed)} of {len(todo)} cases not yet executable")
 
 
 def main():
