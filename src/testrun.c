@@ -279,8 +279,8 @@ static void judge_listed(Case *c, const char *not_yet_file)
         snprintf(c->why, sizeof c->why, "wrong values (listed in %s as not yet executable, but it runs): %.150s",
                  not_yet_file, first);
     else
-        snprintf(c->why, sizeof c->why, "listed in %s as not yet executable, but not refused with \"cannot execute\": %.150s",
-                 not_yet_file, first);
+        snprintf(c->why, sizeof c->why, "listed in %s as not yet executable, but not refused with \"cannot execute\": "
+                 "%.150s", not_yet_file, first);
     c->outcome = CASE_FAILED;
 }
 
@@ -356,9 +356,7 @@ static void print_tap(const CaseList *list)
     for (uint32_t i = 0; i < list->count; i++) {
         const Case *c = &list->items[i];
         if (c->outcome == CASE_NOT_YET) {
-            printf("ok %u - %s # SKIP ", i + 1, c->ptx);
-            tap_escape(c->why);
-            putchar('\n');
+            printf("ok %u - %s # SKIP %s\n", i + 1, c->ptx, c->why);
             continue;
         }
         printf("%s %u - %s\n", c->outcome == CASE_PASSED ? "ok" : "not ok", i + 1, c->ptx);
@@ -459,14 +457,13 @@ static size_t parent_folder(const char *path, size_t len, const char *cwd, const
 
 /* "folder/NAME" for .../folder/NAME...ptx: how a --not-yet file names a case, so that one file
  * serves tests/hw/int and ../shared/hw/int alike. */
-static char *case_key(const char *ptx)
+static char *case_key(const char *ptx, const char *cwd)
 {
     const char *base = strrchr(ptx, '/');
     base = base ? base + 1 : ptx;
     size_t name_len = strcspn(base, ".");
-    char cwd[PATH_MAX];
     const char *folder = "";
-    size_t folder_len = parent_folder(ptx, (size_t)(base - ptx), getcwd(cwd, sizeof cwd), &folder);
+    size_t folder_len = parent_folder(ptx, (size_t)(base - ptx), cwd, &folder);
     size_t n = folder_len + 1 + name_len + 1;
     char *key = xmalloc(n);
     snprintf(key, n, "%.*s/%.*s", (int)folder_len, folder, (int)name_len, base);
@@ -495,12 +492,14 @@ static char *parse_not_yet_line(const char *line, const char **why)
 {
     size_t key_len = strcspn(line, " \t");
     const char *slash = memchr(line, '/', key_len);
+    const char *name = slash ? slash + 1 : line + key_len;
+    size_t name_len = (size_t)(line + key_len - name);
     const char *reason = line + key_len + strspn(line + key_len, " \t");
-    if (!slash || slash == line || slash + 1 == line + key_len || memchr(slash + 1, '/', key_len - 1 - (size_t)(slash - line))) {
+    if (!slash || slash == line || name_len == 0 || memchr(name, '/', name_len)) {
         *why = "expected 'folder/NAME  reason'";
         return NULL;
     }
-    if (memchr(slash, '.', key_len - (size_t)(slash - line))) {
+    if (memchr(name, '.', name_len)) {
         *why = "a case is named without its suffix (folder/NAME, not folder/NAME.ptx)";
         return NULL;
     }
@@ -571,8 +570,10 @@ static bool not_yet_load(const char *path, NotYet *n)
 
 static void mark_listed(CaseList *list, const NotYet *n)
 {
+    char cwd_buffer[PATH_MAX];
+    const char *cwd = getcwd(cwd_buffer, sizeof cwd_buffer);
     for (uint32_t i = 0; i < list->count; i++) {
-        char *key = case_key(list->items[i].ptx);
+        char *key = case_key(list->items[i].ptx, cwd);
         list->items[i].listed = not_yet_lists(n, key);
         free(key);
     }
@@ -588,16 +589,20 @@ static const char test_usage[] =
     "  --not-yet FILE   cases (folder/NAME lines) ptxrun refuses yet: counted as not yet\n"
     "                   executable while refused (\"cannot execute\"); failed if they run\n";
 
-/* The value of option name in a ("--name=value", or "--name value" taking the next argument). */
-static const char *test_option_value(const char *a, const char *name, int argc, char **argv, int *i)
+/* The value of option name in a ("--name=value", or "--name value" taking the next argument);
+ * NULL, with *missing set when it is the last argument, if a is not that option with a value. */
+static const char *test_option_value(const char *a, const char *name, int argc, char **argv, int *i, bool *missing)
 {
     size_t n = strlen(name);
     if (strncmp(a, name, n) != 0)
         return NULL;
     if (a[n] == '=')
         return a + n + 1;
-    if (a[n] == '\0' && *i + 1 < argc)
+    if (a[n] != '\0')
+        return NULL;
+    if (*i + 1 < argc)
         return argv[++*i];
+    *missing = true;
     return NULL;
 }
 
@@ -607,6 +612,7 @@ static int parse_test_args(int argc, char **argv, TestOptions *o, CaseList *list
     bool any_path = false;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *value;
+        bool missing = false;
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
             fputs(test_usage, stdout);
             return EXIT_OK;
@@ -614,13 +620,16 @@ static int parse_test_args(int argc, char **argv, TestOptions *o, CaseList *list
             o->tap = true;
         } else if (!strncmp(a, "-j", 2) && a[2] && a[2] != '-') {
             o->jobs = atoi(a + 2);
-        } else if ((value = test_option_value(a, "-j", argc, argv, &i)) ||
-                   (value = test_option_value(a, "--jobs", argc, argv, &i))) {
+        } else if ((value = test_option_value(a, "-j", argc, argv, &i, &missing)) ||
+                   (value = test_option_value(a, "--jobs", argc, argv, &i, &missing))) {
             o->jobs = atoi(value);
-        } else if ((value = test_option_value(a, "--junit", argc, argv, &i))) {
+        } else if ((value = test_option_value(a, "--junit", argc, argv, &i, &missing))) {
             o->junit = value;
-        } else if ((value = test_option_value(a, "--not-yet", argc, argv, &i))) {
+        } else if ((value = test_option_value(a, "--not-yet", argc, argv, &i, &missing))) {
             o->not_yet = value;
+        } else if (missing) {
+            fprintf(stderr, "ptxrun test: error: '%s' needs a value\n", a);
+            return EXIT_BAD_INPUT;
         } else if (a[0] == '-') {
             fprintf(stderr, "ptxrun test: error: unknown option '%s'\n%s", a, test_usage);
             return EXIT_BAD_INPUT;

@@ -489,6 +489,13 @@ expect_stderr_line "not-yet: a suffix" "$tmp/bad3.txt:1: error: a case is named 
 printf 'not_yet/refused  r\n# again\nnot_yet/refused  r\n' > "$tmp/bad4.txt"
 expect_exit 2 "not-yet: listed twice" "$PTXRUN" test --not-yet "$tmp/bad4.txt" $NY
 expect_stderr_line "not-yet: listed twice" "$tmp/bad4.txt:3: error: 'not_yet/refused' is listed twice (first at line 1)"
+mkdir -p "$tmp/not_yet2" && printf 'add.s32 a, b;\n' > "$tmp/not_yet2/broken.ptx" && printf '{}\n' > "$tmp/not_yet2/broken.expect.json"
+printf 'not_yet2/broken  r\n' > "$tmp/ny4.txt"
+expect_exit 1 "listed, refused for another reason" "$PTXRUN" test --not-yet "$tmp/ny4.txt" "$tmp/not_yet2"
+if grep -q "^FAIL $tmp/not_yet2/broken.ptx: listed in $tmp/ny4.txt as not yet executable, but not refused with \"cannot execute\": exit 2" "$tmp/out"
+then ok; else fail "listed case with a syntax error"; cat "$tmp/out"; fi
+expect_exit 2 "not-yet without its file" "$PTXRUN" test --not-yet
+expect_stderr_line "not-yet without its file" "ptxrun test: error: '--not-yet' needs a value"
 expect_exit 2 "not-yet: no such file" "$PTXRUN" test --not-yet "$tmp/none.txt" $NY
 expect_stderr_line "not-yet: no such file" "ptxrun test: error: cannot open '$tmp/none.txt': No such file or directory"
 expect_exit 0 "tests/hw/not-yet.txt is well formed" "$PTXRUN" test --not-yet tests/hw/not-yet.txt $NY/runs.ptx
