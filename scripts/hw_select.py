@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """hw_select.py: a compact selection of the H100 cases, and the list of cases ptxrun refuses.
 
-    scripts/hw_select.py [--from ../shared/hw] [--to tests/hw] [--dry-run]
+    scripts/hw_select.py [--from ../shared/hw] [--to tests/hw] [--dry-run] [--max-mb N]
         copies into tests/hw/<folder>/ the cases of <from>/<folder>/ that together keep every
-        feature the folder has (below), whole (NAME.ptx, .lanes.json, .expect.json, .meta.json)
+        feature the folder has (below), whole (NAME.ptx, .lanes.json, .expect.json, .meta.json);
+        with --max-mb, as many features as N MB hold
     scripts/hw_select.py --not-yet [--ptxrun build/ptxrun] [--jobs 2]
         runs every case of tests/hw and <from> and writes tests/hw/not-yet.txt: the cases ptxrun
         refuses before running ("cannot execute", exit 2), one line each, with its message
@@ -29,6 +30,7 @@ the same input gives the same selection. Requires Python 3.8, nothing else.
 """
 import argparse
 import concurrent.futures
+import heapq
 import json
 import os
 import re
@@ -132,8 +134,9 @@ def parse_bits(value, t):
 
 
 class Case:
-    def __init__(self, folder_path, name):
+    def __init__(self, folder_path, name, folder):
         self.name = name
+        self.key = folder + "/" + name
         self.paths = [os.path.join(folder_path, name + s) for s in SUFFIXES]
         self.paths = [p for p in self.paths if os.path.exists(p)]
         self.size = sum(os.path.getsize(p) for p in self.paths)
@@ -276,56 +279,79 @@ def case_names(folder_path):
     return sorted({f[:-4] for f in os.listdir(folder_path) if f.endswith(".ptx")})
 
 
-def greedy_cover(cases, feats):
-    """Names of cases that together hold every feature: most new features per byte first."""
+def greedy_cover(cases, feats, budget=None):
+    """Cases that together hold every feature, within budget bytes if given: the case with the most
+    new features per byte first, ties to the smaller case, then the smaller key. Gains only shrink,
+    so a heap of possibly stale gains finds each best case without rescanning them all. Returns the
+    chosen cases and the features left out."""
     left = set().union(*feats.values()) if feats else set()
-    chosen = []
-    while left:
-        best = max(cases, key=lambda c: (len(feats[c.name] & left) / c.size, -c.size, _reverse(c.name)))
-        gain = feats[best.name] & left
-        if not gain:
-            break
-        chosen.append(best)
-        left -= gain
-    return sorted(chosen, key=lambda c: c.name)
+
+    def order(c):
+        return (-len(feats[c.key] & left) / c.size, c.size, c.key)
+
+    heap = [(order(c), i) for i, c in enumerate(cases)]
+    heapq.heapify(heap)
+    chosen, size = [], 0
+    while left and heap:
+        _, i = heapq.heappop(heap)
+        c = cases[i]
+        if budget is not None and size + c.size > budget:
+            continue
+        fresh = order(c)
+        if fresh[0] == 0:
+            continue
+        if heap and fresh > heap[0][0]:
+            heapq.heappush(heap, (fresh, i))
+            continue
+        chosen.append(c)
+        size += c.size
+        left -= feats[c.key]
+    return chosen, left
 
 
-def _reverse(name):
-    """A key under which max() picks the smallest name."""
-    return [-ord(ch) for ch in name]
-
-
-def select(source, target, dry_run):
-    total = 0
+def select(source, target, dry_run, budget):
+    """Chooses across all folders at once, so that a budget goes where it buys the most."""
+    by_folder, feats, whole = {}, {}, []
     for folder in FOLDERS:
         folder_path = os.path.join(source, folder)
         if not os.path.isdir(folder_path):
             continue
-        cases = [Case(folder_path, n) for n in case_names(folder_path)]
+        by_folder[folder] = [Case(folder_path, n, folder) for n in case_names(folder_path)]
         if folder in KEEP_WHOLE:
-            chosen, nfeat = cases, 0
+            whole += by_folder[folder]
         else:
-            feats = {c.name: features(folder, c) for c in cases}
-            chosen = greedy_cover(cases, feats)
-            nfeat = len(set().union(*feats.values()))
-        size = sum(c.size for c in chosen)
+            for c in by_folder[folder]:
+                feats[c.key] = {(folder,) + f for f in features(folder, c)}
+    rest = [c for c in sum(by_folder.values(), []) if c.key in feats]
+    kept = budget - sum(c.size for c in whole) if budget is not None else None
+    chosen, left = greedy_cover(rest, {c.key: feats[c.key] for c in rest}, kept)
+    chosen = {c.key for c in chosen + whole}
+    total = 0
+    for folder, cases in by_folder.items():
+        picked = [c for c in cases if c.key in chosen]
+        size = sum(c.size for c in picked)
         total += size
-        print(f"{folder:13} {len(chosen):4} of {len(cases):4} cases, {size / 1e6:6.2f} MB"
-              + (f", {nfeat} features" if nfeat else ", all kept"))
-        print("    " + " ".join(c.name for c in chosen))
-        if dry_run:
-            continue
-        out = os.path.join(target, folder)
-        if os.path.isdir(out):
-            shutil.rmtree(out)
-        os.makedirs(out)
-        for c in chosen:
-            for p in c.paths:
-                shutil.copyfile(p, os.path.join(out, os.path.basename(p)))
-        readme = os.path.join(folder_path, "README.md")     # mma/README.md: layouts, flavours
-        if os.path.exists(readme):
-            shutil.copyfile(readme, os.path.join(out, "README.md"))
+        nfeat = len({f for c in cases if c.key in feats for f in feats[c.key]})
+        missing = len([f for f in left if f[0] == folder])
+        print(f"{folder:13} {len(picked):4} of {len(cases):4} cases, {size / 1e6:6.2f} MB"
+              + (f", {nfeat} features" if nfeat else ", all kept")
+              + (f", {missing} left out" if missing else ""))
+        print("    " + " ".join(c.name for c in picked))
+        if not dry_run:
+            copy_folder(os.path.join(source, folder), os.path.join(target, folder), picked)
     print(f"total {total / 1e6:.2f} MB")
+
+
+def copy_folder(folder_path, out, cases):
+    if os.path.isdir(out):
+        shutil.rmtree(out)
+    os.makedirs(out)
+    for c in cases:
+        for p in c.paths:
+            shutil.copyfile(p, os.path.join(out, os.path.basename(p)))
+    readme = os.path.join(folder_path, "README.md")     # mma/README.md: layouts, flavours
+    if os.path.exists(readme):
+        shutil.copyfile(readme, os.path.join(out, "README.md"))
 
 
 # ---- the cases ptxrun cannot execute yet ----
@@ -370,6 +396,7 @@ def main():
     ap.add_argument("--from", dest="source", default=os.path.join(root, "..", "shared", "hw"))
     ap.add_argument("--to", dest="target", default=os.path.join(root, "tests", "hw"))
     ap.add_argument("--dry-run", action="store_true", help="print the selection, copy nothing")
+    ap.add_argument("--max-mb", type=float, help="stop at this size (MB), leaving features out")
     ap.add_argument("--not-yet", action="store_true", help="write TARGET/not-yet.txt")
     ap.add_argument("--ptxrun", default=os.path.join(root, "build", "ptxrun"))
     ap.add_argument("--jobs", type=int, default=2)
@@ -381,7 +408,7 @@ def main():
     if not os.path.isdir(a.source):
         print(f"hw_select.py: error: no folder '{a.source}'", file=sys.stderr)
         return 2
-    select(a.source, a.target, a.dry_run)
+    select(a.source, a.target, a.dry_run, a.max_mb * 1e6 if a.max_mb else None)
     return 0
 
 
