@@ -129,14 +129,20 @@ HW_JOBS   ?= 2
 check: hw-tests
 
 hw-tests: $(BUILD)/ptxrun
-	@mkdir -p $(BUILD)/hw-tests; status=0; \
-	for dir in tests/hw/*/ $(if $(wildcard $(HW_SHARED)/*/),$(HW_SHARED)/*/); do \
-	    case $$dir in */approx/) continue ;; esac; \
-	    log=$(BUILD)/hw-tests/$$(printf '%s' "$$dir" | tr -c 'A-Za-z0-9_' '_' | sed 's/^_*//; s/_*$$//').log; \
-	    $(BUILD)/ptxrun test -j $(HW_JOBS) --not-yet tests/hw/not-yet.txt $$dir > $$log || status=1; \
-	    printf '%-28s %s\n' "$$dir" "$$(tail -n 1 $$log)"; \
+	@rm -rf $(BUILD)/hw-tests; status=0; \
+	for root in tests/hw $(wildcard $(HW_SHARED)); do \
+	    logs=$(BUILD)/hw-tests/$$(printf '%s' "$$root" | tr -c 'A-Za-z0-9_' '_' | sed 's/^_*//'); \
+	    mkdir -p $$logs; \
+	    for dir in $$root/*/; do \
+	        case $$dir in */approx/) continue ;; esac; \
+	        log=$$logs/$$(basename $$dir).log; \
+	        $(BUILD)/ptxrun test -j $(HW_JOBS) --not-yet tests/hw/not-yet.txt $$dir > $$log || status=1; \
+	        printf '%-28s %s\n' "$$dir" "$$(tail -n 1 $$log)"; \
+	    done; \
+	    tail -q -n 1 $$logs/*.log | awk -v root=$$root '{ p += $$1; f += $$3; n += $$5 } \
+	        END { printf "%-28s %d passed, %d failed, %d not yet executable\n", root " (all)", p, f, n }'; \
 	done; \
-	if [ $$status -ne 0 ]; then echo "hw-tests: the failing cases are listed in $(BUILD)/hw-tests/*.log"; fi; \
+	if [ $$status -ne 0 ]; then echo "hw-tests: the failing cases are listed in $(BUILD)/hw-tests/*/*.log"; fi; \
 	exit $$status
 
 hw-select:
