@@ -359,7 +359,10 @@ def copy_folder(folder_path, out, cases):
 def refusal(ptxrun, ptx):
     """ptxrun's 'cannot execute' message for this case, or None when it runs (or fails otherwise)."""
     base = ptx[:-4]
-    cmd = [ptxrun, "-w", "--no-color", ptx, "--lanes", base + ".lanes.json", "--expect", base + ".expect.json"]
+    cmd = [ptxrun, "-w", "--no-color", ptx]
+    for option, suffix in (("--lanes", ".lanes.json"), ("--expect", ".expect.json")):
+        if os.path.exists(base + suffix):
+            cmd += [option, base + suffix]
     run = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, errors="replace")
     if run.returncode != 2:
         return None
