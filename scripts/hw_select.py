@@ -25,8 +25,8 @@ Features, per folder:
   layouts and strides), and every input flavour for each element type of A.
 Folders of few cases (undef, probes) are kept whole.
 
-The cover is greedy: the case that brings the most new features per byte first, ties by name, so
-the same input gives the same selection. Requires Python 3.8, nothing else.
+The cover is greedy: the case that brings the most new features per byte first, ties to the smaller
+case, then by name, so the same input gives the same selection. Requires Python 3.8, nothing else.
 """
 import argparse
 import concurrent.futures
@@ -42,7 +42,7 @@ FOLDERS = ["int", "float", "float_approx", "half", "shfl", "diverge", "undef", "
 KEEP_WHOLE = {"undef", "probes"}
 SUFFIXES = [".ptx", ".lanes.json", ".expect.json", ".meta.json"]
 
-# Register classes of meta.json: (type used to classify, width in bits).
+# The register classes of meta.json, as the type their bits are read as.
 REGISTER_CLASS = {
     "i16": "b16", "i32": "b32", "i64": "b64", "f16": "f16", "bf16": "bf16", "f32": "f32",
     "f64": "f64", "h2": "f16x2", "b2": "bf16x2", "pred": "pred",
@@ -126,11 +126,26 @@ def source_type(what, register_class):
 
 
 def parse_bits(value, t):
-    if isinstance(value, str):
-        return int(value, 16) if value.startswith(("0x", "-0x")) else int(value)
-    if isinstance(value, bool):
-        return int(value)
-    return int(value) & ((1 << width(t)) - 1)
+    """The bits of a lanes/expect value ("0x..." strings in these files), or None."""
+    try:
+        if isinstance(value, str):
+            number = int(value, 16) if value.lstrip("-").startswith("0x") else int(value)
+        else:
+            number = int(value)
+    except ValueError:
+        return None
+    return number & ((1 << width(t)) - 1)
+
+
+def parse_immediate(text):
+    """A PTX integer immediate (decimal, 0x hex, 0 octal), or None."""
+    m = re.match(r"^(-?)(0[xX][0-9a-fA-F]+|0[0-7]*|[1-9]\d*)$", text)
+    if not m:
+        return None
+    digits = m.group(2)
+    base = 16 if digits[:2].lower() == "0x" else 8 if digits.startswith("0") else 10
+    value = int(digits[2:] if base == 16 else digits, base)
+    return -value if m.group(1) else value
 
 
 class Case:
@@ -142,7 +157,6 @@ class Case:
         self.size = sum(os.path.getsize(p) for p in self.paths)
         meta = os.path.join(folder_path, name + ".meta.json")
         self.meta = load_json(meta) if os.path.exists(meta) else {}
-        self._lanes = self._expect = None
         self.folder_path = folder_path
 
     def buffers(self, which):
@@ -182,9 +196,6 @@ def operands(text):
     return ops, "|" in ops[0]
 
 
-IMMEDIATE = re.compile(r"^-?(0x[0-9a-fA-F]+|\d+)$")
-
-
 def family(what):
     """An instruction form without its modifiers: cvt.rzi.sat.s8.f64 -> cvt.s8.f64."""
     parts = what.split(".")
@@ -198,12 +209,13 @@ def op_features(op, classes, values):
     ops, pair = operands(op["text"])
     form = what + ("|p" if pair else "")
     feats = {(form,)}
-    shape = "".join("i" if IMMEDIATE.match(o) else "r" for o in ops[1:])
+    immediates = [parse_immediate(o) for o in ops[1:]]
+    shape = "".join("r" if v is None else "i" for v in immediates)
     feats.add((form, "operands " + shape))
     t = form_type(what)
-    for o in ops[1:]:
-        if IMMEDIATE.match(o) and t and t != "pred":
-            for c in value_classes(int(o, 0) & ((1 << width(t)) - 1), t):
+    for v in immediates:
+        if v is not None and t and t != "pred":
+            for c in value_classes(v & ((1 << width(t)) - 1), t):
                 feats.add((family(what), "imm " + c))
     for reg in op.get("src", []):
         reg = reg.lstrip("!")
@@ -211,10 +223,9 @@ def op_features(op, classes, values):
             continue
         t = source_type(what, classes.get(reg, "i32"))
         for v in values[reg]:
-            if v is None:
-                continue
-            for c in value_classes(parse_bits(v, t), t):
-                feats.add((family(what), c))
+            bits = parse_bits(v, t) if v is not None else None
+            if bits is not None:
+                feats.update((family(what), c) for c in value_classes(bits, t))
     return feats
 
 
