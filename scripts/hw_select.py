@@ -171,7 +171,7 @@ def parse_immediate(text):
 BUFFER_WIDTH = {"i16": 16, "i32": 32, "i64": 64, "o16": 16, "o32": 32, "o64": 64}
 # Special registers a one-warp, one-CTA kernel reads as the source program did.
 LANE_SREGS = re.compile(r"^%(laneid|lanemask_(eq|le|lt|ge|gt)|warpsz|WARP_SZ)$")
-MB = 1e6
+MIB = 1 << 20                          # sizes are MiB, as du -h counts them
 
 
 def load_json(path):
@@ -451,8 +451,8 @@ def make_instance(src, i, cta, ctas):
     case = src.case
     name = f"{case.name}_op{i}_cta{cta}"
     ptx = "\n".join(src.header + [
-        f"// {case.folder}/{case.name} op {i} ({op['what']}), CTA {cta} of {ctas}, as the H100 ran it",
-        ".visible .entry k()",
+        f"// {case.folder}/{case.name} op {i} ({op['what']}), CTA {cta} of {ctas}",
+        ".entry k()",
         "{"] + [f"\t.reg {src.declared[r]} {r};" for r in used]
         + [f"\t{s};" for s in instructions(op["text"])] + ["\tret;", "}"]) + "\n"
 
@@ -580,6 +580,7 @@ def select(source, target, dry_run, budget):
     used = sum(u.size for u in chosen)
     picked = {f: [u for u in chosen if u.folder == f] for f in by_folder}
     lost = {f: len([x for x in left if x[0] == f]) for f in by_folder}
+    left_out = set(left)
     total = {f: len({x for u in units if u.folder == f for x in u.feats}) for f in by_folder}
     for folder in ("probes", "mma", "diverge"):
         if folder not in by_folder:
@@ -595,17 +596,20 @@ def select(source, target, dry_run, budget):
         got = sorted(got, key=lambda c: c.name)
         picked[folder] = got
         lost[folder] = len(gone)
+        left_out |= gone
         used += sum(c.size for c in got)
-    print(f"{'folder':13} {'cases':>6} {'MB':>6}  features kept / total   (from)")
+    print(f"{'folder':13} {'cases':>6} {'MiB':>6}  features kept / total   (from)")
     for folder in by_folder:
         size = sum(u.size for u in picked[folder])
         kept = total[folder] - lost[folder]
         src = len(by_folder[folder])
         unit = "instructions of" if folder in STRAIGHT else "of"
-        print(f"{folder:13} {len(picked[folder]):6} {size / MB:6.2f}  {kept:6} / {total[folder]:<6}"
+        print(f"{folder:13} {len(picked[folder]):6} {size / MIB:6.2f}  {kept:6} / {total[folder]:<6}"
               f"        ({unit} {src} cases)")
-    print(f"total {sum(len(v) for v in picked.values())} cases, {used / MB:.2f} MB"
-          + (f" (budget {budget / MB:.2f} MB)" if budget is not None else ""))
+    print(f"total {sum(len(v) for v in picked.values())} cases, {used / MIB:.2f} MiB ({used / 1e6:.2f} MB)"
+          + (f", budget {budget / MIB:.2f} MiB" if budget is not None else ""))
+    for f in sorted(left_out):
+        print("left out: " + " ".join(map(str, f)))
     if skipped:
         print(f"{len(skipped)} recorded instructions cannot stand alone and were skipped, e.g.:")
         for s in skipped[:5]:
@@ -753,7 +757,7 @@ def main():
     ap.add_argument("--to", dest="target", default=os.path.join(root, "tests", "hw"))
     ap.add_argument("--dry-run", action="store_true", help="print the selection, copy nothing")
     ap.add_argument("--max-mb", type=float, default=4.0,
-                    help="at most this size (MB = 10^6 bytes), leaving features out (default 4; 0: no limit)")
+                    help="at most this size (MiB, 2^20 bytes), leaving features out (default 4; 0: no limit)")
     ap.add_argument("--verify", action="store_true", help="only check TARGET's generated cases against FROM")
     ap.add_argument("--not-yet", action="store_true", help="write TARGET/not-yet.txt")
     ap.add_argument("--ptxrun", default=os.path.join(root, "build", "ptxrun"))
@@ -768,7 +772,7 @@ def main():
         return 2
     if a.verify:
         return verify(a.source, a.target)
-    return select(a.source, a.target, a.dry_run, a.max_mb * MB if a.max_mb else None)
+    return select(a.source, a.target, a.dry_run, a.max_mb * MIB if a.max_mb else None)
 
 
 if __name__ == "__main__":
