@@ -121,8 +121,9 @@ kernel-tests: $(BUILD)/ptxrun
 
 # The cases recorded on an H100: the selection in tests/hw, then the full set in ../shared/hw
 # when it is there (not approx/, which holds tables). Cases listed in tests/hw/not-yet.txt pass
-# while ptxrun refuses them; each folder's failures go to build/hw-tests/. hw-select and
-# hw-not-yet regenerate the selection and the list (scripts/hw_select.py).
+# while ptxrun refuses them; each folder's failures go to build/hw-tests/. hw-select regenerates
+# the selection (one-instruction cases cut from ../shared/hw, and whole cases; it checks what it
+# wrote against ../shared/hw), hw-not-yet the list (scripts/hw_select.py).
 HW_SHARED ?= ../shared/hw
 HW_JOBS   ?= 2
 .PHONY: hw-tests hw-select hw-not-yet

@@ -576,6 +576,8 @@ def select(source, target, dry_run, budget):
         if folder in STRAIGHT and folder in by_folder:
             units += straight_line_instances(by_folder[folder], skipped)
     feats = {u.key: u.feats for u in units}
+    print(f"{len(units)} recorded instructions (op and CTA) of the straight-line folders can stand alone, "
+          f"{len(skipped)} cannot")
     chosen, left = greedy_cover(units, feats, budget)
     used = sum(u.size for u in chosen)
     picked = {f: [u for u in chosen if u.folder == f] for f in by_folder}
