@@ -563,7 +563,6 @@ def greedy_cover(cases, feats, budget=None):
     return chosen, left
 
 
-
 def select(source, target, dry_run, budget):
     """The straight-line folders first, then probes (whole), mma and diverge within what is left."""
     by_folder = {}
@@ -610,7 +609,7 @@ def select(source, target, dry_run, budget):
               f"        ({unit} {src} cases)")
     print(f"total {sum(len(v) for v in picked.values())} cases, {used / MIB:.2f} MiB ({used / 1e6:.2f} MB)"
           + (f", budget {budget / MIB:.2f} MiB" if budget is not None else ""))
-    for f in sorted(left_out):
+    for f in sorted(left_out, key=str):
         print("left out: " + " ".join(map(str, f)))
     if skipped:
         print(f"{len(skipped)} recorded instructions cannot stand alone and were skipped, e.g.:")
