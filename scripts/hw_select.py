@@ -254,8 +254,10 @@ def operand_shape(ops):
 def op_features(op, classes, values):
     """The form, its operands' shape, and the classes of what it read (values: register -> the
     values read, one per thread): the classes per family, since one program per rounding mode and
-    class would keep nearly all."""
+    class would keep nearly all, both over all its sources and per source operand (by its place
+    among the operands of the instruction; in a sequence, of its first instruction)."""
     what = op["what"]
+    fam = family(what)
     ops, pair = operands(op["text"])
     form = what + ("|p" if pair else "")
     feats = {(form,), (form, "operands " + operand_shape(ops[1:]))}
@@ -264,7 +266,11 @@ def op_features(op, classes, values):
     for v in immediates:
         if v is not None and t and t != "pred":
             for c in value_classes(v & ((1 << width(t)) - 1), t):
-                feats.add((family(what), "imm " + c))
+                feats.add((fam, "imm " + c))
+    place = {}
+    for j, o in enumerate(ops[1:]):
+        for r in re.findall(r"%\w+", o):
+            place.setdefault(r, set()).add(j + 1)
     for reg in op.get("src", []):
         reg = reg.lstrip("!")
         if reg not in values:
@@ -273,7 +279,9 @@ def op_features(op, classes, values):
         for v in values[reg]:
             bits = parse_bits(v, t) if v is not None else None
             if bits is not None:
-                feats.update((family(what), c) for c in value_classes(bits, t))
+                for c in value_classes(bits, t):
+                    feats.add((fam, c))
+                    feats.update((fam, f"operand {j}", c) for j in place.get(reg, ()))
     return feats
 
 
@@ -451,7 +459,7 @@ def make_instance(src, i, cta, ctas):
     case = src.case
     name = f"{case.name}_op{i}_cta{cta}"
     ptx = "\n".join(src.header + [
-        f"// {case.folder}/{case.name} op {i} ({op['what']}), CTA {cta} of {ctas}",
+        f"// {case.folder}/{case.name} op {i}, CTA {cta} of {ctas}",
         ".entry k()",
         "{"] + [f"\t.reg {src.declared[r]} {r};" for r in used]
         + [f"\t{s};" for s in instructions(op["text"])] + ["\tret;", "}"]) + "\n"
