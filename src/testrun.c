@@ -8,9 +8,13 @@
  *     "entry": "name"               the kernel to run
  * A .ptx file without an expect file must pass --check. Cases run in parallel, one process
  * each (a crash fails its case, not the run); results are printed in file order.
+ * --not-yet FILE names cases ("folder/NAME  reason" lines) that ptxrun refuses before running
+ * ("cannot execute", exit 2): such a case is counted as not yet executable; if it runs, it fails.
  * Requires: driver_run (driver.c). */
 #include <dirent.h>
+#include <errno.h>
 #include <jansson.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -21,6 +25,8 @@
 #include "ptxrun.h"
 
 enum { MAX_SHOWN_LINES = 20 };
+
+typedef enum Outcome { CASE_FAILED, CASE_PASSED, CASE_NOT_YET } Outcome;
 
 typedef struct Case {
     char *ptx;                 /* the file */
@@ -33,8 +39,9 @@ typedef struct Case {
     char result_path[64];      /* where the child leaves it */
     pid_t pid;
     double seconds;
-    bool passed;
-    char why[256];             /* the first line of the failure */
+    bool listed;               /* in the --not-yet file */
+    Outcome outcome;
+    char why[256];             /* the first line of the failure, or why it is not yet executable */
 } Case;
 
 typedef struct CaseList {
@@ -46,7 +53,19 @@ typedef struct TestOptions {
     int jobs;
     bool tap;
     const char *junit;
+    const char *not_yet;       /* the --not-yet file, or NULL */
 } TestOptions;
+
+/* The cases a --not-yet file names, sorted by key. */
+typedef struct Listed {
+    char *key;                 /* "folder/NAME" */
+    unsigned line;             /* where the file names it */
+} Listed;
+
+typedef struct NotYet {
+    Listed *items;
+    uint32_t count;
+} NotYet;
 
 static char *xstrdup(const char *s)
 {
@@ -114,7 +133,7 @@ static void discover(CaseList *list, const char *dir)
         names = xrealloc(names, (count + 1) * sizeof *names);
         size_t n = strlen(dir) + strlen(e->d_name) + 2;
         names[count] = xmalloc(n);
-        snprintf(names[count++], n, "%s/%s", dir, e->d_name);
+        snprintf(names[count++], n, "%s%s%s", dir, ends_with(dir, "/") ? "" : "/", e->d_name);
     }
     closedir(d);
     qsort(names, count, sizeof *names, by_name);
@@ -223,8 +242,8 @@ static void judge(Case *c, int status)
     c->output = xstrdup(body ? body + 1 : "");
     free(text);
     bool diag_ok = !c->diagnostic || strstr(c->output, c->diagnostic);
-    c->passed = c->got_exit == c->want_exit && diag_ok;
-    if (c->passed)
+    c->outcome = c->got_exit == c->want_exit && diag_ok ? CASE_PASSED : CASE_FAILED;
+    if (c->outcome == CASE_PASSED)
         return;
     const char *first = c->output;
     while (*first == '\n')
@@ -237,8 +256,36 @@ static void judge(Case *c, int status)
         snprintf(c->why, sizeof c->why, "the messages do not contain \"%.100s\"", c->diagnostic);
 }
 
+/* A listed case passes as not yet executable only if ptxrun refused it before running. */
+static void judge_listed(Case *c, const char *not_yet_file)
+{
+    const char *refusal = c->got_exit == EXIT_BAD_INPUT ? strstr(c->output, "cannot execute") : NULL;
+    if (refusal) {
+        const char *line = refusal;
+        while (line > c->output && line[-1] != '\n')
+            line--;
+        const char *message = strstr(line, "error: ");
+        message = message && message < refusal ? message + strlen("error: ") : line;
+        c->outcome = CASE_NOT_YET;
+        snprintf(c->why, sizeof c->why, "not yet executable: %.*s", (int)strcspn(message, "\n"), message);
+        return;
+    }
+    char first[sizeof c->why];
+    memcpy(first, c->why, sizeof first);
+    if (c->outcome == CASE_PASSED)
+        snprintf(c->why, sizeof c->why, "listed in %s as not yet executable, but passes now: remove it from %s",
+                 not_yet_file, not_yet_file);
+    else if (c->got_exit == EXIT_OK || c->got_exit == EXIT_MISMATCH)
+        snprintf(c->why, sizeof c->why, "wrong values (listed in %s as not yet executable, but it runs): %.150s",
+                 not_yet_file, first);
+    else
+        snprintf(c->why, sizeof c->why, "listed in %s as not yet executable, but not refused with \"cannot execute\": "
+                 "%.150s", not_yet_file, first);
+    c->outcome = CASE_FAILED;
+}
+
 /* Runs every case, at most jobs at a time. */
-static void run_all(CaseList *list, int jobs)
+static void run_all(CaseList *list, int jobs, const char *not_yet_file)
 {
     uint32_t next = 0, running = 0, done = 0;
     while (done < list->count) {
@@ -276,6 +323,8 @@ static void run_all(CaseList *list, int jobs)
                 c->seconds = now() - c->seconds;
                 c->pid = 0;
                 judge(c, status);
+                if (c->listed)
+                    judge_listed(c, not_yet_file);
                 break;
             }
         }
@@ -290,9 +339,15 @@ static void print_plain(const CaseList *list)
 {
     for (uint32_t i = 0; i < list->count; i++) {
         const Case *c = &list->items[i];
-        if (!c->passed)
+        if (c->outcome == CASE_FAILED)
             printf("FAIL %s: %s\n", c->ptx, c->why);
     }
+}
+
+static void tap_escape(const char *text)
+{
+    for (const char *p = text; *p; p++)
+        printf(*p == '"' || *p == '\\' ? "\\%c" : "%c", *p);
 }
 
 static void print_tap(const CaseList *list)
@@ -300,12 +355,15 @@ static void print_tap(const CaseList *list)
     printf("TAP version 13\n1..%u\n", list->count);
     for (uint32_t i = 0; i < list->count; i++) {
         const Case *c = &list->items[i];
-        printf("%s %u - %s\n", c->passed ? "ok" : "not ok", i + 1, c->ptx);
-        if (c->passed)
+        if (c->outcome == CASE_NOT_YET) {
+            printf("ok %u - %s # SKIP %s\n", i + 1, c->ptx, c->why);
+            continue;
+        }
+        printf("%s %u - %s\n", c->outcome == CASE_PASSED ? "ok" : "not ok", i + 1, c->ptx);
+        if (c->outcome == CASE_PASSED)
             continue;
         printf("  ---\n  message: \"");
-        for (const char *p = c->why; *p; p++)
-            printf(*p == '"' || *p == '\\' ? "\\%c" : "%c", *p);
+        tap_escape(c->why);
         printf("\"\n  exit: %d\n  expected_exit: %d\n  ...\n", c->got_exit, c->want_exit);
     }
 }
@@ -328,22 +386,28 @@ static void xml_text(FILE *f, const char *s, size_t limit)
     }
 }
 
-static bool write_junit(const CaseList *list, const char *path, unsigned failed, double seconds)
+static bool write_junit(const CaseList *list, const char *path, unsigned failed, unsigned not_yet, double seconds)
 {
     FILE *f = fopen(path, "w");
     if (!f)
         return false;
     fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites tests=\"%u\" failures=\"%u\">\n", list->count,
             failed);
-    fprintf(f, "  <testsuite name=\"ptxrun\" tests=\"%u\" failures=\"%u\" errors=\"0\" time=\"%.3f\">\n", list->count,
-            failed, seconds);
+    fprintf(f, "  <testsuite name=\"ptxrun\" tests=\"%u\" failures=\"%u\" errors=\"0\" skipped=\"%u\" time=\"%.3f\">\n",
+            list->count, failed, not_yet, seconds);
     for (uint32_t i = 0; i < list->count; i++) {
         const Case *c = &list->items[i];
         fputs("    <testcase classname=\"ptxrun\" name=\"", f);
         xml_text(f, c->ptx, 1000);
         fprintf(f, "\" time=\"%.3f\"", c->seconds > 0 ? c->seconds : 0);
-        if (c->passed) {
+        if (c->outcome == CASE_PASSED) {
             fputs("/>\n", f);
+            continue;
+        }
+        if (c->outcome == CASE_NOT_YET) {
+            fputs(">\n      <skipped message=\"", f);
+            xml_text(f, c->why, sizeof c->why);
+            fputs("\"/>\n    </testcase>\n", f);
             continue;
         }
         fputs(">\n      <failure message=\"", f);
@@ -356,38 +420,216 @@ static bool write_junit(const CaseList *list, const char *path, unsigned failed,
     return fclose(f) == 0;
 }
 
+/* ---- the --not-yet file ---- */
+
+/* The folder a path's last component lies in, seen lexically ("a/b/./" is b, "a/b/.." is a);
+ * a path that runs out of components goes on in cwd. Its length (0: none, at the root). */
+static size_t parent_folder(const char *path, size_t len, const char *cwd, const char **start)
+{
+    unsigned up = 0;                           /* ".." components still to undo */
+    for (int pass = 0; pass < 2; pass++) {
+        while (len > 0) {
+            size_t end = len;
+            while (len > 0 && path[len - 1] != '/')
+                len--;
+            size_t n = end - len;
+            const char *part = path + len;
+            while (len > 0 && path[len - 1] == '/')
+                len--;
+            if (n == 0 || (n == 1 && part[0] == '.'))
+                continue;
+            if (n == 2 && part[0] == '.' && part[1] == '.')
+                up++;
+            else if (up > 0)
+                up--;
+            else {
+                *start = part;
+                return n;
+            }
+        }
+        if (pass == 0 && path[0] == '/')
+            break;                             /* absolute: no cwd to go on in */
+        path = cwd;
+        len = cwd ? strlen(cwd) : 0;
+    }
+    return 0;
+}
+
+/* "folder/NAME" for .../folder/NAME...ptx: how a --not-yet file names a case, so that one file
+ * serves tests/hw/int and ../shared/hw/int alike. */
+static char *case_key(const char *ptx, const char *cwd)
+{
+    const char *base = strrchr(ptx, '/');
+    base = base ? base + 1 : ptx;
+    size_t name_len = strcspn(base, ".");
+    const char *folder = "";
+    size_t folder_len = parent_folder(ptx, (size_t)(base - ptx), cwd, &folder);
+    size_t n = folder_len + 1 + name_len + 1;
+    char *key = xmalloc(n);
+    snprintf(key, n, "%.*s/%.*s", (int)folder_len, folder, (int)name_len, base);
+    return key;
+}
+
+static int by_key(const void *a, const void *b)
+{
+    const Listed *x = a, *y = b;
+    int order = strcmp(x->key, y->key);
+    return order ? order : (x->line > y->line) - (x->line < y->line);
+}
+
+static int key_order(const void *key, const void *item)
+{
+    return strcmp(key, ((const Listed *)item)->key);
+}
+
+static bool not_yet_lists(const NotYet *n, const char *key)
+{
+    return n->count && bsearch(key, n->items, n->count, sizeof *n->items, key_order) != NULL;
+}
+
+/* The key of one line, "folder/NAME  reason"; NULL (with the reason in why) when malformed. */
+static char *parse_not_yet_line(const char *line, const char **why)
+{
+    size_t key_len = strcspn(line, " \t");
+    const char *slash = memchr(line, '/', key_len);
+    const char *name = slash ? slash + 1 : line + key_len;
+    size_t name_len = (size_t)(line + key_len - name);
+    const char *reason = line + key_len + strspn(line + key_len, " \t");
+    if (!slash || slash == line || name_len == 0 || memchr(name, '/', name_len)) {
+        *why = "expected 'folder/NAME  reason'";
+        return NULL;
+    }
+    if (memchr(name, '.', name_len)) {
+        *why = "a case is named without its suffix (folder/NAME, not folder/NAME.ptx)";
+        return NULL;
+    }
+    if (*reason == '\0') {
+        *why = "expected a reason after the case name";
+        return NULL;
+    }
+    char *key = xmalloc(key_len + 1);
+    memcpy(key, line, key_len);
+    key[key_len] = '\0';
+    return key;
+}
+
+static void not_yet_free(NotYet *n)
+{
+    for (uint32_t i = 0; i < n->count; i++)
+        free(n->items[i].key);
+    free(n->items);
+    memset(n, 0, sizeof *n);
+}
+
+/* Reads a --not-yet file: "folder/NAME  reason" lines, '#' comments, blank lines. */
+static bool not_yet_load(const char *path, NotYet *n)
+{
+    memset(n, 0, sizeof *n);
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        fprintf(stderr, "ptxrun test: error: cannot open '%s': %s\n", path, strerror(errno));
+        return false;
+    }
+    char *line = NULL;
+    size_t cap = 0;
+    ssize_t len;
+    unsigned number = 0;
+    bool ok = true;
+    while (ok && (len = getline(&line, &cap, f)) >= 0) {
+        number++;
+        while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r'))
+            line[--len] = '\0';
+        const char *text = line + strspn(line, " \t");
+        if (*text == '\0' || *text == '#')
+            continue;
+        const char *why = NULL;
+        char *key = parse_not_yet_line(text, &why);
+        if (!key) {
+            fprintf(stderr, "%s:%u: error: %s\n", path, number, why);
+            ok = false;
+            break;
+        }
+        n->items = xrealloc(n->items, (n->count + 1) * sizeof *n->items);
+        n->items[n->count++] = (Listed){ key, number };
+    }
+    free(line);
+    fclose(f);
+    if (ok) {
+        qsort(n->items, n->count, sizeof *n->items, by_key);
+        for (uint32_t i = 1; i < n->count && ok; i++)
+            if (!strcmp(n->items[i - 1].key, n->items[i].key)) {
+                fprintf(stderr, "%s:%u: error: '%s' is listed twice (first at line %u)\n", path, n->items[i].line,
+                        n->items[i].key, n->items[i - 1].line);
+                ok = false;
+            }
+    }
+    if (!ok)
+        not_yet_free(n);
+    return ok;
+}
+
+static void mark_listed(CaseList *list, const NotYet *n)
+{
+    char cwd_buffer[PATH_MAX];
+    const char *cwd = getcwd(cwd_buffer, sizeof cwd_buffer);
+    for (uint32_t i = 0; i < list->count; i++) {
+        char *key = case_key(list->items[i].ptx, cwd);
+        list->items[i].listed = not_yet_lists(n, key);
+        free(key);
+    }
+}
+
+/* ---- options ---- */
+
 static const char test_usage[] =
     "usage: ptxrun test [options] [DIR|FILE.ptx]...   (default: the current directory)\n"
     "  -j N, --jobs N   run N cases at once (default: the number of processors)\n"
     "  --tap            write TAP version 13 to standard output\n"
-    "  --junit FILE     also write JUnit XML to FILE\n";
+    "  --junit FILE     also write JUnit XML to FILE\n"
+    "  --not-yet FILE   cases (folder/NAME lines) ptxrun refuses yet: counted as not yet\n"
+    "                   executable while refused (\"cannot execute\"); failed if they run\n";
 
-int test_main(int argc, char **argv)
+/* The value of option name in a ("--name=value", or "--name value" taking the next argument);
+ * NULL, with *missing set when it is the last argument, if a is not that option with a value. */
+static const char *test_option_value(const char *a, const char *name, int argc, char **argv, int *i, bool *missing)
 {
-    TestOptions o = { (int)sysconf(_SC_NPROCESSORS_ONLN), false, NULL };
-    if (o.jobs < 1)
-        o.jobs = 1;
-    CaseList list = { 0 };
+    size_t n = strlen(name);
+    if (strncmp(a, name, n) != 0)
+        return NULL;
+    if (a[n] == '=')
+        return a + n + 1;
+    if (a[n] != '\0')
+        return NULL;
+    if (*i + 1 < argc)
+        return argv[++*i];
+    *missing = true;
+    return NULL;
+}
+
+/* Options into o and cases into list; returns -1 to go on, or the exit code. */
+static int parse_test_args(int argc, char **argv, TestOptions *o, CaseList *list)
+{
     bool any_path = false;
     for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        const char *value = NULL;
-        if (!strncmp(a, "--jobs=", 7) || !strncmp(a, "--junit=", 8)) {
-            value = strchr(a, '=') + 1;
-        } else if ((!strcmp(a, "-j") || !strcmp(a, "--jobs") || !strcmp(a, "--junit")) && i + 1 < argc) {
-            value = argv[++i];
-        }
+        const char *a = argv[i], *value;
+        bool missing = false;
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
             fputs(test_usage, stdout);
             return EXIT_OK;
         } else if (!strcmp(a, "--tap")) {
-            o.tap = true;
+            o->tap = true;
         } else if (!strncmp(a, "-j", 2) && a[2] && a[2] != '-') {
-            o.jobs = atoi(a + 2);
-        } else if (value && (!strncmp(a, "-j", 2) || !strncmp(a, "--jobs", 6))) {
-            o.jobs = atoi(value);
-        } else if (value) {
-            o.junit = value;
+            o->jobs = atoi(a + 2);
+        } else if ((value = test_option_value(a, "-j", argc, argv, &i, &missing)) ||
+                   (value = test_option_value(a, "--jobs", argc, argv, &i, &missing))) {
+            o->jobs = atoi(value);
+        } else if ((value = test_option_value(a, "--junit", argc, argv, &i, &missing))) {
+            o->junit = value;
+        } else if ((value = test_option_value(a, "--not-yet", argc, argv, &i, &missing))) {
+            o->not_yet = value;
+        } else if (missing) {
+            fprintf(stderr, "ptxrun test: error: '%s' needs a value\n", a);
+            return EXIT_BAD_INPUT;
         } else if (a[0] == '-') {
             fprintf(stderr, "ptxrun test: error: unknown option '%s'\n%s", a, test_usage);
             return EXIT_BAD_INPUT;
@@ -399,37 +641,24 @@ int test_main(int argc, char **argv)
                 return EXIT_BAD_INPUT;
             }
             if (S_ISDIR(st.st_mode))
-                discover(&list, a);
+                discover(list, a);
             else
-                add_case(&list, a);
+                add_case(list, a);
         }
-        if (o.jobs < 1 || o.jobs > 1024) {
+        if (o->jobs < 1 || o->jobs > 1024) {
             fprintf(stderr, "ptxrun test: error: -j needs a number from 1 to 1024\n");
             return EXIT_BAD_INPUT;
         }
     }
     if (!any_path)
-        discover(&list, ".");
-    double start = now();
-    run_all(&list, o.jobs);
-    double seconds = now() - start;
-    unsigned failed = 0;
-    for (uint32_t i = 0; i < list.count; i++)
-        failed += !list.items[i].passed;
-    if (o.tap) {
-        print_tap(&list);
-        printf("# %u passed, %u failed\n", list.count - failed, failed);
-    } else {
-        print_plain(&list);
-        printf("%u passed, %u failed\n", list.count - failed, failed);
-    }
-    int rc = failed ? EXIT_MISMATCH : EXIT_OK;
-    if (o.junit && !write_junit(&list, o.junit, failed, seconds)) {
-        fprintf(stderr, "ptxrun test: error: cannot write '%s'\n", o.junit);
-        rc = EXIT_BAD_INPUT;
-    }
-    for (uint32_t i = 0; i < list.count; i++) {
-        Case *c = &list.items[i];
+        discover(list, ".");
+    return -1;
+}
+
+static void free_cases(CaseList *list)
+{
+    for (uint32_t i = 0; i < list->count; i++) {
+        Case *c = &list->items[i];
         free(c->ptx);
         free(c->lanes);
         free(c->expect);
@@ -437,6 +666,46 @@ int test_main(int argc, char **argv)
         free(c->diagnostic);
         free(c->output);
     }
-    free(list.items);
+    free(list->items);
+}
+
+int test_main(int argc, char **argv)
+{
+    TestOptions o = { (int)sysconf(_SC_NPROCESSORS_ONLN), false, NULL, NULL };
+    if (o.jobs < 1)
+        o.jobs = 1;
+    CaseList list = { 0 };
+    NotYet not_yet = { 0 };
+    int rc = parse_test_args(argc, argv, &o, &list);
+    if (rc < 0 && o.not_yet && !not_yet_load(o.not_yet, &not_yet))
+        rc = EXIT_BAD_INPUT;
+    if (rc >= 0) {
+        free_cases(&list);
+        return rc;
+    }
+    mark_listed(&list, &not_yet);
+    double start = now();
+    run_all(&list, o.jobs, o.not_yet);
+    double seconds = now() - start;
+    unsigned failed = 0, refused = 0;
+    for (uint32_t i = 0; i < list.count; i++) {
+        failed += list.items[i].outcome == CASE_FAILED;
+        refused += list.items[i].outcome == CASE_NOT_YET;
+    }
+    if (o.tap)
+        print_tap(&list);
+    else
+        print_plain(&list);
+    printf("%s%u passed, %u failed", o.tap ? "# " : "", list.count - failed - refused, failed);
+    if (o.not_yet)
+        printf(", %u not yet executable", refused);
+    putchar('\n');
+    rc = failed ? EXIT_MISMATCH : EXIT_OK;
+    if (o.junit && !write_junit(&list, o.junit, failed, refused, seconds)) {
+        fprintf(stderr, "ptxrun test: error: cannot write '%s'\n", o.junit);
+        rc = EXIT_BAD_INPUT;
+    }
+    free_cases(&list);
+    not_yet_free(&not_yet);
     return rc;
 }

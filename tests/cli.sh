@@ -473,5 +473,53 @@ fi
 "$PTXRUN" --list-ops > "$tmp/instructions.md"
 if cmp -s "$tmp/instructions.md" docs/instructions.md; then ok; else fail "docs/instructions.md is stale: run 'make docs'"; fi
 
+# -- ptxrun test --not-yet: listed cases count while refused, fail once they run (tests/not_yet/)
+NY=tests/not_yet
+printf '# cases ptxrun refuses\nnot_yet/refused  a call of a function without a body\n' > "$tmp/ny.txt"
+expect_exit 0 "listed and refused" "$PTXRUN" test --not-yet "$tmp/ny.txt" $NY/refused.ptx $NY/runs.ptx
+if tail -n 1 "$tmp/out" | grep -qx "1 passed, 0 failed, 1 not yet executable"; then ok; else fail "not-yet summary"; cat "$tmp/out"; fi
+expect_exit 1 "unlisted and refused" "$PTXRUN" test $NY/refused.ptx
+if grep -q "^FAIL $NY/refused.ptx: exit 2, expected 0: .*cannot execute" "$tmp/out"; then ok; else fail "unlisted refused case"; cat "$tmp/out"; fi
+printf 'not_yet/refused  r\nnot_yet/runs  r\nnot_yet/wrong  r\n' > "$tmp/ny3.txt"
+expect_exit 1 "listed cases that run" "$PTXRUN" test -j 1 --not-yet="$tmp/ny3.txt" $NY/
+if grep -qx "FAIL $NY/runs.ptx: listed in $tmp/ny3.txt as not yet executable, but passes now: remove it from $tmp/ny3.txt" "$tmp/out"
+then ok; else fail "listed case that passes"; cat "$tmp/out"; fi
+if grep -q "^FAIL $NY/wrong.ptx: wrong values (listed in $tmp/ny3.txt as not yet executable, but it runs): exit 1, expected 0: Rs lane 0: expected 43, got 42" "$tmp/out"
+then ok; else fail "listed case with a wrong value"; cat "$tmp/out"; fi
+if tail -n 1 "$tmp/out" | grep -qx "0 passed, 2 failed, 1 not yet executable"; then ok; else fail "not-yet summary with failures"; cat "$tmp/out"; fi
+mkdir -p "$tmp/elsewhere" && cp -r $NY "$tmp/elsewhere/"
+expect_exit 1 "a list names cases by folder/NAME wherever they are" "$PTXRUN" test --not-yet "$tmp/ny3.txt" "$tmp/elsewhere/not_yet"
+if tail -n 1 "$tmp/out" | grep -qx "0 passed, 2 failed, 1 not yet executable"; then ok; else fail "not-yet elsewhere"; cat "$tmp/out"; fi
+expect_exit 1 "not-yet TAP and JUnit" "$PTXRUN" test --tap --junit "$tmp/ny.xml" --not-yet "$tmp/ny3.txt" $NY
+if grep -q "^ok 1 - $NY/refused.ptx # SKIP not yet executable: ptxrun cannot execute a call of 'host_side'" "$tmp/out" &&
+   tail -n 1 "$tmp/out" | grep -qx "# 0 passed, 2 failed, 1 not yet executable"; then ok; else fail "not-yet TAP"; cat "$tmp/out"; fi
+if grep -q 'skipped="1"' "$tmp/ny.xml" && grep -q '<skipped message="not yet executable: ' "$tmp/ny.xml"; then ok; else fail "not-yet JUnit"; cat "$tmp/ny.xml"; fi
+if command -v xmllint >/dev/null 2>&1; then
+    expect_exit 0 "JUnit with skipped cases is valid" xmllint --noout --schema tests/junit.xsd "$tmp/ny.xml"
+fi
+printf 'not_yet/refused  r\n\nnot_yet_refused  r\n' > "$tmp/bad1.txt"
+expect_exit 2 "not-yet: a line without folder/NAME" "$PTXRUN" test --not-yet "$tmp/bad1.txt" $NY
+expect_stderr_line "not-yet: a line without folder/NAME" "$tmp/bad1.txt:3: error: expected 'folder/NAME  reason'"
+printf 'not_yet/refused\n' > "$tmp/bad2.txt"
+expect_exit 2 "not-yet: no reason" "$PTXRUN" test --not-yet "$tmp/bad2.txt" $NY
+expect_stderr_line "not-yet: no reason" "$tmp/bad2.txt:1: error: expected a reason after the case name"
+printf 'not_yet/refused.ptx  r\n' > "$tmp/bad3.txt"
+expect_exit 2 "not-yet: a suffix" "$PTXRUN" test --not-yet "$tmp/bad3.txt" $NY
+expect_stderr_line "not-yet: a suffix" "$tmp/bad3.txt:1: error: a case is named without its suffix (folder/NAME, not folder/NAME.ptx)"
+printf 'not_yet/refused  r\n# again\nnot_yet/refused  r\n' > "$tmp/bad4.txt"
+expect_exit 2 "not-yet: listed twice" "$PTXRUN" test --not-yet "$tmp/bad4.txt" $NY
+expect_stderr_line "not-yet: listed twice" "$tmp/bad4.txt:3: error: 'not_yet/refused' is listed twice (first at line 1)"
+mkdir -p "$tmp/not_yet2" && printf 'add.s32 a, b;\n' > "$tmp/not_yet2/broken.ptx" && printf '{}\n' > "$tmp/not_yet2/broken.expect.json"
+printf 'not_yet2/broken  r\n' > "$tmp/ny4.txt"
+expect_exit 1 "listed, refused for another reason" "$PTXRUN" test --not-yet "$tmp/ny4.txt" "$tmp/not_yet2"
+if grep -q "^FAIL $tmp/not_yet2/broken.ptx: listed in $tmp/ny4.txt as not yet executable, but not refused with \"cannot execute\": exit 2" "$tmp/out"
+then ok; else fail "listed case with a syntax error"; cat "$tmp/out"; fi
+expect_exit 2 "not-yet without its file" "$PTXRUN" test --not-yet
+expect_stderr_line "not-yet without its file" "ptxrun test: error: '--not-yet' needs a value"
+expect_exit 2 "not-yet: no such file" "$PTXRUN" test --not-yet "$tmp/none.txt" $NY
+expect_stderr_line "not-yet: no such file" "ptxrun test: error: cannot open '$tmp/none.txt': No such file or directory"
+expect_exit 0 "tests/hw/not-yet.txt is well formed" "$PTXRUN" test --not-yet tests/hw/not-yet.txt $NY/runs.ptx
+if tail -n 1 "$tmp/out" | grep -qx "1 passed, 0 failed, 0 not yet executable"; then ok; else fail "tests/hw/not-yet.txt"; cat "$tmp/out"; fi
+
 echo "cli: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
