@@ -1,0 +1,193 @@
+/* mufu_fit.c: fits, from the H100's .approx tables, the error curves src/approx.c adds to the
+ * exact functions (one cubic per segment, least squares), and prints src/mufu_fits.h.
+ *   build/mufu_fit ../shared/hw/approx > src/mufu_fits.h
+ * The domain mappings here must match approx.c's MUFU functions. */
+#include "tables.h"
+
+#define MAX_SEGS 512
+
+typedef struct Fit {
+    const char *name;
+    unsigned seg_bits;
+    long double normal[MAX_SEGS][4][5];  /* per segment: the normal equations of the cubic */
+} Fit;
+
+static double rel_unit(double v) { return ldexp(1.0, ilogb(v) - 23); }
+
+static void add_point(Fit *fit, double p, double err)
+{
+    double scaled = ldexp(p, (int)fit->seg_bits);
+    int seg = (int)scaled;
+    if (seg >= 1 << fit->seg_bits)
+        seg = (1 << fit->seg_bits) - 1;
+    long double u = 2 * (scaled - seg) - 1, pw[4] = { 1, u, u * u, u * u * u };
+    for (int i = 0; i < 4; i++) {
+        for (int j = 0; j < 4; j++)
+            fit->normal[seg][i][j] += pw[i] * pw[j];
+        fit->normal[seg][i][4] += pw[i] * err;
+    }
+}
+
+/* Gauss-Jordan with pivoting on one segment's 4x5 system; zero where there were no points. */
+static void solve(long double a[4][5], long double out[4])
+{
+    if (a[0][0] < 8) {
+        for (int i = 0; i < 4; i++)
+            out[i] = 0;
+        return;
+    }
+    for (int c = 0; c < 4; c++) {
+        int p = c;
+        for (int r = c + 1; r < 4; r++)
+            if (fabsl(a[r][c]) > fabsl(a[p][c]))
+                p = r;
+        for (int k = 0; k < 5; k++) {
+            long double t = a[c][k];
+            a[c][k] = a[p][k];
+            a[p][k] = t;
+        }
+        for (int r = 0; r < 4; r++)
+            if (r != c) {
+                long double f = a[r][c] / a[c][c];
+                for (int k = 0; k < 5; k++)
+                    a[r][k] -= f * a[c][k];
+            }
+    }
+    for (int i = 0; i < 4; i++)
+        out[i] = a[i][4] / a[i][i];
+}
+
+/* Prints the coefficients in units of 2^-shift, the finest that int16_t holds. */
+static void print_fit(Fit *fit)
+{
+    static long double c[MAX_SEGS][4];
+    long double biggest = 0;
+    for (int s = 0; s < 1 << fit->seg_bits; s++) {
+        solve(fit->normal[s], c[s]);
+        for (int i = 0; i < 4; i++)
+            biggest = fmaxl(biggest, fabsl(c[s][i]));
+    }
+    int shift = 14;
+    while (shift > 0 && ldexpl(biggest, shift) > INT16_MAX - 1)
+        shift--;
+    printf("#define FIT_SHIFT_%s %d\n", fit->name, shift);
+    printf("static const int16_t fit_%s[%d][4] = {\n", fit->name, 1 << fit->seg_bits);
+    for (int s = 0; s < 1 << fit->seg_bits; s++) {
+        printf("%s{", s % 4 ? " " : "    ");
+        for (int i = 0; i < 4; i++)
+            printf("%ld%s", lroundl(ldexpl(c[s][i], shift)), i < 3 ? ", " : "}");
+        printf("%s", s % 4 == 3 ? ",\n" : ",");
+    }
+    printf("};\n\n");
+}
+
+static uint32_t *need(const char *dir, const char *stem, uint32_t first, double (*f)(double))
+{
+    uint32_t *hw = tab_hw(dir, stem, first, f);
+    if (!hw) {
+        fprintf(stderr, "mufu_fit: cannot read %s/%s\n", dir, stem);
+        exit(1);
+    }
+    return hw;
+}
+
+/* A table whose input is the function's argument in [lo·1, lo·2): p = x/lo - 1 - offset. */
+static void fit_relative(Fit *fit, const char *dir, const char *stem, uint32_t first, double (*f)(double),
+                         double scale, double p_offset, bool absolute)
+{
+    uint32_t *hw = need(dir, stem, first, f);
+    for (uint32_t i = 0; i < TABLE_ENTRIES; i++) {
+        double x = tab_f32(first + i), exact = f(x), h = tab_f32(hw[i]);
+        double p = fabs(x) * scale - p_offset;
+        add_point(fit, p, (h - exact) / (absolute ? 0x1p-24 : rel_unit(exact)));
+    }
+    free(hw);
+}
+
+static double ex2(double x) { return exp2(x); }
+static double sin_x(double x) { return sin(x); }
+static double cos_x(double x) { return cos(x); }
+
+static float mul_rz(float a, float b)
+{
+    double p = (double)a * b;
+    float r = (float)p;
+    if (fabs((double)r) > fabs(p))
+        r = nextafterf(r, 0.0f);
+    return r;
+}
+
+/* sin/cos: the unit sees t = RZ(x · 1/2π) in turns; p = fraction of t, error absolute. */
+static void fit_turns(Fit *fit, const char *dir, const char *stem, uint32_t first, bool cosine)
+{
+    uint32_t *hw = need(dir, stem, first, cosine ? cos_x : sin_x);
+    for (uint32_t i = 0; i < TABLE_ENTRIES; i++) {
+        float t = mul_rz(tab_f32(first + i), 0x1.45f306p-3f);
+        double p = (double)t - floor((double)t), angle = TWO_PI * p;
+        double exact = cosine ? cos(angle) : sin(angle);
+        add_point(fit, p, (tab_f32(hw[i]) - exact) / 0x1p-24);
+    }
+    free(hw);
+}
+
+static Fit *new_fit(const char *name, unsigned seg_bits)
+{
+    Fit *fit = calloc(1, sizeof *fit);
+    fit->name = name;
+    fit->seg_bits = seg_bits;
+    return fit;
+}
+
+int main(int argc, char **argv)
+{
+    const char *dir = argc > 1 ? argv[1] : "../shared/hw/approx";
+    printf("/* mufu_fits.h: generated by tests/approx/mufu_fit.c from the H100's tables in\n"
+           " * ../shared/hw/approx: the fitted error curves of approx.c; do not edit. */\n\n");
+    Fit *f;
+    f = new_fit("rcp", 7);
+    fit_relative(f, dir, "rcp.approx.f32_p1_2", 0x3f800000, tab_rcp, 1, 1, false);
+    print_fit(f);
+    f = new_fit("sqrt_lo", 7);
+    fit_relative(f, dir, "sqrt.approx.f32_p1_2", 0x3f800000, sqrt, 1, 1, false);
+    print_fit(f);
+    f = new_fit("sqrt_hi", 7);
+    fit_relative(f, dir, "sqrt.approx.f32_p2_4", 0x40000000, sqrt, 0.5, 1, false);
+    print_fit(f);
+    f = new_fit("rsq_lo", 7);
+    fit_relative(f, dir, "rsqrt.approx.f32_p1_2", 0x3f800000, tab_rsqrt, 1, 1, false);
+    print_fit(f);
+    f = new_fit("rsq_hi", 7);
+    fit_relative(f, dir, "rsqrt.approx.f32_p2_4", 0x40000000, tab_rsqrt, 0.5, 1, false);
+    print_fit(f);
+    f = new_fit("ex2_pos", 7);
+    fit_relative(f, dir, "ex2.approx.f32_p1_2", 0x3f800000, ex2, 1, 1, false);   /* fraction x-1 */
+    fit_relative(f, dir, "ex2.approx.f32_p0.5_1", 0x3f000000, ex2, 1, 0, false);
+    print_fit(f);
+    f = new_fit("ex2_neg", 7);
+    fit_relative(f, dir, "ex2.approx.f32_m0.5_1", 0xbf000000, ex2, 1, 0, false);
+    print_fit(f);
+    f = new_fit("lg2", 7);
+    fit_relative(f, dir, "lg2.approx.f32_p1_2", 0x3f800000, log2, 1, 1, true);
+    print_fit(f);
+    f = new_fit("sin", 9);
+    fit_turns(f, dir, "sin.approx.f32_p0.5_1", 0x3f000000, false);
+    fit_turns(f, dir, "sin.approx.f32_p1_2", 0x3f800000, false);
+    fit_turns(f, dir, "sin.approx.f32_p2_4", 0x40000000, false);
+    fit_turns(f, dir, "sin.approx.f32_m1_2", 0xbf800000, false);
+    print_fit(f);
+    f = new_fit("cos", 9);
+    fit_turns(f, dir, "cos.approx.f32_p0.5_1", 0x3f000000, true);
+    fit_turns(f, dir, "cos.approx.f32_p1_2", 0x3f800000, true);
+    fit_turns(f, dir, "cos.approx.f32_p2_4", 0x40000000, true);
+    print_fit(f);
+    f = new_fit("tanh_e3", 6);
+    fit_relative(f, dir, "tanh.approx.f32_p0.125_0.25", 0x3e000000, tanh, 8, 1, false);
+    print_fit(f);
+    f = new_fit("tanh_e1", 6);
+    fit_relative(f, dir, "tanh.approx.f32_p0.5_1", 0x3f000000, tanh, 2, 1, false);
+    print_fit(f);
+    f = new_fit("tanh_e0", 6);
+    fit_relative(f, dir, "tanh.approx.f32_p1_2", 0x3f800000, tanh, 1, 1, false);
+    print_fit(f);
+    return 0;
+}
