@@ -24,13 +24,12 @@ static int host_mode(uint8_t rounding)
 
 static bool f64_is_nan(uint64_t v) { return (v & 0x7fffffffffffffffull) > 0x7ff0000000000000ull; }
 
-/* The H100's f64 NaN result: an input NaN quieted, sign and payload kept (of two, a signalling
- * one first, else the first), or the default NaN where the operation itself was invalid. */
+/* The H100's f64 NaN result: an input NaN quieted, sign and payload kept (of two, the first
+ * even where only the second signals: float_174 t46), or the default NaN where the operation
+ * itself was invalid. */
 static uint64_t f64_nan(uint64_t a, uint64_t b, unsigned inputs)
 {
     bool a_nan = f64_is_nan(a), b_nan = inputs > 1 && f64_is_nan(b);
-    if (a_nan && b_nan && (a & F64_QUIET) && !(b & F64_QUIET))
-        return b | F64_QUIET;
     if (a_nan)
         return a | F64_QUIET;
     if (b_nan)

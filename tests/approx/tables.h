@@ -75,8 +75,10 @@ static inline uint32_t *tab_hw(const char *dir, const char *stem, uint32_t first
         int d = wide ? ((const int16_t *)delta)[i] : ((const int8_t *)delta)[i];
         hw[i] = tab_unord(tab_ord(tab_bits(ref)) + d);
     }
-    for (size_t k = 0; exc && k < elen / 8; k++)
-        hw[exc[2 * k] - first] = exc[2 * k + 1];
+    for (size_t k = 0; exc && k < elen / 8; k++) {
+        uint32_t index = (exc[2 * k] - first) & (TABLE_ENTRIES - 1);   /* also for an alias of */
+        hw[index] = exc[2 * k + 1];                                      /* another range's file */
+    }
     free(delta);
     free(exc);
     return hw;
