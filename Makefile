@@ -43,7 +43,7 @@ HEADERS := src/ptxrun.h src/parse.h src/ops.def src/types.def src/mods.def src/s
 
 FUZZERS := fuzz_frontend fuzz_pipeline fuzz_lanes
 
-TESTS   := check_lexer check_parser check_checker check_diag check_roundtrip check_exec
+TESTS   := check_lexer check_parser check_checker check_diag check_roundtrip check_exec check_math
 TEST_BIN := $(addprefix $(BUILD)/tests/,$(TESTS))
 
 .PHONY: all check approx-tables unit-tests cli-tests kernel-tests fuzz-regressions valgrind fault-tests demo bench fuzz install clean deps docs

@@ -33,8 +33,8 @@ static const MufuFit FIT_EX2_NEG = { 7, FIT_SHIFT_ex2_neg, fit_ex2_neg };     /*
 static const MufuFit FIT_LG2 = { 7, FIT_SHIFT_lg2, fit_lg2 };
 static const MufuFit FIT_SIN = { 9, FIT_SHIFT_sin, fit_sin };             /* turns in [0,1) */
 static const MufuFit FIT_COS = { 9, FIT_SHIFT_cos, fit_cos };
-static const MufuFit FIT_TANH[3] = { { 6, FIT_SHIFT_tanh_e3, fit_tanh_e3 }, { 6, FIT_SHIFT_tanh_e1, fit_tanh_e1 },
-                                     { 6, FIT_SHIFT_tanh_e0, fit_tanh_e0 } };
+static const MufuFit FIT_TANH[3] = { { 8, FIT_SHIFT_tanh_e3, fit_tanh_e3 }, { 8, FIT_SHIFT_tanh_e1, fit_tanh_e1 },
+                                     { 8, FIT_SHIFT_tanh_e0, fit_tanh_e0 } };
 
 static float f32_of(uint32_t u) { float f; memcpy(&f, &u, sizeof f); return f; }
 static uint32_t bits_of(float f) { uint32_t u; memcpy(&u, &f, sizeof u); return u; }
@@ -151,6 +151,15 @@ static float mufu_ex2(float x)
     return scale_flush(r, (int)n);
 }
 
+/* v rounded toward zero to a float. */
+static float to_float_rz(double v)
+{
+    float r = (float)v;
+    if (fabs((double)r) > fabs(v))
+        r = nextafterf(r, 0.0f);
+    return r;
+}
+
 /* MUFU.LG2: exponent + log2(mantissa), the mantissa's part with an absolute error (in units of
  * 2^-24), so that results near 1 have large relative errors. */
 static float mufu_lg2(float x)
@@ -164,24 +173,31 @@ static float mufu_lg2(float x)
     int e;
     double m = 2 * frexp((double)x, &e);
     double frac = log2(m) + ldexp(fit_error(&FIT_LG2, m - 1), -24);
-    return (float)((e - 1) + frac);
+    /* With an exponent the sum is truncated (float_approx: 554 of 629 differences went); for
+     * x in [1,2) the fit was made for rounding to nearest. */
+    return e == 1 ? (float)frac : to_float_rz((e - 1) + frac);
 }
 
-/* MUFU.SIN / MUFU.COS of an angle t in turns: the fraction of t, an absolute error in units of
- * 2^-24. Subnormal angles flush to zero; infinite ones give NaN. */
+/* MUFU.SIN / MUFU.COS of an angle t in turns: the fraction of |t| (the H100 gives sin(-t) =
+ * -sin(t) and cos(-t) = cos(t)), an absolute error in units of 2^-24. Angles below 2^-25 in
+ * magnitude count as zero (sin.approx of x = 1.836e-7 is 0, of 1.894e-7 is 2π·2^-25: the unit
+ * reads t in fixed point); infinite ones give NaN. */
 static float mufu_sincos(float t, bool cosine)
 {
     if (isnan(t) || isinf(t))
         return NAN;
-    if (subnormal_or_zero(t))
-        return cosine ? 1.0f : copysignf(0.0f, t);
-    double p = (double)t - floor((double)t);         /* exact for a float t */
+    if (fabsf(t) < 0x1p-25f)                          /* below the unit's fixed-point step: */
+        return cosine ? 1.0f : copysignf(0.0f, t);    /* 0 for |t| < 2^-25 (float_approx cases) */
+    double at = fabs((double)t);
+    double p = at - floor(at);                        /* exact for a float t */
     double angle = TWO_PI * p;
     double exact = cosine ? cos(angle) : sin(angle);
-    return (float)(exact + ldexp(fit_error(cosine ? &FIT_COS : &FIT_SIN, p), -24));
+    float r = (float)(exact + ldexp(fit_error(cosine ? &FIT_COS : &FIT_SIN, p), -24));
+    return cosine || t > 0 ? r : -r;
 }
 
-/* MUFU.TANH: fitted in the binades [2^-3,2^-2), [2^-1,1), [1,2); elsewhere exact. */
+/* MUFU.TANH: reads the input with its 4 lowest mantissa bits cleared (16 neighbouring inputs
+ * give one result in every table); fitted in the binades [2^-3,2^-2), [2^-1,1), [1,2). */
 static float mufu_tanh(float x)
 {
     if (isnan(x))
@@ -189,6 +205,7 @@ static float mufu_tanh(float x)
     int e = ilogbf(x);
     if (isinf(x) || (e != -3 && e != -1 && e != 0))
         return (float)tanh((double)x);
+    x = f32_of(bits_of(x) & ~0xfu);
     const MufuFit *fit = &FIT_TANH[e == -3 ? 0 : e == -1 ? 1 : 2];
     double ax = fabs((double)x);
     float r = with_ulp_error(fit, ldexp(ax, -e) - 1, tanh(ax));
@@ -295,19 +312,17 @@ uint32_t approx_f32(int op, bool full, bool ftz, uint32_t a_bits, uint32_t b_bit
 
 /* MUFU.RCP64H / MUFU.RSQ64H: the input's high word only (subnormals flushed); the result's high
  * word is the f32 unit's result truncated to 20 mantissa bits (this reproduces all 2^20 tabled
- * rcp results), the low word 0. */
+ * rcp results), the low word 0; a NaN, infinite or subnormal high word decides alone. */
 static uint64_t approx_f64_high(int op, uint64_t a)
 {
     uint64_t hi = a >> 32;
     int exp = (int)(hi >> 20 & 0x7ff);
     uint64_t sign = hi & 0x80000000u;
-    if (exp == 0x7ff && (hi & 0xfffff) == 0 && (a & 0xffffffffu) != 0)
-        hi |= 1;                                      /* the input was a NaN */
-    if (exp == 0x7ff && (hi & 0xfffff)) 
-        return 0x7fffffff00000000ull;                 /* H100: f64 NaN of 0x7fffffff high word */
-    if (exp == 0)
-        return op == OP_RCP ? (sign | 0x7ff00000u) << 32 : (sign | 0x7ff00000u) << 32;
-    if (exp == 0x7ff)
+    if (exp == 0x7ff && (hi & 0xfffff))
+        return 0x7fffffff00000000ull;                 /* a NaN high word */
+    if (exp == 0)                                     /* ±0 and subnormals: ±inf */
+        return (sign | 0x7ff00000u) << 32;
+    if (exp == 0x7ff)                                 /* ±inf (whatever the low word) */
         return op == OP_RCP ? sign << 32 : sign ? 0x7fffffff00000000ull : 0;
     if (sign && op == OP_RSQRT)
         return 0x7fffffff00000000ull;
@@ -321,9 +336,11 @@ static uint64_t approx_f64_high(int op, uint64_t a)
         float m4 = (e & 1) ? 2 * m : m;
         r = ldexp((double)mufu_rsqrt(m4), -((e & 1) ? e - 1 : e) / 2);
     }
+    if (r < DBL_MIN)
+        return sign << 32;                            /* flushed */
     uint64_t bits;
     memcpy(&bits, &r, sizeof bits);
-    return (bits & 0xffffffff00000000ull) | ((uint64_t)sign << 32);
+    return (bits & 0xffffffff00000000ull) | sign << 32;
 }
 
 /* rsqrt.approx.f64 without .ftz: TODO until the H100's sequence is known, the ftz unit. */

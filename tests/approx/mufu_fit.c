@@ -91,13 +91,14 @@ static uint32_t *need(const char *dir, const char *stem, uint32_t first, double 
     return hw;
 }
 
-/* A table whose input is the function's argument in [lo·1, lo·2): p = x/lo - 1 - offset. */
+/* A table whose input is the function's argument x: p = |x|·scale - p_offset. The unit reads x
+ * with the mantissa bits in drop_mask cleared. */
 static void fit_relative(Fit *fit, const char *dir, const char *stem, uint32_t first, double (*f)(double),
-                         double scale, double p_offset, bool absolute)
+                         double scale, double p_offset, bool absolute, uint32_t drop_mask)
 {
     uint32_t *hw = need(dir, stem, first, f);
     for (uint32_t i = 0; i < TABLE_ENTRIES; i++) {
-        double x = tab_f32(first + i), exact = f(x), h = tab_f32(hw[i]);
+        double x = tab_f32((first + i) & ~drop_mask), exact = f(x), h = tab_f32(hw[i]);
         double p = fabs(x) * scale - p_offset;
         add_point(fit, p, (h - exact) / (absolute ? 0x1p-24 : rel_unit(exact)));
     }
@@ -122,10 +123,11 @@ static void fit_turns(Fit *fit, const char *dir, const char *stem, uint32_t firs
 {
     uint32_t *hw = need(dir, stem, first, cosine ? cos_x : sin_x);
     for (uint32_t i = 0; i < TABLE_ENTRIES; i++) {
-        float t = mul_rz(tab_f32(first + i), 0x1.45f306p-3f);
+        float t = fabsf(mul_rz(tab_f32(first + i), 0x1.45f306p-3f));
         double p = (double)t - floor((double)t), angle = TWO_PI * p;
         double exact = cosine ? cos(angle) : sin(angle);
-        add_point(fit, p, (tab_f32(hw[i]) - exact) / 0x1p-24);
+        double h = tab_f32(hw[i]);
+        add_point(fit, p, ((cosine || first >> 31 == 0 ? h : -h) - exact) / 0x1p-24);
     }
     free(hw);
 }
@@ -145,29 +147,29 @@ int main(int argc, char **argv)
            " * ../shared/hw/approx: the fitted error curves of approx.c; do not edit. */\n\n");
     Fit *f;
     f = new_fit("rcp", 7);
-    fit_relative(f, dir, "rcp.approx.f32_p1_2", 0x3f800000, tab_rcp, 1, 1, false);
+    fit_relative(f, dir, "rcp.approx.f32_p1_2", 0x3f800000, tab_rcp, 1, 1, false, 0);
     print_fit(f);
     f = new_fit("sqrt_lo", 7);
-    fit_relative(f, dir, "sqrt.approx.f32_p1_2", 0x3f800000, sqrt, 1, 1, false);
+    fit_relative(f, dir, "sqrt.approx.f32_p1_2", 0x3f800000, sqrt, 1, 1, false, 0);
     print_fit(f);
     f = new_fit("sqrt_hi", 7);
-    fit_relative(f, dir, "sqrt.approx.f32_p2_4", 0x40000000, sqrt, 0.5, 1, false);
+    fit_relative(f, dir, "sqrt.approx.f32_p2_4", 0x40000000, sqrt, 0.5, 1, false, 0);
     print_fit(f);
     f = new_fit("rsq_lo", 7);
-    fit_relative(f, dir, "rsqrt.approx.f32_p1_2", 0x3f800000, tab_rsqrt, 1, 1, false);
+    fit_relative(f, dir, "rsqrt.approx.f32_p1_2", 0x3f800000, tab_rsqrt, 1, 1, false, 0);
     print_fit(f);
     f = new_fit("rsq_hi", 7);
-    fit_relative(f, dir, "rsqrt.approx.f32_p2_4", 0x40000000, tab_rsqrt, 0.5, 1, false);
+    fit_relative(f, dir, "rsqrt.approx.f32_p2_4", 0x40000000, tab_rsqrt, 0.5, 1, false, 0);
     print_fit(f);
     f = new_fit("ex2_pos", 7);
-    fit_relative(f, dir, "ex2.approx.f32_p1_2", 0x3f800000, ex2, 1, 1, false);   /* fraction x-1 */
-    fit_relative(f, dir, "ex2.approx.f32_p0.5_1", 0x3f000000, ex2, 1, 0, false);
+    fit_relative(f, dir, "ex2.approx.f32_p1_2", 0x3f800000, ex2, 1, 1, false, 0);   /* fraction x-1 */
+    fit_relative(f, dir, "ex2.approx.f32_p0.5_1", 0x3f000000, ex2, 1, 0, false, 0);
     print_fit(f);
     f = new_fit("ex2_neg", 7);
-    fit_relative(f, dir, "ex2.approx.f32_m0.5_1", 0xbf000000, ex2, 1, 0, false);
+    fit_relative(f, dir, "ex2.approx.f32_m0.5_1", 0xbf000000, ex2, 1, 0, false, 0);
     print_fit(f);
     f = new_fit("lg2", 7);
-    fit_relative(f, dir, "lg2.approx.f32_p1_2", 0x3f800000, log2, 1, 1, true);
+    fit_relative(f, dir, "lg2.approx.f32_p1_2", 0x3f800000, log2, 1, 1, true, 0);
     print_fit(f);
     f = new_fit("sin", 9);
     fit_turns(f, dir, "sin.approx.f32_p0.5_1", 0x3f000000, false);
@@ -180,14 +182,14 @@ int main(int argc, char **argv)
     fit_turns(f, dir, "cos.approx.f32_p1_2", 0x3f800000, true);
     fit_turns(f, dir, "cos.approx.f32_p2_4", 0x40000000, true);
     print_fit(f);
-    f = new_fit("tanh_e3", 6);
-    fit_relative(f, dir, "tanh.approx.f32_p0.125_0.25", 0x3e000000, tanh, 8, 1, false);
+    f = new_fit("tanh_e3", 8);
+    fit_relative(f, dir, "tanh.approx.f32_p0.125_0.25", 0x3e000000, tanh, 8, 1, false, 0xf);
     print_fit(f);
-    f = new_fit("tanh_e1", 6);
-    fit_relative(f, dir, "tanh.approx.f32_p0.5_1", 0x3f000000, tanh, 2, 1, false);
+    f = new_fit("tanh_e1", 8);
+    fit_relative(f, dir, "tanh.approx.f32_p0.5_1", 0x3f000000, tanh, 2, 1, false, 0xf);
     print_fit(f);
-    f = new_fit("tanh_e0", 6);
-    fit_relative(f, dir, "tanh.approx.f32_p1_2", 0x3f800000, tanh, 1, 1, false);
+    f = new_fit("tanh_e0", 8);
+    fit_relative(f, dir, "tanh.approx.f32_p1_2", 0x3f800000, tanh, 1, 1, false, 0xf);
     print_fit(f);
     return 0;
 }
