@@ -134,8 +134,19 @@ static float mufu_rsqrt(float x)
     return ldexpf(r, -half);
 }
 
-/* MUFU.EX2: 2^n · 2^f with n = trunc(x) and f the fraction, of x's sign; the error depends on
- * f alone (the README's verified hypothesis). Results below the normal range flush to +0. */
+/* v rounded toward zero to a float. */
+static float to_float_rz(double v)
+{
+    float r = (float)v;
+    if (fabs((double)r) > fabs(v))
+        r = nextafterf(r, 0.0f);
+    return r;
+}
+
+/* MUFU.EX2: reads x in fixed point, truncated to a multiple of 2^-23 (pairs of inputs in
+ * [0.5,1) give one result); then 2^n · 2^f with n = trunc(x) and f the fraction, of x's sign;
+ * the error depends on f alone (the README's verified hypothesis). Results below the normal
+ * range flush to +0. */
 static float mufu_ex2(float x)
 {
     if (isnan(x))
@@ -146,18 +157,12 @@ static float mufu_ex2(float x)
         return INFINITY;
     if (x < -160)
         return 0.0f;
-    double n = trunc((double)x), f = (double)x - n;
-    float r = f >= 0 ? with_ulp_error(&FIT_EX2_POS, f, exp2(f)) : with_ulp_error(&FIT_EX2_NEG, -f, exp2(f));
+    double xq = trunc(ldexp((double)x, 23)) * 0x1p-23;
+    double n = trunc(xq), f = xq - n;
+    float r = f >= 0 ? with_ulp_error(&FIT_EX2_POS, f, exp2(f))
+            : f <= -0.5 ? with_ulp_error(&FIT_EX2_NEG, -f, exp2(f))
+                        : (float)(exp2(f) - 0.75 * ulp_of(exp2(f)));   /* untabulated: the cases lie 0.75 ulp low on average */
     return scale_flush(r, (int)n);
-}
-
-/* v rounded toward zero to a float. */
-static float to_float_rz(double v)
-{
-    float r = (float)v;
-    if (fabs((double)r) > fabs(v))
-        r = nextafterf(r, 0.0f);
-    return r;
 }
 
 /* MUFU.LG2: exponent + log2(mantissa), the mantissa's part with an absolute error (in units of
