@@ -31,8 +31,7 @@ static const MufuFit FIT_RSQ_HI = { 7, FIT_SHIFT_rsq_hi, fit_rsq_hi };
 static const MufuFit FIT_EX2_POS = { 7, FIT_SHIFT_ex2_pos, fit_ex2_pos };     /* fraction in [0,1) */
 static const MufuFit FIT_EX2_NEG = { 7, FIT_SHIFT_ex2_neg, fit_ex2_neg };     /* -fraction in [0,1) */
 static const MufuFit FIT_LG2 = { 7, FIT_SHIFT_lg2, fit_lg2 };
-static const MufuFit FIT_SIN = { 9, FIT_SHIFT_sin, fit_sin };             /* turns in [0,1) */
-static const MufuFit FIT_COS = { 9, FIT_SHIFT_cos, fit_cos };
+static const MufuFit FIT_SIN = { 9, FIT_SHIFT_sin, fit_sin };             /* half turns in [0,1) */
 static const MufuFit FIT_TANH[3] = { { 8, FIT_SHIFT_tanh_e3, fit_tanh_e3 }, { 8, FIT_SHIFT_tanh_e1, fit_tanh_e1 },
                                      { 8, FIT_SHIFT_tanh_e0, fit_tanh_e0 } };
 
@@ -183,22 +182,24 @@ static float mufu_lg2(float x)
     return e == 1 ? (float)frac : to_float_rz((e - 1) + frac);
 }
 
-/* MUFU.SIN / MUFU.COS of an angle t in turns: the fraction of |t| (the H100 gives sin(-t) =
- * -sin(t) and cos(-t) = cos(t)), an absolute error in units of 2^-24. Angles below 2^-25 in
- * magnitude count as zero (sin.approx of x = 1.836e-7 is 0, of 1.894e-7 is 2π·2^-25: the unit
- * reads t in fixed point); infinite ones give NaN. */
+/* MUFU.SIN / MUFU.COS of an angle t in turns. The unit reads |t| truncated to q/2^25 (in every
+ * sin/cos table the result is a function of q; sin.approx of x = 1.836e-7 is 0, of 1.894e-7 is
+ * 2π·2^-25). Over the tables, cos(q) = sin(q + 2^23) and sin(q + 2^24) = -sin(q) bit for bit, so
+ * one curve of half a turn serves both: sin(π·p) plus an absolute error in units of 2^-24, p in
+ * [0,1). sin(-t) = -sin(t), cos(-t) = cos(t); infinite t give NaN. */
 static float mufu_sincos(float t, bool cosine)
 {
     if (isnan(t) || isinf(t))
         return NAN;
-    if (fabsf(t) < 0x1p-25f)                          /* below the unit's fixed-point step: */
-        return cosine ? 1.0f : copysignf(0.0f, t);    /* 0 for |t| < 2^-25 (float_approx cases) */
-    double at = fabs((double)t);
-    double p = at - floor(at);                        /* exact for a float t */
-    double angle = TWO_PI * p;
-    double exact = cosine ? cos(angle) : sin(angle);
-    float r = (float)(exact + ldexp(fit_error(cosine ? &FIT_COS : &FIT_SIN, p), -24));
-    return cosine || t > 0 ? r : -r;
+    double q = fmod(floor(ldexp(fabs((double)t), 25)), 0x1p25);   /* one turn */
+    q = fmod(q + (cosine ? 0x1p23 : 0), 0x1p25);     /* a quarter turn on for cos */
+    bool negate = (q >= 0x1p24) != (!cosine && t < 0);
+    double p = ldexp(fmod(q, 0x1p24), -24);           /* half turns */
+    if (p == 0)                                       /* a whole number of half turns */
+        return negate ? -0.0f : 0.0f;
+    double v = sin(TWO_PI / 2 * p) + ldexp(fit_error(&FIT_SIN, p), -24);
+    float r = p == 0.5 || v >= 1 ? 1.0f : to_float_rz(v);    /* truncated */
+    return negate ? -r : r;
 }
 
 /* MUFU.TANH: reads the input with its 4 lowest mantissa bits cleared (16 neighbouring inputs

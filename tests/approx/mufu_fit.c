@@ -4,6 +4,8 @@
  * The domain mappings here must match approx.c's MUFU functions. */
 #include "tables.h"
 
+#define M_PI_HALF_TURN (TWO_PI / 2)
+
 #define MAX_SEGS 512
 
 typedef struct Fit {
@@ -130,16 +132,23 @@ static float mul_rz(float a, float b)
     return r;
 }
 
-/* sin/cos: the unit sees t = RZ(x · 1/2π) in turns; p = fraction of t, error absolute. */
+/* sin/cos: the unit sees t = RZ(x · 1/2π) in turns, |t| truncated to q/2^25; cos is sin a
+ * quarter turn on, and the second half turn the first negated: one curve on p = 2·(q mod 2^24)/2^25
+ * in [0,1), i.e. half a turn, absolute error. */
 static void fit_turns(Fit *fit, const char *dir, const char *stem, uint32_t first, bool cosine)
 {
     uint32_t *hw = need(dir, stem, first, cosine ? cos_x : sin_x);
     for (uint32_t i = 0; i < TABLE_ENTRIES; i++) {
-        float t = fabsf(mul_rz(tab_f32(first + i), 0x1.45f306p-3f));
-        double p = (double)t - floor((double)t), angle = TWO_PI * p;
-        double exact = cosine ? cos(angle) : sin(angle);
+        float x = tab_f32(first + i);
+        double q = floor(ldexp(fabsf(mul_rz(x, 0x1.45f306p-3f)), 25)) + (cosine ? 0x1p23 : 0);
+        q = fmod(q, 0x1p25);
+        bool negate = (q >= 0x1p24) != (!cosine && x < 0);
+        double p = ldexp(fmod(q, 0x1p24), -24);
         double h = tab_f32(hw[i]);
-        add_point(fit, p, ((cosine || first >> 31 == 0 ? h : -h) - exact) / 0x1p-24);
+        h = negate ? -h : h;
+        if (h > 0)                                    /* the unit truncates: aim at the middle */
+            h += 0.5 * rel_unit(h);
+        add_point(fit, p, (h - sin(M_PI_HALF_TURN * p)) / 0x1p-24);
     }
     free(hw);
 }
@@ -188,8 +197,6 @@ int main(int argc, char **argv)
     fit_turns(f, dir, "sin.approx.f32_p1_2", 0x3f800000, false);
     fit_turns(f, dir, "sin.approx.f32_p2_4", 0x40000000, false);
     fit_turns(f, dir, "sin.approx.f32_m1_2", 0xbf800000, false);
-    print_fit(f);
-    f = new_fit("cos", 9);
     fit_turns(f, dir, "cos.approx.f32_p0.5_1", 0x3f000000, true);
     fit_turns(f, dir, "cos.approx.f32_p1_2", 0x3f800000, true);
     fit_turns(f, dir, "cos.approx.f32_p2_4", 0x40000000, true);
