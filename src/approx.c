@@ -30,7 +30,8 @@ static const MufuFit FIT_RSQ_LO = { 7, FIT_SHIFT_rsq_lo, fit_rsq_lo };
 static const MufuFit FIT_RSQ_HI = { 7, FIT_SHIFT_rsq_hi, fit_rsq_hi };
 static const MufuFit FIT_EX2_POS = { 7, FIT_SHIFT_ex2_pos, fit_ex2_pos };     /* fraction in [0,1) */
 static const MufuFit FIT_EX2_NEG = { 7, FIT_SHIFT_ex2_neg, fit_ex2_neg };     /* -fraction in [0,1) */
-static const MufuFit FIT_LG2 = { 7, FIT_SHIFT_lg2, fit_lg2 };
+static const MufuFit FIT_LG2 = { 7, FIT_SHIFT_lg2, fit_lg2 };             /* x in [1,2) */
+static const MufuFit FIT_LG2_EXP = { 7, FIT_SHIFT_lg2_exp, fit_lg2_exp }; /* other binades */
 static const MufuFit FIT_SIN = { 9, FIT_SHIFT_sin, fit_sin };             /* half turns in [0,1) */
 static const MufuFit FIT_TANH[3] = { { 8, FIT_SHIFT_tanh_e3, fit_tanh_e3 }, { 8, FIT_SHIFT_tanh_e1, fit_tanh_e1 },
                                      { 8, FIT_SHIFT_tanh_e0, fit_tanh_e0 } };
@@ -176,10 +177,11 @@ static float mufu_lg2(float x)
         return x;
     int e;
     double m = 2 * frexp((double)x, &e);
-    double frac = log2(m) + ldexp(fit_error(&FIT_LG2, m - 1), -24);
-    /* With an exponent the sum is truncated (float_approx: 554 of 629 differences went); for
-     * x in [1,2) the fit was made for rounding to nearest. */
-    return e == 1 ? (float)frac : to_float_rz((e - 1) + frac);
+    /* x in [1,2): rounded to nearest; with an exponent the sum is truncated (float_approx: 554
+     * of 629 differences went), with its own curve fitted on [0.5,1). */
+    if (e == 1)
+        return (float)(log2(m) + ldexp(fit_error(&FIT_LG2, m - 1), -24));
+    return to_float_rz((e - 1) + log2(m) + ldexp(fit_error(&FIT_LG2_EXP, m - 1), -24));
 }
 
 /* MUFU.SIN / MUFU.COS of an angle t in turns. The unit reads |t| truncated to q/2^25 (in every
