@@ -180,7 +180,7 @@ static float mufu_lg2(float x)
     /* x in [1,2): rounded to nearest; with an exponent the sum is truncated (float_approx: 554
      * of 629 differences went), with its own curve fitted on [0.5,1). */
     if (e == 1)
-        return (float)(log2(m) + ldexp(fit_error(&FIT_LG2, m - 1), -24));
+        return to_float_rz(log2(m) + ldexp(fit_error(&FIT_LG2, m - 1), -24));
     return to_float_rz((e - 1) + log2(m) + ldexp(fit_error(&FIT_LG2_EXP, m - 1), -24));
 }
 

@@ -109,6 +109,19 @@ static void fit_relative(Fit *fit, const char *dir, const char *stem, uint32_t f
 
 static double ex2(double x) { return exp2(x); }
 
+/* lg2 of x in [1,2), truncated by the unit: aim at the middle of the truncation interval. */
+static void fit_lg2_unit(Fit *fit, const char *dir)
+{
+    uint32_t *hw = need(dir, "lg2.approx.f32_p1_2", 0x3f800000, log2);
+    for (uint32_t i = 0; i < TABLE_ENTRIES; i++) {
+        double x = tab_f32(0x3f800000 + i), h = tab_f32(hw[i]);
+        if (h != 0)
+            h += 0.5 * rel_unit(h);
+        add_point(fit, x - 1, (h - log2(x)) / 0x1p-24);
+    }
+    free(hw);
+}
+
 /* lg2 with an exponent: log2(m) - 1 for x = m/2 in [0.5,1), truncated by the unit: aim at the
  * middle of the truncation interval; p = m - 1, absolute error. */
 static void fit_lg2_exponent(Fit *fit, const char *dir)
@@ -204,7 +217,7 @@ int main(int argc, char **argv)
     fit_ex2(f, dir, "ex2.approx.f32_m0.5_1", 0xbf000000);
     print_fit(f);
     f = new_fit("lg2", 7);
-    fit_relative(f, dir, "lg2.approx.f32_p1_2", 0x3f800000, log2, 1, 1, true, 0);
+    fit_lg2_unit(f, dir);
     print_fit(f);
     f = new_fit("lg2_exp", 7);
     fit_lg2_exponent(f, dir);
