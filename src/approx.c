@@ -32,9 +32,9 @@ static const MufuFit FIT_EX2_POS = { 7, FIT_SHIFT_ex2_pos, fit_ex2_pos };     /*
 static const MufuFit FIT_EX2_NEG = { 7, FIT_SHIFT_ex2_neg, fit_ex2_neg };     /* -fraction in [0,1) */
 static const MufuFit FIT_LG2 = { 7, FIT_SHIFT_lg2, fit_lg2 };             /* x in [1,2) */
 static const MufuFit FIT_LG2_EXP = { 7, FIT_SHIFT_lg2_exp, fit_lg2_exp }; /* other binades */
-static const MufuFit FIT_SIN = { 9, FIT_SHIFT_sin, fit_sin };             /* half turns in [0,1) */
-static const MufuFit FIT_TANH[3] = { { 8, FIT_SHIFT_tanh_e3, fit_tanh_e3 }, { 8, FIT_SHIFT_tanh_e1, fit_tanh_e1 },
-                                     { 8, FIT_SHIFT_tanh_e0, fit_tanh_e0 } };
+static const MufuFit FIT_SIN = { 8, FIT_SHIFT_sin, fit_sin };             /* half turns in [0,1) */
+static const MufuFit FIT_TANH[3] = { { 6, FIT_SHIFT_tanh_e3, fit_tanh_e3 }, { 6, FIT_SHIFT_tanh_e1, fit_tanh_e1 },
+                                     { 6, FIT_SHIFT_tanh_e0, fit_tanh_e0 } };
 
 static float f32_of(uint32_t u) { float f; memcpy(&f, &u, sizeof f); return f; }
 static uint32_t bits_of(float f) { uint32_t u; memcpy(&u, &f, sizeof u); return u; }
