@@ -216,10 +216,10 @@ int main(int argc, char **argv)
     f = new_fit("ex2_neg", 7);
     fit_ex2(f, dir, "ex2.approx.f32_m0.5_1", 0xbf000000);
     print_fit(f);
-    f = new_fit("lg2", 7);
+    f = new_fit("lg2", 8);
     fit_lg2_unit(f, dir);
     print_fit(f);
-    f = new_fit("lg2_exp", 7);
+    f = new_fit("lg2_exp", 8);
     fit_lg2_exponent(f, dir);
     print_fit(f);
     f = new_fit("sin", 8);
