@@ -86,6 +86,15 @@ START_TEST(sin_of_tiny_angle)
 }
 END_TEST
 
+START_TEST(tanh_small_and_lg2_one)
+{
+    /* Below 2^-8 tanh.approx gives x itself, subnormals included (no flush). */
+    ck_assert_uint_eq(run1("tanh.approx.f32 d, a;", 0x3b783b86, 0), 0x3b783b86);          /* float_approx_142 t20 o32[10] */
+    ck_assert_uint_eq(run1("tanh.approx.f32 d, a;", 0x007fffff, 0), 0x007fffff);          /* float_approx_046 t7 o32[17] */
+    ck_assert_uint_eq(run1("lg2.approx.f32 d, a;", 0x3f800000, 0), 0);                    /* float_approx_042 t4 o32[7] */
+}
+END_TEST
+
 START_TEST(one_point_per_function)
 {
     ck_assert_uint_eq(run1("rcp.approx.ftz.f32 d, a;", 0xbe3e0d89, 0), 0xc0ac6a4a);       /* float_approx_002 t0 o32[1] */
@@ -109,6 +118,7 @@ int main(void)
     tcase_add_test(tc, div_approx_huge_divisor);
     tcase_add_test(tc, f64_approx_upper_word);
     tcase_add_test(tc, sin_of_tiny_angle);
+    tcase_add_test(tc, tanh_small_and_lg2_one);
     tcase_add_test(tc, one_point_per_function);
     suite_add_tcase(s, tc);
     return run_suite(s);
