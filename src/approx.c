@@ -194,6 +194,11 @@ static float mufu_lg2(float x)
  * 2π·2^-25). Over the tables, cos(q) = sin(q + 2^23) and sin(q + 2^24) = -sin(q) bit for bit, so
  * one curve of half a turn serves both: sin(π·p) plus an absolute error in units of 2^-24, p in
  * [0,1). sin(-t) = -sin(t), cos(-t) = cos(t); infinite t give NaN. */
+/* Near a zero the unit is linear: for q below 2^10 in the half turn every float_approx result is
+ * q · 0x1.9224p-23 (π/2^24 with a 17-bit π) truncated. */
+#define SIN_LINEAR_STEPS 1024
+#define SIN_SLOPE 0x1.9224p-23
+
 static float mufu_sincos(float t, bool cosine)
 {
     if (isnan(t) || isinf(t))
@@ -204,6 +209,10 @@ static float mufu_sincos(float t, bool cosine)
     double p = ldexp(fmod(q, 0x1p24), -24);           /* half turns */
     if (p == 0)                                       /* a whole number of half turns */
         return negate ? -0.0f : 0.0f;
+    if (fmod(q, 0x1p24) < SIN_LINEAR_STEPS) {        /* the first steps: exactly linear */
+        float r = to_float_rz(fmod(q, 0x1p24) * SIN_SLOPE);
+        return negate ? -r : r;
+    }
     double v = sin(TWO_PI / 2 * p) + ldexp(fit_error(&FIT_SIN, p), -24);
     float r = p == 0.5 || v >= 1 ? 1.0f : to_float_rz(v);    /* truncated */
     return negate ? -r : r;
