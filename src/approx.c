@@ -36,8 +36,8 @@ static const MufuFit FIT_RSQ_LO = { 7, FIT_SHIFT_rsq_lo, FIT_POP_rsq_lo, fit_rsq
 static const MufuFit FIT_RSQ_HI = { 7, FIT_SHIFT_rsq_hi, FIT_POP_rsq_hi, fit_rsq_hi };
 static const MufuFit FIT_EX2_POS = { 7, FIT_SHIFT_ex2_pos, FIT_POP_ex2_pos, fit_ex2_pos };     /* fraction in [0,1) */
 static const MufuFit FIT_EX2_NEG = { 7, FIT_SHIFT_ex2_neg, FIT_POP_ex2_neg, fit_ex2_neg };     /* -fraction in [0,1) */
-static const MufuFit FIT_LG2 = { 8, FIT_SHIFT_lg2, FIT_POP_lg2, fit_lg2 };             /* x in [1,2) */
-static const MufuFit FIT_LG2_EXP = { 8, FIT_SHIFT_lg2_exp, FIT_POP_lg2_exp, fit_lg2_exp }; /* other binades */
+static const MufuFit FIT_LG2 = { 7, FIT_SHIFT_lg2, FIT_POP_lg2, fit_lg2 };             /* x in [1,2) */
+static const MufuFit FIT_LG2_EXP = { 7, FIT_SHIFT_lg2_exp, FIT_POP_lg2_exp, fit_lg2_exp }; /* other binades */
 static const MufuFit FIT_SIN = { 7, FIT_SHIFT_sin, FIT_POP_sin, fit_sin };             /* half turns in [0,1) */
 static const MufuFit FIT_TANH[3] = { { 6, FIT_SHIFT_tanh_e3, FIT_POP_tanh_e3, fit_tanh_e3 }, { 6, FIT_SHIFT_tanh_e1, FIT_POP_tanh_e1, fit_tanh_e1 },
                                      { 6, FIT_SHIFT_tanh_e0, FIT_POP_tanh_e0, fit_tanh_e0 } };
