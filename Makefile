@@ -37,16 +37,16 @@ CHECK_LIBS   := $(shell pkg-config --libs check 2>/dev/null)
 # The library: everything but main.c, in pipeline order.
 LIB_SRC := src/util.c src/arena.c src/intern.c src/source.c src/diag.c \
            $(BUILD)/lexer.c $(BUILD)/parser.c src/parse.c src/ops.c src/check.c src/ir.c \
-           src/driver.c src/testrun.c src/exec.c src/block.c src/barrier.c src/alu.c src/bitops.c src/mathops.c src/convert.c src/warp_ops.c src/mem.c src/trace.c src/lanes.c
+           src/driver.c src/testrun.c src/exec.c src/block.c src/barrier.c src/alu.c src/bitops.c src/mathops.c src/approx.c src/convert.c src/warp_ops.c src/mem.c src/trace.c src/lanes.c
 LIB_OBJ := $(patsubst %.c,$(BUILD)/obj/%.o,$(notdir $(LIB_SRC)))
 HEADERS := src/ptxrun.h src/parse.h src/ops.def src/types.def src/mods.def src/sregs.def $(BUILD)/parser.h
 
 FUZZERS := fuzz_frontend fuzz_pipeline fuzz_lanes
 
-TESTS   := check_lexer check_parser check_checker check_diag check_roundtrip check_exec
+TESTS   := check_lexer check_parser check_checker check_diag check_roundtrip check_exec check_math
 TEST_BIN := $(addprefix $(BUILD)/tests/,$(TESTS))
 
-.PHONY: all check unit-tests cli-tests kernel-tests fuzz-regressions valgrind fault-tests demo bench fuzz install clean deps docs
+.PHONY: all check approx-tables unit-tests cli-tests kernel-tests fuzz-regressions valgrind fault-tests demo bench fuzz install clean deps docs
 
 all: $(BUILD)/ptxrun
 
@@ -104,6 +104,20 @@ fuzz-regressions: $(REPLAY_BIN)
 	    case $$f in fuzz_lanes) seeds=tests/fuzz/seeds/lanes ;; *) seeds=tests/fuzz/seeds/ptx ;; esac; \
 	    $(BUILD)/replay/$$f $$seeds tests/fuzz/regressions/$$f; \
 	done
+
+# ptxrun's .approx models against every entry of the H100's dense tables (when they are here).
+# mufu_fit rebuilds src/mufu_fits.h from them: build/mufu_fit ../shared/hw/approx > src/mufu_fits.h
+APPROX_DIR ?= ../shared/hw/approx
+
+$(BUILD)/approx_tables: tests/approx/approx_tables.c tests/approx/tables.h $(BUILD)/libptxrun.a $(HEADERS)
+	$(CC) $(ALL_CFLAGS) -o $@ $< $(BUILD)/libptxrun.a $(LDLIBS)
+
+$(BUILD)/mufu_fit: tests/approx/mufu_fit.c tests/approx/tables.h
+	$(CC) $(ALL_CFLAGS) -o $@ $< -lm
+
+approx-tables: $(BUILD)/approx_tables
+	@if [ -d $(APPROX_DIR) ]; then $(BUILD)/approx_tables $(APPROX_DIR); \
+	else echo "approx-tables: skipped ($(APPROX_DIR) is not here)"; fi
 
 # Every allocation failing in turn, in a build of its own.
 fault-tests:

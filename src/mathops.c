@@ -1,8 +1,7 @@
 /* mathops.c: floating-point division, reciprocal, roots and the transcendental functions,
- * copysign, testp and slct. IEEE-rounded forms (.rn .rz .rm .rp) are exact as IEEE 754 asks;
- * the .approx and .full forms are computed with the C library in double precision and rounded
- * once, which is within the error bounds the PTX ISA gives for them (docs/semantics.md), but
- * need not equal a GPU's bits. Built with -frounding-math (see Makefile).
+ * copysign, testp and slct. IEEE-rounded forms (.rn .rz .rm .rp) are exact as IEEE 754 asks,
+ * with the H100's NaN results; the .approx and .full forms are approx.c's models of the H100.
+ * Built with -frounding-math (see Makefile).
  * Requires: an XInstr from exec.c. */
 #include <fenv.h>
 #include <math.h>
@@ -20,8 +19,26 @@ static int host_mode(uint8_t rounding)
     }
 }
 
+#define F64_QUIET 0x0008000000000000ull
+#define F64_DEFAULT_NAN 0xfff8000000000000ull   /* the H100's result of an invalid f64 operation */
+
+static bool f64_is_nan(uint64_t v) { return (v & 0x7fffffffffffffffull) > 0x7ff0000000000000ull; }
+
+/* The H100's f64 NaN result: an input NaN quieted, sign and payload kept (of two, the first
+ * even where only the second signals: float_174 t46), or the default NaN where the operation
+ * itself was invalid. */
+static uint64_t f64_nan(uint64_t a, uint64_t b, unsigned inputs)
+{
+    bool a_nan = f64_is_nan(a), b_nan = inputs > 1 && f64_is_nan(b);
+    if (a_nan)
+        return a | F64_QUIET;
+    if (b_nan)
+        return b | F64_QUIET;
+    return F64_DEFAULT_NAN;
+}
+
 /* An IEEE operation in the width of the instruction, so that it rounds once. */
-static uint64_t ieee(const XInstr *x, double a, double b)
+static uint64_t ieee(const XInstr *x, double a, double b, uint64_t a_bits, uint64_t b_bits)
 {
     if (x->bits == 32) {
         float fa = (float)a, fb = (float)b, r;
@@ -33,6 +50,8 @@ static uint64_t ieee(const XInstr *x, double a, double b)
         return float_to_bits(r, 32, x->ftz);
     }
     double r = x->op == OP_DIV ? a / b : x->op == OP_RCP ? 1.0 / a : sqrt(a);
+    if (isnan(r))
+        return f64_nan(a_bits, b_bits, x->op == OP_DIV ? 2 : 1);
     return float_to_bits(r, 64, false);
 }
 
@@ -58,15 +77,19 @@ void mathops_execute(Warp *w, const XInstr *x, uint32_t mask)
         case OP_DIV:
         case OP_RCP:
         case OP_SQRT:
-            r[l] = approx ? float_to_bits(x->op == OP_DIV ? va / vb : x->op == OP_RCP ? 1.0 / va : sqrt(va), width, x->ftz)
-                          : ieee(x, va, vb);
+        case OP_RSQRT:
+        case OP_SIN:
+        case OP_COS:
+        case OP_LG2:
+        case OP_EX2:
+        case OP_TANH:
+            if (!approx)
+                r[l] = ieee(x, va, vb, a[l], b[l]);
+            else if (width == 32)
+                r[l] = approx_f32(x->op, x->mode == MOD_FULL, x->ftz, (uint32_t)a[l], (uint32_t)b[l]);
+            else
+                r[l] = approx_f64(x->op, x->ftz, a[l]);
             break;
-        case OP_RSQRT: r[l] = float_to_bits(1.0 / sqrt(va), width, x->ftz); break;
-        case OP_SIN: r[l] = float_to_bits(sin(va), width, x->ftz); break;
-        case OP_COS: r[l] = float_to_bits(cos(va), width, x->ftz); break;
-        case OP_LG2: r[l] = float_to_bits(log2(va), width, x->ftz); break;
-        case OP_EX2: r[l] = float_to_bits(exp2(va), width, x->ftz); break;
-        case OP_TANH: r[l] = float_to_bits(tanh(va), width, x->ftz); break;
         case OP_COPYSIGN: {                           /* |b| with the sign of a */
             uint64_t sign = width == 32 ? 0x80000000u : 0x8000000000000000ull;
             r[l] = (b[l] & ~sign & width_mask(width)) | (a[l] & sign);

@@ -694,6 +694,9 @@ void bitops_execute(Warp *w, const XInstr *x, uint32_t mask);
 
 /* mathops.c: float div rcp sqrt rsqrt sin cos lg2 ex2 tanh, copysign, testp, slct. */
 void mathops_execute(Warp *w, const XInstr *x, uint32_t mask);
+/* approx.c: the H100's .approx/.full results (op an OP_ code; f32 operands and result as bits). */
+uint32_t approx_f32(int op, bool full, bool ftz, uint32_t a, uint32_t b);
+uint64_t approx_f64(int op, bool ftz, uint64_t a);     /* rcp.approx.ftz.f64, rsqrt.approx[.ftz].f64 */
 
 /* convert.c */
 void convert_execute(Warp *w, const XInstr *x, uint32_t mask);
