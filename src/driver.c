@@ -116,7 +116,7 @@ static int execute(const RunOptions *o, Module *m, Diag *diag, HeldList *held, F
     else
         lanes_print_table(out, w, o->regs, shown);
     if (o->expect) {
-        int mismatches = lanes_expect(err_out, w, o->expect, err, sizeof err);
+        int mismatches = lanes_expect(err_out, w, o->expect, &o->tolerance, err, sizeof err);
         if (mismatches < 0) {
             fprintf(err_out, "ptxrun: error: %s\n", err);
             rc = EXIT_BAD_INPUT;

@@ -1103,6 +1103,45 @@ static void describe(char *buf, size_t size, bool defined, uint64_t bits, int ty
     }
 }
 
+/* A float's place on the line of representable values (sign and magnitude made linear). */
+static int64_t float_order(uint64_t bits, unsigned width)
+{
+    uint64_t sign = (uint64_t)1 << (width - 1), magnitude = bits & (sign - 1);
+    return bits & sign ? -(int64_t)magnitude : (int64_t)magnitude;
+}
+
+static bool float_nan(uint64_t bits, unsigned width)
+{
+    return width == 32 ? (bits & 0x7fffffffu) > 0x7f800000u : (bits & ~(1ull << 63)) > 0x7ff0000000000000ull;
+}
+
+/* Within the tolerance although not equal: 32- and 64-bit values read as floats. */
+static bool tolerated(const Tolerance *tol, uint64_t want, uint64_t got, unsigned width)
+{
+    if (!tol || (width != 32 && width != 64))
+        return false;
+    want &= width_mask(width);
+    got &= width_mask(width);
+    if (float_nan(want, width) || float_nan(got, width))
+        return tol->any_nan && float_nan(want, width) && float_nan(got, width);
+    int64_t d = float_order(want, width) - float_order(got, width);
+    if (tol->ulps && (d < 0 ? 0 - (uint64_t)d : (uint64_t)d) <= tol->ulps)
+        return true;
+    double a, b;
+    if (width == 32) {
+        float fa, fb;
+        uint32_t wa = (uint32_t)want, wb = (uint32_t)got;
+        memcpy(&fa, &wa, sizeof fa);
+        memcpy(&fb, &wb, sizeof fb);
+        a = fa;
+        b = fb;
+    } else {
+        memcpy(&a, &want, sizeof a);
+        memcpy(&b, &got, sizeof b);
+    }
+    return tol->abs_err > 0 && fabs(a - b) <= tol->abs_err;
+}
+
 /* Differences beyond the first MAX_SHOWN are counted, not printed. */
 enum { MAX_SHOWN = 20 };
 
@@ -1117,8 +1156,8 @@ static void difference(FILE *out, int *count, const char *fmt, ...)
 }
 
 /* "buffers": {"out": [values] | one value | {"data": [values]}}: element by element. */
-static int expect_buffers(FILE *out, const Warp *w, const char *path, json_t *section, int *mismatches,
-                          char *err, size_t errlen)
+static int expect_buffers(FILE *out, const Warp *w, const char *path, json_t *section, const Tolerance *tol,
+                          int *mismatches, int *close, char *err, size_t errlen)
 {
     const char *name;
     json_t *v;
@@ -1152,6 +1191,10 @@ static int expect_buffers(FILE *out, const Warp *w, const char *path, json_t *se
             got_defined = buffer_element(r, i, &got);
             if (want_defined == got_defined && (!want_defined || want == got))
                 continue;
+            if (want_defined && got_defined && tolerated(tol, want, got, type_info[r->type].bits)) {
+                ++*close;
+                continue;
+            }
             char a[64], b[64];
             describe(a, sizeof a, want_defined, want, r->type);
             describe(b, sizeof b, got_defined, got, r->type);
@@ -1161,12 +1204,12 @@ static int expect_buffers(FILE *out, const Warp *w, const char *path, json_t *se
     return 0;
 }
 
-int lanes_expect(FILE *out, const Warp *w, const char *path, char *err, size_t errlen)
+int lanes_expect(FILE *out, const Warp *w, const char *path, const Tolerance *tol, char *err, size_t errlen)
 {
     json_t *root = load_json(path, err, errlen);
     if (!root)
         return -1;
-    int mismatches = 0;
+    int mismatches = 0, close = 0;
     const char *key;
     json_t *section;
     char msg[256];
@@ -1197,7 +1240,7 @@ int lanes_expect(FILE *out, const Warp *w, const char *path, char *err, size_t e
             continue;
         }
         if (!strcmp(key, "buffers")) {
-            if (expect_buffers(out, w, path, section, &mismatches, err, errlen) < 0) {
+            if (expect_buffers(out, w, path, section, tol, &mismatches, &close, err, errlen) < 0) {
                 json_decref(root);
                 return -1;
             }
@@ -1247,6 +1290,10 @@ int lanes_expect(FILE *out, const Warp *w, const char *path, char *err, size_t e
                 }
                 if (want_defined == got_defined && (!want_defined || want_bits == got_bits))
                     continue;
+                if (!preds && want_defined && got_defined && tolerated(tol, want_bits, got_bits, type_info[type].bits)) {
+                    close++;
+                    continue;
+                }
                 char want[64], got[64];
                 describe(want, sizeof want, want_defined, want_bits, preds ? TYPE_PRED : type);
                 describe(got, sizeof got, got_defined, got_bits, preds ? TYPE_PRED : type);
@@ -1259,6 +1306,10 @@ int lanes_expect(FILE *out, const Warp *w, const char *path, char *err, size_t e
         }
     }
     json_decref(root);
+    if (close)
+        fprintf(out, "note: %d value%s within the tolerance (%llu ulps, %g absolute%s) but not the expected "
+                "bits\n", close, close == 1 ? " is" : "s are", (unsigned long long)tol->ulps, tol->abs_err,
+                tol->any_nan ? ", any NaN" : "");
     return mismatches;
 }
 

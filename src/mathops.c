@@ -95,21 +95,25 @@ void mathops_execute(Warp *w, const XInstr *x, uint32_t mask)
             r[l] = (b[l] & ~sign & width_mask(width)) | (a[l] & sign);
             break;
         }
-        case OP_SLCT: {                               /* c >= 0 ? a : b, c of the second type */
-            bool take_a = type_info[x->src_type].cls == 'f' ? !(float_from_bits(c[l], 32, x->ftz) < 0) : (int32_t)c[l] >= 0;
+        case OP_SLCT: {             /* c >= 0 ? a : b, c of the second type; NaN: b (the H100, float_016) */
+            bool take_a = type_info[x->src_type].cls == 'f' ? float_from_bits(c[l], 32, x->ftz) >= 0 : (int32_t)c[l] >= 0;
             r[l] = take_a ? a[l] : b[l];
             break;
         }
         case OP_TESTP: {
-            int cls = fpclassify(va);
+            /* Classified in the operand's own format: an f32 subnormal is subnormal, and +-0
+             * is normal (the PTX ISA; the H100: float_000, float_036). */
+            uint64_t exp = width == 32 ? a[l] >> 23 & 0xff : a[l] >> 52 & 0x7ff;
+            uint64_t frac = a[l] & width_mask(width == 32 ? 23 : 52);
+            bool subnormal = exp == 0 && frac != 0;
             bool v;
             switch (x->mode) {
             case MOD_FINITE: v = isfinite(va); break;
             case MOD_INFINITE: v = isinf(va); break;
             case MOD_NUMBER: v = !isnan(va); break;
             case MOD_NOTANUMBER: v = isnan(va); break;
-            case MOD_NORMAL: v = cls == FP_NORMAL; break;
-            default: v = cls == FP_SUBNORMAL; break;
+            case MOD_NORMAL: v = isfinite(va) && !subnormal; break;
+            default: v = subnormal; break;
             }
             pred |= (uint32_t)v << l;
             r[l] = 0;

@@ -733,7 +733,15 @@ int lanes_load(Warp *w, const char *path, char *err, size_t errlen);
 void lanes_print_table(FILE *out, const Warp *w, const char *only, const bool *shown);   /* shown: NULL, all */
 bool lanes_select(const Warp *w, const char *warps, const char *threads, bool *shown, char *err, size_t errlen);
 void lanes_print_json(FILE *out, const Warp *w);
-int lanes_expect(FILE *out, const Warp *w, const char *path, char *err, size_t errlen);
+/* How far --expect lets a 32- or 64-bit value be from the expected bits, as floats: within ulps
+ * representable values, or within abs_err of it, or any NaN for an expected NaN. Zero: bit for
+ * bit. */
+typedef struct Tolerance {
+    uint64_t ulps;
+    double abs_err;
+    bool any_nan;
+} Tolerance;
+int lanes_expect(FILE *out, const Warp *w, const char *path, const Tolerance *tol, char *err, size_t errlen);
 bool lanes_params_given(const Warp *w, char *err, size_t errlen);
 void lanes_format_value(char *buf, size_t size, uint64_t bits, int type);       /* as the table shows it */
 void lanes_format_json_value(char *buf, size_t size, uint64_t bits, int type);  /* as --json writes it */
@@ -753,6 +761,7 @@ typedef struct RunOptions {
     bool json;
     bool color;
     bool no_warnings;
+    Tolerance tolerance;       /* --expect within this (ptxrun test --differs) */
     CheckOptions check;
     ExecOptions exec;
 } RunOptions;

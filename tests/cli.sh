@@ -521,5 +521,28 @@ expect_stderr_line "not-yet: no such file" "ptxrun test: error: cannot open '$tm
 expect_exit 0 "tests/hw/not-yet.txt is well formed" "$PTXRUN" test --not-yet tests/hw/not-yet.txt $NY/runs.ptx
 if tail -n 1 "$tmp/out" | grep -qx "1 passed, 0 failed, 0 not yet executable"; then ok; else fail "tests/hw/not-yet.txt"; cat "$tmp/out"; fi
 
+# -- ptxrun test --differs: listed cases pass within their tolerance, fail beyond it or once exact
+DF=tests/differs
+printf '# known differences\ndiffers/close  ulps=1  one float off\ndiffers/nan  nan  another NaN\ndiffers/small  abs=1e-18  near zero\n' > "$tmp/df.txt"
+expect_exit 0 "differs: within the tolerance" "$PTXRUN" test --differs "$tmp/df.txt" $DF/close.ptx $DF/nan.ptx $DF/small.ptx
+if tail -n 1 "$tmp/out" | grep -qx "3 passed, 0 failed, 3 of them within a tolerance"; then ok; else fail "differs summary"; cat "$tmp/out"; fi
+expect_exit 1 "differs: unlisted, they fail" "$PTXRUN" test $DF/close.ptx $DF/nan.ptx $DF/small.ptx
+printf 'differs/far  ulps=1  r\ndiffers/exact  ulps=1  r\ndiffers/small  ulps=1000  r\n' > "$tmp/df2.txt"
+expect_exit 1 "differs: beyond, or exact" "$PTXRUN" test -j 1 --differs="$tmp/df2.txt" $DF/far.ptx $DF/exact.ptx $DF/small.ptx
+if grep -q "^FAIL $DF/far.ptx: beyond its tolerance in $tmp/df2.txt: exit 1, expected 0: d lane 0: expected" "$tmp/out" &&
+   grep -q "^FAIL $DF/exact.ptx: listed in $tmp/df2.txt as differing, but gives the expected bits now: remove it from $tmp/df2.txt" "$tmp/out" &&
+   grep -q "^FAIL $DF/small.ptx: beyond its tolerance" "$tmp/out" &&
+   tail -n 1 "$tmp/out" | grep -qx "0 passed, 3 failed, 0 of them within a tolerance"; then ok; else fail "differs failures"; cat "$tmp/out"; fi
+expect_exit 0 "differs: TAP" "$PTXRUN" test --tap --differs "$tmp/df.txt" $DF/close.ptx
+if grep -q "^ok 1 - $DF/close.ptx # within its tolerance" "$tmp/out"; then ok; else fail "differs TAP"; cat "$tmp/out"; fi
+printf 'differs/close  r\n' > "$tmp/bad5.txt"
+expect_exit 2 "differs: no tolerance" "$PTXRUN" test --differs "$tmp/bad5.txt" $DF
+expect_stderr_line "differs: no tolerance" "$tmp/bad5.txt:1: error: expected 'folder/NAME  TOLERANCE  reason', TOLERANCE one or more of ulps=N, abs=E (below 1), nan joined by commas"
+printf 'differs/close  ulps=0  r\n' > "$tmp/bad6.txt"
+expect_exit 2 "differs: zero ulps" "$PTXRUN" test --differs "$tmp/bad6.txt" $DF
+printf 'differs/close  ulps=1\n' > "$tmp/bad7.txt"
+expect_exit 2 "differs: no reason" "$PTXRUN" test --differs "$tmp/bad7.txt" $DF
+expect_exit 0 "tests/hw/differs.txt is well formed" "$PTXRUN" test --differs tests/hw/differs.txt tests/not_yet/runs.ptx
+
 echo "cli: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -53,7 +53,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             lanes_print_table(out, w, NULL, NULL);
             if (buffer_bytes <= 1 << 20)
                 lanes_print_json(out, w);
-            lanes_expect(out, w, path, err, sizeof err);
+            lanes_expect(out, w, path, NULL, err, sizeof err);
             fclose(out);
         }
     }
