@@ -45,23 +45,6 @@ static int usage_error(const char *fmt, const char *arg)
 }
 
 /* Returns -1 to go on, or the exit code. */
-/* The value of an option that takes one: "--opt=value", or the next argument. */
-static const char *option_value(const char *a, const char *name, int argc, char **argv, int *i, bool *missing)
-{
-    size_t n = strlen(name);
-    if (strncmp(a, name, n) != 0)
-        return NULL;
-    if (a[n] == '=')
-        return a + n + 1;
-    if (a[n] != '\0')
-        return NULL;
-    if (*i + 1 >= argc) {
-        *missing = true;
-        return NULL;
-    }
-    return argv[++*i];
-}
-
 /* Returns -1 to go on, or the exit code. */
 static int parse_args(int argc, char **argv, RunOptions *o)
 {
@@ -72,19 +55,19 @@ static int parse_args(int argc, char **argv, RunOptions *o)
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v;
         bool missing = false;
-        if ((v = option_value(a, "--lanes", argc, argv, &i, &missing)))
+        if ((v = util_option_value(a, "--lanes", argc, argv, &i, &missing)))
             o->lanes = v;
-        else if ((v = option_value(a, "--expect", argc, argv, &i, &missing)))
+        else if ((v = util_option_value(a, "--expect", argc, argv, &i, &missing)))
             o->expect = v;
-        else if ((v = option_value(a, "--regs", argc, argv, &i, &missing)))
+        else if ((v = util_option_value(a, "--regs", argc, argv, &i, &missing)))
             o->regs = v;
-        else if ((v = option_value(a, "--warps", argc, argv, &i, &missing)))
+        else if ((v = util_option_value(a, "--warps", argc, argv, &i, &missing)))
             o->warps = v;
-        else if ((v = option_value(a, "--threads", argc, argv, &i, &missing)))
+        else if ((v = util_option_value(a, "--threads", argc, argv, &i, &missing)))
             o->threads = v;
-        else if ((v = option_value(a, "--entry", argc, argv, &i, &missing)))
+        else if ((v = util_option_value(a, "--entry", argc, argv, &i, &missing)))
             o->entry = v;
-        else if ((v = option_value(a, "--max-steps", argc, argv, &i, &missing))) {
+        else if ((v = util_option_value(a, "--max-steps", argc, argv, &i, &missing))) {
             char *end;
             errno = 0;
             unsigned long long n = strtoull(v, &end, 10);

@@ -31,6 +31,7 @@ static inline uint64_t width_mask(unsigned bits)
 void *xmalloc(size_t size);
 void *xcalloc(size_t count, size_t size);
 void *xrealloc(void *old, size_t size);
+const char *util_option_value(const char *a, const char *name, int argc, char **argv, int *i, bool *missing);
 _Noreturn void util_bug(const char *file, int line, const char *fmt, ...);
 /* The length of the well-formed UTF-8 sequence at text (1 for ASCII), or 0 if it is not one. */
 size_t utf8_sequence_length(const char *text, size_t available);

@@ -670,23 +670,6 @@ static const char test_usage[] =
     "  --differs FILE   cases (folder/NAME ulps=N,abs=E,nan lines) known to differ from their\n"
     "                   expected values: passed within that tolerance, failed beyond it or once exact\n";
 
-/* The value of option name in a ("--name=value", or "--name value" taking the next argument);
- * NULL, with *missing set when it is the last argument, if a is not that option with a value. */
-static const char *test_option_value(const char *a, const char *name, int argc, char **argv, int *i, bool *missing)
-{
-    size_t n = strlen(name);
-    if (strncmp(a, name, n) != 0)
-        return NULL;
-    if (a[n] == '=')
-        return a + n + 1;
-    if (a[n] != '\0')
-        return NULL;
-    if (*i + 1 < argc)
-        return argv[++*i];
-    *missing = true;
-    return NULL;
-}
-
 /* Options into o and cases into list; returns -1 to go on, or the exit code. */
 static int parse_test_args(int argc, char **argv, TestOptions *o, CaseList *list)
 {
@@ -701,14 +684,14 @@ static int parse_test_args(int argc, char **argv, TestOptions *o, CaseList *list
             o->tap = true;
         } else if (!strncmp(a, "-j", 2) && a[2] && a[2] != '-') {
             o->jobs = atoi(a + 2);
-        } else if ((value = test_option_value(a, "-j", argc, argv, &i, &missing)) ||
-                   (value = test_option_value(a, "--jobs", argc, argv, &i, &missing))) {
+        } else if ((value = util_option_value(a, "-j", argc, argv, &i, &missing)) ||
+                   (value = util_option_value(a, "--jobs", argc, argv, &i, &missing))) {
             o->jobs = atoi(value);
-        } else if ((value = test_option_value(a, "--junit", argc, argv, &i, &missing))) {
+        } else if ((value = util_option_value(a, "--junit", argc, argv, &i, &missing))) {
             o->junit = value;
-        } else if ((value = test_option_value(a, "--not-yet", argc, argv, &i, &missing))) {
+        } else if ((value = util_option_value(a, "--not-yet", argc, argv, &i, &missing))) {
             o->not_yet = value;
-        } else if ((value = test_option_value(a, "--differs", argc, argv, &i, &missing))) {
+        } else if ((value = util_option_value(a, "--differs", argc, argv, &i, &missing))) {
             o->differs = value;
         } else if (missing) {
             fprintf(stderr, "ptxrun test: error: '%s' needs a value\n", a);

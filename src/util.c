@@ -1,9 +1,11 @@
-/* util.c: allocation that never returns NULL, and the report for broken invariants.
+/* util.c: allocation that never returns NULL, the report for broken invariants, and the one
+ * reader of options that take a value (ptxrun and ptxrun test).
  * Running out of memory ends the run with a message and exit status 3; a BUG (a broken
  * invariant, never the user's fault) prints and aborts.
  * Built with -DPTXRUN_FAULT_INJECTION (make fault-tests), the allocation numbered
  * $PTXRUN_FAIL_ALLOC_AT fails, so that tests can check every path out of memory. */
 #include <stdlib.h>
+#include <string.h>
 
 #include "ptxrun.h"
 
@@ -113,4 +115,23 @@ bool utf8_is_visible(const char *text, size_t length)
     if (c < 0x20 || (c >= 0x7f && c < 0xa0))
         return false;                           /* C0 and C1 controls, DEL */
     return !(c == 0x200e || c == 0x200f || (c >= 0x202a && c <= 0x202e) || (c >= 0x2066 && c <= 0x2069));
+}
+
+/* The value of a command-line option that takes one: "--name=value", or "--name value" taking the
+ * next argument (advancing *i). NULL if a is not that option, with *missing set when it is but
+ * no value follows. */
+const char *util_option_value(const char *a, const char *name, int argc, char **argv, int *i, bool *missing)
+{
+    size_t n = strlen(name);
+    if (strncmp(a, name, n) != 0)
+        return NULL;
+    if (a[n] == '=')
+        return a + n + 1;
+    if (a[n] != '\0')
+        return NULL;
+    if (*i + 1 >= argc) {
+        *missing = true;
+        return NULL;
+    }
+    return argv[++*i];
 }
