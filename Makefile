@@ -143,7 +143,7 @@ kernel-tests: $(BUILD)/ptxrun
 HW_SHARED ?= ../shared/hw
 HW_JOBS   ?= 2
 .PHONY: hw-tests hw-select hw-not-yet hw-differs
-check: hw-tests
+check: hw-tests approx-tables
 
 hw-tests: $(BUILD)/ptxrun
 	@rm -rf $(BUILD)/hw-tests; status=0; \
