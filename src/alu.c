@@ -509,6 +509,10 @@ static void int_op(Warp *w, const XInstr *x, Lanes r, uint32_t *defined)
  * flag holds a borrow; both readings agree within a sub.cc/subc chain, and differ when an
  * add.cc feeds subc or a sub.cc feeds addc): sub.cc d = a - b, CF = (a >= b); subc
  * d = a + ~b + CF, CF = its carry. */
+static const char warn_carry_mix[] = "carry flag of an addition used by subc, or of a subtraction by addc/madc: "
+                                     "the PTX ISA reads sub.cc's flag as a borrow, the H100 as \"no borrow\"; "
+                                     "ptxrun follows the H100";
+
 static void carry_op(Warp *w, const XInstr *x, uint32_t mask)
 {
     const uint64_t *a = w->val[x->src[0]], *b = w->val[x->src[1]];
@@ -543,9 +547,15 @@ static void carry_op(Warp *w, const XInstr *x, uint32_t mask)
         carry |= (uint32_t)flag << l;
     }
     commit(w, x->dst, r, mask, defined);
+    /* Where an add consumes a subtraction's flag or a subtraction an add's, the ISA's borrow
+     * reading and the H100's gives different results: say so. */
+    uint32_t mixed = use_carry ? (subtract ? ~w->carry_by_sub : w->carry_by_sub) & w->carry_defined & mask : 0;
+    if (mixed)
+        exec_warn(w, (uint32_t)(x - w->code), mixed, warn_carry_mix);
     if (x->carry_out) {
         w->carry = (w->carry & ~mask) | (carry & mask);
         w->carry_defined = (w->carry_defined & ~mask) | (defined & mask);
+        w->carry_by_sub = (w->carry_by_sub & ~mask) | (subtract ? mask : 0);
     }
 }
 

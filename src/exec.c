@@ -1891,7 +1891,7 @@ void warp_reset(Warp *w)
     w->exited = 0;
     w->waiting = 0;
     w->at_barrier = 0;
-    w->carry = w->carry_defined = 0;
+    w->carry = w->carry_defined = w->carry_by_sub = 0;
     w->steps = 0;
     w->previous_ready = 0;
     w->next_pc = NO_SLOT;

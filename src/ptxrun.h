@@ -621,6 +621,7 @@ typedef struct Warp {
     uint32_t pc[WARP_SIZE];
     uint64_t last_run[WARP_SIZE];  /* step at which each lane last executed */
     uint32_t carry, carry_defined;  /* CC.CF of each lane (add.cc, addc, ...) */
+    uint32_t carry_by_sub;     /* lanes whose CC.CF a sub.cc/subc wrote (the readings differ) */
     uint32_t launched;         /* lanes that run */
     uint32_t exited;
     uint32_t waiting;          /* lanes blocked at a synchronising instruction */
