@@ -739,15 +739,15 @@ def refusal(ptxrun, ptx):
 
 
 def not_yet(roots, ptxrun, jobs, out_path):
-    todo = {}
+    pending = {}
     for root in roots:
         for folder in FOLDERS:
             folder_path = os.path.join(root, folder)
             if os.path.isdir(folder_path):
                 for name in case_names(folder_path):
-                    todo.setdefault(f"{folder}/{name}", os.path.join(folder_path, name + ".ptx"))
+                    pending.setdefault(f"{folder}/{name}", os.path.join(folder_path, name + ".ptx"))
     with concurrent.futures.ThreadPoolExecutor(jobs) as pool:
-        reasons = dict(zip(todo, pool.map(lambda p: refusal(ptxrun, p), todo.values())))
+        reasons = dict(zip(pending, pool.map(lambda p: refusal(ptxrun, p), pending.values())))
     listed = sorted(k for k, r in reasons.items() if r)
     with open(out_path, "w") as f:
         f.write("# H100 cases ptxrun refuses before running (exit 2, \"cannot execute\"), as FOLDER/NAME and\n"
@@ -755,7 +755,7 @@ def not_yet(roots, ptxrun, jobs, out_path):
                 "# runs fails. Regenerate: scripts/hw_select.py --not-yet (after make).\n")
         for k in listed:
             f.write(f"{k}  {reasons[k]}\n")
-    print(f"{os.path.relpath(out_path)}: {len(listed)} of {len(todo)} cases not yet executable")
+    print(f"{os.path.relpath(out_path)}: {len(listed)} of {len(pending)} cases not yet executable")
 
 
 def main():
