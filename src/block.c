@@ -14,7 +14,8 @@
 enum { SLICE_STEPS = 64 };     /* warp-steps a warp runs before the next one's turn */
 
 /* The state every CTA starts from: each warp's registers and predicates, and the bytes of the
- * regions that belong to the CTA (.shared) or to its threads (.local, call .param). */
+ * regions that belong to the CTA (.shared). Each thread's .local stack starts undefined: its
+ * kernel frame is made so again; the frames of calls are at each call. */
 typedef struct Snapshot {
     uint64_t (*val[MAX_WARPS])[WARP_SIZE];
     uint32_t *defined[MAX_WARPS], *pred[MAX_WARPS], *pred_defined[MAX_WARPS];
@@ -24,7 +25,7 @@ typedef struct Snapshot {
 
 static bool belongs_to_cta(const Region *r)
 {
-    return r->per_lane || r->space == SPACE_SHARED;
+    return r->space == SPACE_SHARED;
 }
 
 static uint64_t region_bytes(const Memory *mem, const Region *r)
@@ -72,6 +73,10 @@ static void restore_snapshot(Block *b, const Snapshot *s)
         memcpy(w->pred, s->pred[i], w->pred_count * sizeof *w->pred);
         memcpy(w->pred_defined, s->pred_defined[i], w->pred_count * sizeof *w->pred_defined);
     }
+    const Warp *first = b->warps[0];
+    Region *local = &b->mem.regions[first->local_region];
+    for (uint32_t t = 0; t < b->mem.copies; t++)
+        memset(local->shadow + (uint64_t)t * local->size, 0, first->funcs[0].frame_size);
     for (uint32_t i = 0; i < s->region_count; i++) {
         Region *r = &b->mem.regions[i];
         if (!s->data[i])
@@ -132,6 +137,7 @@ static void fill_special_registers(Warp *w)
                 case SREG_LANEMASK_GT: v = (uint32_t)~((2ull << l) - 1); break;
                 case SREG_LANEMASK_GE: v = (uint32_t)~((1u << l) - 1); break;
                 case SREG_WARP_SZ: v = WARP_SIZE; break;
+                case SREG_DYNAMIC_SMEM_SIZE: v = w->mem->regions[w->dynamic_region].size; break;
                 default: v = 0; break;     /* %smid, %gridid: one SM, one grid */
                 }
                 w->val[row][l] = v;
@@ -158,7 +164,8 @@ static Warp *new_warp(const Warp *first, uint32_t index)
     w->pred_defined = xcalloc(first->pred_count, sizeof *w->pred_defined);
     w->pred[first->pred_count - 1] = ALL_LANES;
     w->pred_defined[first->pred_count - 2] = w->pred_defined[first->pred_count - 1] = ALL_LANES;
-    w->stack = xcalloc(WARP_SIZE, sizeof *w->stack);
+    memset(w->stack, 0, sizeof w->stack);
+    memset(w->stack_cap, 0, sizeof w->stack_cap);
     memset(w->saves, 0, sizeof w->saves);
     memset(&w->warnings, 0, sizeof w->warnings);
     w->trace = NULL;
@@ -173,9 +180,10 @@ static void free_warp_state(Warp *w)
     free(w->defined);
     free(w->pred);
     free(w->pred_defined);
-    free(w->stack);
-    for (int l = 0; l < WARP_SIZE; l++)
+    for (int l = 0; l < WARP_SIZE; l++) {
+        free(w->stack[l]);
         free(w->saves[l].data);
+    }
 }
 
 /* Whether every thread's copy of the per-thread regions fits the memory limits. */
@@ -241,6 +249,15 @@ void exec_set_block(Warp *first, const uint32_t ntid[3], uint32_t active)
     }
 }
 
+/* The CTA's dynamic .shared block gets its size (undefined bytes) and %dynamic_smem_size. */
+void exec_set_dynamic_shared(Warp *first, uint32_t bytes)
+{
+    mem_resize(first->mem, first->dynamic_region, bytes);
+    Block *b = first->block;
+    for (uint32_t i = 0; i < b->warp_count; i++)
+        fill_special_registers(b->warps[i]);
+}
+
 void exec_set_grid(Warp *first, const uint32_t nctaid[3])
 {
     memcpy(first->block->nctaid, nctaid, sizeof first->block->nctaid);
@@ -257,8 +274,10 @@ void exec_free(Warp *first)
     }
     free_warp_state(first);
     free(first->code);
-    for (uint32_t k = 0; k < first->func_count; k++)
-        free(first->funcs[k].regions);
+    for (uint32_t k = 0; k < first->func_count; k++) {
+        free(first->funcs[k].params);
+        free(first->funcs[k].var_offset);
+    }
     free(first->funcs);
     free(first->calls);
     mem_free(&b->mem);

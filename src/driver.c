@@ -96,7 +96,7 @@ static int execute(const RunOptions *o, Module *m, Diag *diag, HeldList *held, F
             fprintf(err_out, "ptxrun: error: nothing to run: the file has no .entry and no bare instructions\n");
         return EXIT_BAD_INPUT;
     }
-    Warp *w = exec_load(m, fn, diag);
+    Warp *w = exec_load(m, fn, diag, o->exec.stack_bytes);
     if (!w) {
         flush_held(held, diag);
         return EXIT_BAD_INPUT;

@@ -28,12 +28,10 @@ typedef struct Loader {
     uint32_t total_preds;      /* constant predicates follow every function's predicates */
     uint32_t sreg_row[SREG_COUNT][4];    /* row of each special register component */
     VEC(uint64_t) immediates;             /* values of the immediate rows, in order */
-    VEC(uint32_t) *own;        /* per function: the regions of its own names, innermost first */
-    VEC(uint32_t) call_params; /* regions of call sequences' .param, shared by name */
+    Layout layout;             /* what each name means, where it lives */
     bool failed;
 } Loader;
 
-static bool symbol_address(Loader *ld, const char *name, int *space, uint64_t *address);
 static void load_call(Loader *ld, const Instr *in, XInstr *x);
 
 static void cannot(Loader *ld, const Instr *in, const char *what)
@@ -99,11 +97,16 @@ static bool sreg_supported(int sreg)
     case SREG_TID: case SREG_NTID: case SREG_LANEID: case SREG_WARPID: case SREG_NWARPID:
     case SREG_CTAID: case SREG_NCTAID: case SREG_LANEMASK_EQ: case SREG_LANEMASK_LT:
     case SREG_LANEMASK_LE: case SREG_LANEMASK_GT: case SREG_LANEMASK_GE: case SREG_WARP_SZ:
-    case SREG_SMID: case SREG_NSMID: case SREG_GRIDID:
+    case SREG_SMID: case SREG_NSMID: case SREG_GRIDID: case SREG_DYNAMIC_SMEM_SIZE:
         return true;
     default:
         return false;
     }
+}
+
+static bool find_symbol(const Loader *ld, const char *name, Symbol *out)
+{
+    return layout_find(&ld->layout, ld->w, ld->cur ? (uint32_t)(ld->cur - ld->w->funcs) : NO_SLOT, name, out);
 }
 
 /* A value source: register, special register or immediate, as a row. Predicates: a slot. */
@@ -139,15 +142,19 @@ static uint32_t source_row(Loader *ld, const Instr *in, const Operand *o, int ty
         }
         return immediate_row(ld, immediate_bits(o, type));
     case OPND_SYM: {
-        int space;
-        uint64_t address;
-        if (!symbol_address(ld, o->u.ref.name, &space, &address)) {
+        Symbol s;
+        if (!find_symbol(ld, o->u.ref.name, &s)) {
             char what[160];
-            snprintf(what, sizeof what, "the address of '%s' (functions and calls come later)", o->u.ref.name);
+            snprintf(what, sizeof what, "the address of '%s'", o->u.ref.name);
             cannot(ld, in, what);
             return 0;
         }
-        return immediate_row(ld, (address + (uint64_t)o->u.ref.offset) & width_mask(type_info[type].bits));
+        if (s.row != NO_SLOT) {               /* in a .func's frame: a different address in each call */
+            if (o->u.ref.offset)
+                cannot(ld, in, "the address of a function's frame variable plus an offset");
+            return s.row;
+        }
+        return immediate_row(ld, (s.address + (uint64_t)o->u.ref.offset) & width_mask(type_info[type].bits));
     }
     default:
         cannot(ld, in, "an instruction with this operand");
@@ -191,6 +198,18 @@ static void load_address(Loader *ld, const Instr *in, const Operand *o, XInstr *
         return;
     }
     x->offset = o->u.group.offset;
+    Symbol s;
+    if (o->count == 1 && o->u.group.elems[0].kind == OPND_SYM && find_symbol(ld, o->u.group.elems[0].u.ref.name, &s)) {
+        /* A variable: accessed in its own space (a function's parameters live in its frame, in
+         * .local; a generic access of a variable is one in its space). */
+        if (x->space == SPACE_NONE || (x->space == SPACE_PARAM && s.space == SPACE_LOCAL))
+            x->space = s.space;
+        if (s.row != NO_SLOT) {
+            x->src[0] = s.row;
+            x->offset += o->u.group.elems[0].u.ref.offset;
+            return;
+        }
+    }
     if (o->count == 0) {
         x->src[0] = immediate_row(ld, 0);
     } else if (o->count == 1) {
@@ -730,275 +749,14 @@ static bool postdominates(const Warp *w, uint32_t p, uint32_t q)
     return a->pdom_in != NO_SLOT && b->pdom_in != NO_SLOT && a->pdom_in <= b->pdom_in && b->pdom_out <= a->pdom_out;
 }
 
-/* ---- memory: variables, parameters ---- */
-
-static uint64_t decl_bytes(const Decl *d)
+/* A call's argument or result: a .param variable of the caller, in its frame. */
+static bool call_slot(const Loader *ld, const Operand *p, FrameSlot *slot)
 {
-    uint64_t element = d->type == TYPE_NONE ? 8 : (type_info[d->type].bits + 7) / 8;
-    if (d->vector)
-        element *= d->vector;
-    uint64_t count = 1;
-    for (unsigned i = 0; i < d->dim_count; i++) {
-        int64_t n = d->dims[i];
-        if (n < 0)
-            n = d->init && d->init->kind == INIT_LIST && i == 0 ? d->init->count : 0;
-        if (n && count > UINT64_MAX / 64 / (uint64_t)n)
-            return UINT64_MAX;                 /* dimensions below 2^31 each: no sane size */
-        count *= (uint64_t)n;
-    }
-    return element * count;
-}
-
-/* Every variable fits in the limits below, or the program is refused before anything is
- * allocated: one variable at most MAX_VARIABLE_BYTES (all lanes' copies of a .local), all of
- * them together at most MAX_MEMORY_BYTES. */
-
-/* Whether a variable gets a region, and whether that region has a copy for each lane: .local
- * and the .param of functions and call sequences (each lane passes its own arguments). */
-static bool in_memory(const Decl *d)
-{
-    int space = d->space;
-    return space == SPACE_GLOBAL || space == SPACE_CONST || space == SPACE_SHARED || space == SPACE_LOCAL ||
-           space == SPACE_PARAM;
-}
-
-static bool per_lane_variable(const Decl *d, bool kernel_param)
-{
-    return d->space == SPACE_LOCAL || (d->space == SPACE_PARAM && !kernel_param);
-}
-
-static bool variable_fits(const Decl *d, bool kernel_param, uint64_t *total, Diag *diag)
-{
-    if (!in_memory(d))
-        return true;
-    int space = d->space;
-    bool per_lane = per_lane_variable(d, kernel_param);
-    uint64_t size = decl_bytes(d);
-    uint64_t bytes = size > MAX_VARIABLE_BYTES ? size : size * (per_lane ? WARP_SIZE : 1);
-    if (bytes > MAX_VARIABLE_BYTES) {
-        if (size == UINT64_MAX)
-            diag_at(diag, DIAG_ERROR, d->at, "'%s' is too large: ptxrun holds at most %d MiB per variable",
-                    d->name, MAX_VARIABLE_BYTES >> 20);
-        else
-            diag_at(diag, DIAG_ERROR, d->at, "'%s' needs %llu bytes%s; ptxrun holds at most %d MiB per variable%s",
-                    d->name, (unsigned long long)size, per_lane ? " in each of the 32 lanes" : "",
-                    MAX_VARIABLE_BYTES >> 20, per_lane ? " (all lanes' copies together)" : "");
+    Symbol s;
+    if (p->kind != OPND_SYM || !find_symbol(ld, p->u.ref.name, &s) || s.space != SPACE_LOCAL)
         return false;
-    }
-    if (space == SPACE_PARAM && per_lane)
-        return true;            /* call sequences share their .param regions by name: not summed */
-    *total += bytes;
-    if (*total > MAX_MEMORY_BYTES) {
-        diag_at(diag, DIAG_ERROR, d->at, "with '%s', the program's variables need more than the %d MiB "
-                "ptxrun holds", d->name, MAX_MEMORY_BYTES >> 20);
-        return false;
-    }
+    *slot = (FrameSlot){ (uint32_t)s.address, s.size };
     return true;
-}
-
-static bool memory_fits(Warp *w, Diag *diag)
-{
-    Module *m = w->m;
-    uint64_t total = 0;
-    for (uint32_t i = 0; i < m->globals.len; i++)
-        if (!variable_fits(&m->globals.data[i], false, &total, diag))
-            return false;
-    for (uint32_t k = 0; k < w->func_count; k++) {
-        Function *fn = w->funcs[k].fn;
-        for (uint32_t i = 0; i < fn->params.len; i++)
-            if (!variable_fits(&fn->params.data[i], k == 0, &total, diag))
-                return false;
-        for (uint32_t i = 0; i < fn->returns.len; i++)
-            if (!variable_fits(&fn->returns.data[i], false, &total, diag))
-                return false;
-        for (uint32_t i = 0; i < fn->decls.len; i++)
-            if (!variable_fits(&fn->decls.data[i], false, &total, diag))
-                return false;
-    }
-    return true;
-}
-
-/* The region a name declared in the function being loaded stands for (its body's variables,
- * then its results, then its parameters), or NO_SLOT: its own names hide the module's, and a
- * function's parameter hides a kernel's of the same name. */
-static uint32_t own_region_named(const Loader *ld, const char *name, int space)
-{
-    if (!ld->cur)
-        return NO_SLOT;
-    const Memory *mem = ld->w->mem;
-    uint32_t k = (uint32_t)(ld->cur - ld->w->funcs);
-    for (uint32_t i = 0; i < ld->own[k].len; i++) {
-        uint32_t r = ld->own[k].data[i];
-        if (mem->regions[r].name == name && (space < 0 || mem->regions[r].space == space))
-            return r;
-    }
-    return NO_SLOT;
-}
-
-/* The address of a variable, parameter or function in its space; false if unknown. */
-static bool symbol_address(Loader *ld, const char *name, int *space, uint64_t *address)
-{
-    uint32_t own = own_region_named(ld, name, -1);
-    if (own != NO_SLOT) {
-        *space = ld->w->mem->regions[own].space;
-        *address = ld->w->mem->regions[own].base;
-        return true;
-    }
-    for (uint32_t i = 0; i < ld->w->func_count; i++)
-        if (ld->w->funcs[i].fn->name == name) {
-            *space = SPACE_GLOBAL;
-            *address = MEM_FUNC_BASE + 16 * (uint64_t)i;
-            return true;
-        }
-    Region *r = mem_named(ld->w->mem, name, -1);
-    if (!r)
-        return false;
-    *space = r->space;
-    *address = r->base;
-    return true;
-}
-
-/* Writes an initializer, flattened, as elements of the declaration's type. */
-static void write_init(Loader *ld, Region *r, const Decl *d, const Init *v, uint64_t *index)
-{
-    if (v->kind == INIT_LIST) {
-        for (uint32_t i = 0; i < v->count; i++)
-            write_init(ld, r, d, &v->elems[i], index);
-        return;
-    }
-    unsigned size = d->type == TYPE_NONE ? 8 : (type_info[d->type].bits + 7) / 8;
-    if ((*index + 1) * size > r->size)
-        return;                               /* more values than room: the checker's business */
-    uint64_t bits = v->bits;
-    char cls = d->type == TYPE_NONE ? 'b' : type_info[d->type].cls;
-    if (v->kind == INIT_SYM || v->kind == INIT_GENERIC) {
-        int space;
-        uint64_t address;
-        if (!symbol_address(ld, v->name, &space, &address)) {
-            diag_at(ld->w->diag, DIAG_ERROR, d->at, "ptxrun cannot execute an initializer with the address of '%s' yet",
-                    v->name);
-            ld->failed = true;
-            return;
-        }
-        bits = (v->kind == INIT_GENERIC ? mem_generic(space, address) : address) + (uint64_t)v->offset;
-    } else if (cls == 'f' && size == 4 && v->kind != INIT_F32) {
-        float f = v->kind == INIT_INT ? (float)(int64_t)v->bits : 0;
-        if (v->kind == INIT_F64) {
-            double dd;
-            memcpy(&dd, &v->bits, sizeof dd);
-            f = (float)dd;
-        }
-        uint32_t b;
-        memcpy(&b, &f, sizeof b);
-        bits = b;
-    } else if (cls == 'f' && size == 8 && v->kind != INIT_F64) {
-        double dd = (double)(int64_t)v->bits;
-        if (v->kind == INIT_F32) {
-            float f;
-            uint32_t b = (uint32_t)v->bits;
-            memcpy(&f, &b, sizeof f);
-            dd = f;
-        }
-        memcpy(&bits, &dd, sizeof bits);
-    }
-    for (unsigned i = 0; i < size; i++)
-        r->data[*index * size + i] = (uint8_t)(bits >> (8 * i));
-    (*index)++;
-}
-
-/* A variable's region. .local and the .param of functions and call sequences are per lane
- * (each lane passes its own arguments); a kernel's parameters are shared and read-only. The
- * .param of different call sequences share a region by name: arguments are copied at the call,
- * so the blocks never need them at once. Everything else has a region of its own, whatever
- * its name. */
-static uint32_t add_variable(Loader *ld, const Decl *d, bool kernel_param, bool call_param)
-{
-    if (!in_memory(d))
-        return NO_SLOT;
-    int space = d->space;
-    uint64_t size = decl_bytes(d);
-    bool per_lane = per_lane_variable(d, kernel_param);
-    Region *old = NULL;
-    for (uint32_t i = 0; call_param && !old && i < ld->call_params.len; i++)
-        if (ld->w->mem->regions[ld->call_params.data[i]].name == d->name)
-            old = &ld->w->mem->regions[ld->call_params.data[i]];
-    if (old) {
-        if (old->size < size) {
-            size_t bytes = size * ld->w->mem->copies;
-            old->data = xrealloc(old->data, bytes);
-            old->shadow = xrealloc(old->shadow, bytes);
-            memset(old->data, 0, bytes);
-            memset(old->shadow, 0, bytes);
-            old->size = size;
-        }
-        return (uint32_t)(old - ld->w->mem->regions);
-    }
-    uint32_t index = mem_add(ld->w->mem, d->name, space, size, d->align ? d->align : 8,
-                             d->type == TYPE_NONE ? TYPE_B8 : d->type, per_lane, !per_lane);
-    if (call_param)
-        VEC_PUSH(&ld->w->m->arena, ld->call_params, index);
-    Region *r = &ld->w->mem->regions[index];
-    r->kernel_param = kernel_param;
-    if (kernel_param)
-        memset(r->shadow, 0, size);          /* until the lanes file gives its value */
-    if (d->init) {
-        uint64_t at = 0;
-        write_init(ld, r, d, d->init, &at);
-    }
-    return index;
-}
-
-static void own_region(FuncLayout *f, uint32_t region)
-{
-    if (region == NO_SLOT)
-        return;
-    f->regions = xrealloc(f->regions, (f->region_count + 1) * sizeof *f->regions);
-    f->regions[f->region_count++] = region;
-}
-
-/* Every variable's region. A function's per-lane regions (saved and restored around a
- * recursive call) are its parameters, then its results, then its .local variables, in order. */
-static void build_memory(Loader *ld)
-{
-    Module *m = ld->w->m;
-    Arena *arena = &m->arena;
-    for (uint32_t i = 0; i < m->globals.len; i++)
-        add_variable(ld, &m->globals.data[i], false, false);
-    for (uint32_t k = 0; k < ld->w->func_count; k++) {
-        FuncLayout *f = &ld->w->funcs[k];
-        Function *fn = f->fn;
-        uint32_t *params = xmalloc((fn->params.len + fn->returns.len + 1) * sizeof *params);
-        for (uint32_t i = 0; i < fn->params.len; i++) {
-            params[i] = add_variable(ld, &fn->params.data[i], k == 0, false);
-            if (k)
-                own_region(f, params[i]);
-        }
-        for (uint32_t i = 0; i < fn->returns.len; i++) {
-            params[fn->params.len + i] = add_variable(ld, &fn->returns.data[i], false, false);
-            own_region(f, params[fn->params.len + i]);
-        }
-        for (uint32_t i = 0; i < fn->decls.len; i++) {
-            const Decl *d = &fn->decls.data[i];
-            uint32_t r = add_variable(ld, d, false, d->space == SPACE_PARAM);
-            if (d->space == SPACE_LOCAL)
-                own_region(f, r);
-            if (r != NO_SLOT)
-                VEC_PUSH(arena, ld->own[k], r);
-        }
-        for (uint32_t i = fn->params.len + fn->returns.len; i-- > 0;)   /* results, then parameters */
-            if (params[i] != NO_SLOT)
-                VEC_PUSH(arena, ld->own[k], params[i]);
-        free(params);
-    }
-}
-
-static uint32_t region_index(Loader *ld, const char *name, int space)
-{
-    uint32_t own = own_region_named(ld, name, space);
-    if (own != NO_SLOT)
-        return own;
-    Region *r = mem_named(ld->w->mem, name, space);
-    return r ? (uint32_t)(r - ld->w->mem->regions) : NO_SLOT;
 }
 
 /* call{.uni} (rets), f, (args){, prototype}: the .param variables passed, and the callee. */
@@ -1044,18 +802,13 @@ static void load_call(Loader *ld, const Instr *in, XInstr *x)
         cannot(ld, in, "this call target");
         return;
     }
-    for (unsigned k = 0; rets && k < rets->count; k++) {
-        const Operand *p = &rets->u.group.elems[k];
-        site.rets[k] = p->kind == OPND_SYM ? region_index(ld, p->u.ref.name, SPACE_PARAM) : NO_SLOT;
-        if (site.rets[k] == NO_SLOT)
-            cannot(ld, in, "a call whose results are not .param variables");
-    }
-    for (unsigned k = 0; args && k < args->count; k++) {
-        const Operand *p = &args->u.group.elems[k];
-        site.args[k] = p->kind == OPND_SYM ? region_index(ld, p->u.ref.name, SPACE_PARAM) : NO_SLOT;
-        if (site.args[k] == NO_SLOT)
-            cannot(ld, in, "a call whose arguments are not .param variables");
-    }
+    site.caller = (uint32_t)(ld->cur - w->funcs);
+    for (unsigned k = 0; rets && k < rets->count; k++)
+        if (!call_slot(ld, &rets->u.group.elems[k], &site.rets[k]))
+            cannot(ld, in, "a call whose results are not .param variables of the caller");
+    for (unsigned k = 0; args && k < args->count; k++)
+        if (!call_slot(ld, &args->u.group.elems[k], &site.args[k]))
+            cannot(ld, in, "a call whose arguments are not .param variables of the caller");
     site.ret_count = (uint8_t)(rets ? rets->count : 0);
     site.arg_count = (uint8_t)(args ? args->count : 0);
     w->calls = xrealloc(w->calls, (w->call_count + 1) * sizeof *w->calls);
@@ -1088,7 +841,7 @@ static void name_registers(Warp *w)
     }
 }
 
-Warp *exec_load(Module *m, Function *fn, Diag *diag)
+Warp *exec_load(Module *m, Function *fn, Diag *diag, uint32_t stack_bytes)
 {
     Warp *w = xcalloc(1, sizeof *w);
     Block *block = xcalloc(1, sizeof *block);
@@ -1127,28 +880,27 @@ Warp *exec_load(Module *m, Function *fn, Diag *diag)
         diag_at(diag, DIAG_ERROR, fn->at, "the program needs %u registers, %u predicates and %u instructions; "
                 "ptxrun runs at most %d, %d and %d", rows, preds, code, MAX_REGISTERS, MAX_REGISTERS,
                 MAX_INSTRUCTIONS);
-    if (too_large || !memory_fits(w, diag)) {
+    if (too_large || !layout_fits(w, diag)) {
         free(w->funcs);
         free(w->block);
         free(w);
         return NULL;
     }
     w->kernel_code_len = fn->code.len;
+    rows = layout_frames(&ld.layout, w, rows);
     w->reg_count = rows;
     w->row_count = rows;
     w->code_len = code;
     w->code = xcalloc(code ? code : 1, sizeof *w->code);
-    w->stack = xcalloc(WARP_SIZE, sizeof *w->stack);
     mem_init(w->mem);
     block->per_warp_barriers = m->target_sm && m->target_sm < 70;
-    ld.own = xcalloc(w->func_count, sizeof *ld.own);
-    build_memory(&ld);
-    for (uint32_t k = 0; k < w->func_count; k++) {
+    ld.failed = !layout_memory(&ld.layout, w, stack_bytes);
+    for (uint32_t k = 0; k < w->func_count && !ld.failed; k++) {
         ld.cur = &w->funcs[k];
         for (uint32_t i = 0; i < ld.cur->fn->code.len; i++)
             load_instr(&ld, &ld.cur->fn->code.data[i], &w->code[ld.cur->code_base + i]);
     }
-    free(ld.own);
+    layout_free(&ld.layout);
     if (ld.failed) {
         exec_free(w);
         return NULL;
@@ -1191,6 +943,13 @@ Warp *exec_load(Module *m, Function *fn, Diag *diag)
     exec_set_grid(w, one);
     exec_set_block(w, full, ALL_LANES);
     return w;
+}
+
+uint8_t *exec_param_bytes(const Warp *w, uint32_t i, uint8_t **shadow, uint32_t *size)
+{
+    const FrameSlot *p = &w->funcs[0].params[i];
+    *size = p->size;
+    return mem_thread_bytes(w->mem, w->param_region, 0, p->offset, p->size, shadow);
 }
 
 Function *exec_entry(Module *m, const char *name)
@@ -1474,20 +1233,29 @@ static void arrive(Warp *w, uint32_t pc, uint32_t mask)
 
 /* ---- calls ---- */
 
-/* Copies each lane's bytes of one per-lane .param region into another. */
-static void copy_param(Warp *w, uint32_t from, uint32_t to, int lane)
+/* Copies n bytes of one lane's .local stack, from one address to another. */
+static void copy_local(Warp *w, int lane, uint32_t from, uint32_t to, uint32_t n)
 {
-    Region *a = &w->mem->regions[from], *b = &w->mem->regions[to];
-    uint64_t n = a->size < b->size ? a->size : b->size;
-    uint64_t thread = w->thread_base + (uint32_t)lane;
-    uint64_t ao = a->per_lane ? thread * a->size : 0, bo = b->per_lane ? thread * b->size : 0;
-    memcpy(b->data + bo, a->data + ao, n);
-    memcpy(b->shadow + bo, a->shadow + ao, n);
+    uint32_t thread = w->thread_base + (uint32_t)lane;
+    uint8_t *sa, *sb;
+    uint8_t *a = mem_thread_bytes(w->mem, w->local_region, thread, from, n, &sa);
+    uint8_t *b = mem_thread_bytes(w->mem, w->local_region, thread, to, n, &sb);
+    if (!a || !b)
+        BUG("a call's parameter outside the stack");
+    memmove(b, a, n);
+    memmove(sb, sa, n);
 }
 
-/* Recursion: registers and per-lane regions belong to the function, not the call, so entering a
- * function the lane is already in saves the outer activation's registers, predicates, .local
- * and .param bytes, and returning restores them. */
+/* Where the frame of the function a lane runs starts: the kernel's at 0. */
+static uint32_t frame_base(const Warp *w, uint32_t func, int lane)
+{
+    const FuncLayout *f = &w->funcs[func];
+    return f->frame_row == NO_SLOT ? 0 : (uint32_t)w->val[f->frame_row][lane];
+}
+
+/* Recursion: registers belong to the function, not the call, so entering a function the lane
+ * is already in saves the outer activation's registers, predicates and frame addresses, and
+ * returning restores them. The frames themselves are apart on the stack. */
 static void save_bytes(SaveArea *s, const void *p, size_t n)
 {
     if (s->len + n > s->cap) {
@@ -1498,23 +1266,32 @@ static void save_bytes(SaveArea *s, const void *p, size_t n)
     s->len += n;
 }
 
+static void save_row(SaveArea *s, const Warp *w, uint32_t row, int l)
+{
+    uint64_t v = w->val[row][l];
+    uint8_t d = (uint8_t)(w->defined[row] >> l & 1);
+    save_bytes(s, &v, sizeof v);
+    save_bytes(s, &d, 1);
+}
+
+static const uint8_t *restore_row(Warp *w, uint32_t row, int l, const uint8_t *p)
+{
+    uint32_t bit = 1u << l;
+    memcpy(&w->val[row][l], p, 8);
+    w->defined[row] = p[8] ? w->defined[row] | bit : w->defined[row] & ~bit;
+    return p + 9;
+}
+
 static void save_activation(Warp *w, const FuncLayout *f, int l)
 {
     SaveArea *s = &w->saves[l];
-    for (uint32_t r = 0; r < f->fn->regs.len; r++) {
-        uint64_t v = w->val[f->row_base + r][l];
-        uint8_t d = (uint8_t)(w->defined[f->row_base + r] >> l & 1);
-        save_bytes(s, &v, sizeof v);
-        save_bytes(s, &d, 1);
-    }
+    for (uint32_t r = 0; r < f->fn->regs.len; r++)
+        save_row(s, w, f->row_base + r, l);
+    for (uint32_t r = 0; f->frame_row != NO_SLOT && r <= f->frame_vars; r++)
+        save_row(s, w, f->frame_row + r, l);
     for (uint32_t p = 0; p < f->fn->preds.len; p++) {
         uint8_t bits = (uint8_t)((w->pred[f->pred_base + p] >> l & 1) | (w->pred_defined[f->pred_base + p] >> l & 1) << 1);
         save_bytes(s, &bits, 1);
-    }
-    for (uint32_t i = 0; i < f->region_count; i++) {
-        const Region *r = &w->mem->regions[f->regions[i]];
-        save_bytes(s, r->data + (uint64_t)(w->thread_base + (uint32_t)l) * r->size, r->size);
-        save_bytes(s, r->shadow + (uint64_t)(w->thread_base + (uint32_t)l) * r->size, r->size);
     }
 }
 
@@ -1523,27 +1300,57 @@ static void restore_activation(Warp *w, const FuncLayout *f, int l, size_t at)
     SaveArea *s = &w->saves[l];
     const uint8_t *p = s->data + at;
     uint32_t bit = 1u << l;
-    for (uint32_t r = 0; r < f->fn->regs.len; r++) {
-        memcpy(&w->val[f->row_base + r][l], p, 8);
-        w->defined[f->row_base + r] = p[8] ? w->defined[f->row_base + r] | bit : w->defined[f->row_base + r] & ~bit;
-        p += 9;
-    }
+    for (uint32_t r = 0; r < f->fn->regs.len; r++)
+        p = restore_row(w, f->row_base + r, l, p);
+    for (uint32_t r = 0; f->frame_row != NO_SLOT && r <= f->frame_vars; r++)
+        p = restore_row(w, f->frame_row + r, l, p);
     for (uint32_t q = 0; q < f->fn->preds.len; q++, p++) {
         uint32_t slot = f->pred_base + q;
         w->pred[slot] = (*p & 1) ? w->pred[slot] | bit : w->pred[slot] & ~bit;
         w->pred_defined[slot] = (*p & 2) ? w->pred_defined[slot] | bit : w->pred_defined[slot] & ~bit;
     }
-    for (uint32_t i = 0; i < f->region_count; i++) {
-        Region *r = &w->mem->regions[f->regions[i]];
-        memcpy(r->data + (uint64_t)(w->thread_base + (uint32_t)l) * r->size, p, r->size);
-        p += r->size;
-        memcpy(r->shadow + (uint64_t)(w->thread_base + (uint32_t)l) * r->size, p, r->size);
-        p += r->size;
-    }
     s->len = at;
 }
 
-/* The lanes of run call their function: arguments copied into its parameters, a frame pushed. */
+/* A new frame for lane l at the end of its stack: its bytes undefined (a GPU's stack holds
+ * what earlier calls left), its address and its variables' in the function's frame rows.
+ * False after a fault: the stack (--stack bytes beyond the kernel's frame) is full. */
+static bool push_frame(Warp *w, uint32_t pc, uint32_t callee, int l, uint32_t *base)
+{
+    const FuncLayout *f = &w->funcs[callee];
+    const Region *local = &w->mem->regions[w->local_region];
+    uint32_t at = (w->sp[l] + 15) & ~15u;
+    if ((uint64_t)w->charged[l] + f->charge > w->stack_bytes || (uint64_t)at + f->frame_size > local->size) {
+        exec_fault(w, pc, "lane %d: the stack overflows: calling '%s' (%u bytes of .local and return address) "
+                   "%u calls deep needs %llu bytes of stack; each thread has %u (--stack)", l, f->fn->name,
+                   f->charge, w->depth[l] + 1, (unsigned long long)w->charged[l] + f->charge, w->stack_bytes);
+        return false;
+    }
+    uint8_t *shadow;
+    if (mem_thread_bytes(w->mem, w->local_region, w->thread_base + (uint32_t)l, at, f->frame_size, &shadow))
+        memset(shadow, 0, f->frame_size);
+    if (w->depth[l] == w->stack_cap[l]) {
+        w->stack_cap[l] = w->stack_cap[l] ? 2 * w->stack_cap[l] : 8;
+        w->stack[l] = xrealloc(w->stack[l], w->stack_cap[l] * sizeof *w->stack[l]);
+    }
+    *base = at;
+    w->sp[l] = at + f->frame_size;
+    w->charged[l] += f->charge;
+    return true;
+}
+
+static void set_frame_rows(Warp *w, const FuncLayout *f, int l, uint32_t base)
+{
+    uint32_t bit = 1u << l;
+    w->val[f->frame_row][l] = base;
+    w->defined[f->frame_row] |= bit;
+    for (uint32_t i = 0; i < f->frame_vars; i++) {
+        w->val[f->frame_row + 1 + i][l] = base + f->var_offset[i];
+        w->defined[f->frame_row + 1 + i] |= bit;
+    }
+}
+
+/* The lanes of run call their function: a frame pushed, the arguments copied into it. */
 static void call(Warp *w, uint32_t pc, uint32_t run)
 {
     const XInstr *x = &w->code[pc];
@@ -1561,26 +1368,29 @@ static void call(Warp *w, uint32_t pc, uint32_t run)
                 return;
             }
         }
-        const Function *f = w->funcs[callee].fn;
-        if (w->depth[l] == MAX_CALL_DEPTH) {
-            exec_fault(w, pc, "lane %d: calls nested deeper than %d", l, MAX_CALL_DEPTH);
-            return;
-        }
-        bool recursive = callee == 0;
-        for (unsigned d = 0; d < w->depth[l]; d++)
-            recursive |= w->stack[l][d].callee == callee;
-        size_t saved_at = w->saves[l].len;
-        if (recursive && callee != 0)
-            save_activation(w, &w->funcs[callee], l);
+        const FuncLayout *cf = &w->funcs[callee];
+        const Function *f = cf->fn;
         if (site->arg_count != f->params.len || site->ret_count > f->returns.len) {
             exec_fault(w, pc, "lane %d calls '%s' with %u arguments and %u results; it takes %u and gives %u", l,
                        f->name, site->arg_count, site->ret_count, f->params.len, f->returns.len);
             return;
         }
-        for (unsigned i = 0; i < site->arg_count; i++)      /* its regions: parameters first */
-            copy_param(w, site->args[i], w->funcs[callee].regions[i], l);
-        w->stack[l][w->depth[l]++] = (Frame){ pc + 1, pc, callee, recursive && callee != 0, saved_at };
-        w->pc[l] = w->funcs[callee].code_base;
+        bool recursive = false;
+        for (unsigned d = 0; d < w->depth[l]; d++)
+            recursive |= w->stack[l][d].callee == callee;
+        uint32_t caller_base = frame_base(w, site->caller, l), caller_sp = w->sp[l], base;
+        if (!push_frame(w, pc, callee, l, &base))
+            return;
+        size_t saved_at = w->saves[l].len;
+        if (recursive)
+            save_activation(w, cf, l);
+        for (unsigned i = 0; i < site->arg_count; i++) {
+            uint32_t n = site->args[i].size < cf->params[i].size ? site->args[i].size : cf->params[i].size;
+            copy_local(w, l, caller_base + site->args[i].offset, base + cf->params[i].offset, n);
+        }
+        set_frame_rows(w, cf, l, base);
+        w->stack[l][w->depth[l]++] = (Frame){ pc + 1, pc, callee, caller_sp, recursive, saved_at };
+        w->pc[l] = cf->code_base;
     }
 }
 
@@ -1595,11 +1405,18 @@ static void ret(Warp *w, uint32_t run)
         }
         Frame f = w->stack[l][--w->depth[l]];
         const CallSite *site = &w->calls[w->code[f.call_pc].target];
-        const Function *callee = w->funcs[f.callee].fn;
-        for (unsigned i = 0; i < site->ret_count; i++)      /* then results */
-            copy_param(w, w->funcs[f.callee].regions[callee->params.len + i], site->rets[i], l);
+        const FuncLayout *cf = &w->funcs[f.callee];
+        uint32_t base = frame_base(w, f.callee, l);
         if (f.saved)
-            restore_activation(w, &w->funcs[f.callee], l, f.saved_at);
+            restore_activation(w, cf, l, f.saved_at);
+        uint32_t caller_base = frame_base(w, site->caller, l);
+        for (unsigned i = 0; i < site->ret_count; i++) {
+            const FrameSlot *from = &cf->params[cf->fn->params.len + i];
+            uint32_t n = site->rets[i].size < from->size ? site->rets[i].size : from->size;
+            copy_local(w, l, base + from->offset, caller_base + site->rets[i].offset, n);
+        }
+        w->sp[l] = f.caller_sp;
+        w->charged[l] -= cf->charge;
         w->pc[l] = f.return_pc;
     }
 }
@@ -1887,6 +1704,8 @@ void warp_reset(Warp *w)
         w->last_run[l] = 0;
         w->depth[l] = 0;
         w->saves[l].len = 0;
+        w->sp[l] = w->funcs[0].frame_size;
+        w->charged[l] = 0;
     }
     w->exited = 0;
     w->waiting = 0;

@@ -387,51 +387,126 @@ static bool load_buffers(Warp *w, const char *path, json_t *v, char *err, size_t
     return true;
 }
 
-/* One kernel parameter: "@buffer" is that buffer's address, anything else a value of the
- * parameter's type. nvcc declares C int parameters .u32, so a negative number is accepted for
- * .u parameters too, as its two's complement. */
-static bool set_param(Warp *w, const char *path, const Decl *d, json_t *v, char *err, size_t errlen)
+/* A value given for a parameter or a field of one: "@buffer" is that buffer's address (a
+ * 64-bit type only), anything else a value of the type. nvcc declares C int parameters .u32,
+ * so a negative number is accepted for .u types too, as its two's complement. */
+static bool param_value(Warp *w, const char *where, int type, json_t *v, uint64_t *bits, bool *defined, char *err,
+                        size_t errlen)
 {
-    Region *r = mem_named(w->mem, d->name, SPACE_PARAM);
-    if (!r)
-        BUG("no region for parameter %s", d->name);
-    if (d->dim_count || d->type == TYPE_NONE || type_info[d->type].bits > 64) {
-        snprintf(err, errlen, "%s: params.%s: a parameter of this type cannot be given yet", path, d->name);
-        return false;
-    }
-    int type = d->type;
-    uint64_t bits;
-    bool defined = true;
     char msg[200];
+    *defined = true;
     if (json_is_string(v) && json_string_value(v)[0] == '@') {
         const char *name = json_string_value(v) + 1;
         Region *b = mem_named(w->mem, name, SPACE_GLOBAL);
         if (!b || !b->is_buffer) {
-            snprintf(err, errlen, "%s: params.%s: no buffer named '%s' in \"buffers\"", path, d->name, name);
+            snprintf(err, errlen, "%s: no buffer named '%s' in \"buffers\"", where, name);
             return false;
         }
         if (type_info[type].bits != 64) {
-            snprintf(err, errlen, "%s: params.%s: a buffer address needs a 64-bit parameter, not .%s", path, d->name,
+            snprintf(err, errlen, "%s: a buffer address needs a 64-bit parameter, not .%s", where,
                      type_info[type].name);
             return false;
         }
-        bits = mem_generic(SPACE_GLOBAL, b->base);
-    } else {
-        int as = type;
-        if (type_info[type].cls == 'u' && json_is_integer(v) && json_integer_value(v) < 0)
-            for (int t = 0; t < TYPE_COUNT; t++)
-                if (type_info[t].cls == 'b' && type_info[t].bits == type_info[type].bits)
-                    as = t;
-        if (!value_bits(v, as, &bits, &defined, msg, sizeof msg)) {
-            snprintf(err, errlen, "%s: params.%s: %s", path, d->name, msg);
+        *bits = mem_generic(SPACE_GLOBAL, b->base);
+        return true;
+    }
+    int as = type;
+    if (type_info[type].cls == 'u' && json_is_integer(v) && json_integer_value(v) < 0)
+        for (int t = 0; t < TYPE_COUNT; t++)
+            if (type_info[t].cls == 'b' && type_info[t].bits == type_info[type].bits)
+                as = t;
+    if (!value_bits(v, as, bits, defined, msg, sizeof msg)) {
+        snprintf(err, errlen, "%s: %s", where, msg);
+        return false;
+    }
+    return true;
+}
+
+static void put_bytes(uint8_t *data, uint8_t *shadow, uint64_t bits, unsigned size, bool defined)
+{
+    for (unsigned k = 0; k < size; k++) {
+        data[k] = (uint8_t)(bits >> (8 * k));
+        shadow[k] = defined;
+    }
+}
+
+/* A parameter that is an array or a struct (.param .align 8 .b8 s[16]): {"bytes": [0..255 or
+ * null, ...]} from its start, or {"fields": [["u32", 7], ["f32", 1.5], ["u64", "@buf"], ...]}
+ * laid out as a C struct is (each field at its natural alignment). Bytes not given stay
+ * undefined. */
+static bool set_aggregate_param(Warp *w, const char *where, uint8_t *data, uint8_t *shadow, uint32_t size, json_t *v,
+                                char *err, size_t errlen)
+{
+    json_t *bytes = json_object_get(v, "bytes"), *fields = json_object_get(v, "fields");
+    if (!json_is_object(v) || (bytes != NULL) == (fields != NULL) || json_object_size(v) != 1 ||
+        (bytes && !json_is_array(bytes)) || (fields && !json_is_array(fields))) {
+        snprintf(err, errlen, "%s: a parameter of %u bytes takes {\"bytes\": [0..255, ...]} or "
+                 "{\"fields\": [[\"u32\", 7], [\"f32\", 1.5], ...]}", where, size);
+        return false;
+    }
+    if (bytes) {
+        if (json_array_size(bytes) > size) {
+            snprintf(err, errlen, "%s: %zu bytes given; the parameter has %u", where, json_array_size(bytes), size);
             return false;
         }
+        for (size_t i = 0; i < json_array_size(bytes); i++) {
+            json_t *b = json_array_get(bytes, i);
+            if (json_is_null(b))
+                continue;
+            if (!json_is_integer(b) || json_integer_value(b) < 0 || json_integer_value(b) > 255) {
+                snprintf(err, errlen, "%s: bytes[%zu]: expected 0 to 255 (or null: undefined)", where, i);
+                return false;
+            }
+            put_bytes(data + i, shadow + i, (uint64_t)json_integer_value(b), 1, true);
+        }
+        return true;
     }
-    unsigned size = (type_info[type].bits + 7) / 8;
-    for (unsigned k = 0; k < size && k < r->size; k++) {
-        r->data[k] = (uint8_t)(bits >> (8 * k));
-        r->shadow[k] = defined;
+    uint32_t at = 0;
+    for (size_t i = 0; i < json_array_size(fields); i++) {
+        json_t *f = json_array_get(fields, i), *t = json_array_get(f, 0);
+        const char *tn = json_string_value(t);
+        int type = tn ? type_lookup(tn, strlen(tn)) : TYPE_COUNT;
+        if (!json_is_array(f) || json_array_size(f) != 2 || type == TYPE_COUNT || type == TYPE_PRED ||
+            type_info[type].bits % 8 || type_info[type].bits > 64) {
+            snprintf(err, errlen, "%s: fields[%zu]: expected [\"TYPE\", value] with TYPE one of u8..u64, s8..s64, "
+                     "b8..b64, f16, bf16, f32, f64", where, i);
+            return false;
+        }
+        unsigned n = type_info[type].bits / 8;
+        at = (at + n - 1) / n * n;
+        if (at + n > size) {
+            snprintf(err, errlen, "%s: fields[%zu] ends at byte %u; the parameter has %u", where, i, at + n, size);
+            return false;
+        }
+        char here[340];
+        snprintf(here, sizeof here, "%.300s: fields[%zu]", where, i);
+        uint64_t bits;
+        bool defined;
+        if (!param_value(w, here, type, json_array_get(f, 1), &bits, &defined, err, errlen))
+            return false;
+        put_bytes(data + at, shadow + at, bits, n, defined);
+        at += n;
     }
+    return true;
+}
+
+/* One kernel parameter, i of the kernel's, in the parameter buffer. */
+static bool set_param(Warp *w, const char *path, uint32_t i, json_t *v, char *err, size_t errlen)
+{
+    const Decl *d = &w->fn->params.data[i];
+    uint8_t *shadow;
+    uint32_t size;
+    uint8_t *data = exec_param_bytes(w, i, &shadow, &size);
+    char where[300];
+    snprintf(where, sizeof where, "%s: params.%s", path, d->name);
+    if (d->dim_count || d->type == TYPE_NONE || d->vector || type_info[d->type].bits > 64)
+        return set_aggregate_param(w, where, data, shadow, size, v, err, errlen);
+    uint64_t bits;
+    bool defined;
+    if (!param_value(w, where, d->type, v, &bits, &defined, err, errlen))
+        return false;
+    uint32_t n = (uint32_t)(type_info[d->type].bits + 7) / 8;
+    put_bytes(data, shadow, bits, n < size ? n : size, defined);
     return true;
 }
 
@@ -446,7 +521,7 @@ static bool load_params(Warp *w, const char *path, json_t *v, char *err, size_t 
             return false;
         }
         for (uint32_t i = 0; i < f->params.len; i++)
-            if (!set_param(w, path, &f->params.data[i], json_array_get(v, i), err, errlen))
+            if (!set_param(w, path, i, json_array_get(v, i), err, errlen))
                 return false;
         return true;
     }
@@ -465,7 +540,7 @@ static bool load_params(Warp *w, const char *path, json_t *v, char *err, size_t 
             snprintf(err, errlen, "%s: params.%s: '%s' has no parameter of that name", path, name, f->name);
             return false;
         }
-        if (!set_param(w, path, d, value, err, errlen))
+        if (!set_param(w, path, (uint32_t)(d - f->params.data), value, err, errlen))
             return false;
     }
     return true;
@@ -477,18 +552,7 @@ static bool load_dynamic_shared(Warp *w, const char *path, json_t *v, char *err,
         snprintf(err, errlen, "%s: dynamic_shared: expected a number of bytes (0 to 1 MiB)", path);
         return false;
     }
-    uint64_t size = (uint64_t)json_integer_value(v);
-    for (uint32_t i = 0; i < w->m->globals.len; i++) {
-        const Decl *d = &w->m->globals.data[i];
-        if (d->space != SPACE_SHARED || !(d->linkage & LINK_EXTERN))
-            continue;
-        Region *r = mem_named(w->mem, d->name, SPACE_SHARED);
-        r->data = xrealloc(r->data, size ? size : 1);
-        r->shadow = xrealloc(r->shadow, size ? size : 1);
-        memset(r->data, 0, size);
-        memset(r->shadow, 1, size);
-        r->size = size;
-    }
+    exec_set_dynamic_shared(w, (uint32_t)json_integer_value(v));
     return true;
 }
 
@@ -1318,11 +1382,13 @@ bool lanes_params_given(const Warp *w, char *err, size_t errlen)
 {
     const Function *f = w->fn;
     for (uint32_t i = 0; i < f->params.len; i++) {
-        const Region *r = NULL;
-        for (uint32_t b = 0; b < w->mem->count && !r; b++)
-            if (w->mem->regions[b].kernel_param && w->mem->regions[b].name == f->params.data[i].name)
-                r = &w->mem->regions[b];
-        if (r && r->size && !r->shadow[0]) {
+        uint8_t *shadow;
+        uint32_t size;
+        bool given = false;
+        exec_param_bytes(w, i, &shadow, &size);
+        for (uint32_t k = 0; k < size && !given; k++)
+            given = shadow[k];
+        if (size && !given) {
             snprintf(err, errlen, "kernel '%s' needs a value for parameter %u ('%s'): give \"params\": [...] "
                      "in the lanes file", f->name, i, f->params.data[i].name);
             return false;

@@ -24,6 +24,7 @@ static const char usage[] =
     "  --entry NAME       the kernel to run (needed when there are several)\n"
     "  --trace[=json]     every warp-step on standard error: lanes, values, shuffle sources\n"
     "  --max-steps N      stop a runaway program after N warp-steps (default 100000000)\n"
+    "  --stack BYTES      each thread's stack for the frames of calls (default 1024, as a GPU's)\n"
     "  --strict           undefined branch conditions, shift amounts, membermasks: exit 3\n"
     "Checking:\n"
     "  --check            parse and check only (exit 0 clean, 2 on errors)\n"
@@ -51,6 +52,7 @@ static int parse_args(int argc, char **argv, RunOptions *o)
     memset(o, 0, sizeof *o);
     o->check.warn_deprecated = true;
     o->exec.max_steps = 100000000;
+    o->exec.stack_bytes = DEFAULT_STACK_BYTES;
     o->color = isatty(STDERR_FILENO) && getenv("NO_COLOR") == NULL;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v;
@@ -74,6 +76,13 @@ static int parse_args(int argc, char **argv, RunOptions *o)
             if (*end || v[0] == '-' || !v[0] || n == 0 || errno == ERANGE)
                 return usage_error("--max-steps needs a positive number, not '%s'", v);
             o->exec.max_steps = n;
+        } else if ((v = util_option_value(a, "--stack", argc, argv, &i, &missing))) {
+            char *end;
+            errno = 0;
+            unsigned long n = strtoul(v, &end, 10);
+            if (*end || v[0] == '-' || !v[0] || n > MAX_STACK_BYTES || errno == ERANGE)
+                return usage_error("--stack needs a number of bytes from 0 to 1048576, not '%s'", v);
+            o->exec.stack_bytes = (uint32_t)n;
         } else if (missing)
             return usage_error("'%s' needs a value", a);
         else if (!strcmp(a, "--check"))

@@ -75,8 +75,21 @@ void mem_free(Memory *mem)
     mem->count = mem->capacity = 0;
 }
 
-/* A new zero-filled region; returns its index. Regions of a space never overlap, and a gap of
- * 256 bytes separates them so that running off the end of one is caught. */
+/* Whether [base, base + size) of space shares a byte with a region of that space. */
+bool mem_overlaps(const Memory *mem, int space, uint64_t base, uint64_t size, uint32_t except)
+{
+    for (uint32_t i = 0; i < mem->count; i++) {
+        const Region *r = &mem->regions[i];
+        if (i != except && r->space == space && size && r->size && base < r->base + r->size && r->base < base + size)
+            return true;
+    }
+    return false;
+}
+
+/* A new zero-filled region; returns its index. Regions of a space never overlap: one that would
+ * is ptxrun's bug. Global and constant variables and buffers sit 256 bytes apart, so that
+ * running off the end of one is caught; .shared variables and kernel parameters are packed as
+ * a GPU packs them (each at its alignment). */
 uint32_t mem_add(Memory *mem, const char *name, int space, uint64_t size, uint32_t align, int type, bool per_lane,
                  bool defined)
 {
@@ -84,10 +97,15 @@ uint32_t mem_add(Memory *mem, const char *name, int space, uint64_t size, uint32
         mem->capacity = mem->capacity ? 2 * mem->capacity : 16;
         mem->regions = xrealloc(mem->regions, mem->capacity * sizeof *mem->regions);
     }
-    if (align < 16)
+    bool apart = space == SPACE_GLOBAL || space == SPACE_CONST;
+    if (align < 16 && apart)
         align = 16;
+    if (align == 0)
+        align = 1;
     uint64_t base = (mem->cursor[space] + align - 1) & ~(uint64_t)(align - 1);
-    mem->cursor[space] = base + size + 256;
+    if (mem_overlaps(mem, space, base, size, NO_SLOT))
+        BUG("region '%s' at 0x%llx overlaps another", name ? name : "?", (unsigned long long)base);
+    mem->cursor[space] = base + size + (apart ? 256 : 0);
     Region *r = &mem->regions[mem->count];
     memset(r, 0, sizeof *r);
     r->name = name;
@@ -102,6 +120,35 @@ uint32_t mem_add(Memory *mem, const char *name, int space, uint64_t size, uint32
     if (defined)
         memset(r->shadow, 1, bytes);
     return mem->count++;
+}
+
+/* Gives a region (the last of its space) a new size; new bytes are zero and undefined. */
+void mem_resize(Memory *mem, uint32_t index, uint64_t size)
+{
+    Region *r = &mem->regions[index];
+    if (r->per_lane || mem_overlaps(mem, r->space, r->base, size, index))
+        BUG("region '%s' cannot grow to %llu bytes", r->name ? r->name : "?", (unsigned long long)size);
+    r->data = xrealloc(r->data, size ? size : 1);
+    r->shadow = xrealloc(r->shadow, size ? size : 1);
+    if (size > r->size) {
+        memset(r->data + r->size, 0, size - r->size);
+        memset(r->shadow + r->size, 0, size - r->size);
+    }
+    r->size = size;
+    if (mem->cursor[r->space] < r->base + size)
+        mem->cursor[r->space] = r->base + size;
+}
+
+/* The bytes at address in one thread's copy of a per-thread region; NULL if outside it. */
+uint8_t *mem_thread_bytes(Memory *mem, uint32_t index, uint32_t thread, uint64_t address, uint64_t size,
+                          uint8_t **shadow)
+{
+    Region *r = &mem->regions[index];
+    if (address < r->base || address - r->base > r->size || r->size - (address - r->base) < size)
+        return NULL;
+    uint64_t offset = address - r->base + (r->per_lane ? (uint64_t)thread * r->size : 0);
+    *shadow = r->shadow + offset;
+    return r->data + offset;
 }
 
 Region *mem_named(Memory *mem, const char *name, int space)

@@ -466,6 +466,26 @@ typedef struct Memory {
     uint32_t last;             /* the region found last: the next access is usually there too */
 } Memory;
 
+/* layout.c: what a name means, and where it lives. A .func's frame variable has a row with its
+ * address in each lane (address: its offset in the frame); everything else a fixed address. */
+typedef struct Symbol {
+    const char *name;
+    uint8_t space;             /* a frame variable's bytes are .local, its parameters' too */
+    uint64_t address;
+    uint32_t row;              /* NO_SLOT: fixed */
+    uint32_t size;
+} Symbol;
+typedef VEC(Symbol) SymbolVec;
+typedef struct PendingInit {
+    const Decl *decl;
+    uint32_t region, func;
+} PendingInit;
+typedef struct Layout {
+    SymbolVec module;          /* the module's names */
+    SymbolVec *scope;          /* each function's own */
+    VEC(PendingInit) inits;
+} Layout;
+
 /* An instruction decoded for execution: every operand is a row of Warp.val (registers,
  * special registers and immediates alike) or a predicate slot. */
 typedef struct XInstr {
@@ -511,29 +531,45 @@ typedef struct XInstr {
     const Instr *ir;
 } XInstr;
 
-/* A function's place in the loaded program: its code, register rows and predicate slots. */
+/* A variable in a function's frame: its offset from the frame's start and its size. */
+typedef struct FrameSlot {
+    uint32_t offset, size;
+} FrameSlot;
+
+/* A function's place in the loaded program: its code, register rows and predicate slots, and
+ * its frame in each thread's .local stack: parameters, results, .local variables and the .param
+ * of its call sequences. A .func's frame starts where the caller's stack ends, so each
+ * activation has its own; the kernel's frame is at .local address 0. Rows frame_row.. hold, in
+ * each lane, the address of the frame and of each variable in it (`ld.param [n]` and `mov r, y`
+ * read them); the kernel's are constants. */
 typedef struct FuncLayout {
     Function *fn;
     uint32_t code_base, row_base, pred_base;
-    uint32_t *regions;         /* its per-lane regions: parameters, results, .local */
-    uint32_t region_count;
+    uint32_t frame_size;       /* bytes, return address included */
+    uint32_t charge;           /* what a call costs of the --stack bytes: .local and return address */
+    uint32_t frame_row;        /* row of the frame's address, then one per variable; NO_SLOT: kernel */
+    uint32_t frame_vars;       /* variables with a row */
+    FrameSlot *params;         /* parameters, then results */
+    uint32_t *var_offset;      /* offset of each variable with a row */
 } FuncLayout;
 
-/* A call site: who is called, and which .param regions carry arguments and results. */
-enum { MAX_CALL_PARAMS = 16, MAX_CALL_DEPTH = 32 };
+/* A call site: who is called, and where in the caller's frame arguments and results are. */
+enum { MAX_CALL_PARAMS = 16, DEFAULT_STACK_BYTES = 1024, MAX_STACK_BYTES = 1 << 20 };
 typedef struct CallSite {
     uint32_t callee;           /* index into Warp.funcs, or NO_SLOT for an indirect call */
+    uint32_t caller;           /* index into Warp.funcs */
     uint32_t target_row;       /* indirect: the register holding the function's address */
     uint8_t arg_count, ret_count;
-    uint32_t args[MAX_CALL_PARAMS];   /* caller's .param regions */
-    uint32_t rets[MAX_CALL_PARAMS];
+    FrameSlot args[MAX_CALL_PARAMS];   /* the caller's .param variables */
+    FrameSlot rets[MAX_CALL_PARAMS];
 } CallSite;
 
 typedef struct Frame {
     uint32_t return_pc;
     uint32_t call_pc;
     uint32_t callee;
-    bool saved;                /* a recursive call: the outer activation's state was saved */
+    uint32_t caller_sp;        /* the stack's end before the call */
+    bool saved;                /* a recursive call: the outer activation's registers were saved */
     size_t saved_at;           /* where, in the lane's save area */
 } Frame;
 
@@ -588,6 +624,7 @@ typedef struct Warning {
 
 typedef struct ExecOptions {
     uint64_t max_steps;
+    uint32_t stack_bytes;      /* --stack: each thread's stack for calls */
     bool strict;               /* undefined-value warnings stop the run (exit 3) */
     FILE *trace;               /* NULL: no trace */
     bool trace_json;           /* one JSON object per step instead of text */
@@ -634,9 +671,16 @@ typedef struct Warp {
     uint32_t func_count;
     CallSite *calls;
     uint32_t call_count;
-    Frame (*stack)[MAX_CALL_DEPTH];   /* per lane */
+    Frame *stack[WARP_SIZE];   /* each lane's calls, depth[lane] of them */
+    uint32_t stack_cap[WARP_SIZE];
+    uint32_t sp[WARP_SIZE];    /* the end of each lane's .local stack */
+    uint32_t charged[WARP_SIZE];   /* the --stack bytes its calls use */
+    uint32_t stack_bytes;      /* --stack */
     SaveArea saves[WARP_SIZE];
-    uint8_t depth[WARP_SIZE];
+    uint32_t depth[WARP_SIZE];
+    uint32_t local_region;     /* the threads' .local memory: the kernel's frame, then the stack */
+    uint32_t param_region;     /* the kernel's parameter buffer */
+    uint32_t dynamic_region;   /* the CTA's dynamic .shared block */
     uint32_t kernel_code_len;  /* the kernel's instructions come first */
     uint64_t steps;            /* the warp's own clock: starvation, arrival times */
     uint32_t next_pc, last_mask, previous_ready;   /* where the loop left off (see warp_run) */
@@ -661,7 +705,11 @@ struct Block {
 };
 
 /* exec.c */
-Warp *exec_load(Module *m, Function *fn, Diag *diag);     /* NULL after reporting what cannot run */
+/* NULL after reporting what cannot run; stack_bytes: each thread's stack for the frames of calls. */
+Warp *exec_load(Module *m, Function *fn, Diag *diag, uint32_t stack_bytes);
+/* The bytes of kernel parameter i in the parameter buffer, and its size. */
+uint8_t *exec_param_bytes(const Warp *w, uint32_t i, uint8_t **shadow, uint32_t *size);
+void exec_set_dynamic_shared(Warp *w, uint32_t bytes);
 /* The block's shape: creates its warps, fills the special registers. Ask exec_block_fits first:
  * each thread has its own copy of .local. */
 bool exec_block_fits(const Warp *w, const uint32_t ntid[3], char *err, size_t errlen);
@@ -676,6 +724,14 @@ void exec_format_lanes(const Warp *w, char *buf, size_t size, uint32_t lanes);  
 void exec_warn(Warp *w, uint32_t pc, uint32_t lanes, const char *what);
 void exec_fault(Warp *w, uint32_t pc, const char *fmt, ...);
 void exec_free(Warp *w);                                  /* the block, its warps, the program */
+
+/* layout.c (the Layout type is above) */
+uint64_t layout_decl_bytes(const Decl *d);
+bool layout_fits(const Warp *w, Diag *diag);
+uint32_t layout_frames(Layout *ly, Warp *w, uint32_t rows);     /* returns the rows after the frames' */
+bool layout_memory(Layout *ly, Warp *w, uint32_t stack_bytes);
+bool layout_find(const Layout *ly, const Warp *w, uint32_t func, const char *name, Symbol *out);
+void layout_free(Layout *ly);
 
 /* barrier.c: bar and barrier. */
 void barrier_arrive(Warp *w, uint32_t pc, uint32_t lanes);
@@ -726,6 +782,10 @@ void mem_set_copies(Memory *mem, uint32_t copies);     /* threads with a copy of
 uint32_t mem_add(Memory *mem, const char *name, int space, uint64_t size, uint32_t align, int type, bool per_lane,
                  bool defined);
 Region *mem_named(Memory *mem, const char *name, int space);  /* space -1: any */
+bool mem_overlaps(const Memory *mem, int space, uint64_t base, uint64_t size, uint32_t except);
+void mem_resize(Memory *mem, uint32_t index, uint64_t size);
+uint8_t *mem_thread_bytes(Memory *mem, uint32_t index, uint32_t thread, uint64_t address, uint64_t size,
+                          uint8_t **shadow);
 uint64_t mem_generic(int space, uint64_t address);
 void mem_execute(Warp *w, const XInstr *x, uint32_t mask);     /* ld, st, cvta */
 void mem_atomic(Warp *w, const XInstr *x, uint32_t mask);      /* atom, red: lane by lane, lowest first */

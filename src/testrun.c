@@ -196,6 +196,7 @@ static _Noreturn void run_child(const Case *c)
         o.tolerance = c->tol;
     o.check.warn_deprecated = false;
     o.exec.max_steps = 100000000;
+    o.exec.stack_bytes = DEFAULT_STACK_BYTES;
     fputs("      \n", result);                   /* room for the exit code */
     int rc = driver_run(&o, out, result);
     fflush(result);

@@ -234,7 +234,12 @@ awk 'BEGIN { printf ".version 8.0\n.target sm_80\n.visible .entry k()\n{\n"; for
 expect_exit 0 "nesting at the limit" "$PTXRUN" --check -w "$tmp/nest_ok.ptx"
 printf "$H.func f()\n{\n\tcall f;\n\tret;\n}\n.visible .entry k()\n{\n\tcall f;\n\tret;\n}\n" > "$tmp/recurse.ptx"
 expect_exit 3 "call depth" "$PTXRUN" --no-color "$tmp/recurse.ptx"
-expect_stderr_line "call depth" "$tmp/recurse.ptx:6:2: error: lane 0: calls nested deeper than 32"
+# A call costs its .local bytes plus 8 of return address (parameters travel in registers, as
+# in the ABI): 'f' has no .local, so 1024 bytes hold 128 calls and the 129th overflows; 64 hold 8.
+expect_stderr_line "call depth" "$tmp/recurse.ptx:6:2: error: lane 0: the stack overflows: calling 'f' (8 bytes of .local and return address) 129 calls deep needs 1032 bytes of stack; each thread has 1024 (--stack)"
+expect_exit 3 "--stack" "$PTXRUN" --no-color --stack 64 "$tmp/recurse.ptx"
+expect_stderr_line "--stack" "$tmp/recurse.ptx:6:2: error: lane 0: the stack overflows: calling 'f' (8 bytes of .local and return address) 9 calls deep needs 72 bytes of stack; each thread has 64 (--stack)"
+expect_exit 2 "--stack too large" "$PTXRUN" --stack 2000000 "$tmp/recurse.ptx"
 "$PTXRUN" --no-color "$tmp/loop.ptx" --max-steps 500 >/dev/null 2>"$tmp/err"
 expect_stderr_line "--max-steps" "$tmp/loop.ptx:1:4: error: stopped after 500 warp-steps (--max-steps); lanes still running: 0xffffffff"
 # A long line (1 MB) is shown as a window around the mistake; the file has no fixed-size buffer.

@@ -1,0 +1,379 @@
+/* layout.c: where every variable of the program lives, and which declaration a name means.
+ *   .global, .const  one region each, 256 bytes apart (running off one is caught)
+ *   .shared          one instance per CTA of each static variable, packed at its alignment;
+ *                    then the CTA's one dynamic block, which every .extern .shared names
+ *   .param (kernel)  one read-only buffer, packed as the CUDA ABI packs the parameters
+ *   .local           each thread's stack: the kernel's frame at address 0, then the frames of
+ *                    calls, one per activation (a .func's parameters, results, .local
+ *                    variables and the .param of its call sequences)
+ * Names declared in a function belong to it and hide the module's there.
+ * Requires: mem.c (regions), exec.c's FuncLayout. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "ptxrun.h"
+
+enum { RETURN_ADDRESS_BYTES = 8, FRAME_ALIGN = 16 };
+
+static uint64_t align_up(uint64_t v, uint64_t align)
+{
+    return align > 1 ? (v + align - 1) / align * align : v;
+}
+
+uint64_t layout_decl_bytes(const Decl *d)
+{
+    uint64_t element = d->type == TYPE_NONE ? 8 : (type_info[d->type].bits + 7) / 8;
+    if (d->vector)
+        element *= d->vector;
+    uint64_t count = 1;
+    for (unsigned i = 0; i < d->dim_count; i++) {
+        int64_t n = d->dims[i];
+        if (n < 0)
+            n = d->init && d->init->kind == INIT_LIST && i == 0 ? d->init->count : 0;
+        if (n && count > UINT64_MAX / 64 / (uint64_t)n)
+            return UINT64_MAX;                 /* dimensions below 2^31 each: no sane size */
+        count *= (uint64_t)n;
+    }
+    return element * count;
+}
+
+/* The declared .align, or the element's own size. */
+static uint32_t decl_align(const Decl *d)
+{
+    if (d->align)
+        return d->align;
+    uint32_t element = d->type == TYPE_NONE ? 8 : (type_info[d->type].bits + 7) / 8;
+    if (d->vector)
+        element *= d->vector;
+    return element ? element : 1;
+}
+
+/* Whether a declaration of the module or a function body has bytes: .reg and .sreg do not. */
+static bool in_memory(int space)
+{
+    return space == SPACE_GLOBAL || space == SPACE_CONST || space == SPACE_SHARED || space == SPACE_LOCAL ||
+           space == SPACE_PARAM;
+}
+
+static bool in_frame(const Decl *d)
+{
+    return d->space == SPACE_LOCAL || d->space == SPACE_PARAM;
+}
+
+/* ---- limits ---- */
+
+static bool variable_fits(const Decl *d, uint64_t *total, Diag *diag)
+{
+    if (!in_memory(d->space))
+        return true;
+    uint64_t size = layout_decl_bytes(d);
+    bool per_thread = in_frame(d);
+    uint64_t bytes = size > MAX_VARIABLE_BYTES ? size : size * (per_thread ? WARP_SIZE : 1);
+    if (bytes > MAX_VARIABLE_BYTES) {
+        if (size == UINT64_MAX)
+            diag_at(diag, DIAG_ERROR, d->at, "'%s' is too large: ptxrun holds at most %d MiB per variable",
+                    d->name, MAX_VARIABLE_BYTES >> 20);
+        else
+            diag_at(diag, DIAG_ERROR, d->at, "'%s' needs %llu bytes%s; ptxrun holds at most %d MiB per variable%s",
+                    d->name, (unsigned long long)size, per_thread ? " in each of the 32 lanes" : "",
+                    MAX_VARIABLE_BYTES >> 20, per_thread ? " (all lanes' copies together)" : "");
+        return false;
+    }
+    *total += bytes;
+    if (*total > MAX_MEMORY_BYTES) {
+        diag_at(diag, DIAG_ERROR, d->at, "with '%s', the program's variables need more than the %d MiB "
+                "ptxrun holds", d->name, MAX_MEMORY_BYTES >> 20);
+        return false;
+    }
+    return true;
+}
+
+/* Every variable fits in the limits, or the program is refused before anything is allocated:
+ * one variable at most MAX_VARIABLE_BYTES (all lanes' copies of a frame variable), all of them
+ * together at most MAX_MEMORY_BYTES. */
+bool layout_fits(const Warp *w, Diag *diag)
+{
+    const Module *m = w->m;
+    uint64_t total = 0;
+    for (uint32_t i = 0; i < m->globals.len; i++)
+        if (!variable_fits(&m->globals.data[i], &total, diag))
+            return false;
+    for (uint32_t k = 0; k < w->func_count; k++) {
+        const Function *fn = w->funcs[k].fn;
+        for (uint32_t i = 0; i < fn->params.len; i++)
+            if (!variable_fits(&fn->params.data[i], &total, diag))
+                return false;
+        for (uint32_t i = 0; i < fn->returns.len; i++)
+            if (!variable_fits(&fn->returns.data[i], &total, diag))
+                return false;
+        for (uint32_t i = 0; i < fn->decls.len; i++)
+            if (!variable_fits(&fn->decls.data[i], &total, diag))
+                return false;
+    }
+    return true;
+}
+
+/* ---- names ---- */
+
+static Symbol *find_in(Symbol *s, uint32_t n, const char *name)
+{
+    for (uint32_t i = n; i-- > 0;)
+        if (s[i].name == name)
+            return &s[i];
+    return NULL;
+}
+
+/* What name means in function func (NO_SLOT: at module scope): the function's own names,
+ * then the functions, then the module's variables. */
+bool layout_find(const Layout *ly, const Warp *w, uint32_t func, const char *name, Symbol *out)
+{
+    const Symbol *s = func != NO_SLOT ? find_in(ly->scope[func].data, ly->scope[func].len, name) : NULL;
+    if (!s) {
+        for (uint32_t i = 0; i < w->func_count; i++)
+            if (w->funcs[i].fn->name == name) {
+                *out = (Symbol){ name, SPACE_GLOBAL, MEM_FUNC_BASE + 16 * (uint64_t)i, NO_SLOT, 0 };
+                return true;
+            }
+        s = find_in(ly->module.data, ly->module.len, name);
+    }
+    if (!s)
+        return false;
+    *out = *s;
+    return true;
+}
+
+/* ---- frames ---- */
+
+/* A variable of function k's frame: fixed in the kernel's (at .local offset `offset`), a row of
+ * per-lane addresses in a .func's. A call sequence's .param may be declared again, in another
+ * { } block, with the same name: one slot serves them all, as large as the largest. */
+static void frame_variable(Layout *ly, Warp *w, uint32_t k, const Decl *d, uint64_t *end, uint32_t *rows)
+{
+    FuncLayout *f = &w->funcs[k];
+    Arena *arena = &w->m->arena;
+    uint64_t size = layout_decl_bytes(d);
+    Symbol *old = find_in(ly->scope[k].data, ly->scope[k].len, d->name);
+    if (old && old->space == SPACE_LOCAL && old->size >= size)
+        return;
+    uint64_t offset = align_up(*end, decl_align(d));
+    *end = offset + size;
+    if (old && old->space == SPACE_LOCAL) {
+        old->address = offset;
+        old->size = (uint32_t)size;
+        if (old->row != NO_SLOT)
+            f->var_offset[old->row - f->frame_row - 1] = (uint32_t)offset;
+        return;
+    }
+    Symbol s = { d->name, SPACE_LOCAL, offset, NO_SLOT, (uint32_t)size };
+    if (k) {
+        f->var_offset = xrealloc(f->var_offset, (f->frame_vars + 1) * sizeof *f->var_offset);
+        f->var_offset[f->frame_vars] = (uint32_t)offset;
+        s.row = f->frame_row + 1 + f->frame_vars++;
+        (*rows)++;
+    }
+    VEC_PUSH(arena, ly->scope[k], s);
+}
+
+/* The frames of every function, and their rows from `rows` on; returns the rows after them.
+ * The kernel's frame also holds the module's .local variables (ptxas refuses those; older
+ * PTX had them). */
+uint32_t layout_frames(Layout *ly, Warp *w, uint32_t rows)
+{
+    ly->scope = xcalloc(w->func_count, sizeof *ly->scope);
+    const Module *m = w->m;
+    for (uint32_t k = 0; k < w->func_count; k++) {
+        FuncLayout *f = &w->funcs[k];
+        const Function *fn = f->fn;
+        uint64_t end = 0;
+        f->frame_row = NO_SLOT;
+        if (k == 0) {
+            for (uint32_t i = 0; i < m->globals.len; i++)
+                if (m->globals.data[i].space == SPACE_LOCAL) {
+                    const Decl *d = &m->globals.data[i];
+                    end = align_up(end, decl_align(d));
+                    Symbol s = { d->name, SPACE_LOCAL, end, NO_SLOT, (uint32_t)layout_decl_bytes(d) };
+                    VEC_PUSH(&w->m->arena, ly->module, s);
+                    end += s.size;
+                }
+        } else {
+            f->frame_row = rows++;
+            uint32_t n = fn->params.len + fn->returns.len;
+            f->params = xcalloc(n + 1, sizeof *f->params);
+            for (uint32_t i = 0; i < n; i++) {
+                const Decl *d = i < fn->params.len ? &fn->params.data[i] : &fn->returns.data[i - fn->params.len];
+                frame_variable(ly, w, k, d, &end, &rows);
+                const Symbol *s = &ly->scope[k].data[ly->scope[k].len - 1];
+                f->params[i] = (FrameSlot){ (uint32_t)s->address, s->size };
+            }
+        }
+        uint64_t local = 0;
+        for (uint32_t i = 0; i < fn->decls.len; i++) {
+            const Decl *d = &fn->decls.data[i];
+            if (in_frame(d))
+                frame_variable(ly, w, k, d, &end, &rows);
+            if (d->space == SPACE_LOCAL)
+                local = align_up(local, decl_align(d)) + layout_decl_bytes(d);
+        }
+        f->frame_size = (uint32_t)align_up(k ? align_up(end, 8) + RETURN_ADDRESS_BYTES : end, FRAME_ALIGN);
+        f->charge = (uint32_t)(align_up(local, 8) + RETURN_ADDRESS_BYTES);
+    }
+    return rows;
+}
+
+/* ---- regions ---- */
+
+/* Writes an initializer, flattened, as elements of the declaration's type. */
+static bool write_init(const Layout *ly, const Warp *w, uint32_t func, Region *r, const Decl *d, const Init *v,
+                       uint64_t *index)
+{
+    if (v->kind == INIT_LIST) {
+        for (uint32_t i = 0; i < v->count; i++)
+            if (!write_init(ly, w, func, r, d, &v->elems[i], index))
+                return false;
+        return true;
+    }
+    unsigned size = d->type == TYPE_NONE ? 8 : (type_info[d->type].bits + 7) / 8;
+    if ((*index + 1) * size > r->size)
+        return true;                          /* more values than room: the checker's business */
+    uint64_t bits = v->bits;
+    char cls = d->type == TYPE_NONE ? 'b' : type_info[d->type].cls;
+    if (v->kind == INIT_SYM || v->kind == INIT_GENERIC) {
+        Symbol s;
+        if (!layout_find(ly, w, func, v->name, &s) || s.row != NO_SLOT || s.space == SPACE_LOCAL) {
+            diag_at(w->diag, DIAG_ERROR, d->at, "ptxrun cannot execute an initializer with the address of '%s' yet",
+                    v->name);
+            return false;
+        }
+        bits = (v->kind == INIT_GENERIC ? mem_generic(s.space, s.address) : s.address) + (uint64_t)v->offset;
+    } else if (cls == 'f' && size == 4 && v->kind != INIT_F32) {
+        float f = v->kind == INIT_INT ? (float)(int64_t)v->bits : 0;
+        if (v->kind == INIT_F64) {
+            double dd;
+            memcpy(&dd, &v->bits, sizeof dd);
+            f = (float)dd;
+        }
+        uint32_t b;
+        memcpy(&b, &f, sizeof b);
+        bits = b;
+    } else if (cls == 'f' && size == 8 && v->kind != INIT_F64) {
+        double dd = (double)(int64_t)v->bits;
+        if (v->kind == INIT_F32) {
+            float f;
+            uint32_t b = (uint32_t)v->bits;
+            memcpy(&f, &b, sizeof f);
+            dd = f;
+        }
+        memcpy(&bits, &dd, sizeof bits);
+    }
+    for (unsigned i = 0; i < size; i++)
+        r->data[*index * size + i] = (uint8_t)(bits >> (8 * i));
+    (*index)++;
+    return true;
+}
+
+/* A static variable of the module (func NO_SLOT) or of function func: a region of its own, one
+ * per CTA for .shared (which, as on a GPU, starts undefined). An .extern .shared names the
+ * dynamic block: its address comes once the static ones are placed. */
+static void static_variable(Layout *ly, Warp *w, uint32_t func, const Decl *d, uint32_t *max_extern_align)
+{
+    Arena *arena = &w->m->arena;
+    Symbol s = { d->name, d->space, 0, NO_SLOT, 0 };
+    if (d->space == SPACE_SHARED && (d->linkage & LINK_EXTERN)) {
+        uint32_t a = decl_align(d);
+        *max_extern_align = a > *max_extern_align ? a : *max_extern_align;
+        s.size = UINT32_MAX;                  /* marks the dynamic block until it is placed */
+    } else {
+        uint64_t size = layout_decl_bytes(d);
+        uint32_t r = mem_add(w->mem, d->name, d->space, size, decl_align(d), d->type == TYPE_NONE ? TYPE_B8 : d->type,
+                             false, d->space != SPACE_SHARED);
+        s.address = w->mem->regions[r].base;
+        s.size = (uint32_t)size;
+        if (d->init) {
+            PendingInit p = { d, r, func };
+            VEC_PUSH(arena, ly->inits, p);
+        }
+    }
+    if (func == NO_SLOT)
+        VEC_PUSH(arena, ly->module, s);
+    else
+        VEC_PUSH(arena, ly->scope[func], s);
+}
+
+static void place_dynamic(SymbolVec *v, uint64_t base)
+{
+    for (uint32_t i = 0; i < v->len; i++)
+        if (v->data[i].space == SPACE_SHARED && v->data[i].size == UINT32_MAX) {
+            v->data[i].address = base;
+            v->data[i].size = 0;
+        }
+}
+
+/* Every region: static variables, the kernel's parameter buffer, the dynamic .shared block and
+ * the threads' .local stacks (the kernel's frame plus stack_bytes each); then initializers.
+ * False after reporting an initializer ptxrun cannot write. */
+bool layout_memory(Layout *ly, Warp *w, uint32_t stack_bytes)
+{
+    Module *m = w->m;
+    Memory *mem = w->mem;
+    uint32_t max_extern_align = 16;
+    for (uint32_t i = 0; i < m->globals.len; i++) {
+        const Decl *d = &m->globals.data[i];
+        if (in_memory(d->space) && d->space != SPACE_LOCAL && d->space != SPACE_PARAM)
+            static_variable(ly, w, NO_SLOT, d, &max_extern_align);
+    }
+    for (uint32_t k = 0; k < w->func_count; k++) {
+        const Function *fn = w->funcs[k].fn;
+        for (uint32_t i = 0; i < fn->decls.len; i++) {
+            const Decl *d = &fn->decls.data[i];
+            if (in_memory(d->space) && !in_frame(d))
+                static_variable(ly, w, k, d, &max_extern_align);
+        }
+    }
+    /* The kernel's parameters, packed in declaration order, each at its alignment. */
+    const Function *kernel = w->funcs[0].fn;
+    FuncLayout *kf = &w->funcs[0];
+    kf->params = xcalloc(kernel->params.len + 1, sizeof *kf->params);
+    uint64_t end = 0;
+    for (uint32_t i = 0; i < kernel->params.len; i++) {
+        const Decl *d = &kernel->params.data[i];
+        uint64_t offset = align_up(end, decl_align(d)), size = layout_decl_bytes(d);
+        kf->params[i] = (FrameSlot){ (uint32_t)offset, (uint32_t)size };
+        Symbol s = { d->name, SPACE_PARAM, offset, NO_SLOT, (uint32_t)size };
+        VEC_PUSH(&m->arena, ly->scope[0], s);
+        end = offset + size;
+    }
+    w->param_region = mem_add(mem, "kernel parameters", SPACE_PARAM, end, 16, TYPE_B8, false, false);
+    mem->regions[w->param_region].kernel_param = true;
+    w->dynamic_region = mem_add(mem, "dynamic .shared", SPACE_SHARED, 0, max_extern_align, TYPE_B8, false, false);
+    uint64_t base = mem->regions[w->dynamic_region].base;
+    place_dynamic(&ly->module, base);
+    for (uint32_t k = 0; k < w->func_count; k++)
+        place_dynamic(&ly->scope[k], base);
+    /* A call is charged its .local bytes and a return address (the ABI passes parameters in
+     * registers); its frame here also holds them, so the stack has room for frames larger than
+     * their charge. */
+    uint64_t ratio = 1, largest = 0;
+    for (uint32_t k = 1; k < w->func_count; k++) {
+        const FuncLayout *f = &w->funcs[k];
+        uint64_t r = (f->frame_size + 15 + f->charge - 1) / f->charge;
+        ratio = r > ratio ? r : ratio;
+        largest = f->frame_size > largest ? f->frame_size : largest;
+    }
+    w->stack_bytes = stack_bytes;
+    w->local_region = mem_add(mem, ".local stack", SPACE_LOCAL, kf->frame_size + stack_bytes * ratio + largest, 16,
+                              TYPE_B8, true, false);
+    /* Initializers last: they may take the address of a variable declared after them. */
+    for (uint32_t i = 0; i < ly->inits.len; i++) {
+        const PendingInit *p = &ly->inits.data[i];
+        uint64_t index = 0;
+        if (!write_init(ly, w, p->func, &mem->regions[p->region], p->decl, p->decl->init, &index))
+            return false;
+    }
+    return true;
+}
+
+void layout_free(Layout *ly)
+{
+    free(ly->scope);                          /* the symbols themselves are in the module's arena */
+    ly->scope = NULL;
+}
