@@ -430,8 +430,8 @@ static void put_bytes(uint8_t *data, uint8_t *shadow, uint64_t bits, unsigned si
     }
 }
 
-/* A parameter that is an array or a struct (.param .align 8 .b8 s[16]): {"bytes": [0..255 or
- * null, ...]} from its start, or {"fields": [["u32", 7], ["f32", 1.5], ["u64", "@buf"], ...]}
+/* A parameter that is an array or a struct (.param .align 8 .b8 s[16]), or any parameter given
+ * by its bytes: {"bytes": [0..255 or null, ...]} from its start, or {"fields": [["u32", 7], ["f32", 1.5], ["u64", "@buf"], ...]}
  * laid out as a C struct is (each field at its natural alignment). Bytes not given stay
  * undefined. */
 static bool set_aggregate_param(Warp *w, const char *where, uint8_t *data, uint8_t *shadow, uint32_t size, json_t *v,
@@ -499,7 +499,7 @@ static bool set_param(Warp *w, const char *path, uint32_t i, json_t *v, char *er
     uint8_t *data = exec_param_bytes(w, i, &shadow, &size);
     char where[300];
     snprintf(where, sizeof where, "%s: params.%s", path, d->name);
-    if (d->dim_count || d->type == TYPE_NONE || d->vector || type_info[d->type].bits > 64)
+    if (json_is_object(v) || d->dim_count || d->type == TYPE_NONE || d->vector || type_info[d->type].bits > 64)
         return set_aggregate_param(w, where, data, shadow, size, v, err, errlen);
     uint64_t bits;
     bool defined;

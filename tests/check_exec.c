@@ -3,6 +3,7 @@
  * many b and c, shf for every direction, mode and edge amount, divergence and synchronisation,
  * undefined values, faults, and the arithmetic whose results PTX defines exactly. */
 #include <jansson.h>
+#include <signal.h>
 #include <math.h>
 
 #include "testutil.h"
@@ -18,7 +19,7 @@ static Run *load(const char *text)
 {
     Run *r = calloc(1, sizeof *r);
     r->p = parse_ok(text);
-    r->w = exec_load(r->p->m, r->p->m->functions.data[0], &r->p->diag);
+    r->w = exec_load(r->p->m, r->p->m->functions.data[0], &r->p->diag, DEFAULT_STACK_BYTES);
     ck_assert_msg(r->w != NULL, "not loadable:\n%s", r->p->cap.text);
     return r;
 }
@@ -1070,11 +1071,75 @@ END_TEST
 START_TEST(unsupported_instructions_are_reported_before_running)
 {
     Parsed *p = parse_ok("tex.2d.v4.f32.f32 {a, b, c, d}, [t, {x, y}];\nadd.f16 h, h, h;\n");
-    Warp *w = exec_load(p->m, p->m->functions.data[0], &p->diag);
+    Warp *w = exec_load(p->m, p->m->functions.data[0], &p->diag, DEFAULT_STACK_BYTES);
     ck_assert_ptr_null(w);
     ck_assert_str_eq(p->cap.text, "1:1: error: ptxrun cannot execute 'tex' yet\n"
                                   "2:1: error: ptxrun cannot execute 'add.f16' yet\n");
     parsed_free(p);
+}
+END_TEST
+
+/* Regions of one space never share a byte: mem_overlaps finds the shared bytes, and mem_add
+ * refuses (an internal error) to make a region over another. */
+START_TEST(regions_never_overlap)
+{
+    Memory mem;
+    mem_init(&mem);
+    uint32_t a = mem_add(&mem, "a", SPACE_SHARED, 12, 4, TYPE_B32, false, false);
+    uint32_t b = mem_add(&mem, "b", SPACE_SHARED, 8, 8, TYPE_B32, false, false);
+    ck_assert_uint_eq(mem.regions[a].base, 0);
+    ck_assert_uint_eq(mem.regions[b].base, 16);        /* 12 rounded up to b's alignment */
+    ck_assert(mem_overlaps(&mem, SPACE_SHARED, 8, 8, NO_SLOT));   /* 8..15 meets a's 8..11 */
+    ck_assert(!mem_overlaps(&mem, SPACE_SHARED, 12, 4, NO_SLOT)); /* the padding between them */
+    ck_assert(mem_overlaps(&mem, SPACE_SHARED, 23, 1, NO_SLOT));  /* b's last byte */
+    ck_assert(!mem_overlaps(&mem, SPACE_SHARED, 24, 100, NO_SLOT));
+    ck_assert(!mem_overlaps(&mem, SPACE_LOCAL, 0, 100, NO_SLOT)); /* another space */
+    ck_assert(!mem_overlaps(&mem, SPACE_SHARED, 16, 8, b));       /* b itself, excepted */
+    uint32_t c = mem_add(&mem, "c", SPACE_SHARED, 0, 16, TYPE_B8, false, false);
+    ck_assert_uint_eq(mem.regions[c].base, 32);
+    mem_resize(&mem, c, 64);                                    /* the last one may grow */
+    ck_assert(mem_overlaps(&mem, SPACE_SHARED, 90, 4, NO_SLOT));
+    mem_free(&mem);
+}
+END_TEST
+
+START_TEST(growing_a_region_over_another_is_an_internal_error)
+{
+    Memory mem;
+    mem_init(&mem);
+    uint32_t a = mem_add(&mem, "a", SPACE_SHARED, 4, 4, TYPE_B32, false, false);
+    mem_add(&mem, "b", SPACE_SHARED, 4, 4, TYPE_B32, false, false);
+    mem_resize(&mem, a, 8);                                     /* aborts */
+}
+END_TEST
+
+/* Every region a program's variables make: no two of one space overlap. */
+START_TEST(program_regions_do_not_overlap)
+{
+    Run *r = load(".version 8.0\n.target sm_80\n.address_size 64\n"
+                  ".extern .shared .align 8 .b8 e1[];\n.extern .shared .align 16 .b8 e2[];\n"
+                  ".shared .align 4 .b32 s1[3];\n.shared .align 8 .b64 s2;\n.global .b32 g1[5];\n"
+                  ".const .b8 c1[3] = {1, 2, 3};\n"
+                  ".visible .entry k(.param .u32 a, .param .u64 b, .param .align 8 .b8 st[12])\n"
+                  "{\n.local .align 8 .b8 depot[24];\n.shared .b32 s4[7];\nret;\n}\n"
+                  ".func f(.param .b32 n)\n{\n.local .b32 l[4];\n.shared .b16 s3;\nret;\n}\n");
+    Memory *mem = r->w->mem;
+    exec_set_dynamic_shared(r->w, 100);
+    for (uint32_t i = 0; i < mem->count; i++)
+        ck_assert_msg(!mem_overlaps(mem, mem->regions[i].space, mem->regions[i].base, mem->regions[i].size, i),
+                      "region '%s' overlaps another", mem->regions[i].name);
+    /* The dynamic block comes after every static .shared variable, 16-byte aligned. */
+    const Region *dyn = &mem->regions[r->w->dynamic_region];
+    ck_assert_uint_eq(dyn->base % 16, 0);
+    for (uint32_t i = 0; i < mem->count; i++)
+        if (mem->regions[i].space == SPACE_SHARED && i != r->w->dynamic_region)
+            ck_assert_uint_le(mem->regions[i].base + mem->regions[i].size, dyn->base);
+    /* The parameters packed as the ABI packs them: a at 0, b at 8, st at 16. */
+    ck_assert_uint_eq(r->w->funcs[0].params[0].offset, 0);
+    ck_assert_uint_eq(r->w->funcs[0].params[1].offset, 8);
+    ck_assert_uint_eq(r->w->funcs[0].params[2].offset, 16);
+    ck_assert_uint_eq(mem->regions[r->w->param_region].size, 28);
+    done(r);
 }
 END_TEST
 
@@ -1113,6 +1178,9 @@ int main(void)
     tcase_add_test(tc, bit_instructions_and_division);
     tcase_add_test(tc, division_by_zero_gives_the_h100_value_and_warns);
     tcase_add_test(tc, loads_stores_and_atomics);
+    tcase_add_test(tc, regions_never_overlap);
+    tcase_add_test_raise_signal(tc, growing_a_region_over_another_is_an_internal_error, SIGABRT);
+    tcase_add_test(tc, program_regions_do_not_overlap);
     tcase_add_test(tc, out_of_bounds_and_misaligned_accesses_fault);
     tcase_add_test(tc, match_redux_elect);
     tcase_add_test(tc, barrier_waits_for_the_whole_block);
