@@ -3,9 +3,12 @@
 // thread per step) in shared memory, thread 0 writes the CTA's partial sum to global memory,
 // __threadfence()s it and takes a ticket with atomicInc on a __device__ counter; the CTA that
 // draws the last ticket sums all the partials, writes the total and resets the counter for the
-// next launch. 6 CTAs of 128 threads; n is not a multiple of the grid's stride. Which CTA is
-// last depends on the scheduling, so only order-independent values are compared: the
-// partials, the total, how many CTAs finished the reduction (one) and the ticket it drew.
+// next launch. As in the sample, the two phases reach the dynamic shared memory through two
+// `extern __shared__` names (sdata, smem), which alias, and the flag `amLast` is a static
+// __shared__ variable beside them. 6 CTAs of 128 threads; n is not a multiple of the grid's
+// stride. Which CTA is last depends on the scheduling, so only order-independent values are
+// compared: the partials, the total, how many threads ran the final phase (every thread of
+// one CTA: 128) and the ticket that CTA drew.
 #define BLOCK 128
 
 __device__ unsigned int retirementCount = 0;
@@ -30,12 +33,10 @@ __device__ void reduceBlock(volatile int *sdata, int mySum, unsigned tid)
     __syncthreads();
 }
 
-extern "C" __global__ void kernel(const int *g_idata, int *g_partials, int *g_total,
-                                  unsigned *g_last, unsigned n)
+// Phase 1: the CTA's grid-stride part of the input, its sum to g_partials[blockIdx.x].
+__device__ void reduceBlocks(const int *g_idata, int *g_partials, unsigned n)
 {
-    __shared__ int sdata[BLOCK];
-    __shared__ bool amLast;
-    __shared__ unsigned lastTicket;
+    extern __shared__ int sdata[];
     unsigned tid = threadIdx.x;
     unsigned gridSize = BLOCK * 2 * gridDim.x;
     int mySum = 0;
@@ -47,6 +48,15 @@ extern "C" __global__ void kernel(const int *g_idata, int *g_partials, int *g_to
     reduceBlock(sdata, mySum, tid);
     if (tid == 0)
         g_partials[blockIdx.x] = sdata[0];
+}
+
+extern "C" __global__ void kernel(const int *g_idata, int *g_partials, int *g_total,
+                                  unsigned *g_last, unsigned n)
+{
+    __shared__ bool amLast;
+    __shared__ unsigned lastTicket;
+    unsigned tid = threadIdx.x;
+    reduceBlocks(g_idata, g_partials, n);
 
     if (gridDim.x > 1) {
         if (tid == 0) {
@@ -58,13 +68,14 @@ extern "C" __global__ void kernel(const int *g_idata, int *g_partials, int *g_to
         }
         __syncthreads();
         if (amLast) {
+            extern __shared__ int smem[];
+            atomicAdd(&g_last[0], 1u);
             int sum = 0;
             for (unsigned i = tid; i < gridDim.x; i += BLOCK)
                 sum += ((volatile int *)g_partials)[i];
-            reduceBlock(sdata, sum, tid);
+            reduceBlock(smem, sum, tid);
             if (tid == 0) {
-                g_total[0] = sdata[0];
-                atomicAdd(&g_last[0], 1u);
+                g_total[0] = smem[0];
                 g_last[1] = lastTicket;
                 retirementCount = 0;
             }

@@ -1,6 +1,7 @@
 /* fence_reduction: 6 CTAs of 128 threads over n = 3000 ints. Each CTA's partial is the sum of
  * the elements its threads visit (grid stride 2 * 128 * 6, two elements 128 apart per step);
- * the last CTA adds the six partials. Integer sums do not depend on the order of the adds. */
+ * the last CTA adds the six partials. Integer sums do not depend on the order of the adds.
+ * The launch gives 128 * 4 bytes of dynamic shared memory (both extern names). */
 #include "ref_common.h"
 
 #define CTAS 6
@@ -33,7 +34,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "fence_reduction.ref: the partials miss elements\n");
         return 1;
     }
-    last[0] = 1;            /* exactly one CTA draws ticket CTAS - 1 */
+    last[0] = T;            /* every thread of the one CTA that draws ticket CTAS - 1 */
     last[1] = CTAS - 1;
     int block[3] = { T, 1, 1 }, grid[3] = { CTAS, 1, 1 };
     FILE *f = lanes_begin_grid(argv[1], block, grid);
@@ -43,7 +44,9 @@ int main(int argc, char **argv)
     lanes_zero(f, "last", "u32", 2);
     char params[128];
     snprintf(params, sizeof params, "\"@in\", \"@partials\", \"@total\", \"@last\", %d", N);
-    lanes_end(f, params, NULL);
+    char extra[64];
+    snprintf(extra, sizeof extra, "\"dynamic_shared\": %d", T * 4);
+    lanes_end(f, params, extra);
     f = expect_begin(argv[2]);
     expect_buf(f, "partials", "s32", partials, CTAS);
     expect_buf(f, "total", "s32", total, 1);
