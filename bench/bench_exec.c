@@ -170,7 +170,7 @@ static double run_block(const char *format, unsigned iterations, uint32_t thread
     diag.emit = ignore;
     Module *m = parse_module(&src, &diag);
     check_module(m, &diag, NULL);
-    Warp *w = diag.errors ? NULL : exec_load(m, m->functions.data[0], &diag);
+    Warp *w = diag.errors ? NULL : exec_load(m, m->functions.data[0], &diag, DEFAULT_STACK_BYTES);
     if (!w) {
         diag.emit = NULL;
         fprintf(stderr, "bench_exec: the benchmark program does not load:\n%s\n", text);

@@ -40,7 +40,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     diag.emit = ignore_diag;
     Module *m = parse_module(&src, &diag);
     check_module(m, &diag, NULL);
-    Warp *w = exec_load(m, exec_entry(m, NULL), &diag);
+    Warp *w = exec_load(m, exec_entry(m, NULL), &diag, DEFAULT_STACK_BYTES);
     char err[512];
     if (w && lanes_load(w, path, err, sizeof err) == 0) {
         ExecOptions options = { .max_steps = 100 };

@@ -26,7 +26,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     Module *m = parse_module(&src, &diag);
     check_module(m, &diag, NULL);
     Function *fn = diag.errors ? NULL : exec_entry(m, NULL);
-    Warp *w = fn ? exec_load(m, fn, &diag) : NULL;
+    Warp *w = fn ? exec_load(m, fn, &diag, DEFAULT_STACK_BYTES) : NULL;
     if (w) {
         for (uint32_t i = 0; i < w->mem->count; i++)       /* parameters: zero, defined */
             if (w->mem->regions[i].kernel_param)
