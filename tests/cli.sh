@@ -153,6 +153,11 @@ printf '{"buffers": {"in": {"type": "u8", "data": [1, 2]}, "bins": {"type": "u32
 expect_exit 3 "out of bounds in nvcc code" "$PTXRUN" --no-color --entry _Z9histogramPKhPji tests/ptx/nvcc/atomics.sm_90.ptx --lanes "$tmp/small.json"
 if grep -q "lane 4 (pc [0-9]*): 'atom.global.add.u32' writes 4 bytes at 0x100000000410 (.global), outside every region; the nearest is 'bins'" "$tmp/err"; then ok; else fail "out of bounds message"; cat "$tmp/err"; fi
 
+# -- a vector access is aligned to the whole vector (PTX ISA, Addresses as Operands): exit 3
+printf '.shared .align 16 .b8 s[32];\nmov.b64 x, 0;\nst.shared.v2.u64 [s+8], {x, x};\n' > "$tmp/vec_misaligned.ptx"
+expect_exit 3 "misaligned vector" "$PTXRUN" --no-color "$tmp/vec_misaligned.ptx"
+if grep -q "^$tmp/vec_misaligned.ptx:3:1: error: lane 0 (pc 1): 'st.shared.v2.u64' writes 16 bytes at 0x[0-9a-f]*8, which is not 16-byte aligned$" "$tmp/err"; then ok; else fail "misaligned vector message"; cat "$tmp/err"; fi
+
 # JSON out is --lanes in: an identity program reproduces the state exactly.
 "$PTXRUN" -w samples/butterfly.ptx --lanes samples/butterfly.lanes.json --json > "$tmp/state.json"
 printf 'mov.f32 Ry, Ry;\nmov.f32 Rx, Rx;\n' > "$tmp/identity.ptx"
