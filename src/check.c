@@ -813,9 +813,35 @@ static void check_operand(Checker *c, const Instr *in, Operand *o, Expect e)
         check_value(c, in, o, e);
 }
 
+/* The part '.word' of the mnemonic as written whose word starts with prefix ("param::" finds
+ * ".param::entry"); a zero length when there is none. Opcodes whose rule is "*" keep suffixes
+ * that are neither types nor known modifiers only in the source text. */
+static Span written_part(Checker *c, const Instr *in, const char *prefix)
+{
+    const char *s = c->m->src->text + in->at.offset;
+    size_t len = in->at.length, prefix_len = strlen(prefix);
+    for (size_t i = 0; i < len; i++) {
+        if (s[i] != '.' || len - i - 1 < prefix_len || strncmp(s + i + 1, prefix, prefix_len) != 0)
+            continue;
+        size_t end = i + 1;
+        while (end < len && s[end] != '.')
+            end++;
+        return (Span){ in->at.offset + (uint32_t)i, (uint32_t)(end - i) };
+    }
+    return (Span){ in->at.offset, 0 };
+}
+
+enum { PTX_PARAM_SUBSPACES = 83 };    /* .param::entry and .param::func */
+
 /* Facts that depend on combinations of suffixes (PTX ISA, and what ptxas enforces). */
 static void check_combinations(Checker *c, const Instr *in)
 {
+    const Module *m = c->m;
+    Span param_sub = written_part(c, in, "param::");
+    if (param_sub.length && m->version && m->version < PTX_PARAM_SUBSPACES)
+        error(c, param_sub, "'%.*s' requires PTX ISA %u.%u or later (this module is .version %u.%u)",
+              (int)param_sub.length, m->src->text + param_sub.offset, PTX_PARAM_SUBSPACES / 10,
+              PTX_PARAM_SUBSPACES % 10, m->version / 10, m->version % 10);
     int type = in->type_count ? in->types[0] : TYPE_NONE;
     char cls = type_class(type);
     bool rounding = ir_has_mod(in, MOD_RN) || ir_has_mod(in, MOD_RZ) || ir_has_mod(in, MOD_RM) || ir_has_mod(in, MOD_RP);
@@ -841,6 +867,13 @@ static void check_combinations(Checker *c, const Instr *in)
                   in->mnemonic);
         break;
     }
+    case OP_ATOM:
+    case OP_RED:
+        if ((type == TYPE_F16 || type == TYPE_F16X2 || type == TYPE_BF16 || type == TYPE_BF16X2) &&
+            written_part(c, in, "noftz").length != sizeof ".noftz" - 1)
+            error(c, in->at, "'%s' needs .noftz for type .%s (PTX ISA: it keeps subnormals)", in->mnemonic,
+                  type_info[type].name);
+        break;
     case OP_VOTE:
     case OP_VOTE_SYNC:
         if (ir_has_mod(in, MOD_BALLOT) != (type == TYPE_B32))
@@ -1026,6 +1059,9 @@ static void declare_globals(Checker *c)
         Binding *old = sym_lookup(&c->globals, d->name);
         if (old && !(d->linkage & LINK_EXTERN))
             error(c, d->at, "'%s' is already defined (at line %u)", d->name, line_of(c, old->at));
+        if (d->space == SPACE_LOCAL && !m->is_snippet)   /* a snippet's top level is its kernel's body */
+            error(c, d->at, "'.local' variable '%s' at module scope (ptxas allows .local only inside a function)",
+                  d->name);
         Binding b = { d->name, SYM_VAR, i, 1, d->at };
         sym_put(&c->globals, b);
     }

@@ -198,6 +198,7 @@ static void load_address(Loader *ld, const Instr *in, const Operand *o, XInstr *
         return;
     }
     x->offset = o->u.group.offset;
+    x->addr_bits = 64;
     Symbol s;
     if (o->count == 1 && o->u.group.elems[0].kind == OPND_SYM && find_symbol(ld, o->u.group.elems[0].u.ref.name, &s)) {
         /* A variable: accessed in its own space (a function's parameters live in its frame, in
@@ -206,6 +207,7 @@ static void load_address(Loader *ld, const Instr *in, const Operand *o, XInstr *
             x->space = s.space;
         if (s.row != NO_SLOT) {
             x->src[0] = s.row;
+            x->src_count = 1;
             x->offset += o->u.group.elems[0].u.ref.offset;
             return;
         }
@@ -213,7 +215,10 @@ static void load_address(Loader *ld, const Instr *in, const Operand *o, XInstr *
     if (o->count == 0) {
         x->src[0] = immediate_row(ld, 0);
     } else if (o->count == 1) {
-        x->src[0] = source_row(ld, in, &o->u.group.elems[0], TYPE_U64, x, 0);
+        const Operand *base = &o->u.group.elems[0];
+        x->src[0] = source_row(ld, in, base, TYPE_U64, x, 0);
+        if (base->kind == OPND_REG && type_info[ld->cur->fn->regs.data[base->u.slot].type].bits < 64)
+            x->addr_bits = 32;                 /* a 32-bit address: [%r + imm] wraps in 32 bits */
     } else {
         cannot(ld, in, "this address");
     }
@@ -323,7 +328,11 @@ static void check_variant(Loader *ld, const Instr *in, const XInstr *x)
                       in->op == OP_SELP;
     /* Half, packed and narrow floats (f16, f16x2, bf16x2, tf32, ...) are moved and converted,
      * never computed as a wider type. */
-    bool half_float = x->cls == 'f' && x->type != TYPE_F32 && x->type != TYPE_F64 && !moves_bits;
+    bool half_atomic_add = (in->op == OP_ATOM || in->op == OP_RED) && x->mode == MOD_ADD &&
+                           (x->type == TYPE_F16 || x->type == TYPE_F16X2 || x->type == TYPE_BF16 ||
+                            x->type == TYPE_BF16X2);   /* add.noftz: each half on its own (mem.c) */
+    bool half_float = x->cls == 'f' && x->type != TYPE_F32 && x->type != TYPE_F64 && !moves_bits &&
+                      !half_atomic_add;
     bool min_max = in->op == OP_MIN || in->op == OP_MAX;
     bool relu_ok = min_max && x->type == TYPE_S32;
     bool min_max_f32 = min_max && x->type == TYPE_F32;
@@ -462,7 +471,8 @@ static void load_instr(Loader *ld, const Instr *in, XInstr *x)
         unsigned first = in->op == OP_ATOM ? 1 : 0;
         if (in->operand_count < first + 2 || in->operand_count > first + 3 ||
             (x->mode == MOD_CAS) != (in->operand_count == first + 3) || !x->mode ||
-            (x->cls == 'f' && x->mode != MOD_ADD) || x->bits < 32 || in->type_count != 1) {
+            (x->cls == 'f' && x->mode != MOD_ADD) || in->type_count != 1 || x->vec_count != 1 ||
+            (x->bits < 32 && x->type != TYPE_F16 && x->type != TYPE_BF16)) {
             char what[96];
             snprintf(what, sizeof what, "'%s' in this form", in->mnemonic);
             cannot(ld, in, what);

@@ -4,7 +4,7 @@
  * shadow byte saying whether it is defined, so an undefined register stored and loaded again
  * stays undefined. ld/st/cvta execute here; an access outside every region, misaligned, to an
  * undefined address or to read-only memory is a fault naming lane, line, address and the
- * nearest region. Requires: exec.c (XInstr, Warp). */
+ * nearest region. Requires: exec.c (XInstr, Warp), convert.c (float formats for atom.add). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -226,6 +226,20 @@ static void describe_nearest(Memory *mem, int space, uint64_t address, char *buf
 
 /* ---- execution ---- */
 
+/* False (after a fault) when an access of size bytes at address is not size-aligned: a scalar is
+ * aligned to its size, a .v2/.v4 vector to the whole vector (PTX ISA, Addresses as Operands).
+ * Every window is aligned far beyond any access, so a generic address is as aligned as the
+ * space address it stands for. */
+static bool aligned(Warp *w, const XInstr *x, int lane, uint64_t address, unsigned size, bool store)
+{
+    if (address % size == 0)
+        return true;
+    uint32_t pc = (uint32_t)(x - w->code);
+    exec_fault(w, pc, "lane %d (pc %u): '%s' %s %u bytes at 0x%llx, which is not %u-byte aligned", lane, pc,
+               x->ir->mnemonic, store ? "writes" : "reads", size, (unsigned long long)address, size);
+    return false;
+}
+
 /* The bytes of lane's access, after every check; NULL after a fault. */
 static uint8_t *locate(Warp *w, const XInstr *x, int lane, uint64_t address, unsigned size, bool store,
                        uint8_t **shadow)
@@ -236,11 +250,8 @@ static uint8_t *locate(Warp *w, const XInstr *x, int lane, uint64_t address, uns
     if (space == SPACE_NONE)
         space = from_generic(address, &in_space);
     uint32_t pc = (uint32_t)(x - w->code);
-    if (in_space % size) {
-        exec_fault(w, pc, "lane %d (pc %u): '%s' %s %u bytes at 0x%llx, which is not %u-byte aligned", lane, pc,
-                   x->ir->mnemonic, store ? "writes" : "reads", size, (unsigned long long)address, size);
+    if (!aligned(w, x, lane, address, size, store))
         return NULL;
-    }
     Region *r = find(mem, space, in_space, size);
     if (!r) {
         char near[256];
@@ -281,6 +292,14 @@ static bool all_set(const uint8_t *shadow, unsigned size)
     return true;
 }
 
+/* The lane's address [base + offset], formed in the width of the base register: with a 32-bit
+ * register the sum wraps in 32 bits (nvcc folds negative offsets into 32-bit .shared addresses:
+ * [%r3+68] with %r3 = buf - 64). */
+static uint64_t lane_address(const Warp *w, const XInstr *x, int lane)
+{
+    return (w->val[x->src[0]][lane] + (uint64_t)x->offset) & width_mask(x->addr_bits ? x->addr_bits : 64);
+}
+
 static void memory_access(Warp *w, const XInstr *x, uint32_t mask)
 {
     unsigned size = (unsigned)(x->bits + 7) / 8;
@@ -296,7 +315,9 @@ static void memory_access(Warp *w, const XInstr *x, uint32_t mask)
     bool sign = x->cls == 's';
     for (uint32_t k = mask; k; k &= k - 1) {
         int l = __builtin_ctz(k);
-        uint64_t address = w->val[base][l] + (uint64_t)x->offset;
+        uint64_t address = lane_address(w, x, l);
+        if (x->vec_count > 1 && !aligned(w, x, l, address, size * x->vec_count, store))
+            return;
         for (unsigned e = 0; e < x->vec_count; e++) {
             uint8_t *shadow;
             uint8_t *p = locate(w, x, l, address + e * size, size, store, &shadow);
@@ -342,24 +363,36 @@ void mem_execute(Warp *w, const XInstr *x, uint32_t mask)
         memory_access(w, x, mask);
 }
 
-/* One atomic update of old with b (and c for cas); returns the new value. */
-static uint64_t atomic_update(const XInstr *x, uint64_t old, uint64_t b, uint64_t c)
+/* add.noftz of f16, bf16 or a packed pair of them: each 16-bit half on its own, rounded to
+ * nearest even, subnormals kept, a NaN result the canonical 0x7fff (as the H100's add.f16 and
+ * add.bf16 give). The sum of two halves is exact in double, or (for bf16 of far-apart
+ * magnitudes) so close to the larger one that rounding it once more cannot change the result. */
+static uint64_t half_add(int type, uint64_t old, uint64_t b)
+{
+    int half = type == TYPE_F16 || type == TYPE_F16X2 ? TYPE_F16 : TYPE_BF16;
+    unsigned bits = type_info[type].bits;
+    uint64_t r = 0;
+    for (unsigned i = 0; i < bits; i += 16) {
+        double sum = convert_small_to_double(old >> i, half) + convert_small_to_double(b >> i, half);
+        r |= convert_double_to_small(sum, half) << i;
+    }
+    return r;
+}
+
+/* One atomic update of old with b (and c for cas); returns the new value. ftz: an f32 add
+ * flushes subnormal inputs and result to zero of the same sign, as atom/red.add.f32 on global
+ * memory does (PTX ISA); on shared memory it keeps them. */
+static uint64_t atomic_update(const XInstr *x, uint64_t old, uint64_t b, uint64_t c, bool ftz)
 {
     unsigned bits = x->bits;
     uint64_t m = width_mask(bits);
     bool is_signed = x->cls == 's';
     int64_t so = (int64_t)(old << (64 - bits)) >> (64 - bits), sb = (int64_t)(b << (64 - bits)) >> (64 - bits);
-    if (x->cls == 'f') {                      /* add.f32 / add.f64 */
-        if (bits == 32) {
-            float fo, fb;
-            uint32_t bo = (uint32_t)old, bb = (uint32_t)b;
-            memcpy(&fo, &bo, 4);
-            memcpy(&fb, &bb, 4);
-            float r = fo + fb;
-            uint32_t br;
-            memcpy(&br, &r, 4);
-            return r != r ? 0x7fffffffu : br;
-        }
+    if (x->cls == 'f') {                      /* add.f32, add.f64, add.noftz of halves */
+        if (x->type != TYPE_F32 && x->type != TYPE_F64)
+            return half_add(x->type, old, b);
+        if (bits == 32)                       /* in double, rounded to f32: as if rounded once */
+            return float_to_bits(float_from_bits(old, 32, ftz) + float_from_bits(b, 32, ftz), 32, ftz);
         double dof, dbf;
         memcpy(&dof, &old, 8);
         memcpy(&dbf, &b, 8);
@@ -399,14 +432,16 @@ void mem_atomic(Warp *w, const XInstr *x, uint32_t mask)
     for (uint32_t k = mask; k; k &= k - 1) {
         int l = __builtin_ctz(k);
         uint8_t *shadow;
-        uint8_t *p = locate(w, x, l, w->val[base][l] + (uint64_t)x->offset, size, true, &shadow);
+        uint64_t address = lane_address(w, x, l), in_space;
+        int space = x->space == SPACE_NONE ? from_generic(address, &in_space) : x->space;
+        uint8_t *p = locate(w, x, l, address, size, true, &shadow);
         if (!p)
             return;
         uint64_t old = read_bytes(p, size);
         bool old_defined = all_set(shadow, size);
         uint64_t b = w->val[x->vec[0]][l], c = x->vec_count > 1 ? w->val[x->vec[1]][l] : 0;
         bool in_defined = (w->defined[x->vec[0]] >> l & 1) && (x->vec_count < 2 || (w->defined[x->vec[1]] >> l & 1));
-        write_bytes(p, atomic_update(x, old, b, c), size);
+        write_bytes(p, atomic_update(x, old, b, c, space == SPACE_GLOBAL), size);
         memset(shadow, old_defined && in_defined, size);
         if (x->dst_kind == DST_VALUE) {
             uint32_t bit = 1u << l;

@@ -522,6 +522,7 @@ typedef struct XInstr {
     uint8_t dst_bits;          /* ld: width of the destination register */
     uint32_t vec[4];           /* ld: destination rows; st: source rows (NO_SLOT for '_') */
     int64_t offset;            /* ld/st: [base + offset] */
+    uint8_t addr_bits;         /* ld/st/atom/red: the base register's width; [base + offset] wraps in it */
     uint8_t barrier;           /* bar, barrier: BARRIER_SYNC, _ARRIVE or _RED */
     uint8_t red_op;            /* bar.red: BARRIER_RED_POPC, _AND or _OR */
     bool has_count;            /* bar, barrier: a thread count is given (src[1]) */

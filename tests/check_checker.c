@@ -149,6 +149,25 @@ START_TEST(every_rule_parses)
 }
 END_TEST
 
+START_TEST(what_ptxas_refuses)
+{
+    /* PTX ISA atom/red: add of f16, f16x2, bf16 and bf16x2 requires .noftz (ptxas 13.0:
+     * "'.noftz' modifier required for instruction 'atom' with type '.f16x2'"). */
+    ck_assert_uint_eq(errors_of("atom.global.add.f16x2 d, [a], b;\n", NULL), 1);
+    ck_assert_uint_eq(errors_of("red.shared.add.bf16 [a], b;\n", NULL), 1);
+    ck_assert_uint_eq(errors_of("atom.global.add.noftz.f16x2 d, [a], b;\nred.add.noftz.bf16 [a], h;\n", NULL), 0);
+    /* .param::entry / ::func need PTX ISA 8.3; a module-scope .local is refused (ptxas 13.0). */
+    const char *ld = "ld.param::entry.b32 %r1, [x];";
+    char text[512];
+    snprintf(text, sizeof text, ".version 8.2\n.target sm_90\n.entry k(.param .b32 x) {\n.reg .b32 %%r<2>;\n%s\n}\n", ld);
+    ck_assert_uint_eq(errors_of(text, NULL), 1);
+    snprintf(text, sizeof text, ".version 8.3\n.target sm_90\n.entry k(.param .b32 x) {\n.reg .b32 %%r<2>;\n%s\n}\n", ld);
+    ck_assert_uint_eq(errors_of(text, NULL), 0);
+    ck_assert_uint_eq(errors_of(".version 9.0\n.target sm_90\n.local .b32 v;\n.entry k() {\nret;\n}\n", NULL), 1);
+    ck_assert_uint_eq(errors_of(".version 9.0\n.target sm_90\n.entry k() {\n.local .b32 v;\nret;\n}\n", NULL), 0);
+}
+END_TEST
+
 START_TEST(longest_prefix_wins)
 {
     ck_assert_int_eq(op_lookup("shfl.sync.up.b32", 16), OP_SHFL_SYNC);
@@ -174,6 +193,7 @@ int main(void)
     tcase_add_test(tc, labels_resolve_to_instruction_indices);
     tcase_add_test(tc, every_rule_parses);
     tcase_add_test(tc, longest_prefix_wins);
+    tcase_add_test(tc, what_ptxas_refuses);
     suite_add_tcase(s, tc);
     return run_suite(s);
 }

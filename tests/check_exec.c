@@ -782,6 +782,172 @@ START_TEST(out_of_bounds_and_misaligned_accesses_fault)
 }
 END_TEST
 
+START_TEST(vector_accesses_are_aligned_to_the_whole_vector)
+{
+    /* PTX ISA, Addresses as Operands: a vector access is aligned to the vector's whole size. */
+    static const struct { const char *text; const char *message; } cases[] = {
+        { "ld.global.v2.u16 {a, b}, [p+2];\n", "'ld.global.v2.u16' reads 4 bytes at 0x%llx, which is not 4-byte aligned" },
+        { "ld.global.v4.u32 {a, b, c, d}, [p+8];\n",
+          "'ld.global.v4.u32' reads 16 bytes at 0x%llx, which is not 16-byte aligned" },
+        { "st.global.v2.u64 [p+8], {x, x};\n", "'st.global.v2.u64' writes 16 bytes at 0x%llx, which is not 16-byte aligned" },
+    };
+    for (size_t i = 0; i < COUNT_OF(cases); i++) {
+        char text[256], message[256];
+        snprintf(text, sizeof text, ".reg .b64 p;\n.reg .b64 x;\nmov.b64 x, 0;\n%s", cases[i].text);
+        Run *r = load(text);
+        Region *b = buffer(r, "buf", 16);
+        ck_assert_int_eq(run(r), EXEC_FAULT);
+        uint64_t offset = strstr(cases[i].text, "p+2") ? 2 : 8;
+        snprintf(message, sizeof message, cases[i].message, (unsigned long long)(b->base + offset));
+        ck_assert_msg(strstr(r->p->cap.text, message), "%s: %s", cases[i].text, r->p->cap.text);
+        done(r);
+    }
+    Run *r = load(".shared .align 16 .b8 s[32];\n.reg .b64 x;\nmov.b64 x, 0;\nst.shared.v2.u64 [s+8], {x, x};\n");
+    ck_assert_int_eq(run(r), EXEC_FAULT);
+    ck_assert_msg(strstr(r->p->cap.text, "writes 16 bytes at 0x") && strstr(r->p->cap.text, "not 16-byte aligned"),
+                  "%s", r->p->cap.text);
+    done(r);
+    /* Aligned to the whole vector: no fault. */
+    r = load(".reg .b64 p;\nld.global.v2.u16 {a, b}, [p+4];\nld.global.v4.u32 {c, d, e, f}, [p+16];\n");
+    buffer(r, "buf", 16);
+    ck_assert_int_eq(run(r), EXEC_OK);
+    done(r);
+}
+END_TEST
+
+/* Lane 0 stores old at A, runs one atomic (OP d, [A], b), and loads the result back: the value
+ * memory holds after it. space: "global" (A = p, a buffer), "shared" (A = s) or "" for generic
+ * (A = p, or g = cvta.shared s when generic_shared). */
+static uint64_t atomic_once(const char *op, const char *space, bool generic_shared, unsigned bits, uint64_t old,
+                            uint64_t b)
+{
+    bool is_red = strncmp(op, "red", 3) == 0;
+    const char *a = !strcmp(space, "shared") ? "s" : generic_shared ? "g" : "p";
+    char text[1024], dot[16];
+    snprintf(dot, sizeof dot, "%s%s", *space ? "." : "", space);
+    snprintf(text, sizeof text,
+             ".reg .b64 p;\n.reg .b64 g;\n.reg .b%u m;\n.reg .b%u b;\n.reg .b%u d;\n.reg .b%u n;\n"
+             ".shared .align 8 .b8 s[8];\nmov.u32 l, %%laneid;\nsetp.eq.u32 one, l, 0;\ncvta.shared.u64 g, s;\n"
+             "@one st%s.b%u [%s], m;\n@one %s %s%s[%s], b;\n@one ld%s.b%u n, [%s];\n",
+             bits, bits, bits, bits, dot, bits, a, op, is_red ? "" : "d", is_red ? "" : ", ", a, dot, bits, a);
+    Run *r = load(text);
+    buffer(r, "buf", 2);
+    uint32_t m = reg(r, "m"), rb = reg(r, "b");
+    r->w->val[m][0] = old;
+    r->w->val[rb][0] = b;
+    r->w->defined[m] = r->w->defined[rb] = ALL_LANES;
+    ck_assert_msg(run(r) == EXEC_OK, "%s", r->p->cap.text);
+    if (!is_red)
+        ck_assert_uint_eq(r->w->val[reg(r, "d")][0], old);
+    uint64_t result = r->w->val[reg(r, "n")][0];
+    done(r);
+    return result;
+}
+
+START_TEST(half_atomic_adds_round_each_half)
+{
+    /* add.noftz: each binary16 / bfloat16 half added on its own, rounded to nearest even,
+     * subnormals kept (PTX ISA atom, red). Expected bits worked out by hand from the formats. */
+    static const struct { const char *type; unsigned bits; uint64_t old, b, sum; } cases[] = {
+        { "f16x2", 32, 0x3c003c00, 0x3c003c00, 0x40004000 },    /* 1 + 1 = 2 in each half */
+        { "f16x2", 32, 0x3c000001, 0xbc000001, 0x00000002 },    /* 1 - 1 = +0; subnormals 2^-24 + 2^-24 */
+        { "f16x2", 32, 0x68006801, 0x3c003c00, 0x68006802 },    /* 2048 + 1 ties to 2048, 2050 + 1 to 2052 */
+        { "f16x2", 32, 0x7bff7c00, 0x7bfffc00, 0x7c007fff },    /* 65504 + 65504 = inf; inf - inf = NaN */
+        { "f16x2", 32, 0x03ff0000, 0x00018000, 0x04000000 },    /* largest subnormal + 2^-24 = 2^-14; +0 + -0 = +0 */
+        { "bf16x2", 32, 0x3f803f81, 0x3b803b80, 0x3f803f82 },   /* 1 + 2^-8 ties to 1; (1 + 2^-7) + 2^-8 to 1 + 2^-6 */
+        { "bf16x2", 32, 0x00013f80, 0x00013f80, 0x00024000 },   /* bf16 subnormals kept; 1 + 1 = 2 */
+        { "f16", 16, 0x3c00, 0x3800, 0x3e00 },                  /* 1 + 0.5 = 1.5 */
+        { "f16", 16, 0x0001, 0x8002, 0x8001 },                  /* 2^-24 - 2^-23 = -2^-24 */
+        { "bf16", 16, 0x3f80, 0xbf80, 0x0000 },                 /* 1 - 1 = +0 */
+        { "bf16", 16, 0x7f7f, 0x7f7f, 0x7f80 },                 /* the largest + itself = inf */
+    };
+    static const char *const kinds[] = { "atom", "red" }, *const spaces[] = { "global", "shared", "" };
+    for (size_t i = 0; i < COUNT_OF(cases); i++) {
+        for (size_t j = 0; j < COUNT_OF(kinds); j++) {
+            for (size_t k = 0; k < COUNT_OF(spaces); k++) {
+                char op[64];
+                snprintf(op, sizeof op, "%s%s%s.add.noftz.%s", kinds[j], *spaces[k] ? "." : "", spaces[k],
+                         cases[i].type);
+                uint64_t got = atomic_once(op, spaces[k], false, cases[i].bits, cases[i].old, cases[i].b);
+                ck_assert_msg(got == cases[i].sum, "%s: 0x%llx + 0x%llx gave 0x%llx, want 0x%llx", op,
+                              (unsigned long long)cases[i].old, (unsigned long long)cases[i].b,
+                              (unsigned long long)got, (unsigned long long)cases[i].sum);
+            }
+        }
+    }
+}
+END_TEST
+
+START_TEST(f32_atomic_add_flushes_subnormals_on_global_memory_only)
+{
+    /* PTX ISA (atom, red): add.f32 on global memory flushes subnormal inputs and results to
+     * sign-preserving zero; on shared memory it keeps them. */
+    static const struct { uint32_t old, b, global, shared; } cases[] = {
+        { 0x00000001, 0x00000001, 0x00000000, 0x00000002 },    /* 2^-149 + 2^-149 */
+        { 0x80000001, 0x80000001, 0x80000000, 0x80000002 },    /* the same negated: -0 */
+        { 0x00c00000, 0x80800000, 0x00000000, 0x00400000 },    /* 1.5·2^-126 - 2^-126 = 2^-127, subnormal */
+        { 0x00800000, 0x00000001, 0x00800000, 0x00800001 },    /* 2^-126 + 2^-149 */
+        { 0x3f800000, 0x40000000, 0x40400000, 0x40400000 },    /* 1 + 2 = 3 */
+        { 0x3f800000, 0x33800000, 0x3f800000, 0x3f800000 },    /* 1 + 2^-24 ties to 1 */
+        { 0x3f800001, 0x33800000, 0x3f800002, 0x3f800002 },    /* (1 + 2^-23) + 2^-24 ties to even */
+    };
+    for (size_t i = 0; i < COUNT_OF(cases); i++) {
+        ck_assert_uint_eq(atomic_once("atom.global.add.f32", "global", false, 32, cases[i].old, cases[i].b),
+                          cases[i].global);
+        ck_assert_uint_eq(atomic_once("red.global.add.f32", "global", false, 32, cases[i].old, cases[i].b),
+                          cases[i].global);
+        ck_assert_uint_eq(atomic_once("atom.add.f32", "", false, 32, cases[i].old, cases[i].b), cases[i].global);
+        ck_assert_uint_eq(atomic_once("atom.shared.add.f32", "shared", false, 32, cases[i].old, cases[i].b),
+                          cases[i].shared);
+        ck_assert_uint_eq(atomic_once("red.shared.add.f32", "shared", false, 32, cases[i].old, cases[i].b),
+                          cases[i].shared);
+        ck_assert_uint_eq(atomic_once("atom.add.f32", "", true, 32, cases[i].old, cases[i].b), cases[i].shared);
+    }
+}
+END_TEST
+
+START_TEST(atomics_that_would_be_approximated_are_refused)
+{
+    /* A vector atom, or a type narrower or wider than what ptxrun computes, is refused before
+     * the run rather than computed as something else. */
+    static const char *const refused[] = {
+        "atom.global.v2.add.f32 d, [p], b;\n",
+        "atom.global.v2.f32.add {d, e}, [p], {b, c};\n",
+        "red.global.v4.f16x2.max.noftz [p], {b, c, d, e};\n",
+        "atom.global.min.noftz.f16x2 d, [p], b;\n",
+        "atom.global.add.noftz.e4m3x2 d, [p], b;\n",
+        "atom.global.cas.b16 d, [p], b, c;\n",
+    };
+    for (size_t i = 0; i < COUNT_OF(refused); i++) {
+        char text[256];
+        snprintf(text, sizeof text, ".reg .b64 p;\n%s", refused[i]);
+        Parsed *p = parse_ok(text);
+        Warp *w = exec_load(p->m, p->m->functions.data[0], &p->diag);
+        ck_assert_msg(w == NULL, "%s was loaded", refused[i]);
+        ck_assert_msg(strstr(p->cap.text, "ptxrun cannot execute"), "%s: %s", refused[i], p->cap.text);
+        parsed_free(p);
+    }
+}
+END_TEST
+
+START_TEST(thirty_two_bit_addresses_wrap)
+{
+    /* A 32-bit register plus an offset is a 32-bit address: buf - 64 + 68 is buf + 4 (nvcc folds
+     * negative offsets into .shared addresses this way). */
+    Run *r = load(".shared .align 4 .b8 buf[16];\nmov.u32 v, 1234;\nst.shared.u32 [buf+4], v;\n"
+                  "mov.u32 r1, buf;\nadd.s32 r3, r1, -64;\nld.shared.u32 r4, [r3+68];\n"
+                  "mov.u32 l, %laneid;\nsetp.eq.u32 one, l, 0;\n@one atom.shared.add.u32 old, [r3+68], 1;\n"
+                  "@one red.shared.add.u32 [r3+68], 1;\nst.shared.u32 [r3+72], v;\nld.shared.u32 r5, [buf+8];\n"
+                  "add.s32 r6, r1, -1048576;\nld.shared.u32 r7, [r6+1048580];\n");
+    ck_assert_msg(run(r) == EXEC_OK, "%s", r->p->cap.text);
+    ck_assert_uint_eq(r->w->val[reg(r, "r4")][5], 1234);
+    ck_assert_uint_eq(r->w->val[reg(r, "old")][0], 1234);
+    ck_assert_uint_eq(r->w->val[reg(r, "r5")][5], 1234);
+    ck_assert_uint_eq(r->w->val[reg(r, "r7")][5], 1236);
+    done(r);
+}
+END_TEST
+
 START_TEST(match_redux_elect)
 {
     Run *r = load("mov.u32 l, %laneid;\nand.b32 k, l, 3;\n"
@@ -1182,6 +1348,11 @@ int main(void)
     tcase_add_test_raise_signal(tc, growing_a_region_over_another_is_an_internal_error, SIGABRT);
     tcase_add_test(tc, program_regions_do_not_overlap);
     tcase_add_test(tc, out_of_bounds_and_misaligned_accesses_fault);
+    tcase_add_test(tc, vector_accesses_are_aligned_to_the_whole_vector);
+    tcase_add_test(tc, half_atomic_adds_round_each_half);
+    tcase_add_test(tc, f32_atomic_add_flushes_subnormals_on_global_memory_only);
+    tcase_add_test(tc, atomics_that_would_be_approximated_are_refused);
+    tcase_add_test(tc, thirty_two_bit_addresses_wrap);
     tcase_add_test(tc, match_redux_elect);
     tcase_add_test(tc, barrier_waits_for_the_whole_block);
     tcase_add_test(tc, warps_take_turns_while_one_spins);

@@ -22,7 +22,7 @@ static uint32_t reg(Warp *w, const char *name)
 static uint64_t run1(const char *text, uint64_t a, uint64_t b)
 {
     Parsed *p = parse_ok(text);
-    Warp *w = exec_load(p->m, p->m->functions.data[0], &p->diag);
+    Warp *w = exec_load(p->m, p->m->functions.data[0], &p->diag, DEFAULT_STACK_BYTES);
     ck_assert_msg(w != NULL, "not loadable:\n%s", p->cap.text);
     Function *f = w->fn;
     for (uint32_t i = 0; i < f->regs.len; i++) {

@@ -153,6 +153,24 @@ printf '{"buffers": {"in": {"type": "u8", "data": [1, 2]}, "bins": {"type": "u32
 expect_exit 3 "out of bounds in nvcc code" "$PTXRUN" --no-color --entry _Z9histogramPKhPji tests/ptx/nvcc/atomics.sm_90.ptx --lanes "$tmp/small.json"
 if grep -q "lane 4 (pc [0-9]*): 'atom.global.add.u32' writes 4 bytes at 0x100000000410 (.global), outside every region; the nearest is 'bins'" "$tmp/err"; then ok; else fail "out of bounds message"; cat "$tmp/err"; fi
 
+# -- a vector access is aligned to the whole vector (PTX ISA, Addresses as Operands): exit 3
+printf '.shared .align 16 .b8 s[32];\nmov.b64 x, 0;\nst.shared.v2.u64 [s+8], {x, x};\n' > "$tmp/vec_misaligned.ptx"
+expect_exit 3 "misaligned vector" "$PTXRUN" --no-color "$tmp/vec_misaligned.ptx"
+if grep -q "^$tmp/vec_misaligned.ptx:3:1: error: lane 0 (pc 1): 'st.shared.v2.u64' writes 16 bytes at 0x[0-9a-f]*8, which is not 16-byte aligned$" "$tmp/err"; then ok; else fail "misaligned vector message"; cat "$tmp/err"; fi
+
+# -- what ptxas refuses (ptxas 13.0) is refused at --check: a module-scope .local ("Module-scoped
+# variables in .local state space are not allowed with ABI"), .param::entry and .param::func
+# before PTX ISA 8.3 ("Feature '::entry' requires PTX ISA .version 8.3 or later")
+printf '.version 8.3\n.target sm_90\n.address_size 64\n.func (.param .b64 r) f()\n{\n\tst.param::func.b64 [r], 0;\n\tret;\n}\n.visible .entry k(.param .u64 out)\n{\n\t.reg .b64 %%rd<3>;\n\tld.param::entry.u64 %%rd1, [out];\n\tret;\n}\n' > "$tmp/param_sub.ptx"
+expect_exit 0 ".param::entry and ::func in 8.3" "$PTXRUN" --check "$tmp/param_sub.ptx"
+sed 's/^\.version 8\.3$/.version 8.2/' "$tmp/param_sub.ptx" > "$tmp/param_sub82.ptx"
+expect_exit 2 ".param::entry and ::func in 8.2" "$PTXRUN" --check --no-color "$tmp/param_sub82.ptx"
+expect_stderr_line "st.param::func before 8.3" "$tmp/param_sub82.ptx:6:4: error: '.param::func' requires PTX ISA 8.3 or later (this module is .version 8.2)"
+expect_stderr_line "ld.param::entry before 8.3" "$tmp/param_sub82.ptx:12:4: error: '.param::entry' requires PTX ISA 8.3 or later (this module is .version 8.2)"
+printf '.version 8.3\n.target sm_90\n.address_size 64\n.local .align 4 .b8 scratch[16];\n.visible .entry k()\n{\n\tret;\n}\n' > "$tmp/module_local.ptx"
+expect_exit 2 "module-scope .local" "$PTXRUN" --check --no-color "$tmp/module_local.ptx"
+expect_stderr_line "module-scope .local" "$tmp/module_local.ptx:4:21: error: '.local' variable 'scratch' at module scope (ptxas allows .local only inside a function)"
+
 # JSON out is --lanes in: an identity program reproduces the state exactly.
 "$PTXRUN" -w samples/butterfly.ptx --lanes samples/butterfly.lanes.json --json > "$tmp/state.json"
 printf 'mov.f32 Ry, Ry;\nmov.f32 Rx, Rx;\n' > "$tmp/identity.ptx"
