@@ -922,7 +922,7 @@ START_TEST(atomics_that_would_be_approximated_are_refused)
         char text[256];
         snprintf(text, sizeof text, ".reg .b64 p;\n%s", refused[i]);
         Parsed *p = parse_ok(text);
-        Warp *w = exec_load(p->m, p->m->functions.data[0], &p->diag);
+        Warp *w = exec_load(p->m, p->m->functions.data[0], &p->diag, DEFAULT_STACK_BYTES);
         ck_assert_msg(w == NULL, "%s was loaded", refused[i]);
         ck_assert_msg(strstr(p->cap.text, "ptxrun cannot execute"), "%s: %s", refused[i], p->cap.text);
         parsed_free(p);
