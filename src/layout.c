@@ -187,6 +187,18 @@ uint32_t layout_frames(Layout *ly, Warp *w, uint32_t rows)
         uint64_t end = 0;
         f->frame_row = NO_SLOT;
         if (k == 0) {
+            /* The kernel's parameters, packed in declaration order, each at its alignment, in
+             * the parameter buffer (their names first: the body's own hide them). */
+            f->params = xcalloc(fn->params.len + 1, sizeof *f->params);
+            uint64_t at = 0;
+            for (uint32_t i = 0; i < fn->params.len; i++) {
+                const Decl *d = &fn->params.data[i];
+                uint64_t offset = align_up(at, decl_align(d)), size = layout_decl_bytes(d);
+                f->params[i] = (FrameSlot){ (uint32_t)offset, (uint32_t)size };
+                Symbol s = { d->name, SPACE_PARAM, offset, NO_SLOT, (uint32_t)size };
+                VEC_PUSH(&w->m->arena, ly->scope[0], s);
+                at = offset + size;
+            }
             for (uint32_t i = 0; i < m->globals.len; i++)
                 if (m->globals.data[i].space == SPACE_LOCAL) {
                     const Decl *d = &m->globals.data[i];
@@ -329,19 +341,9 @@ bool layout_memory(Layout *ly, Warp *w, uint32_t stack_bytes)
                 static_variable(ly, w, k, d, &max_extern_align);
         }
     }
-    /* The kernel's parameters, packed in declaration order, each at its alignment. */
     const Function *kernel = w->funcs[0].fn;
     FuncLayout *kf = &w->funcs[0];
-    kf->params = xcalloc(kernel->params.len + 1, sizeof *kf->params);
-    uint64_t end = 0;
-    for (uint32_t i = 0; i < kernel->params.len; i++) {
-        const Decl *d = &kernel->params.data[i];
-        uint64_t offset = align_up(end, decl_align(d)), size = layout_decl_bytes(d);
-        kf->params[i] = (FrameSlot){ (uint32_t)offset, (uint32_t)size };
-        Symbol s = { d->name, SPACE_PARAM, offset, NO_SLOT, (uint32_t)size };
-        VEC_PUSH(&m->arena, ly->scope[0], s);
-        end = offset + size;
-    }
+    uint64_t end = kernel->params.len ? kf->params[kernel->params.len - 1].offset + kf->params[kernel->params.len - 1].size : 0;
     w->param_region = mem_add(mem, "kernel parameters", SPACE_PARAM, end, 16, TYPE_B8, false, false);
     mem->regions[w->param_region].kernel_param = true;
     w->dynamic_region = mem_add(mem, "dynamic .shared", SPACE_SHARED, 0, max_extern_align, TYPE_B8, false, false);
