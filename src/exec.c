@@ -1425,6 +1425,9 @@ static void ret(Warp *w, uint32_t run)
             uint32_t n = site->rets[i].size < from->size ? site->rets[i].size : from->size;
             copy_local(w, l, base + from->offset, caller_base + site->rets[i].offset, n);
         }
+        uint8_t *shadow;                     /* a returned frame's bytes are no one's: undefined */
+        if (mem_thread_bytes(w->mem, w->local_region, w->thread_base + (uint32_t)l, base, cf->frame_size, &shadow))
+            memset(shadow, 0, cf->frame_size);
         w->sp[l] = f.caller_sp;
         w->charged[l] -= cf->charge;
         w->pc[l] = f.return_pc;
