@@ -166,6 +166,7 @@ static Warp *new_warp(const Warp *first, uint32_t index)
     w->pred_defined[first->pred_count - 2] = w->pred_defined[first->pred_count - 1] = ALL_LANES;
     memset(w->stack, 0, sizeof w->stack);
     memset(w->stack_cap, 0, sizeof w->stack_cap);
+    w->active = xcalloc(first->func_count, sizeof *w->active);
     memset(w->saves, 0, sizeof w->saves);
     memset(&w->warnings, 0, sizeof w->warnings);
     w->trace = NULL;
@@ -180,6 +181,7 @@ static void free_warp_state(Warp *w)
     free(w->defined);
     free(w->pred);
     free(w->pred_defined);
+    free(w->active);
     for (int l = 0; l < WARP_SIZE; l++) {
         free(w->stack[l]);
         free(w->saves[l].data);

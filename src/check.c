@@ -48,7 +48,8 @@ typedef enum { SYM_REG, SYM_PRED, SYM_RANGE, SYM_PRED_RANGE, SYM_VAR, SYM_FUNC, 
 typedef struct Binding {
     const char *name;
     uint8_t kind;              /* SymKind */
-    uint32_t index;            /* slot, first slot of a range, label index, decl index */
+    uint32_t index;            /* slot, first slot of a range, label index; a function's variable:
+                                  its declaration's id (results, parameters, body, from 1) */
     uint32_t count;            /* ranges: how many registers */
     Span at;                   /* where it was declared */
 } Binding;
@@ -614,6 +615,9 @@ static void resolve_name(Checker *c, Operand *o, Expect e)
     case SYM_VAR:
     case SYM_FUNC:
         o->kind = OPND_SYM;
+        /* Which declaration: a function's own (its id, counting results, parameters, then body
+         * declarations from 1; blocks scope them) or 0, a module-scope name. */
+        o->u.ref.target = b->kind == SYM_VAR && b == sym_lookup(&c->locals, name) ? b->index : 0;
         break;
     default:
         error(c, o->at, "'%s' is a register range; name one register, such as '%s0'", name, name);
@@ -1000,6 +1004,12 @@ static void declare_local(Checker *c, Decl *d, uint32_t index)
     Binding *old = sym_lookup(&c->locals, d->name);
     if (old && c->depth == 0 && old->kind != SYM_VAR)
         error(c, d->at, "'%s' is already declared (at line %u)", d->name, line_of(c, old->at));
+    uint32_t own = c->fn->returns.len + c->fn->params.len;   /* ids 1..own: results and parameters */
+    if (old && old->kind == SYM_VAR && old->index >= 1 && old->index <= own && index > own)
+        error(c, d->at, "'%s' is a parameter of '%s': ptxas takes a declaration of that name in its body for "
+              "the parameter", d->name, c->fn->name);
+    if (d->space == SPACE_SHARED && (d->linkage & LINK_EXTERN) && !c->fn->is_snippet)
+        error(c, d->at, "'.extern .shared' inside a function: ptxas takes extern variables at module scope only");
     Binding b = { d->name, SYM_VAR, index, 1, d->at };
     bind_local(c, b);
 }
@@ -1022,15 +1032,15 @@ static void check_function(Checker *c, Function *f)
         sym_put(&c->locals, b);
     }
     for (uint32_t i = 0; i < f->returns.len; i++)
-        declare_local(c, &f->returns.data[i], i);
+        declare_local(c, &f->returns.data[i], 1 + i);
     for (uint32_t i = 0; i < f->params.len; i++)
-        declare_local(c, &f->params.data[i], i);
+        declare_local(c, &f->params.data[i], 1 + f->returns.len + i);
 
     for (uint32_t i = 0; i < f->items.len; i++) {
         Item *it = &f->items.data[i];
         switch (it->kind) {
         case ITEM_DECL:
-            declare_local(c, &f->decls.data[it->index], it->index);
+            declare_local(c, &f->decls.data[it->index], 1 + f->returns.len + f->params.len + it->index);
             break;
         case ITEM_OPEN:
             c->depth++;

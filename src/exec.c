@@ -104,9 +104,11 @@ static bool sreg_supported(int sreg)
     }
 }
 
-static bool find_symbol(const Loader *ld, const char *name, Symbol *out)
+/* The variable (or function) an operand names. */
+static bool find_symbol(const Loader *ld, const Operand *o, Symbol *out)
 {
-    return layout_find(&ld->layout, ld->w, ld->cur ? (uint32_t)(ld->cur - ld->w->funcs) : NO_SLOT, name, out);
+    return layout_find(&ld->layout, ld->w, ld->cur ? (uint32_t)(ld->cur - ld->w->funcs) : NO_SLOT, o->u.ref.name,
+                       o->u.ref.target, out);
 }
 
 /* A value source: register, special register or immediate, as a row. Predicates: a slot. */
@@ -143,7 +145,7 @@ static uint32_t source_row(Loader *ld, const Instr *in, const Operand *o, int ty
         return immediate_row(ld, immediate_bits(o, type));
     case OPND_SYM: {
         Symbol s;
-        if (!find_symbol(ld, o->u.ref.name, &s)) {
+        if (!find_symbol(ld, o, &s)) {
             char what[160];
             snprintf(what, sizeof what, "the address of '%s'", o->u.ref.name);
             cannot(ld, in, what);
@@ -190,6 +192,18 @@ static void load_memory_suffixes(Loader *ld, const Instr *in, XInstr *x)
     }
 }
 
+static const char *space_word(int space)
+{
+    switch (space) {
+    case SPACE_GLOBAL: return ".global";
+    case SPACE_SHARED: return ".shared";
+    case SPACE_LOCAL: return ".local";
+    case SPACE_CONST: return ".const";
+    case SPACE_PARAM: return ".param";
+    default: return "register";
+    }
+}
+
 /* The address operand [base + offset]: base a register, a variable, or nothing. */
 static void load_address(Loader *ld, const Instr *in, const Operand *o, XInstr *x)
 {
@@ -200,17 +214,29 @@ static void load_address(Loader *ld, const Instr *in, const Operand *o, XInstr *
     x->offset = o->u.group.offset;
     x->addr_bits = 64;
     Symbol s;
-    if (o->count == 1 && o->u.group.elems[0].kind == OPND_SYM && find_symbol(ld, o->u.group.elems[0].u.ref.name, &s)) {
+    if (o->count == 1 && o->u.group.elems[0].kind == OPND_SYM && find_symbol(ld, &o->u.group.elems[0], &s)) {
         /* A variable: accessed in its own space (a function's parameters live in its frame, in
          * .local; a generic access of a variable is one in its space). */
-        if (x->space == SPACE_NONE || (x->space == SPACE_PARAM && s.space == SPACE_LOCAL))
-            x->space = s.space;
+        if (x->space != SPACE_NONE && x->space != s.declared) {
+            diag_at(ld->w->diag, DIAG_ERROR, in->at, "'%s' names '%s', a %s variable: the state spaces differ",
+                    in->mnemonic, s.name, space_word(s.declared));
+            ld->failed = true;
+            return;
+        }
+        x->space = s.space;
         if (s.row != NO_SLOT) {
             x->src[0] = s.row;
             x->src_count = 1;
             x->offset += o->u.group.elems[0].u.ref.offset;
             return;
         }
+    }
+    if (ld->cur != ld->w->funcs && x->space == SPACE_PARAM) {
+        diag_at(ld->w->diag, DIAG_ERROR, in->at, "'%s' through an address in a .func: a function's parameters "
+                "are in .local, where the address of one (mov) points; read it with ld.local, or by name",
+                in->mnemonic);
+        ld->failed = true;
+        return;
     }
     if (o->count == 0) {
         x->src[0] = immediate_row(ld, 0);
@@ -468,6 +494,12 @@ static void load_instr(Loader *ld, const Instr *in, XInstr *x)
         return;                                    /* nothing to order inside one warp */
     if (in->op == OP_ATOM || in->op == OP_RED) {
         load_memory_suffixes(ld, in, x);
+        if (x->space != SPACE_NONE && x->space != SPACE_GLOBAL && x->space != SPACE_SHARED) {
+            diag_at(ld->w->diag, DIAG_ERROR, in->at, "'%s': atomics are defined on .global and .shared memory "
+                    "(or a generic address of either) only", in->mnemonic);
+            ld->failed = true;
+            return;
+        }
         unsigned first = in->op == OP_ATOM ? 1 : 0;
         if (in->operand_count < first + 2 || in->operand_count > first + 3 ||
             (x->mode == MOD_CAS) != (in->operand_count == first + 3) || !x->mode ||
@@ -763,7 +795,7 @@ static bool postdominates(const Warp *w, uint32_t p, uint32_t q)
 static bool call_slot(const Loader *ld, const Operand *p, FrameSlot *slot)
 {
     Symbol s;
-    if (p->kind != OPND_SYM || !find_symbol(ld, p->u.ref.name, &s) || s.space != SPACE_LOCAL)
+    if (p->kind != OPND_SYM || !find_symbol(ld, p, &s) || s.space != SPACE_LOCAL)
         return false;
     *slot = (FrameSlot){ (uint32_t)s.address, s.size };
     return true;
@@ -897,6 +929,7 @@ Warp *exec_load(Module *m, Function *fn, Diag *diag, uint32_t stack_bytes)
         return NULL;
     }
     w->kernel_code_len = fn->code.len;
+    w->active = xcalloc(w->func_count, sizeof *w->active);
     rows = layout_frames(&ld.layout, w, rows);
     w->reg_count = rows;
     w->row_count = rows;
@@ -910,7 +943,7 @@ Warp *exec_load(Module *m, Function *fn, Diag *diag, uint32_t stack_bytes)
         for (uint32_t i = 0; i < ld.cur->fn->code.len; i++)
             load_instr(&ld, &ld.cur->fn->code.data[i], &w->code[ld.cur->code_base + i]);
     }
-    layout_free(&ld.layout);
+    layout_free(&ld.layout, w->func_count);
     if (ld.failed) {
         exec_free(w);
         return NULL;
@@ -1329,11 +1362,18 @@ static bool push_frame(Warp *w, uint32_t pc, uint32_t callee, int l, uint32_t *b
 {
     const FuncLayout *f = &w->funcs[callee];
     const Region *local = &w->mem->regions[w->local_region];
-    uint32_t at = (w->sp[l] + 15) & ~15u;
-    if ((uint64_t)w->charged[l] + f->charge > w->stack_bytes || (uint64_t)at + f->frame_size > local->size) {
+    uint32_t at = (w->sp[l] + f->frame_align - 1) & ~(f->frame_align - 1);
+    if ((uint64_t)w->charged[l] + f->charge > w->stack_bytes) {
         exec_fault(w, pc, "lane %d: the stack overflows: calling '%s' (%u bytes of .local and return address) "
-                   "%u calls deep needs %llu bytes of stack; each thread has %u (--stack)", l, f->fn->name,
+                   "at depth %u needs %llu bytes of stack; each thread has %u (--stack)", l, f->fn->name,
                    f->charge, w->depth[l] + 1, (unsigned long long)w->charged[l] + f->charge, w->stack_bytes);
+        return false;
+    }
+    uint64_t end = (uint64_t)at + f->frame_size;
+    if (end > local->size && !mem_grow_per_lane(w->mem, w->local_region, end > 2 * local->size ? end : 2 * local->size) &&
+        !mem_grow_per_lane(w->mem, w->local_region, end)) {
+        exec_fault(w, pc, "lane %d: calling '%s' at depth %u, the threads' stacks together need more than the %d MiB "
+                   "ptxrun holds for one variable", l, f->fn->name, w->depth[l] + 1, MAX_VARIABLE_BYTES >> 20);
         return false;
     }
     uint8_t *shadow;
@@ -1344,7 +1384,7 @@ static bool push_frame(Warp *w, uint32_t pc, uint32_t callee, int l, uint32_t *b
         w->stack[l] = xrealloc(w->stack[l], w->stack_cap[l] * sizeof *w->stack[l]);
     }
     *base = at;
-    w->sp[l] = at + f->frame_size;
+    w->sp[l] = (uint32_t)end;
     w->charged[l] += f->charge;
     return true;
 }
@@ -1370,13 +1410,14 @@ static void call(Warp *w, uint32_t pc, uint32_t run)
         uint32_t callee = site->callee;
         if (callee == NO_SLOT) {                 /* through a function address */
             uint64_t a = w->val[site->target_row][l];
-            callee = (a - MEM_FUNC_BASE) / 16;
+            uint64_t index = (a - MEM_FUNC_BASE) / 16;
             if (!(w->defined[site->target_row] >> l & 1) || a < MEM_FUNC_BASE || (a - MEM_FUNC_BASE) % 16 ||
-                callee >= w->func_count || callee == 0) {      /* funcs[0] is the kernel */
+                index >= w->func_count || index == 0) {        /* funcs[0] is the kernel */
                 exec_fault(w, pc, "lane %d calls 0x%llx, which is not the address of a function", l,
                            (unsigned long long)a);
                 return;
             }
+            callee = (uint32_t)index;
         }
         const FuncLayout *cf = &w->funcs[callee];
         const Function *f = cf->fn;
@@ -1385,9 +1426,7 @@ static void call(Warp *w, uint32_t pc, uint32_t run)
                        f->name, site->arg_count, site->ret_count, f->params.len, f->returns.len);
             return;
         }
-        bool recursive = false;
-        for (unsigned d = 0; d < w->depth[l]; d++)
-            recursive |= w->stack[l][d].callee == callee;
+        bool recursive = w->active[callee][l] > 0;
         uint32_t caller_base = frame_base(w, site->caller, l), caller_sp = w->sp[l], base;
         if (!push_frame(w, pc, callee, l, &base))
             return;
@@ -1399,6 +1438,7 @@ static void call(Warp *w, uint32_t pc, uint32_t run)
             copy_local(w, l, caller_base + site->args[i].offset, base + cf->params[i].offset, n);
         }
         set_frame_rows(w, cf, l, base);
+        w->active[callee][l]++;
         w->stack[l][w->depth[l]++] = (Frame){ pc + 1, pc, callee, caller_sp, recursive, saved_at };
         w->pc[l] = cf->code_base;
     }
@@ -1430,6 +1470,7 @@ static void ret(Warp *w, uint32_t run)
             memset(shadow, 0, cf->frame_size);
         w->sp[l] = f.caller_sp;
         w->charged[l] -= cf->charge;
+        w->active[f.callee][l]--;
         w->pc[l] = f.return_pc;
     }
 }
@@ -1719,6 +1760,8 @@ void warp_reset(Warp *w)
         w->saves[l].len = 0;
         w->sp[l] = w->funcs[0].frame_size;
         w->charged[l] = 0;
+        for (uint32_t k = 0; k < w->func_count; k++)
+            w->active[k][l] = 0;
     }
     w->exited = 0;
     w->waiting = 0;

@@ -86,7 +86,9 @@ static bool value_bits(json_t *v, int type, uint64_t *bits, bool *defined, char 
     if (json_is_integer(v)) {
         json_int_t i = json_integer_value(v);
         if (cls == 'f') {
-            if (width == 32) {
+            if (width == 16) {                 /* f16, bf16: rounded to nearest even */
+                *bits = convert_double_to_small((double)i, type);
+            } else if (width == 32) {
                 float f = (float)i;
                 uint32_t b;
                 memcpy(&b, &f, sizeof b);

@@ -123,15 +123,25 @@ static Symbol *find_in(Symbol *s, uint32_t n, const char *name)
     return NULL;
 }
 
-/* What name means in function func (NO_SLOT: at module scope): the function's own names,
- * then the functions, then the module's variables. */
-bool layout_find(const Layout *ly, const Warp *w, uint32_t func, const char *name, Symbol *out)
+/* What a name means in function func (NO_SLOT: at module scope). decl is the checker's answer
+ * for an operand: the function's own declaration with that id (blocks scope them), or 0 for a
+ * module-scope name; LAYOUT_BY_NAME (initializers) looks for the function's own first. */
+bool layout_find(const Layout *ly, const Warp *w, uint32_t func, const char *name, uint32_t decl, Symbol *out)
 {
-    const Symbol *s = func != NO_SLOT ? find_in(ly->scope[func].data, ly->scope[func].len, name) : NULL;
+    const Symbol *s = NULL;
+    if (func != NO_SLOT && decl != LAYOUT_BY_NAME && decl != 0) {
+        uint32_t k = decl < ly->decl_count[func] ? ly->by_decl[func][decl] : NO_SLOT;
+        if (k == NO_SLOT)
+            return false;
+        *out = ly->scope[func].data[k];
+        return true;
+    }
+    if (func != NO_SLOT && decl == LAYOUT_BY_NAME)
+        s = find_in(ly->scope[func].data, ly->scope[func].len, name);
     if (!s) {
         for (uint32_t i = 0; i < w->func_count; i++)
             if (w->funcs[i].fn->name == name) {
-                *out = (Symbol){ name, SPACE_GLOBAL, MEM_FUNC_BASE + 16 * (uint64_t)i, NO_SLOT, 0 };
+                *out = (Symbol){ name, SPACE_GLOBAL, SPACE_GLOBAL, MEM_FUNC_BASE + 16 * (uint64_t)i, NO_SLOT, 0 };
                 return true;
             }
         s = find_in(ly->module.data, ly->module.len, name);
@@ -142,36 +152,46 @@ bool layout_find(const Layout *ly, const Warp *w, uint32_t func, const char *nam
     return true;
 }
 
+/* Records that declaration id of function k is the symbol just pushed. */
+static void bind(Layout *ly, uint32_t k, uint32_t id)
+{
+    if (id < ly->decl_count[k])
+        ly->by_decl[k][id] = ly->scope[k].len - 1;
+}
+
+/* A declaration's id, as the checker numbers them: results, parameters, body, from 1. */
+static uint32_t decl_id(const Function *fn, const Decl *d)
+{
+    if (d >= fn->returns.data && d < fn->returns.data + fn->returns.len)
+        return 1 + (uint32_t)(d - fn->returns.data);
+    if (d >= fn->params.data && d < fn->params.data + fn->params.len)
+        return 1 + fn->returns.len + (uint32_t)(d - fn->params.data);
+    return 1 + fn->returns.len + fn->params.len + (uint32_t)(d - fn->decls.data);
+}
+
 /* ---- frames ---- */
 
 /* A variable of function k's frame: fixed in the kernel's (at .local offset `offset`), a row of
- * per-lane addresses in a .func's. A call sequence's .param may be declared again, in another
- * { } block, with the same name: one slot serves them all, as large as the largest. */
+ * per-lane addresses in a .func's. Each declaration has its own slot (one in a { } block is
+ * another variable than one of the same name outside it). */
 static void frame_variable(Layout *ly, Warp *w, uint32_t k, const Decl *d, uint64_t *end, uint32_t *rows)
 {
     FuncLayout *f = &w->funcs[k];
-    Arena *arena = &w->m->arena;
     uint64_t size = layout_decl_bytes(d);
-    Symbol *old = find_in(ly->scope[k].data, ly->scope[k].len, d->name);
-    if (old && old->space == SPACE_LOCAL && old->size >= size)
-        return;
-    uint64_t offset = align_up(*end, decl_align(d));
+    uint32_t align = decl_align(d);
+    uint64_t offset = align_up(*end, align);
     *end = offset + size;
-    if (old && old->space == SPACE_LOCAL) {
-        old->address = offset;
-        old->size = (uint32_t)size;
-        if (old->row != NO_SLOT)
-            f->var_offset[old->row - f->frame_row - 1] = (uint32_t)offset;
-        return;
-    }
-    Symbol s = { d->name, SPACE_LOCAL, offset, NO_SLOT, (uint32_t)size };
+    if (align > f->frame_align)
+        f->frame_align = align;
+    Symbol s = { d->name, SPACE_LOCAL, d->space, offset, NO_SLOT, (uint32_t)size };
     if (k) {
         f->var_offset = xrealloc(f->var_offset, (f->frame_vars + 1) * sizeof *f->var_offset);
         f->var_offset[f->frame_vars] = (uint32_t)offset;
         s.row = f->frame_row + 1 + f->frame_vars++;
         (*rows)++;
     }
-    VEC_PUSH(arena, ly->scope[k], s);
+    VEC_PUSH(&w->m->arena, ly->scope[k], s);
+    bind(ly, k, decl_id(f->fn, d));
 }
 
 /* The frames of every function, and their rows from `rows` on; returns the rows after them.
@@ -180,12 +200,19 @@ static void frame_variable(Layout *ly, Warp *w, uint32_t k, const Decl *d, uint6
 uint32_t layout_frames(Layout *ly, Warp *w, uint32_t rows)
 {
     ly->scope = xcalloc(w->func_count, sizeof *ly->scope);
+    ly->by_decl = xcalloc(w->func_count, sizeof *ly->by_decl);
+    ly->decl_count = xcalloc(w->func_count, sizeof *ly->decl_count);
     const Module *m = w->m;
     for (uint32_t k = 0; k < w->func_count; k++) {
         FuncLayout *f = &w->funcs[k];
         const Function *fn = f->fn;
         uint64_t end = 0;
         f->frame_row = NO_SLOT;
+        f->frame_align = 16;
+        ly->decl_count[k] = 1 + fn->returns.len + fn->params.len + fn->decls.len;
+        ly->by_decl[k] = xmalloc(ly->decl_count[k] * sizeof *ly->by_decl[k]);
+        for (uint32_t i = 0; i < ly->decl_count[k]; i++)
+            ly->by_decl[k][i] = NO_SLOT;
         if (k == 0) {
             /* The kernel's parameters, packed in declaration order, each at its alignment, in
              * the parameter buffer (their names first: the body's own hide them). */
@@ -195,15 +222,16 @@ uint32_t layout_frames(Layout *ly, Warp *w, uint32_t rows)
                 const Decl *d = &fn->params.data[i];
                 uint64_t offset = align_up(at, decl_align(d)), size = layout_decl_bytes(d);
                 f->params[i] = (FrameSlot){ (uint32_t)offset, (uint32_t)size };
-                Symbol s = { d->name, SPACE_PARAM, offset, NO_SLOT, (uint32_t)size };
+                Symbol s = { d->name, SPACE_PARAM, SPACE_PARAM, offset, NO_SLOT, (uint32_t)size };
                 VEC_PUSH(&w->m->arena, ly->scope[0], s);
+                bind(ly, 0, decl_id(fn, d));
                 at = offset + size;
             }
             for (uint32_t i = 0; i < m->globals.len; i++)
                 if (m->globals.data[i].space == SPACE_LOCAL) {
                     const Decl *d = &m->globals.data[i];
                     end = align_up(end, decl_align(d));
-                    Symbol s = { d->name, SPACE_LOCAL, end, NO_SLOT, (uint32_t)layout_decl_bytes(d) };
+                    Symbol s = { d->name, SPACE_LOCAL, SPACE_LOCAL, end, NO_SLOT, (uint32_t)layout_decl_bytes(d) };
                     VEC_PUSH(&w->m->arena, ly->module, s);
                     end += s.size;
                 }
@@ -251,7 +279,7 @@ static bool write_init(const Layout *ly, const Warp *w, uint32_t func, Region *r
     char cls = d->type == TYPE_NONE ? 'b' : type_info[d->type].cls;
     if (v->kind == INIT_SYM || v->kind == INIT_GENERIC) {
         Symbol s;
-        if (!layout_find(ly, w, func, v->name, &s) || s.row != NO_SLOT || s.space == SPACE_LOCAL) {
+        if (!layout_find(ly, w, func, v->name, LAYOUT_BY_NAME, &s) || s.row != NO_SLOT || s.space == SPACE_LOCAL) {
             diag_at(w->diag, DIAG_ERROR, d->at, "ptxrun cannot execute an initializer with the address of '%s' yet",
                     v->name);
             return false;
@@ -289,7 +317,7 @@ static bool write_init(const Layout *ly, const Warp *w, uint32_t func, Region *r
 static void static_variable(Layout *ly, Warp *w, uint32_t func, const Decl *d, uint32_t *max_extern_align)
 {
     Arena *arena = &w->m->arena;
-    Symbol s = { d->name, d->space, 0, NO_SLOT, 0 };
+    Symbol s = { d->name, d->space, d->space, 0, NO_SLOT, 0 };
     if (d->space == SPACE_SHARED && (d->linkage & LINK_EXTERN)) {
         uint32_t a = decl_align(d);
         *max_extern_align = a > *max_extern_align ? a : *max_extern_align;
@@ -305,10 +333,12 @@ static void static_variable(Layout *ly, Warp *w, uint32_t func, const Decl *d, u
             VEC_PUSH(arena, ly->inits, p);
         }
     }
-    if (func == NO_SLOT)
+    if (func == NO_SLOT) {
         VEC_PUSH(arena, ly->module, s);
-    else
+    } else {
         VEC_PUSH(arena, ly->scope[func], s);
+        bind(ly, func, decl_id(w->funcs[func].fn, d));
+    }
 }
 
 static void place_dynamic(SymbolVec *v, uint64_t base)
@@ -351,19 +381,12 @@ bool layout_memory(Layout *ly, Warp *w, uint32_t stack_bytes)
     place_dynamic(&ly->module, base);
     for (uint32_t k = 0; k < w->func_count; k++)
         place_dynamic(&ly->scope[k], base);
-    /* A call is charged its .local bytes and a return address (the ABI passes parameters in
-     * registers); its frame here also holds them, so the stack has room for frames larger than
-     * their charge. */
-    uint64_t ratio = 1, largest = 0;
-    for (uint32_t k = 1; k < w->func_count; k++) {
-        const FuncLayout *f = &w->funcs[k];
-        uint64_t r = (f->frame_size + 15 + f->charge - 1) / f->charge;
-        ratio = r > ratio ? r : ratio;
-        largest = f->frame_size > largest ? f->frame_size : largest;
-    }
+    /* Each thread's stack: the kernel's frame, then room for calls. A call is charged its
+     * .local bytes and a return address (the ABI passes parameters in registers), but its frame
+     * here also holds its parameters, so the stack grows when the frames need more room. */
     w->stack_bytes = stack_bytes;
-    w->local_region = mem_add(mem, ".local stack", SPACE_LOCAL, kf->frame_size + stack_bytes * ratio + largest, 16,
-                              TYPE_B8, true, false);
+    uint64_t room = stack_bytes < 4096 ? stack_bytes : 4096;
+    w->local_region = mem_add(mem, ".local stack", SPACE_LOCAL, kf->frame_size + room, 16, TYPE_B8, true, false);
     /* Initializers last: they may take the address of a variable declared after them. */
     for (uint32_t i = 0; i < ly->inits.len; i++) {
         const PendingInit *p = &ly->inits.data[i];
@@ -374,8 +397,12 @@ bool layout_memory(Layout *ly, Warp *w, uint32_t stack_bytes)
     return true;
 }
 
-void layout_free(Layout *ly)
+void layout_free(Layout *ly, uint32_t func_count)
 {
+    for (uint32_t k = 0; ly->by_decl && k < func_count; k++)
+        free(ly->by_decl[k]);
+    free(ly->by_decl);
+    free(ly->decl_count);
     free(ly->scope);                          /* the symbols themselves are in the module's arena */
     ly->scope = NULL;
 }

@@ -80,7 +80,7 @@ static int parse_args(int argc, char **argv, RunOptions *o)
             char *end;
             errno = 0;
             unsigned long n = strtoul(v, &end, 10);
-            if (*end || v[0] == '-' || !v[0] || n > MAX_STACK_BYTES || errno == ERANGE)
+            if (*end || v[0] < '0' || v[0] > '9' || n > MAX_STACK_BYTES || errno == ERANGE)
                 return usage_error("--stack needs a number of bytes from 0 to 1048576, not '%s'", v);
             o->exec.stack_bytes = (uint32_t)n;
         } else if (missing)

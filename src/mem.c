@@ -139,6 +139,30 @@ void mem_resize(Memory *mem, uint32_t index, uint64_t size)
         mem->cursor[r->space] = r->base + size;
 }
 
+/* Gives every thread's copy of a per-thread region `size` bytes (more than now): each copy keeps
+ * its bytes, the new ones undefined. False if all copies together would pass the limit on one
+ * variable. Addresses in the region are offsets in a thread's copy, so none changes. */
+bool mem_grow_per_lane(Memory *mem, uint32_t index, uint64_t size)
+{
+    Region *r = &mem->regions[index];
+    if (!r->per_lane || size <= r->size)
+        return true;
+    if (size > MAX_VARIABLE_BYTES / (mem->copies ? mem->copies : 1))
+        return false;
+    size_t bytes = (size_t)size * mem->copies;
+    uint8_t *data = xcalloc(bytes ? bytes : 1, 1), *shadow = xcalloc(bytes ? bytes : 1, 1);
+    for (uint32_t t = 0; t < mem->copies; t++) {
+        memcpy(data + (size_t)t * size, r->data + (size_t)t * r->size, r->size);
+        memcpy(shadow + (size_t)t * size, r->shadow + (size_t)t * r->size, r->size);
+    }
+    free(r->data);
+    free(r->shadow);
+    r->data = data;
+    r->shadow = shadow;
+    r->size = size;
+    return true;
+}
+
 /* The bytes at address in one thread's copy of a per-thread region; NULL if outside it. */
 uint8_t *mem_thread_bytes(Memory *mem, uint32_t index, uint32_t thread, uint64_t address, uint64_t size,
                           uint8_t **shadow)
@@ -434,6 +458,11 @@ void mem_atomic(Warp *w, const XInstr *x, uint32_t mask)
         uint8_t *shadow;
         uint64_t address = lane_address(w, x, l), in_space;
         int space = x->space == SPACE_NONE ? from_generic(address, &in_space) : x->space;
+        if (space != SPACE_GLOBAL && space != SPACE_SHARED) {
+            exec_fault(w, pc, "lane %d (pc %u): '%s' on a %s address (0x%llx): atomics are defined on .global and "
+                       ".shared memory only", l, pc, x->ir->mnemonic, space_name(space), (unsigned long long)address);
+            return;
+        }
         uint8_t *p = locate(w, x, l, address, size, true, &shadow);
         if (!p)
             return;

@@ -219,7 +219,9 @@ struct Operand {
         struct {               /* SYM, LABEL, NAME */
             const char *name;
             int64_t offset;    /* SYM: sym+offset */
-            uint32_t target;   /* LABEL: index of the labelled statement */
+            uint32_t target;   /* LABEL: index of the labelled statement; SYM: the function's
+                                  declaration it names (results, parameters, body, from 1),
+                                  0 for a module-scope name (set by the checker) */
         } ref;
         struct {               /* ADDR, VEC, PAIR, LIST */
             Operand *elems;
@@ -471,6 +473,7 @@ typedef struct Memory {
 typedef struct Symbol {
     const char *name;
     uint8_t space;             /* a frame variable's bytes are .local, its parameters' too */
+    uint8_t declared;          /* the space it was declared in */
     uint64_t address;
     uint32_t row;              /* NO_SLOT: fixed */
     uint32_t size;
@@ -483,6 +486,8 @@ typedef struct PendingInit {
 typedef struct Layout {
     SymbolVec module;          /* the module's names */
     SymbolVec *scope;          /* each function's own */
+    uint32_t **by_decl;        /* each function's: its declaration id -> index in scope */
+    uint32_t *decl_count;
     VEC(PendingInit) inits;
 } Layout;
 
@@ -547,6 +552,7 @@ typedef struct FuncLayout {
     Function *fn;
     uint32_t code_base, row_base, pred_base;
     uint32_t frame_size;       /* bytes, return address included */
+    uint32_t frame_align;      /* the largest alignment a variable in it asks for (at least 16) */
     uint32_t charge;           /* what a call costs of the --stack bytes: .local and return address */
     uint32_t frame_row;        /* row of the frame's address, then one per variable; NO_SLOT: kernel */
     uint32_t frame_vars;       /* variables with a row */
@@ -676,6 +682,7 @@ typedef struct Warp {
     uint32_t stack_cap[WARP_SIZE];
     uint32_t sp[WARP_SIZE];    /* the end of each lane's .local stack */
     uint32_t charged[WARP_SIZE];   /* the --stack bytes its calls use */
+    uint32_t (*active)[WARP_SIZE]; /* active[f][lane]: activations of function f on the lane's stack */
     uint32_t stack_bytes;      /* --stack */
     SaveArea saves[WARP_SIZE];
     uint32_t depth[WARP_SIZE];
@@ -731,8 +738,9 @@ uint64_t layout_decl_bytes(const Decl *d);
 bool layout_fits(const Warp *w, Diag *diag);
 uint32_t layout_frames(Layout *ly, Warp *w, uint32_t rows);     /* returns the rows after the frames' */
 bool layout_memory(Layout *ly, Warp *w, uint32_t stack_bytes);
-bool layout_find(const Layout *ly, const Warp *w, uint32_t func, const char *name, Symbol *out);
-void layout_free(Layout *ly);
+enum { LAYOUT_BY_NAME = UINT32_MAX };
+bool layout_find(const Layout *ly, const Warp *w, uint32_t func, const char *name, uint32_t decl, Symbol *out);
+void layout_free(Layout *ly, uint32_t func_count);
 
 /* barrier.c: bar and barrier. */
 void barrier_arrive(Warp *w, uint32_t pc, uint32_t lanes);
@@ -785,6 +793,7 @@ uint32_t mem_add(Memory *mem, const char *name, int space, uint64_t size, uint32
 Region *mem_named(Memory *mem, const char *name, int space);  /* space -1: any */
 bool mem_overlaps(const Memory *mem, int space, uint64_t base, uint64_t size, uint32_t except);
 void mem_resize(Memory *mem, uint32_t index, uint64_t size);
+bool mem_grow_per_lane(Memory *mem, uint32_t index, uint64_t size);
 uint8_t *mem_thread_bytes(Memory *mem, uint32_t index, uint32_t thread, uint64_t address, uint64_t size,
                           uint8_t **shadow);
 uint64_t mem_generic(int space, uint64_t address);
