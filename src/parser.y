@@ -120,6 +120,7 @@ function_head
 
 func_returns
     : %empty                                { $$ = 0; }
+    | '(' ')'                               { $$ = 0; }
     | '(' param_list ')'                    { $$ = $2; }
     ;
 

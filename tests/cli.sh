@@ -254,10 +254,44 @@ printf "$H.func f()\n{\n\tcall f;\n\tret;\n}\n.visible .entry k()\n{\n\tcall f;\
 expect_exit 3 "call depth" "$PTXRUN" --no-color "$tmp/recurse.ptx"
 # A call costs its .local bytes plus 8 of return address (parameters travel in registers, as
 # in the ABI): 'f' has no .local, so 1024 bytes hold 128 calls and the 129th overflows; 64 hold 8.
-expect_stderr_line "call depth" "$tmp/recurse.ptx:6:2: error: lane 0: the stack overflows: calling 'f' (8 bytes of .local and return address) 129 calls deep needs 1032 bytes of stack; each thread has 1024 (--stack)"
+expect_stderr_line "call depth" "$tmp/recurse.ptx:6:2: error: lane 0: the stack overflows: calling 'f' (8 bytes of .local and return address) at depth 129 needs 1032 bytes of stack; each thread has 1024 (--stack)"
 expect_exit 3 "--stack" "$PTXRUN" --no-color --stack 64 "$tmp/recurse.ptx"
-expect_stderr_line "--stack" "$tmp/recurse.ptx:6:2: error: lane 0: the stack overflows: calling 'f' (8 bytes of .local and return address) 9 calls deep needs 72 bytes of stack; each thread has 64 (--stack)"
+expect_stderr_line "--stack" "$tmp/recurse.ptx:6:2: error: lane 0: the stack overflows: calling 'f' (8 bytes of .local and return address) at depth 9 needs 72 bytes of stack; each thread has 64 (--stack)"
 expect_exit 2 "--stack too large" "$PTXRUN" --stack 2000000 "$tmp/recurse.ptx"
+expect_exit 2 "--stack with a space" "$PTXRUN" --stack ' 5' "$tmp/recurse.ptx"
+# A frame's room grows as calls need it: a .func taking a 2 KiB struct, in 1024 threads, runs.
+printf "$H.func (.param .b32 rv) first(.param .align 8 .b8 s[2048])\n{\n\t.reg .b32 %%r1;\n\tld.param.u32 %%r1, [s+2044];\n\tst.param.u32 [rv], %%r1;\n\tret;\n}\n.visible .entry k()\n{\n\t.reg .b32 %%r<3>;\n\tmov.u32 %%r1, %%tid.x;\n\t{\n\t.param .align 8 .b8 a[2048];\n\t.param .b32 r;\n\tst.param.u32 [a+2044], %%r1;\n\tcall (r), first, (a);\n\tld.param.u32 %%r2, [r];\n\t}\n\tret;\n}\n" > "$tmp/bigframe.ptx"
+printf '{"block": [1024]}\n' > "$tmp/block1024.json"
+expect_exit 0 "large frames, 1024 threads" "$PTXRUN" "$tmp/bigframe.ptx" --lanes "$tmp/block1024.json" --threads 1023 --regs %r2
+if grep -qE "^1023 +0x000003ff" "$tmp/out"; then ok; else fail "large frames: thread 1023 read its own argument"; cat "$tmp/out"; fi
+# A call through an address that is not a function's, even one that truncates to a function's
+# index (through a prototype of no results, '()_', as nvcc writes it for a void function).
+printf "$H.func f()\n{\n\tret;\n}\n.visible .entry k(.param .u64 p)\n{\n\t.reg .b64 %%rd1;\n\tld.param.u64 %%rd1, [p];\n\tprototype_0 : .callprototype ()_ ();\n\tcall %%rd1, prototype_0;\n\tret;\n}\n" > "$tmp/fptr.ptx"
+printf '{"params": ["0xf01000000010"]}\n' > "$tmp/fptr.json"
+expect_exit 3 "call through a non-function" "$PTXRUN" --no-color "$tmp/fptr.ptx" --lanes "$tmp/fptr.json"
+expect_stderr_line "call through a non-function" "$tmp/fptr.ptx:13:2: error: lane 0 calls 0xf01000000010, which is not the address of a function"
+# What ptxas refuses: an instruction's state space against the variable it names, atomics on
+# .local, .extern .shared in a function, a body declaration named like a parameter, and ld.param
+# through an address in a .func (its parameters are in .local).
+printf "$H.shared .b32 s;\n.visible .entry k()\n{\n\t.local .b32 l;\n\t.reg .b32 %%r1;\n\tld.shared.u32 %%r1, [l];\n\tld.local.u32 %%r1, [s];\n\tret;\n}\n" > "$tmp/spaces.ptx"
+expect_exit 2 "state space mismatch" "$PTXRUN" --no-color "$tmp/spaces.ptx"
+expect_stderr_line "state space mismatch" "$tmp/spaces.ptx:9:2: error: 'ld.shared.u32' names 'l', a .local variable: the state spaces differ"
+expect_stderr_line "state space mismatch" "$tmp/spaces.ptx:10:2: error: 'ld.local.u32' names 's', a .shared variable: the state spaces differ"
+printf "$H.visible .entry k()\n{\n\t.local .b32 l;\n\t.reg .b32 %%r1;\n\t.reg .b64 %%rd1;\n\tmov.u64 %%rd1, l;\n\tatom.local.add.u32 %%r1, [%%rd1], 3;\n\tret;\n}\n" > "$tmp/atomlocal.ptx"
+expect_exit 2 "atom.local" "$PTXRUN" --no-color "$tmp/atomlocal.ptx"
+expect_stderr_line "atom.local" "$tmp/atomlocal.ptx:10:2: error: 'atom.local.add.u32': atomics are defined on .global and .shared memory (or a generic address of either) only"
+printf "$H.visible .entry k()\n{\n\t.local .b32 l;\n\t.reg .b32 %%r1;\n\t.reg .b64 %%rd<3>;\n\tmov.u64 %%rd1, l;\n\tcvta.local.u64 %%rd2, %%rd1;\n\tatom.add.u32 %%r1, [%%rd2], 3;\n\tret;\n}\n" > "$tmp/atomgeneric.ptx"
+expect_exit 3 "atom on a generic .local address" "$PTXRUN" --no-color "$tmp/atomgeneric.ptx"
+expect_stderr_line "atom on a generic .local address" "$tmp/atomgeneric.ptx:11:2: error: lane 0 (pc 2): 'atom.add.u32' on a .local address (0x300000000000): atomics are defined on .global and .shared memory only"
+printf "$H.func f()\n{\n\t.extern .shared .align 4 .b8 e[];\n\tret;\n}\n" > "$tmp/externfn.ptx"
+expect_exit 2 "extern in a function" "$PTXRUN" --check --no-color "$tmp/externfn.ptx"
+expect_stderr_line "extern in a function" "$tmp/externfn.ptx:6:31: error: '.extern .shared' inside a function: ptxas takes extern variables at module scope only"
+printf "$H.func f(.param .b32 x)\n{\n\t{\n\t.param .b32 x;\n\t}\n\tret;\n}\n" > "$tmp/redeclared.ptx"
+expect_exit 2 "parameter redeclared" "$PTXRUN" --check --no-color "$tmp/redeclared.ptx"
+expect_stderr_line "parameter redeclared" "$tmp/redeclared.ptx:7:14: error: 'x' is a parameter of 'f': ptxas takes a declaration of that name in its body for the parameter"
+printf "$H.func f(.param .b32 x)\n{\n\t.reg .b32 %%r1;\n\t.reg .b64 %%rd1;\n\tmov.u64 %%rd1, x;\n\tld.param.u32 %%r1, [%%rd1];\n\tret;\n}\n.visible .entry k()\n{\n\t.param .b32 a;\n\tst.param.u32 [a], 1;\n\tcall f, (a);\n\tret;\n}\n" > "$tmp/paramreg.ptx"
+expect_exit 2 "ld.param through an address in a .func" "$PTXRUN" --no-color "$tmp/paramreg.ptx"
+expect_stderr_line "ld.param through an address in a .func" "$tmp/paramreg.ptx:9:2: error: 'ld.param.u32' through an address in a .func: a function's parameters are in .local, where the address of one (mov) points; read it with ld.local, or by name"
 "$PTXRUN" --no-color "$tmp/loop.ptx" --max-steps 500 >/dev/null 2>"$tmp/err"
 expect_stderr_line "--max-steps" "$tmp/loop.ptx:1:4: error: stopped after 500 warp-steps (--max-steps); lanes still running: 0xffffffff"
 # A long line (1 MB) is shown as a window around the mistake; the file has no fixed-size buffer.
