@@ -349,8 +349,9 @@ static bool load_buffers(Warp *w, const char *path, json_t *v, char *err, size_t
             snprintf(err, errlen, "%s: buffers.%s: give either \"data\": [values] or \"count\": N (1 to 2^26)", path, name);
             return false;
         }
-        if (mem_named(w->mem, name, SPACE_GLOBAL)) {
-            snprintf(err, errlen, "%s: buffers.%s: the program already has a global named '%s'", path, name, name);
+        if (mem_named(w->mem, name, SPACE_GLOBAL) || mem_named(w->mem, name, SPACE_CONST)) {
+            snprintf(err, errlen, "%s: buffers.%s: the program already has a %s named '%s'", path, name,
+                     mem_named(w->mem, name, SPACE_GLOBAL) ? "global" : ".const variable", name);
             return false;
         }
         uint64_t count = data ? json_array_size(data) : (uint64_t)json_integer_value(count_v);

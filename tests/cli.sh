@@ -259,6 +259,15 @@ expect_exit 3 "--stack" "$PTXRUN" --no-color --stack 64 "$tmp/recurse.ptx"
 expect_stderr_line "--stack" "$tmp/recurse.ptx:6:2: error: lane 0: the stack overflows: calling 'f' (8 bytes of .local and return address) at depth 9 needs 72 bytes of stack; each thread has 64 (--stack)"
 expect_exit 2 "--stack too large" "$PTXRUN" --stack 2000000 "$tmp/recurse.ptx"
 expect_exit 2 "--stack with a space" "$PTXRUN" --stack ' 5' "$tmp/recurse.ptx"
+# A lanes-file buffer may not take the name of a module variable: the kernel would read the
+# variable, not the buffer.
+printf "$H.const .align 4 .b32 coeffs[4];\n.global .align 4 .b32 table[4];\n.visible .entry k()\n{\n\tret;\n}\n" > "$tmp/modvars.ptx"
+printf '{"buffers": {"coeffs": {"type": "u32", "count": 4}}}\n' > "$tmp/modvars1.json"
+expect_exit 2 "buffer named like a .const" "$PTXRUN" "$tmp/modvars.ptx" --lanes "$tmp/modvars1.json"
+expect_stderr_line "buffer named like a .const" "ptxrun: error: $tmp/modvars1.json: buffers.coeffs: the program already has a .const variable named 'coeffs'"
+printf '{"buffers": {"table": {"type": "u32", "count": 4}}}\n' > "$tmp/modvars2.json"
+expect_exit 2 "buffer named like a .global" "$PTXRUN" "$tmp/modvars.ptx" --lanes "$tmp/modvars2.json"
+expect_stderr_line "buffer named like a .global" "ptxrun: error: $tmp/modvars2.json: buffers.table: the program already has a global named 'table'"
 # A frame's room grows as calls need it: a .func taking a 2 KiB struct, in 1024 threads, runs.
 printf "$H.func (.param .b32 rv) first(.param .align 8 .b8 s[2048])\n{\n\t.reg .b32 %%r1;\n\tld.param.u32 %%r1, [s+2044];\n\tst.param.u32 [rv], %%r1;\n\tret;\n}\n.visible .entry k()\n{\n\t.reg .b32 %%r<3>;\n\tmov.u32 %%r1, %%tid.x;\n\t{\n\t.param .align 8 .b8 a[2048];\n\t.param .b32 r;\n\tst.param.u32 [a+2044], %%r1;\n\tcall (r), first, (a);\n\tld.param.u32 %%r2, [r];\n\t}\n\tret;\n}\n" > "$tmp/bigframe.ptx"
 printf '{"block": [1024]}\n' > "$tmp/block1024.json"
