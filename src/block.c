@@ -108,6 +108,15 @@ static void free_snapshot(Snapshot *s)
 
 /* ---- the block's shape ---- */
 
+/* %total_smem_size: the static and dynamic .shared bytes (the layout's end), in multiples of the
+ * target's allocation unit (PTX ISA: 256 bytes for sm_3x to sm_7x, else 128). */
+static uint32_t total_smem_size(const Warp *w)
+{
+    const Region *dyn = &w->mem->regions[w->dynamic_region];
+    unsigned sm = w->m->target_sm, unit = sm >= 30 && sm < 80 ? 256 : 128;
+    return (uint32_t)((dyn->base + dyn->size + unit - 1) / unit * unit);
+}
+
 /* The special registers of every lane of w, from the block's shape and the CTA's place. */
 static void fill_special_registers(Warp *w)
 {
@@ -138,6 +147,7 @@ static void fill_special_registers(Warp *w)
                 case SREG_LANEMASK_GE: v = (uint32_t)~((1u << l) - 1); break;
                 case SREG_WARP_SZ: v = WARP_SIZE; break;
                 case SREG_DYNAMIC_SMEM_SIZE: v = w->mem->regions[w->dynamic_region].size; break;
+                case SREG_TOTAL_SMEM_SIZE: v = total_smem_size(w); break;
                 default: v = 0; break;     /* %smid, %gridid: one SM, one grid */
                 }
                 w->val[row][l] = v;

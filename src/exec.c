@@ -98,6 +98,7 @@ static bool sreg_supported(int sreg)
     case SREG_CTAID: case SREG_NCTAID: case SREG_LANEMASK_EQ: case SREG_LANEMASK_LT:
     case SREG_LANEMASK_LE: case SREG_LANEMASK_GT: case SREG_LANEMASK_GE: case SREG_WARP_SZ:
     case SREG_SMID: case SREG_NSMID: case SREG_GRIDID: case SREG_DYNAMIC_SMEM_SIZE:
+    case SREG_TOTAL_SMEM_SIZE:
         return true;
     default:
         return false;
