@@ -319,7 +319,7 @@ static bool decode_mnemonic(Checker *c, const Instr *in, Decoded *out)
              * operands (arithmetic, cvt) must not run with one dropped: each is a known type
              * or modifier, within the IR's room. Memory, call and barrier instructions read
              * their state spaces and the like from the mnemonic when they are loaded. */
-            bool executed = (op_info[op].flags & OPF_EXEC) && !strpbrk(op_info[op].shape, "*_");
+            bool executed = op_info[op].family != FAM_NONE && !strpbrk(op_info[op].shape, "*_");
             if (t != TYPE_COUNT && out->type_count < MAX_TYPES)
                 out->types[out->type_count++] = (uint8_t)t;
             else if (m != MOD_COUNT && out->mod_count < MAX_SUFFIXES)

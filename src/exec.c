@@ -474,7 +474,10 @@ static void load_instr(Loader *ld, const Instr *in, XInstr *x)
     }
     x->hi = x->mode == MOD_HI && (in->op == OP_MUL || in->op == OP_MAD || in->op == OP_MADC ||
                                   in->op == OP_MUL24 || in->op == OP_MAD24);
-    if (!(op_info[in->op].flags & OPF_EXEC)) {
+    x->family = op_info[in->op].family;
+    if (in->op == OP_DIV && x->cls == 'f')
+        x->family = FAM_MATHOPS;                   /* integer division is in bitops.c */
+    if (x->family == FAM_NONE) {
         char what[64];
         snprintf(what, sizeof what, "'%s'", op_info[in->op].name);
         cannot(ld, in, what);
@@ -1497,13 +1500,10 @@ static int lane_count(uint32_t mask)
     return (int)((((mask + (mask >> 4)) & 0x0f0f0f0fu) * 0x01010101u) >> 24);
 }
 
-/* Executes the instruction at pc for the lanes of mask. Returns the pc they all continue at,
- * or NO_SLOT when they part, wait or end (the scheduler then looks at every lane). */
-static uint32_t step(Warp *w, uint32_t pc, uint32_t mask)
+/* Branches, calls, returns, exit and trap (FAM_CONTROL) for the lanes of mask at pc, run of them
+ * with a true guard (undefined: with an undefined one). Returns what step() returns. */
+static uint32_t control(Warp *w, const XInstr *x, uint32_t pc, uint32_t mask, uint32_t run, uint32_t undefined)
 {
-    const XInstr *x = &w->code[pc];
-    uint32_t undefined;
-    uint32_t run = guard_lanes(w, x, mask, &undefined);
     switch (x->op) {
     case OP_BRA: {
         if (undefined)
@@ -1548,75 +1548,60 @@ static uint32_t step(Warp *w, uint32_t pc, uint32_t mask)
             exec_fault(w, pc, "'trap' executed by %s: the kernel is aborted", lanes);
             return NO_SLOT;
         }
-        break;
-    case OP_SHFL_SYNC:
-    case OP_VOTE_SYNC:
-    case OP_BAR_WARP_SYNC:
-    case OP_BAR:
-    case OP_BARRIER:
-    case OP_BAR_ARRIVE:
-    case OP_BAR_RED:
-    case OP_MATCH:
-    case OP_REDUX_SYNC:
-    case OP_ELECT_SYNC:
+        advance(w, mask, pc + 1);
+        return pc + 1;
+    default:
+        BUG("control op %d", x->op);
+    }
+}
+
+/* Executes the instruction at pc for the lanes of mask. Returns the pc they all continue at,
+ * or NO_SLOT when they part, wait or end (the scheduler then looks at every lane). */
+static uint32_t step(Warp *w, uint32_t pc, uint32_t mask)
+{
+    const XInstr *x = &w->code[pc];
+    uint32_t undefined;
+    uint32_t run = guard_lanes(w, x, mask, &undefined);
+    switch ((Family)x->family) {
+    case FAM_CONTROL:
+        return control(w, x, pc, mask, run, undefined);
+    case FAM_SYNC:
+    case FAM_BARRIER:
         arrive(w, pc, mask);
         return w->waiting & mask ? NO_SLOT : pc + 1;
-    case OP_MEMBAR:
-    case OP_FENCE:
-        break;
-    case OP_ATOM:
-    case OP_RED:
+    case FAM_FENCE:
+        break;                     /* every access is performed in program order already */
+    case FAM_ATOMIC:
         mem_atomic(w, x, run);
         if (w->faulted)
             return NO_SLOT;
         break;
-    case OP_SHFL:
-        warp_shfl(w, x, mask, mask, run);
+    case FAM_MEMORY:
+        mem_execute(w, x, run);
+        if (w->faulted)
+            return NO_SLOT;
         break;
-    case OP_VOTE:
-        warp_vote(w, x, mask, run);
+    case FAM_WARP:
+        warp_execute(w, x, mask, run);
         break;
-    case OP_ACTIVEMASK:
-        for (int l = 0; l < WARP_SIZE; l++)
-            if (run >> l & 1)
-                w->val[x->dst][l] = mask;
-        w->defined[x->dst] |= run;
-        break;
-    case OP_SHF:
-        warp_shf(w, x, run);
-        break;
-    case OP_CVT:
+    case FAM_CONVERT:
         convert_execute(w, x, run);
         break;
-    case OP_MOV:
+    case FAM_ALU:
         if (x->pack || x->unpack)
             alu_move_parts(w, x, run);
         else
             alu_execute(w, x, run);
         break;
-    case OP_POPC: case OP_CLZ: case OP_BFIND: case OP_BREV: case OP_BFE: case OP_BFI: case OP_PRMT:
-    case OP_LOP3: case OP_DP4A: case OP_DP2A: case OP_FNS: case OP_VABSDIFF4:
+    case FAM_BITOPS:
         bitops_execute(w, x, run);
         break;
-    case OP_DIV: case OP_REM:
-        if (x->cls == 'f')
-            mathops_execute(w, x, run);
-        else
-            bitops_execute(w, x, run);
-        break;
-    case OP_RCP: case OP_SQRT: case OP_RSQRT: case OP_SIN: case OP_COS: case OP_LG2: case OP_EX2:
-    case OP_TANH: case OP_COPYSIGN: case OP_TESTP: case OP_SLCT:
+    case FAM_MATHOPS:
         mathops_execute(w, x, run);
         break;
-    case OP_LD:
-    case OP_ST:
-    case OP_CVTA:
-        mem_execute(w, x, run);
-        if (w->faulted)
-            return NO_SLOT;
-        break;
-    default:
-        alu_execute(w, x, run);
+    case FAM_NONE:
+    case FAM_COUNT:
+        BUG("'%s' was loaded, but no part of the executor runs it", op_info[x->op].name);
     }
     if (undefined) {               /* written or not, nobody can say */
         if (x->dst_kind == DST_VALUE)

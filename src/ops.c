@@ -5,9 +5,13 @@
 #include "ptxrun.h"
 
 const OpInfo op_info[OP_COUNT] = {
-#define OP(e, name, ptx, sm, flags, shape, rule, synopsis) { name, ptx, sm, flags, shape, rule, synopsis },
+#define OP(e, name, ptx, sm, flags, family, shape, rule, synopsis) { name, ptx, sm, flags, FAM_##family, shape, rule, synopsis },
 #include "ops.def"
 #undef OP
+};
+
+const char *const family_name[FAM_COUNT] = {
+    "", "alu", "bitops", "mathops", "convert", "memory", "atomic", "warp", "sync", "barrier", "fence", "control",
 };
 
 const TypeInfo type_info[TYPE_COUNT] = {
@@ -95,7 +99,7 @@ void ops_print_markdown(FILE *out)
     fputs("# PTX instructions known to ptxrun\n\n"
           "Generated from `src/ops.def` by `ptxrun --list-ops`; do not edit by hand.\n\n"
           "*checked*: operands and suffixes are checked against the rule shown; the others are\n"
-          "known by name and version only. *runs*: the executor implements it.\n\n"
+          "known by name and version only. *runs*: the part of the executor that runs it (empty: not yet).\n\n"
           "| instruction | PTX | target | checked | runs | synopsis |\n"
           "|---|---|---|---|---|---|\n", out);
     for (int op = 0; op < OP_COUNT; op++) {
@@ -106,7 +110,7 @@ void ops_print_markdown(FILE *out)
             fprintf(out, " | sm_%u%s", o->min_sm, (o->flags & OPF_ARCH) ? "a" : "");
         else
             fputs(" | any", out);
-        fprintf(out, " | %s | %s | %s", strcmp(o->rule, "*") ? "yes" : "", (o->flags & OPF_EXEC) ? "yes" : "",
+        fprintf(out, " | %s | %s | %s", strcmp(o->rule, "*") ? "yes" : "", family_name[o->family],
                 o->synopsis);
         if (o->flags & OPF_LEGACY_NOSYNC)
             fputs(" (deprecated in PTX 6.0; not for sm_70+ from PTX 6.4)", out);
