@@ -164,34 +164,6 @@ static uint32_t source_row(Loader *ld, const Instr *in, const Operand *o, int ty
     }
 }
 
-/* ld/st/cvta: the state space, vector count and type from the mnemonic's parts; the
- * qualifiers that change nothing inside one warp (.volatile .relaxed .ca .nc, cache hints)
- * are accepted and ignored. */
-static void load_memory_suffixes(Loader *ld, const Instr *in, XInstr *x)
-{
-    const char *s = in->mnemonic;
-    x->space = SPACE_NONE;
-    x->vec_count = 1;
-    for (const char *p = strchr(s, '.'); p; p = strchr(p + 1, '.')) {
-        const char *part = p + 1;
-        size_t len = strcspn(part, ".");
-        size_t base = strcspn(part, ".:");             /* shared::cta is shared */
-        if (base == 6 && !strncmp(part, "global", 6)) x->space = SPACE_GLOBAL;
-        else if (base == 6 && !strncmp(part, "shared", 6)) {
-            if (len > 6 && strncmp(part, "shared::cta", 11) != 0)
-                cannot(ld, in, "'.shared::cluster'");
-            x->space = SPACE_SHARED;
-        }
-        else if (base == 5 && !strncmp(part, "local", 5)) x->space = SPACE_LOCAL;
-        else if (base == 5 && !strncmp(part, "const", 5)) x->space = SPACE_CONST;
-        else if (base == 5 && !strncmp(part, "param", 5)) x->space = SPACE_PARAM;
-        else if (len == 2 && part[0] == 'v' && (part[1] == '2' || part[1] == '4')) x->vec_count = (uint8_t)(part[1] - '0');
-        else if (len == 2 && !strncmp(part, "to", 2)) x->to_space = true;
-        else if (len == 2 && part[0] == 'v' && part[1] == '8') cannot(ld, in, "'.v8'");
-        else if (base == 4 && !strncmp(part, "tex", 3)) cannot(ld, in, "a texture access");
-    }
-}
-
 static const char *space_word(int space)
 {
     switch (space) {
@@ -383,43 +355,16 @@ static void check_variant(Loader *ld, const Instr *in, const XInstr *x)
         cannot(ld, in, what);
 }
 
-/* bar / barrier {.cta} .sync / .arrive / .red.popc.u32 / .red.and|or.pred, {.aligned}:
- * src[0] the barrier, src[1] the thread count (if has_count), src[2] the predicate of .red. */
+/* bar / barrier {.cta} .sync / .arrive / .red.popc.u32 / .red.and|or.pred, {.aligned}, as the
+ * checker decoded them: src[0] the barrier, src[1] the thread count (if has_count), src[2] the
+ * predicate of .red. */
 static void load_barrier(Loader *ld, const Instr *in, XInstr *x)
 {
-    const char *s = in->mnemonic;
-    x->barrier = BARRIER_SYNC;
-    x->aligned = in->op != OP_BARRIER;        /* bar is barrier.aligned */
-    bool known = true;
-    for (const char *p = strchr(s, '.'); p; p = strchr(p + 1, '.')) {
-        const char *part = p + 1;
-        size_t len = strcspn(part, ".");
-#define IS(word) (len == sizeof word - 1 && !strncmp(part, word, len))
-        if (IS("sync") || IS("cta") || IS("u32") || IS("pred")) continue;
-        else if (IS("aligned")) x->aligned = true;
-        else if (IS("arrive")) x->barrier = BARRIER_ARRIVE;
-        else if (IS("red")) x->barrier = BARRIER_RED;
-        else if (IS("popc")) x->red_op = BARRIER_RED_POPC;
-        else if (IS("and")) x->red_op = BARRIER_RED_AND;
-        else if (IS("or")) x->red_op = BARRIER_RED_OR;
-        else known = false;
-#undef IS
-    }
+    x->aligned = in->op == OP_BAR || ir_has_mod(in, MOD_ALIGNED);      /* bar is barrier.aligned */
+    x->barrier = ir_has_mod(in, MOD_RED) ? BARRIER_RED : ir_has_mod(in, MOD_ARRIVE) ? BARRIER_ARRIVE : BARRIER_SYNC;
+    x->red_op = x->barrier != BARRIER_RED ? 0 : x->mode == MOD_POPC ? BARRIER_RED_POPC :
+                x->mode == MOD_AND ? BARRIER_RED_AND : BARRIER_RED_OR;
     unsigned n = in->operand_count, first = x->barrier == BARRIER_RED;
-    bool shape_ok = known && (x->barrier == BARRIER_RED) == (x->red_op != 0) &&
-                    (x->barrier == BARRIER_RED ? n == 3 || n == 4 : x->barrier == BARRIER_ARRIVE ? n == 2 : n == 1 || n == 2);
-    if (shape_ok && x->barrier == BARRIER_RED) {
-        const Operand *c = &in->operands[n - 1];
-        bool wants_pred = x->red_op != BARRIER_RED_POPC;
-        shape_ok = c->kind == OPND_PRED && (in->operands[0].kind == OPND_PRED) == wants_pred &&
-                   (in->operands[0].kind == OPND_REG || in->operands[0].kind == OPND_PRED);
-    }
-    if (!shape_ok) {
-        char what[96];
-        snprintf(what, sizeof what, "'%s' with these operands", in->mnemonic);
-        cannot(ld, in, what);
-        return;
-    }
     if (x->barrier == BARRIER_RED)
         load_destination(ld, in, &in->operands[0], x);
     x->src[0] = source_row(ld, in, &in->operands[first], TYPE_U32, x, 0);
@@ -429,6 +374,37 @@ static void load_barrier(Loader *ld, const Instr *in, XInstr *x)
     if (x->barrier == BARRIER_RED) {
         x->src[2] = source_row(ld, in, &in->operands[n - 1], TYPE_PRED, x, 2);
         x->src_count = 3;
+    }
+}
+
+/* atom d, [a], b{, c} / red [a], b, as the checker decoded them (a .cas's c, or a cache policy
+ * that changes nothing here): the old value to d, the address, then b (and c) in vec. */
+static void load_atomic(Loader *ld, const Instr *in, XInstr *x)
+{
+    unsigned first = in->op == OP_ATOM, values = x->mode == MOD_CAS ? 2 : 1;
+    if (first)
+        load_destination(ld, in, &in->operands[0], x);
+    load_address(ld, in, &in->operands[first], x);
+    for (unsigned i = 0; i < values; i++)
+        x->vec[i] = source_row(ld, in, &in->operands[first + 1 + i], x->type, x, 1 + i);
+    x->vec_count = (uint8_t)values;
+}
+
+/* ld d, [a] / st [a], b (a cache policy after them changes nothing here) / cvta d, a. */
+static void load_memory(Loader *ld, const Instr *in, XInstr *x)
+{
+    if (!x->vec_count)
+        x->vec_count = 1;
+    if (in->op == OP_LD) {
+        load_data_operand(ld, in, &in->operands[0], x, false);
+        load_address(ld, in, &in->operands[1], x);
+    } else if (in->op == OP_ST) {
+        load_address(ld, in, &in->operands[0], x);
+        load_data_operand(ld, in, &in->operands[1], x, true);
+    } else {
+        load_destination(ld, in, &in->operands[0], x);
+        x->src[0] = source_row(ld, in, &in->operands[1], x->type, x, 0);
+        x->src_count = 1;
     }
 }
 
@@ -450,6 +426,8 @@ static void load_instr(Loader *ld, const Instr *in, XInstr *x)
     x->line = line;
     for (unsigned i = 0; i < in->mod_count; i++) {
         Mod mod = in->mods[i];
+        if (mod_is_hint[mod])
+            continue;                              /* orders, scopes, cache policy (mods.def) */
         switch (mod) {
         case MOD_RN: case MOD_RZ: case MOD_RM: case MOD_RP:
         case MOD_RNI: case MOD_RZI: case MOD_RMI: case MOD_RPI: x->rounding = (uint8_t)mod; break;
@@ -462,6 +440,16 @@ static void load_instr(Loader *ld, const Instr *in, XInstr *x)
         case MOD_CLAMP: x->clamp = true; break;
         case MOD_WRAP: break;
         case MOD_WIDE: x->wide = true; x->mode = (uint8_t)mod; break;
+        case MOD_GLOBAL: x->space = SPACE_GLOBAL; break;
+        case MOD_SHARED: case MOD_SHARED_CTA: case MOD_SHARED_CLUSTER: x->space = SPACE_SHARED; break;
+        case MOD_LOCAL: x->space = SPACE_LOCAL; break;
+        case MOD_CONST: x->space = SPACE_CONST; break;
+        case MOD_PARAM: case MOD_PARAM_ENTRY: case MOD_PARAM_FUNC: x->space = SPACE_PARAM; break;
+        case MOD_V2: x->vec_count = 2; break;
+        case MOD_V4: x->vec_count = 4; break;
+        case MOD_V8: x->vec_count = 8; break;
+        case MOD_TO: x->to_space = true; break;
+        case MOD_SYNC: case MOD_ARRIVE: case MOD_RED: case MOD_ALIGNED: break;   /* load_barrier */
         case MOD_AND: case MOD_OR: case MOD_XOR:
             if (in->op == OP_SETP || in->op == OP_SET) {
                 x->boolop = (uint8_t)mod;
@@ -485,60 +473,27 @@ static void load_instr(Loader *ld, const Instr *in, XInstr *x)
     }
     check_variant(ld, in, x);
 
-    if (in->op == OP_CALL) {
-        load_call(ld, in, x);
+    switch ((Family)x->family) {
+    case FAM_CONTROL:
+        if (in->op == OP_CALL)
+            load_call(ld, in, x);
+        else if (in->op == OP_BRA)
+            x->target = ld->cur->code_base + in->operands[0].u.ref.target;
         return;
-    }
-    if (in->op == OP_BAR || in->op == OP_BARRIER || in->op == OP_BAR_ARRIVE || in->op == OP_BAR_RED) {
+    case FAM_BARRIER:
         load_barrier(ld, in, x);
         return;
-    }
-    if (in->op == OP_MEMBAR || in->op == OP_FENCE)
-        return;                                    /* nothing to order inside one warp */
-    if (in->op == OP_ATOM || in->op == OP_RED) {
-        load_memory_suffixes(ld, in, x);
-        if (x->space != SPACE_NONE && x->space != SPACE_GLOBAL && x->space != SPACE_SHARED) {
-            diag_at(ld->w->diag, DIAG_ERROR, in->at, "'%s': atomics are defined on .global and .shared memory "
-                    "(or a generic address of either) only", in->mnemonic);
-            ld->failed = true;
-            return;
-        }
-        unsigned first = in->op == OP_ATOM ? 1 : 0;
-        if (in->operand_count < first + 2 || in->operand_count > first + 3 ||
-            (x->mode == MOD_CAS) != (in->operand_count == first + 3) || !x->mode ||
-            (x->cls == 'f' && x->mode != MOD_ADD) || in->type_count != 1 || x->vec_count != 1 ||
-            (x->bits < 32 && x->type != TYPE_F16 && x->type != TYPE_BF16)) {
-            char what[96];
-            snprintf(what, sizeof what, "'%s' in this form", in->mnemonic);
-            cannot(ld, in, what);
-            return;
-        }
-        if (first)
-            load_destination(ld, in, &in->operands[0], x);
-        load_address(ld, in, &in->operands[first], x);
-        for (unsigned i = first + 1; i < in->operand_count; i++)
-            x->vec[i - first - 1] = source_row(ld, in, &in->operands[i], x->type, x, i - first);
-        x->vec_count = (uint8_t)(in->operand_count - first - 1);
+    case FAM_FENCE:
+        return;                                    /* nothing to order: accesses are in program order */
+    case FAM_ATOMIC:
+        load_atomic(ld, in, x);
         return;
-    }
-    if (in->op == OP_LD || in->op == OP_ST || in->op == OP_CVTA) {
-        load_memory_suffixes(ld, in, x);
-        if (in->op == OP_LD && in->operand_count == 2) {
-            load_data_operand(ld, in, &in->operands[0], x, false);
-            load_address(ld, in, &in->operands[1], x);
-        } else if (in->op == OP_ST && in->operand_count == 2) {
-            load_address(ld, in, &in->operands[0], x);
-            load_data_operand(ld, in, &in->operands[1], x, true);
-        } else if (in->op == OP_CVTA && in->operand_count == 2 && x->space != SPACE_NONE) {
-            load_destination(ld, in, &in->operands[0], x);
-            x->src[0] = source_row(ld, in, &in->operands[1], x->type, x, 0);
-            x->src_count = 1;
-        } else {
-            cannot(ld, in, "this form");
-        }
+    case FAM_MEMORY:
+        load_memory(ld, in, x);
         return;
+    default:
+        break;
     }
-
     if (in->op == OP_MOV && in->operand_count == 2 &&
         (in->operands[0].kind == OPND_VEC || in->operands[1].kind == OPND_VEC)) {
         /* mov.b64 {lo, hi}, d unpacks; mov.b64 d, {lo, hi} packs (also .b32 of two .b16, ...). */
@@ -618,15 +573,7 @@ static void load_instr(Loader *ld, const Instr *in, XInstr *x)
     }
 
     unsigned first_source = 0;
-    switch (in->op) {
-    case OP_BRA:
-        x->target = ld->cur->code_base + in->operands[0].u.ref.target;
-        return;
-    case OP_RET: case OP_EXIT: case OP_TRAP:
-        return;
-    case OP_BAR_WARP_SYNC:
-        break;
-    default:
+    if (in->op != OP_BAR_WARP_SYNC) {
         load_destination(ld, in, &in->operands[0], x);
         first_source = 1;
     }
@@ -1082,9 +1029,12 @@ void exec_report_warnings(Warp *w, bool strict)
     }
 }
 
+/* Whether two synchronising instructions are of one kind: the same opcode, types and modifiers. */
 static bool same_kind(const XInstr *a, const XInstr *b)
 {
-    return a->op == b->op && a->ir->mnemonic == b->ir->mnemonic;
+    const Instr *x = a->ir, *y = b->ir;
+    return x->op == y->op && x->type_count == y->type_count && x->mod_count == y->mod_count &&
+           memcmp(x->types, y->types, x->type_count) == 0 && memcmp(x->mods, y->mods, x->mod_count) == 0;
 }
 
 /* For a deadlock: where each lane waiting at a warp-level synchronising instruction waits, and

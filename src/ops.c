@@ -22,8 +22,18 @@ const TypeInfo type_info[TYPE_COUNT] = {
 
 const char *const mod_name[MOD_COUNT] = {
 #define MOD(e, word) word,
+#define HINT(e, word) word,
 #include "mods.def"
 #undef MOD
+#undef HINT
+};
+
+const bool mod_is_hint[MOD_COUNT] = {
+#define MOD(e, word) false,
+#define HINT(e, word) true,
+#include "mods.def"
+#undef MOD
+#undef HINT
 };
 
 const SregInfo sreg_info[SREG_COUNT] = {
@@ -122,13 +132,18 @@ void ops_print_markdown(FILE *out)
         const OpInfo *o = &op_info[op];
         if (strcmp(o->rule, "*") == 0)
             continue;
-        fprintf(out, "| `%s` | `%s` | ", o->name, o->shape[0] ? o->shape : "(none)");
+        fprintf(out, "| `%s` | `", o->name);
+        print_cell(out, o->shape[0] ? o->shape : "(none)");
+        fputs("` | ", out);
         print_cell(out, o->rule[0] ? o->rule : "(none)");
         fputs(" |\n", out);
     }
     fputs("\nOperand letters: d destination, D destination with optional |p, Q predicate destination"
           " with optional |q, a source of the instruction type, w source of the result type,"
           " t source of the second type, u 32-bit integer source, U 32-bit integer destination, p predicate (may be negated), l label,"
-          " V destination or vector,"
-          " S source, vector or address of a variable; ? marks an optional operand.\n", out);
+          " V destination or vector, v source or vector,"
+          " S source, vector or address of a variable, A address in brackets, c 64-bit cache policy;"
+          " ? marks an optional operand; `.word letters | letters`: the operands of the forms with"
+          " that suffix, then of the others.\n"
+          "Suffixes: {x|y} one of them, [x|y] at most one; !word: valid PTX that ptxrun does not execute yet.\n", out);
 }

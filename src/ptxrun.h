@@ -128,8 +128,10 @@ typedef enum {
 
 typedef enum {
 #define MOD(e, word) MOD_##e,
+#define HINT(e, word) MOD_##e,
 #include "mods.def"
 #undef MOD
+#undef HINT
     MOD_COUNT
 } Mod;
 
@@ -192,6 +194,7 @@ typedef struct TypeInfo {
 
 extern const TypeInfo type_info[TYPE_COUNT];
 extern const char *const mod_name[MOD_COUNT];
+extern const bool mod_is_hint[MOD_COUNT];        /* mods.def HINT: the executor ignores it */
 
 typedef struct SregInfo {
     const char *name;
@@ -438,6 +441,9 @@ typedef struct CheckOptions {
 } CheckOptions;
 
 int check_module(Module *m, Diag *diag, const CheckOptions *options);
+
+/* suffixes.c: what a decoded instruction's suffixes must say together (called by check.c). */
+void suffixes_check(Diag *diag, const Module *m, const Instr *in);
 
 /* ir.c: print the decoded module back as PTX; compare two modules. */
 void ir_print_module(FILE *out, const Module *m);
