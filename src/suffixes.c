@@ -116,12 +116,12 @@ static void check_load_store(Diag *diag, const Module *m, const Instr *in)
         error(diag, in->at, "'%s': .mmio goes with .relaxed.sys, on .global memory", name);
     if (strong != MOD_COUNT && !global && !shared)
         error(diag, in->at, "'%s': .%s is for .global and .shared memory", name, mod_name[strong]);
-    int cache = ir_has_mod(in, MOD_NC) ? MOD_NC : cache_op != MOD_COUNT ? cache_op : l1;
+    int cache = ir_has_mod(in, MOD_NC) ? MOD_NC : cache_op;
     if (strong != MOD_COUNT && cache != MOD_COUNT)
         error(diag, in->at, "'%s': .%s cannot be combined with .%s", name, mod_name[strong], mod_name[cache]);
     else if (ir_has_mod(in, MOD_WEAK) && ir_has_mod(in, MOD_NC))
         error(diag, in->at, "'%s': .weak cannot be combined with .nc", name);
-    else if (ir_has_mod(in, MOD_VOLATILE) && (l2 != MOD_COUNT || ir_has_mod(in, MOD_L2_CACHE_HINT)))
+    else if (ir_has_mod(in, MOD_VOLATILE) && (l1 != MOD_COUNT || l2 != MOD_COUNT || ir_has_mod(in, MOD_L2_CACHE_HINT)))
         error(diag, in->at, "'%s': .volatile takes no cache hints", name);
     if (l1 != MOD_COUNT && cache_op != MOD_COUNT)
         error(diag, in->at, "'%s': .%s cannot be combined with .%s", name, mod_name[l1], mod_name[cache_op]);

@@ -171,6 +171,24 @@ printf '.version 8.3\n.target sm_90\n.address_size 64\n.local .align 4 .b8 scrat
 expect_exit 2 "module-scope .local" "$PTXRUN" --check --no-color "$tmp/module_local.ptx"
 expect_stderr_line "module-scope .local" "$tmp/module_local.ptx:4:21: error: '.local' variable 'scratch' at module scope (ptxas allows .local only inside a function)"
 
+# -- forms PTX does not have, and valid forms ptxrun does not execute yet, are refused at --check
+# where they are written (the run refuses them the same way, before it starts)
+printf 'bar.frob 0;\n' > "$tmp/barfrob.ptx"
+expect_exit 2 "bar.frob" "$PTXRUN" --check --no-color "$tmp/barfrob.ptx"
+expect_stderr_line "bar.frob" "$tmp/barfrob.ptx:1:4: error: unknown modifier '.frob' for 'bar'"
+printf '.reg .b64 a;\nld.weird.global.u32 r, [a];\n' > "$tmp/ldweird.ptx"
+expect_exit 2 "ld.weird" "$PTXRUN" --check --no-color "$tmp/ldweird.ptx"
+expect_stderr_line "ld.weird" "$tmp/ldweird.ptx:2:3: error: unknown modifier '.weird' for 'ld'"
+printf '.reg .b64 a;\nld.global.v8.f32 {r0, r1, r2, r3, r4, r5, r6, r7}, [a];\nld.shared::cluster.u32 r, [a];\natom.global.cas.b128 q, [a], q, q;\nfence.proxy.tensormap::generic.release.gpu;\n' > "$tmp/notyet.ptx"
+expect_exit 2 "not executed yet: --check" "$PTXRUN" --check --no-color "$tmp/notyet.ptx"
+expect_stderr_line "ld.v8" "$tmp/notyet.ptx:2:10: error: ptxrun cannot execute 'ld' with '.v8' yet"
+expect_stderr_line "ld.shared::cluster" "$tmp/notyet.ptx:3:3: error: ptxrun cannot execute 'ld' with '.shared::cluster' yet"
+expect_stderr_line "atom.b128" "$tmp/notyet.ptx:4:16: error: ptxrun cannot execute 'atom' with '.b128' yet"
+expect_stderr_line "fence.proxy.tensormap" "$tmp/notyet.ptx:5:12: error: ptxrun cannot execute 'fence' with '.tensormap::generic' yet"
+expect_stderr_line "four refusals" "$tmp/notyet.ptx: 4 errors"
+expect_exit 2 "not executed yet: run" "$PTXRUN" --no-color "$tmp/notyet.ptx"
+expect_stderr_line "run: ld.v8" "$tmp/notyet.ptx:2:10: error: ptxrun cannot execute 'ld' with '.v8' yet"
+
 # JSON out is --lanes in: an identity program reproduces the state exactly.
 "$PTXRUN" -w samples/butterfly.ptx --lanes samples/butterfly.lanes.json --json > "$tmp/state.json"
 printf 'mov.f32 Ry, Ry;\nmov.f32 Rx, Rx;\n' > "$tmp/identity.ptx"
