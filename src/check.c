@@ -267,6 +267,11 @@ static Rule *rule_of(Checker *c, int op)
         }
         s++;
     }
+    unsigned type_groups = 0;
+    for (unsigned g = 0; g < r->group_count; g++)
+        type_groups += r->groups[g].words[0].is_type;
+    if (type_groups > MAX_TYPES || r->group_count - type_groups > MAX_SUFFIXES)
+        BUG("ops.def rule of '%s' has more groups than an instruction has room for", op_info[op].name);
     return r;
 }
 
@@ -321,22 +326,11 @@ static bool decode_mnemonic(Checker *c, const Instr *in, Decoded *out)
         int t = type_lookup(part, part_len);
         int m = t == TYPE_COUNT ? mod_lookup(part, part_len) : MOD_COUNT;
         if (r->any) {
-            /* Suffixes are not checked yet, but an executed instruction with fully described
-             * operands (arithmetic, cvt) must not run with one dropped: each is a known type
-             * or modifier, within the IR's room. Memory, call and barrier instructions read
-             * their state spaces and the like from the mnemonic when they are loaded. */
-            bool executed = op_info[op].family != FAM_NONE && !strpbrk(op_info[op].shape, "*_");
+            /* Not checked (ptxrun does not execute the opcode): the known words are kept. */
             if (t != TYPE_COUNT && out->type_count < MAX_TYPES)
                 out->types[out->type_count++] = (uint8_t)t;
             else if (m != MOD_COUNT && out->mod_count < MAX_SUFFIXES)
                 out->mods[out->mod_count++] = (uint8_t)m;
-            else if (executed && t == TYPE_COUNT && m == MOD_COUNT) {
-                error(c, part_at, "unknown modifier '.%.*s' for '%s'", (int)part_len, part, name);
-                ok = false;
-            } else if (executed) {
-                error(c, part_at, "too many suffixes for '%s'", name);
-                ok = false;
-            }
             continue;
         }
         int found = -1, conflict = -1;
@@ -722,11 +716,12 @@ static void check_value(Checker *c, const Instr *in, const Operand *o, Expect e)
             error(c, o->at, "'%s' is not a predicate ('%s' needs one here)", r->name, op);
             return;
         }
-        /* ld, st and cvt may name registers wider than their type (PTX ISA 5.4.5.1): integers
-         * for cvt; for ld and st also registers of any type for .bN data, or .bN registers. */
+        /* ld, st and cvt may name registers wider than their type (PTX ISA 5.4.5.1): integers,
+         * or .bN registers (cvt's packed formats: .e2m1x2 in a .b16); for ld and st also
+         * registers of any type for .bN data. */
         char want = type_class(e.type), have = type_class(r->type);
         bool wider = type_bits(r->type) > type_bits(e.type);
-        bool wider_ok = (in->op == OP_CVT && wider && want != 'f' && have != 'f') ||
+        bool wider_ok = (in->op == OP_CVT && wider && ((want != 'f' && have != 'f') || have == 'b')) ||
                         ((in->op == OP_LD || in->op == OP_ST) && wider &&
                          (want == 'b' || have == 'b' || (want != 'f' && have != 'f')));
         if (!r->inferred && !wider_ok && !compatible(r->type, e.type))
@@ -794,7 +789,7 @@ static Expect expect_for(const Instr *in, char letter)
     case 'w': e.type = wide; break;
     case 't': e.type = in->type_count > 1 ? in->types[1] : TYPE_NONE; break;
     case 'u': e.type = TYPE_U32; break;
-    case 'U': e.dest = true; e.type = TYPE_U32; break;
+    case 'U': case 'M': e.dest = true; e.type = TYPE_U32; break;
     case 'p': e.pred = true; e.type = TYPE_PRED; break;
     case 'l': e.type = TYPE_NONE; break;
     default: break;
@@ -827,7 +822,7 @@ static void check_operand(Checker *c, const Instr *in, Operand *o, Expect e)
         return;
     }
     if (o->kind == OPND_PAIR) {
-        if (e.letter != 'D' && e.letter != 'Q') {
+        if (e.letter != 'D' && e.letter != 'Q' && e.letter != 'M') {
             error(c, o->at, "'%s' does not take a d|p pair here", in->mnemonic);
             return;
         }
@@ -999,7 +994,7 @@ static void check_instr(Checker *c, Instr *in)
     }
     for (unsigned i = 0; i < in->operand_count; i++) {
         Operand *o = &in->operands[i];
-        bool unchecked = any || letters[i] == '_';
+        bool unchecked = any;
         Expect e = unchecked ? (Expect){ 0, false, false, TYPE_NONE } : expect_for(in, letters[i]);
         if (unchecked) {
             /* Unchecked operands: in a snippet a new name is a predicate only where the

@@ -287,6 +287,142 @@ static void check_fence(Diag *diag, const Instr *in)
               restrict_to == MOD_SYNC_RESTRICT_SHARED_CTA ? "release" : "acquire");
 }
 
+static const Mod ROUNDINGS[] = { MOD_RN, MOD_RZ, MOD_RM, MOD_RP };
+static const Mod INT_ROUNDINGS[] = { MOD_RNI, MOD_RZI, MOD_RMI, MOD_RPI };
+
+/* div, rcp, sqrt, ex2: what each type takes (PTX ISA; ptxas 13.0). */
+static void check_float_math(Diag *diag, const Instr *in)
+{
+    const char *name = in->mnemonic;
+    int type = type_of_instr(in), rounding = FIRST_OF(in, ROUNDINGS);
+    bool approx = ir_has_mod(in, MOD_APPROX), full = ir_has_mod(in, MOD_FULL), ftz = ir_has_mod(in, MOD_FTZ);
+    char cls = type_info[type].cls;
+    switch (in->op) {
+    case OP_DIV:
+        if (cls != 'f' && (approx || full || ftz || rounding != MOD_COUNT))
+            error(diag, in->at, "'%s': .approx, .full, .ftz and roundings are for floating-point division", name);
+        else if (type == TYPE_F32 && !approx && !full && rounding == MOD_COUNT)
+            error(diag, in->at, "'%s' needs .approx, .full or a rounding modifier (.rn, .rz, .rm or .rp)", name);
+        else if (type == TYPE_F64 && (approx || full || ftz))
+            error(diag, in->at, "'%s': .approx, .full and .ftz are for .f32", name);
+        else if (type == TYPE_F64 && rounding == MOD_COUNT)
+            error(diag, in->at, "'%s' needs a rounding modifier (.rn, .rz, .rm or .rp)", name);
+        break;
+    case OP_RCP:
+    case OP_SQRT:
+        if (type == TYPE_F64 && approx && (in->op == OP_SQRT || !ftz))
+            error(diag, in->at, "'%s': %s", name, in->op == OP_SQRT ? ".approx is for .f32" : "rcp.approx.f64 needs .ftz");
+        else if (in->op == OP_SQRT && type == TYPE_F64 && ftz)
+            error(diag, in->at, "'%s': .ftz is for .f32", name);
+        break;
+    case OP_EX2:
+        if ((type == TYPE_F16 || type == TYPE_F16X2) && ftz)
+            error(diag, in->at, "'%s': .ftz is not for .%s", name, type_info[type].name);
+        else if ((type == TYPE_BF16 || type == TYPE_BF16X2) && !ftz)
+            error(diag, in->at, "'%s' needs .ftz for .%s", name, type_info[type].name);
+        break;
+    default:
+        break;
+    }
+}
+
+/* setp, set: which comparisons each kind of type has (PTX ISA setp: .b types compare for
+ * equality; .lo .ls .hi .hs are unsigned; the unordered ones, .num and .nan are for floats). */
+static void check_compare(Diag *diag, const Instr *in, int type)
+{
+    static const Mod EQUALITY[] = { MOD_EQ, MOD_NE };
+    static const Mod ORDER[] = { MOD_LT, MOD_LE, MOD_GT, MOD_GE };
+    static const Mod UNSIGNED[] = { MOD_LO, MOD_LS, MOD_HI, MOD_HS };
+    static const Mod UNORDERED[] = { MOD_EQU, MOD_NEU, MOD_LTU, MOD_LEU, MOD_GTU, MOD_GEU, MOD_NUM, MOD_NAN };
+    char cls = type == TYPE_NONE ? 0 : type_info[type].cls;
+    int cmp = FIRST_OF(in, EQUALITY);
+    bool ok = cmp != MOD_COUNT;
+    if (!ok && (cmp = FIRST_OF(in, ORDER)) != MOD_COUNT)
+        ok = cls != 'b';
+    else if (!ok && (cmp = FIRST_OF(in, UNSIGNED)) != MOD_COUNT)
+        ok = cls == 'u';
+    else if (!ok && (cmp = FIRST_OF(in, UNORDERED)) != MOD_COUNT)
+        ok = cls == 'f';
+    if (!ok && cmp != MOD_COUNT)
+        error(diag, in->at, "'%s': .%s is not a comparison of .%s values", in->mnemonic, mod_name[cmp],
+              type_info[type].name);
+    bool combine = ir_has_mod(in, MOD_AND) || ir_has_mod(in, MOD_OR) || ir_has_mod(in, MOD_XOR);
+    if (combine && in->operand_count != 4)
+        error(diag, in->at, "'%s' combines with a third predicate: '%s.cmp.op.type d, a, b, c'", in->mnemonic,
+              op_info[in->op].name);
+    if (!combine && in->operand_count == 4)
+        error(diag, in->operands[3].at, "'%s' takes a third predicate only with .and, .or or .xor", in->mnemonic);
+}
+
+/* cvt: the rounding a conversion needs (PTX ISA cvt; ptxas 13.0): to an integer from a float, an
+ * integer rounding; to a float that cannot hold every value, a float rounding; none where every
+ * value converts exactly; a float to its own type rounds to an integer or not at all. */
+static void check_convert(Diag *diag, const Instr *in)
+{
+    if (in->type_count != 2)
+        return;
+    const char *name = in->mnemonic;
+    int to = in->types[0], from = in->types[1];
+    int rounding = FIRST_OF(in, ROUNDINGS), int_rounding = FIRST_OF(in, INT_ROUNDINGS);
+    bool rna = ir_has_mod(in, MOD_RNA), float_rounding = rounding != MOD_COUNT || rna;
+    char to_cls = type_info[to].cls, from_cls = type_info[from].cls;
+    bool scalar_float[2] = { false, false };
+    for (int i = 0; i < 2; i++) {
+        int t = in->types[i];
+        scalar_float[i] = t == TYPE_F16 || t == TYPE_BF16 || t == TYPE_TF32 || t == TYPE_F32 || t == TYPE_F64;
+    }
+    if (rna && to != TYPE_TF32)
+        error(diag, in->at, "'%s': .rna is for conversions to .tf32", name);
+    if ((to_cls == 'f' && !scalar_float[0]) || (from_cls == 'f' && !scalar_float[1])) {
+        if (!float_rounding && !ir_has_mod(in, MOD_RS))
+            error(diag, in->at, "'%s' needs a rounding modifier (.rn, .rz, .rm or .rp)", name);
+        return;                                        /* packed formats: their own rules */
+    }
+    unsigned to_bits = type_info[to].bits, from_bits = type_info[from].bits;
+    bool fits = (from_cls == 'u' && ((to_cls == 'u' && to_bits >= from_bits) || (to_cls == 's' && to_bits > from_bits))) ||
+                (from_cls == 's' && to_cls == 's' && to_bits >= from_bits);
+    if (ir_has_mod(in, MOD_SAT) && fits)
+        error(diag, in->at, "'%s': .sat changes nothing: every .%s value is a .%s value", name, type_info[from].name,
+              type_info[to].name);
+    if (ir_has_mod(in, MOD_FTZ) && to != TYPE_F32 && from != TYPE_F32)
+        error(diag, in->at, "'%s': .ftz is for conversions from or to .f32", name);
+    int extra = ir_has_mod(in, MOD_RELU) ? MOD_RELU : ir_has_mod(in, MOD_SATFINITE) ? MOD_SATFINITE : MOD_COUNT;
+    if (extra != MOD_COUNT && to != TYPE_F16 && to != TYPE_BF16 && to != TYPE_TF32)
+        error(diag, in->at, "'%s': .%s is for conversions to .f16, .bf16, .tf32 and packed formats", name,
+              mod_name[extra]);
+    if (from_cls == 'f' && to_cls != 'f') {
+        if (int_rounding == MOD_COUNT)
+            error(diag, in->at, "'%s' needs an integer rounding (.rni, .rzi, .rmi or .rpi)", name);
+    } else if (from_cls != 'f' && to_cls == 'f') {
+        if (!float_rounding)
+            error(diag, in->at, "'%s' needs a rounding modifier (.rn, .rz, .rm or .rp)", name);
+    } else if (from == TYPE_BF16 || (to == TYPE_BF16 && from_cls == 'f')) {
+        /* ptxas takes a rounding or none from .bf16, and between .bf16 and .f16 */
+    } else if (from_cls == 'f' && from == to) {
+        if (float_rounding)
+            error(diag, in->at, "'%s' rounds to an integer (.rni, .rzi, .rmi or .rpi) or not at all", name);
+    } else if (from_cls == 'f' && to_bits <= from_bits) {
+        if (!float_rounding)
+            error(diag, in->at, "'%s' needs a rounding modifier (.rn, .rz, .rm or .rp)", name);
+    } else if (float_rounding || int_rounding != MOD_COUNT) {
+        error(diag, in->at, "'%s' takes no rounding: every value converts exactly", name);
+    }
+}
+
+/* redux.sync: .and/.or/.xor of .b32, .add of .u32/.s32, .min/.max of those or .f32 (with .abs,
+ * .NaN). */
+static void check_redux(Diag *diag, const Instr *in)
+{
+    int type = type_of_instr(in);
+    bool bits = ir_has_mod(in, MOD_AND) || ir_has_mod(in, MOD_OR) || ir_has_mod(in, MOD_XOR);
+    bool min_max = ir_has_mod(in, MOD_MIN) || ir_has_mod(in, MOD_MAX);
+    if (bits != (type == TYPE_B32) || (type == TYPE_F32 && !min_max))
+        error(diag, in->at, "'%s': .and, .or and .xor take .b32; .add .u32 or .s32; .min and .max those or .f32",
+              in->mnemonic);
+    else if ((ir_has_mod(in, MOD_ABS) || ir_has_mod(in, MOD_NAN_)) && type != TYPE_F32)
+        error(diag, in->at, "'%s': .abs and .NaN are for .f32", in->mnemonic);
+}
+
 void suffixes_check(Diag *diag, const Module *m, const Instr *in)
 {
     check_later_suffixes(diag, m, in);
@@ -307,15 +443,41 @@ void suffixes_check(Diag *diag, const Module *m, const Instr *in)
         if (in->op == OP_MAD && cls == 'f' && !rounding && (type == TYPE_F32 || type == TYPE_F64))
             error(diag, in->at, "'%s' needs a rounding modifier (.rn, .rz, .rm or .rp)", in->mnemonic);
         break;
-    case OP_SETP: {
-        bool combine = ir_has_mod(in, MOD_AND) || ir_has_mod(in, MOD_OR) || ir_has_mod(in, MOD_XOR);
-        if (combine && in->operand_count != 4)
-            error(diag, in->at, "'%s' combines with a third predicate: 'setp.cmp.op.type p, a, b, c'", in->mnemonic);
-        if (!combine && in->operand_count == 4)
-            error(diag, in->operands[3].at, "'%s' takes a third predicate only with .and, .or or .xor",
-                  in->mnemonic);
+    case OP_SETP:
+        check_compare(diag, in, type);
         break;
-    }
+    case OP_SET:
+        check_compare(diag, in, in->type_count > 1 ? in->types[1] : TYPE_NONE);
+        break;
+    case OP_DIV:
+    case OP_RCP:
+    case OP_SQRT:
+    case OP_EX2:
+        check_float_math(diag, in);
+        break;
+    case OP_CVT:
+        check_convert(diag, in);
+        break;
+    case OP_REDUX_SYNC:
+        check_redux(diag, in);
+        break;
+    case OP_MAD24:
+        if (ir_has_mod(in, MOD_SAT) && (!ir_has_mod(in, MOD_HI) || type != TYPE_S32))
+            error(diag, in->at, "'%s': .sat is for mad24.hi.s32", in->mnemonic);
+        break;
+    case OP_SLCT:
+        if (ir_has_mod(in, MOD_FTZ) && (in->type_count < 2 || in->types[1] != TYPE_F32))
+            error(diag, in->at, "'%s': .ftz is for an .f32 selector", in->mnemonic);
+        break;
+    case OP_LOP3:
+        if ((ir_has_mod(in, MOD_OR) || ir_has_mod(in, MOD_AND)) && in->operand_count == 6 &&
+            in->operands[0].kind != OPND_PAIR)
+            error(diag, in->operands[0].at, "'%s' writes d|p: it needs a predicate destination", in->mnemonic);
+        break;
+    case OP_ELECT_SYNC:
+        if (in->operand_count == 2 && in->operands[0].kind != OPND_PAIR)
+            error(diag, in->operands[0].at, "'%s' writes d|p: it needs a predicate destination", in->mnemonic);
+        break;
     case OP_LD:
     case OP_ST:
         check_load_store(diag, m, in);

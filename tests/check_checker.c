@@ -271,6 +271,49 @@ START_TEST(memory_barrier_and_fence_forms)
 }
 END_TEST
 
+START_TEST(arithmetic_forms)
+{
+    /* What ptxas 13.0 accepts of the arithmetic that ptxrun executes... */
+    static const char *const valid[] = {
+        "mul24.hi.u32 %r1, %r2, 7;", "mad24.hi.sat.s32 %r1, %r2, %r3, %r4;", "div.approx.ftz.f32 %f1, %f2, %f3;",
+        "div.rz.f64 %rd1, %rd2, %rd3;", "rcp.approx.ftz.f64 %rd1, %rd2;", "rcp.rm.ftz.f64 %rd1, %rd2;",
+        "bfind.shiftamt.s64 %r1, %rd1;", "dp2a.hi.s32.u32 %r1, %r2, %r3, %r4;", "madc.lo.cc.s32 %r1, %r2, %r3, %r4;",
+        "ex2.approx.ftz.bf16x2 %r1, %r2;", "set.lt.and.u32.s32 %r1, %r2, %r3, %p1;", "setp.hs.u32 %p1, %r1, %r2;",
+        "setp.num.f32 %p1, %f1, %f2;", "slct.ftz.b32.f32 %r1, %r2, %r3, %f1;", "lop3.or.b32 %r1|%p1, %r2, %r3, %r4, 0x80, %p2;",
+        "prmt.b32.f4e %r1, %r2, %r3, %r4;", "cvt.rni.s32.f32 %r1, %f1;", "cvt.rn.f32.s32 %f1, %r1;",
+        "cvt.f64.f32 %rd1, %f1;", "cvt.bf16.f16 %h1, %h2;", "cvt.rn.satfinite.e4m3x2.f32 %h1, %f1, %f2;",
+        "cvt.sat.u32.s32 %r1, %r2;", "match.all.sync.b64 %r1|%p1, %rd1, -1;", "redux.sync.min.s32 %r1, %r2, -1;",
+        "elect.sync _|%p1, -1;", "vabsdiff4.u32.u32.s32.sat %r1, %r2, %r3, %r4;",
+    };
+    for (size_t i = 0; i < COUNT_OF(valid); i++)
+        ck_assert_msg(strcmp(diagnostics_of(valid[i]), "") == 0, "'%s': %s", valid[i], diagnostics_of(valid[i]));
+    /* ... and what it refuses. */
+    static const struct {
+        const char *instr, *message;
+    } invalid[] = {
+        { "mul24.u32 %r1, %r2, %r3;", "12:1: error: 'mul24.u32' needs one of .hi, .lo\n" },
+        { "popc.u32 %r1, %r2;", "12:5: error: '.u32' is not a valid type for 'popc'\n" },
+        { "div.f32 %f1, %f2, %f3;",
+          "12:1: error: 'div.f32' needs .approx, .full or a rounding modifier (.rn, .rz, .rm or .rp)\n" },
+        { "sqrt.approx.f64 %rd1, %rd2;", "12:1: error: 'sqrt.approx.f64': .approx is for .f32\n" },
+        { "setp.lt.b32 %p1, %r1, %r2;", "12:1: error: 'setp.lt.b32': .lt is not a comparison of .b32 values\n" },
+        { "cvt.s32.f32 %r1, %f1;", "12:1: error: 'cvt.s32.f32' needs an integer rounding (.rni, .rzi, .rmi or .rpi)\n" },
+        { "cvt.rn.f64.f32 %rd1, %f1;", "12:1: error: 'cvt.rn.f64.f32' takes no rounding: every value converts exactly\n" },
+        { "cvt.sat.s32.s16 %r1, %h1;",
+          "12:1: error: 'cvt.sat.s32.s16': .sat changes nothing: every .s16 value is a .s32 value\n" },
+        { "match.any.sync.b32 %r1|%p1, %r2, -1;", "12:20: error: 'match.any.sync.b32' does not take a d|p pair here\n" },
+        { "redux.sync.and.u32 %r1, %r2, -1;",
+          "12:1: error: 'redux.sync.and.u32': .and, .or and .xor take .b32; .add .u32 or .s32; .min and .max those or .f32\n" },
+        { "elect.sync %r1, -1;", "12:12: error: 'elect.sync' writes d|p: it needs a predicate destination\n" },
+    };
+    for (size_t i = 0; i < COUNT_OF(invalid); i++)
+        ck_assert_str_eq(diagnostics_of(invalid[i].instr), invalid[i].message);
+    /* redux.sync of .f32 would be computed as integers: refused. */
+    ck_assert_str_eq(diagnostics_of("redux.sync.min.f32 %f1, %f2, -1;"),
+                     "12:15: error: ptxrun cannot execute 'redux.sync' with '.f32' yet\n");
+}
+END_TEST
+
 START_TEST(suffixes_newer_than_their_opcode)
 {
     ck_assert_uint_eq(errors_of(kernel("7.7", "sm_90", "bar.cta.sync 0;"), NULL), 1);
@@ -302,12 +345,15 @@ START_TEST(memory_suffixes_are_decoded)
     ck_assert(ir_has_mod(bar, MOD_RED) && ir_has_mod(bar, MOD_OR));
     ck_assert_int_eq(bar->types[0], TYPE_PRED);
     parsed_free(p);
-    /* Every executed opcode has a real rule, and every opcode a family or none. */
+    /* Every executed opcode has a real suffix rule (and, but for call, an operand shape); an
+     * opcode ptxrun does not execute has no family. */
     for (int op = 0; op < OP_COUNT; op++) {
         ck_assert_int_lt(op_info[op].family, FAM_COUNT);
-        if (op_info[op].family == FAM_MEMORY || op_info[op].family == FAM_ATOMIC ||
-            op_info[op].family == FAM_BARRIER || op_info[op].family == FAM_FENCE || op_info[op].family == FAM_CONTROL)
-            ck_assert_msg(strcmp(op_info[op].rule, "*") != 0, "'%s' has no suffix rule", op_info[op].name);
+        if (op_info[op].family == FAM_NONE)
+            continue;
+        ck_assert_msg(strcmp(op_info[op].rule, "*") != 0, "'%s' has no suffix rule", op_info[op].name);
+        ck_assert_msg(strcmp(op_info[op].shape, "*") != 0 || op == OP_CALL, "'%s' has no operand shape",
+                      op_info[op].name);
     }
 }
 END_TEST
@@ -339,6 +385,7 @@ int main(void)
     tcase_add_test(tc, longest_prefix_wins);
     tcase_add_test(tc, what_ptxas_refuses);
     tcase_add_test(tc, memory_barrier_and_fence_forms);
+    tcase_add_test(tc, arithmetic_forms);
     tcase_add_test(tc, suffixes_newer_than_their_opcode);
     tcase_add_test(tc, memory_suffixes_are_decoded);
     suite_add_tcase(s, tc);
