@@ -956,6 +956,8 @@ static void check_instr(Checker *c, Instr *in)
         uint32_t errors = c->diag->errors;
         check_version_target(c, in);
         suffixes_check(c->diag, c->m, in);
+        if (op_info[in->op].family == FAM_NONE && c->diag->errors == errors)
+            error(c, in->at, "ptxrun cannot execute '%s' yet", op_info[in->op].name);
         if (refused.length && c->diag->errors == errors)
             error(c, refused, "ptxrun cannot execute '%s' with '%.*s' yet", op_info[in->op].name,
                   (int)refused.length, c->m->src->text + refused.offset);
