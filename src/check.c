@@ -2,7 +2,9 @@
  * For every instruction it decodes the mnemonic against ops.def (opcode, types, modifiers,
  * in canonical order), checks the PTX version and target, resolves every name (registers to
  * dense slots, labels to instruction indices, variables and functions to symbols), and for
- * the opcodes whose operands ops.def describes, checks operand count, kind and type.
+ * the opcodes whose operands ops.def describes, checks operand count, kind and type; what the
+ * suffixes must say together is suffixes.c's. A valid form that ptxrun does not execute (a
+ * !word of ops.def) is refused here, where it is written, before anything runs.
  * In a snippet, undeclared names become registers: predicates where they are used as one,
  * otherwise values typed by their uses (a typed use such as .f32 wins over a .b32 one).
  * Requires: a Module from parse_module. */
@@ -11,11 +13,12 @@
 
 #include "ptxrun.h"
 
-enum { MAX_GROUPS = 8, MAX_GROUP_WORDS = 32 };
+enum { MAX_GROUPS = 16, MAX_GROUP_WORDS = 32, MAX_SHAPE = 16 };
 
 /* A suffix rule from ops.def, parsed once per opcode per check. */
 typedef struct RuleWord {
     bool is_type;
+    bool refused;              /* '!word': valid PTX that ptxrun does not execute yet */
     uint8_t id;                /* Type or Mod */
 } RuleWord;
 
@@ -36,6 +39,7 @@ typedef struct Rule {
 typedef struct Decoded {
     const char *mnemonic;
     const char *canonical;
+    uint32_t refused_at, refused_length;   /* the first '.word' ptxrun does not execute (length 0: none) */
     uint16_t op;
     uint8_t type_count, mod_count;
     uint8_t types[MAX_TYPES];
@@ -242,6 +246,8 @@ static Rule *rule_of(Checker *c, int op)
         char close = g->required ? '}' : ']';
         s++;
         while (*s != close) {
+            bool refused = *s == '!';
+            s += refused;
             const char *w = s;
             while (*s != '|' && *s != close) {
                 if (!*s)
@@ -255,12 +261,17 @@ static Rule *rule_of(Checker *c, int op)
                     op_info[op].name, (int)(s - w), w);
             if (g->count == MAX_GROUP_WORDS)
                 BUG("ops.def rule of '%s' has a group that is too large", op_info[op].name);
-            g->words[g->count++] = (RuleWord){ t != TYPE_COUNT, (uint8_t)(t != TYPE_COUNT ? t : m) };
+            g->words[g->count++] = (RuleWord){ t != TYPE_COUNT, refused, (uint8_t)(t != TYPE_COUNT ? t : m) };
             if (*s == '|')
                 s++;
         }
         s++;
     }
+    unsigned type_groups = 0;
+    for (unsigned g = 0; g < r->group_count; g++)
+        type_groups += r->groups[g].words[0].is_type;
+    if (type_groups > MAX_TYPES || r->group_count - type_groups > MAX_SUFFIXES)
+        BUG("ops.def rule of '%s' has more groups than an instruction has room for", op_info[op].name);
     return r;
 }
 
@@ -315,22 +326,11 @@ static bool decode_mnemonic(Checker *c, const Instr *in, Decoded *out)
         int t = type_lookup(part, part_len);
         int m = t == TYPE_COUNT ? mod_lookup(part, part_len) : MOD_COUNT;
         if (r->any) {
-            /* Suffixes are not checked yet, but an executed instruction with fully described
-             * operands (arithmetic, cvt) must not run with one dropped: each is a known type
-             * or modifier, within the IR's room. Memory, call and barrier instructions read
-             * their state spaces and the like from the mnemonic when they are loaded. */
-            bool executed = (op_info[op].flags & OPF_EXEC) && !strpbrk(op_info[op].shape, "*_");
+            /* Not checked (ptxrun does not execute the opcode): the known words are kept. */
             if (t != TYPE_COUNT && out->type_count < MAX_TYPES)
                 out->types[out->type_count++] = (uint8_t)t;
             else if (m != MOD_COUNT && out->mod_count < MAX_SUFFIXES)
                 out->mods[out->mod_count++] = (uint8_t)m;
-            else if (executed && t == TYPE_COUNT && m == MOD_COUNT) {
-                error(c, part_at, "unknown modifier '.%.*s' for '%s'", (int)part_len, part, name);
-                ok = false;
-            } else if (executed) {
-                error(c, part_at, "too many suffixes for '%s'", name);
-                ok = false;
-            }
             continue;
         }
         int found = -1, conflict = -1;
@@ -345,6 +345,10 @@ static bool decode_mnemonic(Checker *c, const Instr *in, Decoded *out)
                 if (chosen[g] < 0) {
                     chosen[g] = w;
                     found = g;
+                    if (grp->words[w].refused && !out->refused_length) {
+                        out->refused_at = (uint32_t)(start - 1);
+                        out->refused_length = (uint32_t)(part_len + 1);
+                    }
                 } else if (conflict < 0) {
                     conflict = g;
                 }
@@ -393,8 +397,9 @@ static bool decode_mnemonic(Checker *c, const Instr *in, Decoded *out)
 }
 
 /* Memoised decode: each distinct mnemonic is decoded once; a wrong one is decoded (and so
- * reported) at every use. */
-static bool decode(Checker *c, Instr *in)
+ * reported) at every use. *refused: where the first suffix ptxrun does not execute is
+ * (length 0: none). */
+static bool decode(Checker *c, Instr *in, Span *refused)
 {
     if (c->memo_count * 2 >= c->memo_capacity) {
         uint32_t cap = c->memo_capacity ? c->memo_capacity * 2 : 256;
@@ -429,6 +434,7 @@ static bool decode(Checker *c, Instr *in)
     memcpy(in->types, d.types, sizeof d.types);
     memcpy(in->mods, d.mods, sizeof d.mods);
     in->mnemonic = d.canonical;
+    *refused = (Span){ in->at.offset + d.refused_at, d.refused_length };
     return true;
 }
 
@@ -710,9 +716,14 @@ static void check_value(Checker *c, const Instr *in, const Operand *o, Expect e)
             error(c, o->at, "'%s' is not a predicate ('%s' needs one here)", r->name, op);
             return;
         }
-        /* ld, st and cvt may name registers wider than their type (PTX ISA 5.4.5.1). */
-        bool wider_ok = in->op == OP_CVT && type_bits(r->type) > type_bits(e.type) && type_class(e.type) != 'f' &&
-                        type_class(r->type) != 'f';
+        /* ld, st and cvt may name registers wider than their type (PTX ISA 5.4.5.1): integers,
+         * or .bN registers (cvt's packed formats: .e2m1x2 in a .b16); for ld and st also
+         * registers of any type for .bN data. */
+        char want = type_class(e.type), have = type_class(r->type);
+        bool wider = type_bits(r->type) > type_bits(e.type);
+        bool wider_ok = (in->op == OP_CVT && wider && ((want != 'f' && have != 'f') || have == 'b')) ||
+                        ((in->op == OP_LD || in->op == OP_ST) && wider &&
+                         (want == 'b' || have == 'b' || (want != 'f' && have != 'f')));
         if (!r->inferred && !wider_ok && !compatible(r->type, e.type))
             error(c, o->at, "'%s' is .%s, which does not fit the .%s operand of '%s'", r->name,
                   type_info[r->type].name, type_info[e.type].name, op);
@@ -772,16 +783,35 @@ static Expect expect_for(const Instr *in, char letter)
     case 'd': case 'V': e.dest = true; e.pred = is_pred_type; e.type = wide; break;
     case 'D': e.dest = true; break;
     case 'Q': case 'q': e.dest = true; e.pred = true; e.type = TYPE_PRED; break;
-    case 'a': case 'S': e.pred = is_pred_type; break;
+    case 'a': case 'S': case 'v': e.pred = is_pred_type; break;
+    case 'c': e.type = TYPE_B64; break;
+    case 'A': e.type = TYPE_NONE; break;
     case 'w': e.type = wide; break;
     case 't': e.type = in->type_count > 1 ? in->types[1] : TYPE_NONE; break;
     case 'u': e.type = TYPE_U32; break;
-    case 'U': e.dest = true; e.type = TYPE_U32; break;
+    case 'U': case 'M': e.dest = true; e.type = TYPE_U32; break;
     case 'p': e.pred = true; e.type = TYPE_PRED; break;
     case 'l': e.type = TYPE_NONE; break;
     default: break;
     }
     return e;
+}
+
+/* An address: [reg], [reg+imm], [var], [var+imm] or [imm]; the register an integer one. */
+static void check_address(Checker *c, const Instr *in, const Operand *o)
+{
+    if (o->kind != OPND_ADDR) {
+        error(c, o->at, "'%s' needs an address in brackets here, such as [p], not %s", in->mnemonic, kind_word(o));
+        return;
+    }
+    for (unsigned i = 0; i < o->count; i++) {
+        const Operand *base = &o->u.group.elems[i];
+        if (base->kind == OPND_REG && type_class(c->fn->regs.data[base->u.slot].type) == 'f')
+            error(c, base->at, "'%s' is .%s: an address is an integer", c->fn->regs.data[base->u.slot].name,
+                  type_info[c->fn->regs.data[base->u.slot].type].name);
+        else if (base->kind != OPND_REG && base->kind != OPND_SYM && base->kind != OPND_NAME)
+            error(c, base->at, "an address is a register or a variable (plus an offset), not %s", kind_word(base));
+    }
 }
 
 static void check_operand(Checker *c, const Instr *in, Operand *o, Expect e)
@@ -792,7 +822,7 @@ static void check_operand(Checker *c, const Instr *in, Operand *o, Expect e)
         return;
     }
     if (o->kind == OPND_PAIR) {
-        if (e.letter != 'D' && e.letter != 'Q') {
+        if (e.letter != 'D' && e.letter != 'Q' && e.letter != 'M') {
             error(c, o->at, "'%s' does not take a d|p pair here", in->mnemonic);
             return;
         }
@@ -802,11 +832,24 @@ static void check_operand(Checker *c, const Instr *in, Operand *o, Expect e)
         check_value(c, in, &o->u.group.elems[1], second);
         return;
     }
-    if (o->kind == OPND_VEC && (e.letter == 'V' || e.letter == 'S')) {
+    if (e.letter == 'A') {
+        check_address(c, in, o);
+        return;
+    }
+    if (o->kind == OPND_VEC && (e.letter == 'V' || e.letter == 'S' || e.letter == 'v')) {
         Expect elem = e;
         elem.type = TYPE_NONE;
         for (unsigned i = 0; i < o->count; i++)
             check_value(c, in, &o->u.group.elems[i], elem);
+        return;
+    }
+    if (o->kind == OPND_SINK && in->op == OP_LD) {
+        error(c, o->at, "'%s' cannot discard its one value ('_' is for elements of a vector)", in->mnemonic);
+        return;
+    }
+    if (o->kind == OPND_SREG && e.letter == 'v') {
+        error(c, o->at, "'%s' cannot store special register '%s': move it to a register first", in->mnemonic,
+              sreg_info[o->u.sreg].name);
         return;
     }
     if ((o->flags & OPNDF_NOT) && e.letter != 'p')
@@ -817,107 +860,107 @@ static void check_operand(Checker *c, const Instr *in, Operand *o, Expect e)
         check_value(c, in, o, e);
 }
 
-/* The part '.word' of the mnemonic as written whose word starts with prefix ("param::" finds
- * ".param::entry"); a zero length when there is none. Opcodes whose rule is "*" keep suffixes
- * that are neither types nor known modifiers only in the source text. */
-static Span written_part(Checker *c, const Instr *in, const char *prefix)
+/* An operand shape from ops.def: its letters in order; optional ones may be left out. */
+typedef struct Shape {
+    bool any;                  /* "*": operands not checked */
+    unsigned count;
+    uint32_t optional;         /* bit i: letters[i] is optional */
+    char letters[MAX_SHAPE];
+} Shape;
+
+static bool has_word(const Instr *in, const char *word, size_t len)
 {
-    const char *s = c->m->src->text + in->at.offset;
-    size_t len = in->at.length, prefix_len = strlen(prefix);
-    for (size_t i = 0; i < len; i++) {
-        if (s[i] != '.' || len - i - 1 < prefix_len || strncmp(s + i + 1, prefix, prefix_len) != 0)
-            continue;
-        size_t end = i + 1;
-        while (end < len && s[end] != '.')
-            end++;
-        return (Span){ in->at.offset + (uint32_t)i, (uint32_t)(end - i) };
-    }
-    return (Span){ in->at.offset, 0 };
+    int t = type_lookup(word, len);
+    for (unsigned i = 0; t != TYPE_COUNT && i < in->type_count; i++)
+        if (in->types[i] == t)
+            return true;
+    int m = mod_lookup(word, len);
+    if (t == TYPE_COUNT && m == MOD_COUNT)
+        BUG("ops.def shape of '%s' is keyed by '%.*s', which is neither a type nor a modifier",
+            op_info[in->op].name, (int)len, word);
+    return m != MOD_COUNT && ir_has_mod(in, (Mod)m);
 }
 
-enum { PTX_PARAM_SUBSPACES = 83 };    /* .param::entry and .param::func */
-
-/* Facts that depend on combinations of suffixes (PTX ISA, and what ptxas enforces). */
-static void check_combinations(Checker *c, const Instr *in)
+/* The shape of in's form: of ops.def's alternatives ".key letters | ... | letters", the first
+ * whose key is one of in's suffixes, else the last (unkeyed). */
+static Shape shape_of(const Instr *in)
 {
-    const Module *m = c->m;
-    Span param_sub = written_part(c, in, "param::");
-    if (param_sub.length && m->version && m->version < PTX_PARAM_SUBSPACES)
-        error(c, param_sub, "'%.*s' requires PTX ISA %u.%u or later (this module is .version %u.%u)",
-              (int)param_sub.length, m->src->text + param_sub.offset, PTX_PARAM_SUBSPACES / 10,
-              PTX_PARAM_SUBSPACES % 10, m->version / 10, m->version % 10);
-    int type = in->type_count ? in->types[0] : TYPE_NONE;
-    char cls = type_class(type);
-    bool rounding = ir_has_mod(in, MOD_RN) || ir_has_mod(in, MOD_RZ) || ir_has_mod(in, MOD_RM) || ir_has_mod(in, MOD_RP);
-    bool half = ir_has_mod(in, MOD_LO) || ir_has_mod(in, MOD_HI) || ir_has_mod(in, MOD_WIDE);
-    switch (in->op) {
-    case OP_MUL:
-    case OP_MAD:
-        if (cls == 'f' && half)
-            error(c, in->at, "'%s': .lo, .hi and .wide are for integer types", in->mnemonic);
-        if ((cls == 'u' || cls == 's') && !half)
-            error(c, in->at, "'%s' needs .lo, .hi or .wide for an integer type", in->mnemonic);
-        if (ir_has_mod(in, MOD_WIDE) && type_bits(type) > 32)
-            error(c, in->at, "'%s': .wide takes 16- or 32-bit operands", in->mnemonic);
-        if (in->op == OP_MAD && cls == 'f' && !rounding && (type == TYPE_F32 || type == TYPE_F64))
-            error(c, in->at, "'%s' needs a rounding modifier (.rn, .rz, .rm or .rp)", in->mnemonic);
-        break;
-    case OP_SETP: {
-        bool combine = ir_has_mod(in, MOD_AND) || ir_has_mod(in, MOD_OR) || ir_has_mod(in, MOD_XOR);
-        if (combine && in->operand_count != 4)
-            error(c, in->at, "'%s' combines with a third predicate: 'setp.cmp.op.type p, a, b, c'", in->mnemonic);
-        if (!combine && in->operand_count == 4)
-            error(c, in->operands[3].at, "'%s' takes a third predicate only with .and, .or or .xor",
-                  in->mnemonic);
-        break;
+    Shape sh = { 0 };
+    const char *s = op_info[in->op].shape;
+    if (strcmp(s, "*") == 0) {
+        sh.any = true;
+        return sh;
     }
-    case OP_ATOM:
-    case OP_RED:
-        if ((type == TYPE_F16 || type == TYPE_F16X2 || type == TYPE_BF16 || type == TYPE_BF16X2) &&
-            written_part(c, in, "noftz").length != sizeof ".noftz" - 1)
-            error(c, in->at, "'%s' needs .noftz for type .%s (PTX ISA: it keeps subnormals)", in->mnemonic,
-                  type_info[type].name);
-        break;
-    case OP_VOTE:
-    case OP_VOTE_SYNC:
-        if (ir_has_mod(in, MOD_BALLOT) != (type == TYPE_B32))
-            error(c, in->at, "'%s': .ballot gives a .b32 mask, .all/.any/.uni give a .pred", in->mnemonic);
-        break;
-    default:
-        break;
-    }
-}
-
-/* Shape letters of op, in order; *optional_from = index of the first optional one. */
-static unsigned shape_letters(int op, char *letters, unsigned *optional_from, bool *any)
-{
-    const char *s = op_info[op].shape;
-    unsigned n = 0;
-    *optional_from = ~0u;
-    *any = strcmp(s, "*") == 0;
-    if (*any)
-        return 0;
-    for (; *s; s++) {
-        if (*s == ',')
-            continue;
-        if (*s == '?') {
-            if (*optional_from == ~0u)
-                *optional_from = n - 1;
-            continue;
+    for (;;) {
+        while (*s == ' ')
+            s++;
+        const char *end = s + strcspn(s, "|");
+        if (*s == '.') {
+            size_t key = strcspn(s + 1, " |");
+            bool chosen = has_word(in, s + 1, key);
+            s += 1 + key;
+            if (!chosen) {
+                if (!*end)
+                    BUG("ops.def shape of '%s' has no unkeyed alternative", op_info[in->op].name);
+                s = end + 1;
+                continue;
+            }
         }
-        letters[n++] = *s;
+        for (; s < end; s++) {
+            if (*s == ',' || *s == ' ')
+                continue;
+            if (*s == '?') {
+                sh.optional |= 1u << (sh.count - 1);
+                continue;
+            }
+            if (sh.count == MAX_SHAPE)
+                BUG("ops.def shape of '%s' is too long", op_info[in->op].name);
+            sh.letters[sh.count++] = *s;
+        }
+        return sh;
     }
-    if (*optional_from == ~0u)
-        *optional_from = n;
-    return n;
+}
+
+/* The letters for n operands: of the optional ones, the first (n - required) are present.
+ * Returns false when n does not fit the shape. */
+static bool fit_shape(const Shape *sh, unsigned n, char *letters)
+{
+    unsigned optional = (unsigned)__builtin_popcount(sh->optional), required = sh->count - optional;
+    if (n < required || n > sh->count)
+        return false;
+    unsigned present = n - required, k = 0;
+    for (unsigned i = 0; i < sh->count; i++) {
+        if (sh->optional >> i & 1) {
+            if (!present)
+                continue;
+            present--;
+        }
+        letters[k++] = sh->letters[i];
+    }
+    return true;
+}
+
+/* ld, st and the atomics give the types of memory, to which a register may be wider; a barrier's
+ * operands are numbers. Neither types a snippet's registers. */
+static bool types_registers(int op)
+{
+    int family = op_info[op].family;
+    return family != FAM_MEMORY && family != FAM_ATOMIC && family != FAM_BARRIER;
 }
 
 static void check_instr(Checker *c, Instr *in)
 {
-    bool decoded = decode(c, in);
+    Span refused;
+    bool decoded = decode(c, in, &refused);
     if (decoded) {
+        uint32_t errors = c->diag->errors;
         check_version_target(c, in);
-        check_combinations(c, in);
+        suffixes_check(c->diag, c->m, in);
+        if (op_info[in->op].family == FAM_NONE && c->diag->errors == errors)
+            error(c, in->at, "ptxrun cannot execute '%s' yet", op_info[in->op].name);
+        if (refused.length && c->diag->errors == errors)
+            error(c, refused, "ptxrun cannot execute '%s' with '%.*s' yet", op_info[in->op].name,
+                  (int)refused.length, c->m->src->text + refused.offset);
     }
 
     if (in->guard_kind) {
@@ -936,29 +979,34 @@ static void check_instr(Checker *c, Instr *in)
             error(c, g.at, "a guard must be a predicate register, not %s", kind_word(&g));
     }
 
-    char letters[16];
-    unsigned optional_from;
-    bool any = true;
-    unsigned n = decoded ? shape_letters(in->op, letters, &optional_from, &any) : 0;
-    if (decoded && !any && (in->operand_count < optional_from || in->operand_count > n)) {
-        if (optional_from == n)
+    /* A form ptxrun does not execute is not checked further: its operands may have a shape
+     * ops.def does not describe (vectors of atomics, a tensor map's address). */
+    char letters[MAX_SHAPE];
+    Shape sh = decoded && !refused.length ? shape_of(in) : (Shape){ .any = true };
+    bool any = sh.any;
+    if (!any && !fit_shape(&sh, in->operand_count, letters)) {
+        unsigned optional = (unsigned)__builtin_popcount(sh.optional), n = sh.count;
+        if (!optional)
             error(c, in->stmt_at, "'%s' takes %u operand%s, not %u", in->mnemonic, n, n == 1 ? "" : "s",
                   in->operand_count);
         else
-            error(c, in->stmt_at, "'%s' takes %u to %u operands, not %u", in->mnemonic, optional_from, n,
+            error(c, in->stmt_at, "'%s' takes %u to %u operands, not %u", in->mnemonic, n - optional, n,
                   in->operand_count);
         any = true;                 /* resolve names, skip per-operand checks */
     }
     for (unsigned i = 0; i < in->operand_count; i++) {
         Operand *o = &in->operands[i];
-        bool unchecked = !decoded || any || letters[i] == '_';
+        bool unchecked = any;
         Expect e = unchecked ? (Expect){ 0, false, false, TYPE_NONE } : expect_for(in, letters[i]);
         if (unchecked) {
             /* Unchecked operands: in a snippet a new name is a predicate only where the
              * syntax says so (!p); the first operand is the destination. */
             e.pred = (o->flags & OPNDF_NOT) != 0;
         }
-        resolve_operand(c, o, e);
+        Expect typing = e;
+        if (!types_registers(in->op))
+            typing.type = TYPE_NONE;
+        resolve_operand(c, o, typing);
         if (!unchecked)
             check_operand(c, in, o, e);
     }

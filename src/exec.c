@@ -165,34 +165,6 @@ static uint32_t source_row(Loader *ld, const Instr *in, const Operand *o, int ty
     }
 }
 
-/* ld/st/cvta: the state space, vector count and type from the mnemonic's parts; the
- * qualifiers that change nothing inside one warp (.volatile .relaxed .ca .nc, cache hints)
- * are accepted and ignored. */
-static void load_memory_suffixes(Loader *ld, const Instr *in, XInstr *x)
-{
-    const char *s = in->mnemonic;
-    x->space = SPACE_NONE;
-    x->vec_count = 1;
-    for (const char *p = strchr(s, '.'); p; p = strchr(p + 1, '.')) {
-        const char *part = p + 1;
-        size_t len = strcspn(part, ".");
-        size_t base = strcspn(part, ".:");             /* shared::cta is shared */
-        if (base == 6 && !strncmp(part, "global", 6)) x->space = SPACE_GLOBAL;
-        else if (base == 6 && !strncmp(part, "shared", 6)) {
-            if (len > 6 && strncmp(part, "shared::cta", 11) != 0)
-                cannot(ld, in, "'.shared::cluster'");
-            x->space = SPACE_SHARED;
-        }
-        else if (base == 5 && !strncmp(part, "local", 5)) x->space = SPACE_LOCAL;
-        else if (base == 5 && !strncmp(part, "const", 5)) x->space = SPACE_CONST;
-        else if (base == 5 && !strncmp(part, "param", 5)) x->space = SPACE_PARAM;
-        else if (len == 2 && part[0] == 'v' && (part[1] == '2' || part[1] == '4')) x->vec_count = (uint8_t)(part[1] - '0');
-        else if (len == 2 && !strncmp(part, "to", 2)) x->to_space = true;
-        else if (len == 2 && part[0] == 'v' && part[1] == '8') cannot(ld, in, "'.v8'");
-        else if (base == 4 && !strncmp(part, "tex", 3)) cannot(ld, in, "a texture access");
-    }
-}
-
 static const char *space_word(int space)
 {
     switch (space) {
@@ -384,43 +356,16 @@ static void check_variant(Loader *ld, const Instr *in, const XInstr *x)
         cannot(ld, in, what);
 }
 
-/* bar / barrier {.cta} .sync / .arrive / .red.popc.u32 / .red.and|or.pred, {.aligned}:
- * src[0] the barrier, src[1] the thread count (if has_count), src[2] the predicate of .red. */
+/* bar / barrier {.cta} .sync / .arrive / .red.popc.u32 / .red.and|or.pred, {.aligned}, as the
+ * checker decoded them: src[0] the barrier, src[1] the thread count (if has_count), src[2] the
+ * predicate of .red. */
 static void load_barrier(Loader *ld, const Instr *in, XInstr *x)
 {
-    const char *s = in->mnemonic;
-    x->barrier = BARRIER_SYNC;
-    x->aligned = in->op != OP_BARRIER;        /* bar is barrier.aligned */
-    bool known = true;
-    for (const char *p = strchr(s, '.'); p; p = strchr(p + 1, '.')) {
-        const char *part = p + 1;
-        size_t len = strcspn(part, ".");
-#define IS(word) (len == sizeof word - 1 && !strncmp(part, word, len))
-        if (IS("sync") || IS("cta") || IS("u32") || IS("pred")) continue;
-        else if (IS("aligned")) x->aligned = true;
-        else if (IS("arrive")) x->barrier = BARRIER_ARRIVE;
-        else if (IS("red")) x->barrier = BARRIER_RED;
-        else if (IS("popc")) x->red_op = BARRIER_RED_POPC;
-        else if (IS("and")) x->red_op = BARRIER_RED_AND;
-        else if (IS("or")) x->red_op = BARRIER_RED_OR;
-        else known = false;
-#undef IS
-    }
+    x->aligned = in->op == OP_BAR || ir_has_mod(in, MOD_ALIGNED);      /* bar is barrier.aligned */
+    x->barrier = ir_has_mod(in, MOD_RED) ? BARRIER_RED : ir_has_mod(in, MOD_ARRIVE) ? BARRIER_ARRIVE : BARRIER_SYNC;
+    x->red_op = x->barrier != BARRIER_RED ? 0 : x->mode == MOD_POPC ? BARRIER_RED_POPC :
+                x->mode == MOD_AND ? BARRIER_RED_AND : BARRIER_RED_OR;
     unsigned n = in->operand_count, first = x->barrier == BARRIER_RED;
-    bool shape_ok = known && (x->barrier == BARRIER_RED) == (x->red_op != 0) &&
-                    (x->barrier == BARRIER_RED ? n == 3 || n == 4 : x->barrier == BARRIER_ARRIVE ? n == 2 : n == 1 || n == 2);
-    if (shape_ok && x->barrier == BARRIER_RED) {
-        const Operand *c = &in->operands[n - 1];
-        bool wants_pred = x->red_op != BARRIER_RED_POPC;
-        shape_ok = c->kind == OPND_PRED && (in->operands[0].kind == OPND_PRED) == wants_pred &&
-                   (in->operands[0].kind == OPND_REG || in->operands[0].kind == OPND_PRED);
-    }
-    if (!shape_ok) {
-        char what[96];
-        snprintf(what, sizeof what, "'%s' with these operands", in->mnemonic);
-        cannot(ld, in, what);
-        return;
-    }
     if (x->barrier == BARRIER_RED)
         load_destination(ld, in, &in->operands[0], x);
     x->src[0] = source_row(ld, in, &in->operands[first], TYPE_U32, x, 0);
@@ -430,6 +375,37 @@ static void load_barrier(Loader *ld, const Instr *in, XInstr *x)
     if (x->barrier == BARRIER_RED) {
         x->src[2] = source_row(ld, in, &in->operands[n - 1], TYPE_PRED, x, 2);
         x->src_count = 3;
+    }
+}
+
+/* atom d, [a], b{, c} / red [a], b, as the checker decoded them (a .cas's c, or a cache policy
+ * that changes nothing here): the old value to d, the address, then b (and c) in vec. */
+static void load_atomic(Loader *ld, const Instr *in, XInstr *x)
+{
+    unsigned first = in->op == OP_ATOM, values = x->mode == MOD_CAS ? 2 : 1;
+    if (first)
+        load_destination(ld, in, &in->operands[0], x);
+    load_address(ld, in, &in->operands[first], x);
+    for (unsigned i = 0; i < values; i++)
+        x->vec[i] = source_row(ld, in, &in->operands[first + 1 + i], x->type, x, 1 + i);
+    x->vec_count = (uint8_t)values;
+}
+
+/* ld d, [a] / st [a], b (a cache policy after them changes nothing here) / cvta d, a. */
+static void load_memory(Loader *ld, const Instr *in, XInstr *x)
+{
+    if (!x->vec_count)
+        x->vec_count = 1;
+    if (in->op == OP_LD) {
+        load_data_operand(ld, in, &in->operands[0], x, false);
+        load_address(ld, in, &in->operands[1], x);
+    } else if (in->op == OP_ST) {
+        load_address(ld, in, &in->operands[0], x);
+        load_data_operand(ld, in, &in->operands[1], x, true);
+    } else {
+        load_destination(ld, in, &in->operands[0], x);
+        x->src[0] = source_row(ld, in, &in->operands[1], x->type, x, 0);
+        x->src_count = 1;
     }
 }
 
@@ -451,6 +427,8 @@ static void load_instr(Loader *ld, const Instr *in, XInstr *x)
     x->line = line;
     for (unsigned i = 0; i < in->mod_count; i++) {
         Mod mod = in->mods[i];
+        if (mod_is_hint[mod])
+            continue;                              /* orders, scopes, cache policy (mods.def) */
         switch (mod) {
         case MOD_RN: case MOD_RZ: case MOD_RM: case MOD_RP:
         case MOD_RNI: case MOD_RZI: case MOD_RMI: case MOD_RPI: x->rounding = (uint8_t)mod; break;
@@ -463,6 +441,16 @@ static void load_instr(Loader *ld, const Instr *in, XInstr *x)
         case MOD_CLAMP: x->clamp = true; break;
         case MOD_WRAP: break;
         case MOD_WIDE: x->wide = true; x->mode = (uint8_t)mod; break;
+        case MOD_GLOBAL: x->space = SPACE_GLOBAL; break;
+        case MOD_SHARED: case MOD_SHARED_CTA: case MOD_SHARED_CLUSTER: x->space = SPACE_SHARED; break;
+        case MOD_LOCAL: x->space = SPACE_LOCAL; break;
+        case MOD_CONST: x->space = SPACE_CONST; break;
+        case MOD_PARAM: case MOD_PARAM_ENTRY: case MOD_PARAM_FUNC: x->space = SPACE_PARAM; break;
+        case MOD_V2: x->vec_count = 2; break;
+        case MOD_V4: x->vec_count = 4; break;
+        case MOD_V8: x->vec_count = 8; break;
+        case MOD_TO: x->to_space = true; break;
+        case MOD_SYNC: case MOD_ARRIVE: case MOD_RED: case MOD_ALIGNED: break;   /* load_barrier */
         case MOD_AND: case MOD_OR: case MOD_XOR:
             if (in->op == OP_SETP || in->op == OP_SET) {
                 x->boolop = (uint8_t)mod;
@@ -475,7 +463,10 @@ static void load_instr(Loader *ld, const Instr *in, XInstr *x)
     }
     x->hi = x->mode == MOD_HI && (in->op == OP_MUL || in->op == OP_MAD || in->op == OP_MADC ||
                                   in->op == OP_MUL24 || in->op == OP_MAD24);
-    if (!(op_info[in->op].flags & OPF_EXEC)) {
+    x->family = op_info[in->op].family;
+    if (in->op == OP_DIV && x->cls == 'f')
+        x->family = FAM_MATHOPS;                   /* integer division is in bitops.c */
+    if (x->family == FAM_NONE) {
         char what[64];
         snprintf(what, sizeof what, "'%s'", op_info[in->op].name);
         cannot(ld, in, what);
@@ -483,60 +474,27 @@ static void load_instr(Loader *ld, const Instr *in, XInstr *x)
     }
     check_variant(ld, in, x);
 
-    if (in->op == OP_CALL) {
-        load_call(ld, in, x);
+    switch ((Family)x->family) {
+    case FAM_CONTROL:
+        if (in->op == OP_CALL)
+            load_call(ld, in, x);
+        else if (in->op == OP_BRA)
+            x->target = ld->cur->code_base + in->operands[0].u.ref.target;
         return;
-    }
-    if (in->op == OP_BAR || in->op == OP_BARRIER || in->op == OP_BAR_ARRIVE || in->op == OP_BAR_RED) {
+    case FAM_BARRIER:
         load_barrier(ld, in, x);
         return;
-    }
-    if (in->op == OP_MEMBAR || in->op == OP_FENCE)
-        return;                                    /* nothing to order inside one warp */
-    if (in->op == OP_ATOM || in->op == OP_RED) {
-        load_memory_suffixes(ld, in, x);
-        if (x->space != SPACE_NONE && x->space != SPACE_GLOBAL && x->space != SPACE_SHARED) {
-            diag_at(ld->w->diag, DIAG_ERROR, in->at, "'%s': atomics are defined on .global and .shared memory "
-                    "(or a generic address of either) only", in->mnemonic);
-            ld->failed = true;
-            return;
-        }
-        unsigned first = in->op == OP_ATOM ? 1 : 0;
-        if (in->operand_count < first + 2 || in->operand_count > first + 3 ||
-            (x->mode == MOD_CAS) != (in->operand_count == first + 3) || !x->mode ||
-            (x->cls == 'f' && x->mode != MOD_ADD) || in->type_count != 1 || x->vec_count != 1 ||
-            (x->bits < 32 && x->type != TYPE_F16 && x->type != TYPE_BF16)) {
-            char what[96];
-            snprintf(what, sizeof what, "'%s' in this form", in->mnemonic);
-            cannot(ld, in, what);
-            return;
-        }
-        if (first)
-            load_destination(ld, in, &in->operands[0], x);
-        load_address(ld, in, &in->operands[first], x);
-        for (unsigned i = first + 1; i < in->operand_count; i++)
-            x->vec[i - first - 1] = source_row(ld, in, &in->operands[i], x->type, x, i - first);
-        x->vec_count = (uint8_t)(in->operand_count - first - 1);
+    case FAM_FENCE:
+        return;                                    /* nothing to order: accesses are in program order */
+    case FAM_ATOMIC:
+        load_atomic(ld, in, x);
         return;
-    }
-    if (in->op == OP_LD || in->op == OP_ST || in->op == OP_CVTA) {
-        load_memory_suffixes(ld, in, x);
-        if (in->op == OP_LD && in->operand_count == 2) {
-            load_data_operand(ld, in, &in->operands[0], x, false);
-            load_address(ld, in, &in->operands[1], x);
-        } else if (in->op == OP_ST && in->operand_count == 2) {
-            load_address(ld, in, &in->operands[0], x);
-            load_data_operand(ld, in, &in->operands[1], x, true);
-        } else if (in->op == OP_CVTA && in->operand_count == 2 && x->space != SPACE_NONE) {
-            load_destination(ld, in, &in->operands[0], x);
-            x->src[0] = source_row(ld, in, &in->operands[1], x->type, x, 0);
-            x->src_count = 1;
-        } else {
-            cannot(ld, in, "this form");
-        }
+    case FAM_MEMORY:
+        load_memory(ld, in, x);
         return;
+    default:
+        break;
     }
-
     if (in->op == OP_MOV && in->operand_count == 2 &&
         (in->operands[0].kind == OPND_VEC || in->operands[1].kind == OPND_VEC)) {
         /* mov.b64 {lo, hi}, d unpacks; mov.b64 d, {lo, hi} packs (also .b32 of two .b16, ...). */
@@ -616,15 +574,7 @@ static void load_instr(Loader *ld, const Instr *in, XInstr *x)
     }
 
     unsigned first_source = 0;
-    switch (in->op) {
-    case OP_BRA:
-        x->target = ld->cur->code_base + in->operands[0].u.ref.target;
-        return;
-    case OP_RET: case OP_EXIT: case OP_TRAP:
-        return;
-    case OP_BAR_WARP_SYNC:
-        break;
-    default:
+    if (in->op != OP_BAR_WARP_SYNC) {
         load_destination(ld, in, &in->operands[0], x);
         first_source = 1;
     }
@@ -1080,9 +1030,12 @@ void exec_report_warnings(Warp *w, bool strict)
     }
 }
 
+/* Whether two synchronising instructions are of one kind: the same opcode, types and modifiers. */
 static bool same_kind(const XInstr *a, const XInstr *b)
 {
-    return a->op == b->op && a->ir->mnemonic == b->ir->mnemonic;
+    const Instr *x = a->ir, *y = b->ir;
+    return x->op == y->op && x->type_count == y->type_count && x->mod_count == y->mod_count &&
+           memcmp(x->types, y->types, x->type_count) == 0 && memcmp(x->mods, y->mods, x->mod_count) == 0;
 }
 
 /* For a deadlock: where each lane waiting at a warp-level synchronising instruction waits, and
@@ -1498,13 +1451,10 @@ static int lane_count(uint32_t mask)
     return (int)((((mask + (mask >> 4)) & 0x0f0f0f0fu) * 0x01010101u) >> 24);
 }
 
-/* Executes the instruction at pc for the lanes of mask. Returns the pc they all continue at,
- * or NO_SLOT when they part, wait or end (the scheduler then looks at every lane). */
-static uint32_t step(Warp *w, uint32_t pc, uint32_t mask)
+/* Branches, calls, returns, exit and trap (FAM_CONTROL) for the lanes of mask at pc, run of them
+ * with a true guard (undefined: with an undefined one). Returns what step() returns. */
+static uint32_t control(Warp *w, const XInstr *x, uint32_t pc, uint32_t mask, uint32_t run, uint32_t undefined)
 {
-    const XInstr *x = &w->code[pc];
-    uint32_t undefined;
-    uint32_t run = guard_lanes(w, x, mask, &undefined);
     switch (x->op) {
     case OP_BRA: {
         if (undefined)
@@ -1549,75 +1499,60 @@ static uint32_t step(Warp *w, uint32_t pc, uint32_t mask)
             exec_fault(w, pc, "'trap' executed by %s: the kernel is aborted", lanes);
             return NO_SLOT;
         }
-        break;
-    case OP_SHFL_SYNC:
-    case OP_VOTE_SYNC:
-    case OP_BAR_WARP_SYNC:
-    case OP_BAR:
-    case OP_BARRIER:
-    case OP_BAR_ARRIVE:
-    case OP_BAR_RED:
-    case OP_MATCH:
-    case OP_REDUX_SYNC:
-    case OP_ELECT_SYNC:
+        advance(w, mask, pc + 1);
+        return pc + 1;
+    default:
+        BUG("control op %d", x->op);
+    }
+}
+
+/* Executes the instruction at pc for the lanes of mask. Returns the pc they all continue at,
+ * or NO_SLOT when they part, wait or end (the scheduler then looks at every lane). */
+static uint32_t step(Warp *w, uint32_t pc, uint32_t mask)
+{
+    const XInstr *x = &w->code[pc];
+    uint32_t undefined;
+    uint32_t run = guard_lanes(w, x, mask, &undefined);
+    switch ((Family)x->family) {
+    case FAM_CONTROL:
+        return control(w, x, pc, mask, run, undefined);
+    case FAM_SYNC:
+    case FAM_BARRIER:
         arrive(w, pc, mask);
         return w->waiting & mask ? NO_SLOT : pc + 1;
-    case OP_MEMBAR:
-    case OP_FENCE:
-        break;
-    case OP_ATOM:
-    case OP_RED:
+    case FAM_FENCE:
+        break;                     /* every access is performed in program order already */
+    case FAM_ATOMIC:
         mem_atomic(w, x, run);
         if (w->faulted)
             return NO_SLOT;
         break;
-    case OP_SHFL:
-        warp_shfl(w, x, mask, mask, run);
+    case FAM_MEMORY:
+        mem_execute(w, x, run);
+        if (w->faulted)
+            return NO_SLOT;
         break;
-    case OP_VOTE:
-        warp_vote(w, x, mask, run);
+    case FAM_WARP:
+        warp_execute(w, x, mask, run);
         break;
-    case OP_ACTIVEMASK:
-        for (int l = 0; l < WARP_SIZE; l++)
-            if (run >> l & 1)
-                w->val[x->dst][l] = mask;
-        w->defined[x->dst] |= run;
-        break;
-    case OP_SHF:
-        warp_shf(w, x, run);
-        break;
-    case OP_CVT:
+    case FAM_CONVERT:
         convert_execute(w, x, run);
         break;
-    case OP_MOV:
+    case FAM_ALU:
         if (x->pack || x->unpack)
             alu_move_parts(w, x, run);
         else
             alu_execute(w, x, run);
         break;
-    case OP_POPC: case OP_CLZ: case OP_BFIND: case OP_BREV: case OP_BFE: case OP_BFI: case OP_PRMT:
-    case OP_LOP3: case OP_DP4A: case OP_DP2A: case OP_FNS: case OP_VABSDIFF4:
+    case FAM_BITOPS:
         bitops_execute(w, x, run);
         break;
-    case OP_DIV: case OP_REM:
-        if (x->cls == 'f')
-            mathops_execute(w, x, run);
-        else
-            bitops_execute(w, x, run);
-        break;
-    case OP_RCP: case OP_SQRT: case OP_RSQRT: case OP_SIN: case OP_COS: case OP_LG2: case OP_EX2:
-    case OP_TANH: case OP_COPYSIGN: case OP_TESTP: case OP_SLCT:
+    case FAM_MATHOPS:
         mathops_execute(w, x, run);
         break;
-    case OP_LD:
-    case OP_ST:
-    case OP_CVTA:
-        mem_execute(w, x, run);
-        if (w->faulted)
-            return NO_SLOT;
-        break;
-    default:
-        alu_execute(w, x, run);
+    case FAM_NONE:
+    case FAM_COUNT:
+        BUG("'%s' was loaded, but no part of the executor runs it", op_info[x->op].name);
     }
     if (undefined) {               /* written or not, nobody can say */
         if (x->dst_kind == DST_VALUE)

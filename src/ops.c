@@ -5,9 +5,13 @@
 #include "ptxrun.h"
 
 const OpInfo op_info[OP_COUNT] = {
-#define OP(e, name, ptx, sm, flags, shape, rule, synopsis) { name, ptx, sm, flags, shape, rule, synopsis },
+#define OP(e, name, ptx, sm, flags, family, shape, rule, synopsis) { name, ptx, sm, flags, FAM_##family, shape, rule, synopsis },
 #include "ops.def"
 #undef OP
+};
+
+const char *const family_name[FAM_COUNT] = {
+    "", "alu", "bitops", "mathops", "convert", "memory", "atomic", "warp", "sync", "barrier", "fence", "control",
 };
 
 const TypeInfo type_info[TYPE_COUNT] = {
@@ -18,8 +22,18 @@ const TypeInfo type_info[TYPE_COUNT] = {
 
 const char *const mod_name[MOD_COUNT] = {
 #define MOD(e, word) word,
+#define HINT(e, word) word,
 #include "mods.def"
 #undef MOD
+#undef HINT
+};
+
+const bool mod_is_hint[MOD_COUNT] = {
+#define MOD(e, word) false,
+#define HINT(e, word) true,
+#include "mods.def"
+#undef MOD
+#undef HINT
 };
 
 const SregInfo sreg_info[SREG_COUNT] = {
@@ -95,7 +109,7 @@ void ops_print_markdown(FILE *out)
     fputs("# PTX instructions known to ptxrun\n\n"
           "Generated from `src/ops.def` by `ptxrun --list-ops`; do not edit by hand.\n\n"
           "*checked*: operands and suffixes are checked against the rule shown; the others are\n"
-          "known by name and version only. *runs*: the executor implements it.\n\n"
+          "known by name and version only. *runs*: the part of the executor that runs it (empty: not yet).\n\n"
           "| instruction | PTX | target | checked | runs | synopsis |\n"
           "|---|---|---|---|---|---|\n", out);
     for (int op = 0; op < OP_COUNT; op++) {
@@ -106,7 +120,7 @@ void ops_print_markdown(FILE *out)
             fprintf(out, " | sm_%u%s", o->min_sm, (o->flags & OPF_ARCH) ? "a" : "");
         else
             fputs(" | any", out);
-        fprintf(out, " | %s | %s | %s", strcmp(o->rule, "*") ? "yes" : "", (o->flags & OPF_EXEC) ? "yes" : "",
+        fprintf(out, " | %s | %s | %s", strcmp(o->rule, "*") ? "yes" : "", family_name[o->family],
                 o->synopsis);
         if (o->flags & OPF_LEGACY_NOSYNC)
             fputs(" (deprecated in PTX 6.0; not for sm_70+ from PTX 6.4)", out);
@@ -118,13 +132,18 @@ void ops_print_markdown(FILE *out)
         const OpInfo *o = &op_info[op];
         if (strcmp(o->rule, "*") == 0)
             continue;
-        fprintf(out, "| `%s` | `%s` | ", o->name, o->shape[0] ? o->shape : "(none)");
+        fprintf(out, "| `%s` | `", o->name);
+        print_cell(out, o->shape[0] ? o->shape : "(none)");
+        fputs("` | ", out);
         print_cell(out, o->rule[0] ? o->rule : "(none)");
         fputs(" |\n", out);
     }
     fputs("\nOperand letters: d destination, D destination with optional |p, Q predicate destination"
           " with optional |q, a source of the instruction type, w source of the result type,"
           " t source of the second type, u 32-bit integer source, U 32-bit integer destination, p predicate (may be negated), l label,"
-          " V destination or vector,"
-          " S source, vector or address of a variable; ? marks an optional operand.\n", out);
+          " V destination or vector, v source or vector,"
+          " S source, vector or address of a variable, A address in brackets, c 64-bit cache policy;"
+          " ? marks an optional operand; `.word letters | letters`: the operands of the forms with"
+          " that suffix, then of the others.\n"
+          "Suffixes: {x|y} one of them, [x|y] at most one; !word: valid PTX that ptxrun does not execute yet.\n", out);
 }

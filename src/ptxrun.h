@@ -128,8 +128,10 @@ typedef enum {
 
 typedef enum {
 #define MOD(e, word) MOD_##e,
+#define HINT(e, word) MOD_##e,
 #include "mods.def"
 #undef MOD
+#undef HINT
     MOD_COUNT
 } Mod;
 
@@ -141,13 +143,30 @@ typedef enum {
 } SpecialReg;
 
 enum {                         /* OpInfo.flags */
-    OPF_EXEC = 1 << 0,         /* the executor implements it */
-    OPF_LEGACY_NOSYNC = 1 << 1,/* deprecated by its .sync form in PTX 6.0; removed for sm_70+ in 6.4 */
-    OPF_ARCH = 1 << 2,         /* needs an architecture-specific target such as sm_90a */
+    OPF_LEGACY_NOSYNC = 1 << 0,/* deprecated by its .sync form in PTX 6.0; removed for sm_70+ in 6.4 */
+    OPF_ARCH = 1 << 1,         /* needs an architecture-specific target such as sm_90a */
 };
 
+/* Which part of the executor runs an opcode (ops.def's family column); FAM_NONE: ptxrun does
+ * not execute it. step() in exec.c dispatches on it. */
 typedef enum {
-#define OP(e, name, ptx, sm, flags, shape, rule, synopsis) OP_##e,
+    FAM_NONE,
+    FAM_ALU,                   /* alu.c: arithmetic, logic, compares, moves */
+    FAM_BITOPS,                /* bitops.c: bit fields, counts, permutes, integer division */
+    FAM_MATHOPS,               /* mathops.c: float division, roots, transcendentals, classes */
+    FAM_CONVERT,               /* convert.c: cvt */
+    FAM_MEMORY,                /* mem.c: ld, st, cvta */
+    FAM_ATOMIC,                /* mem.c: atom, red */
+    FAM_WARP,                  /* warp_ops.c: exchanges among the lanes executing together */
+    FAM_SYNC,                  /* exec.c: warp-synchronising (.sync) exchanges, warp_ops.c */
+    FAM_BARRIER,               /* barrier.c: CTA barriers */
+    FAM_FENCE,                 /* memory ordering: nothing to do, every access is in order */
+    FAM_CONTROL,               /* exec.c: branches, calls, returns, exit, trap */
+    FAM_COUNT
+} Family;
+
+typedef enum {
+#define OP(e, name, ptx, sm, flags, family, shape, rule, synopsis) OP_##e,
 #include "ops.def"
 #undef OP
     OP_COUNT
@@ -158,12 +177,14 @@ typedef struct OpInfo {
     uint8_t min_ptx;           /* major*10 + minor */
     uint16_t min_sm;
     uint8_t flags;
+    uint8_t family;            /* Family */
     const char *shape;         /* see ops.def */
     const char *rule;
     const char *synopsis;
 } OpInfo;
 
 extern const OpInfo op_info[OP_COUNT];
+extern const char *const family_name[FAM_COUNT];
 
 typedef struct TypeInfo {
     const char *name;
@@ -173,6 +194,7 @@ typedef struct TypeInfo {
 
 extern const TypeInfo type_info[TYPE_COUNT];
 extern const char *const mod_name[MOD_COUNT];
+extern const bool mod_is_hint[MOD_COUNT];        /* mods.def HINT: the executor ignores it */
 
 typedef struct SregInfo {
     const char *name;
@@ -420,6 +442,9 @@ typedef struct CheckOptions {
 
 int check_module(Module *m, Diag *diag, const CheckOptions *options);
 
+/* suffixes.c: what a decoded instruction's suffixes must say together (called by check.c). */
+void suffixes_check(Diag *diag, const Module *m, const Instr *in);
+
 /* ir.c: print the decoded module back as PTX; compare two modules. */
 void ir_print_module(FILE *out, const Module *m);
 void ir_print_instr(FILE *out, const Module *m, const Function *f, const Instr *in);
@@ -495,6 +520,7 @@ typedef struct Layout {
  * special registers and immediates alike) or a predicate slot. */
 typedef struct XInstr {
     uint16_t op;               /* Opcode */
+    uint8_t family;            /* Family: the executor that runs it (ops.def; div of floats: mathops) */
     uint8_t type;              /* the instruction's (first) type */
     uint8_t bits;              /* its width */
     uint8_t cls;               /* 'u' 's' 'b' 'f' 'p' */
@@ -780,6 +806,7 @@ uint64_t convert_double_to_small(double v, int type);        /* rounded to neare
 void warp_shfl(Warp *w, const XInstr *at, uint32_t lanes, uint32_t participants, uint32_t guard_true);
 void warp_vote(Warp *w, const XInstr *at, uint32_t lanes, uint32_t guard_true);
 void warp_shf(Warp *w, const XInstr *x, uint32_t mask);
+void warp_execute(Warp *w, const XInstr *x, uint32_t lanes, uint32_t guard_true);   /* shfl, vote, activemask, shf */
 void warp_match(Warp *w, const XInstr *at, uint32_t lanes, uint32_t guard_true);
 void warp_redux(Warp *w, const XInstr *at, uint32_t lanes, uint32_t guard_true);
 void warp_elect(Warp *w, const XInstr *at, uint32_t lanes, uint32_t guard_true);

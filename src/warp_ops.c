@@ -182,6 +182,31 @@ void warp_shf(Warp *w, const XInstr *x, uint32_t mask)
     }
 }
 
+/* The warp instructions that do not synchronise (FAM_WARP), for the lanes executing together;
+ * guard_true: those of them whose guard holds. */
+void warp_execute(Warp *w, const XInstr *x, uint32_t lanes, uint32_t guard_true)
+{
+    switch (x->op) {
+    case OP_SHFL:
+        warp_shfl(w, x, lanes, lanes, guard_true);
+        break;
+    case OP_VOTE:
+        warp_vote(w, x, lanes, guard_true);
+        break;
+    case OP_ACTIVEMASK:
+        for (int l = 0; l < WARP_SIZE; l++)
+            if (guard_true >> l & 1)
+                w->val[x->dst][l] = lanes;
+        w->defined[x->dst] |= guard_true;
+        break;
+    case OP_SHF:
+        warp_shf(w, x, guard_true);
+        break;
+    default:
+        BUG("warp op %d", x->op);
+    }
+}
+
 /* The lanes that contribute to match/redux/elect: those completing it whose guard holds. */
 static const XInstr *instr_of(const Warp *w, const XInstr *at, int lane)
 {

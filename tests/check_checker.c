@@ -168,6 +168,196 @@ START_TEST(what_ptxas_refuses)
 }
 END_TEST
 
+/* The diagnostics of one instruction in a kernel for sm_100 (so that 256-bit accesses are valid
+ * PTX), with its declarations; "" when it checks clean. */
+static const char *diagnostics_of(const char *instr)
+{
+    static char out[1024];
+    char text[2048];
+    snprintf(text, sizeof text, ".version 9.0\n.target sm_100\n.global .align 16 .b8 gbl[256];\n"
+             ".shared .align 16 .b8 sh[256];\n.entry k(.param .u64 prm) {\n"
+             ".reg .b16 %%h<8>;\n.reg .b32 %%r<8>;\n.reg .b64 %%rd<8>;\n.reg .f32 %%f<8>;\n.reg .pred %%p<4>;\n"
+             ".reg .b128 %%q<4>;\n%s\n}\n", instr);
+    Parsed *p = parse_text(text, true);
+    snprintf(out, sizeof out, "%s", p->cap.text);
+    parsed_free(p);
+    return out;
+}
+
+START_TEST(memory_barrier_and_fence_forms)
+{
+    /* Forms ptxas 13.0 accepts (sm_100); ptxrun checks them clean. */
+    static const char *const valid[] = {
+        "ld.global.u32 %r1, [%rd1];", "ld.relaxed.gpu.global.u32 %r1, [%rd1];", "ld.global.relaxed.gpu.u32 %r1, [%rd1];",
+        "ld.global.nc.L1::evict_last.u32 %r1, [%rd1];", "ld.global.L2::128B.ca.u32 %r1, [%rd1];",
+        "ld.volatile.shared.u32 %r1, [sh];", "ld.mmio.relaxed.sys.global.u32 %r1, [%rd1];",
+        "ld.global.L2::cache_hint.u32 %r1, [%rd1], %rd2;", "ld.param::entry.u64 %rd3, [prm];",
+        "ld.global.b8 %f1, [%rd1];", "ld.global.u8 %rd2, [%rd1];", "ld.global.v2.u32 {%r1, _}, [%rd1];",
+        "ld.global.v4.u64 {%rd0, %rd1, %rd2, %rd3}, [%rd1];", "ld.global.u32 %r1, [gbl+8];",
+        "st.global.u8 [%rd1], 300;", "st.global.f32 [%rd1], 1.0;", "st.release.cta.shared::cta.u32 [sh], %r1;",
+        "st.global.L1::no_allocate.v4.f32 [%rd1], {%f1, %f2, %f3, %f4};",
+        "cvta.global.u64 %rd2, gbl+4;", "cvta.to.global.u64 %rd2, %rd1;", "cvta.param.u64 %rd2, prm;",
+        "atom.global.add.u32 %r2, [%rd1], 1;", "atom.acq_rel.gpu.global.cas.b32 %r2, [%rd1], %r1, 5;",
+        "atom.global.add.noftz.f16 %h2, [%rd1], %h1;", "atom.global.add.L2::cache_hint.u32 %r2, [%rd1], %r1, %rd2;",
+        "atom.shared::cta.max.s32 %r2, [sh], %r1;", "atom.global.add.u32 _, [%rd1], %r1;",
+        "red.release.gpu.global.add.u32 [%rd1], %r1;", "red.global.and.b64 [%rd1], %rd1;",
+        "bar.sync 0;", "bar.sync %r1, 64;", "bar.cta.arrive 0, 64;", "bar.red.popc.u32 %r2, 0, 64, !%p1;",
+        "bar.red.and.pred %p2, 0, %p1;", "barrier.red.aligned.or.pred %p2, 0, %p1;", "barrier.cta.sync 0, 64;",
+        "membar.gl;", "membar.proxy.alias;", "fence.sc.cta;", "fence.acq_rel.gpu;", "fence.proxy.async.shared::cta;",
+        "fence.mbarrier_init.release.cluster;", "fence.acquire.sync_restrict::shared::cluster.cluster;", "trap;",
+    };
+    for (size_t i = 0; i < COUNT_OF(valid); i++)
+        ck_assert_msg(strcmp(diagnostics_of(valid[i]), "") == 0, "'%s': %s", valid[i], diagnostics_of(valid[i]));
+
+    /* Forms ptxas 13.0 refuses: one located error each. */
+    static const struct {
+        const char *instr, *message;
+    } invalid[] = {
+        { "bar.frob 0;", "12:4: error: unknown modifier '.frob' for 'bar'\n" },
+        { "ld.weird.global.u32 %r1, [%rd1];", "12:3: error: unknown modifier '.weird' for 'ld'\n" },
+        { "ld.global.f16 %h1, [%rd1];", "12:10: error: '.f16' is not a valid type for 'ld'\n" },
+        { "ld.relaxed.global.u32 %r1, [%rd1];",
+          "12:1: error: 'ld.relaxed.global.u32': .relaxed needs a scope (.cta, .cluster, .gpu or .sys)\n" },
+        { "ld.volatile.global.ca.u32 %r1, [%rd1];",
+          "12:1: error: 'ld.volatile.global.ca.u32': .volatile cannot be combined with .ca\n" },
+        { "ld.global.u32 %r1, [%rd1], %rd2;", "12:1: error: 'ld.global.u32' takes 2 operands, not 3\n" },
+        { "ld.global.u32 _, [%rd1];",
+          "12:15: error: 'ld.global.u32' cannot discard its one value ('_' is for elements of a vector)\n" },
+        { "ld.global.u32 %f1, [%rd1];",
+          "12:15: error: '%f1' is .f32, which does not fit the .u32 operand of 'ld.global.u32'\n" },
+        { "ld.global.v2.u32 %r1, [%rd1];",
+          "12:18: error: 'ld.global.v2.u32' moves a vector of 2 values, not one value\n" },
+        { "st.const.u32 [%rd1], %r1;", "12:3: error: unknown modifier '.const' for 'st'\n" },
+        { "st.global.u32 [%rd1], %tid.x;",
+          "12:23: error: 'st.global.u32' cannot store special register '%tid': move it to a register first\n" },
+        { "cvta.to.global.u64 %rd2, gbl;",
+          "12:26: error: 'cvta.to.global.u64' cannot take a variable or function name here\n" },
+        { "atom.global.and.u32 %r2, [%rd1], 1;",
+          "12:1: error: 'atom.global.and.u32': .and takes .b32 or .b64, not .u32\n" },
+        { "atom.global.min.noftz.f16 %h2, [%rd1], %h1;",
+          "12:1: error: 'atom.global.min.noftz.f16': .min of .f16 is a vector operation (.v2, .v4 or .v8)\n" },
+        { "red.global.exch.b32 [%rd1], %r1;", "12:11: error: unknown modifier '.exch' for 'red'\n" },
+        { "bar.arrive 0;", "12:1: error: 'bar.arrive' takes 2 operands, not 1\n" },
+        { "bar.red.and.u32 %r2, 0, %p1;", "12:1: error: 'bar.red.and.u32': .and gives a .pred\n" },
+        { "bar.sync 16;", "12:10: error: barrier 16 is out of range: a CTA has barriers 0 to 15\n" },
+        { "bar.sync 0, 33;", "12:13: error: a thread count is a multiple of 32 (the warp size), not 33\n" },
+        { "membar.gpu;", "12:7: error: unknown modifier '.gpu' for 'membar'\n" },
+        { "fence.sc;", "12:1: error: 'fence.sc' needs a scope (.cta, .cluster, .gpu or .sys)\n" },
+        { "fence.proxy.alias.gpu;", "12:1: error: 'fence.proxy.alias.gpu': fence.proxy.alias takes no order or scope\n" },
+        { "trap.x;", "12:5: error: unknown modifier '.x' for 'trap'\n" },
+    };
+    for (size_t i = 0; i < COUNT_OF(invalid); i++)
+        ck_assert_str_eq(diagnostics_of(invalid[i].instr), invalid[i].message);
+
+    /* Valid forms ptxrun does not execute: refused where the suffix is written. */
+    static const struct {
+        const char *instr, *message;
+    } refused[] = {
+        { "ld.global.v8.f32 {%f0, %f1, %f2, %f3, %f4, %f5, %f6, %f7}, [%rd1];",
+          "12:10: error: ptxrun cannot execute 'ld' with '.v8' yet\n" },
+        { "ld.shared::cluster.u32 %r1, [sh];", "12:3: error: ptxrun cannot execute 'ld' with '.shared::cluster' yet\n" },
+        { "st.global.b128 [%rd1], %q1;", "12:10: error: ptxrun cannot execute 'st' with '.b128' yet\n" },
+        { "cvta.shared::cluster.u64 %rd2, sh;", "12:5: error: ptxrun cannot execute 'cvta' with '.shared::cluster' yet\n" },
+        { "atom.global.cas.b128 %q2, [%rd1], %q1, %q3;", "12:16: error: ptxrun cannot execute 'atom' with '.b128' yet\n" },
+        { "atom.global.cas.b16 %h2, [%rd1], %h1, %h3;", "12:16: error: ptxrun cannot execute 'atom' with '.b16' yet\n" },
+        { "atom.global.v2.f32.add {%f2, %f3}, [%rd1], {%f1, %f4};",
+          "12:12: error: ptxrun cannot execute 'atom' with '.v2' yet\n" },
+        { "red.shared::cluster.add.u32 [sh], %r1;", "12:4: error: ptxrun cannot execute 'red' with '.shared::cluster' yet\n" },
+        { "fence.proxy.tensormap::generic.acquire.gpu [%rd1], 128;",
+          "12:12: error: ptxrun cannot execute 'fence' with '.tensormap::generic' yet\n" },
+    };
+    for (size_t i = 0; i < COUNT_OF(refused); i++)
+        ck_assert_str_eq(diagnostics_of(refused[i].instr), refused[i].message);
+}
+END_TEST
+
+START_TEST(arithmetic_forms)
+{
+    /* What ptxas 13.0 accepts of the arithmetic that ptxrun executes... */
+    static const char *const valid[] = {
+        "mul24.hi.u32 %r1, %r2, 7;", "mad24.hi.sat.s32 %r1, %r2, %r3, %r4;", "div.approx.ftz.f32 %f1, %f2, %f3;",
+        "div.rz.f64 %rd1, %rd2, %rd3;", "rcp.approx.ftz.f64 %rd1, %rd2;", "rcp.rm.ftz.f64 %rd1, %rd2;",
+        "bfind.shiftamt.s64 %r1, %rd1;", "dp2a.hi.s32.u32 %r1, %r2, %r3, %r4;", "madc.lo.cc.s32 %r1, %r2, %r3, %r4;",
+        "ex2.approx.ftz.bf16x2 %r1, %r2;", "set.lt.and.u32.s32 %r1, %r2, %r3, %p1;", "setp.hs.u32 %p1, %r1, %r2;",
+        "setp.num.f32 %p1, %f1, %f2;", "slct.ftz.b32.f32 %r1, %r2, %r3, %f1;", "lop3.or.b32 %r1|%p1, %r2, %r3, %r4, 0x80, %p2;",
+        "prmt.b32.f4e %r1, %r2, %r3, %r4;", "cvt.rni.s32.f32 %r1, %f1;", "cvt.rn.f32.s32 %f1, %r1;",
+        "cvt.f64.f32 %rd1, %f1;", "cvt.bf16.f16 %h1, %h2;", "cvt.rn.satfinite.e4m3x2.f32 %h1, %f1, %f2;",
+        "cvt.sat.u32.s32 %r1, %r2;", "match.all.sync.b64 %r1|%p1, %rd1, -1;", "redux.sync.min.s32 %r1, %r2, -1;",
+        "elect.sync _|%p1, -1;", "vabsdiff4.u32.u32.s32.sat %r1, %r2, %r3, %r4;",
+    };
+    for (size_t i = 0; i < COUNT_OF(valid); i++)
+        ck_assert_msg(strcmp(diagnostics_of(valid[i]), "") == 0, "'%s': %s", valid[i], diagnostics_of(valid[i]));
+    /* ... and what it refuses. */
+    static const struct {
+        const char *instr, *message;
+    } invalid[] = {
+        { "mul24.u32 %r1, %r2, %r3;", "12:1: error: 'mul24.u32' needs one of .hi, .lo\n" },
+        { "popc.u32 %r1, %r2;", "12:5: error: '.u32' is not a valid type for 'popc'\n" },
+        { "div.f32 %f1, %f2, %f3;",
+          "12:1: error: 'div.f32' needs .approx, .full or a rounding modifier (.rn, .rz, .rm or .rp)\n" },
+        { "sqrt.approx.f64 %rd1, %rd2;", "12:1: error: 'sqrt.approx.f64': .approx is for .f32\n" },
+        { "setp.lt.b32 %p1, %r1, %r2;", "12:1: error: 'setp.lt.b32': .lt is not a comparison of .b32 values\n" },
+        { "cvt.s32.f32 %r1, %f1;", "12:1: error: 'cvt.s32.f32' needs an integer rounding (.rni, .rzi, .rmi or .rpi)\n" },
+        { "cvt.rn.f64.f32 %rd1, %f1;", "12:1: error: 'cvt.rn.f64.f32' takes no rounding: every value converts exactly\n" },
+        { "cvt.sat.s32.s16 %r1, %h1;",
+          "12:1: error: 'cvt.sat.s32.s16': .sat changes nothing: every .s16 value is a .s32 value\n" },
+        { "match.any.sync.b32 %r1|%p1, %r2, -1;", "12:20: error: 'match.any.sync.b32' does not take a d|p pair here\n" },
+        { "redux.sync.and.u32 %r1, %r2, -1;",
+          "12:1: error: 'redux.sync.and.u32': .and, .or and .xor take .b32; .add .u32 or .s32; .min and .max those or .f32\n" },
+        { "elect.sync %r1, -1;", "12:12: error: 'elect.sync' writes d|p: it needs a predicate destination\n" },
+    };
+    for (size_t i = 0; i < COUNT_OF(invalid); i++)
+        ck_assert_str_eq(diagnostics_of(invalid[i].instr), invalid[i].message);
+    /* redux.sync of .f32 would be computed as integers: refused. */
+    ck_assert_str_eq(diagnostics_of("redux.sync.min.f32 %f1, %f2, -1;"),
+                     "12:15: error: ptxrun cannot execute 'redux.sync' with '.f32' yet\n");
+}
+END_TEST
+
+START_TEST(suffixes_newer_than_their_opcode)
+{
+    ck_assert_uint_eq(errors_of(kernel("7.7", "sm_90", "bar.cta.sync 0;"), NULL), 1);
+    ck_assert_uint_eq(errors_of(kernel("7.8", "sm_90", "bar.cta.sync 0;\nbarrier.cta.arrive 0, 32;"), NULL), 0);
+    ck_assert_uint_eq(errors_of(kernel("7.7", "sm_90", "barrier.cta.sync 0;"), NULL), 1);
+    ck_assert_uint_eq(errors_of(kernel("1.4", "sm_10", "bar.arrive 0, 32;"), NULL), 2);    /* PTX 2.0, sm_20 */
+    ck_assert_uint_eq(errors_of(kernel("2.0", "sm_20", "bar.red.popc.u32 %r1, 0, %p1;"), NULL), 0);
+    /* 256-bit loads and stores are for sm_100 on. */
+    ck_assert_uint_eq(errors_of(kernel("9.0", "sm_90", ".reg .b64 %rd<4>;\nld.global.v4.u64 {%rd0, %rd1, %rd2, %rd3}, [%rd0];"),
+                                NULL), 1);
+}
+END_TEST
+
+/* The checker's decode carries what the loader needs: opcode, canonical suffixes, types. */
+START_TEST(memory_suffixes_are_decoded)
+{
+    Parsed *p = parse_ok(".reg .b64 a;\n.reg .b32 x, y;\nld.global.relaxed.gpu.L1::evict_last.v2.u32 {x, y}, [a];\n"
+                         "bar.cta.red.or.pred q, 1, !q;\n");
+    Function *f = p->m->functions.data[0];
+    Instr *ld = &f->code.data[0], *bar = &f->code.data[1];
+    ck_assert_int_eq(ld->op, OP_LD);
+    ck_assert_str_eq(ld->mnemonic, "ld.relaxed.gpu.global.L1::evict_last.v2.u32");
+    ck_assert(ir_has_mod(ld, MOD_GLOBAL) && ir_has_mod(ld, MOD_V2) && ir_has_mod(ld, MOD_RELAXED));
+    ck_assert(mod_is_hint[MOD_RELAXED] && mod_is_hint[MOD_GPU] && mod_is_hint[MOD_L1_EVICT_LAST]);
+    ck_assert(!mod_is_hint[MOD_GLOBAL] && !mod_is_hint[MOD_V2]);
+    ck_assert_int_eq(ld->type_count, 1);
+    ck_assert_int_eq(ld->types[0], TYPE_U32);
+    ck_assert_int_eq(bar->op, OP_BAR);
+    ck_assert(ir_has_mod(bar, MOD_RED) && ir_has_mod(bar, MOD_OR));
+    ck_assert_int_eq(bar->types[0], TYPE_PRED);
+    parsed_free(p);
+    /* Every executed opcode has a real suffix rule (and, but for call, an operand shape); an
+     * opcode ptxrun does not execute has no family. */
+    for (int op = 0; op < OP_COUNT; op++) {
+        ck_assert_int_lt(op_info[op].family, FAM_COUNT);
+        if (op_info[op].family == FAM_NONE)
+            continue;
+        ck_assert_msg(strcmp(op_info[op].rule, "*") != 0, "'%s' has no suffix rule", op_info[op].name);
+        ck_assert_msg(strcmp(op_info[op].shape, "*") != 0 || op == OP_CALL, "'%s' has no operand shape",
+                      op_info[op].name);
+    }
+}
+END_TEST
+
 START_TEST(longest_prefix_wins)
 {
     ck_assert_int_eq(op_lookup("shfl.sync.up.b32", 16), OP_SHFL_SYNC);
@@ -194,6 +384,10 @@ int main(void)
     tcase_add_test(tc, every_rule_parses);
     tcase_add_test(tc, longest_prefix_wins);
     tcase_add_test(tc, what_ptxas_refuses);
+    tcase_add_test(tc, memory_barrier_and_fence_forms);
+    tcase_add_test(tc, arithmetic_forms);
+    tcase_add_test(tc, suffixes_newer_than_their_opcode);
+    tcase_add_test(tc, memory_suffixes_are_decoded);
     suite_add_tcase(s, tc);
     return run_suite(s);
 }

@@ -171,6 +171,24 @@ printf '.version 8.3\n.target sm_90\n.address_size 64\n.local .align 4 .b8 scrat
 expect_exit 2 "module-scope .local" "$PTXRUN" --check --no-color "$tmp/module_local.ptx"
 expect_stderr_line "module-scope .local" "$tmp/module_local.ptx:4:21: error: '.local' variable 'scratch' at module scope (ptxas allows .local only inside a function)"
 
+# -- forms PTX does not have, and valid forms ptxrun does not execute yet, are refused at --check
+# where they are written (the run refuses them the same way, before it starts)
+printf 'bar.frob 0;\n' > "$tmp/barfrob.ptx"
+expect_exit 2 "bar.frob" "$PTXRUN" --check --no-color "$tmp/barfrob.ptx"
+expect_stderr_line "bar.frob" "$tmp/barfrob.ptx:1:4: error: unknown modifier '.frob' for 'bar'"
+printf '.reg .b64 a;\nld.weird.global.u32 r, [a];\n' > "$tmp/ldweird.ptx"
+expect_exit 2 "ld.weird" "$PTXRUN" --check --no-color "$tmp/ldweird.ptx"
+expect_stderr_line "ld.weird" "$tmp/ldweird.ptx:2:3: error: unknown modifier '.weird' for 'ld'"
+printf '.reg .b64 a;\nld.global.v8.f32 {r0, r1, r2, r3, r4, r5, r6, r7}, [a];\nld.shared::cluster.u32 r, [a];\natom.global.cas.b128 q, [a], q, q;\nfence.proxy.tensormap::generic.release.gpu;\n' > "$tmp/notyet.ptx"
+expect_exit 2 "not executed yet: --check" "$PTXRUN" --check --no-color "$tmp/notyet.ptx"
+expect_stderr_line "ld.v8" "$tmp/notyet.ptx:2:10: error: ptxrun cannot execute 'ld' with '.v8' yet"
+expect_stderr_line "ld.shared::cluster" "$tmp/notyet.ptx:3:3: error: ptxrun cannot execute 'ld' with '.shared::cluster' yet"
+expect_stderr_line "atom.b128" "$tmp/notyet.ptx:4:16: error: ptxrun cannot execute 'atom' with '.b128' yet"
+expect_stderr_line "fence.proxy.tensormap" "$tmp/notyet.ptx:5:12: error: ptxrun cannot execute 'fence' with '.tensormap::generic' yet"
+expect_stderr_line "four refusals" "$tmp/notyet.ptx: 4 errors"
+expect_exit 2 "not executed yet: run" "$PTXRUN" --no-color "$tmp/notyet.ptx"
+expect_stderr_line "run: ld.v8" "$tmp/notyet.ptx:2:10: error: ptxrun cannot execute 'ld' with '.v8' yet"
+
 # JSON out is --lanes in: an identity program reproduces the state exactly.
 "$PTXRUN" -w samples/butterfly.ptx --lanes samples/butterfly.lanes.json --json > "$tmp/state.json"
 printf 'mov.f32 Ry, Ry;\nmov.f32 Rx, Rx;\n' > "$tmp/identity.ptx"
@@ -384,11 +402,11 @@ expect_stderr_line "C1 control" "$tmp/c1.ptx:1:13: error: stray invisible charac
 expect_stderr_line "bidi override" "$tmp/c1.ptx:1:23: error: stray invisible character U+202E in program"
 expect_stderr_line "invisible characters shown as ?" "    1 | add.u32 %x, ?31m, 1; ?x"
 
-# Found by fuzzing: cvt with one type read a type table out of bounds; an unknown suffix of an
-# executed instruction was dropped instead of reported.
+# Found by fuzzing: cvt with one type read a type table out of bounds (the checker wants two);
+# an unknown suffix of an executed instruction was dropped instead of reported.
 printf '.reg .b32 r; .reg .b64 rd;\ncvt.u32 r, rd;\n' > "$tmp/cvt1.ptx"
-expect_exit 2 "cvt with one type" "$PTXRUN" --no-color "$tmp/cvt1.ptx"
-expect_stderr_line "cvt with one type" "$tmp/cvt1.ptx:2:1: error: ptxrun cannot execute 'cvt.u32' yet"
+expect_exit 2 "cvt with one type" "$PTXRUN" --check --no-color "$tmp/cvt1.ptx"
+expect_stderr_line "cvt with one type" "$tmp/cvt1.ptx:2:1: error: 'cvt.u32' needs one of .u8, .u16, .u32, .u64, .s8, .s16, .s32, .s64, ..."
 printf '.reg .b32 r; .reg .b64 rd;\ncvt.foo.u32.u64 r, rd;\n' > "$tmp/cvt2.ptx"
 expect_exit 2 "unknown cvt suffix" "$PTXRUN" --check --no-color "$tmp/cvt2.ptx"
 expect_stderr_line "unknown cvt suffix" "$tmp/cvt2.ptx:2:4: error: unknown modifier '.foo' for 'cvt'"
@@ -399,7 +417,9 @@ expect_stderr_line "cvt .relu" "$tmp/cvt3.ptx:2:1: error: ptxrun cannot execute 
 expect_stderr_line "cvt .rna" "$tmp/cvt3.ptx:3:1: error: ptxrun cannot execute 'cvt.rna.satfinite.tf32.f32' yet"
 # Found by fuzzing: match/redux.sync/elect.sync with too few operands read past them; --check counts them.
 expect_exit 2 "sync ops with wrong operand counts" "$PTXRUN" --check --no-color tests/fuzz/regressions/fuzz_pipeline/sync_ops_with_wrong_operand_counts.ptx
-expect_stderr_line "match without operands" "tests/fuzz/regressions/fuzz_pipeline/sync_ops_with_wrong_operand_counts.ptx:8:2: error: 'match.any.s21' takes 3 operands, not 0"
+expect_stderr_line "match with a wrong type" "tests/fuzz/regressions/fuzz_pipeline/sync_ops_with_wrong_operand_counts.ptx:8:11: error: unknown modifier '.s21' for 'match'"
+expect_stderr_line "match with one operand" "tests/fuzz/regressions/fuzz_pipeline/sync_ops_with_wrong_operand_counts.ptx:9:2: error: 'match.all.sync.b64' takes 3 operands, not 1"
+expect_stderr_line "redux.sync with two" "tests/fuzz/regressions/fuzz_pipeline/sync_ops_with_wrong_operand_counts.ptx:10:2: error: 'redux.sync.add.u32' takes 3 operands, not 2"
 expect_stderr_line "elect.sync with three" "tests/fuzz/regressions/fuzz_pipeline/sync_ops_with_wrong_operand_counts.ptx:11:2: error: 'elect.sync' takes 2 operands, not 3"
 expect_exit 2 "lanes file is a directory" "$PTXRUN" "$tmp/add.ptx" --lanes "$tmp"
 expect_stderr_line "lanes file is a directory" "ptxrun: error: cannot read '$tmp': Is a directory"
