@@ -165,18 +165,6 @@ static uint32_t source_row(Loader *ld, const Instr *in, const Operand *o, int ty
     }
 }
 
-static const char *space_word(int space)
-{
-    switch (space) {
-    case SPACE_GLOBAL: return ".global";
-    case SPACE_SHARED: return ".shared";
-    case SPACE_LOCAL: return ".local";
-    case SPACE_CONST: return ".const";
-    case SPACE_PARAM: return ".param";
-    default: return "register";
-    }
-}
-
 /* The address operand [base + offset]: base a register, a variable, or nothing. */
 static void load_address(Loader *ld, const Instr *in, const Operand *o, XInstr *x)
 {
@@ -192,7 +180,7 @@ static void load_address(Loader *ld, const Instr *in, const Operand *o, XInstr *
          * .local; a generic access of a variable is one in its space). */
         if (x->space != SPACE_NONE && x->space != s.declared) {
             diag_at(ld->w->diag, DIAG_ERROR, in->at, "'%s' names '%s', a %s variable: the state spaces differ",
-                    in->mnemonic, s.name, space_word(s.declared));
+                    in->mnemonic, s.name, mem_space_name(s.declared));
             ld->failed = true;
             return;
         }

@@ -22,7 +22,7 @@ static uint64_t window(int space)
     }
 }
 
-static const char *space_name(int space)
+const char *mem_space_name(int space)
 {
     switch (space) {
     case SPACE_GLOBAL: return ".global";
@@ -245,7 +245,7 @@ static void describe_nearest(Memory *mem, int space, uint64_t address, char *buf
                  (unsigned long long)mem_generic(space, best->base),
                  (unsigned long long)mem_generic(space, best->base + best->size));
     else
-        snprintf(buf, size, "; there is no %s memory", space_name(space));
+        snprintf(buf, size, "; there is no %s memory", mem_space_name(space));
 }
 
 /* ---- execution ---- */
@@ -281,12 +281,12 @@ static uint8_t *locate(Warp *w, const XInstr *x, int lane, uint64_t address, uns
         char near[256];
         describe_nearest(mem, space, in_space, near, sizeof near);
         exec_fault(w, pc, "lane %d (pc %u): '%s' %s %u bytes at 0x%llx (%s), outside every region%s", lane, pc,
-                   x->ir->mnemonic, store ? "writes" : "reads", size, (unsigned long long)address, space_name(space), near);
+                   x->ir->mnemonic, store ? "writes" : "reads", size, (unsigned long long)address, mem_space_name(space), near);
         return NULL;
     }
     if (store && (r->space == SPACE_CONST || (r->space == SPACE_PARAM && r->kernel_param))) {
         exec_fault(w, pc, "lane %d (pc %u): '%s' writes to read-only %s memory '%s'", lane, pc, x->ir->mnemonic,
-                   space_name(r->space), r->name);
+                   mem_space_name(r->space), r->name);
         return NULL;
     }
     uint64_t offset = (in_space - r->base) + (r->per_lane ? (uint64_t)(w->thread_base + (uint32_t)lane) * r->size : 0);
@@ -460,7 +460,7 @@ void mem_atomic(Warp *w, const XInstr *x, uint32_t mask)
         int space = x->space == SPACE_NONE ? from_generic(address, &in_space) : x->space;
         if (space != SPACE_GLOBAL && space != SPACE_SHARED) {
             exec_fault(w, pc, "lane %d (pc %u): '%s' on a %s address (0x%llx): atomics are defined on .global and "
-                       ".shared memory only", l, pc, x->ir->mnemonic, space_name(space), (unsigned long long)address);
+                       ".shared memory only", l, pc, x->ir->mnemonic, mem_space_name(space), (unsigned long long)address);
             return;
         }
         uint8_t *p = locate(w, x, l, address, size, true, &shadow);

@@ -824,6 +824,7 @@ bool mem_grow_per_lane(Memory *mem, uint32_t index, uint64_t size);
 uint8_t *mem_thread_bytes(Memory *mem, uint32_t index, uint32_t thread, uint64_t address, uint64_t size,
                           uint8_t **shadow);
 uint64_t mem_generic(int space, uint64_t address);
+const char *mem_space_name(int space);          /* ".global", ..., "generic" */
 void mem_execute(Warp *w, const XInstr *x, uint32_t mask);     /* ld, st, cvta */
 void mem_atomic(Warp *w, const XInstr *x, uint32_t mask);      /* atom, red: lane by lane, lowest first */
 
