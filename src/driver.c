@@ -104,7 +104,7 @@ static int execute(const RunOptions *o, Module *m, Diag *diag, HeldList *held, F
     char err[512];
     bool shown[MAX_BLOCK_THREADS];
     if ((o->lanes && lanes_load(w, o->lanes, err, sizeof err) != 0) || !lanes_params_given(w, err, sizeof err) ||
-        !lanes_select(w, o->warps, o->threads, shown, err, sizeof err)) {
+        !dump_select(w, o->warps, o->threads, shown, err, sizeof err)) {
         fprintf(err_out, "ptxrun: error: %s\n", err);
         exec_free(w);
         return EXIT_BAD_INPUT;
@@ -112,11 +112,11 @@ static int execute(const RunOptions *o, Module *m, Diag *diag, HeldList *held, F
     int rc = exec_run(w, &o->exec) == EXEC_OK ? EXIT_OK : EXIT_FAULT;
     flush_held(held, diag);
     if (o->json)
-        lanes_print_json(out, w);
+        dump_print_json(out, w);
     else
-        lanes_print_table(out, w, o->regs, shown);
+        dump_print_table(out, w, o->regs, shown);
     if (o->expect) {
-        int mismatches = lanes_expect(err_out, w, o->expect, &o->tolerance, err, sizeof err);
+        int mismatches = expect_compare(err_out, w, o->expect, &o->tolerance, err, sizeof err);
         if (mismatches < 0) {
             fprintf(err_out, "ptxrun: error: %s\n", err);
             rc = EXIT_BAD_INPUT;

@@ -1,10 +1,9 @@
-/* lanes.c: the warp's state in and out. Reads the --lanes JSON (jansson) into registers and
- * predicates, with every value range-checked for its register's type; prints the final state
- * as a table (one row per lane, a column per register, values in their type) or as JSON that
- * is itself valid --lanes input; compares the state with an --expect file.
+/* lanes.c: the warp's state in. Reads the --lanes JSON (jansson) into registers, predicates,
+ * buffers and kernel parameters, with every value range-checked for its register's type, and
+ * checks before running that every kernel parameter was given. Reading a value, a lane mask or
+ * a register name, and the thread-to-lane mapping, are shared with dump.c and expect.c.
  * Requires: a Warp from exec_load. */
 #include <errno.h>
-#include <inttypes.h>
 #include <jansson.h>
 #include <math.h>
 #include <stdlib.h>
@@ -12,8 +11,6 @@
 #include <sys/stat.h>
 
 #include "ptxrun.h"
-
-enum { TABLE_WIDTH = 100 };
 
 /* ---- values ---- */
 
@@ -37,7 +34,7 @@ static const Register *find_register(const Warp *w, const char *name, bool *is_p
 
 
 /* One JSON value as the bits of a register of the given type. Returns false with a message. */
-static bool value_bits(json_t *v, int type, uint64_t *bits, bool *defined, char *err, size_t errlen)
+bool lanes_value_bits(json_t *v, int type, uint64_t *bits, bool *defined, char *err, size_t errlen)
 {
     unsigned width = type_info[type].bits;
     char cls = type_info[type].cls;
@@ -139,7 +136,7 @@ static bool value_bits(json_t *v, int type, uint64_t *bits, bool *defined, char 
     return false;
 }
 
-static bool pred_value(json_t *v, bool *value, bool *defined, char *err, size_t errlen)
+bool lanes_pred_value(json_t *v, bool *value, bool *defined, char *err, size_t errlen)
 {
     *defined = !json_is_null(v);
     *value = json_is_true(v);
@@ -160,7 +157,7 @@ static bool set_register_lane(Warp *w, uint32_t slot, int type, int lane, json_t
 {
     uint64_t bits;
     bool defined;
-    if (!value_bits(v, type, &bits, &defined, err, errlen))
+    if (!lanes_value_bits(v, type, &bits, &defined, err, errlen))
         return false;
     w->val[slot][lane] = bits;
     uint32_t bit = 1u << lane;
@@ -172,7 +169,7 @@ static bool set_pred_lane(Warp *w, uint32_t slot, int type, int lane, json_t *v,
 {
     (void)type;
     bool value, defined;
-    if (!pred_value(v, &value, &defined, err, errlen))
+    if (!lanes_pred_value(v, &value, &defined, err, errlen))
         return false;
     uint32_t bit = 1u << lane;
     w->pred[slot] = value ? w->pred[slot] | bit : w->pred[slot] & ~bit;
@@ -182,13 +179,13 @@ static bool set_pred_lane(Warp *w, uint32_t slot, int type, int lane, json_t *v,
 
 /* How many values a register's array has: one per lane of a one-warp block (as many as its
  * threads also do), one per thread of a larger block. */
-static bool array_size_ok(const Warp *w, size_t n)
+bool lanes_array_size_ok(const Warp *w, size_t n)
 {
     const Block *b = w->block;
     return n == b->threads || (b->warp_count == 1 && n == WARP_SIZE);
 }
 
-static const char *array_size_text(const Warp *w, char *buf, size_t size)
+const char *lanes_array_size_text(const Warp *w, char *buf, size_t size)
 {
     const Block *b = w->block;
     if (b->warp_count == 1 && b->threads != WARP_SIZE)
@@ -201,7 +198,7 @@ static const char *array_size_text(const Warp *w, char *buf, size_t size)
 }
 
 /* The warp and lane of thread t of the block. */
-static Warp *thread_warp(const Warp *w, uint32_t t, int *lane)
+Warp *lanes_thread_warp(const Warp *w, uint32_t t, int *lane)
 {
     *lane = (int)(t % WARP_SIZE);
     return w->block->warps[t / WARP_SIZE];
@@ -212,14 +209,14 @@ static bool set_lanes(Warp *w, const char *where, uint32_t slot, int type, json_
 {
     char msg[256];
     if (json_is_array(v)) {
-        if (!array_size_ok(w, json_array_size(v))) {
+        if (!lanes_array_size_ok(w, json_array_size(v))) {
             snprintf(err, errlen, "%s: an array needs %s (this one has %zu)", where,
-                     array_size_text(w, msg, sizeof msg), json_array_size(v));
+                     lanes_array_size_text(w, msg, sizeof msg), json_array_size(v));
             return false;
         }
         for (uint32_t t = 0; t < json_array_size(v); t++) {
             int lane;
-            Warp *x = thread_warp(w, t, &lane);
+            Warp *x = lanes_thread_warp(w, t, &lane);
             if (!set(x, slot, type, lane, json_array_get(v, t), msg, sizeof msg)) {
                 snprintf(err, errlen, "%s[%u]: %s", where, t, msg);
                 return false;
@@ -229,7 +226,7 @@ static bool set_lanes(Warp *w, const char *where, uint32_t slot, int type, json_
     }
     for (uint32_t t = 0; t < w->block->warp_count * WARP_SIZE; t++) {
         int lane;
-        Warp *x = thread_warp(w, t, &lane);
+        Warp *x = lanes_thread_warp(w, t, &lane);
         if (!set(x, slot, type, lane, v, msg, sizeof msg)) {
             snprintf(err, errlen, "%s: %s", where, msg);
             return false;
@@ -238,7 +235,7 @@ static bool set_lanes(Warp *w, const char *where, uint32_t slot, int type, json_
     return true;
 }
 
-static bool parse_mask(json_t *v, uint32_t *mask)
+bool lanes_parse_mask(json_t *v, uint32_t *mask)
 {
     if (json_is_integer(v) && json_integer_value(v) >= 0 && json_integer_value(v) <= 0xffffffff) {
         *mask = (uint32_t)json_integer_value(v);
@@ -258,7 +255,7 @@ static bool parse_mask(json_t *v, uint32_t *mask)
     return false;
 }
 
-static json_t *load_json(const char *path, char *err, size_t errlen)
+json_t *lanes_load_json(const char *path, char *err, size_t errlen)
 {
     json_error_t e;
     bool from_stdin = strcmp(path, "-") == 0;
@@ -301,8 +298,8 @@ static json_t *load_json(const char *path, char *err, size_t errlen)
 }
 
 /* Looks up name for the "regs"/"preds" section; says what is wrong in err. */
-static bool lookup(const Warp *w, const char *path, const char *section, const char *name, bool want_pred,
-                   uint32_t *slot, int *type, char *err, size_t errlen)
+bool lanes_lookup(const Warp *w, const char *path, const char *section, const char *name, bool want_pred,
+                  uint32_t *slot, int *type, char *err, size_t errlen)
 {
     bool is_pred;
     const Register *r = find_register(w, name, &is_pred, slot);
@@ -377,7 +374,7 @@ static bool load_buffers(Warp *w, const char *path, json_t *v, char *err, size_t
             uint64_t bits;
             bool defined;
             char msg[200];
-            if (!value_bits(json_array_get(data, i), type, &bits, &defined, msg, sizeof msg)) {
+            if (!lanes_value_bits(json_array_get(data, i), type, &bits, &defined, msg, sizeof msg)) {
                 snprintf(err, errlen, "%s: buffers.%s.data[%zu]: %s", path, name, i, msg);
                 return false;
             }
@@ -418,7 +415,7 @@ static bool param_value(Warp *w, const char *where, int type, json_t *v, uint64_
         for (int t = 0; t < TYPE_COUNT; t++)
             if (type_info[t].cls == 'b' && type_info[t].bits == type_info[type].bits)
                 as = t;
-    if (!value_bits(v, as, bits, defined, msg, sizeof msg)) {
+    if (!lanes_value_bits(v, as, bits, defined, msg, sizeof msg)) {
         snprintf(err, errlen, "%s: %s", where, msg);
         return false;
     }
@@ -582,7 +579,7 @@ static bool parse_dims(const char *path, const char *key, json_t *v, uint32_t di
 
 int lanes_load(Warp *w, const char *path, char *err, size_t errlen)
 {
-    json_t *root = load_json(path, err, errlen);
+    json_t *root = lanes_load_json(path, err, errlen);
     if (!root)
         return -1;
     int rc = -1;
@@ -607,7 +604,7 @@ int lanes_load(Warp *w, const char *path, char *err, size_t errlen)
                  nctaid[1], nctaid[2], (unsigned long long)nctaid[0] * nctaid[1] * nctaid[2], MAX_GRID_CTAS);
         goto out;
     }
-    if (mask && !parse_mask(mask, &active)) {
+    if (mask && !lanes_parse_mask(mask, &active)) {
         snprintf(err, errlen, "%s: active: expected a lane mask such as \"0xffffffff\"", path);
         goto out;
     }
@@ -641,7 +638,7 @@ int lanes_load(Warp *w, const char *path, char *err, size_t errlen)
             json_object_foreach(v, name, value) {
                 uint32_t slot;
                 int type;
-                if (!lookup(w, path, key, name, preds, &slot, &type, err, errlen))
+                if (!lanes_lookup(w, path, key, name, preds, &slot, &type, err, errlen))
                     goto out;
                 snprintf(where, sizeof where, "%s: %s.%s", path, key, name);
                 if (!set_lanes(w, where, slot, type, value, preds ? set_pred_lane : set_register_lane, err, errlen))
@@ -659,725 +656,6 @@ int lanes_load(Warp *w, const char *path, char *err, size_t errlen)
 out:
     json_decref(root);
     return rc;
-}
-
-/* ---- printing values ---- */
-
-/* The shortest decimal that reads back to the same float or double. */
-static void format_float(char *buf, size_t size, uint64_t bits, unsigned width, int type)
-{
-    if (!buf || size == 0)
-        return;                                /* (tells GCC's -Wformat-truncation so) */
-    if (width == 16) {
-        double h = convert_small_to_double(bits, type);
-        for (int p = 1; p <= 17; p++) {          /* shortest that reads back to the same half */
-            snprintf(buf, size, "%.*g", p, h);
-            if (convert_double_to_small(strtod(buf, NULL), type) == (bits & 0xffff))
-                break;
-        }
-        if (!strpbrk(buf, ".eEni"))
-            strncat(buf, ".0", size - strlen(buf) - 1);
-        return;
-    }
-    if (width == 32) {
-        float f;
-        uint32_t b = (uint32_t)bits;
-        memcpy(&f, &b, sizeof f);
-        for (int p = 1; p <= 9; p++) {
-            snprintf(buf, size, "%.*g", p, (double)f);
-            if (strtof(buf, NULL) == f)
-                break;
-        }
-    } else {
-        double d;
-        memcpy(&d, &bits, sizeof d);
-        for (int p = 1; p <= 17; p++) {
-            snprintf(buf, size, "%.*g", p, d);
-            if (strtod(buf, NULL) == d)
-                break;
-        }
-    }
-    /* 1e+01 -> 10: no exponent for numbers a person reads as integers; and an integral
-     * value prints exactly (-2147483648, not the shorter -2147483600 that reads back the same). */
-    double v = strtod(buf, NULL);
-    double exact;
-    if (width == 32) {
-        float f;
-        uint32_t b = (uint32_t)bits;
-        memcpy(&f, &b, sizeof f);
-        exact = f;
-    } else {
-        memcpy(&exact, &bits, sizeof exact);
-    }
-    if (exact == floor(exact) && fabs(exact) < 1e16 && fabs(exact) >= 1) {
-        snprintf(buf, size, "%.0f.0", exact);
-        return;
-    }
-    if (strpbrk(buf, "eE") && fabs(v) >= 1 && fabs(v) < 1e16) {
-        char plain[64];
-        snprintf(plain, sizeof plain, "%.*g", (int)floor(log10(fabs(v))) + 1, v);
-        if (strtod(plain, NULL) == v)
-            snprintf(buf, size, "%s", plain);
-    }
-    /* "1" reads back as an integer in JSON: make floats look like floats. */
-    if (!strpbrk(buf, ".eEni"))
-        strncat(buf, ".0", size - strlen(buf) - 1);
-}
-
-static bool is_nonfinite(uint64_t bits, unsigned width, int type, const char **name, bool *canonical)
-{
-    double d;
-    if (width == 16) {
-        d = convert_small_to_double(bits, type);
-        *canonical = (bits & 0xffff) == 0x7fff;
-    } else if (width == 32) {
-        float f;
-        uint32_t b = (uint32_t)bits;
-        memcpy(&f, &b, sizeof f);
-        d = f;
-        *canonical = b == 0x7fffffffu;
-    } else {
-        memcpy(&d, &bits, sizeof d);
-        *canonical = bits == 0x7fffffffffffffffull;
-    }
-    if (isnan(d))
-        *name = "nan";
-    else if (isinf(d))
-        *name = d < 0 ? "-inf" : "inf";
-    else
-        return false;
-    return true;
-}
-
-/* A value as the table shows it. */
-void lanes_format_value(char *buf, size_t size, uint64_t bits, int type)
-{
-    unsigned width = type_info[type].bits;
-    switch (type_info[type].cls) {
-    case 'u': snprintf(buf, size, "%" PRIu64, bits & width_mask(width)); break;
-    case 's': {
-        unsigned shift = 64 - width;
-        snprintf(buf, size, "%" PRId64, (int64_t)(bits << shift) >> shift);
-        break;
-    }
-    case 'f': {
-        const char *name;
-        bool canonical;
-        if (is_nonfinite(bits, width, type, &name, &canonical))
-            snprintf(buf, size, "%s", name);
-        else
-            format_float(buf, size, bits, width, type);
-        break;
-    }
-    default: snprintf(buf, size, "0x%0*" PRIx64, (int)(width + 3) / 4, bits & width_mask(width)); break;
-    }
-}
-
-/* A value as JSON: integers for u/s (u64 past 2^63 as a "0x" string), numbers for floats
- * ("nan", "inf", "-inf", or "0x" bits for a NaN with another payload), "0x" strings for b. */
-void lanes_format_json_value(char *buf, size_t size, uint64_t bits, int type)
-{
-    unsigned width = type_info[type].bits;
-    char cls = type_info[type].cls;
-    const char *name;
-    bool canonical;
-    if (cls == 'u' && width == 64 && bits >= (1ull << 63))
-        snprintf(buf, size, "\"0x%016" PRIx64 "\"", bits);
-    else if (cls == 'f' && is_nonfinite(bits, width, type, &name, &canonical)) {
-        if (name[0] != 'n' || canonical)
-            snprintf(buf, size, "\"%s\"", name);
-        else
-            snprintf(buf, size, "\"0x%0*" PRIx64 "\"", (int)width / 4, bits & width_mask(width));
-    } else if (cls == 'b')
-        snprintf(buf, size, "\"0x%0*" PRIx64 "\"", (int)(width + 3) / 4, bits & width_mask(width));
-    else
-        lanes_format_value(buf, size, bits, type);
-}
-
-/* ---- buffers ---- */
-
-static bool buffer_element(const Region *r, uint64_t i, uint64_t *bits)
-{
-    unsigned size = type_info[r->type].bits / 8;
-    *bits = 0;
-    bool defined = true;
-    for (unsigned k = 0; k < size; k++) {
-        *bits |= (uint64_t)r->data[i * size + k] << (8 * k);
-        defined &= r->shadow[i * size + k] != 0;
-    }
-    return defined;
-}
-
-static uint64_t buffer_count(const Region *r)
-{
-    return r->size / (type_info[r->type].bits / 8);
-}
-
-/* Rows of eight values. As in hexdump, a run of rows equal to the one before is shown as one
- * "*" line, so that a large buffer that is mostly zero (or undef) stays readable; the last row
- * is always shown. --json lists every value. */
-static void print_buffers_table(FILE *out, const Warp *w)
-{
-    enum { PER_ROW = 8, CELL = 66 };   /* ' ' and up to 64 characters (lanes_format_value's buffer) */
-    char row[PER_ROW * CELL + 1], previous[PER_ROW * CELL + 1];
-    for (uint32_t b = 0; b < w->mem->count; b++) {
-        const Region *r = &w->mem->regions[b];
-        if (!r->is_buffer)
-            continue;
-        uint64_t n = buffer_count(r);
-        fprintf(out, "\nbuffer %s: .%s[%llu]\n", r->name, type_info[r->type].name, (unsigned long long)n);
-        bool starred = false;
-        previous[0] = '\0';
-        size_t element = type_info[r->type].bits / 8, row_bytes = PER_ROW * element;
-        for (uint64_t i = 0; i < n; i += PER_ROW) {
-            bool last = i + PER_ROW >= n;
-            size_t at = (size_t)i * element;
-            if (!last && i > 0 && memcmp(r->data + at, r->data + at - row_bytes, row_bytes) == 0 &&
-                memcmp(r->shadow + at, r->shadow + at - row_bytes, row_bytes) == 0) {
-                if (!starred)                  /* the same bytes as the row before: no need to format */
-                    fputs("*\n", out);
-                starred = true;
-                continue;
-            }
-            size_t len = 0;
-            row[0] = '\0';
-            for (uint64_t k = i; k < i + PER_ROW && k < n; k++) {
-                uint64_t bits;
-                char buf[64];
-                if (buffer_element(r, k, &bits))
-                    lanes_format_value(buf, sizeof buf, bits, r->type);
-                else
-                    snprintf(buf, sizeof buf, "undef");
-                int wrote = snprintf(row + len, sizeof row - len, " %11s", buf);
-                len = wrote < 0 || (size_t)wrote >= sizeof row - len ? sizeof row - 1 : len + (size_t)wrote;
-            }
-            if (!last && i > 0 && strcmp(row, previous) == 0) {
-                if (!starred)
-                    fputs("*\n", out);
-                starred = true;
-                continue;
-            }
-            starred = false;
-            fprintf(out, "%6llu:%s\n", (unsigned long long)i, row);
-            memcpy(previous, row, len + 1);
-        }
-    }
-}
-
-static void print_buffers_json(FILE *out, const Warp *w)
-{
-    bool first = true;
-    fputs(",\n  \"buffers\": {", out);
-    for (uint32_t b = 0; b < w->mem->count; b++) {
-        const Region *r = &w->mem->regions[b];
-        if (!r->is_buffer)
-            continue;
-        fprintf(out, "%s\n    \"%s\": {\"type\": \"%s\", \"data\": [", first ? "" : ",", r->name,
-                type_info[r->type].name);
-        first = false;
-        for (uint64_t i = 0; i < buffer_count(r); i++) {
-            uint64_t bits;
-            char buf[64];
-            if (buffer_element(r, i, &bits))
-                lanes_format_json_value(buf, sizeof buf, bits, r->type);
-            else
-                snprintf(buf, sizeof buf, "null");
-            fprintf(out, "%s%s", i ? ", " : "", buf);
-        }
-        fputs("]}", out);
-    }
-    fputs(first ? "}" : "\n  }", out);
-}
-
-/* ---- the table ---- */
-
-typedef struct Column {
-    const char *name;
-    bool is_pred;
-    uint32_t slot;
-    int type;
-    unsigned width;
-} Column;
-
-static bool listed(const char *only, const char *name)
-{
-    if (!only)
-        return true;
-    size_t n = strlen(name);
-    for (const char *p = only; *p;) {
-        size_t len = strcspn(p, ",");
-        if (len == n && strncmp(p, name, n) == 0)
-            return true;
-        p += len + (p[len] == ',');
-    }
-    return false;
-}
-
-/* The registers the program names (range registers it never mentions are left out). */
-static uint32_t collect_columns(const Warp *w, const char *only, Column *cols, uint32_t max)
-{
-    const Function *f = w->fn;
-    bool *used = xcalloc(f->regs.len + f->preds.len + 1, sizeof *used);
-    for (uint32_t i = 0; i < w->kernel_code_len; i++) {
-        const XInstr *x = &w->code[i];
-        if (x->dst_kind == DST_VALUE) used[x->dst] = true;
-        if (x->dst_kind == DST_PRED) used[f->regs.len + x->dst] = true;
-        if (x->dst_pred != NO_SLOT) used[f->regs.len + x->dst_pred] = true;
-        if (x->guard) used[f->regs.len + x->guard_pred] = true;
-        for (unsigned v = 0; v < x->vec_count && v < 4; v++)
-            if (x->vec[v] < w->reg_count)
-                used[x->vec[v]] = true;
-        for (unsigned s = 0; s < x->src_count; s++) {
-            if (x->src_pred >> s & 1) {
-                if (x->src[s] < f->preds.len)
-                    used[f->regs.len + x->src[s]] = true;
-            } else if (x->src[s] < w->reg_count) {
-                used[x->src[s]] = true;
-            }
-        }
-    }
-    uint32_t n = 0;
-    for (uint32_t i = 0; i < f->regs.len + f->preds.len && n < max; i++) {
-        bool pred = i >= f->regs.len;
-        const Register *r = pred ? &f->preds.data[i - f->regs.len] : &f->regs.data[i];
-        if ((!used[i] && !only) || !listed(only, r->name))
-            continue;
-        cols[n++] = (Column){ r->name, pred, pred ? i - (uint32_t)f->regs.len : i, pred ? TYPE_PRED : r->type, 0 };
-    }
-    free(used);
-    return n;
-}
-
-static void cell(const Warp *w, const Column *c, int lane, char *buf, size_t size)
-{
-    if (c->is_pred) {
-        if (!(w->pred_defined[c->slot] >> lane & 1))
-            snprintf(buf, size, "undef");
-        else
-            snprintf(buf, size, "%s", (w->pred[c->slot] >> lane & 1) ? "true" : "false");
-    } else if (!(w->defined[c->slot] >> lane & 1)) {
-        snprintf(buf, size, "undef");
-    } else {
-        lanes_format_value(buf, size, w->val[c->slot][lane], c->type);
-    }
-}
-
-/* Rows of the table: a one-warp block's lanes (up to its thread count), or every thread. */
-static uint32_t row_count(const Warp *w)
-{
-    const Block *b = w->block;
-    return b->threads < WARP_SIZE || b->warp_count > 1 ? b->threads : WARP_SIZE;
-}
-
-/* "0,2-3" (numbers and ranges below limit) into marks; false with err if malformed. */
-static bool parse_selection(const char *text, const char *option, uint32_t limit, const char *what, bool *marks,
-                            char *err, size_t errlen)
-{
-    const char *p = text;
-    for (;;) {
-        char *end;
-        if (*p < '0' || *p > '9')
-            goto bad;
-        unsigned long first = strtoul(p, &end, 10), last = first;
-        p = end;
-        if (*p == '-') {
-            if (p[1] < '0' || p[1] > '9')
-                goto bad;
-            last = strtoul(p + 1, &end, 10);
-            p = end;
-        }
-        if (last < first)
-            goto bad;
-        if (last >= limit) {
-            snprintf(err, errlen, "%s: %s %lu does not exist (the block has %u %s%s)", option, what, last, limit, what,
-                     limit == 1 ? "" : "s");
-            return false;
-        }
-        for (unsigned long i = first; i <= last; i++)
-            marks[i] = true;
-        if (!*p)
-            return true;
-        if (*p++ != ',')
-            goto bad;
-    }
-bad:
-    snprintf(err, errlen, "%s: expected numbers and ranges such as 0,2-3, not '%s'", option, text);
-    return false;
-}
-
-bool lanes_select(const Warp *w, const char *warps, const char *threads, bool *shown, char *err, size_t errlen)
-{
-    const Block *b = w->block;
-    bool by_warp[MAX_WARPS] = { false }, by_thread[MAX_BLOCK_THREADS] = { false };
-    if (warps && !parse_selection(warps, "--warps", b->warp_count, "warp", by_warp, err, errlen))
-        return false;
-    if (threads && !parse_selection(threads, "--threads", b->threads, "thread", by_thread, err, errlen))
-        return false;
-    for (uint32_t t = 0; t < MAX_BLOCK_THREADS; t++)
-        shown[t] = (!warps && !threads) || by_thread[t] || (t / WARP_SIZE < MAX_WARPS && by_warp[t / WARP_SIZE]);
-    return true;
-}
-
-void lanes_print_table(FILE *out, const Warp *w, const char *only, const bool *shown)
-{
-    const Block *b = w->block;
-    Column cols[512];
-    uint32_t n = collect_columns(w, only, cols, COUNT_OF(cols));
-    uint32_t rows = row_count(w);
-    bool many = b->warp_count > 1;
-    char buf[64];
-    for (uint32_t i = 0; i < n; i++) {
-        unsigned width = (unsigned)strlen(cols[i].name);
-        for (uint32_t t = 0; t < rows; t++) {
-            int lane;
-            const Warp *x = thread_warp(w, t, &lane);
-            cell(x, &cols[i], lane, buf, sizeof buf);
-            if (strlen(buf) > width)
-                width = (unsigned)strlen(buf);
-        }
-        cols[i].width = width;
-    }
-    const unsigned lane_width = many ? 8 : 6;     /* "lane  " / "31*   ", "thread  " */
-    uint32_t start = 0;
-    if (n == 0)
-        fputs("(no registers)\n", out);
-    else do {
-        uint32_t end = start;
-        unsigned used = lane_width;
-        while (end < n && (end == start || used + 2 + cols[end].width <= TABLE_WIDTH))
-            used += 2 + cols[end++].width;
-        if (start > 0)
-            fputc('\n', out);
-        fprintf(out, "%-*s", lane_width, many ? "thread" : "lane");
-        for (uint32_t i = start; i < end; i++)
-            fprintf(out, "  %*s", cols[i].width, cols[i].name);
-        fputc('\n', out);
-        uint32_t heading = NO_SLOT;
-        for (uint32_t t = 0; t < rows; t++) {
-            if (shown && !shown[t])
-                continue;
-            int lane;
-            const Warp *x = thread_warp(w, t, &lane);
-            if (many && heading != x->index) {
-                heading = x->index;
-                uint32_t last = x->thread_base + WARP_SIZE - 1 < b->threads ? x->thread_base + WARP_SIZE - 1
-                                                                           : b->threads - 1;
-                fprintf(out, "-- warp %u: threads %u-%u\n", x->index, x->thread_base, last);
-            }
-            char label[16];
-            snprintf(label, sizeof label, "%u%s", t, (x->launched >> lane & 1) ? "" : "-");
-            fprintf(out, "%-*s", lane_width, label);
-            for (uint32_t i = start; i < end; i++) {
-                cell(x, &cols[i], lane, buf, sizeof buf);
-                fprintf(out, "  %*s", cols[i].width, buf);
-            }
-            fputc('\n', out);
-        }
-        start = end;
-    } while (start < n);
-    if (!many && w->launched != (rows >= WARP_SIZE ? ALL_LANES : (1u << rows) - 1))
-        fputs("(lanes marked - were not active)\n", out);
-    if (b->nctaid[0] * b->nctaid[1] * b->nctaid[2] > 1)
-        fprintf(out, "(registers of CTA (%u, %u, %u), the last of the grid's %u CTAs to run)\n", b->ctaid[0],
-                b->ctaid[1], b->ctaid[2], b->nctaid[0] * b->nctaid[1] * b->nctaid[2]);
-    print_buffers_table(out, w);
-    fprintf(out, "%llu warp-steps\n", (unsigned long long)b->steps);
-}
-
-/* ---- JSON ---- */
-
-void lanes_print_json(FILE *out, const Warp *w)
-{
-    const Block *b = w->block;
-    Column cols[512];
-    uint32_t n = collect_columns(w, NULL, cols, COUNT_OF(cols));
-    uint32_t values = b->warp_count > 1 ? b->threads : WARP_SIZE;
-    char buf[64];
-    fprintf(out, "{\n  \"block\": [%u, %u, %u],\n", b->ntid[0], b->ntid[1], b->ntid[2]);
-    if (b->nctaid[0] * b->nctaid[1] * b->nctaid[2] > 1)
-        fprintf(out, "  \"grid\": [%u, %u, %u],\n  \"cta\": [%u, %u, %u],\n", b->nctaid[0], b->nctaid[1], b->nctaid[2],
-                b->ctaid[0], b->ctaid[1], b->ctaid[2]);
-    if (b->warp_count == 1)
-        fprintf(out, "  \"active\": \"0x%08x\",\n", w->launched);
-    fputs("  \"regs\": {", out);
-    for (int pass = 0; pass < 2; pass++) {
-        if (pass == 1)
-            fputs("\n  },\n  \"preds\": {", out);
-        bool first = true;
-        for (uint32_t i = 0; i < n; i++) {
-            const Column *c = &cols[i];
-            if (c->is_pred != (pass == 1))
-                continue;
-            fprintf(out, "%s\n    \"%s\": [", first ? "" : ",", c->name);
-            first = false;
-            for (uint32_t t = 0; t < values; t++) {
-                int l;
-                const Warp *x = thread_warp(w, t, &l);
-                if (c->is_pred)
-                    snprintf(buf, sizeof buf, "%s", !(x->pred_defined[c->slot] >> l & 1) ? "null"
-                             : (x->pred[c->slot] >> l & 1) ? "true" : "false");
-                else if (!(x->defined[c->slot] >> l & 1))
-                    snprintf(buf, sizeof buf, "null");
-                else
-                    lanes_format_json_value(buf, sizeof buf, x->val[c->slot][l], c->type);
-                fprintf(out, "%s%s", t ? ", " : "", buf);
-            }
-            fputc(']', out);
-        }
-    }
-    fputs("\n  }", out);
-    print_buffers_json(out, w);
-    if (b->warp_count == 1) {
-        fprintf(out, ",\n  \"exited\": \"0x%08x\"", w->exited);
-    } else {
-        fputs(",\n  \"exited\": [", out);
-        for (uint32_t i = 0; i < b->warp_count; i++)
-            fprintf(out, "%s\"0x%08x\"", i ? ", " : "", b->warps[i]->exited);
-        fputc(']', out);
-    }
-    fprintf(out, ",\n  \"steps\": %llu,\n  \"warnings\": [", (unsigned long long)b->steps);
-    bool any = false;
-    for (uint32_t k = 0; k < b->warp_count; k++) {
-        const Warp *x = b->warps[k];
-        for (uint32_t i = 0; i < x->warnings.len; i++) {
-            const Warning *y = &x->warnings.data[i];
-            fprintf(out, "%s\n    {\"line\": %u, \"what\": \"%s\", ", any ? "," : "", x->code[y->pc].line, y->what);
-            if (b->warp_count > 1)
-                fprintf(out, "\"warp\": %u, ", k);
-            fprintf(out, "\"lanes\": \"0x%08x\"}", y->lanes);
-            any = true;
-        }
-    }
-    fputs(any ? "\n  ]\n}\n" : "]\n}\n", out);
-}
-
-/* ---- --expect ---- */
-
-/* A value in a difference: floats with their bits, since two floats can print alike. */
-static void describe(char *buf, size_t size, bool defined, uint64_t bits, int type)
-{
-    if (!defined) {
-        snprintf(buf, size, "undef");
-    } else if (type == TYPE_PRED) {
-        snprintf(buf, size, "%s", bits ? "true" : "false");
-    } else {
-        lanes_format_value(buf, size, bits, type);
-        if (type_info[type].cls == 'f') {
-            size_t n = strlen(buf);
-            snprintf(buf + n, size - n, " (0x%0*llx)", (int)type_info[type].bits / 4,
-                     (unsigned long long)(bits & width_mask(type_info[type].bits)));
-        }
-    }
-}
-
-/* A float's place on the line of representable values (sign and magnitude made linear). */
-static int64_t float_order(uint64_t bits, unsigned width)
-{
-    uint64_t sign = (uint64_t)1 << (width - 1), magnitude = bits & (sign - 1);
-    return bits & sign ? -(int64_t)magnitude : (int64_t)magnitude;
-}
-
-static bool float_nan(uint64_t bits, unsigned width)
-{
-    return width == 32 ? (bits & 0x7fffffffu) > 0x7f800000u : (bits & ~(1ull << 63)) > 0x7ff0000000000000ull;
-}
-
-/* Within the tolerance although not equal: 32- and 64-bit values read as floats. */
-static bool tolerated(const Tolerance *tol, uint64_t want, uint64_t got, unsigned width)
-{
-    if (!tol || (width != 32 && width != 64))
-        return false;
-    want &= width_mask(width);
-    got &= width_mask(width);
-    if (float_nan(want, width) || float_nan(got, width))
-        return tol->any_nan && float_nan(want, width) && float_nan(got, width);
-    int64_t d = float_order(want, width) - float_order(got, width);
-    if (tol->ulps && (d < 0 ? 0 - (uint64_t)d : (uint64_t)d) <= tol->ulps)
-        return true;
-    double a, b;
-    if (width == 32) {
-        float fa, fb;
-        uint32_t wa = (uint32_t)want, wb = (uint32_t)got;
-        memcpy(&fa, &wa, sizeof fa);
-        memcpy(&fb, &wb, sizeof fb);
-        a = fa;
-        b = fb;
-    } else {
-        memcpy(&a, &want, sizeof a);
-        memcpy(&b, &got, sizeof b);
-    }
-    return tol->abs_err > 0 && fabs(a - b) <= tol->abs_err;
-}
-
-/* Differences beyond the first MAX_SHOWN are counted, not printed. */
-enum { MAX_SHOWN = 20 };
-
-static void difference(FILE *out, int *count, const char *fmt, ...)
-{
-    if (++*count > MAX_SHOWN)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    vfprintf(out, fmt, ap);
-    va_end(ap);
-}
-
-/* "buffers": {"out": [values] | one value | {"data": [values]}}: element by element. */
-static int expect_buffers(FILE *out, const Warp *w, const char *path, json_t *section, const Tolerance *tol,
-                          int *mismatches, int *close, char *err, size_t errlen)
-{
-    const char *name;
-    json_t *v;
-    json_object_foreach(section, name, v) {
-        const Region *r = NULL;
-        for (uint32_t b = 0; b < w->mem->count && !r; b++)
-            if (w->mem->regions[b].is_buffer && !strcmp(w->mem->regions[b].name, name))
-                r = &w->mem->regions[b];
-        if (!r) {
-            snprintf(err, errlen, "%s: buffers.%s: no such buffer in the lanes file", path, name);
-            return -1;
-        }
-        if (json_is_object(v))
-            v = json_object_get(v, "data");
-        uint64_t n = buffer_count(r);
-        if (json_is_array(v) && json_array_size(v) != n) {
-            snprintf(err, errlen, "%s: buffers.%s: %zu values for a buffer of %llu", path, name, json_array_size(v),
-                     (unsigned long long)n);
-            return -1;
-        }
-        for (uint64_t i = 0; i < n; i++) {
-            json_t *e = json_is_array(v) ? json_array_get(v, i) : v;
-            uint64_t want, got;
-            bool want_defined, got_defined;
-            char msg[200];
-            if (!e || !value_bits(e, r->type, &want, &want_defined, msg, sizeof msg)) {
-                snprintf(err, errlen, "%s: buffers.%s[%llu]: %s", path, name, (unsigned long long)i,
-                         e ? msg : "missing");
-                return -1;
-            }
-            got_defined = buffer_element(r, i, &got);
-            if (want_defined == got_defined && (!want_defined || want == got))
-                continue;
-            if (want_defined && got_defined && tolerated(tol, want, got, type_info[r->type].bits)) {
-                ++*close;
-                continue;
-            }
-            char a[64], b[64];
-            describe(a, sizeof a, want_defined, want, r->type);
-            describe(b, sizeof b, got_defined, got, r->type);
-            difference(out, mismatches, "%s[%llu]: expected %s, got %s\n", name, (unsigned long long)i, a, b);
-        }
-    }
-    return 0;
-}
-
-int lanes_expect(FILE *out, const Warp *w, const char *path, const Tolerance *tol, char *err, size_t errlen)
-{
-    json_t *root = load_json(path, err, errlen);
-    if (!root)
-        return -1;
-    int mismatches = 0, close = 0;
-    const char *key;
-    json_t *section;
-    char msg[256];
-    json_object_foreach(root, key, section) {
-        if (!strcmp(key, "exited")) {
-            /* One warp: a lane mask; several: an array of one mask per warp. */
-            const Block *b = w->block;
-            bool many = b->warp_count > 1;
-            if (many && (!json_is_array(section) || json_array_size(section) != b->warp_count)) {
-                snprintf(err, errlen, "%s: exited: expected an array of %u lane masks, one per warp", path,
-                         b->warp_count);
-                json_decref(root);
-                return -1;
-            }
-            for (uint32_t i = 0; i < b->warp_count; i++) {
-                uint32_t mask;
-                if (!parse_mask(many ? json_array_get(section, i) : section, &mask)) {
-                    snprintf(err, errlen, "%s: exited: expected a lane mask", path);
-                    json_decref(root);
-                    return -1;
-                }
-                if (mask != b->warps[i]->exited && many)
-                    difference(out, &mismatches, "exited of warp %u: expected 0x%08x, got 0x%08x\n", i, mask,
-                               b->warps[i]->exited);
-                else if (mask != b->warps[i]->exited)
-                    difference(out, &mismatches, "exited: expected 0x%08x, got 0x%08x\n", mask, w->exited);
-            }
-            continue;
-        }
-        if (!strcmp(key, "buffers")) {
-            if (expect_buffers(out, w, path, section, tol, &mismatches, &close, err, errlen) < 0) {
-                json_decref(root);
-                return -1;
-            }
-            continue;
-        }
-        if (strcmp(key, "regs") && strcmp(key, "preds"))
-            continue;                   /* block, active, params, steps, warnings: not compared */
-        bool preds = key[0] == 'p';
-        const char *name;
-        json_t *v;
-        json_object_foreach(section, name, v) {
-            uint32_t slot;
-            int type;
-            if (!lookup(w, path, key, name, preds, &slot, &type, err, errlen)) {
-                json_decref(root);
-                return -1;
-            }
-            if (json_is_array(v) && !array_size_ok(w, json_array_size(v))) {
-                snprintf(err, errlen, "%s: %s.%s: an array needs %s", path, key, name,
-                         array_size_text(w, msg, sizeof msg));
-                json_decref(root);
-                return -1;
-            }
-            uint32_t values = json_is_array(v) ? (uint32_t)json_array_size(v) : w->block->warp_count * WARP_SIZE;
-            bool many = w->block->warp_count > 1;
-            for (uint32_t t = 0; t < values; t++) {
-                int l;
-                const Warp *x = thread_warp(w, t, &l);
-                json_t *e = json_is_array(v) ? json_array_get(v, t) : v;
-                uint64_t want_bits, got_bits;
-                bool want_defined, got_defined, ok;
-                if (preds) {
-                    bool b;
-                    ok = pred_value(e, &b, &want_defined, msg, sizeof msg);
-                    want_bits = b;
-                    got_bits = x->pred[slot] >> l & 1;
-                    got_defined = x->pred_defined[slot] >> l & 1;
-                } else {
-                    ok = value_bits(e, type, &want_bits, &want_defined, msg, sizeof msg);
-                    got_bits = x->val[slot][l];
-                    got_defined = x->defined[slot] >> l & 1;
-                }
-                if (!ok) {
-                    snprintf(err, errlen, "%s: %s.%s[%u]: %s", path, key, name, t, msg);
-                    json_decref(root);
-                    return -1;
-                }
-                if (want_defined == got_defined && (!want_defined || want_bits == got_bits))
-                    continue;
-                if (!preds && want_defined && got_defined && tolerated(tol, want_bits, got_bits, type_info[type].bits)) {
-                    close++;
-                    continue;
-                }
-                char want[64], got[64];
-                describe(want, sizeof want, want_defined, want_bits, preds ? TYPE_PRED : type);
-                describe(got, sizeof got, got_defined, got_bits, preds ? TYPE_PRED : type);
-                if (many)
-                    difference(out, &mismatches, "%s thread %u (warp %u lane %d): expected %s, got %s\n", name, t,
-                               x->index, l, want, got);
-                else
-                    difference(out, &mismatches, "%s lane %d: expected %s, got %s\n", name, l, want, got);
-            }
-        }
-    }
-    json_decref(root);
-    if (close)
-        fprintf(out, "note: %d value%s within the tolerance (%llu ulps, %g absolute%s) but not the expected "
-                "bits\n", close, close == 1 ? " is" : "s are", (unsigned long long)tol->ulps, tol->abs_err,
-                tol->any_nan ? ", any NaN" : "");
-    return mismatches;
 }
 
 /* Kernel parameters the lanes file left out: an error before running, not undefined loads. */

@@ -828,23 +828,38 @@ const char *mem_space_name(int space);          /* ".global", ..., "generic" */
 void mem_execute(Warp *w, const XInstr *x, uint32_t mask);     /* ld, st, cvta */
 void mem_atomic(Warp *w, const XInstr *x, uint32_t mask);      /* atom, red: lane by lane, lowest first */
 
-/* lanes.c: --lanes JSON in; final state out as a table or JSON; --expect. */
+/* lanes.c: --lanes JSON in. The json_t values are jansson's. */
+struct json_t;
 int lanes_load(Warp *w, const char *path, char *err, size_t errlen);
-void lanes_print_table(FILE *out, const Warp *w, const char *only, const bool *shown);   /* shown: NULL, all */
-bool lanes_select(const Warp *w, const char *warps, const char *threads, bool *shown, char *err, size_t errlen);
-void lanes_print_json(FILE *out, const Warp *w);
-/* How far --expect lets a 32- or 64-bit value be from the expected bits, as floats: within ulps
- * representable values, or within abs_err of it, or any NaN for an expected NaN. Zero: bit for
- * bit. */
+bool lanes_params_given(const Warp *w, char *err, size_t errlen);
+struct json_t *lanes_load_json(const char *path, char *err, size_t errlen);   /* a JSON object, or NULL */
+bool lanes_value_bits(struct json_t *v, int type, uint64_t *bits, bool *defined, char *err, size_t errlen);
+bool lanes_pred_value(struct json_t *v, bool *value, bool *defined, char *err, size_t errlen);
+bool lanes_parse_mask(struct json_t *v, uint32_t *mask);
+bool lanes_lookup(const Warp *w, const char *path, const char *section, const char *name, bool want_pred,
+                  uint32_t *slot, int *type, char *err, size_t errlen);
+bool lanes_array_size_ok(const Warp *w, size_t n);
+const char *lanes_array_size_text(const Warp *w, char *buf, size_t size);
+Warp *lanes_thread_warp(const Warp *w, uint32_t t, int *lane);  /* thread t of the block */
+
+/* dump.c: the final state out as a table or JSON. */
+void dump_print_table(FILE *out, const Warp *w, const char *only, const bool *shown);   /* shown: NULL, all */
+bool dump_select(const Warp *w, const char *warps, const char *threads, bool *shown, char *err, size_t errlen);
+void dump_print_json(FILE *out, const Warp *w);
+void dump_format_value(char *buf, size_t size, uint64_t bits, int type);       /* as the table shows it */
+void dump_format_json_value(char *buf, size_t size, uint64_t bits, int type);  /* as --json writes it */
+bool dump_buffer_element(const Region *r, uint64_t i, uint64_t *bits);   /* false: undefined */
+uint64_t dump_buffer_count(const Region *r);
+
+/* expect.c: --expect. How far it lets a 32- or 64-bit value be from the expected bits, as floats:
+ * within ulps representable values, or within abs_err of it, or any NaN for an expected NaN.
+ * Zero: bit for bit. */
 typedef struct Tolerance {
     uint64_t ulps;
     double abs_err;
     bool any_nan;
 } Tolerance;
-int lanes_expect(FILE *out, const Warp *w, const char *path, const Tolerance *tol, char *err, size_t errlen);
-bool lanes_params_given(const Warp *w, char *err, size_t errlen);
-void lanes_format_value(char *buf, size_t size, uint64_t bits, int type);       /* as the table shows it */
-void lanes_format_json_value(char *buf, size_t size, uint64_t bits, int type);  /* as --json writes it */
+int expect_compare(FILE *out, const Warp *w, const char *path, const Tolerance *tol, char *err, size_t errlen);
 
 /* driver.c */
 

@@ -62,9 +62,9 @@ static void value_text(char *buf, size_t size, const Warp *w, const Written *v, 
     } else if (!(w->defined[v->row] >> lane & 1)) {
         snprintf(buf, size, "%s", json ? "null" : "undef");
     } else if (json) {
-        lanes_format_json_value(buf, size, w->val[v->row][lane], v->type);
+        dump_format_json_value(buf, size, w->val[v->row][lane], v->type);
     } else {
-        lanes_format_value(buf, size, w->val[v->row][lane], v->type);
+        dump_format_value(buf, size, w->val[v->row][lane], v->type);
     }
 }
 

@@ -41,8 +41,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         exec_run(w, &options);
         FILE *out = fopen("/dev/null", "w");
         if (out) {
-            lanes_print_table(out, w, NULL, NULL);
-            lanes_print_json(out, w);
+            dump_print_table(out, w, NULL, NULL);
+            dump_print_json(out, w);
             fclose(out);
         }
         exec_free(w);
