@@ -37,7 +37,9 @@ CHECK_LIBS   := $(shell pkg-config --libs check 2>/dev/null)
 # The library: everything but main.c, in pipeline order.
 LIB_SRC := src/util.c src/arena.c src/intern.c src/source.c src/diag.c \
            $(BUILD)/lexer.c $(BUILD)/parser.c src/parse.c src/ops.c src/check.c src/suffixes.c src/ir.c \
-           src/driver.c src/testrun.c src/exec.c src/block.c src/barrier.c src/alu.c src/bitops.c src/mathops.c src/approx.c src/convert.c src/warp_ops.c src/layout.c src/mem.c src/trace.c src/lanes.c src/dump.c src/expect.c
+           src/layout.c src/cfg.c src/lower.c src/mem.c src/report.c src/alu.c src/bitops.c src/mathops.c src/approx.c \
+           src/convert.c src/format.c src/warpops.c src/barrier.c src/sync.c src/call.c src/trace.c src/warp.c src/block.c \
+           src/lanes.c src/dump.c src/expect.c src/driver.c src/testrun.c
 LIB_OBJ := $(patsubst %.c,$(BUILD)/obj/%.o,$(notdir $(LIB_SRC)))
 HEADERS := src/ptxrun.h src/parse.h src/ops.def src/types.def src/mods.def src/sregs.def $(BUILD)/parser.h
 
@@ -46,7 +48,7 @@ FUZZERS := fuzz_frontend fuzz_pipeline fuzz_lanes
 TESTS   := check_lexer check_parser check_checker check_diag check_roundtrip check_exec check_math
 TEST_BIN := $(addprefix $(BUILD)/tests/,$(TESTS))
 
-.PHONY: all check approx-tables unit-tests cli-tests kernel-tests fuzz-regressions valgrind fault-tests demo bench fuzz install clean deps docs
+.PHONY: all check structure approx-tables unit-tests cli-tests kernel-tests fuzz-regressions valgrind fault-tests demo bench fuzz install clean deps docs
 
 all: $(BUILD)/ptxrun
 
@@ -83,7 +85,11 @@ $(BUILD)/tests/%: tests/%.c tests/testutil.h $(BUILD)/libptxrun.a $(HEADERS)
 	@mkdir -p $(BUILD)/tests
 	$(CC) $(ALL_CFLAGS) $(CHECK_CFLAGS) -o $@ $< $(BUILD)/libptxrun.a $(CHECK_LIBS) $(LDLIBS)
 
-check: unit-tests cli-tests kernel-tests fuzz-regressions
+check: structure unit-tests cli-tests kernel-tests fuzz-regressions
+
+# The shape docs/architecture.md describes: file sizes, no loop of calls between files.
+structure:
+	python3 scripts/structure.py src
 
 unit-tests: $(TEST_BIN)
 	@set -e; for t in $(TEST_BIN); do echo "== $$t"; PTXRUN_ROOT=$(CURDIR) $$t; done

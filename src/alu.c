@@ -6,7 +6,7 @@
  * 0x7fffffff; f64 ones keep an input NaN's sign and payload, quieted. .ftz flushes f32
  * subnormal inputs, and results tiny before rounding, to a signed zero; .sat clamps to
  * [+0, 1] (NaN and -0 to +0). Built with -frounding-math (see Makefile).
- * Requires: an XInstr from exec.c. */
+ * Requires: an XInstr from lower.c. */
 #include <fenv.h>
 #include <math.h>
 #include <string.h>
@@ -332,7 +332,7 @@ static void float_op(Warp *w, const XInstr *x, uint32_t mask, Lanes r, uint32_t 
             choice |= (uint32_t)f64_nan_choice(in, x->src_count) << l;
         }
         if (choice & mask & *defined)
-            exec_warn(w, (uint32_t)(x - w->code), choice & mask & *defined, warn_nan_choice);
+            report_warn(w, (uint32_t)(x - w->prog->code), choice & mask & *defined, warn_nan_choice);
     }
 }
 
@@ -551,7 +551,7 @@ static void carry_op(Warp *w, const XInstr *x, uint32_t mask)
      * reading and the H100's gives different results: say so. */
     uint32_t mixed = use_carry ? (subtract ? ~w->carry_by_sub : w->carry_by_sub) & w->carry_defined & mask : 0;
     if (mixed)
-        exec_warn(w, (uint32_t)(x - w->code), mixed, warn_carry_mix);
+        report_warn(w, (uint32_t)(x - w->prog->code), mixed, warn_carry_mix);
     if (x->carry_out) {
         w->carry = (w->carry & ~mask) | (carry & mask);
         w->carry_defined = (w->carry_defined & ~mask) | (defined & mask);

@@ -8,7 +8,7 @@
  * .and, .or) written to each, and the barrier starts over. What PTX leaves undefined (a barrier
  * number or count that is out of range or undefined, arrivals that disagree on the count, .red
  * mixed with .sync/.arrive on one barrier) is a fault naming the lane and the place.
- * Requires: exec.c (warps, faults), block.c (the CTA). */
+ * Requires: report.c (faults), block.c (the CTA). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -41,7 +41,7 @@ static uint32_t live_count(Block *b)
 /* Writes .red's result to one waiting lane. */
 static void write_result(Warp *w, int lane, const Barrier *br)
 {
-    const XInstr *x = &w->code[w->arrival[lane].pc];
+    const XInstr *x = &w->prog->code[w->arrival[lane].pc];
     if (x->barrier != BARRIER_RED || x->dst_kind == DST_NONE)
         return;
     uint32_t bit = 1u << lane;
@@ -69,8 +69,8 @@ static void complete_if_reached(Block *b, unsigned id)
                 continue;
             for (uint32_t k = br->waiting[i]; k; k &= k - 1) {
                 uint32_t pc = w->arrival[__builtin_ctz(k)].pc;
-                if (w->code[pc].aligned)
-                    exec_warn(w, pc, 1u << __builtin_ctz(k), "'.aligned' barrier (bar is barrier.aligned) that "
+                if (w->prog->code[pc].aligned)
+                    report_warn(w, pc, 1u << __builtin_ctz(k), "'.aligned' barrier (bar is barrier.aligned) that "
                               "a warp's lanes reach at different instructions, which PTX leaves undefined,");
             }
         }
@@ -105,28 +105,28 @@ void barrier_threads_exited(Block *b)
 /* Checks one lane's barrier number and count; false after a fault. */
 static bool lane_operands(Warp *w, uint32_t pc, int l, uint32_t *id, uint32_t *count)
 {
-    const XInstr *x = &w->code[pc];
+    const XInstr *x = &w->prog->code[pc];
     const Block *b = w->block;
     bool defined = (w->defined[x->src[0]] & w->defined[x->src[1]]) >> l & 1;
     if (!defined) {
-        exec_fault(w, pc, "lane %d executes '%s' with an undefined barrier number or thread count", l, x->ir->mnemonic);
+        report_fault(w, pc, "lane %d executes '%s' with an undefined barrier number or thread count", l, x->ir->mnemonic);
         return false;
     }
     *id = (uint32_t)w->val[x->src[0]][l];
     *count = x->has_count ? (uint32_t)w->val[x->src[1]][l] : 0;
     if (*id >= BARRIER_COUNT) {
-        exec_fault(w, pc, "lane %d executes '%s' on barrier %u; a CTA has barriers 0 to %d", l, x->ir->mnemonic, *id,
+        report_fault(w, pc, "lane %d executes '%s' on barrier %u; a CTA has barriers 0 to %d", l, x->ir->mnemonic, *id,
                    BARRIER_COUNT - 1);
         return false;
     }
     if (x->has_count && (*count == 0 || *count % WARP_SIZE)) {
-        exec_fault(w, pc, "lane %d executes '%s' with thread count %u, which is not a positive multiple of %d", l,
+        report_fault(w, pc, "lane %d executes '%s' with thread count %u, which is not a positive multiple of %d", l,
                    x->ir->mnemonic, *count, WARP_SIZE);
         return false;
     }
     uint32_t most = b->per_warp_barriers ? b->warp_count * WARP_SIZE : b->threads;
     if (*count > most) {
-        exec_fault(w, pc, "lane %d executes '%s' with thread count %u, but the CTA has %u threads: the barrier "
+        report_fault(w, pc, "lane %d executes '%s' with thread count %u, but the CTA has %u threads: the barrier "
                    "could never complete", l, x->ir->mnemonic, *count, b->threads);
         return false;
     }
@@ -136,7 +136,7 @@ static bool lane_operands(Warp *w, uint32_t pc, int l, uint32_t *id, uint32_t *c
 void barrier_arrive(Warp *w, uint32_t pc, uint32_t lanes)
 {
     Block *b = w->block;
-    const XInstr *x = &w->code[pc];
+    const XInstr *x = &w->prog->code[pc];
     uint32_t touched = 0;              /* barriers these lanes arrived at */
     for (uint32_t k = lanes; k; k &= k - 1) {
         int l = __builtin_ctz(k);
@@ -152,10 +152,10 @@ void barrier_arrive(Warp *w, uint32_t pc, uint32_t lanes)
         } else if (br->expected != count || br->red_op != x->red_op) {
             char a[64], c[64];
             const Warp *starter = b->warps[br->first_warp];
-            exec_fault(w, pc, "lane %d arrives at barrier %u with '%s' for %s, but its arrivals so far came from '%s' "
+            report_fault(w, pc, "lane %d arrives at barrier %u with '%s' for %s, but its arrivals so far came from '%s' "
                        "(line %u) for %s: PTX leaves this undefined", l, id, x->ir->mnemonic,
-                       count_text(a, sizeof a, count), starter->code[br->first_pc].ir->mnemonic,
-                       starter->code[br->first_pc].line, count_text(c, sizeof c, br->expected));
+                       count_text(a, sizeof a, count), starter->prog->code[br->first_pc].ir->mnemonic,
+                       starter->prog->code[br->first_pc].line, count_text(c, sizeof c, br->expected));
             return;
         }
         if (br->warp_pc[w->index] && br->warp_pc[w->index] != pc + 1)
@@ -171,7 +171,7 @@ void barrier_arrive(Warp *w, uint32_t pc, uint32_t lanes)
             bool holds = ((w->pred[slot] >> l) ^ (x->src_not >> 2)) & 1;
             if (!(w->pred_defined[slot] >> l & 1)) {
                 br->red_undefined = true;
-                exec_warn(w, pc, 1u << l, "undefined predicate");
+                report_warn(w, pc, 1u << l, "undefined predicate");
             } else if (holds) {
                 br->red_true++;
             } else {
@@ -223,8 +223,8 @@ void barrier_report_waits(Block *b)
                 uint32_t pc, group = waiting_together(w, left, &pc);
                 left &= ~group;
                 char who[200];
-                exec_format_lanes(w, who, sizeof who, group);
-                diag_at(w->diag, DIAG_NOTE, w->code[pc].ir->stmt_at, "%s wait%s here at barrier %u for %s; "
+                report_lanes(w, who, sizeof who, group);
+                diag_at(w->block->diag, DIAG_NOTE, w->prog->code[pc].ir->stmt_at, "%s wait%s here at barrier %u for %s; "
                         "%u %s arrived", who, __builtin_popcount(group) == 1 ? "s" : "", id, count, br->arrived,
                         br->arrived == 1 ? "has" : "have");
             }
@@ -239,20 +239,20 @@ void barrier_report_waits(Block *b)
             uint32_t others = w->launched & ~w->exited & ~br->waiting[i];
             char who[200];
             if (exited && br->expected) {
-                exec_format_lanes(w, who, sizeof who, exited);
+                report_lanes(w, who, sizeof who, exited);
                 len += (size_t)snprintf(elsewhere + len, sizeof elsewhere - len, "%s%s exited", len ? "; " : "", who);
             }
             for (uint32_t left = others; left && len < sizeof elsewhere - 200;) {
                 uint32_t pc, group = waiting_together(w, left, &pc);
                 left &= ~group;
-                exec_format_lanes(w, who, sizeof who, group);
+                report_lanes(w, who, sizeof who, group);
                 len += (size_t)snprintf(elsewhere + len, sizeof elsewhere - len, "%s%s at line %u ('%s')",
-                                        len ? "; " : "", who, w->code[pc].line, w->code[pc].ir->mnemonic);
+                                        len ? "; " : "", who, w->prog->code[pc].line, w->prog->code[pc].ir->mnemonic);
             }
         }
         if (len) {
             const Warp *starter = b->warps[br->first_warp];
-            diag_at(starter->diag, DIAG_NOTE, starter->code[br->first_pc].ir->stmt_at,
+            diag_at(starter->block->diag, DIAG_NOTE, starter->prog->code[br->first_pc].ir->stmt_at,
                     "barrier %u never completes: %s", id, elsewhere);
         }
     }

@@ -6,7 +6,7 @@
  * - bfe/bfi .b64 take the whole 32-bit position and length, not their low 8 bits;
  * - 32-bit bfe.s32 with an immediate position >= 32 gives all ones, and bfi.b32 with an
  *   immediate length of 32 or 33 reads it modulo 32 (ptxas folds immediates its own way).
- * Requires: an XInstr from exec.c. */
+ * Requires: an XInstr from lower.c. */
 #include <string.h>
 
 #include "ptxrun.h"
@@ -242,7 +242,7 @@ static uint64_t divide(const XInstr *x, uint64_t a, uint64_t b, const char **war
 /* Is source i an immediate (the same constant in every lane)? */
 static bool immediate(const Warp *w, const XInstr *x, unsigned i)
 {
-    return x->src[i] >= w->first_immediate;
+    return x->src[i] >= w->prog->first_immediate;
 }
 
 /* 32-bit bfe.s32/bfi.b32 whose position and length are both immediates, which ptxas folds
@@ -279,7 +279,7 @@ void bitops_execute(Warp *w, const XInstr *x, uint32_t mask)
             defined &= w->defined[x->src[s]];
     unsigned bits = x->bits;
     bool is_signed = x->cls == 's';
-    uint32_t pc = (uint32_t)(x - w->code);
+    uint32_t pc = (uint32_t)(x - w->prog->code);
     uint64_t len_mask = UINT64_MAX;
     const char *folded = (x->op == OP_BFE || x->op == OP_BFI) ? immediate_field_rule(w, x, &len_mask) : NULL;
     uint64_t r[WARP_SIZE];
@@ -291,12 +291,12 @@ void bitops_execute(Warp *w, const XInstr *x, uint32_t mask)
         case OP_BREV: r[l] = bit_reverse(a[l], bits); break;
         case OP_BFE:
             if (bits == 64 && (mask >> l & 1) && ((uint32_t)b[l] > 255 || (uint32_t)c[l] > 255))
-                exec_warn(w, pc, 1u << l, warn_field64);
+                report_warn(w, pc, 1u << l, warn_field64);
             r[l] = folded ? width_mask(bits) : bit_extract(a[l], b[l], c[l], bits, is_signed) & width_mask(bits);
             break;
         case OP_BFI:
             if (bits == 64 && (mask >> l & 1) && ((uint32_t)c[l] > 255 || (uint32_t)e[l] > 255))
-                exec_warn(w, pc, 1u << l, warn_field64);
+                report_warn(w, pc, 1u << l, warn_field64);
             r[l] = bit_insert(a[l], b[l], c[l], e[l] & len_mask, bits);
             break;
         case OP_PRMT: r[l] = x->mode ? permute_mode(a[l], b[l], c[l], x->mode) : permute(a[l], b[l], c[l]); break;
@@ -314,14 +314,14 @@ void bitops_execute(Warp *w, const XInstr *x, uint32_t mask)
             const char *warn = NULL;
             r[l] = divide(x, a[l], b[l], &warn);
             if (warn && (mask & defined) >> l & 1)
-                exec_warn(w, pc, 1u << l, warn);
+                report_warn(w, pc, 1u << l, warn);
             break;
         }
         default: BUG("bit op %d", x->op);
         }
     }
     if (folded && (mask & defined))
-        exec_warn(w, pc, mask & defined, folded);
+        report_warn(w, pc, mask & defined, folded);
     uint64_t *d = w->val[x->dst];
     for (int l = 0; l < WARP_SIZE; l++)
         if (mask >> l & 1)

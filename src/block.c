@@ -4,8 +4,8 @@
  * another warp sets still lets that warp run; when no warp has a lane able to move, that is a
  * deadlock. The CTAs of a grid run one after another, each from the state the lanes file gave
  * (registers, predicates, .shared and .local); global memory carries over.
- * The first warp owns what was loaded (code, layouts, memory); the others share it.
- * Requires: exec.c (one warp), barrier.c (bar, barrier). */
+ * The block owns the lowered program, the memory, the warps and the barriers.
+ * Requires: lower.c (the program), warp.c (one warp), barrier.c (bar, barrier). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -38,14 +38,14 @@ static Snapshot *take_snapshot(const Block *b)
     Snapshot *s = xcalloc(1, sizeof *s);
     for (uint32_t i = 0; i < b->warp_count; i++) {
         const Warp *w = b->warps[i];
-        s->val[i] = xmalloc(w->row_count * sizeof *w->val + 1);
-        s->defined[i] = xmalloc(w->row_count * sizeof *w->defined + 1);
-        s->pred[i] = xmalloc(w->pred_count * sizeof *w->pred);
-        s->pred_defined[i] = xmalloc(w->pred_count * sizeof *w->pred_defined);
-        memcpy(s->val[i], w->val, w->row_count * sizeof *w->val);
-        memcpy(s->defined[i], w->defined, w->row_count * sizeof *w->defined);
-        memcpy(s->pred[i], w->pred, w->pred_count * sizeof *w->pred);
-        memcpy(s->pred_defined[i], w->pred_defined, w->pred_count * sizeof *w->pred_defined);
+        s->val[i] = xmalloc(w->prog->row_count * sizeof *w->val + 1);
+        s->defined[i] = xmalloc(w->prog->row_count * sizeof *w->defined + 1);
+        s->pred[i] = xmalloc(w->prog->pred_count * sizeof *w->pred);
+        s->pred_defined[i] = xmalloc(w->prog->pred_count * sizeof *w->pred_defined);
+        memcpy(s->val[i], w->val, w->prog->row_count * sizeof *w->val);
+        memcpy(s->defined[i], w->defined, w->prog->row_count * sizeof *w->defined);
+        memcpy(s->pred[i], w->pred, w->prog->pred_count * sizeof *w->pred);
+        memcpy(s->pred_defined[i], w->pred_defined, w->prog->pred_count * sizeof *w->pred_defined);
     }
     const Memory *mem = &b->mem;
     s->region_count = mem->count;
@@ -68,15 +68,15 @@ static void restore_snapshot(Block *b, const Snapshot *s)
 {
     for (uint32_t i = 0; i < b->warp_count; i++) {
         Warp *w = b->warps[i];
-        memcpy(w->val, s->val[i], w->row_count * sizeof *w->val);
-        memcpy(w->defined, s->defined[i], w->row_count * sizeof *w->defined);
-        memcpy(w->pred, s->pred[i], w->pred_count * sizeof *w->pred);
-        memcpy(w->pred_defined, s->pred_defined[i], w->pred_count * sizeof *w->pred_defined);
+        memcpy(w->val, s->val[i], w->prog->row_count * sizeof *w->val);
+        memcpy(w->defined, s->defined[i], w->prog->row_count * sizeof *w->defined);
+        memcpy(w->pred, s->pred[i], w->prog->pred_count * sizeof *w->pred);
+        memcpy(w->pred_defined, s->pred_defined[i], w->prog->pred_count * sizeof *w->pred_defined);
     }
     const Warp *first = b->warps[0];
-    Region *local = &b->mem.regions[first->local_region];
+    Region *local = &b->mem.regions[first->prog->local_region];
     for (uint32_t t = 0; t < b->mem.copies; t++)
-        memset(local->shadow + (uint64_t)t * local->size, 0, first->funcs[0].frame_size);
+        memset(local->shadow + (uint64_t)t * local->size, 0, first->prog->funcs[0].frame_size);
     for (uint32_t i = 0; i < s->region_count; i++) {
         Region *r = &b->mem.regions[i];
         if (!s->data[i])
@@ -112,8 +112,8 @@ static void free_snapshot(Snapshot *s)
  * target's allocation unit (PTX ISA: 256 bytes for sm_3x to sm_7x, else 128). */
 static uint32_t total_smem_size(const Warp *w)
 {
-    const Region *dyn = &w->mem->regions[w->dynamic_region];
-    unsigned sm = w->m->target_sm, unit = sm >= 30 && sm < 80 ? 256 : 128;
+    const Region *dyn = &w->block->mem.regions[w->prog->dynamic_region];
+    unsigned sm = w->prog->m->target_sm, unit = sm >= 30 && sm < 80 ? 256 : 128;
     return (uint32_t)((dyn->base + dyn->size + unit - 1) / unit * unit);
 }
 
@@ -124,7 +124,7 @@ static void fill_special_registers(Warp *w)
     const uint32_t *ntid = b->ntid;
     for (int s = 0; s < SREG_COUNT; s++) {
         for (int c = 0; c < 4; c++) {
-            uint32_t row = w->sreg_rows[s][c];
+            uint32_t row = w->prog->sreg_rows[s][c];
             if (row == NO_SLOT)
                 continue;
             for (uint32_t l = 0; l < WARP_SIZE; l++) {
@@ -146,7 +146,7 @@ static void fill_special_registers(Warp *w)
                 case SREG_LANEMASK_GT: v = (uint32_t)~((2ull << l) - 1); break;
                 case SREG_LANEMASK_GE: v = (uint32_t)~((1u << l) - 1); break;
                 case SREG_WARP_SZ: v = WARP_SIZE; break;
-                case SREG_DYNAMIC_SMEM_SIZE: v = w->mem->regions[w->dynamic_region].size; break;
+                case SREG_DYNAMIC_SMEM_SIZE: v = w->block->mem.regions[w->prog->dynamic_region].size; break;
                 case SREG_TOTAL_SMEM_SIZE: v = total_smem_size(w); break;
                 default: v = 0; break;     /* %smid, %gridid: one SM, one grid */
                 }
@@ -156,31 +156,32 @@ static void fill_special_registers(Warp *w)
     }
 }
 
-/* A further warp: the first one's program and memory, registers of its own (undefined), the
- * immediate and special register rows, the constant predicates. */
-static Warp *new_warp(const Warp *first, uint32_t index)
+/* Warp `index` of the block: registers of its own (undefined), the immediate and special
+ * register rows, the constant predicates. */
+static Warp *new_warp(Block *b, uint32_t index)
 {
-    Warp *w = xmalloc(sizeof *w);
-    memcpy(w, first, sizeof *w);
+    const Program *p = &b->prog;
+    Warp *w = xcalloc(1, sizeof *w);
+    w->block = b;
+    w->prog = p;
     w->index = index;
     w->thread_base = index * WARP_SIZE;
-    uint32_t rows = first->row_count ? first->row_count : 1;
-    w->val = xcalloc(rows, sizeof *w->val);
-    w->defined = xcalloc(rows, sizeof *w->defined);
-    uint32_t fixed = first->row_count - first->reg_count;     /* special registers, immediates */
-    memcpy(w->val + first->reg_count, first->val + first->reg_count, fixed * sizeof *w->val);
-    memcpy(w->defined + first->reg_count, first->defined + first->reg_count, fixed * sizeof *w->defined);
-    w->pred = xcalloc(first->pred_count, sizeof *w->pred);
-    w->pred_defined = xcalloc(first->pred_count, sizeof *w->pred_defined);
-    w->pred[first->pred_count - 1] = ALL_LANES;
-    w->pred_defined[first->pred_count - 2] = w->pred_defined[first->pred_count - 1] = ALL_LANES;
-    memset(w->stack, 0, sizeof w->stack);
-    memset(w->stack_cap, 0, sizeof w->stack_cap);
-    w->active = xcalloc(first->func_count, sizeof *w->active);
-    memset(w->saves, 0, sizeof w->saves);
-    memset(&w->warnings, 0, sizeof w->warnings);
-    w->trace = NULL;
-    w->faulted = false;
+    w->val = xcalloc(p->row_count ? p->row_count : 1, sizeof *w->val);
+    w->defined = xcalloc(p->row_count ? p->row_count : 1, sizeof *w->defined);
+    for (uint32_t i = p->first_immediate; i < p->row_count; i++) {
+        for (int l = 0; l < WARP_SIZE; l++)
+            w->val[i][l] = p->immediates[i - p->first_immediate];
+        w->defined[i] = ALL_LANES;
+    }
+    for (int s = 0; s < SREG_COUNT; s++)          /* special registers: always defined */
+        for (int c = 0; c < 4; c++)
+            if (p->sreg_rows[s][c] != NO_SLOT)
+                w->defined[p->sreg_rows[s][c]] = ALL_LANES;
+    w->pred = xcalloc(p->pred_count, sizeof *w->pred);
+    w->pred_defined = xcalloc(p->pred_count, sizeof *w->pred_defined);
+    w->pred[p->pred_count - 1] = ALL_LANES;       /* the constant true */
+    w->pred_defined[p->pred_count - 2] = w->pred_defined[p->pred_count - 1] = ALL_LANES;
+    w->active = xcalloc(p->func_count, sizeof *w->active);
     warp_reset(w);
     return w;
 }
@@ -229,14 +230,13 @@ static uint32_t warps_for(const uint32_t ntid[3])
     return (ntid[0] * ntid[1] * ntid[2] + WARP_SIZE - 1) / WARP_SIZE;
 }
 
-bool exec_block_fits(const Warp *w, const uint32_t ntid[3], char *err, size_t errlen)
+bool block_fits(const Block *b, const uint32_t ntid[3], char *err, size_t errlen)
 {
-    return thread_memory_fits(w->block, warps_for(ntid) * WARP_SIZE, err, errlen);
+    return thread_memory_fits(b, warps_for(ntid) * WARP_SIZE, err, errlen);
 }
 
-void exec_set_block(Warp *first, const uint32_t ntid[3], uint32_t active)
+void block_set_shape(Block *b, const uint32_t ntid[3], uint32_t active)
 {
-    Block *b = first->block;
     uint32_t threads = ntid[0] * ntid[1] * ntid[2];
     uint32_t warps = warps_for(ntid);
     mem_set_copies(&b->mem, warps * WARP_SIZE);
@@ -247,7 +247,7 @@ void exec_set_block(Warp *first, const uint32_t ntid[3], uint32_t active)
         b->warps[b->warp_count] = NULL;
     }
     while (b->warp_count < warps) {
-        b->warps[b->warp_count] = new_warp(first, b->warp_count);
+        b->warps[b->warp_count] = new_warp(b, b->warp_count);
         b->warp_count++;
     }
     memcpy(b->ntid, ntid, sizeof b->ntid);
@@ -262,40 +262,59 @@ void exec_set_block(Warp *first, const uint32_t ntid[3], uint32_t active)
 }
 
 /* The CTA's dynamic .shared block gets its size (undefined bytes) and %dynamic_smem_size. */
-void exec_set_dynamic_shared(Warp *first, uint32_t bytes)
+void block_set_dynamic_shared(Block *b, uint32_t bytes)
 {
-    mem_resize(first->mem, first->dynamic_region, bytes);
-    Block *b = first->block;
+    mem_resize(&b->mem, b->prog.dynamic_region, bytes);
     for (uint32_t i = 0; i < b->warp_count; i++)
         fill_special_registers(b->warps[i]);
 }
 
-void exec_set_grid(Warp *first, const uint32_t nctaid[3])
+void block_set_grid(Block *b, const uint32_t nctaid[3])
 {
-    memcpy(first->block->nctaid, nctaid, sizeof first->block->nctaid);
+    memcpy(b->nctaid, nctaid, sizeof b->nctaid);
 }
 
-void exec_free(Warp *first)
+Block *block_load(Module *m, Function *fn, Diag *diag, uint32_t stack_bytes)
 {
-    if (!first)
+    Block *b = xcalloc(1, sizeof *b);
+    b->diag = diag;
+    if (!lower_program(&b->prog, &b->mem, m, fn, diag, stack_bytes)) {
+        block_free(b);
+        return NULL;
+    }
+    b->per_warp_barriers = m->target_sm && m->target_sm < 70;
+    uint32_t full[3] = { WARP_SIZE, 1, 1 }, one[3] = { 1, 1, 1 };
+    block_set_grid(b, one);
+    block_set_shape(b, full, ALL_LANES);
+    return b;
+}
+
+uint8_t *block_param_bytes(Block *b, uint32_t i, uint8_t **shadow, uint32_t *size)
+{
+    const FrameSlot *p = &b->prog.funcs[0].params[i];
+    *size = p->size;
+    return mem_thread_bytes(&b->mem, b->prog.param_region, 0, p->offset, p->size, shadow);
+}
+
+void block_free(Block *b)
+{
+    if (!b)
         return;
-    Block *b = first->block;
-    for (uint32_t i = 1; i < b->warp_count; i++) {
+    for (uint32_t i = 0; i < b->warp_count; i++) {
         free_warp_state(b->warps[i]);
         free(b->warps[i]);
     }
-    free_warp_state(first);
-    free(first->code);
-    for (uint32_t k = 0; k < first->func_count; k++) {
-        free(first->funcs[k].params);
-        free(first->funcs[k].var_offset);
-    }
-    free(first->funcs);
-    free(first->calls);
+    lower_free(&b->prog);
     mem_free(&b->mem);
     free_snapshot(b->start);
     free(b);
-    free(first);
+}
+
+/* The warp and lane of thread t of the block. */
+Warp *block_thread_warp(const Block *b, uint32_t t, int *lane)
+{
+    *lane = (int)(t % WARP_SIZE);
+    return b->warps[t / WARP_SIZE];
 }
 
 /* ---- running ---- */
@@ -308,14 +327,14 @@ static void report_deadlock(Block *b)
         if (b->warps[i]->launched & ~b->warps[i]->exited)
             w = b->warps[i];
     uint32_t lane = (uint32_t)__builtin_ctz(w->launched & ~w->exited);
-    diag_at(w->diag, DIAG_ERROR, w->code[w->arrival[lane].pc].ir->stmt_at, "deadlock: no %s can move",
+    diag_at(w->block->diag, DIAG_ERROR, w->prog->code[w->arrival[lane].pc].ir->stmt_at, "deadlock: no %s can move",
             b->warp_count > 1 ? "thread" : "lane");
     if (b->nctaid[0] * b->nctaid[1] * b->nctaid[2] > 1)
-        diag_at(w->diag, DIAG_NOTE, w->code[w->arrival[lane].pc].ir->stmt_at, "in CTA (%u, %u, %u)", b->ctaid[0],
+        diag_at(w->block->diag, DIAG_NOTE, w->prog->code[w->arrival[lane].pc].ir->stmt_at, "in CTA (%u, %u, %u)", b->ctaid[0],
                 b->ctaid[1], b->ctaid[2]);
     w->faulted = true;
     for (uint32_t i = 0; i < b->warp_count; i++)
-        exec_report_waits(b->warps[i]);
+        report_waits(b->warps[i]);
     barrier_report_waits(b);
 }
 
@@ -350,9 +369,8 @@ static bool run_cta(Block *b, const ExecOptions *o)
     }
 }
 
-int exec_run(Warp *first, const ExecOptions *o)
+int block_run(Block *b, const ExecOptions *o)
 {
-    Block *b = first->block;
     uint32_t ctas = b->nctaid[0] * b->nctaid[1] * b->nctaid[2];
     free_snapshot(b->start);
     b->start = ctas > 1 ? take_snapshot(b) : NULL;
@@ -368,7 +386,7 @@ int exec_run(Warp *first, const ExecOptions *o)
     }
     bool warned = false;
     for (uint32_t i = 0; i < b->warp_count; i++) {
-        exec_report_warnings(b->warps[i], o->strict);
+        report_warnings(b->warps[i], o->strict);
         warned |= b->warps[i]->warnings.len > 0;
         faulted |= b->warps[i]->faulted;
     }

@@ -7,7 +7,7 @@
  * .rni etc.: rounded to an integral value. A NaN keeps its sign and payload, quieted, as on the
  * H100. .ftz as for arithmetic; .sat clamps to [+0, 1] (NaN and -0 to +0). f16 and bf16 go
  * through double and are rounded to their 10 (7) fraction bits in the instruction's mode.
- * Built with -frounding-math (see Makefile). Requires: an XInstr from exec.c. */
+ * Built with -frounding-math (see Makefile). Requires: an XInstr from lower.c. */
 #include <fenv.h>
 #include <math.h>
 #include <string.h>

@@ -88,7 +88,7 @@ static int execute(const RunOptions *o, Module *m, Diag *diag, HeldList *held, F
 {
     if (!o->entry && !one_kernel(m, err_out))
         return EXIT_BAD_INPUT;
-    Function *fn = exec_entry(m, o->entry);
+    Function *fn = lower_entry(m, o->entry);
     if (!fn) {
         if (o->entry)
             fprintf(err_out, "ptxrun: error: no kernel (.entry) named '%s'\n", o->entry);
@@ -96,27 +96,27 @@ static int execute(const RunOptions *o, Module *m, Diag *diag, HeldList *held, F
             fprintf(err_out, "ptxrun: error: nothing to run: the file has no .entry and no bare instructions\n");
         return EXIT_BAD_INPUT;
     }
-    Warp *w = exec_load(m, fn, diag, o->exec.stack_bytes);
-    if (!w) {
+    Block *b = block_load(m, fn, diag, o->exec.stack_bytes);
+    if (!b) {
         flush_held(held, diag);
         return EXIT_BAD_INPUT;
     }
     char err[512];
     bool shown[MAX_BLOCK_THREADS];
-    if ((o->lanes && lanes_load(w, o->lanes, err, sizeof err) != 0) || !lanes_params_given(w, err, sizeof err) ||
-        !dump_select(w, o->warps, o->threads, shown, err, sizeof err)) {
+    if ((o->lanes && lanes_load(b, o->lanes, err, sizeof err) != 0) || !lanes_params_given(b, err, sizeof err) ||
+        !dump_select(b, o->warps, o->threads, shown, err, sizeof err)) {
         fprintf(err_out, "ptxrun: error: %s\n", err);
-        exec_free(w);
+        block_free(b);
         return EXIT_BAD_INPUT;
     }
-    int rc = exec_run(w, &o->exec) == EXEC_OK ? EXIT_OK : EXIT_FAULT;
+    int rc = block_run(b, &o->exec) == EXEC_OK ? EXIT_OK : EXIT_FAULT;
     flush_held(held, diag);
     if (o->json)
-        dump_print_json(out, w);
+        dump_print_json(out, b);
     else
-        dump_print_table(out, w, o->regs, shown);
+        dump_print_table(out, b, o->regs, shown);
     if (o->expect) {
-        int mismatches = expect_compare(err_out, w, o->expect, &o->tolerance, err, sizeof err);
+        int mismatches = expect_compare(err_out, b, o->expect, &o->tolerance, err, sizeof err);
         if (mismatches < 0) {
             fprintf(err_out, "ptxrun: error: %s\n", err);
             rc = EXIT_BAD_INPUT;
@@ -127,7 +127,7 @@ static int execute(const RunOptions *o, Module *m, Diag *diag, HeldList *held, F
                 rc = EXIT_MISMATCH;
         }
     }
-    exec_free(w);
+    block_free(b);
     return rc;
 }
 

@@ -2,7 +2,7 @@
  * register, values in their type, then each buffer in rows of eight) or JSON that is itself
  * valid --lanes input; --warps and --threads choose the table's rows. Formats a value as the
  * table and as JSON write it (trace.c and expect.c too).
- * Requires: a Warp that has run; lanes.c (lanes_thread_warp), convert.c (half formats). */
+ * Requires: a Warp that has run; lanes.c (block_thread_warp), convert.c (half formats). */
 #include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
@@ -11,141 +11,6 @@
 #include "ptxrun.h"
 
 enum { TABLE_WIDTH = 100 };
-
-/* ---- printing values ---- */
-
-/* The shortest decimal that reads back to the same float or double. */
-static void format_float(char *buf, size_t size, uint64_t bits, unsigned width, int type)
-{
-    if (!buf || size == 0)
-        return;                                /* (tells GCC's -Wformat-truncation so) */
-    if (width == 16) {
-        double h = convert_small_to_double(bits, type);
-        for (int p = 1; p <= 17; p++) {          /* shortest that reads back to the same half */
-            snprintf(buf, size, "%.*g", p, h);
-            if (convert_double_to_small(strtod(buf, NULL), type) == (bits & 0xffff))
-                break;
-        }
-        if (!strpbrk(buf, ".eEni"))
-            strncat(buf, ".0", size - strlen(buf) - 1);
-        return;
-    }
-    if (width == 32) {
-        float f;
-        uint32_t b = (uint32_t)bits;
-        memcpy(&f, &b, sizeof f);
-        for (int p = 1; p <= 9; p++) {
-            snprintf(buf, size, "%.*g", p, (double)f);
-            if (strtof(buf, NULL) == f)
-                break;
-        }
-    } else {
-        double d;
-        memcpy(&d, &bits, sizeof d);
-        for (int p = 1; p <= 17; p++) {
-            snprintf(buf, size, "%.*g", p, d);
-            if (strtod(buf, NULL) == d)
-                break;
-        }
-    }
-    /* 1e+01 -> 10: no exponent for numbers a person reads as integers; and an integral
-     * value prints exactly (-2147483648, not the shorter -2147483600 that reads back the same). */
-    double v = strtod(buf, NULL);
-    double exact;
-    if (width == 32) {
-        float f;
-        uint32_t b = (uint32_t)bits;
-        memcpy(&f, &b, sizeof f);
-        exact = f;
-    } else {
-        memcpy(&exact, &bits, sizeof exact);
-    }
-    if (exact == floor(exact) && fabs(exact) < 1e16 && fabs(exact) >= 1) {
-        snprintf(buf, size, "%.0f.0", exact);
-        return;
-    }
-    if (strpbrk(buf, "eE") && fabs(v) >= 1 && fabs(v) < 1e16) {
-        char plain[64];
-        snprintf(plain, sizeof plain, "%.*g", (int)floor(log10(fabs(v))) + 1, v);
-        if (strtod(plain, NULL) == v)
-            snprintf(buf, size, "%s", plain);
-    }
-    /* "1" reads back as an integer in JSON: make floats look like floats. */
-    if (!strpbrk(buf, ".eEni"))
-        strncat(buf, ".0", size - strlen(buf) - 1);
-}
-
-static bool is_nonfinite(uint64_t bits, unsigned width, int type, const char **name, bool *canonical)
-{
-    double d;
-    if (width == 16) {
-        d = convert_small_to_double(bits, type);
-        *canonical = (bits & 0xffff) == 0x7fff;
-    } else if (width == 32) {
-        float f;
-        uint32_t b = (uint32_t)bits;
-        memcpy(&f, &b, sizeof f);
-        d = f;
-        *canonical = b == 0x7fffffffu;
-    } else {
-        memcpy(&d, &bits, sizeof d);
-        *canonical = bits == 0x7fffffffffffffffull;
-    }
-    if (isnan(d))
-        *name = "nan";
-    else if (isinf(d))
-        *name = d < 0 ? "-inf" : "inf";
-    else
-        return false;
-    return true;
-}
-
-/* A value as the table shows it. */
-void dump_format_value(char *buf, size_t size, uint64_t bits, int type)
-{
-    unsigned width = type_info[type].bits;
-    switch (type_info[type].cls) {
-    case 'u': snprintf(buf, size, "%" PRIu64, bits & width_mask(width)); break;
-    case 's': {
-        unsigned shift = 64 - width;
-        snprintf(buf, size, "%" PRId64, (int64_t)(bits << shift) >> shift);
-        break;
-    }
-    case 'f': {
-        const char *name;
-        bool canonical;
-        if (is_nonfinite(bits, width, type, &name, &canonical))
-            snprintf(buf, size, "%s", name);
-        else
-            format_float(buf, size, bits, width, type);
-        break;
-    }
-    default: snprintf(buf, size, "0x%0*" PRIx64, (int)(width + 3) / 4, bits & width_mask(width)); break;
-    }
-}
-
-/* A value as JSON: integers for u/s (u64 past 2^63 as a "0x" string), numbers for floats
- * ("nan", "inf", "-inf", or "0x" bits for a NaN with another payload), "0x" strings for b. */
-void dump_format_json_value(char *buf, size_t size, uint64_t bits, int type)
-{
-    unsigned width = type_info[type].bits;
-    char cls = type_info[type].cls;
-    const char *name;
-    bool canonical;
-    if (cls == 'u' && width == 64 && bits >= (1ull << 63))
-        snprintf(buf, size, "\"0x%016" PRIx64 "\"", bits);
-    else if (cls == 'f' && is_nonfinite(bits, width, type, &name, &canonical)) {
-        if (name[0] != 'n' || canonical)
-            snprintf(buf, size, "\"%s\"", name);
-        else
-            snprintf(buf, size, "\"0x%0*" PRIx64 "\"", (int)width / 4, bits & width_mask(width));
-    } else if (cls == 'b')
-        snprintf(buf, size, "\"0x%0*" PRIx64 "\"", (int)(width + 3) / 4, bits & width_mask(width));
-    else
-        dump_format_value(buf, size, bits, type);
-}
-
-/* ---- buffers ---- */
 
 bool dump_buffer_element(const Region *r, uint64_t i, uint64_t *bits)
 {
@@ -167,12 +32,12 @@ uint64_t dump_buffer_count(const Region *r)
 /* Rows of eight values. As in hexdump, a run of rows equal to the one before is shown as one
  * "*" line, so that a large buffer that is mostly zero (or undef) stays readable; the last row
  * is always shown. --json lists every value. */
-static void print_buffers_table(FILE *out, const Warp *w)
+static void print_buffers_table(FILE *out, const Block *b)
 {
-    enum { PER_ROW = 8, CELL = 66 };   /* ' ' and up to 64 characters (dump_format_value's buffer) */
+    enum { PER_ROW = 8, CELL = 66 };   /* ' ' and up to 64 characters (format_value's buffer) */
     char row[PER_ROW * CELL + 1], previous[PER_ROW * CELL + 1];
-    for (uint32_t b = 0; b < w->mem->count; b++) {
-        const Region *r = &w->mem->regions[b];
+    for (uint32_t k = 0; k < b->mem.count; k++) {
+        const Region *r = &b->mem.regions[k];
         if (!r->is_buffer)
             continue;
         uint64_t n = dump_buffer_count(r);
@@ -192,11 +57,11 @@ static void print_buffers_table(FILE *out, const Warp *w)
             }
             size_t len = 0;
             row[0] = '\0';
-            for (uint64_t k = i; k < i + PER_ROW && k < n; k++) {
+            for (uint64_t e = i; e < i + PER_ROW && e < n; e++) {
                 uint64_t bits;
                 char buf[64];
-                if (dump_buffer_element(r, k, &bits))
-                    dump_format_value(buf, sizeof buf, bits, r->type);
+                if (dump_buffer_element(r, e, &bits))
+                    format_value(buf, sizeof buf, bits, r->type);
                 else
                     snprintf(buf, sizeof buf, "undef");
                 int wrote = snprintf(row + len, sizeof row - len, " %11s", buf);
@@ -215,12 +80,12 @@ static void print_buffers_table(FILE *out, const Warp *w)
     }
 }
 
-static void print_buffers_json(FILE *out, const Warp *w)
+static void print_buffers_json(FILE *out, const Block *b)
 {
     bool first = true;
     fputs(",\n  \"buffers\": {", out);
-    for (uint32_t b = 0; b < w->mem->count; b++) {
-        const Region *r = &w->mem->regions[b];
+    for (uint32_t k = 0; k < b->mem.count; k++) {
+        const Region *r = &b->mem.regions[k];
         if (!r->is_buffer)
             continue;
         fprintf(out, "%s\n    \"%s\": {\"type\": \"%s\", \"data\": [", first ? "" : ",", r->name,
@@ -230,7 +95,7 @@ static void print_buffers_json(FILE *out, const Warp *w)
             uint64_t bits;
             char buf[64];
             if (dump_buffer_element(r, i, &bits))
-                dump_format_json_value(buf, sizeof buf, bits, r->type);
+                format_json_value(buf, sizeof buf, bits, r->type);
             else
                 snprintf(buf, sizeof buf, "null");
             fprintf(out, "%s%s", i ? ", " : "", buf);
@@ -265,24 +130,24 @@ static bool listed(const char *only, const char *name)
 }
 
 /* The registers the program names (range registers it never mentions are left out). */
-static uint32_t collect_columns(const Warp *w, const char *only, Column *cols, uint32_t max)
+static uint32_t collect_columns(const Block *b, const char *only, Column *cols, uint32_t max)
 {
-    const Function *f = w->fn;
+    const Function *f = b->prog.fn;
     bool *used = xcalloc(f->regs.len + f->preds.len + 1, sizeof *used);
-    for (uint32_t i = 0; i < w->kernel_code_len; i++) {
-        const XInstr *x = &w->code[i];
+    for (uint32_t i = 0; i < b->prog.kernel_code_len; i++) {
+        const XInstr *x = &b->prog.code[i];
         if (x->dst_kind == DST_VALUE) used[x->dst] = true;
         if (x->dst_kind == DST_PRED) used[f->regs.len + x->dst] = true;
         if (x->dst_pred != NO_SLOT) used[f->regs.len + x->dst_pred] = true;
         if (x->guard) used[f->regs.len + x->guard_pred] = true;
         for (unsigned v = 0; v < x->vec_count && v < 4; v++)
-            if (x->vec[v] < w->reg_count)
+            if (x->vec[v] < b->prog.reg_count)
                 used[x->vec[v]] = true;
         for (unsigned s = 0; s < x->src_count; s++) {
             if (x->src_pred >> s & 1) {
                 if (x->src[s] < f->preds.len)
                     used[f->regs.len + x->src[s]] = true;
-            } else if (x->src[s] < w->reg_count) {
+            } else if (x->src[s] < b->prog.reg_count) {
                 used[x->src[s]] = true;
             }
         }
@@ -309,14 +174,13 @@ static void cell(const Warp *w, const Column *c, int lane, char *buf, size_t siz
     } else if (!(w->defined[c->slot] >> lane & 1)) {
         snprintf(buf, size, "undef");
     } else {
-        dump_format_value(buf, size, w->val[c->slot][lane], c->type);
+        format_value(buf, size, w->val[c->slot][lane], c->type);
     }
 }
 
 /* Rows of the table: a one-warp block's lanes (up to its thread count), or every thread. */
-static uint32_t row_count(const Warp *w)
+static uint32_t row_count(const Block *b)
 {
-    const Block *b = w->block;
     return b->threads < WARP_SIZE || b->warp_count > 1 ? b->threads : WARP_SIZE;
 }
 
@@ -356,9 +220,8 @@ bad:
     return false;
 }
 
-bool dump_select(const Warp *w, const char *warps, const char *threads, bool *shown, char *err, size_t errlen)
+bool dump_select(const Block *b, const char *warps, const char *threads, bool *shown, char *err, size_t errlen)
 {
-    const Block *b = w->block;
     bool by_warp[MAX_WARPS] = { false }, by_thread[MAX_BLOCK_THREADS] = { false };
     if (warps && !parse_selection(warps, "--warps", b->warp_count, "warp", by_warp, err, errlen))
         return false;
@@ -369,19 +232,18 @@ bool dump_select(const Warp *w, const char *warps, const char *threads, bool *sh
     return true;
 }
 
-void dump_print_table(FILE *out, const Warp *w, const char *only, const bool *shown)
+void dump_print_table(FILE *out, const Block *b, const char *only, const bool *shown)
 {
-    const Block *b = w->block;
     Column cols[512];
-    uint32_t n = collect_columns(w, only, cols, COUNT_OF(cols));
-    uint32_t rows = row_count(w);
+    uint32_t n = collect_columns(b, only, cols, COUNT_OF(cols));
+    uint32_t rows = row_count(b);
     bool many = b->warp_count > 1;
     char buf[64];
     for (uint32_t i = 0; i < n; i++) {
         unsigned width = (unsigned)strlen(cols[i].name);
         for (uint32_t t = 0; t < rows; t++) {
             int lane;
-            const Warp *x = lanes_thread_warp(w, t, &lane);
+            const Warp *x = block_thread_warp(b, t, &lane);
             cell(x, &cols[i], lane, buf, sizeof buf);
             if (strlen(buf) > width)
                 width = (unsigned)strlen(buf);
@@ -408,7 +270,7 @@ void dump_print_table(FILE *out, const Warp *w, const char *only, const bool *sh
             if (shown && !shown[t])
                 continue;
             int lane;
-            const Warp *x = lanes_thread_warp(w, t, &lane);
+            const Warp *x = block_thread_warp(b, t, &lane);
             if (many && heading != x->index) {
                 heading = x->index;
                 uint32_t last = x->thread_base + WARP_SIZE - 1 < b->threads ? x->thread_base + WARP_SIZE - 1
@@ -426,22 +288,21 @@ void dump_print_table(FILE *out, const Warp *w, const char *only, const bool *sh
         }
         start = end;
     } while (start < n);
-    if (!many && w->launched != (rows >= WARP_SIZE ? ALL_LANES : (1u << rows) - 1))
+    if (!many && b->warps[0]->launched != (rows >= WARP_SIZE ? ALL_LANES : (1u << rows) - 1))
         fputs("(lanes marked - were not active)\n", out);
     if (b->nctaid[0] * b->nctaid[1] * b->nctaid[2] > 1)
         fprintf(out, "(registers of CTA (%u, %u, %u), the last of the grid's %u CTAs to run)\n", b->ctaid[0],
                 b->ctaid[1], b->ctaid[2], b->nctaid[0] * b->nctaid[1] * b->nctaid[2]);
-    print_buffers_table(out, w);
+    print_buffers_table(out, b);
     fprintf(out, "%llu warp-steps\n", (unsigned long long)b->steps);
 }
 
 /* ---- JSON ---- */
 
-void dump_print_json(FILE *out, const Warp *w)
+void dump_print_json(FILE *out, const Block *b)
 {
-    const Block *b = w->block;
     Column cols[512];
-    uint32_t n = collect_columns(w, NULL, cols, COUNT_OF(cols));
+    uint32_t n = collect_columns(b, NULL, cols, COUNT_OF(cols));
     uint32_t values = b->warp_count > 1 ? b->threads : WARP_SIZE;
     char buf[64];
     fprintf(out, "{\n  \"block\": [%u, %u, %u],\n", b->ntid[0], b->ntid[1], b->ntid[2]);
@@ -449,7 +310,7 @@ void dump_print_json(FILE *out, const Warp *w)
         fprintf(out, "  \"grid\": [%u, %u, %u],\n  \"cta\": [%u, %u, %u],\n", b->nctaid[0], b->nctaid[1], b->nctaid[2],
                 b->ctaid[0], b->ctaid[1], b->ctaid[2]);
     if (b->warp_count == 1)
-        fprintf(out, "  \"active\": \"0x%08x\",\n", w->launched);
+        fprintf(out, "  \"active\": \"0x%08x\",\n", b->warps[0]->launched);
     fputs("  \"regs\": {", out);
     for (int pass = 0; pass < 2; pass++) {
         if (pass == 1)
@@ -463,23 +324,23 @@ void dump_print_json(FILE *out, const Warp *w)
             first = false;
             for (uint32_t t = 0; t < values; t++) {
                 int l;
-                const Warp *x = lanes_thread_warp(w, t, &l);
+                const Warp *x = block_thread_warp(b, t, &l);
                 if (c->is_pred)
                     snprintf(buf, sizeof buf, "%s", !(x->pred_defined[c->slot] >> l & 1) ? "null"
                              : (x->pred[c->slot] >> l & 1) ? "true" : "false");
                 else if (!(x->defined[c->slot] >> l & 1))
                     snprintf(buf, sizeof buf, "null");
                 else
-                    dump_format_json_value(buf, sizeof buf, x->val[c->slot][l], c->type);
+                    format_json_value(buf, sizeof buf, x->val[c->slot][l], c->type);
                 fprintf(out, "%s%s", t ? ", " : "", buf);
             }
             fputc(']', out);
         }
     }
     fputs("\n  }", out);
-    print_buffers_json(out, w);
+    print_buffers_json(out, b);
     if (b->warp_count == 1) {
-        fprintf(out, ",\n  \"exited\": \"0x%08x\"", w->exited);
+        fprintf(out, ",\n  \"exited\": \"0x%08x\"", b->warps[0]->exited);
     } else {
         fputs(",\n  \"exited\": [", out);
         for (uint32_t i = 0; i < b->warp_count; i++)
@@ -492,7 +353,7 @@ void dump_print_json(FILE *out, const Warp *w)
         const Warp *x = b->warps[k];
         for (uint32_t i = 0; i < x->warnings.len; i++) {
             const Warning *y = &x->warnings.data[i];
-            fprintf(out, "%s\n    {\"line\": %u, \"what\": \"%s\", ", any ? "," : "", x->code[y->pc].line, y->what);
+            fprintf(out, "%s\n    {\"line\": %u, \"what\": \"%s\", ", any ? "," : "", b->prog.code[y->pc].line, y->what);
             if (b->warp_count > 1)
                 fprintf(out, "\"warp\": %u, ", k);
             fprintf(out, "\"lanes\": \"0x%08x\"}", y->lanes);

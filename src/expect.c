@@ -18,7 +18,7 @@ static void describe(char *buf, size_t size, bool defined, uint64_t bits, int ty
     } else if (type == TYPE_PRED) {
         snprintf(buf, size, "%s", bits ? "true" : "false");
     } else {
-        dump_format_value(buf, size, bits, type);
+        format_value(buf, size, bits, type);
         if (type_info[type].cls == 'f') {
             size_t n = strlen(buf);
             snprintf(buf + n, size - n, " (0x%0*llx)", (int)type_info[type].bits / 4,
@@ -80,16 +80,16 @@ static void difference(FILE *out, int *count, const char *fmt, ...)
 }
 
 /* "buffers": {"out": [values] | one value | {"data": [values]}}: element by element. */
-static int expect_buffers(FILE *out, const Warp *w, const char *path, json_t *section, const Tolerance *tol,
+static int expect_buffers(FILE *out, const Block *b, const char *path, json_t *section, const Tolerance *tol,
                           int *mismatches, int *close, char *err, size_t errlen)
 {
     const char *name;
     json_t *v;
     json_object_foreach(section, name, v) {
         const Region *r = NULL;
-        for (uint32_t b = 0; b < w->mem->count && !r; b++)
-            if (w->mem->regions[b].is_buffer && !strcmp(w->mem->regions[b].name, name))
-                r = &w->mem->regions[b];
+        for (uint32_t k = 0; k < b->mem.count && !r; k++)
+            if (b->mem.regions[k].is_buffer && !strcmp(b->mem.regions[k].name, name))
+                r = &b->mem.regions[k];
         if (!r) {
             snprintf(err, errlen, "%s: buffers.%s: no such buffer in the lanes file", path, name);
             return -1;
@@ -119,16 +119,16 @@ static int expect_buffers(FILE *out, const Warp *w, const char *path, json_t *se
                 ++*close;
                 continue;
             }
-            char a[64], b[64];
+            char a[64], g[64];
             describe(a, sizeof a, want_defined, want, r->type);
-            describe(b, sizeof b, got_defined, got, r->type);
-            difference(out, mismatches, "%s[%llu]: expected %s, got %s\n", name, (unsigned long long)i, a, b);
+            describe(g, sizeof g, got_defined, got, r->type);
+            difference(out, mismatches, "%s[%llu]: expected %s, got %s\n", name, (unsigned long long)i, a, g);
         }
     }
     return 0;
 }
 
-int expect_compare(FILE *out, const Warp *w, const char *path, const Tolerance *tol, char *err, size_t errlen)
+int expect_compare(FILE *out, const Block *b, const char *path, const Tolerance *tol, char *err, size_t errlen)
 {
     json_t *root = lanes_load_json(path, err, errlen);
     if (!root)
@@ -140,8 +140,7 @@ int expect_compare(FILE *out, const Warp *w, const char *path, const Tolerance *
     json_object_foreach(root, key, section) {
         if (!strcmp(key, "exited")) {
             /* One warp: a lane mask; several: an array of one mask per warp. */
-            const Block *b = w->block;
-            bool many = b->warp_count > 1;
+                    bool many = b->warp_count > 1;
             if (many && (!json_is_array(section) || json_array_size(section) != b->warp_count)) {
                 snprintf(err, errlen, "%s: exited: expected an array of %u lane masks, one per warp", path,
                          b->warp_count);
@@ -159,12 +158,12 @@ int expect_compare(FILE *out, const Warp *w, const char *path, const Tolerance *
                     difference(out, &mismatches, "exited of warp %u: expected 0x%08x, got 0x%08x\n", i, mask,
                                b->warps[i]->exited);
                 else if (mask != b->warps[i]->exited)
-                    difference(out, &mismatches, "exited: expected 0x%08x, got 0x%08x\n", mask, w->exited);
+                    difference(out, &mismatches, "exited: expected 0x%08x, got 0x%08x\n", mask, b->warps[0]->exited);
             }
             continue;
         }
         if (!strcmp(key, "buffers")) {
-            if (expect_buffers(out, w, path, section, tol, &mismatches, &close, err, errlen) < 0) {
+            if (expect_buffers(out, b, path, section, tol, &mismatches, &close, err, errlen) < 0) {
                 json_decref(root);
                 return -1;
             }
@@ -178,28 +177,28 @@ int expect_compare(FILE *out, const Warp *w, const char *path, const Tolerance *
         json_object_foreach(section, name, v) {
             uint32_t slot;
             int type;
-            if (!lanes_lookup(w, path, key, name, preds, &slot, &type, err, errlen)) {
+            if (!lanes_lookup(b, path, key, name, preds, &slot, &type, err, errlen)) {
                 json_decref(root);
                 return -1;
             }
-            if (json_is_array(v) && !lanes_array_size_ok(w, json_array_size(v))) {
+            if (json_is_array(v) && !lanes_array_size_ok(b, json_array_size(v))) {
                 snprintf(err, errlen, "%s: %s.%s: an array needs %s", path, key, name,
-                         lanes_array_size_text(w, msg, sizeof msg));
+                         lanes_array_size_text(b, msg, sizeof msg));
                 json_decref(root);
                 return -1;
             }
-            uint32_t values = json_is_array(v) ? (uint32_t)json_array_size(v) : w->block->warp_count * WARP_SIZE;
-            bool many = w->block->warp_count > 1;
+            uint32_t values = json_is_array(v) ? (uint32_t)json_array_size(v) : b->warp_count * WARP_SIZE;
+            bool many = b->warp_count > 1;
             for (uint32_t t = 0; t < values; t++) {
                 int l;
-                const Warp *x = lanes_thread_warp(w, t, &l);
+                const Warp *x = block_thread_warp(b, t, &l);
                 json_t *e = json_is_array(v) ? json_array_get(v, t) : v;
                 uint64_t want_bits, got_bits;
                 bool want_defined, got_defined, ok;
                 if (preds) {
-                    bool b;
-                    ok = lanes_pred_value(e, &b, &want_defined, msg, sizeof msg);
-                    want_bits = b;
+                    bool value;
+                    ok = lanes_pred_value(e, &value, &want_defined, msg, sizeof msg);
+                    want_bits = value;
                     got_bits = x->pred[slot] >> l & 1;
                     got_defined = x->pred_defined[slot] >> l & 1;
                 } else {

@@ -2,7 +2,7 @@
  * buffers and kernel parameters, with every value range-checked for its register's type, and
  * checks before running that every kernel parameter was given. Reading a value, a lane mask or
  * a register name, and the thread-to-lane mapping, are shared with dump.c and expect.c.
- * Requires: a Warp from exec_load. */
+ * Requires: a Block from block_load. */
 #include <errno.h>
 #include <jansson.h>
 #include <math.h>
@@ -14,9 +14,9 @@
 
 /* ---- values ---- */
 
-static const Register *find_register(const Warp *w, const char *name, bool *is_pred, uint32_t *slot)
+static const Register *find_register(const Block *b, const char *name, bool *is_pred, uint32_t *slot)
 {
-    const Function *f = w->fn;
+    const Function *f = b->prog.fn;
     for (uint32_t i = 0; i < f->regs.len; i++)
         if (f->regs.data[i].name && strcmp(f->regs.data[i].name, name) == 0) {
             *is_pred = false;
@@ -179,15 +179,13 @@ static bool set_pred_lane(Warp *w, uint32_t slot, int type, int lane, json_t *v,
 
 /* How many values a register's array has: one per lane of a one-warp block (as many as its
  * threads also do), one per thread of a larger block. */
-bool lanes_array_size_ok(const Warp *w, size_t n)
+bool lanes_array_size_ok(const Block *b, size_t n)
 {
-    const Block *b = w->block;
     return n == b->threads || (b->warp_count == 1 && n == WARP_SIZE);
 }
 
-const char *lanes_array_size_text(const Warp *w, char *buf, size_t size)
+const char *lanes_array_size_text(const Block *b, char *buf, size_t size)
 {
-    const Block *b = w->block;
     if (b->warp_count == 1 && b->threads != WARP_SIZE)
         snprintf(buf, size, "%d values, one per lane, or %u, one per thread", WARP_SIZE, b->threads);
     else if (b->warp_count == 1)
@@ -197,26 +195,19 @@ const char *lanes_array_size_text(const Warp *w, char *buf, size_t size)
     return buf;
 }
 
-/* The warp and lane of thread t of the block. */
-Warp *lanes_thread_warp(const Warp *w, uint32_t t, int *lane)
-{
-    *lane = (int)(t % WARP_SIZE);
-    return w->block->warps[t / WARP_SIZE];
-}
-
-static bool set_lanes(Warp *w, const char *where, uint32_t slot, int type, json_t *v, LaneSetter *set,
+static bool set_lanes(Block *b, const char *where, uint32_t slot, int type, json_t *v, LaneSetter *set,
                       char *err, size_t errlen)
 {
     char msg[256];
     if (json_is_array(v)) {
-        if (!lanes_array_size_ok(w, json_array_size(v))) {
+        if (!lanes_array_size_ok(b, json_array_size(v))) {
             snprintf(err, errlen, "%s: an array needs %s (this one has %zu)", where,
-                     lanes_array_size_text(w, msg, sizeof msg), json_array_size(v));
+                     lanes_array_size_text(b, msg, sizeof msg), json_array_size(v));
             return false;
         }
         for (uint32_t t = 0; t < json_array_size(v); t++) {
             int lane;
-            Warp *x = lanes_thread_warp(w, t, &lane);
+            Warp *x = block_thread_warp(b, t, &lane);
             if (!set(x, slot, type, lane, json_array_get(v, t), msg, sizeof msg)) {
                 snprintf(err, errlen, "%s[%u]: %s", where, t, msg);
                 return false;
@@ -224,9 +215,9 @@ static bool set_lanes(Warp *w, const char *where, uint32_t slot, int type, json_
         }
         return true;
     }
-    for (uint32_t t = 0; t < w->block->warp_count * WARP_SIZE; t++) {
+    for (uint32_t t = 0; t < b->warp_count * WARP_SIZE; t++) {
         int lane;
-        Warp *x = lanes_thread_warp(w, t, &lane);
+        Warp *x = block_thread_warp(b, t, &lane);
         if (!set(x, slot, type, lane, v, msg, sizeof msg)) {
             snprintf(err, errlen, "%s: %s", where, msg);
             return false;
@@ -298,11 +289,11 @@ json_t *lanes_load_json(const char *path, char *err, size_t errlen)
 }
 
 /* Looks up name for the "regs"/"preds" section; says what is wrong in err. */
-bool lanes_lookup(const Warp *w, const char *path, const char *section, const char *name, bool want_pred,
+bool lanes_lookup(const Block *b, const char *path, const char *section, const char *name, bool want_pred,
                   uint32_t *slot, int *type, char *err, size_t errlen)
 {
     bool is_pred;
-    const Register *r = find_register(w, name, &is_pred, slot);
+    const Register *r = find_register(b, name, &is_pred, slot);
     if (!r) {
         snprintf(err, errlen, "%s: %s.%s: the program has no register '%s'", path, section, name, name);
         return false;
@@ -317,7 +308,7 @@ bool lanes_lookup(const Warp *w, const char *path, const char *section, const ch
 }
 
 /* "buffers": {"in": {"type": "f32", "data": [...]}, "out": {"type": "u32", "count": 32}} */
-static bool load_buffers(Warp *w, const char *path, json_t *v, char *err, size_t errlen)
+static bool load_buffers(Block *b, const char *path, json_t *v, char *err, size_t errlen)
 {
     if (!json_is_object(v)) {
         snprintf(err, errlen, "%s: buffers: expected an object of named buffers", path);
@@ -326,15 +317,15 @@ static bool load_buffers(Warp *w, const char *path, json_t *v, char *err, size_t
     enum { MAX_BUFFER_BYTES = 256 << 20, MAX_ALL_BUFFER_BYTES = 1 << 30 };
     uint64_t total = 0;
     const char *name;
-    json_t *b;
+    json_t *spec;
     /* Pass 0 checks every buffer and their total; pass 1 allocates and fills them. */
     for (int pass = 0; pass < 2; pass++)
-    json_object_foreach(v, name, b) {
-        json_t *type_v = json_object_get(b, "type"), *data = json_object_get(b, "data");
-        json_t *count_v = json_object_get(b, "count");
+    json_object_foreach(v, name, spec) {
+        json_t *type_v = json_object_get(spec, "type"), *data = json_object_get(spec, "data");
+        json_t *count_v = json_object_get(spec, "count");
         int type = json_is_string(type_v) ? type_lookup(json_string_value(type_v), strlen(json_string_value(type_v)))
                                           : TYPE_COUNT;
-        if (!json_is_object(b) || type == TYPE_COUNT || type == TYPE_PRED || type_info[type].bits % 8 ||
+        if (!json_is_object(spec) || type == TYPE_COUNT || type == TYPE_PRED || type_info[type].bits % 8 ||
             type_info[type].bits > 64 || (type_info[type].cls == 'f' && type_info[type].bits < 32)) {
             snprintf(err, errlen, "%s: buffers.%s: expected {\"type\": \"u32\" (u8..u64, s8..s64, b8..b64, f32, f64), "
                      "\"data\": [...] or \"count\": N}", path, name);
@@ -346,9 +337,9 @@ static bool load_buffers(Warp *w, const char *path, json_t *v, char *err, size_t
             snprintf(err, errlen, "%s: buffers.%s: give either \"data\": [values] or \"count\": N (1 to 2^26)", path, name);
             return false;
         }
-        if (mem_named(w->mem, name, SPACE_GLOBAL) || mem_named(w->mem, name, SPACE_CONST)) {
+        if (mem_named(&b->mem, name, SPACE_GLOBAL) || mem_named(&b->mem, name, SPACE_CONST)) {
             snprintf(err, errlen, "%s: buffers.%s: the program already has a %s named '%s'", path, name,
-                     mem_named(w->mem, name, SPACE_GLOBAL) ? "global" : ".const variable", name);
+                     mem_named(&b->mem, name, SPACE_GLOBAL) ? "global" : ".const variable", name);
             return false;
         }
         uint64_t count = data ? json_array_size(data) : (uint64_t)json_integer_value(count_v);
@@ -366,9 +357,9 @@ static bool load_buffers(Warp *w, const char *path, json_t *v, char *err, size_t
         }
         if (pass == 0)
             continue;
-        const char *interned = intern(&w->m->names, name, strlen(name));
-        uint32_t index = mem_add(w->mem, interned, SPACE_GLOBAL, count * size, 256, type, false, true);
-        Region *r = &w->mem->regions[index];
+        const char *interned = intern(&b->prog.m->names, name, strlen(name));
+        uint32_t index = mem_add(&b->mem, interned, SPACE_GLOBAL, count * size, 256, type, false, true);
+        Region *r = &b->mem.regions[index];
         r->is_buffer = true;
         for (size_t i = 0; data && i < count; i++) {
             uint64_t bits;
@@ -390,15 +381,15 @@ static bool load_buffers(Warp *w, const char *path, json_t *v, char *err, size_t
 /* A value given for a parameter or a field of one: "@buffer" is that buffer's address (a
  * 64-bit type only), anything else a value of the type. nvcc declares C int parameters .u32,
  * so a negative number is accepted for .u types too, as its two's complement. */
-static bool param_value(Warp *w, const char *where, int type, json_t *v, uint64_t *bits, bool *defined, char *err,
+static bool param_value(Block *b, const char *where, int type, json_t *v, uint64_t *bits, bool *defined, char *err,
                         size_t errlen)
 {
     char msg[200];
     *defined = true;
     if (json_is_string(v) && json_string_value(v)[0] == '@') {
         const char *name = json_string_value(v) + 1;
-        Region *b = mem_named(w->mem, name, SPACE_GLOBAL);
-        if (!b || !b->is_buffer) {
+        Region *buf = mem_named(&b->mem, name, SPACE_GLOBAL);
+        if (!buf || !buf->is_buffer) {
             snprintf(err, errlen, "%s: no buffer named '%s' in \"buffers\"", where, name);
             return false;
         }
@@ -407,7 +398,7 @@ static bool param_value(Warp *w, const char *where, int type, json_t *v, uint64_
                      type_info[type].name);
             return false;
         }
-        *bits = mem_generic(SPACE_GLOBAL, b->base);
+        *bits = mem_generic(SPACE_GLOBAL, buf->base);
         return true;
     }
     int as = type;
@@ -434,7 +425,7 @@ static void put_bytes(uint8_t *data, uint8_t *shadow, uint64_t bits, unsigned si
  * by its bytes: {"bytes": [0..255 or null, ...]} from its start, or {"fields": [["u32", 7], ["f32", 1.5], ["u64", "@buf"], ...]}
  * laid out as a C struct is (each field at its natural alignment). Bytes not given stay
  * undefined. */
-static bool set_aggregate_param(Warp *w, const char *where, uint8_t *data, uint8_t *shadow, uint32_t size, json_t *v,
+static bool set_aggregate_param(Block *b, const char *where, uint8_t *data, uint8_t *shadow, uint32_t size, json_t *v,
                                 char *err, size_t errlen)
 {
     json_t *bytes = json_object_get(v, "bytes"), *fields = json_object_get(v, "fields");
@@ -450,14 +441,14 @@ static bool set_aggregate_param(Warp *w, const char *where, uint8_t *data, uint8
             return false;
         }
         for (size_t i = 0; i < json_array_size(bytes); i++) {
-            json_t *b = json_array_get(bytes, i);
-            if (json_is_null(b))
+            json_t *byte = json_array_get(bytes, i);
+            if (json_is_null(byte))
                 continue;
-            if (!json_is_integer(b) || json_integer_value(b) < 0 || json_integer_value(b) > 255) {
+            if (!json_is_integer(byte) || json_integer_value(byte) < 0 || json_integer_value(byte) > 255) {
                 snprintf(err, errlen, "%s: bytes[%zu]: expected 0 to 255 (or null: undefined)", where, i);
                 return false;
             }
-            put_bytes(data + i, shadow + i, (uint64_t)json_integer_value(b), 1, true);
+            put_bytes(data + i, shadow + i, (uint64_t)json_integer_value(byte), 1, true);
         }
         return true;
     }
@@ -482,7 +473,7 @@ static bool set_aggregate_param(Warp *w, const char *where, uint8_t *data, uint8
         snprintf(here, sizeof here, "%.300s: fields[%zu]", where, i);
         uint64_t bits;
         bool defined;
-        if (!param_value(w, here, type, json_array_get(f, 1), &bits, &defined, err, errlen))
+        if (!param_value(b, here, type, json_array_get(f, 1), &bits, &defined, err, errlen))
             return false;
         put_bytes(data + at, shadow + at, bits, n, defined);
         at += n;
@@ -491,19 +482,19 @@ static bool set_aggregate_param(Warp *w, const char *where, uint8_t *data, uint8
 }
 
 /* One kernel parameter, i of the kernel's, in the parameter buffer. */
-static bool set_param(Warp *w, const char *path, uint32_t i, json_t *v, char *err, size_t errlen)
+static bool set_param(Block *b, const char *path, uint32_t i, json_t *v, char *err, size_t errlen)
 {
-    const Decl *d = &w->fn->params.data[i];
+    const Decl *d = &b->prog.fn->params.data[i];
     uint8_t *shadow;
     uint32_t size;
-    uint8_t *data = exec_param_bytes(w, i, &shadow, &size);
+    uint8_t *data = block_param_bytes(b, i, &shadow, &size);
     char where[300];
     snprintf(where, sizeof where, "%s: params.%s", path, d->name);
     if (json_is_object(v) || d->dim_count || d->type == TYPE_NONE || d->vector || type_info[d->type].bits > 64)
-        return set_aggregate_param(w, where, data, shadow, size, v, err, errlen);
+        return set_aggregate_param(b, where, data, shadow, size, v, err, errlen);
     uint64_t bits;
     bool defined;
-    if (!param_value(w, where, d->type, v, &bits, &defined, err, errlen))
+    if (!param_value(b, where, d->type, v, &bits, &defined, err, errlen))
         return false;
     uint32_t n = (uint32_t)(type_info[d->type].bits + 7) / 8;
     put_bytes(data, shadow, bits, n < size ? n : size, defined);
@@ -511,9 +502,9 @@ static bool set_param(Warp *w, const char *path, uint32_t i, json_t *v, char *er
 }
 
 /* "params": [v0, v1, ...] by position, or {"name": v} by name. */
-static bool load_params(Warp *w, const char *path, json_t *v, char *err, size_t errlen)
+static bool load_params(Block *b, const char *path, json_t *v, char *err, size_t errlen)
 {
-    const Function *f = w->fn;
+    const Function *f = b->prog.fn;
     if (json_is_array(v)) {
         if (json_array_size(v) != f->params.len) {
             snprintf(err, errlen, "%s: params: '%s' takes %u parameters, the array has %zu", path, f->name,
@@ -521,7 +512,7 @@ static bool load_params(Warp *w, const char *path, json_t *v, char *err, size_t 
             return false;
         }
         for (uint32_t i = 0; i < f->params.len; i++)
-            if (!set_param(w, path, i, json_array_get(v, i), err, errlen))
+            if (!set_param(b, path, i, json_array_get(v, i), err, errlen))
                 return false;
         return true;
     }
@@ -540,19 +531,19 @@ static bool load_params(Warp *w, const char *path, json_t *v, char *err, size_t 
             snprintf(err, errlen, "%s: params.%s: '%s' has no parameter of that name", path, name, f->name);
             return false;
         }
-        if (!set_param(w, path, (uint32_t)(d - f->params.data), value, err, errlen))
+        if (!set_param(b, path, (uint32_t)(d - f->params.data), value, err, errlen))
             return false;
     }
     return true;
 }
 
-static bool load_dynamic_shared(Warp *w, const char *path, json_t *v, char *err, size_t errlen)
+static bool load_dynamic_shared(Block *b, const char *path, json_t *v, char *err, size_t errlen)
 {
     if (!json_is_integer(v) || json_integer_value(v) < 0 || json_integer_value(v) > (1 << 20)) {
         snprintf(err, errlen, "%s: dynamic_shared: expected a number of bytes (0 to 1 MiB)", path);
         return false;
     }
-    exec_set_dynamic_shared(w, (uint32_t)json_integer_value(v));
+    block_set_dynamic_shared(b, (uint32_t)json_integer_value(v));
     return true;
 }
 
@@ -577,7 +568,7 @@ static bool parse_dims(const char *path, const char *key, json_t *v, uint32_t di
     return true;
 }
 
-int lanes_load(Warp *w, const char *path, char *err, size_t errlen)
+int lanes_load(Block *b, const char *path, char *err, size_t errlen)
 {
     json_t *root = lanes_load_json(path, err, errlen);
     if (!root)
@@ -614,17 +605,17 @@ int lanes_load(Warp *w, const char *path, char *err, size_t errlen)
         goto out;
     }
     char why[256];
-    if (!exec_block_fits(w, ntid, why, sizeof why)) {
+    if (!block_fits(b, ntid, why, sizeof why)) {
         snprintf(err, errlen, "%s: block: %s", path, why);
         goto out;
     }
-    exec_set_block(w, ntid, active);
-    exec_set_grid(w, nctaid);
+    block_set_shape(b, ntid, active);
+    block_set_grid(b, nctaid);
     json_t *buffers = json_object_get(root, "buffers"), *params = json_object_get(root, "params");
     json_t *dynamic = json_object_get(root, "dynamic_shared");
-    if ((buffers && !load_buffers(w, path, buffers, err, errlen)) ||
-        (params && !load_params(w, path, params, err, errlen)) ||
-        (dynamic && !load_dynamic_shared(w, path, dynamic, err, errlen)))
+    if ((buffers && !load_buffers(b, path, buffers, err, errlen)) ||
+        (params && !load_params(b, path, params, err, errlen)) ||
+        (dynamic && !load_dynamic_shared(b, path, dynamic, err, errlen)))
         goto out;
     json_object_foreach(root, key, v) {
         if (!strcmp(key, "regs") || !strcmp(key, "preds")) {
@@ -638,10 +629,10 @@ int lanes_load(Warp *w, const char *path, char *err, size_t errlen)
             json_object_foreach(v, name, value) {
                 uint32_t slot;
                 int type;
-                if (!lanes_lookup(w, path, key, name, preds, &slot, &type, err, errlen))
+                if (!lanes_lookup(b, path, key, name, preds, &slot, &type, err, errlen))
                     goto out;
                 snprintf(where, sizeof where, "%s: %s.%s", path, key, name);
-                if (!set_lanes(w, where, slot, type, value, preds ? set_pred_lane : set_register_lane, err, errlen))
+                if (!set_lanes(b, where, slot, type, value, preds ? set_pred_lane : set_register_lane, err, errlen))
                     goto out;
             }
         } else if (strcmp(key, "buffers") && strcmp(key, "params") && strcmp(key, "dynamic_shared") &&
@@ -659,14 +650,14 @@ out:
 }
 
 /* Kernel parameters the lanes file left out: an error before running, not undefined loads. */
-bool lanes_params_given(const Warp *w, char *err, size_t errlen)
+bool lanes_params_given(Block *b, char *err, size_t errlen)
 {
-    const Function *f = w->fn;
+    const Function *f = b->prog.fn;
     for (uint32_t i = 0; i < f->params.len; i++) {
         uint8_t *shadow;
         uint32_t size;
         bool given = false;
-        exec_param_bytes(w, i, &shadow, &size);
+        block_param_bytes(b, i, &shadow, &size);
         for (uint32_t k = 0; k < size && !given; k++)
             given = shadow[k];
         if (size && !given) {

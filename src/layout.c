@@ -7,7 +7,7 @@
  *                    calls, one per activation (a .func's parameters, results, .local
  *                    variables and the .param of its call sequences)
  * Names declared in a function belong to it and hide the module's there.
- * Requires: mem.c (regions), exec.c's FuncLayout. */
+ * Requires: mem.c (regions), lower.c's Program. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -91,15 +91,15 @@ static bool variable_fits(const Decl *d, uint64_t *total, Diag *diag)
 /* Every variable fits in the limits, or the program is refused before anything is allocated:
  * one variable at most MAX_VARIABLE_BYTES (all lanes' copies of a frame variable), all of them
  * together at most MAX_MEMORY_BYTES. */
-bool layout_fits(const Warp *w, Diag *diag)
+bool layout_fits(const Program *prog, Diag *diag)
 {
-    const Module *m = w->m;
+    const Module *m = prog->m;
     uint64_t total = 0;
     for (uint32_t i = 0; i < m->globals.len; i++)
         if (!variable_fits(&m->globals.data[i], &total, diag))
             return false;
-    for (uint32_t k = 0; k < w->func_count; k++) {
-        const Function *fn = w->funcs[k].fn;
+    for (uint32_t k = 0; k < prog->func_count; k++) {
+        const Function *fn = prog->funcs[k].fn;
         for (uint32_t i = 0; i < fn->params.len; i++)
             if (!variable_fits(&fn->params.data[i], &total, diag))
                 return false;
@@ -126,7 +126,7 @@ static Symbol *find_in(Symbol *s, uint32_t n, const char *name)
 /* What a name means in function func (NO_SLOT: at module scope). decl is the checker's answer
  * for an operand: the function's own declaration with that id (blocks scope them), or 0 for a
  * module-scope name; LAYOUT_BY_NAME (initializers) looks for the function's own first. */
-bool layout_find(const Layout *ly, const Warp *w, uint32_t func, const char *name, uint32_t decl, Symbol *out)
+bool layout_find(const Layout *ly, const Program *prog, uint32_t func, const char *name, uint32_t decl, Symbol *out)
 {
     const Symbol *s = NULL;
     if (func != NO_SLOT && decl != LAYOUT_BY_NAME && decl != 0) {
@@ -139,8 +139,8 @@ bool layout_find(const Layout *ly, const Warp *w, uint32_t func, const char *nam
     if (func != NO_SLOT && decl == LAYOUT_BY_NAME)
         s = find_in(ly->scope[func].data, ly->scope[func].len, name);
     if (!s) {
-        for (uint32_t i = 0; i < w->func_count; i++)
-            if (w->funcs[i].fn->name == name) {
+        for (uint32_t i = 0; i < prog->func_count; i++)
+            if (prog->funcs[i].fn->name == name) {
                 *out = (Symbol){ name, SPACE_GLOBAL, SPACE_GLOBAL, MEM_FUNC_BASE + 16 * (uint64_t)i, NO_SLOT, 0 };
                 return true;
             }
@@ -174,9 +174,9 @@ static uint32_t decl_id(const Function *fn, const Decl *d)
 /* A variable of function k's frame: fixed in the kernel's (at .local offset `offset`), a row of
  * per-lane addresses in a .func's. Each declaration has its own slot (one in a { } block is
  * another variable than one of the same name outside it). */
-static void frame_variable(Layout *ly, Warp *w, uint32_t k, const Decl *d, uint64_t *end, uint32_t *rows)
+static void frame_variable(Layout *ly, Program *prog, uint32_t k, const Decl *d, uint64_t *end, uint32_t *rows)
 {
-    FuncLayout *f = &w->funcs[k];
+    FuncLayout *f = &prog->funcs[k];
     uint64_t size = layout_decl_bytes(d);
     uint32_t align = decl_align(d);
     uint64_t offset = align_up(*end, align);
@@ -190,21 +190,21 @@ static void frame_variable(Layout *ly, Warp *w, uint32_t k, const Decl *d, uint6
         s.row = f->frame_row + 1 + f->frame_vars++;
         (*rows)++;
     }
-    VEC_PUSH(&w->m->arena, ly->scope[k], s);
+    VEC_PUSH(&prog->m->arena, ly->scope[k], s);
     bind(ly, k, decl_id(f->fn, d));
 }
 
 /* The frames of every function, and their rows from `rows` on; returns the rows after them.
  * The kernel's frame also holds the module's .local variables (ptxas refuses those; older
  * PTX had them). */
-uint32_t layout_frames(Layout *ly, Warp *w, uint32_t rows)
+uint32_t layout_frames(Layout *ly, Program *prog, uint32_t rows)
 {
-    ly->scope = xcalloc(w->func_count, sizeof *ly->scope);
-    ly->by_decl = xcalloc(w->func_count, sizeof *ly->by_decl);
-    ly->decl_count = xcalloc(w->func_count, sizeof *ly->decl_count);
-    const Module *m = w->m;
-    for (uint32_t k = 0; k < w->func_count; k++) {
-        FuncLayout *f = &w->funcs[k];
+    ly->scope = xcalloc(prog->func_count, sizeof *ly->scope);
+    ly->by_decl = xcalloc(prog->func_count, sizeof *ly->by_decl);
+    ly->decl_count = xcalloc(prog->func_count, sizeof *ly->decl_count);
+    const Module *m = prog->m;
+    for (uint32_t k = 0; k < prog->func_count; k++) {
+        FuncLayout *f = &prog->funcs[k];
         const Function *fn = f->fn;
         uint64_t end = 0;
         f->frame_row = NO_SLOT;
@@ -223,7 +223,7 @@ uint32_t layout_frames(Layout *ly, Warp *w, uint32_t rows)
                 uint64_t offset = align_up(at, decl_align(d)), size = layout_decl_bytes(d);
                 f->params[i] = (FrameSlot){ (uint32_t)offset, (uint32_t)size };
                 Symbol s = { d->name, SPACE_PARAM, SPACE_PARAM, offset, NO_SLOT, (uint32_t)size };
-                VEC_PUSH(&w->m->arena, ly->scope[0], s);
+                VEC_PUSH(&prog->m->arena, ly->scope[0], s);
                 bind(ly, 0, decl_id(fn, d));
                 at = offset + size;
             }
@@ -232,7 +232,7 @@ uint32_t layout_frames(Layout *ly, Warp *w, uint32_t rows)
                     const Decl *d = &m->globals.data[i];
                     end = align_up(end, decl_align(d));
                     Symbol s = { d->name, SPACE_LOCAL, SPACE_LOCAL, end, NO_SLOT, (uint32_t)layout_decl_bytes(d) };
-                    VEC_PUSH(&w->m->arena, ly->module, s);
+                    VEC_PUSH(&prog->m->arena, ly->module, s);
                     end += s.size;
                 }
         } else {
@@ -241,7 +241,7 @@ uint32_t layout_frames(Layout *ly, Warp *w, uint32_t rows)
             f->params = xcalloc(n + 1, sizeof *f->params);
             for (uint32_t i = 0; i < n; i++) {
                 const Decl *d = i < fn->params.len ? &fn->params.data[i] : &fn->returns.data[i - fn->params.len];
-                frame_variable(ly, w, k, d, &end, &rows);
+                frame_variable(ly, prog, k, d, &end, &rows);
                 const Symbol *s = &ly->scope[k].data[ly->scope[k].len - 1];
                 f->params[i] = (FrameSlot){ (uint32_t)s->address, s->size };
             }
@@ -250,7 +250,7 @@ uint32_t layout_frames(Layout *ly, Warp *w, uint32_t rows)
         for (uint32_t i = 0; i < fn->decls.len; i++) {
             const Decl *d = &fn->decls.data[i];
             if (in_frame(d))
-                frame_variable(ly, w, k, d, &end, &rows);
+                frame_variable(ly, prog, k, d, &end, &rows);
             if (d->space == SPACE_LOCAL)
                 local = align_up(local, decl_align(d)) + layout_decl_bytes(d);
         }
@@ -263,12 +263,12 @@ uint32_t layout_frames(Layout *ly, Warp *w, uint32_t rows)
 /* ---- regions ---- */
 
 /* Writes an initializer, flattened, as elements of the declaration's type. */
-static bool write_init(const Layout *ly, const Warp *w, uint32_t func, Region *r, const Decl *d, const Init *v,
+static bool write_init(const Layout *ly, const Program *prog, uint32_t func, Region *r, const Decl *d, const Init *v,
                        uint64_t *index)
 {
     if (v->kind == INIT_LIST) {
         for (uint32_t i = 0; i < v->count; i++)
-            if (!write_init(ly, w, func, r, d, &v->elems[i], index))
+            if (!write_init(ly, prog, func, r, d, &v->elems[i], index))
                 return false;
         return true;
     }
@@ -279,8 +279,8 @@ static bool write_init(const Layout *ly, const Warp *w, uint32_t func, Region *r
     char cls = d->type == TYPE_NONE ? 'b' : type_info[d->type].cls;
     if (v->kind == INIT_SYM || v->kind == INIT_GENERIC) {
         Symbol s;
-        if (!layout_find(ly, w, func, v->name, LAYOUT_BY_NAME, &s) || s.row != NO_SLOT || s.space == SPACE_LOCAL) {
-            diag_at(w->diag, DIAG_ERROR, d->at, "ptxrun cannot execute an initializer with the address of '%s' yet",
+        if (!layout_find(ly, prog, func, v->name, LAYOUT_BY_NAME, &s) || s.row != NO_SLOT || s.space == SPACE_LOCAL) {
+            diag_at(ly->diag, DIAG_ERROR, d->at, "ptxrun cannot execute an initializer with the address of '%s' yet",
                     v->name);
             return false;
         }
@@ -314,9 +314,9 @@ static bool write_init(const Layout *ly, const Warp *w, uint32_t func, Region *r
 /* A static variable of the module (func NO_SLOT) or of function func: a region of its own, one
  * per CTA for .shared (which, as on a GPU, starts undefined). An .extern .shared names the
  * dynamic block: its address comes once the static ones are placed. */
-static void static_variable(Layout *ly, Warp *w, uint32_t func, const Decl *d, uint32_t *max_extern_align)
+static void static_variable(Layout *ly, Program *prog, uint32_t func, const Decl *d, uint32_t *max_extern_align)
 {
-    Arena *arena = &w->m->arena;
+    Arena *arena = &prog->m->arena;
     Symbol s = { d->name, d->space, d->space, 0, NO_SLOT, 0 };
     if (d->space == SPACE_SHARED && (d->linkage & LINK_EXTERN)) {
         uint32_t a = decl_align(d);
@@ -324,9 +324,9 @@ static void static_variable(Layout *ly, Warp *w, uint32_t func, const Decl *d, u
         s.size = UINT32_MAX;                  /* marks the dynamic block until it is placed */
     } else {
         uint64_t size = layout_decl_bytes(d);
-        uint32_t r = mem_add(w->mem, d->name, d->space, size, decl_align(d), d->type == TYPE_NONE ? TYPE_B8 : d->type,
+        uint32_t r = mem_add(ly->mem, d->name, d->space, size, decl_align(d), d->type == TYPE_NONE ? TYPE_B8 : d->type,
                              false, d->space != SPACE_SHARED);
-        s.address = w->mem->regions[r].base;
+        s.address = ly->mem->regions[r].base;
         s.size = (uint32_t)size;
         if (d->init) {
             PendingInit p = { d, r, func };
@@ -337,7 +337,7 @@ static void static_variable(Layout *ly, Warp *w, uint32_t func, const Decl *d, u
         VEC_PUSH(arena, ly->module, s);
     } else {
         VEC_PUSH(arena, ly->scope[func], s);
-        bind(ly, func, decl_id(w->funcs[func].fn, d));
+        bind(ly, func, decl_id(prog->funcs[func].fn, d));
     }
 }
 
@@ -353,45 +353,45 @@ static void place_dynamic(SymbolVec *v, uint64_t base)
 /* Every region: static variables, the kernel's parameter buffer, the dynamic .shared block and
  * the threads' .local stacks (the kernel's frame plus stack_bytes each); then initializers.
  * False after reporting an initializer ptxrun cannot write. */
-bool layout_memory(Layout *ly, Warp *w, uint32_t stack_bytes)
+bool layout_memory(Layout *ly, Program *prog, uint32_t stack_bytes)
 {
-    Module *m = w->m;
-    Memory *mem = w->mem;
+    Module *m = prog->m;
+    Memory *mem = ly->mem;
     uint32_t max_extern_align = 16;
     for (uint32_t i = 0; i < m->globals.len; i++) {
         const Decl *d = &m->globals.data[i];
         if (in_memory(d->space) && d->space != SPACE_LOCAL && d->space != SPACE_PARAM)
-            static_variable(ly, w, NO_SLOT, d, &max_extern_align);
+            static_variable(ly, prog, NO_SLOT, d, &max_extern_align);
     }
-    for (uint32_t k = 0; k < w->func_count; k++) {
-        const Function *fn = w->funcs[k].fn;
+    for (uint32_t k = 0; k < prog->func_count; k++) {
+        const Function *fn = prog->funcs[k].fn;
         for (uint32_t i = 0; i < fn->decls.len; i++) {
             const Decl *d = &fn->decls.data[i];
             if (in_memory(d->space) && !in_frame(d))
-                static_variable(ly, w, k, d, &max_extern_align);
+                static_variable(ly, prog, k, d, &max_extern_align);
         }
     }
-    const Function *kernel = w->funcs[0].fn;
-    FuncLayout *kf = &w->funcs[0];
+    const Function *kernel = prog->funcs[0].fn;
+    FuncLayout *kf = &prog->funcs[0];
     uint64_t end = kernel->params.len ? kf->params[kernel->params.len - 1].offset + kf->params[kernel->params.len - 1].size : 0;
-    w->param_region = mem_add(mem, "kernel parameters", SPACE_PARAM, end, 16, TYPE_B8, false, false);
-    mem->regions[w->param_region].kernel_param = true;
-    w->dynamic_region = mem_add(mem, "dynamic .shared", SPACE_SHARED, 0, max_extern_align, TYPE_B8, false, false);
-    uint64_t base = mem->regions[w->dynamic_region].base;
+    prog->param_region = mem_add(mem, "kernel parameters", SPACE_PARAM, end, 16, TYPE_B8, false, false);
+    mem->regions[prog->param_region].kernel_param = true;
+    prog->dynamic_region = mem_add(mem, "dynamic .shared", SPACE_SHARED, 0, max_extern_align, TYPE_B8, false, false);
+    uint64_t base = mem->regions[prog->dynamic_region].base;
     place_dynamic(&ly->module, base);
-    for (uint32_t k = 0; k < w->func_count; k++)
+    for (uint32_t k = 0; k < prog->func_count; k++)
         place_dynamic(&ly->scope[k], base);
     /* Each thread's stack: the kernel's frame, then room for calls. A call is charged its
      * .local bytes and a return address (the ABI passes parameters in registers), but its frame
      * here also holds its parameters, so the stack grows when the frames need more room. */
-    w->stack_bytes = stack_bytes;
+    prog->stack_bytes = stack_bytes;
     uint64_t room = stack_bytes < 4096 ? stack_bytes : 4096;
-    w->local_region = mem_add(mem, ".local stack", SPACE_LOCAL, kf->frame_size + room, 16, TYPE_B8, true, false);
+    prog->local_region = mem_add(mem, ".local stack", SPACE_LOCAL, kf->frame_size + room, 16, TYPE_B8, true, false);
     /* Initializers last: they may take the address of a variable declared after them. */
     for (uint32_t i = 0; i < ly->inits.len; i++) {
         const PendingInit *p = &ly->inits.data[i];
         uint64_t index = 0;
-        if (!write_init(ly, w, p->func, &mem->regions[p->region], p->decl, p->decl->init, &index))
+        if (!write_init(ly, prog, p->func, &mem->regions[p->region], p->decl, p->decl->init, &index))
             return false;
     }
     return true;

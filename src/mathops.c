@@ -2,7 +2,7 @@
  * copysign, testp and slct. IEEE-rounded forms (.rn .rz .rm .rp) are exact as IEEE 754 asks,
  * with the H100's NaN results; the .approx and .full forms are approx.c's models of the H100.
  * Built with -frounding-math (see Makefile).
- * Requires: an XInstr from exec.c. */
+ * Requires: an XInstr from lower.c. */
 #include <fenv.h>
 #include <math.h>
 #include <string.h>

@@ -4,7 +4,7 @@
  * shadow byte saying whether it is defined, so an undefined register stored and loaded again
  * stays undefined. ld/st/cvta execute here; an access outside every region, misaligned, to an
  * undefined address or to read-only memory is a fault naming lane, line, address and the
- * nearest region. Requires: exec.c (XInstr, Warp), convert.c (float formats for atom.add). */
+ * nearest region. Requires: lower.c (XInstr), report.c (faults), convert.c (float formats for atom.add). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -258,8 +258,8 @@ static bool aligned(Warp *w, const XInstr *x, int lane, uint64_t address, unsign
 {
     if (address % size == 0)
         return true;
-    uint32_t pc = (uint32_t)(x - w->code);
-    exec_fault(w, pc, "lane %d (pc %u): '%s' %s %u bytes at 0x%llx, which is not %u-byte aligned", lane, pc,
+    uint32_t pc = (uint32_t)(x - w->prog->code);
+    report_fault(w, pc, "lane %d (pc %u): '%s' %s %u bytes at 0x%llx, which is not %u-byte aligned", lane, pc,
                x->ir->mnemonic, store ? "writes" : "reads", size, (unsigned long long)address, size);
     return false;
 }
@@ -268,24 +268,24 @@ static bool aligned(Warp *w, const XInstr *x, int lane, uint64_t address, unsign
 static uint8_t *locate(Warp *w, const XInstr *x, int lane, uint64_t address, unsigned size, bool store,
                        uint8_t **shadow)
 {
-    Memory *mem = w->mem;
+    Memory *mem = &w->block->mem;
     int space = x->space;
     uint64_t in_space = address;
     if (space == SPACE_NONE)
         space = from_generic(address, &in_space);
-    uint32_t pc = (uint32_t)(x - w->code);
+    uint32_t pc = (uint32_t)(x - w->prog->code);
     if (!aligned(w, x, lane, address, size, store))
         return NULL;
     Region *r = find(mem, space, in_space, size);
     if (!r) {
         char near[256];
         describe_nearest(mem, space, in_space, near, sizeof near);
-        exec_fault(w, pc, "lane %d (pc %u): '%s' %s %u bytes at 0x%llx (%s), outside every region%s", lane, pc,
+        report_fault(w, pc, "lane %d (pc %u): '%s' %s %u bytes at 0x%llx (%s), outside every region%s", lane, pc,
                    x->ir->mnemonic, store ? "writes" : "reads", size, (unsigned long long)address, mem_space_name(space), near);
         return NULL;
     }
     if (store && (r->space == SPACE_CONST || (r->space == SPACE_PARAM && r->kernel_param))) {
-        exec_fault(w, pc, "lane %d (pc %u): '%s' writes to read-only %s memory '%s'", lane, pc, x->ir->mnemonic,
+        report_fault(w, pc, "lane %d (pc %u): '%s' writes to read-only %s memory '%s'", lane, pc, x->ir->mnemonic,
                    mem_space_name(r->space), r->name);
         return NULL;
     }
@@ -328,11 +328,11 @@ static void memory_access(Warp *w, const XInstr *x, uint32_t mask)
 {
     unsigned size = (unsigned)(x->bits + 7) / 8;
     bool store = x->op == OP_ST;
-    uint32_t pc = (uint32_t)(x - w->code);
+    uint32_t pc = (uint32_t)(x - w->prog->code);
     uint32_t base = x->src[0];
     uint32_t undefined = mask & ~w->defined[base];
     if (undefined) {
-        exec_fault(w, pc, "lane %d (pc %u): '%s' uses an undefined address", __builtin_ctz(undefined), pc,
+        report_fault(w, pc, "lane %d (pc %u): '%s' uses an undefined address", __builtin_ctz(undefined), pc,
                    x->ir->mnemonic);
         return;
     }
@@ -445,11 +445,11 @@ static uint64_t atomic_update(const XInstr *x, uint64_t old, uint64_t b, uint64_
 void mem_atomic(Warp *w, const XInstr *x, uint32_t mask)
 {
     unsigned size = x->bits / 8;
-    uint32_t pc = (uint32_t)(x - w->code);
+    uint32_t pc = (uint32_t)(x - w->prog->code);
     uint32_t base = x->src[0];
     uint32_t undefined = mask & ~w->defined[base];
     if (undefined) {
-        exec_fault(w, pc, "lane %d (pc %u): '%s' uses an undefined address", __builtin_ctz(undefined), pc,
+        report_fault(w, pc, "lane %d (pc %u): '%s' uses an undefined address", __builtin_ctz(undefined), pc,
                    x->ir->mnemonic);
         return;
     }
@@ -459,7 +459,7 @@ void mem_atomic(Warp *w, const XInstr *x, uint32_t mask)
         uint64_t address = lane_address(w, x, l), in_space;
         int space = x->space == SPACE_NONE ? from_generic(address, &in_space) : x->space;
         if (space != SPACE_GLOBAL && space != SPACE_SHARED) {
-            exec_fault(w, pc, "lane %d (pc %u): '%s' on a %s address (0x%llx): atomics are defined on .global and "
+            report_fault(w, pc, "lane %d (pc %u): '%s' on a %s address (0x%llx): atomics are defined on .global and "
                        ".shared memory only", l, pc, x->ir->mnemonic, mem_space_name(space), (unsigned long long)address);
             return;
         }

@@ -148,7 +148,7 @@ enum {                         /* OpInfo.flags */
 };
 
 /* Which part of the executor runs an opcode (ops.def's family column); FAM_NONE: ptxrun does
- * not execute it. step() in exec.c dispatches on it. */
+ * not execute it. step() in warp.c dispatches on it. */
 typedef enum {
     FAM_NONE,
     FAM_ALU,                   /* alu.c: arithmetic, logic, compares, moves */
@@ -157,11 +157,11 @@ typedef enum {
     FAM_CONVERT,               /* convert.c: cvt */
     FAM_MEMORY,                /* mem.c: ld, st, cvta */
     FAM_ATOMIC,                /* mem.c: atom, red */
-    FAM_WARP,                  /* warp_ops.c: exchanges among the lanes executing together */
-    FAM_SYNC,                  /* exec.c: warp-synchronising (.sync) exchanges, warp_ops.c */
+    FAM_WARP,                  /* warpops.c: exchanges among the lanes executing together */
+    FAM_SYNC,                  /* sync.c: warp-synchronising (.sync) exchanges, warpops.c */
     FAM_BARRIER,               /* barrier.c: CTA barriers */
     FAM_FENCE,                 /* memory ordering: nothing to do, every access is in order */
-    FAM_CONTROL,               /* exec.c: branches, calls, returns, exit, trap */
+    FAM_CONTROL,               /* warp.c, call.c: branches, calls, returns, exit, trap */
     FAM_COUNT
 } Family;
 
@@ -451,7 +451,7 @@ void ir_print_instr(FILE *out, const Module *m, const Function *f, const Instr *
 bool ir_equal(const Module *a, const Module *b, char *why, size_t why_len);
 bool ir_has_mod(const Instr *in, Mod mod);
 
-/* ---- the warp (exec.c, alu.c, warp_ops.c) ---- */
+/* ---- the executor (lower.c, warp.c, block.c, ...) ---- */
 
 #define NO_SLOT 0xffffffffu       /* no register or predicate */
 #define ALL_LANES 0xffffffffu     /* every lane of the warp */
@@ -514,6 +514,8 @@ typedef struct Layout {
     uint32_t **by_decl;        /* each function's: its declaration id -> index in scope */
     uint32_t *decl_count;
     VEC(PendingInit) inits;
+    Memory *mem;               /* where variables get their regions */
+    Diag *diag;
 } Layout;
 
 /* An instruction decoded for execution: every operand is a row of Warp.val (registers,
@@ -555,6 +557,7 @@ typedef struct XInstr {
     int64_t offset;            /* ld/st: [base + offset] */
     uint8_t addr_bits;         /* ld/st/atom/red: the base register's width; [base + offset] wraps in it */
     uint8_t barrier;           /* bar, barrier: BARRIER_SYNC, _ARRIVE or _RED */
+    uint32_t sync_kind;        /* synchronising: equal for the same opcode, types and modifiers */
     uint8_t red_op;            /* bar.red: BARRIER_RED_POPC, _AND or _OR */
     bool has_count;            /* bar, barrier: a thread count is given (src[1]) */
     bool aligned;              /* bar, barrier.aligned: every thread must execute this very instruction */
@@ -589,8 +592,8 @@ typedef struct FuncLayout {
 /* A call site: who is called, and where in the caller's frame arguments and results are. */
 enum { MAX_CALL_PARAMS = 16, DEFAULT_STACK_BYTES = 1024, MAX_STACK_BYTES = 1 << 20 };
 typedef struct CallSite {
-    uint32_t callee;           /* index into Warp.funcs, or NO_SLOT for an indirect call */
-    uint32_t caller;           /* index into Warp.funcs */
+    uint32_t callee;           /* index into Program.funcs, or NO_SLOT for an indirect call */
+    uint32_t caller;           /* index into Program.funcs */
     uint32_t target_row;       /* indirect: the register holding the function's address */
     uint8_t arg_count, ret_count;
     FrameSlot args[MAX_CALL_PARAMS];   /* the caller's .param variables */
@@ -666,26 +669,43 @@ typedef struct ExecOptions {
 
 enum { EXEC_OK = 0, EXEC_FAULT = 3 };
 
-typedef struct Block Block;
-
-/* One warp of the CTA: its lanes' registers, predicates, pcs and call stacks. Everything loaded
- * from the program (code, function layouts, call sites, special register rows) and the memory
- * belong to the first warp, which the others share them with. */
-typedef struct Warp {
-    Block *block;
-    uint32_t index;            /* %warpid */
-    uint32_t thread_base;      /* the CTA thread number of lane 0 */
+/* The lowered program (lower.c): made once from the checked IR, never written back into it,
+ * and read-only while it runs. Rows [0, reg_count) of each warp's values are registers, then
+ * special registers, then immediates (the same in every lane); predicate slots
+ * [0, pred_count - 2) are predicates, then the constants false and true. Its memory plan (where
+ * each variable lives) is the regions it made in the block's Memory. */
+typedef struct Program {
     Module *m;
-    Function *fn;
-    Diag *diag;
+    Function *fn;              /* the kernel */
     XInstr *code;
     uint32_t code_len;
-    uint32_t reg_count;        /* rows [0, reg_count) are registers */
-    uint32_t first_immediate;  /* rows from here on are immediates (the same in every lane) */
-    uint32_t row_count;        /* then special registers, then immediates */
+    uint32_t kernel_code_len;  /* the kernel's instructions come first */
+    uint32_t reg_count;
+    uint32_t first_immediate;
+    uint32_t row_count;
+    uint64_t *immediates;      /* the values of rows first_immediate.. */
+    uint32_t pred_count;
+    uint32_t sreg_rows[SREG_COUNT][4];  /* row of each special register (.x .y .z = 1..3); NO_SLOT */
+    FuncLayout *funcs;         /* funcs[0] is the kernel */
+    uint32_t func_count;
+    CallSite *calls;
+    uint32_t call_count;
+    uint32_t local_region;     /* the threads' .local memory: the kernel's frame, then the stack */
+    uint32_t param_region;     /* the kernel's parameter buffer */
+    uint32_t dynamic_region;   /* the CTA's dynamic .shared block */
+    uint32_t stack_bytes;      /* --stack */
+} Program;
+
+typedef struct Block Block;
+
+/* One warp of the CTA: its lanes' registers, predicates, pcs and call stacks, nothing else. */
+typedef struct Warp {
+    Block *block;
+    const Program *prog;       /* the block's */
+    uint32_t index;            /* %warpid */
+    uint32_t thread_base;      /* the CTA thread number of lane 0 */
     uint64_t (*val)[WARP_SIZE];/* val[row][lane] */
     uint32_t *defined;         /* defined[row]: lanes whose value is defined */
-    uint32_t pred_count;       /* slots [0, fn->preds.len) are predicates, then false, true */
     uint32_t *pred;            /* pred[slot]: lanes where true */
     uint32_t *pred_defined;
     uint32_t pc[WARP_SIZE];
@@ -697,25 +717,14 @@ typedef struct Warp {
     uint32_t waiting;          /* lanes blocked at a synchronising instruction */
     uint32_t at_barrier;       /* those of them waiting at a CTA barrier (bar, barrier) */
     Arrival arrival[WARP_SIZE];
-    uint32_t sreg_rows[SREG_COUNT][4];  /* row of each special register (.x .y .z = 1..3) */
-    Memory *mem;               /* the block's */
     StepTrace *trace;          /* non-NULL while tracing */
-    FuncLayout *funcs;         /* funcs[0] is the kernel */
-    uint32_t func_count;
-    CallSite *calls;
-    uint32_t call_count;
     Frame *stack[WARP_SIZE];   /* each lane's calls, depth[lane] of them */
     uint32_t stack_cap[WARP_SIZE];
     uint32_t sp[WARP_SIZE];    /* the end of each lane's .local stack */
     uint32_t charged[WARP_SIZE];   /* the --stack bytes its calls use */
     uint32_t (*active)[WARP_SIZE]; /* active[f][lane]: activations of function f on the lane's stack */
-    uint32_t stack_bytes;      /* --stack */
     SaveArea saves[WARP_SIZE];
     uint32_t depth[WARP_SIZE];
-    uint32_t local_region;     /* the threads' .local memory: the kernel's frame, then the stack */
-    uint32_t param_region;     /* the kernel's parameter buffer */
-    uint32_t dynamic_region;   /* the CTA's dynamic .shared block */
-    uint32_t kernel_code_len;  /* the kernel's instructions come first */
     uint64_t steps;            /* the warp's own clock: starvation, arrival times */
     uint32_t next_pc, last_mask, previous_ready;   /* where the loop left off (see warp_run) */
     VEC(Warning) warnings;
@@ -725,55 +734,104 @@ typedef struct Warp {
 /* The CTA being run: its warps under one scheduler, its barriers, and the grid it belongs to.
  * CTAs of a grid run one after another; each starts from the state the lanes file gave. */
 struct Block {
-    Warp *warps[MAX_WARPS];    /* warps[0] owns the program and the memory */
+    Program prog;
+    Memory mem;
+    Diag *diag;
+    Warp *warps[MAX_WARPS];
     uint32_t warp_count;
     uint32_t threads;          /* ntid.x * ntid.y * ntid.z */
     uint32_t ntid[3], nctaid[3], ctaid[3];
     bool per_warp_barriers;    /* .target sm_6x or below: a warp's arrival counts 32 threads */
     Barrier barriers[BARRIER_COUNT];
     uint32_t live_threads;     /* what barriers for all threads count to; NO_SLOT: count again */
-    Memory mem;
     uint64_t steps;            /* warp-steps of every warp and CTA, for --max-steps */
     uint64_t lane_steps;       /* instructions executed, summed over threads */
     struct Snapshot *start;    /* the state every CTA starts from (registers, .shared, .local) */
 };
 
-/* exec.c */
-/* NULL after reporting what cannot run; stack_bytes: each thread's stack for the frames of calls. */
-Warp *exec_load(Module *m, Function *fn, Diag *diag, uint32_t stack_bytes);
-/* The bytes of kernel parameter i in the parameter buffer, and its size. */
-uint8_t *exec_param_bytes(const Warp *w, uint32_t i, uint8_t **shadow, uint32_t *size);
-void exec_set_dynamic_shared(Warp *w, uint32_t bytes);
-/* The block's shape: creates its warps, fills the special registers. Ask exec_block_fits first:
- * each thread has its own copy of .local. */
-bool exec_block_fits(const Warp *w, const uint32_t ntid[3], char *err, size_t errlen);
-void exec_set_block(Warp *w, const uint32_t ntid[3], uint32_t active);
-void exec_set_grid(Warp *w, const uint32_t nctaid[3]);
-int exec_run(Warp *w, const ExecOptions *options);       /* the whole grid: EXEC_OK or EXEC_FAULT */
+/* lower.c: the checked IR lowered into a Program; the memory plan goes into mem. False after
+ * reporting what cannot run (lower_free then releases what was made). */
+bool lower_program(Program *p, Memory *mem, Module *m, Function *fn, Diag *diag, uint32_t stack_bytes);
+void lower_free(Program *p);
+Function *lower_entry(Module *m, const char *name);        /* the kernel to run (NULL: the first) */
+
+/* cfg.c: post-dominators and reconvergence points of one function's code. */
+void cfg_reconvergence(XInstr *code, const FuncLayout *f);
+bool cfg_postdominates(const XInstr *code, uint32_t p, uint32_t q);   /* every path from q passes p */
+
+/* report.c: faults, warnings and deadlock notes, into the block's Diag. */
+void report_fault(Warp *w, uint32_t pc, const char *fmt, ...);
+void report_warn(Warp *w, uint32_t pc, uint32_t lanes, const char *what);
+void report_warnings(Warp *w, bool strict);               /* the collected warnings, as diagnostics */
+void report_waits(Warp *w);                               /* deadlock notes for warp-level waits */
+void report_lanes(const Warp *w, char *buf, size_t size, uint32_t lanes);   /* "warp 1 lanes 0-3" */
+void report_lane_ranges(char *buf, size_t size, uint32_t lanes, const char *separator);  /* "0-3,7" */
+
+/* The lanes of mask go on at pc next. */
+static inline void warp_advance(Warp *w, uint32_t mask, uint32_t next)
+{
+    if (mask == ALL_LANES) {
+        for (int l = 0; l < WARP_SIZE; l++)
+            w->pc[l] = next;
+        return;
+    }
+    if (!mask)
+        return;
+    for (int l = 0; l < WARP_SIZE; l++)
+        w->pc[l] = (mask >> l & 1) ? next : w->pc[l];
+}
+
+/* The lanes of `lanes` whose guard holds; `undefined` gets those whose guard is undefined. */
+static inline uint32_t warp_guard_lanes(const Warp *w, const XInstr *x, uint32_t lanes, uint32_t *undefined)
+{
+    *undefined = 0;
+    if (!x->guard)
+        return lanes;
+    uint32_t p = w->pred[x->guard_pred];
+    *undefined = lanes & ~w->pred_defined[x->guard_pred];
+    return lanes & (x->guard == 1 ? p : ~p);
+}
+
+/* sync.c: warp-level synchronising instructions. */
+void sync_arrive(Warp *w, uint32_t pc, uint32_t mask);    /* lanes of mask reach the one at pc */
+void sync_try_complete(Warp *w);                          /* after lanes exited: who may complete */
+
+/* call.c */
+void call_enter(Warp *w, uint32_t pc, uint32_t run);      /* the lanes of run call */
+void call_return(Warp *w, uint32_t run);                  /* and return (from the kernel: end) */
+
+/* warp.c: one warp's loop. */
 void warp_reset(Warp *w);
 bool warp_run(Warp *w, const ExecOptions *options, uint64_t slice);   /* false: no lane was ready */
-void exec_report_warnings(Warp *w, bool strict);
-void exec_report_waits(Warp *w);                          /* deadlock notes for warp-level waits */
-void exec_format_lanes(const Warp *w, char *buf, size_t size, uint32_t lanes);   /* "warp 1 lanes 0-3" */
-void exec_warn(Warp *w, uint32_t pc, uint32_t lanes, const char *what);
-void exec_fault(Warp *w, uint32_t pc, const char *fmt, ...);
-void exec_free(Warp *w);                                  /* the block, its warps, the program */
+
+/* block.c: the CTA and the grid; the handle the driver holds. */
+/* NULL after reporting what cannot run; stack_bytes: each thread's stack for the frames of calls. */
+Block *block_load(Module *m, Function *fn, Diag *diag, uint32_t stack_bytes);
+/* The bytes of kernel parameter i in the parameter buffer, and its size. */
+uint8_t *block_param_bytes(Block *b, uint32_t i, uint8_t **shadow, uint32_t *size);
+void block_set_dynamic_shared(Block *b, uint32_t bytes);
+/* The block's shape: creates its warps, fills the special registers. Ask block_fits first:
+ * each thread has its own copy of .local. */
+bool block_fits(const Block *b, const uint32_t ntid[3], char *err, size_t errlen);
+void block_set_shape(Block *b, const uint32_t ntid[3], uint32_t active);
+void block_set_grid(Block *b, const uint32_t nctaid[3]);
+int block_run(Block *b, const ExecOptions *options);      /* the whole grid: EXEC_OK or EXEC_FAULT */
+void block_free(Block *b);                                /* its warps, memory and program */
+Warp *block_thread_warp(const Block *b, uint32_t t, int *lane);  /* the warp and lane of thread t */
 
 /* layout.c (the Layout type is above) */
 uint64_t layout_decl_bytes(const Decl *d);
-bool layout_fits(const Warp *w, Diag *diag);
-uint32_t layout_frames(Layout *ly, Warp *w, uint32_t rows);     /* returns the rows after the frames' */
-bool layout_memory(Layout *ly, Warp *w, uint32_t stack_bytes);
+bool layout_fits(const Program *prog, Diag *diag);
+uint32_t layout_frames(Layout *ly, Program *prog, uint32_t rows);     /* returns the rows after the frames' */
+bool layout_memory(Layout *ly, Program *prog, uint32_t stack_bytes);
 enum { LAYOUT_BY_NAME = UINT32_MAX };
-bool layout_find(const Layout *ly, const Warp *w, uint32_t func, const char *name, uint32_t decl, Symbol *out);
+bool layout_find(const Layout *ly, const Program *prog, uint32_t func, const char *name, uint32_t decl, Symbol *out);
 void layout_free(Layout *ly, uint32_t func_count);
 
 /* barrier.c: bar and barrier. */
 void barrier_arrive(Warp *w, uint32_t pc, uint32_t lanes);
 void barrier_threads_exited(Block *b);                    /* barriers for all threads may complete */
 void barrier_report_waits(Block *b);                      /* deadlock notes for barrier waits */
-Function *exec_entry(Module *m, const char *name);        /* the kernel to run */
-void exec_lane_ranges(char *buf, size_t size, uint32_t lanes, const char *separator);  /* "0-3,7" */
 
 /* trace.c: --trace, one warp-step at a time. */
 void trace_step(FILE *out, const Warp *w, const ExecOptions *o, uint32_t pc, uint32_t mask);
@@ -800,16 +858,20 @@ double float_from_bits(uint64_t bits, unsigned width, bool ftz);   /* f32 (flush
 uint64_t float_to_bits(double v, unsigned width, bool ftz);        /* rounded in the current mode; NaN canonical */
 uint64_t convert_double_to_small(double v, int type);        /* rounded to nearest even */
 
-/* warp_ops.c: the exchange instructions, for the lanes that complete them together. */
+/* format.c: one value as text in its type. */
+void format_value(char *buf, size_t size, uint64_t bits, int type);       /* as the table shows it */
+void format_json_value(char *buf, size_t size, uint64_t bits, int type);  /* as --json writes it */
+
+/* warpops.c: the exchange instructions, for the lanes that complete them together. */
 /* at: the instruction when every lane runs the same one; NULL: each lane's own, found through
  * arrival[lane].pc (lanes that met from different pcs). */
-void warp_shfl(Warp *w, const XInstr *at, uint32_t lanes, uint32_t participants, uint32_t guard_true);
-void warp_vote(Warp *w, const XInstr *at, uint32_t lanes, uint32_t guard_true);
-void warp_shf(Warp *w, const XInstr *x, uint32_t mask);
-void warp_execute(Warp *w, const XInstr *x, uint32_t lanes, uint32_t guard_true);   /* shfl, vote, activemask, shf */
-void warp_match(Warp *w, const XInstr *at, uint32_t lanes, uint32_t guard_true);
-void warp_redux(Warp *w, const XInstr *at, uint32_t lanes, uint32_t guard_true);
-void warp_elect(Warp *w, const XInstr *at, uint32_t lanes, uint32_t guard_true);
+void warpops_shfl(Warp *w, const XInstr *at, uint32_t lanes, uint32_t participants, uint32_t guard_true);
+void warpops_vote(Warp *w, const XInstr *at, uint32_t lanes, uint32_t guard_true);
+void warpops_shf(Warp *w, const XInstr *x, uint32_t mask);
+void warpops_execute(Warp *w, const XInstr *x, uint32_t lanes, uint32_t guard_true);   /* shfl, vote, activemask, shf */
+void warpops_match(Warp *w, const XInstr *at, uint32_t lanes, uint32_t guard_true);
+void warpops_redux(Warp *w, const XInstr *at, uint32_t lanes, uint32_t guard_true);
+void warpops_elect(Warp *w, const XInstr *at, uint32_t lanes, uint32_t guard_true);
 
 /* mem.c */
 void mem_init(Memory *mem);
@@ -830,24 +892,21 @@ void mem_atomic(Warp *w, const XInstr *x, uint32_t mask);      /* atom, red: lan
 
 /* lanes.c: --lanes JSON in. The json_t values are jansson's. */
 struct json_t;
-int lanes_load(Warp *w, const char *path, char *err, size_t errlen);
-bool lanes_params_given(const Warp *w, char *err, size_t errlen);
+int lanes_load(Block *b, const char *path, char *err, size_t errlen);
+bool lanes_params_given(Block *b, char *err, size_t errlen);
 struct json_t *lanes_load_json(const char *path, char *err, size_t errlen);   /* a JSON object, or NULL */
 bool lanes_value_bits(struct json_t *v, int type, uint64_t *bits, bool *defined, char *err, size_t errlen);
 bool lanes_pred_value(struct json_t *v, bool *value, bool *defined, char *err, size_t errlen);
 bool lanes_parse_mask(struct json_t *v, uint32_t *mask);
-bool lanes_lookup(const Warp *w, const char *path, const char *section, const char *name, bool want_pred,
+bool lanes_lookup(const Block *b, const char *path, const char *section, const char *name, bool want_pred,
                   uint32_t *slot, int *type, char *err, size_t errlen);
-bool lanes_array_size_ok(const Warp *w, size_t n);
-const char *lanes_array_size_text(const Warp *w, char *buf, size_t size);
-Warp *lanes_thread_warp(const Warp *w, uint32_t t, int *lane);  /* thread t of the block */
+bool lanes_array_size_ok(const Block *b, size_t n);
+const char *lanes_array_size_text(const Block *b, char *buf, size_t size);
 
 /* dump.c: the final state out as a table or JSON. */
-void dump_print_table(FILE *out, const Warp *w, const char *only, const bool *shown);   /* shown: NULL, all */
-bool dump_select(const Warp *w, const char *warps, const char *threads, bool *shown, char *err, size_t errlen);
-void dump_print_json(FILE *out, const Warp *w);
-void dump_format_value(char *buf, size_t size, uint64_t bits, int type);       /* as the table shows it */
-void dump_format_json_value(char *buf, size_t size, uint64_t bits, int type);  /* as --json writes it */
+void dump_print_table(FILE *out, const Block *b, const char *only, const bool *shown);   /* shown: NULL, all */
+bool dump_select(const Block *b, const char *warps, const char *threads, bool *shown, char *err, size_t errlen);
+void dump_print_json(FILE *out, const Block *b);
 bool dump_buffer_element(const Region *r, uint64_t i, uint64_t *bits);   /* false: undefined */
 uint64_t dump_buffer_count(const Region *r);
 
@@ -859,7 +918,7 @@ typedef struct Tolerance {
     double abs_err;
     bool any_nan;
 } Tolerance;
-int expect_compare(FILE *out, const Warp *w, const char *path, const Tolerance *tol, char *err, size_t errlen);
+int expect_compare(FILE *out, const Block *b, const char *path, const Tolerance *tol, char *err, size_t errlen);
 
 /* driver.c */
 

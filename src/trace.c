@@ -3,7 +3,7 @@
  * wrote, for a shuffle which lane each lane read (lane <- source; * out of range, so its own
  * value; ? undefined), lanes that began or ended waiting at a synchronising instruction, and
  * where lanes parted (divergence) or met (reconvergence). --trace=json writes the same as one
- * JSON object per line. Requires: exec.c's StepTrace of the step. */
+ * JSON object per line. Requires: warp.c's StepTrace of the step. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -15,10 +15,10 @@ static const char *const GREEN = "\033[32m", *const YELLOW = "\033[33m", *const 
 
 static const FuncLayout *layout_of(const Warp *w, const Function *fn)
 {
-    for (uint32_t k = 0; k < w->func_count; k++)
-        if (w->funcs[k].fn == fn)
-            return &w->funcs[k];
-    return &w->funcs[0];
+    for (uint32_t k = 0; k < w->prog->func_count; k++)
+        if (w->prog->funcs[k].fn == fn)
+            return &w->prog->funcs[k];
+    return &w->prog->funcs[0];
 }
 
 /* The registers the instruction wrote: rows (and predicate slots) with their names. */
@@ -62,9 +62,9 @@ static void value_text(char *buf, size_t size, const Warp *w, const Written *v, 
     } else if (!(w->defined[v->row] >> lane & 1)) {
         snprintf(buf, size, "%s", json ? "null" : "undef");
     } else if (json) {
-        dump_format_json_value(buf, size, w->val[v->row][lane], v->type);
+        format_json_value(buf, size, w->val[v->row][lane], v->type);
     } else {
-        dump_format_value(buf, size, w->val[v->row][lane], v->type);
+        format_value(buf, size, w->val[v->row][lane], v->type);
     }
 }
 
@@ -73,7 +73,7 @@ static char *instruction_text(const Warp *w, const XInstr *x)
     char *buf = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&buf, &len);
-    ir_print_instr(f, w->m, x->owner, x->ir);
+    ir_print_instr(f, w->prog->m, x->owner, x->ir);
     fclose(f);
     return buf;
 }
@@ -97,12 +97,12 @@ static unsigned destinations(const Warp *w, uint32_t mask, uint32_t pcs[WARP_SIZ
 
 static uint32_t line_at(const Warp *w, uint32_t pc)
 {
-    return pc < w->code_len ? w->code[pc].line : 0;
+    return pc < w->prog->code_len ? w->prog->code[pc].line : 0;
 }
 
 static void text_step(FILE *out, const Warp *w, bool color, uint32_t pc, uint32_t mask)
 {
-    const XInstr *x = &w->code[pc];
+    const XInstr *x = &w->prog->code[pc];
     const StepTrace *t = w->trace;
     char marks[WARP_SIZE * 12 + 16] = "";
     size_t len = 0;
@@ -162,11 +162,11 @@ static void text_step(FILE *out, const Warp *w, bool color, uint32_t pc, uint32_
     }
     char lanes[200];
     if (t->waiting) {
-        exec_lane_ranges(lanes, sizeof lanes, t->waiting, ",");
+        report_lane_ranges(lanes, sizeof lanes, t->waiting, ",");
         fprintf(out, "    wait: lanes %s wait for their membermask\n", lanes);
     }
     if (t->released) {
-        exec_lane_ranges(lanes, sizeof lanes, t->released, ",");
+        report_lane_ranges(lanes, sizeof lanes, t->released, ",");
         fprintf(out, "    released: lanes %s (waiting since step %llu)\n", lanes, (unsigned long long)t->waited_since);
     }
     uint32_t pcs[WARP_SIZE], groups[WARP_SIZE];
@@ -174,7 +174,7 @@ static void text_step(FILE *out, const Warp *w, bool color, uint32_t pc, uint32_
     if (parts > 1) {
         fputs("    diverge:", out);
         for (unsigned i = 0; i < parts; i++) {
-            exec_lane_ranges(lanes, sizeof lanes, groups[i], ",");
+            report_lane_ranges(lanes, sizeof lanes, groups[i], ",");
             fprintf(out, "%s lanes %s -> pc %u (line %u)", i ? ";" : "", lanes, pcs[i], line_at(w, pcs[i]));
         }
         fputc('\n', out);
@@ -185,7 +185,7 @@ static void text_step(FILE *out, const Warp *w, bool color, uint32_t pc, uint32_
             if ((alive & ~mask) >> l & 1 && w->pc[l] == pcs[0])
                 others |= 1u << l;
         if (others) {
-            exec_lane_ranges(lanes, sizeof lanes, groups[0] | others, ",");
+            report_lane_ranges(lanes, sizeof lanes, groups[0] | others, ",");
             fprintf(out, "    reconverge: lanes %s at pc %u (line %u)\n", lanes, pcs[0], line_at(w, pcs[0]));
         }
     }
@@ -207,7 +207,7 @@ static void json_string(FILE *out, const char *s)
 
 static void json_step(FILE *out, const Warp *w, uint32_t pc, uint32_t mask)
 {
-    const XInstr *x = &w->code[pc];
+    const XInstr *x = &w->prog->code[pc];
     const StepTrace *t = w->trace;
     char *text = instruction_text(w, x);
     fprintf(out, "{\"step\": %llu, ", (unsigned long long)w->block->steps);

@@ -11,7 +11,8 @@
 /* A snippet ready to run: parsed, checked, loaded. */
 typedef struct Run {
     Parsed *p;
-    Warp *w;
+    Block *b;
+    Warp *w;                   /* the block's first warp */
     int status;
 } Run;
 
@@ -19,28 +20,29 @@ static Run *load(const char *text)
 {
     Run *r = calloc(1, sizeof *r);
     r->p = parse_ok(text);
-    r->w = exec_load(r->p->m, r->p->m->functions.data[0], &r->p->diag, DEFAULT_STACK_BYTES);
-    ck_assert_msg(r->w != NULL, "not loadable:\n%s", r->p->cap.text);
+    r->b = block_load(r->p->m, r->p->m->functions.data[0], &r->p->diag, DEFAULT_STACK_BYTES);
+    ck_assert_msg(r->b != NULL, "not loadable:\n%s", r->p->cap.text);
+    r->w = r->b->warps[0];
     return r;
 }
 
 static int run(Run *r)
 {
     ExecOptions o = { .max_steps = 1000000 };
-    r->status = exec_run(r->w, &o);
+    r->status = block_run(r->b, &o);
     return r->status;
 }
 
 static void done(Run *r)
 {
-    exec_free(r->w);
+    block_free(r->b);
     parsed_free(r->p);
     free(r);
 }
 
 static uint32_t reg(Run *r, const char *name)
 {
-    Function *f = r->w->fn;
+    Function *f = r->w->prog->fn;
     for (uint32_t i = 0; i < f->regs.len; i++)
         if (strcmp(f->regs.data[i].name, name) == 0)
             return i;
@@ -50,7 +52,7 @@ static uint32_t reg(Run *r, const char *name)
 
 static uint32_t pred(Run *r, const char *name)
 {
-    Function *f = r->w->fn;
+    Function *f = r->w->prog->fn;
     for (uint32_t i = 0; i < f->preds.len; i++)
         if (strcmp(f->preds.data[i].name, name) == 0)
             return i;
@@ -502,7 +504,7 @@ START_TEST(partial_warp_and_inactive_lanes)
 {
     Run *r = load("shfl.sync.idx.b32 v, %laneid, 6, 31, 0xffffffff;\n");
     uint32_t ntid[3] = { 8, 1, 1 };
-    exec_set_block(r->w, ntid, 0xffffffbf);        /* 8 threads, lane 6 not active */
+    block_set_shape(r->b, ntid, 0xffffffbf);        /* 8 threads, lane 6 not active */
     ck_assert_int_eq(run(r), EXEC_OK);
     ck_assert_uint_eq(r->w->defined[reg(r, "v")], 0);   /* everyone read inactive lane 6 */
     ck_assert_uint_eq(r->w->exited, 0xbf);
@@ -514,7 +516,7 @@ START_TEST(runaway_loop_stops)
 {
     Run *r = load("L: bra L;\n");
     ExecOptions o = { .max_steps = 1000 };
-    ck_assert_int_eq(exec_run(r->w, &o), EXEC_FAULT);
+    ck_assert_int_eq(block_run(r->b, &o), EXEC_FAULT);
     ck_assert(strstr(r->p->cap.text, "stopped after 1000 warp-steps"));
     done(r);
 }
@@ -542,7 +544,7 @@ static uint64_t run_unary(const char *text, uint64_t a, uint64_t b, uint64_t c)
     uint32_t ra = reg(r, "a");
     r->w->val[ra][0] = a;
     r->w->defined[ra] = ALL_LANES;
-    Function *f = r->w->fn;
+    Function *f = r->w->prog->fn;
     for (uint32_t i = 0; i < f->regs.len; i++) {
         if (!strcmp(f->regs.data[i].name, "b")) { r->w->val[i][0] = b; r->w->defined[i] = ALL_LANES; }
         if (!strcmp(f->regs.data[i].name, "c")) { r->w->val[i][0] = c; r->w->defined[i] = ALL_LANES; }
@@ -723,8 +725,8 @@ END_TEST
 /* A global buffer of n u32, its address in register "p" of every lane. */
 static Region *buffer(Run *r, const char *name, uint64_t n)
 {
-    uint32_t index = mem_add(r->w->mem, name, SPACE_GLOBAL, n * 4, 256, TYPE_U32, false, true);
-    Region *b = &r->w->mem->regions[index];
+    uint32_t index = mem_add(&r->b->mem, name, SPACE_GLOBAL, n * 4, 256, TYPE_U32, false, true);
+    Region *b = &r->w->block->mem.regions[index];
     b->is_buffer = true;
     uint32_t p = reg(r, "p");
     for (int l = 0; l < WARP_SIZE; l++)
@@ -1001,8 +1003,8 @@ static Run *load_block(const char *text, uint32_t threads)
     Run *r = load(text);
     uint32_t ntid[3] = { threads, 1, 1 };
     char err[256];
-    ck_assert(exec_block_fits(r->w, ntid, err, sizeof err));
-    exec_set_block(r->w, ntid, ALL_LANES);
+    ck_assert(block_fits(r->b, ntid, err, sizeof err));
+    block_set_shape(r->b, ntid, ALL_LANES);
     return r;
 }
 
@@ -1106,12 +1108,12 @@ START_TEST(block_shape_can_change)
     Run *r = load(".local .u32 x[2];\nmov.u32 t, %tid.x;\nst.local.u32 [x+4], t;\nld.local.u32 y, [x+4];\n");
     uint32_t big[3] = { 32, 8, 4 }, small[3] = { 7, 3, 1 };
     char err[256];
-    ck_assert(exec_block_fits(r->w, big, err, sizeof err));
-    exec_set_block(r->w, big, ALL_LANES);
+    ck_assert(block_fits(r->b, big, err, sizeof err));
+    block_set_shape(r->b, big, ALL_LANES);
     ck_assert_uint_eq(r->w->block->warp_count, 32);
     ck_assert_int_eq(run(r), EXEC_OK);
     ck_assert_uint_eq(warp_of(r, 31)->val[reg(r, "y")][5], 5);   /* thread 997: x 5 */
-    exec_set_block(r->w, small, ALL_LANES);
+    block_set_shape(r->b, small, ALL_LANES);
     ck_assert_uint_eq(r->w->block->warp_count, 1);
     ck_assert_uint_eq(r->w->launched, (1u << 21) - 1);
     ck_assert_int_eq(run(r), EXEC_OK);
@@ -1180,7 +1182,7 @@ START_TEST(json_trace_names_sources)
     size_t len = 0;
     FILE *out = open_memstream(&buf, &len);
     ExecOptions o = { .max_steps = 1000, .trace = out, .trace_json = true };
-    ck_assert_int_eq(exec_run(r->w, &o), EXEC_OK);
+    ck_assert_int_eq(block_run(r->b, &o), EXEC_OK);
     fclose(out);
     unsigned steps = 0, shuffles = 0;
     bool waited = false, released = false, diverged = false;
@@ -1248,8 +1250,8 @@ START_TEST(unsupported_instructions_are_reported_before_running)
     ck_assert_str_eq(p->cap.text, "1:1: error: ptxrun cannot execute 'tex' yet\n");
     parsed_free(p);
     p = parse_ok("add.f16 h, h, h;\n");
-    Warp *w = exec_load(p->m, p->m->functions.data[0], &p->diag, DEFAULT_STACK_BYTES);
-    ck_assert_ptr_null(w);
+    Block *b = block_load(p->m, p->m->functions.data[0], &p->diag, DEFAULT_STACK_BYTES);
+    ck_assert_ptr_null(b);
     ck_assert_str_eq(p->cap.text, "1:1: error: ptxrun cannot execute 'add.f16' yet\n");
     parsed_free(p);
 }
@@ -1299,22 +1301,22 @@ START_TEST(program_regions_do_not_overlap)
                   ".visible .entry k(.param .u32 a, .param .u64 b, .param .align 8 .b8 st[12])\n"
                   "{\n.local .align 8 .b8 depot[24];\n.shared .b32 s4[7];\nret;\n}\n"
                   ".func f(.param .b32 n)\n{\n.local .b32 l[4];\n.shared .b16 s3;\nret;\n}\n");
-    Memory *mem = r->w->mem;
-    exec_set_dynamic_shared(r->w, 100);
+    Memory *mem = &r->b->mem;
+    block_set_dynamic_shared(r->b, 100);
     for (uint32_t i = 0; i < mem->count; i++)
         ck_assert_msg(!mem_overlaps(mem, mem->regions[i].space, mem->regions[i].base, mem->regions[i].size, i),
                       "region '%s' overlaps another", mem->regions[i].name);
     /* The dynamic block comes after every static .shared variable, 16-byte aligned. */
-    const Region *dyn = &mem->regions[r->w->dynamic_region];
+    const Region *dyn = &mem->regions[r->w->prog->dynamic_region];
     ck_assert_uint_eq(dyn->base % 16, 0);
     for (uint32_t i = 0; i < mem->count; i++)
-        if (mem->regions[i].space == SPACE_SHARED && i != r->w->dynamic_region)
+        if (mem->regions[i].space == SPACE_SHARED && i != r->w->prog->dynamic_region)
             ck_assert_uint_le(mem->regions[i].base + mem->regions[i].size, dyn->base);
     /* The parameters packed as the ABI packs them: a at 0, b at 8, st at 16. */
-    ck_assert_uint_eq(r->w->funcs[0].params[0].offset, 0);
-    ck_assert_uint_eq(r->w->funcs[0].params[1].offset, 8);
-    ck_assert_uint_eq(r->w->funcs[0].params[2].offset, 16);
-    ck_assert_uint_eq(mem->regions[r->w->param_region].size, 28);
+    ck_assert_uint_eq(r->w->prog->funcs[0].params[0].offset, 0);
+    ck_assert_uint_eq(r->w->prog->funcs[0].params[1].offset, 8);
+    ck_assert_uint_eq(r->w->prog->funcs[0].params[2].offset, 16);
+    ck_assert_uint_eq(mem->regions[r->w->prog->param_region].size, 28);
     done(r);
 }
 END_TEST

@@ -10,7 +10,7 @@ typedef struct Run {
 
 static uint32_t reg(Warp *w, const char *name)
 {
-    Function *f = w->fn;
+    Function *f = w->prog->fn;
     for (uint32_t i = 0; i < f->regs.len; i++)
         if (strcmp(f->regs.data[i].name, name) == 0)
             return i;
@@ -22,17 +22,18 @@ static uint32_t reg(Warp *w, const char *name)
 static uint64_t run1(const char *text, uint64_t a, uint64_t b)
 {
     Parsed *p = parse_ok(text);
-    Warp *w = exec_load(p->m, p->m->functions.data[0], &p->diag, DEFAULT_STACK_BYTES);
-    ck_assert_msg(w != NULL, "not loadable:\n%s", p->cap.text);
-    Function *f = w->fn;
+    Block *blk = block_load(p->m, p->m->functions.data[0], &p->diag, DEFAULT_STACK_BYTES);
+    ck_assert_msg(blk != NULL, "not loadable:\n%s", p->cap.text);
+    Warp *w = blk->warps[0];
+    Function *f = w->prog->fn;
     for (uint32_t i = 0; i < f->regs.len; i++) {
         if (!strcmp(f->regs.data[i].name, "a")) { w->val[i][0] = a; w->defined[i] = ALL_LANES; }
         if (!strcmp(f->regs.data[i].name, "b")) { w->val[i][0] = b; w->defined[i] = ALL_LANES; }
     }
     ExecOptions o = { .max_steps = 1000 };
-    ck_assert_int_eq(exec_run(w, &o), EXEC_OK);
+    ck_assert_int_eq(block_run(blk, &o), EXEC_OK);
     uint64_t d = w->val[reg(w, "d")][0];
-    exec_free(w);
+    block_free(blk);
     parsed_free(p);
     return d;
 }

@@ -40,16 +40,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     diag.emit = ignore_diag;
     Module *m = parse_module(&src, &diag);
     check_module(m, &diag, NULL);
-    Warp *w = exec_load(m, exec_entry(m, NULL), &diag, DEFAULT_STACK_BYTES);
+    Block *w = block_load(m, lower_entry(m, NULL), &diag, DEFAULT_STACK_BYTES);
     char err[512];
     if (w && lanes_load(w, path, err, sizeof err) == 0) {
         ExecOptions options = { .max_steps = 100 };
-        exec_run(w, &options);
+        block_run(w, &options);
         FILE *out = fopen("/dev/null", "w");
         if (out) {
             uint64_t buffer_bytes = 0;         /* listing millions of values is slow, not interesting */
-            for (uint32_t i = 0; i < w->mem->count; i++)
-                buffer_bytes += w->mem->regions[i].is_buffer ? w->mem->regions[i].size : 0;
+            for (uint32_t i = 0; i < w->mem.count; i++)
+                buffer_bytes += w->mem.regions[i].is_buffer ? w->mem.regions[i].size : 0;
             dump_print_table(out, w, NULL, NULL);
             if (buffer_bytes <= 1 << 20)
                 dump_print_json(out, w);
@@ -57,7 +57,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             fclose(out);
         }
     }
-    exec_free(w);
+    block_free(w);
     module_free(m);
     source_free(&src);
     unlink(path);

@@ -25,27 +25,27 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     diag.emit = ignore_diag;
     Module *m = parse_module(&src, &diag);
     check_module(m, &diag, NULL);
-    Function *fn = diag.errors ? NULL : exec_entry(m, NULL);
-    Warp *w = fn ? exec_load(m, fn, &diag, DEFAULT_STACK_BYTES) : NULL;
+    Function *fn = diag.errors ? NULL : lower_entry(m, NULL);
+    Block *w = fn ? block_load(m, fn, &diag, DEFAULT_STACK_BYTES) : NULL;
     if (w) {
-        for (uint32_t i = 0; i < w->mem->count; i++)       /* parameters: zero, defined */
-            if (w->mem->regions[i].kernel_param)
-                memset(w->mem->regions[i].shadow, 1, w->mem->regions[i].size);
+        for (uint32_t i = 0; i < w->mem.count; i++)       /* parameters: zero, defined */
+            if (w->mem.regions[i].kernel_param)
+                memset(w->mem.regions[i].shadow, 1, w->mem.regions[i].size);
         char err[256];
         uint32_t block[3] = { 48, 1, 1 }, grid[3] = { 2, 1, 1 };
-        if ((strstr(src.text, "bar") || strstr(src.text, "%warpid")) && exec_block_fits(w, block, err, sizeof err)) {
-            exec_set_block(w, block, ALL_LANES);
-            exec_set_grid(w, grid);
+        if ((strstr(src.text, "bar") || strstr(src.text, "%warpid")) && block_fits(w, block, err, sizeof err)) {
+            block_set_shape(w, block, ALL_LANES);
+            block_set_grid(w, grid);
         }
         ExecOptions options = { .max_steps = 10000 };
-        exec_run(w, &options);
+        block_run(w, &options);
         FILE *out = fopen("/dev/null", "w");
         if (out) {
             dump_print_table(out, w, NULL, NULL);
             dump_print_json(out, w);
             fclose(out);
         }
-        exec_free(w);
+        block_free(w);
     }
     module_free(m);
     source_free(&src);

@@ -1,11 +1,11 @@
-/* warp_ops.c: the instructions whose lanes read each other (shfl, shfl.sync, vote, vote.sync)
+/* warpops.c: the instructions whose lanes read each other (shfl, shfl.sync, vote, vote.sync)
  * and the funnel shift. shfl follows the pseudo-code of ../shared/spec/ptx-shfl-sync.md to the
  * bit, with the readings of DECISIONS.md: only the low 5 bits of b and of c's two fields count,
  * .up computes j = lane - b as a signed number, p depends on lane, b and c alone, and every
  * source is read before any destination is written. A value read from a lane that did not
  * supply one (not completing the instruction, guard false, or undefined there) is undefined.
  * Each lane uses the operands of its own instruction (lanes may complete from different pcs).
- * Requires: without `at`, exec.c has set arrival[lane].pc for every lane passed in. */
+ * Requires: without `at`, sync.c has set arrival[lane].pc for every lane passed in. */
 #include "ptxrun.h"
 
 /* All lanes at one instruction (converged code): the same computation in straight loops. */
@@ -60,7 +60,7 @@ static void shfl_uniform(Warp *w, const XInstr *x, uint32_t lanes, uint32_t part
     }
 }
 
-void warp_shfl(Warp *w, const XInstr *at, uint32_t lanes, uint32_t participants, uint32_t guard_true)
+void warpops_shfl(Warp *w, const XInstr *at, uint32_t lanes, uint32_t participants, uint32_t guard_true)
 {
     if (at) {
         shfl_uniform(w, at, lanes, participants, guard_true);
@@ -71,7 +71,7 @@ void warp_shfl(Warp *w, const XInstr *at, uint32_t lanes, uint32_t participants,
     uint32_t supplied = 0;               /* lanes whose SourceA is defined */
     for (uint32_t k = lanes & guard_true; k; k &= k - 1) {
         int l = __builtin_ctz(k);
-        const XInstr *x = &w->code[w->arrival[l].pc];
+        const XInstr *x = &w->prog->code[w->arrival[l].pc];
         source[l] = w->val[x->src[0]][l] & 0xffffffffu;
         supplied |= (w->defined[x->src[0]] >> l & 1) << l;
     }
@@ -81,7 +81,7 @@ void warp_shfl(Warp *w, const XInstr *at, uint32_t lanes, uint32_t participants,
     uint32_t result_defined = 0, in_range = 0;
     for (uint32_t k = lanes & guard_true; k; k &= k - 1) {
         int lane = __builtin_ctz(k);
-        const XInstr *x = &w->code[w->arrival[lane].pc];
+        const XInstr *x = &w->prog->code[w->arrival[lane].pc];
         uint32_t bval = (uint32_t)w->val[x->src[1]][lane] & 0x1f;
         uint32_t c = (uint32_t)w->val[x->src[2]][lane];
         uint32_t cval = c & 0x1f, segmask = (c >> 8) & 0x1f;
@@ -112,7 +112,7 @@ void warp_shfl(Warp *w, const XInstr *at, uint32_t lanes, uint32_t participants,
     }
     for (uint32_t k = lanes & guard_true; k; k &= k - 1) {
         int l = __builtin_ctz(k);
-        const XInstr *x = &w->code[w->arrival[l].pc];
+        const XInstr *x = &w->prog->code[w->arrival[l].pc];
         uint32_t bit = 1u << l;
         if (x->dst_kind == DST_VALUE) {
             w->val[x->dst][l] = result[l];
@@ -128,12 +128,12 @@ void warp_shfl(Warp *w, const XInstr *at, uint32_t lanes, uint32_t participants,
 
 /* vote: lanes whose guard is false do not contribute (a ballot bit of 0, no say in all, any,
  * uni); a contributing lane whose predicate is undefined makes the result undefined. */
-void warp_vote(Warp *w, const XInstr *at, uint32_t lanes, uint32_t guard_true)
+void warpops_vote(Warp *w, const XInstr *at, uint32_t lanes, uint32_t guard_true)
 {
     uint32_t voters = lanes & guard_true, yes = 0, known = ALL_LANES;
     for (uint32_t k = voters; k; k &= k - 1) {
         int l = __builtin_ctz(k);
-        const XInstr *x = at ? at : &w->code[w->arrival[l].pc];
+        const XInstr *x = at ? at : &w->prog->code[w->arrival[l].pc];
         uint32_t p = w->pred[x->src[0]];
         if (x->src_not & 1)
             p = ~p;
@@ -143,7 +143,7 @@ void warp_vote(Warp *w, const XInstr *at, uint32_t lanes, uint32_t guard_true)
     }
     for (uint32_t k = voters; k; k &= k - 1) {
         int l = __builtin_ctz(k);
-        const XInstr *x = at ? at : &w->code[w->arrival[l].pc];
+        const XInstr *x = at ? at : &w->prog->code[w->arrival[l].pc];
         uint32_t bit = 1u << l;
         if (x->dst_kind == DST_VALUE) {           /* .ballot.b32 */
             w->val[x->dst][l] = yes;
@@ -159,12 +159,12 @@ void warp_vote(Warp *w, const XInstr *at, uint32_t lanes, uint32_t guard_true)
 }
 
 /* shf: n = min(c, 32) (.clamp) or c & 31 (.wrap); the shift is done on the 64-bit b:a. */
-void warp_shf(Warp *w, const XInstr *x, uint32_t mask)
+void warpops_shf(Warp *w, const XInstr *x, uint32_t mask)
 {
     const uint64_t *a = w->val[x->src[0]], *b = w->val[x->src[1]], *c = w->val[x->src[2]];
     uint32_t undefined_amount = mask & ~w->defined[x->src[2]];
     if (undefined_amount)
-        exec_warn(w, (uint32_t)(x - w->code), undefined_amount, "undefined shift amount");
+        report_warn(w, (uint32_t)(x - w->prog->code), undefined_amount, "undefined shift amount");
     uint64_t r[WARP_SIZE];
     bool left = x->mode == MOD_L;
     for (int l = 0; l < WARP_SIZE; l++) {
@@ -184,14 +184,14 @@ void warp_shf(Warp *w, const XInstr *x, uint32_t mask)
 
 /* The warp instructions that do not synchronise (FAM_WARP), for the lanes executing together;
  * guard_true: those of them whose guard holds. */
-void warp_execute(Warp *w, const XInstr *x, uint32_t lanes, uint32_t guard_true)
+void warpops_execute(Warp *w, const XInstr *x, uint32_t lanes, uint32_t guard_true)
 {
     switch (x->op) {
     case OP_SHFL:
-        warp_shfl(w, x, lanes, lanes, guard_true);
+        warpops_shfl(w, x, lanes, lanes, guard_true);
         break;
     case OP_VOTE:
-        warp_vote(w, x, lanes, guard_true);
+        warpops_vote(w, x, lanes, guard_true);
         break;
     case OP_ACTIVEMASK:
         for (int l = 0; l < WARP_SIZE; l++)
@@ -200,7 +200,7 @@ void warp_execute(Warp *w, const XInstr *x, uint32_t lanes, uint32_t guard_true)
         w->defined[x->dst] |= guard_true;
         break;
     case OP_SHF:
-        warp_shf(w, x, guard_true);
+        warpops_shf(w, x, guard_true);
         break;
     default:
         BUG("warp op %d", x->op);
@@ -210,7 +210,7 @@ void warp_execute(Warp *w, const XInstr *x, uint32_t lanes, uint32_t guard_true)
 /* The lanes that contribute to match/redux/elect: those completing it whose guard holds. */
 static const XInstr *instr_of(const Warp *w, const XInstr *at, int lane)
 {
-    return at ? at : &w->code[w->arrival[lane].pc];
+    return at ? at : &w->prog->code[w->arrival[lane].pc];
 }
 
 static void write_value(Warp *w, const XInstr *x, int lane, uint64_t v, bool defined)
@@ -233,7 +233,7 @@ static void write_pred(Warp *w, uint32_t slot, int lane, bool v, bool defined)
 
 /* match.any: the lanes whose a equals mine; match.all: all of them if every a is equal (p
  * true), else 0 (p false). Over the guard-true lanes completing together. */
-void warp_match(Warp *w, const XInstr *at, uint32_t lanes, uint32_t guard_true)
+void warpops_match(Warp *w, const XInstr *at, uint32_t lanes, uint32_t guard_true)
 {
     uint32_t voters = lanes & guard_true, known = ALL_LANES;
     uint64_t value[WARP_SIZE] = { 0 };
@@ -261,7 +261,7 @@ void warp_match(Warp *w, const XInstr *at, uint32_t lanes, uint32_t guard_true)
 }
 
 /* redux.sync: add (wrapping to 32 bits), min and max (.s32 or .u32), and, or, xor. */
-void warp_redux(Warp *w, const XInstr *at, uint32_t lanes, uint32_t guard_true)
+void warpops_redux(Warp *w, const XInstr *at, uint32_t lanes, uint32_t guard_true)
 {
     uint32_t voters = lanes & guard_true;
     if (!voters)
@@ -297,7 +297,7 @@ void warp_redux(Warp *w, const XInstr *at, uint32_t lanes, uint32_t guard_true)
 
 /* elect.sync: the lowest lane of those completing together leads; d = its lane number,
  * p = whether this lane is it. */
-void warp_elect(Warp *w, const XInstr *at, uint32_t lanes, uint32_t guard_true)
+void warpops_elect(Warp *w, const XInstr *at, uint32_t lanes, uint32_t guard_true)
 {
     uint32_t voters = lanes & guard_true;
     if (!voters)

@@ -1,0 +1,99 @@
+#!/usr/bin/env python3
+"""structure.py: checks the shape docs/architecture.md describes, so that it stays true.
+
+  - no source file over MAX_LINES lines;
+  - no loop of calls between files: the graph "file A calls a function defined in file B" has
+    no cycle (a function's file is where its body is);
+  - no code after the checker reads mnemonic text (Instr.mnemonic is only printed there).
+
+usage: structure.py SRC_DIR...   (exit 1 and a message per problem)
+"""
+import os
+import re
+import sys
+
+MAX_LINES = 900
+# Files that run after the checker: they may print an instruction's mnemonic, never parse it.
+AFTER_CHECK = re.compile(r'(exec|lower|layout|cfg|mem|report|alu|bitops|mathops|approx|convert|warpops|barrier|'
+                         r'sync|call|trace|warp|block|lanes|dump|expect)\.c$')
+
+DEF = re.compile(r'^(?!static\b)[A-Za-z_][\w \*]*?\b([a-z_][a-z0-9_]*)\(([^;]*)$')
+CALL = re.compile(r'\b([a-z_][a-z0-9_]*)\s*\(')
+
+
+def strip(text):
+    text = re.sub(r'/\*.*?\*/', lambda m: '\n' * m.group(0).count('\n'), text, flags=re.S)
+    text = re.sub(r'//[^\n]*', '', text)
+    return re.sub(r'"(\\.|[^"\\\n])*"', '""', text)
+
+
+def main(dirs):
+    files = {}
+    for d in dirs:
+        for root, _, names in os.walk(d):
+            for n in names:
+                if n.endswith('.c'):
+                    path = os.path.join(root, n)
+                    with open(path, encoding='utf-8') as f:
+                        files[path] = f.read()
+    problems = []
+    defined = {}
+    for path, text in files.items():
+        lines = text.count('\n')
+        if lines > MAX_LINES:
+            problems.append('%s: %d lines (at most %d)' % (path, lines, MAX_LINES))
+        for line in strip(text).split('\n'):
+            m = DEF.match(line)
+            if m and not line.startswith(('return', 'else', 'typedef')):
+                defined.setdefault(m.group(1), path)
+    calls = {path: set() for path in files}
+    for path, text in files.items():
+        for name in set(CALL.findall(strip(text))):
+            target = defined.get(name)
+            if target and target != path:
+                calls[path].add(target)
+        if AFTER_CHECK.search(path):
+            for i, line in enumerate(text.split('\n'), 1):
+                if re.search(r'(str\w*|mem\w*)\([^;]*mnemonic', line):
+                    problems.append('%s:%d: reads mnemonic text after the checker' % (path, i))
+    # cycles: Tarjan's strongly connected components
+    index, low, on, stack, sccs = {}, {}, set(), [], []
+
+    def visit(v):
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on.add(v)
+        for w in calls[v]:
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            comp = []
+            while True:
+                w = stack.pop()
+                on.discard(w)
+                comp.append(w)
+                if w == v:
+                    break
+            if len(comp) > 1:
+                sccs.append(sorted(comp))
+
+    sys.setrecursionlimit(10000)
+    for v in sorted(files):
+        if v not in index:
+            visit(v)
+    for comp in sccs:
+        edges = ['%s -> %s' % (os.path.basename(a), os.path.basename(b))
+                 for a in comp for b in sorted(calls[a]) if b in comp]
+        problems.append('a loop of calls between files: ' + ', '.join(edges))
+    for p in problems:
+        print('structure: ' + p)
+    if not problems:
+        print('structure: %d files, none over %d lines, no loop of calls between files' % (len(files), MAX_LINES))
+    return 1 if problems else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main(sys.argv[1:] or ['src']))
