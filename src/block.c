@@ -13,12 +13,19 @@
 
 enum { SLICE_STEPS = 64 };     /* warp-steps a warp runs before the next one's turn */
 
-/* The state every CTA starts from: each warp's registers and predicates, and the bytes of the
- * regions that belong to the CTA (.shared). Each thread's .local stack starts undefined: its
- * kernel frame is made so again; the frames of calls are at each call. */
+/* The state every CTA starts from: the rows and predicates the lanes file gave each warp (only
+ * those, so a large register file is not copied), and the bytes of the regions that belong to
+ * the CTA (.shared). Every other register starts undefined again. Each thread's .local stack
+ * starts undefined: its kernel frame is made so again; the frames of calls are at each call. */
+typedef struct StartRows {
+    uint32_t count;
+    uint32_t *row;             /* the rows given, ascending */
+    uint64_t (*val)[WARP_SIZE];
+    uint32_t *defined;
+} StartRows;
+
 typedef struct Snapshot {
-    uint64_t (*val[MAX_WARPS])[WARP_SIZE];
-    uint32_t *defined[MAX_WARPS], *pred[MAX_WARPS], *pred_defined[MAX_WARPS];
+    StartRows regs[MAX_WARPS], preds[MAX_WARPS];   /* preds: val[k][0] holds the lanes where true */
     uint8_t **data, **shadow;  /* per region; NULL for global, const and kernel parameters */
     uint32_t region_count;
 } Snapshot;
@@ -33,19 +40,68 @@ static uint64_t region_bytes(const Memory *mem, const Region *r)
     return r->size * (r->per_lane ? mem->copies : 1);
 }
 
+static bool row_given(const Warp *w, uint32_t row)
+{
+    if (w->defined[row])
+        return true;
+    for (int l = 0; l < WARP_SIZE; l++)
+        if (w->val[row][l])
+            return true;
+    return false;
+}
+
+static void take_rows(StartRows *s, const Warp *w)
+{
+    const Program *p = w->prog;
+    for (int pass = 0; pass < 2; pass++) {
+        s->count = 0;
+        for (uint32_t r = 0; r < p->reg_count; r++) {
+            if (!row_given(w, r))
+                continue;
+            if (pass == 1) {
+                s->row[s->count] = r;
+                memcpy(s->val[s->count], w->val[r], sizeof *s->val);
+                s->defined[s->count] = w->defined[r];
+            }
+            s->count++;
+        }
+        if (pass == 0) {
+            s->row = xmalloc((s->count + 1) * sizeof *s->row);
+            s->val = xmalloc((s->count + 1) * sizeof *s->val);
+            s->defined = xmalloc((s->count + 1) * sizeof *s->defined);
+        }
+    }
+}
+
+static void take_preds(StartRows *s, const Warp *w)
+{
+    uint32_t n = w->prog->pred_count - 2;      /* the constants false and true never change */
+    for (int pass = 0; pass < 2; pass++) {
+        s->count = 0;
+        for (uint32_t q = 0; q < n; q++) {
+            if (!w->pred[q] && !w->pred_defined[q])
+                continue;
+            if (pass == 1) {
+                s->row[s->count] = q;
+                s->val[s->count][0] = w->pred[q];
+                s->defined[s->count] = w->pred_defined[q];
+            }
+            s->count++;
+        }
+        if (pass == 0) {
+            s->row = xmalloc((s->count + 1) * sizeof *s->row);
+            s->val = xmalloc((s->count + 1) * sizeof *s->val);
+            s->defined = xmalloc((s->count + 1) * sizeof *s->defined);
+        }
+    }
+}
+
 static Snapshot *take_snapshot(const Block *b)
 {
     Snapshot *s = xcalloc(1, sizeof *s);
     for (uint32_t i = 0; i < b->warp_count; i++) {
-        const Warp *w = b->warps[i];
-        s->val[i] = xmalloc(w->prog->row_count * sizeof *w->val + 1);
-        s->defined[i] = xmalloc(w->prog->row_count * sizeof *w->defined + 1);
-        s->pred[i] = xmalloc(w->prog->pred_count * sizeof *w->pred);
-        s->pred_defined[i] = xmalloc(w->prog->pred_count * sizeof *w->pred_defined);
-        memcpy(s->val[i], w->val, w->prog->row_count * sizeof *w->val);
-        memcpy(s->defined[i], w->defined, w->prog->row_count * sizeof *w->defined);
-        memcpy(s->pred[i], w->pred, w->prog->pred_count * sizeof *w->pred);
-        memcpy(s->pred_defined[i], w->pred_defined, w->prog->pred_count * sizeof *w->pred_defined);
+        take_rows(&s->regs[i], b->warps[i]);
+        take_preds(&s->preds[i], b->warps[i]);
     }
     const Memory *mem = &b->mem;
     s->region_count = mem->count;
@@ -66,17 +122,26 @@ static Snapshot *take_snapshot(const Block *b)
 
 static void restore_snapshot(Block *b, const Snapshot *s)
 {
+    const Program *p = &b->prog;
     for (uint32_t i = 0; i < b->warp_count; i++) {
         Warp *w = b->warps[i];
-        memcpy(w->val, s->val[i], w->prog->row_count * sizeof *w->val);
-        memcpy(w->defined, s->defined[i], w->prog->row_count * sizeof *w->defined);
-        memcpy(w->pred, s->pred[i], w->prog->pred_count * sizeof *w->pred);
-        memcpy(w->pred_defined, s->pred_defined[i], w->prog->pred_count * sizeof *w->pred_defined);
+        memset(w->val, 0, p->reg_count * sizeof *w->val);
+        memset(w->defined, 0, p->reg_count * sizeof *w->defined);
+        memset(w->pred, 0, (p->pred_count - 2) * sizeof *w->pred);
+        memset(w->pred_defined, 0, (p->pred_count - 2) * sizeof *w->pred_defined);
+        const StartRows *r = &s->regs[i], *q = &s->preds[i];
+        for (uint32_t k = 0; k < r->count; k++) {
+            memcpy(w->val[r->row[k]], r->val[k], sizeof *w->val);
+            w->defined[r->row[k]] = r->defined[k];
+        }
+        for (uint32_t k = 0; k < q->count; k++) {
+            w->pred[q->row[k]] = (uint32_t)q->val[k][0];
+            w->pred_defined[q->row[k]] = q->defined[k];
+        }
     }
-    const Warp *first = b->warps[0];
-    Region *local = &b->mem.regions[first->prog->local_region];
+    Region *local = &b->mem.regions[p->local_region];
     for (uint32_t t = 0; t < b->mem.copies; t++)
-        memset(local->shadow + (uint64_t)t * local->size, 0, first->prog->funcs[0].frame_size);
+        memset(local->shadow + (uint64_t)t * local->size, 0, p->funcs[0].frame_size);
     for (uint32_t i = 0; i < s->region_count; i++) {
         Region *r = &b->mem.regions[i];
         if (!s->data[i])
@@ -87,15 +152,20 @@ static void restore_snapshot(Block *b, const Snapshot *s)
     }
 }
 
+static void free_rows(StartRows *s)
+{
+    free(s->row);
+    free(s->val);
+    free(s->defined);
+}
+
 static void free_snapshot(Snapshot *s)
 {
     if (!s)
         return;
     for (uint32_t i = 0; i < MAX_WARPS; i++) {
-        free(s->val[i]);
-        free(s->defined[i]);
-        free(s->pred[i]);
-        free(s->pred_defined[i]);
+        free_rows(&s->regs[i]);
+        free_rows(&s->preds[i]);
     }
     for (uint32_t i = 0; i < s->region_count; i++) {
         free(s->data[i]);

@@ -1321,6 +1321,32 @@ START_TEST(program_regions_do_not_overlap)
 }
 END_TEST
 
+/* Each CTA of a grid starts from what was given: the given register as set, every other
+ * register and predicate undefined, however the CTA before left them (only the given rows are
+ * kept between CTAs). */
+START_TEST(every_cta_starts_from_the_given_registers)
+{
+    Run *r = load("mov.u32 c, %ctaid.x;\n"
+                  "setp.eq.u32 first, c, 0;\n"
+                  "@first mov.u32 left, 7;\n"
+                  "@first setp.ne.u32 q, c, 1;\n"
+                  "add.u32 given, given, c;\n");
+    uint32_t given = reg(r, "given"), left = reg(r, "left"), q = pred(r, "q");
+    for (int l = 0; l < WARP_SIZE; l++)
+        r->w->val[given][l] = 40;
+    r->w->defined[given] = ALL_LANES;
+    uint32_t grid[3] = { 2, 1, 1 };
+    block_set_grid(r->b, grid);
+    ck_assert_int_eq(run(r), EXEC_OK);
+    /* what the dump shows: CTA 1, the last to run */
+    ck_assert_uint_eq(r->w->val[given][5], 41);
+    ck_assert_uint_eq(r->w->defined[given], ALL_LANES);
+    ck_assert_uint_eq(r->w->defined[left], 0);
+    ck_assert_uint_eq(r->w->pred_defined[q], 0);
+    done(r);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("exec");
@@ -1374,6 +1400,7 @@ int main(void)
     tcase_add_test(tc, barrier_for_all_threads_is_completed_by_exits);
     tcase_add_test(tc, barrier_thread_count_phases);
     tcase_add_test(tc, block_shape_can_change);
+    tcase_add_test(tc, every_cta_starts_from_the_given_registers);
     tcase_add_test(tc, mov_packs_and_unpacks);
     tcase_add_test(tc, carry_chains);
     tcase_add_test(tc, json_trace_names_sources);
