@@ -28,20 +28,24 @@ CFLAGS  ?= -O3 -g
 ifeq ($(WERROR),1)
 WARN    += -Werror
 endif
-ALL_CFLAGS := -std=c11 -D_POSIX_C_SOURCE=200809L $(WARN) $(CFLAGS) $(SANFLAGS) $(FIFLAGS) -Isrc -I$(BUILD)
+ALL_CFLAGS := -std=c11 -D_POSIX_C_SOURCE=200809L $(WARN) $(CFLAGS) $(SANFLAGS) $(FIFLAGS) -Ilexer -Iparser -Iexec -Icli -I$(BUILD)
 LDLIBS  := $(shell pkg-config --libs jansson 2>/dev/null || echo -ljansson) -lm
 
 CHECK_CFLAGS := $(shell pkg-config --cflags check 2>/dev/null)
 CHECK_LIBS   := $(shell pkg-config --libs check 2>/dev/null)
 
-# The library: everything but main.c, in pipeline order.
-LIB_SRC := src/util.c src/arena.c src/intern.c src/source.c src/diag.c \
-           $(BUILD)/lexer.c $(BUILD)/parser.c src/parse.c src/ops.c src/check.c src/suffixes.c src/ir.c \
-           src/layout.c src/cfg.c src/lower.c src/mem.c src/report.c src/alu.c src/bitops.c src/mathops.c src/approx.c \
-           src/convert.c src/format.c src/warpops.c src/barrier.c src/sync.c src/call.c src/trace.c src/warp.c src/block.c \
-           src/lanes.c src/dump.c src/expect.c src/driver.c src/testrun.c
+# The library: everything but main.c, room by room in pipeline order (docs/architecture.md):
+# lexer/ -> parser/ -> exec/ -> cli/, each using only the rooms before it.
+LEXER_SRC  := lexer/util.c lexer/arena.c lexer/intern.c lexer/source.c lexer/diag.c $(BUILD)/lexer.c
+PARSER_SRC := $(BUILD)/parser.c parser/parse.c parser/ops.c parser/check.c parser/suffixes.c parser/ir.c
+EXEC_SRC   := exec/layout.c exec/cfg.c exec/lower.c exec/mem.c exec/report.c exec/alu.c exec/bitops.c \
+              exec/mathops.c exec/approx.c exec/convert.c exec/format.c exec/warpops.c exec/barrier.c exec/sync.c \
+              exec/call.c exec/trace.c exec/warp.c exec/block.c
+CLI_SRC    := cli/lanes.c cli/dump.c cli/expect.c cli/driver.c cli/testrun.c
+LIB_SRC := $(LEXER_SRC) $(PARSER_SRC) $(EXEC_SRC) $(CLI_SRC)
 LIB_OBJ := $(patsubst %.c,$(BUILD)/obj/%.o,$(notdir $(LIB_SRC)))
-HEADERS := src/ptxrun.h src/parse.h src/ops.def src/types.def src/mods.def src/sregs.def $(BUILD)/parser.h
+HEADERS := lexer/lexer.h parser/ir.h parser/parse.h parser/ops.def parser/types.def parser/mods.def parser/sregs.def \
+           exec/exec.h exec/mufu_fits.h cli/cli.h $(BUILD)/parser.h
 
 FUZZERS := fuzz_frontend fuzz_pipeline fuzz_lanes
 
@@ -55,15 +59,16 @@ all: $(BUILD)/ptxrun
 deps:
 	sh scripts/deps.sh
 
-$(BUILD)/parser.c $(BUILD)/parser.h: src/parser.y
+$(BUILD)/parser.c $(BUILD)/parser.h: parser/parser.y
 	@mkdir -p $(BUILD)
 	$(BISON) -Wall -Werror --defines=$(BUILD)/parser.h -o $(BUILD)/parser.c $<
 
-$(BUILD)/lexer.c: src/lexer.re $(BUILD)/parser.h
+$(BUILD)/lexer.c: lexer/lexer.re $(BUILD)/parser.h
 	@mkdir -p $(BUILD)
 	$(RE2C) -W -Werror --no-generation-date -o $@ $<
 
-$(BUILD)/obj/%.o: src/%.c $(HEADERS)
+vpath %.c lexer parser exec cli
+$(BUILD)/obj/%.o: %.c $(HEADERS)
 	@mkdir -p $(BUILD)/obj
 	$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
@@ -89,7 +94,7 @@ check: structure unit-tests cli-tests kernel-tests fuzz-regressions
 
 # The shape docs/architecture.md describes: file sizes, no loop of calls between files.
 structure:
-	python3 scripts/structure.py src
+	python3 scripts/structure.py lexer parser exec cli
 
 unit-tests: $(TEST_BIN)
 	@set -e; for t in $(TEST_BIN); do echo "== $$t"; PTXRUN_ROOT=$(CURDIR) $$t; done
@@ -112,7 +117,7 @@ fuzz-regressions: $(REPLAY_BIN)
 	done
 
 # ptxrun's .approx models against every entry of the H100's dense tables (when they are here).
-# mufu_fit rebuilds src/mufu_fits.h from them: build/mufu_fit ../shared/hw/approx > src/mufu_fits.h
+# mufu_fit rebuilds exec/mufu_fits.h from them: build/mufu_fit ../shared/hw/approx > exec/mufu_fits.h
 APPROX_DIR ?= ../shared/hw/approx
 
 $(BUILD)/approx_tables: tests/approx/approx_tables.c tests/approx/tables.h $(BUILD)/libptxrun.a $(HEADERS)
@@ -210,7 +215,7 @@ FUZZ_BIN := $(addprefix $(BUILD)/fuzz/,$(FUZZERS))
 $(BUILD)/fuzz/%: tests/fuzz/%.c $(LIB_SRC) $(HEADERS)
 	@mkdir -p $(BUILD)/fuzz
 	$(FUZZ_CC) -std=c11 -D_POSIX_C_SOURCE=200809L -g -O1 -fsanitize=fuzzer,address,undefined \
-	    -fno-sanitize-recover=all -Isrc -I$(BUILD) -o $@ $< $(LIB_SRC) $(LDLIBS)
+	    -fno-sanitize-recover=all -Ilexer -Iparser -Iexec -Icli -I$(BUILD) -o $@ $< $(LIB_SRC) $(LDLIBS)
 
 # make fuzz: build the targets; FUZZ_SECONDS=N also runs each for N seconds. New inputs go to
 # build/fuzz/corpus-*; the committed seeds (tests/fuzz/seeds) are only read.

@@ -14,7 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "ptxrun.h"
+#include "cli.h"
 
 static double now(void)
 {

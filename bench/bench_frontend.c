@@ -7,7 +7,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "ptxrun.h"
+#include "cli.h"
 
 enum { TARGET_BYTES = 12 * 1024 * 1024, RUNS = 5 };
 

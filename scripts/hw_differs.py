@@ -8,7 +8,7 @@ and lists each case that differs, with the tolerance it needs (`ulps=N`: the lar
 representable floats; `nan`: an expected NaN came out as another NaN) and the reason. Only two
 reasons are known, and anything else is printed as unexplained and not listed (a bug to fix,
 not a difference to accept):
-  - the instruction is an .approx or .full one (src/approx.c models the H100's units, not yet
+  - the instruction is an .approx or .full one (exec/approx.c models the H100's units, not yet
     bit for bit everywhere);
   - every differing value is a NaN where a NaN was expected, from an f64 operation with two
     different input NaNs (the H100's choice follows the SASS operand order ptxas picks).
@@ -119,7 +119,7 @@ def main():
                            (["nan"] if nan else []))
             why = []
             if ulps or absolute:
-                why.append(f"{ops}: the H100's MUFU results are modelled, not yet bit for bit (src/approx.c)")
+                why.append(f"{ops}: the H100's MUFU results are modelled, not yet bit for bit (exec/approx.c)")
             if nan:
                 why.append("an f64 operation on two different NaNs returns one by the SASS operand order ptxas "
                            "chooses, which PTX does not show")

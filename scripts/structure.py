@@ -4,9 +4,10 @@
   - no source file over MAX_LINES lines;
   - no loop of calls between files: the graph "file A calls a function defined in file B" has
     no cycle (a function's file is where its body is);
+  - the rooms, named in pipeline order, call only into themselves and the rooms before them;
   - no code after the checker reads mnemonic text (Instr.mnemonic is only printed there).
 
-usage: structure.py SRC_DIR...   (exit 1 and a message per problem)
+usage: structure.py ROOM...   (in pipeline order; exit 1 and a message per problem)
 """
 import os
 import re
@@ -28,12 +29,13 @@ def strip(text):
 
 
 def main(dirs):
-    files = {}
-    for d in dirs:
+    files, room = {}, {}
+    for rank, d in enumerate(dirs):
         for root, _, names in os.walk(d):
             for n in names:
-                if n.endswith('.c'):
+                if n.endswith(('.c', '.re', '.y')):
                     path = os.path.join(root, n)
+                    room[path] = rank
                     with open(path, encoding='utf-8') as f:
                         files[path] = f.read()
     problems = []
@@ -52,6 +54,8 @@ def main(dirs):
             target = defined.get(name)
             if target and target != path:
                 calls[path].add(target)
+                if room[target] > room[path]:
+                    problems.append('%s calls %s() of %s, a later room' % (path, name, target))
         if AFTER_CHECK.search(path):
             for i, line in enumerate(text.split('\n'), 1):
                 if re.search(r'(str\w*|mem\w*)\([^;]*mnemonic', line):
@@ -91,9 +95,10 @@ def main(dirs):
     for p in problems:
         print('structure: ' + p)
     if not problems:
-        print('structure: %d files, none over %d lines, no loop of calls between files' % (len(files), MAX_LINES))
+        print('structure: %d files in %d rooms, none over %d lines, no loop of calls between files, no call into a '
+              'later room' % (len(files), len(dirs), MAX_LINES))
     return 1 if problems else 0
 
 
 if __name__ == '__main__':
-    sys.exit(main(sys.argv[1:] or ['src']))
+    sys.exit(main(sys.argv[1:] or ['lexer', 'parser', 'exec', 'cli']))

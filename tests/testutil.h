@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ptxrun.h"
+#include "cli.h"
 
 typedef struct Captured {
     char text[16384];

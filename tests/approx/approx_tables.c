@@ -3,7 +3,7 @@
  * in ulps (ord() of the README), and for sin/cos/lg2 the largest absolute difference. Exits 1
  * if an entry is farther from the H100 than the bound below.
  *   build/approx_tables [DIR]          (make approx-tables) */
-#include "ptxrun.h"
+#include "cli.h"
 #include "tables.h"
 
 /* The claimed bound: within MAX_ULPS of the H100, or (sin/cos/lg2, whose own error is absolute

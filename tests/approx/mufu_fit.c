@@ -1,6 +1,6 @@
-/* mufu_fit.c: fits, from the H100's .approx tables, the error curves src/approx.c adds to the
- * exact functions (one cubic per segment, least squares), and prints src/mufu_fits.h.
- *   build/mufu_fit ../shared/hw/approx > src/mufu_fits.h
+/* mufu_fit.c: fits, from the H100's .approx tables, the error curves exec/approx.c adds to the
+ * exact functions (one cubic per segment, least squares), and prints exec/mufu_fits.h.
+ *   build/mufu_fit ../shared/hw/approx > exec/mufu_fits.h
  * The domain mappings here must match approx.c's MUFU functions. */
 #include "tables.h"
 

@@ -2,7 +2,7 @@
  * print without crashing, leaking or tripping the sanitizers. Build with `make fuzz`. */
 #include <stdlib.h>
 
-#include "ptxrun.h"
+#include "cli.h"
 
 static void ignore_diag(void *context, Diag *diag, DiagLevel level, Span at, const char *message)
 {

@@ -5,7 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "ptxrun.h"
+#include "cli.h"
 
 static const char program[] =
     ".version 9.0\n.target sm_90\n.address_size 64\n"

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ptxrun.h"
+#include "cli.h"
 
 static void ignore_diag(void *context, Diag *diag, DiagLevel level, Span at, const char *message)
 {

@@ -1,0 +1,174 @@
+/* driver.c: one run of the whole pipeline, in order: read -> lex/parse -> check -> (load,
+ * lanes, execute, print, compare) or dump. The command line (main.c) and the test runner
+ * (testrun.c) both call driver_run, with their own output streams.
+ * Exit codes: 0 ok, 1 expectation mismatch, 2 bad input or usage, 3 execution fault. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+/* Diagnostics are held until the end and printed in source order, so that the parser's and
+ * the checker's messages interleave by line as a reader expects. */
+typedef struct Held {
+    DiagLevel level;
+    Span at;
+    uint32_t key;              /* sort position: a note sorts with the message it explains */
+    char *message;
+    uint32_t sequence;         /* keeps equal positions in the order reported */
+} Held;
+
+typedef struct HeldList {
+    Held *items;
+    uint32_t count, capacity;
+    uint32_t last_key;         /* position of the last error or warning */
+    bool no_warnings;
+} HeldList;
+
+static void hold_diag(void *context, Diag *diag, DiagLevel level, Span at, const char *message)
+{
+    HeldList *list = context;
+    (void)diag;
+    if (level == DIAG_WARNING && list->no_warnings)
+        return;
+    if (list->count == list->capacity) {
+        list->capacity = list->capacity ? 2 * list->capacity : 16;
+        list->items = xrealloc(list->items, list->capacity * sizeof *list->items);
+    }
+    size_t len = strlen(message) + 1;
+    if (level != DIAG_NOTE)
+        list->last_key = at.offset;
+    Held h = { level, at, list->last_key, memcpy(xmalloc(len), message, len), list->count };
+    list->items[list->count++] = h;
+}
+
+static int by_position(const void *a, const void *b)
+{
+    const Held *x = a, *y = b;
+    if (x->key != y->key)
+        return x->key < y->key ? -1 : 1;
+    return x->sequence < y->sequence ? -1 : 1;
+}
+
+static void flush_held(HeldList *list, Diag *diag)
+{
+    if (list->count)
+        qsort(list->items, list->count, sizeof *list->items, by_position);
+    for (uint32_t i = 0; i < list->count; i++) {
+        Held *h = &list->items[i];
+        diag_print(diag->stream, diag->src, h->level, h->at, h->message, diag->color);
+        free(h->message);
+    }
+    free(list->items);
+    list->items = NULL;
+    list->count = list->capacity = 0;
+}
+
+/* Loads the kernel, sets its lanes, runs it, prints the state; returns the exit code. */
+/* Without --entry, a module must have one kernel: which of several to run is the user's choice.
+ * Says so, naming them, and returns false. */
+static bool one_kernel(const Module *m, FILE *err_out)
+{
+    uint32_t kernels = 0;
+    for (uint32_t i = 0; i < m->functions.len; i++)
+        kernels += m->functions.data[i]->is_entry && m->functions.data[i]->has_body;
+    if (kernels <= 1)
+        return true;
+    fprintf(err_out, "ptxrun: error: the module has %u kernels; choose one with --entry:", kernels);
+    for (uint32_t i = 0; i < m->functions.len; i++) {
+        const Function *f = m->functions.data[i];
+        if (f->is_entry && f->has_body)
+            fprintf(err_out, " %s", f->name);
+    }
+    fputc('\n', err_out);
+    return false;
+}
+
+static int execute(const RunOptions *o, Module *m, Diag *diag, HeldList *held, FILE *out, FILE *err_out)
+{
+    if (!o->entry && !one_kernel(m, err_out))
+        return EXIT_BAD_INPUT;
+    Function *fn = lower_entry(m, o->entry);
+    if (!fn) {
+        if (o->entry)
+            fprintf(err_out, "ptxrun: error: no kernel (.entry) named '%s'\n", o->entry);
+        else
+            fprintf(err_out, "ptxrun: error: nothing to run: the file has no .entry and no bare instructions\n");
+        return EXIT_BAD_INPUT;
+    }
+    Block *b = block_load(m, fn, diag, o->exec.stack_bytes);
+    if (!b) {
+        flush_held(held, diag);
+        return EXIT_BAD_INPUT;
+    }
+    char err[512];
+    bool shown[MAX_BLOCK_THREADS];
+    if ((o->lanes && lanes_load(b, o->lanes, err, sizeof err) != 0) || !lanes_params_given(b, err, sizeof err) ||
+        !dump_select(b, o->warps, o->threads, shown, err, sizeof err)) {
+        fprintf(err_out, "ptxrun: error: %s\n", err);
+        block_free(b);
+        return EXIT_BAD_INPUT;
+    }
+    int rc = block_run(b, &o->exec) == EXEC_OK ? EXIT_OK : EXIT_FAULT;
+    flush_held(held, diag);
+    if (o->json)
+        dump_print_json(out, b);
+    else
+        dump_print_table(out, b, o->regs, shown);
+    if (o->expect) {
+        int mismatches = expect_compare(err_out, b, o->expect, &o->tolerance, err, sizeof err);
+        if (mismatches < 0) {
+            fprintf(err_out, "ptxrun: error: %s\n", err);
+            rc = EXIT_BAD_INPUT;
+        } else if (mismatches > 0) {
+            fprintf(err_out, "ptxrun: %d difference%s from %s%s\n", mismatches, mismatches == 1 ? "" : "s", o->expect,
+                    mismatches > 20 ? " (the first 20 shown)" : "");
+            if (rc == EXIT_OK)
+                rc = EXIT_MISMATCH;
+        }
+    }
+    block_free(b);
+    return rc;
+}
+
+/* Runs one file as o says; results go to out, diagnostics and messages to err. */
+int driver_run(const RunOptions *o, FILE *out, FILE *err_out)
+{
+    Source src;
+    char err[512];
+    if (source_load(&src, o->path, err, sizeof err) != 0) {
+        fprintf(err_out, "ptxrun: error: %s\n", err);
+        return EXIT_BAD_INPUT;
+    }
+    Diag diag;
+    diag_init(&diag, &src, err_out);
+    diag.color = o->color;
+    HeldList held = { .no_warnings = o->no_warnings };
+    diag.emit = hold_diag;
+    diag.context = &held;
+
+    Module *m = parse_module(&src, &diag);
+    check_module(m, &diag, &o->check);      /* also after syntax errors: report all at once */
+    flush_held(&held, &diag);
+
+    int rc = EXIT_OK;
+    if (diag.errors) {
+        fprintf(err_out, "%s: %u error%s", src.name, diag.errors, diag.errors == 1 ? "" : "s");
+        if (diag.max_errors && diag.errors > diag.max_errors)
+            fprintf(err_out, " (the first %u shown)", diag.max_errors);
+        fputc('\n', err_out);
+        rc = EXIT_BAD_INPUT;
+    } else if (o->mode == MODE_DUMP_IR) {
+        ir_print_module(out, m);
+    } else if (o->mode == MODE_RUN) {
+        rc = execute(o, m, &diag, &held, out, err_out);
+    }
+    module_free(m);
+    source_free(&src);
+    if (fflush(out) != 0 || ferror(out)) {
+        fprintf(err_out, "ptxrun: error: cannot write the output: %s\n", strerror(errno));
+        rc = EXIT_BAD_INPUT;
+    }
+    return rc;
+}
+

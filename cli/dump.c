@@ -1,0 +1,364 @@
+/* dump.c: the warp's final state out: a table (one row per lane or thread, a column per
+ * register, values in their type, then each buffer in rows of eight) or JSON that is itself
+ * valid --lanes input; --warps and --threads choose the table's rows. Formats a value as the
+ * table and as JSON write it (trace.c and expect.c too).
+ * Requires: a Warp that has run; lanes.c (block_thread_warp), convert.c (half formats). */
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+enum { TABLE_WIDTH = 100 };
+
+bool dump_buffer_element(const Region *r, uint64_t i, uint64_t *bits)
+{
+    unsigned size = type_info[r->type].bits / 8;
+    *bits = 0;
+    bool defined = true;
+    for (unsigned k = 0; k < size; k++) {
+        *bits |= (uint64_t)r->data[i * size + k] << (8 * k);
+        defined &= r->shadow[i * size + k] != 0;
+    }
+    return defined;
+}
+
+uint64_t dump_buffer_count(const Region *r)
+{
+    return r->size / (type_info[r->type].bits / 8);
+}
+
+/* Rows of eight values. As in hexdump, a run of rows equal to the one before is shown as one
+ * "*" line, so that a large buffer that is mostly zero (or undef) stays readable; the last row
+ * is always shown. --json lists every value. */
+static void print_buffers_table(FILE *out, const Block *b)
+{
+    enum { PER_ROW = 8, CELL = 66 };   /* ' ' and up to 64 characters (format_value's buffer) */
+    char row[PER_ROW * CELL + 1], previous[PER_ROW * CELL + 1];
+    for (uint32_t k = 0; k < b->mem.count; k++) {
+        const Region *r = &b->mem.regions[k];
+        if (!r->is_buffer)
+            continue;
+        uint64_t n = dump_buffer_count(r);
+        fprintf(out, "\nbuffer %s: .%s[%llu]\n", r->name, type_info[r->type].name, (unsigned long long)n);
+        bool starred = false;
+        previous[0] = '\0';
+        size_t element = type_info[r->type].bits / 8, row_bytes = PER_ROW * element;
+        for (uint64_t i = 0; i < n; i += PER_ROW) {
+            bool last = i + PER_ROW >= n;
+            size_t at = (size_t)i * element;
+            if (!last && i > 0 && memcmp(r->data + at, r->data + at - row_bytes, row_bytes) == 0 &&
+                memcmp(r->shadow + at, r->shadow + at - row_bytes, row_bytes) == 0) {
+                if (!starred)                  /* the same bytes as the row before: no need to format */
+                    fputs("*\n", out);
+                starred = true;
+                continue;
+            }
+            size_t len = 0;
+            row[0] = '\0';
+            for (uint64_t e = i; e < i + PER_ROW && e < n; e++) {
+                uint64_t bits;
+                char buf[64];
+                if (dump_buffer_element(r, e, &bits))
+                    format_value(buf, sizeof buf, bits, r->type);
+                else
+                    snprintf(buf, sizeof buf, "undef");
+                int wrote = snprintf(row + len, sizeof row - len, " %11s", buf);
+                len = wrote < 0 || (size_t)wrote >= sizeof row - len ? sizeof row - 1 : len + (size_t)wrote;
+            }
+            if (!last && i > 0 && strcmp(row, previous) == 0) {
+                if (!starred)
+                    fputs("*\n", out);
+                starred = true;
+                continue;
+            }
+            starred = false;
+            fprintf(out, "%6llu:%s\n", (unsigned long long)i, row);
+            memcpy(previous, row, len + 1);
+        }
+    }
+}
+
+static void print_buffers_json(FILE *out, const Block *b)
+{
+    bool first = true;
+    fputs(",\n  \"buffers\": {", out);
+    for (uint32_t k = 0; k < b->mem.count; k++) {
+        const Region *r = &b->mem.regions[k];
+        if (!r->is_buffer)
+            continue;
+        fprintf(out, "%s\n    \"%s\": {\"type\": \"%s\", \"data\": [", first ? "" : ",", r->name,
+                type_info[r->type].name);
+        first = false;
+        for (uint64_t i = 0; i < dump_buffer_count(r); i++) {
+            uint64_t bits;
+            char buf[64];
+            if (dump_buffer_element(r, i, &bits))
+                format_json_value(buf, sizeof buf, bits, r->type);
+            else
+                snprintf(buf, sizeof buf, "null");
+            fprintf(out, "%s%s", i ? ", " : "", buf);
+        }
+        fputs("]}", out);
+    }
+    fputs(first ? "}" : "\n  }", out);
+}
+
+/* ---- the table ---- */
+
+typedef struct Column {
+    const char *name;
+    bool is_pred;
+    uint32_t slot;
+    int type;
+    unsigned width;
+} Column;
+
+static bool listed(const char *only, const char *name)
+{
+    if (!only)
+        return true;
+    size_t n = strlen(name);
+    for (const char *p = only; *p;) {
+        size_t len = strcspn(p, ",");
+        if (len == n && strncmp(p, name, n) == 0)
+            return true;
+        p += len + (p[len] == ',');
+    }
+    return false;
+}
+
+/* The registers the program names (range registers it never mentions are left out). */
+static uint32_t collect_columns(const Block *b, const char *only, Column *cols, uint32_t max)
+{
+    const Function *f = b->prog.fn;
+    bool *used = xcalloc(f->regs.len + f->preds.len + 1, sizeof *used);
+    for (uint32_t i = 0; i < b->prog.kernel_code_len; i++) {
+        const XInstr *x = &b->prog.code[i];
+        if (x->dst_kind == DST_VALUE) used[x->dst] = true;
+        if (x->dst_kind == DST_PRED) used[f->regs.len + x->dst] = true;
+        if (x->dst_pred != NO_SLOT) used[f->regs.len + x->dst_pred] = true;
+        if (x->guard) used[f->regs.len + x->guard_pred] = true;
+        for (unsigned v = 0; v < x->vec_count && v < 4; v++)
+            if (x->vec[v] < b->prog.reg_count)
+                used[x->vec[v]] = true;
+        for (unsigned s = 0; s < x->src_count; s++) {
+            if (x->src_pred >> s & 1) {
+                if (x->src[s] < f->preds.len)
+                    used[f->regs.len + x->src[s]] = true;
+            } else if (x->src[s] < b->prog.reg_count) {
+                used[x->src[s]] = true;
+            }
+        }
+    }
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < f->regs.len + f->preds.len && n < max; i++) {
+        bool pred = i >= f->regs.len;
+        const Register *r = pred ? &f->preds.data[i - f->regs.len] : &f->regs.data[i];
+        if ((!used[i] && !only) || !listed(only, r->name))
+            continue;
+        cols[n++] = (Column){ r->name, pred, pred ? i - (uint32_t)f->regs.len : i, pred ? TYPE_PRED : r->type, 0 };
+    }
+    free(used);
+    return n;
+}
+
+static void cell(const Warp *w, const Column *c, int lane, char *buf, size_t size)
+{
+    if (c->is_pred) {
+        if (!(w->pred_defined[c->slot] >> lane & 1))
+            snprintf(buf, size, "undef");
+        else
+            snprintf(buf, size, "%s", (w->pred[c->slot] >> lane & 1) ? "true" : "false");
+    } else if (!(w->defined[c->slot] >> lane & 1)) {
+        snprintf(buf, size, "undef");
+    } else {
+        format_value(buf, size, w->val[c->slot][lane], c->type);
+    }
+}
+
+/* Rows of the table: a one-warp block's lanes (up to its thread count), or every thread. */
+static uint32_t row_count(const Block *b)
+{
+    return b->threads < WARP_SIZE || b->warp_count > 1 ? b->threads : WARP_SIZE;
+}
+
+/* "0,2-3" (numbers and ranges below limit) into marks; false with err if malformed. */
+static bool parse_selection(const char *text, const char *option, uint32_t limit, const char *what, bool *marks,
+                            char *err, size_t errlen)
+{
+    const char *p = text;
+    for (;;) {
+        char *end;
+        if (*p < '0' || *p > '9')
+            goto bad;
+        unsigned long first = strtoul(p, &end, 10), last = first;
+        p = end;
+        if (*p == '-') {
+            if (p[1] < '0' || p[1] > '9')
+                goto bad;
+            last = strtoul(p + 1, &end, 10);
+            p = end;
+        }
+        if (last < first)
+            goto bad;
+        if (last >= limit) {
+            snprintf(err, errlen, "%s: %s %lu does not exist (the block has %u %s%s)", option, what, last, limit, what,
+                     limit == 1 ? "" : "s");
+            return false;
+        }
+        for (unsigned long i = first; i <= last; i++)
+            marks[i] = true;
+        if (!*p)
+            return true;
+        if (*p++ != ',')
+            goto bad;
+    }
+bad:
+    snprintf(err, errlen, "%s: expected numbers and ranges such as 0,2-3, not '%s'", option, text);
+    return false;
+}
+
+bool dump_select(const Block *b, const char *warps, const char *threads, bool *shown, char *err, size_t errlen)
+{
+    bool by_warp[MAX_WARPS] = { false }, by_thread[MAX_BLOCK_THREADS] = { false };
+    if (warps && !parse_selection(warps, "--warps", b->warp_count, "warp", by_warp, err, errlen))
+        return false;
+    if (threads && !parse_selection(threads, "--threads", b->threads, "thread", by_thread, err, errlen))
+        return false;
+    for (uint32_t t = 0; t < MAX_BLOCK_THREADS; t++)
+        shown[t] = (!warps && !threads) || by_thread[t] || (t / WARP_SIZE < MAX_WARPS && by_warp[t / WARP_SIZE]);
+    return true;
+}
+
+void dump_print_table(FILE *out, const Block *b, const char *only, const bool *shown)
+{
+    Column cols[512];
+    uint32_t n = collect_columns(b, only, cols, COUNT_OF(cols));
+    uint32_t rows = row_count(b);
+    bool many = b->warp_count > 1;
+    char buf[64];
+    for (uint32_t i = 0; i < n; i++) {
+        unsigned width = (unsigned)strlen(cols[i].name);
+        for (uint32_t t = 0; t < rows; t++) {
+            int lane;
+            const Warp *x = block_thread_warp(b, t, &lane);
+            cell(x, &cols[i], lane, buf, sizeof buf);
+            if (strlen(buf) > width)
+                width = (unsigned)strlen(buf);
+        }
+        cols[i].width = width;
+    }
+    const unsigned lane_width = many ? 8 : 6;     /* "lane  " / "31*   ", "thread  " */
+    uint32_t start = 0;
+    if (n == 0)
+        fputs("(no registers)\n", out);
+    else do {
+        uint32_t end = start;
+        unsigned used = lane_width;
+        while (end < n && (end == start || used + 2 + cols[end].width <= TABLE_WIDTH))
+            used += 2 + cols[end++].width;
+        if (start > 0)
+            fputc('\n', out);
+        fprintf(out, "%-*s", lane_width, many ? "thread" : "lane");
+        for (uint32_t i = start; i < end; i++)
+            fprintf(out, "  %*s", cols[i].width, cols[i].name);
+        fputc('\n', out);
+        uint32_t heading = NO_SLOT;
+        for (uint32_t t = 0; t < rows; t++) {
+            if (shown && !shown[t])
+                continue;
+            int lane;
+            const Warp *x = block_thread_warp(b, t, &lane);
+            if (many && heading != x->index) {
+                heading = x->index;
+                uint32_t last = x->thread_base + WARP_SIZE - 1 < b->threads ? x->thread_base + WARP_SIZE - 1
+                                                                           : b->threads - 1;
+                fprintf(out, "-- warp %u: threads %u-%u\n", x->index, x->thread_base, last);
+            }
+            char label[16];
+            snprintf(label, sizeof label, "%u%s", t, (x->launched >> lane & 1) ? "" : "-");
+            fprintf(out, "%-*s", lane_width, label);
+            for (uint32_t i = start; i < end; i++) {
+                cell(x, &cols[i], lane, buf, sizeof buf);
+                fprintf(out, "  %*s", cols[i].width, buf);
+            }
+            fputc('\n', out);
+        }
+        start = end;
+    } while (start < n);
+    if (!many && b->warps[0]->launched != (rows >= WARP_SIZE ? ALL_LANES : (1u << rows) - 1))
+        fputs("(lanes marked - were not active)\n", out);
+    if (b->nctaid[0] * b->nctaid[1] * b->nctaid[2] > 1)
+        fprintf(out, "(registers of CTA (%u, %u, %u), the last of the grid's %u CTAs to run)\n", b->ctaid[0],
+                b->ctaid[1], b->ctaid[2], b->nctaid[0] * b->nctaid[1] * b->nctaid[2]);
+    print_buffers_table(out, b);
+    fprintf(out, "%llu warp-steps\n", (unsigned long long)b->steps);
+}
+
+/* ---- JSON ---- */
+
+void dump_print_json(FILE *out, const Block *b)
+{
+    Column cols[512];
+    uint32_t n = collect_columns(b, NULL, cols, COUNT_OF(cols));
+    uint32_t values = b->warp_count > 1 ? b->threads : WARP_SIZE;
+    char buf[64];
+    fprintf(out, "{\n  \"block\": [%u, %u, %u],\n", b->ntid[0], b->ntid[1], b->ntid[2]);
+    if (b->nctaid[0] * b->nctaid[1] * b->nctaid[2] > 1)
+        fprintf(out, "  \"grid\": [%u, %u, %u],\n  \"cta\": [%u, %u, %u],\n", b->nctaid[0], b->nctaid[1], b->nctaid[2],
+                b->ctaid[0], b->ctaid[1], b->ctaid[2]);
+    if (b->warp_count == 1)
+        fprintf(out, "  \"active\": \"0x%08x\",\n", b->warps[0]->launched);
+    fputs("  \"regs\": {", out);
+    for (int pass = 0; pass < 2; pass++) {
+        if (pass == 1)
+            fputs("\n  },\n  \"preds\": {", out);
+        bool first = true;
+        for (uint32_t i = 0; i < n; i++) {
+            const Column *c = &cols[i];
+            if (c->is_pred != (pass == 1))
+                continue;
+            fprintf(out, "%s\n    \"%s\": [", first ? "" : ",", c->name);
+            first = false;
+            for (uint32_t t = 0; t < values; t++) {
+                int l;
+                const Warp *x = block_thread_warp(b, t, &l);
+                if (c->is_pred)
+                    snprintf(buf, sizeof buf, "%s", !(x->pred_defined[c->slot] >> l & 1) ? "null"
+                             : (x->pred[c->slot] >> l & 1) ? "true" : "false");
+                else if (!(x->defined[c->slot] >> l & 1))
+                    snprintf(buf, sizeof buf, "null");
+                else
+                    format_json_value(buf, sizeof buf, x->val[c->slot][l], c->type);
+                fprintf(out, "%s%s", t ? ", " : "", buf);
+            }
+            fputc(']', out);
+        }
+    }
+    fputs("\n  }", out);
+    print_buffers_json(out, b);
+    if (b->warp_count == 1) {
+        fprintf(out, ",\n  \"exited\": \"0x%08x\"", b->warps[0]->exited);
+    } else {
+        fputs(",\n  \"exited\": [", out);
+        for (uint32_t i = 0; i < b->warp_count; i++)
+            fprintf(out, "%s\"0x%08x\"", i ? ", " : "", b->warps[i]->exited);
+        fputc(']', out);
+    }
+    fprintf(out, ",\n  \"steps\": %llu,\n  \"warnings\": [", (unsigned long long)b->steps);
+    bool any = false;
+    for (uint32_t k = 0; k < b->warp_count; k++) {
+        const Warp *x = b->warps[k];
+        for (uint32_t i = 0; i < x->warnings.len; i++) {
+            const Warning *y = &x->warnings.data[i];
+            fprintf(out, "%s\n    {\"line\": %u, \"what\": \"%s\", ", any ? "," : "", b->prog.code[y->pc].line, y->what);
+            if (b->warp_count > 1)
+                fprintf(out, "\"warp\": %u, ", k);
+            fprintf(out, "\"lanes\": \"0x%08x\"}", y->lanes);
+            any = true;
+        }
+    }
+    fputs(any ? "\n  ]\n}\n" : "]\n}\n", out);
+}

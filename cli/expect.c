@@ -1,0 +1,237 @@
+/* expect.c: --expect. Compares the final state with an expect file (the --lanes format):
+ * registers and predicates lane by lane, buffers element by element, the exited lanes; floats
+ * bit for bit or within a Tolerance. Prints the differences (the first MAX_SHOWN) and returns
+ * how many there were. Requires: a Warp that has run; lanes.c (reading the file's values),
+ * dump.c (values as the table shows them, buffer elements). */
+#include <jansson.h>
+#include <math.h>
+#include <stdarg.h>
+#include <string.h>
+
+#include "cli.h"
+
+/* A value in a difference: floats with their bits, since two floats can print alike. */
+static void describe(char *buf, size_t size, bool defined, uint64_t bits, int type)
+{
+    if (!defined) {
+        snprintf(buf, size, "undef");
+    } else if (type == TYPE_PRED) {
+        snprintf(buf, size, "%s", bits ? "true" : "false");
+    } else {
+        format_value(buf, size, bits, type);
+        if (type_info[type].cls == 'f') {
+            size_t n = strlen(buf);
+            snprintf(buf + n, size - n, " (0x%0*llx)", (int)type_info[type].bits / 4,
+                     (unsigned long long)(bits & width_mask(type_info[type].bits)));
+        }
+    }
+}
+
+/* A float's place on the line of representable values (sign and magnitude made linear). */
+static int64_t float_order(uint64_t bits, unsigned width)
+{
+    uint64_t sign = (uint64_t)1 << (width - 1), magnitude = bits & (sign - 1);
+    return bits & sign ? -(int64_t)magnitude : (int64_t)magnitude;
+}
+
+static bool float_nan(uint64_t bits, unsigned width)
+{
+    return width == 32 ? (bits & 0x7fffffffu) > 0x7f800000u : (bits & ~(1ull << 63)) > 0x7ff0000000000000ull;
+}
+
+/* Within the tolerance although not equal: 32- and 64-bit values read as floats. */
+static bool tolerated(const Tolerance *tol, uint64_t want, uint64_t got, unsigned width)
+{
+    if (!tol || (width != 32 && width != 64))
+        return false;
+    want &= width_mask(width);
+    got &= width_mask(width);
+    if (float_nan(want, width) || float_nan(got, width))
+        return tol->any_nan && float_nan(want, width) && float_nan(got, width);
+    int64_t d = float_order(want, width) - float_order(got, width);
+    if (tol->ulps && (d < 0 ? 0 - (uint64_t)d : (uint64_t)d) <= tol->ulps)
+        return true;
+    double a, b;
+    if (width == 32) {
+        float fa, fb;
+        uint32_t wa = (uint32_t)want, wb = (uint32_t)got;
+        memcpy(&fa, &wa, sizeof fa);
+        memcpy(&fb, &wb, sizeof fb);
+        a = fa;
+        b = fb;
+    } else {
+        memcpy(&a, &want, sizeof a);
+        memcpy(&b, &got, sizeof b);
+    }
+    return tol->abs_err > 0 && fabs(a - b) <= tol->abs_err;
+}
+
+/* Differences beyond the first MAX_SHOWN are counted, not printed. */
+enum { MAX_SHOWN = 20 };
+
+static void difference(FILE *out, int *count, const char *fmt, ...)
+{
+    if (++*count > MAX_SHOWN)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vfprintf(out, fmt, ap);
+    va_end(ap);
+}
+
+/* "buffers": {"out": [values] | one value | {"data": [values]}}: element by element. */
+static int expect_buffers(FILE *out, const Block *b, const char *path, json_t *section, const Tolerance *tol,
+                          int *mismatches, int *close, char *err, size_t errlen)
+{
+    const char *name;
+    json_t *v;
+    json_object_foreach(section, name, v) {
+        const Region *r = NULL;
+        for (uint32_t k = 0; k < b->mem.count && !r; k++)
+            if (b->mem.regions[k].is_buffer && !strcmp(b->mem.regions[k].name, name))
+                r = &b->mem.regions[k];
+        if (!r) {
+            snprintf(err, errlen, "%s: buffers.%s: no such buffer in the lanes file", path, name);
+            return -1;
+        }
+        if (json_is_object(v))
+            v = json_object_get(v, "data");
+        uint64_t n = dump_buffer_count(r);
+        if (json_is_array(v) && json_array_size(v) != n) {
+            snprintf(err, errlen, "%s: buffers.%s: %zu values for a buffer of %llu", path, name, json_array_size(v),
+                     (unsigned long long)n);
+            return -1;
+        }
+        for (uint64_t i = 0; i < n; i++) {
+            json_t *e = json_is_array(v) ? json_array_get(v, i) : v;
+            uint64_t want, got;
+            bool want_defined, got_defined;
+            char msg[200];
+            if (!e || !lanes_value_bits(e, r->type, &want, &want_defined, msg, sizeof msg)) {
+                snprintf(err, errlen, "%s: buffers.%s[%llu]: %s", path, name, (unsigned long long)i,
+                         e ? msg : "missing");
+                return -1;
+            }
+            got_defined = dump_buffer_element(r, i, &got);
+            if (want_defined == got_defined && (!want_defined || want == got))
+                continue;
+            if (want_defined && got_defined && tolerated(tol, want, got, type_info[r->type].bits)) {
+                ++*close;
+                continue;
+            }
+            char a[64], g[64];
+            describe(a, sizeof a, want_defined, want, r->type);
+            describe(g, sizeof g, got_defined, got, r->type);
+            difference(out, mismatches, "%s[%llu]: expected %s, got %s\n", name, (unsigned long long)i, a, g);
+        }
+    }
+    return 0;
+}
+
+int expect_compare(FILE *out, const Block *b, const char *path, const Tolerance *tol, char *err, size_t errlen)
+{
+    json_t *root = lanes_load_json(path, err, errlen);
+    if (!root)
+        return -1;
+    int mismatches = 0, close = 0;
+    const char *key;
+    json_t *section;
+    char msg[256];
+    json_object_foreach(root, key, section) {
+        if (!strcmp(key, "exited")) {
+            /* One warp: a lane mask; several: an array of one mask per warp. */
+                    bool many = b->warp_count > 1;
+            if (many && (!json_is_array(section) || json_array_size(section) != b->warp_count)) {
+                snprintf(err, errlen, "%s: exited: expected an array of %u lane masks, one per warp", path,
+                         b->warp_count);
+                json_decref(root);
+                return -1;
+            }
+            for (uint32_t i = 0; i < b->warp_count; i++) {
+                uint32_t mask;
+                if (!lanes_parse_mask(many ? json_array_get(section, i) : section, &mask)) {
+                    snprintf(err, errlen, "%s: exited: expected a lane mask", path);
+                    json_decref(root);
+                    return -1;
+                }
+                if (mask != b->warps[i]->exited && many)
+                    difference(out, &mismatches, "exited of warp %u: expected 0x%08x, got 0x%08x\n", i, mask,
+                               b->warps[i]->exited);
+                else if (mask != b->warps[i]->exited)
+                    difference(out, &mismatches, "exited: expected 0x%08x, got 0x%08x\n", mask, b->warps[0]->exited);
+            }
+            continue;
+        }
+        if (!strcmp(key, "buffers")) {
+            if (expect_buffers(out, b, path, section, tol, &mismatches, &close, err, errlen) < 0) {
+                json_decref(root);
+                return -1;
+            }
+            continue;
+        }
+        if (strcmp(key, "regs") && strcmp(key, "preds"))
+            continue;                   /* block, active, params, steps, warnings: not compared */
+        bool preds = key[0] == 'p';
+        const char *name;
+        json_t *v;
+        json_object_foreach(section, name, v) {
+            uint32_t slot;
+            int type;
+            if (!lanes_lookup(b, path, key, name, preds, &slot, &type, err, errlen)) {
+                json_decref(root);
+                return -1;
+            }
+            if (json_is_array(v) && !lanes_array_size_ok(b, json_array_size(v))) {
+                snprintf(err, errlen, "%s: %s.%s: an array needs %s", path, key, name,
+                         lanes_array_size_text(b, msg, sizeof msg));
+                json_decref(root);
+                return -1;
+            }
+            uint32_t values = json_is_array(v) ? (uint32_t)json_array_size(v) : b->warp_count * WARP_SIZE;
+            bool many = b->warp_count > 1;
+            for (uint32_t t = 0; t < values; t++) {
+                int l;
+                const Warp *x = block_thread_warp(b, t, &l);
+                json_t *e = json_is_array(v) ? json_array_get(v, t) : v;
+                uint64_t want_bits, got_bits;
+                bool want_defined, got_defined, ok;
+                if (preds) {
+                    bool value;
+                    ok = lanes_pred_value(e, &value, &want_defined, msg, sizeof msg);
+                    want_bits = value;
+                    got_bits = x->pred[slot] >> l & 1;
+                    got_defined = x->pred_defined[slot] >> l & 1;
+                } else {
+                    ok = lanes_value_bits(e, type, &want_bits, &want_defined, msg, sizeof msg);
+                    got_bits = x->val[slot][l];
+                    got_defined = x->defined[slot] >> l & 1;
+                }
+                if (!ok) {
+                    snprintf(err, errlen, "%s: %s.%s[%u]: %s", path, key, name, t, msg);
+                    json_decref(root);
+                    return -1;
+                }
+                if (want_defined == got_defined && (!want_defined || want_bits == got_bits))
+                    continue;
+                if (!preds && want_defined && got_defined && tolerated(tol, want_bits, got_bits, type_info[type].bits)) {
+                    close++;
+                    continue;
+                }
+                char want[64], got[64];
+                describe(want, sizeof want, want_defined, want_bits, preds ? TYPE_PRED : type);
+                describe(got, sizeof got, got_defined, got_bits, preds ? TYPE_PRED : type);
+                if (many)
+                    difference(out, &mismatches, "%s thread %u (warp %u lane %d): expected %s, got %s\n", name, t,
+                               x->index, l, want, got);
+                else
+                    difference(out, &mismatches, "%s lane %d: expected %s, got %s\n", name, l, want, got);
+            }
+        }
+    }
+    json_decref(root);
+    if (close)
+        fprintf(out, "note: %d value%s within the tolerance (%llu ulps, %g absolute%s) but not the expected "
+                "bits\n", close, close == 1 ? " is" : "s are", (unsigned long long)tol->ulps, tol->abs_err,
+                tol->any_nan ? ", any NaN" : "");
+    return mismatches;
+}

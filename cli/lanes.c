@@ -1,0 +1,670 @@
+/* lanes.c: the warp's state in. Reads the --lanes JSON (jansson) into registers, predicates,
+ * buffers and kernel parameters, with every value range-checked for its register's type, and
+ * checks before running that every kernel parameter was given. Reading a value, a lane mask or
+ * a register name, and the thread-to-lane mapping, are shared with dump.c and expect.c.
+ * Requires: a Block from block_load. */
+#include <errno.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cli.h"
+
+/* ---- values ---- */
+
+static const Register *find_register(const Block *b, const char *name, bool *is_pred, uint32_t *slot)
+{
+    const Function *f = b->prog.fn;
+    for (uint32_t i = 0; i < f->regs.len; i++)
+        if (f->regs.data[i].name && strcmp(f->regs.data[i].name, name) == 0) {
+            *is_pred = false;
+            *slot = i;
+            return &f->regs.data[i];
+        }
+    for (uint32_t i = 0; i < f->preds.len; i++)
+        if (f->preds.data[i].name && strcmp(f->preds.data[i].name, name) == 0) {
+            *is_pred = true;
+            *slot = i;
+            return &f->preds.data[i];
+        }
+    return NULL;
+}
+
+
+/* One JSON value as the bits of a register of the given type. Returns false with a message. */
+bool lanes_value_bits(json_t *v, int type, uint64_t *bits, bool *defined, char *err, size_t errlen)
+{
+    unsigned width = type_info[type].bits;
+    char cls = type_info[type].cls;
+    *defined = true;
+    if (json_is_null(v)) {
+        *defined = false;
+        *bits = 0;
+        return true;
+    }
+    if (json_is_string(v)) {
+        const char *s = json_string_value(v);
+        if (cls == 'f' && (!strcmp(s, "nan") || !strcmp(s, "inf") || !strcmp(s, "-inf"))) {
+            double d = s[0] == 'n' ? NAN : s[0] == '-' ? -INFINITY : INFINITY;
+            if (width == 16) {
+                *bits = convert_double_to_small(d, type);
+            } else if (width == 32) {
+                float f = (float)d;
+                uint32_t b;
+                memcpy(&b, &f, sizeof b);
+                *bits = s[0] == 'n' ? 0x7fffffffu : b;
+            } else {
+                *bits = s[0] == 'n' ? 0x7fffffffffffffffull : 0;
+                if (s[0] != 'n')
+                    memcpy(bits, &d, sizeof d);
+            }
+            return true;
+        }
+        if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X') && s[2]) {
+            char *end;
+            unsigned long long b = strtoull(s + 2, &end, 16);
+            if (*end || strlen(s + 2) > 16) {
+                snprintf(err, errlen, "\"%s\" is not a hex number", s);
+                return false;
+            }
+            if (b & ~width_mask(width)) {
+                snprintf(err, errlen, "%s does not fit in %u bits", s, width);
+                return false;
+            }
+            *bits = b;
+            return true;
+        }
+        snprintf(err, errlen, "\"%s\" is not a value (use a number, \"0x...\" bits%s, or null)", s,
+                 cls == 'f' ? ", \"nan\", \"inf\", \"-inf\"" : "");
+        return false;
+    }
+    if (json_is_integer(v)) {
+        json_int_t i = json_integer_value(v);
+        if (cls == 'f') {
+            if (width == 16) {                 /* f16, bf16: rounded to nearest even */
+                *bits = convert_double_to_small((double)i, type);
+            } else if (width == 32) {
+                float f = (float)i;
+                uint32_t b;
+                memcpy(&b, &f, sizeof b);
+                *bits = b;
+            } else {
+                double d = (double)i;
+                memcpy(bits, &d, sizeof d);
+            }
+            return true;
+        }
+        bool fits;
+        if (width >= 64)
+            fits = cls != 'u' || i >= 0;
+        else if (cls == 's')
+            fits = i >= -(1ll << (width - 1)) && i < (1ll << (width - 1));
+        else if (cls == 'u')
+            fits = i >= 0 && (uint64_t)i <= width_mask(width);
+        else                               /* .b: either reading */
+            fits = i >= -(1ll << (width - 1)) && (i < 0 || (uint64_t)i <= width_mask(width));
+        if (!fits) {
+            snprintf(err, errlen, "%" JSON_INTEGER_FORMAT " does not fit in .%s", i, type_info[type].name);
+            return false;
+        }
+        *bits = (uint64_t)i & width_mask(width);
+        return true;
+    }
+    if (width == 16 && cls == 'f' && (json_is_real(v) || json_is_integer(v))) {
+        *bits = convert_double_to_small(json_number_value(v), type);
+        return true;
+    }
+    if (json_is_real(v)) {
+        if (cls != 'f') {
+            snprintf(err, errlen, "%g is a real, but the register is .%s", json_real_value(v), type_info[type].name);
+            return false;
+        }
+        double d = json_real_value(v);
+        if (width == 32) {
+            float f = (float)d;               /* rounded to nearest */
+            uint32_t b;
+            memcpy(&b, &f, sizeof b);
+            *bits = b;
+        } else {
+            memcpy(bits, &d, sizeof d);
+        }
+        return true;
+    }
+    snprintf(err, errlen, "expected a number, a string or null");
+    return false;
+}
+
+bool lanes_pred_value(json_t *v, bool *value, bool *defined, char *err, size_t errlen)
+{
+    *defined = !json_is_null(v);
+    *value = json_is_true(v);
+    if (json_is_boolean(v) || json_is_null(v))
+        return true;
+    if (json_is_integer(v) && (json_integer_value(v) == 0 || json_integer_value(v) == 1)) {
+        *value = json_integer_value(v) == 1;
+        return true;
+    }
+    snprintf(err, errlen, "expected true, false or null");
+    return false;
+}
+
+/* Reads value (an array of 32 or a single value) into lanes; calls back per lane. */
+typedef bool LaneSetter(Warp *w, uint32_t slot, int type, int lane, json_t *v, char *err, size_t errlen);
+
+static bool set_register_lane(Warp *w, uint32_t slot, int type, int lane, json_t *v, char *err, size_t errlen)
+{
+    uint64_t bits;
+    bool defined;
+    if (!lanes_value_bits(v, type, &bits, &defined, err, errlen))
+        return false;
+    w->val[slot][lane] = bits;
+    uint32_t bit = 1u << lane;
+    w->defined[slot] = defined ? w->defined[slot] | bit : w->defined[slot] & ~bit;
+    return true;
+}
+
+static bool set_pred_lane(Warp *w, uint32_t slot, int type, int lane, json_t *v, char *err, size_t errlen)
+{
+    (void)type;
+    bool value, defined;
+    if (!lanes_pred_value(v, &value, &defined, err, errlen))
+        return false;
+    uint32_t bit = 1u << lane;
+    w->pred[slot] = value ? w->pred[slot] | bit : w->pred[slot] & ~bit;
+    w->pred_defined[slot] = defined ? w->pred_defined[slot] | bit : w->pred_defined[slot] & ~bit;
+    return true;
+}
+
+/* How many values a register's array has: one per lane of a one-warp block (as many as its
+ * threads also do), one per thread of a larger block. */
+bool lanes_array_size_ok(const Block *b, size_t n)
+{
+    return n == b->threads || (b->warp_count == 1 && n == WARP_SIZE);
+}
+
+const char *lanes_array_size_text(const Block *b, char *buf, size_t size)
+{
+    if (b->warp_count == 1 && b->threads != WARP_SIZE)
+        snprintf(buf, size, "%d values, one per lane, or %u, one per thread", WARP_SIZE, b->threads);
+    else if (b->warp_count == 1)
+        snprintf(buf, size, "%d values, one per lane", WARP_SIZE);
+    else
+        snprintf(buf, size, "%u values, one per thread of the block", b->threads);
+    return buf;
+}
+
+static bool set_lanes(Block *b, const char *where, uint32_t slot, int type, json_t *v, LaneSetter *set,
+                      char *err, size_t errlen)
+{
+    char msg[256];
+    if (json_is_array(v)) {
+        if (!lanes_array_size_ok(b, json_array_size(v))) {
+            snprintf(err, errlen, "%s: an array needs %s (this one has %zu)", where,
+                     lanes_array_size_text(b, msg, sizeof msg), json_array_size(v));
+            return false;
+        }
+        for (uint32_t t = 0; t < json_array_size(v); t++) {
+            int lane;
+            Warp *x = block_thread_warp(b, t, &lane);
+            if (!set(x, slot, type, lane, json_array_get(v, t), msg, sizeof msg)) {
+                snprintf(err, errlen, "%s[%u]: %s", where, t, msg);
+                return false;
+            }
+        }
+        return true;
+    }
+    for (uint32_t t = 0; t < b->warp_count * WARP_SIZE; t++) {
+        int lane;
+        Warp *x = block_thread_warp(b, t, &lane);
+        if (!set(x, slot, type, lane, v, msg, sizeof msg)) {
+            snprintf(err, errlen, "%s: %s", where, msg);
+            return false;
+        }
+    }
+    return true;
+}
+
+bool lanes_parse_mask(json_t *v, uint32_t *mask)
+{
+    if (json_is_integer(v) && json_integer_value(v) >= 0 && json_integer_value(v) <= 0xffffffff) {
+        *mask = (uint32_t)json_integer_value(v);
+        return true;
+    }
+    if (json_is_string(v)) {
+        const char *s = json_string_value(v);
+        char *end;
+        if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X') && s[2]) {
+            unsigned long long m = strtoull(s + 2, &end, 16);
+            if (!*end && m <= 0xffffffffull) {
+                *mask = (uint32_t)m;
+                return true;
+            }
+        }
+    }
+    return false;
+}
+
+json_t *lanes_load_json(const char *path, char *err, size_t errlen)
+{
+    json_error_t e;
+    bool from_stdin = strcmp(path, "-") == 0;
+    FILE *f = from_stdin ? stdin : fopen(path, "rb");
+    struct stat st;
+    if (!f || fstat(fileno(f), &st) != 0) {
+        snprintf(err, errlen, "cannot open '%s': %s", path, strerror(errno));
+        if (f && !from_stdin)
+            fclose(f);
+        return NULL;
+    }
+    if (S_ISDIR(st.st_mode)) {
+        snprintf(err, errlen, "cannot read '%s': %s", path, strerror(EISDIR));
+        if (!from_stdin)
+            fclose(f);
+        return NULL;
+    }
+    json_t *root = json_loadf(f, JSON_REJECT_DUPLICATES, &e);
+    bool read_error = ferror(f);
+    int read_errno = errno;
+    if (!from_stdin)
+        fclose(f);
+    if (!root && read_error) {
+        snprintf(err, errlen, "cannot read '%s': %s", path, strerror(read_errno));
+        return NULL;
+    }
+    if (!root) {
+        if (e.line > 0)
+            snprintf(err, errlen, "%s:%d:%d: %s", path, e.line, e.column, e.text);
+        else
+            snprintf(err, errlen, "%s: %s", path, e.text);
+        return NULL;
+    }
+    if (!json_is_object(root)) {
+        snprintf(err, errlen, "%s: expected a JSON object {\"regs\": ..., \"preds\": ...}", path);
+        json_decref(root);
+        return NULL;
+    }
+    return root;
+}
+
+/* Looks up name for the "regs"/"preds" section; says what is wrong in err. */
+bool lanes_lookup(const Block *b, const char *path, const char *section, const char *name, bool want_pred,
+                  uint32_t *slot, int *type, char *err, size_t errlen)
+{
+    bool is_pred;
+    const Register *r = find_register(b, name, &is_pred, slot);
+    if (!r) {
+        snprintf(err, errlen, "%s: %s.%s: the program has no register '%s'", path, section, name, name);
+        return false;
+    }
+    if (is_pred != want_pred) {
+        snprintf(err, errlen, "%s: %s.%s: '%s' is a %s; put it under \"%s\"", path, section, name, name,
+                 is_pred ? "predicate" : "value register", is_pred ? "preds" : "regs");
+        return false;
+    }
+    *type = r->type;
+    return true;
+}
+
+/* "buffers": {"in": {"type": "f32", "data": [...]}, "out": {"type": "u32", "count": 32}} */
+static bool load_buffers(Block *b, const char *path, json_t *v, char *err, size_t errlen)
+{
+    if (!json_is_object(v)) {
+        snprintf(err, errlen, "%s: buffers: expected an object of named buffers", path);
+        return false;
+    }
+    enum { MAX_BUFFER_BYTES = 256 << 20, MAX_ALL_BUFFER_BYTES = 1 << 30 };
+    uint64_t total = 0;
+    const char *name;
+    json_t *spec;
+    /* Pass 0 checks every buffer and their total; pass 1 allocates and fills them. */
+    for (int pass = 0; pass < 2; pass++)
+    json_object_foreach(v, name, spec) {
+        json_t *type_v = json_object_get(spec, "type"), *data = json_object_get(spec, "data");
+        json_t *count_v = json_object_get(spec, "count");
+        int type = json_is_string(type_v) ? type_lookup(json_string_value(type_v), strlen(json_string_value(type_v)))
+                                          : TYPE_COUNT;
+        if (!json_is_object(spec) || type == TYPE_COUNT || type == TYPE_PRED || type_info[type].bits % 8 ||
+            type_info[type].bits > 64 || (type_info[type].cls == 'f' && type_info[type].bits < 32)) {
+            snprintf(err, errlen, "%s: buffers.%s: expected {\"type\": \"u32\" (u8..u64, s8..s64, b8..b64, f32, f64), "
+                     "\"data\": [...] or \"count\": N}", path, name);
+            return false;
+        }
+        if ((data != NULL) == (count_v != NULL) || (data && !json_is_array(data)) ||
+            (count_v && (!json_is_integer(count_v) || json_integer_value(count_v) < 1 ||
+                         json_integer_value(count_v) > (1 << 26)))) {
+            snprintf(err, errlen, "%s: buffers.%s: give either \"data\": [values] or \"count\": N (1 to 2^26)", path, name);
+            return false;
+        }
+        if (mem_named(&b->mem, name, SPACE_GLOBAL) || mem_named(&b->mem, name, SPACE_CONST)) {
+            snprintf(err, errlen, "%s: buffers.%s: the program already has a %s named '%s'", path, name,
+                     mem_named(&b->mem, name, SPACE_GLOBAL) ? "global" : ".const variable", name);
+            return false;
+        }
+        uint64_t count = data ? json_array_size(data) : (uint64_t)json_integer_value(count_v);
+        unsigned size = type_info[type].bits / 8;
+        if (count * size > MAX_BUFFER_BYTES) {
+            snprintf(err, errlen, "%s: buffers.%s: %llu bytes is more than the %d MiB a buffer may have", path, name,
+                     (unsigned long long)(count * size), MAX_BUFFER_BYTES >> 20);
+            return false;
+        }
+        total += pass == 0 ? count * size : 0;
+        if (total > MAX_ALL_BUFFER_BYTES) {
+            snprintf(err, errlen, "%s: buffers.%s: with it, the buffers need more than the %d MiB they may have together",
+                     path, name, MAX_ALL_BUFFER_BYTES >> 20);
+            return false;
+        }
+        if (pass == 0)
+            continue;
+        const char *interned = intern(&b->prog.m->names, name, strlen(name));
+        uint32_t index = mem_add(&b->mem, interned, SPACE_GLOBAL, count * size, 256, type, false, true);
+        Region *r = &b->mem.regions[index];
+        r->is_buffer = true;
+        for (size_t i = 0; data && i < count; i++) {
+            uint64_t bits;
+            bool defined;
+            char msg[200];
+            if (!lanes_value_bits(json_array_get(data, i), type, &bits, &defined, msg, sizeof msg)) {
+                snprintf(err, errlen, "%s: buffers.%s.data[%zu]: %s", path, name, i, msg);
+                return false;
+            }
+            for (unsigned k = 0; k < size; k++) {
+                r->data[i * size + k] = (uint8_t)(bits >> (8 * k));
+                r->shadow[i * size + k] = defined;
+            }
+        }
+    }
+    return true;
+}
+
+/* A value given for a parameter or a field of one: "@buffer" is that buffer's address (a
+ * 64-bit type only), anything else a value of the type. nvcc declares C int parameters .u32,
+ * so a negative number is accepted for .u types too, as its two's complement. */
+static bool param_value(Block *b, const char *where, int type, json_t *v, uint64_t *bits, bool *defined, char *err,
+                        size_t errlen)
+{
+    char msg[200];
+    *defined = true;
+    if (json_is_string(v) && json_string_value(v)[0] == '@') {
+        const char *name = json_string_value(v) + 1;
+        Region *buf = mem_named(&b->mem, name, SPACE_GLOBAL);
+        if (!buf || !buf->is_buffer) {
+            snprintf(err, errlen, "%s: no buffer named '%s' in \"buffers\"", where, name);
+            return false;
+        }
+        if (type_info[type].bits != 64) {
+            snprintf(err, errlen, "%s: a buffer address needs a 64-bit parameter, not .%s", where,
+                     type_info[type].name);
+            return false;
+        }
+        *bits = mem_generic(SPACE_GLOBAL, buf->base);
+        return true;
+    }
+    int as = type;
+    if (type_info[type].cls == 'u' && json_is_integer(v) && json_integer_value(v) < 0)
+        for (int t = 0; t < TYPE_COUNT; t++)
+            if (type_info[t].cls == 'b' && type_info[t].bits == type_info[type].bits)
+                as = t;
+    if (!lanes_value_bits(v, as, bits, defined, msg, sizeof msg)) {
+        snprintf(err, errlen, "%s: %s", where, msg);
+        return false;
+    }
+    return true;
+}
+
+static void put_bytes(uint8_t *data, uint8_t *shadow, uint64_t bits, unsigned size, bool defined)
+{
+    for (unsigned k = 0; k < size; k++) {
+        data[k] = (uint8_t)(bits >> (8 * k));
+        shadow[k] = defined;
+    }
+}
+
+/* A parameter that is an array or a struct (.param .align 8 .b8 s[16]), or any parameter given
+ * by its bytes: {"bytes": [0..255 or null, ...]} from its start, or {"fields": [["u32", 7], ["f32", 1.5], ["u64", "@buf"], ...]}
+ * laid out as a C struct is (each field at its natural alignment). Bytes not given stay
+ * undefined. */
+static bool set_aggregate_param(Block *b, const char *where, uint8_t *data, uint8_t *shadow, uint32_t size, json_t *v,
+                                char *err, size_t errlen)
+{
+    json_t *bytes = json_object_get(v, "bytes"), *fields = json_object_get(v, "fields");
+    if (!json_is_object(v) || (bytes != NULL) == (fields != NULL) || json_object_size(v) != 1 ||
+        (bytes && !json_is_array(bytes)) || (fields && !json_is_array(fields))) {
+        snprintf(err, errlen, "%s: a parameter of %u bytes takes {\"bytes\": [0..255, ...]} or "
+                 "{\"fields\": [[\"u32\", 7], [\"f32\", 1.5], ...]}", where, size);
+        return false;
+    }
+    if (bytes) {
+        if (json_array_size(bytes) > size) {
+            snprintf(err, errlen, "%s: %zu bytes given; the parameter has %u", where, json_array_size(bytes), size);
+            return false;
+        }
+        for (size_t i = 0; i < json_array_size(bytes); i++) {
+            json_t *byte = json_array_get(bytes, i);
+            if (json_is_null(byte))
+                continue;
+            if (!json_is_integer(byte) || json_integer_value(byte) < 0 || json_integer_value(byte) > 255) {
+                snprintf(err, errlen, "%s: bytes[%zu]: expected 0 to 255 (or null: undefined)", where, i);
+                return false;
+            }
+            put_bytes(data + i, shadow + i, (uint64_t)json_integer_value(byte), 1, true);
+        }
+        return true;
+    }
+    uint32_t at = 0;
+    for (size_t i = 0; i < json_array_size(fields); i++) {
+        json_t *f = json_array_get(fields, i), *t = json_array_get(f, 0);
+        const char *tn = json_string_value(t);
+        int type = tn ? type_lookup(tn, strlen(tn)) : TYPE_COUNT;
+        if (!json_is_array(f) || json_array_size(f) != 2 || type == TYPE_COUNT || type == TYPE_PRED ||
+            type_info[type].bits % 8 || type_info[type].bits > 64) {
+            snprintf(err, errlen, "%s: fields[%zu]: expected [\"TYPE\", value] with TYPE one of u8..u64, s8..s64, "
+                     "b8..b64, f16, bf16, f32, f64", where, i);
+            return false;
+        }
+        unsigned n = type_info[type].bits / 8;
+        at = (at + n - 1) / n * n;
+        if (at + n > size) {
+            snprintf(err, errlen, "%s: fields[%zu] ends at byte %u; the parameter has %u", where, i, at + n, size);
+            return false;
+        }
+        char here[340];
+        snprintf(here, sizeof here, "%.300s: fields[%zu]", where, i);
+        uint64_t bits;
+        bool defined;
+        if (!param_value(b, here, type, json_array_get(f, 1), &bits, &defined, err, errlen))
+            return false;
+        put_bytes(data + at, shadow + at, bits, n, defined);
+        at += n;
+    }
+    return true;
+}
+
+/* One kernel parameter, i of the kernel's, in the parameter buffer. */
+static bool set_param(Block *b, const char *path, uint32_t i, json_t *v, char *err, size_t errlen)
+{
+    const Decl *d = &b->prog.fn->params.data[i];
+    uint8_t *shadow;
+    uint32_t size;
+    uint8_t *data = block_param_bytes(b, i, &shadow, &size);
+    char where[300];
+    snprintf(where, sizeof where, "%s: params.%s", path, d->name);
+    if (json_is_object(v) || d->dim_count || d->type == TYPE_NONE || d->vector || type_info[d->type].bits > 64)
+        return set_aggregate_param(b, where, data, shadow, size, v, err, errlen);
+    uint64_t bits;
+    bool defined;
+    if (!param_value(b, where, d->type, v, &bits, &defined, err, errlen))
+        return false;
+    uint32_t n = (uint32_t)(type_info[d->type].bits + 7) / 8;
+    put_bytes(data, shadow, bits, n < size ? n : size, defined);
+    return true;
+}
+
+/* "params": [v0, v1, ...] by position, or {"name": v} by name. */
+static bool load_params(Block *b, const char *path, json_t *v, char *err, size_t errlen)
+{
+    const Function *f = b->prog.fn;
+    if (json_is_array(v)) {
+        if (json_array_size(v) != f->params.len) {
+            snprintf(err, errlen, "%s: params: '%s' takes %u parameters, the array has %zu", path, f->name,
+                     f->params.len, json_array_size(v));
+            return false;
+        }
+        for (uint32_t i = 0; i < f->params.len; i++)
+            if (!set_param(b, path, i, json_array_get(v, i), err, errlen))
+                return false;
+        return true;
+    }
+    if (!json_is_object(v)) {
+        snprintf(err, errlen, "%s: params: expected [values in order] or {\"name\": value}", path);
+        return false;
+    }
+    const char *name;
+    json_t *value;
+    json_object_foreach(v, name, value) {
+        const Decl *d = NULL;
+        for (uint32_t i = 0; i < f->params.len && !d; i++)
+            if (strcmp(f->params.data[i].name, name) == 0)
+                d = &f->params.data[i];
+        if (!d) {
+            snprintf(err, errlen, "%s: params.%s: '%s' has no parameter of that name", path, name, f->name);
+            return false;
+        }
+        if (!set_param(b, path, (uint32_t)(d - f->params.data), value, err, errlen))
+            return false;
+    }
+    return true;
+}
+
+static bool load_dynamic_shared(Block *b, const char *path, json_t *v, char *err, size_t errlen)
+{
+    if (!json_is_integer(v) || json_integer_value(v) < 0 || json_integer_value(v) > (1 << 20)) {
+        snprintf(err, errlen, "%s: dynamic_shared: expected a number of bytes (0 to 1 MiB)", path);
+        return false;
+    }
+    block_set_dynamic_shared(b, (uint32_t)json_integer_value(v));
+    return true;
+}
+
+/* "block": [x, y, z] or "grid": [x, y, z], one to three numbers; false (err set) if not. */
+static bool parse_dims(const char *path, const char *key, json_t *v, uint32_t dims[3], uint32_t most, char *err,
+                       size_t errlen)
+{
+    size_t n = json_array_size(v);
+    if (!json_is_array(v) || n < 1 || n > 3) {
+        snprintf(err, errlen, "%s: %s: expected [x, y, z] (one to three numbers)", path, key);
+        return false;
+    }
+    dims[0] = dims[1] = dims[2] = 1;
+    for (size_t i = 0; i < n; i++) {
+        json_t *d = json_array_get(v, i);
+        if (!json_is_integer(d) || json_integer_value(d) < 1 || json_integer_value(d) > most) {
+            snprintf(err, errlen, "%s: %s[%zu]: expected a number from 1 to %u", path, key, i, most);
+            return false;
+        }
+        dims[i] = (uint32_t)json_integer_value(d);
+    }
+    return true;
+}
+
+int lanes_load(Block *b, const char *path, char *err, size_t errlen)
+{
+    json_t *root = lanes_load_json(path, err, errlen);
+    if (!root)
+        return -1;
+    int rc = -1;
+    uint32_t ntid[3] = { WARP_SIZE, 1, 1 }, nctaid[3] = { 1, 1, 1 }, active = ALL_LANES;
+    const char *key;
+    json_t *v;
+    char where[256];
+    /* The shape first (it makes the warps), then buffers before parameters, which may name them. */
+    json_t *block = json_object_get(root, "block"), *grid = json_object_get(root, "grid");
+    json_t *mask = json_object_get(root, "active");
+    if (block && !parse_dims(path, "block", block, ntid, MAX_BLOCK_THREADS, err, errlen))
+        goto out;
+    if ((uint64_t)ntid[0] * ntid[1] * ntid[2] > MAX_BLOCK_THREADS) {
+        snprintf(err, errlen, "%s: block: %u x %u x %u is %llu threads; a block has at most %d", path, ntid[0], ntid[1],
+                 ntid[2], (unsigned long long)ntid[0] * ntid[1] * ntid[2], MAX_BLOCK_THREADS);
+        goto out;
+    }
+    if (grid && !parse_dims(path, "grid", grid, nctaid, 65535, err, errlen))
+        goto out;
+    if ((uint64_t)nctaid[0] * nctaid[1] * nctaid[2] > MAX_GRID_CTAS) {
+        snprintf(err, errlen, "%s: grid: %u x %u x %u is %llu CTAs; ptxrun runs at most %d", path, nctaid[0],
+                 nctaid[1], nctaid[2], (unsigned long long)nctaid[0] * nctaid[1] * nctaid[2], MAX_GRID_CTAS);
+        goto out;
+    }
+    if (mask && !lanes_parse_mask(mask, &active)) {
+        snprintf(err, errlen, "%s: active: expected a lane mask such as \"0xffffffff\"", path);
+        goto out;
+    }
+    if (mask && ntid[0] * ntid[1] * ntid[2] > WARP_SIZE) {
+        snprintf(err, errlen, "%s: active: a lane mask applies to a block of one warp; this one has %u threads",
+                 path, ntid[0] * ntid[1] * ntid[2]);
+        goto out;
+    }
+    char why[256];
+    if (!block_fits(b, ntid, why, sizeof why)) {
+        snprintf(err, errlen, "%s: block: %s", path, why);
+        goto out;
+    }
+    block_set_shape(b, ntid, active);
+    block_set_grid(b, nctaid);
+    json_t *buffers = json_object_get(root, "buffers"), *params = json_object_get(root, "params");
+    json_t *dynamic = json_object_get(root, "dynamic_shared");
+    if ((buffers && !load_buffers(b, path, buffers, err, errlen)) ||
+        (params && !load_params(b, path, params, err, errlen)) ||
+        (dynamic && !load_dynamic_shared(b, path, dynamic, err, errlen)))
+        goto out;
+    json_object_foreach(root, key, v) {
+        if (!strcmp(key, "regs") || !strcmp(key, "preds")) {
+            bool preds = key[0] == 'p';
+            if (!json_is_object(v)) {
+                snprintf(err, errlen, "%s: %s: expected an object of register names", path, key);
+                goto out;
+            }
+            const char *name;
+            json_t *value;
+            json_object_foreach(v, name, value) {
+                uint32_t slot;
+                int type;
+                if (!lanes_lookup(b, path, key, name, preds, &slot, &type, err, errlen))
+                    goto out;
+                snprintf(where, sizeof where, "%s: %s.%s", path, key, name);
+                if (!set_lanes(b, where, slot, type, value, preds ? set_pred_lane : set_register_lane, err, errlen))
+                    goto out;
+            }
+        } else if (strcmp(key, "buffers") && strcmp(key, "params") && strcmp(key, "dynamic_shared") &&
+                   strcmp(key, "block") && strcmp(key, "grid") && strcmp(key, "active") && strcmp(key, "exited") &&
+                   strcmp(key, "steps") && strcmp(key, "warnings") && strcmp(key, "cta")) {
+            snprintf(err, errlen, "%s: unknown key \"%s\" (expected block, grid, active, regs, preds, buffers, "
+                     "params, dynamic_shared)", path, key);
+            goto out;
+        }
+    }
+    rc = 0;
+out:
+    json_decref(root);
+    return rc;
+}
+
+/* Kernel parameters the lanes file left out: an error before running, not undefined loads. */
+bool lanes_params_given(Block *b, char *err, size_t errlen)
+{
+    const Function *f = b->prog.fn;
+    for (uint32_t i = 0; i < f->params.len; i++) {
+        uint8_t *shadow;
+        uint32_t size;
+        bool given = false;
+        block_param_bytes(b, i, &shadow, &size);
+        for (uint32_t k = 0; k < size && !given; k++)
+            given = shadow[k];
+        if (size && !given) {
+            snprintf(err, errlen, "kernel '%s' needs a value for parameter %u ('%s'): give \"params\": [...] "
+                     "in the lanes file", f->name, i, f->params.data[i].name);
+            return false;
+        }
+    }
+    return true;
+}

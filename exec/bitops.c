@@ -1,0 +1,330 @@
+/* bitops.c: the integer bit instructions: popc, clz, bfind, brev, bfe, bfi, prmt (generic
+ * form), lop3, and integer div and rem. Each follows the pseudo-code of the PTX ISA, except
+ * where an NVIDIA H100 gives something else or the ISA leaves the value open; there ptxrun gives
+ * the H100's value and warns (docs/semantics.md, "Where ptxrun follows the H100"):
+ * - div/rem by zero give all ones, and MIN / -1 gives MIN with remainder 0 (unspecified in PTX);
+ * - bfe/bfi .b64 take the whole 32-bit position and length, not their low 8 bits;
+ * - 32-bit bfe.s32 with an immediate position >= 32 gives all ones, and bfi.b32 with an
+ *   immediate length of 32 or 33 reads it modulo 32 (ptxas folds immediates its own way).
+ * Requires: an XInstr from lower.c. */
+#include <string.h>
+
+#include "exec.h"
+
+static int64_t sext(uint64_t v, unsigned bits)
+{
+    unsigned shift = 64 - bits;
+    return (int64_t)(v << shift) >> shift;
+}
+
+static unsigned popcount64(uint64_t v)
+{
+    unsigned n = 0;
+    for (; v; v &= v - 1)
+        n++;
+    return n;
+}
+
+static unsigned leading_zeros(uint64_t v, unsigned bits)
+{
+    unsigned n = 0;
+    for (int i = (int)bits - 1; i >= 0 && !(v >> i & 1); i--)
+        n++;
+    return n;
+}
+
+/* bfind: the bit position of the most significant 1 (.u) or of the most significant bit that
+ * differs from the sign (.s); 0xffffffff when there is none; .shiftamt gives width-1-pos. */
+static uint64_t bit_find(uint64_t a, unsigned bits, bool is_signed, bool shiftamt)
+{
+    uint64_t v = a & width_mask(bits);
+    if (is_signed && (v >> (bits - 1) & 1))
+        v = ~v & width_mask(bits);
+    if (v == 0)
+        return 0xffffffffu;
+    unsigned pos = bits - 1 - leading_zeros(v, bits);
+    return shiftamt ? bits - 1 - pos : pos;
+}
+
+static uint64_t bit_reverse(uint64_t v, unsigned bits)
+{
+    uint64_t r = 0;
+    for (unsigned i = 0; i < bits; i++)
+        r |= (v >> i & 1) << (bits - 1 - i);
+    return r;
+}
+
+/* The position and length operands of bfe/bfi: the ISA takes their low 8 bits; the H100 does
+ * so for 32-bit operations but uses the whole 32-bit value for .b64 (measured: pos 0x80000000,
+ * len 0x100 in ../shared/hw/int/int_002 and int_020). */
+static unsigned field_operand(uint64_t v, unsigned bits)
+{
+    return bits == 64 ? (uint32_t)v : (unsigned)v & 0xff;
+}
+
+/* bfe: len bits of a from pos, zero-extended (.u) or sign-extended from the field's top bit
+ * (.s). */
+static uint64_t bit_extract(uint64_t a, uint64_t b, uint64_t c, unsigned bits, bool is_signed)
+{
+    unsigned msb = bits - 1, pos = field_operand(b, bits), len = field_operand(c, bits);
+    unsigned top = len == 0 || pos + len - 1 >= msb || pos + len - 1 < pos ? msb : pos + len - 1;
+    uint64_t sbit = (!is_signed || len == 0) ? 0 : (a >> top & 1);
+    uint64_t d = 0;
+    for (unsigned i = 0; i <= msb; i++) {
+        uint64_t bit = (i < len && pos <= msb && pos + i <= msb) ? (a >> (pos + i) & 1) : sbit;
+        d |= bit << i;
+    }
+    return d;
+}
+
+/* bfi: b with len bits of a inserted at pos. */
+static uint64_t bit_insert(uint64_t a, uint64_t b, uint64_t c, uint64_t e, unsigned bits)
+{
+    unsigned msb = bits - 1, pos = field_operand(c, bits), len = field_operand(e, bits);
+    uint64_t f = b & width_mask(bits);
+    for (unsigned i = 0; i < len && pos <= msb && pos + i <= msb; i++)
+        f = (f & ~(1ull << (pos + i))) | ((a >> i & 1) << (pos + i));
+    return f;
+}
+
+/* prmt, generic form: each result byte picks one of the 8 bytes of b:a by 3 bits of its
+ * selector nibble, the nibble's top bit replicating that byte's sign instead. */
+static uint64_t permute(uint64_t a, uint64_t b, uint64_t c)
+{
+    uint64_t bytes = (b & 0xffffffffu) << 32 | (a & 0xffffffffu);
+    uint64_t d = 0;
+    for (int i = 0; i < 4; i++) {
+        unsigned sel = (unsigned)(c >> (4 * i)) & 0xf;
+        uint64_t byte = bytes >> (8 * (sel & 7)) & 0xff;
+        if (sel & 8)
+            byte = (byte & 0x80) ? 0xff : 0;
+        d |= byte << (8 * i);
+    }
+    return d;
+}
+
+/* prmt with a mode: byte i of d is byte sel(i) of b:a, from the two low bits of c:
+ * .f4e c+i, .b4e c-i (mod 8), .rc8 c, .ecl max(i, c), .ecr min(i, c), .rc16 2(c&1) + (i&1). */
+static uint64_t permute_mode(uint64_t a, uint64_t b, uint64_t c, int mode)
+{
+    uint64_t bytes = (b & 0xffffffffu) << 32 | (a & 0xffffffffu);
+    unsigned s = (unsigned)c & 3;
+    uint64_t d = 0;
+    for (unsigned i = 0; i < 4; i++) {
+        unsigned sel;
+        switch (mode) {
+        case MOD_F4E: sel = (s + i) & 7; break;
+        case MOD_B4E: sel = (s - i) & 7; break;
+        case MOD_RC8: sel = s; break;
+        case MOD_ECL: sel = i > s ? i : s; break;
+        case MOD_ECR: sel = i < s ? i : s; break;
+        default: sel = 2 * (s & 1) + (i & 1); break;           /* .rc16 */
+        }
+        d |= (bytes >> (8 * sel) & 0xff) << (8 * i);
+    }
+    return d;
+}
+
+/* lop3: bit i of immLut is the result for a, b, c bits (i >> 2, i >> 1, i) & 1. */
+static uint64_t lop3(uint64_t a, uint64_t b, uint64_t c, unsigned lut)
+{
+    uint64_t r = 0;
+    for (unsigned i = 0; i < 8; i++)
+        if (lut >> i & 1)
+            r |= ((i & 4) ? a : ~a) & ((i & 2) ? b : ~b) & ((i & 1) ? c : ~c);
+    return r;
+}
+
+/* dp4a: c + the four byte products of a and b; dp2a: c + the two products of a's 16-bit
+ * halves with two bytes of b (.lo: bytes 0-1, .hi: bytes 2-3). Each part is signed or not
+ * by its operand's type. */
+static uint64_t dot_product(const XInstr *x, uint64_t a, uint64_t b, uint64_t c)
+{
+    bool a_signed = x->cls == 's', b_signed = type_info[x->src_type].cls == 's';
+    int64_t sum = (int64_t)(int32_t)c;
+    if (x->op == OP_DP4A) {
+        for (int i = 0; i < 4; i++) {
+            int64_t p = (int64_t)(a >> (8 * i) & 0xff), q = (int64_t)(b >> (8 * i) & 0xff);
+            if (a_signed) p = (int8_t)p;
+            if (b_signed) q = (int8_t)q;
+            sum += p * q;
+        }
+    } else {
+        int first = x->mode == MOD_HI ? 2 : 0;
+        for (int i = 0; i < 2; i++) {
+            int64_t p = (int64_t)(a >> (16 * i) & 0xffff), q = (int64_t)(b >> (8 * (first + i)) & 0xff);
+            if (a_signed) p = (int16_t)p;
+            if (b_signed) q = (int8_t)q;
+            sum += p * q;
+        }
+    }
+    return (uint64_t)sum & 0xffffffffu;
+}
+
+/* fns: the position of the |offset|-th set bit of mask, counting from base upwards (offset > 0)
+ * or downwards (offset < 0), base itself included; offset 0 asks whether bit base is set.
+ * 0xffffffff when there is none. */
+static uint64_t find_nth_set(uint32_t mask, uint32_t base, int32_t offset)
+{
+    if (offset == 0)
+        return (mask >> base & 1) ? base : 0xffffffffu;
+    int64_t count = (offset < 0 ? -(int64_t)offset : offset) - 1;
+    int inc = offset > 0 ? 1 : -1;
+    for (int pos = (int)base; pos >= 0 && pos < 32; pos += inc)
+        if (mask >> pos & 1) {
+            if (count == 0)
+                return (uint64_t)pos;
+            count--;
+        }
+    return 0xffffffffu;
+}
+
+/* vabsdiff4 without byte selectors: |a - b| of each byte pair (each source's bytes signed or
+ * unsigned by its own type), as four bytes (.sat clamps them to the destination's range), or
+ * with .add their sum plus c. */
+static uint64_t byte_abs_diff(const XInstr *x, uint64_t a, uint64_t b, uint64_t c)
+{
+    bool a_signed = type_info[x->src_type].cls == 's', b_signed = type_info[x->src_type2].cls == 's';
+    uint64_t bytes = 0;
+    int64_t sum = 0;
+    for (int i = 0; i < 4; i++) {
+        int64_t p = (int64_t)(a >> (8 * i) & 0xff), q = (int64_t)(b >> (8 * i) & 0xff);
+        if (a_signed) p = (int8_t)p;
+        if (b_signed) q = (int8_t)q;
+        int64_t diff = p > q ? p - q : q - p;
+        sum += diff;
+        int64_t top = x->cls == 's' ? 127 : 255;          /* .sat: the destination byte's range */
+        if (x->sat && diff > top)
+            diff = top;
+        bytes |= (uint64_t)(diff & 0xff) << (8 * i);
+    }
+    if (x->mode == MOD_ADD)
+        return (uint64_t)((int64_t)(uint32_t)c + sum) & 0xffffffffu;
+    return bytes;
+}
+
+/* What the H100 does where the ISA says otherwise or nothing: each a warning (static text, one
+ * per instruction and kind; --strict makes it an error). */
+static const char warn_div_zero[] = "integer division by zero: the PTX ISA leaves the result unspecified; "
+                                    "ptxrun gives the H100's value, all ones";
+static const char warn_rem_zero[] = "integer remainder by zero: the PTX ISA leaves the result unspecified; "
+                                    "ptxrun gives the H100's value, all ones";
+static const char warn_div_overflow[] = "signed division of the most negative value by -1: the PTX ISA leaves "
+                                        "the result unspecified; ptxrun gives the H100's value (that value; "
+                                        "remainder 0)";
+static const char warn_field64[] = "bfe/bfi.b64 position or length above 255: the PTX ISA reads their low "
+                                   "8 bits, the H100 the whole value; ptxrun follows the H100";
+static const char warn_bfe_imm[] = "bfe.s32 with an immediate position of 32 or more: the PTX ISA gives "
+                                   "copies of a's sign bit, the H100 all ones; ptxrun follows the H100";
+static const char warn_bfi_imm[] = "bfi.b32 with an immediate length of 32 or 33: the PTX ISA inserts up to "
+                                   "bit 31, the H100 reads the length modulo 32; ptxrun follows the H100";
+
+/* div and rem of one lane; *warn gets the kind of value the ISA leaves open, or NULL. */
+static uint64_t divide(const XInstr *x, uint64_t a, uint64_t b, const char **warn)
+{
+    unsigned bits = x->bits;
+    uint64_t m = width_mask(bits), ua = a & m, ub = b & m;
+    bool is_div = x->op == OP_DIV;
+    if (ub == 0) {
+        *warn = is_div ? warn_div_zero : warn_rem_zero;
+        return m;
+    }
+    if (x->cls != 's')
+        return is_div ? ua / ub : ua % ub;
+    int64_t sa = sext(ua, bits), sb = sext(ub, bits);
+    if (sb == -1 && ua == (uint64_t)1 << (bits - 1)) {
+        *warn = warn_div_overflow;
+        return is_div ? ua : 0;
+    }
+    return (uint64_t)(is_div ? sa / sb : sa % sb) & m;
+}
+
+/* Is source i an immediate (the same constant in every lane)? */
+static bool immediate(const Warp *w, const XInstr *x, unsigned i)
+{
+    return x->src[i] >= w->prog->first_immediate;
+}
+
+/* 32-bit bfe.s32/bfi.b32 whose position and length are both immediates, which ptxas folds
+ * differently from the register form: ../shared/hw/probes/bfe_imm_vs_reg (positions 33, 40, 64;
+ * lengths 32, 33) and int_052, int_042. With a register operand the H100 follows the ISA
+ * (int_046: bfe.s32 d, a, 63, r; int_092: bfi.b32 d, a, b, r, 32). */
+static const char *immediate_field_rule(const Warp *w, const XInstr *x, uint64_t *len_mask)
+{
+    *len_mask = UINT64_MAX;
+    if (x->bits != 32)
+        return NULL;
+    if (x->op == OP_BFE && x->cls == 's' && immediate(w, x, 1) && immediate(w, x, 2) &&
+        (uint32_t)w->val[x->src[1]][0] >= 32)
+        return warn_bfe_imm;
+    if (x->op == OP_BFI && immediate(w, x, 2) && immediate(w, x, 3)) {
+        uint32_t len = (uint32_t)w->val[x->src[3]][0];
+        if (len == 32 || len == 33) {
+            *len_mask = 31;
+            return warn_bfi_imm;
+        }
+    }
+    return NULL;
+}
+
+void bitops_execute(Warp *w, const XInstr *x, uint32_t mask)
+{
+    const uint64_t *a = w->val[x->src[0]];
+    const uint64_t *b = x->src_count > 1 ? w->val[x->src[1]] : a;
+    const uint64_t *c = x->src_count > 2 ? w->val[x->src[2]] : a;
+    const uint64_t *e = x->src_count > 3 ? w->val[x->src[3]] : a;
+    uint32_t defined = w->defined[x->src[0]];
+    for (unsigned s = 1; s < x->src_count; s++)
+        if (!(x->src_pred >> s & 1))
+            defined &= w->defined[x->src[s]];
+    unsigned bits = x->bits;
+    bool is_signed = x->cls == 's';
+    uint32_t pc = (uint32_t)(x - w->prog->code);
+    uint64_t len_mask = UINT64_MAX;
+    const char *folded = (x->op == OP_BFE || x->op == OP_BFI) ? immediate_field_rule(w, x, &len_mask) : NULL;
+    uint64_t r[WARP_SIZE];
+    for (int l = 0; l < WARP_SIZE; l++) {
+        switch (x->op) {
+        case OP_POPC: r[l] = popcount64(a[l] & width_mask(bits)); break;
+        case OP_CLZ: r[l] = leading_zeros(a[l] & width_mask(bits), bits); break;
+        case OP_BFIND: r[l] = bit_find(a[l], bits, is_signed, x->mode == MOD_SHIFTAMT); break;
+        case OP_BREV: r[l] = bit_reverse(a[l], bits); break;
+        case OP_BFE:
+            if (bits == 64 && (mask >> l & 1) && ((uint32_t)b[l] > 255 || (uint32_t)c[l] > 255))
+                report_warn(w, pc, 1u << l, warn_field64);
+            r[l] = folded ? width_mask(bits) : bit_extract(a[l], b[l], c[l], bits, is_signed) & width_mask(bits);
+            break;
+        case OP_BFI:
+            if (bits == 64 && (mask >> l & 1) && ((uint32_t)c[l] > 255 || (uint32_t)e[l] > 255))
+                report_warn(w, pc, 1u << l, warn_field64);
+            r[l] = bit_insert(a[l], b[l], c[l], e[l] & len_mask, bits);
+            break;
+        case OP_PRMT: r[l] = x->mode ? permute_mode(a[l], b[l], c[l], x->mode) : permute(a[l], b[l], c[l]); break;
+        case OP_LOP3: r[l] = lop3(a[l], b[l], c[l], (unsigned)e[l] & 0xff) & width_mask(bits); break;
+        case OP_DP4A:
+        case OP_DP2A: r[l] = dot_product(x, a[l], b[l], c[l]); break;
+        case OP_FNS:
+            if ((uint32_t)b[l] > 31)
+                defined &= ~(1u << l);             /* base > 31: undefined in PTX */
+            r[l] = find_nth_set((uint32_t)a[l], (uint32_t)b[l] & 31, (int32_t)c[l]);
+            break;
+        case OP_VABSDIFF4: r[l] = byte_abs_diff(x, a[l], b[l], c[l]); break;
+        case OP_DIV:
+        case OP_REM: {
+            const char *warn = NULL;
+            r[l] = divide(x, a[l], b[l], &warn);
+            if (warn && (mask & defined) >> l & 1)
+                report_warn(w, pc, 1u << l, warn);
+            break;
+        }
+        default: BUG("bit op %d", x->op);
+        }
+    }
+    if (folded && (mask & defined))
+        report_warn(w, pc, mask & defined, folded);
+    uint64_t *d = w->val[x->dst];
+    for (int l = 0; l < WARP_SIZE; l++)
+        if (mask >> l & 1)
+            d[l] = r[l];
+    w->defined[x->dst] = (w->defined[x->dst] & ~mask) | (defined & mask);
+}

@@ -1,0 +1,464 @@
+/* block.c: the CTA and the grid. A block of up to 1024 threads is warps of 32 consecutive
+ * threads (x fastest), the last one partial when the size is not a multiple of 32. Its warps run
+ * under one scheduler: each runs for a slice of warp-steps in turn, so a warp spinning on a flag
+ * another warp sets still lets that warp run; when no warp has a lane able to move, that is a
+ * deadlock. The CTAs of a grid run one after another, each from the state the lanes file gave
+ * (registers, predicates, .shared and .local); global memory carries over.
+ * The block owns the lowered program, the memory, the warps and the barriers.
+ * Requires: lower.c (the program), warp.c (one warp), barrier.c (bar, barrier). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "exec.h"
+
+enum { SLICE_STEPS = 64 };     /* warp-steps a warp runs before the next one's turn */
+
+/* The state every CTA starts from: the rows and predicates the lanes file gave each warp (only
+ * those, so a large register file is not copied), and the bytes of the regions that belong to
+ * the CTA (.shared). Every other register starts undefined again. Each thread's .local stack
+ * starts undefined: its kernel frame is made so again; the frames of calls are at each call. */
+typedef struct StartRows {
+    uint32_t count;
+    uint32_t *row;             /* the rows given, ascending */
+    uint64_t (*val)[WARP_SIZE];
+    uint32_t *defined;
+} StartRows;
+
+typedef struct Snapshot {
+    StartRows regs[MAX_WARPS], preds[MAX_WARPS];   /* preds: val[k][0] holds the lanes where true */
+    uint8_t **data, **shadow;  /* per region; NULL for global, const and kernel parameters */
+    uint32_t region_count;
+} Snapshot;
+
+static bool belongs_to_cta(const Region *r)
+{
+    return r->space == SPACE_SHARED;
+}
+
+static uint64_t region_bytes(const Memory *mem, const Region *r)
+{
+    return r->size * (r->per_lane ? mem->copies : 1);
+}
+
+static bool row_given(const Warp *w, uint32_t row)
+{
+    if (w->defined[row])
+        return true;
+    for (int l = 0; l < WARP_SIZE; l++)
+        if (w->val[row][l])
+            return true;
+    return false;
+}
+
+static void take_rows(StartRows *s, const Warp *w)
+{
+    const Program *p = w->prog;
+    for (int pass = 0; pass < 2; pass++) {
+        s->count = 0;
+        for (uint32_t r = 0; r < p->reg_count; r++) {
+            if (!row_given(w, r))
+                continue;
+            if (pass == 1) {
+                s->row[s->count] = r;
+                memcpy(s->val[s->count], w->val[r], sizeof *s->val);
+                s->defined[s->count] = w->defined[r];
+            }
+            s->count++;
+        }
+        if (pass == 0) {
+            s->row = xmalloc((s->count + 1) * sizeof *s->row);
+            s->val = xmalloc((s->count + 1) * sizeof *s->val);
+            s->defined = xmalloc((s->count + 1) * sizeof *s->defined);
+        }
+    }
+}
+
+static void take_preds(StartRows *s, const Warp *w)
+{
+    uint32_t n = w->prog->pred_count - 2;      /* the constants false and true never change */
+    for (int pass = 0; pass < 2; pass++) {
+        s->count = 0;
+        for (uint32_t q = 0; q < n; q++) {
+            if (!w->pred[q] && !w->pred_defined[q])
+                continue;
+            if (pass == 1) {
+                s->row[s->count] = q;
+                s->val[s->count][0] = w->pred[q];
+                s->defined[s->count] = w->pred_defined[q];
+            }
+            s->count++;
+        }
+        if (pass == 0) {
+            s->row = xmalloc((s->count + 1) * sizeof *s->row);
+            s->val = xmalloc((s->count + 1) * sizeof *s->val);
+            s->defined = xmalloc((s->count + 1) * sizeof *s->defined);
+        }
+    }
+}
+
+static Snapshot *take_snapshot(const Block *b)
+{
+    Snapshot *s = xcalloc(1, sizeof *s);
+    for (uint32_t i = 0; i < b->warp_count; i++) {
+        take_rows(&s->regs[i], b->warps[i]);
+        take_preds(&s->preds[i], b->warps[i]);
+    }
+    const Memory *mem = &b->mem;
+    s->region_count = mem->count;
+    s->data = xcalloc(mem->count + 1, sizeof *s->data);
+    s->shadow = xcalloc(mem->count + 1, sizeof *s->shadow);
+    for (uint32_t i = 0; i < mem->count; i++) {
+        const Region *r = &mem->regions[i];
+        if (!belongs_to_cta(r))
+            continue;
+        uint64_t n = region_bytes(mem, r);
+        s->data[i] = xmalloc(n + 1);
+        s->shadow[i] = xmalloc(n + 1);
+        memcpy(s->data[i], r->data, n);
+        memcpy(s->shadow[i], r->shadow, n);
+    }
+    return s;
+}
+
+static void restore_snapshot(Block *b, const Snapshot *s)
+{
+    const Program *p = &b->prog;
+    for (uint32_t i = 0; i < b->warp_count; i++) {
+        Warp *w = b->warps[i];
+        memset(w->val, 0, p->reg_count * sizeof *w->val);
+        memset(w->defined, 0, p->reg_count * sizeof *w->defined);
+        memset(w->pred, 0, (p->pred_count - 2) * sizeof *w->pred);
+        memset(w->pred_defined, 0, (p->pred_count - 2) * sizeof *w->pred_defined);
+        const StartRows *r = &s->regs[i], *q = &s->preds[i];
+        for (uint32_t k = 0; k < r->count; k++) {
+            memcpy(w->val[r->row[k]], r->val[k], sizeof *w->val);
+            w->defined[r->row[k]] = r->defined[k];
+        }
+        for (uint32_t k = 0; k < q->count; k++) {
+            w->pred[q->row[k]] = (uint32_t)q->val[k][0];
+            w->pred_defined[q->row[k]] = q->defined[k];
+        }
+    }
+    Region *local = &b->mem.regions[p->local_region];
+    for (uint32_t t = 0; t < b->mem.copies; t++)
+        memset(local->shadow + (uint64_t)t * local->size, 0, p->funcs[0].frame_size);
+    for (uint32_t i = 0; i < s->region_count; i++) {
+        Region *r = &b->mem.regions[i];
+        if (!s->data[i])
+            continue;
+        uint64_t n = region_bytes(&b->mem, r);
+        memcpy(r->data, s->data[i], n);
+        memcpy(r->shadow, s->shadow[i], n);
+    }
+}
+
+static void free_rows(StartRows *s)
+{
+    free(s->row);
+    free(s->val);
+    free(s->defined);
+}
+
+static void free_snapshot(Snapshot *s)
+{
+    if (!s)
+        return;
+    for (uint32_t i = 0; i < MAX_WARPS; i++) {
+        free_rows(&s->regs[i]);
+        free_rows(&s->preds[i]);
+    }
+    for (uint32_t i = 0; i < s->region_count; i++) {
+        free(s->data[i]);
+        free(s->shadow[i]);
+    }
+    free(s->data);
+    free(s->shadow);
+    free(s);
+}
+
+/* ---- the block's shape ---- */
+
+/* %total_smem_size: the static and dynamic .shared bytes (the layout's end), in multiples of the
+ * target's allocation unit (PTX ISA: 256 bytes for sm_3x to sm_7x, else 128). */
+static uint32_t total_smem_size(const Warp *w)
+{
+    const Region *dyn = &w->block->mem.regions[w->prog->dynamic_region];
+    unsigned sm = w->prog->m->target_sm, unit = sm >= 30 && sm < 80 ? 256 : 128;
+    return (uint32_t)((dyn->base + dyn->size + unit - 1) / unit * unit);
+}
+
+/* The special registers of every lane of w, from the block's shape and the CTA's place. */
+static void fill_special_registers(Warp *w)
+{
+    const Block *b = w->block;
+    const uint32_t *ntid = b->ntid;
+    for (int s = 0; s < SREG_COUNT; s++) {
+        for (int c = 0; c < 4; c++) {
+            uint32_t row = w->prog->sreg_rows[s][c];
+            if (row == NO_SLOT)
+                continue;
+            for (uint32_t l = 0; l < WARP_SIZE; l++) {
+                uint32_t t = w->thread_base + l;
+                uint32_t xyz[3] = { t % ntid[0], (t / ntid[0]) % ntid[1], t / (ntid[0] * ntid[1]) };
+                uint64_t v = 0;
+                switch (s) {
+                case SREG_TID: v = c ? xyz[c - 1] : 0; break;
+                case SREG_NTID: v = c ? ntid[c - 1] : 0; break;
+                case SREG_CTAID: v = c ? b->ctaid[c - 1] : 0; break;
+                case SREG_NCTAID: v = c ? b->nctaid[c - 1] : 0; break;
+                case SREG_LANEID: v = l; break;
+                case SREG_WARPID: v = w->index; break;
+                case SREG_NWARPID: v = b->warp_count; break;
+                case SREG_NSMID: v = 1; break;
+                case SREG_LANEMASK_EQ: v = 1u << l; break;
+                case SREG_LANEMASK_LT: v = (1u << l) - 1; break;
+                case SREG_LANEMASK_LE: v = (uint32_t)((2ull << l) - 1); break;
+                case SREG_LANEMASK_GT: v = (uint32_t)~((2ull << l) - 1); break;
+                case SREG_LANEMASK_GE: v = (uint32_t)~((1u << l) - 1); break;
+                case SREG_WARP_SZ: v = WARP_SIZE; break;
+                case SREG_DYNAMIC_SMEM_SIZE: v = w->block->mem.regions[w->prog->dynamic_region].size; break;
+                case SREG_TOTAL_SMEM_SIZE: v = total_smem_size(w); break;
+                default: v = 0; break;     /* %smid, %gridid: one SM, one grid */
+                }
+                w->val[row][l] = v;
+            }
+        }
+    }
+}
+
+/* Warp `index` of the block: registers of its own (undefined), the immediate and special
+ * register rows, the constant predicates. */
+static Warp *new_warp(Block *b, uint32_t index)
+{
+    const Program *p = &b->prog;
+    Warp *w = xcalloc(1, sizeof *w);
+    w->block = b;
+    w->prog = p;
+    w->index = index;
+    w->thread_base = index * WARP_SIZE;
+    w->val = xcalloc(p->row_count ? p->row_count : 1, sizeof *w->val);
+    w->defined = xcalloc(p->row_count ? p->row_count : 1, sizeof *w->defined);
+    for (uint32_t i = p->first_immediate; i < p->row_count; i++) {
+        for (int l = 0; l < WARP_SIZE; l++)
+            w->val[i][l] = p->immediates[i - p->first_immediate];
+        w->defined[i] = ALL_LANES;
+    }
+    for (int s = 0; s < SREG_COUNT; s++)          /* special registers: always defined */
+        for (int c = 0; c < 4; c++)
+            if (p->sreg_rows[s][c] != NO_SLOT)
+                w->defined[p->sreg_rows[s][c]] = ALL_LANES;
+    w->pred = xcalloc(p->pred_count, sizeof *w->pred);
+    w->pred_defined = xcalloc(p->pred_count, sizeof *w->pred_defined);
+    w->pred[p->pred_count - 1] = ALL_LANES;       /* the constant true */
+    w->pred_defined[p->pred_count - 2] = w->pred_defined[p->pred_count - 1] = ALL_LANES;
+    w->active = xcalloc(p->func_count, sizeof *w->active);
+    warp_reset(w);
+    return w;
+}
+
+static void free_warp_state(Warp *w)
+{
+    free(w->val);
+    free(w->defined);
+    free(w->pred);
+    free(w->pred_defined);
+    free(w->active);
+    for (int l = 0; l < WARP_SIZE; l++) {
+        free(w->stack[l]);
+        free(w->saves[l].data);
+    }
+}
+
+/* Whether every thread's copy of the per-thread regions fits the memory limits. */
+static bool thread_memory_fits(const Block *b, uint32_t copies, char *err, size_t errlen)
+{
+    uint64_t total = 0;
+    for (uint32_t i = 0; i < b->mem.count; i++) {
+        const Region *r = &b->mem.regions[i];
+        if (r->is_buffer)
+            continue;
+        uint64_t bytes = r->size * (r->per_lane ? copies : 1);
+        if (bytes > MAX_VARIABLE_BYTES) {
+            snprintf(err, errlen, "'%s' needs %llu bytes in each of the %u threads; ptxrun holds at most %d MiB "
+                     "per variable (all threads' copies together)", r->name, (unsigned long long)r->size, copies,
+                     MAX_VARIABLE_BYTES >> 20);
+            return false;
+        }
+        if (!(r->per_lane && r->space == SPACE_PARAM))
+            total += bytes;
+    }
+    if (total > MAX_MEMORY_BYTES) {
+        snprintf(err, errlen, "with %u threads, the program's variables need more than the %d MiB ptxrun holds",
+                 copies, MAX_MEMORY_BYTES >> 20);
+        return false;
+    }
+    return true;
+}
+
+static uint32_t warps_for(const uint32_t ntid[3])
+{
+    return (ntid[0] * ntid[1] * ntid[2] + WARP_SIZE - 1) / WARP_SIZE;
+}
+
+bool block_fits(const Block *b, const uint32_t ntid[3], char *err, size_t errlen)
+{
+    return thread_memory_fits(b, warps_for(ntid) * WARP_SIZE, err, errlen);
+}
+
+void block_set_shape(Block *b, const uint32_t ntid[3], uint32_t active)
+{
+    uint32_t threads = ntid[0] * ntid[1] * ntid[2];
+    uint32_t warps = warps_for(ntid);
+    mem_set_copies(&b->mem, warps * WARP_SIZE);
+    while (b->warp_count > warps) {
+        Warp *w = b->warps[--b->warp_count];
+        free_warp_state(w);
+        free(w);
+        b->warps[b->warp_count] = NULL;
+    }
+    while (b->warp_count < warps) {
+        b->warps[b->warp_count] = new_warp(b, b->warp_count);
+        b->warp_count++;
+    }
+    memcpy(b->ntid, ntid, sizeof b->ntid);
+    b->threads = threads;
+    for (uint32_t i = 0; i < warps; i++) {
+        Warp *w = b->warps[i];
+        uint32_t count = threads - w->thread_base;
+        uint32_t exists = count >= WARP_SIZE ? ALL_LANES : (1u << count) - 1;
+        w->launched = exists & (i == 0 ? active : ALL_LANES);
+        fill_special_registers(w);
+    }
+}
+
+/* The CTA's dynamic .shared block gets its size (undefined bytes) and %dynamic_smem_size. */
+void block_set_dynamic_shared(Block *b, uint32_t bytes)
+{
+    mem_resize(&b->mem, b->prog.dynamic_region, bytes);
+    for (uint32_t i = 0; i < b->warp_count; i++)
+        fill_special_registers(b->warps[i]);
+}
+
+void block_set_grid(Block *b, const uint32_t nctaid[3])
+{
+    memcpy(b->nctaid, nctaid, sizeof b->nctaid);
+}
+
+Block *block_load(Module *m, Function *fn, Diag *diag, uint32_t stack_bytes)
+{
+    Block *b = xcalloc(1, sizeof *b);
+    b->diag = diag;
+    if (!lower_program(&b->prog, &b->mem, m, fn, diag, stack_bytes)) {
+        block_free(b);
+        return NULL;
+    }
+    b->per_warp_barriers = m->target_sm && m->target_sm < 70;
+    uint32_t full[3] = { WARP_SIZE, 1, 1 }, one[3] = { 1, 1, 1 };
+    block_set_grid(b, one);
+    block_set_shape(b, full, ALL_LANES);
+    return b;
+}
+
+uint8_t *block_param_bytes(Block *b, uint32_t i, uint8_t **shadow, uint32_t *size)
+{
+    const FrameSlot *p = &b->prog.funcs[0].params[i];
+    *size = p->size;
+    return mem_thread_bytes(&b->mem, b->prog.param_region, 0, p->offset, p->size, shadow);
+}
+
+void block_free(Block *b)
+{
+    if (!b)
+        return;
+    for (uint32_t i = 0; i < b->warp_count; i++) {
+        free_warp_state(b->warps[i]);
+        free(b->warps[i]);
+    }
+    lower_free(&b->prog);
+    mem_free(&b->mem);
+    free_snapshot(b->start);
+    free(b);
+}
+
+/* The warp and lane of thread t of the block. */
+Warp *block_thread_warp(const Block *b, uint32_t t, int *lane)
+{
+    *lane = (int)(t % WARP_SIZE);
+    return b->warps[t / WARP_SIZE];
+}
+
+/* ---- running ---- */
+
+/* No thread can move: where each waits, and for whom. */
+static void report_deadlock(Block *b)
+{
+    Warp *w = NULL;
+    for (uint32_t i = 0; i < b->warp_count && !w; i++)
+        if (b->warps[i]->launched & ~b->warps[i]->exited)
+            w = b->warps[i];
+    uint32_t lane = (uint32_t)__builtin_ctz(w->launched & ~w->exited);
+    diag_at(w->block->diag, DIAG_ERROR, w->prog->code[w->arrival[lane].pc].ir->stmt_at, "deadlock: no %s can move",
+            b->warp_count > 1 ? "thread" : "lane");
+    if (b->nctaid[0] * b->nctaid[1] * b->nctaid[2] > 1)
+        diag_at(w->block->diag, DIAG_NOTE, w->prog->code[w->arrival[lane].pc].ir->stmt_at, "in CTA (%u, %u, %u)", b->ctaid[0],
+                b->ctaid[1], b->ctaid[2]);
+    w->faulted = true;
+    for (uint32_t i = 0; i < b->warp_count; i++)
+        report_waits(b->warps[i]);
+    barrier_report_waits(b);
+}
+
+/* One CTA, from the start: its warps take turns until every thread has ended. Returns false
+ * when the run stops early (a fault, a deadlock, a --strict warning). */
+static bool run_cta(Block *b, const ExecOptions *o)
+{
+    memset(b->barriers, 0, sizeof b->barriers);
+    b->live_threads = NO_SLOT;
+    for (uint32_t i = 0; i < b->warp_count; i++) {
+        warp_reset(b->warps[i]);
+        fill_special_registers(b->warps[i]);
+    }
+    uint64_t slice = b->warp_count == 1 ? UINT64_MAX : SLICE_STEPS;
+    for (;;) {
+        bool alive = false, moved = false;
+        for (uint32_t i = 0; i < b->warp_count; i++) {
+            Warp *w = b->warps[i];
+            if (!(w->launched & ~w->exited))
+                continue;
+            alive = true;
+            moved |= warp_run(w, o, slice);
+            if (w->faulted || (o->strict && w->warnings.len))
+                return false;
+        }
+        if (!alive)
+            return true;
+        if (!moved) {
+            report_deadlock(b);
+            return false;
+        }
+    }
+}
+
+int block_run(Block *b, const ExecOptions *o)
+{
+    uint32_t ctas = b->nctaid[0] * b->nctaid[1] * b->nctaid[2];
+    free_snapshot(b->start);
+    b->start = ctas > 1 ? take_snapshot(b) : NULL;
+    b->steps = b->lane_steps = 0;
+    bool faulted = false;
+    for (uint32_t cta = 0; cta < ctas && !faulted; cta++) {
+        b->ctaid[0] = cta % b->nctaid[0];
+        b->ctaid[1] = cta / b->nctaid[0] % b->nctaid[1];
+        b->ctaid[2] = cta / (b->nctaid[0] * b->nctaid[1]);
+        if (cta > 0)
+            restore_snapshot(b, b->start);
+        faulted = !run_cta(b, o);
+    }
+    bool warned = false;
+    for (uint32_t i = 0; i < b->warp_count; i++) {
+        report_warnings(b->warps[i], o->strict);
+        warned |= b->warps[i]->warnings.len > 0;
+        faulted |= b->warps[i]->faulted;
+    }
+    return faulted || (o->strict && warned) ? EXEC_FAULT : EXEC_OK;
+}

@@ -1,0 +1,208 @@
+/* call.c: call and ret, lane by lane. A call pushes a frame for the callee on the lane's .local
+ * stack (its bytes undefined), copies the arguments into it and sets the callee's frame rows; a
+ * recursive call first saves the outer activation's registers. ret copies the results back,
+ * makes the frame's bytes undefined again and pops it; ret from the kernel ends the lane. Each
+ * call costs the callee's .local bytes and a return address of the --stack bytes. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "exec.h"
+
+/* Copies n bytes of one lane's .local stack, from one address to another. */
+static void copy_local(Warp *w, int lane, uint32_t from, uint32_t to, uint32_t n)
+{
+    uint32_t thread = w->thread_base + (uint32_t)lane;
+    uint8_t *sa, *sb;
+    uint8_t *a = mem_thread_bytes(&w->block->mem, w->prog->local_region, thread, from, n, &sa);
+    uint8_t *b = mem_thread_bytes(&w->block->mem, w->prog->local_region, thread, to, n, &sb);
+    if (!a || !b)
+        BUG("a call's parameter outside the stack");
+    memmove(b, a, n);
+    memmove(sb, sa, n);
+}
+
+/* Where the frame of the function a lane runs starts: the kernel's at 0. */
+static uint32_t frame_base(const Warp *w, uint32_t func, int lane)
+{
+    const FuncLayout *f = &w->prog->funcs[func];
+    return f->frame_row == NO_SLOT ? 0 : (uint32_t)w->val[f->frame_row][lane];
+}
+
+/* Recursion: registers belong to the function, not the call, so entering a function the lane
+ * is already in saves the outer activation's registers, predicates and frame addresses, and
+ * returning restores them. The frames themselves are apart on the stack. */
+static void save_bytes(SaveArea *s, const void *p, size_t n)
+{
+    if (s->len + n > s->cap) {
+        s->cap = (s->len + n) * 2;
+        s->data = xrealloc(s->data, s->cap);
+    }
+    memcpy(s->data + s->len, p, n);
+    s->len += n;
+}
+
+static void save_row(SaveArea *s, const Warp *w, uint32_t row, int l)
+{
+    uint64_t v = w->val[row][l];
+    uint8_t d = (uint8_t)(w->defined[row] >> l & 1);
+    save_bytes(s, &v, sizeof v);
+    save_bytes(s, &d, 1);
+}
+
+static const uint8_t *restore_row(Warp *w, uint32_t row, int l, const uint8_t *p)
+{
+    uint32_t bit = 1u << l;
+    memcpy(&w->val[row][l], p, 8);
+    w->defined[row] = p[8] ? w->defined[row] | bit : w->defined[row] & ~bit;
+    return p + 9;
+}
+
+static void save_activation(Warp *w, const FuncLayout *f, int l)
+{
+    SaveArea *s = &w->saves[l];
+    for (uint32_t r = 0; r < f->fn->regs.len; r++)
+        save_row(s, w, f->row_base + r, l);
+    for (uint32_t r = 0; f->frame_row != NO_SLOT && r <= f->frame_vars; r++)
+        save_row(s, w, f->frame_row + r, l);
+    for (uint32_t p = 0; p < f->fn->preds.len; p++) {
+        uint8_t bits = (uint8_t)((w->pred[f->pred_base + p] >> l & 1) | (w->pred_defined[f->pred_base + p] >> l & 1) << 1);
+        save_bytes(s, &bits, 1);
+    }
+}
+
+static void restore_activation(Warp *w, const FuncLayout *f, int l, size_t at)
+{
+    SaveArea *s = &w->saves[l];
+    const uint8_t *p = s->data + at;
+    uint32_t bit = 1u << l;
+    for (uint32_t r = 0; r < f->fn->regs.len; r++)
+        p = restore_row(w, f->row_base + r, l, p);
+    for (uint32_t r = 0; f->frame_row != NO_SLOT && r <= f->frame_vars; r++)
+        p = restore_row(w, f->frame_row + r, l, p);
+    for (uint32_t q = 0; q < f->fn->preds.len; q++, p++) {
+        uint32_t slot = f->pred_base + q;
+        w->pred[slot] = (*p & 1) ? w->pred[slot] | bit : w->pred[slot] & ~bit;
+        w->pred_defined[slot] = (*p & 2) ? w->pred_defined[slot] | bit : w->pred_defined[slot] & ~bit;
+    }
+    s->len = at;
+}
+
+/* A new frame for lane l at the end of its stack: its bytes undefined (a GPU's stack holds
+ * what earlier calls left), its address and its variables' in the function's frame rows.
+ * False after a fault: the stack (--stack bytes beyond the kernel's frame) is full. */
+static bool push_frame(Warp *w, uint32_t pc, uint32_t callee, int l, uint32_t *base)
+{
+    const FuncLayout *f = &w->prog->funcs[callee];
+    const Region *local = &w->block->mem.regions[w->prog->local_region];
+    uint32_t at = (w->sp[l] + f->frame_align - 1) & ~(f->frame_align - 1);
+    if ((uint64_t)w->charged[l] + f->charge > w->prog->stack_bytes) {
+        report_fault(w, pc, "lane %d: the stack overflows: calling '%s' (%u bytes of .local and return address) "
+                   "at depth %u needs %llu bytes of stack; each thread has %u (--stack)", l, f->fn->name,
+                   f->charge, w->depth[l] + 1, (unsigned long long)w->charged[l] + f->charge, w->prog->stack_bytes);
+        return false;
+    }
+    uint64_t end = (uint64_t)at + f->frame_size;
+    if (end > local->size && !mem_grow_per_lane(&w->block->mem, w->prog->local_region, end > 2 * local->size ? end : 2 * local->size) &&
+        !mem_grow_per_lane(&w->block->mem, w->prog->local_region, end)) {
+        report_fault(w, pc, "lane %d: calling '%s' at depth %u, the threads' stacks together need more than the %d MiB "
+                   "ptxrun holds for one variable", l, f->fn->name, w->depth[l] + 1, MAX_VARIABLE_BYTES >> 20);
+        return false;
+    }
+    uint8_t *shadow;
+    if (mem_thread_bytes(&w->block->mem, w->prog->local_region, w->thread_base + (uint32_t)l, at, f->frame_size, &shadow))
+        memset(shadow, 0, f->frame_size);
+    if (w->depth[l] == w->stack_cap[l]) {
+        w->stack_cap[l] = w->stack_cap[l] ? 2 * w->stack_cap[l] : 8;
+        w->stack[l] = xrealloc(w->stack[l], w->stack_cap[l] * sizeof *w->stack[l]);
+    }
+    *base = at;
+    w->sp[l] = (uint32_t)end;
+    w->charged[l] += f->charge;
+    return true;
+}
+
+static void set_frame_rows(Warp *w, const FuncLayout *f, int l, uint32_t base)
+{
+    uint32_t bit = 1u << l;
+    w->val[f->frame_row][l] = base;
+    w->defined[f->frame_row] |= bit;
+    for (uint32_t i = 0; i < f->frame_vars; i++) {
+        w->val[f->frame_row + 1 + i][l] = base + f->var_offset[i];
+        w->defined[f->frame_row + 1 + i] |= bit;
+    }
+}
+
+/* The lanes of run call their function: a frame pushed, the arguments copied into it. */
+void call_enter(Warp *w, uint32_t pc, uint32_t run)
+{
+    const XInstr *x = &w->prog->code[pc];
+    const CallSite *site = &w->prog->calls[x->target];
+    for (uint32_t k = run; k; k &= k - 1) {
+        int l = __builtin_ctz(k);
+        uint32_t callee = site->callee;
+        if (callee == NO_SLOT) {                 /* through a function address */
+            uint64_t a = w->val[site->target_row][l];
+            uint64_t index = (a - MEM_FUNC_BASE) / 16;
+            if (!(w->defined[site->target_row] >> l & 1) || a < MEM_FUNC_BASE || (a - MEM_FUNC_BASE) % 16 ||
+                index >= w->prog->func_count || index == 0) {        /* funcs[0] is the kernel */
+                report_fault(w, pc, "lane %d calls 0x%llx, which is not the address of a function", l,
+                           (unsigned long long)a);
+                return;
+            }
+            callee = (uint32_t)index;
+        }
+        const FuncLayout *cf = &w->prog->funcs[callee];
+        const Function *f = cf->fn;
+        if (site->arg_count != f->params.len || site->ret_count > f->returns.len) {
+            report_fault(w, pc, "lane %d calls '%s' with %u arguments and %u results; it takes %u and gives %u", l,
+                       f->name, site->arg_count, site->ret_count, f->params.len, f->returns.len);
+            return;
+        }
+        bool recursive = w->active[callee][l] > 0;
+        uint32_t caller_base = frame_base(w, site->caller, l), caller_sp = w->sp[l], base;
+        if (!push_frame(w, pc, callee, l, &base))
+            return;
+        size_t saved_at = w->saves[l].len;
+        if (recursive)
+            save_activation(w, cf, l);
+        for (unsigned i = 0; i < site->arg_count; i++) {
+            uint32_t n = site->args[i].size < cf->params[i].size ? site->args[i].size : cf->params[i].size;
+            copy_local(w, l, caller_base + site->args[i].offset, base + cf->params[i].offset, n);
+        }
+        set_frame_rows(w, cf, l, base);
+        w->active[callee][l]++;
+        w->stack[l][w->depth[l]++] = (Frame){ pc + 1, pc, callee, caller_sp, recursive, saved_at };
+        w->pc[l] = cf->code_base;
+    }
+}
+
+/* ret: from a function, results copied back and the frame popped; from the kernel, the end. */
+void call_return(Warp *w, uint32_t run)
+{
+    for (uint32_t k = run; k; k &= k - 1) {
+        int l = __builtin_ctz(k);
+        if (w->depth[l] == 0) {
+            w->exited |= 1u << l;
+            continue;
+        }
+        Frame f = w->stack[l][--w->depth[l]];
+        const CallSite *site = &w->prog->calls[w->prog->code[f.call_pc].target];
+        const FuncLayout *cf = &w->prog->funcs[f.callee];
+        uint32_t base = frame_base(w, f.callee, l);
+        if (f.saved)
+            restore_activation(w, cf, l, f.saved_at);
+        uint32_t caller_base = frame_base(w, site->caller, l);
+        for (unsigned i = 0; i < site->ret_count; i++) {
+            const FrameSlot *from = &cf->params[cf->fn->params.len + i];
+            uint32_t n = site->rets[i].size < from->size ? site->rets[i].size : from->size;
+            copy_local(w, l, base + from->offset, caller_base + site->rets[i].offset, n);
+        }
+        uint8_t *shadow;                     /* a returned frame's bytes are no one's: undefined */
+        if (mem_thread_bytes(&w->block->mem, w->prog->local_region, w->thread_base + (uint32_t)l, base, cf->frame_size, &shadow))
+            memset(shadow, 0, cf->frame_size);
+        w->sp[l] = f.caller_sp;
+        w->charged[l] -= cf->charge;
+        w->active[f.callee][l]--;
+        w->pc[l] = f.return_pc;
+    }
+}

@@ -1,0 +1,447 @@
+/* exec.h: the executor: a checked Module lowered into a Program and run by a Block of warps
+ * (docs/architecture.md). Nothing here prints or exits: faults and warnings go to the Diag. */
+#ifndef PTXRUN_EXEC_H
+#define PTXRUN_EXEC_H
+
+#include "ir.h"
+
+/* ---- the executor (lower.c, warp.c, block.c, ...) ---- */
+
+#define NO_SLOT 0xffffffffu       /* no register or predicate */
+#define ALL_LANES 0xffffffffu     /* every lane of the warp */
+
+typedef enum { DST_NONE, DST_VALUE, DST_PRED } DstKind;
+
+/* ---- memory (mem.c) ---- */
+
+/* Generic addresses: global memory from MEM_GLOBAL_BASE; every other space in a window. */
+#define MEM_GLOBAL_BASE   0x0000100000000000ull
+#define MEM_SHARED_WINDOW 0x0000200000000000ull
+#define MEM_LOCAL_WINDOW  0x0000300000000000ull
+#define MEM_CONST_WINDOW  0x0000400000000000ull
+#define MEM_PARAM_WINDOW  0x0000500000000000ull
+#define MEM_WINDOW_SIZE   0x0000100000000000ull
+#define MEM_FUNC_BASE     0x0000f00000000000ull   /* function "addresses" for indirect calls */
+
+typedef struct Region {
+    const char *name;          /* variable, parameter or buffer */
+    uint8_t space;             /* Space */
+    uint8_t type;              /* element type, for printing buffers */
+    bool per_lane;             /* .local: one copy per lane */
+    bool is_buffer;            /* from the lanes file: printed with the output */
+    bool kernel_param;         /* read-only */
+    uint64_t base;             /* address in its space */
+    uint64_t size;             /* bytes (per lane for .local) */
+    uint8_t *data;
+    uint8_t *shadow;           /* 1 where the byte is defined */
+} Region;
+
+/* Memory limits: one variable (all threads' copies of a .local) and all of them together. */
+enum { MAX_VARIABLE_BYTES = 256 << 20, MAX_MEMORY_BYTES = 1 << 30 };
+
+typedef struct Memory {
+    Region *regions;
+    uint32_t count, capacity;
+    uint32_t copies;           /* threads with a copy of each per-lane region (32 per warp) */
+    uint64_t cursor[SPACE_SAMPLER + 1];  /* next free address of each space */
+    uint32_t last;             /* the region found last: the next access is usually there too */
+} Memory;
+
+/* layout.c: what a name means, and where it lives. A .func's frame variable has a row with its
+ * address in each lane (address: its offset in the frame); everything else a fixed address. */
+typedef struct Symbol {
+    const char *name;
+    uint8_t space;             /* a frame variable's bytes are .local, its parameters' too */
+    uint8_t declared;          /* the space it was declared in */
+    uint64_t address;
+    uint32_t row;              /* NO_SLOT: fixed */
+    uint32_t size;
+} Symbol;
+typedef VEC(Symbol) SymbolVec;
+typedef struct PendingInit {
+    const Decl *decl;
+    uint32_t region, func;
+} PendingInit;
+typedef struct Layout {
+    SymbolVec module;          /* the module's names */
+    SymbolVec *scope;          /* each function's own */
+    uint32_t **by_decl;        /* each function's: its declaration id -> index in scope */
+    uint32_t *decl_count;
+    VEC(PendingInit) inits;
+    Memory *mem;               /* where variables get their regions */
+    Diag *diag;
+} Layout;
+
+/* An instruction decoded for execution: every operand is a row of Warp.val (registers,
+ * special registers and immediates alike) or a predicate slot. */
+typedef struct XInstr {
+    uint16_t op;               /* Opcode */
+    uint8_t family;            /* Family: the executor that runs it (ops.def; div of floats: mathops) */
+    uint8_t type;              /* the instruction's (first) type */
+    uint8_t bits;              /* its width */
+    uint8_t cls;               /* 'u' 's' 'b' 'f' 'p' */
+    uint8_t guard;             /* 0 none, 1 @p, 2 @!p */
+    uint8_t dst_kind;          /* DstKind; a sink '_' is DST_NONE */
+    uint8_t src_count;
+    uint8_t mode;              /* a Mod: shfl/vote mode, compare, shf direction, mul half */
+    uint8_t boolop;            /* setp .and/.or/.xor (a Mod) or 0 */
+    uint8_t rounding;          /* a Mod among rn rz rm rp, or 0 */
+    bool ftz, sat, clamp, wide, hi;
+    bool relu;                 /* min/max.relu: negative results become 0 */
+    bool nan_out;              /* min/max.NaN: a NaN operand gives NaN */
+    bool xorsign_abs;          /* min/max.xorsign.abs */
+    bool carry_out;            /* .cc: writes the lane's carry flag */
+    uint8_t src_not;           /* bit i: source i is a negated predicate */
+    uint8_t src_pred;          /* bit i: source i is a predicate slot */
+    uint32_t guard_pred;
+    uint32_t dst;              /* value row or predicate slot */
+    uint32_t dst_pred;         /* second destination: the p of d|p, the q of p|q; NO_SLOT if none */
+    uint32_t src[4];
+    uint32_t target;           /* bra: instruction index */
+    uint32_t line;             /* source line, for traces and reports */
+    uint8_t src_type;          /* cvt: the source type; dp4a, vabsdiff4: a's type */
+    uint8_t src_type2;         /* vabsdiff4: b's type */
+    const Function *owner;     /* the function the instruction is in (for names) */
+    uint8_t space;             /* ld/st/cvta: Space (SPACE_NONE = generic) */
+    bool to_space;             /* cvta.to */
+    bool pack, unpack;         /* mov d, {a, b} / mov {a, b}, d: vec holds the parts */
+    uint8_t vec_count;         /* ld/st: registers moved (1, or the .v2/.v4 count) */
+    uint8_t dst_bits;          /* ld: width of the destination register */
+    uint32_t vec[4];           /* ld: destination rows; st: source rows (NO_SLOT for '_') */
+    int64_t offset;            /* ld/st: [base + offset] */
+    uint8_t addr_bits;         /* ld/st/atom/red: the base register's width; [base + offset] wraps in it */
+    uint8_t barrier;           /* bar, barrier: BARRIER_SYNC, _ARRIVE or _RED */
+    uint32_t sync_kind;        /* synchronising: equal for the same opcode, types and modifiers */
+    uint8_t red_op;            /* bar.red: BARRIER_RED_POPC, _AND or _OR */
+    bool has_count;            /* bar, barrier: a thread count is given (src[1]) */
+    bool aligned;              /* bar, barrier.aligned: every thread must execute this very instruction */
+    bool reconverge;           /* the immediate post-dominator of a conditional branch */
+    uint32_t pdom_in, pdom_out;    /* its interval in the function's post-dominator tree (NO_SLOT: none) */
+    const Instr *ir;
+} XInstr;
+
+/* A variable in a function's frame: its offset from the frame's start and its size. */
+typedef struct FrameSlot {
+    uint32_t offset, size;
+} FrameSlot;
+
+/* A function's place in the loaded program: its code, register rows and predicate slots, and
+ * its frame in each thread's .local stack: parameters, results, .local variables and the .param
+ * of its call sequences. A .func's frame starts where the caller's stack ends, so each
+ * activation has its own; the kernel's frame is at .local address 0. Rows frame_row.. hold, in
+ * each lane, the address of the frame and of each variable in it (`ld.param [n]` and `mov r, y`
+ * read them); the kernel's are constants. */
+typedef struct FuncLayout {
+    Function *fn;
+    uint32_t code_base, row_base, pred_base;
+    uint32_t frame_size;       /* bytes, return address included */
+    uint32_t frame_align;      /* the largest alignment a variable in it asks for (at least 16) */
+    uint32_t charge;           /* what a call costs of the --stack bytes: .local and return address */
+    uint32_t frame_row;        /* row of the frame's address, then one per variable; NO_SLOT: kernel */
+    uint32_t frame_vars;       /* variables with a row */
+    FrameSlot *params;         /* parameters, then results */
+    uint32_t *var_offset;      /* offset of each variable with a row */
+} FuncLayout;
+
+/* A call site: who is called, and where in the caller's frame arguments and results are. */
+enum { MAX_CALL_PARAMS = 16, DEFAULT_STACK_BYTES = 1024, MAX_STACK_BYTES = 1 << 20 };
+typedef struct CallSite {
+    uint32_t callee;           /* index into Program.funcs, or NO_SLOT for an indirect call */
+    uint32_t caller;           /* index into Program.funcs */
+    uint32_t target_row;       /* indirect: the register holding the function's address */
+    uint8_t arg_count, ret_count;
+    FrameSlot args[MAX_CALL_PARAMS];   /* the caller's .param variables */
+    FrameSlot rets[MAX_CALL_PARAMS];
+} CallSite;
+
+typedef struct Frame {
+    uint32_t return_pc;
+    uint32_t call_pc;
+    uint32_t callee;
+    uint32_t caller_sp;        /* the stack's end before the call */
+    bool saved;                /* a recursive call: the outer activation's registers were saved */
+    size_t saved_at;           /* where, in the lane's save area */
+} Frame;
+
+typedef struct SaveArea {      /* one lane's saved activations, for recursion */
+    uint8_t *data;
+    size_t len, cap;
+} SaveArea;
+
+/* Where a lane waits at a synchronising instruction. */
+typedef struct Arrival {
+    uint32_t pc;
+    uint32_t membermask;
+    uint64_t since;            /* the step at which the lane arrived */
+} Arrival;
+
+enum { BARRIER_SYNC = 1, BARRIER_ARRIVE, BARRIER_RED };
+enum { BARRIER_RED_POPC = 1, BARRIER_RED_AND, BARRIER_RED_OR };
+
+/* One of a CTA's sixteen barriers (bar, barrier) between its arrivals and its completion. */
+enum { MAX_BLOCK_THREADS = 1024, MAX_WARPS = MAX_BLOCK_THREADS / WARP_SIZE,
+       MAX_GRID_CTAS = 1 << 16 };
+typedef struct Barrier {
+    uint32_t expected;         /* threads it waits for; 0: every non-exited thread of the CTA */
+    uint32_t arrived;          /* threads counted so far (sm_6x and below: 32 for each warp's arrival) */
+    uint32_t first_pc;         /* the instruction of the first arrival, for reports */
+    uint32_t first_warp;       /* and its warp */
+    uint32_t warp_pc[MAX_WARPS];   /* 1 + the instruction each warp's lanes arrived from, 0 none */
+    uint32_t split_warps;      /* warps whose lanes arrived from different instructions */
+    uint8_t red_op;            /* 0 (sync, arrive) or the BARRIER_RED_ operation of its .red */
+    uint32_t red_true, red_false;  /* threads whose predicate held, did not hold */
+    bool red_undefined;        /* some thread's predicate was undefined */
+    uint32_t waiting[MAX_WARPS];   /* lanes of each warp waiting for it */
+} Barrier;
+
+/* What --trace shows about one warp-step beyond the instruction: filled only while tracing. */
+enum { SOURCE_NONE = -1 };
+typedef struct StepTrace {
+    int8_t source[WARP_SIZE];  /* shfl: the lane each lane read, SOURCE_NONE if it read none */
+    uint32_t own;              /* shfl: lanes out of range (kept their own value, p false) */
+    uint32_t undefined;        /* shfl: lanes whose source supplied no defined value */
+    uint32_t waiting;          /* lanes that started waiting at a synchronising instruction */
+    uint32_t released;         /* lanes released from waiting */
+    uint64_t waited_since;     /* the earliest arrival among the released */
+    bool exchanged;            /* a shuffle happened */
+} StepTrace;
+
+typedef struct Warning {
+    uint32_t pc;
+    uint32_t lanes;
+    const char *what;          /* "undefined branch condition", "undefined membermask", ... */
+} Warning;
+
+typedef struct ExecOptions {
+    uint64_t max_steps;
+    uint32_t stack_bytes;      /* --stack: each thread's stack for calls */
+    bool strict;               /* undefined-value warnings stop the run (exit 3) */
+    FILE *trace;               /* NULL: no trace */
+    bool trace_json;           /* one JSON object per step instead of text */
+    bool trace_color;
+} ExecOptions;
+
+enum { EXEC_OK = 0, EXEC_FAULT = 3 };
+
+/* The lowered program (lower.c): made once from the checked IR, never written back into it,
+ * and read-only while it runs. Rows [0, reg_count) of each warp's values are registers, then
+ * special registers, then immediates (the same in every lane); predicate slots
+ * [0, pred_count - 2) are predicates, then the constants false and true. Its memory plan (where
+ * each variable lives) is the regions it made in the block's Memory. */
+typedef struct Program {
+    Module *m;
+    Function *fn;              /* the kernel */
+    XInstr *code;
+    uint32_t code_len;
+    uint32_t kernel_code_len;  /* the kernel's instructions come first */
+    uint32_t reg_count;
+    uint32_t first_immediate;
+    uint32_t row_count;
+    uint64_t *immediates;      /* the values of rows first_immediate.. */
+    uint32_t pred_count;
+    uint32_t sreg_rows[SREG_COUNT][4];  /* row of each special register (.x .y .z = 1..3); NO_SLOT */
+    FuncLayout *funcs;         /* funcs[0] is the kernel */
+    uint32_t func_count;
+    CallSite *calls;
+    uint32_t call_count;
+    uint32_t local_region;     /* the threads' .local memory: the kernel's frame, then the stack */
+    uint32_t param_region;     /* the kernel's parameter buffer */
+    uint32_t dynamic_region;   /* the CTA's dynamic .shared block */
+    uint32_t stack_bytes;      /* --stack */
+} Program;
+
+typedef struct Block Block;
+
+/* One warp of the CTA: its lanes' registers, predicates, pcs and call stacks, nothing else. */
+typedef struct Warp {
+    Block *block;
+    const Program *prog;       /* the block's */
+    uint32_t index;            /* %warpid */
+    uint32_t thread_base;      /* the CTA thread number of lane 0 */
+    uint64_t (*val)[WARP_SIZE];/* val[row][lane] */
+    uint32_t *defined;         /* defined[row]: lanes whose value is defined */
+    uint32_t *pred;            /* pred[slot]: lanes where true */
+    uint32_t *pred_defined;
+    uint32_t pc[WARP_SIZE];
+    uint64_t last_run[WARP_SIZE];  /* step at which each lane last executed */
+    uint32_t carry, carry_defined;  /* CC.CF of each lane (add.cc, addc, ...) */
+    uint32_t carry_by_sub;     /* lanes whose CC.CF a sub.cc/subc wrote (the readings differ) */
+    uint32_t launched;         /* lanes that run */
+    uint32_t exited;
+    uint32_t waiting;          /* lanes blocked at a synchronising instruction */
+    uint32_t at_barrier;       /* those of them waiting at a CTA barrier (bar, barrier) */
+    Arrival arrival[WARP_SIZE];
+    StepTrace *trace;          /* non-NULL while tracing */
+    Frame *stack[WARP_SIZE];   /* each lane's calls, depth[lane] of them */
+    uint32_t stack_cap[WARP_SIZE];
+    uint32_t sp[WARP_SIZE];    /* the end of each lane's .local stack */
+    uint32_t charged[WARP_SIZE];   /* the --stack bytes its calls use */
+    uint32_t (*active)[WARP_SIZE]; /* active[f][lane]: activations of function f on the lane's stack */
+    SaveArea saves[WARP_SIZE];
+    uint32_t depth[WARP_SIZE];
+    uint64_t steps;            /* the warp's own clock: starvation, arrival times */
+    uint32_t next_pc, last_mask, previous_ready;   /* where the loop left off (see warp_run) */
+    VEC(Warning) warnings;
+    bool faulted;
+} Warp;
+
+/* The CTA being run: its warps under one scheduler, its barriers, and the grid it belongs to.
+ * CTAs of a grid run one after another; each starts from the state the lanes file gave. */
+struct Block {
+    Program prog;
+    Memory mem;
+    Diag *diag;
+    Warp *warps[MAX_WARPS];
+    uint32_t warp_count;
+    uint32_t threads;          /* ntid.x * ntid.y * ntid.z */
+    uint32_t ntid[3], nctaid[3], ctaid[3];
+    bool per_warp_barriers;    /* .target sm_6x or below: a warp's arrival counts 32 threads */
+    Barrier barriers[BARRIER_COUNT];
+    uint32_t live_threads;     /* what barriers for all threads count to; NO_SLOT: count again */
+    uint64_t steps;            /* warp-steps of every warp and CTA, for --max-steps */
+    uint64_t lane_steps;       /* instructions executed, summed over threads */
+    struct Snapshot *start;    /* the state every CTA starts from (registers, .shared, .local) */
+};
+
+/* lower.c: the checked IR lowered into a Program; the memory plan goes into mem. False after
+ * reporting what cannot run (lower_free then releases what was made). */
+bool lower_program(Program *p, Memory *mem, Module *m, Function *fn, Diag *diag, uint32_t stack_bytes);
+void lower_free(Program *p);
+Function *lower_entry(Module *m, const char *name);        /* the kernel to run (NULL: the first) */
+
+/* cfg.c: post-dominators and reconvergence points of one function's code. */
+void cfg_reconvergence(XInstr *code, const FuncLayout *f);
+bool cfg_postdominates(const XInstr *code, uint32_t p, uint32_t q);   /* every path from q passes p */
+
+/* report.c: faults, warnings and deadlock notes, into the block's Diag. */
+void report_fault(Warp *w, uint32_t pc, const char *fmt, ...);
+void report_warn(Warp *w, uint32_t pc, uint32_t lanes, const char *what);
+void report_warnings(Warp *w, bool strict);               /* the collected warnings, as diagnostics */
+void report_waits(Warp *w);                               /* deadlock notes for warp-level waits */
+void report_lanes(const Warp *w, char *buf, size_t size, uint32_t lanes);   /* "warp 1 lanes 0-3" */
+void report_lane_ranges(char *buf, size_t size, uint32_t lanes, const char *separator);  /* "0-3,7" */
+
+/* The lanes of mask go on at pc next. */
+static inline void warp_advance(Warp *w, uint32_t mask, uint32_t next)
+{
+    if (mask == ALL_LANES) {
+        for (int l = 0; l < WARP_SIZE; l++)
+            w->pc[l] = next;
+        return;
+    }
+    if (!mask)
+        return;
+    for (int l = 0; l < WARP_SIZE; l++)
+        w->pc[l] = (mask >> l & 1) ? next : w->pc[l];
+}
+
+/* The lanes of `lanes` whose guard holds; `undefined` gets those whose guard is undefined. */
+static inline uint32_t warp_guard_lanes(const Warp *w, const XInstr *x, uint32_t lanes, uint32_t *undefined)
+{
+    *undefined = 0;
+    if (!x->guard)
+        return lanes;
+    uint32_t p = w->pred[x->guard_pred];
+    *undefined = lanes & ~w->pred_defined[x->guard_pred];
+    return lanes & (x->guard == 1 ? p : ~p);
+}
+
+/* sync.c: warp-level synchronising instructions. */
+void sync_arrive(Warp *w, uint32_t pc, uint32_t mask);    /* lanes of mask reach the one at pc */
+void sync_try_complete(Warp *w);                          /* after lanes exited: who may complete */
+
+/* call.c */
+void call_enter(Warp *w, uint32_t pc, uint32_t run);      /* the lanes of run call */
+void call_return(Warp *w, uint32_t run);                  /* and return (from the kernel: end) */
+
+/* warp.c: one warp's loop. */
+void warp_reset(Warp *w);
+bool warp_run(Warp *w, const ExecOptions *options, uint64_t slice);   /* false: no lane was ready */
+
+/* block.c: the CTA and the grid; the handle the driver holds. */
+/* NULL after reporting what cannot run; stack_bytes: each thread's stack for the frames of calls. */
+Block *block_load(Module *m, Function *fn, Diag *diag, uint32_t stack_bytes);
+/* The bytes of kernel parameter i in the parameter buffer, and its size. */
+uint8_t *block_param_bytes(Block *b, uint32_t i, uint8_t **shadow, uint32_t *size);
+void block_set_dynamic_shared(Block *b, uint32_t bytes);
+/* The block's shape: creates its warps, fills the special registers. Ask block_fits first:
+ * each thread has its own copy of .local. */
+bool block_fits(const Block *b, const uint32_t ntid[3], char *err, size_t errlen);
+void block_set_shape(Block *b, const uint32_t ntid[3], uint32_t active);
+void block_set_grid(Block *b, const uint32_t nctaid[3]);
+int block_run(Block *b, const ExecOptions *options);      /* the whole grid: EXEC_OK or EXEC_FAULT */
+void block_free(Block *b);                                /* its warps, memory and program */
+Warp *block_thread_warp(const Block *b, uint32_t t, int *lane);  /* the warp and lane of thread t */
+
+/* layout.c (the Layout type is above) */
+uint64_t layout_decl_bytes(const Decl *d);
+bool layout_fits(const Program *prog, Diag *diag);
+uint32_t layout_frames(Layout *ly, Program *prog, uint32_t rows);     /* returns the rows after the frames' */
+bool layout_memory(Layout *ly, Program *prog, uint32_t stack_bytes);
+enum { LAYOUT_BY_NAME = UINT32_MAX };
+bool layout_find(const Layout *ly, const Program *prog, uint32_t func, const char *name, uint32_t decl, Symbol *out);
+void layout_free(Layout *ly, uint32_t func_count);
+
+/* barrier.c: bar and barrier. */
+void barrier_arrive(Warp *w, uint32_t pc, uint32_t lanes);
+void barrier_threads_exited(Block *b);                    /* barriers for all threads may complete */
+void barrier_report_waits(Block *b);                      /* deadlock notes for barrier waits */
+
+/* trace.c: --trace, one warp-step at a time. */
+void trace_step(FILE *out, const Warp *w, const ExecOptions *o, uint32_t pc, uint32_t mask);
+
+/* alu.c: integer, float, logic, compare, select and move, over the lanes of mask. */
+void alu_execute(Warp *w, const XInstr *x, uint32_t mask);
+void alu_move_parts(Warp *w, const XInstr *x, uint32_t mask);   /* mov packing and unpacking */
+
+/* bitops.c: popc clz bfind brev bfe bfi prmt lop3, integer div and rem. */
+void bitops_execute(Warp *w, const XInstr *x, uint32_t mask);
+
+/* mathops.c: float div rcp sqrt rsqrt sin cos lg2 ex2 tanh, copysign, testp, slct. */
+void mathops_execute(Warp *w, const XInstr *x, uint32_t mask);
+/* approx.c: the H100's .approx/.full results (op an OP_ code; f32 operands and result as bits). */
+uint32_t approx_f32(int op, bool full, bool ftz, uint32_t a, uint32_t b);
+uint64_t approx_f64(int op, bool ftz, uint64_t a);     /* rcp.approx.ftz.f64, rsqrt.approx[.ftz].f64 */
+
+/* convert.c */
+void convert_execute(Warp *w, const XInstr *x, uint32_t mask);
+double convert_small_to_double(uint64_t bits, int type);     /* f16, bf16 */
+bool convert_is_nan(uint64_t bits, int type);                  /* f16, bf16, f32, f64 */
+uint64_t convert_nan(uint64_t bits, int from, int to);         /* a NaN in another format, quieted */
+double float_from_bits(uint64_t bits, unsigned width, bool ftz);   /* f32 (flushed if ftz) or f64 */
+uint64_t float_to_bits(double v, unsigned width, bool ftz);        /* rounded in the current mode; NaN canonical */
+uint64_t convert_double_to_small(double v, int type);        /* rounded to nearest even */
+
+/* format.c: one value as text in its type. */
+void format_value(char *buf, size_t size, uint64_t bits, int type);       /* as the table shows it */
+void format_json_value(char *buf, size_t size, uint64_t bits, int type);  /* as --json writes it */
+
+/* warpops.c: the exchange instructions, for the lanes that complete them together. */
+/* at: the instruction when every lane runs the same one; NULL: each lane's own, found through
+ * arrival[lane].pc (lanes that met from different pcs). */
+void warpops_shfl(Warp *w, const XInstr *at, uint32_t lanes, uint32_t participants, uint32_t guard_true);
+void warpops_vote(Warp *w, const XInstr *at, uint32_t lanes, uint32_t guard_true);
+void warpops_shf(Warp *w, const XInstr *x, uint32_t mask);
+void warpops_execute(Warp *w, const XInstr *x, uint32_t lanes, uint32_t guard_true);   /* shfl, vote, activemask, shf */
+void warpops_match(Warp *w, const XInstr *at, uint32_t lanes, uint32_t guard_true);
+void warpops_redux(Warp *w, const XInstr *at, uint32_t lanes, uint32_t guard_true);
+void warpops_elect(Warp *w, const XInstr *at, uint32_t lanes, uint32_t guard_true);
+
+/* mem.c */
+void mem_init(Memory *mem);
+void mem_free(Memory *mem);
+void mem_set_copies(Memory *mem, uint32_t copies);     /* threads with a copy of each per-lane region */
+uint32_t mem_add(Memory *mem, const char *name, int space, uint64_t size, uint32_t align, int type, bool per_lane,
+                 bool defined);
+Region *mem_named(Memory *mem, const char *name, int space);  /* space -1: any */
+bool mem_overlaps(const Memory *mem, int space, uint64_t base, uint64_t size, uint32_t except);
+void mem_resize(Memory *mem, uint32_t index, uint64_t size);
+bool mem_grow_per_lane(Memory *mem, uint32_t index, uint64_t size);
+uint8_t *mem_thread_bytes(Memory *mem, uint32_t index, uint32_t thread, uint64_t address, uint64_t size,
+                          uint8_t **shadow);
+uint64_t mem_generic(int space, uint64_t address);
+const char *mem_space_name(int space);          /* ".global", ..., "generic" */
+void mem_execute(Warp *w, const XInstr *x, uint32_t mask);     /* ld, st, cvta */
+void mem_atomic(Warp *w, const XInstr *x, uint32_t mask);      /* atom, red: lane by lane, lowest first */
+
+#endif

@@ -1,0 +1,481 @@
+/* mem.c: the memory spaces of one warp's kernel. Every variable, kernel parameter and buffer
+ * is a Region with an address in its own state space; a generic address is the global address
+ * itself, or a space's address plus that space's window (what cvta computes). Each byte has a
+ * shadow byte saying whether it is defined, so an undefined register stored and loaded again
+ * stays undefined. ld/st/cvta execute here; an access outside every region, misaligned, to an
+ * undefined address or to read-only memory is a fault naming lane, line, address and the
+ * nearest region. Requires: lower.c (XInstr), report.c (faults), convert.c (float formats for atom.add). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "exec.h"
+
+/* Where each space appears in the generic address space. Global addresses are generic. */
+static uint64_t window(int space)
+{
+    switch (space) {
+    case SPACE_SHARED: return MEM_SHARED_WINDOW;
+    case SPACE_LOCAL: return MEM_LOCAL_WINDOW;
+    case SPACE_CONST: return MEM_CONST_WINDOW;
+    case SPACE_PARAM: return MEM_PARAM_WINDOW;
+    default: return 0;
+    }
+}
+
+const char *mem_space_name(int space)
+{
+    switch (space) {
+    case SPACE_GLOBAL: return ".global";
+    case SPACE_SHARED: return ".shared";
+    case SPACE_LOCAL: return ".local";
+    case SPACE_CONST: return ".const";
+    case SPACE_PARAM: return ".param";
+    default: return "generic";
+    }
+}
+
+void mem_init(Memory *mem)
+{
+    memset(mem, 0, sizeof *mem);
+    mem->cursor[SPACE_GLOBAL] = MEM_GLOBAL_BASE;
+    mem->cursor[SPACE_SHARED] = 0;
+    mem->cursor[SPACE_LOCAL] = 0;
+    mem->cursor[SPACE_CONST] = 0;
+    mem->cursor[SPACE_PARAM] = 0;
+    mem->copies = WARP_SIZE;
+}
+
+/* Gives every per-lane region a copy for each of `copies` threads; new copies start zero and
+ * undefined. */
+void mem_set_copies(Memory *mem, uint32_t copies)
+{
+    for (uint32_t i = 0; i < mem->count; i++) {
+        Region *r = &mem->regions[i];
+        if (!r->per_lane || copies == mem->copies)
+            continue;
+        size_t old = (size_t)r->size * mem->copies, bytes = (size_t)r->size * copies;
+        r->data = xrealloc(r->data, bytes ? bytes : 1);
+        r->shadow = xrealloc(r->shadow, bytes ? bytes : 1);
+        if (bytes > old) {
+            memset(r->data + old, 0, bytes - old);
+            memset(r->shadow + old, 0, bytes - old);
+        }
+    }
+    mem->copies = copies;
+}
+
+void mem_free(Memory *mem)
+{
+    for (uint32_t i = 0; i < mem->count; i++) {
+        free(mem->regions[i].data);
+        free(mem->regions[i].shadow);
+    }
+    free(mem->regions);
+    mem->regions = NULL;
+    mem->count = mem->capacity = 0;
+}
+
+/* Whether [base, base + size) of space shares a byte with a region of that space. */
+bool mem_overlaps(const Memory *mem, int space, uint64_t base, uint64_t size, uint32_t except)
+{
+    for (uint32_t i = 0; i < mem->count; i++) {
+        const Region *r = &mem->regions[i];
+        if (i != except && r->space == space && size && r->size && base < r->base + r->size && r->base < base + size)
+            return true;
+    }
+    return false;
+}
+
+/* A new zero-filled region; returns its index. Regions of a space never overlap: one that would
+ * is ptxrun's bug. Global and constant variables and buffers sit 256 bytes apart, so that
+ * running off the end of one is caught; .shared variables and kernel parameters are packed as
+ * a GPU packs them (each at its alignment). */
+uint32_t mem_add(Memory *mem, const char *name, int space, uint64_t size, uint32_t align, int type, bool per_lane,
+                 bool defined)
+{
+    if (mem->count == mem->capacity) {
+        mem->capacity = mem->capacity ? 2 * mem->capacity : 16;
+        mem->regions = xrealloc(mem->regions, mem->capacity * sizeof *mem->regions);
+    }
+    bool apart = space == SPACE_GLOBAL || space == SPACE_CONST;
+    if (align < 16 && apart)
+        align = 16;
+    if (align == 0)
+        align = 1;
+    uint64_t base = (mem->cursor[space] + align - 1) & ~(uint64_t)(align - 1);
+    if (mem_overlaps(mem, space, base, size, NO_SLOT))
+        BUG("region '%s' at 0x%llx overlaps another", name ? name : "?", (unsigned long long)base);
+    mem->cursor[space] = base + size + (apart ? 256 : 0);
+    Region *r = &mem->regions[mem->count];
+    memset(r, 0, sizeof *r);
+    r->name = name;
+    r->space = (uint8_t)space;
+    r->type = (uint8_t)type;
+    r->per_lane = per_lane;
+    r->base = base;
+    r->size = size;
+    size_t bytes = (size_t)size * (per_lane ? mem->copies : 1);
+    r->data = xcalloc(bytes ? bytes : 1, 1);
+    r->shadow = xcalloc(bytes ? bytes : 1, 1);
+    if (defined)
+        memset(r->shadow, 1, bytes);
+    return mem->count++;
+}
+
+/* Gives a region (the last of its space) a new size; new bytes are zero and undefined. */
+void mem_resize(Memory *mem, uint32_t index, uint64_t size)
+{
+    Region *r = &mem->regions[index];
+    if (r->per_lane || mem_overlaps(mem, r->space, r->base, size, index))
+        BUG("region '%s' cannot grow to %llu bytes", r->name ? r->name : "?", (unsigned long long)size);
+    r->data = xrealloc(r->data, size ? size : 1);
+    r->shadow = xrealloc(r->shadow, size ? size : 1);
+    if (size > r->size) {
+        memset(r->data + r->size, 0, size - r->size);
+        memset(r->shadow + r->size, 0, size - r->size);
+    }
+    r->size = size;
+    if (mem->cursor[r->space] < r->base + size)
+        mem->cursor[r->space] = r->base + size;
+}
+
+/* Gives every thread's copy of a per-thread region `size` bytes (more than now): each copy keeps
+ * its bytes, the new ones undefined. False if all copies together would pass the limit on one
+ * variable. Addresses in the region are offsets in a thread's copy, so none changes. */
+bool mem_grow_per_lane(Memory *mem, uint32_t index, uint64_t size)
+{
+    Region *r = &mem->regions[index];
+    if (!r->per_lane || size <= r->size)
+        return true;
+    if (size > MAX_VARIABLE_BYTES / (mem->copies ? mem->copies : 1))
+        return false;
+    size_t bytes = (size_t)size * mem->copies;
+    uint8_t *data = xcalloc(bytes ? bytes : 1, 1), *shadow = xcalloc(bytes ? bytes : 1, 1);
+    for (uint32_t t = 0; t < mem->copies; t++) {
+        memcpy(data + (size_t)t * size, r->data + (size_t)t * r->size, r->size);
+        memcpy(shadow + (size_t)t * size, r->shadow + (size_t)t * r->size, r->size);
+    }
+    free(r->data);
+    free(r->shadow);
+    r->data = data;
+    r->shadow = shadow;
+    r->size = size;
+    return true;
+}
+
+/* The bytes at address in one thread's copy of a per-thread region; NULL if outside it. */
+uint8_t *mem_thread_bytes(Memory *mem, uint32_t index, uint32_t thread, uint64_t address, uint64_t size,
+                          uint8_t **shadow)
+{
+    Region *r = &mem->regions[index];
+    if (address < r->base || address - r->base > r->size || r->size - (address - r->base) < size)
+        return NULL;
+    uint64_t offset = address - r->base + (r->per_lane ? (uint64_t)thread * r->size : 0);
+    *shadow = r->shadow + offset;
+    return r->data + offset;
+}
+
+Region *mem_named(Memory *mem, const char *name, int space)
+{
+    for (uint32_t i = 0; i < mem->count; i++)
+        if (mem->regions[i].name == name && (space < 0 || mem->regions[i].space == space))
+            return &mem->regions[i];
+    for (uint32_t i = 0; i < mem->count; i++)     /* names from JSON are not interned */
+        if (mem->regions[i].name && strcmp(mem->regions[i].name, name) == 0 &&
+            (space < 0 || mem->regions[i].space == space))
+            return &mem->regions[i];
+    return NULL;
+}
+
+uint64_t mem_generic(int space, uint64_t address)
+{
+    return address + window(space);
+}
+
+/* Splits a generic address into a space and an address in it. */
+static int from_generic(uint64_t generic, uint64_t *address)
+{
+    static const int spaces[] = { SPACE_SHARED, SPACE_LOCAL, SPACE_CONST, SPACE_PARAM };
+    for (size_t i = 0; i < COUNT_OF(spaces); i++) {
+        uint64_t w = window(spaces[i]);
+        if (generic >= w && generic - w < MEM_WINDOW_SIZE) {
+            *address = generic - w;
+            return spaces[i];
+        }
+    }
+    *address = generic;
+    return SPACE_GLOBAL;
+}
+
+static bool contains(const Region *r, int space, uint64_t address, uint64_t size)
+{
+    return r->space == space && address >= r->base && address - r->base <= r->size &&
+           r->size - (address - r->base) >= size;
+}
+
+static Region *find(Memory *mem, int space, uint64_t address, uint64_t size)
+{
+    if (mem->last < mem->count && contains(&mem->regions[mem->last], space, address, size))
+        return &mem->regions[mem->last];
+    for (uint32_t i = 0; i < mem->count; i++) {
+        if (contains(&mem->regions[i], space, address, size)) {
+            mem->last = i;
+            return &mem->regions[i];
+        }
+    }
+    return NULL;
+}
+
+static void describe_nearest(Memory *mem, int space, uint64_t address, char *buf, size_t size)
+{
+    const Region *best = NULL;
+    uint64_t best_distance = UINT64_MAX;
+    for (uint32_t i = 0; i < mem->count; i++) {
+        const Region *r = &mem->regions[i];
+        if (r->space != space)
+            continue;
+        uint64_t d = address < r->base ? r->base - address : address >= r->base + r->size ? address - (r->base + r->size) + 1 : 0;
+        if (d < best_distance) {
+            best_distance = d;
+            best = r;
+        }
+    }
+    if (best)
+        snprintf(buf, size, "; the nearest is '%s' at 0x%llx..0x%llx", best->name ? best->name : "?",
+                 (unsigned long long)mem_generic(space, best->base),
+                 (unsigned long long)mem_generic(space, best->base + best->size));
+    else
+        snprintf(buf, size, "; there is no %s memory", mem_space_name(space));
+}
+
+/* ---- execution ---- */
+
+/* False (after a fault) when an access of size bytes at address is not size-aligned: a scalar is
+ * aligned to its size, a .v2/.v4 vector to the whole vector (PTX ISA, Addresses as Operands).
+ * Every window is aligned far beyond any access, so a generic address is as aligned as the
+ * space address it stands for. */
+static bool aligned(Warp *w, const XInstr *x, int lane, uint64_t address, unsigned size, bool store)
+{
+    if (address % size == 0)
+        return true;
+    uint32_t pc = (uint32_t)(x - w->prog->code);
+    report_fault(w, pc, "lane %d (pc %u): '%s' %s %u bytes at 0x%llx, which is not %u-byte aligned", lane, pc,
+               x->ir->mnemonic, store ? "writes" : "reads", size, (unsigned long long)address, size);
+    return false;
+}
+
+/* The bytes of lane's access, after every check; NULL after a fault. */
+static uint8_t *locate(Warp *w, const XInstr *x, int lane, uint64_t address, unsigned size, bool store,
+                       uint8_t **shadow)
+{
+    Memory *mem = &w->block->mem;
+    int space = x->space;
+    uint64_t in_space = address;
+    if (space == SPACE_NONE)
+        space = from_generic(address, &in_space);
+    uint32_t pc = (uint32_t)(x - w->prog->code);
+    if (!aligned(w, x, lane, address, size, store))
+        return NULL;
+    Region *r = find(mem, space, in_space, size);
+    if (!r) {
+        char near[256];
+        describe_nearest(mem, space, in_space, near, sizeof near);
+        report_fault(w, pc, "lane %d (pc %u): '%s' %s %u bytes at 0x%llx (%s), outside every region%s", lane, pc,
+                   x->ir->mnemonic, store ? "writes" : "reads", size, (unsigned long long)address, mem_space_name(space), near);
+        return NULL;
+    }
+    if (store && (r->space == SPACE_CONST || (r->space == SPACE_PARAM && r->kernel_param))) {
+        report_fault(w, pc, "lane %d (pc %u): '%s' writes to read-only %s memory '%s'", lane, pc, x->ir->mnemonic,
+                   mem_space_name(r->space), r->name);
+        return NULL;
+    }
+    uint64_t offset = (in_space - r->base) + (r->per_lane ? (uint64_t)(w->thread_base + (uint32_t)lane) * r->size : 0);
+    *shadow = r->shadow + offset;
+    return r->data + offset;
+}
+
+static uint64_t read_bytes(const uint8_t *p, unsigned size)
+{
+    uint64_t v = 0;
+    for (unsigned i = 0; i < size; i++)
+        v |= (uint64_t)p[i] << (8 * i);
+    return v;
+}
+
+static void write_bytes(uint8_t *p, uint64_t v, unsigned size)
+{
+    for (unsigned i = 0; i < size; i++)
+        p[i] = (uint8_t)(v >> (8 * i));
+}
+
+static bool all_set(const uint8_t *shadow, unsigned size)
+{
+    for (unsigned i = 0; i < size; i++)
+        if (!shadow[i])
+            return false;
+    return true;
+}
+
+/* The lane's address [base + offset], formed in the width of the base register: with a 32-bit
+ * register the sum wraps in 32 bits (nvcc folds negative offsets into 32-bit .shared addresses:
+ * [%r3+68] with %r3 = buf - 64). */
+static uint64_t lane_address(const Warp *w, const XInstr *x, int lane)
+{
+    return (w->val[x->src[0]][lane] + (uint64_t)x->offset) & width_mask(x->addr_bits ? x->addr_bits : 64);
+}
+
+static void memory_access(Warp *w, const XInstr *x, uint32_t mask)
+{
+    unsigned size = (unsigned)(x->bits + 7) / 8;
+    bool store = x->op == OP_ST;
+    uint32_t pc = (uint32_t)(x - w->prog->code);
+    uint32_t base = x->src[0];
+    uint32_t undefined = mask & ~w->defined[base];
+    if (undefined) {
+        report_fault(w, pc, "lane %d (pc %u): '%s' uses an undefined address", __builtin_ctz(undefined), pc,
+                   x->ir->mnemonic);
+        return;
+    }
+    bool sign = x->cls == 's';
+    for (uint32_t k = mask; k; k &= k - 1) {
+        int l = __builtin_ctz(k);
+        uint64_t address = lane_address(w, x, l);
+        if (x->vec_count > 1 && !aligned(w, x, l, address, size * x->vec_count, store))
+            return;
+        for (unsigned e = 0; e < x->vec_count; e++) {
+            uint8_t *shadow;
+            uint8_t *p = locate(w, x, l, address + e * size, size, store, &shadow);
+            if (!p)
+                return;
+            uint32_t row = x->vec[e];
+            if (row == NO_SLOT)
+                continue;                    /* '_' in a vector */
+            uint32_t bit = 1u << l;
+            if (store) {
+                write_bytes(p, w->val[row][l], size);
+                memset(shadow, (w->defined[row] >> l) & 1, size);
+            } else {
+                uint64_t v = read_bytes(p, size);
+                if (sign && size < 8) {
+                    unsigned shift = 64 - 8 * size;
+                    v = (uint64_t)((int64_t)(v << shift) >> shift);
+                }
+                w->val[row][l] = v & width_mask(x->dst_bits);
+                w->defined[row] = all_set(shadow, size) ? w->defined[row] | bit : w->defined[row] & ~bit;
+            }
+        }
+    }
+}
+
+/* cvta.space: space address -> generic; cvta.to.space: generic -> space address. */
+static void convert_address(Warp *w, const XInstr *x, uint32_t mask)
+{
+    const uint64_t *a = w->val[x->src[0]];
+    uint64_t *d = w->val[x->dst];
+    uint64_t shift = window(x->space);
+    for (int l = 0; l < WARP_SIZE; l++)
+        if (mask >> l & 1)
+            d[l] = (x->to_space ? a[l] - shift : a[l] + shift) & width_mask(x->bits);
+    w->defined[x->dst] = (w->defined[x->dst] & ~mask) | (w->defined[x->src[0]] & mask);
+}
+
+void mem_execute(Warp *w, const XInstr *x, uint32_t mask)
+{
+    if (x->op == OP_CVTA)
+        convert_address(w, x, mask);
+    else
+        memory_access(w, x, mask);
+}
+
+/* add.noftz of f16, bf16 or a packed pair of them: each 16-bit half on its own, rounded to
+ * nearest even, subnormals kept, a NaN result the canonical 0x7fff (as the H100's add.f16 and
+ * add.bf16 give). The sum of two halves is exact in double, or (for bf16 of far-apart
+ * magnitudes) so close to the larger one that rounding it once more cannot change the result. */
+static uint64_t half_add(int type, uint64_t old, uint64_t b)
+{
+    int half = type == TYPE_F16 || type == TYPE_F16X2 ? TYPE_F16 : TYPE_BF16;
+    unsigned bits = type_info[type].bits;
+    uint64_t r = 0;
+    for (unsigned i = 0; i < bits; i += 16) {
+        double sum = convert_small_to_double(old >> i, half) + convert_small_to_double(b >> i, half);
+        r |= convert_double_to_small(sum, half) << i;
+    }
+    return r;
+}
+
+/* One atomic update of old with b (and c for cas); returns the new value. ftz: an f32 add
+ * flushes subnormal inputs and result to zero of the same sign, as atom/red.add.f32 on global
+ * memory does (PTX ISA); on shared memory it keeps them. */
+static uint64_t atomic_update(const XInstr *x, uint64_t old, uint64_t b, uint64_t c, bool ftz)
+{
+    unsigned bits = x->bits;
+    uint64_t m = width_mask(bits);
+    bool is_signed = x->cls == 's';
+    int64_t so = (int64_t)(old << (64 - bits)) >> (64 - bits), sb = (int64_t)(b << (64 - bits)) >> (64 - bits);
+    if (x->cls == 'f') {                      /* add.f32, add.f64, add.noftz of halves */
+        if (x->type != TYPE_F32 && x->type != TYPE_F64)
+            return half_add(x->type, old, b);
+        if (bits == 32)                       /* in double, rounded to f32: as if rounded once */
+            return float_to_bits(float_from_bits(old, 32, ftz) + float_from_bits(b, 32, ftz), 32, ftz);
+        double dof, dbf;
+        memcpy(&dof, &old, 8);
+        memcpy(&dbf, &b, 8);
+        double r = dof + dbf;
+        uint64_t br;
+        memcpy(&br, &r, 8);
+        return r != r ? 0x7fffffffffffffffull : br;
+    }
+    switch (x->mode) {
+    case MOD_ADD: return (old + b) & m;
+    case MOD_AND: return old & b & m;
+    case MOD_OR: return (old | b) & m;
+    case MOD_XOR: return (old ^ b) & m;
+    case MOD_EXCH: return b & m;
+    case MOD_CAS: return (old & m) == (b & m) ? c & m : old;
+    case MOD_MIN: return is_signed ? (sb < so ? b : old) & m : ((b & m) < (old & m) ? b : old) & m;
+    case MOD_MAX: return is_signed ? (sb > so ? b : old) & m : ((b & m) > (old & m) ? b : old) & m;
+    case MOD_INC: return (old & m) >= (b & m) ? 0 : (old + 1) & m;
+    case MOD_DEC: return ((old & m) == 0 || (old & m) > (b & m)) ? b & m : (old - 1) & m;
+    default: BUG("atomic %d", x->mode);
+    }
+}
+
+/* atom/red: each lane's read-modify-write in turn, lowest lane first (ptxrun's order; the
+ * GPU's is unspecified, so the final memory value is the same and atom's d follows it). */
+void mem_atomic(Warp *w, const XInstr *x, uint32_t mask)
+{
+    unsigned size = x->bits / 8;
+    uint32_t pc = (uint32_t)(x - w->prog->code);
+    uint32_t base = x->src[0];
+    uint32_t undefined = mask & ~w->defined[base];
+    if (undefined) {
+        report_fault(w, pc, "lane %d (pc %u): '%s' uses an undefined address", __builtin_ctz(undefined), pc,
+                   x->ir->mnemonic);
+        return;
+    }
+    for (uint32_t k = mask; k; k &= k - 1) {
+        int l = __builtin_ctz(k);
+        uint8_t *shadow;
+        uint64_t address = lane_address(w, x, l), in_space;
+        int space = x->space == SPACE_NONE ? from_generic(address, &in_space) : x->space;
+        if (space != SPACE_GLOBAL && space != SPACE_SHARED) {
+            report_fault(w, pc, "lane %d (pc %u): '%s' on a %s address (0x%llx): atomics are defined on .global and "
+                       ".shared memory only", l, pc, x->ir->mnemonic, mem_space_name(space), (unsigned long long)address);
+            return;
+        }
+        uint8_t *p = locate(w, x, l, address, size, true, &shadow);
+        if (!p)
+            return;
+        uint64_t old = read_bytes(p, size);
+        bool old_defined = all_set(shadow, size);
+        uint64_t b = w->val[x->vec[0]][l], c = x->vec_count > 1 ? w->val[x->vec[1]][l] : 0;
+        bool in_defined = (w->defined[x->vec[0]] >> l & 1) && (x->vec_count < 2 || (w->defined[x->vec[1]] >> l & 1));
+        write_bytes(p, atomic_update(x, old, b, c, space == SPACE_GLOBAL), size);
+        memset(shadow, old_defined && in_defined, size);
+        if (x->dst_kind == DST_VALUE) {
+            uint32_t bit = 1u << l;
+            w->val[x->dst][l] = old;
+            w->defined[x->dst] = old_defined ? w->defined[x->dst] | bit : w->defined[x->dst] & ~bit;
+        }
+    }
+}

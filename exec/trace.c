@@ -1,0 +1,269 @@
+/* trace.c: --trace. After each warp-step: the step, pc, source line, the lanes as 32 marks
+ * (# ran, w waiting, x exited, . elsewhere, - not launched), the instruction, the values it
+ * wrote, for a shuffle which lane each lane read (lane <- source; * out of range, so its own
+ * value; ? undefined), lanes that began or ended waiting at a synchronising instruction, and
+ * where lanes parted (divergence) or met (reconvergence). --trace=json writes the same as one
+ * JSON object per line. Requires: warp.c's StepTrace of the step. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "exec.h"
+
+static const char *const GREEN = "\033[32m", *const YELLOW = "\033[33m", *const DIM = "\033[2m",
+                         *const RED = "\033[31m", *const RESET = "\033[0m";
+
+
+static const FuncLayout *layout_of(const Warp *w, const Function *fn)
+{
+    for (uint32_t k = 0; k < w->prog->func_count; k++)
+        if (w->prog->funcs[k].fn == fn)
+            return &w->prog->funcs[k];
+    return &w->prog->funcs[0];
+}
+
+/* The registers the instruction wrote: rows (and predicate slots) with their names. */
+typedef struct Written {
+    const char *name;
+    uint32_t row;
+    bool pred;
+    int type;
+} Written;
+
+static unsigned written_by(const Warp *w, const XInstr *x, Written out[6])
+{
+    const FuncLayout *f = layout_of(w, x->owner);
+    unsigned n = 0;
+    if (x->op == OP_ST || x->op == OP_RED || x->op == OP_BRA || x->op == OP_CALL)
+        return 0;
+    if ((x->op == OP_LD || x->unpack) && x->vec_count) {
+        for (unsigned i = 0; i < x->vec_count && n < 4; i++)
+            if (x->vec[i] != NO_SLOT && x->vec[i] >= f->row_base && x->vec[i] - f->row_base < f->fn->regs.len) {
+                const Register *r = &f->fn->regs.data[x->vec[i] - f->row_base];
+                out[n++] = (Written){ r->name, x->vec[i], false, r->type };
+            }
+        return n;
+    }
+    if (x->dst_kind == DST_VALUE && x->dst >= f->row_base && x->dst - f->row_base < f->fn->regs.len) {
+        const Register *r = &f->fn->regs.data[x->dst - f->row_base];
+        out[n++] = (Written){ r->name, x->dst, false, r->type };
+    }
+    if (x->dst_kind == DST_PRED && x->dst >= f->pred_base && x->dst - f->pred_base < f->fn->preds.len)
+        out[n++] = (Written){ f->fn->preds.data[x->dst - f->pred_base].name, x->dst, true, TYPE_PRED };
+    if (x->dst_pred != NO_SLOT && x->dst_pred >= f->pred_base && x->dst_pred - f->pred_base < f->fn->preds.len)
+        out[n++] = (Written){ f->fn->preds.data[x->dst_pred - f->pred_base].name, x->dst_pred, true, TYPE_PRED };
+    return n;
+}
+
+static void value_text(char *buf, size_t size, const Warp *w, const Written *v, int lane, bool json)
+{
+    if (v->pred) {
+        bool defined = w->pred_defined[v->row] >> lane & 1;
+        snprintf(buf, size, "%s", !defined ? (json ? "null" : "undef") : (w->pred[v->row] >> lane & 1) ? "true" : "false");
+    } else if (!(w->defined[v->row] >> lane & 1)) {
+        snprintf(buf, size, "%s", json ? "null" : "undef");
+    } else if (json) {
+        format_json_value(buf, size, w->val[v->row][lane], v->type);
+    } else {
+        format_value(buf, size, w->val[v->row][lane], v->type);
+    }
+}
+
+static char *instruction_text(const Warp *w, const XInstr *x)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    ir_print_instr(f, w->prog->m, x->owner, x->ir);
+    fclose(f);
+    return buf;
+}
+
+/* Groups of the executed lanes by the pc they went on to (more than one = they parted). */
+static unsigned destinations(const Warp *w, uint32_t mask, uint32_t pcs[WARP_SIZE], uint32_t groups[WARP_SIZE])
+{
+    unsigned n = 0;
+    for (uint32_t left = mask & ~w->exited & ~w->waiting; left;) {
+        int l = __builtin_ctz(left);
+        uint32_t g = 0;
+        for (uint32_t k = left; k; k &= k - 1)
+            if (w->pc[__builtin_ctz(k)] == w->pc[l])
+                g |= 1u << __builtin_ctz(k);
+        pcs[n] = w->pc[l];
+        groups[n++] = g;
+        left &= ~g;
+    }
+    return n;
+}
+
+static uint32_t line_at(const Warp *w, uint32_t pc)
+{
+    return pc < w->prog->code_len ? w->prog->code[pc].line : 0;
+}
+
+static void text_step(FILE *out, const Warp *w, bool color, uint32_t pc, uint32_t mask)
+{
+    const XInstr *x = &w->prog->code[pc];
+    const StepTrace *t = w->trace;
+    char marks[WARP_SIZE * 12 + 16] = "";
+    size_t len = 0;
+    const char *last = NULL;
+    for (int l = 0; l < WARP_SIZE; l++) {
+        char c;
+        const char *tone;
+        if (mask >> l & 1) { c = '#'; tone = GREEN; }
+        else if (!(w->launched >> l & 1)) { c = '-'; tone = DIM; }
+        else if (w->exited >> l & 1) { c = 'x'; tone = DIM; }
+        else if (w->waiting >> l & 1) { c = 'w'; tone = YELLOW; }
+        else { c = '.'; tone = DIM; }
+        if (color && tone != last) {
+            len += (size_t)snprintf(marks + len, sizeof marks - len, "%s", tone);
+            last = tone;
+        }
+        marks[len++] = c;
+        marks[len] = '\0';
+    }
+    if (color)
+        snprintf(marks + len, sizeof marks - len, "%s", RESET);
+    char *text = instruction_text(w, x);
+    char warp[32] = "";
+    if (w->block->warp_count > 1)
+        snprintf(warp, sizeof warp, "warp %-3u ", w->index);
+    fprintf(out, "step %-6llu %spc %-4u line %-4u %s  %s\n", (unsigned long long)w->block->steps, warp, pc, x->line,
+            marks, text);
+    free(text);
+
+    Written written[6];
+    unsigned n = written_by(w, x, written);
+    for (unsigned i = 0; i < n; i++) {
+        fprintf(out, "    %s =", written[i].name);
+        for (int l = 0; l < WARP_SIZE; l++) {
+            char v[64];
+            if (mask >> l & 1)
+                value_text(v, sizeof v, w, &written[i], l, false);
+            else
+                snprintf(v, sizeof v, "-");
+            fprintf(out, " %s", v);
+        }
+        fputc('\n', out);
+    }
+    if (t->exchanged) {
+        fputs("    read:", out);
+        for (int l = 0; l < WARP_SIZE; l++) {
+            if (t->source[l] == SOURCE_NONE)
+                continue;
+            bool own = t->own >> l & 1, undefined = t->undefined >> l & 1;
+            if (color && (own || undefined))
+                fputs(undefined ? RED : DIM, out);
+            fprintf(out, " %d<-%d%s", l, t->source[l], undefined ? "?" : own ? "*" : "");
+            if (color && (own || undefined))
+                fputs(RESET, out);
+        }
+        fputs("   (* out of range: own value; ? undefined)\n", out);
+    }
+    char lanes[200];
+    if (t->waiting) {
+        report_lane_ranges(lanes, sizeof lanes, t->waiting, ",");
+        fprintf(out, "    wait: lanes %s wait for their membermask\n", lanes);
+    }
+    if (t->released) {
+        report_lane_ranges(lanes, sizeof lanes, t->released, ",");
+        fprintf(out, "    released: lanes %s (waiting since step %llu)\n", lanes, (unsigned long long)t->waited_since);
+    }
+    uint32_t pcs[WARP_SIZE], groups[WARP_SIZE];
+    unsigned parts = destinations(w, mask, pcs, groups);
+    if (parts > 1) {
+        fputs("    diverge:", out);
+        for (unsigned i = 0; i < parts; i++) {
+            report_lane_ranges(lanes, sizeof lanes, groups[i], ",");
+            fprintf(out, "%s lanes %s -> pc %u (line %u)", i ? ";" : "", lanes, pcs[i], line_at(w, pcs[i]));
+        }
+        fputc('\n', out);
+    } else if (parts == 1) {
+        uint32_t alive = w->launched & ~w->exited & ~w->waiting;
+        uint32_t others = 0;
+        for (int l = 0; l < WARP_SIZE; l++)
+            if ((alive & ~mask) >> l & 1 && w->pc[l] == pcs[0])
+                others |= 1u << l;
+        if (others) {
+            report_lane_ranges(lanes, sizeof lanes, groups[0] | others, ",");
+            fprintf(out, "    reconverge: lanes %s at pc %u (line %u)\n", lanes, pcs[0], line_at(w, pcs[0]));
+        }
+    }
+}
+
+static void json_string(FILE *out, const char *s)
+{
+    fputc('"', out);
+    for (; *s; s++) {
+        if (*s == '"' || *s == '\\')
+            fprintf(out, "\\%c", *s);
+        else if ((unsigned char)*s < 0x20)
+            fprintf(out, "\\u%04x", *s);
+        else
+            fputc(*s, out);
+    }
+    fputc('"', out);
+}
+
+static void json_step(FILE *out, const Warp *w, uint32_t pc, uint32_t mask)
+{
+    const XInstr *x = &w->prog->code[pc];
+    const StepTrace *t = w->trace;
+    char *text = instruction_text(w, x);
+    fprintf(out, "{\"step\": %llu, ", (unsigned long long)w->block->steps);
+    if (w->block->warp_count > 1)
+        fprintf(out, "\"warp\": %u, ", w->index);
+    fprintf(out, "\"pc\": %u, \"line\": %u, \"mask\": \"0x%08x\", \"instruction\": ", pc, x->line, mask);
+    json_string(out, text);
+    free(text);
+    Written written[6];
+    unsigned n = written_by(w, x, written);
+    fputs(", \"writes\": {", out);
+    for (unsigned i = 0; i < n; i++) {
+        fprintf(out, "%s", i ? ", " : "");
+        json_string(out, written[i].name);
+        fputs(": [", out);
+        for (int l = 0; l < WARP_SIZE; l++) {
+            char v[64];
+            if (mask >> l & 1)
+                value_text(v, sizeof v, w, &written[i], l, true);
+            else
+                snprintf(v, sizeof v, "null");
+            fprintf(out, "%s%s", l ? ", " : "", v);
+        }
+        fputc(']', out);
+    }
+    fputc('}', out);
+    if (t->exchanged) {
+        fputs(", \"sources\": [", out);
+        for (int l = 0; l < WARP_SIZE; l++) {
+            if (t->source[l] == SOURCE_NONE)
+                fprintf(out, "%snull", l ? ", " : "");
+            else
+                fprintf(out, "%s%d", l ? ", " : "", t->source[l]);
+        }
+        fprintf(out, "], \"own\": \"0x%08x\", \"undefined\": \"0x%08x\"", t->own, t->undefined);
+    }
+    if (t->waiting)
+        fprintf(out, ", \"waiting\": \"0x%08x\"", t->waiting);
+    if (t->released)
+        fprintf(out, ", \"released\": \"0x%08x\", \"waiting_since\": %llu", t->released,
+                (unsigned long long)t->waited_since);
+    uint32_t pcs[WARP_SIZE], groups[WARP_SIZE];
+    unsigned parts = destinations(w, mask, pcs, groups);
+    if (parts > 1) {
+        fputs(", \"diverge\": [", out);
+        for (unsigned i = 0; i < parts; i++)
+            fprintf(out, "%s{\"lanes\": \"0x%08x\", \"pc\": %u}", i ? ", " : "", groups[i], pcs[i]);
+        fputc(']', out);
+    }
+    fputs("}\n", out);
+}
+
+void trace_step(FILE *out, const Warp *w, const ExecOptions *o, uint32_t pc, uint32_t mask)
+{
+    if (o->trace_json)
+        json_step(out, w, pc, mask);
+    else
+        text_step(out, w, o->trace_color, pc, mask);
+}

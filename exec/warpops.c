@@ -1,0 +1,312 @@
+/* warpops.c: the instructions whose lanes read each other (shfl, shfl.sync, vote, vote.sync)
+ * and the funnel shift. shfl follows the pseudo-code of ../shared/spec/ptx-shfl-sync.md to the
+ * bit, with the readings of DECISIONS.md: only the low 5 bits of b and of c's two fields count,
+ * .up computes j = lane - b as a signed number, p depends on lane, b and c alone, and every
+ * source is read before any destination is written. A value read from a lane that did not
+ * supply one (not completing the instruction, guard false, or undefined there) is undefined.
+ * Each lane uses the operands of its own instruction (lanes may complete from different pcs).
+ * Requires: without `at`, sync.c has set arrival[lane].pc for every lane passed in. */
+#include "exec.h"
+
+/* All lanes at one instruction (converged code): the same computation in straight loops. */
+static void shfl_uniform(Warp *w, const XInstr *x, uint32_t lanes, uint32_t participants, uint32_t guard_true)
+{
+    const uint64_t *a = w->val[x->src[0]], *b = w->val[x->src[1]], *c = w->val[x->src[2]];
+    uint32_t supplied = w->defined[x->src[0]] & participants & guard_true;
+    uint32_t control = w->defined[x->src[1]] & w->defined[x->src[2]];
+    uint64_t result[WARP_SIZE];
+    uint32_t ok = 0, in_range = 0;
+#define SHFL_LOOP(J, PVAL)                                                               \
+    for (int lane = 0; lane < WARP_SIZE; lane++) {                                       \
+        int bval = (int)(b[lane] & 0x1f), cval = (int)(c[lane] & 0x1f);                 \
+        int segmask = (int)((c[lane] >> 8) & 0x1f);                                      \
+        int max_lane = (lane & segmask) | (cval & ~segmask & 0x1f);                      \
+        int min_lane = lane & segmask;                                                   \
+        int j = (J);                                                                     \
+        bool pval = (PVAL);                                                              \
+        (void)min_lane;                                                                  \
+        j = pval ? j : lane;                                                             \
+        result[lane] = a[j] & 0xffffffffu;                                               \
+        ok |= (supplied >> j & 1) << lane;                                               \
+        in_range |= (uint32_t)pval << lane;                                              \
+        if (w->trace)                                                                    \
+            w->trace->source[lane] = (int8_t)j;                                          \
+    }
+    switch (x->mode) {
+    case MOD_UP:   SHFL_LOOP(lane - bval, j >= max_lane); break;
+    case MOD_DOWN: SHFL_LOOP(lane + bval, j <= max_lane); break;
+    case MOD_BFLY: SHFL_LOOP(lane ^ bval, j <= max_lane); break;
+    default:       SHFL_LOOP(min_lane | (bval & ~segmask & 0x1f), j <= max_lane); break;
+    }
+#undef SHFL_LOOP
+    uint32_t write = lanes & guard_true;
+    if (w->trace) {
+        for (int lane = 0; lane < WARP_SIZE; lane++)
+            if (!(write >> lane & 1))
+                w->trace->source[lane] = SOURCE_NONE;
+        w->trace->own |= write & ~in_range;
+        w->trace->undefined |= write & ~(ok & control);
+        w->trace->exchanged = true;
+    }
+    if (x->dst_kind == DST_VALUE) {
+        uint64_t *d = w->val[x->dst];
+        for (int l = 0; l < WARP_SIZE; l++)
+            d[l] = (write >> l & 1) ? result[l] : d[l];
+        w->defined[x->dst] = (w->defined[x->dst] & ~write) | (ok & control & write);
+    }
+    if (x->dst_pred != NO_SLOT) {
+        w->pred[x->dst_pred] = (w->pred[x->dst_pred] & ~write) | (in_range & write);
+        w->pred_defined[x->dst_pred] = (w->pred_defined[x->dst_pred] & ~write) | (control & write);
+    }
+}
+
+void warpops_shfl(Warp *w, const XInstr *at, uint32_t lanes, uint32_t participants, uint32_t guard_true)
+{
+    if (at) {
+        shfl_uniform(w, at, lanes, participants, guard_true);
+        return;
+    }
+
+    uint64_t source[WARP_SIZE] = { 0 };
+    uint32_t supplied = 0;               /* lanes whose SourceA is defined */
+    for (uint32_t k = lanes & guard_true; k; k &= k - 1) {
+        int l = __builtin_ctz(k);
+        const XInstr *x = &w->prog->code[w->arrival[l].pc];
+        source[l] = w->val[x->src[0]][l] & 0xffffffffu;
+        supplied |= (w->defined[x->src[0]] >> l & 1) << l;
+    }
+    supplied &= participants & guard_true;
+
+    uint64_t result[WARP_SIZE];
+    uint32_t result_defined = 0, in_range = 0;
+    for (uint32_t k = lanes & guard_true; k; k &= k - 1) {
+        int lane = __builtin_ctz(k);
+        const XInstr *x = &w->prog->code[w->arrival[lane].pc];
+        uint32_t bval = (uint32_t)w->val[x->src[1]][lane] & 0x1f;
+        uint32_t c = (uint32_t)w->val[x->src[2]][lane];
+        uint32_t cval = c & 0x1f, segmask = (c >> 8) & 0x1f;
+        int max_lane = (int)((lane & segmask) | (cval & ~segmask & 0x1f));
+        int min_lane = (int)(lane & segmask);
+        int j;
+        bool pval;
+        switch (x->mode) {
+        case MOD_UP:   j = lane - (int)bval; pval = j >= max_lane; break;
+        case MOD_DOWN: j = lane + (int)bval; pval = j <= max_lane; break;
+        case MOD_BFLY: j = lane ^ (int)bval; pval = j <= max_lane; break;
+        default:       j = min_lane | (int)(bval & ~segmask & 0x1f); pval = j <= max_lane; break;
+        }
+        if (!pval)
+            j = lane;
+        result[lane] = source[j];
+        if (w->trace) {
+            w->trace->source[lane] = (int8_t)j;
+            w->trace->exchanged = true;
+            w->trace->own |= (uint32_t)!pval << lane;
+        }
+        uint32_t ok = supplied >> j & 1;
+        uint32_t control_defined = w->defined[x->src[1]] & w->defined[x->src[2]];
+        result_defined |= (ok & (control_defined >> lane)) << lane;
+        in_range |= (uint32_t)pval << lane;
+        if (w->trace && !((ok & (control_defined >> lane)) & 1))
+            w->trace->undefined |= 1u << lane;
+    }
+    for (uint32_t k = lanes & guard_true; k; k &= k - 1) {
+        int l = __builtin_ctz(k);
+        const XInstr *x = &w->prog->code[w->arrival[l].pc];
+        uint32_t bit = 1u << l;
+        if (x->dst_kind == DST_VALUE) {
+            w->val[x->dst][l] = result[l];
+            w->defined[x->dst] = (w->defined[x->dst] & ~bit) | (result_defined & bit);
+        }
+        if (x->dst_pred != NO_SLOT) {
+            uint32_t control_defined = w->defined[x->src[1]] & w->defined[x->src[2]];
+            w->pred[x->dst_pred] = (w->pred[x->dst_pred] & ~bit) | (in_range & bit);
+            w->pred_defined[x->dst_pred] = (w->pred_defined[x->dst_pred] & ~bit) | (control_defined & bit);
+        }
+    }
+}
+
+/* vote: lanes whose guard is false do not contribute (a ballot bit of 0, no say in all, any,
+ * uni); a contributing lane whose predicate is undefined makes the result undefined. */
+void warpops_vote(Warp *w, const XInstr *at, uint32_t lanes, uint32_t guard_true)
+{
+    uint32_t voters = lanes & guard_true, yes = 0, known = ALL_LANES;
+    for (uint32_t k = voters; k; k &= k - 1) {
+        int l = __builtin_ctz(k);
+        const XInstr *x = at ? at : &w->prog->code[w->arrival[l].pc];
+        uint32_t p = w->pred[x->src[0]];
+        if (x->src_not & 1)
+            p = ~p;
+        yes |= p & (1u << l);
+        if (!(w->pred_defined[x->src[0]] >> l & 1))
+            known = 0;
+    }
+    for (uint32_t k = voters; k; k &= k - 1) {
+        int l = __builtin_ctz(k);
+        const XInstr *x = at ? at : &w->prog->code[w->arrival[l].pc];
+        uint32_t bit = 1u << l;
+        if (x->dst_kind == DST_VALUE) {           /* .ballot.b32 */
+            w->val[x->dst][l] = yes;
+            w->defined[x->dst] = (w->defined[x->dst] & ~bit) | (known & bit);
+        } else if (x->dst_kind == DST_PRED) {
+            bool v = x->mode == MOD_ALL ? yes == voters
+                   : x->mode == MOD_ANY ? yes != 0
+                   : (yes == voters || yes == 0);
+            w->pred[x->dst] = (w->pred[x->dst] & ~bit) | (v ? bit : 0);
+            w->pred_defined[x->dst] = (w->pred_defined[x->dst] & ~bit) | (known & bit);
+        }
+    }
+}
+
+/* shf: n = min(c, 32) (.clamp) or c & 31 (.wrap); the shift is done on the 64-bit b:a. */
+void warpops_shf(Warp *w, const XInstr *x, uint32_t mask)
+{
+    const uint64_t *a = w->val[x->src[0]], *b = w->val[x->src[1]], *c = w->val[x->src[2]];
+    uint32_t undefined_amount = mask & ~w->defined[x->src[2]];
+    if (undefined_amount)
+        report_warn(w, (uint32_t)(x - w->prog->code), undefined_amount, "undefined shift amount");
+    uint64_t r[WARP_SIZE];
+    bool left = x->mode == MOD_L;
+    for (int l = 0; l < WARP_SIZE; l++) {
+        uint32_t cv = (uint32_t)c[l];
+        uint32_t n = x->clamp ? (cv < 32 ? cv : 32) : cv & 0x1f;
+        uint64_t v = (b[l] & 0xffffffffu) << 32 | (a[l] & 0xffffffffu);
+        r[l] = left ? (v << n) >> 32 : (v >> n) & 0xffffffffu;
+    }
+    uint32_t defined = w->defined[x->src[0]] & w->defined[x->src[1]] & w->defined[x->src[2]];
+    if (x->dst_kind == DST_VALUE) {
+        for (int l = 0; l < WARP_SIZE; l++)
+            if (mask >> l & 1)
+                w->val[x->dst][l] = r[l];
+        w->defined[x->dst] = (w->defined[x->dst] & ~mask) | (defined & mask);
+    }
+}
+
+/* The warp instructions that do not synchronise (FAM_WARP), for the lanes executing together;
+ * guard_true: those of them whose guard holds. */
+void warpops_execute(Warp *w, const XInstr *x, uint32_t lanes, uint32_t guard_true)
+{
+    switch (x->op) {
+    case OP_SHFL:
+        warpops_shfl(w, x, lanes, lanes, guard_true);
+        break;
+    case OP_VOTE:
+        warpops_vote(w, x, lanes, guard_true);
+        break;
+    case OP_ACTIVEMASK:
+        for (int l = 0; l < WARP_SIZE; l++)
+            if (guard_true >> l & 1)
+                w->val[x->dst][l] = lanes;
+        w->defined[x->dst] |= guard_true;
+        break;
+    case OP_SHF:
+        warpops_shf(w, x, guard_true);
+        break;
+    default:
+        BUG("warp op %d", x->op);
+    }
+}
+
+/* The lanes that contribute to match/redux/elect: those completing it whose guard holds. */
+static const XInstr *instr_of(const Warp *w, const XInstr *at, int lane)
+{
+    return at ? at : &w->prog->code[w->arrival[lane].pc];
+}
+
+static void write_value(Warp *w, const XInstr *x, int lane, uint64_t v, bool defined)
+{
+    if (x->dst_kind != DST_VALUE)
+        return;
+    uint32_t bit = 1u << lane;
+    w->val[x->dst][lane] = v;
+    w->defined[x->dst] = defined ? w->defined[x->dst] | bit : w->defined[x->dst] & ~bit;
+}
+
+static void write_pred(Warp *w, uint32_t slot, int lane, bool v, bool defined)
+{
+    if (slot == NO_SLOT)
+        return;
+    uint32_t bit = 1u << lane;
+    w->pred[slot] = v ? w->pred[slot] | bit : w->pred[slot] & ~bit;
+    w->pred_defined[slot] = defined ? w->pred_defined[slot] | bit : w->pred_defined[slot] & ~bit;
+}
+
+/* match.any: the lanes whose a equals mine; match.all: all of them if every a is equal (p
+ * true), else 0 (p false). Over the guard-true lanes completing together. */
+void warpops_match(Warp *w, const XInstr *at, uint32_t lanes, uint32_t guard_true)
+{
+    uint32_t voters = lanes & guard_true, known = ALL_LANES;
+    uint64_t value[WARP_SIZE] = { 0 };
+    for (uint32_t k = voters; k; k &= k - 1) {
+        int l = __builtin_ctz(k);
+        const XInstr *x = instr_of(w, at, l);
+        value[l] = w->val[x->src[0]][l] & width_mask(x->bits);
+        if (!(w->defined[x->src[0]] >> l & 1))
+            known = 0;
+    }
+    for (uint32_t k = voters; k; k &= k - 1) {
+        int l = __builtin_ctz(k);
+        const XInstr *x = instr_of(w, at, l);
+        uint32_t same = 0;
+        for (uint32_t m = voters; m; m &= m - 1)
+            same |= (uint32_t)(value[__builtin_ctz(m)] == value[l]) << __builtin_ctz(m);
+        if (x->mode == MOD_ALL) {
+            bool all = same == voters;
+            write_value(w, x, l, all ? voters : 0, known != 0);
+            write_pred(w, x->dst_pred, l, all, known != 0);
+        } else {
+            write_value(w, x, l, same, known != 0);
+        }
+    }
+}
+
+/* redux.sync: add (wrapping to 32 bits), min and max (.s32 or .u32), and, or, xor. */
+void warpops_redux(Warp *w, const XInstr *at, uint32_t lanes, uint32_t guard_true)
+{
+    uint32_t voters = lanes & guard_true;
+    if (!voters)
+        return;
+    const XInstr *first = instr_of(w, at, __builtin_ctz(voters));
+    bool is_signed = first->cls == 's', known = true;
+    uint64_t acc = 0;
+    bool started = false;
+    for (uint32_t k = voters; k; k &= k - 1) {
+        int l = __builtin_ctz(k);
+        const XInstr *x = instr_of(w, at, l);
+        uint32_t v = (uint32_t)w->val[x->src[0]][l];
+        known &= (w->defined[x->src[0]] >> l & 1) != 0;
+        if (!started) {
+            acc = v;
+            started = true;
+            continue;
+        }
+        switch (first->mode) {
+        case MOD_ADD: acc = (uint32_t)(acc + v); break;
+        case MOD_AND: acc &= v; break;
+        case MOD_OR: acc |= v; break;
+        case MOD_XOR: acc ^= v; break;
+        case MOD_MIN: acc = is_signed ? ((int32_t)v < (int32_t)acc ? v : acc) : (v < acc ? v : acc); break;
+        default: acc = is_signed ? ((int32_t)v > (int32_t)acc ? v : acc) : (v > acc ? v : acc); break;
+        }
+    }
+    for (uint32_t k = voters; k; k &= k - 1) {
+        int l = __builtin_ctz(k);
+        write_value(w, instr_of(w, at, l), l, acc & 0xffffffffu, known);
+    }
+}
+
+/* elect.sync: the lowest lane of those completing together leads; d = its lane number,
+ * p = whether this lane is it. */
+void warpops_elect(Warp *w, const XInstr *at, uint32_t lanes, uint32_t guard_true)
+{
+    uint32_t voters = lanes & guard_true;
+    if (!voters)
+        return;
+    int leader = __builtin_ctz(lanes);
+    for (uint32_t k = voters; k; k &= k - 1) {
+        int l = __builtin_ctz(k);
+        const XInstr *x = instr_of(w, at, l);
+        write_value(w, x, l, (uint64_t)leader, true);
+        write_pred(w, x->dst_pred, l, l == leader, true);
+    }
+}

@@ -1,0 +1,75 @@
+/* arena.c: a bump allocator. Everything a Module owns comes from its arena and is freed at
+ * once by arena_free; nothing in the front end frees piecemeal. Blocks grow geometrically so
+ * a 10 MB input costs a handful of mallocs. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "lexer.h"
+
+enum { ARENA_ALIGN = 16, ARENA_MIN_BLOCK = 64 * 1024 };
+
+struct ArenaBlock {
+    ArenaBlock *prev;
+    size_t used, size;
+    _Alignas(16) unsigned char data[];
+};
+
+void *arena_alloc(Arena *arena, size_t size)
+{
+    size = (size + ARENA_ALIGN - 1) & ~(size_t)(ARENA_ALIGN - 1);
+    ArenaBlock *b = arena->head;
+    if (!b || b->size - b->used < size) {
+        size_t want = b ? 2 * b->size : ARENA_MIN_BLOCK;
+        if (want > 64u * 1024 * 1024)
+            want = 64u * 1024 * 1024;
+        if (want < size)
+            want = size;
+        ArenaBlock *nb = xmalloc(sizeof *nb + want);
+        nb->prev = b;
+        nb->used = 0;
+        nb->size = want;
+        arena->head = b = nb;
+    }
+    void *p = b->data + b->used;
+    b->used += size;
+    memset(p, 0, size);
+    return p;
+}
+
+/* Growing reuses the space in place when the old allocation is the block's last one. */
+void *arena_grow(Arena *arena, void *old, size_t old_size, size_t new_size)
+{
+    ArenaBlock *b = arena->head;
+    size_t old_rounded = (old_size + ARENA_ALIGN - 1) & ~(size_t)(ARENA_ALIGN - 1);
+    if (old && b && (unsigned char *)old + old_rounded == b->data + b->used) {
+        size_t extra = ((new_size + ARENA_ALIGN - 1) & ~(size_t)(ARENA_ALIGN - 1)) - old_rounded;
+        if (b->size - b->used >= extra) {
+            memset(b->data + b->used, 0, extra);
+            b->used += extra;
+            return old;
+        }
+    }
+    void *p = arena_alloc(arena, new_size);
+    if (old_size)
+        memcpy(p, old, old_size);
+    return p;
+}
+
+char *arena_strndup(Arena *arena, const char *s, size_t len)
+{
+    char *p = arena_alloc(arena, len + 1);
+    memcpy(p, s, len);
+    p[len] = '\0';
+    return p;
+}
+
+void arena_free(Arena *arena)
+{
+    ArenaBlock *b = arena->head;
+    while (b) {
+        ArenaBlock *prev = b->prev;
+        free(b);
+        b = prev;
+    }
+    arena->head = NULL;
+}

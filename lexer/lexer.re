@@ -1,0 +1,248 @@
+/* lexer.re: bytes -> tokens, for the bison parser (re2c, sentinel method).
+ * Requires a Source whose text ends in a NUL: re2c stops there without bounds checks, and a
+ * NUL before the real end is reported as a stray byte. Mnemonics are not keywords: a word and
+ * its dotted parts ("shfl.sync.up.b32", "%tid.x") come back as one T_WORD, looked up later in
+ * the opcode table. Only the directives the grammar is built on are tokens of their own.
+ * All state lives in the Lexer; locations are byte spans. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lexer.h"
+#include "parser.h"
+
+void lex_init(Lexer *lx, Source *src, Diag *diag, Arena *arena)
+{
+    memset(lx, 0, sizeof *lx);
+    lx->src = src;
+    lx->diag = diag;
+    lx->arena = arena;
+    lx->cursor = src->text;
+    if (src->len >= 3 && memcmp(src->text, "\xEF\xBB\xBF", 3) == 0)
+        lx->cursor += 3;                       /* UTF-8 byte order mark */
+}
+
+static Span span_of(const Lexer *lx, const char *start, const char *end)
+{
+    return (Span){ (uint32_t)(start - lx->src->text), (uint32_t)(end - start) };
+}
+
+/* Integer literal in base (2, 8, 10, 16) from digits [s, e). Reports overflow. */
+static uint64_t parse_integer(Lexer *lx, const char *s, const char *e, unsigned base)
+{
+    uint64_t value = 0;
+    bool overflow = false;
+    const char *start = lx->token;
+    for (; s < e; s++) {
+        unsigned d = (*s >= '0' && *s <= '9') ? (unsigned)(*s - '0')
+                   : (*s >= 'a' && *s <= 'f') ? (unsigned)(*s - 'a' + 10)
+                   : (unsigned)(*s - 'A' + 10);
+        if (value > (UINT64_MAX - d) / base)
+            overflow = true;
+        value = value * base + d;
+    }
+    if (overflow)
+        diag_at(lx->diag, DIAG_ERROR, span_of(lx, start, lx->cursor),
+                "integer literal '%.*s' does not fit in 64 bits", (int)(lx->cursor - start), start);
+    return value;
+}
+
+static uint64_t parse_hex_bits(const char *s, const char *e)
+{
+    uint64_t value = 0;
+    for (; s < e; s++)
+        value = value * 16 + (unsigned)((*s >= '0' && *s <= '9') ? *s - '0'
+                                        : (*s | 0x20) - 'a' + 10);
+    return value;
+}
+
+static int integer_token(Lexer *lx, YYSTYPE *value, const char *digits, unsigned base)
+{
+    const char *end = lx->cursor;
+    bool unsigned_suffix = end[-1] == 'U';
+    if (unsigned_suffix)
+        end--;
+    value->T_INTEGER.bits = parse_integer(lx, digits, end, base);
+    value->T_INTEGER.kind = OPND_INT;
+    value->T_INTEGER.unsigned_suffix = unsigned_suffix;
+    return T_INTEGER;
+}
+
+/* Skips a block comment whose opening has been consumed; false if it never closes. NULs inside a
+ * comment are harmless, so only the real end of the text stops the scan. */
+static bool skip_block_comment(Lexer *lx)
+{
+    const char *end = lx->src->text + lx->src->len;
+    for (const char *p = lx->cursor; p + 1 < end; p++) {
+        if (p[0] == '*' && p[1] == '/') {
+            lx->cursor = p + 2;
+            return true;
+        }
+    }
+    lx->cursor = end;
+    return false;
+}
+
+int lex_next(Lexer *lx, YYSTYPE *value, Span *at)
+{
+    const char *marker;
+    for (;;) {
+        lx->token = lx->cursor;
+        const char *digits = NULL;
+        /*!stags:re2c format = "const char *@@ = NULL;\n"; */
+#define RETURN(tok) do { *at = span_of(lx, lx->token, lx->cursor); return (tok); } while (0)
+    /*!re2c
+        re2c:define:YYCTYPE = "unsigned char";
+        re2c:define:YYCURSOR = "lx->cursor";
+        re2c:define:YYMARKER = "marker";
+        re2c:yyfill:enable = 0;
+        re2c:flags:tags = 1;
+
+        alpha  = [a-zA-Z];
+        digit  = [0-9];
+        hex    = [0-9a-fA-F];
+        wordc  = [a-zA-Z0-9_$];
+        part   = wordc+ ("::" wordc+)*;
+        word   = [a-zA-Z_$%] wordc* ("." part)*;
+        exp    = [eE] [+-]? digit+;
+
+        [\x00] {
+            if (lx->token == lx->src->text + lx->src->len) {
+                *at = span_of(lx, lx->token, lx->token);
+                lx->cursor = lx->token;    /* stay at the end: every later call is EOF too */
+                return T_EOF;
+            }
+            diag_at(lx->diag, DIAG_ERROR, span_of(lx, lx->token, lx->cursor),
+                    "NUL byte in input");
+            continue;
+        }
+        [ \t\r\n\v\f]+ { continue; }
+        "//" [^\n\x00]* { continue; }
+        "/*" {
+            if (!skip_block_comment(lx))
+                diag_at(lx->diag, DIAG_ERROR, span_of(lx, lx->token, lx->token + 2),
+                        "unterminated comment");
+            continue;
+        }
+
+        ".version"      { RETURN(T_VERSION); }
+        ".target"       { RETURN(T_TARGET); }
+        ".address_size" { RETURN(T_ADDRESS_SIZE); }
+        ".entry"        { RETURN(T_ENTRY); }
+        ".func"         { RETURN(T_FUNC); }
+        ".align"        { RETURN(T_ALIGN); }
+        ".file"         { RETURN(T_FILE); }
+        ".loc"          { RETURN(T_LOC); }
+        ".section"      { RETURN(T_SECTION); }
+        ".pragma"       { RETURN(T_PRAGMA); }
+        ".callprototype" { RETURN(T_CALLPROTOTYPE); }
+        ".calltargets"  { RETURN(T_CALLTARGETS); }
+        ".branchtargets" { RETURN(T_BRANCHTARGETS); }
+        ".alias"        { RETURN(T_ALIAS); }
+        ".visible"      { value->T_LINKAGE = LINK_VISIBLE; RETURN(T_LINKAGE); }
+        ".extern"       { value->T_LINKAGE = LINK_EXTERN;  RETURN(T_LINKAGE); }
+        ".weak"         { value->T_LINKAGE = LINK_WEAK;    RETURN(T_LINKAGE); }
+        ".common"       { value->T_LINKAGE = LINK_COMMON;  RETURN(T_LINKAGE); }
+        ".reg"          { value->T_SPACE = SPACE_REG;    RETURN(T_SPACE); }
+        ".sreg"         { value->T_SPACE = SPACE_SREG;   RETURN(T_SPACE); }
+        ".const"        { value->T_SPACE = SPACE_CONST;  RETURN(T_SPACE); }
+        ".global"       { value->T_SPACE = SPACE_GLOBAL; RETURN(T_SPACE); }
+        ".local"        { value->T_SPACE = SPACE_LOCAL;  RETURN(T_SPACE); }
+        ".param"        { value->T_SPACE = SPACE_PARAM;  RETURN(T_SPACE); }
+        ".shared"       { value->T_SPACE = SPACE_SHARED; RETURN(T_SPACE); }
+        ".tex" | ".texref" { value->T_SPACE = SPACE_TEX; RETURN(T_SPACE); }
+        ".surfref"      { value->T_SPACE = SPACE_SURF;   RETURN(T_SPACE); }
+        ".samplerref"   { value->T_SPACE = SPACE_SAMPLER; RETURN(T_SPACE); }
+        ".maxntid" | ".reqntid" | ".minnctapersm" | ".maxnctapersm" | ".maxnreg"
+            | ".noreturn" | ".explicitcluster" | ".reqnctapercluster" | ".maxclusterrank"
+            | ".blocksareclusters" | ".abi_preserve" | ".abi_preserve_control" {
+            RETURN(T_PERF);
+        }
+        "." [a-zA-Z_] wordc* ("::" wordc+)* { RETURN(T_DIRECTIVE); }
+
+        word { RETURN(T_WORD); }
+
+        "0" [xX] @digits hex+ "U"? { integer_token(lx, value, digits, 16); RETURN(T_INTEGER); }
+        "0" [bB] @digits [01]+ "U"? { integer_token(lx, value, digits, 2); RETURN(T_INTEGER); }
+        "0" @digits [0-7]+ "U"?    { integer_token(lx, value, digits, 8); RETURN(T_INTEGER); }
+        @digits ("0" | [1-9] digit*) "U"? { integer_token(lx, value, digits, 10); RETURN(T_INTEGER); }
+        "0" [fF] @digits hex{8} {
+            value->T_FLOAT.bits = parse_hex_bits(digits, lx->cursor);
+            value->T_FLOAT.kind = OPND_F32;
+            RETURN(T_FLOAT);
+        }
+        "0" [dD] @digits hex{16} {
+            value->T_FLOAT.bits = parse_hex_bits(digits, lx->cursor);
+            value->T_FLOAT.kind = OPND_F64;
+            RETURN(T_FLOAT);
+        }
+        (digit+ "." digit* exp? | "." digit+ exp? | digit+ exp) {
+            /* strtod reads exactly this token: what follows it cannot extend a number. */
+            double d = strtod(lx->token, NULL);
+            memcpy(&value->T_FLOAT.bits, &d, sizeof d);
+            value->T_FLOAT.kind = OPND_F64;
+            RETURN(T_FLOAT);
+        }
+        digit+ wordc+ {
+            diag_at(lx->diag, DIAG_ERROR, span_of(lx, lx->token, lx->cursor),
+                    "invalid number '%.*s'", (int)(lx->cursor - lx->token), lx->token);
+            value->T_INTEGER.bits = 0;
+            value->T_INTEGER.kind = OPND_INT;
+            value->T_INTEGER.unsigned_suffix = false;
+            RETURN(T_INTEGER);
+        }
+
+        ["] ([^"\\\n\x00] | "\\" [^\n\x00])* ["] { RETURN(T_STRING); }
+        ["] ([^"\\\n\x00] | "\\" [^\n\x00])* {
+            diag_at(lx->diag, DIAG_ERROR, span_of(lx, lx->token, lx->token + 1),
+                    "unterminated string");
+            RETURN(T_STRING);
+        }
+
+        "{" {
+            uint32_t offset = (uint32_t)(lx->token - lx->src->text);
+            if (lx->open_braces.len == MAX_BLOCK_DEPTH) {
+                diag_at(lx->diag, DIAG_ERROR, span_of(lx, lx->token, lx->cursor),
+                        "blocks nested more than %d deep", MAX_BLOCK_DEPTH);
+                lx->gave_up = true;
+                lx->cursor = lx->src->text + lx->src->len;
+                *at = span_of(lx, lx->cursor, lx->cursor);
+                return T_EOF;
+            }
+            VEC_PUSH(lx->arena, lx->open_braces, offset);
+            RETURN('{');
+        }
+        "}" {
+            if (lx->open_braces.len)
+                lx->open_braces.len--;
+            RETURN('}');
+        }
+        [,;:|@![\]()<>+\-=] { RETURN(lx->token[0]); }
+
+        [^] {
+            unsigned char c = (unsigned char)lx->token[0];
+            size_t utf8 = utf8_sequence_length(lx->token,
+                                                (size_t)(lx->src->text + lx->src->len - lx->token));
+            if (c >= 0x80 && utf8 > 1 && utf8_is_visible(lx->token, utf8)) {
+                lx->cursor = lx->token + utf8;
+                diag_at(lx->diag, DIAG_ERROR, span_of(lx, lx->token, lx->cursor),
+                        "stray non-ASCII character '%.*s' in program", (int)utf8, lx->token);
+            } else if (c >= 0x80 && utf8 > 1) {
+                lx->cursor = lx->token + utf8;
+                diag_at(lx->diag, DIAG_ERROR, span_of(lx, lx->token, lx->cursor),
+                        "stray invisible character U+%04X in program", (unsigned)utf8_code_point(lx->token, utf8));
+            } else if (c >= 0x80)
+                diag_at(lx->diag, DIAG_ERROR, span_of(lx, lx->token, lx->cursor),
+                        "invalid UTF-8 byte 0x%02x in program", c);
+            else if (c >= 0x20 && c < 0x7f)
+                diag_at(lx->diag, DIAG_ERROR, span_of(lx, lx->token, lx->cursor),
+                        "stray '%c' in program", c);
+            else
+                diag_at(lx->diag, DIAG_ERROR, span_of(lx, lx->token, lx->cursor),
+                        "stray control character 0x%02x in program", c);
+            continue;
+        }
+    */
+#undef RETURN
+    }
+}

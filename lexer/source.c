@@ -1,0 +1,132 @@
+/* source.c: read the whole input into one NUL-terminated buffer (the lexer's sentinel) and
+ * map byte offsets to line:column. The line table is built only when a diagnostic needs it. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "lexer.h"
+
+enum { SOURCE_MAX_BYTES = 0x7fffffff };
+
+static int read_stream(Source *src, FILE *f, char *errbuf, size_t errlen)
+{
+    size_t cap = 1 << 16, len = 0;
+    char *buf = xmalloc(cap);
+    for (;;) {
+        if (cap - len < 2) {
+            if (cap > SOURCE_MAX_BYTES) {
+                free(buf);
+                snprintf(errbuf, errlen, "'%s' is larger than 2 GiB", src->name);
+                return -1;
+            }
+            cap *= 2;
+            buf = xrealloc(buf, cap);
+        }
+        size_t got = fread(buf + len, 1, cap - len - 1, f);
+        len += got;
+        if (got == 0)
+            break;
+    }
+    if (ferror(f)) {
+        free(buf);
+        snprintf(errbuf, errlen, "cannot read '%s': %s", src->name, strerror(errno));
+        return -1;
+    }
+    buf[len] = '\0';
+    src->text = buf;
+    src->len = (uint32_t)len;
+    return 0;
+}
+
+/* Loads path ("-" = standard input). On failure fills errbuf and returns -1. */
+int source_load(Source *src, const char *path, char *errbuf, size_t errlen)
+{
+    memset(src, 0, sizeof *src);
+    if (strcmp(path, "-") == 0) {
+        src->name = "<stdin>";
+        return read_stream(src, stdin, errbuf, errlen);
+    }
+    src->name = path;
+    struct stat st;
+    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+        snprintf(errbuf, errlen, "'%s' is a directory", path);
+        return -1;
+    }
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        snprintf(errbuf, errlen, "cannot open '%s': %s", path, strerror(errno));
+        return -1;
+    }
+    int rc = read_stream(src, f, errbuf, errlen);
+    fclose(f);
+    return rc;
+}
+
+void source_from_string(Source *src, const char *name, const char *text, size_t len)
+{
+    memset(src, 0, sizeof *src);
+    src->name = name;
+    src->text = xmalloc(len + 1);
+    memcpy(src->text, text, len);
+    src->text[len] = '\0';
+    src->len = (uint32_t)len;
+}
+
+void source_free(Source *src)
+{
+    free(src->text);
+    free(src->line_starts);
+    src->text = NULL;
+    src->line_starts = NULL;
+}
+
+static void build_line_table(Source *src)
+{
+    uint32_t count = 1;
+    for (uint32_t i = 0; i < src->len; i++)
+        count += src->text[i] == '\n';
+    src->line_starts = xmalloc(count * sizeof *src->line_starts);
+    src->line_starts[0] = 0;
+    uint32_t n = 1;
+    for (uint32_t i = 0; i < src->len; i++)
+        if (src->text[i] == '\n')
+            src->line_starts[n++] = i + 1;
+    src->line_count = count;
+}
+
+/* 1-based line and column (in bytes) of offset. */
+void source_position(Source *src, uint32_t offset, uint32_t *line, uint32_t *column)
+{
+    if (!src->line_starts)
+        build_line_table(src);
+    if (offset > src->len)
+        offset = src->len;
+    uint32_t lo = 0, hi = src->line_count;       /* last line start <= offset */
+    while (hi - lo > 1) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (src->line_starts[mid] <= offset)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    *line = lo + 1;
+    *column = offset - src->line_starts[lo] + 1;
+}
+
+/* The text of a 1-based line, without its line ending. */
+const char *source_line(Source *src, uint32_t line, uint32_t *len)
+{
+    if (!src->line_starts)
+        build_line_table(src);
+    if (line == 0 || line > src->line_count) {
+        *len = 0;
+        return "";
+    }
+    uint32_t start = src->line_starts[line - 1];
+    uint32_t end = line < src->line_count ? src->line_starts[line] - 1 : src->len;
+    if (end > start && src->text[end - 1] == '\r')
+        end--;
+    *len = end - start;
+    return src->text + start;
+}

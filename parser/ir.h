@@ -1,0 +1,322 @@
+/* ir.h: the decoded program (Module, Function, Instr, the tables from the .def files) and the
+ * parser and checker that make it: tokens to a checked Module. */
+#ifndef PTXRUN_IR_H
+#define PTXRUN_IR_H
+
+#include "lexer.h"
+
+/* ---- the decoded program (ir.c prints and compares it) ---- */
+
+typedef enum {
+#define TYPE(e, name, bits, cls) TYPE_##e,
+#include "types.def"
+#undef TYPE
+    TYPE_COUNT,
+    TYPE_NONE = 0xff
+} Type;
+
+typedef enum {
+#define MOD(e, word) MOD_##e,
+#define HINT(e, word) MOD_##e,
+#include "mods.def"
+#undef MOD
+#undef HINT
+    MOD_COUNT
+} Mod;
+
+typedef enum {
+#define SREG(e, name, bits, xyz) SREG_##e,
+#include "sregs.def"
+#undef SREG
+    SREG_COUNT
+} SpecialReg;
+
+enum {                         /* OpInfo.flags */
+    OPF_LEGACY_NOSYNC = 1 << 0,/* deprecated by its .sync form in PTX 6.0; removed for sm_70+ in 6.4 */
+    OPF_ARCH = 1 << 1,         /* needs an architecture-specific target such as sm_90a */
+};
+
+/* Which part of the executor runs an opcode (ops.def's family column); FAM_NONE: ptxrun does
+ * not execute it. step() in warp.c dispatches on it. */
+typedef enum {
+    FAM_NONE,
+    FAM_ALU,                   /* alu.c: arithmetic, logic, compares, moves */
+    FAM_BITOPS,                /* bitops.c: bit fields, counts, permutes, integer division */
+    FAM_MATHOPS,               /* mathops.c: float division, roots, transcendentals, classes */
+    FAM_CONVERT,               /* convert.c: cvt */
+    FAM_MEMORY,                /* mem.c: ld, st, cvta */
+    FAM_ATOMIC,                /* mem.c: atom, red */
+    FAM_WARP,                  /* warpops.c: exchanges among the lanes executing together */
+    FAM_SYNC,                  /* sync.c: warp-synchronising (.sync) exchanges, warpops.c */
+    FAM_BARRIER,               /* barrier.c: CTA barriers */
+    FAM_FENCE,                 /* memory ordering: nothing to do, every access is in order */
+    FAM_CONTROL,               /* warp.c, call.c: branches, calls, returns, exit, trap */
+    FAM_COUNT
+} Family;
+
+typedef enum {
+#define OP(e, name, ptx, sm, flags, family, shape, rule, synopsis) OP_##e,
+#include "ops.def"
+#undef OP
+    OP_COUNT
+} Opcode;
+
+typedef struct OpInfo {
+    const char *name;
+    uint8_t min_ptx;           /* major*10 + minor */
+    uint16_t min_sm;
+    uint8_t flags;
+    uint8_t family;            /* Family */
+    const char *shape;         /* see ops.def */
+    const char *rule;
+    const char *synopsis;
+} OpInfo;
+
+extern const OpInfo op_info[OP_COUNT];
+extern const char *const family_name[FAM_COUNT];
+
+typedef struct TypeInfo {
+    const char *name;
+    uint16_t bits;
+    char cls;                  /* 'p' 'b' 'u' 's' 'f' */
+} TypeInfo;
+
+extern const TypeInfo type_info[TYPE_COUNT];
+extern const char *const mod_name[MOD_COUNT];
+extern const bool mod_is_hint[MOD_COUNT];        /* mods.def HINT: the executor ignores it */
+
+typedef struct SregInfo {
+    const char *name;
+    uint8_t bits;
+    bool xyz;                  /* has .x .y .z components */
+} SregInfo;
+
+extern const SregInfo sreg_info[SREG_COUNT];
+
+typedef enum {
+    OPND_NAME,                 /* not yet resolved (parser output) */
+    OPND_REG,                  /* value register: slot */
+    OPND_PRED,                 /* predicate register: slot; OPNDF_NOT for !p */
+    OPND_SREG,                 /* special register: sreg, component */
+    OPND_INT,                  /* integer immediate: bits (two's complement when negative) */
+    OPND_F32,                  /* 0fXXXXXXXX: bits */
+    OPND_F64,                  /* 0dXXXXXXXXXXXXXXXX or decimal: bits */
+    OPND_SYM,                  /* variable or function: name (+ offset for sym+imm) */
+    OPND_LABEL,                /* branch target: name, target (statement index) */
+    OPND_SINK,                 /* _ */
+    OPND_ADDR,                 /* [base + offset]: elems[0] = base, or no elems for [imm] */
+    OPND_VEC,                  /* {a, b, ...}: elems */
+    OPND_PAIR,                 /* d|p: elems[0], elems[1] */
+    OPND_LIST,                 /* (a, b, ...) in call: elems */
+} OperandKind;
+
+enum {                         /* Operand.flags */
+    OPNDF_NOT = 1 << 0,        /* !p */
+    OPNDF_NEGATIVE = 1 << 1,   /* written with a minus sign (for printing) */
+    OPNDF_UNSIGNED = 1 << 2,   /* integer literal with a U suffix */
+};
+
+typedef struct Operand Operand;
+struct Operand {
+    uint8_t kind;              /* OperandKind */
+    uint8_t flags;             /* OPNDF_* */
+    uint8_t component;         /* OPND_SREG: 0 none, 1..3 = .x .y .z */
+    uint16_t count;            /* elements of ADDR, VEC, PAIR, LIST */
+    Span at;
+    union {
+        uint32_t slot;         /* REG, PRED */
+        uint16_t sreg;         /* SREG */
+        uint64_t bits;         /* INT, F32, F64 */
+        struct {               /* SYM, LABEL, NAME */
+            const char *name;
+            int64_t offset;    /* SYM: sym+offset */
+            uint32_t target;   /* LABEL: index of the labelled statement; SYM: the function's
+                                  declaration it names (results, parameters, body, from 1),
+                                  0 for a module-scope name (set by the checker) */
+        } ref;
+        struct {               /* ADDR, VEC, PAIR, LIST */
+            Operand *elems;
+            int64_t offset;    /* ADDR */
+        } group;
+    } u;
+};
+
+enum { MAX_SUFFIXES = 12, MAX_TYPES = 4 };
+
+typedef struct Instr {
+    uint16_t op;               /* Opcode */
+    uint8_t type_count;
+    uint8_t mod_count;
+    uint8_t types[MAX_TYPES];  /* type suffixes in order: types[0] is "the" type */
+    uint8_t mods[MAX_SUFFIXES];/* Mod of each modifier suffix, canonical order (checked ops) */
+    uint8_t guard_kind;        /* 0 none, 1 @p, 2 @!p */
+    uint32_t guard_slot;       /* predicate slot of the guard */
+    Span guard_at;
+    uint16_t operand_count;
+    Operand *operands;
+    const char *mnemonic;      /* the dotted mnemonic as printed (canonical for checked ops) */
+    Span at;                   /* the mnemonic in the source */
+    Span stmt_at;              /* the whole statement */
+    const char *guard_name;    /* guard register before resolution */
+} Instr;
+
+typedef enum { SPACE_NONE, SPACE_REG, SPACE_SREG, SPACE_CONST, SPACE_GLOBAL, SPACE_LOCAL,
+               SPACE_PARAM, SPACE_SHARED, SPACE_TEX, SPACE_SURF, SPACE_SAMPLER } Space;
+
+/* A constant in an initializer: a number, a symbol (+offset), generic(symbol), or a brace list. */
+typedef struct Init Init;
+struct Init {
+    uint8_t kind;              /* INIT_INT, INIT_F32, INIT_F64, INIT_SYM, INIT_GENERIC, INIT_LIST */
+    uint8_t negative;
+    uint32_t count;            /* INIT_LIST */
+    uint64_t bits;
+    int64_t offset;
+    const char *name;
+    Init *elems;
+};
+enum { INIT_INT, INIT_F32, INIT_F64, INIT_SYM, INIT_GENERIC, INIT_LIST };
+
+enum { MAX_DIMS = 4 };
+enum { MAX_REGISTERS = 1 << 20 };  /* per program, and so per function and per range */
+enum { MAX_FUNCTION_STATEMENTS = 1 << 20 };  /* instructions, and labels, in one function */
+
+/* A declared variable, parameter or register (range). */
+typedef struct Decl {
+    uint8_t space;             /* Space */
+    uint8_t linkage;           /* LINK_* */
+    uint8_t type;              /* Type, TYPE_NONE for .func pointers */
+    uint8_t vector;            /* 0, 2, 4, 8 */
+    uint8_t dim_count;
+    bool is_ptr;               /* .param .ptr */
+    uint8_t ptr_space;         /* .param .ptr .global ... */
+    uint32_t align;            /* 0 = not given; .ptr .align in ptr_align */
+    uint32_t ptr_align;
+    uint32_t range;            /* %r<range>; 0 = a single name */
+    bool has_range;
+    int64_t dims[MAX_DIMS];    /* -1 = [] (size from initializer or extern) */
+    const char *name;
+    Init *init;
+    Span at;
+    uint32_t first_slot;       /* registers: slot of name (or name0) */
+    const char **attrs;        /* other directives kept verbatim, e.g. ".attribute(.managed)" */
+    uint32_t attr_count;
+} Decl;
+
+enum { LINK_NONE, LINK_VISIBLE = 1, LINK_EXTERN = 2, LINK_WEAK = 4, LINK_COMMON = 8 };
+
+typedef enum { ITEM_INSTR, ITEM_LABEL, ITEM_DECL, ITEM_OPEN, ITEM_CLOSE, ITEM_PRAGMA,
+               ITEM_PROTOTYPE, ITEM_TARGETS } ItemKind;
+
+/* The body in source order; instructions live in Function.code, items refer to them. */
+typedef struct Item {
+    uint8_t kind;              /* ItemKind */
+    uint32_t index;            /* INSTR: index into code; DECL: into decls; LABEL: into labels */
+    const char *text;          /* PRAGMA: the string; PROTOTYPE/TARGETS: printed form */
+} Item;
+
+typedef struct Label {
+    const char *name;
+    uint32_t target;           /* index into code of the next instruction */
+    Span at;
+} Label;
+
+/* A register after resolution. Value registers and predicates are numbered apart. */
+typedef struct Register {
+    const char *name;
+    uint8_t type;              /* declared or inferred Type */
+    uint8_t vector;            /* .v2/.v4 register */
+    bool is_pred;
+    bool inferred;             /* a snippet's undeclared register: typed by its uses */
+} Register;
+
+typedef struct PerfDirective {
+    const char *name;          /* "maxntid", ... */
+    uint32_t count;
+    uint64_t values[3];
+    const char *text;          /* .pragma string */
+} PerfDirective;
+
+typedef struct Function {
+    const char *name;
+    bool is_entry;             /* .entry, or a snippet's implicit kernel */
+    bool is_snippet;
+    bool has_body;             /* false for a prototype declaration ending in ';' */
+    bool too_long;             /* MAX_FUNCTION_STATEMENTS reached and reported: the rest is dropped */
+    uint8_t linkage;
+    Span at;
+    VEC(Decl) params;
+    VEC(Decl) returns;
+    VEC(Decl) decls;           /* body declarations: .reg, .local, .shared, .param */
+    VEC(Item) items;
+    VEC(Instr) code;
+    VEC(Label) labels;
+    VEC(PerfDirective) perf;
+    VEC(Register) regs;        /* value registers by slot (after check) */
+    VEC(Register) preds;       /* predicate registers by slot (after check) */
+} Function;
+
+/* Top-level things in source order. */
+typedef enum { TOP_FUNCTION, TOP_DECL, TOP_FILE, TOP_VERBATIM } TopKind;
+typedef struct TopItem {
+    uint8_t kind;
+    uint32_t index;            /* into functions, globals, files, verbatim */
+} TopItem;
+
+typedef struct FileDirective {
+    uint64_t number;
+    const char *path;          /* the string literal, quotes included */
+    const char *extra;         /* ", timestamp, size" verbatim or NULL */
+} FileDirective;
+
+typedef struct Module {
+    Arena arena;               /* owns everything below */
+    Interner names;
+    Source *src;
+    uint8_t version;           /* .version major*10+minor; 0 = none given */
+    Span version_at;
+    uint16_t target_sm;        /* 0 = none given */
+    bool target_arch;          /* sm_90a-style */
+    char target_suffix;        /* 'a', 'f' or 0 */
+    Span target_at;
+    const char **target_options;  /* texmode_..., debug, map_f64_to_f32 */
+    uint32_t target_option_count;
+    uint8_t address_size;      /* 0 = none given */
+    bool is_snippet;           /* bare instructions at top level */
+    VEC(TopItem) top;
+    VEC(Function *) functions;
+    VEC(Decl) globals;
+    VEC(FileDirective) files;
+    VEC(const char *) verbatim;   /* .section and .alias directives, kept as written */
+} Module;
+
+/* A CTA has sixteen named barriers (bar, barrier: ids 0 to 15). */
+enum { BARRIER_COUNT = 16 };
+
+/* parser.y */
+Module *parse_module(Source *src, Diag *diag);
+void module_free(Module *m);
+
+/* ops.c: the tables generated from the .def files, and name lookups. */
+int op_lookup(const char *mnemonic, size_t len);       /* longest listed dotted prefix */
+int type_lookup(const char *word, size_t len);         /* TYPE_COUNT if not a type */
+int mod_lookup(const char *word, size_t len);          /* MOD_COUNT if not known */
+int sreg_lookup(const char *name, size_t len);         /* SREG_COUNT if not special */
+void ops_print_markdown(FILE *out);
+
+/* check.c: resolve names, decode and check every instruction against ops.def. */
+typedef struct CheckOptions {
+    bool warn_deprecated;      /* warn on shfl/vote without .sync */
+} CheckOptions;
+
+int check_module(Module *m, Diag *diag, const CheckOptions *options);
+
+/* suffixes.c: what a decoded instruction's suffixes must say together (called by check.c). */
+void suffixes_check(Diag *diag, const Module *m, const Instr *in);
+
+/* ir.c: print the decoded module back as PTX; compare two modules. */
+void ir_print_module(FILE *out, const Module *m);
+void ir_print_instr(FILE *out, const Module *m, const Function *f, const Instr *in);
+bool ir_equal(const Module *a, const Module *b, char *why, size_t why_len);
+bool ir_has_mod(const Instr *in, Mod mod);
+
+#endif

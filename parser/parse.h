@@ -1,0 +1,79 @@
+/* parse.h: the parser's state and the actions its grammar (parser.y) calls to build a Module.
+ * Private to parser.y and parse.c; everyone else calls parse_module(). */
+#ifndef PARSE_H
+#define PARSE_H
+
+#include "ir.h"
+
+#define YYLTYPE Span
+#define YYLTYPE_IS_DECLARED 1
+
+/* One parse: the module being built and the stacks on which the grammar's actions collect
+ * lists (operands, initializers, parameters) before copying them into the module's arena. */
+typedef struct Parser {
+    Lexer lx;
+    Diag *diag;
+    Module *m;
+    Function *fn;              /* function whose body is being parsed, NULL at the top level */
+    Function *snippet;         /* the implicit kernel of bare top-level instructions */
+    int pending_linkage;       /* linkage directives read before .entry/.func */
+    Decl *last_decl;           /* the declaration that dims, ranges and initializers extend */
+    Decl decl;                 /* attributes of the declaration being parsed */
+    int64_t addr_offset;       /* offset of the address being parsed: [base+offset] */
+    uint64_t perf_values[3];   /* numbers after a performance directive */
+    VEC(Operand) operands;
+    VEC(Init) inits;
+    VEC(Decl) params;
+    uint32_t prev_end, token_end;  /* end offsets of the previous and current token */
+    Span first_bare;           /* the first bare top-level statement (snippet mode) */
+    bool has_bare;
+} Parser;
+
+#define YYLLOC_DEFAULT(Cur, Rhs, N)                                                          \
+    do {                                                                                     \
+        if (N) {                                                                             \
+            (Cur).offset = YYRHSLOC(Rhs, 1).offset;                                          \
+            (Cur).length = YYRHSLOC(Rhs, N).offset + YYRHSLOC(Rhs, N).length - (Cur).offset; \
+        } else {                                                                             \
+            (Cur).offset = YYRHSLOC(Rhs, 0).offset + YYRHSLOC(Rhs, 0).length;                \
+            (Cur).length = 0;                                                                \
+        }                                                                                    \
+    } while (0)
+
+void parse_init(Parser *p, Source *src, Diag *diag);
+Module *parse_finish(Parser *p);
+void parse_recover(Parser *p, bool top_level);
+
+void parse_version(Parser *p, Span at);
+void parse_target(Parser *p, Span at);
+void parse_file(Parser *p, Literal number, Span path, Span extra);
+void parse_top_verbatim(Parser *p, Span at);
+
+void parse_function_begin(Parser *p, Span name, bool is_entry, uint32_t returns);
+void parse_function_params(Parser *p, uint32_t count);
+void parse_function_end(Parser *p, bool has_body);
+void parse_perf(Parser *p, Span name, uint32_t count);
+void parse_item_text(Parser *p, ItemKind kind, Span at, uint32_t drop_params);
+void parse_block_open(Parser *p);
+void parse_block_close(Parser *p);
+
+void parse_label(Parser *p, Span name);
+void parse_instr(Parser *p, Span mnemonic, int guard_kind, Span guard, uint32_t count, Span stmt);
+void parse_operand_name(Parser *p, Span at);
+void parse_operand_not(Parser *p, Span at);
+void parse_operand_offset(Parser *p, int64_t offset, Span at);
+void parse_operand_literal(Parser *p, Literal lit, bool negative, Span at);
+void parse_operand_group(Parser *p, OperandKind kind, uint32_t count, int64_t offset, Span at);
+
+void parse_decl_begin(Parser *p, int space, int linkage);
+void parse_decl_attr(Parser *p, Span at);
+void parse_decl_attr_call(Parser *p, Span name, Span close);
+void parse_decl_align(Parser *p, Literal value, Span at);
+void parse_decl_space(Parser *p, int space, Span at);
+void parse_decl_name(Parser *p, Span name, Span at, bool is_param);
+void parse_decl_dim(Parser *p, bool has_size, Literal size, Span at);
+void parse_decl_range(Parser *p, Literal count, Span at);
+void parse_decl_init(Parser *p, uint32_t count, Span at);
+void parse_init_value(Parser *p, int kind, Literal lit, bool negative, Span name, Span at);
+
+#endif
