@@ -36,10 +36,10 @@ CHECK_LIBS   := $(shell pkg-config --libs check 2>/dev/null)
 
 # The library: everything but main.c, in pipeline order.
 LIB_SRC := src/util.c src/arena.c src/intern.c src/source.c src/diag.c \
-           $(BUILD)/lexer.c $(BUILD)/parser.c src/parse.c src/ops.c src/check.c src/suffixes.c src/ir.c \
+           $(BUILD)/lexer.c $(BUILD)/parser.c src/parse.c src/ops.c src/check.c src/decode.c src/checkop.c src/suffixes.c src/ir.c \
            src/driver.c src/testrun.c src/exec.c src/block.c src/barrier.c src/alu.c src/bitops.c src/mathops.c src/approx.c src/convert.c src/warp_ops.c src/layout.c src/mem.c src/trace.c src/lanes.c src/dump.c src/expect.c
 LIB_OBJ := $(patsubst %.c,$(BUILD)/obj/%.o,$(notdir $(LIB_SRC)))
-HEADERS := src/ptxrun.h src/parse.h src/ops.def src/types.def src/mods.def src/sregs.def $(BUILD)/parser.h
+HEADERS := src/ptxrun.h src/parse.h src/checker.h src/ops.def src/types.def src/mods.def src/sregs.def $(BUILD)/parser.h
 
 FUZZERS := fuzz_frontend fuzz_pipeline fuzz_lanes
 
