@@ -303,7 +303,8 @@ int mod_lookup(const char *word, size_t len);          /* MOD_COUNT if not known
 int sreg_lookup(const char *name, size_t len);         /* SREG_COUNT if not special */
 void ops_print_markdown(FILE *out);
 
-/* check.c: resolve names, decode and check every instruction against ops.def. */
+/* check.c (with decode.c and checkop.c, which share checker.h): resolve names, decode and check
+ * every instruction against ops.def. */
 typedef struct CheckOptions {
     bool warn_deprecated;      /* warn on shfl/vote without .sync */
 } CheckOptions;

@@ -48,7 +48,7 @@ static bool same(const char *name, const char *s, size_t len)
 }
 
 /* The opcode named by the longest dotted prefix of mnemonic, or OP_COUNT. Callers memoise
- * by mnemonic (check.c), so a linear scan of the table is fast enough. */
+ * by mnemonic (decode.c), so a linear scan of the table is fast enough. */
 int op_lookup(const char *mnemonic, size_t len)
 {
     size_t prefix = len;

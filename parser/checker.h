@@ -1,0 +1,68 @@
+/* checker.h: what the checker's three files share. check.c runs the pass (names, scopes,
+ * declarations) and calls the other two: decode.c (mnemonics against ops.def's suffix rules) and
+ * checkop.c (an instruction's version, target and operands against ops.def); neither calls
+ * back. Private to those three files; everyone else calls check_module(). */
+#ifndef CHECKER_H
+#define CHECKER_H
+
+#include "ir.h"
+
+enum { MAX_SHAPE = 16 };       /* operands in one ops.def shape */
+
+/* Hash of an interned name's pointer, for the checker's open-addressing tables. */
+static inline uint32_t checker_pointer_hash(const void *p)
+{
+    uintptr_t x = (uintptr_t)p;
+    x ^= x >> 17;
+    x *= 0xed5ad4bbu;
+    x ^= x >> 11;
+    return (uint32_t)x;
+}
+
+static inline char checker_type_class(int type)
+{
+    return type == TYPE_NONE ? 0 : type_info[type].cls;
+}
+
+static inline unsigned checker_type_bits(int type)
+{
+    return type == TYPE_NONE ? 0 : type_info[type].bits;
+}
+
+/* The type of the given class and width ('b' 64 -> .b64), or TYPE_NONE. */
+static inline int checker_type_of(char cls, unsigned bits)
+{
+    for (int t = 0; t < TYPE_COUNT; t++)
+        if (type_info[t].cls == cls && type_info[t].bits == bits)
+            return t;
+    return TYPE_NONE;
+}
+
+/* decode.c: an instruction's mnemonic decoded against its suffix rule, memoised per check. */
+typedef struct Decoder Decoder;
+
+Decoder *decode_new(void);
+void decode_free(Decoder *dec);
+/* Sets in's opcode, types and modifiers and its canonical mnemonic; false (after reporting) when
+ * the mnemonic is wrong. *refused: the first suffix ptxrun does not execute (length 0: none). */
+bool decode_instr(Decoder *dec, Diag *diag, Module *m, Instr *in, Span *refused);
+
+/* checkop.c: one decoded instruction against ops.def. */
+
+/* What an operand position expects, from its shape letter and the instruction's types. */
+typedef struct Expect {
+    char letter;               /* ops.def shape letter, 0 = unchecked */
+    bool pred;                 /* a predicate register */
+    bool dest;                 /* written */
+    int type;                  /* value type expected, TYPE_NONE = any */
+} Expect;
+
+void checkop_version_target(Diag *diag, const Module *m, const CheckOptions *options, bool *warned_legacy,
+                            const Instr *in);
+bool checkop_letters(Diag *diag, const Instr *in, char letters[MAX_SHAPE]);
+Expect checkop_expect(const Instr *in, char letter);
+bool checkop_types_registers(int op);
+void checkop_operand(Diag *diag, const Function *fn, const Instr *in, const Operand *o, Expect e);
+const char *checkop_kind_word(const Operand *o);
+
+#endif
