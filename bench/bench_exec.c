@@ -170,41 +170,41 @@ static double run_block(const char *format, unsigned iterations, uint32_t thread
     diag.emit = ignore;
     Module *m = parse_module(&src, &diag);
     check_module(m, &diag, NULL);
-    Block *w = diag.errors ? NULL : block_load(m, m->functions.data[0], &diag, DEFAULT_STACK_BYTES);
-    if (!w) {
+    Block *b = diag.errors ? NULL : block_load(m, m->functions.data[0], &diag, DEFAULT_STACK_BYTES);
+    if (!b) {
         diag.emit = NULL;
         fprintf(stderr, "bench_exec: the benchmark program does not load:\n%s\n", text);
         exit(1);
     }
     /* A global buffer of 32 words, its address in p, for the memory-bound program. */
-    for (uint32_t i = 0; i < w->prog->fn->regs.len; i++)
-        if (strcmp(w->prog->fn->regs.data[i].name, "p") == 0) {
-            uint32_t b = mem_add(&w->block->mem, "buffer", SPACE_GLOBAL, 32 * 4, 256, TYPE_U32, false, true);
+    for (uint32_t i = 0; i < b->prog.fn->regs.len; i++)
+        if (strcmp(b->prog.fn->regs.data[i].name, "p") == 0) {
+            uint32_t buf = mem_add(&b->mem, "buffer", SPACE_GLOBAL, 32 * 4, 256, TYPE_U32, false, true);
             for (int l = 0; l < WARP_SIZE; l++)
-                w->val[i][l] = w->block->mem.regions[b].base;
-            w->defined[i] = ALL_LANES;
+                b->warps[0]->val[i][l] = b->mem.regions[buf].base;
+            b->warps[0]->defined[i] = ALL_LANES;
         }
     uint32_t ntid[3] = { threads, 1, 1 };
-    block_set_shape(w, ntid, ALL_LANES);
+    block_set_shape(b, ntid, ALL_LANES);
     ExecOptions o = { .max_steps = UINT64_MAX };
     double t0 = now();
-    int rc = block_run(w, &o);
+    int rc = block_run(b, &o);
     double t = now() - t0;
     if (rc != EXEC_OK) {
         fprintf(stderr, "bench_exec: the benchmark program faulted\n");
         exit(1);
     }
-    for (uint32_t i = 0; format == block_reduce_loop && i < w->prog->fn->regs.len; i++)
-        if (strcmp(w->prog->fn->regs.data[i].name, "s") == 0) {
+    for (uint32_t i = 0; format == block_reduce_loop && i < b->prog.fn->regs.len; i++)
+        if (strcmp(b->prog.fn->regs.data[i].name, "s") == 0) {
             uint64_t want = (uint64_t)threads * (threads - 1) / 2 + (uint64_t)threads * (iterations - 1);
-            if (!(w->defined[i] & 1) || (uint32_t)w->val[i][0] != (uint32_t)want) {
+            if (!(b->warps[0]->defined[i] & 1) || (uint32_t)b->warps[0]->val[i][0] != (uint32_t)want) {
                 fprintf(stderr, "bench_exec: the block reduction gave %llu, not %llu\n",
-                        (unsigned long long)w->val[i][0], (unsigned long long)want);
+                        (unsigned long long)b->warps[0]->val[i][0], (unsigned long long)want);
                 exit(1);
             }
         }
-    *count = w->block->lane_steps;
-    block_free(w);
+    *count = b->lane_steps;
+    block_free(b);
     module_free(m);
     source_free(&src);
     return t;
