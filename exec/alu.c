@@ -54,12 +54,10 @@ static inline uint64_t f64_bits(double d)
 static void commit(Warp *w, uint32_t row, const uint64_t *result, uint32_t mask, uint32_t defined)
 {
     uint64_t *dst = w->val[row];
-    if (mask == ALL_LANES) {
+    if (mask == ALL_LANES)
         memcpy(dst, result, sizeof(Lanes));
-    } else {
-        for (int l = 0; l < WARP_SIZE; l++)
-            dst[l] = (mask >> l & 1) ? result[l] : dst[l];
-    }
+    else
+        warp_select_lanes(dst, result, mask);
     w->defined[row] = (w->defined[row] & ~mask) | (defined & mask);
 }
 

@@ -3,6 +3,8 @@
 #ifndef PTXRUN_EXEC_H
 #define PTXRUN_EXEC_H
 
+#include <string.h>
+
 #include "ir.h"
 
 /* ---- the executor (lower.c, warp.c, block.c, ...) ---- */
@@ -112,6 +114,7 @@ typedef struct XInstr {
     uint8_t addr_bits;         /* ld/st/atom/red: the base register's width; [base + offset] wraps in it */
     uint8_t barrier;           /* bar, barrier: BARRIER_SYNC, _ARRIVE or _RED */
     uint32_t sync_kind;        /* synchronising: equal for the same opcode, types and modifiers */
+    uint32_t shfl_table;       /* shfl with immediate b and c: its sources, Program.shfl_tables; NO_SLOT */
     uint8_t red_op;            /* bar.red: BARRIER_RED_POPC, _AND or _OR */
     bool has_count;            /* bar, barrier: a thread count is given (src[1]) */
     bool aligned;              /* bar, barrier.aligned: every thread must execute this very instruction */
@@ -223,6 +226,13 @@ typedef struct ExecOptions {
 
 enum { EXEC_OK = 0, EXEC_FAULT = 3 };
 
+/* Where each lane of a shfl reads, and which lanes are in range, when b and c are the same in
+ * every lane (immediates): worked out once, when the program is lowered. */
+typedef struct ShflTable {
+    int8_t src[WARP_SIZE];
+    uint32_t in_range;
+} ShflTable;
+
 /* The lowered program (lower.c): made once from the checked IR, never written back into it,
  * and read-only while it runs. Rows [0, reg_count) of each warp's values are registers, then
  * special registers, then immediates (the same in every lane); predicate slots
@@ -244,6 +254,8 @@ typedef struct Program {
     uint32_t func_count;
     CallSite *calls;
     uint32_t call_count;
+    struct ShflTable *shfl_tables;
+    uint32_t shfl_table_count;
     uint32_t local_region;     /* the threads' .local memory: the kernel's frame, then the stack */
     uint32_t param_region;     /* the kernel's parameter buffer */
     uint32_t dynamic_region;   /* the CTA's dynamic .shared block */
@@ -346,6 +358,23 @@ static inline uint32_t warp_guard_lanes(const Warp *w, const XInstr *x, uint32_t
     return lanes & (x->guard == 1 ? p : ~p);
 }
 
+/* dst[l] = src[l] for the lanes of mask; the others keep theirs. Mostly all lanes or most of
+ * them: a whole copy, with the few others put back. src and dst do not overlap. */
+static inline void warp_select_lanes(uint64_t *dst, const uint64_t *src, uint32_t mask)
+{
+    if (__builtin_popcount(mask) > WARP_SIZE / 2) {
+        uint64_t keep[WARP_SIZE];
+        for (uint32_t k = ~mask; k; k &= k - 1)
+            keep[__builtin_ctz(k)] = dst[__builtin_ctz(k)];
+        memcpy(dst, src, WARP_SIZE * sizeof *dst);
+        for (uint32_t k = ~mask; k; k &= k - 1)
+            dst[__builtin_ctz(k)] = keep[__builtin_ctz(k)];
+    } else {
+        for (uint32_t k = mask; k; k &= k - 1)
+            dst[__builtin_ctz(k)] = src[__builtin_ctz(k)];
+    }
+}
+
 /* sync.c: warp-level synchronising instructions. */
 void sync_arrive(Warp *w, uint32_t pc, uint32_t mask);    /* lanes of mask reach the one at pc */
 void sync_try_complete(Warp *w);                          /* after lanes exited: who may complete */
@@ -419,6 +448,9 @@ void format_json_value(char *buf, size_t size, uint64_t bits, int type);  /* as 
 /* warpops.c: the exchange instructions, for the lanes that complete them together. */
 /* at: the instruction when every lane runs the same one; NULL: each lane's own, found through
  * arrival[lane].pc (lanes that met from different pcs). */
+/* The sources of shfl mode `mode` with b and c in each lane (uniform: lane 0's for all);
+ * returns the lanes in range. */
+uint32_t warpops_shfl_sources(int mode, const uint64_t *b, const uint64_t *c, bool uniform, int8_t src[WARP_SIZE]);
 void warpops_shfl(Warp *w, const XInstr *at, uint32_t lanes, uint32_t participants, uint32_t guard_true);
 void warpops_vote(Warp *w, const XInstr *at, uint32_t lanes, uint32_t guard_true);
 void warpops_shf(Warp *w, const XInstr *x, uint32_t mask);

@@ -691,6 +691,24 @@ static void number_sync_kinds(Program *p)
     free(kinds);
 }
 
+/* A shfl whose b and c are immediates reads the same lanes every time: its table. */
+static void shfl_tables(Program *p)
+{
+    for (uint32_t i = 0; i < p->code_len; i++) {
+        XInstr *x = &p->code[i];
+        x->shfl_table = NO_SLOT;
+        if ((x->op != OP_SHFL && x->op != OP_SHFL_SYNC) || x->src[1] < p->first_immediate ||
+            x->src[2] < p->first_immediate)
+            continue;
+        uint64_t b = p->immediates[x->src[1] - p->first_immediate], c = p->immediates[x->src[2] - p->first_immediate];
+        if (p->shfl_table_count % 64 == 0)
+            p->shfl_tables = xrealloc(p->shfl_tables, (p->shfl_table_count + 64) * sizeof *p->shfl_tables);
+        ShflTable *t = &p->shfl_tables[p->shfl_table_count];
+        t->in_range = warpops_shfl_sources(x->mode, &b, &c, true, t->src);
+        x->shfl_table = p->shfl_table_count++;
+    }
+}
+
 bool lower_program(Program *p, Memory *mem, Module *m, Function *fn, Diag *diag, uint32_t stack_bytes)
 {
     memset(p, 0, sizeof *p);
@@ -762,6 +780,7 @@ bool lower_program(Program *p, Memory *mem, Module *m, Function *fn, Diag *diag,
     p->immediates = xmalloc((ld.immediates.len + 1) * sizeof *p->immediates);
     memcpy(p->immediates, ld.immediates.data, ld.immediates.len * sizeof *p->immediates);
     p->pred_count = ld.total_preds + 2;
+    shfl_tables(p);
     memcpy(p->sreg_rows, ld.sreg_row, sizeof p->sreg_rows);
     name_registers(p);
     number_sync_kinds(p);
@@ -778,6 +797,7 @@ void lower_free(Program *p)
     free(p->funcs);
     free(p->calls);
     free(p->immediates);
+    free(p->shfl_tables);
     memset(p, 0, sizeof *p);
 }
 

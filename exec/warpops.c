@@ -6,52 +6,92 @@
  * supply one (not completing the instruction, guard false, or undefined there) is undefined.
  * Each lane uses the operands of its own instruction (lanes may complete from different pcs).
  * Requires: without `at`, sync.c has set arrival[lane].pc for every lane passed in. */
+#include <string.h>
+
 #include "exec.h"
 
-/* All lanes at one instruction (converged code): the same computation in straight loops. */
+/* Where each lane reads (src) and whether it is in range (the result, one bit per lane), for
+ * shfl mode `mode` with b and c as given in each lane. Lanes out of range read themselves. */
+#define SHFL_MODE_LOOP(BVAL, CVAL, J, PVAL)                                              \
+    for (int lane = 0; lane < WARP_SIZE; lane++) {                                       \
+        int bval = (int)((BVAL) & 0x1f), cval = (int)((CVAL) & 0x1f);                   \
+        int segmask = (int)(((CVAL) >> 8) & 0x1f);                                       \
+        int max_lane = (lane & segmask) | (cval & ~segmask & 0x1f);                      \
+        int j = (J);                                                                     \
+        int pval = (PVAL);                                                               \
+        (void)bval;                                                                      \
+        src[lane] = (int8_t)(pval ? j : lane);                                           \
+        in[lane] = (uint8_t)pval;                                                        \
+    }
+#define SHFL_MODES(BVAL, CVAL)                                                           \
+    switch (mode) {                                                                      \
+    case MOD_UP:   SHFL_MODE_LOOP(BVAL, CVAL, lane - bval, j >= max_lane) break;          \
+    case MOD_DOWN: SHFL_MODE_LOOP(BVAL, CVAL, lane + bval, j <= max_lane) break;          \
+    case MOD_BFLY: SHFL_MODE_LOOP(BVAL, CVAL, lane ^ bval, j <= max_lane) break;          \
+    default:       SHFL_MODE_LOOP(BVAL, CVAL, (lane & segmask) | (bval & ~segmask & 0x1f), j <= max_lane) break; \
+    }
+uint32_t warpops_shfl_sources(int mode, const uint64_t *b, const uint64_t *c, bool uniform, int8_t src[WARP_SIZE])
+{
+    uint8_t in[WARP_SIZE];
+    if (uniform) {                       /* b and c the same in every lane: immediates */
+        uint64_t b0 = b[0], c0 = c[0];
+        SHFL_MODES(b0, c0)
+    } else {
+        SHFL_MODES(b[lane], c[lane])
+    }
+    /* 32 bytes of 0 or 1 to 32 bits, eight at a time: byte i of v times the constant lands
+     * in bit 56 + i alone. */
+    uint32_t in_range = 0;
+    for (int k = 0; k < WARP_SIZE / 8; k++) {
+        uint64_t v;
+        memcpy(&v, in + 8 * k, sizeof v);
+        in_range |= (uint32_t)((v * 0x0102040810204080ull) >> 56) << (8 * k);
+    }
+    return in_range;
+}
+#undef SHFL_MODES
+#undef SHFL_MODE_LOOP
+
+/* All lanes at one instruction (converged code): the sources first, then straight loops. */
 static void shfl_uniform(Warp *w, const XInstr *x, uint32_t lanes, uint32_t participants, uint32_t guard_true)
 {
     const uint64_t *a = w->val[x->src[0]], *b = w->val[x->src[1]], *c = w->val[x->src[2]];
     uint32_t supplied = w->defined[x->src[0]] & participants & guard_true;
     uint32_t control = w->defined[x->src[1]] & w->defined[x->src[2]];
+    uint32_t first_immediate = w->prog->first_immediate;
+    int8_t own[WARP_SIZE];
+    const int8_t *src = own;
+    uint32_t in_range;
+    if (x->shfl_table != NO_SLOT) {
+        const ShflTable *t = &w->prog->shfl_tables[x->shfl_table];
+        src = t->src;
+        in_range = t->in_range;
+    } else {
+        in_range = warpops_shfl_sources(x->mode, b, c, x->src[1] >= first_immediate && x->src[2] >= first_immediate, own);
+    }
     uint64_t result[WARP_SIZE];
-    uint32_t ok = 0, in_range = 0;
-#define SHFL_LOOP(J, PVAL)                                                               \
-    for (int lane = 0; lane < WARP_SIZE; lane++) {                                       \
-        int bval = (int)(b[lane] & 0x1f), cval = (int)(c[lane] & 0x1f);                 \
-        int segmask = (int)((c[lane] >> 8) & 0x1f);                                      \
-        int max_lane = (lane & segmask) | (cval & ~segmask & 0x1f);                      \
-        int min_lane = lane & segmask;                                                   \
-        int j = (J);                                                                     \
-        bool pval = (PVAL);                                                              \
-        (void)min_lane;                                                                  \
-        j = pval ? j : lane;                                                             \
-        result[lane] = a[j] & 0xffffffffu;                                               \
-        ok |= (supplied >> j & 1) << lane;                                               \
-        in_range |= (uint32_t)pval << lane;                                              \
-        if (w->trace)                                                                    \
-            w->trace->source[lane] = (int8_t)j;                                          \
-    }
-    switch (x->mode) {
-    case MOD_UP:   SHFL_LOOP(lane - bval, j >= max_lane); break;
-    case MOD_DOWN: SHFL_LOOP(lane + bval, j <= max_lane); break;
-    case MOD_BFLY: SHFL_LOOP(lane ^ bval, j <= max_lane); break;
-    default:       SHFL_LOOP(min_lane | (bval & ~segmask & 0x1f), j <= max_lane); break;
-    }
-#undef SHFL_LOOP
+    uint32_t ok = 0;
+    for (int lane = 0; lane < WARP_SIZE; lane++)
+        result[lane] = a[src[lane]] & 0xffffffffu;
+    if (supplied == ALL_LANES)
+        ok = ALL_LANES;
+    else
+        for (int lane = 0; lane < WARP_SIZE; lane++)
+            ok |= (supplied >> src[lane] & 1) << lane;
     uint32_t write = lanes & guard_true;
     if (w->trace) {
         for (int lane = 0; lane < WARP_SIZE; lane++)
-            if (!(write >> lane & 1))
-                w->trace->source[lane] = SOURCE_NONE;
+            w->trace->source[lane] = (write >> lane & 1) ? src[lane] : SOURCE_NONE;
         w->trace->own |= write & ~in_range;
         w->trace->undefined |= write & ~(ok & control);
         w->trace->exchanged = true;
     }
     if (x->dst_kind == DST_VALUE) {
         uint64_t *d = w->val[x->dst];
-        for (int l = 0; l < WARP_SIZE; l++)
-            d[l] = (write >> l & 1) ? result[l] : d[l];
+        if (write == ALL_LANES)
+            memcpy(d, result, sizeof result);
+        else
+            warp_select_lanes(d, result, write);
         w->defined[x->dst] = (w->defined[x->dst] & ~write) | (ok & control & write);
     }
     if (x->dst_pred != NO_SLOT) {
