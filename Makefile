@@ -202,8 +202,13 @@ demo: $(BUILD)/ptxrun
 $(BUILD)/bench_frontend: bench/bench_frontend.c $(BUILD)/libptxrun.a $(HEADERS)
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(BUILD)/libptxrun.a $(LDLIBS)
 
-$(BUILD)/bench_exec: bench/bench_exec.c $(BUILD)/libptxrun.a $(HEADERS)
-	$(CC) $(ALL_CFLAGS) -o $@ $< $(BUILD)/libptxrun.a $(LDLIBS)
+# The plain C reference is built as well as the host allows, apart from ptxrun's portable build.
+$(BUILD)/obj/bench_reference.o: bench/reference.c bench/reference.h
+	@mkdir -p $(BUILD)/obj
+	$(CC) -std=c11 -D_POSIX_C_SOURCE=200809L -O2 -march=native -ffp-contract=off $(WARN) -c -o $@ $<
+
+$(BUILD)/bench_exec: bench/bench_exec.c $(BUILD)/obj/bench_reference.o $(BUILD)/libptxrun.a $(HEADERS)
+	$(CC) $(ALL_CFLAGS) -Ibench -o $@ $< $(BUILD)/obj/bench_reference.o $(BUILD)/libptxrun.a $(LDLIBS)
 
 bench: $(BUILD)/bench_frontend $(BUILD)/bench_exec $(BUILD)/ptxrun
 	$(BUILD)/bench_exec $(BUILD)/ptxrun samples

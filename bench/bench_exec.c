@@ -1,9 +1,10 @@
-/* bench_exec.c: executor throughput in lane-instructions per second for (a) a converged
- * integer/float ALU loop, (b) the spec's scan inside a loop (shuffle-heavy), (c) a loop whose
- * lanes diverge every iteration, (d) a memory-bound loop; each next to the same work written as
- * a plain C loop over 32 lanes. (e) a block reduction over 1024 threads (32 warps, shuffles,
- * shared memory, two bar.sync per round), in thread-instructions per second. Then the peak
- * memory of ptxrun running each sample.
+/* bench_exec.c: executor throughput, each figure next to the same work as plain C
+ * (reference.c, built with -O2 -march=native) in the same run, and each run's result checked
+ * against that C: (a) a converged integer/float ALU loop, (b) an inclusive scan by shfl.sync.up
+ * inside a loop, (c) a loop whose lanes diverge every iteration, (d) a memory-bound loop (ld,
+ * shfl, st), in lane-instructions per second; (e) a block reduction over 1024 threads (32 warps,
+ * shuffles, shared memory, two bar.sync per round), in thread-instructions per second. The
+ * targets are issue 12's. Then the peak memory of ptxrun running each sample.
  * usage: bench_exec PTXRUN SAMPLES_DIR */
 #include <dirent.h>
 #include <math.h>
@@ -15,6 +16,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "reference.h"
 
 static double now(void)
 {
@@ -32,13 +34,13 @@ static const char alu_loop[] =
     "    add.u32 i, i, 1;\n    setp.lt.u32 p, i, %u;\n@p  bra LOOP;\n";
 
 static const char scan_loop[] =
-    "    mov.u32 i, 0;\n    mov.f32 Rx, 0f3F800000;\n"
+    "    mov.u32 i, 0;\n    mov.u32 Rx, %%laneid;\n"
     "LOOP:\n"
-    "    shfl.sync.up.b32  Ry|p, Rx, 1,  0, 0xffffffff;\n@p  add.f32 Rx, Ry, Rx;\n"
-    "    shfl.sync.up.b32  Ry|p, Rx, 2,  0, 0xffffffff;\n@p  add.f32 Rx, Ry, Rx;\n"
-    "    shfl.sync.up.b32  Ry|p, Rx, 4,  0, 0xffffffff;\n@p  add.f32 Rx, Ry, Rx;\n"
-    "    shfl.sync.up.b32  Ry|p, Rx, 8,  0, 0xffffffff;\n@p  add.f32 Rx, Ry, Rx;\n"
-    "    shfl.sync.up.b32  Ry|p, Rx, 16, 0, 0xffffffff;\n@p  add.f32 Rx, Ry, Rx;\n"
+    "    shfl.sync.up.b32  Ry|p, Rx, 1,  0, 0xffffffff;\n@p  add.u32 Rx, Ry, Rx;\n"
+    "    shfl.sync.up.b32  Ry|p, Rx, 2,  0, 0xffffffff;\n@p  add.u32 Rx, Ry, Rx;\n"
+    "    shfl.sync.up.b32  Ry|p, Rx, 4,  0, 0xffffffff;\n@p  add.u32 Rx, Ry, Rx;\n"
+    "    shfl.sync.up.b32  Ry|p, Rx, 8,  0, 0xffffffff;\n@p  add.u32 Rx, Ry, Rx;\n"
+    "    shfl.sync.up.b32  Ry|p, Rx, 16, 0, 0xffffffff;\n@p  add.u32 Rx, Ry, Rx;\n"
     "    add.u32 i, i, 1;\n    setp.lt.u32 q, i, %u;\n@q  bra LOOP;\n";
 
 static const char diverge_loop[] =
@@ -85,81 +87,61 @@ static const char block_reduce_loop[] =
     "    bar.sync 0;\n"
     "    add.u32 i, i, 1;\n    setp.lt.u32 p, i, %u;\n@p  bra LOOP;\n";
 
-static double c_memory(unsigned iterations, uint64_t *lane_instr)
-{
-    uint32_t buf[32] = { 0 }, other[32];
-    double t0 = now();
-    for (unsigned i = 0; i < iterations; i++) {
-        for (int l = 0; l < 32; l++) other[l] = buf[l ^ 1];
-        for (int l = 0; l < 32; l++) buf[l] += other[l];
-        __asm__ volatile("" : : "r"(buf) : "memory");
-    }
-    double t = now() - t0;
-    *lane_instr = (uint64_t)iterations * 32 * 7;
-    return t;
-}
-
-/* The same work as plain C over 32 lanes (the best an interpreter could hope to approach). */
-static double c_alu(unsigned iterations, uint64_t *lane_instr)
-{
-    uint32_t x[32], y[32], z[32];
-    float f[32], g[32];
-    for (int l = 0; l < 32; l++) { x[l] = (uint32_t)l; y[l] = 7; f[l] = 1.0f; g[l] = 0.5f; }
-    double t0 = now();
-    for (unsigned i = 0; i < iterations; i++)
-        for (int l = 0; l < 32; l++) {
-            x[l] += y[l]; y[l] ^= x[l]; z[l] = x[l] * 3; z[l] <<= 1;
-            f[l] += g[l]; g[l] *= -1.0f; f[l] = fmaf(f[l], g[l], g[l]);
-        }
-    double t = now() - t0;
-    volatile float sink = f[3] + (float)z[5];
-    (void)sink;
-    *lane_instr = (uint64_t)iterations * 32 * 10;
-    return t;
-}
-
-static double c_scan(unsigned iterations, uint64_t *lane_instr)
-{
-    float rx[32], ry[32];
-    for (int l = 0; l < 32; l++) rx[l] = (float)l;
-    double t0 = now();
-    for (unsigned i = 0; i < iterations; i++)
-        for (int d = 1; d < 32; d *= 2) {
-            for (int l = 0; l < 32; l++) ry[l] = l >= d ? rx[l - d] : rx[l];
-            for (int l = 0; l < 32; l++) if (l >= d) rx[l] += ry[l];
-        }
-    double t = now() - t0;
-    volatile float sink = rx[31];
-    (void)sink;
-    *lane_instr = (uint64_t)iterations * 32 * 13;
-    return t;
-}
-
-static double c_diverge(unsigned iterations, uint64_t *lane_instr)
-{
-    uint32_t x[32] = { 0 };
-    double t0 = now();
-    for (unsigned i = 0; i < iterations; i++)
-        for (uint32_t l = 0; l < 32; l++) {
-            if ((i ^ l) & 1) { x[l] -= 1; x[l] ^= l; }
-            else { x[l] += 3; x[l] <<= 1; }
-            __asm__ volatile("" : : "r"(x) : "memory");   /* keep every iteration's work */
-        }
-    double t = now() - t0;
-    volatile uint32_t sink = x[7];
-    (void)sink;
-    *lane_instr = (uint64_t)iterations * 32 * 10;
-    return t;
-}
-
 static void ignore(void *c, Diag *d, DiagLevel l, Span at, const char *m)
 {
     (void)c; (void)d; (void)l; (void)at; (void)m;
 }
 
-/* Runs the program (with %u = iterations) on a block of `threads` and returns seconds;
- * lane-instructions in *count. The block reduction's result is checked. */
-static double run_block(const char *format, unsigned iterations, uint32_t threads, uint64_t *count)
+/* What a run must leave: register `name` of warp 0's lanes (or, with name NULL, the 32 words of
+ * the global buffer), as the C reference computed them; lanes: how many to compare. */
+typedef struct Want {
+    const char *name;
+    const uint32_t *values;
+    unsigned lanes;
+} Want;
+
+static bool result_ok(const Block *b, const Want *want, char *why, size_t size)
+{
+    const Warp *w = b->warps[0];
+    if (!want->name) {
+        for (uint32_t k = 0; k < b->mem.count; k++) {
+            const Region *r = &b->mem.regions[k];
+            if (!r->is_buffer)
+                continue;
+            for (unsigned l = 0; l < want->lanes; l++) {
+                uint32_t v;
+                memcpy(&v, r->data + 4 * l, 4);
+                if (!r->shadow[4 * l] || v != want->values[l]) {
+                    snprintf(why, size, "buffer[%u] is %u, not %u", l, v, want->values[l]);
+                    return false;
+                }
+            }
+            return true;
+        }
+        snprintf(why, size, "no buffer");
+        return false;
+    }
+    const Function *f = b->prog.fn;
+    for (uint32_t i = 0; i < f->regs.len; i++) {
+        if (strcmp(f->regs.data[i].name, want->name) != 0)
+            continue;
+        for (unsigned l = 0; l < want->lanes; l++)
+            if (!(w->defined[i] >> l & 1) || (uint32_t)w->val[i][l] != want->values[l]) {
+                snprintf(why, size, "%s in lane %u is 0x%08x, not 0x%08x", want->name, l, (uint32_t)w->val[i][l],
+                         want->values[l]);
+                return false;
+            }
+        return true;
+    }
+    snprintf(why, size, "no register %s", want->name);
+    return false;
+}
+
+/* Runs the program (with %u = iterations) on a block of `threads`, checks what it leaves
+ * against want (count of them) and returns seconds; *count gets the instructions executed,
+ * summed over threads. */
+static double run_block(const char *format, unsigned iterations, uint32_t threads, const Want *want, unsigned wants,
+                        uint64_t *count)
 {
     char text[4096];
     snprintf(text, sizeof text, format, iterations);
@@ -176,12 +158,16 @@ static double run_block(const char *format, unsigned iterations, uint32_t thread
         fprintf(stderr, "bench_exec: the benchmark program does not load:\n%s\n", text);
         exit(1);
     }
-    /* A global buffer of 32 words, its address in p, for the memory-bound program. */
+    /* A global buffer of 32 words holding 0..31, its address in p, for the memory-bound program. */
     for (uint32_t i = 0; i < b->prog.fn->regs.len; i++)
         if (strcmp(b->prog.fn->regs.data[i].name, "p") == 0) {
             uint32_t buf = mem_add(&b->mem, "buffer", SPACE_GLOBAL, 32 * 4, 256, TYPE_U32, false, true);
+            Region *r = &b->mem.regions[buf];
+            r->is_buffer = true;
+            for (uint32_t l = 0; l < 32; l++)
+                memcpy(r->data + 4 * l, &l, 4);
             for (int l = 0; l < WARP_SIZE; l++)
-                b->warps[0]->val[i][l] = b->mem.regions[buf].base;
+                b->warps[0]->val[i][l] = r->base;
             b->warps[0]->defined[i] = ALL_LANES;
         }
     uint32_t ntid[3] = { threads, 1, 1 };
@@ -194,15 +180,13 @@ static double run_block(const char *format, unsigned iterations, uint32_t thread
         fprintf(stderr, "bench_exec: the benchmark program faulted\n");
         exit(1);
     }
-    for (uint32_t i = 0; format == block_reduce_loop && i < b->prog.fn->regs.len; i++)
-        if (strcmp(b->prog.fn->regs.data[i].name, "s") == 0) {
-            uint64_t want = (uint64_t)threads * (threads - 1) / 2 + (uint64_t)threads * (iterations - 1);
-            if (!(b->warps[0]->defined[i] & 1) || (uint32_t)b->warps[0]->val[i][0] != (uint32_t)want) {
-                fprintf(stderr, "bench_exec: the block reduction gave %llu, not %llu\n",
-                        (unsigned long long)b->warps[0]->val[i][0], (unsigned long long)want);
-                exit(1);
-            }
+    for (unsigned k = 0; k < wants; k++) {
+        char why[200];
+        if (!result_ok(b, &want[k], why, sizeof why)) {
+            fprintf(stderr, "bench_exec: a wrong result: %s\n", why);
+            exit(1);
         }
+    }
     *count = b->lane_steps;
     block_free(b);
     module_free(m);
@@ -210,43 +194,73 @@ static double run_block(const char *format, unsigned iterations, uint32_t thread
     return t;
 }
 
-static double run_program(const char *format, unsigned iterations, uint64_t *count)
+/* One line: ptxrun's rate (best of 5), the C reference's, their ratio, and the target. */
+static void report(const char *name, const char *unit, double rate, double plain_rate, double target,
+                   double target_share)
 {
-    return run_block(format, iterations, WARP_SIZE, count);
+    char goal[128] = "";
+    if (target > 0) {
+        bool met = rate >= target && (target_share == 0 || rate >= plain_rate * target_share);
+        snprintf(goal, sizeof goal, "; target %.2g%s: %s", target,
+                 target_share > 0 ? " and 1/5 of C" : "", met ? "met" : "NOT met");
+    }
+    printf("%-34s %8.3g %s/s, result checked; plain C %.3g/s, %.1fx ptxrun%s\n", name, rate, unit, plain_rate,
+           plain_rate / rate, goal);
 }
 
-static void report_block(const char *name, const char *format, unsigned iterations, uint32_t threads)
+static double best_of(const char *format, unsigned iterations, uint32_t threads, const Want *want, unsigned wants,
+                      uint64_t *count)
 {
-    uint64_t count = 0;
     double best = 1e30;
     for (int i = 0; i < 5; i++) {
-        double t = run_block(format, iterations, threads, &count);
+        double t = run_block(format, iterations, threads, want, wants, count);
         best = t < best ? t : best;
     }
-    printf("%-36s %8.3g thread-instructions/s (%u threads, %llu instructions in %.3f s)\n", name,
-           (double)count / best, threads, (unsigned long long)count, best);
+    return best;
 }
 
-static void report(const char *name, const char *format, unsigned iterations,
-                   double (*plain)(unsigned, uint64_t *), double target)
+static void bench_all(void)
 {
-    uint64_t count = 0, plain_count = 0;
-    double best = 1e30;
-    for (int i = 0; i < 5; i++) {
-        double t = run_program(format, iterations, &count);
-        best = t < best ? t : best;
-    }
-    double plain_best = 1e30;
-    for (int i = 0; i < 5; i++) {
-        double t = plain(iterations, &plain_count);
-        plain_best = t < plain_best ? t : plain_best;
-    }
-    double rate = (double)count / best;
-    char goal[64] = "";
-    if (target > 0)
-        snprintf(goal, sizeof goal, " (target %.0e: %s)", target, rate >= target ? "met" : "NOT met");
-    printf("%-36s %8.3g lane-instructions/s%s; plain C %.3g/s, %.0fx faster\n", name, rate, goal,
-           (double)plain_count / plain_best, ((double)plain_count / plain_best) / rate);
+    uint64_t count, plain_count;
+    double t, plain;
+    enum { ALU_N = 300000, SCAN_N = 100000, DIVERGE_N = 300000, MEMORY_N = 200000, BLOCK_N = 2000 };
+
+    uint32_t alu[5][32];
+    plain = 1e30;
+    for (int i = 0; i < 5; i++) { double p = ref_alu(ALU_N, &plain_count, alu); plain = p < plain ? p : plain; }
+    Want alu_want[] = { { "x", alu[0], 32 }, { "y", alu[1], 32 }, { "z", alu[2], 32 }, { "f", alu[3], 32 },
+                        { "g", alu[4], 32 } };
+    t = best_of(alu_loop, ALU_N, WARP_SIZE, alu_want, 5, &count);
+    report("(a) converged ALU loop", "lane-instructions", count / t, plain_count / plain, 0, 0);
+
+    uint32_t scan[32];
+    plain = 1e30;
+    for (int i = 0; i < 5; i++) { double p = ref_scan(SCAN_N, &plain_count, scan); plain = p < plain ? p : plain; }
+    Want scan_want[] = { { "Rx", scan, 32 } };
+    t = best_of(scan_loop, SCAN_N, WARP_SIZE, scan_want, 1, &count);
+    report("(b) shuffle loop (scan, shfl.sync)", "lane-instructions", count / t, plain_count / plain, 3.5e9, 0.2);
+
+    uint32_t diverge[32];
+    plain = 1e30;
+    for (int i = 0; i < 5; i++) { double p = ref_diverge(DIVERGE_N, &plain_count, diverge); plain = p < plain ? p : plain; }
+    Want diverge_want[] = { { "x", diverge, 32 } };
+    t = best_of(diverge_loop, DIVERGE_N, WARP_SIZE, diverge_want, 1, &count);
+    report("(c) divergent loop", "lane-instructions", count / t, plain_count / plain, 1e9, 0);
+
+    uint32_t memory[32];
+    plain = 1e30;
+    for (int i = 0; i < 5; i++) { double p = ref_memory(MEMORY_N, &plain_count, memory); plain = p < plain ? p : plain; }
+    Want memory_want[] = { { NULL, memory, 32 } };
+    t = best_of(memory_loop, MEMORY_N, WARP_SIZE, memory_want, 1, &count);
+    report("(d) memory loop (ld, shfl, st)", "lane-instructions", count / t, plain_count / plain, 1e9, 0);
+
+    uint32_t sum;
+    plain = 1e30;
+    for (int i = 0; i < 5; i++) { double p = ref_block_reduce(BLOCK_N, MAX_BLOCK_THREADS, &sum); plain = p < plain ? p : plain; }
+    Want block_want[] = { { "s", &sum, 1 } };
+    t = best_of(block_reduce_loop, BLOCK_N, MAX_BLOCK_THREADS, block_want, 1, &count);
+    /* the C reference does the same work: count it as ptxrun's instructions */
+    report("(e) 1024-thread block, bar.sync", "thread-instructions", count / t, count / plain, 1.5e9, 0);
 }
 
 /* Runs `ptxrun SAMPLE --lanes ... --expect ...`; false if it failed. */
@@ -270,11 +284,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: bench_exec PTXRUN SAMPLES_DIR\n");
         return 2;
     }
-    report("(a) converged ALU loop", alu_loop, 300000, c_alu, 1e9);
-    report("(b) scan in a loop (shfl.sync)", scan_loop, 100000, c_scan, 3e8);
-    report("(c) lanes diverging every iteration", diverge_loop, 300000, c_diverge, 1e8);
-    report("(d) memory-bound: ld, shfl, st", memory_loop, 200000, c_memory, 0);
-    report_block("(e) block reduction, 32 warps", block_reduce_loop, 2000, MAX_BLOCK_THREADS);
+    bench_all();
 
     DIR *d = opendir(argv[2]);
     if (!d)

@@ -1,0 +1,130 @@
+/* reference.c: the benchmarks' work written as plain C over 32 lanes (or 1024 threads), the
+ * fair reference for bench_exec: built on its own with -O2 -march=native (the best the host
+ * can do), and each returns its lanes' final values so that bench_exec can check ptxrun's
+ * against them. Times are in seconds; *lane_instr counts the PTX instructions the same work
+ * takes, summed over lanes. */
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+#include <time.h>
+
+#include "reference.h"
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static uint32_t f32_bits(float f)
+{
+    uint32_t b;
+    memcpy(&b, &f, sizeof b);
+    return b;
+}
+
+/* (a) x += y; y ^= x; z = x * 3; z <<= 1; f += g; g *= -1; f = fma(f, g, g); 10 instructions. */
+double ref_alu(unsigned iterations, uint64_t *lane_instr, uint32_t out[5][32])
+{
+    uint32_t x[32], y[32], z[32] = { 0 };
+    float f[32], g[32];
+    for (int l = 0; l < 32; l++) { x[l] = (uint32_t)l; y[l] = 7; f[l] = 1.0f; g[l] = 0.5f; }
+    double t0 = now();
+    for (unsigned i = 0; i < iterations; i++) {
+        for (int l = 0; l < 32; l++) {
+            x[l] += y[l]; y[l] ^= x[l]; z[l] = x[l] * 3; z[l] <<= 1;
+            f[l] += g[l]; g[l] *= -1.0f; f[l] = fmaf(f[l], g[l], g[l]);
+        }
+        __asm__ volatile("" : : "r"(x), "r"(f) : "memory");
+    }
+    double t = now() - t0;
+    for (int l = 0; l < 32; l++) {
+        out[0][l] = x[l]; out[1][l] = y[l]; out[2][l] = z[l]; out[3][l] = f32_bits(f[l]); out[4][l] = f32_bits(g[l]);
+    }
+    *lane_instr = (uint64_t)iterations * 32 * 10;
+    return t;
+}
+
+/* (b) an inclusive scan by shfl.up of 1, 2, 4, 8, 16, added where in range; 13 instructions. */
+double ref_scan(unsigned iterations, uint64_t *lane_instr, uint32_t out[32])
+{
+    uint32_t rx[32], ry[32];
+    for (int l = 0; l < 32; l++) rx[l] = (uint32_t)l;
+    double t0 = now();
+    for (unsigned i = 0; i < iterations; i++) {
+        for (int d = 1; d < 32; d *= 2) {
+            for (int l = 0; l < 32; l++) ry[l] = l >= d ? rx[l - d] : rx[l];
+            for (int l = 0; l < 32; l++) rx[l] += l >= d ? ry[l] : 0;
+        }
+        __asm__ volatile("" : : "r"(rx) : "memory");
+    }
+    double t = now() - t0;
+    memcpy(out, rx, sizeof rx);
+    *lane_instr = (uint64_t)iterations * 32 * 13;
+    return t;
+}
+
+/* (c) odd and even lanes take turns at two arms; 10 instructions a lane. */
+double ref_diverge(unsigned iterations, uint64_t *lane_instr, uint32_t out[32])
+{
+    uint32_t x[32] = { 0 };
+    double t0 = now();
+    for (unsigned i = 0; i < iterations; i++) {
+        for (uint32_t l = 0; l < 32; l++) {
+            if ((i ^ l) & 1) { x[l] -= 1; x[l] ^= l; }
+            else { x[l] += 3; x[l] <<= 1; }
+        }
+        __asm__ volatile("" : : "r"(x) : "memory");
+    }
+    double t = now() - t0;
+    memcpy(out, x, sizeof x);
+    *lane_instr = (uint64_t)iterations * 32 * 10;
+    return t;
+}
+
+/* (d) each lane loads its word, adds its butterfly neighbour's, stores it; 7 instructions. */
+double ref_memory(unsigned iterations, uint64_t *lane_instr, uint32_t out[32])
+{
+    uint32_t buf[32], other[32];
+    for (int l = 0; l < 32; l++) buf[l] = (uint32_t)l;
+    double t0 = now();
+    for (unsigned i = 0; i < iterations; i++) {
+        for (int l = 0; l < 32; l++) other[l] = buf[l ^ 1];
+        for (int l = 0; l < 32; l++) buf[l] += other[l];
+        __asm__ volatile("" : : "r"(buf) : "memory");
+    }
+    double t = now() - t0;
+    memcpy(out, buf, sizeof buf);
+    *lane_instr = (uint64_t)iterations * 32 * 7;
+    return t;
+}
+
+/* (e) each round, a block of `threads` sums t + i: every warp by butterflies, then warp 0 over
+ * the warps' sums. Returns the last round's sum in *sum. */
+double ref_block_reduce(unsigned iterations, uint32_t threads, uint32_t *sum)
+{
+    static uint32_t v[1024], part[32];
+    uint32_t warps = threads / 32, s = 0;
+    double t0 = now();
+    for (unsigned i = 0; i < iterations; i++) {
+        for (uint32_t t = 0; t < threads; t++)
+            v[t] = t + i;
+        for (uint32_t w = 0; w < warps; w++) {
+            uint32_t *lanes = v + 32 * w;
+            for (uint32_t d = 16; d; d /= 2) {
+                uint32_t tmp[32];
+                for (uint32_t l = 0; l < 32; l++) tmp[l] = lanes[l] + lanes[l ^ d];
+                memcpy(lanes, tmp, sizeof tmp);
+            }
+            part[w] = lanes[0];
+        }
+        s = 0;
+        for (uint32_t w = 0; w < warps; w++)
+            s += part[w];
+        __asm__ volatile("" : : "r"(v), "r"(part) : "memory");
+    }
+    double t = now() - t0;
+    *sum = s;
+    return t;
+}

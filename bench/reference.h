@@ -1,0 +1,13 @@
+/* reference.h: the plain C references of bench_exec (reference.c, built with -O2 -march=native). */
+#ifndef BENCH_REFERENCE_H
+#define BENCH_REFERENCE_H
+
+#include <stdint.h>
+
+double ref_alu(unsigned iterations, uint64_t *lane_instr, uint32_t out[5][32]);   /* x y z f g */
+double ref_scan(unsigned iterations, uint64_t *lane_instr, uint32_t out[32]);
+double ref_diverge(unsigned iterations, uint64_t *lane_instr, uint32_t out[32]);
+double ref_memory(unsigned iterations, uint64_t *lane_instr, uint32_t out[32]);
+double ref_block_reduce(unsigned iterations, uint32_t threads, uint32_t *sum);
+
+#endif
