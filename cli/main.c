@@ -27,7 +27,7 @@ static const char usage[] =
     "  --stack BYTES      each thread's stack for the frames of calls (default 1024, as a GPU's)\n"
     "  --strict           undefined branch conditions, shift amounts, membermasks: exit 3\n"
     "Checking:\n"
-    "  --check            parse and check only (exit 0 clean, 2 on errors)\n"
+    "  --check            parse, check and lower, without running (exit 0 clean, 2 on errors)\n"
     "  --dump-ir          print the decoded program back as canonical PTX\n"
     "  --list-ops         print the instruction table (markdown)\n"
     "Output:\n"

@@ -319,7 +319,8 @@ struct Block {
  * reporting what cannot run (lower_free then releases what was made). */
 bool lower_program(Program *p, Memory *mem, Module *m, Function *fn, Diag *diag, uint32_t stack_bytes);
 void lower_free(Program *p);
-Function *lower_entry(Module *m, const char *name);        /* the kernel to run (NULL: the first) */
+Function *lower_entry(Module *m, const char *name);
+bool lower_check(Module *m, Function *fn, Diag *diag);      /* lowers and discards, for --check */        /* the kernel to run (NULL: the first) */
 
 /* cfg.c: post-dominators and reconvergence points of one function's code. */
 void cfg_reconvergence(XInstr *code, const FuncLayout *f);

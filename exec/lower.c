@@ -801,6 +801,18 @@ void lower_free(Program *p)
     memset(p, 0, sizeof *p);
 }
 
+/* Whether the kernel fn lowers: what a run would refuse before it starts, reported as a run
+ * would report it, for --check. */
+bool lower_check(Module *m, Function *fn, Diag *diag)
+{
+    Program p;
+    Memory mem;
+    bool ok = lower_program(&p, &mem, m, fn, diag, DEFAULT_STACK_BYTES);
+    lower_free(&p);
+    mem_free(&mem);
+    return ok;
+}
+
 Function *lower_entry(Module *m, const char *name)
 {
     for (uint32_t i = 0; i < m->functions.len; i++) {
