@@ -69,6 +69,9 @@ $(BUILD)/obj/%.o: $(BUILD)/%.c $(HEADERS)
 	@mkdir -p $(BUILD)/obj
 	$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
+# approx.c includes the generated coefficient tables.
+$(BUILD)/obj/approx.o: src/mufu_fits.h src/mufu_tanh.h
+
 # Instructions with .rz/.rm/.rp switch the host's rounding mode around the operation.
 $(BUILD)/obj/alu.o $(BUILD)/obj/convert.o $(BUILD)/obj/mathops.o: ALL_CFLAGS += -frounding-math
 
@@ -106,13 +109,17 @@ fuzz-regressions: $(REPLAY_BIN)
 	done
 
 # ptxrun's .approx models against every entry of the H100's dense tables (when they are here).
-# mufu_fit rebuilds src/mufu_fits.h from them: build/mufu_fit ../shared/hw/approx > src/mufu_fits.h
+# mufu_fit rebuilds src/mufu_fits.h from them: build/mufu_fit ../shared/hw/approx > src/mufu_fits.h,
+# tanh_fit src/mufu_tanh.h: build/tanh_fit ../shared/hw/approx > src/mufu_tanh.h
 APPROX_DIR ?= ../shared/hw/approx
 
 $(BUILD)/approx_tables: tests/approx/approx_tables.c tests/approx/tables.h $(BUILD)/libptxrun.a $(HEADERS)
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(BUILD)/libptxrun.a $(LDLIBS)
 
 $(BUILD)/mufu_fit: tests/approx/mufu_fit.c tests/approx/tables.h
+	$(CC) $(ALL_CFLAGS) -o $@ $< -lm
+
+$(BUILD)/tanh_fit: tests/approx/tanh_fit.c tests/approx/tables.h
 	$(CC) $(ALL_CFLAGS) -o $@ $< -lm
 
 approx-tables: $(BUILD)/approx_tables
