@@ -47,7 +47,7 @@ CLI_SRC    := cli/lanes.c cli/dump.c cli/expect.c cli/driver.c cli/testrun.c
 LIB_SRC := $(LEXER_SRC) $(PARSER_SRC) $(EXEC_SRC) $(CLI_SRC)
 LIB_OBJ := $(patsubst %.c,$(BUILD)/obj/%.o,$(notdir $(LIB_SRC)))
 HEADERS := lexer/lexer.h parser/ir.h parser/parse.h parser/checker.h parser/ops.def parser/types.def parser/mods.def parser/sregs.def \
-           exec/exec.h exec/mufu_fits.h cli/cli.h $(BUILD)/parser.h
+           exec/exec.h exec/mufu_fits.h exec/mufu_tanh.h cli/cli.h $(BUILD)/parser.h
 
 FUZZERS := fuzz_frontend fuzz_pipeline fuzz_lanes
 
@@ -77,6 +77,9 @@ $(BUILD)/obj/%.o: %.c $(HEADERS)
 $(BUILD)/obj/%.o: $(BUILD)/%.c $(HEADERS)
 	@mkdir -p $(BUILD)/obj
 	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+# approx.c includes the generated coefficient tables.
+$(BUILD)/obj/approx.o: exec/mufu_fits.h exec/mufu_tanh.h
 
 # Instructions with .rz/.rm/.rp switch the host's rounding mode around the operation.
 $(BUILD)/obj/alu.o $(BUILD)/obj/convert.o $(BUILD)/obj/mathops.o: ALL_CFLAGS += -frounding-math
@@ -122,13 +125,17 @@ fuzz-regressions: $(REPLAY_BIN)
 	done
 
 # ptxrun's .approx models against every entry of the H100's dense tables (when they are here).
-# mufu_fit rebuilds exec/mufu_fits.h from them: build/mufu_fit ../shared/hw/approx > exec/mufu_fits.h
+# mufu_fit rebuilds exec/mufu_fits.h from them: build/mufu_fit ../shared/hw/approx > exec/mufu_fits.h,
+# tanh_fit exec/mufu_tanh.h: build/tanh_fit ../shared/hw/approx > exec/mufu_tanh.h
 APPROX_DIR ?= ../shared/hw/approx
 
 $(BUILD)/approx_tables: tests/approx/approx_tables.c tests/approx/tables.h $(BUILD)/libptxrun.a $(HEADERS)
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(BUILD)/libptxrun.a $(LDLIBS)
 
 $(BUILD)/mufu_fit: tests/approx/mufu_fit.c tests/approx/tables.h
+	$(CC) $(ALL_CFLAGS) -o $@ $< -lm
+
+$(BUILD)/tanh_fit: tests/approx/tanh_fit.c tests/approx/tables.h
 	$(CC) $(ALL_CFLAGS) -o $@ $< -lm
 
 approx-tables: $(BUILD)/approx_tables

@@ -96,6 +96,17 @@ START_TEST(tanh_small_and_lg2_one)
 }
 END_TEST
 
+START_TEST(tanh_segments)
+{
+    /* MUFU.TANH's quadratic per segment (approx.c): bit-exact where the H100 was tabulated,
+     * odd in x, 1 from 8 on. */
+    ck_assert_uint_eq(run1("tanh.approx.f32 d, a;", 0x3f0b2580, 0), 0x3efdc7cc);          /* float_approx_024 t22 o32[7] */
+    ck_assert_uint_eq(run1("tanh.approx.f32 d, a;", 0x3f871447, 0), 0x3f48aaf2);          /* float_approx_114 t14 o32[19] */
+    ck_assert_uint_eq(run1("tanh.approx.f32 d, a;", 0xbf93251b, 0), 0xbf514e8e);          /* float_approx_128 t18 o32[6] */
+    ck_assert_uint_eq(run1("tanh.approx.f32 d, a;", 0x4100252a, 0), 0x3f800000);          /* float_approx_066 t14 o32[9] */
+}
+END_TEST
+
 START_TEST(one_point_per_function)
 {
     ck_assert_uint_eq(run1("rcp.approx.ftz.f32 d, a;", 0xbe3e0d89, 0), 0xc0ac6a4a);       /* float_approx_002 t0 o32[1] */
@@ -120,6 +131,7 @@ int main(void)
     tcase_add_test(tc, f64_approx_upper_word);
     tcase_add_test(tc, sin_of_tiny_angle);
     tcase_add_test(tc, tanh_small_and_lg2_one);
+    tcase_add_test(tc, tanh_segments);
     tcase_add_test(tc, one_point_per_function);
     suite_add_tcase(s, tc);
     return run_suite(s);

@@ -239,14 +239,5 @@ int main(int argc, char **argv)
     fit_turns(f, dir, "cos.approx.f32_p1_2", 0x3f800000, true);
     fit_turns(f, dir, "cos.approx.f32_p2_4", 0x40000000, true);
     print_fit(f);
-    f = new_fit("tanh_e3", 6, 0);
-    fit_relative(f, dir, "tanh.approx.f32_p0.125_0.25", 0x3e000000, tanh, 8, 1, false, 0xf);
-    print_fit(f);
-    f = new_fit("tanh_e1", 6, 0);
-    fit_relative(f, dir, "tanh.approx.f32_p0.5_1", 0x3f000000, tanh, 2, 1, false, 0xf);
-    print_fit(f);
-    f = new_fit("tanh_e0", 6, 0);
-    fit_relative(f, dir, "tanh.approx.f32_p1_2", 0x3f800000, tanh, 1, 1, false, 0xf);
-    print_fit(f);
     return 0;
 }
