@@ -78,6 +78,29 @@ static void complete_if_reached(Block *b, unsigned id)
     for (uint32_t i = 0; i < b->warp_count; i++) {
         Warp *w = b->warps[i];
         uint32_t lanes = br->waiting[i];
+        if (!br->red_op && !w->trace) {
+            /* No .red result to write (every arrival agreed with the first on red_op), no trace:
+             * the lanes just go on after the instruction each arrived from. */
+            if (!lanes)
+                continue;
+            w->waiting &= ~lanes;
+            w->at_barrier &= ~lanes;
+            if (br->split_warps >> i & 1) {
+                for (uint32_t k = lanes; k; k &= k - 1) {
+                    int l = __builtin_ctz(k);
+                    w->pc[l] = w->arrival[l].pc + 1;
+                }
+                continue;
+            }
+            /* All of the warp's arrivals came from one instruction, warp_pc[i] - 1. When these
+             * lanes are the warp's ready lanes, the ones that ran last and the ones ready then,
+             * warp_run's choose() would pick exactly them: the warp's loop may go on with them
+             * at once (its fast path), as it does after a barrier its own arrival completes. */
+            warp_advance(w, lanes, br->warp_pc[i]);
+            if (lanes == w->last_mask && lanes == w->previous_ready && (w->launched & ~w->exited & ~w->waiting) == lanes)
+                w->next_pc = br->warp_pc[i];
+            continue;
+        }
         for (uint32_t k = lanes; k; k &= k - 1) {
             int l = __builtin_ctz(k);
             write_result(w, l, br);
@@ -133,11 +156,87 @@ static bool lane_operands(Warp *w, uint32_t pc, int l, uint32_t *id, uint32_t *c
     return true;
 }
 
+/* A whole warp's arrival at once: the common case of lanes that name one barrier and one count
+ * (both defined), when the barrier cannot complete before the last of them has arrived. The
+ * lowest lane's operands are checked as lane by lane (the same fault, if any); then the counts,
+ * the reduction and the waiting lanes are updated for all of them together. False, having
+ * changed nothing, when the lane-by-lane path must run: operands that differ among the lanes
+ * or are undefined, arrivals that disagree with the barrier's earlier ones (a fault there), or
+ * a thread count that these lanes would reach before their last one. */
+static bool warp_arrive(Warp *w, uint32_t pc, uint32_t lanes)
+{
+    Block *b = w->block;
+    const XInstr *x = &w->prog->code[pc];
+    uint32_t id_row = x->src[0], count_row = x->src[1];
+    if (lanes & ~(w->defined[id_row] & w->defined[count_row]))
+        return false;
+    int first = __builtin_ctz(lanes);
+    const uint64_t *ids = w->val[id_row], *counts = w->val[count_row];
+    bool immediates = id_row >= w->prog->first_immediate && (!x->has_count || count_row >= w->prog->first_immediate);
+    if (!immediates) {
+        uint32_t differ = 0;
+        for (uint32_t k = lanes; k; k &= k - 1) {
+            int l = __builtin_ctz(k);
+            differ |= (uint32_t)ids[l] ^ (uint32_t)ids[first];
+            if (x->has_count)
+                differ |= (uint32_t)counts[l] ^ (uint32_t)counts[first];
+        }
+        if (differ)
+            return false;
+    }
+    uint32_t id, count;
+    if (!lane_operands(w, pc, first, &id, &count))
+        return true;                       /* every lane would fault alike; the first one did */
+    Barrier *br = &b->barriers[id];
+    uint32_t n = (uint32_t)__builtin_popcount(lanes);
+    if (br->arrived && (br->expected != count || br->red_op != x->red_op))
+        return false;
+    if (!b->per_warp_barriers && count && br->arrived + n > count)
+        return false;                      /* completes before the last lane: one at a time */
+    if (!br->arrived) {
+        br->expected = count;
+        br->first_pc = pc;
+        br->red_op = x->red_op;
+        br->first_warp = w->index;
+    }
+    if (br->warp_pc[w->index] && br->warp_pc[w->index] != pc + 1)
+        br->split_warps |= 1u << w->index;
+    br->warp_pc[w->index] = pc + 1;
+    br->arrived += b->per_warp_barriers ? WARP_SIZE : n;
+    if (x->barrier == BARRIER_RED) {
+        uint32_t slot = x->src[2];
+        uint32_t holds = w->pred[slot] ^ ((x->src_not >> 2 & 1) ? ALL_LANES : 0);
+        uint32_t undefined = lanes & ~w->pred_defined[slot];
+        if (undefined) {
+            br->red_undefined = true;
+            report_warn(w, pc, undefined, "undefined predicate");
+        }
+        br->red_true += (uint32_t)__builtin_popcount(lanes & ~undefined & holds);
+        br->red_false += (uint32_t)__builtin_popcount(lanes & ~undefined & ~holds);
+    }
+    if (x->barrier == BARRIER_ARRIVE) {
+        warp_advance(w, lanes, pc + 1);
+    } else {
+        for (uint32_t k = lanes; k; k &= k - 1)
+            w->arrival[__builtin_ctz(k)] = (Arrival){ pc, 0, w->steps };
+        w->waiting |= lanes;
+        w->at_barrier |= lanes;
+        br->waiting[w->index] |= lanes;
+        if (w->trace)
+            w->trace->waiting |= lanes;
+    }
+    complete_if_reached(b, id);
+    return true;
+}
+
 void barrier_arrive(Warp *w, uint32_t pc, uint32_t lanes)
 {
     Block *b = w->block;
     const XInstr *x = &w->prog->code[pc];
     uint32_t touched = 0;              /* barriers these lanes arrived at */
+    if (lanes && warp_arrive(w, pc, lanes))
+        return;
+    /* Lane by lane, lowest first. */
     for (uint32_t k = lanes; k; k &= k - 1) {
         int l = __builtin_ctz(k);
         uint32_t id, count;

@@ -324,6 +324,183 @@ static uint64_t lane_address(const Warp *w, const XInstr *x, int lane)
     return (w->val[x->src[0]][lane] + (uint64_t)x->offset) & width_mask(x->addr_bits ? x->addr_bits : 64);
 }
 
+/* ---- the whole warp at once ----
+ * Most accesses are a warp's lanes reading or writing one array, every one in bounds and
+ * aligned. Then one region lookup and one check serve the warp, and the copy is a tight loop
+ * of word loads and stores of data and shadow bytes. Whenever anything is unusual (lanes in two
+ * regions or spaces, an access that would fault, a store to read-only memory, an unusual size)
+ * warp_access declines before changing anything, and the lane-by-lane path below does the
+ * access and reports what it finds exactly as it always has. */
+
+/* size bytes at p, little-endian (PTX memory is), as one word where the host allows. */
+static inline uint64_t load_word(const uint8_t *p, unsigned size)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    uint8_t v8;
+    uint16_t v16;
+    uint32_t v32;
+    uint64_t v64;
+    switch (size) {
+    case 1: memcpy(&v8, p, 1); return v8;
+    case 2: memcpy(&v16, p, 2); return v16;
+    case 4: memcpy(&v32, p, 4); return v32;
+    case 8: memcpy(&v64, p, 8); return v64;
+    default: break;
+    }
+#endif
+    return read_bytes(p, size);
+}
+
+static inline void store_word(uint8_t *p, uint64_t v, unsigned size)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    uint8_t v8 = (uint8_t)v;
+    uint16_t v16 = (uint16_t)v;
+    uint32_t v32 = (uint32_t)v;
+    switch (size) {
+    case 1: memcpy(p, &v8, 1); return;
+    case 2: memcpy(p, &v16, 2); return;
+    case 4: memcpy(p, &v32, 4); return;
+    case 8: memcpy(p, &v, 8); return;
+    default: break;
+    }
+#endif
+    write_bytes(p, v, size);
+}
+
+/* Whether none of the size shadow bytes at p is zero (all_set, a word at a time). */
+static inline bool shadow_all_set(const uint8_t *p, unsigned size)
+{
+    const uint64_t ones = 0x0101010101010101ull, highs = 0x8080808080808080ull;
+    uint64_t keep = width_mask(8 * size), s = load_word(p, size) | ~keep;   /* bytes past size: set */
+    return ((s - ones) & ~s & highs) == 0;          /* the classic "has a zero byte" test */
+}
+
+/* The copy itself, lane by lane, lowest lane first (overlapping stores end as on the slow
+ * path). Lane l's access starts at byte address[l] + adjust + l * copy of the region: adjust
+ * takes a lane's address to the region's start (and to the warp's copies of a per-thread
+ * region, copy bytes apart). Inlined for whole warps (full) of 4 and 8 bytes, so the word
+ * loads and stores are single instructions and the loops have no tests. */
+static inline void warp_copy(Warp *w, const XInstr *x, bool full, uint32_t mask, const uint64_t *address,
+                             uint64_t adjust, uint64_t copy, const Region *r, unsigned size)
+{
+    uint8_t *data = r->data, *shadow = r->shadow;
+    unsigned count = x->vec_count;
+    const uint64_t ones = 0x0101010101010101ull;
+    if (x->op == OP_ST && count == 1) {
+        const uint64_t *v = w->val[x->vec[0]];
+        uint32_t defined = w->defined[x->vec[0]];
+        for (int l = 0; l < WARP_SIZE; l++) {
+            if (!full && !(mask >> l & 1))
+                continue;
+            uint64_t at = address[l] + adjust + (uint64_t)l * copy;
+            store_word(data + at, v[l], size);
+            store_word(shadow + at, (defined >> l & 1) * ones, size);
+        }
+        return;
+    }
+    if (x->op == OP_ST) {
+        for (uint32_t k = mask; k; k &= k - 1) {
+            int l = __builtin_ctz(k);
+            for (unsigned e = 0; e < count; e++) {
+                uint32_t row = x->vec[e];
+                if (row == NO_SLOT)
+                    continue;                    /* '_' in a vector */
+                uint64_t at = address[l] + adjust + (uint64_t)l * copy + e * size;
+                store_word(data + at, w->val[row][l], size);
+                store_word(shadow + at, (w->defined[row] >> l & 1) * ones, size);
+            }
+        }
+        return;
+    }
+    /* A load only writes registers, so it may go element by element; an element written twice
+     * ({r, r}) keeps the last, as lane by lane. */
+    unsigned shift = 64 - 8 * size;
+    uint64_t keep = width_mask(x->dst_bits);
+    bool sign = x->cls == 's' && size < 8;
+    for (unsigned e = 0; e < count; e++) {
+        uint32_t row = x->vec[e];
+        if (row == NO_SLOT)
+            continue;
+        uint64_t *d = w->val[row];
+        uint64_t start = adjust + e * size;
+        uint32_t set = 0;
+        for (int l = 0; l < WARP_SIZE; l++) {
+            if (!full && !(mask >> l & 1))
+                continue;
+            uint64_t at = address[l] + start + (uint64_t)l * copy;
+            uint64_t v = load_word(data + at, size);
+            if (sign)
+                v = (uint64_t)((int64_t)(v << shift) >> shift);
+            d[l] = v & keep;
+            set |= (uint32_t)shadow_all_set(shadow + at, size) << l;
+        }
+        w->defined[row] = (w->defined[row] & ~mask) | set;
+    }
+}
+
+/* Each lane's address [base + offset] (lane_address) into address[], the lowest and highest
+ * of them; false when one is not aligned to total bytes. Inlined with full (mask is
+ * ALL_LANES), the loop has no tests. */
+static inline bool lane_addresses(const Warp *w, const XInstr *x, bool full, uint32_t mask, uint64_t total,
+                                  uint64_t *address, uint64_t *low_out, uint64_t *high_out)
+{
+    const uint64_t *base = w->val[x->src[0]];
+    uint64_t offset = (uint64_t)x->offset, wrap = width_mask(x->addr_bits ? x->addr_bits : 64);
+    uint64_t low = UINT64_MAX, high = 0, bits = 0;
+    for (int l = 0; l < WARP_SIZE; l++) {
+        if (!full && !(mask >> l & 1))
+            continue;
+        uint64_t a = (base[l] + offset) & wrap;
+        address[l] = a;
+        bits |= a;
+        low = a < low ? a : low;
+        high = a > high ? a : high;
+    }
+    *low_out = low;
+    *high_out = high;
+    return (bits & (total - 1)) == 0;
+}
+
+/* ld/st of the lanes of mask (addresses defined) in one go; false, having changed nothing,
+ * when the warp's access needs the lane-by-lane path: the lanes' accesses do not all lie in
+ * one region, one is misaligned (for a vector: to the whole vector, which implies each
+ * element), a store meets read-only memory, or the size is not 1, 2, 4 or 8 bytes. */
+static bool warp_access(Warp *w, const XInstr *x, uint32_t mask, unsigned size)
+{
+    uint64_t total = (uint64_t)size * x->vec_count;
+    if (!mask || size > 8 || (size & (size - 1)) || (total & (total - 1)))
+        return false;
+    uint64_t address[WARP_SIZE], low, high;
+    if (!(mask == ALL_LANES ? lane_addresses(w, x, true, ALL_LANES, total, address, &low, &high)
+                            : lane_addresses(w, x, false, mask, total, address, &low, &high)))
+        return false;
+    int space = x->space;
+    uint64_t low_in = low, high_in = high;
+    if (space == SPACE_NONE) {
+        space = from_generic(low, &low_in);
+        /* Both ends in one window put every lane in it; global addresses lie below every window. */
+        if (from_generic(high, &high_in) != space || (space == SPACE_GLOBAL && high >= MEM_SHARED_WINDOW))
+            return false;
+    }
+    if (high_in - low_in > UINT64_MAX - total)
+        return false;
+    Region *r = find(&w->block->mem, space, low_in, high_in - low_in + total);
+    if (!r || (x->op == OP_ST && (r->space == SPACE_CONST || (r->space == SPACE_PARAM && r->kernel_param))))
+        return false;
+    /* From a lane's address to its space address (low_in - low: minus the window), to the
+     * region's start, to the lane's own copy of a per-thread region. */
+    uint64_t copy = r->per_lane ? r->size : 0;
+    uint64_t adjust = (low_in - low) - r->base + (uint64_t)w->thread_base * copy;
+    if (mask == ALL_LANES && size == 4)           /* the common case, compiled on its own */
+        warp_copy(w, x, true, ALL_LANES, address, adjust, copy, r, 4);
+    else if (mask == ALL_LANES && size == 8)
+        warp_copy(w, x, true, ALL_LANES, address, adjust, copy, r, 8);
+    else
+        warp_copy(w, x, false, mask, address, adjust, copy, r, size);
+    return true;
+}
+
 static void memory_access(Warp *w, const XInstr *x, uint32_t mask)
 {
     unsigned size = (unsigned)(x->bits + 7) / 8;
@@ -336,6 +513,9 @@ static void memory_access(Warp *w, const XInstr *x, uint32_t mask)
                    x->ir->mnemonic);
         return;
     }
+    if (warp_access(w, x, mask, size))
+        return;
+    /* Lane by lane: every check for each lane, the first failure a fault. */
     bool sign = x->cls == 's';
     for (uint32_t k = mask; k; k &= k - 1) {
         int l = __builtin_ctz(k);

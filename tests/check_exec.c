@@ -784,6 +784,70 @@ START_TEST(out_of_bounds_and_misaligned_accesses_fault)
 }
 END_TEST
 
+START_TEST(a_warp_access_may_span_regions_and_fault_part_way)
+{
+    /* Lanes 0-15 store to 'a', lanes 16-31 to 'b' (512 bytes on: 128 bytes, 256 apart, aligned
+     * to 256): one instruction whose lanes reach two regions still writes and reads both. */
+    Run *r = load(".reg .b64 p;\n.reg .b64 q;\nmov.u32 l, %laneid;\nmul.wide.u32 o, l, 4;\nadd.s64 q, p, o;\n"
+                  "setp.ge.u32 high, l, 16;\n@high add.s64 q, q, 512;\nst.global.u32 [q], l;\nld.global.u32 v, [q];\n");
+    Region *a = buffer(r, "a", 32);
+    uint32_t index = mem_add(&r->b->mem, "b", SPACE_GLOBAL, 32 * 4, 256, TYPE_U32, false, true);
+    Region *b = &r->b->mem.regions[index];
+    a = &r->b->mem.regions[index - 1];
+    ck_assert_uint_eq(b->base, a->base + 512);
+    ck_assert_msg(run(r) == EXEC_OK, "%s", r->p->cap.text);
+    for (unsigned i = 0; i < 16; i++)
+        ck_assert_uint_eq(word(a, i), i);
+    for (unsigned i = 16; i < 32; i++)
+        ck_assert_uint_eq(word(b, i), i);
+    ck_assert_uint_eq(r->w->defined[reg(r, "v")], ALL_LANES);
+    ck_assert_uint_eq(r->w->val[reg(r, "v")][20], 20);
+    done(r);
+
+    /* 31 words: lanes 0-30 store before lane 31's store runs off the end and faults. */
+    r = load(".reg .b64 p;\n.reg .b64 q;\nmov.u32 l, %laneid;\nmul.wide.u32 o, l, 4;\nadd.s64 q, p, o;\n"
+             "st.global.u32 [q], l;\n");
+    Region *out = buffer(r, "out", 31);
+    ck_assert_int_eq(run(r), EXEC_FAULT);
+    char expected[256];
+    snprintf(expected, sizeof expected, "6:1: error: lane 31 (pc 3): 'st.global.u32' writes 4 bytes at 0x%llx (.global), "
+             "outside every region; the nearest is 'out' at 0x%llx..0x%llx\n",
+             (unsigned long long)(MEM_GLOBAL_BASE + 124), (unsigned long long)MEM_GLOBAL_BASE,
+             (unsigned long long)(MEM_GLOBAL_BASE + 124));
+    ck_assert_str_eq(r->p->cap.text, expected);
+    for (unsigned i = 0; i < 31; i++)
+        ck_assert_uint_eq(word(out, i), i);
+    done(r);
+}
+END_TEST
+
+START_TEST(a_warp_access_keeps_each_byte_defined_or_not)
+{
+    /* Each lane stores l | 0x80 as a word (defined), then an undefined byte at +2 in lanes 16-31
+     * (u is written only in lanes 0-15). A word load is defined where all four bytes are; a
+     * 16-bit load of bytes 0-1 everywhere; ld.s8 of byte 0 sign-extends 0x80 | l. A store of a
+     * register defined in even lanes only leaves the odd lanes' words undefined. */
+    Run *r = load(".reg .b64 p;\n.reg .b64 q;\nmov.u32 l, %laneid;\nmul.wide.u32 o, l, 8;\nadd.s64 q, p, o;\n"
+                  "or.b32 x, l, 0x80;\nst.global.u32 [q], x;\nsetp.lt.u32 low, l, 16;\n@low mov.u32 u, 7;\n"
+                  "st.global.u8 [q+2], u;\nld.global.u32 w, [q];\nld.global.u16 h, [q];\nld.global.s8 s, [q];\n"
+                  "and.b32 e, l, 1;\nsetp.eq.u32 even, e, 0;\n@even mov.u32 y, l;\nst.global.u32 [q+4], y;\n"
+                  "ld.global.v2.u32 {z0, z1}, [q];\n");
+    buffer(r, "buf", 64);
+    ck_assert_msg(run(r) == EXEC_OK, "%s", r->p->cap.text);
+    ck_assert_uint_eq(r->w->defined[reg(r, "w")], 0x0000ffffu);
+    ck_assert_uint_eq(r->w->val[reg(r, "w")][3], 0x00070083u);
+    ck_assert_uint_eq(r->w->val[reg(r, "w")][20], 0x00000094u);    /* an undefined register's bits: 0 */
+    ck_assert_uint_eq(r->w->defined[reg(r, "h")], ALL_LANES);
+    ck_assert_uint_eq(r->w->val[reg(r, "h")][5], 0x0085u);
+    ck_assert_uint_eq(r->w->defined[reg(r, "s")], ALL_LANES);
+    ck_assert_uint_eq(r->w->val[reg(r, "s")][5], 0xffffff85u);
+    ck_assert_uint_eq(r->w->defined[reg(r, "z0")], 0x0000ffffu);
+    ck_assert_uint_eq(r->w->defined[reg(r, "z1")], 0x55555555u);
+    ck_assert_uint_eq(r->w->val[reg(r, "z1")][6], 6);
+    done(r);
+}
+END_TEST
+
 START_TEST(vector_accesses_are_aligned_to_the_whole_vector)
 {
     /* PTX ISA, Addresses as Operands: a vector access is aligned to the vector's whole size. */
@@ -1386,6 +1450,8 @@ int main(void)
     tcase_add_test_raise_signal(tc, growing_a_region_over_another_is_an_internal_error, SIGABRT);
     tcase_add_test(tc, program_regions_do_not_overlap);
     tcase_add_test(tc, out_of_bounds_and_misaligned_accesses_fault);
+    tcase_add_test(tc, a_warp_access_may_span_regions_and_fault_part_way);
+    tcase_add_test(tc, a_warp_access_keeps_each_byte_defined_or_not);
     tcase_add_test(tc, vector_accesses_are_aligned_to_the_whole_vector);
     tcase_add_test(tc, half_atomic_adds_round_each_half);
     tcase_add_test(tc, f32_atomic_add_flushes_subnormals_on_global_memory_only);
