@@ -140,8 +140,8 @@ static bool result_ok(const Block *b, const Want *want, char *why, size_t size)
 /* Runs the program (with %u = iterations) on a block of `threads`, checks what it leaves
  * against want (count of them) and returns seconds; *count gets the instructions executed,
  * summed over threads. */
-static double run_block(const char *format, unsigned iterations, uint32_t threads, const Want *want, unsigned wants,
-                        uint64_t *count)
+static double run_block(const char *format, unsigned iterations, uint32_t threads, uint32_t ctas, uint32_t jobs,
+                        const Want *want, unsigned wants, uint64_t *count)
 {
     char text[4096];
     snprintf(text, sizeof text, format, iterations);
@@ -170,20 +170,26 @@ static double run_block(const char *format, unsigned iterations, uint32_t thread
                 b->warps[0]->val[i][l] = r->base;
             b->warps[0]->defined[i] = ALL_LANES;
         }
-    uint32_t ntid[3] = { threads, 1, 1 };
+    uint32_t ntid[3] = { threads, 1, 1 }, nctaid[3] = { ctas, 1, 1 };
     block_set_shape(b, ntid, ALL_LANES);
-    ExecOptions o = { .max_steps = UINT64_MAX };
+    block_set_grid(b, nctaid);
+    ExecOptions o = { .max_steps = UINT64_MAX, .jobs = jobs };
     double t0 = now();
-    int rc = block_run(b, &o);
+    char why[256];
+    int rc = grid_run(b, &o, why, sizeof why);
     double t = now() - t0;
     if (rc != EXEC_OK) {
         fprintf(stderr, "bench_exec: the benchmark program faulted\n");
         exit(1);
     }
+    if (why[0]) {
+        fprintf(stderr, "bench_exec: the grid ran on one thread: %s\n", why);
+        exit(1);
+    }
     for (unsigned k = 0; k < wants; k++) {
-        char why[200];
-        if (!result_ok(b, &want[k], why, sizeof why)) {
-            fprintf(stderr, "bench_exec: a wrong result: %s\n", why);
+        char wrong[200];
+        if (!result_ok(b, &want[k], wrong, sizeof wrong)) {
+            fprintf(stderr, "bench_exec: a wrong result: %s\n", wrong);
             exit(1);
         }
     }
@@ -213,10 +219,19 @@ static double best_of(const char *format, unsigned iterations, uint32_t threads,
 {
     double best = 1e30;
     for (int i = 0; i < 5; i++) {
-        double t = run_block(format, iterations, threads, want, wants, count);
+        double t = run_block(format, iterations, threads, 1, 1, want, wants, count);
         best = t < best ? t : best;
     }
     return best;
+}
+
+/* What block_reduce_loop leaves in s of thread 0 with `threads` threads. */
+static const Want *block_want_grid(unsigned iterations, uint32_t threads)
+{
+    static uint32_t sum;
+    static Want want = { "s", &sum, 1 };
+    sum = (uint32_t)((uint64_t)threads * (threads - 1) / 2 + (uint64_t)threads * (iterations - 1));
+    return &want;
 }
 
 static void bench_all(void)
@@ -261,6 +276,20 @@ static void bench_all(void)
     t = best_of(block_reduce_loop, BLOCK_N, MAX_BLOCK_THREADS, block_want, 1, &count);
     /* the C reference does the same work: count it as ptxrun's instructions */
     report("(e) 1024-thread block, bar.sync", "thread-instructions", count / t, count / plain, 1.5e9, 0);
+
+    /* (f) a grid of independent CTAs on one thread, then on one per processor (-j). */
+    long processors = sysconf(_SC_NPROCESSORS_ONLN);
+    uint32_t jobs = processors > 1 ? (uint32_t)processors : 1, ctas = 2 * jobs;
+    double one = 1e30, many = 1e30;
+    for (int i = 0; i < 3; i++) {
+        const Want *want = block_want_grid(BLOCK_N / 4, MAX_BLOCK_THREADS);
+        double a = run_block(block_reduce_loop, BLOCK_N / 4, MAX_BLOCK_THREADS, ctas, 1, want, 1, &count);
+        double c = run_block(block_reduce_loop, BLOCK_N / 4, MAX_BLOCK_THREADS, ctas, jobs, want, 1, &count);
+        one = a < one ? a : one;
+        many = c < many ? c : many;
+    }
+    printf("%-34s %8.3g thread-instructions/s on 1 thread, %.3g on %u (-j), %.2fx, result checked\n",
+           "(f) grid of independent CTAs", count / one, count / many, jobs, one / many);
 }
 
 /* Runs `ptxrun SAMPLE --lanes ... --expect ...`; false if it failed. */

@@ -26,6 +26,8 @@ static const char usage[] =
     "  --max-steps N      stop a runaway program after N warp-steps (default 100000000)\n"
     "  --stack BYTES      each thread's stack for the frames of calls (default 1024, as a GPU's)\n"
     "  --strict           undefined branch conditions, shift amounts, membermasks: exit 3\n"
+    "  -j N, --jobs N     run a grid's CTAs on N threads (default: the processors) when that gives\n"
+    "                     what one CTA after another gives (else one after another)\n"
     "Checking:\n"
     "  --check            parse, check and lower, without running (exit 0 clean, 2 on errors)\n"
     "  --dump-ir          print the decoded program back as canonical PTX\n"
@@ -53,6 +55,8 @@ static int parse_args(int argc, char **argv, RunOptions *o)
     o->check.warn_deprecated = true;
     o->exec.max_steps = 100000000;
     o->exec.stack_bytes = DEFAULT_STACK_BYTES;
+    long processors = sysconf(_SC_NPROCESSORS_ONLN);
+    o->exec.jobs = processors > 1 ? (uint32_t)(processors < 256 ? processors : 256) : 1;
     o->color = isatty(STDERR_FILENO) && getenv("NO_COLOR") == NULL;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v;
@@ -76,6 +80,16 @@ static int parse_args(int argc, char **argv, RunOptions *o)
             if (*end || v[0] == '-' || !v[0] || n == 0 || errno == ERANGE)
                 return usage_error("--max-steps needs a positive number, not '%s'", v);
             o->exec.max_steps = n;
+        } else if ((v = util_option_value(a, "--jobs", argc, argv, &i, &missing)) ||
+                   (v = util_option_value(a, "-j", argc, argv, &i, &missing)) ||
+                   (!strncmp(a, "-j", 2) && a[2] >= '0' && a[2] <= '9' && (v = a + 2))) {
+            char *end;
+            errno = 0;
+            unsigned long n = strtoul(v, &end, 10);
+            if (*end || v[0] < '1' || v[0] > '9' || n > 256 || errno == ERANGE)
+                return usage_error("-j needs a number of threads from 1 to 256, not '%s'", v);
+            o->exec.jobs = (uint32_t)n;
+            o->exec.jobs_given = true;
         } else if ((v = util_option_value(a, "--stack", argc, argv, &i, &missing))) {
             char *end;
             errno = 0;

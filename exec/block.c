@@ -374,9 +374,11 @@ void block_free(Block *b)
         free_warp_state(b->warps[i]);
         free(b->warps[i]);
     }
-    lower_free(&b->prog);
+    if (!b->worker) {                  /* a worker's program and start state are its block's */
+        lower_free(&b->prog);
+        free_snapshot(b->start);
+    }
     mem_free(&b->mem);
-    free_snapshot(b->start);
     free(b);
 }
 
@@ -392,6 +394,10 @@ Warp *block_thread_warp(const Block *b, uint32_t t, int *lane)
 /* No thread can move: where each waits, and for whom. */
 static void report_deadlock(Block *b)
 {
+    if (b->worker) {                   /* the grid runs again on one thread, which reports it */
+        b->abandoned = true;
+        return;
+    }
     Warp *w = NULL;
     for (uint32_t i = 0; i < b->warp_count && !w; i++)
         if (b->warps[i]->launched & ~b->warps[i]->exited)
@@ -439,21 +445,30 @@ static bool run_cta(Block *b, const ExecOptions *o)
     }
 }
 
-int block_run(Block *b, const ExecOptions *o)
+/* Before the first CTA of a run: the state every CTA starts from, the counts at zero. */
+void block_start(Block *b)
 {
     uint32_t ctas = b->nctaid[0] * b->nctaid[1] * b->nctaid[2];
     free_snapshot(b->start);
     b->start = ctas > 1 ? take_snapshot(b) : NULL;
     b->steps = b->lane_steps = 0;
-    bool faulted = false;
-    for (uint32_t cta = 0; cta < ctas && !faulted; cta++) {
-        b->ctaid[0] = cta % b->nctaid[0];
-        b->ctaid[1] = cta / b->nctaid[0] % b->nctaid[1];
-        b->ctaid[2] = cta / (b->nctaid[0] * b->nctaid[1]);
-        if (cta > 0)
-            restore_snapshot(b, b->start);
-        faulted = !run_cta(b, o);
-    }
+}
+
+/* CTA number cta (x fastest) from the start state; false when it stops early (a fault, a
+ * deadlock, a --strict warning; a worker: anything it would report). */
+bool block_run_cta(Block *b, const ExecOptions *o, uint32_t cta)
+{
+    b->ctaid[0] = cta % b->nctaid[0];
+    b->ctaid[1] = cta / b->nctaid[0] % b->nctaid[1];
+    b->ctaid[2] = cta / (b->nctaid[0] * b->nctaid[1]);
+    if (b->start)
+        restore_snapshot(b, b->start);
+    return run_cta(b, o) && !b->abandoned;
+}
+
+/* After the last CTA: the warnings, and the run's exit status. */
+int block_finish(Block *b, const ExecOptions *o, bool faulted)
+{
     bool warned = false;
     for (uint32_t i = 0; i < b->warp_count; i++) {
         report_warnings(b->warps[i], o->strict);
@@ -461,4 +476,69 @@ int block_run(Block *b, const ExecOptions *o)
         faulted |= b->warps[i]->faulted;
     }
     return faulted || (o->strict && warned) ? EXEC_FAULT : EXEC_OK;
+}
+
+/* A worker for a grid on several threads: b's program and start state, the grid's memory
+ * (.global, .const, parameters) shared, the CTA's own (.shared, .local) copied, warps of its
+ * own. Call after block_start. */
+Block *block_worker_new(const Block *b)
+{
+    Block *k = xcalloc(1, sizeof *k);
+    k->prog = b->prog;
+    k->worker = true;
+    k->per_warp_barriers = b->per_warp_barriers;
+    memcpy(k->ntid, b->ntid, sizeof k->ntid);
+    memcpy(k->nctaid, b->nctaid, sizeof k->nctaid);
+    k->threads = b->threads;
+    k->start = b->start;
+    k->mem = b->mem;
+    k->mem.track = NULL;
+    k->mem.regions = xmalloc((b->mem.count + 1) * sizeof *k->mem.regions);
+    k->mem.capacity = b->mem.count + 1;
+    for (uint32_t i = 0; i < b->mem.count; i++) {
+        Region *r = &k->mem.regions[i];
+        *r = b->mem.regions[i];
+        r->borrowed = !(belongs_to_cta(r) || r->per_lane);
+        if (r->borrowed)
+            continue;
+        uint64_t n = region_bytes(&b->mem, r);
+        r->data = xmalloc(n + 1);
+        r->shadow = xmalloc(n + 1);
+        memcpy(r->data, b->mem.regions[i].data, n);
+        memcpy(r->shadow, b->mem.regions[i].shadow, n);
+    }
+    for (uint32_t i = 0; i < b->warp_count; i++) {
+        k->warps[i] = new_warp(k, i);
+        k->warps[i]->launched = b->warps[i]->launched;
+    }
+    k->warp_count = b->warp_count;
+    return k;
+}
+
+/* The worker that ran the grid's last CTA hands its state to b, which shows it: its warps and
+ * its CTA's memory (.shared, .local) change places with b's, to be freed with the worker. */
+void block_adopt(Block *b, Block *worker)
+{
+    for (uint32_t i = 0; i < b->warp_count; i++) {
+        Warp *w = b->warps[i];
+        b->warps[i] = worker->warps[i];
+        worker->warps[i] = w;
+        b->warps[i]->block = b;
+        b->warps[i]->prog = &b->prog;
+        w->block = worker;
+        w->prog = &worker->prog;
+    }
+    for (uint32_t i = 0; i < b->mem.count; i++) {
+        Region *mine = &b->mem.regions[i], *theirs = &worker->mem.regions[i];
+        if (theirs->borrowed)
+            continue;
+        Region keep = *mine;
+        mine->data = theirs->data;
+        mine->shadow = theirs->shadow;
+        mine->size = theirs->size;
+        theirs->data = keep.data;
+        theirs->shadow = keep.shadow;
+        theirs->size = keep.size;
+    }
+    memcpy(b->ctaid, worker->ctaid, sizeof b->ctaid);
 }

@@ -3,6 +3,7 @@
 #ifndef PTXRUN_EXEC_H
 #define PTXRUN_EXEC_H
 
+#include <stdatomic.h>
 #include <string.h>
 
 #include "ir.h"
@@ -36,7 +37,19 @@ typedef struct Region {
     uint64_t size;             /* bytes (per lane for .local) */
     uint8_t *data;
     uint8_t *shadow;           /* 1 where the byte is defined */
+    bool borrowed;             /* data and shadow belong to another Memory (grid.c's workers) */
 } Region;
+
+/* A grid on several threads (grid.c): for each 4-byte word of each .global region, the CTA
+ * (numbered from 1) that wrote it and the one that read it (TRACK_MANY: several). A word one
+ * CTA writes and another reads or writes could come out otherwise than one CTA after another:
+ * `conflict` says so, and the grid runs again on one thread. */
+enum { TRACK_MANY = UINT32_MAX };
+typedef struct GridTrack {
+    uint32_t count;                     /* regions */
+    _Atomic uint32_t **writer, **reader;   /* per region; NULL for one that is not .global */
+    atomic_bool conflict;
+} GridTrack;
 
 /* Memory limits: one variable (all threads' copies of a .local) and all of them together. */
 enum { MAX_VARIABLE_BYTES = 256 << 20, MAX_MEMORY_BYTES = 1 << 30 };
@@ -47,6 +60,8 @@ typedef struct Memory {
     uint32_t copies;           /* threads with a copy of each per-lane region (32 per warp) */
     uint64_t cursor[SPACE_SAMPLER + 1];  /* next free address of each space */
     uint32_t last;             /* the region found last: the next access is usually there too */
+    struct GridTrack *track;   /* a grid on several threads: who touched which global word */
+    uint32_t track_cta;        /* and the CTA this memory's accesses are made by, from 1 */
 } Memory;
 
 /* layout.c: what a name means, and where it lives. A .func's frame variable has a row with its
@@ -222,6 +237,8 @@ typedef struct ExecOptions {
     FILE *trace;               /* NULL: no trace */
     bool trace_json;           /* one JSON object per step instead of text */
     bool trace_color;
+    uint32_t jobs;             /* -j: CTAs of a grid run on this many threads (0, 1: one) */
+    bool jobs_given;           /* -j was given: say why a grid runs on one thread */
 } ExecOptions;
 
 enum { EXEC_OK = 0, EXEC_FAULT = 3 };
@@ -313,14 +330,19 @@ struct Block {
     uint64_t steps;            /* warp-steps of every warp and CTA, for --max-steps */
     uint64_t lane_steps;       /* instructions executed, summed over threads */
     struct Snapshot *start;    /* the state every CTA starts from (registers, .shared, .local) */
+    /* A worker of a grid run on several threads (grid.c): it shares the program, the start
+     * state and the memory outside the CTA; it reports nothing, and anything it would report
+     * abandons the parallel run (the grid then runs on one thread, which reports it). */
+    bool worker;
+    bool abandoned;
 };
 
 /* lower.c: the checked IR lowered into a Program; the memory plan goes into mem. False after
  * reporting what cannot run (lower_free then releases what was made). */
 bool lower_program(Program *p, Memory *mem, Module *m, Function *fn, Diag *diag, uint32_t stack_bytes);
 void lower_free(Program *p);
-Function *lower_entry(Module *m, const char *name);
-bool lower_check(Module *m, Function *fn, Diag *diag);      /* lowers and discards, for --check */        /* the kernel to run (NULL: the first) */
+Function *lower_entry(Module *m, const char *name);           /* the kernel to run (NULL: the first) */
+bool lower_check(Module *m, Function *fn, Diag *diag);      /* lowers and discards, for --check */
 
 /* cfg.c: post-dominators and reconvergence points of one function's code. */
 void cfg_reconvergence(XInstr *code, const FuncLayout *f);
@@ -399,7 +421,16 @@ void block_set_dynamic_shared(Block *b, uint32_t bytes);
 bool block_fits(const Block *b, const uint32_t ntid[3], char *err, size_t errlen);
 void block_set_shape(Block *b, const uint32_t ntid[3], uint32_t active);
 void block_set_grid(Block *b, const uint32_t nctaid[3]);
-int block_run(Block *b, const ExecOptions *options);      /* the whole grid: EXEC_OK or EXEC_FAULT */
+void block_start(Block *b);                               /* before the first CTA */
+bool block_run_cta(Block *b, const ExecOptions *options, uint32_t cta);   /* false: stopped early */
+int block_finish(Block *b, const ExecOptions *options, bool faulted);    /* EXEC_OK or EXEC_FAULT */
+Block *block_worker_new(const Block *b);                  /* for grid.c; freed by block_free */
+void block_adopt(Block *b, Block *worker);                /* b shows the worker's last CTA */
+
+/* grid.c: the whole grid, its CTAs one after another or on options->jobs threads when that
+ * gives the same; EXEC_OK or EXEC_FAULT. why: when a grid of several CTAs ran on one thread
+ * though jobs > 1, the reason (else ""). */
+int grid_run(Block *b, const ExecOptions *options, char *why, size_t why_size);
 void block_free(Block *b);                                /* its warps, memory and program */
 Warp *block_thread_warp(const Block *b, uint32_t t, int *lane);  /* the warp and lane of thread t */
 
@@ -476,5 +507,7 @@ uint64_t mem_generic(int space, uint64_t address);
 const char *mem_space_name(int space);          /* ".global", ..., "generic" */
 void mem_execute(Warp *w, const XInstr *x, uint32_t mask);     /* ld, st, cvta */
 void mem_atomic(Warp *w, const XInstr *x, uint32_t mask);      /* atom, red: lane by lane, lowest first */
+GridTrack *mem_track_new(const Memory *mem);     /* for every .global region of mem, nobody yet */
+void mem_track_free(GridTrack *t);
 
 #endif

@@ -67,6 +67,8 @@ void mem_set_copies(Memory *mem, uint32_t copies)
 void mem_free(Memory *mem)
 {
     for (uint32_t i = 0; i < mem->count; i++) {
+        if (mem->regions[i].borrowed)
+            continue;
         free(mem->regions[i].data);
         free(mem->regions[i].shadow);
     }
@@ -264,6 +266,79 @@ static bool aligned(Warp *w, const XInstr *x, int lane, uint64_t address, unsign
     return false;
 }
 
+/* ---- who touched which global word, for a grid on several threads ---- */
+
+GridTrack *mem_track_new(const Memory *mem)
+{
+    GridTrack *t = xcalloc(1, sizeof *t);
+    t->count = mem->count;
+    t->writer = xcalloc(mem->count + 1, sizeof *t->writer);
+    t->reader = xcalloc(mem->count + 1, sizeof *t->reader);
+    for (uint32_t i = 0; i < mem->count; i++) {
+        const Region *r = &mem->regions[i];
+        if (r->space != SPACE_GLOBAL || r->per_lane)
+            continue;
+        uint64_t words = r->size / 4 + 1;
+        t->writer[i] = xcalloc(words, sizeof **t->writer);
+        t->reader[i] = xcalloc(words, sizeof **t->reader);
+    }
+    atomic_init(&t->conflict, false);
+    return t;
+}
+
+void mem_track_free(GridTrack *t)
+{
+    if (!t)
+        return;
+    for (uint32_t i = 0; i < t->count; i++) {
+        free((void *)t->writer[i]);
+        free((void *)t->reader[i]);
+    }
+    free(t->writer);
+    free(t->reader);
+    free(t);
+}
+
+/* The CTA of mem is about to read and/or write bytes [offset, offset + size) of region r:
+ * false when another CTA wrote one of their words, or read one this one writes. Each side
+ * marks the word first and looks at the other side's mark after (sequentially consistent),
+ * so of two CTAs touching one word at the same time at least one sees the other and does not
+ * make its access: no two threads ever race on a byte. */
+static bool track(Memory *mem, const Region *r, uint64_t offset, uint64_t size, bool read, bool write)
+{
+    GridTrack *t = mem->track;
+    uint32_t i = (uint32_t)(r - mem->regions), me = mem->track_cta;
+    bool ok = true;
+    if (i >= t->count || !t->writer[i] || size == 0)
+        return true;
+    for (uint64_t word = offset / 4; word <= (offset + size - 1) / 4; word++) {
+        _Atomic uint32_t *wr = &t->writer[i][word], *rd = &t->reader[i][word];
+        if (write) {
+            uint32_t old = atomic_exchange(wr, me), reader = atomic_load(rd);
+            if ((old && old != me) || (reader && reader != me))
+                ok = false;
+        }
+        if (read) {
+            uint32_t cur = atomic_load(rd);
+            while (cur != me && cur != TRACK_MANY && !atomic_compare_exchange_weak(rd, &cur, cur ? TRACK_MANY : me))
+                ;
+            uint32_t writer = atomic_load(wr);
+            if (writer && writer != me)
+                ok = false;
+        }
+    }
+    if (!ok)
+        atomic_store(&t->conflict, true);
+    return ok;
+}
+
+/* A conflict stops the CTA at once (grid.c then runs the grid one CTA after another). */
+static void give_up(Warp *w)
+{
+    w->block->abandoned = true;
+    w->faulted = true;
+}
+
 /* The bytes of lane's access, after every check; NULL after a fault. */
 static uint8_t *locate(Warp *w, const XInstr *x, int lane, uint64_t address, unsigned size, bool store,
                        uint8_t **shadow)
@@ -290,6 +365,10 @@ static uint8_t *locate(Warp *w, const XInstr *x, int lane, uint64_t address, uns
         return NULL;
     }
     uint64_t offset = (in_space - r->base) + (r->per_lane ? (uint64_t)(w->thread_base + (uint32_t)lane) * r->size : 0);
+    if (mem->track && !track(mem, r, offset, size, !store || x->op == OP_ATOM || x->op == OP_RED, store)) {
+        give_up(w);
+        return NULL;
+    }
     *shadow = r->shadow + offset;
     return r->data + offset;
 }
@@ -492,6 +571,12 @@ static bool warp_access(Warp *w, const XInstr *x, uint32_t mask, unsigned size)
      * region's start, to the lane's own copy of a per-thread region. */
     uint64_t copy = r->per_lane ? r->size : 0;
     uint64_t adjust = (low_in - low) - r->base + (uint64_t)w->thread_base * copy;
+    if (w->block->mem.track)
+        for (uint32_t k = mask; k; k &= k - 1)
+            if (!track(&w->block->mem, r, address[__builtin_ctz(k)] + adjust, total, x->op != OP_ST, x->op == OP_ST)) {
+                give_up(w);
+                return true;
+            }
     if (mask == ALL_LANES && size == 4)           /* the common case, compiled on its own */
         warp_copy(w, x, true, ALL_LANES, address, adjust, copy, r, 4);
     else if (mask == ALL_LANES && size == 8)

@@ -2,7 +2,8 @@
  * call it and it calls none of them: faults (an error at the instruction, with a note naming
  * the warp and CTA), warnings about undefined values (one per place and kind, collecting the
  * lanes), and for a deadlock, where each lane waiting at a warp-level synchronising
- * instruction waits and for whom. Everything goes to the block's Diag; nothing is printed. */
+ * instruction waits and for whom. Everything goes to the block's Diag; nothing is printed. A
+ * worker of a grid on several threads reports nothing: it gives up instead (grid.c). */
 #include <stdarg.h>
 #include <string.h>
 
@@ -42,6 +43,11 @@ void report_lanes(const Warp *w, char *buf, size_t size, uint32_t lanes)
  * which CTA it was. */
 void report_fault(Warp *w, uint32_t pc, const char *fmt, ...)
 {
+    if (w->block->worker) {            /* a grid's worker: the grid runs again on one thread */
+        w->block->abandoned = true;
+        w->faulted = true;
+        return;
+    }
     va_list ap;
     va_start(ap, fmt);
     Span at = pc < w->prog->code_len ? w->prog->code[pc].ir->stmt_at : (Span){ w->prog->m->src->len, 0 };
@@ -58,6 +64,11 @@ void report_fault(Warp *w, uint32_t pc, const char *fmt, ...)
  * collecting the lanes; with --strict, the first one stops the run. */
 void report_warn(Warp *w, uint32_t pc, uint32_t lanes, const char *what)
 {
+    if (w->block->worker) {
+        w->block->abandoned = true;
+        w->faulted = true;
+        return;
+    }
     for (uint32_t i = 0; i < w->warnings.len; i++) {
         Warning *x = &w->warnings.data[i];
         if (x->pc == pc && x->what == what) {

@@ -29,7 +29,7 @@ static Run *load(const char *text)
 static int run(Run *r)
 {
     ExecOptions o = { .max_steps = 1000000 };
-    r->status = block_run(r->b, &o);
+    r->status = grid_run(r->b, &o, (char[256]){ 0 }, 256);
     return r->status;
 }
 
@@ -516,7 +516,7 @@ START_TEST(runaway_loop_stops)
 {
     Run *r = load("L: bra L;\n");
     ExecOptions o = { .max_steps = 1000 };
-    ck_assert_int_eq(block_run(r->b, &o), EXEC_FAULT);
+    ck_assert_int_eq(grid_run(r->b, &o, (char[256]){ 0 }, 256), EXEC_FAULT);
     ck_assert(strstr(r->p->cap.text, "stopped after 1000 warp-steps"));
     done(r);
 }
@@ -1246,7 +1246,7 @@ START_TEST(json_trace_names_sources)
     size_t len = 0;
     FILE *out = open_memstream(&buf, &len);
     ExecOptions o = { .max_steps = 1000, .trace = out, .trace_json = true };
-    ck_assert_int_eq(block_run(r->b, &o), EXEC_OK);
+    ck_assert_int_eq(grid_run(r->b, &o, (char[256]){ 0 }, 256), EXEC_OK);
     fclose(out);
     unsigned steps = 0, shuffles = 0;
     bool waited = false, released = false, diverged = false;

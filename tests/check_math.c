@@ -31,7 +31,7 @@ static uint64_t run1(const char *text, uint64_t a, uint64_t b)
         if (!strcmp(f->regs.data[i].name, "b")) { w->val[i][0] = b; w->defined[i] = ALL_LANES; }
     }
     ExecOptions o = { .max_steps = 1000 };
-    ck_assert_int_eq(block_run(blk, &o), EXEC_OK);
+    ck_assert_int_eq(grid_run(blk, &o, (char[256]){ 0 }, 256), EXEC_OK);
     uint64_t d = w->val[reg(w, "d")][0];
     block_free(blk);
     parsed_free(p);

@@ -647,5 +647,31 @@ printf 'differs/close  ulps=1\n' > "$tmp/bad7.txt"
 expect_exit 2 "differs: no reason" "$PTXRUN" test --differs "$tmp/bad7.txt" $DF
 expect_exit 0 "tests/hw/differs.txt is well formed" "$PTXRUN" test --differs tests/hw/differs.txt tests/not_yet/runs.ptx
 
+# -- -j: a grid's CTAs on several threads, with exactly the output of one after another
+K=tests/kernels
+expect_exit 0 "-j 1 grid" "$PTXRUN" -j 1 --json $K/reduce_templates.sm_90.ptx --lanes $K/reduce_templates.lanes.json
+cp "$tmp/out" "$tmp/j1.json"
+expect_exit 0 "-j 4 grid" "$PTXRUN" -j 4 --json $K/reduce_templates.sm_90.ptx --lanes $K/reduce_templates.lanes.json
+if cmp -s "$tmp/out" "$tmp/j1.json"; then ok; else fail "-j 4 and -j 1 differ"; fi
+if [ -s "$tmp/err" ]; then fail "-j 4 on independent CTAs said: $(cat "$tmp/err")"; else ok; fi
+expect_exit 0 "-j 4 --expect" "$PTXRUN" -j4 $K/reduce_templates.sm_90.ptx --lanes $K/reduce_templates.lanes.json --expect $K/reduce_templates.expect.json
+# CTAs counting with one global atomic: the order could matter, so they run one after another.
+expect_exit 0 "-j 4 shared counter" "$PTXRUN" --jobs 4 --json $K/grid_blocks.sm_90.ptx --lanes $K/grid_blocks.lanes.json
+cp "$tmp/out" "$tmp/j4.json"
+expect_stderr_line "-j 4 shared counter" "ptxrun: note: -j 4: the grid's CTAs ran one after another: two CTAs used one word of .global memory, one of them writing it, so the result could depend on their order"
+expect_exit 0 "-j 1 shared counter" "$PTXRUN" -j 1 --json $K/grid_blocks.sm_90.ptx --lanes $K/grid_blocks.lanes.json
+if cmp -s "$tmp/out" "$tmp/j4.json"; then ok; else fail "-j 4 and -j 1 differ on grid_blocks"; fi
+# A fault in CTA 2 of 4: the same report as one CTA after another.
+printf "$H.visible .entry k(.param .u64 p)\n{\n\t.reg .b32 %%r<3>;\n\t.reg .b64 %%rd<4>;\n\t.reg .pred %%p1;\n\tld.param.u64 %%rd1, [p];\n\tmov.u32 %%r1, %%ctaid.x;\n\tsetp.eq.u32 %%p1, %%r1, 2;\n\t@%%p1 trap;\n\tmul.wide.u32 %%rd2, %%r1, 4;\n\tadd.s64 %%rd3, %%rd1, %%rd2;\n\tst.global.u32 [%%rd3], %%r1;\n\tret;\n}\n" > "$tmp/gridtrap.ptx"
+printf '{"grid": [4], "buffers": {"out": {"type": "u32", "count": 4}}, "params": ["@out"]}\n' > "$tmp/gridtrap.json"
+expect_exit 3 "-j 1 fault in CTA 2" "$PTXRUN" --no-color -j 1 "$tmp/gridtrap.ptx" --lanes "$tmp/gridtrap.json"
+cp "$tmp/err" "$tmp/trap1.err"; cp "$tmp/out" "$tmp/trap1.out"
+expect_exit 3 "-j 4 fault in CTA 2" "$PTXRUN" --no-color -j 4 "$tmp/gridtrap.ptx" --lanes "$tmp/gridtrap.json"
+if cmp -s "$tmp/out" "$tmp/trap1.out" && grep -v "note: -j" "$tmp/err" | cmp -s - "$tmp/trap1.err"; then ok; else fail "-j 4 fault differs from -j 1"; diff "$tmp/err" "$tmp/trap1.err"; fi
+expect_stderr_line "-j 4 fault in CTA 2" "ptxrun: note: -j 4: the grid's CTAs ran one after another: a CTA stopped early (a fault, a warning, a deadlock or --max-steps), which is reported in order one CTA after another"
+expect_exit 2 "-j 0" "$PTXRUN" -j 0 samples/scan.ptx
+expect_stderr_line "-j 0" "ptxrun: error: -j needs a number of threads from 1 to 256, not '0'"
+expect_exit 2 "-j x" "$PTXRUN" --jobs=x samples/scan.ptx
+
 echo "cli: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -44,7 +44,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     char err[512];
     if (w && lanes_load(w, path, err, sizeof err) == 0) {
         ExecOptions options = { .max_steps = 100 };
-        block_run(w, &options);
+        grid_run(w, &options, (char[256]){ 0 }, 256);
         FILE *out = fopen("/dev/null", "w");
         if (out) {
             uint64_t buffer_bytes = 0;         /* listing millions of values is slow, not interesting */

@@ -38,7 +38,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             block_set_grid(w, grid);
         }
         ExecOptions options = { .max_steps = 10000 };
-        block_run(w, &options);
+        grid_run(w, &options, (char[256]){ 0 }, 256);
         FILE *out = fopen("/dev/null", "w");
         if (out) {
             dump_print_table(out, w, NULL, NULL);

@@ -1,0 +1,161 @@
+/* grid.c: the grid. Its CTAs run one after another, each from the state the lanes file gave,
+ * or, with -j N, on N threads when that gives exactly what one after another gives:
+ *   - workers (block_worker_new: the program, the start state and .global shared, .shared and
+ *     .local their own), one per thread, the first on the calling thread, take the CTAs in
+ *     order from a shared counter, and every access to .global is marked by word (mem.c's
+ *     GridTrack); the worker that took the last CTA ran it last, and hands its state to the
+ *     block (block_adopt), so that the output shows the last CTA's registers as always;
+ *   - the parallel run stands only if no CTA touched a word that another wrote, and no CTA would
+ *     have reported anything (a fault, a warning, a deadlock) or counted past --max-steps.
+ *     Otherwise .global is put back as it was and the CTAs run again one after another, which
+ *     reports what there is to report, in order. The reason goes back to the driver. */
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "exec.h"
+
+enum { MAX_JOBS = 256 };
+
+typedef struct Job {
+    Block *block;
+    const ExecOptions *o;
+    atomic_uint *next;         /* the next CTA to take */
+    uint32_t end;              /* the CTAs, [0, end) */
+    bool stopped;              /* a CTA stopped early or met another's word */
+    bool ran_last;             /* it took CTA end - 1 (and so ran it last) */
+} Job;
+
+static void *work(void *arg)
+{
+    Job *j = arg;
+    for (;;) {
+        uint32_t cta = atomic_fetch_add(j->next, 1);
+        if (cta >= j->end)
+            break;
+        j->ran_last = cta == j->end - 1;
+        j->block->mem.track_cta = cta + 1;
+        if (!block_run_cta(j->block, j->o, cta) || atomic_load(&j->block->mem.track->conflict)) {
+            j->stopped = true;
+            break;
+        }
+    }
+    return NULL;
+}
+
+/* The bytes of every .global region, to put back when the parallel run does not stand. */
+typedef struct Saved {
+    uint8_t **data, **shadow;
+    uint32_t count;
+} Saved;
+
+static void save_global(const Memory *mem, Saved *s)
+{
+    s->count = mem->count;
+    s->data = xcalloc(mem->count + 1, sizeof *s->data);
+    s->shadow = xcalloc(mem->count + 1, sizeof *s->shadow);
+    for (uint32_t i = 0; i < mem->count; i++) {
+        const Region *r = &mem->regions[i];
+        if (r->space != SPACE_GLOBAL || r->per_lane)
+            continue;
+        s->data[i] = xmalloc(r->size + 1);
+        s->shadow[i] = xmalloc(r->size + 1);
+        memcpy(s->data[i], r->data, r->size);
+        memcpy(s->shadow[i], r->shadow, r->size);
+    }
+}
+
+static void restore_global(Memory *mem, const Saved *s)
+{
+    for (uint32_t i = 0; i < s->count; i++)
+        if (s->data[i]) {
+            memcpy(mem->regions[i].data, s->data[i], mem->regions[i].size);
+            memcpy(mem->regions[i].shadow, s->shadow[i], mem->regions[i].size);
+        }
+}
+
+static void free_saved(Saved *s)
+{
+    for (uint32_t i = 0; i < s->count; i++) {
+        free(s->data[i]);
+        free(s->shadow[i]);
+    }
+    free(s->data);
+    free(s->shadow);
+}
+
+/* The CTAs on `jobs` threads; true if the run stands, else why not (and .global as before). */
+static bool run_parallel(Block *b, const ExecOptions *o, uint32_t ctas, uint32_t jobs, char *why, size_t size)
+{
+    uint32_t workers = jobs < ctas ? jobs : ctas;
+    Saved saved;
+    save_global(&b->mem, &saved);
+    GridTrack *track = mem_track_new(&b->mem);
+    atomic_uint next;
+    atomic_init(&next, 0);
+    Job job[MAX_JOBS];
+    pthread_t thread[MAX_JOBS];
+    uint32_t started = 1;                /* job 0 runs on this thread */
+    for (uint32_t i = 0; i < workers; i++) {
+        job[i] = (Job){ block_worker_new(b), o, &next, ctas, false, false };
+        job[i].block->mem.track = track;
+    }
+    for (uint32_t i = 1; i < workers && pthread_create(&thread[i], NULL, work, &job[i]) == 0; i++)
+        started++;
+    work(&job[0]);
+    for (uint32_t i = 1; i < started; i++)
+        pthread_join(thread[i], NULL);
+    bool stood = true;
+    uint64_t steps = 0, lane_steps = 0;
+    for (uint32_t i = 0; i < workers; i++) {
+        stood &= !job[i].stopped;
+        steps += job[i].block->steps;
+        lane_steps += job[i].block->lane_steps;
+    }
+    if (!stood)
+        snprintf(why, size, atomic_load(&track->conflict)
+                 ? "two CTAs used one word of .global memory, one of them writing it, so the result could depend "
+                   "on their order"
+                 : "a CTA stopped early (a fault, a warning, a deadlock or --max-steps), which is reported in order "
+                   "one CTA after another");
+    else if (steps > o->max_steps) {
+        snprintf(why, size, "the CTAs together ran more than --max-steps warp-steps");
+        stood = false;
+    }
+    for (uint32_t i = 0; i < workers; i++) {
+        if (stood && job[i].ran_last)
+            block_adopt(b, job[i].block);
+        block_free(job[i].block);
+    }
+    mem_track_free(track);
+    if (stood) {
+        b->steps = steps;
+        b->lane_steps = lane_steps;
+    } else {
+        restore_global(&b->mem, &saved);
+    }
+    free_saved(&saved);
+    return stood;
+}
+
+int grid_run(Block *b, const ExecOptions *o, char *why, size_t size)
+{
+    uint32_t ctas = b->nctaid[0] * b->nctaid[1] * b->nctaid[2];
+    uint32_t jobs = o->jobs < MAX_JOBS ? o->jobs : MAX_JOBS;
+    why[0] = '\0';
+    block_start(b);
+    if (ctas > 1 && jobs > 1) {
+#ifdef PTXRUN_FAULT_INJECTION
+        snprintf(why, size, "a build for fault injection runs one thread");
+#else
+        if (o->trace)
+            snprintf(why, size, "--trace shows the CTAs one after another");
+        else if (run_parallel(b, o, ctas, jobs, why, size))
+            return block_finish(b, o, false);
+#endif
+    }
+    bool faulted = false;
+    for (uint32_t cta = 0; cta < ctas && !faulted; cta++)
+        faulted = !block_run_cta(b, o, cta);
+    return block_finish(b, o, faulted);
+}
