@@ -31,5 +31,7 @@ run "deadlock" samples/deadlock.ptx
 run "trace" -w samples/butterfly.ptx --lanes samples/butterfly.lanes.json --trace
 run "trace json" -w samples/scan.ptx --lanes samples/scan.lanes.json --trace=json
 run "test runner" test -j 1 samples
+run "grid on 4 threads" -w -j 4 tests/kernels/reduce_templates.sm_90.ptx --lanes tests/kernels/reduce_templates.lanes.json --entry kernel
+run "grid on 4 threads, run again one by one" -w -j 4 tests/kernels/grid_blocks.sm_90.ptx --lanes tests/kernels/grid_blocks.lanes.json
 echo "valgrind: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
