@@ -778,7 +778,8 @@ bool lower_program(Program *p, Memory *mem, Module *m, Function *fn, Diag *diag,
                 x->vec[v] = first_immediate + (NO_SLOT - 1 - x->vec[v]);
     }
     p->immediates = xmalloc((ld.immediates.len + 1) * sizeof *p->immediates);
-    memcpy(p->immediates, ld.immediates.data, ld.immediates.len * sizeof *p->immediates);
+    if (ld.immediates.len)
+        memcpy(p->immediates, ld.immediates.data, ld.immediates.len * sizeof *p->immediates);
     p->pred_count = ld.total_preds + 2;
     shfl_tables(p);
     memcpy(p->sreg_rows, ld.sreg_row, sizeof p->sreg_rows);
