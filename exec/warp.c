@@ -6,7 +6,12 @@
  * membermask has arrived at one of the same kind, qualifiers and mask (sync.c). block.c runs
  * the warps of a CTA and calls a deadlock when no lane of any warp can move.
  * step() hands each instruction to the executor of its family (ops.def): alu.c, bitops.c,
- * mathops.c, convert.c, mem.c, warpops.c, sync.c, barrier.c, call.c. */
+ * mathops.c, convert.c, mem.c, warpops.c, sync.c, barrier.c, call.c.
+ * choose() is the rule, and looks at every lane; the loop asks it only where something it looks
+ * at may have changed. While lanes stay together it knows the answer: all the ready lanes again
+ * (converged code), or, from choose()'s last pick, the same lanes, or all, or the others
+ * (follow(), parted(): the two arms of an if). run_straight() runs such steps in a row without
+ * coming back to the loop, and last_run, which only choose() reads, is written late (Stamps). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -24,6 +29,26 @@ static int lane_count(uint32_t mask)
     return (int)((((mask + (mask >> 4)) & 0x0f0f0f0fu) * 0x01010101u) >> 24);
 }
 
+/* Each lane's bit, from a table: loops over the 32 lanes that test `mask & lane_bit[l]` compile
+ * to vector code (a shift by the lane number would not). */
+#define LANE_BITS4(l) 1u << (l), 1u << ((l) + 1), 1u << ((l) + 2), 1u << ((l) + 3)
+static const uint32_t lane_bit[WARP_SIZE] = {
+    LANE_BITS4(0), LANE_BITS4(4), LANE_BITS4(8), LANE_BITS4(12),
+    LANE_BITS4(16), LANE_BITS4(20), LANE_BITS4(24), LANE_BITS4(28),
+};
+
+/* The lanes of mask go on at `next` (warp_advance, in vector code: the warp loop's hot path). */
+static void move_lanes(Warp *w, uint32_t mask, uint32_t next)
+{
+    if (mask == ALL_LANES) {
+        for (int l = 0; l < WARP_SIZE; l++)
+            w->pc[l] = next;
+        return;
+    }
+    for (int l = 0; l < WARP_SIZE; l++)
+        w->pc[l] = (mask & lane_bit[l]) ? next : w->pc[l];
+}
+
 /* Branches, calls, returns, exit and trap (FAM_CONTROL) for the lanes of mask at pc, run of them
  * with a true guard (undefined: with an undefined one). Returns what step() returns. */
 static uint32_t control(Warp *w, const XInstr *x, uint32_t pc, uint32_t mask, uint32_t run, uint32_t undefined)
@@ -35,15 +60,15 @@ static uint32_t control(Warp *w, const XInstr *x, uint32_t pc, uint32_t mask, ui
         uint32_t stay = mask & ~run;
         if (x->mode == MOD_UNI && run && stay)
             report_warn(w, pc, mask, "bra.uni whose lanes disagree");
-        warp_advance(w, run, x->target);
-        warp_advance(w, stay, pc + 1);
+        move_lanes(w, run, x->target);
+        move_lanes(w, stay, pc + 1);
         return run == mask ? x->target : stay == mask ? pc + 1 : NO_SLOT;
     }
     case OP_EXIT:
     case OP_RET:
         if (undefined)
             report_warn(w, pc, undefined, "undefined guard predicate");
-        warp_advance(w, mask & ~run, pc + 1);
+        move_lanes(w, mask & ~run, pc + 1);
         if (x->op == OP_EXIT) {
             w->exited |= run;
             for (uint32_t k = run; k; k &= k - 1)
@@ -59,51 +84,43 @@ static uint32_t control(Warp *w, const XInstr *x, uint32_t pc, uint32_t mask, ui
     case OP_CALL:
         if (undefined)
             report_warn(w, pc, undefined, "undefined guard predicate");
-        warp_advance(w, mask & ~run, pc + 1);
+        move_lanes(w, mask & ~run, pc + 1);
         call_enter(w, pc, run);
         return NO_SLOT;
     case OP_TRAP:
         if (undefined)
             report_warn(w, pc, undefined, "undefined guard predicate");
-        warp_advance(w, mask & ~run, pc + 1);
+        move_lanes(w, mask & ~run, pc + 1);
         if (run) {
             char lanes[200];
             report_lanes(w, lanes, sizeof lanes, run);
             report_fault(w, pc, "'trap' executed by %s: the kernel is aborted", lanes);
             return NO_SLOT;
         }
-        warp_advance(w, mask, pc + 1);
+        move_lanes(w, mask, pc + 1);
         return pc + 1;
     default:
         BUG("control op %d", x->op);
     }
 }
 
-/* Executes the instruction at pc for the lanes of mask. Returns the pc they all continue at,
- * or NO_SLOT when they part, wait or end (the scheduler then looks at every lane). */
-static uint32_t step(Warp *w, uint32_t pc, uint32_t mask)
+/* Runs x, an instruction after which every lane of mask goes on to the next one (every family
+ * but control flow and the synchronising ones), for them: run of them with a true guard
+ * (undefined: with an undefined one). Moves no pc. False on a fault. */
+static bool execute(Warp *w, const XInstr *x, uint32_t mask, uint32_t run, uint32_t undefined)
 {
-    const XInstr *x = &w->prog->code[pc];
-    uint32_t undefined;
-    uint32_t run = warp_guard_lanes(w, x, mask, &undefined);
     switch ((Family)x->family) {
-    case FAM_CONTROL:
-        return control(w, x, pc, mask, run, undefined);
-    case FAM_SYNC:
-    case FAM_BARRIER:
-        sync_arrive(w, pc, mask);
-        return w->waiting & mask ? NO_SLOT : pc + 1;
     case FAM_FENCE:
         break;                     /* every access is performed in program order already */
     case FAM_ATOMIC:
         mem_atomic(w, x, run);
         if (w->faulted)
-            return NO_SLOT;
+            return false;
         break;
     case FAM_MEMORY:
         mem_execute(w, x, run);
         if (w->faulted)
-            return NO_SLOT;
+            return false;
         break;
     case FAM_WARP:
         warpops_execute(w, x, mask, run);
@@ -123,6 +140,9 @@ static uint32_t step(Warp *w, uint32_t pc, uint32_t mask)
     case FAM_MATHOPS:
         mathops_execute(w, x, run);
         break;
+    case FAM_CONTROL:
+    case FAM_SYNC:
+    case FAM_BARRIER:
     case FAM_NONE:
     case FAM_COUNT:
         BUG("'%s' was loaded, but no part of the executor runs it", op_info[x->op].name);
@@ -135,8 +155,77 @@ static uint32_t step(Warp *w, uint32_t pc, uint32_t mask)
         if (x->dst_pred != NO_SLOT)
             w->pred_defined[x->dst_pred] &= ~undefined;
     }
-    warp_advance(w, mask, pc + 1);
-    return pc + 1;
+    return true;
+}
+
+/* Executes the instruction at pc for the lanes of mask. Returns the pc they all continue at,
+ * or NO_SLOT when they part, wait or end (the scheduler then looks at every lane). */
+static uint32_t step(Warp *w, uint32_t pc, uint32_t mask)
+{
+    const XInstr *x = &w->prog->code[pc];
+    uint32_t undefined;
+    uint32_t run = warp_guard_lanes(w, x, mask, &undefined);
+    switch ((Family)x->family) {
+    case FAM_CONTROL:
+        return control(w, x, pc, mask, run, undefined);
+    case FAM_SYNC:
+    case FAM_BARRIER:
+        sync_arrive(w, pc, mask);
+        return w->waiting & mask ? NO_SLOT : pc + 1;
+    default:
+        if (!execute(w, x, mask, run, undefined))
+            return NO_SLOT;
+        move_lanes(w, mask, pc + 1);
+        return pc + 1;
+    }
+}
+
+/* Whether run_straight() can run x: it takes the lanes to one next instruction or is a branch. */
+static bool straight(const XInstr *x)
+{
+    return x->family == FAM_CONTROL ? x->op == OP_BRA : x->family != FAM_SYNC && x->family != FAM_BARRIER;
+}
+
+/* Runs the lanes of mask, all at pc and the ones to run now, on through instructions that take
+ * them together to one next instruction: those execute() runs, and branches on which they agree.
+ * It stops before a step at or past `until`, at a pc at or past `limit`, at a reconvergence
+ * point when `divergent`, and after a fault; the caller has checked that at each step before
+ * that, warp_run would pick these same lanes. Their pcs are written once, at the end (nothing
+ * that runs here reads them). Returns how many steps ran, 0 when the instruction at pc is not
+ * one of those; *next gets where the lanes go on, NO_SLOT after a fault. */
+static uint64_t run_straight(Warp *w, uint32_t pc, uint32_t mask, uint32_t limit, bool divergent, uint64_t until,
+                             uint32_t *next)
+{
+    const XInstr *code = w->prog->code;
+    uint64_t steps = 0, last = until > w->steps ? until - w->steps : 1;   /* this one runs anyway */
+    *next = pc;
+    for (;;) {
+        const XInstr *x = &code[pc];
+        if (!straight(x))
+            break;
+        uint32_t undefined, run = warp_guard_lanes(w, x, mask, &undefined), to = pc + 1;
+        if (x->family == FAM_CONTROL) {
+            if (undefined || (run && run != mask))
+                break;                      /* a branch that parts them, or warns: step() */
+            to = run ? x->target : pc + 1;
+        } else if (!execute(w, x, mask, run, undefined)) {
+            steps++;
+            *next = NO_SLOT;
+            break;
+        }
+        steps++;
+        pc = to;
+        *next = pc;
+        if (steps >= last || pc >= limit || (divergent && code[pc].reconverge))
+            break;
+    }
+    if (steps) {
+        move_lanes(w, mask, *next == NO_SLOT ? pc : *next);
+        w->steps += steps;
+        w->block->steps += steps;
+        w->block->lane_steps += steps * (uint64_t)lane_count(mask);
+    }
+    return steps;
 }
 
 /* Where lane m is, seen from the function activation lane l is in: its pc when it is in the
@@ -204,22 +293,100 @@ static uint32_t lowest_group(const Warp *w, uint32_t candidates, uint32_t *pc_ou
     return mask;
 }
 
+/* Writes last_run[l] = step for the lanes of `lanes`. */
+static void stamp(Warp *w, uint32_t lanes, uint64_t step)
+{
+    for (uint32_t k = lanes; k; k &= k - 1)
+        w->last_run[__builtin_ctz(k)] = step;
+}
+
+/* Values of last_run that warp_run has not written yet, oldest first, on lanes apart (a newer
+ * one takes its lanes from the older). choose() is the only reader: warp_run writes them first,
+ * and before it returns. */
+typedef struct Stamps {
+    uint32_t lanes[2];
+    uint64_t step[2];
+} Stamps;
+
+/* last_run[l] = step for the lanes of `lanes`, later. */
+static void stamp_later(Warp *w, Stamps *s, uint32_t lanes, uint64_t step)
+{
+    s->lanes[0] &= ~lanes;
+    s->lanes[1] &= ~lanes;
+    if (s->lanes[0] && s->lanes[1])            /* no room: the oldest is written now */
+        stamp(w, s->lanes[0], s->step[0]);
+    if (s->lanes[1] || !s->lanes[0]) {
+        s->lanes[0] = s->lanes[1];
+        s->step[0] = s->step[1];
+    }
+    s->lanes[1] = lanes;
+    s->step[1] = step;
+}
+
+static void stamp_deferred(Warp *w, Stamps *s)
+{
+    stamp(w, s->lanes[0], s->step[0]);
+    stamp(w, s->lanes[1], s->step[1]);
+    s->lanes[0] = s->lanes[1] = 0;
+}
+
+/* What choose() knew when it picked `lanes` among `ready` in the ordinary way (the lowest group
+ * not held, no lane starved), enough to tell its next picks while only those lanes move
+ * (follow()): the ready lanes it did not pick stand still meanwhile, and so do their pcs,
+ * activations and last_run. lanes == 0: no pick to follow. */
+typedef struct Pick {
+    uint32_t lanes;            /* the lanes picked; they ran at the last step */
+    uint32_t ready;            /* the ready lanes then; the pick is void when they change */
+    uint32_t others_pc;        /* the lowest pc of the others (ready & ~lanes) */
+    bool others_together;      /* the others are all at others_pc */
+    uint64_t until;            /* while w->steps is below this, none of the others is starved */
+} Pick;
+
+/* The lanes of mask that may starve first: the step before which none of them is starved. A
+ * lane l is starved at step s when last_run[l] + STARVE_STEPS <= s, or HOLD_STEPS for a lane
+ * held at a reconvergence point. The lanes of `holders` do not move, so a lane that they alone
+ * hold (held_at with ready = holders) stays held; any other lane is counted as not held. */
+static uint64_t starve_bound(const Warp *w, uint32_t mask, uint32_t holders)
+{
+    uint64_t oldest = UINT64_MAX;
+    for (uint32_t k = mask; k; k &= k - 1)
+        oldest = w->last_run[__builtin_ctz(k)] < oldest ? w->last_run[__builtin_ctz(k)] : oldest;
+    if (oldest + STARVE_STEPS > w->steps + 1)
+        return oldest + STARVE_STEPS;
+    uint64_t until = UINT64_MAX;
+    for (uint32_t left = mask; left;) {
+        uint32_t pc, group = lowest_group(w, left, &pc);
+        uint32_t held = held_at(w, group, holders);
+        for (uint32_t k = group; k; k &= k - 1) {
+            int l = __builtin_ctz(k);
+            uint64_t bound = w->last_run[l] + ((held >> l & 1) ? HOLD_STEPS : STARVE_STEPS);
+            until = bound < until ? bound : until;
+        }
+        left &= ~group;
+    }
+    return until;
+}
+
 /* The next lanes to run: those at the lowest pc among the ready lanes that are not held at a
  * reconvergence point, unless a ready lane has waited STARVE_STEPS or more (a held one
- * HOLD_STEPS), which then runs, with the lanes at its pc, first. */
-static uint32_t choose(Warp *w, uint32_t ready, uint32_t *pc_out)
+ * HOLD_STEPS), which then runs, with the lanes at its pc, first. An ordinary pick of some of the
+ * ready lanes is described in *pick (pick->lanes = 0 otherwise). */
+static uint32_t choose(Warp *w, uint32_t ready, uint32_t *pc_out, Pick *pick)
 {
     uint32_t candidates = ready, mask = 0, lowest = NO_SLOT, starving = 0;
+    pick->lanes = 0;
     while (candidates) {
         mask = lowest_group(w, candidates, &lowest);
         uint32_t held = held_at(w, mask, ready);
         if (mask & ~held) {
             mask &= ~held;
+            pick->lanes = mask;
             break;
         }
         candidates &= ~mask;
     }
     if (mask == ready) {
+        pick->lanes = 0;
         *pc_out = lowest;
         return mask;
     }
@@ -251,12 +418,59 @@ static uint32_t choose(Warp *w, uint32_t ready, uint32_t *pc_out)
             mask = 0;
             for (int l = 0; l < WARP_SIZE; l++)
                 mask |= (uint32_t)((ready >> l & 1) && w->pc[l] == lowest) << l;
+            pick->lanes = 0;
         }
     }
     for (uint32_t k = mask; k; k &= k - 1)
         w->last_run[__builtin_ctz(k)] = w->steps + 1;
+    if (pick->lanes) {
+        uint32_t others = ready & ~mask;
+        pick->ready = ready;
+        pick->others_together = lowest_group(w, others, &pick->others_pc) == others;
+        pick->until = starve_bound(w, others, others);
+    }
     *pc_out = lowest;
     return mask;
+}
+
+/* The pick choose() would make now, found from the last one: the lanes of pick->lanes ran the
+ * last step (their last_run is w->steps, in effect: *fast) and went on together to `to`; the
+ * ready lanes are still pick->ready. Going on below the others, not at a reconvergence point,
+ * they are picked again; coming to the others, all at one pc, they all run together; passing
+ * them, all at one pc, the others are picked. Each only while no lane can be starved. Returns
+ * false when it cannot say (then choose() decides, looking at every lane). */
+static bool follow(Warp *w, Pick *pick, Stamps *later, uint32_t to, uint32_t *pc_out, uint32_t *mask_out, bool *fast)
+{
+    const Program *prog = w->prog;
+    if (w->steps >= pick->until)
+        return false;
+    if (to < pick->others_pc) {
+        if (to >= prog->code_len || prog->code[to].reconverge)
+            return false;
+        *pc_out = to;
+        *mask_out = pick->lanes;
+        *fast = true;
+        return true;
+    }
+    if (!pick->others_together)
+        return false;
+    uint32_t moved = pick->lanes;
+    if (to == pick->others_pc) {               /* every ready lane at one pc: none is held */
+        *pc_out = to;
+        *mask_out = pick->ready;
+        pick->lanes = 0;
+    } else {
+        uint32_t at = pick->others_pc;
+        if (at >= prog->code_len || prog->code[at].reconverge)
+            return false;
+        *pc_out = at;
+        *mask_out = pick->lanes = pick->ready & ~moved;
+        pick->others_pc = to;
+        pick->until = w->steps + STARVE_STEPS;   /* the lanes that ran, last_run = w->steps */
+    }
+    stamp_later(w, later, moved, w->steps);    /* what warp_run does when it leaves the fast path */
+    *fast = pick->lanes != 0;
+    return true;
 }
 
 /* Gets the warp ready to run from the start of the kernel. */
@@ -282,15 +496,44 @@ void warp_reset(Warp *w)
     w->last_mask = 0;
 }
 
+/* After the lanes of mask, all the ready ones, last_run w->steps in effect (they ran in the fast
+ * path), parted at the branch at pc: the pick to follow as if the lanes that went higher had run
+ * alone, ahead of those at the lower pc, which choose() picks next unless they are held at a
+ * reconvergence point (then it is asked). Stamps last_run as leaving the fast path does (the
+ * caller clears it), later; *last_mask gets the lanes that went higher. Returns their pc, NO_SLOT when
+ * the step was no branch that parted the lanes between two pcs. */
+static uint32_t parted(Warp *w, uint32_t pc, uint32_t mask, Pick *pick, Stamps *later, uint32_t *last_mask)
+{
+    const XInstr *x = &w->prog->code[pc];
+    if (x->op != OP_BRA || x->target == pc + 1 || w->faulted)
+        return NO_SLOT;
+    uint32_t undefined, taken = warp_guard_lanes(w, x, mask, &undefined);   /* bra writes no predicate */
+    uint32_t high = x->target > pc ? x->target : pc + 1;
+    stamp_later(w, later, mask, w->steps);
+    pick->lanes = *last_mask = x->target > pc ? taken : mask & ~taken;
+    pick->ready = mask;
+    pick->others_pc = x->target > pc ? pc + 1 : x->target;
+    pick->others_together = true;
+    pick->until = w->steps + STARVE_STEPS;
+    return high;
+}
+
 /* Runs the warp's ready lanes for at most `slice` warp-steps; stops early when none is ready
  * (all ended, or all wait), on a fault, or at the block's --max-steps. Returns whether any lane
- * was ready. */
+ * was ready. The lanes picked at each step are those choose() picks (which looks at every lane),
+ * found faster where nothing it looks at has changed: the lanes that ran stayed together and are
+ * all the ready ones (the fast path), or follow() can tell from the last pick; and lanes picked
+ * again and again run without coming back here (run_straight). */
 bool warp_run(Warp *w, const ExecOptions *o, uint64_t slice)
 {
     Block *b = w->block;
     uint32_t next_pc = w->next_pc, last_mask = w->last_mask;
     uint64_t end = slice > UINT64_MAX - w->steps ? UINT64_MAX : w->steps + slice;
     bool moved = false, fast = true;           /* fast: lanes may have run without last_run kept */
+    bool batch = !o->trace && !o->strict;      /* steps may run without being traced one by one */
+    bool followed = false;                     /* follow() picked some of the ready lanes */
+    Pick pick = { 0 };
+    Stamps later = { { 0, 0 }, { 0, 0 } };
     while (!w->faulted && w->steps < end) {
         uint32_t ready = w->launched & ~w->exited & ~w->waiting;
         uint32_t pc, mask;
@@ -299,13 +542,19 @@ bool warp_run(Warp *w, const ExecOptions *o, uint64_t slice)
             pc = next_pc;
             mask = ready;
             fast = true;
+            pick.lanes = 0;
+            goto run;
+        }
+        if (next_pc != NO_SLOT && pick.lanes && pick.lanes == last_mask && pick.ready == ready &&
+            follow(w, &pick, &later, next_pc, &pc, &mask, &fast)) {
+            followed = mask != ready;
             goto run;
         }
         if (!ready)
             break;
+        stamp_deferred(w, &later);
         if (fast) {                             /* the lanes of the fast path ran until now */
-            for (uint32_t k = last_mask; k; k &= k - 1)
-                w->last_run[__builtin_ctz(k)] = w->steps;
+            stamp(w, last_mask, w->steps);
             fast = false;
         }
         if (ready != w->previous_ready) {       /* lanes joined: none of them is starved */
@@ -314,17 +563,25 @@ bool warp_run(Warp *w, const ExecOptions *o, uint64_t slice)
                     w->last_run[l] = w->steps;
             w->previous_ready = ready;
         }
-        mask = choose(w, ready, &pc);
+        mask = choose(w, ready, &pc, &pick);
     run:;
         moved = true;
         int first = __builtin_ctz(mask);
         const FuncLayout *in_fn = &w->prog->funcs[w->depth[first] ? w->stack[first][w->depth[first] - 1].callee : 0];
-        if (pc >= in_fn->code_base + in_fn->fn->code.len && in_fn != w->prog->funcs) {
+        uint32_t fn_end = in_fn->code_base + in_fn->fn->code.len;
+        if (pc >= fn_end && followed) {         /* no step: last_run as choose() leaves it */
+            stamp_deferred(w, &later);
+            stamp(w, fast ? last_mask : 0, w->steps);
+            stamp(w, mask, w->steps + 1);
+            fast = false;
+        }
+        followed = false;
+        if (pc >= fn_end && in_fn != w->prog->funcs) {
             call_return(w, mask);                       /* fell off the end of a function: return */
             next_pc = NO_SLOT;
             continue;
         }
-        if (pc >= in_fn->code_base + in_fn->fn->code.len) {   /* fell off the kernel: the lanes end */
+        if (pc >= fn_end) {                             /* fell off the kernel: the lanes end */
             w->exited |= mask;
             if (w->waiting)
                 sync_try_complete(w);
@@ -336,6 +593,26 @@ bool warp_run(Warp *w, const ExecOptions *o, uint64_t slice)
             report_fault(w, pc, "stopped after %llu warp-steps (--max-steps); lanes still running: 0x%08x",
                        (unsigned long long)b->steps, ready);
             break;
+        }
+        if (batch && straight(&w->prog->code[pc])) {
+            /* Steps after this one pick the same lanes while they stay together: all the ready
+             * ones, or those of an ordinary pick while follow() would keep them (below the
+             * others, not at a reconvergence point, none starved). */
+            uint64_t until = o->max_steps - b->steps > end - w->steps ? end : w->steps + (o->max_steps - b->steps);
+            uint32_t limit = fn_end;
+            if (mask != ready && pick.lanes != mask) {
+                limit = 0;                      /* a pick of another kind: this step only */
+            } else if (mask != ready) {
+                limit = pick.others_pc < limit ? pick.others_pc : limit;
+                until = pick.until < until ? pick.until : until;
+            }
+            uint64_t ran = run_straight(w, pc, mask, limit, mask != ready, until, &next_pc);
+            if (ran) {
+                if (ran > 1 || mask != ready)
+                    fast = true;                /* as the fast path or follow() would have set it */
+                last_mask = mask;
+                continue;
+            }
         }
         w->steps++;
         b->steps++;
@@ -352,11 +629,13 @@ bool warp_run(Warp *w, const ExecOptions *o, uint64_t slice)
             next_pc = step(w, pc, mask);
         }
         last_mask = mask;
+        if (next_pc == NO_SLOT && mask == ready && fast && (next_pc = parted(w, pc, mask, &pick, &later, &last_mask)) != NO_SLOT)
+            fast = false;
         if (o->strict && w->warnings.len)
             break;
     }
+    stamp_deferred(w, &later);
     w->next_pc = next_pc;
     w->last_mask = last_mask;
     return moved;
 }
-
