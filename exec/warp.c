@@ -278,19 +278,39 @@ static uint32_t held_at(const Warp *w, uint32_t group, uint32_t ready)
     return held;
 }
 
-/* The lanes of `candidates` at the lowest pc among them; *pc_out gets the pc. */
+/* The lanes of `group` (all at one pc) in the same function activation as lane `first`:
+ * called through the same call sites. Lanes that reach one function from two calls (the two
+ * arms of a branch calling it) run it apart, as an H100 does, so that activemask inside
+ * says one arm. */
+static uint32_t one_activation(const Warp *w, uint32_t group, int first)
+{
+    unsigned depth = w->depth[first];
+    uint32_t same = 0;
+    for (uint32_t k = group; k; k &= k - 1) {
+        int l = __builtin_ctz(k);
+        bool ok = w->depth[l] == depth;
+        for (unsigned d = 0; ok && d < depth; d++)
+            ok = w->stack[l][d].call_pc == w->stack[first][d].call_pc;
+        same |= (uint32_t)ok << l;
+    }
+    return same;
+}
+
+/* The lanes of `candidates` at the lowest pc among them, in one activation; *pc_out gets the
+ * pc. */
 static uint32_t lowest_group(const Warp *w, uint32_t candidates, uint32_t *pc_out)
 {
-    uint32_t lowest = NO_SLOT, mask = 0;
+    uint32_t lowest = NO_SLOT, mask = 0, deep = 0;
     for (int l = 0; l < WARP_SIZE; l++) {
         uint32_t pc = (candidates >> l & 1) ? w->pc[l] : NO_SLOT;
         lowest = pc < lowest ? pc : lowest;
+        deep |= w->depth[l];
     }
     for (int l = 0; l < WARP_SIZE; l++)
         mask |= (uint32_t)(w->pc[l] == lowest) << l;
     mask &= candidates;
     *pc_out = lowest;
-    return mask;
+    return deep && mask ? one_activation(w, mask, __builtin_ctz(mask)) : mask;
 }
 
 /* Writes last_run[l] = step for the lanes of `lanes`. */
@@ -418,6 +438,7 @@ static uint32_t choose(Warp *w, uint32_t ready, uint32_t *pc_out, Pick *pick)
             mask = 0;
             for (int l = 0; l < WARP_SIZE; l++)
                 mask |= (uint32_t)((ready >> l & 1) && w->pc[l] == lowest) << l;
+            mask = one_activation(w, mask, starved);
             pick->lanes = 0;
         }
     }
@@ -452,7 +473,8 @@ static bool follow(Warp *w, Pick *pick, Stamps *later, uint32_t to, uint32_t *pc
         *fast = true;
         return true;
     }
-    if (!pick->others_together)
+    if (!pick->others_together || (to == pick->others_pc && one_activation(w, pick->ready, __builtin_ctz(pick->lanes)) !=
+                                                                pick->ready))
         return false;
     uint32_t moved = pick->lanes;
     if (to == pick->others_pc) {               /* every ready lane at one pc: none is held */
