@@ -144,15 +144,17 @@ int grid_run(Block *b, const ExecOptions *o, char *why, size_t size)
     uint32_t jobs = o->jobs < MAX_JOBS ? o->jobs : MAX_JOBS;
     why[0] = '\0';
     block_start(b);
-    if (ctas > 1 && jobs > 1) {
+    bool one_thread = false;           /* fault injection counts allocations on one thread */
 #ifdef PTXRUN_FAULT_INJECTION
-        snprintf(why, size, "a build for fault injection runs one thread");
-#else
-        if (o->trace)
+    one_thread = true;
+#endif
+    if (ctas > 1 && jobs > 1) {
+        if (one_thread)
+            snprintf(why, size, "a build for fault injection runs one thread");
+        else if (o->trace)
             snprintf(why, size, "--trace shows the CTAs one after another");
         else if (run_parallel(b, o, ctas, jobs, why, size))
             return block_finish(b, o, false);
-#endif
     }
     bool faulted = false;
     for (uint32_t cta = 0; cta < ctas && !faulted; cta++)
