@@ -10,7 +10,6 @@
 
 /* ---- the executor (lower.c, warp.c, block.c, ...) ---- */
 
-
 #define NO_SLOT 0xffffffffu       /* no register or predicate */
 #define ALL_LANES 0xffffffffu     /* every lane of the warp */
 
