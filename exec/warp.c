@@ -180,6 +180,13 @@ static uint32_t step(Warp *w, uint32_t pc, uint32_t mask)
     }
 }
 
+static void count_steps(Warp *w, uint32_t mask, uint64_t steps)
+{
+    w->steps += steps;
+    w->block->steps += steps;
+    w->block->lane_steps += steps * (uint64_t)lane_count(mask);
+}
+
 /* Whether run_straight() can run x: it takes the lanes to one next instruction or is a branch. */
 static bool straight(const XInstr *x)
 {
@@ -201,6 +208,25 @@ static uint64_t run_straight(Warp *w, uint32_t pc, uint32_t mask, uint32_t limit
     *next = pc;
     for (;;) {
         const XInstr *x = &code[pc];
+        if (x->family == FAM_SYNC && !divergent && !w->waiting) {
+            /* All the ready lanes at a warp-synchronising instruction, none waiting: it
+             * completes at once when its membermask names just them (sync_arrive's converged
+             * path), and they go on together; otherwise they stop here as step() leaves them. */
+            move_lanes(w, mask, pc);
+            sync_arrive(w, pc, mask);
+            steps++;
+            /* None waiting: each went on to pc + 1 (guard false, completed at once or with the others). */
+            if (w->faulted || (w->waiting & mask)) {
+                *next = NO_SLOT;
+                count_steps(w, mask, steps);
+                return steps;
+            }
+            pc++;
+            *next = pc;
+            if (steps >= last || pc >= limit)
+                break;
+            continue;
+        }
         if (!straight(x))
             break;
         uint32_t undefined, run = warp_guard_lanes(w, x, mask, &undefined), to = pc + 1;
@@ -221,9 +247,7 @@ static uint64_t run_straight(Warp *w, uint32_t pc, uint32_t mask, uint32_t limit
     }
     if (steps) {
         move_lanes(w, mask, *next == NO_SLOT ? pc : *next);
-        w->steps += steps;
-        w->block->steps += steps;
-        w->block->lane_steps += steps * (uint64_t)lane_count(mask);
+        count_steps(w, mask, steps);
     }
     return steps;
 }

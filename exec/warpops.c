@@ -71,8 +71,14 @@ static void shfl_uniform(Warp *w, const XInstr *x, uint32_t lanes, uint32_t part
     }
     uint64_t result[WARP_SIZE];
     uint32_t ok = 0;
-    for (int lane = 0; lane < WARP_SIZE; lane++)
-        result[lane] = a[src[lane]] & 0xffffffffu;
+    for (int lane = 0; lane < WARP_SIZE; lane += 4) {   /* a gather: four at a time, plainly */
+        uint64_t r0 = a[(uint8_t)src[lane]], r1 = a[(uint8_t)src[lane + 1]];
+        uint64_t r2 = a[(uint8_t)src[lane + 2]], r3 = a[(uint8_t)src[lane + 3]];
+        result[lane] = r0 & 0xffffffffu;
+        result[lane + 1] = r1 & 0xffffffffu;
+        result[lane + 2] = r2 & 0xffffffffu;
+        result[lane + 3] = r3 & 0xffffffffu;
+    }
     if (supplied == ALL_LANES)
         ok = ALL_LANES;
     else
