@@ -111,9 +111,9 @@ static int execute(const RunOptions *o, Module *m, Diag *diag, HeldList *held, F
     }
     char why[256];
     int rc = grid_run(b, &o->exec, why, sizeof why) == EXEC_OK ? EXIT_OK : EXIT_FAULT;
+    flush_held(held, diag);
     if (why[0] && o->exec.jobs_given)
         fprintf(err_out, "ptxrun: note: -j %u: the grid's CTAs ran one after another: %s\n", o->exec.jobs, why);
-    flush_held(held, diag);
     if (o->json)
         dump_print_json(out, b);
     else

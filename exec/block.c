@@ -11,7 +11,7 @@
 
 #include "exec.h"
 
-enum { SLICE_STEPS = 64 };     /* warp-steps a warp runs before the next one's turn */
+enum { SLICE_STEPS = 64, WORKER_SLICE_STEPS = 1 << 12 };     /* warp-steps a warp runs before the next one's turn */
 
 /* The state every CTA starts from: the rows and predicates the lanes file gave each warp (only
  * those, so a large register file is not copied), and the bytes of the regions that belong to
@@ -139,9 +139,14 @@ static void restore_snapshot(Block *b, const Snapshot *s)
             w->pred_defined[q->row[k]] = q->defined[k];
         }
     }
+    /* Each thread's .local undefined again: its kernel frame, and whatever the CTA before wrote
+     * (a frame left by exit inside a call, bytes past a variable). */
     Region *local = &b->mem.regions[p->local_region];
+    uint64_t dirty = local->high > p->funcs[0].frame_size ? local->high : p->funcs[0].frame_size;
+    dirty = dirty < local->size ? dirty : local->size;
     for (uint32_t t = 0; t < b->mem.copies; t++)
-        memset(local->shadow + (uint64_t)t * local->size, 0, p->funcs[0].frame_size);
+        memset(local->shadow + (uint64_t)t * local->size, 0, dirty);
+    local->high = 0;
     for (uint32_t i = 0; i < s->region_count; i++) {
         Region *r = &b->mem.regions[i];
         if (!s->data[i])
@@ -424,8 +429,13 @@ static bool run_cta(Block *b, const ExecOptions *o)
         warp_reset(b->warps[i]);
         fill_special_registers(b->warps[i]);
     }
-    uint64_t slice = b->warp_count == 1 ? UINT64_MAX : SLICE_STEPS;
+    /* A grid's worker looks up between slices, in case another has stopped (grid.c). */
+    uint64_t slice = b->warp_count > 1 ? SLICE_STEPS : b->worker ? WORKER_SLICE_STEPS : UINT64_MAX;
     for (;;) {
+        if (b->worker && b->mem.track && atomic_load(&b->mem.track->stop)) {
+            b->abandoned = true;
+            return false;
+        }
         bool alive = false, moved = false;
         for (uint32_t i = 0; i < b->warp_count; i++) {
             Warp *w = b->warps[i];

@@ -19,6 +19,9 @@ static void copy_local(Warp *w, int lane, uint32_t from, uint32_t to, uint32_t n
         BUG("a call's parameter outside the stack");
     memmove(b, a, n);
     memmove(sb, sa, n);
+    Region *local = &w->block->mem.regions[w->prog->local_region];
+    if ((uint64_t)to + n > local->high)
+        local->high = (uint64_t)to + n;
 }
 
 /* Where the frame of the function a lane runs starts: the kernel's at 0. */

@@ -38,6 +38,8 @@ typedef struct Region {
     uint8_t *data;
     uint8_t *shadow;           /* 1 where the byte is defined */
     bool borrowed;             /* data and shadow belong to another Memory (grid.c's workers) */
+    uint64_t high;             /* per-lane: no thread has written at or past this offset since
+                                * the CTA began (what a new CTA must make undefined again) */
 } Region;
 
 /* A grid on several threads (grid.c): for each 4-byte word of each .global region, the CTA
@@ -49,6 +51,7 @@ typedef struct GridTrack {
     uint32_t count;                     /* regions */
     _Atomic uint32_t **writer, **reader;   /* per region; NULL for one that is not .global */
     atomic_bool conflict;
+    atomic_bool stop;                   /* a worker stopped: the others give up too */
 } GridTrack;
 
 /* Memory limits: one variable (all threads' copies of a .local) and all of them together. */

@@ -29,14 +29,16 @@ typedef struct Job {
 static void *work(void *arg)
 {
     Job *j = arg;
-    for (;;) {
+    GridTrack *track = j->block->mem.track;
+    while (!atomic_load(&track->stop)) {
         uint32_t cta = atomic_fetch_add(j->next, 1);
         if (cta >= j->end)
             break;
         j->ran_last = cta == j->end - 1;
         j->block->mem.track_cta = cta + 1;
-        if (!block_run_cta(j->block, j->o, cta) || atomic_load(&j->block->mem.track->conflict)) {
+        if (!block_run_cta(j->block, j->o, cta) || atomic_load(&track->conflict)) {
             j->stopped = true;
+            atomic_store(&track->stop, true);      /* the others need not go on */
             break;
         }
     }
@@ -105,7 +107,7 @@ static bool run_parallel(Block *b, const ExecOptions *o, uint32_t ctas, uint32_t
     work(&job[0]);
     for (uint32_t i = 1; i < started; i++)
         pthread_join(thread[i], NULL);
-    bool stood = true;
+    bool stood = !atomic_load(&track->stop);
     uint64_t steps = 0, lane_steps = 0;
     for (uint32_t i = 0; i < workers; i++) {
         stood &= !job[i].stopped;

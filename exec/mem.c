@@ -283,6 +283,7 @@ GridTrack *mem_track_new(const Memory *mem)
         t->reader[i] = xcalloc(words, sizeof **t->reader);
     }
     atomic_init(&t->conflict, false);
+    atomic_init(&t->stop, false);
     return t;
 }
 
@@ -365,6 +366,8 @@ static uint8_t *locate(Warp *w, const XInstr *x, int lane, uint64_t address, uns
         return NULL;
     }
     uint64_t offset = (in_space - r->base) + (r->per_lane ? (uint64_t)(w->thread_base + (uint32_t)lane) * r->size : 0);
+    if (store && r->per_lane && in_space - r->base + size > r->high)
+        r->high = in_space - r->base + size;
     if (mem->track && !track(mem, r, offset, size, !store || x->op == OP_ATOM || x->op == OP_RED, store)) {
         give_up(w);
         return NULL;
@@ -571,6 +574,8 @@ static bool warp_access(Warp *w, const XInstr *x, uint32_t mask, unsigned size)
      * region's start, to the lane's own copy of a per-thread region. */
     uint64_t copy = r->per_lane ? r->size : 0;
     uint64_t adjust = (low_in - low) - r->base + (uint64_t)w->thread_base * copy;
+    if (x->op == OP_ST && r->per_lane && high_in - r->base + total > r->high)
+        r->high = high_in - r->base + total;
     if (w->block->mem.track)
         for (uint32_t k = mask; k; k &= k - 1)
             if (!track(&w->block->mem, r, address[__builtin_ctz(k)] + adjust, total, x->op != OP_ST, x->op == OP_ST)) {

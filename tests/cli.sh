@@ -669,6 +669,15 @@ cp "$tmp/err" "$tmp/trap1.err"; cp "$tmp/out" "$tmp/trap1.out"
 expect_exit 3 "-j 4 fault in CTA 2" "$PTXRUN" --no-color -j 4 "$tmp/gridtrap.ptx" --lanes "$tmp/gridtrap.json"
 if cmp -s "$tmp/out" "$tmp/trap1.out" && grep -v "note: -j" "$tmp/err" | cmp -s - "$tmp/trap1.err"; then ok; else fail "-j 4 fault differs from -j 1"; diff "$tmp/err" "$tmp/trap1.err"; fi
 expect_stderr_line "-j 4 fault in CTA 2" "ptxrun: note: -j 4: the grid's CTAs ran one after another: a CTA stopped early (a fault, a warning, a deadlock or --max-steps), which is reported in order one CTA after another"
+# .local starts undefined in every CTA, on one thread or several (tests/memory/local_between_ctas).
+M=tests/memory
+expect_exit 0 "-j 4 .local between CTAs" "$PTXRUN" -j 4 $M/local_between_ctas.ptx --lanes $M/local_between_ctas.lanes.json --expect $M/local_between_ctas.expect.json
+# A CTA that stops makes the other workers stop too: CTA 0 traps, the others would spin for
+# about 10^10 warp-steps; the grid then runs one CTA after another, which stops at CTA 0.
+printf "$H.visible .entry k()\n{\n\t.reg .b32 %%r<3>;\n\t.reg .pred %%p;\n\tmov.u32 %%r1, %%ctaid.x;\n\tsetp.eq.u32 %%p, %%r1, 0;\n\t@%%p trap;\n\tmov.u32 %%r2, 0;\nL:\n\tadd.u32 %%r2, %%r2, 1;\n\tsetp.ne.u32 %%p, %%r2, 0;\n\t@%%p bra L;\n\tret;\n}\n" > "$tmp/spin.ptx"
+printf '{"grid": [4]}\n' > "$tmp/spin.json"
+expect_exit 3 "-j 4: one CTA traps, the others stop" timeout 60 "$PTXRUN" --no-color -j 4 --max-steps 100000000000 "$tmp/spin.ptx" --lanes "$tmp/spin.json"
+expect_stderr_line "-j 4: one CTA traps, the others stop" "$tmp/spin.ptx:10:2: error: 'trap' executed by lanes 0-31: the kernel is aborted"
 expect_exit 2 "-j 0" "$PTXRUN" -j 0 samples/scan.ptx
 expect_stderr_line "-j 0" "ptxrun: error: -j needs a number of threads from 1 to 256, not '0'"
 expect_exit 2 "-j x" "$PTXRUN" --jobs=x samples/scan.ptx
