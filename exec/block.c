@@ -50,50 +50,34 @@ static bool row_given(const Warp *w, uint32_t row)
     return false;
 }
 
-static void take_rows(StartRows *s, const Warp *w)
+static void push_row(StartRows *s, uint32_t row, const uint64_t *val, uint32_t defined)
 {
-    const Program *p = w->prog;
-    for (int pass = 0; pass < 2; pass++) {
-        s->count = 0;
-        for (uint32_t r = 0; r < p->reg_count; r++) {
-            if (!row_given(w, r))
-                continue;
-            if (pass == 1) {
-                s->row[s->count] = r;
-                memcpy(s->val[s->count], w->val[r], sizeof *s->val);
-                s->defined[s->count] = w->defined[r];
-            }
-            s->count++;
-        }
-        if (pass == 0) {
-            s->row = xmalloc((s->count + 1) * sizeof *s->row);
-            s->val = xmalloc((s->count + 1) * sizeof *s->val);
-            s->defined = xmalloc((s->count + 1) * sizeof *s->defined);
-        }
+    if ((s->count & (s->count - 1)) == 0) {      /* 0, 1, 2, 4, ...: room for twice as many */
+        uint32_t room = s->count ? 2 * s->count : 1;
+        s->row = xrealloc(s->row, room * sizeof *s->row);
+        s->val = xrealloc(s->val, room * sizeof *s->val);
+        s->defined = xrealloc(s->defined, room * sizeof *s->defined);
     }
+    s->row[s->count] = row;
+    memcpy(s->val[s->count], val, sizeof *s->val);
+    s->defined[s->count++] = defined;
 }
 
+static void take_rows(StartRows *s, const Warp *w)
+{
+    for (uint32_t r = 0; r < w->prog->reg_count; r++)
+        if (row_given(w, r))
+            push_row(s, r, w->val[r], w->defined[r]);
+}
+
+/* Predicates in val[k][0]; the constants false and true (the last two slots) never change. */
 static void take_preds(StartRows *s, const Warp *w)
 {
-    uint32_t n = w->prog->pred_count - 2;      /* the constants false and true never change */
-    for (int pass = 0; pass < 2; pass++) {
-        s->count = 0;
-        for (uint32_t q = 0; q < n; q++) {
-            if (!w->pred[q] && !w->pred_defined[q])
-                continue;
-            if (pass == 1) {
-                s->row[s->count] = q;
-                s->val[s->count][0] = w->pred[q];
-                s->defined[s->count] = w->pred_defined[q];
-            }
-            s->count++;
+    for (uint32_t q = 0; q + 2 < w->prog->pred_count; q++)
+        if (w->pred[q] || w->pred_defined[q]) {
+            uint64_t v[WARP_SIZE] = { w->pred[q] };
+            push_row(s, q, v, w->pred_defined[q]);
         }
-        if (pass == 0) {
-            s->row = xmalloc((s->count + 1) * sizeof *s->row);
-            s->val = xmalloc((s->count + 1) * sizeof *s->val);
-            s->defined = xmalloc((s->count + 1) * sizeof *s->defined);
-        }
-    }
 }
 
 static Snapshot *take_snapshot(const Block *b)

@@ -591,18 +591,23 @@ static bool warp_access(Warp *w, const XInstr *x, uint32_t mask, unsigned size)
     return true;
 }
 
+/* An access through an undefined address is a fault: false after reporting it. */
+static bool address_defined(Warp *w, const XInstr *x, uint32_t mask, uint32_t pc)
+{
+    uint32_t undefined = mask & ~w->defined[x->src[0]];
+    if (undefined)
+        report_fault(w, pc, "lane %d (pc %u): '%s' uses an undefined address", __builtin_ctz(undefined), pc,
+                     x->ir->mnemonic);
+    return !undefined;
+}
+
 static void memory_access(Warp *w, const XInstr *x, uint32_t mask)
 {
     unsigned size = (unsigned)(x->bits + 7) / 8;
     bool store = x->op == OP_ST;
     uint32_t pc = (uint32_t)(x - w->prog->code);
-    uint32_t base = x->src[0];
-    uint32_t undefined = mask & ~w->defined[base];
-    if (undefined) {
-        report_fault(w, pc, "lane %d (pc %u): '%s' uses an undefined address", __builtin_ctz(undefined), pc,
-                   x->ir->mnemonic);
+    if (!address_defined(w, x, mask, pc))
         return;
-    }
     if (warp_access(w, x, mask, size))
         return;
     /* Lane by lane: every check for each lane, the first failure a fault. */
@@ -716,13 +721,8 @@ void mem_atomic(Warp *w, const XInstr *x, uint32_t mask)
 {
     unsigned size = x->bits / 8;
     uint32_t pc = (uint32_t)(x - w->prog->code);
-    uint32_t base = x->src[0];
-    uint32_t undefined = mask & ~w->defined[base];
-    if (undefined) {
-        report_fault(w, pc, "lane %d (pc %u): '%s' uses an undefined address", __builtin_ctz(undefined), pc,
-                   x->ir->mnemonic);
+    if (!address_defined(w, x, mask, pc))
         return;
-    }
     for (uint32_t k = mask; k; k &= k - 1) {
         int l = __builtin_ctz(k);
         uint8_t *shadow;
