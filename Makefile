@@ -40,18 +40,18 @@ CHECK_LIBS   := $(shell pkg-config --libs check 2>/dev/null)
 LEXER_SRC  := lexer/util.c lexer/arena.c lexer/intern.c lexer/source.c lexer/diag.c $(BUILD)/lexer.c
 PARSER_SRC := $(BUILD)/parser.c parser/parse.c parser/ops.c parser/decode.c parser/checkop.c parser/check.c \
               parser/suffixes.c parser/ir.c
-EXEC_SRC   := exec/layout.c exec/cfg.c exec/lower.c exec/mem.c exec/report.c exec/alu.c exec/bitops.c \
+EXEC_SRC   := exec/kernels.c exec/layout.c exec/cfg.c exec/lower.c exec/mem.c exec/report.c exec/alu.c exec/bitops.c \
               exec/mathops.c exec/approx.c exec/convert.c exec/format.c exec/warpops.c exec/barrier.c exec/sync.c \
               exec/call.c exec/trace.c exec/warp.c exec/block.c exec/grid.c
 CLI_SRC    := cli/lanes.c cli/dump.c cli/expect.c cli/driver.c cli/testrun.c
 LIB_SRC := $(LEXER_SRC) $(PARSER_SRC) $(EXEC_SRC) $(CLI_SRC)
 LIB_OBJ := $(patsubst %.c,$(BUILD)/obj/%.o,$(notdir $(LIB_SRC)))
 HEADERS := lexer/lexer.h parser/ir.h parser/parse.h parser/checker.h parser/ops.def parser/types.def parser/mods.def parser/sregs.def \
-           exec/exec.h exec/mufu_fits.h exec/mufu_tanh.h cli/cli.h $(BUILD)/parser.h
+           exec/exec.h exec/kernels_body.h exec/mufu_fits.h exec/mufu_tanh.h cli/cli.h $(BUILD)/parser.h
 
 FUZZERS := fuzz_frontend fuzz_pipeline fuzz_lanes
 
-TESTS   := check_lexer check_parser check_checker check_diag check_roundtrip check_exec check_math
+TESTS   := check_lexer check_parser check_checker check_diag check_roundtrip check_exec check_math check_kernels
 TEST_BIN := $(addprefix $(BUILD)/tests/,$(TESTS))
 
 .PHONY: all check structure bench-builds approx-tables unit-tests cli-tests kernel-tests fuzz-regressions valgrind fault-tests demo bench fuzz install clean deps docs

@@ -57,7 +57,7 @@ static void commit(Warp *w, uint32_t row, const uint64_t *result, uint32_t mask,
     if (mask == ALL_LANES)
         memcpy(dst, result, sizeof(Lanes));
     else
-        warp_select_lanes(dst, result, mask);
+        w->prog->kernels->select(dst, result, mask);
     w->defined[row] = (w->defined[row] & ~mask) | (defined & mask);
 }
 
@@ -646,18 +646,10 @@ static void setp(Warp *w, const XInstr *x, uint32_t mask)
     const uint64_t *a = w->val[x->src[0]], *b = w->val[x->src[1]];
     uint32_t defined = w->defined[x->src[0]] & w->defined[x->src[1]];
     uint32_t t = 0;
-    if (x->cls != 'f' && x->bits == 32 && !x->boolop) {
+    if (x->kcmp) {
         /* The loop counters' case: 32-bit integers, one compare per loop. */
-        bool s = x->cls == 's';
-#define CMP_LOOP(expr) for (int l = 0; l < WARP_SIZE; l++) t |= (uint32_t)(expr) << l
-        switch (x->mode) {
-        case MOD_EQ: CMP_LOOP((uint32_t)a[l] == (uint32_t)b[l]); goto done;
-        case MOD_NE: CMP_LOOP((uint32_t)a[l] != (uint32_t)b[l]); goto done;
-        case MOD_LT: if (s) CMP_LOOP((int32_t)a[l] < (int32_t)b[l]); else CMP_LOOP((uint32_t)a[l] < (uint32_t)b[l]); goto done;
-        case MOD_GE: if (s) CMP_LOOP((int32_t)a[l] >= (int32_t)b[l]); else CMP_LOOP((uint32_t)a[l] >= (uint32_t)b[l]); goto done;
-        default: break;
-        }
-#undef CMP_LOOP
+        t = w->prog->kernels->compare32(x->kcmp, a, b);
+        goto done;
     }
     for (int l = 0; l < WARP_SIZE; l++) {
         bool v;
@@ -716,8 +708,58 @@ static void selp(Warp *w, const XInstr *x, uint32_t mask)
     commit(w, x->dst, r, mask, defined);
 }
 
+/* The kernel forms of x (lower.c): a 32-bit integer operation or compare that the Program's
+ * Kernels run (KOP_NONE, KCMP_NONE: this file's loops). */
+void alu_kernel_forms(XInstr *x)
+{
+    x->kop = KOP_NONE;
+    x->kcmp = KCMP_NONE;
+    bool integer = x->cls == 'u' || x->cls == 's' || x->cls == 'b';
+    if (x->family != FAM_ALU || x->bits != 32 || x->pack || x->unpack || x->sat || x->hi || x->wide || x->relu ||
+        x->carry_out || x->boolop || x->type == TYPE_U16X2 || x->type == TYPE_S16X2)
+        return;
+    bool s = x->cls == 's';
+    if (x->op == OP_SETP && integer) {
+        switch (x->mode) {
+        case MOD_EQ: x->kcmp = KCMP_EQ; break;
+        case MOD_NE: x->kcmp = KCMP_NE; break;
+        case MOD_LT: x->kcmp = s ? KCMP_LT_S : KCMP_LT_U; break;
+        case MOD_LE: x->kcmp = s ? KCMP_LE_S : KCMP_LE_U; break;
+        case MOD_GT: x->kcmp = s ? KCMP_GT_S : KCMP_GT_U; break;
+        case MOD_GE: x->kcmp = s ? KCMP_GE_S : KCMP_GE_U; break;
+        case MOD_LO: x->kcmp = KCMP_LT_U; break;
+        case MOD_LS: x->kcmp = KCMP_LE_U; break;
+        case MOD_HI: x->kcmp = KCMP_GT_U; break;
+        case MOD_HS: x->kcmp = KCMP_GE_U; break;
+        default: break;
+        }
+        return;
+    }
+    if (x->dst_kind != DST_VALUE || !(integer || (x->op == OP_MOV && x->cls == 'f')))
+        return;
+    switch (x->op) {
+    case OP_MOV: x->kop = KOP_MOV; break;
+    case OP_ADD: x->kop = KOP_ADD; break;
+    case OP_SUB: x->kop = KOP_SUB; break;
+    case OP_MUL: x->kop = KOP_MUL; break;
+    case OP_AND: x->kop = KOP_AND; break;
+    case OP_OR: x->kop = KOP_OR; break;
+    case OP_XOR: x->kop = KOP_XOR; break;
+    case OP_SHL: x->kop = KOP_SHL; break;
+    case OP_SHR: x->kop = s ? KOP_SHR_S : KOP_SHR_U; break;
+    default: break;
+    }
+}
+
 void alu_execute(Warp *w, const XInstr *x, uint32_t mask)
 {
+    if (x->kop) {
+        uint32_t a = x->src[0], b = x->src[x->src_count > 1];
+        uint32_t defined = w->defined[a] & w->defined[b];
+        w->prog->kernels->int32(x->kop, w->val[x->dst], w->val[a], w->val[b], mask);
+        w->defined[x->dst] = (w->defined[x->dst] & ~mask) | (defined & mask);
+        return;
+    }
     if (x->op == OP_SET) {
         setp(w, x, mask);
         return;

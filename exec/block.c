@@ -225,7 +225,7 @@ static Warp *new_warp(Block *b, uint32_t index)
     w->prog = p;
     w->index = index;
     w->thread_base = index * WARP_SIZE;
-    w->val = xcalloc(p->row_count ? p->row_count : 1, sizeof *w->val);
+    w->val = xcalloc_aligned(p->row_count, sizeof *w->val, 64);   /* rows on cache lines: whole-vector moves */
     w->defined = xcalloc(p->row_count ? p->row_count : 1, sizeof *w->defined);
     for (uint32_t i = p->first_immediate; i < p->row_count; i++) {
         for (int l = 0; l < WARP_SIZE; l++)

@@ -133,6 +133,8 @@ typedef struct XInstr {
     uint8_t barrier;           /* bar, barrier: BARRIER_SYNC, _ARRIVE or _RED */
     uint32_t sync_kind;        /* synchronising: equal for the same opcode, types and modifiers */
     uint32_t shfl_table;       /* shfl with immediate b and c: its sources, Program.shfl_tables; NO_SLOT */
+    uint8_t kop;               /* a 32-bit integer operation Kernels.int32 runs (KOP_NONE: alu.c's loops) */
+    uint8_t kcmp;              /* a 32-bit integer setp Kernels.compare32 runs (KCMP_NONE: alu.c's) */
     uint8_t red_op;            /* bar.red: BARRIER_RED_POPC, _AND or _OR */
     bool has_count;            /* bar, barrier: a thread count is given (src[1]) */
     bool aligned;              /* bar, barrier.aligned: every thread must execute this very instruction */
@@ -251,7 +253,24 @@ enum { EXEC_OK = 0, EXEC_FAULT = 3 };
 typedef struct ShflTable {
     int8_t src[WARP_SIZE];
     uint32_t in_range;
+    uint8_t form, k;           /* src as a pattern Kernels.shfl32 knows (KSHFL_*), and its distance */
 } ShflTable;
+
+/* kernels.c: the lane loops most of a run's time goes to, one copy per instruction-set level. */
+enum { KOP_NONE, KOP_MOV, KOP_ADD, KOP_SUB, KOP_MUL, KOP_AND, KOP_OR, KOP_XOR, KOP_SHL, KOP_SHR_U, KOP_SHR_S };
+enum { KSHFL_GATHER, KSHFL_UP, KSHFL_DOWN, KSHFL_BFLY };
+enum { KCMP_NONE, KCMP_EQ, KCMP_NE, KCMP_LT_U, KCMP_LE_U, KCMP_GT_U, KCMP_GE_U, KCMP_LT_S, KCMP_LE_S, KCMP_GT_S,
+       KCMP_GE_S };
+typedef struct Kernels {
+    const char *name;          /* "baseline", "avx2", "avx512" */
+    void (*select)(uint64_t *d, const uint64_t *t, uint32_t mask);                  /* lanes of mask from t */
+    void (*int32)(unsigned kop, uint64_t *d, const uint64_t *a, const uint64_t *b, uint32_t mask);
+    uint32_t (*compare32)(unsigned kcmp, const uint64_t *a, const uint64_t *b);    /* bit l: lane l holds */
+    /* d[l] = a[src[l]]; form and k: src is shfl.up, .down or .bfly by k (KSHFL_GATHER: any) */
+    void (*shfl32)(unsigned form, unsigned k, uint64_t *d, const uint64_t *a, const int8_t *src, uint32_t mask);
+} Kernels;
+const Kernels *kernels_for_cpu(void);                           /* the widest this processor runs */
+unsigned kernels_available(const Kernels **out, unsigned size); /* all it runs, widest first */
 
 /* The lowered program (lower.c): made once from the checked IR, never written back into it,
  * and read-only while it runs. Rows [0, reg_count) of each warp's values are registers, then
@@ -280,6 +299,7 @@ typedef struct Program {
     uint32_t param_region;     /* the kernel's parameter buffer */
     uint32_t dynamic_region;   /* the CTA's dynamic .shared block */
     uint32_t stack_bytes;      /* --stack */
+    const Kernels *kernels;    /* kernels_for_cpu() */
 } Program;
 
 typedef struct Block Block;
@@ -384,26 +404,10 @@ static inline uint32_t warp_guard_lanes(const Warp *w, const XInstr *x, uint32_t
     return lanes & (x->guard == 1 ? p : ~p);
 }
 
-/* dst[l] = src[l] for the lanes of mask; the others keep theirs. Mostly all lanes or most of
- * them: a whole copy, with the few others put back. src and dst do not overlap. */
-static inline void warp_select_lanes(uint64_t *dst, const uint64_t *src, uint32_t mask)
-{
-    if (__builtin_popcount(mask) > WARP_SIZE / 2) {
-        uint64_t keep[WARP_SIZE];
-        for (uint32_t k = ~mask; k; k &= k - 1)
-            keep[__builtin_ctz(k)] = dst[__builtin_ctz(k)];
-        memcpy(dst, src, WARP_SIZE * sizeof *dst);
-        for (uint32_t k = ~mask; k; k &= k - 1)
-            dst[__builtin_ctz(k)] = keep[__builtin_ctz(k)];
-    } else {
-        for (uint32_t k = mask; k; k &= k - 1)
-            dst[__builtin_ctz(k)] = src[__builtin_ctz(k)];
-    }
-}
-
 /* sync.c: warp-level synchronising instructions. */
 void sync_arrive(Warp *w, uint32_t pc, uint32_t mask);    /* lanes of mask reach the one at pc */
 void sync_try_complete(Warp *w);                          /* after lanes exited: who may complete */
+bool sync_converged(Warp *w, uint32_t pc, uint32_t mask);  /* all ready lanes, at once, or false */
 
 /* call.c */
 void call_enter(Warp *w, uint32_t pc, uint32_t run);      /* the lanes of run call */
@@ -456,6 +460,7 @@ void trace_step(FILE *out, const Warp *w, const ExecOptions *o, uint32_t pc, uin
 
 /* alu.c: integer, float, logic, compare, select and move, over the lanes of mask. */
 void alu_execute(Warp *w, const XInstr *x, uint32_t mask);
+void alu_kernel_forms(XInstr *x);                                 /* lower.c: sets kop and kcmp */
 void alu_move_parts(Warp *w, const XInstr *x, uint32_t mask);   /* mov packing and unpacking */
 
 /* bitops.c: popc clz bfind brev bfe bfi prmt lop3, integer div and rem. */

@@ -691,6 +691,27 @@ static void number_sync_kinds(Program *p)
     free(kinds);
 }
 
+/* The pattern of a shfl table that Kernels.shfl32 runs as whole-row moves: .up, .down or .bfly
+ * by some k over the whole warp (what c = 0 or 31 without segments gives). */
+static void shfl_form(ShflTable *t)
+{
+    t->form = KSHFL_GATHER;
+    t->k = 0;
+    for (int k = 1; k < WARP_SIZE; k++) {
+        bool up = true, down = true, bfly = true;
+        for (int l = 0; l < WARP_SIZE; l++) {
+            up = up && t->src[l] == (l >= k ? l - k : l);
+            down = down && t->src[l] == (l + k < WARP_SIZE ? l + k : l);
+            bfly = bfly && t->src[l] == (l ^ k);
+        }
+        if (up || down || bfly) {
+            t->form = up ? KSHFL_UP : down ? KSHFL_DOWN : KSHFL_BFLY;
+            t->k = (uint8_t)k;
+            return;
+        }
+    }
+}
+
 /* A shfl whose b and c are immediates reads the same lanes every time: its table. */
 static void shfl_tables(Program *p)
 {
@@ -705,6 +726,7 @@ static void shfl_tables(Program *p)
             p->shfl_tables = xrealloc(p->shfl_tables, (p->shfl_table_count + 64) * sizeof *p->shfl_tables);
         ShflTable *t = &p->shfl_tables[p->shfl_table_count];
         t->in_range = warpops_shfl_sources(x->mode, &b, &c, true, t->src);
+        shfl_form(t);
         x->shfl_table = p->shfl_table_count++;
     }
 }
@@ -782,6 +804,9 @@ bool lower_program(Program *p, Memory *mem, Module *m, Function *fn, Diag *diag,
         memcpy(p->immediates, ld.immediates.data, ld.immediates.len * sizeof *p->immediates);
     p->pred_count = ld.total_preds + 2;
     shfl_tables(p);
+    for (uint32_t i = 0; i < p->code_len; i++)
+        alu_kernel_forms(&p->code[i]);
+    p->kernels = kernels_for_cpu();
     memcpy(p->sreg_rows, ld.sreg_row, sizeof p->sreg_rows);
     name_registers(p);
     number_sync_kinds(p);

@@ -83,6 +83,34 @@ static void exchange(Warp *w, const XInstr *x, const XInstr *at, uint32_t lanes,
     }
 }
 
+/* The lanes of mask, all the warp's ready ones with none waiting, reach the warp-synchronising
+ * instruction at pc: when those whose guard holds (defined everywhere) name just themselves (and
+ * exited lanes) in one defined membermask, they complete at once and true is returned; every
+ * lane of mask then goes on to pc + 1, and the caller moves their pcs. False, having done
+ * nothing: sync_arrive must take them. */
+bool sync_converged(Warp *w, uint32_t pc, uint32_t mask)
+{
+    const XInstr *x = &w->prog->code[pc];
+    uint32_t guard_undefined;
+    uint32_t run = warp_guard_lanes(w, x, mask, &guard_undefined);
+    if (x->barrier || guard_undefined || w->waiting)
+        return false;
+    if (!run)
+        return true;
+    uint32_t row = x->src[x->src_count - 1];
+    if (run & ~w->defined[row])
+        return false;
+    uint32_t membermask = (uint32_t)w->val[row][__builtin_ctz(run)];
+    if (row < w->prog->first_immediate)
+        for (uint32_t k = run; k; k &= k - 1)
+            if ((uint32_t)w->val[row][__builtin_ctz(k)] != membermask)
+                return false;
+    if ((membermask & w->launched & ~w->exited) != run)
+        return false;
+    exchange(w, x, x, run, run);
+    return true;
+}
+
 /* Lanes of mask reach the synchronising instruction at pc. Those whose guard is false do not
  * execute it: they go on to the next instruction without arriving (ptxas branches around a
  * guarded warp-synchronous instruction), are not checked for their membermask bit, and meet

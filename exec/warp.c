@@ -212,8 +212,10 @@ static uint64_t run_straight(Warp *w, uint32_t pc, uint32_t mask, uint32_t limit
             /* All the ready lanes at a warp-synchronising instruction, none waiting: it
              * completes at once when its membermask names just them (sync_arrive's converged
              * path), and they go on together; otherwise they stop here as step() leaves them. */
-            move_lanes(w, mask, pc);
-            sync_arrive(w, pc, mask);
+            if (!sync_converged(w, pc, mask)) {
+                move_lanes(w, mask, pc);
+                sync_arrive(w, pc, mask);
+            }
             steps++;
             /* None waiting: each went on to pc + 1 (guard false, completed at once or with the others). */
             if (w->faulted || (w->waiting & mask)) {

@@ -62,23 +62,17 @@ static void shfl_uniform(Warp *w, const XInstr *x, uint32_t lanes, uint32_t part
     int8_t own[WARP_SIZE];
     const int8_t *src = own;
     uint32_t in_range;
+    unsigned form = KSHFL_GATHER, k = 0;
     if (x->shfl_table != NO_SLOT) {
         const ShflTable *t = &w->prog->shfl_tables[x->shfl_table];
         src = t->src;
         in_range = t->in_range;
+        form = t->form;
+        k = t->k;
     } else {
         in_range = warpops_shfl_sources(x->mode, b, c, x->src[1] >= first_immediate && x->src[2] >= first_immediate, own);
     }
-    uint64_t result[WARP_SIZE];
     uint32_t ok = 0;
-    for (int lane = 0; lane < WARP_SIZE; lane += 4) {   /* a gather: four at a time, plainly */
-        uint64_t r0 = a[(uint8_t)src[lane]], r1 = a[(uint8_t)src[lane + 1]];
-        uint64_t r2 = a[(uint8_t)src[lane + 2]], r3 = a[(uint8_t)src[lane + 3]];
-        result[lane] = r0 & 0xffffffffu;
-        result[lane + 1] = r1 & 0xffffffffu;
-        result[lane + 2] = r2 & 0xffffffffu;
-        result[lane + 3] = r3 & 0xffffffffu;
-    }
     if (supplied == ALL_LANES)
         ok = ALL_LANES;
     else
@@ -93,11 +87,7 @@ static void shfl_uniform(Warp *w, const XInstr *x, uint32_t lanes, uint32_t part
         w->trace->exchanged = true;
     }
     if (x->dst_kind == DST_VALUE) {
-        uint64_t *d = w->val[x->dst];
-        if (write == ALL_LANES)
-            memcpy(d, result, sizeof result);
-        else
-            warp_select_lanes(d, result, write);
+        w->prog->kernels->shfl32(form, k, w->val[x->dst], a, src, write);
         w->defined[x->dst] = (w->defined[x->dst] & ~write) | (ok & control & write);
     }
     if (x->dst_pred != NO_SLOT) {

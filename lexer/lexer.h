@@ -30,6 +30,7 @@ static inline uint64_t width_mask(unsigned bits)
 /* util.c */
 void *xmalloc(size_t size);
 void *xcalloc(size_t count, size_t size);
+void *xcalloc_aligned(size_t count, size_t size, size_t align);
 void *xrealloc(void *old, size_t size);
 const char *util_option_value(const char *a, const char *name, int argc, char **argv, int *i, bool *missing);
 _Noreturn void util_bug(const char *file, int line, const char *fmt, ...);

@@ -4,6 +4,7 @@
  * invariant, never the user's fault) prints and aborts.
  * Built with -DPTXRUN_FAULT_INJECTION (make fault-tests), the allocation numbered
  * $PTXRUN_FAIL_ALLOC_AT fails, so that tests can check every path out of memory. */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -47,6 +48,20 @@ void *xcalloc(size_t count, size_t size)
     if (!p)
         out_of_memory(count * size);
     return p;
+}
+
+/* Zeroed, at an address that is a multiple of align (a power of two); free() releases it. */
+void *xcalloc_aligned(size_t count, size_t size, size_t align)
+{
+    count = count ? count : 1;
+    size = size ? size : 1;
+    if (size > SIZE_MAX / count - align)
+        out_of_memory(SIZE_MAX);
+    size_t bytes = (count * size + align - 1) / align * align;
+    void *p = injected_failure() ? NULL : aligned_alloc(align, bytes);
+    if (!p)
+        out_of_memory(bytes);
+    return memset(p, 0, bytes);
 }
 
 void *xrealloc(void *old, size_t size)
