@@ -646,11 +646,6 @@ static void setp(Warp *w, const XInstr *x, uint32_t mask)
     const uint64_t *a = w->val[x->src[0]], *b = w->val[x->src[1]];
     uint32_t defined = w->defined[x->src[0]] & w->defined[x->src[1]];
     uint32_t t = 0;
-    if (x->kcmp) {
-        /* The loop counters' case: 32-bit integers, one compare per loop. */
-        t = w->prog->kernels->compare32(x->kcmp, a, b);
-        goto done;
-    }
     for (int l = 0; l < WARP_SIZE; l++) {
         bool v;
         if (x->cls == 'f')
@@ -660,7 +655,6 @@ static void setp(Warp *w, const XInstr *x, uint32_t mask)
             v = compare_int(x->mode, a[l], b[l], x->bits, x->cls == 's');
         t |= (uint32_t)v << l;
     }
-done:;
     uint32_t c = 0;
     if (x->boolop)
         c = pred_source(w, x, 2, &defined);
@@ -751,13 +745,26 @@ void alu_kernel_forms(XInstr *x)
     }
 }
 
-void alu_execute(Warp *w, const XInstr *x, uint32_t mask)
+/* An instruction with a kernel form (kop or kcmp), for the lanes of mask. */
+void alu_kernel(Warp *w, const XInstr *x, uint32_t mask)
 {
+    uint32_t a = x->src[0], b = x->src[x->src_count > 1];
+    uint32_t defined = w->defined[a] & w->defined[b];
     if (x->kop) {
-        uint32_t a = x->src[0], b = x->src[x->src_count > 1];
-        uint32_t defined = w->defined[a] & w->defined[b];
         w->prog->kernels->int32(x->kop, w->val[x->dst], w->val[a], w->val[b], mask);
         w->defined[x->dst] = (w->defined[x->dst] & ~mask) | (defined & mask);
+        return;
+    }
+    uint32_t t = w->prog->kernels->compare32(x->kcmp, w->val[a], w->val[b]);
+    commit_pred(w, x->dst, t, mask, defined);
+    if (x->dst_pred != NO_SLOT)
+        commit_pred(w, x->dst_pred, ~t, mask, defined);
+}
+
+void alu_execute(Warp *w, const XInstr *x, uint32_t mask)
+{
+    if (x->kop || x->kcmp) {
+        alu_kernel(w, x, mask);
         return;
     }
     if (x->op == OP_SET) {

@@ -461,6 +461,7 @@ void trace_step(FILE *out, const Warp *w, const ExecOptions *o, uint32_t pc, uin
 /* alu.c: integer, float, logic, compare, select and move, over the lanes of mask. */
 void alu_execute(Warp *w, const XInstr *x, uint32_t mask);
 void alu_kernel_forms(XInstr *x);                                 /* lower.c: sets kop and kcmp */
+void alu_kernel(Warp *w, const XInstr *x, uint32_t mask);         /* one with kop or kcmp */
 void alu_move_parts(Warp *w, const XInstr *x, uint32_t mask);   /* mov packing and unpacking */
 
 /* bitops.c: popc clz bfind brev bfe bfi prmt lop3, integer div and rem. */

@@ -236,6 +236,8 @@ static uint64_t run_straight(Warp *w, uint32_t pc, uint32_t mask, uint32_t limit
             if (undefined || (run && run != mask))
                 break;                      /* a branch that parts them, or warns: step() */
             to = run ? x->target : pc + 1;
+        } else if ((x->kop || x->kcmp) && !undefined) {
+            alu_kernel(w, x, run);          /* the commonest, without execute()'s switch */
         } else if (!execute(w, x, mask, run, undefined)) {
             steps++;
             *next = NO_SLOT;
