@@ -4,7 +4,8 @@
  * inside a loop, (c) a loop whose lanes diverge every iteration, (d) a memory-bound loop (ld,
  * shfl, st), in lane-instructions per second; (e) a block reduction over 1024 threads (32 warps,
  * shuffles, shared memory, two bar.sync per round), in thread-instructions per second. The
- * targets are issue 12's. Then the peak memory of ptxrun running each sample.
+ * targets are issue 12's; the shuffle loop again with each copy of the lane kernels (kernels.c)
+ * this processor runs. Then the peak memory of ptxrun running each sample.
  * usage: bench_exec PTXRUN SAMPLES_DIR */
 #include <dirent.h>
 #include <fcntl.h>
@@ -145,7 +146,7 @@ static bool result_ok(const Block *b, const Want *want, char *why, size_t size)
  * against want (count of them) and returns seconds; *count gets the instructions executed,
  * summed over threads. */
 static double run_block(const char *format, unsigned iterations, uint32_t threads, uint32_t ctas, uint32_t jobs,
-                        const Want *want, unsigned wants, uint64_t *count)
+                        const Want *want, unsigned wants, uint64_t *count, const Kernels *kernels)
 {
     char text[4096];
     snprintf(text, sizeof text, format, iterations);
@@ -162,6 +163,8 @@ static double run_block(const char *format, unsigned iterations, uint32_t thread
         fprintf(stderr, "bench_exec: the benchmark program does not load:\n%s\n", text);
         exit(1);
     }
+    if (kernels)
+        b->prog.kernels = kernels;          /* another copy than the processor's widest */
     /* A global buffer of 32 words holding 0..31, its address in p, for the memory-bound program. */
     for (uint32_t i = 0; i < b->prog.fn->regs.len; i++)
         if (strcmp(b->prog.fn->regs.data[i].name, "p") == 0) {
@@ -219,11 +222,11 @@ static void report(const char *name, const char *unit, double rate, double plain
 }
 
 static double best_of(const char *format, unsigned iterations, uint32_t threads, const Want *want, unsigned wants,
-                      uint64_t *count)
+                      uint64_t *count, const Kernels *kernels)
 {
     double best = 1e30;
     for (int i = 0; i < 5; i++) {
-        double t = run_block(format, iterations, threads, 1, 1, want, wants, count);
+        double t = run_block(format, iterations, threads, 1, 1, want, wants, count, kernels);
         best = t < best ? t : best;
     }
     return best;
@@ -249,35 +252,45 @@ static void bench_all(void)
     for (int i = 0; i < 5; i++) { double p = ref_alu(ALU_N, &plain_count, alu); plain = p < plain ? p : plain; }
     Want alu_want[] = { { "x", alu[0], 32 }, { "y", alu[1], 32 }, { "z", alu[2], 32 }, { "f", alu[3], 32 },
                         { "g", alu[4], 32 } };
-    t = best_of(alu_loop, ALU_N, WARP_SIZE, alu_want, 5, &count);
+    t = best_of(alu_loop, ALU_N, WARP_SIZE, alu_want, 5, &count, NULL);
     report("(a) converged ALU loop", "lane-instructions", count / t, plain_count / plain, 0, 0);
 
     uint32_t scan[32];
     plain = 1e30;
     for (int i = 0; i < 5; i++) { double p = ref_scan(SCAN_N, &plain_count, scan); plain = p < plain ? p : plain; }
     Want scan_want[] = { { "Rx", scan, 32 } };
-    t = best_of(scan_loop, SCAN_N, WARP_SIZE, scan_want, 1, &count);
+    t = best_of(scan_loop, SCAN_N, WARP_SIZE, scan_want, 1, &count, NULL);
     report("(b) shuffle loop (scan, shfl.sync)", "lane-instructions", count / t, plain_count / plain, 3.5e9, 0.2);
+    /* The same with each copy of the lane kernels this processor runs (kernels.c), the first
+     * being the one ptxrun chooses. */
+    const Kernels *copies[4];
+    unsigned ncopies = kernels_available(copies, 4);
+    printf("%-34s", "    the same by kernel copy");
+    for (unsigned k = 0; k < ncopies; k++) {
+        double tk = best_of(scan_loop, SCAN_N, WARP_SIZE, scan_want, 1, &count, copies[k]);
+        printf(" %s %.3g%s", copies[k]->name, count / tk, k == 0 ? " (chosen)" : "");
+    }
+    printf(" lane-instructions/s\n");
 
     uint32_t diverge[32];
     plain = 1e30;
     for (int i = 0; i < 5; i++) { double p = ref_diverge(DIVERGE_N, &plain_count, diverge); plain = p < plain ? p : plain; }
     Want diverge_want[] = { { "x", diverge, 32 } };
-    t = best_of(diverge_loop, DIVERGE_N, WARP_SIZE, diverge_want, 1, &count);
+    t = best_of(diverge_loop, DIVERGE_N, WARP_SIZE, diverge_want, 1, &count, NULL);
     report("(c) divergent loop", "lane-instructions", count / t, plain_count / plain, 1e9, 0);
 
     uint32_t memory[32];
     plain = 1e30;
     for (int i = 0; i < 5; i++) { double p = ref_memory(MEMORY_N, &plain_count, memory); plain = p < plain ? p : plain; }
     Want memory_want[] = { { NULL, memory, 32 } };
-    t = best_of(memory_loop, MEMORY_N, WARP_SIZE, memory_want, 1, &count);
+    t = best_of(memory_loop, MEMORY_N, WARP_SIZE, memory_want, 1, &count, NULL);
     report("(d) memory loop (ld, shfl, st)", "lane-instructions", count / t, plain_count / plain, 1e9, 0);
 
     uint32_t sum;
     plain = 1e30;
     for (int i = 0; i < 5; i++) { double p = ref_block_reduce(BLOCK_N, MAX_BLOCK_THREADS, &sum); plain = p < plain ? p : plain; }
     Want block_want[] = { { "s", &sum, 1 } };
-    t = best_of(block_reduce_loop, BLOCK_N, MAX_BLOCK_THREADS, block_want, 1, &count);
+    t = best_of(block_reduce_loop, BLOCK_N, MAX_BLOCK_THREADS, block_want, 1, &count, NULL);
     /* the C reference does the same work: count it as ptxrun's instructions */
     report("(e) 1024-thread block, bar.sync", "thread-instructions", count / t, count / plain, 1.5e9, 0);
 
@@ -287,8 +300,8 @@ static void bench_all(void)
     double one = 1e30, many = 1e30;
     for (int i = 0; i < 3; i++) {
         const Want *want = block_want_grid(BLOCK_N / 4, MAX_BLOCK_THREADS);
-        double a = run_block(block_reduce_loop, BLOCK_N / 4, MAX_BLOCK_THREADS, ctas, 1, want, 1, &count);
-        double c = run_block(block_reduce_loop, BLOCK_N / 4, MAX_BLOCK_THREADS, ctas, jobs, want, 1, &count);
+        double a = run_block(block_reduce_loop, BLOCK_N / 4, MAX_BLOCK_THREADS, ctas, 1, want, 1, &count, NULL);
+        double c = run_block(block_reduce_loop, BLOCK_N / 4, MAX_BLOCK_THREADS, ctas, jobs, want, 1, &count, NULL);
         one = a < one ? a : one;
         many = c < many ? c : many;
     }
