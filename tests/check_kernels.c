@@ -86,7 +86,7 @@ START_TEST(every_copy_computes_the_ptx_operations)
     ck_assert_ptr_eq(kernels_for_cpu(), k[0]);
     uint64_t state = 12345;
     for (unsigned v = 0; v < n; v++)
-        for (int trial = 0; trial < 2000; trial++) {
+        for (int trial = 0; trial < 1000; trial++) {
             Row a, b, d, old, want_a, want_b;
             random_row(a, &state);
             random_row(b, &state);
@@ -143,7 +143,7 @@ START_TEST(every_copy_shuffles_as_its_table_says)
     unsigned n = kernels_available(k, 4);
     uint64_t state = 777;
     for (unsigned v = 0; v < n; v++)
-        for (int trial = 0; trial < 3000; trial++) {
+        for (int trial = 0; trial < 1500; trial++) {
             Row a, d, old, source;
             int8_t src[WARP_SIZE];
             unsigned dist, form = random_sources(src, &dist, &state);
@@ -168,6 +168,7 @@ int main(void)
 {
     Suite *s = suite_create("kernels");
     TCase *tc = tcase_create("kernels");
+    tcase_set_timeout(tc, 60);          /* a loaded machine, or valgrind */
     tcase_add_test(tc, every_copy_computes_the_ptx_operations);
     tcase_add_test(tc, every_copy_shuffles_as_its_table_says);
     suite_add_tcase(s, tc);
