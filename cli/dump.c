@@ -19,7 +19,7 @@ bool dump_buffer_element(const Region *r, uint64_t i, uint64_t *bits)
     bool defined = true;
     for (unsigned k = 0; k < size; k++) {
         *bits |= (uint64_t)r->data[i * size + k] << (8 * k);
-        defined &= r->shadow[i * size + k] != 0;
+        defined &= r->shadow[i * size + k] == 0xff;
     }
     return defined;
 }

@@ -161,7 +161,7 @@ static bool set_register_lane(Warp *w, uint32_t slot, int type, int lane, json_t
         return false;
     w->val[slot][lane] = bits;
     uint32_t bit = 1u << lane;
-    w->defined[slot] = defined ? w->defined[slot] | bit : w->defined[slot] & ~bit;
+    warp_define(w, slot, bit, defined ? bit : 0);
     return true;
 }
 
@@ -371,7 +371,7 @@ static bool load_buffers(Block *b, const char *path, json_t *v, char *err, size_
             }
             for (unsigned k = 0; k < size; k++) {
                 r->data[i * size + k] = (uint8_t)(bits >> (8 * k));
-                r->shadow[i * size + k] = defined;
+                r->shadow[i * size + k] = defined ? 0xff : 0;
             }
         }
     }
@@ -417,7 +417,7 @@ static void put_bytes(uint8_t *data, uint8_t *shadow, uint64_t bits, unsigned si
 {
     for (unsigned k = 0; k < size; k++) {
         data[k] = (uint8_t)(bits >> (8 * k));
-        shadow[k] = defined;
+        shadow[k] = defined ? 0xff : 0;
     }
 }
 

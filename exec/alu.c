@@ -58,7 +58,7 @@ static void commit(Warp *w, uint32_t row, const uint64_t *result, uint32_t mask,
         memcpy(dst, result, sizeof(Lanes));
     else
         w->prog->kernels->select(dst, result, mask);
-    w->defined[row] = (w->defined[row] & ~mask) | (defined & mask);
+    warp_define(w, row, mask, defined);
 }
 
 static void commit_pred(Warp *w, uint32_t slot, uint32_t value, uint32_t mask, uint32_t defined)
@@ -752,7 +752,7 @@ void alu_kernel(Warp *w, const XInstr *x, uint32_t mask)
     uint32_t defined = w->defined[a] & w->defined[b];
     if (x->kop) {
         w->prog->kernels->int32(x->kop, w->val[x->dst], w->val[a], w->val[b], mask);
-        w->defined[x->dst] = (w->defined[x->dst] & ~mask) | (defined & mask);
+        warp_define(w, x->dst, mask, defined);
         return;
     }
     uint32_t t = w->prog->kernels->compare32(x->kcmp, w->val[a], w->val[b]);

@@ -279,5 +279,5 @@ void convert_execute(Warp *w, const XInstr *x, uint32_t mask)
     for (int l = 0; l < WARP_SIZE; l++)
         if (mask >> l & 1)
             d[l] = to_cls == 's' && x->dst_bits > to ? (uint64_t)sign_extend(r[l], to) & width_mask(x->dst_bits) : r[l];
-    w->defined[x->dst] = (w->defined[x->dst] & ~mask) | (w->defined[x->src[0]] & mask);
+    warp_define(w, x->dst, mask, w->defined[x->src[0]]);
 }

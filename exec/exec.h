@@ -36,7 +36,7 @@ typedef struct Region {
     uint64_t base;             /* address in its space */
     uint64_t size;             /* bytes (per lane for .local) */
     uint8_t *data;
-    uint8_t *shadow;           /* 1 where the byte is defined */
+    uint8_t *shadow;           /* each byte's defined bits (0xff: all of them) */
     bool borrowed;             /* data and shadow belong to another Memory (grid.c's workers) */
     uint64_t high;             /* per-lane: no thread has written at or past this offset since
                                 * the CTA began (what a new CTA must make undefined again) */
@@ -311,7 +311,9 @@ typedef struct Warp {
     uint32_t index;            /* %warpid */
     uint32_t thread_base;      /* the CTA thread number of lane 0 */
     uint64_t (*val)[WARP_SIZE];/* val[row][lane] */
-    uint32_t *defined;         /* defined[row]: lanes whose value is defined */
+    uint32_t *defined;         /* defined[row]: lanes whose value is defined in every bit */
+    uint64_t (*bits)[WARP_SIZE];   /* bits[row][lane]: for a lane not in defined[row], the bits of
+                                * its value that are defined (0: none; warp_define keeps it) */
     uint32_t *pred;            /* pred[slot]: lanes where true */
     uint32_t *pred_defined;
     uint32_t pc[WARP_SIZE];
@@ -391,6 +393,32 @@ static inline void warp_advance(Warp *w, uint32_t mask, uint32_t next)
         return;
     for (int l = 0; l < WARP_SIZE; l++)
         w->pc[l] = (mask >> l & 1) ? next : w->pc[l];
+}
+
+/* The defined bits of lane l's value in row (all ones when every bit is). */
+static inline uint64_t warp_dbits(const Warp *w, uint32_t row, int l)
+{
+    return (w->defined[row] >> l & 1) ? ~0ull : w->bits[row][l];
+}
+
+/* The lanes of mask become defined in every bit (those of `defined`) or in none (the others). */
+static inline void warp_define(Warp *w, uint32_t row, uint32_t mask, uint32_t defined)
+{
+    for (uint32_t k = mask & ~defined; k; k &= k - 1)
+        w->bits[row][__builtin_ctz(k)] = 0;
+    w->defined[row] = (w->defined[row] & ~mask) | (defined & mask);
+}
+
+/* Lane l of row gets the defined bits dbits of a value `width` bits wide. */
+static inline void warp_define_bits(Warp *w, uint32_t row, int l, uint64_t dbits, unsigned width)
+{
+    uint64_t m = width_mask(width);
+    if ((dbits & m) == m) {
+        w->defined[row] |= 1u << l;
+    } else {
+        w->defined[row] &= ~(1u << l);
+        w->bits[row][l] = dbits & m;
+    }
 }
 
 /* The lanes of `lanes` whose guard holds; `undefined` gets those whose guard is undefined. */

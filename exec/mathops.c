@@ -133,5 +133,5 @@ void mathops_execute(Warp *w, const XInstr *x, uint32_t mask)
     for (int l = 0; l < WARP_SIZE; l++)
         if (mask >> l & 1)
             d[l] = r[l];
-    w->defined[x->dst] = (w->defined[x->dst] & ~mask) | (defined & mask);
+    warp_define(w, x->dst, mask, defined);
 }

@@ -16,7 +16,7 @@ static void forget_if_guard_undefined(Warp *w, const XInstr *x, uint32_t lanes)
     if (!x->guard || !(lanes &= ~w->pred_defined[x->guard_pred]))
         return;
     if (x->dst_kind == DST_VALUE)
-        w->defined[x->dst] &= ~lanes;
+        warp_define(w, x->dst, lanes, 0);
     else if (x->dst_kind == DST_PRED)
         w->pred_defined[x->dst] &= ~lanes;
     if (x->dst_pred != NO_SLOT)

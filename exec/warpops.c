@@ -88,7 +88,7 @@ static void shfl_uniform(Warp *w, const XInstr *x, uint32_t lanes, uint32_t part
     }
     if (x->dst_kind == DST_VALUE) {
         w->prog->kernels->shfl32(form, k, w->val[x->dst], a, src, write);
-        w->defined[x->dst] = (w->defined[x->dst] & ~write) | (ok & control & write);
+        warp_define(w, x->dst, write, ok & control);
     }
     if (x->dst_pred != NO_SLOT) {
         w->pred[x->dst_pred] = (w->pred[x->dst_pred] & ~write) | (in_range & write);
@@ -152,7 +152,7 @@ void warpops_shfl(Warp *w, const XInstr *at, uint32_t lanes, uint32_t participan
         uint32_t bit = 1u << l;
         if (x->dst_kind == DST_VALUE) {
             w->val[x->dst][l] = result[l];
-            w->defined[x->dst] = (w->defined[x->dst] & ~bit) | (result_defined & bit);
+            warp_define(w, x->dst, bit, result_defined);
         }
         if (x->dst_pred != NO_SLOT) {
             uint32_t control_defined = w->defined[x->src[1]] & w->defined[x->src[2]];
@@ -183,7 +183,7 @@ void warpops_vote(Warp *w, const XInstr *at, uint32_t lanes, uint32_t guard_true
         uint32_t bit = 1u << l;
         if (x->dst_kind == DST_VALUE) {           /* .ballot.b32 */
             w->val[x->dst][l] = yes;
-            w->defined[x->dst] = (w->defined[x->dst] & ~bit) | (known & bit);
+            warp_define(w, x->dst, bit, known);
         } else if (x->dst_kind == DST_PRED) {
             bool v = x->mode == MOD_ALL ? yes == voters
                    : x->mode == MOD_ANY ? yes != 0
@@ -214,7 +214,7 @@ void warpops_shf(Warp *w, const XInstr *x, uint32_t mask)
         for (int l = 0; l < WARP_SIZE; l++)
             if (mask >> l & 1)
                 w->val[x->dst][l] = r[l];
-        w->defined[x->dst] = (w->defined[x->dst] & ~mask) | (defined & mask);
+        warp_define(w, x->dst, mask, defined);
     }
 }
 
@@ -255,7 +255,7 @@ static void write_value(Warp *w, const XInstr *x, int lane, uint64_t v, bool def
         return;
     uint32_t bit = 1u << lane;
     w->val[x->dst][lane] = v;
-    w->defined[x->dst] = defined ? w->defined[x->dst] | bit : w->defined[x->dst] & ~bit;
+    warp_define(w, x->dst, bit, defined ? bit : 0);
 }
 
 static void write_pred(Warp *w, uint32_t slot, int lane, bool v, bool defined)
