@@ -98,7 +98,7 @@ bool sync_converged(Warp *w, uint32_t pc, uint32_t mask)
     if (!run)
         return true;
     uint32_t row = x->src[x->src_count - 1];
-    if (run & ~w->defined[row])
+    if (run & ~warp_defined_in(w, row, run, w->launched))   /* the bits of lanes that exist */
         return false;
     uint32_t membermask = (uint32_t)w->val[row][__builtin_ctz(run)];
     if (row < w->prog->first_immediate)
@@ -132,7 +132,7 @@ void sync_arrive(Warp *w, uint32_t pc, uint32_t mask)
     if (!mask)
         return;
     uint32_t row = x->src[x->src_count - 1];
-    uint32_t undefined = mask & ~w->defined[row];
+    uint32_t undefined = mask & ~warp_defined_in(w, row, mask, w->launched);   /* bits of lanes that exist */
     if (undefined)
         report_warn(w, pc, undefined, "undefined membermask");
     if (!w->waiting && !undefined) {

@@ -53,11 +53,18 @@ uint32_t warpops_shfl_sources(int mode, const uint64_t *b, const uint64_t *c, bo
 #undef SHFL_MODE_LOOP
 
 /* All lanes at one instruction (converged code): the sources first, then straight loops. */
+/* The lanes of `lanes` whose b and c are defined where they count: b's lane (bits 0-4), c's
+ * clamp and segment mask (bits 0-4 and 8-12). */
+static uint32_t shfl_control_defined(const Warp *w, const XInstr *x, uint32_t lanes)
+{
+    return warp_defined_in(w, x->src[1], lanes, 0x1f) & warp_defined_in(w, x->src[2], lanes, 0x1f1f);
+}
+
 static void shfl_uniform(Warp *w, const XInstr *x, uint32_t lanes, uint32_t participants, uint32_t guard_true)
 {
     const uint64_t *a = w->val[x->src[0]], *b = w->val[x->src[1]], *c = w->val[x->src[2]];
     uint32_t supplied = w->defined[x->src[0]] & participants & guard_true;
-    uint32_t control = w->defined[x->src[1]] & w->defined[x->src[2]];
+    uint32_t control = shfl_control_defined(w, x, ALL_LANES);
     uint32_t first_immediate = w->prog->first_immediate;
     int8_t own[WARP_SIZE];
     const int8_t *src = own;
@@ -87,8 +94,18 @@ static void shfl_uniform(Warp *w, const XInstr *x, uint32_t lanes, uint32_t part
         w->trace->exchanged = true;
     }
     if (x->dst_kind == DST_VALUE) {
+        /* A source lane's value defined in some bits only: those bits travel with it. */
+        uint64_t dbits[WARP_SIZE];
+        uint32_t partial = 0, sent = participants & guard_true;
+        for (uint32_t p = write & control & ~ok; p; p &= p - 1) {
+            int l = __builtin_ctz(p), j = src[l];
+            if ((sent >> j & 1) && (dbits[l] = w->bits[x->src[0]][j] & 0xffffffffu))
+                partial |= 1u << l;
+        }
         w->prog->kernels->shfl32(form, k, w->val[x->dst], a, src, write);
         warp_define(w, x->dst, write, ok & control);
+        for (; partial; partial &= partial - 1)
+            warp_define_bits(w, x->dst, __builtin_ctz(partial), dbits[__builtin_ctz(partial)], 32);
     }
     if (x->dst_pred != NO_SLOT) {
         w->pred[x->dst_pred] = (w->pred[x->dst_pred] & ~write) | (in_range & write);
@@ -103,17 +120,18 @@ void warpops_shfl(Warp *w, const XInstr *at, uint32_t lanes, uint32_t participan
         return;
     }
 
-    uint64_t source[WARP_SIZE] = { 0 };
+    uint64_t source[WARP_SIZE] = { 0 }, source_bits[WARP_SIZE] = { 0 };
     uint32_t supplied = 0;               /* lanes whose SourceA is defined */
     for (uint32_t k = lanes & guard_true; k; k &= k - 1) {
         int l = __builtin_ctz(k);
         const XInstr *x = &w->prog->code[w->arrival[l].pc];
         source[l] = w->val[x->src[0]][l] & 0xffffffffu;
+        source_bits[l] = (participants >> l & 1) ? warp_dbits(w, x->src[0], l) & 0xffffffffu : 0;
         supplied |= (w->defined[x->src[0]] >> l & 1) << l;
     }
     supplied &= participants & guard_true;
 
-    uint64_t result[WARP_SIZE];
+    uint64_t result[WARP_SIZE], result_bits[WARP_SIZE];
     uint32_t result_defined = 0, in_range = 0;
     for (uint32_t k = lanes & guard_true; k; k &= k - 1) {
         int lane = __builtin_ctz(k);
@@ -134,13 +152,14 @@ void warpops_shfl(Warp *w, const XInstr *at, uint32_t lanes, uint32_t participan
         if (!pval)
             j = lane;
         result[lane] = source[j];
+        result_bits[lane] = shfl_control_defined(w, x, 1u << lane) ? source_bits[j] : 0;
         if (w->trace) {
             w->trace->source[lane] = (int8_t)j;
             w->trace->exchanged = true;
             w->trace->own |= (uint32_t)!pval << lane;
         }
         uint32_t ok = supplied >> j & 1;
-        uint32_t control_defined = w->defined[x->src[1]] & w->defined[x->src[2]];
+        uint32_t control_defined = shfl_control_defined(w, x, 1u << lane);
         result_defined |= (ok & (control_defined >> lane)) << lane;
         in_range |= (uint32_t)pval << lane;
         if (w->trace && !((ok & (control_defined >> lane)) & 1))
@@ -153,9 +172,11 @@ void warpops_shfl(Warp *w, const XInstr *at, uint32_t lanes, uint32_t participan
         if (x->dst_kind == DST_VALUE) {
             w->val[x->dst][l] = result[l];
             warp_define(w, x->dst, bit, result_defined);
+            if (!(result_defined & bit) && result_bits[l])    /* a partly defined source's bits travel */
+                warp_define_bits(w, x->dst, l, result_bits[l], 32);
         }
         if (x->dst_pred != NO_SLOT) {
-            uint32_t control_defined = w->defined[x->src[1]] & w->defined[x->src[2]];
+            uint32_t control_defined = shfl_control_defined(w, x, bit);
             w->pred[x->dst_pred] = (w->pred[x->dst_pred] & ~bit) | (in_range & bit);
             w->pred_defined[x->dst_pred] = (w->pred_defined[x->dst_pred] & ~bit) | (control_defined & bit);
         }
