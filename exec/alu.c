@@ -668,7 +668,8 @@ static void setp(Warp *w, const XInstr *x, uint32_t mask)
         commit(w, x->dst, r, mask, defined);
         return;
     }
-    commit_pred(w, x->dst, combine(x->boolop, t, c), mask, defined);
+    if (x->dst_kind == DST_PRED)
+        commit_pred(w, x->dst, combine(x->boolop, t, c), mask, defined);
     if (x->dst_pred != NO_SLOT)
         commit_pred(w, x->dst_pred, combine(x->boolop, ~t, c), mask, defined);
 }
@@ -767,7 +768,8 @@ void alu_kernel(Warp *w, const XInstr *x, uint32_t mask)
         return;
     }
     uint32_t t = w->prog->kernels->compare32(x->kcmp, w->val[a], w->val[b]);
-    commit_pred(w, x->dst, t, mask, defined);
+    if (x->dst_kind == DST_PRED)
+        commit_pred(w, x->dst, t, mask, defined);
     if (x->dst_pred != NO_SLOT)
         commit_pred(w, x->dst_pred, ~t, mask, defined);
 }

@@ -48,9 +48,11 @@ unsigned kernels_available(const Kernels **out, unsigned size)
     __builtin_cpu_init();
     if (n < size && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl") &&
         __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512dq") &&
-        __builtin_cpu_supports("avx2") && __builtin_cpu_supports("bmi2"))
+        __builtin_cpu_supports("avx2") && __builtin_cpu_supports("bmi") && __builtin_cpu_supports("bmi2") &&
+        __builtin_cpu_supports("popcnt"))
         out[n++] = &avx512_table;
-    if (n < size && __builtin_cpu_supports("avx2") && __builtin_cpu_supports("bmi2"))
+    if (n < size && __builtin_cpu_supports("avx2") && __builtin_cpu_supports("bmi") &&
+        __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("popcnt"))
         out[n++] = &avx2_table;
 #endif
     if (n < size)

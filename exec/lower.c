@@ -556,7 +556,8 @@ static void load_instr(Loader *ld, const Instr *in, XInstr *x)
         load_destination(ld, in, &in->operands[0], x);
         first_source = 1;
     }
-    if (in->op == OP_SETP && in->operands[0].kind == OPND_PAIR) {
+    if (in->op == OP_SETP && in->operands[0].kind == OPND_PAIR &&
+        in->operands[0].u.group.elems[0].kind == OPND_PRED) {   /* p|q; _|q sinks p */
         x->dst = ld->cur->pred_base + in->operands[0].u.group.elems[0].u.slot;
         x->dst_kind = DST_PRED;
     }

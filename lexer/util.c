@@ -55,7 +55,7 @@ void *xcalloc_aligned(size_t count, size_t size, size_t align)
 {
     count = count ? count : 1;
     size = size ? size : 1;
-    if (size > SIZE_MAX / count - align)
+    if (count > (SIZE_MAX - align) / size)
         out_of_memory(SIZE_MAX);
     size_t bytes = (count * size + align - 1) / align * align;
     void *p = injected_failure() ? NULL : aligned_alloc(align, bytes);

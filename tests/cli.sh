@@ -682,5 +682,12 @@ expect_exit 2 "-j 0" "$PTXRUN" -j 0 samples/scan.ptx
 expect_stderr_line "-j 0" "ptxrun: error: -j needs a number of threads from 1 to 256, not '0'"
 expect_exit 2 "-j x" "$PTXRUN" --jobs=x samples/scan.ptx
 
+# setp with a sink for its first predicate writes only the second (it used to write a slot
+# read from the sink: a crash). Lane l: x = l; _|q of x == 3 is q = (x != 3); with .and, q =
+# (x != 3) and r.
+printf 'mov.u32 x, %%laneid;\nsetp.eq.u32 _|q, x, 3;\nsetp.ne.u32 r, x, 0;\nsetp.eq.and.u32 _|s, x, 3, r;\n' > "$tmp/sink.ptx"
+printf '{"preds": {"q": [true, true, true, false%s], "s": [false, true, true, false%s]}}\n' \
+    "$(printf ', true%.0s' $(seq 28))" "$(printf ', true%.0s' $(seq 28))" > "$tmp/sink.expect.json"
+expect_exit 0 "setp _|q" "$PTXRUN" "$tmp/sink.ptx" --expect "$tmp/sink.expect.json"
 echo "cli: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
