@@ -231,11 +231,23 @@ void warpops_shf(Warp *w, const XInstr *x, uint32_t mask)
         r[l] = left ? (v << n) >> 32 : (v >> n) & 0xffffffffu;
     }
     uint32_t defined = w->defined[x->src[0]] & w->defined[x->src[1]] & w->defined[x->src[2]];
+    /* A defined amount moves a's and b's defined bits as it moves their bits. */
+    uint64_t dbits[WARP_SIZE];
+    uint32_t partial = mask & ~defined & w->defined[x->src[2]];
+    for (uint32_t k = partial; k; k &= k - 1) {
+        int l = __builtin_ctz(k);
+        uint32_t cv = (uint32_t)c[l];
+        uint32_t n = x->clamp ? (cv < 32 ? cv : 32) : cv & 0x1f;
+        uint64_t v = (warp_dbits(w, x->src[1], l) & 0xffffffffu) << 32 | (warp_dbits(w, x->src[0], l) & 0xffffffffu);
+        dbits[l] = left ? (v << n | ((1ull << n) - 1)) >> 32 : (v >> n) & 0xffffffffu;
+    }
     if (x->dst_kind == DST_VALUE) {
         for (int l = 0; l < WARP_SIZE; l++)
             if (mask >> l & 1)
                 w->val[x->dst][l] = r[l];
         warp_define(w, x->dst, mask, defined);
+        for (; partial; partial &= partial - 1)
+            warp_define_bits(w, x->dst, __builtin_ctz(partial), dbits[__builtin_ctz(partial)], 32);
     }
 }
 
