@@ -754,17 +754,30 @@ void alu_kernel_forms(XInstr *x)
     }
 }
 
+/* alu_kernel's kop for lanes of mask where a source is not defined in every bit: apart, so
+ * that the common case keeps a small frame. */
+__attribute__((noinline)) static void kernel_partly_defined(Warp *w, const XInstr *x, uint32_t mask, uint32_t defined)
+{
+    uint32_t a = x->src[0], b = x->src[x->src_count > 1];
+    uint64_t dbits[WARP_SIZE];
+    uint32_t partial = vbits_partial_results(w, x, mask, defined, dbits);
+    w->prog->kernels->int32(x->kop, w->val[x->dst], w->val[a], w->val[b], mask);
+    warp_define(w, x->dst, mask, defined);
+    vbits_define_partial(w, x, partial, dbits);
+}
+
 /* An instruction with a kernel form (kop or kcmp), for the lanes of mask. */
 void alu_kernel(Warp *w, const XInstr *x, uint32_t mask)
 {
     uint32_t a = x->src[0], b = x->src[x->src_count > 1];
     uint32_t defined = w->defined[a] & w->defined[b];
-    if (x->kop) {
-        uint64_t dbits[WARP_SIZE];
-        uint32_t partial = vbits_partial_results(w, x, mask, defined, dbits);
+    if (x->kop && (mask & ~defined)) {
+        kernel_partly_defined(w, x, mask, defined);
+        return;
+    }
+    if (x->kop) {                               /* every source defined in every bit */
         w->prog->kernels->int32(x->kop, w->val[x->dst], w->val[a], w->val[b], mask);
-        warp_define(w, x->dst, mask, defined);
-        vbits_define_partial(w, x, partial, dbits);
+        w->defined[x->dst] |= mask;
         return;
     }
     uint32_t t = w->prog->kernels->compare32(x->kcmp, w->val[a], w->val[b]);

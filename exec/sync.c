@@ -98,13 +98,14 @@ bool sync_converged(Warp *w, uint32_t pc, uint32_t mask)
     if (!run)
         return true;
     uint32_t row = x->src[x->src_count - 1];
-    if (run & ~warp_defined_in(w, row, run, w->launched))   /* the bits of lanes that exist */
-        return false;
     uint32_t membermask = (uint32_t)w->val[row][__builtin_ctz(run)];
-    if (row < w->prog->first_immediate)
+    if (row < w->prog->first_immediate) {      /* a register (immediates are defined) */
+        if ((run & w->defined[row]) != run && (run & ~warp_defined_in(w, row, run, w->launched)))
+            return false;               /* a membermask counts the bits of lanes that exist */
         for (uint32_t k = run; k; k &= k - 1)
             if ((uint32_t)w->val[row][__builtin_ctz(k)] != membermask)
                 return false;
+    }
     if ((membermask & w->launched & ~w->exited) != run)
         return false;
     exchange(w, x, x, run, run);

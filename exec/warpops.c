@@ -55,16 +55,39 @@ uint32_t warpops_shfl_sources(int mode, const uint64_t *b, const uint64_t *c, bo
 /* All lanes at one instruction (converged code): the sources first, then straight loops. */
 /* The lanes of `lanes` whose b and c are defined where they count: b's lane (bits 0-4), c's
  * clamp and segment mask (bits 0-4 and 8-12). */
-static uint32_t shfl_control_defined(const Warp *w, const XInstr *x, uint32_t lanes)
+static inline uint32_t shfl_control_defined(const Warp *w, const XInstr *x, uint32_t lanes)
 {
+    if ((w->defined[x->src[1]] & w->defined[x->src[2]] & lanes) == lanes)
+        return lanes;
     return warp_defined_in(w, x->src[1], lanes, 0x1f) & warp_defined_in(w, x->src[2], lanes, 0x1f1f);
+}
+
+/* shfl_uniform's values when some lanes read a value not defined in every bit (ok: the lanes
+ * that read a defined one, control: those whose b and c are defined, sent: the lanes that
+ * supplied theirs): a source lane's value defined in some bits only brings those bits. Apart,
+ * so that the common case keeps a small frame. */
+__attribute__((noinline)) static void shfl_partly_defined(Warp *w, const XInstr *x, unsigned form, unsigned k,
+                                                          const int8_t *src, uint32_t write, uint32_t ok,
+                                                          uint32_t control, uint32_t sent)
+{
+    uint64_t dbits[WARP_SIZE];
+    uint32_t partial = 0;
+    for (uint32_t p = write & control & ~ok; p; p &= p - 1) {
+        int l = __builtin_ctz(p), j = src[l];
+        if ((sent >> j & 1) && (dbits[l] = w->bits[x->src[0]][j] & 0xffffffffu))
+            partial |= 1u << l;
+    }
+    w->prog->kernels->shfl32(form, k, w->val[x->dst], w->val[x->src[0]], src, write);
+    warp_define(w, x->dst, write, ok & control);
+    for (; partial; partial &= partial - 1)
+        warp_define_bits(w, x->dst, __builtin_ctz(partial), dbits[__builtin_ctz(partial)], 32);
 }
 
 static void shfl_uniform(Warp *w, const XInstr *x, uint32_t lanes, uint32_t participants, uint32_t guard_true)
 {
     const uint64_t *a = w->val[x->src[0]], *b = w->val[x->src[1]], *c = w->val[x->src[2]];
     uint32_t supplied = w->defined[x->src[0]] & participants & guard_true;
-    uint32_t control = shfl_control_defined(w, x, ALL_LANES);
+    uint32_t control = ALL_LANES;              /* b and c immediates: defined */
     uint32_t first_immediate = w->prog->first_immediate;
     int8_t own[WARP_SIZE];
     const int8_t *src = own;
@@ -77,6 +100,7 @@ static void shfl_uniform(Warp *w, const XInstr *x, uint32_t lanes, uint32_t part
         form = t->form;
         k = t->k;
     } else {
+        control = shfl_control_defined(w, x, ALL_LANES);
         in_range = warpops_shfl_sources(x->mode, b, c, x->src[1] >= first_immediate && x->src[2] >= first_immediate, own);
     }
     uint32_t ok = 0;
@@ -93,19 +117,11 @@ static void shfl_uniform(Warp *w, const XInstr *x, uint32_t lanes, uint32_t part
         w->trace->undefined |= write & ~(ok & control);
         w->trace->exchanged = true;
     }
-    if (x->dst_kind == DST_VALUE) {
-        /* A source lane's value defined in some bits only: those bits travel with it. */
-        uint64_t dbits[WARP_SIZE];
-        uint32_t partial = 0, sent = participants & guard_true;
-        for (uint32_t p = write & control & ~ok; p; p &= p - 1) {
-            int l = __builtin_ctz(p), j = src[l];
-            if ((sent >> j & 1) && (dbits[l] = w->bits[x->src[0]][j] & 0xffffffffu))
-                partial |= 1u << l;
-        }
+    if (x->dst_kind == DST_VALUE && (write & control & ~ok)) {
+        shfl_partly_defined(w, x, form, k, src, write, ok, control, participants & guard_true);
+    } else if (x->dst_kind == DST_VALUE) {
         w->prog->kernels->shfl32(form, k, w->val[x->dst], a, src, write);
         warp_define(w, x->dst, write, ok & control);
-        for (; partial; partial &= partial - 1)
-            warp_define_bits(w, x->dst, __builtin_ctz(partial), dbits[__builtin_ctz(partial)], 32);
     }
     if (x->dst_pred != NO_SLOT) {
         w->pred[x->dst_pred] = (w->pred[x->dst_pred] & ~write) | (in_range & write);
