@@ -693,6 +693,12 @@ expect_exit 0 "setp _|q" "$PTXRUN" "$tmp/sink.ptx" --expect "$tmp/sink.expect.js
 # defined membermask, so --strict runs it without a warning (it used to stop with exit 3).
 D=tests/definedness
 expect_exit 0 "bit-field read-modify-write, --strict" "$PTXRUN" --strict $D/bitfield_rmw.ptx --lanes $D/bitfield_rmw.lanes.json --expect $D/bitfield_rmw.expect.json
+# nvcc -G builds of cooperative groups (coalesced_threads, tiles, reduce, scan) and of a
+# struct of bit-fields run without a warning under --strict and match their C references.
+K=tests/kernels
+for n in cg_tiles bitfields; do
+    expect_exit 0 "$n -G, --strict" "$PTXRUN" --strict $K/$n.sm_75.debug.ptx --entry kernel --lanes $K/$n.lanes.json --expect $K/$n.expect.json
+done
 # A lanes file may give a value defined in some bits only, and --expect checks them (add
 # carries into every bit from the lowest undefined one up).
 printf 'add.u32 y, x, 1;\nand.b32 z, x, 0xff;\n' > "$tmp/partial.ptx"
