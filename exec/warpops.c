@@ -231,11 +231,13 @@ void warpops_vote(Warp *w, const XInstr *at, uint32_t lanes, uint32_t guard_true
     }
 }
 
-/* shf: n = min(c, 32) (.clamp) or c & 31 (.wrap); the shift is done on the 64-bit b:a. */
+/* shf: n = min(c, 32) (.clamp) or c & 31 (.wrap); the shift is done on the 64-bit b:a. The
+ * amount counts in every bit with .clamp, in bits 0-4 with .wrap. */
 void warpops_shf(Warp *w, const XInstr *x, uint32_t mask)
 {
     const uint64_t *a = w->val[x->src[0]], *b = w->val[x->src[1]], *c = w->val[x->src[2]];
-    uint32_t undefined_amount = mask & ~w->defined[x->src[2]];
+    uint32_t amount_defined = warp_defined_in(w, x->src[2], ALL_LANES, x->clamp ? 0xffffffffu : 0x1f);
+    uint32_t undefined_amount = mask & ~amount_defined;
     if (undefined_amount)
         report_warn(w, (uint32_t)(x - w->prog->code), undefined_amount, "undefined shift amount");
     uint64_t r[WARP_SIZE];
@@ -246,10 +248,10 @@ void warpops_shf(Warp *w, const XInstr *x, uint32_t mask)
         uint64_t v = (b[l] & 0xffffffffu) << 32 | (a[l] & 0xffffffffu);
         r[l] = left ? (v << n) >> 32 : (v >> n) & 0xffffffffu;
     }
-    uint32_t defined = w->defined[x->src[0]] & w->defined[x->src[1]] & w->defined[x->src[2]];
+    uint32_t defined = w->defined[x->src[0]] & w->defined[x->src[1]] & amount_defined;
     /* A defined amount moves a's and b's defined bits as it moves their bits. */
     uint64_t dbits[WARP_SIZE];
-    uint32_t partial = mask & ~defined & w->defined[x->src[2]];
+    uint32_t partial = mask & ~defined & amount_defined;
     for (uint32_t k = partial; k; k &= k - 1) {
         int l = __builtin_ctz(k);
         uint32_t cv = (uint32_t)c[l];
