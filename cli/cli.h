@@ -10,7 +10,7 @@ struct json_t;
 int lanes_load(Block *b, const char *path, char *err, size_t errlen);
 bool lanes_params_given(Block *b, char *err, size_t errlen);
 struct json_t *lanes_load_json(const char *path, char *err, size_t errlen);   /* a JSON object, or NULL */
-bool lanes_value_bits(struct json_t *v, int type, uint64_t *bits, bool *defined, char *err, size_t errlen);
+bool lanes_value_bits(struct json_t *v, int type, uint64_t *bits, uint64_t *dbits, char *err, size_t errlen);  /* dbits: defined bits */
 bool lanes_pred_value(struct json_t *v, bool *value, bool *defined, char *err, size_t errlen);
 bool lanes_parse_mask(struct json_t *v, uint32_t *mask);
 bool lanes_lookup(const Block *b, const char *path, const char *section, const char *name, bool want_pred,
@@ -22,7 +22,7 @@ const char *lanes_array_size_text(const Block *b, char *buf, size_t size);
 void dump_print_table(FILE *out, const Block *b, const char *only, const bool *shown);   /* shown: NULL, all */
 bool dump_select(const Block *b, const char *warps, const char *threads, bool *shown, char *err, size_t errlen);
 void dump_print_json(FILE *out, const Block *b);
-bool dump_buffer_element(const Region *r, uint64_t i, uint64_t *bits);   /* false: undefined */
+uint64_t dump_buffer_element(const Region *r, uint64_t i, uint64_t *bits);   /* its defined bits */
 uint64_t dump_buffer_count(const Region *r);
 
 /* expect.c: --expect. How far it lets a 32- or 64-bit value be from the expected bits, as floats:

@@ -12,16 +12,16 @@
 
 enum { TABLE_WIDTH = 100 };
 
-bool dump_buffer_element(const Region *r, uint64_t i, uint64_t *bits)
+uint64_t dump_buffer_element(const Region *r, uint64_t i, uint64_t *bits)
 {
     unsigned size = type_info[r->type].bits / 8;
+    uint64_t dbits = 0;
     *bits = 0;
-    bool defined = true;
     for (unsigned k = 0; k < size; k++) {
         *bits |= (uint64_t)r->data[i * size + k] << (8 * k);
-        defined &= r->shadow[i * size + k] != 0;
+        dbits |= (uint64_t)r->shadow[i * size + k] << (8 * k);
     }
-    return defined;
+    return dbits;
 }
 
 uint64_t dump_buffer_count(const Region *r)
@@ -58,12 +58,12 @@ static void print_buffers_table(FILE *out, const Block *b)
             size_t len = 0;
             row[0] = '\0';
             for (uint64_t e = i; e < i + PER_ROW && e < n; e++) {
-                uint64_t bits;
+                uint64_t bits, dbits = dump_buffer_element(r, e, &bits), full = width_mask(type_info[r->type].bits);
                 char buf[64];
-                if (dump_buffer_element(r, e, &bits))
+                if (dbits == full)
                     format_value(buf, sizeof buf, bits, r->type);
                 else
-                    snprintf(buf, sizeof buf, "undef");
+                    format_partial(buf, sizeof buf, bits, dbits, type_info[r->type].bits);
                 int wrote = snprintf(row + len, sizeof row - len, " %11s", buf);
                 len = wrote < 0 || (size_t)wrote >= sizeof row - len ? sizeof row - 1 : len + (size_t)wrote;
             }
@@ -92,12 +92,17 @@ static void print_buffers_json(FILE *out, const Block *b)
                 type_info[r->type].name);
         first = false;
         for (uint64_t i = 0; i < dump_buffer_count(r); i++) {
-            uint64_t bits;
+            uint64_t bits, dbits = dump_buffer_element(r, i, &bits), full = width_mask(type_info[r->type].bits);
             char buf[64];
-            if (dump_buffer_element(r, i, &bits))
+            if (dbits == full) {
                 format_json_value(buf, sizeof buf, bits, r->type);
-            else
+            } else if (!dbits) {
                 snprintf(buf, sizeof buf, "null");
+            } else {
+                char text[32];
+                format_partial(text, sizeof text, bits, dbits, type_info[r->type].bits);
+                snprintf(buf, sizeof buf, "\"%s\"", text);
+            }
             fprintf(out, "%s%s", i ? ", " : "", buf);
         }
         fputs("]}", out);
@@ -172,7 +177,7 @@ static void cell(const Warp *w, const Column *c, int lane, char *buf, size_t siz
         else
             snprintf(buf, size, "%s", (w->pred[c->slot] >> lane & 1) ? "true" : "false");
     } else if (!(w->defined[c->slot] >> lane & 1)) {
-        snprintf(buf, size, "undef");
+        format_partial(buf, size, w->val[c->slot][lane], w->bits[c->slot][lane], type_info[c->type].bits);
     } else {
         format_value(buf, size, w->val[c->slot][lane], c->type);
     }
@@ -328,8 +333,13 @@ void dump_print_json(FILE *out, const Block *b)
                 if (c->is_pred)
                     snprintf(buf, sizeof buf, "%s", !(x->pred_defined[c->slot] >> l & 1) ? "null"
                              : (x->pred[c->slot] >> l & 1) ? "true" : "false");
-                else if (!(x->defined[c->slot] >> l & 1))
+                else if (!(x->defined[c->slot] >> l & 1) && !x->bits[c->slot][l])
                     snprintf(buf, sizeof buf, "null");
+                else if (!(x->defined[c->slot] >> l & 1)) {
+                    char text[32];
+                    format_partial(text, sizeof text, x->val[c->slot][l], x->bits[c->slot][l], type_info[c->type].bits);
+                    snprintf(buf, sizeof buf, "\"%s\"", text);
+                }
                 else
                     format_json_value(buf, sizeof buf, x->val[c->slot][l], c->type);
                 fprintf(out, "%s%s", t ? ", " : "", buf);

@@ -10,11 +10,35 @@
 
 #include "cli.h"
 
-/* A value in a difference: floats with their bits, since two floats can print alike. */
-static void describe(char *buf, size_t size, bool defined, uint64_t bits, int type)
+/* The digits (nibbles) of a width-bit value with an undefined bit, as a mask. */
+static uint64_t undefined_digits(uint64_t dbits, unsigned width)
 {
-    if (!defined) {
-        snprintf(buf, size, "undef");
+    uint64_t digits = 0;
+    for (unsigned i = 0; i < width; i += 4) {
+        uint64_t nibble = width_mask(width) & (0xfull << i);
+        if ((dbits & nibble) != nibble)
+            digits |= nibble;
+    }
+    return digits;
+}
+
+/* Whether a value got matches the expected one: both undefined in every bit, or undefined in
+ * the same hex digits ("0x0000??00") and equal in the others. */
+static bool same_definedness(uint64_t want, uint64_t want_dbits, uint64_t got, uint64_t got_dbits, unsigned width)
+{
+    uint64_t m = width_mask(width);
+    if (!(want_dbits & m) || !(got_dbits & m))
+        return !(want_dbits & m) && !(got_dbits & m);
+    uint64_t unknown = undefined_digits(want_dbits, width);
+    return unknown == undefined_digits(got_dbits, width) && ((want ^ got) & m & ~unknown) == 0;
+}
+
+/* A value in a difference: floats with their bits, since two floats can print alike. */
+static void describe(char *buf, size_t size, uint64_t dbits, uint64_t bits, int type)
+{
+    unsigned width = type == TYPE_PRED ? 1 : type_info[type].bits;
+    if ((dbits & width_mask(width)) != width_mask(width)) {
+        format_partial(buf, size, bits, dbits, width);
     } else if (type == TYPE_PRED) {
         snprintf(buf, size, "%s", bits ? "true" : "false");
     } else {
@@ -104,24 +128,25 @@ static int expect_buffers(FILE *out, const Block *b, const char *path, json_t *s
         }
         for (uint64_t i = 0; i < n; i++) {
             json_t *e = json_is_array(v) ? json_array_get(v, i) : v;
-            uint64_t want, got;
-            bool want_defined, got_defined;
+            uint64_t want, got, want_dbits, got_dbits;
+            unsigned width = type_info[r->type].bits;
             char msg[200];
-            if (!e || !lanes_value_bits(e, r->type, &want, &want_defined, msg, sizeof msg)) {
+            if (!e || !lanes_value_bits(e, r->type, &want, &want_dbits, msg, sizeof msg)) {
                 snprintf(err, errlen, "%s: buffers.%s[%llu]: %s", path, name, (unsigned long long)i,
                          e ? msg : "missing");
                 return -1;
             }
-            got_defined = dump_buffer_element(r, i, &got);
-            if (want_defined == got_defined && (!want_defined || want == got))
+            got_dbits = dump_buffer_element(r, i, &got);
+            if (same_definedness(want, want_dbits, got, got_dbits, width))
                 continue;
-            if (want_defined && got_defined && tolerated(tol, want, got, type_info[r->type].bits)) {
+            bool both_defined = want_dbits == width_mask(width) && got_dbits == width_mask(width);
+            if (both_defined && tolerated(tol, want, got, width)) {
                 ++*close;
                 continue;
             }
             char a[64], g[64];
-            describe(a, sizeof a, want_defined, want, r->type);
-            describe(g, sizeof g, got_defined, got, r->type);
+            describe(a, sizeof a, want_dbits, want, r->type);
+            describe(g, sizeof g, got_dbits, got, r->type);
             difference(out, mismatches, "%s[%llu]: expected %s, got %s\n", name, (unsigned long long)i, a, g);
         }
     }
@@ -193,33 +218,36 @@ int expect_compare(FILE *out, const Block *b, const char *path, const Tolerance 
                 int l;
                 const Warp *x = block_thread_warp(b, t, &l);
                 json_t *e = json_is_array(v) ? json_array_get(v, t) : v;
-                uint64_t want_bits, got_bits;
-                bool want_defined, got_defined, ok;
+                uint64_t want_bits, got_bits, want_dbits, got_dbits;
+                unsigned width = preds ? 1 : type_info[type].bits;
+                bool ok;
                 if (preds) {
-                    bool value;
+                    bool value, want_defined;
                     ok = lanes_pred_value(e, &value, &want_defined, msg, sizeof msg);
                     want_bits = value;
+                    want_dbits = want_defined;
                     got_bits = x->pred[slot] >> l & 1;
-                    got_defined = x->pred_defined[slot] >> l & 1;
+                    got_dbits = x->pred_defined[slot] >> l & 1;
                 } else {
-                    ok = lanes_value_bits(e, type, &want_bits, &want_defined, msg, sizeof msg);
+                    ok = lanes_value_bits(e, type, &want_bits, &want_dbits, msg, sizeof msg);
                     got_bits = x->val[slot][l];
-                    got_defined = x->defined[slot] >> l & 1;
+                    got_dbits = warp_dbits(x, slot, l) & width_mask(width);
                 }
                 if (!ok) {
                     snprintf(err, errlen, "%s: %s.%s[%u]: %s", path, key, name, t, msg);
                     json_decref(root);
                     return -1;
                 }
-                if (want_defined == got_defined && (!want_defined || want_bits == got_bits))
+                if (same_definedness(want_bits, want_dbits, got_bits, got_dbits, width))
                     continue;
-                if (!preds && want_defined && got_defined && tolerated(tol, want_bits, got_bits, type_info[type].bits)) {
+                bool both_defined = want_dbits == width_mask(width) && got_dbits == width_mask(width);
+                if (!preds && both_defined && tolerated(tol, want_bits, got_bits, width)) {
                     close++;
                     continue;
                 }
                 char want[64], got[64];
-                describe(want, sizeof want, want_defined, want_bits, preds ? TYPE_PRED : type);
-                describe(got, sizeof got, got_defined, got_bits, preds ? TYPE_PRED : type);
+                describe(want, sizeof want, want_dbits, want_bits, preds ? TYPE_PRED : type);
+                describe(got, sizeof got, got_dbits, got_bits, preds ? TYPE_PRED : type);
                 if (many)
                     difference(out, &mismatches, "%s thread %u (warp %u lane %d): expected %s, got %s\n", name, t,
                                x->index, l, want, got);

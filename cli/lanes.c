@@ -34,18 +34,46 @@ static const Register *find_register(const Block *b, const char *name, bool *is_
 
 
 /* One JSON value as the bits of a register of the given type. Returns false with a message. */
-bool lanes_value_bits(json_t *v, int type, uint64_t *bits, bool *defined, char *err, size_t errlen)
+/* "0x0000??00": hex digits, '?' for a digit whose bits are undefined (at least one digit given). */
+static bool partial_hex(const char *s, unsigned width, uint64_t *bits, uint64_t *dbits, char *err, size_t errlen)
+{
+    size_t n = strlen(s + 2);
+    *bits = 0;
+    *dbits = 0;
+    for (size_t i = 0; i < n; i++) {
+        char c = s[2 + i];
+        int v = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10
+              : c == '?' ? 16 : -1;
+        if (v < 0 || n > 16) {
+            snprintf(err, errlen, "\"%s\" is not a hex number (\"?\" stands for an undefined digit)", s);
+            return false;
+        }
+        *bits = *bits << 4 | (uint64_t)(v & 15);
+        *dbits = *dbits << 4 | (v == 16 ? 0 : 0xf);
+    }
+    if (*bits & ~width_mask(width) || n > (width + 3) / 4) {
+        snprintf(err, errlen, "%s does not fit in %u bits", s, width);
+        return false;
+    }
+    *dbits |= ~width_mask(4 * (unsigned)n);     /* digits not written: defined zeros */
+    *dbits &= width_mask(width);
+    return true;
+}
+
+bool lanes_value_bits(json_t *v, int type, uint64_t *bits, uint64_t *dbits, char *err, size_t errlen)
 {
     unsigned width = type_info[type].bits;
     char cls = type_info[type].cls;
-    *defined = true;
+    *dbits = width_mask(width);
     if (json_is_null(v)) {
-        *defined = false;
+        *dbits = 0;
         *bits = 0;
         return true;
     }
     if (json_is_string(v)) {
         const char *s = json_string_value(v);
+        if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X') && s[2] && strchr(s, '?'))
+            return partial_hex(s, width, bits, dbits, err, errlen);
         if (cls == 'f' && (!strcmp(s, "nan") || !strcmp(s, "inf") || !strcmp(s, "-inf"))) {
             double d = s[0] == 'n' ? NAN : s[0] == '-' ? -INFINITY : INFINITY;
             if (width == 16) {
@@ -155,13 +183,12 @@ typedef bool LaneSetter(Warp *w, uint32_t slot, int type, int lane, json_t *v, c
 
 static bool set_register_lane(Warp *w, uint32_t slot, int type, int lane, json_t *v, char *err, size_t errlen)
 {
-    uint64_t bits;
-    bool defined;
-    if (!lanes_value_bits(v, type, &bits, &defined, err, errlen))
+    uint64_t bits, dbits;
+    if (!lanes_value_bits(v, type, &bits, &dbits, err, errlen))
         return false;
     w->val[slot][lane] = bits;
-    uint32_t bit = 1u << lane;
-    w->defined[slot] = defined ? w->defined[slot] | bit : w->defined[slot] & ~bit;
+    warp_define(w, slot, 1u << lane, 0);
+    warp_define_bits(w, slot, lane, dbits, type_info[type].bits);
     return true;
 }
 
@@ -362,16 +389,15 @@ static bool load_buffers(Block *b, const char *path, json_t *v, char *err, size_
         Region *r = &b->mem.regions[index];
         r->is_buffer = true;
         for (size_t i = 0; data && i < count; i++) {
-            uint64_t bits;
-            bool defined;
+            uint64_t bits, dbits;
             char msg[200];
-            if (!lanes_value_bits(json_array_get(data, i), type, &bits, &defined, msg, sizeof msg)) {
+            if (!lanes_value_bits(json_array_get(data, i), type, &bits, &dbits, msg, sizeof msg)) {
                 snprintf(err, errlen, "%s: buffers.%s.data[%zu]: %s", path, name, i, msg);
                 return false;
             }
             for (unsigned k = 0; k < size; k++) {
                 r->data[i * size + k] = (uint8_t)(bits >> (8 * k));
-                r->shadow[i * size + k] = defined;
+                r->shadow[i * size + k] = (uint8_t)(dbits >> (8 * k));
             }
         }
     }
@@ -381,11 +407,11 @@ static bool load_buffers(Block *b, const char *path, json_t *v, char *err, size_
 /* A value given for a parameter or a field of one: "@buffer" is that buffer's address (a
  * 64-bit type only), anything else a value of the type. nvcc declares C int parameters .u32,
  * so a negative number is accepted for .u types too, as its two's complement. */
-static bool param_value(Block *b, const char *where, int type, json_t *v, uint64_t *bits, bool *defined, char *err,
+static bool param_value(Block *b, const char *where, int type, json_t *v, uint64_t *bits, uint64_t *dbits, char *err,
                         size_t errlen)
 {
     char msg[200];
-    *defined = true;
+    *dbits = ~0ull;
     if (json_is_string(v) && json_string_value(v)[0] == '@') {
         const char *name = json_string_value(v) + 1;
         Region *buf = mem_named(&b->mem, name, SPACE_GLOBAL);
@@ -406,18 +432,18 @@ static bool param_value(Block *b, const char *where, int type, json_t *v, uint64
         for (int t = 0; t < TYPE_COUNT; t++)
             if (type_info[t].cls == 'b' && type_info[t].bits == type_info[type].bits)
                 as = t;
-    if (!lanes_value_bits(v, as, bits, defined, msg, sizeof msg)) {
+    if (!lanes_value_bits(v, as, bits, dbits, msg, sizeof msg)) {
         snprintf(err, errlen, "%s: %s", where, msg);
         return false;
     }
     return true;
 }
 
-static void put_bytes(uint8_t *data, uint8_t *shadow, uint64_t bits, unsigned size, bool defined)
+static void put_bytes(uint8_t *data, uint8_t *shadow, uint64_t bits, unsigned size, uint64_t dbits)
 {
     for (unsigned k = 0; k < size; k++) {
         data[k] = (uint8_t)(bits >> (8 * k));
-        shadow[k] = defined;
+        shadow[k] = (uint8_t)(dbits >> (8 * k));
     }
 }
 
@@ -448,7 +474,7 @@ static bool set_aggregate_param(Block *b, const char *where, uint8_t *data, uint
                 snprintf(err, errlen, "%s: bytes[%zu]: expected 0 to 255 (or null: undefined)", where, i);
                 return false;
             }
-            put_bytes(data + i, shadow + i, (uint64_t)json_integer_value(byte), 1, true);
+            put_bytes(data + i, shadow + i, (uint64_t)json_integer_value(byte), 1, ~0ull);
         }
         return true;
     }
@@ -472,10 +498,10 @@ static bool set_aggregate_param(Block *b, const char *where, uint8_t *data, uint
         char here[340];
         snprintf(here, sizeof here, "%.300s: fields[%zu]", where, i);
         uint64_t bits;
-        bool defined;
-        if (!param_value(b, here, type, json_array_get(f, 1), &bits, &defined, err, errlen))
+        uint64_t dbits;
+        if (!param_value(b, here, type, json_array_get(f, 1), &bits, &dbits, err, errlen))
             return false;
-        put_bytes(data + at, shadow + at, bits, n, defined);
+        put_bytes(data + at, shadow + at, bits, n, dbits);
         at += n;
     }
     return true;
@@ -493,11 +519,11 @@ static bool set_param(Block *b, const char *path, uint32_t i, json_t *v, char *e
     if (json_is_object(v) || d->dim_count || d->type == TYPE_NONE || d->vector || type_info[d->type].bits > 64)
         return set_aggregate_param(b, where, data, shadow, size, v, err, errlen);
     uint64_t bits;
-    bool defined;
-    if (!param_value(b, where, d->type, v, &bits, &defined, err, errlen))
+    uint64_t dbits;
+    if (!param_value(b, where, d->type, v, &bits, &dbits, err, errlen))
         return false;
     uint32_t n = (uint32_t)(type_info[d->type].bits + 7) / 8;
-    put_bytes(data, shadow, bits, n < size ? n : size, defined);
+    put_bytes(data, shadow, bits, n < size ? n : size, dbits);
     return true;
 }
 

@@ -58,7 +58,7 @@ static void commit(Warp *w, uint32_t row, const uint64_t *result, uint32_t mask,
         memcpy(dst, result, sizeof(Lanes));
     else
         w->prog->kernels->select(dst, result, mask);
-    w->defined[row] = (w->defined[row] & ~mask) | (defined & mask);
+    warp_define(w, row, mask, defined);
 }
 
 static void commit_pred(Warp *w, uint32_t slot, uint32_t value, uint32_t mask, uint32_t defined)
@@ -700,7 +700,15 @@ static void selp(Warp *w, const XInstr *x, uint32_t mask)
     for (int l = 0; l < WARP_SIZE; l++)
         r[l] = (c >> l & 1) ? a[l] : b[l];
     uint32_t defined = cdef & ((c & w->defined[x->src[0]]) | (~c & w->defined[x->src[1]]));
+    uint64_t dbits[WARP_SIZE];                 /* a defined selector: the chosen value's bits */
+    uint32_t partial = mask & cdef & ~defined;
+    for (uint32_t k = partial; k; k &= k - 1) {
+        int l = __builtin_ctz(k);
+        dbits[l] = warp_dbits(w, x->src[(c >> l & 1) ? 0 : 1], l);
+    }
     commit(w, x->dst, r, mask, defined);
+    for (; partial; partial &= partial - 1)
+        warp_define_bits(w, x->dst, __builtin_ctz(partial), dbits[__builtin_ctz(partial)], x->bits);
 }
 
 /* The kernel forms of x (lower.c): a 32-bit integer operation or compare that the Program's
@@ -746,14 +754,30 @@ void alu_kernel_forms(XInstr *x)
     }
 }
 
+/* alu_kernel's kop for lanes of mask where a source is not defined in every bit: apart, so
+ * that the common case keeps a small frame. */
+__attribute__((noinline)) static void kernel_partly_defined(Warp *w, const XInstr *x, uint32_t mask, uint32_t defined)
+{
+    uint32_t a = x->src[0], b = x->src[x->src_count > 1];
+    uint64_t dbits[WARP_SIZE];
+    uint32_t partial = vbits_partial_results(w, x, mask, defined, dbits);
+    w->prog->kernels->int32(x->kop, w->val[x->dst], w->val[a], w->val[b], mask);
+    warp_define(w, x->dst, mask, defined);
+    vbits_define_partial(w, x, partial, dbits);
+}
+
 /* An instruction with a kernel form (kop or kcmp), for the lanes of mask. */
 void alu_kernel(Warp *w, const XInstr *x, uint32_t mask)
 {
     uint32_t a = x->src[0], b = x->src[x->src_count > 1];
     uint32_t defined = w->defined[a] & w->defined[b];
-    if (x->kop) {
+    if (x->kop && (mask & ~defined)) {
+        kernel_partly_defined(w, x, mask, defined);
+        return;
+    }
+    if (x->kop) {                               /* every source defined in every bit */
         w->prog->kernels->int32(x->kop, w->val[x->dst], w->val[a], w->val[b], mask);
-        w->defined[x->dst] = (w->defined[x->dst] & ~mask) | (defined & mask);
+        w->defined[x->dst] |= mask;
         return;
     }
     uint32_t t = w->prog->kernels->compare32(x->kcmp, w->val[a], w->val[b]);
@@ -795,12 +819,18 @@ void alu_execute(Warp *w, const XInstr *x, uint32_t mask)
     }
     Lanes r;
     uint32_t defined;
-    if (x->cls == 'f' && x->op != OP_MOV)
+    if (x->cls == 'f' && x->op != OP_MOV) {
         float_op(w, x, mask, r, &defined);
-    else
-        int_op(w, x, r, &defined);
+        if (x->dst_kind == DST_VALUE)
+            commit(w, x->dst, r, mask, defined);
+        return;
+    }
+    int_op(w, x, r, &defined);
+    uint64_t dbits[WARP_SIZE];
+    uint32_t partial = vbits_partial_results(w, x, mask, defined, dbits);
     if (x->dst_kind == DST_VALUE)
         commit(w, x->dst, r, mask, defined);
+    vbits_define_partial(w, x, partial, dbits);
 }
 
 /* mov.b64 d, {lo, hi} and mov.b64 {lo, hi}, d (and other splits): parts are in vec, lowest
@@ -820,13 +850,26 @@ void alu_move_parts(Warp *w, const XInstr *x, uint32_t mask)
         }
         for (unsigned i = 0; i < x->vec_count; i++)
             defined &= w->defined[x->vec[i]];
-        if (x->dst_kind == DST_VALUE)
-            commit(w, x->dst, r, mask, defined);
+        uint64_t dbits[WARP_SIZE];             /* each part's defined bits in its place */
+        uint32_t partial = mask & ~defined;
+        for (uint32_t k = partial; k; k &= k - 1) {
+            int l = __builtin_ctz(k);
+            dbits[l] = 0;
+            for (unsigned i = 0; i < x->vec_count; i++)
+                dbits[l] |= (warp_dbits(w, x->vec[i], l) & part_mask) << (i * part_bits);
+        }
+        if (x->dst_kind != DST_VALUE)
+            return;
+        commit(w, x->dst, r, mask, defined);
+        for (; partial; partial &= partial - 1)
+            warp_define_bits(w, x->dst, __builtin_ctz(partial), dbits[__builtin_ctz(partial)], x->bits);
         return;
     }
-    Lanes source;
+    Lanes source, source_bits;
     memcpy(source, w->val[x->src[0]], sizeof source);     /* {a, b}, a may overwrite the source */
     uint32_t defined = w->defined[x->src[0]];
+    for (int l = 0; l < WARP_SIZE; l++)
+        source_bits[l] = warp_dbits(w, x->src[0], l);
     for (unsigned i = 0; i < x->vec_count; i++) {
         if (x->vec[i] == NO_SLOT)
             continue;
@@ -834,5 +877,9 @@ void alu_move_parts(Warp *w, const XInstr *x, uint32_t mask)
         for (int l = 0; l < WARP_SIZE; l++)
             r[l] = (source[l] >> (i * part_bits)) & part_mask;
         commit(w, x->vec[i], r, mask, defined);
+        for (uint32_t k = mask & ~defined; k; k &= k - 1) {      /* the part's own bits */
+            int l = __builtin_ctz(k);
+            warp_define_bits(w, x->vec[i], l, source_bits[l] >> (i * part_bits), part_bits);
+        }
     }
 }

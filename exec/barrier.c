@@ -47,7 +47,7 @@ static void write_result(Warp *w, int lane, const Barrier *br)
     uint32_t bit = 1u << lane;
     if (x->dst_kind == DST_VALUE) {
         w->val[x->dst][lane] = br->red_true;
-        w->defined[x->dst] = br->red_undefined ? w->defined[x->dst] & ~bit : w->defined[x->dst] | bit;
+        warp_define(w, x->dst, bit, br->red_undefined ? 0 : bit);
         return;
     }
     bool value = x->red_op == BARRIER_RED_AND ? br->red_false == 0 : br->red_true > 0;

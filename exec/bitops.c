@@ -267,6 +267,55 @@ static const char *immediate_field_rule(const Warp *w, const XInstr *x, uint64_t
     return NULL;
 }
 
+/* The defined bits of lane l's result when its sources are not all defined in every bit. The
+ * instructions that only move bits (brev, bfe, bfi, prmt) do to the defined bits what they do
+ * to the value, when what chooses the bits is defined; bits they make constant are defined.
+ * lop3: a bit is defined where every value of the undefined input bits gives the same result.
+ * Anything else: none. */
+static uint64_t moved_bits(const Warp *w, const XInstr *x, int l)
+{
+    unsigned bits = x->bits;
+    uint64_t m = width_mask(bits), field = bits == 64 ? 0xffffffffu : 0xff;
+    uint64_t a = w->val[x->src[0]][l], da = warp_dbits(w, x->src[0], l);
+    uint64_t b = x->src_count > 1 ? w->val[x->src[1]][l] : 0, db = x->src_count > 1 ? warp_dbits(w, x->src[1], l) : 0;
+    uint64_t c = x->src_count > 2 ? w->val[x->src[2]][l] : 0, dc = x->src_count > 2 ? warp_dbits(w, x->src[2], l) : 0;
+    uint64_t e = x->src_count > 3 ? w->val[x->src[3]][l] : 0, de = x->src_count > 3 ? warp_dbits(w, x->src[3], l) : 0;
+    switch (x->op) {
+    case OP_BREV:
+        return bit_reverse(da, bits);
+    case OP_BFE: {
+        if ((db & field) != field || (dc & field) != field)
+            return 0;
+        bool is_signed = x->cls == 's';
+        uint64_t from_a = bit_extract(~0ull, b, c, bits, is_signed) & m;   /* bits a decides */
+        return ((bit_extract(da, b, c, bits, is_signed) & from_a) | ~from_a) & m;
+    }
+    case OP_BFI:
+        if ((dc & field) != field || (de & field) != field)
+            return 0;
+        return bit_insert(da, db, c, e, bits) & m;
+    case OP_PRMT: {
+        uint64_t selector = x->mode ? 0x3 : 0xffff;
+        if ((dc & selector) != selector)
+            return 0;
+        return x->mode ? permute_mode(da, db, c, x->mode) : permute(da, db, c);
+    }
+    case OP_LOP3: {
+        unsigned lut = (unsigned)e & 0xff;
+        if ((de & 0xff) != 0xff)
+            return 0;
+        uint64_t first = lop3(a | ~da, b | ~db, c | ~dc, lut), differ = 0;
+        for (unsigned v = 0; v < 8; v++) {        /* the undefined bits of a, b, c all 0 or all 1 */
+            uint64_t va = (v & 4) ? a | ~da : a & da, vb = (v & 2) ? b | ~db : b & db, vc = (v & 1) ? c | ~dc : c & dc;
+            differ |= lop3(va, vb, vc, lut) ^ first;
+        }
+        return ~differ & m;
+    }
+    default:
+        return 0;
+    }
+}
+
 void bitops_execute(Warp *w, const XInstr *x, uint32_t mask)
 {
     const uint64_t *a = w->val[x->src[0]];
@@ -322,9 +371,17 @@ void bitops_execute(Warp *w, const XInstr *x, uint32_t mask)
     }
     if (folded && (mask & defined))
         report_warn(w, pc, mask & defined, folded);
+    uint64_t dbits[WARP_SIZE];
+    uint32_t partial = mask & ~defined;
+    for (uint32_t k = partial; k; k &= k - 1) {
+        int l = __builtin_ctz(k);
+        dbits[l] = folded ? 0 : moved_bits(w, x, l);
+    }
     uint64_t *d = w->val[x->dst];
     for (int l = 0; l < WARP_SIZE; l++)
         if (mask >> l & 1)
             d[l] = r[l];
-    w->defined[x->dst] = (w->defined[x->dst] & ~mask) | (defined & mask);
+    warp_define(w, x->dst, mask, defined);
+    for (; partial; partial &= partial - 1)
+        warp_define_bits(w, x->dst, __builtin_ctz(partial), dbits[__builtin_ctz(partial)], x->bits);
 }

@@ -21,6 +21,7 @@ typedef struct StartRows {
     uint32_t count;
     uint32_t *row;             /* the rows given, ascending */
     uint64_t (*val)[WARP_SIZE];
+    uint64_t (*bits)[WARP_SIZE];   /* Warp.bits of the row */
     uint32_t *defined;
 } StartRows;
 
@@ -45,21 +46,26 @@ static bool row_given(const Warp *w, uint32_t row)
     if (w->defined[row])
         return true;
     for (int l = 0; l < WARP_SIZE; l++)
-        if (w->val[row][l])
+        if (w->val[row][l] || w->bits[row][l])
             return true;
     return false;
 }
 
-static void push_row(StartRows *s, uint32_t row, const uint64_t *val, uint32_t defined)
+static void push_row(StartRows *s, uint32_t row, const uint64_t *val, const uint64_t *bits, uint32_t defined)
 {
     if ((s->count & (s->count - 1)) == 0) {      /* 0, 1, 2, 4, ...: room for twice as many */
         uint32_t room = s->count ? 2 * s->count : 1;
         s->row = xrealloc(s->row, room * sizeof *s->row);
         s->val = xrealloc(s->val, room * sizeof *s->val);
+        s->bits = xrealloc(s->bits, room * sizeof *s->bits);
         s->defined = xrealloc(s->defined, room * sizeof *s->defined);
     }
     s->row[s->count] = row;
     memcpy(s->val[s->count], val, sizeof *s->val);
+    if (bits)
+        memcpy(s->bits[s->count], bits, sizeof *s->bits);
+    else
+        memset(s->bits[s->count], 0, sizeof *s->bits);
     s->defined[s->count++] = defined;
 }
 
@@ -67,7 +73,7 @@ static void take_rows(StartRows *s, const Warp *w)
 {
     for (uint32_t r = 0; r < w->prog->reg_count; r++)
         if (row_given(w, r))
-            push_row(s, r, w->val[r], w->defined[r]);
+            push_row(s, r, w->val[r], w->bits[r], w->defined[r]);
 }
 
 /* Predicates in val[k][0]; the constants false and true (the last two slots) never change. */
@@ -76,7 +82,7 @@ static void take_preds(StartRows *s, const Warp *w)
     for (uint32_t q = 0; q + 2 < w->prog->pred_count; q++)
         if (w->pred[q] || w->pred_defined[q]) {
             uint64_t v[WARP_SIZE] = { w->pred[q] };
-            push_row(s, q, v, w->pred_defined[q]);
+            push_row(s, q, v, NULL, w->pred_defined[q]);
         }
 }
 
@@ -110,12 +116,14 @@ static void restore_snapshot(Block *b, const Snapshot *s)
     for (uint32_t i = 0; i < b->warp_count; i++) {
         Warp *w = b->warps[i];
         memset(w->val, 0, p->reg_count * sizeof *w->val);
+        memset(w->bits, 0, p->reg_count * sizeof *w->bits);
         memset(w->defined, 0, p->reg_count * sizeof *w->defined);
         memset(w->pred, 0, (p->pred_count - 2) * sizeof *w->pred);
         memset(w->pred_defined, 0, (p->pred_count - 2) * sizeof *w->pred_defined);
         const StartRows *r = &s->regs[i], *q = &s->preds[i];
         for (uint32_t k = 0; k < r->count; k++) {
             memcpy(w->val[r->row[k]], r->val[k], sizeof *w->val);
+            memcpy(w->bits[r->row[k]], r->bits[k], sizeof *w->bits);
             w->defined[r->row[k]] = r->defined[k];
         }
         for (uint32_t k = 0; k < q->count; k++) {
@@ -145,6 +153,7 @@ static void free_rows(StartRows *s)
 {
     free(s->row);
     free(s->val);
+    free(s->bits);
     free(s->defined);
 }
 
@@ -227,6 +236,7 @@ static Warp *new_warp(Block *b, uint32_t index)
     w->thread_base = index * WARP_SIZE;
     w->val = xcalloc_aligned(p->row_count, sizeof *w->val, 64);   /* rows on cache lines: whole-vector moves */
     w->defined = xcalloc(p->row_count ? p->row_count : 1, sizeof *w->defined);
+    w->bits = xcalloc_aligned(p->row_count, sizeof *w->bits, 64);
     for (uint32_t i = p->first_immediate; i < p->row_count; i++) {
         for (int l = 0; l < WARP_SIZE; l++)
             w->val[i][l] = p->immediates[i - p->first_immediate];
@@ -248,6 +258,7 @@ static Warp *new_warp(Block *b, uint32_t index)
 static void free_warp_state(Warp *w)
 {
     free(w->val);
+    free(w->bits);
     free(w->defined);
     free(w->pred);
     free(w->pred_defined);

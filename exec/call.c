@@ -44,20 +44,21 @@ static void save_bytes(SaveArea *s, const void *p, size_t n)
     s->len += n;
 }
 
+/* A lane's value and its defined bits. */
 static void save_row(SaveArea *s, const Warp *w, uint32_t row, int l)
 {
-    uint64_t v = w->val[row][l];
-    uint8_t d = (uint8_t)(w->defined[row] >> l & 1);
+    uint64_t v = w->val[row][l], d = warp_dbits(w, row, l);
     save_bytes(s, &v, sizeof v);
-    save_bytes(s, &d, 1);
+    save_bytes(s, &d, sizeof d);
 }
 
 static const uint8_t *restore_row(Warp *w, uint32_t row, int l, const uint8_t *p)
 {
-    uint32_t bit = 1u << l;
+    uint64_t d;
     memcpy(&w->val[row][l], p, 8);
-    w->defined[row] = p[8] ? w->defined[row] | bit : w->defined[row] & ~bit;
-    return p + 9;
+    memcpy(&d, p + 8, 8);
+    warp_define_bits(w, row, l, d, 64);          /* partly defined bits were saved within the width */
+    return p + 16;
 }
 
 static void save_activation(Warp *w, const FuncLayout *f, int l)

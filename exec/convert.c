@@ -274,10 +274,24 @@ void convert_execute(Warp *w, const XInstr *x, uint32_t mask)
     }
     if (directed)
         fesetround(saved);
+    /* Integer truncation and extension keep the defined bits (an extended sign bit's copies are
+     * defined as it is); anything else is defined only where the source is in every bit. */
+    uint64_t dbits[WARP_SIZE];
+    uint32_t partial = 0;
+    bool sign_out = to_cls == 's' && x->dst_bits > to;
+    if (!from_float && !to_float && !small_from && !small_to && !x->sat)
+        for (uint32_t k = mask & ~w->defined[x->src[0]]; k; k &= k - 1) {
+            int l = __builtin_ctz(k);
+            dbits[l] = vbits_convert(warp_dbits(w, x->src[0], l), from, to, from_cls == 's');
+            dbits[l] = sign_out ? vbits_convert(dbits[l], to, x->dst_bits, true) : dbits[l];
+            partial |= 1u << l;
+        }
     /* A destination register wider than the type gets the value sign- or zero-extended. */
     uint64_t *d = w->val[x->dst];
     for (int l = 0; l < WARP_SIZE; l++)
         if (mask >> l & 1)
-            d[l] = to_cls == 's' && x->dst_bits > to ? (uint64_t)sign_extend(r[l], to) & width_mask(x->dst_bits) : r[l];
-    w->defined[x->dst] = (w->defined[x->dst] & ~mask) | (w->defined[x->src[0]] & mask);
+            d[l] = sign_out ? (uint64_t)sign_extend(r[l], to) & width_mask(x->dst_bits) : r[l];
+    warp_define(w, x->dst, mask, w->defined[x->src[0]]);
+    for (; partial; partial &= partial - 1)
+        warp_define_bits(w, x->dst, __builtin_ctz(partial), dbits[__builtin_ctz(partial)], x->dst_bits);
 }

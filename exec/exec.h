@@ -36,7 +36,7 @@ typedef struct Region {
     uint64_t base;             /* address in its space */
     uint64_t size;             /* bytes (per lane for .local) */
     uint8_t *data;
-    uint8_t *shadow;           /* 1 where the byte is defined */
+    uint8_t *shadow;           /* each byte's defined bits (0xff: all of them) */
     bool borrowed;             /* data and shadow belong to another Memory (grid.c's workers) */
     uint64_t high;             /* per-lane: no thread has written at or past this offset since
                                 * the CTA began (what a new CTA must make undefined again) */
@@ -311,7 +311,9 @@ typedef struct Warp {
     uint32_t index;            /* %warpid */
     uint32_t thread_base;      /* the CTA thread number of lane 0 */
     uint64_t (*val)[WARP_SIZE];/* val[row][lane] */
-    uint32_t *defined;         /* defined[row]: lanes whose value is defined */
+    uint32_t *defined;         /* defined[row]: lanes whose value is defined in every bit */
+    uint64_t (*bits)[WARP_SIZE];   /* bits[row][lane]: for a lane not in defined[row], the bits of
+                                * its value that are defined (0: none; warp_define keeps it) */
     uint32_t *pred;            /* pred[slot]: lanes where true */
     uint32_t *pred_defined;
     uint32_t pc[WARP_SIZE];
@@ -392,6 +394,54 @@ static inline void warp_advance(Warp *w, uint32_t mask, uint32_t next)
     for (int l = 0; l < WARP_SIZE; l++)
         w->pc[l] = (mask >> l & 1) ? next : w->pc[l];
 }
+
+/* The defined bits of lane l's value in row (all ones when every bit is). */
+static inline uint64_t warp_dbits(const Warp *w, uint32_t row, int l)
+{
+    return (w->defined[row] >> l & 1) ? ~0ull : w->bits[row][l];
+}
+
+/* The lanes of `lanes` whose value in row is defined in every bit of need. */
+static inline uint32_t warp_defined_in(const Warp *w, uint32_t row, uint32_t lanes, uint64_t need)
+{
+    uint32_t d = w->defined[row] & lanes;
+    for (uint32_t k = lanes & ~d; k; k &= k - 1)
+        if ((w->bits[row][__builtin_ctz(k)] & need) == need)
+            d |= 1u << __builtin_ctz(k);
+    return d;
+}
+
+/* The lanes of mask become defined in every bit (those of `defined`) or in none (the others). */
+static inline void warp_define(Warp *w, uint32_t row, uint32_t mask, uint32_t defined)
+{
+    for (uint32_t k = mask & ~defined; k; k &= k - 1)
+        w->bits[row][__builtin_ctz(k)] = 0;
+    w->defined[row] = (w->defined[row] & ~mask) | (defined & mask);
+}
+
+/* Lane l of row gets the defined bits dbits of a value `width` bits wide. */
+static inline void warp_define_bits(Warp *w, uint32_t row, int l, uint64_t dbits, unsigned width)
+{
+    uint64_t m = width_mask(width);
+    if ((dbits & m) == m) {
+        w->defined[row] |= 1u << l;
+    } else {
+        w->defined[row] &= ~(1u << l);
+        w->bits[row][l] = dbits & m;
+    }
+}
+
+/* vbits.c: definedness bit by bit. The defined bits of a result from those of its inputs
+ * (da, db; all ones where defined), width bits wide: a Kernels op (KOP_*) a op b; every bit or
+ * none; a conversion that truncates or extends (zero or sign). */
+uint64_t vbits_binary(unsigned kop, uint64_t a, uint64_t da, uint64_t b, uint64_t db, unsigned width);
+uint64_t vbits_whole(uint64_t da, uint64_t db, unsigned width);
+uint64_t vbits_convert(uint64_t da, unsigned from, unsigned to, bool sign);
+/* An ALU instruction's lanes of mask where a source is not defined in every bit (defined: the
+ * lanes where all are): their results' defined bits into dbits, read before the destination is
+ * written; vbits_define_partial then gives those lanes those bits. */
+uint32_t vbits_partial_results(const Warp *w, const XInstr *x, uint32_t mask, uint32_t defined, uint64_t *dbits);
+void vbits_define_partial(Warp *w, const XInstr *x, uint32_t lanes, const uint64_t *dbits);
 
 /* The lanes of `lanes` whose guard holds; `undefined` gets those whose guard is undefined. */
 static inline uint32_t warp_guard_lanes(const Warp *w, const XInstr *x, uint32_t lanes, uint32_t *undefined)
@@ -485,6 +535,7 @@ uint64_t convert_double_to_small(double v, int type);        /* rounded to neare
 /* format.c: one value as text in its type. */
 void format_value(char *buf, size_t size, uint64_t bits, int type);       /* as the table shows it */
 void format_json_value(char *buf, size_t size, uint64_t bits, int type);  /* as --json writes it */
+void format_partial(char *buf, size_t size, uint64_t bits, uint64_t dbits, unsigned width);  /* "0x0000??00" */
 
 /* warpops.c: the exchange instructions, for the lanes that complete them together. */
 /* at: the instruction when every lane runs the same one; NULL: each lane's own, found through

@@ -140,3 +140,23 @@ void format_json_value(char *buf, size_t size, uint64_t bits, int type)
 }
 
 /* ---- buffers ---- */
+
+/* A value defined in some bits only: its hex digits, '?' for each digit with an undefined bit,
+ * as many digits as the width has ("0x000001??"); nothing at all defined: "undef". */
+void format_partial(char *buf, size_t size, uint64_t bits, uint64_t dbits, unsigned width)
+{
+    if (!(dbits & width_mask(width))) {
+        snprintf(buf, size, "undef");
+        return;
+    }
+    static const char hex[] = "0123456789abcdef";
+    unsigned digits = (width + 3) / 4;
+    char text[24] = "0x";
+    for (unsigned i = 0; i < digits; i++) {
+        unsigned shift = 4 * (digits - 1 - i);
+        uint64_t nibble = width_mask(width) & (0xfull << shift);
+        text[2 + i] = (dbits & nibble) == nibble ? hex[bits >> shift & 0xf] : '?';
+    }
+    text[2 + digits] = '\0';
+    snprintf(buf, size, "%s", text);
+}

@@ -55,6 +55,12 @@ static uint64_t ieee(const XInstr *x, double a, double b, uint64_t a_bits, uint6
     return float_to_bits(r, 64, false);
 }
 
+/* slct: c >= 0 takes a, else b; c of the second type; NaN takes b (the H100, float_016). */
+static bool take_first(const XInstr *x, uint64_t c)
+{
+    return type_info[x->src_type].cls == 'f' ? float_from_bits(c, 32, x->ftz) >= 0 : (int32_t)c >= 0;
+}
+
 void mathops_execute(Warp *w, const XInstr *x, uint32_t mask)
 {
     const uint64_t *a = w->val[x->src[0]];
@@ -95,11 +101,9 @@ void mathops_execute(Warp *w, const XInstr *x, uint32_t mask)
             r[l] = (b[l] & ~sign & width_mask(width)) | (a[l] & sign);
             break;
         }
-        case OP_SLCT: {             /* c >= 0 ? a : b, c of the second type; NaN: b (the H100, float_016) */
-            bool take_a = type_info[x->src_type].cls == 'f' ? float_from_bits(c[l], 32, x->ftz) >= 0 : (int32_t)c[l] >= 0;
-            r[l] = take_a ? a[l] : b[l];
+        case OP_SLCT:
+            r[l] = take_first(x, c[l]) ? a[l] : b[l];
             break;
-        }
         case OP_TESTP: {
             /* Classified in the operand's own format: an f32 subnormal is subnormal, and +-0
              * is normal (the PTX ISA; the H100: float_000, float_036). */
@@ -129,9 +133,18 @@ void mathops_execute(Warp *w, const XInstr *x, uint32_t mask)
         w->pred_defined[x->dst] = (w->pred_defined[x->dst] & ~mask) | (defined & mask);
         return;
     }
+    /* slct with a defined selector: the chosen source's defined bits. */
+    uint64_t dbits[WARP_SIZE];
+    uint32_t partial = x->op == OP_SLCT ? mask & ~defined & w->defined[x->src[2]] : 0;
+    for (uint32_t k = partial; k; k &= k - 1) {
+        int l = __builtin_ctz(k);
+        dbits[l] = warp_dbits(w, x->src[take_first(x, c[l]) ? 0 : 1], l);
+    }
     uint64_t *d = w->val[x->dst];
     for (int l = 0; l < WARP_SIZE; l++)
         if (mask >> l & 1)
             d[l] = r[l];
-    w->defined[x->dst] = (w->defined[x->dst] & ~mask) | (defined & mask);
+    warp_define(w, x->dst, mask, defined);
+    for (; partial; partial &= partial - 1)
+        warp_define_bits(w, x->dst, __builtin_ctz(partial), dbits[__builtin_ctz(partial)], x->bits);
 }

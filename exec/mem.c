@@ -120,7 +120,7 @@ uint32_t mem_add(Memory *mem, const char *name, int space, uint64_t size, uint32
     r->data = xcalloc(bytes ? bytes : 1, 1);
     r->shadow = xcalloc(bytes ? bytes : 1, 1);
     if (defined)
-        memset(r->shadow, 1, bytes);
+        memset(r->shadow, 0xff, bytes);
     return mem->count++;
 }
 
@@ -393,9 +393,21 @@ static void write_bytes(uint8_t *p, uint64_t v, unsigned size)
 static bool all_set(const uint8_t *shadow, unsigned size)
 {
     for (unsigned i = 0; i < size; i++)
-        if (!shadow[i])
+        if (shadow[i] != 0xff)
             return false;
     return true;
+}
+
+/* The defined bits of a value loaded from size bytes whose shadow is s, extended as the load
+ * extends the value: bits above a zero-extended value are defined zeros; above a sign-extended
+ * one, copies of the sign bit, defined as it is. */
+static uint64_t loaded_dbits(uint64_t s, unsigned size, bool sign)
+{
+    if (size >= 8)
+        return s;
+    uint64_t m = width_mask(8 * size);
+    bool top_defined = s >> (8 * size - 1) & 1;
+    return (s & m) | (sign && !top_defined ? 0 : ~m);
 }
 
 /* The lane's address [base + offset], formed in the width of the base register: with a 32-bit
@@ -450,13 +462,6 @@ static inline void store_word(uint8_t *p, uint64_t v, unsigned size)
     write_bytes(p, v, size);
 }
 
-/* Whether none of the size shadow bytes at p is zero (all_set, a word at a time). */
-static inline bool shadow_all_set(const uint8_t *p, unsigned size)
-{
-    const uint64_t ones = 0x0101010101010101ull, highs = 0x8080808080808080ull;
-    uint64_t keep = width_mask(8 * size), s = load_word(p, size) | ~keep;   /* bytes past size: set */
-    return ((s - ones) & ~s & highs) == 0;          /* the classic "has a zero byte" test */
-}
 
 /* The copy itself, lane by lane, lowest lane first (overlapping stores end as on the slow
  * path). Lane l's access starts at byte address[l] + adjust + l * copy of the region: adjust
@@ -468,16 +473,15 @@ static inline void warp_copy(Warp *w, const XInstr *x, bool full, uint32_t mask,
 {
     uint8_t *data = r->data, *shadow = r->shadow;
     unsigned count = x->vec_count;
-    const uint64_t ones = 0x0101010101010101ull;
     if (x->op == OP_ST && count == 1) {
-        const uint64_t *v = w->val[x->vec[0]];
+        const uint64_t *v = w->val[x->vec[0]], *bits = w->bits[x->vec[0]];
         uint32_t defined = w->defined[x->vec[0]];
         for (int l = 0; l < WARP_SIZE; l++) {
             if (!full && !(mask >> l & 1))
                 continue;
             uint64_t at = address[l] + adjust + (uint64_t)l * copy;
             store_word(data + at, v[l], size);
-            store_word(shadow + at, (defined >> l & 1) * ones, size);
+            store_word(shadow + at, (defined >> l & 1) ? ~0ull : bits[l], size);
         }
         return;
     }
@@ -490,7 +494,7 @@ static inline void warp_copy(Warp *w, const XInstr *x, bool full, uint32_t mask,
                     continue;                    /* '_' in a vector */
                 uint64_t at = address[l] + adjust + (uint64_t)l * copy + e * size;
                 store_word(data + at, w->val[row][l], size);
-                store_word(shadow + at, (w->defined[row] >> l & 1) * ones, size);
+                store_word(shadow + at, warp_dbits(w, row, l), size);
             }
         }
         return;
@@ -505,19 +509,26 @@ static inline void warp_copy(Warp *w, const XInstr *x, bool full, uint32_t mask,
         if (row == NO_SLOT)
             continue;
         uint64_t *d = w->val[row];
-        uint64_t start = adjust + e * size;
-        uint32_t set = 0;
+        uint64_t start = adjust + e * size, whole = width_mask(8 * size);
+        uint64_t partial_bits[WARP_SIZE];
+        uint32_t set = 0, partial = 0;
         for (int l = 0; l < WARP_SIZE; l++) {
             if (!full && !(mask >> l & 1))
                 continue;
             uint64_t at = address[l] + start + (uint64_t)l * copy;
-            uint64_t v = load_word(data + at, size);
+            uint64_t v = load_word(data + at, size), sw = load_word(shadow + at, size);
             if (sign)
                 v = (uint64_t)((int64_t)(v << shift) >> shift);
             d[l] = v & keep;
-            set |= (uint32_t)shadow_all_set(shadow + at, size) << l;
+            set |= (uint32_t)(sw == whole) << l;
+            partial |= (uint32_t)(sw != whole && sw != 0) << l;
+            partial_bits[l] = sw;
         }
-        w->defined[row] = (w->defined[row] & ~mask) | set;
+        warp_define(w, row, mask, set);
+        for (uint32_t k = partial; k; k &= k - 1) {
+            int l = __builtin_ctz(k);
+            warp_define_bits(w, row, l, loaded_dbits(partial_bits[l], size, sign), x->dst_bits);
+        }
     }
 }
 
@@ -625,10 +636,9 @@ static void memory_access(Warp *w, const XInstr *x, uint32_t mask)
             uint32_t row = x->vec[e];
             if (row == NO_SLOT)
                 continue;                    /* '_' in a vector */
-            uint32_t bit = 1u << l;
             if (store) {
                 write_bytes(p, w->val[row][l], size);
-                memset(shadow, (w->defined[row] >> l) & 1, size);
+                write_bytes(shadow, warp_dbits(w, row, l), size);
             } else {
                 uint64_t v = read_bytes(p, size);
                 if (sign && size < 8) {
@@ -636,7 +646,7 @@ static void memory_access(Warp *w, const XInstr *x, uint32_t mask)
                     v = (uint64_t)((int64_t)(v << shift) >> shift);
                 }
                 w->val[row][l] = v & width_mask(x->dst_bits);
-                w->defined[row] = all_set(shadow, size) ? w->defined[row] | bit : w->defined[row] & ~bit;
+                warp_define_bits(w, row, l, loaded_dbits(read_bytes(shadow, size), size, sign && size < 8), x->dst_bits);
             }
         }
     }
@@ -651,7 +661,7 @@ static void convert_address(Warp *w, const XInstr *x, uint32_t mask)
     for (int l = 0; l < WARP_SIZE; l++)
         if (mask >> l & 1)
             d[l] = (x->to_space ? a[l] - shift : a[l] + shift) & width_mask(x->bits);
-    w->defined[x->dst] = (w->defined[x->dst] & ~mask) | (w->defined[x->src[0]] & mask);
+    warp_define(w, x->dst, mask, w->defined[x->src[0]]);
 }
 
 void mem_execute(Warp *w, const XInstr *x, uint32_t mask)
@@ -741,11 +751,11 @@ void mem_atomic(Warp *w, const XInstr *x, uint32_t mask)
         uint64_t b = w->val[x->vec[0]][l], c = x->vec_count > 1 ? w->val[x->vec[1]][l] : 0;
         bool in_defined = (w->defined[x->vec[0]] >> l & 1) && (x->vec_count < 2 || (w->defined[x->vec[1]] >> l & 1));
         write_bytes(p, atomic_update(x, old, b, c, space == SPACE_GLOBAL), size);
-        memset(shadow, old_defined && in_defined, size);
+        memset(shadow, old_defined && in_defined ? 0xff : 0, size);
         if (x->dst_kind == DST_VALUE) {
             uint32_t bit = 1u << l;
             w->val[x->dst][l] = old;
-            w->defined[x->dst] = old_defined ? w->defined[x->dst] | bit : w->defined[x->dst] & ~bit;
+            warp_define(w, x->dst, bit, old_defined ? bit : 0);
         }
     }
 }

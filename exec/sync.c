@@ -16,7 +16,7 @@ static void forget_if_guard_undefined(Warp *w, const XInstr *x, uint32_t lanes)
     if (!x->guard || !(lanes &= ~w->pred_defined[x->guard_pred]))
         return;
     if (x->dst_kind == DST_VALUE)
-        w->defined[x->dst] &= ~lanes;
+        warp_define(w, x->dst, lanes, 0);
     else if (x->dst_kind == DST_PRED)
         w->pred_defined[x->dst] &= ~lanes;
     if (x->dst_pred != NO_SLOT)
@@ -98,13 +98,14 @@ bool sync_converged(Warp *w, uint32_t pc, uint32_t mask)
     if (!run)
         return true;
     uint32_t row = x->src[x->src_count - 1];
-    if (run & ~w->defined[row])
-        return false;
     uint32_t membermask = (uint32_t)w->val[row][__builtin_ctz(run)];
-    if (row < w->prog->first_immediate)
+    if (row < w->prog->first_immediate) {      /* a register (immediates are defined) */
+        if ((run & w->defined[row]) != run && (run & ~warp_defined_in(w, row, run, w->launched)))
+            return false;               /* a membermask counts the bits of lanes that exist */
         for (uint32_t k = run; k; k &= k - 1)
             if ((uint32_t)w->val[row][__builtin_ctz(k)] != membermask)
                 return false;
+    }
     if ((membermask & w->launched & ~w->exited) != run)
         return false;
     exchange(w, x, x, run, run);
@@ -132,7 +133,7 @@ void sync_arrive(Warp *w, uint32_t pc, uint32_t mask)
     if (!mask)
         return;
     uint32_t row = x->src[x->src_count - 1];
-    uint32_t undefined = mask & ~w->defined[row];
+    uint32_t undefined = mask & ~warp_defined_in(w, row, mask, w->launched);   /* bits of lanes that exist */
     if (undefined)
         report_warn(w, pc, undefined, "undefined membermask");
     if (!w->waiting && !undefined) {

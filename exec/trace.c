@@ -59,8 +59,12 @@ static void value_text(char *buf, size_t size, const Warp *w, const Written *v, 
     if (v->pred) {
         bool defined = w->pred_defined[v->row] >> lane & 1;
         snprintf(buf, size, "%s", !defined ? (json ? "null" : "undef") : (w->pred[v->row] >> lane & 1) ? "true" : "false");
-    } else if (!(w->defined[v->row] >> lane & 1)) {
+    } else if (!(w->defined[v->row] >> lane & 1) && !w->bits[v->row][lane]) {
         snprintf(buf, size, "%s", json ? "null" : "undef");
+    } else if (!(w->defined[v->row] >> lane & 1)) {      /* defined in some bits: "0x0000??00" */
+        char text[32];
+        format_partial(text, sizeof text, w->val[v->row][lane], w->bits[v->row][lane], type_info[v->type].bits);
+        snprintf(buf, size, json ? "\"%s\"" : "%s", text);
     } else if (json) {
         format_json_value(buf, size, w->val[v->row][lane], v->type);
     } else {

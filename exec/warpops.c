@@ -53,11 +53,41 @@ uint32_t warpops_shfl_sources(int mode, const uint64_t *b, const uint64_t *c, bo
 #undef SHFL_MODE_LOOP
 
 /* All lanes at one instruction (converged code): the sources first, then straight loops. */
+/* The lanes of `lanes` whose b and c are defined where they count: b's lane (bits 0-4), c's
+ * clamp and segment mask (bits 0-4 and 8-12). */
+static inline uint32_t shfl_control_defined(const Warp *w, const XInstr *x, uint32_t lanes)
+{
+    if ((w->defined[x->src[1]] & w->defined[x->src[2]] & lanes) == lanes)
+        return lanes;
+    return warp_defined_in(w, x->src[1], lanes, 0x1f) & warp_defined_in(w, x->src[2], lanes, 0x1f1f);
+}
+
+/* shfl_uniform's values when some lanes read a value not defined in every bit (ok: the lanes
+ * that read a defined one, control: those whose b and c are defined, sent: the lanes that
+ * supplied theirs): a source lane's value defined in some bits only brings those bits. Apart,
+ * so that the common case keeps a small frame. */
+__attribute__((noinline)) static void shfl_partly_defined(Warp *w, const XInstr *x, unsigned form, unsigned k,
+                                                          const int8_t *src, uint32_t write, uint32_t ok,
+                                                          uint32_t control, uint32_t sent)
+{
+    uint64_t dbits[WARP_SIZE];
+    uint32_t partial = 0;
+    for (uint32_t p = write & control & ~ok; p; p &= p - 1) {
+        int l = __builtin_ctz(p), j = src[l];
+        if ((sent >> j & 1) && (dbits[l] = w->bits[x->src[0]][j] & 0xffffffffu))
+            partial |= 1u << l;
+    }
+    w->prog->kernels->shfl32(form, k, w->val[x->dst], w->val[x->src[0]], src, write);
+    warp_define(w, x->dst, write, ok & control);
+    for (; partial; partial &= partial - 1)
+        warp_define_bits(w, x->dst, __builtin_ctz(partial), dbits[__builtin_ctz(partial)], 32);
+}
+
 static void shfl_uniform(Warp *w, const XInstr *x, uint32_t lanes, uint32_t participants, uint32_t guard_true)
 {
     const uint64_t *a = w->val[x->src[0]], *b = w->val[x->src[1]], *c = w->val[x->src[2]];
     uint32_t supplied = w->defined[x->src[0]] & participants & guard_true;
-    uint32_t control = w->defined[x->src[1]] & w->defined[x->src[2]];
+    uint32_t control = ALL_LANES;              /* b and c immediates: defined */
     uint32_t first_immediate = w->prog->first_immediate;
     int8_t own[WARP_SIZE];
     const int8_t *src = own;
@@ -70,6 +100,7 @@ static void shfl_uniform(Warp *w, const XInstr *x, uint32_t lanes, uint32_t part
         form = t->form;
         k = t->k;
     } else {
+        control = shfl_control_defined(w, x, ALL_LANES);
         in_range = warpops_shfl_sources(x->mode, b, c, x->src[1] >= first_immediate && x->src[2] >= first_immediate, own);
     }
     uint32_t ok = 0;
@@ -86,9 +117,11 @@ static void shfl_uniform(Warp *w, const XInstr *x, uint32_t lanes, uint32_t part
         w->trace->undefined |= write & ~(ok & control);
         w->trace->exchanged = true;
     }
-    if (x->dst_kind == DST_VALUE) {
+    if (x->dst_kind == DST_VALUE && (write & control & ~ok)) {
+        shfl_partly_defined(w, x, form, k, src, write, ok, control, participants & guard_true);
+    } else if (x->dst_kind == DST_VALUE) {
         w->prog->kernels->shfl32(form, k, w->val[x->dst], a, src, write);
-        w->defined[x->dst] = (w->defined[x->dst] & ~write) | (ok & control & write);
+        warp_define(w, x->dst, write, ok & control);
     }
     if (x->dst_pred != NO_SLOT) {
         w->pred[x->dst_pred] = (w->pred[x->dst_pred] & ~write) | (in_range & write);
@@ -103,17 +136,18 @@ void warpops_shfl(Warp *w, const XInstr *at, uint32_t lanes, uint32_t participan
         return;
     }
 
-    uint64_t source[WARP_SIZE] = { 0 };
+    uint64_t source[WARP_SIZE] = { 0 }, source_bits[WARP_SIZE] = { 0 };
     uint32_t supplied = 0;               /* lanes whose SourceA is defined */
     for (uint32_t k = lanes & guard_true; k; k &= k - 1) {
         int l = __builtin_ctz(k);
         const XInstr *x = &w->prog->code[w->arrival[l].pc];
         source[l] = w->val[x->src[0]][l] & 0xffffffffu;
+        source_bits[l] = (participants >> l & 1) ? warp_dbits(w, x->src[0], l) & 0xffffffffu : 0;
         supplied |= (w->defined[x->src[0]] >> l & 1) << l;
     }
     supplied &= participants & guard_true;
 
-    uint64_t result[WARP_SIZE];
+    uint64_t result[WARP_SIZE], result_bits[WARP_SIZE];
     uint32_t result_defined = 0, in_range = 0;
     for (uint32_t k = lanes & guard_true; k; k &= k - 1) {
         int lane = __builtin_ctz(k);
@@ -134,13 +168,14 @@ void warpops_shfl(Warp *w, const XInstr *at, uint32_t lanes, uint32_t participan
         if (!pval)
             j = lane;
         result[lane] = source[j];
+        result_bits[lane] = shfl_control_defined(w, x, 1u << lane) ? source_bits[j] : 0;
         if (w->trace) {
             w->trace->source[lane] = (int8_t)j;
             w->trace->exchanged = true;
             w->trace->own |= (uint32_t)!pval << lane;
         }
         uint32_t ok = supplied >> j & 1;
-        uint32_t control_defined = w->defined[x->src[1]] & w->defined[x->src[2]];
+        uint32_t control_defined = shfl_control_defined(w, x, 1u << lane);
         result_defined |= (ok & (control_defined >> lane)) << lane;
         in_range |= (uint32_t)pval << lane;
         if (w->trace && !((ok & (control_defined >> lane)) & 1))
@@ -152,10 +187,12 @@ void warpops_shfl(Warp *w, const XInstr *at, uint32_t lanes, uint32_t participan
         uint32_t bit = 1u << l;
         if (x->dst_kind == DST_VALUE) {
             w->val[x->dst][l] = result[l];
-            w->defined[x->dst] = (w->defined[x->dst] & ~bit) | (result_defined & bit);
+            warp_define(w, x->dst, bit, result_defined);
+            if (!(result_defined & bit) && result_bits[l])    /* a partly defined source's bits travel */
+                warp_define_bits(w, x->dst, l, result_bits[l], 32);
         }
         if (x->dst_pred != NO_SLOT) {
-            uint32_t control_defined = w->defined[x->src[1]] & w->defined[x->src[2]];
+            uint32_t control_defined = shfl_control_defined(w, x, bit);
             w->pred[x->dst_pred] = (w->pred[x->dst_pred] & ~bit) | (in_range & bit);
             w->pred_defined[x->dst_pred] = (w->pred_defined[x->dst_pred] & ~bit) | (control_defined & bit);
         }
@@ -183,7 +220,7 @@ void warpops_vote(Warp *w, const XInstr *at, uint32_t lanes, uint32_t guard_true
         uint32_t bit = 1u << l;
         if (x->dst_kind == DST_VALUE) {           /* .ballot.b32 */
             w->val[x->dst][l] = yes;
-            w->defined[x->dst] = (w->defined[x->dst] & ~bit) | (known & bit);
+            warp_define(w, x->dst, bit, known);
         } else if (x->dst_kind == DST_PRED) {
             bool v = x->mode == MOD_ALL ? yes == voters
                    : x->mode == MOD_ANY ? yes != 0
@@ -194,11 +231,13 @@ void warpops_vote(Warp *w, const XInstr *at, uint32_t lanes, uint32_t guard_true
     }
 }
 
-/* shf: n = min(c, 32) (.clamp) or c & 31 (.wrap); the shift is done on the 64-bit b:a. */
+/* shf: n = min(c, 32) (.clamp) or c & 31 (.wrap); the shift is done on the 64-bit b:a. The
+ * amount counts in every bit with .clamp, in bits 0-4 with .wrap. */
 void warpops_shf(Warp *w, const XInstr *x, uint32_t mask)
 {
     const uint64_t *a = w->val[x->src[0]], *b = w->val[x->src[1]], *c = w->val[x->src[2]];
-    uint32_t undefined_amount = mask & ~w->defined[x->src[2]];
+    uint32_t amount_defined = warp_defined_in(w, x->src[2], ALL_LANES, x->clamp ? 0xffffffffu : 0x1f);
+    uint32_t undefined_amount = mask & ~amount_defined;
     if (undefined_amount)
         report_warn(w, (uint32_t)(x - w->prog->code), undefined_amount, "undefined shift amount");
     uint64_t r[WARP_SIZE];
@@ -209,12 +248,24 @@ void warpops_shf(Warp *w, const XInstr *x, uint32_t mask)
         uint64_t v = (b[l] & 0xffffffffu) << 32 | (a[l] & 0xffffffffu);
         r[l] = left ? (v << n) >> 32 : (v >> n) & 0xffffffffu;
     }
-    uint32_t defined = w->defined[x->src[0]] & w->defined[x->src[1]] & w->defined[x->src[2]];
+    uint32_t defined = w->defined[x->src[0]] & w->defined[x->src[1]] & amount_defined;
+    /* A defined amount moves a's and b's defined bits as it moves their bits. */
+    uint64_t dbits[WARP_SIZE];
+    uint32_t partial = mask & ~defined & amount_defined;
+    for (uint32_t k = partial; k; k &= k - 1) {
+        int l = __builtin_ctz(k);
+        uint32_t cv = (uint32_t)c[l];
+        uint32_t n = x->clamp ? (cv < 32 ? cv : 32) : cv & 0x1f;
+        uint64_t v = (warp_dbits(w, x->src[1], l) & 0xffffffffu) << 32 | (warp_dbits(w, x->src[0], l) & 0xffffffffu);
+        dbits[l] = left ? (v << n | ((1ull << n) - 1)) >> 32 : (v >> n) & 0xffffffffu;
+    }
     if (x->dst_kind == DST_VALUE) {
         for (int l = 0; l < WARP_SIZE; l++)
             if (mask >> l & 1)
                 w->val[x->dst][l] = r[l];
-        w->defined[x->dst] = (w->defined[x->dst] & ~mask) | (defined & mask);
+        warp_define(w, x->dst, mask, defined);
+        for (; partial; partial &= partial - 1)
+            warp_define_bits(w, x->dst, __builtin_ctz(partial), dbits[__builtin_ctz(partial)], 32);
     }
 }
 
@@ -255,7 +306,7 @@ static void write_value(Warp *w, const XInstr *x, int lane, uint64_t v, bool def
         return;
     uint32_t bit = 1u << lane;
     w->val[x->dst][lane] = v;
-    w->defined[x->dst] = defined ? w->defined[x->dst] | bit : w->defined[x->dst] & ~bit;
+    warp_define(w, x->dst, bit, defined ? bit : 0);
 }
 
 static void write_pred(Warp *w, uint32_t slot, int lane, bool v, bool defined)

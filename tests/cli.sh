@@ -689,5 +689,23 @@ printf 'mov.u32 x, %%laneid;\nsetp.eq.u32 _|q, x, 3;\nsetp.ne.u32 r, x, 0;\nsetp
 printf '{"preds": {"q": [true, true, true, false%s], "s": [false, true, true, false%s]}}\n' \
     "$(printf ', true%.0s' $(seq 28))" "$(printf ', true%.0s' $(seq 28))" > "$tmp/sink.expect.json"
 expect_exit 0 "setp _|q" "$PTXRUN" "$tmp/sink.ptx" --expect "$tmp/sink.expect.json"
+# Definedness bit by bit (issue 19): nvcc -G's read-modify-write of a bit-field word leaves a
+# defined membermask, so --strict runs it without a warning (it used to stop with exit 3).
+D=tests/definedness
+expect_exit 0 "bit-field read-modify-write, --strict" "$PTXRUN" --strict $D/bitfield_rmw.ptx --lanes $D/bitfield_rmw.lanes.json --expect $D/bitfield_rmw.expect.json
+# nvcc -G builds of cooperative groups (coalesced_threads, tiles, reduce, scan) and of a
+# struct of bit-fields run without a warning under --strict and match their C references.
+K=tests/kernels
+for n in cg_tiles bitfields; do
+    expect_exit 0 "$n -G, --strict" "$PTXRUN" --strict $K/$n.sm_75.debug.ptx --entry kernel --lanes $K/$n.lanes.json --expect $K/$n.expect.json
+done
+# A lanes file may give a value defined in some bits only, and --expect checks them (add
+# carries into every bit from the lowest undefined one up).
+printf 'add.u32 y, x, 1;\nand.b32 z, x, 0xff;\n' > "$tmp/partial.ptx"
+printf '{"regs": {"x": "0x1234??00"}}\n' > "$tmp/partial.json"
+printf '{"regs": {"y": "0x????0001"}}\n' > "$tmp/partial.bad.json"
+printf '{"regs": {"x": "0x1234??00", "y": "0x??????01", "z": 0}}\n' > "$tmp/partial.expect.json"
+expect_exit 1 "partial value, wrong digits" "$PTXRUN" "$tmp/partial.ptx" --lanes "$tmp/partial.json" --expect "$tmp/partial.bad.json"
+expect_exit 0 "partial value through add and and" "$PTXRUN" "$tmp/partial.ptx" --lanes "$tmp/partial.json" --expect "$tmp/partial.expect.json"
 echo "cli: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -25,7 +25,7 @@ CC="${CC:-cc}"
 STAGE="${STAGE:-/tmp/ptxrun-kernels-stage}"
 
 ARCHS=(sm_75 sm_80 sm_90)
-DEBUG_SOURCES=(noinline_call)      # also built with -O0 -G for sm_75
+DEBUG_SOURCES=(noinline_call cg_tiles bitfields)   # also built with -O0 -G for sm_75
 CFLAGS=(-std=c11 -O1 -ffp-contract=off -Wall -Wextra -Werror)
 
 die() { echo "regen.sh: error: $*" >&2; exit 1; }
