@@ -38,27 +38,19 @@ static const char alu_loop[] =
     "    add.f32 f, f, g;\n    mul.f32 g, g, 0fBF800000;\n    fma.rn.f32 f, f, g, g;\n"
     "    add.u32 i, i, 1;\n    setp.lt.u32 p, i, %u;\n@p  bra LOOP;\n";
 
-static const char scan_loop[] =
-    "    mov.u32 i, 0;\n    mov.u32 Rx, %%laneid;\n"
-    "LOOP:\n"
-    "    shfl.sync.up.b32  Ry|p, Rx, 1,  0, 0xffffffff;\n@p  add.u32 Rx, Ry, Rx;\n"
-    "    shfl.sync.up.b32  Ry|p, Rx, 2,  0, 0xffffffff;\n@p  add.u32 Rx, Ry, Rx;\n"
-    "    shfl.sync.up.b32  Ry|p, Rx, 4,  0, 0xffffffff;\n@p  add.u32 Rx, Ry, Rx;\n"
-    "    shfl.sync.up.b32  Ry|p, Rx, 8,  0, 0xffffffff;\n@p  add.u32 Rx, Ry, Rx;\n"
-    "    shfl.sync.up.b32  Ry|p, Rx, 16, 0, 0xffffffff;\n@p  add.u32 Rx, Ry, Rx;\n"
-    "    add.u32 i, i, 1;\n    setp.lt.u32 q, i, %u;\n@q  bra LOOP;\n";
-
-/* The same scan on values whose bits 16-31 are undefined (u is never written): every
- * instruction takes the bit-by-bit definedness paths (vbits.c). */
+/* A scan by shfl.sync.up inside a loop; the second on values whose bits 16-31 are undefined (u is
+ * never written), so that every instruction takes the bit-by-bit definedness paths (vbits.c). */
+#define SCAN_BODY \
+    "LOOP:\n" \
+    "    shfl.sync.up.b32  Ry|p, Rx, 1,  0, 0xffffffff;\n@p  add.u32 Rx, Ry, Rx;\n" \
+    "    shfl.sync.up.b32  Ry|p, Rx, 2,  0, 0xffffffff;\n@p  add.u32 Rx, Ry, Rx;\n" \
+    "    shfl.sync.up.b32  Ry|p, Rx, 4,  0, 0xffffffff;\n@p  add.u32 Rx, Ry, Rx;\n" \
+    "    shfl.sync.up.b32  Ry|p, Rx, 8,  0, 0xffffffff;\n@p  add.u32 Rx, Ry, Rx;\n" \
+    "    shfl.sync.up.b32  Ry|p, Rx, 16, 0, 0xffffffff;\n@p  add.u32 Rx, Ry, Rx;\n" \
+    "    add.u32 i, i, 1;\n    setp.lt.u32 q, i, %u;\n@q  bra LOOP;\n"
+static const char scan_loop[] = "    mov.u32 i, 0;\n    mov.u32 Rx, %%laneid;\n" SCAN_BODY;
 static const char scan_loop_partly[] =
-    "    mov.u32 i, 0;\n    mov.u32 Rx, %%laneid;\n    and.b32 u, u, 0xffff0000;\n    or.b32 Rx, Rx, u;\n"
-    "LOOP:\n"
-    "    shfl.sync.up.b32  Ry|p, Rx, 1,  0, 0xffffffff;\n@p  add.u32 Rx, Ry, Rx;\n"
-    "    shfl.sync.up.b32  Ry|p, Rx, 2,  0, 0xffffffff;\n@p  add.u32 Rx, Ry, Rx;\n"
-    "    shfl.sync.up.b32  Ry|p, Rx, 4,  0, 0xffffffff;\n@p  add.u32 Rx, Ry, Rx;\n"
-    "    shfl.sync.up.b32  Ry|p, Rx, 8,  0, 0xffffffff;\n@p  add.u32 Rx, Ry, Rx;\n"
-    "    shfl.sync.up.b32  Ry|p, Rx, 16, 0, 0xffffffff;\n@p  add.u32 Rx, Ry, Rx;\n"
-    "    add.u32 i, i, 1;\n    setp.lt.u32 q, i, %u;\n@q  bra LOOP;\n";
+    "    mov.u32 i, 0;\n    mov.u32 Rx, %%laneid;\n    and.b32 u, u, 0xffff0000;\n    or.b32 Rx, Rx, u;\n" SCAN_BODY;
 
 static const char diverge_loop[] =
     "    mov.u32 i, 0;\n    mov.u32 lane, %%laneid;\n    mov.u32 x, 0;\n"
