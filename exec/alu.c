@@ -762,8 +762,8 @@ __attribute__((noinline)) static void kernel_partly_defined(Warp *w, const XInst
     uint64_t dbits[WARP_SIZE];
     uint32_t partial = vbits_partial_results(w, x, mask, defined, dbits);
     w->prog->kernels->int32(x->kop, w->val[x->dst], w->val[a], w->val[b], mask);
-    warp_define(w, x->dst, mask, defined);
-    vbits_define_partial(w, x, partial, dbits);
+    w->defined[x->dst] |= mask & defined;
+    vbits_define_partial(w, x, partial, dbits);             /* every other lane of mask */
 }
 
 /* An instruction with a kernel form (kop or kcmp), for the lanes of mask. */

@@ -492,6 +492,7 @@ Block *block_worker_new(const Block *b)
     k->prog = b->prog;
     k->worker = true;
     k->per_warp_barriers = b->per_warp_barriers;
+    k->whole_values = b->whole_values;
     memcpy(k->ntid, b->ntid, sizeof k->ntid);
     memcpy(k->nctaid, b->nctaid, sizeof k->nctaid);
     k->threads = b->threads;

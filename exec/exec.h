@@ -266,6 +266,7 @@ typedef struct Kernels {
     void (*select)(uint64_t *d, const uint64_t *t, uint32_t mask);                  /* lanes of mask from t */
     void (*int32)(unsigned kop, uint64_t *d, const uint64_t *a, const uint64_t *b, uint32_t mask);
     uint32_t (*compare32)(unsigned kcmp, const uint64_t *a, const uint64_t *b);    /* bit l: lane l holds */
+    uint32_t (*covers)(const uint64_t *d, uint64_t m);                             /* bit l: d[l] has all of m */
     /* d[l] = a[src[l]]; form and k: src is shfl.up, .down or .bfly by k (KSHFL_GATHER: any) */
     void (*shfl32)(unsigned form, unsigned k, uint64_t *d, const uint64_t *a, const int8_t *src, uint32_t mask);
 } Kernels;
@@ -360,6 +361,9 @@ struct Block {
      * abandons the parallel run (the grid then runs on one thread, which reports it). */
     bool worker;
     bool abandoned;
+    /* Definedness one flag per value, as before it was kept bit by bit: a value defined in some
+     * bits only counts as undefined. For make bench's figure without bit-by-bit definedness. */
+    bool whole_values;
 };
 
 /* lower.c: the checked IR lowered into a Program; the memory plan goes into mem. False after
@@ -427,7 +431,7 @@ static inline void warp_define_bits(Warp *w, uint32_t row, int l, uint64_t dbits
         w->defined[row] |= 1u << l;
     } else {
         w->defined[row] &= ~(1u << l);
-        w->bits[row][l] = dbits & m;
+        w->bits[row][l] = w->block->whole_values ? 0 : dbits & m;
     }
 }
 
@@ -442,6 +446,7 @@ uint64_t vbits_convert(uint64_t da, unsigned from, unsigned to, bool sign);
  * written; vbits_define_partial then gives those lanes those bits. */
 uint32_t vbits_partial_results(const Warp *w, const XInstr *x, uint32_t mask, uint32_t defined, uint64_t *dbits);
 void vbits_define_partial(Warp *w, const XInstr *x, uint32_t lanes, const uint64_t *dbits);
+void vbits_define_row(Warp *w, uint32_t row, uint32_t lanes, const uint64_t *dbits, unsigned width);
 
 /* The lanes of `lanes` whose guard holds; `undefined` gets those whose guard is undefined. */
 static inline uint32_t warp_guard_lanes(const Warp *w, const XInstr *x, uint32_t lanes, uint32_t *undefined)

@@ -46,6 +46,15 @@ KERNEL_TARGET static void KERNEL(int32)(unsigned op, uint64_t *d, const uint64_t
 #undef KERNEL_LANES
 }
 
+/* Bit l: every bit of m is set in d[l]. */
+KERNEL_TARGET static uint32_t KERNEL(covers)(const uint64_t *d, uint64_t m)
+{
+    uint32_t t = 0;
+    for (int l = 0; l < WARP_SIZE; l++)
+        t |= (uint32_t)((d[l] & m) == m) << l;
+    return t;
+}
+
 /* Bit l: the compare of the low 32 bits of a[l] and b[l] holds. */
 KERNEL_TARGET static uint32_t KERNEL(compare32)(unsigned cmp, const uint64_t *a, const uint64_t *b)
 {
@@ -185,5 +194,6 @@ static const Kernels KERNEL(table) = {
     .select = KERNEL(select),
     .int32 = KERNEL(int32),
     .compare32 = KERNEL(compare32),
+    .covers = KERNEL(covers),
     .shfl32 = KERNEL(shfl32),
 };

@@ -6,6 +6,8 @@
  * A result is never called defined when different values of the undefined input bits could
  * change it.
  * Requires: nothing but exec.h. */
+#include <string.h>
+
 #include "exec.h"
 
 /* Every bit of a width-bit result: defined when both inputs are, none otherwise. */
@@ -99,28 +101,81 @@ static unsigned alu_rule(const XInstr *x)
     }
 }
 
+/* A row's defined bits, lane by lane (all ones where the lane is defined in every bit). */
+static void row_dbits(const Warp *w, uint32_t row, uint64_t *d)
+{
+    static const uint64_t ones[WARP_SIZE] = {
+        ~0ull, ~0ull, ~0ull, ~0ull, ~0ull, ~0ull, ~0ull, ~0ull, ~0ull, ~0ull, ~0ull, ~0ull, ~0ull, ~0ull, ~0ull, ~0ull,
+        ~0ull, ~0ull, ~0ull, ~0ull, ~0ull, ~0ull, ~0ull, ~0ull, ~0ull, ~0ull, ~0ull, ~0ull, ~0ull, ~0ull, ~0ull, ~0ull,
+    };
+    memcpy(d, w->bits[row], sizeof ones);
+    w->prog->kernels->select(d, ones, w->defined[row]);
+}
+
 /* Lanes of mask where a source is not defined in every bit (defined: where all are): the
  * defined bits of their results by x's rule, into dbits, before the destination is written
- * (it may be a source). Returns those lanes. */
+ * (it may be a source). Returns those lanes. Whole rows at a time, in loops that vectorise:
+ * undefined values are common (memory nobody wrote), and each lane alone would cost more
+ * than the instruction. */
 uint32_t vbits_partial_results(const Warp *w, const XInstr *x, uint32_t mask, uint32_t defined, uint64_t *dbits)
 {
     uint32_t lanes = mask & ~defined;
     if (!lanes || x->dst_kind != DST_VALUE)
         return 0;
     unsigned rule = alu_rule(x);
-    uint32_t a = x->src[0], b = x->src[x->src_count > 1];
-    for (uint32_t k = lanes; k; k &= k - 1) {
-        int l = __builtin_ctz(k);
-        dbits[l] = rule == KOP_NONE ? 0 : vbits_binary(rule, w->val[a][l], warp_dbits(w, a, l), w->val[b][l],
-                                                       warp_dbits(w, b, l), x->bits);
+    uint32_t ra = x->src[0], rb = x->src[x->src_count > 1];
+    const uint64_t *a = w->val[ra], *b = w->val[rb];
+    uint64_t da[WARP_SIZE], db[WARP_SIZE];
+    uint64_t m = width_mask(x->bits);
+    row_dbits(w, ra, da);
+    row_dbits(w, rb, db);
+    switch (rule) {
+    case KOP_MOV:
+        for (int l = 0; l < WARP_SIZE; l++) dbits[l] = da[l] & m;
+        break;
+    case KOP_AND:
+        for (int l = 0; l < WARP_SIZE; l++) dbits[l] = ((da[l] & db[l]) | (da[l] & ~a[l]) | (db[l] & ~b[l])) & m;
+        break;
+    case KOP_OR:
+        for (int l = 0; l < WARP_SIZE; l++) dbits[l] = ((da[l] & db[l]) | (da[l] & a[l]) | (db[l] & b[l])) & m;
+        break;
+    case KOP_XOR:
+        for (int l = 0; l < WARP_SIZE; l++) dbits[l] = da[l] & db[l] & m;
+        break;
+    case KOP_ADD:
+    case KOP_SUB:
+        for (int l = 0; l < WARP_SIZE; l++) {
+            uint64_t undefined = (~da[l] | ~db[l]) & m;
+            dbits[l] = undefined ? ((undefined & (0 - undefined)) - 1) & m : m;
+        }
+        break;
+    case KOP_NONE:
+        for (int l = 0; l < WARP_SIZE; l++) dbits[l] = (da[l] & db[l] & m) == m ? m : 0;
+        break;
+    default:                            /* shifts: the amount decides, lane by lane */
+        for (uint32_t k = lanes; k; k &= k - 1) {
+            int l = __builtin_ctz(k);
+            dbits[l] = vbits_binary(rule, a[l], da[l], b[l], db[l], x->bits);
+        }
+        break;
     }
     return lanes;
 }
 
+/* The lanes of `lanes` get the defined bits dbits[l] of a value `width` bits wide (the others'
+ * dbits are not read), the row's definedness kept as warp_define_bits keeps it. */
+void vbits_define_row(Warp *w, uint32_t row, uint32_t lanes, const uint64_t *dbits, unsigned width)
+{
+    uint64_t m = width_mask(width), keep = w->block->whole_values ? 0 : m, kept[WARP_SIZE];
+    uint32_t full = w->prog->kernels->covers(dbits, m);
+    for (int l = 0; l < WARP_SIZE; l++)
+        kept[l] = dbits[l] & keep;
+    w->prog->kernels->select(w->bits[row], kept, lanes);
+    w->defined[row] = (w->defined[row] & ~lanes) | (full & lanes);
+}
+
 void vbits_define_partial(Warp *w, const XInstr *x, uint32_t lanes, const uint64_t *dbits)
 {
-    for (uint32_t k = lanes; k; k &= k - 1) {
-        int l = __builtin_ctz(k);
-        warp_define_bits(w, x->dst, l, dbits[l], x->bits);
-    }
+    if (lanes)
+        vbits_define_row(w, x->dst, lanes, dbits, x->bits);
 }

@@ -64,23 +64,27 @@ static inline uint32_t shfl_control_defined(const Warp *w, const XInstr *x, uint
 
 /* shfl_uniform's values when some lanes read a value not defined in every bit (ok: the lanes
  * that read a defined one, control: those whose b and c are defined, sent: the lanes that
- * supplied theirs): a source lane's value defined in some bits only brings those bits. Apart,
- * so that the common case keeps a small frame. */
+ * supplied theirs): a source lane's value defined in some bits only brings those bits, moved
+ * by the same shuffle as the values. Apart, so that the common case keeps a small frame. */
 __attribute__((noinline)) static void shfl_partly_defined(Warp *w, const XInstr *x, unsigned form, unsigned k,
                                                           const int8_t *src, uint32_t write, uint32_t ok,
                                                           uint32_t control, uint32_t sent)
 {
-    uint64_t dbits[WARP_SIZE];
-    uint32_t partial = 0;
-    for (uint32_t p = write & control & ~ok; p; p &= p - 1) {
-        int l = __builtin_ctz(p), j = src[l];
-        if ((sent >> j & 1) && (dbits[l] = w->bits[x->src[0]][j] & 0xffffffffu))
-            partial |= 1u << l;
-    }
-    w->prog->kernels->shfl32(form, k, w->val[x->dst], w->val[x->src[0]], src, write);
-    warp_define(w, x->dst, write, ok & control);
-    for (; partial; partial &= partial - 1)
-        warp_define_bits(w, x->dst, __builtin_ctz(partial), dbits[__builtin_ctz(partial)], 32);
+    static const uint64_t ones[WARP_SIZE] = {
+        ~0ull, ~0ull, ~0ull, ~0ull, ~0ull, ~0ull, ~0ull, ~0ull, ~0ull, ~0ull, ~0ull, ~0ull, ~0ull, ~0ull, ~0ull, ~0ull,
+        ~0ull, ~0ull, ~0ull, ~0ull, ~0ull, ~0ull, ~0ull, ~0ull, ~0ull, ~0ull, ~0ull, ~0ull, ~0ull, ~0ull, ~0ull, ~0ull,
+    }, zeros[WARP_SIZE] = { 0 };
+    const Kernels *kn = w->prog->kernels;
+    uint32_t a = x->src[0];
+    uint64_t supplied[WARP_SIZE], moved[WARP_SIZE];
+    memcpy(supplied, w->bits[a], sizeof supplied);     /* what each lane offers: its bits if it took part */
+    kn->select(supplied, ones, w->defined[a]);
+    kn->select(supplied, zeros, ~sent);
+    kn->shfl32(form, k, moved, supplied, src, ALL_LANES);
+    kn->select(moved, zeros, ~control);
+    kn->shfl32(form, k, w->val[x->dst], w->val[a], src, write);
+    (void)ok;
+    vbits_define_row(w, x->dst, write, moved, 32);
 }
 
 static void shfl_uniform(Warp *w, const XInstr *x, uint32_t lanes, uint32_t participants, uint32_t guard_true)

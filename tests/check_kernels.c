@@ -109,6 +109,11 @@ START_TEST(every_copy_computes_the_ptx_operations)
             for (int l = 0; l < WARP_SIZE; l++)
                 want_bits |= (uint32_t)expected_compare(cmp, want_a[l], want_b[l]) << l;
             ck_assert_msg(bits == want_bits, "%s compare %u: 0x%08x, not 0x%08x", k[v]->name, cmp, bits, want_bits);
+            uint64_t need = trial % 2 ? 0xffffffffu : ~0ull;        /* covers: every bit of need set */
+            uint32_t covered = k[v]->covers(want_a, need), want_covered = 0;
+            for (int l = 0; l < WARP_SIZE; l++)
+                want_covered |= (uint32_t)((want_a[l] & need) == need) << l;
+            ck_assert_msg(covered == want_covered, "%s covers: 0x%08x, not 0x%08x", k[v]->name, covered, want_covered);
             memcpy(d, old, sizeof d);
             k[v]->select(d, want_a, mask);
             for (int l = 0; l < WARP_SIZE; l++)
