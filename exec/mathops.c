@@ -133,9 +133,12 @@ void mathops_execute(Warp *w, const XInstr *x, uint32_t mask)
         w->pred_defined[x->dst] = (w->pred_defined[x->dst] & ~mask) | (defined & mask);
         return;
     }
-    /* slct with a defined selector: the chosen source's defined bits. */
+    /* slct with a defined selector (an integer's sign bit, a float's every bit): the chosen
+     * source's defined bits. */
     uint64_t dbits[WARP_SIZE];
-    uint32_t partial = x->op == OP_SLCT ? mask & ~defined & w->defined[x->src[2]] : 0;
+    uint32_t selector = type_info[x->src_type].cls == 'f' ? w->defined[x->src[2]]
+                      : warp_defined_in(w, x->src[2], mask, 0x80000000u);   /* an integer c: its sign */
+    uint32_t partial = x->op == OP_SLCT ? mask & ~defined & selector : 0;
     for (uint32_t k = partial; k; k &= k - 1) {
         int l = __builtin_ctz(k);
         dbits[l] = warp_dbits(w, x->src[take_first(x, c[l]) ? 0 : 1], l);
