@@ -46,7 +46,7 @@ typedef struct Region {
  * (numbered from 1) that wrote it and the one that read it (TRACK_MANY: several). A word one
  * CTA writes and another reads or writes could come out otherwise than one CTA after another:
  * `conflict` says so, and the grid runs again on one thread. */
-enum { TRACK_MANY = UINT32_MAX };
+#define TRACK_MANY 0xffffffffu    /* not an enum: beyond int */
 typedef struct GridTrack {
     uint32_t count;                     /* regions */
     _Atomic uint32_t **writer, **reader;   /* per region; NULL for one that is not .global */
@@ -501,7 +501,7 @@ uint64_t layout_decl_bytes(const Decl *d);
 bool layout_fits(const Program *prog, Diag *diag);
 uint32_t layout_frames(Layout *ly, Program *prog, uint32_t rows);     /* returns the rows after the frames' */
 bool layout_memory(Layout *ly, Program *prog, uint32_t stack_bytes);
-enum { LAYOUT_BY_NAME = UINT32_MAX };
+#define LAYOUT_BY_NAME 0xffffffffu    /* not an enum: beyond int */
 bool layout_find(const Layout *ly, const Program *prog, uint32_t func, const char *name, uint32_t decl, Symbol *out);
 void layout_free(Layout *ly, uint32_t func_count);
 

@@ -144,9 +144,9 @@ uint32_t vbits_partial_results(const Warp *w, const XInstr *x, uint32_t mask, ui
         break;
     case KOP_ADD:
     case KOP_SUB:
-        for (int l = 0; l < WARP_SIZE; l++) {
+        for (int l = 0; l < WARP_SIZE; l++) {       /* no undefined bit: (0 - 1) & m, every bit */
             uint64_t undefined = (~da[l] | ~db[l]) & m;
-            dbits[l] = undefined ? ((undefined & (0 - undefined)) - 1) & m : m;
+            dbits[l] = ((undefined & (0 - undefined)) - 1) & m;
         }
         break;
     case KOP_NONE:

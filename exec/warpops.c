@@ -55,6 +55,25 @@ uint32_t warpops_shfl_sources(int mode, const uint64_t *b, const uint64_t *c, bo
 /* All lanes at one instruction (converged code): the sources first, then straight loops. */
 /* The lanes of `lanes` whose b and c are defined where they count: b's lane (bits 0-4), c's
  * clamp and segment mask (bits 0-4 and 8-12). */
+/* Bit l: bit src[l] of s, the lanes' bits moved as the shuffle moves values (form, k: the
+ * pattern of src, KSHFL_*). */
+static uint32_t shfl_moved_bits(uint32_t s, unsigned form, unsigned k, const int8_t *src)
+{
+    uint64_t below = k < WARP_SIZE ? (1ull << k) - 1 : ALL_LANES;
+    switch (form) {
+    case KSHFL_UP:                  /* lanes below k keep their own */
+        return (uint32_t)(((uint64_t)s << k) | (s & below));
+    case KSHFL_DOWN:                /* lanes from 32 - k keep their own */
+        return (uint32_t)((s >> k) | (s & ~(uint32_t)(ALL_LANES >> k)));
+    default: {
+        uint32_t r = 0;
+        for (int l = 0; l < WARP_SIZE; l++)
+            r |= (s >> src[l] & 1) << l;
+        return r;
+    }
+    }
+}
+
 static inline uint32_t shfl_control_defined(const Warp *w, const XInstr *x, uint32_t lanes)
 {
     if ((w->defined[x->src[1]] & w->defined[x->src[2]] & lanes) == lanes)
@@ -107,12 +126,7 @@ static void shfl_uniform(Warp *w, const XInstr *x, uint32_t lanes, uint32_t part
         control = shfl_control_defined(w, x, ALL_LANES);
         in_range = warpops_shfl_sources(x->mode, b, c, x->src[1] >= first_immediate && x->src[2] >= first_immediate, own);
     }
-    uint32_t ok = 0;
-    if (supplied == ALL_LANES)
-        ok = ALL_LANES;
-    else
-        for (int lane = 0; lane < WARP_SIZE; lane++)
-            ok |= (supplied >> src[lane] & 1) << lane;
+    uint32_t ok = supplied == ALL_LANES ? ALL_LANES : shfl_moved_bits(supplied, form, k, src);
     uint32_t write = lanes & guard_true;
     if (w->trace) {
         for (int lane = 0; lane < WARP_SIZE; lane++)
