@@ -51,6 +51,7 @@ typedef struct RunOptions {
     bool color;
     bool no_warnings;
     Tolerance tolerance;       /* --expect within this (ptxrun test --differs) */
+    FILE *kernel_out;          /* where the kernel's printf goes (NULL: the output stream) */
     CheckOptions check;
     ExecOptions exec;
 } RunOptions;

@@ -84,6 +84,20 @@ static bool one_kernel(const Module *m, FILE *err_out)
     return false;
 }
 
+/* What the kernel prints: printf's text on the output, assertion messages on the error stream,
+ * each call's text as it comes (so that nothing is lost when the run faults later). */
+typedef struct Printed {
+    FILE *out, *err;
+} Printed;
+
+static void print_kernel_text(void *context, int stream, const char *text, size_t len)
+{
+    Printed *p = context;
+    FILE *f = stream == PRINT_ERR ? p->err : p->out;
+    fwrite(text, 1, len, f);
+    fflush(f);
+}
+
 static int execute(const RunOptions *o, Module *m, Diag *diag, HeldList *held, FILE *out, FILE *err_out)
 {
     if (!o->entry && !one_kernel(m, err_out))
@@ -110,7 +124,11 @@ static int execute(const RunOptions *o, Module *m, Diag *diag, HeldList *held, F
         return EXIT_BAD_INPUT;
     }
     char why[256];
-    int rc = grid_run(b, &o->exec, why, sizeof why) == EXEC_OK ? EXIT_OK : EXIT_FAULT;
+    ExecOptions exec = o->exec;
+    Printed printed = { o->kernel_out ? o->kernel_out : out, err_out };
+    exec.print = print_kernel_text;
+    exec.print_context = &printed;
+    int rc = grid_run(b, &exec, why, sizeof why) == EXEC_OK ? EXIT_OK : EXIT_FAULT;
     flush_held(held, diag);
     if (why[0] && o->exec.jobs_given)
         fprintf(err_out, "ptxrun: note: -j %u: the grid's CTAs ran one after another: %s\n", o->exec.jobs, why);

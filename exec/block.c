@@ -468,7 +468,10 @@ bool block_run_cta(Block *b, const ExecOptions *o, uint32_t cta)
     b->ctaid[2] = cta / (b->nctaid[0] * b->nctaid[1]);
     if (b->start)
         restore_snapshot(b, b->start);
-    return run_cta(b, o) && !b->abandoned;
+    b->options = o;
+    bool ran = run_cta(b, o) && !b->abandoned;
+    b->options = NULL;
+    return ran;
 }
 
 /* After the last CTA: the warnings, and the run's exit status. */

@@ -24,13 +24,6 @@ static void copy_local(Warp *w, int lane, uint32_t from, uint32_t to, uint32_t n
         local->high = (uint64_t)to + n;
 }
 
-/* Where the frame of the function a lane runs starts: the kernel's at 0. */
-static uint32_t frame_base(const Warp *w, uint32_t func, int lane)
-{
-    const FuncLayout *f = &w->prog->funcs[func];
-    return f->frame_row == NO_SLOT ? 0 : (uint32_t)w->val[f->frame_row][lane];
-}
-
 /* Recursion: registers belong to the function, not the call, so entering a function the lane
  * is already in saves the outer activation's registers, predicates and frame addresses, and
  * returning restores them. The frames themselves are apart on the stack. */
@@ -163,7 +156,7 @@ void call_enter(Warp *w, uint32_t pc, uint32_t run)
             return;
         }
         bool recursive = w->active[callee][l] > 0;
-        uint32_t caller_base = frame_base(w, site->caller, l), caller_sp = w->sp[l], base;
+        uint32_t caller_base = warp_frame_base(w, site->caller, l), caller_sp = w->sp[l], base;
         if (!push_frame(w, pc, callee, l, &base))
             return;
         size_t saved_at = w->saves[l].len;
@@ -192,10 +185,10 @@ void call_return(Warp *w, uint32_t run)
         Frame f = w->stack[l][--w->depth[l]];
         const CallSite *site = &w->prog->calls[w->prog->code[f.call_pc].target];
         const FuncLayout *cf = &w->prog->funcs[f.callee];
-        uint32_t base = frame_base(w, f.callee, l);
+        uint32_t base = warp_frame_base(w, f.callee, l);
         if (f.saved)
             restore_activation(w, cf, l, f.saved_at);
-        uint32_t caller_base = frame_base(w, site->caller, l);
+        uint32_t caller_base = warp_frame_base(w, site->caller, l);
         for (unsigned i = 0; i < site->ret_count; i++) {
             const FrameSlot *from = &cf->params[cf->fn->params.len + i];
             uint32_t n = site->rets[i].size < from->size ? site->rets[i].size : from->size;

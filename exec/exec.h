@@ -139,6 +139,7 @@ typedef struct XInstr {
     bool has_count;            /* bar, barrier: a thread count is given (src[1]) */
     bool aligned;              /* bar, barrier.aligned: every thread must execute this very instruction */
     bool reconverge;           /* the immediate post-dominator of a conditional branch */
+    bool reads_clock;          /* a source is %clock, %clock64, %globaltimer, ...: set before it runs */
     uint32_t pdom_in, pdom_out;    /* its interval in the function's post-dominator tree (NO_SLOT: none) */
     const Instr *ir;
 } XInstr;
@@ -173,6 +174,7 @@ typedef struct CallSite {
     uint32_t caller;           /* index into Program.funcs */
     uint32_t target_row;       /* indirect: the register holding the function's address */
     uint8_t arg_count, ret_count;
+    uint8_t builtin;           /* a Builtin: a function the CUDA runtime supplies (vprintf), no callee */
     FrameSlot args[MAX_CALL_PARAMS];   /* the caller's .param variables */
     FrameSlot rets[MAX_CALL_PARAMS];
 } CallSite;
@@ -244,7 +246,14 @@ typedef struct ExecOptions {
     bool trace_color;
     uint32_t jobs;             /* -j: CTAs of a grid run on this many threads (0, 1: one) */
     bool jobs_given;           /* -j was given: say why a grid runs on one thread */
+    /* What the kernel prints (builtin.c: printf's text, PRINT_OUT; an assertion's message,
+     * PRINT_ERR), one call's text at a time, in the order the threads executed the calls.
+     * NULL: it goes nowhere. */
+    void (*print)(void *context, int stream, const char *text, size_t len);
+    void *print_context;
 } ExecOptions;
+
+enum { PRINT_OUT = 1, PRINT_ERR = 2 };
 
 enum { EXEC_OK = 0, EXEC_FAULT = 3 };
 
@@ -301,6 +310,7 @@ typedef struct Program {
     uint32_t dynamic_region;   /* the CTA's dynamic .shared block */
     uint32_t stack_bytes;      /* --stack */
     const Kernels *kernels;    /* kernels_for_cpu() */
+    bool prints;               /* it calls vprintf or __assertfail: its CTAs run in order (grid.c) */
 } Program;
 
 typedef struct Block Block;
@@ -356,6 +366,7 @@ struct Block {
     uint64_t steps;            /* warp-steps of every warp and CTA, for --max-steps */
     uint64_t lane_steps;       /* instructions executed, summed over threads */
     struct Snapshot *start;    /* the state every CTA starts from (registers, .shared, .local) */
+    const ExecOptions *options;    /* the run's, while a CTA runs (builtin.c prints through it) */
     /* A worker of a grid run on several threads (grid.c): it shares the program, the start
      * state and the memory outside the CTA; it reports nothing, and anything it would report
      * abandons the parallel run (the grid then runs on one thread, which reports it). */
@@ -384,6 +395,13 @@ void report_warnings(Warp *w, bool strict);               /* the collected warni
 void report_waits(Warp *w);                               /* deadlock notes for warp-level waits */
 void report_lanes(const Warp *w, char *buf, size_t size, uint32_t lanes);   /* "warp 1 lanes 0-3" */
 void report_lane_ranges(char *buf, size_t size, uint32_t lanes, const char *separator);  /* "0-3,7" */
+
+/* Where the frame of the function a lane runs starts: the kernel's at 0. */
+static inline uint32_t warp_frame_base(const Warp *w, uint32_t func, int lane)
+{
+    const FuncLayout *f = &w->prog->funcs[func];
+    return f->frame_row == NO_SLOT ? 0 : (uint32_t)w->val[f->frame_row][lane];
+}
 
 /* The lanes of mask go on at pc next. */
 static inline void warp_advance(Warp *w, uint32_t mask, uint32_t next)
@@ -465,8 +483,16 @@ void sync_try_complete(Warp *w);                          /* after lanes exited:
 bool sync_converged(Warp *w, uint32_t pc, uint32_t mask);  /* all ready lanes, at once, or false */
 
 /* call.c */
-void call_enter(Warp *w, uint32_t pc, uint32_t run);      /* the lanes of run call */
+void call_enter(Warp *w, uint32_t pc, uint32_t run);      /* the lanes of run call (not a builtin) */
 void call_return(Warp *w, uint32_t run);                  /* and return (from the kernel: end) */
+
+/* builtin.c: the functions the CUDA runtime supplies, which PTX declares .extern without a body. */
+typedef enum { BUILTIN_NONE, BUILTIN_VPRINTF, BUILTIN_ASSERTFAIL } Builtin;
+Builtin builtin_named(const char *name);                  /* BUILTIN_NONE: not one of them */
+/* The parameter sizes CUDA gives it (bytes, 0 ends the list), and its result's (0: none). */
+const uint8_t *builtin_params(Builtin f, uint8_t *result_size);
+void builtin_call(Warp *w, uint32_t pc, uint32_t run);    /* the lanes of run call it, lowest first */
+void builtin_clock(Warp *w);                              /* the clock registers, now */
 
 /* warp.c: one warp's loop. */
 void warp_reset(Warp *w);
@@ -568,6 +594,9 @@ void mem_resize(Memory *mem, uint32_t index, uint64_t size);
 bool mem_grow_per_lane(Memory *mem, uint32_t index, uint64_t size);
 uint8_t *mem_thread_bytes(Memory *mem, uint32_t index, uint32_t thread, uint64_t address, uint64_t size,
                           uint8_t **shadow);
+/* The bytes at a generic address as thread sees them, and how many of its region's follow
+ * (*available, from the address on); NULL when no region holds the address. */
+const uint8_t *mem_peek(Memory *mem, uint32_t thread, uint64_t generic, uint64_t *available, const uint8_t **shadow);
 uint64_t mem_generic(int space, uint64_t address);
 const char *mem_space_name(int space);          /* ".global", ..., "generic" */
 void mem_execute(Warp *w, const XInstr *x, uint32_t mask);     /* ld, st, cvta */

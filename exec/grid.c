@@ -8,7 +8,9 @@
  *   - the parallel run stands only if no CTA touched a word that another wrote, and no CTA would
  *     have reported anything (a fault, a warning, a deadlock) or counted past --max-steps.
  *     Otherwise .global is put back as it was and the CTAs run again one after another, which
- *     reports what there is to report, in order. The reason goes back to the driver. */
+ *     reports what there is to report, in order. The reason goes back to the driver.
+ * A kernel that prints (vprintf, __assertfail) runs one CTA after another from the start: its
+ * output is then in CTA order, as a run on one thread gives it. */
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -155,6 +157,8 @@ int grid_run(Block *b, const ExecOptions *o, char *why, size_t size)
             snprintf(why, size, "a build for fault injection runs one thread");
         else if (o->trace)
             snprintf(why, size, "--trace shows the CTAs one after another");
+        else if (b->prog.prints)
+            snprintf(why, size, "the kernel prints (vprintf, __assertfail), and its output comes CTA by CTA");
         else if (run_parallel(b, o, ctas, jobs, why, size))
             return block_finish(b, o, false);
     }

@@ -88,7 +88,8 @@ static bool sreg_supported(int sreg)
     case SREG_CTAID: case SREG_NCTAID: case SREG_LANEMASK_EQ: case SREG_LANEMASK_LT:
     case SREG_LANEMASK_LE: case SREG_LANEMASK_GT: case SREG_LANEMASK_GE: case SREG_WARP_SZ:
     case SREG_SMID: case SREG_NSMID: case SREG_GRIDID: case SREG_DYNAMIC_SMEM_SIZE:
-    case SREG_TOTAL_SMEM_SIZE:
+    case SREG_TOTAL_SMEM_SIZE: case SREG_CLOCK: case SREG_CLOCK_HI: case SREG_CLOCK64: case SREG_GLOBALTIMER:
+    case SREG_GLOBALTIMER_LO: case SREG_GLOBALTIMER_HI:
         return true;
     default:
         return false;
@@ -122,6 +123,14 @@ static uint32_t source_row(Loader *ld, const Instr *in, const Operand *o, int ty
             return 0;
         }
         uint32_t *row = &ld->sreg_row[o->u.sreg][o->component];
+        switch (o->u.sreg) {
+        case SREG_CLOCK: case SREG_CLOCK_HI: case SREG_CLOCK64: case SREG_GLOBALTIMER: case SREG_GLOBALTIMER_LO:
+        case SREG_GLOBALTIMER_HI:
+            x->reads_clock = true;       /* builtin_clock sets it before the instruction runs */
+            break;
+        default:
+            break;
+        }
         if (*row == NO_SLOT)
             *row = prog->row_count++;
         return *row;
@@ -583,6 +592,27 @@ static bool call_slot(const Loader *ld, const Operand *p, FrameSlot *slot)
     return true;
 }
 
+/* A call of a function the CUDA runtime supplies passes what CUDA's takes: its parameters'
+ * sizes, and at most its one result. */
+static bool builtin_signature(Loader *ld, const Instr *in, const char *name, const CallSite *site)
+{
+    uint8_t result;
+    const uint8_t *params = builtin_params((Builtin)site->builtin, &result);
+    unsigned n = 0;
+    bool ok = site->ret_count <= (result != 0) && (!site->ret_count || site->rets[0].size >= result);
+    for (; params[n]; n++)
+        ok = ok && n < site->arg_count && site->args[n].size >= params[n];
+    if (ok && n == site->arg_count)
+        return true;
+    diag_at(ld->diag, DIAG_ERROR, in->at, "a call of '%s' with %u argument%s and %u result%s; CUDA's takes %u "
+            "(%s) and gives %s", name, site->arg_count,
+            site->arg_count == 1 ? "" : "s", site->ret_count, site->ret_count == 1 ? "" : "s", n,
+            site->builtin == BUILTIN_VPRINTF ? ".b64 format, .b64 arguments" : ".b64 message, .b64 file, .b32 line, "
+            ".b64 function, .b64 char size", result ? "a .b32" : "none");
+    ld->failed = true;
+    return false;
+}
+
 /* call{.uni} (rets), f, (args){, prototype}: the .param variables passed, and the callee. */
 static void load_call(Loader *ld, const Instr *in, XInstr *x)
 {
@@ -613,10 +643,9 @@ static void load_call(Loader *ld, const Instr *in, XInstr *x)
         for (uint32_t k = 0; k < prog->func_count; k++)
             if (prog->funcs[k].fn->name == target->u.ref.name)
                 site.callee = k;
-        if (site.callee == NO_SLOT) {
+        if (site.callee == NO_SLOT && !(site.builtin = (uint8_t)builtin_named(target->u.ref.name))) {
             char what[160];
-            snprintf(what, sizeof what, "a call of '%s' (no body: an external function such as vprintf)",
-                     target->u.ref.name);
+            snprintf(what, sizeof what, "a call of '%s' (no body: an external function)", target->u.ref.name);
             cannot(ld, in, what);
             return;
         }
@@ -635,6 +664,9 @@ static void load_call(Loader *ld, const Instr *in, XInstr *x)
             cannot(ld, in, "a call whose arguments are not .param variables of the caller");
     site.ret_count = (uint8_t)(rets ? rets->count : 0);
     site.arg_count = (uint8_t)(args ? args->count : 0);
+    if (site.builtin && !builtin_signature(ld, in, target->u.ref.name, &site))
+        return;
+    prog->prints |= site.builtin != BUILTIN_NONE;
     prog->calls = xrealloc(prog->calls, (prog->call_count + 1) * sizeof *prog->calls);
     prog->calls[prog->call_count] = site;
     x->target = prog->call_count++;

@@ -228,6 +228,19 @@ static Region *find(Memory *mem, int space, uint64_t address, uint64_t size)
     return NULL;
 }
 
+const uint8_t *mem_peek(Memory *mem, uint32_t thread, uint64_t generic, uint64_t *available, const uint8_t **shadow)
+{
+    uint64_t address;
+    int space = from_generic(generic, &address);
+    Region *r = find(mem, space, address, 1);
+    if (!r)
+        return NULL;
+    uint64_t offset = address - r->base + (r->per_lane ? (uint64_t)thread * r->size : 0);
+    *available = r->size - (address - r->base);
+    *shadow = r->shadow + offset;
+    return r->data + offset;
+}
+
 static void describe_nearest(Memory *mem, int space, uint64_t address, char *buf, size_t size)
 {
     const Region *best = NULL;

@@ -150,6 +150,8 @@ static void text_step(FILE *out, const Warp *w, bool color, uint32_t pc, uint32_
         }
         fputc('\n', out);
     }
+    if (x->op == OP_BRKPT)
+        fputs("    note: brkpt: no debugger is attached; the lanes go on\n", out);
     if (t->exchanged) {
         fputs("    read:", out);
         for (int l = 0; l < WARP_SIZE; l++) {

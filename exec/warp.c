@@ -85,8 +85,17 @@ static uint32_t control(Warp *w, const XInstr *x, uint32_t pc, uint32_t mask, ui
         if (undefined)
             report_warn(w, pc, undefined, "undefined guard predicate");
         move_lanes(w, mask & ~run, pc + 1);
-        call_enter(w, pc, run);
+        if (w->prog->calls[x->target].builtin)
+            builtin_call(w, pc, run);            /* vprintf, __assertfail */
+        else
+            call_enter(w, pc, run);
         return NO_SLOT;
+    case OP_NANOSLEEP:                           /* a warp-step of its own, nothing more */
+    case OP_BRKPT:                               /* no debugger: --trace notes it */
+        if (undefined)
+            report_warn(w, pc, undefined, "undefined guard predicate");
+        move_lanes(w, mask, pc + 1);
+        return pc + 1;
     case OP_TRAP:
         if (undefined)
             report_warn(w, pc, undefined, "undefined guard predicate");
@@ -169,6 +178,8 @@ static uint32_t step(Warp *w, uint32_t pc, uint32_t mask)
     const XInstr *x = &w->prog->code[pc];
     uint32_t undefined;
     uint32_t run = warp_guard_lanes(w, x, mask, &undefined);
+    if (x->reads_clock)
+        builtin_clock(w);
     switch ((Family)x->family) {
     case FAM_CONTROL:
         return control(w, x, pc, mask, run, undefined);
@@ -212,6 +223,8 @@ static uint64_t run_straight(Warp *w, uint32_t pc, uint32_t mask, uint32_t limit
     *next = pc;
     for (;;) {
         const XInstr *x = &code[pc];
+        if (x->reads_clock)
+            break;                              /* step() sets the clock first */
         if (x->family == FAM_SYNC && !divergent && !w->waiting) {
             /* All the ready lanes at a warp-synchronising instruction, none waiting: it
              * completes at once when its membermask names just them (sync_arrive's converged
