@@ -180,9 +180,12 @@ hw-tests: $(BUILD)/ptxrun
 	            $$dir > $$log || status=1; \
 	        printf '%-28s %s\n' "$$dir" "$$(tail -n 1 $$log)"; \
 	    done; \
-	    tail -q -n 1 $$logs/*.log | awk -v root=$$root '{ p += $$1; f += $$3; n += $$5; t += $$9 } \
-	        END { printf "%-28s %d passed, %d failed, %d not yet executable, %d of them within a tolerance\n", \
-	              root " (all)", p, f, n, t }'; \
+	    tail -q -n 1 $$logs/*.log | awk -v root=$$root '{ for (i = 2; i <= NF; i++) { w = $$i; sub(/,$$/, "", w); \
+	            if (w == "passed") p += $$(i - 1); else if (w == "failed") f += $$(i - 1); \
+	            else if (w == "unsupported") u += $$(i - 1); else if (w == "not") n += $$(i - 1); \
+	            else if (w == "of") t += $$(i - 1) } } \
+	        END { printf "%-28s %d passed, %d failed, %d unsupported, %d not yet executable, %d of them within a tolerance\n", \
+	              root " (all)", p, f, u, n, t }'; \
 	done; \
 	if [ $$status -ne 0 ]; then echo "hw-tests: the failing cases are listed in $(BUILD)/hw-tests/*/*.log"; fi; \
 	exit $$status

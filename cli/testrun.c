@@ -6,10 +6,13 @@
  *     "exit": 2                     the exit code the case must end with (default 0)
  *     "diagnostic": "text"          text that must appear in its messages
  *     "entry": "name"               the kernel to run
+ *     "stdout": "text"              exactly what the kernel prints (printf)
  * A .ptx file without an expect file must pass --check. Cases run in parallel, one process
  * each (a crash fails its case, not the run); results are printed in file order.
  * --not-yet FILE names cases ("folder/NAME  reason" lines) that ptxrun refuses before running
  * ("cannot execute", exit 2): such a case is counted as not yet executable; if it runs, it fails.
+ * A case refused so that is not listed is unsupported: neither passed nor failed, counted
+ * apart, and it makes the run exit 1 as a failure does (docs/lanes-format.md).
  * Requires: driver_run (driver.c). */
 #include <dirent.h>
 #include <errno.h>
@@ -26,17 +29,19 @@
 
 enum { MAX_SHOWN_LINES = 20 };
 
-typedef enum Outcome { CASE_FAILED, CASE_PASSED, CASE_NOT_YET, CASE_CLOSE } Outcome;
+typedef enum Outcome { CASE_FAILED, CASE_PASSED, CASE_NOT_YET, CASE_CLOSE, CASE_UNSUPPORTED } Outcome;
 
 typedef struct Case {
     char *ptx;                 /* the file */
     char *lanes, *expect;      /* companions, or NULL */
     char *entry;               /* from the expect file */
     char *diagnostic;          /* text the messages must contain */
+    char *want_stdout;         /* what the kernel must print, or NULL */
     int want_exit;
     int got_exit;
     char *output;              /* what the run printed on its error stream */
     char result_path[64];      /* where the child leaves it */
+    char stdout_path[72];      /* and what the kernel printed, when want_stdout */
     pid_t pid;
     double seconds;
     bool listed;               /* in the --not-yet file */
@@ -173,6 +178,9 @@ static bool read_expectations(Case *c)
     v = json_object_get(root, "entry");
     if (json_is_string(v))
         c->entry = xstrdup(json_string_value(v));
+    v = json_object_get(root, "stdout");
+    if (json_is_string(v))
+        c->want_stdout = xstrdup(json_string_value(v));
     json_decref(root);
     return true;
 }
@@ -182,7 +190,8 @@ static _Noreturn void run_child(const Case *c)
 {
     FILE *result = fopen(c->result_path, "w");
     FILE *out = fopen("/dev/null", "w");
-    if (!result || !out)
+    FILE *printed = c->want_stdout ? fopen(c->stdout_path, "w") : NULL;
+    if (!result || !out || (c->want_stdout && !printed))
         _exit(127);
     RunOptions o;
     memset(&o, 0, sizeof o);
@@ -197,6 +206,7 @@ static _Noreturn void run_child(const Case *c)
     o.check.warn_deprecated = false;
     o.exec.max_steps = 100000000;
     o.exec.stack_bytes = DEFAULT_STACK_BYTES;
+    o.kernel_out = printed;
     fputs("      \n", result);                   /* room for the exit code */
     int rc = driver_run(&o, out, result);
     fflush(result);
@@ -204,6 +214,8 @@ static _Noreturn void run_child(const Case *c)
     fprintf(result, "%d", rc);
     fclose(result);
     fclose(out);
+    if (printed)
+        fclose(printed);
     _exit(0);
 }
 
@@ -232,16 +244,51 @@ static double now(void)
     return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
+/* Where the printed text first differs from the expected, as a reason. */
+static void stdout_difference(Case *c, const char *got)
+{
+    size_t at = 0, line = 1;
+    while (got[at] && got[at] == c->want_stdout[at])
+        line += got[at++] == '\n';
+    const char *want_line = c->want_stdout + at, *got_line = got + at;
+    while (want_line > c->want_stdout && want_line[-1] != '\n')
+        want_line--, got_line--;
+    snprintf(c->why, sizeof c->why, "stdout line %zu: expected \"%.*s\", got \"%.*s\"%s", line,
+             (int)strcspn(want_line, "\n") < 100 ? (int)strcspn(want_line, "\n") : 100, want_line,
+             (int)strcspn(got_line, "\n") < 100 ? (int)strcspn(got_line, "\n") : 100, got_line,
+             !c->want_stdout[at] ? " (more than expected)" : !got[at] ? " (less than expected)" : "");
+}
+
+/* The refusal's message when ptxrun refused the case before running ("cannot execute", exit 2),
+ * else NULL. */
+static const char *refusal(const Case *c, size_t *len)
+{
+    const char *at = c->got_exit == EXIT_BAD_INPUT ? strstr(c->output, "cannot execute") : NULL;
+    if (!at)
+        return NULL;
+    const char *line = at;
+    while (line > c->output && line[-1] != '\n')
+        line--;
+    const char *message = strstr(line, "error: ");
+    message = message && message < at ? message + strlen("error: ") : line;
+    *len = strcspn(message, "\n");
+    return message;
+}
+
 static void judge(Case *c, int status)
 {
     char *text = read_file(c->result_path);
     unlink(c->result_path);
+    char *printed = c->want_stdout ? read_file(c->stdout_path) : NULL;
+    if (c->want_stdout)
+        unlink(c->stdout_path);
     if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || !text) {
         snprintf(c->why, sizeof c->why, "ptxrun crashed (%s %d)", WIFSIGNALED(status) ? "signal" : "status",
                  WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status));
         c->got_exit = -1;
         free(text);
         c->output = xstrdup("");
+        free(printed);
         return;
     }
     c->got_exit = atoi(text);
@@ -249,9 +296,20 @@ static void judge(Case *c, int status)
     c->output = xstrdup(body ? body + 1 : "");
     free(text);
     bool diag_ok = !c->diagnostic || strstr(c->output, c->diagnostic);
-    c->outcome = c->got_exit == c->want_exit && diag_ok ? CASE_PASSED : CASE_FAILED;
-    if (c->outcome == CASE_PASSED)
+    bool stdout_ok = !c->want_stdout || (printed && strcmp(printed, c->want_stdout) == 0);
+    c->outcome = c->got_exit == c->want_exit && diag_ok && stdout_ok ? CASE_PASSED : CASE_FAILED;
+    if (c->outcome == CASE_PASSED) {
+        free(printed);
         return;
+    }
+    size_t len;
+    const char *refused = c->want_exit != EXIT_BAD_INPUT ? refusal(c, &len) : NULL;
+    if (refused) {
+        c->outcome = CASE_UNSUPPORTED;
+        snprintf(c->why, sizeof c->why, "unsupported: %.*s", (int)(len < 200 ? len : 200), refused);
+        free(printed);
+        return;
+    }
     const char *first = c->output;
     while (*first == '\n')
         first++;
@@ -259,22 +317,21 @@ static void judge(Case *c, int status)
     if (c->got_exit != c->want_exit)
         snprintf(c->why, sizeof c->why, "exit %d, expected %d: %.*s", c->got_exit, c->want_exit,
                  (int)(n < 180 ? n : 180), first);
-    else
+    else if (!diag_ok)
         snprintf(c->why, sizeof c->why, "the messages do not contain \"%.100s\"", c->diagnostic);
+    else
+        stdout_difference(c, printed ? printed : "");
+    free(printed);
 }
 
 /* A listed case passes as not yet executable only if ptxrun refused it before running. */
 static void judge_listed(Case *c, const char *not_yet_file)
 {
-    const char *refusal = c->got_exit == EXIT_BAD_INPUT ? strstr(c->output, "cannot execute") : NULL;
-    if (refusal) {
-        const char *line = refusal;
-        while (line > c->output && line[-1] != '\n')
-            line--;
-        const char *message = strstr(line, "error: ");
-        message = message && message < refusal ? message + strlen("error: ") : line;
+    size_t len;
+    const char *refused = refusal(c, &len);
+    if (refused) {
         c->outcome = CASE_NOT_YET;
-        snprintf(c->why, sizeof c->why, "not yet executable: %.*s", (int)strcspn(message, "\n"), message);
+        snprintf(c->why, sizeof c->why, "not yet executable: %.*s", (int)len, refused);
         return;
     }
     char first[sizeof c->why];
@@ -322,6 +379,7 @@ static void run_all(CaseList *list, int jobs, const char *not_yet_file, const ch
                 continue;
             }
             snprintf(c->result_path, sizeof c->result_path, "/tmp/ptxrun-test-%ld-%u", (long)getpid(), next);
+            snprintf(c->stdout_path, sizeof c->stdout_path, "%s.stdout", c->result_path);
             c->seconds = now();
             fflush(NULL);
             c->pid = fork();
@@ -367,6 +425,8 @@ static void print_plain(const CaseList *list)
         const Case *c = &list->items[i];
         if (c->outcome == CASE_FAILED)
             printf("FAIL %s: %s\n", c->ptx, c->why);
+        else if (c->outcome == CASE_UNSUPPORTED)
+            printf("UNSUPPORTED %s: %s\n", c->ptx, c->why);
     }
 }
 
@@ -387,6 +447,12 @@ static void print_tap(const CaseList *list)
         }
         if (c->outcome == CASE_CLOSE) {
             printf("ok %u - %s # within its tolerance\n", i + 1, c->ptx);
+            continue;
+        }
+        if (c->outcome == CASE_UNSUPPORTED) {   /* not a pass; not TODO either: unlisted, it fails the run */
+            printf("not ok %u - %s # unsupported\n  ---\n  message: \"", i + 1, c->ptx);
+            tap_escape(c->why);
+            printf("\"\n  outcome: unsupported\n  ...\n");
             continue;
         }
         printf("%s %u - %s\n", c->outcome == CASE_PASSED ? "ok" : "not ok", i + 1, c->ptx);
@@ -416,7 +482,7 @@ static void xml_text(FILE *f, const char *s, size_t limit)
     }
 }
 
-static bool write_junit(const CaseList *list, const char *path, unsigned failed, unsigned not_yet, double seconds)
+static bool write_junit(const CaseList *list, const char *path, unsigned failed, unsigned skipped, double seconds)
 {
     FILE *f = fopen(path, "w");
     if (!f)
@@ -424,7 +490,7 @@ static bool write_junit(const CaseList *list, const char *path, unsigned failed,
     fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites tests=\"%u\" failures=\"%u\">\n", list->count,
             failed);
     fprintf(f, "  <testsuite name=\"ptxrun\" tests=\"%u\" failures=\"%u\" errors=\"0\" skipped=\"%u\" time=\"%.3f\">\n",
-            list->count, failed, not_yet, seconds);
+            list->count, failed, skipped, seconds);
     for (uint32_t i = 0; i < list->count; i++) {
         const Case *c = &list->items[i];
         fputs("    <testcase classname=\"ptxrun\" name=\"", f);
@@ -434,7 +500,7 @@ static bool write_junit(const CaseList *list, const char *path, unsigned failed,
             fputs("/>\n", f);
             continue;
         }
-        if (c->outcome == CASE_NOT_YET) {
+        if (c->outcome == CASE_NOT_YET || c->outcome == CASE_UNSUPPORTED) {
             fputs(">\n      <skipped message=\"", f);
             xml_text(f, c->why, sizeof c->why);
             fputs("\"/>\n    </testcase>\n", f);
@@ -731,6 +797,7 @@ static void free_cases(CaseList *list)
         free(c->expect);
         free(c->entry);
         free(c->diagnostic);
+        free(c->want_stdout);
         free(c->output);
     }
     free(list->items);
@@ -757,9 +824,10 @@ int test_main(int argc, char **argv)
     double start = now();
     run_all(&list, o.jobs, o.not_yet, o.differs);
     double seconds = now() - start;
-    unsigned failed = 0, refused = 0, close = 0;
+    unsigned failed = 0, refused = 0, close = 0, unsupported = 0;
     for (uint32_t i = 0; i < list.count; i++) {
         failed += list.items[i].outcome == CASE_FAILED;
+        unsupported += list.items[i].outcome == CASE_UNSUPPORTED;
         refused += list.items[i].outcome == CASE_NOT_YET;
         close += list.items[i].outcome == CASE_CLOSE;
     }
@@ -767,14 +835,16 @@ int test_main(int argc, char **argv)
         print_tap(&list);
     else
         print_plain(&list);
-    printf("%s%u passed, %u failed", o.tap ? "# " : "", list.count - failed - refused, failed);
+    printf("%s%u passed, %u failed", o.tap ? "# " : "", list.count - failed - refused - unsupported, failed);
+    if (unsupported)
+        printf(", %u unsupported", unsupported);
     if (o.not_yet)
         printf(", %u not yet executable", refused);
     if (o.differs)
         printf(", %u of them within a tolerance", close);
     putchar('\n');
-    rc = failed ? EXIT_MISMATCH : EXIT_OK;
-    if (o.junit && !write_junit(&list, o.junit, failed, refused, seconds)) {
+    rc = failed || unsupported ? EXIT_MISMATCH : EXIT_OK;
+    if (o.junit && !write_junit(&list, o.junit, failed, refused + unsupported, seconds)) {
         fprintf(stderr, "ptxrun test: error: cannot write '%s'\n", o.junit);
         rc = EXIT_BAD_INPUT;
     }
