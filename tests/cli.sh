@@ -62,17 +62,10 @@ expect_stderr_line "deprecation warning" "$tmp/legacy.ptx:1:1: warning: 'shfl' w
 expect_exit 0 "-w" "$PTXRUN" --check -w "$tmp/legacy.ptx"
 if [ -s "$tmp/err" ]; then fail "-w still printed: $(cat "$tmp/err")"; else ok; fi
 
-# -- every nvcc file checks clean, except those calling vprintf, which --check refuses as a run
-# would (issue 13 brings printf)
+# -- every nvcc file checks clean (vprintf included, since issue 13)
 count=0
 for f in tests/ptx/nvcc/*.ptx; do
-    case "$f" in
-    */printf.*)
-        expect_exit 2 "check $f refuses vprintf" "$PTXRUN" --check --no-color "$f"
-        grep -q "error: ptxrun cannot execute a call of 'vprintf' (no body: an external function such as vprintf) yet" "$tmp/err" \
-            && ok || fail "check $f: no vprintf refusal";;
-    *) expect_exit 0 "check $f" "$PTXRUN" --check "$f";;
-    esac
+    expect_exit 0 "check $f" "$PTXRUN" --check "$f"
     count=$((count + 1))
 done
 [ "$count" -ge 45 ] && ok || fail "only $count nvcc files"
@@ -93,10 +86,7 @@ fi
 # -- --dump-ir prints PTX that ptxas accepts (when CUDA is here) and that ptxrun reads back
 for f in tests/ptx/nvcc/*.sm_75.ptx tests/ptx/nvcc/*.sm_90.ptx; do
     "$PTXRUN" --dump-ir "$f" > "$tmp/dump.ptx" || { fail "dump $f"; continue; }
-    case "$f" in
-    */printf.*) expect_exit 2 "recheck dump of $f (vprintf refused)" "$PTXRUN" --check "$tmp/dump.ptx";;
-    *) expect_exit 0 "recheck dump of $f" "$PTXRUN" --check "$tmp/dump.ptx";;
-    esac
+    expect_exit 0 "recheck dump of $f" "$PTXRUN" --check "$tmp/dump.ptx"
     if [ -x "$PTXAS" ]; then
         target=$(sed -n 's/^\.target \([a-z0-9_]*\).*/\1/p' "$tmp/dump.ptx")
         expect_exit 0 "ptxas accepts dump of $f" "$PTXAS" -arch="$target" "$tmp/dump.ptx" -o /dev/null
@@ -148,8 +138,8 @@ printf 'setp.eq.u32 p, x, 1;\n@p bra L;\nL: ret;\n' > "$tmp/undef.ptx"
 expect_exit 0 "undefined branch condition warns" "$PTXRUN" --no-color "$tmp/undef.ptx"
 expect_stderr_line "warning text" "$tmp/undef.ptx:2:1: warning: undefined branch condition in lanes 0-31"
 expect_exit 3 "--strict" "$PTXRUN" --strict "$tmp/undef.ptx"
-expect_exit 2 "cannot execute yet" "$PTXRUN" --no-color --entry hello tests/ptx/nvcc/printf.sm_90.ptx
-expect_stderr_line "cannot execute: where and what" "tests/ptx/nvcc/printf.sm_90.ptx:65:2: error: ptxrun cannot execute a call of 'vprintf' (no body: an external function such as vprintf) yet"
+expect_exit 2 "cannot execute yet" "$PTXRUN" --no-color tests/not_yet/refused.ptx
+expect_stderr_line "cannot execute: where and what" "tests/not_yet/refused.ptx:16:5: error: ptxrun cannot execute a call of 'host_side' (no body: an external function) yet"
 expect_exit 2 "kernel parameters missing" "$PTXRUN" tests/ptx/nvcc/atomics.sm_90.ptx
 
 # -- a real nvcc kernel: buffers, parameters, shared memory, bar.sync, atomics
@@ -582,7 +572,7 @@ printf '# cases ptxrun refuses\nnot_yet/refused  a call of a function without a 
 expect_exit 0 "listed and refused" "$PTXRUN" test --not-yet "$tmp/ny.txt" $NY/refused.ptx $NY/runs.ptx
 if tail -n 1 "$tmp/out" | grep -qx "1 passed, 0 failed, 1 not yet executable"; then ok; else fail "not-yet summary"; cat "$tmp/out"; fi
 expect_exit 1 "unlisted and refused" "$PTXRUN" test $NY/refused.ptx
-if grep -q "^FAIL $NY/refused.ptx: exit 2, expected 0: .*cannot execute" "$tmp/out"; then ok; else fail "unlisted refused case"; cat "$tmp/out"; fi
+if grep -q "^UNSUPPORTED $NY/refused.ptx: unsupported: .*cannot execute" "$tmp/out"; then ok; else fail "unlisted refused case"; cat "$tmp/out"; fi
 printf 'not_yet/refused  r\nnot_yet/runs  r\nnot_yet/wrong  r\n' > "$tmp/ny3.txt"
 expect_exit 1 "listed cases that run" "$PTXRUN" test -j 1 --not-yet="$tmp/ny3.txt" $NY/
 if grep -qx "FAIL $NY/runs.ptx: listed in $tmp/ny3.txt as not yet executable, but passes now: remove it from $tmp/ny3.txt" "$tmp/out"
@@ -707,5 +697,85 @@ printf '{"regs": {"y": "0x????0001"}}\n' > "$tmp/partial.bad.json"
 printf '{"regs": {"x": "0x1234??00", "y": "0x??????01", "z": 0}}\n' > "$tmp/partial.expect.json"
 expect_exit 1 "partial value, wrong digits" "$PTXRUN" "$tmp/partial.ptx" --lanes "$tmp/partial.json" --expect "$tmp/partial.bad.json"
 expect_exit 0 "partial value through add and and" "$PTXRUN" "$tmp/partial.ptx" --lanes "$tmp/partial.json" --expect "$tmp/partial.expect.json"
+# -- printf, assert, trap, brkpt, nanosleep and the clocks (issue 13; tests/printf, tests/kernels)
+P=tests/printf
+expect_exit 0 "tests/printf cases (stdout, results, clocks)" "$PTXRUN" test $P
+# printf's text goes to standard output, before the final table
+expect_exit 0 "printf to stdout" "$PTXRUN" --lanes $P/grid.lanes.json $P/grid.ptx
+if [ "$(head -n 2 "$tmp/out")" = "$(printf 'cta 0 thread 0\ncta 0 thread 1')" ] && grep -q "^lane " "$tmp/out"; then ok
+else fail "printf text before the table"; head -5 "$tmp/out"; fi
+# -j: the same text as one thread, and a note saying why the CTAs ran in order
+"$PTXRUN" -j 1 --lanes $P/grid.lanes.json $P/grid.ptx > "$tmp/grid1.out" 2>&1
+expect_exit 0 "printf with -j 4" "$PTXRUN" -j 4 --lanes $P/grid.lanes.json $P/grid.ptx
+if cat "$tmp/out" | cmp -s - "$tmp/grid1.out"; then ok; else fail "printf: -j 4 output differs from -j 1"; fi
+expect_stderr_line "printf -j note" "ptxrun: note: -j 4: the grid's CTAs ran one after another: the kernel prints (vprintf, __assertfail), and its output comes CTA by CTA"
+# two warps printing before and after bar.sync: every a line before every b line, each call's
+# lanes in lane order, each thread once per call
+printf '{"block": [64, 1, 1]}\n' > "$tmp/warps.json"
+expect_exit 0 "printf from two warps" "$PTXRUN" --lanes "$tmp/warps.json" $P/warps.ptx
+if awk 'NR <= 128 && !/^[ab] [0-9]+$/ { bad = 1 }
+        NR <= 64 && $1 != "a" { bad = 1 } NR > 64 && NR <= 128 && $1 != "b" { bad = 1 }
+        NR <= 128 { if (seen[$0]++) bad = 1; w = int($2 / 32); k = $1 w; if (k in last && $2 != last[k] + 1) bad = 1; last[k] = $2 }
+        END { exit bad }' "$tmp/out"; then ok; else fail "printf order across warps"; head -130 "$tmp/out" | tr '\n' ' '; echo; fi
+# nvcc's printf: %lld of a long long, %g of a double, %c of a char (promoted), %u (CUDA's own
+# example kernel in tests/ptx/nvcc/printf.cu); two threads, each call in thread order
+printf '{"block": [2, 1, 1], "params": [-5, 2.5, 65]}\n' > "$tmp/print_ll.json"
+expect_exit 0 "nvcc printf kernel" "$PTXRUN" --entry _Z8print_llxdc --lanes "$tmp/print_ll.json" tests/ptx/nvcc/printf.sm_80.ptx
+if [ "$(head -n 4 "$tmp/out")" = "$(printf -- '-5 2.5 A 0\n-5 2.5 A 1\nno args\nno args')" ]; then ok; else fail "nvcc printf text"; head -4 "$tmp/out"; fi
+# 33 arguments: the 33rd printed as it is; no arguments; NULL format (results checked by the cases)
+# faults: %n, a %s address outside memory, an argument asked for and not given
+expect_exit 3 "printf %n" "$PTXRUN" --no-color $P/percent_n.ptx
+if grep -q "error: lane 0: ptxrun cannot print the conversion '%n' (CUDA's printf has no %n)" "$tmp/err"; then ok; else fail "%n message"; cat "$tmp/err"; fi
+expect_exit 3 "printf %s outside memory" "$PTXRUN" --no-color $P/bad_string.ptx
+if grep -q "error: lane 0: vprintf's %s string at 0x1234, outside every region" "$tmp/err"; then ok; else fail "%s fault"; cat "$tmp/err"; fi
+expect_exit 3 "printf without arguments" "$PTXRUN" --no-color $P/missing_args.ptx
+if grep -q "error: lane 0: vprintf's format asks for an argument, and it was given none" "$tmp/err"; then ok; else fail "missing args"; cat "$tmp/err"; fi
+expect_exit 0 "printf of an undefined value" "$PTXRUN" --no-color $P/undefined.ptx
+if grep -q "warning: undefined value printed by vprintf in lane 3$" "$tmp/err"; then ok; else fail "undefined printf warning"; cat "$tmp/err"; fi
+expect_exit 3 "printf of an undefined value, --strict" "$PTXRUN" --strict --no-color $P/undefined.ptx
+# vprintf called with the wrong parameters: refused before the run
+sed 's/call.uni (r), vprintf, (p0, p1);/call.uni (r), vprintf, (p0);/' $P/no_args.ptx > "$tmp/vprintf1.ptx"
+expect_exit 2 "vprintf with one argument" "$PTXRUN" --no-color "$tmp/vprintf1.ptx"
+if grep -q "error: a call of 'vprintf' with 1 argument and 1 result; CUDA's takes 2 (.b64 format, .b64 arguments) and gives a .b32" "$tmp/err"
+then ok; else fail "vprintf signature"; cat "$tmp/err"; fi
+# assert: CUDA's message on stderr, exit 3, and the printf text before it kept
+K=tests/kernels
+expect_exit 3 "assert" "$PTXRUN" --no-color --lanes $K/assert_fail.lanes.json $K/assert_fail.sm_80.ptx
+expect_stderr_line "assert message" 'assert_fail.cu:11: void kernel(const int *, int *): block: [0,0,0], thread: [5,1,0] Assertion `in[t] != 7` failed.'
+if grep -q "error: assertion failed in lane 13 (__assertfail): the kernel is aborted" "$tmp/err"; then ok; else fail "assert fault"; cat "$tmp/err"; fi
+if [ "$(grep -c '^thread [0-9]* (' "$tmp/out")" -eq 16 ]; then ok; else fail "printf text lost before an assert"; head -20 "$tmp/out"; fi
+# trap in a block of two warps and a grid: the lanes, the warp, the CTA and the line
+printf '.version 8.0\n.target sm_80\n.visible .entry k()\n{\n\t.reg .b32 %%r<3>;\n\t.reg .pred %%p1;\n\tmov.u32 %%r1, %%tid.x;\n\tmov.u32 %%r2, %%ctaid.x;\n\tadd.u32 %%r1, %%r1, %%r2;\n\tsetp.eq.u32 %%p1, %%r1, 37;\n\t@%%p1 trap;\n\tret;\n}\n' > "$tmp/trap2.ptx"
+printf '{"block": [64, 1, 1], "grid": [2, 1, 1]}\n' > "$tmp/trap2.json"
+expect_exit 3 "trap in warp 1" "$PTXRUN" --no-color --lanes "$tmp/trap2.json" "$tmp/trap2.ptx"
+expect_stderr_line "trap lanes and line" "$tmp/trap2.ptx:11:2: error: 'trap' executed by warp 1 lane 5: the kernel is aborted"
+if grep -q "note: in warp 1 (threads 32-63) of CTA (0, 0, 0)" "$tmp/err"; then ok; else fail "trap CTA note"; cat "$tmp/err"; fi
+# brkpt goes on; --trace notes it. nanosleep is one warp-step.
+printf 'brkpt;\nnanosleep.u32 5;\nmov.u32 a, 1;\n' > "$tmp/brkpt.ptx"
+expect_exit 0 "brkpt" "$PTXRUN" "$tmp/brkpt.ptx"
+if grep -q "^3 warp-steps" "$tmp/out"; then ok; else fail "brkpt and nanosleep steps"; cat "$tmp/out"; fi
+expect_exit 0 "brkpt --trace" "$PTXRUN" --trace --no-color "$tmp/brkpt.ptx"
+if grep -q "^    note: brkpt: no debugger is attached; the lanes go on$" "$tmp/err"; then ok; else fail "brkpt trace note"; cat "$tmp/err"; fi
+# the clocks are the same with --trace as without (the counts are the rule, not the batching)
+"$PTXRUN" --lanes $P/clock.lanes.json $P/clock.ptx > "$tmp/clock1.out" 2>&1
+expect_exit 0 "clock --trace" "$PTXRUN" --trace --lanes $P/clock.lanes.json $P/clock.ptx
+if cmp -s "$tmp/out" "$tmp/clock1.out"; then ok; else fail "clocks differ under --trace"; fi
+# ptxrun test: "stdout" compared exactly; a case refused and not listed is unsupported
+mkdir -p "$tmp/pf" && cp $P/grid.ptx $P/grid.lanes.json "$tmp/pf/" && sed 's/cta 3 thread 1/cta 3 thread 9/' $P/grid.expect.json > "$tmp/pf/grid.expect.json"
+expect_exit 1 "stdout differs" "$PTXRUN" test "$tmp/pf"
+if grep -qx "FAIL $tmp/pf/grid.ptx: stdout line 8: expected \"cta 3 thread 9\", got \"cta 3 thread 1\"" "$tmp/out"; then ok; else fail "stdout difference"; cat "$tmp/out"; fi
+expect_exit 1 "unsupported case" "$PTXRUN" test $NY/refused.ptx $NY/runs.ptx
+if grep -qx "UNSUPPORTED $NY/refused.ptx: unsupported: ptxrun cannot execute a call of 'host_side' (no body: an external function) yet" "$tmp/out" &&
+   tail -n 1 "$tmp/out" | grep -qx "1 passed, 0 failed, 1 unsupported"; then ok; else fail "unsupported summary"; cat "$tmp/out"; fi
+expect_exit 1 "unsupported TAP and JUnit" "$PTXRUN" test --tap --junit "$tmp/un.xml" $NY/refused.ptx $NY/runs.ptx
+if grep -qx "not ok 1 - $NY/refused.ptx # unsupported" "$tmp/out" && grep -qx "  outcome: unsupported" "$tmp/out" &&
+   tail -n 1 "$tmp/out" | grep -qx "# 1 passed, 0 failed, 1 unsupported"; then ok; else fail "unsupported TAP"; cat "$tmp/out"; fi
+if grep -q 'failures="0" errors="0" skipped="1"' "$tmp/un.xml" && grep -q '<skipped message="unsupported: ptxrun cannot execute' "$tmp/un.xml"
+then ok; else fail "unsupported JUnit"; cat "$tmp/un.xml"; fi
+if command -v xmllint >/dev/null 2>&1; then
+    expect_exit 0 "JUnit with an unsupported case is valid" xmllint --noout --schema tests/junit.xsd "$tmp/un.xml"
+fi
+expect_exit 0 "listed: not yet executable, not unsupported" "$PTXRUN" test --not-yet "$tmp/ny.txt" $NY/refused.ptx
+
 echo "cli: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
