@@ -85,14 +85,28 @@ static bool one_kernel(const Module *m, FILE *err_out)
 }
 
 /* What the kernel prints: printf's text on the output, assertion messages on the error stream,
- * each call's text as it comes (so that nothing is lost when the run faults later). */
+ * each call's text as it comes (so that nothing is lost when the run faults later); with
+ * --json, printf's text is kept for the JSON object's "stdout" instead. */
 typedef struct Printed {
     FILE *out, *err;
+    bool keep;                 /* --json: into text */
+    char *text;
+    size_t len, cap;
 } Printed;
 
 static void print_kernel_text(void *context, int stream, const char *text, size_t len)
 {
     Printed *p = context;
+    if (p->keep && stream == PRINT_OUT) {
+        if (p->len + len + 1 > p->cap) {
+            p->cap = (p->len + len + 1) * 2;
+            p->text = xrealloc(p->text, p->cap);
+        }
+        memcpy(p->text + p->len, text, len);
+        p->len += len;
+        p->text[p->len] = '\0';
+        return;
+    }
     FILE *f = stream == PRINT_ERR ? p->err : p->out;
     fwrite(text, 1, len, f);
     fflush(f);
@@ -125,7 +139,7 @@ static int execute(const RunOptions *o, Module *m, Diag *diag, HeldList *held, F
     }
     char why[256];
     ExecOptions exec = o->exec;
-    Printed printed = { o->kernel_out ? o->kernel_out : out, err_out };
+    Printed printed = { o->kernel_out ? o->kernel_out : out, err_out, o->json && !o->kernel_out, NULL, 0, 0 };
     exec.print = print_kernel_text;
     exec.print_context = &printed;
     int rc = grid_run(b, &exec, why, sizeof why) == EXEC_OK ? EXIT_OK : EXIT_FAULT;
@@ -133,7 +147,7 @@ static int execute(const RunOptions *o, Module *m, Diag *diag, HeldList *held, F
     if (why[0] && o->exec.jobs_given)
         fprintf(err_out, "ptxrun: note: -j %u: the grid's CTAs ran one after another: %s\n", o->exec.jobs, why);
     if (o->json)
-        dump_print_json(out, b);
+        dump_print_json(out, b, b->prog.prints ? (printed.text ? printed.text : "") : NULL, printed.len);
     else
         dump_print_table(out, b, o->regs, shown);
     if (o->expect) {
@@ -149,6 +163,7 @@ static int execute(const RunOptions *o, Module *m, Diag *diag, HeldList *held, F
         }
     }
     block_free(b);
+    free(printed.text);
     return rc;
 }
 

@@ -304,7 +304,28 @@ void dump_print_table(FILE *out, const Block *b, const char *only, const bool *s
 
 /* ---- JSON ---- */
 
-void dump_print_json(FILE *out, const Block *b)
+/* text as a JSON string: quotes, backslashes and control characters escaped, other bytes as
+ * they are (the kernel's UTF-8 stays UTF-8). */
+static void json_text(FILE *out, const char *text, size_t len)
+{
+    fputc('"', out);
+    for (size_t i = 0; i < len; i++) {
+        unsigned char ch = (unsigned char)text[i];
+        if (ch == '"' || ch == '\\')
+            fprintf(out, "\\%c", ch);
+        else if (ch == '\n')
+            fputs("\\n", out);
+        else if (ch == '\t')
+            fputs("\\t", out);
+        else if (ch < 0x20 || ch == 0x7f)
+            fprintf(out, "\\u%04x", ch);
+        else
+            fputc(ch, out);
+    }
+    fputc('"', out);
+}
+
+void dump_print_json(FILE *out, const Block *b, const char *printed, size_t printed_len)
 {
     Column cols[512];
     uint32_t n = collect_columns(b, NULL, cols, COUNT_OF(cols));
@@ -356,6 +377,10 @@ void dump_print_json(FILE *out, const Block *b)
         for (uint32_t i = 0; i < b->warp_count; i++)
             fprintf(out, "%s\"0x%08x\"", i ? ", " : "", b->warps[i]->exited);
         fputc(']', out);
+    }
+    if (printed) {
+        fputs(",\n  \"stdout\": ", out);
+        json_text(out, printed, printed_len);
     }
     fprintf(out, ",\n  \"steps\": %llu,\n  \"warnings\": [", (unsigned long long)b->steps);
     bool any = false;
