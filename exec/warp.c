@@ -101,9 +101,15 @@ static uint32_t control(Warp *w, const XInstr *x, uint32_t pc, uint32_t mask, ui
             report_warn(w, pc, undefined, "undefined guard predicate");
         move_lanes(w, mask & ~run, pc + 1);
         if (run) {
-            char lanes[200];
+            char lanes[200], thread[64] = "";
             report_lanes(w, lanes, sizeof lanes, run);
-            report_fault(w, pc, "'trap' executed by %s: the kernel is aborted", lanes);
+            if (!(run & (run - 1))) {          /* one lane: its thread, as CUDA names threads */
+                const Block *b = w->block;
+                uint32_t t = w->thread_base + (uint32_t)__builtin_ctz(run);
+                snprintf(thread, sizeof thread, " (thread [%u,%u,%u])", t % b->ntid[0], t / b->ntid[0] % b->ntid[1],
+                         t / (b->ntid[0] * b->ntid[1]));
+            }
+            report_fault(w, pc, "'trap' executed by %s%s: the kernel is aborted", lanes, thread);
             return NO_SLOT;
         }
         move_lanes(w, mask, pc + 1);

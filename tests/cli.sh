@@ -704,6 +704,10 @@ expect_exit 0 "tests/printf cases (stdout, results, clocks)" "$PTXRUN" test $P
 expect_exit 0 "printf to stdout" "$PTXRUN" --lanes $P/grid.lanes.json $P/grid.ptx
 if [ "$(head -n 2 "$tmp/out")" = "$(printf 'cta 0 thread 0\ncta 0 thread 1')" ] && grep -q "^lane " "$tmp/out"; then ok
 else fail "printf text before the table"; head -5 "$tmp/out"; fi
+# --json keeps the text in the object ("stdout"), so that the output stays JSON
+expect_exit 0 "printf with --json" "$PTXRUN" --json --lanes $P/grid.lanes.json $P/grid.ptx
+if grep -qx '  "stdout": "cta 0 thread 0\\ncta 0 thread 1\\ncta 1 thread 0\\ncta 1 thread 1\\ncta 2 thread 0\\ncta 2 thread 1\\ncta 3 thread 0\\ncta 3 thread 1\\n",' "$tmp/out" &&
+   [ "$(head -c 1 "$tmp/out")" = "{" ]; then ok; else fail "printf text in --json"; head -3 "$tmp/out"; fi
 # -j: the same text as one thread, and a note saying why the CTAs ran in order
 "$PTXRUN" -j 1 --lanes $P/grid.lanes.json $P/grid.ptx > "$tmp/grid1.out" 2>&1
 expect_exit 0 "printf with -j 4" "$PTXRUN" -j 4 --lanes $P/grid.lanes.json $P/grid.ptx
@@ -748,7 +752,7 @@ if [ "$(grep -c '^thread [0-9]* (' "$tmp/out")" -eq 16 ]; then ok; else fail "pr
 printf '.version 8.0\n.target sm_80\n.visible .entry k()\n{\n\t.reg .b32 %%r<3>;\n\t.reg .pred %%p1;\n\tmov.u32 %%r1, %%tid.x;\n\tmov.u32 %%r2, %%ctaid.x;\n\tadd.u32 %%r1, %%r1, %%r2;\n\tsetp.eq.u32 %%p1, %%r1, 37;\n\t@%%p1 trap;\n\tret;\n}\n' > "$tmp/trap2.ptx"
 printf '{"block": [64, 1, 1], "grid": [2, 1, 1]}\n' > "$tmp/trap2.json"
 expect_exit 3 "trap in warp 1" "$PTXRUN" --no-color --lanes "$tmp/trap2.json" "$tmp/trap2.ptx"
-expect_stderr_line "trap lanes and line" "$tmp/trap2.ptx:11:2: error: 'trap' executed by warp 1 lane 5: the kernel is aborted"
+expect_stderr_line "trap lanes and line" "$tmp/trap2.ptx:11:2: error: 'trap' executed by warp 1 lane 5 (thread [37,0,0]): the kernel is aborted"
 if grep -q "note: in warp 1 (threads 32-63) of CTA (0, 0, 0)" "$tmp/err"; then ok; else fail "trap CTA note"; cat "$tmp/err"; fi
 # brkpt goes on; --trace notes it. nanosleep is one warp-step.
 printf 'brkpt;\nnanosleep.u32 5;\nmov.u32 a, 1;\n' > "$tmp/brkpt.ptx"
