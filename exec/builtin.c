@@ -196,6 +196,15 @@ typedef struct Spec {
     char conversion;
 } Spec;
 
+/* The decimal number at *q (MAX_FIELD + 1 for any larger one), *q moved past it. */
+static int field_number(const char **q)
+{
+    int n = 0;
+    for (; **q >= '0' && **q <= '9'; (*q)++)
+        n = n > MAX_FIELD ? n : n * 10 + (**q - '0');
+    return n > MAX_FIELD ? MAX_FIELD + 1 : n;
+}
+
 /* Parses the specification after a '%' at *p; false after a fault. */
 static bool parse_spec(Call *c, const char **p, Spec *s)
 {
@@ -209,14 +218,12 @@ static bool parse_spec(Call *c, const char **p, Spec *s)
     if (*q == '*') {
         s->width = -2;
         q++;
+    } else if (*q >= '1' && *q <= '9') {
+        s->width = field_number(&q);
     }
-    for (; *q >= '0' && *q <= '9'; q++)
-        s->width = (s->width < 0 ? 0 : s->width) * 10 + (*q - '0') > MAX_FIELD ? MAX_FIELD + 1
-                   : (s->width < 0 ? 0 : s->width) * 10 + (*q - '0');
     if (*q == '.') {
-        s->precision = 0;
-        for (q++; *q >= '0' && *q <= '9'; q++)
-            s->precision = s->precision * 10 + (*q - '0') > MAX_FIELD ? MAX_FIELD + 1 : s->precision * 10 + (*q - '0');
+        q++;
+        s->precision = field_number(&q);
         if (*q == '*') {
             report_fault(c->w, c->pc, "lane %d: ptxrun cannot print a precision given by '*' (CUDA's printf "
                          "documents digits only)", c->lane);
