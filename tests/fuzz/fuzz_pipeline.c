@@ -42,7 +42,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         FILE *out = fopen("/dev/null", "w");
         if (out) {
             dump_print_table(out, w, NULL, NULL);
-            dump_print_json(out, w);
+            dump_print_json(out, w, NULL, 0);
             fclose(out);
         }
         block_free(w);
