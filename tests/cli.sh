@@ -707,5 +707,12 @@ printf '{"regs": {"y": "0x????0001"}}\n' > "$tmp/partial.bad.json"
 printf '{"regs": {"x": "0x1234??00", "y": "0x??????01", "z": 0}}\n' > "$tmp/partial.expect.json"
 expect_exit 1 "partial value, wrong digits" "$PTXRUN" "$tmp/partial.ptx" --lanes "$tmp/partial.json" --expect "$tmp/partial.bad.json"
 expect_exit 0 "partial value through add and and" "$PTXRUN" "$tmp/partial.ptx" --lanes "$tmp/partial.json" --expect "$tmp/partial.expect.json"
+# --json escapes what it quotes: a warning whose text holds quotes stays valid JSON (read back
+# as a lanes file).
+printf 'add.cc.u32 x, a, a;\nsubc.u32 y, 0, 0;\n' > "$tmp/quoted.ptx"
+printf '{"regs": {"a": "0x80000000"}}\n' > "$tmp/quoted.json"
+"$PTXRUN" "$tmp/quoted.ptx" --lanes "$tmp/quoted.json" --json > "$tmp/quoted.out.json" 2>/dev/null
+if grep -q '[^\\]"no borrow' "$tmp/quoted.out.json"; then fail "--json warning quotes unescaped"; else ok; fi
+expect_exit 0 "--json with a quoted warning reads back" "$PTXRUN" "$tmp/quoted.ptx" --lanes "$tmp/quoted.out.json"
 echo "cli: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
