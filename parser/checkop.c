@@ -129,7 +129,13 @@ static void check_value(Diag *diag, const Function *fn, const Instr *in, const O
         error(diag, o->at, "the destination of '%s' must be a register, not %s", op, checkop_kind_word(o));
         return;
     }
-    if (e.pred && !(o->kind == OPND_INT && e.letter != 'p')) {
+    /* An integer immediate stands for a predicate (ptxas takes selp d, a, b, 1 and
+     * vote.sync.all.pred p, 1, m): 1 true, 0 false; what other values mean is not written. */
+    if (e.pred && o->kind == OPND_INT && e.letter == 'p' && o->u.bits > 1) {
+        error(diag, o->at, "ptxrun cannot execute a predicate immediate other than 0 or 1 yet");
+        return;
+    }
+    if (e.pred && o->kind != OPND_INT) {
         error(diag, o->at, "'%s' needs a predicate here, not %s", op, checkop_kind_word(o));
         return;
     }
@@ -230,8 +236,14 @@ void checkop_operand(Diag *diag, const Function *fn, const Instr *in, const Oper
     if (o->kind == OPND_VEC && (e.letter == 'V' || e.letter == 'S' || e.letter == 'v')) {
         Expect elem = e;
         elem.type = TYPE_NONE;
-        for (unsigned i = 0; i < o->count; i++)
-            check_value(diag, fn, in, &o->u.group.elems[i], elem);
+        for (unsigned i = 0; i < o->count; i++) {
+            const Operand *x = &o->u.group.elems[i];
+            if (in->op == OP_MOV && (x->kind == OPND_F32 || x->kind == OPND_F64))
+                error(diag, x->at, "'%s' packs bits: an element is a register or an integer, not %s", in->mnemonic,
+                      checkop_kind_word(x));
+            else
+                check_value(diag, fn, in, x, elem);
+        }
         return;
     }
     if (o->kind == OPND_SINK && in->op == OP_LD) {

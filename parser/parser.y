@@ -232,8 +232,13 @@ number
     ;
 
 vec_list
-    : T_WORD                                { parse_operand_name(p, @1); $$ = 1; }
-    | vec_list ',' T_WORD                   { parse_operand_name(p, @3); $$ = $1 + 1; }
+    : vec_elem                              { $$ = 1; }
+    | vec_list ',' vec_elem                 { $$ = $1 + 1; }
+    ;
+
+vec_elem
+    : T_WORD                                { parse_operand_name(p, @1); }
+    | number
     ;
 
 /* [base], [base+imm], [base+-imm], [base-imm], [imm], and texture forms [tex, {coords}].
