@@ -125,6 +125,7 @@ typedef struct XInstr {
     uint8_t space;             /* ld/st/cvta: Space (SPACE_NONE = generic) */
     bool to_space;             /* cvta.to */
     bool pack, unpack;         /* mov d, {a, b} / mov {a, b}, d: vec holds the parts */
+    bool vmove;                /* mov.v2/.v4 {a, b}, {c, d}: vec[i] = src[i] */
     uint8_t vec_count;         /* ld/st: registers moved (1, or the .v2/.v4 count) */
     uint8_t dst_bits;          /* ld: width of the destination register */
     uint32_t vec[4];           /* ld: destination rows; st: source rows (NO_SLOT for '_') */

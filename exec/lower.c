@@ -387,6 +387,23 @@ static void load_memory(Loader *ld, const Instr *in, XInstr *x)
     }
 }
 
+/* mov.v2/.v4 d, a: element i of a to element i of d. */
+static void load_vector_move(Loader *ld, const Instr *in, XInstr *x)
+{
+    const Operand *d = &in->operands[0], *a = &in->operands[1];
+    if (d->kind != OPND_VEC || a->kind != OPND_VEC || d->count != x->vec_count || a->count != x->vec_count) {
+        cannot(ld, in, "mov.v2/.v4 without a vector of that size on each side");
+        return;
+    }
+    for (unsigned i = 0; i < x->vec_count; i++) {
+        const Operand *e = &d->u.group.elems[i];
+        x->vec[i] = e->kind == OPND_REG ? ld->cur->row_base + e->u.slot : NO_SLOT;
+        x->src[i] = source_row(ld, in, &a->u.group.elems[i], x->type, x, i);
+    }
+    x->src_count = x->vec_count;
+    x->vmove = true;
+}
+
 static void load_instr(Loader *ld, const Instr *in, XInstr *x)
 {
     Program *prog = ld->p;
@@ -472,6 +489,10 @@ static void load_instr(Loader *ld, const Instr *in, XInstr *x)
         return;
     default:
         break;
+    }
+    if (in->op == OP_MOV && x->vec_count) {
+        load_vector_move(ld, in, x);
+        return;
     }
     if (in->op == OP_MOV && in->operand_count == 2 &&
         (in->operands[0].kind == OPND_VEC || in->operands[1].kind == OPND_VEC)) {

@@ -129,7 +129,7 @@ static bool execute(Warp *w, const XInstr *x, uint32_t mask, uint32_t run, uint3
         convert_execute(w, x, run);
         break;
     case FAM_ALU:
-        if (x->pack || x->unpack)
+        if (x->pack || x->unpack || x->vmove)
             alu_move_parts(w, x, run);
         else
             alu_execute(w, x, run);
@@ -154,7 +154,7 @@ static bool execute(Warp *w, const XInstr *x, uint32_t mask, uint32_t run, uint3
             w->pred_defined[x->dst] &= ~undefined;
         if (x->dst_pred != NO_SLOT)
             w->pred_defined[x->dst_pred] &= ~undefined;
-        bool parts = x->unpack || (x->family == FAM_MEMORY && x->op != OP_ST && x->op != OP_CVTA);
+        bool parts = x->unpack || x->vmove || (x->family == FAM_MEMORY && x->op != OP_ST && x->op != OP_CVTA);
         for (unsigned i = 0; parts && i < x->vec_count; i++)     /* mov {a, b}, ld.v2 {a, b}: every part */
             if (x->vec[i] != NO_SLOT)
                 warp_define(w, x->vec[i], undefined, 0);

@@ -14,7 +14,7 @@
 #include "checker.h"
 
 /* A name visible in the current function. Shadowed bindings are restored when a block closes. */
-typedef enum { SYM_REG, SYM_PRED, SYM_RANGE, SYM_PRED_RANGE, SYM_VAR, SYM_FUNC, SYM_LABEL } SymKind;
+typedef enum { SYM_REG, SYM_PRED, SYM_RANGE, SYM_PRED_RANGE, SYM_VECTOR, SYM_VAR, SYM_FUNC, SYM_LABEL } SymKind;
 
 typedef struct Binding {
     const char *name;
@@ -288,6 +288,20 @@ static void resolve_name(Checker *c, Operand *o, Expect e)
         if (o->kind == OPND_REG && c->fn->regs.data[o->u.slot].inferred)
             infer_type(c, o, &c->fn->regs.data[o->u.slot], e.type);
         break;
+    case SYM_VECTOR: {                     /* the vector register v: {v.x, v.y, ...} */
+        if (o->u.ref.offset) {
+            error(c, o->at, "a register cannot take an offset");
+            return;
+        }
+        Operand *elems = arena_alloc(&c->m->arena, b->count * sizeof *elems);
+        for (uint32_t i = 0; i < b->count; i++)
+            elems[i] = (Operand){ .kind = OPND_REG, .at = o->at, .u.slot = b->index + i };
+        o->kind = OPND_VEC;
+        o->count = (uint16_t)b->count;
+        o->u.group.elems = elems;
+        o->u.group.offset = 0;
+        break;
+    }
     case SYM_LABEL: {
         o->kind = OPND_LABEL;
         o->u.ref.target = c->fn->labels.data[b->index].target;
@@ -344,9 +358,22 @@ static void resolve_operand(Checker *c, Operand *o, Expect e)
 
 /* ---- instructions ---- */
 
+/* The names of vector registers become their vectors before the suffixes are checked against
+ * the operands (ld.v4.f32 v, [a]). */
+static void expand_vectors(Checker *c, Instr *in)
+{
+    for (unsigned i = 0; i < in->operand_count; i++) {
+        Operand *o = &in->operands[i];
+        Binding *b = o->kind == OPND_NAME ? sym_lookup(&c->locals, o->u.ref.name) : NULL;
+        if (b && b->kind == SYM_VECTOR)
+            resolve_name(c, o, (Expect){ 0, false, false, TYPE_NONE });
+    }
+}
+
 /* Decodes in, checks it against ops.def and resolves the names it uses, guard included. */
 static void check_instr(Checker *c, Instr *in)
 {
+    expand_vectors(c, in);
     Span refused;
     bool decoded = decode_instr(c->decoder, c->diag, c->m, in, &refused);
     if (decoded) {
@@ -400,6 +427,35 @@ static void check_instr(Checker *c, Instr *in)
 
 /* ---- declarations ---- */
 
+/* .reg .v4 .f32 v: four registers v.x v.y v.z v.w (also named v.r v.g v.b v.a); v itself
+ * stands for the vector {v.x, v.y, v.z, v.w}. */
+static void declare_vector(Checker *c, Decl *d)
+{
+    static const char xyzw[] = "xyzw", rgba[] = "rgba";
+    if (d->has_range || d->type == TYPE_PRED || d->vector > 4) {
+        error(c, d->at, "ptxrun cannot execute %s yet", d->has_range ? "a range of vector registers" :
+              d->type == TYPE_PRED ? "a vector of predicates" : "a vector register of more than 4 elements");
+        return;
+    }
+    size_t len = strlen(d->name);
+    char *name = xmalloc(len + 3);
+    memcpy(name, d->name, len);
+    name[len] = '.';
+    name[len + 2] = '\0';
+    uint32_t first = c->fn->regs.len;
+    for (uint32_t i = 0; i < d->vector; i++) {
+        name[len + 1] = xyzw[i];
+        const char *x = intern(&c->m->names, name, len + 2);
+        new_register(c, x, false, d->type, 0);
+        bind_local(c, (Binding){ x, SYM_REG, first + i, 1, d->at });
+        name[len + 1] = rgba[i];
+        bind_local(c, (Binding){ intern(&c->m->names, name, len + 2), SYM_REG, first + i, 1, d->at });
+    }
+    free(name);
+    d->first_slot = first;
+    bind_local(c, (Binding){ d->name, SYM_VECTOR, first, d->vector, d->at });
+}
+
 static void declare_registers(Checker *c, Decl *d)
 {
     bool pred = d->type == TYPE_PRED;
@@ -415,6 +471,10 @@ static void declare_registers(Checker *c, Decl *d)
     if (declared >= MAX_REGISTERS || count > MAX_REGISTERS - declared) {
         error(c, d->at, "'%s' would make more than %d %s in '%s'", d->name, MAX_REGISTERS,
               pred ? "predicates" : "registers", c->fn->name);
+        return;
+    }
+    if (d->vector) {
+        declare_vector(c, d);
         return;
     }
     uint32_t first = 0;
