@@ -167,6 +167,15 @@ typedef struct FuncLayout {
     uint32_t *var_offset;      /* offset of each variable with a row */
 } FuncLayout;
 
+/* A parameter passed in registers (.func f(.reg .u32 a), called with a register or an
+ * immediate): count rows (a vector register: its elements) from one function's rows to the
+ * other's; count 0: passed in a .param variable. */
+typedef struct RegPass {
+    uint8_t count;
+    bool pred;                 /* predicates: from and to are predicate slots */
+    uint32_t from[4], to[4];
+} RegPass;
+
 /* A call site: who is called, and where in the caller's frame arguments and results are. */
 enum { MAX_CALL_PARAMS = 16, DEFAULT_STACK_BYTES = 1024, MAX_STACK_BYTES = 1 << 20 };
 typedef struct CallSite {
@@ -176,6 +185,8 @@ typedef struct CallSite {
     uint8_t arg_count, ret_count;
     FrameSlot args[MAX_CALL_PARAMS];   /* the caller's .param variables */
     FrameSlot rets[MAX_CALL_PARAMS];
+    RegPass arg_regs[MAX_CALL_PARAMS]; /* or registers: caller rows to the callee's .reg parameter */
+    RegPass ret_regs[MAX_CALL_PARAMS]; /* the callee's .reg results to caller rows */
 } CallSite;
 
 typedef struct Frame {

@@ -604,6 +604,56 @@ static bool call_slot(const Loader *ld, const Operand *p, FrameSlot *slot)
     return true;
 }
 
+/* A .reg parameter or result d of the callee (its rows from callee_rows), passed from or to the
+ * caller's operand o: a register, a vector register's elements, or (an argument) an immediate. */
+static void pass_registers(Loader *ld, const Instr *in, const Operand *o, const FuncLayout *callee, const Decl *d,
+                           bool result, RegPass *pass)
+{
+    if (d->type == TYPE_PRED) {               /* .reg .pred: a predicate, or (an argument) 0 or 1 */
+        XInstr scratch;
+        memset(&scratch, 0, sizeof scratch);
+        uint32_t own = callee->pred_base + d->first_slot;
+        if (o->kind != OPND_PRED && (result || o->kind != OPND_INT)) {
+            cannot(ld, in, "a call passing something other than a predicate for a .pred parameter");
+            return;
+        }
+        pass->count = 1;
+        pass->pred = true;
+        pass->from[0] = result ? own : source_row(ld, in, o, TYPE_PRED, &scratch, 0);
+        pass->to[0] = result ? ld->cur->pred_base + o->u.slot : own;
+        if (!result && (scratch.src_not & 1)) {
+            cannot(ld, in, "a call passing a negated predicate");
+            return;
+        }
+        return;
+    }
+    uint32_t callee_rows = callee->row_base;
+    unsigned n = d->vector ? d->vector : 1, given = o->kind == OPND_VEC ? o->count : 1;
+    if (given != n || n > 4) {
+        cannot(ld, in, "a call passing a register where the function takes another number of elements");
+        return;
+    }
+    XInstr scratch;
+    memset(&scratch, 0, sizeof scratch);
+    pass->count = (uint8_t)n;
+    for (unsigned i = 0; i < n; i++) {
+        const Operand *e = o->kind == OPND_VEC ? &o->u.group.elems[i] : o;
+        uint32_t own = callee_rows + d->first_slot + i;
+        if (e->kind != OPND_REG && (result || e->kind == OPND_VEC || e->kind == OPND_SYM)) {
+            cannot(ld, in, result ? "a call whose result goes to something other than a register"
+                                  : "a call passing this argument to a register parameter");
+            return;
+        }
+        if (result) {
+            pass->from[i] = own;
+            pass->to[i] = ld->cur->row_base + e->u.slot;
+        } else {
+            pass->from[i] = source_row(ld, in, e, d->type, &scratch, 0);
+            pass->to[i] = own;
+        }
+    }
+}
+
 /* call{.uni} (rets), f, (args){, prototype}: the .param variables passed, and the callee. */
 static void load_call(Loader *ld, const Instr *in, XInstr *x)
 {
@@ -648,12 +698,30 @@ static void load_call(Loader *ld, const Instr *in, XInstr *x)
         return;
     }
     site.caller = (uint32_t)(ld->cur - prog->funcs);
-    for (unsigned k = 0; rets && k < rets->count; k++)
-        if (!call_slot(ld, &rets->u.group.elems[k], &site.rets[k]))
+    const Function *callee = site.callee == NO_SLOT ? NULL : prog->funcs[site.callee].fn;
+    if (callee && ((rets && rets->count > callee->returns.len) || (args && args->count != callee->params.len))) {
+        diag_at(ld->diag, DIAG_ERROR, in->at, "'%s' takes %u arguments and gives %u results; this call passes "
+                "%u and asks for %u", callee->name, callee->params.len, callee->returns.len,
+                args ? args->count : 0, rets ? rets->count : 0);
+        ld->failed = true;
+        return;
+    }
+    for (unsigned k = 0; rets && k < rets->count; k++) {
+        const Decl *d = callee ? &callee->returns.data[k] : NULL;
+        if (d && d->space == SPACE_REG)
+            pass_registers(ld, in, &rets->u.group.elems[k], &prog->funcs[site.callee], d, true,
+                           &site.ret_regs[k]);
+        else if (!call_slot(ld, &rets->u.group.elems[k], &site.rets[k]))
             cannot(ld, in, "a call whose results are not .param variables of the caller");
-    for (unsigned k = 0; args && k < args->count; k++)
-        if (!call_slot(ld, &args->u.group.elems[k], &site.args[k]))
+    }
+    for (unsigned k = 0; args && k < args->count; k++) {
+        const Decl *d = callee ? &callee->params.data[k] : NULL;
+        if (d && d->space == SPACE_REG)
+            pass_registers(ld, in, &args->u.group.elems[k], &prog->funcs[site.callee], d, false,
+                           &site.arg_regs[k]);
+        else if (!call_slot(ld, &args->u.group.elems[k], &site.args[k]))
             cannot(ld, in, "a call whose arguments are not .param variables of the caller");
+    }
     site.ret_count = (uint8_t)(rets ? rets->count : 0);
     site.arg_count = (uint8_t)(args ? args->count : 0);
     prog->calls = xrealloc(prog->calls, (prog->call_count + 1) * sizeof *prog->calls);
