@@ -155,9 +155,9 @@ static Register *reg_at(Function *f, bool pred, uint32_t slot)
     return pred ? &f->preds.data[slot] : &f->regs.data[slot];
 }
 
-static uint32_t new_register(Checker *c, const char *name, bool pred, int type, uint8_t vector)
+static uint32_t new_register(Checker *c, const char *name, bool pred, int type)
 {
-    Register r = { name, (uint8_t)type, vector, pred, false };
+    Register r = { name, (uint8_t)type, pred, false };
     Function *f = c->fn;
     if (pred) {
         VEC_PUSH(&c->m->arena, f->preds, r);
@@ -265,7 +265,7 @@ static void resolve_name(Checker *c, Operand *o, Expect e)
                   e.pred ? "predicates" : "registers", c->fn->name);
             return;
         }
-        uint32_t slot = new_register(c, name, e.pred, TYPE_NONE, 0);
+        uint32_t slot = new_register(c, name, e.pred, TYPE_NONE);
         reg_at(c->fn, e.pred, slot)->inferred = true;
         Binding nb = { name, e.pred ? SYM_PRED : SYM_REG, slot, 1, o->at };
         sym_put(&c->locals, nb);
@@ -446,7 +446,7 @@ static void declare_vector(Checker *c, Decl *d)
     for (uint32_t i = 0; i < d->vector; i++) {
         name[len + 1] = xyzw[i];
         const char *x = intern(&c->m->names, name, len + 2);
-        new_register(c, x, false, d->type, 0);
+        new_register(c, x, false, d->type);
         bind_local(c, (Binding){ x, SYM_REG, first + i, 1, d->at });
         name[len + 1] = rgba[i];
         bind_local(c, (Binding){ intern(&c->m->names, name, len + 2), SYM_REG, first + i, 1, d->at });
@@ -479,7 +479,7 @@ static void declare_registers(Checker *c, Decl *d)
     }
     uint32_t first = 0;
     for (uint32_t i = 0; i < count; i++) {
-        uint32_t slot = new_register(c, d->has_range ? NULL : d->name, pred, d->type, d->vector);
+        uint32_t slot = new_register(c, d->has_range ? NULL : d->name, pred, d->type);
         if (i == 0)
             first = slot;
     }

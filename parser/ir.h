@@ -220,11 +220,11 @@ typedef struct Label {
     Span at;
 } Label;
 
-/* A register after resolution. Value registers and predicates are numbered apart. */
+/* A register after resolution. Value registers and predicates are numbered apart. A vector
+ * register (.reg .v4 .f32 v) is its elements, v.x to v.w, one register each. */
 typedef struct Register {
     const char *name;
     uint8_t type;              /* declared or inferred Type */
-    uint8_t vector;            /* .v2/.v4 register */
     bool is_pred;
     bool inferred;             /* a snippet's undeclared register: typed by its uses */
 } Register;
