@@ -126,6 +126,10 @@ typedef struct XInstr {
     bool to_space;             /* cvta.to */
     bool pack, unpack;         /* mov d, {a, b} / mov {a, b}, d: vec holds the parts */
     bool vmove;                /* mov.v2/.v4 {a, b}, {c, d}: vec[i] = src[i] */
+    uint8_t adjust_bits;       /* a source r+imm: row adjust_row = adjust_from + adjust_by, in
+                                  adjust_bits, before the instruction runs (0: none) */
+    uint32_t adjust_row, adjust_from;
+    int64_t adjust_by;
     uint8_t vec_count;         /* ld/st: registers moved (1, or the .v2/.v4 count) */
     uint8_t dst_bits;          /* ld: width of the destination register */
     uint32_t vec[4];           /* ld: destination rows; st: source rows (NO_SLOT for '_') */

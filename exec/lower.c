@@ -134,6 +134,19 @@ static uint32_t source_row(Loader *ld, const Instr *in, const Operand *o, int ty
             return ld->total_preds + (o->u.bits != 0);
         }
         return immediate_row(ld, immediate_bits(o, type));
+    case OPND_REG_OFFSET: {                /* r+imm: computed into a row of its own first */
+        const Operand *r = &o->u.group.elems[0];
+        if (x->adjust_bits || type == TYPE_PRED) {
+            cannot(ld, in, "more than one register plus an offset in an instruction");
+            return 0;
+        }
+        unsigned bits = type_info[ld->cur->fn->regs.data[r->u.slot].type].bits;
+        x->adjust_bits = (uint8_t)(bits ? bits : type_info[type].bits ? type_info[type].bits : 64);
+        x->adjust_from = ld->cur->row_base + r->u.slot;
+        x->adjust_by = o->u.group.offset;
+        x->adjust_row = prog->row_count++;
+        return x->adjust_row;
+    }
     case OPND_SYM: {
         Symbol s;
         if (!find_symbol(ld, o, &s)) {
@@ -220,6 +233,8 @@ static void load_data_operand(Loader *ld, const Instr *in, const Operand *o, XIn
                 x->dst_bits = (uint8_t)type_info[ld->cur->fn->regs.data[e->u.slot].type].bits;
         } else if (store && (e->kind == OPND_INT || e->kind == OPND_F32 || e->kind == OPND_F64)) {
             x->vec[i] = immediate_row(ld, immediate_bits(e, x->type));
+        } else if (store && e->kind == OPND_REG_OFFSET) {
+            x->vec[i] = source_row(ld, in, e, x->type, x, 1);
         } else {
             cannot(ld, in, "this data operand");
             return;
@@ -868,8 +883,12 @@ bool lower_program(Program *p, Memory *mem, Module *m, Function *fn, Diag *diag,
     ld.failed = !layout_memory(&ld.layout, p, stack_bytes);
     for (uint32_t k = 0; k < p->func_count && !ld.failed; k++) {
         ld.cur = &p->funcs[k];
-        for (uint32_t i = 0; i < ld.cur->fn->code.len; i++)
-            load_instr(&ld, &ld.cur->fn->code.data[i], &p->code[ld.cur->code_base + i]);
+        for (uint32_t i = 0; i < ld.cur->fn->code.len; i++) {
+            XInstr *x = &p->code[ld.cur->code_base + i];
+            load_instr(&ld, &ld.cur->fn->code.data[i], x);
+            if (x->adjust_bits && (x->family == FAM_CONTROL || x->family == FAM_SYNC || x->family == FAM_BARRIER))
+                cannot(&ld, x->ir, "a register plus an offset in this instruction");
+        }
     }
     layout_free(&ld.layout, p->func_count);
     if (ld.failed)
@@ -895,7 +914,8 @@ bool lower_program(Program *p, Memory *mem, Module *m, Function *fn, Diag *diag,
     p->pred_count = ld.total_preds + 2;
     shfl_tables(p);
     for (uint32_t i = 0; i < p->code_len; i++)
-        alu_kernel_forms(&p->code[i]);
+        if (!p->code[i].adjust_bits)           /* r+imm: through execute(), which adds it first */
+            alu_kernel_forms(&p->code[i]);
     p->kernels = kernels_for_cpu();
     memcpy(p->sreg_rows, ld.sreg_row, sizeof p->sreg_rows);
     name_registers(p);

@@ -281,10 +281,22 @@ static void resolve_name(Checker *c, Operand *o, Expect e)
     switch (b->kind) {
     case SYM_REG:
     case SYM_PRED:
+        if (o->u.ref.offset) {                 /* r+imm: a value (ptxas takes it) */
+            int64_t offset = o->u.ref.offset;
+            if (b->kind == SYM_PRED || e.dest) {
+                error(c, o->at, "a %s cannot take an offset", b->kind == SYM_PRED ? "predicate" : "destination");
+                return;
+            }
+            Operand *reg = arena_alloc(&c->m->arena, sizeof *reg);
+            *reg = (Operand){ .kind = OPND_REG, .at = o->at, .u.slot = b->index };
+            o->kind = OPND_REG_OFFSET;
+            o->count = 1;
+            o->u.group.elems = reg;
+            o->u.group.offset = offset;
+            break;
+        }
         o->kind = b->kind == SYM_PRED ? OPND_PRED : OPND_REG;
         o->u.slot = b->index;
-        if (o->u.ref.offset)
-            error(c, o->at, "a register cannot take an offset");
         if (o->kind == OPND_REG && c->fn->regs.data[o->u.slot].inferred)
             infer_type(c, o, &c->fn->regs.data[o->u.slot], e.type);
         break;

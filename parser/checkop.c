@@ -69,6 +69,7 @@ const char *checkop_kind_word(const Operand *o)
     case OPND_VEC: return "a vector";
     case OPND_PAIR: return "a pair";
     case OPND_LIST: return "a parenthesised list";
+    case OPND_REG_OFFSET: return "a register plus an offset";
     case OPND_SREG: return "a special register";
     case OPND_PRED: return "a predicate";
     default: return "a register";
@@ -141,6 +142,15 @@ static void check_value(Diag *diag, const Function *fn, const Instr *in, const O
     }
     char cls = checker_type_class(e.type);
     switch (o->kind) {
+    case OPND_REG_OFFSET: {                  /* r+imm: ptxas takes it where an integer may stand */
+        const Register *r = &fn->regs.data[o->u.group.elems[0].u.slot];
+        if (cls == 'f' || checker_type_class(r->type) == 'f')
+            error(diag, o->at, "'%s' plus an offset is not a value here: '%s' needs an integer", r->name, op);
+        else if (!r->inferred && !compatible(r->type, e.type) && e.type != TYPE_NONE)
+            error(diag, o->at, "'%s' is .%s, which does not fit the .%s operand of '%s'", r->name,
+                  type_info[r->type].name, type_info[e.type].name, op);
+        return;
+    }
     case OPND_INT:
         if (cls == 'f')
             error(diag, o->at, "integer immediate for the .%s operand of '%s' (write a float such as 1.0 or 0f3F800000)",

@@ -83,6 +83,10 @@ static void print_operand(FILE *out, const Function *f, const Operand *o)
         }
         fputc(o->kind == OPND_VEC ? '}' : ')', out);
         break;
+    case OPND_REG_OFFSET:
+        print_operand(out, f, &o->u.group.elems[0]);
+        fprintf(out, "+%" PRId64, o->u.group.offset);
+        break;
     case OPND_PAIR:
         print_operand(out, f, &o->u.group.elems[0]);
         fputc('|', out);
@@ -339,7 +343,7 @@ static bool operand_equal(const Operand *a, const Operand *b)
         return same_name(a->u.ref.name, b->u.ref.name) && a->u.ref.target == b->u.ref.target;
     case OPND_SINK: return true;
     default:
-        if (a->kind == OPND_ADDR && a->u.group.offset != b->u.group.offset)
+        if ((a->kind == OPND_ADDR || a->kind == OPND_REG_OFFSET) && a->u.group.offset != b->u.group.offset)
             return false;
         for (unsigned i = 0; i < a->count; i++)
             if (!operand_equal(&a->u.group.elems[i], &b->u.group.elems[i]))

@@ -108,6 +108,7 @@ typedef enum {
     OPND_VEC,                  /* {a, b, ...}: elems */
     OPND_PAIR,                 /* d|p: elems[0], elems[1] */
     OPND_LIST,                 /* (a, b, ...) in call: elems */
+    OPND_REG_OFFSET,           /* r+imm as a value: elems[0] the register, offset the imm */
 } OperandKind;
 
 enum {                         /* Operand.flags */
