@@ -908,6 +908,13 @@ bool lower_program(Program *p, Memory *mem, Module *m, Function *fn, Diag *diag,
             if (x->vec[v] != NO_SLOT && x->vec[v] >= NO_SLOT - ld.immediates.len)
                 x->vec[v] = first_immediate + (NO_SLOT - 1 - x->vec[v]);
     }
+    for (uint32_t c = 0; c < p->call_count; c++)  /* immediate arguments to .reg parameters */
+        for (unsigned i = 0; i < p->calls[c].arg_count; i++) {
+            RegPass *pass = &p->calls[c].arg_regs[i];
+            for (unsigned j = 0; j < pass->count && !pass->pred; j++)
+                if (pass->from[j] >= NO_SLOT - ld.immediates.len)
+                    pass->from[j] = first_immediate + (NO_SLOT - 1 - pass->from[j]);
+        }
     p->immediates = xmalloc((ld.immediates.len + 1) * sizeof *p->immediates);
     if (ld.immediates.len)
         memcpy(p->immediates, ld.immediates.data, ld.immediates.len * sizeof *p->immediates);

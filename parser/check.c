@@ -309,6 +309,7 @@ static void resolve_name(Checker *c, Operand *o, Expect e)
         for (uint32_t i = 0; i < b->count; i++)
             elems[i] = (Operand){ .kind = OPND_REG, .at = o->at, .u.slot = b->index + i };
         o->kind = OPND_VEC;
+        o->flags |= OPNDF_VECTOR_REG;
         o->count = (uint16_t)b->count;
         o->u.group.elems = elems;
         o->u.group.offset = 0;

@@ -75,6 +75,11 @@ static void print_operand(FILE *out, const Function *f, const Operand *o)
         break;
     case OPND_VEC:
     case OPND_LIST:
+        if (o->flags & OPNDF_VECTOR_REG) {    /* v, whose elements are v.x, v.y, ... */
+            const char *first = f->regs.data[o->u.group.elems[0].u.slot].name;
+            fprintf(out, "%.*s", (int)(strlen(first) - 2), first);
+            break;
+        }
         fputc(o->kind == OPND_VEC ? '{' : '(', out);
         for (unsigned i = 0; i < o->count; i++) {
             if (i)

@@ -115,6 +115,7 @@ enum {                         /* Operand.flags */
     OPNDF_NOT = 1 << 0,        /* !p */
     OPNDF_NEGATIVE = 1 << 1,   /* written with a minus sign (for printing) */
     OPNDF_UNSIGNED = 1 << 2,   /* integer literal with a U suffix */
+    OPNDF_VECTOR_REG = 1 << 3, /* VEC: a vector register, written by its name (v for v.x, v.y) */
 };
 
 typedef struct Operand Operand;
