@@ -149,3 +149,13 @@ Literal parse_const_select(Parser *p, Literal cond, Literal a, Literal b)
     r.unsigned_suffix = a.unsigned_suffix || b.unsigned_suffix;
     return r;
 }
+
+/* An address's offset, [r+expr]: an integer. */
+int64_t parse_const_offset(Parser *p, Literal value, Span at)
+{
+    if (value.kind != OPND_INT) {
+        diag_at(p->diag, DIAG_ERROR, at, "an address offset is an integer, not a floating-point number");
+        return 0;
+    }
+    return (int64_t)value.bits;
+}

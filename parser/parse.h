@@ -72,6 +72,7 @@ enum { CONST_SHL = 256, CONST_SHR, CONST_LE, CONST_GE, CONST_EQ, CONST_NE, CONST
 Literal parse_const_unary(Parser *p, int op, Literal a, Span at);
 Literal parse_const_binary(Parser *p, int op, Literal a, Literal b, Span at);
 Literal parse_const_select(Parser *p, Literal cond, Literal a, Literal b);
+int64_t parse_const_offset(Parser *p, Literal value, Span at);
 
 void parse_decl_begin(Parser *p, int space, int linkage);
 void parse_decl_attr(Parser *p, Span at);

@@ -297,8 +297,7 @@ address
 
 addr_rest
     : %empty                                { p->addr_offset = 0; $$ = 0; }
-    | '+' T_INTEGER                         { p->addr_offset = (int64_t)$2.bits; $$ = 0; }
-    | '+' '-' T_INTEGER                     { p->addr_offset = -(int64_t)$3.bits; $$ = 0; }
+    | '+' cexpr                             { p->addr_offset = parse_const_offset(p, $2, @2); $$ = 0; }
     | '-' T_INTEGER                         { p->addr_offset = -(int64_t)$2.bits; $$ = 0; }
     | ',' '{' vec_list '}'                  { parse_operand_group(p, OPND_VEC, $3, 0, @3);
                                               p->addr_offset = 0; $$ = 1; }
