@@ -80,6 +80,22 @@ static void print_buffers_table(FILE *out, const Block *b)
     }
 }
 
+/* s as a JSON string: quotes, backslashes and control characters escaped. */
+static void print_json_string(FILE *out, const char *s)
+{
+    fputc('"', out);
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\')
+            fprintf(out, "\\%c", c);
+        else if (c < 0x20)
+            fprintf(out, "\\u%04x", c);
+        else
+            fputc(c, out);
+    }
+    fputc('"', out);
+}
+
 static void print_buffers_json(FILE *out, const Block *b)
 {
     bool first = true;
@@ -88,8 +104,9 @@ static void print_buffers_json(FILE *out, const Block *b)
         const Region *r = &b->mem.regions[k];
         if (!r->is_buffer)
             continue;
-        fprintf(out, "%s\n    \"%s\": {\"type\": \"%s\", \"data\": [", first ? "" : ",", r->name,
-                type_info[r->type].name);
+        fputs(first ? "\n    " : ",\n    ", out);
+        print_json_string(out, r->name);
+        fprintf(out, ": {\"type\": \"%s\", \"data\": [", type_info[r->type].name);
         first = false;
         for (uint64_t i = 0; i < dump_buffer_count(r); i++) {
             uint64_t bits, dbits = dump_buffer_element(r, i, &bits), full = width_mask(type_info[r->type].bits);
@@ -346,7 +363,9 @@ void dump_print_json(FILE *out, const Block *b, const char *printed, size_t prin
             const Column *c = &cols[i];
             if (c->is_pred != (pass == 1))
                 continue;
-            fprintf(out, "%s\n    \"%s\": [", first ? "" : ",", c->name);
+            fputs(first ? "\n    " : ",\n    ", out);
+            print_json_string(out, c->name);
+            fputs(": [", out);
             first = false;
             for (uint32_t t = 0; t < values; t++) {
                 int l;
@@ -388,7 +407,9 @@ void dump_print_json(FILE *out, const Block *b, const char *printed, size_t prin
         const Warp *x = b->warps[k];
         for (uint32_t i = 0; i < x->warnings.len; i++) {
             const Warning *y = &x->warnings.data[i];
-            fprintf(out, "%s\n    {\"line\": %u, \"what\": \"%s\", ", any ? "," : "", b->prog.code[y->pc].line, y->what);
+            fprintf(out, "%s\n    {\"line\": %u, \"what\": ", any ? "," : "", b->prog.code[y->pc].line);
+            print_json_string(out, y->what);
+            fputs(", ", out);
             if (b->warp_count > 1)
                 fprintf(out, "\"warp\": %u, ", k);
             fprintf(out, "\"lanes\": \"0x%08x\"}", y->lanes);

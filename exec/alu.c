@@ -833,10 +833,35 @@ void alu_execute(Warp *w, const XInstr *x, uint32_t mask)
     vbits_define_partial(w, x, partial, dbits);
 }
 
+/* mov.v4.b32 {a, b, c, d}, {e, f, g, h}: each element on its own, every source read before
+ * any element is written ({a, b} = {b, a} swaps). */
+static void alu_move_vector(Warp *w, const XInstr *x, uint32_t mask)
+{
+    Lanes source[4], bits[4];
+    uint32_t defined[4];
+    for (unsigned i = 0; i < x->vec_count; i++) {
+        memcpy(source[i], w->val[x->src[i]], sizeof source[i]);
+        defined[i] = w->defined[x->src[i]];
+        for (uint32_t k = mask & ~defined[i]; k; k &= k - 1)
+            bits[i][__builtin_ctz(k)] = warp_dbits(w, x->src[i], __builtin_ctz(k));
+    }
+    for (unsigned i = 0; i < x->vec_count; i++) {
+        if (x->vec[i] == NO_SLOT)
+            continue;
+        commit(w, x->vec[i], source[i], mask, defined[i]);
+        for (uint32_t k = mask & ~defined[i]; k; k &= k - 1)
+            warp_define_bits(w, x->vec[i], __builtin_ctz(k), bits[i][__builtin_ctz(k)], x->bits);
+    }
+}
+
 /* mov.b64 d, {lo, hi} and mov.b64 {lo, hi}, d (and other splits): parts are in vec, lowest
  * first. A packed value is defined where every part is; each unpacked part where d is. */
 void alu_move_parts(Warp *w, const XInstr *x, uint32_t mask)
 {
+    if (x->vmove) {
+        alu_move_vector(w, x, mask);
+        return;
+    }
     unsigned part_bits = x->bits / x->vec_count;
     uint64_t part_mask = width_mask(part_bits);
     if (x->pack) {

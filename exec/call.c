@@ -129,6 +129,54 @@ static void set_frame_rows(Warp *w, const FuncLayout *f, int l, uint32_t base)
     }
 }
 
+/* Parameters passed in registers: one lane's values (and defined bits) of every row passed,
+ * all read before any is written (f(b, a) in f(a, b) itself). */
+typedef struct RegValues {
+    uint64_t val[MAX_CALL_PARAMS][4], bits[MAX_CALL_PARAMS][4];
+} RegValues;
+
+static void read_registers(const Warp *w, int l, const RegPass *pass, unsigned n, RegValues *v)
+{
+    for (unsigned i = 0; i < n; i++)
+        for (unsigned j = 0; j < pass[i].count; j++) {
+            uint32_t from = pass[i].from[j];
+            if (pass[i].pred) {
+                v->val[i][j] = w->pred[from] >> l & 1;
+                v->bits[i][j] = (w->pred_defined[from] >> l & 1) ? ~UINT64_C(0) : 0;
+            } else {
+                v->val[i][j] = w->val[from][l];
+                v->bits[i][j] = warp_dbits(w, from, l);
+            }
+        }
+}
+
+static void write_registers(Warp *w, int l, const RegPass *pass, unsigned n, const RegValues *v)
+{
+    uint32_t bit = 1u << l;
+    for (unsigned i = 0; i < n; i++)
+        for (unsigned j = 0; j < pass[i].count; j++) {
+            uint32_t to = pass[i].to[j];
+            if (pass[i].pred) {
+                w->pred[to] = v->val[i][j] ? w->pred[to] | bit : w->pred[to] & ~bit;
+                w->pred_defined[to] = v->bits[i][j] ? w->pred_defined[to] | bit : w->pred_defined[to] & ~bit;
+            } else {
+                w->val[to][l] = v->val[i][j];
+                warp_define_bits(w, to, l, v->bits[i][j], 64);
+            }
+        }
+}
+
+static bool has_register_passing(const CallSite *site, const Function *f)
+{
+    for (unsigned i = 0; i < site->arg_count && i < f->params.len; i++)
+        if (f->params.data[i].space == SPACE_REG)
+            return true;
+    for (unsigned i = 0; i < site->ret_count && i < f->returns.len; i++)
+        if (f->returns.data[i].space == SPACE_REG)
+            return true;
+    return false;
+}
+
 /* The lanes of run call their function: a frame pushed, the arguments copied into it. */
 void call_enter(Warp *w, uint32_t pc, uint32_t run)
 {
@@ -155,14 +203,24 @@ void call_enter(Warp *w, uint32_t pc, uint32_t run)
                        f->name, site->arg_count, site->ret_count, f->params.len, f->returns.len);
             return;
         }
+        if (site->callee == NO_SLOT && has_register_passing(site, f)) {
+            report_fault(w, pc, "lane %d calls '%s', which takes or gives .reg parameters, through its address: "
+                         "ptxrun passes registers only in a direct call", l, f->name);
+            return;
+        }
         bool recursive = w->active[callee][l] > 0;
         uint32_t caller_base = warp_frame_base(w, site->caller, l), caller_sp = w->sp[l], base;
         if (!push_frame(w, pc, callee, l, &base))
             return;
+        RegValues args;
+        read_registers(w, l, site->arg_regs, site->arg_count, &args);
         size_t saved_at = w->saves[l].len;
         if (recursive)
             save_activation(w, cf, l);
+        write_registers(w, l, site->arg_regs, site->arg_count, &args);
         for (unsigned i = 0; i < site->arg_count; i++) {
+            if (site->arg_regs[i].count)
+                continue;
             uint32_t n = site->args[i].size < cf->params[i].size ? site->args[i].size : cf->params[i].size;
             copy_local(w, l, caller_base + site->args[i].offset, base + cf->params[i].offset, n);
         }
@@ -186,10 +244,15 @@ void call_return(Warp *w, uint32_t run)
         const CallSite *site = &w->prog->calls[w->prog->code[f.call_pc].target];
         const FuncLayout *cf = &w->prog->funcs[f.callee];
         uint32_t base = warp_frame_base(w, f.callee, l);
+        RegValues results;                   /* read before a recursive call's registers come back */
+        read_registers(w, l, site->ret_regs, site->ret_count, &results);
         if (f.saved)
             restore_activation(w, cf, l, f.saved_at);
+        write_registers(w, l, site->ret_regs, site->ret_count, &results);
         uint32_t caller_base = warp_frame_base(w, site->caller, l);
         for (unsigned i = 0; i < site->ret_count; i++) {
+            if (site->ret_regs[i].count)
+                continue;
             const FrameSlot *from = &cf->params[cf->fn->params.len + i];
             uint32_t n = site->rets[i].size < from->size ? site->rets[i].size : from->size;
             copy_local(w, l, base + from->offset, caller_base + site->rets[i].offset, n);

@@ -125,6 +125,11 @@ typedef struct XInstr {
     uint8_t space;             /* ld/st/cvta: Space (SPACE_NONE = generic) */
     bool to_space;             /* cvta.to */
     bool pack, unpack;         /* mov d, {a, b} / mov {a, b}, d: vec holds the parts */
+    bool vmove;                /* mov.v2/.v4 {a, b}, {c, d}: vec[i] = src[i] */
+    uint8_t adjust_bits;       /* a source r+imm: row adjust_row = adjust_from + adjust_by, in
+                                  adjust_bits, before the instruction runs (0: none) */
+    uint32_t adjust_row, adjust_from;
+    int64_t adjust_by;
     uint8_t vec_count;         /* ld/st: registers moved (1, or the .v2/.v4 count) */
     uint8_t dst_bits;          /* ld: width of the destination register */
     uint32_t vec[4];           /* ld: destination rows; st: source rows (NO_SLOT for '_') */
@@ -167,6 +172,15 @@ typedef struct FuncLayout {
     uint32_t *var_offset;      /* offset of each variable with a row */
 } FuncLayout;
 
+/* A parameter passed in registers (.func f(.reg .u32 a), called with a register or an
+ * immediate): count rows (a vector register: its elements) from one function's rows to the
+ * other's; count 0: passed in a .param variable. */
+typedef struct RegPass {
+    uint8_t count;
+    bool pred;                 /* predicates: from and to are predicate slots */
+    uint32_t from[4], to[4];
+} RegPass;
+
 /* A call site: who is called, and where in the caller's frame arguments and results are. */
 enum { MAX_CALL_PARAMS = 16, DEFAULT_STACK_BYTES = 1024, MAX_STACK_BYTES = 1 << 20 };
 typedef struct CallSite {
@@ -177,6 +191,8 @@ typedef struct CallSite {
     uint8_t builtin;           /* a Builtin: a function the CUDA runtime supplies (vprintf), no callee */
     FrameSlot args[MAX_CALL_PARAMS];   /* the caller's .param variables */
     FrameSlot rets[MAX_CALL_PARAMS];
+    RegPass arg_regs[MAX_CALL_PARAMS]; /* or registers: caller rows to the callee's .reg parameter */
+    RegPass ret_regs[MAX_CALL_PARAMS]; /* the callee's .reg results to caller rows */
 } CallSite;
 
 typedef struct Frame {

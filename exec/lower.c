@@ -143,6 +143,19 @@ static uint32_t source_row(Loader *ld, const Instr *in, const Operand *o, int ty
             return ld->total_preds + (o->u.bits != 0);
         }
         return immediate_row(ld, immediate_bits(o, type));
+    case OPND_REG_OFFSET: {                /* r+imm: computed into a row of its own first */
+        const Operand *r = &o->u.group.elems[0];
+        if (x->adjust_bits || type == TYPE_PRED) {
+            cannot(ld, in, "more than one register plus an offset in an instruction");
+            return 0;
+        }
+        unsigned bits = type_info[ld->cur->fn->regs.data[r->u.slot].type].bits;
+        x->adjust_bits = (uint8_t)(bits ? bits : type_info[type].bits ? type_info[type].bits : 64);
+        x->adjust_from = ld->cur->row_base + r->u.slot;
+        x->adjust_by = o->u.group.offset;
+        x->adjust_row = prog->row_count++;
+        return x->adjust_row;
+    }
     case OPND_SYM: {
         Symbol s;
         if (!find_symbol(ld, o, &s)) {
@@ -229,6 +242,8 @@ static void load_data_operand(Loader *ld, const Instr *in, const Operand *o, XIn
                 x->dst_bits = (uint8_t)type_info[ld->cur->fn->regs.data[e->u.slot].type].bits;
         } else if (store && (e->kind == OPND_INT || e->kind == OPND_F32 || e->kind == OPND_F64)) {
             x->vec[i] = immediate_row(ld, immediate_bits(e, x->type));
+        } else if (store && e->kind == OPND_REG_OFFSET) {
+            x->vec[i] = source_row(ld, in, e, x->type, x, 1);
         } else {
             cannot(ld, in, "this data operand");
             return;
@@ -396,6 +411,23 @@ static void load_memory(Loader *ld, const Instr *in, XInstr *x)
     }
 }
 
+/* mov.v2/.v4 d, a: element i of a to element i of d. */
+static void load_vector_move(Loader *ld, const Instr *in, XInstr *x)
+{
+    const Operand *d = &in->operands[0], *a = &in->operands[1];
+    if (d->kind != OPND_VEC || a->kind != OPND_VEC || d->count != x->vec_count || a->count != x->vec_count) {
+        cannot(ld, in, "mov.v2/.v4 without a vector of that size on each side");
+        return;
+    }
+    for (unsigned i = 0; i < x->vec_count; i++) {
+        const Operand *e = &d->u.group.elems[i];
+        x->vec[i] = e->kind == OPND_REG ? ld->cur->row_base + e->u.slot : NO_SLOT;
+        x->src[i] = source_row(ld, in, &a->u.group.elems[i], x->type, x, i);
+    }
+    x->src_count = x->vec_count;
+    x->vmove = true;
+}
+
 static void load_instr(Loader *ld, const Instr *in, XInstr *x)
 {
     Program *prog = ld->p;
@@ -481,6 +513,10 @@ static void load_instr(Loader *ld, const Instr *in, XInstr *x)
         return;
     default:
         break;
+    }
+    if (in->op == OP_MOV && x->vec_count) {
+        load_vector_move(ld, in, x);
+        return;
     }
     if (in->op == OP_MOV && in->operand_count == 2 &&
         (in->operands[0].kind == OPND_VEC || in->operands[1].kind == OPND_VEC)) {
@@ -613,6 +649,56 @@ static bool builtin_signature(Loader *ld, const Instr *in, const char *name, con
     return false;
 }
 
+/* A .reg parameter or result d of the callee (its rows from callee_rows), passed from or to the
+ * caller's operand o: a register, a vector register's elements, or (an argument) an immediate. */
+static void pass_registers(Loader *ld, const Instr *in, const Operand *o, const FuncLayout *callee, const Decl *d,
+                           bool result, RegPass *pass)
+{
+    if (d->type == TYPE_PRED) {               /* .reg .pred: a predicate, or (an argument) 0 or 1 */
+        XInstr scratch;
+        memset(&scratch, 0, sizeof scratch);
+        uint32_t own = callee->pred_base + d->first_slot;
+        if (o->kind != OPND_PRED && (result || o->kind != OPND_INT)) {
+            cannot(ld, in, "a call passing something other than a predicate for a .pred parameter");
+            return;
+        }
+        pass->count = 1;
+        pass->pred = true;
+        pass->from[0] = result ? own : source_row(ld, in, o, TYPE_PRED, &scratch, 0);
+        pass->to[0] = result ? ld->cur->pred_base + o->u.slot : own;
+        if (!result && (scratch.src_not & 1)) {
+            cannot(ld, in, "a call passing a negated predicate");
+            return;
+        }
+        return;
+    }
+    uint32_t callee_rows = callee->row_base;
+    unsigned n = d->vector ? d->vector : 1, given = o->kind == OPND_VEC ? o->count : 1;
+    if (given != n || n > 4) {
+        cannot(ld, in, "a call passing a register where the function takes another number of elements");
+        return;
+    }
+    XInstr scratch;
+    memset(&scratch, 0, sizeof scratch);
+    pass->count = (uint8_t)n;
+    for (unsigned i = 0; i < n; i++) {
+        const Operand *e = o->kind == OPND_VEC ? &o->u.group.elems[i] : o;
+        uint32_t own = callee_rows + d->first_slot + i;
+        if (e->kind != OPND_REG && (result || e->kind == OPND_VEC || e->kind == OPND_SYM)) {
+            cannot(ld, in, result ? "a call whose result goes to something other than a register"
+                                  : "a call passing this argument to a register parameter");
+            return;
+        }
+        if (result) {
+            pass->from[i] = own;
+            pass->to[i] = ld->cur->row_base + e->u.slot;
+        } else {
+            pass->from[i] = source_row(ld, in, e, d->type, &scratch, 0);
+            pass->to[i] = own;
+        }
+    }
+}
+
 /* call{.uni} (rets), f, (args){, prototype}: the .param variables passed, and the callee. */
 static void load_call(Loader *ld, const Instr *in, XInstr *x)
 {
@@ -656,12 +742,30 @@ static void load_call(Loader *ld, const Instr *in, XInstr *x)
         return;
     }
     site.caller = (uint32_t)(ld->cur - prog->funcs);
-    for (unsigned k = 0; rets && k < rets->count; k++)
-        if (!call_slot(ld, &rets->u.group.elems[k], &site.rets[k]))
+    const Function *callee = site.callee == NO_SLOT ? NULL : prog->funcs[site.callee].fn;
+    if (callee && ((rets && rets->count > callee->returns.len) || (args && args->count != callee->params.len))) {
+        diag_at(ld->diag, DIAG_ERROR, in->at, "'%s' takes %u arguments and gives %u results; this call passes "
+                "%u and asks for %u", callee->name, callee->params.len, callee->returns.len,
+                args ? args->count : 0, rets ? rets->count : 0);
+        ld->failed = true;
+        return;
+    }
+    for (unsigned k = 0; rets && k < rets->count; k++) {
+        const Decl *d = callee ? &callee->returns.data[k] : NULL;
+        if (d && d->space == SPACE_REG)
+            pass_registers(ld, in, &rets->u.group.elems[k], &prog->funcs[site.callee], d, true,
+                           &site.ret_regs[k]);
+        else if (!call_slot(ld, &rets->u.group.elems[k], &site.rets[k]))
             cannot(ld, in, "a call whose results are not .param variables of the caller");
-    for (unsigned k = 0; args && k < args->count; k++)
-        if (!call_slot(ld, &args->u.group.elems[k], &site.args[k]))
+    }
+    for (unsigned k = 0; args && k < args->count; k++) {
+        const Decl *d = callee ? &callee->params.data[k] : NULL;
+        if (d && d->space == SPACE_REG)
+            pass_registers(ld, in, &args->u.group.elems[k], &prog->funcs[site.callee], d, false,
+                           &site.arg_regs[k]);
+        else if (!call_slot(ld, &args->u.group.elems[k], &site.args[k]))
             cannot(ld, in, "a call whose arguments are not .param variables of the caller");
+    }
     site.ret_count = (uint8_t)(rets ? rets->count : 0);
     site.arg_count = (uint8_t)(args ? args->count : 0);
     if (site.builtin && !builtin_signature(ld, in, target->u.ref.name, &site))
@@ -811,8 +915,12 @@ bool lower_program(Program *p, Memory *mem, Module *m, Function *fn, Diag *diag,
     ld.failed = !layout_memory(&ld.layout, p, stack_bytes);
     for (uint32_t k = 0; k < p->func_count && !ld.failed; k++) {
         ld.cur = &p->funcs[k];
-        for (uint32_t i = 0; i < ld.cur->fn->code.len; i++)
-            load_instr(&ld, &ld.cur->fn->code.data[i], &p->code[ld.cur->code_base + i]);
+        for (uint32_t i = 0; i < ld.cur->fn->code.len; i++) {
+            XInstr *x = &p->code[ld.cur->code_base + i];
+            load_instr(&ld, &ld.cur->fn->code.data[i], x);
+            if (x->adjust_bits && (x->family == FAM_CONTROL || x->family == FAM_SYNC || x->family == FAM_BARRIER))
+                cannot(&ld, x->ir, "a register plus an offset in this instruction");
+        }
     }
     layout_free(&ld.layout, p->func_count);
     if (ld.failed)
@@ -832,13 +940,21 @@ bool lower_program(Program *p, Memory *mem, Module *m, Function *fn, Diag *diag,
             if (x->vec[v] != NO_SLOT && x->vec[v] >= NO_SLOT - ld.immediates.len)
                 x->vec[v] = first_immediate + (NO_SLOT - 1 - x->vec[v]);
     }
+    for (uint32_t c = 0; c < p->call_count; c++)  /* immediate arguments to .reg parameters */
+        for (unsigned i = 0; i < p->calls[c].arg_count; i++) {
+            RegPass *pass = &p->calls[c].arg_regs[i];
+            for (unsigned j = 0; j < pass->count && !pass->pred; j++)
+                if (pass->from[j] >= NO_SLOT - ld.immediates.len)
+                    pass->from[j] = first_immediate + (NO_SLOT - 1 - pass->from[j]);
+        }
     p->immediates = xmalloc((ld.immediates.len + 1) * sizeof *p->immediates);
     if (ld.immediates.len)
         memcpy(p->immediates, ld.immediates.data, ld.immediates.len * sizeof *p->immediates);
     p->pred_count = ld.total_preds + 2;
     shfl_tables(p);
     for (uint32_t i = 0; i < p->code_len; i++)
-        alu_kernel_forms(&p->code[i]);
+        if (!p->code[i].adjust_bits)           /* r+imm: through execute(), which adds it first */
+            alu_kernel_forms(&p->code[i]);
     p->kernels = kernels_for_cpu();
     memcpy(p->sreg_rows, ld.sreg_row, sizeof p->sreg_rows);
     name_registers(p);

@@ -119,11 +119,28 @@ static uint32_t control(Warp *w, const XInstr *x, uint32_t pc, uint32_t mask, ui
     }
 }
 
+/* A source r+imm: its row for the lanes of run, in r's width; a lane's sum is defined where r
+ * is wholly defined (a carry reaches every bit). */
+static void warp_adjust(Warp *w, const XInstr *x, uint32_t run)
+{
+    uint64_t m = width_mask(x->adjust_bits);
+    for (uint32_t k = run; k; k &= k - 1) {
+        int l = __builtin_ctz(k);
+        w->val[x->adjust_row][l] = (w->val[x->adjust_from][l] + (uint64_t)x->adjust_by) & m;
+    }
+    uint32_t defined = w->defined[x->adjust_from] & run;
+    w->defined[x->adjust_row] = (w->defined[x->adjust_row] & ~run) | defined;
+    for (uint32_t k = run & ~defined; k; k &= k - 1)
+        warp_define_bits(w, x->adjust_row, __builtin_ctz(k), 0, 64);
+}
+
 /* Runs x, an instruction after which every lane of mask goes on to the next one (every family
  * but control flow and the synchronising ones), for them: run of them with a true guard
  * (undefined: with an undefined one). Moves no pc. False on a fault. */
 static bool execute(Warp *w, const XInstr *x, uint32_t mask, uint32_t run, uint32_t undefined)
 {
+    if (x->adjust_bits)
+        warp_adjust(w, x, run);
     switch ((Family)x->family) {
     case FAM_FENCE:
         break;                     /* every access is performed in program order already */
@@ -144,7 +161,7 @@ static bool execute(Warp *w, const XInstr *x, uint32_t mask, uint32_t run, uint3
         convert_execute(w, x, run);
         break;
     case FAM_ALU:
-        if (x->pack || x->unpack)
+        if (x->pack || x->unpack || x->vmove)
             alu_move_parts(w, x, run);
         else
             alu_execute(w, x, run);
@@ -169,7 +186,7 @@ static bool execute(Warp *w, const XInstr *x, uint32_t mask, uint32_t run, uint3
             w->pred_defined[x->dst] &= ~undefined;
         if (x->dst_pred != NO_SLOT)
             w->pred_defined[x->dst_pred] &= ~undefined;
-        bool parts = x->unpack || (x->family == FAM_MEMORY && x->op != OP_ST && x->op != OP_CVTA);
+        bool parts = x->unpack || x->vmove || (x->family == FAM_MEMORY && x->op != OP_ST && x->op != OP_CVTA);
         for (unsigned i = 0; parts && i < x->vec_count; i++)     /* mov {a, b}, ld.v2 {a, b}: every part */
             if (x->vec[i] != NO_SLOT)
                 warp_define(w, x->vec[i], undefined, 0);

@@ -103,7 +103,7 @@ int lex_next(Lexer *lx, YYSTYPE *value, Span *at)
         hex    = [0-9a-fA-F];
         wordc  = [a-zA-Z0-9_$];
         part   = wordc+ ("::" wordc+)*;
-        word   = [a-zA-Z_$%] wordc* ("." part)*;
+        word   = ([a-zA-Z_$] wordc* | "%" wordc+) ("." part)*;
         exp    = [eE] [+-]? digit+;
 
         [\x00] {
@@ -217,7 +217,15 @@ int lex_next(Lexer *lx, YYSTYPE *value, Span *at)
                 lx->open_braces.len--;
             RETURN('}');
         }
-        [,;:|@![\]()<>+\-=] { RETURN(lx->token[0]); }
+        [,;:|@![\]()<>+\-=*/%~^&?] { RETURN(lx->token[0]); }
+        "<<" { RETURN(T_SHL); }
+        ">>" { RETURN(T_SHR); }
+        "<=" { RETURN(T_LE); }
+        ">=" { RETURN(T_GE); }
+        "==" { RETURN(T_EQ); }
+        "!=" { RETURN(T_NE); }
+        "&&" { RETURN(T_ANDAND); }
+        "||" { RETURN(T_OROR); }
 
         [^] {
             unsigned char c = (unsigned char)lx->token[0];

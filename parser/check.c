@@ -14,7 +14,7 @@
 #include "checker.h"
 
 /* A name visible in the current function. Shadowed bindings are restored when a block closes. */
-typedef enum { SYM_REG, SYM_PRED, SYM_RANGE, SYM_PRED_RANGE, SYM_VAR, SYM_FUNC, SYM_LABEL } SymKind;
+typedef enum { SYM_REG, SYM_PRED, SYM_RANGE, SYM_PRED_RANGE, SYM_VECTOR, SYM_VAR, SYM_FUNC, SYM_LABEL } SymKind;
 
 typedef struct Binding {
     const char *name;
@@ -155,9 +155,9 @@ static Register *reg_at(Function *f, bool pred, uint32_t slot)
     return pred ? &f->preds.data[slot] : &f->regs.data[slot];
 }
 
-static uint32_t new_register(Checker *c, const char *name, bool pred, int type, uint8_t vector)
+static uint32_t new_register(Checker *c, const char *name, bool pred, int type)
 {
-    Register r = { name, (uint8_t)type, vector, pred, false };
+    Register r = { name, (uint8_t)type, pred, false };
     Function *f = c->fn;
     if (pred) {
         VEC_PUSH(&c->m->arena, f->preds, r);
@@ -252,8 +252,12 @@ static void resolve_name(Checker *c, Operand *o, Expect e)
         b = lookup_in_range(c, name);
     if (!b && e.letter != 'l')
         b = sym_lookup(&c->globals, name);
-    if (!b && e.letter != 'l' && (name[0] == '%' || strcmp(name, "WARP_SZ") == 0) &&
-        resolve_sreg(c, o, name))
+    if (!b && e.letter != 'l' && strcmp(name, "WARP_SZ") == 0 && o->u.ref.offset == 0) {
+        o->kind = OPND_INT;                /* a constant wherever an immediate may stand */
+        o->u.bits = WARP_SIZE;
+        return;
+    }
+    if (!b && e.letter != 'l' && name[0] == '%' && resolve_sreg(c, o, name))
         return;
     if (!b && c->fn->is_snippet && e.letter != 'l') {
         if ((e.pred ? c->fn->preds.len : c->fn->regs.len) >= MAX_REGISTERS) {
@@ -261,7 +265,7 @@ static void resolve_name(Checker *c, Operand *o, Expect e)
                   e.pred ? "predicates" : "registers", c->fn->name);
             return;
         }
-        uint32_t slot = new_register(c, name, e.pred, TYPE_NONE, 0);
+        uint32_t slot = new_register(c, name, e.pred, TYPE_NONE);
         reg_at(c->fn, e.pred, slot)->inferred = true;
         Binding nb = { name, e.pred ? SYM_PRED : SYM_REG, slot, 1, o->at };
         sym_put(&c->locals, nb);
@@ -277,13 +281,40 @@ static void resolve_name(Checker *c, Operand *o, Expect e)
     switch (b->kind) {
     case SYM_REG:
     case SYM_PRED:
+        if (o->u.ref.offset) {                 /* r+imm: a value (ptxas takes it) */
+            int64_t offset = o->u.ref.offset;
+            if (b->kind == SYM_PRED || e.dest) {
+                error(c, o->at, "a %s cannot take an offset", b->kind == SYM_PRED ? "predicate" : "destination");
+                return;
+            }
+            Operand *reg = arena_alloc(&c->m->arena, sizeof *reg);
+            *reg = (Operand){ .kind = OPND_REG, .at = o->at, .u.slot = b->index };
+            o->kind = OPND_REG_OFFSET;
+            o->count = 1;
+            o->u.group.elems = reg;
+            o->u.group.offset = offset;
+            break;
+        }
         o->kind = b->kind == SYM_PRED ? OPND_PRED : OPND_REG;
         o->u.slot = b->index;
-        if (o->u.ref.offset)
-            error(c, o->at, "a register cannot take an offset");
         if (o->kind == OPND_REG && c->fn->regs.data[o->u.slot].inferred)
             infer_type(c, o, &c->fn->regs.data[o->u.slot], e.type);
         break;
+    case SYM_VECTOR: {                     /* the vector register v: {v.x, v.y, ...} */
+        if (o->u.ref.offset) {
+            error(c, o->at, "a register cannot take an offset");
+            return;
+        }
+        Operand *elems = arena_alloc(&c->m->arena, b->count * sizeof *elems);
+        for (uint32_t i = 0; i < b->count; i++)
+            elems[i] = (Operand){ .kind = OPND_REG, .at = o->at, .u.slot = b->index + i };
+        o->kind = OPND_VEC;
+        o->flags |= OPNDF_VECTOR_REG;
+        o->count = (uint16_t)b->count;
+        o->u.group.elems = elems;
+        o->u.group.offset = 0;
+        break;
+    }
     case SYM_LABEL: {
         o->kind = OPND_LABEL;
         o->u.ref.target = c->fn->labels.data[b->index].target;
@@ -340,9 +371,22 @@ static void resolve_operand(Checker *c, Operand *o, Expect e)
 
 /* ---- instructions ---- */
 
+/* The names of vector registers become their vectors before the suffixes are checked against
+ * the operands (ld.v4.f32 v, [a]). */
+static void expand_vectors(Checker *c, Instr *in)
+{
+    for (unsigned i = 0; i < in->operand_count; i++) {
+        Operand *o = &in->operands[i];
+        Binding *b = o->kind == OPND_NAME ? sym_lookup(&c->locals, o->u.ref.name) : NULL;
+        if (b && b->kind == SYM_VECTOR)
+            resolve_name(c, o, (Expect){ 0, false, false, TYPE_NONE });
+    }
+}
+
 /* Decodes in, checks it against ops.def and resolves the names it uses, guard included. */
 static void check_instr(Checker *c, Instr *in)
 {
+    expand_vectors(c, in);
     Span refused;
     bool decoded = decode_instr(c->decoder, c->diag, c->m, in, &refused);
     if (decoded) {
@@ -396,6 +440,35 @@ static void check_instr(Checker *c, Instr *in)
 
 /* ---- declarations ---- */
 
+/* .reg .v4 .f32 v: four registers v.x v.y v.z v.w (also named v.r v.g v.b v.a); v itself
+ * stands for the vector {v.x, v.y, v.z, v.w}. */
+static void declare_vector(Checker *c, Decl *d)
+{
+    static const char xyzw[] = "xyzw", rgba[] = "rgba";
+    if (d->has_range || d->type == TYPE_PRED || d->vector > 4) {
+        error(c, d->at, "ptxrun cannot execute %s yet", d->has_range ? "a range of vector registers" :
+              d->type == TYPE_PRED ? "a vector of predicates" : "a vector register of more than 4 elements");
+        return;
+    }
+    size_t len = strlen(d->name);
+    char *name = xmalloc(len + 3);
+    memcpy(name, d->name, len);
+    name[len] = '.';
+    name[len + 2] = '\0';
+    uint32_t first = c->fn->regs.len;
+    for (uint32_t i = 0; i < d->vector; i++) {
+        name[len + 1] = xyzw[i];
+        const char *x = intern(&c->m->names, name, len + 2);
+        new_register(c, x, false, d->type);
+        bind_local(c, (Binding){ x, SYM_REG, first + i, 1, d->at });
+        name[len + 1] = rgba[i];
+        bind_local(c, (Binding){ intern(&c->m->names, name, len + 2), SYM_REG, first + i, 1, d->at });
+    }
+    free(name);
+    d->first_slot = first;
+    bind_local(c, (Binding){ d->name, SYM_VECTOR, first, d->vector, d->at });
+}
+
 static void declare_registers(Checker *c, Decl *d)
 {
     bool pred = d->type == TYPE_PRED;
@@ -413,9 +486,13 @@ static void declare_registers(Checker *c, Decl *d)
               pred ? "predicates" : "registers", c->fn->name);
         return;
     }
+    if (d->vector) {
+        declare_vector(c, d);
+        return;
+    }
     uint32_t first = 0;
     for (uint32_t i = 0; i < count; i++) {
-        uint32_t slot = new_register(c, d->has_range ? NULL : d->name, pred, d->type, d->vector);
+        uint32_t slot = new_register(c, d->has_range ? NULL : d->name, pred, d->type);
         if (i == 0)
             first = slot;
     }

@@ -69,6 +69,7 @@ const char *checkop_kind_word(const Operand *o)
     case OPND_VEC: return "a vector";
     case OPND_PAIR: return "a pair";
     case OPND_LIST: return "a parenthesised list";
+    case OPND_REG_OFFSET: return "a register plus an offset";
     case OPND_SREG: return "a special register";
     case OPND_PRED: return "a predicate";
     default: return "a register";
@@ -129,12 +130,27 @@ static void check_value(Diag *diag, const Function *fn, const Instr *in, const O
         error(diag, o->at, "the destination of '%s' must be a register, not %s", op, checkop_kind_word(o));
         return;
     }
-    if (e.pred && !(o->kind == OPND_INT && e.letter != 'p')) {
+    /* An integer immediate stands for a predicate (ptxas takes selp d, a, b, 1 and
+     * vote.sync.all.pred p, 1, m): 1 true, 0 false; what other values mean is not written. */
+    if (e.pred && o->kind == OPND_INT && e.letter == 'p' && o->u.bits > 1) {
+        error(diag, o->at, "ptxrun cannot execute a predicate immediate other than 0 or 1 yet");
+        return;
+    }
+    if (e.pred && o->kind != OPND_INT) {
         error(diag, o->at, "'%s' needs a predicate here, not %s", op, checkop_kind_word(o));
         return;
     }
     char cls = checker_type_class(e.type);
     switch (o->kind) {
+    case OPND_REG_OFFSET: {                  /* r+imm: ptxas takes it where an integer may stand */
+        const Register *r = &fn->regs.data[o->u.group.elems[0].u.slot];
+        if (cls == 'f' || checker_type_class(r->type) == 'f')
+            error(diag, o->at, "'%s' plus an offset is not a value here: '%s' needs an integer", r->name, op);
+        else if (!r->inferred && !compatible(r->type, e.type) && e.type != TYPE_NONE)
+            error(diag, o->at, "'%s' is .%s, which does not fit the .%s operand of '%s'", r->name,
+                  type_info[r->type].name, type_info[e.type].name, op);
+        return;
+    }
     case OPND_INT:
         if (cls == 'f')
             error(diag, o->at, "integer immediate for the .%s operand of '%s' (write a float such as 1.0 or 0f3F800000)",
@@ -230,8 +246,14 @@ void checkop_operand(Diag *diag, const Function *fn, const Instr *in, const Oper
     if (o->kind == OPND_VEC && (e.letter == 'V' || e.letter == 'S' || e.letter == 'v')) {
         Expect elem = e;
         elem.type = TYPE_NONE;
-        for (unsigned i = 0; i < o->count; i++)
-            check_value(diag, fn, in, &o->u.group.elems[i], elem);
+        for (unsigned i = 0; i < o->count; i++) {
+            const Operand *x = &o->u.group.elems[i];
+            if (in->op == OP_MOV && (x->kind == OPND_F32 || x->kind == OPND_F64))
+                error(diag, x->at, "'%s' packs bits: an element is a register or an integer, not %s", in->mnemonic,
+                      checkop_kind_word(x));
+            else
+                check_value(diag, fn, in, x, elem);
+        }
         return;
     }
     if (o->kind == OPND_SINK && in->op == OP_LD) {

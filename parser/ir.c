@@ -75,6 +75,11 @@ static void print_operand(FILE *out, const Function *f, const Operand *o)
         break;
     case OPND_VEC:
     case OPND_LIST:
+        if (o->flags & OPNDF_VECTOR_REG) {    /* v, whose elements are v.x, v.y, ... */
+            const char *first = f->regs.data[o->u.group.elems[0].u.slot].name;
+            fprintf(out, "%.*s", (int)(strlen(first) - 2), first);
+            break;
+        }
         fputc(o->kind == OPND_VEC ? '{' : '(', out);
         for (unsigned i = 0; i < o->count; i++) {
             if (i)
@@ -82,6 +87,10 @@ static void print_operand(FILE *out, const Function *f, const Operand *o)
             print_operand(out, f, &o->u.group.elems[i]);
         }
         fputc(o->kind == OPND_VEC ? '}' : ')', out);
+        break;
+    case OPND_REG_OFFSET:
+        print_operand(out, f, &o->u.group.elems[0]);
+        fprintf(out, "+%" PRId64, o->u.group.offset);
         break;
     case OPND_PAIR:
         print_operand(out, f, &o->u.group.elems[0]);
@@ -339,7 +348,7 @@ static bool operand_equal(const Operand *a, const Operand *b)
         return same_name(a->u.ref.name, b->u.ref.name) && a->u.ref.target == b->u.ref.target;
     case OPND_SINK: return true;
     default:
-        if (a->kind == OPND_ADDR && a->u.group.offset != b->u.group.offset)
+        if ((a->kind == OPND_ADDR || a->kind == OPND_REG_OFFSET) && a->u.group.offset != b->u.group.offset)
             return false;
         for (unsigned i = 0; i < a->count; i++)
             if (!operand_equal(&a->u.group.elems[i], &b->u.group.elems[i]))

@@ -108,12 +108,14 @@ typedef enum {
     OPND_VEC,                  /* {a, b, ...}: elems */
     OPND_PAIR,                 /* d|p: elems[0], elems[1] */
     OPND_LIST,                 /* (a, b, ...) in call: elems */
+    OPND_REG_OFFSET,           /* r+imm as a value: elems[0] the register, offset the imm */
 } OperandKind;
 
 enum {                         /* Operand.flags */
     OPNDF_NOT = 1 << 0,        /* !p */
     OPNDF_NEGATIVE = 1 << 1,   /* written with a minus sign (for printing) */
     OPNDF_UNSIGNED = 1 << 2,   /* integer literal with a U suffix */
+    OPNDF_VECTOR_REG = 1 << 3, /* VEC: a vector register, written by its name (v for v.x, v.y) */
 };
 
 typedef struct Operand Operand;
@@ -220,11 +222,11 @@ typedef struct Label {
     Span at;
 } Label;
 
-/* A register after resolution. Value registers and predicates are numbered apart. */
+/* A register after resolution. Value registers and predicates are numbered apart. A vector
+ * register (.reg .v4 .f32 v) is its elements, v.x to v.w, one register each. */
 typedef struct Register {
     const char *name;
     uint8_t type;              /* declared or inferred Type */
-    uint8_t vector;            /* .v2/.v4 register */
     bool is_pred;
     bool inferred;             /* a snippet's undeclared register: typed by its uses */
 } Register;

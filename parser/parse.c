@@ -363,6 +363,16 @@ void parse_operand_literal(Parser *p, Literal lit, bool negative, Span at)
     VEC_PUSH(&p->m->arena, p->operands, o);
 }
 
+/* The value of a constant expression (a literal being the simplest) as an operand; a negative
+ * signed integer remembers its minus sign for printing. */
+void parse_operand_constant(Parser *p, Literal value, Span at)
+{
+    bool negative = value.kind == OPND_INT && !value.unsigned_suffix && (int64_t)value.bits < 0;
+    if (negative)
+        value.bits = 0 - value.bits;
+    parse_operand_literal(p, value, negative, at);
+}
+
 void parse_operand_group(Parser *p, OperandKind kind, uint32_t count, int64_t offset, Span at)
 {
     Operand o;

@@ -64,6 +64,15 @@ void parse_operand_not(Parser *p, Span at);
 void parse_operand_offset(Parser *p, int64_t offset, Span at);
 void parse_operand_literal(Parser *p, Literal lit, bool negative, Span at);
 void parse_operand_group(Parser *p, OperandKind kind, uint32_t count, int64_t offset, Span at);
+void parse_operand_constant(Parser *p, Literal value, Span at);
+
+/* cexpr.c: constant expressions, evaluated as they are parsed. An operator is its character,
+ * or one of these for the two-character ones. */
+enum { CONST_SHL = 256, CONST_SHR, CONST_LE, CONST_GE, CONST_EQ, CONST_NE, CONST_ANDAND, CONST_OROR };
+Literal parse_const_unary(Parser *p, int op, Literal a, Span at);
+Literal parse_const_binary(Parser *p, int op, Literal a, Literal b, Span at);
+Literal parse_const_select(Parser *p, Literal cond, Literal a, Literal b);
+int64_t parse_const_offset(Parser *p, Literal value, Span at);
 
 void parse_decl_begin(Parser *p, int space, int linkage);
 void parse_decl_attr(Parser *p, Span at);

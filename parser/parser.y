@@ -24,7 +24,7 @@ static void yyerror(Span *at, Parser *p, const char *message);
 %define parse.lac full
 %locations
 %param {Parser *p}
-%expect 0
+%expect 1
 
 %token <Literal> T_INTEGER "integer" T_FLOAT "floating-point number"
 %token T_WORD "identifier" T_DIRECTIVE "directive" T_STRING "string"
@@ -35,11 +35,29 @@ static void yyerror(Span *at, Parser *p, const char *message);
 %token T_CALLPROTOTYPE ".callprototype" T_CALLTARGETS ".calltargets"
 %token T_BRANCHTARGETS ".branchtargets" T_ALIAS ".alias"
 %token T_EOF 0 "end of file"
+%token T_SHL "<<" T_SHR ">>" T_LE "<=" T_GE ">=" T_EQ "==" T_NE "!=" T_ANDAND "&&" T_OROR "||"
+
+/* Constant expressions (PTX ISA "Constant Expressions"): C's operators and precedence. The
+ * separators first, so that "expected ..." lists them first. */
+%token ',' ';' '+' '|'
+%right '?' ':'
+%left T_OROR
+%left T_ANDAND
+%left '|'
+%left '^'
+%left '&'
+%left T_EQ T_NE
+%left '<' '>' T_LE T_GE
+%left T_SHL T_SHR
+%left '+' '-'
+%left '*' '/' '%'
+%precedence UNARY
 
 %nterm <uint32_t> operands operand_list vec_list address addr_rest init_list
 %nterm <uint32_t> params param_list proto_params func_returns int_list
 %nterm <int> linkages
 %nterm <uint32_t> file_extra
+%nterm <Literal> cexpr
 
 %%
 
@@ -225,15 +243,48 @@ operand
     ;
 
 number
-    : T_INTEGER                             { parse_operand_literal(p, $1, false, @$); }
-    | '-' T_INTEGER                         { parse_operand_literal(p, $2, true, @$); }
-    | T_FLOAT                               { parse_operand_literal(p, $1, false, @$); }
-    | '-' T_FLOAT                           { parse_operand_literal(p, $2, true, @$); }
+    : cexpr                                 { parse_operand_constant(p, $1, @$); }
+    ;
+
+/* The one conflict (%expect 1): in "(1)" the parentheses group an expression, not a call's
+ * list of one argument (call.c takes either). */
+cexpr
+    : T_INTEGER                             { $$ = $1; }
+    | T_FLOAT                               { $$ = $1; }
+    | '(' cexpr ')'                         { $$ = $2; }
+    | '-' cexpr %prec UNARY                 { $$ = parse_const_unary(p, '-', $2, @$); }
+    | '+' cexpr %prec UNARY                 { $$ = parse_const_unary(p, '+', $2, @$); }
+    | '!' cexpr %prec UNARY                 { $$ = parse_const_unary(p, '!', $2, @$); }
+    | '~' cexpr %prec UNARY                 { $$ = parse_const_unary(p, '~', $2, @$); }
+    | cexpr '*' cexpr                       { $$ = parse_const_binary(p, '*', $1, $3, @2); }
+    | cexpr '/' cexpr                       { $$ = parse_const_binary(p, '/', $1, $3, @2); }
+    | cexpr '%' cexpr                       { $$ = parse_const_binary(p, '%', $1, $3, @2); }
+    | cexpr '+' cexpr                       { $$ = parse_const_binary(p, '+', $1, $3, @2); }
+    | cexpr '-' cexpr                       { $$ = parse_const_binary(p, '-', $1, $3, @2); }
+    | cexpr T_SHL cexpr                     { $$ = parse_const_binary(p, CONST_SHL, $1, $3, @2); }
+    | cexpr T_SHR cexpr                     { $$ = parse_const_binary(p, CONST_SHR, $1, $3, @2); }
+    | cexpr '<' cexpr                       { $$ = parse_const_binary(p, '<', $1, $3, @2); }
+    | cexpr '>' cexpr                       { $$ = parse_const_binary(p, '>', $1, $3, @2); }
+    | cexpr T_LE cexpr                      { $$ = parse_const_binary(p, CONST_LE, $1, $3, @2); }
+    | cexpr T_GE cexpr                      { $$ = parse_const_binary(p, CONST_GE, $1, $3, @2); }
+    | cexpr T_EQ cexpr                      { $$ = parse_const_binary(p, CONST_EQ, $1, $3, @2); }
+    | cexpr T_NE cexpr                      { $$ = parse_const_binary(p, CONST_NE, $1, $3, @2); }
+    | cexpr '&' cexpr                       { $$ = parse_const_binary(p, '&', $1, $3, @2); }
+    | cexpr '^' cexpr                       { $$ = parse_const_binary(p, '^', $1, $3, @2); }
+    | cexpr '|' cexpr                       { $$ = parse_const_binary(p, '|', $1, $3, @2); }
+    | cexpr T_ANDAND cexpr                  { $$ = parse_const_binary(p, CONST_ANDAND, $1, $3, @2); }
+    | cexpr T_OROR cexpr                    { $$ = parse_const_binary(p, CONST_OROR, $1, $3, @2); }
+    | cexpr '?' cexpr ':' cexpr             { $$ = parse_const_select(p, $1, $3, $5); }
     ;
 
 vec_list
-    : T_WORD                                { parse_operand_name(p, @1); $$ = 1; }
-    | vec_list ',' T_WORD                   { parse_operand_name(p, @3); $$ = $1 + 1; }
+    : vec_elem                              { $$ = 1; }
+    | vec_list ',' vec_elem                 { $$ = $1 + 1; }
+    ;
+
+vec_elem
+    : T_WORD                                { parse_operand_name(p, @1); }
+    | number
     ;
 
 /* [base], [base+imm], [base+-imm], [base-imm], [imm], and texture forms [tex, {coords}].
@@ -246,8 +297,7 @@ address
 
 addr_rest
     : %empty                                { p->addr_offset = 0; $$ = 0; }
-    | '+' T_INTEGER                         { p->addr_offset = (int64_t)$2.bits; $$ = 0; }
-    | '+' '-' T_INTEGER                     { p->addr_offset = -(int64_t)$3.bits; $$ = 0; }
+    | '+' cexpr                             { p->addr_offset = parse_const_offset(p, $2, @2); $$ = 0; }
     | '-' T_INTEGER                         { p->addr_offset = -(int64_t)$2.bits; $$ = 0; }
     | ',' '{' vec_list '}'                  { parse_operand_group(p, OPND_VEC, $3, 0, @3);
                                               p->addr_offset = 0; $$ = 1; }

@@ -78,8 +78,8 @@ START_TEST(register_declarations)
                                 "  add.s32 %r9, %r0, 1;\n  add.f32 y, x, 0f3F800000;\n"
                                 "  setp.eq.s32 %p2, %r9, 0;\n  ret;\n}\n");
     Function *f = p->m->functions.data[0];
-    /* Slots are dense, in declaration order: %r0-9, x, y, %v, %rd0-1; %p0-2. */
-    ck_assert_int_eq(f->regs.len, 10 + 2 + 1 + 2);
+    /* Slots are dense, in declaration order: %r0-9, x, y, %v.x-%v.w, %rd0-1; %p0-2. */
+    ck_assert_int_eq(f->regs.len, 10 + 2 + 4 + 2);
     ck_assert_int_eq(f->preds.len, 3);
     Instr *add = instr(f, 0);
     ck_assert_int_eq(add->operands[0].kind, OPND_REG);
@@ -87,7 +87,8 @@ START_TEST(register_declarations)
     ck_assert_int_eq(add->operands[1].u.slot, 0);
     ck_assert_int_eq(instr(f, 1)->operands[0].u.slot, 11);
     ck_assert_int_eq(instr(f, 1)->operands[1].u.slot, 10);
-    ck_assert_int_eq(f->regs.data[12].vector, 4);
+    ck_assert_str_eq(f->regs.data[12].name, "%v.x");
+    ck_assert_str_eq(f->regs.data[15].name, "%v.w");
     ck_assert_int_eq(f->regs.data[10].type, TYPE_F32);
     ck_assert_int_eq(instr(f, 2)->operands[0].kind, OPND_PRED);
     ck_assert_int_eq(instr(f, 2)->operands[0].u.slot, 2);

@@ -781,5 +781,40 @@ if command -v xmllint >/dev/null 2>&1; then
 fi
 expect_exit 0 "listed: not yet executable, not unsupported" "$PTXRUN" test --not-yet "$tmp/ny.txt" $NY/refused.ptx
 
+# --json escapes what it quotes: a warning whose text holds quotes stays valid JSON (read back
+# as a lanes file).
+printf 'add.cc.u32 x, a, a;\nsubc.u32 y, 0, 0;\n' > "$tmp/quoted.ptx"
+printf '{"regs": {"a": "0x80000000"}}\n' > "$tmp/quoted.json"
+"$PTXRUN" "$tmp/quoted.ptx" --lanes "$tmp/quoted.json" --json > "$tmp/quoted.out.json" 2>/dev/null
+if grep -q '[^\\]"no borrow' "$tmp/quoted.out.json"; then fail "--json warning quotes unescaped"; else ok; fi
+expect_exit 0 "--json with a quoted warning reads back" "$PTXRUN" "$tmp/quoted.ptx" --lanes "$tmp/quoted.out.json"
+# -- operand forms ptxas takes (tests/forms): the cases run, ptxas takes them and their
+#    --dump-ir, and the forms ptxrun refuses or rejects say so
+expect_exit 0 "operand form cases" "$PTXRUN" test tests/forms
+for f in tests/forms/*.ptx; do
+    "$PTXRUN" --dump-ir "$f" > "$tmp/forms.ptx" || { fail "dump $f"; continue; }
+    expect_exit 0 "recheck dump of $f" "$PTXRUN" --check "$tmp/forms.ptx"
+    if [ -x "$PTXAS" ]; then
+        expect_exit 0 "ptxas accepts $f" "$PTXAS" -arch=sm_80 "$f" -o /dev/null
+        expect_exit 0 "ptxas accepts the dump of $f" "$PTXAS" -arch=sm_80 "$tmp/forms.ptx" -o /dev/null
+    fi
+done
+form_error() {   # form_error DESCRIPTION PTX LINE
+    printf '%s\n' "$2" > "$tmp/form.ptx"
+    expect_exit 2 "$1" "$PTXRUN" "$tmp/form.ptx"
+    expect_stderr_line "$1" "$tmp/form.ptx:$3"
+}
+form_error "predicate immediate 2" 'selp.b32 d, 1, 0, 2;' "1:19: error: ptxrun cannot execute a predicate immediate other than 0 or 1 yet"
+form_error "division by zero" 'mov.u32 d, 7 / (3 - 3);' "1:14: error: division by zero in a constant expression"
+form_error "shift by 64" 'mov.u64 d, 1 << 64;' "1:14: error: ptxrun cannot evaluate a shift by 64 yet (0 to 63 only)"
+form_error "bitwise on a float" 'mov.f32 d, 1.5 & 1.0;' "1:16: error: '&' needs integer operands, not floating-point ones"
+form_error "float element in mov's vector" 'mov.b32 d, {1.0, 1};' "1:13: error: 'mov.b32' packs bits: an element is a register or an integer, not an immediate"
+form_error "destination plus an offset" 'mov.u32 a, 1;
+add.u32 a+1, a, 1;' "2:9: error: a destination cannot take an offset"
+form_error "float register plus an offset" '.reg .f32 f;
+mov.f32 f, 1.0;
+add.f32 g, f+1, 1.0;' "3:12: error: 'f' plus an offset is not a value here: 'add.f32' needs an integer"
+form_error "range of vector registers" '.reg .v4 .b32 v<2>;
+mov.u32 a, 1;' "1:15: error: ptxrun cannot execute a range of vector registers yet"
 echo "cli: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
