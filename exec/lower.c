@@ -328,7 +328,7 @@ static void check_variant(Loader *ld, const Instr *in, const XInstr *x)
         cannot(ld, in, what);
     else if (in->op == OP_LOP3 && (in->operand_count != 5 || in->operands[0].kind == OPND_PAIR))
         cannot(ld, in, what);
-    else if (x->sat && x->cls != 'f' && in->op != OP_CVT && in->op != OP_VABSDIFF4 &&
+    else if (x->sat && x->cls != 'f' && in->op != OP_CVT && x->family != FAM_VIDEO &&
              !(x->type == TYPE_S32 && (in->op == OP_ADD || in->op == OP_SUB)) &&
              !(x->type == TYPE_S32 && x->hi && (in->op == OP_MAD || in->op == OP_MAD24)))
         cannot(ld, in, what);
@@ -521,13 +521,12 @@ static void load_instr(Loader *ld, const Instr *in, XInstr *x)
         x->bits = (uint8_t)type_info[x->type].bits;
         x->cls = (uint8_t)type_info[x->type].cls;
     }
-    if (in->op == OP_VABSDIFF4) {
-        if (in->type_count != 3 || in->operand_count != 4 || (x->type != TYPE_U32 && x->type != TYPE_S32)) {
-            cannot(ld, in, "vabsdiff4 in this form (byte selectors, masks)");
+    if (x->family == FAM_VIDEO) {
+        const char *refused = video_lower(x, in);
+        if (refused) {
+            cannot(ld, in, refused);
             return;
         }
-        x->src_type = in->types[1];
-        x->src_type2 = in->types[2];
     }
     if (in->op == OP_CVT) {
         x->src_type = in->type_count > 1 ? in->types[1] : TYPE_NONE;
