@@ -1,5 +1,5 @@
 /* bitops.c: the integer bit instructions: popc, clz, bfind, brev, bfe, bfi, prmt (generic
- * form), lop3, bmsk, szext, dp4a, dp2a, fns, and integer div and rem. Each follows the
+ * form), lop3, bmsk, szext, cvt.pack, dp4a, dp2a, fns, and integer div and rem. Each follows the
  * pseudo-code of the PTX ISA, except where an NVIDIA H100 gives something else or the ISA
  * leaves the value open; there ptxrun gives the H100's value and warns (docs/semantics.md,
  * "Where ptxrun follows the H100"):
@@ -209,6 +209,19 @@ static uint32_t sign_zero_extend(uint32_t a, uint32_t b, bool clamp, bool is_sig
     return (a & ~mask) | (sign ? mask : 0);
 }
 
+/* cvt.pack.sat: a and b clamped to the range of the convert type (n bits), a above b in the low
+ * 2n bits of d, and above them the low bits of c (none for the 16-bit types). */
+static uint32_t pack_saturated(int type, int32_t a, int32_t b, uint32_t c)
+{
+    unsigned n = type_info[type].bits;
+    bool is_signed = type_info[type].cls == 's';
+    int64_t lo = is_signed ? -((int64_t)1 << (n - 1)) : 0;
+    int64_t hi = is_signed ? ((int64_t)1 << (n - 1)) - 1 : ((int64_t)1 << n) - 1;
+    uint64_t ta = (uint64_t)(a < lo ? lo : a > hi ? hi : a) & width_mask(n);
+    uint64_t tb = (uint64_t)(b < lo ? lo : b > hi ? hi : b) & width_mask(n);
+    return (uint32_t)((uint64_t)c << (2 * n) | ta << n | tb);
+}
+
 /* What the H100 does where the ISA says otherwise or nothing: each a warning (static text, one
  * per instruction and kind; --strict makes it an error). */
 static const char warn_div_zero[] = "integer division by zero: the PTX ISA leaves the result unspecified; "
@@ -365,6 +378,9 @@ void bitops_execute(Warp *w, const XInstr *x, uint32_t mask)
             break;
         case OP_BMSK: r[l] = bit_mask((uint32_t)a[l], (uint32_t)b[l], x->clamp); break;
         case OP_SZEXT: r[l] = sign_zero_extend((uint32_t)a[l], (uint32_t)b[l], x->clamp, is_signed); break;
+        case OP_CVT_PACK:
+            r[l] = pack_saturated(x->type, (int32_t)a[l], (int32_t)b[l], x->src_count > 2 ? (uint32_t)c[l] : 0);
+            break;
         case OP_DIV:
         case OP_REM: {
             const char *warn = NULL;

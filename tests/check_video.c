@@ -1,4 +1,4 @@
-/* check_video.c: the video instructions, bmsk and szext against the PTX ISA. Values worked out
+/* check_video.c: the video instructions, bmsk, szext and cvt.pack against the PTX ISA. Values worked out
  * by hand from the ISA's pseudo-code, then sweeps over every type, selector, .sat, secondary
  * operation and merge against a reference written here: the ISA's helper functions
  * (partSelectSignExtend, optSaturate, optSecOp, optMerge, extractAndSignExt, vmad's 128-bit
@@ -547,6 +547,58 @@ START_TEST(simd_video_sweep)
 }
 END_TEST
 
+/* ---- cvt.pack.sat: the ISA's bit loop, td[i] = ta[i - size] above tb, c above both ---- */
+
+static uint32_t ref_pack(int size, bool is_signed, int32_t a, int32_t b, uint32_t c)
+{
+    int64_t min = is_signed ? -(1ll << (size - 1)) : 0, max = is_signed ? (1ll << (size - 1)) - 1 : (1ll << size) - 1;
+    int64_t ta = a < min ? min : a > max ? max : a, tb = b < min ? min : b > max ? max : b;
+    uint32_t d = 0;
+    for (int i = 0; i < size; i++)
+        d |= (uint32_t)((uint64_t)tb >> i & 1) << i;
+    for (int i = size; i <= 2 * size - 1; i++)
+        d |= (uint32_t)((uint64_t)ta >> (i - size) & 1) << i;
+    if (size < 16)
+        for (int i = 2 * size; i <= 31; i++)
+            d |= (c >> (i - 2 * size) & 1) << i;
+    return d;
+}
+
+START_TEST(cvt_pack_saturates_and_packs)
+{
+    /* the ISA's example: two u8 packs make { a, b, a', b' } */
+    ck_assert_uint_eq(run_one("cvt.pack.sat.u8.s32.b32 d, a, b, c;", 300, (uint32_t)-5, 0x12345678), 0x5678ff00);
+    ck_assert_uint_eq(run_one("cvt.pack.sat.s8.s32.b32 d, a, b, c;", 300, (uint32_t)-5, 0x12345678), 0x56787ffb);
+    ck_assert_uint_eq(run_one("cvt.pack.sat.s16.s32 d, a, b;", 300, (uint32_t)-40000, 0), 0x012c8000);
+    ck_assert_uint_eq(run_one("cvt.pack.sat.u16.s32 d, a, b;", 70000, (uint32_t)-5, 0), 0xffff0000);
+    ck_assert_uint_eq(run_one("cvt.pack.sat.s4.s32.b32 d, a, b, c;", (uint32_t)-9, 3, 0xabcdef12), 0xcdef1283);
+    ck_assert_uint_eq(run_one("cvt.pack.sat.u2.s32.b32 d, a, b, c;", 9, 1, 0xffffffff), 0xfffffffd);
+    static const struct { const char *name; int size; bool is_signed; } types[] = {
+        { "u16", 16, false }, { "s16", 16, true }, { "u8", 8, false }, { "s8", 8, true },
+        { "u4", 4, false }, { "s4", 4, true }, { "u2", 2, false }, { "s2", 2, true } };
+    uint64_t state = 0x5eed5eed5eedull;
+    for (size_t t = 0; t < sizeof types / sizeof types[0]; t++) {
+        char text[96];
+        snprintf(text, sizeof text, "cvt.pack.sat.%s.s32%s d, a, b%s;", types[t].name, types[t].size < 16 ? ".b32" : "",
+                 types[t].size < 16 ? ", c" : "");
+        uint32_t a[LANES], b[LANES], c[LANES], d[LANES];
+        fill(&state, a);
+        fill(&state, b);
+        fill(&state, c);
+        for (int l = 0; l < 12; l++) {               /* around the limits of every type */
+            a[l] = (uint32_t)(l - 6) * (uint32_t)(1u << (l % 17));
+            b[l] = (uint32_t)(6 - l) * 37u;
+        }
+        run_lanes(text, a, b, c, d);
+        for (int l = 0; l < LANES; l++) {
+            uint32_t want = ref_pack(types[t].size, types[t].is_signed, (int32_t)a[l], (int32_t)b[l], c[l]);
+            ck_assert_msg(d[l] == want, "%s a=0x%08x b=0x%08x c=0x%08x: 0x%08x, the ISA gives 0x%08x", text, a[l], b[l],
+                          c[l], d[l], want);
+        }
+    }
+}
+END_TEST
+
 /* ---- what the checker refuses, as ptxas 13.0 does ---- */
 
 START_TEST(checker_refuses_what_ptxas_refuses)
@@ -579,6 +631,11 @@ START_TEST(checker_refuses_what_ptxas_refuses)
         "bmsk.wrap.u32 d, a, b;",
         "szext.s32 d, a, b;",
         "szext.clamp.b32 d, a, b;",
+        "cvt.pack.sat.s16.s32.b32 d, a, b, c;",           /* 16 bits: no c */
+        "cvt.pack.sat.u8.s32 d, a, b;",                   /* 8 bits and less: c */
+        "cvt.pack.u8.s32.b32 d, a, b, c;",                /* .sat is required */
+        "cvt.pack.sat.u8.u32.b32 d, a, b, c;",
+        "cvt.pack.sat.u32.s32 d, a, b;",
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         char text[256];
@@ -626,6 +683,7 @@ int main(void)
     tcase_add_test(tc, shift_and_compare_sweep);
     tcase_add_test(tc, vmad_sweep);
     tcase_add_test(tc, simd_video_sweep);
+    tcase_add_test(tc, cvt_pack_saturates_and_packs);
     tcase_add_test(tc, checker_refuses_what_ptxas_refuses);
     tcase_add_test(tc, selectors_print_back_as_written);
     suite_add_tcase(s, tc);

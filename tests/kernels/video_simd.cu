@@ -1,8 +1,8 @@
 // SIMD-in-a-word intrinsics (those nvcc turns into video instructions, vabsdiff4 and
 // vabsdiff2/4.add for the __vsad* sums, and others it turns into plain integer code), then each
 // PTX video instruction in inline asm with selectors, masks, .sat, secondary operations and
-// merges, vmad with negations, .po and .shr7, and bmsk / szext edges (a or b of 0, 32 or more,
-// .clamp against .wrap).
+// merges, vmad with negations, .po and .shr7, bmsk / szext edges (a or b of 0, 32 or more,
+// .clamp against .wrap), and cvt.pack.sat packing four bytes as CUTLASS does.
 extern "C" __global__ void kernel(const unsigned *a, const unsigned *b, const unsigned *c, unsigned *out)
 {
     int lane = threadIdx.x, k = 0;
@@ -59,4 +59,10 @@ extern "C" __global__ void kernel(const unsigned *a, const unsigned *b, const un
     asm("szext.wrap.s32 %0, %1, %2;" : "=r"(d) : "r"(z), "r"(len)); OUT(d);
     asm("szext.clamp.u32 %0, %1, %2;" : "=r"(d) : "r"(z), "r"(len)); OUT(d);
     asm("szext.wrap.u32 %0, %1, %2;" : "=r"(d) : "r"(z), "r"(len)); OUT(d);
+    int sx = (int)x >> (x & 15), sy = (int)y >> (y & 15), sz = (int)z >> 20;   /* some in range of a byte */
+    unsigned lo;
+    asm("cvt.pack.sat.u8.s32.b32 %0, %1, %2, 0;" : "=r"(lo) : "r"(sz), "r"(sy));
+    asm("cvt.pack.sat.u8.s32.b32 %0, %1, %2, %3;" : "=r"(d) : "r"(sx), "r"(sz), "r"(lo)); OUT(d);
+    asm("cvt.pack.sat.s16.s32 %0, %1, %2;" : "=r"(d) : "r"(sx), "r"(sy)); OUT(d);
+    asm("cvt.pack.sat.s4.s32.b32 %0, %1, %2, %3;" : "=r"(d) : "r"(sy), "r"(sz), "r"(z)); OUT(d);
 }

@@ -1,9 +1,9 @@
 /* video_simd: the SIMD-in-a-word intrinsics from the CUDA Math API's definitions, and each video
  * instruction of the inline asm worked out from the PTX ISA's description of it, one at a time;
- * bmsk and szext from their pseudo-code. */
+ * bmsk, szext and cvt.pack from their pseudo-code. */
 #include "ref_common.h"
 
-#define SLOTS 48
+#define SLOTS 51
 
 static uint32_t ub(uint32_t x, int i) { return x >> (8 * i) & 0xff; }
 static int32_t sb(uint32_t x, int i) { return (int8_t)(uint8_t)ub(x, i); }
@@ -164,6 +164,12 @@ static void one_lane(uint32_t x, uint32_t y, uint32_t z, uint32_t *o)
     o[k++] = szext(z, len, 0, 1);
     o[k++] = szext(z, len, 1, 0);
     o[k++] = szext(z, len, 0, 0);
+    /* cvt.pack.sat: clamped to the type, the first source above the second, c's low bits above */
+    int32_t sx = (int32_t)x >> (x & 15), sy = (int32_t)y >> (y & 15), sz = (int32_t)z >> 20;
+    uint32_t lo = (uint32_t)clamp(sz, 0, 255) << 8 | (uint32_t)clamp(sy, 0, 255);
+    o[k++] = lo << 16 | (uint32_t)clamp(sx, 0, 255) << 8 | (uint32_t)clamp(sz, 0, 255);
+    o[k++] = ((uint32_t)clamp(sx, -32768, 32767) & 0xffff) << 16 | ((uint32_t)clamp(sy, -32768, 32767) & 0xffff);
+    o[k++] = z << 8 | ((uint32_t)clamp(sy, -8, 7) & 0xf) << 4 | ((uint32_t)clamp(sz, -8, 7) & 0xf);
     if (k != SLOTS) {
         fprintf(stderr, "video_simd.ref: %d slots, not %d\n", k, SLOTS);
         exit(1);
