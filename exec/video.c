@@ -13,7 +13,8 @@
  * default all) replace c's lanes, or (.add) are summed onto c.
  * No H100 case covers these forms but vabsdiff4 without selectors (../shared/hw/int).
  * Definedness: a lane's result is defined when the bits of a and b its selectors read, and c
- * when it is read, are; otherwise not in any bit.
+ * when it is read, are; otherwise not in any bit, except that a merge keeps c's bits as they
+ * were where it keeps them.
  * Requires: an XInstr from lower.c, video_lower() having decoded the selectors. */
 #include "exec.h"
 
@@ -201,41 +202,60 @@ static uint32_t simd(const XInstr *x, uint32_t a, uint32_t b, uint32_t c)
     return x->secondary == MOD_ADD ? (uint32_t)((int64_t)c + sum) : merged;
 }
 
-/* The bits of a, b and c a lane's result depends on. */
+/* The bits of d a merge writes from the operation (the rest are c's): under d's selector (scalar,
+ * no secondary operation) or mask (SIMD without .add); 0 for the other forms. */
+static uint64_t merged_field(const XInstr *x)
+{
+    unsigned lanes = simd_lanes(x->op);
+    if (!lanes)
+        return x->select[0] && !x->secondary && x->op != OP_VMAD ? selected_bits(x->select[0]) : 0;
+    if (x->secondary == MOD_ADD)
+        return 0;
+    unsigned width = 32 / lanes, mask = simd_mask(x, lanes);
+    uint64_t field = 0;
+    for (unsigned i = 0; i < lanes; i++)
+        if (mask >> i & 1)
+            field |= width_mask(width) << (width * i);
+    return field;
+}
+
+/* The bits of a, b and c a lane's result depends on (of c, for a merge: those it keeps). */
 static void needed_bits(const XInstr *x, uint64_t need[3])
 {
     unsigned lanes = simd_lanes(x->op);
+    need[2] = x->op == OP_VMAD || x->secondary || x->select[0] || lanes ? 0xffffffffu : 0;
+    if (merged_field(x))
+        need[2] = ~merged_field(x) & 0xffffffffu;
     if (!lanes) {
         need[0] = selected_bits(x->select[1]);
         need[1] = selected_bits(x->select[2]);
-        need[2] = (x->op == OP_VMAD || x->secondary || x->select[0]) ? 0xffffffffu : 0;
         return;
     }
-    unsigned width = 32 / lanes, mask = simd_mask(x, lanes);
-    uint64_t pair = 0;
+    uint64_t pair = 0, width = 32 / lanes;
     for (unsigned i = 0; i < lanes; i++)
-        pair |= width_mask(width) << (width * simd_digit(x, lanes, i, false)) |
-                width_mask(width) << (width * simd_digit(x, lanes, i, true));
+        pair |= width_mask((unsigned)width) << (width * simd_digit(x, lanes, i, false)) |
+                width_mask((unsigned)width) << (width * simd_digit(x, lanes, i, true));
     need[0] = pair & 0xffffffffu;
     need[1] = pair >> 32;
-    need[2] = 0;
-    for (unsigned i = 0; i < lanes; i++)
-        if (x->secondary == MOD_ADD || !(mask >> i & 1))
-            need[2] |= width_mask(width) << (width * i);
-    if (x->secondary == MOD_ADD)
-        need[2] = 0xffffffffu;
 }
 
+/* Definedness: a lane's result is defined when the bits it reads are; a merge whose a and b are
+ * defined but whose c is not in every bit it keeps gets the merged bits defined and c's kept
+ * bits as defined as they were. */
 void video_execute(Warp *w, const XInstr *x, uint32_t mask)
 {
     if (x->dst_kind != DST_VALUE)
         return;
     uint64_t need[3];
     needed_bits(x, need);
-    uint32_t defined = mask;
-    for (unsigned s = 0; s < x->src_count && s < 3; s++)
-        if (need[s])
-            defined &= warp_defined_in(w, x->src[s], mask, need[s]);
+    uint32_t from_ab = mask, defined;
+    for (unsigned s = 0; s < 2; s++)
+        from_ab &= warp_defined_in(w, x->src[s], mask, need[s]);
+    defined = x->src_count > 2 && need[2] ? from_ab & warp_defined_in(w, x->src[2], mask, need[2]) : from_ab;
+    uint64_t field = merged_field(x), dbits[WARP_SIZE];
+    uint32_t partial = field ? from_ab & ~defined : 0;
+    for (uint32_t k = partial; k; k &= k - 1)      /* read before d, which may be c, is written */
+        dbits[__builtin_ctz(k)] = field | (warp_dbits(w, x->src[2], __builtin_ctz(k)) & ~field);
     const uint64_t *a = w->val[x->src[0]], *b = w->val[x->src[1]];
     const uint64_t *c = x->src_count > 2 ? w->val[x->src[2]] : a;
     bool is_simd = simd_lanes(x->op) != 0;
@@ -246,6 +266,8 @@ void video_execute(Warp *w, const XInstr *x, uint32_t mask)
         d[l] = x->op == OP_VMAD ? multiply_add(x, va, vb, vc) : is_simd ? simd(x, va, vb, vc) : scalar(x, va, vb, vc);
     }
     warp_define(w, x->dst, mask, defined);
+    for (; partial; partial &= partial - 1)
+        warp_define_bits(w, x->dst, __builtin_ctz(partial), dbits[__builtin_ctz(partial)], 32);
 }
 
 /* What lower.c's generic decoding leaves to the video instructions: the sources' types (vset
@@ -272,7 +294,7 @@ const char *video_lower(XInstr *x, const Instr *in)
             x->select[i] = o->select;
         if (in->op == OP_VMAD && i > 0 && (o->flags & OPNDF_NEGATIVE)) {
             if (o->kind != OPND_REG)
-                return "vmad with a negative immediate (a negated operand or a negative value?)";
+                return "vmad with a negative immediate operand";
             x->negate |= (uint8_t)(1u << (i - 1));
         }
     }

@@ -296,13 +296,18 @@ START_TEST(video_definedness_follows_the_bits_read)
 {
     /* a.b0 reads byte 0 only: an undefined upper part of a leaves d defined */
     Parsed *p = parse_ok(".version 9.0\n.target sm_90\n.address_size 64\n.entry k()\n{\n"
-                         ".reg .b32 a, e, d, f, g;\n.reg .b16 lo, hi, u;\n"
+                         ".reg .b32 a, e, d, f, g, m, n, o, z;\n.reg .b16 lo, hi, u;\n"
                          "mov.b32 a, 0x12;\n"
                          "mov.b32 {lo, hi}, a;\n"
                          "mov.b32 e, {lo, u};\n"
                          "vadd.u32.u32.u32 d, e.b0, e.b1;\n"
                          "vadd.u32.u32.u32 f, e.b0, e.b2;\n"
-                         "vadd4.u32.u32.u32 g, e, e, e;\n}\n");
+                         "vadd4.u32.u32.u32 g, e, e, e;\n"
+                         "vadd.u32.u32.u32 m.b0, a.b0, a.b0, z;\n"    /* merges into z, never written */
+                         "vadd.u32.u32.u32 m.b1, a.b0, a.b0, m;\n"
+                         "vadd.u32.u32.u32 m.b2, a.b0, a.b0, m;\n"
+                         "vadd.u32.u32.u32 o.b3, a.b0, a.b0, m;\n"
+                         "vadd4.u32.u32.u32 n.b31, a, a, z;\n}\n");
     Block *blk = block_load(p->m, p->m->functions.data[0], &p->diag, DEFAULT_STACK_BYTES);
     ck_assert_ptr_nonnull(blk);
     ExecOptions o = { .max_steps = 1000 };
@@ -312,6 +317,12 @@ START_TEST(video_definedness_follows_the_bits_read)
     ck_assert_uint_eq((uint32_t)w->val[slot_of(blk, "d")][0], 0x12);
     ck_assert_uint_eq(w->defined[slot_of(blk, "f")], 0);
     ck_assert_uint_eq(w->defined[slot_of(blk, "g")], 0);
+    /* merges keep c's bits as defined as they were: byte by byte, m becomes defined */
+    ck_assert_uint_eq(w->defined[slot_of(blk, "m")], 0);
+    ck_assert_uint_eq(w->bits[slot_of(blk, "m")][5], 0x00ffffff);
+    ck_assert_uint_eq(w->defined[slot_of(blk, "o")], ALL_LANES);
+    ck_assert_uint_eq((uint32_t)w->val[slot_of(blk, "o")][0], 0x24242424);
+    ck_assert_uint_eq(w->bits[slot_of(blk, "n")][0], 0xff00ff00);
     block_free(blk);
     parsed_free(p);
 }
