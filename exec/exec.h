@@ -528,7 +528,7 @@ void bitops_execute(Warp *w, const XInstr *x, uint32_t mask);
 
 /* video.c: the video instructions, scalar and SIMD. */
 void video_execute(Warp *w, const XInstr *x, uint32_t mask);
-const char *video_lower(XInstr *x, const Instr *in);   /* lower.c: NULL, or what cannot run */
+void video_lower(XInstr *x, const Instr *in);           /* lower.c: selectors, negations, modes */
 
 /* mathops.c: float div rcp sqrt rsqrt sin cos lg2 ex2 tanh, copysign, testp, slct. */
 void mathops_execute(Warp *w, const XInstr *x, uint32_t mask);

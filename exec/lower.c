@@ -523,13 +523,8 @@ static void load_instr(Loader *ld, const Instr *in, XInstr *x)
         x->bits = (uint8_t)type_info[x->type].bits;
         x->cls = (uint8_t)type_info[x->type].cls;
     }
-    if (x->family == FAM_VIDEO) {
-        const char *refused = video_lower(x, in);
-        if (refused) {
-            cannot(ld, in, refused);
-            return;
-        }
-    }
+    if (x->family == FAM_VIDEO)
+        video_lower(x, in);
     if (in->op == OP_CVT) {
         x->src_type = in->type_count > 1 ? in->types[1] : TYPE_NONE;
         bool small_float_ok = x->src_type != TYPE_NONE &&

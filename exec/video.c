@@ -272,8 +272,8 @@ void video_execute(Warp *w, const XInstr *x, uint32_t mask)
 
 /* What lower.c's generic decoding leaves to the video instructions: the sources' types (vset
  * has no destination type), the selectors, the secondary operation apart from vset's compare
- * and vmad's scale, vmad's negations and .po. Returns what ptxrun cannot run, or NULL. */
-const char *video_lower(XInstr *x, const Instr *in)
+ * and vmad's scale, vmad's negations and .po. */
+void video_lower(XInstr *x, const Instr *in)
 {
     bool compares = is_compare(in->op);
     x->src_type = in->types[compares ? 0 : 1];
@@ -288,15 +288,13 @@ const char *video_lower(XInstr *x, const Instr *in)
         default: break;
         }
     }
+    /* A '-' before a register negates it; before a number it is the number's sign: ptxas 13.0
+     * takes "vmad r1, -r2, 5, -9" (a negated product and c would be refused) and ".po" with -9. */
     for (unsigned i = 0; i < in->operand_count && i < 4; i++) {
         const Operand *o = &in->operands[i];
         if (i < 3)
             x->select[i] = o->select;
-        if (in->op == OP_VMAD && i > 0 && (o->flags & OPNDF_NEGATIVE)) {
-            if (o->kind != OPND_REG)
-                return "vmad with a negative immediate operand";
+        if (in->op == OP_VMAD && i > 0 && o->kind == OPND_REG && (o->flags & OPNDF_NEGATIVE))
             x->negate |= (uint8_t)(1u << (i - 1));
-        }
     }
-    return NULL;
 }

@@ -275,6 +275,10 @@ START_TEST(video_values_by_hand)
     ck_assert_uint_eq(run_one("vmad.u32.u32.u32 d, a, b, c;", 0x10000, 0x10001, 7), 0x00010007);
     /* (u32 * u32) - u32: c = ~c, + 1, signed; 3*4 - 20 = -8, .sat keeps it */
     ck_assert_uint_eq(run_one("vmad.s32.u32.u32.sat d, a, b, -c;", 3, 4, 20), 0xfffffff8);
+    /* a '-' before a number is its sign, not a negation (ptxas takes -9 under .po): c = 0xfffffff7,
+     * unsigned, 12 + 0xfffffff7 saturates; a negation would give 3 */
+    ck_assert_uint_eq(run_one("vmad.u32.u32.u32.sat d, a, b, -9;", 3, 4, 0), 0xffffffff);
+    ck_assert_uint_eq(run_one("vmad.s32.s32.u32.sat d, a, b, -9;", 3, 4, 0), 3);
     ck_assert_uint_eq(run_one("vset4.u32.u32.lt d, a, b, c;", a, b, 0xdeadbeef), 0x00000001);
     /* .h23 of {b, a}: b's halves, .h01 a's; lane 0: 0x80ff > 0x0102, lane 1: 0x7f01 > 0x0304 */
     ck_assert_uint_eq(run_one("vset2.u32.u32.gt.add d, a.h23, b.h01, c;", b, a, 10), 12);
