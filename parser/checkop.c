@@ -235,6 +235,12 @@ static bool selector_fits(char letter, unsigned select)
     }
 }
 
+/* A register written with '-' (before a number, '-' is the number's sign). */
+static bool is_negated(const Operand *o)
+{
+    return o->kind == OPND_REG && (o->flags & OPNDF_NEGATIVE);
+}
+
 /* A video instruction's operand: its selector, a SIMD form's registers, vmad's negations
  * (of a or b or both, or of c, not of both the product and c, none under .po). */
 static void check_video_operand(Diag *diag, const Instr *in, const Operand *o, char letter)
@@ -259,14 +265,9 @@ static void check_video_operand(Diag *diag, const Instr *in, const Operand *o, c
         error(diag, o->at, "'%s' cannot read a special register: move it to a register first", in->mnemonic);
     else if (strchr("hbHB", letter) && o->kind != OPND_REG)
         error(diag, o->at, "'%s' needs a register here, not %s", in->mnemonic, checkop_kind_word(o));
-    if (letter == 'n' && o->kind == OPND_REG && (o->flags & OPNDF_NEGATIVE)) {
-        const Operand *a = &in->operands[1], *b = &in->operands[2];
-        bool product = ((a->flags ^ b->flags) & OPNDF_NEGATIVE) && a->kind == OPND_REG && b->kind == OPND_REG;
-        if (product)
-            error(diag, o->at, "'%s' negates the product (one of a, b) or c, not both", in->mnemonic);
-    }
-    if ((letter == 'm' || letter == 'n') && o->kind == OPND_REG && (o->flags & OPNDF_NEGATIVE) &&
-        ir_has_mod(in, MOD_PO))
+    if (letter == 'n' && is_negated(o) && is_negated(&in->operands[1]) != is_negated(&in->operands[2]))
+        error(diag, o->at, "'%s' negates the product (one of a, b) or c, not both", in->mnemonic);
+    if ((letter == 'm' || letter == 'n') && is_negated(o) && ir_has_mod(in, MOD_PO))
         error(diag, o->at, "'%s' cannot negate an operand under .po", in->mnemonic);
 }
 

@@ -629,6 +629,7 @@ START_TEST(checker_refuses_what_ptxas_refuses)
         "vmad.u32.u32.u32.po d, -a.h0, b.h0, c;",         /* no negation under .po */
         "vmad.u32.u32.u32 d.b0, a.h0, b.h0, c;",          /* vmad's d takes no selector */
         "vmad.s32.s32.u32 d, -a, b, -c;",                 /* the product or c, not both */
+        "vmad.u32.u32.u32 d, -a, 5, -c;",                 /* 5 is no negation */
         "vset.s32.u32.lo d, a, b;",
         "vset.s32.u32.lt.sat d, a, b;",
         "vadd2.u32.u32.u32 d, a, b;",                     /* SIMD forms take c */
