@@ -1,7 +1,8 @@
 /* bitops.c: the integer bit instructions: popc, clz, bfind, brev, bfe, bfi, prmt (generic
- * form), lop3, and integer div and rem. Each follows the pseudo-code of the PTX ISA, except
- * where an NVIDIA H100 gives something else or the ISA leaves the value open; there ptxrun gives
- * the H100's value and warns (docs/semantics.md, "Where ptxrun follows the H100"):
+ * form), lop3, bmsk, szext, cvt.pack, dp4a, dp2a, fns, and integer div and rem. Each follows the
+ * pseudo-code of the PTX ISA, except where an NVIDIA H100 gives something else or the ISA
+ * leaves the value open; there ptxrun gives the H100's value and warns (docs/semantics.md,
+ * "Where ptxrun follows the H100"):
  * - div/rem by zero give all ones, and MIN / -1 gives MIN with remainder 0 (unspecified in PTX);
  * - bfe/bfi .b64 take the whole 32-bit position and length, not their low 8 bits;
  * - 32-bit bfe.s32 with an immediate position >= 32 gives all ones, and bfi.b32 with an
@@ -179,28 +180,46 @@ static uint64_t find_nth_set(uint32_t mask, uint32_t base, int32_t offset)
     return 0xffffffffu;
 }
 
-/* vabsdiff4 without byte selectors: |a - b| of each byte pair (each source's bytes signed or
- * unsigned by its own type), as four bytes (.sat clamps them to the destination's range), or
- * with .add their sum plus c. */
-static uint64_t byte_abs_diff(const XInstr *x, uint64_t a, uint64_t b, uint64_t c)
+/* bmsk: a mask of b ones from bit a, as the PTX ISA's pseudo-code builds it: .wrap takes a and b
+ * modulo 32; .clamp gives 0 for a >= 32 and ones up to bit 31 for b >= 32 (a width of 0: 0). */
+static uint32_t bit_mask(uint32_t a, uint32_t b, bool clamp)
 {
-    bool a_signed = type_info[x->src_type].cls == 's', b_signed = type_info[x->src_type2].cls == 's';
-    uint64_t bytes = 0;
-    int64_t sum = 0;
-    for (int i = 0; i < 4; i++) {
-        int64_t p = (int64_t)(a >> (8 * i) & 0xff), q = (int64_t)(b >> (8 * i) & 0xff);
-        if (a_signed) p = (int8_t)p;
-        if (b_signed) q = (int8_t)q;
-        int64_t diff = p > q ? p - q : q - p;
-        sum += diff;
-        int64_t top = x->cls == 's' ? 127 : 255;          /* .sat: the destination byte's range */
-        if (x->sat && diff > top)
-            diff = top;
-        bytes |= (uint64_t)(diff & 0xff) << (8 * i);
-    }
-    if (x->mode == MOD_ADD)
-        return (uint64_t)((int64_t)(uint32_t)c + sum) & 0xffffffffu;
-    return bytes;
+    unsigned a1 = a & 31, b1 = b & 31, sum = a1 + b1;
+    uint32_t mask0 = ~0u << a1, mask1 = sum < 32 ? ~0u << sum : 0;
+    bool overflow = sum >= 32;
+    if (clamp && a >= 32)
+        mask0 = 0;
+    if (clamp && (a >= 32 || b >= 32))
+        overflow = true;
+    if (overflow)
+        mask1 = 0;
+    else if (b1 == 0)
+        mask1 = ~0u;
+    return mask0 & ~mask1;
+}
+
+/* szext: the low b bits of a, sign-extended (.s32) or zero-extended (.u32); b = 0 gives 0;
+ * b >= 32: .clamp gives a, .wrap reads b modulo 32 (PTX ISA pseudo-code). */
+static uint32_t sign_zero_extend(uint32_t a, uint32_t b, bool clamp, bool is_signed)
+{
+    unsigned b1 = b & 31;
+    bool too_large = clamp && b >= 32;
+    uint32_t mask = too_large ? 0 : ~0u << b1;
+    bool sign = b1 != 0 && !too_large && is_signed && (a >> ((b1 - 1) & 31) & 1);
+    return (a & ~mask) | (sign ? mask : 0);
+}
+
+/* cvt.pack.sat: a and b clamped to the range of the convert type (n bits), a above b in the low
+ * 2n bits of d, and above them the low bits of c (none for the 16-bit types). */
+static uint32_t pack_saturated(int type, int32_t a, int32_t b, uint32_t c)
+{
+    unsigned n = type_info[type].bits;
+    bool is_signed = type_info[type].cls == 's';
+    int64_t lo = is_signed ? -((int64_t)1 << (n - 1)) : 0;
+    int64_t hi = is_signed ? ((int64_t)1 << (n - 1)) - 1 : ((int64_t)1 << n) - 1;
+    uint64_t ta = (uint64_t)(a < lo ? lo : a > hi ? hi : a) & width_mask(n);
+    uint64_t tb = (uint64_t)(b < lo ? lo : b > hi ? hi : b) & width_mask(n);
+    return (uint32_t)((uint64_t)c << (2 * n) | ta << n | tb);
 }
 
 /* What the H100 does where the ISA says otherwise or nothing: each a warning (static text, one
@@ -357,7 +376,11 @@ void bitops_execute(Warp *w, const XInstr *x, uint32_t mask)
                 defined &= ~(1u << l);             /* base > 31: undefined in PTX */
             r[l] = find_nth_set((uint32_t)a[l], (uint32_t)b[l] & 31, (int32_t)c[l]);
             break;
-        case OP_VABSDIFF4: r[l] = byte_abs_diff(x, a[l], b[l], c[l]); break;
+        case OP_BMSK: r[l] = bit_mask((uint32_t)a[l], (uint32_t)b[l], x->clamp); break;
+        case OP_SZEXT: r[l] = sign_zero_extend((uint32_t)a[l], (uint32_t)b[l], x->clamp, is_signed); break;
+        case OP_CVT_PACK:
+            r[l] = pack_saturated(x->type, (int32_t)a[l], (int32_t)b[l], x->src_count > 2 ? (uint32_t)c[l] : 0);
+            break;
         case OP_DIV:
         case OP_REM: {
             const char *warn = NULL;

@@ -119,8 +119,12 @@ typedef struct XInstr {
     uint32_t src[4];
     uint32_t target;           /* bra: instruction index */
     uint32_t line;             /* source line, for traces and reports */
-    uint8_t src_type;          /* cvt: the source type; dp4a, vabsdiff4: a's type */
-    uint8_t src_type2;         /* vabsdiff4: b's type */
+    uint8_t src_type;          /* cvt: the source type; dp4a, video: a's type */
+    uint8_t src_type2;         /* video: b's type */
+    uint16_t select[3];        /* video: the selectors of d, a and b (Operand.select; 0: none) */
+    uint8_t secondary;         /* video: .add, .min or .max with c (a Mod), or 0 */
+    uint8_t negate;            /* vmad: bit i: source i is written with '-' */
+    bool plus_one;             /* vmad.po */
     const Function *owner;     /* the function the instruction is in (for names) */
     uint8_t space;             /* ld/st/cvta: Space (SPACE_NONE = generic) */
     bool to_space;             /* cvta.to */
@@ -561,8 +565,12 @@ void alu_kernel_forms(XInstr *x);                                 /* lower.c: se
 void alu_kernel(Warp *w, const XInstr *x, uint32_t mask);         /* one with kop or kcmp */
 void alu_move_parts(Warp *w, const XInstr *x, uint32_t mask);   /* mov packing and unpacking */
 
-/* bitops.c: popc clz bfind brev bfe bfi prmt lop3, integer div and rem. */
+/* bitops.c: popc clz bfind brev bfe bfi prmt lop3 bmsk szext, integer div and rem. */
 void bitops_execute(Warp *w, const XInstr *x, uint32_t mask);
+
+/* video.c: the video instructions, scalar and SIMD. */
+void video_execute(Warp *w, const XInstr *x, uint32_t mask);
+void video_lower(XInstr *x, const Instr *in);           /* lower.c: selectors, negations, modes */
 
 /* mathops.c: float div rcp sqrt rsqrt sin cos lg2 ex2 tanh, copysign, testp, slct. */
 void mathops_execute(Warp *w, const XInstr *x, uint32_t mask);

@@ -270,6 +270,8 @@ static int source_type(const Instr *in, unsigned i)
         return i == 2 ? TYPE_U32 : TYPE_B32;
     case OP_SHL: case OP_SHR:
         return i == 1 ? TYPE_U32 : type;
+    case OP_CVT_PACK:
+        return i < 2 ? TYPE_S32 : TYPE_B32;
     case OP_VOTE: case OP_VOTE_SYNC:
         return i == 0 ? TYPE_PRED : TYPE_U32;
     case OP_BAR_WARP_SYNC:
@@ -352,7 +354,7 @@ static void check_variant(Loader *ld, const Instr *in, const XInstr *x)
         cannot(ld, in, what);
     else if (in->op == OP_LOP3 && (in->operand_count != 5 || in->operands[0].kind == OPND_PAIR))
         cannot(ld, in, what);
-    else if (x->sat && x->cls != 'f' && in->op != OP_CVT && in->op != OP_VABSDIFF4 &&
+    else if (x->sat && x->cls != 'f' && in->op != OP_CVT && in->op != OP_CVT_PACK && x->family != FAM_VIDEO &&
              !(x->type == TYPE_S32 && (in->op == OP_ADD || in->op == OP_SUB)) &&
              !(x->type == TYPE_S32 && x->hi && (in->op == OP_MAD || in->op == OP_MAD24)))
         cannot(ld, in, what);
@@ -566,14 +568,8 @@ static void load_instr(Loader *ld, const Instr *in, XInstr *x)
         x->bits = (uint8_t)type_info[x->type].bits;
         x->cls = (uint8_t)type_info[x->type].cls;
     }
-    if (in->op == OP_VABSDIFF4) {
-        if (in->type_count != 3 || in->operand_count != 4 || (x->type != TYPE_U32 && x->type != TYPE_S32)) {
-            cannot(ld, in, "vabsdiff4 in this form (byte selectors, masks)");
-            return;
-        }
-        x->src_type = in->types[1];
-        x->src_type2 = in->types[2];
-    }
+    if (x->family == FAM_VIDEO)
+        video_lower(x, in);
     if (in->op == OP_CVT) {
         x->src_type = in->type_count > 1 ? in->types[1] : TYPE_NONE;
         bool small_float_ok = x->src_type != TYPE_NONE &&

@@ -6,7 +6,7 @@
  * membermask has arrived at one of the same kind, qualifiers and mask (sync.c). block.c runs
  * the warps of a CTA and calls a deadlock when no lane of any warp can move.
  * step() hands each instruction to the executor of its family (ops.def): alu.c, bitops.c,
- * mathops.c, convert.c, mem.c, warpops.c, sync.c, barrier.c, call.c.
+ * video.c, mathops.c, convert.c, mem.c, warpops.c, sync.c, barrier.c, call.c.
  * choose() is the rule, and looks at every lane; the loop asks it only where something it looks
  * at may have changed. While lanes stay together it knows the answer: all the ready lanes again
  * (converged code), or, from choose()'s last pick, the same lanes, or all, or the others
@@ -171,6 +171,9 @@ static bool execute(Warp *w, const XInstr *x, uint32_t mask, uint32_t run, uint3
         break;
     case FAM_MATHOPS:
         mathops_execute(w, x, run);
+        break;
+    case FAM_VIDEO:
+        video_execute(w, x, run);
         break;
     case FAM_CONTROL:
     case FAM_SYNC:

@@ -238,6 +238,22 @@ static void infer_type(Checker *c, Operand *o, Register *r, int type)
         r->type = (uint8_t)checker_type_of('b', checker_type_bits(type));
 }
 
+/* A video selector after a register's name, "b0" "h1" "h32" "b7654" (the part after the
+ * dot): its Operand.select, or 0 when the text is not one. Which forms an instruction takes is
+ * checkop.c's business. */
+static unsigned parse_selector(const char *s)
+{
+    if (s[0] != 'b' && s[0] != 'h')
+        return 0;
+    unsigned select = s[0] == 'h' ? SEL_HALF : 0, count = 0, digits = 0;
+    for (s++; *s; s++, count++) {
+        if (*s < '0' || *s > '7' || count == SEL_MAX_DIGITS)
+            return 0;
+        digits = digits << 3 | (unsigned)(*s - '0');
+    }
+    return count ? select | count << SEL_COUNT_SHIFT | digits : 0;
+}
+
 /* Resolves one name operand in place. */
 static void resolve_name(Checker *c, Operand *o, Expect e)
 {
@@ -246,6 +262,11 @@ static void resolve_name(Checker *c, Operand *o, Expect e)
     if (name[0] == '_' && name[1] == '\0') {
         o->kind = OPND_SINK;
         return;
+    }
+    const char *dot = strchr(name, '.');
+    if (dot && sreg_lookup(name, (size_t)(dot - name)) == SREG_COUNT && parse_selector(dot + 1)) {
+        o->select = (uint16_t)parse_selector(dot + 1);          /* r.b0: the register r, selected */
+        name = o->u.ref.name = intern(&c->m->names, name, (size_t)(dot - name));
     }
     Binding *b = sym_lookup(&c->locals, name);
     if (!b)
@@ -333,6 +354,8 @@ static void resolve_name(Checker *c, Operand *o, Expect e)
     }
     if (is_not && o->kind != OPND_PRED)
         error(c, o->at, "'!' applies to predicates only");
+    if (o->select && o->kind != OPND_REG)
+        error(c, o->at, "a selector such as '.b0' follows a register only");
 }
 
 /* Resolves every name inside an operand (addresses, vectors, pairs, lists). */

@@ -198,6 +198,8 @@ Expect checkop_expect(const Instr *in, char letter)
     case 'U': case 'M': e.dest = true; e.type = TYPE_U32; break;
     case 'p': e.pred = true; e.type = TYPE_PRED; break;
     case 'l': e.type = TYPE_NONE; break;
+    case 'x': case 'm': case 'n': case 'h': case 'b': e.type = TYPE_U32; break;
+    case 'y': case 'H': case 'B': e.dest = true; e.type = TYPE_U32; break;
     default: break;
     }
     return e;
@@ -220,9 +222,80 @@ static void check_address(Diag *diag, const Function *fn, const Instr *in, const
     }
 }
 
+/* Whether a video selector fits its operand's shape letter: x y m (scalar video) one byte or
+ * half, .b0-.b3 .h0 .h1; h (2-way SIMD) two of the four halves of {b, a}, .hxy; b (4-way) four
+ * of the eight bytes, .bxyzw; H and B a destination mask, .h0 .h1 .h10 or bytes from 3 down to
+ * 0, each at most once (.b0 ... .b3210). As ptxas 13.0 takes them. */
+static bool selector_fits(char letter, unsigned select)
+{
+    unsigned n = sel_count(select);
+    bool half = select & SEL_HALF;
+    switch (letter) {
+    case 'x': case 'y': case 'm':
+        return n == 1 && sel_digit(select, 0) < (half ? 2u : 4u);
+    case 'h':
+        return half && n == 2 && sel_digit(select, 0) < 4 && sel_digit(select, 1) < 4;
+    case 'b':
+        return !half && n == 4;
+    case 'H':
+        return half && (n == 1 ? sel_digit(select, 0) < 2 : sel_digit(select, 1) == 1 && sel_digit(select, 0) == 0);
+    case 'B':
+        if (half || sel_digit(select, n - 1) > 3)
+            return false;
+        for (unsigned i = 1; i < n; i++)
+            if (sel_digit(select, i) <= sel_digit(select, i - 1))
+                return false;
+        return true;
+    default:
+        return false;
+    }
+}
+
+/* A register written with '-' (before a number, '-' is the number's sign). */
+static bool is_negated(const Operand *o)
+{
+    return o->kind == OPND_REG && (o->flags & OPNDF_NEGATIVE);
+}
+
+/* A video instruction's operand: its selector, a SIMD form's registers, vmad's negations
+ * (of a or b or both, or of c, not of both the product and c, none under .po). */
+static void check_video_operand(Diag *diag, const Instr *in, const Operand *o, char letter)
+{
+    bool third_source = o == &in->operands[3];
+    bool secondary = ir_has_mod(in, MOD_ADD) || ir_has_mod(in, MOD_MIN) || ir_has_mod(in, MOD_MAX);
+    if (letter == 'y' && o->select && secondary)
+        error(diag, o->at, "'%s' merges into c under a selector of d or applies .add/.min/.max, not both",
+              in->mnemonic);
+    if (letter == 'y' && (o->select || secondary) && in->operand_count < 4)
+        error(diag, in->stmt_at, "'%s' needs c, its fourth operand, here", in->mnemonic);
+    if ((letter == 'H' || letter == 'B') && ir_has_mod(in, MOD_SAT) && ir_has_mod(in, MOD_ADD))
+        error(diag, in->at, "'%s': .sat and .add do not go together", in->mnemonic);
+    const char *form = letter == 'h' ? ".hxy, x and y in 0-3" : letter == 'b' ? ".bxyzw, each in 0-7" :
+                       letter == 'H' ? ".h0, .h1 or .h10" : letter == 'B' ? "bytes from 3 down to 0: .b0 ... .b3210" :
+                       ".b0-.b3, .h0 or .h1";
+    if (o->select && third_source)
+        error(diag, o->at, "the third source of '%s' takes no selector", in->mnemonic);
+    else if (o->select && !selector_fits(letter, o->select))
+        error(diag, o->at, "this selector does not fit this operand of '%s' (%s)", in->mnemonic, form);
+    if (o->kind == OPND_SREG)
+        error(diag, o->at, "'%s' cannot read a special register: move it to a register first", in->mnemonic);
+    else if (strchr("hbHB", letter) && o->kind != OPND_REG)
+        error(diag, o->at, "'%s' needs a register here, not %s", in->mnemonic, checkop_kind_word(o));
+    if (letter == 'n' && is_negated(o) && is_negated(&in->operands[1]) != is_negated(&in->operands[2]))
+        error(diag, o->at, "'%s' negates the product (one of a, b) or c, not both", in->mnemonic);
+    if ((letter == 'm' || letter == 'n') && is_negated(o) && ir_has_mod(in, MOD_PO))
+        error(diag, o->at, "'%s' cannot negate an operand under .po", in->mnemonic);
+}
+
 /* Checks one operand, its names resolved, against what its shape letter expects. */
 void checkop_operand(Diag *diag, const Function *fn, const Instr *in, const Operand *o, Expect e)
 {
+    if (e.letter && strchr("xymnhbHB", e.letter))
+        check_video_operand(diag, in, o, e.letter);
+    else if (o->select)
+        error(diag, o->at, "'%s' takes no selector such as '.b0' here", in->mnemonic);
+    if (o->kind == OPND_REG && (o->flags & OPNDF_NEGATIVE) && e.letter != 'm' && e.letter != 'n')
+        error(diag, o->at, "'-' before a register is for vmad's operands only");
     if (e.letter == 'l') {
         if (o->kind != OPND_LABEL && o->kind != OPND_NAME)
             error(diag, o->at, "'%s' needs a label, not %s", in->mnemonic, checkop_kind_word(o));

@@ -29,7 +29,12 @@ static void print_operand(FILE *out, const Function *f, const Operand *o)
 {
     switch (o->kind) {
     case OPND_REG:
-        fputs(f->regs.data[o->u.slot].name, out);
+        fprintf(out, "%s%s", (o->flags & OPNDF_NEGATIVE) ? "-" : "", f->regs.data[o->u.slot].name);
+        if (o->select) {
+            fputs((o->select & SEL_HALF) ? ".h" : ".b", out);
+            for (unsigned i = sel_count(o->select); i-- > 0;)
+                fputc('0' + (int)sel_digit(o->select, i), out);
+        }
         break;
     case OPND_PRED:
         fprintf(out, "%s%s", (o->flags & OPNDF_NOT) ? "!" : "", f->preds.data[o->u.slot].name);
@@ -53,7 +58,7 @@ static void print_operand(FILE *out, const Function *f, const Operand *o)
     case OPND_NAME:
     case OPND_SYM:
     case OPND_LABEL:
-        fprintf(out, "%s%s", (o->flags & OPNDF_NOT) ? "!" : "", o->u.ref.name);
+        fprintf(out, "%s%s", (o->flags & OPNDF_NOT) ? "!" : (o->flags & OPNDF_NEGATIVE) ? "-" : "", o->u.ref.name);
         if (o->u.ref.offset)
             fprintf(out, "+%" PRId64, o->u.ref.offset);
         break;
@@ -333,7 +338,7 @@ static bool same_name(const char *a, const char *b)
 
 static bool operand_equal(const Operand *a, const Operand *b)
 {
-    if (a->kind != b->kind || a->count != b->count || a->component != b->component)
+    if (a->kind != b->kind || a->count != b->count || a->component != b->component || a->select != b->select)
         return false;
     uint8_t flags_mask = (a->kind == OPND_F32 || a->kind == OPND_F64) ? (uint8_t)~OPNDF_NEGATIVE : 0xff;
     if ((a->flags & flags_mask) != (b->flags & flags_mask))

@@ -51,6 +51,7 @@ typedef enum {
     FAM_BARRIER,               /* barrier.c: CTA barriers */
     FAM_FENCE,                 /* memory ordering: nothing to do, every access is in order */
     FAM_CONTROL,               /* warp.c, call.c: branches, calls, returns, exit, trap */
+    FAM_VIDEO,                 /* video.c: vadd ... vset, their 2- and 4-way SIMD forms */
     FAM_COUNT
 } Family;
 
@@ -113,10 +114,19 @@ typedef enum {
 
 enum {                         /* Operand.flags */
     OPNDF_NOT = 1 << 0,        /* !p */
-    OPNDF_NEGATIVE = 1 << 1,   /* written with a minus sign (for printing) */
+    OPNDF_NEGATIVE = 1 << 1,   /* written with a minus sign: a number (for printing), or a
+                                  register vmad negates */
     OPNDF_UNSIGNED = 1 << 2,   /* integer literal with a U suffix */
     OPNDF_VECTOR_REG = 1 << 3, /* VEC: a vector register, written by its name (v for v.x, v.y) */
 };
+
+/* A video instruction's operand selector, Operand.select: the bytes or halves it names, as
+ * written after the register (a.b0, a.h1, a.h32, a.b7654, the masks d.h10, d.b320). 0: none;
+ * else SEL_HALF for .hN..., the count of digits (1 to 4) and the digits, 3 bits each, the last
+ * written (the one for lane 0 of a SIMD result) in bits 0-2. */
+enum { SEL_HALF = 1 << 15, SEL_COUNT_SHIFT = 12, SEL_MAX_DIGITS = 4 };
+static inline unsigned sel_count(unsigned select) { return select >> SEL_COUNT_SHIFT & 7; }
+static inline unsigned sel_digit(unsigned select, unsigned i) { return select >> (3 * i) & 7; }
 
 typedef struct Operand Operand;
 struct Operand {
@@ -124,6 +134,7 @@ struct Operand {
     uint8_t flags;             /* OPNDF_* */
     uint8_t component;         /* OPND_SREG: 0 none, 1..3 = .x .y .z */
     uint16_t count;            /* elements of ADDR, VEC, PAIR, LIST */
+    uint16_t select;           /* REG: a video selector (SEL_*), 0 none */
     Span at;
     union {
         uint32_t slot;         /* REG, PRED */

@@ -333,6 +333,14 @@ void parse_operand_not(Parser *p, Span at)
     o->at = at;
 }
 
+/* -name: a register vmad negates (the checker refuses it elsewhere). */
+void parse_operand_negate(Parser *p, Span at)
+{
+    Operand *o = &p->operands.data[p->operands.len - 1];
+    o->flags |= OPNDF_NEGATIVE;
+    o->at = at;
+}
+
 void parse_operand_offset(Parser *p, int64_t offset, Span at)
 {
     Operand *o = &p->operands.data[p->operands.len - 1];

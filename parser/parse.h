@@ -61,6 +61,7 @@ void parse_label(Parser *p, Span name);
 void parse_instr(Parser *p, Span mnemonic, int guard_kind, Span guard, uint32_t count, Span stmt);
 void parse_operand_name(Parser *p, Span at);
 void parse_operand_not(Parser *p, Span at);
+void parse_operand_negate(Parser *p, Span at);
 void parse_operand_offset(Parser *p, int64_t offset, Span at);
 void parse_operand_literal(Parser *p, Literal lit, bool negative, Span at);
 void parse_operand_group(Parser *p, OperandKind kind, uint32_t count, int64_t offset, Span at);

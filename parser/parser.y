@@ -235,6 +235,7 @@ operand
     | T_WORD '|' T_WORD                     { parse_operand_name(p, @1); parse_operand_name(p, @3);
                                               parse_operand_group(p, OPND_PAIR, 2, 0, @$); }
     | '!' T_WORD                            { parse_operand_name(p, @2); parse_operand_not(p, @$); }
+    | '-' T_WORD                            { parse_operand_name(p, @2); parse_operand_negate(p, @$); }
     | T_WORD '+' T_INTEGER                  { parse_operand_name(p, @1); parse_operand_offset(p, (int64_t)$3.bits, @$); }
     | number
     | '[' address ']'                       { parse_operand_group(p, OPND_ADDR, $2, p->addr_offset, @$); }

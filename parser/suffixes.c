@@ -423,6 +423,19 @@ static void check_redux(Diag *diag, const Instr *in)
         error(diag, in->at, "'%s': .abs and .NaN are for .f32", in->mnemonic);
 }
 
+/* cvt.pack: the 16-bit types take no c (and no .b32), the others do; sub-byte types need sm_75. */
+static void check_pack(Diag *diag, const Module *m, const Instr *in)
+{
+    unsigned bits = type_info[in->types[0]].bits;
+    bool with_c = in->type_count == 3;
+    if ((bits == 16) == with_c)
+        error(diag, in->at, bits == 16 ? "'%s': the 16-bit types take no .b32 c" : "'%s' needs .b32 and c",
+              in->mnemonic);
+    if (bits < 8 && m->target_sm && m->target_sm < 75)
+        error(diag, in->at, "'%s' requires sm_75 or later for a type narrower than 8 bits (this module targets sm_%u)",
+              in->mnemonic, m->target_sm);
+}
+
 void suffixes_check(Diag *diag, const Module *m, const Instr *in)
 {
     check_later_suffixes(diag, m, in);
@@ -454,6 +467,9 @@ void suffixes_check(Diag *diag, const Module *m, const Instr *in)
     case OP_SQRT:
     case OP_EX2:
         check_float_math(diag, in);
+        break;
+    case OP_CVT_PACK:
+        check_pack(diag, m, in);
         break;
     case OP_CVT:
         check_convert(diag, in);

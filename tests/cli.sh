@@ -816,5 +816,18 @@ mov.f32 f, 1.0;
 add.f32 g, f+1, 1.0;' "3:12: error: 'f' plus an offset is not a value here: 'add.f32' needs an integer"
 form_error "range of vector registers" '.reg .v4 .b32 v<2>;
 mov.u32 a, 1;' "1:15: error: ptxrun cannot execute a range of vector registers yet"
+# -- video instructions, bmsk, szext, cvt.pack (issue 13): they run, --list-ops says so, and a
+# selector that does not fit is an error at its place, as ptxas makes it.
+"$PTXRUN" --list-ops > "$tmp/ops.md"
+for op in vadd vshr vmad vset vadd2 vset4 vabsdiff4 bmsk szext cvt.pack; do
+    if grep -q "^| \`$op\` | [0-9.]* | sm_[0-9]* | yes |" "$tmp/ops.md"; then passed=$((passed + 1)); else
+        failed=$((failed + 1)); echo "FAIL: --list-ops does not show $op as running"; fi
+done
+printf '.version 9.0\n.target sm_90\n.address_size 64\n.entry k()\n{\n.reg .b32 a, d;\nvadd.u32.u32.u32 d, a.b4, a;\n}\n' > "$tmp/vsel.ptx"
+expect_exit 2 "video selector out of range" "$PTXRUN" --check --no-color "$tmp/vsel.ptx"
+expect_stderr_line "video selector out of range" "$tmp/vsel.ptx:7:21: error: this selector does not fit this operand of 'vadd.u32.u32.u32' (.b0-.b3, .h0 or .h1)"
+printf 'mov.b32 a, 0x80ff7f01;\nmov.b32 b, 0x01020304;\nvadd4.u32.u32.u32.sat d, a, b, a;\nvmad.s32.s32.u32 e, -a.b0, b.b0, 5;\nbmsk.wrap.b32 f, 1, 2;\n' > "$tmp/video.ptx"
+printf '{"regs": {"d": "0x81ff8205", "e": 1, "f": 6}}\n' > "$tmp/video.expect.json"
+expect_exit 0 "vadd4 .sat, vmad -a, bmsk" "$PTXRUN" "$tmp/video.ptx" --expect "$tmp/video.expect.json"
 echo "cli: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

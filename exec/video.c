@@ -1,0 +1,300 @@
+/* video.c: the video instructions (PTX ISA 9.7.18), as the ISA's pseudo-code says.
+ * Scalar (vadd vsub vabsdiff vmin vmax vshl vshr vset): each source's byte, half or word that
+ * its selector names (partSelectSignExtend), sign- or zero-extended by its own type; the
+ * operation on those exact values; .sat clamps to the destination type's range, or to that of
+ * the byte or half merged when d has a selector (optSaturate); then .add/.min/.max with c, c
+ * signed as the destination type (optSecOp), or the low byte or half merged into c at d's
+ * selector (optMerge); d gets the low 32 bits. vset's result and c are unsigned.
+ * vmad: the product of the selected parts in 128 bits, the negations and .po as the ISA's
+ * pseudo-code applies them, c extended by the sign of the final result, .shr7/.shr15, .sat.
+ * SIMD (vadd2 ... vset4): each of the two halves or four bytes picked out of {b, a} by the
+ * selectors of a and b (by default .h10 and .h32, .b3210 and .b7654), extended by each
+ * source's type, operated on and clamped by .sat each; then the lanes d's mask names (by
+ * default all) replace c's lanes, or (.add) are summed onto c.
+ * No H100 case covers these forms but vabsdiff4 without selectors (../shared/hw/int).
+ * Definedness: a lane's result is defined when the bits of a and b its selectors read, and c
+ * when it is read, are; otherwise not in any bit, except that a merge keeps c's bits as they
+ * were where it keeps them.
+ * Requires: an XInstr from lower.c, video_lower() having decoded the selectors. */
+#include "exec.h"
+
+__extension__ typedef __int128 wide_int;    /* vmad's 128-bit intermediate, shifts before .sat */
+
+/* The low `bits` bits of v, sign-extended when is_signed. */
+static int64_t extend(uint64_t v, unsigned bits, bool is_signed)
+{
+    uint64_t m = width_mask(bits);
+    v &= m;
+    if (is_signed && (v >> (bits - 1) & 1))
+        v |= ~m;
+    return (int64_t)v;
+}
+
+/* partSelectSignExtend: the byte or half of v that the selector names, or all of v (none). */
+static int64_t select_part(uint32_t v, unsigned select, bool is_signed)
+{
+    if (!select)
+        return extend(v, 32, is_signed);
+    unsigned width = (select & SEL_HALF) ? 16 : 8;
+    return extend(v >> (width * sel_digit(select, 0)), width, is_signed);
+}
+
+/* The bits of a source that a selector reads. */
+static uint64_t selected_bits(unsigned select)
+{
+    if (!select)
+        return 0xffffffffu;
+    unsigned width = (select & SEL_HALF) ? 16 : 8;
+    return width_mask(width) << (width * sel_digit(select, 0));
+}
+
+/* v clamped to the range of a `width`-bit signed or unsigned integer. */
+static wide_int clamp(wide_int v, unsigned width, bool is_signed)
+{
+    wide_int hi = is_signed ? ((wide_int)1 << (width - 1)) - 1 : ((wide_int)1 << width) - 1;
+    wide_int lo = is_signed ? -((wide_int)1 << (width - 1)) : 0;
+    return v < lo ? lo : v > hi ? hi : v;
+}
+
+static bool compare(unsigned cmp, int64_t a, int64_t b)
+{
+    switch (cmp) {
+    case MOD_EQ: return a == b;
+    case MOD_NE: return a != b;
+    case MOD_LT: return a < b;
+    case MOD_LE: return a <= b;
+    case MOD_GT: return a > b;
+    case MOD_GE: return a >= b;
+    default: BUG("video compare %u", cmp);
+    }
+}
+
+/* The primary operation of a scalar or SIMD instruction on extended values (vshl, vshr: b is
+ * the shift count). */
+static wide_int operate(const XInstr *x, int64_t a, int64_t b)
+{
+    switch (x->op) {
+    case OP_VADD: case OP_VADD2: case OP_VADD4: return (wide_int)a + b;
+    case OP_VSUB: case OP_VSUB2: case OP_VSUB4: return (wide_int)a - b;
+    case OP_VABSDIFF: case OP_VABSDIFF2: case OP_VABSDIFF4: return a > b ? (wide_int)a - b : (wide_int)b - a;
+    case OP_VMIN: case OP_VMIN2: case OP_VMIN4: return a < b ? a : b;
+    case OP_VMAX: case OP_VMAX2: case OP_VMAX4: return a > b ? a : b;
+    case OP_VAVRG2: case OP_VAVRG4: {
+        int64_t sum = a + b;                  /* rounds half up; a negative sum's >> floors */
+        return sum >= 0 ? (sum + 1) >> 1 : sum >> 1;
+    }
+    case OP_VSET: case OP_VSET2: case OP_VSET4: return compare(x->mode, a, b);
+    case OP_VSHL: case OP_VSHR: {
+        uint64_t n = (uint64_t)b;
+        n = x->clamp ? (n > 32 ? 32 : n) : n & 31;
+        return x->op == OP_VSHL ? (wide_int)a * ((wide_int)1 << n) : (wide_int)(a >> n);
+    }
+    default: BUG("video op %d", x->op);
+    }
+}
+
+static bool is_compare(int op)
+{
+    return op == OP_VSET || op == OP_VSET2 || op == OP_VSET4;
+}
+
+/* One lane of vadd vsub vabsdiff vmin vmax vshl vshr vset. */
+static uint32_t scalar(const XInstr *x, uint32_t a, uint32_t b, uint32_t c)
+{
+    bool d_signed = !is_compare(x->op) && x->cls == 's';
+    unsigned dsel = x->select[0];
+    int64_t ta = select_part(a, x->select[1], type_info[x->src_type].cls == 's');
+    int64_t tb = select_part(b, x->select[2], type_info[x->src_type2].cls == 's');
+    wide_int t = operate(x, ta, tb);
+    if (x->sat)
+        t = clamp(t, !dsel ? 32 : (dsel & SEL_HALF) ? 16 : 8, d_signed);
+    wide_int tc = extend(c, 32, d_signed);
+    switch (x->secondary) {
+    case MOD_ADD: t += tc; break;
+    case MOD_MIN: t = t < tc ? t : tc; break;
+    case MOD_MAX: t = t > tc ? t : tc; break;
+    default: break;
+    }
+    if (!dsel)
+        return (uint32_t)t;
+    uint64_t field = selected_bits(dsel);
+    unsigned at = ((dsel & SEL_HALF) ? 16 : 8) * sel_digit(dsel, 0);
+    return (uint32_t)((((uint64_t)t << at) & field) | (c & ~field));
+}
+
+/* One lane of vmad, its pseudo-code in the PTX ISA step by step. */
+static uint32_t multiply_add(const XInstr *x, uint32_t a, uint32_t b, uint32_t c)
+{
+    bool a_signed = type_info[x->src_type].cls == 's', b_signed = type_info[x->src_type2].cls == 's';
+    bool neg_a = x->negate & 1, neg_b = x->negate >> 1 & 1, neg_c = x->negate >> 2 & 1;
+    bool signed_final = a_signed || b_signed || neg_a != neg_b || neg_c;
+    wide_int t = (wide_int)select_part(a, x->select[1], a_signed) * select_part(b, x->select[2], b_signed);
+    wide_int lsb = 0;
+    if (x->plus_one) {
+        lsb = 1;
+    } else if (neg_a != neg_b) {
+        t = ~t;
+        lsb = 1;
+    } else if (neg_c) {
+        c = ~c;
+        lsb = 1;
+    }
+    t += (signed_final ? (wide_int)(int32_t)c : (wide_int)c) + lsb;
+    t >>= x->mode == MOD_SHR7 ? 7 : x->mode == MOD_SHR15 ? 15 : 0;   /* sign-extending */
+    uint64_t result = (uint64_t)t;
+    if (x->sat)
+        result = (uint64_t)clamp(signed_final ? (wide_int)(int64_t)result : (wide_int)result, 32, signed_final);
+    return (uint32_t)result;
+}
+
+/* The SIMD forms' lane count and width, and lane i's selector digit of a (b: which_b). */
+static unsigned simd_lanes(int op)
+{
+    switch (op) {
+    case OP_VADD2: case OP_VSUB2: case OP_VAVRG2: case OP_VABSDIFF2: case OP_VMIN2: case OP_VMAX2: case OP_VSET2:
+        return 2;
+    case OP_VADD4: case OP_VSUB4: case OP_VAVRG4: case OP_VABSDIFF4: case OP_VMIN4: case OP_VMAX4: case OP_VSET4:
+        return 4;
+    default:
+        return 0;
+    }
+}
+
+static unsigned simd_digit(const XInstr *x, unsigned lanes, unsigned i, bool which_b)
+{
+    unsigned select = x->select[1 + which_b];
+    return select ? sel_digit(select, i) : i + (which_b ? lanes : 0);
+}
+
+/* The lanes d's mask names (by default all). */
+static unsigned simd_mask(const XInstr *x, unsigned lanes)
+{
+    if (!x->select[0])
+        return (1u << lanes) - 1;
+    unsigned m = 0;
+    for (unsigned i = 0; i < sel_count(x->select[0]); i++)
+        m |= 1u << sel_digit(x->select[0], i);
+    return m;
+}
+
+/* One lane of a 2- or 4-way SIMD instruction. */
+static uint32_t simd(const XInstr *x, uint32_t a, uint32_t b, uint32_t c)
+{
+    unsigned lanes = simd_lanes(x->op), width = 32 / lanes, mask = simd_mask(x, lanes);
+    bool a_signed = type_info[x->src_type].cls == 's', b_signed = type_info[x->src_type2].cls == 's';
+    bool d_signed = !is_compare(x->op) && x->cls == 's';
+    uint64_t pair = (uint64_t)b << 32 | a, field = width_mask(width);
+    uint32_t merged = 0;
+    int64_t sum = 0;
+    for (unsigned i = 0; i < lanes; i++) {
+        int64_t va = extend(pair >> (width * simd_digit(x, lanes, i, false)), width, a_signed);
+        int64_t vb = extend(pair >> (width * simd_digit(x, lanes, i, true)), width, b_signed);
+        wide_int t = operate(x, va, vb);
+        if (x->sat)
+            t = clamp(t, width, d_signed);
+        if (mask >> i & 1) {
+            sum += (int64_t)t;
+            merged |= (uint32_t)(((uint64_t)t & field) << (width * i));
+        } else {
+            merged |= (uint32_t)(c & (field << (width * i)));
+        }
+    }
+    return x->secondary == MOD_ADD ? (uint32_t)((int64_t)c + sum) : merged;
+}
+
+/* The bits of d a merge writes from the operation (the rest are c's): under d's selector (scalar,
+ * no secondary operation) or mask (SIMD without .add); 0 for the other forms. */
+static uint64_t merged_field(const XInstr *x)
+{
+    unsigned lanes = simd_lanes(x->op);
+    if (!lanes)
+        return x->select[0] && !x->secondary && x->op != OP_VMAD ? selected_bits(x->select[0]) : 0;
+    if (x->secondary == MOD_ADD)
+        return 0;
+    unsigned width = 32 / lanes, mask = simd_mask(x, lanes);
+    uint64_t field = 0;
+    for (unsigned i = 0; i < lanes; i++)
+        if (mask >> i & 1)
+            field |= width_mask(width) << (width * i);
+    return field;
+}
+
+/* The bits of a, b and c a lane's result depends on (of c, for a merge: those it keeps). */
+static void needed_bits(const XInstr *x, uint64_t need[3])
+{
+    unsigned lanes = simd_lanes(x->op);
+    need[2] = x->op == OP_VMAD || x->secondary || x->select[0] || lanes ? 0xffffffffu : 0;
+    if (merged_field(x))
+        need[2] = ~merged_field(x) & 0xffffffffu;
+    if (!lanes) {
+        need[0] = selected_bits(x->select[1]);
+        need[1] = selected_bits(x->select[2]);
+        return;
+    }
+    uint64_t pair = 0, width = 32 / lanes;
+    for (unsigned i = 0; i < lanes; i++)
+        pair |= width_mask((unsigned)width) << (width * simd_digit(x, lanes, i, false)) |
+                width_mask((unsigned)width) << (width * simd_digit(x, lanes, i, true));
+    need[0] = pair & 0xffffffffu;
+    need[1] = pair >> 32;
+}
+
+/* Definedness: a lane's result is defined when the bits it reads are; a merge whose a and b are
+ * defined but whose c is not in every bit it keeps gets the merged bits defined and c's kept
+ * bits as defined as they were. */
+void video_execute(Warp *w, const XInstr *x, uint32_t mask)
+{
+    if (x->dst_kind != DST_VALUE)
+        return;
+    uint64_t need[3];
+    needed_bits(x, need);
+    uint32_t from_ab = mask, defined;
+    for (unsigned s = 0; s < 2; s++)
+        from_ab &= warp_defined_in(w, x->src[s], mask, need[s]);
+    defined = x->src_count > 2 && need[2] ? from_ab & warp_defined_in(w, x->src[2], mask, need[2]) : from_ab;
+    uint64_t field = merged_field(x), dbits[WARP_SIZE];
+    uint32_t partial = field ? from_ab & ~defined : 0;
+    for (uint32_t k = partial; k; k &= k - 1)      /* read before d, which may be c, is written */
+        dbits[__builtin_ctz(k)] = field | (warp_dbits(w, x->src[2], __builtin_ctz(k)) & ~field);
+    const uint64_t *a = w->val[x->src[0]], *b = w->val[x->src[1]];
+    const uint64_t *c = x->src_count > 2 ? w->val[x->src[2]] : a;
+    bool is_simd = simd_lanes(x->op) != 0;
+    uint64_t *d = w->val[x->dst];
+    for (uint32_t k = mask; k; k &= k - 1) {
+        int l = __builtin_ctz(k);
+        uint32_t va = (uint32_t)a[l], vb = (uint32_t)b[l], vc = (uint32_t)c[l];
+        d[l] = x->op == OP_VMAD ? multiply_add(x, va, vb, vc) : is_simd ? simd(x, va, vb, vc) : scalar(x, va, vb, vc);
+    }
+    warp_define(w, x->dst, mask, defined);
+    for (; partial; partial &= partial - 1)
+        warp_define_bits(w, x->dst, __builtin_ctz(partial), dbits[__builtin_ctz(partial)], 32);
+}
+
+/* What lower.c's generic decoding leaves to the video instructions: the sources' types (vset
+ * has no destination type), the selectors, the secondary operation apart from vset's compare
+ * and vmad's scale, vmad's negations and .po. */
+void video_lower(XInstr *x, const Instr *in)
+{
+    bool compares = is_compare(in->op);
+    x->src_type = in->types[compares ? 0 : 1];
+    x->src_type2 = in->types[compares ? 1 : 2];
+    x->mode = 0;
+    for (unsigned i = 0; i < in->mod_count; i++) {
+        switch (in->mods[i]) {
+        case MOD_ADD: case MOD_MIN: case MOD_MAX: x->secondary = in->mods[i]; break;
+        case MOD_EQ: case MOD_NE: case MOD_LT: case MOD_LE: case MOD_GT: case MOD_GE:
+        case MOD_SHR7: case MOD_SHR15: x->mode = in->mods[i]; break;
+        case MOD_PO: x->plus_one = true; break;
+        default: break;
+        }
+    }
+    /* A '-' before a register negates it; before a number it is the number's sign: ptxas 13.0
+     * takes "vmad r1, -r2, 5, -9" (a negated product and c would be refused) and ".po" with -9. */
+    for (unsigned i = 0; i < in->operand_count && i < 4; i++) {
+        const Operand *o = &in->operands[i];
+        if (i < 3)
+            x->select[i] = o->select;
+        if (in->op == OP_VMAD && i > 0 && o->kind == OPND_REG && (o->flags & OPNDF_NEGATIVE))
+            x->negate |= (uint8_t)(1u << (i - 1));
+    }
+}
