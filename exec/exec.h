@@ -397,6 +397,30 @@ struct Block {
     bool whole_values;
 };
 
+/* The lowering's state (lower.c), which operand.c and callsite.c lower operands and calls in. */
+typedef struct Loader {
+    Program *p;
+    Memory *mem;               /* where the memory plan goes: the block's */
+    Diag *diag;
+    const FuncLayout *cur;     /* the function being loaded */
+    uint32_t total_preds;      /* constant predicates follow every function's predicates */
+    uint32_t sreg_row[SREG_COUNT][4];    /* row of each special register component */
+    VEC(uint64_t) immediates;             /* values of the immediate rows, in order */
+    Layout layout;             /* what each name means, where it lives */
+    bool failed;
+} Loader;
+
+void operand_cannot(Loader *ld, const Instr *in, const char *what);      /* "ptxrun cannot execute ... yet" */
+uint64_t operand_immediate_bits(const Operand *o, int type);
+uint32_t operand_immediate_row(Loader *ld, uint64_t bits);              /* a placeholder row until the end */
+bool operand_find_symbol(const Loader *ld, const Operand *o, Symbol *out);
+uint32_t operand_source(Loader *ld, const Instr *in, const Operand *o, int type, XInstr *x, unsigned i);
+void operand_address(Loader *ld, const Instr *in, const Operand *o, XInstr *x);
+void operand_data(Loader *ld, const Instr *in, const Operand *o, XInstr *x, bool store);
+void operand_destination(Loader *ld, const Instr *in, const Operand *o, XInstr *x);
+void callsite_load(Loader *ld, const Instr *in, XInstr *x);             /* call: Program.calls */
+
+
 /* lower.c: the checked IR lowered into a Program; the memory plan goes into mem. False after
  * reporting what cannot run (lower_free then releases what was made). */
 bool lower_program(Program *p, Memory *mem, Module *m, Function *fn, Diag *diag, uint32_t stack_bytes);
@@ -459,6 +483,19 @@ static inline void warp_define(Warp *w, uint32_t row, uint32_t mask, uint32_t de
     for (uint32_t k = mask & ~defined; k; k &= k - 1)
         w->bits[row][__builtin_ctz(k)] = 0;
     w->defined[row] = (w->defined[row] & ~mask) | (defined & mask);
+}
+
+typedef uint64_t Lanes[WARP_SIZE];   /* one value per lane */
+
+/* The lanes of mask get result into row, defined where defined says. */
+static inline void warp_commit(Warp *w, uint32_t row, const uint64_t *result, uint32_t mask, uint32_t defined)
+{
+    uint64_t *dst = w->val[row];
+    if (mask == ALL_LANES)
+        memcpy(dst, result, WARP_SIZE * sizeof *dst);
+    else
+        w->prog->kernels->select(dst, result, mask);
+    warp_define(w, row, mask, defined);
 }
 
 /* Lane l of row gets the defined bits dbits of a value `width` bits wide. */
@@ -563,7 +600,7 @@ void trace_step(FILE *out, const Warp *w, const ExecOptions *o, uint32_t pc, uin
 void alu_execute(Warp *w, const XInstr *x, uint32_t mask);
 void alu_kernel_forms(XInstr *x);                                 /* lower.c: sets kop and kcmp */
 void alu_kernel(Warp *w, const XInstr *x, uint32_t mask);         /* one with kop or kcmp */
-void alu_move_parts(Warp *w, const XInstr *x, uint32_t mask);   /* mov packing and unpacking */
+void pack_execute(Warp *w, const XInstr *x, uint32_t mask);     /* pack.c: mov packing, unpacking, mov.v4 */
 
 /* bitops.c: popc clz bfind brev bfe bfi prmt lop3 bmsk szext, integer div and rem. */
 void bitops_execute(Warp *w, const XInstr *x, uint32_t mask);
