@@ -707,5 +707,22 @@ printf '{"regs": {"y": "0x????0001"}}\n' > "$tmp/partial.bad.json"
 printf '{"regs": {"x": "0x1234??00", "y": "0x??????01", "z": 0}}\n' > "$tmp/partial.expect.json"
 expect_exit 1 "partial value, wrong digits" "$PTXRUN" "$tmp/partial.ptx" --lanes "$tmp/partial.json" --expect "$tmp/partial.bad.json"
 expect_exit 0 "partial value through add and and" "$PTXRUN" "$tmp/partial.ptx" --lanes "$tmp/partial.json" --expect "$tmp/partial.expect.json"
+# -- debug builds (issue 13): NAME.A.B.ptx takes NAME.B.expect.json, then NAME.A..., then
+# NAME.expect.json (a -G build whose values legitimately differ has NAME.debug.expect.json)
+mkdir -p "$tmp/tags"
+printf 'mov.u32 r, 1;\n' > "$tmp/tags/k.sm_80.ptx"
+printf 'mov.u32 r, 2;\n' > "$tmp/tags/k.sm_80.debug.ptx"
+printf 'mov.u32 r, 3;\n' > "$tmp/tags/k.sm_90.ptx"
+printf '{"regs": {"r": 1}}\n' > "$tmp/tags/k.expect.json"
+printf '{"regs": {"r": 2}}\n' > "$tmp/tags/k.debug.expect.json"
+printf '{"regs": {"r": 3}}\n' > "$tmp/tags/k.sm_90.expect.json"
+expect_exit 0 "each build with its own expect file" "$PTXRUN" test "$tmp/tags"
+cp "$tmp/tags/k.sm_80.debug.ptx" "$tmp/tags/k.sm_90.debug.ptx"
+expect_exit 0 "the last tag first" "$PTXRUN" test "$tmp/tags/k.sm_90.debug.ptx"
+rm "$tmp/tags/k.debug.expect.json"
+expect_exit 1 "without it, the debug build is held to k.expect.json" "$PTXRUN" test "$tmp/tags/k.sm_80.debug.ptx"
+expect_exit 1 "and k.sm_90.debug.ptx to k.sm_90.expect.json" "$PTXRUN" test "$tmp/tags/k.sm_90.debug.ptx"
+if grep -q "expected 3, got 2" "$tmp/out"; then ok; else fail "k.sm_90.debug.ptx against k.sm_90.expect.json"; sed 's/^/  | /' "$tmp/out" | head; fi
+
 echo "cli: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
