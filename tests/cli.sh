@@ -723,6 +723,14 @@ rm "$tmp/tags/k.debug.expect.json"
 expect_exit 1 "without it, the debug build is held to k.expect.json" "$PTXRUN" test "$tmp/tags/k.sm_80.debug.ptx"
 expect_exit 1 "and k.sm_90.debug.ptx to k.sm_90.expect.json" "$PTXRUN" test "$tmp/tags/k.sm_90.debug.ptx"
 if grep -q "expected 3, got 2" "$tmp/out"; then ok; else fail "k.sm_90.debug.ptx against k.sm_90.expect.json"; sed 's/^/  | /' "$tmp/out" | head; fi
+# Every -G build of the corpus runs without a warning under --strict (its locals, structs and
+# bit-fields in .local memory, read-modify-written) and matches its reference.
+for f in tests/kernels/*.sm_80.debug.ptx; do
+    n=${f%%.*}
+    e=$n.expect.json
+    [ -f "$n.debug.expect.json" ] && e=$n.debug.expect.json
+    expect_exit 0 "$f, --strict" "$PTXRUN" --strict "$f" --entry kernel --lanes "$n.lanes.json" --expect "$e"
+done
 
 echo "cli: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
