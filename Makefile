@@ -41,7 +41,7 @@ LEXER_SRC  := lexer/util.c lexer/arena.c lexer/intern.c lexer/source.c lexer/dia
 PARSER_SRC := $(BUILD)/parser.c parser/parse.c parser/ops.c parser/decode.c parser/checkop.c parser/check.c \
               parser/suffixes.c parser/ir.c
 EXEC_SRC   := exec/kernels.c exec/vbits.c exec/layout.c exec/cfg.c exec/lower.c exec/mem.c exec/report.c exec/alu.c exec/bitops.c \
-              exec/mathops.c exec/approx.c exec/convert.c exec/format.c exec/warpops.c exec/barrier.c exec/sync.c \
+              exec/mathops.c exec/approx.c exec/half.c exec/convert.c exec/format.c exec/warpops.c exec/barrier.c exec/sync.c \
               exec/call.c exec/trace.c exec/warp.c exec/block.c exec/grid.c
 CLI_SRC    := cli/lanes.c cli/dump.c cli/expect.c cli/driver.c cli/testrun.c
 LIB_SRC := $(LEXER_SRC) $(PARSER_SRC) $(EXEC_SRC) $(CLI_SRC)

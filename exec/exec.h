@@ -528,6 +528,17 @@ void mathops_execute(Warp *w, const XInstr *x, uint32_t mask);
 uint32_t approx_f32(int op, bool full, bool ftz, uint32_t a, uint32_t b);
 uint64_t approx_f64(int op, bool ftz, uint64_t a);     /* rcp.approx.ftz.f64, rsqrt.approx[.ftz].f64 */
 
+/* half.c: f16, bf16 (alone and in pairs), tf32, e4m3, e5m2: arithmetic, compares, rounding. */
+enum { HALF_FTZ = 1, HALF_SAT = 2, HALF_RELU = 4, HALF_NAN = 8, HALF_XORSIGN = 16 };   /* half_op flags */
+uint32_t half_op(int op, int type, unsigned flags, uint32_t a, uint32_t b, uint32_t c);   /* one 16-bit half */
+bool half_compare(int cmp, int type, bool ftz, uint32_t a, uint32_t b);
+double half_decode(uint32_t v, int type);                     /* exact; NaN for any NaN */
+bool half_is_nan(uint32_t v, int type);
+uint32_t half_encode(double v, int type, int mode, bool satfinite);   /* v exact or rounded to odd */
+bool half_type(int type);                                     /* f16 f16x2 bf16 bf16x2 */
+bool half_executes(const XInstr *x);                          /* an ALU instruction half.c runs */
+void half_execute(Warp *w, const XInstr *x, uint32_t mask);
+
 /* convert.c */
 void convert_execute(Warp *w, const XInstr *x, uint32_t mask);
 double convert_small_to_double(uint64_t bits, int type);     /* f16, bf16 */

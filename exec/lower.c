@@ -308,11 +308,12 @@ static void check_variant(Loader *ld, const Instr *in, const XInstr *x)
     bool half_atomic_add = (in->op == OP_ATOM || in->op == OP_RED) && x->mode == MOD_ADD &&
                            (x->type == TYPE_F16 || x->type == TYPE_F16X2 || x->type == TYPE_BF16 ||
                             x->type == TYPE_BF16X2);   /* add.noftz: each half on its own (mem.c) */
+    bool half_arith = half_type(x->type) && x->family == FAM_ALU && in->op != OP_SELP;   /* half.c */
     bool half_float = x->cls == 'f' && x->type != TYPE_F32 && x->type != TYPE_F64 && !moves_bits &&
-                      !half_atomic_add;
+                      !half_atomic_add && !half_arith;
     bool min_max = in->op == OP_MIN || in->op == OP_MAX;
-    bool relu_ok = min_max && x->type == TYPE_S32;
-    bool min_max_f32 = min_max && x->type == TYPE_F32;
+    bool relu_ok = (min_max && x->type == TYPE_S32) || (in->op == OP_FMA && half_arith);
+    bool min_max_f32 = min_max && (x->type == TYPE_F32 || half_arith);
     bool xorsign_ok = min_max_f32 && ir_has_mod(in, MOD_XORSIGN) && ir_has_mod(in, MOD_ABS);
     if (half_float || x->type == TYPE_B128)
         cannot(ld, in, what);
