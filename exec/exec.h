@@ -107,7 +107,9 @@ typedef struct XInstr {
     uint8_t boolop;            /* setp .and/.or/.xor (a Mod) or 0 */
     uint8_t rounding;          /* a Mod among rn rz rm rp, or 0 */
     bool ftz, sat, clamp, wide, hi;
-    bool relu;                 /* min/max.relu: negative results become 0 */
+    bool relu;                 /* min/max.relu, fma.relu, cvt.relu: negative results become 0 */
+    bool satfinite;            /* cvt.satfinite: beyond the largest finite value, that value */
+    bool narrow;               /* cvt into or out of a packed, tf32 or fp8 format, or .relu/.satfinite */
     bool nan_out;              /* min/max.NaN: a NaN operand gives NaN */
     bool xorsign_abs;          /* min/max.xorsign.abs */
     bool carry_out;            /* .cc: writes the lane's carry flag */
@@ -541,6 +543,7 @@ void half_execute(Warp *w, const XInstr *x, uint32_t mask);
 
 /* convert.c */
 void convert_execute(Warp *w, const XInstr *x, uint32_t mask);
+bool convert_narrow_form(int to, int from, bool relu, bool satfinite, int rounding, unsigned operands);
 double convert_small_to_double(uint64_t bits, int type);     /* f16, bf16 */
 bool convert_is_nan(uint64_t bits, int type);                  /* f16, bf16, f32, f64 */
 uint64_t convert_nan(uint64_t bits, int from, int to);         /* a NaN in another format, quieted */
