@@ -51,7 +51,7 @@ HEADERS := lexer/lexer.h parser/ir.h parser/parse.h parser/checker.h parser/ops.
 
 FUZZERS := fuzz_frontend fuzz_pipeline fuzz_lanes
 
-TESTS   := check_lexer check_parser check_checker check_diag check_roundtrip check_exec check_math check_kernels
+TESTS   := check_lexer check_parser check_checker check_diag check_roundtrip check_exec check_math check_half check_kernels
 TEST_BIN := $(addprefix $(BUILD)/tests/,$(TESTS))
 
 .PHONY: all check structure bench-builds approx-tables unit-tests cli-tests kernel-tests fuzz-regressions valgrind fault-tests demo bench fuzz install clean deps docs
