@@ -120,7 +120,7 @@ uint32_t half_encode(double v, int type, int mode, bool satfinite)
         }
         uint32_t code = q >> f.frac ? (uint32_t)(e + bias) << f.frac | (uint32_t)(q & ((1u << f.frac) - 1))
                                     : (uint32_t)q;        /* a subnormal: exponent field 0 */
-        if (e > bias || code > max_finite) {
+        if (code > max_finite) {                          /* e4m3's top exponent holds numbers */
             bool to_inf = f.ieee && !satfinite && (mode == MOD_RN || mode == MOD_RNA || mode == 0 ||
                                                    (mode == MOD_RP && !negative) || (mode == MOD_RM && negative));
             code = to_inf ? top : max_finite;

@@ -324,6 +324,7 @@ START_TEST(value_bits_are_the_narrow_types)
      * 1.125, to even 1.0 (0x38); 3 * 2^-10 the tie between 2^-9 (0x01) and 2^-8 (0x02), to even. */
     ck_assert_uint_eq(run3("cvt.rn.satfinite.e4m3x2.f32 h0, f1, f2;", 0x3f880000, 0x3b400000, 0), 0x3802);
     ck_assert_uint_eq(run3("cvt.rn.satfinite.e4m3x2.f32 h0, f1, f2;", 0x43fa0000, 0xff800000, 0), 0x7efe);  /* 500, -inf */
+    ck_assert_uint_eq(run3("cvt.rn.satfinite.e4m3x2.f32 h0, f1, f2;", 0x43d7c000, 0x43d88000, 0), 0x7d7e);  /* 431.5, 433 */
     ck_assert_uint_eq(run3("cvt.rn.satfinite.e4m3x2.f32 h0, f1, f2;", 0x7fc00000, 0x3a800000, 0), 0x7f00);  /* NaN, 2^-10 */
     /* e5m2 (bias 15, 2 fraction bits, largest 57344): 1.125 is the tie between 1 and 1.25. */
     ck_assert_uint_eq(run3("cvt.rn.satfinite.e5m2x2.f32 h0, f1, f2;", 0x3f900000, 0x49742400, 0), 0x3c7b);  /* 1.125, 1e6 */
@@ -345,6 +346,14 @@ START_TEST(fp8_to_f16_every_value)
         uint16_t w4 = (e4 == 15 && m3 == 7) ? 0x7fff : half_bits((Half)(sign ? -x4 : x4));
         uint16_t w5 = e5 == 31 ? (m2 ? 0x7fff : (uint16_t)(sign ? 0xfc00 : 0x7c00)) : half_bits((Half)(sign ? -x5 : x5));
         EXPECT(half_encode(half_decode(v, TYPE_E4M3), TYPE_F16, MOD_RN, false) == w4, "e4m3 %02x", v);
+        /* and back: every value that is a number is its own rounding, in every mode */
+        static const int modes[] = { MOD_RN, MOD_RZ, MOD_RM, MOD_RP };
+        for (int k = 0; k < 4; k++) {
+            if (!(e4 == 15 && m3 == 7))
+                EXPECT(half_encode(sign ? -x4 : x4, TYPE_E4M3, modes[k], true) == v, "e4m3 %02x back", v);
+            if (e5 != 31)
+                EXPECT(half_encode(sign ? -x5 : x5, TYPE_E5M2, modes[k], true) == v, "e5m2 %02x back", v);
+        }
         EXPECT(half_encode(half_decode(v, TYPE_E5M2), TYPE_F16, MOD_RN, false) == w5, "e5m2 %02x", v);
         if (v % 37 == 0) {                                 /* and some through the executor, packed */
             ck_assert_uint_eq(run3("cvt.rn.f16x2.e4m3x2 r0, h1;", v << 8 | 0x38, 0, 0), (uint32_t)w4 << 16 | 0x3c00);
