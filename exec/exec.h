@@ -529,6 +529,7 @@ void mathops_execute(Warp *w, const XInstr *x, uint32_t mask);
 /* approx.c: the H100's .approx/.full results (op an OP_ code; f32 operands and result as bits). */
 uint32_t approx_f32(int op, bool full, bool ftz, uint32_t a, uint32_t b);
 uint64_t approx_f64(int op, bool ftz, uint64_t a);     /* rcp.approx.ftz.f64, rsqrt.approx[.ftz].f64 */
+uint32_t approx_half(int op, int type, bool ftz, uint32_t a);   /* ex2, tanh of one f16 or bf16 */
 
 /* half.c: f16, bf16 (alone and in pairs), tf32, e4m3, e5m2: arithmetic, compares, rounding. */
 enum { HALF_FTZ = 1, HALF_SAT = 2, HALF_RELU = 4, HALF_NAN = 8, HALF_XORSIGN = 16 };   /* half_op flags */

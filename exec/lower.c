@@ -308,7 +308,8 @@ static void check_variant(Loader *ld, const Instr *in, const XInstr *x)
     bool half_atomic_add = (in->op == OP_ATOM || in->op == OP_RED) && x->mode == MOD_ADD &&
                            (x->type == TYPE_F16 || x->type == TYPE_F16X2 || x->type == TYPE_BF16 ||
                             x->type == TYPE_BF16X2);   /* add.noftz: each half on its own (mem.c) */
-    bool half_arith = half_type(x->type) && x->family == FAM_ALU && in->op != OP_SELP;   /* half.c */
+    bool half_arith = half_type(x->type) && ((x->family == FAM_ALU && in->op != OP_SELP) ||
+                                             in->op == OP_EX2 || in->op == OP_TANH);   /* half.c, approx.c */
     bool half_float = x->cls == 'f' && x->type != TYPE_F32 && x->type != TYPE_F64 && !moves_bits &&
                       !half_atomic_add && !half_arith;
     bool min_max = in->op == OP_MIN || in->op == OP_MAX;
