@@ -305,20 +305,6 @@ static void arithmetic(Warp *w, const XInstr *x, uint32_t mask)
         warp_define_bits(w, x->dst, __builtin_ctz(k), dbits[__builtin_ctz(k)], x->bits);
 }
 
-/* An f32 (flushed under .ftz) or f64 source of set.f16.f32 and the like. */
-static double wide_value(uint64_t bits, unsigned width, bool ftz)
-{
-    if (width == 64) {
-        double d;
-        memcpy(&d, &bits, sizeof d);
-        return d;
-    }
-    float f;
-    uint32_t b = (uint32_t)bits;
-    memcpy(&f, &b, sizeof f);
-    return ftz && fpclassify(f) == FP_SUBNORMAL ? copysign(0.0, f) : f;
-}
-
 static uint32_t combine(uint8_t boolop, uint32_t v, uint32_t c)
 {
     switch (boolop) {
@@ -330,8 +316,9 @@ static uint32_t combine(uint8_t boolop, uint32_t v, uint32_t c)
 }
 
 /* setp.cmp.f16/.bf16 p|q (q = !p), setp.cmp.f16x2/.bf16x2 p|q (p of the low halves, q of the
- * high ones), each combined with c under .and/.or/.xor; set.cmp.dtype.stype with a half on
- * either side: 1.0 of the half type, or all ones of an integer type, per half when packed. */
+ * high ones), each combined with c under .and/.or/.xor; set.cmp.dtype.stype of halves: 1.0 of
+ * a half type, or all ones of an integer type (0xffff per half when packed, as CUDA's
+ * __hlt2_mask says). Other sources into a half type are alu.c's. */
 static void compare(Warp *w, const XInstr *x, uint32_t mask)
 {
     bool is_set = x->op == OP_SET;
@@ -341,29 +328,7 @@ static void compare(Warp *w, const XInstr *x, uint32_t mask)
     unsigned halves = packed(stype) ? 2 : 1;
     for (unsigned h = 0; h < halves; h++)
         for (int l = 0; l < WARP_SIZE; l++) {
-            bool v;
-            if (half_type(stype))
-                v = half_compare(x->mode, stype, x->ftz, (uint32_t)(a[l] >> (16 * h)), (uint32_t)(b[l] >> (16 * h)));
-            else {                                        /* set.f16.f32 and the like: see alu.c's */
-                double fa = wide_value(a[l], x->bits, x->ftz), fb = wide_value(b[l], x->bits, x->ftz);
-                bool unordered = isnan(fa) || isnan(fb);
-                switch (x->mode) {
-                case MOD_EQ: v = !unordered && fa == fb; break;
-                case MOD_NE: v = !unordered && fa != fb; break;
-                case MOD_LT: v = !unordered && fa < fb; break;
-                case MOD_LE: v = !unordered && fa <= fb; break;
-                case MOD_GT: v = !unordered && fa > fb; break;
-                case MOD_GE: v = !unordered && fa >= fb; break;
-                case MOD_EQU: v = unordered || fa == fb; break;
-                case MOD_NEU: v = unordered || fa != fb; break;
-                case MOD_LTU: v = unordered || fa < fb; break;
-                case MOD_LEU: v = unordered || fa <= fb; break;
-                case MOD_GTU: v = unordered || fa > fb; break;
-                case MOD_GEU: v = unordered || fa >= fb; break;
-                case MOD_NUM: v = !unordered; break;
-                default: v = unordered; break;
-                }
-            }
+            bool v = half_compare(x->mode, stype, x->ftz, (uint32_t)(a[l] >> (16 * h)), (uint32_t)(b[l] >> (16 * h)));
             t[h] |= (uint32_t)v << l;
             uint64_t need = packed(stype) ? 0xffffull << (16 * h) : width_mask(x->bits);
             if (!(w->defined[x->src[0]] >> l & 1) && (warp_dbits(w, x->src[0], l) & need) != need)
@@ -420,9 +385,7 @@ static void compare(Warp *w, const XInstr *x, uint32_t mask)
 
 bool half_executes(const XInstr *x)
 {
-    if (x->op == OP_SET)
-        return half_type(x->type) || half_type(x->src_type);
-    return half_type(x->type) && x->op != OP_MOV && x->op != OP_SELP;
+    return half_type(x->type) && x->op != OP_MOV && x->op != OP_SELP;   /* set: x->type is the compared type */
 }
 
 void half_execute(Warp *w, const XInstr *x, uint32_t mask)

@@ -436,6 +436,26 @@ static void check_half_arith(Diag *diag, const Module *m, const Instr *in, int t
         error(diag, in->at, "'%s' requires sm_%u or later (this module targets sm_%u)", name, sm, m->target_sm);
 }
 
+/* set.cmp.dtype.stype with halves (PTX ISA; ptxas 13.0): .u16/.s16 results of .f16 or .bf16
+ * compares; .f32 results not of halves; a packed type with its own kind (or .u32/.s32 from
+ * one); .f16 results not of .bf16. */
+static void check_set_types(Diag *diag, const Instr *in, int dtype, int stype)
+{
+    bool d_pair = dtype == TYPE_F16X2 || dtype == TYPE_BF16X2, s_pair = stype == TYPE_F16X2 || stype == TYPE_BF16X2;
+    bool ok = true;
+    if (dtype == TYPE_U16 || dtype == TYPE_S16)
+        ok = stype == TYPE_F16 || stype == TYPE_BF16;
+    else if (dtype == TYPE_F32)
+        ok = !is_half(stype);
+    else if (d_pair || s_pair)
+        ok = dtype == stype || (s_pair && (dtype == TYPE_U32 || dtype == TYPE_S32));
+    else if (dtype == TYPE_F16)
+        ok = stype != TYPE_BF16;
+    if (!ok)
+        error(diag, in->at, "'%s': set does not give .%s from .%s", in->mnemonic, type_info[dtype].name,
+              type_info[stype].name);
+}
+
 /* redux.sync: .and/.or/.xor of .b32, .add of .u32/.s32, .min/.max of those or .f32 (with .abs,
  * .NaN). */
 static void check_redux(Diag *diag, const Instr *in)
@@ -464,6 +484,8 @@ void suffixes_check(Diag *diag, const Module *m, const Instr *in)
         check_half_arith(diag, m, in, type);
     if (in->op == OP_SET && in->type_count > 1 && (is_half(in->types[0]) || is_half(in->types[1])))
         check_half_arith(diag, m, in, is_half(in->types[1]) ? in->types[1] : in->types[0]);
+    if (in->op == OP_SET && in->type_count > 1)
+        check_set_types(diag, in, in->types[0], in->types[1]);
     switch (in->op) {
     case OP_MUL:
     case OP_MAD:

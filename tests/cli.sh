@@ -722,6 +722,15 @@ expect_exit 0 "ex2.approx.f16x2 (the H100's table: 2^1, 2^-5)" "$PTXRUN" "$tmp/e
 printf '.version 8.7\n.target sm_90\n.entry k()\n{\n.reg .b16 h<3>;\nadd.rz.f16 h0, h1, h2;\nret;\n}\n' > "$tmp/addrz.ptx"
 expect_exit 2 "add.rz.f16" "$PTXRUN" --check "$tmp/addrz.ptx"
 grep -qF "error: 'add.rz.f16': half-precision arithmetic rounds to nearest only (.rn)" "$tmp/err" && ok || fail "add.rz.f16: no message"
+# set with halves: 1.0 of a half destination, all ones of a 16-bit or (per half) 32-bit one; a
+# set ptxas refuses (f32 from f16) is an error.
+printf '.reg .b16 h, g, a, b;\n.reg .u32 r, s, n;\n.reg .b32 x, y;\nset.lt.f16.u32 h, r, s;\nset.gt.s16.bf16 g, a, b;\nset.lt.u32.f16x2 n, x, y;\n' > "$tmp/set.ptx"
+printf '{"regs": {"r": 1, "s": 2, "a": "0x3f80", "b": "0x3c00", "x": "0x3c003c00", "y": "0x3c004000"}}\n' > "$tmp/set.json"
+printf '{"regs": {"h": "0x3c00", "g": "0xffff", "n": "0x0000ffff"}}\n' > "$tmp/set.expect.json"
+expect_exit 0 "set with halves" "$PTXRUN" "$tmp/set.ptx" --lanes "$tmp/set.json" --expect "$tmp/set.expect.json"
+printf '.reg .b16 a, b;\n.reg .f32 f;\nset.lt.f32.f16 f, a, b;\n' > "$tmp/set2.ptx"
+expect_exit 2 "set.f32.f16" "$PTXRUN" --check "$tmp/set2.ptx"
+grep -qF "error: 'set.lt.f32.f16': set does not give .f32 from .f16" "$tmp/err" && ok || fail "set.f32.f16: no message"
 # x = 2.0 in its low half, undefined above; y = 1.0 in both: the low half of x + y is 3.0 (0x4200), the
 # high one undefined; cvt.rn.f16x2.f32 puts a (defined 1.0) above b (undefined).
 printf 'add.rn.f16x2 z, x, y;\ncvt.rn.f16x2.f32 w, f, g;\n' > "$tmp/half2.ptx"
