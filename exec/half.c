@@ -7,7 +7,7 @@
  * two has at most 2 * 11 significant bits and an exponent inside double's normal range, so it
  * is exact. A sum (a + b, or the exact product + c) is rounded to nearest by the host, and
  * Knuth's two-sum gives its rounding error exactly, so s + e is the exact result; from the
- * two, half_to_odd makes the double rounded *to odd* (toward zero, then the last bit set if
+ * two, to_odd makes the double rounded *to odd* (toward zero, then the last bit set if
  * anything was lost). Rounding to odd at 53 bits and then, once, to p <= 51 bits in any mode
  * gives the same value as rounding the exact result to p bits directly (Boldo and Melquiond,
  * "Emulation of FMA and correctly rounded sums: proved algorithms using rounding to odd",
@@ -205,8 +205,8 @@ uint32_t half_op(int op, int type, unsigned flags, uint32_t a, uint32_t b, uint3
     case OP_FMA: r = sum_to_odd(x * y, z); break;
     default: BUG("half op %d", op);
     }
-    if (ftz && fabs(r) < 0x1p-14)
-        r = copysign(0.0, r);                             /* tiny before rounding */
+    if (ftz && fabs(r) < 0x1p-14)                         /* tiny before rounding: rounding to odd */
+        r = copysign(0.0, r);                             /* keeps a value on its side of 2^-14 */
     uint32_t v = half_encode(r, type, MOD_RN, false);
     if ((flags & HALF_SAT) && (is_nan(v, &f) || (v & 0x8000)))
         v = 0;
