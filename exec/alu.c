@@ -795,10 +795,6 @@ void alu_execute(Warp *w, const XInstr *x, uint32_t mask)
         alu_kernel(w, x, mask);
         return;
     }
-    if (half_executes(x)) {
-        half_execute(w, x, mask);
-        return;
-    }
     if (x->op == OP_SET) {
         setp(w, x, mask);
         return;

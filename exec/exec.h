@@ -539,7 +539,7 @@ double half_decode(uint32_t v, int type);                     /* exact; NaN for 
 bool half_is_nan(uint32_t v, int type);
 uint32_t half_encode(double v, int type, int mode, bool satfinite);   /* v exact or rounded to odd */
 bool half_type(int type);                                     /* f16 f16x2 bf16 bf16x2 */
-bool half_executes(const XInstr *x);                          /* an ALU instruction half.c runs */
+bool half_executes(const XInstr *x);                          /* lower.c: an ALU instruction for half.c */
 void half_execute(Warp *w, const XInstr *x, uint32_t mask);
 
 /* convert.c */

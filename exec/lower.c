@@ -533,6 +533,8 @@ static void load_instr(Loader *ld, const Instr *in, XInstr *x)
         x->src_type = in->types[1];
         x->src_type2 = in->types[2];
     }
+    if (x->family == FAM_ALU && half_executes(x))
+        x->family = FAM_HALF;                      /* set: x->type is the compared type by now */
     if (in->op == OP_CVT && in->type_count == 2 && convert_narrow_form(in->types[0], in->types[1], x->relu, x->satfinite,
                                                                         x->rounding, in->operand_count)) {
         x->narrow = true;

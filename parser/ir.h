@@ -51,6 +51,7 @@ typedef enum {
     FAM_BARRIER,               /* barrier.c: CTA barriers */
     FAM_FENCE,                 /* memory ordering: nothing to do, every access is in order */
     FAM_CONTROL,               /* warp.c, call.c: branches, calls, returns, exit, trap */
+    FAM_HALF,                  /* half.c: ALU instructions on f16, bf16 and pairs (lower.c decides) */
     FAM_COUNT
 } Family;
 
