@@ -646,9 +646,11 @@ static void setp(Warp *w, const XInstr *x, uint32_t mask)
     if (x->boolop)
         c = pred_source(w, x, 2, &defined);
     if (x->op == OP_SET) {
-        /* set: the compare as a value of the destination type, 0xffffffff or 1.0f when true. */
+        /* set: the compare as a value of the destination type, all ones or 1.0 when true. */
         uint32_t v = combine(x->boolop, t, c);
-        uint64_t yes = type_info[x->src_type].cls == 'f' ? 0x3f800000u : 0xffffffffu;
+        int dtype = x->src_type;
+        uint64_t yes = dtype == TYPE_F32 ? 0x3f800000u : dtype == TYPE_F16 ? 0x3c00 : dtype == TYPE_BF16 ? 0x3f80
+                     : width_mask(type_info[dtype].bits);
         Lanes r;
         for (int l = 0; l < WARP_SIZE; l++)
             r[l] = (v >> l & 1) ? yes : 0;

@@ -107,7 +107,9 @@ typedef struct XInstr {
     uint8_t boolop;            /* setp .and/.or/.xor (a Mod) or 0 */
     uint8_t rounding;          /* a Mod among rn rz rm rp, or 0 */
     bool ftz, sat, clamp, wide, hi;
-    bool relu;                 /* min/max.relu: negative results become 0 */
+    bool relu;                 /* min/max.relu, fma.relu, cvt.relu: negative results become 0 */
+    bool satfinite;            /* cvt.satfinite: beyond the largest finite value, that value */
+    bool narrow;               /* cvt into or out of a packed, tf32 or fp8 format, or .relu/.satfinite */
     bool nan_out;              /* min/max.NaN: a NaN operand gives NaN */
     bool xorsign_abs;          /* min/max.xorsign.abs */
     bool carry_out;            /* .cc: writes the lane's carry flag */
@@ -614,9 +616,22 @@ void mathops_execute(Warp *w, const XInstr *x, uint32_t mask);
 /* approx.c: the H100's .approx/.full results (op an OP_ code; f32 operands and result as bits). */
 uint32_t approx_f32(int op, bool full, bool ftz, uint32_t a, uint32_t b);
 uint64_t approx_f64(int op, bool ftz, uint64_t a);     /* rcp.approx.ftz.f64, rsqrt.approx[.ftz].f64 */
+uint32_t approx_half(int op, int type, bool ftz, uint32_t a);   /* ex2, tanh of one f16 or bf16 */
+
+/* half.c: f16, bf16 (alone and in pairs), tf32, e4m3, e5m2: arithmetic, compares, rounding. */
+enum { HALF_FTZ = 1, HALF_SAT = 2, HALF_RELU = 4, HALF_NAN = 8, HALF_XORSIGN = 16 };   /* half_op flags */
+uint32_t half_op(int op, int type, unsigned flags, uint32_t a, uint32_t b, uint32_t c);   /* one 16-bit half */
+bool half_compare(int cmp, int type, bool ftz, uint32_t a, uint32_t b);
+double half_decode(uint32_t v, int type);                     /* exact; NaN for any NaN */
+bool half_is_nan(uint32_t v, int type);
+uint32_t half_encode(double v, int type, int mode, bool satfinite);   /* v exact or rounded to odd */
+bool half_type(int type);                                     /* f16 f16x2 bf16 bf16x2 */
+bool half_executes(const XInstr *x);                          /* lower.c: an ALU instruction for half.c */
+void half_execute(Warp *w, const XInstr *x, uint32_t mask);
 
 /* convert.c */
 void convert_execute(Warp *w, const XInstr *x, uint32_t mask);
+bool convert_narrow_form(int to, int from, bool relu, bool satfinite, int rounding, unsigned operands);
 double convert_small_to_double(uint64_t bits, int type);     /* f16, bf16 */
 bool convert_is_nan(uint64_t bits, int type);                  /* f16, bf16, f32, f64 */
 uint64_t convert_nan(uint64_t bits, int from, int to);         /* a NaN in another format, quieted */

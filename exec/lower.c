@@ -61,17 +61,19 @@ static void check_variant(Loader *ld, const Instr *in, const XInstr *x)
     bool half_atomic_add = (in->op == OP_ATOM || in->op == OP_RED) && x->mode == MOD_ADD &&
                            (x->type == TYPE_F16 || x->type == TYPE_F16X2 || x->type == TYPE_BF16 ||
                             x->type == TYPE_BF16X2);   /* add.noftz: each half on its own (mem.c) */
+    bool half_arith = half_type(x->type) && ((x->family == FAM_ALU && in->op != OP_SELP) ||
+                                             in->op == OP_EX2 || in->op == OP_TANH);   /* half.c, approx.c */
     bool half_float = x->cls == 'f' && x->type != TYPE_F32 && x->type != TYPE_F64 && !moves_bits &&
-                      !half_atomic_add;
+                      !half_atomic_add && !half_arith;
     bool min_max = in->op == OP_MIN || in->op == OP_MAX;
-    bool relu_ok = min_max && x->type == TYPE_S32;
-    bool min_max_f32 = min_max && x->type == TYPE_F32;
+    bool relu_ok = (min_max && x->type == TYPE_S32) || (in->op == OP_FMA && half_arith) || in->op == OP_CVT;
+    bool min_max_f32 = min_max && (x->type == TYPE_F32 || half_arith);
     bool xorsign_ok = min_max_f32 && ir_has_mod(in, MOD_XORSIGN) && ir_has_mod(in, MOD_ABS);
     if (half_float || x->type == TYPE_B128)
         operand_cannot(ld, in, what);
     else if ((ir_has_mod(in, MOD_CC) && x->cls == 'f') || (ir_has_mod(in, MOD_RELU) && !relu_ok) ||
              (ir_has_mod(in, MOD_NAN_) && !min_max_f32) ||
-             ir_has_mod(in, MOD_SATFINITE) || ir_has_mod(in, MOD_RNA) || ir_has_mod(in, MOD_RS) ||
+             ((ir_has_mod(in, MOD_SATFINITE) || ir_has_mod(in, MOD_RNA)) && in->op != OP_CVT) || ir_has_mod(in, MOD_RS) ||
              (ir_has_mod(in, MOD_XORSIGN) && !xorsign_ok) ||
              (ir_has_mod(in, MOD_ABS) && in->op != OP_ABS && !xorsign_ok))
         operand_cannot(ld, in, what);
@@ -182,6 +184,8 @@ static void load_instr(Loader *ld, const Instr *in, XInstr *x)
         case MOD_RNI: case MOD_RZI: case MOD_RMI: case MOD_RPI: x->rounding = (uint8_t)mod; break;
         case MOD_FTZ: x->ftz = true; break;
         case MOD_RELU: x->relu = true; break;
+        case MOD_SATFINITE: x->satfinite = true; break;
+        case MOD_RNA: x->rounding = (uint8_t)mod; break;
         case MOD_NAN_: x->nan_out = true; break;
         case MOD_XORSIGN: case MOD_ABS: x->xorsign_abs = in->op != OP_ABS; break;
         case MOD_CC: x->carry_out = true; break;
@@ -297,6 +301,18 @@ static void load_instr(Loader *ld, const Instr *in, XInstr *x)
     }
     if (x->family == FAM_VIDEO)
         video_lower(x, in);
+    if (x->family == FAM_ALU && half_executes(x))
+        x->family = FAM_HALF;                      /* set: x->type is the compared type by now */
+    if (in->op == OP_CVT && in->type_count == 2 && convert_narrow_form(in->types[0], in->types[1], x->relu, x->satfinite,
+                                                                        x->rounding, in->operand_count)) {
+        x->narrow = true;
+        x->src_type = in->types[1];
+        operand_destination(ld, in, &in->operands[0], x);
+        for (unsigned i = 1; i < in->operand_count; i++)
+            x->src[i - 1] = operand_source(ld, in, &in->operands[i], x->src_type, x, i - 1);
+        x->src_count = (uint8_t)(in->operand_count - 1);
+        return;
+    }
     if (in->op == OP_CVT) {
         x->src_type = in->type_count > 1 ? in->types[1] : TYPE_NONE;
         bool small_float_ok = x->src_type != TYPE_NONE &&
@@ -304,7 +320,7 @@ static void load_instr(Loader *ld, const Instr *in, XInstr *x)
                               (x->src_type == TYPE_F16 || x->src_type == TYPE_BF16 ||
                                type_info[x->src_type].cls != 'f' || type_info[x->src_type].bits >= 32);
         bool half = x->src_type == TYPE_NONE || in->type_count != 2 || x->type == TYPE_PRED ||
-                    !small_float_ok || x->src_type == TYPE_PRED;
+                    !small_float_ok || x->src_type == TYPE_PRED || x->relu || x->satfinite || x->rounding == MOD_RNA;
         if (half || in->operand_count != 2) {
             char what[96];
             snprintf(what, sizeof what, "'%s'", in->mnemonic);

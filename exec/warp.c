@@ -175,6 +175,9 @@ static bool execute(Warp *w, const XInstr *x, uint32_t mask, uint32_t run, uint3
     case FAM_VIDEO:
         video_execute(w, x, run);
         break;
+    case FAM_HALF:
+        half_execute(w, x, run);
+        break;
     case FAM_CONTROL:
     case FAM_SYNC:
     case FAM_BARRIER:
