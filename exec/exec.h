@@ -54,6 +54,10 @@ typedef struct GridTrack {
     atomic_bool stop;                   /* a worker stopped: the others give up too */
 } GridTrack;
 
+/* The .shared bytes reserved for the system in each CTA (an H100 reserves 1 KiB), in two halves
+ * %reserved_smem_offset_0 and _1 point to (cooperative groups keep their scratch in the second). */
+enum { RESERVED_SMEM_BYTES = 1024, RESERVED_SMEM_ALIGN = 16 };
+
 /* Memory limits: one variable (all threads' copies of a .local) and all of them together. */
 enum { MAX_VARIABLE_BYTES = 256 << 20, MAX_MEMORY_BYTES = 1 << 30 };
 
@@ -299,6 +303,8 @@ typedef struct Program {
     uint32_t local_region;     /* the threads' .local memory: the kernel's frame, then the stack */
     uint32_t param_region;     /* the kernel's parameter buffer */
     uint32_t dynamic_region;   /* the CTA's dynamic .shared block */
+    uint32_t reserved_region;  /* the system's reserved .shared bytes, after the dynamic block; NO_SLOT
+                                * when no %reserved_smem_offset_* is read */
     uint32_t stack_bytes;      /* --stack */
     const Kernels *kernels;    /* kernels_for_cpu() */
 } Program;
@@ -565,6 +571,7 @@ uint32_t mem_add(Memory *mem, const char *name, int space, uint64_t size, uint32
 Region *mem_named(Memory *mem, const char *name, int space);  /* space -1: any */
 bool mem_overlaps(const Memory *mem, int space, uint64_t base, uint64_t size, uint32_t except);
 void mem_resize(Memory *mem, uint32_t index, uint64_t size);
+void mem_move(Memory *mem, uint32_t index, uint64_t base);
 bool mem_grow_per_lane(Memory *mem, uint32_t index, uint64_t size);
 uint8_t *mem_thread_bytes(Memory *mem, uint32_t index, uint32_t thread, uint64_t address, uint64_t size,
                           uint8_t **shadow);

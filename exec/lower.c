@@ -81,17 +81,15 @@ static uint32_t immediate_row(Loader *ld, uint64_t bits)
     return NO_SLOT - ld->immediates.len;
 }
 
+/* Every special register but the clocks and timers (not run yet) has a value (block.c). */
 static bool sreg_supported(int sreg)
 {
     switch (sreg) {
-    case SREG_TID: case SREG_NTID: case SREG_LANEID: case SREG_WARPID: case SREG_NWARPID:
-    case SREG_CTAID: case SREG_NCTAID: case SREG_LANEMASK_EQ: case SREG_LANEMASK_LT:
-    case SREG_LANEMASK_LE: case SREG_LANEMASK_GT: case SREG_LANEMASK_GE: case SREG_WARP_SZ:
-    case SREG_SMID: case SREG_NSMID: case SREG_GRIDID: case SREG_DYNAMIC_SMEM_SIZE:
-    case SREG_TOTAL_SMEM_SIZE:
-        return true;
-    default:
+    case SREG_CLOCK: case SREG_CLOCK_HI: case SREG_CLOCK64:
+    case SREG_GLOBALTIMER: case SREG_GLOBALTIMER_LO: case SREG_GLOBALTIMER_HI:
         return false;
+    default:
+        return true;
     }
 }
 
@@ -120,6 +118,10 @@ static uint32_t source_row(Loader *ld, const Instr *in, const Operand *o, int ty
             snprintf(what, sizeof what, "a read of '%s'", sreg_info[o->u.sreg].name);
             cannot(ld, in, what);
             return 0;
+        }
+        if (type == TYPE_PRED) {          /* %is_explicit_cluster: never, as no cluster is launched */
+            x->src_pred |= (uint8_t)(1u << i);
+            return ld->total_preds;
         }
         uint32_t *row = &ld->sreg_row[o->u.sreg][o->component];
         if (*row == NO_SLOT)

@@ -141,6 +141,18 @@ void mem_resize(Memory *mem, uint32_t index, uint64_t size)
         mem->cursor[r->space] = r->base + size;
 }
 
+/* Gives a region a new address in its space (the reserved .shared bytes follow the dynamic
+ * block when it grows); its bytes stay as they are. */
+void mem_move(Memory *mem, uint32_t index, uint64_t base)
+{
+    Region *r = &mem->regions[index];
+    if (mem_overlaps(mem, r->space, base, r->size, index))
+        BUG("region '%s' cannot move to 0x%llx", r->name ? r->name : "?", (unsigned long long)base);
+    r->base = base;
+    if (mem->cursor[r->space] < base + r->size)
+        mem->cursor[r->space] = base + r->size;
+}
+
 /* Gives every thread's copy of a per-thread region `size` bytes (more than now): each copy keeps
  * its bytes, the new ones undefined. False if all copies together would pass the limit on one
  * variable. Addresses in the region are offsets in a thread's copy, so none changes. */

@@ -129,8 +129,13 @@ static void check_value(Diag *diag, const Function *fn, const Instr *in, const O
         error(diag, o->at, "the destination of '%s' must be a register, not %s", op, checkop_kind_word(o));
         return;
     }
-    if (e.pred && !(o->kind == OPND_INT && e.letter != 'p')) {
+    bool pred_sreg = o->kind == OPND_SREG && sreg_info[o->u.sreg].bits == 1;   /* %is_explicit_cluster */
+    if (e.pred && !(o->kind == OPND_INT && e.letter != 'p') && !pred_sreg) {
         error(diag, o->at, "'%s' needs a predicate here, not %s", op, checkop_kind_word(o));
+        return;
+    }
+    if (pred_sreg && !e.pred) {
+        error(diag, o->at, "special register '%s' is a predicate: '%s' cannot take it here", sreg_info[o->u.sreg].name, op);
         return;
     }
     char cls = checker_type_class(e.type);
@@ -146,8 +151,7 @@ static void check_value(Diag *diag, const Function *fn, const Instr *in, const O
             error(diag, o->at, "floating-point immediate for the .%s operand of '%s'", type_info[e.type].name, op);
         return;
     case OPND_SREG:
-        if (e.type != TYPE_NONE && cls != 'f' && sreg_info[o->u.sreg].bits > checker_type_bits(e.type) &&
-            sreg_info[o->u.sreg].bits != 1)
+        if (e.type != TYPE_NONE && cls != 'f' && !pred_sreg && sreg_info[o->u.sreg].bits > checker_type_bits(e.type))
             error(diag, o->at, "special register '%s' is %u-bit, wider than the .%s operand of '%s'",
                   sreg_info[o->u.sreg].name, sreg_info[o->u.sreg].bits, type_info[e.type].name, op);
         return;
