@@ -252,6 +252,8 @@ static int source_type(const Instr *in, unsigned i)
         return i == 0 ? TYPE_PRED : TYPE_U32;
     case OP_BAR_WARP_SYNC:
         return TYPE_U32;
+    case OP_CREATEPOLICY:                       /* the fraction; .range: the sizes (the address is src[0]) */
+        return ir_has_mod(in, MOD_FRACTIONAL) ? TYPE_F32 : ir_has_mod(in, MOD_RANGE) ? TYPE_U32 : type;
     case OP_SET:
         return i < 2 && in->type_count > 1 ? in->types[1] : TYPE_PRED;
     case OP_SELP:
@@ -371,14 +373,17 @@ static void load_atomic(Loader *ld, const Instr *in, XInstr *x)
     x->vec_count = (uint8_t)values;
 }
 
-/* ld d, [a] / st [a], b (a cache policy after them changes nothing here) / cvta d, a. */
+/* ld d, [a] / st [a], b (a cache policy after them changes nothing here) / cvta d, a /
+ * isspacep p, a / ldu d, [a] / discard [a], 128. */
 static void load_memory(Loader *ld, const Instr *in, XInstr *x)
 {
     if (!x->vec_count)
         x->vec_count = 1;
-    if (in->op == OP_LD) {
+    if (in->op == OP_LD || in->op == OP_LDU) {
         load_data_operand(ld, in, &in->operands[0], x, false);
         load_address(ld, in, &in->operands[1], x);
+    } else if (in->op == OP_DISCARD) {
+        load_address(ld, in, &in->operands[0], x);     /* the size is 128, the only one there is */
     } else if (in->op == OP_ST) {
         load_address(ld, in, &in->operands[0], x);
         load_data_operand(ld, in, &in->operands[1], x, true);
@@ -465,7 +470,8 @@ static void load_instr(Loader *ld, const Instr *in, XInstr *x)
         load_barrier(ld, in, x);
         return;
     case FAM_FENCE:
-        return;                                    /* nothing to order: accesses are in program order */
+    case FAM_HINT:
+        return;                                    /* nothing to order or to hint: no operand is read */
     case FAM_ATOMIC:
         load_atomic(ld, in, x);
         return;
@@ -553,6 +559,10 @@ static void load_instr(Loader *ld, const Instr *in, XInstr *x)
         return;
     }
 
+    if (in->op == OP_CREATEPOLICY && in->operand_count == 1) {
+        x->src[0] = immediate_row(ld, 0x3f800000);   /* the fraction is 1.0 when not given */
+        x->src_count = 1;
+    }
     unsigned first_source = 0;
     if (in->op != OP_BAR_WARP_SYNC) {
         load_destination(ld, in, &in->operands[0], x);
@@ -566,6 +576,10 @@ static void load_instr(Loader *ld, const Instr *in, XInstr *x)
     for (unsigned i = first_source; i < in->operand_count; i++) {
         const Operand *o = &in->operands[i];
         unsigned s = i - first_source;
+        if (o->kind == OPND_ADDR && in->op == OP_CREATEPOLICY) {   /* .range: [a] */
+            load_address(ld, in, o, x);
+            continue;
+        }
         if (o->kind == OPND_VEC) {
             cannot(ld, in, "mov with a vector operand");
             continue;

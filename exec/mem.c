@@ -2,9 +2,9 @@
  * is a Region with an address in its own state space; a generic address is the global address
  * itself, or a space's address plus that space's window (what cvta computes). Each byte has a
  * shadow byte saying whether it is defined, so an undefined register stored and loaded again
- * stays undefined. ld/st/cvta execute here; an access outside every region, misaligned, to an
- * undefined address or to read-only memory is a fault naming lane, line, address and the
- * nearest region. Requires: lower.c (XInstr), report.c (faults), convert.c (float formats for atom.add). */
+ * stays undefined. ld/st/cvta, ldu, isspacep and discard execute here; an access outside every
+ * region, misaligned, to an undefined address or to read-only memory is a fault naming lane,
+ * line, address and the nearest region. Requires: lower.c (XInstr), report.c (faults), convert.c (float formats for atom.add). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -676,12 +676,81 @@ static void convert_address(Warp *w, const XInstr *x, uint32_t mask)
     warp_define(w, x->dst, mask, w->defined[x->src[0]]);
 }
 
+/* isspacep.space p, a: whether each lane's generic address a is in the space's window. The
+ * kernel parameters' window lies in the global one (PTX ISA, Generic Addressing): .global is
+ * everything outside the .shared, .local and .const windows. .shared::cluster is .shared: each
+ * CTA is a cluster of one. p is undefined where a is not defined in every bit. */
+static void space_test(Warp *w, const XInstr *x, uint32_t mask)
+{
+    const uint64_t *a = w->val[x->src[0]];
+    uint32_t yes = 0;
+    for (uint32_t k = mask; k; k &= k - 1) {
+        int l = __builtin_ctz(k);
+        uint64_t in_space;
+        int space = from_generic(a[l], &in_space);
+        bool in = x->space == SPACE_GLOBAL ? space != SPACE_SHARED && space != SPACE_LOCAL && space != SPACE_CONST
+                                           : space == x->space;
+        yes |= (uint32_t)in << l;
+    }
+    w->pred[x->dst] = (w->pred[x->dst] & ~mask) | yes;
+    w->pred_defined[x->dst] = (w->pred_defined[x->dst] & ~mask) | warp_defined_in(w, x->src[0], mask, ~0ull);
+}
+
+/* ldu and discard reach global memory only: a generic address elsewhere is a fault (false). */
+static bool global_only(Warp *w, const XInstr *x, uint32_t mask)
+{
+    if (x->space != SPACE_NONE)
+        return true;
+    for (uint32_t k = mask; k; k &= k - 1) {
+        int l = __builtin_ctz(k);
+        uint64_t address = lane_address(w, x, l), in_space;
+        int space = from_generic(address, &in_space);
+        if (space != SPACE_GLOBAL && space != SPACE_PARAM) {
+            uint32_t pc = (uint32_t)(x - w->prog->code);
+            report_fault(w, pc, "lane %d (pc %u): '%s' of a %s address (0x%llx): it reaches .global memory only", l, pc,
+                         x->ir->mnemonic, mem_space_name(space), (unsigned long long)address);
+            return false;
+        }
+    }
+    return true;
+}
+
+/* discard.global.L2 [a], 128: the 128 bytes at a, 128-byte aligned, become undefined (PTX ISA:
+ * reads then give an unstable indeterminate value until the bytes are written). */
+static void discard(Warp *w, const XInstr *x, uint32_t mask)
+{
+    enum { DISCARD_BYTES = 128 };
+    for (uint32_t k = mask; k; k &= k - 1) {
+        int l = __builtin_ctz(k);
+        uint8_t *shadow;
+        if (!locate(w, x, l, lane_address(w, x, l), DISCARD_BYTES, true, &shadow))
+            return;
+        memset(shadow, 0, DISCARD_BYTES);
+    }
+}
+
 void mem_execute(Warp *w, const XInstr *x, uint32_t mask)
 {
-    if (x->op == OP_CVTA)
+    uint32_t pc = (uint32_t)(x - w->prog->code);
+    switch (x->op) {
+    case OP_CVTA:
         convert_address(w, x, mask);
-    else
+        break;
+    case OP_ISSPACEP:
+        space_test(w, x, mask);
+        break;
+    case OP_LDU:
+    case OP_DISCARD:
+        if (!address_defined(w, x, mask, pc) || !global_only(w, x, mask))
+            break;
+        if (x->op == OP_DISCARD)
+            discard(w, x, mask);
+        else
+            memory_access(w, x, mask);
+        break;
+    default:
         memory_access(w, x, mask);
+    }
 }
 
 /* add.noftz of f16, bf16 or a packed pair of them: each 16-bit half on its own, rounded to

@@ -112,6 +112,8 @@ static bool execute(Warp *w, const XInstr *x, uint32_t mask, uint32_t run, uint3
     switch ((Family)x->family) {
     case FAM_FENCE:
         break;                     /* every access is performed in program order already */
+    case FAM_HINT:
+        break;                     /* no caches, no counters, one grid */
     case FAM_ATOMIC:
         mem_atomic(w, x, run);
         if (w->faulted)

@@ -111,7 +111,7 @@ static void check_value(Diag *diag, const Function *fn, const Instr *in, const O
         char want = checker_type_class(e.type), have = checker_type_class(r->type);
         bool wider = checker_type_bits(r->type) > checker_type_bits(e.type);
         bool wider_ok = (in->op == OP_CVT && wider && ((want != 'f' && have != 'f') || have == 'b')) ||
-                        ((in->op == OP_LD || in->op == OP_ST) && wider &&
+                        ((in->op == OP_LD || in->op == OP_LDU || in->op == OP_ST) && wider &&
                          (want == 'b' || have == 'b' || (want != 'f' && have != 'f')));
         if (!r->inferred && !wider_ok && !compatible(r->type, e.type))
             error(diag, o->at, "'%s' is .%s, which does not fit the .%s operand of '%s'", r->name,
@@ -183,6 +183,7 @@ Expect checkop_expect(const Instr *in, char letter)
     case 'w': e.type = wide; break;
     case 't': e.type = in->type_count > 1 ? in->types[1] : TYPE_NONE; break;
     case 'u': e.type = TYPE_U32; break;
+    case 'f': e.type = TYPE_F32; break;
     case 'U': case 'M': e.dest = true; e.type = TYPE_U32; break;
     case 'p': e.pred = true; e.type = TYPE_PRED; break;
     case 'l': e.type = TYPE_NONE; break;

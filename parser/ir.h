@@ -51,6 +51,8 @@ typedef enum {
     FAM_BARRIER,               /* barrier.c: CTA barriers */
     FAM_FENCE,                 /* memory ordering: nothing to do, every access is in order */
     FAM_CONTROL,               /* warp.c, call.c: branches, calls, returns, exit, trap */
+    FAM_HINT,                  /* prefetches, priorities, events: nothing to do (no caches, one grid) */
+    FAM_STACK,                 /* call.c: stacksave, stackrestore, alloca */
     FAM_COUNT
 } Family;
 

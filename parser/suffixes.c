@@ -57,6 +57,8 @@ static const struct {
 } later_suffixes[] = {
     { OP_COUNT, MOD_PARAM_ENTRY, 83, 0 }, { OP_COUNT, MOD_PARAM_FUNC, 83, 0 },
     { OP_CVTA, MOD_PARAM, 77, 0 },
+    { OP_ISSPACEP, MOD_CONST, 31, 0 }, { OP_ISSPACEP, MOD_PARAM, 77, 70 }, { OP_ISSPACEP, MOD_SHARED_CTA, 78, 0 },
+    { OP_ISSPACEP, MOD_SHARED_CLUSTER, 78, 90 },
     { OP_BAR, MOD_ARRIVE, 20, 20 }, { OP_BAR, MOD_RED, 20, 20 },
     { OP_BAR, MOD_CTA, 78, 0 }, { OP_BARRIER, MOD_CTA, 78, 0 },
 };
