@@ -473,6 +473,7 @@ bool sync_converged(Warp *w, uint32_t pc, uint32_t mask);  /* all ready lanes, a
 /* call.c */
 void call_enter(Warp *w, uint32_t pc, uint32_t run);      /* the lanes of run call */
 void call_return(Warp *w, uint32_t run);                  /* and return (from the kernel: end) */
+void call_stack(Warp *w, const XInstr *x, uint32_t run);  /* stacksave, stackrestore, alloca */
 
 /* warp.c: one warp's loop. */
 void warp_reset(Warp *w);

@@ -564,7 +564,7 @@ static void load_instr(Loader *ld, const Instr *in, XInstr *x)
         x->src_count = 1;
     }
     unsigned first_source = 0;
-    if (in->op != OP_BAR_WARP_SYNC) {
+    if (in->op != OP_BAR_WARP_SYNC && in->op != OP_STACKRESTORE) {
         load_destination(ld, in, &in->operands[0], x);
         first_source = 1;
     }

@@ -114,6 +114,11 @@ static bool execute(Warp *w, const XInstr *x, uint32_t mask, uint32_t run, uint3
         break;                     /* every access is performed in program order already */
     case FAM_HINT:
         break;                     /* no caches, no counters, one grid */
+    case FAM_STACK:
+        call_stack(w, x, run);
+        if (w->faulted)
+            return false;
+        break;
     case FAM_ATOMIC:
         mem_atomic(w, x, run);
         if (w->faulted)
