@@ -121,7 +121,8 @@ typedef struct XInstr {
     uint32_t dst;              /* value row or predicate slot */
     uint32_t dst_pred;         /* second destination: the p of d|p, the q of p|q; NO_SLOT if none */
     uint32_t src[4];
-    uint32_t target;           /* bra: instruction index */
+    uint32_t target;           /* bra: instruction index; brx.idx: its list in Program.branch_targets */
+    uint32_t target_count;     /* brx.idx: the list's length */
     uint32_t line;             /* source line, for traces and reports */
     uint8_t src_type;          /* cvt: the source type; dp4a, vabsdiff4: a's type */
     uint8_t src_type2;         /* vabsdiff4: b's type */
@@ -298,6 +299,8 @@ typedef struct Program {
     uint32_t func_count;
     CallSite *calls;
     uint32_t call_count;
+    uint32_t *branch_targets;  /* the .branchtargets lists brx.idx uses, as instruction indices */
+    uint32_t branch_target_count;
     struct ShflTable *shfl_tables;
     uint32_t shfl_table_count;
     uint32_t local_region;     /* the threads' .local memory: the kernel's frame, then the stack */
@@ -380,7 +383,7 @@ Function *lower_entry(Module *m, const char *name);           /* the kernel to r
 bool lower_check(Module *m, Function *fn, Diag *diag);      /* lowers and discards, for --check */
 
 /* cfg.c: post-dominators and reconvergence points of one function's code. */
-void cfg_reconvergence(XInstr *code, const FuncLayout *f);
+void cfg_reconvergence(XInstr *code, const uint32_t *targets, const FuncLayout *f);
 bool cfg_postdominates(const XInstr *code, uint32_t p, uint32_t q);   /* every path from q passes p */
 
 /* report.c: faults, warnings and deadlock notes, into the block's Diag. */
@@ -555,6 +558,7 @@ void format_partial(char *buf, size_t size, uint64_t bits, uint64_t dbits, unsig
 /* The sources of shfl mode `mode` with b and c in each lane (uniform: lane 0's for all);
  * returns the lanes in range. */
 uint32_t warpops_shfl_sources(int mode, const uint64_t *b, const uint64_t *c, bool uniform, int8_t src[WARP_SIZE]);
+void warpops_shfl_tables(Program *p);     /* lower.c: the tables of shfl with immediate b and c */
 void warpops_shfl(Warp *w, const XInstr *at, uint32_t lanes, uint32_t participants, uint32_t guard_true);
 void warpops_vote(Warp *w, const XInstr *at, uint32_t lanes, uint32_t guard_true);
 void warpops_shf(Warp *w, const XInstr *x, uint32_t mask);

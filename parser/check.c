@@ -444,6 +444,20 @@ static void declare_local(Checker *c, Decl *d, uint32_t index)
     bind_local(c, b);
 }
 
+/* A .branchtargets list: each of its names a label of the function, resolved to its instruction. */
+static void resolve_table(Checker *c, BranchTable *t)
+{
+    t->targets = arena_alloc(&c->m->arena, (t->count ? t->count : 1) * sizeof *t->targets);
+    for (uint32_t k = 0; k < t->count; k++) {
+        const Operand *o = &t->labels[k];
+        Binding *b = sym_lookup(&c->locals, o->u.ref.name);
+        if (!b || b->kind != SYM_LABEL)
+            error(c, o->at, "'%s' in a .branchtargets list is not a label of '%s'", o->u.ref.name, c->fn->name);
+        else
+            t->targets[k] = c->fn->labels.data[b->index].target;
+    }
+}
+
 static void check_function(Checker *c, Function *f)
 {
     c->fn = f;
@@ -461,6 +475,8 @@ static void check_function(Checker *c, Function *f)
         Binding b = { l->name, SYM_LABEL, i, 1, l->at };
         sym_put(&c->locals, b);
     }
+    for (uint32_t i = 0; i < f->tables.len; i++)
+        resolve_table(c, &f->tables.data[i]);
     for (uint32_t i = 0; i < f->returns.len; i++)
         declare_local(c, &f->returns.data[i], 1 + i);
     for (uint32_t i = 0; i < f->params.len; i++)

@@ -222,6 +222,16 @@ typedef struct Label {
     Span at;
 } Label;
 
+/* A .branchtargets list, for brx.idx: the label that names it and its labels, as name operands;
+ * the checker gives each label's instruction index in targets. */
+typedef struct BranchTable {
+    const char *name;
+    uint32_t count;
+    Operand *labels;
+    uint32_t *targets;         /* after check */
+    Span at;
+} BranchTable;
+
 /* A register after resolution. Value registers and predicates are numbered apart. */
 typedef struct Register {
     const char *name;
@@ -252,6 +262,7 @@ typedef struct Function {
     VEC(Item) items;
     VEC(Instr) code;
     VEC(Label) labels;
+    VEC(BranchTable) tables;   /* .branchtargets lists */
     VEC(PerfDirective) perf;
     VEC(Register) regs;        /* value registers by slot (after check) */
     VEC(Register) preds;       /* predicate registers by slot (after check) */
