@@ -414,8 +414,8 @@ static void load_memory(Loader *ld, const Instr *in, XInstr *x)
         load_address(ld, in, &in->operands[0], x);
         load_data_operand(ld, in, &in->operands[1], x, true);
     } else {
-        load_destination(ld, in, &in->operands[0], x);
-        x->src[0] = source_row(ld, in, &in->operands[1], x->type, x, 0);
+        load_destination(ld, in, &in->operands[0], x);   /* isspacep: an address, of 64 bits */
+        x->src[0] = source_row(ld, in, &in->operands[1], in->op == OP_ISSPACEP ? TYPE_U64 : x->type, x, 0);
         x->src_count = 1;
     }
 }
