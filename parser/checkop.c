@@ -113,6 +113,12 @@ static void check_value(Diag *diag, const Function *fn, const Instr *in, const O
         bool wider_ok = (in->op == OP_CVT && wider && ((want != 'f' && have != 'f') || have == 'b')) ||
                         ((in->op == OP_LD || in->op == OP_LDU || in->op == OP_ST) && wider &&
                          (want == 'b' || have == 'b' || (want != 'f' && have != 'f')));
+        if (in->op == OP_ISSPACEP && !r->inferred &&
+            (have == 'f' || (checker_type_bits(r->type) != 32 && checker_type_bits(r->type) != 64))) {
+            error(diag, o->at, "'%s' is .%s: '%s' takes a 32- or 64-bit integer address", r->name,
+                  type_info[r->type].name, op);
+            return;
+        }
         if (!r->inferred && !wider_ok && !compatible(r->type, e.type))
             error(diag, o->at, "'%s' is .%s, which does not fit the .%s operand of '%s'", r->name,
                   type_info[r->type].name, type_info[e.type].name, op);

@@ -258,6 +258,7 @@ START_TEST(memory_barrier_and_fence_forms)
         { "pmevent 16;", "12:9: error: 'pmevent' takes an immediate event from 0 to 15\n" },
         { "createpolicy.fractional.L2::evict_last.b64 %rd2, 0.0;",
           "12:50: error: 'createpolicy.fractional.L2::evict_last.b64': the fraction is in (0, 1]\n" },
+        { "isspacep.global %p1, %f1;", "12:22: error: '%f1' is .f32: 'isspacep.global' takes a 32- or 64-bit integer address\n" },
         { "ldu.shared.u32 %r1, [sh];", "12:4: error: unknown modifier '.shared' for 'ldu'\n" },
         { "mov.u32 %r1, %is_explicit_cluster;",
           "12:14: error: special register '%is_explicit_cluster' is a predicate: 'mov.u32' cannot take it here\n" },
