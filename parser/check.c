@@ -211,6 +211,13 @@ static bool resolve_sreg(Checker *c, Operand *o, const char *name)
     } else if (component == 0 && sreg_info[s].xyz) {
         error(c, o->at, "special register '%s' needs a component (.x, .y or .z)", name);
     }
+    const SregInfo *info = &sreg_info[s];
+    if (c->m->version && c->m->version < info->min_ptx)
+        error(c, o->at, "'%.*s' requires PTX ISA %u.%u or later (this module is .version %u.%u)", (int)base, name,
+              info->min_ptx / 10, info->min_ptx % 10, c->m->version / 10, c->m->version % 10);
+    if (c->m->target_sm && c->m->target_sm < info->min_sm)
+        error(c, o->at, "'%.*s' requires sm_%u or later (this module targets sm_%u)", (int)base, name, info->min_sm,
+              c->m->target_sm);
     o->kind = OPND_SREG;
     o->u.sreg = (uint16_t)s;
     o->component = (uint8_t)(component > 0 ? component : 0);

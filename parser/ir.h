@@ -25,7 +25,7 @@ typedef enum {
 } Mod;
 
 typedef enum {
-#define SREG(e, name, bits, xyz) SREG_##e,
+#define SREG(e, name, bits, xyz, ptx, sm) SREG_##e,
 #include "sregs.def"
 #undef SREG
     SREG_COUNT
@@ -91,6 +91,8 @@ typedef struct SregInfo {
     const char *name;
     uint8_t bits;
     bool xyz;                  /* has .x .y .z components */
+    uint8_t min_ptx;           /* major*10 + minor; 0: any */
+    uint16_t min_sm;           /* 0: any */
 } SregInfo;
 
 extern const SregInfo sreg_info[SREG_COUNT];

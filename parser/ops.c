@@ -37,7 +37,7 @@ const bool mod_is_hint[MOD_COUNT] = {
 };
 
 const SregInfo sreg_info[SREG_COUNT] = {
-#define SREG(e, name, bits, xyz) { name, bits, xyz },
+#define SREG(e, name, bits, xyz, ptx, sm) { name, bits, xyz, ptx, sm },
 #include "sregs.def"
 #undef SREG
 };

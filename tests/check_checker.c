@@ -156,6 +156,15 @@ START_TEST(what_ptxas_refuses)
     ck_assert_uint_eq(errors_of("atom.global.add.f16x2 d, [a], b;\n", NULL), 1);
     ck_assert_uint_eq(errors_of("red.shared.add.bf16 [a], b;\n", NULL), 1);
     ck_assert_uint_eq(errors_of("atom.global.add.noftz.f16x2 d, [a], b;\nred.add.noftz.bf16 [a], h;\n", NULL), 0);
+    /* Special registers that came later (ptxas 13.0: "Feature '%aggr_smem_size' requires .target
+     * sm_90 or higher"; %reserved_smem_offset_* need PTX ISA 7.6 and sm_80). */
+    ck_assert_uint_eq(errors_of(kernel("8.5", "sm_90", "mov.u32 %r1, %aggr_smem_size;"), NULL), 0);
+    ck_assert_uint_eq(errors_of(kernel("8.5", "sm_80", "mov.u32 %r1, %aggr_smem_size;"), NULL), 1);
+    ck_assert_uint_eq(errors_of(kernel("7.6", "sm_80", "mov.u32 %r1, %reserved_smem_offset_1;"), NULL), 0);
+    ck_assert_uint_eq(errors_of(kernel("7.5", "sm_80", "mov.u32 %r1, %reserved_smem_offset_1;"), NULL), 1);
+    ck_assert_uint_eq(errors_of(kernel("7.6", "sm_75", "mov.u32 %r1, %reserved_smem_offset_1;"), NULL), 1);
+    ck_assert_uint_eq(errors_of(kernel("7.8", "sm_90", "mov.pred %p1, %is_explicit_cluster;"), NULL), 0);
+    ck_assert_uint_eq(errors_of(kernel("7.8", "sm_86", "mov.u32 %r1, %cluster_ctaid.x;"), NULL), 1);
     /* .param::entry / ::func need PTX ISA 8.3; a module-scope .local is refused (ptxas 13.0). */
     const char *ld = "ld.param::entry.b32 %r1, [x];";
     char text[512];
