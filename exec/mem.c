@@ -402,14 +402,6 @@ static void write_bytes(uint8_t *p, uint64_t v, unsigned size)
         p[i] = (uint8_t)(v >> (8 * i));
 }
 
-static bool all_set(const uint8_t *shadow, unsigned size)
-{
-    for (unsigned i = 0; i < size; i++)
-        if (shadow[i] != 0xff)
-            return false;
-    return true;
-}
-
 /* The defined bits of a value loaded from size bytes whose shadow is s, extended as the load
  * extends the value: bits above a zero-extended value are defined zeros; above a sign-extended
  * one, copies of the sign bit, defined as it is. */
@@ -806,6 +798,26 @@ static uint64_t atomic_update(const XInstr *x, uint64_t old, uint64_t b, uint64_
     }
 }
 
+/* The defined bits of an atomic's new value (docs/semantics.md, "Undefined values"): and, or
+ * and xor bit by bit as their ALU forms (cooperative groups' barriers in the reserved .shared
+ * bytes clear and set single bits of words whose other bits are undefined); exch b's; the
+ * others every bit when every input bit is defined, else none. */
+static uint64_t atomic_defined_bits(const XInstr *x, uint64_t old, uint64_t old_bits, uint64_t b, uint64_t b_bits,
+                                    uint64_t c_bits)
+{
+    uint64_t m = width_mask(x->bits);
+    if (x->cls != 'f') {
+        switch (x->mode) {
+        case MOD_AND: return vbits_binary(KOP_AND, old, old_bits, b, b_bits, x->bits);
+        case MOD_OR: return vbits_binary(KOP_OR, old, old_bits, b, b_bits, x->bits);
+        case MOD_XOR: return vbits_binary(KOP_XOR, old, old_bits, b, b_bits, x->bits);
+        case MOD_EXCH: return b_bits & m;
+        default: break;
+        }
+    }
+    return (old_bits & m) == m && (b_bits & m) == m && (c_bits & m) == m ? m : 0;
+}
+
 /* atom/red: each lane's read-modify-write in turn, lowest lane first (ptxrun's order; the
  * GPU's is unspecified, so the final memory value is the same and atom's d follows it). */
 void mem_atomic(Warp *w, const XInstr *x, uint32_t mask)
@@ -827,16 +839,14 @@ void mem_atomic(Warp *w, const XInstr *x, uint32_t mask)
         uint8_t *p = locate(w, x, l, address, size, true, &shadow);
         if (!p)
             return;
-        uint64_t old = read_bytes(p, size);
-        bool old_defined = all_set(shadow, size);
+        uint64_t old = read_bytes(p, size), old_bits = read_bytes(shadow, size);
         uint64_t b = w->val[x->vec[0]][l], c = x->vec_count > 1 ? w->val[x->vec[1]][l] : 0;
-        bool in_defined = (w->defined[x->vec[0]] >> l & 1) && (x->vec_count < 2 || (w->defined[x->vec[1]] >> l & 1));
+        uint64_t b_bits = warp_dbits(w, x->vec[0], l), c_bits = x->vec_count > 1 ? warp_dbits(w, x->vec[1], l) : ~0ull;
         write_bytes(p, atomic_update(x, old, b, c, space == SPACE_GLOBAL), size);
-        memset(shadow, old_defined && in_defined ? 0xff : 0, size);
+        write_bytes(shadow, atomic_defined_bits(x, old, old_bits, b, b_bits, c_bits), size);
         if (x->dst_kind == DST_VALUE) {
-            uint32_t bit = 1u << l;
             w->val[x->dst][l] = old;
-            warp_define(w, x->dst, bit, old_defined ? bit : 0);
+            warp_define_bits(w, x->dst, l, old_bits, x->bits);
         }
     }
 }
