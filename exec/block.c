@@ -352,7 +352,8 @@ void block_set_dynamic_shared(Block *b, uint32_t bytes)
     if (!grows)
         mem_resize(&b->mem, b->prog.dynamic_region, bytes);
     if (b->prog.reserved_region != NO_SLOT)   /* the reserved bytes follow the dynamic block */
-        mem_move(&b->mem, b->prog.reserved_region, (end + RESERVED_SMEM_ALIGN - 1) / RESERVED_SMEM_ALIGN * RESERVED_SMEM_ALIGN);
+        mem_move(&b->mem, b->prog.reserved_region,
+                 (end + RESERVED_SMEM_ALIGN - 1) / RESERVED_SMEM_ALIGN * RESERVED_SMEM_ALIGN);
     if (grows)
         mem_resize(&b->mem, b->prog.dynamic_region, bytes);
     for (uint32_t i = 0; i < b->warp_count; i++)

@@ -239,7 +239,8 @@ static bool allocate(Warp *w, const XInstr *x, int l, uint64_t size, uint64_t al
         return false;
     }
     const Region *local = &w->block->mem.regions[w->prog->local_region];
-    if (end > local->size && !mem_grow_per_lane(&w->block->mem, w->prog->local_region, end > 2 * local->size ? end : 2 * local->size) &&
+    uint64_t room = end > 2 * local->size ? end : 2 * local->size;
+    if (end > local->size && !mem_grow_per_lane(&w->block->mem, w->prog->local_region, room) &&
         !mem_grow_per_lane(&w->block->mem, w->prog->local_region, end)) {
         report_fault(w, pc, "lane %d: 'alloca' of %llu bytes: the threads' stacks together need more than the %d MiB "
                      "ptxrun holds for one variable", l, (unsigned long long)size, MAX_VARIABLE_BYTES >> 20);
@@ -278,7 +279,9 @@ static bool restore_stack(Warp *w, const XInstr *x, int l, uint64_t to)
 void call_stack(Warp *w, const XInstr *x, uint32_t run)
 {
     uint32_t pc = (uint32_t)(x - w->prog->code);
-    uint32_t need = x->op == OP_STACKSAVE ? 0 : w->defined[x->src[0]] & (x->src_count > 1 ? w->defined[x->src[1]] : ALL_LANES);
+    uint32_t need = x->op == OP_STACKSAVE ? 0 : w->defined[x->src[0]];
+    if (x->src_count > 1)
+        need &= w->defined[x->src[1]];
     if (x->op != OP_STACKSAVE && (run & ~need)) {
         report_fault(w, pc, "lane %d: '%s' with an undefined %s", __builtin_ctz(run & ~need), x->ir->mnemonic,
                      x->op == OP_ALLOCA ? "size" : "stack pointer");

@@ -4,7 +4,8 @@
  * shadow byte saying whether it is defined, so an undefined register stored and loaded again
  * stays undefined. ld/st/cvta, ldu, isspacep and discard execute here; an access outside every
  * region, misaligned, to an undefined address or to read-only memory is a fault naming lane,
- * line, address and the nearest region. Requires: lower.c (XInstr), report.c (faults), convert.c (float formats for atom.add). */
+ * line, address and the nearest region. Requires: lower.c (XInstr), report.c (faults), convert.c
+ * (float formats for atom.add), vbits.c (atomics' defined bits). */
 #include <stdlib.h>
 #include <string.h>
 

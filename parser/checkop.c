@@ -141,7 +141,8 @@ static void check_value(Diag *diag, const Function *fn, const Instr *in, const O
         return;
     }
     if (pred_sreg && !e.pred) {
-        error(diag, o->at, "special register '%s' is a predicate: '%s' cannot take it here", sreg_info[o->u.sreg].name, op);
+        error(diag, o->at, "special register '%s' is a predicate: '%s' cannot take it here", sreg_info[o->u.sreg].name,
+              op);
         return;
     }
     char cls = checker_type_class(e.type);

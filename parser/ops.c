@@ -11,7 +11,8 @@ const OpInfo op_info[OP_COUNT] = {
 };
 
 const char *const family_name[FAM_COUNT] = {
-    "", "alu", "bitops", "mathops", "convert", "memory", "atomic", "warp", "sync", "barrier", "fence", "control", "hint", "stack",
+    "", "alu", "bitops", "mathops", "convert", "memory", "atomic", "warp", "sync", "barrier", "fence", "control",
+    "hint", "stack",
 };
 
 const TypeInfo type_info[TYPE_COUNT] = {
