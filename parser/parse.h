@@ -54,6 +54,7 @@ void parse_function_params(Parser *p, uint32_t count);
 void parse_function_end(Parser *p, bool has_body);
 void parse_perf(Parser *p, Span name, uint32_t count);
 void parse_item_text(Parser *p, ItemKind kind, Span at, uint32_t drop_params);
+void parse_targets(Parser *p, bool branch, uint32_t count, Span at);
 void parse_block_open(Parser *p);
 void parse_block_close(Parser *p);
 
