@@ -164,13 +164,15 @@ static void check_value(Diag *diag, const Function *fn, const Instr *in, const O
         return;
     }
     case OPND_INT:
-        if (cls == 'f')
-            error(diag, o->at, "integer immediate for the .%s operand of '%s' (write a float such as 1.0 or 0f3F800000)",
-                  type_info[e.type].name, op);
-        return;
     case OPND_F32:
     case OPND_F64:
-        if (cls == 'u' || cls == 's')
+        if (e.type == TYPE_F16 || e.type == TYPE_BF16 || e.type == TYPE_F16X2 || e.type == TYPE_BF16X2)
+            error(diag, o->at, "'%s' takes no immediate for its .%s operand (ptxas refuses one): move the bits into "
+                  "a register first, as in mov.b16 h, 0x3C00", op, type_info[e.type].name);
+        else if (o->kind == OPND_INT && cls == 'f')
+            error(diag, o->at, "integer immediate for the .%s operand of '%s' (write a float such as 1.0 or 0f3F800000)",
+                  type_info[e.type].name, op);
+        else if (o->kind != OPND_INT && (cls == 'u' || cls == 's' || (cls == 'b' && checker_type_bits(e.type) < 32)))
             error(diag, o->at, "floating-point immediate for the .%s operand of '%s'", type_info[e.type].name, op);
         return;
     case OPND_SREG:

@@ -123,6 +123,7 @@ enum {                         /* Operand.flags */
                                   register vmad negates */
     OPNDF_UNSIGNED = 1 << 2,   /* integer literal with a U suffix */
     OPNDF_VECTOR_REG = 1 << 3, /* VEC: a vector register, written by its name (v for v.x, v.y) */
+    OPNDF_GROUPED = 1 << 4,    /* an immediate written in parentheses: "(1)", a call's one argument */
 };
 
 /* A video instruction's operand selector, Operand.select: the bytes or halves it names, as

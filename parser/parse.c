@@ -396,6 +396,8 @@ void parse_operand_constant(Parser *p, Literal value, Span at)
     if (negative)
         value.bits = 0 - value.bits;
     parse_operand_literal(p, value, negative, at);
+    if (value.grouped)
+        p->operands.data[p->operands.len - 1].flags |= OPNDF_GROUPED;
 }
 
 void parse_operand_group(Parser *p, OperandKind kind, uint32_t count, int64_t offset, Span at)

@@ -250,9 +250,9 @@ number
 /* The one conflict (%expect 1): in "(1)" the parentheses group an expression, not a call's
  * list of one argument (call.c takes either). */
 cexpr
-    : T_INTEGER                             { $$ = $1; }
-    | T_FLOAT                               { $$ = $1; }
-    | '(' cexpr ')'                         { $$ = $2; }
+    : T_INTEGER                             { $$ = parse_const_literal($1); }
+    | T_FLOAT                               { $$ = parse_const_literal($1); }
+    | '(' cexpr ')'                         { $$ = $2; $$.grouped = true; }
     | '-' cexpr %prec UNARY                 { $$ = parse_const_unary(p, '-', $2, @$); }
     | '+' cexpr %prec UNARY                 { $$ = parse_const_unary(p, '+', $2, @$); }
     | '!' cexpr %prec UNARY                 { $$ = parse_const_unary(p, '!', $2, @$); }

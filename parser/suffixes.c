@@ -375,6 +375,9 @@ static void check_convert(Diag *diag, const Instr *in)
     }
     if (rna && to != TYPE_TF32)
         error(diag, in->at, "'%s': .rna is for conversions to .tf32", name);
+    if (ir_has_mod(in, MOD_SAT) && (to == TYPE_BF16 || from == TYPE_BF16 || (!scalar_float[0] && to_cls == 'f')))
+        error(diag, in->at, "'%s': .sat is not for .%s (ptxas refuses it)", name,
+              type_info[to == TYPE_BF16 || !scalar_float[0] ? to : from].name);
     if ((to_cls == 'f' && !scalar_float[0]) || (from_cls == 'f' && !scalar_float[1])) {
         if (!float_rounding && !ir_has_mod(in, MOD_RS))
             error(diag, in->at, "'%s' needs a rounding modifier (.rn, .rz, .rm or .rp)", name);

@@ -913,5 +913,61 @@ expect_stderr_line "%is_explicit_cluster is a predicate" "$tmp/cluster.ptx:7:15:
 printf "$H9.global .texref t;\n.visible .entry k()\n{\n\t.reg .pred %%p;\n\tistypep.texref %%p, t;\n\tret;\n}\n" > "$tmp/istypep.ptx"
 expect_exit 2 "istypep refused" "$PTXRUN" --no-color --check "$tmp/istypep.ptx"
 expect_stderr_line "istypep refused" "$tmp/istypep.ptx:8:2: error: ptxrun cannot execute 'istypep' yet"
+# Constant expressions fold as ptxas folds them: each expression and the value worked out for it
+# in tests/forms (as a mov.u32 immediate) make the same cubin.
+if [ -x "$PTXAS" ]; then
+    fold() {   # fold EXPR FILE: a kernel storing mov.u32 EXPR, built by ptxas into FILE
+        printf '.version 8.0\n.target sm_80\n.address_size 64\n.visible .entry k(.param .u64 p)\n{\n.reg .b32 %%r<3>;\n.reg .b64 %%rd<3>;\nld.param.u64 %%rd1, [p];\nmov.u32 %%r1, %s;\nst.global.u32 [%%rd1], %%r1;\nret;\n}\n' "$1" > "$tmp/fold.ptx"
+        "$PTXAS" -arch=sm_80 "$tmp/fold.ptx" -o "$2" 2>/dev/null
+    }
+    while IFS='@' read -r expr value; do
+        fold "$expr" "$tmp/fold_a.cubin"; fold "$value" "$tmp/fold_b.cubin"
+        if cmp -s "$tmp/fold_a.cubin" "$tmp/fold_b.cubin"; then ok; else fail "ptxas folds '$expr' to another value than $value"; fi
+    done <<'FOLD'
+123 + 123 * 7@984
+(3 + 7) * 10 / 5@20
+99 % 10@9
+~7@0xfffffff8
+!1 + !0@1
+3 == 1 | 2 != 2 | 4 >= 4@1
+-16 >> 2@0xfffffffc
+0xFFFFFFFFU >> 4@0x0fffffff
+-7 / 2@0xfffffffd
+-7 % 2@1
+-1 < 0U@0
+1 + 2 << 3@24
+6 & 3 ^ 5@7
+0 || 5 && 0@0
+0b101 + 017 + 0x10@36
+0xFFFFFFFFFFFFFFFF >> 60@15
+(0xFFFFFFFFFFFFFFFF < 0) + 5@5
+~0 >> 60@15
+7 % -3 + 100@107
+(1 ? -1 : 0U) >> 60@0xffffffff
+FOLD
+fi
+# Found by review (issue 13): .sat on conversions to f16, 64-bit integers to bf16 rounded once,
+# immediates refused for half operands as ptxas refuses them, a call's one immediate argument.
+printf 'cvt.rn.sat.f16.f32 h1, f;\ncvt.rn.sat.f16.f32 h2, g;\ncvt.rn.sat.f16.f32 h3, n;\ncvt.rn.sat.f16.s32 h4, i;\ncvt.rn.bf16.u64 b1, u;\ncvt.rn.bf16.s64 b2, s;\n' > "$tmp/sat16.ptx"
+printf '{"regs": {"f": 3.5, "g": -2.0, "n": "0x7fc00000", "i": 5, "u": "0x8080000000000001", "s": "0xff7f7fffffffffff"}}\n' > "$tmp/sat16.json"
+# [0, 1]: 3.5 -> 1.0, -2 -> +0, NaN -> +0, 5 -> 1.0; 2^63 + 2^55 + 1 is above the tie between
+# bf16 0x5f00 and 0x5f01, so it rounds up (through double it would tie and go to even)
+printf '{"regs": {"h1": "0x3c00", "h2": "0x0000", "h3": "0x0000", "h4": "0x3c00", "b1": "0x5f01", "b2": "0xdb01"}}\n' > "$tmp/sat16.expect.json"
+expect_exit 0 "cvt .sat to f16, u64/s64 to bf16" "$PTXRUN" "$tmp/sat16.ptx" --lanes "$tmp/sat16.json" --expect "$tmp/sat16.expect.json"
+printf 'cvt.rn.sat.bf16.f32 h, f;\n' > "$tmp/satbf.ptx"
+expect_exit 2 "cvt .sat to bf16" "$PTXRUN" "$tmp/satbf.ptx"
+expect_stderr_line "cvt .sat to bf16" "$tmp/satbf.ptx:1:1: error: 'cvt.rn.sat.bf16.f32': .sat is not for .bf16 (ptxas refuses it)"
+printf '.reg .b16 h, d;\nmul.f16 d, h, 2.0;\n' > "$tmp/himm.ptx"
+expect_exit 2 "immediate for a half operand" "$PTXRUN" "$tmp/himm.ptx"
+expect_stderr_line "immediate for a half operand" "$tmp/himm.ptx:2:15: error: 'mul.f16' takes no immediate for its .f16 operand (ptxas refuses one): move the bits into a register first, as in mov.b16 h, 0x3C00"
+{ printf "$H"; printf '.func (.reg .u32 r) inc(.reg .u32 n)\n{\n\tadd.u32 r, n, 1;\n\tret;\n}\n.visible .entry k()\n{\n\t.reg .u32 %%r<4>;\n\tmov.u32 %%r1, 5;\n\tcall (%%r2), inc, (0xFFFFFFFF);\n\tcall (%%r3), inc, (%%r1);\n\tret;\n}\n'; } > "$tmp/onearg2.ptx"
+printf '{"regs": {"%%r2": 0, "%%r3": 6}}\n' > "$tmp/onearg.expect.json"
+expect_exit 0 "call f, (imm): one argument" "$PTXRUN" "$tmp/onearg2.ptx" --expect "$tmp/onearg.expect.json"
+sed 's/inc, (%r1);/inc, (%r1+10);/' "$tmp/onearg2.ptx" > "$tmp/regoff.ptx"
+expect_exit 2 "call argument register plus offset" "$PTXRUN" "$tmp/regoff.ptx"
+if grep -q "error: a call passes a register or an immediate, not a register plus an offset (ptxas refuses it)" "$tmp/err"; then ok; else fail "call argument register plus offset message"; cat "$tmp/err"; fi
+sed 's/inc, (%r1);/inc;/' "$tmp/onearg2.ptx" > "$tmp/noargs.ptx"
+expect_exit 2 "call without its argument" "$PTXRUN" "$tmp/noargs.ptx"
+if grep -q "error: 'inc' takes 1 arguments and gives 1 results; this call passes 0 and asks for 1" "$tmp/err"; then ok; else fail "call without its argument message"; cat "$tmp/err"; fi
 echo "cli: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
