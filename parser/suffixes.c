@@ -402,7 +402,12 @@ static void check_convert(Diag *diag, const Instr *in)
         if (!float_rounding)
             error(diag, in->at, "'%s' needs a rounding modifier (.rn, .rz, .rm or .rp)", name);
     } else if (from == TYPE_BF16 || (to == TYPE_BF16 && from_cls == 'f')) {
-        /* ptxas takes a rounding or none from .bf16, and between .bf16 and .f16 */
+        /* ptxas takes a rounding or none from .bf16 and between .bf16 and .f16; from .f32 and
+         * .f64 it needs one; from .bf16 to itself only an integer rounding or none */
+        if (to == TYPE_BF16 && (from == TYPE_F32 || from == TYPE_F64) && !float_rounding)
+            error(diag, in->at, "'%s' needs a rounding modifier (.rn, .rz, .rm or .rp)", name);
+        else if (to == from && float_rounding)
+            error(diag, in->at, "'%s' rounds to an integer (.rni, .rzi, .rmi or .rpi) or not at all", name);
     } else if (from_cls == 'f' && from == to) {
         if (float_rounding)
             error(diag, in->at, "'%s' rounds to an integer (.rni, .rzi, .rmi or .rpi) or not at all", name);

@@ -969,5 +969,9 @@ if grep -q "error: a call passes a register or an immediate, not a register plus
 sed 's/inc, (%r1);/inc;/' "$tmp/onearg2.ptx" > "$tmp/noargs.ptx"
 expect_exit 2 "call without its argument" "$PTXRUN" "$tmp/noargs.ptx"
 if grep -q "error: 'inc' takes 1 arguments and gives 1 results; this call passes 0 and asks for 1" "$tmp/err"; then ok; else fail "call without its argument message"; cat "$tmp/err"; fi
+for form in "cvt.bf16.f32 h, f;" "cvt.rni.bf16.f32 h, f;" "cvt.rn.bf16.bf16 h, g;"; do   # as ptxas refuses them
+    printf '.reg .b16 h, g;\n.reg .f32 f;\n%s\n' "$form" > "$tmp/bfcvt.ptx"
+    expect_exit 2 "refused like ptxas: $form" "$PTXRUN" --check "$tmp/bfcvt.ptx"
+done
 echo "cli: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
