@@ -577,28 +577,6 @@ static void narrow_op(Warp *w, const XInstr *x, uint32_t mask)
 
 /* ---- compare, select, predicates ---- */
 
-static bool compare_float(uint8_t cmp, double a, double b)
-{
-    bool unordered = isnan(a) || isnan(b);
-    switch (cmp) {
-    case MOD_EQ: return !unordered && a == b;
-    case MOD_NE: return !unordered && a != b;
-    case MOD_LT: return !unordered && a < b;
-    case MOD_LE: return !unordered && a <= b;
-    case MOD_GT: return !unordered && a > b;
-    case MOD_GE: return !unordered && a >= b;
-    case MOD_EQU: return unordered || a == b;
-    case MOD_NEU: return unordered || a != b;
-    case MOD_LTU: return unordered || a < b;
-    case MOD_LEU: return unordered || a <= b;
-    case MOD_GTU: return unordered || a > b;
-    case MOD_GEU: return unordered || a >= b;
-    case MOD_NUM: return !unordered;
-    case MOD_NAN: return unordered;
-    default: BUG("float compare %d", cmp);
-    }
-}
-
 static bool compare_int(uint8_t cmp, uint64_t a, uint64_t b, unsigned bits, bool is_signed)
 {
     int64_t sa = sext(a, bits), sb = sext(b, bits);
@@ -636,8 +614,8 @@ static void setp(Warp *w, const XInstr *x, uint32_t mask)
     for (int l = 0; l < WARP_SIZE; l++) {
         bool v;
         if (x->cls == 'f')
-            v = x->bits == 32 ? compare_float(x->mode, in_f32(x, a[l]), in_f32(x, b[l]))
-                              : compare_float(x->mode, as_f64(a[l]), as_f64(b[l]));
+            v = x->bits == 32 ? warp_compare_float(x->mode, in_f32(x, a[l]), in_f32(x, b[l]))
+                              : warp_compare_float(x->mode, as_f64(a[l]), as_f64(b[l]));
         else
             v = compare_int(x->mode, a[l], b[l], x->bits, x->cls == 's');
         t |= (uint32_t)v << l;

@@ -496,6 +496,29 @@ static inline void warp_define(Warp *w, uint32_t row, uint32_t mask, uint32_t de
     w->defined[row] = (w->defined[row] & ~mask) | (defined & mask);
 }
 
+/* a CmpOp b (a Mod among the float compares) of two values held exactly as doubles. */
+static inline bool warp_compare_float(int cmp, double a, double b)
+{
+    bool unordered = a != a || b != b;      /* NaN */
+    switch (cmp) {
+    case MOD_EQ: return !unordered && a == b;
+    case MOD_NE: return !unordered && a != b;
+    case MOD_LT: return !unordered && a < b;
+    case MOD_LE: return !unordered && a <= b;
+    case MOD_GT: return !unordered && a > b;
+    case MOD_GE: return !unordered && a >= b;
+    case MOD_EQU: return unordered || a == b;
+    case MOD_NEU: return unordered || a != b;
+    case MOD_LTU: return unordered || a < b;
+    case MOD_LEU: return unordered || a <= b;
+    case MOD_GTU: return unordered || a > b;
+    case MOD_GEU: return unordered || a >= b;
+    case MOD_NUM: return !unordered;
+    case MOD_NAN: return unordered;
+    default: BUG("float compare %d", cmp);
+    }
+}
+
 typedef uint64_t Lanes[WARP_SIZE];   /* one value per lane */
 
 /* The lanes of mask get result into row, defined where defined says. */

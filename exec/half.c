@@ -222,24 +222,7 @@ bool half_compare(int cmp, int type, bool ftz, uint32_t a, uint32_t b)
 {
     HalfFormat f = format_of(type);
     double x = half_decode(flush(a & 0xffff, &f, ftz), type), y = half_decode(flush(b & 0xffff, &f, ftz), type);
-    bool unordered = isnan(x) || isnan(y);
-    switch (cmp) {
-    case MOD_EQ: return !unordered && x == y;
-    case MOD_NE: return !unordered && x != y;
-    case MOD_LT: return !unordered && x < y;
-    case MOD_LE: return !unordered && x <= y;
-    case MOD_GT: return !unordered && x > y;
-    case MOD_GE: return !unordered && x >= y;
-    case MOD_EQU: return unordered || x == y;
-    case MOD_NEU: return unordered || x != y;
-    case MOD_LTU: return unordered || x < y;
-    case MOD_LEU: return unordered || x <= y;
-    case MOD_GTU: return unordered || x > y;
-    case MOD_GEU: return unordered || x >= y;
-    case MOD_NUM: return !unordered;
-    case MOD_NAN: return unordered;
-    default: BUG("half compare %d", cmp);
-    }
+    return warp_compare_float(cmp, x, y);
 }
 
 bool half_type(int type)
