@@ -430,6 +430,87 @@ static void load_vector_move(Loader *ld, const Instr *in, XInstr *x)
     x->vmove = true;
 }
 
+/* tex tld4 suld: d, [h, {coordinates}]; sust: [h, {coordinates}], c; txq suq: d, [h]; istypep:
+ * p, h. The handle becomes src[0], the coordinates coord[], the data registers vec[]. */
+static void load_image(Loader *ld, const Instr *in, XInstr *x)
+{
+    image_lower(x, in);
+    ld->p->uses_images = true;
+    bool store = in->op == OP_SUST;
+    if (in->operand_count != 2) {
+        char what[96];
+        snprintf(what, sizeof what, "'%s' with %u operands", in->mnemonic, in->operand_count);
+        cannot(ld, in, what);
+        return;
+    }
+    const Operand *addr = &in->operands[store ? 0 : 1], *data = &in->operands[store ? 1 : 0];
+    if (in->op == OP_ISTYPEP) {
+        load_destination(ld, in, data, x);
+        x->src[0] = source_row(ld, in, addr, TYPE_U64, x, 0);
+        x->src_count = 1;
+        return;
+    }
+    unsigned want = x->coord_count ? 2 : 1;
+    if (addr->kind == OPND_ADDR && addr->count == want + 1 && in->op != OP_SULD && in->op != OP_SUQ) {
+        cannot(ld, in, "a texture with a separate sampler (independent texturing mode)");
+        return;
+    }
+    if (addr->kind != OPND_ADDR || addr->count != want || addr->u.group.offset) {
+        diag_at(ld->diag, DIAG_ERROR, in->at, "'%s' takes %s", in->mnemonic,
+                want == 2 ? "[handle, {coordinates}]" : "[handle]");
+        ld->failed = true;
+        return;
+    }
+    const Operand *h = &addr->u.group.elems[0];
+    if (h->kind != OPND_REG) {
+        cannot(ld, in, "a texture or surface named by a variable (.texref, .surfref); a handle in a .u64 "
+               "register runs");
+        return;
+    }
+    x->src[0] = source_row(ld, in, h, TYPE_U64, x, 0);
+    x->src_count = 1;
+    if (want == 2) {
+        const Operand *c = &addr->u.group.elems[1];
+        unsigned n = c->kind == OPND_VEC ? c->count : 1;
+        if (n != x->coord_count) {
+            diag_at(ld->diag, DIAG_ERROR, c->at, "'%s' takes %u coordinates, not %u", in->mnemonic,
+                    x->coord_count, n);
+            ld->failed = true;
+            return;
+        }
+        for (unsigned i = 0; i < n; i++) {
+            bool layer = i == 0 && (x->geom == GEOM_A1D || x->geom == GEOM_A2D);
+            const Operand *e = c->kind == OPND_VEC ? &c->u.group.elems[i] : c;
+            x->coord[i] = source_row(ld, in, e, layer ? TYPE_U32 : x->src_type, x, 1);
+        }
+    }
+    if (in->op == OP_TXQ || in->op == OP_SUQ) {
+        load_destination(ld, in, data, x);
+        return;
+    }
+    unsigned n = data->kind == OPND_VEC ? data->count : 1;
+    if (n != x->vec_count) {
+        diag_at(ld->diag, DIAG_ERROR, data->at, "'%s' moves %u registers, not %u", in->mnemonic, x->vec_count, n);
+        ld->failed = true;
+        return;
+    }
+    for (unsigned i = 0; i < n; i++) {
+        const Operand *e = data->kind == OPND_VEC ? &data->u.group.elems[i] : data;
+        if (e->kind == OPND_SINK && !store) {
+            x->vec[i] = NO_SLOT;
+        } else if (e->kind == OPND_REG && type_info[ld->cur->fn->regs.data[e->u.slot].type].bits >= x->bits) {
+            x->vec[i] = ld->cur->row_base + e->u.slot;
+        } else if (store && (e->kind == OPND_INT || e->kind == OPND_F32 || e->kind == OPND_F64)) {
+            x->vec[i] = immediate_row(ld, immediate_bits(e, x->type));
+        } else {
+            diag_at(ld->diag, DIAG_ERROR, e->at, "'%s' %s registers of at least %u bits", in->mnemonic,
+                    store ? "stores from" : "loads into", x->bits);
+            ld->failed = true;
+            return;
+        }
+    }
+}
+
 static void load_instr(Loader *ld, const Instr *in, XInstr *x)
 {
     Program *prog = ld->p;
@@ -512,6 +593,10 @@ static void load_instr(Loader *ld, const Instr *in, XInstr *x)
         return;
     case FAM_MEMORY:
         load_memory(ld, in, x);
+        return;
+    case FAM_SURFACE:
+    case FAM_TEXTURE:
+        load_image(ld, in, x);
         return;
     default:
         break;
@@ -935,6 +1020,9 @@ bool lower_program(Program *p, Memory *mem, Module *m, Function *fn, Diag *diag,
         for (unsigned v = 0; v < 4; v++)          /* st and atom data (NO_SLOT itself is '_') */
             if (x->vec[v] != NO_SLOT && x->vec[v] >= NO_SLOT - ld.immediates.len)
                 x->vec[v] = first_immediate + (NO_SLOT - 1 - x->vec[v]);
+        for (unsigned c = 0; c < x->coord_count; c++)  /* texture and surface coordinates */
+            if (x->coord[c] >= NO_SLOT - ld.immediates.len)
+                x->coord[c] = first_immediate + (NO_SLOT - 1 - x->coord[c]);
     }
     for (uint32_t c = 0; c < p->call_count; c++)  /* immediate arguments to .reg parameters */
         for (unsigned i = 0; i < p->calls[c].arg_count; i++) {

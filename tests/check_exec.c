@@ -1310,8 +1310,8 @@ START_TEST(unsupported_instructions_are_reported_before_running)
 {
     /* An opcode ptxrun does not execute is the checker's to refuse; a variant of one it does,
      * the loader's. */
-    Parsed *p = parse_text("tex.2d.v4.f32.f32 {a, b, c, d}, [t, {x, y}];\n", true);
-    ck_assert_str_eq(p->cap.text, "1:1: error: ptxrun cannot execute 'tex' yet\n");
+    Parsed *p = parse_text("cp.async.wait_all;\n", true);
+    ck_assert_str_eq(p->cap.text, "1:1: error: ptxrun cannot execute 'cp.async.wait_all' yet\n");
     parsed_free(p);
     p = parse_ok("add.f16 h, h, h;\n");
     Block *b = block_load(p->m, p->m->functions.data[0], &p->diag, DEFAULT_STACK_BYTES);

@@ -1,0 +1,218 @@
+/* surface.c: surfaces (suld.b, sust.b, suq), and the decoding both texture and surface
+ * instructions share (image_lower, image_for). A surface is an Image of the block (exec.h): its
+ * texels in a .global region, row after row. suld.b and sust.b address a row by the byte (the
+ * first coordinate is a byte offset, PTX ISA "suld"), the other coordinates by the texel; a
+ * layered surface's layer comes first. Out of range, .trap is a fault, .zero reads zeros and
+ * drops stores, and .clamp goes to "the nearest surface location (sized appropriately)", which
+ * the ISA leaves open: each coordinate into its range, x to the last place where the whole
+ * access fits, with a warning. */
+#include <string.h>
+
+#include "exec.h"
+
+/* The suffixes both families share: geometry, vector, out-of-range mode, query. */
+void image_lower(XInstr *x, const Instr *in)
+{
+    x->out_of_range = MOD_TRAP;
+    x->vec_count = in->op == OP_TEX || in->op == OP_TLD4 ? 4 : 1;
+    x->src_type = in->op == OP_TEX ? in->types[1] : in->op == OP_TLD4 ? TYPE_F32 : TYPE_S32;
+    for (unsigned i = 0; i < in->mod_count; i++) {
+        Mod m = in->mods[i];
+        switch (m) {
+        case MOD_GEOM_1D: x->geom = GEOM_1D; x->coord_count = 1; break;
+        case MOD_GEOM_2D: x->geom = GEOM_2D; x->coord_count = 2; break;
+        case MOD_GEOM_3D: x->geom = GEOM_3D; x->coord_count = 4; break;
+        case MOD_GEOM_A1D: x->geom = GEOM_A1D; x->coord_count = 2; break;
+        case MOD_GEOM_A2D: x->geom = GEOM_A2D; x->coord_count = 4; break;
+        case MOD_TRAP: case MOD_CLAMP: case MOD_ZERO: x->out_of_range = (uint8_t)m; break;
+        case MOD_V2: x->vec_count = 2; break;
+        case MOD_V4: x->vec_count = 4; break;
+        case MOD_WIDTH: case MOD_HEIGHT: case MOD_DEPTH: case MOD_ARRAY_SIZE: case MOD_NORMALIZED_COORDS:
+        case MOD_TEXREF: case MOD_SAMPLERREF: case MOD_SURFREF:
+        case MOD_R: case MOD_G: case MOD_B: case MOD_A:
+            if (in->op != OP_SULD && in->op != OP_SUST)
+                x->mode = (uint8_t)m;          /* the query, the handle's kind, tld4's component */
+            break;
+        default:
+            break;
+        }
+    }
+    x->clamp = false;
+    if (in->op == OP_TXQ || in->op == OP_SUQ) {
+        x->type = TYPE_B32;
+        x->bits = 32;
+    }
+}
+
+static uint32_t pc_of(const Warp *w, const XInstr *x)
+{
+    return (uint32_t)(x - w->prog->code);
+}
+
+static const char *geom_name(int geom)
+{
+    static const char *const names[] = { "", "1d", "2d", "3d", "a1d", "a2d" };
+    return names[geom];
+}
+
+/* The image lane l's handle names, of the kind the instruction needs (a surface or a texture),
+ * with the geometry it says; NULL after reporting a fault. */
+const Image *image_for(Warp *w, const XInstr *x, int l, bool surface)
+{
+    uint32_t pc = pc_of(w, x);
+    if (!(w->defined[x->src[0]] >> l & 1)) {
+        report_fault(w, pc, "lane %d (pc %u): '%s' through an undefined handle", l, pc, x->ir->mnemonic);
+        return NULL;
+    }
+    uint64_t h = w->val[x->src[0]][l];
+    const Image *im = image_of(w->block, h);
+    if (!im || im->surface != surface) {
+        report_fault(w, pc, "lane %d (pc %u): '%s' through 0x%llx, which is not the handle of a %s%s%s", l, pc,
+                     x->ir->mnemonic, (unsigned long long)h, surface ? "surface" : "texture",
+                     im ? ": it is the " : "", im ? (im->surface ? "surface's" : "texture's") : "");
+        return NULL;
+    }
+    if (x->geom) {
+        bool layered = x->geom == GEOM_A1D || x->geom == GEOM_A2D;
+        unsigned dims = x->geom == GEOM_A1D ? 1 : x->geom == GEOM_A2D ? 2 : x->geom;
+        if (layered != (im->layers != 0) || dims != im->dims) {
+            report_fault(w, pc, "lane %d (pc %u): '%s' (.%s) on '%s', a %s%uD %s", l, pc, x->ir->mnemonic,
+                         geom_name(x->geom), im->name, im->layers ? "layered " : "", im->dims,
+                         surface ? "surface" : "texture");
+            return NULL;
+        }
+    }
+    for (unsigned i = 0; i < x->coord_count; i++) {
+        if (x->coord_count == 4 && i == 3)
+            break;                             /* the fourth element is ignored (PTX ISA) */
+        if (!(w->defined[x->coord[i]] >> l & 1)) {
+            report_fault(w, pc, "lane %d (pc %u): '%s' at an undefined coordinate", l, pc, x->ir->mnemonic);
+            return NULL;
+        }
+    }
+    return im;
+}
+
+/* Lane l's coordinates: c[0] x, c[1] y, c[2] z, c[3] the layer (0 where absent). */
+static void coordinates(const Warp *w, const XInstr *x, int l, int64_t c[4])
+{
+    int64_t v[4] = { 0, 0, 0, 0 };
+    for (unsigned i = 0; i < x->coord_count && i < 3; i++)
+        v[i] = x->geom == GEOM_A1D || x->geom == GEOM_A2D ? (i ? (int32_t)w->val[x->coord[i]][l]
+                                                               : (int64_t)(uint32_t)w->val[x->coord[i]][l])
+                                                          : (int32_t)w->val[x->coord[i]][l];
+    bool layered = x->geom == GEOM_A1D || x->geom == GEOM_A2D;
+    c[3] = layered ? v[0] : 0;
+    c[0] = layered ? v[1] : v[0];
+    c[1] = x->geom == GEOM_A2D ? v[2] : x->geom == GEOM_A1D ? 0 : v[1];
+    c[2] = x->geom == GEOM_3D ? v[2] : 0;
+}
+
+static int64_t clamp64(int64_t v, int64_t lo, int64_t hi)
+{
+    return v < lo ? lo : v > hi ? hi : v;
+}
+
+/* suld.b, sust.b for lane l: the offset of its access in the surface's region; false when it
+ * is out of range under .zero (nothing to move) or after a fault. */
+static bool surface_offset(Warp *w, const XInstr *x, int l, const Image *im, uint64_t *offset)
+{
+    uint32_t pc = pc_of(w, x);
+    int64_t c[4];
+    coordinates(w, x, l, c);
+    uint64_t texel = (uint64_t)type_info[im->type].bits / 8 * im->channels;
+    int64_t row = (int64_t)(texel * im->size[0]);
+    int64_t access = (int64_t)x->bits / 8 * x->vec_count;
+    int64_t layers = im->layers ? im->layers : 1;
+    bool inside = c[0] >= 0 && c[0] + access <= row && c[1] >= 0 && c[1] < im->size[1] && c[2] >= 0 &&
+                  c[2] < im->size[2] && c[3] < layers;
+    if (!inside) {
+        if (x->out_of_range == MOD_ZERO)
+            return false;
+        if (x->out_of_range == MOD_TRAP || access > row) {
+            report_fault(w, pc, "lane %d (pc %u): '%s' at byte x=%lld, y=%lld, z=%lld, layer %lld: outside surface "
+                         "'%s' (%u x %u x %u texels, %lld bytes a row, %lld layers)%s", l, pc, x->ir->mnemonic,
+                         (long long)c[0], (long long)c[1], (long long)c[2], (long long)c[3], im->name, im->size[0],
+                         im->size[1], im->size[2], (long long)row, (long long)layers,
+                         x->out_of_range == MOD_TRAP ? " (.trap)" : "");
+            return false;
+        }
+        report_warn(w, pc, 1u << l, "surface access out of range under .clamp (the ISA leaves the nearest "
+                                    "location open: each coordinate was clamped into its range)");
+        c[0] = clamp64(c[0], 0, (row - access) / access * access);
+        c[1] = clamp64(c[1], 0, im->size[1] - 1);
+        c[2] = clamp64(c[2], 0, im->size[2] - 1);
+        c[3] = clamp64(c[3], 0, layers - 1);
+    }
+    if (c[0] % access) {
+        report_fault(w, pc, "lane %d (pc %u): '%s' of %lld bytes at byte x=%lld of surface '%s', which is not "
+                     "%lld-byte aligned", l, pc, x->ir->mnemonic, (long long)access, (long long)c[0], im->name,
+                     (long long)access);
+        return false;
+    }
+    uint64_t line = ((uint64_t)c[3] * im->size[2] + (uint64_t)c[2]) * im->size[1] + (uint64_t)c[1];
+    *offset = line * (uint64_t)row + (uint64_t)c[0];
+    return true;
+}
+
+static void surface_query(Warp *w, const XInstr *x, int l, const Image *im)
+{
+    uint64_t v = 0;
+    bool known = true;
+    switch (x->mode) {
+    case MOD_WIDTH: v = im->size[0]; break;
+    case MOD_HEIGHT: v = im->size[1]; known = im->dims >= 2; break;
+    case MOD_DEPTH: v = im->size[2]; known = im->dims >= 3; break;
+    case MOD_ARRAY_SIZE: v = im->layers; known = im->layers != 0; break;
+    default: known = false; break;
+    }
+    if (x->dst_kind != DST_VALUE)
+        return;
+    w->val[x->dst][l] = v;
+    warp_define_bits(w, x->dst, l, known ? ~0ull : 0, 64);   /* a size the image lacks: undefined */
+}
+
+void surface_execute(Warp *w, const XInstr *x, uint32_t mask)
+{
+    for (uint32_t k = mask; k; k &= k - 1) {
+        int l = __builtin_ctz(k);
+        const Image *im = image_for(w, x, l, true);
+        if (!im)
+            return;
+        if (x->op == OP_SUQ) {
+            surface_query(w, x, l, im);
+            continue;
+        }
+        Region *r = &w->block->mem.regions[im->region];
+        unsigned size = x->bits / 8;
+        uint64_t at = 0;
+        bool moves = surface_offset(w, x, l, im, &at);
+        if (w->faulted)
+            return;
+        for (unsigned i = 0; i < x->vec_count; i++) {
+            uint32_t row = x->vec[i];
+            if (x->op == OP_SUST) {
+                if (!moves)
+                    continue;                  /* .zero: a store out of range is dropped */
+                uint64_t v = w->val[row][l], d = warp_dbits(w, row, l);
+                for (unsigned b = 0; b < size; b++) {
+                    r->data[at + i * size + b] = (uint8_t)(v >> 8 * b);
+                    r->shadow[at + i * size + b] = (uint8_t)(d >> 8 * b);
+                }
+                continue;
+            }
+            if (row == NO_SLOT)
+                continue;
+            uint64_t v = 0, d = ~0ull;
+            if (moves) {
+                d = ~width_mask(x->bits);      /* the zero-extended bits above the data are defined */
+                for (unsigned b = 0; b < size; b++) {
+                    v |= (uint64_t)r->data[at + i * size + b] << 8 * b;
+                    d |= (uint64_t)r->shadow[at + i * size + b] << 8 * b;
+                }
+            }
+            w->val[row][l] = v;
+            warp_define_bits(w, row, l, d, 64);
+        }
+    }
+}
