@@ -6,6 +6,7 @@
  * drops stores, and .clamp goes to "the nearest surface location (sized appropriately)", which
  * the ISA leaves open: each coordinate into its range, x to the last place where the whole
  * access fits, with a warning. */
+#include <stdio.h>
 #include <string.h>
 
 #include "exec.h"
@@ -130,11 +131,13 @@ static bool surface_offset(Warp *w, const XInstr *x, int l, const Image *im, uin
         if (x->out_of_range == MOD_ZERO)
             return false;
         if (x->out_of_range == MOD_TRAP || access > row) {
-            report_fault(w, pc, "lane %d (pc %u): '%s' at byte x=%lld, y=%lld, z=%lld, layer %lld: outside surface "
-                         "'%s' (%u x %u x %u texels, %lld bytes a row, %lld layers)%s", l, pc, x->ir->mnemonic,
-                         (long long)c[0], (long long)c[1], (long long)c[2], (long long)c[3], im->name, im->size[0],
-                         im->size[1], im->size[2], (long long)row, (long long)layers,
-                         x->out_of_range == MOD_TRAP ? " (.trap)" : "");
+            char layer_text[48] = "";
+            if (im->layers)
+                snprintf(layer_text, sizeof layer_text, ", layer %lld of %u", (long long)c[3], im->layers);
+            report_fault(w, pc, "lane %d (pc %u): '%s' at byte x=%lld, y=%lld, z=%lld%s: outside surface '%s' "
+                         "(%u x %u x %u texels, %lld bytes a row)%s", l, pc, x->ir->mnemonic, (long long)c[0],
+                         (long long)c[1], (long long)c[2], layer_text, im->name, im->size[0], im->size[1],
+                         im->size[2], (long long)row, x->out_of_range == MOD_TRAP ? " under .trap" : "");
             return false;
         }
         report_warn(w, pc, 1u << l, "surface access out of range under .clamp (the ISA leaves the nearest "
