@@ -40,8 +40,8 @@ CHECK_LIBS   := $(shell pkg-config --libs check 2>/dev/null)
 LEXER_SRC  := lexer/util.c lexer/arena.c lexer/intern.c lexer/source.c lexer/diag.c $(BUILD)/lexer.c
 PARSER_SRC := $(BUILD)/parser.c parser/parse.c parser/ops.c parser/decode.c parser/checkop.c parser/check.c \
               parser/suffixes.c parser/ir.c parser/cexpr.c
-EXEC_SRC   := exec/kernels.c exec/vbits.c exec/layout.c exec/cfg.c exec/lower.c exec/mem.c exec/report.c exec/alu.c exec/bitops.c exec/video.c exec/surface.c exec/texture.c \
-              exec/mathops.c exec/approx.c exec/convert.c exec/format.c exec/warpops.c exec/barrier.c exec/sync.c \
+EXEC_SRC   := exec/kernels.c exec/vbits.c exec/layout.c exec/cfg.c exec/operand.c exec/callsite.c exec/lower.c exec/mem.c exec/report.c exec/alu.c exec/pack.c exec/bitops.c exec/video.c exec/surface.c exec/texture.c \
+              exec/mathops.c exec/approx.c exec/half.c exec/convert.c exec/format.c exec/warpops.c exec/barrier.c exec/sync.c \
               exec/call.c exec/builtin.c exec/trace.c exec/warp.c exec/block.c exec/grid.c
 CLI_SRC    := cli/lanes.c cli/dump.c cli/expect.c cli/driver.c cli/testrun.c
 LIB_SRC := $(LEXER_SRC) $(PARSER_SRC) $(EXEC_SRC) $(CLI_SRC)
@@ -51,8 +51,8 @@ HEADERS := lexer/lexer.h parser/ir.h parser/parse.h parser/checker.h parser/ops.
 
 FUZZERS := fuzz_frontend fuzz_pipeline fuzz_lanes
 
-TESTS   := check_lexer check_parser check_checker check_diag check_roundtrip check_exec check_video check_math check_kernels \
-           check_builtin
+TESTS   := check_lexer check_parser check_checker check_diag check_roundtrip check_exec check_video check_math check_half \
+           check_kernels check_builtin
 TEST_BIN := $(addprefix $(BUILD)/tests/,$(TESTS))
 
 .PHONY: all check structure bench-builds approx-tables unit-tests cli-tests kernel-tests fuzz-regressions valgrind fault-tests demo bench fuzz install clean deps docs

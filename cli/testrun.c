@@ -2,7 +2,9 @@
  *
  * A case is a NAME...ptx file. Beside it, NAME.lanes.json gives its input and NAME.expect.json
  * its expected final state (NAME is the file name up to its first dot, so kernel.sm_75.ptx and
- * kernel.sm_90.ptx share kernel.lanes.json). The expect file may also say
+ * kernel.sm_90.ptx share kernel.lanes.json); a file named for one of the case's tags,
+ * kernel.debug.expect.json for kernel.sm_80.debug.ptx, comes first (companion()). The expect
+ * file may also say
  *     "exit": 2                     the exit code the case must end with (default 0)
  *     "diagnostic": "text"          text that must appear in its messages
  *     "entry": "name"               the kernel to run
@@ -88,14 +90,35 @@ static bool exists(const char *path)
     return stat(path, &st) == 0 && S_ISREG(st.st_mode);
 }
 
-/* dir/NAME.suffix where NAME is the file name of ptx up to its first dot. */
+static bool ends_with(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), k = strlen(suffix);
+    return n >= k && strcmp(s + n - k, suffix) == 0;
+}
+
+/* The companion file of ptx with this suffix: dir/NAME.TAG.suffix for the file's tags (the parts
+ * between NAME and .ptx, so sm_80 and debug in NAME.sm_80.debug.ptx), the last tag first, else
+ * dir/NAME.suffix; NAME is the file name up to its first dot. So a debug build whose results
+ * legitimately differ (no contraction into fma) has NAME.debug.expect.json. NULL when none is there. */
 static char *companion(const char *ptx, const char *suffix)
 {
     const char *base = strrchr(ptx, '/');
     base = base ? base + 1 : ptx;
     size_t dir_len = (size_t)(base - ptx), name_len = strcspn(base, ".");
-    char *path = xmalloc(dir_len + name_len + strlen(suffix) + 1);
+    const char *tags = base + name_len, *end = ends_with(base, ".ptx") ? base + strlen(base) - 4 : tags;
+    char *path = xmalloc(dir_len + name_len + (size_t)(end > tags ? end - tags : 0) + strlen(suffix) + 1);
     memcpy(path, ptx, dir_len + name_len);
+    for (const char *tag_end = end; tag_end > tags;) {
+        const char *tag = tag_end - 1;     /* the tag's dot */
+        while (*tag != '.')
+            tag--;
+        size_t tag_len = (size_t)(tag_end - tag);
+        memcpy(path + dir_len + name_len, tag, tag_len);
+        strcpy(path + dir_len + name_len + tag_len, suffix);
+        if (exists(path))
+            return path;
+        tag_end = tag;
+    }
     strcpy(path + dir_len + name_len, suffix);
     if (exists(path))
         return path;
@@ -114,12 +137,6 @@ static void add_case(CaseList *list, const char *ptx)
     c->ptx = xstrdup(ptx);
     c->lanes = companion(ptx, ".lanes.json");
     c->expect = companion(ptx, ".expect.json");
-}
-
-static bool ends_with(const char *s, const char *suffix)
-{
-    size_t n = strlen(s), k = strlen(suffix);
-    return n >= k && strcmp(s + n - k, suffix) == 0;
 }
 
 static int by_name(const void *a, const void *b)

@@ -13,9 +13,6 @@
 
 #include "exec.h"
 
-typedef uint64_t Lanes[WARP_SIZE];
-
-
 static inline int64_t sext(uint64_t v, unsigned bits)
 {
     unsigned shift = 64 - bits;
@@ -49,16 +46,6 @@ static inline uint64_t f64_bits(double d)
     uint64_t b;
     memcpy(&b, &d, sizeof b);
     return b;
-}
-
-static void commit(Warp *w, uint32_t row, const uint64_t *result, uint32_t mask, uint32_t defined)
-{
-    uint64_t *dst = w->val[row];
-    if (mask == ALL_LANES)
-        memcpy(dst, result, sizeof(Lanes));
-    else
-        w->prog->kernels->select(dst, result, mask);
-    warp_define(w, row, mask, defined);
 }
 
 static void commit_pred(Warp *w, uint32_t slot, uint32_t value, uint32_t mask, uint32_t defined)
@@ -544,7 +531,7 @@ static void carry_op(Warp *w, const XInstr *x, uint32_t mask)
         r[l] = out;
         carry |= (uint32_t)flag << l;
     }
-    commit(w, x->dst, r, mask, defined);
+    warp_commit(w, x->dst, r, mask, defined);
     /* Where an add consumes a subtraction's flag or a subtraction an add's, the ISA's borrow
      * reading and the H100's gives different results: say so. */
     uint32_t mixed = use_carry ? (subtract ? ~w->carry_by_sub : w->carry_by_sub) & w->carry_defined & mask : 0;
@@ -585,7 +572,7 @@ static void narrow_op(Warp *w, const XInstr *x, uint32_t mask)
             v += c[l];
         r[l] = v & 0xffffffffu;
     }
-    commit(w, x->dst, r, mask, defined);
+    warp_commit(w, x->dst, r, mask, defined);
 }
 
 /* ---- compare, select, predicates ---- */
@@ -659,13 +646,15 @@ static void setp(Warp *w, const XInstr *x, uint32_t mask)
     if (x->boolop)
         c = pred_source(w, x, 2, &defined);
     if (x->op == OP_SET) {
-        /* set: the compare as a value of the destination type, 0xffffffff or 1.0f when true. */
+        /* set: the compare as a value of the destination type, all ones or 1.0 when true. */
         uint32_t v = combine(x->boolop, t, c);
-        uint64_t yes = type_info[x->src_type].cls == 'f' ? 0x3f800000u : 0xffffffffu;
+        int dtype = x->src_type;
+        uint64_t yes = dtype == TYPE_F32 ? 0x3f800000u : dtype == TYPE_F16 ? 0x3c00 : dtype == TYPE_BF16 ? 0x3f80
+                     : width_mask(type_info[dtype].bits);
         Lanes r;
         for (int l = 0; l < WARP_SIZE; l++)
             r[l] = (v >> l & 1) ? yes : 0;
-        commit(w, x->dst, r, mask, defined);
+        warp_commit(w, x->dst, r, mask, defined);
         return;
     }
     if (x->dst_kind == DST_PRED)
@@ -706,7 +695,7 @@ static void selp(Warp *w, const XInstr *x, uint32_t mask)
         int l = __builtin_ctz(k);
         dbits[l] = warp_dbits(w, x->src[(c >> l & 1) ? 0 : 1], l);
     }
-    commit(w, x->dst, r, mask, defined);
+    warp_commit(w, x->dst, r, mask, defined);
     for (; partial; partial &= partial - 1)
         warp_define_bits(w, x->dst, __builtin_ctz(partial), dbits[__builtin_ctz(partial)], x->bits);
 }
@@ -822,89 +811,13 @@ void alu_execute(Warp *w, const XInstr *x, uint32_t mask)
     if (x->cls == 'f' && x->op != OP_MOV) {
         float_op(w, x, mask, r, &defined);
         if (x->dst_kind == DST_VALUE)
-            commit(w, x->dst, r, mask, defined);
+            warp_commit(w, x->dst, r, mask, defined);
         return;
     }
     int_op(w, x, r, &defined);
     uint64_t dbits[WARP_SIZE];
     uint32_t partial = vbits_partial_results(w, x, mask, defined, dbits);
     if (x->dst_kind == DST_VALUE)
-        commit(w, x->dst, r, mask, defined);
+        warp_commit(w, x->dst, r, mask, defined);
     vbits_define_partial(w, x, partial, dbits);
-}
-
-/* mov.v4.b32 {a, b, c, d}, {e, f, g, h}: each element on its own, every source read before
- * any element is written ({a, b} = {b, a} swaps). */
-static void alu_move_vector(Warp *w, const XInstr *x, uint32_t mask)
-{
-    Lanes source[4], bits[4];
-    uint32_t defined[4];
-    for (unsigned i = 0; i < x->vec_count; i++) {
-        memcpy(source[i], w->val[x->src[i]], sizeof source[i]);
-        defined[i] = w->defined[x->src[i]];
-        for (uint32_t k = mask & ~defined[i]; k; k &= k - 1)
-            bits[i][__builtin_ctz(k)] = warp_dbits(w, x->src[i], __builtin_ctz(k));
-    }
-    for (unsigned i = 0; i < x->vec_count; i++) {
-        if (x->vec[i] == NO_SLOT)
-            continue;
-        commit(w, x->vec[i], source[i], mask, defined[i]);
-        for (uint32_t k = mask & ~defined[i]; k; k &= k - 1)
-            warp_define_bits(w, x->vec[i], __builtin_ctz(k), bits[i][__builtin_ctz(k)], x->bits);
-    }
-}
-
-/* mov.b64 d, {lo, hi} and mov.b64 {lo, hi}, d (and other splits): parts are in vec, lowest
- * first. A packed value is defined where every part is; each unpacked part where d is. */
-void alu_move_parts(Warp *w, const XInstr *x, uint32_t mask)
-{
-    if (x->vmove) {
-        alu_move_vector(w, x, mask);
-        return;
-    }
-    unsigned part_bits = x->bits / x->vec_count;
-    uint64_t part_mask = width_mask(part_bits);
-    if (x->pack) {
-        uint32_t defined = ALL_LANES;
-        Lanes r;
-        for (int l = 0; l < WARP_SIZE; l++) {
-            uint64_t v = 0;
-            for (unsigned i = 0; i < x->vec_count; i++)
-                v |= (w->val[x->vec[i]][l] & part_mask) << (i * part_bits);
-            r[l] = v;
-        }
-        for (unsigned i = 0; i < x->vec_count; i++)
-            defined &= w->defined[x->vec[i]];
-        uint64_t dbits[WARP_SIZE];             /* each part's defined bits in its place */
-        uint32_t partial = mask & ~defined;
-        for (uint32_t k = partial; k; k &= k - 1) {
-            int l = __builtin_ctz(k);
-            dbits[l] = 0;
-            for (unsigned i = 0; i < x->vec_count; i++)
-                dbits[l] |= (warp_dbits(w, x->vec[i], l) & part_mask) << (i * part_bits);
-        }
-        if (x->dst_kind != DST_VALUE)
-            return;
-        commit(w, x->dst, r, mask, defined);
-        for (; partial; partial &= partial - 1)
-            warp_define_bits(w, x->dst, __builtin_ctz(partial), dbits[__builtin_ctz(partial)], x->bits);
-        return;
-    }
-    Lanes source, source_bits;
-    memcpy(source, w->val[x->src[0]], sizeof source);     /* {a, b}, a may overwrite the source */
-    uint32_t defined = w->defined[x->src[0]];
-    for (int l = 0; l < WARP_SIZE; l++)
-        source_bits[l] = warp_dbits(w, x->src[0], l);
-    for (unsigned i = 0; i < x->vec_count; i++) {
-        if (x->vec[i] == NO_SLOT)
-            continue;
-        Lanes r;
-        for (int l = 0; l < WARP_SIZE; l++)
-            r[l] = (source[l] >> (i * part_bits)) & part_mask;
-        commit(w, x->vec[i], r, mask, defined);
-        for (uint32_t k = mask & ~defined; k; k &= k - 1) {      /* the part's own bits */
-            int l = __builtin_ctz(k);
-            warp_define_bits(w, x->vec[i], l, source_bits[l] >> (i * part_bits), part_bits);
-        }
-    }
 }

@@ -376,6 +376,38 @@ uint32_t approx_f32(int op, bool full, bool ftz, uint32_t a_bits, uint32_t b_bit
     return isnan(r) ? 0x7fffffffu : bits_of(r);
 }
 
+/* MUFU.EX2.F16/.BF16 and MUFU.TANH.F16/.BF16 (ex2.approx.f16, ex2.approx.ftz.bf16,
+ * tanh.approx.f16, tanh.approx.bf16; a pair is two of them): the f32 unit's result truncated
+ * to the half format, an overflow infinity; NaN gives 0x7fff. This is every one of the H100's
+ * 4 x 65,536 results (../shared/hw/approx, the _all65536_hw_u16 tables; `make approx-tables`
+ * compares them all) but these tanh.approx.f16/.bf16 ones, where the f32 model is a few ulps
+ * off (docs/semantics.md): the H100's own values, by magnitude (the function is odd). */
+static const struct { uint16_t x, r; } TANH_HALF_EXCEPTIONS[] = {
+    { 0x1c00, 0x1c00 }, { 0x1c01, 0x1c01 }, { 0x1c02, 0x1c02 }, { 0x1c03, 0x1c03 }, { 0x1c04, 0x1c04 },
+    { 0x1c05, 0x1c05 }, { 0x1c06, 0x1c06 }, { 0x1c07, 0x1c07 }, { 0x29c6, 0x29c5 }, { 0x2c95, 0x2c93 },
+    { 0x2c96, 0x2c94 }, { 0x2d3f, 0x2d3b }, { 0x2e39, 0x2e34 }, { 0x2e9d, 0x2e97 }, { 0x355b, 0x352a },
+};
+static const uint16_t TANH_BF16_EXCEPTION = 0x3b80;          /* 2^-8: itself */
+
+uint32_t approx_half(int op, int type, bool ftz, uint32_t a)
+{
+    a &= 0xffff;
+    if (half_is_nan(a, type))
+        return 0x7fff;
+    uint32_t sign = a & 0x8000, mag = a & 0x7fff;
+    if (op == OP_TANH && type == TYPE_F16)
+        for (size_t i = 0; i < sizeof TANH_HALF_EXCEPTIONS / sizeof TANH_HALF_EXCEPTIONS[0]; i++)
+            if (TANH_HALF_EXCEPTIONS[i].x == mag)
+                return sign | TANH_HALF_EXCEPTIONS[i].r;
+    if (op == OP_TANH && type == TYPE_BF16 && mag == TANH_BF16_EXCEPTION)
+        return a;
+    float r = f32_of(approx_f32(op, false, ftz, bits_of((float)half_decode(a, type)), 0));
+    double overflow = type == TYPE_F16 ? 0x1p16 : 0x1p128;
+    if (fabsf(r) >= overflow)
+        return half_encode(copysign(INFINITY, r), type, MOD_RZ, false);
+    return half_encode(r, type, MOD_RZ, false);
+}
+
 /* MUFU.RCP64H / MUFU.RSQ64H: the input's high word only (subnormals flushed); the result's high
  * word is the f32 unit's result truncated to 20 mantissa bits (this reproduces all 2^20 tabled
  * rcp results), the low word 0; a NaN, infinite or subnormal high word decides alone. */

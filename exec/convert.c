@@ -213,8 +213,88 @@ static uint64_t int_to_int(uint64_t v, unsigned from, bool from_signed, unsigned
     return (u > hi ? hi : u) & width_mask(to);
 }
 
+/* The conversions into and out of the narrow formats that convert_narrow runs (PTX ISA cvt, up
+ * to sm_90): to f16 or bf16 from f32 with .relu or .satfinite; to f16x2 or bf16x2 from two
+ * f32 (d, a, b); to tf32 from f32 (.rna with or without .satfinite, .rn or .rz with .relu or
+ * .satfinite); to e4m3x2 or e5m2x2 (.rn.satfinite) from two f32 or from f16x2; to f16x2 (.rn)
+ * from e4m3x2 or e5m2x2. The others (the sm_100 formats e2m1x2, e2m3x2, e3m2x2, ue8m0x2,
+ * four-value packs, .rs) are refused by lower.c. */
+bool convert_narrow_form(int to, int from, bool relu, bool satfinite, int rounding, unsigned operands)
+{
+    bool to_half = to == TYPE_F16 || to == TYPE_BF16, to_pair = to == TYPE_F16X2 || to == TYPE_BF16X2;
+    bool to_fp8 = to == TYPE_E4M3X2 || to == TYPE_E5M2X2, from_fp8 = from == TYPE_E4M3X2 || from == TYPE_E5M2X2;
+    bool rn_or_rz = rounding == MOD_RN || rounding == MOD_RZ;
+    if (from == TYPE_F32 && to_half)
+        return (relu || satfinite) && rn_or_rz && operands == 2;
+    if (from == TYPE_F32 && to_pair)
+        return rn_or_rz && operands == 3;
+    if (from == TYPE_F32 && to == TYPE_TF32)
+        return operands == 2 && (rounding == MOD_RNA ? !relu : rn_or_rz);
+    if (to_fp8 && (from == TYPE_F32 || from == TYPE_F16X2))
+        return rounding == MOD_RN && satfinite && operands == (from == TYPE_F32 ? 3u : 2u);
+    if (to == TYPE_F16X2 && from_fp8)
+        return rounding == MOD_RN && !satfinite && operands == 2;
+    return false;
+}
+
+/* One value of a narrow conversion: v (exact) to the format `to` in x's rounding, with
+ * .relu (a negative result +0, NaN the canonical NaN) and .satfinite. */
+static uint32_t narrow_value(const XInstr *x, double v, int to)
+{
+    int part = to == TYPE_F16X2 ? TYPE_F16 : to == TYPE_BF16X2 ? TYPE_BF16 : to;
+    if (x->relu && !isnan(v) && signbit(v))      /* -0 too (half_cvtx_028) */
+        v = 0;
+    return half_encode(v, part, x->rounding, x->satfinite);
+}
+
+/* cvt in one of convert_narrow_form's forms: with two sources, a goes to the upper part of d
+ * and b to the lower; from a pair, each part converts on its own. Each part of d is defined
+ * where the source part it comes from is. */
+static void convert_narrow(Warp *w, const XInstr *x, uint32_t mask)
+{
+    bool from_pair = x->src_type == TYPE_F16X2 || x->src_type == TYPE_E4M3X2 || x->src_type == TYPE_E5M2X2;
+    unsigned parts = x->src_count == 2 || from_pair ? 2 : 1, part_bits = x->bits / parts;
+    unsigned src_part = from_pair ? type_info[x->src_type].bits / 2 : 32;
+    int src_part_type = x->src_type == TYPE_F16X2 ? TYPE_F16 : x->src_type == TYPE_E4M3X2 ? TYPE_E4M3
+                      : x->src_type == TYPE_E5M2X2 ? TYPE_E5M2 : TYPE_F32;
+    uint64_t *d = w->val[x->dst];
+    uint64_t r[WARP_SIZE], dbits[WARP_SIZE];
+    uint32_t defined = mask;
+    for (unsigned i = 0; i < x->src_count; i++)
+        defined &= w->defined[x->src[i]];
+    for (int l = 0; l < WARP_SIZE; l++) {
+        if (!(mask >> l & 1))
+            continue;
+        r[l] = 0;
+        dbits[l] = 0;
+        for (unsigned p = 0; p < parts; p++) {
+            /* part p of d (p = 1 the upper): from source a (src[0]) when two sources give it */
+            uint32_t row = x->src_count == 2 ? x->src[1 - p] : x->src[0];
+            unsigned shift = from_pair ? p * src_part : 0;
+            uint64_t bits = w->val[row][l] >> shift & width_mask(src_part);
+            double v = src_part_type == TYPE_F32 ? float_from_bits(bits, 32, false) : half_decode((uint32_t)bits, src_part_type);
+            r[l] |= (uint64_t)narrow_value(x, v, x->type) << (p * part_bits);
+            uint64_t need = width_mask(src_part) << shift;
+            if ((warp_dbits(w, row, l) & need) == need)
+                dbits[l] |= width_mask(part_bits) << (p * part_bits);
+        }
+    }
+    if (x->dst_kind != DST_VALUE)
+        return;
+    for (int l = 0; l < WARP_SIZE; l++)
+        if (mask >> l & 1)
+            d[l] = r[l];
+    warp_define(w, x->dst, mask, defined);
+    for (uint32_t k = mask & ~defined; k; k &= k - 1)
+        warp_define_bits(w, x->dst, __builtin_ctz(k), dbits[__builtin_ctz(k)], x->bits);
+}
+
 void convert_execute(Warp *w, const XInstr *x, uint32_t mask)
 {
+    if (x->narrow) {
+        convert_narrow(w, x, mask);
+        return;
+    }
     const uint64_t *a = w->val[x->src[0]];
     unsigned to = x->bits, from = type_info[x->src_type].bits;
     char to_cls = x->cls, from_cls = type_info[x->src_type].cls;

@@ -107,7 +107,9 @@ typedef struct XInstr {
     uint8_t boolop;            /* setp .and/.or/.xor (a Mod) or 0 */
     uint8_t rounding;          /* a Mod among rn rz rm rp, or 0 */
     bool ftz, sat, clamp, wide, hi;
-    bool relu;                 /* min/max.relu: negative results become 0 */
+    bool relu;                 /* min/max.relu, fma.relu, cvt.relu: negative results become 0 */
+    bool satfinite;            /* cvt.satfinite: beyond the largest finite value, that value */
+    bool narrow;               /* cvt into or out of a packed, tf32 or fp8 format, or .relu/.satfinite */
     bool nan_out;              /* min/max.NaN: a NaN operand gives NaN */
     bool xorsign_abs;          /* min/max.xorsign.abs */
     bool carry_out;            /* .cc: writes the lane's carry flag */
@@ -432,6 +434,31 @@ static inline const Image *image_of(const Block *b, uint64_t handle)
     return handle - IMAGE_HANDLE_BASE < b->image_count ? &b->images[handle - IMAGE_HANDLE_BASE] : NULL;
 }
 
+/* The lowering's state (lower.c), which operand.c and callsite.c lower operands and calls in. */
+typedef struct Loader {
+    Program *p;
+    Memory *mem;               /* where the memory plan goes: the block's */
+    Diag *diag;
+    const FuncLayout *cur;     /* the function being loaded */
+    uint32_t total_preds;      /* constant predicates follow every function's predicates */
+    uint32_t sreg_row[SREG_COUNT][4];    /* row of each special register component */
+    VEC(uint64_t) immediates;             /* values of the immediate rows, in order */
+    Layout layout;             /* what each name means, where it lives */
+    bool failed;
+} Loader;
+
+void operand_cannot(Loader *ld, const Instr *in, const char *what);      /* "ptxrun cannot execute ... yet" */
+uint64_t operand_immediate_bits(const Operand *o, int type);
+uint32_t operand_immediate_row(Loader *ld, uint64_t bits);              /* a placeholder row until the end */
+bool operand_find_symbol(const Loader *ld, const Operand *o, Symbol *out);
+uint32_t operand_source(Loader *ld, const Instr *in, const Operand *o, int type, XInstr *x, unsigned i);
+void operand_address(Loader *ld, const Instr *in, const Operand *o, XInstr *x);
+void operand_data(Loader *ld, const Instr *in, const Operand *o, XInstr *x, bool store);
+void operand_destination(Loader *ld, const Instr *in, const Operand *o, XInstr *x);
+void callsite_load(Loader *ld, const Instr *in, XInstr *x);             /* call: Program.calls */
+void image_load(Loader *ld, const Instr *in, XInstr *x);                /* tex tld4 txq suld sust suq istypep */
+
+
 /* lower.c: the checked IR lowered into a Program; the memory plan goes into mem. False after
  * reporting what cannot run (lower_free then releases what was made). */
 bool lower_program(Program *p, Memory *mem, Module *m, Function *fn, Diag *diag, uint32_t stack_bytes);
@@ -494,6 +521,19 @@ static inline void warp_define(Warp *w, uint32_t row, uint32_t mask, uint32_t de
     for (uint32_t k = mask & ~defined; k; k &= k - 1)
         w->bits[row][__builtin_ctz(k)] = 0;
     w->defined[row] = (w->defined[row] & ~mask) | (defined & mask);
+}
+
+typedef uint64_t Lanes[WARP_SIZE];   /* one value per lane */
+
+/* The lanes of mask get result into row, defined where defined says. */
+static inline void warp_commit(Warp *w, uint32_t row, const uint64_t *result, uint32_t mask, uint32_t defined)
+{
+    uint64_t *dst = w->val[row];
+    if (mask == ALL_LANES)
+        memcpy(dst, result, WARP_SIZE * sizeof *dst);
+    else
+        w->prog->kernels->select(dst, result, mask);
+    warp_define(w, row, mask, defined);
 }
 
 /* Lane l of row gets the defined bits dbits of a value `width` bits wide. */
@@ -601,7 +641,7 @@ void trace_step(FILE *out, const Warp *w, const ExecOptions *o, uint32_t pc, uin
 void alu_execute(Warp *w, const XInstr *x, uint32_t mask);
 void alu_kernel_forms(XInstr *x);                                 /* lower.c: sets kop and kcmp */
 void alu_kernel(Warp *w, const XInstr *x, uint32_t mask);         /* one with kop or kcmp */
-void alu_move_parts(Warp *w, const XInstr *x, uint32_t mask);   /* mov packing and unpacking */
+void pack_execute(Warp *w, const XInstr *x, uint32_t mask);     /* pack.c: mov packing, unpacking, mov.v4 */
 
 /* bitops.c: popc clz bfind brev bfe bfi prmt lop3 bmsk szext, integer div and rem. */
 void bitops_execute(Warp *w, const XInstr *x, uint32_t mask);
@@ -624,9 +664,22 @@ void mathops_execute(Warp *w, const XInstr *x, uint32_t mask);
 /* approx.c: the H100's .approx/.full results (op an OP_ code; f32 operands and result as bits). */
 uint32_t approx_f32(int op, bool full, bool ftz, uint32_t a, uint32_t b);
 uint64_t approx_f64(int op, bool ftz, uint64_t a);     /* rcp.approx.ftz.f64, rsqrt.approx[.ftz].f64 */
+uint32_t approx_half(int op, int type, bool ftz, uint32_t a);   /* ex2, tanh of one f16 or bf16 */
+
+/* half.c: f16, bf16 (alone and in pairs), tf32, e4m3, e5m2: arithmetic, compares, rounding. */
+enum { HALF_FTZ = 1, HALF_SAT = 2, HALF_RELU = 4, HALF_NAN = 8, HALF_XORSIGN = 16 };   /* half_op flags */
+uint32_t half_op(int op, int type, unsigned flags, uint32_t a, uint32_t b, uint32_t c);   /* one 16-bit half */
+bool half_compare(int cmp, int type, bool ftz, uint32_t a, uint32_t b);
+double half_decode(uint32_t v, int type);                     /* exact; NaN for any NaN */
+bool half_is_nan(uint32_t v, int type);
+uint32_t half_encode(double v, int type, int mode, bool satfinite);   /* v exact or rounded to odd */
+bool half_type(int type);                                     /* f16 f16x2 bf16 bf16x2 */
+bool half_executes(const XInstr *x);                          /* lower.c: an ALU instruction for half.c */
+void half_execute(Warp *w, const XInstr *x, uint32_t mask);
 
 /* convert.c */
 void convert_execute(Warp *w, const XInstr *x, uint32_t mask);
+bool convert_narrow_form(int to, int from, bool relu, bool satfinite, int rounding, unsigned operands);
 double convert_small_to_double(uint64_t bits, int type);     /* f16, bf16 */
 bool convert_is_nan(uint64_t bits, int type);                  /* f16, bf16, f32, f64 */
 uint64_t convert_nan(uint64_t bits, int from, int to);         /* a NaN in another format, quieted */

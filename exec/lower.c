@@ -3,259 +3,13 @@
  * an XInstr whose every operand is a row of lane values (registers, special registers and
  * immediates alike) or a predicate slot, with its executor family and decoded suffixes; each
  * function's code range, rows and frame (layout.c); call sites; reconvergence points (cfg.c);
- * and the memory plan, the regions of every variable, in the block's Memory.
+ * and the memory plan, the regions of every variable, in the block's Memory. Operands are
+ * lowered by operand.c, calls by callsite.c.
  * Requires: a module checked without errors. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "exec.h"
-
-typedef struct Loader {
-    Program *p;
-    Memory *mem;               /* where the memory plan goes: the block's */
-    Diag *diag;
-    const FuncLayout *cur;     /* the function being loaded */
-    uint32_t total_preds;      /* constant predicates follow every function's predicates */
-    uint32_t sreg_row[SREG_COUNT][4];    /* row of each special register component */
-    VEC(uint64_t) immediates;             /* values of the immediate rows, in order */
-    Layout layout;             /* what each name means, where it lives */
-    bool failed;
-} Loader;
-
-static void load_call(Loader *ld, const Instr *in, XInstr *x);
-
-static void cannot(Loader *ld, const Instr *in, const char *what)
-{
-    diag_at(ld->diag, DIAG_ERROR, in->at, "ptxrun cannot execute %s yet", what);
-    ld->failed = true;
-}
-
-
-
-/* The bits an immediate stands for as an operand of the given type. */
-static uint64_t immediate_bits(const Operand *o, int type)
-{
-    unsigned bits = type_info[type].bits;
-    char cls = type_info[type].cls;
-    if (o->kind == OPND_INT) {
-        if (cls == 'f' && bits == 32) {
-            float f = (float)(int64_t)o->u.bits;
-            uint32_t b;
-            memcpy(&b, &f, sizeof b);
-            return b;
-        }
-        if (cls == 'f' && bits == 64) {
-            double d = (double)(int64_t)o->u.bits;
-            uint64_t b;
-            memcpy(&b, &d, sizeof b);
-            return b;
-        }
-        return o->u.bits & width_mask(bits);
-    }
-    if (o->kind == OPND_F32 && bits == 64) {
-        float f;
-        uint32_t b32 = (uint32_t)o->u.bits;
-        memcpy(&f, &b32, sizeof f);
-        double d = f;
-        uint64_t b;
-        memcpy(&b, &d, sizeof b);
-        return b;
-    }
-    if (o->kind == OPND_F64 && bits <= 32) {
-        double d;
-        memcpy(&d, &o->u.bits, sizeof d);
-        float f = (float)d;
-        uint32_t b;
-        memcpy(&b, &f, sizeof b);
-        return b;
-    }
-    return o->u.bits & width_mask(bits);
-}
-
-static uint32_t immediate_row(Loader *ld, uint64_t bits)
-{
-    for (uint32_t i = 0; i < ld->immediates.len; i++)
-        if (ld->immediates.data[i] == bits)
-            return NO_SLOT - 1 - i;       /* placeholder, fixed once the sreg rows are counted */
-    VEC_PUSH(&ld->p->m->arena, ld->immediates, bits);
-    return NO_SLOT - ld->immediates.len;
-}
-
-static bool sreg_supported(int sreg)
-{
-    switch (sreg) {
-    case SREG_TID: case SREG_NTID: case SREG_LANEID: case SREG_WARPID: case SREG_NWARPID:
-    case SREG_CTAID: case SREG_NCTAID: case SREG_LANEMASK_EQ: case SREG_LANEMASK_LT:
-    case SREG_LANEMASK_LE: case SREG_LANEMASK_GT: case SREG_LANEMASK_GE: case SREG_WARP_SZ:
-    case SREG_SMID: case SREG_NSMID: case SREG_GRIDID: case SREG_DYNAMIC_SMEM_SIZE:
-    case SREG_TOTAL_SMEM_SIZE: case SREG_CLOCK: case SREG_CLOCK_HI: case SREG_CLOCK64: case SREG_GLOBALTIMER:
-    case SREG_GLOBALTIMER_LO: case SREG_GLOBALTIMER_HI:
-        return true;
-    default:
-        return false;
-    }
-}
-
-/* The variable (or function) an operand names. */
-static bool find_symbol(const Loader *ld, const Operand *o, Symbol *out)
-{
-    return layout_find(&ld->layout, ld->p, ld->cur ? (uint32_t)(ld->cur - ld->p->funcs) : NO_SLOT, o->u.ref.name,
-                       o->u.ref.target, out);
-}
-
-/* A value source: register, special register or immediate, as a row. Predicates: a slot. */
-static uint32_t source_row(Loader *ld, const Instr *in, const Operand *o, int type, XInstr *x, unsigned i)
-{
-    Program *prog = ld->p;
-    switch (o->kind) {
-    case OPND_REG:
-        return ld->cur->row_base + o->u.slot;
-    case OPND_PRED:
-        x->src_pred |= (uint8_t)(1u << i);
-        if (o->flags & OPNDF_NOT)
-            x->src_not |= (uint8_t)(1u << i);
-        return ld->cur->pred_base + o->u.slot;
-    case OPND_SREG: {
-        if (!sreg_supported(o->u.sreg)) {
-            char what[64];
-            snprintf(what, sizeof what, "a read of '%s'", sreg_info[o->u.sreg].name);
-            cannot(ld, in, what);
-            return 0;
-        }
-        uint32_t *row = &ld->sreg_row[o->u.sreg][o->component];
-        switch (o->u.sreg) {
-        case SREG_CLOCK: case SREG_CLOCK_HI: case SREG_CLOCK64: case SREG_GLOBALTIMER: case SREG_GLOBALTIMER_LO:
-        case SREG_GLOBALTIMER_HI:
-            x->reads_clock = true;       /* builtin_clock sets it before the instruction runs */
-            break;
-        default:
-            break;
-        }
-        if (*row == NO_SLOT)
-            *row = prog->row_count++;
-        return *row;
-    }
-    case OPND_INT:
-    case OPND_F32:
-    case OPND_F64:
-        if (type == TYPE_PRED) {          /* mov.pred p, 1: the constant predicate slots */
-            x->src_pred |= (uint8_t)(1u << i);
-            return ld->total_preds + (o->u.bits != 0);
-        }
-        return immediate_row(ld, immediate_bits(o, type));
-    case OPND_REG_OFFSET: {                /* r+imm: computed into a row of its own first */
-        const Operand *r = &o->u.group.elems[0];
-        if (x->adjust_bits || type == TYPE_PRED) {
-            cannot(ld, in, "more than one register plus an offset in an instruction");
-            return 0;
-        }
-        unsigned bits = type_info[ld->cur->fn->regs.data[r->u.slot].type].bits;
-        x->adjust_bits = (uint8_t)(bits ? bits : type_info[type].bits ? type_info[type].bits : 64);
-        x->adjust_from = ld->cur->row_base + r->u.slot;
-        x->adjust_by = o->u.group.offset;
-        x->adjust_row = prog->row_count++;
-        return x->adjust_row;
-    }
-    case OPND_SYM: {
-        Symbol s;
-        if (!find_symbol(ld, o, &s)) {
-            char what[160];
-            snprintf(what, sizeof what, "the address of '%s'", o->u.ref.name);
-            cannot(ld, in, what);
-            return 0;
-        }
-        if (s.row != NO_SLOT) {               /* in a .func's frame: a different address in each call */
-            if (o->u.ref.offset)
-                cannot(ld, in, "the address of a function's frame variable plus an offset");
-            return s.row;
-        }
-        return immediate_row(ld, (s.address + (uint64_t)o->u.ref.offset) & width_mask(type_info[type].bits));
-    }
-    default:
-        cannot(ld, in, "an instruction with this operand");
-        return 0;
-    }
-}
-
-/* The address operand [base + offset]: base a register, a variable, or nothing. */
-static void load_address(Loader *ld, const Instr *in, const Operand *o, XInstr *x)
-{
-    if (o->kind != OPND_ADDR) {
-        cannot(ld, in, "this address");
-        return;
-    }
-    x->offset = o->u.group.offset;
-    x->addr_bits = 64;
-    Symbol s;
-    if (o->count == 1 && o->u.group.elems[0].kind == OPND_SYM && find_symbol(ld, &o->u.group.elems[0], &s)) {
-        /* A variable: accessed in its own space (a function's parameters live in its frame, in
-         * .local; a generic access of a variable is one in its space). */
-        if (x->space != SPACE_NONE && x->space != s.declared) {
-            diag_at(ld->diag, DIAG_ERROR, in->at, "'%s' names '%s', a %s variable: the state spaces differ",
-                    in->mnemonic, s.name, mem_space_name(s.declared));
-            ld->failed = true;
-            return;
-        }
-        x->space = s.space;
-        if (s.row != NO_SLOT) {
-            x->src[0] = s.row;
-            x->src_count = 1;
-            x->offset += o->u.group.elems[0].u.ref.offset;
-            return;
-        }
-    }
-    if (ld->cur != ld->p->funcs && x->space == SPACE_PARAM) {
-        diag_at(ld->diag, DIAG_ERROR, in->at, "'%s' through an address in a .func: a function's parameters "
-                "are in .local, where the address of one (mov) points; read it with ld.local, or by name",
-                in->mnemonic);
-        ld->failed = true;
-        return;
-    }
-    if (o->count == 0) {
-        x->src[0] = immediate_row(ld, 0);
-    } else if (o->count == 1) {
-        const Operand *base = &o->u.group.elems[0];
-        x->src[0] = source_row(ld, in, base, TYPE_U64, x, 0);
-        if (base->kind == OPND_REG && type_info[ld->cur->fn->regs.data[base->u.slot].type].bits < 64)
-            x->addr_bits = 32;                 /* a 32-bit address: [%r + imm] wraps in 32 bits */
-    } else {
-        cannot(ld, in, "this address");
-    }
-    x->src_count = 1;
-}
-
-/* The register (or registers, for .v2/.v4) that ld writes or st reads. */
-static void load_data_operand(Loader *ld, const Instr *in, const Operand *o, XInstr *x, bool store)
-{
-    unsigned n = o->kind == OPND_VEC ? o->count : 1;
-    if (n != x->vec_count || n > 4) {
-        cannot(ld, in, "a vector operand whose size does not match");
-        return;
-    }
-    for (unsigned i = 0; i < n; i++) {
-        const Operand *e = o->kind == OPND_VEC ? &o->u.group.elems[i] : o;
-        if (e->kind == OPND_SINK) {
-            x->vec[i] = NO_SLOT;
-        } else if (e->kind == OPND_REG) {
-            x->vec[i] = ld->cur->row_base + e->u.slot;
-            if (!store && i == 0)
-                x->dst_bits = (uint8_t)type_info[ld->cur->fn->regs.data[e->u.slot].type].bits;
-        } else if (store && (e->kind == OPND_INT || e->kind == OPND_F32 || e->kind == OPND_F64)) {
-            x->vec[i] = immediate_row(ld, immediate_bits(e, x->type));
-        } else if (store && e->kind == OPND_REG_OFFSET) {
-            x->vec[i] = source_row(ld, in, e, x->type, x, 1);
-        } else {
-            cannot(ld, in, "this data operand");
-            return;
-        }
-    }
-    if (!store) {
-        x->dst_kind = DST_VALUE;
-        x->dst = x->vec[0];
-        if (x->dst_bits < x->bits)
-            x->dst_bits = x->bits;
-    }
-}
 
 /* The type each source operand is read as. */
 static int source_type(const Instr *in, unsigned i)
@@ -294,33 +48,6 @@ static int source_type(const Instr *in, unsigned i)
     }
 }
 
-static void load_destination(Loader *ld, const Instr *in, const Operand *o, XInstr *x)
-{
-    const Operand *value = o;
-    if (o->kind == OPND_PAIR) {
-        value = &o->u.group.elems[0];
-        const Operand *p = &o->u.group.elems[1];
-        x->dst_pred = p->kind == OPND_PRED ? ld->cur->pred_base + p->u.slot : NO_SLOT;
-    }
-    switch (value->kind) {
-    case OPND_REG:
-        x->dst_kind = DST_VALUE;
-        x->dst = ld->cur->row_base + value->u.slot;
-        break;
-    case OPND_PRED:
-        x->dst_kind = DST_PRED;
-        x->dst = ld->cur->pred_base + value->u.slot;
-        break;
-    case OPND_SINK:
-        x->dst_kind = DST_NONE;
-        break;
-    case OPND_VEC:
-        cannot(ld, in, "a vector destination");
-        break;
-    default:
-        cannot(ld, in, "this destination");
-    }
-}
 
 /* Which variants of the executable opcodes the executor covers; the rest are reported. */
 static void check_variant(Loader *ld, const Instr *in, const XInstr *x)
@@ -334,30 +61,32 @@ static void check_variant(Loader *ld, const Instr *in, const XInstr *x)
     bool half_atomic_add = (in->op == OP_ATOM || in->op == OP_RED) && x->mode == MOD_ADD &&
                            (x->type == TYPE_F16 || x->type == TYPE_F16X2 || x->type == TYPE_BF16 ||
                             x->type == TYPE_BF16X2);   /* add.noftz: each half on its own (mem.c) */
+    bool half_arith = half_type(x->type) && ((x->family == FAM_ALU && in->op != OP_SELP) ||
+                                             in->op == OP_EX2 || in->op == OP_TANH);   /* half.c, approx.c */
     bool half_float = x->cls == 'f' && x->type != TYPE_F32 && x->type != TYPE_F64 && !moves_bits &&
-                      !half_atomic_add;
+                      !half_atomic_add && !half_arith;
     bool min_max = in->op == OP_MIN || in->op == OP_MAX;
-    bool relu_ok = min_max && x->type == TYPE_S32;
-    bool min_max_f32 = min_max && x->type == TYPE_F32;
+    bool relu_ok = (min_max && x->type == TYPE_S32) || (in->op == OP_FMA && half_arith) || in->op == OP_CVT;
+    bool min_max_f32 = min_max && (x->type == TYPE_F32 || half_arith);
     bool xorsign_ok = min_max_f32 && ir_has_mod(in, MOD_XORSIGN) && ir_has_mod(in, MOD_ABS);
     if (half_float || x->type == TYPE_B128)
-        cannot(ld, in, what);
+        operand_cannot(ld, in, what);
     else if ((ir_has_mod(in, MOD_CC) && x->cls == 'f') || (ir_has_mod(in, MOD_RELU) && !relu_ok) ||
              (ir_has_mod(in, MOD_NAN_) && !min_max_f32) ||
-             ir_has_mod(in, MOD_SATFINITE) || ir_has_mod(in, MOD_RNA) || ir_has_mod(in, MOD_RS) ||
+             ((ir_has_mod(in, MOD_SATFINITE) || ir_has_mod(in, MOD_RNA)) && in->op != OP_CVT) || ir_has_mod(in, MOD_RS) ||
              (ir_has_mod(in, MOD_XORSIGN) && !xorsign_ok) ||
              (ir_has_mod(in, MOD_ABS) && in->op != OP_ABS && !xorsign_ok))
-        cannot(ld, in, what);
+        operand_cannot(ld, in, what);
     else if ((in->op == OP_MIN || in->op == OP_MAX) && in->operand_count == 4)
-        cannot(ld, in, "three-input min/max");
+        operand_cannot(ld, in, "three-input min/max");
     else if (in->op == OP_PRMT && in->mod_count > 1)
-        cannot(ld, in, what);
+        operand_cannot(ld, in, what);
     else if (in->op == OP_LOP3 && (in->operand_count != 5 || in->operands[0].kind == OPND_PAIR))
-        cannot(ld, in, what);
+        operand_cannot(ld, in, what);
     else if (x->sat && x->cls != 'f' && in->op != OP_CVT && in->op != OP_CVT_PACK && x->family != FAM_VIDEO &&
              !(x->type == TYPE_S32 && (in->op == OP_ADD || in->op == OP_SUB)) &&
              !(x->type == TYPE_S32 && x->hi && (in->op == OP_MAD || in->op == OP_MAD24)))
-        cannot(ld, in, what);
+        operand_cannot(ld, in, what);
 }
 
 /* bar / barrier {.cta} .sync / .arrive / .red.popc.u32 / .red.and|or.pred, {.aligned}, as the
@@ -371,13 +100,13 @@ static void load_barrier(Loader *ld, const Instr *in, XInstr *x)
                 x->mode == MOD_AND ? BARRIER_RED_AND : BARRIER_RED_OR;
     unsigned n = in->operand_count, first = x->barrier == BARRIER_RED;
     if (x->barrier == BARRIER_RED)
-        load_destination(ld, in, &in->operands[0], x);
-    x->src[0] = source_row(ld, in, &in->operands[first], TYPE_U32, x, 0);
+        operand_destination(ld, in, &in->operands[0], x);
+    x->src[0] = operand_source(ld, in, &in->operands[first], TYPE_U32, x, 0);
     x->has_count = n - first - (x->barrier == BARRIER_RED) == 2;
-    x->src[1] = x->has_count ? source_row(ld, in, &in->operands[first + 1], TYPE_U32, x, 1) : x->src[0];
+    x->src[1] = x->has_count ? operand_source(ld, in, &in->operands[first + 1], TYPE_U32, x, 1) : x->src[0];
     x->src_count = 2;
     if (x->barrier == BARRIER_RED) {
-        x->src[2] = source_row(ld, in, &in->operands[n - 1], TYPE_PRED, x, 2);
+        x->src[2] = operand_source(ld, in, &in->operands[n - 1], TYPE_PRED, x, 2);
         x->src_count = 3;
     }
 }
@@ -388,10 +117,10 @@ static void load_atomic(Loader *ld, const Instr *in, XInstr *x)
 {
     unsigned first = in->op == OP_ATOM, values = x->mode == MOD_CAS ? 2 : 1;
     if (first)
-        load_destination(ld, in, &in->operands[0], x);
-    load_address(ld, in, &in->operands[first], x);
+        operand_destination(ld, in, &in->operands[0], x);
+    operand_address(ld, in, &in->operands[first], x);
     for (unsigned i = 0; i < values; i++)
-        x->vec[i] = source_row(ld, in, &in->operands[first + 1 + i], x->type, x, 1 + i);
+        x->vec[i] = operand_source(ld, in, &in->operands[first + 1 + i], x->type, x, 1 + i);
     x->vec_count = (uint8_t)values;
 }
 
@@ -401,14 +130,14 @@ static void load_memory(Loader *ld, const Instr *in, XInstr *x)
     if (!x->vec_count)
         x->vec_count = 1;
     if (in->op == OP_LD) {
-        load_data_operand(ld, in, &in->operands[0], x, false);
-        load_address(ld, in, &in->operands[1], x);
+        operand_data(ld, in, &in->operands[0], x, false);
+        operand_address(ld, in, &in->operands[1], x);
     } else if (in->op == OP_ST) {
-        load_address(ld, in, &in->operands[0], x);
-        load_data_operand(ld, in, &in->operands[1], x, true);
+        operand_address(ld, in, &in->operands[0], x);
+        operand_data(ld, in, &in->operands[1], x, true);
     } else {
-        load_destination(ld, in, &in->operands[0], x);
-        x->src[0] = source_row(ld, in, &in->operands[1], x->type, x, 0);
+        operand_destination(ld, in, &in->operands[0], x);
+        x->src[0] = operand_source(ld, in, &in->operands[1], x->type, x, 0);
         x->src_count = 1;
     }
 }
@@ -418,97 +147,16 @@ static void load_vector_move(Loader *ld, const Instr *in, XInstr *x)
 {
     const Operand *d = &in->operands[0], *a = &in->operands[1];
     if (d->kind != OPND_VEC || a->kind != OPND_VEC || d->count != x->vec_count || a->count != x->vec_count) {
-        cannot(ld, in, "mov.v2/.v4 without a vector of that size on each side");
+        operand_cannot(ld, in, "mov.v2/.v4 without a vector of that size on each side");
         return;
     }
     for (unsigned i = 0; i < x->vec_count; i++) {
         const Operand *e = &d->u.group.elems[i];
         x->vec[i] = e->kind == OPND_REG ? ld->cur->row_base + e->u.slot : NO_SLOT;
-        x->src[i] = source_row(ld, in, &a->u.group.elems[i], x->type, x, i);
+        x->src[i] = operand_source(ld, in, &a->u.group.elems[i], x->type, x, i);
     }
     x->src_count = x->vec_count;
     x->vmove = true;
-}
-
-/* tex tld4 suld: d, [h, {coordinates}]; sust: [h, {coordinates}], c; txq suq: d, [h]; istypep:
- * p, h. The handle becomes src[0], the coordinates coord[], the data registers vec[]. */
-static void load_image(Loader *ld, const Instr *in, XInstr *x)
-{
-    image_lower(x, in);
-    ld->p->uses_images = true;
-    bool store = in->op == OP_SUST;
-    if (in->operand_count != 2) {
-        char what[96];
-        snprintf(what, sizeof what, "'%s' with %u operands", in->mnemonic, in->operand_count);
-        cannot(ld, in, what);
-        return;
-    }
-    const Operand *addr = &in->operands[store ? 0 : 1], *data = &in->operands[store ? 1 : 0];
-    if (in->op == OP_ISTYPEP) {
-        load_destination(ld, in, data, x);
-        x->src[0] = source_row(ld, in, addr, TYPE_U64, x, 0);
-        x->src_count = 1;
-        return;
-    }
-    unsigned want = x->coord_count ? 2 : 1;
-    if (addr->kind == OPND_ADDR && addr->count == want + 1 && in->op != OP_SULD && in->op != OP_SUQ) {
-        cannot(ld, in, "a texture with a separate sampler (independent texturing mode)");
-        return;
-    }
-    if (addr->kind != OPND_ADDR || addr->count != want || addr->u.group.offset) {
-        diag_at(ld->diag, DIAG_ERROR, in->at, "'%s' takes %s", in->mnemonic,
-                want == 2 ? "[handle, {coordinates}]" : "[handle]");
-        ld->failed = true;
-        return;
-    }
-    const Operand *h = &addr->u.group.elems[0];
-    if (h->kind != OPND_REG) {
-        cannot(ld, in, "a texture or surface named by a variable (.texref, .surfref); a handle in a .u64 "
-               "register runs");
-        return;
-    }
-    x->src[0] = source_row(ld, in, h, TYPE_U64, x, 0);
-    x->src_count = 1;
-    if (want == 2) {
-        const Operand *c = &addr->u.group.elems[1];
-        unsigned n = c->kind == OPND_VEC ? c->count : 1;
-        if (n != x->coord_count) {
-            diag_at(ld->diag, DIAG_ERROR, c->at, "'%s' takes %u coordinates, not %u", in->mnemonic,
-                    x->coord_count, n);
-            ld->failed = true;
-            return;
-        }
-        for (unsigned i = 0; i < n; i++) {
-            bool layer = i == 0 && (x->geom == GEOM_A1D || x->geom == GEOM_A2D);
-            const Operand *e = c->kind == OPND_VEC ? &c->u.group.elems[i] : c;
-            x->coord[i] = source_row(ld, in, e, layer ? TYPE_U32 : x->src_type, x, 1);
-        }
-    }
-    if (in->op == OP_TXQ || in->op == OP_SUQ) {
-        load_destination(ld, in, data, x);
-        return;
-    }
-    unsigned n = data->kind == OPND_VEC ? data->count : 1;
-    if (n != x->vec_count) {
-        diag_at(ld->diag, DIAG_ERROR, data->at, "'%s' moves %u registers, not %u", in->mnemonic, x->vec_count, n);
-        ld->failed = true;
-        return;
-    }
-    for (unsigned i = 0; i < n; i++) {
-        const Operand *e = data->kind == OPND_VEC ? &data->u.group.elems[i] : data;
-        if (e->kind == OPND_SINK && !store) {
-            x->vec[i] = NO_SLOT;
-        } else if (e->kind == OPND_REG && type_info[ld->cur->fn->regs.data[e->u.slot].type].bits >= x->bits) {
-            x->vec[i] = ld->cur->row_base + e->u.slot;
-        } else if (store && (e->kind == OPND_INT || e->kind == OPND_F32 || e->kind == OPND_F64)) {
-            x->vec[i] = immediate_row(ld, immediate_bits(e, x->type));
-        } else {
-            diag_at(ld->diag, DIAG_ERROR, e->at, "'%s' %s registers of at least %u bits", in->mnemonic,
-                    store ? "stores from" : "loads into", x->bits);
-            ld->failed = true;
-            return;
-        }
-    }
 }
 
 static void load_instr(Loader *ld, const Instr *in, XInstr *x)
@@ -536,6 +184,8 @@ static void load_instr(Loader *ld, const Instr *in, XInstr *x)
         case MOD_RNI: case MOD_RZI: case MOD_RMI: case MOD_RPI: x->rounding = (uint8_t)mod; break;
         case MOD_FTZ: x->ftz = true; break;
         case MOD_RELU: x->relu = true; break;
+        case MOD_SATFINITE: x->satfinite = true; break;
+        case MOD_RNA: x->rounding = (uint8_t)mod; break;
         case MOD_NAN_: x->nan_out = true; break;
         case MOD_XORSIGN: case MOD_ABS: x->xorsign_abs = in->op != OP_ABS; break;
         case MOD_CC: x->carry_out = true; break;
@@ -571,7 +221,7 @@ static void load_instr(Loader *ld, const Instr *in, XInstr *x)
     if (x->family == FAM_NONE) {
         char what[64];
         snprintf(what, sizeof what, "'%s'", op_info[in->op].name);
-        cannot(ld, in, what);
+        operand_cannot(ld, in, what);
         return;
     }
     check_variant(ld, in, x);
@@ -579,7 +229,7 @@ static void load_instr(Loader *ld, const Instr *in, XInstr *x)
     switch ((Family)x->family) {
     case FAM_CONTROL:
         if (in->op == OP_CALL)
-            load_call(ld, in, x);
+            callsite_load(ld, in, x);
         else if (in->op == OP_BRA)
             x->target = ld->cur->code_base + in->operands[0].u.ref.target;
         return;
@@ -596,7 +246,7 @@ static void load_instr(Loader *ld, const Instr *in, XInstr *x)
         return;
     case FAM_SURFACE:
     case FAM_TEXTURE:
-        load_image(ld, in, x);
+        image_load(ld, in, x);
         return;
     default:
         break;
@@ -611,7 +261,7 @@ static void load_instr(Loader *ld, const Instr *in, XInstr *x)
         bool unpack = in->operands[0].kind == OPND_VEC;
         const Operand *parts = &in->operands[unpack ? 0 : 1];
         if (parts->count < 2 || parts->count > 4 || x->bits % parts->count) {
-            cannot(ld, in, "mov with this vector");
+            operand_cannot(ld, in, "mov with this vector");
             return;
         }
         x->vec_count = (uint8_t)parts->count;
@@ -626,17 +276,17 @@ static void load_instr(Loader *ld, const Instr *in, XInstr *x)
             else if (p->kind == OPND_REG)
                 x->vec[i] = ld->cur->row_base + p->u.slot;
             else if (!unpack && (p->kind == OPND_INT || p->kind == OPND_F32 || p->kind == OPND_F64))
-                x->vec[i] = immediate_row(ld, immediate_bits(p, part_type));
+                x->vec[i] = operand_immediate_row(ld, operand_immediate_bits(p, part_type));
             else
-                cannot(ld, in, "mov with this vector element");
+                operand_cannot(ld, in, "mov with this vector element");
         }
         if (unpack) {
             x->unpack = true;
-            x->src[0] = source_row(ld, in, &in->operands[1], x->type, x, 0);
+            x->src[0] = operand_source(ld, in, &in->operands[1], x->type, x, 0);
             x->src_count = 1;
         } else {
             x->pack = true;
-            load_destination(ld, in, &in->operands[0], x);
+            operand_destination(ld, in, &in->operands[0], x);
         }
         return;
     }
@@ -645,7 +295,7 @@ static void load_instr(Loader *ld, const Instr *in, XInstr *x)
     if (in->op == OP_SET) {
         /* set.cmp.dtype.stype: compared as stype, written as dtype. */
         if (in->type_count != 2) {
-            cannot(ld, in, "set without two types");
+            operand_cannot(ld, in, "set without two types");
             return;
         }
         x->src_type = in->types[0];
@@ -655,6 +305,18 @@ static void load_instr(Loader *ld, const Instr *in, XInstr *x)
     }
     if (x->family == FAM_VIDEO)
         video_lower(x, in);
+    if (x->family == FAM_ALU && half_executes(x))
+        x->family = FAM_HALF;                      /* set: x->type is the compared type by now */
+    if (in->op == OP_CVT && in->type_count == 2 && convert_narrow_form(in->types[0], in->types[1], x->relu, x->satfinite,
+                                                                        x->rounding, in->operand_count)) {
+        x->narrow = true;
+        x->src_type = in->types[1];
+        operand_destination(ld, in, &in->operands[0], x);
+        for (unsigned i = 1; i < in->operand_count; i++)
+            x->src[i - 1] = operand_source(ld, in, &in->operands[i], x->src_type, x, i - 1);
+        x->src_count = (uint8_t)(in->operand_count - 1);
+        return;
+    }
     if (in->op == OP_CVT) {
         x->src_type = in->type_count > 1 ? in->types[1] : TYPE_NONE;
         bool small_float_ok = x->src_type != TYPE_NONE &&
@@ -662,24 +324,24 @@ static void load_instr(Loader *ld, const Instr *in, XInstr *x)
                               (x->src_type == TYPE_F16 || x->src_type == TYPE_BF16 ||
                                type_info[x->src_type].cls != 'f' || type_info[x->src_type].bits >= 32);
         bool half = x->src_type == TYPE_NONE || in->type_count != 2 || x->type == TYPE_PRED ||
-                    !small_float_ok || x->src_type == TYPE_PRED;
+                    !small_float_ok || x->src_type == TYPE_PRED || x->relu || x->satfinite || x->rounding == MOD_RNA;
         if (half || in->operand_count != 2) {
             char what[96];
             snprintf(what, sizeof what, "'%s'", in->mnemonic);
-            cannot(ld, in, what);
+            operand_cannot(ld, in, what);
             return;
         }
-        load_destination(ld, in, &in->operands[0], x);
+        operand_destination(ld, in, &in->operands[0], x);
         if (x->dst_kind == DST_VALUE)
             x->dst_bits = (uint8_t)type_info[ld->cur->fn->regs.data[x->dst - ld->cur->row_base].type].bits;
-        x->src[0] = source_row(ld, in, &in->operands[1], x->src_type, x, 0);
+        x->src[0] = operand_source(ld, in, &in->operands[1], x->src_type, x, 0);
         x->src_count = 1;
         return;
     }
 
     unsigned first_source = 0;
     if (in->op != OP_BAR_WARP_SYNC) {
-        load_destination(ld, in, &in->operands[0], x);
+        operand_destination(ld, in, &in->operands[0], x);
         first_source = 1;
     }
     if (in->op == OP_SETP && in->operands[0].kind == OPND_PAIR &&
@@ -691,175 +353,14 @@ static void load_instr(Loader *ld, const Instr *in, XInstr *x)
         const Operand *o = &in->operands[i];
         unsigned s = i - first_source;
         if (o->kind == OPND_VEC) {
-            cannot(ld, in, "mov with a vector operand");
+            operand_cannot(ld, in, "mov with a vector operand");
             continue;
         }
-        x->src[s] = source_row(ld, in, o, source_type(in, s), x, s);
+        x->src[s] = operand_source(ld, in, o, source_type(in, s), x, s);
         x->src_count = (uint8_t)(s + 1);
     }
 }
 
-/* A call's argument or result: a .param variable of the caller, in its frame. */
-static bool call_slot(const Loader *ld, const Operand *p, FrameSlot *slot)
-{
-    Symbol s;
-    if (p->kind != OPND_SYM || !find_symbol(ld, p, &s) || s.space != SPACE_LOCAL)
-        return false;
-    *slot = (FrameSlot){ (uint32_t)s.address, s.size };
-    return true;
-}
-
-/* A call of a function the CUDA runtime supplies passes what CUDA's takes: its parameters'
- * sizes, and at most its one result. */
-static bool builtin_signature(Loader *ld, const Instr *in, const char *name, const CallSite *site)
-{
-    uint8_t result;
-    const uint8_t *params = builtin_params((Builtin)site->builtin, &result);
-    unsigned n = 0;
-    bool ok = site->ret_count <= (result != 0) && (!site->ret_count || site->rets[0].size >= result);
-    for (; params[n]; n++)
-        ok = ok && n < site->arg_count && site->args[n].size >= params[n];
-    if (ok && n == site->arg_count)
-        return true;
-    diag_at(ld->diag, DIAG_ERROR, in->at, "a call of '%s' with %u argument%s and %u result%s; CUDA's takes %u "
-            "(%s) and gives %s", name, site->arg_count,
-            site->arg_count == 1 ? "" : "s", site->ret_count, site->ret_count == 1 ? "" : "s", n,
-            site->builtin == BUILTIN_VPRINTF ? ".b64 format, .b64 arguments" : ".b64 message, .b64 file, .b32 line, "
-            ".b64 function, .b64 char size", result ? "a .b32" : "none");
-    ld->failed = true;
-    return false;
-}
-
-/* A .reg parameter or result d of the callee (its rows from callee_rows), passed from or to the
- * caller's operand o: a register, a vector register's elements, or (an argument) an immediate. */
-static void pass_registers(Loader *ld, const Instr *in, const Operand *o, const FuncLayout *callee, const Decl *d,
-                           bool result, RegPass *pass)
-{
-    if (d->type == TYPE_PRED) {               /* .reg .pred: a predicate, or (an argument) 0 or 1 */
-        XInstr scratch;
-        memset(&scratch, 0, sizeof scratch);
-        uint32_t own = callee->pred_base + d->first_slot;
-        if (o->kind != OPND_PRED && (result || o->kind != OPND_INT)) {
-            cannot(ld, in, "a call passing something other than a predicate for a .pred parameter");
-            return;
-        }
-        pass->count = 1;
-        pass->pred = true;
-        pass->from[0] = result ? own : source_row(ld, in, o, TYPE_PRED, &scratch, 0);
-        pass->to[0] = result ? ld->cur->pred_base + o->u.slot : own;
-        if (!result && (scratch.src_not & 1)) {
-            cannot(ld, in, "a call passing a negated predicate");
-            return;
-        }
-        return;
-    }
-    uint32_t callee_rows = callee->row_base;
-    unsigned n = d->vector ? d->vector : 1, given = o->kind == OPND_VEC ? o->count : 1;
-    if (given != n || n > 4) {
-        cannot(ld, in, "a call passing a register where the function takes another number of elements");
-        return;
-    }
-    XInstr scratch;
-    memset(&scratch, 0, sizeof scratch);
-    pass->count = (uint8_t)n;
-    for (unsigned i = 0; i < n; i++) {
-        const Operand *e = o->kind == OPND_VEC ? &o->u.group.elems[i] : o;
-        uint32_t own = callee_rows + d->first_slot + i;
-        if (e->kind != OPND_REG && (result || e->kind == OPND_VEC || e->kind == OPND_SYM)) {
-            cannot(ld, in, result ? "a call whose result goes to something other than a register"
-                                  : "a call passing this argument to a register parameter");
-            return;
-        }
-        if (result) {
-            pass->from[i] = own;
-            pass->to[i] = ld->cur->row_base + e->u.slot;
-        } else {
-            pass->from[i] = source_row(ld, in, e, d->type, &scratch, 0);
-            pass->to[i] = own;
-        }
-    }
-}
-
-/* call{.uni} (rets), f, (args){, prototype}: the .param variables passed, and the callee. */
-static void load_call(Loader *ld, const Instr *in, XInstr *x)
-{
-    Program *prog = ld->p;
-    const Operand *ops = in->operands;
-    unsigned n = in->operand_count, i = 0;
-    CallSite site;
-    memset(&site, 0, sizeof site);
-    const Operand *rets = NULL, *args = NULL;
-    if (i < n && ops[i].kind == OPND_LIST)
-        rets = &ops[i++];
-    const Operand *target = i < n ? &ops[i++] : NULL;
-    if (i < n && ops[i].kind == OPND_LIST)
-        args = &ops[i++];
-    if (!target || (rets && rets->count > MAX_CALL_PARAMS) || (args && args->count > MAX_CALL_PARAMS)) {
-        cannot(ld, in, "this call");
-        return;
-    }
-    site.callee = NO_SLOT;
-    for (uint32_t k = 0; target->kind == OPND_SYM && k < prog->m->functions.len; k++)
-        if (prog->m->functions.data[k]->is_entry && prog->m->functions.data[k]->name == target->u.ref.name) {
-            diag_at(ld->diag, DIAG_ERROR, in->at, "'%s' is a kernel (.entry): only a .func can be called",
-                    target->u.ref.name);
-            ld->failed = true;
-            return;
-        }
-    if (target->kind == OPND_SYM) {
-        for (uint32_t k = 0; k < prog->func_count; k++)
-            if (prog->funcs[k].fn->name == target->u.ref.name)
-                site.callee = k;
-        if (site.callee == NO_SLOT && !(site.builtin = (uint8_t)builtin_named(target->u.ref.name))) {
-            char what[160];
-            snprintf(what, sizeof what, "a call of '%s' (no body: an external function)", target->u.ref.name);
-            cannot(ld, in, what);
-            return;
-        }
-    } else if (target->kind == OPND_REG) {
-        site.target_row = ld->cur->row_base + target->u.slot;
-    } else {
-        cannot(ld, in, "this call target");
-        return;
-    }
-    site.caller = (uint32_t)(ld->cur - prog->funcs);
-    const Function *callee = site.callee == NO_SLOT ? NULL : prog->funcs[site.callee].fn;
-    if (callee && ((rets && rets->count > callee->returns.len) || (args && args->count != callee->params.len))) {
-        diag_at(ld->diag, DIAG_ERROR, in->at, "'%s' takes %u arguments and gives %u results; this call passes "
-                "%u and asks for %u", callee->name, callee->params.len, callee->returns.len,
-                args ? args->count : 0, rets ? rets->count : 0);
-        ld->failed = true;
-        return;
-    }
-    for (unsigned k = 0; rets && k < rets->count; k++) {
-        const Decl *d = callee ? &callee->returns.data[k] : NULL;
-        if (d && d->space == SPACE_REG)
-            pass_registers(ld, in, &rets->u.group.elems[k], &prog->funcs[site.callee], d, true,
-                           &site.ret_regs[k]);
-        else if (!call_slot(ld, &rets->u.group.elems[k], &site.rets[k]))
-            cannot(ld, in, "a call whose results are not .param variables of the caller");
-    }
-    for (unsigned k = 0; args && k < args->count; k++) {
-        const Decl *d = callee ? &callee->params.data[k] : NULL;
-        if (d && d->space == SPACE_REG)
-            pass_registers(ld, in, &args->u.group.elems[k], &prog->funcs[site.callee], d, false,
-                           &site.arg_regs[k]);
-        else if (!call_slot(ld, &args->u.group.elems[k], &site.args[k]))
-            cannot(ld, in, "a call whose arguments are not .param variables of the caller");
-    }
-    site.ret_count = (uint8_t)(rets ? rets->count : 0);
-    site.arg_count = (uint8_t)(args ? args->count : 0);
-    if (site.builtin && !builtin_signature(ld, in, target->u.ref.name, &site))
-        return;
-    prog->prints |= site.builtin != BUILTIN_NONE;
-    prog->calls = xrealloc(prog->calls, (prog->call_count + 1) * sizeof *prog->calls);
-    prog->calls[prog->call_count] = site;
-    x->target = prog->call_count++;
-    if (site.callee == NO_SLOT) {
-        x->src[0] = site.target_row;
-        x->src_count = 1;
-    }
-}
 
 /* Every register gets a name (range registers never used by name included), for the lanes
  * file and the output. */
@@ -1000,7 +501,7 @@ bool lower_program(Program *p, Memory *mem, Module *m, Function *fn, Diag *diag,
             XInstr *x = &p->code[ld.cur->code_base + i];
             load_instr(&ld, &ld.cur->fn->code.data[i], x);
             if (x->adjust_bits && (x->family == FAM_CONTROL || x->family == FAM_SYNC || x->family == FAM_BARRIER))
-                cannot(&ld, x->ir, "a register plus an offset in this instruction");
+                operand_cannot(&ld, x->ir, "a register plus an offset in this instruction");
         }
     }
     layout_free(&ld.layout, p->func_count);

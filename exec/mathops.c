@@ -89,7 +89,13 @@ void mathops_execute(Warp *w, const XInstr *x, uint32_t mask)
         case OP_LG2:
         case OP_EX2:
         case OP_TANH:
-            if (!approx)
+            if (half_type(x->type)) {                 /* ex2, tanh of halves: each on its own */
+                unsigned halves = x->bits / 16;
+                int half = x->type == TYPE_F16 || x->type == TYPE_F16X2 ? TYPE_F16 : TYPE_BF16;
+                r[l] = 0;
+                for (unsigned h = 0; h < halves; h++)
+                    r[l] |= (uint64_t)approx_half(x->op, half, x->ftz, (uint32_t)(a[l] >> (16 * h))) << (16 * h);
+            } else if (!approx)
                 r[l] = ieee(x, va, vb, a[l], b[l]);
             else if (width == 32)
                 r[l] = approx_f32(x->op, x->mode == MOD_FULL, x->ftz, (uint32_t)a[l], (uint32_t)b[l]);

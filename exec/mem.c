@@ -685,19 +685,15 @@ void mem_execute(Warp *w, const XInstr *x, uint32_t mask)
         memory_access(w, x, mask);
 }
 
-/* add.noftz of f16, bf16 or a packed pair of them: each 16-bit half on its own, rounded to
- * nearest even, subnormals kept, a NaN result the canonical 0x7fff (as the H100's add.f16 and
- * add.bf16 give). The sum of two halves is exact in double, or (for bf16 of far-apart
- * magnitudes) so close to the larger one that rounding it once more cannot change the result. */
+/* add.noftz of f16, bf16 or a packed pair of them: each 16-bit half on its own, as add.rn
+ * (half.c): rounded once to nearest even, subnormals kept, a NaN result the canonical 0x7fff. */
 static uint64_t half_add(int type, uint64_t old, uint64_t b)
 {
     int half = type == TYPE_F16 || type == TYPE_F16X2 ? TYPE_F16 : TYPE_BF16;
     unsigned bits = type_info[type].bits;
     uint64_t r = 0;
-    for (unsigned i = 0; i < bits; i += 16) {
-        double sum = convert_small_to_double(old >> i, half) + convert_small_to_double(b >> i, half);
-        r |= convert_double_to_small(sum, half) << i;
-    }
+    for (unsigned i = 0; i < bits; i += 16)
+        r |= (uint64_t)half_op(OP_ADD, half, 0, (uint32_t)(old >> i), (uint32_t)(b >> i), 0) << i;
     return r;
 }
 

@@ -1,5 +1,5 @@
-/* surface.c: surfaces (suld.b, sust.b, suq), and the decoding both texture and surface
- * instructions share (image_lower, image_for). A surface is an Image of the block (exec.h): its
+/* surface.c: surfaces (suld.b, sust.b, suq), and what texture and surface instructions share:
+ * their lowering (image_load, image_lower) and the image a lane's handle names (image_for). A surface is an Image of the block (exec.h): its
  * texels in a .global region, row after row. suld.b and sust.b address a row by the byte (the
  * first coordinate is a byte offset, PTX ISA "suld"), the other coordinates by the texel; a
  * layered surface's layer comes first. Out of range, .trap is a fault, .zero reads zeros and
@@ -42,6 +42,121 @@ void image_lower(XInstr *x, const Instr *in)
     if (in->op == OP_TXQ || in->op == OP_SUQ) {
         x->type = TYPE_B32;
         x->bits = 32;
+    }
+}
+
+/* tex tld4 suld: d, [h, {coordinates}]; sust: [h, {coordinates}], c; txq suq: d, [h]; istypep:
+ * p, h. The handle becomes src[0], the coordinates coord[], the data registers vec[]. */
+/* A register operand's width in bits, 0 for anything else. */
+static unsigned register_bits(const Loader *ld, const Operand *o)
+{
+    return o->kind == OPND_REG ? type_info[ld->cur->fn->regs.data[o->u.slot].type].bits : 0;
+}
+
+static void wrong(Loader *ld, const Operand *o, const Instr *in, const char *what)
+{
+    diag_at(ld->diag, DIAG_ERROR, o->at, "'%s' takes %s here", in->mnemonic, what);
+    ld->failed = true;
+}
+
+/* The handle: a 64-bit register (a .texref or .surfref variable is refused). */
+static bool load_handle(Loader *ld, const Instr *in, const Operand *h, XInstr *x)
+{
+    if (h->kind == OPND_SYM) {
+        operand_cannot(ld, in, "a texture or surface named by a .texref, .samplerref or .surfref variable (a "
+                       "handle in a 64-bit register runs)");
+        return false;
+    }
+    if (register_bits(ld, h) != 64) {
+        wrong(ld, h, in, "a texture or surface handle, a 64-bit register,");
+        return false;
+    }
+    x->src[0] = operand_source(ld, in, h, TYPE_U64, x, 0);
+    x->src_count = 1;
+    return true;
+}
+
+/* tex tld4 suld: d, [h, {coordinates}]; sust: [h, {coordinates}], c; txq suq: d, [h]; istypep:
+ * p, h. The handle becomes src[0], the coordinates coord[], the data registers vec[]. ops.def
+ * gives them no operand shape: they are checked here (lower_check runs this for --check). */
+void image_load(Loader *ld, const Instr *in, XInstr *x)
+{
+    image_lower(x, in);
+    ld->p->uses_images = true;
+    bool store = in->op == OP_SUST;
+    if (in->operand_count != 2) {
+        char what[96];
+        snprintf(what, sizeof what, "'%s' with %u operands", in->mnemonic, in->operand_count);
+        operand_cannot(ld, in, what);
+        return;
+    }
+    const Operand *addr = &in->operands[store ? 0 : 1], *data = &in->operands[store ? 1 : 0];
+    if (in->op == OP_ISTYPEP) {
+        if (data->kind != OPND_PRED)
+            wrong(ld, data, in, "a predicate");
+        else if (load_handle(ld, in, addr, x))
+            operand_destination(ld, in, data, x);
+        return;
+    }
+    unsigned want = x->coord_count ? 2 : 1;
+    if (addr->kind == OPND_ADDR && addr->count == want + 1 && (in->op == OP_TEX || in->op == OP_TLD4 ||
+                                                              in->op == OP_TXQ)) {
+        operand_cannot(ld, in, "a texture with a separate sampler (independent texturing mode)");
+        return;
+    }
+    if (addr->kind != OPND_ADDR || addr->count != want || addr->u.group.offset) {
+        wrong(ld, addr, in, want == 2 ? "[handle, {coordinates}]" : "[handle]");
+        return;
+    }
+    if (!load_handle(ld, in, &addr->u.group.elems[0], x))
+        return;
+    if (want == 2) {
+        const Operand *c = &addr->u.group.elems[1];
+        unsigned n = c->kind == OPND_VEC ? c->count : 1;
+        if (n != x->coord_count) {
+            diag_at(ld->diag, DIAG_ERROR, c->at, "'%s' takes %u coordinates, not %u", in->mnemonic,
+                    x->coord_count, n);
+            ld->failed = true;
+            return;
+        }
+        for (unsigned i = 0; i < n; i++) {
+            bool layer = i == 0 && (x->geom == GEOM_A1D || x->geom == GEOM_A2D);
+            const Operand *e = c->kind == OPND_VEC ? &c->u.group.elems[i] : c;
+            bool immediate = e->kind == OPND_INT || (e->kind == OPND_F32 && !layer && x->src_type == TYPE_F32);
+            if (!immediate && register_bits(ld, e) != 32) {
+                wrong(ld, e, in, "32-bit coordinates");
+                return;
+            }
+            x->coord[i] = operand_source(ld, in, e, layer ? TYPE_U32 : x->src_type, x, 1);
+        }
+    }
+    if (in->op == OP_TXQ || in->op == OP_SUQ) {
+        if (register_bits(ld, data) != 32)
+            wrong(ld, data, in, "a 32-bit destination");
+        else
+            operand_destination(ld, in, data, x);
+        return;
+    }
+    unsigned n = data->kind == OPND_VEC ? data->count : 1;
+    if (n != x->vec_count) {
+        diag_at(ld->diag, DIAG_ERROR, data->at, "'%s' moves %u registers, not %u", in->mnemonic, x->vec_count, n);
+        ld->failed = true;
+        return;
+    }
+    for (unsigned i = 0; i < n; i++) {
+        const Operand *e = data->kind == OPND_VEC ? &data->u.group.elems[i] : data;
+        if (e->kind == OPND_SINK && !store) {
+            x->vec[i] = NO_SLOT;
+        } else if (register_bits(ld, e) >= x->bits) {
+            x->vec[i] = ld->cur->row_base + e->u.slot;
+        } else if (store && (e->kind == OPND_INT || e->kind == OPND_F32 || e->kind == OPND_F64)) {
+            x->vec[i] = operand_immediate_row(ld, operand_immediate_bits(e, x->type));
+        } else {
+            char what[64];
+            snprintf(what, sizeof what, "registers of at least %u bits", x->bits);
+            wrong(ld, e, in, what);
+            return;
+        }
     }
 }
 

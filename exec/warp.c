@@ -162,7 +162,7 @@ static bool execute(Warp *w, const XInstr *x, uint32_t mask, uint32_t run, uint3
         break;
     case FAM_ALU:
         if (x->pack || x->unpack || x->vmove)
-            alu_move_parts(w, x, run);
+            pack_execute(w, x, run);
         else
             alu_execute(w, x, run);
         break;
@@ -184,6 +184,9 @@ static bool execute(Warp *w, const XInstr *x, uint32_t mask, uint32_t run, uint3
         texture_execute(w, x, run);
         if (w->faulted)
             return false;
+        break;
+    case FAM_HALF:
+        half_execute(w, x, run);
         break;
     case FAM_CONTROL:
     case FAM_SYNC:

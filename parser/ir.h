@@ -52,6 +52,7 @@ typedef enum {
     FAM_FENCE,                 /* memory ordering: nothing to do, every access is in order */
     FAM_CONTROL,               /* warp.c, call.c: branches, calls, returns, exit, trap */
     FAM_VIDEO,                 /* video.c: vadd ... vset, their 2- and 4-way SIMD forms */
+    FAM_HALF,                  /* half.c: ALU instructions on f16, bf16 and pairs (lower.c decides) */
     FAM_SURFACE,               /* surface.c: suld, sust, suq */
     FAM_TEXTURE,               /* texture.c: tex, tld4, txq, istypep */
     FAM_COUNT

@@ -409,6 +409,53 @@ static void check_convert(Diag *diag, const Instr *in)
     }
 }
 
+/* Arithmetic and compares on f16, bf16 and their pairs (PTX ISA; ptxas 13.0): one rounding,
+ * .rn; .ftz and .sat for f16 only; .relu for fma, not with .sat; bf16 add, sub, mul, setp and
+ * set from sm_90, the other bf16 forms and fma.relu from sm_80, .xorsign.abs from sm_86. */
+static void check_half_arith(Diag *diag, const Module *m, const Instr *in, int type)
+{
+    const char *name = in->mnemonic;
+    bool bf16 = type == TYPE_BF16 || type == TYPE_BF16X2;
+    int rounding = FIRST_OF(in, ROUNDINGS);
+    unsigned sm = 0;
+    if (rounding != MOD_COUNT && rounding != MOD_RN)
+        error(diag, in->at, "'%s': half-precision arithmetic rounds to nearest only (.rn)", name);
+    if (bf16 && (ir_has_mod(in, MOD_FTZ) || ir_has_mod(in, MOD_SAT)))
+        error(diag, in->at, "'%s': .ftz and .sat are not for .%s", name, type_info[type].name);
+    if (ir_has_mod(in, MOD_RELU) && in->op != OP_FMA)
+        error(diag, in->at, "'%s': .relu is not for .%s", name, type_info[type].name);
+    if (ir_has_mod(in, MOD_RELU) && ir_has_mod(in, MOD_SAT))
+        error(diag, in->at, "'%s': .relu and .sat do not go together", name);
+    if (bf16)
+        sm = in->op == OP_ADD || in->op == OP_SUB || in->op == OP_MUL || in->op == OP_SETP || in->op == OP_SET ? 90 : 80;
+    if (ir_has_mod(in, MOD_RELU) && sm < 80)
+        sm = 80;
+    if (ir_has_mod(in, MOD_XORSIGN))
+        sm = 86 > sm ? 86 : sm;
+    if (m->target_sm && m->target_sm < sm)
+        error(diag, in->at, "'%s' requires sm_%u or later (this module targets sm_%u)", name, sm, m->target_sm);
+}
+
+/* set.cmp.dtype.stype with halves (PTX ISA; ptxas 13.0): .u16/.s16 results of .f16 or .bf16
+ * compares; .f32 results not of halves; a packed type with its own kind (or .u32/.s32 from
+ * one); .f16 results not of .bf16. */
+static void check_set_types(Diag *diag, const Instr *in, int dtype, int stype)
+{
+    bool d_pair = dtype == TYPE_F16X2 || dtype == TYPE_BF16X2, s_pair = stype == TYPE_F16X2 || stype == TYPE_BF16X2;
+    bool ok = true;
+    if (dtype == TYPE_U16 || dtype == TYPE_S16)
+        ok = stype == TYPE_F16 || stype == TYPE_BF16;
+    else if (dtype == TYPE_F32)
+        ok = !is_half(stype);
+    else if (d_pair || s_pair)
+        ok = dtype == stype || (s_pair && (dtype == TYPE_U32 || dtype == TYPE_S32));
+    else if (dtype == TYPE_F16)
+        ok = stype != TYPE_BF16;
+    if (!ok)
+        error(diag, in->at, "'%s': set does not give .%s from .%s", in->mnemonic, type_info[dtype].name,
+              type_info[stype].name);
+}
+
 /* redux.sync: .and/.or/.xor of .b32, .add of .u32/.s32, .min/.max of those or .f32 (with .abs,
  * .NaN). */
 static void check_redux(Diag *diag, const Instr *in)
@@ -444,6 +491,14 @@ void suffixes_check(Diag *diag, const Module *m, const Instr *in)
     unsigned bits = type == TYPE_NONE ? 0 : type_info[type].bits;
     bool rounding = ir_has_mod(in, MOD_RN) || ir_has_mod(in, MOD_RZ) || ir_has_mod(in, MOD_RM) || ir_has_mod(in, MOD_RP);
     bool half = ir_has_mod(in, MOD_LO) || ir_has_mod(in, MOD_HI) || ir_has_mod(in, MOD_WIDE);
+    if (is_half(type) && (in->op == OP_ADD || in->op == OP_SUB || in->op == OP_MUL || in->op == OP_FMA ||
+                          in->op == OP_NEG || in->op == OP_ABS || in->op == OP_MIN || in->op == OP_MAX ||
+                          in->op == OP_SETP))
+        check_half_arith(diag, m, in, type);
+    if (in->op == OP_SET && in->type_count > 1 && (is_half(in->types[0]) || is_half(in->types[1])))
+        check_half_arith(diag, m, in, is_half(in->types[1]) ? in->types[1] : in->types[0]);
+    if (in->op == OP_SET && in->type_count > 1)
+        check_set_types(diag, in, in->types[0], in->types[1]);
     switch (in->op) {
     case OP_MUL:
     case OP_MAD:

@@ -121,6 +121,22 @@ START_TEST(one_point_per_function)
 }
 END_TEST
 
+/* ex2 and tanh .approx of halves: values from the H100's tables of all 65,536 inputs
+ * (../shared/hw/approx, the _all65536_hw_u16 files: entry = input bits), f16x2 each half alone. */
+START_TEST(half_approx)
+{
+    ck_assert_uint_eq(run1("ex2.approx.f16 d, a;", 0x83a0, 0), 0x3bff);        /* not RN(f32 result) = 0x3c00 */
+    ck_assert_uint_eq(run1("ex2.approx.f16 d, a;", 0x4c00, 0), 0x7c00);        /* 2^16 overflows */
+    ck_assert_uint_eq(run1("ex2.approx.f16x2 d, a;", 0xc5003c00, 0), 0x28004000);
+    ck_assert_uint_eq(run1("ex2.approx.ftz.bf16 d, a;", 0x0001, 0), 0x3f80);   /* a subnormal flushed */
+    ck_assert_uint_eq(run1("ex2.approx.ftz.bf16x2 d, a;", 0xc2f03f80, 0), 0x03804000);
+    ck_assert_uint_eq(run1("tanh.approx.f16 d, a;", 0x47a0, 0), 0x3bff);
+    ck_assert_uint_eq(run1("tanh.approx.f16 d, a;", 0xb55b, 0), 0xb52a);
+    ck_assert_uint_eq(run1("tanh.approx.bf16x2 d, a;", 0x3f003b80, 0), 0x3eec3b80);
+    ck_assert_uint_eq(run1("tanh.approx.f16 d, a;", 0x7e01, 0), 0x7fff);       /* NaN: the canonical one */
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("math");
@@ -133,6 +149,7 @@ int main(void)
     tcase_add_test(tc, tanh_small_and_lg2_one);
     tcase_add_test(tc, tanh_segments);
     tcase_add_test(tc, one_point_per_function);
+    tcase_add_test(tc, half_approx);
     suite_add_tcase(s, tc);
     return run_suite(s);
 }

@@ -1,7 +1,8 @@
 /* approx_tables.c: runs ptxrun's .approx models (approx.c) over every entry of the H100's dense
  * tables (../shared/hw/approx) and prints per table: entries, % bit-exact, the largest distance
  * in ulps (ord() of the README), and for sin/cos/lg2 the largest absolute difference. Exits 1
- * if an entry is farther from the H100 than the bound below.
+ * if an entry is farther from the H100 than the bound below, or if one of the f16/bf16 ex2 and
+ * tanh results (all 65,536 inputs each) is not the H100's.
  *   build/approx_tables [DIR]          (make approx-tables) */
 #include "cli.h"
 #include "tables.h"
@@ -111,6 +112,24 @@ static bool check_f64(const char *dir, const char *label, int op, const char *fi
     return max_ulps <= MAX_ULPS;
 }
 
+/* ex2/tanh .approx of f16 and bf16: every input; these must all be the H100's bits. */
+static bool check_half(const char *dir, const char *label, int op, int type, bool ftz, const char *file)
+{
+    size_t len;
+    uint16_t *hw = tab_read(dir, file, &len);
+    if (!hw || len != 2u << 16) {
+        printf("%-34s missing\n", label);
+        free(hw);
+        return false;
+    }
+    uint32_t exact = 0;
+    for (uint32_t x = 0; x < 1u << 16; x++)
+        exact += approx_half(op, type, ftz, x) == hw[x];
+    free(hw);
+    printf("%-34s %8u %8.3f%%%s\n", label, 1u << 16, 100.0 * exact / (1u << 16), exact == 1u << 16 ? "" : "  NOT ALL");
+    return exact == 1u << 16;
+}
+
 int main(int argc, char **argv)
 {
     const char *dir = argc > 1 ? argv[1] : "../shared/hw/approx";
@@ -122,6 +141,10 @@ int main(int argc, char **argv)
     ok &= check_f64(dir, "rcp.approx.ftz.f64 [1,2)", OP_RCP, "rcp.approx.ftz.f64_p1_2_hw_u64.bin.gz", 0x3ff00000);
     ok &= check_f64(dir, "rsqrt.approx.ftz.f64 [1,2)", OP_RSQRT, "rsqrt.approx.ftz.f64_p1_2_hw_u64.bin.gz", 0x3ff00000);
     ok &= check_f64(dir, "rsqrt.approx.ftz.f64 [2,4)", OP_RSQRT, "rsqrt.approx.ftz.f64_p2_4_hw_u64.bin.gz", 0x40000000);
+    ok &= check_half(dir, "ex2.approx.f16 (all)", OP_EX2, TYPE_F16, false, "ex2.approx.f16_all65536_hw_u16.bin.gz");
+    ok &= check_half(dir, "ex2.approx.ftz.bf16 (all)", OP_EX2, TYPE_BF16, true, "ex2.approx.ftz.bf16_all65536_hw_u16.bin.gz");
+    ok &= check_half(dir, "tanh.approx.f16 (all)", OP_TANH, TYPE_F16, false, "tanh.approx.f16_all65536_hw_u16.bin.gz");
+    ok &= check_half(dir, "tanh.approx.bf16 (all)", OP_TANH, TYPE_BF16, false, "tanh.approx.bf16_all65536_hw_u16.bin.gz");
     printf("%s\n", ok ? "all entries within the bound" : "FAILED: entries beyond the bound");
     return ok ? 0 : 1;
 }

@@ -4,6 +4,8 @@
  * simulating the warp algorithm lane by lane in plain C, and writes
  *   argv[1] = NAME.lanes.json   {"block": [...], "buffers": {...}, "params": [...]}
  *   argv[2] = NAME.expect.json  {"buffers": {...}}
+ *   argv[3] = NAME.debug.expect.json, optional: written only by a reference whose kernel's -G
+ *             build legitimately computes other values (float_math: no fma contraction)
  *
  * Nothing here knows about ptxrun; the PTX shuffle helpers follow the pseudo-code of the PTX ISA
  * (shfl.sync) and CUDA's mapping of a `width` to the c operand.
@@ -296,8 +298,8 @@ static inline void expect_end_entry(FILE *f, const char *entry)
 
 static inline void check_args(int argc, char **argv)
 {
-    if (argc != 3) {
-        fprintf(stderr, "usage: %s NAME.lanes.json NAME.expect.json\n", argv[0]);
+    if (argc != 3 && argc != 4) {
+        fprintf(stderr, "usage: %s NAME.lanes.json NAME.expect.json [NAME.debug.expect.json]\n", argv[0]);
         exit(2);
     }
 }

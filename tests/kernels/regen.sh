@@ -3,8 +3,10 @@
 #
 # For every NAME.cu (or only the NAMEs given as arguments):
 #   NAME.sm_75.ptx NAME.sm_80.ptx NAME.sm_90.ptx   nvcc -ptx -O3 -arch=sm_XX, checked with ptxas
+#   NAME.sm_80.debug.ptx                           nvcc -ptx -G -O0 -arch=sm_80 (a debug build), checked too
 #   NAME.lanes.json NAME.expect.json               written by the host reference NAME.ref.c
-# and for DEBUG_SOURCES also NAME.sm_75.debug.ptx (nvcc -ptx -O0 -G -arch=sm_75).
+#   NAME.debug.expect.json                         also by it, where the debug build's values differ
+# and for DEBUG_SOURCES also NAME.sm_75.debug.ptx (nvcc -ptx -G -O0 -arch=sm_75).
 #
 # The expected outputs come only from the C references, never from ptxrun. Nothing in this
 # directory is replaced unless every compile, ptxas check and reference run succeeded.
@@ -25,7 +27,8 @@ CC="${CC:-cc}"
 STAGE="${STAGE:-/tmp/ptxrun-kernels-stage}"
 
 ARCHS=(sm_75 sm_80 sm_90)
-DEBUG_SOURCES=(noinline_call cg_tiles bitfields)   # also built with -O0 -G for sm_75
+DEBUG_ARCH=sm_80                                   # every kernel is also built with -G -O0 for it
+DEBUG_SOURCES=(noinline_call cg_tiles bitfields)   # and these for sm_75 as well
 CFLAGS=(-std=c11 -O1 -ffp-contract=off -Wall -Wextra -Werror)
 
 die() { echo "regen.sh: error: $*" >&2; exit 1; }
@@ -54,6 +57,11 @@ else
 fi
 [ "${#names[@]}" -gt 0 ] || die "no .cu sources in $here"
 
+# Two runs at once would wipe each other's stage: the second waits for the first.
+if command -v flock >/dev/null 2>&1; then
+    exec 9>"$STAGE.lock"
+    flock -n 9 || { echo "regen.sh: waiting for another regen.sh using $STAGE" >&2; flock 9; }
+fi
 rm -rf -- "$STAGE"
 mkdir -p -- "$STAGE/out"
 trap 'rm -rf -- "$STAGE"' EXIT
@@ -76,21 +84,25 @@ for name in "${names[@]}"; do
     for arch in "${ARCHS[@]}"; do
         compile "$name" "$arch" "$name.$arch.ptx" -O3
     done
+    compile "$name" "$DEBUG_ARCH" "$name.$DEBUG_ARCH.debug.ptx" -G -O0
     for d in "${DEBUG_SOURCES[@]}"; do
         if [ "$d" = "$name" ]; then
-            compile "$name" sm_75 "$name.sm_75.debug.ptx" -O0 -G
+            compile "$name" sm_75 "$name.sm_75.debug.ptx" -G -O0
         fi
     done
     (cd "$STAGE" && "$CC" "${CFLAGS[@]}" -o "$name.ref" "$name.ref.c" -lm) ||
         die "compiling $name.ref.c failed"
-    "$STAGE/$name.ref" "$STAGE/out/$name.lanes.json" "$STAGE/out/$name.expect.json" ||
-        die "$name.ref failed"
+    "$STAGE/$name.ref" "$STAGE/out/$name.lanes.json" "$STAGE/out/$name.expect.json" \
+        "$STAGE/out/$name.debug.expect.json" || die "$name.ref failed"
     echo "regen.sh: ok $name.lanes.json $name.expect.json"
+    if [ -f "$STAGE/out/$name.debug.expect.json" ]; then
+        echo "regen.sh: ok $name.debug.expect.json"
+    fi
 done
 
 # Everything built: replace the outputs of the regenerated sources.
 for name in "${names[@]}"; do
-    rm -f -- "$here/$name".*.ptx "$here/$name.lanes.json" "$here/$name.expect.json"
+    rm -f -- "$here/$name".*.ptx "$here/$name.lanes.json" "$here/$name.expect.json" "$here/$name.debug.expect.json"
 done
 cp -- "$STAGE"/out/* "$here"/
 echo "regen.sh: regenerated ${#names[@]} kernel(s) in $here"

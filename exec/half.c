@@ -1,0 +1,397 @@
+/* half.c: the narrow floating-point formats: f16 and bf16 (alone and packed in pairs), tf32,
+ * and the fp8 formats e4m3 and e5m2. Their arithmetic (add sub mul fma neg abs min max), their
+ * compares (setp, set) and the rounding every conversion into them uses (convert.c).
+ *
+ * Each result is rounded once, from the exact value, to the narrow format: never computed as
+ * f32 and stored. Why double is enough: every f16 and bf16 value is a double. A product of
+ * two has at most 2 * 11 significant bits and an exponent inside double's normal range, so it
+ * is exact. A sum (a + b, or the exact product + c) is rounded to nearest by the host, and
+ * Knuth's two-sum gives its rounding error exactly, so s + e is the exact result; from the
+ * two, to_odd makes the double rounded *to odd* (toward zero, then the last bit set if
+ * anything was lost). Rounding to odd at 53 bits and then, once, to p <= 51 bits in any mode
+ * gives the same value as rounding the exact result to p bits directly (Boldo and Melquiond,
+ * "Emulation of FMA and correctly rounded sums: proved algorithms using rounding to odd",
+ * IEEE Trans. Computers 2008): the odd last bit stands for everything below it, so no tie is
+ * made or broken. f16 keeps 11 bits, bf16 8, fp8 4 or 3.
+ *
+ * NaN results are the canonical 0x7fff of each half, as on the H100 (../shared/hw/half).
+ * .ftz (f16 only) reads subnormal operands as zeros of their sign and flushes results that are
+ * below 2^-14 before rounding; .sat clamps to [+0, 1] (NaN to +0); .relu makes negative results
+ * +0 and keeps NaN canonical. Requires: an XInstr from lower.c, host doubles in round to nearest
+ * (the executor's mode). */
+#include <math.h>
+#include <string.h>
+
+#include "exec.h"
+
+/* The formats: fraction and exponent bits, and whether the top exponent means inf/NaN (IEEE)
+ * or, as in e4m3, only S.1111.111 is NaN and the rest are numbers. */
+typedef struct HalfFormat {
+    unsigned frac, exp;
+    bool ieee;
+    uint32_t nan;              /* the canonical NaN */
+} HalfFormat;
+
+static HalfFormat format_of(int type)
+{
+    switch (type) {
+    case TYPE_BF16: case TYPE_BF16X2: return (HalfFormat){ 7, 8, true, 0x7fff };
+    case TYPE_TF32: return (HalfFormat){ 10, 8, true, 0x3ffff };          /* the top 19 bits of an f32 */
+    case TYPE_E4M3: case TYPE_E4M3X2: return (HalfFormat){ 3, 4, false, 0x7f };
+    case TYPE_E5M2: case TYPE_E5M2X2: return (HalfFormat){ 2, 5, true, 0x7f };
+    default: return (HalfFormat){ 10, 5, true, 0x7fff };                  /* f16, f16x2 */
+    }
+}
+
+static uint32_t sign_bit(const HalfFormat *f)
+{
+    return 1u << (f->frac + f->exp);
+}
+
+static bool is_nan(uint32_t v, const HalfFormat *f)
+{
+    uint32_t mag = v & (sign_bit(f) - 1), inf = ((1u << f->exp) - 1) << f->frac;
+    return f->ieee ? mag > inf : mag == (inf | ((1u << f->frac) - 1));
+}
+
+/* Exact: NaN for a NaN. */
+double half_decode(uint32_t v, int type)
+{
+    HalfFormat f = format_of(type);
+    if (type == TYPE_TF32)
+        v >>= 13;
+    int bias = (1 << (f.exp - 1)) - 1;
+    uint32_t exp = v >> f.frac & ((1u << f.exp) - 1), frac = v & ((1u << f.frac) - 1);
+    double r;
+    if (is_nan(v, &f))
+        r = NAN;
+    else if (f.ieee && exp == (1u << f.exp) - 1)
+        r = INFINITY;
+    else if (exp == 0)
+        r = ldexp(frac, 1 - bias - (int)f.frac);
+    else
+        r = ldexp(frac | 1u << f.frac, (int)exp - bias - (int)f.frac);
+    return (v & sign_bit(&f)) ? -r : r;
+}
+
+bool half_is_nan(uint32_t v, int type)
+{
+    HalfFormat f = format_of(type);
+    return is_nan(type == TYPE_TF32 ? v >> 13 : v, &f);
+}
+
+/* v (exact, or rounded to odd with at least two bits more than the format keeps) rounded to
+ * the format in mode (MOD_RN, MOD_RZ, MOD_RM, MOD_RP, or MOD_RNA: to nearest, ties away), by
+ * integer arithmetic on its significand. Overflow gives infinity or the largest finite value as
+ * the mode says; .satfinite the largest finite value (e4m3 has no infinity: always that). NaN
+ * gives the canonical NaN. tf32 comes back in an f32's layout, its low 13 bits zero. */
+uint32_t half_encode(double v, int type, int mode, bool satfinite)
+{
+    HalfFormat f = format_of(type);
+    int bias = (1 << (f.exp - 1)) - 1, emin = 1 - bias;
+    uint32_t sign = signbit(v) ? sign_bit(&f) : 0, r;
+    uint32_t top = ((1u << f.exp) - 1) << f.frac;         /* the all-ones exponent */
+    uint32_t max_finite = f.ieee ? top - 1 : top | ((1u << f.frac) - 2);
+    bool negative = sign != 0;
+    if (isnan(v)) {
+        r = f.nan;
+    } else if (isinf(v)) {
+        r = sign | (satfinite || !f.ieee ? max_finite : top);
+    } else if (v == 0) {
+        r = sign;
+    } else {
+        double a = fabs(v);
+        int e = ilogb(a) < emin ? emin : ilogb(a);
+        double scaled = ldexp(a, (int)f.frac - e);        /* exact: a power-of-two scaling */
+        double whole = floor(scaled), rest = scaled - whole;
+        uint64_t q = (uint64_t)whole;
+        bool up;
+        switch (mode) {
+        case MOD_RZ: up = false; break;
+        case MOD_RP: up = rest > 0 && !negative; break;
+        case MOD_RM: up = rest > 0 && negative; break;
+        case MOD_RNA: up = rest >= 0.5; break;
+        default: up = rest > 0.5 || (rest == 0.5 && (q & 1)); break;
+        }
+        q += up;
+        if (q >> (f.frac + 1)) {                          /* rounded up into the next binade */
+            q >>= 1;
+            e++;
+        }
+        uint32_t code = q >> f.frac ? (uint32_t)(e + bias) << f.frac | (uint32_t)(q & ((1u << f.frac) - 1))
+                                    : (uint32_t)q;        /* a subnormal: exponent field 0 */
+        if (code > max_finite) {                          /* e4m3's top exponent holds numbers */
+            bool to_inf = f.ieee && !satfinite && (mode == MOD_RN || mode == MOD_RNA || mode == 0 ||
+                                                   (mode == MOD_RP && !negative) || (mode == MOD_RM && negative));
+            code = to_inf ? top : max_finite;
+        }
+        r = sign | code;
+    }
+    return type == TYPE_TF32 ? r << 13 : r;
+}
+
+/* s + e, the exact value of a sum whose rounding to nearest is s, rounded to odd (see the top):
+ * toward zero, then the last bit set when anything was lost. */
+static double to_odd(double s, double e)
+{
+    if (e == 0 || isinf(s) || isnan(s))
+        return s;
+    uint64_t b;
+    memcpy(&b, &s, sizeof b);
+    if ((e < 0) != (s < 0))
+        b--;                   /* |exact| < |s|: toward zero is the next smaller magnitude */
+    b |= 1;
+    memcpy(&s, &b, sizeof s);
+    return s;
+}
+
+/* a + b rounded to odd, from Knuth's two-sum (host in round to nearest). */
+static double sum_to_odd(double a, double b)
+{
+    double s = a + b, bb = s - a, e = (a - (s - bb)) + (b - bb);
+    return to_odd(s, e);
+}
+
+static uint32_t flush(uint32_t v, const HalfFormat *f, bool ftz)
+{
+    bool subnormal = (v >> f->frac & ((1u << f->exp) - 1)) == 0 && (v & ((1u << f->frac) - 1));
+    return ftz && subnormal ? v & sign_bit(f) : v;
+}
+
+/* PTX min/max of numbers: -0 < +0. */
+static double ordered(double a, double b, bool is_max)
+{
+    if (a == b)
+        return (signbit(a) != 0) == is_max ? b : a;
+    return (a < b) != is_max ? a : b;
+}
+
+/* One 16-bit half (f16 or bf16, type) of op with flags (HALF_*), sources a, b, c. */
+uint32_t half_op(int op, int type, unsigned flags, uint32_t a, uint32_t b, uint32_t c)
+{
+    HalfFormat f = format_of(type);
+    bool ftz = flags & HALF_FTZ;
+    a = flush(a & 0xffff, &f, ftz);
+    b = flush(b & 0xffff, &f, ftz);
+    c = flush(c & 0xffff, &f, ftz);
+    double x = half_decode(a, type), y = half_decode(b, type), z = half_decode(c, type);
+    double r;
+    switch (op) {
+    case OP_NEG:
+        return is_nan(a, &f) ? f.nan : a ^ 0x8000;
+    case OP_ABS:
+        return is_nan(a, &f) ? f.nan : a & 0x7fff;
+    case OP_MIN:
+    case OP_MAX: {
+        bool xorsign = flags & HALF_XORSIGN, negative = ((a ^ b) & 0x8000) != 0;
+        if (xorsign) {
+            x = fabs(x);
+            y = fabs(y);
+        }
+        if (isnan(x) || isnan(y)) {
+            if ((flags & HALF_NAN) || (isnan(x) && isnan(y)))
+                return f.nan;
+            r = isnan(x) ? y : x;
+        } else {
+            r = ordered(x, y, op == OP_MAX);
+        }
+        if (xorsign)
+            r = negative ? -fabs(r) : fabs(r);
+        return half_encode(r, type, MOD_RN, false);       /* one of the operands: exact */
+    }
+    case OP_ADD: r = sum_to_odd(x, y); break;
+    case OP_SUB: r = sum_to_odd(x, -y); break;
+    case OP_MUL: r = x * y; break;                        /* exact (see the top) */
+    case OP_FMA: r = sum_to_odd(x * y, z); break;
+    default: BUG("half op %d", op);
+    }
+    if (ftz && fabs(r) < 0x1p-14)                         /* tiny before rounding: rounding to odd */
+        r = copysign(0.0, r);                             /* keeps a value on its side of 2^-14 */
+    uint32_t v = half_encode(r, type, MOD_RN, false);
+    if ((flags & HALF_SAT) && (is_nan(v, &f) || (v & 0x8000)))
+        v = 0;
+    else if ((flags & HALF_SAT) && half_decode(v, type) > 1)
+        v = type == TYPE_BF16 ? 0x3f80 : 0x3c00;
+    if ((flags & HALF_RELU) && (v & 0x8000) && !is_nan(v, &f))
+        v = 0;
+    return v;
+}
+
+/* a CmpOp b (a Mod among the float compares) for one half, type f16 or bf16. */
+bool half_compare(int cmp, int type, bool ftz, uint32_t a, uint32_t b)
+{
+    HalfFormat f = format_of(type);
+    double x = half_decode(flush(a & 0xffff, &f, ftz), type), y = half_decode(flush(b & 0xffff, &f, ftz), type);
+    bool unordered = isnan(x) || isnan(y);
+    switch (cmp) {
+    case MOD_EQ: return !unordered && x == y;
+    case MOD_NE: return !unordered && x != y;
+    case MOD_LT: return !unordered && x < y;
+    case MOD_LE: return !unordered && x <= y;
+    case MOD_GT: return !unordered && x > y;
+    case MOD_GE: return !unordered && x >= y;
+    case MOD_EQU: return unordered || x == y;
+    case MOD_NEU: return unordered || x != y;
+    case MOD_LTU: return unordered || x < y;
+    case MOD_LEU: return unordered || x <= y;
+    case MOD_GTU: return unordered || x > y;
+    case MOD_GEU: return unordered || x >= y;
+    case MOD_NUM: return !unordered;
+    case MOD_NAN: return unordered;
+    default: BUG("half compare %d", cmp);
+    }
+}
+
+bool half_type(int type)
+{
+    return type == TYPE_F16 || type == TYPE_F16X2 || type == TYPE_BF16 || type == TYPE_BF16X2;
+}
+
+static bool packed(int type)
+{
+    return type == TYPE_F16X2 || type == TYPE_BF16X2;
+}
+
+/* The defined bits of lane l's result: per 16-bit half, defined where that half of every
+ * source is (the halves do not meet); a scalar where every source is. */
+static uint64_t defined_halves(const Warp *w, const XInstr *x, int l, unsigned halves)
+{
+    uint64_t d = ~0ull;
+    for (unsigned i = 0; i < x->src_count; i++)
+        if (!(x->src_pred >> i & 1))
+            d &= warp_dbits(w, x->src[i], l);
+    uint64_t r = 0;
+    for (unsigned h = 0; h < halves; h++)
+        if ((d >> (16 * h) & 0xffff) == 0xffff)
+            r |= 0xffffull << (16 * h);
+    return r;
+}
+
+static unsigned flags_of(const XInstr *x)
+{
+    return (x->ftz ? HALF_FTZ : 0) | (x->sat ? HALF_SAT : 0) | (x->relu ? HALF_RELU : 0) |
+           (x->nan_out ? HALF_NAN : 0) | (x->xorsign_abs ? HALF_XORSIGN : 0);
+}
+
+/* add sub mul fma neg abs min max on f16, bf16, f16x2, bf16x2. */
+static void arithmetic(Warp *w, const XInstr *x, uint32_t mask)
+{
+    unsigned halves = packed(x->type) ? 2 : 1, flags = flags_of(x);
+    int op = x->op == OP_MAD ? OP_FMA : x->op;
+    const uint64_t *a = w->val[x->src[0]], *b = w->val[x->src[x->src_count > 1]];
+    const uint64_t *c = w->val[x->src[x->src_count > 2 ? 2 : 0]];
+    uint64_t *d = w->val[x->dst];
+    uint64_t r[WARP_SIZE], dbits[WARP_SIZE];
+    uint32_t defined = mask;
+    for (unsigned i = 0; i < x->src_count; i++)
+        defined &= w->defined[x->src[i]];
+    for (int l = 0; l < WARP_SIZE; l++) {
+        if (!(mask >> l & 1))
+            continue;
+        r[l] = 0;
+        for (unsigned h = 0; h < halves; h++)
+            r[l] |= (uint64_t)half_op(op, x->type, flags, (uint32_t)(a[l] >> (16 * h)), (uint32_t)(b[l] >> (16 * h)),
+                                      (uint32_t)(c[l] >> (16 * h))) << (16 * h);
+        if (!(defined >> l & 1))
+            dbits[l] = defined_halves(w, x, l, halves);
+    }
+    if (x->dst_kind != DST_VALUE)
+        return;
+    for (int l = 0; l < WARP_SIZE; l++)
+        if (mask >> l & 1)
+            d[l] = r[l];
+    warp_define(w, x->dst, mask, defined);
+    for (uint32_t k = mask & ~defined; k; k &= k - 1)
+        warp_define_bits(w, x->dst, __builtin_ctz(k), dbits[__builtin_ctz(k)], x->bits);
+}
+
+static uint32_t combine(uint8_t boolop, uint32_t v, uint32_t c)
+{
+    switch (boolop) {
+    case MOD_AND: return v & c;
+    case MOD_OR: return v | c;
+    case MOD_XOR: return v ^ c;
+    default: return v;
+    }
+}
+
+/* setp.cmp.f16/.bf16 p|q (q = !p), setp.cmp.f16x2/.bf16x2 p|q (p of the low halves, q of the
+ * high ones), each combined with c under .and/.or/.xor; set.cmp.dtype.stype of halves: 1.0 of
+ * a half type, or all ones of an integer type (0xffff per half when packed, as CUDA's
+ * __hlt2_mask says). Other sources into a half type are alu.c's. */
+static void compare(Warp *w, const XInstr *x, uint32_t mask)
+{
+    bool is_set = x->op == OP_SET;
+    int stype = x->type, dtype = is_set ? x->src_type : TYPE_PRED;
+    const uint64_t *a = w->val[x->src[0]], *b = w->val[x->src[1]];
+    uint32_t t[2] = { 0, 0 }, def[2] = { mask, mask };
+    unsigned halves = packed(stype) ? 2 : 1;
+    for (unsigned h = 0; h < halves; h++)
+        for (int l = 0; l < WARP_SIZE; l++) {
+            bool v = half_compare(x->mode, stype, x->ftz, (uint32_t)(a[l] >> (16 * h)), (uint32_t)(b[l] >> (16 * h)));
+            t[h] |= (uint32_t)v << l;
+            uint64_t need = packed(stype) ? 0xffffull << (16 * h) : width_mask(x->bits);
+            if (!(w->defined[x->src[0]] >> l & 1) && (warp_dbits(w, x->src[0], l) & need) != need)
+                def[h] &= ~(1u << l);
+            if (!(w->defined[x->src[1]] >> l & 1) && (warp_dbits(w, x->src[1], l) & need) != need)
+                def[h] &= ~(1u << l);
+        }
+    uint32_t c = 0;
+    if (x->boolop) {
+        uint32_t slot = x->src[2];
+        c = w->pred[slot];
+        c = (x->src_not >> 2 & 1) ? ~c : c;
+        def[0] &= w->pred_defined[slot];
+        def[1] &= w->pred_defined[slot];
+    }
+    if (!is_set) {
+        bool pair = halves == 2;
+        uint32_t p = combine(x->boolop, t[0], c), q = combine(x->boolop, pair ? t[1] : ~t[0], c);
+        uint32_t pdef = def[0], qdef = pair ? def[1] : def[0];
+        if (x->dst_kind == DST_PRED) {
+            w->pred[x->dst] = (w->pred[x->dst] & ~mask) | (p & mask);
+            w->pred_defined[x->dst] = (w->pred_defined[x->dst] & ~mask) | (pdef & mask);
+        }
+        if (x->dst_pred != NO_SLOT) {
+            w->pred[x->dst_pred] = (w->pred[x->dst_pred] & ~mask) | (q & mask);
+            w->pred_defined[x->dst_pred] = (w->pred_defined[x->dst_pred] & ~mask) | (qdef & mask);
+        }
+        return;
+    }
+    /* The true value of each half of the destination (or of the whole, for a scalar type). */
+    unsigned dhalves = packed(dtype) || (halves == 2 && type_info[dtype].bits == 32) ? 2 : 1;
+    uint64_t yes = dtype == TYPE_F16 || dtype == TYPE_F16X2 ? 0x3c00 : dtype == TYPE_BF16 || dtype == TYPE_BF16X2 ? 0x3f80
+                 : dtype == TYPE_F32 ? 0x3f800000 : width_mask(dhalves == 2 ? 16 : type_info[dtype].bits);
+    if (dhalves == 2 && halves == 1)
+        BUG("set of a scalar into a pair");
+    uint32_t v[2] = { combine(x->boolop, t[0], c), combine(x->boolop, t[1], c) };
+    uint64_t *d = w->val[x->dst];
+    uint32_t defined = def[0] & (dhalves == 2 ? def[1] : ALL_LANES);
+    for (int l = 0; l < WARP_SIZE; l++) {
+        if (!(mask >> l & 1))
+            continue;
+        uint64_t r = 0;
+        for (unsigned h = 0; h < dhalves; h++)
+            r |= (v[h] >> l & 1) ? yes << (16 * h) : 0;
+        d[l] = r;
+    }
+    warp_define(w, x->dst, mask, defined);
+    for (uint32_t k = mask & ~defined; k; k &= k - 1) {
+        int l = __builtin_ctz(k);
+        uint64_t dbits = (def[0] >> l & 1 ? 0xffffull : 0) | (dhalves == 2 && (def[1] >> l & 1) ? 0xffff0000ull : 0);
+        warp_define_bits(w, x->dst, l, dhalves == 2 ? dbits : 0, type_info[dtype].bits);
+    }
+}
+
+bool half_executes(const XInstr *x)
+{
+    return half_type(x->type) && x->op != OP_MOV && x->op != OP_SELP;   /* set: x->type is the compared type */
+}
+
+void half_execute(Warp *w, const XInstr *x, uint32_t mask)
+{
+    if (x->op == OP_SETP || x->op == OP_SET)
+        compare(w, x, mask);
+    else
+        arithmetic(w, x, mask);
+}
