@@ -153,7 +153,7 @@ typedef struct XInstr {
     bool reads_clock;          /* a source is %clock, %clock64, %globaltimer, ...: set before it runs */
     uint32_t pdom_in, pdom_out;    /* its interval in the function's post-dominator tree (NO_SLOT: none) */
     uint8_t geom;              /* tex tld4 suld sust: an ImageGeom; txq suq: the query (a Mod) in mode */
-    uint8_t out_of_range;      /* suld sust: MOD_TRAP (the default), MOD_CLAMP or MOD_ZERO */
+    uint8_t out_of_range;      /* suld sust sured: MOD_TRAP (the default), MOD_CLAMP or MOD_ZERO */
     uint8_t coord_count;       /* tex tld4 suld sust: coordinate rows in coord (an array's layer first) */
     uint32_t coord[4];
     const Instr *ir;
@@ -456,7 +456,7 @@ void operand_address(Loader *ld, const Instr *in, const Operand *o, XInstr *x);
 void operand_data(Loader *ld, const Instr *in, const Operand *o, XInstr *x, bool store);
 void operand_destination(Loader *ld, const Instr *in, const Operand *o, XInstr *x);
 void callsite_load(Loader *ld, const Instr *in, XInstr *x);             /* call: Program.calls */
-void image_load(Loader *ld, const Instr *in, XInstr *x);                /* tex tld4 txq suld sust suq istypep */
+void image_load(Loader *ld, const Instr *in, XInstr *x);                /* tex tld4 txq suld sust sured suq istypep */
 
 
 /* lower.c: the checked IR lowered into a Program; the memory plan goes into mem. False after
@@ -656,7 +656,7 @@ void image_lower(XInstr *x, const Instr *in);
 /* The image lane l's handle names, a surface or a texture, with the instruction's geometry and
  * defined coordinates; NULL after reporting a fault. */
 const Image *image_for(Warp *w, const XInstr *x, int l, bool surface);
-void surface_execute(Warp *w, const XInstr *x, uint32_t mask);     /* suld sust suq */
+void surface_execute(Warp *w, const XInstr *x, uint32_t mask);     /* suld sust sured suq */
 void texture_execute(Warp *w, const XInstr *x, uint32_t mask);     /* tex tld4 txq istypep */
 
 /* mathops.c: float div rcp sqrt rsqrt sin cos lg2 ex2 tanh, copysign, testp, slct. */

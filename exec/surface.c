@@ -1,4 +1,4 @@
-/* surface.c: surfaces (suld.b, sust.b, suq), and what texture and surface instructions share:
+/* surface.c: surfaces (suld.b, sust.b, sured.b, suq), and what texture and surface instructions share:
  * their lowering (image_load, image_lower) and the image a lane's handle names (image_for). A surface is an Image of the block (exec.h): its
  * texels in a .global region, row after row. suld.b and sust.b address a row by the byte (the
  * first coordinate is a byte offset, PTX ISA "suld"), the other coordinates by the texel; a
@@ -15,6 +15,7 @@
 void image_lower(XInstr *x, const Instr *in)
 {
     x->out_of_range = MOD_TRAP;
+    x->mode = 0;
     x->vec_count = in->op == OP_TEX || in->op == OP_TLD4 ? 4 : 1;
     x->src_type = in->op == OP_TEX ? in->types[1] : in->op == OP_TLD4 ? TYPE_F32 : TYPE_S32;
     for (unsigned i = 0; i < in->mod_count; i++) {
@@ -31,8 +32,11 @@ void image_lower(XInstr *x, const Instr *in)
         case MOD_WIDTH: case MOD_HEIGHT: case MOD_DEPTH: case MOD_ARRAY_SIZE: case MOD_NORMALIZED_COORDS:
         case MOD_TEXREF: case MOD_SAMPLERREF: case MOD_SURFREF:
         case MOD_R: case MOD_G: case MOD_B: case MOD_A:
-            if (in->op != OP_SULD && in->op != OP_SUST)
+            if (in->op == OP_TLD4 || in->op == OP_TXQ || in->op == OP_SUQ || in->op == OP_ISTYPEP)
                 x->mode = (uint8_t)m;          /* the query, the handle's kind, tld4's component */
+            break;
+        case MOD_ADD: case MOD_MIN: case MOD_MAX: case MOD_AND: case MOD_OR:
+            x->mode = (uint8_t)m;              /* sured's operation */
             break;
         default:
             break;
@@ -83,7 +87,7 @@ void image_load(Loader *ld, const Instr *in, XInstr *x)
 {
     image_lower(x, in);
     ld->p->uses_images = true;
-    bool store = in->op == OP_SUST;
+    bool store = in->op == OP_SUST || in->op == OP_SURED;
     if (in->operand_count != 2) {
         char what[96];
         snprintf(what, sizeof what, "'%s' with %u operands", in->mnemonic, in->operand_count);
@@ -229,6 +233,22 @@ static int64_t clamp64(int64_t v, int64_t lo, int64_t hi)
     return v < lo ? lo : v > hi ? hi : v;
 }
 
+/* sured.b: the new value of a surface word from the old one and the lane's operand. */
+static uint64_t reduce(const XInstr *x, uint64_t old, uint64_t v)
+{
+    uint64_t m = width_mask(x->bits);
+    unsigned shift = 64 - x->bits;
+    int64_t so = (int64_t)(old << shift) >> shift, sv = (int64_t)(v << shift) >> shift;
+    bool sign = x->cls == 's';
+    switch (x->mode) {
+    case MOD_ADD: return (old + v) & m;
+    case MOD_MIN: return (sign ? so < sv : (old & m) < (v & m)) ? old & m : v & m;
+    case MOD_MAX: return (sign ? so > sv : (old & m) > (v & m)) ? old & m : v & m;
+    case MOD_AND: return old & v & m;
+    default: return (old | v) & m;
+    }
+}
+
 /* suld.b, sust.b for lane l: the offset of its access in the surface's region; false when it
  * is out of range under .zero (nothing to move) or after a fault. */
 static bool surface_offset(Warp *w, const XInstr *x, int l, const Image *im, uint64_t *offset)
@@ -309,10 +329,19 @@ void surface_execute(Warp *w, const XInstr *x, uint32_t mask)
             return;
         for (unsigned i = 0; i < x->vec_count; i++) {
             uint32_t row = x->vec[i];
-            if (x->op == OP_SUST) {
+            if (x->op == OP_SUST || x->op == OP_SURED) {
                 if (!moves)
                     continue;                  /* .zero: a store out of range is dropped */
                 uint64_t v = w->val[row][l], d = warp_dbits(w, row, l);
+                if (x->op == OP_SURED) {
+                    uint64_t old = 0, od = 0;
+                    for (unsigned b = 0; b < size; b++) {
+                        old |= (uint64_t)r->data[at + b] << 8 * b;
+                        od |= (uint64_t)r->shadow[at + b] << 8 * b;
+                    }
+                    v = reduce(x, old, v);
+                    d = vbits_whole(od, d, x->bits);
+                }
                 for (unsigned b = 0; b < size; b++) {
                     r->data[at + i * size + b] = (uint8_t)(v >> 8 * b);
                     r->shadow[at + i * size + b] = (uint8_t)(d >> 8 * b);

@@ -53,7 +53,7 @@ static void yyerror(Span *at, Parser *p, const char *message);
 %left '*' '/' '%'
 %precedence UNARY
 
-%nterm <uint32_t> operands operand_list vec_list address addr_rest init_list
+%nterm <uint32_t> operands operand_list vec_list address addr_rest sampler_rest init_list
 %nterm <uint32_t> params param_list proto_params func_returns int_list
 %nterm <int> linkages
 %nterm <uint32_t> file_extra
@@ -302,7 +302,14 @@ addr_rest
     | '-' T_INTEGER                         { p->addr_offset = -(int64_t)$2.bits; $$ = 0; }
     | ',' '{' vec_list '}'                  { parse_operand_group(p, OPND_VEC, $3, 0, @3);
                                               p->addr_offset = 0; $$ = 1; }
-    | ',' T_WORD                            { parse_operand_name(p, @2); p->addr_offset = 0; $$ = 1; }
+    | ',' T_WORD                            { parse_operand_name(p, @2); }
+      sampler_rest                          { p->addr_offset = 0; $$ = 1 + $4; }
+    ;
+
+/* [texture, sampler, {coordinates}]: tex and tld4 in the independent texturing mode. */
+sampler_rest
+    : %empty                                { $$ = 0; }
+    | ',' '{' vec_list '}'                  { parse_operand_group(p, OPND_VEC, $3, 0, @3); $$ = 1; }
     ;
 
 var_decl
