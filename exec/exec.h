@@ -156,6 +156,7 @@ typedef struct XInstr {
     uint8_t out_of_range;      /* suld sust sured: MOD_TRAP (the default), MOD_CLAMP or MOD_ZERO */
     uint8_t coord_count;       /* tex tld4 suld sust: coordinate rows in coord (an array's layer first) */
     uint32_t coord[4];
+    const char *image_name;    /* a .texref or .surfref variable named instead of a handle (src[0] unused) */
     const Instr *ir;
 } XInstr;
 

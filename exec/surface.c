@@ -66,9 +66,17 @@ static void wrong(Loader *ld, const Operand *o, const Instr *in, const char *wha
 /* The handle: a 64-bit register (a .texref or .surfref variable is refused). */
 static bool load_handle(Loader *ld, const Instr *in, const Operand *h, XInstr *x)
 {
+    const Decl *d = NULL;
+    const Module *m = ld->p->m;
+    for (uint32_t i = 0; h->kind == OPND_SYM && i < m->globals.len && !d; i++)
+        d = m->globals.data[i].name == h->u.ref.name ? &m->globals.data[i] : NULL;
+    if (d && (d->space == SPACE_TEX || d->space == SPACE_SURF) && d->type == TYPE_NONE && !h->u.ref.offset) {
+        x->image_name = d->name;               /* .global .texref t: the lanes file's texture "t" */
+        return true;
+    }
     if (h->kind == OPND_SYM) {
-        operand_cannot(ld, in, "a texture or surface named by a .texref, .samplerref or .surfref variable (a "
-                       "handle in a 64-bit register runs)");
+        operand_cannot(ld, in, "a texture or surface named by this variable (a .texref or .surfref, or a "
+                       "handle in a 64-bit register, runs)");
         return false;
     }
     if (register_bits(ld, h) != 64) {
@@ -180,12 +188,24 @@ static const char *geom_name(int geom)
 const Image *image_for(Warp *w, const XInstr *x, int l, bool surface)
 {
     uint32_t pc = pc_of(w, x);
-    if (!(w->defined[x->src[0]] >> l & 1)) {
+    const Image *im = NULL;
+    uint64_t h = 0;
+    if (x->image_name) {
+        for (uint32_t i = 0; i < w->block->image_count && !im; i++)
+            im = w->block->images[i].name == x->image_name ? &w->block->images[i] : NULL;
+        if (!im) {
+            report_fault(w, pc, "lane %d (pc %u): '%s' reads '%s', to which the lanes file gives no %s", l, pc,
+                         x->ir->mnemonic, x->image_name, surface ? "surface" : "texture");
+            return NULL;
+        }
+        h = IMAGE_HANDLE_BASE + (uint64_t)(im - w->block->images);
+    } else if (!(w->defined[x->src[0]] >> l & 1)) {
         report_fault(w, pc, "lane %d (pc %u): '%s' through an undefined handle", l, pc, x->ir->mnemonic);
         return NULL;
+    } else {
+        h = w->val[x->src[0]][l];
+        im = image_of(w->block, h);
     }
-    uint64_t h = w->val[x->src[0]][l];
-    const Image *im = image_of(w->block, h);
     if (!im || im->surface != surface) {
         report_fault(w, pc, "lane %d (pc %u): '%s' through 0x%llx, which is not the handle of a %s%s%s", l, pc,
                      x->ir->mnemonic, (unsigned long long)h, surface ? "surface" : "texture",
