@@ -84,6 +84,7 @@ static void sample(const Warp *w, const Image *im, const double u[3], int64_t la
     double weight[3] = { 0, 0, 0 };
     for (unsigned d = 0; d < im->dims; d++) {
         double p = im->linear ? u[d] - 0.5 : u[d];
+        p = p < -1e15 ? -1e15 : p > 1e15 ? 1e15 : p;   /* far outside either way; floor stays in range */
         base[d] = (int64_t)floor(p);
         if (im->linear) {
             double a = (p - floor(p)) * 256;
@@ -254,6 +255,7 @@ static void gather(Warp *w, const XInstr *x, const Image *im, int l)
                 undefined_channel(w, x, l, i);
             return;
         }
+        u = u < -1e15 ? -1e15 : u > 1e15 ? 1e15 : u;
         base[d] = (int64_t)floor(u - 0.5);
     }
     static const int di[4] = { 0, 1, 1, 0 }, dj[4] = { 1, 1, 0, 0 };
