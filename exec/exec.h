@@ -153,6 +153,7 @@ typedef struct XInstr {
     bool reads_clock;          /* a source is %clock, %clock64, %globaltimer, ...: set before it runs */
     uint32_t pdom_in, pdom_out;    /* its interval in the function's post-dominator tree (NO_SLOT: none) */
     uint8_t geom;              /* tex tld4 suld sust: an ImageGeom; txq suq: the query (a Mod) in mode */
+    bool formatted;            /* sust.p: by the sample, in the surface's format */
     uint8_t out_of_range;      /* suld sust sured: MOD_TRAP (the default), MOD_CLAMP or MOD_ZERO */
     uint8_t coord_count;       /* tex tld4 suld sust: coordinate rows in coord (an array's layer first) */
     uint32_t coord[4];

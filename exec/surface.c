@@ -1,4 +1,4 @@
-/* surface.c: surfaces (suld.b, sust.b, sured.b, suq), and what texture and surface instructions share:
+/* surface.c: surfaces (suld.b, sust.b, sust.p, sured.b, suq), and what texture and surface instructions share:
  * their lowering (image_load, image_lower) and the image a lane's handle names (image_for). A surface is an Image of the block (exec.h): its
  * texels in a .global region, row after row. suld.b and sust.b address a row by the byte (the
  * first coordinate is a byte offset, PTX ISA "suld"), the other coordinates by the texel; a
@@ -34,6 +34,9 @@ void image_lower(XInstr *x, const Instr *in)
         case MOD_R: case MOD_G: case MOD_B: case MOD_A:
             if (in->op == OP_TLD4 || in->op == OP_TXQ || in->op == OP_SUQ || in->op == OP_ISTYPEP)
                 x->mode = (uint8_t)m;          /* the query, the handle's kind, tld4's component */
+            break;
+        case MOD_P:
+            x->formatted = in->op == OP_SUST;
             break;
         case MOD_ADD: case MOD_MIN: case MOD_MAX: case MOD_AND: case MOD_OR:
             x->mode = (uint8_t)m;              /* sured's operation */
@@ -110,6 +113,11 @@ void image_load(Loader *ld, const Instr *in, XInstr *x)
             operand_destination(ld, in, data, x);
         return;
     }
+    if (x->formatted && x->type != TYPE_B32) {
+        diag_at(ld->diag, DIAG_ERROR, in->at, "'%s': sust.p stores .b32 elements", in->mnemonic);
+        ld->failed = true;
+        return;
+    }
     unsigned want = x->coord_count ? 2 : 1;
     if (addr->kind == OPND_ADDR && addr->count == want + 1 && (in->op == OP_TEX || in->op == OP_TLD4 ||
                                                               in->op == OP_TXQ)) {
@@ -147,6 +155,10 @@ void image_load(Loader *ld, const Instr *in, XInstr *x)
             wrong(ld, data, in, "a 32-bit destination");
         else
             operand_destination(ld, in, data, x);
+        return;
+    }
+    if (data->kind == OPND_PAIR) {
+        operand_cannot(ld, in, "a texture fetch with a residency predicate (d|p)");
         return;
     }
     unsigned n = data->kind == OPND_VEC ? data->count : 1;
@@ -279,6 +291,10 @@ static bool surface_offset(Warp *w, const XInstr *x, int l, const Image *im, uin
     uint64_t texel = (uint64_t)type_info[im->type].bits / 8 * im->channels;
     int64_t row = (int64_t)(texel * im->size[0]);
     int64_t access = (int64_t)x->bits / 8 * x->vec_count;
+    if (x->formatted) {                        /* sust.p: x counts samples; the whole sample is written */
+        c[0] *= (int64_t)texel;
+        access = (int64_t)texel;
+    }
     int64_t layers = im->layers ? im->layers : 1;
     bool inside = c[0] >= 0 && c[0] + access <= row && c[1] >= 0 && c[1] < im->size[1] && c[2] >= 0 &&
                   c[2] < im->size[2] && c[3] < layers;
@@ -330,6 +346,29 @@ static void surface_query(Warp *w, const XInstr *x, int l, const Image *im)
     warp_define_bits(w, x->dst, l, known ? ~0ull : 0, 64);   /* a size the image lacks: undefined */
 }
 
+/* sust.p: the source's elements are the sample's R, G, B, A in order (PTX ISA), as .u32, .s32
+ * or .f32 after the surface's format: a 32-bit channel takes the element's bits. How a 32-bit
+ * value goes into an 8- or 16-bit channel the ISA does not say, and a channel the source does
+ * not give is "unpredictable": those bytes become undefined (the first with a warning). */
+static void store_formatted(Warp *w, const XInstr *x, int l, const Image *im, Region *r, uint64_t at)
+{
+    unsigned size = type_info[im->type].bits / 8;
+    for (unsigned k = 0; k < im->channels; k++) {
+        uint64_t v = 0, d = 0;
+        if (k < x->vec_count && size == 4) {
+            v = w->val[x->vec[k]][l];
+            d = warp_dbits(w, x->vec[k], l);
+        } else if (k < x->vec_count) {
+            report_warn(w, pc_of(w, x), 1u << l, "sust.p into an 8- or 16-bit channel (the ISA does not say how "
+                                                 "the 32-bit value is converted): undefined");
+        }
+        for (unsigned b = 0; b < size; b++) {
+            r->data[at + k * size + b] = (uint8_t)(v >> 8 * b);
+            r->shadow[at + k * size + b] = (uint8_t)(d >> 8 * b);
+        }
+    }
+}
+
 void surface_execute(Warp *w, const XInstr *x, uint32_t mask)
 {
     for (uint32_t k = mask; k; k &= k - 1) {
@@ -347,6 +386,11 @@ void surface_execute(Warp *w, const XInstr *x, uint32_t mask)
         bool moves = surface_offset(w, x, l, im, &at);
         if (w->faulted)
             return;
+        if (x->formatted) {
+            if (moves)
+                store_formatted(w, x, l, im, r, at);
+            continue;
+        }
         for (unsigned i = 0; i < x->vec_count; i++) {
             uint32_t row = x->vec[i];
             if (x->op == OP_SUST || x->op == OP_SURED) {

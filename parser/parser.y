@@ -240,6 +240,9 @@ operand
     | number
     | '[' address ']'                       { parse_operand_group(p, OPND_ADDR, $2, p->addr_offset, @$); }
     | '{' vec_list '}'                      { parse_operand_group(p, OPND_VEC, $2, 0, @$); }
+    | '{' vec_list '}' '|' T_WORD           { parse_operand_group(p, OPND_VEC, $2, 0, @3);
+                                              parse_operand_name(p, @5);
+                                              parse_operand_group(p, OPND_PAIR, 2, 0, @$); }
     | '(' operands ')'                      { parse_operand_group(p, OPND_LIST, $2, 0, @$); }
     ;
 

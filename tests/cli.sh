@@ -885,7 +885,7 @@ printf '{"regs": {"x": "0x????4000", "y": "0x3c003c00", "f": "0x3f800000", "g": 
 printf '{"regs": {"z": "0x????4200", "w": "0x3c00????"}}\n' > "$tmp/half2.expect.json"
 expect_exit 0 "f16x2: each half's own definedness" "$PTXRUN" "$tmp/half2.ptx" --lanes "$tmp/half2.json" --expect "$tmp/half2.expect.json"
 # -- issue 13, textures and surfaces (tests/images has the cases that run)
-HT='.version 7.0\n.target sm_75\n.address_size 64\n'
+HT='.version 7.1\n.target sm_75\n.address_size 64\n'
 printf "$HT.visible .entry k(.param .u64 h)\n{\n\t.reg .b64 %%rd1;\n\t.reg .b32 %%r<2>;\n\tld.param.u64 %%rd1, [h];\n\tsuld.b.1d.b32.trap {%%r1}, [%%rd1, {0}];\n\tret;\n}\n" > "$tmp/suld.ptx"
 image_error() {   # image_error DESCRIPTION JSON MESSAGE
     printf '%s\n' "$2" > "$tmp/img.json"
@@ -905,14 +905,14 @@ expect_stderr_line "a handle needs 64 bits" "ptxrun: error: $tmp/img.json: param
 printf '{"textures": {"t": {"type": "u32", "dims": [2]}}, "params": ["@t"]}\n' > "$tmp/img.json"
 expect_exit 3 "suld through a texture's handle" "$PTXRUN" --no-color "$tmp/suld.ptx" --lanes "$tmp/img.json"
 expect_stderr_line "suld through a texture's handle" "$tmp/suld.ptx:9:2: error: lane 0 (pc 1): 'suld.b.1d.b32.trap' through 0xe00000000000, which is not the handle of a surface: it is the texture's"
-printf "$HT.visible .entry k(.param .u64 h)\n{\n\t.reg .b64 %%rd1;\n\t.reg .f32 %%f<5>;\n\t.reg .b32 %%r1;\n\tld.param.u64 %%rd1, [h];\n\ttex.level.2d.v4.f32.f32 {%%f1, %%f2, %%f3, %%f4}, [%%rd1, {%%f1, %%f1}], %%f1;\n\tsust.p.1d.b32.trap [%%rd1, {0}], {%%r1};\n\tsured.p.add.1d.b32.trap [%%rd1, {0}], %%r1;\n\tret;\n}\n" > "$tmp/notyet.ptx"
+printf "$HT.visible .entry k(.param .u64 h)\n{\n\t.reg .b64 %%rd1;\n\t.reg .f32 %%f<5>;\n\t.reg .b32 %%r1;\n\t.reg .pred %%p1;\n\tld.param.u64 %%rd1, [h];\n\ttex.level.2d.v4.f32.f32 {%%f1, %%f2, %%f3, %%f4}, [%%rd1, {%%f1, %%f1}], %%f1;\n\tsured.p.add.1d.b32.trap [%%rd1, {0}], %%r1;\n\tret;\n}\n" > "$tmp/notyet.ptx"
 expect_exit 2 "texture forms not yet" "$PTXRUN" --no-color --check "$tmp/notyet.ptx"
-expect_stderr_line "tex.level not yet" "$tmp/notyet.ptx:10:5: error: ptxrun cannot execute 'tex' with '.level' yet"
-expect_stderr_line "sust.p not yet" "$tmp/notyet.ptx:11:6: error: ptxrun cannot execute 'sust' with '.p' yet"
+expect_stderr_line "tex.level not yet" "$tmp/notyet.ptx:11:5: error: ptxrun cannot execute 'tex' with '.level' yet"
 expect_stderr_line "sured.p not yet" "$tmp/notyet.ptx:12:7: error: ptxrun cannot execute 'sured' with '.p' yet"
-printf "$HT.visible .entry k(.param .u64 h)\n{\n\t.reg .b64 %%rd1;\n\t.reg .f32 %%f<5>;\n\tld.param.u64 %%rd1, [h];\n\ttex.2d.v4.f32.f32 {%%f1, %%f2, %%f3, %%f4}, [%%rd1, %%rd1, {%%f1, %%f1}];\n\ttex.2d.v4.f32.f32 {%%f1, %%f2, %%f3, %%f4}, [%%rd1, {%%f1}];\n\tret;\n}\n" > "$tmp/sampler.ptx"
+printf "$HT.visible .entry k(.param .u64 h)\n{\n\t.reg .b64 %%rd1;\n\t.reg .f32 %%f<5>;\n\t.reg .pred %%p1;\n\tld.param.u64 %%rd1, [h];\n\ttex.2d.v4.f32.f32 {%%f1, %%f2, %%f3, %%f4}, [%%rd1, %%rd1, {%%f1, %%f1}];\n\ttex.2d.v4.f32.f32 {%%f1, %%f2, %%f3, %%f4}, [%%rd1, {%%f1}];\n\ttex.2d.v4.f32.f32 {%%f1, %%f2, %%f3, %%f4}|%%p1, [%%rd1, {%%f1, %%f1}];\n\tret;\n}\n" > "$tmp/sampler.ptx"
 expect_exit 2 "a separate sampler" "$PTXRUN" --no-color --check "$tmp/sampler.ptx"
-expect_stderr_line "a separate sampler" "$tmp/sampler.ptx:9:2: error: ptxrun cannot execute a texture with a separate sampler (independent texturing mode) yet"
-expect_stderr_line "tex.2d with one coordinate" "$tmp/sampler.ptx:10:50: error: 'tex.2d.v4.f32.f32' takes 2 coordinates, not 1"
+expect_stderr_line "a separate sampler" "$tmp/sampler.ptx:10:2: error: ptxrun cannot execute a texture with a separate sampler (independent texturing mode) yet"
+expect_stderr_line "tex.2d with one coordinate" "$tmp/sampler.ptx:11:50: error: 'tex.2d.v4.f32.f32' takes 2 coordinates, not 1"
+expect_stderr_line "tex with a residency predicate not yet" "$tmp/sampler.ptx:12:2: error: ptxrun cannot execute a texture fetch with a residency predicate (d|p) yet"
 echo "cli: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
