@@ -245,12 +245,13 @@ static void gather(Warp *w, const XInstr *x, const Image *im, int l)
         return;
     }
     unsigned c = x->mode == MOD_R ? 0 : x->mode == MOD_G ? 1 : x->mode == MOD_B ? 2 : 3;
-    int64_t base[2];
+    bool layered = x->geom == GEOM_A2D;
+    int64_t base[2], layer = layered ? (int64_t)(uint32_t)w->val[x->coord[0]][l] : 0;
     for (unsigned d = 0; d < 2; d++) {
-        double u = texel_coordinate(w, x, im, l, d, d);
-        if (isnan(u) || isinf(u) || c >= im->channels) {
-            report_warn(w, pc, 1u << l, "tld4 at a NaN or infinite coordinate, or of a channel the texture lacks "
-                                        "(the documents leave the result open): undefined");
+        double u = texel_coordinate(w, x, im, l, d + layered, d);
+        if (isnan(u) || isinf(u) || c >= im->channels || layer >= (int64_t)(im->layers ? im->layers : 1)) {
+            report_warn(w, pc, 1u << l, "tld4 at a NaN or infinite coordinate, of a channel or a layer the texture "
+                                        "lacks (the documents leave the result open): undefined");
             for (unsigned i = 0; i < 4; i++)
                 undefined_channel(w, x, l, i);
             return;
@@ -265,7 +266,7 @@ static void gather(Warp *w, const XInstr *x, const Image *im, int l)
             continue;
         uint64_t d = ~0ull, bits = 0;          /* border: zero */
         if (address_index(im, 0, &i) && address_index(im, 1, &j))
-            bits = texel_bits(w, im, i, j, 0, 0, c, &d);
+            bits = texel_bits(w, im, i, j, 0, layer, c, &d);
         w->val[x->vec[k]][l] = bits;
         warp_define_bits(w, x->vec[k], l, (d & 0xffffffffu) == 0xffffffffu ? ~0ull : d, 64);
     }
