@@ -430,12 +430,14 @@ static bool texture_sampling(Image *im, json_t *spec, const char *where, char *e
     }
     im->linear = filter == 1;
     im->normalized_coords = n && json_is_true(n);
-    if (read == 1) {
-        snprintf(err, errlen, "%s: ptxrun cannot execute textures read as normalized floats yet", where);
+    im->normalized_float = read == 1;
+    if (read == 1 && (type_info[im->type].cls == 'f' || type_info[im->type].bits > 16)) {
+        snprintf(err, errlen, "%s: \"normalized_float\" reads 8- and 16-bit integer textures", where);
         return false;
     }
-    if (im->linear && im->type != TYPE_F32) {
-        snprintf(err, errlen, "%s: linear filtering needs a texture that returns floats (\"type\": \"f32\")", where);
+    if (im->linear && im->type != TYPE_F32 && !im->normalized_float) {
+        snprintf(err, errlen, "%s: linear filtering needs a texture that returns floats (\"type\": \"f32\", or "
+                 "\"read\": \"normalized_float\")", where);
         return false;
     }
     for (unsigned d = 0; d < 3; d++) {

@@ -7,6 +7,7 @@
  * A texel index out of range is clamped into it (clamp), or reads zero (border); wrap takes
  * the fraction of a normalized coordinate. What the documents leave open is said in a warning:
  * the rounding of a weight that is not a multiple of 1/256, the precision of the filtered sum,
+ * an 8- or 16-bit integer read as a normalized float that is not exact in .f32,
  * a channel the texture does not have (undefined), an integer coordinate out of range
  * (undefined). */
 #include <math.h>
@@ -74,7 +75,7 @@ typedef struct Sample {
     double value[4];           /* linear filtering */
     uint64_t bits[4];          /* nearest-point: the texel's bits */
     uint64_t dbits[4];         /* all ones: defined */
-    bool warn_weight, warn_sum;
+    bool warn_weight, warn_sum, warn_convert;
 } Sample;
 
 /* Sampling at texel coordinates u[0..dims), layer: the filtered value of each channel. */
@@ -126,6 +127,13 @@ static void sample(const Warp *w, const Image *im, const double u[3], int64_t la
             } else {
                 v = type_info[im->type].cls == 's' ? (double)(int32_t)bits : (double)bits;
             }
+            if (im->normalized_float) {
+                /* The integer's full range onto [0, 1] or [-1, 1] (CUDA guide: 0xff reads as 1). */
+                unsigned n = type_info[im->type].bits;
+                double top = type_info[im->type].cls == 's' ? (double)((1u << (n - 1)) - 1) : (double)((1u << n) - 1);
+                s->warn_convert |= v < -top || (double)(float)(v / top) != v / top;
+                v = v < -top ? -1.0 : v / top;
+            }
             s->value[c] += wt * v;
         }
     }
@@ -141,9 +149,9 @@ static void write_channel(Warp *w, const XInstr *x, const Image *im, int l, unsi
         return;
     double v = s->value[i];
     uint64_t bits = s->bits[i], dbits = s->dbits[i];
-    if (!im->linear) {
+    if (!im->linear && !im->normalized_float) {
         /* nearest-point: the texel as it is */
-    } else if (type_info[im->type].cls == 'f') {
+    } else if (type_info[im->type].cls == 'f' || im->normalized_float) {
         float f = (float)v;
         uint32_t b;
         memcpy(&b, &f, sizeof b);
@@ -167,10 +175,11 @@ static void undefined_channel(Warp *w, const XInstr *x, int l, unsigned i)
 static void fetch(Warp *w, const XInstr *x, const Image *im, int l)
 {
     uint32_t pc = pc_of(w, x);
-    char want = type_info[im->type].cls;
+    char want = im->normalized_float ? 'f' : type_info[im->type].cls;
     if (want != x->cls) {
-        report_fault(w, pc, "lane %d (pc %u): '%s' reads texture '%s' of .%s texels: its result type must be .%s", l,
-                     pc, x->ir->mnemonic, im->name, type_info[im->type].name,
+        report_fault(w, pc, "lane %d (pc %u): '%s' reads texture '%s' of .%s texels%s: its result type must be .%s",
+                     l, pc, x->ir->mnemonic, im->name, type_info[im->type].name,
+                     im->normalized_float ? " as normalized floats" : "",
                      want == 'f' ? "f32" : want == 's' ? "s32" : "u32");
         return;
     }
@@ -221,6 +230,10 @@ static void fetch(Warp *w, const XInstr *x, const Image *im, int l)
     if (s.warn_weight)
         report_warn(w, pc, 1u << l, "linear filtering weight not a multiple of 1/256 (the CUDA guide keeps it in 9-bit "
                                     "fixed point without saying how it rounds): rounded to nearest");
+    if (s.warn_convert)
+        report_warn(w, pc, 1u << l, "texel read as a normalized float not exact in .f32, or the most negative "
+                                    "integer (the CUDA guide does not say how it rounds or maps): rounded to "
+                                    "nearest, or -1");
     if (s.warn_sum)
         report_warn(w, pc, 1u << l, "linear filtering result not exact in .f32 (the documents do not give the "
                                     "filter's precision): rounded to nearest");

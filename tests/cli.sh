@@ -892,10 +892,10 @@ image_error() {   # image_error DESCRIPTION JSON MESSAGE
     expect_exit 2 "$1" "$PTXRUN" "$tmp/suld.ptx" --lanes "$tmp/img.json"
     expect_stderr_line "$1" "ptxrun: error: $tmp/img.json: $3"
 }
-image_error "linear filtering of integers" '{"textures": {"t": {"type": "u8", "dims": [4], "filter": "linear"}}, "params": ["@t"]}' 'textures.t: linear filtering needs a texture that returns floats ("type": "f32")'
+image_error "linear filtering of integers" '{"textures": {"t": {"type": "u8", "dims": [4], "filter": "linear"}}, "params": ["@t"]}' 'textures.t: linear filtering needs a texture that returns floats ("type": "f32", or "read": "normalized_float")'
 image_error "wrap without normalized coordinates" '{"textures": {"t": {"type": "f32", "dims": [4], "address": "wrap"}}, "params": ["@t"]}' 'textures.t: wrap addressing needs normalized coordinates (CUDA guide)'
 image_error "mirror not yet" '{"textures": {"t": {"type": "f32", "dims": [4], "address": ["mirror"], "normalized_coords": true}}, "params": ["@t"]}' 'textures.t: ptxrun cannot execute mirror addressing yet'
-image_error "normalized float not yet" '{"textures": {"t": {"type": "u8", "dims": [4], "read": "normalized_float"}}, "params": ["@t"]}' 'textures.t: ptxrun cannot execute textures read as normalized floats yet'
+image_error "normalized float of floats" '{"textures": {"t": {"type": "f32", "dims": [4], "read": "normalized_float"}}, "params": ["@t"]}' 'textures.t: "normalized_float" reads 8- and 16-bit integer textures'
 image_error "data of the wrong length" '{"surfaces": {"s": {"type": "u32", "dims": [2, 2], "data": [1, 2, 3]}}, "params": ["@s"]}' 'surfaces.s: "data" has the wrong length (4 values: channels x width x height x depth x layers)'
 image_error "unknown key in a surface" '{"surfaces": {"s": {"type": "u32", "dims": [2], "filter": "linear"}}, "params": ["@s"]}' 'surfaces.s: unknown key "filter"'
 printf "$HT.visible .entry k(.param .u32 h)\n{\n\tret;\n}\n" > "$tmp/narrow.ptx"
