@@ -155,7 +155,7 @@ valgrind: $(BUILD)/ptxrun
 # The samples, and the nvcc kernels of tests/kernels against their C references
 # (regenerate those with tests/kernels/regen.sh), through ptxrun's own test runner.
 kernel-tests: $(BUILD)/ptxrun
-	$(BUILD)/ptxrun test samples tests/kernels tests/h100 tests/memory tests/definedness tests/forms tests/images
+	$(BUILD)/ptxrun test samples tests/kernels tests/h100 tests/memory tests/definedness tests/forms tests/misc tests/images
 
 # The cases recorded on an H100: the selection in tests/hw, then the full set in ../shared/hw
 # when it is there (not approx/, which holds tables). Cases listed in tests/hw/not-yet.txt pass

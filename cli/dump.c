@@ -165,6 +165,15 @@ static uint32_t collect_columns(const Block *b, const char *only, Column *cols, 
         for (unsigned v = 0; v < x->vec_count && v < 4; v++)
             if (x->vec[v] < b->prog.reg_count)
                 used[x->vec[v]] = true;
+        if (x->op == OP_CALL && x->target < b->prog.call_count) {    /* results passed in registers */
+            const CallSite *site = &b->prog.calls[x->target];
+            for (unsigned r = 0; r < site->ret_count; r++)
+                for (unsigned j = 0; j < site->ret_regs[r].count; j++) {
+                    uint32_t to = site->ret_regs[r].to[j];
+                    if (site->ret_regs[r].pred ? to < f->preds.len : to < b->prog.reg_count)
+                        used[site->ret_regs[r].pred ? f->regs.len + to : to] = true;
+                }
+        }
         for (unsigned s = 0; s < x->src_count; s++) {
             if (x->src_pred >> s & 1) {
                 if (x->src[s] < f->preds.len)

@@ -1,8 +1,8 @@
 /* bitops.c: the integer bit instructions: popc, clz, bfind, brev, bfe, bfi, prmt (generic
- * form), lop3, bmsk, szext, cvt.pack, dp4a, dp2a, fns, and integer div and rem. Each follows the
- * pseudo-code of the PTX ISA, except where an NVIDIA H100 gives something else or the ISA
- * leaves the value open; there ptxrun gives the H100's value and warns (docs/semantics.md,
- * "Where ptxrun follows the H100"):
+ * form), lop3, bmsk, szext, cvt.pack, dp4a, dp2a, fns, integer div and rem, and createpolicy (an
+ * opaque 64-bit value). Each follows the pseudo-code of the PTX ISA, except where an NVIDIA H100
+ * gives something else or the ISA leaves the value open; there ptxrun gives the H100's value and
+ * warns (docs/semantics.md, "Where ptxrun follows the H100"):
  * - div/rem by zero give all ones, and MIN / -1 gives MIN with remainder 0 (unspecified in PTX);
  * - bfe/bfi .b64 take the whole 32-bit position and length, not their low 8 bits;
  * - 32-bit bfe.s32 with an immediate position >= 32 gives all ones, and bfi.b32 with an
@@ -335,6 +335,10 @@ static uint64_t moved_bits(const Warp *w, const XInstr *x, int l)
     }
 }
 
+/* createpolicy's values (docs/semantics.md): the form in the top bits, then its operand. */
+#define POLICY_FRACTIONAL 0x1000000000000000ull
+#define POLICY_RANGE      0x2000000000000000ull
+
 void bitops_execute(Warp *w, const XInstr *x, uint32_t mask)
 {
     const uint64_t *a = w->val[x->src[0]];
@@ -369,6 +373,10 @@ void bitops_execute(Warp *w, const XInstr *x, uint32_t mask)
             break;
         case OP_PRMT: r[l] = x->mode ? permute_mode(a[l], b[l], c[l], x->mode) : permute(a[l], b[l], c[l]); break;
         case OP_LOP3: r[l] = lop3(a[l], b[l], c[l], (unsigned)e[l] & 0xff) & width_mask(bits); break;
+        case OP_CREATEPOLICY:                  /* opaque: the form, with the fraction or the total size */
+            r[l] = x->mode == MOD_CVT ? a[l] : x->mode == MOD_RANGE ? POLICY_RANGE | (uint32_t)c[l]
+                                                                    : POLICY_FRACTIONAL | (uint32_t)a[l];
+            break;
         case OP_DP4A:
         case OP_DP2A: r[l] = dot_product(x, a[l], b[l], c[l]); break;
         case OP_FNS:

@@ -190,6 +190,7 @@ static void fill_special_registers(Warp *w)
 {
     const Block *b = w->block;
     const uint32_t *ntid = b->ntid;
+    uint64_t reserved = w->prog->reserved_region == NO_SLOT ? 0 : b->mem.regions[w->prog->reserved_region].base;
     for (int s = 0; s < SREG_COUNT; s++) {
         for (int c = 0; c < 4; c++) {
             uint32_t row = w->prog->sreg_rows[s][c];
@@ -216,7 +217,18 @@ static void fill_special_registers(Warp *w)
                 case SREG_WARP_SZ: v = WARP_SIZE; break;
                 case SREG_DYNAMIC_SMEM_SIZE: v = w->block->mem.regions[w->prog->dynamic_region].size; break;
                 case SREG_TOTAL_SMEM_SIZE: v = total_smem_size(w); break;
-                default: v = 0; break;     /* %smid, %gridid: one SM, one grid */
+                case SREG_AGGR_SMEM_SIZE: v = total_smem_size(w) + RESERVED_SMEM_BYTES; break;
+                case SREG_RESERVED_SMEM_OFFSET_BEGIN: case SREG_RESERVED_SMEM_OFFSET_0: v = reserved; break;
+                case SREG_RESERVED_SMEM_OFFSET_1: v = reserved + RESERVED_SMEM_BYTES / 2; break;
+                case SREG_RESERVED_SMEM_OFFSET_END: v = reserved + RESERVED_SMEM_BYTES; break;
+                case SREG_RESERVED_SMEM_OFFSET_CAP: v = RESERVED_SMEM_BYTES; break;
+                /* No cluster is launched: each CTA is a cluster of one (PTX ISA, Cluster of CTAs). */
+                case SREG_CLUSTERID: v = c ? b->ctaid[c - 1] : 0; break;
+                case SREG_NCLUSTERID: v = c ? b->nctaid[c - 1] : 0; break;
+                case SREG_CLUSTER_NCTAID: v = c ? 1 : 0; break;
+                case SREG_CLUSTER_NCTARANK: v = 1; break;
+                default: v = 0; break;     /* %smid, %gridid, %cluster_ctaid, %cluster_ctarank, %envregN, %pmN,
+                                            * %current_graph_exec: one SM, one grid, no driver or counters */
                 }
                 w->val[row][l] = v;
             }
@@ -334,7 +346,16 @@ void block_set_shape(Block *b, const uint32_t ntid[3], uint32_t active)
 /* The CTA's dynamic .shared block gets its size (undefined bytes) and %dynamic_smem_size. */
 void block_set_dynamic_shared(Block *b, uint32_t bytes)
 {
-    mem_resize(&b->mem, b->prog.dynamic_region, bytes);
+    const Region *dyn = &b->mem.regions[b->prog.dynamic_region];
+    bool grows = bytes > dyn->size;
+    uint64_t end = dyn->base + bytes;
+    if (!grows)
+        mem_resize(&b->mem, b->prog.dynamic_region, bytes);
+    if (b->prog.reserved_region != NO_SLOT)   /* the reserved bytes follow the dynamic block */
+        mem_move(&b->mem, b->prog.reserved_region,
+                 (end + RESERVED_SMEM_ALIGN - 1) / RESERVED_SMEM_ALIGN * RESERVED_SMEM_ALIGN);
+    if (grows)
+        mem_resize(&b->mem, b->prog.dynamic_region, bytes);
     for (uint32_t i = 0; i < b->warp_count; i++)
         fill_special_registers(b->warps[i]);
 }

@@ -2,7 +2,9 @@
  * stack (its bytes undefined), copies the arguments into it and sets the callee's frame rows; a
  * recursive call first saves the outer activation's registers. ret copies the results back,
  * makes the frame's bytes undefined again and pops it; ret from the kernel ends the lane. Each
- * call costs the callee's .local bytes and a return address of the --stack bytes. */
+ * call costs the callee's .local bytes and a return address of the --stack bytes.
+ * stacksave, stackrestore and alloca work on the same stack: alloca takes bytes at its end, in
+ * the current activation, until stackrestore or ret gives them back. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -257,12 +259,99 @@ void call_return(Warp *w, uint32_t run)
             uint32_t n = site->rets[i].size < from->size ? site->rets[i].size : from->size;
             copy_local(w, l, base + from->offset, caller_base + site->rets[i].offset, n);
         }
-        uint8_t *shadow;                     /* a returned frame's bytes are no one's: undefined */
-        if (mem_thread_bytes(&w->block->mem, w->prog->local_region, w->thread_base + (uint32_t)l, base, cf->frame_size, &shadow))
-            memset(shadow, 0, cf->frame_size);
+        uint8_t *shadow;                     /* a returned frame's bytes (and its allocas') are no one's */
+        uint32_t allocated = w->sp[l] - (base + cf->frame_size);
+        if (mem_thread_bytes(&w->block->mem, w->prog->local_region, w->thread_base + (uint32_t)l, base,
+                             cf->frame_size + allocated, &shadow))
+            memset(shadow, 0, cf->frame_size + allocated);
         w->sp[l] = f.caller_sp;
-        w->charged[l] -= cf->charge;
+        w->charged[l] -= cf->charge + allocated;
         w->active[f.callee][l]--;
         w->pc[l] = f.return_pc;
     }
+}
+
+/* The end of the frame of the activation lane l runs: where its allocas begin. */
+static uint32_t frame_end(const Warp *w, int l)
+{
+    if (w->depth[l] == 0)
+        return w->prog->funcs[0].frame_size;
+    uint32_t callee = w->stack[l][w->depth[l] - 1].callee;
+    return warp_frame_base(w, callee, l) + w->prog->funcs[callee].frame_size;
+}
+
+/* alloca for lane l: size bytes at the end of its stack, aligned to max(align, 8), undefined;
+ * their .local address into d. False after a fault. */
+static bool allocate(Warp *w, const XInstr *x, int l, uint64_t size, uint64_t align)
+{
+    uint32_t pc = (uint32_t)(x - w->prog->code);
+    align = align < 8 ? 8 : align;
+    uint64_t at = (w->sp[l] + align - 1) / align * align, end = at + size;
+    uint64_t charge = (uint64_t)w->charged[l] + (end - w->sp[l]);
+    if (size > w->prog->stack_bytes || charge > w->prog->stack_bytes) {
+        report_fault(w, pc, "lane %d: the stack overflows: 'alloca' of %llu bytes needs %llu bytes of stack; each "
+                     "thread has %u (--stack)", l, (unsigned long long)size, (unsigned long long)charge,
+                     w->prog->stack_bytes);
+        return false;
+    }
+    const Region *local = &w->block->mem.regions[w->prog->local_region];
+    uint64_t room = end > 2 * local->size ? end : 2 * local->size;
+    if (end > local->size && !mem_grow_per_lane(&w->block->mem, w->prog->local_region, room) &&
+        !mem_grow_per_lane(&w->block->mem, w->prog->local_region, end)) {
+        report_fault(w, pc, "lane %d: 'alloca' of %llu bytes: the threads' stacks together need more than the %d MiB "
+                     "ptxrun holds for one variable", l, (unsigned long long)size, MAX_VARIABLE_BYTES >> 20);
+        return false;
+    }
+    uint8_t *shadow;
+    if (mem_thread_bytes(&w->block->mem, w->prog->local_region, w->thread_base + (uint32_t)l, at, size, &shadow))
+        memset(shadow, 0, size);
+    w->charged[l] = (uint32_t)charge;
+    w->sp[l] = (uint32_t)end;
+    w->val[x->dst][l] = at;
+    return true;
+}
+
+/* stackrestore for lane l: back to an earlier end of the stack in the same activation (what
+ * stacksave gave there); the bytes after it are free again (undefined). False after a fault. */
+static bool restore_stack(Warp *w, const XInstr *x, int l, uint64_t to)
+{
+    uint32_t pc = (uint32_t)(x - w->prog->code), low = frame_end(w, l);
+    if (to < low || to > w->sp[l]) {
+        report_fault(w, pc, "lane %d: 'stackrestore' to 0x%llx, which is no stack pointer of this activation "
+                     "(0x%x to 0x%x)", l, (unsigned long long)to, low, w->sp[l]);
+        return false;
+    }
+    uint8_t *shadow;
+    if (mem_thread_bytes(&w->block->mem, w->prog->local_region, w->thread_base + (uint32_t)l, to,
+                         w->sp[l] - to, &shadow))
+        memset(shadow, 0, w->sp[l] - (uint32_t)to);
+    w->charged[l] -= w->sp[l] - (uint32_t)to;
+    w->sp[l] = (uint32_t)to;
+    return true;
+}
+
+/* stacksave d, stackrestore a, alloca d, size{, align} for the lanes of run. The stack pointer
+ * is the end of the lane's stack (ptxrun's grows upward, docs/semantics.md). */
+void call_stack(Warp *w, const XInstr *x, uint32_t run)
+{
+    uint32_t pc = (uint32_t)(x - w->prog->code);
+    uint32_t need = x->op == OP_STACKSAVE ? 0 : w->defined[x->src[0]];
+    if (x->src_count > 1)
+        need &= w->defined[x->src[1]];
+    if (x->op != OP_STACKSAVE && (run & ~need)) {
+        report_fault(w, pc, "lane %d: '%s' with an undefined %s", __builtin_ctz(run & ~need), x->ir->mnemonic,
+                     x->op == OP_ALLOCA ? "size" : "stack pointer");
+        return;
+    }
+    for (uint32_t k = run; k; k &= k - 1) {
+        int l = __builtin_ctz(k);
+        uint64_t a = x->op == OP_STACKSAVE ? 0 : w->val[x->src[0]][l] & width_mask(x->bits);
+        if (x->op == OP_STACKSAVE)
+            w->val[x->dst][l] = w->sp[l];
+        else if (x->op == OP_STACKRESTORE ? !restore_stack(w, x, l, a)
+                                          : !allocate(w, x, l, a, x->src_count > 1 ? w->val[x->src[1]][l] : 8))
+            return;
+    }
+    if (x->op != OP_STACKRESTORE)
+        warp_define(w, x->dst, run, run);
 }

@@ -72,6 +72,12 @@ static void pass_registers(Loader *ld, const Instr *in, const Operand *o, const 
     for (unsigned i = 0; i < n; i++) {
         const Operand *e = o->kind == OPND_VEC ? &o->u.group.elems[i] : o;
         uint32_t own = callee_rows + d->first_slot + i;
+        if (e->kind == OPND_REG_OFFSET) {
+            diag_at(ld->diag, DIAG_ERROR, e->at, "a call passes a register or an immediate, not a register plus an "
+                    "offset (ptxas refuses it)");
+            ld->failed = true;
+            return;
+        }
         if (e->kind != OPND_REG && (result || e->kind == OPND_VEC || e->kind == OPND_SYM)) {
             operand_cannot(ld, in, result ? "a call whose result goes to something other than a register"
                                   : "a call passing this argument to a register parameter");
@@ -99,8 +105,14 @@ void callsite_load(Loader *ld, const Instr *in, XInstr *x)
     if (i < n && ops[i].kind == OPND_LIST)
         rets = &ops[i++];
     const Operand *target = i < n ? &ops[i++] : NULL;
-    if (i < n && ops[i].kind == OPND_LIST)
+    Operand one;                              /* call f, (1): one immediate argument */
+    if (i < n && ops[i].kind == OPND_LIST) {
         args = &ops[i++];
+    } else if (i < n && (ops[i].flags & OPNDF_GROUPED)) {
+        one = (Operand){ .kind = OPND_LIST, .count = 1, .at = ops[i].at, .u.group.elems = (Operand *)&ops[i] };
+        args = &one;
+        i++;
+    }
     if (!target || (rets && rets->count > MAX_CALL_PARAMS) || (args && args->count > MAX_CALL_PARAMS)) {
         operand_cannot(ld, in, "this call");
         return;
@@ -131,7 +143,7 @@ void callsite_load(Loader *ld, const Instr *in, XInstr *x)
     }
     site.caller = (uint32_t)(ld->cur - prog->funcs);
     const Function *callee = site.callee == NO_SLOT ? NULL : prog->funcs[site.callee].fn;
-    if (callee && ((rets && rets->count > callee->returns.len) || (args && args->count != callee->params.len))) {
+    if (callee && ((rets ? rets->count : 0) > callee->returns.len || (args ? args->count : 0) != callee->params.len)) {
         diag_at(ld->diag, DIAG_ERROR, in->at, "'%s' takes %u arguments and gives %u results; this call passes "
                 "%u and asks for %u", callee->name, callee->params.len, callee->returns.len,
                 args ? args->count : 0, rets ? rets->count : 0);

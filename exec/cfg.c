@@ -1,27 +1,38 @@
 /* cfg.c: the control-flow graph of each function of the lowered program, for the scheduler:
  * its post-dominator tree, stored as an interval per instruction, and its reconvergence
- * points, the immediate post-dominators of conditional branches (where the H100 reconverges
- * lanes that took different ways). */
+ * points, the immediate post-dominators of conditional branches and of brx.idx (where the
+ * H100 reconverges lanes that took different ways). */
 #include <stdlib.h>
 #include <string.h>
 
 #include "exec.h"
 
 /* The successors of instruction i of a function of n instructions (n stands for its end):
- * control goes on to i + 1 except after an unguarded bra, exit, ret or trap; a bra also goes to
- * its target, and exit, ret and trap to the end. Returns how many (at most 2). */
-static unsigned successors(const XInstr *code, uint32_t base, uint32_t n, uint32_t i, uint32_t succ[2])
+ * control goes on to i + 1 except after an unguarded bra, brx.idx, exit, ret or trap; a bra also
+ * goes to its target, a brx.idx to each of its list's (targets: the program's lists), and exit,
+ * ret and trap to the end. Returns how many (at most 2, or a brx.idx's count + 1); succ NULL:
+ * only counts them. */
+static unsigned successors(const XInstr *code, const uint32_t *targets, uint32_t base, uint32_t n, uint32_t i,
+                           uint32_t *succ)
 {
     const XInstr *x = &code[base + i];
     unsigned count = 0;
     bool ends = x->op == OP_EXIT || x->op == OP_RET || x->op == OP_TRAP;
-    if (x->op == OP_BRA)
-        succ[count++] = x->target - base;
-    else if (ends)
-        succ[count++] = n;
-    if ((x->op != OP_BRA && !ends) || x->guard)
-        if (count == 0 || succ[0] != i + 1)
-            succ[count++] = i + 1;
+    bool jumps = x->op == OP_BRA || x->op == OP_BRX_IDX;
+    if (x->op == OP_BRA && succ)
+        succ[count] = x->target - base;
+    if (x->op == OP_BRA || ends)
+        count++;
+    if (ends && succ)
+        succ[0] = n;
+    for (uint32_t k = 0; x->op == OP_BRX_IDX && k < x->target_count; k++, count++)
+        if (succ)
+            succ[count] = targets[x->target + k] - base;
+    if (!(jumps || ends) || x->guard) {
+        if (succ)
+            succ[count] = i + 1;
+        count++;
+    }
     return count;
 }
 
@@ -30,14 +41,18 @@ static unsigned successors(const XInstr *code, uint32_t base, uint32_t n, uint32
  * post-dominates Q exactly when Q's interval lies within P's; and the reconvergence points,
  * the immediate post-dominators of conditional branches. Instructions from which the end
  * cannot be reached (an endless loop) have no interval. */
-void cfg_reconvergence(XInstr *code, const FuncLayout *f)
+void cfg_reconvergence(XInstr *code, const uint32_t *targets, const FuncLayout *f)
 {
-    uint32_t n = f->fn->code.len, base = f->code_base, nodes = n + 1;
+    uint32_t n = f->fn->code.len, base = f->code_base, nodes = n + 1, most = 2;
+    for (uint32_t i = 0; i < n; i++) {
+        unsigned c = successors(code, targets, base, n, i, NULL);
+        most = c > most ? c : most;
+    }
+    uint32_t *succ = xmalloc(most * sizeof *succ);
     /* predecessors, as offsets into one array */
     uint32_t *pred_start = xcalloc(nodes + 1, sizeof *pred_start);
-    uint32_t succ[2];
     for (uint32_t i = 0; i < n; i++)
-        for (unsigned k = successors(code, base, n, i, succ); k--;)
+        for (unsigned k = successors(code, targets, base, n, i, succ); k--;)
             pred_start[succ[k] + 1]++;
     for (uint32_t v = 0; v < nodes; v++)
         pred_start[v + 1] += pred_start[v];
@@ -45,7 +60,7 @@ void cfg_reconvergence(XInstr *code, const FuncLayout *f)
     uint32_t *fill = xmalloc(nodes * sizeof *fill);
     memcpy(fill, pred_start, nodes * sizeof *fill);
     for (uint32_t i = 0; i < n; i++)
-        for (unsigned k = successors(code, base, n, i, succ); k--;)
+        for (unsigned k = successors(code, targets, base, n, i, succ); k--;)
             preds[fill[succ[k]]++] = i;
     /* postorder of the reversed graph from the end (iterative depth-first search) */
     uint32_t *order = xmalloc(nodes * sizeof *order), *number = xmalloc(nodes * sizeof *number);
@@ -79,7 +94,7 @@ void cfg_reconvergence(XInstr *code, const FuncLayout *f)
         changed = false;
         for (uint32_t k = count - 1; k-- > 0;) {      /* reverse postorder, the root excluded */
             uint32_t v = order[k], best = NO_SLOT;
-            for (unsigned s = successors(code, base, n, v, succ); s--;) {
+            for (unsigned s = successors(code, targets, base, n, v, succ); s--;) {
                 uint32_t u = succ[s];
                 if (ipdom[u] == NO_SLOT)
                     continue;
@@ -131,9 +146,10 @@ void cfg_reconvergence(XInstr *code, const FuncLayout *f)
     }
     for (uint32_t i = 0; i < n; i++) {
         const XInstr *x = &code[base + i];
-        if (x->op == OP_BRA && x->guard && ipdom[i] != NO_SLOT && ipdom[i] < n)
+        if (((x->op == OP_BRA && x->guard) || x->op == OP_BRX_IDX) && ipdom[i] != NO_SLOT && ipdom[i] < n)
             code[base + ipdom[i]].reconverge = true;
     }
+    free(succ);
     free(pred_start);
     free(preds);
     free(fill);

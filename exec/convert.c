@@ -141,6 +141,27 @@ uint64_t float_to_bits(double v, unsigned width, bool ftz)
     return b;
 }
 
+static int64_t sign_extend(uint64_t v, unsigned bits)
+{
+    unsigned shift = 64 - bits;
+    return (int64_t)(v << shift) >> shift;
+}
+
+/* An integer of from bits as a double, rounded to odd where it has more than 53 significant
+ * bits (the last bit kept set when any bit beyond it is): a later rounding to a format of at
+ * most 51 bits of fraction is then the one rounding of the integer itself. */
+static double int_to_double_odd(uint64_t bits, unsigned from, bool is_signed)
+{
+    bool negative = is_signed && sign_extend(bits, from) < 0;
+    uint64_t m = negative ? 0 - (uint64_t)sign_extend(bits, from) : bits & width_mask(from);
+    int shift = m >> 53 ? 64 - __builtin_clzll(m) - 53 : 0;
+    uint64_t top = m >> shift;
+    if (shift && (m & ((UINT64_C(1) << shift) - 1)))
+        top |= 1;
+    double d = ldexp((double)top, shift);
+    return negative ? -d : d;
+}
+
 static uint64_t write_float(double v, unsigned width, bool ftz, bool sat)
 {
     if (sat)
@@ -185,11 +206,6 @@ static uint64_t float_to_int(double v, unsigned width, bool is_signed, unsigned 
     return (uint64_t)v;
 }
 
-static int64_t sign_extend(uint64_t v, unsigned bits)
-{
-    unsigned shift = 64 - bits;
-    return (int64_t)(v << shift) >> shift;
-}
 
 /* An integer to an integer type, truncating or (.sat) clamping. */
 static uint64_t int_to_int(uint64_t v, unsigned from, bool from_signed, unsigned to, bool to_signed, bool sat)
@@ -316,12 +332,15 @@ void convert_execute(Warp *w, const XInstr *x, uint32_t mask)
             continue;
         }
         if (small_from || small_to) {
-            /* Through double, which holds every f16, bf16, f32 and 32-bit integer exactly. */
+            /* Through double, which holds every f16, bf16, f32 and 32-bit integer exactly, and a
+             * 64-bit integer rounded to odd: one rounding into f16 or bf16 all the same. */
             double v = small_from ? convert_small_to_double(a[l], x->src_type)
                      : from_float ? float_from_bits(a[l], from, x->ftz)
-                     : from_cls == 's' ? (double)sign_extend(a[l], from) : (double)(a[l] & width_mask(from));
+                     : int_to_double_odd(a[l], from, from_cls == 's');
             if (x->rounding == MOD_RNI || x->rounding == MOD_RZI || x->rounding == MOD_RMI || x->rounding == MOD_RPI)
                 v = nearbyint(v);
+            if (small_to && x->sat)             /* [+0, 1]; NaN and -0 to +0 */
+                v = isnan(v) || v <= 0.0 ? 0.0 : v > 1.0 ? 1.0 : v;
             if (small_to)
                 r[l] = convert_double_to_small(v, x->type);
             else if (to_float)

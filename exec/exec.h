@@ -54,6 +54,10 @@ typedef struct GridTrack {
     atomic_bool stop;                   /* a worker stopped: the others give up too */
 } GridTrack;
 
+/* The .shared bytes reserved for the system in each CTA (an H100 reserves 1 KiB), in two halves
+ * %reserved_smem_offset_0 and _1 point to (cooperative groups keep their scratch in the second). */
+enum { RESERVED_SMEM_BYTES = 1024, RESERVED_SMEM_ALIGN = 16 };
+
 /* Memory limits: one variable (all threads' copies of a .local) and all of them together. */
 enum { MAX_VARIABLE_BYTES = 256 << 20, MAX_MEMORY_BYTES = 1 << 30 };
 
@@ -119,7 +123,8 @@ typedef struct XInstr {
     uint32_t dst;              /* value row or predicate slot */
     uint32_t dst_pred;         /* second destination: the p of d|p, the q of p|q; NO_SLOT if none */
     uint32_t src[4];
-    uint32_t target;           /* bra: instruction index */
+    uint32_t target;           /* bra: instruction index; brx.idx: its list in Program.branch_targets */
+    uint32_t target_count;     /* brx.idx: the list's length */
     uint32_t line;             /* source line, for traces and reports */
     uint8_t src_type;          /* cvt: the source type; dp4a, video: a's type */
     uint8_t src_type2;         /* video: b's type */
@@ -331,11 +336,15 @@ typedef struct Program {
     uint32_t func_count;
     CallSite *calls;
     uint32_t call_count;
+    uint32_t *branch_targets;  /* the .branchtargets lists brx.idx uses, as instruction indices */
+    uint32_t branch_target_count;
     struct ShflTable *shfl_tables;
     uint32_t shfl_table_count;
     uint32_t local_region;     /* the threads' .local memory: the kernel's frame, then the stack */
     uint32_t param_region;     /* the kernel's parameter buffer */
     uint32_t dynamic_region;   /* the CTA's dynamic .shared block */
+    uint32_t reserved_region;  /* the system's reserved .shared bytes, after the dynamic block; NO_SLOT
+                                * when no %reserved_smem_offset_* is read */
     uint32_t stack_bytes;      /* --stack */
     const Kernels *kernels;    /* kernels_for_cpu() */
     bool prints;               /* it calls vprintf or __assertfail: its CTAs run in order (grid.c) */
@@ -469,7 +478,7 @@ Function *lower_entry(Module *m, const char *name);           /* the kernel to r
 bool lower_check(Module *m, Function *fn, Diag *diag);      /* lowers and discards, for --check */
 
 /* cfg.c: post-dominators and reconvergence points of one function's code. */
-void cfg_reconvergence(XInstr *code, const FuncLayout *f);
+void cfg_reconvergence(XInstr *code, const uint32_t *targets, const FuncLayout *f);
 bool cfg_postdominates(const XInstr *code, uint32_t p, uint32_t q);   /* every path from q passes p */
 
 /* report.c: faults, warnings and deadlock notes, into the block's Diag. */
@@ -582,6 +591,7 @@ bool sync_converged(Warp *w, uint32_t pc, uint32_t mask);  /* all ready lanes, a
 /* call.c */
 void call_enter(Warp *w, uint32_t pc, uint32_t run);      /* the lanes of run call (not a builtin) */
 void call_return(Warp *w, uint32_t run);                  /* and return (from the kernel: end) */
+void call_stack(Warp *w, const XInstr *x, uint32_t run);  /* stacksave, stackrestore, alloca */
 
 /* builtin.c: the functions the CUDA runtime supplies, which PTX declares .extern without a body. */
 typedef enum { BUILTIN_NONE, BUILTIN_VPRINTF, BUILTIN_ASSERTFAIL } Builtin;
@@ -700,6 +710,7 @@ void format_partial(char *buf, size_t size, uint64_t bits, uint64_t dbits, unsig
 /* The sources of shfl mode `mode` with b and c in each lane (uniform: lane 0's for all);
  * returns the lanes in range. */
 uint32_t warpops_shfl_sources(int mode, const uint64_t *b, const uint64_t *c, bool uniform, int8_t src[WARP_SIZE]);
+void warpops_shfl_tables(Program *p);     /* lower.c: the tables of shfl with immediate b and c */
 void warpops_shfl(Warp *w, const XInstr *at, uint32_t lanes, uint32_t participants, uint32_t guard_true);
 void warpops_vote(Warp *w, const XInstr *at, uint32_t lanes, uint32_t guard_true);
 void warpops_shf(Warp *w, const XInstr *x, uint32_t mask);
@@ -717,6 +728,7 @@ uint32_t mem_add(Memory *mem, const char *name, int space, uint64_t size, uint32
 Region *mem_named(Memory *mem, const char *name, int space);  /* space -1: any */
 bool mem_overlaps(const Memory *mem, int space, uint64_t base, uint64_t size, uint32_t except);
 void mem_resize(Memory *mem, uint32_t index, uint64_t size);
+void mem_move(Memory *mem, uint32_t index, uint64_t base);
 bool mem_grow_per_lane(Memory *mem, uint32_t index, uint64_t size);
 uint8_t *mem_thread_bytes(Memory *mem, uint32_t index, uint32_t thread, uint64_t address, uint64_t size,
                           uint8_t **shadow);

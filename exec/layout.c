@@ -1,7 +1,8 @@
 /* layout.c: where every variable of the program lives, and which declaration a name means.
  *   .global, .const  one region each, 256 bytes apart (running off one is caught)
  *   .shared          one instance per CTA of each static variable, packed at its alignment;
- *                    then the CTA's one dynamic block, which every .extern .shared names
+ *                    then the CTA's one dynamic block, which every .extern .shared names,
+ *                    then (if the program reads %reserved_smem_offset_*) the reserved bytes
  *   .param (kernel)  one read-only buffer, packed as the CUDA ABI packs the parameters
  *   .local           each thread's stack: the kernel's frame at address 0, then the frames of
  *                    calls, one per activation (a .func's parameters, results, .local
@@ -350,6 +351,23 @@ static void place_dynamic(SymbolVec *v, uint64_t base)
         }
 }
 
+/* Whether the program reads a %reserved_smem_offset_* register: the reserved .shared bytes they
+ * point into are made only then. */
+static bool reads_reserved_smem(const Program *prog)
+{
+    for (uint32_t k = 0; k < prog->func_count; k++) {
+        const Function *fn = prog->funcs[k].fn;
+        for (uint32_t i = 0; i < fn->code.len; i++)
+            for (unsigned j = 0; j < fn->code.data[i].operand_count; j++) {
+                const Operand *o = &fn->code.data[i].operands[j];
+                if (o->kind == OPND_SREG && o->u.sreg >= SREG_RESERVED_SMEM_OFFSET_BEGIN &&
+                    o->u.sreg <= SREG_RESERVED_SMEM_OFFSET_1)
+                    return true;
+            }
+    }
+    return false;
+}
+
 /* Every region: static variables, the kernel's parameter buffer, the dynamic .shared block and
  * the threads' .local stacks (the kernel's frame plus stack_bytes each); then initializers.
  * False after reporting an initializer ptxrun cannot write. */
@@ -378,6 +396,9 @@ bool layout_memory(Layout *ly, Program *prog, uint32_t stack_bytes)
     mem->regions[prog->param_region].kernel_param = true;
     prog->dynamic_region = mem_add(mem, "dynamic .shared", SPACE_SHARED, 0, max_extern_align, TYPE_B8, false, false);
     uint64_t base = mem->regions[prog->dynamic_region].base;
+    prog->reserved_region = reads_reserved_smem(prog) ?
+        mem_add(mem, "reserved .shared", SPACE_SHARED, RESERVED_SMEM_BYTES, RESERVED_SMEM_ALIGN, TYPE_B8, false, false) :
+        NO_SLOT;
     place_dynamic(&ly->module, base);
     for (uint32_t k = 0; k < prog->func_count; k++)
         place_dynamic(&ly->scope[k], base);

@@ -30,6 +30,8 @@ static int source_type(const Instr *in, unsigned i)
         return i == 0 ? TYPE_PRED : TYPE_U32;
     case OP_BAR_WARP_SYNC:
         return TYPE_U32;
+    case OP_CREATEPOLICY:                       /* the fraction; .range: the sizes (the address is src[0]) */
+        return ir_has_mod(in, MOD_FRACTIONAL) ? TYPE_F32 : ir_has_mod(in, MOD_RANGE) ? TYPE_U32 : type;
     case OP_SET:
         return i < 2 && in->type_count > 1 ? in->types[1] : TYPE_PRED;
     case OP_SELP:
@@ -89,6 +91,32 @@ static void check_variant(Loader *ld, const Instr *in, const XInstr *x)
         operand_cannot(ld, in, what);
 }
 
+/* brx.idx index, tlist: the index, and the .branchtargets list the label tlist names, appended
+ * to the program's lists as instruction indices. */
+static void load_branch_table(Loader *ld, const Instr *in, XInstr *x)
+{
+    const Function *fn = ld->cur->fn;
+    const BranchTable *t = NULL;
+    for (uint32_t i = 0; i < fn->tables.len; i++)
+        if (fn->tables.data[i].name == in->operands[1].u.ref.name)
+            t = &fn->tables.data[i];
+    if (!t) {
+        diag_at(ld->diag, DIAG_ERROR, in->operands[1].at, "'%s' is not the label of a .branchtargets list",
+                in->operands[1].u.ref.name);
+        ld->failed = true;
+        return;
+    }
+    Program *p = ld->p;
+    p->branch_targets = xrealloc(p->branch_targets, (p->branch_target_count + t->count + 1) * sizeof *p->branch_targets);
+    for (uint32_t k = 0; k < t->count; k++)
+        p->branch_targets[p->branch_target_count + k] = ld->cur->code_base + t->targets[k];
+    x->target = p->branch_target_count;
+    x->target_count = t->count;
+    p->branch_target_count += t->count;
+    x->src[0] = operand_source(ld, in, &in->operands[0], TYPE_U32, x, 0);
+    x->src_count = 1;
+}
+
 /* bar / barrier {.cta} .sync / .arrive / .red.popc.u32 / .red.and|or.pred, {.aligned}, as the
  * checker decoded them: src[0] the barrier, src[1] the thread count (if has_count), src[2] the
  * predicate of .red. */
@@ -124,20 +152,23 @@ static void load_atomic(Loader *ld, const Instr *in, XInstr *x)
     x->vec_count = (uint8_t)values;
 }
 
-/* ld d, [a] / st [a], b (a cache policy after them changes nothing here) / cvta d, a. */
+/* ld d, [a] / st [a], b (a cache policy after them changes nothing here) / cvta d, a /
+ * isspacep p, a / ldu d, [a] / discard [a], 128. */
 static void load_memory(Loader *ld, const Instr *in, XInstr *x)
 {
     if (!x->vec_count)
         x->vec_count = 1;
-    if (in->op == OP_LD) {
+    if (in->op == OP_LD || in->op == OP_LDU) {
         operand_data(ld, in, &in->operands[0], x, false);
         operand_address(ld, in, &in->operands[1], x);
+    } else if (in->op == OP_DISCARD) {
+        operand_address(ld, in, &in->operands[0], x);     /* the size is 128, the only one there is */
     } else if (in->op == OP_ST) {
         operand_address(ld, in, &in->operands[0], x);
         operand_data(ld, in, &in->operands[1], x, true);
     } else {
-        operand_destination(ld, in, &in->operands[0], x);
-        x->src[0] = operand_source(ld, in, &in->operands[1], x->type, x, 0);
+        operand_destination(ld, in, &in->operands[0], x);   /* isspacep: an address, of 64 bits */
+        x->src[0] = operand_source(ld, in, &in->operands[1], in->op == OP_ISSPACEP ? TYPE_U64 : x->type, x, 0);
         x->src_count = 1;
     }
 }
@@ -232,12 +263,15 @@ static void load_instr(Loader *ld, const Instr *in, XInstr *x)
             callsite_load(ld, in, x);
         else if (in->op == OP_BRA)
             x->target = ld->cur->code_base + in->operands[0].u.ref.target;
+        else if (in->op == OP_BRX_IDX)
+            load_branch_table(ld, in, x);
         return;
     case FAM_BARRIER:
         load_barrier(ld, in, x);
         return;
     case FAM_FENCE:
-        return;                                    /* nothing to order: accesses are in program order */
+    case FAM_HINT:
+        return;                                    /* nothing to order or to hint: no operand is read */
     case FAM_ATOMIC:
         load_atomic(ld, in, x);
         return;
@@ -339,8 +373,12 @@ static void load_instr(Loader *ld, const Instr *in, XInstr *x)
         return;
     }
 
+    if (in->op == OP_CREATEPOLICY && in->operand_count == 1) {
+        x->src[0] = operand_immediate_row(ld, 0x3f800000);   /* the fraction is 1.0 when not given */
+        x->src_count = 1;
+    }
     unsigned first_source = 0;
-    if (in->op != OP_BAR_WARP_SYNC) {
+    if (in->op != OP_BAR_WARP_SYNC && in->op != OP_STACKRESTORE) {
         operand_destination(ld, in, &in->operands[0], x);
         first_source = 1;
     }
@@ -352,6 +390,10 @@ static void load_instr(Loader *ld, const Instr *in, XInstr *x)
     for (unsigned i = first_source; i < in->operand_count; i++) {
         const Operand *o = &in->operands[i];
         unsigned s = i - first_source;
+        if (o->kind == OPND_ADDR && in->op == OP_CREATEPOLICY) {   /* .range: [a] */
+            operand_address(ld, in, o, x);
+            continue;
+        }
         if (o->kind == OPND_VEC) {
             operand_cannot(ld, in, "mov with a vector operand");
             continue;
@@ -408,46 +450,6 @@ static void number_sync_kinds(Program *p)
         x->sync_kind = k;
     }
     free(kinds);
-}
-
-/* The pattern of a shfl table that Kernels.shfl32 runs as whole-row moves: .up, .down or .bfly
- * by some k over the whole warp (what c = 0 or 31 without segments gives). */
-static void shfl_form(ShflTable *t)
-{
-    t->form = KSHFL_GATHER;
-    t->k = 0;
-    for (int k = 1; k < WARP_SIZE; k++) {
-        bool up = true, down = true, bfly = true;
-        for (int l = 0; l < WARP_SIZE; l++) {
-            up = up && t->src[l] == (l >= k ? l - k : l);
-            down = down && t->src[l] == (l + k < WARP_SIZE ? l + k : l);
-            bfly = bfly && t->src[l] == (l ^ k);
-        }
-        if (up || down || bfly) {
-            t->form = up ? KSHFL_UP : down ? KSHFL_DOWN : KSHFL_BFLY;
-            t->k = (uint8_t)k;
-            return;
-        }
-    }
-}
-
-/* A shfl whose b and c are immediates reads the same lanes every time: its table. */
-static void shfl_tables(Program *p)
-{
-    for (uint32_t i = 0; i < p->code_len; i++) {
-        XInstr *x = &p->code[i];
-        x->shfl_table = NO_SLOT;
-        if ((x->op != OP_SHFL && x->op != OP_SHFL_SYNC) || x->src[1] < p->first_immediate ||
-            x->src[2] < p->first_immediate)
-            continue;
-        uint64_t b = p->immediates[x->src[1] - p->first_immediate], c = p->immediates[x->src[2] - p->first_immediate];
-        if (p->shfl_table_count % 64 == 0)
-            p->shfl_tables = xrealloc(p->shfl_tables, (p->shfl_table_count + 64) * sizeof *p->shfl_tables);
-        ShflTable *t = &p->shfl_tables[p->shfl_table_count];
-        t->in_range = warpops_shfl_sources(x->mode, &b, &c, true, t->src);
-        shfl_form(t);
-        x->shfl_table = p->shfl_table_count++;
-    }
 }
 
 bool lower_program(Program *p, Memory *mem, Module *m, Function *fn, Diag *diag, uint32_t stack_bytes)
@@ -508,7 +510,7 @@ bool lower_program(Program *p, Memory *mem, Module *m, Function *fn, Diag *diag,
     if (ld.failed)
         return false;
     for (uint32_t k = 0; k < p->func_count; k++)
-        cfg_reconvergence(p->code, &p->funcs[k]);
+        cfg_reconvergence(p->code, p->branch_targets, &p->funcs[k]);
     /* Immediate rows follow the special registers: fix the placeholders. */
     uint32_t first_immediate = p->row_count;
     p->first_immediate = first_immediate;
@@ -536,7 +538,7 @@ bool lower_program(Program *p, Memory *mem, Module *m, Function *fn, Diag *diag,
     if (ld.immediates.len)
         memcpy(p->immediates, ld.immediates.data, ld.immediates.len * sizeof *p->immediates);
     p->pred_count = ld.total_preds + 2;
-    shfl_tables(p);
+    warpops_shfl_tables(p);
     for (uint32_t i = 0; i < p->code_len; i++)
         if (!p->code[i].adjust_bits)           /* r+imm: through execute(), which adds it first */
             alu_kernel_forms(&p->code[i]);
@@ -556,6 +558,7 @@ void lower_free(Program *p)
     }
     free(p->funcs);
     free(p->calls);
+    free(p->branch_targets);
     free(p->immediates);
     free(p->shfl_tables);
     memset(p, 0, sizeof *p);

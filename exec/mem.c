@@ -2,9 +2,10 @@
  * is a Region with an address in its own state space; a generic address is the global address
  * itself, or a space's address plus that space's window (what cvta computes). Each byte has a
  * shadow byte saying whether it is defined, so an undefined register stored and loaded again
- * stays undefined. ld/st/cvta execute here; an access outside every region, misaligned, to an
- * undefined address or to read-only memory is a fault naming lane, line, address and the
- * nearest region. Requires: lower.c (XInstr), report.c (faults), convert.c (float formats for atom.add). */
+ * stays undefined. ld/st/cvta, ldu, isspacep and discard execute here; an access outside every
+ * region, misaligned, to an undefined address or to read-only memory is a fault naming lane,
+ * line, address and the nearest region. Requires: lower.c (XInstr), report.c (faults), convert.c
+ * (float formats for atom.add), vbits.c (atomics' defined bits). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -139,6 +140,18 @@ void mem_resize(Memory *mem, uint32_t index, uint64_t size)
     r->size = size;
     if (mem->cursor[r->space] < r->base + size)
         mem->cursor[r->space] = r->base + size;
+}
+
+/* Gives a region a new address in its space (the reserved .shared bytes follow the dynamic
+ * block when it grows); its bytes stay as they are. */
+void mem_move(Memory *mem, uint32_t index, uint64_t base)
+{
+    Region *r = &mem->regions[index];
+    if (mem_overlaps(mem, r->space, base, r->size, index))
+        BUG("region '%s' cannot move to 0x%llx", r->name ? r->name : "?", (unsigned long long)base);
+    r->base = base;
+    if (mem->cursor[r->space] < base + r->size)
+        mem->cursor[r->space] = base + r->size;
 }
 
 /* Gives every thread's copy of a per-thread region `size` bytes (more than now): each copy keeps
@@ -401,14 +414,6 @@ static void write_bytes(uint8_t *p, uint64_t v, unsigned size)
 {
     for (unsigned i = 0; i < size; i++)
         p[i] = (uint8_t)(v >> (8 * i));
-}
-
-static bool all_set(const uint8_t *shadow, unsigned size)
-{
-    for (unsigned i = 0; i < size; i++)
-        if (shadow[i] != 0xff)
-            return false;
-    return true;
 }
 
 /* The defined bits of a value loaded from size bytes whose shadow is s, extended as the load
@@ -677,12 +682,81 @@ static void convert_address(Warp *w, const XInstr *x, uint32_t mask)
     warp_define(w, x->dst, mask, w->defined[x->src[0]]);
 }
 
+/* isspacep.space p, a: whether each lane's generic address a is in the space's window. The
+ * kernel parameters' window lies in the global one (PTX ISA, Generic Addressing): .global is
+ * everything outside the .shared, .local and .const windows. .shared::cluster is .shared: each
+ * CTA is a cluster of one. p is undefined where a is not defined in every bit. */
+static void space_test(Warp *w, const XInstr *x, uint32_t mask)
+{
+    const uint64_t *a = w->val[x->src[0]];
+    uint32_t yes = 0;
+    for (uint32_t k = mask; k; k &= k - 1) {
+        int l = __builtin_ctz(k);
+        uint64_t in_space;
+        int space = from_generic(a[l], &in_space);
+        bool in = x->space == SPACE_GLOBAL ? space != SPACE_SHARED && space != SPACE_LOCAL && space != SPACE_CONST
+                                           : space == x->space;
+        yes |= (uint32_t)in << l;
+    }
+    w->pred[x->dst] = (w->pred[x->dst] & ~mask) | yes;
+    w->pred_defined[x->dst] = (w->pred_defined[x->dst] & ~mask) | warp_defined_in(w, x->src[0], mask, ~0ull);
+}
+
+/* ldu and discard reach global memory only: a generic address elsewhere is a fault (false). */
+static bool global_only(Warp *w, const XInstr *x, uint32_t mask)
+{
+    if (x->space != SPACE_NONE)
+        return true;
+    for (uint32_t k = mask; k; k &= k - 1) {
+        int l = __builtin_ctz(k);
+        uint64_t address = lane_address(w, x, l), in_space;
+        int space = from_generic(address, &in_space);
+        if (space != SPACE_GLOBAL && space != SPACE_PARAM) {
+            uint32_t pc = (uint32_t)(x - w->prog->code);
+            report_fault(w, pc, "lane %d (pc %u): '%s' of a %s address (0x%llx): it reaches .global memory only", l, pc,
+                         x->ir->mnemonic, mem_space_name(space), (unsigned long long)address);
+            return false;
+        }
+    }
+    return true;
+}
+
+/* discard.global.L2 [a], 128: the 128 bytes at a, 128-byte aligned, become undefined (PTX ISA:
+ * reads then give an unstable indeterminate value until the bytes are written). */
+static void discard(Warp *w, const XInstr *x, uint32_t mask)
+{
+    enum { DISCARD_BYTES = 128 };
+    for (uint32_t k = mask; k; k &= k - 1) {
+        int l = __builtin_ctz(k);
+        uint8_t *shadow;
+        if (!locate(w, x, l, lane_address(w, x, l), DISCARD_BYTES, true, &shadow))
+            return;
+        memset(shadow, 0, DISCARD_BYTES);
+    }
+}
+
 void mem_execute(Warp *w, const XInstr *x, uint32_t mask)
 {
-    if (x->op == OP_CVTA)
+    uint32_t pc = (uint32_t)(x - w->prog->code);
+    switch (x->op) {
+    case OP_CVTA:
         convert_address(w, x, mask);
-    else
+        break;
+    case OP_ISSPACEP:
+        space_test(w, x, mask);
+        break;
+    case OP_LDU:
+    case OP_DISCARD:
+        if (!address_defined(w, x, mask, pc) || !global_only(w, x, mask))
+            break;
+        if (x->op == OP_DISCARD)
+            discard(w, x, mask);
+        else
+            memory_access(w, x, mask);
+        break;
+    default:
         memory_access(w, x, mask);
+    }
 }
 
 /* add.noftz of f16, bf16 or a packed pair of them: each 16-bit half on its own, as add.rn
@@ -734,6 +808,26 @@ static uint64_t atomic_update(const XInstr *x, uint64_t old, uint64_t b, uint64_
     }
 }
 
+/* The defined bits of an atomic's new value (docs/semantics.md, "Undefined values"): and, or
+ * and xor bit by bit as their ALU forms (cooperative groups' barriers in the reserved .shared
+ * bytes clear and set single bits of words whose other bits are undefined); exch b's; the
+ * others every bit when every input bit is defined, else none. */
+static uint64_t atomic_defined_bits(const XInstr *x, uint64_t old, uint64_t old_bits, uint64_t b, uint64_t b_bits,
+                                    uint64_t c_bits)
+{
+    uint64_t m = width_mask(x->bits);
+    if (x->cls != 'f') {
+        switch (x->mode) {
+        case MOD_AND: return vbits_binary(KOP_AND, old, old_bits, b, b_bits, x->bits);
+        case MOD_OR: return vbits_binary(KOP_OR, old, old_bits, b, b_bits, x->bits);
+        case MOD_XOR: return vbits_binary(KOP_XOR, old, old_bits, b, b_bits, x->bits);
+        case MOD_EXCH: return b_bits & m;
+        default: break;
+        }
+    }
+    return (old_bits & m) == m && (b_bits & m) == m && (c_bits & m) == m ? m : 0;
+}
+
 /* atom/red: each lane's read-modify-write in turn, lowest lane first (ptxrun's order; the
  * GPU's is unspecified, so the final memory value is the same and atom's d follows it). */
 void mem_atomic(Warp *w, const XInstr *x, uint32_t mask)
@@ -755,16 +849,14 @@ void mem_atomic(Warp *w, const XInstr *x, uint32_t mask)
         uint8_t *p = locate(w, x, l, address, size, true, &shadow);
         if (!p)
             return;
-        uint64_t old = read_bytes(p, size);
-        bool old_defined = all_set(shadow, size);
+        uint64_t old = read_bytes(p, size), old_bits = read_bytes(shadow, size);
         uint64_t b = w->val[x->vec[0]][l], c = x->vec_count > 1 ? w->val[x->vec[1]][l] : 0;
-        bool in_defined = (w->defined[x->vec[0]] >> l & 1) && (x->vec_count < 2 || (w->defined[x->vec[1]] >> l & 1));
+        uint64_t b_bits = warp_dbits(w, x->vec[0], l), c_bits = x->vec_count > 1 ? warp_dbits(w, x->vec[1], l) : ~0ull;
         write_bytes(p, atomic_update(x, old, b, c, space == SPACE_GLOBAL), size);
-        memset(shadow, old_defined && in_defined ? 0xff : 0, size);
+        write_bytes(shadow, atomic_defined_bits(x, old, old_bits, b, b_bits, c_bits), size);
         if (x->dst_kind == DST_VALUE) {
-            uint32_t bit = 1u << l;
             w->val[x->dst][l] = old;
-            warp_define(w, x->dst, bit, old_defined ? bit : 0);
+            warp_define_bits(w, x->dst, l, old_bits, x->bits);
         }
     }
 }

@@ -63,21 +63,6 @@ uint32_t operand_immediate_row(Loader *ld, uint64_t bits)
     return NO_SLOT - ld->immediates.len;
 }
 
-static bool sreg_supported(int sreg)
-{
-    switch (sreg) {
-    case SREG_TID: case SREG_NTID: case SREG_LANEID: case SREG_WARPID: case SREG_NWARPID:
-    case SREG_CTAID: case SREG_NCTAID: case SREG_LANEMASK_EQ: case SREG_LANEMASK_LT:
-    case SREG_LANEMASK_LE: case SREG_LANEMASK_GT: case SREG_LANEMASK_GE: case SREG_WARP_SZ:
-    case SREG_SMID: case SREG_NSMID: case SREG_GRIDID: case SREG_DYNAMIC_SMEM_SIZE:
-    case SREG_TOTAL_SMEM_SIZE: case SREG_CLOCK: case SREG_CLOCK_HI: case SREG_CLOCK64: case SREG_GLOBALTIMER:
-    case SREG_GLOBALTIMER_LO: case SREG_GLOBALTIMER_HI:
-        return true;
-    default:
-        return false;
-    }
-}
-
 /* The variable (or function) an operand names. */
 bool operand_find_symbol(const Loader *ld, const Operand *o, Symbol *out)
 {
@@ -97,12 +82,10 @@ uint32_t operand_source(Loader *ld, const Instr *in, const Operand *o, int type,
         if (o->flags & OPNDF_NOT)
             x->src_not |= (uint8_t)(1u << i);
         return ld->cur->pred_base + o->u.slot;
-    case OPND_SREG: {
-        if (!sreg_supported(o->u.sreg)) {
-            char what[64];
-            snprintf(what, sizeof what, "a read of '%s'", sreg_info[o->u.sreg].name);
-            operand_cannot(ld, in, what);
-            return 0;
+    case OPND_SREG: {                    /* every one has a value (block.c, builtin.c) */
+        if (type == TYPE_PRED) {          /* %is_explicit_cluster: never, as no cluster is launched */
+            x->src_pred |= (uint8_t)(1u << i);
+            return ld->total_preds;
         }
         uint32_t *row = &ld->sreg_row[o->u.sreg][o->component];
         switch (o->u.sreg) {

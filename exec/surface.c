@@ -109,6 +109,8 @@ void image_load(Loader *ld, const Instr *in, XInstr *x)
     if (in->op == OP_ISTYPEP) {
         if (data->kind != OPND_PRED)
             wrong(ld, data, in, "a predicate");
+        else if (addr->kind != OPND_REG)
+            wrong(ld, addr, in, "a handle in a 64-bit register (as ptxas does)");
         else if (load_handle(ld, in, addr, x))
             operand_destination(ld, in, data, x);
         return;

@@ -35,7 +35,7 @@ static unsigned written_by(const Warp *w, const XInstr *x, Written out[6])
     unsigned n = 0;
     if (x->op == OP_ST || x->op == OP_RED || x->op == OP_BRA || x->op == OP_CALL)
         return 0;
-    if ((x->op == OP_LD || x->unpack) && x->vec_count) {
+    if ((x->op == OP_LD || x->op == OP_LDU || x->unpack) && x->vec_count) {
         for (unsigned i = 0; i < x->vec_count && n < 4; i++)
             if (x->vec[i] != NO_SLOT && x->vec[i] >= f->row_base && x->vec[i] - f->row_base < f->fn->regs.len) {
                 const Register *r = &f->fn->regs.data[x->vec[i] - f->row_base];

@@ -49,6 +49,40 @@ static void move_lanes(Warp *w, uint32_t mask, uint32_t next)
         w->pc[l] = (mask & lane_bit[l]) ? next : w->pc[l];
 }
 
+/* brx.idx: each lane of run to entry `index` of the list, the others on; an undefined index or
+ * one past the list's end (the PTX ISA leaves the target undefined) is a fault. Returns what
+ * step() returns. */
+static uint32_t indexed_branch(Warp *w, const XInstr *x, uint32_t pc, uint32_t mask, uint32_t run, uint32_t undefined)
+{
+    if (undefined)
+        report_warn(w, pc, undefined, "undefined guard predicate");
+    const uint64_t *index = w->val[x->src[0]];
+    uint32_t bad = run & ~w->defined[x->src[0]];
+    for (uint32_t k = run & ~bad; k; k &= k - 1)
+        if ((uint32_t)index[__builtin_ctz(k)] >= x->target_count)
+            bad |= k & -k;
+    if (bad) {
+        int l = __builtin_ctz(bad);
+        if (w->defined[x->src[0]] >> l & 1)
+            report_fault(w, pc, "lane %d: 'brx.idx' with index %u; its list has %u labels", l, (uint32_t)index[l],
+                         x->target_count);
+        else
+            report_fault(w, pc, "lane %d: 'brx.idx' with an undefined index", l);
+        return NO_SLOT;
+    }
+    const uint32_t *targets = w->prog->branch_targets + x->target;
+    uint32_t first = run ? targets[(uint32_t)index[__builtin_ctz(run)]] : pc + 1, same = 0;
+    for (uint32_t k = run; k; k &= k - 1) {
+        int l = __builtin_ctz(k);
+        w->pc[l] = targets[(uint32_t)index[l]];
+        same |= (uint32_t)(w->pc[l] == first) << l;
+    }
+    if (x->mode == MOD_UNI && same != run)
+        report_warn(w, pc, run, "brx.idx.uni whose lanes disagree");
+    move_lanes(w, mask & ~run, pc + 1);
+    return run == mask && same == run ? first : !run ? pc + 1 : NO_SLOT;
+}
+
 /* Branches, calls, returns, exit and trap (FAM_CONTROL) for the lanes of mask at pc, run of them
  * with a true guard (undefined: with an undefined one). Returns what step() returns. */
 static uint32_t control(Warp *w, const XInstr *x, uint32_t pc, uint32_t mask, uint32_t run, uint32_t undefined)
@@ -64,6 +98,8 @@ static uint32_t control(Warp *w, const XInstr *x, uint32_t pc, uint32_t mask, ui
         move_lanes(w, stay, pc + 1);
         return run == mask ? x->target : stay == mask ? pc + 1 : NO_SLOT;
     }
+    case OP_BRX_IDX:
+        return indexed_branch(w, x, pc, mask, run, undefined);
     case OP_EXIT:
     case OP_RET:
         if (undefined)
@@ -144,6 +180,13 @@ static bool execute(Warp *w, const XInstr *x, uint32_t mask, uint32_t run, uint3
     switch ((Family)x->family) {
     case FAM_FENCE:
         break;                     /* every access is performed in program order already */
+    case FAM_HINT:
+        break;                     /* no caches, no counters, one grid */
+    case FAM_STACK:
+        call_stack(w, x, run);
+        if (w->faulted)
+            return false;
+        break;
     case FAM_ATOMIC:
         mem_atomic(w, x, run);
         if (w->faulted)

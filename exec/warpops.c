@@ -5,6 +5,7 @@
  * source is read before any destination is written. A value read from a lane that did not
  * supply one (not completing the instruction, guard false, or undefined there) is undefined.
  * Each lane uses the operands of its own instruction (lanes may complete from different pcs).
+ * A shfl whose b and c are immediates gets its sources worked out once, when lowered.
  * Requires: without `at`, sync.c has set arrival[lane].pc for every lane passed in. */
 #include <string.h>
 
@@ -413,5 +414,45 @@ void warpops_elect(Warp *w, const XInstr *at, uint32_t lanes, uint32_t guard_tru
         const XInstr *x = instr_of(w, at, l);
         write_value(w, x, l, (uint64_t)leader, true);
         write_pred(w, x->dst_pred, l, l == leader, true);
+    }
+}
+
+/* The pattern of a shfl table that Kernels.shfl32 runs as whole-row moves: .up, .down or .bfly
+ * by some k over the whole warp (what c = 0 or 31 without segments gives). */
+static void shfl_form(ShflTable *t)
+{
+    t->form = KSHFL_GATHER;
+    t->k = 0;
+    for (int k = 1; k < WARP_SIZE; k++) {
+        bool up = true, down = true, bfly = true;
+        for (int l = 0; l < WARP_SIZE; l++) {
+            up = up && t->src[l] == (l >= k ? l - k : l);
+            down = down && t->src[l] == (l + k < WARP_SIZE ? l + k : l);
+            bfly = bfly && t->src[l] == (l ^ k);
+        }
+        if (up || down || bfly) {
+            t->form = up ? KSHFL_UP : down ? KSHFL_DOWN : KSHFL_BFLY;
+            t->k = (uint8_t)k;
+            return;
+        }
+    }
+}
+
+/* A shfl whose b and c are immediates reads the same lanes every time: its table. */
+void warpops_shfl_tables(Program *p)
+{
+    for (uint32_t i = 0; i < p->code_len; i++) {
+        XInstr *x = &p->code[i];
+        x->shfl_table = NO_SLOT;
+        if ((x->op != OP_SHFL && x->op != OP_SHFL_SYNC) || x->src[1] < p->first_immediate ||
+            x->src[2] < p->first_immediate)
+            continue;
+        uint64_t b = p->immediates[x->src[1] - p->first_immediate], c = p->immediates[x->src[2] - p->first_immediate];
+        if (p->shfl_table_count % 64 == 0)
+            p->shfl_tables = xrealloc(p->shfl_tables, (p->shfl_table_count + 64) * sizeof *p->shfl_tables);
+        ShflTable *t = &p->shfl_tables[p->shfl_table_count];
+        t->in_range = warpops_shfl_sources(x->mode, &b, &c, true, t->src);
+        shfl_form(t);
+        x->shfl_table = p->shfl_table_count++;
     }
 }

@@ -118,10 +118,11 @@ void diag_vat(Diag *diag, DiagLevel level, Span at, const char *fmt, va_list ap)
 void diag_print(FILE *out, Source *src, DiagLevel level, Span at, const char *message, bool color);
 
 /* lexer.re */
-typedef struct Literal {       /* the value of a T_INTEGER or T_FLOAT token */
+typedef struct Literal {       /* the value of a T_INTEGER or T_FLOAT token, or of an expression */
     uint64_t bits;
     uint8_t kind;              /* OPND_INT, OPND_F32, OPND_F64 */
-    bool unsigned_suffix;
+    bool unsigned_suffix;      /* an unsigned integer: a U suffix, or too big for a signed one */
+    bool grouped;              /* an expression in parentheses, nothing outside them */
 } Literal;
 
 typedef struct Lexer {

@@ -1,6 +1,9 @@
 /* cexpr.c: constant expressions in operands (PTX ISA, "Constant Expressions"), evaluated as
- * the parser reads them. Integers are 64-bit, signed unless an operand is unsigned (a U
- * suffix), wrapping on overflow; a floating-point operand makes the operation one in double
+ * the parser reads them. Integers are 64-bit, wrapping on overflow. A literal is signed unless
+ * it has a U suffix or does not fit a signed one; an operation is unsigned when an operand is,
+ * and ~ and % always are (the ISA's table of evaluation rules; ptxas folds them so). ?: gives
+ * the chosen operand as it is (what ptxas folds, where the ISA would convert it to the two
+ * operands' common type). A floating-point operand makes the operation one in double
  * precision, where only + - * /, comparisons, && || ! and ?: apply. Comparisons and logical
  * operators give the signed integer 0 or 1. What the ISA leaves open (a division by zero, a
  * shift by 64 or more or by a negative amount) is an error. */
@@ -10,12 +13,12 @@
 
 static Literal integer(uint64_t bits, bool is_unsigned)
 {
-    return (Literal){ bits, OPND_INT, is_unsigned };
+    return (Literal){ bits, OPND_INT, is_unsigned, false };
 }
 
 static Literal real(double d)
 {
-    Literal r = { 0, OPND_F64, false };
+    Literal r = { 0, OPND_F64, false, false };
     memcpy(&r.bits, &d, sizeof d);
     return r;
 }
@@ -54,8 +57,20 @@ static const char *op_text(int op)
     }
 }
 
+/* An integer literal: unsigned when no signed 64-bit integer holds it. */
+Literal parse_const_literal(Literal a)
+{
+    a.grouped = false;
+    if (a.kind != OPND_INT)
+        a.unsigned_suffix = false;
+    else if (a.bits > INT64_MAX)
+        a.unsigned_suffix = true;
+    return a;
+}
+
 Literal parse_const_unary(Parser *p, int op, Literal a, Span at)
 {
+    a.grouped = false;
     if (op == '+')
         return a;
     if (op == '!')
@@ -68,7 +83,7 @@ Literal parse_const_unary(Parser *p, int op, Literal a, Span at)
         a.bits ^= a.kind == OPND_F32 ? 0x80000000u : 0x8000000000000000u;   /* '-' */
         return a;
     }
-    return integer(op == '-' ? 0 - a.bits : ~a.bits, a.unsigned_suffix);
+    return op == '-' ? integer(0 - a.bits, a.unsigned_suffix) : integer(~a.bits, true);
 }
 
 static Literal compare(int op, int order)
@@ -103,7 +118,7 @@ Literal parse_const_binary(Parser *p, int op, Literal a, Literal b, Span at)
         return integer(is_true(a) || is_true(b), false);
     if (a.kind != OPND_INT || b.kind != OPND_INT)
         return binary_real(p, op, as_double(a), as_double(b), at);
-    bool u = a.unsigned_suffix || b.unsigned_suffix;
+    bool u = a.unsigned_suffix || b.unsigned_suffix || op == '%';
     uint64_t x = a.bits, y = b.bits;
     int64_t sx = (int64_t)x, sy = (int64_t)y;
     switch (op) {
@@ -144,9 +159,7 @@ Literal parse_const_select(Parser *p, Literal cond, Literal a, Literal b)
 {
     (void)p;
     Literal r = is_true(cond) ? a : b;
-    if (a.kind != OPND_INT || b.kind != OPND_INT)   /* the two arms' common type */
-        return r.kind == OPND_INT ? real(as_double(r)) : r.kind == OPND_F32 ? real(as_double(r)) : r;
-    r.unsigned_suffix = a.unsigned_suffix || b.unsigned_suffix;
+    r.grouped = false;
     return r;
 }
 

@@ -211,6 +211,13 @@ static bool resolve_sreg(Checker *c, Operand *o, const char *name)
     } else if (component == 0 && sreg_info[s].xyz) {
         error(c, o->at, "special register '%s' needs a component (.x, .y or .z)", name);
     }
+    const SregInfo *info = &sreg_info[s];
+    if (c->m->version && c->m->version < info->min_ptx)
+        error(c, o->at, "'%.*s' requires PTX ISA %u.%u or later (this module is .version %u.%u)", (int)base, name,
+              info->min_ptx / 10, info->min_ptx % 10, c->m->version / 10, c->m->version % 10);
+    if (c->m->target_sm && c->m->target_sm < info->min_sm)
+        error(c, o->at, "'%.*s' requires sm_%u or later (this module targets sm_%u)", (int)base, name, info->min_sm,
+              c->m->target_sm);
     o->kind = OPND_SREG;
     o->u.sreg = (uint16_t)s;
     o->component = (uint8_t)(component > 0 ? component : 0);
@@ -544,6 +551,20 @@ static void declare_local(Checker *c, Decl *d, uint32_t index)
     bind_local(c, b);
 }
 
+/* A .branchtargets list: each of its names a label of the function, resolved to its instruction. */
+static void resolve_table(Checker *c, BranchTable *t)
+{
+    t->targets = arena_alloc(&c->m->arena, (t->count ? t->count : 1) * sizeof *t->targets);
+    for (uint32_t k = 0; k < t->count; k++) {
+        const Operand *o = &t->labels[k];
+        Binding *b = sym_lookup(&c->locals, o->u.ref.name);
+        if (!b || b->kind != SYM_LABEL)
+            error(c, o->at, "'%s' in a .branchtargets list is not a label of '%s'", o->u.ref.name, c->fn->name);
+        else
+            t->targets[k] = c->fn->labels.data[b->index].target;
+    }
+}
+
 static void check_function(Checker *c, Function *f)
 {
     c->fn = f;
@@ -561,6 +582,8 @@ static void check_function(Checker *c, Function *f)
         Binding b = { l->name, SYM_LABEL, i, 1, l->at };
         sym_put(&c->locals, b);
     }
+    for (uint32_t i = 0; i < f->tables.len; i++)
+        resolve_table(c, &f->tables.data[i]);
     for (uint32_t i = 0; i < f->returns.len; i++)
         declare_local(c, &f->returns.data[i], 1 + i);
     for (uint32_t i = 0; i < f->params.len; i++)

@@ -112,8 +112,14 @@ static void check_value(Diag *diag, const Function *fn, const Instr *in, const O
         char want = checker_type_class(e.type), have = checker_type_class(r->type);
         bool wider = checker_type_bits(r->type) > checker_type_bits(e.type);
         bool wider_ok = (in->op == OP_CVT && wider && ((want != 'f' && have != 'f') || have == 'b')) ||
-                        ((in->op == OP_LD || in->op == OP_ST) && wider &&
+                        ((in->op == OP_LD || in->op == OP_LDU || in->op == OP_ST) && wider &&
                          (want == 'b' || have == 'b' || (want != 'f' && have != 'f')));
+        if (in->op == OP_ISSPACEP && !r->inferred &&
+            (have == 'f' || (checker_type_bits(r->type) != 32 && checker_type_bits(r->type) != 64))) {
+            error(diag, o->at, "'%s' is .%s: '%s' takes a 32- or 64-bit integer address", r->name,
+                  type_info[r->type].name, op);
+            return;
+        }
         if (!r->inferred && !wider_ok && !compatible(r->type, e.type))
             error(diag, o->at, "'%s' is .%s, which does not fit the .%s operand of '%s'", r->name,
                   type_info[r->type].name, type_info[e.type].name, op);
@@ -132,12 +138,18 @@ static void check_value(Diag *diag, const Function *fn, const Instr *in, const O
     }
     /* An integer immediate stands for a predicate (ptxas takes selp d, a, b, 1 and
      * vote.sync.all.pred p, 1, m): 1 true, 0 false; what other values mean is not written. */
+    bool pred_sreg = o->kind == OPND_SREG && sreg_info[o->u.sreg].bits == 1;   /* %is_explicit_cluster */
     if (e.pred && o->kind == OPND_INT && e.letter == 'p' && o->u.bits > 1) {
         error(diag, o->at, "ptxrun cannot execute a predicate immediate other than 0 or 1 yet");
         return;
     }
-    if (e.pred && o->kind != OPND_INT) {
+    if (e.pred && o->kind != OPND_INT && !pred_sreg) {
         error(diag, o->at, "'%s' needs a predicate here, not %s", op, checkop_kind_word(o));
+        return;
+    }
+    if (pred_sreg && !e.pred) {
+        error(diag, o->at, "special register '%s' is a predicate: '%s' cannot take it here", sreg_info[o->u.sreg].name,
+              op);
         return;
     }
     char cls = checker_type_class(e.type);
@@ -152,18 +164,19 @@ static void check_value(Diag *diag, const Function *fn, const Instr *in, const O
         return;
     }
     case OPND_INT:
-        if (cls == 'f')
-            error(diag, o->at, "integer immediate for the .%s operand of '%s' (write a float such as 1.0 or 0f3F800000)",
-                  type_info[e.type].name, op);
-        return;
     case OPND_F32:
     case OPND_F64:
-        if (cls == 'u' || cls == 's')
+        if (e.type == TYPE_F16 || e.type == TYPE_BF16 || e.type == TYPE_F16X2 || e.type == TYPE_BF16X2)
+            error(diag, o->at, "'%s' takes no immediate for its .%s operand (ptxas refuses one): move the bits into "
+                  "a register first, as in mov.b16 h, 0x3C00", op, type_info[e.type].name);
+        else if (o->kind == OPND_INT && cls == 'f')
+            error(diag, o->at, "integer immediate for the .%s operand of '%s' (write a float such as 1.0 or 0f3F800000)",
+                  type_info[e.type].name, op);
+        else if (o->kind != OPND_INT && (cls == 'u' || cls == 's' || (cls == 'b' && checker_type_bits(e.type) < 32)))
             error(diag, o->at, "floating-point immediate for the .%s operand of '%s'", type_info[e.type].name, op);
         return;
     case OPND_SREG:
-        if (e.type != TYPE_NONE && cls != 'f' && sreg_info[o->u.sreg].bits > checker_type_bits(e.type) &&
-            sreg_info[o->u.sreg].bits != 1)
+        if (e.type != TYPE_NONE && cls != 'f' && !pred_sreg && sreg_info[o->u.sreg].bits > checker_type_bits(e.type))
             error(diag, o->at, "special register '%s' is %u-bit, wider than the .%s operand of '%s'",
                   sreg_info[o->u.sreg].name, sreg_info[o->u.sreg].bits, type_info[e.type].name, op);
         return;
@@ -195,6 +208,7 @@ Expect checkop_expect(const Instr *in, char letter)
     case 'w': e.type = wide; break;
     case 't': e.type = in->type_count > 1 ? in->types[1] : TYPE_NONE; break;
     case 'u': e.type = TYPE_U32; break;
+    case 'f': e.type = TYPE_F32; break;
     case 'U': case 'M': e.dest = true; e.type = TYPE_U32; break;
     case 'p': e.pred = true; e.type = TYPE_PRED; break;
     case 'l': e.type = TYPE_NONE; break;

@@ -45,9 +45,13 @@ static void print_operand(FILE *out, const Function *f, const Operand *o)
             fprintf(out, ".%c", 'x' + o->component - 1);
         break;
     case OPND_INT:
+        if (o->flags & OPNDF_GROUPED)
+            fputc('(', out);
         print_int(out, o->u.bits, o->flags & OPNDF_NEGATIVE);
         if (o->flags & OPNDF_UNSIGNED)
             fputc('U', out);
+        if (o->flags & OPNDF_GROUPED)
+            fputc(')', out);
         break;
     case OPND_F32:
         fprintf(out, "0f%08" PRIX32, (uint32_t)o->u.bits);

@@ -25,7 +25,7 @@ typedef enum {
 } Mod;
 
 typedef enum {
-#define SREG(e, name, bits, xyz) SREG_##e,
+#define SREG(e, name, bits, xyz, ptx, sm) SREG_##e,
 #include "sregs.def"
 #undef SREG
     SREG_COUNT
@@ -53,6 +53,8 @@ typedef enum {
     FAM_CONTROL,               /* warp.c, call.c: branches, calls, returns, exit, trap */
     FAM_VIDEO,                 /* video.c: vadd ... vset, their 2- and 4-way SIMD forms */
     FAM_HALF,                  /* half.c: ALU instructions on f16, bf16 and pairs (lower.c decides) */
+    FAM_HINT,                  /* prefetches, priorities, events: nothing to do (no caches, one grid) */
+    FAM_STACK,                 /* call.c: stacksave, stackrestore, alloca */
     FAM_SURFACE,               /* surface.c: suld, sust, suq */
     FAM_TEXTURE,               /* texture.c: tex, tld4, txq, istypep */
     FAM_COUNT
@@ -93,6 +95,8 @@ typedef struct SregInfo {
     const char *name;
     uint8_t bits;
     bool xyz;                  /* has .x .y .z components */
+    uint8_t min_ptx;           /* major*10 + minor; 0: any */
+    uint16_t min_sm;           /* 0: any */
 } SregInfo;
 
 extern const SregInfo sreg_info[SREG_COUNT];
@@ -121,6 +125,7 @@ enum {                         /* Operand.flags */
                                   register vmad negates */
     OPNDF_UNSIGNED = 1 << 2,   /* integer literal with a U suffix */
     OPNDF_VECTOR_REG = 1 << 3, /* VEC: a vector register, written by its name (v for v.x, v.y) */
+    OPNDF_GROUPED = 1 << 4,    /* an immediate written in parentheses: "(1)", a call's one argument */
 };
 
 /* A video instruction's operand selector, Operand.select: the bytes or halves it names, as
@@ -236,6 +241,16 @@ typedef struct Label {
     Span at;
 } Label;
 
+/* A .branchtargets list, for brx.idx: the label that names it and its labels, as name operands;
+ * the checker gives each label's instruction index in targets. */
+typedef struct BranchTable {
+    const char *name;
+    uint32_t count;
+    Operand *labels;
+    uint32_t *targets;         /* after check */
+    Span at;
+} BranchTable;
+
 /* A register after resolution. Value registers and predicates are numbered apart. A vector
  * register (.reg .v4 .f32 v) is its elements, v.x to v.w, one register each. */
 typedef struct Register {
@@ -266,6 +281,7 @@ typedef struct Function {
     VEC(Item) items;
     VEC(Instr) code;
     VEC(Label) labels;
+    VEC(BranchTable) tables;   /* .branchtargets lists */
     VEC(PerfDirective) perf;
     VEC(Register) regs;        /* value registers by slot (after check) */
     VEC(Register) preds;       /* predicate registers by slot (after check) */

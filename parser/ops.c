@@ -12,7 +12,7 @@ const OpInfo op_info[OP_COUNT] = {
 
 const char *const family_name[FAM_COUNT] = {
     "", "alu", "bitops", "mathops", "convert", "memory", "atomic", "warp", "sync", "barrier", "fence", "control", "video",
-    "half", "surface", "texture",
+    "half", "hint", "stack", "surface", "texture",
 };
 
 const TypeInfo type_info[TYPE_COUNT] = {
@@ -38,7 +38,7 @@ const bool mod_is_hint[MOD_COUNT] = {
 };
 
 const SregInfo sreg_info[SREG_COUNT] = {
-#define SREG(e, name, bits, xyz) { name, bits, xyz },
+#define SREG(e, name, bits, xyz, ptx, sm) { name, bits, xyz, ptx, sm },
 #include "sregs.def"
 #undef SREG
 };

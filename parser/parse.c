@@ -288,6 +288,23 @@ static Operand *pop_operands(Parser *p, uint32_t count)
     return ops;
 }
 
+/* label: .branchtargets L1, L2, ...; (branch) or .calltargets f, g, ...;: the names are on the
+ * operand stack. A .branchtargets list named by the label just before it becomes one of the
+ * function's tables, for brx.idx (the checker resolves its labels). The text is kept as is. */
+void parse_targets(Parser *p, bool branch, uint32_t count, Span at)
+{
+    Operand *names = pop_operands(p, count);
+    Function *f = p->fn;
+    if (!f)
+        return;
+    const Item *last = f->items.len ? &f->items.data[f->items.len - 1] : NULL;
+    if (branch && last && last->kind == ITEM_LABEL) {
+        BranchTable t = { f->labels.data[last->index].name, count, names, NULL, at };
+        VEC_PUSH(&p->m->arena, f->tables, t);
+    }
+    add_item(p, f, ITEM_TARGETS, 0, copy_span(p, at));
+}
+
 void parse_instr(Parser *p, Span mnemonic, int guard_kind, Span guard, uint32_t count, Span stmt)
 {
     Function *f = current_function(p, stmt);
@@ -379,6 +396,8 @@ void parse_operand_constant(Parser *p, Literal value, Span at)
     if (negative)
         value.bits = 0 - value.bits;
     parse_operand_literal(p, value, negative, at);
+    if (value.grouped)
+        p->operands.data[p->operands.len - 1].flags |= OPNDF_GROUPED;
 }
 
 void parse_operand_group(Parser *p, OperandKind kind, uint32_t count, int64_t offset, Span at)

@@ -54,6 +54,7 @@ void parse_function_params(Parser *p, uint32_t count);
 void parse_function_end(Parser *p, bool has_body);
 void parse_perf(Parser *p, Span name, uint32_t count);
 void parse_item_text(Parser *p, ItemKind kind, Span at, uint32_t drop_params);
+void parse_targets(Parser *p, bool branch, uint32_t count, Span at);
 void parse_block_open(Parser *p);
 void parse_block_close(Parser *p);
 
@@ -70,6 +71,7 @@ void parse_operand_constant(Parser *p, Literal value, Span at);
 /* cexpr.c: constant expressions, evaluated as they are parsed. An operator is its character,
  * or one of these for the two-character ones. */
 enum { CONST_SHL = 256, CONST_SHR, CONST_LE, CONST_GE, CONST_EQ, CONST_NE, CONST_ANDAND, CONST_OROR };
+Literal parse_const_literal(Literal a);
 Literal parse_const_unary(Parser *p, int op, Literal a, Span at);
 Literal parse_const_binary(Parser *p, int op, Literal a, Literal b, Span at);
 Literal parse_const_select(Parser *p, Literal cond, Literal a, Literal b);

@@ -54,7 +54,7 @@ static void yyerror(Span *at, Parser *p, const char *message);
 %precedence UNARY
 
 %nterm <uint32_t> operands operand_list vec_list address addr_rest sampler_rest init_list
-%nterm <uint32_t> params param_list proto_params func_returns int_list
+%nterm <uint32_t> params param_list proto_params func_returns int_list word_list
 %nterm <int> linkages
 %nterm <uint32_t> file_extra
 %nterm <Literal> cexpr
@@ -192,8 +192,8 @@ body_item
     | T_PRAGMA T_STRING ';'                 { parse_item_text(p, ITEM_PRAGMA, @$, 0); }
     | T_CALLPROTOTYPE func_returns T_WORD '(' proto_params ')' ';'
                                             { parse_item_text(p, ITEM_PROTOTYPE, @$, $2 + $5); }
-    | T_BRANCHTARGETS word_list ';'         { parse_item_text(p, ITEM_TARGETS, @$, 0); }
-    | T_CALLTARGETS word_list ';'           { parse_item_text(p, ITEM_TARGETS, @$, 0); }
+    | T_BRANCHTARGETS word_list ';'         { parse_targets(p, true, $2, @$); }
+    | T_CALLTARGETS word_list ';'           { parse_targets(p, false, $2, @$); }
     | ';'
     | error ';'                             { parse_recover(p, false); }
     ;
@@ -209,8 +209,8 @@ proto_params
     ;
 
 word_list
-    : T_WORD
-    | word_list ',' T_WORD
+    : T_WORD                                { parse_operand_name(p, @1); $$ = 1; }
+    | word_list ',' T_WORD                  { parse_operand_name(p, @3); $$ = $1 + 1; }
     ;
 
 statement
@@ -253,9 +253,9 @@ number
 /* The one conflict (%expect 1): in "(1)" the parentheses group an expression, not a call's
  * list of one argument (call.c takes either). */
 cexpr
-    : T_INTEGER                             { $$ = $1; }
-    | T_FLOAT                               { $$ = $1; }
-    | '(' cexpr ')'                         { $$ = $2; }
+    : T_INTEGER                             { $$ = parse_const_literal($1); }
+    | T_FLOAT                               { $$ = parse_const_literal($1); }
+    | '(' cexpr ')'                         { $$ = $2; $$.grouped = true; }
     | '-' cexpr %prec UNARY                 { $$ = parse_const_unary(p, '-', $2, @$); }
     | '+' cexpr %prec UNARY                 { $$ = parse_const_unary(p, '+', $2, @$); }
     | '!' cexpr %prec UNARY                 { $$ = parse_const_unary(p, '!', $2, @$); }

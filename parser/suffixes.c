@@ -57,6 +57,8 @@ static const struct {
 } later_suffixes[] = {
     { OP_COUNT, MOD_PARAM_ENTRY, 83, 0 }, { OP_COUNT, MOD_PARAM_FUNC, 83, 0 },
     { OP_CVTA, MOD_PARAM, 77, 0 },
+    { OP_ISSPACEP, MOD_CONST, 31, 0 }, { OP_ISSPACEP, MOD_PARAM, 77, 70 }, { OP_ISSPACEP, MOD_SHARED_CTA, 78, 0 },
+    { OP_ISSPACEP, MOD_SHARED_CLUSTER, 78, 90 },
     { OP_BAR, MOD_ARRIVE, 20, 20 }, { OP_BAR, MOD_RED, 20, 20 },
     { OP_BAR, MOD_CTA, 78, 0 }, { OP_BARRIER, MOD_CTA, 78, 0 },
 };
@@ -373,6 +375,9 @@ static void check_convert(Diag *diag, const Instr *in)
     }
     if (rna && to != TYPE_TF32)
         error(diag, in->at, "'%s': .rna is for conversions to .tf32", name);
+    if (ir_has_mod(in, MOD_SAT) && (to == TYPE_BF16 || from == TYPE_BF16 || (!scalar_float[0] && to_cls == 'f')))
+        error(diag, in->at, "'%s': .sat is not for .%s (ptxas refuses it)", name,
+              type_info[to == TYPE_BF16 || !scalar_float[0] ? to : from].name);
     if ((to_cls == 'f' && !scalar_float[0]) || (from_cls == 'f' && !scalar_float[1])) {
         if (!float_rounding && !ir_has_mod(in, MOD_RS))
             error(diag, in->at, "'%s' needs a rounding modifier (.rn, .rz, .rm or .rp)", name);
@@ -483,9 +488,73 @@ static void check_pack(Diag *diag, const Module *m, const Instr *in)
               in->mnemonic, m->target_sm);
 }
 
+/* Operand i of in as an integer immediate: false when it is something else. */
+static bool immediate(const Instr *in, unsigned i, int64_t *v)
+{
+    if (i >= in->operand_count || in->operands[i].kind != OPND_INT)
+        return false;
+    *v = (int64_t)in->operands[i].u.bits;
+    return true;
+}
+
+/* The operands that must be immediates of given values (what ptxas checks): the size of
+ * discard and applypriority, alloca's alignment, setmaxnreg's count, pmevent's event,
+ * createpolicy's fraction and sizes. */
+static void check_immediates(Diag *diag, const Instr *in)
+{
+    const char *name = in->mnemonic;
+    int64_t v, w;
+    static const uint8_t needed[OP_COUNT] = { [OP_DISCARD] = 2, [OP_APPLYPRIORITY] = 2, [OP_SETMAXNREG] = 1,
+                                              [OP_PMEVENT] = 1 };
+    if (in->operand_count < needed[in->op])
+        return;                               /* the shape's error */
+    switch (in->op) {
+    case OP_DISCARD:
+    case OP_APPLYPRIORITY:
+        if (!immediate(in, 1, &v) || v != 128)
+            error(diag, in->operands[1].at, "'%s' takes the size 128 (an immediate), no other", name);
+        break;
+    case OP_ALLOCA:
+        if (in->operand_count == 3 && (!immediate(in, 2, &v) || v <= 0 || v > 1 << 23 || (v & (v - 1))))
+            error(diag, in->operands[2].at, "'%s': the alignment is an immediate power of two up to 2^23", name);
+        break;
+    case OP_SETMAXNREG:
+        if (!immediate(in, 0, &v) || v < 24 || v > 256 || v % 8)
+            error(diag, in->operands[0].at, "'%s' takes an immediate register count from 24 to 256, a multiple of 8",
+                  name);
+        break;
+    case OP_PMEVENT:
+        if (!immediate(in, 0, &v) || v < 0 || v > (ir_has_mod(in, MOD_MASK) ? 0xffff : 15))
+            error(diag, in->operands[0].at, "'%s' takes an immediate %s", name,
+                  ir_has_mod(in, MOD_MASK) ? "16-bit mask of events" : "event from 0 to 15");
+        break;
+    case OP_CREATEPOLICY:
+        if (ir_has_mod(in, MOD_FRACTIONAL) && in->operand_count == 2 &&
+            (in->operands[1].kind == OPND_F32 || in->operands[1].kind == OPND_F64)) {
+            double f;
+            if (in->operands[1].kind == OPND_F64) {
+                memcpy(&f, &in->operands[1].u.bits, sizeof f);
+            } else {
+                float g;
+                uint32_t b = (uint32_t)in->operands[1].u.bits;
+                memcpy(&g, &b, sizeof g);
+                f = g;
+            }
+            if (!(f > 0 && f <= 1))
+                error(diag, in->operands[1].at, "'%s': the fraction is in (0, 1]", name);
+        }
+        if (ir_has_mod(in, MOD_RANGE) && immediate(in, 2, &v) && immediate(in, 3, &w) && v > w)
+            error(diag, in->operands[2].at, "'%s': the primary size is larger than the total size", name);
+        break;
+    default:
+        break;
+    }
+}
+
 void suffixes_check(Diag *diag, const Module *m, const Instr *in)
 {
     check_later_suffixes(diag, m, in);
+    check_immediates(diag, in);
     int type = type_of_instr(in);
     char cls = type == TYPE_NONE ? 0 : type_info[type].cls;
     unsigned bits = type == TYPE_NONE ? 0 : type_info[type].bits;

@@ -156,6 +156,15 @@ START_TEST(what_ptxas_refuses)
     ck_assert_uint_eq(errors_of("atom.global.add.f16x2 d, [a], b;\n", NULL), 1);
     ck_assert_uint_eq(errors_of("red.shared.add.bf16 [a], b;\n", NULL), 1);
     ck_assert_uint_eq(errors_of("atom.global.add.noftz.f16x2 d, [a], b;\nred.add.noftz.bf16 [a], h;\n", NULL), 0);
+    /* Special registers that came later (ptxas 13.0: "Feature '%aggr_smem_size' requires .target
+     * sm_90 or higher"; %reserved_smem_offset_* need PTX ISA 7.6 and sm_80). */
+    ck_assert_uint_eq(errors_of(kernel("8.5", "sm_90", "mov.u32 %r1, %aggr_smem_size;"), NULL), 0);
+    ck_assert_uint_eq(errors_of(kernel("8.5", "sm_80", "mov.u32 %r1, %aggr_smem_size;"), NULL), 1);
+    ck_assert_uint_eq(errors_of(kernel("7.6", "sm_80", "mov.u32 %r1, %reserved_smem_offset_1;"), NULL), 0);
+    ck_assert_uint_eq(errors_of(kernel("7.5", "sm_80", "mov.u32 %r1, %reserved_smem_offset_1;"), NULL), 1);
+    ck_assert_uint_eq(errors_of(kernel("7.6", "sm_75", "mov.u32 %r1, %reserved_smem_offset_1;"), NULL), 1);
+    ck_assert_uint_eq(errors_of(kernel("7.8", "sm_90", "mov.pred %p1, %is_explicit_cluster;"), NULL), 0);
+    ck_assert_uint_eq(errors_of(kernel("7.8", "sm_86", "mov.u32 %r1, %cluster_ctaid.x;"), NULL), 1);
     /* .param::entry / ::func need PTX ISA 8.3; a module-scope .local is refused (ptxas 13.0). */
     const char *ld = "ld.param::entry.b32 %r1, [x];";
     char text[512];
@@ -205,6 +214,14 @@ START_TEST(memory_barrier_and_fence_forms)
         "bar.red.and.pred %p2, 0, %p1;", "barrier.red.aligned.or.pred %p2, 0, %p1;", "barrier.cta.sync 0, 64;",
         "membar.gl;", "membar.proxy.alias;", "fence.sc.cta;", "fence.acq_rel.gpu;", "fence.proxy.async.shared::cta;",
         "fence.mbarrier_init.release.cluster;", "fence.acquire.sync_restrict::shared::cluster.cluster;", "trap;",
+        "isspacep.global %p1, %rd1;", "isspacep.shared::cluster %p1, %r1;", "isspacep.param::entry %p1, %rd1;",
+        "ldu.global.v4.f32 {%f0, %f1, %f2, %f3}, [%rd1];", "ldu.u64 %rd2, [%rd1+8];", "ldu.global.b8 %r1, [gbl];",
+        "prefetch.global.L2::evict_last [%rd1];", "prefetchu.L1 [%rd1];", "discard.global.L2 [%rd1], 128;",
+        "applypriority.global.L2::evict_normal [%rd1], 128;", "createpolicy.fractional.L2::evict_last.b64 %rd2;",
+        "createpolicy.fractional.L2::evict_first.L2::evict_unchanged.b64 %rd2, %f1;",
+        "createpolicy.range.global.L2::evict_last.L2::evict_first.b64 %rd2, [%rd1], 64, %r1;",
+        "createpolicy.cvt.L2.b64 %rd2, %rd1;", "stacksave.u64 %rd2;", "alloca.u32 %r1, %r2, 64;",
+        "stackrestore.u64 %rd2;", "pmevent.mask 0x8;", "griddepcontrol.wait;", "mov.pred %p1, %is_explicit_cluster;",
     };
     for (size_t i = 0; i < COUNT_OF(valid); i++)
         ck_assert_msg(strcmp(diagnostics_of(valid[i]), "") == 0, "'%s': %s", valid[i], diagnostics_of(valid[i]));
@@ -245,6 +262,15 @@ START_TEST(memory_barrier_and_fence_forms)
         { "fence.sc;", "12:1: error: 'fence.sc' needs a scope (.cta, .cluster, .gpu or .sys)\n" },
         { "fence.proxy.alias.gpu;", "12:1: error: 'fence.proxy.alias.gpu': fence.proxy.alias takes no order or scope\n" },
         { "trap.x;", "12:5: error: unknown modifier '.x' for 'trap'\n" },
+        { "discard.global.L2 [%rd1], 64;", "12:27: error: 'discard.global.L2' takes the size 128 (an immediate), no other\n" },
+        { "alloca.u64 %rd2, 16, 3;", "12:22: error: 'alloca.u64': the alignment is an immediate power of two up to 2^23\n" },
+        { "pmevent 16;", "12:9: error: 'pmevent' takes an immediate event from 0 to 15\n" },
+        { "createpolicy.fractional.L2::evict_last.b64 %rd2, 0.0;",
+          "12:50: error: 'createpolicy.fractional.L2::evict_last.b64': the fraction is in (0, 1]\n" },
+        { "isspacep.global %p1, %f1;", "12:22: error: '%f1' is .f32: 'isspacep.global' takes a 32- or 64-bit integer address\n" },
+        { "ldu.shared.u32 %r1, [sh];", "12:4: error: unknown modifier '.shared' for 'ldu'\n" },
+        { "mov.u32 %r1, %is_explicit_cluster;",
+          "12:14: error: special register '%is_explicit_cluster' is a predicate: 'mov.u32' cannot take it here\n" },
     };
     for (size_t i = 0; i < COUNT_OF(invalid); i++)
         ck_assert_str_eq(diagnostics_of(invalid[i].instr), invalid[i].message);

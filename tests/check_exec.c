@@ -401,6 +401,31 @@ START_TEST(lanes_wait_at_a_loop_exit_placed_before_the_loop)
 }
 END_TEST
 
+START_TEST(lanes_wait_after_brx_idx)
+{
+    /* brx.idx sends even lanes to A and odd ones to B; both go to J, which comes before them in
+     * the code. J post-dominates the branch over all its targets, so the lanes that reach it
+     * first wait there for the others: activemask at J is the full mask, and each lane has the
+     * value of its own target. */
+    Run *r = load(".version 8.5\n.target sm_90\n.address_size 64\n.entry k()\n{\n"
+                  "    .reg .b32 lane, i, v, after;\n"
+                  "    mov.u32 lane, %laneid;\n    and.b32 i, lane, 1;\n    bra.uni GO;\n"
+                  "J:\n    activemask.b32 after;\n    exit;\n"
+                  "GO:\nts: .branchtargets A, B;\n    brx.idx i, ts;\n"
+                  "A:\n    mov.u32 v, 10;\n    bra.uni J;\nB:\n    mov.u32 v, 20;\n    bra.uni J;\n}\n");
+    const XInstr *code = r->w->prog->code;
+    ck_assert(code[3].reconverge);                            /* J */
+    ck_assert(cfg_postdominates(code, 3, 5));                 /* J after brx.idx, instruction 5 */
+    ck_assert_int_eq(run(r), EXEC_OK);
+    uint32_t after = reg(r, "after"), v = reg(r, "v");
+    for (int l = 0; l < WARP_SIZE; l++) {
+        ck_assert_uint_eq(r->w->val[after][l], ALL_LANES);
+        ck_assert_uint_eq(r->w->val[v][l], l % 2 ? 20 : 10);
+    }
+    done(r);
+}
+END_TEST
+
 START_TEST(spin_lock_makes_progress)
 {
     /* Each lane takes a lock, counts, and gives it back. A lane that has the lock leaves the
@@ -1475,6 +1500,7 @@ int main(void)
     tcase_add_test(tc, guard_false_lanes_are_not_checked_for_their_bit);
     tcase_add_test(tc, lanes_wait_at_a_long_loop_exit);
     tcase_add_test(tc, lanes_wait_at_a_loop_exit_placed_before_the_loop);
+    tcase_add_test(tc, lanes_wait_after_brx_idx);
     tcase_add_test(tc, spin_lock_makes_progress);
     tcase_add_test(tc, trap_aborts_the_kernel);
     tcase_add_test(tc, deadlock_is_reported);

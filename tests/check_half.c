@@ -124,7 +124,7 @@ static uint16_t exact_fma(uint16_t a, uint16_t b, uint16_t c, unsigned frac, uns
     split(c, frac, exp, &mc, &sc);
     Int128 p = ma * mb;
     int sp = sa + sb, low = sp < sc ? sp : sc;             /* common scale: the smaller exponent */
-    Int128 n = (p << (sp - low)) + (mc << (sc - low));
+    Int128 n = p * ((Int128)1 << (sp - low)) + mc * ((Int128)1 << (sc - low));   /* no shift of a negative */
     return round_exact(n, -low, frac, exp);
 }
 
