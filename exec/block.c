@@ -398,6 +398,7 @@ void block_free(Block *b)
     if (!b->worker) {                  /* a worker's program and start state are its block's */
         lower_free(&b->prog);
         free_snapshot(b->start);
+        free(b->images);
     }
     mem_free(&b->mem);
     free(b);
@@ -408,6 +409,13 @@ Warp *block_thread_warp(const Block *b, uint32_t t, int *lane)
 {
     *lane = (int)(t % WARP_SIZE);
     return b->warps[t / WARP_SIZE];
+}
+
+uint64_t block_add_image(Block *b, const Image *im)
+{
+    b->images = xrealloc(b->images, (b->image_count + 1) * sizeof *b->images);
+    b->images[b->image_count] = *im;
+    return IMAGE_HANDLE_BASE + b->image_count++;
 }
 
 /* ---- running ---- */

@@ -157,6 +157,12 @@ typedef struct XInstr {
     bool reconverge;           /* the immediate post-dominator of a conditional branch */
     bool reads_clock;          /* a source is %clock, %clock64, %globaltimer, ...: set before it runs */
     uint32_t pdom_in, pdom_out;    /* its interval in the function's post-dominator tree (NO_SLOT: none) */
+    uint8_t geom;              /* tex tld4 suld sust: an ImageGeom; txq suq: the query (a Mod) in mode */
+    bool formatted;            /* sust.p: by the sample, in the surface's format */
+    uint8_t out_of_range;      /* suld sust sured: MOD_TRAP (the default), MOD_CLAMP or MOD_ZERO */
+    uint8_t coord_count;       /* tex tld4 suld sust: coordinate rows in coord (an array's layer first) */
+    uint32_t coord[4];
+    const char *image_name;    /* a .texref or .surfref variable named instead of a handle (src[0] unused) */
     const Instr *ir;
 } XInstr;
 
@@ -342,9 +348,32 @@ typedef struct Program {
     uint32_t stack_bytes;      /* --stack */
     const Kernels *kernels;    /* kernels_for_cpu() */
     bool prints;               /* it calls vprintf or __assertfail: its CTAs run in order (grid.c) */
+    bool uses_images;          /* it reads or writes textures or surfaces: its CTAs run in order too */
 } Program;
 
 typedef struct Block Block;
+
+/* Textures and surfaces (surface.c, texture.c), from the lanes file: an image's texels lie in a
+ * .global region named after it, row after row (x fastest, then y, then z or the layer), the
+ * channels of a texel together. A kernel names one by a 64-bit handle, IMAGE_HANDLE_BASE + its
+ * index, as CUDA's texture and surface objects are 64-bit handles. */
+#define IMAGE_HANDLE_BASE 0x0000e00000000000ull
+typedef enum { GEOM_1D = 1, GEOM_2D, GEOM_3D, GEOM_A1D, GEOM_A2D } ImageGeom;
+typedef enum { ADDRESS_CLAMP, ADDRESS_WRAP, ADDRESS_MIRROR, ADDRESS_BORDER } ImageAddress;
+typedef struct Image {
+    const char *name;
+    bool surface;              /* a surface (suld sust suq), else a texture (tex tld4 txq) */
+    uint8_t type;              /* a channel's type: u8 u16 u32 s8 s16 s32 f32 */
+    uint8_t channels;          /* 1, 2 or 4 */
+    uint8_t dims;              /* 1, 2 or 3 */
+    uint32_t size[3];          /* width, height, depth in texels (1 beyond dims) */
+    uint32_t layers;           /* a layered (array) image: its layers; 0: not layered */
+    uint32_t region;           /* its texels */
+    bool linear;               /* texture: linear filtering, else nearest-point */
+    bool normalized_coords;    /* texture: coordinates in [0, 1) */
+    bool normalized_float;     /* texture: 8- and 16-bit integers read as floats in [0, 1] or [-1, 1] */
+    uint8_t address[3];        /* texture: ImageAddress of each dimension */
+} Image;
 
 /* One warp of the CTA: its lanes' registers, predicates, pcs and call stacks, nothing else. */
 typedef struct Warp {
@@ -406,7 +435,15 @@ struct Block {
     /* Definedness one flag per value, as before it was kept bit by bit: a value defined in some
      * bits only counts as undefined. For make bench's figure without bit-by-bit definedness. */
     bool whole_values;
+    Image *images;             /* textures and surfaces, from the lanes file; read-only while it runs */
+    uint32_t image_count;
 };
+
+/* The image a handle names, or NULL. */
+static inline const Image *image_of(const Block *b, uint64_t handle)
+{
+    return handle - IMAGE_HANDLE_BASE < b->image_count ? &b->images[handle - IMAGE_HANDLE_BASE] : NULL;
+}
 
 /* The lowering's state (lower.c), which operand.c and callsite.c lower operands and calls in. */
 typedef struct Loader {
@@ -430,6 +467,7 @@ void operand_address(Loader *ld, const Instr *in, const Operand *o, XInstr *x);
 void operand_data(Loader *ld, const Instr *in, const Operand *o, XInstr *x, bool store);
 void operand_destination(Loader *ld, const Instr *in, const Operand *o, XInstr *x);
 void callsite_load(Loader *ld, const Instr *in, XInstr *x);             /* call: Program.calls */
+void image_load(Loader *ld, const Instr *in, XInstr *x);                /* tex tld4 txq suld sust sured suq istypep */
 
 
 /* lower.c: the checked IR lowered into a Program; the memory plan goes into mem. False after
@@ -613,6 +651,9 @@ void block_adopt(Block *b, Block *worker);                /* b shows the worker'
 int grid_run(Block *b, const ExecOptions *options, char *why, size_t why_size);
 void block_free(Block *b);                                /* its warps, memory and program */
 Warp *block_thread_warp(const Block *b, uint32_t t, int *lane);  /* the warp and lane of thread t */
+/* A texture or surface for the kernel (its texels: im->region, a buffer of b's memory); returns
+ * its handle. */
+uint64_t block_add_image(Block *b, const Image *im);
 
 /* layout.c (the Layout type is above) */
 uint64_t layout_decl_bytes(const Decl *d);
@@ -643,6 +684,15 @@ void bitops_execute(Warp *w, const XInstr *x, uint32_t mask);
 /* video.c: the video instructions, scalar and SIMD. */
 void video_execute(Warp *w, const XInstr *x, uint32_t mask);
 void video_lower(XInstr *x, const Instr *in);           /* lower.c: selectors, negations, modes */
+
+/* surface.c and texture.c: textures and surfaces. image_lower decodes their suffixes for lower.c:
+ * the geometry, the out-of-range mode, the query, the coordinates and registers they take. */
+void image_lower(XInstr *x, const Instr *in);
+/* The image lane l's handle names, a surface or a texture, with the instruction's geometry and
+ * defined coordinates; NULL after reporting a fault. */
+const Image *image_for(Warp *w, const XInstr *x, int l, bool surface);
+void surface_execute(Warp *w, const XInstr *x, uint32_t mask);     /* suld sust sured suq */
+void texture_execute(Warp *w, const XInstr *x, uint32_t mask);     /* tex tld4 txq istypep */
 
 /* mathops.c: float div rcp sqrt rsqrt sin cos lg2 ex2 tanh, copysign, testp, slct. */
 void mathops_execute(Warp *w, const XInstr *x, uint32_t mask);

@@ -159,6 +159,8 @@ int grid_run(Block *b, const ExecOptions *o, char *why, size_t size)
             snprintf(why, size, "--trace shows the CTAs one after another");
         else if (b->prog.prints)
             snprintf(why, size, "the kernel prints (vprintf, __assertfail), and its output comes CTA by CTA");
+        else if (b->prog.uses_images)
+            snprintf(why, size, "the kernel uses textures or surfaces");
         else if (run_parallel(b, o, ctas, jobs, why, size))
             return block_finish(b, o, false);
     }

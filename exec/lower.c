@@ -278,6 +278,10 @@ static void load_instr(Loader *ld, const Instr *in, XInstr *x)
     case FAM_MEMORY:
         load_memory(ld, in, x);
         return;
+    case FAM_SURFACE:
+    case FAM_TEXTURE:
+        image_load(ld, in, x);
+        return;
     default:
         break;
     }
@@ -519,6 +523,9 @@ bool lower_program(Program *p, Memory *mem, Module *m, Function *fn, Diag *diag,
         for (unsigned v = 0; v < 4; v++)          /* st and atom data (NO_SLOT itself is '_') */
             if (x->vec[v] != NO_SLOT && x->vec[v] >= NO_SLOT - ld.immediates.len)
                 x->vec[v] = first_immediate + (NO_SLOT - 1 - x->vec[v]);
+        for (unsigned c = 0; c < x->coord_count; c++)  /* texture and surface coordinates */
+            if (x->coord[c] >= NO_SLOT - ld.immediates.len)
+                x->coord[c] = first_immediate + (NO_SLOT - 1 - x->coord[c]);
     }
     for (uint32_t c = 0; c < p->call_count; c++)  /* immediate arguments to .reg parameters */
         for (unsigned i = 0; i < p->calls[c].arg_count; i++) {

@@ -218,6 +218,16 @@ static bool execute(Warp *w, const XInstr *x, uint32_t mask, uint32_t run, uint3
     case FAM_VIDEO:
         video_execute(w, x, run);
         break;
+    case FAM_SURFACE:
+        surface_execute(w, x, run);
+        if (w->faulted)
+            return false;
+        break;
+    case FAM_TEXTURE:
+        texture_execute(w, x, run);
+        if (w->faulted)
+            return false;
+        break;
     case FAM_HALF:
         half_execute(w, x, run);
         break;
@@ -235,7 +245,8 @@ static bool execute(Warp *w, const XInstr *x, uint32_t mask, uint32_t run, uint3
             w->pred_defined[x->dst] &= ~undefined;
         if (x->dst_pred != NO_SLOT)
             w->pred_defined[x->dst_pred] &= ~undefined;
-        bool parts = x->unpack || x->vmove || (x->family == FAM_MEMORY && x->op != OP_ST && x->op != OP_CVTA);
+        bool parts = x->unpack || x->vmove || (x->family == FAM_MEMORY && x->op != OP_ST && x->op != OP_CVTA) ||
+                     x->op == OP_SULD || x->op == OP_TEX || x->op == OP_TLD4;
         for (unsigned i = 0; parts && i < x->vec_count; i++)     /* mov {a, b}, ld.v2 {a, b}: every part */
             if (x->vec[i] != NO_SLOT)
                 warp_define(w, x->vec[i], undefined, 0);

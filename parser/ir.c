@@ -166,7 +166,10 @@ static void print_decl(FILE *out, const Decl *d)
         fputs(".weak ", out);
     if (d->linkage & LINK_COMMON)
         fputs(".common ", out);
-    fputs(space_name[d->space], out);
+    if ((d->space == SPACE_TEX || d->space == SPACE_SURF || d->space == SPACE_SAMPLER) && d->type == TYPE_NONE)
+        fprintf(out, ".global %s", d->space == SPACE_TEX ? ".texref" : space_name[d->space]);   /* .global .texref t */
+    else
+        fputs(space_name[d->space], out);
     for (uint32_t i = 0; i < d->attr_count; i++)
         fprintf(out, " %s", d->attrs[i]);
     if (d->align)

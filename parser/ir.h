@@ -55,6 +55,8 @@ typedef enum {
     FAM_HALF,                  /* half.c: ALU instructions on f16, bf16 and pairs (lower.c decides) */
     FAM_HINT,                  /* prefetches, priorities, events: nothing to do (no caches, one grid) */
     FAM_STACK,                 /* call.c: stacksave, stackrestore, alloca */
+    FAM_SURFACE,               /* surface.c: suld, sust, suq */
+    FAM_TEXTURE,               /* texture.c: tex, tld4, txq, istypep */
     FAM_COUNT
 } Family;
 

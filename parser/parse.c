@@ -465,8 +465,11 @@ void parse_decl_align(Parser *p, Literal value, Span at)
 
 void parse_decl_space(Parser *p, int space, Span at)
 {
+    bool handle = space == SPACE_TEX || space == SPACE_SURF || space == SPACE_SAMPLER;
     if (p->decl.is_ptr)
         p->decl.ptr_space = (uint8_t)space;
+    else if (handle && p->decl.space == SPACE_GLOBAL && p->decl.type == TYPE_NONE)
+        p->decl.space = (uint8_t)space;        /* .global .texref t: a texture reference (ir.c prints it so) */
     else
         diag_at(p->diag, DIAG_ERROR, at, "a state space goes first in a declaration");
 }

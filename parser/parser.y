@@ -53,7 +53,7 @@ static void yyerror(Span *at, Parser *p, const char *message);
 %left '*' '/' '%'
 %precedence UNARY
 
-%nterm <uint32_t> operands operand_list vec_list address addr_rest init_list
+%nterm <uint32_t> operands operand_list vec_list address addr_rest sampler_rest init_list
 %nterm <uint32_t> params param_list proto_params func_returns int_list word_list
 %nterm <int> linkages
 %nterm <uint32_t> file_extra
@@ -240,6 +240,9 @@ operand
     | number
     | '[' address ']'                       { parse_operand_group(p, OPND_ADDR, $2, p->addr_offset, @$); }
     | '{' vec_list '}'                      { parse_operand_group(p, OPND_VEC, $2, 0, @$); }
+    | '{' vec_list '}' '|' T_WORD           { parse_operand_group(p, OPND_VEC, $2, 0, @3);
+                                              parse_operand_name(p, @5);
+                                              parse_operand_group(p, OPND_PAIR, 2, 0, @$); }
     | '(' operands ')'                      { parse_operand_group(p, OPND_LIST, $2, 0, @$); }
     ;
 
@@ -302,7 +305,14 @@ addr_rest
     | '-' T_INTEGER                         { p->addr_offset = -(int64_t)$2.bits; $$ = 0; }
     | ',' '{' vec_list '}'                  { parse_operand_group(p, OPND_VEC, $3, 0, @3);
                                               p->addr_offset = 0; $$ = 1; }
-    | ',' T_WORD                            { parse_operand_name(p, @2); p->addr_offset = 0; $$ = 1; }
+    | ',' T_WORD                            { parse_operand_name(p, @2); }
+      sampler_rest                          { p->addr_offset = 0; $$ = 1 + $4; }
+    ;
+
+/* [texture, sampler, {coordinates}]: tex and tld4 in the independent texturing mode. */
+sampler_rest
+    : %empty                                { $$ = 0; }
+    | ',' '{' vec_list '}'                  { parse_operand_group(p, OPND_VEC, $3, 0, @3); $$ = 1; }
     ;
 
 var_decl

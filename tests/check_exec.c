@@ -1331,12 +1331,58 @@ START_TEST(compare_and_select)
 }
 END_TEST
 
+/* Linear filtering as the CUDA C Programming Guide's "Texture Fetching" appendix gives it, worked
+ * out by hand: T = 1 2 / 3 4 (2 x 2 .f32, clamp); at (x, y), xB = x - 0.5, yB = y - 0.5, weights
+ * a = frac(xB), b = frac(yB) in 1/256 steps. A weight between two steps is the documents' open
+ * question: ptxrun warns. */
+START_TEST(texture_linear_filtering_by_hand)
+{
+    Run *r = load(".version 7.0\n.target sm_75\n.address_size 64\n.entry k()\n{\n.reg .b64 h;\n"
+                  ".reg .f32 x, y, a<4>;\ntex.2d.v4.f32.f32 {a0, a1, a2, a3}, [h, {x, y}];\nret;\n}\n");
+    uint32_t index = mem_add(&r->b->mem, "t", SPACE_GLOBAL, 16, 256, TYPE_F32, false, true);
+    const float texels[4] = { 1, 2, 3, 4 };
+    memcpy(r->b->mem.regions[index].data, texels, sizeof texels);
+    Image im = { .name = "t", .type = TYPE_F32, .channels = 1, .dims = 2, .size = { 2, 2, 1 }, .region = index,
+                 .linear = true };
+    uint64_t handle = block_add_image(r->b, &im);
+    /* lane 0 (0.75, 0.5): a = 1/4, b = 0: 3/4 * 1 + 1/4 * 2 = 1.25
+     * lane 1 (1.0, 1.0): a = b = 1/2: (1 + 2 + 3 + 4) / 4 = 2.5
+     * lane 2 (1.25, 0.75): a = 3/4, b = 1/4: 1/4*3/4*1 + 3/4*3/4*2 + 1/4*1/4*3 + 3/4*1/4*4
+     *                      = 0.1875 + 1.125 + 0.1875 + 0.75 = 2.25
+     * lane 3 (-3.0, 9.0): past the corner, every index clamped: T[0, 1] = 3
+     * lane 4 (0.5 + 1/512, 0.5): a = 1/512, half a step: a warning */
+    const float xs[5] = { 0.75f, 1.0f, 1.25f, -3.0f, 0.5f + 1.0f / 512 }, ys[5] = { 0.5f, 1.0f, 0.75f, 9.0f, 0.5f };
+    const float want[4] = { 1.25f, 2.5f, 2.25f, 3.0f };
+    uint32_t rh = reg(r, "h"), rx = reg(r, "x"), ry = reg(r, "y");
+    for (int l = 0; l < WARP_SIZE; l++) {
+        float fx = xs[l < 5 ? l : 0], fy = ys[l < 5 ? l : 0];
+        uint32_t bx, by;
+        memcpy(&bx, &fx, 4);
+        memcpy(&by, &fy, 4);
+        r->w->val[rh][l] = handle;
+        r->w->val[rx][l] = bx;
+        r->w->val[ry][l] = by;
+    }
+    r->w->defined[rh] = r->w->defined[rx] = r->w->defined[ry] = ALL_LANES;
+    ck_assert_int_eq(run(r), EXEC_OK);
+    for (int l = 0; l < 4; l++) {
+        uint32_t got = (uint32_t)r->w->val[reg(r, "a0")][l], bits;
+        memcpy(&bits, &want[l], 4);
+        ck_assert_msg(got == bits, "lane %d: 0x%08x, expected 0x%08x", l, got, bits);
+    }
+    ck_assert_uint_eq(r->w->defined[reg(r, "a1")] & 0xf, 0);   /* a channel T lacks: undefined */
+    ck_assert_uint_eq(r->w->warnings.len, 1);
+    ck_assert_uint_eq(r->w->warnings.data[0].lanes, 1u << 4);
+    done(r);
+}
+END_TEST
+
 START_TEST(unsupported_instructions_are_reported_before_running)
 {
     /* An opcode ptxrun does not execute is the checker's to refuse; a variant of one it does,
      * the loader's. */
-    Parsed *p = parse_text("tex.2d.v4.f32.f32 {a, b, c, d}, [t, {x, y}];\n", true);
-    ck_assert_str_eq(p->cap.text, "1:1: error: ptxrun cannot execute 'tex' yet\n");
+    Parsed *p = parse_text("cp.async.wait_all;\n", true);
+    ck_assert_str_eq(p->cap.text, "1:1: error: ptxrun cannot execute 'cp.async.wait_all' yet\n");
     parsed_free(p);
     p = parse_ok("mov.b128 q, q;\n");
     Block *b = block_load(p->m, p->m->functions.data[0], &p->diag, DEFAULT_STACK_BYTES);
@@ -1497,6 +1543,7 @@ int main(void)
     tcase_add_test(tc, carry_chains);
     tcase_add_test(tc, json_trace_names_sources);
     tcase_add_test(tc, unsupported_instructions_are_reported_before_running);
+    tcase_add_test(tc, texture_linear_filtering_by_hand);
     suite_add_tcase(s, tc);
     return run_suite(s);
 }

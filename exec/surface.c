@@ -1,0 +1,431 @@
+/* surface.c: surfaces (suld.b, sust.b, sust.p, sured.b, suq), and what texture and surface instructions share:
+ * their lowering (image_load, image_lower) and the image a lane's handle names (image_for). A surface is an Image of the block (exec.h): its
+ * texels in a .global region, row after row. suld.b and sust.b address a row by the byte (the
+ * first coordinate is a byte offset, PTX ISA "suld"), the other coordinates by the texel; a
+ * layered surface's layer comes first. Out of range, .trap is a fault, .zero reads zeros and
+ * drops stores, and .clamp goes to "the nearest surface location (sized appropriately)", which
+ * the ISA leaves open: each coordinate into its range, x to the last place where the whole
+ * access fits, with a warning. */
+#include <stdio.h>
+#include <string.h>
+
+#include "exec.h"
+
+/* The suffixes both families share: geometry, vector, out-of-range mode, query. */
+void image_lower(XInstr *x, const Instr *in)
+{
+    x->out_of_range = MOD_TRAP;
+    x->mode = 0;
+    x->vec_count = in->op == OP_TEX || in->op == OP_TLD4 ? 4 : 1;
+    x->src_type = in->op == OP_TEX ? in->types[1] : in->op == OP_TLD4 ? TYPE_F32 : TYPE_S32;
+    for (unsigned i = 0; i < in->mod_count; i++) {
+        Mod m = in->mods[i];
+        switch (m) {
+        case MOD_GEOM_1D: x->geom = GEOM_1D; x->coord_count = 1; break;
+        case MOD_GEOM_2D: x->geom = GEOM_2D; x->coord_count = 2; break;
+        case MOD_GEOM_3D: x->geom = GEOM_3D; x->coord_count = 4; break;
+        case MOD_GEOM_A1D: x->geom = GEOM_A1D; x->coord_count = 2; break;
+        case MOD_GEOM_A2D: x->geom = GEOM_A2D; x->coord_count = 4; break;
+        case MOD_TRAP: case MOD_CLAMP: case MOD_ZERO: x->out_of_range = (uint8_t)m; break;
+        case MOD_V2: x->vec_count = 2; break;
+        case MOD_V4: x->vec_count = 4; break;
+        case MOD_WIDTH: case MOD_HEIGHT: case MOD_DEPTH: case MOD_ARRAY_SIZE: case MOD_NORMALIZED_COORDS:
+        case MOD_TEXREF: case MOD_SAMPLERREF: case MOD_SURFREF:
+        case MOD_R: case MOD_G: case MOD_B: case MOD_A:
+            if (in->op == OP_TLD4 || in->op == OP_TXQ || in->op == OP_SUQ || in->op == OP_ISTYPEP)
+                x->mode = (uint8_t)m;          /* the query, the handle's kind, tld4's component */
+            break;
+        case MOD_P:
+            x->formatted = in->op == OP_SUST;
+            break;
+        case MOD_ADD: case MOD_MIN: case MOD_MAX: case MOD_AND: case MOD_OR:
+            x->mode = (uint8_t)m;              /* sured's operation */
+            break;
+        default:
+            break;
+        }
+    }
+    x->clamp = false;
+    if (in->op == OP_TXQ || in->op == OP_SUQ) {
+        x->type = TYPE_B32;
+        x->bits = 32;
+    }
+}
+
+/* tex tld4 suld: d, [h, {coordinates}]; sust: [h, {coordinates}], c; txq suq: d, [h]; istypep:
+ * p, h. The handle becomes src[0], the coordinates coord[], the data registers vec[]. */
+/* A register operand's width in bits, 0 for anything else. */
+static unsigned register_bits(const Loader *ld, const Operand *o)
+{
+    return o->kind == OPND_REG ? type_info[ld->cur->fn->regs.data[o->u.slot].type].bits : 0;
+}
+
+static void wrong(Loader *ld, const Operand *o, const Instr *in, const char *what)
+{
+    diag_at(ld->diag, DIAG_ERROR, o->at, "'%s' takes %s here", in->mnemonic, what);
+    ld->failed = true;
+}
+
+/* The handle: a 64-bit register (a .texref or .surfref variable is refused). */
+static bool load_handle(Loader *ld, const Instr *in, const Operand *h, XInstr *x)
+{
+    const Decl *d = NULL;
+    const Module *m = ld->p->m;
+    for (uint32_t i = 0; h->kind == OPND_SYM && i < m->globals.len && !d; i++)
+        d = m->globals.data[i].name == h->u.ref.name ? &m->globals.data[i] : NULL;
+    if (d && (d->space == SPACE_TEX || d->space == SPACE_SURF) && d->type == TYPE_NONE && !h->u.ref.offset) {
+        x->image_name = d->name;               /* .global .texref t: the lanes file's texture "t" */
+        return true;
+    }
+    if (h->kind == OPND_SYM) {
+        operand_cannot(ld, in, "a texture or surface named by this variable (a .texref or .surfref, or a "
+                       "handle in a 64-bit register, runs)");
+        return false;
+    }
+    if (register_bits(ld, h) != 64) {
+        wrong(ld, h, in, "a texture or surface handle, a 64-bit register,");
+        return false;
+    }
+    x->src[0] = operand_source(ld, in, h, TYPE_U64, x, 0);
+    x->src_count = 1;
+    return true;
+}
+
+/* tex tld4 suld: d, [h, {coordinates}]; sust: [h, {coordinates}], c; txq suq: d, [h]; istypep:
+ * p, h. The handle becomes src[0], the coordinates coord[], the data registers vec[]. ops.def
+ * gives them no operand shape: they are checked here (lower_check runs this for --check). */
+void image_load(Loader *ld, const Instr *in, XInstr *x)
+{
+    image_lower(x, in);
+    ld->p->uses_images = true;
+    bool store = in->op == OP_SUST || in->op == OP_SURED;
+    if (in->operand_count != 2) {
+        char what[96];
+        snprintf(what, sizeof what, "'%s' with %u operands", in->mnemonic, in->operand_count);
+        operand_cannot(ld, in, what);
+        return;
+    }
+    const Operand *addr = &in->operands[store ? 0 : 1], *data = &in->operands[store ? 1 : 0];
+    if (in->op == OP_ISTYPEP) {
+        if (data->kind != OPND_PRED)
+            wrong(ld, data, in, "a predicate");
+        else if (addr->kind != OPND_REG)
+            wrong(ld, addr, in, "a handle in a 64-bit register (as ptxas does)");
+        else if (load_handle(ld, in, addr, x))
+            operand_destination(ld, in, data, x);
+        return;
+    }
+    if (x->formatted && x->type != TYPE_B32) {
+        diag_at(ld->diag, DIAG_ERROR, in->at, "'%s': sust.p stores .b32 elements", in->mnemonic);
+        ld->failed = true;
+        return;
+    }
+    unsigned want = x->coord_count ? 2 : 1;
+    if (addr->kind == OPND_ADDR && addr->count == want + 1 && (in->op == OP_TEX || in->op == OP_TLD4 ||
+                                                              in->op == OP_TXQ)) {
+        operand_cannot(ld, in, "a texture with a separate sampler (independent texturing mode)");
+        return;
+    }
+    if (addr->kind != OPND_ADDR || addr->count != want || addr->u.group.offset) {
+        wrong(ld, addr, in, want == 2 ? "[handle, {coordinates}]" : "[handle]");
+        return;
+    }
+    if (!load_handle(ld, in, &addr->u.group.elems[0], x))
+        return;
+    if (want == 2) {
+        const Operand *c = &addr->u.group.elems[1];
+        unsigned n = c->kind == OPND_VEC ? c->count : 1;
+        if (n != x->coord_count) {
+            diag_at(ld->diag, DIAG_ERROR, c->at, "'%s' takes %u coordinates, not %u", in->mnemonic,
+                    x->coord_count, n);
+            ld->failed = true;
+            return;
+        }
+        for (unsigned i = 0; i < n; i++) {
+            bool layer = i == 0 && (x->geom == GEOM_A1D || x->geom == GEOM_A2D);
+            const Operand *e = c->kind == OPND_VEC ? &c->u.group.elems[i] : c;
+            bool immediate = e->kind == OPND_INT || (e->kind == OPND_F32 && !layer && x->src_type == TYPE_F32);
+            if (!immediate && register_bits(ld, e) != 32) {
+                wrong(ld, e, in, "32-bit coordinates");
+                return;
+            }
+            x->coord[i] = operand_source(ld, in, e, layer ? TYPE_U32 : x->src_type, x, 1);
+        }
+    }
+    if (in->op == OP_TXQ || in->op == OP_SUQ) {
+        if (register_bits(ld, data) != 32)
+            wrong(ld, data, in, "a 32-bit destination");
+        else
+            operand_destination(ld, in, data, x);
+        return;
+    }
+    if (data->kind == OPND_PAIR) {
+        operand_cannot(ld, in, "a texture fetch with a residency predicate (d|p)");
+        return;
+    }
+    unsigned n = data->kind == OPND_VEC ? data->count : 1;
+    if (n != x->vec_count) {
+        diag_at(ld->diag, DIAG_ERROR, data->at, "'%s' moves %u registers, not %u", in->mnemonic, x->vec_count, n);
+        ld->failed = true;
+        return;
+    }
+    for (unsigned i = 0; i < n; i++) {
+        const Operand *e = data->kind == OPND_VEC ? &data->u.group.elems[i] : data;
+        if (e->kind == OPND_SINK && !store) {
+            x->vec[i] = NO_SLOT;
+        } else if (register_bits(ld, e) >= x->bits) {
+            x->vec[i] = ld->cur->row_base + e->u.slot;
+        } else if (store && (e->kind == OPND_INT || e->kind == OPND_F32 || e->kind == OPND_F64)) {
+            x->vec[i] = operand_immediate_row(ld, operand_immediate_bits(e, x->type));
+        } else {
+            char what[64];
+            snprintf(what, sizeof what, "registers of at least %u bits", x->bits);
+            wrong(ld, e, in, what);
+            return;
+        }
+    }
+}
+
+static uint32_t pc_of(const Warp *w, const XInstr *x)
+{
+    return (uint32_t)(x - w->prog->code);
+}
+
+static const char *geom_name(int geom)
+{
+    static const char *const names[] = { "", "1d", "2d", "3d", "a1d", "a2d" };
+    return names[geom];
+}
+
+/* The image lane l's handle names, of the kind the instruction needs (a surface or a texture),
+ * with the geometry it says; NULL after reporting a fault. */
+const Image *image_for(Warp *w, const XInstr *x, int l, bool surface)
+{
+    uint32_t pc = pc_of(w, x);
+    const Image *im = NULL;
+    uint64_t h = 0;
+    if (x->image_name) {
+        for (uint32_t i = 0; i < w->block->image_count && !im; i++)
+            im = w->block->images[i].name == x->image_name ? &w->block->images[i] : NULL;
+        if (!im) {
+            report_fault(w, pc, "lane %d (pc %u): '%s' reads '%s', to which the lanes file gives no %s", l, pc,
+                         x->ir->mnemonic, x->image_name, surface ? "surface" : "texture");
+            return NULL;
+        }
+        h = IMAGE_HANDLE_BASE + (uint64_t)(im - w->block->images);
+    } else if (!(w->defined[x->src[0]] >> l & 1)) {
+        report_fault(w, pc, "lane %d (pc %u): '%s' through an undefined handle", l, pc, x->ir->mnemonic);
+        return NULL;
+    } else {
+        h = w->val[x->src[0]][l];
+        im = image_of(w->block, h);
+    }
+    if (!im || im->surface != surface) {
+        report_fault(w, pc, "lane %d (pc %u): '%s' through 0x%llx, which is not the handle of a %s%s%s", l, pc,
+                     x->ir->mnemonic, (unsigned long long)h, surface ? "surface" : "texture",
+                     im ? ": it is the " : "", im ? (im->surface ? "surface's" : "texture's") : "");
+        return NULL;
+    }
+    if (x->geom) {
+        bool layered = x->geom == GEOM_A1D || x->geom == GEOM_A2D;
+        unsigned dims = x->geom == GEOM_A1D ? 1 : x->geom == GEOM_A2D ? 2 : x->geom;
+        if (layered != (im->layers != 0) || dims != im->dims) {
+            report_fault(w, pc, "lane %d (pc %u): '%s' (.%s) on '%s', a %s%uD %s", l, pc, x->ir->mnemonic,
+                         geom_name(x->geom), im->name, im->layers ? "layered " : "", im->dims,
+                         surface ? "surface" : "texture");
+            return NULL;
+        }
+    }
+    for (unsigned i = 0; i < x->coord_count; i++) {
+        if (x->coord_count == 4 && i == 3)
+            break;                             /* the fourth element is ignored (PTX ISA) */
+        if (!(w->defined[x->coord[i]] >> l & 1)) {
+            report_fault(w, pc, "lane %d (pc %u): '%s' at an undefined coordinate", l, pc, x->ir->mnemonic);
+            return NULL;
+        }
+    }
+    return im;
+}
+
+/* Lane l's coordinates: c[0] x, c[1] y, c[2] z, c[3] the layer (0 where absent). */
+static void coordinates(const Warp *w, const XInstr *x, int l, int64_t c[4])
+{
+    int64_t v[4] = { 0, 0, 0, 0 };
+    for (unsigned i = 0; i < x->coord_count && i < 3; i++)
+        v[i] = x->geom == GEOM_A1D || x->geom == GEOM_A2D ? (i ? (int32_t)w->val[x->coord[i]][l]
+                                                               : (int64_t)(uint32_t)w->val[x->coord[i]][l])
+                                                          : (int32_t)w->val[x->coord[i]][l];
+    bool layered = x->geom == GEOM_A1D || x->geom == GEOM_A2D;
+    c[3] = layered ? v[0] : 0;
+    c[0] = layered ? v[1] : v[0];
+    c[1] = x->geom == GEOM_A2D ? v[2] : x->geom == GEOM_A1D ? 0 : v[1];
+    c[2] = x->geom == GEOM_3D ? v[2] : 0;
+}
+
+static int64_t clamp64(int64_t v, int64_t lo, int64_t hi)
+{
+    return v < lo ? lo : v > hi ? hi : v;
+}
+
+/* sured.b: the new value of a surface word from the old one and the lane's operand. */
+static uint64_t reduce(const XInstr *x, uint64_t old, uint64_t v)
+{
+    uint64_t m = width_mask(x->bits);
+    unsigned shift = 64 - x->bits;
+    int64_t so = (int64_t)(old << shift) >> shift, sv = (int64_t)(v << shift) >> shift;
+    bool sign = x->cls == 's';
+    switch (x->mode) {
+    case MOD_ADD: return (old + v) & m;
+    case MOD_MIN: return (sign ? so < sv : (old & m) < (v & m)) ? old & m : v & m;
+    case MOD_MAX: return (sign ? so > sv : (old & m) > (v & m)) ? old & m : v & m;
+    case MOD_AND: return old & v & m;
+    default: return (old | v) & m;
+    }
+}
+
+/* suld.b, sust.b for lane l: the offset of its access in the surface's region; false when it
+ * is out of range under .zero (nothing to move) or after a fault. */
+static bool surface_offset(Warp *w, const XInstr *x, int l, const Image *im, uint64_t *offset)
+{
+    uint32_t pc = pc_of(w, x);
+    int64_t c[4];
+    coordinates(w, x, l, c);
+    uint64_t texel = (uint64_t)type_info[im->type].bits / 8 * im->channels;
+    int64_t row = (int64_t)(texel * im->size[0]);
+    int64_t access = (int64_t)x->bits / 8 * x->vec_count;
+    if (x->formatted) {                        /* sust.p: x counts samples; the whole sample is written */
+        c[0] *= (int64_t)texel;
+        access = (int64_t)texel;
+    }
+    int64_t layers = im->layers ? im->layers : 1;
+    bool inside = c[0] >= 0 && c[0] + access <= row && c[1] >= 0 && c[1] < im->size[1] && c[2] >= 0 &&
+                  c[2] < im->size[2] && c[3] < layers;
+    if (!inside) {
+        if (x->out_of_range == MOD_ZERO)
+            return false;
+        if (x->out_of_range == MOD_TRAP || access > row) {
+            char layer_text[48] = "";
+            if (im->layers)
+                snprintf(layer_text, sizeof layer_text, ", layer %lld of %u", (long long)c[3], im->layers);
+            report_fault(w, pc, "lane %d (pc %u): '%s' at byte x=%lld, y=%lld, z=%lld%s: outside surface '%s' "
+                         "(%u x %u x %u texels, %lld bytes a row)%s", l, pc, x->ir->mnemonic, (long long)c[0],
+                         (long long)c[1], (long long)c[2], layer_text, im->name, im->size[0], im->size[1],
+                         im->size[2], (long long)row, x->out_of_range == MOD_TRAP ? " under .trap" : "");
+            return false;
+        }
+        report_warn(w, pc, 1u << l, "surface access out of range under .clamp (the ISA leaves the nearest "
+                                    "location open: each coordinate was clamped into its range)");
+        c[0] = clamp64(c[0], 0, (row - access) / access * access);
+        c[1] = clamp64(c[1], 0, im->size[1] - 1);
+        c[2] = clamp64(c[2], 0, im->size[2] - 1);
+        c[3] = clamp64(c[3], 0, layers - 1);
+    }
+    if (c[0] % access) {
+        report_fault(w, pc, "lane %d (pc %u): '%s' of %lld bytes at byte x=%lld of surface '%s', which is not "
+                     "%lld-byte aligned", l, pc, x->ir->mnemonic, (long long)access, (long long)c[0], im->name,
+                     (long long)access);
+        return false;
+    }
+    uint64_t line = ((uint64_t)c[3] * im->size[2] + (uint64_t)c[2]) * im->size[1] + (uint64_t)c[1];
+    *offset = line * (uint64_t)row + (uint64_t)c[0];
+    return true;
+}
+
+static void surface_query(Warp *w, const XInstr *x, int l, const Image *im)
+{
+    uint64_t v = 0;
+    bool known = true;
+    switch (x->mode) {
+    case MOD_WIDTH: v = im->size[0]; break;
+    case MOD_HEIGHT: v = im->size[1]; known = im->dims >= 2; break;
+    case MOD_DEPTH: v = im->size[2]; known = im->dims >= 3; break;
+    case MOD_ARRAY_SIZE: v = im->layers; known = im->layers != 0; break;
+    default: known = false; break;
+    }
+    if (x->dst_kind != DST_VALUE)
+        return;
+    w->val[x->dst][l] = v;
+    warp_define_bits(w, x->dst, l, known ? ~0ull : 0, 64);   /* a size the image lacks: undefined */
+}
+
+/* sust.p: the source's elements are the sample's R, G, B, A in order (PTX ISA), as .u32, .s32
+ * or .f32 after the surface's format: a 32-bit channel takes the element's bits. How a 32-bit
+ * value goes into an 8- or 16-bit channel the ISA does not say, and a channel the source does
+ * not give is "unpredictable": those bytes become undefined (the first with a warning). */
+static void store_formatted(Warp *w, const XInstr *x, int l, const Image *im, Region *r, uint64_t at)
+{
+    unsigned size = type_info[im->type].bits / 8;
+    for (unsigned k = 0; k < im->channels; k++) {
+        uint64_t v = 0, d = 0;
+        if (k < x->vec_count && size == 4) {
+            v = w->val[x->vec[k]][l];
+            d = warp_dbits(w, x->vec[k], l);
+        } else if (k < x->vec_count) {
+            report_warn(w, pc_of(w, x), 1u << l, "sust.p into an 8- or 16-bit channel (the ISA does not say how "
+                                                 "the 32-bit value is converted): undefined");
+        }
+        for (unsigned b = 0; b < size; b++) {
+            r->data[at + k * size + b] = (uint8_t)(v >> 8 * b);
+            r->shadow[at + k * size + b] = (uint8_t)(d >> 8 * b);
+        }
+    }
+}
+
+void surface_execute(Warp *w, const XInstr *x, uint32_t mask)
+{
+    for (uint32_t k = mask; k; k &= k - 1) {
+        int l = __builtin_ctz(k);
+        const Image *im = image_for(w, x, l, true);
+        if (!im)
+            return;
+        if (x->op == OP_SUQ) {
+            surface_query(w, x, l, im);
+            continue;
+        }
+        Region *r = &w->block->mem.regions[im->region];
+        unsigned size = x->bits / 8;
+        uint64_t at = 0;
+        bool moves = surface_offset(w, x, l, im, &at);
+        if (w->faulted)
+            return;
+        if (x->formatted) {
+            if (moves)
+                store_formatted(w, x, l, im, r, at);
+            continue;
+        }
+        for (unsigned i = 0; i < x->vec_count; i++) {
+            uint32_t row = x->vec[i];
+            if (x->op == OP_SUST || x->op == OP_SURED) {
+                if (!moves)
+                    continue;                  /* .zero: a store out of range is dropped */
+                uint64_t v = w->val[row][l], d = warp_dbits(w, row, l);
+                if (x->op == OP_SURED) {
+                    uint64_t old = 0, od = 0;
+                    for (unsigned b = 0; b < size; b++) {
+                        old |= (uint64_t)r->data[at + b] << 8 * b;
+                        od |= (uint64_t)r->shadow[at + b] << 8 * b;
+                    }
+                    v = reduce(x, old, v);
+                    d = vbits_whole(od, d, x->bits);
+                }
+                for (unsigned b = 0; b < size; b++) {
+                    r->data[at + i * size + b] = (uint8_t)(v >> 8 * b);
+                    r->shadow[at + i * size + b] = (uint8_t)(d >> 8 * b);
+                }
+                continue;
+            }
+            if (row == NO_SLOT)
+                continue;
+            uint64_t v = 0, d = ~0ull;
+            if (moves) {
+                d = ~width_mask(x->bits);      /* the zero-extended bits above the data are defined */
+                for (unsigned b = 0; b < size; b++) {
+                    v |= (uint64_t)r->data[at + i * size + b] << 8 * b;
+                    d |= (uint64_t)r->shadow[at + i * size + b] << 8 * b;
+                }
+            }
+            w->val[row][l] = v;
+            warp_define_bits(w, row, l, d, 64);
+        }
+    }
+}
