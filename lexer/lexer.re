@@ -160,6 +160,10 @@ int lex_next(Lexer *lx, YYSTYPE *value, Span *at)
         }
         "." [a-zA-Z_] wordc* ("::" wordc+)* { RETURN(T_DIRECTIVE); }
 
+        "WARP_SZ" {                /* a constant wherever a number may stand, expressions too */
+            value->T_INTEGER = (Literal){ WARP_SIZE, OPND_INT, false, false };
+            RETURN(T_INTEGER);
+        }
         word { RETURN(T_WORD); }
 
         "0" [xX] @digits hex+ "U"? { integer_token(lx, value, digits, 16); RETURN(T_INTEGER); }

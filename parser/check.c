@@ -280,11 +280,6 @@ static void resolve_name(Checker *c, Operand *o, Expect e)
         b = lookup_in_range(c, name);
     if (!b && e.letter != 'l')
         b = sym_lookup(&c->globals, name);
-    if (!b && e.letter != 'l' && strcmp(name, "WARP_SZ") == 0 && o->u.ref.offset == 0) {
-        o->kind = OPND_INT;                /* a constant wherever an immediate may stand */
-        o->u.bits = WARP_SIZE;
-        return;
-    }
     if (!b && e.letter != 'l' && name[0] == '%' && resolve_sreg(c, o, name))
         return;
     if (!b && c->fn->is_snippet && e.letter != 'l') {

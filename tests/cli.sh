@@ -940,6 +940,7 @@ if [ -x "$PTXAS" ]; then
 ~0 >> 60@15
 7 % -3 + 100@107
 (1 ? -1 : 0U) >> 60@0xffffffff
+WARP_SZ * 2 - 1@63
 FOLD
 fi
 # Found by review (issue 13): .sat on conversions to f16, 64-bit integers to bf16 rounded once,
