@@ -139,7 +139,7 @@ START_TEST(words_registers_and_opcodes)
     expect_token(l, T_WORD, "_");
     expect_token(l, T_WORD, "Rx");
     expect_token(l, T_WORD, "cp.async.bulk.shared::cluster.global");
-    expect_token(l, T_WORD, "WARP_SZ");
+    expect_token(l, T_INTEGER, "WARP_SZ");      /* the constant 32 */
     expect_token(l, T_EOF, "");
     ck_assert_int_eq(l->diag.errors, 0);
     lexed_free(l);
