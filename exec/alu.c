@@ -596,16 +596,6 @@ static bool compare_int(uint8_t cmp, uint64_t a, uint64_t b, unsigned bits, bool
     }
 }
 
-static uint32_t combine(uint8_t boolop, uint32_t v, uint32_t c)
-{
-    switch (boolop) {
-    case MOD_AND: return v & c;
-    case MOD_OR: return v | c;
-    case MOD_XOR: return v ^ c;
-    default: return v;
-    }
-}
-
 static void setp(Warp *w, const XInstr *x, uint32_t mask)
 {
     const uint64_t *a = w->val[x->src[0]], *b = w->val[x->src[1]];
@@ -625,7 +615,7 @@ static void setp(Warp *w, const XInstr *x, uint32_t mask)
         c = pred_source(w, x, 2, &defined);
     if (x->op == OP_SET) {
         /* set: the compare as a value of the destination type, all ones or 1.0 when true. */
-        uint32_t v = combine(x->boolop, t, c);
+        uint32_t v = warp_combine(x->boolop, t, c);
         int dtype = x->src_type;
         uint64_t yes = dtype == TYPE_F32 ? 0x3f800000u : dtype == TYPE_F16 ? 0x3c00 : dtype == TYPE_BF16 ? 0x3f80
                      : width_mask(type_info[dtype].bits);
@@ -636,9 +626,9 @@ static void setp(Warp *w, const XInstr *x, uint32_t mask)
         return;
     }
     if (x->dst_kind == DST_PRED)
-        commit_pred(w, x->dst, combine(x->boolop, t, c), mask, defined);
+        commit_pred(w, x->dst, warp_combine(x->boolop, t, c), mask, defined);
     if (x->dst_pred != NO_SLOT)
-        commit_pred(w, x->dst_pred, combine(x->boolop, ~t, c), mask, defined);
+        commit_pred(w, x->dst_pred, warp_combine(x->boolop, ~t, c), mask, defined);
 }
 
 static void predicate_logic(Warp *w, const XInstr *x, uint32_t mask)

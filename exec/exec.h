@@ -375,6 +375,20 @@ typedef struct Image {
     uint8_t address[3];        /* texture: ImageAddress of each dimension */
 } Image;
 
+/* txq/suq: the attribute mode (a Mod) of an image into *v; false for one the image lacks (a
+ * height of a 1D image) or does not keep: the answer is then undefined. */
+static inline bool image_query(int mode, const Image *im, uint64_t *v)
+{
+    switch (mode) {
+    case MOD_WIDTH: *v = im->size[0]; return true;
+    case MOD_HEIGHT: *v = im->size[1]; return im->dims >= 2;
+    case MOD_DEPTH: *v = im->size[2]; return im->dims >= 3;
+    case MOD_ARRAY_SIZE: *v = im->layers; return im->layers != 0;
+    case MOD_NORMALIZED_COORDS: *v = im->normalized_coords; return true;
+    default: *v = 0; return false;
+    }
+}
+
 /* One warp of the CTA: its lanes' registers, predicates, pcs and call stacks, nothing else. */
 typedef struct Warp {
     Block *block;
@@ -554,6 +568,17 @@ static inline bool warp_compare_float(int cmp, double a, double b)
     case MOD_NUM: return !unordered;
     case MOD_NAN: return unordered;
     default: BUG("float compare %d", cmp);
+    }
+}
+
+/* setp's .and/.or/.xor: the compare's lanes v with c's. */
+static inline uint32_t warp_combine(int boolop, uint32_t v, uint32_t c)
+{
+    switch (boolop) {
+    case MOD_AND: return v & c;
+    case MOD_OR: return v | c;
+    case MOD_XOR: return v ^ c;
+    default: return v;
     }
 }
 

@@ -288,16 +288,6 @@ static void arithmetic(Warp *w, const XInstr *x, uint32_t mask)
         warp_define_bits(w, x->dst, __builtin_ctz(k), dbits[__builtin_ctz(k)], x->bits);
 }
 
-static uint32_t combine(uint8_t boolop, uint32_t v, uint32_t c)
-{
-    switch (boolop) {
-    case MOD_AND: return v & c;
-    case MOD_OR: return v | c;
-    case MOD_XOR: return v ^ c;
-    default: return v;
-    }
-}
-
 /* setp.cmp.f16/.bf16 p|q (q = !p), setp.cmp.f16x2/.bf16x2 p|q (p of the low halves, q of the
  * high ones), each combined with c under .and/.or/.xor; set.cmp.dtype.stype of halves: 1.0 of
  * a half type, or all ones of an integer type (0xffff per half when packed, as CUDA's
@@ -329,7 +319,7 @@ static void compare(Warp *w, const XInstr *x, uint32_t mask)
     }
     if (!is_set) {
         bool pair = halves == 2;
-        uint32_t p = combine(x->boolop, t[0], c), q = combine(x->boolop, pair ? t[1] : ~t[0], c);
+        uint32_t p = warp_combine(x->boolop, t[0], c), q = warp_combine(x->boolop, pair ? t[1] : ~t[0], c);
         uint32_t pdef = def[0], qdef = pair ? def[1] : def[0];
         if (x->dst_kind == DST_PRED) {
             w->pred[x->dst] = (w->pred[x->dst] & ~mask) | (p & mask);
@@ -347,7 +337,7 @@ static void compare(Warp *w, const XInstr *x, uint32_t mask)
                  : dtype == TYPE_F32 ? 0x3f800000 : width_mask(dhalves == 2 ? 16 : type_info[dtype].bits);
     if (dhalves == 2 && halves == 1)
         BUG("set of a scalar into a pair");
-    uint32_t v[2] = { combine(x->boolop, t[0], c), combine(x->boolop, t[1], c) };
+    uint32_t v[2] = { warp_combine(x->boolop, t[0], c), warp_combine(x->boolop, t[1], c) };
     uint64_t *d = w->val[x->dst];
     uint32_t defined = def[0] & (dhalves == 2 ? def[1] : ALL_LANES);
     for (int l = 0; l < WARP_SIZE; l++) {

@@ -287,16 +287,8 @@ static void gather(Warp *w, const XInstr *x, const Image *im, int l)
 
 static void query(Warp *w, const XInstr *x, const Image *im, int l)
 {
-    uint64_t v = 0;
-    bool known = true;
-    switch (x->mode) {
-    case MOD_WIDTH: v = im->size[0]; break;
-    case MOD_HEIGHT: v = im->size[1]; known = im->dims >= 2; break;
-    case MOD_DEPTH: v = im->size[2]; known = im->dims >= 3; break;
-    case MOD_ARRAY_SIZE: v = im->layers; known = im->layers != 0; break;
-    case MOD_NORMALIZED_COORDS: v = im->normalized_coords; break;
-    default: known = false; break;
-    }
+    uint64_t v;
+    bool known = image_query(x->mode, im, &v);
     if (x->dst_kind != DST_VALUE)
         return;
     w->val[x->dst][l] = v;
