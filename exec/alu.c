@@ -382,6 +382,8 @@ static uint64_t pair_op(const XInstr *x, uint64_t a, uint64_t b)
         case OP_MIN: v = p < q ? p : q; break;
         default: v = p > q ? p : q; break;
         }
+        if (x->relu && v < 0)          /* min/max.relu.s16x2: a negative half is 0 */
+            v = 0;
         r |= (uint64_t)(v & 0xffff) << (16 * half);
     }
     return r;

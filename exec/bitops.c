@@ -335,6 +335,31 @@ static uint64_t moved_bits(const Warp *w, const XInstr *x, int l)
     }
 }
 
+/* lop3.or/.and d|p, a, b, c, immLut, q: p = (d != 0) .or/.and q (PTX ISA). Whether d != 0 is
+ * known where d is defined, or where a defined bit of it is 1; p is then defined where both
+ * sides are, or where the known side decides alone (true for .or, false for .and). */
+static void lop3_predicate(Warp *w, const XInstr *x, const uint64_t *r, const uint64_t *dbits, uint32_t mask,
+                           uint32_t defined)
+{
+    uint32_t q_slot = x->src[4], q = w->pred[q_slot], q_known = w->pred_defined[q_slot];
+    if (x->src_not >> 4 & 1)
+        q = ~q;
+    uint32_t nz = 0, nz_known = defined;
+    for (uint32_t k = mask; k; k &= k - 1) {
+        int l = __builtin_ctz(k);
+        bool partial = !(defined >> l & 1);
+        if ((partial ? r[l] & dbits[l] : r[l]) & width_mask(x->bits))
+            nz |= 1u << l;                 /* a defined 1 bit: d != 0 whatever the others hold */
+    }
+    nz_known |= nz;
+    bool is_or = x->mode == MOD_OR;
+    uint32_t p = is_or ? nz | q : nz & q;
+    uint32_t decides = is_or ? (nz_known & nz) | (q_known & q) : (nz_known & ~nz) | (q_known & ~q);
+    uint32_t known = (nz_known & q_known) | decides;
+    w->pred[x->dst_pred] = (w->pred[x->dst_pred] & ~mask) | (p & mask);
+    w->pred_defined[x->dst_pred] = (w->pred_defined[x->dst_pred] & ~mask) | (known & mask);
+}
+
 /* createpolicy's values (docs/semantics.md): the form in the top bits, then its operand. */
 #define POLICY_FRACTIONAL 0x1000000000000000ull
 #define POLICY_RANGE      0x2000000000000000ull
@@ -408,6 +433,10 @@ void bitops_execute(Warp *w, const XInstr *x, uint32_t mask)
         int l = __builtin_ctz(k);
         dbits[l] = folded ? 0 : moved_bits(w, x, l);
     }
+    if (x->dst_pred != NO_SLOT)
+        lop3_predicate(w, x, r, dbits, mask, defined);
+    if (x->dst_kind != DST_VALUE)      /* lop3.or/.and with '_' for d */
+        return;
     uint64_t *d = w->val[x->dst];
     for (int l = 0; l < WARP_SIZE; l++)
         if (mask >> l & 1)

@@ -122,7 +122,7 @@ typedef struct XInstr {
     uint32_t guard_pred;
     uint32_t dst;              /* value row or predicate slot */
     uint32_t dst_pred;         /* second destination: the p of d|p, the q of p|q; NO_SLOT if none */
-    uint32_t src[4];
+    uint32_t src[5];           /* lop3.or/.and: a, b, c, immLut, q */
     uint32_t target;           /* bra: instruction index; brx.idx: its list in Program.branch_targets */
     uint32_t target_count;     /* brx.idx: the list's length */
     uint32_t line;             /* source line, for traces and reports */

@@ -68,7 +68,7 @@ static void check_variant(Loader *ld, const Instr *in, const XInstr *x)
     bool half_float = x->cls == 'f' && x->type != TYPE_F32 && x->type != TYPE_F64 && !moves_bits &&
                       !half_atomic_add && !half_arith;
     bool min_max = in->op == OP_MIN || in->op == OP_MAX;
-    bool relu_ok = (min_max && x->type == TYPE_S32) || (in->op == OP_FMA && half_arith) || in->op == OP_CVT;
+    bool relu_ok = (min_max && (x->type == TYPE_S32 || x->type == TYPE_S16X2)) || (in->op == OP_FMA && half_arith) || in->op == OP_CVT;
     bool min_max_f32 = min_max && (x->type == TYPE_F32 || half_arith);
     bool xorsign_ok = min_max_f32 && ir_has_mod(in, MOD_XORSIGN) && ir_has_mod(in, MOD_ABS);
     if (half_float || x->type == TYPE_B128)
@@ -83,7 +83,7 @@ static void check_variant(Loader *ld, const Instr *in, const XInstr *x)
         operand_cannot(ld, in, "three-input min/max");
     else if (in->op == OP_PRMT && in->mod_count > 1)
         operand_cannot(ld, in, what);
-    else if (in->op == OP_LOP3 && (in->operand_count != 5 || in->operands[0].kind == OPND_PAIR))
+    else if (in->op == OP_LOP3 && (in->operand_count == 6) != (in->operands[0].kind == OPND_PAIR))
         operand_cannot(ld, in, what);
     else if (x->sat && x->cls != 'f' && in->op != OP_CVT && in->op != OP_CVT_PACK && x->family != FAM_VIDEO &&
              !(x->type == TYPE_S32 && (in->op == OP_ADD || in->op == OP_SUB)) &&
