@@ -261,6 +261,38 @@ static unsigned parse_selector(const char *s)
     return count ? select | count << SEL_COUNT_SHIFT | digits : 0;
 }
 
+/* A[k], the address of element k: ptxas scales k by the size of A's element type (a vector
+ * variable's too: .v4 .f32 V[4] makes V[1] V+4), as cubins compared byte for byte show; A[r]
+ * is refused. */
+/* The declaration of variable b (a local one when local). */
+static const Decl *variable_decl(Checker *c, const Binding *b, bool local)
+{
+    if (b->kind != SYM_VAR)
+        return NULL;
+    if (!local)
+        return &c->m->globals.data[b->index];
+    Function *f = c->fn;
+    uint32_t id = b->index - 1, results = f->returns.len, params = f->params.len;
+    return id < results ? &f->returns.data[id] : id < results + params ? &f->params.data[id - results]
+                                                                      : &f->decls.data[id - results - params];
+}
+
+static bool index_element(Checker *c, Operand *o, const Binding *b, bool local)
+{
+    const Decl *d = variable_decl(c, b, local);
+    if (!d || d->dim_count == 0) {
+        error(c, o->at, "'%s' is not an array: only an array variable takes an index", o->u.ref.name);
+        return false;
+    }
+    if (o->flags & OPNDF_REG_INDEX) {
+        error(c, o->at, "ptxrun cannot execute an array element at a register index yet");
+        return false;
+    }
+    o->u.ref.offset *= (int64_t)(checker_type_bits(d->type) / 8);
+    o->flags &= (uint8_t)~OPNDF_INDEXED;
+    return true;
+}
+
 /* Resolves one name operand in place. */
 static void resolve_name(Checker *c, Operand *o, Expect e)
 {
@@ -299,6 +331,10 @@ static void resolve_name(Checker *c, Operand *o, Expect e)
             error(c, o->at, "undefined label '%s'", name);
         else
             error(c, o->at, "undeclared identifier '%s'", name);
+        return;
+    }
+    if (o->flags & (OPNDF_INDEXED | OPNDF_REG_INDEX) && b->kind != SYM_VAR) {
+        error(c, o->at, "'%s' is not an array: only an array variable takes an index", name);
         return;
     }
     switch (b->kind) {
@@ -345,6 +381,8 @@ static void resolve_name(Checker *c, Operand *o, Expect e)
     }
     case SYM_VAR:
     case SYM_FUNC:
+        if (o->flags & (OPNDF_INDEXED | OPNDF_REG_INDEX) && !index_element(c, o, b, b == sym_lookup(&c->locals, name)))
+            return;
         o->kind = OPND_SYM;
         /* Which declaration: a function's own (its id, counting results, parameters, then body
          * declarations from 1; blocks scope them) or 0, a module-scope name. */
@@ -408,6 +446,34 @@ static void expand_vectors(Checker *c, Instr *in)
     }
 }
 
+/* [a].unified (PTX ISA, ld: the address of a variable declared .attribute(.unified)): ptxas
+ * takes it on ld, ldu and atom of .global or generic addresses; for ptxrun, memory is one. */
+static void check_unified(Checker *c, const Instr *in, const Operand *o)
+{
+    static const Mod spaces[] = { MOD_SHARED, MOD_SHARED_CTA, MOD_SHARED_CLUSTER, MOD_LOCAL, MOD_CONST,
+                                  MOD_PARAM, MOD_PARAM_ENTRY, MOD_PARAM_FUNC };
+    bool space_ok = true;
+    for (unsigned i = 0; i < sizeof spaces / sizeof spaces[0]; i++)
+        space_ok &= !ir_has_mod(in, spaces[i]);
+    if ((in->op != OP_LD && in->op != OP_LDU && in->op != OP_ATOM) || !space_ok) {
+        error(c, o->at, "'.unified' qualifies the .global or generic address of ld, ldu or atom only");
+        return;
+    }
+    const Operand *base = o->count == 1 ? &o->u.group.elems[0] : NULL;
+    if (!base || base->kind != OPND_SYM)
+        return;
+    Binding *b = sym_lookup(&c->locals, base->u.ref.name);
+    bool local = b != NULL;
+    if (!b)
+        b = sym_lookup(&c->globals, base->u.ref.name);
+    const Decl *d = b ? variable_decl(c, b, local) : NULL;
+    bool unified = false;
+    for (uint32_t i = 0; d && i < d->attr_count; i++)
+        unified |= strstr(d->attrs[i], ".unified") != NULL;   /* .attribute(.unified(uuid1, uuid2)) */
+    if (d && !unified)
+        error(c, o->at, "'%s' is not declared .attribute(.unified(...)): its address takes no '.unified'", d->name);
+}
+
 /* Decodes in, checks it against ops.def and resolves the names it uses, guard included. */
 static void check_instr(Checker *c, Instr *in)
 {
@@ -460,6 +526,8 @@ static void check_instr(Checker *c, Instr *in)
         resolve_operand(c, o, typing);
         if (checked)
             checkop_operand(c->diag, c->fn, in, o, e);
+        if (o->flags & OPNDF_UNIFIED)
+            check_unified(c, in, o);
     }
 }
 

@@ -63,7 +63,9 @@ static void print_operand(FILE *out, const Function *f, const Operand *o)
     case OPND_SYM:
     case OPND_LABEL:
         fprintf(out, "%s%s", (o->flags & OPNDF_NOT) ? "!" : (o->flags & OPNDF_NEGATIVE) ? "-" : "", o->u.ref.name);
-        if (o->u.ref.offset)
+        if (o->flags & OPNDF_INDEXED)
+            fprintf(out, "[%" PRId64 "]", o->u.ref.offset);
+        else if (o->u.ref.offset)
             fprintf(out, "+%" PRId64, o->u.ref.offset);
         break;
     case OPND_SINK:
@@ -80,7 +82,7 @@ static void print_operand(FILE *out, const Function *f, const Operand *o)
             fprintf(out, "%" PRId64, o->u.group.offset);
         else if (o->u.group.offset)
             fprintf(out, "+%" PRId64, o->u.group.offset);
-        fputc(']', out);
+        fputs((o->flags & OPNDF_UNIFIED) ? "].unified" : "]", out);
         break;
     case OPND_VEC:
     case OPND_LIST:

@@ -126,6 +126,10 @@ enum {                         /* Operand.flags */
     OPNDF_UNSIGNED = 1 << 2,   /* integer literal with a U suffix */
     OPNDF_VECTOR_REG = 1 << 3, /* VEC: a vector register, written by its name (v for v.x, v.y) */
     OPNDF_GROUPED = 1 << 4,    /* an immediate written in parentheses: "(1)", a call's one argument */
+    OPNDF_INDEXED = 1 << 5,    /* NAME: A[k], the address of element k (offset k until the checker
+                                  scales it by the element size); A[r] keeps no index: refused */
+    OPNDF_REG_INDEX = 1 << 6,  /* NAME: A[r], an element at a register index */
+    OPNDF_UNIFIED = 1 << 7,    /* ADDR: [a].unified (ld, ldu, atom: a hint, no effect here) */
 };
 
 /* A video instruction's operand selector, Operand.select: the bytes or halves it names, as

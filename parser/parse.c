@@ -365,6 +365,33 @@ void parse_operand_offset(Parser *p, int64_t offset, Span at)
     o->at = at;
 }
 
+/* A[k] (mov d, A[k]: the address of element k, ptxas's reading) or A[r]. */
+void parse_operand_index(Parser *p, Literal index, bool by_register, Span at)
+{
+    Operand *o = &p->operands.data[p->operands.len - 1];
+    if (by_register) {
+        o->flags |= OPNDF_REG_INDEX;
+    } else {
+        if (index.kind != OPND_INT)
+            diag_at(p->diag, DIAG_ERROR, at, "an array index must be an integer");
+        o->flags |= OPNDF_INDEXED;
+        o->u.ref.offset = (int64_t)index.bits;
+    }
+    o->at = at;
+}
+
+/* [a].unified: the one qualifier an address takes (ld, ldu, atom; checked in check.c). */
+void parse_operand_qualifier(Parser *p, Span qualifier)
+{
+    Operand *o = &p->operands.data[p->operands.len - 1];
+    const char *text = p->m->src->text + qualifier.offset;
+    if (qualifier.length == 8 && memcmp(text, ".unified", 8) == 0)
+        o->flags |= OPNDF_UNIFIED;
+    else
+        diag_at(p->diag, DIAG_ERROR, qualifier, "unexpected '%.*s' after an address (only '.unified' may follow one)",
+                (int)qualifier.length, text);
+}
+
 /* A negative literal is stored as its value: two's complement for integers, the sign bit
  * flipped for floats; OPNDF_NEGATIVE remembers the minus sign for printing. */
 void parse_operand_literal(Parser *p, Literal lit, bool negative, Span at)

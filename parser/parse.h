@@ -64,6 +64,8 @@ void parse_operand_name(Parser *p, Span at);
 void parse_operand_not(Parser *p, Span at);
 void parse_operand_negate(Parser *p, Span at);
 void parse_operand_offset(Parser *p, int64_t offset, Span at);
+void parse_operand_index(Parser *p, Literal index, bool by_register, Span at);
+void parse_operand_qualifier(Parser *p, Span qualifier);
 void parse_operand_literal(Parser *p, Literal lit, bool negative, Span at);
 void parse_operand_group(Parser *p, OperandKind kind, uint32_t count, int64_t offset, Span at);
 void parse_operand_constant(Parser *p, Literal value, Span at);

@@ -238,7 +238,11 @@ operand
     | '-' T_WORD                            { parse_operand_name(p, @2); parse_operand_negate(p, @$); }
     | T_WORD '+' T_INTEGER                  { parse_operand_name(p, @1); parse_operand_offset(p, (int64_t)$3.bits, @$); }
     | number
+    | T_WORD '[' cexpr ']'                  { parse_operand_name(p, @1); parse_operand_index(p, $3, false, @$); }
+    | T_WORD '[' T_WORD ']'                 { parse_operand_name(p, @1); parse_operand_index(p, (Literal){0}, true, @$); }
     | '[' address ']'                       { parse_operand_group(p, OPND_ADDR, $2, p->addr_offset, @$); }
+    | '[' address ']' T_DIRECTIVE           { parse_operand_group(p, OPND_ADDR, $2, p->addr_offset, @$);
+                                              parse_operand_qualifier(p, @4); }
     | '{' vec_list '}'                      { parse_operand_group(p, OPND_VEC, $2, 0, @$); }
     | '{' vec_list '}' '|' T_WORD           { parse_operand_group(p, OPND_VEC, $2, 0, @3);
                                               parse_operand_name(p, @5);
@@ -332,8 +336,19 @@ decl_attrs
     ;
 
 directive_list
+    : directive_item
+    | directive_list ',' directive_item
+    ;
+
+/* .attribute(.managed), .attribute(.unified(uuid1, uuid2)) */
+directive_item
     : T_DIRECTIVE
-    | directive_list ',' T_DIRECTIVE
+    | T_DIRECTIVE '(' integers ')'
+    ;
+
+integers
+    : T_INTEGER
+    | integers ',' T_INTEGER
     ;
 
 decl_names

@@ -18,7 +18,7 @@ static const Case cases[] = {
     { "missing semicolon at end of line", "add.s32 a, b, c\nret;\n",
       "1:16: error: expected ';' at end of statement\n" },
     { "unexpected token with expectations", "add.s32 a, b c;\n",
-      "1:14: error: unexpected identifier 'c' (expected ',', ';', '+' or '|')\n" },
+      "1:14: error: unexpected identifier 'c' (expected ',', ';', '+', '|' or '[')\n" },
     { "unclosed brace names its opener", MODULE ".entry k()\n{\n  ret;\n",
       "7:1: error: expected '}' at end of file (to close '{' at line 5)\n" },
     { "unknown instruction", "frobnicate.b32 a, b;\n",
@@ -97,7 +97,7 @@ static const Case cases[] = {
     { "instructions outside a function", MODULE "ret;\n.entry k() { ret; }\n",
       "4:1: error: instruction outside a function (this file also defines .entry/.func)\n" },
     { "three independent mistakes", "add.s32 a, b c;\nfoo.b32 x;\nmov.u32 y, %tid;\n",
-      "1:14: error: unexpected identifier 'c' (expected ',', ';', '+' or '|')\n"
+      "1:14: error: unexpected identifier 'c' (expected ',', ';', '+', '|' or '[')\n"
       "2:1: error: unknown instruction 'foo'\n"
       "3:12: error: special register '%tid' needs a component (.x, .y or .z)\n" },
 };

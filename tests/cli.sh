@@ -49,7 +49,7 @@ expect_stderr_line "stdin error" "<stdin>:1:1: error: 'shfl.sync.up.b32' takes 5
 # -- a syntax error: file:line:col, the line, a caret; three mistakes, three errors
 expect_exit 2 "three mistakes" "$PTXRUN" --check --no-color tests/ptx/bad/three_mistakes.ptx.txt
 expect_stderr_line "mistake 1" "tests/ptx/bad/three_mistakes.ptx.txt:11:2: error: 'shfl.sync.bfly.b32' takes 5 operands, not 4"
-expect_stderr_line "mistake 2" "tests/ptx/bad/three_mistakes.ptx.txt:12:19: error: unexpected identifier '%r1' (expected ',', ';', '+' or '|')"
+expect_stderr_line "mistake 2" "tests/ptx/bad/three_mistakes.ptx.txt:12:19: error: unexpected identifier '%r1' (expected ',', ';', '+', '|' or '[')"
 expect_stderr_line "mistake 2 line" "   12 | 	add.s32 %r3, %r2 %r1;"
 expect_stderr_line "mistake 2 caret" "      | 	                 ^~~"
 expect_stderr_line "mistake 3" "tests/ptx/bad/three_mistakes.ptx.txt:13:3: error: '%r1' is not a predicate and cannot guard an instruction"
@@ -803,6 +803,41 @@ form_error() {   # form_error DESCRIPTION PTX LINE
 }
 form_error "predicate immediate 2" 'selp.b32 d, 1, 0, 2;' "1:19: error: ptxrun cannot execute a predicate immediate other than 0 or 1 yet"
 form_error "division by zero" 'mov.u32 d, 7 / (3 - 3);' "1:14: error: division by zero in a constant expression"
+form_error "array element at a register index" '.global .u32 A[4];
+.reg .b64 d;
+.reg .b32 i;
+mov.u64 d, A[i];' "4:12: error: ptxrun cannot execute an array element at a register index yet"
+form_error "index of a scalar variable" '.global .u32 S;
+.reg .b64 d;
+mov.u64 d, S[1];' "3:12: error: 'S' is not an array: only an array variable takes an index"
+form_error "index of a register" '.reg .b64 d, r;
+mov.u64 d, r[1];' "2:12: error: 'r' is not an array: only an array variable takes an index"
+form_error ".unified on st" '.reg .b64 a;
+.reg .b32 v;
+st.global.u32 [a].unified, v;' "3:15: error: '.unified' qualifies the .global or generic address of ld, ldu or atom only"
+form_error ".unified on a .shared load" '.reg .b64 a;
+.reg .b32 v;
+ld.shared.u32 v, [a].unified;' "3:18: error: '.unified' qualifies the .global or generic address of ld, ldu or atom only"
+form_error ".unified on a variable declared without it" '.global .u32 A[4];
+.reg .b32 v;
+ld.global.u32 v, [A+4].unified;' "3:18: error: 'A' is not declared .attribute(.unified(...)): its address takes no '.unified'"
+form_error "another qualifier after an address" '.reg .b64 a;
+.reg .b32 v;
+ld.global.u32 v, [a].cached;' "3:21: error: unexpected '.cached' after an address (only '.unified' may follow one)"
+cat > "$tmp/unified.ptx" <<'PTX'
+.version 8.5
+.target sm_80
+.address_size 64
+.global .attribute(.unified(19, 95)) .u32 U[2] = {7, 9};
+.visible .entry k()
+{
+    .reg .b32 %r<2>;
+    ld.global.u32 %r1, [U+4].unified;
+    ret;
+}
+PTX
+if "$PTXRUN" "$tmp/unified.ptx" --regs %r1 > "$tmp/unified.out" && grep -q "^0 *0x00000009$" "$tmp/unified.out"; then ok
+else fail ".attribute(.unified(a, b)) variable read through [U+4].unified"; fi
 form_error "shift by 64" 'mov.u64 d, 1 << 64;' "1:14: error: ptxrun cannot evaluate a shift by 64 yet (0 to 63 only)"
 form_error "bitwise on a float" 'mov.f32 d, 1.5 & 1.0;' "1:16: error: '&' needs integer operands, not floating-point ones"
 form_error "float element in mov's vector" 'mov.b32 d, {1.0, 1};' "1:13: error: 'mov.b32' packs bits: an element is a register or an integer, not an immediate"
