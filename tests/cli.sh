@@ -370,7 +370,7 @@ lanes_error "64-bit value" '{"regs": {"a": 4294967296}}' ': regs.a: 4294967296 d
 lanes_error "64-bit bits" '{"regs": {"a": "0x100000000"}}' ': regs.a: 0x100000000 does not fit in 32 bits'
 lanes_error "negative for unsigned" '{"regs": {"a": -1}}' ': regs.a: -1 does not fit in .u32'
 lanes_error "not an object" '[1, 2, 3]' ': expected a JSON object {"regs": ..., "preds": ...}'
-lanes_error "unknown key" '{"regz": {}}' ': unknown key "regz" (expected block, grid, active, regs, preds, buffers, params, dynamic_shared, surfaces, textures)'
+lanes_error "unknown key" '{"regz": {}}' ': unknown key "regz" (expected block, grid, active, regs, preds, buffers, params, dynamic_shared, surfaces, textures, samplers)'
 lanes_error "truncated" '{"regs": {"a": 1}' ':2:0: '"'"'}'"'"' expected near end of file'
 # A buffer's table: a run of lines equal to the one before is one "*"; the last line stays.
 printf '{"buffers": {"z": {"type": "u32", "count": 40}, "d": {"type": "u16", "data": [0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1]}}}\n' > "$tmp/zeros.json"
@@ -995,10 +995,12 @@ expect_stderr_line "a handle needs 64 bits" "ptxrun: error: $tmp/img.json: param
 printf '{"textures": {"t": {"type": "u32", "dims": [2]}}, "params": ["@t"]}\n' > "$tmp/img.json"
 expect_exit 3 "suld through a texture's handle" "$PTXRUN" --no-color "$tmp/suld.ptx" --lanes "$tmp/img.json"
 expect_stderr_line "suld through a texture's handle" "$tmp/suld.ptx:9:2: error: lane 0 (pc 1): 'suld.b.1d.b32.trap' through 0xe00000000000, which is not the handle of a surface: it is the texture's"
-printf "$HT.visible .entry k(.param .u64 h)\n{\n\t.reg .b64 %%rd1;\n\t.reg .f32 %%f<5>;\n\t.reg .b32 %%r1;\n\t.reg .pred %%p1;\n\tld.param.u64 %%rd1, [h];\n\ttex.level.2d.v4.f32.f32 {%%f1, %%f2, %%f3, %%f4}, [%%rd1, {%%f1, %%f1}], %%f1, %%f1;\n\tsured.p.add.1d.b32.trap [%%rd1, {0}], %%r1;\n\tret;\n}\n" > "$tmp/notyet.ptx"
+printf "$HT.visible .entry k(.param .u64 h)\n{\n\t.reg .b64 %%rd1;\n\t.reg .f32 %%f<5>;\n\t.reg .b32 %%r1;\n\t.reg .pred %%p1;\n\tld.param.u64 %%rd1, [h];\n\tsured.p.add.1d.b32.trap [%%rd1, {0}], %%r1;\n\tret;\n}\n" > "$tmp/notyet.ptx"
 expect_exit 2 "texture forms not yet" "$PTXRUN" --no-color --check "$tmp/notyet.ptx"
-expect_stderr_line "tex.level with depth compare not yet" "$tmp/notyet.ptx:11:2: error: ptxrun cannot execute 'tex.level.2d.v4.f32.f32' with 4 operands (offsets, depth compare) yet"
-expect_stderr_line "sured.p not yet" "$tmp/notyet.ptx:12:7: error: ptxrun cannot execute 'sured' with '.p' yet"
+expect_stderr_line "sured.p not yet" "$tmp/notyet.ptx:11:7: error: ptxrun cannot execute 'sured' with '.p' yet"
+printf "$HT.visible .entry k(.param .u64 h)\n{\n\t.reg .b64 %%rd1;\n\t.reg .f32 %%f<5>;\n\tld.param.u64 %%rd1, [h];\n\ttex.level.2d.v4.f32.f32 {%%f1, %%f2, %%f3, %%f4}, [%%rd1, {%%f1, %%f1}], %%f1, %%f1;\n\tret;\n}\n" > "$tmp/depth.ptx"
+expect_exit 2 "tex.level with depth compare not yet" "$PTXRUN" --no-color --check "$tmp/depth.ptx"
+expect_stderr_line "tex.level with depth compare not yet" "$tmp/depth.ptx:9:2: error: ptxrun cannot execute 'tex.level.2d.v4.f32.f32' with 4 operands (offsets, depth compare) yet"
 printf "$HT.visible .entry k(.param .u64 h)\n{\n\t.reg .b64 %%rd1;\n\t.reg .f32 %%f<5>;\n\t.reg .pred %%p1;\n\tld.param.u64 %%rd1, [h];\n\ttex.2d.v4.f32.f32 {%%f1, %%f2, %%f3, %%f4}, [%%rd1, %%rd1, {%%f1, %%f1}];\n\ttex.2d.v4.f32.f32 {%%f1, %%f2, %%f3, %%f4}, [%%rd1, {%%f1}];\n\ttex.2d.v4.f32.f32 {%%f1, %%f2, %%f3, %%f4}|%%p1, [%%rd1, {%%f1, %%f1}];\n\tret;\n}\n" > "$tmp/sampler.ptx"
 expect_exit 2 "a separate sampler" "$PTXRUN" --no-color --check "$tmp/sampler.ptx"
 expect_stderr_line "tex.2d with one coordinate" "$tmp/sampler.ptx:11:50: error: 'tex.2d.v4.f32.f32' takes 2 coordinates, not 1"
