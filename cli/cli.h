@@ -9,6 +9,10 @@
 struct json_t;
 int lanes_load(Block *b, const char *path, char *err, size_t errlen);
 bool lanes_params_given(Block *b, char *err, size_t errlen);
+/* images.c: the lanes file's "surfaces", "textures" and "samplers"; the handle "@name" gives. */
+bool images_load(Block *b, const char *path, struct json_t *v, bool surface, char *err, size_t errlen);
+bool images_load_samplers(Block *b, const char *path, struct json_t *v, char *err, size_t errlen);
+bool images_handle(const Block *b, const char *name, uint64_t *handle);
 struct json_t *lanes_load_json(const char *path, char *err, size_t errlen);   /* a JSON object, or NULL */
 bool lanes_value_bits(struct json_t *v, int type, uint64_t *bits, uint64_t *dbits, char *err, size_t errlen);  /* dbits: defined bits */
 bool lanes_pred_value(struct json_t *v, bool *value, bool *defined, char *err, size_t errlen);

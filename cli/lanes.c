@@ -33,152 +33,6 @@ static const Register *find_register(const Block *b, const char *name, bool *is_
 }
 
 
-/* One JSON value as the bits of a register of the given type. Returns false with a message. */
-/* "0x0000??00": hex digits, '?' for a digit whose bits are undefined (at least one digit given). */
-static bool partial_hex(const char *s, unsigned width, uint64_t *bits, uint64_t *dbits, char *err, size_t errlen)
-{
-    size_t n = strlen(s + 2);
-    *bits = 0;
-    *dbits = 0;
-    for (size_t i = 0; i < n; i++) {
-        char c = s[2 + i];
-        int v = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10
-              : c == '?' ? 16 : -1;
-        if (v < 0 || n > 16) {
-            snprintf(err, errlen, "\"%s\" is not a hex number (\"?\" stands for an undefined digit)", s);
-            return false;
-        }
-        *bits = *bits << 4 | (uint64_t)(v & 15);
-        *dbits = *dbits << 4 | (v == 16 ? 0 : 0xf);
-    }
-    if (*bits & ~width_mask(width) || n > (width + 3) / 4) {
-        snprintf(err, errlen, "%s does not fit in %u bits", s, width);
-        return false;
-    }
-    *dbits |= ~width_mask(4 * (unsigned)n);     /* digits not written: defined zeros */
-    *dbits &= width_mask(width);
-    return true;
-}
-
-bool lanes_value_bits(json_t *v, int type, uint64_t *bits, uint64_t *dbits, char *err, size_t errlen)
-{
-    unsigned width = type_info[type].bits;
-    char cls = type_info[type].cls;
-    *dbits = width_mask(width);
-    if (json_is_null(v)) {
-        *dbits = 0;
-        *bits = 0;
-        return true;
-    }
-    if (json_is_string(v)) {
-        const char *s = json_string_value(v);
-        if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X') && s[2] && strchr(s, '?'))
-            return partial_hex(s, width, bits, dbits, err, errlen);
-        if (cls == 'f' && (!strcmp(s, "nan") || !strcmp(s, "inf") || !strcmp(s, "-inf"))) {
-            double d = s[0] == 'n' ? NAN : s[0] == '-' ? -INFINITY : INFINITY;
-            if (width == 16) {
-                *bits = convert_double_to_small(d, type);
-            } else if (width == 32) {
-                float f = (float)d;
-                uint32_t b;
-                memcpy(&b, &f, sizeof b);
-                *bits = s[0] == 'n' ? 0x7fffffffu : b;
-            } else {
-                *bits = s[0] == 'n' ? 0x7fffffffffffffffull : 0;
-                if (s[0] != 'n')
-                    memcpy(bits, &d, sizeof d);
-            }
-            return true;
-        }
-        if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X') && s[2]) {
-            char *end;
-            unsigned long long b = strtoull(s + 2, &end, 16);
-            if (*end || strlen(s + 2) > 16) {
-                snprintf(err, errlen, "\"%s\" is not a hex number", s);
-                return false;
-            }
-            if (b & ~width_mask(width)) {
-                snprintf(err, errlen, "%s does not fit in %u bits", s, width);
-                return false;
-            }
-            *bits = b;
-            return true;
-        }
-        snprintf(err, errlen, "\"%s\" is not a value (use a number, \"0x...\" bits%s, or null)", s,
-                 cls == 'f' ? ", \"nan\", \"inf\", \"-inf\"" : "");
-        return false;
-    }
-    if (json_is_integer(v)) {
-        json_int_t i = json_integer_value(v);
-        if (cls == 'f') {
-            if (width == 16) {                 /* f16, bf16: rounded to nearest even */
-                *bits = convert_double_to_small((double)i, type);
-            } else if (width == 32) {
-                float f = (float)i;
-                uint32_t b;
-                memcpy(&b, &f, sizeof b);
-                *bits = b;
-            } else {
-                double d = (double)i;
-                memcpy(bits, &d, sizeof d);
-            }
-            return true;
-        }
-        bool fits;
-        if (width >= 64)
-            fits = cls != 'u' || i >= 0;
-        else if (cls == 's')
-            fits = i >= -(1ll << (width - 1)) && i < (1ll << (width - 1));
-        else if (cls == 'u')
-            fits = i >= 0 && (uint64_t)i <= width_mask(width);
-        else                               /* .b: either reading */
-            fits = i >= -(1ll << (width - 1)) && (i < 0 || (uint64_t)i <= width_mask(width));
-        if (!fits) {
-            snprintf(err, errlen, "%" JSON_INTEGER_FORMAT " does not fit in .%s", i, type_info[type].name);
-            return false;
-        }
-        *bits = (uint64_t)i & width_mask(width);
-        return true;
-    }
-    if (width == 16 && cls == 'f' && (json_is_real(v) || json_is_integer(v))) {
-        *bits = convert_double_to_small(json_number_value(v), type);
-        return true;
-    }
-    if (json_is_real(v)) {
-        if (cls != 'f') {
-            snprintf(err, errlen, "%g is a real, but the register is .%s", json_real_value(v), type_info[type].name);
-            return false;
-        }
-        double d = json_real_value(v);
-        if (width == 32) {
-            float f = (float)d;               /* rounded to nearest */
-            uint32_t b;
-            memcpy(&b, &f, sizeof b);
-            *bits = b;
-        } else {
-            memcpy(bits, &d, sizeof d);
-        }
-        return true;
-    }
-    snprintf(err, errlen, "expected a number, a string or null");
-    return false;
-}
-
-bool lanes_pred_value(json_t *v, bool *value, bool *defined, char *err, size_t errlen)
-{
-    *defined = !json_is_null(v);
-    *value = json_is_true(v);
-    if (json_is_boolean(v) || json_is_null(v))
-        return true;
-    if (json_is_integer(v) && (json_integer_value(v) == 0 || json_integer_value(v) == 1)) {
-        *value = json_integer_value(v) == 1;
-        return true;
-    }
-    snprintf(err, errlen, "expected true, false or null");
-    return false;
-}
-
-/* Reads value (an array of 32 or a single value) into lanes; calls back per lane. */
 typedef bool LaneSetter(Warp *w, uint32_t slot, int type, int lane, json_t *v, char *err, size_t errlen);
 
 static bool set_register_lane(Warp *w, uint32_t slot, int type, int lane, json_t *v, char *err, size_t errlen)
@@ -404,162 +258,6 @@ static bool load_buffers(Block *b, const char *path, json_t *v, char *err, size_
     return true;
 }
 
-/* One field of a texture's or surface's description: the index of its string among names. */
-static int image_word(json_t *v, const char *const *names, int count)
-{
-    for (int i = 0; json_is_string(v) && i < count; i++)
-        if (!strcmp(json_string_value(v), names[i]))
-            return i;
-    return -1;
-}
-
-/* The sampling a texture's description asks for: "filter", "address", "normalized_coords",
- * "read". */
-static bool texture_sampling(Image *im, json_t *spec, const char *where, char *err, size_t errlen)
-{
-    static const char *const filters[] = { "point", "linear" };
-    static const char *const modes[] = { "clamp", "wrap", "mirror", "border" };
-    static const char *const reads[] = { "element", "normalized_float" };
-    json_t *f = json_object_get(spec, "filter"), *a = json_object_get(spec, "address");
-    json_t *n = json_object_get(spec, "normalized_coords"), *r = json_object_get(spec, "read");
-    int filter = f ? image_word(f, filters, 2) : 0, read = r ? image_word(r, reads, 2) : 0;
-    if (filter < 0 || read < 0 || (n && !json_is_boolean(n))) {
-        snprintf(err, errlen, "%s: expected \"filter\": \"point\" or \"linear\", \"read\": \"element\", "
-                 "\"normalized_coords\": true or false", where);
-        return false;
-    }
-    im->linear = filter == 1;
-    im->normalized_coords = n && json_is_true(n);
-    im->normalized_float = read == 1;
-    if (read == 1 && (type_info[im->type].cls == 'f' || type_info[im->type].bits > 16)) {
-        snprintf(err, errlen, "%s: \"normalized_float\" reads 8- and 16-bit integer textures", where);
-        return false;
-    }
-    if (im->linear && im->type != TYPE_F32 && !im->normalized_float) {
-        snprintf(err, errlen, "%s: linear filtering needs a texture that returns floats (\"type\": \"f32\", or "
-                 "\"read\": \"normalized_float\")", where);
-        return false;
-    }
-    for (unsigned d = 0; d < 3; d++) {
-        json_t *m = json_is_array(a) ? json_array_get(a, d < json_array_size(a) ? d : json_array_size(a) - 1) : a;
-        int mode = m ? image_word(m, modes, 4) : ADDRESS_CLAMP;
-        if (mode < 0 || (json_is_array(a) && !json_array_size(a))) {
-            snprintf(err, errlen, "%s: \"address\": expected \"clamp\", \"wrap\", \"mirror\" or \"border\", or "
-                     "an array of one a dimension", where);
-            return false;
-        }
-        if (mode == ADDRESS_MIRROR || (mode == ADDRESS_WRAP && im->linear)) {
-            snprintf(err, errlen, "%s: ptxrun cannot execute %s addressing yet", where,
-                     mode == ADDRESS_MIRROR ? "mirror" : "linear filtering with wrap");
-            return false;
-        }
-        if (mode == ADDRESS_WRAP && !im->normalized_coords) {
-            snprintf(err, errlen, "%s: wrap addressing needs normalized coordinates (CUDA guide)", where);
-            return false;
-        }
-        im->address[d] = (uint8_t)mode;
-    }
-    return true;
-}
-
-/* "surfaces" and "textures": {"s": {"type": "u32", "channels": 1, "dims": [W, H], "layers": N,
- * "data": [...]}}, a texture with its sampling too. Its texels go in a .global region of its
- * name, shown with the buffers; "@s" in "params" is its handle. */
-static bool load_images(Block *b, const char *path, json_t *v, bool surface, char *err, size_t errlen)
-{
-    const char *key = surface ? "surfaces" : "textures", *name;
-    json_t *spec;
-    char where[256];
-    if (!json_is_object(v)) {
-        snprintf(err, errlen, "%s: %s: expected an object of named %s", path, key, key);
-        return false;
-    }
-    json_object_foreach(v, name, spec) {
-        snprintf(where, sizeof where, "%s: %s.%s", path, key, name);
-        json_t *type_v = json_object_get(spec, "type"), *dims = json_object_get(spec, "dims");
-        json_t *channels = json_object_get(spec, "channels"), *layers = json_object_get(spec, "layers");
-        json_t *data = json_object_get(spec, "data");
-        Image im;
-        memset(&im, 0, sizeof im);
-        im.surface = surface;
-        int type = json_is_string(type_v) ? type_lookup(json_string_value(type_v), strlen(json_string_value(type_v)))
-                                          : TYPE_COUNT;
-        static const uint8_t texel_types[] = { TYPE_U8, TYPE_U16, TYPE_U32, TYPE_S8, TYPE_S16, TYPE_S32, TYPE_F32 };
-        bool known = false;
-        for (unsigned i = 0; i < sizeof texel_types; i++)
-            known |= type == texel_types[i];
-        im.channels = channels ? (uint8_t)json_integer_value(channels) : 1;
-        size_t nd = json_is_array(dims) ? json_array_size(dims) : 0;
-        if (!json_is_object(spec) || !known || (channels && !json_is_integer(channels)) ||
-            (im.channels != 1 && im.channels != 2 && im.channels != 4) || nd < 1 || nd > 3 ||
-            (layers && (!json_is_integer(layers) || json_integer_value(layers) < 1 || nd == 3 ||
-                        json_integer_value(layers) > 2048)) ||
-            (data && !json_is_array(data))) {
-            snprintf(err, errlen, "%s: expected {\"type\": \"u8\" .. \"u32\", \"s8\" .. \"s32\" or \"f32\", "
-                     "\"channels\": 1, 2 or 4, \"dims\": [width, height, depth] (1 to 3), \"layers\": N (1D and 2D), "
-                     "\"data\": [...]}", where);
-            return false;
-        }
-        im.type = (uint8_t)type;
-        im.dims = (uint8_t)nd;
-        im.layers = layers ? (uint32_t)json_integer_value(layers) : 0;
-        uint64_t count = im.channels * (uint64_t)(im.layers ? im.layers : 1);
-        for (unsigned d = 0; d < 3; d++) {
-            json_t *e = json_array_get(dims, d);
-            im.size[d] = d < nd ? (uint32_t)json_integer_value(e) : 1;
-            if (d < nd && (!json_is_integer(e) || json_integer_value(e) < 1 || json_integer_value(e) > 65536)) {
-                snprintf(err, errlen, "%s: dims[%u]: expected a size from 1 to 65536", where, d);
-                return false;
-            }
-            count *= im.size[d];
-        }
-        unsigned size = type_info[type].bits / 8;
-        if (count * size > (64u << 20) || (data && json_array_size(data) != count)) {
-            snprintf(err, errlen, "%s: %s (%llu values: channels x width x height x depth x layers)", where,
-                     count * size > (64u << 20) ? "more than 64 MiB" : "\"data\" has the wrong length",
-                     (unsigned long long)count);
-            return false;
-        }
-        if (!surface && !texture_sampling(&im, spec, where, err, errlen))
-            return false;
-        const char *k;
-        json_t *field;
-        json_object_foreach(spec, k, field) {
-            static const char *const keys[] = { "type", "channels", "dims", "layers", "data", "filter", "address",
-                                                 "normalized_coords", "read" };
-            bool listed = false;
-            for (unsigned i = 0; i < (surface ? 5u : 9u); i++)
-                listed |= !strcmp(k, keys[i]);
-            if (!listed) {
-                snprintf(err, errlen, "%s: unknown key \"%s\"", where, k);
-                return false;
-            }
-        }
-        if (mem_named(&b->mem, name, SPACE_GLOBAL) || mem_named(&b->mem, name, SPACE_CONST)) {
-            snprintf(err, errlen, "%s: the program or the lanes file already has a global named '%s'", where, name);
-            return false;
-        }
-        im.name = intern(&b->prog.m->names, name, strlen(name));
-        im.region = mem_add(&b->mem, im.name, SPACE_GLOBAL, count * size, 256, type, false, true);
-        Region *r = &b->mem.regions[im.region];
-        r->is_buffer = true;
-        for (size_t i = 0; data && i < count; i++) {
-            uint64_t bits, dbits;
-            char msg[200];
-            if (!lanes_value_bits(json_array_get(data, i), type, &bits, &dbits, msg, sizeof msg)) {
-                snprintf(err, errlen, "%s.data[%zu]: %s", where, i, msg);
-                return false;
-            }
-            for (unsigned k2 = 0; k2 < size; k2++) {
-                r->data[i * size + k2] = (uint8_t)(bits >> (8 * k2));
-                r->shadow[i * size + k2] = (uint8_t)(dbits >> (8 * k2));
-            }
-        }
-        block_add_image(b, &im);
-    }
-    return true;
-}
-
 /* A value given for a parameter or a field of one: "@buffer" is that buffer's address (a
  * 64-bit type only), anything else a value of the type. nvcc declares C int parameters .u32,
  * so a negative number is accepted for .u types too, as its two's complement. */
@@ -570,16 +268,14 @@ static bool param_value(Block *b, const char *where, int type, json_t *v, uint64
     *dbits = ~0ull;
     if (json_is_string(v) && json_string_value(v)[0] == '@') {
         const char *name = json_string_value(v) + 1;
-        for (uint32_t i = 0; i < b->image_count; i++)
-            if (!strcmp(b->images[i].name, name)) {
-                if (type_info[type].bits != 64) {
-                    snprintf(err, errlen, "%s: a texture or surface handle needs a 64-bit parameter, not .%s", where,
-                             type_info[type].name);
-                    return false;
-                }
-                *bits = IMAGE_HANDLE_BASE + i;
-                return true;
+        if (images_handle(b, name, bits)) {
+            if (type_info[type].bits != 64) {
+                snprintf(err, errlen, "%s: a texture, surface or sampler handle needs a 64-bit parameter, not .%s",
+                         where, type_info[type].name);
+                return false;
             }
+            return true;
+        }
         Region *buf = mem_named(&b->mem, name, SPACE_GLOBAL);
         if (!buf || !buf->is_buffer) {
             snprintf(err, errlen, "%s: no buffer named '%s' in \"buffers\"", where, name);
@@ -806,9 +502,11 @@ int lanes_load(Block *b, const char *path, char *err, size_t errlen)
     json_t *buffers = json_object_get(root, "buffers"), *params = json_object_get(root, "params");
     json_t *dynamic = json_object_get(root, "dynamic_shared");
     json_t *surfaces = json_object_get(root, "surfaces"), *textures = json_object_get(root, "textures");
+    json_t *samplers = json_object_get(root, "samplers");
     if ((buffers && !load_buffers(b, path, buffers, err, errlen)) ||
-        (surfaces && !load_images(b, path, surfaces, true, err, errlen)) ||
-        (textures && !load_images(b, path, textures, false, err, errlen)) ||
+        (surfaces && !images_load(b, path, surfaces, true, err, errlen)) ||
+        (textures && !images_load(b, path, textures, false, err, errlen)) ||
+        (samplers && !images_load_samplers(b, path, samplers, err, errlen)) ||
         (params && !load_params(b, path, params, err, errlen)) ||
         (dynamic && !load_dynamic_shared(b, path, dynamic, err, errlen)))
         goto out;
@@ -831,11 +529,11 @@ int lanes_load(Block *b, const char *path, char *err, size_t errlen)
                     goto out;
             }
         } else if (strcmp(key, "buffers") && strcmp(key, "params") && strcmp(key, "dynamic_shared") &&
-                   strcmp(key, "surfaces") && strcmp(key, "textures") &&
+                   strcmp(key, "surfaces") && strcmp(key, "textures") && strcmp(key, "samplers") &&
                    strcmp(key, "block") && strcmp(key, "grid") && strcmp(key, "active") && strcmp(key, "exited") &&
                    strcmp(key, "steps") && strcmp(key, "warnings") && strcmp(key, "cta")) {
             snprintf(err, errlen, "%s: unknown key \"%s\" (expected block, grid, active, regs, preds, buffers, "
-                     "params, dynamic_shared, surfaces, textures)", path, key);
+                     "params, dynamic_shared, surfaces, textures, samplers)", path, key);
             goto out;
         }
     }

@@ -399,6 +399,7 @@ void block_free(Block *b)
         lower_free(&b->prog);
         free_snapshot(b->start);
         free(b->images);
+        free(b->samplers);
     }
     mem_free(&b->mem);
     free(b);
@@ -415,7 +416,16 @@ uint64_t block_add_image(Block *b, const Image *im)
 {
     b->images = xrealloc(b->images, (b->image_count + 1) * sizeof *b->images);
     b->images[b->image_count] = *im;
+    if (!im->levels)
+        b->images[b->image_count].levels = 1;      /* level 0 alone */
     return IMAGE_HANDLE_BASE + b->image_count++;
+}
+
+uint64_t block_add_sampler(Block *b, const Sampler *s)
+{
+    b->samplers = xrealloc(b->samplers, (b->sampler_count + 1) * sizeof *b->samplers);
+    b->samplers[b->sampler_count] = *s;
+    return SAMPLER_HANDLE_BASE + b->sampler_count++;
 }
 
 /* ---- running ---- */

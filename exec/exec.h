@@ -162,6 +162,9 @@ typedef struct XInstr {
     uint8_t out_of_range;      /* suld sust sured: MOD_TRAP (the default), MOD_CLAMP or MOD_ZERO */
     uint8_t coord_count;       /* tex tld4 suld sust: coordinate rows in coord (an array's layer first) */
     uint32_t coord[4];
+    uint8_t mip;               /* tex: MOD_LEVEL (lod in src[2]), MOD_GRAD (grad[]) or 0; txq.level: MOD_LEVEL */
+    bool has_sampler;          /* tex tld4: a separate sampler's handle in src[1] */
+    uint32_t grad[6];          /* tex.grad: dPdx then dPdy, three rows each (NO_SLOT beyond the geometry) */
     const char *image_name;    /* a .texref or .surfref variable named instead of a handle (src[0] unused) */
     const Instr *ir;
 } XInstr;
@@ -353,39 +356,109 @@ typedef struct Program {
 
 typedef struct Block Block;
 
-/* Textures and surfaces (surface.c, texture.c), from the lanes file: an image's texels lie in a
- * .global region named after it, row after row (x fastest, then y, then z or the layer), the
- * channels of a texel together. A kernel names one by a 64-bit handle, IMAGE_HANDLE_BASE + its
- * index, as CUDA's texture and surface objects are 64-bit handles. */
+/* Textures and surfaces (surface.c, texture.c, sample.c), from the lanes file: an image's texels
+ * lie in a .global region named after it, level after level (a mipmapped texture), in a level
+ * layer after layer, row after row (x fastest, then y, then z), the samples of a multisample
+ * texel together, the channels of a sample together. A kernel names one by a 64-bit handle,
+ * IMAGE_HANDLE_BASE + its index, as CUDA's texture and surface objects are 64-bit handles; a
+ * separate sampler (the independent texturing mode) by SAMPLER_HANDLE_BASE + its index. */
 #define IMAGE_HANDLE_BASE 0x0000e00000000000ull
-typedef enum { GEOM_1D = 1, GEOM_2D, GEOM_3D, GEOM_A1D, GEOM_A2D } ImageGeom;
+#define SAMPLER_HANDLE_BASE 0x0000e80000000000ull
+#define IMAGE_MAX_LEVELS 17
+typedef enum { GEOM_1D = 1, GEOM_2D, GEOM_3D, GEOM_A1D, GEOM_A2D, GEOM_CUBE, GEOM_ACUBE, GEOM_2DMS,
+               GEOM_A2DMS } ImageGeom;
 typedef enum { ADDRESS_CLAMP, ADDRESS_WRAP, ADDRESS_MIRROR, ADDRESS_BORDER } ImageAddress;
+/* How a texture is sampled: a texture's own settings, or a separate sampler's. */
+typedef struct Sampler {
+    const char *name;          /* a separate sampler's; NULL for a texture's own */
+    bool linear;               /* linear filtering, else nearest-point */
+    bool normalized_coords;    /* coordinates in [0, 1) */
+    uint8_t address[3];        /* ImageAddress of each dimension */
+    bool mip_linear;           /* mipmaps: linear between two levels, else the nearest level */
+    float min_lod, max_lod;    /* mipmaps: the level of detail clamped into [min_lod, max_lod] */
+} Sampler;
 typedef struct Image {
     const char *name;
     bool surface;              /* a surface (suld sust suq), else a texture (tex tld4 txq) */
     uint8_t type;              /* a channel's type: u8 u16 u32 s8 s16 s32 f32 */
     uint8_t channels;          /* 1, 2 or 4 */
     uint8_t dims;              /* 1, 2 or 3 */
-    uint32_t size[3];          /* width, height, depth in texels (1 beyond dims) */
-    uint32_t layers;           /* a layered (array) image: its layers; 0: not layered */
+    uint32_t size[3];          /* width, height, depth in texels (1 beyond dims) of level 0 */
+    uint32_t layers;           /* a layered (array) image: its layers (cubes: 6 a cube); 0: not layered */
     uint32_t region;           /* its texels */
-    bool linear;               /* texture: linear filtering, else nearest-point */
-    bool normalized_coords;    /* texture: coordinates in [0, 1) */
+    bool cube;                 /* texture: a cubemap (6 square 2D faces a cube) */
+    uint32_t samples;          /* texture: multisample (.2dms), its samples a texel; 0: not */
+    uint32_t levels;           /* texture: mipmap levels (1: level 0 only) */
+    uint64_t level_at[IMAGE_MAX_LEVELS];    /* the first texel of each level, in texels */
     bool normalized_float;     /* texture: 8- and 16-bit integers read as floats in [0, 1] or [-1, 1] */
-    uint8_t address[3];        /* texture: ImageAddress of each dimension */
+    Sampler sampler;           /* texture: its sampling (unified texturing mode) */
 } Image;
 
-/* txq/suq: the attribute mode (a Mod) of an image into *v; false for one the image lacks (a
- * height of a 1D image) or does not keep: the answer is then undefined. */
-static inline bool image_query(int mode, const Image *im, uint64_t *v)
+/* Size d of level l of an image: halved at each level, never below 1. */
+static inline uint32_t image_level_size(const Image *im, unsigned level, unsigned d)
 {
+    uint32_t n = im->size[d] >> level;
+    return d < im->dims && n ? n : d < im->dims ? 1 : im->size[d];
+}
+
+/* txq/suq: the attribute mode (a Mod) of an image (or sampler sm) into *v; false for one the
+ * image lacks (a height of a 1D image) or does not keep: the answer is then undefined. *open
+ * is set when the value is ptxrun's documented choice (the ISA names no number): a warning. */
+static inline bool image_query(int mode, const Image *im, const Sampler *sm, unsigned level, uint64_t *v,
+                               bool *open)
+{
+    *open = false;
+    *v = 0;
+    if (im && level >= im->levels && (mode == MOD_WIDTH || mode == MOD_HEIGHT || mode == MOD_DEPTH))
+        return false;
     switch (mode) {
-    case MOD_WIDTH: *v = im->size[0]; return true;
-    case MOD_HEIGHT: *v = im->size[1]; return im->dims >= 2;
-    case MOD_DEPTH: *v = im->size[2]; return im->dims >= 3;
-    case MOD_ARRAY_SIZE: *v = im->layers; return im->layers != 0;
-    case MOD_NORMALIZED_COORDS: *v = im->normalized_coords; return true;
-    default: *v = 0; return false;
+    case MOD_WIDTH: *v = im ? image_level_size(im, level, 0) : 0; return im != NULL;
+    case MOD_HEIGHT: *v = im ? image_level_size(im, level, 1) : 0; return im && im->dims >= 2;
+    case MOD_DEPTH: *v = im ? image_level_size(im, level, 2) : 0; return im && im->dims >= 3;
+    case MOD_ARRAY_SIZE:
+        *v = im ? im->layers : 0;              /* a cubemap array: its cubes */
+        return im && im->layers != 0;
+    case MOD_NUM_MIPMAP_LEVELS: *v = im ? im->levels : 0; return im && !im->surface;
+    case MOD_NUM_SAMPLES: *v = im ? im->samples : 0; return im && im->samples;
+    case MOD_MEMORY_LAYOUT: *v = im && im->layers; *open = true; return im != NULL;
+    case MOD_CHANNEL_ORDER:
+        /* OpenCL's cl_channel_order, which the ISA names: CL_R 0x10B0, CL_RG 0x10B2, CL_RGBA 0x10B5 */
+        *v = !im ? 0 : im->channels == 1 ? 0x10B0 : im->channels == 2 ? 0x10B2 : 0x10B5;
+        *open = true;
+        return im != NULL;
+    case MOD_CHANNEL_DATA_TYPE:
+        /* OpenCL's cl_channel_type: CL_SNORM_INT8 0x10D0, CL_SNORM_INT16 0x10D1, CL_UNORM_INT8
+         * 0x10D2, CL_UNORM_INT16 0x10D3, CL_SIGNED_INT8..32 0x10D7..9, CL_UNSIGNED_INT8..32
+         * 0x10DA..C, CL_FLOAT 0x10DE */
+        if (!im)
+            return false;
+        *open = true;
+        if (type_info[im->type].cls == 'f')
+            *v = 0x10DE;
+        else if (im->normalized_float)
+            *v = (type_info[im->type].cls == 's' ? 0x10D0 : 0x10D2) + (type_info[im->type].bits == 16);
+        else
+            *v = (type_info[im->type].cls == 's' ? 0x10D7 : 0x10DA) + (type_info[im->type].bits == 16) +
+                 2 * (type_info[im->type].bits == 32);
+        return true;
+    default: break;
+    }
+    if (!sm)
+        return false;
+    switch (mode) {
+    case MOD_NORMALIZED_COORDS: *v = sm->normalized_coords; return true;
+    case MOD_FORCE_UNNORMALIZED_COORDS: *v = !sm->normalized_coords; *open = true; return true;
+    /* CUDA's cudaTextureFilterMode (point 0, linear 1) and cudaTextureAddressMode (wrap 0,
+     * clamp 1, mirror 2, border 3) */
+    case MOD_FILTER_MODE: *v = sm->linear; *open = true; return true;
+    case MOD_ADDR_MODE_0: case MOD_ADDR_MODE_1: case MOD_ADDR_MODE_2: {
+        static const uint8_t cuda[4] = { [ADDRESS_CLAMP] = 1, [ADDRESS_WRAP] = 0, [ADDRESS_MIRROR] = 2,
+                                         [ADDRESS_BORDER] = 3 };
+        *v = cuda[sm->address[mode - MOD_ADDR_MODE_0]];
+        *open = true;
+        return true;
+    }
+    default: return false;
     }
 }
 
@@ -451,12 +524,20 @@ struct Block {
     bool whole_values;
     Image *images;             /* textures and surfaces, from the lanes file; read-only while it runs */
     uint32_t image_count;
+    Sampler *samplers;         /* separate samplers (independent texturing mode), from the lanes file */
+    uint32_t sampler_count;
 };
 
 /* The image a handle names, or NULL. */
 static inline const Image *image_of(const Block *b, uint64_t handle)
 {
     return handle - IMAGE_HANDLE_BASE < b->image_count ? &b->images[handle - IMAGE_HANDLE_BASE] : NULL;
+}
+
+/* The separate sampler a handle names, or NULL. */
+static inline const Sampler *sampler_of(const Block *b, uint64_t handle)
+{
+    return handle - SAMPLER_HANDLE_BASE < b->sampler_count ? &b->samplers[handle - SAMPLER_HANDLE_BASE] : NULL;
 }
 
 /* The lowering's state (lower.c), which operand.c and callsite.c lower operands and calls in. */
@@ -679,6 +760,7 @@ Warp *block_thread_warp(const Block *b, uint32_t t, int *lane);  /* the warp and
 /* A texture or surface for the kernel (its texels: im->region, a buffer of b's memory); returns
  * its handle. */
 uint64_t block_add_image(Block *b, const Image *im);
+uint64_t block_add_sampler(Block *b, const Sampler *s);
 
 /* layout.c (the Layout type is above) */
 uint64_t layout_decl_bytes(const Decl *d);
@@ -709,6 +791,25 @@ void bitops_execute(Warp *w, const XInstr *x, uint32_t mask);
 /* video.c: the video instructions, scalar and SIMD. */
 void video_execute(Warp *w, const XInstr *x, uint32_t mask);
 void video_lower(XInstr *x, const Instr *in);           /* lower.c: selectors, negations, modes */
+
+/* sample.c: what a texture read samples (the CUDA guide's "Texture Fetching"). */
+typedef struct TexSample {
+    double value[4];           /* filtered (linear filtering, normalized reads, blended levels) */
+    uint64_t bits[4];          /* nearest-point: the texel's bits */
+    uint64_t dbits[4];         /* all ones: defined */
+    bool filtered;             /* value holds the result, else bits */
+    bool warn_weight, warn_convert, warn_level, off_face;
+} TexSample;
+/* A normalized coordinate of dimension d under the sampler's wrap or mirror addressing. */
+double sample_address(const Sampler *sm, unsigned d, double v);
+/* Sample at coordinates u (addressed; texels, or normalized ones or a cube face's in [0, 1]),
+ * layer, multisample sample smp, level of detail lod (mipmaps). */
+void sample_texture(const Warp *w, const Image *im, const Sampler *sm, const double u[3], int64_t layer,
+                    uint32_t smp, double lod, bool face, TexSample *s);
+bool sample_cube_face(const double v[3], double uv[2], unsigned *face);
+double sample_grad_lod(const Image *im, const Sampler *sm, const double dx[3], const double dy[3]);
+bool sample_gather(const Warp *w, const Image *im, const Sampler *sm, const double u[2], int64_t layer, bool face,
+                   unsigned c, uint64_t bits[4], uint64_t dbits[4]);
 
 /* surface.c and texture.c: textures and surfaces. image_lower decodes their suffixes for lower.c:
  * the geometry, the out-of-range mode, the query, the coordinates and registers they take. */

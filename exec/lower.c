@@ -57,7 +57,7 @@ static void check_variant(Loader *ld, const Instr *in, const XInstr *x)
     char what[96];
     snprintf(what, sizeof what, "'%s'", in->mnemonic);
     bool moves_bits = in->op == OP_LD || in->op == OP_ST || in->op == OP_MOV || in->op == OP_CVT ||
-                      in->op == OP_SELP;
+                      in->op == OP_SELP || in->op == OP_TEX;   /* tex .f16 .f16x2: rounded (texture.c) */
     /* Half, packed and narrow floats (f16, f16x2, bf16x2, tf32, ...) are moved and converted,
      * never computed as a wider type. */
     bool half_atomic_add = (in->op == OP_ATOM || in->op == OP_RED) && x->mode == MOD_ADD &&
@@ -526,6 +526,9 @@ bool lower_program(Program *p, Memory *mem, Module *m, Function *fn, Diag *diag,
         for (unsigned c = 0; c < x->coord_count; c++)  /* texture and surface coordinates */
             if (x->coord[c] >= NO_SLOT - ld.immediates.len)
                 x->coord[c] = first_immediate + (NO_SLOT - 1 - x->coord[c]);
+        for (unsigned g = 0; g < 6 && x->mip == MOD_GRAD; g++)    /* tex.grad gradients */
+            if (x->grad[g] != NO_SLOT && x->grad[g] >= NO_SLOT - ld.immediates.len)
+                x->grad[g] = first_immediate + (NO_SLOT - 1 - x->grad[g]);
     }
     for (uint32_t c = 0; c < p->call_count; c++)  /* immediate arguments to .reg parameters */
         for (unsigned i = 0; i < p->calls[c].arg_count; i++) {

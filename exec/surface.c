@@ -16,6 +16,8 @@ void image_lower(XInstr *x, const Instr *in)
 {
     x->out_of_range = MOD_TRAP;
     x->mode = 0;
+    x->mip = 0;
+    x->has_sampler = false;
     x->vec_count = in->op == OP_TEX || in->op == OP_TLD4 ? 4 : 1;
     x->src_type = in->op == OP_TEX ? in->types[1] : in->op == OP_TLD4 ? TYPE_F32 : TYPE_S32;
     for (unsigned i = 0; i < in->mod_count; i++) {
@@ -26,10 +28,18 @@ void image_lower(XInstr *x, const Instr *in)
         case MOD_GEOM_3D: x->geom = GEOM_3D; x->coord_count = 4; break;
         case MOD_GEOM_A1D: x->geom = GEOM_A1D; x->coord_count = 2; break;
         case MOD_GEOM_A2D: x->geom = GEOM_A2D; x->coord_count = 4; break;
+        case MOD_GEOM_CUBE: x->geom = GEOM_CUBE; x->coord_count = 4; break;
+        case MOD_GEOM_ACUBE: x->geom = GEOM_ACUBE; x->coord_count = 4; break;
+        case MOD_GEOM_2DMS: x->geom = GEOM_2DMS; x->coord_count = 4; break;
+        case MOD_GEOM_A2DMS: x->geom = GEOM_A2DMS; x->coord_count = 4; break;
+        case MOD_LEVEL: case MOD_GRAD: x->mip = (uint8_t)m; break;
         case MOD_TRAP: case MOD_CLAMP: case MOD_ZERO: x->out_of_range = (uint8_t)m; break;
         case MOD_V2: x->vec_count = 2; break;
         case MOD_V4: x->vec_count = 4; break;
         case MOD_WIDTH: case MOD_HEIGHT: case MOD_DEPTH: case MOD_ARRAY_SIZE: case MOD_NORMALIZED_COORDS:
+        case MOD_CHANNEL_DATA_TYPE: case MOD_CHANNEL_ORDER: case MOD_FILTER_MODE: case MOD_ADDR_MODE_0:
+        case MOD_ADDR_MODE_1: case MOD_ADDR_MODE_2: case MOD_NUM_MIPMAP_LEVELS: case MOD_NUM_SAMPLES:
+        case MOD_MEMORY_LAYOUT: case MOD_FORCE_UNNORMALIZED_COORDS:
         case MOD_TEXREF: case MOD_SAMPLERREF: case MOD_SURFREF:
         case MOD_R: case MOD_G: case MOD_B: case MOD_A:
             if (in->op == OP_TLD4 || in->op == OP_TXQ || in->op == OP_SUQ || in->op == OP_ISTYPEP)
@@ -91,6 +101,53 @@ static bool load_handle(Loader *ld, const Instr *in, const Operand *h, XInstr *x
     return true;
 }
 
+/* tex.level: the level of detail (.f32), txq.level: the level (.b32), src[2]; tex.grad: the
+ * gradients dPdx and dPdy, vectors of .f32 of the geometry's coordinates (four for .3d and the
+ * cubes, the fourth ignored), into grad[]. */
+static bool load_level(Loader *ld, const Instr *in, XInstr *x)
+{
+    bool cube = x->geom == GEOM_CUBE || x->geom == GEOM_ACUBE;
+    if (x->geom == GEOM_2DMS || x->geom == GEOM_A2DMS) {
+        diag_at(ld->diag, DIAG_ERROR, in->at, "'%s': a multisample texture has no mipmap levels", in->mnemonic);
+        ld->failed = true;
+        return false;
+    }
+    if (x->mip == MOD_LEVEL) {
+        const Operand *e = &in->operands[2];
+        int type = in->op == OP_TXQ ? TYPE_S32 : TYPE_F32;
+        bool immediate = e->kind == OPND_INT || (e->kind == OPND_F32 && type == TYPE_F32);
+        if (!immediate && register_bits(ld, e) != 32) {
+            wrong(ld, e, in, in->op == OP_TXQ ? "a 32-bit level" : "a 32-bit level of detail");
+            return false;
+        }
+        x->src[2] = operand_source(ld, in, e, type, x, 2);
+        x->src_count = 3;
+        return true;
+    }
+    unsigned n = x->geom == GEOM_1D || x->geom == GEOM_A1D ? 1 : x->geom == GEOM_2D || x->geom == GEOM_A2D ? 2 : 4;
+    for (unsigned g = 0; g < 2; g++) {
+        const Operand *v = &in->operands[2 + g];
+        if (v->kind != OPND_VEC || v->count != n) {
+            char what[64];
+            snprintf(what, sizeof what, "a vector of %u .f32 gradients", n);
+            wrong(ld, v, in, what);
+            return false;
+        }
+        for (unsigned i = 0; i < 3; i++) {
+            x->grad[3 * g + i] = NO_SLOT;
+            if (i >= n || (i == 3 && !cube))
+                continue;
+            const Operand *e = &v->u.group.elems[i];
+            if (e->kind != OPND_F32 && e->kind != OPND_INT && register_bits(ld, e) != 32) {
+                wrong(ld, e, in, "32-bit gradients");
+                return false;
+            }
+            x->grad[3 * g + i] = operand_source(ld, in, e, TYPE_F32, x, 2);
+        }
+    }
+    return true;
+}
+
 /* tex tld4 suld: d, [h, {coordinates}]; sust: [h, {coordinates}], c; txq suq: d, [h]; istypep:
  * p, h. The handle becomes src[0], the coordinates coord[], the data registers vec[]. ops.def
  * gives them no operand shape: they are checked here (lower_check runs this for --check). */
@@ -99,9 +156,11 @@ void image_load(Loader *ld, const Instr *in, XInstr *x)
     image_lower(x, in);
     ld->p->uses_images = true;
     bool store = in->op == OP_SUST || in->op == OP_SURED;
-    if (in->operand_count != 2) {
+    unsigned operands = 2 + (x->mip == MOD_LEVEL) + 2 * (x->mip == MOD_GRAD);
+    if (in->operand_count != operands) {
         char what[96];
-        snprintf(what, sizeof what, "'%s' with %u operands", in->mnemonic, in->operand_count);
+        snprintf(what, sizeof what, "'%s' with %u operands (offsets, depth compare)", in->mnemonic,
+                 in->operand_count);
         operand_cannot(ld, in, what);
         return;
     }
@@ -121,10 +180,20 @@ void image_load(Loader *ld, const Instr *in, XInstr *x)
         return;
     }
     unsigned want = x->coord_count ? 2 : 1;
-    if (addr->kind == OPND_ADDR && addr->count == want + 1 && (in->op == OP_TEX || in->op == OP_TLD4 ||
-                                                              in->op == OP_TXQ)) {
-        operand_cannot(ld, in, "a texture with a separate sampler (independent texturing mode)");
-        return;
+    if (addr->kind == OPND_ADDR && addr->count == want + 1 && (in->op == OP_TEX || in->op == OP_TLD4) &&
+        !addr->u.group.offset) {
+        const Operand *smp = &addr->u.group.elems[1];
+        if (smp->kind == OPND_SYM) {
+            operand_cannot(ld, in, "a sampler named by a variable (a handle in a 64-bit register runs)");
+            return;
+        }
+        if (register_bits(ld, smp) != 64) {
+            wrong(ld, smp, in, "a sampler handle, a 64-bit register,");
+            return;
+        }
+        x->src[1] = operand_source(ld, in, smp, TYPE_U64, x, 1);
+        x->has_sampler = true;
+        want++;
     }
     if (addr->kind != OPND_ADDR || addr->count != want || addr->u.group.offset) {
         wrong(ld, addr, in, want == 2 ? "[handle, {coordinates}]" : "[handle]");
@@ -132,8 +201,11 @@ void image_load(Loader *ld, const Instr *in, XInstr *x)
     }
     if (!load_handle(ld, in, &addr->u.group.elems[0], x))
         return;
-    if (want == 2) {
-        const Operand *c = &addr->u.group.elems[1];
+    if (!x->has_sampler)
+        x->src[1] = x->src[0];
+    x->src_count = 2;
+    if (want >= 2) {
+        const Operand *c = &addr->u.group.elems[want - 1];
         unsigned n = c->kind == OPND_VEC ? c->count : 1;
         if (n != x->coord_count) {
             diag_at(ld->diag, DIAG_ERROR, c->at, "'%s' takes %u coordinates, not %u", in->mnemonic,
@@ -142,7 +214,9 @@ void image_load(Loader *ld, const Instr *in, XInstr *x)
             return;
         }
         for (unsigned i = 0; i < n; i++) {
-            bool layer = i == 0 && (x->geom == GEOM_A1D || x->geom == GEOM_A2D);
+            bool layer = (i == 0 && (x->geom == GEOM_A1D || x->geom == GEOM_A2D || x->geom == GEOM_ACUBE ||
+                                     x->geom == GEOM_2DMS || x->geom == GEOM_A2DMS)) ||
+                         (i == 1 && x->geom == GEOM_A2DMS);
             const Operand *e = c->kind == OPND_VEC ? &c->u.group.elems[i] : c;
             bool immediate = e->kind == OPND_INT || (e->kind == OPND_F32 && !layer && x->src_type == TYPE_F32);
             if (!immediate && register_bits(ld, e) != 32) {
@@ -152,6 +226,8 @@ void image_load(Loader *ld, const Instr *in, XInstr *x)
             x->coord[i] = operand_source(ld, in, e, layer ? TYPE_U32 : x->src_type, x, 1);
         }
     }
+    if (x->mip && !load_level(ld, in, x))
+        return;
     if (in->op == OP_TXQ || in->op == OP_SUQ) {
         if (register_bits(ld, data) != 32)
             wrong(ld, data, in, "a 32-bit destination");
@@ -193,7 +269,7 @@ static uint32_t pc_of(const Warp *w, const XInstr *x)
 
 static const char *geom_name(int geom)
 {
-    static const char *const names[] = { "", "1d", "2d", "3d", "a1d", "a2d" };
+    static const char *const names[] = { "", "1d", "2d", "3d", "a1d", "a2d", "cube", "acube", "2dms", "a2dms" };
     return names[geom];
 }
 
@@ -227,17 +303,30 @@ const Image *image_for(Warp *w, const XInstr *x, int l, bool surface)
         return NULL;
     }
     if (x->geom) {
-        bool layered = x->geom == GEOM_A1D || x->geom == GEOM_A2D;
-        unsigned dims = x->geom == GEOM_A1D ? 1 : x->geom == GEOM_A2D ? 2 : x->geom;
-        if (layered != (im->layers != 0) || dims != im->dims) {
-            report_fault(w, pc, "lane %d (pc %u): '%s' (.%s) on '%s', a %s%uD %s", l, pc, x->ir->mnemonic,
+        int g = x->geom;
+        bool layered = g == GEOM_A1D || g == GEOM_A2D || g == GEOM_ACUBE || g == GEOM_A2DMS;
+        bool cube = g == GEOM_CUBE || g == GEOM_ACUBE, ms = g == GEOM_2DMS || g == GEOM_A2DMS;
+        unsigned dims = g == GEOM_A1D ? 1 : g == GEOM_3D ? 3 : g == GEOM_1D ? 1 : 2;
+        if (layered != (im->layers != 0) || dims != im->dims || cube != im->cube || ms != (im->samples != 0)) {
+            report_fault(w, pc, "lane %d (pc %u): '%s' (.%s) on '%s', a %s%uD %s%s%s", l, pc, x->ir->mnemonic,
                          geom_name(x->geom), im->name, im->layers ? "layered " : "", im->dims,
+                         im->cube ? "cubemap " : "", im->samples ? "multisample " : "",
                          surface ? "surface" : "texture");
             return NULL;
         }
     }
+    bool undefined = false;
+    for (unsigned i = x->has_sampler ? 1 : 2; i < x->src_count; i++)
+        undefined |= !(w->defined[x->src[i]] >> l & 1);
+    for (unsigned g = 0; g < 6 && x->mip == MOD_GRAD; g++)
+        undefined |= x->grad[g] != NO_SLOT && !(w->defined[x->grad[g]] >> l & 1);
+    if (undefined) {
+        report_fault(w, pc, "lane %d (pc %u): '%s' with an undefined sampler, level or gradient", l, pc,
+                     x->ir->mnemonic);
+        return NULL;
+    }
     for (unsigned i = 0; i < x->coord_count; i++) {
-        if (x->coord_count == 4 && i == 3)
+        if (x->coord_count == 4 && i == 3 && (x->geom == GEOM_3D || x->geom == GEOM_CUBE || x->geom == GEOM_2DMS))
             break;                             /* the fourth element is ignored (PTX ISA) */
         if (!(w->defined[x->coord[i]] >> l & 1)) {
             report_fault(w, pc, "lane %d (pc %u): '%s' at an undefined coordinate", l, pc, x->ir->mnemonic);
@@ -334,7 +423,12 @@ static bool surface_offset(Warp *w, const XInstr *x, int l, const Image *im, uin
 static void surface_query(Warp *w, const XInstr *x, int l, const Image *im)
 {
     uint64_t v;
-    bool known = image_query(x->mode, im, &v);
+    bool open;
+    bool known = image_query(x->mode, im, NULL, 0, &v, &open);
+    if (open)
+        report_warn(w, pc_of(w, x), 1u << l, "suq: the ISA names no number for this attribute: ptxrun gives "
+                                             "OpenCL's (channel_data_type, channel_order) or 1 for a layered "
+                                             "surface (memory_layout)");
     if (x->dst_kind != DST_VALUE)
         return;
     w->val[x->dst][l] = v;

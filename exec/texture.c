@@ -1,15 +1,11 @@
-/* texture.c: textures (tex, tld4, txq) and istypep, after the CUDA C Programming Guide's
- * "Texture Fetching" appendix. A coordinate x of a dimension of N texels (times N when the
- * texture's coordinates are normalized) is sampled:
- *   nearest-point: T[floor(x)];
- *   linear: (1 - a) T[i] + a T[i+1] with i = floor(x - 0.5) and a = frac(x - 0.5), the weight
- *     held in 9-bit fixed point with 8 fractional bits (bilinear and trilinear likewise).
- * A texel index out of range is clamped into it (clamp), or reads zero (border); wrap takes
- * the fraction of a normalized coordinate. What the documents leave open is said in a warning:
- * the rounding of a weight that is not a multiple of 1/256, the precision of the filtered sum,
- * an 8- or 16-bit integer read as a normalized float that is not exact in .f32,
- * a channel the texture does not have (undefined), an integer coordinate out of range
- * (undefined). */
+/* texture.c: textures (tex, tld4, txq) and istypep: what a lane reads, from which texture and
+ * sampler, at which coordinates, level and layer; sample.c samples. What the documents leave
+ * open is said in a warning: the rounding of a weight that is not a multiple of 1/256, the
+ * precision of the filtered result, an 8- or 16-bit integer read as a normalized float that is
+ * not exact in .f32, the nearest mipmap level half-way between two, the level of detail from
+ * gradients, the numbers txq gives for enumerations; a channel the texture does not have, an
+ * integer coordinate, a layer or a sample out of range and linear filtering across a cube's
+ * faces are undefined. */
 #include <math.h>
 #include <string.h>
 
@@ -20,147 +16,12 @@ static uint32_t pc_of(const Warp *w, const XInstr *x)
     return (uint32_t)(x - w->prog->code);
 }
 
-/* Channel c of texel (i, j, k) of layer, as raw bits; the texel's index is in range. */
-static uint64_t texel_bits(const Warp *w, const Image *im, int64_t i, int64_t j, int64_t k, int64_t layer,
-                           unsigned c, uint64_t *dbits)
+static double float_at(const Warp *w, uint32_t row, int l)
 {
-    const Region *r = &w->block->mem.regions[im->region];
-    unsigned size = type_info[im->type].bits / 8;
-    uint64_t t = (((uint64_t)layer * im->size[2] + (uint64_t)k) * im->size[1] + (uint64_t)j) * im->size[0] +
-                 (uint64_t)i;
-    uint64_t at = (t * im->channels + c) * size, v = 0, d = 0;
-    for (unsigned b = 0; b < size; b++) {
-        v |= (uint64_t)r->data[at + b] << 8 * b;
-        d |= (uint64_t)r->shadow[at + b] << 8 * b;
-    }
-    *dbits = d | ~width_mask(size * 8);
-    if (type_info[im->type].cls == 's')
-        v = (uint64_t)(int64_t)(size == 1 ? (int8_t)v : size == 2 ? (int16_t)v : (int32_t)v);
-    return v & 0xffffffffu;
-}
-
-/* A texel index of dimension d under the texture's addressing: false when it reads zero
- * (border, out of range). */
-static bool address_index(const Image *im, unsigned d, int64_t *i)
-{
-    int64_t n = im->size[d];
-    if (*i >= 0 && *i < n)
-        return true;
-    if (im->address[d] == ADDRESS_BORDER)
-        return false;
-    if (im->address[d] == ADDRESS_WRAP)
-        *i = ((*i % n) + n) % n;
-    else
-        *i = *i < 0 ? 0 : n - 1;
-    return true;
-}
-
-/* Coordinate d of lane l in texels (scaled by the size when normalized; the fraction first
- * under wrap). */
-static double texel_coordinate(const Warp *w, const XInstr *x, const Image *im, int l, unsigned row, unsigned d)
-{
-    uint32_t b = (uint32_t)w->val[x->coord[row]][l];
+    uint32_t b = (uint32_t)w->val[row][l];
     float f;
     memcpy(&f, &b, sizeof f);
-    double v = f;
-    if (im->normalized_coords) {
-        if (im->address[d] == ADDRESS_WRAP)
-            v -= floor(v);
-        v *= im->size[d];
-    }
-    return v;
-}
-
-typedef struct Sample {
-    double value[4];           /* linear filtering */
-    uint64_t bits[4];          /* nearest-point: the texel's bits */
-    uint64_t dbits[4];         /* all ones: defined */
-    bool warn_weight, warn_sum, warn_convert;
-} Sample;
-
-/* Sampling at texel coordinates u[0..dims), layer: the filtered value of each channel. */
-static void sample(const Warp *w, const Image *im, const double u[3], int64_t layer, Sample *s)
-{
-    int64_t base[3] = { 0, 0, 0 };
-    double weight[3] = { 0, 0, 0 };
-    for (unsigned d = 0; d < im->dims; d++) {
-        double p = im->linear ? u[d] - 0.5 : u[d];
-        p = p < -1e15 ? -1e15 : p > 1e15 ? 1e15 : p;   /* far outside either way; floor stays in range */
-        base[d] = (int64_t)floor(p);
-        if (im->linear) {
-            double a = (p - floor(p)) * 256;
-            if (a != floor(a))
-                s->warn_weight = true;
-            weight[d] = nearbyint(a) / 256;    /* 9 bits, 8 of them fractional */
-        }
-    }
-    unsigned corners = im->linear ? 1u << im->dims : 1;
-    for (unsigned c = 0; c < im->channels; c++) {
-        s->value[c] = 0;
-        s->bits[c] = 0;
-        s->dbits[c] = ~0ull;
-    }
-    for (unsigned k = 0; k < corners; k++) {
-        int64_t idx[3] = { 0, 0, 0 };
-        double wt = 1;
-        bool zero = false;
-        for (unsigned d = 0; d < im->dims; d++) {
-            unsigned up = k >> d & 1;
-            idx[d] = base[d] + up;
-            if (im->linear)
-                wt *= up ? weight[d] : 1 - weight[d];
-            zero |= !address_index(im, d, &idx[d]);
-        }
-        if (zero || wt == 0)
-            continue;
-        for (unsigned c = 0; c < im->channels; c++) {
-            uint64_t d;
-            uint64_t bits = texel_bits(w, im, idx[0], idx[1], idx[2], layer, c, &d);
-            s->dbits[c] &= d;
-            s->bits[c] = bits;
-            double v;
-            if (type_info[im->type].cls == 'f') {
-                float f;
-                uint32_t b32 = (uint32_t)bits;
-                memcpy(&f, &b32, sizeof f);
-                v = f;
-            } else {
-                v = type_info[im->type].cls == 's' ? (double)(int32_t)bits : (double)bits;
-            }
-            if (im->normalized_float) {
-                /* The integer's full range onto [0, 1] or [-1, 1] (CUDA guide: 0xff reads as 1). */
-                unsigned n = type_info[im->type].bits;
-                double top = type_info[im->type].cls == 's' ? (double)((1u << (n - 1)) - 1) : (double)((1u << n) - 1);
-                s->warn_convert |= v < -top || (double)(float)(v / top) != v / top;
-                v = v < -top ? -1.0 : v / top;
-            }
-            s->value[c] += wt * v;
-        }
-    }
-    for (unsigned c = 0; c < im->channels && im->linear; c++)
-        if ((double)(float)s->value[c] != s->value[c] && !isnan(s->value[c]))
-            s->warn_sum = true;
-}
-
-static void write_channel(Warp *w, const XInstr *x, const Image *im, int l, unsigned i, const Sample *s)
-{
-    uint32_t row = x->vec[i];
-    if (row == NO_SLOT)
-        return;
-    double v = s->value[i];
-    uint64_t bits = s->bits[i], dbits = s->dbits[i];
-    if (!im->linear && !im->normalized_float) {
-        /* nearest-point: the texel as it is */
-    } else if (type_info[im->type].cls == 'f' || im->normalized_float) {
-        float f = (float)v;
-        uint32_t b;
-        memcpy(&b, &f, sizeof b);
-        bits = b;
-    } else {
-        bits = (uint64_t)(uint32_t)(int64_t)v;
-    }
-    w->val[row][l] = bits;
-    warp_define_bits(w, row, l, (dbits & 0xffffffffu) == 0xffffffffu ? ~0ull : dbits, 64);
+    return f;
 }
 
 static void undefined_channel(Warp *w, const XInstr *x, int l, unsigned i)
@@ -171,82 +32,237 @@ static void undefined_channel(Warp *w, const XInstr *x, int l, unsigned i)
     warp_define_bits(w, x->vec[i], l, 0, 64);
 }
 
-/* tex: lane l. */
-static void fetch(Warp *w, const XInstr *x, const Image *im, int l)
+/* why: ends "(the documents leave the result open): undefined". */
+static void undefined_result(Warp *w, const XInstr *x, int l, const char *why)
 {
+    report_warn(w, pc_of(w, x), 1u << l, why);
+    for (unsigned i = 0; i < 4; i++)
+        undefined_channel(w, x, l, i);
+}
+
+/* The sampler of lane l: the separate one its handle names, or the texture's own; NULL after a
+ * fault. */
+static const Sampler *sampler_for(Warp *w, const XInstr *x, const Image *im, int l)
+{
+    if (!x->has_sampler)
+        return &im->sampler;
+    const Sampler *sm = sampler_of(w->block, w->val[x->src[1]][l]);
     uint32_t pc = pc_of(w, x);
-    char want = im->normalized_float ? 'f' : type_info[im->type].cls;
-    if (want != x->cls) {
-        report_fault(w, pc, "lane %d (pc %u): '%s' reads texture '%s' of .%s texels%s: its result type must be .%s",
-                     l, pc, x->ir->mnemonic, im->name, type_info[im->type].name,
-                     im->normalized_float ? " as normalized floats" : "",
-                     want == 'f' ? "f32" : want == 's' ? "s32" : "u32");
+    if (!sm)
+        report_fault(w, pc, "lane %d (pc %u): '%s' through 0x%llx, which is not the handle of a sampler", l, pc,
+                     x->ir->mnemonic, (unsigned long long)w->val[x->src[1]][l]);
+    else if (sm->linear && im->type != TYPE_F32 && !im->normalized_float)
+        report_fault(w, pc, "lane %d (pc %u): '%s': sampler '%s' filters linearly texture '%s', which does not "
+                     "return floats", l, pc, x->ir->mnemonic, sm->name, im->name);
+    else if ((sm->mip_linear && im->levels > 1 && im->type != TYPE_F32 && !im->normalized_float))
+        report_fault(w, pc, "lane %d (pc %u): '%s': sampler '%s' blends mipmap levels of texture '%s', which "
+                     "does not return floats", l, pc, x->ir->mnemonic, sm->name, im->name);
+    else
+        return sm;
+    return NULL;
+}
+
+/* A filtered value into the destination's format: .f32, .f16 or (packed) .f16x2, rounded to
+ * nearest even; *inexact when it rounds. */
+static uint32_t to_float(const XInstr *x, double v, bool *inexact)
+{
+    if (x->type == TYPE_F16 || x->type == TYPE_F16X2) {
+        uint32_t h = half_encode(v, TYPE_F16, MOD_RN, false);
+        *inexact |= !isnan(v) && half_decode(h, TYPE_F16) != v;
+        return h;
+    }
+    float f = (float)v;
+    uint32_t b;
+    memcpy(&b, &f, sizeof b);
+    *inexact |= !isnan(v) && (double)f != v;
+    return b;
+}
+
+static void write_result(Warp *w, const XInstr *x, const Image *im, int l, const TexSample *s)
+{
+    bool inexact = false;
+    uint64_t out[4], dout[4];
+    for (unsigned i = 0; i < 4; i++) {
+        uint64_t bits = s->bits[i];
+        if (i >= im->channels) {
+            dout[i] = 0;                       /* a channel the texture lacks: the documents say nothing */
+            out[i] = 0;
+            continue;
+        }
+        if (x->type == TYPE_F16 || x->type == TYPE_F16X2 || (s->filtered && x->cls == 'f'))
+            bits = to_float(x, s->value[i], &inexact);
+        out[i] = bits;
+        dout[i] = (s->dbits[i] & 0xffffffffu) == 0xffffffffu ? ~0ull : s->dbits[i];
+    }
+    if (inexact)
+        report_warn(w, pc_of(w, x), 1u << l, x->cls == 'f' && x->bits == 32 && x->type == TYPE_F32
+                    ? "texture result not exact in .f32 (the documents do not give the filter's precision): rounded "
+                      "to nearest even"
+                    : "texture result not exact in .f16 (the documents do not give the filter's precision or the "
+                      "conversion): rounded to nearest even");
+    if (x->type == TYPE_F16X2) {
+        report_warn(w, pc_of(w, x), 1u << l, "tex .f16x2: the ISA does not say which half holds which channel: "
+                                             "R and B in the lower halves, G and A in the upper");
+        for (unsigned k = 0; k < 2; k++) {
+            if (x->vec[k] == NO_SLOT)
+                continue;
+            w->val[x->vec[k]][l] = out[2 * k] | out[2 * k + 1] << 16;
+            uint64_t d = ((dout[2 * k] == ~0ull ? 0xffffull : 0) | (dout[2 * k + 1] == ~0ull ? 0xffff0000ull : 0));
+            warp_define_bits(w, x->vec[k], l, d == 0xffffffffull ? ~0ull : d, 64);
+        }
         return;
     }
-    bool layered = x->geom == GEOM_A1D || x->geom == GEOM_A2D;
-    int64_t layer = layered ? (int64_t)(uint32_t)w->val[x->coord[0]][l] : 0;
-    unsigned first = layered ? 1 : 0;
-    Sample s;
-    memset(&s, 0, sizeof s);
-    if (layer >= (int64_t)(im->layers ? im->layers : 1)) {
-        report_warn(w, pc, 1u << l, "texture read of a layer the texture lacks (the documents leave the result "
-                                    "open): undefined");
-        for (unsigned i = 0; i < 4; i++)
-            undefined_channel(w, x, l, i);
-        return;
+    for (unsigned i = 0; i < 4; i++) {
+        if (x->vec[i] == NO_SLOT)
+            continue;
+        w->val[x->vec[i]][l] = out[i];
+        warp_define_bits(w, x->vec[i], l, dout[i], 64);
+    }
+}
+
+/* The level of detail of lane l: 0 (.base), the operand (.level) or from the gradients (.grad);
+ * false after reporting an undefined result. */
+static bool level_of_detail(Warp *w, const XInstr *x, const Image *im, const Sampler *sm, int l, double *lod)
+{
+    *lod = 0;
+    if (x->mip == MOD_LEVEL) {
+        *lod = float_at(w, x->src[2], l);
+    } else if (x->mip == MOD_GRAD) {
+        if (x->geom == GEOM_CUBE || x->geom == GEOM_ACUBE) {
+            undefined_result(w, x, l, "tex.grad of a cubemap: the level of detail from the gradients of a direction (the documents leave the result open): undefined");
+            return false;
+        }
+        double dx[3] = { 0, 0, 0 }, dy[3] = { 0, 0, 0 };
+        for (unsigned d = 0; d < 3; d++) {
+            dx[d] = x->grad[d] == NO_SLOT ? 0 : float_at(w, x->grad[d], l);
+            dy[d] = x->grad[3 + d] == NO_SLOT ? 0 : float_at(w, x->grad[3 + d], l);
+        }
+        *lod = sample_grad_lod(im, sm, dx, dy);
+        if (im->levels > 1)
+            report_warn(w, pc_of(w, x), 1u << l, "tex.grad: neither the ISA nor the CUDA guide gives the level of "
+                                                 "detail from the gradients: ptxrun takes log2 of the longer "
+                                                 "gradient in texels of level 0 (OpenGL's rule)");
+    }
+    if (isnan(*lod)) {
+        undefined_result(w, x, l, "texture read at a NaN level of detail (the documents leave the result open): undefined");
+        return false;
+    }
+    return true;
+}
+
+/* Lane l's coordinates by the geometry: the layer (a cube's face included), the multisample
+ * sample, and u (texels or normalized, addressed; a cube face's in [0, 1]); false after
+ * reporting an undefined result. */
+static bool coordinates_of(Warp *w, const XInstr *x, const Image *im, const Sampler *sm, int l, double u[3],
+                           int64_t *layer, uint32_t *smp, bool *face)
+{
+    int g = x->geom;
+    unsigned first = 0;
+    *layer = 0;
+    *smp = 0;
+    *face = g == GEOM_CUBE || g == GEOM_ACUBE;
+    if (g == GEOM_A1D || g == GEOM_A2D || g == GEOM_ACUBE || g == GEOM_A2DMS)
+        *layer = (int64_t)(uint32_t)w->val[x->coord[first++]][l];
+    if (g == GEOM_2DMS || g == GEOM_A2DMS)
+        *smp = (uint32_t)w->val[x->coord[first++]][l];
+    if (*layer >= (int64_t)(im->layers ? im->layers : 1)) {
+        undefined_result(w, x, l, "texture read of a layer the texture lacks (the documents leave the result open): undefined");
+        return false;
+    }
+    if (g == GEOM_A2DMS)
+        report_warn(w, pc_of(w, x), 1u << l, "tex.a2dms: the ISA's text puts the sample first and the layer "
+                                             "second, its example the other way: ptxrun follows the example "
+                                             "({layer, sample, x, y})");
+    if (im->samples && *smp >= im->samples) {
+        undefined_result(w, x, l, "multisample texture read of a sample the texture lacks (the documents leave the result open): undefined");
+        return false;
+    }
+    if (*face) {
+        double v[3], uv[2];
+        unsigned f;
+        for (unsigned d = 0; d < 3; d++)
+            v[d] = float_at(w, x->coord[first + d], l);
+        if (isnan(v[0]) || isnan(v[1]) || isnan(v[2]) || isinf(v[0]) || isinf(v[1]) || isinf(v[2]) ||
+            !sample_cube_face(v, uv, &f)) {
+            undefined_result(w, x, l, "cubemap read in a NaN, infinite or zero direction, or one with two "
+                                      "major axes of equal magnitude (the documents leave the result open): undefined");
+            return false;
+        }
+        u[0] = uv[0];
+        u[1] = uv[1];
+        u[2] = 0;
+        *layer = *layer * 6 + f;
+        return true;
     }
     if (x->src_type == TYPE_S32) {
         /* Integer coordinates: the texel itself, when the texture is read by unnormalized
-         * nearest-point; otherwise, or out of range, the documents say nothing. */
-        bool inside = !im->linear && !im->normalized_coords;
-        double u[3] = { 0, 0, 0 };
+         * nearest-point (multisample textures: always); otherwise, or out of range, the
+         * documents say nothing. */
+        bool inside = im->samples || (!sm->linear && !sm->normalized_coords);
         for (unsigned d = 0; d < im->dims; d++) {
             int64_t i = (int32_t)w->val[x->coord[first + d]][l];
             inside &= i >= 0 && i < im->size[d];
             u[d] = (double)i;
         }
         if (!inside) {
-            report_warn(w, pc, 1u << l, "texture read at integer coordinates out of range, or with linear filtering "
-                                        "or normalized coordinates (the ISA leaves the result open): undefined");
-            for (unsigned i = 0; i < 4; i++)
-                undefined_channel(w, x, l, i);
-            return;
+            undefined_result(w, x, l, "texture read at integer coordinates out of range, or with linear filtering "
+                                      "or normalized coordinates (the documents leave the result open): undefined");
+            return false;
         }
-        sample(w, im, u, layer, &s);
-    } else {
-        double u[3] = { 0, 0, 0 };
-        for (unsigned d = 0; d < im->dims; d++) {
-            u[d] = texel_coordinate(w, x, im, l, first + d, d);
-            if (isnan(u[d]) || isinf(u[d])) {
-                report_warn(w, pc, 1u << l, "texture read at a NaN or infinite coordinate (the documents leave "
-                                            "the result open): undefined");
-                for (unsigned i = 0; i < 4; i++)
-                    undefined_channel(w, x, l, i);
-                return;
-            }
+        return true;
+    }
+    for (unsigned d = 0; d < im->dims; d++) {
+        u[d] = float_at(w, x->coord[first + d], l);
+        if (isnan(u[d]) || isinf(u[d])) {
+            undefined_result(w, x, l, "texture read at a NaN or infinite coordinate (the documents leave the result open): undefined");
+            return false;
         }
-        sample(w, im, u, layer, &s);
+        u[d] = sample_address(sm, d, u[d]);
+    }
+    return true;
+}
+
+/* tex: lane l. */
+static void fetch(Warp *w, const XInstr *x, const Image *im, int l)
+{
+    uint32_t pc = pc_of(w, x);
+    char want = im->normalized_float ? 'f' : type_info[im->type].cls;
+    if (want != x->cls) {
+        report_fault(w, pc, "lane %d (pc %u): '%s' reads texture '%s' of .%s texels%s: its result type must be %s",
+                     l, pc, x->ir->mnemonic, im->name, type_info[im->type].name,
+                     im->normalized_float ? " as normalized floats" : "",
+                     want == 'f' ? ".f32, .f16 or .f16x2" : want == 's' ? ".s32" : ".u32");
+        return;
+    }
+    const Sampler *sm = sampler_for(w, x, im, l);
+    double u[3] = { 0, 0, 0 }, lod;
+    int64_t layer;
+    uint32_t smp;
+    bool face;
+    if (!sm || !coordinates_of(w, x, im, sm, l, u, &layer, &smp, &face) || !level_of_detail(w, x, im, sm, l, &lod))
+        return;
+    TexSample s;
+    memset(&s, 0, sizeof s);
+    sample_texture(w, im, sm, u, layer, smp, lod, face, &s);
+    if (s.off_face) {
+        undefined_result(w, x, l, "linear filtering of a cubemap across the edge of a face (the documents leave the result open): undefined");
+        return;
     }
     if (s.warn_weight)
         report_warn(w, pc, 1u << l, "linear filtering weight not a multiple of 1/256 (the CUDA guide keeps it in 9-bit "
-                                    "fixed point without saying how it rounds): rounded to nearest");
+                                    "fixed point without saying how it rounds; mipmap blending weights likewise): "
+                                    "rounded to nearest");
     if (s.warn_convert)
         report_warn(w, pc, 1u << l, "texel read as a normalized float not exact in .f32, or the most negative "
                                     "integer (the CUDA guide does not say how it rounds or maps): rounded to "
                                     "nearest, or -1");
-    if (s.warn_sum)
-        report_warn(w, pc, 1u << l, "linear filtering result not exact in .f32 (the documents do not give the "
-                                    "filter's precision): rounded to nearest");
-    for (unsigned i = 0; i < 4; i++) {
-        if (i < im->channels)
-            write_channel(w, x, im, l, i, &s);
-        else
-            undefined_channel(w, x, l, i);     /* a channel the texture lacks: the documents say nothing */
-    }
+    if (s.warn_level)
+        report_warn(w, pc, 1u << l, "level of detail half-way between two mipmap levels (the documents do not say "
+                                    "which the nearest is): the higher level");
+    write_result(w, x, im, l, &s);
 }
 
-/* tld4: the four texels a bilinear filter would weigh, counter-clockwise from the lower left
- * (PTX ISA): (i, j+1), (i+1, j+1), (i+1, j), (i, j); channel x->mode of each. */
+/* tld4: the component x->mode of the four texels a bilinear filter would weigh. */
 static void gather(Warp *w, const XInstr *x, const Image *im, int l)
 {
     uint32_t pc = pc_of(w, x);
@@ -257,53 +273,67 @@ static void gather(Warp *w, const XInstr *x, const Image *im, int l)
                      want == 'f' ? "f32" : want == 's' ? "s32" : "u32");
         return;
     }
+    const Sampler *sm = sampler_for(w, x, im, l);
     unsigned c = x->mode == MOD_R ? 0 : x->mode == MOD_G ? 1 : x->mode == MOD_B ? 2 : 3;
-    bool layered = x->geom == GEOM_A2D;
-    int64_t base[2], layer = layered ? (int64_t)(uint32_t)w->val[x->coord[0]][l] : 0;
-    for (unsigned d = 0; d < 2; d++) {
-        double u = texel_coordinate(w, x, im, l, d + layered, d);
-        if (isnan(u) || isinf(u) || c >= im->channels || layer >= (int64_t)(im->layers ? im->layers : 1)) {
-            report_warn(w, pc, 1u << l, "tld4 at a NaN or infinite coordinate, of a channel or a layer the texture "
-                                        "lacks (the documents leave the result open): undefined");
-            for (unsigned i = 0; i < 4; i++)
-                undefined_channel(w, x, l, i);
-            return;
-        }
-        u = u < -1e15 ? -1e15 : u > 1e15 ? 1e15 : u;
-        base[d] = (int64_t)floor(u - 0.5);
+    double u[3] = { 0, 0, 0 };
+    int64_t layer;
+    uint32_t smp;
+    bool face;
+    if (!sm || !coordinates_of(w, x, im, sm, l, u, &layer, &smp, &face))
+        return;
+    uint64_t bits[4], dbits[4];
+    if (c >= im->channels) {
+        undefined_result(w, x, l, "tld4 of a channel the texture lacks (the documents leave the result open): undefined");
+        return;
     }
-    static const int di[4] = { 0, 1, 1, 0 }, dj[4] = { 1, 1, 0, 0 };
+    if (!sample_gather(w, im, sm, u, layer, face, c, bits, dbits)) {
+        undefined_result(w, x, l, "tld4 of a cubemap across the edge of a face (the documents leave the result open): undefined");
+        return;
+    }
     for (unsigned k = 0; k < 4; k++) {
-        int64_t i = base[0] + di[k], j = base[1] + dj[k];
         if (x->vec[k] == NO_SLOT)
             continue;
-        uint64_t d = ~0ull, bits = 0;          /* border: zero */
-        if (address_index(im, 0, &i) && address_index(im, 1, &j))
-            bits = texel_bits(w, im, i, j, 0, layer, c, &d);
-        w->val[x->vec[k]][l] = bits;
-        warp_define_bits(w, x->vec[k], l, (d & 0xffffffffu) == 0xffffffffu ? ~0ull : d, 64);
+        w->val[x->vec[k]][l] = bits[k];
+        warp_define_bits(w, x->vec[k], l, (dbits[k] & 0xffffffffu) == 0xffffffffu ? ~0ull : dbits[k], 64);
     }
 }
 
-static void query(Warp *w, const XInstr *x, const Image *im, int l)
+/* txq: of a texture (its own sampler for the sampler's attributes) or of a separate sampler. */
+static void query(Warp *w, const XInstr *x, const Image *im, const Sampler *sm, int l)
 {
     uint64_t v;
-    bool known = image_query(x->mode, im, &v);
+    bool open;
+    unsigned level = x->mip == MOD_LEVEL ? (unsigned)(int32_t)w->val[x->src[2]][l] : 0;
+    if (x->mip == MOD_LEVEL && (int32_t)w->val[x->src[2]][l] < 0)
+        level = ~0u;
+    bool known = image_query(x->mode, im, sm, level, &v, &open);
+    if (open)
+        report_warn(w, pc_of(w, x), 1u << l, "txq: the ISA names no number for this attribute: ptxrun gives "
+                                             "OpenCL's (channel_data_type, channel_order) or CUDA's (filter_mode, "
+                                             "addr_mode: wrap 0, clamp 1, mirror 2, border 3)");
+    if (!known)
+        report_warn(w, pc_of(w, x), 1u << l, "txq of an attribute the texture or sampler lacks (a size it does not "
+                                             "have, a level beyond its last): undefined");
     if (x->dst_kind != DST_VALUE)
         return;
     w->val[x->dst][l] = v;
-    warp_define_bits(w, x->dst, l, known ? ~0ull : 0, 64);   /* a size the texture lacks: undefined */
+    warp_define_bits(w, x->dst, l, known ? ~0ull : 0, 64);
 }
 
-/* istypep: whether the handle names a texture (.texref) or a surface (.surfref). A texture
- * object carries its sampler, and the ISA does not say what .samplerref answers for one:
- * undefined, as for a handle that names nothing. */
+/* istypep: whether the handle names a texture (.texref), a surface (.surfref) or a separate
+ * sampler (.samplerref). A texture object carries its sampler, and the ISA does not say what
+ * .samplerref answers for one: undefined, as for a handle that names nothing. */
 static void istypep(Warp *w, const XInstr *x, uint32_t mask)
 {
     uint32_t yes = 0, known = 0;
     for (uint32_t k = mask & w->defined[x->src[0]]; k; k &= k - 1) {
         int l = __builtin_ctz(k);
         const Image *im = image_of(w->block, w->val[x->src[0]][l]);
+        if (sampler_of(w->block, w->val[x->src[0]][l])) {
+            known |= 1u << l;
+            yes |= x->mode == MOD_SAMPLERREF ? 1u << l : 0;
+            continue;
+        }
         if (!im || x->mode == MOD_SAMPLERREF)
             continue;
         known |= 1u << l;
@@ -323,11 +353,18 @@ void texture_execute(Warp *w, const XInstr *x, uint32_t mask)
     }
     for (uint32_t k = mask; k; k &= k - 1) {
         int l = __builtin_ctz(k);
+        if (x->op == OP_TXQ && !x->image_name && (w->defined[x->src[0]] >> l & 1)) {
+            const Sampler *sm = sampler_of(w->block, w->val[x->src[0]][l]);
+            if (sm) {
+                query(w, x, NULL, sm, l);
+                continue;
+            }
+        }
         const Image *im = image_for(w, x, l, false);
         if (!im)
             return;
         if (x->op == OP_TXQ)
-            query(w, x, im, l);
+            query(w, x, im, &im->sampler, l);
         else if (x->op == OP_TLD4)
             gather(w, x, im, l);
         else

@@ -1343,7 +1343,7 @@ START_TEST(texture_linear_filtering_by_hand)
     const float texels[4] = { 1, 2, 3, 4 };
     memcpy(r->b->mem.regions[index].data, texels, sizeof texels);
     Image im = { .name = "t", .type = TYPE_F32, .channels = 1, .dims = 2, .size = { 2, 2, 1 }, .region = index,
-                 .linear = true };
+                 .sampler.linear = true };
     uint64_t handle = block_add_image(r->b, &im);
     /* lane 0 (0.75, 0.5): a = 1/4, b = 0: 3/4 * 1 + 1/4 * 2 = 1.25
      * lane 1 (1.0, 1.0): a = b = 1/2: (1 + 2 + 3 + 4) / 4 = 2.5

@@ -370,7 +370,7 @@ lanes_error "64-bit value" '{"regs": {"a": 4294967296}}' ': regs.a: 4294967296 d
 lanes_error "64-bit bits" '{"regs": {"a": "0x100000000"}}' ': regs.a: 0x100000000 does not fit in 32 bits'
 lanes_error "negative for unsigned" '{"regs": {"a": -1}}' ': regs.a: -1 does not fit in .u32'
 lanes_error "not an object" '[1, 2, 3]' ': expected a JSON object {"regs": ..., "preds": ...}'
-lanes_error "unknown key" '{"regz": {}}' ': unknown key "regz" (expected block, grid, active, regs, preds, buffers, params, dynamic_shared, surfaces, textures)'
+lanes_error "unknown key" '{"regz": {}}' ': unknown key "regz" (expected block, grid, active, regs, preds, buffers, params, dynamic_shared, surfaces, textures, samplers)'
 lanes_error "truncated" '{"regs": {"a": 1}' ':2:0: '"'"'}'"'"' expected near end of file'
 # A buffer's table: a run of lines equal to the one before is one "*"; the last line stays.
 printf '{"buffers": {"z": {"type": "u32", "count": 40}, "d": {"type": "u16", "data": [0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1]}}}\n' > "$tmp/zeros.json"
@@ -1015,24 +1015,29 @@ image_error() {   # image_error DESCRIPTION JSON MESSAGE
 }
 image_error "linear filtering of integers" '{"textures": {"t": {"type": "u8", "dims": [4], "filter": "linear"}}, "params": ["@t"]}' 'textures.t: linear filtering needs a texture that returns floats ("type": "f32", or "read": "normalized_float")'
 image_error "wrap without normalized coordinates" '{"textures": {"t": {"type": "f32", "dims": [4], "address": "wrap"}}, "params": ["@t"]}' 'textures.t: wrap addressing needs normalized coordinates (CUDA guide)'
-image_error "mirror not yet" '{"textures": {"t": {"type": "f32", "dims": [4], "address": ["mirror"], "normalized_coords": true}}, "params": ["@t"]}' 'textures.t: ptxrun cannot execute mirror addressing yet'
+image_error "mirror without normalized coordinates" '{"textures": {"t": {"type": "f32", "dims": [4], "address": ["mirror"]}}, "params": ["@t"]}' 'textures.t: mirror addressing needs normalized coordinates (CUDA guide)'
+image_error "mipmaps without normalized coordinates" '{"textures": {"t": {"type": "f32", "dims": [4], "levels": 2}}, "params": ["@t"]}' 'textures.t: a mipmapped texture needs normalized coordinates (CUDA guide)'
+image_error "too many mipmap levels" '{"textures": {"t": {"type": "f32", "dims": [4], "levels": 4, "normalized_coords": true}}, "params": ["@t"]}' 'textures.t: "levels": 4 is more than the 3 a 4-texel dimension halves into'
+image_error "a cubemap that is not square" '{"textures": {"t": {"type": "f32", "dims": [4, 2], "cube": true}}, "params": ["@t"]}' 'textures.t: a cubemap'"'"'s faces are square: "dims": [width, width]'
+image_error "unknown key in a sampler" '{"samplers": {"s": {"filter": "linear", "read": "element"}}, "params": ["@s"]}' 'samplers.s: unknown key "read"'
 image_error "normalized float of floats" '{"textures": {"t": {"type": "f32", "dims": [4], "read": "normalized_float"}}, "params": ["@t"]}' 'textures.t: "normalized_float" reads 8- and 16-bit integer textures'
-image_error "data of the wrong length" '{"surfaces": {"s": {"type": "u32", "dims": [2, 2], "data": [1, 2, 3]}}, "params": ["@s"]}' 'surfaces.s: "data" has the wrong length (4 values: channels x width x height x depth x layers)'
+image_error "data of the wrong length" '{"surfaces": {"s": {"type": "u32", "dims": [2, 2], "data": [1, 2, 3]}}, "params": ["@s"]}' 'surfaces.s: "data" has the wrong length (4 values: channels x samples x width x height x depth x layers (x 6 faces), summed over the levels)'
 image_error "unknown key in a surface" '{"surfaces": {"s": {"type": "u32", "dims": [2], "filter": "linear"}}, "params": ["@s"]}' 'surfaces.s: unknown key "filter"'
 printf "$HT.visible .entry k(.param .u32 h)\n{\n\tret;\n}\n" > "$tmp/narrow.ptx"
 printf '{"surfaces": {"s": {"type": "u32", "dims": [2]}}, "params": ["@s"]}\n' > "$tmp/img.json"
 expect_exit 2 "a handle needs 64 bits" "$PTXRUN" "$tmp/narrow.ptx" --lanes "$tmp/img.json"
-expect_stderr_line "a handle needs 64 bits" "ptxrun: error: $tmp/img.json: params.h: a texture or surface handle needs a 64-bit parameter, not .u32"
+expect_stderr_line "a handle needs 64 bits" "ptxrun: error: $tmp/img.json: params.h: a texture, surface or sampler handle needs a 64-bit parameter, not .u32"
 printf '{"textures": {"t": {"type": "u32", "dims": [2]}}, "params": ["@t"]}\n' > "$tmp/img.json"
 expect_exit 3 "suld through a texture's handle" "$PTXRUN" --no-color "$tmp/suld.ptx" --lanes "$tmp/img.json"
 expect_stderr_line "suld through a texture's handle" "$tmp/suld.ptx:9:2: error: lane 0 (pc 1): 'suld.b.1d.b32.trap' through 0xe00000000000, which is not the handle of a surface: it is the texture's"
-printf "$HT.visible .entry k(.param .u64 h)\n{\n\t.reg .b64 %%rd1;\n\t.reg .f32 %%f<5>;\n\t.reg .b32 %%r1;\n\t.reg .pred %%p1;\n\tld.param.u64 %%rd1, [h];\n\ttex.level.2d.v4.f32.f32 {%%f1, %%f2, %%f3, %%f4}, [%%rd1, {%%f1, %%f1}], %%f1;\n\tsured.p.add.1d.b32.trap [%%rd1, {0}], %%r1;\n\tret;\n}\n" > "$tmp/notyet.ptx"
+printf "$HT.visible .entry k(.param .u64 h)\n{\n\t.reg .b64 %%rd1;\n\t.reg .f32 %%f<5>;\n\t.reg .b32 %%r1;\n\t.reg .pred %%p1;\n\tld.param.u64 %%rd1, [h];\n\tsured.p.add.1d.b32.trap [%%rd1, {0}], %%r1;\n\tret;\n}\n" > "$tmp/notyet.ptx"
 expect_exit 2 "texture forms not yet" "$PTXRUN" --no-color --check "$tmp/notyet.ptx"
-expect_stderr_line "tex.level not yet" "$tmp/notyet.ptx:11:5: error: ptxrun cannot execute 'tex' with '.level' yet"
-expect_stderr_line "sured.p not yet" "$tmp/notyet.ptx:12:7: error: ptxrun cannot execute 'sured' with '.p' yet"
+expect_stderr_line "sured.p not yet" "$tmp/notyet.ptx:11:7: error: ptxrun cannot execute 'sured' with '.p' yet"
+printf "$HT.visible .entry k(.param .u64 h)\n{\n\t.reg .b64 %%rd1;\n\t.reg .f32 %%f<5>;\n\tld.param.u64 %%rd1, [h];\n\ttex.level.2d.v4.f32.f32 {%%f1, %%f2, %%f3, %%f4}, [%%rd1, {%%f1, %%f1}], %%f1, %%f1;\n\tret;\n}\n" > "$tmp/depth.ptx"
+expect_exit 2 "tex.level with depth compare not yet" "$PTXRUN" --no-color --check "$tmp/depth.ptx"
+expect_stderr_line "tex.level with depth compare not yet" "$tmp/depth.ptx:9:2: error: ptxrun cannot execute 'tex.level.2d.v4.f32.f32' with 4 operands (offsets, depth compare) yet"
 printf "$HT.visible .entry k(.param .u64 h)\n{\n\t.reg .b64 %%rd1;\n\t.reg .f32 %%f<5>;\n\t.reg .pred %%p1;\n\tld.param.u64 %%rd1, [h];\n\ttex.2d.v4.f32.f32 {%%f1, %%f2, %%f3, %%f4}, [%%rd1, %%rd1, {%%f1, %%f1}];\n\ttex.2d.v4.f32.f32 {%%f1, %%f2, %%f3, %%f4}, [%%rd1, {%%f1}];\n\ttex.2d.v4.f32.f32 {%%f1, %%f2, %%f3, %%f4}|%%p1, [%%rd1, {%%f1, %%f1}];\n\tret;\n}\n" > "$tmp/sampler.ptx"
 expect_exit 2 "a separate sampler" "$PTXRUN" --no-color --check "$tmp/sampler.ptx"
-expect_stderr_line "a separate sampler" "$tmp/sampler.ptx:10:2: error: ptxrun cannot execute a texture with a separate sampler (independent texturing mode) yet"
 expect_stderr_line "tex.2d with one coordinate" "$tmp/sampler.ptx:11:50: error: 'tex.2d.v4.f32.f32' takes 2 coordinates, not 1"
 expect_stderr_line "tex with a residency predicate not yet" "$tmp/sampler.ptx:12:2: error: ptxrun cannot execute a texture fetch with a residency predicate (d|p) yet"
 printf "$HT.global .texref t;\n.visible .entry k()\n{\n\t.reg .pred %%p;\n\tistypep.texref %%p, t;\n\tret;\n}\n" > "$tmp/istypep.ptx"

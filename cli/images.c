@@ -1,0 +1,286 @@
+/* images.c: the lanes file's "surfaces", "textures" and "samplers" (docs/lanes-format.md):
+ * each image's shape, texels and sampling into the Block's images, each separate sampler into
+ * its samplers, and the handle "@name" gives. */
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+
+/* One field of a description: the index of its string among names. */
+static int image_word(json_t *v, const char *const *names, int count)
+{
+    for (int i = 0; json_is_string(v) && i < count; i++)
+        if (!strcmp(json_string_value(v), names[i]))
+            return i;
+    return -1;
+}
+
+/* "filter", "address", "normalized_coords", "mipmap_filter", "min_lod", "max_lod": a texture's
+ * own sampling or a separate sampler's. */
+static bool parse_sampler(Sampler *sm, json_t *spec, const char *where, char *err, size_t errlen)
+{
+    static const char *const filters[] = { "point", "linear" };
+    static const char *const modes[] = { "clamp", "wrap", "mirror", "border" };
+    json_t *f = json_object_get(spec, "filter"), *a = json_object_get(spec, "address");
+    json_t *n = json_object_get(spec, "normalized_coords"), *mf = json_object_get(spec, "mipmap_filter");
+    json_t *lo = json_object_get(spec, "min_lod"), *hi = json_object_get(spec, "max_lod");
+    int filter = f ? image_word(f, filters, 2) : 0, mip = mf ? image_word(mf, filters, 2) : 0;
+    if (filter < 0 || mip < 0 || (n && !json_is_boolean(n)) || (lo && !json_is_number(lo)) ||
+        (hi && !json_is_number(hi))) {
+        snprintf(err, errlen, "%s: expected \"filter\" and \"mipmap_filter\": \"point\" or \"linear\", "
+                 "\"normalized_coords\": true or false, \"min_lod\" and \"max_lod\": numbers", where);
+        return false;
+    }
+    sm->linear = filter == 1;
+    sm->mip_linear = mip == 1;
+    sm->normalized_coords = n && json_is_true(n);
+    sm->min_lod = lo ? (float)json_number_value(lo) : 0;
+    sm->max_lod = hi ? (float)json_number_value(hi) : 1000;
+    for (unsigned d = 0; d < 3; d++) {
+        json_t *m = json_is_array(a) ? json_array_get(a, d < json_array_size(a) ? d : json_array_size(a) - 1) : a;
+        int mode = m ? image_word(m, modes, 4) : ADDRESS_CLAMP;
+        if (mode < 0 || (json_is_array(a) && !json_array_size(a))) {
+            snprintf(err, errlen, "%s: \"address\": expected \"clamp\", \"wrap\", \"mirror\" or \"border\", or "
+                     "an array of one a dimension", where);
+            return false;
+        }
+        if ((mode == ADDRESS_WRAP || mode == ADDRESS_MIRROR) && !sm->normalized_coords) {
+            snprintf(err, errlen, "%s: %s addressing needs normalized coordinates (CUDA guide)", where,
+                     mode == ADDRESS_WRAP ? "wrap" : "mirror");
+            return false;
+        }
+        sm->address[d] = (uint8_t)mode;
+    }
+    return true;
+}
+
+static bool keys_known(json_t *spec, const char *const *keys, unsigned count, const char *where, char *err,
+                       size_t errlen)
+{
+    const char *k;
+    json_t *field;
+    json_object_foreach(spec, k, field) {
+        bool listed = false;
+        for (unsigned i = 0; i < count; i++)
+            listed |= !strcmp(k, keys[i]);
+        if (!listed) {
+            snprintf(err, errlen, "%s: unknown key \"%s\"", where, k);
+            return false;
+        }
+    }
+    return true;
+}
+
+/* A texture's sampling, "read", and its cubemap, multisample and mipmap shape. */
+static bool texture_shape(Image *im, json_t *spec, const char *where, char *err, size_t errlen)
+{
+    static const char *const reads[] = { "element", "normalized_float" };
+    json_t *r = json_object_get(spec, "read"), *cube = json_object_get(spec, "cube");
+    json_t *samples = json_object_get(spec, "samples"), *levels = json_object_get(spec, "levels");
+    int read = r ? image_word(r, reads, 2) : 0;
+    if (read < 0) {
+        snprintf(err, errlen, "%s: expected \"read\": \"element\" or \"normalized_float\"", where);
+        return false;
+    }
+    if (!parse_sampler(&im->sampler, spec, where, err, errlen))
+        return false;
+    im->normalized_float = read == 1;
+    if (read == 1 && (type_info[im->type].cls == 'f' || type_info[im->type].bits > 16)) {
+        snprintf(err, errlen, "%s: \"normalized_float\" reads 8- and 16-bit integer textures", where);
+        return false;
+    }
+    bool floats = im->type == TYPE_F32 || im->normalized_float;
+    if (im->sampler.linear && !floats) {
+        snprintf(err, errlen, "%s: linear filtering needs a texture that returns floats (\"type\": \"f32\", or "
+                 "\"read\": \"normalized_float\")", where);
+        return false;
+    }
+    if ((cube && !json_is_boolean(cube)) || (samples && (!json_is_integer(samples) ||
+                                                         json_integer_value(samples) < 1 ||
+                                                         json_integer_value(samples) > 32)) ||
+        (levels && (!json_is_integer(levels) || json_integer_value(levels) < 1 ||
+                    json_integer_value(levels) > IMAGE_MAX_LEVELS))) {
+        snprintf(err, errlen, "%s: expected \"cube\": true or false, \"samples\": 1 to 32, \"levels\": 1 to %d", where,
+                 IMAGE_MAX_LEVELS);
+        return false;
+    }
+    im->cube = cube && json_is_true(cube);
+    im->samples = samples ? (uint32_t)json_integer_value(samples) : 0;
+    im->levels = levels ? (uint32_t)json_integer_value(levels) : 1;
+    if (im->cube && (im->dims != 2 || im->size[0] != im->size[1])) {
+        snprintf(err, errlen, "%s: a cubemap's faces are square: \"dims\": [width, width]", where);
+        return false;
+    }
+    if (im->samples && (im->dims != 2 || im->cube || im->levels > 1)) {
+        snprintf(err, errlen, "%s: a multisample texture is 2D (or layered 2D), without mipmap levels", where);
+        return false;
+    }
+    uint32_t largest = im->size[0] > im->size[1] ? im->size[0] : im->size[1];
+    largest = largest > im->size[2] ? largest : im->size[2];
+    unsigned most = 1;
+    while (largest >> most)
+        most++;
+    if (im->levels > most) {
+        snprintf(err, errlen, "%s: \"levels\": %u is more than the %u a %u-texel dimension halves into", where,
+                 im->levels, most, largest);
+        return false;
+    }
+    if (im->levels > 1 && !im->sampler.normalized_coords) {
+        snprintf(err, errlen, "%s: a mipmapped texture needs normalized coordinates (CUDA guide)", where);
+        return false;
+    }
+    if (im->levels > 1 && im->sampler.mip_linear && !floats) {
+        snprintf(err, errlen, "%s: \"mipmap_filter\": \"linear\" needs a texture that returns floats", where);
+        return false;
+    }
+    return true;
+}
+
+/* "surfaces" and "textures": {"s": {"type": "u32", "channels": 1, "dims": [W, H], "layers": N,
+ * "data": [...]}}, a texture with its sampling and shape too. Its texels go in a .global region
+ * of its name, shown with the buffers; "@s" in "params" is its handle. */
+bool images_load(Block *b, const char *path, json_t *v, bool surface, char *err, size_t errlen)
+{
+    const char *key = surface ? "surfaces" : "textures", *name;
+    json_t *spec;
+    char where[256];
+    if (!json_is_object(v)) {
+        snprintf(err, errlen, "%s: %s: expected an object of named %s", path, key, key);
+        return false;
+    }
+    json_object_foreach(v, name, spec) {
+        snprintf(where, sizeof where, "%s: %s.%s", path, key, name);
+        json_t *type_v = json_object_get(spec, "type"), *dims = json_object_get(spec, "dims");
+        json_t *channels = json_object_get(spec, "channels"), *layers = json_object_get(spec, "layers");
+        json_t *data = json_object_get(spec, "data");
+        Image im;
+        memset(&im, 0, sizeof im);
+        im.surface = surface;
+        im.levels = 1;
+        int type = json_is_string(type_v) ? type_lookup(json_string_value(type_v), strlen(json_string_value(type_v)))
+                                          : TYPE_COUNT;
+        static const uint8_t texel_types[] = { TYPE_U8, TYPE_U16, TYPE_U32, TYPE_S8, TYPE_S16, TYPE_S32, TYPE_F32 };
+        bool known = false;
+        for (unsigned i = 0; i < sizeof texel_types; i++)
+            known |= type == texel_types[i];
+        im.channels = channels ? (uint8_t)json_integer_value(channels) : 1;
+        size_t nd = json_is_array(dims) ? json_array_size(dims) : 0;
+        if (!json_is_object(spec) || !known || (channels && !json_is_integer(channels)) ||
+            (im.channels != 1 && im.channels != 2 && im.channels != 4) || nd < 1 || nd > 3 ||
+            (layers && (!json_is_integer(layers) || json_integer_value(layers) < 1 || nd == 3 ||
+                        json_integer_value(layers) > 2048)) ||
+            (data && !json_is_array(data))) {
+            snprintf(err, errlen, "%s: expected {\"type\": \"u8\" .. \"u32\", \"s8\" .. \"s32\" or \"f32\", "
+                     "\"channels\": 1, 2 or 4, \"dims\": [width, height, depth] (1 to 3), \"layers\": N (1D and 2D), "
+                     "\"data\": [...]}", where);
+            return false;
+        }
+        im.type = (uint8_t)type;
+        im.dims = (uint8_t)nd;
+        im.layers = layers ? (uint32_t)json_integer_value(layers) : 0;
+        for (unsigned d = 0; d < 3; d++) {
+            json_t *e = json_array_get(dims, d);
+            im.size[d] = d < nd ? (uint32_t)json_integer_value(e) : 1;
+            if (d < nd && (!json_is_integer(e) || json_integer_value(e) < 1 || json_integer_value(e) > 65536)) {
+                snprintf(err, errlen, "%s: dims[%u]: expected a size from 1 to 65536", where, d);
+                return false;
+            }
+        }
+        if (!surface && !texture_shape(&im, spec, where, err, errlen))
+            return false;
+        /* level after level; in a level, layer (a cube's face) after layer */
+        uint64_t slots = (uint64_t)(im.layers ? im.layers : 1) * (im.cube ? 6 : 1), texels = 0;
+        for (unsigned l = 0; l < im.levels; l++) {
+            im.level_at[l] = texels;
+            texels += slots * image_level_size(&im, l, 0) * image_level_size(&im, l, 1) * image_level_size(&im, l, 2);
+        }
+        uint64_t count = texels * (im.samples ? im.samples : 1) * im.channels;
+        unsigned size = type_info[type].bits / 8;
+        if (count * size > (64u << 20) || (data && json_array_size(data) != count)) {
+            snprintf(err, errlen, "%s: %s (%llu values: channels x samples x width x height x depth x layers (x 6 "
+                     "faces), summed over the levels)", where,
+                     count * size > (64u << 20) ? "more than 64 MiB" : "\"data\" has the wrong length",
+                     (unsigned long long)count);
+            return false;
+        }
+        static const char *const keys[] = { "type", "channels", "dims", "layers", "data", "filter", "address",
+                                             "normalized_coords", "read", "cube", "samples", "levels",
+                                             "mipmap_filter", "min_lod", "max_lod" };
+        if (!keys_known(spec, keys, surface ? 5u : 15u, where, err, errlen))
+            return false;
+        if (mem_named(&b->mem, name, SPACE_GLOBAL) || mem_named(&b->mem, name, SPACE_CONST)) {
+            snprintf(err, errlen, "%s: the program or the lanes file already has a global named '%s'", where, name);
+            return false;
+        }
+        im.name = intern(&b->prog.m->names, name, strlen(name));
+        im.region = mem_add(&b->mem, im.name, SPACE_GLOBAL, count * size, 256, type, false, true);
+        Region *r = &b->mem.regions[im.region];
+        r->is_buffer = true;
+        for (size_t i = 0; data && i < count; i++) {
+            uint64_t bits, dbits;
+            char msg[200];
+            if (!lanes_value_bits(json_array_get(data, i), type, &bits, &dbits, msg, sizeof msg)) {
+                snprintf(err, errlen, "%s.data[%zu]: %s", where, i, msg);
+                return false;
+            }
+            for (unsigned k2 = 0; k2 < size; k2++) {
+                r->data[i * size + k2] = (uint8_t)(bits >> (8 * k2));
+                r->shadow[i * size + k2] = (uint8_t)(dbits >> (8 * k2));
+            }
+        }
+        block_add_image(b, &im);
+    }
+    return true;
+}
+
+/* "samplers": {"s": {"filter": ..., "address": ..., "normalized_coords": ...}}: separate
+ * samplers (the independent texturing mode); "@s" in "params" is its handle. */
+bool images_load_samplers(Block *b, const char *path, json_t *v, char *err, size_t errlen)
+{
+    const char *name;
+    json_t *spec;
+    char where[256];
+    if (!json_is_object(v)) {
+        snprintf(err, errlen, "%s: samplers: expected an object of named samplers", path);
+        return false;
+    }
+    json_object_foreach(v, name, spec) {
+        snprintf(where, sizeof where, "%s: samplers.%s", path, name);
+        static const char *const keys[] = { "filter", "address", "normalized_coords", "mipmap_filter", "min_lod",
+                                             "max_lod" };
+        Sampler sm;
+        memset(&sm, 0, sizeof sm);
+        if (!json_is_object(spec)) {
+            snprintf(err, errlen, "%s: expected an object", where);
+            return false;
+        }
+        if (!keys_known(spec, keys, 6, where, err, errlen) || !parse_sampler(&sm, spec, where, err, errlen))
+            return false;
+        for (uint32_t i = 0; i < b->image_count; i++)
+            if (!strcmp(b->images[i].name, name)) {
+                snprintf(err, errlen, "%s: a texture or surface is named '%s' too", where, name);
+                return false;
+            }
+        sm.name = intern(&b->prog.m->names, name, strlen(name));
+        block_add_sampler(b, &sm);
+    }
+    return true;
+}
+
+/* The handle "@name" gives when name is an image or a sampler. */
+bool images_handle(const Block *b, const char *name, uint64_t *handle)
+{
+    for (uint32_t i = 0; i < b->image_count; i++)
+        if (!strcmp(b->images[i].name, name)) {
+            *handle = IMAGE_HANDLE_BASE + i;
+            return true;
+        }
+    for (uint32_t i = 0; i < b->sampler_count; i++)
+        if (!strcmp(b->samplers[i].name, name)) {
+            *handle = SAMPLER_HANDLE_BASE + i;
+            return true;
+        }
+    return false;
+}
