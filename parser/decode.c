@@ -142,6 +142,29 @@ static void list_group(char *buf, size_t size, const RuleGroup *g)
     }
 }
 
+/* ptxas takes the .sync of vote.sync, shfl.sync and redux.sync after other suffixes too
+ * (vote.ballot.sync.b32, as CUB writes it; shfl.up.b32.sync): where the mnemonic's first word
+ * alone was found and a later ".sync" part completes an opcode, *op becomes that opcode and
+ * the offset of that ".sync" is returned (0: none). */
+static size_t sync_later(const char *s, int *op)
+{
+    size_t base = strcspn(s, ".");
+    if (*op != OP_COUNT && strlen(op_info[*op].name) != base)
+        return 0;                      /* found by more than its first word */
+    for (const char *p = s + base; (p = strstr(p, ".sync")) != NULL; p += 5) {
+        if (p[5] != '.' && p[5] != '\0')
+            continue;
+        char full[32];
+        int n = snprintf(full, sizeof full, "%.*s.sync", (int)base, s);
+        int synced = n > 0 && (size_t)n < sizeof full ? op_lookup(full, (size_t)n) : OP_COUNT;
+        if (synced == OP_COUNT || strcmp(op_info[synced].name, full) != 0)
+            return 0;
+        *op = synced;
+        return (size_t)(p - s);
+    }
+    return 0;
+}
+
 /* Decodes in->mnemonic into opcode, types and modifiers; reports what does not fit. Returns
  * false (after reporting) when the mnemonic is wrong. */
 static bool decode_mnemonic(Decoder *dec, Diag *diag, Interner *names, const Instr *in, Decoded *out)
@@ -151,6 +174,7 @@ static bool decode_mnemonic(Decoder *dec, Diag *diag, Interner *names, const Ins
     memset(out, 0, sizeof *out);
     out->mnemonic = s;
     int op = op_lookup(s, len);
+    size_t sync_at = sync_later(s, &op);
     if (op == OP_COUNT) {
         size_t first = strcspn(s, ".");
         error(diag, (Span){ in->at.offset, (uint32_t)first }, "unknown instruction '%.*s'", (int)first, s);
@@ -164,11 +188,14 @@ static bool decode_mnemonic(Decoder *dec, Diag *diag, Interner *names, const Ins
     for (int g = 0; g < MAX_GROUPS; g++)
         chosen[g] = -1;
 
-    for (size_t pos = strlen(name); pos < len;) {
+    for (size_t pos = sync_at ? strcspn(s, ".") : strlen(name); pos < len;) {
         size_t start = pos + 1, end = start;
         while (end < len && s[end] != '.')
             end++;
         pos = end;
+        if ((sync_at && start - 1 == sync_at) ||
+            (end - start == 4 && memcmp(s + start, "sync", 4) == 0 && strstr(name, ".sync")))
+            continue;                  /* the .sync that named the opcode, or one more (ptxas takes it) */
         const char *part = s + start;
         size_t part_len = end - start;
         Span part_at = { in->at.offset + (uint32_t)start - 1, (uint32_t)part_len + 1 };
