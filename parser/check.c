@@ -157,13 +157,18 @@ static Register *reg_at(Function *f, bool pred, uint32_t slot)
 
 static uint32_t new_register(Checker *c, const char *name, bool pred, int type)
 {
-    Register r = { name, (uint8_t)type, pred, false };
+    Register r = { name, (uint8_t)type, pred, false, false };
     Function *f = c->fn;
     if (pred) {
         VEC_PUSH(&c->m->arena, f->preds, r);
         return f->preds.len - 1;
     }
     VEC_PUSH(&c->m->arena, f->regs, r);
+    if (type == TYPE_B128) {                   /* its high 64 bits: the next slot (ir.h) */
+        Register upper = { NULL, TYPE_B64, false, false, true };
+        VEC_PUSH(&c->m->arena, f->regs, upper);
+        return f->regs.len - 2;
+    }
     return f->regs.len - 1;
 }
 
@@ -183,7 +188,8 @@ static Binding *lookup_in_range(Checker *c, const char *name)
     if (n >= range->count)
         return NULL;
     bool pred = range->kind == SYM_PRED_RANGE;
-    uint32_t slot = range->index + n;
+    uint32_t stride = !pred && c->fn->regs.data[range->index].type == TYPE_B128 ? 2 : 1;   /* new_register */
+    uint32_t slot = range->index + n * stride;
     Register *r = reg_at(c->fn, pred, slot);
     if (!r->name)
         r->name = name;
@@ -229,6 +235,11 @@ static void infer_type(Checker *c, Operand *o, Register *r, int type)
 {
     if (type == TYPE_NONE || r->is_pred)
         return;
+    if (type == TYPE_B128) {                   /* one slot was made for it, not two (new_register) */
+        error(c, o->at, "ptxrun cannot execute an undeclared .b128 register yet: declare '%s' with .reg .b128",
+              r->name);
+        return;
+    }
     if (r->type == TYPE_NONE) {
         r->type = (uint8_t)type;
         return;
@@ -470,6 +481,10 @@ static void check_instr(Checker *c, Instr *in)
 static void declare_vector(Checker *c, Decl *d)
 {
     static const char xyzw[] = "xyzw", rgba[] = "rgba";
+    if (d->type == TYPE_B128) {
+        error(c, d->at, "a vector of .b128 registers is wider than 128 bits (ptxas refuses one)");
+        return;
+    }
     if (d->has_range || d->type == TYPE_PRED || d->vector > 4) {
         error(c, d->at, "ptxrun cannot execute %s yet", d->has_range ? "a range of vector registers" :
               d->type == TYPE_PRED ? "a vector of predicates" : "a vector register of more than 4 elements");
@@ -506,7 +521,8 @@ static void declare_registers(Checker *c, Decl *d)
         error(c, d->at, "'%s' is already declared (at line %u)", d->name, line_of(c, old->at));
     uint32_t count = d->has_range ? d->range : 1;
     uint32_t declared = pred ? c->fn->preds.len : c->fn->regs.len;
-    if (declared >= MAX_REGISTERS || count > MAX_REGISTERS - declared) {
+    uint32_t slots = d->type == TYPE_B128 && !d->vector ? 2 : 1;   /* new_register */
+    if (declared >= MAX_REGISTERS || count > (MAX_REGISTERS - declared) / slots) {
         error(c, d->at, "'%s' would make more than %d %s in '%s'", d->name, MAX_REGISTERS,
               pred ? "predicates" : "registers", c->fn->name);
         return;

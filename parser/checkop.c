@@ -42,6 +42,16 @@ void checkop_version_target(Diag *diag, const Module *m, const CheckOptions *opt
     if (m->target_sm && (o->flags & OPF_ARCH) && !m->target_arch)
         error(diag, in->at, "'%s' requires an architecture-specific target such as sm_%ua", o->name,
               o->min_sm);
+    bool b128 = false;                  /* .b128 (PTX ISA 8.3, sm_70; atom's: sm_90) */
+    for (unsigned i = 0; i < in->type_count; i++)
+        b128 |= in->types[i] == TYPE_B128;
+    if (b128 && m->version && m->version < 83)
+        error(diag, in->at, "'.b128' requires PTX ISA 8.3 or later (this module is .version %u.%u)",
+              m->version / 10, m->version % 10);
+    unsigned b128_sm = in->op == OP_ATOM ? 90 : 70;
+    if (b128 && m->target_sm && m->target_sm < b128_sm)
+        error(diag, in->at, "'%s' of .b128 requires sm_%u or later (this module targets sm_%u)", o->name,
+              b128_sm, m->target_sm);
     if (o->flags & OPF_LEGACY_NOSYNC) {
         if (m->version >= PTX_NOSYNC_REMOVED && m->target_sm >= SM_NOSYNC_REMOVED)
             error(diag, in->at, "'%s' without .sync is not supported for sm_%u and later from PTX ISA "
@@ -172,7 +182,8 @@ static void check_value(Diag *diag, const Function *fn, const Instr *in, const O
         else if (o->kind == OPND_INT && cls == 'f')
             error(diag, o->at, "integer immediate for the .%s operand of '%s' (write a float such as 1.0 or 0f3F800000)",
                   type_info[e.type].name, op);
-        else if (o->kind != OPND_INT && (cls == 'u' || cls == 's' || (cls == 'b' && checker_type_bits(e.type) < 32)))
+        else if (o->kind != OPND_INT && (cls == 'u' || cls == 's' ||
+                                         (cls == 'b' && (checker_type_bits(e.type) < 32 || e.type == TYPE_B128))))
             error(diag, o->at, "floating-point immediate for the .%s operand of '%s'", type_info[e.type].name, op);
         return;
     case OPND_SREG:
