@@ -146,13 +146,9 @@ static void check_value(Diag *diag, const Function *fn, const Instr *in, const O
         error(diag, o->at, "the destination of '%s' must be a register, not %s", op, checkop_kind_word(o));
         return;
     }
-    /* An integer immediate stands for a predicate (ptxas takes selp d, a, b, 1 and
-     * vote.sync.all.pred p, 1, m): 1 true, 0 false; what other values mean is not written. */
+    /* An integer immediate stands for a predicate (ptxas takes selp d, a, b, 5): true when not
+     * zero (setp and set: when its low 32 bits are not; exec/operand.c, docs/semantics.md). */
     bool pred_sreg = o->kind == OPND_SREG && sreg_info[o->u.sreg].bits == 1;   /* %is_explicit_cluster */
-    if (e.pred && o->kind == OPND_INT && e.letter == 'p' && o->u.bits > 1) {
-        error(diag, o->at, "ptxrun cannot execute a predicate immediate other than 0 or 1 yet");
-        return;
-    }
     if (e.pred && o->kind != OPND_INT && !pred_sreg) {
         error(diag, o->at, "'%s' needs a predicate here, not %s", op, checkop_kind_word(o));
         return;

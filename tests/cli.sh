@@ -792,8 +792,9 @@ for f in tests/forms/*.ptx; do
     "$PTXRUN" --dump-ir "$f" > "$tmp/forms.ptx" || { fail "dump $f"; continue; }
     expect_exit 0 "recheck dump of $f" "$PTXRUN" --check "$tmp/forms.ptx"
     if [ -x "$PTXAS" ]; then
-        expect_exit 0 "ptxas accepts $f" "$PTXAS" -arch=sm_80 "$f" -o /dev/null
-        expect_exit 0 "ptxas accepts the dump of $f" "$PTXAS" -arch=sm_80 "$tmp/forms.ptx" -o /dev/null
+        arch=$(sed -n 's/^\.target \(sm_[0-9]*a\?\).*/\1/p' "$f" | head -1)   # the case's own target
+        expect_exit 0 "ptxas accepts $f" "$PTXAS" -arch="${arch:-sm_80}" "$f" -o /dev/null
+        expect_exit 0 "ptxas accepts the dump of $f" "$PTXAS" -arch="${arch:-sm_80}" "$tmp/forms.ptx" -o /dev/null
     fi
 done
 form_error() {   # form_error DESCRIPTION PTX LINE
@@ -801,7 +802,11 @@ form_error() {   # form_error DESCRIPTION PTX LINE
     expect_exit 2 "$1" "$PTXRUN" "$tmp/form.ptx"
     expect_stderr_line "$1" "$tmp/form.ptx:$3"
 }
-form_error "predicate immediate 2" 'selp.b32 d, 1, 0, 2;' "1:19: error: ptxrun cannot execute a predicate immediate other than 0 or 1 yet"
+form_error "a .b128 register not declared" 'mov.b128 q, {a, b};' "1:10: error: ptxrun cannot execute an undeclared .b128 register yet: declare 'q' with .reg .b128"
+form_error "a float immediate for .b128" '.reg .b128 q;
+mov.b128 q, 1.0;' "2:13: error: floating-point immediate for the .b128 operand of 'mov.b128'"
+form_error "ld of a narrower type into .b128" '.reg .b128 q;
+ld.global.u64 q, [a];' "2:1: error: ptxrun cannot execute 'ld.global.u64' with a .b128 register yet"
 form_error "division by zero" 'mov.u32 d, 7 / (3 - 3);' "1:14: error: division by zero in a constant expression"
 form_error "shift by 64" 'mov.u64 d, 1 << 64;' "1:14: error: ptxrun cannot evaluate a shift by 64 yet (0 to 63 only)"
 form_error "bitwise on a float" 'mov.f32 d, 1.5 & 1.0;' "1:16: error: '&' needs integer operands, not floating-point ones"
