@@ -702,10 +702,10 @@ void alu_execute(Warp *w, const XInstr *x, uint32_t mask);
 void alu_kernel_forms(XInstr *x);                                 /* lower.c: sets kop and kcmp */
 void alu_kernel(Warp *w, const XInstr *x, uint32_t mask);         /* one with kop or kcmp */
 void pack_execute(Warp *w, const XInstr *x, uint32_t mask);     /* pack.c: mov packing, unpacking, mov.v4 */
-/* wide.c: .b128 registers (two rows each): lowering their instructions, and atom's 16 bytes */
+/* wide.c: .b128 registers (two rows each): lowering their instructions; atom128.c: atom's 16 bytes */
 void wide_lower(Loader *ld, const Instr *in, XInstr *x);
 bool wide_other_ok(Loader *ld, const Instr *in);
-void wide_atomic(Warp *w, const XInstr *x, int lane, uint8_t *p, uint8_t *shadow);
+void atom128_lane(Warp *w, const XInstr *x, int lane, uint8_t *p, uint8_t *shadow);
 
 /* bitops.c: popc clz bfind brev bfe bfi prmt lop3 bmsk szext, integer div and rem. */
 void bitops_execute(Warp *w, const XInstr *x, uint32_t mask);

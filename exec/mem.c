@@ -849,8 +849,8 @@ void mem_atomic(Warp *w, const XInstr *x, uint32_t mask)
         uint8_t *p = locate(w, x, l, address, size, true, &shadow);
         if (!p)
             return;
-        if (x->bits == 128) {                /* atom.cas/.exch.b128 (wide.c) */
-            wide_atomic(w, x, l, p, shadow);
+        if (x->bits == 128) {                /* atom.cas/.exch.b128 (atom128.c) */
+            atom128_lane(w, x, l, p, shadow);
             continue;
         }
         uint64_t old = read_bytes(p, size), old_bits = read_bytes(shadow, size);

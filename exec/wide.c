@@ -2,7 +2,7 @@
  * checker gives it two slots: parser/ir.h). Here its instructions are lowered onto those rows:
  * mov (a copy, an immediate, packing and unpacking: pack.c runs them), ld/ldu/st (as two 64-bit
  * elements, 16-byte aligned: mem.c runs them) and atom.cas/.exch.b128, whose 16-byte
- * read-modify-write of one lane is wide_atomic's (mem.c finds the bytes and calls it).
+ * read-modify-write of one lane is atom128.c's (mem.c finds the bytes and calls it).
  * An integer immediate stands for the 128-bit value with the same low 64 bits and high bits 0
  * (ptxas builds the same cubin for mov.b128 d, -5 and mov.b128 d, {-5, 0}; docs/semantics.md). */
 #include <stdio.h>
@@ -181,44 +181,4 @@ void wide_lower(Loader *ld, const Instr *in, XInstr *x)
     char what[96];
     snprintf(what, sizeof what, "'%s'", in->mnemonic);
     operand_cannot(ld, in, what);
-}
-
-/* One lane's atom.cas/.exch.b128 on the 16 bytes at p (shadow: their defined bits), aligned
- * and writable (mem.c checked). d gets the old value; exch writes b, cas writes c where the
- * old value equals b in all 128 bits (PTX ISA, atom). Definedness: exch's new value is b's;
- * cas's every bit when every bit of old, b and c is, else none (as the 64-bit cas, mem.c). */
-void wide_atomic(Warp *w, const XInstr *x, int lane, uint8_t *p, uint8_t *shadow)
-{
-    uint64_t old[2], old_bits[2], b[2], b_bits[2], c[2], c_bits[2];
-    for (unsigned h = 0; h < 2; h++) {
-        old[h] = old_bits[h] = 0;
-        for (unsigned i = 0; i < 8; i++) {
-            old[h] |= (uint64_t)p[8 * h + i] << (8 * i);
-            old_bits[h] |= (uint64_t)shadow[8 * h + i] << (8 * i);
-        }
-        b[h] = w->val[x->vec[h]][lane];
-        b_bits[h] = warp_dbits(w, x->vec[h], lane);
-        c[h] = x->mode == MOD_CAS ? w->val[x->vec[2 + h]][lane] : 0;
-        c_bits[h] = x->mode == MOD_CAS ? warp_dbits(w, x->vec[2 + h], lane) : ~0ull;
-    }
-    uint64_t v[2], bits[2];
-    if (x->mode == MOD_EXCH) {
-        for (unsigned h = 0; h < 2; h++)
-            v[h] = b[h], bits[h] = b_bits[h];
-    } else {
-        bool equal = old[0] == b[0] && old[1] == b[1];
-        uint64_t all = old_bits[0] & old_bits[1] & b_bits[0] & b_bits[1] & c_bits[0] & c_bits[1];
-        for (unsigned h = 0; h < 2; h++)
-            v[h] = equal ? c[h] : old[h], bits[h] = all == ~0ull ? ~0ull : 0;
-    }
-    for (unsigned h = 0; h < 2; h++)
-        for (unsigned i = 0; i < 8; i++) {
-            p[8 * h + i] = (uint8_t)(v[h] >> (8 * i));
-            shadow[8 * h + i] = (uint8_t)(bits[h] >> (8 * i));
-        }
-    if (x->dst_kind == DST_VALUE)
-        for (unsigned h = 0; h < 2; h++) {
-            w->val[x->dst + h][lane] = old[h];
-            warp_define_bits(w, x->dst + h, lane, old_bits[h], 64);
-        }
 }

@@ -477,22 +477,14 @@ static void check_instr(Checker *c, Instr *in)
 /* ---- declarations ---- */
 
 /* .reg .v4 .f32 v: four registers v.x v.y v.z v.w (also named v.r v.g v.b v.a); v itself
- * stands for the vector {v.x, v.y, v.z, v.w}. */
-static void declare_vector(Checker *c, Decl *d)
+ * stands for the vector {v.x, v.y, v.z, v.w}. One vector of a range (.reg .v4 .f32 v<3>: v0, v1,
+ * v2, each with its elements, v1.x ...): named v and its number. */
+static void declare_one_vector(Checker *c, Decl *d, const char *vector)
 {
     static const char xyzw[] = "xyzw", rgba[] = "rgba";
-    if (d->type == TYPE_B128) {
-        error(c, d->at, "a vector of .b128 registers is wider than 128 bits (ptxas refuses one)");
-        return;
-    }
-    if (d->has_range || d->type == TYPE_PRED || d->vector > 4) {
-        error(c, d->at, "ptxrun cannot execute %s yet", d->has_range ? "a range of vector registers" :
-              d->type == TYPE_PRED ? "a vector of predicates" : "a vector register of more than 4 elements");
-        return;
-    }
-    size_t len = strlen(d->name);
+    size_t len = strlen(vector);
     char *name = xmalloc(len + 3);
-    memcpy(name, d->name, len);
+    memcpy(name, vector, len);
     name[len] = '.';
     name[len + 2] = '\0';
     uint32_t first = c->fn->regs.len;
@@ -505,8 +497,32 @@ static void declare_vector(Checker *c, Decl *d)
         bind_local(c, (Binding){ intern(&c->m->names, name, len + 2), SYM_REG, first + i, 1, d->at });
     }
     free(name);
-    d->first_slot = first;
-    bind_local(c, (Binding){ d->name, SYM_VECTOR, first, d->vector, d->at });
+    bind_local(c, (Binding){ vector, SYM_VECTOR, first, d->vector, d->at });
+}
+
+static void declare_vector(Checker *c, Decl *d)
+{
+    if (d->type == TYPE_B128) {
+        error(c, d->at, "a vector of .b128 registers is wider than 128 bits (ptxas refuses one)");
+        return;
+    }
+    if (d->type == TYPE_PRED || d->vector > 4) {
+        error(c, d->at, "ptxrun cannot execute %s yet",
+              d->type == TYPE_PRED ? "a vector of predicates" : "a vector register of more than 4 elements");
+        return;
+    }
+    d->first_slot = c->fn->regs.len;
+    if (!d->has_range) {
+        declare_one_vector(c, d, d->name);
+        return;
+    }
+    size_t len = strlen(d->name);
+    char *name = xmalloc(len + 12);
+    for (uint32_t k = 0; k < d->range; k++) {
+        int n = snprintf(name, len + 12, "%s%u", d->name, k);
+        declare_one_vector(c, d, intern(&c->m->names, name, (size_t)n));
+    }
+    free(name);
 }
 
 static void declare_registers(Checker *c, Decl *d)
@@ -521,7 +537,7 @@ static void declare_registers(Checker *c, Decl *d)
         error(c, d->at, "'%s' is already declared (at line %u)", d->name, line_of(c, old->at));
     uint32_t count = d->has_range ? d->range : 1;
     uint32_t declared = pred ? c->fn->preds.len : c->fn->regs.len;
-    uint32_t slots = d->type == TYPE_B128 && !d->vector ? 2 : 1;   /* new_register */
+    uint32_t slots = d->vector ? d->vector : d->type == TYPE_B128 ? 2 : 1;   /* new_register */
     if (declared >= MAX_REGISTERS || count > (MAX_REGISTERS - declared) / slots) {
         error(c, d->at, "'%s' would make more than %d %s in '%s'", d->name, MAX_REGISTERS,
               pred ? "predicates" : "registers", c->fn->name);

@@ -816,8 +816,10 @@ add.u32 a+1, a, 1;' "2:9: error: a destination cannot take an offset"
 form_error "float register plus an offset" '.reg .f32 f;
 mov.f32 f, 1.0;
 add.f32 g, f+1, 1.0;' "3:12: error: 'f' plus an offset is not a value here: 'add.f32' needs an integer"
-form_error "range of vector registers" '.reg .v4 .b32 v<2>;
-mov.u32 a, 1;' "1:15: error: ptxrun cannot execute a range of vector registers yet"
+form_error "vector of .b128 registers" '.reg .v2 .b128 v;
+mov.u32 a, 1;' "1:16: error: a vector of .b128 registers is wider than 128 bits (ptxas refuses one)"
+printf '.reg .v4 .b32 v<2>;\nmov.u32 v1.w, 7;\nmov.b32 v0.r, v1.a;\n' > "$tmp/vrange.ptx"
+if "$PTXRUN" "$tmp/vrange.ptx" --regs v0.x,v1.w | grep -q '^0 *0x00000007  0x00000007$'; then ok; else fail "range of vector registers"; fi
 # -- video instructions, bmsk, szext, cvt.pack (issue 13): they run, --list-ops says so, and a
 # selector that does not fit is an error at its place, as ptxas makes it.
 "$PTXRUN" --list-ops > "$tmp/ops.md"
