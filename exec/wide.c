@@ -82,6 +82,8 @@ static void lower_move(Loader *ld, const Instr *in, XInstr *x)
         x->src[1] = rows[1];
         x->src_count = 2;
         x->vmove = true;
+        x->dst_kind = DST_VALUE;                   /* for the trace and the output; pack.c writes vec */
+        x->dst = x->vec[0];
         return;
     }
     bool unpack = d->kind == OPND_VEC;

@@ -820,6 +820,12 @@ form_error "vector of .b128 registers" '.reg .v2 .b128 v;
 mov.u32 a, 1;' "1:16: error: a vector of .b128 registers is wider than 128 bits (ptxas refuses one)"
 printf '.reg .v4 .b32 v<2>;\nmov.u32 v1.w, 7;\nmov.b32 v0.r, v1.a;\n' > "$tmp/vrange.ptx"
 if "$PTXRUN" "$tmp/vrange.ptx" --regs v0.x,v1.w | grep -q '^0 *0x00000007  0x00000007$'; then ok; else fail "range of vector registers"; fi
+# a .b128 register under an undefined guard: both its halves become undefined (docs/semantics.md,
+# "Undefined values": written or not, nobody can say); 1 and 2 packed: 0x...0002 0...0001
+printf '.reg .b128 q, s;\nmov.b128 q, {1, 2};\nmov.b128 s, q;\n@p mov.b128 q, {3, 4};\n' > "$tmp/b128g.ptx"
+printf '{"preds": {"p": null}}\n' > "$tmp/b128g.json"
+if "$PTXRUN" "$tmp/b128g.ptx" --lanes "$tmp/b128g.json" --regs q,s | grep -q '^0 *undef  0x00000000000000020000000000000001$'; then ok
+else fail ".b128 under an undefined guard"; fi
 # -- video instructions, bmsk, szext, cvt.pack (issue 13): they run, --list-ops says so, and a
 # selector that does not fit is an error at its place, as ptxas makes it.
 "$PTXRUN" --list-ops > "$tmp/ops.md"
