@@ -15,6 +15,7 @@ bool images_load_samplers(Block *b, const char *path, struct json_t *v, char *er
 bool images_handle(const Block *b, const char *name, uint64_t *handle);
 struct json_t *lanes_load_json(const char *path, char *err, size_t errlen);   /* a JSON object, or NULL */
 bool lanes_value_bits(struct json_t *v, int type, uint64_t *bits, uint64_t *dbits, char *err, size_t errlen);  /* dbits: defined bits */
+bool b128_json_bits(struct json_t *v, uint64_t bits[2], uint64_t dbits[2], char *err, size_t errlen);  /* b128.c: a .b128 value */
 bool lanes_pred_value(struct json_t *v, bool *value, bool *defined, char *err, size_t errlen);
 bool lanes_parse_mask(struct json_t *v, uint32_t *mask);
 bool lanes_lookup(const Block *b, const char *path, const char *section, const char *name, bool want_pred,

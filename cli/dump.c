@@ -187,7 +187,9 @@ static uint32_t collect_columns(const Block *b, const char *only, Column *cols, 
     for (uint32_t i = 0; i < f->regs.len + f->preds.len && n < max; i++) {
         bool pred = i >= f->regs.len;
         const Register *r = pred ? &f->preds.data[i - f->regs.len] : &f->regs.data[i];
-        if ((!used[i] && !only) || !listed(only, r->name))
+        if (!pred && r->upper)
+            continue;                          /* shown with its .b128 register (the slot before) */
+        if ((!used[i] && !(r->type == TYPE_B128 && used[i + 1]) && !only) || !listed(only, r->name))
             continue;
         cols[n++] = (Column){ r->name, pred, pred ? i - (uint32_t)f->regs.len : i, pred ? TYPE_PRED : r->type, 0 };
     }
@@ -202,6 +204,8 @@ static void cell(const Warp *w, const Column *c, int lane, char *buf, size_t siz
             snprintf(buf, size, "undef");
         else
             snprintf(buf, size, "%s", (w->pred[c->slot] >> lane & 1) ? "true" : "false");
+    } else if (c->type == TYPE_B128) {
+        format_wide(buf, size, w, c->slot, lane, false);
     } else if (!(w->defined[c->slot] >> lane & 1)) {
         format_partial(buf, size, w->val[c->slot][lane], w->bits[c->slot][lane], type_info[c->type].bits);
     } else {
@@ -382,6 +386,8 @@ void dump_print_json(FILE *out, const Block *b, const char *printed, size_t prin
                 if (c->is_pred)
                     snprintf(buf, sizeof buf, "%s", !(x->pred_defined[c->slot] >> l & 1) ? "null"
                              : (x->pred[c->slot] >> l & 1) ? "true" : "false");
+                else if (c->type == TYPE_B128)
+                    format_wide(buf, sizeof buf, x, c->slot, l, true);
                 else if (!(x->defined[c->slot] >> l & 1) && !x->bits[c->slot][l])
                     snprintf(buf, sizeof buf, "null");
                 else if (!(x->defined[c->slot] >> l & 1)) {

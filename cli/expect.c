@@ -228,6 +228,30 @@ int expect_compare(FILE *out, const Block *b, const char *path, const Tolerance 
                     want_dbits = want_defined;
                     got_bits = x->pred[slot] >> l & 1;
                     got_dbits = x->pred_defined[slot] >> l & 1;
+                } else if (type == TYPE_B128) {       /* two rows, each compared as 64 bits */
+                    uint64_t want_wide[2], want_wide_dbits[2], got_wide[2], got_wide_dbits[2];
+                    if (!b128_json_bits(e, want_wide, want_wide_dbits, msg, sizeof msg)) {
+                        snprintf(err, errlen, "%s: %s.%s[%u]: %s", path, key, name, t, msg);
+                        json_decref(root);
+                        return -1;
+                    }
+                    bool same = true;
+                    for (unsigned h = 0; h < 2; h++) {
+                        got_wide[h] = x->val[slot + h][l];
+                        got_wide_dbits[h] = warp_dbits(x, slot + h, l);
+                        same &= same_definedness(want_wide[h], want_wide_dbits[h], got_wide[h], got_wide_dbits[h], 64);
+                    }
+                    if (same && ((want_wide_dbits[0] | want_wide_dbits[1]) != 0) == ((got_wide_dbits[0] | got_wide_dbits[1]) != 0))
+                        continue;
+                    char want[64], got[64];
+                    format_wide_bits(want, sizeof want, want_wide, want_wide_dbits, false);
+                    format_wide_bits(got, sizeof got, got_wide, got_wide_dbits, false);
+                    if (many)
+                        difference(out, &mismatches, "%s thread %u (warp %u lane %d): expected %s, got %s\n", name, t,
+                                   x->index, l, want, got);
+                    else
+                        difference(out, &mismatches, "%s lane %d: expected %s, got %s\n", name, l, want, got);
+                    continue;
                 } else {
                     ok = lanes_value_bits(e, type, &want_bits, &want_dbits, msg, sizeof msg);
                     got_bits = x->val[slot][l];

@@ -38,6 +38,17 @@ typedef bool LaneSetter(Warp *w, uint32_t slot, int type, int lane, json_t *v, c
 static bool set_register_lane(Warp *w, uint32_t slot, int type, int lane, json_t *v, char *err, size_t errlen)
 {
     uint64_t bits, dbits;
+    if (type == TYPE_B128) {                 /* two rows: the low 64 bits, then the high */
+        uint64_t wide[2], wide_dbits[2];
+        if (!b128_json_bits(v, wide, wide_dbits, err, errlen))
+            return false;
+        for (unsigned h = 0; h < 2; h++) {
+            w->val[slot + h][lane] = wide[h];
+            warp_define(w, slot + h, 1u << lane, 0);
+            warp_define_bits(w, slot + h, lane, wide_dbits[h], 64);
+        }
+        return true;
+    }
     if (!lanes_value_bits(v, type, &bits, &dbits, err, errlen))
         return false;
     w->val[slot][lane] = bits;

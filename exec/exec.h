@@ -784,6 +784,10 @@ void alu_execute(Warp *w, const XInstr *x, uint32_t mask);
 void alu_kernel_forms(XInstr *x);                                 /* lower.c: sets kop and kcmp */
 void alu_kernel(Warp *w, const XInstr *x, uint32_t mask);         /* one with kop or kcmp */
 void pack_execute(Warp *w, const XInstr *x, uint32_t mask);     /* pack.c: mov packing, unpacking, mov.v4 */
+/* wide.c: .b128 registers (two rows each): lowering their instructions; atom128.c: atom's 16 bytes */
+void wide_lower(Loader *ld, const Instr *in, XInstr *x);
+bool wide_other_ok(Loader *ld, const Instr *in);
+void atom128_lane(Warp *w, const XInstr *x, int lane, uint8_t *p, uint8_t *shadow);
 
 /* bitops.c: popc clz bfind brev bfe bfi prmt lop3 bmsk szext, integer div and rem. */
 void bitops_execute(Warp *w, const XInstr *x, uint32_t mask);
@@ -851,6 +855,8 @@ uint64_t convert_double_to_small(double v, int type);        /* rounded to neare
 /* format.c: one value as text in its type. */
 void format_value(char *buf, size_t size, uint64_t bits, int type);       /* as the table shows it */
 void format_json_value(char *buf, size_t size, uint64_t bits, int type);  /* as --json writes it */
+void format_wide_bits(char *buf, size_t size, const uint64_t v[2], const uint64_t d[2], bool json);  /* 128 bits */
+void format_wide(char *buf, size_t size, const Warp *w, uint32_t row, int lane, bool json);  /* a .b128 register */
 void format_partial(char *buf, size_t size, uint64_t bits, uint64_t dbits, unsigned width);  /* "0x0000??00" */
 
 /* warpops.c: the exchange instructions, for the lanes that complete them together. */

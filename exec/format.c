@@ -139,6 +139,33 @@ void format_json_value(char *buf, size_t size, uint64_t bits, int type)
         format_value(buf, size, bits, type);
 }
 
+/* A 128-bit value (v[0], d[0]: the low 64 bits and which of them are defined): "0x" and 32 hex
+ * digits, '?' for a digit with an undefined bit; nothing defined: "undef" (json: null). json: in
+ * quotes. */
+void format_wide_bits(char *buf, size_t size, const uint64_t v[2], const uint64_t d[2], bool json)
+{
+    static const char hex[] = "0123456789abcdef";
+    if (!d[0] && !d[1]) {
+        snprintf(buf, size, "%s", json ? "null" : "undef");
+        return;
+    }
+    char text[35] = "0x";
+    for (unsigned i = 0; i < 32; i++) {
+        unsigned half = i < 16, shift = 4 * (15 - i % 16);
+        text[2 + i] = (d[half] >> shift & 0xf) == 0xf ? hex[v[half] >> shift & 0xf] : '?';
+    }
+    text[34] = '\0';
+    snprintf(buf, size, json ? "\"%s\"" : "%s", text);
+}
+
+/* Lane l's value of the .b128 register whose low 64 bits are in row (the high ones in the next). */
+void format_wide(char *buf, size_t size, const Warp *w, uint32_t row, int lane, bool json)
+{
+    uint64_t v[2] = { w->val[row][lane], w->val[row + 1][lane] };
+    uint64_t d[2] = { warp_dbits(w, row, lane), warp_dbits(w, row + 1, lane) };
+    format_wide_bits(buf, size, v, d, json);
+}
+
 /* ---- buffers ---- */
 
 /* A value defined in some bits only: its hex digits, '?' for each digit with an undefined bit,

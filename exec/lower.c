@@ -71,7 +71,7 @@ static void check_variant(Loader *ld, const Instr *in, const XInstr *x)
     bool relu_ok = (min_max && (x->type == TYPE_S32 || x->type == TYPE_S16X2)) || (in->op == OP_FMA && half_arith) || in->op == OP_CVT;
     bool min_max_f32 = min_max && (x->type == TYPE_F32 || half_arith);
     bool xorsign_ok = min_max_f32 && ir_has_mod(in, MOD_XORSIGN) && ir_has_mod(in, MOD_ABS);
-    if (half_float || x->type == TYPE_B128)
+    if (half_float)
         operand_cannot(ld, in, what);
     else if ((ir_has_mod(in, MOD_CC) && x->cls == 'f') || (ir_has_mod(in, MOD_RELU) && !relu_ok) ||
              (ir_has_mod(in, MOD_NAN_) && !min_max_f32) ||
@@ -255,6 +255,12 @@ static void load_instr(Loader *ld, const Instr *in, XInstr *x)
         operand_cannot(ld, in, what);
         return;
     }
+    if (x->type == TYPE_B128) {                    /* a .b128 register is two rows (wide.c) */
+        wide_lower(ld, in, x);
+        return;
+    }
+    if (!wide_other_ok(ld, in))
+        return;
     check_variant(ld, in, x);
 
     switch ((Family)x->family) {
@@ -414,8 +420,9 @@ static void name_registers(Program *p)
         if (d->space != SPACE_REG || !d->has_range)
             continue;
         VEC(Register) *regs = (void *)(d->type == TYPE_PRED ? (void *)&f->preds : (void *)&f->regs);
+        uint32_t stride = d->type == TYPE_B128 ? 2 : 1;      /* a .b128 register takes two slots */
         for (uint32_t k = 0; k < d->range; k++) {
-            Register *r = &regs->data[d->first_slot + k];
+            Register *r = &regs->data[d->first_slot + k * stride];
             if (!r->name) {
                 char name[128];
                 int n = snprintf(name, sizeof name, "%s%u", d->name, k);

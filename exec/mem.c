@@ -849,6 +849,10 @@ void mem_atomic(Warp *w, const XInstr *x, uint32_t mask)
         uint8_t *p = locate(w, x, l, address, size, true, &shadow);
         if (!p)
             return;
+        if (x->bits == 128) {                /* atom.cas/.exch.b128 (atom128.c) */
+            atom128_lane(w, x, l, p, shadow);
+            continue;
+        }
         uint64_t old = read_bytes(p, size), old_bits = read_bytes(shadow, size);
         uint64_t b = w->val[x->vec[0]][l], c = x->vec_count > 1 ? w->val[x->vec[1]][l] : 0;
         uint64_t b_bits = warp_dbits(w, x->vec[0], l), c_bits = x->vec_count > 1 ? warp_dbits(w, x->vec[1], l) : ~0ull;

@@ -104,8 +104,12 @@ uint32_t operand_source(Loader *ld, const Instr *in, const Operand *o, int type,
     case OPND_F32:
     case OPND_F64:
         if (type == TYPE_PRED) {          /* mov.pred p, 1: the constant predicate slots */
+            /* True when not zero; setp's and set's c when its low 32 bits are not (ptxas 13.0
+             * builds the same cubin for setp.eq.and.u32 p, a, b, 0x100000000 as for 0, and for
+             * selp, vote, bar.red and lop3 with it as for 1: docs/semantics.md). */
+            bool low_word = in->op == OP_SETP || in->op == OP_SET;
             x->src_pred |= (uint8_t)(1u << i);
-            return ld->total_preds + (o->u.bits != 0);
+            return ld->total_preds + ((low_word ? (uint32_t)o->u.bits : o->u.bits) != 0);
         }
         return operand_immediate_row(ld, operand_immediate_bits(o, type));
     case OPND_REG_OFFSET: {                /* r+imm: computed into a row of its own first */

@@ -39,6 +39,8 @@ static unsigned written_by(const Warp *w, const XInstr *x, Written out[6])
         for (unsigned i = 0; i < x->vec_count && n < 4; i++)
             if (x->vec[i] != NO_SLOT && x->vec[i] >= f->row_base && x->vec[i] - f->row_base < f->fn->regs.len) {
                 const Register *r = &f->fn->regs.data[x->vec[i] - f->row_base];
+                if (r->upper)
+                    continue;                    /* shown with the .b128 register's low row */
                 out[n++] = (Written){ r->name, x->vec[i], false, r->type };
             }
         return n;
@@ -56,7 +58,9 @@ static unsigned written_by(const Warp *w, const XInstr *x, Written out[6])
 
 static void value_text(char *buf, size_t size, const Warp *w, const Written *v, int lane, bool json)
 {
-    if (v->pred) {
+    if (v->type == TYPE_B128) {
+        format_wide(buf, size, w, v->row, lane, json);
+    } else if (v->pred) {
         bool defined = w->pred_defined[v->row] >> lane & 1;
         snprintf(buf, size, "%s", !defined ? (json ? "null" : "undef") : (w->pred[v->row] >> lane & 1) ? "true" : "false");
     } else if (!(w->defined[v->row] >> lane & 1) && !w->bits[v->row][lane]) {

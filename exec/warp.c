@@ -241,6 +241,8 @@ static bool execute(Warp *w, const XInstr *x, uint32_t mask, uint32_t run, uint3
     if (undefined) {               /* written or not, nobody can say */
         if (x->dst_kind == DST_VALUE)
             warp_define(w, x->dst, undefined, 0);
+        if (x->dst_kind == DST_VALUE && x->bits == 128)   /* a .b128 register's high row (wide.c) */
+            warp_define(w, x->dst + 1, undefined, 0);
         else if (x->dst_kind == DST_PRED)
             w->pred_defined[x->dst] &= ~undefined;
         if (x->dst_pred != NO_SLOT)

@@ -157,13 +157,18 @@ static Register *reg_at(Function *f, bool pred, uint32_t slot)
 
 static uint32_t new_register(Checker *c, const char *name, bool pred, int type)
 {
-    Register r = { name, (uint8_t)type, pred, false };
+    Register r = { name, (uint8_t)type, pred, false, false };
     Function *f = c->fn;
     if (pred) {
         VEC_PUSH(&c->m->arena, f->preds, r);
         return f->preds.len - 1;
     }
     VEC_PUSH(&c->m->arena, f->regs, r);
+    if (type == TYPE_B128) {                   /* its high 64 bits: the next slot (ir.h) */
+        Register upper = { NULL, TYPE_B64, false, false, true };
+        VEC_PUSH(&c->m->arena, f->regs, upper);
+        return f->regs.len - 2;
+    }
     return f->regs.len - 1;
 }
 
@@ -183,7 +188,8 @@ static Binding *lookup_in_range(Checker *c, const char *name)
     if (n >= range->count)
         return NULL;
     bool pred = range->kind == SYM_PRED_RANGE;
-    uint32_t slot = range->index + n;
+    uint32_t stride = !pred && c->fn->regs.data[range->index].type == TYPE_B128 ? 2 : 1;   /* new_register */
+    uint32_t slot = range->index + n * stride;
     Register *r = reg_at(c->fn, pred, slot);
     if (!r->name)
         r->name = name;
@@ -229,6 +235,11 @@ static void infer_type(Checker *c, Operand *o, Register *r, int type)
 {
     if (type == TYPE_NONE || r->is_pred)
         return;
+    if (type == TYPE_B128) {                   /* one slot was made for it, not two (new_register) */
+        error(c, o->at, "ptxrun cannot execute an undeclared .b128 register yet: declare '%s' with .reg .b128",
+              r->name);
+        return;
+    }
     if (r->type == TYPE_NONE) {
         r->type = (uint8_t)type;
         return;
@@ -534,18 +545,14 @@ static void check_instr(Checker *c, Instr *in)
 /* ---- declarations ---- */
 
 /* .reg .v4 .f32 v: four registers v.x v.y v.z v.w (also named v.r v.g v.b v.a); v itself
- * stands for the vector {v.x, v.y, v.z, v.w}. */
-static void declare_vector(Checker *c, Decl *d)
+ * stands for the vector {v.x, v.y, v.z, v.w}. One vector of a range (.reg .v4 .f32 v<3>: v0, v1,
+ * v2, each with its elements, v1.x ...): named v and its number. */
+static void declare_one_vector(Checker *c, Decl *d, const char *vector)
 {
     static const char xyzw[] = "xyzw", rgba[] = "rgba";
-    if (d->has_range || d->type == TYPE_PRED || d->vector > 4) {
-        error(c, d->at, "ptxrun cannot execute %s yet", d->has_range ? "a range of vector registers" :
-              d->type == TYPE_PRED ? "a vector of predicates" : "a vector register of more than 4 elements");
-        return;
-    }
-    size_t len = strlen(d->name);
+    size_t len = strlen(vector);
     char *name = xmalloc(len + 3);
-    memcpy(name, d->name, len);
+    memcpy(name, vector, len);
     name[len] = '.';
     name[len + 2] = '\0';
     uint32_t first = c->fn->regs.len;
@@ -558,8 +565,32 @@ static void declare_vector(Checker *c, Decl *d)
         bind_local(c, (Binding){ intern(&c->m->names, name, len + 2), SYM_REG, first + i, 1, d->at });
     }
     free(name);
-    d->first_slot = first;
-    bind_local(c, (Binding){ d->name, SYM_VECTOR, first, d->vector, d->at });
+    bind_local(c, (Binding){ vector, SYM_VECTOR, first, d->vector, d->at });
+}
+
+static void declare_vector(Checker *c, Decl *d)
+{
+    if (d->type == TYPE_B128) {
+        error(c, d->at, "a vector of .b128 registers is wider than 128 bits (ptxas refuses one)");
+        return;
+    }
+    if (d->type == TYPE_PRED || d->vector > 4) {
+        error(c, d->at, "ptxrun cannot execute %s yet",
+              d->type == TYPE_PRED ? "a vector of predicates" : "a vector register of more than 4 elements");
+        return;
+    }
+    d->first_slot = c->fn->regs.len;
+    if (!d->has_range) {
+        declare_one_vector(c, d, d->name);
+        return;
+    }
+    size_t len = strlen(d->name);
+    char *name = xmalloc(len + 12);
+    for (uint32_t k = 0; k < d->range; k++) {
+        int n = snprintf(name, len + 12, "%s%u", d->name, k);
+        declare_one_vector(c, d, intern(&c->m->names, name, (size_t)n));
+    }
+    free(name);
 }
 
 static void declare_registers(Checker *c, Decl *d)
@@ -574,7 +605,8 @@ static void declare_registers(Checker *c, Decl *d)
         error(c, d->at, "'%s' is already declared (at line %u)", d->name, line_of(c, old->at));
     uint32_t count = d->has_range ? d->range : 1;
     uint32_t declared = pred ? c->fn->preds.len : c->fn->regs.len;
-    if (declared >= MAX_REGISTERS || count > MAX_REGISTERS - declared) {
+    uint32_t slots = d->vector ? d->vector : d->type == TYPE_B128 ? 2 : 1;   /* new_register */
+    if (declared >= MAX_REGISTERS || count > (MAX_REGISTERS - declared) / slots) {
         error(c, d->at, "'%s' would make more than %d %s in '%s'", d->name, MAX_REGISTERS,
               pred ? "predicates" : "registers", c->fn->name);
         return;

@@ -42,6 +42,16 @@ void checkop_version_target(Diag *diag, const Module *m, const CheckOptions *opt
     if (m->target_sm && (o->flags & OPF_ARCH) && !m->target_arch)
         error(diag, in->at, "'%s' requires an architecture-specific target such as sm_%ua", o->name,
               o->min_sm);
+    bool b128 = false;                  /* .b128 (PTX ISA 8.3, sm_70; atom's: sm_90) */
+    for (unsigned i = 0; i < in->type_count; i++)
+        b128 |= in->types[i] == TYPE_B128;
+    if (b128 && m->version && m->version < 83)
+        error(diag, in->at, "'.b128' requires PTX ISA 8.3 or later (this module is .version %u.%u)",
+              m->version / 10, m->version % 10);
+    unsigned b128_sm = in->op == OP_ATOM ? 90 : 70;
+    if (b128 && m->target_sm && m->target_sm < b128_sm)
+        error(diag, in->at, "'%s' of .b128 requires sm_%u or later (this module targets sm_%u)", o->name,
+              b128_sm, m->target_sm);
     if (o->flags & OPF_LEGACY_NOSYNC) {
         if (m->version >= PTX_NOSYNC_REMOVED && m->target_sm >= SM_NOSYNC_REMOVED)
             error(diag, in->at, "'%s' without .sync is not supported for sm_%u and later from PTX ISA "
@@ -136,13 +146,9 @@ static void check_value(Diag *diag, const Function *fn, const Instr *in, const O
         error(diag, o->at, "the destination of '%s' must be a register, not %s", op, checkop_kind_word(o));
         return;
     }
-    /* An integer immediate stands for a predicate (ptxas takes selp d, a, b, 1 and
-     * vote.sync.all.pred p, 1, m): 1 true, 0 false; what other values mean is not written. */
+    /* An integer immediate stands for a predicate (ptxas takes selp d, a, b, 5): true when not
+     * zero (setp and set: when its low 32 bits are not; exec/operand.c, docs/semantics.md). */
     bool pred_sreg = o->kind == OPND_SREG && sreg_info[o->u.sreg].bits == 1;   /* %is_explicit_cluster */
-    if (e.pred && o->kind == OPND_INT && e.letter == 'p' && o->u.bits > 1) {
-        error(diag, o->at, "ptxrun cannot execute a predicate immediate other than 0 or 1 yet");
-        return;
-    }
     if (e.pred && o->kind != OPND_INT && !pred_sreg) {
         error(diag, o->at, "'%s' needs a predicate here, not %s", op, checkop_kind_word(o));
         return;
@@ -172,7 +178,8 @@ static void check_value(Diag *diag, const Function *fn, const Instr *in, const O
         else if (o->kind == OPND_INT && cls == 'f')
             error(diag, o->at, "integer immediate for the .%s operand of '%s' (write a float such as 1.0 or 0f3F800000)",
                   type_info[e.type].name, op);
-        else if (o->kind != OPND_INT && (cls == 'u' || cls == 's' || (cls == 'b' && checker_type_bits(e.type) < 32)))
+        else if (o->kind != OPND_INT && (cls == 'u' || cls == 's' ||
+                                         (cls == 'b' && (checker_type_bits(e.type) < 32 || e.type == TYPE_B128))))
             error(diag, o->at, "floating-point immediate for the .%s operand of '%s'", type_info[e.type].name, op);
         return;
     case OPND_SREG:

@@ -249,6 +249,8 @@ static void print_function(FILE *out, const Module *m, const Function *f)
         /* The inferred types, as a comment: declarations would change the program. */
         for (uint32_t i = 0; i < f->regs.len + f->preds.len; i++) {
             const Register *r = i < f->regs.len ? &f->regs.data[i] : &f->preds.data[i - f->regs.len];
+            if (r->upper)
+                continue;                  /* the high half of a .b128 register */
             fprintf(out, "%s%s .%s", i == 0 ? "// registers: " : ", ", r->name,
                     r->is_pred ? "pred" : type_info[r->type].name);
         }

@@ -256,12 +256,15 @@ typedef struct BranchTable {
 } BranchTable;
 
 /* A register after resolution. Value registers and predicates are numbered apart. A vector
- * register (.reg .v4 .f32 v) is its elements, v.x to v.w, one register each. */
+ * register (.reg .v4 .f32 v) is its elements, v.x to v.w, one register each. A .b128 register
+ * takes two slots: its own (the low 64 bits) and the next, an `upper` one with no name (the
+ * high 64 bits), so that each slot is one 64-bit row of lane values when it runs. */
 typedef struct Register {
-    const char *name;
-    uint8_t type;              /* declared or inferred Type */
+    const char *name;          /* NULL for an upper slot */
+    uint8_t type;              /* declared or inferred Type (an upper slot: .b64) */
     bool is_pred;
     bool inferred;             /* a snippet's undeclared register: typed by its uses */
+    bool upper;                /* the high 64 bits of the .b128 register in the slot before */
 } Register;
 
 typedef struct PerfDirective {

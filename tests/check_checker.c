@@ -197,6 +197,8 @@ START_TEST(memory_barrier_and_fence_forms)
 {
     /* Forms ptxas 13.0 accepts (sm_100); ptxrun checks them clean. */
     static const char *const valid[] = {
+        "st.global.b128 [%rd1], %q1;", "ld.shared.b128 %q1, [sh];", "atom.global.cas.b128 %q2, [%rd1], %q1, %q3;",
+        "atom.exch.b128 %q2, [%rd1], %q1;",
         "ld.global.u32 %r1, [%rd1];", "ld.relaxed.gpu.global.u32 %r1, [%rd1];", "ld.global.relaxed.gpu.u32 %r1, [%rd1];",
         "ld.global.nc.L1::evict_last.u32 %r1, [%rd1];", "ld.global.L2::128B.ca.u32 %r1, [%rd1];",
         "ld.volatile.shared.u32 %r1, [sh];", "ld.mmio.relaxed.sys.global.u32 %r1, [%rd1];",
@@ -282,9 +284,7 @@ START_TEST(memory_barrier_and_fence_forms)
         { "ld.global.v8.f32 {%f0, %f1, %f2, %f3, %f4, %f5, %f6, %f7}, [%rd1];",
           "12:10: error: ptxrun cannot execute 'ld' with '.v8' yet\n" },
         { "ld.shared::cluster.u32 %r1, [sh];", "12:3: error: ptxrun cannot execute 'ld' with '.shared::cluster' yet\n" },
-        { "st.global.b128 [%rd1], %q1;", "12:10: error: ptxrun cannot execute 'st' with '.b128' yet\n" },
         { "cvta.shared::cluster.u64 %rd2, sh;", "12:5: error: ptxrun cannot execute 'cvta' with '.shared::cluster' yet\n" },
-        { "atom.global.cas.b128 %q2, [%rd1], %q1, %q3;", "12:16: error: ptxrun cannot execute 'atom' with '.b128' yet\n" },
         { "atom.global.cas.b16 %h2, [%rd1], %h1, %h3;", "12:16: error: ptxrun cannot execute 'atom' with '.b16' yet\n" },
         { "atom.global.v2.f32.add {%f2, %f3}, [%rd1], {%f1, %f4};",
           "12:12: error: ptxrun cannot execute 'atom' with '.v2' yet\n" },
