@@ -162,9 +162,12 @@ static uint32_t collect_columns(const Block *b, const char *only, Column *cols, 
         if (x->dst_kind == DST_PRED) used[f->regs.len + x->dst] = true;
         if (x->dst_pred != NO_SLOT) used[f->regs.len + x->dst_pred] = true;
         if (x->guard) used[f->regs.len + x->guard_pred] = true;
-        for (unsigned v = 0; v < x->vec_count && v < 4; v++)
+        for (unsigned v = 0; v < x->vec_count && v < VEC_MAX; v++)
             if (x->vec[v] < b->prog.reg_count)
                 used[x->vec[v]] = true;
+        for (unsigned v = 0; v < x->elements; v++)     /* atom.v4 {a, b, c, d}, ... */
+            if (x->dsts[v] < b->prog.reg_count)
+                used[x->dsts[v]] = true;
         if (x->op == OP_CALL && x->target < b->prog.call_count) {    /* results passed in registers */
             const CallSite *site = &b->prog.calls[x->target];
             for (unsigned r = 0; r < site->ret_count; r++)

@@ -861,9 +861,18 @@ grep -qF "error: ptxrun cannot execute 'cvt' with '.e2m1x2' yet" "$tmp/err" && o
 printf 'cvt.rs.satfinite.f16x2.f32 h, x, y, z;\n' > "$tmp/rs.ptx"
 expect_exit 2 "cvt.rs" "$PTXRUN" --check "$tmp/rs.ptx"
 grep -qF "error: ptxrun cannot execute 'cvt' with '.rs' yet" "$tmp/err" && ok || fail "cvt.rs: no message naming .rs"
-printf 'fma.rn.oob.f16 h, a, b, c;\n' > "$tmp/oob.ptx"
-expect_exit 2 "fma.oob" "$PTXRUN" "$tmp/oob.ptx"
-grep -qF "error: ptxrun cannot execute 'fma' with '.oob' yet" "$tmp/err" && ok || fail "fma.oob: no message naming .oob"
+# fma.oob: a half with a NaN operand is +0 or NaN (the ISA does not give the OOB-NaN's bits):
+# undefined, with a warning; .oob is for halves only, not with .ftz (as ptxas).
+printf 'mov.b16 a, 0x7e00;\nmov.b16 b, 0x3c00;\nfma.rn.oob.f16 h, a, b, b;\n' > "$tmp/oob.ptx"
+expect_exit 0 "fma.oob with a NaN" "$PTXRUN" "$tmp/oob.ptx" --regs h
+grep -qF "warning: fma.oob with a NaN operand: +0 if it is the OOB-NaN" "$tmp/err" && ok || fail "fma.oob: no warning"
+grep -qE '^0 +undef$' "$tmp/out" && ok || fail "fma.oob: h is not undefined"
+printf 'fma.rn.oob.f32 f, a, b, c;\n' > "$tmp/oob32.ptx"
+expect_exit 2 "fma.oob.f32" "$PTXRUN" --check "$tmp/oob32.ptx"
+grep -qF "error: 'fma.rn.oob.f32': .oob is for .f16, .f16x2, .bf16 and .bf16x2" "$tmp/err" && ok || fail "fma.oob.f32: no message"
+printf 'fma.rn.oob.ftz.f16 h, a, b, c;\n' > "$tmp/oobftz.ptx"
+expect_exit 2 "fma.oob.ftz" "$PTXRUN" --check "$tmp/oobftz.ptx"
+grep -qF ".oob and .ftz do not go together" "$tmp/err" && ok || fail "fma.oob.ftz: no message"
 printf 'ex2.approx.f16x2 r, x;\n' > "$tmp/ex2h.ptx"
 printf '{"regs": {"x": "0xc5003c00"}}\n' > "$tmp/ex2h.json"
 printf '{"regs": {"r": "0x28004000"}}\n' > "$tmp/ex2h.expect.json"
