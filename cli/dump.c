@@ -41,7 +41,8 @@ static void print_buffers_table(FILE *out, const Block *b)
         if (!r->is_buffer)
             continue;
         uint64_t n = dump_buffer_count(r);
-        fprintf(out, "\nbuffer %s: .%s[%llu]\n", r->name, type_info[r->type].name, (unsigned long long)n);
+        fprintf(out, "\nbuffer %s: .%s[%llu]", r->name, type_info[r->type].name, (unsigned long long)n);
+        fprintf(out, r->replicas ? ", multimem: copy 0 of %u (%s@1 ...: the others)\n" : "\n", r->replicas, r->name);
         bool starred = false;
         previous[0] = '\0';
         size_t element = type_info[r->type].bits / 8, row_bytes = PER_ROW * element;
@@ -106,7 +107,10 @@ static void print_buffers_json(FILE *out, const Block *b)
             continue;
         fputs(first ? "\n    " : ",\n    ", out);
         print_json_string(out, r->name);
-        fprintf(out, ": {\"type\": \"%s\", \"data\": [", type_info[r->type].name);
+        fprintf(out, ": {\"type\": \"%s\", ", type_info[r->type].name);
+        if (r->replicas)
+            fprintf(out, "\"replicas\": %u, ", r->replicas);
+        fputs("\"data\": [", out);
         first = false;
         for (uint64_t i = 0; i < dump_buffer_count(r); i++) {
             uint64_t bits, dbits = dump_buffer_element(r, i, &bits), full = width_mask(type_info[r->type].bits);

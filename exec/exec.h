@@ -33,6 +33,8 @@ typedef struct Region {
     bool per_lane;             /* .local: one copy per lane */
     bool is_buffer;            /* from the lanes file: printed with the output */
     bool kernel_param;         /* read-only */
+    uint16_t replicas;         /* a multicast object (multimem.*): its copies, this region and the
+                                  replicas - 1 regions after it; 0: an ordinary region */
     uint64_t base;             /* address in its space */
     uint64_t size;             /* bytes (per lane for .local) */
     uint8_t *data;
@@ -97,6 +99,7 @@ typedef struct Layout {
 } Layout;
 
 enum { VEC_MAX = 8 };          /* the most elements a vector operand has (.v8) */
+enum { MEM_MAX_REPLICAS = 16 };    /* the most copies a multicast object has */
 
 /* An instruction decoded for execution: every operand is a row of Warp.val (registers,
  * special registers and immediates alike) or a predicate slot. */
@@ -115,6 +118,7 @@ typedef struct XInstr {
     bool ftz, sat, clamp, wide, hi;
     bool relu;                 /* min/max.relu, fma.relu, cvt.relu: negative results become 0 */
     bool oob;                  /* fma.oob: an operand that is the OOB-NaN gives +0 */
+    bool acc_f32;              /* multimem.ld_reduce.acc::f32: halves summed in f32 */
     bool satfinite;            /* cvt.satfinite: beyond the largest finite value, that value */
     bool narrow;               /* cvt into or out of a packed, tf32 or fp8 format, or .relu/.satfinite */
     bool nan_out;              /* min/max.NaN: a NaN operand gives NaN */
@@ -800,6 +804,10 @@ int mem_space_of(uint64_t generic, uint64_t *address);      /* a generic address
  * shadow; NULL after a fault. */
 uint8_t *mem_locate(Warp *w, const XInstr *x, int lane, uint64_t address, unsigned size, bool store,
                     uint8_t **shadow);
+/* For multimem.*: the size bytes at lane's multimem address in each copy of the multicast
+ * object (data[i], shadow[i]); how many copies, or 0 after a fault (not a multimem address). */
+unsigned mem_locate_copies(Warp *w, const XInstr *x, int lane, uint64_t address, unsigned size, uint8_t **data,
+                           uint8_t **shadow);
 uint64_t mem_read_bytes(const uint8_t *p, unsigned size);   /* little-endian */
 void mem_write_bytes(uint8_t *p, uint64_t v, unsigned size);
 
@@ -810,6 +818,9 @@ void atomic_execute(Warp *w, const XInstr *x, uint32_t mask);
 uint64_t atomic_update(const XInstr *x, uint64_t old, uint64_t b, uint64_t c, bool ftz, bool *nan_choice);
 uint64_t atomic_defined_bits(const XInstr *x, uint64_t old, uint64_t old_bits, uint64_t b, uint64_t b_bits,
                              uint64_t c_bits);
+
+/* multimem.c: multimem.ld_reduce, .st, .red on the copies of a multicast object. */
+void multimem_execute(Warp *w, const XInstr *x, uint32_t mask);
 GridTrack *mem_track_new(const Memory *mem);     /* for every .global region of mem, nobody yet */
 void mem_track_free(GridTrack *t);
 

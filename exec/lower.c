@@ -60,8 +60,9 @@ static void check_variant(Loader *ld, const Instr *in, const XInstr *x)
                       in->op == OP_SELP;
     /* Half, packed and narrow floats (f16, f16x2, bf16x2, tf32, ...) are moved and converted,
      * never computed as a wider type. */
-    bool half_atomic_add = (in->op == OP_ATOM || in->op == OP_RED) && half_type(x->type);
-                           /* add, min, max .noftz: each half on its own (atomic.c) */
+    /* atom, red, multimem of halves: add, min, max of each half on its own (atomic.c, multimem.c) */
+    bool half_atomic_add = (in->op == OP_ATOM || in->op == OP_RED || x->family == FAM_MULTIMEM) &&
+                           half_type(x->type);
     bool half_arith = half_type(x->type) && ((x->family == FAM_ALU && in->op != OP_SELP) ||
                                              in->op == OP_EX2 || in->op == OP_TANH);   /* half.c, approx.c */
     bool half_float = x->cls == 'f' && x->type != TYPE_F32 && x->type != TYPE_F64 && !moves_bits &&
@@ -182,6 +183,23 @@ static void load_atomic(Loader *ld, const Instr *in, XInstr *x)
     x->vec_count = (uint8_t)values;
 }
 
+/* multimem.ld_reduce d, [a] / multimem.st [a], b / multimem.red [a], b: d (or its elements in
+ * dsts), the address, b (or its elements) in vec. */
+static void load_multimem(Loader *ld, const Instr *in, XInstr *x)
+{
+    bool load = in->op == OP_MULTIMEM_LD_REDUCE;
+    const Operand *data = &in->operands[load ? 0 : 1];
+    x->elements = x->vec_count ? x->vec_count : 1;
+    x->vec_count = load ? 0 : x->elements;
+    operand_address(ld, in, &in->operands[load ? 1 : 0], x);
+    if (x->elements > 1)
+        load_elements(ld, in, data, x, load ? x->dsts : x->vec, x->elements, load);
+    else if (load)
+        operand_destination(ld, in, data, x);
+    else
+        x->vec[0] = operand_source(ld, in, data, x->type, x, 1);
+}
+
 /* ld d, [a] / st [a], b (a cache policy after them changes nothing here) / cvta d, a /
  * isspacep p, a / ldu d, [a] / discard [a], 128. */
 static void load_memory(Loader *ld, const Instr *in, XInstr *x)
@@ -248,6 +266,7 @@ static void load_instr(Loader *ld, const Instr *in, XInstr *x)
         case MOD_FTZ: x->ftz = true; break;
         case MOD_RELU: x->relu = true; break;
         case MOD_OOB: x->oob = true; break;
+        case MOD_ACC_F32: x->acc_f32 = true; break;
         case MOD_SATFINITE: x->satfinite = true; break;
         case MOD_RNA: x->rounding = (uint8_t)mod; break;
         case MOD_NAN_: x->nan_out = true; break;
@@ -307,6 +326,9 @@ static void load_instr(Loader *ld, const Instr *in, XInstr *x)
         return;                                    /* nothing to order or to hint: no operand is read */
     case FAM_ATOMIC:
         load_atomic(ld, in, x);
+        return;
+    case FAM_MULTIMEM:
+        load_multimem(ld, in, x);
         return;
     case FAM_MEMORY:
         load_memory(ld, in, x);

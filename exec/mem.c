@@ -386,6 +386,12 @@ uint8_t *mem_locate(Warp *w, const XInstr *x, int lane, uint64_t address, unsign
                    x->ir->mnemonic, store ? "writes" : "reads", size, (unsigned long long)address, mem_space_name(space), near);
         return NULL;
     }
+    if (r->replicas) {
+        report_fault(w, pc, "lane %d (pc %u): '%s' %s 0x%llx in '%s', a multimem address: only multimem.* may "
+                     "access it (the PTX ISA leaves anything else undefined)", lane, pc, x->ir->mnemonic,
+                     store ? "writes" : "reads", (unsigned long long)address, r->name);
+        return NULL;
+    }
     if (store && (r->space == SPACE_CONST || (r->space == SPACE_PARAM && r->kernel_param))) {
         report_fault(w, pc, "lane %d (pc %u): '%s' writes to read-only %s memory '%s'", lane, pc, x->ir->mnemonic,
                    mem_space_name(r->space), r->name);
@@ -400,6 +406,36 @@ uint8_t *mem_locate(Warp *w, const XInstr *x, int lane, uint64_t address, unsign
     }
     *shadow = r->shadow + offset;
     return r->data + offset;
+}
+
+unsigned mem_locate_copies(Warp *w, const XInstr *x, int lane, uint64_t address, unsigned size, uint8_t **data,
+                           uint8_t **shadow)
+{
+    Memory *mem = &w->block->mem;
+    uint64_t in_space = address;
+    int space = x->space == SPACE_NONE ? mem_space_of(address, &in_space) : x->space;
+    uint32_t pc = (uint32_t)(x - w->prog->code);
+    if (!aligned(w, x, lane, address, size, x->op == OP_MULTIMEM_ST))
+        return 0;
+    Region *r = space == SPACE_GLOBAL ? find(mem, space, in_space, size) : NULL;
+    if (!r || !r->replicas) {
+        report_fault(w, pc, "lane %d (pc %u): '%s' at 0x%llx (%s%s%s): not a multimem address, which the PTX "
+                     "ISA leaves undefined (a lanes-file buffer with \"replicas\" is one)", lane, pc, x->ir->mnemonic,
+                     (unsigned long long)address, r ? "in '" : "", r ? r->name : mem_space_name(space), r ? "'" : "");
+        return 0;
+    }
+    uint64_t offset = in_space - r->base;
+    uint32_t first = (uint32_t)(r - mem->regions);
+    for (unsigned i = 0; i < r->replicas; i++) {
+        Region *copy = &mem->regions[first + i];
+        if (mem->track && !track(mem, copy, offset, size, x->op != OP_MULTIMEM_ST, x->op != OP_MULTIMEM_LD_REDUCE)) {
+            give_up(w);
+            return 0;
+        }
+        data[i] = copy->data + offset;
+        shadow[i] = copy->shadow + offset;
+    }
+    return r->replicas;
 }
 
 uint64_t mem_read_bytes(const uint8_t *p, unsigned size)
@@ -597,7 +633,7 @@ static bool warp_access(Warp *w, const XInstr *x, uint32_t mask, unsigned size)
     if (high_in - low_in > UINT64_MAX - total)
         return false;
     Region *r = find(&w->block->mem, space, low_in, high_in - low_in + total);
-    if (!r || (x->op == OP_ST && (r->space == SPACE_CONST || (r->space == SPACE_PARAM && r->kernel_param))))
+    if (!r || r->replicas || (x->op == OP_ST && (r->space == SPACE_CONST || (r->space == SPACE_PARAM && r->kernel_param))))
         return false;
     /* From a lane's address to its space address (low_in - low: minus the window), to the
      * region's start, to the lane's own copy of a per-thread region. */

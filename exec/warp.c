@@ -192,6 +192,11 @@ static bool execute(Warp *w, const XInstr *x, uint32_t mask, uint32_t run, uint3
         if (w->faulted)
             return false;
         break;
+    case FAM_MULTIMEM:
+        multimem_execute(w, x, run);
+        if (w->faulted)
+            return false;
+        break;
     case FAM_MEMORY:
         mem_execute(w, x, run);
         if (w->faulted)

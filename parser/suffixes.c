@@ -238,6 +238,51 @@ static void check_atomic(Diag *diag, const Module *m, const Instr *in)
         error(diag, in->at, "'%s': .L2::cache_hint is for .global memory", name);
 }
 
+/* multimem.ld_reduce, .st, .red (PTX ISA, multimem): which types each operation takes (and, or,
+ * xor: .b32 .b64; add: .u32 .u64 .s32 and floats; min, max: .u32 .u64 .s32 .s64 and the 16-bit
+ * floats; .red of floats adds, or takes .min/.max of 16-bit floats in a vector, which ptxas 13
+ * accepts beyond the ISA's syntax), floats in 32, 64 or 128 bits in all (.v2/.v4/.v8; .f64
+ * alone), integers alone; .acc::f32 for ld_reduce of 16-bit floats; .weak without a scope. */
+static void check_multimem(Diag *diag, const Instr *in)
+{
+    static const Mod OPS[] = { MOD_ADD, MOD_MIN, MOD_MAX, MOD_AND, MOD_OR, MOD_XOR };
+    static const Mod SCOPE[] = { MOD_CTA, MOD_CLUSTER, MOD_GPU, MOD_SYS };
+    const char *name = in->mnemonic;
+    int type = type_of_instr(in), op = FIRST_OF(in, OPS);
+    bool fp = type_info[type].cls == 'f', half16 = is_half(type), narrow = fp && !half16 && type != TYPE_F32 &&
+              type != TYPE_F64;                                   /* e4m3, e5m2 and their packs */
+    unsigned count = vector_count(in), total = count * type_info[type].bits;
+    if (!fp && FIRST_OF(in, VECTORS) != MOD_COUNT)
+        error(diag, in->at, "'%s': a vector is for float types", name);
+    else if (fp && ((type == TYPE_F64 && count > 1) || (total != 32 && total != 64 && total != 128)))
+        error(diag, in->at, "'%s': a float access is 32, 64 or 128 bits in all (.f64 alone): .%s takes %s", name,
+              type_info[type].name, type_info[type].bits == 8 ? ".v4 or .v8" : type_info[type].bits == 16 ?
+              ".v2, .v4 or .v8" : type == TYPE_F64 ? "no vector" : "no vector, .v2 or .v4");
+    bool ok = true;
+    if (op == MOD_AND || op == MOD_OR || op == MOD_XOR)
+        ok = type == TYPE_B32 || type == TYPE_B64;
+    else if (op == MOD_ADD)
+        ok = type == TYPE_U32 || type == TYPE_U64 || type == TYPE_S32 || (fp && !(narrow && in->op == OP_MULTIMEM_RED));
+    else if (op == MOD_MIN || op == MOD_MAX)
+        ok = (type_info[type].cls == 'u' || type_info[type].cls == 's' || half16 || narrow) &&
+             !((narrow || (half16 && count == 1)) && in->op == OP_MULTIMEM_RED);   /* as ptxas 13 */
+    if (!ok)
+        error(diag, in->at, "'%s': .%s does not take .%s (PTX ISA, multimem: and/or/xor .b32 .b64; add .u32 .u64 "
+              ".s32 and floats; min/max .u32 .u64 .s32 .s64 and 16-bit floats, for .red in a vector)", name,
+              mod_name[op], type_info[type].name);
+    if (ir_has_mod(in, MOD_ACC_F32) && (in->op != OP_MULTIMEM_LD_REDUCE || !half16))
+        error(diag, in->at, "'%s': .acc::f32 is for multimem.ld_reduce of .f16, .f16x2, .bf16 and .bf16x2", name);
+    if (ir_has_mod(in, MOD_ACC_F16) && (in->op != OP_MULTIMEM_LD_REDUCE || !narrow))
+        error(diag, in->at, "'%s': .acc::f16 is for multimem.ld_reduce of .e4m3 and .e5m2 types", name);
+    if (ir_has_mod(in, MOD_WEAK) && FIRST_OF(in, SCOPE) != MOD_COUNT)
+        error(diag, in->at, "'%s': .weak takes no scope", name);
+    if (count > 1) {
+        const Operand *data = &in->operands[in->op == OP_MULTIMEM_LD_REDUCE ? 0 : 1];
+        if (in->operand_count == 2 && (data->kind != OPND_VEC || data->count != count))
+            error(diag, data->at, "'%s' takes a vector of %u values here", name, count);
+    }
+}
+
 /* bar, barrier: .red takes .popc with .u32, or .and/.or with .pred; .sync and .arrive neither.
  * An immediate barrier is one of the CTA's 16, an immediate thread count a multiple of the warp
  * size (not 0 for .arrive). */
@@ -650,6 +695,11 @@ void suffixes_check(Diag *diag, const Module *m, const Instr *in)
     case OP_ATOM:
     case OP_RED:
         check_atomic(diag, m, in);
+        break;
+    case OP_MULTIMEM_LD_REDUCE:
+    case OP_MULTIMEM_ST:
+    case OP_MULTIMEM_RED:
+        check_multimem(diag, in);
         break;
     case OP_BAR:
     case OP_BARRIER:

@@ -785,6 +785,24 @@ printf '{"regs": {"a": "0x80000000"}}\n' > "$tmp/quoted.json"
 "$PTXRUN" "$tmp/quoted.ptx" --lanes "$tmp/quoted.json" --json > "$tmp/quoted.out.json" 2>/dev/null
 if grep -q '[^\\]"no borrow' "$tmp/quoted.out.json"; then fail "--json warning quotes unescaped"; else ok; fi
 expect_exit 0 "--json with a quoted warning reads back" "$PTXRUN" "$tmp/quoted.ptx" --lanes "$tmp/quoted.out.json"
+# -- multimem (docs/semantics.md, "Multimem"): a buffer with "replicas" is a multicast object;
+#    multimem.* elsewhere, and ld/st on it, are faults naming the address; bad copies are errors
+printf '.version 8.7\n.target sm_90\n.address_size 64\n.visible .entry k(.param .u64 p)\n{\n.reg .b32 %%r<4>;\n.reg .b64 %%rd<2>;\nld.param.u64 %%rd1, [p];\nmultimem.ld_reduce.add.u32 %%r1, [%%rd1];\nret;\n}\n' > "$tmp/mm.ptx"
+printf '{"block": [1, 1, 1], "buffers": {"x": {"type": "u32", "count": 4}}, "params": {"p": "@x"}}\n' > "$tmp/mm1.json"
+expect_exit 3 "multimem on an ordinary buffer" "$PTXRUN" "$tmp/mm.ptx" --lanes "$tmp/mm1.json"
+grep -qF "'multimem.ld_reduce.add.u32' at 0x" "$tmp/err" && grep -qF "(in 'x'): not a multimem address" "$tmp/err" && ok || fail "multimem fault: no message"
+printf '{"block": [1, 1, 1], "buffers": {"x": {"type": "u32", "data": [1, 2, 3, 4], "replicas": 2}, "x@1": {"type": "u32", "data": [10, 20, 30, 40]}}, "params": {"p": "@x"}}\n' > "$tmp/mm2.json"
+printf '{"regs": {"%%r1": [11]}, "buffers": {"x": [1, 2, 3, 4], "x@1": [10, 20, 30, 40]}}\n' > "$tmp/mm2.expect.json"
+expect_exit 0 "multimem.ld_reduce of two copies" "$PTXRUN" "$tmp/mm.ptx" --lanes "$tmp/mm2.json" --expect "$tmp/mm2.expect.json"
+sed 's/multimem.ld_reduce.add.u32/ld.global.u32/' "$tmp/mm.ptx" > "$tmp/mmld.ptx"
+expect_exit 3 "ld of a multimem address" "$PTXRUN" "$tmp/mmld.ptx" --lanes "$tmp/mm2.json"
+grep -qF "reads 0x100000000000 in 'x', a multimem address: only multimem.* may access it" "$tmp/err" && ok || fail "ld of multimem: no message"
+printf '{"block": [1, 1, 1], "buffers": {"x": {"type": "u32", "count": 4, "replicas": 17}}, "params": {"p": "@x"}}\n' > "$tmp/mm3.json"
+expect_exit 2 "17 replicas" "$PTXRUN" "$tmp/mm.ptx" --lanes "$tmp/mm3.json"
+grep -qF 'buffers.x: "replicas" is a number of copies, 1 to 16' "$tmp/err" && ok || fail "17 replicas: no message"
+printf '{"block": [1, 1, 1], "buffers": {"x": {"type": "u32", "count": 4}, "x@1": {"type": "u32", "data": [1, 2, 3, 4]}}, "params": {"p": "@x"}}\n' > "$tmp/mm4.json"
+expect_exit 2 "a copy of no multicast buffer" "$PTXRUN" "$tmp/mm.ptx" --lanes "$tmp/mm4.json"
+grep -qF "buffers.x@1: no copy of that name, type and size" "$tmp/err" && ok || fail "x@1 alone: no message"
 # -- operand forms ptxas takes (tests/forms): the cases run, ptxas takes them and their
 #    --dump-ir, and the forms ptxrun refuses or rejects say so
 expect_exit 0 "operand form cases" "$PTXRUN" test tests/forms
