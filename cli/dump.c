@@ -41,7 +41,8 @@ static void print_buffers_table(FILE *out, const Block *b)
         if (!r->is_buffer)
             continue;
         uint64_t n = dump_buffer_count(r);
-        fprintf(out, "\nbuffer %s: .%s[%llu]\n", r->name, type_info[r->type].name, (unsigned long long)n);
+        fprintf(out, "\nbuffer %s: .%s[%llu]", r->name, type_info[r->type].name, (unsigned long long)n);
+        fprintf(out, r->replicas ? ", multimem: copy 0 of %u (%s@1 ...: the others)\n" : "\n", r->replicas, r->name);
         bool starred = false;
         previous[0] = '\0';
         size_t element = type_info[r->type].bits / 8, row_bytes = PER_ROW * element;
@@ -106,7 +107,10 @@ static void print_buffers_json(FILE *out, const Block *b)
             continue;
         fputs(first ? "\n    " : ",\n    ", out);
         print_json_string(out, r->name);
-        fprintf(out, ": {\"type\": \"%s\", \"data\": [", type_info[r->type].name);
+        fprintf(out, ": {\"type\": \"%s\", ", type_info[r->type].name);
+        if (r->replicas)
+            fprintf(out, "\"replicas\": %u, ", r->replicas);
+        fputs("\"data\": [", out);
         first = false;
         for (uint64_t i = 0; i < dump_buffer_count(r); i++) {
             uint64_t bits, dbits = dump_buffer_element(r, i, &bits), full = width_mask(type_info[r->type].bits);
@@ -162,9 +166,12 @@ static uint32_t collect_columns(const Block *b, const char *only, Column *cols, 
         if (x->dst_kind == DST_PRED) used[f->regs.len + x->dst] = true;
         if (x->dst_pred != NO_SLOT) used[f->regs.len + x->dst_pred] = true;
         if (x->guard) used[f->regs.len + x->guard_pred] = true;
-        for (unsigned v = 0; v < x->vec_count && v < 4; v++)
+        for (unsigned v = 0; v < x->vec_count && v < VEC_MAX; v++)
             if (x->vec[v] < b->prog.reg_count)
                 used[x->vec[v]] = true;
+        for (unsigned v = 0; v < x->elements; v++)     /* atom.v4 {a, b, c, d}, ... */
+            if (x->dsts[v] < b->prog.reg_count)
+                used[x->dsts[v]] = true;
         if (x->op == OP_CALL && x->target < b->prog.call_count) {    /* results passed in registers */
             const CallSite *site = &b->prog.calls[x->target];
             for (unsigned r = 0; r < site->ret_count; r++)

@@ -199,7 +199,8 @@ bool lanes_lookup(const Block *b, const char *path, const char *section, const c
     return true;
 }
 
-/* "buffers": {"in": {"type": "f32", "data": [...]}, "out": {"type": "u32", "count": 32}} */
+/* "buffers": {"in": {"type": "f32", "data": [...]}, "out": {"type": "u32", "count": 32}}; "replicas":
+ * K makes a multicast object of K copies (regions NAME, NAME@1, ...), "NAME@i" gives copy i's data. */
 static bool load_buffers(Block *b, const char *path, json_t *v, char *err, size_t errlen)
 {
     if (!json_is_object(v)) {
@@ -210,11 +211,21 @@ static bool load_buffers(Block *b, const char *path, json_t *v, char *err, size_
     uint64_t total = 0;
     const char *name;
     json_t *spec;
-    /* Pass 0 checks every buffer and their total; pass 1 allocates and fills them. */
-    for (int pass = 0; pass < 2; pass++)
+    /* Pass 0 checks every buffer and their total; pass 1 allocates and fills them; pass 2 fills
+     * the copies that have data of their own. */
+    for (int pass = 0; pass < 3; pass++)
     json_object_foreach(v, name, spec) {
         json_t *type_v = json_object_get(spec, "type"), *data = json_object_get(spec, "data");
-        json_t *count_v = json_object_get(spec, "count");
+        json_t *count_v = json_object_get(spec, "count"), *replicas_v = json_object_get(spec, "replicas");
+        const char *at = strchr(name, '@');
+        if ((pass == 2) != (at != NULL) && pass)
+            continue;
+        json_int_t replicas = !replicas_v ? 0 : json_is_integer(replicas_v) ? json_integer_value(replicas_v) : -1;
+        if (replicas_v && (at || replicas < 1 || replicas > MEM_MAX_REPLICAS)) {
+            snprintf(err, errlen, "%s: buffers.%s: \"replicas\" is a number of copies, 1 to %d%s", path, name,
+                     MEM_MAX_REPLICAS, at ? ", for a buffer whose name has no '@'" : "");
+            return false;
+        }
         int type = json_is_string(type_v) ? type_lookup(json_string_value(type_v), strlen(json_string_value(type_v)))
                                           : TYPE_COUNT;
         if (!json_is_object(spec) || type == TYPE_COUNT || type == TYPE_PRED || type_info[type].bits % 8 ||
@@ -229,7 +240,7 @@ static bool load_buffers(Block *b, const char *path, json_t *v, char *err, size_
             snprintf(err, errlen, "%s: buffers.%s: give either \"data\": [values] or \"count\": N (1 to 2^26)", path, name);
             return false;
         }
-        if (mem_named(&b->mem, name, SPACE_GLOBAL) || mem_named(&b->mem, name, SPACE_CONST)) {
+        if (!at && (mem_named(&b->mem, name, SPACE_GLOBAL) || mem_named(&b->mem, name, SPACE_CONST))) {
             snprintf(err, errlen, "%s: buffers.%s: the program already has a %s named '%s'", path, name,
                      mem_named(&b->mem, name, SPACE_GLOBAL) ? "global" : ".const variable", name);
             return false;
@@ -241,7 +252,7 @@ static bool load_buffers(Block *b, const char *path, json_t *v, char *err, size_
                      (unsigned long long)(count * size), MAX_BUFFER_BYTES >> 20);
             return false;
         }
-        total += pass == 0 ? count * size : 0;
+        total += pass == 0 ? count * size * (replicas ? (uint64_t)replicas : 1) : 0;
         if (total > MAX_ALL_BUFFER_BYTES) {
             snprintf(err, errlen, "%s: buffers.%s: with it, the buffers need more than the %d MiB they may have together",
                      path, name, MAX_ALL_BUFFER_BYTES >> 20);
@@ -249,10 +260,22 @@ static bool load_buffers(Block *b, const char *path, json_t *v, char *err, size_
         }
         if (pass == 0)
             continue;
-        const char *interned = intern(&b->prog.m->names, name, strlen(name));
-        uint32_t index = mem_add(&b->mem, interned, SPACE_GLOBAL, count * size, 256, type, false, true);
-        Region *r = &b->mem.regions[index];
-        r->is_buffer = true;
+        Region *r = at ? mem_named(&b->mem, name, SPACE_GLOBAL) : NULL;
+        if (at && (!r || !r->is_buffer || r->type != type || r->size != count * size || !data)) {
+            snprintf(err, errlen, "%s: buffers.%s: no copy of that name, type and size (a buffer '%.*s' with "
+                     "\"replicas\" has copies %.*s@1, ...)", path, name, (int)(at - name), name, (int)(at - name), name);
+            return false;
+        }
+        uint32_t first = b->mem.count;
+        for (json_int_t i = 0; !at && i < (replicas ? replicas : 1); i++) {   /* copy i: NAME@i */
+            char copy[256];
+            snprintf(copy, sizeof copy, i ? "%s@%lld" : "%s", name, (long long)i);
+            uint32_t index = mem_add(&b->mem, intern(&b->prog.m->names, copy, strlen(copy)), SPACE_GLOBAL,
+                                     count * size, 256, type, false, true);
+            b->mem.regions[index].is_buffer = true;
+        }
+        r = at ? r : &b->mem.regions[first];
+        r->replicas = (uint16_t)replicas;
         for (size_t i = 0; data && i < count; i++) {
             uint64_t bits, dbits;
             char msg[200];
@@ -264,6 +287,10 @@ static bool load_buffers(Block *b, const char *path, json_t *v, char *err, size_
                 r->data[i * size + k] = (uint8_t)(bits >> (8 * k));
                 r->shadow[i * size + k] = (uint8_t)(dbits >> (8 * k));
             }
+        }
+        for (json_int_t i = 1; i < replicas; i++) {           /* every copy starts as copy 0 */
+            memcpy(r[i].data, r->data, count * size);
+            memcpy(r[i].shadow, r->shadow, count * size);
         }
     }
     return true;
@@ -288,7 +315,7 @@ static bool param_value(Block *b, const char *where, int type, json_t *v, uint64
             return true;
         }
         Region *buf = mem_named(&b->mem, name, SPACE_GLOBAL);
-        if (!buf || !buf->is_buffer) {
+        if (!buf || !buf->is_buffer || strchr(name, '@')) {     /* a multicast copy has no address */
             snprintf(err, errlen, "%s: no buffer named '%s' in \"buffers\"", where, name);
             return false;
         }

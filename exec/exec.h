@@ -33,6 +33,8 @@ typedef struct Region {
     bool per_lane;             /* .local: one copy per lane */
     bool is_buffer;            /* from the lanes file: printed with the output */
     bool kernel_param;         /* read-only */
+    uint16_t replicas;         /* a multicast object (multimem.*): its copies, this region and the
+                                  replicas - 1 regions after it; 0: an ordinary region */
     uint64_t base;             /* address in its space */
     uint64_t size;             /* bytes (per lane for .local) */
     uint8_t *data;
@@ -96,6 +98,9 @@ typedef struct Layout {
     Diag *diag;
 } Layout;
 
+enum { VEC_MAX = 8 };          /* the most elements a vector operand has (.v8) */
+enum { MEM_MAX_REPLICAS = 16 };    /* the most copies a multicast object has */
+
 /* An instruction decoded for execution: every operand is a row of Warp.val (registers,
  * special registers and immediates alike) or a predicate slot. */
 typedef struct XInstr {
@@ -112,6 +117,8 @@ typedef struct XInstr {
     uint8_t rounding;          /* a Mod among rn rz rm rp, or 0 */
     bool ftz, sat, clamp, wide, hi;
     bool relu;                 /* min/max.relu, fma.relu, cvt.relu: negative results become 0 */
+    bool oob;                  /* fma.oob: an operand that is the OOB-NaN gives +0 */
+    bool acc_f32;              /* multimem.ld_reduce.acc::f32: halves summed in f32 */
     bool satfinite;            /* cvt.satfinite: beyond the largest finite value, that value */
     bool narrow;               /* cvt into or out of a packed, tf32 or fp8 format, or .relu/.satfinite */
     bool nan_out;              /* min/max.NaN: a NaN operand gives NaN */
@@ -141,9 +148,12 @@ typedef struct XInstr {
                                   adjust_bits, before the instruction runs (0: none) */
     uint32_t adjust_row, adjust_from;
     int64_t adjust_by;
-    uint8_t vec_count;         /* ld/st: registers moved (1, or the .v2/.v4 count) */
+    uint8_t vec_count;         /* ld/st: registers moved (1, or the .v2/.v4 count); atom/red: b (and
+                                  .cas's c), or b's elements */
     uint8_t dst_bits;          /* ld: width of the destination register */
-    uint32_t vec[4];           /* ld: destination rows; st: source rows (NO_SLOT for '_') */
+    uint32_t vec[VEC_MAX];     /* ld: destination rows; st: source rows (NO_SLOT for '_'); atom/red: b */
+    uint8_t elements;          /* atom, red, multimem: elements of a .v2/.v4/.v8 vector (1: a scalar) */
+    uint32_t dsts[VEC_MAX];    /* atom, multimem.ld_reduce of a vector: d's elements (NO_SLOT: '_' or none) */
     int64_t offset;            /* ld/st: [base + offset] */
     uint8_t addr_bits;         /* ld/st/atom/red: the base register's width; [base + offset] wraps in it */
     uint8_t barrier;           /* bar, barrier: BARRIER_SYNC, _ARRIVE or _RED */
@@ -893,7 +903,31 @@ const uint8_t *mem_peek(Memory *mem, uint32_t thread, uint64_t generic, uint64_t
 uint64_t mem_generic(int space, uint64_t address);
 const char *mem_space_name(int space);          /* ".global", ..., "generic" */
 void mem_execute(Warp *w, const XInstr *x, uint32_t mask);     /* ld, st, cvta */
-void mem_atomic(Warp *w, const XInstr *x, uint32_t mask);      /* atom, red: lane by lane, lowest first */
+/* For atomic.c and multimem.c: the checks and bytes of one lane's access. */
+bool mem_address_defined(Warp *w, const XInstr *x, uint32_t mask, uint32_t pc);   /* else a fault */
+uint64_t mem_lane_address(const Warp *w, const XInstr *x, int lane);   /* [base + offset] */
+int mem_space_of(uint64_t generic, uint64_t *address);      /* a generic address's space and address in it */
+/* The size bytes at address (aligned to size, in one region, writable if store) and their
+ * shadow; NULL after a fault. */
+uint8_t *mem_locate(Warp *w, const XInstr *x, int lane, uint64_t address, unsigned size, bool store,
+                    uint8_t **shadow);
+/* For multimem.*: the size bytes at lane's multimem address in each copy of the multicast
+ * object (data[i], shadow[i]); how many copies, or 0 after a fault (not a multimem address). */
+unsigned mem_locate_copies(Warp *w, const XInstr *x, int lane, uint64_t address, unsigned size, uint8_t **data,
+                           uint8_t **shadow);
+uint64_t mem_read_bytes(const uint8_t *p, unsigned size);   /* little-endian */
+void mem_write_bytes(uint8_t *p, uint64_t v, unsigned size);
+
+/* atomic.c: atom, red (scalars and .v2/.v4/.v8 vectors): lane by lane, lowest first. */
+void atomic_execute(Warp *w, const XInstr *x, uint32_t mask);
+/* old updated with b (c: .cas's); ftz: an f32 add flushes subnormals; *nan_choice set when a
+ * .min/.max of halves meets a NaN. Then the new value's defined bits. */
+uint64_t atomic_update(const XInstr *x, uint64_t old, uint64_t b, uint64_t c, bool ftz, bool *nan_choice);
+uint64_t atomic_defined_bits(const XInstr *x, uint64_t old, uint64_t old_bits, uint64_t b, uint64_t b_bits,
+                             uint64_t c_bits);
+
+/* multimem.c: multimem.ld_reduce, .st, .red on the copies of a multicast object. */
+void multimem_execute(Warp *w, const XInstr *x, uint32_t mask);
 GridTrack *mem_track_new(const Memory *mem);     /* for every .global region of mem, nobody yet */
 void mem_track_free(GridTrack *t);
 

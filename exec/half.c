@@ -256,7 +256,14 @@ static unsigned flags_of(const XInstr *x)
            (x->nan_out ? HALF_NAN : 0) | (x->xorsign_abs ? HALF_XORSIGN : 0);
 }
 
-/* add sub mul fma neg abs min max on f16, bf16, f16x2, bf16x2. */
+static const char warn_oob_nan[] =
+    "fma.oob with a NaN operand: +0 if it is the OOB-NaN, whose bits the PTX ISA does not give, else "
+    "NaN; ptxrun leaves that half undefined";
+
+/* add sub mul fma neg abs min max on f16, bf16, f16x2, bf16x2. fma.oob (PTX ISA: +0 where an
+ * operand is the OOB-NaN that tensor loads fill out-of-bounds elements with, tested per half):
+ * a half with a NaN operand is left undefined, as nothing here says which NaN that is; with
+ * .sat it is +0 either way (a NaN result saturates to +0). */
 static void arithmetic(Warp *w, const XInstr *x, uint32_t mask)
 {
     unsigned halves = packed(x->type) ? 2 : 1, flags = flags_of(x);
@@ -268,16 +275,27 @@ static void arithmetic(Warp *w, const XInstr *x, uint32_t mask)
     uint32_t defined = mask;
     for (unsigned i = 0; i < x->src_count; i++)
         defined &= w->defined[x->src[i]];
+    uint32_t oob_lanes = 0;
     for (int l = 0; l < WARP_SIZE; l++) {
         if (!(mask >> l & 1))
             continue;
         r[l] = 0;
-        for (unsigned h = 0; h < halves; h++)
-            r[l] |= (uint64_t)half_op(op, x->type, flags, (uint32_t)(a[l] >> (16 * h)), (uint32_t)(b[l] >> (16 * h)),
-                                      (uint32_t)(c[l] >> (16 * h))) << (16 * h);
-        if (!(defined >> l & 1))
-            dbits[l] = defined_halves(w, x, l, halves);
+        uint64_t unknown = 0;
+        for (unsigned h = 0; h < halves; h++) {
+            uint32_t ha = (uint32_t)(a[l] >> (16 * h)) & 0xffff, hb = (uint32_t)(b[l] >> (16 * h)) & 0xffff;
+            uint32_t hc = (uint32_t)(c[l] >> (16 * h)) & 0xffff;
+            r[l] |= (uint64_t)half_op(op, x->type, flags, ha, hb, hc) << (16 * h);
+            if (x->oob && !x->sat && (half_is_nan(ha, x->type) || half_is_nan(hb, x->type) || half_is_nan(hc, x->type)))
+                unknown |= 0xffffull << (16 * h);
+        }
+        if (!(defined >> l & 1) || unknown) {
+            dbits[l] = (defined >> l & 1 ? ~0ull : defined_halves(w, x, l, halves)) & ~unknown;
+            oob_lanes |= unknown && (defined >> l & 1) ? 1u << l : 0;
+            defined &= ~(1u << l);
+        }
     }
+    if (oob_lanes)
+        report_warn(w, (uint32_t)(x - w->prog->code), oob_lanes, warn_oob_nan);
     if (x->dst_kind != DST_VALUE)
         return;
     for (int l = 0; l < WARP_SIZE; l++)

@@ -60,9 +60,9 @@ static void check_variant(Loader *ld, const Instr *in, const XInstr *x)
                       in->op == OP_SELP || in->op == OP_TEX;   /* tex .f16 .f16x2: rounded (texture.c) */
     /* Half, packed and narrow floats (f16, f16x2, bf16x2, tf32, ...) are moved and converted,
      * never computed as a wider type. */
-    bool half_atomic_add = (in->op == OP_ATOM || in->op == OP_RED) && x->mode == MOD_ADD &&
-                           (x->type == TYPE_F16 || x->type == TYPE_F16X2 || x->type == TYPE_BF16 ||
-                            x->type == TYPE_BF16X2);   /* add.noftz: each half on its own (mem.c) */
+    /* atom, red, multimem of halves: add, min, max of each half on its own (atomic.c, multimem.c) */
+    bool half_atomic_add = (in->op == OP_ATOM || in->op == OP_RED || x->family == FAM_MULTIMEM) &&
+                           half_type(x->type);
     bool half_arith = half_type(x->type) && ((x->family == FAM_ALU && in->op != OP_SELP) ||
                                              in->op == OP_EX2 || in->op == OP_TANH);   /* half.c, approx.c */
     bool half_float = x->cls == 'f' && x->type != TYPE_F32 && x->type != TYPE_F64 && !moves_bits &&
@@ -139,17 +139,65 @@ static void load_barrier(Loader *ld, const Instr *in, XInstr *x)
     }
 }
 
+/* The elements of a vector operand {r, s, ...} into rows: a destination's registers ('_': NO_SLOT),
+ * or a source's registers and immediates. */
+static void load_elements(Loader *ld, const Instr *in, const Operand *o, XInstr *x, uint32_t *rows, unsigned n,
+                          bool dest)
+{
+    if (o->kind != OPND_VEC || o->count != n) {
+        operand_cannot(ld, in, "a vector operand whose size does not match");
+        return;
+    }
+    for (unsigned i = 0; i < n; i++) {
+        const Operand *e = &o->u.group.elems[i];
+        if (dest && e->kind == OPND_SINK)
+            rows[i] = NO_SLOT;
+        else if (dest && e->kind == OPND_REG)
+            rows[i] = ld->cur->row_base + e->u.slot;
+        else if (!dest)
+            rows[i] = operand_source(ld, in, e, x->type, x, 1);
+        else
+            operand_cannot(ld, in, "this destination");
+    }
+}
+
 /* atom d, [a], b{, c} / red [a], b, as the checker decoded them (a .cas's c, or a cache policy
- * that changes nothing here): the old value to d, the address, then b (and c) in vec. */
+ * that changes nothing here): the old value to d, the address, then b (and c) in vec. A vector
+ * (.v2, .v4, .v8): d's elements in dsts, b's in vec. */
 static void load_atomic(Loader *ld, const Instr *in, XInstr *x)
 {
     unsigned first = in->op == OP_ATOM, values = x->mode == MOD_CAS ? 2 : 1;
+    x->elements = x->vec_count ? x->vec_count : 1;
+    if (x->elements > 1) {
+        if (first)
+            load_elements(ld, in, &in->operands[0], x, x->dsts, x->elements, true);
+        operand_address(ld, in, &in->operands[first], x);
+        load_elements(ld, in, &in->operands[first + 1], x, x->vec, x->elements, false);
+        return;
+    }
     if (first)
         operand_destination(ld, in, &in->operands[0], x);
     operand_address(ld, in, &in->operands[first], x);
     for (unsigned i = 0; i < values; i++)
         x->vec[i] = operand_source(ld, in, &in->operands[first + 1 + i], x->type, x, 1 + i);
     x->vec_count = (uint8_t)values;
+}
+
+/* multimem.ld_reduce d, [a] / multimem.st [a], b / multimem.red [a], b: d (or its elements in
+ * dsts), the address, b (or its elements) in vec. */
+static void load_multimem(Loader *ld, const Instr *in, XInstr *x)
+{
+    bool load = in->op == OP_MULTIMEM_LD_REDUCE;
+    const Operand *data = &in->operands[load ? 0 : 1];
+    x->elements = x->vec_count ? x->vec_count : 1;
+    x->vec_count = load ? 0 : x->elements;
+    operand_address(ld, in, &in->operands[load ? 1 : 0], x);
+    if (x->elements > 1)
+        load_elements(ld, in, data, x, load ? x->dsts : x->vec, x->elements, load);
+    else if (load)
+        operand_destination(ld, in, data, x);
+    else
+        x->vec[0] = operand_source(ld, in, data, x->type, x, 1);
 }
 
 /* ld d, [a] / st [a], b (a cache policy after them changes nothing here) / cvta d, a /
@@ -200,6 +248,8 @@ static void load_instr(Loader *ld, const Instr *in, XInstr *x)
     x->bits = (uint8_t)(x->type == TYPE_PRED ? 1 : type_info[x->type].bits);
     x->cls = (uint8_t)type_info[x->type].cls;
     x->dst_pred = NO_SLOT;
+    for (unsigned i = 0; i < VEC_MAX; i++)
+        x->dsts[i] = NO_SLOT;
     x->guard = in->guard_kind;
     x->guard_pred = ld->cur->pred_base + in->guard_slot;
     x->owner = ld->cur->fn;
@@ -215,6 +265,8 @@ static void load_instr(Loader *ld, const Instr *in, XInstr *x)
         case MOD_RNI: case MOD_RZI: case MOD_RMI: case MOD_RPI: x->rounding = (uint8_t)mod; break;
         case MOD_FTZ: x->ftz = true; break;
         case MOD_RELU: x->relu = true; break;
+        case MOD_OOB: x->oob = true; break;
+        case MOD_ACC_F32: x->acc_f32 = true; break;
         case MOD_SATFINITE: x->satfinite = true; break;
         case MOD_RNA: x->rounding = (uint8_t)mod; break;
         case MOD_NAN_: x->nan_out = true; break;
@@ -280,6 +332,9 @@ static void load_instr(Loader *ld, const Instr *in, XInstr *x)
         return;                                    /* nothing to order or to hint: no operand is read */
     case FAM_ATOMIC:
         load_atomic(ld, in, x);
+        return;
+    case FAM_MULTIMEM:
+        load_multimem(ld, in, x);
         return;
     case FAM_MEMORY:
         load_memory(ld, in, x);

@@ -4,8 +4,8 @@
  * shadow byte saying whether it is defined, so an undefined register stored and loaded again
  * stays undefined. ld/st/cvta, ldu, isspacep and discard execute here; an access outside every
  * region, misaligned, to an undefined address or to read-only memory is a fault naming lane,
- * line, address and the nearest region. Requires: lower.c (XInstr), report.c (faults), convert.c
- * (float formats for atom.add), vbits.c (atomics' defined bits). */
+ * line, address and the nearest region; atomic.c and multimem.c reach memory through the same
+ * checks (mem_locate). Requires: lower.c (XInstr), report.c (faults). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -208,7 +208,7 @@ uint64_t mem_generic(int space, uint64_t address)
 }
 
 /* Splits a generic address into a space and an address in it. */
-static int from_generic(uint64_t generic, uint64_t *address)
+int mem_space_of(uint64_t generic, uint64_t *address)
 {
     static const int spaces[] = { SPACE_SHARED, SPACE_LOCAL, SPACE_CONST, SPACE_PARAM };
     for (size_t i = 0; i < COUNT_OF(spaces); i++) {
@@ -244,7 +244,7 @@ static Region *find(Memory *mem, int space, uint64_t address, uint64_t size)
 const uint8_t *mem_peek(Memory *mem, uint32_t thread, uint64_t generic, uint64_t *available, const uint8_t **shadow)
 {
     uint64_t address;
-    int space = from_generic(generic, &address);
+    int space = mem_space_of(generic, &address);
     Region *r = find(mem, space, address, 1);
     if (!r)
         return NULL;
@@ -367,14 +367,14 @@ static void give_up(Warp *w)
 }
 
 /* The bytes of lane's access, after every check; NULL after a fault. */
-static uint8_t *locate(Warp *w, const XInstr *x, int lane, uint64_t address, unsigned size, bool store,
+uint8_t *mem_locate(Warp *w, const XInstr *x, int lane, uint64_t address, unsigned size, bool store,
                        uint8_t **shadow)
 {
     Memory *mem = &w->block->mem;
     int space = x->space;
     uint64_t in_space = address;
     if (space == SPACE_NONE)
-        space = from_generic(address, &in_space);
+        space = mem_space_of(address, &in_space);
     uint32_t pc = (uint32_t)(x - w->prog->code);
     if (!aligned(w, x, lane, address, size, store))
         return NULL;
@@ -384,6 +384,12 @@ static uint8_t *locate(Warp *w, const XInstr *x, int lane, uint64_t address, uns
         describe_nearest(mem, space, in_space, near, sizeof near);
         report_fault(w, pc, "lane %d (pc %u): '%s' %s %u bytes at 0x%llx (%s), outside every region%s", lane, pc,
                    x->ir->mnemonic, store ? "writes" : "reads", size, (unsigned long long)address, mem_space_name(space), near);
+        return NULL;
+    }
+    if (r->replicas) {
+        report_fault(w, pc, "lane %d (pc %u): '%s' %s 0x%llx in '%s', a multimem address: only multimem.* may "
+                     "access it (the PTX ISA leaves anything else undefined)", lane, pc, x->ir->mnemonic,
+                     store ? "writes" : "reads", (unsigned long long)address, r->name);
         return NULL;
     }
     if (store && (r->space == SPACE_CONST || (r->space == SPACE_PARAM && r->kernel_param))) {
@@ -402,7 +408,37 @@ static uint8_t *locate(Warp *w, const XInstr *x, int lane, uint64_t address, uns
     return r->data + offset;
 }
 
-static uint64_t read_bytes(const uint8_t *p, unsigned size)
+unsigned mem_locate_copies(Warp *w, const XInstr *x, int lane, uint64_t address, unsigned size, uint8_t **data,
+                           uint8_t **shadow)
+{
+    Memory *mem = &w->block->mem;
+    uint64_t in_space = address;
+    int space = x->space == SPACE_NONE ? mem_space_of(address, &in_space) : x->space;
+    uint32_t pc = (uint32_t)(x - w->prog->code);
+    if (!aligned(w, x, lane, address, size, x->op == OP_MULTIMEM_ST))
+        return 0;
+    Region *r = space == SPACE_GLOBAL ? find(mem, space, in_space, size) : NULL;
+    if (!r || !r->replicas) {
+        report_fault(w, pc, "lane %d (pc %u): '%s' at 0x%llx (%s%s%s): not a multimem address, which the PTX "
+                     "ISA leaves undefined (a lanes-file buffer with \"replicas\" is one)", lane, pc, x->ir->mnemonic,
+                     (unsigned long long)address, r ? "in '" : "", r ? r->name : mem_space_name(space), r ? "'" : "");
+        return 0;
+    }
+    uint64_t offset = in_space - r->base;
+    uint32_t first = (uint32_t)(r - mem->regions);
+    for (unsigned i = 0; i < r->replicas; i++) {
+        Region *copy = &mem->regions[first + i];
+        if (mem->track && !track(mem, copy, offset, size, x->op != OP_MULTIMEM_ST, x->op != OP_MULTIMEM_LD_REDUCE)) {
+            give_up(w);
+            return 0;
+        }
+        data[i] = copy->data + offset;
+        shadow[i] = copy->shadow + offset;
+    }
+    return r->replicas;
+}
+
+uint64_t mem_read_bytes(const uint8_t *p, unsigned size)
 {
     uint64_t v = 0;
     for (unsigned i = 0; i < size; i++)
@@ -410,7 +446,7 @@ static uint64_t read_bytes(const uint8_t *p, unsigned size)
     return v;
 }
 
-static void write_bytes(uint8_t *p, uint64_t v, unsigned size)
+void mem_write_bytes(uint8_t *p, uint64_t v, unsigned size)
 {
     for (unsigned i = 0; i < size; i++)
         p[i] = (uint8_t)(v >> (8 * i));
@@ -431,7 +467,7 @@ static uint64_t loaded_dbits(uint64_t s, unsigned size, bool sign)
 /* The lane's address [base + offset], formed in the width of the base register: with a 32-bit
  * register the sum wraps in 32 bits (nvcc folds negative offsets into 32-bit .shared addresses:
  * [%r3+68] with %r3 = buf - 64). */
-static uint64_t lane_address(const Warp *w, const XInstr *x, int lane)
+uint64_t mem_lane_address(const Warp *w, const XInstr *x, int lane)
 {
     return (w->val[x->src[0]][lane] + (uint64_t)x->offset) & width_mask(x->addr_bits ? x->addr_bits : 64);
 }
@@ -460,7 +496,7 @@ static inline uint64_t load_word(const uint8_t *p, unsigned size)
     default: break;
     }
 #endif
-    return read_bytes(p, size);
+    return mem_read_bytes(p, size);
 }
 
 static inline void store_word(uint8_t *p, uint64_t v, unsigned size)
@@ -477,7 +513,7 @@ static inline void store_word(uint8_t *p, uint64_t v, unsigned size)
     default: break;
     }
 #endif
-    write_bytes(p, v, size);
+    mem_write_bytes(p, v, size);
 }
 
 
@@ -589,15 +625,15 @@ static bool warp_access(Warp *w, const XInstr *x, uint32_t mask, unsigned size)
     int space = x->space;
     uint64_t low_in = low, high_in = high;
     if (space == SPACE_NONE) {
-        space = from_generic(low, &low_in);
+        space = mem_space_of(low, &low_in);
         /* Both ends in one window put every lane in it; global addresses lie below every window. */
-        if (from_generic(high, &high_in) != space || (space == SPACE_GLOBAL && high >= MEM_SHARED_WINDOW))
+        if (mem_space_of(high, &high_in) != space || (space == SPACE_GLOBAL && high >= MEM_SHARED_WINDOW))
             return false;
     }
     if (high_in - low_in > UINT64_MAX - total)
         return false;
     Region *r = find(&w->block->mem, space, low_in, high_in - low_in + total);
-    if (!r || (x->op == OP_ST && (r->space == SPACE_CONST || (r->space == SPACE_PARAM && r->kernel_param))))
+    if (!r || r->replicas || (x->op == OP_ST && (r->space == SPACE_CONST || (r->space == SPACE_PARAM && r->kernel_param))))
         return false;
     /* From a lane's address to its space address (low_in - low: minus the window), to the
      * region's start, to the lane's own copy of a per-thread region. */
@@ -621,7 +657,7 @@ static bool warp_access(Warp *w, const XInstr *x, uint32_t mask, unsigned size)
 }
 
 /* An access through an undefined address is a fault: false after reporting it. */
-static bool address_defined(Warp *w, const XInstr *x, uint32_t mask, uint32_t pc)
+bool mem_address_defined(Warp *w, const XInstr *x, uint32_t mask, uint32_t pc)
 {
     uint32_t undefined = mask & ~w->defined[x->src[0]];
     if (undefined)
@@ -635,7 +671,7 @@ static void memory_access(Warp *w, const XInstr *x, uint32_t mask)
     unsigned size = (unsigned)(x->bits + 7) / 8;
     bool store = x->op == OP_ST;
     uint32_t pc = (uint32_t)(x - w->prog->code);
-    if (!address_defined(w, x, mask, pc))
+    if (!mem_address_defined(w, x, mask, pc))
         return;
     if (warp_access(w, x, mask, size))
         return;
@@ -643,28 +679,28 @@ static void memory_access(Warp *w, const XInstr *x, uint32_t mask)
     bool sign = x->cls == 's';
     for (uint32_t k = mask; k; k &= k - 1) {
         int l = __builtin_ctz(k);
-        uint64_t address = lane_address(w, x, l);
+        uint64_t address = mem_lane_address(w, x, l);
         if (x->vec_count > 1 && !aligned(w, x, l, address, size * x->vec_count, store))
             return;
         for (unsigned e = 0; e < x->vec_count; e++) {
             uint8_t *shadow;
-            uint8_t *p = locate(w, x, l, address + e * size, size, store, &shadow);
+            uint8_t *p = mem_locate(w, x, l, address + e * size, size, store, &shadow);
             if (!p)
                 return;
             uint32_t row = x->vec[e];
             if (row == NO_SLOT)
                 continue;                    /* '_' in a vector */
             if (store) {
-                write_bytes(p, w->val[row][l], size);
-                write_bytes(shadow, warp_dbits(w, row, l), size);
+                mem_write_bytes(p, w->val[row][l], size);
+                mem_write_bytes(shadow, warp_dbits(w, row, l), size);
             } else {
-                uint64_t v = read_bytes(p, size);
+                uint64_t v = mem_read_bytes(p, size);
                 if (sign && size < 8) {
                     unsigned shift = 64 - 8 * size;
                     v = (uint64_t)((int64_t)(v << shift) >> shift);
                 }
                 w->val[row][l] = v & width_mask(x->dst_bits);
-                warp_define_bits(w, row, l, loaded_dbits(read_bytes(shadow, size), size, sign && size < 8), x->dst_bits);
+                warp_define_bits(w, row, l, loaded_dbits(mem_read_bytes(shadow, size), size, sign && size < 8), x->dst_bits);
             }
         }
     }
@@ -693,7 +729,7 @@ static void space_test(Warp *w, const XInstr *x, uint32_t mask)
     for (uint32_t k = mask; k; k &= k - 1) {
         int l = __builtin_ctz(k);
         uint64_t in_space;
-        int space = from_generic(a[l], &in_space);
+        int space = mem_space_of(a[l], &in_space);
         bool in = x->space == SPACE_GLOBAL ? space != SPACE_SHARED && space != SPACE_LOCAL && space != SPACE_CONST
                                            : space == x->space;
         yes |= (uint32_t)in << l;
@@ -709,8 +745,8 @@ static bool global_only(Warp *w, const XInstr *x, uint32_t mask)
         return true;
     for (uint32_t k = mask; k; k &= k - 1) {
         int l = __builtin_ctz(k);
-        uint64_t address = lane_address(w, x, l), in_space;
-        int space = from_generic(address, &in_space);
+        uint64_t address = mem_lane_address(w, x, l), in_space;
+        int space = mem_space_of(address, &in_space);
         if (space != SPACE_GLOBAL && space != SPACE_PARAM) {
             uint32_t pc = (uint32_t)(x - w->prog->code);
             report_fault(w, pc, "lane %d (pc %u): '%s' of a %s address (0x%llx): it reaches .global memory only", l, pc,
@@ -729,7 +765,7 @@ static void discard(Warp *w, const XInstr *x, uint32_t mask)
     for (uint32_t k = mask; k; k &= k - 1) {
         int l = __builtin_ctz(k);
         uint8_t *shadow;
-        if (!locate(w, x, l, lane_address(w, x, l), DISCARD_BYTES, true, &shadow))
+        if (!mem_locate(w, x, l, mem_lane_address(w, x, l), DISCARD_BYTES, true, &shadow))
             return;
         memset(shadow, 0, DISCARD_BYTES);
     }
@@ -747,7 +783,7 @@ void mem_execute(Warp *w, const XInstr *x, uint32_t mask)
         break;
     case OP_LDU:
     case OP_DISCARD:
-        if (!address_defined(w, x, mask, pc) || !global_only(w, x, mask))
+        if (!mem_address_defined(w, x, mask, pc) || !global_only(w, x, mask))
             break;
         if (x->op == OP_DISCARD)
             discard(w, x, mask);
@@ -756,111 +792,5 @@ void mem_execute(Warp *w, const XInstr *x, uint32_t mask)
         break;
     default:
         memory_access(w, x, mask);
-    }
-}
-
-/* add.noftz of f16, bf16 or a packed pair of them: each 16-bit half on its own, as add.rn
- * (half.c): rounded once to nearest even, subnormals kept, a NaN result the canonical 0x7fff. */
-static uint64_t half_add(int type, uint64_t old, uint64_t b)
-{
-    int half = type == TYPE_F16 || type == TYPE_F16X2 ? TYPE_F16 : TYPE_BF16;
-    unsigned bits = type_info[type].bits;
-    uint64_t r = 0;
-    for (unsigned i = 0; i < bits; i += 16)
-        r |= (uint64_t)half_op(OP_ADD, half, 0, (uint32_t)(old >> i), (uint32_t)(b >> i), 0) << i;
-    return r;
-}
-
-/* One atomic update of old with b (and c for cas); returns the new value. ftz: an f32 add
- * flushes subnormal inputs and result to zero of the same sign, as atom/red.add.f32 on global
- * memory does (PTX ISA); on shared memory it keeps them. */
-static uint64_t atomic_update(const XInstr *x, uint64_t old, uint64_t b, uint64_t c, bool ftz)
-{
-    unsigned bits = x->bits;
-    uint64_t m = width_mask(bits);
-    bool is_signed = x->cls == 's';
-    int64_t so = (int64_t)(old << (64 - bits)) >> (64 - bits), sb = (int64_t)(b << (64 - bits)) >> (64 - bits);
-    if (x->cls == 'f') {                      /* add.f32, add.f64, add.noftz of halves */
-        if (x->type != TYPE_F32 && x->type != TYPE_F64)
-            return half_add(x->type, old, b);
-        if (bits == 32)                       /* in double, rounded to f32: as if rounded once */
-            return float_to_bits(float_from_bits(old, 32, ftz) + float_from_bits(b, 32, ftz), 32, ftz);
-        double dof, dbf;
-        memcpy(&dof, &old, 8);
-        memcpy(&dbf, &b, 8);
-        double r = dof + dbf;
-        uint64_t br;
-        memcpy(&br, &r, 8);
-        return r != r ? 0x7fffffffffffffffull : br;
-    }
-    switch (x->mode) {
-    case MOD_ADD: return (old + b) & m;
-    case MOD_AND: return old & b & m;
-    case MOD_OR: return (old | b) & m;
-    case MOD_XOR: return (old ^ b) & m;
-    case MOD_EXCH: return b & m;
-    case MOD_CAS: return (old & m) == (b & m) ? c & m : old;
-    case MOD_MIN: return is_signed ? (sb < so ? b : old) & m : ((b & m) < (old & m) ? b : old) & m;
-    case MOD_MAX: return is_signed ? (sb > so ? b : old) & m : ((b & m) > (old & m) ? b : old) & m;
-    case MOD_INC: return (old & m) >= (b & m) ? 0 : (old + 1) & m;
-    case MOD_DEC: return ((old & m) == 0 || (old & m) > (b & m)) ? b & m : (old - 1) & m;
-    default: BUG("atomic %d", x->mode);
-    }
-}
-
-/* The defined bits of an atomic's new value (docs/semantics.md, "Undefined values"): and, or
- * and xor bit by bit as their ALU forms (cooperative groups' barriers in the reserved .shared
- * bytes clear and set single bits of words whose other bits are undefined); exch b's; the
- * others every bit when every input bit is defined, else none. */
-static uint64_t atomic_defined_bits(const XInstr *x, uint64_t old, uint64_t old_bits, uint64_t b, uint64_t b_bits,
-                                    uint64_t c_bits)
-{
-    uint64_t m = width_mask(x->bits);
-    if (x->cls != 'f') {
-        switch (x->mode) {
-        case MOD_AND: return vbits_binary(KOP_AND, old, old_bits, b, b_bits, x->bits);
-        case MOD_OR: return vbits_binary(KOP_OR, old, old_bits, b, b_bits, x->bits);
-        case MOD_XOR: return vbits_binary(KOP_XOR, old, old_bits, b, b_bits, x->bits);
-        case MOD_EXCH: return b_bits & m;
-        default: break;
-        }
-    }
-    return (old_bits & m) == m && (b_bits & m) == m && (c_bits & m) == m ? m : 0;
-}
-
-/* atom/red: each lane's read-modify-write in turn, lowest lane first (ptxrun's order; the
- * GPU's is unspecified, so the final memory value is the same and atom's d follows it). */
-void mem_atomic(Warp *w, const XInstr *x, uint32_t mask)
-{
-    unsigned size = x->bits / 8;
-    uint32_t pc = (uint32_t)(x - w->prog->code);
-    if (!address_defined(w, x, mask, pc))
-        return;
-    for (uint32_t k = mask; k; k &= k - 1) {
-        int l = __builtin_ctz(k);
-        uint8_t *shadow;
-        uint64_t address = lane_address(w, x, l), in_space;
-        int space = x->space == SPACE_NONE ? from_generic(address, &in_space) : x->space;
-        if (space != SPACE_GLOBAL && space != SPACE_SHARED) {
-            report_fault(w, pc, "lane %d (pc %u): '%s' on a %s address (0x%llx): atomics are defined on .global and "
-                       ".shared memory only", l, pc, x->ir->mnemonic, mem_space_name(space), (unsigned long long)address);
-            return;
-        }
-        uint8_t *p = locate(w, x, l, address, size, true, &shadow);
-        if (!p)
-            return;
-        if (x->bits == 128) {                /* atom.cas/.exch.b128 (atom128.c) */
-            atom128_lane(w, x, l, p, shadow);
-            continue;
-        }
-        uint64_t old = read_bytes(p, size), old_bits = read_bytes(shadow, size);
-        uint64_t b = w->val[x->vec[0]][l], c = x->vec_count > 1 ? w->val[x->vec[1]][l] : 0;
-        uint64_t b_bits = warp_dbits(w, x->vec[0], l), c_bits = x->vec_count > 1 ? warp_dbits(w, x->vec[1], l) : ~0ull;
-        write_bytes(p, atomic_update(x, old, b, c, space == SPACE_GLOBAL), size);
-        write_bytes(shadow, atomic_defined_bits(x, old, old_bits, b, b_bits, c_bits), size);
-        if (x->dst_kind == DST_VALUE) {
-            w->val[x->dst][l] = old;
-            warp_define_bits(w, x->dst, l, old_bits, x->bits);
-        }
     }
 }

@@ -45,6 +45,14 @@ static unsigned written_by(const Warp *w, const XInstr *x, Written out[6])
             }
         return n;
     }
+    if (x->elements > 1 && x->dsts[0] != NO_SLOT) {   /* atom.v4 {a, b, c, d}, multimem.ld_reduce.v4 */
+        for (unsigned i = 0; i < x->elements && n < 4; i++)
+            if (x->dsts[i] != NO_SLOT && x->dsts[i] >= f->row_base && x->dsts[i] - f->row_base < f->fn->regs.len) {
+                const Register *r = &f->fn->regs.data[x->dsts[i] - f->row_base];
+                out[n++] = (Written){ r->name, x->dsts[i], false, r->type };
+            }
+        return n;
+    }
     if (x->dst_kind == DST_VALUE && x->dst >= f->row_base && x->dst - f->row_base < f->fn->regs.len) {
         const Register *r = &f->fn->regs.data[x->dst - f->row_base];
         out[n++] = (Written){ r->name, x->dst, false, r->type };

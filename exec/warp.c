@@ -188,7 +188,12 @@ static bool execute(Warp *w, const XInstr *x, uint32_t mask, uint32_t run, uint3
             return false;
         break;
     case FAM_ATOMIC:
-        mem_atomic(w, x, run);
+        atomic_execute(w, x, run);
+        if (w->faulted)
+            return false;
+        break;
+    case FAM_MULTIMEM:
+        multimem_execute(w, x, run);
         if (w->faulted)
             return false;
         break;
@@ -252,6 +257,9 @@ static bool execute(Warp *w, const XInstr *x, uint32_t mask, uint32_t run, uint3
         for (unsigned i = 0; parts && i < x->vec_count; i++)     /* mov {a, b}, ld.v2 {a, b}: every part */
             if (x->vec[i] != NO_SLOT)
                 warp_define(w, x->vec[i], undefined, 0);
+        for (unsigned i = 0; i < x->elements; i++)      /* atom.v4 {a, b, c, d}, ... */
+            if (x->dsts[i] != NO_SLOT)
+                warp_define(w, x->dsts[i], undefined, 0);
     }
     return true;
 }

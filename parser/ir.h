@@ -45,7 +45,7 @@ typedef enum {
     FAM_MATHOPS,               /* mathops.c: float division, roots, transcendentals, classes */
     FAM_CONVERT,               /* convert.c: cvt */
     FAM_MEMORY,                /* mem.c: ld, st, cvta */
-    FAM_ATOMIC,                /* mem.c: atom, red */
+    FAM_ATOMIC,                /* atomic.c: atom, red */
     FAM_WARP,                  /* warpops.c: exchanges among the lanes executing together */
     FAM_SYNC,                  /* sync.c: warp-synchronising (.sync) exchanges, warpops.c */
     FAM_BARRIER,               /* barrier.c: CTA barriers */
@@ -57,6 +57,7 @@ typedef enum {
     FAM_STACK,                 /* call.c: stacksave, stackrestore, alloca */
     FAM_SURFACE,               /* surface.c: suld, sust, suq */
     FAM_TEXTURE,               /* texture.c: tex, tld4, txq, istypep */
+    FAM_MULTIMEM,              /* multimem.c: multimem.ld_reduce, .st, .red on a buffer's copies */
     FAM_COUNT
 } Family;
 

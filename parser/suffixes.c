@@ -61,6 +61,9 @@ static const struct {
     { OP_ISSPACEP, MOD_SHARED_CLUSTER, 78, 90 },
     { OP_BAR, MOD_ARRIVE, 20, 20 }, { OP_BAR, MOD_RED, 20, 20 },
     { OP_BAR, MOD_CTA, 78, 0 }, { OP_BARRIER, MOD_CTA, 78, 0 },
+    { OP_FMA, MOD_OOB, 81, 90 },
+    { OP_ATOM, MOD_V2, 81, 90 }, { OP_ATOM, MOD_V4, 81, 90 }, { OP_ATOM, MOD_V8, 81, 90 },
+    { OP_RED, MOD_V2, 81, 90 }, { OP_RED, MOD_V4, 81, 90 }, { OP_RED, MOD_V8, 81, 90 },
 };
 
 static void check_later_suffixes(Diag *diag, const Module *m, const Instr *in)
@@ -183,7 +186,7 @@ static void list_types(char *buf, size_t size, uint64_t types)
 }
 
 /* atom, red: spaces, the types of each operation, .noftz, vectors (PTX ISA atom, red). */
-static void check_atomic(Diag *diag, const Instr *in)
+static void check_atomic(Diag *diag, const Module *m, const Instr *in)
 {
     const char *name = in->mnemonic;
     int op = FIRST_OF(in, ATOMIC_OPS), space = FIRST_OF(in, SPACES), vector = FIRST_OF(in, VECTORS);
@@ -203,6 +206,15 @@ static void check_atomic(Diag *diag, const Instr *in)
         else if (!ok)
             error(diag, in->at, "'%s': the vector atomics are .add of .f32 (.v2, .v4), and .add, .min and .max "
                   "of .f16 and .bf16 (.v2, .v4, .v8) and of .f16x2 and .bf16x2 (.v2, .v4)", name);
+        unsigned count = vector_count(in), first = in->op == OP_ATOM;
+        const unsigned data[2] = { first + 1, 0 };                   /* b, and atom's d */
+        for (unsigned i = 0; i < 1 + first && data[i] < in->operand_count; i++) {
+            const Operand *o = &in->operands[data[i]];
+            if (o->kind != OPND_VEC || o->count != count)
+                error(diag, o->at, "'%s' takes vectors of %u values here", name, count);
+        }
+        if ((in->operand_count == 3u + first) != ir_has_mod(in, MOD_L2_CACHE_HINT))
+            error(diag, in->at, "'%s': a cache policy operand goes with .L2::cache_hint", name);
     } else {
         for (size_t i = 0; i < COUNT_OF(atomic_types); i++) {
             if (atomic_types[i].op != op || (atomic_types[i].types >> type & 1))
@@ -216,12 +228,59 @@ static void check_atomic(Diag *diag, const Instr *in)
                 error(diag, in->at, "'%s': .%s takes %s, not .%s", name, mod_name[op], types, type_info[type].name);
         }
     }
+    if (type == TYPE_B16 && m->target_sm && m->target_sm < 70)
+        error(diag, in->at, "'%s': .cas.b16 requires sm_70 or later (this module targets sm_%u)", name, m->target_sm);
     if (is_half(type) && !ir_has_mod(in, MOD_NOFTZ))
         error(diag, in->at, "'%s' needs .noftz for type .%s (PTX ISA: it keeps subnormals)", name, type_info[type].name);
     else if (!is_half(type) && ir_has_mod(in, MOD_NOFTZ))
         error(diag, in->at, "'%s': .noftz is for .f16, .f16x2, .bf16 and .bf16x2", name);
     if (ir_has_mod(in, MOD_L2_CACHE_HINT) && space != MOD_COUNT && space != MOD_GLOBAL)
         error(diag, in->at, "'%s': .L2::cache_hint is for .global memory", name);
+}
+
+/* multimem.ld_reduce, .st, .red (PTX ISA, multimem): which types each operation takes (and, or,
+ * xor: .b32 .b64; add: .u32 .u64 .s32 and floats; min, max: .u32 .u64 .s32 .s64 and the 16-bit
+ * floats; .red of floats adds, or takes .min/.max of 16-bit floats in a vector, which ptxas 13
+ * accepts beyond the ISA's syntax), floats in 32, 64 or 128 bits in all (.v2/.v4/.v8; .f64
+ * alone), integers alone; .acc::f32 for ld_reduce of 16-bit floats; .weak without a scope. */
+static void check_multimem(Diag *diag, const Instr *in)
+{
+    static const Mod OPS[] = { MOD_ADD, MOD_MIN, MOD_MAX, MOD_AND, MOD_OR, MOD_XOR };
+    static const Mod SCOPE[] = { MOD_CTA, MOD_CLUSTER, MOD_GPU, MOD_SYS };
+    const char *name = in->mnemonic;
+    int type = type_of_instr(in), op = FIRST_OF(in, OPS);
+    bool fp = type_info[type].cls == 'f', half16 = is_half(type), narrow = fp && !half16 && type != TYPE_F32 &&
+              type != TYPE_F64;                                   /* e4m3, e5m2 and their packs */
+    unsigned count = vector_count(in), total = count * type_info[type].bits;
+    if (!fp && FIRST_OF(in, VECTORS) != MOD_COUNT)
+        error(diag, in->at, "'%s': a vector is for float types", name);
+    else if (fp && ((type == TYPE_F64 && count > 1) || (total != 32 && total != 64 && total != 128)))
+        error(diag, in->at, "'%s': a float access is 32, 64 or 128 bits in all (.f64 alone): .%s takes %s", name,
+              type_info[type].name, type_info[type].bits == 8 ? ".v4 or .v8" : type_info[type].bits == 16 ?
+              ".v2, .v4 or .v8" : type == TYPE_F64 ? "no vector" : "no vector, .v2 or .v4");
+    bool ok = true;
+    if (op == MOD_AND || op == MOD_OR || op == MOD_XOR)
+        ok = type == TYPE_B32 || type == TYPE_B64;
+    else if (op == MOD_ADD)
+        ok = type == TYPE_U32 || type == TYPE_U64 || type == TYPE_S32 || (fp && !(narrow && in->op == OP_MULTIMEM_RED));
+    else if (op == MOD_MIN || op == MOD_MAX)
+        ok = (type_info[type].cls == 'u' || type_info[type].cls == 's' || half16 || narrow) &&
+             !((narrow || (half16 && count == 1)) && in->op == OP_MULTIMEM_RED);   /* as ptxas 13 */
+    if (!ok)
+        error(diag, in->at, "'%s': .%s does not take .%s (PTX ISA, multimem: and/or/xor .b32 .b64; add .u32 .u64 "
+              ".s32 and floats; min/max .u32 .u64 .s32 .s64 and 16-bit floats, for .red in a vector)", name,
+              mod_name[op], type_info[type].name);
+    if (ir_has_mod(in, MOD_ACC_F32) && (in->op != OP_MULTIMEM_LD_REDUCE || !half16))
+        error(diag, in->at, "'%s': .acc::f32 is for multimem.ld_reduce of .f16, .f16x2, .bf16 and .bf16x2", name);
+    if (ir_has_mod(in, MOD_ACC_F16) && (in->op != OP_MULTIMEM_LD_REDUCE || !narrow))
+        error(diag, in->at, "'%s': .acc::f16 is for multimem.ld_reduce of .e4m3 and .e5m2 types", name);
+    if (ir_has_mod(in, MOD_WEAK) && FIRST_OF(in, SCOPE) != MOD_COUNT)
+        error(diag, in->at, "'%s': .weak takes no scope", name);
+    if (count > 1) {
+        const Operand *data = &in->operands[in->op == OP_MULTIMEM_LD_REDUCE ? 0 : 1];
+        if (in->operand_count == 2 && (data->kind != OPND_VEC || data->count != count))
+            error(diag, data->at, "'%s' takes a vector of %u values here", name, count);
+    }
 }
 
 /* bar, barrier: .red takes .popc with .u32, or .and/.or with .pred; .sync and .arrive neither.
@@ -436,6 +495,8 @@ static void check_half_arith(Diag *diag, const Module *m, const Instr *in, int t
         error(diag, in->at, "'%s': .relu is not for .%s", name, type_info[type].name);
     if (ir_has_mod(in, MOD_RELU) && ir_has_mod(in, MOD_SAT))
         error(diag, in->at, "'%s': .relu and .sat do not go together", name);
+    if (ir_has_mod(in, MOD_OOB) && ir_has_mod(in, MOD_FTZ))
+        error(diag, in->at, "'%s': .oob and .ftz do not go together", name);
     if (bf16)
         sm = in->op == OP_ADD || in->op == OP_SUB || in->op == OP_MUL || in->op == OP_SETP || in->op == OP_SET ? 90 : 80;
     if (ir_has_mod(in, MOD_RELU) && sm < 80)
@@ -606,6 +667,10 @@ void suffixes_check(Diag *diag, const Module *m, const Instr *in)
     case OP_REDUX_SYNC:
         check_redux(diag, in);
         break;
+    case OP_FMA:
+        if (ir_has_mod(in, MOD_OOB) && !is_half(type))
+            error(diag, in->at, "'%s': .oob is for .f16, .f16x2, .bf16 and .bf16x2", in->mnemonic);
+        break;
     case OP_MAD24:
         if (ir_has_mod(in, MOD_SAT) && (!ir_has_mod(in, MOD_HI) || type != TYPE_S32))
             error(diag, in->at, "'%s': .sat is for mad24.hi.s32", in->mnemonic);
@@ -629,7 +694,12 @@ void suffixes_check(Diag *diag, const Module *m, const Instr *in)
         break;
     case OP_ATOM:
     case OP_RED:
-        check_atomic(diag, in);
+        check_atomic(diag, m, in);
+        break;
+    case OP_MULTIMEM_LD_REDUCE:
+    case OP_MULTIMEM_ST:
+    case OP_MULTIMEM_RED:
+        check_multimem(diag, in);
         break;
     case OP_BAR:
     case OP_BARRIER:

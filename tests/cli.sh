@@ -785,6 +785,24 @@ printf '{"regs": {"a": "0x80000000"}}\n' > "$tmp/quoted.json"
 "$PTXRUN" "$tmp/quoted.ptx" --lanes "$tmp/quoted.json" --json > "$tmp/quoted.out.json" 2>/dev/null
 if grep -q '[^\\]"no borrow' "$tmp/quoted.out.json"; then fail "--json warning quotes unescaped"; else ok; fi
 expect_exit 0 "--json with a quoted warning reads back" "$PTXRUN" "$tmp/quoted.ptx" --lanes "$tmp/quoted.out.json"
+# -- multimem (docs/semantics.md, "Multimem"): a buffer with "replicas" is a multicast object;
+#    multimem.* elsewhere, and ld/st on it, are faults naming the address; bad copies are errors
+printf '.version 8.7\n.target sm_90\n.address_size 64\n.visible .entry k(.param .u64 p)\n{\n.reg .b32 %%r<4>;\n.reg .b64 %%rd<2>;\nld.param.u64 %%rd1, [p];\nmultimem.ld_reduce.add.u32 %%r1, [%%rd1];\nret;\n}\n' > "$tmp/mm.ptx"
+printf '{"block": [1, 1, 1], "buffers": {"x": {"type": "u32", "count": 4}}, "params": {"p": "@x"}}\n' > "$tmp/mm1.json"
+expect_exit 3 "multimem on an ordinary buffer" "$PTXRUN" "$tmp/mm.ptx" --lanes "$tmp/mm1.json"
+grep -qF "'multimem.ld_reduce.add.u32' at 0x" "$tmp/err" && grep -qF "(in 'x'): not a multimem address" "$tmp/err" && ok || fail "multimem fault: no message"
+printf '{"block": [1, 1, 1], "buffers": {"x": {"type": "u32", "data": [1, 2, 3, 4], "replicas": 2}, "x@1": {"type": "u32", "data": [10, 20, 30, 40]}}, "params": {"p": "@x"}}\n' > "$tmp/mm2.json"
+printf '{"regs": {"%%r1": [11]}, "buffers": {"x": [1, 2, 3, 4], "x@1": [10, 20, 30, 40]}}\n' > "$tmp/mm2.expect.json"
+expect_exit 0 "multimem.ld_reduce of two copies" "$PTXRUN" "$tmp/mm.ptx" --lanes "$tmp/mm2.json" --expect "$tmp/mm2.expect.json"
+sed 's/multimem.ld_reduce.add.u32/ld.global.u32/' "$tmp/mm.ptx" > "$tmp/mmld.ptx"
+expect_exit 3 "ld of a multimem address" "$PTXRUN" "$tmp/mmld.ptx" --lanes "$tmp/mm2.json"
+grep -qF "reads 0x100000000000 in 'x', a multimem address: only multimem.* may access it" "$tmp/err" && ok || fail "ld of multimem: no message"
+printf '{"block": [1, 1, 1], "buffers": {"x": {"type": "u32", "count": 4, "replicas": 17}}, "params": {"p": "@x"}}\n' > "$tmp/mm3.json"
+expect_exit 2 "17 replicas" "$PTXRUN" "$tmp/mm.ptx" --lanes "$tmp/mm3.json"
+grep -qF 'buffers.x: "replicas" is a number of copies, 1 to 16' "$tmp/err" && ok || fail "17 replicas: no message"
+printf '{"block": [1, 1, 1], "buffers": {"x": {"type": "u32", "count": 4}, "x@1": {"type": "u32", "data": [1, 2, 3, 4]}}, "params": {"p": "@x"}}\n' > "$tmp/mm4.json"
+expect_exit 2 "a copy of no multicast buffer" "$PTXRUN" "$tmp/mm.ptx" --lanes "$tmp/mm4.json"
+grep -qF "buffers.x@1: no copy of that name, type and size" "$tmp/err" && ok || fail "x@1 alone: no message"
 # -- operand forms ptxas takes (tests/forms): the cases run, ptxas takes them and their
 #    --dump-ir, and the forms ptxrun refuses or rejects say so
 expect_exit 0 "operand form cases" "$PTXRUN" test tests/forms
@@ -909,9 +927,18 @@ grep -qF "error: ptxrun cannot execute 'cvt' with '.e2m1x2' yet" "$tmp/err" && o
 printf 'cvt.rs.satfinite.f16x2.f32 h, x, y, z;\n' > "$tmp/rs.ptx"
 expect_exit 2 "cvt.rs" "$PTXRUN" --check "$tmp/rs.ptx"
 grep -qF "error: ptxrun cannot execute 'cvt' with '.rs' yet" "$tmp/err" && ok || fail "cvt.rs: no message naming .rs"
-printf 'fma.rn.oob.f16 h, a, b, c;\n' > "$tmp/oob.ptx"
-expect_exit 2 "fma.oob" "$PTXRUN" "$tmp/oob.ptx"
-grep -qF "error: ptxrun cannot execute 'fma' with '.oob' yet" "$tmp/err" && ok || fail "fma.oob: no message naming .oob"
+# fma.oob: a half with a NaN operand is +0 or NaN (the ISA does not give the OOB-NaN's bits):
+# undefined, with a warning; .oob is for halves only, not with .ftz (as ptxas).
+printf 'mov.b16 a, 0x7e00;\nmov.b16 b, 0x3c00;\nfma.rn.oob.f16 h, a, b, b;\n' > "$tmp/oob.ptx"
+expect_exit 0 "fma.oob with a NaN" "$PTXRUN" "$tmp/oob.ptx" --regs h
+grep -qF "warning: fma.oob with a NaN operand: +0 if it is the OOB-NaN" "$tmp/err" && ok || fail "fma.oob: no warning"
+grep -qE '^0 +undef$' "$tmp/out" && ok || fail "fma.oob: h is not undefined"
+printf 'fma.rn.oob.f32 f, a, b, c;\n' > "$tmp/oob32.ptx"
+expect_exit 2 "fma.oob.f32" "$PTXRUN" --check "$tmp/oob32.ptx"
+grep -qF "error: 'fma.rn.oob.f32': .oob is for .f16, .f16x2, .bf16 and .bf16x2" "$tmp/err" && ok || fail "fma.oob.f32: no message"
+printf 'fma.rn.oob.ftz.f16 h, a, b, c;\n' > "$tmp/oobftz.ptx"
+expect_exit 2 "fma.oob.ftz" "$PTXRUN" --check "$tmp/oobftz.ptx"
+grep -qF ".oob and .ftz do not go together" "$tmp/err" && ok || fail "fma.oob.ftz: no message"
 printf 'ex2.approx.f16x2 r, x;\n' > "$tmp/ex2h.ptx"
 printf '{"regs": {"x": "0xc5003c00"}}\n' > "$tmp/ex2h.json"
 printf '{"regs": {"r": "0x28004000"}}\n' > "$tmp/ex2h.expect.json"
