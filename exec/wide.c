@@ -122,6 +122,7 @@ static void lower_atomic(Loader *ld, const Instr *in, XInstr *x)
     bool cas = x->mode == MOD_CAS;
     uint32_t rows[2];
     const Operand *d = &in->operands[0];
+    x->elements = 1;                   /* one 16-byte element (atomic.c) */
     if (d->kind == OPND_SINK) {
         x->dst_kind = DST_NONE;
     } else if (register_rows(ld, d, rows)) {

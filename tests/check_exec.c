@@ -1070,6 +1070,7 @@ START_TEST(atomics_that_would_be_approximated_are_refused)
     /* A type wider than what ptxrun computes is refused by the checker rather than computed as
      * something else; forms PTX does not have are errors. */
     static const char *const refused[] = {
+        "atom.shared::cluster.add.u32 d, [p], b;\n",   /* clusters come later */
     };
     static const char *const invalid[] = {
         "atom.global.v2.f32.add {d, e}, [p], b;\n",       /* a vector takes vector operands */
