@@ -9,6 +9,10 @@
 struct json_t;
 int lanes_load(Block *b, const char *path, char *err, size_t errlen);
 bool lanes_params_given(Block *b, char *err, size_t errlen);
+/* imageinit.c: the program's .texref/.surfref initializer of the image's name applied to im (the
+ * lanes file gave "filter", "normalized_coords", "address" where the flags say so) */
+bool image_initializer(const Block *b, Image *im, bool filter_given, bool normalized_given, bool address_given,
+                       const char *where, char *err, size_t errlen);
 struct json_t *lanes_load_json(const char *path, char *err, size_t errlen);   /* a JSON object, or NULL */
 bool lanes_value_bits(struct json_t *v, int type, uint64_t *bits, uint64_t *dbits, char *err, size_t errlen);  /* dbits: defined bits */
 bool lanes_pred_value(struct json_t *v, bool *value, bool *defined, char *err, size_t errlen);

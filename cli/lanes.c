@@ -414,8 +414,9 @@ static int image_word(json_t *v, const char *const *names, int count)
 }
 
 /* The sampling a texture's description asks for: "filter", "address", "normalized_coords",
- * "read". */
-static bool texture_sampling(Image *im, json_t *spec, const char *where, char *err, size_t errlen)
+ * "read"; then what the program's .texref initializer of the same name says (image_initializer),
+ * then whether they go together. */
+static bool texture_sampling(const Block *b, Image *im, json_t *spec, const char *where, char *err, size_t errlen)
 {
     static const char *const filters[] = { "point", "linear" };
     static const char *const modes[] = { "clamp", "wrap", "mirror", "border" };
@@ -431,6 +432,18 @@ static bool texture_sampling(Image *im, json_t *spec, const char *where, char *e
     im->linear = filter == 1;
     im->normalized_coords = n && json_is_true(n);
     im->normalized_float = read == 1;
+    for (unsigned d = 0; d < 3; d++) {
+        json_t *m = json_is_array(a) ? json_array_get(a, d < json_array_size(a) ? d : json_array_size(a) - 1) : a;
+        int mode = m ? image_word(m, modes, 4) : ADDRESS_CLAMP;
+        if (mode < 0 || (json_is_array(a) && !json_array_size(a))) {
+            snprintf(err, errlen, "%s: \"address\": expected \"clamp\", \"wrap\", \"mirror\" or \"border\", or "
+                     "an array of one a dimension", where);
+            return false;
+        }
+        im->address[d] = (uint8_t)mode;
+    }
+    if (!image_initializer(b, im, f != NULL, n != NULL, a != NULL, where, err, errlen))
+        return false;
     if (read == 1 && (type_info[im->type].cls == 'f' || type_info[im->type].bits > 16)) {
         snprintf(err, errlen, "%s: \"normalized_float\" reads 8- and 16-bit integer textures", where);
         return false;
@@ -441,13 +454,7 @@ static bool texture_sampling(Image *im, json_t *spec, const char *where, char *e
         return false;
     }
     for (unsigned d = 0; d < 3; d++) {
-        json_t *m = json_is_array(a) ? json_array_get(a, d < json_array_size(a) ? d : json_array_size(a) - 1) : a;
-        int mode = m ? image_word(m, modes, 4) : ADDRESS_CLAMP;
-        if (mode < 0 || (json_is_array(a) && !json_array_size(a))) {
-            snprintf(err, errlen, "%s: \"address\": expected \"clamp\", \"wrap\", \"mirror\" or \"border\", or "
-                     "an array of one a dimension", where);
-            return false;
-        }
+        int mode = im->address[d];
         if (mode == ADDRESS_MIRROR || (mode == ADDRESS_WRAP && im->linear)) {
             snprintf(err, errlen, "%s: ptxrun cannot execute %s addressing yet", where,
                      mode == ADDRESS_MIRROR ? "mirror" : "linear filtering with wrap");
@@ -457,7 +464,6 @@ static bool texture_sampling(Image *im, json_t *spec, const char *where, char *e
             snprintf(err, errlen, "%s: wrap addressing needs normalized coordinates (CUDA guide)", where);
             return false;
         }
-        im->address[d] = (uint8_t)mode;
     }
     return true;
 }
@@ -520,7 +526,9 @@ static bool load_images(Block *b, const char *path, json_t *v, bool surface, cha
                      (unsigned long long)count);
             return false;
         }
-        if (!surface && !texture_sampling(&im, spec, where, err, errlen))
+        im.name = intern(&b->prog.m->names, name, strlen(name));
+        if (surface ? !image_initializer(b, &im, false, false, false, where, err, errlen)
+                    : !texture_sampling(b, &im, spec, where, err, errlen))
             return false;
         const char *k;
         json_t *field;

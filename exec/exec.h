@@ -375,6 +375,11 @@ typedef struct Image {
     uint8_t address[3];        /* texture: ImageAddress of each dimension */
 } Image;
 
+/* surface.c: a .texref initializer's sampling fields (filter_mode, normalized_coords,
+ * addr_mode_0..2) set im's linear, normalized_coords and address[]; false, with the field in
+ * *refused, for a setting ptxrun does not run (clamp_ogl). */
+bool image_sampling_from_init(const OpaqueInit *o, Image *im, OpaqueField *refused);
+
 /* txq/suq: the attribute mode (a Mod) of an image into *v; false for one the image lacks (a
  * height of a 1D image) or does not keep: the answer is then undefined. */
 static inline bool image_query(int mode, const Image *im, uint64_t *v)

@@ -52,8 +52,31 @@ void image_lower(XInstr *x, const Instr *in)
     }
 }
 
-/* tex tld4 suld: d, [h, {coordinates}]; sust: [h, {coordinates}], c; txq suq: d, [h]; istypep:
- * p, h. The handle becomes src[0], the coordinates coord[], the data registers vec[]. */
+/* The PTX ISA's addressing words, clamp_to_edge and clamp_to_border as CUDA's clamp and border
+ * (the CUDA guide's cudaAddressModeClamp, cudaAddressModeBorder); clamp_ogl, OpenGL's GL_CLAMP,
+ * is not run. */
+bool image_sampling_from_init(const OpaqueInit *o, Image *im, OpaqueField *refused)
+{
+    static const int8_t address[] = { [ADDR_WRAP] = ADDRESS_WRAP, [ADDR_MIRROR] = ADDRESS_MIRROR,
+                                      [ADDR_CLAMP_OGL] = -1, [ADDR_CLAMP_TO_EDGE] = ADDRESS_CLAMP,
+                                      [ADDR_CLAMP_TO_BORDER] = ADDRESS_BORDER };
+    if (o->given & 1u << OPAQUE_FILTER_MODE)
+        im->linear = o->value[OPAQUE_FILTER_MODE] == FILTER_LINEAR;
+    if (o->given & 1u << OPAQUE_NORMALIZED_COORDS)
+        im->normalized_coords = o->value[OPAQUE_NORMALIZED_COORDS] != 0;
+    for (unsigned d = 0; d < 3; d++) {
+        OpaqueField f = (OpaqueField)(OPAQUE_ADDR_MODE_0 + d);
+        if (!(o->given & 1u << f))
+            continue;
+        if (address[o->value[f]] < 0) {
+            *refused = f;
+            return false;
+        }
+        im->address[d] = (uint8_t)address[o->value[f]];
+    }
+    return true;
+}
+
 /* A register operand's width in bits, 0 for anything else. */
 static unsigned register_bits(const Loader *ld, const Operand *o)
 {

@@ -1003,5 +1003,31 @@ expect_stderr_line "tex with a residency predicate not yet" "$tmp/sampler.ptx:12
 printf "$HT.global .texref t;\n.visible .entry k()\n{\n\t.reg .pred %%p;\n\tistypep.texref %%p, t;\n\tret;\n}\n" > "$tmp/istypep.ptx"
 expect_exit 2 "istypep of a .texref variable" "$PTXRUN" --no-color --check "$tmp/istypep.ptx"
 expect_stderr_line "istypep of a .texref variable" "$tmp/istypep.ptx:8:21: error: 'istypep.texref' takes a handle in a 64-bit register (as ptxas does) here"
+# -- .texref, .samplerref and .surfref initializers (PTX ISA "Texture Sampler and Surface Types"; tests/images/texref_init runs one)
+opaque_error() {   # opaque_error DESCRIPTION DECLARATION COLUMN MESSAGE
+    printf "$HT%s\n.visible .entry k()\n{\n\tret;\n}\n" "$2" > "$tmp/opaque.ptx"
+    expect_exit 2 "$1" "$PTXRUN" --no-color --check "$tmp/opaque.ptx"
+    expect_stderr_line "$1" "$tmp/opaque.ptx:4:$3: error: $4"
+}
+opaque_error "a field a .samplerref lacks" '.global .texref t = { memory_layout = 1 };' 23 "'memory_layout' is not a field of a .texref (PTX ISA, \"Texture Sampler and Surface Types\")"
+opaque_error "a bad filter_mode" '.global .texref t = { filter_mode = bilinear };' 37 "filter_mode is nearest or linear"
+opaque_error "a bad addr_mode" '.global .texref t = { addr_mode_1 = repeat };' 37 "addr_mode_1 is wrap, mirror, clamp_ogl, clamp_to_edge or clamp_to_border"
+opaque_error "normalized_coords 2" '.global .texref t = { normalized_coords = 2 };' 43 "normalized_coords is 0 or 1"
+opaque_error "a field given twice" '.global .texref t = { filter_mode = linear, filter_mode = nearest };' 45 "filter_mode is given twice, with different values (the PTX ISA does not say which counts)"
+opaque_error "an opaque variable with a number" '.global .surfref s = 4;' 22 "a .surfref is initialized with { field = value, ... }"
+opaque_error "fields for a plain variable" '.global .u32 x = { width = 4 };' 18 "'field = value' initializes .texref, .samplerref and .surfref variables only"
+opaque_error "channel_order not yet" '.global .texref t = { channel_order = 4277 };' 23 "ptxrun cannot execute the 'channel_order' field of a .texref initializer yet"
+opaque_error "a .samplerref in the unified mode" '.global .samplerref s;' 9 "a .samplerref needs the independent texturing mode (.target ..., texmode_independent), as ptxas says"
+printf "$HT.global .texref t = { filter_mode = linear, addr_mode_0 = clamp_to_border };\n.global .surfref s = { width = 2 };\n.visible .entry k()\n{\n\tret;\n}\n" > "$tmp/opaque.ptx"
+opaque_lanes() {   # opaque_lanes DESCRIPTION JSON MESSAGE
+    printf '%s\n' "$2" > "$tmp/img.json"
+    expect_exit 2 "$1" "$PTXRUN" "$tmp/opaque.ptx" --lanes "$tmp/img.json"
+    expect_stderr_line "$1" "ptxrun: error: $tmp/img.json: $3"
+}
+opaque_lanes "lanes file and initializer disagree on filtering" '{"textures": {"t": {"type": "f32", "dims": [4], "filter": "point"}}}' "textures.t: \"filter\" gives \"point\", but the program's initializer of 't' says filter_mode = linear ($tmp/opaque.ptx:4:23): give the setting in one place"
+opaque_lanes "lanes file and initializer disagree on addressing" '{"textures": {"t": {"type": "f32", "dims": [4], "address": "clamp"}}}' "textures.t: \"address\" gives \"clamp\" in dimension 0, but the program's initializer of 't' says addr_mode_0 = clamp_to_border ($tmp/opaque.ptx:4:45): give the setting in one place"
+opaque_lanes "a surface of another width" '{"surfaces": {"s": {"type": "u32", "dims": [3]}}}' "surfaces.s: the program's initializer says width = 2 ($tmp/opaque.ptx:5:24), but this surface has 3"
+printf '{"textures": {"t": {"type": "f32", "dims": [4], "filter": "linear", "address": "border"}}}\n' > "$tmp/img.json"
+expect_exit 0 "lanes file and initializer agree" "$PTXRUN" "$tmp/opaque.ptx" --lanes "$tmp/img.json"
 echo "cli: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
