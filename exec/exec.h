@@ -458,9 +458,24 @@ struct Block {
     uint32_t image_count;
 };
 
-/* The image a handle names, or NULL. */
+/* The handle of a .texref, .surfref or .samplerref variable (`mov.u64 r, t`): OPAQUE_HANDLE_BASE
+ * plus its index among the module's globals, another opaque number naming nothing in memory. */
+#define OPAQUE_HANDLE_BASE 0x0000e10000000000ull
+
+/* The variable a handle names, or NULL. */
+static inline const Decl *opaque_of(const Block *b, uint64_t handle)
+{
+    const Module *m = b->prog.m;
+    return handle - OPAQUE_HANDLE_BASE < m->globals.len ? &m->globals.data[handle - OPAQUE_HANDLE_BASE] : NULL;
+}
+
+/* The image a handle names, or NULL: a variable's handle names the lanes file's image of its name. */
 static inline const Image *image_of(const Block *b, uint64_t handle)
 {
+    const Decl *d = opaque_of(b, handle);
+    for (uint32_t i = 0; d && i < b->image_count; i++)
+        if (b->images[i].name == d->name)
+            return &b->images[i];
     return handle - IMAGE_HANDLE_BASE < b->image_count ? &b->images[handle - IMAGE_HANDLE_BASE] : NULL;
 }
 

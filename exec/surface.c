@@ -243,6 +243,12 @@ const Image *image_for(Warp *w, const XInstr *x, int l, bool surface)
         h = w->val[x->src[0]][l];
         im = image_of(w->block, h);
     }
+    const Decl *var = x->image_name ? NULL : opaque_of(w->block, h);
+    if (!im && var) {
+        report_fault(w, pc, "lane %d (pc %u): '%s' through the handle of '%s', to which the lanes file gives no %s",
+                     l, pc, x->ir->mnemonic, var->name, surface ? "surface" : "texture");
+        return NULL;
+    }
     if (!im || im->surface != surface) {
         report_fault(w, pc, "lane %d (pc %u): '%s' through 0x%llx, which is not the handle of a %s%s%s", l, pc,
                      x->ir->mnemonic, (unsigned long long)h, surface ? "surface" : "texture",

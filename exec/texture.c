@@ -297,12 +297,20 @@ static void query(Warp *w, const XInstr *x, const Image *im, int l)
 
 /* istypep: whether the handle names a texture (.texref) or a surface (.surfref). A texture
  * object carries its sampler, and the ISA does not say what .samplerref answers for one:
- * undefined, as for a handle that names nothing. */
+ * undefined, as for a handle that names nothing. A variable's handle (mov.u64 r, t) has its
+ * declared type, with or without an image in the lanes file. */
 static void istypep(Warp *w, const XInstr *x, uint32_t mask)
 {
     uint32_t yes = 0, known = 0;
     for (uint32_t k = mask & w->defined[x->src[0]]; k; k &= k - 1) {
         int l = __builtin_ctz(k);
+        const Decl *d = opaque_of(w->block, w->val[x->src[0]][l]);
+        if (d) {
+            int space = x->mode == MOD_TEXREF ? SPACE_TEX : x->mode == MOD_SURFREF ? SPACE_SURF : SPACE_SAMPLER;
+            known |= 1u << l;
+            yes |= d->space == space ? 1u << l : 0;
+            continue;
+        }
         const Image *im = image_of(w->block, w->val[x->src[0]][l]);
         if (!im || x->mode == MOD_SAMPLERREF)
             continue;
