@@ -36,7 +36,7 @@ void image_lower(XInstr *x, const Instr *in)
                 x->mode = (uint8_t)m;          /* the query, the handle's kind, tld4's component */
             break;
         case MOD_P:
-            x->formatted = in->op == OP_SUST;
+            x->formatted = in->op == OP_SUST || in->op == OP_SURED;
             break;
         case MOD_ADD: case MOD_MIN: case MOD_MAX: case MOD_AND: case MOD_OR:
             x->mode = (uint8_t)m;              /* sured's operation */
@@ -138,8 +138,21 @@ void image_load(Loader *ld, const Instr *in, XInstr *x)
             operand_destination(ld, in, data, x);
         return;
     }
-    if (x->formatted && x->type != TYPE_B32) {
+    if (x->formatted && in->op == OP_SUST && x->type != TYPE_B32) {
         diag_at(ld->diag, DIAG_ERROR, in->at, "'%s': sust.p stores .b32 elements", in->mnemonic);
+        ld->failed = true;
+        return;
+    }
+    if (x->formatted && in->op == OP_SURED && x->type != TYPE_B32 &&
+        (x->type != TYPE_B64 || (x->mode != MOD_MIN && x->mode != MOD_MAX))) {
+        diag_at(ld->diag, DIAG_ERROR, in->at, "'%s': sured.p takes .b32, or .b64 with .min and .max (PTX ISA)",
+                in->mnemonic);
+        ld->failed = true;
+        return;
+    }
+    if (!x->formatted && in->op == OP_SURED && x->type == TYPE_B64) {
+        diag_at(ld->diag, DIAG_ERROR, in->at, "'%s': sured.b takes .u32, .u64, .s32, .b32 or .s64 (PTX ISA)",
+                in->mnemonic);
         ld->failed = true;
         return;
     }
@@ -296,13 +309,13 @@ static int64_t clamp64(int64_t v, int64_t lo, int64_t hi)
     return v < lo ? lo : v > hi ? hi : v;
 }
 
-/* sured.b: the new value of a surface word from the old one and the lane's operand. */
-static uint64_t reduce(const XInstr *x, uint64_t old, uint64_t v)
+/* sured: the new value of a surface word from the old one and the lane's operand, compared as
+ * signed where sign says so. */
+static uint64_t reduce(const XInstr *x, bool sign, uint64_t old, uint64_t v)
 {
     uint64_t m = width_mask(x->bits);
     unsigned shift = 64 - x->bits;
     int64_t so = (int64_t)(old << shift) >> shift, sv = (int64_t)(v << shift) >> shift;
-    bool sign = x->cls == 's';
     switch (x->mode) {
     case MOD_ADD: return (old + v) & m;
     case MOD_MIN: return (sign ? so < sv : (old & m) < (v & m)) ? old & m : v & m;
@@ -393,6 +406,35 @@ static void store_formatted(Warp *w, const XInstr *x, int l, const Image *im, Re
     }
 }
 
+/* sured.p: a reduction on the sample (its x counts samples), its operand read as .u32 or .s32
+ * (.u64 or .s64) after the surface's format, UINT or SINT (PTX ISA). The ISA defines it for a
+ * sample of one channel of the operand's width: ptxrun's u32 and s32 surfaces for .b32. Any
+ * other sample (float, narrower channels, several channels) the ISA leaves open: it becomes
+ * undefined, with a warning. */
+static void reduce_formatted(Warp *w, const XInstr *x, int l, const Image *im, Region *r, uint64_t at)
+{
+    unsigned size = type_info[im->type].bits / 8 * im->channels;
+    char cls = type_info[im->type].cls;
+    if (im->channels != 1 || type_info[im->type].bits != x->bits || (cls != 'u' && cls != 's')) {
+        report_warn(w, pc_of(w, x), 1u << l, "sured.p on a sample that is not one integer channel of the "
+                                             "operand's width (the ISA defines it for UINT and SINT samples only): "
+                                             "undefined");
+        memset(r->shadow + at, 0, size);
+        return;
+    }
+    uint64_t old = 0, od = 0, v = w->val[x->vec[0]][l];
+    for (unsigned b = 0; b < size; b++) {
+        old |= (uint64_t)r->data[at + b] << 8 * b;
+        od |= (uint64_t)r->shadow[at + b] << 8 * b;
+    }
+    uint64_t d = vbits_whole(od, warp_dbits(w, x->vec[0], l), x->bits);
+    v = reduce(x, cls == 's', old, v);
+    for (unsigned b = 0; b < size; b++) {
+        r->data[at + b] = (uint8_t)(v >> 8 * b);
+        r->shadow[at + b] = (uint8_t)(d >> 8 * b);
+    }
+}
+
 void surface_execute(Warp *w, const XInstr *x, uint32_t mask)
 {
     for (uint32_t k = mask; k; k &= k - 1) {
@@ -411,8 +453,10 @@ void surface_execute(Warp *w, const XInstr *x, uint32_t mask)
         if (w->faulted)
             return;
         if (x->formatted) {
-            if (moves)
+            if (moves && x->op == OP_SUST)
                 store_formatted(w, x, l, im, r, at);
+            else if (moves)
+                reduce_formatted(w, x, l, im, r, at);
             continue;
         }
         for (unsigned i = 0; i < x->vec_count; i++) {
@@ -427,7 +471,7 @@ void surface_execute(Warp *w, const XInstr *x, uint32_t mask)
                         old |= (uint64_t)r->data[at + b] << 8 * b;
                         od |= (uint64_t)r->shadow[at + b] << 8 * b;
                     }
-                    v = reduce(x, old, v);
+                    v = reduce(x, x->cls == 's', old, v);
                     d = vbits_whole(od, d, x->bits);
                 }
                 for (unsigned b = 0; b < size; b++) {

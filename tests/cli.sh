@@ -994,7 +994,6 @@ expect_stderr_line "suld through a texture's handle" "$tmp/suld.ptx:9:2: error: 
 printf "$HT.visible .entry k(.param .u64 h)\n{\n\t.reg .b64 %%rd1;\n\t.reg .f32 %%f<5>;\n\t.reg .b32 %%r1;\n\t.reg .pred %%p1;\n\tld.param.u64 %%rd1, [h];\n\ttex.level.2d.v4.f32.f32 {%%f1, %%f2, %%f3, %%f4}, [%%rd1, {%%f1, %%f1}], %%f1;\n\tsured.p.add.1d.b32.trap [%%rd1, {0}], %%r1;\n\tret;\n}\n" > "$tmp/notyet.ptx"
 expect_exit 2 "texture forms not yet" "$PTXRUN" --no-color --check "$tmp/notyet.ptx"
 expect_stderr_line "tex.level not yet" "$tmp/notyet.ptx:11:5: error: ptxrun cannot execute 'tex' with '.level' yet"
-expect_stderr_line "sured.p not yet" "$tmp/notyet.ptx:12:7: error: ptxrun cannot execute 'sured' with '.p' yet"
 printf "$HT.visible .entry k(.param .u64 h)\n{\n\t.reg .b64 %%rd1;\n\t.reg .f32 %%f<5>;\n\t.reg .pred %%p1;\n\tld.param.u64 %%rd1, [h];\n\ttex.2d.v4.f32.f32 {%%f1, %%f2, %%f3, %%f4}, [%%rd1, %%rd1, {%%f1, %%f1}];\n\ttex.2d.v4.f32.f32 {%%f1, %%f2, %%f3, %%f4}, [%%rd1, {%%f1}];\n\ttex.2d.v4.f32.f32 {%%f1, %%f2, %%f3, %%f4}|%%p1, [%%rd1, {%%f1, %%f1}];\n\tret;\n}\n" > "$tmp/sampler.ptx"
 expect_exit 2 "a separate sampler" "$PTXRUN" --no-color --check "$tmp/sampler.ptx"
 expect_stderr_line "a separate sampler" "$tmp/sampler.ptx:10:2: error: ptxrun cannot execute a texture with a separate sampler (independent texturing mode) yet"
@@ -1039,5 +1038,10 @@ expect_stderr_line "a .texref's handle without a texture" "$tmp/handle2.ptx:11:2
 printf "$HT.visible .entry k(.param .texref t)\n{\n\tret;\n}\n" > "$tmp/ptex.ptx"
 expect_exit 2 "a .texref parameter not yet" "$PTXRUN" --no-color --check "$tmp/ptex.ptx"
 expect_stderr_line "a .texref parameter not yet" "$tmp/ptex.ptx:4:26: error: ptxrun cannot execute a .texref kernel parameter yet"
+printf "$HT.global .surfref s;\n.visible .entry k()\n{\n\t.reg .b32 %%r<3>;\n\t.reg .b64 %%rd<3>;\n\tsured.p.add.1d.b64.trap [s, {%%r1}], %%rd2;\n\tsured.p.min.1d.u32.trap [s, {%%r1}], %%r2;\n\tsured.b.min.1d.b64.trap [s, {%%r1}], %%rd2;\n\tret;\n}\n" > "$tmp/sured.ptx"
+expect_exit 2 "sured types as ptxas takes them" "$PTXRUN" --no-color --check "$tmp/sured.ptx"
+expect_stderr_line "sured.p.add.b64" "$tmp/sured.ptx:9:2: error: 'sured.p.add.1d.b64.trap': sured.p takes .b32, or .b64 with .min and .max (PTX ISA)"
+expect_stderr_line "sured.p.u32" "$tmp/sured.ptx:10:2: error: 'sured.p.min.1d.u32.trap': sured.p takes .b32, or .b64 with .min and .max (PTX ISA)"
+expect_stderr_line "sured.b.b64" "$tmp/sured.ptx:11:2: error: 'sured.b.min.1d.b64.trap': sured.b takes .u32, .u64, .s32, .b32 or .s64 (PTX ISA)"
 echo "cli: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
