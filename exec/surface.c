@@ -383,21 +383,35 @@ static void surface_query(Warp *w, const XInstr *x, int l, const Image *im)
     warp_define_bits(w, x->dst, l, known ? ~0ull : 0, 64);   /* a size the image lacks: undefined */
 }
 
-/* sust.p: the source's elements are the sample's R, G, B, A in order (PTX ISA), as .u32, .s32
- * or .f32 after the surface's format: a 32-bit channel takes the element's bits. How a 32-bit
- * value goes into an 8- or 16-bit channel the ISA does not say, and a channel the source does
- * not give is "unpredictable": those bytes become undefined (the first with a warning). */
+/* sust.p: the source's elements are the sample's R, G, B, A in order (PTX ISA), read as .u32 or
+ * .s32 after the surface's format (UINT for ptxrun's u8 u16 u32 surfaces, SINT for s8 s16 s32)
+ * or .f32 (FLOAT: f32), then "converted ... to the surface sample format": a 32-bit channel
+ * takes the element's bits; an 8- or 16-bit channel the value itself when the channel holds it
+ * (any conversion keeps such a value). How a value the channel cannot hold converts (saturated?
+ * truncated?) the ISA does not say: those bytes become undefined, with a warning. A channel
+ * the source does not give is "unpredictable": undefined. */
 static void store_formatted(Warp *w, const XInstr *x, int l, const Image *im, Region *r, uint64_t at)
 {
     unsigned size = type_info[im->type].bits / 8;
+    bool sign = type_info[im->type].cls == 's';
     for (unsigned k = 0; k < im->channels; k++) {
         uint64_t v = 0, d = 0;
-        if (k < x->vec_count && size == 4) {
+        if (k < x->vec_count) {
             v = w->val[x->vec[k]][l];
             d = warp_dbits(w, x->vec[k], l);
-        } else if (k < x->vec_count) {
-            report_warn(w, pc_of(w, x), 1u << l, "sust.p into an 8- or 16-bit channel (the ISA does not say how "
-                                                 "the 32-bit value is converted): undefined");
+        }
+        if (k < x->vec_count && size < 4) {
+            int64_t value = sign ? (int64_t)(int32_t)v : (int64_t)(uint32_t)v;
+            int64_t lo = sign ? -(1ll << (8 * size - 1)) : 0;
+            int64_t hi = sign ? (1ll << (8 * size - 1)) - 1 : (1ll << 8 * size) - 1;
+            bool whole = (d & 0xffffffffu) == 0xffffffffu;
+            if (whole && (value < lo || value > hi)) {
+                report_warn(w, pc_of(w, x), 1u << l, "sust.p of a value an 8- or 16-bit channel cannot hold (the "
+                                                     "ISA does not say how it is converted): undefined");
+                d = 0;
+            } else {
+                d = whole ? ~0ull : 0;     /* a value not wholly defined converts to an undefined one */
+            }
         }
         for (unsigned b = 0; b < size; b++) {
             r->data[at + k * size + b] = (uint8_t)(v >> 8 * b);
