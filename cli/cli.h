@@ -13,6 +13,11 @@ bool lanes_params_given(Block *b, char *err, size_t errlen);
 bool images_load(Block *b, const char *path, struct json_t *v, bool surface, char *err, size_t errlen);
 bool images_load_samplers(Block *b, const char *path, struct json_t *v, char *err, size_t errlen);
 bool images_handle(const Block *b, const char *name, uint64_t *handle);
+bool images_program_samplers(Block *b, const char *path, char *err, size_t errlen);
+/* imageinit.c: the program's .texref/.surfref initializer of the image's name applied to im (the
+ * lanes file gave "filter", "normalized_coords", "address" where the flags say so) */
+bool image_initializer(const Block *b, Image *im, bool filter_given, bool normalized_given, bool address_given,
+                       const char *where, char *err, size_t errlen);
 struct json_t *lanes_load_json(const char *path, char *err, size_t errlen);   /* a JSON object, or NULL */
 bool lanes_value_bits(struct json_t *v, int type, uint64_t *bits, uint64_t *dbits, char *err, size_t errlen);  /* dbits: defined bits */
 bool b128_json_bits(struct json_t *v, uint64_t bits[2], uint64_t dbits[2], char *err, size_t errlen);  /* b128.c: a .b128 value */

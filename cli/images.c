@@ -46,12 +46,21 @@ static bool parse_sampler(Sampler *sm, json_t *spec, const char *where, char *er
                      "an array of one a dimension", where);
             return false;
         }
-        if ((mode == ADDRESS_WRAP || mode == ADDRESS_MIRROR) && !sm->normalized_coords) {
+        sm->address[d] = (uint8_t)mode;
+    }
+    return true;
+}
+
+/* Whether a sampler's settings go together (after a program's initializer joined them). */
+static bool sampler_check(const Sampler *sm, const char *where, char *err, size_t errlen)
+{
+    for (unsigned d = 0; d < 3; d++) {
+        int mode = sm->address[d];
+        if ((mode == ADDRESS_WRAP || mode == ADDRESS_MIRROR) && !sm->normalized_coords && !sm->texture_coords) {
             snprintf(err, errlen, "%s: %s addressing needs normalized coordinates (CUDA guide)", where,
                      mode == ADDRESS_WRAP ? "wrap" : "mirror");
             return false;
         }
-        sm->address[d] = (uint8_t)mode;
     }
     return true;
 }
@@ -73,8 +82,9 @@ static bool keys_known(json_t *spec, const char *const *keys, unsigned count, co
     return true;
 }
 
-/* A texture's sampling, "read", and its cubemap, multisample and mipmap shape. */
-static bool texture_shape(Image *im, json_t *spec, const char *where, char *err, size_t errlen)
+/* A texture's sampling (the lanes file's, then the program's .texref initializer of its name:
+ * imageinit.c), "read", and its cubemap, multisample and mipmap shape. */
+static bool texture_shape(const Block *b, Image *im, json_t *spec, const char *where, char *err, size_t errlen)
 {
     static const char *const reads[] = { "element", "normalized_float" };
     json_t *r = json_object_get(spec, "read"), *cube = json_object_get(spec, "cube");
@@ -84,7 +94,11 @@ static bool texture_shape(Image *im, json_t *spec, const char *where, char *err,
         snprintf(err, errlen, "%s: expected \"read\": \"element\" or \"normalized_float\"", where);
         return false;
     }
-    if (!parse_sampler(&im->sampler, spec, where, err, errlen))
+    if (!parse_sampler(&im->sampler, spec, where, err, errlen) ||
+        !image_initializer(b, im, json_object_get(spec, "filter") != NULL,
+                           json_object_get(spec, "normalized_coords") != NULL, json_object_get(spec, "address") != NULL,
+                           where, err, errlen) ||
+        !sampler_check(&im->sampler, where, err, errlen))
         return false;
     im->normalized_float = read == 1;
     if (read == 1 && (type_info[im->type].cls == 'f' || type_info[im->type].bits > 16)) {
@@ -188,7 +202,9 @@ bool images_load(Block *b, const char *path, json_t *v, bool surface, char *err,
                 return false;
             }
         }
-        if (!surface && !texture_shape(&im, spec, where, err, errlen))
+        im.name = intern(&b->prog.m->names, name, strlen(name));
+        if (surface ? !image_initializer(b, &im, false, false, false, where, err, errlen)
+                    : !texture_shape(b, &im, spec, where, err, errlen))
             return false;
         /* level after level; in a level, layer (a cube's face) after layer */
         uint64_t slots = (uint64_t)(im.layers ? im.layers : 1) * (im.cube ? 6 : 1), texels = 0;
@@ -214,7 +230,6 @@ bool images_load(Block *b, const char *path, json_t *v, bool surface, char *err,
             snprintf(err, errlen, "%s: the program or the lanes file already has a global named '%s'", where, name);
             return false;
         }
-        im.name = intern(&b->prog.m->names, name, strlen(name));
         im.region = mem_add(&b->mem, im.name, SPACE_GLOBAL, count * size, 256, type, false, true);
         Region *r = &b->mem.regions[im.region];
         r->is_buffer = true;
@@ -256,7 +271,8 @@ bool images_load_samplers(Block *b, const char *path, json_t *v, char *err, size
             snprintf(err, errlen, "%s: expected an object", where);
             return false;
         }
-        if (!keys_known(spec, keys, 6, where, err, errlen) || !parse_sampler(&sm, spec, where, err, errlen))
+        if (!keys_known(spec, keys, 6, where, err, errlen) || !parse_sampler(&sm, spec, where, err, errlen) ||
+            !sampler_check(&sm, where, err, errlen))
             return false;
         for (uint32_t i = 0; i < b->image_count; i++)
             if (!strcmp(b->images[i].name, name)) {
@@ -264,6 +280,41 @@ bool images_load_samplers(Block *b, const char *path, json_t *v, char *err, size
                 return false;
             }
         sm.name = intern(&b->prog.m->names, name, strlen(name));
+        block_add_sampler(b, &sm);
+    }
+    return true;
+}
+
+/* The program's .samplerref variables with an initializer (texmode_independent): each a sampler
+ * of its name, point-sampled and clamped where it says nothing, its coordinates normalized as
+ * the texture's normalized_coords says unless force_unnormalized_coords = 1 (PTX ISA, "Texture
+ * Sampler and Surface Types"). The lanes file may not give one of the same name too. */
+bool images_program_samplers(Block *b, const char *path, char *err, size_t errlen)
+{
+    const Module *m = b->prog.m;
+    for (uint32_t g = 0; g < m->globals.len; g++) {
+        const Decl *d = &m->globals.data[g];
+        if (d->space != SPACE_SAMPLER || !d->opaque)
+            continue;
+        for (uint32_t i = 0; i < b->sampler_count; i++)
+            if (b->samplers[i].name == d->name) {
+                snprintf(err, errlen, "%s: samplers.%s: the program's .samplerref '%s' has an initializer: give its "
+                         "settings in one place", path, d->name, d->name);
+                return false;
+            }
+        Sampler sm;
+        memset(&sm, 0, sizeof sm);
+        sm.name = d->name;
+        sm.texture_coords = true;
+        sm.max_lod = 1000;
+        OpaqueField refused;
+        if (!image_sampling_from_init(d->opaque, &sm, &refused)) {
+            uint32_t line, column;
+            source_position(m->src, d->opaque->at[refused].offset, &line, &column);
+            snprintf(err, errlen, "%s:%u:%u: ptxrun cannot execute %s = %s yet", m->src->name, line, column,
+                     opaque_field_names[refused], opaque_addr_names[d->opaque->value[refused]]);
+            return false;
+        }
         block_add_sampler(b, &sm);
     }
     return true;

@@ -545,6 +545,7 @@ int lanes_load(Block *b, const char *path, char *err, size_t errlen)
         (surfaces && !images_load(b, path, surfaces, true, err, errlen)) ||
         (textures && !images_load(b, path, textures, false, err, errlen)) ||
         (samplers && !images_load_samplers(b, path, samplers, err, errlen)) ||
+        !images_program_samplers(b, path, err, errlen) ||
         (params && !load_params(b, path, params, err, errlen)) ||
         (dynamic && !load_dynamic_shared(b, path, dynamic, err, errlen)))
         goto out;

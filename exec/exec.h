@@ -386,6 +386,9 @@ typedef struct Sampler {
     uint8_t address[3];        /* ImageAddress of each dimension */
     bool mip_linear;           /* mipmaps: linear between two levels, else the nearest level */
     float min_lod, max_lod;    /* mipmaps: the level of detail clamped into [min_lod, max_lod] */
+    bool texture_coords;       /* a .samplerref's: coordinates normalized as the texture's
+                                  normalized_coords says, unless force_unnormalized */
+    bool force_unnormalized;   /* a .samplerref's force_unnormalized_coords = 1 */
 } Sampler;
 typedef struct Image {
     const char *name;
@@ -403,6 +406,11 @@ typedef struct Image {
     bool normalized_float;     /* texture: 8- and 16-bit integers read as floats in [0, 1] or [-1, 1] */
     Sampler sampler;           /* texture: its sampling (unified texturing mode) */
 } Image;
+
+/* surface.c: a .texref or .samplerref initializer's sampling fields (filter_mode,
+ * normalized_coords, force_unnormalized_coords, addr_mode_0..2) set sm's; false, with the field in
+ * *refused, for a setting ptxrun does not run (clamp_ogl). */
+bool image_sampling_from_init(const OpaqueInit *o, Sampler *sm, OpaqueField *refused);
 
 /* Size d of level l of an image: halved at each level, never below 1. */
 static inline uint32_t image_level_size(const Image *im, unsigned level, unsigned d)
@@ -457,7 +465,14 @@ static inline bool image_query(int mode, const Image *im, const Sampler *sm, uns
         return false;
     switch (mode) {
     case MOD_NORMALIZED_COORDS: *v = sm->normalized_coords; return true;
-    case MOD_FORCE_UNNORMALIZED_COORDS: *v = !sm->normalized_coords; *open = true; return true;
+    case MOD_FORCE_UNNORMALIZED_COORDS:
+        if (sm->texture_coords) {              /* a .samplerref's own field */
+            *v = sm->force_unnormalized;
+            return true;
+        }
+        *v = !sm->normalized_coords;
+        *open = true;
+        return true;
     /* CUDA's cudaTextureFilterMode (point 0, linear 1) and cudaTextureAddressMode (wrap 0,
      * clamp 1, mirror 2, border 3) */
     case MOD_FILTER_MODE: *v = sm->linear; *open = true; return true;
@@ -538,15 +553,34 @@ struct Block {
     uint32_t sampler_count;
 };
 
-/* The image a handle names, or NULL. */
+/* The handle of a .texref, .surfref or .samplerref variable (`mov.u64 r, t`): OPAQUE_HANDLE_BASE
+ * plus its index among the module's globals, another opaque number naming nothing in memory. */
+#define OPAQUE_HANDLE_BASE 0x0000e10000000000ull
+
+/* The variable a handle names, or NULL. */
+static inline const Decl *opaque_of(const Block *b, uint64_t handle)
+{
+    const Module *m = b->prog.m;
+    return handle - OPAQUE_HANDLE_BASE < m->globals.len ? &m->globals.data[handle - OPAQUE_HANDLE_BASE] : NULL;
+}
+
+/* The image a handle names, or NULL: a variable's handle names the lanes file's image of its name. */
 static inline const Image *image_of(const Block *b, uint64_t handle)
 {
+    const Decl *d = opaque_of(b, handle);
+    for (uint32_t i = 0; d && i < b->image_count; i++)
+        if (b->images[i].name == d->name)
+            return &b->images[i];
     return handle - IMAGE_HANDLE_BASE < b->image_count ? &b->images[handle - IMAGE_HANDLE_BASE] : NULL;
 }
 
 /* The separate sampler a handle names, or NULL. */
 static inline const Sampler *sampler_of(const Block *b, uint64_t handle)
 {
+    const Decl *d = opaque_of(b, handle);      /* a .samplerref variable's: the sampler of its name */
+    for (uint32_t i = 0; d && i < b->sampler_count; i++)
+        if (b->samplers[i].name == d->name)
+            return &b->samplers[i];
     return handle - SAMPLER_HANDLE_BASE < b->sampler_count ? &b->samplers[handle - SAMPLER_HANDLE_BASE] : NULL;
 }
 

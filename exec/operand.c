@@ -127,6 +127,27 @@ uint32_t operand_source(Loader *ld, const Instr *in, const Operand *o, int type,
     }
     case OPND_SYM: {
         Symbol s;
+        const Module *m = ld->p->m;
+        for (uint32_t g = 0; g < m->globals.len; g++) {
+            const Decl *d = &m->globals.data[g];
+            if (d->name != o->u.ref.name || d->type != TYPE_NONE ||
+                (d->space != SPACE_TEX && d->space != SPACE_SURF && d->space != SPACE_SAMPLER))
+                continue;
+            if (in->op == OP_CVTA) {          /* ptxas takes cvta.global.u64 r, t; what it gives is not said */
+                char what[160];
+                snprintf(what, sizeof what, "cvta of the %s '%s'", d->space == SPACE_TEX ? ".texref" :
+                         d->space == SPACE_SURF ? ".surfref" : ".samplerref", d->name);
+                operand_cannot(ld, in, what);
+                return 0;
+            }
+            if (in->op != OP_MOV || type != TYPE_U64 || o->u.ref.offset) {   /* as ptxas: mov.u64 r, t */
+                diag_at(ld->diag, DIAG_ERROR, o->at, "the handle of '%s' is taken with mov.u64 (as ptxas does)",
+                        d->name);
+                ld->failed = true;
+                return 0;
+            }
+            return operand_immediate_row(ld, OPAQUE_HANDLE_BASE + g);
+        }
         if (!operand_find_symbol(ld, o, &s)) {
             char what[160];
             snprintf(what, sizeof what, "the address of '%s'", o->u.ref.name);

@@ -46,7 +46,7 @@ void image_lower(XInstr *x, const Instr *in)
                 x->mode = (uint8_t)m;          /* the query, the handle's kind, tld4's component */
             break;
         case MOD_P:
-            x->formatted = in->op == OP_SUST;
+            x->formatted = in->op == OP_SUST || in->op == OP_SURED;
             break;
         case MOD_ADD: case MOD_MIN: case MOD_MAX: case MOD_AND: case MOD_OR:
             x->mode = (uint8_t)m;              /* sured's operation */
@@ -62,8 +62,33 @@ void image_lower(XInstr *x, const Instr *in)
     }
 }
 
-/* tex tld4 suld: d, [h, {coordinates}]; sust: [h, {coordinates}], c; txq suq: d, [h]; istypep:
- * p, h. The handle becomes src[0], the coordinates coord[], the data registers vec[]. */
+/* The PTX ISA's addressing words, clamp_to_edge and clamp_to_border as CUDA's clamp and border
+ * (the CUDA guide's cudaAddressModeClamp, cudaAddressModeBorder); clamp_ogl, OpenGL's GL_CLAMP,
+ * is not run. */
+bool image_sampling_from_init(const OpaqueInit *o, Sampler *sm, OpaqueField *refused)
+{
+    static const int8_t address[] = { [ADDR_WRAP] = ADDRESS_WRAP, [ADDR_MIRROR] = ADDRESS_MIRROR,
+                                      [ADDR_CLAMP_OGL] = -1, [ADDR_CLAMP_TO_EDGE] = ADDRESS_CLAMP,
+                                      [ADDR_CLAMP_TO_BORDER] = ADDRESS_BORDER };
+    if (o->given & 1u << OPAQUE_FILTER_MODE)
+        sm->linear = o->value[OPAQUE_FILTER_MODE] == FILTER_LINEAR;
+    if (o->given & 1u << OPAQUE_NORMALIZED_COORDS)
+        sm->normalized_coords = o->value[OPAQUE_NORMALIZED_COORDS] != 0;
+    if (o->given & 1u << OPAQUE_FORCE_UNNORMALIZED_COORDS)
+        sm->force_unnormalized = o->value[OPAQUE_FORCE_UNNORMALIZED_COORDS] != 0;
+    for (unsigned d = 0; d < 3; d++) {
+        OpaqueField f = (OpaqueField)(OPAQUE_ADDR_MODE_0 + d);
+        if (!(o->given & 1u << f))
+            continue;
+        if (address[o->value[f]] < 0) {
+            *refused = f;
+            return false;
+        }
+        sm->address[d] = (uint8_t)address[o->value[f]];
+    }
+    return true;
+}
+
 /* A register operand's width in bits, 0 for anything else. */
 static unsigned register_bits(const Loader *ld, const Operand *o)
 {
@@ -77,6 +102,17 @@ static void wrong(Loader *ld, const Operand *o, const Instr *in, const char *wha
 }
 
 /* The handle: a 64-bit register (a .texref or .surfref variable is refused). */
+/* The index among the module's globals of the variable o names, declared in space (a
+ * .samplerref: SPACE_SAMPLER), or NO_SLOT. */
+static uint32_t global_of(const Loader *ld, const Operand *o, int space)
+{
+    const Module *m = ld->p->m;
+    for (uint32_t g = 0; g < m->globals.len; g++)
+        if (m->globals.data[g].name == o->u.ref.name && m->globals.data[g].space == space && !o->u.ref.offset)
+            return g;
+    return NO_SLOT;
+}
+
 static bool load_handle(Loader *ld, const Instr *in, const Operand *h, XInstr *x)
 {
     const Decl *d = NULL;
@@ -85,6 +121,12 @@ static bool load_handle(Loader *ld, const Instr *in, const Operand *h, XInstr *x
         d = m->globals.data[i].name == h->u.ref.name ? &m->globals.data[i] : NULL;
     if (d && (d->space == SPACE_TEX || d->space == SPACE_SURF) && d->type == TYPE_NONE && !h->u.ref.offset) {
         x->image_name = d->name;               /* .global .texref t: the lanes file's texture "t" */
+        return true;
+    }
+    uint32_t g = h->kind == OPND_SYM && in->op == OP_TXQ ? global_of(ld, h, SPACE_SAMPLER) : NO_SLOT;
+    if (g != NO_SLOT) {                    /* txq of a .samplerref variable: its handle */
+        x->src[0] = operand_immediate_row(ld, OPAQUE_HANDLE_BASE + g);
+        x->src_count = 1;
         return true;
     }
     if (h->kind == OPND_SYM) {
@@ -174,8 +216,21 @@ void image_load(Loader *ld, const Instr *in, XInstr *x)
             operand_destination(ld, in, data, x);
         return;
     }
-    if (x->formatted && x->type != TYPE_B32) {
+    if (x->formatted && in->op == OP_SUST && x->type != TYPE_B32) {
         diag_at(ld->diag, DIAG_ERROR, in->at, "'%s': sust.p stores .b32 elements", in->mnemonic);
+        ld->failed = true;
+        return;
+    }
+    if (x->formatted && in->op == OP_SURED && x->type != TYPE_B32 &&
+        (x->type != TYPE_B64 || (x->mode != MOD_MIN && x->mode != MOD_MAX))) {
+        diag_at(ld->diag, DIAG_ERROR, in->at, "'%s': sured.p takes .b32, or .b64 with .min and .max (PTX ISA)",
+                in->mnemonic);
+        ld->failed = true;
+        return;
+    }
+    if (!x->formatted && in->op == OP_SURED && x->type == TYPE_B64) {
+        diag_at(ld->diag, DIAG_ERROR, in->at, "'%s': sured.b takes .u32, .u64, .s32, .b32 or .s64 (PTX ISA)",
+                in->mnemonic);
         ld->failed = true;
         return;
     }
@@ -183,15 +238,15 @@ void image_load(Loader *ld, const Instr *in, XInstr *x)
     if (addr->kind == OPND_ADDR && addr->count == want + 1 && (in->op == OP_TEX || in->op == OP_TLD4) &&
         !addr->u.group.offset) {
         const Operand *smp = &addr->u.group.elems[1];
-        if (smp->kind == OPND_SYM) {
-            operand_cannot(ld, in, "a sampler named by a variable (a handle in a 64-bit register runs)");
+        uint32_t g = smp->kind == OPND_SYM ? global_of(ld, smp, SPACE_SAMPLER) : NO_SLOT;
+        if (g != NO_SLOT) {                /* a .samplerref variable: its handle */
+            x->src[1] = operand_immediate_row(ld, OPAQUE_HANDLE_BASE + g);
+        } else if (register_bits(ld, smp) != 64) {
+            wrong(ld, smp, in, "a sampler, a .samplerref variable or a handle in a 64-bit register,");
             return;
+        } else {
+            x->src[1] = operand_source(ld, in, smp, TYPE_U64, x, 1);
         }
-        if (register_bits(ld, smp) != 64) {
-            wrong(ld, smp, in, "a sampler handle, a 64-bit register,");
-            return;
-        }
-        x->src[1] = operand_source(ld, in, smp, TYPE_U64, x, 1);
         x->has_sampler = true;
         want++;
     }
@@ -296,6 +351,12 @@ const Image *image_for(Warp *w, const XInstr *x, int l, bool surface)
         h = w->val[x->src[0]][l];
         im = image_of(w->block, h);
     }
+    const Decl *var = x->image_name ? NULL : opaque_of(w->block, h);
+    if (!im && var) {
+        report_fault(w, pc, "lane %d (pc %u): '%s' through the handle of '%s', to which the lanes file gives no %s",
+                     l, pc, x->ir->mnemonic, var->name, surface ? "surface" : "texture");
+        return NULL;
+    }
     if (!im || im->surface != surface) {
         report_fault(w, pc, "lane %d (pc %u): '%s' through 0x%llx, which is not the handle of a %s%s%s", l, pc,
                      x->ir->mnemonic, (unsigned long long)h, surface ? "surface" : "texture",
@@ -356,13 +417,13 @@ static int64_t clamp64(int64_t v, int64_t lo, int64_t hi)
     return v < lo ? lo : v > hi ? hi : v;
 }
 
-/* sured.b: the new value of a surface word from the old one and the lane's operand. */
-static uint64_t reduce(const XInstr *x, uint64_t old, uint64_t v)
+/* sured: the new value of a surface word from the old one and the lane's operand, compared as
+ * signed where sign says so. */
+static uint64_t reduce(const XInstr *x, bool sign, uint64_t old, uint64_t v)
 {
     uint64_t m = width_mask(x->bits);
     unsigned shift = 64 - x->bits;
     int64_t so = (int64_t)(old << shift) >> shift, sv = (int64_t)(v << shift) >> shift;
-    bool sign = x->cls == 's';
     switch (x->mode) {
     case MOD_ADD: return (old + v) & m;
     case MOD_MIN: return (sign ? so < sv : (old & m) < (v & m)) ? old & m : v & m;
@@ -435,26 +496,69 @@ static void surface_query(Warp *w, const XInstr *x, int l, const Image *im)
     warp_define_bits(w, x->dst, l, known ? ~0ull : 0, 64);   /* a size the image lacks: undefined */
 }
 
-/* sust.p: the source's elements are the sample's R, G, B, A in order (PTX ISA), as .u32, .s32
- * or .f32 after the surface's format: a 32-bit channel takes the element's bits. How a 32-bit
- * value goes into an 8- or 16-bit channel the ISA does not say, and a channel the source does
- * not give is "unpredictable": those bytes become undefined (the first with a warning). */
+/* sust.p: the source's elements are the sample's R, G, B, A in order (PTX ISA), read as .u32 or
+ * .s32 after the surface's format (UINT for ptxrun's u8 u16 u32 surfaces, SINT for s8 s16 s32)
+ * or .f32 (FLOAT: f32), then "converted ... to the surface sample format": a 32-bit channel
+ * takes the element's bits; an 8- or 16-bit channel the value itself when the channel holds it
+ * (any conversion keeps such a value). How a value the channel cannot hold converts (saturated?
+ * truncated?) the ISA does not say: those bytes become undefined, with a warning. A channel
+ * the source does not give is "unpredictable": undefined. */
 static void store_formatted(Warp *w, const XInstr *x, int l, const Image *im, Region *r, uint64_t at)
 {
     unsigned size = type_info[im->type].bits / 8;
+    bool sign = type_info[im->type].cls == 's';
     for (unsigned k = 0; k < im->channels; k++) {
         uint64_t v = 0, d = 0;
-        if (k < x->vec_count && size == 4) {
+        if (k < x->vec_count) {
             v = w->val[x->vec[k]][l];
             d = warp_dbits(w, x->vec[k], l);
-        } else if (k < x->vec_count) {
-            report_warn(w, pc_of(w, x), 1u << l, "sust.p into an 8- or 16-bit channel (the ISA does not say how "
-                                                 "the 32-bit value is converted): undefined");
+        }
+        if (k < x->vec_count && size < 4) {
+            int64_t value = sign ? (int64_t)(int32_t)v : (int64_t)(uint32_t)v;
+            int64_t lo = sign ? -(1ll << (8 * size - 1)) : 0;
+            int64_t hi = sign ? (1ll << (8 * size - 1)) - 1 : (1ll << 8 * size) - 1;
+            bool whole = (d & 0xffffffffu) == 0xffffffffu;
+            if (whole && (value < lo || value > hi)) {
+                report_warn(w, pc_of(w, x), 1u << l, "sust.p of a value an 8- or 16-bit channel cannot hold (the "
+                                                     "ISA does not say how it is converted): undefined");
+                d = 0;
+            } else {
+                d = whole ? ~0ull : 0;     /* a value not wholly defined converts to an undefined one */
+            }
         }
         for (unsigned b = 0; b < size; b++) {
             r->data[at + k * size + b] = (uint8_t)(v >> 8 * b);
             r->shadow[at + k * size + b] = (uint8_t)(d >> 8 * b);
         }
+    }
+}
+
+/* sured.p: a reduction on the sample (its x counts samples), its operand read as .u32 or .s32
+ * (.u64 or .s64) after the surface's format, UINT or SINT (PTX ISA). The ISA defines it for a
+ * sample of one channel of the operand's width: ptxrun's u32 and s32 surfaces for .b32. Any
+ * other sample (float, narrower channels, several channels) the ISA leaves open: it becomes
+ * undefined, with a warning. */
+static void reduce_formatted(Warp *w, const XInstr *x, int l, const Image *im, Region *r, uint64_t at)
+{
+    unsigned size = type_info[im->type].bits / 8 * im->channels;
+    char cls = type_info[im->type].cls;
+    if (im->channels != 1 || type_info[im->type].bits != x->bits || (cls != 'u' && cls != 's')) {
+        report_warn(w, pc_of(w, x), 1u << l, "sured.p on a sample that is not one integer channel of the "
+                                             "operand's width (the ISA defines it for UINT and SINT samples only): "
+                                             "undefined");
+        memset(r->shadow + at, 0, size);
+        return;
+    }
+    uint64_t old = 0, od = 0, v = w->val[x->vec[0]][l];
+    for (unsigned b = 0; b < size; b++) {
+        old |= (uint64_t)r->data[at + b] << 8 * b;
+        od |= (uint64_t)r->shadow[at + b] << 8 * b;
+    }
+    uint64_t d = vbits_whole(od, warp_dbits(w, x->vec[0], l), x->bits);
+    v = reduce(x, cls == 's', old, v);
+    for (unsigned b = 0; b < size; b++) {
+        r->data[at + b] = (uint8_t)(v >> 8 * b);
+        r->shadow[at + b] = (uint8_t)(d >> 8 * b);
     }
 }
 
@@ -476,8 +580,10 @@ void surface_execute(Warp *w, const XInstr *x, uint32_t mask)
         if (w->faulted)
             return;
         if (x->formatted) {
-            if (moves)
+            if (moves && x->op == OP_SUST)
                 store_formatted(w, x, l, im, r, at);
+            else if (moves)
+                reduce_formatted(w, x, l, im, r, at);
             continue;
         }
         for (unsigned i = 0; i < x->vec_count; i++) {
@@ -492,7 +598,7 @@ void surface_execute(Warp *w, const XInstr *x, uint32_t mask)
                         old |= (uint64_t)r->data[at + b] << 8 * b;
                         od |= (uint64_t)r->shadow[at + b] << 8 * b;
                     }
-                    v = reduce(x, old, v);
+                    v = reduce(x, x->cls == 's', old, v);
                     d = vbits_whole(od, d, x->bits);
                 }
                 for (unsigned b = 0; b < size; b++) {

@@ -41,12 +41,18 @@ static void undefined_result(Warp *w, const XInstr *x, int l, const char *why)
 }
 
 /* The sampler of lane l: the separate one its handle names, or the texture's own; NULL after a
- * fault. */
-static const Sampler *sampler_for(Warp *w, const XInstr *x, const Image *im, int l)
+ * fault. A .samplerref's normalizes coordinates as the texture says (unless it forces
+ * unnormalized ones): that sampler is completed in *scratch. */
+static const Sampler *sampler_for(Warp *w, const XInstr *x, const Image *im, int l, Sampler *scratch)
 {
     if (!x->has_sampler)
         return &im->sampler;
     const Sampler *sm = sampler_of(w->block, w->val[x->src[1]][l]);
+    if (sm && sm->texture_coords) {
+        *scratch = *sm;
+        scratch->normalized_coords = im->sampler.normalized_coords && !sm->force_unnormalized;
+        sm = scratch;
+    }
     uint32_t pc = pc_of(w, x);
     if (!sm)
         report_fault(w, pc, "lane %d (pc %u): '%s' through 0x%llx, which is not the handle of a sampler", l, pc,
@@ -234,7 +240,8 @@ static void fetch(Warp *w, const XInstr *x, const Image *im, int l)
                      want == 'f' ? ".f32, .f16 or .f16x2" : want == 's' ? ".s32" : ".u32");
         return;
     }
-    const Sampler *sm = sampler_for(w, x, im, l);
+    Sampler scratch;
+    const Sampler *sm = sampler_for(w, x, im, l, &scratch);
     double u[3] = { 0, 0, 0 }, lod;
     int64_t layer;
     uint32_t smp;
@@ -273,7 +280,8 @@ static void gather(Warp *w, const XInstr *x, const Image *im, int l)
                      want == 'f' ? "f32" : want == 's' ? "s32" : "u32");
         return;
     }
-    const Sampler *sm = sampler_for(w, x, im, l);
+    Sampler scratch;
+    const Sampler *sm = sampler_for(w, x, im, l, &scratch);
     unsigned c = x->mode == MOD_R ? 0 : x->mode == MOD_G ? 1 : x->mode == MOD_B ? 2 : 3;
     double u[3] = { 0, 0, 0 };
     int64_t layer;
@@ -322,12 +330,20 @@ static void query(Warp *w, const XInstr *x, const Image *im, const Sampler *sm, 
 
 /* istypep: whether the handle names a texture (.texref), a surface (.surfref) or a separate
  * sampler (.samplerref). A texture object carries its sampler, and the ISA does not say what
- * .samplerref answers for one: undefined, as for a handle that names nothing. */
+ * .samplerref answers for one: undefined, as for a handle that names nothing. A variable's
+ * handle (mov.u64 r, t) has its declared type, with or without an image in the lanes file. */
 static void istypep(Warp *w, const XInstr *x, uint32_t mask)
 {
     uint32_t yes = 0, known = 0;
     for (uint32_t k = mask & w->defined[x->src[0]]; k; k &= k - 1) {
         int l = __builtin_ctz(k);
+        const Decl *d = opaque_of(w->block, w->val[x->src[0]][l]);
+        if (d) {
+            int space = x->mode == MOD_TEXREF ? SPACE_TEX : x->mode == MOD_SURFREF ? SPACE_SURF : SPACE_SAMPLER;
+            known |= 1u << l;
+            yes |= d->space == space ? 1u << l : 0;
+            continue;
+        }
         const Image *im = image_of(w->block, w->val[x->src[0]][l]);
         if (sampler_of(w->block, w->val[x->src[0]][l])) {
             known |= 1u << l;

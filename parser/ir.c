@@ -146,6 +146,10 @@ static void print_init(FILE *out, const Init *v)
         if (v->offset)
             fprintf(out, "+%" PRId64, v->offset);
         break;
+    case INIT_FIELD:
+        fprintf(out, "%s = ", v->name);
+        print_init(out, v->elems);
+        break;
     case INIT_LIST:
         fputc('{', out);
         for (uint32_t i = 0; i < v->count; i++) {

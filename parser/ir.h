@@ -197,10 +197,29 @@ struct Init {
     uint32_t count;            /* INIT_LIST */
     uint64_t bits;
     int64_t offset;
-    const char *name;
-    Init *elems;
+    const char *name;          /* INIT_SYM, INIT_GENERIC: the symbol; INIT_FIELD: the field */
+    Init *elems;               /* INIT_LIST: count values; INIT_FIELD: the one value */
+    Span at;
 };
-enum { INIT_INT, INIT_F32, INIT_F64, INIT_SYM, INIT_GENERIC, INIT_LIST };
+/* INIT_FIELD: `name = value` in a .texref, .samplerref or .surfref initializer */
+enum { INIT_INT, INIT_F32, INIT_F64, INIT_SYM, INIT_GENERIC, INIT_LIST, INIT_FIELD };
+
+/* The fields of a .texref, .samplerref or .surfref initializer (PTX ISA "Texture Sampler and
+ * Surface Types"), decoded by opaque.c as the parser reads them: bit f of given says field f was
+ * set, to value[f] (a number, or a FILTER_ or ADDR_ word), written at at[f]. */
+typedef enum { OPAQUE_WIDTH, OPAQUE_HEIGHT, OPAQUE_DEPTH, OPAQUE_CHANNEL_DATA_TYPE, OPAQUE_CHANNEL_ORDER,
+               OPAQUE_NORMALIZED_COORDS, OPAQUE_FORCE_UNNORMALIZED_COORDS, OPAQUE_FILTER_MODE,
+               OPAQUE_ADDR_MODE_0, OPAQUE_ADDR_MODE_1, OPAQUE_ADDR_MODE_2, OPAQUE_ARRAY_SIZE,
+               OPAQUE_NUM_MIPMAP_LEVELS, OPAQUE_NUM_SAMPLES, OPAQUE_MEMORY_LAYOUT, OPAQUE_FIELD_COUNT } OpaqueField;
+enum { FILTER_NEAREST, FILTER_LINEAR };
+enum { ADDR_WRAP, ADDR_MIRROR, ADDR_CLAMP_OGL, ADDR_CLAMP_TO_EDGE, ADDR_CLAMP_TO_BORDER };
+typedef struct OpaqueInit {
+    uint32_t given;
+    int64_t value[OPAQUE_FIELD_COUNT];
+    Span at[OPAQUE_FIELD_COUNT];
+} OpaqueInit;
+extern const char *const opaque_field_names[OPAQUE_FIELD_COUNT];
+extern const char *const opaque_addr_names[5];
 
 enum { MAX_DIMS = 4 };
 enum { MAX_REGISTERS = 1 << 20 };  /* per program, and so per function and per range */
@@ -222,6 +241,7 @@ typedef struct Decl {
     int64_t dims[MAX_DIMS];    /* -1 = [] (size from initializer or extern) */
     const char *name;
     Init *init;
+    OpaqueInit *opaque;        /* a .texref/.samplerref/.surfref initializer's fields, or NULL */
     Span at;
     uint32_t first_slot;       /* registers: slot of name (or name0) */
     const char **attrs;        /* other directives kept verbatim, e.g. ".attribute(.managed)" */

@@ -495,8 +495,15 @@ void parse_decl_space(Parser *p, int space, Span at)
     bool handle = space == SPACE_TEX || space == SPACE_SURF || space == SPACE_SAMPLER;
     if (p->decl.is_ptr)
         p->decl.ptr_space = (uint8_t)space;
-    else if (handle && p->decl.space == SPACE_GLOBAL && p->decl.type == TYPE_NONE)
+    else if (handle && (p->decl.space == SPACE_GLOBAL || p->decl.space == SPACE_PARAM) && p->decl.type == TYPE_NONE) {
+        if (space == SPACE_SAMPLER && !opaque_independent(p->m))
+            diag_at(p->diag, DIAG_ERROR, at, "a .samplerref needs the independent texturing mode (.target ..., "
+                    "texmode_independent), as ptxas says");
+        if (p->decl.space == SPACE_PARAM)
+            diag_at(p->diag, DIAG_ERROR, at, "ptxrun cannot execute a %s kernel parameter yet",
+                    space == SPACE_TEX ? ".texref" : space == SPACE_SURF ? ".surfref" : ".samplerref");
         p->decl.space = (uint8_t)space;        /* .global .texref t: a texture reference (ir.c prints it so) */
+    }
     else
         diag_at(p->diag, DIAG_ERROR, at, "a state space goes first in a declaration");
 }
@@ -564,7 +571,7 @@ void parse_init_value(Parser *p, int kind, Literal lit, bool negative, Span name
     memset(&v, 0, sizeof v);
     v.kind = (uint8_t)kind;
     v.negative = negative;
-    (void)at;
+    v.at = at;
     switch (kind) {
     case INIT_LIST: {
         uint32_t count = (uint32_t)lit.bits;
@@ -595,14 +602,31 @@ void parse_init_value(Parser *p, int kind, Literal lit, bool negative, Span name
     VEC_PUSH(&p->m->arena, p->inits, v);
 }
 
+/* `name = value` in a brace list: the value on the stack becomes the field's. */
+void parse_init_field(Parser *p, Span name, Span at)
+{
+    if (p->inits.len == 0)
+        BUG("initializer stack underflow");
+    Init v;
+    memset(&v, 0, sizeof v);
+    v.kind = INIT_FIELD;
+    v.name = intern_span(p, name);
+    v.at = at;
+    v.elems = arena_alloc(&p->m->arena, sizeof *v.elems);
+    *v.elems = p->inits.data[--p->inits.len];
+    VEC_PUSH(&p->m->arena, p->inits, v);
+}
+
 void parse_decl_init(Parser *p, uint32_t count, Span at)
 {
     if (count != 1 || p->inits.len == 0)
         BUG("initializer stack holds %u values", p->inits.len);
     Init *v = arena_alloc(&p->m->arena, sizeof *v);
     *v = p->inits.data[--p->inits.len];
-    if (p->last_decl)
-        p->last_decl->init = v;
-    else
+    if (!p->last_decl) {
         diag_at(p->diag, DIAG_ERROR, at, "initializer without a declaration");
+        return;
+    }
+    p->last_decl->init = v;
+    opaque_decode(p->m, p->last_decl, p->diag);
 }

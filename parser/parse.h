@@ -89,5 +89,10 @@ void parse_decl_dim(Parser *p, bool has_size, Literal size, Span at);
 void parse_decl_range(Parser *p, Literal count, Span at);
 void parse_decl_init(Parser *p, uint32_t count, Span at);
 void parse_init_value(Parser *p, int kind, Literal lit, bool negative, Span name, Span at);
+void parse_init_field(Parser *p, Span name, Span at);
+
+/* opaque.c: a .texref, .samplerref or .surfref initializer into the declaration's OpaqueInit */
+void opaque_decode(Module *m, Decl *d, Diag *diag);
+bool opaque_independent(const Module *m);   /* .target texmode_independent */
 
 #endif

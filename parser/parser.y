@@ -383,6 +383,7 @@ init_value
     | T_WORD '+' T_INTEGER                  { parse_init_value(p, INIT_SYM, $3, false, @1, @$); }
     | T_WORD '(' T_WORD ')'                 { parse_init_value(p, INIT_GENERIC, (Literal){0}, false, @3, @$); }
     | T_WORD '(' T_WORD ')' '+' T_INTEGER   { parse_init_value(p, INIT_GENERIC, $6, false, @3, @$); }
+    | T_WORD '=' init_value                 { parse_init_field(p, @1, @$); }   /* .texref t = { filter_mode = linear } */
     ;
 
 init_list

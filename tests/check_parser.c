@@ -135,6 +135,36 @@ START_TEST(variable_declarations)
 }
 END_TEST
 
+START_TEST(opaque_initializers)
+{
+    /* PTX ISA "Texture Sampler and Surface Types": { field = value, ... } for opaque variables */
+    Parsed *p = parse_ok(".version 8.5\n.target sm_90, texmode_independent\n.address_size 64\n"
+                         ".global .samplerref s = { addr_mode_0 = clamp_to_border, filter_mode = linear,\n"
+                         "                          force_unnormalized_coords = 1 };\n"
+                         ".global .surfref f = { width = 16, array_size = 4 };\n"
+                         ".entry k() { ret; }\n");
+    Module *m = p->m;
+    Decl *s = &m->globals.data[0], *f = &m->globals.data[1];
+    ck_assert_int_eq(s->space, SPACE_SAMPLER);
+    ck_assert_int_eq(s->init->kind, INIT_LIST);
+    ck_assert_int_eq(s->init->count, 3);
+    ck_assert_int_eq(s->init->elems[0].kind, INIT_FIELD);
+    ck_assert_str_eq(s->init->elems[0].name, "addr_mode_0");
+    ck_assert_str_eq(s->init->elems[0].elems->name, "clamp_to_border");
+    ck_assert_ptr_nonnull(s->opaque);
+    ck_assert_uint_eq(s->opaque->given, 1u << OPAQUE_ADDR_MODE_0 | 1u << OPAQUE_FILTER_MODE |
+                                        1u << OPAQUE_FORCE_UNNORMALIZED_COORDS);
+    ck_assert_int_eq(s->opaque->value[OPAQUE_ADDR_MODE_0], ADDR_CLAMP_TO_BORDER);
+    ck_assert_int_eq(s->opaque->value[OPAQUE_FILTER_MODE], FILTER_LINEAR);
+    ck_assert_int_eq(s->opaque->value[OPAQUE_FORCE_UNNORMALIZED_COORDS], 1);
+    ck_assert_int_eq(f->space, SPACE_SURF);
+    ck_assert_uint_eq(f->opaque->given, 1u << OPAQUE_WIDTH | 1u << OPAQUE_ARRAY_SIZE);
+    ck_assert_int_eq(f->opaque->value[OPAQUE_WIDTH], 16);
+    ck_assert_int_eq(f->opaque->value[OPAQUE_ARRAY_SIZE], 4);
+    parsed_free(p);
+}
+END_TEST
+
 START_TEST(operand_forms)
 {
     Parsed *p = parse_module_ok(
@@ -323,6 +353,7 @@ int main(void)
     tcase_add_test(tc, entry_and_func_with_params);
     tcase_add_test(tc, register_declarations);
     tcase_add_test(tc, variable_declarations);
+    tcase_add_test(tc, opaque_initializers);
     tcase_add_test(tc, operand_forms);
     tcase_add_test(tc, calls_blocks_and_prototypes);
     tcase_add_test(tc, debug_directives_are_kept_or_skipped);
