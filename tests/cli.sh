@@ -1062,6 +1062,10 @@ image_error "a cubemap that is not square" '{"textures": {"t": {"type": "f32", "
 image_error "unknown key in a sampler" '{"samplers": {"s": {"filter": "linear", "read": "element"}}, "params": ["@s"]}' 'samplers.s: unknown key "read"'
 image_error "normalized float of floats" '{"textures": {"t": {"type": "f32", "dims": [4], "read": "normalized_float"}}, "params": ["@t"]}' 'textures.t: "normalized_float" reads 8- and 16-bit integer textures'
 image_error "data of the wrong length" '{"surfaces": {"s": {"type": "u32", "dims": [2, 2], "data": [1, 2, 3]}}, "params": ["@s"]}' 'surfaces.s: "data" has the wrong length (4 values: channels x samples x width x height x depth x layers (x 6 faces), summed over the levels)'
+printf '.version 8.5\n.target sm_90, texmode_independent\n.address_size 64\n.global .samplerref smp = { filter_mode = linear };\n.entry k()\n{\n\tret;\n}\n' > "$tmp/smpdup.ptx"
+printf '{"samplers": {"smp": {"filter": "point"}}}\n' > "$tmp/smpdup.json"
+expect_exit 2 "a lanes sampler and a .samplerref of one name" "$PTXRUN" "$tmp/smpdup.ptx" --lanes "$tmp/smpdup.json"
+expect_stderr_line "a lanes sampler and a .samplerref of one name" "ptxrun: error: $tmp/smpdup.json: samplers.smp: the program's .samplerref 'smp' has an initializer: give its settings in one place"
 image_error "unknown key in a surface" '{"surfaces": {"s": {"type": "u32", "dims": [2], "filter": "linear"}}, "params": ["@s"]}' 'surfaces.s: unknown key "filter"'
 printf "$HT.visible .entry k(.param .u32 h)\n{\n\tret;\n}\n" > "$tmp/narrow.ptx"
 printf '{"surfaces": {"s": {"type": "u32", "dims": [2]}}, "params": ["@s"]}\n' > "$tmp/img.json"
