@@ -36,6 +36,16 @@ static bool parse_sampler(Sampler *sm, json_t *spec, const char *where, char *er
     sm->linear = filter == 1;
     sm->mip_linear = mip == 1;
     sm->normalized_coords = n && json_is_true(n);
+    static const char *const compares[] = { "never", "less", "equal", "lequal", "greater", "notequal", "gequal",
+                                            "always" };
+    json_t *cmp = json_object_get(spec, "compare");
+    int compare = cmp ? image_word(cmp, compares, 8) : -1;
+    if (cmp && compare < 0) {
+        snprintf(err, errlen, "%s: \"compare\": expected \"never\", \"less\", \"equal\", \"lequal\", \"greater\", "
+                 "\"notequal\", \"gequal\" or \"always\"", where);
+        return false;
+    }
+    sm->compare = cmp ? (uint8_t)(SAMPLER_NEVER + compare) : 0;
     sm->min_lod = lo ? (float)json_number_value(lo) : 0;
     sm->max_lod = hi ? (float)json_number_value(hi) : 1000;
     for (unsigned d = 0; d < 3; d++) {
@@ -223,8 +233,8 @@ bool images_load(Block *b, const char *path, json_t *v, bool surface, char *err,
         }
         static const char *const keys[] = { "type", "channels", "dims", "layers", "data", "filter", "address",
                                              "normalized_coords", "read", "cube", "samples", "levels",
-                                             "mipmap_filter", "min_lod", "max_lod" };
-        if (!keys_known(spec, keys, surface ? 5u : 15u, where, err, errlen))
+                                             "mipmap_filter", "min_lod", "max_lod", "compare" };
+        if (!keys_known(spec, keys, surface ? 5u : 16u, where, err, errlen))
             return false;
         if (mem_named(&b->mem, name, SPACE_GLOBAL) || mem_named(&b->mem, name, SPACE_CONST)) {
             snprintf(err, errlen, "%s: the program or the lanes file already has a global named '%s'", where, name);
@@ -264,14 +274,14 @@ bool images_load_samplers(Block *b, const char *path, json_t *v, char *err, size
     json_object_foreach(v, name, spec) {
         snprintf(where, sizeof where, "%s: samplers.%s", path, name);
         static const char *const keys[] = { "filter", "address", "normalized_coords", "mipmap_filter", "min_lod",
-                                             "max_lod" };
+                                             "max_lod", "compare" };
         Sampler sm;
         memset(&sm, 0, sizeof sm);
         if (!json_is_object(spec)) {
             snprintf(err, errlen, "%s: expected an object", where);
             return false;
         }
-        if (!keys_known(spec, keys, 6, where, err, errlen) || !parse_sampler(&sm, spec, where, err, errlen) ||
+        if (!keys_known(spec, keys, 7, where, err, errlen) || !parse_sampler(&sm, spec, where, err, errlen) ||
             !sampler_check(&sm, where, err, errlen))
             return false;
         for (uint32_t i = 0; i < b->image_count; i++)

@@ -175,6 +175,8 @@ typedef struct XInstr {
     uint8_t mip;               /* tex: MOD_LEVEL (lod in src[2]), MOD_GRAD (grad[]) or 0; txq.level: MOD_LEVEL */
     bool has_sampler;          /* tex tld4: a separate sampler's handle in src[1] */
     uint32_t grad[6];          /* tex.grad: dPdx then dPdy, three rows each (NO_SLOT beyond the geometry) */
+    uint32_t texel_offset[3];  /* tex tld4: the offset operand e's rows (.s32 texels), or NO_SLOT */
+    uint32_t depth_ref;        /* tex tld4: the depth compare operand f's row, or NO_SLOT */
     const char *image_name;    /* a .texref or .surfref variable named instead of a handle (src[0] unused) */
     const Instr *ir;
 } XInstr;
@@ -389,7 +391,10 @@ typedef struct Sampler {
     bool texture_coords;       /* a .samplerref's: coordinates normalized as the texture's
                                   normalized_coords says, unless force_unnormalized */
     bool force_unnormalized;   /* a .samplerref's force_unnormalized_coords = 1 */
+    uint8_t compare;           /* depth compare (the lanes file's "compare"): SAMPLER_NEVER..ALWAYS, 0 none */
 } Sampler;
+enum { SAMPLER_NEVER = 1, SAMPLER_LESS, SAMPLER_EQUAL, SAMPLER_LEQUAL, SAMPLER_GREATER, SAMPLER_NOTEQUAL,
+       SAMPLER_GEQUAL, SAMPLER_ALWAYS };
 typedef struct Image {
     const char *name;
     bool surface;              /* a surface (suld sust suq), else a texture (tex tld4 txq) */
@@ -847,7 +852,12 @@ typedef struct TexSample {
     uint64_t dbits[4];         /* all ones: defined */
     bool filtered;             /* value holds the result, else bits */
     bool warn_weight, warn_convert, warn_level, off_face;
+    uint8_t compare;           /* depth compare (a Sampler.compare), 0: none; ref the value */
+    double ref;
 } TexSample;
+/* Depth compare (tex, tld4 with f): 1.0 where reference ref and the texel's value pass the
+ * sampler's comparison (OpenGL's reading: ref OP texel), else 0.0. */
+double sample_depth_test(const Image *im, int compare, double ref, uint64_t bits);
 /* A normalized coordinate of dimension d under the sampler's wrap or mirror addressing. */
 double sample_address(const Sampler *sm, unsigned d, double v);
 /* Sample at coordinates u (addressed; texels, or normalized ones or a cube face's in [0, 1]),

@@ -582,7 +582,7 @@ bool lower_program(Program *p, Memory *mem, Module *m, Function *fn, Diag *diag,
         for (unsigned s = 0; s < x->src_count; s++)
             if (!(x->src_pred & (1u << s)) && x->src[s] >= NO_SLOT - ld.immediates.len)
                 x->src[s] = first_immediate + (NO_SLOT - 1 - x->src[s]);
-        for (unsigned v = 0; v < 4; v++)          /* st and atom data (NO_SLOT itself is '_') */
+        for (unsigned v = 0; v < VEC_MAX; v++)    /* st and atom data (NO_SLOT itself is '_') */
             if (x->vec[v] != NO_SLOT && x->vec[v] >= NO_SLOT - ld.immediates.len)
                 x->vec[v] = first_immediate + (NO_SLOT - 1 - x->vec[v]);
         for (unsigned c = 0; c < x->coord_count; c++)  /* texture and surface coordinates */
@@ -591,6 +591,11 @@ bool lower_program(Program *p, Memory *mem, Module *m, Function *fn, Diag *diag,
         for (unsigned g = 0; g < 6 && x->mip == MOD_GRAD; g++)    /* tex.grad gradients */
             if (x->grad[g] != NO_SLOT && x->grad[g] >= NO_SLOT - ld.immediates.len)
                 x->grad[g] = first_immediate + (NO_SLOT - 1 - x->grad[g]);
+        for (unsigned o = 0; o < 4 && (x->op == OP_TEX || x->op == OP_TLD4); o++) {   /* offsets, depth value */
+            uint32_t *row = o < 3 ? &x->texel_offset[o] : &x->depth_ref;
+            if (*row != NO_SLOT && *row >= NO_SLOT - ld.immediates.len)
+                *row = first_immediate + (NO_SLOT - 1 - *row);
+        }
     }
     for (uint32_t c = 0; c < p->call_count; c++)  /* immediate arguments to .reg parameters */
         for (unsigned i = 0; i < p->calls[c].arg_count; i++) {

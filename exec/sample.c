@@ -135,7 +135,8 @@ static void sample_level(const Warp *w, const Image *im, const Sampler *sm, unsi
             uint64_t bits = texel_bits(w, im, level, idx, layer, smp, c, &d);
             s->dbits[c] &= d;
             s->bits[c] = bits;
-            s->value[c] += wt * texel_value(im, bits, s);
+            double v = texel_value(im, bits, s);
+            s->value[c] += wt * (s->compare ? sample_depth_test(im, s->compare, s->ref, bits) : v);
         }
     }
 }
@@ -179,7 +180,25 @@ void sample_texture(const Warp *w, const Image *im, const Sampler *sm, const dou
         sample_level(w, im, sm, second, u, layer, smp, weight, face, s);
         s->filtered = true;
     }
-    s->filtered |= sm->linear || im->normalized_float;
+    s->filtered |= sm->linear || im->normalized_float || s->compare;
+}
+
+double sample_depth_test(const Image *im, int compare, double ref, uint64_t bits)
+{
+    TexSample ignored;
+    double t = texel_value(im, bits, &ignored);
+    bool pass;
+    switch (compare) {
+    case SAMPLER_NEVER: pass = false; break;
+    case SAMPLER_LESS: pass = ref < t; break;
+    case SAMPLER_EQUAL: pass = ref == t; break;
+    case SAMPLER_LEQUAL: pass = ref <= t; break;
+    case SAMPLER_GREATER: pass = ref > t; break;
+    case SAMPLER_NOTEQUAL: pass = ref != t; break;
+    case SAMPLER_GEQUAL: pass = ref >= t; break;
+    default: pass = true; break;
+    }
+    return pass ? 1.0 : 0.0;
 }
 
 /* The CUDA guide's cubemap table: the face of direction (x, y, z) and the face coordinates

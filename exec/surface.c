@@ -190,6 +190,56 @@ static bool load_level(Loader *ld, const Instr *in, XInstr *x)
     return true;
 }
 
+/* tex and tld4 after their coordinates (and level of detail or gradients): the offset e, a
+ * vector of .s32 texels, one a dimension (1d 1, 2d 2, 3d 4 with the last ignored; the ISA has
+ * none for cubemaps), then the depth compare value f, an .f32 (PTX ISA, tex, tld4). */
+static bool load_offset_depth(Loader *ld, const Instr *in, XInstr *x, unsigned first)
+{
+    unsigned i = first;
+    const Operand *e = &in->operands[i];
+    if (i < in->operand_count && e->kind == OPND_VEC) {
+        unsigned n = x->geom == GEOM_1D || x->geom == GEOM_A1D ? 1 : x->geom == GEOM_3D ? 4 : 2;
+        bool cube = x->geom == GEOM_CUBE || x->geom == GEOM_ACUBE;
+        if (cube || e->count != n) {
+            diag_at(ld->diag, DIAG_ERROR, e->at, cube ? "'%s': a cubemap read takes no offset (PTX ISA)"
+                                                      : "'%s' takes an offset of %u .s32 values", in->mnemonic, n);
+            ld->failed = true;
+            return false;
+        }
+        for (unsigned k = 0; k < n && k < 3; k++) {
+            const Operand *c = &e->u.group.elems[k];
+            if (c->kind != OPND_INT && register_bits(ld, c) != 32) {
+                wrong(ld, c, in, "an offset of .s32 values");
+                return false;
+            }
+            x->texel_offset[k] = operand_source(ld, in, c, TYPE_S32, x, 2);
+        }
+        i++;
+    }
+    if (i < in->operand_count) {
+        const Operand *f = &in->operands[i];
+        if (f->kind != OPND_F32 && f->kind != OPND_INT && register_bits(ld, f) != 32) {
+            wrong(ld, f, in, "a depth compare value, an .f32,");
+            return false;
+        }
+        if (x->geom == GEOM_3D || x->geom == GEOM_2DMS || x->geom == GEOM_A2DMS) {
+            diag_at(ld->diag, DIAG_ERROR, f->at, "'%s': a 3D or multisample read takes no depth compare value (PTX ISA)",
+                    in->mnemonic);
+            ld->failed = true;
+            return false;
+        }
+        x->depth_ref = operand_source(ld, in, f, TYPE_F32, x, 2);
+        i++;
+    }
+    if (i != in->operand_count) {
+        diag_at(ld->diag, DIAG_ERROR, in->operands[i].at, "'%s': too many operands (an offset vector, then a depth "
+                "compare value)", in->mnemonic);
+        ld->failed = true;
+        return false;
+    }
+    return true;
+}
+
 /* tex tld4 suld: d, [h, {coordinates}]; sust: [h, {coordinates}], c; txq suq: d, [h]; istypep:
  * p, h. The handle becomes src[0], the coordinates coord[], the data registers vec[]. ops.def
  * gives them no operand shape: they are checked here (lower_check runs this for --check). */
@@ -199,11 +249,16 @@ void image_load(Loader *ld, const Instr *in, XInstr *x)
     ld->p->uses_images = true;
     bool store = in->op == OP_SUST || in->op == OP_SURED;
     unsigned operands = 2 + (x->mip == MOD_LEVEL) + 2 * (x->mip == MOD_GRAD);
-    if (in->operand_count != operands) {
-        char what[96];
-        snprintf(what, sizeof what, "'%s' with %u operands (offsets, depth compare)", in->mnemonic,
-                 in->operand_count);
-        operand_cannot(ld, in, what);
+    for (unsigned i = 0; i < 3; i++)
+        x->texel_offset[i] = NO_SLOT;
+    x->depth_ref = NO_SLOT;
+    if ((in->op == OP_TEX || in->op == OP_TLD4) && in->operand_count > operands &&
+        !load_offset_depth(ld, in, x, operands))
+        return;
+    if (in->op != OP_TEX && in->op != OP_TLD4 && in->operand_count != operands) {
+        diag_at(ld->diag, DIAG_ERROR, in->at, "'%s' takes %u operands, not %u", in->mnemonic, operands,
+                in->operand_count);
+        ld->failed = true;
         return;
     }
     const Operand *addr = &in->operands[store ? 0 : 1], *data = &in->operands[store ? 1 : 0];
@@ -290,9 +345,14 @@ void image_load(Loader *ld, const Instr *in, XInstr *x)
             operand_destination(ld, in, data, x);
         return;
     }
-    if (data->kind == OPND_PAIR) {
-        operand_cannot(ld, in, "a texture fetch with a residency predicate (d|p)");
-        return;
+    if (data->kind == OPND_PAIR) {             /* d|p: p, whether the texels are resident */
+        const Operand *p = &data->u.group.elems[1];
+        if (p->kind != OPND_PRED && p->kind != OPND_SINK) {
+            wrong(ld, p, in, "a predicate after '|'");
+            return;
+        }
+        x->dst_pred = p->kind == OPND_PRED ? ld->cur->pred_base + p->u.slot : NO_SLOT;
+        data = &data->u.group.elems[0];
     }
     unsigned n = data->kind == OPND_VEC ? data->count : 1;
     if (n != x->vec_count) {

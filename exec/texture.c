@@ -200,13 +200,26 @@ static bool coordinates_of(Warp *w, const XInstr *x, const Image *im, const Samp
         *layer = *layer * 6 + f;
         return true;
     }
+    int32_t off[3] = { 0, 0, 0 };
+    for (unsigned d = 0; d < 3; d++) {
+        if (x->texel_offset[d] == NO_SLOT)
+            continue;
+        off[d] = (int32_t)w->val[x->texel_offset[d]][l];
+        if (off[d] < -8 || off[d] > 7 || im->levels > 1) {
+            undefined_result(w, x, l, off[d] < -8 || off[d] > 7
+                             ? "texture read with an offset outside -8 to +7 (the ISA's range): undefined"
+                             : "texture read with an offset on a mipmapped texture (the documents do not say in "
+                               "which level's texels it counts): undefined");
+            return false;
+        }
+    }
     if (x->src_type == TYPE_S32) {
         /* Integer coordinates: the texel itself, when the texture is read by unnormalized
          * nearest-point (multisample textures: always); otherwise, or out of range, the
-         * documents say nothing. */
+         * documents say nothing. The offset is added to them. */
         bool inside = im->samples || (!sm->linear && !sm->normalized_coords);
         for (unsigned d = 0; d < im->dims; d++) {
-            int64_t i = (int32_t)w->val[x->coord[first + d]][l];
+            int64_t i = (int64_t)(int32_t)w->val[x->coord[first + d]][l] + off[d];
             inside &= i >= 0 && i < im->size[d];
             u[d] = (double)i;
         }
@@ -223,8 +236,29 @@ static bool coordinates_of(Warp *w, const XInstr *x, const Image *im, const Samp
             undefined_result(w, x, l, "texture read at a NaN or infinite coordinate (the documents leave the result open): undefined");
             return false;
         }
+        /* The offset, in texels, is applied before the lookup (PTX ISA) and so before addressing. */
+        u[d] += sm->normalized_coords ? off[d] / (double)im->size[d] : off[d];
         u[d] = sample_address(sm, d, u[d]);
     }
+    return true;
+}
+
+/* The depth compare of tex or tld4 with an operand f (PTX ISA: each texel compared with f gives
+ * 1.0 or 0.0, which are then filtered). The ISA names no comparison: the sampler's "compare"
+ * in the lanes file gives it; without one, or into integer results, undefined with a warning. */
+static bool depth_compare_of(Warp *w, const XInstr *x, const Sampler *sm, int l, TexSample *s)
+{
+    if (!sm->compare) {
+        undefined_result(w, x, l, "depth compare: the ISA does not say which comparison (give the texture or "
+                                  "sampler \"compare\" in the lanes file): undefined");
+        return false;
+    }
+    if (x->cls != 'f') {
+        undefined_result(w, x, l, "depth compare into integer results (the ISA gives 1.0 or 0.0, floats): undefined");
+        return false;
+    }
+    s->compare = sm->compare;
+    s->ref = float_at(w, x->depth_ref, l);
     return true;
 }
 
@@ -250,6 +284,8 @@ static void fetch(Warp *w, const XInstr *x, const Image *im, int l)
         return;
     TexSample s;
     memset(&s, 0, sizeof s);
+    if (x->depth_ref != NO_SLOT && !depth_compare_of(w, x, sm, l, &s))
+        return;
     sample_texture(w, im, sm, u, layer, smp, lod, face, &s);
     if (s.off_face) {
         undefined_result(w, x, l, "linear filtering of a cubemap across the edge of a face (the documents leave the result open): undefined");
@@ -298,9 +334,15 @@ static void gather(Warp *w, const XInstr *x, const Image *im, int l)
         undefined_result(w, x, l, "tld4 of a cubemap across the edge of a face (the documents leave the result open): undefined");
         return;
     }
+    TexSample depth;
+    memset(&depth, 0, sizeof depth);
+    if (x->depth_ref != NO_SLOT && !depth_compare_of(w, x, sm, l, &depth))
+        return;
     for (unsigned k = 0; k < 4; k++) {
         if (x->vec[k] == NO_SLOT)
             continue;
+        if (depth.compare)                     /* 1.0 or 0.0 where the texel passes */
+            bits[k] = sample_depth_test(im, depth.compare, depth.ref, bits[k]) != 0 ? 0x3f800000u : 0;
         w->val[x->vec[k]][l] = bits[k];
         warp_define_bits(w, x->vec[k], l, (dbits[k] & 0xffffffffu) == 0xffffffffu ? ~0ull : dbits[k], 64);
     }
@@ -387,5 +429,9 @@ void texture_execute(Warp *w, const XInstr *x, uint32_t mask)
             fetch(w, x, im, l);
         if (w->faulted)
             return;
+        if (x->op != OP_TXQ && x->dst_pred != NO_SLOT) {   /* d|p: the lanes file's textures are resident */
+            w->pred[x->dst_pred] |= 1u << l;
+            w->pred_defined[x->dst_pred] |= 1u << l;
+        }
     }
 }
