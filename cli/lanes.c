@@ -407,6 +407,27 @@ static bool set_aggregate_param(Block *b, const char *where, uint8_t *data, uint
     return true;
 }
 
+/* A .texref, .surfref or .samplerref parameter: the handle of a texture, a surface or a sampler of
+ * the lanes file, "@name", and nothing else. */
+static bool set_handle_param(Block *b, const char *where, int space, uint8_t *data, uint8_t *shadow, json_t *v,
+                             char *err, size_t errlen)
+{
+    uint64_t h = 0;
+    const char *s = json_is_string(v) ? json_string_value(v) : NULL;
+    bool found = s && s[0] == '@' && images_handle(b, s + 1, &h);
+    const Image *im = found ? image_of(b, h) : NULL;
+    bool fits = space == SPACE_SAMPLER ? found && sampler_of(b, h) : im && im->surface == (space == SPACE_SURF);
+    if (!fits) {
+        snprintf(err, errlen, "%s: a %s parameter takes the handle of a %s of \"%s\", \"@name\"", where,
+                 space == SPACE_TEX ? ".texref" : space == SPACE_SURF ? ".surfref" : ".samplerref",
+                 space == SPACE_TEX ? "texture" : space == SPACE_SURF ? "surface" : "sampler",
+                 space == SPACE_TEX ? "textures" : space == SPACE_SURF ? "surfaces" : "samplers");
+        return false;
+    }
+    put_bytes(data, shadow, h, 8, ~0ull);
+    return true;
+}
+
 /* One kernel parameter, i of the kernel's, in the parameter buffer. */
 static bool set_param(Block *b, const char *path, uint32_t i, json_t *v, char *err, size_t errlen)
 {
@@ -416,6 +437,8 @@ static bool set_param(Block *b, const char *path, uint32_t i, json_t *v, char *e
     uint8_t *data = block_param_bytes(b, i, &shadow, &size);
     char where[300];
     snprintf(where, sizeof where, "%s: params.%s", path, d->name);
+    if (d->handle_space)
+        return set_handle_param(b, where, d->handle_space, data, shadow, v, err, errlen);
     if (json_is_object(v) || d->dim_count || d->type == TYPE_NONE || d->vector || type_info[d->type].bits > 64)
         return set_aggregate_param(b, where, data, shadow, size, v, err, errlen);
     uint64_t bits;

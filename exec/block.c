@@ -185,9 +185,36 @@ static uint32_t total_smem_size(const Warp *w)
     return (uint32_t)((dyn->base + dyn->size + unit - 1) / unit * unit);
 }
 
-/* The special registers of every lane of w, from the block's shape and the CTA's place. */
+/* The rows of the kernel's .texref, .surfref and .samplerref parameters: the handle each holds in
+ * the parameter buffer, the same in every lane (undefined where the buffer's bytes are). */
+static void fill_handle_params(Warp *w)
+{
+    for (uint32_t i = 0; i < w->prog->fn->params.len; i++) {
+        uint32_t row = w->prog->handle_rows[i];
+        if (row == NO_SLOT)
+            continue;
+        uint8_t *shadow;
+        uint32_t size;
+        const uint8_t *data = block_param_bytes(w->block, i, &shadow, &size);
+        uint64_t v = 0;
+        bool defined = true;
+        for (unsigned k = 0; k < 8 && k < size; k++) {
+            v |= (uint64_t)data[k] << (8 * k);
+            defined &= shadow[k] == 0xff;
+        }
+        for (int l = 0; l < WARP_SIZE; l++) {
+            w->val[row][l] = v;
+            w->bits[row][l] = 0;
+        }
+        w->defined[row] = defined ? ALL_LANES : 0;
+    }
+}
+
+/* The special registers of every lane of w, from the block's shape and the CTA's place, and the
+ * handles of the kernel's opaque parameters. */
 static void fill_special_registers(Warp *w)
 {
+    fill_handle_params(w);
     const Block *b = w->block;
     const uint32_t *ntid = b->ntid;
     uint64_t reserved = w->prog->reserved_region == NO_SLOT ? 0 : b->mem.regions[w->prog->reserved_region].base;

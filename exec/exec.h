@@ -347,6 +347,9 @@ typedef struct Program {
     uint64_t *immediates;      /* the values of rows first_immediate.. */
     uint32_t pred_count;
     uint32_t sreg_rows[SREG_COUNT][4];  /* row of each special register (.x .y .z = 1..3); NO_SLOT */
+    uint32_t *handle_rows;     /* each kernel parameter's: the row an instruction naming a .texref,
+                                * .surfref or .samplerref parameter reads its handle from (block.c
+                                * fills it from the parameter buffer at each CTA's start); NO_SLOT */
     FuncLayout *funcs;         /* funcs[0] is the kernel */
     uint32_t func_count;
     CallSite *calls;
@@ -603,6 +606,9 @@ typedef struct Loader {
 } Loader;
 
 void operand_cannot(Loader *ld, const Instr *in, const char *what);      /* "ptxrun cannot execute ... yet" */
+/* The row holding the handle of the kernel's .texref/.surfref/.samplerref parameter o names (its
+ * space in *space), or NO_SLOT when o names no such parameter. */
+uint32_t operand_handle_param(Loader *ld, const Operand *o, int *space);
 uint64_t operand_immediate_bits(const Operand *o, int type);
 uint32_t operand_immediate_row(Loader *ld, uint64_t bits);              /* a placeholder row until the end */
 bool operand_find_symbol(const Loader *ld, const Operand *o, Symbol *out);

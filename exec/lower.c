@@ -528,6 +528,8 @@ bool lower_program(Program *p, Memory *mem, Module *m, Function *fn, Diag *diag,
      * register rows and predicate slots. */
     p->funcs = xcalloc(m->functions.len + 1, sizeof *p->funcs);
     p->funcs[p->func_count++] = (FuncLayout){ .fn = fn };
+    p->handle_rows = xmalloc((fn->params.len + 1) * sizeof *p->handle_rows);
+    memset(p->handle_rows, 0xff, (fn->params.len + 1) * sizeof *p->handle_rows);
     for (uint32_t i = 0; i < m->functions.len; i++) {
         Function *f = m->functions.data[i];
         if (f != fn && f->has_body && !f->is_entry && !f->is_snippet)
@@ -630,6 +632,7 @@ void lower_free(Program *p)
     free(p->calls);
     free(p->branch_targets);
     free(p->immediates);
+    free(p->handle_rows);
     free(p->shfl_tables);
     memset(p, 0, sizeof *p);
 }

@@ -63,6 +63,30 @@ uint32_t operand_immediate_row(Loader *ld, uint64_t bits)
     return NO_SLOT - ld->immediates.len;
 }
 
+uint32_t operand_handle_param(Loader *ld, const Operand *o, int *space)
+{
+    Symbol s;
+    const Function *fn = ld->p->fn;
+    if (o->kind != OPND_SYM || ld->cur != ld->p->funcs || !operand_find_symbol(ld, o, &s) ||
+        s.declared != SPACE_PARAM || s.row != NO_SLOT)
+        return NO_SLOT;
+    for (uint32_t i = 0; i < fn->params.len; i++) {
+        if (fn->params.data[i].name != o->u.ref.name || ld->cur->params[i].offset != s.address ||
+            !fn->params.data[i].handle_space)
+            continue;
+        if (o->u.ref.offset) {
+            diag_at(ld->diag, DIAG_ERROR, o->at, "'%s' holds a handle: it takes no offset", o->u.ref.name);
+            ld->failed = true;
+            return NO_SLOT;
+        }
+        *space = fn->params.data[i].handle_space;
+        if (ld->p->handle_rows[i] == NO_SLOT)
+            ld->p->handle_rows[i] = ld->p->row_count++;
+        return ld->p->handle_rows[i];
+    }
+    return NO_SLOT;
+}
+
 /* The variable (or function) an operand names. */
 bool operand_find_symbol(const Loader *ld, const Operand *o, Symbol *out)
 {
@@ -128,6 +152,23 @@ uint32_t operand_source(Loader *ld, const Instr *in, const Operand *o, int type,
     case OPND_SYM: {
         Symbol s;
         const Module *m = ld->p->m;
+        int space;
+        uint32_t handle = operand_handle_param(ld, o, &space);
+        if (handle != NO_SLOT && in->op == OP_MOV && type == TYPE_U64)
+            return handle;                /* mov.u64 r, t: the handle the parameter holds (as ptxas takes) */
+        if (handle != NO_SLOT && in->op == OP_CVTA) {   /* ptxas takes cvta.param.u64 r, t; what it gives is not said */
+            char what[160];
+            snprintf(what, sizeof what, "cvta of the %s parameter '%s'", space == SPACE_TEX ? ".texref" :
+                     space == SPACE_SURF ? ".surfref" : ".samplerref", o->u.ref.name);
+            operand_cannot(ld, in, what);
+            return 0;
+        }
+        if (handle != NO_SLOT) {
+            diag_at(ld->diag, DIAG_ERROR, o->at, "'%s' holds a handle: it is named in tex, tld4, txq, suld, sust, "
+                    "sured, suq or mov.u64 (as ptxas takes)", o->u.ref.name);
+            ld->failed = true;
+            return 0;
+        }
         for (uint32_t g = 0; g < m->globals.len; g++) {
             const Decl *d = &m->globals.data[g];
             if (d->name != o->u.ref.name || d->type != TYPE_NONE ||

@@ -117,6 +117,21 @@ static bool load_handle(Loader *ld, const Instr *in, const Operand *h, XInstr *x
 {
     const Decl *d = NULL;
     const Module *m = ld->p->m;
+    int space = SPACE_NONE;
+    uint32_t row = operand_handle_param(ld, h, &space);
+    if (row != NO_SLOT) {                  /* .param .texref t: the handle the parameter holds */
+        bool surface = in->op == OP_SULD || in->op == OP_SUST || in->op == OP_SURED || in->op == OP_SUQ;
+        if (surface ? space != SPACE_SURF : space != SPACE_TEX && (in->op != OP_TXQ || space != SPACE_SAMPLER)) {
+            diag_at(ld->diag, DIAG_ERROR, h->at, "'%s' takes a %s here; '%s' is a %s parameter", in->mnemonic,
+                    surface ? ".surfref" : in->op == OP_TXQ ? ".texref or .samplerref" : ".texref", h->u.ref.name,
+                    space == SPACE_TEX ? ".texref" : space == SPACE_SURF ? ".surfref" : ".samplerref");
+            ld->failed = true;
+            return false;
+        }
+        x->src[0] = row;
+        x->src_count = 1;
+        return true;
+    }
     for (uint32_t i = 0; h->kind == OPND_SYM && i < m->globals.len && !d; i++)
         d = m->globals.data[i].name == h->u.ref.name ? &m->globals.data[i] : NULL;
     if (d && (d->space == SPACE_TEX || d->space == SPACE_SURF) && d->type == TYPE_NONE && !h->u.ref.offset) {
@@ -294,8 +309,15 @@ void image_load(Loader *ld, const Instr *in, XInstr *x)
         !addr->u.group.offset) {
         const Operand *smp = &addr->u.group.elems[1];
         uint32_t g = smp->kind == OPND_SYM ? global_of(ld, smp, SPACE_SAMPLER) : NO_SLOT;
+        int space = SPACE_NONE;
+        uint32_t row = g == NO_SLOT ? operand_handle_param(ld, smp, &space) : NO_SLOT;
         if (g != NO_SLOT) {                /* a .samplerref variable: its handle */
             x->src[1] = operand_immediate_row(ld, OPAQUE_HANDLE_BASE + g);
+        } else if (row != NO_SLOT && space == SPACE_SAMPLER) {
+            x->src[1] = row;               /* a .samplerref parameter: the handle it holds */
+        } else if (row != NO_SLOT) {
+            wrong(ld, smp, in, "a sampler, not a .texref or .surfref parameter,");
+            return;
         } else if (register_bits(ld, smp) != 64) {
             wrong(ld, smp, in, "a sampler, a .samplerref variable or a handle in a 64-bit register,");
             return;

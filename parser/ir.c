@@ -174,6 +174,8 @@ static void print_decl(FILE *out, const Decl *d)
         fputs(".common ", out);
     if ((d->space == SPACE_TEX || d->space == SPACE_SURF || d->space == SPACE_SAMPLER) && d->type == TYPE_NONE)
         fprintf(out, ".global %s", d->space == SPACE_TEX ? ".texref" : space_name[d->space]);   /* .global .texref t */
+    else if (d->handle_space)
+        fprintf(out, ".param %s", d->handle_space == SPACE_TEX ? ".texref" : space_name[d->handle_space]);
     else
         fputs(space_name[d->space], out);
     for (uint32_t i = 0; i < d->attr_count; i++)
@@ -182,7 +184,7 @@ static void print_decl(FILE *out, const Decl *d)
         fprintf(out, " .align %u", d->align);
     if (d->vector)
         fprintf(out, " .v%u", d->vector);
-    if (d->type != TYPE_NONE)
+    if (d->type != TYPE_NONE && !d->handle_space)
         fprintf(out, " .%s", type_info[d->type].name);
     if (d->is_ptr) {
         fputs(" .ptr", out);

@@ -242,6 +242,8 @@ typedef struct Decl {
     const char *name;
     Init *init;
     OpaqueInit *opaque;        /* a .texref/.samplerref/.surfref initializer's fields, or NULL */
+    uint8_t handle_space;      /* a kernel parameter .param .texref/.surfref/.samplerref: SPACE_TEX, SPACE_SURF
+                                  or SPACE_SAMPLER (it holds a 64-bit handle, its type .u64); else SPACE_NONE */
     Span at;
     uint32_t first_slot;       /* registers: slot of name (or name0) */
     const char **attrs;        /* other directives kept verbatim, e.g. ".attribute(.managed)" */

@@ -182,6 +182,10 @@ void parse_function_params(Parser *p, uint32_t count)
 {
     if (p->fn)
         pop_params(p, &p->fn->params.data, &p->fn->params.len, &p->fn->params.cap, count);
+    for (uint32_t i = 0; p->fn && !p->fn->is_entry && i < p->fn->params.len; i++)
+        if (p->fn->params.data[i].handle_space)
+            diag_at(p->diag, DIAG_ERROR, p->fn->params.data[i].at, "'%s': a .texref, .surfref or .samplerref "
+                    "parameter belongs to a kernel (.entry), as ptxas says", p->fn->params.data[i].name);
     else
         p->params.len = 0;
 }
@@ -499,10 +503,12 @@ void parse_decl_space(Parser *p, int space, Span at)
         if (space == SPACE_SAMPLER && !opaque_independent(p->m))
             diag_at(p->diag, DIAG_ERROR, at, "a .samplerref needs the independent texturing mode (.target ..., "
                     "texmode_independent), as ptxas says");
-        if (p->decl.space == SPACE_PARAM)
-            diag_at(p->diag, DIAG_ERROR, at, "ptxrun cannot execute a %s kernel parameter yet",
-                    space == SPACE_TEX ? ".texref" : space == SPACE_SURF ? ".surfref" : ".samplerref");
-        p->decl.space = (uint8_t)space;        /* .global .texref t: a texture reference (ir.c prints it so) */
+        if (p->decl.space == SPACE_PARAM) {     /* .param .texref t: a kernel parameter holding a handle */
+            p->decl.handle_space = (uint8_t)space;
+            p->decl.type = TYPE_U64;
+        } else {
+            p->decl.space = (uint8_t)space;    /* .global .texref t: a texture reference (ir.c prints it so) */
+        }
     }
     else
         diag_at(p->diag, DIAG_ERROR, at, "a state space goes first in a declaration");

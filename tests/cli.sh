@@ -1127,9 +1127,25 @@ expect_stderr_line "cvta of a .texref not yet" "$tmp/handle3.ptx:9:2: error: ptx
 printf '.version 8.5\n.target sm_90, texmode_independent\n.address_size 64\n.global .texref t = { filter_mode = linear, width = 4 };\n.visible .entry k()\n{\n\tret;\n}\n' > "$tmp/ind.ptx"
 expect_exit 0 "a .texref's sampling in the independent mode" "$PTXRUN" --no-color --check "$tmp/ind.ptx"
 expect_stderr_line "a .texref's sampling in the independent mode" "$tmp/ind.ptx:4:23: warning: filter_mode is ignored in a .texref in the independent texturing mode (PTX ISA; a .samplerref gives the sampling)"
-printf "$HT.visible .entry k(.param .texref t)\n{\n\tret;\n}\n" > "$tmp/ptex.ptx"
-expect_exit 2 "a .texref parameter not yet" "$PTXRUN" --no-color --check "$tmp/ptex.ptx"
-expect_stderr_line "a .texref parameter not yet" "$tmp/ptex.ptx:4:26: error: ptxrun cannot execute a .texref kernel parameter yet"
+# .param .texref/.surfref kernel parameters: named as ptxas takes them, given a handle of the right kind
+printf "$HT.func f(.param .texref t)\n{\n\tret;\n}\n.visible .entry k()\n{\n\tret;\n}\n" > "$tmp/ptex.ptx"
+expect_exit 2 "a .texref parameter of a .func" "$PTXRUN" --no-color --check "$tmp/ptex.ptx"
+expect_stderr_line "a .texref parameter of a .func" "$tmp/ptex.ptx:4:24: error: 't': a .texref, .surfref or .samplerref parameter belongs to a kernel (.entry), as ptxas says"
+printf ".version 8.5\n.target sm_90\n.address_size 64\n.visible .entry k(.param .texref t, .param .surfref s)\n{\n\t.reg .b64 %%rd<3>;\n\t.reg .f32 %%f<4>;\n\tld.param.u64 %%rd1, [t];\n\tcvta.param.u64 %%rd2, s;\n\ttex.1d.v4.f32.s32 {%%f0, %%f1, %%f2, %%f3}, [s, {0}];\n\tret;\n}\n" > "$tmp/ptex2.ptx"
+expect_exit 2 "a .texref parameter read by ld" "$PTXRUN" --no-color --check "$tmp/ptex2.ptx"
+expect_stderr_line "a .texref parameter read by ld" "$tmp/ptex2.ptx:8:22: error: 't' holds a handle: it is named in tex, tld4, txq, suld, sust, sured, suq or mov.u64 (as ptxas takes)"
+expect_stderr_line "cvta of a .surfref parameter not yet" "$tmp/ptex2.ptx:9:2: error: ptxrun cannot execute cvta of the .surfref parameter 's' yet"
+expect_stderr_line "tex of a .surfref parameter" "$tmp/ptex2.ptx:10:43: error: 'tex.1d.v4.f32.s32' takes a .texref here; 's' is a .surfref parameter"
+printf "$HT.visible .entry k(.param .texref t, .param .surfref s)\n{\n\tret;\n}\n" > "$tmp/ptex3.ptx"
+ptex_lanes() {   # ptex_lanes DESCRIPTION PARAMS MESSAGE
+    printf '{"params": %s, "textures": {"tx": {"type": "f32", "dims": [4]}}, "surfaces": {"sf": {"type": "u32", "dims": [4]}}}\n' "$2" > "$tmp/img.json"
+    expect_exit 2 "$1" "$PTXRUN" "$tmp/ptex3.ptx" --lanes "$tmp/img.json"
+    expect_stderr_line "$1" "ptxrun: error: $tmp/img.json: $3"
+}
+ptex_lanes "a .texref parameter given a surface" '["@sf", "@sf"]' 'params.t: a .texref parameter takes the handle of a texture of "textures", "@name"'
+ptex_lanes "a .surfref parameter given a number" '{"t": "@tx", "s": 7}' 'params.s: a .surfref parameter takes the handle of a surface of "surfaces", "@name"'
+printf '{"params": ["@tx", "@sf"], "textures": {"tx": {"type": "f32", "dims": [4]}}, "surfaces": {"sf": {"type": "u32", "dims": [4]}}}\n' > "$tmp/img.json"
+expect_exit 0 "opaque parameters given their handles" "$PTXRUN" "$tmp/ptex3.ptx" --lanes "$tmp/img.json"
 printf "$HT.global .surfref s;\n.visible .entry k()\n{\n\t.reg .b32 %%r<3>;\n\t.reg .b64 %%rd<3>;\n\tsured.p.add.1d.b64.trap [s, {%%r1}], %%rd2;\n\tsured.p.min.1d.u32.trap [s, {%%r1}], %%r2;\n\tsured.b.min.1d.b64.trap [s, {%%r1}], %%rd2;\n\tret;\n}\n" > "$tmp/sured.ptx"
 expect_exit 2 "sured types as ptxas takes them" "$PTXRUN" --no-color --check "$tmp/sured.ptx"
 expect_stderr_line "sured.p.add.b64" "$tmp/sured.ptx:9:2: error: 'sured.p.add.1d.b64.trap': sured.p takes .b32, or .b64 with .min and .max (PTX ISA)"
