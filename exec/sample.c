@@ -128,8 +128,13 @@ static void sample_level(const Warp *w, const Image *im, const Sampler *sm, unsi
             else
                 zero |= !address_index(sm, d, n[d], &idx[d]);
         }
-        if (zero || wt == 0)
+        if (wt == 0)
             continue;
+        if (zero) {                            /* a border texel: +0, which turns a -0 sum into +0 */
+            for (unsigned c = 0; c < im->channels; c++)
+                s->value[c] += 0.0;
+            continue;
+        }
         for (unsigned c = 0; c < im->channels; c++) {
             uint64_t d;
             uint64_t bits = texel_bits(w, im, level, idx, layer, smp, c, &d);
@@ -168,7 +173,7 @@ void sample_texture(const Warp *w, const Image *im, const Sampler *sm, const dou
                     uint32_t smp, double lod, bool face, TexSample *s)
 {
     for (unsigned c = 0; c < 4; c++) {
-        s->value[c] = 0;
+        s->value[c] = -0.0;                    /* the sum's identity: a -0 texel read alone stays -0 */
         s->bits[c] = 0;
         s->dbits[c] = ~0ull;
     }
