@@ -43,7 +43,7 @@ static void describe(char *buf, size_t size, uint64_t dbits, uint64_t bits, int 
         snprintf(buf, size, "%s", bits ? "true" : "false");
     } else {
         format_value(buf, size, bits, type);
-        if (type_info[type].cls == 'f') {
+        if (type_info[type].cls == 'f' && !type_packed(type)) {
             size_t n = strlen(buf);
             snprintf(buf + n, size - n, " (0x%0*llx)", (int)type_info[type].bits / 4,
                      (unsigned long long)(bits & width_mask(type_info[type].bits)));
@@ -140,7 +140,7 @@ static int expect_buffers(FILE *out, const Block *b, const char *path, json_t *s
             if (same_definedness(want, want_dbits, got, got_dbits, width))
                 continue;
             bool both_defined = want_dbits == width_mask(width) && got_dbits == width_mask(width);
-            if (both_defined && tolerated(tol, want, got, width)) {
+            if (both_defined && !type_packed(r->type) && tolerated(tol, want, got, width)) {
                 ++*close;
                 continue;
             }
@@ -265,7 +265,7 @@ int expect_compare(FILE *out, const Block *b, const char *path, const Tolerance 
                 if (same_definedness(want_bits, want_dbits, got_bits, got_dbits, width))
                     continue;
                 bool both_defined = want_dbits == width_mask(width) && got_dbits == width_mask(width);
-                if (!preds && both_defined && tolerated(tol, want_bits, got_bits, width)) {
+                if (!preds && both_defined && !type_packed(type) && tolerated(tol, want_bits, got_bits, width)) {
                     close++;
                     continue;
                 }

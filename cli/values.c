@@ -39,7 +39,7 @@ static bool partial_hex(const char *s, unsigned width, uint64_t *bits, uint64_t 
 bool lanes_value_bits(json_t *v, int type, uint64_t *bits, uint64_t *dbits, char *err, size_t errlen)
 {
     unsigned width = type_info[type].bits;
-    char cls = type_info[type].cls;
+    char cls = type_packed(type) ? 'b' : type_info[type].cls;   /* packed halves: their bits */
     *dbits = width_mask(width);
     if (json_is_null(v)) {
         *dbits = 0;

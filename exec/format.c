@@ -98,7 +98,7 @@ static bool is_nonfinite(uint64_t bits, unsigned width, int type, const char **n
 void format_value(char *buf, size_t size, uint64_t bits, int type)
 {
     unsigned width = type_info[type].bits;
-    switch (type_info[type].cls) {
+    switch (type_packed(type) ? 'b' : type_info[type].cls) {
     case 'u': snprintf(buf, size, "%" PRIu64, bits & width_mask(width)); break;
     case 's': {
         unsigned shift = 64 - width;
@@ -123,7 +123,7 @@ void format_value(char *buf, size_t size, uint64_t bits, int type)
 void format_json_value(char *buf, size_t size, uint64_t bits, int type)
 {
     unsigned width = type_info[type].bits;
-    char cls = type_info[type].cls;
+    char cls = type_packed(type) ? 'b' : type_info[type].cls;
     const char *name;
     bool canonical;
     if (cls == 'u' && width == 64 && bits >= (1ull << 63))

@@ -89,6 +89,14 @@ typedef struct TypeInfo {
 } TypeInfo;
 
 extern const TypeInfo type_info[TYPE_COUNT];
+
+/* Several values packed in one register (.f16x2 .bf16x2, fp8 pairs, .u16x2 .s16x2): shown, read
+ * and compared as their bits, like a .b type, never as one number of their width. */
+static inline bool type_packed(int t)
+{
+    return t == TYPE_F16X2 || t == TYPE_BF16X2 || t == TYPE_E4M3X2 || t == TYPE_E5M2X2 || t == TYPE_E2M3X2 ||
+           t == TYPE_E3M2X2 || t == TYPE_E2M1X2 || t == TYPE_UE8M0X2 || t == TYPE_U16X2 || t == TYPE_S16X2;
+}
 extern const char *const mod_name[MOD_COUNT];
 extern const bool mod_is_hint[MOD_COUNT];        /* mods.def HINT: the executor ignores it */
 

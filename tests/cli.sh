@@ -803,6 +803,13 @@ grep -qF 'buffers.x: "replicas" is a number of copies, 1 to 16' "$tmp/err" && ok
 printf '{"block": [1, 1, 1], "buffers": {"x": {"type": "u32", "count": 4}, "x@1": {"type": "u32", "data": [1, 2, 3, 4]}}, "params": {"p": "@x"}}\n' > "$tmp/mm4.json"
 expect_exit 2 "a copy of no multicast buffer" "$PTXRUN" "$tmp/mm.ptx" --lanes "$tmp/mm4.json"
 grep -qF "buffers.x@1: no copy of that name, type and size" "$tmp/err" && ok || fail "x@1 alone: no message"
+# -- packed registers are their bits: shown in hex, read as bits, a real refused
+printf '.reg .f16x2 h;\n.reg .bf16x2 b;\nmov.b32 h, 0x3c00c000;\nmov.b32 b, 0x3f80c000;\n' > "$tmp/packed.ptx"
+if "$PTXRUN" "$tmp/packed.ptx" > "$tmp/packed.out" && grep -q "^0 *0x3c00c000 *0x3f80c000$" "$tmp/packed.out"; then ok
+else fail ".f16x2 and .bf16x2 registers shown as their bits"; fi
+printf '{"regs": {"h": 1.5}}\n' > "$tmp/packed.json"
+expect_exit 2 "a real for a packed register" "$PTXRUN" "$tmp/packed.ptx" --lanes "$tmp/packed.json"
+expect_stderr_line "a real for a packed register" "ptxrun: error: $tmp/packed.json: regs.h: 1.5 is a real, but the register is .f16x2"
 # -- operand forms ptxas takes (tests/forms): the cases run, ptxas takes them and their
 #    --dump-ir, and the forms ptxrun refuses or rejects say so
 expect_exit 0 "operand form cases" "$PTXRUN" test tests/forms
