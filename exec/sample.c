@@ -191,6 +191,7 @@ void sample_texture(const Warp *w, const Image *im, const Sampler *sm, const dou
 double sample_depth_test(const Image *im, int compare, double ref, uint64_t bits)
 {
     TexSample ignored;
+    memset(&ignored, 0, sizeof ignored);
     double t = texel_value(im, bits, &ignored);
     bool pass;
     switch (compare) {
