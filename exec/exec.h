@@ -605,7 +605,9 @@ typedef struct Loader {
     bool failed;
 } Loader;
 
-void operand_cannot(Loader *ld, const Instr *in, const char *what);      /* "ptxrun cannot execute ... yet" */
+void operand_cannot(Loader *ld, const Instr *in, const char *what);
+void operand_parts(Loader *ld, const Instr *in, const Operand *parts, XInstr *x, bool unpack, int part_type,
+                   const char *what);     /* mov {a, b, ...}: the parts into vec */      /* "ptxrun cannot execute ... yet" */
 /* The row holding the handle of the kernel's .texref/.surfref/.samplerref parameter o names (its
  * space in *space), or NO_SLOT when o names no such parameter. */
 uint32_t operand_handle_param(Loader *ld, const Operand *o, int *space);

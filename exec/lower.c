@@ -359,22 +359,11 @@ static void load_instr(Loader *ld, const Instr *in, XInstr *x)
             operand_cannot(ld, in, "mov with this vector");
             return;
         }
-        x->vec_count = (uint8_t)parts->count;
         int part_type = TYPE_B32;
         for (int t = 0; t < TYPE_COUNT; t++)
             if (type_info[t].cls == 'b' && type_info[t].bits == x->bits / parts->count)
                 part_type = t;
-        for (unsigned i = 0; i < parts->count; i++) {
-            const Operand *p = &parts->u.group.elems[i];
-            if (p->kind == OPND_SINK && unpack)
-                x->vec[i] = NO_SLOT;
-            else if (p->kind == OPND_REG)
-                x->vec[i] = ld->cur->row_base + p->u.slot;
-            else if (!unpack && (p->kind == OPND_INT || p->kind == OPND_F32 || p->kind == OPND_F64))
-                x->vec[i] = operand_immediate_row(ld, operand_immediate_bits(p, part_type));
-            else
-                operand_cannot(ld, in, "mov with this vector element");
-        }
+        operand_parts(ld, in, parts, x, unpack, part_type, "mov with this vector element");
         if (unpack) {
             x->unpack = true;
             x->src[0] = operand_source(ld, in, &in->operands[1], x->type, x, 0);

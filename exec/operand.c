@@ -94,6 +94,25 @@ bool operand_find_symbol(const Loader *ld, const Operand *o, Symbol *out)
                        o->u.ref.target, out);
 }
 
+/* The parts of mov packing {a, b, ...} or unpacking into them, into vec: registers, '_' when
+ * unpacking, immediates (of part_type) when packing; anything else is refused as what. */
+void operand_parts(Loader *ld, const Instr *in, const Operand *parts, XInstr *x, bool unpack, int part_type,
+                   const char *what)
+{
+    x->vec_count = (uint8_t)parts->count;
+    for (unsigned i = 0; i < parts->count; i++) {
+        const Operand *p = &parts->u.group.elems[i];
+        if (p->kind == OPND_SINK && unpack)
+            x->vec[i] = NO_SLOT;
+        else if (p->kind == OPND_REG)
+            x->vec[i] = ld->cur->row_base + p->u.slot;
+        else if (!unpack && (p->kind == OPND_INT || p->kind == OPND_F32 || p->kind == OPND_F64))
+            x->vec[i] = operand_immediate_row(ld, operand_immediate_bits(p, part_type));
+        else
+            operand_cannot(ld, in, what);
+    }
+}
+
 /* A value source: register, special register or immediate, as a row. Predicates: a slot. */
 uint32_t operand_source(Loader *ld, const Instr *in, const Operand *o, int type, XInstr *x, unsigned i)
 {

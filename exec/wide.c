@@ -93,18 +93,7 @@ static void lower_move(Loader *ld, const Instr *in, XInstr *x)
         return;
     }
     int part_type = parts->count == 2 ? TYPE_B64 : TYPE_B32;
-    x->vec_count = (uint8_t)parts->count;
-    for (unsigned i = 0; i < parts->count; i++) {
-        const Operand *p = &parts->u.group.elems[i];
-        if (p->kind == OPND_SINK && unpack)
-            x->vec[i] = NO_SLOT;
-        else if (p->kind == OPND_REG)
-            x->vec[i] = ld->cur->row_base + p->u.slot;
-        else if (!unpack && (p->kind == OPND_INT || p->kind == OPND_F32 || p->kind == OPND_F64))
-            x->vec[i] = operand_immediate_row(ld, operand_immediate_bits(p, part_type));
-        else
-            operand_cannot(ld, in, "mov.b128 with this vector element");
-    }
+    operand_parts(ld, in, parts, x, unpack, part_type, "mov.b128 with this vector element");
     if (unpack) {
         x->unpack = true;
         x->src[0] = rows[0];
