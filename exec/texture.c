@@ -42,7 +42,8 @@ static void undefined_result(Warp *w, const XInstr *x, int l, const char *why)
 
 /* The sampler of lane l: the separate one its handle names, or the texture's own; NULL after a
  * fault. A .samplerref's normalizes coordinates as the texture says (unless it forces
- * unnormalized ones): that sampler is completed in *scratch. */
+ * unnormalized ones): that sampler is completed in *scratch. NULL also after an undefined
+ * result (unnormalized coordinates where CUDA defines none). */
 static const Sampler *sampler_for(Warp *w, const XInstr *x, const Image *im, int l, Sampler *scratch)
 {
     if (!x->has_sampler)
@@ -63,6 +64,16 @@ static const Sampler *sampler_for(Warp *w, const XInstr *x, const Image *im, int
     else if ((sm->mip_linear && im->levels > 1 && im->type != TYPE_F32 && !im->normalized_float))
         report_fault(w, pc, "lane %d (pc %u): '%s': sampler '%s' blends mipmap levels of texture '%s', which "
                      "does not return floats", l, pc, x->ir->mnemonic, sm->name, im->name);
+    else if (!sm->normalized_coords && x->geom != GEOM_CUBE && x->geom != GEOM_ACUBE &&
+             (im->levels > 1 || sm->address[0] == ADDRESS_WRAP || sm->address[0] == ADDRESS_MIRROR ||
+              (im->dims > 1 && (sm->address[1] == ADDRESS_WRAP || sm->address[1] == ADDRESS_MIRROR)) ||
+              (im->dims > 2 && (sm->address[2] == ADDRESS_WRAP || sm->address[2] == ADDRESS_MIRROR))))
+        /* A separate sampler (a .samplerref forcing unnormalized coordinates, or one on a texture
+         * whose coordinates are not normalized; a lanes-file sampler) with wrap or mirror
+         * addressing, or on a mipmapped texture: CUDA defines neither for unnormalized
+         * coordinates (the lanes file refuses them on a texture's own sampling). */
+        undefined_result(w, x, l, "texture read with unnormalized coordinates under wrap or mirror addressing, or "
+                                  "of a mipmapped texture (the documents leave the result open): undefined");
     else
         return sm;
     return NULL;
