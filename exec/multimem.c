@@ -42,6 +42,23 @@ static bool exact_sum(double a, double b, double r)
     return e == 0 && s == r;
 }
 
+/* An .f32 add meeting a subnormal input or result: red.add.f32 on .global memory flushes them
+ * (PTX ISA, red); the multimem page says nothing: ptxrun keeps them, with a warning. */
+static bool f32_add_subnormal(const XInstr *x, uint64_t a, uint64_t b, uint64_t r)
+{
+    if (x->type != TYPE_F32 || x->mode != MOD_ADD)
+        return false;
+    uint64_t v[3] = { a, b, r };
+    for (unsigned i = 0; i < 3; i++)
+        if (((uint32_t)v[i] & 0x7f800000u) == 0 && ((uint32_t)v[i] & 0x7fffffu) != 0)
+            return true;
+    return false;
+}
+
+static const char warn_subnormal[] =
+    "multimem .add.f32 with a subnormal input or result: the PTX ISA does not say whether it is flushed to "
+    "zero, as red.add.f32 on .global memory is: ptxrun keeps it";
+
 /* acc combined with v by x's operation, in x's type; *inexact when a float add rounded. */
 static uint64_t combine(const XInstr *x, uint64_t acc, uint64_t v, bool *inexact, bool *nan_choice)
 {
@@ -77,7 +94,7 @@ static uint64_t sum_in_f32(const XInstr *x, uint8_t *const *data, unsigned copie
 /* One lane's ld_reduce of element e: into d, defined where every copy is (and, or, xor: bit by
  * bit, as atom's). */
 static void load_reduce(Warp *w, const XInstr *x, int l, unsigned e, uint8_t *const *data, uint8_t *const *shadow,
-                        unsigned copies, bool *inexact, bool *nan_choice)
+                        unsigned copies, bool *inexact, bool *nan_choice, bool *subnormal)
 {
     unsigned size = x->bits / 8;
     uint8_t *at[MEM_MAX_REPLICAS];
@@ -88,7 +105,9 @@ static void load_reduce(Warp *w, const XInstr *x, int l, unsigned e, uint8_t *co
     for (unsigned i = 1; i < copies; i++) {
         uint64_t v = mem_read_bytes(at[i], size), v_bits = mem_read_bytes(shadow[i] + e * size, size);
         acc_bits = atomic_defined_bits(x, acc, acc_bits, v, v_bits, ~0ull);
-        acc = f32_sum ? acc : combine(x, acc, v, &rounded, nan_choice);
+        uint64_t sum = f32_sum ? acc : combine(x, acc, v, &rounded, nan_choice);
+        *subnormal |= f32_add_subnormal(x, acc, v, sum);
+        acc = sum;
     }
     if (f32_sum)
         acc = sum_in_f32(x, at, copies, size, &rounded);
@@ -103,7 +122,7 @@ static void load_reduce(Warp *w, const XInstr *x, int l, unsigned e, uint8_t *co
 void multimem_execute(Warp *w, const XInstr *x, uint32_t mask)
 {
     unsigned size = x->bits / 8, n = x->elements;
-    uint32_t pc = (uint32_t)(x - w->prog->code), order_lanes = 0, nan_lanes = 0;
+    uint32_t pc = (uint32_t)(x - w->prog->code), order_lanes = 0, nan_lanes = 0, subnormal_lanes = 0;
     if (!mem_address_defined(w, x, mask, pc))
         return;
     for (uint32_t k = mask; k; k &= k - 1) {
@@ -112,10 +131,10 @@ void multimem_execute(Warp *w, const XInstr *x, uint32_t mask)
         unsigned copies = mem_locate_copies(w, x, l, mem_lane_address(w, x, l), size * n, data, shadow);
         if (!copies)
             return;
-        bool inexact = false, nan_choice = false;
+        bool inexact = false, nan_choice = false, subnormal = false;
         for (unsigned e = 0; e < n; e++) {
             if (x->op == OP_MULTIMEM_LD_REDUCE) {
-                load_reduce(w, x, l, e, data, shadow, copies, &inexact, &nan_choice);
+                load_reduce(w, x, l, e, data, shadow, copies, &inexact, &nan_choice, &subnormal);
                 continue;
             }
             uint64_t b = w->val[x->vec[e]][l], b_bits = warp_dbits(w, x->vec[e], l);
@@ -127,13 +146,18 @@ void multimem_execute(Warp *w, const XInstr *x, uint32_t mask)
                     continue;
                 }
                 uint64_t old = mem_read_bytes(p, size), old_bits = mem_read_bytes(s, size);
-                mem_write_bytes(p, atomic_update(x, old, b, 0, false, &nan_choice), size);
+                uint64_t updated = atomic_update(x, old, b, 0, false, &nan_choice);
+                subnormal |= f32_add_subnormal(x, old, b, updated);
+                mem_write_bytes(p, updated, size);
                 mem_write_bytes(s, atomic_defined_bits(x, old, old_bits, b, b_bits, ~0ull), size);
             }
         }
         order_lanes |= (uint32_t)inexact << l;
         nan_lanes |= (uint32_t)nan_choice << l;
+        subnormal_lanes |= (uint32_t)subnormal << l;
     }
+    if (subnormal_lanes)
+        report_warn(w, pc, subnormal_lanes, warn_subnormal);
     if (order_lanes)
         report_warn(w, pc, order_lanes, warn_order);
     if (nan_lanes)
