@@ -865,6 +865,10 @@ int test_main(int argc, char **argv)
         fprintf(stderr, "ptxrun test: error: cannot write '%s'\n", o.junit);
         rc = EXIT_BAD_INPUT;
     }
+    if (fflush(stdout) != 0 || ferror(stdout)) {   /* a report that did not reach its reader */
+        fprintf(stderr, "ptxrun test: error: cannot write the report: %s\n", strerror(errno));
+        rc = EXIT_BAD_INPUT;
+    }
     free_cases(&list);
     listing_free(&not_yet);
     listing_free(&differs);

@@ -435,6 +435,8 @@ expect_stderr_line "--max-steps beyond 64 bits" "ptxrun: error: --max-steps need
 if [ -w /dev/full ]; then
     expect_exit 2 "full disk" sh -c "\"$PTXRUN\" \"$tmp/add.ptx\" --lanes \"$tmp/ab.json\" --json > /dev/full"
     expect_stderr_line "full disk" "ptxrun: error: cannot write the output: No space left on device"
+    expect_exit 2 "ptxrun test's report to a full disk" sh -c "\"$PTXRUN\" test tests/misc > /dev/full"
+    expect_stderr_line "ptxrun test's report to a full disk" "ptxrun test: error: cannot write the report: No space left on device"
 fi
 awk 'BEGIN { printf "{\"buffers\": {\"big\": {\"type\": \"u32\", \"count\": 200000}}}\n" }' > "$tmp/bigout.json"
 ( "$PTXRUN" "$tmp/add.ptx" --lanes "$tmp/bigout.json" --json 2>"$tmp/err"; echo $? > "$tmp/rc" ) | head -c 1 >/dev/null
