@@ -209,6 +209,10 @@ int driver_run(const RunOptions *o, FILE *out, FILE *err_out)
         fprintf(err_out, "ptxrun: error: cannot write the output: %s\n", strerror(errno));
         rc = EXIT_BAD_INPUT;
     }
+    if (o->exec.trace && (fflush(o->exec.trace) != 0 || ferror(o->exec.trace))) {
+        fprintf(err_out, "ptxrun: error: cannot write the trace: %s\n", strerror(errno));   /* may fail too */
+        rc = EXIT_BAD_INPUT;
+    }
     return rc;
 }
 

@@ -155,5 +155,7 @@ int main(int argc, char **argv)
     int rc = parse_args(argc, argv, &o);
     if (rc >= 0)
         return rc;
+    if (o.exec.trace)                        /* a step's lines in one write, not ~35 */
+        setvbuf(o.exec.trace, NULL, _IOFBF, 1 << 16);
     return driver_run(&o, stdout, stderr);
 }

@@ -785,6 +785,8 @@ bool warp_run(Warp *w, const ExecOptions *o, uint64_t slice)
             next_pc = step(w, pc, mask);
             trace_step(o->trace, w, o, pc, mask);
             w->trace = NULL;
+            if (ferror(o->trace))                  /* the trace cannot be written: stop; the driver says so */
+                w->faulted = true;
         } else {
             next_pc = step(w, pc, mask);
         }

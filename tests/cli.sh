@@ -435,12 +435,17 @@ expect_stderr_line "--max-steps beyond 64 bits" "ptxrun: error: --max-steps need
 if [ -w /dev/full ]; then
     expect_exit 2 "full disk" sh -c "\"$PTXRUN\" \"$tmp/add.ptx\" --lanes \"$tmp/ab.json\" --json > /dev/full"
     expect_stderr_line "full disk" "ptxrun: error: cannot write the output: No space left on device"
+    printf 'L: add.u32 a, a, 1;\nbra L;\n' > "$tmp/endless.ptx"
+    expect_exit 2 "--trace of an endless loop to a full disk stops" timeout 10 sh -c "\"$PTXRUN\" \"$tmp/endless.ptx\" --trace 2> /dev/full > /dev/null"
     expect_exit 2 "ptxrun test's report to a full disk" sh -c "\"$PTXRUN\" test tests/misc > /dev/full"
     expect_stderr_line "ptxrun test's report to a full disk" "ptxrun test: error: cannot write the report: No space left on device"
 fi
 awk 'BEGIN { printf "{\"buffers\": {\"big\": {\"type\": \"u32\", \"count\": 200000}}}\n" }' > "$tmp/bigout.json"
 ( "$PTXRUN" "$tmp/add.ptx" --lanes "$tmp/bigout.json" --json 2>"$tmp/err"; echo $? > "$tmp/rc" ) | head -c 1 >/dev/null
 if [ "$(cat "$tmp/rc")" -eq 2 ]; then ok; else fail "closed pipe: exit $(cat "$tmp/rc"), expected 2"; fi
+printf 'L: add.u32 a, a, 1;\nbra L;\n' > "$tmp/endless.ptx"
+( timeout 10 "$PTXRUN" "$tmp/endless.ptx" --trace 2>&1 >/dev/null; echo $? > "$tmp/rc" ) | head -1 > /dev/null
+if [ "$(cat "$tmp/rc")" -eq 2 ]; then ok; else fail "--trace of an endless loop into a closed pipe: exit $(cat "$tmp/rc"), expected 2"; fi
 expect_stderr_line "closed pipe" "ptxrun: error: cannot write the output: Broken pipe"
 
 # -- --version, --opt=value, --entry, --color, --jobs
