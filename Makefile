@@ -206,9 +206,9 @@ demo: $(BUILD)/ptxrun
 	@echo '== ptxrun samples/scan.ptx --lanes samples/scan.lanes.json --expect samples/scan.expect.json'
 	$(BUILD)/ptxrun samples/scan.ptx --lanes samples/scan.lanes.json --expect samples/scan.expect.json
 	@echo '== a mistake, as ptxrun reports it'
-	-printf 'shfl.sync.up.b32 Ry|p, Rx, 1, 0;\n' | $(BUILD)/ptxrun --check -
+	@printf 'shfl.sync.up.b32 Ry|p, Rx, 1, 0;\n' | $(BUILD)/ptxrun --check - || echo "== exit $$? (bad input), as expected"
 	@echo '== a block of three warps whose barriers can never complete'
-	-$(BUILD)/ptxrun tests/blocks/barrier_deadlock.ptx --lanes tests/blocks/barrier_deadlock.lanes.json --regs %r1 --threads 0,32,64
+	@$(BUILD)/ptxrun tests/blocks/barrier_deadlock.ptx --lanes tests/blocks/barrier_deadlock.lanes.json --regs %r1 --threads 0,32,64 || echo "== exit $$? (an execution fault), as expected"
 
 $(BUILD)/bench_frontend: bench/bench_frontend.c $(BUILD)/libptxrun.a $(HEADERS)
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(BUILD)/libptxrun.a $(LDLIBS)

@@ -11,7 +11,7 @@
 
 
 static const char usage[] =
-    "usage: ptxrun [options] FILE.ptx      run a kernel on one warp (FILE '-': standard input)\n"
+    "usage: ptxrun [options] FILE.ptx      run a kernel: a warp, a block or a grid (FILE '-': standard input)\n"
     "       ptxrun test [options] [DIR|FILE.ptx]...   run regression cases (ptxrun test --help)\n"
     "\n"
     "Running (prints the final registers, predicates and buffers):\n"
@@ -125,7 +125,7 @@ static int parse_args(int argc, char **argv, RunOptions *o)
             fputs(usage, stdout);
             return EXIT_OK;
         } else if (!strcmp(a, "--version")) {
-            printf("ptxrun %s (PTX ISA %s, one warp)\n", PTXRUN_VERSION, PTXRUN_PTX_ISA);
+            printf("ptxrun %s (PTX ISA %s; warps, blocks and grids)\n", PTXRUN_VERSION, PTXRUN_PTX_ISA);
             return EXIT_OK;
         } else if (a[0] == '-' && a[1] != '\0')
             return usage_error("unknown option '%s'", a);

@@ -448,9 +448,13 @@ printf 'L: add.u32 a, a, 1;\nbra L;\n' > "$tmp/endless.ptx"
 if [ "$(cat "$tmp/rc")" -eq 2 ]; then ok; else fail "--trace of an endless loop into a closed pipe: exit $(cat "$tmp/rc"), expected 2"; fi
 expect_stderr_line "closed pipe" "ptxrun: error: cannot write the output: Broken pipe"
 
+# -- make demo shows its two mistakes with their exit codes, never as make's "Error 2 (ignored)"
+#    (make prints that for a recipe line that starts with '-'): the demo's recipe has none
+if awk '/^demo:/ { in_demo = 1; next } /^[^\t]/ { in_demo = 0 } in_demo && /^\t-/ { bad = 1 } END { exit bad }' Makefile &&
+   grep -q 'exit $$? (bad input), as expected' Makefile; then ok; else fail "make demo ignores an error"; fi
 # -- --version, --opt=value, --entry, --color, --jobs
 expect_exit 0 "--version" "$PTXRUN" --version
-if grep -q '^ptxrun [0-9][0-9.]* (PTX ISA 9.0' "$tmp/out"; then ok; else fail "--version text"; fi
+if grep -q '^ptxrun [0-9][0-9.]* (PTX ISA 9.0; warps, blocks and grids)$' "$tmp/out"; then ok; else fail "--version text"; fi
 expect_exit 0 "--opt=value forms" "$PTXRUN" -w --lanes=samples/scan.lanes.json --expect=samples/scan.expect.json --regs=Rx --entry=snippet --max-steps=1000 samples/scan.ptx
 expect_exit 0 "--color" "$PTXRUN" --color --check samples/scan.ptx
 expect_exit 0 "test --jobs" "$PTXRUN" test --jobs 1 samples
