@@ -31,6 +31,8 @@ const char *lanes_array_size_text(const Block *b, char *buf, size_t size);
 /* dump.c: the final state out as a table or JSON. */
 void dump_print_table(FILE *out, const Block *b, const char *only, const bool *shown);   /* shown: NULL, all */
 bool dump_select(const Block *b, const char *warps, const char *threads, bool *shown, char *err, size_t errlen);
+/* --regs A,B: every name a register or predicate of the kernel; else an error listing close ones */
+bool dump_check_regs(const Block *b, const char *only, char *err, size_t errlen);
 void dump_print_json(FILE *out, const Block *b, const char *printed, size_t printed_len);  /* printed: the kernel's text, or NULL */
 uint64_t dump_buffer_element(const Region *r, uint64_t i, uint64_t *bits);   /* its defined bits */
 uint64_t dump_buffer_count(const Region *r);

@@ -118,9 +118,16 @@ static int execute(const RunOptions *o, Module *m, Diag *diag, HeldList *held, F
         return EXIT_BAD_INPUT;
     Function *fn = lower_entry(m, o->entry);
     if (!fn) {
-        if (o->entry)
-            fprintf(err_out, "ptxrun: error: no kernel (.entry) named '%s'\n", o->entry);
-        else
+        if (o->entry) {
+            fprintf(err_out, "ptxrun: error: no kernel (.entry) named '%s'", o->entry);
+            const char *sep = "; the module's kernels:";
+            for (uint32_t i = 0; i < m->functions.len; i++)
+                if (m->functions.data[i]->is_entry && m->functions.data[i]->has_body) {
+                    fprintf(err_out, "%s %s", sep, m->functions.data[i]->name);
+                    sep = ",";
+                }
+            fputc('\n', err_out);
+        } else
             fprintf(err_out, "ptxrun: error: nothing to run: the file has no .entry and no bare instructions\n");
         return EXIT_BAD_INPUT;
     }
@@ -132,7 +139,7 @@ static int execute(const RunOptions *o, Module *m, Diag *diag, HeldList *held, F
     char err[512];
     bool shown[MAX_BLOCK_THREADS];
     if ((o->lanes && lanes_load(b, o->lanes, err, sizeof err) != 0) || !lanes_params_given(b, err, sizeof err) ||
-        !dump_select(b, o->warps, o->threads, shown, err, sizeof err)) {
+        !dump_select(b, o->warps, o->threads, shown, err, sizeof err) || !dump_check_regs(b, o->regs, err, sizeof err)) {
         fprintf(err_out, "ptxrun: error: %s\n", err);
         block_free(b);
         return EXIT_BAD_INPUT;
@@ -167,6 +174,25 @@ static int execute(const RunOptions *o, Module *m, Diag *diag, HeldList *held, F
     return rc;
 }
 
+/* CUDA C++ rather than PTX: a .cu/.cuh name, or a preprocessor line or __global__ before any
+ * PTX directive. PTX has neither. */
+static bool cuda_source(const Source *src)
+{
+    size_t n = strlen(src->name);
+    if ((n > 3 && !strcmp(src->name + n - 3, ".cu")) || (n > 4 && !strcmp(src->name + n - 4, ".cuh")))
+        return true;
+    const char *ptx = strstr(src->text, ".version"), *kernel = strstr(src->text, "__global__");
+    if (kernel && (!ptx || kernel < ptx))
+        return true;
+    for (const char *p = src->text; *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : p + strlen(p)) {
+        if (ptx && p > ptx)
+            break;
+        if (!strncmp(p, "#include", 8) || !strncmp(p, "#define", 7))
+            return true;
+    }
+    return false;
+}
+
 /* Runs one file as o says; results go to out, diagnostics and messages to err. */
 int driver_run(const RunOptions *o, FILE *out, FILE *err_out)
 {
@@ -174,6 +200,14 @@ int driver_run(const RunOptions *o, FILE *out, FILE *err_out)
     char err[512];
     if (source_load(&src, o->path, err, sizeof err) != 0) {
         fprintf(err_out, "ptxrun: error: %s\n", err);
+        return EXIT_BAD_INPUT;
+    }
+    if (cuda_source(&src)) {
+        bool stdin_text = !strcmp(src.name, "<stdin>");
+        fprintf(err_out, "ptxrun: error: %s is CUDA C++, not PTX: compile it with nvcc first, e.g. "
+                "'nvcc -ptx -arch=sm_80 %s -o kernel.ptx', and run the .ptx\n", src.name,
+                stdin_text ? "kernel.cu" : src.name);
+        source_free(&src);
         return EXIT_BAD_INPUT;
     }
     Diag diag;

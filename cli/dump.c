@@ -155,6 +155,61 @@ static bool listed(const char *only, const char *name)
     return false;
 }
 
+/* Edits (insert, delete, replace a character) from a to b, stopping past 3. */
+static unsigned edits(const char *a, const char *b)
+{
+    size_t n = strlen(b);
+    if (n > 62)
+        return 4;
+    unsigned row[64];
+    for (size_t j = 0; j <= n; j++)
+        row[j] = (unsigned)j;
+    for (size_t i = 1; a[i - 1]; i++) {
+        unsigned diag = row[0], best = row[0] = (unsigned)i;
+        for (size_t j = 1; j <= n; j++) {
+            unsigned up = row[j], v = diag + (a[i - 1] != b[j - 1]);
+            v = up + 1 < v ? up + 1 : v;
+            v = row[j - 1] + 1 < v ? row[j - 1] + 1 : v;
+            diag = up;
+            row[j] = v;
+            best = v < best ? v : best;
+        }
+        if (best > 3)
+            return 4;
+    }
+    return row[n];
+}
+
+bool dump_check_regs(const Block *b, const char *only, char *err, size_t errlen)
+{
+    const Function *f = b->prog.fn;
+    for (const char *p = only; p && *p;) {
+        size_t len = strcspn(p, ",");
+        char name[128];
+        snprintf(name, sizeof name, "%.*s", (int)(len < sizeof name ? len : sizeof name - 1), p);
+        p += len + (p[len] == ',');
+        bool found = false;
+        for (uint32_t i = 0; i < f->regs.len + f->preds.len && !found; i++) {
+            const Register *r = i < f->regs.len ? &f->regs.data[i] : &f->preds.data[i - f->regs.len];
+            found = r->name && !(i < f->regs.len && r->upper) && !strcmp(r->name, name);
+        }
+        if (found)
+            continue;
+        int n = snprintf(err, errlen, "--regs: '%s' is not a register or predicate of '%s'", name, f->name);
+        unsigned close = 0;
+        for (uint32_t i = 0; i < f->regs.len + f->preds.len && n > 0 && (size_t)n < errlen && close < 5; i++) {
+            const Register *r = i < f->regs.len ? &f->regs.data[i] : &f->preds.data[i - f->regs.len];
+            if (!r->name || (i < f->regs.len && r->upper) || edits(name, r->name) > (strlen(name) <= 3 ? 1u : 2u))
+                continue;
+            n += snprintf(err + n, errlen - (size_t)n, "%s'%s'", close++ ? ", " : " (close: ", r->name);
+        }
+        if (close && n > 0 && (size_t)n < errlen)
+            snprintf(err + n, errlen - (size_t)n, ")");
+        return false;
+    }
+    return true;
+}
+
 /* The registers the program names (range registers it never mentions are left out). */
 static uint32_t collect_columns(const Block *b, const char *only, Column *cols, uint32_t max)
 {

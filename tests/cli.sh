@@ -452,6 +452,18 @@ expect_stderr_line "closed pipe" "ptxrun: error: cannot write the output: Broken
 #    (make prints that for a recipe line that starts with '-'): the demo's recipe has none
 if awk '/^demo:/ { in_demo = 1; next } /^[^\t]/ { in_demo = 0 } in_demo && /^\t-/ { bad = 1 } END { exit bad }' Makefile &&
    grep -q 'exit $$? (bad input), as expected' Makefile; then ok; else fail "make demo ignores an error"; fi
+# -- a wrong name gets a message that helps: CUDA source, --entry, --regs
+expect_exit 2 "CUDA source instead of PTX" "$PTXRUN" tests/kernels/atomics.cu
+expect_stderr_line "CUDA source instead of PTX" "ptxrun: error: tests/kernels/atomics.cu is CUDA C++, not PTX: compile it with nvcc first, e.g. 'nvcc -ptx -arch=sm_80 tests/kernels/atomics.cu -o kernel.ptx', and run the .ptx"
+printf '#include <cstdio>\n__global__ void k() {}\n' > "$tmp/kernel.txt"
+expect_exit 2 "CUDA source on standard input" sh -c "\"$PTXRUN\" - < \"$tmp/kernel.txt\""
+expect_stderr_line "CUDA source on standard input" "ptxrun: error: <stdin> is CUDA C++, not PTX: compile it with nvcc first, e.g. 'nvcc -ptx -arch=sm_80 kernel.cu -o kernel.ptx', and run the .ptx"
+expect_exit 2 "--entry of no kernel" "$PTXRUN" tests/kernels/atomics.sm_80.ptx --entry nope
+expect_stderr_line "--entry of no kernel" "ptxrun: error: no kernel (.entry) named 'nope'; the module's kernels: kernel"
+expect_exit 2 "--regs of an unknown name" "$PTXRUN" samples/scan.ptx --lanes samples/scan.lanes.json --regs Rx,rx
+expect_stderr_line "--regs of an unknown name" "ptxrun: error: --regs: 'rx' is not a register or predicate of 'snippet' (close: 'Rx')"
+expect_exit 2 "--regs with nothing close" "$PTXRUN" samples/scan.ptx --lanes samples/scan.lanes.json --regs NOPE
+expect_stderr_line "--regs with nothing close" "ptxrun: error: --regs: 'NOPE' is not a register or predicate of 'snippet'"
 # -- --version, --opt=value, --entry, --color, --jobs
 expect_exit 0 "--version" "$PTXRUN" --version
 if grep -q '^ptxrun [0-9][0-9.]* (PTX ISA 9.0; warps, blocks and grids)$' "$tmp/out"; then ok; else fail "--version text"; fi
