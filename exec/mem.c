@@ -268,10 +268,13 @@ static void describe_nearest(Memory *mem, int space, uint64_t address, char *buf
             best = r;
         }
     }
+    bool empty_dynamic = best && best->name && !strcmp(best->name, "dynamic .shared") && best->size == 0;
     if (best)
-        snprintf(buf, size, "; the nearest is '%s' at 0x%llx..0x%llx", best->name ? best->name : "?",
+        snprintf(buf, size, "; the nearest is '%s' at 0x%llx..0x%llx%s", best->name ? best->name : "?",
                  (unsigned long long)mem_generic(space, best->base),
-                 (unsigned long long)mem_generic(space, best->base + best->size));
+                 (unsigned long long)mem_generic(space, best->base + best->size),
+                 empty_dynamic ? ", which is empty: the kernel's extern .shared arrays take their bytes from "
+                                 "\"dynamic_shared\" in the lanes file" : "");
     else
         snprintf(buf, size, "; there is no %s memory", mem_space_name(space));
 }

@@ -464,6 +464,9 @@ expect_exit 2 "--regs of an unknown name" "$PTXRUN" samples/scan.ptx --lanes sam
 expect_stderr_line "--regs of an unknown name" "ptxrun: error: --regs: 'rx' is not a register or predicate of 'snippet' (close: 'Rx')"
 expect_exit 2 "--regs with nothing close" "$PTXRUN" samples/scan.ptx --lanes samples/scan.lanes.json --regs NOPE
 expect_stderr_line "--regs with nothing close" "ptxrun: error: --regs: 'NOPE' is not a register or predicate of 'snippet'"
+sed 's/"dynamic_shared": [0-9]*/"dynamic_shared": 0/' tests/kernels/fence_reduction.lanes.json > "$tmp/nodyn.json"
+expect_exit 3 "extern .shared without dynamic_shared" "$PTXRUN" tests/kernels/fence_reduction.sm_80.ptx --lanes "$tmp/nodyn.json"
+grep -qF 'which is empty: the kernel'"'"'s extern .shared arrays take their bytes from "dynamic_shared" in the lanes file' "$tmp/err" && ok || fail "extern .shared without dynamic_shared: the key is not named"
 # -- --version, --opt=value, --entry, --color, --jobs
 expect_exit 0 "--version" "$PTXRUN" --version
 if grep -q '^ptxrun [0-9][0-9.]* (PTX ISA 9.0; warps, blocks and grids)$' "$tmp/out"; then ok; else fail "--version text"; fi
