@@ -1065,6 +1065,23 @@ START_TEST(f32_atomic_add_flushes_subnormals_on_global_memory_only)
 }
 END_TEST
 
+/* Each form (after ".reg .b64 p;") is an error: "ptxrun cannot execute" for the refused ones,
+ * another message for the invalid ones; one error only when one_error. */
+static void check_forms(const char *const *refused, size_t nr, const char *const *invalid, size_t ni, bool one_error)
+{
+    for (size_t i = 0; i < nr + ni; i++) {
+        bool is_refused = i < nr;
+        const char *form = is_refused ? refused[i] : invalid[i - nr];
+        char text[256];
+        snprintf(text, sizeof text, ".reg .b64 p;\n%s", form);
+        Parsed *p = parse_text(text, true);
+        ck_assert_msg(one_error ? p->diag.errors == 1 : p->diag.errors >= 1, "%s: %s", form, p->cap.text);
+        ck_assert_msg((strstr(p->cap.text, "ptxrun cannot execute") != NULL) == is_refused, "%s: %s", form,
+                      p->cap.text);
+        parsed_free(p);
+    }
+}
+
 START_TEST(atomics_that_would_be_approximated_are_refused)
 {
     /* A type wider than what ptxrun computes is refused by the checker rather than computed as
@@ -1080,17 +1097,7 @@ START_TEST(atomics_that_would_be_approximated_are_refused)
         "atom.global.add.noftz.e4m3x2 d, [p], b;\n",
         "atom.global.inc.s32 d, [p], b;\n",              /* .inc takes .u32 */
     };
-    for (size_t i = 0; i < COUNT_OF(refused) + COUNT_OF(invalid); i++) {
-        bool is_refused = i < COUNT_OF(refused);
-        const char *form = is_refused ? refused[i] : invalid[i - COUNT_OF(refused)];
-        char text[256];
-        snprintf(text, sizeof text, ".reg .b64 p;\n%s", form);
-        Parsed *p = parse_text(text, true);
-        ck_assert_msg(p->diag.errors == 1, "%s: %s", form, p->cap.text);
-        ck_assert_msg((strstr(p->cap.text, "ptxrun cannot execute") != NULL) == is_refused, "%s: %s", form,
-                      p->cap.text);
-        parsed_free(p);
-    }
+    check_forms(refused, COUNT_OF(refused), invalid, COUNT_OF(invalid), true);
 }
 END_TEST
 
@@ -1110,17 +1117,7 @@ START_TEST(multimem_forms_are_checked)
         "multimem.ld_reduce.weak.gpu.add.u32 d, [p];\n",
         "multimem.ld_reduce.add.v2.u32 {d, e}, [p];\n",     /* integers take no vector */
     };
-    for (size_t i = 0; i < COUNT_OF(refused) + COUNT_OF(invalid); i++) {
-        bool is_refused = i < COUNT_OF(refused);
-        const char *form = is_refused ? refused[i] : invalid[i - COUNT_OF(refused)];
-        char text[256];
-        snprintf(text, sizeof text, ".reg .b64 p;\n%s", form);
-        Parsed *p = parse_text(text, true);
-        ck_assert_msg(p->diag.errors >= 1, "%s: %s", form, p->cap.text);
-        ck_assert_msg((strstr(p->cap.text, "ptxrun cannot execute") != NULL) == is_refused, "%s: %s", form,
-                      p->cap.text);
-        parsed_free(p);
-    }
+    check_forms(refused, COUNT_OF(refused), invalid, COUNT_OF(invalid), false);
 }
 END_TEST
 
