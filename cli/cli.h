@@ -19,6 +19,9 @@ bool images_program_samplers(Block *b, const char *path, char *err, size_t errle
 bool image_initializer(const Block *b, Image *im, bool filter_given, bool normalized_given, bool address_given,
                        const char *where, char *err, size_t errlen);
 struct json_t *lanes_load_json(const char *path, char *err, size_t errlen);   /* a JSON object, or NULL */
+/* values.c: a JSON document whose integers may reach 2^64 - 1 (lanes_value_bits reads them) */
+struct json_error_t;
+struct json_t *values_load_json(FILE *f, struct json_error_t *e);
 bool lanes_value_bits(struct json_t *v, int type, uint64_t *bits, uint64_t *dbits, char *err, size_t errlen);  /* dbits: defined bits */
 bool b128_json_bits(struct json_t *v, uint64_t bits[2], uint64_t dbits[2], char *err, size_t errlen);  /* b128.c: a .b128 value */
 bool lanes_pred_value(struct json_t *v, bool *value, bool *defined, char *err, size_t errlen);

@@ -156,7 +156,7 @@ json_t *lanes_load_json(const char *path, char *err, size_t errlen)
             fclose(f);
         return NULL;
     }
-    json_t *root = json_loadf(f, JSON_REJECT_DUPLICATES, &e);
+    json_t *root = values_load_json(f, &e);
     bool read_error = ferror(f);
     int read_errno = errno;
     if (!from_stdin)

@@ -9,6 +9,109 @@
 
 #include "cli.h"
 
+/* JSON integers from 2^63 to 2^64 - 1 (Python writes u64 values so; jansson's integers stop at
+ * 2^63 - 1) become the string BIG_INTEGER followed by their digits, which lanes_value_bits reads
+ * as that integer. */
+#define BIG_INTEGER "\001u64:"
+
+/* text (len bytes) with every integer token from 2^63 to 2^64 - 1 outside strings quoted as
+ * BIG_INTEGER "digits"; a new NUL-terminated buffer. */
+static char *quote_big_integers(const char *text, size_t len, size_t *out_len)
+{
+    size_t cap = len + 1, n = 0;
+    char *out = xmalloc(cap);
+    bool in_string = false;
+    for (size_t i = 0; i < len;) {
+        char c = text[i];
+        if (in_string || c == '"') {
+            if (in_string && c == '\\' && i + 1 < len) {
+                out[n++] = text[i++];
+            } else if (c == '"') {
+                in_string = !in_string;
+            }
+            out[n++] = text[i++];
+            continue;
+        }
+        bool starts = c >= '0' && c <= '9' && (i == 0 || !strchr("0123456789.eE+-", text[i - 1]));
+        size_t end = i;
+        while (starts && end < len && text[end] >= '0' && text[end] <= '9')
+            end++;
+        bool integer = starts && (end == len || !strchr(".eE", text[end]));
+        if (integer && (end - i > 19 || (end - i == 19 && memcmp(text + i, "9223372036854775807", 19) > 0)) &&
+            (end - i < 20 || (end - i == 20 && memcmp(text + i, "18446744073709551615", 20) <= 0)) &&
+            (i == 0 || text[i - 1] != '-')) {
+            if (n + (end - i) + 16 >= cap) {
+                cap = 2 * cap + (end - i) + 16;
+                out = xrealloc(out, cap);
+            }
+            n += (size_t)sprintf(out + n, "\"\\u0001u64:%.*s\"", (int)(end - i), text + i);
+            i = end;
+            continue;
+        }
+        if (n + 1 >= cap) {
+            cap *= 2;
+            out = xrealloc(out, cap);
+        }
+        out[n++] = text[i++];
+    }
+    out[n] = '\0';
+    *out_len = n;
+    return out;
+}
+
+json_t *values_load_json(FILE *f, json_error_t *e)
+{
+    size_t cap = 1 << 16, len = 0, got;
+    char *text = xmalloc(cap);
+    while ((got = fread(text + len, 1, cap - len, f)) > 0) {
+        len += got;
+        if (len == cap)
+            text = xrealloc(text, cap *= 2);
+    }
+    size_t quoted_len;
+    char *quoted = quote_big_integers(text, len, &quoted_len);
+    free(text);
+    json_t *root = json_loadb(quoted, quoted_len, JSON_REJECT_DUPLICATES, e);
+    free(quoted);
+    return root;
+}
+
+/* An integer u from 2^63 up in a register of the type. */
+static bool big_integer_bits(uint64_t u, int type, const char *digits, uint64_t *bits, char *err, size_t errlen)
+{
+    unsigned width = type_info[type].bits;
+    char cls = type_packed(type) ? 'b' : type_info[type].cls;
+    if (cls == 'f') {
+        /* Rounded once: to 53 bits with the lost bits kept as a sticky 1 (round to odd), which the
+         * narrower formats then round correctly; an f64 directly. */
+        double d = (double)u;
+        int top = 64 - __builtin_clzll(u);
+        if (width < 64 && top > 53) {
+            uint64_t m = u >> (top - 53);
+            if (u & ((1ull << (top - 53)) - 1))
+                m |= 1;
+            d = ldexp((double)m, top - 53);
+        }
+        if (width == 16) {
+            *bits = convert_double_to_small(d, type);
+        } else if (width == 32) {
+            float fl = (float)d;
+            uint32_t b32;
+            memcpy(&b32, &fl, sizeof b32);
+            *bits = b32;
+        } else {
+            memcpy(bits, &d, sizeof d);
+        }
+        return true;
+    }
+    if (cls == 's' || width < 64) {
+        snprintf(err, errlen, "%s does not fit in .%s", digits, type_info[type].name);
+        return false;
+    }
+    *bits = u;
+    return true;
+}
+
 /* One JSON value as the bits of a register of the given type. Returns false with a message. */
 /* "0x0000??00": hex digits, '?' for a digit whose bits are undefined (at least one digit given). */
 static bool partial_hex(const char *s, unsigned width, uint64_t *bits, uint64_t *dbits, char *err, size_t errlen)
@@ -48,6 +151,9 @@ bool lanes_value_bits(json_t *v, int type, uint64_t *bits, uint64_t *dbits, char
     }
     if (json_is_string(v)) {
         const char *s = json_string_value(v);
+        if (!strncmp(s, BIG_INTEGER, strlen(BIG_INTEGER)))
+            return big_integer_bits(strtoull(s + strlen(BIG_INTEGER), NULL, 10), type, s + strlen(BIG_INTEGER), bits,
+                                    err, errlen);
         if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X') && s[2] && strchr(s, '?'))
             return partial_hex(s, width, bits, dbits, err, errlen);
         if (cls == 'f' && (!strcmp(s, "nan") || !strcmp(s, "inf") || !strcmp(s, "-inf"))) {

@@ -467,6 +467,18 @@ expect_stderr_line "--regs with nothing close" "ptxrun: error: --regs: 'NOPE' is
 sed 's/"dynamic_shared": [0-9]*/"dynamic_shared": 0/' tests/kernels/fence_reduction.lanes.json > "$tmp/nodyn.json"
 expect_exit 3 "extern .shared without dynamic_shared" "$PTXRUN" tests/kernels/fence_reduction.sm_80.ptx --lanes "$tmp/nodyn.json"
 grep -qF 'which is empty: the kernel'"'"'s extern .shared arrays take their bytes from "dynamic_shared" in the lanes file' "$tmp/err" && ok || fail "extern .shared without dynamic_shared: the key is not named"
+# -- JSON integers up to 2^64 - 1 (as Python writes u64 values); an f32 from one rounded once
+#    (2^63 + 2^39 + 1 is above the half-way point, so 2^63 + 2^40, which rounding through a
+#    double first would miss: it would tie to 2^63)
+printf '.reg .u64 a;\n.reg .f32 f;\n.reg .u32 w;\nadd.u64 a, a, 1;\nmov.f32 f, f;\n' > "$tmp/u64.ptx"
+printf '{"regs": {"a": 18446744073709551614, "f": 9223372586610589697}}\n' > "$tmp/u64.json"
+printf '{"regs": {"a": 18446744073709551615, "f": "0x5f000001"}}\n' > "$tmp/u64.expect.json"
+expect_exit 0 "u64 JSON integers in the lanes and expect files" "$PTXRUN" "$tmp/u64.ptx" --lanes "$tmp/u64.json" --expect "$tmp/u64.expect.json"
+printf '{"regs": {"w": 9223372036854775808}}\n' > "$tmp/u64w.json"
+expect_exit 2 "a u64 JSON integer for a .u32" "$PTXRUN" "$tmp/u64.ptx" --lanes "$tmp/u64w.json"
+expect_stderr_line "a u64 JSON integer for a .u32" "ptxrun: error: $tmp/u64w.json: regs.w: 9223372036854775808 does not fit in .u32"
+printf '{"regs": {"a": 18446744073709551616}}\n' > "$tmp/u65.json"
+expect_exit 2 "a JSON integer past 2^64 - 1" "$PTXRUN" "$tmp/u64.ptx" --lanes "$tmp/u65.json"
 # -- --version, --opt=value, --entry, --color, --jobs
 expect_exit 0 "--version" "$PTXRUN" --version
 if grep -q '^ptxrun [0-9][0-9.]* (PTX ISA 9.0; warps, blocks and grids)$' "$tmp/out"; then ok; else fail "--version text"; fi
