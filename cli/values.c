@@ -23,6 +23,10 @@ static char *quote_big_integers(const char *text, size_t len, size_t *out_len)
     bool in_string = false;
     for (size_t i = 0; i < len;) {
         char c = text[i];
+        if (n + 3 >= cap) {                    /* room for two bytes and the NUL */
+            cap *= 2;
+            out = xrealloc(out, cap);
+        }
         if (in_string || c == '"') {
             if (in_string && c == '\\' && i + 1 < len) {
                 out[n++] = text[i++];
@@ -47,10 +51,6 @@ static char *quote_big_integers(const char *text, size_t len, size_t *out_len)
             n += (size_t)sprintf(out + n, "\"\\u0001u64:%.*s\"", (int)(end - i), text + i);
             i = end;
             continue;
-        }
-        if (n + 1 >= cap) {
-            cap *= 2;
-            out = xrealloc(out, cap);
         }
         out[n++] = text[i++];
     }
