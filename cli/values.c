@@ -76,32 +76,46 @@ json_t *values_load_json(FILE *f, json_error_t *e)
     return root;
 }
 
+/* A double as the bits of a float register of the type, rounded to nearest even. */
+static uint64_t double_bits(double d, int type)
+{
+    unsigned width = type_info[type].bits;
+    if (width == 16)
+        return convert_double_to_small(d, type);
+    if (width == 32) {
+        float f = (float)d;
+        uint32_t b;
+        memcpy(&b, &f, sizeof b);
+        return b;
+    }
+    uint64_t b;
+    memcpy(&b, &d, sizeof b);
+    return b;
+}
+
+/* The integer of magnitude u (negative: its opposite) in a float register of the type, rounded
+ * once: to 53 bits with the lost bits kept as a sticky 1 (round to odd), which the narrower
+ * formats then round correctly; an f64 directly. */
+static uint64_t integer_float_bits(uint64_t u, bool negative, int type)
+{
+    double d = (double)u;
+    int top = u ? 64 - __builtin_clzll(u) : 0;
+    if (type_info[type].bits < 64 && top > 53) {
+        uint64_t m = u >> (top - 53);
+        if (u & ((1ull << (top - 53)) - 1))
+            m |= 1;
+        d = ldexp((double)m, top - 53);
+    }
+    return double_bits(negative ? -d : d, type);
+}
+
 /* An integer u from 2^63 up in a register of the type. */
 static bool big_integer_bits(uint64_t u, int type, const char *digits, uint64_t *bits, char *err, size_t errlen)
 {
     unsigned width = type_info[type].bits;
     char cls = type_packed(type) ? 'b' : type_info[type].cls;
     if (cls == 'f') {
-        /* Rounded once: to 53 bits with the lost bits kept as a sticky 1 (round to odd), which the
-         * narrower formats then round correctly; an f64 directly. */
-        double d = (double)u;
-        int top = 64 - __builtin_clzll(u);
-        if (width < 64 && top > 53) {
-            uint64_t m = u >> (top - 53);
-            if (u & ((1ull << (top - 53)) - 1))
-                m |= 1;
-            d = ldexp((double)m, top - 53);
-        }
-        if (width == 16) {
-            *bits = convert_double_to_small(d, type);
-        } else if (width == 32) {
-            float fl = (float)d;
-            uint32_t b32;
-            memcpy(&b32, &fl, sizeof b32);
-            *bits = b32;
-        } else {
-            memcpy(bits, &d, sizeof d);
-        }
+        *bits = integer_float_bits(u, false, type);
         return true;
     }
     if (cls == 's' || width < 64) {
@@ -158,18 +172,7 @@ bool lanes_value_bits(json_t *v, int type, uint64_t *bits, uint64_t *dbits, char
             return partial_hex(s, width, bits, dbits, err, errlen);
         if (cls == 'f' && (!strcmp(s, "nan") || !strcmp(s, "inf") || !strcmp(s, "-inf"))) {
             double d = s[0] == 'n' ? NAN : s[0] == '-' ? -INFINITY : INFINITY;
-            if (width == 16) {
-                *bits = convert_double_to_small(d, type);
-            } else if (width == 32) {
-                float f = (float)d;
-                uint32_t b;
-                memcpy(&b, &f, sizeof b);
-                *bits = s[0] == 'n' ? 0x7fffffffu : b;
-            } else {
-                *bits = s[0] == 'n' ? 0x7fffffffffffffffull : 0;
-                if (s[0] != 'n')
-                    memcpy(bits, &d, sizeof d);
-            }
+            *bits = s[0] != 'n' || width == 16 ? double_bits(d, type) : width_mask(width) >> 1;   /* canonical NaN */
             return true;
         }
         if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X') && s[2]) {
@@ -193,17 +196,7 @@ bool lanes_value_bits(json_t *v, int type, uint64_t *bits, uint64_t *dbits, char
     if (json_is_integer(v)) {
         json_int_t i = json_integer_value(v);
         if (cls == 'f') {
-            if (width == 16) {                 /* f16, bf16: rounded to nearest even */
-                *bits = convert_double_to_small((double)i, type);
-            } else if (width == 32) {
-                float f = (float)i;
-                uint32_t b;
-                memcpy(&b, &f, sizeof b);
-                *bits = b;
-            } else {
-                double d = (double)i;
-                memcpy(bits, &d, sizeof d);
-            }
+            *bits = integer_float_bits(i < 0 ? 0 - (uint64_t)i : (uint64_t)i, i < 0, type);
             return true;
         }
         bool fits;
@@ -222,24 +215,12 @@ bool lanes_value_bits(json_t *v, int type, uint64_t *bits, uint64_t *dbits, char
         *bits = (uint64_t)i & width_mask(width);
         return true;
     }
-    if (width == 16 && cls == 'f' && (json_is_real(v) || json_is_integer(v))) {
-        *bits = convert_double_to_small(json_number_value(v), type);
-        return true;
-    }
     if (json_is_real(v)) {
         if (cls != 'f') {
             snprintf(err, errlen, "%g is a real, but the register is .%s", json_real_value(v), type_info[type].name);
             return false;
         }
-        double d = json_real_value(v);
-        if (width == 32) {
-            float f = (float)d;               /* rounded to nearest */
-            uint32_t b;
-            memcpy(&b, &f, sizeof b);
-            *bits = b;
-        } else {
-            memcpy(bits, &d, sizeof d);
-        }
+        *bits = double_bits(json_real_value(v), type);
         return true;
     }
     snprintf(err, errlen, "expected a number, a string or null");

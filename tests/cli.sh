@@ -474,6 +474,12 @@ printf '.reg .u64 a;\n.reg .f32 f;\n.reg .u32 w;\nadd.u64 a, a, 1;\nmov.f32 f, f
 printf '{"regs": {"a": 18446744073709551614, "f": 9223372586610589697}}\n' > "$tmp/u64.json"
 printf '{"regs": {"a": 18446744073709551615, "f": "0x5f000001"}}\n' > "$tmp/u64.expect.json"
 expect_exit 0 "u64 JSON integers in the lanes and expect files" "$PTXRUN" "$tmp/u64.ptx" --lanes "$tmp/u64.json" --expect "$tmp/u64.expect.json"
+#    an int64 into a .bf16 rounded once too: 2^62 + 2^54 + 1 is above the half-way point
+#    between 2^62 and 2^62 + 2^55 (0x5e80, 0x5e81); through a double it would tie to 0x5e80
+printf '.reg .bf16 h;\nmov.b16 h, h;\n' > "$tmp/bf16.ptx"
+printf '{"regs": {"h": 4629700416936869889}}\n' > "$tmp/bf16.json"
+printf '{"regs": {"h": "0x5e81"}}\n' > "$tmp/bf16.expect.json"
+expect_exit 0 "an int64 into a .bf16, rounded once" "$PTXRUN" "$tmp/bf16.ptx" --lanes "$tmp/bf16.json" --expect "$tmp/bf16.expect.json"
 printf '{"regs": {"w": 9223372036854775808}}\n' > "$tmp/u64w.json"
 expect_exit 2 "a u64 JSON integer for a .u32" "$PTXRUN" "$tmp/u64.ptx" --lanes "$tmp/u64w.json"
 expect_stderr_line "a u64 JSON integer for a .u32" "ptxrun: error: $tmp/u64w.json: regs.w: 9223372036854775808 does not fit in .u32"
