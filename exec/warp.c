@@ -184,23 +184,15 @@ static bool execute(Warp *w, const XInstr *x, uint32_t mask, uint32_t run, uint3
         break;                     /* no caches, no counters, one grid */
     case FAM_STACK:
         call_stack(w, x, run);
-        if (w->faulted)
-            return false;
         break;
     case FAM_ATOMIC:
         atomic_execute(w, x, run);
-        if (w->faulted)
-            return false;
         break;
     case FAM_MULTIMEM:
         multimem_execute(w, x, run);
-        if (w->faulted)
-            return false;
         break;
     case FAM_MEMORY:
         mem_execute(w, x, run);
-        if (w->faulted)
-            return false;
         break;
     case FAM_WARP:
         warpops_execute(w, x, mask, run);
@@ -225,13 +217,9 @@ static bool execute(Warp *w, const XInstr *x, uint32_t mask, uint32_t run, uint3
         break;
     case FAM_SURFACE:
         surface_execute(w, x, run);
-        if (w->faulted)
-            return false;
         break;
     case FAM_TEXTURE:
         texture_execute(w, x, run);
-        if (w->faulted)
-            return false;
         break;
     case FAM_HALF:
         half_execute(w, x, run);
@@ -243,6 +231,8 @@ static bool execute(Warp *w, const XInstr *x, uint32_t mask, uint32_t run, uint3
     case FAM_COUNT:
         BUG("'%s' was loaded, but no part of the executor runs it", op_info[x->op].name);
     }
+    if (w->faulted)
+        return false;
     if (undefined) {               /* written or not, nobody can say */
         if (x->dst_kind == DST_VALUE)
             warp_define(w, x->dst, undefined, 0);
