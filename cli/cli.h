@@ -5,9 +5,27 @@
 
 #include "exec.h"
 
-/* lanes.c: --lanes JSON in. The json_t values are jansson's. */
+/* launch.c: the launch on the command line (--block, --grid, --cluster, --shared, --param,
+ * --buffer), merged into the lanes file's JSON before lanes.c reads it. */
+typedef struct Launch {
+    const char *block, *grid, *cluster, *shared;   /* the options' text, or NULL */
+    const char **params, **buffers;                /* NAME=VALUE, NAME=TYPE:COUNT ... */
+    uint32_t param_count, buffer_count;
+} Launch;
 struct json_t;
-int lanes_load(Block *b, const char *path, char *err, size_t errlen);
+bool launch_given(const Launch *l);
+bool launch_merge(const Block *b, struct json_t *root, const char *lanes_path, const Launch *l, char *err,
+                  size_t errlen);
+
+/* npy.c: buffer data from .npy or raw binary files; --save-buffers. */
+bool npy_buffer_type_ok(int type);
+bool npy_named(const char *file);
+bool npy_read(const char *file, int given_type, int *type, uint64_t *count, uint8_t *dest, char *err, size_t errlen);
+bool npy_save_buffers(const Block *b, const char *dir, bool warnings, FILE *err_out, char *err, size_t errlen);
+
+/* lanes.c: --lanes JSON in (path NULL: none, only the command line's launch). The json_t
+ * values are jansson's. */
+int lanes_load(Block *b, const char *path, const Launch *cli, char *err, size_t errlen);
 bool lanes_params_given(Block *b, char *err, size_t errlen);
 /* images.c: the lanes file's "surfaces", "textures" and "samplers"; the handle "@name" gives. */
 bool images_load(Block *b, const char *path, struct json_t *v, bool surface, char *err, size_t errlen);
@@ -62,6 +80,8 @@ typedef struct RunOptions {
     const char *regs;          /* --regs A,B */
     const char *warps, *threads;   /* --warps 0,2-3, --threads 0-7: the table's rows */
     const char *entry;         /* --entry NAME */
+    Launch launch;             /* --block, --grid, --param, --buffer ... */
+    const char *save_buffers;  /* --save-buffers DIR */
     bool json;
     bool color;
     bool no_warnings;

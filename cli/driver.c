@@ -138,7 +138,7 @@ static int execute(const RunOptions *o, Module *m, Diag *diag, HeldList *held, F
     }
     char err[512];
     bool shown[MAX_BLOCK_THREADS];
-    if ((o->lanes && lanes_load(b, o->lanes, err, sizeof err) != 0) || !lanes_params_given(b, err, sizeof err) ||
+    if (((o->lanes || launch_given(&o->launch)) && lanes_load(b, o->lanes, &o->launch, err, sizeof err) != 0) || !lanes_params_given(b, err, sizeof err) ||
         !dump_select(b, o->warps, o->threads, shown, err, sizeof err) || !dump_check_regs(b, o->regs, err, sizeof err)) {
         fprintf(err_out, "ptxrun: error: %s\n", err);
         block_free(b);
@@ -157,6 +157,10 @@ static int execute(const RunOptions *o, Module *m, Diag *diag, HeldList *held, F
         dump_print_json(out, b, b->prog.prints ? (printed.text ? printed.text : "") : NULL, printed.len);
     else
         dump_print_table(out, b, o->regs, shown);
+    if (o->save_buffers && !npy_save_buffers(b, o->save_buffers, !o->no_warnings, err_out, err, sizeof err)) {
+        fprintf(err_out, "ptxrun: error: %s\n", err);
+        rc = rc == EXIT_OK ? EXIT_BAD_INPUT : rc;
+    }
     if (o->expect) {
         int mismatches = expect_compare(err_out, b, o->expect, &o->tolerance, err, sizeof err);
         if (mismatches < 0) {

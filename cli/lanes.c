@@ -217,6 +217,7 @@ static bool load_buffers(Block *b, const char *path, json_t *v, char *err, size_
     json_object_foreach(v, name, spec) {
         json_t *type_v = json_object_get(spec, "type"), *data = json_object_get(spec, "data");
         json_t *count_v = json_object_get(spec, "count"), *replicas_v = json_object_get(spec, "replicas");
+        json_t *file_v = json_object_get(spec, "file");
         const char *at = strchr(name, '@');
         if ((pass == 2) != (at != NULL) && pass)
             continue;
@@ -228,16 +229,29 @@ static bool load_buffers(Block *b, const char *path, json_t *v, char *err, size_
         }
         int type = json_is_string(type_v) ? type_lookup(json_string_value(type_v), strlen(json_string_value(type_v)))
                                           : TYPE_COUNT;
-        if (!json_is_object(spec) || type == TYPE_COUNT || type == TYPE_PRED || type_info[type].bits % 8 ||
-            type_info[type].bits > 64 || (type_info[type].cls == 'f' && type_info[type].bits < 32)) {
-            snprintf(err, errlen, "%s: buffers.%s: expected {\"type\": \"u32\" (u8..u64, s8..s64, b8..b64, f32, f64), "
-                     "\"data\": [...] or \"count\": N}", path, name);
+        if (!json_is_object(spec) || ((type_v || !file_v) && !npy_buffer_type_ok(type))) {
+            snprintf(err, errlen, "%s: buffers.%s: expected {\"type\": \"u32\" (u8..u64, s8..s64, b8..b64, f16, bf16, "
+                     "f32, f64), \"data\": [...] or \"count\": N} or {\"file\": \"x.npy\"}", path, name);
             return false;
         }
-        if ((data != NULL) == (count_v != NULL) || (data && !json_is_array(data)) ||
+        if ((data != NULL) + (count_v != NULL) + (file_v != NULL) != 1 || (data && !json_is_array(data)) ||
+            (file_v && !json_is_string(file_v)) ||
             (count_v && (!json_is_integer(count_v) || json_integer_value(count_v) < 1 ||
                          json_integer_value(count_v) > (1 << 26)))) {
-            snprintf(err, errlen, "%s: buffers.%s: give either \"data\": [values] or \"count\": N (1 to 2^26)", path, name);
+            snprintf(err, errlen, "%s: buffers.%s: give one of \"data\": [values], \"count\": N (1 to 2^26) and "
+                     "\"file\": \"x.npy\" (or \"x.bin\" with a \"type\")", path, name);
+            return false;
+        }
+        uint64_t file_count = 0;
+        char msg[300];
+        if (file_v && !npy_read(json_string_value(file_v), type_v ? type : TYPE_COUNT, &type, &file_count, NULL, msg,
+                                sizeof msg)) {
+            snprintf(err, errlen, "%s: buffers.%s: %s", path, name, msg);
+            return false;
+        }
+        if (file_v && (file_count < 1 || file_count > (1 << 26))) {
+            snprintf(err, errlen, "%s: buffers.%s: %s holds %llu elements; a buffer has 1 to 2^26", path, name,
+                     json_string_value(file_v), (unsigned long long)file_count);
             return false;
         }
         if (!at && (mem_named(&b->mem, name, SPACE_GLOBAL) || mem_named(&b->mem, name, SPACE_CONST))) {
@@ -245,7 +259,7 @@ static bool load_buffers(Block *b, const char *path, json_t *v, char *err, size_
                      mem_named(&b->mem, name, SPACE_GLOBAL) ? "global" : ".const variable", name);
             return false;
         }
-        uint64_t count = data ? json_array_size(data) : (uint64_t)json_integer_value(count_v);
+        uint64_t count = data ? json_array_size(data) : file_v ? file_count : (uint64_t)json_integer_value(count_v);
         unsigned size = type_info[type].bits / 8;
         if (count * size > MAX_BUFFER_BYTES) {
             snprintf(err, errlen, "%s: buffers.%s: %llu bytes is more than the %d MiB a buffer may have", path, name,
@@ -261,7 +275,7 @@ static bool load_buffers(Block *b, const char *path, json_t *v, char *err, size_
         if (pass == 0)
             continue;
         Region *r = at ? mem_named(&b->mem, name, SPACE_GLOBAL) : NULL;
-        if (at && (!r || !r->is_buffer || r->type != type || r->size != count * size || !data)) {
+        if (at && (!r || !r->is_buffer || r->type != type || r->size != count * size || !(data || file_v))) {
             snprintf(err, errlen, "%s: buffers.%s: no copy of that name, type and size (a buffer '%.*s' with "
                      "\"replicas\" has copies %.*s@1, ...)", path, name, (int)(at - name), name, (int)(at - name), name);
             return false;
@@ -276,9 +290,14 @@ static bool load_buffers(Block *b, const char *path, json_t *v, char *err, size_
         }
         r = at ? r : &b->mem.regions[first];
         r->replicas = (uint16_t)replicas;
+        if (file_v && !npy_read(json_string_value(file_v), type, &type, &count, r->data, msg, sizeof msg)) {
+            snprintf(err, errlen, "%s: buffers.%s: %s", path, name, msg);
+            return false;
+        }
+        if (file_v)
+            memset(r->shadow, 0xff, count * size);
         for (size_t i = 0; data && i < count; i++) {
             uint64_t bits, dbits;
-            char msg[200];
             if (!lanes_value_bits(json_array_get(data, i), type, &bits, &dbits, msg, sizeof msg)) {
                 snprintf(err, errlen, "%s: buffers.%s.data[%zu]: %s", path, name, i, msg);
                 return false;
@@ -517,16 +536,25 @@ static bool parse_dims(const char *path, const char *key, json_t *v, uint32_t di
     return true;
 }
 
-int lanes_load(Block *b, const char *path, char *err, size_t errlen)
+int lanes_load(Block *b, const char *path, const Launch *cli, char *err, size_t errlen)
 {
-    json_t *root = lanes_load_json(path, err, errlen);
+    static const Launch none;
+    cli = cli ? cli : &none;
+    json_t *root = path ? lanes_load_json(path, err, errlen) : json_object();
     if (!root)
         return -1;
     int rc = -1;
+    char label[300];
+    bool merged = launch_given(cli);
+    snprintf(label, sizeof label, !path ? "the command line" : merged ? "%.200s with the command line" : "%.200s",
+             path);
+    if (!launch_merge(b, root, path, cli, err, errlen))
+        goto out;
+    path = label;
     uint32_t ntid[3] = { WARP_SIZE, 1, 1 }, nctaid[3] = { 1, 1, 1 }, active = ALL_LANES;
     const char *key;
     json_t *v;
-    char where[256];
+    char where[700];
     /* The shape first (it makes the warps), then buffers before parameters, which may name them. */
     json_t *block = json_object_get(root, "block"), *grid = json_object_get(root, "grid");
     json_t *mask = json_object_get(root, "active");

@@ -22,6 +22,16 @@ static const char usage[] =
     "  --warps 0,2-3      show only these warps' threads in the table\n"
     "  --threads 0-7,64   show only these threads in the table\n"
     "  --entry NAME       the kernel to run (needed when there are several)\n"
+    "Launching (each replaces the lanes file's entry of the same name):\n"
+    "  --block X[,Y,Z]    the thread block (at most 1024 threads)\n"
+    "  --grid X[,Y,Z]     the grid of CTAs\n"
+    "  --cluster X[,Y,Z]  only 1,1,1: ptxrun cannot execute clusters yet\n"
+    "  --shared BYTES     dynamic shared memory (the lanes file's dynamic_shared)\n"
+    "  --param NAME=VALUE a kernel parameter by position (0), name or name after the kernel's\n"
+    "                     (param_0); VALUE: integer, real, 0x bits, @buffer, or JSON\n"
+    "  --buffer NAME=TYPE:COUNT   a buffer of COUNT zeros (TYPE u8..u64, s8..s64, b8..b64, f16,\n"
+    "                     bf16, f32, f64); NAME=@FILE.npy or NAME=TYPE@FILE.bin: its data from a file\n"
+    "  --save-buffers DIR write each final buffer as DIR/NAME.npy\n"
     "  --trace[=json]     every warp-step on standard error: lanes, values, shuffle sources\n"
     "  --max-steps N      stop a runaway program after N warp-steps (default 100000000)\n"
     "  --stack BYTES      each thread's stack for the frames of calls (default 1024, as a GPU's)\n"
@@ -49,9 +59,11 @@ static int usage_error(const char *fmt, const char *arg)
 
 /* Returns -1 to go on, or the exit code. */
 /* Returns -1 to go on, or the exit code. */
-static int parse_args(int argc, char **argv, RunOptions *o)
+static int parse_args(int argc, char **argv, RunOptions *o, const char **params, const char **buffers)
 {
     memset(o, 0, sizeof *o);
+    o->launch.params = params;               /* each room for every argument */
+    o->launch.buffers = buffers;
     o->check.warn_deprecated = true;
     o->exec.max_steps = 100000000;
     o->exec.stack_bytes = DEFAULT_STACK_BYTES;
@@ -73,6 +85,20 @@ static int parse_args(int argc, char **argv, RunOptions *o)
             o->threads = v;
         else if ((v = util_option_value(a, "--entry", argc, argv, &i, &missing)))
             o->entry = v;
+        else if ((v = util_option_value(a, "--block", argc, argv, &i, &missing)))
+            o->launch.block = v;
+        else if ((v = util_option_value(a, "--grid", argc, argv, &i, &missing)))
+            o->launch.grid = v;
+        else if ((v = util_option_value(a, "--cluster", argc, argv, &i, &missing)))
+            o->launch.cluster = v;
+        else if ((v = util_option_value(a, "--shared", argc, argv, &i, &missing)))
+            o->launch.shared = v;
+        else if ((v = util_option_value(a, "--param", argc, argv, &i, &missing)))
+            o->launch.params[o->launch.param_count++] = v;
+        else if ((v = util_option_value(a, "--buffer", argc, argv, &i, &missing)))
+            o->launch.buffers[o->launch.buffer_count++] = v;
+        else if ((v = util_option_value(a, "--save-buffers", argc, argv, &i, &missing)))
+            o->save_buffers = v;
         else if ((v = util_option_value(a, "--max-steps", argc, argv, &i, &missing))) {
             char *end;
             errno = 0;
@@ -152,10 +178,17 @@ int main(int argc, char **argv)
     if (argc > 1 && strcmp(argv[1], "test") == 0)
         return test_main(argc - 1, argv + 1);
     RunOptions o;
-    int rc = parse_args(argc, argv, &o);
-    if (rc >= 0)
+    const char **params = xmalloc((size_t)argc * sizeof *params), **buffers = xmalloc((size_t)argc * sizeof *buffers);
+    int rc = parse_args(argc, argv, &o, params, buffers);
+    if (rc >= 0) {
+        free(params);
+        free(buffers);
         return rc;
+    }
     if (o.exec.trace)                        /* a step's lines in one write, not ~35 */
         setvbuf(o.exec.trace, NULL, _IOFBF, 1 << 16);
-    return driver_run(&o, stdout, stderr);
+    rc = driver_run(&o, stdout, stderr);
+    free(params);
+    free(buffers);
+    return rc;
 }

@@ -255,7 +255,7 @@ expect_exit 2 "buffer too large" "$PTXRUN" "$tmp/up.ptx" --lanes "$tmp/bigbuf.js
 expect_stderr_line "buffer too large" "ptxrun: error: $tmp/bigbuf.json: buffers.big: 536870912 bytes is more than the 256 MiB a buffer may have"
 printf '{"buffers": {"big": {"type": "u32", "count": 100000000}}}\n' > "$tmp/bigbuf2.json"
 expect_exit 2 "buffer count" "$PTXRUN" "$tmp/up.ptx" --lanes "$tmp/bigbuf2.json"
-expect_stderr_line "buffer count" "ptxrun: error: $tmp/bigbuf2.json: buffers.big: give either \"data\": [values] or \"count\": N (1 to 2^26)"
+expect_stderr_line "buffer count" "ptxrun: error: $tmp/bigbuf2.json: buffers.big: give one of \"data\": [values], \"count\": N (1 to 2^26) and \"file\": \"x.npy\" (or \"x.bin\" with a \"type\")"
 awk 'BEGIN { for (i = 0; i < 1048577; i++) print "ret;" }' > "$tmp/rets.ptx"
 expect_exit 2 "instructions per function" "$PTXRUN" --check --no-color "$tmp/rets.ptx"
 expect_stderr_line "instructions per function" "$tmp/rets.ptx:1048577:1: error: more than 1048576 instructions in 'snippet'; ptxrun takes at most that many"
@@ -592,7 +592,7 @@ expect_stderr_line "trap message" "$tmp/trap.ptx:3:1: error: 'trap' executed by 
 for opt in $(grep -o -- '-[-a-z][-a-z]*' "$tmp/help" | grep -v -- '^--opt$' | sort -u); do
     roff=$(printf '%s' "$opt" | sed 's/-/\\-/g')
     if grep -qF -- "$roff" docs/ptxrun.1; then ok; else fail "option $opt is not in docs/ptxrun.1"; fi
-    uses=$(grep -c -- "$opt" "$0")
+    uses=$(cat "$0" tests/cli_launch.sh | grep -c -- "$opt")
     if [ "$uses" -ge 1 ]; then ok; else fail "option $opt is not used in tests/cli.sh"; fi
 done
 if command -v man >/dev/null 2>&1; then
@@ -1206,5 +1206,6 @@ expect_exit 2 "sured types as ptxas takes them" "$PTXRUN" --no-color --check "$t
 expect_stderr_line "sured.p.add.b64" "$tmp/sured.ptx:9:2: error: 'sured.p.add.1d.b64.trap': sured.p takes .b32, or .b64 with .min and .max (PTX ISA)"
 expect_stderr_line "sured.p.u32" "$tmp/sured.ptx:10:2: error: 'sured.p.min.1d.u32.trap': sured.p takes .b32, or .b64 with .min and .max (PTX ISA)"
 expect_stderr_line "sured.b.b64" "$tmp/sured.ptx:11:2: error: 'sured.b.min.1d.b64.trap': sured.b takes .u32, .u64, .s32, .b32 or .s64 (PTX ISA)"
+. tests/cli_launch.sh
 echo "cli: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -1,0 +1,270 @@
+/* npy.c: buffers as binary files. Reads a buffer's data from a NumPy .npy file (format versions
+ * 1.0, 2.0 and 3.0; little-endian, C order, the dtypes of the buffer types; any shape, flattened)
+ * or from raw binary of a given type; --save-buffers writes each final buffer as DIR/NAME.npy
+ * (version 1.0, shape (count,)). */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cli.h"
+
+/* The types a buffer may have: whole bytes, at most 64 bits, floats f16, bf16, f32, f64. */
+bool npy_buffer_type_ok(int type)
+{
+    if (type < 0 || type >= TYPE_COUNT || type == TYPE_PRED || type_packed(type) || type_info[type].bits % 8 ||
+        type_info[type].bits > 64 || type_info[type].bits < 8)
+        return false;
+    char cls = type_info[type].cls;
+    if (cls == 'f')
+        return type == TYPE_F16 || type == TYPE_BF16 || type == TYPE_F32 || type == TYPE_F64;
+    return cls == 'u' || cls == 's' || cls == 'b';
+}
+
+bool npy_named(const char *file)
+{
+    size_t n = strlen(file);
+    return n > 4 && !strcmp(file + n - 4, ".npy");
+}
+
+/* The type of a dtype such as "<f4" ('|' for one byte), or TYPE_COUNT. */
+static int dtype_type(char kind, unsigned bytes)
+{
+    static const char *const names[3][4] = { { "u8", "u16", "u32", "u64" }, { "s8", "s16", "s32", "s64" },
+                                             { NULL, "f16", "f32", "f64" } };
+    int row = kind == 'u' ? 0 : kind == 'i' ? 1 : kind == 'f' ? 2 : -1;
+    int column = bytes == 1 ? 0 : bytes == 2 ? 1 : bytes == 4 ? 2 : bytes == 8 ? 3 : -1;
+    if (row < 0 || column < 0 || !names[row][column])
+        return TYPE_COUNT;
+    return type_lookup(names[row][column], strlen(names[row][column]));
+}
+
+/* The value of key in the header's dictionary, after "'key':" and spaces; NULL if absent. */
+static const char *header_value(const char *header, const char *key)
+{
+    char quoted[32];
+    snprintf(quoted, sizeof quoted, "'%s':", key);
+    const char *p = strstr(header, quoted);
+    if (!p)
+        return NULL;
+    for (p += strlen(quoted); *p == ' '; p++)
+        ;
+    return p;
+}
+
+/* Reads the .npy header of f: the element type and count, and where the data starts. */
+static bool npy_header(FILE *f, const char *file, int *type, uint64_t *count, long *data_at, char *err, size_t errlen)
+{
+    unsigned char start[12];
+    if (fread(start, 1, 10, f) != 10 || memcmp(start, "\x93NUMPY", 6) != 0) {
+        snprintf(err, errlen, "%s: not a .npy file (no \\x93NUMPY magic)", file);
+        return false;
+    }
+    unsigned major = start[6], length_bytes = major == 1 ? 2 : 4;
+    if (major < 1 || major > 3 || (length_bytes == 4 && fread(start + 10, 1, 2, f) != 2)) {
+        snprintf(err, errlen, "%s: .npy format version %u.%u (ptxrun reads 1.0, 2.0 and 3.0)", file, major, start[7]);
+        return false;
+    }
+    uint32_t length = start[8] | (uint32_t)start[9] << 8;
+    if (length_bytes == 4)
+        length |= (uint32_t)start[10] << 16 | (uint32_t)start[11] << 24;
+    if (length > (1u << 20)) {
+        snprintf(err, errlen, "%s: a .npy header of %u bytes (truncated or not a .npy file)", file, length);
+        return false;
+    }
+    char *header = xmalloc(length + 1);
+    bool ok = fread(header, 1, length, f) == length;
+    header[ok ? length : 0] = '\0';
+    const char *descr = header_value(header, "descr"), *order = header_value(header, "fortran_order");
+    const char *shape = header_value(header, "shape");
+    if (!ok || !descr || !order || !shape || *shape != '(') {
+        snprintf(err, errlen, "%s: a truncated .npy header, or one without 'descr', 'fortran_order' and 'shape'", file);
+        free(header);
+        return false;
+    }
+    *data_at = 8 + (long)length_bytes + (long)length;
+    char kind = descr[0] == '\'' ? descr[2] : 0, endian = descr[0] == '\'' ? descr[1] : 0;
+    unsigned bytes = kind ? (unsigned)strtoul(descr + 3, NULL, 10) : 0;
+    *type = dtype_type(kind, bytes);
+    int dlen = descr[0] == '\'' ? (int)strcspn(descr + 1, "'") : 1;
+    if (endian == '>' || (endian == '|' && bytes != 1) || (endian != '<' && endian != '|')) {
+        snprintf(err, errlen, "%s: dtype '%.*s' is not little-endian ('<'): ptxrun reads little-endian .npy files "
+                 "only (numpy: a.astype(a.dtype.newbyteorder('<')))", file, dlen,
+                 descr + 1);
+        ok = false;
+    } else if (*type == TYPE_COUNT) {
+        snprintf(err, errlen, "%s: dtype '%.*s' is not one ptxrun reads (<f2 <f4 <f8 <i1..<i8 <u1..<u8)", file, dlen,
+                 descr + 1);
+        ok = false;
+    } else if (strncmp(order, "False", 5) != 0) {
+        snprintf(err, errlen, "%s: Fortran order: ptxrun reads C-order .npy files only (numpy: np.ascontiguousarray)",
+                 file);
+        ok = false;
+    }
+    *count = 1;
+    for (const char *p = shape + 1; ok && *p != ')'; ) {
+        char *end;
+        unsigned long long n = strtoull(p, &end, 10);
+        if (end == p || *count * (n ? n : 1) > (1ull << 40)) {
+            snprintf(err, errlen, "%s: the .npy header's shape is not a tuple of sizes", file);
+            ok = false;
+            break;
+        }
+        *count *= n;
+        for (p = end; *p == ',' || *p == ' '; p++)
+            ;
+    }
+    free(header);
+    return ok;
+}
+
+/* Reads the file's elements into dest (NULL: only says what the file holds). A .npy file gives
+ * its type; given_type (TYPE_COUNT: none) must be that type, or a .b type or bf16 of the same
+ * width where the file holds integers (the bits as they are). A raw file needs given_type. */
+bool npy_read(const char *file, int given_type, int *type, uint64_t *count, uint8_t *dest, char *err, size_t errlen)
+{
+    FILE *f = fopen(file, "rb");
+    struct stat st;
+    if (!f || fstat(fileno(f), &st) != 0 || S_ISDIR(st.st_mode)) {
+        snprintf(err, errlen, "cannot read '%s': %s", file, f ? strerror(EISDIR) : strerror(errno));
+        if (f)
+            fclose(f);
+        return false;
+    }
+    long data_at = 0;
+    bool ok = true;
+    if (npy_named(file)) {
+        ok = npy_header(f, file, type, count, &data_at, err, errlen);
+        int t = *type;
+        if (ok && given_type != TYPE_COUNT && given_type != t &&
+            !(type_info[given_type].bits == type_info[t].bits && type_info[t].cls != 'f' &&
+              (type_info[given_type].cls == 'b' || given_type == TYPE_BF16))) {
+            snprintf(err, errlen, "%s: the file holds .%s values; \"type\" says %s", file, type_info[t].name,
+                     type_info[given_type].name);
+            ok = false;
+        }
+        if (ok && given_type != TYPE_COUNT)
+            *type = given_type;
+        if (ok && (uint64_t)st.st_size != (uint64_t)data_at + *count * (type_info[t].bits / 8)) {
+            snprintf(err, errlen, "%s: %llu bytes of data; the header's shape and dtype make %llu (truncated?)", file,
+                     (unsigned long long)((uint64_t)st.st_size > (uint64_t)data_at ? st.st_size - data_at : 0),
+                     (unsigned long long)(*count * (type_info[t].bits / 8)));
+            ok = false;
+        }
+    } else if (given_type == TYPE_COUNT) {
+        snprintf(err, errlen, "%s: raw binary data needs its \"type\" (or give a .npy file)", file);
+        ok = false;
+    } else {
+        *type = given_type;
+        unsigned size = type_info[given_type].bits / 8;
+        *count = (uint64_t)st.st_size / size;
+        if ((uint64_t)st.st_size % size) {
+            snprintf(err, errlen, "%s: %llu bytes is not a whole number of .%s elements", file,
+                     (unsigned long long)st.st_size, type_info[given_type].name);
+            ok = false;
+        }
+    }
+    uint64_t bytes = ok ? *count * (type_info[*type].bits / 8) : 0;
+    if (ok && dest && (fseek(f, data_at, SEEK_SET) != 0 || fread(dest, 1, bytes, f) != bytes)) {
+        snprintf(err, errlen, "cannot read '%s': %s", file, ferror(f) ? strerror(errno) : "it ended early");
+        ok = false;
+    }
+    fclose(f);
+    return ok;
+}
+
+/* DIR and the folders above it, as mkdir -p makes them. */
+static bool make_folder(const char *dir, char *err, size_t errlen)
+{
+    char path[4096];
+    struct stat st;
+    snprintf(path, sizeof path, "%s", dir);
+    for (char *p = path + 1; ; p++) {
+        if (*p != '/' && *p)
+            continue;
+        char c = *p;
+        *p = '\0';
+        if (mkdir(path, 0777) != 0 && errno != EEXIST) {
+            snprintf(err, errlen, "--save-buffers %s: cannot make the folder '%s': %s", dir, path, strerror(errno));
+            return false;
+        }
+        *p = c;
+        if (!c)
+            break;
+    }
+    if (stat(path, &st) != 0 || !S_ISDIR(st.st_mode)) {
+        snprintf(err, errlen, "--save-buffers %s: not a folder", dir);
+        return false;
+    }
+    return true;
+}
+
+/* One buffer as DIR/NAME.npy. Undefined bits are written as 0; returns the count of elements that
+ * had some, or -1 (err set). */
+static long long save_buffer(const Region *r, const char *dir, char *err, size_t errlen)
+{
+    unsigned size = type_info[r->type].bits / 8;
+    char descr[8], path[4096], header[128];
+    char cls = type_info[r->type].cls == 'f' && r->type != TYPE_BF16 ? 'f' : type_info[r->type].cls == 's' ? 'i' : 'u';
+    snprintf(descr, sizeof descr, "%c%c%u", size == 1 ? '|' : '<', cls, size);
+    snprintf(path, sizeof path, "%s/%s.npy", dir, r->name);
+    if (strchr(r->name, '/') || r->name[0] == '.') {
+        snprintf(err, errlen, "--save-buffers: buffer '%s': its name cannot be a file name", r->name);
+        return -1;
+    }
+    uint64_t count = r->size / size;
+    /* NumPy's version 1.0 layout: magic, version, header length, the dictionary, spaces to make the
+     * data start at a multiple of 64 bytes, a newline. */
+    int len = snprintf(header, sizeof header, "{'descr': '%s', 'fortran_order': False, 'shape': (%llu,), }", descr,
+                       (unsigned long long)count);
+    int total = (10 + len + 1 + 63) / 64 * 64;
+    FILE *f = fopen(path, "wb");
+    if (!f) {
+        snprintf(err, errlen, "--save-buffers: cannot write '%s': %s", path, strerror(errno));
+        return -1;
+    }
+    fwrite("\x93NUMPY\x01\x00", 1, 8, f);
+    fputc((total - 10) & 0xff, f);
+    fputc((total - 10) >> 8, f);
+    fprintf(f, "%s%*s\n", header, total - 10 - len - 1, "");
+    long long undefined = 0;
+    uint8_t element[8];
+    for (uint64_t i = 0; i < count; i++) {
+        bool whole = true;
+        for (unsigned k = 0; k < size; k++) {
+            element[k] = r->data[i * size + k] & r->shadow[i * size + k];
+            whole = whole && r->shadow[i * size + k] == 0xff;
+        }
+        undefined += !whole;
+        fwrite(element, 1, size, f);
+    }
+    if (ferror(f) | (fclose(f) != 0)) {
+        snprintf(err, errlen, "--save-buffers: cannot write '%s': %s", path, strerror(errno));
+        return -1;
+    }
+    return undefined;
+}
+
+/* --save-buffers DIR: every buffer of the lanes file as DIR/NAME.npy, with notes (bf16 as its
+ * bits) and warnings (undefined elements written as 0) on err_out. */
+bool npy_save_buffers(const Block *b, const char *dir, bool warnings, FILE *err_out, char *err, size_t errlen)
+{
+    if (!make_folder(dir, err, errlen))
+        return false;
+    for (uint32_t k = 0; k < b->mem.count; k++) {
+        const Region *r = &b->mem.regions[k];
+        if (!r->is_buffer)
+            continue;
+        long long undefined = save_buffer(r, dir, err, errlen);
+        if (undefined < 0)
+            return false;
+        if (r->type == TYPE_BF16)
+            fprintf(err_out, "ptxrun: note: --save-buffers: %s/%s.npy holds buffer '%s''s bf16 values as their bits "
+                    "(<u2: NumPy has no bf16 type)\n", dir, r->name, r->name);
+        if (undefined && warnings)
+            fprintf(err_out, "ptxrun: warning: --save-buffers: buffer '%s' has %lld undefined element%s; "
+                    "%s/%s.npy holds 0 in their undefined bits\n", r->name, undefined, undefined == 1 ? "" : "s",
+                    dir, r->name);
+    }
+    return true;
+}
