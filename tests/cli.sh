@@ -573,6 +573,10 @@ else fail "no --cta: the last CTA"; cat "$tmp/out"; fi
 expect_exit 0 "--json --cta 1" "$PTXRUN" $B/cta_values.ptx --lanes "$tmp/cta.json" --cta 1 --json
 if grep -qF '  "cta": [1, 0, 0],' "$tmp/out" && grep -qF '    "%r3": [100, 101, 102, 103, null' "$tmp/out"; then ok
 else fail "--json --cta 1"; cat "$tmp/out"; fi
+printf '{"regs": {"%%r3": [100, 101, 102, 103]}}\n' > "$tmp/cta1.expect.json"
+expect_exit 0 "--expect compares the --cta CTA" "$PTXRUN" $B/cta_values.ptx --lanes "$tmp/cta.json" --cta 1 --expect "$tmp/cta1.expect.json"
+expect_exit 1 "--expect compares the last CTA" "$PTXRUN" $B/cta_values.ptx --lanes "$tmp/cta.json" --expect "$tmp/cta1.expect.json"
+expect_stderr_line "--expect compares the last CTA" "%r3 lane 0: expected 100, got 200"
 expect_exit 2 "--cta outside the grid" "$PTXRUN" $B/cta_values.ptx --lanes "$tmp/cta.json" --cta 3
 expect_stderr_line "--cta outside the grid" "ptxrun: error: --cta 3 is outside the grid (3, 1, 1) of 3 CTAs (numbers 0 to 2, or X,Y,Z each below the grid's)"
 expect_exit 2 "--cta 0,1 outside the grid" "$PTXRUN" $B/cta_values.ptx --lanes "$tmp/cta.json" --cta 0,1
