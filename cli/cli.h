@@ -50,11 +50,23 @@ bool lanes_array_size_ok(const Block *b, size_t n);
 const char *lanes_array_size_text(const Block *b, char *buf, size_t size);
 
 /* dump.c: the final state out as a table or JSON. */
-void dump_print_table(FILE *out, const Block *b, const char *only, const bool *shown);   /* shown: NULL, all */
+typedef struct TableView {
+    const char *regs;          /* --regs A,B or "all"; NULL: a snippet's every register, a module's given ones */
+    const bool *threads;       /* the rows (dump_select); NULL: every row */
+    const bool *given;         /* a module's registers the lanes file gave a value (dump_given) */
+    bool hex;                  /* --hex: registers and buffers as their bits */
+    bool stopped;              /* the run stopped early (a fault): the registers are of where it stopped */
+    bool cta_given;            /* --cta: the CTA asked for */
+    uint32_t cta[3];
+} TableView;
+void dump_print_table(FILE *out, const Block *b, const TableView *view);   /* view NULL: every register */
+bool *dump_given(const Block *b);      /* before the run: per register, then predicate, whether it has a value */
 bool dump_select(const Block *b, const char *warps, const char *threads, bool *shown, char *err, size_t errlen);
 /* --regs A,B: every name a register or predicate of the kernel; else an error listing close ones */
 bool dump_check_regs(const Block *b, const char *only, char *err, size_t errlen);
-void dump_print_json(FILE *out, const Block *b, const char *printed, size_t printed_len);  /* printed: the kernel's text, or NULL */
+/* printed: the kernel's text, or NULL; ctas: dump_print_cta_json's output (--all-ctas), or NULL */
+void dump_print_json(FILE *out, const Block *b, const char *printed, size_t printed_len, FILE *ctas);
+void dump_print_cta_json(FILE *out, const Block *b, bool first);   /* one element of "ctas" */
 uint64_t dump_buffer_element(const Region *r, uint64_t i, uint64_t *bits);   /* its defined bits */
 uint64_t dump_buffer_count(const Region *r);
 
@@ -77,7 +89,10 @@ typedef struct RunOptions {
     const char *path;
     const char *lanes;         /* --lanes FILE.json */
     const char *expect;        /* --expect FILE.json */
-    const char *regs;          /* --regs A,B */
+    const char *regs;          /* --regs A,B or all */
+    const char *cta;           /* --cta X,Y,Z or N: the CTA whose registers the table shows */
+    bool all_ctas;             /* --all-ctas: --json has every CTA's registers */
+    bool hex;                  /* --hex */
     const char *warps, *threads;   /* --warps 0,2-3, --threads 0-7: the table's rows */
     const char *entry;         /* --entry NAME */
     Launch launch;             /* --block, --grid, --param, --buffer ... */

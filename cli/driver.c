@@ -112,6 +112,59 @@ static void print_kernel_text(void *context, int stream, const char *text, size_
     fflush(f);
 }
 
+/* --cta N (the CTA's number, x fastest) or X,Y[,Z] into the CTA's number and place in b's grid;
+ * false with err when it is malformed or outside the grid. */
+static bool cta_number(const Block *b, const char *text, uint32_t *number, uint32_t xyz[3], char *err, size_t errlen)
+{
+    const uint32_t *g = b->nctaid;
+    unsigned long v[3] = { 0, 0, 0 };
+    unsigned count = 0;
+    for (const char *p = text;;) {
+        char *end;
+        errno = 0;
+        if (count == 3 || *p < '0' || *p > '9')
+            goto bad;
+        v[count++] = strtoul(p, &end, 10);
+        if (errno == ERANGE)
+            goto bad;
+        p = end;
+        if (!*p)
+            break;
+        if (*p++ != ',')
+            goto bad;
+    }
+    unsigned long long ctas = (unsigned long long)g[0] * g[1] * g[2];
+    if (count == 1 && v[0] < ctas) {
+        *number = (uint32_t)v[0];
+        xyz[0] = *number % g[0], xyz[1] = *number / g[0] % g[1], xyz[2] = *number / (g[0] * g[1]);
+        return true;
+    }
+    if (count > 1 && v[0] < g[0] && v[1] < g[1] && v[2] < g[2]) {
+        xyz[0] = (uint32_t)v[0], xyz[1] = (uint32_t)v[1], xyz[2] = (uint32_t)v[2];
+        *number = xyz[0] + g[0] * (xyz[1] + g[1] * xyz[2]);
+        return true;
+    }
+    snprintf(err, errlen, "--cta %s is outside the grid (%u, %u, %u) of %llu CTA%s (numbers 0 to %llu, or X,Y,Z each "
+             "below the grid's)", text, g[0], g[1], g[2], ctas, ctas == 1 ? "" : "s", ctas - 1);
+    return false;
+bad:
+    snprintf(err, errlen, "--cta: expected a CTA's number or its X,Y,Z (such as 3 or 1,0,0), not '%s'", text);
+    return false;
+}
+
+/* --all-ctas: each CTA's registers as it ends, into a temporary file (not memory). */
+typedef struct CtaLog {
+    FILE *file;
+    bool first;
+} CtaLog;
+
+static void log_cta(void *context, const Block *b)
+{
+    CtaLog *log = context;
+    dump_print_cta_json(log->file, b, log->first);
+    log->first = false;
+}
+
 static int execute(const RunOptions *o, Module *m, Diag *diag, HeldList *held, FILE *out, FILE *err_out)
 {
     if (!o->entry && !one_kernel(m, err_out))
@@ -144,8 +197,25 @@ static int execute(const RunOptions *o, Module *m, Diag *diag, HeldList *held, F
         block_free(b);
         return EXIT_BAD_INPUT;
     }
-    char why[256];
+    TableView view = { o->regs, shown, NULL, o->hex, false, false, { 0, 0, 0 } };
     ExecOptions exec = o->exec;
+    if (o->cta && !cta_number(b, o->cta, &exec.keep_cta, view.cta, err, sizeof err)) {
+        fprintf(err_out, "ptxrun: error: %s\n", err);
+        block_free(b);
+        return EXIT_BAD_INPUT;
+    }
+    exec.keep_given = view.cta_given = o->cta != NULL;
+    CtaLog log = { NULL, true };
+    if (o->all_ctas && !(log.file = tmpfile())) {
+        fprintf(err_out, "ptxrun: error: --all-ctas: cannot make a temporary file: %s\n", strerror(errno));
+        block_free(b);
+        return EXIT_BAD_INPUT;
+    }
+    exec.cta_done = log.file ? log_cta : NULL;
+    exec.cta_context = &log;
+    bool *given = o->json || o->regs ? NULL : dump_given(b);    /* before the run changes them */
+    view.given = given;
+    char why[256];
     Printed printed = { o->kernel_out ? o->kernel_out : out, err_out, o->json && !o->kernel_out, NULL, 0, 0 };
     exec.print = print_kernel_text;
     exec.print_context = &printed;
@@ -153,10 +223,17 @@ static int execute(const RunOptions *o, Module *m, Diag *diag, HeldList *held, F
     flush_held(held, diag);
     if (why[0] && o->exec.jobs_given)
         fprintf(err_out, "ptxrun: note: -j %u: the grid's CTAs ran one after another: %s\n", o->exec.jobs, why);
-    if (o->json)
-        dump_print_json(out, b, b->prog.prints ? (printed.text ? printed.text : "") : NULL, printed.len);
+    view.stopped = rc == EXIT_FAULT;
+    if (log.file && (fflush(log.file) != 0 || ferror(log.file))) {
+        fprintf(err_out, "ptxrun: error: --all-ctas: cannot write the temporary file: %s\n", strerror(errno));
+        rc = EXIT_BAD_INPUT;
+    } else if (o->json)
+        dump_print_json(out, b, b->prog.prints ? (printed.text ? printed.text : "") : NULL, printed.len, log.file);
     else
-        dump_print_table(out, b, o->regs, shown);
+        dump_print_table(out, b, &view);
+    if (log.file)
+        fclose(log.file);
+    free(given);
     if (o->save_buffers && !npy_save_buffers(b, o->save_buffers, !o->no_warnings, err_out, err, sizeof err)) {
         fprintf(err_out, "ptxrun: error: %s\n", err);
         rc = rc == EXIT_OK ? EXIT_BAD_INPUT : rc;

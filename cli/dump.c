@@ -32,7 +32,7 @@ uint64_t dump_buffer_count(const Region *r)
 /* Rows of eight values. As in hexdump, a run of rows equal to the one before is shown as one
  * "*" line, so that a large buffer that is mostly zero (or undef) stays readable; the last row
  * is always shown. --json lists every value. */
-static void print_buffers_table(FILE *out, const Block *b)
+static void print_buffers_table(FILE *out, const Block *b, bool hex)
 {
     enum { PER_ROW = 8, CELL = 66 };   /* ' ' and up to 64 characters (format_value's buffer) */
     char row[PER_ROW * CELL + 1], previous[PER_ROW * CELL + 1];
@@ -61,7 +61,7 @@ static void print_buffers_table(FILE *out, const Block *b)
             for (uint64_t e = i; e < i + PER_ROW && e < n; e++) {
                 uint64_t bits, dbits = dump_buffer_element(r, e, &bits), full = width_mask(type_info[r->type].bits);
                 char buf[64];
-                if (dbits == full)
+                if (dbits == full && !hex)
                     format_value(buf, sizeof buf, bits, r->type);
                 else
                     format_partial(buf, sizeof buf, bits, dbits, type_info[r->type].bits);
@@ -183,6 +183,8 @@ static unsigned edits(const char *a, const char *b)
 bool dump_check_regs(const Block *b, const char *only, char *err, size_t errlen)
 {
     const Function *f = b->prog.fn;
+    if (only && !strcmp(only, "all"))
+        return true;
     for (const char *p = only; p && *p;) {
         size_t len = strcspn(p, ",");
         char name[128];
@@ -210,8 +212,10 @@ bool dump_check_regs(const Block *b, const char *only, char *err, size_t errlen)
     return true;
 }
 
-/* The registers the program names (range registers it never mentions are left out). */
-static uint32_t collect_columns(const Block *b, const char *only, Column *cols, uint32_t max)
+/* The columns: with only, the registers it lists; with trim, those given marks (NULL: none);
+ * else every register the program names (range registers it never mentions are left out). */
+static uint32_t collect_columns(const Block *b, const char *only, const bool *given, bool trim, Column *cols,
+                                uint32_t max)
 {
     const Function *f = b->prog.fn;
     bool *used = xcalloc(f->regs.len + f->preds.len + 1, sizeof *used);
@@ -251,7 +255,8 @@ static uint32_t collect_columns(const Block *b, const char *only, Column *cols, 
         const Register *r = pred ? &f->preds.data[i - f->regs.len] : &f->regs.data[i];
         if (!pred && r->upper)
             continue;                          /* shown with its .b128 register (the slot before) */
-        if ((!used[i] && !(r->type == TYPE_B128 && used[i + 1]) && !only) || !listed(only, r->name))
+        if (only ? !listed(only, r->name) : trim ? !(given && given[i])
+                                                 : !used[i] && !(r->type == TYPE_B128 && used[i + 1]))
             continue;
         cols[n++] = (Column){ r->name, pred, pred ? i - (uint32_t)f->regs.len : i, pred ? TYPE_PRED : r->type, 0 };
     }
@@ -259,7 +264,7 @@ static uint32_t collect_columns(const Block *b, const char *only, Column *cols, 
     return n;
 }
 
-static void cell(const Warp *w, const Column *c, int lane, char *buf, size_t size)
+static void cell(const Warp *w, const Column *c, int lane, bool hex, char *buf, size_t size)
 {
     if (c->is_pred) {
         if (!(w->pred_defined[c->slot] >> lane & 1))
@@ -270,6 +275,8 @@ static void cell(const Warp *w, const Column *c, int lane, char *buf, size_t siz
         format_wide(buf, size, w, c->slot, lane, false);
     } else if (!(w->defined[c->slot] >> lane & 1)) {
         format_partial(buf, size, w->val[c->slot][lane], w->bits[c->slot][lane], type_info[c->type].bits);
+    } else if (hex) {
+        format_partial(buf, size, w->val[c->slot][lane], UINT64_MAX, type_info[c->type].bits);
     } else {
         format_value(buf, size, w->val[c->slot][lane], c->type);
     }
@@ -329,10 +336,90 @@ bool dump_select(const Block *b, const char *warps, const char *threads, bool *s
     return true;
 }
 
-void dump_print_table(FILE *out, const Block *b, const char *only, const bool *shown)
+/* The registers of the program a module's table leaves out (hidden[i]), counted by name
+ * without its number ("%r 20, %rd 12, %p 3"), after "registers: " or "other registers: ". */
+static void print_summary(FILE *out, const Column *all, uint32_t count, const Column *shown, uint32_t n)
 {
+    uint32_t hidden = 0;
+    bool *counted = xcalloc(count + 1, sizeof *counted);
+    for (uint32_t i = 0; i < count; i++) {
+        bool in_table = false;
+        for (uint32_t k = 0; k < n && !in_table; k++)
+            in_table = shown[k].is_pred == all[i].is_pred && shown[k].slot == all[i].slot;
+        counted[i] = in_table;
+        hidden += !in_table;
+    }
+    if (hidden) {
+        fprintf(out, "%s%u (", n ? "other registers: " : "registers: ", hidden);
+        const char *sep = "";
+        for (uint32_t i = 0; i < count; i++) {
+            if (counted[i])
+                continue;
+            size_t len = strlen(all[i].name);
+            while (len > 1 && all[i].name[len - 1] >= '0' && all[i].name[len - 1] <= '9')
+                len--;
+            uint32_t same = 0;
+            for (uint32_t k = i; k < count; k++)
+                if (!counted[k] && !strncmp(all[k].name, all[i].name, len) &&
+                    strspn(all[k].name + len, "0123456789") == strlen(all[k].name + len) &&
+                    (all[k].name[len] || !all[i].name[len])) {
+                    counted[k] = true;
+                    same++;
+                }
+            fprintf(out, "%s%.*s %u", sep, (int)len, all[i].name, same);
+            sep = ", ";
+        }
+        fputs("); --regs NAME,... or --regs all shows them\n", out);
+    }
+    free(counted);
+}
+
+/* Which CTA the registers are of, when the grid has several. */
+static void print_cta_line(FILE *out, const Block *b, const TableView *v)
+{
+    uint32_t ctas = b->nctaid[0] * b->nctaid[1] * b->nctaid[2];
+    if (ctas <= 1)
+        return;
+    fprintf(out, "(registers of CTA (%u, %u, %u)", b->ctaid[0], b->ctaid[1], b->ctaid[2]);
+    bool chosen = v->cta_given && !memcmp(v->cta, b->ctaid, sizeof b->ctaid);
+    if (chosen)
+        fprintf(out, ", chosen with --cta, of the grid's %u CTAs", ctas);
+    else if (v->stopped)
+        fprintf(out, ", where the run stopped, of the grid's %u CTAs", ctas);
+    else
+        fprintf(out, ", the last of the grid's %u CTAs to run; --cta X,Y,Z shows another", ctas);
+    if (v->cta_given && !chosen)
+        fprintf(out, "; CTA (%u, %u, %u) did not run", v->cta[0], v->cta[1], v->cta[2]);
+    fputs(")\n", out);
+}
+
+bool *dump_given(const Block *b)
+{
+    const Function *f = b->prog.fn;
+    bool *given = xcalloc(f->regs.len + f->preds.len + 1, sizeof *given);
+    for (uint32_t k = 0; k < b->warp_count; k++) {
+        const Warp *w = b->warps[k];
+        for (uint32_t i = 0; i < f->regs.len && i < b->prog.reg_count; i++)
+            for (int l = 0; l < WARP_SIZE && !given[i]; l++)
+                given[i] = (w->defined[i] >> l & 1) || w->val[i][l] || w->bits[i][l];
+        for (uint32_t i = 0; i < f->preds.len && i + 2 < b->prog.pred_count; i++)
+            given[f->regs.len + i] |= w->pred[i] || w->pred_defined[i];
+    }
+    for (uint32_t i = 0; i + 1 < f->regs.len; i++)     /* a .b128 register by either half */
+        if (f->regs.data[i].type == TYPE_B128)
+            given[i] |= given[i + 1];
+    return given;
+}
+
+void dump_print_table(FILE *out, const Block *b, const TableView *view)
+{
+    static const TableView whole = { 0 };
+    const TableView *v = view ? view : &whole;
+    const char *only = v->regs && strcmp(v->regs, "all") ? v->regs : NULL;
+    const bool *shown = v->threads;
+    bool trim = !v->regs && view && !b->prog.fn->is_snippet;
     Column cols[512];
-    uint32_t n = collect_columns(b, only, cols, COUNT_OF(cols));
+    uint32_t n = collect_columns(b, only, v->given, trim, cols, COUNT_OF(cols));
     uint32_t rows = row_count(b);
     bool many = b->warp_count > 1;
     char buf[64];
@@ -341,7 +428,7 @@ void dump_print_table(FILE *out, const Block *b, const char *only, const bool *s
         for (uint32_t t = 0; t < rows; t++) {
             int lane;
             const Warp *x = block_thread_warp(b, t, &lane);
-            cell(x, &cols[i], lane, buf, sizeof buf);
+            cell(x, &cols[i], lane, v->hex, buf, sizeof buf);
             if (strlen(buf) > width)
                 width = (unsigned)strlen(buf);
         }
@@ -349,9 +436,9 @@ void dump_print_table(FILE *out, const Block *b, const char *only, const bool *s
     }
     const unsigned lane_width = many ? 8 : 6;     /* "lane  " / "31*   ", "thread  " */
     uint32_t start = 0;
-    if (n == 0)
+    if (n == 0 && !trim)
         fputs("(no registers)\n", out);
-    else do {
+    while (start < n) {
         uint32_t end = start;
         unsigned used = lane_width;
         while (end < n && (end == start || used + 2 + cols[end].width <= TABLE_WIDTH))
@@ -378,19 +465,22 @@ void dump_print_table(FILE *out, const Block *b, const char *only, const bool *s
             snprintf(label, sizeof label, "%u%s", t, (x->launched >> lane & 1) ? "" : "-");
             fprintf(out, "%-*s", lane_width, label);
             for (uint32_t i = start; i < end; i++) {
-                cell(x, &cols[i], lane, buf, sizeof buf);
+                cell(x, &cols[i], lane, v->hex, buf, sizeof buf);
                 fprintf(out, "  %*s", cols[i].width, buf);
             }
             fputc('\n', out);
         }
         start = end;
-    } while (start < n);
-    if (!many && b->warps[0]->launched != (rows >= WARP_SIZE ? ALL_LANES : (1u << rows) - 1))
+    }
+    if (n && !many && b->warps[0]->launched != (rows >= WARP_SIZE ? ALL_LANES : (1u << rows) - 1))
         fputs("(lanes marked - were not active)\n", out);
-    if (b->nctaid[0] * b->nctaid[1] * b->nctaid[2] > 1)
-        fprintf(out, "(registers of CTA (%u, %u, %u), the last of the grid's %u CTAs to run)\n", b->ctaid[0],
-                b->ctaid[1], b->ctaid[2], b->nctaid[0] * b->nctaid[1] * b->nctaid[2]);
-    print_buffers_table(out, b);
+    if (trim) {
+        Column *all = xmalloc(COUNT_OF(cols) * sizeof *all);
+        print_summary(out, all, collect_columns(b, NULL, NULL, false, all, COUNT_OF(cols)), cols, n);
+        free(all);
+    }
+    print_cta_line(out, b, v);
+    print_buffers_table(out, b, v->hex);
     fprintf(out, "%llu warp-steps\n", (unsigned long long)b->steps);
 }
 
@@ -417,28 +507,23 @@ static void json_text(FILE *out, const char *text, size_t len)
     fputc('"', out);
 }
 
-void dump_print_json(FILE *out, const Block *b, const char *printed, size_t printed_len)
+/* "regs": {...}, "preds": {...} of every register the program names, each line after indent. */
+static void print_regs_json(FILE *out, const Block *b, const char *indent)
 {
     Column cols[512];
-    uint32_t n = collect_columns(b, NULL, cols, COUNT_OF(cols));
+    uint32_t n = collect_columns(b, NULL, NULL, false, cols, COUNT_OF(cols));
     uint32_t values = b->warp_count > 1 ? b->threads : WARP_SIZE;
     char buf[64];
-    fprintf(out, "{\n  \"block\": [%u, %u, %u],\n", b->ntid[0], b->ntid[1], b->ntid[2]);
-    if (b->nctaid[0] * b->nctaid[1] * b->nctaid[2] > 1)
-        fprintf(out, "  \"grid\": [%u, %u, %u],\n  \"cta\": [%u, %u, %u],\n", b->nctaid[0], b->nctaid[1], b->nctaid[2],
-                b->ctaid[0], b->ctaid[1], b->ctaid[2]);
-    if (b->warp_count == 1)
-        fprintf(out, "  \"active\": \"0x%08x\",\n", b->warps[0]->launched);
-    fputs("  \"regs\": {", out);
+    fprintf(out, "%s\"regs\": {", indent);
     for (int pass = 0; pass < 2; pass++) {
         if (pass == 1)
-            fputs("\n  },\n  \"preds\": {", out);
+            fprintf(out, "\n%s},\n%s\"preds\": {", indent, indent);
         bool first = true;
         for (uint32_t i = 0; i < n; i++) {
             const Column *c = &cols[i];
             if (c->is_pred != (pass == 1))
                 continue;
-            fputs(first ? "\n    " : ",\n    ", out);
+            fprintf(out, "%s\n%s  ", first ? "" : ",", indent);
             print_json_string(out, c->name);
             fputs(": [", out);
             first = false;
@@ -464,16 +549,42 @@ void dump_print_json(FILE *out, const Block *b, const char *printed, size_t prin
             fputc(']', out);
         }
     }
-    fputs("\n  }", out);
-    print_buffers_json(out, b);
+    fprintf(out, "\n%s}", indent);
+}
+
+static void print_exited_json(FILE *out, const Block *b)
+{
     if (b->warp_count == 1) {
-        fprintf(out, ",\n  \"exited\": \"0x%08x\"", b->warps[0]->exited);
-    } else {
-        fputs(",\n  \"exited\": [", out);
-        for (uint32_t i = 0; i < b->warp_count; i++)
-            fprintf(out, "%s\"0x%08x\"", i ? ", " : "", b->warps[i]->exited);
-        fputc(']', out);
+        fprintf(out, "\"0x%08x\"", b->warps[0]->exited);
+        return;
     }
+    fputc('[', out);
+    for (uint32_t i = 0; i < b->warp_count; i++)
+        fprintf(out, "%s\"0x%08x\"", i ? ", " : "", b->warps[i]->exited);
+    fputc(']', out);
+}
+
+void dump_print_cta_json(FILE *out, const Block *b, bool first)
+{
+    fprintf(out, "%s\n    {\n      \"cta\": [%u, %u, %u],\n", first ? "" : ",", b->ctaid[0], b->ctaid[1], b->ctaid[2]);
+    print_regs_json(out, b, "      ");
+    fputs(",\n      \"exited\": ", out);
+    print_exited_json(out, b);
+    fputs("\n    }", out);
+}
+
+void dump_print_json(FILE *out, const Block *b, const char *printed, size_t printed_len, FILE *ctas)
+{
+    fprintf(out, "{\n  \"block\": [%u, %u, %u],\n", b->ntid[0], b->ntid[1], b->ntid[2]);
+    if (b->nctaid[0] * b->nctaid[1] * b->nctaid[2] > 1)
+        fprintf(out, "  \"grid\": [%u, %u, %u],\n  \"cta\": [%u, %u, %u],\n", b->nctaid[0], b->nctaid[1], b->nctaid[2],
+                b->ctaid[0], b->ctaid[1], b->ctaid[2]);
+    if (b->warp_count == 1)
+        fprintf(out, "  \"active\": \"0x%08x\",\n", b->warps[0]->launched);
+    print_regs_json(out, b, "  ");
+    print_buffers_json(out, b);
+    fputs(",\n  \"exited\": ", out);
+    print_exited_json(out, b);
     if (printed) {
         fputs(",\n  \"stdout\": ", out);
         json_text(out, printed, printed_len);
@@ -493,5 +604,14 @@ void dump_print_json(FILE *out, const Block *b, const char *printed, size_t prin
             any = true;
         }
     }
-    fputs(any ? "\n  ]\n}\n" : "]\n}\n", out);
+    fputs(any ? "\n  ]" : "]", out);
+    if (ctas) {                        /* --all-ctas: dump_print_cta_json's elements */
+        fputs(",\n  \"ctas\": [", out);
+        rewind(ctas);
+        char chunk[1 << 14];
+        for (size_t got; (got = fread(chunk, 1, sizeof chunk, ctas)) > 0;)
+            fwrite(chunk, 1, got, out);
+        fputs("\n  ]", out);
+    }
+    fputs("\n}\n", out);
 }

@@ -17,8 +17,12 @@ static const char usage[] =
     "Running (prints the final registers, predicates and buffers):\n"
     "  --lanes FILE       the initial state: block, grid, active lanes, registers, buffers, parameters\n"
     "  --expect FILE      compare the final state with FILE; exit 1 on a difference\n"
-    "  --json             print the final state as JSON (valid --lanes input)\n"
-    "  --regs A,B         show only these registers and predicates\n"
+    "  --json             print the final state as JSON (valid --lanes input; every register)\n"
+    "  --regs A,B|all     show these registers and predicates (a kernel's table shows the buffers,\n"
+    "                     the registers the lanes file gives and a count of the others; a snippet's, all)\n"
+    "  --cta N|X,Y,Z      show this CTA's registers (default: the last to run, or where a fault stopped)\n"
+    "  --all-ctas         with --json: every CTA's registers too, in \"ctas\" (not --lanes input)\n"
+    "  --hex              show register and buffer values as their bits in hex\n"
     "  --warps 0,2-3      show only these warps' threads in the table\n"
     "  --threads 0-7,64   show only these threads in the table\n"
     "  --entry NAME       the kernel to run (needed when there are several)\n"
@@ -79,6 +83,8 @@ static int parse_args(int argc, char **argv, RunOptions *o, const char **params,
             o->expect = v;
         else if ((v = util_option_value(a, "--regs", argc, argv, &i, &missing)))
             o->regs = v;
+        else if ((v = util_option_value(a, "--cta", argc, argv, &i, &missing)))
+            o->cta = v;
         else if ((v = util_option_value(a, "--warps", argc, argv, &i, &missing)))
             o->warps = v;
         else if ((v = util_option_value(a, "--threads", argc, argv, &i, &missing)))
@@ -131,6 +137,10 @@ static int parse_args(int argc, char **argv, RunOptions *o, const char **params,
             o->mode = MODE_DUMP_IR;
         else if (!strcmp(a, "--json"))
             o->json = true;
+        else if (!strcmp(a, "--all-ctas"))
+            o->all_ctas = true;
+        else if (!strcmp(a, "--hex"))
+            o->hex = true;
         else if (!strcmp(a, "--trace") || !strcmp(a, "--trace=text"))
             o->exec.trace = stderr;
         else if (!strcmp(a, "--trace=json")) {
@@ -162,6 +172,10 @@ static int parse_args(int argc, char **argv, RunOptions *o, const char **params,
     }
     if (!o->path)
         return usage_error("%s", "no input file");
+    if (o->all_ctas && !o->json)
+        return usage_error("%s", "--all-ctas is for --json (the table shows one CTA: choose it with --cta)");
+    if (o->hex && o->json)
+        return usage_error("%s", "--hex is for the table (--json writes each value in its type)");
     o->exec.trace_color = o->color;
     return -1;
 }

@@ -422,6 +422,11 @@ void block_free(Block *b)
         free_warp_state(b->warps[i]);
         free(b->warps[i]);
     }
+    for (uint32_t i = 0; i < MAX_WARPS; i++)
+        if (b->kept[i]) {
+            free_warp_state(b->kept[i]);
+            free(b->kept[i]);
+        }
     if (!b->worker) {                  /* a worker's program and start state are its block's */
         lower_free(&b->prog);
         free_snapshot(b->start);
@@ -525,6 +530,27 @@ void block_start(Block *b)
     b->steps = b->lane_steps = 0;
 }
 
+/* A copy of the CTA's final registers, predicates and lanes (for ExecOptions.keep_cta). */
+static void keep_cta(Block *b)
+{
+    const Program *p = &b->prog;
+    for (uint32_t i = 0; i < b->warp_count; i++) {
+        const Warp *w = b->warps[i];
+        if (!b->kept[i])
+            b->kept[i] = new_warp(b, i);
+        Warp *k = b->kept[i];
+        memcpy(k->val, w->val, p->row_count * sizeof *w->val);
+        memcpy(k->bits, w->bits, p->row_count * sizeof *w->bits);
+        memcpy(k->defined, w->defined, p->row_count * sizeof *w->defined);
+        memcpy(k->pred, w->pred, p->pred_count * sizeof *w->pred);
+        memcpy(k->pred_defined, w->pred_defined, p->pred_count * sizeof *w->pred_defined);
+        k->launched = w->launched;
+        k->exited = w->exited;
+    }
+    b->has_kept = true;
+    memcpy(b->kept_ctaid, b->ctaid, sizeof b->ctaid);
+}
+
 /* CTA number cta (x fastest) from the start state; false when it stops early (a fault, a
  * deadlock, a --strict warning; a worker: anything it would report). */
 bool block_run_cta(Block *b, const ExecOptions *o, uint32_t cta)
@@ -537,7 +563,40 @@ bool block_run_cta(Block *b, const ExecOptions *o, uint32_t cta)
     b->options = o;
     bool ran = run_cta(b, o) && !b->abandoned;
     b->options = NULL;
+    if (o->keep_given && o->keep_cta == cta && !b->abandoned)
+        keep_cta(b);
     return ran;
+}
+
+/* The warps show the kept CTA: its rows change places with the last one's. Warnings stay. */
+void block_show_kept(Block *b)
+{
+    if (!b->has_kept)
+        return;
+    for (uint32_t i = 0; i < b->warp_count; i++) {
+        Warp *w = b->warps[i], *k = b->kept[i], keep = *w;
+        w->val = k->val, w->bits = k->bits, w->defined = k->defined;
+        w->pred = k->pred, w->pred_defined = k->pred_defined;
+        w->launched = k->launched, w->exited = k->exited;
+        k->val = keep.val, k->bits = keep.bits, k->defined = keep.defined;
+        k->pred = keep.pred, k->pred_defined = keep.pred_defined;
+    }
+    memcpy(b->ctaid, b->kept_ctaid, sizeof b->ctaid);
+    b->has_kept = false;
+}
+
+/* A worker kept the CTA: b takes its copies. */
+void block_adopt_kept(Block *b, Block *worker)
+{
+    if (!worker->has_kept)
+        return;
+    for (uint32_t i = 0; i < b->warp_count; i++) {
+        Warp *w = b->kept[i];
+        b->kept[i] = worker->kept[i];
+        worker->kept[i] = w;
+    }
+    b->has_kept = true;
+    memcpy(b->kept_ctaid, worker->kept_ctaid, sizeof b->kept_ctaid);
 }
 
 /* After the last CTA: the warnings, and the run's exit status. */

@@ -285,6 +285,8 @@ typedef struct Warning {
     const char *what;          /* "undefined branch condition", "undefined membermask", ... */
 } Warning;
 
+struct Block;
+
 typedef struct ExecOptions {
     uint64_t max_steps;
     uint32_t stack_bytes;      /* --stack: each thread's stack for calls */
@@ -294,6 +296,14 @@ typedef struct ExecOptions {
     bool trace_color;
     uint32_t jobs;             /* -j: CTAs of a grid run on this many threads (0, 1: one) */
     bool jobs_given;           /* -j was given: say why a grid runs on one thread */
+    /* The CTA (its number, x fastest) whose final registers the block shows after the run, when
+     * keep_given; otherwise the last CTA to run (the one where a fault stopped the grid). */
+    bool keep_given;
+    uint32_t keep_cta;
+    /* Called after each CTA of the grid has run (or stopped), with the block in that CTA's final
+     * state; the CTAs then run one after another, in order. NULL: nothing is called. */
+    void (*cta_done)(void *context, const struct Block *b);
+    void *cta_context;
     /* What the kernel prints (builtin.c: printf's text, PRINT_OUT; an assertion's message,
      * PRINT_ERR), one call's text at a time, in the order the threads executed the calls.
      * NULL: it goes nowhere. */
@@ -546,6 +556,11 @@ struct Block {
     uint64_t steps;            /* warp-steps of every warp and CTA, for --max-steps */
     uint64_t lane_steps;       /* instructions executed, summed over threads */
     struct Snapshot *start;    /* the state every CTA starts from (registers, .shared, .local) */
+    /* The registers, predicates and lanes of the CTA ExecOptions.keep_cta names, copied when it
+     * ended (only when one is named); the grid swaps them back into warps at the end. */
+    Warp *kept[MAX_WARPS];
+    bool has_kept;
+    uint32_t kept_ctaid[3];
     const ExecOptions *options;    /* the run's, while a CTA runs (builtin.c prints through it) */
     /* A worker of a grid run on several threads (grid.c): it shares the program, the start
      * state and the memory outside the CTA; it reports nothing, and anything it would report
@@ -807,6 +822,8 @@ bool block_run_cta(Block *b, const ExecOptions *options, uint32_t cta);   /* fal
 int block_finish(Block *b, const ExecOptions *options, bool faulted);    /* EXEC_OK or EXEC_FAULT */
 Block *block_worker_new(const Block *b);                  /* for grid.c; freed by block_free */
 void block_adopt(Block *b, Block *worker);                /* b shows the worker's last CTA */
+void block_adopt_kept(Block *b, Block *worker);           /* b takes the worker's kept CTA */
+void block_show_kept(Block *b);                           /* the warps show the kept CTA, if one was */
 
 /* grid.c: the whole grid, its CTAs one after another or on options->jobs threads when that
  * gives the same; EXEC_OK or EXEC_FAULT. why: when a grid of several CTAs ran on one thread

@@ -4,7 +4,8 @@
  *     .local their own), one per thread, the first on the calling thread, take the CTAs in
  *     order from a shared counter, and every access to .global is marked by word (mem.c's
  *     GridTrack); the worker that took the last CTA ran it last, and hands its state to the
- *     block (block_adopt), so that the output shows the last CTA's registers as always;
+ *     block (block_adopt), so that the output shows the last CTA's registers as always (or the
+ *     worker that ran the CTA ExecOptions.keep_cta names hands over its copy, block_adopt_kept);
  *   - the parallel run stands only if no CTA touched a word that another wrote, and no CTA would
  *     have reported anything (a fault, a warning, a deadlock) or counted past --max-steps.
  *     Otherwise .global is put back as it was and the CTAs run again one after another, which
@@ -129,6 +130,8 @@ static bool run_parallel(Block *b, const ExecOptions *o, uint32_t ctas, uint32_t
     for (uint32_t i = 0; i < workers; i++) {
         if (stood && job[i].ran_last)
             block_adopt(b, job[i].block);
+        if (stood)
+            block_adopt_kept(b, job[i].block);
         block_free(job[i].block);
     }
     mem_track_free(track);
@@ -159,13 +162,22 @@ int grid_run(Block *b, const ExecOptions *o, char *why, size_t size)
             snprintf(why, size, "--trace shows the CTAs one after another");
         else if (b->prog.prints)
             snprintf(why, size, "the kernel prints (vprintf, __assertfail), and its output comes CTA by CTA");
+        else if (o->cta_done)
+            snprintf(why, size, "every CTA's registers are kept in order, one CTA after another");
         else if (b->prog.uses_images)
             snprintf(why, size, "the kernel uses textures or surfaces");
-        else if (run_parallel(b, o, ctas, jobs, why, size))
+        else if (run_parallel(b, o, ctas, jobs, why, size)) {
+            block_show_kept(b);
             return block_finish(b, o, false);
+        }
     }
+    b->has_kept = false;               /* a parallel run that did not stand kept nothing */
     bool faulted = false;
-    for (uint32_t cta = 0; cta < ctas && !faulted; cta++)
+    for (uint32_t cta = 0; cta < ctas && !faulted; cta++) {
         faulted = !block_run_cta(b, o, cta);
+        if (o->cta_done)
+            o->cta_done(o->cta_context, b);
+    }
+    block_show_kept(b);
     return block_finish(b, o, faulted);
 }

@@ -532,8 +532,86 @@ expect_exit 0 "special registers" "$PTXRUN" $B/special_registers.ptx --lanes "$t
 if grep -qxF "31        0x00000007  0x00000000  0x00000001  0x00000002  0x00000001  0x00000000  0x00000002" "$tmp/out" &&
    grep -qxF "37        0x00000005  0x00000001  0x00000001  0x00000002  0x00000001  0x00000001  0x00000002" "$tmp/out" &&
    grep -qxF -- "-- warp 1: threads 32-47" "$tmp/out" &&
-   grep -qxF "(registers of CTA (2, 0, 1), the last of the grid's 6 CTAs to run)" "$tmp/out"; then ok
+   grep -qxF "(registers of CTA (2, 0, 1), the last of the grid's 6 CTAs to run; --cta X,Y,Z shows another)" "$tmp/out"; then ok
 else fail "special registers: table"; cat "$tmp/out"; fi
+# -- output for kernels (issue 15, point 3): a module's table shows its buffers, the registers the
+#    lanes file gives and a count of the others; --regs all; --cta picks the CTA; a fault names the
+#    CTA where the run stopped; --json --all-ctas; --hex. Expected values by hand from the PTX:
+#    cta_values.ptx sets %r3 = %ctaid.x * 100 + %tid.x and out[ctaid * 4 + tid] = (float)%r3;
+#    it names %r1-%r5, %rd1-%rd3 and %f1 (%r0 and %f0 are declared, never used).
+printf '{"block": [4], "grid": [3], "buffers": {"out": {"type": "f32", "data": [0,0,0,0,0,0,0,0,0,0,0,0]}}, "params": {"out": "@out"}}\n' > "$tmp/cta.json"
+expect_exit 0 "kernel table: a count of the registers" "$PTXRUN" $B/cta_values.ptx --lanes "$tmp/cta.json"
+if grep -qxF "registers: 9 (%r 5, %rd 3, %f 1); --regs NAME,... or --regs all shows them" "$tmp/out" &&
+   ! grep -q "^lane" "$tmp/out" && grep -qxF "buffer out: .f32[12]" "$tmp/out"; then ok
+else fail "kernel table: a count of the registers"; cat "$tmp/out"; fi
+sed 's/"block"/"regs": {"%r4": 7}, "block"/' "$tmp/cta.json" > "$tmp/cta_r4.json"
+expect_exit 0 "kernel table: the registers the lanes file gives" "$PTXRUN" $B/cta_values.ptx --lanes "$tmp/cta_r4.json"
+if [ "$(head -n 2 "$tmp/out")" = "$(printf 'lane    %%r4\n0         4')" ] &&
+   grep -qxF "other registers: 8 (%r 4, %rd 3, %f 1); --regs NAME,... or --regs all shows them" "$tmp/out"; then ok
+else fail "kernel table: the registers the lanes file gives"; cat "$tmp/out"; fi
+expect_exit 0 "kernel table: --regs all" "$PTXRUN" $B/cta_values.ptx --lanes "$tmp/cta.json" --regs all
+if grep -q "^lane  .* %r1 .* %r5 .* %rd3 .* %f1$" "$tmp/out" && ! grep -q "registers:" "$tmp/out"; then ok
+else fail "kernel table: --regs all"; cat "$tmp/out"; fi
+printf 'add.u32 y, x, 1;\nand.b32 z, x, 0xff;\n' > "$tmp/snip.ptx"
+printf '{"regs": {"x": 5}}\n' > "$tmp/snip.json"
+expect_exit 0 "snippet table: every register" "$PTXRUN" "$tmp/snip.ptx" --lanes "$tmp/snip.json"
+if grep -qxF "lane    y  x           z" "$tmp/out" && ! grep -q "registers:" "$tmp/out"; then ok
+else fail "snippet table: every register"; cat "$tmp/out"; fi
+# --cta: CTA 1 holds 100-103, CTA 2 200-203, CTA 0 0-3 (also on 2 threads, where a worker keeps it)
+expect_exit 0 "--cta 1" "$PTXRUN" $B/cta_values.ptx --lanes "$tmp/cta.json" --cta 1 --regs %r3
+if [ "$(head -n 5 "$tmp/out")" = "$(printf 'lane    %%r3\n0       100\n1       101\n2       102\n3       103')" ] &&
+   grep -qxF "(registers of CTA (1, 0, 0), chosen with --cta, of the grid's 3 CTAs)" "$tmp/out"; then ok
+else fail "--cta 1"; cat "$tmp/out"; fi
+expect_exit 0 "--cta 2,0,0" "$PTXRUN" $B/cta_values.ptx --lanes "$tmp/cta.json" --cta 2,0,0 --regs %r1,%r3
+if grep -qxF "3         2  203" "$tmp/out"; then ok; else fail "--cta 2,0,0"; cat "$tmp/out"; fi
+expect_exit 0 "--cta 0 -j 2" "$PTXRUN" $B/cta_values.ptx --lanes "$tmp/cta.json" --cta 0 --regs %r3 -j 2
+if grep -qxF "3         3" "$tmp/out" && grep -qxF "(registers of CTA (0, 0, 0), chosen with --cta, of the grid's 3 CTAs)" "$tmp/out"; then ok
+else fail "--cta 0 -j 2"; cat "$tmp/out" "$tmp/err"; fi
+expect_exit 0 "no --cta: the last CTA" "$PTXRUN" $B/cta_values.ptx --lanes "$tmp/cta.json" --regs %r3
+if grep -qxF "3       203" "$tmp/out" && grep -qxF "(registers of CTA (2, 0, 0), the last of the grid's 3 CTAs to run; --cta X,Y,Z shows another)" "$tmp/out"; then ok
+else fail "no --cta: the last CTA"; cat "$tmp/out"; fi
+expect_exit 0 "--json --cta 1" "$PTXRUN" $B/cta_values.ptx --lanes "$tmp/cta.json" --cta 1 --json
+if grep -qF '  "cta": [1, 0, 0],' "$tmp/out" && grep -qF '    "%r3": [100, 101, 102, 103, null' "$tmp/out"; then ok
+else fail "--json --cta 1"; cat "$tmp/out"; fi
+printf '{"regs": {"%%r3": [100, 101, 102, 103]}}\n' > "$tmp/cta1.expect.json"
+expect_exit 0 "--expect compares the --cta CTA" "$PTXRUN" $B/cta_values.ptx --lanes "$tmp/cta.json" --cta 1 --expect "$tmp/cta1.expect.json"
+expect_exit 1 "--expect compares the last CTA" "$PTXRUN" $B/cta_values.ptx --lanes "$tmp/cta.json" --expect "$tmp/cta1.expect.json"
+expect_stderr_line "--expect compares the last CTA" "%r3 lane 0: expected 100, got 200"
+expect_exit 2 "--cta outside the grid" "$PTXRUN" $B/cta_values.ptx --lanes "$tmp/cta.json" --cta 3
+expect_stderr_line "--cta outside the grid" "ptxrun: error: --cta 3 is outside the grid (3, 1, 1) of 3 CTAs (numbers 0 to 2, or X,Y,Z each below the grid's)"
+expect_exit 2 "--cta 0,1 outside the grid" "$PTXRUN" $B/cta_values.ptx --lanes "$tmp/cta.json" --cta 0,1
+expect_exit 2 "--cta malformed" "$PTXRUN" $B/cta_values.ptx --lanes "$tmp/cta.json" --cta 1,x
+expect_stderr_line "--cta malformed" "ptxrun: error: --cta: expected a CTA's number or its X,Y,Z (such as 3 or 1,0,0), not '1,x'"
+# a fault in CTA 0: the table is CTA 0's, and says the run stopped there (on 1 thread and on 2)
+sed 's/"f32"/"u32"/' "$tmp/cta.json" > "$tmp/cta_u32.json"
+for j in 1 2; do
+    expect_exit 3 "fault in CTA 0 (-j $j)" "$PTXRUN" $B/cta0_fault.ptx --lanes "$tmp/cta_u32.json" --regs %r1,%r3 -j $j
+    if grep -qxF "(registers of CTA (0, 0, 0), where the run stopped, of the grid's 3 CTAs)" "$tmp/out" &&
+       grep -qxF "3         0    3" "$tmp/out"; then ok
+    else fail "fault in CTA 0 (-j $j)"; cat "$tmp/out"; fi
+done
+expect_exit 3 "fault before the --cta CTA" "$PTXRUN" $B/cta0_fault.ptx --lanes "$tmp/cta_u32.json" --regs %r3 --cta 2
+if grep -qxF "(registers of CTA (0, 0, 0), where the run stopped, of the grid's 3 CTAs; CTA (2, 0, 0) did not run)" "$tmp/out"; then ok
+else fail "fault before the --cta CTA"; cat "$tmp/out"; fi
+# --json --all-ctas: one element per CTA, in order; not --lanes input
+expect_exit 0 "--all-ctas" "$PTXRUN" $B/cta_values.ptx --lanes "$tmp/cta.json" --json --all-ctas -j 2
+cp "$tmp/out" "$tmp/ctas.json"
+if [ "$(grep -c '^      "cta": \[[0-2], 0, 0\],$' "$tmp/ctas.json")" -eq 3 ] &&
+   grep -qF '        "%r3": [0, 1, 2, 3, null' "$tmp/ctas.json" && grep -qF '        "%r3": [100, 101, 102, 103, null' "$tmp/ctas.json" &&
+   grep -qF '        "%r3": [200, 201, 202, 203, null' "$tmp/ctas.json"; then ok
+else fail "--all-ctas"; cat "$tmp/ctas.json"; fi
+expect_exit 2 "--all-ctas output is not lanes input" "$PTXRUN" $B/cta_values.ptx --lanes "$tmp/ctas.json"
+expect_exit 2 "--all-ctas without --json" "$PTXRUN" $B/cta_values.ptx --lanes "$tmp/cta.json" --all-ctas
+expect_stderr_line "--all-ctas without --json" "ptxrun: error: --all-ctas is for --json (the table shows one CTA: choose it with --cta)"
+# --hex: IEEE 754 single bits, by hand: 1.0 = 0x3f800000, 2.0 = 0x40000000, 3.0 = 0x40400000,
+# 100.0 = 1.5625 * 2^6 = 0x42c80000, 101.0 = 0x42ca0000, 102.0 = 0x42cc0000, 103.0 = 0x42ce0000,
+# 200.0 = 1.5625 * 2^7 = 0x43480000 ... 203.0 = 0x434b0000; %r3 = 103 = 0x00000067
+expect_exit 0 "--hex" "$PTXRUN" $B/cta_values.ptx --lanes "$tmp/cta.json" --hex --cta 1 --regs %r3,%f1
+if grep -qxF "3       0x00000067  0x42ce0000" "$tmp/out" &&
+   grep -qxF "     0:  0x00000000  0x3f800000  0x40000000  0x40400000  0x42c80000  0x42ca0000  0x42cc0000  0x42ce0000" "$tmp/out" &&
+   grep -qxF "     8:  0x43480000  0x43490000  0x434a0000  0x434b0000" "$tmp/out"; then ok
+else fail "--hex"; cat "$tmp/out"; fi
+expect_exit 2 "--hex with --json" "$PTXRUN" $B/cta_values.ptx --lanes "$tmp/cta.json" --hex --json
 expect_exit 0 "--warps" "$PTXRUN" $B/special_registers.ptx --lanes "$tmp/sr.json" --warps 1 --regs %r11
 if [ "$(grep -c '^[0-9]* *0x00000001$' "$tmp/out")" -eq 16 ] && ! grep -q "warp 0" "$tmp/out"; then ok; else fail "--warps 1 rows"; cat "$tmp/out"; fi
 expect_exit 2 "--warps out of range" "$PTXRUN" $B/special_registers.ptx --lanes "$tmp/sr.json" --warps 0,2
@@ -742,7 +820,7 @@ expect_exit 0 "partial value through add and and" "$PTXRUN" "$tmp/partial.ptx" -
 P=tests/printf
 expect_exit 0 "tests/printf cases (stdout, results, clocks)" "$PTXRUN" test $P
 # printf's text goes to standard output, before the final table
-expect_exit 0 "printf to stdout" "$PTXRUN" --lanes $P/grid.lanes.json $P/grid.ptx
+expect_exit 0 "printf to stdout" "$PTXRUN" --lanes $P/grid.lanes.json $P/grid.ptx --regs all
 if [ "$(head -n 2 "$tmp/out")" = "$(printf 'cta 0 thread 0\ncta 0 thread 1')" ] && grep -q "^lane " "$tmp/out"; then ok
 else fail "printf text before the table"; head -5 "$tmp/out"; fi
 # --json keeps the text in the object ("stdout"), so that the output stays JSON

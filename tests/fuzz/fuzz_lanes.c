@@ -50,9 +50,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             uint64_t buffer_bytes = 0;         /* listing millions of values is slow, not interesting */
             for (uint32_t i = 0; i < w->mem.count; i++)
                 buffer_bytes += w->mem.regions[i].is_buffer ? w->mem.regions[i].size : 0;
-            dump_print_table(out, w, NULL, NULL);
+            dump_print_table(out, w, NULL);
             if (buffer_bytes <= 1 << 20)
-                dump_print_json(out, w, NULL, 0);
+                dump_print_json(out, w, NULL, 0, NULL);
             expect_compare(out, w, path, NULL, err, sizeof err);
             fclose(out);
         }

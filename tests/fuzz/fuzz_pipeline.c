@@ -41,8 +41,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         grid_run(w, &options, (char[256]){ 0 }, 256);
         FILE *out = fopen("/dev/null", "w");
         if (out) {
-            dump_print_table(out, w, NULL, NULL);
-            dump_print_json(out, w, NULL, 0);
+            dump_print_table(out, w, NULL);
+            dump_print_json(out, w, NULL, 0, NULL);
             fclose(out);
         }
         block_free(w);
