@@ -2,7 +2,7 @@
 #   make            build build/ptxrun
 #   make check      unit tests (libcheck), command-line tests, the kernel corpus, fuzz regressions
 #   make demo       check and dump a sample
-#   make bench      executor and front-end throughput
+#   make bench      executor, front-end and lanes-reader speed and memory
 #   make fuzz       build the fuzz targets (clang, libFuzzer); FUZZ_SECONDS=N runs each N s
 #   make valgrind   samples and kernels under memcheck;  make fault-tests: allocation failures
 #   make deps       install the Debian packages the build needs
@@ -99,7 +99,7 @@ $(BUILD)/tests/%: tests/%.c tests/testutil.h $(BUILD)/libptxrun.a $(HEADERS)
 check: structure unit-tests cli-tests kernel-tests fuzz-regressions bench-builds
 
 # The benchmarks are not run by check (they print figures), but they must keep building.
-bench-builds: $(BUILD)/bench_frontend $(BUILD)/bench_exec
+bench-builds: $(BUILD)/bench_frontend $(BUILD)/bench_exec $(BUILD)/bench_lanes
 
 # The shape docs/architecture.md describes: file sizes, no loop of calls between files.
 structure:
@@ -216,6 +216,9 @@ demo: $(BUILD)/ptxrun
 $(BUILD)/bench_frontend: bench/bench_frontend.c $(BUILD)/libptxrun.a $(HEADERS)
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(BUILD)/libptxrun.a $(LDLIBS)
 
+$(BUILD)/bench_lanes: bench/bench_lanes.c $(BUILD)/libptxrun.a $(HEADERS)
+	$(CC) $(ALL_CFLAGS) -o $@ $< $(BUILD)/libptxrun.a $(LDLIBS)
+
 # The plain C reference is built as well as the host allows, apart from ptxrun's portable build.
 $(BUILD)/obj/bench_reference.o: bench/reference.c bench/reference.h
 	@mkdir -p $(BUILD)/obj
@@ -224,9 +227,10 @@ $(BUILD)/obj/bench_reference.o: bench/reference.c bench/reference.h
 $(BUILD)/bench_exec: bench/bench_exec.c $(BUILD)/obj/bench_reference.o $(BUILD)/libptxrun.a $(HEADERS)
 	$(CC) $(ALL_CFLAGS) -Ibench -o $@ $< $(BUILD)/obj/bench_reference.o $(BUILD)/libptxrun.a $(LDLIBS)
 
-bench: $(BUILD)/bench_frontend $(BUILD)/bench_exec $(BUILD)/ptxrun
+bench: $(BUILD)/bench_frontend $(BUILD)/bench_exec $(BUILD)/bench_lanes $(BUILD)/ptxrun
 	$(BUILD)/bench_exec $(BUILD)/ptxrun samples
-	$(BUILD)/bench_frontend $(BUILD)/bench_corpus.ptx tests/ptx/nvcc/*.ptx
+	$(BUILD)/bench_frontend $(BUILD)/bench_corpus.ptx $(BUILD)/ptxrun tests/ptx/nvcc/*.ptx
+	$(BUILD)/bench_lanes $(BUILD)/bench_lanes.json
 	@sh bench/compare_ptxas.sh $(BUILD)/ptxrun $(BUILD)/bench_corpus.ptx
 
 docs: $(BUILD)/ptxrun

@@ -1,15 +1,23 @@
 /* bench_frontend.c: front-end throughput. Builds one large, valid module from the nvcc corpus
  * (each sm_90 -O3 file copied many times, its kernels, functions and globals renamed per
  * copy), writes it to build/bench_corpus.ptx for comparison with ptxas, then times
- * lex + parse + check over it and prints MB/s (best of several runs).
- * usage: bench_frontend OUT.ptx FILE.ptx...   (files that are not sm_90 -O3 are skipped) */
+ * lex + parse + check over it in this process and prints MB/s (best of several runs); then
+ * runs `PTXRUN --check` on the file (best of several) and measures that process's peak memory
+ * (getrusage RUSAGE_CHILDREN's ru_maxrss, the largest of the children waited for: everything, the
+ * source text and the executable included) per byte.
+ * usage: bench_frontend OUT.ptx PTXRUN FILE.ptx...   (files that are not sm_90 -O3 are skipped) */
+#include <fcntl.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "cli.h"
 
-enum { TARGET_BYTES = 12 * 1024 * 1024, RUNS = 5 };
+enum { TARGET_BYTES = 50 * 1000 * 1000, RUNS = 3, CHECK_LIMIT = 20 };
 
 typedef struct Buffer {
     char *data;
@@ -75,6 +83,45 @@ static double now(void)
     return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
+/* Runs ptxrun --check path with its output discarded, stopped after `limit` seconds; its wall
+ * time, its peak memory in KiB and whether it finished (exit 0). */
+static bool run_check(const char *ptxrun, const char *path, double limit, double *seconds, long *max_rss_kb,
+                      bool *finished)
+{
+    double t0 = now();
+    pid_t pid = fork();
+    if (pid == 0) {
+        int null = open("/dev/null", O_WRONLY);
+        if (null >= 0) {
+            dup2(null, 1);
+            dup2(null, 2);
+        }
+        execl(ptxrun, ptxrun, "--check", path, (char *)NULL);
+        _exit(127);
+    }
+    if (pid < 0)
+        return false;
+    int status;
+    pid_t got;
+    *finished = true;
+    while ((got = waitpid(pid, &status, WNOHANG)) == 0) {
+        if (now() - t0 > limit) {
+            kill(pid, SIGKILL);
+            *finished = false;
+            got = waitpid(pid, &status, 0);
+            break;
+        }
+        struct timespec pause = { 0, 5 * 1000 * 1000 };
+        nanosleep(&pause, NULL);
+    }
+    struct rusage ru;
+    if (got != pid || getrusage(RUSAGE_CHILDREN, &ru) != 0)
+        return false;
+    *seconds = now() - t0;
+    *max_rss_kb = ru.ru_maxrss;
+    return !*finished || (WIFEXITED(status) && WEXITSTATUS(status) == 0);
+}
+
 static void ignore_diag(void *context, Diag *diag, DiagLevel level, Span at, const char *message)
 {
     (void)context; (void)diag; (void)level; (void)at; (void)message;
@@ -82,8 +129,8 @@ static void ignore_diag(void *context, Diag *diag, DiagLevel level, Span at, con
 
 int main(int argc, char **argv)
 {
-    if (argc < 3) {
-        fprintf(stderr, "usage: bench_frontend OUT.ptx FILE.ptx...\n");
+    if (argc < 4) {
+        fprintf(stderr, "usage: bench_frontend OUT.ptx PTXRUN FILE.ptx...\n");
         return 2;
     }
     Buffer big = { 0 };
@@ -91,7 +138,7 @@ int main(int argc, char **argv)
     append(&big, header, strlen(header));
     unsigned used_files = 0;
     for (unsigned copy = 0; big.len < TARGET_BYTES; copy++) {
-        for (int i = 2; i < argc && big.len < TARGET_BYTES; i++) {
+        for (int i = 3; i < argc && big.len < TARGET_BYTES; i++) {
             size_t n = strlen(argv[i]);
             if (n < 10 || strcmp(argv[i] + n - 10, ".sm_90.ptx") != 0)
                 continue;
@@ -163,6 +210,25 @@ int main(int argc, char **argv)
            used_files, instructions);
     printf("front end: %.3f s best of %d, %.1f MB/s, %.2f M instructions/s\n", best, RUNS, mb / best,
            instructions / best / 1e6);
+    double check_best = 1e30;
+    long rss_kb = 0;
+    bool finished = true;
+    for (int run = 0; run < RUNS && finished; run++) {
+        double t;
+        if (!run_check(argv[2], argv[1], CHECK_LIMIT, &t, &rss_kb, &finished)) {
+            fprintf(stderr, "bench_frontend: %s --check %s failed\n", argv[2], argv[1]);
+            return 1;
+        }
+        check_best = t < check_best ? t : check_best;
+    }
+    if (finished)
+        printf("front end: ptxrun --check of it: %.3f s best of %d, %.1f MB/s (target: at least 100 MB/s); ", check_best,
+               RUNS, mb / check_best);
+    else
+        printf("front end: ptxrun --check of it: stopped after %d s, under %.1f MB/s (target: at least 100 MB/s); ",
+               CHECK_LIMIT, mb / CHECK_LIMIT);
+    printf("peak memory %s%.0f MB, %.2f bytes per byte of PTX (target: at most 4)\n", finished ? "" : "at least ",
+           rss_kb / 1024.0, rss_kb * 1024.0 / (double)big.len);
     free(big.data);
     return 0;
 }
