@@ -754,6 +754,15 @@ esc=$(printf '\033')
 if tr '\r' '\n' < "$tmp/err" | grep -q "^ptxrun: [1-8]/8 CTAs, [0-9]*\.[0-9][kMG]\{0,1\} warp-steps/s$esc\[K\$" &&
    [ "$(tail -c 4 "$tmp/err" | od -An -c | tr -d ' ')" = '\r033[K' ]; then ok
 else fail "progress line format"; od -c "$tmp/err" | head -8; fi
+# On a terminal (script(1) gives one): nothing for a run shorter than a second; a line once an
+# endless loop (stopped by timeout after 2.5 s) has run for a second.
+if command -v script >/dev/null 2>&1 && command -v timeout >/dev/null 2>&1; then
+    script -qc "env -u PTXRUN_PROGRESS \"$PTXRUN\" -j 1 \"$tmp/steps.ptx\" --lanes \"$tmp/steps.json\" > /dev/null" /dev/null > "$tmp/tty.out" 2>&1
+    if ! grep -q "ptxrun: " "$tmp/tty.out"; then ok; else fail "a progress line for a short run on a terminal"; od -c "$tmp/tty.out" | head -5; fi
+    script -qc "env -u PTXRUN_PROGRESS timeout 2.5 \"$PTXRUN\" --max-steps 100000000000 \"$tmp/loop.ptx\" > /dev/null" /dev/null > "$tmp/tty.out" 2>&1
+    if tr '\r' '\n' < "$tmp/tty.out" | grep -q "^ptxrun: 0/1 CTAs, [0-9]*\.[0-9][kMG]\{0,1\} warp-steps/s"; then ok
+    else fail "no progress line for a long run on a terminal"; od -c "$tmp/tty.out" | head -5; fi
+fi
 expect_exit 0 "progress line forced off" env PTXRUN_PROGRESS=0 "$PTXRUN" -j 1 "$tmp/steps.ptx" --lanes "$tmp/steps.json"
 if [ ! -s "$tmp/err" ]; then ok; else fail "a progress line with PTXRUN_PROGRESS=0"; fi
 expect_exit 0 "ptxrun test: progress line forced" env PTXRUN_PROGRESS=1 "$PTXRUN" test -j 1 tests/misc
