@@ -3,6 +3,8 @@
 #ifndef PTXRUN_CLI_H
 #define PTXRUN_CLI_H
 
+#include <sys/types.h>
+
 #include "exec.h"
 
 /* launch.c: the launch on the command line (--block, --grid, --cluster, --shared, --param,
@@ -80,6 +82,20 @@ typedef struct Tolerance {
 } Tolerance;
 int expect_compare(FILE *out, const Block *b, const char *path, const Tolerance *tol, char *err, size_t errlen);
 
+/* progress.c: the progress line of a long run on standard error (a terminal, after a second) */
+typedef enum { PROGRESS_OFF, PROGRESS_TERMINAL, PROGRESS_FORCED } ProgressMode;
+typedef struct Progress {
+    FILE *out;
+    ProgressMode mode;
+    double start, last;        /* seconds: the run's start, the last line shown (-1: none) */
+    bool shown;                /* a line is on the screen */
+} Progress;
+ProgressMode progress_mode(FILE *stream);     /* PTXRUN_PROGRESS, else whether stream is a terminal */
+void progress_start(Progress *p, FILE *out, ProgressMode mode);
+void progress_show(Progress *p, const char *fmt, ...);   /* "\rptxrun" fmt..., when it is time */
+double progress_seconds(const Progress *p);   /* since progress_start */
+void progress_erase(Progress *p);             /* the line, if one is shown */
+
 /* driver.c */
 
 typedef enum { MODE_RUN, MODE_CHECK, MODE_DUMP_IR } Mode;
@@ -102,6 +118,7 @@ typedef struct RunOptions {
     bool no_warnings;
     Tolerance tolerance;       /* --expect within this (ptxrun test --differs) */
     FILE *kernel_out;          /* where the kernel's printf goes (NULL: the output stream) */
+    ProgressMode progress;     /* a progress line on the error stream during a long run */
     CheckOptions check;
     ExecOptions exec;
 } RunOptions;
@@ -110,5 +127,50 @@ int driver_run(const RunOptions *o, FILE *out, FILE *err);
 
 /* testrun.c: `ptxrun test` (argv[0] is "test"). */
 int test_main(int argc, char **argv);
+
+/* A case of `ptxrun test` and its outcome (testrun.c runs it, testreport.c reports it). */
+typedef enum Outcome { CASE_FAILED, CASE_PASSED, CASE_NOT_YET, CASE_CLOSE, CASE_UNSUPPORTED } Outcome;
+
+typedef struct TestCase {
+    char *ptx;                 /* the file */
+    char *lanes, *expect;      /* companions, or NULL */
+    char *entry;               /* from the expect file */
+    char *diagnostic;          /* text the messages must contain */
+    char *want_stdout;         /* what the kernel must print, or NULL */
+    int want_exit;
+    int got_exit;
+    char *output;              /* what the run printed on its error stream */
+    char result_path[64];      /* where the child leaves it */
+    char stdout_path[72];      /* and what the kernel printed, when want_stdout */
+    pid_t pid;                 /* its process while it runs, else 0 */
+    double seconds;
+    bool listed;               /* in the --not-yet file */
+    bool differs;              /* in the --differs file: compared within tol */
+    Tolerance tol;
+    Outcome outcome;
+    char why[256];             /* the first line of the failure, or why it is not yet executable */
+} TestCase;
+
+typedef struct TestCaseList {
+    TestCase *items;
+    uint32_t count, capacity;
+} TestCaseList;
+
+
+/* testreport.c */
+void testreport_plain(const TestCaseList *list);
+void testreport_tap(const TestCaseList *list);
+bool testreport_junit(const TestCaseList *list, const char *path, unsigned failed, unsigned skipped, double seconds);
+
+/* testshard.c: a share of the cases, for CI machines that each run one: the cases whose number
+ * in byte order of their paths, mod count, is index. count 0: all. */
+typedef struct Shard {
+    uint32_t index, count;
+} Shard;
+bool testshard_parse(const char *text, Shard *s, char *err, size_t errlen);   /* --shard K/N, K from 1 */
+/* Bazel's TEST_TOTAL_SHARDS and TEST_SHARD_INDEX, unless s has a shard already; touches
+ * TEST_SHARD_STATUS_FILE (sharding is supported). False with a message in err. */
+bool testshard_environment(Shard *s, char *err, size_t errlen);
+void testshard_select(TestCaseList *list, const Shard *s, void (*drop)(TestCase *c));   /* the others dropped */
 
 #endif

@@ -1,7 +1,8 @@
 /* driver.c: one run of the whole pipeline, in order: read -> lex/parse -> check -> (load,
  * lanes, execute, print, compare) or dump. The command line (main.c) and the test runner
  * (testrun.c) both call driver_run, with their own output streams.
- * Exit codes: 0 ok, 1 expectation mismatch, 2 bad input or usage, 3 execution fault. */
+ * Exit codes: 0 ok, 1 expectation mismatch, 2 bad input or usage, 3 execution fault. Output that
+ * cannot be written is an error (2), except after a fault, which keeps its 3. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -92,6 +93,7 @@ typedef struct Printed {
     bool keep;                 /* --json: into text */
     char *text;
     size_t len, cap;
+    Progress *progress;        /* erased before the text, which would land in its line */
 } Printed;
 
 static void print_kernel_text(void *context, int stream, const char *text, size_t len)
@@ -108,6 +110,7 @@ static void print_kernel_text(void *context, int stream, const char *text, size_
         return;
     }
     FILE *f = stream == PRINT_ERR ? p->err : p->out;
+    progress_erase(p->progress);
     fwrite(text, 1, len, f);
     fflush(f);
 }
@@ -165,6 +168,17 @@ static void log_cta(void *context, const Block *b)
     log->first = false;
 }
 
+/* ExecOptions.progress: "ptxrun: 12/4096 CTAs, 35.2M warp-steps/s" */
+static void show_progress(void *context, uint64_t ctas_done, uint64_t ctas, uint64_t steps)
+{
+    Progress *p = context;
+    double seconds = progress_seconds(p), rate = seconds > 0 ? steps / seconds : 0;
+    const char *unit = rate >= 1e9 ? "G" : rate >= 1e6 ? "M" : rate >= 1e3 ? "k" : "";
+    double scaled = rate >= 1e9 ? rate / 1e9 : rate >= 1e6 ? rate / 1e6 : rate >= 1e3 ? rate / 1e3 : rate;
+    progress_show(p, ": %llu/%llu CTAs, %.1f%s warp-steps/s", (unsigned long long)ctas_done,
+                  (unsigned long long)ctas, scaled, unit);
+}
+
 static int execute(const RunOptions *o, Module *m, Diag *diag, HeldList *held, FILE *out, FILE *err_out)
 {
     if (!o->entry && !one_kernel(m, err_out))
@@ -216,10 +230,17 @@ static int execute(const RunOptions *o, Module *m, Diag *diag, HeldList *held, F
     bool *given = o->json || o->regs ? NULL : dump_given(b);    /* before the run changes them */
     view.given = given;
     char why[256];
-    Printed printed = { o->kernel_out ? o->kernel_out : out, err_out, o->json && !o->kernel_out, NULL, 0, 0 };
+    Progress progress;
+    progress_start(&progress, err_out, o->exec.trace ? PROGRESS_OFF : o->progress);
+    Printed printed = { o->kernel_out ? o->kernel_out : out, err_out, o->json && !o->kernel_out, NULL, 0, 0, &progress };
     exec.print = print_kernel_text;
     exec.print_context = &printed;
+    if (progress.mode != PROGRESS_OFF) {
+        exec.progress = show_progress;
+        exec.progress_context = &progress;
+    }
     int rc = grid_run(b, &exec, why, sizeof why) == EXEC_OK ? EXIT_OK : EXIT_FAULT;
+    progress_erase(&progress);
     flush_held(held, diag);
     if (why[0] && o->exec.jobs_given)
         fprintf(err_out, "ptxrun: note: -j %u: the grid's CTAs ran one after another: %s\n", o->exec.jobs, why);
@@ -320,9 +341,10 @@ int driver_run(const RunOptions *o, FILE *out, FILE *err_out)
     }
     module_free(m);
     source_free(&src);
-    if (fflush(out) != 0 || ferror(out)) {
+    if (fflush(out) != 0 || ferror(out)) {    /* said, but a fault (3) stays the exit status */
         fprintf(err_out, "ptxrun: error: cannot write the output: %s\n", strerror(errno));
-        rc = EXIT_BAD_INPUT;
+        if (rc != EXIT_FAULT)
+            rc = EXIT_BAD_INPUT;
     }
     if (o->exec.trace && (fflush(o->exec.trace) != 0 || ferror(o->exec.trace))) {
         fprintf(err_out, "ptxrun: error: cannot write the trace: %s\n", strerror(errno));   /* may fail too */

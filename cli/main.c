@@ -1,6 +1,7 @@
 /* main.c: the command line: options into RunOptions, then driver_run (driver.c); or the
  * test runner (testrun.c) for `ptxrun test`. */
 #include <errno.h>
+#include <fcntl.h>
 #include <jansson.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -37,7 +38,8 @@ static const char usage[] =
     "                     bf16, f32, f64); NAME=@FILE.npy or NAME=TYPE@FILE.bin: its data from a file\n"
     "  --save-buffers DIR write each final buffer as DIR/NAME.npy\n"
     "  --trace[=json]     every warp-step on standard error: lanes, values, shuffle sources\n"
-    "  --max-steps N      stop a runaway program after N warp-steps (default 100000000)\n"
+    "  --max-steps N      stop a runaway warp after N warp-steps of its own (default 100000000;\n"
+    "                     each warp of each CTA counts its own, so a large grid is not cut short)\n"
     "  --stack BYTES      each thread's stack for the frames of calls (default 1024, as a GPU's)\n"
     "  --strict           undefined branch conditions, shift amounts, membermasks: exit 3\n"
     "  -j N, --jobs N     run a grid's CTAs on N threads (default: the processors) when that gives\n"
@@ -51,6 +53,8 @@ static const char usage[] =
     "  --color, --no-color   color diagnostics and traces (default: on a terminal, unless NO_COLOR)\n"
     "  --help, --version\n"
     "Options that take a value accept --opt value and --opt=value.\n"
+    "A run that goes on for a second shows its progress on standard error when that is a terminal\n"
+    "(PTXRUN_PROGRESS=0: never; =1: always, from the start).\n"
     "Exit: 0 ok, 1 --expect mismatch, 2 bad input (PTX, JSON, options), 3 execution fault.\n";
 
 static int usage_error(const char *fmt, const char *arg)
@@ -177,6 +181,7 @@ static int parse_args(int argc, char **argv, RunOptions *o, const char **params,
     if (o->hex && o->json)
         return usage_error("%s", "--hex is for the table (--json writes each value in its type)");
     o->exec.trace_color = o->color;
+    o->progress = progress_mode(stderr);
     return -1;
 }
 
@@ -185,23 +190,45 @@ static void *json_alloc(size_t size)
     return xmalloc(size);
 }
 
+/* A standard stream the caller closed (`ptxrun k.ptx >&-`) gets /dev/null opened for reading, so
+ * that writes to it fail (reported as for a full disk) and no file ptxrun opens later takes its
+ * number. */
+static void hold_closed_streams(void)
+{
+    for (int fd = 0; fd <= 2; fd++)
+        if (fcntl(fd, F_GETFD) == -1 && errno == EBADF && open("/dev/null", O_RDONLY) != fd)
+            return;
+}
+
+/* rc, or 2 when it was 0 but standard output could not be written (--help > /dev/full): every
+ * path that ends with 0 comes here; the others have said what went wrong. */
+static int output_written(int rc)
+{
+    if (rc == EXIT_OK && (fflush(stdout) != 0 || ferror(stdout))) {
+        fprintf(stderr, "ptxrun: error: cannot write the output: %s\n", strerror(errno));
+        return EXIT_BAD_INPUT;
+    }
+    return rc;
+}
+
 int main(int argc, char **argv)
 {
+    hold_closed_streams();
     signal(SIGPIPE, SIG_IGN);                /* a closed pipe is a write error we report */
     json_set_alloc_funcs(json_alloc, free);
     if (argc > 1 && strcmp(argv[1], "test") == 0)
-        return test_main(argc - 1, argv + 1);
+        return output_written(test_main(argc - 1, argv + 1));
     RunOptions o;
     const char **params = xmalloc((size_t)argc * sizeof *params), **buffers = xmalloc((size_t)argc * sizeof *buffers);
     int rc = parse_args(argc, argv, &o, params, buffers);
     if (rc >= 0) {
         free(params);
         free(buffers);
-        return rc;
+        return output_written(rc);
     }
     if (o.exec.trace)                        /* a step's lines in one write, not ~35 */
         setvbuf(o.exec.trace, NULL, _IOFBF, 1 << 16);
-    rc = driver_run(&o, stdout, stderr);
+    rc = output_written(driver_run(&o, stdout, stderr));
     free(params);
     free(buffers);
     return rc;

@@ -31,39 +31,13 @@
 
 enum { MAX_SHOWN_LINES = 20 };
 
-typedef enum Outcome { CASE_FAILED, CASE_PASSED, CASE_NOT_YET, CASE_CLOSE, CASE_UNSUPPORTED } Outcome;
-
-typedef struct Case {
-    char *ptx;                 /* the file */
-    char *lanes, *expect;      /* companions, or NULL */
-    char *entry;               /* from the expect file */
-    char *diagnostic;          /* text the messages must contain */
-    char *want_stdout;         /* what the kernel must print, or NULL */
-    int want_exit;
-    int got_exit;
-    char *output;              /* what the run printed on its error stream */
-    char result_path[64];      /* where the child leaves it */
-    char stdout_path[72];      /* and what the kernel printed, when want_stdout */
-    pid_t pid;
-    double seconds;
-    bool listed;               /* in the --not-yet file */
-    bool differs;              /* in the --differs file: compared within tol */
-    Tolerance tol;
-    Outcome outcome;
-    char why[256];             /* the first line of the failure, or why it is not yet executable */
-} Case;
-
-typedef struct CaseList {
-    Case *items;
-    uint32_t count, capacity;
-} CaseList;
-
 typedef struct TestOptions {
     int jobs;
     bool tap;
     const char *junit;
     const char *not_yet;       /* the --not-yet file, or NULL */
     const char *differs;       /* the --differs file, or NULL */
+    Shard shard;               /* --shard K/N or Bazel's environment; count 0: every case */
 } TestOptions;
 
 /* The cases a --not-yet or --differs file names, sorted by key. */
@@ -126,13 +100,13 @@ static char *companion(const char *ptx, const char *suffix)
     return NULL;
 }
 
-static void add_case(CaseList *list, const char *ptx)
+static void add_case(TestCaseList *list, const char *ptx)
 {
     if (list->count == list->capacity) {
         list->capacity = list->capacity ? 2 * list->capacity : 64;
         list->items = xrealloc(list->items, list->capacity * sizeof *list->items);
     }
-    Case *c = &list->items[list->count++];
+    TestCase *c = &list->items[list->count++];
     memset(c, 0, sizeof *c);
     c->ptx = xstrdup(ptx);
     c->lanes = companion(ptx, ".lanes.json");
@@ -145,7 +119,7 @@ static int by_name(const void *a, const void *b)
 }
 
 /* Every .ptx below dir, in name order. */
-static void discover(CaseList *list, const char *dir)
+static void discover(TestCaseList *list, const char *dir)
 {
     DIR *d = opendir(dir);
     if (!d)
@@ -175,7 +149,7 @@ static void discover(CaseList *list, const char *dir)
 }
 
 /* exit, diagnostic and entry from the expect file; false with a reason if it is unreadable. */
-static bool read_expectations(Case *c)
+static bool read_expectations(TestCase *c)
 {
     c->want_exit = 0;
     if (!c->expect)
@@ -210,7 +184,7 @@ static bool read_expectations(Case *c)
 }
 
 /* In the child: run the case, leave the exit code and the messages in the result file. */
-static _Noreturn void run_child(const Case *c)
+static _Noreturn void run_child(const TestCase *c)
 {
     FILE *result = fopen(c->result_path, "w");
     FILE *out = fopen("/dev/null", "w");
@@ -269,7 +243,7 @@ static double now(void)
 }
 
 /* Where the printed text first differs from the expected, as a reason. */
-static void stdout_difference(Case *c, const char *got)
+static void stdout_difference(TestCase *c, const char *got)
 {
     size_t at = 0, line = 1;
     while (got[at] && got[at] == c->want_stdout[at])
@@ -285,7 +259,7 @@ static void stdout_difference(Case *c, const char *got)
 
 /* The refusal's message when ptxrun refused the case before running ("cannot execute", exit 2),
  * else NULL. */
-static const char *refusal(const Case *c, size_t *len)
+static const char *refusal(const TestCase *c, size_t *len)
 {
     const char *at = c->got_exit == EXIT_BAD_INPUT ? strstr(c->output, "cannot execute") : NULL;
     if (!at)
@@ -299,7 +273,7 @@ static const char *refusal(const Case *c, size_t *len)
     return message;
 }
 
-static void judge(Case *c, int status)
+static void judge(TestCase *c, int status)
 {
     char *text = read_file(c->result_path);
     unlink(c->result_path);
@@ -349,7 +323,7 @@ static void judge(Case *c, int status)
 }
 
 /* A listed case passes as not yet executable only if ptxrun refused it before running. */
-static void judge_listed(Case *c, const char *not_yet_file)
+static void judge_listed(TestCase *c, const char *not_yet_file)
 {
     size_t len;
     const char *refused = refusal(c, &len);
@@ -373,7 +347,7 @@ static void judge_listed(Case *c, const char *not_yet_file)
 }
 
 /* A case known to differ passes only within its tolerance, and only while it still differs. */
-static void judge_differs(Case *c, const char *differs_file)
+static void judge_differs(TestCase *c, const char *differs_file)
 {
     bool close = strstr(c->output, "within the tolerance") != NULL;
     if (c->outcome == CASE_PASSED && close) {
@@ -390,12 +364,15 @@ static void judge_differs(Case *c, const char *differs_file)
 }
 
 /* Runs every case, at most jobs at a time. */
-static void run_all(CaseList *list, int jobs, const char *not_yet_file, const char *differs_file)
+static void run_all(TestCaseList *list, int jobs, const char *not_yet_file, const char *differs_file)
 {
     uint32_t next = 0, running = 0, done = 0;
+    Progress progress;
+    progress_start(&progress, stderr, progress_mode(stderr));
     while (done < list->count) {
+        progress_show(&progress, " test: %u/%u cases", done, list->count);
         while (running < (uint32_t)jobs && next < list->count) {
-            Case *c = &list->items[next++];
+            TestCase *c = &list->items[next++];
             if (!read_expectations(c)) {
                 c->got_exit = -1;
                 c->output = xstrdup("");
@@ -424,7 +401,7 @@ static void run_all(CaseList *list, int jobs, const char *not_yet_file, const ch
         if (pid < 0)
             break;
         for (uint32_t i = 0; i < list->count; i++) {
-            Case *c = &list->items[i];
+            TestCase *c = &list->items[i];
             if (c->pid == pid) {
                 c->seconds = now() - c->seconds;
                 c->pid = 0;
@@ -439,105 +416,7 @@ static void run_all(CaseList *list, int jobs, const char *not_yet_file, const ch
         running--;
         done++;
     }
-}
-
-/* ---- reports ---- */
-
-static void print_plain(const CaseList *list)
-{
-    for (uint32_t i = 0; i < list->count; i++) {
-        const Case *c = &list->items[i];
-        if (c->outcome == CASE_FAILED)
-            printf("FAIL %s: %s\n", c->ptx, c->why);
-        else if (c->outcome == CASE_UNSUPPORTED)
-            printf("UNSUPPORTED %s: %s\n", c->ptx, c->why);
-    }
-}
-
-static void tap_escape(const char *text)
-{
-    for (const char *p = text; *p; p++)
-        printf(*p == '"' || *p == '\\' ? "\\%c" : "%c", *p);
-}
-
-static void print_tap(const CaseList *list)
-{
-    printf("TAP version 13\n1..%u\n", list->count);
-    for (uint32_t i = 0; i < list->count; i++) {
-        const Case *c = &list->items[i];
-        if (c->outcome == CASE_NOT_YET) {
-            printf("ok %u - %s # SKIP %s\n", i + 1, c->ptx, c->why);
-            continue;
-        }
-        if (c->outcome == CASE_CLOSE) {
-            printf("ok %u - %s # within its tolerance\n", i + 1, c->ptx);
-            continue;
-        }
-        if (c->outcome == CASE_UNSUPPORTED) {   /* not a pass; not TODO either: unlisted, it fails the run */
-            printf("not ok %u - %s # unsupported\n  ---\n  message: \"", i + 1, c->ptx);
-            tap_escape(c->why);
-            printf("\"\n  outcome: unsupported\n  ...\n");
-            continue;
-        }
-        printf("%s %u - %s\n", c->outcome == CASE_PASSED ? "ok" : "not ok", i + 1, c->ptx);
-        if (c->outcome == CASE_PASSED)
-            continue;
-        printf("  ---\n  message: \"");
-        tap_escape(c->why);
-        printf("\"\n  exit: %d\n  expected_exit: %d\n  ...\n", c->got_exit, c->want_exit);
-    }
-}
-
-static void xml_text(FILE *f, const char *s, size_t limit)
-{
-    for (size_t i = 0; s[i] && i < limit; i++) {
-        unsigned char ch = (unsigned char)s[i];
-        switch (ch) {
-        case '<': fputs("&lt;", f); break;
-        case '>': fputs("&gt;", f); break;
-        case '&': fputs("&amp;", f); break;
-        case '"': fputs("&quot;", f); break;
-        default:
-            if (ch < 0x20 && ch != '\n' && ch != '\t')
-                fputc('?', f);                 /* not allowed in XML 1.0 */
-            else
-                fputc(ch, f);
-        }
-    }
-}
-
-static bool write_junit(const CaseList *list, const char *path, unsigned failed, unsigned skipped, double seconds)
-{
-    FILE *f = fopen(path, "w");
-    if (!f)
-        return false;
-    fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites tests=\"%u\" failures=\"%u\">\n", list->count,
-            failed);
-    fprintf(f, "  <testsuite name=\"ptxrun\" tests=\"%u\" failures=\"%u\" errors=\"0\" skipped=\"%u\" time=\"%.3f\">\n",
-            list->count, failed, skipped, seconds);
-    for (uint32_t i = 0; i < list->count; i++) {
-        const Case *c = &list->items[i];
-        fputs("    <testcase classname=\"ptxrun\" name=\"", f);
-        xml_text(f, c->ptx, 1000);
-        fprintf(f, "\" time=\"%.3f\"", c->seconds > 0 ? c->seconds : 0);
-        if (c->outcome == CASE_PASSED || c->outcome == CASE_CLOSE) {
-            fputs("/>\n", f);
-            continue;
-        }
-        if (c->outcome == CASE_NOT_YET || c->outcome == CASE_UNSUPPORTED) {
-            fputs(">\n      <skipped message=\"", f);
-            xml_text(f, c->why, sizeof c->why);
-            fputs("\"/>\n    </testcase>\n", f);
-            continue;
-        }
-        fputs(">\n      <failure message=\"", f);
-        xml_text(f, c->why, sizeof c->why);
-        fputs("\">", f);
-        xml_text(f, c->output ? c->output : "", 20000);
-        fputs("</failure>\n    </testcase>\n", f);
-    }
-    fputs("  </testsuite>\n</testsuites>\n", f);
-    return fclose(f) == 0;
+    progress_erase(&progress);
 }
 
 /* ---- the --not-yet file ---- */
@@ -733,12 +612,12 @@ static bool listing_load(const char *path, bool tolerances, Listing *n)
     return ok;
 }
 
-static void mark_listed(CaseList *list, const Listing *not_yet, const Listing *differs)
+static void mark_listed(TestCaseList *list, const Listing *not_yet, const Listing *differs)
 {
     char cwd_buffer[PATH_MAX];
     const char *cwd = getcwd(cwd_buffer, sizeof cwd_buffer);
     for (uint32_t i = 0; i < list->count; i++) {
-        Case *c = &list->items[i];
+        TestCase *c = &list->items[i];
         char *key = case_key(c->ptx, cwd);
         c->listed = listing_find(not_yet, key) != NULL;
         const Listed *d = c->listed ? NULL : listing_find(differs, key);
@@ -759,10 +638,13 @@ static const char test_usage[] =
     "  --not-yet FILE   cases (folder/NAME lines) ptxrun refuses yet: counted as not yet\n"
     "                   executable while refused (\"cannot execute\"); failed if they run\n"
     "  --differs FILE   cases (folder/NAME ulps=N,abs=E,nan lines) known to differ from their\n"
-    "                   expected values: passed within that tolerance, failed beyond it or once exact\n";
+    "                   expected values: passed within that tolerance, failed beyond it or once exact\n"
+    "  --shard K/N      run shard K of N (K from 1): the cases whose number in byte order of their\n"
+    "                   paths, counted from 0, is K - 1 mod N (Bazel: TEST_TOTAL_SHARDS, TEST_SHARD_INDEX)\n"
+    "On a terminal, standard error shows how many cases are done once the run passes a second.\n";
 
 /* Options into o and cases into list; returns -1 to go on, or the exit code. */
-static int parse_test_args(int argc, char **argv, TestOptions *o, CaseList *list)
+static int parse_test_args(int argc, char **argv, TestOptions *o, TestCaseList *list)
 {
     bool any_path = false;
     for (int i = 1; i < argc; i++) {
@@ -784,6 +666,12 @@ static int parse_test_args(int argc, char **argv, TestOptions *o, CaseList *list
             o->not_yet = value;
         } else if ((value = util_option_value(a, "--differs", argc, argv, &i, &missing))) {
             o->differs = value;
+        } else if ((value = util_option_value(a, "--shard", argc, argv, &i, &missing))) {
+            char err[160];
+            if (!testshard_parse(value, &o->shard, err, sizeof err)) {
+                fprintf(stderr, "ptxrun test: error: %s\n", err);
+                return EXIT_BAD_INPUT;
+            }
         } else if (missing) {
             fprintf(stderr, "ptxrun test: error: '%s' needs a value\n", a);
             return EXIT_BAD_INPUT;
@@ -812,29 +700,37 @@ static int parse_test_args(int argc, char **argv, TestOptions *o, CaseList *list
     return -1;
 }
 
-static void free_cases(CaseList *list)
+static void free_case(TestCase *c)
 {
-    for (uint32_t i = 0; i < list->count; i++) {
-        Case *c = &list->items[i];
-        free(c->ptx);
-        free(c->lanes);
-        free(c->expect);
-        free(c->entry);
-        free(c->diagnostic);
-        free(c->want_stdout);
-        free(c->output);
-    }
+    free(c->ptx);
+    free(c->lanes);
+    free(c->expect);
+    free(c->entry);
+    free(c->diagnostic);
+    free(c->want_stdout);
+    free(c->output);
+}
+
+static void free_cases(TestCaseList *list)
+{
+    for (uint32_t i = 0; i < list->count; i++)
+        free_case(&list->items[i]);
     free(list->items);
 }
 
 int test_main(int argc, char **argv)
 {
-    TestOptions o = { (int)sysconf(_SC_NPROCESSORS_ONLN), false, NULL, NULL, NULL };
+    TestOptions o = { (int)sysconf(_SC_NPROCESSORS_ONLN), false, NULL, NULL, NULL, { 0, 0 } };
     if (o.jobs < 1)
         o.jobs = 1;
-    CaseList list = { 0 };
+    TestCaseList list = { 0 };
     Listing not_yet = { 0 }, differs = { 0 };
     int rc = parse_test_args(argc, argv, &o, &list);
+    char err[256];
+    if (rc < 0 && !testshard_environment(&o.shard, err, sizeof err)) {
+        fprintf(stderr, "ptxrun test: error: %s\n", err);
+        rc = EXIT_BAD_INPUT;
+    }
     if (rc < 0 && o.not_yet && !listing_load(o.not_yet, false, &not_yet))
         rc = EXIT_BAD_INPUT;
     if (rc < 0 && o.differs && !listing_load(o.differs, true, &differs))
@@ -844,6 +740,7 @@ int test_main(int argc, char **argv)
         listing_free(&not_yet);
         return rc;
     }
+    testshard_select(&list, &o.shard, free_case);
     mark_listed(&list, &not_yet, &differs);
     double start = now();
     run_all(&list, o.jobs, o.not_yet, o.differs);
@@ -856,9 +753,9 @@ int test_main(int argc, char **argv)
         close += list.items[i].outcome == CASE_CLOSE;
     }
     if (o.tap)
-        print_tap(&list);
+        testreport_tap(&list);
     else
-        print_plain(&list);
+        testreport_plain(&list);
     printf("%s%u passed, %u failed", o.tap ? "# " : "", list.count - failed - refused - unsupported, failed);
     if (unsupported)
         printf(", %u unsupported", unsupported);
@@ -868,8 +765,8 @@ int test_main(int argc, char **argv)
         printf(", %u of them within a tolerance", close);
     putchar('\n');
     rc = failed || unsupported ? EXIT_MISMATCH : EXIT_OK;
-    if (o.junit && !write_junit(&list, o.junit, failed, refused + unsupported, seconds)) {
-        fprintf(stderr, "ptxrun test: error: cannot write '%s'\n", o.junit);
+    if (o.junit && !testreport_junit(&list, o.junit, failed, refused + unsupported, seconds)) {
+        fprintf(stderr, "ptxrun test: error: cannot write '%s': %s\n", o.junit, strerror(errno));
         rc = EXIT_BAD_INPUT;
     }
     if (fflush(stdout) != 0 || ferror(stdout)) {   /* a report that did not reach its reader */

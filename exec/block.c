@@ -497,7 +497,11 @@ static bool run_cta(Block *b, const ExecOptions *o)
     }
     /* A grid's worker looks up between slices, in case another has stopped (grid.c). */
     uint64_t slice = b->warp_count > 1 ? SLICE_STEPS : b->worker ? WORKER_SLICE_STEPS : UINT64_MAX;
+    if (b->progress && slice > PROGRESS_STEPS)     /* a warp of its own still comes back to tell */
+        slice = PROGRESS_STEPS;
     for (;;) {
+        if (b->progress)
+            block_progress(b, o, false);
         if (b->worker && b->mem.track && atomic_load(&b->mem.track->stop)) {
             b->abandoned = true;
             return false;
@@ -597,6 +601,17 @@ void block_adopt_kept(Block *b, Block *worker)
     }
     b->has_kept = true;
     memcpy(b->kept_ctaid, worker->kept_ctaid, sizeof b->kept_ctaid);
+}
+
+void block_progress(Block *b, const ExecOptions *o, bool now)
+{
+    GridProgress *g = b->progress;
+    if (!g || !o->progress || (!now && b->steps - b->steps_counted < PROGRESS_STEPS))
+        return;
+    atomic_fetch_add(&g->steps, b->steps - b->steps_counted);
+    b->steps_counted = b->steps;
+    if (b->tells_progress)
+        o->progress(o->progress_context, atomic_load(&g->ctas_done), g->ctas, atomic_load(&g->steps));
 }
 
 /* After the last CTA: the warnings, and the run's exit status. */

@@ -288,7 +288,7 @@ typedef struct Warning {
 struct Block;
 
 typedef struct ExecOptions {
-    uint64_t max_steps;
+    uint64_t max_steps;        /* --max-steps: the warp-steps each warp of each CTA may run */
     uint32_t stack_bytes;      /* --stack: each thread's stack for calls */
     bool strict;               /* undefined-value warnings stop the run (exit 3) */
     FILE *trace;               /* NULL: no trace */
@@ -309,7 +309,20 @@ typedef struct ExecOptions {
      * NULL: it goes nowhere. */
     void (*print)(void *context, int stream, const char *text, size_t len);
     void *print_context;
+    /* How far a run has come: CTAs ended of the grid's, warp-steps so far. Called after each
+     * CTA and every PROGRESS_STEPS warp-steps within one, always on the thread that called
+     * grid_run (never on a -j worker's own thread). NULL: nobody asks. */
+    void (*progress)(void *context, uint64_t ctas_done, uint64_t ctas, uint64_t steps);
+    void *progress_context;
 } ExecOptions;
+
+enum { PROGRESS_STEPS = 1 << 20 };
+
+/* A grid's progress (grid.c): counted by every thread that runs its CTAs, told by one. */
+typedef struct GridProgress {
+    atomic_uint_fast64_t ctas_done, steps;
+    uint64_t ctas;
+} GridProgress;
 
 enum { PRINT_OUT = 1, PRINT_ERR = 2 };
 
@@ -562,6 +575,9 @@ struct Block {
     bool has_kept;
     uint32_t kept_ctaid[3];
     const ExecOptions *options;    /* the run's, while a CTA runs (builtin.c prints through it) */
+    GridProgress *progress;    /* the grid's count, while it runs with ExecOptions.progress; else NULL */
+    bool tells_progress;       /* this block runs on grid_run's thread: it calls ExecOptions.progress */
+    uint64_t steps_counted;    /* its steps already added to progress->steps */
     /* A worker of a grid run on several threads (grid.c): it shares the program, the start
      * state and the memory outside the CTA; it reports nothing, and anything it would report
      * abandons the parallel run (the grid then runs on one thread, which reports it). */
@@ -820,6 +836,9 @@ void block_set_grid(Block *b, const uint32_t nctaid[3]);
 void block_start(Block *b);                               /* before the first CTA */
 bool block_run_cta(Block *b, const ExecOptions *options, uint32_t cta);   /* false: stopped early */
 int block_finish(Block *b, const ExecOptions *options, bool faulted);    /* EXEC_OK or EXEC_FAULT */
+/* Adds b's steps to its grid's progress (every PROGRESS_STEPS, or now with `now`) and, on
+ * grid_run's thread, tells ExecOptions.progress. */
+void block_progress(Block *b, const ExecOptions *options, bool now);
 Block *block_worker_new(const Block *b);                  /* for grid.c; freed by block_free */
 void block_adopt(Block *b, Block *worker);                /* b shows the worker's last CTA */
 void block_adopt_kept(Block *b, Block *worker);           /* b takes the worker's kept CTA */

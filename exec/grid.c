@@ -7,11 +7,13 @@
  *     block (block_adopt), so that the output shows the last CTA's registers as always (or the
  *     worker that ran the CTA ExecOptions.keep_cta names hands over its copy, block_adopt_kept);
  *   - the parallel run stands only if no CTA touched a word that another wrote, and no CTA would
- *     have reported anything (a fault, a warning, a deadlock) or counted past --max-steps.
+ *     have reported anything (a fault, a warning, a deadlock, a warp past --max-steps).
  *     Otherwise .global is put back as it was and the CTAs run again one after another, which
  *     reports what there is to report, in order. The reason goes back to the driver.
  * A kernel that prints (vprintf, __assertfail) runs one CTA after another from the start: its
- * output is then in CTA order, as a run on one thread gives it. */
+ * output is then in CTA order, as a run on one thread gives it.
+ * With ExecOptions.progress, every thread counts the CTAs it ends and its warp-steps into one
+ * GridProgress, and only this thread (the block, or job 0) calls the callback. */
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,6 +45,10 @@ static void *work(void *arg)
             j->stopped = true;
             atomic_store(&track->stop, true);      /* the others need not go on */
             break;
+        }
+        if (j->block->progress) {
+            atomic_fetch_add(&j->block->progress->ctas_done, 1);
+            block_progress(j->block, j->o, true);
         }
     }
     return NULL;
@@ -104,7 +110,9 @@ static bool run_parallel(Block *b, const ExecOptions *o, uint32_t ctas, uint32_t
     for (uint32_t i = 0; i < workers; i++) {
         job[i] = (Job){ block_worker_new(b), o, &next, ctas, false, false };
         job[i].block->mem.track = track;
+        job[i].block->progress = b->progress;
     }
+    job[0].block->tells_progress = b->tells_progress;     /* job 0 runs on this thread */
     for (uint32_t i = 1; i < workers && pthread_create(&thread[i], NULL, work, &job[i]) == 0; i++)
         started++;
     work(&job[0]);
@@ -123,10 +131,6 @@ static bool run_parallel(Block *b, const ExecOptions *o, uint32_t ctas, uint32_t
                    "on their order"
                  : "a CTA stopped early (a fault, a warning, a deadlock or --max-steps), which is reported in order "
                    "one CTA after another");
-    else if (steps > o->max_steps) {
-        snprintf(why, size, "the CTAs together ran more than --max-steps warp-steps");
-        stood = false;
-    }
     for (uint32_t i = 0; i < workers; i++) {
         if (stood && job[i].ran_last)
             block_adopt(b, job[i].block);
@@ -140,6 +144,10 @@ static bool run_parallel(Block *b, const ExecOptions *o, uint32_t ctas, uint32_t
         b->lane_steps = lane_steps;
     } else {
         restore_global(&b->mem, &saved);
+        if (b->progress) {                 /* counted again one CTA after another */
+            atomic_store(&b->progress->ctas_done, 0);
+            atomic_store(&b->progress->steps, 0);
+        }
     }
     free_saved(&saved);
     return stood;
@@ -151,6 +159,11 @@ int grid_run(Block *b, const ExecOptions *o, char *why, size_t size)
     uint32_t jobs = o->jobs < MAX_JOBS ? o->jobs : MAX_JOBS;
     why[0] = '\0';
     block_start(b);
+    GridProgress progress = { 0 };
+    progress.ctas = ctas;
+    b->progress = o->progress ? &progress : NULL;
+    b->tells_progress = true;
+    b->steps_counted = 0;
     bool one_thread = false;           /* fault injection counts allocations on one thread */
 #ifdef PTXRUN_FAULT_INJECTION
     one_thread = true;
@@ -168,6 +181,7 @@ int grid_run(Block *b, const ExecOptions *o, char *why, size_t size)
             snprintf(why, size, "the kernel uses textures or surfaces");
         else if (run_parallel(b, o, ctas, jobs, why, size)) {
             block_show_kept(b);
+            b->progress = NULL;
             return block_finish(b, o, false);
         }
     }
@@ -175,9 +189,14 @@ int grid_run(Block *b, const ExecOptions *o, char *why, size_t size)
     bool faulted = false;
     for (uint32_t cta = 0; cta < ctas && !faulted; cta++) {
         faulted = !block_run_cta(b, o, cta);
+        if (b->progress && !faulted) {
+            atomic_fetch_add(&progress.ctas_done, 1);
+            block_progress(b, o, true);
+        }
         if (o->cta_done)
             o->cta_done(o->cta_context, b);
     }
+    b->progress = NULL;
     block_show_kept(b);
     return block_finish(b, o, faulted);
 }

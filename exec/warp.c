@@ -669,7 +669,7 @@ static uint32_t parted(Warp *w, uint32_t pc, uint32_t mask, Pick *pick, Stamps *
 }
 
 /* Runs the warp's ready lanes for at most `slice` warp-steps; stops early when none is ready
- * (all ended, or all wait), on a fault, or at the block's --max-steps. Returns whether any lane
+ * (all ended, or all wait), on a fault, or at --max-steps of its own. Returns whether any lane
  * was ready. The lanes picked at each step are those choose() picks (which looks at every lane),
  * found faster where nothing it looks at has changed: the lanes that ran stayed together and are
  * all the ready ones (the fast path), or follow() can tell from the last pick; and lanes picked
@@ -739,16 +739,16 @@ bool warp_run(Warp *w, const ExecOptions *o, uint64_t slice)
             next_pc = NO_SLOT;
             continue;
         }
-        if (b->steps >= o->max_steps) {
-            report_fault(w, pc, "stopped after %llu warp-steps (--max-steps); lanes still running: 0x%08x",
-                       (unsigned long long)b->steps, ready);
+        if (w->steps >= o->max_steps) {
+            report_fault(w, pc, "warp %u stopped after %llu warp-steps of its own (--max-steps counts each warp's); "
+                         "lanes still running: 0x%08x", w->index, (unsigned long long)w->steps, ready);
             break;
         }
         if (batch && straight(&w->prog->code[pc])) {
             /* Steps after this one pick the same lanes while they stay together: all the ready
              * ones, or those of an ordinary pick while follow() would keep them (below the
              * others, not at a reconvergence point, none starved). */
-            uint64_t until = o->max_steps - b->steps > end - w->steps ? end : w->steps + (o->max_steps - b->steps);
+            uint64_t until = o->max_steps < end ? o->max_steps : end;
             uint32_t limit = fn_end;
             if (mask != ready && pick.lanes != mask) {
                 limit = 0;                      /* a pick of another kind: this step only */

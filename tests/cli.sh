@@ -327,7 +327,7 @@ printf "$H.func f(.param .b32 x)\n{\n\t.reg .b32 %%r1;\n\t.reg .b64 %%rd1;\n\tmo
 expect_exit 2 "ld.param through an address in a .func" "$PTXRUN" --no-color "$tmp/paramreg.ptx"
 expect_stderr_line "ld.param through an address in a .func" "$tmp/paramreg.ptx:9:2: error: 'ld.param.u32' through an address in a .func: a function's parameters are in .local, where the address of one (mov) points; read it with ld.local, or by name"
 "$PTXRUN" --no-color "$tmp/loop.ptx" --max-steps 500 >/dev/null 2>"$tmp/err"
-expect_stderr_line "--max-steps" "$tmp/loop.ptx:1:4: error: stopped after 500 warp-steps (--max-steps); lanes still running: 0xffffffff"
+expect_stderr_line "--max-steps" "$tmp/loop.ptx:1:4: error: warp 0 stopped after 500 warp-steps of its own (--max-steps counts each warp's); lanes still running: 0xffffffff"
 # A long line (1 MB) is shown as a window around the mistake; the file has no fixed-size buffer.
 awk 'BEGIN { printf "add.u32 d, a, b;"; for (i = 0; i < 100000; i++) printf "          "; print "@@" }' > "$tmp/longline.ptx"
 expect_exit 2 "long line" "$PTXRUN" --check --no-color "$tmp/longline.ptx"
@@ -439,7 +439,22 @@ if [ -w /dev/full ]; then
     expect_exit 2 "--trace of an endless loop to a full disk stops" timeout 10 sh -c "\"$PTXRUN\" \"$tmp/endless.ptx\" --trace 2> /dev/full > /dev/null"
     expect_exit 2 "ptxrun test's report to a full disk" sh -c "\"$PTXRUN\" test tests/misc > /dev/full"
     expect_stderr_line "ptxrun test's report to a full disk" "ptxrun test: error: cannot write the report: No space left on device"
+    for args in --help --version --list-ops "test --help"; do
+        expect_exit 2 "ptxrun $args to a full disk" sh -c "\"$PTXRUN\" $args > /dev/full"
+        expect_stderr_line "ptxrun $args to a full disk" "ptxrun: error: cannot write the output: No space left on device"
+    done
+    expect_exit 2 "ptxrun test's JUnit file on a full disk" "$PTXRUN" test --junit /dev/full tests/misc
+    expect_stderr_line "ptxrun test's JUnit file on a full disk" "ptxrun test: error: cannot write '/dev/full': No space left on device"
+    # A fault stays exit 3 when the output cannot be written too; the write error is still said.
+    printf 'trap;\n' > "$tmp/trapped.ptx"
+    expect_exit 3 "a fault with the output to a full disk" sh -c "\"$PTXRUN\" \"$tmp/trapped.ptx\" > /dev/full"
+    expect_stderr_line "a fault with the output to a full disk" "ptxrun: error: cannot write the output: No space left on device"
 fi
+printf 'trap;\n' > "$tmp/trapped.ptx"
+expect_exit 3 "a fault with standard output closed" sh -c "\"$PTXRUN\" \"$tmp/trapped.ptx\" >&-"
+expect_stderr_line "a fault with standard output closed" "ptxrun: error: cannot write the output: Bad file descriptor"
+expect_exit 2 "a run with standard output closed" sh -c "\"$PTXRUN\" \"$tmp/add.ptx\" --lanes \"$tmp/ab.json\" >&-"
+expect_stderr_line "a run with standard output closed" "ptxrun: error: cannot write the output: Bad file descriptor"
 awk 'BEGIN { printf "{\"buffers\": {\"big\": {\"type\": \"u32\", \"count\": 200000}}}\n" }' > "$tmp/bigout.json"
 ( "$PTXRUN" "$tmp/add.ptx" --lanes "$tmp/bigout.json" --json 2>"$tmp/err"; echo $? > "$tmp/rc" ) | head -c 1 >/dev/null
 if [ "$(cat "$tmp/rc")" -eq 2 ]; then ok; else fail "closed pipe: exit $(cat "$tmp/rc"), expected 2"; fi
@@ -790,6 +805,90 @@ expect_stderr_line "-j 4: one CTA traps, the others stop" "$tmp/spin.ptx:10:2: e
 expect_exit 2 "-j 0" "$PTXRUN" -j 0 samples/scan.ptx
 expect_stderr_line "-j 0" "ptxrun: error: -j needs a number of threads from 1 to 256, not '0'"
 expect_exit 2 "-j x" "$PTXRUN" --jobs=x samples/scan.ptx
+
+# -- long runs: --max-steps counts each warp's steps; the progress line (issue 15, point 6)
+# Each warp runs mov, 100 times (add, setp, bra), ret: 1 + 3 * 100 + 1 = 302 warp-steps (by hand);
+# 8 CTAs of 2 warps run 16 * 302 = 4832 together, far past --max-steps 302.
+printf "$H.visible .entry k()\n{\n\t.reg .b32 %%r<3>;\n\t.reg .pred %%p;\n\tmov.u32 %%r2, 0;\nL:\n\tadd.u32 %%r2, %%r2, 1;\n\tsetp.ne.u32 %%p, %%r2, 100;\n\t@%%p bra L;\n\tret;\n}\n" > "$tmp/steps.ptx"
+printf '{"grid": [8], "block": [64]}\n' > "$tmp/steps.json"
+for j in 1 4; do
+    expect_exit 0 "-j $j: every warp within --max-steps, the grid past it" "$PTXRUN" -j $j "$tmp/steps.ptx" --lanes "$tmp/steps.json" --max-steps 302
+    expect_exit 3 "-j $j: each warp one step past --max-steps" "$PTXRUN" --no-color -j $j "$tmp/steps.ptx" --lanes "$tmp/steps.json" --max-steps 301
+    expect_stderr_line "-j $j: the first warp past --max-steps" "$tmp/steps.ptx:13:2: error: warp 0 stopped after 301 warp-steps of its own (--max-steps counts each warp's); lanes still running: 0xffffffff"
+done
+# Warp 1 (threads 32-63) loops forever, warp 0 ends: the fault names warp 1 and its CTA.
+printf "$H.visible .entry k()\n{\n\t.reg .b32 %%r<3>;\n\t.reg .pred %%p;\n\tmov.u32 %%r1, %%tid.x;\n\tsetp.lt.u32 %%p, %%r1, 32;\n\t@%%p bra END;\nL:\n\tbra L;\nEND:\n\tret;\n}\n" > "$tmp/spin1.ptx"
+printf '{"grid": [2], "block": [64]}\n' > "$tmp/spin1.json"
+expect_exit 3 "one warp looping forever" "$PTXRUN" --no-color "$tmp/spin1.ptx" --lanes "$tmp/spin1.json" --max-steps 1000
+expect_stderr_line "one warp looping forever" "$tmp/spin1.ptx:12:2: error: warp 1 stopped after 1000 warp-steps of its own (--max-steps counts each warp's); lanes still running: 0xffffffff"
+expect_stderr_line "one warp looping forever: its CTA" "$tmp/spin1.ptx:12:2: note: in warp 1 (threads 32-63) of CTA (0, 0, 0)"
+# The progress line: never off a terminal (so not here) unless PTXRUN_PROGRESS=1 forces it, which
+# shows it from the start: "\rptxrun: DONE/TOTAL CTAs, RATE warp-steps/s" and an erase (ESC [K),
+# the line erased at the end ("\r" ESC [K).
+expect_exit 0 "no progress line off a terminal" "$PTXRUN" -j 1 "$tmp/steps.ptx" --lanes "$tmp/steps.json"
+if [ ! -s "$tmp/err" ]; then ok; else fail "a progress line off a terminal"; od -c "$tmp/err" | head -5; fi
+expect_exit 0 "progress line forced" env PTXRUN_PROGRESS=1 "$PTXRUN" -j 1 "$tmp/steps.ptx" --lanes "$tmp/steps.json"
+esc=$(printf '\033')
+if tr '\r' '\n' < "$tmp/err" | grep -q "^ptxrun: [1-8]/8 CTAs, [0-9]*\.[0-9][kMG]\{0,1\} warp-steps/s$esc\[K\$" &&
+   [ "$(tail -c 4 "$tmp/err" | od -An -c | tr -d ' ')" = '\r033[K' ]; then ok
+else fail "progress line format"; od -c "$tmp/err" | head -8; fi
+# On a terminal (script(1) gives one): nothing for a run shorter than a second; a line once an
+# endless loop (stopped by timeout after 2.5 s) has run for a second.
+if command -v script >/dev/null 2>&1 && command -v timeout >/dev/null 2>&1; then
+    script -qc "env -u PTXRUN_PROGRESS \"$PTXRUN\" -j 1 \"$tmp/steps.ptx\" --lanes \"$tmp/steps.json\" > /dev/null" /dev/null > "$tmp/tty.out" 2>&1
+    if ! grep -q "ptxrun: " "$tmp/tty.out"; then ok; else fail "a progress line for a short run on a terminal"; od -c "$tmp/tty.out" | head -5; fi
+    script -qc "env -u PTXRUN_PROGRESS timeout 2.5 \"$PTXRUN\" --max-steps 100000000000 \"$tmp/loop.ptx\" > /dev/null" /dev/null > "$tmp/tty.out" 2>&1
+    if tr '\r' '\n' < "$tmp/tty.out" | grep -q "^ptxrun: 0/1 CTAs, [0-9]*\.[0-9][kMG]\{0,1\} warp-steps/s"; then ok
+    else fail "no progress line for a long run on a terminal"; od -c "$tmp/tty.out" | head -5; fi
+fi
+expect_exit 0 "progress line forced off" env PTXRUN_PROGRESS=0 "$PTXRUN" -j 1 "$tmp/steps.ptx" --lanes "$tmp/steps.json"
+if [ ! -s "$tmp/err" ]; then ok; else fail "a progress line with PTXRUN_PROGRESS=0"; fi
+expect_exit 0 "ptxrun test: progress line forced" env PTXRUN_PROGRESS=1 "$PTXRUN" test -j 1 tests/misc
+if tr '\r' '\n' < "$tmp/err" | grep -q "^ptxrun test: [0-9]*/$(ls tests/misc/*.ptx | wc -l) cases$esc\[K\$"; then ok
+else fail "ptxrun test progress line"; od -c "$tmp/err" | head -8; fi
+expect_exit 0 "ptxrun test: no progress line off a terminal" "$PTXRUN" test -j 1 tests/misc
+if [ ! -s "$tmp/err" ]; then ok; else fail "ptxrun test: a progress line off a terminal"; fi
+
+# -- ptxrun test --shard K/N and Bazel's sharding (issue 15, point 8): the shards are disjoint,
+#    together they are the whole folder, and each one's TAP plan counts its own cases.
+SH=tests/forms
+"$PTXRUN" test --tap $SH > "$tmp/all.tap" 2>/dev/null
+grep -o '^\(not \)\{0,1\}ok [0-9]* - [^ ]*' "$tmp/all.tap" | sed 's/.* - //' | sort > "$tmp/all.cases"
+: > "$tmp/union.cases"
+for k in 1 2 3; do
+    expect_exit 0 "--shard $k/3" "$PTXRUN" test --tap --shard $k/3 $SH
+    grep -o '^\(not \)\{0,1\}ok [0-9]* - [^ ]*' "$tmp/out" | sed 's/.* - //' > "$tmp/shard$k.cases"
+    n=$(wc -l < "$tmp/shard$k.cases")
+    if [ "$n" -gt 0 ] && grep -qx "1\.\.$n" "$tmp/out"; then ok; else fail "--shard $k/3: plan line for $n cases"; head -3 "$tmp/out"; fi
+    cat "$tmp/shard$k.cases" >> "$tmp/union.cases"
+done
+if sort "$tmp/union.cases" | cmp -s - "$tmp/all.cases" && [ "$(sort -u "$tmp/union.cases" | wc -l)" -eq "$(wc -l < "$tmp/union.cases")" ]; then ok
+else fail "--shard 1/3, 2/3, 3/3: not disjoint or not the whole"; fi
+# Shard K of N has the cases numbered K - 1 mod N in byte order of their paths (counted by sort here).
+LC_ALL=C sort "$tmp/all.cases" | awk 'NR % 3 == 2' > "$tmp/want2.cases"
+if LC_ALL=C sort "$tmp/shard2.cases" | cmp -s - "$tmp/want2.cases"; then ok; else fail "--shard 2/3 is not every third case from the second"; fi
+expect_exit 0 "Bazel shard index 1 of 3" env TEST_TOTAL_SHARDS=3 TEST_SHARD_INDEX=1 TEST_SHARD_STATUS_FILE="$tmp/shard.status" "$PTXRUN" test --tap $SH
+if [ -e "$tmp/shard.status" ]; then ok; else fail "TEST_SHARD_STATUS_FILE not touched"; fi
+grep -o '^\(not \)\{0,1\}ok [0-9]* - [^ ]*' "$tmp/out" | sed 's/.* - //' | cmp -s - "$tmp/shard2.cases" && ok || fail "TEST_SHARD_INDEX=1 is not --shard 2/3"
+expect_exit 0 "--shard wins over the environment" env TEST_TOTAL_SHARDS=3 TEST_SHARD_INDEX=1 "$PTXRUN" test --tap --shard 1/3 $SH
+grep -o '^\(not \)\{0,1\}ok [0-9]* - [^ ]*' "$tmp/out" | sed 's/.* - //' | cmp -s - "$tmp/shard1.cases" && ok || fail "--shard 1/3 under TEST_SHARD_INDEX=1"
+expect_exit 0 "a shard's JUnit" "$PTXRUN" test --shard 3/3 --junit "$tmp/shard.xml" $SH
+if [ "$(grep -c '<testcase ' "$tmp/shard.xml")" -eq "$(wc -l < "$tmp/shard3.cases")" ] &&
+   grep -q "<testsuites tests=\"$(wc -l < "$tmp/shard3.cases")\"" "$tmp/shard.xml"; then ok; else fail "a shard's JUnit counts"; fi
+if command -v xmllint >/dev/null 2>&1; then
+    expect_exit 0 "a shard's JUnit XML is valid" xmllint --noout --schema tests/junit.xsd "$tmp/shard.xml"
+fi
+expect_exit 0 "more shards than cases: an empty shard" "$PTXRUN" test --tap --shard 2/2 samples/scan.ptx
+if grep -qx '1\.\.0' "$tmp/out"; then ok; else fail "an empty shard's plan"; cat "$tmp/out"; fi
+for bad in 0/3 4/3 3 1/0 x/2 1/2x -1/2 /2; do
+    expect_exit 2 "--shard $bad" "$PTXRUN" test --shard "$bad" $SH
+done
+expect_stderr_line "--shard /2" "ptxrun test: error: --shard needs K/N, two numbers with 1 <= K <= N <= 1048576 (shard K of N), not '/2'"
+expect_exit 2 "TEST_SHARD_INDEX out of range" env TEST_TOTAL_SHARDS=3 TEST_SHARD_INDEX=3 "$PTXRUN" test $SH
+expect_stderr_line "TEST_SHARD_INDEX out of range" "ptxrun test: error: TEST_SHARD_INDEX needs a number from 0 to 2 (TEST_TOTAL_SHARDS is 3), not '3'"
+expect_exit 2 "TEST_TOTAL_SHARDS not a number" env TEST_TOTAL_SHARDS=three TEST_SHARD_INDEX=0 "$PTXRUN" test $SH
+expect_exit 2 "TEST_SHARD_INDEX unset" env TEST_TOTAL_SHARDS=2 "$PTXRUN" test $SH
+expect_exit 2 "TEST_SHARD_STATUS_FILE cannot be made" env TEST_SHARD_STATUS_FILE="$tmp/no/such/dir/status" "$PTXRUN" test $SH
 
 # setp with a sink for its first predicate writes only the second (it used to write a slot
 # read from the sink: a crash). Lane l: x = l; _|q of x == 3 is q = (x != 3); with .and, q =
