@@ -50,6 +50,15 @@ typedef struct Tolerance {
 } Tolerance;
 int expect_compare(FILE *out, const Block *b, const char *path, const Tolerance *tol, char *err, size_t errlen);
 
+/* srcline.c: CUDA source lines (.file/.loc) in the notes after run-time diagnostics; the
+ * --trace-ops and --trace-lines filters. */
+typedef struct SourceMap SourceMap;
+SourceMap *srcline_open(const Module *m, const char *ptx_path);
+void srcline_note(SourceMap *s, FILE *out, Span at, bool color);   /* s NULL: nothing */
+void srcline_free(SourceMap *s);
+bool srcline_trace_ops(TraceFilter *f, const char *list, char *err, size_t errlen);
+bool srcline_trace_lines(TraceFilter *f, const Module *m, const char *list, char *err, size_t errlen);
+
 /* driver.c */
 
 typedef enum { MODE_RUN, MODE_CHECK, MODE_DUMP_IR } Mode;
@@ -62,6 +71,8 @@ typedef struct RunOptions {
     const char *regs;          /* --regs A,B */
     const char *warps, *threads;   /* --warps 0,2-3, --threads 0-7: the table's rows */
     const char *entry;         /* --entry NAME */
+    const char *trace_lines;   /* --trace-lines 120-130,kernel.cu:40 (resolved against the module's .file) */
+    TraceFilter trace_filter;  /* --trace-ops (resolved when read); the driver adds the lines and --regs */
     bool json;
     bool color;
     bool no_warnings;

@@ -22,7 +22,10 @@ static const char usage[] =
     "  --warps 0,2-3      show only these warps' threads in the table\n"
     "  --threads 0-7,64   show only these threads in the table\n"
     "  --entry NAME       the kernel to run (needed when there are several)\n"
-    "  --trace[=json]     every warp-step on standard error: lanes, values, shuffle sources\n"
+    "  --trace[=json]     every warp-step on standard error: lanes, values, shuffle sources,\n"
+    "                     CUDA source lines (.loc); --regs picks the values shown\n"
+    "  --trace-ops A,B    trace only these instructions (shfl: shfl, shfl.sync; see --list-ops)\n"
+    "  --trace-lines L    trace only these PTX lines or CUDA lines: 120-130,kernel.cu:40-45\n"
     "  --max-steps N      stop a runaway program after N warp-steps (default 100000000)\n"
     "  --stack BYTES      each thread's stack for the frames of calls (default 1024, as a GPU's)\n"
     "  --strict           undefined branch conditions, shift amounts, membermasks: exit 3\n"
@@ -73,6 +76,13 @@ static int parse_args(int argc, char **argv, RunOptions *o)
             o->threads = v;
         else if ((v = util_option_value(a, "--entry", argc, argv, &i, &missing)))
             o->entry = v;
+        else if ((v = util_option_value(a, "--trace-lines", argc, argv, &i, &missing)))
+            o->trace_lines = v;
+        else if ((v = util_option_value(a, "--trace-ops", argc, argv, &i, &missing))) {
+            char err[256];
+            if (!srcline_trace_ops(&o->trace_filter, v, err, sizeof err))
+                return usage_error("%s", err);
+        }
         else if ((v = util_option_value(a, "--max-steps", argc, argv, &i, &missing))) {
             char *end;
             errno = 0;
@@ -136,6 +146,8 @@ static int parse_args(int argc, char **argv, RunOptions *o)
     }
     if (!o->path)
         return usage_error("%s", "no input file");
+    if (!o->exec.trace && (o->trace_lines || o->trace_filter.by_op))
+        o->exec.trace = stderr;                /* --trace-ops, --trace-lines alone: a text trace */
     o->exec.trace_color = o->color;
     return -1;
 }
