@@ -242,6 +242,8 @@ static void text_step(FILE *out, const Warp *w, const ExecOptions *o, uint32_t p
     Written written[6];
     unsigned n = shown_writes(w, x, o, written);
     uint32_t wrote = writing_lanes(w, x, mask);
+    if (!wrote)
+        n = 0;                                  /* no lane's guard held */
     for (unsigned i = 0; i < n; i++) {
         enum { FEW = 4 };                       /* more values than this: one per lane */
         ValueGroup g[FEW];
@@ -350,6 +352,8 @@ static void json_step(FILE *out, const Warp *w, const ExecOptions *o, uint32_t p
     Written written[6];
     unsigned n = shown_writes(w, x, o, written);
     uint32_t wrote = writing_lanes(w, x, mask);
+    if (!wrote)
+        n = 0;
     fputs(", \"writes\": {", out);
     for (unsigned i = 0; i < n; i++) {
         ValueGroup g[WARP_SIZE];

@@ -259,12 +259,13 @@ expect_stderr_line "--trace-ops unknown" "ptxrun: error: --trace-ops: 'nope' is 
 
 # -- --trace values: one value for every lane once, a few values with their lanes, else a list;
 # expected text from the instructions' meaning (tid.x = lane in one warp).
-printf '.version 7.0\n.target sm_80\n.address_size 64\n.visible .entry tr()\n{\n\t.reg .u32 %%r<6>;\n\t.reg .pred %%p<2>;\n\tmov.u32 %%r1, 7;\n\tmov.u32 %%r2, %%tid.x;\n\tshr.u32 %%r3, %%r2, 4;\n\tsetp.lt.u32 %%p1, %%r2, 8;\n\t@%%p1 mov.u32 %%r5, 3;\n\tshfl.sync.bfly.b32 %%r4, %%r2, 1, 31, -1;\n\tbar.sync 0;\n\tret;\n}\n' > "$tmp/tr.ptx"
+printf '.version 7.0\n.target sm_80\n.address_size 64\n.visible .entry tr()\n{\n\t.reg .u32 %%r<6>;\n\t.reg .pred %%p<2>;\n\tmov.u32 %%r1, 7;\n\tmov.u32 %%r2, %%tid.x;\n\tshr.u32 %%r3, %%r2, 4;\n\tsetp.lt.u32 %%p1, %%r2, 8;\n\t@%%p1 mov.u32 %%r5, 3;\n\tshfl.sync.bfly.b32 %%r4, %%r2, 1, 31, -1;\n\tbar.sync 0;\n\tsetp.gt.u32 %%p1, %%r2, 99;\n\t@%%p1 mov.u32 %%r5, 4;\n\tret;\n}\n' > "$tmp/tr.ptx"
 expect_exit 0 "trace values" "$PTXRUN" --no-color "$tmp/tr.ptx" --trace
 expect_stderr_line "trace: a uniform value once" "    %r1 = 7 (all)"
 expect_stderr_line "trace: two values" "    %r3 = 0 (lanes 0-15), 1 (lanes 16-31)"
 expect_stderr_line "trace: a predicate" "    %p1 = true (lanes 0-7), false (lanes 8-31)"
 expect_stderr_line "trace: some lanes ran" "    %r5 = 3 (lanes 0-7)"
+if [ "$(grep -c '^    %r5 =' "$tmp/err")" -eq 1 ]; then ok; else fail "trace: a write no lane's guard let through is shown"; fi
 expect_stderr_line "trace: one value per lane" "    %r2 = [$(seq -s ' ' 0 31)]"
 expect_stderr_line "trace: bfly 1 swaps pairs" "    %r4 = [$(seq 0 31 | awk '{ v = ($1 % 2) ? $1 - 1 : $1 + 1; s = (NR > 1) ? " " : ""; printf "%s%d", s, v }')]"
 expect_exit 0 "trace --regs" "$PTXRUN" --no-color "$tmp/tr.ptx" --trace --regs %r3,%p1
@@ -280,7 +281,8 @@ if python3 -c '
 import json, sys
 steps = [json.loads(line) for line in open(sys.argv[1])]
 w = {k: v for s in steps for k, v in s["writes"].items()}
-assert len(steps) == 8, len(steps)
+assert len(steps) == 10, len(steps)
+assert steps[8]["instruction"] == "@%p1 mov.u32 %r5, 4;" and steps[8]["writes"] == {}, steps[8]
 assert w["%r1"] == [{"value": 7, "lanes": "0xffffffff"}], w["%r1"]
 assert w["%r3"] == [{"value": 0, "lanes": "0x0000ffff"}, {"value": 1, "lanes": "0xffff0000"}], w["%r3"]
 assert w["%r5"] == [{"value": 3, "lanes": "0x000000ff"}], w["%r5"]
