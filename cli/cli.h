@@ -95,6 +95,14 @@ void progress_start(Progress *p, FILE *out, ProgressMode mode);
 void progress_show(Progress *p, const char *fmt, ...);   /* "\rptxrun" fmt..., when it is time */
 double progress_seconds(const Progress *p);   /* since progress_start */
 void progress_erase(Progress *p);             /* the line, if one is shown */
+/* srcline.c: CUDA source lines (.file/.loc) in the notes after run-time diagnostics; the
+ * --trace-ops and --trace-lines filters. */
+typedef struct SourceMap SourceMap;
+SourceMap *srcline_open(const Module *m, const char *ptx_path);
+void srcline_note(SourceMap *s, FILE *out, Span at, bool color);   /* s NULL: nothing */
+void srcline_free(SourceMap *s);
+bool srcline_trace_ops(TraceFilter *f, const char *list, char *err, size_t errlen);
+bool srcline_trace_lines(TraceFilter *f, const Module *m, const char *list, char *err, size_t errlen);
 
 /* driver.c */
 
@@ -113,6 +121,8 @@ typedef struct RunOptions {
     const char *entry;         /* --entry NAME */
     Launch launch;             /* --block, --grid, --param, --buffer ... */
     const char *save_buffers;  /* --save-buffers DIR */
+    const char *trace_lines;   /* --trace-lines 120-130,kernel.cu:40 (resolved against the module's .file) */
+    TraceFilter trace_filter;  /* --trace-ops (resolved when read); the driver adds the lines and --regs */
     bool json;
     bool color;
     bool no_warnings;

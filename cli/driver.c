@@ -51,13 +51,15 @@ static int by_position(const void *a, const void *b)
     return x->sequence < y->sequence ? -1 : 1;
 }
 
-static void flush_held(HeldList *list, Diag *diag)
+/* lines: the CUDA source notes of a run's messages (NULL: none) */
+static void flush_held(HeldList *list, Diag *diag, SourceMap *lines)
 {
     if (list->count)
         qsort(list->items, list->count, sizeof *list->items, by_position);
     for (uint32_t i = 0; i < list->count; i++) {
         Held *h = &list->items[i];
         diag_print(diag->stream, diag->src, h->level, h->at, h->message, diag->color);
+        srcline_note(lines, diag->stream, h->at, diag->color);
         free(h->message);
     }
     free(list->items);
@@ -198,17 +200,31 @@ static int execute(const RunOptions *o, Module *m, Diag *diag, HeldList *held, F
             fprintf(err_out, "ptxrun: error: nothing to run: the file has no .entry and no bare instructions\n");
         return EXIT_BAD_INPUT;
     }
+    SourceMap *lines = srcline_open(m, o->path);
     Block *b = block_load(m, fn, diag, o->exec.stack_bytes);
     if (!b) {
-        flush_held(held, diag);
+        flush_held(held, diag, lines);
+        srcline_free(lines);
         return EXIT_BAD_INPUT;
     }
     char err[512];
+    TraceFilter filter = o->trace_filter;
+    filter.regs = o->regs;
+    filter.ranges = NULL;
+    filter.range_count = 0;
+    if (o->trace_lines && !srcline_trace_lines(&filter, m, o->trace_lines, err, sizeof err)) {
+        fprintf(err_out, "ptxrun: error: %s\n", err);
+        block_free(b);
+        srcline_free(lines);
+        return EXIT_BAD_INPUT;
+    }
     bool shown[MAX_BLOCK_THREADS];
     if (((o->lanes || launch_given(&o->launch)) && lanes_load(b, o->lanes, &o->launch, err, sizeof err) != 0) || !lanes_params_given(b, err, sizeof err) ||
         !dump_select(b, o->warps, o->threads, shown, err, sizeof err) || !dump_check_regs(b, o->regs, err, sizeof err)) {
         fprintf(err_out, "ptxrun: error: %s\n", err);
         block_free(b);
+        free(filter.ranges);
+        srcline_free(lines);
         return EXIT_BAD_INPUT;
     }
     TableView view = { o->regs, shown, NULL, o->hex, false, false, { 0, 0, 0 } };
@@ -239,9 +255,12 @@ static int execute(const RunOptions *o, Module *m, Diag *diag, HeldList *held, F
         exec.progress = show_progress;
         exec.progress_context = &progress;
     }
+    exec.trace_filter = &filter;
     int rc = grid_run(b, &exec, why, sizeof why) == EXEC_OK ? EXIT_OK : EXIT_FAULT;
     progress_erase(&progress);
-    flush_held(held, diag);
+    flush_held(held, diag, lines);
+    srcline_free(lines);
+    free(filter.ranges);
     if (why[0] && o->exec.jobs_given)
         fprintf(err_out, "ptxrun: note: -j %u: the grid's CTAs ran one after another: %s\n", o->exec.jobs, why);
     view.stopped = rc == EXIT_FAULT;
@@ -325,7 +344,7 @@ int driver_run(const RunOptions *o, FILE *out, FILE *err_out)
     for (uint32_t i = 0; o->mode == MODE_CHECK && !diag.errors && i < m->functions.len; i++)
         if (m->functions.data[i]->is_entry && m->functions.data[i]->has_body)
             lower_check(m, m->functions.data[i], &diag);
-    flush_held(&held, &diag);
+    flush_held(&held, &diag, NULL);
 
     int rc = EXIT_OK;
     if (diag.errors) {

@@ -37,7 +37,10 @@ static const char usage[] =
     "  --buffer NAME=TYPE:COUNT   a buffer of COUNT zeros (TYPE u8..u64, s8..s64, b8..b64, f16,\n"
     "                     bf16, f32, f64); NAME=@FILE.npy or NAME=TYPE@FILE.bin: its data from a file\n"
     "  --save-buffers DIR write each final buffer as DIR/NAME.npy\n"
-    "  --trace[=json]     every warp-step on standard error: lanes, values, shuffle sources\n"
+    "  --trace[=json]     every warp-step on standard error: lanes, values, shuffle sources,\n"
+    "                     CUDA source lines (.loc); --regs picks the values shown\n"
+    "  --trace-ops A,B    trace only these instructions (shfl: shfl, shfl.sync; see --list-ops)\n"
+    "  --trace-lines L    trace only these PTX lines or CUDA lines: 120-130,kernel.cu:40-45\n"
     "  --max-steps N      stop a runaway warp after N warp-steps of its own (default 100000000;\n"
     "                     each warp of each CTA counts its own, so a large grid is not cut short)\n"
     "  --stack BYTES      each thread's stack for the frames of calls (default 1024, as a GPU's)\n"
@@ -109,6 +112,13 @@ static int parse_args(int argc, char **argv, RunOptions *o, const char **params,
             o->launch.buffers[o->launch.buffer_count++] = v;
         else if ((v = util_option_value(a, "--save-buffers", argc, argv, &i, &missing)))
             o->save_buffers = v;
+        else if ((v = util_option_value(a, "--trace-lines", argc, argv, &i, &missing)))
+            o->trace_lines = v;
+        else if ((v = util_option_value(a, "--trace-ops", argc, argv, &i, &missing))) {
+            char err[256];
+            if (!srcline_trace_ops(&o->trace_filter, v, err, sizeof err))
+                return usage_error("%s", err);
+        }
         else if ((v = util_option_value(a, "--max-steps", argc, argv, &i, &missing))) {
             char *end;
             errno = 0;
@@ -180,6 +190,8 @@ static int parse_args(int argc, char **argv, RunOptions *o, const char **params,
         return usage_error("%s", "--all-ctas is for --json (the table shows one CTA: choose it with --cta)");
     if (o->hex && o->json)
         return usage_error("%s", "--hex is for the table (--json writes each value in its type)");
+    if (!o->exec.trace && (o->trace_lines || o->trace_filter.by_op))
+        o->exec.trace = stderr;                /* --trace-ops, --trace-lines alone: a text trace */
     o->exec.trace_color = o->color;
     o->progress = progress_mode(stderr);
     return -1;

@@ -133,6 +133,8 @@ typedef struct XInstr {
     uint32_t target;           /* bra: instruction index; brx.idx: its list in Program.branch_targets */
     uint32_t target_count;     /* brx.idx: the list's length */
     uint32_t line;             /* source line, for traces and reports */
+    uint32_t src_line;         /* the CUDA source line (.loc), 0: none */
+    uint32_t src_file;         /* ... in m->files.data[src_file - 1] (0: no such .file) */
     uint8_t src_type;          /* cvt: the source type; dp4a, video: a's type */
     uint8_t src_type2;         /* video: b's type */
     uint16_t select[3];        /* video: the selectors of d, a and b (Operand.select; 0: none) */
@@ -286,6 +288,21 @@ typedef struct Warning {
 } Warning;
 
 struct Block;
+/* What --trace shows (cli/srcline.c builds it): the steps of the instructions chosen by
+ * opcode (--trace-ops) and by line (--trace-lines), and the values of the registers chosen by
+ * --regs. Nothing chosen in a kind: every one. */
+typedef struct TraceRange {
+    uint32_t file;             /* 0: PTX lines; else a CUDA source file, as XInstr.src_file */
+    uint32_t first, last;
+} TraceRange;
+
+typedef struct TraceFilter {
+    uint64_t ops[(OP_COUNT + 63) / 64];   /* bit op: traced */
+    bool by_op;
+    TraceRange *ranges;
+    uint32_t range_count;
+    const char *regs;          /* "A,B": only these registers' and predicates' values; NULL: all */
+} TraceFilter;
 
 typedef struct ExecOptions {
     uint64_t max_steps;        /* --max-steps: the warp-steps each warp of each CTA may run */
@@ -294,6 +311,7 @@ typedef struct ExecOptions {
     FILE *trace;               /* NULL: no trace */
     bool trace_json;           /* one JSON object per step instead of text */
     bool trace_color;
+    const TraceFilter *trace_filter;   /* NULL: every step, every value */
     uint32_t jobs;             /* -j: CTAs of a grid run on this many threads (0, 1: one) */
     bool jobs_given;           /* -j was given: say why a grid runs on one thread */
     /* The CTA (its number, x fastest) whose final registers the block shows after the run, when

@@ -256,6 +256,11 @@ static void load_instr(Loader *ld, const Instr *in, XInstr *x)
     uint32_t line, column;
     source_position(prog->m->src, in->at.offset, &line, &column);
     x->line = line;
+    for (uint32_t i = 0; in->loc_line && i < prog->m->files.len; i++)
+        if (prog->m->files.data[i].number == in->loc_file) {
+            x->src_file = i + 1;
+            x->src_line = in->loc_line;
+        }
     for (unsigned i = 0; i < in->mod_count; i++) {
         Mod mod = in->mods[i];
         if (mod_is_hint[mod])

@@ -1,9 +1,12 @@
-/* trace.c: --trace. After each warp-step: the step, pc, source line, the lanes as 32 marks
- * (# ran, w waiting, x exited, . elsewhere, - not launched), the instruction, the values it
- * wrote, for a shuffle which lane each lane read (lane <- source; * out of range, so its own
- * value; ? undefined), lanes that began or ended waiting at a synchronising instruction, and
- * where lanes parted (divergence) or met (reconvergence). --trace=json writes the same as one
- * JSON object per line. Requires: warp.c's StepTrace of the step. */
+/* trace.c: --trace. After each warp-step: the step, pc, PTX line and CUDA source line (.loc),
+ * the lanes as 32 marks (# ran, w waiting, x exited, . elsewhere, - not launched), the
+ * instruction, the values it wrote (a value every lane that ran wrote alike once, "7 (all)";
+ * a few values with their lanes; else one per lane), for a shuffle which lane each lane read
+ * (lane <- source; * out of range, so its own value; ? undefined), lanes that began or ended
+ * waiting at a synchronising instruction, and where lanes parted (divergence) or met
+ * (reconvergence). A TraceFilter picks the steps (by opcode, by line) and the registers
+ * (--regs). --trace=json writes the same as one JSON object per line.
+ * Requires: warp.c's StepTrace of the step. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -64,6 +67,87 @@ static unsigned written_by(const Warp *w, const XInstr *x, Written out[6])
     return n;
 }
 
+static void value_text(char *buf, size_t size, const Warp *w, const Written *v, int lane, bool json);
+
+/* "A,B" names name (or list is NULL) */
+static bool in_list(const char *list, const char *name)
+{
+    if (!list)
+        return true;
+    size_t n = strlen(name);
+    for (const char *p = list; *p;) {
+        const char *end = strchr(p, ',');
+        size_t len = end ? (size_t)(end - p) : strlen(p);
+        if (len == n && !memcmp(p, name, n))
+            return true;
+        p += len + (end != NULL);
+    }
+    return false;
+}
+
+/* written_by, less the registers --regs leaves out */
+static unsigned shown_writes(const Warp *w, const XInstr *x, const ExecOptions *o, Written out[6])
+{
+    unsigned n = written_by(w, x, out), kept = 0;
+    const char *regs = o->trace_filter ? o->trace_filter->regs : NULL;
+    for (unsigned i = 0; i < n; i++)
+        if (in_list(regs, out[i].name))
+            out[kept++] = out[i];
+    return kept;
+}
+
+/* The lanes of the step that wrote: those whose guard held (or was undefined). After the step
+ * the guard is read again, unless the instruction wrote it: then every lane of the step. */
+static uint32_t writing_lanes(const Warp *w, const XInstr *x, uint32_t mask)
+{
+    if (!x->guard || x->dst_pred == x->guard_pred || (x->dst_kind == DST_PRED && x->dst == x->guard_pred))
+        return mask;
+    uint32_t p = w->pred[x->guard_pred], defined = w->pred_defined[x->guard_pred];
+    return mask & ((x->guard == 1 ? p : ~p) | ~defined);
+}
+
+/* The lanes that ran, grouped by the value (as text) they wrote: at most max groups (false: more). */
+typedef struct ValueGroup {
+    char text[64];
+    uint32_t lanes;
+} ValueGroup;
+
+static unsigned value_groups(const Warp *w, const Written *v, uint32_t mask, bool json, ValueGroup *g, unsigned max)
+{
+    unsigned n = 0;
+    for (int l = 0; l < WARP_SIZE; l++) {
+        if (!(mask >> l & 1))
+            continue;
+        char text[64];
+        value_text(text, sizeof text, w, v, l, json);
+        unsigned k = 0;
+        while (k < n && strcmp(g[k].text, text))
+            k++;
+        if (k == n) {
+            if (n == max)
+                return max + 1;
+            memcpy(g[n].text, text, sizeof text);
+            g[n++].lanes = 0;
+        }
+        g[k].lanes |= 1u << l;
+    }
+    return n;
+}
+
+/* The CUDA source file's name (its last part), without the quotes of the .file string. */
+static void source_name(char *buf, size_t size, const Warp *w, const XInstr *x)
+{
+    const char *path = w->prog->m->files.data[x->src_file - 1].path;
+    const char *q = path[0] == '"' ? path + 1 : path;
+    for (const char *p = q; *p; p++)
+        if (*p == '/' && p[1] && p[1] != '"')
+            q = p + 1;
+    size_t len = strlen(q);
+    if (len && q[len - 1] == '"')
+        len--;
+    snprintf(buf, size, "%.*s", (int)len, q);
+}
+
 static void value_text(char *buf, size_t size, const Warp *w, const Written *v, int lane, bool json)
 {
     if (v->type == TYPE_B128) {
@@ -116,8 +200,9 @@ static uint32_t line_at(const Warp *w, uint32_t pc)
     return pc < w->prog->code_len ? w->prog->code[pc].line : 0;
 }
 
-static void text_step(FILE *out, const Warp *w, bool color, uint32_t pc, uint32_t mask)
+static void text_step(FILE *out, const Warp *w, const ExecOptions *o, uint32_t pc, uint32_t mask)
 {
+    bool color = o->trace_color;
     const XInstr *x = &w->prog->code[pc];
     const StepTrace *t = w->trace;
     char marks[WARP_SIZE * 12 + 16] = "";
@@ -144,21 +229,43 @@ static void text_step(FILE *out, const Warp *w, bool color, uint32_t pc, uint32_
     char warp[32] = "";
     if (w->block->warp_count > 1)
         snprintf(warp, sizeof warp, "warp %-3u ", w->index);
-    fprintf(out, "step %-6llu %spc %-4u line %-4u %s  %s\n", (unsigned long long)w->block->steps, warp, pc, x->line,
-            marks, text);
+    char where[160] = "";
+    if (x->src_file) {
+        char name[128];
+        source_name(name, sizeof name, w, x);
+        snprintf(where, sizeof where, "%s:%u  ", name, x->src_line);
+    }
+    fprintf(out, "step %-6llu %spc %-4u line %-4u %s%s  %s\n", (unsigned long long)w->block->steps, warp, pc, x->line,
+            where, marks, text);
     free(text);
 
     Written written[6];
-    unsigned n = written_by(w, x, written);
+    unsigned n = shown_writes(w, x, o, written);
+    uint32_t wrote = writing_lanes(w, x, mask);
+    if (!wrote)
+        n = 0;                                  /* no lane's guard held */
     for (unsigned i = 0; i < n; i++) {
+        enum { FEW = 4 };                       /* more values than this: one per lane */
+        ValueGroup g[FEW];
+        unsigned groups = value_groups(w, &written[i], wrote, false, g, FEW);
+        char lanes[200];
         fprintf(out, "    %s =", written[i].name);
-        for (int l = 0; l < WARP_SIZE; l++) {
-            char v[64];
-            if (mask >> l & 1)
-                value_text(v, sizeof v, w, &written[i], l, false);
-            else
-                snprintf(v, sizeof v, "-");
-            fprintf(out, " %s", v);
+        if (groups == 1 && wrote == 0xffffffffu)
+            fprintf(out, " %s (all)", g[0].text);
+        else if (groups <= FEW) {
+            for (unsigned k = 0; k < groups; k++) {
+                report_lane_ranges(lanes, sizeof lanes, g[k].lanes, ",");
+                fprintf(out, "%s %s (lane%s %s)", k ? "," : "", g[k].text, __builtin_popcount(g[k].lanes) == 1 ? "" : "s",
+                        lanes);
+            }
+        } else {
+            for (int l = 0; l < WARP_SIZE; l++) {
+                char v[64] = "-";
+                if (wrote >> l & 1)
+                    value_text(v, sizeof v, w, &written[i], l, false);
+                fprintf(out, "%s%s", l ? " " : " [", v);
+            }
+            fputc(']', out);
         }
         fputc('\n', out);
     }
@@ -223,7 +330,7 @@ static void json_string(FILE *out, const char *s)
     fputc('"', out);
 }
 
-static void json_step(FILE *out, const Warp *w, uint32_t pc, uint32_t mask)
+static void json_step(FILE *out, const Warp *w, const ExecOptions *o, uint32_t pc, uint32_t mask)
 {
     const XInstr *x = &w->prog->code[pc];
     const StepTrace *t = w->trace;
@@ -231,24 +338,31 @@ static void json_step(FILE *out, const Warp *w, uint32_t pc, uint32_t mask)
     fprintf(out, "{\"step\": %llu, ", (unsigned long long)w->block->steps);
     if (w->block->warp_count > 1)
         fprintf(out, "\"warp\": %u, ", w->index);
-    fprintf(out, "\"pc\": %u, \"line\": %u, \"mask\": \"0x%08x\", \"instruction\": ", pc, x->line, mask);
+    fprintf(out, "\"pc\": %u, \"line\": %u, ", pc, x->line);
+    if (x->src_file) {
+        char name[128];
+        source_name(name, sizeof name, w, x);
+        fputs("\"source\": ", out);
+        json_string(out, name);
+        fprintf(out, ", \"source_line\": %u, ", x->src_line);
+    }
+    fprintf(out, "\"mask\": \"0x%08x\", \"instruction\": ", mask);
     json_string(out, text);
     free(text);
     Written written[6];
-    unsigned n = written_by(w, x, written);
+    unsigned n = shown_writes(w, x, o, written);
+    uint32_t wrote = writing_lanes(w, x, mask);
+    if (!wrote)
+        n = 0;
     fputs(", \"writes\": {", out);
     for (unsigned i = 0; i < n; i++) {
+        ValueGroup g[WARP_SIZE];
+        unsigned groups = value_groups(w, &written[i], wrote, true, g, WARP_SIZE);
         fprintf(out, "%s", i ? ", " : "");
         json_string(out, written[i].name);
         fputs(": [", out);
-        for (int l = 0; l < WARP_SIZE; l++) {
-            char v[64];
-            if (mask >> l & 1)
-                value_text(v, sizeof v, w, &written[i], l, true);
-            else
-                snprintf(v, sizeof v, "null");
-            fprintf(out, "%s%s", l ? ", " : "", v);
-        }
+        for (unsigned k = 0; k < groups; k++)
+            fprintf(out, "%s{\"value\": %s, \"lanes\": \"0x%08x\"}", k ? ", " : "", g[k].text, g[k].lanes);
         fputc(']', out);
     }
     fputc('}', out);
@@ -278,10 +392,31 @@ static void json_step(FILE *out, const Warp *w, uint32_t pc, uint32_t mask)
     fputs("}\n", out);
 }
 
+/* Does the filter pick the instruction: its opcode among --trace-ops, its PTX or CUDA line in
+ * a range of --trace-lines? */
+static bool picked(const TraceFilter *f, const XInstr *x)
+{
+    if (!f)
+        return true;
+    if (f->by_op && !(f->ops[x->op / 64] >> (x->op % 64) & 1))
+        return false;
+    if (!f->range_count)
+        return true;
+    for (uint32_t i = 0; i < f->range_count; i++) {
+        const TraceRange *r = &f->ranges[i];
+        uint32_t line = r->file ? (x->src_file == r->file ? x->src_line : 0) : x->line;
+        if (line && line >= r->first && line <= r->last)
+            return true;
+    }
+    return false;
+}
+
 void trace_step(FILE *out, const Warp *w, const ExecOptions *o, uint32_t pc, uint32_t mask)
 {
+    if (!picked(o->trace_filter, &w->prog->code[pc]))
+        return;
     if (o->trace_json)
-        json_step(out, w, pc, mask);
+        json_step(out, w, o, pc, mask);
     else
-        text_step(out, w, o->trace_color, pc, mask);
+        text_step(out, w, o, pc, mask);
 }

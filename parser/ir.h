@@ -192,6 +192,9 @@ typedef struct Instr {
     Span at;                   /* the mnemonic in the source */
     Span stmt_at;              /* the whole statement */
     const char *guard_name;    /* guard register before resolution */
+    uint32_t loc_line;         /* the last .loc before it in its function: CUDA source line (0: none) */
+    uint16_t loc_file;         /* ... its .file number */
+    uint16_t loc_col;          /* ... its column (0: none) */
 } Instr;
 
 typedef enum { SPACE_NONE, SPACE_REG, SPACE_SREG, SPACE_CONST, SPACE_GLOBAL, SPACE_LOCAL,

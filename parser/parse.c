@@ -134,6 +134,34 @@ void parse_file(Parser *p, Literal number, Span path, Span extra)
     add_top(p, TOP_FILE, p->m->files.len - 1);
 }
 
+/* .loc FILE LINE COLUMN: the CUDA source of the instructions that follow, until the next .loc
+ * or the end of the function. Code nvcc inlined (", inlined_at F L C") is placed at the call:
+ * the user's line rather than a line in a toolkit header. Numbers too big to keep (file or
+ * column past 65535, line past 2^32 - 1) leave the instructions without a place. */
+void parse_loc(Parser *p, Literal file, Literal line, Literal column)
+{
+    if (p->inlined) {
+        file = p->inlined_at[0];
+        line = p->inlined_at[1];
+        column = p->inlined_at[2];
+        p->inlined = false;
+    }
+    bool fits = file.bits <= UINT16_MAX && line.bits <= UINT32_MAX;
+    p->loc_file = fits ? (uint16_t)file.bits : 0;
+    p->loc_line = fits ? (uint32_t)line.bits : 0;
+    p->loc_col = fits && column.bits <= UINT16_MAX ? (uint16_t)column.bits : 0;
+}
+
+void parse_loc_inlined(Parser *p, Span word, Literal file, Literal line, Literal column)
+{
+    if (word.length == 10 && !memcmp(p->lx.src->text + word.offset, "inlined_at", 10)) {
+        p->inlined_at[0] = file;
+        p->inlined_at[1] = line;
+        p->inlined_at[2] = column;
+        p->inlined = true;
+    }
+}
+
 void parse_top_verbatim(Parser *p, Span at)
 {
     const char *text = copy_span(p, at);
@@ -195,6 +223,7 @@ void parse_function_end(Parser *p, bool has_body)
     if (p->fn)
         p->fn->has_body = has_body;
     p->fn = NULL;
+    p->loc_line = 0;                           /* a .loc holds within its function only */
 }
 
 void parse_perf(Parser *p, Span name, uint32_t count)
@@ -321,6 +350,9 @@ void parse_instr(Parser *p, Span mnemonic, int guard_kind, Span guard, uint32_t 
     in.mnemonic = intern_span(p, mnemonic);
     in.at = mnemonic;
     in.stmt_at = stmt;
+    in.loc_line = p->loc_line;
+    in.loc_file = p->loc_file;
+    in.loc_col = p->loc_col;
     in.guard_kind = (uint8_t)guard_kind;
     if (guard_kind) {
         in.guard_name = intern_span(p, guard);

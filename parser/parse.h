@@ -27,6 +27,10 @@ typedef struct Parser {
     uint32_t prev_end, token_end;  /* end offsets of the previous and current token */
     Span first_bare;           /* the first bare top-level statement (snippet mode) */
     bool has_bare;
+    uint32_t loc_line;         /* the last .loc in the function (0: none), for the next instructions */
+    uint16_t loc_file, loc_col;
+    Literal inlined_at[3];     /* the .loc being read has ", inlined_at FILE LINE COLUMN" */
+    bool inlined;
 } Parser;
 
 #define YYLLOC_DEFAULT(Cur, Rhs, N)                                                          \
@@ -48,6 +52,8 @@ void parse_version(Parser *p, Span at);
 void parse_target(Parser *p, Span at);
 void parse_file(Parser *p, Literal number, Span path, Span extra);
 void parse_top_verbatim(Parser *p, Span at);
+void parse_loc(Parser *p, Literal file, Literal line, Literal column);
+void parse_loc_inlined(Parser *p, Span word, Literal file, Literal line, Literal column);
 
 void parse_function_begin(Parser *p, Span name, bool is_entry, uint32_t returns);
 void parse_function_params(Parser *p, uint32_t count);

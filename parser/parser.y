@@ -97,13 +97,13 @@ file_extra
     ;
 
 loc_args
-    : T_INTEGER T_INTEGER T_INTEGER loc_tail
+    : T_INTEGER T_INTEGER T_INTEGER loc_tail { parse_loc(p, $1, $2, $3); }
     ;
 
 loc_tail
     : %empty
     | loc_tail ',' T_WORD T_WORD
-    | loc_tail ',' T_WORD T_INTEGER T_INTEGER T_INTEGER
+    | loc_tail ',' T_WORD T_INTEGER T_INTEGER T_INTEGER { parse_loc_inlined(p, @3, $4, $5, $6); }
     ;
 
 section_body

@@ -291,6 +291,29 @@ START_TEST(debug_directives_are_kept_or_skipped)
 }
 END_TEST
 
+/* .loc gives the instructions after it their CUDA place, up to the next .loc or the end of the
+ * function; inlined code takes its inlined_at place; a .file may come after the .locs (nvcc
+ * writes them last). Expected values: the numbers written in the text. */
+START_TEST(loc_places_instructions)
+{
+    Parsed *p = parse_module_ok(
+        ".entry k() {\n  .reg .u32 %r1;\n  mov.u32 %r1, 1;\n.loc 1 5 3\n  mov.u32 %r1, 2;\n  mov.u32 %r1, 3;\n"
+        ".loc 2 110 3, function_name $L__info_string0, inlined_at 1 7 9\n  bar.warp.sync -1;\n}\n"
+        ".entry j() {\n  ret;\n}\n.file 1 \"a.cu\"\n.file 2 \"b.h\"\n");
+    Function *k = p->m->functions.data[0], *j = p->m->functions.data[1];
+    ck_assert_uint_eq(instr(k, 0)->loc_line, 0);
+    ck_assert_uint_eq(instr(k, 1)->loc_file, 1);
+    ck_assert_uint_eq(instr(k, 1)->loc_line, 5);
+    ck_assert_uint_eq(instr(k, 1)->loc_col, 3);
+    ck_assert_uint_eq(instr(k, 2)->loc_line, 5);
+    ck_assert_uint_eq(instr(k, 3)->loc_file, 1);
+    ck_assert_uint_eq(instr(k, 3)->loc_line, 7);
+    ck_assert_uint_eq(instr(k, 3)->loc_col, 9);
+    ck_assert_uint_eq(instr(j, 0)->loc_line, 0);     /* a .loc holds within its function */
+    parsed_free(p);
+}
+END_TEST
+
 START_TEST(snippet_mode)
 {
     Parsed *p = parse_ok("// a warp scan\n"
@@ -357,6 +380,7 @@ int main(void)
     tcase_add_test(tc, operand_forms);
     tcase_add_test(tc, calls_blocks_and_prototypes);
     tcase_add_test(tc, debug_directives_are_kept_or_skipped);
+    tcase_add_test(tc, loc_places_instructions);
     tcase_add_test(tc, snippet_mode);
     tcase_add_test(tc, mnemonics_decode_to_canonical_order);
     suite_add_tcase(s, tc);

@@ -205,6 +205,104 @@ reads=$(grep -c '^    read: 0<-16 1<-17 .* 31<-15 \|^    read: 0<-8 \|^    read:
 if [ "$steps" -eq 10 ] && [ "$shuffles" -eq 5 ] && [ "$reads" -eq 5 ]; then ok; else fail "butterfly trace: $steps steps, $shuffles shuffles, $reads read lines"; head -20 "$tmp/trace"; fi
 if grep -q '^    read: 0<-16 1<-17 2<-18 .* 16<-0 .* 31<-15 ' "$tmp/trace"; then ok; else fail "butterfly first read line"; fi
 
+# -- CUDA source lines (nvcc -lineinfo: .file/.loc) in run-time diagnostics and --trace. The
+# expected line numbers come from the .cu itself (grep -n of the statement), not from ptxrun.
+LI=tests/ptx/nvcc/lineinfo.sm_80.lineinfo.ptx
+LCU=tests/ptx/nvcc/lineinfo.cu
+cu_line() { grep -nF -- "$1" "$LCU" | head -1 | cut -d: -f1; }
+printf '{"block": [32, 1, 1], "buffers": {"out": {"type": "f32", "count": 32}, "in": {"type": "f32", "count": 32}}, "params": ["@out", "@in", 1]}\n' > "$tmp/li_oob.json"
+expect_exit 3 "lineinfo: out-of-bounds store" "$PTXRUN" --no-color $LI --entry oob_store --lanes "$tmp/li_oob.json"
+n=$(cu_line 'out[i + offset] = v;')
+expect_stderr_line "lineinfo: the fault's CUDA line" "$LCU:$n:5: note: in the CUDA source"
+expect_stderr_line "lineinfo: the fault's CUDA text" "$(printf '%5u | %s' "$n" "    out[i + offset] = v;")"
+printf '{"block": [32, 1, 1], "buffers": {"out": {"type": "u32", "count": 32}}, "params": ["@out"]}\n' > "$tmp/li_out.json"
+expect_exit 0 "lineinfo: a warning" "$PTXRUN" --no-color $LI --entry undefined_branch --lanes "$tmp/li_out.json"
+n=$(cu_line 'if (flags[i] > 0)')
+expect_stderr_line "lineinfo: the warning's CUDA line" "$LCU:$n:5: note: in the CUDA source"
+expect_stderr_line "lineinfo: the warning's CUDA text" "$(printf '%5u | %s' "$n" "    if (flags[i] > 0)")"
+expect_exit 3 "lineinfo: a deadlock" "$PTXRUN" --no-color $LI --entry syncwarp_deadlock --lanes "$tmp/li_out.json"
+n=$(cu_line '__syncwarp(0xffffffff);')      # bar.warp.sync is inlined from a toolkit header: its inlined_at line
+expect_stderr_line "lineinfo: the deadlock's __syncwarp" "$LCU:$n:9: note: in the CUDA source"
+n=$(cu_line '__syncthreads();')
+expect_stderr_line "lineinfo: the deadlock note's __syncthreads" "$(printf '%5u | %s' "$n" "        __syncthreads();")"
+printf '{"block": [32, 1, 1], "buffers": {"in": {"type": "s32", "data": [0, 1, 2, -3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31]}}, "params": ["@in"]}\n' > "$tmp/li_in.json"
+expect_exit 3 "lineinfo: a failed assert" "$PTXRUN" --no-color $LI --entry failed_assert --lanes "$tmp/li_in.json"
+n=$(cu_line 'assert(in[i] >= 0);')
+expect_stderr_line "lineinfo: the assert's CUDA text" "$(printf '%5u | %s' "$n" "    assert(in[i] >= 0);")"
+# the .cu out of reach: the path as .file wrote it, no text
+cp $LI "$tmp/alone.ptx"
+expect_exit 3 "lineinfo: the .cu unreadable" "$PTXRUN" --no-color "$tmp/alone.ptx" --entry oob_store --lanes "$tmp/li_oob.json"
+expect_stderr_line "lineinfo: the .file path" "/tmp/ptxrun-nvcc-corpus/lineinfo.cu:$(cu_line 'out[i + offset] = v;'):5: note: in the CUDA source"
+if grep -q '^ *[0-9]* |     out\[i' "$tmp/err"; then fail "lineinfo: text of an unreadable file"; else ok; fi
+# a relative .file is found from the PTX file's folder; a .loc applies to the instructions after it
+mkdir -p "$tmp/li"
+printf 'int a;\nint b;\n    trap_here();\n' > "$tmp/li/k.cu"
+printf '.version 7.0\n.target sm_80\n.address_size 64\n.visible .entry k()\n{\n\t.reg .u32 %%r1;\n\t.loc 1 3 5\n\tmov.u32 %%r1, 1;\n\ttrap;\n}\n.file 1 "k.cu"\n' > "$tmp/li/k.ptx"
+expect_exit 3 "lineinfo: trap" "$PTXRUN" --no-color "$tmp/li/k.ptx"
+expect_stderr_line "lineinfo: a relative .file" "$tmp/li/k.cu:3:5: note: in the CUDA source"
+expect_stderr_line "lineinfo: its text" "    3 |     trap_here();"
+# --trace names the CUDA line; --trace-lines picks CUDA lines or PTX lines; --trace-ops opcodes
+expect_exit 3 "lineinfo: trace" "$PTXRUN" --no-color $LI --entry oob_store --lanes "$tmp/li_oob.json" --trace
+pl=$(grep -n 'st.global.f32' $LI | head -1 | cut -d: -f1)
+if grep -q "^step [0-9]* *pc [0-9]* *line $pl *lineinfo.cu:$(cu_line 'out[i + offset] = v;')  #* *st.global.f32" "$tmp/err"; then ok; else fail "lineinfo: trace header"; grep st.global "$tmp/err"; fi
+expect_exit 3 "--trace-lines FILE:LINE" "$PTXRUN" --no-color $LI --entry oob_store --lanes "$tmp/li_oob.json" --trace-lines lineinfo.cu:$(cu_line 'out[i + offset] = v;')
+# the instructions under '.loc 1 10 5' up to the next .loc (counted in the PTX with awk), one step each
+want=$(awk '/\.loc\t1 10 5/ { on = 1; next } /\.loc/ { on = 0 } on && /;$/ { n++ } END { print n }' $LI)
+got=$(grep -c '^step ' "$tmp/err")
+if [ "$got" -eq "$want" ] && [ "$want" -gt 1 ] && ! grep '^step ' "$tmp/err" | grep -qv "lineinfo.cu:10 "; then ok; else fail "--trace-lines lineinfo.cu:10: $got steps, expected $want"; fi
+expect_exit 2 "--trace-lines no such file" "$PTXRUN" $LI --entry oob_store --lanes "$tmp/li_oob.json" --trace-lines nope.cu:3
+expect_stderr_line "--trace-lines no such file" "ptxrun: error: --trace-lines: no .file of the PTX is 'nope.cu'; its files: \"/tmp/ptxrun-nvcc-corpus/lineinfo.cu\", \"/usr/local/cuda/bin/../targets/x86_64-linux/include/sm_30_intrinsics.hpp\""
+expect_exit 2 "--trace-lines bad range" "$PTXRUN" $LI --entry oob_store --lanes "$tmp/li_oob.json" --trace-lines 9-3
+expect_stderr_line "--trace-lines bad range" "ptxrun: error: --trace-lines: '9-3' is not LINE, FIRST-LAST or FILE:FIRST-LAST (lines from 1)"
+expect_exit 2 "--trace-ops unknown" "$PTXRUN" $LI --trace-ops shfl,nope
+expect_stderr_line "--trace-ops unknown" "ptxrun: error: --trace-ops: 'nope' is not an instruction (ptxrun --list-ops lists them)"
+
+# -- --trace values: one value for every lane once, a few values with their lanes, else a list;
+# expected text from the instructions' meaning (tid.x = lane in one warp).
+printf '.version 7.0\n.target sm_80\n.address_size 64\n.visible .entry tr()\n{\n\t.reg .u32 %%r<6>;\n\t.reg .pred %%p<2>;\n\tmov.u32 %%r1, 7;\n\tmov.u32 %%r2, %%tid.x;\n\tshr.u32 %%r3, %%r2, 4;\n\tsetp.lt.u32 %%p1, %%r2, 8;\n\t@%%p1 mov.u32 %%r5, 3;\n\tshfl.sync.bfly.b32 %%r4, %%r2, 1, 31, -1;\n\tbar.sync 0;\n\tsetp.gt.u32 %%p1, %%r2, 99;\n\t@%%p1 mov.u32 %%r5, 4;\n\tret;\n}\n' > "$tmp/tr.ptx"
+expect_exit 0 "trace values" "$PTXRUN" --no-color "$tmp/tr.ptx" --trace
+expect_stderr_line "trace: a uniform value once" "    %r1 = 7 (all)"
+expect_stderr_line "trace: two values" "    %r3 = 0 (lanes 0-15), 1 (lanes 16-31)"
+expect_stderr_line "trace: a predicate" "    %p1 = true (lanes 0-7), false (lanes 8-31)"
+expect_stderr_line "trace: some lanes ran" "    %r5 = 3 (lanes 0-7)"
+if [ "$(grep -c '^    %r5 =' "$tmp/err")" -eq 1 ]; then ok; else fail "trace: a write no lane's guard let through is shown"; fi
+expect_stderr_line "trace: one value per lane" "    %r2 = [$(seq -s ' ' 0 31)]"
+expect_stderr_line "trace: bfly 1 swaps pairs" "    %r4 = [$(seq 0 31 | awk '{ v = ($1 % 2) ? $1 - 1 : $1 + 1; s = (NR > 1) ? " " : ""; printf "%s%d", s, v }')]"
+expect_exit 0 "trace --regs" "$PTXRUN" --no-color "$tmp/tr.ptx" --trace --regs %r3,%p1
+if grep -q '^    %r[1245] =' "$tmp/err"; then fail "--regs in the trace: other registers shown"; else ok; fi
+expect_stderr_line "trace --regs keeps %r3" "    %r3 = 0 (lanes 0-15), 1 (lanes 16-31)"
+expect_exit 2 "trace --regs unknown" "$PTXRUN" --no-color "$tmp/tr.ptx" --trace --regs %r9
+expect_exit 0 "trace ops" "$PTXRUN" --no-color "$tmp/tr.ptx" --trace-ops shfl,bar
+if [ "$(grep '^step ' "$tmp/err" | sed 's/.*  //' | tr '\n' '|')" = "shfl.sync.bfly.b32 %r4, %r2, 1, 31, -1;|bar.sync 0;|" ]; then ok; else fail "--trace-ops shfl,bar"; cat "$tmp/err"; fi
+expect_exit 0 "trace PTX lines" "$PTXRUN" --no-color "$tmp/tr.ptx" --trace --trace-lines 9-10,13
+if [ "$(grep -o '^step [0-9]* *pc [0-9]* *line [0-9]*' "$tmp/err" | awk '{ print $NF }' | tr '\n' ' ')" = "9 10 13 " ]; then ok; else fail "--trace-lines 9-10,13"; cat "$tmp/err"; fi
+expect_exit 0 "trace json" "$PTXRUN" --no-color "$tmp/tr.ptx" --trace=json --regs %r1,%r3,%r5,%r2
+if python3 -c '
+import json, sys
+steps = [json.loads(line) for line in open(sys.argv[1])]
+w = {k: v for s in steps for k, v in s["writes"].items()}
+assert len(steps) == 10, len(steps)
+assert steps[8]["instruction"] == "@%p1 mov.u32 %r5, 4;" and steps[8]["writes"] == {}, steps[8]
+assert w["%r1"] == [{"value": 7, "lanes": "0xffffffff"}], w["%r1"]
+assert w["%r3"] == [{"value": 0, "lanes": "0x0000ffff"}, {"value": 1, "lanes": "0xffff0000"}], w["%r3"]
+assert w["%r5"] == [{"value": 3, "lanes": "0x000000ff"}], w["%r5"]
+assert w["%r2"] == [{"value": l, "lanes": "0x%08x" % (1 << l)} for l in range(32)], w["%r2"]
+assert "%p1" not in w and "%r4" not in w
+' "$tmp/err"; then ok; else fail "trace json"; head -5 "$tmp/err"; fi
+expect_exit 3 "trace json names the CUDA line" "$PTXRUN" $LI --entry oob_store --lanes "$tmp/li_oob.json" --trace=json --trace-ops st
+if python3 -c '
+import json, sys
+steps = [json.loads(line) for line in open(sys.argv[1]) if line.startswith("{")]
+assert steps and all(s["source"] == "lineinfo.cu" and s["source_line"] == int(sys.argv[2]) for s in steps), steps
+' "$tmp/err" "$(cu_line 'out[i + offset] = v;')"; then ok; else fail "trace json source"; head -3 "$tmp/err"; fi
+# the first line of a trace of an endless loop through head: back at once (the run stops at its
+# first failed write)
+printf 'L: add.u32 a, a, 1;\nbra L;\n' > "$tmp/endless.ptx"
+start=$(date +%s%N)
+timeout 5 sh -c "\"$PTXRUN\" \"$tmp/endless.ptx\" --trace 2>&1 >/dev/null | head -1 >/dev/null"
+rc=$?; ms=$(( ($(date +%s%N) - start) / 1000000 ))
+if [ "$rc" -eq 0 ] && [ "$ms" -lt 1000 ]; then ok; else fail "--trace | head -1 on an endless loop: exit $rc after $ms ms"; fi
+
 # -- ptxrun test: the samples and the kernel corpus; a broken case; TAP; JUnit
 expect_exit 0 "ptxrun test samples tests/kernels" "$PTXRUN" test samples tests/kernels
 if tail -n 1 "$tmp/out" | grep -qx "[2-9][0-9][0-9] passed, 0 failed"; then ok; else fail "test summary: $(tail -n 1 "$tmp/out")"; fi

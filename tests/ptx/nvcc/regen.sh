@@ -3,6 +3,7 @@
 #
 #   NAME.sm_75.ptx, NAME.sm_80.ptx, NAME.sm_90.ptx   nvcc -ptx -O3 for each source
 #   NAME.sm_75.debug.ptx                             nvcc -ptx -O0 -G for DEBUG_SOURCES
+#   NAME.sm_80.lineinfo.ptx                          nvcc -ptx -O3 -lineinfo for LINEINFO_SOURCES
 #
 # Every output is checked with ptxas for its own target; any failure aborts the
 # run and leaves the existing .ptx files untouched.
@@ -24,6 +25,8 @@ STAGE="${STAGE:-/tmp/ptxrun-nvcc-corpus}"
 ARCHS=(sm_75 sm_80 sm_90)
 # Sources also compiled at -O0 -G for sm_75 (keep these free of large headers).
 DEBUG_SOURCES=(printf divergent noinline_call)
+# Sources also compiled at -O3 -lineinfo for sm_80 (.file/.loc without debug sections).
+LINEINFO_SOURCES=(lineinfo)
 
 die() { echo "regen.sh: error: $*" >&2; exit 1; }
 
@@ -80,6 +83,11 @@ done
 for name in "${DEBUG_SOURCES[@]}"; do
     [ -f "$STAGE/$name.cu" ] || die "debug source missing: $name.cu"
     compile "$name" sm_75 "$name.sm_75.debug.ptx" -O0 -G
+done
+
+for name in "${LINEINFO_SOURCES[@]}"; do
+    [ -f "$STAGE/$name.cu" ] || die "lineinfo source missing: $name.cu"
+    compile "$name" sm_80 "$name.sm_80.lineinfo.ptx" -O3 -lineinfo
 done
 
 [ "$failures" -eq 0 ] || die "$failures compilation(s) failed; existing .ptx left untouched"

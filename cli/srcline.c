@@ -1,0 +1,234 @@
+/* srcline.c: the CUDA source lines of nvcc -lineinfo PTX (.file N "path", .loc N LINE COL) in
+ * run-time diagnostics, and --trace-lines / --trace-ops. After a message at an instruction
+ * that has a .loc, a note names the CUDA line and shows its text when the file can be read:
+ * the path as the .file wrote it (a relative one from the PTX file's folder, then from the
+ * working directory), else the file of that name next to the PTX file (nvcc writes the folder
+ * it compiled in, which a corpus or a copy no longer has). The executor only carries the
+ * numbers (XInstr.src_file, src_line); all reading happens here. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+struct SourceMap {
+    const Module *m;
+    const char *ptx_path;
+    Source *files;             /* m->files.len of them, read on first use */
+    char **paths;              /* the path each was read from; NULL: not read, or unreadable */
+    bool *tried;
+    const Instr *last;         /* the instruction of the last note: one note per run of messages */
+};
+
+SourceMap *srcline_open(const Module *m, const char *ptx_path)
+{
+    SourceMap *s = xcalloc(1, sizeof *s);
+    uint32_t n = m->files.len ? m->files.len : 1;
+    s->m = m;
+    s->ptx_path = ptx_path;
+    s->files = xcalloc(n, sizeof *s->files);
+    s->paths = xcalloc(n, sizeof *s->paths);
+    s->tried = xcalloc(n, sizeof *s->tried);
+    return s;
+}
+
+void srcline_free(SourceMap *s)
+{
+    if (!s)
+        return;
+    for (uint32_t i = 0; i < s->m->files.len; i++)
+        if (s->paths[i]) {
+            source_free(&s->files[i]);
+            free(s->paths[i]);
+        }
+    free(s->files);
+    free(s->paths);
+    free(s->tried);
+    free(s);
+}
+
+/* The .file string without its quotes, in buf. */
+static void unquoted(char *buf, size_t size, const char *path)
+{
+    const char *p = path[0] == '"' ? path + 1 : path;
+    size_t len = strlen(p);
+    if (len && p[len - 1] == '"' && p != path)
+        len--;
+    snprintf(buf, size, "%.*s", (int)len, p);
+}
+
+static char *copied(const char *text)
+{
+    size_t n = strlen(text) + 1;
+    return memcpy(xmalloc(n), text, n);
+}
+
+static char *joined(const char *ptx_path, const char *name)
+{
+    const char *slash = strrchr(ptx_path, '/');
+    size_t dir = slash ? (size_t)(slash - ptx_path) + 1 : 0;
+    char *out = xmalloc(dir + strlen(name) + 1);
+    memcpy(out, ptx_path, dir);
+    strcpy(out + dir, name);
+    return out;
+}
+
+/* File i, read on first use; NULL if no candidate path can be read. */
+static Source *file_text(SourceMap *s, uint32_t i)
+{
+    if (!s->tried[i]) {
+        s->tried[i] = true;
+        char path[4096], err[256];
+        unquoted(path, sizeof path, s->m->files.data[i].path);
+        const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+        char *candidates[3] = { path[0] == '/' ? copied(path) : joined(s->ptx_path, path),
+                                path[0] == '/' ? NULL : copied(path), joined(s->ptx_path, base) };
+        for (int k = 0; k < 3; k++) {
+            if (candidates[k] && !s->paths[i] && source_load(&s->files[i], candidates[k], err, sizeof err) == 0) {
+                s->paths[i] = candidates[k];
+                continue;
+            }
+            free(candidates[k]);
+        }
+    }
+    return s->paths[i] ? &s->files[i] : NULL;
+}
+
+/* The instruction whose statement holds offset, if it has a .loc. */
+static const Instr *instr_at(const Module *m, uint32_t offset)
+{
+    for (uint32_t f = 0; f < m->functions.len; f++) {
+        const Function *fn = m->functions.data[f];
+        for (uint32_t i = 0; i < fn->code.len; i++) {
+            const Instr *in = &fn->code.data[i];
+            if (offset >= in->stmt_at.offset && offset < in->stmt_at.offset + (in->stmt_at.length ? in->stmt_at.length : 1))
+                return in->loc_line ? in : NULL;
+        }
+    }
+    return NULL;
+}
+
+void srcline_note(SourceMap *s, FILE *out, Span at, bool color)
+{
+    const Instr *in = s ? instr_at(s->m, at.offset) : NULL;
+    if (!in || in == s->last) {
+        if (!in && s)
+            s->last = NULL;
+        return;
+    }
+    s->last = in;
+    uint32_t k = 0;
+    while (k < s->m->files.len && s->m->files.data[k].number != in->loc_file)
+        k++;
+    if (k == s->m->files.len)
+        return;                                /* a .loc without its .file: no name to give */
+    char written[4096];
+    unquoted(written, sizeof written, s->m->files.data[k].path);
+    Source *src = file_text(s, k);
+    const char *name = src ? s->paths[k] : written;
+    char column[16] = "";
+    if (in->loc_col)
+        snprintf(column, sizeof column, ":%u", in->loc_col);
+    fprintf(out, color ? "\033[1m%s:%u%s: \033[1;36mnote:\033[0m\033[1m in the CUDA source\033[0m\n"
+                       : "%s:%u%s: note: in the CUDA source\n", name, in->loc_line, column);
+    uint32_t len;
+    const char *text = src ? source_line(src, in->loc_line, &len) : NULL;
+    if (text && in->loc_line <= src->line_count) {
+        fprintf(out, "%5u | ", in->loc_line);
+        for (uint32_t i = 0; i < len; i++)     /* control characters shown as '?' */
+            fputc((unsigned char)text[i] < 0x20 && text[i] != '\t' ? '?' : text[i], out);
+        fputc('\n', out);
+    }
+}
+
+/* ---- --trace-ops, --trace-lines ---- */
+
+/* "shfl,bar": every opcode of ops.def whose name is one of these or starts with it and a dot
+ * (shfl: shfl and shfl.sync; bar: bar and bar.warp.sync, not barrier). */
+bool srcline_trace_ops(TraceFilter *f, const char *list, char *err, size_t errlen)
+{
+    f->by_op = true;
+    for (const char *p = list; *p;) {
+        const char *end = strchr(p, ',');
+        size_t len = end ? (size_t)(end - p) : strlen(p);
+        bool any = false;
+        for (int op = 0; op < OP_COUNT && len; op++) {
+            const char *name = op_info[op].name;
+            if (!strncmp(name, p, len) && (name[len] == '\0' || name[len] == '.')) {
+                f->ops[op / 64] |= 1ull << (op % 64);
+                any = true;
+            }
+        }
+        if (!any) {
+            snprintf(err, errlen, "--trace-ops: '%.*s' is not an instruction (ptxrun --list-ops lists them)", (int)len, p);
+            return false;
+        }
+        p += len + (end != NULL);
+    }
+    return true;
+}
+
+static bool line_range(const char *p, size_t len, uint32_t *first, uint32_t *last)
+{
+    char text[64];
+    if (len == 0 || len >= sizeof text)
+        return false;
+    memcpy(text, p, len);
+    text[len] = '\0';
+    char *end;
+    unsigned long a = strtoul(text, &end, 10), b = a;
+    if (end == text || text[0] == '-' || text[0] == '+')
+        return false;
+    if (*end == '-') {
+        char *from = end + 1;
+        b = strtoul(from, &end, 10);
+        if (end == from || *from == '-' || *from == '+')
+            return false;
+    }
+    if (*end || a == 0 || b < a || b > UINT32_MAX)
+        return false;
+    *first = (uint32_t)a;
+    *last = (uint32_t)b;
+    return true;
+}
+
+/* "120-130,kernel.cu:40-45": PTX lines, or lines of the .file whose path is FILE or ends in
+ * "/FILE". The ranges are malloc'ed into f->ranges. */
+bool srcline_trace_lines(TraceFilter *f, const Module *m, const char *list, char *err, size_t errlen)
+{
+    for (const char *p = list; *p;) {
+        const char *end = strchr(p, ',');
+        size_t len = end ? (size_t)(end - p) : strlen(p);
+        const char *colon = memchr(p, ':', len);
+        for (const char *c = colon; c && c < p + len; c = memchr(c + 1, ':', (size_t)(p + len - c - 1)))
+            colon = c;                       /* the last ':' */
+        TraceRange r = { 0, 0, 0 };
+        const char *lines = colon ? colon + 1 : p;
+        if (!line_range(lines, (size_t)(p + len - lines), &r.first, &r.last)) {
+            snprintf(err, errlen, "--trace-lines: '%.*s' is not LINE, FIRST-LAST or FILE:FIRST-LAST (lines from 1)",
+                     (int)len, p);
+            return false;
+        }
+        if (colon) {
+            size_t n = (size_t)(colon - p);
+            for (uint32_t k = 0; k < m->files.len && !r.file; k++) {
+                char path[4096];
+                unquoted(path, sizeof path, m->files.data[k].path);
+                size_t pl = strlen(path);
+                if (pl >= n && !strncmp(path + pl - n, p, n) && (pl == n || path[pl - n - 1] == '/'))
+                    r.file = k + 1;
+            }
+            if (!r.file) {
+                int w = snprintf(err, errlen, "--trace-lines: no .file of the PTX is '%.*s'", (int)n, p);
+                for (uint32_t k = 0; k < m->files.len && w > 0 && (size_t)w < errlen; k++)
+                    w += snprintf(err + w, errlen - (size_t)w, "%s %s", k ? "," : "; its files:", m->files.data[k].path);
+                if (!m->files.len && w > 0 && (size_t)w < errlen)
+                    snprintf(err + w, errlen - (size_t)w, " (it has no .file: compile with nvcc -lineinfo)");
+                return false;
+            }
+        }
+        f->ranges = xrealloc(f->ranges, (f->range_count + 1) * sizeof *f->ranges);
+        f->ranges[f->range_count++] = r;
+        p += len + (end != NULL);
+    }
+    return true;
+}
