@@ -110,6 +110,7 @@ unit-tests: $(TEST_BIN)
 
 cli-tests: $(BUILD)/ptxrun
 	@PTXRUN=$(BUILD)/ptxrun sh tests/cli.sh
+	@python3 tests/readme_tour.py README.md $(BUILD)
 
 # The fuzz targets without libFuzzer, on the committed seeds and on every input that once
 # crashed, hung or leaked (tests/fuzz/regressions/<target>/): a normal (or SANITIZE=1) build.

@@ -12,3 +12,4 @@ cp "$here/saxpy.cu" "$stage/"
 (cd "$stage" && "$NVCC" -ptx -lineinfo -arch=sm_80 saxpy.cu -o saxpy.ptx)
 "$(dirname "$NVCC")/ptxas" -arch=sm_80 "$stage/saxpy.ptx" -o /dev/null
 cp "$stage/saxpy.ptx" "$here/saxpy.ptx"
+rm -rf "$stage"      # else ptxrun would read the staged copy: the walkthrough must show samples/saxpy.cu

@@ -1482,5 +1482,13 @@ expect_stderr_line "sured.p.add.b64" "$tmp/sured.ptx:9:2: error: 'sured.p.add.1d
 expect_stderr_line "sured.p.u32" "$tmp/sured.ptx:10:2: error: 'sured.p.min.1d.u32.trap': sured.p takes .b32, or .b64 with .min and .max (PTX ISA)"
 expect_stderr_line "sured.b.b64" "$tmp/sured.ptx:11:2: error: 'sured.b.min.1d.b64.trap': sured.b takes .u32, .u64, .s32, .b32 or .s64 (PTX ISA)"
 . tests/cli_launch.sh
+
+# -- tests/readme_tour.py (make check runs it on README.md) finds a README whose shown output drifted
+mkdir -p "$tmp/tour"
+for d in samples tests build docs; do ln -sfn "$PWD/$d" "$tmp/tour/$d"; done
+printf '    $ ptxrun --version | cut -c1-6\n    ptxrun\n' > "$tmp/tour/README.md"
+expect_exit 0 "readme tour: a true README" python3 tests/readme_tour.py "$tmp/tour/README.md" "$(dirname "$PTXRUN")"
+printf '    $ ptxrun --version | cut -c1-6\n    ptxrum\n' > "$tmp/tour/README.md"
+expect_exit 1 "readme tour: a drifted README" python3 tests/readme_tour.py "$tmp/tour/README.md" "$(dirname "$PTXRUN")"
 echo "cli: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
