@@ -9,6 +9,14 @@
 
 #include "exec.h"
 
+static const char warn_f64_two_nans[] =
+    "atom/red .add.f64 of two NaNs: the PTX ISA does not say which NaN results and no H100 run "
+    "recorded it; ptxrun returns the one in memory (as f64 arithmetic returns its first operand's)";
+static const char warn_f64_snan[] =
+    "atom/red .add.f64 on .global memory with a signalling NaN: the PTX ISA does not say what it "
+    "gives; ptxrun gives what the H100 gives, the NaN unchanged and still signalling (on .shared "
+    "it is quieted)";
+
 static const char warn_half_nan[] =
     "atom/red .min/.max of f16 or bf16 with a NaN operand: the PTX ISA does not say what it gives; "
     "ptxrun gives what min/max.f16 and .bf16 give (the other operand; two NaNs: the canonical NaN)";
@@ -31,10 +39,19 @@ static uint64_t half_update(int mode, int type, uint64_t old, uint64_t b, bool *
     return r;
 }
 
-/* One atomic update of old with b (and c for cas); returns the new value. ftz: an f32 add
- * flushes subnormal inputs and result to zero of the same sign, as atom/red.add.f32 on global
- * memory does (PTX ISA); on shared memory it keeps them. */
-uint64_t atomic_update(const XInstr *x, uint64_t old, uint64_t b, uint64_t c, bool ftz, bool *nan_choice)
+static bool f64_is_nan(uint64_t v)
+{
+    return (v & 0x7fffffffffffffffull) > 0x7ff0000000000000ull;
+}
+
+/* One atomic update of old with b (and c for cas); returns the new value. global: the address
+ * is in .global memory (atom/red's; multimem passes false). There an f32 add flushes subnormal
+ * inputs and result to zero of the same sign, as the PTX ISA says of the current implementation;
+ * on shared memory it keeps them. A NaN result of an f64 add is the H100's
+ * (tests/h100_more/cases/{atom,red}_{global,shared}_add_f64): the input NaN (the memory value's
+ * when both are) with its sign and payload, quieted on .shared and left as it is on .global; an
+ * invalid sum (inf + -inf) 0xfff8000000000000. */
+uint64_t atomic_update(const XInstr *x, uint64_t old, uint64_t b, uint64_t c, bool global, bool *nan_choice)
 {
     unsigned bits = x->bits;
     uint64_t m = width_mask(bits);
@@ -44,14 +61,17 @@ uint64_t atomic_update(const XInstr *x, uint64_t old, uint64_t b, uint64_t c, bo
         if (x->type != TYPE_F32 && x->type != TYPE_F64)
             return half_update(x->mode, x->type, old, b, nan_choice);
         if (bits == 32)                       /* in double, rounded to f32: as if rounded once */
-            return float_to_bits(float_from_bits(old, 32, ftz) + float_from_bits(b, 32, ftz), 32, ftz);
+            return float_to_bits(float_from_bits(old, 32, global) + float_from_bits(b, 32, global), 32, global);
         double dof, dbf;
         memcpy(&dof, &old, 8);
         memcpy(&dbf, &b, 8);
         double r = dof + dbf;
         uint64_t br;
         memcpy(&br, &r, 8);
-        return r != r ? 0x7fffffffffffffffull : br;
+        if (r == r)
+            return br;
+        uint64_t nan = f64_is_nan(old) ? old : f64_is_nan(b) ? b : 0xfff8000000000000ull;
+        return global ? nan : nan | 1ull << 51;
     }
     switch (x->mode) {
     case MOD_ADD: return (old + b) & m;
@@ -95,7 +115,7 @@ uint64_t atomic_defined_bits(const XInstr *x, uint64_t old, uint64_t old_bits, u
 void atomic_execute(Warp *w, const XInstr *x, uint32_t mask)
 {
     unsigned size = x->bits / 8, n = x->elements;
-    uint32_t pc = (uint32_t)(x - w->prog->code), nan_lanes = 0;
+    uint32_t pc = (uint32_t)(x - w->prog->code), nan_lanes = 0, two_nan_lanes = 0, snan_lanes = 0;
     if (!mem_address_defined(w, x, mask, pc))
         return;
     for (uint32_t k = mask; k; k &= k - 1) {
@@ -124,8 +144,16 @@ void atomic_execute(Warp *w, const XInstr *x, uint32_t mask)
             uint64_t b_bits = warp_dbits(w, x->vec[e], l), c_bits = cas ? warp_dbits(w, x->vec[1], l) : ~0ull;
             mem_write_bytes(p, atomic_update(x, old, b, c, space == SPACE_GLOBAL, &nan_choice), size);
             mem_write_bytes(shadow, atomic_defined_bits(x, old, old_bits, b, b_bits, c_bits), size);
-            if (nan_choice && (old_bits & b_bits & width_mask(x->bits)) == width_mask(x->bits))
+            bool defined = (old_bits & b_bits & width_mask(x->bits)) == width_mask(x->bits);
+            if (nan_choice && defined)
                 nan_lanes |= 1u << l;
+            if (x->cls == 'f' && x->type == TYPE_F64 && defined) {
+                if (f64_is_nan(old) && f64_is_nan(b) && (old | 1ull << 51) != (b | 1ull << 51))
+                    two_nan_lanes |= 1u << l;
+                uint64_t nan_in = f64_is_nan(old) ? old : b;
+                if (space == SPACE_GLOBAL && f64_is_nan(nan_in) && !(nan_in & 1ull << 51))
+                    snan_lanes |= 1u << l;
+            }
             uint32_t d = n > 1 ? x->dsts[e] : x->dst_kind == DST_VALUE ? x->dst : NO_SLOT;
             if (d != NO_SLOT) {
                 w->val[d][l] = old;
@@ -135,4 +163,8 @@ void atomic_execute(Warp *w, const XInstr *x, uint32_t mask)
     }
     if (nan_lanes)
         report_warn(w, pc, nan_lanes, warn_half_nan);
+    if (two_nan_lanes)
+        report_warn(w, pc, two_nan_lanes, warn_f64_two_nans);
+    if (snan_lanes)
+        report_warn(w, pc, snan_lanes, warn_f64_snan);
 }

@@ -2,7 +2,9 @@
  * A thread arriving names a barrier (0-15) and, optionally, a thread count (a positive multiple
  * of 32); .sync and .red wait, .arrive does not. From sm_70 on each arriving thread counts one;
  * for .target sm_6x and below a warp's execution of the instruction counts 32 (the warp size),
- * whichever of its lanes take part. A barrier completes when its count is reached or, without a
+ * whichever of its lanes take part. The lanes a CTA's last, partial warp lacks count too, as if
+ * they arrived with the warp's first arriving lane (partial_warp), so 48 threads complete a
+ * count of 64 as the H100 does (tests/h100_more/cases/barred_partial48). A barrier completes when its count is reached or, without a
  * count, when every non-exited thread of the CTA has arrived (threads exiting can complete it);
  * the waiting threads then continue, .red's result (.popc: the threads whose predicate holds,
  * .and, .or) written to each, and the barrier starts over. What PTX leaves undefined (a barrier
@@ -36,6 +38,20 @@ static uint32_t live_count(Block *b)
     }
     b->live_threads = n;
     return n;
+}
+
+static const char warn_partial_warp[] =
+    "barrier with a thread count reached by a CTA's last, partial warp: the PTX ISA counts warps' "
+    "arrivals (the count a multiple of 32) but does not say how a warp with fewer than 32 threads "
+    "counts; ptxrun counts it as 32, as the H100 does";
+
+/* The lanes a partial warp lacks, counted toward barrier br's thread count when the warp first
+ * arrives there in this phase (per-thread counting; per-warp counting adds 32 anyway). */
+static uint32_t partial_warp(const Warp *w, const Barrier *br, uint32_t count)
+{
+    if (w->block->per_warp_barriers || !count || br->warp_pc[w->index] || w->launched == ALL_LANES)
+        return 0;
+    return WARP_SIZE - (uint32_t)__builtin_popcount(w->launched);
 }
 
 /* Writes .red's result to one waiting lane. */
@@ -147,8 +163,7 @@ static bool lane_operands(Warp *w, uint32_t pc, int l, uint32_t *id, uint32_t *c
                    x->ir->mnemonic, *count, WARP_SIZE);
         return false;
     }
-    uint32_t most = b->per_warp_barriers ? b->warp_count * WARP_SIZE : b->threads;
-    if (*count > most) {
+    if (*count > b->warp_count * WARP_SIZE) {      /* a partial warp counts 32: partial_warp */
         report_fault(w, pc, "lane %d executes '%s' with thread count %u, but the CTA has %u threads: the barrier "
                    "could never complete", l, x->ir->mnemonic, *count, b->threads);
         return false;
@@ -191,13 +206,18 @@ static bool warp_arrive(Warp *w, uint32_t pc, uint32_t lanes)
     uint32_t n = (uint32_t)__builtin_popcount(lanes);
     if (br->arrived && (br->expected != count || br->red_op != x->red_op))
         return false;
-    if (!b->per_warp_barriers && count && br->arrived + n > count)
+    uint32_t absent = partial_warp(w, br, count);
+    if (!b->per_warp_barriers && count && br->arrived + absent + n > count)
         return false;                      /* completes before the last lane: one at a time */
     if (!br->arrived) {
         br->expected = count;
         br->first_pc = pc;
         br->red_op = x->red_op;
         br->first_warp = w->index;
+    }
+    if (absent) {
+        br->arrived += absent;
+        report_warn(w, pc, lanes & -lanes, warn_partial_warp);
     }
     if (br->warp_pc[w->index] && br->warp_pc[w->index] != pc + 1)
         br->split_warps |= 1u << w->index;
@@ -256,6 +276,11 @@ void barrier_arrive(Warp *w, uint32_t pc, uint32_t lanes)
                        count_text(a, sizeof a, count), starter->prog->code[br->first_pc].ir->mnemonic,
                        starter->prog->code[br->first_pc].line, count_text(c, sizeof c, br->expected));
             return;
+        }
+        uint32_t absent = partial_warp(w, br, count);
+        if (absent) {
+            br->arrived += absent;
+            report_warn(w, pc, 1u << l, warn_partial_warp);
         }
         if (br->warp_pc[w->index] && br->warp_pc[w->index] != pc + 1)
             br->split_warps |= 1u << w->index;

@@ -11,7 +11,9 @@
  * library (snprintf): CUDA's own runtime hands the format to the host's printf too. What
  * ptxrun does itself is what the device side does: walk the format, take each argument from
  * the buffer, read %s strings from the kernel's memory, stop taking arguments after 32.
- * Returns the number of arguments taken (-1 for a NULL format), in the call's result.
+ * Returns the number of arguments taken (-1 for a NULL format), in the call's result, less
+ * those of %hh conversions, as the H100 returns it (tests/kernels/printf_all: 5 for a call of 8
+ * arguments, 3 of them %hh; tests/h100_more/whole), with a warning.
  * Each call's text goes out whole through ExecOptions.print; lanes of a warp-step call in
  * lane order. A format ptxrun cannot print (%n, precision '*', other length modifiers) is a
  * fault, as is an address no region holds; an undefined value printed is a warning.
@@ -111,6 +113,7 @@ typedef struct Call {
     uint32_t thread;           /* in the CTA */
     const CallSite *site;
     bool undefined;            /* a byte it printed was undefined */
+    bool hh;                   /* an %hh conversion, which the H100 leaves out of the count */
 } Call;
 
 /* Parameter i of the call, as the caller's .param variable holds it. */
@@ -327,10 +330,12 @@ static bool convert_one(Call *c, const Spec *s, uint64_t args, uint64_t *offset,
     return true;
 }
 
-/* The lane's vprintf: its text onto out, the arguments it took into *count (-1: no format). */
+/* The lane's vprintf: its text onto out, the arguments it took into *count (-1: no format),
+ * those of %hh conversions left out (c->hh set) as the H100 leaves them out. */
 static bool lane_vprintf(Call *c, Text *out, int *count)
 {
     uint64_t fmt_address = param(c, 0), args = param(c, 1);
+    int taken = 0;
     *count = 0;
     if (!fmt_address) {
         *count = -1;
@@ -356,11 +361,15 @@ static bool lane_vprintf(Call *c, Text *out, int *count)
         if (!(ok = parse_spec(c, &p, &s)))
             break;
         int wanted = 1 + (s.width == -2);
-        if (*count + wanted > MAX_PRINTF_ARGS) {   /* CUDA: beyond 32, the spec as it is */
+        if (taken + wanted > MAX_PRINTF_ARGS) {   /* CUDA: beyond 32, the spec as it is */
             text_add(out, start, (size_t)(p - start));
             continue;
         }
-        *count += wanted;
+        taken += wanted;
+        if (strcmp(s.length, "hh") == 0)
+            c->hh = true;
+        else
+            *count += wanted;
         ok = convert_one(c, &s, args, &offset, out);
     }
     free(fmt.data);
@@ -418,7 +427,7 @@ void builtin_call(Warp *w, uint32_t pc, uint32_t run)
         return;
     }
     for (uint32_t k = run; k; k &= k - 1) {
-        Call c = { w, pc, __builtin_ctz(k), w->thread_base + (uint32_t)__builtin_ctz(k), site, false };
+        Call c = { w, pc, __builtin_ctz(k), w->thread_base + (uint32_t)__builtin_ctz(k), site, false, false };
         Text out = { 0 };
         int count = 0;
         bool ok = site->builtin == BUILTIN_VPRINTF ? lane_vprintf(&c, &out, &count) : lane_assert(&c, &out);
@@ -430,6 +439,10 @@ void builtin_call(Warp *w, uint32_t pc, uint32_t run)
         if (c.undefined)
             report_warn(w, pc, 1u << c.lane, site->builtin == BUILTIN_VPRINTF ? "undefined value printed by vprintf"
                                                                               : "undefined value in __assertfail's message");
+        if (c.hh && site->ret_count)
+            report_warn(w, pc, 1u << c.lane, "printf (vprintf) with an %hh conversion returns the number of its "
+                        "arguments: CUDA's guide says every argument parsed counts, the H100 leaves out those of "
+                        "%hh conversions (5 for 8 arguments, 3 of them %hh); ptxrun returns the H100's count");
         set_result(&c, count);
     }
     if (site->builtin == BUILTIN_ASSERTFAIL && run) {

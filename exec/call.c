@@ -252,6 +252,17 @@ void call_return(Warp *w, uint32_t run)
             restore_activation(w, cf, l, f.saved_at);
         write_registers(w, l, site->ret_regs, site->ret_count, &results);
         uint32_t caller_base = warp_frame_base(w, site->caller, l);
+        uint8_t *shadow;
+        for (unsigned i = 0; i < site->arg_count; i++) {
+            /* The call consumed its argument .param: the PTX ISA says nothing of its value
+             * after the call, and the H100 does not keep it (ptxas passes it in argument
+             * registers the callee's own calls reuse: tests/memory/function_scope read the
+             * 123 its callee passed on). Undefined, so a read that matters is reported. */
+            if (!site->arg_regs[i].count &&
+                mem_thread_bytes(&w->block->mem, w->prog->local_region, w->thread_base + (uint32_t)l,
+                                 caller_base + site->args[i].offset, site->args[i].size, &shadow))
+                memset(shadow, 0, site->args[i].size);
+        }
         for (unsigned i = 0; i < site->ret_count; i++) {
             if (site->ret_regs[i].count)
                 continue;
@@ -259,7 +270,7 @@ void call_return(Warp *w, uint32_t run)
             uint32_t n = site->rets[i].size < from->size ? site->rets[i].size : from->size;
             copy_local(w, l, base + from->offset, caller_base + site->rets[i].offset, n);
         }
-        uint8_t *shadow;                     /* a returned frame's bytes (and its allocas') are no one's */
+        /* a returned frame's bytes (and its allocas') are no one's */
         uint32_t allocated = w->sp[l] - (base + cf->frame_size);
         if (mem_thread_bytes(&w->block->mem, w->prog->local_region, w->thread_base + (uint32_t)l, base,
                              cf->frame_size + allocated, &shadow))

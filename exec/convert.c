@@ -263,6 +263,24 @@ static uint32_t narrow_value(const XInstr *x, double v, int to)
     return half_encode(v, part, x->rounding, x->satfinite);
 }
 
+static const char warn_tf32_nan[] =
+    "cvt.rna.tf32.f32 of a NaN: the PTX ISA gives a NaN result, the H100 clears the NaN's low 13 "
+    "bits (a payload only there leaves an infinity) and with .satfinite then steps an all-ones "
+    "exponent down one tf32 unit (0x7f800001 -> 0x7f7fe000, 0x7fc00000 -> 0x7fbfe000); ptxrun "
+    "follows the H100 (recorded only for NaNs with the quiet bit or a payload in the low 13 bits)";
+
+/* cvt.rna{.satfinite}.tf32.f32 of an f32 NaN as the H100 gives it
+ * (tests/h100_more/cases/cvt_rna{,_satfinite}_tf32_f32): the low 13 bits cleared, no rounding;
+ * .satfinite then takes one tf32 unit (0x2000) off a result whose exponent is all ones, which
+ * makes an infinity the largest finite value and 0x7fc00000 0x7fbfe000. */
+static uint32_t tf32_rna_nan(uint32_t bits, bool satfinite)
+{
+    uint32_t r = bits & ~0x1fffu;
+    if (satfinite && (r & 0x7f800000u) == 0x7f800000u)
+        r -= 0x2000;
+    return r;
+}
+
 /* cvt in one of convert_narrow_form's forms: with two sources, a goes to the upper part of d
  * and b to the lower; from a pair, each part converts on its own. Each part of d is defined
  * where the source part it comes from is. */
@@ -275,7 +293,7 @@ static void convert_narrow(Warp *w, const XInstr *x, uint32_t mask)
                       : x->src_type == TYPE_E5M2X2 ? TYPE_E5M2 : TYPE_F32;
     uint64_t *d = w->val[x->dst];
     uint64_t r[WARP_SIZE], dbits[WARP_SIZE];
-    uint32_t defined = mask;
+    uint32_t defined = mask, tf32_nan = 0;
     for (unsigned i = 0; i < x->src_count; i++)
         defined &= w->defined[x->src[i]];
     for (int l = 0; l < WARP_SIZE; l++) {
@@ -289,12 +307,19 @@ static void convert_narrow(Warp *w, const XInstr *x, uint32_t mask)
             unsigned shift = from_pair ? p * src_part : 0;
             uint64_t bits = w->val[row][l] >> shift & width_mask(src_part);
             double v = src_part_type == TYPE_F32 ? float_from_bits(bits, 32, false) : half_decode((uint32_t)bits, src_part_type);
-            r[l] |= (uint64_t)narrow_value(x, v, x->type) << (p * part_bits);
+            if (x->type == TYPE_TF32 && x->rounding == MOD_RNA && isnan(v)) {
+                r[l] |= tf32_rna_nan((uint32_t)bits, x->satfinite);
+                tf32_nan |= 1u << l;
+            } else {
+                r[l] |= (uint64_t)narrow_value(x, v, x->type) << (p * part_bits);
+            }
             uint64_t need = width_mask(src_part) << shift;
             if ((warp_dbits(w, row, l) & need) == need)
                 dbits[l] |= width_mask(part_bits) << (p * part_bits);
         }
     }
+    if (tf32_nan & defined)
+        report_warn(w, (uint32_t)(x - w->prog->code), tf32_nan & defined, warn_tf32_nan);
     if (x->dst_kind != DST_VALUE)
         return;
     for (int l = 0; l < WARP_SIZE; l++)

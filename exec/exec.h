@@ -1026,9 +1026,10 @@ void mem_write_bytes(uint8_t *p, uint64_t v, unsigned size);
 
 /* atomic.c: atom, red (scalars and .v2/.v4/.v8 vectors): lane by lane, lowest first. */
 void atomic_execute(Warp *w, const XInstr *x, uint32_t mask);
-/* old updated with b (c: .cas's); ftz: an f32 add flushes subnormals; *nan_choice set when a
- * .min/.max of halves meets a NaN. Then the new value's defined bits. */
-uint64_t atomic_update(const XInstr *x, uint64_t old, uint64_t b, uint64_t c, bool ftz, bool *nan_choice);
+/* old updated with b (c: .cas's); global: a .global address (an f32 add flushes subnormals, an
+ * f64 add keeps a signalling NaN); *nan_choice set when a .min/.max of halves meets a NaN. Then
+ * the new value's defined bits. */
+uint64_t atomic_update(const XInstr *x, uint64_t old, uint64_t b, uint64_t c, bool global, bool *nan_choice);
 uint64_t atomic_defined_bits(const XInstr *x, uint64_t old, uint64_t old_bits, uint64_t b, uint64_t b_bits,
                              uint64_t c_bits);
 

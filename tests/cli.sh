@@ -1245,9 +1245,16 @@ for f in tests/kernels/*.sm_80.debug.ptx; do
     e=$n.expect.json
     [ -f "$n.debug.expect.json" ] && e=$n.debug.expect.json
     want=0
-    case $f in */assert_fail.*) want=3;; esac     # the assertion fails, as it should
+    case $f in */assert_fail.*) want=3;;          # the assertion fails, as it should
+               */printf_all.*) want=3;;           # its %hh call returns the H100's count, warned
+    esac
     expect_exit $want "$f, --strict" "$PTXRUN" --strict "$f" --entry kernel --lanes "$n.lanes.json" --expect "$e"
 done
+
+expect_exit 3 "printf_all -G, --strict: the %hh call" "$PTXRUN" --strict tests/kernels/printf_all.sm_80.debug.ptx \
+    --entry kernel --lanes tests/kernels/printf_all.lanes.json
+grep -qF "error: printf (vprintf) with an %hh conversion returns the number of its arguments" "$tmp/err" && ok ||
+    fail "printf_all -G --strict: no %hh warning"
 
 # -- half precision (issue 13): what stays refused names its form; ex2.approx on halves runs; a
 # packed half's result is defined where the same half of every source is.

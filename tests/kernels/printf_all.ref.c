@@ -2,7 +2,9 @@
  * on the same values (CUDA formats device printf on the host too), call by call and, within a
  * call, thread by thread (one warp executes each call for all its threads together, in lane
  * order). ret holds what CUDA's printf returns: the number of arguments after the format,
- * counted here by hand for each call. */
+ * counted here by hand for each call, less those of %hh conversions: an H100 returned 5, not 8,
+ * for call 1 (8 arguments, 3 of them %hh; tests/h100_more/whole/kernels/printf_all.*.h100.json),
+ * and every other call's count as the guide's rule gives it. */
 #include <math.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -54,7 +56,7 @@ int main(int argc, char **argv)
     double dv[N] = { -0.0, 3.141592653589793, -1.0e-310, INFINITY };
     float fv[N] = { NAN, 1.0f / 3.0f, -1.0e38f, 1.4e-45f };
     static const char *names[N] = { "warp", "lane", "", "thread block" };
-    static const int32_t args[CALLS] = { 16, 8, 10, 9, 10, 6, 6, 7, 7, 3, 2, 1 };
+    static const int32_t args[CALLS] = { 16, 8 - 3, 10, 9, 10, 6, 6, 7, 7, 3, 2, 1 };
     int32_t ret[N * CALLS];
     for (int t = 0; t < N; t++)
         for (int j = 0; j < CALLS; j++)
