@@ -1,10 +1,15 @@
-/* video.c: the video instructions (PTX ISA 9.7.18), as the ISA's pseudo-code says.
+/* video.c: the video instructions (PTX ISA 9.7.18), as the ISA's pseudo-code says, except where
+ * an H100 does otherwise (scalar forms; tests/h100_more/README.md point 4).
  * Scalar (vadd vsub vabsdiff vmin vmax vshl vshr vset): each source's byte, half or word that
  * its selector names (partSelectSignExtend), sign- or zero-extended by its own type; the
  * operation on those exact values; .sat clamps to the destination type's range, or to that of
  * the byte or half merged when d has a selector (optSaturate); then .add/.min/.max with c, c
  * signed as the destination type (optSecOp), or the low byte or half merged into c at d's
  * selector (optMerge); d gets the low 32 bits. vset's result and c are unsigned.
+ * The H100: d.h1 keeps the result's upper half in place; .sat with a selector of d gives the
+ * field's largest value for anything below 0 or above it; vadd and vsub hold their value in 32
+ * bits, signed, for .min/.max (compared unsigned in 64 bits for u32 destinations) and that
+ * .sat; vset's c is signed. Both readings are computed; lanes where they differ are warned.
  * vmad: the product of the selected parts in 128 bits, the negations and .po as the ISA's
  * pseudo-code applies them, c extended by the sign of the final result, .shr7/.shr15, .sat.
  * SIMD (vadd2 ... vset4): each of the two halves or four bytes picked out of {b, a} by the
