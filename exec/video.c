@@ -1,10 +1,15 @@
-/* video.c: the video instructions (PTX ISA 9.7.18), as the ISA's pseudo-code says.
+/* video.c: the video instructions (PTX ISA 9.7.18), as the ISA's pseudo-code says, except where
+ * an H100 does otherwise (scalar forms; tests/h100_more/README.md point 4).
  * Scalar (vadd vsub vabsdiff vmin vmax vshl vshr vset): each source's byte, half or word that
  * its selector names (partSelectSignExtend), sign- or zero-extended by its own type; the
  * operation on those exact values; .sat clamps to the destination type's range, or to that of
  * the byte or half merged when d has a selector (optSaturate); then .add/.min/.max with c, c
  * signed as the destination type (optSecOp), or the low byte or half merged into c at d's
  * selector (optMerge); d gets the low 32 bits. vset's result and c are unsigned.
+ * The H100: d.h1 keeps the result's upper half in place; .sat with a selector of d gives the
+ * field's largest value for anything below 0 or above it; vadd and vsub hold their value in 32
+ * bits, signed, for .min/.max (compared unsigned in 64 bits for u32 destinations) and that
+ * .sat; vset's c is signed. Both readings are computed; lanes where they differ are warned.
  * vmad: the product of the selected parts in 128 bits, the negations and .po as the ISA's
  * pseudo-code applies them, c extended by the sign of the final result, .shr7/.shr15, .sat.
  * SIMD (vadd2 ... vset4): each of the two halves or four bytes picked out of {b, a} by the
@@ -98,28 +103,65 @@ static bool is_compare(int op)
     return op == OP_VSET || op == OP_VSET2 || op == OP_VSET4;
 }
 
-/* One lane of vadd vsub vabsdiff vmin vmax vshl vshr vset. */
-static uint32_t scalar(const XInstr *x, uint32_t a, uint32_t b, uint32_t c)
+/* What the H100 does with the scalar forms where the PTX ISA's pseudo-code says otherwise
+ * (tests/h100_more/cases/video_merge_secondary and video_sat_merge, tests/kernels/video_simd):
+ * ptxrun follows the H100 and warns on the lanes where the two readings differ. */
+static const char warn_video_h1[] = "video destination selector .h1: the PTX ISA merges the low half of the result "
+                                    "into the upper half of c, the H100 the upper half of the 32-bit result; "
+                                    "ptxrun follows the H100";
+static const char warn_video_sat[] = "video .sat with a destination selector: the PTX ISA clamps to the byte's or "
+                                     "half's range, the H100 gives its largest value for any value below 0 or above "
+                                     "it (and .h1 takes the upper half of that); ptxrun follows the H100";
+static const char warn_video_minmax[] = "video .min/.max: the PTX ISA compares the exact result with c, the H100 "
+                                        "vadd's and vsub's result wrapped to 32 bits and read as signed (a u32 "
+                                        "destination compares unsigned, so bit 31 set counts as greater than any "
+                                        "c; with .sat into u32 one read as negative becomes 2^32-1), and vset's c as "
+                                        "signed; ptxrun follows the H100";
+static const char warn_video_usat[] = "video .sat into a full u32 destination without .min of a value outside "
+                                      "[0, 2^32-1]: not measured on the H100; ptxrun clamps as the PTX ISA says";
+
+/* One lane of vadd vsub vabsdiff vmin vmax vshl vshr vset: the H100's reading (h100) or the PTX
+ * ISA's. *unmeasured: a u32 .sat (no selector, no .min) clamped a value, a form the H100 was not
+ * measured on (both readings clamp as the ISA says). */
+static uint32_t scalar(const XInstr *x, uint32_t a, uint32_t b, uint32_t c, bool h100, bool *unmeasured)
 {
-    bool d_signed = !is_compare(x->op) && x->cls == 's';
-    unsigned dsel = x->select[0];
+    bool compares = is_compare(x->op);
+    bool d_signed = !compares && x->cls == 's', c_signed = d_signed || (h100 && compares);
+    unsigned dsel = x->select[0], width = !dsel ? 32 : (dsel & SEL_HALF) ? 16 : 8;
     int64_t ta = select_part(a, x->select[1], type_info[x->src_type].cls == 's');
     int64_t tb = select_part(b, x->select[2], type_info[x->src_type2].cls == 's');
-    wide_int t = operate(x, ta, tb);
-    if (x->sat)
-        t = clamp(t, !dsel ? 32 : (dsel & SEL_HALF) ? 16 : 8, d_signed);
-    wide_int tc = extend(c, 32, d_signed);
+    wide_int t = operate(x, ta, tb), v = t;
+    if (h100 && (x->op == OP_VADD || x->op == OP_VSUB))
+        v = (int32_t)(uint32_t)t;               /* the H100 holds their value in 32 bits, signed */
+    if (x->sat && (!h100 || (!dsel && (d_signed || x->secondary != MOD_MIN)))) {
+        v = clamp(t, width, d_signed);
+        *unmeasured = !dsel && !d_signed && x->secondary != MOD_MIN && v != t;
+    } else if (x->sat) {                        /* the field's largest value, compared unsigned */
+        wide_int max = ((wide_int)1 << (d_signed ? width - 1 : width)) - 1;
+        v = v < 0 || v > max ? max : v;
+    }
+    wide_int tc = extend(c, 32, c_signed);
+    bool less = h100 && !c_signed ? (uint64_t)v < (uint64_t)tc : v < tc;
     switch (x->secondary) {
-    case MOD_ADD: t += tc; break;
-    case MOD_MIN: t = t < tc ? t : tc; break;
-    case MOD_MAX: t = t > tc ? t : tc; break;
+    case MOD_ADD: v += tc; break;
+    case MOD_MIN: v = less ? v : tc; break;
+    case MOD_MAX: v = less ? tc : v; break;
     default: break;
     }
     if (!dsel)
-        return (uint32_t)t;
+        return (uint32_t)v;
     uint64_t field = selected_bits(dsel);
-    unsigned at = ((dsel & SEL_HALF) ? 16 : 8) * sel_digit(dsel, 0);
-    return (uint32_t)((((uint64_t)t << at) & field) | (c & ~field));
+    unsigned at = width * sel_digit(dsel, 0);
+    uint64_t placed = h100 && (dsel & SEL_HALF) && at == 16 ? (uint64_t)v : (uint64_t)v << at;   /* .h1: in place */
+    return (uint32_t)((placed & field) | (c & ~field));
+}
+
+/* The warning for a lane whose two readings differ. */
+static const char *scalar_warning(const XInstr *x)
+{
+    if (x->select[0] && x->sat)
+        return warn_video_sat;
+    return x->select[0] ? warn_video_h1 : warn_video_minmax;
 }
 
 /* One lane of vmad, its pseudo-code in the PTX ISA step by step. */
@@ -260,11 +302,25 @@ void video_execute(Warp *w, const XInstr *x, uint32_t mask)
     const uint64_t *c = x->src_count > 2 ? w->val[x->src[2]] : a;
     bool is_simd = simd_lanes(x->op) != 0;
     uint64_t *d = w->val[x->dst];
+    uint32_t departs = 0, unmeasured = 0;
     for (uint32_t k = mask; k; k &= k - 1) {
         int l = __builtin_ctz(k);
         uint32_t va = (uint32_t)a[l], vb = (uint32_t)b[l], vc = (uint32_t)c[l];
-        d[l] = x->op == OP_VMAD ? multiply_add(x, va, vb, vc) : is_simd ? simd(x, va, vb, vc) : scalar(x, va, vb, vc);
+        bool open = false;
+        if (x->op == OP_VMAD || is_simd) {
+            d[l] = x->op == OP_VMAD ? multiply_add(x, va, vb, vc) : simd(x, va, vb, vc);
+            continue;
+        }
+        uint32_t isa = scalar(x, va, vb, vc, false, &open);
+        d[l] = scalar(x, va, vb, vc, true, &open);
+        departs |= (uint32_t)(d[l] != isa) << l;
+        unmeasured |= (uint32_t)open << l;
     }
+    uint32_t pc = (uint32_t)(x - w->prog->code);
+    if (departs & defined)
+        report_warn(w, pc, departs & defined, scalar_warning(x));
+    if (unmeasured & defined)
+        report_warn(w, pc, unmeasured & defined, warn_video_usat);
     warp_define(w, x->dst, mask, defined);
     for (; partial; partial &= partial - 1)
         warp_define_bits(w, x->dst, __builtin_ctz(partial), dbits[__builtin_ctz(partial)], 32);

@@ -327,9 +327,10 @@ VIDEO = ['vabsdiff.s32.s32.s32 %d.h1, %a.b3, %b.b0, %c;', 'vabsdiff.s32.s32.s32 
          'vadd.s32.u32.s32 %d, %a, %b;', 'vsub.s32.s32.s32.sat %d.h1, %a, %b, %c;']
 
 
-def video_case():
+def video_case(instrs=None, a=None, b=None, c=None):
+    instrs = instrs or VIDEO
     body = ''
-    for k, ins in enumerate(VIDEO):
+    for k, ins in enumerate(instrs):
         body += '    %s\n    st.global.b32 [%%po+%d], %%d;\n' % (ins, 128 * k)
     src = HEAD + '''.visible .entry k(.param .u64 in_a, .param .u64 in_b, .param .u64 in_c, .param .u64 out)
 {
@@ -353,16 +354,49 @@ def video_case():
     cvta.to.global.u64 %po, %po;
     add.u64 %po, %po, %off;
 ''' + body + '    ret;\n}\n'
-    vals = [0, 1, 0xffffffff, 0x80000000, 0x7fffffff, 0xb3ba2ac0, 0x0b000a00, 0xff016981]
-    a = vals + [R.getrandbits(32) for _ in range(24)]
-    b = vals[::-1] + [R.getrandbits(32) for _ in range(24)]
-    c = [0x12345678, 0xffff0000, 0x0000ffff, 0x80008000] * 2 + [R.getrandbits(32) for _ in range(24)]
+    if a is None:
+        vals = [0, 1, 0xffffffff, 0x80000000, 0x7fffffff, 0xb3ba2ac0, 0x0b000a00, 0xff016981]
+        a = vals + [R.getrandbits(32) for _ in range(24)]
+        b = vals[::-1] + [R.getrandbits(32) for _ in range(24)]
+        c = [0x12345678, 0xffff0000, 0x0000ffff, 0x80008000] * 2 + [R.getrandbits(32) for _ in range(24)]
     lanes = {'block': [32, 1, 1], 'buffers': {'in_a': {'type': 'b32', 'data': [hx(x, 4) for x in a]},
                                               'in_b': {'type': 'b32', 'data': [hx(x, 4) for x in b]},
                                               'in_c': {'type': 'b32', 'data': [hx(x, 4) for x in c]},
-                                              'out': {'type': 'b32', 'count': 32 * len(VIDEO)}},
+                                              'out': {'type': 'b32', 'count': 32 * len(instrs)}},
              'params': ['@in_a', '@in_b', '@in_c', '@out']}
     return src, lanes
+
+
+# video_sat_merge (recorded later than the rest, 2026-11-24): .sat with every destination
+# selector for s32 and u32 destinations and sums near each limit, merges without .sat, and
+# .min/.max after every primary operation whose value can leave 32 bits or the destination's range
+VIDEO2 = ['vadd.s32.s32.s32.sat %d.b0, %a, %b, %c;', 'vadd.s32.s32.s32.sat %d.b1, %a, %b, %c;',
+          'vadd.s32.s32.s32.sat %d.b2, %a, %b, %c;', 'vadd.s32.s32.s32.sat %d.b3, %a, %b, %c;',
+          'vadd.s32.s32.s32.sat %d.h0, %a, %b, %c;', 'vadd.s32.s32.s32.sat %d.h1, %a, %b, %c;',
+          'vadd.u32.s32.s32.sat %d.b0, %a, %b, %c;', 'vadd.u32.s32.s32.sat %d.b3, %a, %b, %c;',
+          'vadd.u32.s32.s32.sat %d.h0, %a, %b, %c;', 'vadd.u32.s32.s32.sat %d.h1, %a, %b, %c;',
+          'vadd.u32.u32.u32.sat %d.b1, %a, %b, %c;', 'vadd.s32.s32.s32.sat %d, %a, %b, %c;',
+          'vadd.s32.s32.s32 %d.b0, %a, %b, %c;', 'vadd.s32.s32.s32 %d.b2, %a, %b, %c;',
+          'vsub.s32.s32.s32 %d.h1, %a, %b, %c;', 'vabsdiff.u32.u32.u32 %d.h1, %a.h0, %b.h1, %c;',
+          'vmax.s32.u32.u32.min %d, %a, %b, %c;', 'vmin.u32.s32.s32.max %d, %a, %b, %c;',
+          'vabsdiff.s32.s32.s32.min %d, %a, %b, %c;', 'vabsdiff.u32.s32.s32.max %d, %a, %b, %c;',
+          'vshr.s32.u32.u32.wrap.min %d, %a, %b, %c;', 'vshl.s32.s32.u32.clamp.max %d, %a, %b, %c;',
+          'vshl.u32.u32.u32.clamp.min %d, %a, %b, %c;', 'vsub.u32.u32.u32.max %d, %a, %b, %c;',
+          'vadd.s32.u32.u32.max %d, %a, %b, %c;', 'vsub.s32.s32.s32.sat.max %d, %a, %b, %c;',
+          'vadd.u32.u32.u32.sat.min %d, %a, %b, %c;', 'vset.s32.s32.gt.max %d, %a, %b, %c;',
+          'vsub.s32.u32.u32.sat %d.b1, %a, %b, %c;', 'vadd.s32.s32.s32.sat %d.b0, %a.h0, %b.b0, %c;',
+          'vsub.u32.s32.s32.sat %d.b1, %a.b0, %b.b1, %c;', 'vadd.s32.s32.s32.sat %d.h1, %a.h1, %b.b2, %c;']
+
+
+def video2_case():
+    r = random.Random(20261125)
+    a = [0, 1, 0xffffffff, 0xfffffffe, 0x7e, 0x7f, 0x80, 0xff, 0x100, 0xffffff81, 0xffffff80, 0xffffff7f,
+         0x7fff, 0x8000, 0xffff, 0x10000, 0xffff8001, 0xffff8000, 0xffff7fff, 0x7fffffff, 0x80000000,
+         0xc0000000, 0x40000000, 0x12345678] + [r.getrandbits(32) for _ in range(8)]
+    b = [0] * 16 + [0, 1, 0x7fffffff, 31, 32, 33, 0x80000000, 0xffffffff] + [r.getrandbits(32) for _ in range(8)]
+    c = [0x12345678, 0xffff0000, 0x0000ffff, 0x80008000, 0, 0xffffffff, 0x7fffffff, 0x80000000] + \
+        [r.getrandbits(32) for _ in range(24)]
+    return video_case(VIDEO2, a, b, c)
 
 
 def cases():
@@ -405,12 +439,13 @@ def cases():
     # cvt.{rn,rz}[.relu].satfinite.tf32.f32 need sm_100 (ptxas 13.0)
     for form in ('rna', 'rna.satfinite', 'rn', 'rz', 'rn.relu', 'rz.relu'):
         out['cvt_%s_tf32_f32' % form.replace('.', '_')] = cvt_case('cvt.%s.tf32.f32' % form, 'b32', ['b32'], [tv])
+    out['video_sat_merge'] = video2_case()
     return out
 
 
 # cases whose H100 values ptxrun did not reproduce on 2026-11-24 (tests/h100_more/README.md); the
 # others go to cases/, which `make check` runs
-DISAGREE = {'video_merge_secondary'}
+DISAGREE = set()
 
 
 def main():

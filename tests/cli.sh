@@ -1248,6 +1248,9 @@ for f in tests/kernels/*.sm_80.debug.ptx; do
     case $f in */assert_fail.*) want=3;;          # the assertion fails, as it should
                */printf_all.*) want=3;;           # its %hh call returns the H100's count, warned
     esac
+    # vsub .min and vabsdiff d.h1: the H100 departs from the PTX ISA and ptxrun warns, naming both
+    # readings (docs/semantics.md); `ptxrun test tests/kernels` checks its values
+    case $f in */video_simd.*) want=3;; esac
     expect_exit $want "$f, --strict" "$PTXRUN" --strict "$f" --entry kernel --lanes "$n.lanes.json" --expect "$e"
 done
 

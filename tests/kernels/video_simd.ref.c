@@ -1,5 +1,6 @@
 /* video_simd: the SIMD-in-a-word intrinsics from the CUDA Math API's definitions, and each video
- * instruction of the inline asm worked out from the PTX ISA's description of it, one at a time;
+ * instruction of the inline asm worked out from the PTX ISA's description of it, one at a time
+ * (two where an H100 does otherwise, tests/h100_more/README.md: vsub .min, vabsdiff d.h1);
  * bmsk, szext and cvt.pack from their pseudo-code. */
 #include "ref_common.h"
 
@@ -83,10 +84,12 @@ static void one_lane(uint32_t x, uint32_t y, uint32_t z, uint32_t *o)
 
     /* vadd.s32.s32.u32.sat d, x.b1, y.h0 */
     o[k++] = (uint32_t)(sb(x, 1) + (int32_t)uh(y, 0));
-    /* vsub.s32.u32.u32.min d, x, y, z: the exact difference, then the smaller of it and z (signed) */
-    o[k++] = (uint32_t)min64((int64_t)x - y, (int32_t)z);
-    /* vabsdiff.s32.s32.s32 d.h1, x.b3, y.b0, z: into the upper half of z */
-    o[k++] = ((uint32_t)absl(sb(x, 3) - sb(y, 0)) & 0xffff) << 16 | (z & 0xffff);
+    /* vsub.s32.u32.u32.min d, x, y, z: the smaller of the difference and z (signed); the H100
+     * compares the difference wrapped to 32 bits (the PTX ISA: the exact difference) */
+    o[k++] = (uint32_t)min64((int32_t)(x - y), (int32_t)z);
+    /* vabsdiff.s32.s32.s32 d.h1, x.b3, y.b0, z: the H100 puts the upper half of the 32-bit result
+     * (0 for a difference of bytes) above z's lower half (the PTX ISA: the result's lower half) */
+    o[k++] = ((uint32_t)absl(sb(x, 3) - sb(y, 0)) & 0xffff0000u) | (z & 0xffff);
     /* vmin.s32.u32.s32.add d, x.h1, y.h0, z */
     o[k++] = (uint32_t)(min64(uh(x, 1), sh(y, 0)) + (int32_t)z);
     /* vmax.u32.s32.u32.sat d.b2, x.b0, y.b1, z: clamped to a byte 0-255, into byte 2 of z */
