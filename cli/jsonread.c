@@ -92,6 +92,20 @@ static void put_code_point(Reader *r, size_t *n, uint32_t cp)
     }
 }
 
+/* The character of the escape \c other than \u, or 0. */
+static char unescaped(unsigned char c)
+{
+    switch (c) {
+    case '"': case '\\': case '/': return (char)c;
+    case 'b': return '\b';
+    case 'f': return '\f';
+    case 'n': return '\n';
+    case 'r': return '\r';
+    case 't': return '\t';
+    default: return 0;
+    }
+}
+
 /* A string's text after its '"', decoded into r->buf (*len bytes, no NUL in it); r->p moves past
  * the closing '"'. Returns the text (in the input where it has no escape), or NULL. */
 static const char *read_string(Reader *r, size_t *len)
@@ -121,13 +135,15 @@ static const char *read_string(Reader *r, size_t *len)
             put_byte(r, &n, (char)*s++);
             continue;
         }
-        const char *esc = strchr("\"\"\\\\//b\bf\fn\nr\rt\t", s[1]);
-        if (s[1] && s[1] != 'u' && esc && (esc - "\"\"\\\\//b\bf\fn\nr\rt\t") % 2 == 0) {
-            put_byte(r, &n, esc[1]);
+        char c = unescaped(s[1]);
+        if (c) {
+            put_byte(r, &n, c);
             s += 2;
             continue;
         }
         long cp = s[1] == 'u' ? read_u4((const char *)s + 2) : -1;
+        if (cp <= 0 || (cp >= 0xdc00 && cp <= 0xdfff))
+            return NULL;                                  /* a bad escape, \u0000, a lone low surrogate */
         s += 6;
         if (cp >= 0xd800 && cp <= 0xdbff) {               /* a high surrogate: a low one must follow */
             long low = s[0] == '\\' && s[1] == 'u' ? read_u4((const char *)s + 2) : -1;
@@ -135,8 +151,6 @@ static const char *read_string(Reader *r, size_t *len)
                 return NULL;
             cp = 0x10000 + ((cp - 0xd800) << 10) + (low - 0xdc00);
             s += 6;
-        } else if (cp <= 0 || (cp >= 0xdc00 && cp <= 0xdfff)) {
-            return NULL;                                  /* a bad escape, \u0000, a lone low surrogate */
         }
         put_code_point(r, &n, (uint32_t)cp);
     }
