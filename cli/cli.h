@@ -39,9 +39,15 @@ bool images_program_samplers(Block *b, const char *path, char *err, size_t errle
 bool image_initializer(const Block *b, Image *im, bool filter_given, bool normalized_given, bool address_given,
                        const char *where, char *err, size_t errlen);
 struct json_t *lanes_load_json(const char *path, char *err, size_t errlen);   /* a JSON object, or NULL */
-/* values.c: a JSON document whose integers may reach 2^64 - 1 (lanes_value_bits reads them) */
+/* values.c: a JSON document whose integers may reach 2^64 - 1 (lanes_value_bits reads them);
+ * jsonread.c reads it fast, and a document it refuses goes to jansson for the message. JSON
+ * integers from 2^63 to 2^64 - 1 (Python writes u64 values so; jansson's integers stop at
+ * 2^63 - 1) become the string VALUES_BIG_INTEGER followed by their digits. */
+#define VALUES_BIG_INTEGER "\001u64:"
 struct json_error_t;
 struct json_t *values_load_json(FILE *f, struct json_error_t *e);
+struct json_t *values_parse_jansson(const char *text, size_t len, struct json_error_t *e);   /* the slow path */
+struct json_t *jsonread_parse(const char *text, size_t len);   /* text[len] is a NUL; NULL: refused */
 bool lanes_value_bits(struct json_t *v, int type, uint64_t *bits, uint64_t *dbits, char *err, size_t errlen);  /* dbits: defined bits */
 bool b128_json_bits(struct json_t *v, uint64_t bits[2], uint64_t dbits[2], char *err, size_t errlen);  /* b128.c: a .b128 value */
 bool lanes_pred_value(struct json_t *v, bool *value, bool *defined, char *err, size_t errlen);

@@ -9,13 +9,9 @@
 
 #include "cli.h"
 
-/* JSON integers from 2^63 to 2^64 - 1 (Python writes u64 values so; jansson's integers stop at
- * 2^63 - 1) become the string BIG_INTEGER followed by their digits, which lanes_value_bits reads
- * as that integer. */
-#define BIG_INTEGER "\001u64:"
-
-/* text (len bytes) with every integer token from 2^63 to 2^64 - 1 outside strings quoted as
- * BIG_INTEGER "digits"; a new NUL-terminated buffer. */
+/* text (len bytes) with every integer token (no leading zero) from 2^63 to 2^64 - 1 outside strings quoted as
+ * VALUES_BIG_INTEGER "digits"; a new NUL-terminated buffer. For jansson, which reads again a
+ * document jsonread_parse refused, so that the message says what is wrong where. */
 static char *quote_big_integers(const char *text, size_t len, size_t *out_len)
 {
     size_t cap = len + 1, n = 0;
@@ -36,7 +32,7 @@ static char *quote_big_integers(const char *text, size_t len, size_t *out_len)
             out[n++] = text[i++];
             continue;
         }
-        bool starts = c >= '0' && c <= '9' && (i == 0 || !strchr("0123456789.eE+-", text[i - 1]));
+        bool starts = c >= '1' && c <= '9' && (i == 0 || !strchr("0123456789.eE+-", text[i - 1]));
         size_t end = i;
         while (starts && end < len && text[end] >= '0' && text[end] <= '9')
             end++;
@@ -68,9 +64,18 @@ json_t *values_load_json(FILE *f, json_error_t *e)
         if (len == cap)
             text = xrealloc(text, cap *= 2);
     }
+    text[len] = '\0';
+    json_t *root = jsonread_parse(text, len);
+    if (!root)
+        root = values_parse_jansson(text, len, e);
+    free(text);
+    return root;
+}
+
+json_t *values_parse_jansson(const char *text, size_t len, json_error_t *e)
+{
     size_t quoted_len;
     char *quoted = quote_big_integers(text, len, &quoted_len);
-    free(text);
     json_t *root = json_loadb(quoted, quoted_len, JSON_REJECT_DUPLICATES, e);
     free(quoted);
     return root;
@@ -165,9 +170,9 @@ bool lanes_value_bits(json_t *v, int type, uint64_t *bits, uint64_t *dbits, char
     }
     if (json_is_string(v)) {
         const char *s = json_string_value(v);
-        if (!strncmp(s, BIG_INTEGER, strlen(BIG_INTEGER)))
-            return big_integer_bits(strtoull(s + strlen(BIG_INTEGER), NULL, 10), type, s + strlen(BIG_INTEGER), bits,
-                                    err, errlen);
+        size_t big = strlen(VALUES_BIG_INTEGER);
+        if (!strncmp(s, VALUES_BIG_INTEGER, big))
+            return big_integer_bits(strtoull(s + big, NULL, 10), type, s + big, bits, err, errlen);
         if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X') && s[2] && strchr(s, '?'))
             return partial_hex(s, width, bits, dbits, err, errlen);
         if (cls == 'f' && (!strcmp(s, "nan") || !strcmp(s, "inf") || !strcmp(s, "-inf"))) {
