@@ -535,7 +535,6 @@ bool lower_program(Program *p, Memory *mem, Module *m, Function *fn, Diag *diag,
         preds += f->fn->preds.len;
     }
     ld.total_preds = preds;
-    enum { MAX_INSTRUCTIONS = 1 << 24 };
     bool too_large = rows > MAX_REGISTERS || preds > MAX_REGISTERS || code > MAX_INSTRUCTIONS;
     if (too_large)
         diag_at(diag, DIAG_ERROR, fn->at, "the program needs %u registers, %u predicates and %u instructions; "
@@ -624,18 +623,6 @@ void lower_free(Program *p)
     free(p->handle_rows);
     free(p->shfl_tables);
     memset(p, 0, sizeof *p);
-}
-
-/* Whether the kernel fn lowers: what a run would refuse before it starts, reported as a run
- * would report it, for --check. */
-bool lower_check(Module *m, Function *fn, Diag *diag)
-{
-    Program p;
-    Memory mem;
-    bool ok = lower_program(&p, &mem, m, fn, diag, DEFAULT_STACK_BYTES);
-    lower_free(&p);
-    mem_free(&mem);
-    return ok;
 }
 
 Function *lower_entry(Module *m, const char *name)
