@@ -125,7 +125,7 @@ int main(int argc, char **argv)
         char err[512];
         long rss0 = max_rss_kb();
         double t0 = now();
-        int rc = lanes_load(b, argv[1], err, sizeof err);
+        int rc = lanes_load(b, argv[1], NULL, err, sizeof err);
         double t = now() - t0;
         if (run == 0)
             rss_growth = max_rss_kb() - rss0;
