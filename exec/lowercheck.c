@@ -8,7 +8,7 @@
  * lowers and lays out as it does in the whole module (names, not addresses, decide what it
  * refuses); a kernel whose whole program would pass the size limits that lower_program checks
  * over everything (registers, instructions, bytes of variables) is lowered whole instead. Each
- * lowering's scratch (symbols, immediates) goes to an arena freed after it. As before, the
+ * lowering's scratch (symbols, immediates) goes to an arena emptied after it. As before, the
  * kernels are lowered in order up to the first one refused.
  * Requires: lower.c (lower_program), layout.c (layout_variables_bytes). */
 #include <stdlib.h>
@@ -131,18 +131,19 @@ static uint64_t function_bytes(const Function *f)
                layout_variables_bytes(f->decls.data, f->decls.len));
 }
 
-/* Lowers fn with view's functions and variables; view's scratch is freed after. */
+/* Lowers fn with view's functions and variables; their scratch goes to view's arena, emptied
+ * after. A run's stack size changes no refusal (only calls at run time are charged to it), and
+ * --check runs nothing: no room for calls is allocated (stack_bytes 0). */
 static void lower_view(Module *m, Module *view, Function *fn, Diag *diag)
 {
-    view->arena = (Arena){ 0 };
     view->names = m->names;
     Program p;
     Memory mem;
-    lower_program(&p, &mem, view, fn, diag, DEFAULT_STACK_BYTES);
+    lower_program(&p, &mem, view, fn, diag, 0);
     lower_free(&p);
     mem_free(&mem);
     m->names = view->names;                  /* register names interned (into m's arena) */
-    arena_free(&view->arena);
+    arena_reset(&view->arena);
 }
 
 void lower_check_all(Module *m, Diag *diag)
@@ -172,6 +173,7 @@ void lower_check_all(Module *m, Diag *diag)
         add_node(&r, m->globals.data[g].name, r.nf + g);
 
     Module view = *m;
+    view.arena = (Arena){ 0 };
     Function **fns = xcalloc(r.nf + 1, sizeof *fns);
     Decl *vars = xcalloc(r.ng + 1, sizeof *vars);
     bool whole_done = false;
@@ -199,6 +201,7 @@ void lower_check_all(Module *m, Diag *diag)
         }
         lower_view(m, &view, fn, diag);
     }
+    arena_free(&view.arena);
     free(fns);
     free(vars);
     free(r.keys);
