@@ -341,9 +341,8 @@ int driver_run(const RunOptions *o, FILE *out, FILE *err_out)
     Module *m = parse_module(&src, &diag);
     check_module(m, &diag, &o->check);      /* also after syntax errors: report all at once */
     /* --check also reports what a run would refuse before it starts: every kernel is lowered. */
-    for (uint32_t i = 0; o->mode == MODE_CHECK && !diag.errors && i < m->functions.len; i++)
-        if (m->functions.data[i]->is_entry && m->functions.data[i]->has_body)
-            lower_check(m, m->functions.data[i], &diag);
+    if (o->mode == MODE_CHECK && !diag.errors)
+        lower_check_all(m, &diag);
     flush_held(&held, &diag, NULL);
 
     int rc = EXIT_OK;

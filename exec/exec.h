@@ -676,7 +676,10 @@ void image_load(Loader *ld, const Instr *in, XInstr *x);                /* tex t
 bool lower_program(Program *p, Memory *mem, Module *m, Function *fn, Diag *diag, uint32_t stack_bytes);
 void lower_free(Program *p);
 Function *lower_entry(Module *m, const char *name);           /* the kernel to run (NULL: the first) */
-bool lower_check(Module *m, Function *fn, Diag *diag);      /* lowers and discards, for --check */
+enum { MAX_INSTRUCTIONS = 1 << 24 };                        /* per program */
+/* lowercheck.c: for --check, what lowering each kernel of m refuses (as its run would), in
+ * time linear in m. */
+void lower_check_all(Module *m, Diag *diag);
 
 /* cfg.c: post-dominators and reconvergence points of one function's code. */
 void cfg_reconvergence(XInstr *code, const uint32_t *targets, const FuncLayout *f);
@@ -876,6 +879,7 @@ uint64_t block_add_sampler(Block *b, const Sampler *s);
 /* layout.c (the Layout type is above) */
 uint64_t layout_decl_bytes(const Decl *d);
 bool layout_fits(const Program *prog, Diag *diag);
+uint64_t layout_variables_bytes(const Decl *d, uint32_t n);   /* what layout_fits counts for them */
 uint32_t layout_frames(Layout *ly, Program *prog, uint32_t rows);     /* returns the rows after the frames' */
 bool layout_memory(Layout *ly, Program *prog, uint32_t stack_bytes);
 #define LAYOUT_BY_NAME 0xffffffffu    /* not an enum: beyond int */

@@ -89,6 +89,23 @@ static bool variable_fits(const Decl *d, uint64_t *total, Diag *diag)
     return true;
 }
 
+/* What variable_fits counts for n declarations together, saturating; UINT64_MAX when one of
+ * them alone is over MAX_VARIABLE_BYTES (for --check, lowercheck.c). */
+uint64_t layout_variables_bytes(const Decl *d, uint32_t n)
+{
+    uint64_t total = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        if (!in_memory(d[i].space))
+            continue;
+        uint64_t size = layout_decl_bytes(&d[i]);
+        uint64_t bytes = size > MAX_VARIABLE_BYTES ? size : size * (in_frame(&d[i]) ? WARP_SIZE : 1);
+        if (bytes > MAX_VARIABLE_BYTES || total + bytes < total)
+            return UINT64_MAX;
+        total += bytes;
+    }
+    return total;
+}
+
 /* Every variable fits in the limits, or the program is refused before anything is allocated:
  * one variable at most MAX_VARIABLE_BYTES (all lanes' copies of a frame variable), all of them
  * together at most MAX_MEMORY_BYTES. */

@@ -51,11 +51,17 @@ static int source_type(const Instr *in, unsigned i)
 }
 
 
-/* Which variants of the executable opcodes the executor covers; the rest are reported. */
-static void check_variant(Loader *ld, const Instr *in, const XInstr *x)
+/* Reports in's whole form (its mnemonic) as not executed. */
+static void cannot_form(Loader *ld, const Instr *in)
 {
     char what[96];
     snprintf(what, sizeof what, "'%s'", in->mnemonic);
+    operand_cannot(ld, in, what);
+}
+
+/* Which variants of the executable opcodes the executor covers; the rest are reported. */
+static void check_variant(Loader *ld, const Instr *in, const XInstr *x)
+{
     bool moves_bits = in->op == OP_LD || in->op == OP_ST || in->op == OP_MOV || in->op == OP_CVT ||
                       in->op == OP_SELP || in->op == OP_TEX;   /* tex .f16 .f16x2: rounded (texture.c) */
     /* Half, packed and narrow floats (f16, f16x2, bf16x2, tf32, ...) are moved and converted,
@@ -72,23 +78,23 @@ static void check_variant(Loader *ld, const Instr *in, const XInstr *x)
     bool min_max_f32 = min_max && (x->type == TYPE_F32 || half_arith);
     bool xorsign_ok = min_max_f32 && ir_has_mod(in, MOD_XORSIGN) && ir_has_mod(in, MOD_ABS);
     if (half_float)
-        operand_cannot(ld, in, what);
+        cannot_form(ld, in);
     else if ((ir_has_mod(in, MOD_CC) && x->cls == 'f') || (ir_has_mod(in, MOD_RELU) && !relu_ok) ||
              (ir_has_mod(in, MOD_NAN_) && !min_max_f32) ||
              ((ir_has_mod(in, MOD_SATFINITE) || ir_has_mod(in, MOD_RNA)) && in->op != OP_CVT) || ir_has_mod(in, MOD_RS) ||
              (ir_has_mod(in, MOD_XORSIGN) && !xorsign_ok) ||
              (ir_has_mod(in, MOD_ABS) && in->op != OP_ABS && !xorsign_ok))
-        operand_cannot(ld, in, what);
+        cannot_form(ld, in);
     else if ((in->op == OP_MIN || in->op == OP_MAX) && in->operand_count == 4)
         operand_cannot(ld, in, "three-input min/max");
     else if (in->op == OP_PRMT && in->mod_count > 1)
-        operand_cannot(ld, in, what);
+        cannot_form(ld, in);
     else if (in->op == OP_LOP3 && (in->operand_count == 6) != (in->operands[0].kind == OPND_PAIR))
-        operand_cannot(ld, in, what);
+        cannot_form(ld, in);
     else if (x->sat && x->cls != 'f' && in->op != OP_CVT && in->op != OP_CVT_PACK && x->family != FAM_VIDEO &&
              !(x->type == TYPE_S32 && (in->op == OP_ADD || in->op == OP_SUB)) &&
              !(x->type == TYPE_S32 && x->hi && (in->op == OP_MAD || in->op == OP_MAD24)))
-        operand_cannot(ld, in, what);
+        cannot_form(ld, in);
 }
 
 /* brx.idx index, tlist: the index, and the .branchtargets list the label tlist names, appended
@@ -472,10 +478,17 @@ static void name_registers(Program *p)
         uint32_t stride = d->type == TYPE_B128 ? 2 : 1;      /* a .b128 register takes two slots */
         for (uint32_t k = 0; k < d->range; k++) {
             Register *r = &regs->data[d->first_slot + k * stride];
-            if (!r->name) {
-                char name[128];
-                int n = snprintf(name, sizeof name, "%s%u", d->name, k);
-                r->name = intern(&p->m->names, name, (size_t)n);
+            if (!r->name) {                    /* d->name then k in decimal */
+                char name[128], digits[10];
+                size_t n = strlen(d->name), count = 0;
+                for (uint32_t v = k; count == 0 || v; v /= 10)
+                    digits[count++] = (char)('0' + v % 10);
+                if (n > sizeof name - count)
+                    n = sizeof name - count;
+                memcpy(name, d->name, n);
+                while (count)
+                    name[n++] = digits[--count];
+                r->name = intern(&p->m->names, name, n);
             }
         }
     }
@@ -540,7 +553,6 @@ bool lower_program(Program *p, Memory *mem, Module *m, Function *fn, Diag *diag,
         preds += f->fn->preds.len;
     }
     ld.total_preds = preds;
-    enum { MAX_INSTRUCTIONS = 1 << 24 };
     bool too_large = rows > MAX_REGISTERS || preds > MAX_REGISTERS || code > MAX_INSTRUCTIONS;
     if (too_large)
         diag_at(diag, DIAG_ERROR, fn->at, "the program needs %u registers, %u predicates and %u instructions; "
@@ -629,18 +641,6 @@ void lower_free(Program *p)
     free(p->handle_rows);
     free(p->shfl_tables);
     memset(p, 0, sizeof *p);
-}
-
-/* Whether the kernel fn lowers: what a run would refuse before it starts, reported as a run
- * would report it, for --check. */
-bool lower_check(Module *m, Function *fn, Diag *diag)
-{
-    Program p;
-    Memory mem;
-    bool ok = lower_program(&p, &mem, m, fn, diag, DEFAULT_STACK_BYTES);
-    lower_free(&p);
-    mem_free(&mem);
-    return ok;
 }
 
 Function *lower_entry(Module *m, const char *name)

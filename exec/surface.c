@@ -257,7 +257,7 @@ static bool load_offset_depth(Loader *ld, const Instr *in, XInstr *x, unsigned f
 
 /* tex tld4 suld: d, [h, {coordinates}]; sust: [h, {coordinates}], c; txq suq: d, [h]; istypep:
  * p, h. The handle becomes src[0], the coordinates coord[], the data registers vec[]. ops.def
- * gives them no operand shape: they are checked here (lower_check runs this for --check). */
+ * gives them no operand shape: they are checked here (lower_check_all runs this for --check). */
 void image_load(Loader *ld, const Instr *in, XInstr *x)
 {
     image_lower(x, in);

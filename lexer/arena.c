@@ -63,6 +63,23 @@ char *arena_strndup(Arena *arena, const char *s, size_t len)
     return p;
 }
 
+/* Empties the arena for reuse: its newest (largest) block is kept, the bytes used in it zeroed
+ * again (only those), the others freed. */
+void arena_reset(Arena *arena)
+{
+    ArenaBlock *b = arena->head;
+    if (!b)
+        return;
+    for (ArenaBlock *old = b->prev; old;) {
+        ArenaBlock *prev = old->prev;
+        free(old);
+        old = prev;
+    }
+    memset(b->data, 0, b->used);
+    b->used = 0;
+    b->prev = NULL;
+}
+
 void arena_free(Arena *arena)
 {
     ArenaBlock *b = arena->head;

@@ -50,6 +50,7 @@ typedef struct Arena {
 void *arena_alloc(Arena *arena, size_t size);           /* zero-filled, 16-byte aligned */
 void *arena_grow(Arena *arena, void *old, size_t old_size, size_t new_size);
 char *arena_strndup(Arena *arena, const char *s, size_t len);
+void arena_reset(Arena *arena);                         /* empty again, its newest block kept */
 void arena_free(Arena *arena);
 
 /* A growable array whose storage comes from an arena (old storage is simply abandoned). */

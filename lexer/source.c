@@ -84,14 +84,14 @@ void source_free(Source *src)
 static void build_line_table(Source *src)
 {
     uint32_t count = 1;
-    for (uint32_t i = 0; i < src->len; i++)
-        count += src->text[i] == '\n';
+    const char *end = src->text + src->len;
+    for (const char *p = src->text; (p = memchr(p, '\n', (size_t)(end - p))) != NULL; p++)
+        count++;
     src->line_starts = xmalloc(count * sizeof *src->line_starts);
     src->line_starts[0] = 0;
     uint32_t n = 1;
-    for (uint32_t i = 0; i < src->len; i++)
-        if (src->text[i] == '\n')
-            src->line_starts[n++] = i + 1;
+    for (const char *p = src->text; (p = memchr(p, '\n', (size_t)(end - p))) != NULL; p++)
+        src->line_starts[n++] = (uint32_t)(p - src->text) + 1;
     src->line_count = count;
 }
 

@@ -46,6 +46,7 @@ typedef struct Checker {
     VEC(Undo) undo;            /* for block scopes */
     uint32_t depth;
     Decoder *decoder;          /* mnemonics decoded so far */
+    ShapeMemo *shapes;         /* operand shapes of the forms seen so far */
     bool warned_legacy[OP_COUNT];  /* the deprecation warning is given once per opcode */
 } Checker;
 
@@ -58,8 +59,15 @@ static void sym_init(SymTable *t)
     t->slots = xcalloc(t->capacity, sizeof *t->slots);
 }
 
+/* Empties the table; one grown for a large function goes back to the first size, so that
+ * emptying stays in proportion to what the function put in it. */
 static void sym_clear(SymTable *t)
 {
+    if (t->capacity > 256 && (uint64_t)t->count * 8 < t->capacity) {
+        free(t->slots);
+        sym_init(t);
+        return;
+    }
     memset(t->slots, 0, t->capacity * sizeof *t->slots);
     t->count = 0;
 }
@@ -522,7 +530,7 @@ static void check_instr(Checker *c, Instr *in)
      * ops.def does not describe (vectors of atomics, a tensor map's address). Unchecked operands
      * (that too, or a count that does not fit) only have their names resolved. */
     char letters[MAX_SHAPE];
-    bool checked = decoded && !refused.length && checkop_letters(c->diag, in, letters);
+    bool checked = decoded && !refused.length && checkop_letters(c->diag, c->shapes, in, letters);
     for (unsigned i = 0; i < in->operand_count; i++) {
         Operand *o = &in->operands[i];
         Expect e = checked ? checkop_expect(in, letters[i]) : (Expect){ 0, false, false, TYPE_NONE };
@@ -753,6 +761,7 @@ int check_module(Module *m, Diag *diag, const CheckOptions *options)
     sym_init(&c->globals);
     sym_init(&c->locals);
     c->decoder = decode_new();
+    c->shapes = checkop_memo_new();
     uint32_t errors_before = diag->errors;
 
     if (!m->is_snippet && m->functions.len && !m->version)
@@ -766,6 +775,7 @@ int check_module(Module *m, Diag *diag, const CheckOptions *options)
     free(c->globals.slots);
     free(c->locals.slots);
     decode_free(c->decoder);
+    checkop_memo_free(c->shapes);
     free(c);
     return (int)(diag->errors - errors_before);
 }

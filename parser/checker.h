@@ -59,7 +59,10 @@ typedef struct Expect {
 
 void checkop_version_target(Diag *diag, const Module *m, const CheckOptions *options, bool *warned_legacy,
                             const Instr *in);
-bool checkop_letters(Diag *diag, const Instr *in, char letters[MAX_SHAPE]);
+typedef struct ShapeMemo ShapeMemo;   /* the operand shapes of the forms seen so far */
+ShapeMemo *checkop_memo_new(void);
+void checkop_memo_free(ShapeMemo *memo);
+bool checkop_letters(Diag *diag, ShapeMemo *memo, const Instr *in, char letters[MAX_SHAPE]);
 Expect checkop_expect(const Instr *in, char letter);
 bool checkop_types_registers(int op);
 void checkop_operand(Diag *diag, const Function *fn, const Instr *in, const Operand *o, Expect e);

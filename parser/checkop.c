@@ -2,6 +2,7 @@
  * version and target it requires (and that shfl and vote without .sync are legacy), how many
  * operands its form takes, and each operand's kind and type for its shape letter.
  * Requires: in decoded (decode.c) and its names resolved (check.c); called by check.c only. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "checker.h"
@@ -449,11 +450,85 @@ static bool fit_shape(const Shape *sh, unsigned n, char *letters)
     return true;
 }
 
+/* Shapes already worked out, by op, types and modifiers (what shape_of reads), hashed by the
+ * canonical mnemonic that spells them: a module repeats few forms. */
+typedef struct ShapeEntry {
+    const char *mnemonic;      /* NULL: empty */
+    uint16_t op;
+    uint8_t type_count, mod_count;
+    uint8_t types[MAX_TYPES];
+    uint8_t mods[MAX_SUFFIXES];
+    Shape shape;
+} ShapeEntry;
+
+struct ShapeMemo {
+    ShapeEntry *entries;       /* open addressing */
+    uint32_t count, capacity;  /* capacity is a power of two */
+};
+
+ShapeMemo *checkop_memo_new(void)
+{
+    ShapeMemo *memo = xcalloc(1, sizeof *memo);
+    memo->capacity = 64;
+    memo->entries = xcalloc(memo->capacity, sizeof *memo->entries);
+    return memo;
+}
+
+void checkop_memo_free(ShapeMemo *memo)
+{
+    if (memo)
+        free(memo->entries);
+    free(memo);
+}
+
+static bool same_form(const ShapeEntry *e, const Instr *in)
+{
+    return e->op == in->op && e->type_count == in->type_count && e->mod_count == in->mod_count &&
+           memcmp(e->types, in->types, in->type_count) == 0 && memcmp(e->mods, in->mods, in->mod_count) == 0;
+}
+
+static void memo_grow(ShapeMemo *memo)
+{
+    uint32_t capacity = memo->capacity * 2;
+    ShapeEntry *entries = xcalloc(capacity, sizeof *entries);
+    for (uint32_t i = 0; i < memo->capacity; i++) {
+        if (!memo->entries[i].mnemonic)
+            continue;
+        uint32_t j = checker_pointer_hash(memo->entries[i].mnemonic) & (capacity - 1);
+        while (entries[j].mnemonic)
+            j = (j + 1) & (capacity - 1);
+        entries[j] = memo->entries[i];
+    }
+    free(memo->entries);
+    memo->entries = entries;
+    memo->capacity = capacity;
+}
+
+static Shape memo_shape(ShapeMemo *memo, const Instr *in)
+{
+    uint32_t j = checker_pointer_hash(in->mnemonic) & (memo->capacity - 1);
+    for (; memo->entries[j].mnemonic; j = (j + 1) & (memo->capacity - 1))
+        if (memo->entries[j].mnemonic == in->mnemonic && same_form(&memo->entries[j], in))
+            return memo->entries[j].shape;
+    ShapeEntry *e = &memo->entries[j];
+    e->mnemonic = in->mnemonic;
+    e->op = in->op;
+    e->type_count = in->type_count;
+    e->mod_count = in->mod_count;
+    memcpy(e->types, in->types, sizeof e->types);
+    memcpy(e->mods, in->mods, sizeof e->mods);
+    e->shape = shape_of(in);
+    Shape sh = e->shape;
+    if (++memo->count * 2 > memo->capacity)
+        memo_grow(memo);
+    return sh;
+}
+
 /* The shape letter of each of in's operands. Returns false when they are not to be checked one
  * by one: ops.def does not describe them ("*"), or their count does not fit (reported here). */
-bool checkop_letters(Diag *diag, const Instr *in, char letters[MAX_SHAPE])
+bool checkop_letters(Diag *diag, ShapeMemo *memo, const Instr *in, char letters[MAX_SHAPE])
 {
-    Shape sh = shape_of(in);
+    Shape sh = memo ? memo_shape(memo, in) : shape_of(in);
     if (sh.any)
         return false;
     if (fit_shape(&sh, in->operand_count, letters))

@@ -409,6 +409,11 @@ expect_stderr_line "state space mismatch at --check" "$tmp/spaces.ptx:9:2: error
 printf '.reg .b128 q;\ncvt.u64.u32 q, r;\n' > "$tmp/wide.ptx"
 expect_exit 2 "cvt into .b128 at --check" "$PTXRUN" --check --no-color "$tmp/wide.ptx"
 expect_stderr_line "cvt into .b128 at --check" "$tmp/wide.ptx:2:1: error: ptxrun cannot execute 'cvt.u64.u32' with a .b128 register yet"
+# A later kernel is lowered with what it reaches (a .func, a variable): its refusal is reported
+# (the expected line is ptxrun's wording for the instruction on line 30; ptxas accepts the file).
+printf ".version 8.3\n.target sm_90\n.address_size 64\n.global .align 4 .u32 g[4];\n.func (.param .b32 r) f(.param .b32 a)\n{\n\t.reg .b32 %%r<3>;\n\tld.param.b32 %%r1, [a];\n\tld.global.u32 %%r2, [g];\n\tadd.s32 %%r2, %%r2, %%r1;\n\tst.param.b32 [r], %%r2;\n\tret;\n}\n.visible .entry k1()\n{\n\tret;\n}\n.visible .entry k2()\n{\n\t.reg .b128 q;\n\t.reg .b32 %%r<3>;\n\tmov.u32 %%r1, 1;\n\t{\n\t.param .b32 p;\n\t.param .b32 rv;\n\tst.param.b32 [p], %%r1;\n\tcall (rv), f, (p);\n\tld.param.b32 %%r2, [rv];\n\t}\n\tcvt.u64.u32 q, %%r2;\n\tst.global.u32 [g+4], %%r2;\n\tret;\n}\n" > "$tmp/second.ptx"
+expect_exit 2 "second kernel at --check" "$PTXRUN" --check --no-color "$tmp/second.ptx"
+expect_stderr_line "second kernel at --check" "$tmp/second.ptx:30:2: error: ptxrun cannot execute 'cvt.u64.u32' with a .b128 register yet"
 printf "$H.visible .entry k()\n{\n\t.local .b32 l;\n\t.reg .b32 %%r1;\n\t.reg .b64 %%rd1;\n\tmov.u64 %%rd1, l;\n\tatom.local.add.u32 %%r1, [%%rd1], 3;\n\tret;\n}\n" > "$tmp/atomlocal.ptx"
 expect_exit 2 "atom.local" "$PTXRUN" --no-color "$tmp/atomlocal.ptx"
 expect_stderr_line "atom.local" "$tmp/atomlocal.ptx:10:2: error: 'atom.local.add.u32': atomics are defined on .global and .shared memory (or a generic address of either) only"
