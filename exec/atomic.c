@@ -10,8 +10,8 @@
 #include "exec.h"
 
 static const char warn_f64_two_nans[] =
-    "atom/red .add.f64 of two NaNs: the PTX ISA does not say which NaN results and no H100 run "
-    "recorded it; ptxrun returns the one in memory (as f64 arithmetic returns its first operand's)";
+    "atom/red .add.f64 of two NaNs: the PTX ISA does not say which NaN results; ptxrun gives what "
+    "the H100 gives: on .global the operand's NaN unchanged, on .shared the one in memory, quieted";
 static const char warn_f64_snan[] =
     "atom/red .add.f64 on .global memory with a signalling NaN: the PTX ISA does not say what it "
     "gives; ptxrun gives what the H100 gives, the NaN unchanged and still signalling (on .shared "
@@ -48,9 +48,10 @@ static bool f64_is_nan(uint64_t v)
  * is in .global memory (atom/red's; multimem passes false). There an f32 add flushes subnormal
  * inputs and result to zero of the same sign, as the PTX ISA says of the current implementation;
  * on shared memory it keeps them. A NaN result of an f64 add is the H100's
- * (tests/h100_more/cases/{atom,red}_{global,shared}_add_f64): the input NaN (the memory value's
- * when both are) with its sign and payload, quieted on .shared and left as it is on .global; an
- * invalid sum (inf + -inf) 0xfff8000000000000. */
+ * (tests/h100_more/cases/{atom,red}_{global,shared}_add_f64{,_nan2}): the input NaN with its
+ * sign and payload, quieted on .shared and left as it is on .global; when both are NaNs, the
+ * operand's on .global and the memory value's on .shared; an invalid sum (inf + -inf)
+ * 0xfff8000000000000. */
 uint64_t atomic_update(const XInstr *x, uint64_t old, uint64_t b, uint64_t c, bool global, bool *nan_choice)
 {
     unsigned bits = x->bits;
@@ -70,8 +71,9 @@ uint64_t atomic_update(const XInstr *x, uint64_t old, uint64_t b, uint64_t c, bo
         memcpy(&br, &r, 8);
         if (r == r)
             return br;
-        uint64_t nan = f64_is_nan(old) ? old : f64_is_nan(b) ? b : 0xfff8000000000000ull;
-        return global ? nan : nan | 1ull << 51;
+        if (global)
+            return f64_is_nan(b) ? b : f64_is_nan(old) ? old : 0xfff8000000000000ull;
+        return (f64_is_nan(old) ? old : f64_is_nan(b) ? b : 0xfff8000000000000ull) | 1ull << 51;
     }
     switch (x->mode) {
     case MOD_ADD: return (old + b) & m;
@@ -150,7 +152,7 @@ void atomic_execute(Warp *w, const XInstr *x, uint32_t mask)
             if (x->cls == 'f' && x->type == TYPE_F64 && defined) {
                 if (f64_is_nan(old) && f64_is_nan(b) && (old | 1ull << 51) != (b | 1ull << 51))
                     two_nan_lanes |= 1u << l;
-                uint64_t nan_in = f64_is_nan(old) ? old : b;
+                uint64_t nan_in = f64_is_nan(b) ? b : old;      /* .global: the operand's first */
                 if (space == SPACE_GLOBAL && f64_is_nan(nan_in) && !(nan_in & 1ull << 51))
                     snan_lanes |= 1u << l;
             }

@@ -9,7 +9,8 @@
  * The H100: d.h1 keeps the result's upper half in place; .sat with a selector of d gives the
  * field's largest value for anything below 0 or above it; vadd and vsub hold their value in 32
  * bits, signed, for .min/.max (compared unsigned in 64 bits for u32 destinations) and that
- * .sat; vset's c is signed. Both readings are computed; lanes where they differ are warned.
+ * .sat; .sat into a full u32 destination gives 0 below 0 and wraps above 2^32-1 (vshl, not
+ * measured, clamps as the ISA says); vset's c is signed. Both readings are computed; lanes where they differ are warned.
  * vmad: the product of the selected parts in 128 bits, the negations and .po as the ISA's
  * pseudo-code applies them, c extended by the sign of the final result, .shr7/.shr15, .sat.
  * SIMD (vadd2 ... vset4): each of the two halves or four bytes picked out of {b, a} by the
@@ -117,12 +118,19 @@ static const char warn_video_minmax[] = "video .min/.max: the PTX ISA compares t
                                         "destination compares unsigned, so bit 31 set counts as greater than any "
                                         "c; with .sat into u32 one read as negative becomes 2^32-1), and vset's c as "
                                         "signed; ptxrun follows the H100";
-static const char warn_video_usat[] = "video .sat into a full u32 destination without .min of a value outside "
-                                      "[0, 2^32-1]: not measured on the H100; ptxrun clamps as the PTX ISA says";
+static const char warn_video_usat[] = "video .sat into a full u32 destination: the PTX ISA clamps the exact value "
+                                      "to [0, 2^32-1] (before .add/.min/.max), the H100 gives 0 below 0 but keeps "
+                                      "the low 32 bits of a value above 2^32-1, then compares it as vadd's .min/.max "
+                                      "do; ptxrun follows the H100";
+static const char warn_video_vshl_sat[] = "vshl .sat into a full u32 destination of a value above 2^32-1: not "
+                                          "measured on the H100 (where vadd and vsub keep the low 32 bits); "
+                                          "ptxrun clamps as the PTX ISA says";
 
 /* One lane of vadd vsub vabsdiff vmin vmax vshl vshr vset: the H100's reading (h100) or the PTX
- * ISA's. *unmeasured: a u32 .sat (no selector, no .min) clamped a value, a form the H100 was not
- * measured on (both readings clamp as the ISA says). */
+ * ISA's. .sat into a full u32 destination on the H100 (tests/h100_more/cases/video_usat, every
+ * secondary operation, vadd vsub vabsdiff vmax): a value below 0 gives 0, one above 2^32-1 its
+ * low 32 bits. vshl, the one other operation whose value can pass 2^32-1, was not measured: it
+ * keeps the ISA's clamp, and *unmeasured says when the clamp acted on such a value. */
 static uint32_t scalar(const XInstr *x, uint32_t a, uint32_t b, uint32_t c, bool h100, bool *unmeasured)
 {
     bool compares = is_compare(x->op);
@@ -133,7 +141,10 @@ static uint32_t scalar(const XInstr *x, uint32_t a, uint32_t b, uint32_t c, bool
     wide_int t = operate(x, ta, tb), v = t;
     if (h100 && (x->op == OP_VADD || x->op == OP_VSUB))
         v = (int32_t)(uint32_t)t;               /* the H100 holds their value in 32 bits, signed */
-    if (x->sat && (!h100 || (!dsel && (d_signed || x->secondary != MOD_MIN)))) {
+    *unmeasured = false;
+    if (x->sat && h100 && !dsel && !d_signed && x->op != OP_VSHL) {
+        v = t < 0 ? 0 : (int32_t)(uint32_t)t;   /* read as signed by .min/.max, as vadd's value is */
+    } else if (x->sat && (!h100 || (!dsel && (d_signed || x->secondary != MOD_MIN)))) {
         v = clamp(t, width, d_signed);
         *unmeasured = !dsel && !d_signed && x->secondary != MOD_MIN && v != t;
     } else if (x->sat) {                        /* the field's largest value, compared unsigned */
@@ -161,6 +172,8 @@ static const char *scalar_warning(const XInstr *x)
 {
     if (x->select[0] && x->sat)
         return warn_video_sat;
+    if (x->sat && x->cls != 's' && !is_compare(x->op) && x->op != OP_VSHL)
+        return warn_video_usat;
     return x->select[0] ? warn_video_h1 : warn_video_minmax;
 }
 
@@ -306,11 +319,11 @@ void video_execute(Warp *w, const XInstr *x, uint32_t mask)
     for (uint32_t k = mask; k; k &= k - 1) {
         int l = __builtin_ctz(k);
         uint32_t va = (uint32_t)a[l], vb = (uint32_t)b[l], vc = (uint32_t)c[l];
-        bool open = false;
         if (x->op == OP_VMAD || is_simd) {
             d[l] = x->op == OP_VMAD ? multiply_add(x, va, vb, vc) : simd(x, va, vb, vc);
             continue;
         }
+        bool open;
         uint32_t isa = scalar(x, va, vb, vc, false, &open);
         d[l] = scalar(x, va, vb, vc, true, &open);
         departs |= (uint32_t)(d[l] != isa) << l;
@@ -320,7 +333,7 @@ void video_execute(Warp *w, const XInstr *x, uint32_t mask)
     if (departs & defined)
         report_warn(w, pc, departs & defined, scalar_warning(x));
     if (unmeasured & defined)
-        report_warn(w, pc, unmeasured & defined, warn_video_usat);
+        report_warn(w, pc, unmeasured & defined, warn_video_vshl_sat);
     warp_define(w, x->dst, mask, defined);
     for (; partial; partial &= partial - 1)
         warp_define_bits(w, x->dst, __builtin_ctz(partial), dbits[__builtin_ctz(partial)], 32);

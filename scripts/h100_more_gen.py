@@ -6,7 +6,12 @@ what an H100 gave (scripts/h100_run.py --write-expect), never this script's.
 
 Buffers whose names begin with `in` are inputs; the others are what the GPU writes (and what
 the expect files hold). Areas: atomics (atom/red, .global and .shared, one address per lane, and
-32 lanes on one address with only order-independent outputs), bar.red, fp8 and tf32 conversions.
+32 lanes on one address with only order-independent outputs), bar.red, fp8 and tf32 conversions;
+probe 2 (two-NaN float atomics, more tf32 NaNs, u32 video .sat, printf's return value: the printf
+programs are a .cu each, which nvcc -ptx -arch=sm_90 turns into the .ptx; without nvcc the .ptx
+already there stays).
+
+    scripts/h100_more_gen.py tests/h100_more NAME...   # only the cases named
 """
 import os
 import random
@@ -443,21 +448,147 @@ def cases():
     return out
 
 
+# ---- PROBE2 (recorded 2026-11-24, one more run): printf's return value, two-NaN float atomics,
+# cvt.rna[.satfinite].tf32.f32 on more NaN/inf/overflow patterns, full-width u32 video .sat
+
+# printf calls (format, C arguments) of printf_ret.cu; each call's return value goes to ret[k]
+PRINTF = [('%d\n', 'i')] + [(' '.join(['%d'] * n) + '\n', ', '.join(['i'] * n)) for n in range(2, 9)] + [
+    ('%hhd\n', '(signed char)i'), ('%hhd %d\n', '(signed char)i, i'), ('%d %hhd\n', 'i, (signed char)i'),
+    ('%hhx\n', '(unsigned char)i'), ('%hhu\n', '(unsigned char)i'), ('%hhX\n', '(unsigned char)i'),
+    ('%hhi\n', '(signed char)i'), ('%hho\n', '(unsigned char)i'), ('%hd\n', '(short)i'), ('%hu\n', '(unsigned short)i'),
+    ('%hhd %hhd\n', '(signed char)i, (signed char)i'), ('%hhd %hhd %hhd\n', '(signed char)i, (signed char)i, (signed char)i'),
+    ('%d %hhd %d\n', 'i, (signed char)i, i'), ('%hhd%d\n', '(signed char)i, i'), ('%5hhd|\n', '(signed char)i'),
+    ('%hhd %hd\n', '(signed char)i, (short)i'), ('%hd %hhd\n', '(short)i, (signed char)i'),
+    ('%hhd %s\n', '(signed char)i, "s"'), ('%hhd %f\n', '(signed char)i, d'), ('%hhd %lld\n', '(signed char)i, l'),
+    ('[%d] %hd %hhd %hu %hhu %hx %hhX|%-+6hd|\n', 'i, (short)i, (signed char)i, (unsigned short)i, (unsigned char)i, '
+     '(short)i, (unsigned char)i, (short)i'),
+    ('%ld\n', '(long)l'), ('%lld\n', 'l'), ('%lu %lx\n', '(unsigned long)l, (unsigned long)l'), ('%f\n', 'd'),
+    ('%e %g %a\n', 'd, d, d'), ('%s\n', '"str"'), ('%c\n', "'c'"), ('%p\n', '(void *)ret'), ('100%%\n', ''),
+    ('%% %d %%\n', 'i'), ('%*d|\n', '7, i'), ('%-*d|%*s|\n', '6, i, 4, "ab"'), ('no conversions\n', ''),
+    ('%d %ld %f %s %c\n', 'i, (long)l, d, "x", \'y\''), ('%hhd %d %hhd %d\n', '(signed char)i, i, (signed char)i, i'),
+]
+# formats ptxrun refuses (a fault: precision '*', an unknown conversion): their own program each
+PRINTF_REFUSED = {'printf_ret_precision_star': [('%.*f|\n', '3, d'), ('%*.*f|\n', '9, 2, d')],
+                  'printf_ret_unknown': [('%y %d\n', 'i'), ('%d %k\n', 'i')]}
+
+
+def printf_cu(calls):
+    body = ''.join('    ret[%d] = printf("%s"%s);\n' % (k, f.replace('\n', '\\n'), ', ' + a if a else '')
+                   for k, (f, a) in enumerate(calls))
+    return ('// written by scripts/h100_more_gen.py: the value printf returns for each format (H100: ret[k])\n'
+            '#include <cstdio>\n\nextern "C" __global__ void k(const int *in_v, int *ret)\n{\n'
+            '    int i = in_v[threadIdx.x];\n    long long l = (long long)i * 1000000007LL;\n    double d = i * 0.5;\n'
+            + body + '}\n')
+
+
+def printf_case(folder, name, calls):
+    """name.cu beside the .ptx, which nvcc -ptx -arch=sm_90 makes (kept as it is without nvcc)."""
+    import subprocess
+    cu = os.path.join(folder, name + '.cu')
+    with open(cu, 'w') as f:
+        f.write(printf_cu(calls))
+    nvcc = '/usr/local/cuda/bin/nvcc'
+    ptx = None
+    if os.path.exists(nvcc):
+        subprocess.run([nvcc, '-ptx', '-arch=sm_90', '-o', '/tmp/%s.ptx' % name, cu], check=True)
+        ptx = open('/tmp/%s.ptx' % name).read()
+    lanes = {'block': [1, 1, 1], 'buffers': {'in_v': {'type': 's32', 'data': [-3]},
+                                             'ret': {'type': 's32', 'count': len(calls)}},
+             'params': ['@in_v', '@ret']}
+    return ptx, lanes
+
+
+F64_NAN2 = [(0x7ff8000000000000, 0x7ff8000000000001), (0x7ff8000000000001, 0x7ff8000000000000),
+            (0xfff8000000000000, 0x7ff8000000000000), (0x7ff8000000000000, 0xfff8000000000000),
+            (0x7ff0000000000001, 0x7ff8000000000002), (0x7ff8000000000002, 0x7ff0000000000001),
+            (0x7ff0000000000001, 0x7ff0000000000002), (0xfff0000000000005, 0x7ff0000000000003),
+            (0x7ff8000000012345, 0xfff8000000054321), (0xfff8000000054321, 0x7ff8000000012345),
+            (0x7ff8000000000007, 0x7ff0000000000000), (0x7ff0000000000000, 0x7ff8000000000007),
+            (0xfff0000000000000, 0xfff4000000000009), (0x7fffffffffffffff, 0xffffffffffffffff),
+            (0xffffffffffffffff, 0x7fffffffffffffff), (0x7ff4000000000000, 0x7ff8000000000000),
+            (f64(1), 0x7ff0000000000001), (f64(1), 0xfff4000000000007), (f64(-2), 0x7ff8000000000abc),
+            (0x7ff4000000000abc, f64(-2)), (0xfff0000000000001, 0), (0, 0xfff0000000000001),
+            (0x7ff0000000000001, 0xfff0000000000001), (0xfff8000000000000, 0xfff0000000000002)]
+F32_NAN2 = [(0x7fc00000, 0x7fc00001), (0x7fc00001, 0x7fc00000), (0xffc00000, 0x7fc00000), (0x7fc00000, 0xffc00000),
+            (0x7f800001, 0x7fc00002), (0x7fc00002, 0x7f800001), (0x7f800001, 0x7f800002), (0xff800005, 0x7f800003),
+            (0x7fc12345, 0xffc54321), (0xffc54321, 0x7fc12345), (0x7fc00007, 0x7f800000), (0x7f800000, 0x7fc00007),
+            (0xff800000, 0xffa00009), (0x7fffffff, 0xffffffff), (0xffffffff, 0x7fffffff), (0x7fa00000, 0x7fc00000),
+            (f32(1), 0x7f800001), (f32(1), 0xffa00007), (f32(-2), 0x7fc00abc), (0x7fa00abc, f32(-2)),
+            (0xff800001, 0), (0, 0xff800001), (0x7f800001, 0xff800001), (0xffc00000, 0xff800002)]
+F16_NAN2 = [(0x7e00, 0x7e01), (0x7e01, 0x7e00), (0xfe00, 0x7e00), (0x7e00, 0xfe00), (0x7c01, 0x7e02), (0x7e02, 0x7c01),
+            (0x7c01, 0x7c02), (0xfc05, 0x7c03), (0x7e55, 0xfe2a), (0xfe2a, 0x7e55), (0x7e07, 0x7c00), (0x7c00, 0x7e07),
+            (0xfc00, 0xfd09), (0x7fff, 0xffff), (0xffff, 0x7fff), (0x7d00, 0x7e00), (0x3c00, 0x7c01), (0x3c00, 0xfd07),
+            (0xc000, 0x7e3c), (0x7d3c, 0xc000), (0xfc01, 0), (0, 0xfc01), (0x7c01, 0xfc01), (0xfe00, 0xfc02)]
+BF16_NAN2 = [(0x7fc0, 0x7fc1), (0x7fc1, 0x7fc0), (0xffc0, 0x7fc0), (0x7fc0, 0xffc0), (0x7f81, 0x7fc2), (0x7fc2, 0x7f81),
+             (0x7f81, 0x7f82), (0xff85, 0x7f83), (0x7fd5, 0xffaa), (0xffaa, 0x7fd5), (0x7fc7, 0x7f80), (0x7f80, 0x7fc7),
+             (0xff80, 0xffa9), (0x7fff, 0xffff), (0xffff, 0x7fff), (0x7fa0, 0x7fc0), (0x3f80, 0x7f81), (0x3f80, 0xffa7),
+             (0xc000, 0x7fbc), (0x7fbc, 0xc000), (0xff81, 0), (0, 0xff81), (0x7f81, 0xff81), (0xffc0, 0xff82)]
+NAN2 = [('add_f64_nan2', 'add.f64', 8, F64_NAN2), ('add_f32_nan2', 'add.f32', 4, F32_NAN2),
+        ('add_noftz_f16_nan2', 'add.noftz.f16', 2, F16_NAN2), ('add_noftz_bf16_nan2', 'add.noftz.bf16', 2, BF16_NAN2)]
+
+TF32_MORE = [0x7f802000, 0x7fa00000, 0x7fffffff, 0xffffffff, 0x7f800000, 0xff800000, 0x7f7ff000, 0x7f7fefff,
+             0x7f802001, 0x7f804000, 0x7fbfe000, 0x7fbfffff, 0xff802000, 0xffa00001, 0x7fc02000, 0xffc00000,
+             0x7fe00000, 0x7f7fffff, 0xff7ff000, 0xff7fefff, 0x7f7fe000, 0x7f7fe001, 0x7f7fd000, 0x7f801fff,
+             0x7f803fff, 0xff9fe000, 0x7fdfffff, 0xfff00000, 0x7f800002, 0xffbfe001, 0x7f7f8000, 0x00000000]
+
+# full-width u32 .sat without .min (plain, .sat.max, .sat.add), vadd/vsub near 0 and 2^32
+VIDEO3 = ['vadd.u32.u32.u32.sat %d, %a, %b;', 'vsub.u32.u32.u32.sat %d, %a, %b;', 'vadd.u32.s32.s32.sat %d, %a, %b;',
+          'vsub.u32.s32.s32.sat %d, %a, %b;', 'vadd.u32.u32.s32.sat %d, %a, %b;', 'vsub.u32.s32.u32.sat %d, %a, %b;',
+          'vadd.u32.u32.u32.sat.max %d, %a, %b, %c;', 'vsub.u32.u32.u32.sat.max %d, %a, %b, %c;',
+          'vadd.u32.s32.s32.sat.max %d, %a, %b, %c;', 'vsub.u32.s32.s32.sat.max %d, %a, %b, %c;',
+          'vadd.u32.u32.u32.sat.add %d, %a, %b, %c;', 'vsub.u32.u32.u32.sat.add %d, %a, %b, %c;',
+          'vadd.u32.s32.s32.sat.add %d, %a, %b, %c;', 'vsub.u32.s32.s32.sat.add %d, %a, %b, %c;',
+          'vadd.u32.u32.u32.sat.min %d, %a, %b, %c;', 'vsub.u32.u32.u32.sat.min %d, %a, %b, %c;',
+          'vabsdiff.u32.s32.s32.sat %d, %a, %b;', 'vmax.u32.s32.s32.sat %d, %a, %b;']
+
+
+def video3_case():
+    r = random.Random(20261126)
+    a = [0, 1, 0xffffffff, 0xfffffffe, 0x80000000, 0x7fffffff, 0xffffff00, 5, 0, 3, 0x80000001, 0xc0000000,
+         0x40000000, 0xfffffff0, 2, 0x10] + [r.getrandbits(32) for _ in range(16)]
+    b = [1, 2, 1, 0xffffffff, 0x80000000, 0x80000001, 0x100, 6, 0xffffffff, 0x7fffffff, 0xffffffff, 0xc0000000,
+         0xc0000000, 0x20, 3, 0xfffffff0] + [r.getrandbits(32) for _ in range(16)]
+    c = [0, 1, 0xffffffff, 0x80000000, 0x7fffffff, 5, 0xfffffff0, 0x10] * 2 + [r.getrandbits(32) for _ in range(16)]
+    return video_case(VIDEO3, a, b, c)
+
+
+def probe2_cases():
+    out = {}
+    for space in ('global', 'shared'):
+        for name, op, size, vals in NAN2:
+            out['atom_%s_%s' % (space, name)] = atom_case(name, op, size, vals, space, False)
+        for name, op, size, vals in NAN2[:2]:
+            out['red_%s_%s' % (space, name)] = atom_case(name, op, size, vals, space, True)
+    for form in ('rna', 'rna.satfinite', 'rn', 'rz'):
+        out['cvt_%s_tf32_f32_more' % form.replace('.', '_')] = cvt_case('cvt.%s.tf32.f32' % form, 'b32', ['b32'],
+                                                                        [TF32_MORE])
+    out['video_usat'] = video3_case()
+    return out
+
+
 # cases whose H100 values ptxrun did not reproduce on 2026-11-24 (tests/h100_more/README.md); the
 # others go to cases/, which `make check` runs
-DISAGREE = set()
+DISAGREE = {'printf_ret', 'printf_ret_precision_star', 'printf_ret_unknown'}
 
 
 def main():
     root = sys.argv[1]
     import json
     only = set(sys.argv[2:])
-    for name, (src, lanes) in sorted(cases().items()):
+    all_cases = dict(cases())
+    all_cases.update(probe2_cases())
+    printfs = dict(PRINTF_REFUSED, printf_ret=PRINTF)
+    for name in printfs:
+        all_cases[name] = None
+    for name, case in sorted(all_cases.items()):
         if only and name not in only:
             continue
         sub = 'disagree' if name in DISAGREE else 'cases'
         folder = os.path.join(root, sub)
         os.makedirs(folder, exist_ok=True)
+        src, lanes = case or printf_case(folder, name, printfs[name])
+        if src is None:       # no nvcc here: the committed .ptx stays
+            src = open(os.path.join(folder, name + '.ptx')).read().split('\n', 1)[1]
         with open(os.path.join(folder, name + '.ptx'), 'w') as f:
             f.write('// tests/h100_more/%s/%s: written by scripts/h100_more_gen.py; expect = what an H100 gave\n'
                     % (sub, name))

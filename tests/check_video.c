@@ -4,8 +4,9 @@
  * (partSelectSignExtend, optSaturate, optSecOp, optMerge, extractAndSignExt, vmad's 128-bit
  * steps) transcribed literally, selectors kept as the text written, 128 bits as two words; for
  * the scalar forms with the four departures an H100 showed (tests/h100_more/README.md point 4:
- * d.h1 in place, .sat into a selector, vadd/vsub held in 32 bits for .min/.max, vset's c signed),
- * written here from that README's rules, not from exec/video.c. */
+ * d.h1 in place, .sat into a selector, vadd/vsub held in 32 bits for .min/.max, vset's c signed;
+ * and .sat into a full u32 destination, README "probe2"), written here from that README's rules,
+ * not from exec/video.c. */
 #include <math.h>
 
 #include "testutil.h"
@@ -183,7 +184,9 @@ static uint32_t ref_scalar(const Scalar *s, uint32_t a, uint32_t b, uint32_t c)
     /* the H100: vadd and vsub hold their value in 32 bits, read as signed (for .min/.max and a
      * .sat that is not the ISA's) */
     long double held = !strcmp(s->op, "vadd") || !strcmp(s->op, "vsub") ? (int32_t)low_word(tmp) : tmp;
-    if (s->sat && !s->dsel[0] && (dsigned || strcmp(s->op2, "min"))) {
+    if (s->sat && !s->dsel[0] && !dsigned && strcmp(s->op, "vshl")) {
+        tmp = tmp < 0 ? 0 : (int32_t)low_word(tmp);         /* u32: 0 below 0, the low word above */
+    } else if (s->sat && !s->dsel[0] && (dsigned || strcmp(s->op2, "min"))) {
         tmp = ref_saturate(tmp, true, dsigned, "");          /* full width: the ISA's clamp */
     } else if (s->sat) {                                       /* the field's largest value */
         long double max = s->dsel[0] == 'b' ? (dsigned ? 127 : 255) : s->dsel[0] == 'h' ? (dsigned ? 32767 : 65535)
