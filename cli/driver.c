@@ -212,35 +212,23 @@ static int execute(const RunOptions *o, Module *m, Diag *diag, HeldList *held, F
     filter.regs = o->regs;
     filter.ranges = NULL;
     filter.range_count = 0;
-    if (o->trace_lines && !srcline_trace_lines(&filter, m, o->trace_lines, err, sizeof err)) {
-        fprintf(err_out, "ptxrun: error: %s\n", err);
-        block_free(b);
-        srcline_free(lines);
-        return EXIT_BAD_INPUT;
-    }
     bool shown[MAX_BLOCK_THREADS];
-    if (((o->lanes || launch_given(&o->launch)) && lanes_load(b, o->lanes, &o->launch, err, sizeof err) != 0) || !lanes_params_given(b, err, sizeof err) ||
-        !dump_select(b, o->warps, o->threads, shown, err, sizeof err) || !dump_check_regs(b, o->regs, err, sizeof err)) {
-        fprintf(err_out, "ptxrun: error: %s\n", err);
-        block_free(b);
-        free(filter.ranges);
-        srcline_free(lines);
-        return EXIT_BAD_INPUT;
-    }
     TableView view = { o->regs, shown, NULL, o->hex, false, false, { 0, 0, 0 } };
     ExecOptions exec = o->exec;
-    if (o->cta && !cta_number(b, o->cta, &exec.keep_cta, view.cta, err, sizeof err)) {
-        fprintf(err_out, "ptxrun: error: %s\n", err);
-        block_free(b);
-        return EXIT_BAD_INPUT;
-    }
-    exec.keep_given = view.cta_given = o->cta != NULL;
     CtaLog log = { NULL, true };
+    if ((o->trace_lines && !srcline_trace_lines(&filter, m, o->trace_lines, err, sizeof err)) ||
+        ((o->lanes || launch_given(&o->launch)) && lanes_load(b, o->lanes, &o->launch, err, sizeof err) != 0) ||
+        !lanes_params_given(b, err, sizeof err) || !dump_select(b, o->warps, o->threads, shown, err, sizeof err) ||
+        !dump_check_regs(b, o->regs, err, sizeof err) ||
+        (o->cta && !cta_number(b, o->cta, &exec.keep_cta, view.cta, err, sizeof err))) {
+        fprintf(err_out, "ptxrun: error: %s\n", err);
+        goto refused;
+    }
     if (o->all_ctas && !(log.file = tmpfile())) {
         fprintf(err_out, "ptxrun: error: --all-ctas: cannot make a temporary file: %s\n", strerror(errno));
-        block_free(b);
-        return EXIT_BAD_INPUT;
+        goto refused;
     }
+    exec.keep_given = view.cta_given = o->cta != NULL;
     exec.cta_done = log.file ? log_cta : NULL;
     exec.cta_context = &log;
     bool *given = o->json || o->regs ? NULL : dump_given(b);    /* before the run changes them */
@@ -293,6 +281,11 @@ static int execute(const RunOptions *o, Module *m, Diag *diag, HeldList *held, F
     block_free(b);
     free(printed.text);
     return rc;
+refused:
+    block_free(b);
+    free(filter.ranges);
+    srcline_free(lines);
+    return EXIT_BAD_INPUT;
 }
 
 /* CUDA C++ rather than PTX: a .cu/.cuh name, or a preprocessor line or __global__ before any
