@@ -160,6 +160,7 @@ valgrind: $(BUILD)/ptxrun
 kernel-tests: $(BUILD)/ptxrun
 	$(BUILD)/ptxrun test samples tests/kernels tests/h100 tests/memory tests/definedness tests/forms tests/misc tests/images
 	$(BUILD)/ptxrun test --differs tests/h100_more/differs.txt tests/h100_more/cases
+	$(BUILD)/ptxrun test tests/h100_more/printf_hh
 
 # The cases recorded on an H100: the selection in tests/hw, then the full set in ../shared/hw
 # when it is there (not approx/, which holds tables). Cases listed in tests/hw/not-yet.txt pass

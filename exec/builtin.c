@@ -11,9 +11,10 @@
  * library (snprintf): CUDA's own runtime hands the format to the host's printf too. What
  * ptxrun does itself is what the device side does: walk the format, take each argument from
  * the buffer, read %s strings from the kernel's memory, stop taking arguments after 32.
- * Returns the number of arguments taken (-1 for a NULL format), in the call's result, less
- * those of %hh conversions, as the H100 returns it (tests/kernels/printf_all: 5 for a call of 8
- * arguments, 3 of them %hh; tests/h100_more/whole), with a warning.
+ * Returns the number of arguments taken (-1 for a NULL format), in the call's result. A %hh
+ * conversion is done as the H100 does it (tests/h100_more/printf_hh), with a warning: the
+ * device side takes no argument for it (nor counts one), the host side prints it and every
+ * later conversion with the next slot, past the arguments the format string's bytes.
  * Each call's text goes out whole through ExecOptions.print; lanes of a warp-step call in
  * lane order. A format ptxrun cannot print (%n, precision '*', other length modifiers) is a
  * fault, as is an address no region holds; an undefined value printed is a warning.
@@ -272,45 +273,91 @@ static void build_spec(const Spec *s, int width, char *out, size_t size)
     snprintf(out + n, size - (size_t)n, "%c", s->conversion);
 }
 
-/* One conversion with its argument(s) onto out; false after a fault. */
-static bool convert_one(Call *c, const Spec *s, uint64_t args, uint64_t *offset, Text *out)
+/* One 8-byte slot of the record the device side makes of a call: an argument's value, of
+ * which the low `size` bytes are known (the device wrote them). */
+typedef struct Slot {
+    uint64_t v;
+    unsigned size;
+} Slot;
+
+/* The bytes the host side reads from a slot for s: 1 for hh, 2 for h, 8 for l, ll and
+ * every 8-byte conversion, else 4. */
+static unsigned host_size(const Spec *s)
+{
+    if (!strchr("dioxXuc", s->conversion) || s->length[0] == 'l')
+        return 8;
+    return strcmp(s->length, "hh") == 0 ? 1 : s->length[0] == 'h' ? 2 : 4;
+}
+
+/* Slot i as the host side reads it, `size` bytes: one of the device's n slots, or past them
+ * the format string's bytes, 8 to a slot (the H100, tests/h100_more/printf_hh); false after
+ * a fault where the bytes are none that ptxrun knows. */
+static bool host_slot(Call *c, const Slot *slots, int n, const char *fmt, int i, unsigned size, uint64_t *v)
+{
+    *v = 0;
+    if (i < n && size <= slots[i].size) {
+        memcpy(v, &slots[i].v, size);
+        return true;
+    }
+    size_t at = (size_t)(i - n) * 8;
+    if (i >= n && at + size <= strlen(fmt)) {
+        memcpy(v, fmt + at, size);
+        return true;
+    }
+    report_fault(c->w, c->pc, "lane %d: printf with %%hh conversions: the H100 takes no argument for a %%hh "
+                 "conversion on the device but one on the host, so a later conversion reads %s that ptxrun "
+                 "does not know", c->lane, i < n ? "bytes beyond its argument's" : "past the format string");
+    return false;
+}
+
+/* One conversion onto out, its width (if '*') and value from slots[*next...]; *shifted once a
+ * %hh conversion has taken a slot the device side did not fill for it. False after a fault. */
+static bool convert_one(Call *c, const Spec *s, const Slot *slots, int n, const char *fmt, int *next, bool *shifted,
+                        Text *out)
 {
     Spec spec = *s;
     uint64_t v;
     int width = s->width;
     if (width == -2) {
-        if (!next_argument(c, args, offset, 4, &v))
+        if (!host_slot(c, slots, n, fmt, (*next)++, 4, &v))
             return false;
         width = (int32_t)v;
         if (width < 0) {                     /* C: a negative '*' width is '-' and its size */
             width = width == INT32_MIN ? MAX_FIELD + 1 : -width;
-            size_t n = strlen(spec.flags);
-            if (!memchr(spec.flags, '-', n))
-                spec.flags[n] = '-';
+            size_t len = strlen(spec.flags);
+            if (!memchr(spec.flags, '-', len))
+                spec.flags[len] = '-';
         }
         if (width > MAX_FIELD) {
             report_fault(c->w, c->pc, "lane %d: ptxrun prints fields of at most %d characters", c->lane, MAX_FIELD);
             return false;
         }
     }
-    char fmt[48];
-    build_spec(&spec, width, fmt, sizeof fmt);
+    char spec_text[48];
+    build_spec(&spec, width, spec_text, sizeof spec_text);
     bool wide = s->length[0] == 'l';
     char k = s->conversion;
-    if (!next_argument(c, args, offset, strchr("dioxXuc", k) && !wide ? 4 : 8, &v))
+    if (*shifted && !strchr("diouxX", k)) {
+        report_fault(c->w, c->pc, "lane %d: ptxrun cannot print a '%%%c' after a %%hh conversion: the H100 reads "
+                     "it from another argument's slot or the format string, and what it prints then was not "
+                     "recorded (a %%f printed 0.000000 where the bytes were no zero)", c->lane, k);
+        return false;
+    }
+    *shifted |= strcmp(s->length, "hh") == 0;
+    if (!host_slot(c, slots, n, fmt, (*next)++, host_size(s), &v))
         return false;
     if (k == 'd' || k == 'i' || k == 'c') {
         if (wide)
-            text_format(out, fmt, (long long)v);
+            text_format(out, spec_text, (long long)v);
         else
-            text_format(out, fmt, (int)(int32_t)(uint32_t)v);
+            text_format(out, spec_text, (int)(int32_t)(uint32_t)v);
     } else if (strchr("ouxX", k)) {
         if (wide)
-            text_format(out, fmt, (unsigned long long)v);
+            text_format(out, spec_text, (unsigned long long)v);
         else
-            text_format(out, fmt, (unsigned)(uint32_t)v);
+            text_format(out, spec_text, (unsigned)(uint32_t)v);
     } else if (k == 'p') {
-        text_format(out, fmt, (void *)(uintptr_t)v);
+        text_format(out, spec_text, (void *)(uintptr_t)v);
     } else if (k == 's') {
         Text str = { 0 };
         size_t limit = s->precision >= 0 ? (size_t)s->precision : SIZE_MAX;
@@ -320,22 +367,63 @@ static bool convert_one(Call *c, const Spec *s, uint64_t args, uint64_t *offset,
             free(str.data);
             return false;
         }
-        text_format(out, fmt, str.data ? str.data : "");
+        text_format(out, spec_text, str.data ? str.data : "");
         free(str.data);
     } else {
         double d;
         memcpy(&d, &v, sizeof d);
-        text_format(out, fmt, d);
+        text_format(out, spec_text, d);
     }
     return true;
 }
 
-/* The lane's vprintf: its text onto out, the arguments it took into *count (-1: no format),
- * those of %hh conversions left out (c->hh set) as the H100 leaves them out. */
+/* The device side of a call: each conversion's arguments from the buffer at args into slots
+ * (at most MAX_PRINTF_ARGS), none for a %hh conversion, as the H100 takes none
+ * (tests/h100_more/printf_hh); *hh set where there is one, *hh_unknown where the call has
+ * one with something ptxrun has not seen recorded beside it. False after a fault. */
+static bool device_side(Call *c, const char *fmt, uint64_t args, Slot *slots, int *n, bool *hh, bool *hh_unknown)
+{
+    uint64_t offset = 0;
+    int taken = 0;
+    for (const char *p = fmt; *p;) {
+        if (*p != '%' || p[1] == '%') {
+            p += *p != '%' ? strcspn(p, "%") : 2;
+            continue;
+        }
+        p++;
+        Spec s;
+        if (!parse_spec(c, &p, &s))
+            return false;
+        int wanted = 1 + (s.width == -2);
+        bool is_hh = strcmp(s.length, "hh") == 0;
+        *hh |= is_hh;
+        *hh_unknown |= s.width == -2 || s.conversion == 's' || taken + wanted > MAX_PRINTF_ARGS;
+        if (taken + wanted > MAX_PRINTF_ARGS)
+            continue;
+        taken += wanted;
+        if (is_hh)
+            continue;
+        if (s.width == -2) {
+            if (!next_argument(c, args, &offset, 4, &slots[*n].v))
+                return false;
+            slots[(*n)++].size = 4;
+        }
+        unsigned size = strchr("dioxXuc", s.conversion) && s.length[0] != 'l' ? 4 : 8;
+        if (!next_argument(c, args, &offset, size, &slots[*n].v))
+            return false;
+        slots[(*n)++].size = size;
+    }
+    return true;
+}
+
+/* The lane's vprintf: its text onto out, the number of arguments the device side took into
+ * *count (-1: no format; none for %hh conversions, c->hh set). The host side then prints each
+ * conversion with the next slot, as the H100's runtime does, a %hh one included: after a %hh
+ * conversion each later one reads the slot meant for the one before, and past the last the
+ * format string's bytes (tests/h100_more/printf_hh). */
 static bool lane_vprintf(Call *c, Text *out, int *count)
 {
     uint64_t fmt_address = param(c, 0), args = param(c, 1);
-    int taken = 0;
     *count = 0;
     if (!fmt_address) {
         *count = -1;
@@ -347,13 +435,22 @@ static bool lane_vprintf(Call *c, Text *out, int *count)
         return false;
     }
     text_add(&fmt, "", 0);
-    uint64_t offset = 0;
-    bool ok = true;
+    Slot slots[MAX_PRINTF_ARGS];
+    int n = 0, next = 0, taken = 0;
+    bool hh_unknown = false, shifted = false;
+    bool ok = device_side(c, fmt.data, args, slots, &n, &c->hh, &hh_unknown);
+    if (ok && c->hh && hh_unknown) {
+        report_fault(c->w, c->pc, "lane %d: ptxrun cannot print a printf with a %%hh conversion and a %%s, a '*' "
+                     "width or over %d arguments: the H100 takes no argument for %%hh on the device and one on "
+                     "the host, and what it prints then was not recorded", c->lane, MAX_PRINTF_ARGS);
+        ok = false;
+    }
+    *count = n;
     for (const char *p = fmt.data; ok && *p;) {
         if (*p != '%' || p[1] == '%') {
-            size_t n = *p == '%' ? 1 : strcspn(p, "%");
-            text_add(out, p, n);
-            p += *p == '%' ? 2 : n;
+            size_t len = *p == '%' ? 1 : strcspn(p, "%");
+            text_add(out, p, len);
+            p += *p == '%' ? 2 : len;
             continue;
         }
         const char *start = p++;
@@ -366,11 +463,7 @@ static bool lane_vprintf(Call *c, Text *out, int *count)
             continue;
         }
         taken += wanted;
-        if (strcmp(s.length, "hh") == 0)
-            c->hh = true;
-        else
-            *count += wanted;
-        ok = convert_one(c, &s, args, &offset, out);
+        ok = convert_one(c, &s, slots, n, fmt.data, &next, &shifted, out);
     }
     free(fmt.data);
     return ok;
@@ -439,10 +532,11 @@ void builtin_call(Warp *w, uint32_t pc, uint32_t run)
         if (c.undefined)
             report_warn(w, pc, 1u << c.lane, site->builtin == BUILTIN_VPRINTF ? "undefined value printed by vprintf"
                                                                               : "undefined value in __assertfail's message");
-        if (c.hh && site->ret_count)
-            report_warn(w, pc, 1u << c.lane, "printf (vprintf) with an %hh conversion returns the number of its "
-                        "arguments: CUDA's guide says every argument parsed counts, the H100 leaves out those of "
-                        "%hh conversions (5 for 8 arguments, 3 of them %hh); ptxrun returns the H100's count");
+        if (c.hh)
+            report_warn(w, pc, 1u << c.lane, "printf (vprintf) with an %hh conversion: C takes an argument for it, "
+                        "the H100 takes none on the device and one on the host, so later conversions print the "
+                        "argument before theirs, then the format string's bytes, and printf returns the count "
+                        "without %hh conversions; ptxrun does as the H100 (tests/h100_more/printf_hh)");
         set_result(&c, count);
     }
     if (site->builtin == BUILTIN_ASSERTFAIL && run) {
