@@ -83,7 +83,8 @@ static bool npy_header(FILE *f, const char *file, int *type, uint64_t *count, lo
         return false;
     }
     *data_at = 8 + (long)length_bytes + (long)length;
-    char kind = descr[0] == '\'' ? descr[2] : 0, endian = descr[0] == '\'' ? descr[1] : 0;
+    bool quoted = descr[0] == '\'' && descr[1] && descr[2];   /* never past the header's end */
+    char kind = quoted ? descr[2] : 0, endian = quoted ? descr[1] : 0;
     unsigned bytes = kind ? (unsigned)strtoul(descr + 3, NULL, 10) : 0;
     *type = dtype_type(kind, bytes);
     int dlen = descr[0] == '\'' ? (int)strcspn(descr + 1, "'") : 1;
@@ -105,8 +106,8 @@ static bool npy_header(FILE *f, const char *file, int *type, uint64_t *count, lo
     for (const char *p = shape + 1; ok && *p != ')'; ) {
         char *end;
         unsigned long long n = strtoull(p, &end, 10);
-        if (end == p || *count * (n ? n : 1) > (1ull << 40)) {
-            snprintf(err, errlen, "%s: the .npy header's shape is not a tuple of sizes", file);
+        if (end == p || (n && *count > (1ull << 40) / n)) {     /* the product stays below 2^40: no wrap */
+            snprintf(err, errlen, "%s: the .npy header's shape is not a tuple of sizes (of at most 2^40 elements)", file);
             ok = false;
             break;
         }
