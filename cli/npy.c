@@ -119,7 +119,8 @@ static bool npy_header(FILE *f, const char *file, int *type, uint64_t *count, lo
     return ok;
 }
 
-/* Reads the file's elements into dest (NULL: only says what the file holds). A .npy file gives
+/* Reads the file's elements into dest (NULL: only says what the file holds; else *count is the
+ * number of elements dest has room for, which the file must hold). A .npy file gives
  * its type; given_type (TYPE_COUNT: none) must be that type, or a .b type or bf16 of the same
  * width where the file holds integers (the bits as they are). A raw file needs given_type. */
 bool npy_read(const char *file, int given_type, int *type, uint64_t *count, uint8_t *dest, char *err, size_t errlen)
@@ -134,6 +135,7 @@ bool npy_read(const char *file, int given_type, int *type, uint64_t *count, uint
     }
     long data_at = 0;
     bool ok = true;
+    uint64_t room = dest ? *count : 0;
     if (npy_named(file)) {
         ok = npy_header(f, file, type, count, &data_at, err, errlen);
         int t = *type;
@@ -164,6 +166,10 @@ bool npy_read(const char *file, int given_type, int *type, uint64_t *count, uint
                      (unsigned long long)st.st_size, type_info[given_type].name);
             ok = false;
         }
+    }
+    if (ok && dest && *count != room) {      /* the file changed since the call that sized dest */
+        snprintf(err, errlen, "%s: the file changed while ptxrun read it", file);
+        ok = false;
     }
     uint64_t bytes = ok ? *count * (type_info[*type].bits / 8) : 0;
     if (ok && dest && (fseek(f, data_at, SEEK_SET) != 0 || fread(dest, 1, bytes, f) != bytes)) {
