@@ -581,6 +581,12 @@ int lanes_load(Block *b, const char *path, const Launch *cli, char *err, size_t 
                  path, ntid[0] * ntid[1] * ntid[2]);
         goto out;
     }
+    uint32_t threads = ntid[0] * ntid[1] * ntid[2];
+    if (mask && threads < WARP_SIZE && active >> threads) {   /* lanes that do not exist would run nothing */
+        snprintf(err, errlen, "%s: active: 0x%08x names lanes the block of %u threads does not have (lanes 0 to %u)",
+                 path, active, threads, threads - 1);
+        goto out;
+    }
     char why[256];
     if (!block_fits(b, ntid, why, sizeof why)) {
         snprintf(err, errlen, "%s: block: %s", path, why);

@@ -83,7 +83,8 @@ static bool npy_header(FILE *f, const char *file, int *type, uint64_t *count, lo
         return false;
     }
     *data_at = 8 + (long)length_bytes + (long)length;
-    char kind = descr[0] == '\'' ? descr[2] : 0, endian = descr[0] == '\'' ? descr[1] : 0;
+    bool quoted = descr[0] == '\'' && descr[1] && descr[2];   /* never past the header's end */
+    char kind = quoted ? descr[2] : 0, endian = quoted ? descr[1] : 0;
     unsigned bytes = kind ? (unsigned)strtoul(descr + 3, NULL, 10) : 0;
     *type = dtype_type(kind, bytes);
     int dlen = descr[0] == '\'' ? (int)strcspn(descr + 1, "'") : 1;
@@ -105,8 +106,8 @@ static bool npy_header(FILE *f, const char *file, int *type, uint64_t *count, lo
     for (const char *p = shape + 1; ok && *p != ')'; ) {
         char *end;
         unsigned long long n = strtoull(p, &end, 10);
-        if (end == p || *count * (n ? n : 1) > (1ull << 40)) {
-            snprintf(err, errlen, "%s: the .npy header's shape is not a tuple of sizes", file);
+        if (end == p || (n && *count > (1ull << 40) / n)) {     /* the product stays below 2^40: no wrap */
+            snprintf(err, errlen, "%s: the .npy header's shape is not a tuple of sizes (of at most 2^40 elements)", file);
             ok = false;
             break;
         }
@@ -118,7 +119,8 @@ static bool npy_header(FILE *f, const char *file, int *type, uint64_t *count, lo
     return ok;
 }
 
-/* Reads the file's elements into dest (NULL: only says what the file holds). A .npy file gives
+/* Reads the file's elements into dest (NULL: only says what the file holds; else *count is the
+ * number of elements dest has room for, which the file must hold). A .npy file gives
  * its type; given_type (TYPE_COUNT: none) must be that type, or a .b type or bf16 of the same
  * width where the file holds integers (the bits as they are). A raw file needs given_type. */
 bool npy_read(const char *file, int given_type, int *type, uint64_t *count, uint8_t *dest, char *err, size_t errlen)
@@ -133,6 +135,7 @@ bool npy_read(const char *file, int given_type, int *type, uint64_t *count, uint
     }
     long data_at = 0;
     bool ok = true;
+    uint64_t room = dest ? *count : 0;
     if (npy_named(file)) {
         ok = npy_header(f, file, type, count, &data_at, err, errlen);
         int t = *type;
@@ -163,6 +166,10 @@ bool npy_read(const char *file, int given_type, int *type, uint64_t *count, uint
                      (unsigned long long)st.st_size, type_info[given_type].name);
             ok = false;
         }
+    }
+    if (ok && dest && *count != room) {      /* the file changed since the call that sized dest */
+        snprintf(err, errlen, "%s: the file changed while ptxrun read it", file);
+        ok = false;
     }
     uint64_t bytes = ok ? *count * (type_info[*type].bits / 8) : 0;
     if (ok && dest && (fseek(f, data_at, SEEK_SET) != 0 || fread(dest, 1, bytes, f) != bytes)) {

@@ -753,6 +753,11 @@ expect_stderr_line "array for 48 threads" "ptxrun: error: $tmp/bad48.json: regs.
 printf '{"block": [64], "active": "0x1"}\n' > "$tmp/bad64.json"
 expect_exit 2 "active mask for two warps" "$PTXRUN" $B/special_registers.ptx --lanes "$tmp/bad64.json"
 expect_stderr_line "active mask for two warps" "ptxrun: error: $tmp/bad64.json: active: a lane mask applies to a block of one warp; this one has 64 threads"
+# A mask naming lanes an 8-thread block lacks ran no thread at all and exited 0 ("0 warp-steps"):
+# lanes 16-31 of 0xffff0000 do not exist in a block of 8 (threads 0 to 7), so it is refused.
+printf '{"block": [8], "active": "0xffff0000"}\n' > "$tmp/bad8.json"
+expect_exit 2 "active mask beyond the block" "$PTXRUN" $B/special_registers.ptx --lanes "$tmp/bad8.json"
+expect_stderr_line "active mask beyond the block" "ptxrun: error: $tmp/bad8.json: active: 0xffff0000 names lanes the block of 8 threads does not have (lanes 0 to 7)"
 printf '{"grid": [65536, 65535, 1]}\n' > "$tmp/badgrid.json"
 expect_exit 2 "grid too large" "$PTXRUN" $B/special_registers.ptx --lanes "$tmp/badgrid.json"
 expect_stderr_line "grid too large" "ptxrun: error: $tmp/badgrid.json: grid[0]: expected a number from 1 to 65535"

@@ -132,6 +132,10 @@ npy 1 "$tmp/npy/c8.npy" '<c8' '(1,)' f 1 2
 launch_error "a complex .npy" "the command line: buffers.b: $tmp/npy/c8.npy: dtype '<c8' is not one ptxrun reads (<f2 <f4 <f8 <i1..<i8 <u1..<u8)" --buffer b=@"$tmp/npy/c8.npy"
 npy F1 "$tmp/npy/fo.npy" '<f4' '(2,)' f 1 2
 launch_error "a Fortran-order .npy" "the command line: buffers.b: $tmp/npy/fo.npy: Fortran order: ptxrun reads C-order .npy files only (numpy: np.ascontiguousarray)" --buffer b=@"$tmp/npy/fo.npy"
+# A shape whose product wraps past 2^64: 4 * (2^62 + 1) = 2^64 + 4, which a 64-bit product reads as
+# 4, the number of elements the file holds (hand arithmetic); refused, not read as 4 elements.
+npy 1 "$tmp/npy/wrap.npy" '<u4' '(4, 4611686018427387905)' I 1 2 3 4
+launch_error "a .npy shape whose product wraps" "the command line: buffers.b: $tmp/npy/wrap.npy: the .npy header's shape is not a tuple of sizes (of at most 2^40 elements)" --buffer b=@"$tmp/npy/wrap.npy"
 launch_error "a .npy of another type" "the command line: buffers.b: $tmp/npy/y.npy: the file holds .f32 values; \"type\" says u32" --buffer b=u32@"$tmp/npy/y.npy"
 printf 'abc' > "$tmp/npy/odd.bin"
 launch_error "raw binary of a partial element" "the command line: buffers.b: $tmp/npy/odd.bin: 3 bytes is not a whole number of .f32 elements" --buffer b=f32@"$tmp/npy/odd.bin"
