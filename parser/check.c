@@ -514,7 +514,7 @@ static void check_instr(Checker *c, Instr *in)
         Operand g;
         memset(&g, 0, sizeof g);
         g.kind = OPND_NAME;
-        g.at = in->guard_at;
+        g.at = (Span){ in->guard_offset, (uint32_t)strlen(in->guard_name) };
         g.u.ref.name = in->guard_name;
         Expect p = { 'p', true, false, TYPE_PRED };
         resolve_name(c, &g, p);

@@ -397,7 +397,7 @@ void parse_instr(Parser *p, Span mnemonic, int guard_kind, Span guard, uint32_t 
     in.guard_kind = (uint8_t)guard_kind;
     if (guard_kind) {
         in.guard_name = intern_span(p, guard);
-        in.guard_at = guard;
+        in.guard_offset = guard.offset;
     }
     if (count > UINT16_MAX) {
         diag_at(p->diag, DIAG_ERROR, stmt, "too many operands");
