@@ -391,6 +391,13 @@ void suffixes_check(Diag *diag, const Module *m, const Instr *in);
 void ir_print_module(FILE *out, const Module *m);
 void ir_print_instr(FILE *out, const Module *m, const Function *f, const Instr *in);
 bool ir_equal(const Module *a, const Module *b, char *why, size_t why_len);
-bool ir_has_mod(const Instr *in, Mod mod);
+/* Whether in carries the modifier (inline: the checker asks it dozens of times per instruction). */
+static inline bool ir_has_mod(const Instr *in, Mod mod)
+{
+    for (unsigned i = 0; i < in->mod_count; i++)
+        if (in->mods[i] == mod)
+            return true;
+    return false;
+}
 
 #endif
