@@ -396,7 +396,7 @@ Block *block_load(Module *m, Function *fn, Diag *diag, uint32_t stack_bytes)
 {
     Block *b = xcalloc(1, sizeof *b);
     b->diag = diag;
-    if (!lower_program(&b->prog, &b->mem, m, fn, diag, stack_bytes)) {
+    if (!lower_program(&b->prog, &b->mem, m, fn, diag, stack_bytes, false)) {
         block_free(b);
         return NULL;
     }

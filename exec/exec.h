@@ -652,6 +652,7 @@ typedef struct Loader {
     VEC(uint64_t) immediates;             /* values of the immediate rows, in order */
     Layout layout;             /* what each name means, where it lives */
     bool failed;
+    bool check_only;           /* --check: only what lowering refuses matters, nothing will run */
 } Loader;
 
 void operand_cannot(Loader *ld, const Instr *in, const char *what);
@@ -672,8 +673,12 @@ void image_load(Loader *ld, const Instr *in, XInstr *x);                /* tex t
 
 
 /* lower.c: the checked IR lowered into a Program; the memory plan goes into mem. False after
- * reporting what cannot run (lower_free then releases what was made). */
-bool lower_program(Program *p, Memory *mem, Module *m, Function *fn, Diag *diag, uint32_t stack_bytes);
+ * reporting what cannot run (lower_free then releases what was made). check_only (--check):
+ * the Program is only looked at for what it refuses and never runs, so the steps after the
+ * refusals (source lines, reconvergence points, immediate rows, kernels, register names) are
+ * skipped; such a Program must only be freed. */
+bool lower_program(Program *p, Memory *mem, Module *m, Function *fn, Diag *diag, uint32_t stack_bytes,
+                   bool check_only);
 void lower_free(Program *p);
 Function *lower_entry(Module *m, const char *name);           /* the kernel to run (NULL: the first) */
 enum { MAX_INSTRUCTIONS = 1 << 24 };                        /* per program */

@@ -259,9 +259,11 @@ static void load_instr(Loader *ld, const Instr *in, XInstr *x)
     x->guard = in->guard_kind;
     x->guard_pred = ld->cur->pred_base + in->guard_slot;
     x->owner = ld->cur->fn;
-    uint32_t line, column;
-    source_position(prog->m->src, in->at.offset, &line, &column);
-    x->line = line;
+    if (!ld->check_only) {
+        uint32_t line, column;
+        source_position(prog->m->src, in->at.offset, &line, &column);
+        x->line = line;
+    }
     for (uint32_t i = 0; in->loc_line && i < prog->m->files.len; i++)
         if (prog->m->files.data[i].number == in->loc_file) {
             x->src_file = i + 1;
@@ -521,13 +523,14 @@ static void number_sync_kinds(Program *p)
     free(kinds);
 }
 
-bool lower_program(Program *p, Memory *mem, Module *m, Function *fn, Diag *diag, uint32_t stack_bytes)
+bool lower_program(Program *p, Memory *mem, Module *m, Function *fn, Diag *diag, uint32_t stack_bytes,
+                   bool check_only)
 {
     memset(p, 0, sizeof *p);
     p->m = m;
     p->fn = fn;
     mem_init(mem);
-    Loader ld = { .p = p, .mem = mem, .diag = diag };
+    Loader ld = { .p = p, .mem = mem, .diag = diag, .check_only = check_only };
     ld.layout.mem = mem;
     ld.layout.diag = diag;
     memset(ld.sreg_row, 0xff, sizeof ld.sreg_row);
@@ -579,6 +582,8 @@ bool lower_program(Program *p, Memory *mem, Module *m, Function *fn, Diag *diag,
     layout_free(&ld.layout, p->func_count);
     if (ld.failed)
         return false;
+    if (check_only)                            /* nothing below refuses anything */
+        return true;
     for (uint32_t k = 0; k < p->func_count; k++)
         cfg_reconvergence(p->code, p->branch_targets, &p->funcs[k]);
     /* Immediate rows follow the special registers: fix the placeholders. */

@@ -139,7 +139,7 @@ static void lower_view(Module *m, Module *view, Function *fn, Diag *diag)
     view->names = m->names;
     Program p;
     Memory mem;
-    lower_program(&p, &mem, view, fn, diag, 0);
+    lower_program(&p, &mem, view, fn, diag, 0, true);
     lower_free(&p);
     mem_free(&mem);
     m->names = view->names;                  /* register names interned (into m's arena) */

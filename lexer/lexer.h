@@ -66,6 +66,17 @@ void arena_free(Arena *arena);
         (vec).data[(vec).len++] = (value);                                                 \
     } while (0)
 
+/* Room for more elements without growing again (the new capacity is exactly that). */
+#define VEC_RESERVE(arena, vec, more)                                                      \
+    do {                                                                                   \
+        if ((vec).cap - (vec).len < (more)) {                                              \
+            uint32_t vec_newcap_ = (vec).len + (more);                                     \
+            (vec).data = arena_grow((arena), (vec).data, (vec).cap * sizeof *(vec).data,   \
+                                    vec_newcap_ * sizeof *(vec).data);                     \
+            (vec).cap = vec_newcap_;                                                       \
+        }                                                                                  \
+    } while (0)
+
 /* intern.c: one copy of every name, so names compare by pointer. */
 typedef struct Interner {
     Arena *arena;

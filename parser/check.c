@@ -514,7 +514,7 @@ static void check_instr(Checker *c, Instr *in)
         Operand g;
         memset(&g, 0, sizeof g);
         g.kind = OPND_NAME;
-        g.at = in->guard_at;
+        g.at = (Span){ in->guard_offset, (uint32_t)strlen(in->guard_name) };
         g.u.ref.name = in->guard_name;
         Expect p = { 'p', true, false, TYPE_PRED };
         resolve_name(c, &g, p);
@@ -623,6 +623,12 @@ static void declare_registers(Checker *c, Decl *d)
         declare_vector(c, d);
         return;
     }
+    /* room for the whole range at once: doubling slot by slot in the arena would leave each old
+     * copy of the table behind */
+    if (pred)
+        VEC_RESERVE(&c->m->arena, c->fn->preds, count);
+    else
+        VEC_RESERVE(&c->m->arena, c->fn->regs, count * slots);
     uint32_t first = 0;
     for (uint32_t i = 0; i < count; i++) {
         uint32_t slot = new_register(c, d->has_range ? NULL : d->name, pred, d->type);

@@ -336,14 +336,6 @@ void ir_print_module(FILE *out, const Module *m)
     }
 }
 
-bool ir_has_mod(const Instr *in, Mod mod)
-{
-    for (unsigned i = 0; i < in->mod_count; i++)
-        if (in->mods[i] == mod)
-            return true;
-    return false;
-}
-
 /* ---- structural comparison (for the round-trip test) ---- */
 
 #define DIFFER(...) do { snprintf(why, why_len, __VA_ARGS__); return false; } while (0)

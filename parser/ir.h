@@ -184,17 +184,17 @@ typedef struct Instr {
     uint8_t types[MAX_TYPES];  /* type suffixes in order: types[0] is "the" type */
     uint8_t mods[MAX_SUFFIXES];/* Mod of each modifier suffix, canonical order (checked ops) */
     uint8_t guard_kind;        /* 0 none, 1 @p, 2 @!p */
-    uint32_t guard_slot;       /* predicate slot of the guard */
-    Span guard_at;
     uint16_t operand_count;
-    Operand *operands;
-    const char *mnemonic;      /* the dotted mnemonic as printed (canonical for checked ops) */
+    uint32_t guard_slot;       /* predicate slot of the guard */
+    uint32_t guard_offset;     /* where the guard's name starts in the source (its length: guard_name's) */
     Span at;                   /* the mnemonic in the source */
     Span stmt_at;              /* the whole statement */
-    const char *guard_name;    /* guard register before resolution */
     uint32_t loc_line;         /* the last .loc before it in its function: CUDA source line (0: none) */
     uint16_t loc_file;         /* ... its .file number */
     uint16_t loc_col;          /* ... its column (0: none) */
+    Operand *operands;
+    const char *mnemonic;      /* the dotted mnemonic as printed (canonical for checked ops) */
+    const char *guard_name;    /* guard register before resolution */
 } Instr;
 
 typedef enum { SPACE_NONE, SPACE_REG, SPACE_SREG, SPACE_CONST, SPACE_GLOBAL, SPACE_LOCAL,
@@ -391,6 +391,13 @@ void suffixes_check(Diag *diag, const Module *m, const Instr *in);
 void ir_print_module(FILE *out, const Module *m);
 void ir_print_instr(FILE *out, const Module *m, const Function *f, const Instr *in);
 bool ir_equal(const Module *a, const Module *b, char *why, size_t why_len);
-bool ir_has_mod(const Instr *in, Mod mod);
+/* Whether in carries the modifier (inline: the checker asks it dozens of times per instruction). */
+static inline bool ir_has_mod(const Instr *in, Mod mod)
+{
+    for (unsigned i = 0; i < in->mod_count; i++)
+        if (in->mods[i] == mod)
+            return true;
+    return false;
+}
 
 #endif

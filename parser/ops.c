@@ -45,7 +45,8 @@ const SregInfo sreg_info[SREG_COUNT] = {
 
 static bool same(const char *name, const char *s, size_t len)
 {
-    return strncmp(name, s, len) == 0 && name[len] == '\0';
+    /* the first byte first: most names in a table differ there */
+    return (len == 0 || name[0] == s[0]) && strncmp(name, s, len) == 0 && name[len] == '\0';
 }
 
 /* The opcode named by the longest dotted prefix of mnemonic, or OP_COUNT. Callers memoise

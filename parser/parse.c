@@ -27,9 +27,48 @@ void parse_init(Parser *p, Source *src, Diag *diag)
     lex_init(&p->lx, src, diag, &m->arena);
 }
 
+/* A function's instructions, items and labels grow on the heap while it is parsed (a list
+ * doubling in the arena would leave each old copy behind, between the operands allocated
+ * meanwhile), then move to the arena at their exact size when it ends. */
+#define HEAP_PUSH(vec, value)                                                               \
+    do {                                                                                    \
+        if ((vec).len == (vec).cap) {                                                       \
+            (vec).cap = (vec).cap ? 2 * (vec).cap : 16;                                     \
+            (vec).data = xrealloc((vec).data, (size_t)(vec).cap * sizeof *(vec).data);     \
+        }                                                                                   \
+        (vec).data[(vec).len++] = (value);                                                  \
+    } while (0)
+
+static void *seal_list(Parser *p, void *heap, size_t bytes)
+{
+    void *copy = NULL;
+    if (bytes) {
+        copy = arena_alloc(&p->m->arena, bytes);
+        memcpy(copy, heap, bytes);
+    }
+    free(heap);
+    return copy;
+}
+
+static void seal_function(Parser *p, Function *f)
+{
+    if (!f)
+        return;
+    f->code.data = seal_list(p, f->code.data, f->code.len * sizeof *f->code.data);
+    f->code.cap = f->code.len;
+    f->items.data = seal_list(p, f->items.data, f->items.len * sizeof *f->items.data);
+    f->items.cap = f->items.len;
+    f->labels.data = seal_list(p, f->labels.data, f->labels.len * sizeof *f->labels.data);
+    f->labels.cap = f->labels.len;
+}
+
 Module *parse_finish(Parser *p)
 {
     Module *m = p->m;
+    seal_function(p, p->fn);
+    p->fn = NULL;
+    seal_function(p, p->snippet);
+    p->snippet = NULL;
     if (p->has_bare && m->functions.len > 1)
         diag_at(p->diag, DIAG_ERROR, p->first_bare,
                 "instruction outside a function (this file also defines .entry/.func)");
@@ -53,6 +92,7 @@ void parse_recover(Parser *p, bool top_level)
     p->inits.len = 0;
     if (top_level) {
         p->params.len = 0;
+        seal_function(p, p->fn);
         p->fn = NULL;
     }
 }
@@ -222,6 +262,7 @@ void parse_function_end(Parser *p, bool has_body)
 {
     if (p->fn)
         p->fn->has_body = has_body;
+    seal_function(p, p->fn);
     p->fn = NULL;
     p->loc_line = 0;                           /* a .loc holds within its function only */
 }
@@ -258,29 +299,29 @@ static Function *current_function(Parser *p, Span at)
     return p->snippet;
 }
 
-static void add_item(Parser *p, Function *f, ItemKind kind, uint32_t index, const char *text)
+static void add_item(Function *f, ItemKind kind, uint32_t index, const char *text)
 {
     Item it = { (uint8_t)kind, index, text };
-    VEC_PUSH(&p->m->arena, f->items, it);
+    HEAP_PUSH(f->items, it);
 }
 
 void parse_item_text(Parser *p, ItemKind kind, Span at, uint32_t drop_params)
 {
     p->params.len -= drop_params <= p->params.len ? drop_params : p->params.len;
     if (p->fn)
-        add_item(p, p->fn, kind, 0, copy_span(p, at));
+        add_item(p->fn, kind, 0, copy_span(p, at));
 }
 
 void parse_block_open(Parser *p)
 {
     if (p->fn)
-        add_item(p, p->fn, ITEM_OPEN, 0, NULL);
+        add_item(p->fn, ITEM_OPEN, 0, NULL);
 }
 
 void parse_block_close(Parser *p)
 {
     if (p->fn)
-        add_item(p, p->fn, ITEM_CLOSE, 0, NULL);
+        add_item(p->fn, ITEM_CLOSE, 0, NULL);
 }
 
 /* ---- statements ---- */
@@ -304,8 +345,8 @@ void parse_label(Parser *p, Span name)
     if (!room_for(p, f, f->labels.len, "labels", name))
         return;
     Label l = { intern_span(p, name), f->code.len, name };
-    VEC_PUSH(&p->m->arena, f->labels, l);
-    add_item(p, f, ITEM_LABEL, f->labels.len - 1, NULL);
+    HEAP_PUSH(f->labels, l);
+    add_item(f, ITEM_LABEL, f->labels.len - 1, NULL);
 }
 
 /* Moves the top count operands of the operand stack into a new arena array. */
@@ -335,7 +376,7 @@ void parse_targets(Parser *p, bool branch, uint32_t count, Span at)
         BranchTable t = { f->labels.data[last->index].name, count, names, NULL, at };
         VEC_PUSH(&p->m->arena, f->tables, t);
     }
-    add_item(p, f, ITEM_TARGETS, 0, copy_span(p, at));
+    add_item(f, ITEM_TARGETS, 0, copy_span(p, at));
 }
 
 void parse_instr(Parser *p, Span mnemonic, int guard_kind, Span guard, uint32_t count, Span stmt)
@@ -356,7 +397,7 @@ void parse_instr(Parser *p, Span mnemonic, int guard_kind, Span guard, uint32_t 
     in.guard_kind = (uint8_t)guard_kind;
     if (guard_kind) {
         in.guard_name = intern_span(p, guard);
-        in.guard_at = guard;
+        in.guard_offset = guard.offset;
     }
     if (count > UINT16_MAX) {
         diag_at(p->diag, DIAG_ERROR, stmt, "too many operands");
@@ -365,8 +406,8 @@ void parse_instr(Parser *p, Span mnemonic, int guard_kind, Span guard, uint32_t 
     }
     in.operand_count = (uint16_t)count;
     in.operands = pop_operands(p, count);
-    VEC_PUSH(&p->m->arena, f->code, in);
-    add_item(p, f, ITEM_INSTR, f->code.len - 1, NULL);
+    HEAP_PUSH(f->code, in);
+    add_item(f, ITEM_INSTR, f->code.len - 1, NULL);
 }
 
 void parse_operand_name(Parser *p, Span at)
@@ -561,7 +602,7 @@ void parse_decl_name(Parser *p, Span name, Span at, bool is_param)
         f = current_function(p, at);      /* .reg at the top level declares a snippet register */
     if (f) {
         VEC_PUSH(&p->m->arena, f->decls, d);
-        add_item(p, f, ITEM_DECL, f->decls.len - 1, NULL);
+        add_item(f, ITEM_DECL, f->decls.len - 1, NULL);
         p->last_decl = &f->decls.data[f->decls.len - 1];
     } else {
         VEC_PUSH(&p->m->arena, p->m->globals, d);
