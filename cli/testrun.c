@@ -136,7 +136,8 @@ static void discover(TestCaseList *list, const char *dir)
         snprintf(names[count++], n, "%s%s%s", dir, ends_with(dir, "/") ? "" : "/", e->d_name);
     }
     closedir(d);
-    qsort(names, count, sizeof *names, by_name);
+    if (count)
+        qsort(names, count, sizeof *names, by_name);
     for (size_t i = 0; i < count; i++) {
         struct stat st;
         if (stat(names[i], &st) == 0 && S_ISDIR(st.st_mode))
@@ -598,7 +599,7 @@ static bool listing_load(const char *path, bool tolerances, Listing *n)
     }
     free(line);
     fclose(f);
-    if (ok) {
+    if (ok && n->count) {
         qsort(n->items, n->count, sizeof *n->items, by_key);
         for (uint32_t i = 1; i < n->count && ok; i++)
             if (!strcmp(n->items[i - 1].key, n->items[i].key)) {

@@ -1503,6 +1503,13 @@ expect_stderr_line "sured.p.u32" "$tmp/sured.ptx:10:2: error: 'sured.p.min.1d.u3
 expect_stderr_line "sured.b.b64" "$tmp/sured.ptx:11:2: error: 'sured.b.min.1d.b64.trap': sured.b takes .u32, .u64, .s32, .b32 or .s64 (PTX ISA)"
 . tests/cli_launch.sh
 
+# -- ptxrun test on an empty folder and with an empty --differs list (nothing to sort: the SANITIZE run checks it)
+mkdir -p "$tmp/empty_cases"
+: > "$tmp/empty_differs.txt"
+expect_exit 0 "ptxrun test of an empty folder" "$PTXRUN" test "$tmp/empty_cases"
+grep -qx "0 passed, 0 failed" "$tmp/out" && ok || fail "ptxrun test of an empty folder: no '0 passed, 0 failed'"
+expect_exit 0 "an empty --differs list" "$PTXRUN" test --differs "$tmp/empty_differs.txt" samples/scan.ptx
+
 # -- tests/readme_tour.py (make check runs it on README.md) finds a README whose shown output drifted
 mkdir -p "$tmp/tour"
 for d in samples tests build docs; do ln -sfn "$PWD/$d" "$tmp/tour/$d"; done
