@@ -36,7 +36,7 @@ void testreport_tap(const TestCaseList *list)
             printf("ok %u - %s # within its tolerance\n", i + 1, c->ptx);
             continue;
         }
-        if (c->outcome == CASE_UNSUPPORTED) {   /* not a pass; not TODO either: unlisted, it fails the run */
+        if (c->outcome == CASE_UNSUPPORTED) {   /* not a pass, nor a TAP "# TODO" line: unlisted, it fails the run */
             printf("not ok %u - %s # unsupported\n  ---\n  message: \"", i + 1, c->ptx);
             tap_escape(c->why);
             printf("\"\n  outcome: unsupported\n  ...\n");

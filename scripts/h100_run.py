@@ -248,7 +248,7 @@ def main():
     out = a[a.index('--out') + 1]
     paths = [x for i, x in enumerate(a) if x != '--out' and (i == 0 or a[i - 1] != '--out')]
     results = {}
-    todo = []
+    runs = []
     for ptx in cases_in(paths):
         lanes, expect = companions(ptx)
         if not os.path.exists(lanes):
@@ -259,7 +259,7 @@ def main():
         if why:
             results[ptx] = {'skipped': why}
             continue
-        todo.append((ptx, lanes, expect))
+        runs.append((ptx, lanes, expect))
 
     def one(job):
         try:
@@ -270,9 +270,9 @@ def main():
         except subprocess.TimeoutExpired:
             return {'error': 'timeout (30 s)'}
     with concurrent.futures.ThreadPoolExecutor(int(os.environ.get('JOBS', '8'))) as pool:
-        first = list(pool.map(one, todo))
-        second = list(pool.map(one, todo))
-    for (ptx, _, _), r0, r1 in zip(todo, first, second):
+        first = list(pool.map(one, runs))
+        second = list(pool.map(one, runs))
+    for (ptx, _, _), r0, r1 in zip(runs, first, second):
         runs = [r0, r1]
         r = dict(runs[0])
         r['same'] = runs[0] == runs[1]
