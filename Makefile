@@ -37,13 +37,13 @@ CHECK_LIBS   := $(shell pkg-config --libs check 2>/dev/null)
 
 # The library: everything but main.c, room by room in pipeline order (docs/architecture.md):
 # lexer/ -> parser/ -> exec/ -> cli/, each using only the rooms before it.
-LEXER_SRC  := lexer/util.c lexer/arena.c lexer/intern.c lexer/source.c lexer/diag.c $(BUILD)/lexer.c
+LEXER_SRC  := lexer/util.c lexer/pages.c lexer/arena.c lexer/intern.c lexer/source.c lexer/diag.c $(BUILD)/lexer.c
 PARSER_SRC := $(BUILD)/parser.c parser/parse.c parser/ops.c parser/decode.c parser/checkop.c parser/check.c \
               parser/suffixes.c parser/ir.c parser/cexpr.c parser/opaque.c
 EXEC_SRC   := exec/kernels.c exec/vbits.c exec/layout.c exec/cfg.c exec/operand.c exec/callsite.c exec/lower.c exec/lowercheck.c exec/mem.c exec/atomic.c exec/multimem.c exec/report.c exec/alu.c exec/pack.c exec/wide.c exec/atom128.c exec/bitops.c exec/video.c exec/surface.c exec/sample.c exec/texture.c \
               exec/mathops.c exec/approx.c exec/half.c exec/convert.c exec/format.c exec/warpops.c exec/barrier.c exec/sync.c \
               exec/call.c exec/builtin.c exec/trace.c exec/warp.c exec/block.c exec/grid.c
-CLI_SRC    := cli/jsonread.c cli/values.c cli/images.c cli/imageinit.c cli/npy.c cli/launch.c cli/lanes.c cli/b128.c cli/dump.c cli/expect.c cli/srcline.c cli/progress.c cli/driver.c cli/testrun.c cli/testreport.c cli/testshard.c
+CLI_SRC    := cli/jsonread.c cli/values.c cli/images.c cli/imageinit.c cli/npy.c cli/launch.c cli/lanes.c cli/b128.c cli/dump.c cli/expect.c cli/srcline.c cli/progress.c cli/checkstream.c cli/driver.c cli/testrun.c cli/testreport.c cli/testshard.c
 LIB_SRC := $(LEXER_SRC) $(PARSER_SRC) $(EXEC_SRC) $(CLI_SRC)
 LIB_OBJ := $(patsubst %.c,$(BUILD)/obj/%.o,$(notdir $(LIB_SRC)))
 HEADERS := lexer/lexer.h parser/ir.h parser/parse.h parser/checker.h parser/ops.def parser/types.def parser/mods.def parser/sregs.def \
@@ -52,7 +52,7 @@ HEADERS := lexer/lexer.h parser/ir.h parser/parse.h parser/checker.h parser/ops.
 FUZZERS := fuzz_frontend fuzz_pipeline fuzz_lanes
 
 TESTS   := check_lexer check_parser check_checker check_diag check_roundtrip check_exec check_video check_math check_half \
-           check_kernels check_builtin check_jsonread
+           check_kernels check_builtin check_jsonread check_stream
 TEST_BIN := $(addprefix $(BUILD)/tests/,$(TESTS))
 
 .PHONY: all check structure bench-builds approx-tables unit-tests cli-tests kernel-tests fuzz-regressions valgrind fault-tests demo bench fuzz install clean deps docs

@@ -51,6 +51,14 @@ static int by_position(const void *a, const void *b)
     return x->sequence < y->sequence ? -1 : 1;
 }
 
+static void forget_held(HeldList *list)
+{
+    for (uint32_t i = 0; i < list->count; i++)
+        free(list->items[i].message);
+    list->count = 0;
+    list->last_key = 0;
+}
+
 /* lines: the CUDA source notes of a run's messages (NULL: none) */
 static void flush_held(HeldList *list, Diag *diag, SourceMap *lines)
 {
@@ -295,9 +303,10 @@ static bool cuda_source(const Source *src)
     size_t n = strlen(src->name);
     if ((n > 3 && !strcmp(src->name + n - 3, ".cu")) || (n > 4 && !strcmp(src->name + n - 4, ".cuh")))
         return true;
-    const char *ptx = strstr(src->text, ".version"), *kernel = strstr(src->text, "__global__");
-    if (kernel && (!ptx || kernel < ptx))
-        return true;
+    const char *ptx = strstr(src->text, ".version");
+    for (const char *p = src->text; *p && (!ptx || p < ptx); p++)     /* not past the PTX's start */
+        if (*p == '_' && !strncmp(p, "__global__", 10))
+            return true;
     for (const char *p = src->text; *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : p + strlen(p)) {
         if (ptx && p > ptx)
             break;
@@ -331,11 +340,17 @@ int driver_run(const RunOptions *o, FILE *out, FILE *err_out)
     diag.emit = hold_diag;
     diag.context = &held;
 
-    Module *m = parse_module(&src, &diag);
-    check_module(m, &diag, &o->check);      /* also after syntax errors: report all at once */
-    /* --check also reports what a run would refuse before it starts: every kernel is lowered. */
-    if (o->mode == MODE_CHECK && !diag.errors)
-        lower_check_all(m, &diag);
+    /* --check also reports what a run would refuse before it starts: every kernel is lowered.
+     * It goes function by function when it can (checkstream.c), else over the whole module. */
+    Module *m = o->mode == MODE_CHECK ? checkstream_module(&src, &diag, &o->check) : NULL;
+    if (!m) {
+        forget_held(&held);
+        diag.errors = diag.warnings = 0;
+        m = parse_module(&src, &diag);
+        check_module(m, &diag, &o->check);      /* also after syntax errors: report all at once */
+        if (o->mode == MODE_CHECK && !diag.errors)
+            lower_check_all(m, &diag);
+    }
     flush_held(&held, &diag, NULL);
 
     int rc = EXIT_OK;

@@ -685,6 +685,15 @@ enum { MAX_INSTRUCTIONS = 1 << 24 };                        /* per program */
 /* lowercheck.c: for --check, what lowering each kernel of m refuses (as its run would), in
  * time linear in m. */
 void lower_check_all(Module *m, Diag *diag);
+/* The same as parse_module_stream hands over the functions (each checked, without errors):
+ * lower_check_function lowers f now when it can and returns true when f's body may then be
+ * dropped; lower_check_end lowers the kernels kept and returns false when the answer may not be
+ * lower_check_all's (then check the whole module). */
+typedef struct LowerCheck LowerCheck;
+LowerCheck *lower_check_new(Module *m, Diag *diag);
+bool lower_check_function(LowerCheck *lc, Function *f);
+bool lower_check_end(LowerCheck *lc);
+void lower_check_free(LowerCheck *lc);
 
 /* cfg.c: post-dominators and reconvergence points of one function's code. */
 void cfg_reconvergence(XInstr *code, const uint32_t *targets, const FuncLayout *f);

@@ -1,8 +1,8 @@
 /* arena.c: a bump allocator. Everything a Module owns comes from its arena and is freed at
  * once by arena_free; nothing in the front end frees piecemeal. Blocks grow geometrically so
  * a 10 MB input costs a handful of mallocs. Blocks come zeroed from calloc (the large ones as
- * fresh pages, which the kernel zeroes when first touched) and no byte is handed out twice, so
- * nothing here writes zeros again. */
+ * fresh pages, which the kernel zeroes when first touched); bytes handed out again after
+ * arena_reset or arena_release are zeroed there, and only those. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -16,6 +16,12 @@ struct ArenaBlock {
     _Alignas(16) unsigned char data[];
 };
 
+static void drop_block(ArenaBlock *b)
+{
+    if (b)
+        pages_free(b, sizeof *b + b->size);
+}
+
 void *arena_alloc(Arena *arena, size_t size)
 {
     size = (size + ARENA_ALIGN - 1) & ~(size_t)(ARENA_ALIGN - 1);
@@ -26,10 +32,15 @@ void *arena_alloc(Arena *arena, size_t size)
             want = 64u * 1024 * 1024;
         if (want < size)
             want = size;
-        ArenaBlock *nb = xcalloc(1, sizeof *nb + want);
+        ArenaBlock *nb = arena->spare;
+        if (nb && nb->size >= want) {
+            arena->spare = NULL;
+        } else {
+            nb = pages_alloc(sizeof *nb + want);
+            nb->used = 0;
+            nb->size = want;
+        }
         nb->prev = b;
-        nb->used = 0;
-        nb->size = want;
         arena->head = b = nb;
     }
     void *p = b->data + b->used;
@@ -72,7 +83,7 @@ void arena_reset(Arena *arena)
         return;
     for (ArenaBlock *old = b->prev; old;) {
         ArenaBlock *prev = old->prev;
-        free(old);
+        drop_block(old);
         old = prev;
     }
     memset(b->data, 0, b->used);
@@ -80,12 +91,42 @@ void arena_reset(Arena *arena)
     b->prev = NULL;
 }
 
+ArenaMark arena_mark(const Arena *arena)
+{
+    return (ArenaMark){ arena->head, arena->head ? arena->head->used : 0 };
+}
+
+/* The blocks begun after the mark are emptied; the largest is kept as the spare, so that a
+ * release after each of many small functions does not allocate and free a block each time. */
+void arena_release(Arena *arena, ArenaMark mark)
+{
+    while (arena->head && arena->head != mark.block) {
+        ArenaBlock *b = arena->head;
+        arena->head = b->prev;
+        memset(b->data, 0, b->used);
+        b->used = 0;
+        b->prev = NULL;
+        if (arena->spare && arena->spare->size >= b->size) {
+            drop_block(b);
+        } else {
+            drop_block(arena->spare);
+            arena->spare = b;
+        }
+    }
+    if (mark.block) {
+        memset(mark.block->data + mark.used, 0, mark.block->used - mark.used);
+        mark.block->used = mark.used;
+    }
+}
+
 void arena_free(Arena *arena)
 {
+    drop_block(arena->spare);
+    arena->spare = NULL;
     ArenaBlock *b = arena->head;
     while (b) {
         ArenaBlock *prev = b->prev;
-        free(b);
+        drop_block(b);
         b = prev;
     }
     arena->head = NULL;

@@ -31,6 +31,9 @@ static inline uint64_t width_mask(unsigned bits)
 void *xmalloc(size_t size);
 void *xcalloc(size_t count, size_t size);
 void *xcalloc_aligned(size_t count, size_t size, size_t align);
+/* pages.c: big zeroed blocks from the system (huge pages where offered); pages_free with the size */
+void *pages_alloc(size_t size);
+void pages_free(void *p, size_t size);
 void *xrealloc(void *old, size_t size);
 const char *util_option_value(const char *a, const char *name, int argc, char **argv, int *i, bool *missing);
 _Noreturn void util_bug(const char *file, int line, const char *fmt, ...);
@@ -45,12 +48,21 @@ bool utf8_is_visible(const char *text, size_t length);
 typedef struct ArenaBlock ArenaBlock;
 typedef struct Arena {
     ArenaBlock *head;          /* newest block; older ones chain behind it */
+    ArenaBlock *spare;         /* a zeroed block arena_release kept for the next growth */
 } Arena;
+
+/* A point in an arena's allocations, to release everything allocated after it. */
+typedef struct ArenaMark {
+    ArenaBlock *block;
+    size_t used;
+} ArenaMark;
 
 void *arena_alloc(Arena *arena, size_t size);           /* zero-filled, 16-byte aligned */
 void *arena_grow(Arena *arena, void *old, size_t old_size, size_t new_size);
 char *arena_strndup(Arena *arena, const char *s, size_t len);
 void arena_reset(Arena *arena);                         /* empty again, its newest block kept */
+ArenaMark arena_mark(const Arena *arena);
+void arena_release(Arena *arena, ArenaMark mark);       /* frees what was allocated after mark */
 void arena_free(Arena *arena);
 
 /* A growable array whose storage comes from an arena (old storage is simply abandoned). */
@@ -93,6 +105,7 @@ void intern_free(Interner *in);
 typedef struct Source {
     const char *name;          /* path as given, or "<stdin>" */
     char *text;                /* contents plus a NUL sentinel */
+    size_t pages;              /* text came from pages_alloc, this size (0: from malloc) */
     uint32_t len;              /* bytes, without the sentinel */
     uint32_t *line_starts;     /* offset of each line's first byte; built on first use */
     uint32_t line_count;

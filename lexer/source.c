@@ -9,19 +9,34 @@
 
 enum { SOURCE_MAX_BYTES = 0x7fffffff };
 
-static int read_stream(Source *src, FILE *f, char *errbuf, size_t errlen)
+/* size_hint: the file's size when known (a regular file): the text is read into one block of
+ * that size (pages_alloc), not doubled and copied on the way; should the file have grown since,
+ * the rest is read as a stream would be. */
+static int read_stream(Source *src, FILE *f, size_t size_hint, char *errbuf, size_t errlen)
 {
-    size_t cap = 1 << 16, len = 0;
-    char *buf = xmalloc(cap);
+    size_t cap = size_hint && size_hint < SOURCE_MAX_BYTES ? size_hint + 2 : 1 << 16, len = 0;
+    size_t pages = size_hint ? cap : 0;
+    char *buf = pages ? pages_alloc(cap) : xmalloc(cap);
     for (;;) {
         if (cap - len < 2) {
             if (cap > SOURCE_MAX_BYTES) {
-                free(buf);
+                if (pages)
+                    pages_free(buf, pages);
+                else
+                    free(buf);
                 snprintf(errbuf, errlen, "'%s' is larger than 2 GiB", src->name);
                 return -1;
             }
             cap *= 2;
-            buf = xrealloc(buf, cap);
+            if (pages) {
+                char *grown = xmalloc(cap);
+                memcpy(grown, buf, len);
+                pages_free(buf, pages);
+                buf = grown;
+                pages = 0;
+            } else {
+                buf = xrealloc(buf, cap);
+            }
         }
         size_t got = fread(buf + len, 1, cap - len - 1, f);
         len += got;
@@ -29,12 +44,16 @@ static int read_stream(Source *src, FILE *f, char *errbuf, size_t errlen)
             break;
     }
     if (ferror(f)) {
-        free(buf);
+        if (pages)
+            pages_free(buf, pages);
+        else
+            free(buf);
         snprintf(errbuf, errlen, "cannot read '%s': %s", src->name, strerror(errno));
         return -1;
     }
     buf[len] = '\0';
     src->text = buf;
+    src->pages = pages;
     src->len = (uint32_t)len;
     return 0;
 }
@@ -45,11 +64,12 @@ int source_load(Source *src, const char *path, char *errbuf, size_t errlen)
     memset(src, 0, sizeof *src);
     if (strcmp(path, "-") == 0) {
         src->name = "<stdin>";
-        return read_stream(src, stdin, errbuf, errlen);
+        return read_stream(src, stdin, 0, errbuf, errlen);
     }
     src->name = path;
     struct stat st;
-    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+    bool known = stat(path, &st) == 0;
+    if (known && S_ISDIR(st.st_mode)) {
         snprintf(errbuf, errlen, "'%s' is a directory", path);
         return -1;
     }
@@ -58,7 +78,8 @@ int source_load(Source *src, const char *path, char *errbuf, size_t errlen)
         snprintf(errbuf, errlen, "cannot open '%s': %s", path, strerror(errno));
         return -1;
     }
-    int rc = read_stream(src, f, errbuf, errlen);
+    int rc = read_stream(src, f, known && S_ISREG(st.st_mode) && st.st_size > 0 ? (size_t)st.st_size : 0, errbuf,
+                         errlen);
     fclose(f);
     return rc;
 }
@@ -75,7 +96,11 @@ void source_from_string(Source *src, const char *name, const char *text, size_t 
 
 void source_free(Source *src)
 {
-    free(src->text);
+    if (src->pages)
+        pages_free(src->text, src->pages);
+    else
+        free(src->text);
+    src->pages = 0;
     free(src->line_starts);
     src->text = NULL;
     src->line_starts = NULL;

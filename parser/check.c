@@ -14,7 +14,8 @@
 #include "checker.h"
 
 /* A name visible in the current function. Shadowed bindings are restored when a block closes. */
-typedef enum { SYM_REG, SYM_PRED, SYM_RANGE, SYM_PRED_RANGE, SYM_VECTOR, SYM_VAR, SYM_FUNC, SYM_LABEL } SymKind;
+typedef enum { SYM_REG, SYM_PRED, SYM_RANGE, SYM_PRED_RANGE, SYM_VECTOR, SYM_VAR, SYM_FUNC, SYM_LABEL,
+               SYM_ABSENT = 0xfe, SYM_REMOVED = 0xff } SymKind;   /* ABSENT: looked up, not declared (streaming) */
 
 typedef struct Binding {
     const char *name;
@@ -23,6 +24,7 @@ typedef struct Binding {
                                   its declaration's id (results, parameters, body, from 1) */
     uint32_t count;            /* ranges: how many registers */
     Span at;                   /* where it was declared */
+    bool used;                 /* module scope: a streamed function resolved it */
 } Binding;
 
 typedef struct Undo {
@@ -36,8 +38,9 @@ typedef struct SymTable {      /* open addressing, keyed by interned name pointe
     uint32_t count, capacity;
 } SymTable;
 
-typedef struct Checker {
+struct Checker {
     Module *m;
+    Arena *own;                /* what a function gains (registers, operands): its body's arena */
     Diag *diag;
     const CheckOptions *options;
     Function *fn;
@@ -48,7 +51,9 @@ typedef struct Checker {
     Decoder *decoder;          /* mnemonics decoded so far */
     ShapeMemo *shapes;         /* operand shapes of the forms seen so far */
     bool warned_legacy[OP_COUNT];  /* the deprecation warning is given once per opcode */
-} Checker;
+    uint32_t globals_done, functions_done;  /* streaming: module-scope names declared so far */
+    bool differs;              /* streaming: a used module-scope name was declared again */
+};
 
 /* ---- symbol tables ---- */
 
@@ -91,7 +96,7 @@ static void sym_put(SymTable *t, Binding value)
     if ((t->count + 1) * 2 > t->capacity) {
         SymTable bigger = { xcalloc(t->capacity * 2, sizeof(Binding)), 0, t->capacity * 2 };
         for (uint32_t i = 0; i < t->capacity; i++)
-            if (t->slots[i].name && t->slots[i].kind != 0xff)
+            if (t->slots[i].name && t->slots[i].kind != SYM_REMOVED)
                 *sym_slot(&bigger, t->slots[i].name) = t->slots[i], bigger.count++;
         free(t->slots);
         *t = bigger;
@@ -107,13 +112,28 @@ static void sym_remove(SymTable *t, const char *name)
 {
     Binding *b = sym_find(t, name);
     if (b)
-        b->kind = 0xff;
+        b->kind = SYM_REMOVED;
 }
 
 static Binding *sym_lookup(SymTable *t, const char *name)
 {
     Binding *b = sym_find(t, name);
-    return b && b->kind != 0xff ? b : NULL;
+    return b && b->kind != SYM_REMOVED && b->kind != SYM_ABSENT ? b : NULL;
+}
+
+/* A module-scope name. While streaming, what each lookup found is remembered (a miss too), so
+ * that declaring the name again later is noticed: check_module would have found that one. */
+static Binding *global_lookup(Checker *c, const char *name)
+{
+    if (c->own != &c->m->body)
+        return sym_lookup(&c->globals, name);
+    Binding *b = sym_find(&c->globals, name);
+    if (!b) {
+        sym_put(&c->globals, (Binding){ .name = name, .kind = SYM_ABSENT, .used = true });
+        return NULL;
+    }
+    b->used = true;
+    return b->kind == SYM_REMOVED || b->kind == SYM_ABSENT ? NULL : b;
 }
 
 /* Binds name in the current function, remembering the shadowed meaning for block exit. */
@@ -168,13 +188,13 @@ static uint32_t new_register(Checker *c, const char *name, bool pred, int type)
     Register r = { name, (uint8_t)type, pred, false, false };
     Function *f = c->fn;
     if (pred) {
-        VEC_PUSH(&c->m->arena, f->preds, r);
+        VEC_PUSH(c->own, f->preds, r);
         return f->preds.len - 1;
     }
-    VEC_PUSH(&c->m->arena, f->regs, r);
+    VEC_PUSH(c->own, f->regs, r);
     if (type == TYPE_B128) {                   /* its high 64 bits: the next slot (ir.h) */
         Register upper = { NULL, TYPE_B64, false, false, true };
-        VEC_PUSH(&c->m->arena, f->regs, upper);
+        VEC_PUSH(c->own, f->regs, upper);
         return f->regs.len - 2;
     }
     return f->regs.len - 1;
@@ -201,7 +221,7 @@ static Binding *lookup_in_range(Checker *c, const char *name)
     Register *r = reg_at(c->fn, pred, slot);
     if (!r->name)
         r->name = name;
-    Binding b = { name, pred ? SYM_PRED : SYM_REG, slot, 1, range->at };
+    Binding b = { name, pred ? SYM_PRED : SYM_REG, slot, 1, range->at, false };
     bind_local(c, b);             /* forgotten with the current block; found again if needed */
     return sym_lookup(&c->locals, name);
 }
@@ -330,7 +350,7 @@ static void resolve_name(Checker *c, Operand *o, Expect e)
     if (!b)
         b = lookup_in_range(c, name);
     if (!b && e.letter != 'l')
-        b = sym_lookup(&c->globals, name);
+        b = global_lookup(c, name);
     if (!b && e.letter != 'l' && name[0] == '%' && resolve_sreg(c, o, name))
         return;
     if (!b && c->fn->is_snippet && e.letter != 'l') {
@@ -341,7 +361,7 @@ static void resolve_name(Checker *c, Operand *o, Expect e)
         }
         uint32_t slot = new_register(c, name, e.pred, TYPE_NONE);
         reg_at(c->fn, e.pred, slot)->inferred = true;
-        Binding nb = { name, e.pred ? SYM_PRED : SYM_REG, slot, 1, o->at };
+        Binding nb = { name, e.pred ? SYM_PRED : SYM_REG, slot, 1, o->at, false };
         sym_put(&c->locals, nb);
         b = sym_lookup(&c->locals, name);
     }
@@ -365,7 +385,7 @@ static void resolve_name(Checker *c, Operand *o, Expect e)
                 error(c, o->at, "a %s cannot take an offset", b->kind == SYM_PRED ? "predicate" : "destination");
                 return;
             }
-            Operand *reg = arena_alloc(&c->m->arena, sizeof *reg);
+            Operand *reg = arena_alloc(c->own, sizeof *reg);
             *reg = (Operand){ .kind = OPND_REG, .at = o->at, .u.slot = b->index };
             o->kind = OPND_REG_OFFSET;
             o->count = 1;
@@ -383,7 +403,7 @@ static void resolve_name(Checker *c, Operand *o, Expect e)
             error(c, o->at, "a register cannot take an offset");
             return;
         }
-        Operand *elems = arena_alloc(&c->m->arena, b->count * sizeof *elems);
+        Operand *elems = arena_alloc(c->own, b->count * sizeof *elems);
         for (uint32_t i = 0; i < b->count; i++)
             elems[i] = (Operand){ .kind = OPND_REG, .at = o->at, .u.slot = b->index + i };
         o->kind = OPND_VEC;
@@ -484,7 +504,7 @@ static void check_unified(Checker *c, const Instr *in, const Operand *o)
     Binding *b = sym_lookup(&c->locals, base->u.ref.name);
     bool local = b != NULL;
     if (!b)
-        b = sym_lookup(&c->globals, base->u.ref.name);
+        b = global_lookup(c, base->u.ref.name);
     const Decl *d = b ? variable_decl(c, b, local) : NULL;
     bool unified = false;
     for (uint32_t i = 0; d && i < d->attr_count; i++)
@@ -568,12 +588,12 @@ static void declare_one_vector(Checker *c, Decl *d, const char *vector)
         name[len + 1] = xyzw[i];
         const char *x = intern(&c->m->names, name, len + 2);
         new_register(c, x, false, d->type);
-        bind_local(c, (Binding){ x, SYM_REG, first + i, 1, d->at });
+        bind_local(c, (Binding){ x, SYM_REG, first + i, 1, d->at, false });
         name[len + 1] = rgba[i];
-        bind_local(c, (Binding){ intern(&c->m->names, name, len + 2), SYM_REG, first + i, 1, d->at });
+        bind_local(c, (Binding){ intern(&c->m->names, name, len + 2), SYM_REG, first + i, 1, d->at, false });
     }
     free(name);
-    bind_local(c, (Binding){ vector, SYM_VECTOR, first, d->vector, d->at });
+    bind_local(c, (Binding){ vector, SYM_VECTOR, first, d->vector, d->at, false });
 }
 
 static void declare_vector(Checker *c, Decl *d)
@@ -626,9 +646,9 @@ static void declare_registers(Checker *c, Decl *d)
     /* room for the whole range at once: doubling slot by slot in the arena would leave each old
      * copy of the table behind */
     if (pred)
-        VEC_RESERVE(&c->m->arena, c->fn->preds, count);
+        VEC_RESERVE(c->own, c->fn->preds, count);
     else
-        VEC_RESERVE(&c->m->arena, c->fn->regs, count * slots);
+        VEC_RESERVE(c->own, c->fn->regs, count * slots);
     uint32_t first = 0;
     for (uint32_t i = 0; i < count; i++) {
         uint32_t slot = new_register(c, d->has_range ? NULL : d->name, pred, d->type);
@@ -637,7 +657,7 @@ static void declare_registers(Checker *c, Decl *d)
     }
     d->first_slot = first;
     Binding b = { d->name, (uint8_t)(d->has_range ? (pred ? SYM_PRED_RANGE : SYM_RANGE) : (pred ? SYM_PRED : SYM_REG)),
-                  first, count, d->at };
+                  first, count, d->at, false };
     bind_local(c, b);
 }
 
@@ -656,14 +676,14 @@ static void declare_local(Checker *c, Decl *d, uint32_t index)
               "the parameter", d->name, c->fn->name);
     if (d->space == SPACE_SHARED && (d->linkage & LINK_EXTERN) && !c->fn->is_snippet)
         error(c, d->at, "'.extern .shared' inside a function: ptxas takes extern variables at module scope only");
-    Binding b = { d->name, SYM_VAR, index, 1, d->at };
+    Binding b = { d->name, SYM_VAR, index, 1, d->at, false };
     bind_local(c, b);
 }
 
 /* A .branchtargets list: each of its names a label of the function, resolved to its instruction. */
 static void resolve_table(Checker *c, BranchTable *t)
 {
-    t->targets = arena_alloc(&c->m->arena, (t->count ? t->count : 1) * sizeof *t->targets);
+    t->targets = arena_alloc(c->own, (t->count ? t->count : 1) * sizeof *t->targets);
     for (uint32_t k = 0; k < t->count; k++) {
         const Operand *o = &t->labels[k];
         Binding *b = sym_lookup(&c->locals, o->u.ref.name);
@@ -688,7 +708,7 @@ static void check_function(Checker *c, Function *f)
             error(c, l->at, "duplicate label '%s' (first defined at line %u)", l->name, line_of(c, old->at));
             continue;
         }
-        Binding b = { l->name, SYM_LABEL, i, 1, l->at };
+        Binding b = { l->name, SYM_LABEL, i, 1, l->at, false };
         sym_put(&c->locals, b);
     }
     for (uint32_t i = 0; i < f->tables.len; i++)
@@ -723,65 +743,127 @@ static void check_function(Checker *c, Function *f)
             f->regs.data[i].type = TYPE_B32;
 }
 
-static void declare_globals(Checker *c)
+/* Binds module variable i, or function i, to its name (for every function to find), as
+ * check_module does: all variables first, then the functions. */
+static Binding *declared_before(Checker *c, const char *name, bool function)
+{
+    Binding *old = sym_find(&c->globals, name);
+    /* A streamed function resolved this name before. Which function a function's name is bound
+     * to changes nothing in what its users were checked against (only its name is kept). */
+    if (old && old->used && !(function && old->kind == SYM_FUNC))
+        c->differs = true;
+    return old && old->kind != SYM_ABSENT && old->kind != SYM_REMOVED ? old : NULL;
+}
+
+static void declare_variable(Checker *c, uint32_t i)
 {
     Module *m = c->m;
-    for (uint32_t i = 0; i < m->globals.len; i++) {
-        Decl *d = &m->globals.data[i];
-        Binding *old = sym_lookup(&c->globals, d->name);
-        if (old && !(d->linkage & LINK_EXTERN))
-            error(c, d->at, "'%s' is already defined (at line %u)", d->name, line_of(c, old->at));
-        if (d->space == SPACE_LOCAL && !m->is_snippet)   /* a snippet's top level is its kernel's body */
-            error(c, d->at, "'.local' variable '%s' at module scope (ptxas allows .local only inside a function)",
-                  d->name);
-        Binding b = { d->name, SYM_VAR, i, 1, d->at };
-        sym_put(&c->globals, b);
+    Decl *d = &m->globals.data[i];
+    Binding *old = declared_before(c, d->name, false);
+    if (old && !(d->linkage & LINK_EXTERN))
+        error(c, d->at, "'%s' is already defined (at line %u)", d->name, line_of(c, old->at));
+    if (d->space == SPACE_LOCAL && !m->is_snippet)   /* a snippet's top level is its kernel's body */
+        error(c, d->at, "'.local' variable '%s' at module scope (ptxas allows .local only inside a function)",
+              d->name);
+    Binding b = { d->name, SYM_VAR, i, 1, d->at, false };
+    sym_put(&c->globals, b);
+}
+
+static void declare_function(Checker *c, uint32_t i)
+{
+    Module *m = c->m;
+    Function *f = m->functions.data[i];
+    if (f->is_snippet)
+        return;
+    Binding *old = declared_before(c, f->name, true);
+    if (old && old->kind == SYM_FUNC && f->has_body && m->functions.data[old->index]->has_body) {
+        error(c, f->at, "function '%s' is defined twice (first at line %u)", f->name, line_of(c, old->at));
+        return;
     }
-    for (uint32_t i = 0; i < m->functions.len; i++) {
-        Function *f = m->functions.data[i];
-        if (f->is_snippet)
-            continue;
-        Binding *old = sym_lookup(&c->globals, f->name);
-        if (old && old->kind == SYM_FUNC && f->has_body && m->functions.data[old->index]->has_body) {
-            error(c, f->at, "function '%s' is defined twice (first at line %u)", f->name, line_of(c, old->at));
-            continue;
-        }
-        if (old && old->kind != SYM_FUNC) {
-            error(c, f->at, "'%s' is already declared as a variable (at line %u)", f->name, line_of(c, old->at));
-            continue;
-        }
-        if (!old || f->has_body) {
-            Binding b = { f->name, SYM_FUNC, i, 1, f->at };
-            sym_put(&c->globals, b);
-        }
+    if (old && old->kind != SYM_FUNC) {
+        error(c, f->at, "'%s' is already declared as a variable (at line %u)", f->name, line_of(c, old->at));
+        return;
+    }
+    if (!old || f->has_body) {
+        Binding b = { f->name, SYM_FUNC, i, 1, f->at, false };
+        sym_put(&c->globals, b);
     }
 }
 
-int check_module(Module *m, Diag *diag, const CheckOptions *options)
+/* Declares what the module has gained since the last call. */
+static void declare_globals(Checker *c)
+{
+    for (; c->globals_done < c->m->globals.len; c->globals_done++)
+        declare_variable(c, c->globals_done);
+    for (; c->functions_done < c->m->functions.len; c->functions_done++)
+        declare_function(c, c->functions_done);
+}
+
+static Checker *checker_new(Module *m, Diag *diag, const CheckOptions *options, Arena *own)
 {
     static const CheckOptions defaults = { true };
     Checker *c = xcalloc(1, sizeof *c);
     c->m = m;
+    c->own = own;
     c->diag = diag;
     c->options = options ? options : &defaults;
     sym_init(&c->globals);
     sym_init(&c->locals);
     c->decoder = decode_new();
     c->shapes = checkop_memo_new();
-    uint32_t errors_before = diag->errors;
+    return c;
+}
 
-    if (!m->is_snippet && m->functions.len && !m->version)
-        error(c, m->functions.data[0]->at, "missing .version directive (nvcc writes e.g. '.version 9.0' first)");
-    if (!m->is_snippet && m->functions.len && !m->target_sm)
-        error(c, m->functions.data[0]->at, "missing .target directive (e.g. '.target sm_75')");
-    declare_globals(c);
-    for (uint32_t i = 0; i < m->functions.len; i++)
-        check_function(c, m->functions.data[i]);
-
+static void checker_free(Checker *c)
+{
     free(c->globals.slots);
     free(c->locals.slots);
     decode_free(c->decoder);
     checkop_memo_free(c->shapes);
     free(c);
+}
+
+static void check_directives(Checker *c)
+{
+    Module *m = c->m;
+    if (!m->is_snippet && m->functions.len && !m->version)
+        error(c, m->functions.data[0]->at, "missing .version directive (nvcc writes e.g. '.version 9.0' first)");
+    if (!m->is_snippet && m->functions.len && !m->target_sm)
+        error(c, m->functions.data[0]->at, "missing .target directive (e.g. '.target sm_75')");
+}
+
+int check_module(Module *m, Diag *diag, const CheckOptions *options)
+{
+    Checker *c = checker_new(m, diag, options, &m->arena);
+    uint32_t errors_before = diag->errors;
+    check_directives(c);
+    declare_globals(c);
+    for (uint32_t i = 0; i < m->functions.len; i++)
+        check_function(c, m->functions.data[i]);
+    checker_free(c);
     return (int)(diag->errors - errors_before);
+}
+
+Checker *check_stream_new(Module *m, Diag *diag, const CheckOptions *options)
+{
+    return checker_new(m, diag, options, &m->body);
+}
+
+bool check_stream_function(Checker *c, Function *f)
+{
+    if (c->functions_done == 0)
+        check_directives(c);
+    declare_globals(c);
+    check_function(c, f);
+    return !c->differs;
+}
+
+bool check_stream_end(Checker *c)
+{
+    if (c->functions_done == 0)
+        check_directives(c);
+    declare_globals(c);
+    bool same = !c->differs;
+    checker_free(c);
+    return same;
 }

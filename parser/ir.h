@@ -314,6 +314,7 @@ typedef struct Function {
     bool is_snippet;
     bool has_body;             /* false for a prototype declaration ending in ';' */
     bool too_long;             /* MAX_FUNCTION_STATEMENTS reached and reported: the rest is dropped */
+    bool dropped;              /* streamed (parse_module_stream) and its body let go: lists empty */
     uint8_t linkage;
     Span at;
     VEC(Decl) params;
@@ -342,7 +343,8 @@ typedef struct FileDirective {
 } FileDirective;
 
 typedef struct Module {
-    Arena arena;               /* owns everything below */
+    Arena arena;               /* owns everything below but function bodies streamed */
+    Arena body;                /* parse_module_stream: function bodies (released when dropped) */
     Interner names;
     Source *src;
     uint8_t version;           /* .version major*10+minor; 0 = none given */
@@ -369,6 +371,18 @@ enum { BARRIER_COUNT = 16 };
 Module *parse_module(Source *src, Diag *diag);
 void module_free(Module *m);
 
+/* Streaming: each function is handed to done() when its closing brace (or prototype's ';')
+ * has been parsed, with what precedes it in the module. done() returns STREAM_KEEP to keep its
+ * body, STREAM_DROP to let it go (the Function stays, marked dropped, its lists empty: only
+ * its name, parameters and results remain), or STREAM_STOP to end the parse there (the module
+ * then holds what was parsed, and is for freeing only). Bodies go to m->body meanwhile. */
+typedef enum { STREAM_KEEP, STREAM_DROP, STREAM_STOP } StreamVerdict;
+typedef struct StreamHook {
+    StreamVerdict (*done)(void *context, Module *m, Function *f);
+    void *context;
+} StreamHook;
+Module *parse_module_stream(Source *src, Diag *diag, const StreamHook *hook, bool *stopped);
+
 /* ops.c: the tables generated from the .def files, and name lookups. */
 int op_lookup(const char *mnemonic, size_t len);       /* longest listed dotted prefix */
 int type_lookup(const char *word, size_t len);         /* TYPE_COUNT if not a type */
@@ -383,6 +397,17 @@ typedef struct CheckOptions {
 } CheckOptions;
 
 int check_module(Module *m, Diag *diag, const CheckOptions *options);
+
+/* Checking a module as parse_module_stream hands over its functions, each with the module-scope
+ * names declared before it. check_stream_function returns false when the answer could differ
+ * from check_module's: a name one function resolved is declared again later (check_module
+ * would bind the later one). Errors are reported as check_module would, but their order and
+ * wording are check_module's only when there are none: after an error, check the whole module
+ * again. check_stream_end declares what follows the last function and frees the checker. */
+typedef struct Checker Checker;
+Checker *check_stream_new(Module *m, Diag *diag, const CheckOptions *options);
+bool check_stream_function(Checker *c, Function *f);
+bool check_stream_end(Checker *c);
 
 /* suffixes.c: what a decoded instruction's suffixes must say together (called by check.c). */
 void suffixes_check(Diag *diag, const Module *m, const Instr *in);

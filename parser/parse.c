@@ -11,9 +11,21 @@ static const char *intern_span(Parser *p, Span s)
     return intern(&p->m->names, p->m->src->text + s.offset, s.length);
 }
 
+/* Where what belongs to the function being parsed goes: its own arena while streaming, so
+ * that it can be let go when the function ends. */
+static Arena *body_arena(Parser *p)
+{
+    return p->hook && p->fn ? &p->m->body : &p->m->arena;
+}
+
+static const char *copy_span_in(Arena *arena, Parser *p, Span s)
+{
+    return arena_strndup(arena, p->m->src->text + s.offset, s.length);
+}
+
 static const char *copy_span(Parser *p, Span s)
 {
-    return arena_strndup(&p->m->arena, p->m->src->text + s.offset, s.length);
+    return copy_span_in(&p->m->arena, p, s);
 }
 
 void parse_init(Parser *p, Source *src, Diag *diag)
@@ -39,27 +51,46 @@ void parse_init(Parser *p, Source *src, Diag *diag)
         (vec).data[(vec).len++] = (value);                                                  \
     } while (0)
 
-static void *seal_list(Parser *p, void *heap, size_t bytes)
+/* Copies a list to the arena; its heap storage becomes the parser's spare for the next
+ * function's list (kept if it is the larger), so that a module of many functions does not
+ * allocate and free one each time. */
+static void *seal_list(Parser *p, void *heap, size_t bytes, void **spare, uint32_t *spare_cap, uint32_t cap)
 {
     void *copy = NULL;
     if (bytes) {
-        copy = arena_alloc(&p->m->arena, bytes);
+        copy = arena_alloc(body_arena(p), bytes);
         memcpy(copy, heap, bytes);
     }
-    free(heap);
+    if (heap && (!*spare || *spare_cap < cap)) {
+        free(*spare);
+        *spare = heap;
+        *spare_cap = cap;
+    } else {
+        free(heap);
+    }
     return copy;
+}
+
+/* The function's heap lists moved to the arena (keep: true) or given up (false: emptied). */
+static void settle_lists(Parser *p, Function *f, bool keep)
+{
+    f->code.data = seal_list(p, f->code.data, keep ? f->code.len * sizeof *f->code.data : 0,
+                             (void **)&p->spare_code, &p->spare_code_cap, f->code.cap);
+    f->items.data = seal_list(p, f->items.data, keep ? f->items.len * sizeof *f->items.data : 0,
+                              (void **)&p->spare_items, &p->spare_items_cap, f->items.cap);
+    f->labels.data = seal_list(p, f->labels.data, keep ? f->labels.len * sizeof *f->labels.data : 0,
+                               (void **)&p->spare_labels, &p->spare_labels_cap, f->labels.cap);
+    if (!keep)
+        f->code.len = f->items.len = f->labels.len = 0;
+    f->code.cap = f->code.len;
+    f->items.cap = f->items.len;
+    f->labels.cap = f->labels.len;
 }
 
 static void seal_function(Parser *p, Function *f)
 {
-    if (!f)
-        return;
-    f->code.data = seal_list(p, f->code.data, f->code.len * sizeof *f->code.data);
-    f->code.cap = f->code.len;
-    f->items.data = seal_list(p, f->items.data, f->items.len * sizeof *f->items.data);
-    f->items.cap = f->items.len;
-    f->labels.data = seal_list(p, f->labels.data, f->labels.len * sizeof *f->labels.data);
-    f->labels.cap = f->labels.len;
+    if (f)
+        settle_lists(p, f, true);
 }
 
 Module *parse_finish(Parser *p)
@@ -69,6 +100,9 @@ Module *parse_finish(Parser *p)
     p->fn = NULL;
     seal_function(p, p->snippet);
     p->snippet = NULL;
+    free(p->spare_code);
+    free(p->spare_items);
+    free(p->spare_labels);
     if (p->has_bare && m->functions.len > 1)
         diag_at(p->diag, DIAG_ERROR, p->first_bare,
                 "instruction outside a function (this file also defines .entry/.func)");
@@ -81,6 +115,7 @@ void module_free(Module *m)
         return;
     intern_free(&m->names);
     arena_free(&m->arena);
+    arena_free(&m->body);
     free(m);
 }
 
@@ -94,6 +129,7 @@ void parse_recover(Parser *p, bool top_level)
         p->params.len = 0;
         seal_function(p, p->fn);
         p->fn = NULL;
+        p->body_mark = arena_mark(&p->m->body);   /* an abandoned body is kept, not streamed */
     }
 }
 
@@ -216,6 +252,16 @@ static Function *new_function(Parser *p, const char *name, Span at)
     Function *f = arena_alloc(&p->m->arena, sizeof *f);
     f->name = name;
     f->at = at;
+    f->code.data = p->spare_code;             /* the heap lists start in the spares */
+    f->code.cap = p->spare_code_cap;
+    f->items.data = p->spare_items;
+    f->items.cap = p->spare_items_cap;
+    f->labels.data = p->spare_labels;
+    f->labels.cap = p->spare_labels_cap;
+    p->spare_code = NULL;
+    p->spare_items = NULL;
+    p->spare_labels = NULL;
+    p->spare_code_cap = p->spare_items_cap = p->spare_labels_cap = 0;
     VEC_PUSH(&p->m->arena, p->m->functions, f);
     add_top(p, TOP_FUNCTION, p->m->functions.len - 1);
     return f;
@@ -258,13 +304,37 @@ void parse_function_params(Parser *p, uint32_t count)
         p->params.len = 0;
 }
 
+/* A streamed function's body, let go: only its name, parameters and results stay. */
+static void drop_body(Parser *p, Function *f)
+{
+    f->dropped = true;
+    settle_lists(p, f, false);
+    memset(&f->decls, 0, sizeof f->decls);
+    memset(&f->tables, 0, sizeof f->tables);
+    memset(&f->perf, 0, sizeof f->perf);
+    memset(&f->regs, 0, sizeof f->regs);
+    memset(&f->preds, 0, sizeof f->preds);
+    arena_release(&p->m->body, p->body_mark);
+}
+
 void parse_function_end(Parser *p, bool has_body)
 {
-    if (p->fn)
-        p->fn->has_body = has_body;
-    seal_function(p, p->fn);
-    p->fn = NULL;
+    Function *f = p->fn;
+    if (f)
+        f->has_body = has_body;
     p->loc_line = 0;                           /* a .loc holds within its function only */
+    if (f && p->hook && !p->stopped) {         /* handed over with its lists still on the heap */
+        StreamVerdict v = p->hook->done(p->hook->context, p->m, f);
+        if (v == STREAM_DROP)
+            drop_body(p, f);
+        else
+            seal_function(p, f);
+        p->stopped = v == STREAM_STOP;
+        p->body_mark = arena_mark(&p->m->body);
+    } else {
+        seal_function(p, f);
+    }
+    p->fn = NULL;
 }
 
 void parse_perf(Parser *p, Span name, uint32_t count)
@@ -278,7 +348,7 @@ void parse_perf(Parser *p, Span name, uint32_t count)
     if (count > 3)
         diag_at(p->diag, DIAG_ERROR, name, "'%.*s' takes at most 3 numbers", (int)name.length,
                 p->m->src->text + name.offset);
-    VEC_PUSH(&p->m->arena, p->fn->perf, d);
+    VEC_PUSH(body_arena(p), p->fn->perf, d);
 }
 
 /* The function that a statement belongs to: the one being parsed, or else the snippet's
@@ -309,7 +379,7 @@ void parse_item_text(Parser *p, ItemKind kind, Span at, uint32_t drop_params)
 {
     p->params.len -= drop_params <= p->params.len ? drop_params : p->params.len;
     if (p->fn)
-        add_item(p->fn, kind, 0, copy_span(p, at));
+        add_item(p->fn, kind, 0, copy_span_in(body_arena(p), p, at));
 }
 
 void parse_block_open(Parser *p)
@@ -356,7 +426,7 @@ static Operand *pop_operands(Parser *p, uint32_t count)
         BUG("operand stack underflow");
     if (!count)
         return NULL;
-    Operand *ops = arena_alloc(&p->m->arena, count * sizeof *ops);
+    Operand *ops = arena_alloc(body_arena(p), count * sizeof *ops);
     memcpy(ops, p->operands.data + p->operands.len - count, count * sizeof *ops);
     p->operands.len -= count;
     return ops;
@@ -374,9 +444,9 @@ void parse_targets(Parser *p, bool branch, uint32_t count, Span at)
     const Item *last = f->items.len ? &f->items.data[f->items.len - 1] : NULL;
     if (branch && last && last->kind == ITEM_LABEL) {
         BranchTable t = { f->labels.data[last->index].name, count, names, NULL, at };
-        VEC_PUSH(&p->m->arena, f->tables, t);
+        VEC_PUSH(body_arena(p), f->tables, t);
     }
-    add_item(f, ITEM_TARGETS, 0, copy_span(p, at));
+    add_item(f, ITEM_TARGETS, 0, copy_span_in(body_arena(p), p, at));
 }
 
 void parse_instr(Parser *p, Span mnemonic, int guard_kind, Span guard, uint32_t count, Span stmt)
@@ -601,7 +671,7 @@ void parse_decl_name(Parser *p, Span name, Span at, bool is_param)
     if (!f && d.space == SPACE_REG)
         f = current_function(p, at);      /* .reg at the top level declares a snippet register */
     if (f) {
-        VEC_PUSH(&p->m->arena, f->decls, d);
+        VEC_PUSH(body_arena(p), f->decls, d);
         add_item(f, ITEM_DECL, f->decls.len - 1, NULL);
         p->last_decl = &f->decls.data[f->decls.len - 1];
     } else {
@@ -657,7 +727,7 @@ void parse_init_value(Parser *p, int kind, Literal lit, bool negative, Span name
         if (count > p->inits.len)
             BUG("initializer stack underflow");
         v.count = count;
-        v.elems = arena_alloc(&p->m->arena, (count ? count : 1) * sizeof *v.elems);
+        v.elems = arena_alloc(body_arena(p), (count ? count : 1) * sizeof *v.elems);
         if (count)
             memcpy(v.elems, p->inits.data + p->inits.len - count, count * sizeof *v.elems);
         p->inits.len -= count;
@@ -691,7 +761,7 @@ void parse_init_field(Parser *p, Span name, Span at)
     v.kind = INIT_FIELD;
     v.name = intern_span(p, name);
     v.at = at;
-    v.elems = arena_alloc(&p->m->arena, sizeof *v.elems);
+    v.elems = arena_alloc(body_arena(p), sizeof *v.elems);
     *v.elems = p->inits.data[--p->inits.len];
     VEC_PUSH(&p->m->arena, p->inits, v);
 }
@@ -700,7 +770,7 @@ void parse_decl_init(Parser *p, uint32_t count, Span at)
 {
     if (count != 1 || p->inits.len == 0)
         BUG("initializer stack holds %u values", p->inits.len);
-    Init *v = arena_alloc(&p->m->arena, sizeof *v);
+    Init *v = arena_alloc(body_arena(p), sizeof *v);
     *v = p->inits.data[--p->inits.len];
     if (!p->last_decl) {
         diag_at(p->diag, DIAG_ERROR, at, "initializer without a declaration");

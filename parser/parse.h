@@ -31,6 +31,13 @@ typedef struct Parser {
     uint16_t loc_file, loc_col;
     Literal inlined_at[3];     /* the .loc being read has ", inlined_at FILE LINE COLUMN" */
     bool inlined;
+    const StreamHook *hook;    /* parse_module_stream: bodies go to m->body, handed to it */
+    ArenaMark body_mark;       /* m->body when the current function began */
+    bool stopped;              /* the hook said STREAM_STOP: the lexer gives end of file */
+    Instr *spare_code;         /* heap storage of the last lists sealed, for the next function */
+    Item *spare_items;
+    Label *spare_labels;
+    uint32_t spare_code_cap, spare_items_cap, spare_labels_cap;
 } Parser;
 
 #define YYLLOC_DEFAULT(Cur, Rhs, N)                                                          \

@@ -396,6 +396,10 @@ init_list
 
 static int yylex(YYSTYPE *value, Span *at, Parser *p)
 {
+    if (p->stopped) {
+        *at = (Span){ p->token_end, 0 };
+        return T_EOF;
+    }
     int token = lex_next(&p->lx, value, at);
     p->prev_end = p->token_end;
     p->token_end = at->offset + at->length;
@@ -473,6 +477,16 @@ Module *parse_module(Source *src, Diag *diag)
     Parser p;
     parse_init(&p, src, diag);
     yyparse(&p);               /* a result of 2 (stack full) has been reported through yyerror */
+    return parse_finish(&p);
+}
+
+Module *parse_module_stream(Source *src, Diag *diag, const StreamHook *hook, bool *stopped)
+{
+    Parser p;
+    parse_init(&p, src, diag);
+    p.hook = hook;
+    yyparse(&p);
+    *stopped = p.stopped;
     return parse_finish(&p);
 }
 

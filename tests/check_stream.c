@@ -1,0 +1,303 @@
+/* check_stream.c: --check one function at a time (checkstream.c) against the whole-module
+ * check (parse_module, check_module, lower_check_all): the same diagnostics for every PTX file
+ * of the repository that streams, the whole path wherever the answer could differ, and bodies
+ * really let go. */
+#include <stdio.h>
+
+#include "testutil.h"
+
+typedef struct Said {
+    uint32_t key, sequence;
+    char *text;
+} Said;
+
+typedef struct Heard {
+    Said *items;
+    uint32_t count, cap, last_key;
+} Heard;
+
+/* As the driver holds them: a note sorts with the message before it. */
+static void hear(void *context, Diag *diag, DiagLevel level, Span at, const char *message)
+{
+    static const char *const names[] = { "error", "warning", "note" };
+    Heard *h = context;
+    uint32_t line, column;
+    source_position(diag->src, at.offset, &line, &column);
+    if (level != DIAG_NOTE)
+        h->last_key = at.offset;
+    if (h->count == h->cap) {
+        h->cap = h->cap ? 2 * h->cap : 16;
+        h->items = realloc(h->items, h->cap * sizeof *h->items);
+    }
+    char *text = malloc(strlen(message) + 64);
+    sprintf(text, "%u:%u: %s: %s\n", line, column, names[level], message);
+    h->items[h->count] = (Said){ h->last_key, h->count, text };
+    h->count++;
+}
+
+static int by_key(const void *a, const void *b)
+{
+    const Said *x = a, *y = b;
+    if (x->key != y->key)
+        return x->key < y->key ? -1 : 1;
+    return x->sequence < y->sequence ? -1 : 1;
+}
+
+/* The messages in the order the driver prints them, as one string (caller frees). */
+static char *heard_text(Heard *h)
+{
+    qsort(h->items, h->count, sizeof *h->items, by_key);
+    size_t len = 1;
+    for (uint32_t i = 0; i < h->count; i++)
+        len += strlen(h->items[i].text);
+    char *all = calloc(1, len);
+    for (uint32_t i = 0; i < h->count; i++) {
+        strcat(all, h->items[i].text);
+        free(h->items[i].text);
+    }
+    free(h->items);
+    *h = (Heard){ 0 };
+    return all;
+}
+
+typedef struct Result {
+    char *whole, *streamed;    /* diagnostics; streamed NULL: it went the whole way */
+    unsigned whole_errors;
+    uint32_t kernels, dropped;
+} Result;
+
+static Result compare(const char *name, const char *text, size_t len)
+{
+    Result o = { 0 };
+    Source src;
+    source_from_string(&src, name, text, len);
+    Heard h = { 0 };
+    Diag diag;
+    diag_init(&diag, &src, stderr);
+    diag.emit = hear;
+    diag.context = &h;
+
+    Module *m = parse_module(&src, &diag);
+    check_module(m, &diag, NULL);
+    if (!diag.errors)
+        lower_check_all(m, &diag);
+    o.whole_errors = diag.errors;
+    o.whole = heard_text(&h);
+    module_free(m);
+
+    diag_init(&diag, &src, stderr);
+    diag.emit = hear;
+    diag.context = &h;
+    m = checkstream_module(&src, &diag, NULL);
+    char *said = heard_text(&h);
+    if (m) {
+        o.streamed = said;
+        for (uint32_t i = 0; i < m->functions.len; i++) {
+            o.kernels += m->functions.data[i]->is_entry && m->functions.data[i]->has_body;
+            o.dropped += m->functions.data[i]->dropped;
+        }
+        ck_assert_msg(diag.errors == 0, "%s: streamed with %u errors", name, diag.errors);
+        module_free(m);
+    } else {
+        free(said);
+    }
+    source_free(&src);
+    return o;
+}
+
+static void outcome_free(Result *o)
+{
+    free(o->whole);
+    free(o->streamed);
+}
+
+static char *read_all(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    ck_assert_msg(f != NULL, "cannot open %s", path);
+    size_t cap = 1 << 16;
+    char *buf = malloc(cap);
+    *len = 0;
+    size_t got;
+    while ((got = fread(buf + *len, 1, cap - *len, f)) > 0) {
+        *len += got;
+        if (*len == cap)
+            buf = realloc(buf, cap *= 2);
+    }
+    fclose(f);
+    return buf;
+}
+
+/* Every .ptx of the repository: where it streams, what it says is the whole check's, word for
+ * word; nvcc's output always streams, and its kernels after the first are let go. */
+START_TEST(every_file_agrees)
+{
+    const char *root = getenv("PTXRUN_ROOT");
+    char command[1024];
+    snprintf(command, sizeof command, "cd '%s' && find tests samples -name '*.ptx' | sort", root ? root : ".");
+    FILE *list = popen(command, "r");
+    ck_assert(list != NULL);
+    char path[512], full[1200];
+    unsigned files = 0, streamed = 0, nvcc_dropped = 0;
+    while (fgets(path, sizeof path, list)) {
+        path[strcspn(path, "\n")] = '\0';
+        snprintf(full, sizeof full, "%s/%s", root ? root : ".", path);
+        size_t len;
+        char *text = read_all(full, &len);
+        Result o = compare(path, text, len);
+        files++;
+        if (o.streamed) {
+            streamed++;
+            ck_assert_msg(o.whole_errors == 0, "%s streamed, but the whole check has errors", path);
+            ck_assert_msg(!strcmp(o.streamed, o.whole), "%s: streamed said\n%s\nthe whole check said\n%s", path,
+                          o.streamed, o.whole);
+        }
+        if (strstr(path, "tests/ptx/nvcc/") && o.whole_errors == 0) {
+            ck_assert_msg(o.streamed != NULL, "%s: nvcc output went the whole way", path);
+            ck_assert_msg(o.kernels < 2 || o.dropped > 0, "%s: %u kernels, none let go", path, o.kernels);
+            nvcc_dropped += o.dropped;
+        }
+        outcome_free(&o);
+        free(text);
+    }
+    pclose(list);
+    ck_assert_msg(files > 500, "only %u .ptx files found under %s", files, root ? root : ".");
+    ck_assert_msg(streamed > files / 2, "only %u of %u files streamed", streamed, files);
+    ck_assert_uint_gt(nvcc_dropped, 10);
+}
+END_TEST
+
+static Result compare_text(const char *text)
+{
+    return compare("test.ptx", text, strlen(text));
+}
+
+#define HEAD ".version 8.0\n.target sm_80\n.address_size 64\n"
+
+START_TEST(kernels_after_the_first_are_let_go)
+{
+    Result o = compare_text(HEAD
+        ".visible .entry a(.param .u64 p) { .reg .b64 %rd<2>; ld.param.u64 %rd1, [p]; ret; }\n"
+        ".visible .entry b(.param .u64 p) { .reg .b64 %rd<2>; ld.param.u64 %rd1, [p]; ret; }\n"
+        ".visible .entry c() { ret; }\n");
+    ck_assert_ptr_nonnull(o.streamed);
+    ck_assert_uint_eq(o.kernels, 3);
+    ck_assert_uint_eq(o.dropped, 2);           /* b and c; a waits to be lowered with everything */
+    outcome_free(&o);
+}
+END_TEST
+
+/* A name used before it is declared: the streamed check cannot resolve it, the whole one can. */
+START_TEST(a_forward_reference_goes_the_whole_way)
+{
+    Result o = compare_text(HEAD
+        ".visible .entry a() { ret; }\n"
+        ".visible .entry b() { .reg .b32 %r<2>; ld.global.u32 %r1, [g]; ret; }\n"
+        ".global .u32 g;\n");
+    ck_assert_ptr_null(o.streamed);
+    ck_assert_uint_eq(o.whole_errors, 0);
+    outcome_free(&o);
+}
+END_TEST
+
+/* Declared again after a kernel resolved it (and was let go): check_module binds the later one. */
+START_TEST(a_name_declared_again_after_use_goes_the_whole_way)
+{
+    Result o = compare_text(HEAD
+        ".global .u32 g;\n"
+        ".visible .entry a() { ret; }\n"
+        ".visible .entry b() { .reg .b32 %r<2>; ld.global.u32 %r1, [g]; ret; }\n"
+        ".extern .global .u32 g;\n");
+    ck_assert_ptr_null(o.streamed);
+    ck_assert_uint_eq(o.whole_errors, 0);
+    outcome_free(&o);
+}
+END_TEST
+
+/* The same, the first kernel (kept to the end) the user: the checker's memory of what it
+ * resolved is what notices. */
+START_TEST(a_name_the_first_kernel_used_declared_again)
+{
+    Result o = compare_text(HEAD
+        ".global .u32 g;\n"
+        ".visible .entry a() { .reg .b32 %r<2>; ld.global.u32 %r1, [g]; ret; }\n"
+        ".extern .global .u32 g;\n");
+    ck_assert_ptr_null(o.streamed);
+    ck_assert_uint_eq(o.whole_errors, 0);
+    outcome_free(&o);
+}
+END_TEST
+
+/* A name only an initializer names, declared again after a kernel that reached it was let go:
+ * what the lowering reached is what notices (the checker never looked it up). */
+START_TEST(a_name_an_initializer_reached_declared_later)
+{
+    Result o = compare_text(HEAD
+        ".visible .entry a() { ret; }\n"
+        ".global .u32 q;\n"
+        ".global .u64 p = generic(q);\n"
+        ".visible .entry b() { .reg .b64 %rd<2>; ld.global.u64 %rd1, [p]; ret; }\n"
+        ".extern .global .u32 q;\n");
+    ck_assert_uint_eq(o.whole_errors, 0);
+    ck_assert_ptr_null(o.streamed);
+    outcome_free(&o);
+}
+END_TEST
+
+/* A kernel calling a function defined after it waits for the end instead of being let go. */
+START_TEST(a_call_to_a_later_definition_waits)
+{
+    Result o = compare_text(HEAD
+        ".func (.param .b32 r) f(.param .b32 x);\n"
+        ".visible .entry a() { ret; }\n"
+        ".visible .entry b() { .reg .b32 %r<3>; mov.b32 %r1, 1;\n"
+        "  { .param .b32 x0; .param .b32 r0; st.param.b32 [x0], %r1;\n"
+        "    call (r0), f, (x0); ld.param.b32 %r2, [r0]; }\n"
+        "  ret; }\n"
+        ".func (.param .b32 r) f(.param .b32 x) { .reg .b32 %r<2>; ld.param.b32 %r1, [x];\n"
+        "  st.param.b32 [r], %r1; ret; }\n");
+    ck_assert_ptr_nonnull(o.streamed);
+    ck_assert_uint_eq(o.whole_errors, 0);
+    ck_assert_uint_eq(o.dropped, 0);
+    ck_assert_str_eq(o.streamed, o.whole);
+    outcome_free(&o);
+}
+END_TEST
+
+START_TEST(errors_snippets_and_warnings)
+{
+    Result o = compare_text(HEAD ".visible .entry a() { add.u32 %r1, 1; ret; }\n");      /* an error */
+    ck_assert_ptr_null(o.streamed);
+    ck_assert_uint_gt(o.whole_errors, 0);
+    outcome_free(&o);
+    o = compare_text("add.u32 %r1, %r2, 1;\n");                                         /* a snippet */
+    ck_assert_ptr_null(o.streamed);
+    outcome_free(&o);
+    o = compare_text(".version 6.0\n.target sm_60\n"                                      /* warnings */
+                     ".visible .entry a() { .reg .b32 %r<3>; .reg .pred %p<2>;\n"
+                     "  shfl.up.b32 %r1|%p1, %r2, 1, 0; ret; }\n"
+                     ".visible .entry b() { .reg .pred %p<3>; vote.all.pred %p1, %p2; ret; }\n");
+    ck_assert_ptr_nonnull(o.streamed);
+    ck_assert_ptr_nonnull(strstr(o.whole, "warning"));
+    ck_assert_str_eq(o.streamed, o.whole);
+    ck_assert_uint_eq(o.dropped, 1);
+    outcome_free(&o);
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("stream");
+    TCase *tc = tcase_create("stream");
+    tcase_set_timeout(tc, 300);
+    tcase_add_test(tc, every_file_agrees);
+    tcase_add_test(tc, kernels_after_the_first_are_let_go);
+    tcase_add_test(tc, a_forward_reference_goes_the_whole_way);
+    tcase_add_test(tc, a_name_declared_again_after_use_goes_the_whole_way);
+    tcase_add_test(tc, a_name_the_first_kernel_used_declared_again);
+    tcase_add_test(tc, a_name_an_initializer_reached_declared_later);
+    tcase_add_test(tc, a_call_to_a_later_definition_waits);
+    tcase_add_test(tc, errors_snippets_and_warnings);
+    suite_add_tcase(s, tc);
+    return run_suite(s);
+}
