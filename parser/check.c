@@ -36,6 +36,7 @@ typedef struct Undo {
 typedef struct SymTable {      /* open addressing, keyed by interned name pointer */
     Binding *slots;
     uint32_t count, capacity;
+    uint32_t *filled;          /* the slots in use, so that emptying touches only those */
 } SymTable;
 
 struct Checker {
@@ -62,6 +63,13 @@ static void sym_init(SymTable *t)
     t->capacity = 256;
     t->count = 0;
     t->slots = xcalloc(t->capacity, sizeof *t->slots);
+    t->filled = xmalloc(t->capacity / 2 * sizeof *t->filled);
+}
+
+static void sym_free(SymTable *t)
+{
+    free(t->slots);
+    free(t->filled);
 }
 
 /* Empties the table; one grown for a large function goes back to the first size, so that
@@ -69,11 +77,12 @@ static void sym_init(SymTable *t)
 static void sym_clear(SymTable *t)
 {
     if (t->capacity > 256 && (uint64_t)t->count * 8 < t->capacity) {
-        free(t->slots);
+        sym_free(t);
         sym_init(t);
         return;
     }
-    memset(t->slots, 0, t->capacity * sizeof *t->slots);
+    for (uint32_t i = 0; i < t->count; i++)
+        t->slots[t->filled[i]] = (Binding){ 0 };
     t->count = 0;
 }
 
@@ -94,16 +103,20 @@ static Binding *sym_find(SymTable *t, const char *name)
 static void sym_put(SymTable *t, Binding value)
 {
     if ((t->count + 1) * 2 > t->capacity) {
-        SymTable bigger = { xcalloc(t->capacity * 2, sizeof(Binding)), 0, t->capacity * 2 };
+        SymTable bigger = { xcalloc(t->capacity * 2, sizeof(Binding)), 0, t->capacity * 2,
+                            xmalloc(t->capacity * sizeof(uint32_t)) };
         for (uint32_t i = 0; i < t->capacity; i++)
-            if (t->slots[i].name && t->slots[i].kind != SYM_REMOVED)
-                *sym_slot(&bigger, t->slots[i].name) = t->slots[i], bigger.count++;
-        free(t->slots);
+            if (t->slots[i].name && t->slots[i].kind != SYM_REMOVED) {
+                Binding *b = sym_slot(&bigger, t->slots[i].name);
+                *b = t->slots[i];
+                bigger.filled[bigger.count++] = (uint32_t)(b - bigger.slots);
+            }
+        sym_free(t);
         *t = bigger;
     }
     Binding *b = sym_slot(t, value.name);
     if (!b->name)
-        t->count++;
+        t->filled[t->count++] = (uint32_t)(b - t->slots);
     *b = value;
 }
 
@@ -816,8 +829,8 @@ static Checker *checker_new(Module *m, Diag *diag, const CheckOptions *options, 
 
 static void checker_free(Checker *c)
 {
-    free(c->globals.slots);
-    free(c->locals.slots);
+    sym_free(&c->globals);
+    sym_free(&c->locals);
     decode_free(c->decoder);
     checkop_memo_free(c->shapes);
     free(c);

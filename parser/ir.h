@@ -314,7 +314,7 @@ typedef struct Function {
     bool is_snippet;
     bool has_body;             /* false for a prototype declaration ending in ';' */
     bool too_long;             /* MAX_FUNCTION_STATEMENTS reached and reported: the rest is dropped */
-    bool dropped;              /* streamed (parse_module_stream) and its body let go: lists empty */
+    bool dropped;              /* streamed (parse_module_stream) and let go: every list empty */
     uint8_t linkage;
     Span at;
     VEC(Decl) params;
@@ -374,7 +374,7 @@ void module_free(Module *m);
 /* Streaming: each function is handed to done() when its closing brace (or prototype's ';')
  * has been parsed, with what precedes it in the module. done() returns STREAM_KEEP to keep its
  * body, STREAM_DROP to let it go (the Function stays, marked dropped, its lists empty: only
- * its name, parameters and results remain), or STREAM_STOP to end the parse there (the module
+ * its name and place remain), or STREAM_STOP to end the parse there (the module
  * then holds what was parsed, and is for freeing only). Bodies go to m->body meanwhile. */
 typedef enum { STREAM_KEEP, STREAM_DROP, STREAM_STOP } StreamVerdict;
 typedef struct StreamHook {

@@ -272,7 +272,7 @@ static void pop_params(Parser *p, Decl **dest_data, uint32_t *dest_len, uint32_t
 {
     if (count > p->params.len)
         BUG("parameter stack underflow");
-    Decl *d = arena_alloc(&p->m->arena, (count ? count : 1) * sizeof *d);
+    Decl *d = arena_alloc(body_arena(p), (count ? count : 1) * sizeof *d);   /* parameters: the body's */
     if (count)
         memcpy(d, p->params.data + p->params.len - count, count * sizeof *d);
     p->params.len -= count;
@@ -304,11 +304,13 @@ void parse_function_params(Parser *p, uint32_t count)
         p->params.len = 0;
 }
 
-/* A streamed function's body, let go: only its name, parameters and results stay. */
+/* A streamed function's body, let go, its parameters with it: only its name and place stay. */
 static void drop_body(Parser *p, Function *f)
 {
     f->dropped = true;
     settle_lists(p, f, false);
+    memset(&f->params, 0, sizeof f->params);
+    memset(&f->returns, 0, sizeof f->returns);
     memset(&f->decls, 0, sizeof f->decls);
     memset(&f->tables, 0, sizeof f->tables);
     memset(&f->perf, 0, sizeof f->perf);
