@@ -90,6 +90,10 @@ typedef struct PendingInit {
 } PendingInit;
 typedef struct Layout {
     SymbolVec module;          /* the module's names */
+    uint32_t *by_name;         /* open addressing: 1 + the index in module of the last symbol with a
+                                  name, or 0; then (by_name_cap slots on) 1 + the index of the first
+                                  function with it: made once every module symbol is laid out */
+    uint32_t by_name_cap, indexed;   /* slots for each; module.len when it was made */
     SymbolVec *scope;          /* each function's own */
     uint32_t **by_decl;        /* each function's: its declaration id -> index in scope */
     uint32_t *decl_count;

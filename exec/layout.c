@@ -141,6 +141,48 @@ static Symbol *find_in(Symbol *s, uint32_t n, const char *name)
     return NULL;
 }
 
+static uint32_t name_slot(const uint32_t *table, uint32_t cap, const char *name, const char *(*name_of)(const void *,
+                          uint32_t), const void *owner)
+{
+    uint64_t x = (uintptr_t)name;
+    x ^= x >> 29;
+    x *= 0xbf58476d1ce4e5b9u;
+    x ^= x >> 32;
+    uint32_t j = (uint32_t)x & (cap - 1);
+    while (table[j] && name_of(owner, table[j] - 1) != name)
+        j = (j + 1) & (cap - 1);
+    return j;
+}
+
+static const char *module_name(const void *ly, uint32_t i)
+{
+    return ((const Layout *)ly)->module.data[i].name;
+}
+
+static const char *function_name(const void *prog, uint32_t i)
+{
+    return ((const Program *)prog)->funcs[i].fn->name;
+}
+
+/* Indexes the module's names and the program's functions by name, for layout_find: a module of
+ * thousands of variables would otherwise be searched from end to end for each name. */
+static void index_names(Layout *ly, const Program *prog)
+{
+    uint32_t n = ly->module.len > prog->func_count ? ly->module.len : prog->func_count;
+    if (n < 16)
+        return;
+    for (ly->by_name_cap = 32; ly->by_name_cap < 2 * n; ly->by_name_cap *= 2) {}
+    ly->by_name = xcalloc(2 * (size_t)ly->by_name_cap, sizeof *ly->by_name);
+    uint32_t *functions = ly->by_name + ly->by_name_cap;
+    for (uint32_t i = 0; i < ly->module.len; i++)         /* the last of a name wins, as in find_in */
+        ly->by_name[name_slot(ly->by_name, ly->by_name_cap, ly->module.data[i].name, module_name, ly)] = i + 1;
+    for (uint32_t i = prog->func_count; i-- > 0;) {        /* the first wins */
+        uint32_t j = name_slot(functions, ly->by_name_cap, prog->funcs[i].fn->name, function_name, prog);
+        functions[j] = i + 1;
+    }
+    ly->indexed = ly->module.len;
+}
+
 /* What a name means in function func (NO_SLOT: at module scope). decl is the checker's answer
  * for an operand: the function's own declaration with that id (blocks scope them), or 0 for a
  * module-scope name; LAYOUT_BY_NAME (initializers) looks for the function's own first. */
@@ -156,7 +198,16 @@ bool layout_find(const Layout *ly, const Program *prog, uint32_t func, const cha
     }
     if (func != NO_SLOT && decl == LAYOUT_BY_NAME)
         s = find_in(ly->scope[func].data, ly->scope[func].len, name);
-    if (!s) {
+    if (!s && ly->by_name && ly->indexed == ly->module.len) {
+        const uint32_t *functions = ly->by_name + ly->by_name_cap;
+        uint32_t i = functions[name_slot(functions, ly->by_name_cap, name, function_name, prog)];
+        if (i) {
+            *out = (Symbol){ name, SPACE_GLOBAL, SPACE_GLOBAL, MEM_FUNC_BASE + 16 * (uint64_t)(i - 1), NO_SLOT, 0 };
+            return true;
+        }
+        i = ly->by_name[name_slot(ly->by_name, ly->by_name_cap, name, module_name, ly)];
+        s = i ? &ly->module.data[i - 1] : NULL;
+    } else if (!s) {
         for (uint32_t i = 0; i < prog->func_count; i++)
             if (prog->funcs[i].fn->name == name) {
                 *out = (Symbol){ name, SPACE_GLOBAL, SPACE_GLOBAL, MEM_FUNC_BASE + 16 * (uint64_t)i, NO_SLOT, 0 };
@@ -417,6 +468,7 @@ bool layout_memory(Layout *ly, Program *prog, uint32_t stack_bytes)
         mem_add(mem, "reserved .shared", SPACE_SHARED, RESERVED_SMEM_BYTES, RESERVED_SMEM_ALIGN, TYPE_B8, false, false) :
         NO_SLOT;
     place_dynamic(&ly->module, base);
+    index_names(ly, prog);
     for (uint32_t k = 0; k < prog->func_count; k++)
         place_dynamic(&ly->scope[k], base);
     /* Each thread's stack: the kernel's frame, then room for calls. A call is charged its
@@ -443,4 +495,6 @@ void layout_free(Layout *ly, uint32_t func_count)
     free(ly->decl_count);
     free(ly->scope);                          /* the symbols themselves are in the module's arena */
     ly->scope = NULL;
+    free(ly->by_name);
+    ly->by_name = NULL;
 }

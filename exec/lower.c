@@ -244,10 +244,10 @@ static void load_vector_move(Loader *ld, const Instr *in, XInstr *x)
     x->vmove = true;
 }
 
+/* x comes zeroed. */
 static void load_instr(Loader *ld, const Instr *in, XInstr *x)
 {
     Program *prog = ld->p;
-    memset(x, 0, sizeof *x);
     x->ir = in;
     x->op = in->op;
     x->type = in->type_count ? in->types[0] : TYPE_B32;
@@ -568,12 +568,16 @@ bool lower_program(Program *p, Memory *mem, Module *m, Function *fn, Diag *diag,
     p->reg_count = rows;
     p->row_count = rows;
     p->code_len = code;
-    p->code = xcalloc(code ? code : 1, sizeof *p->code);
+    /* Checking only, each instruction is loaded into the one XInstr and forgotten: nothing reads
+     * another's (the code array is for running), and 320 bytes a PTX instruction add up. */
+    p->code = xcalloc(code && !check_only ? code : 1, sizeof *p->code);
     ld.failed = !layout_memory(&ld.layout, p, stack_bytes);
     for (uint32_t k = 0; k < p->func_count && !ld.failed; k++) {
         ld.cur = &p->funcs[k];
         for (uint32_t i = 0; i < ld.cur->fn->code.len; i++) {
-            XInstr *x = &p->code[ld.cur->code_base + i];
+            XInstr *x = check_only ? p->code : &p->code[ld.cur->code_base + i];
+            if (check_only)
+                memset(x, 0, sizeof *x);
             load_instr(&ld, &ld.cur->fn->code.data[i], x);
             if (x->adjust_bits && (x->family == FAM_CONTROL || x->family == FAM_SYNC || x->family == FAM_BARRIER))
                 operand_cannot(&ld, x->ir, "a register plus an offset in this instruction");
