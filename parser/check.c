@@ -225,7 +225,9 @@ static Binding *lookup_in_range(Checker *c, const char *name)
     Binding *range = sym_lookup(&c->locals, prefix);
     if (!range || (range->kind != SYM_RANGE && range->kind != SYM_PRED_RANGE))
         return NULL;
-    uint32_t n = (uint32_t)strtoul(name + digits, NULL, 10);
+    uint32_t n = 0;                          /* at most 9 digits: fits */
+    for (size_t i = digits; i < len; i++)
+        n = n * 10 + (uint32_t)(name[i] - '0');
     if (n >= range->count)
         return NULL;
     bool pred = range->kind == SYM_PRED_RANGE;
