@@ -784,8 +784,8 @@ static void declare_function(Checker *c, uint32_t i)
         error(c, f->at, "'%s' is already declared as a variable (at line %u)", f->name, line_of(c, old->at));
         return;
     }
-    if (!old || f->has_body) {
-        Binding b = { f->name, SYM_FUNC, i, 1, f->at, false };
+    if (!old || f->has_body) {         /* a definition taking over a used prototype's name stays used */
+        Binding b = { f->name, SYM_FUNC, i, 1, f->at, old && old->used };
         sym_put(&c->globals, b);
     }
 }
