@@ -752,6 +752,10 @@ static Binding *declared_before(Checker *c, const char *name, bool function)
      * to changes nothing in what its users were checked against (only its name is kept). */
     if (old && old->used && !(function && old->kind == SYM_FUNC))
         c->differs = true;
+    /* A variable after a function of its name: check_module, declaring variables first, would
+     * have refused the function instead (an .extern variable is no redefinition here). */
+    if (old && !function && old->kind == SYM_FUNC)
+        c->differs = true;
     return old && old->kind != SYM_ABSENT && old->kind != SYM_REMOVED ? old : NULL;
 }
 

@@ -281,6 +281,21 @@ START_TEST(a_used_function_name_declared_as_a_variable_after_its_definition)
 }
 END_TEST
 
+/* A function, then an .extern variable of its name: check_module declares every variable before
+ * the functions and refuses the function (ptxas 13: "Inconsistent redefinition of variable
+ * 'f'"); streamed, the variable came second and an .extern is no redefinition. */
+START_TEST(a_variable_named_as_an_earlier_function)
+{
+    Result o = compare_text(HEAD
+        ".func f() { ret; }\n"
+        ".extern .global .u32 f;\n"
+        ".visible .entry k() { ret; }\n");
+    ck_assert_uint_eq(o.whole_errors, 1);
+    ck_assert_ptr_null(o.streamed);
+    outcome_free(&o);
+}
+END_TEST
+
 START_TEST(errors_snippets_and_warnings)
 {
     Result o = compare_text(HEAD ".visible .entry a() { add.u32 %r1, 1; ret; }\n");      /* an error */
@@ -315,6 +330,7 @@ int main(void)
     tcase_add_test(tc, a_name_an_initializer_reached_declared_later);
     tcase_add_test(tc, a_call_to_a_later_definition_waits);
     tcase_add_test(tc, a_used_function_name_declared_as_a_variable_after_its_definition);
+    tcase_add_test(tc, a_variable_named_as_an_earlier_function);
     tcase_add_test(tc, errors_snippets_and_warnings);
     suite_add_tcase(s, tc);
     return run_suite(s);
