@@ -767,6 +767,10 @@ static Binding *declared_before(Checker *c, const char *name, bool function)
      * to changes nothing in what its users were checked against (only its name is kept). */
     if (old && old->used && !(function && old->kind == SYM_FUNC))
         c->differs = true;
+    /* A variable after a function of its name: check_module, declaring variables first, would
+     * have refused the function instead (an .extern variable is no redefinition here). */
+    if (old && !function && old->kind == SYM_FUNC)
+        c->differs = true;
     return old && old->kind != SYM_ABSENT && old->kind != SYM_REMOVED ? old : NULL;
 }
 
@@ -799,8 +803,8 @@ static void declare_function(Checker *c, uint32_t i)
         error(c, f->at, "'%s' is already declared as a variable (at line %u)", f->name, line_of(c, old->at));
         return;
     }
-    if (!old || f->has_body) {
-        Binding b = { f->name, SYM_FUNC, i, 1, f->at, false };
+    if (!old || f->has_body) {         /* a definition taking over a used prototype's name stays used */
+        Binding b = { f->name, SYM_FUNC, i, 1, f->at, old && old->used };
         sym_put(&c->globals, b);
     }
 }

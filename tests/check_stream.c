@@ -264,6 +264,38 @@ START_TEST(a_call_to_a_later_definition_waits)
 }
 END_TEST
 
+/* A prototype a kernel called, its definition, then a variable of the same name: check_module
+ * declares the variable first and refuses both functions (ptxas 13: "Inconsistent redefinition
+ * of variable 'g'"). The definition taking the name over from the prototype must not make the
+ * streamed check forget that the name was used. */
+START_TEST(a_used_function_name_declared_as_a_variable_after_its_definition)
+{
+    Result o = compare_text(HEAD
+        ".func g();\n"
+        ".visible .entry a() { call g; ret; }\n"
+        ".func g() { ret; }\n"
+        ".extern .global .u32 g;\n");
+    ck_assert_uint_eq(o.whole_errors, 2);
+    ck_assert_ptr_null(o.streamed);
+    outcome_free(&o);
+}
+END_TEST
+
+/* A function, then an .extern variable of its name: check_module declares every variable before
+ * the functions and refuses the function (ptxas 13: "Inconsistent redefinition of variable
+ * 'f'"); streamed, the variable came second and an .extern is no redefinition. */
+START_TEST(a_variable_named_as_an_earlier_function)
+{
+    Result o = compare_text(HEAD
+        ".func f() { ret; }\n"
+        ".extern .global .u32 f;\n"
+        ".visible .entry k() { ret; }\n");
+    ck_assert_uint_eq(o.whole_errors, 1);
+    ck_assert_ptr_null(o.streamed);
+    outcome_free(&o);
+}
+END_TEST
+
 START_TEST(errors_snippets_and_warnings)
 {
     Result o = compare_text(HEAD ".visible .entry a() { add.u32 %r1, 1; ret; }\n");      /* an error */
@@ -297,6 +329,8 @@ int main(void)
     tcase_add_test(tc, a_name_the_first_kernel_used_declared_again);
     tcase_add_test(tc, a_name_an_initializer_reached_declared_later);
     tcase_add_test(tc, a_call_to_a_later_definition_waits);
+    tcase_add_test(tc, a_used_function_name_declared_as_a_variable_after_its_definition);
+    tcase_add_test(tc, a_variable_named_as_an_earlier_function);
     tcase_add_test(tc, errors_snippets_and_warnings);
     suite_add_tcase(s, tc);
     return run_suite(s);
