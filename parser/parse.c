@@ -317,6 +317,7 @@ static void drop_body(Parser *p, Function *f)
     memset(&f->regs, 0, sizeof f->regs);
     memset(&f->preds, 0, sizeof f->preds);
     arena_release(&p->m->body, p->body_mark);
+    p->last_decl = NULL;                        /* it may have been one of the body's */
 }
 
 void parse_function_end(Parser *p, bool has_body)
