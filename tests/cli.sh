@@ -62,6 +62,19 @@ expect_stderr_line "deprecation warning" "$tmp/legacy.ptx:1:1: warning: 'shfl' w
 expect_exit 0 "-w" "$PTXRUN" --check -w "$tmp/legacy.ptx"
 if [ -s "$tmp/err" ]; then fail "-w still printed: $(cat "$tmp/err")"; else ok; fi
 
+# -- --check goes function by function; where that could answer otherwise it checks the whole
+# module again, and says only what the whole check says (nothing twice): a warning in the first
+# kernel, then a name used before its declaration (fine for the whole check, not for a streamed one)
+printf '.version 6.0\n.target sm_60\n.address_size 64\n.visible .entry a() { .reg .b32 %%r<3>; .reg .pred %%p<2>;\n  shfl.up.b32 %%r1|%%p1, %%r2, 1, 0; ret; }\n.visible .entry b() { .reg .b32 %%r<2>; ld.global.u32 %%r1, [g]; ret; }\n.global .u32 g;\n' > "$tmp/forward.ptx"
+expect_exit 0 "forward reference, streamed then whole" "$PTXRUN" --check --no-color "$tmp/forward.ptx"
+if [ "$(grep -c 'warning:' "$tmp/err")" = 1 ]; then ok; else fail "forward reference: the warning not said once: $(cat "$tmp/err")"; fi
+# an error after a streamed warning: the whole check's messages, each once, and its count
+printf '.version 6.0\n.target sm_60\n.address_size 64\n.visible .entry a() { .reg .b32 %%r<3>; .reg .pred %%p<2>;\n  shfl.up.b32 %%r1|%%p1, %%r2, 1, 0; ret; }\n.visible .entry b() { .reg .b32 %%r<2>; ld.global.u32 %%r1, [nope]; ret; }\n' > "$tmp/undeclared.ptx"
+expect_exit 2 "undeclared after a warning" "$PTXRUN" --check --no-color "$tmp/undeclared.ptx"
+expect_stderr_line "undeclared after a warning" "$tmp/undeclared.ptx:6:60: error: undeclared identifier 'nope'"
+expect_stderr_line "undeclared after a warning: count" "$tmp/undeclared.ptx: 1 error"
+if [ "$(grep -c 'warning:' "$tmp/err")" = 1 ]; then ok; else fail "undeclared: the warning not said once: $(cat "$tmp/err")"; fi
+
 # -- every nvcc file checks clean (vprintf included, since issue 13)
 count=0
 for f in tests/ptx/nvcc/*.ptx; do
