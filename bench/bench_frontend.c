@@ -1,7 +1,8 @@
 /* bench_frontend.c: front-end throughput. Builds one large, valid module from the nvcc corpus
  * (each sm_90 -O3 file copied many times, its kernels, functions and globals renamed per
- * copy), writes it to build/bench_corpus.ptx for comparison with ptxas, then times
- * lex + parse + check over it in this process and prints MB/s (best of several runs); then
+ * copy), writes it to build/bench_corpus.ptx for comparison with ptxas, then times, in this
+ * process (best of several runs), lexing alone, lexing and parsing alone (each function let go
+ * as it ends, as --check streams them), and lex + parse + check of the whole module; then
  * runs `PTXRUN --check` on the file (best of several) and measures that process's peak memory
  * (getrusage RUSAGE_CHILDREN's ru_maxrss, the largest of the children waited for: everything, the
  * source text and the executable included) per byte.
@@ -16,6 +17,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "parser.h"
 
 enum { TARGET_BYTES = 50 * 1000 * 1000, RUNS = 3, CHECK_LIMIT = 20 };
 
@@ -127,6 +129,46 @@ static void ignore_diag(void *context, Diag *diag, DiagLevel level, Span at, con
     (void)context; (void)diag; (void)level; (void)at; (void)message;
 }
 
+static StreamVerdict let_go(void *context, Module *m, Function *f)
+{
+    (void)context; (void)m; (void)f;
+    return STREAM_DROP;
+}
+
+/* Seconds (best of RUNS) to lex the text (counting *tokens), or (parse) to lex and parse it,
+ * each function let go: the times --check cannot go below (it adds checking and lowering). */
+static double time_stage(const Buffer *big, const char *name, bool parse, uint32_t *tokens)
+{
+    double best = 1e30;
+    for (int run = 0; run < RUNS; run++) {
+        Source src;
+        source_from_string(&src, name, big->data, big->len);
+        Diag diag;
+        diag_init(&diag, &src, stderr);
+        diag.emit = ignore_diag;
+        double t0 = now();
+        if (parse) {
+            StreamHook hook = { let_go, NULL };
+            bool stopped;
+            module_free(parse_module_stream(&src, &diag, &hook, &stopped));
+        } else {
+            Arena arena = { 0 };
+            Lexer lx;
+            lex_init(&lx, &src, &diag, &arena);
+            YYSTYPE value;
+            Span at;
+            *tokens = 0;
+            while (lex_next(&lx, &value, &at) != T_EOF)
+                ++*tokens;
+            arena_free(&arena);
+        }
+        double t = now() - t0;
+        best = t < best ? t : best;
+        source_free(&src);
+    }
+    return best;
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 4) {
@@ -180,6 +222,7 @@ int main(int argc, char **argv)
         return 2;
     }
 
+    double mb = (double)big.len / 1e6;
     double best = 1e30;
     uint32_t instructions = 0;
     for (int run = 0; run < RUNS; run++) {
@@ -205,11 +248,14 @@ int main(int argc, char **argv)
         module_free(m);
         source_free(&src);
     }
-    double mb = (double)big.len / 1e6;
     printf("front end (lex + parse + check): %.1f MB of PTX from %u nvcc files, %u instructions\n", mb,
            used_files, instructions);
     printf("front end: %.3f s best of %d, %.1f MB/s, %.2f M instructions/s\n", best, RUNS, mb / best,
            instructions / best / 1e6);
+    uint32_t tokens = 0;
+    double lex = time_stage(&big, argv[1], false, &tokens), parse = time_stage(&big, argv[1], true, NULL);
+    printf("front end: lexing alone %.3f s, %.0f MB/s (%u tokens); lexing and parsing alone (re2c and bison, "
+           "with the IR built) %.3f s, %.1f MB/s\n", lex, mb / lex, tokens, parse, mb / parse);
     double check_best = 1e30;
     long rss_kb = 0;
     bool finished = true;

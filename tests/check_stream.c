@@ -46,7 +46,8 @@ static int by_key(const void *a, const void *b)
 /* The messages in the order the driver prints them, as one string (caller frees). */
 static char *heard_text(Heard *h)
 {
-    qsort(h->items, h->count, sizeof *h->items, by_key);
+    if (h->count)                              /* (qsort of no list is undefined) */
+        qsort(h->items, h->count, sizeof *h->items, by_key);
     size_t len = 1;
     for (uint32_t i = 0; i < h->count; i++)
         len += strlen(h->items[i].text);
