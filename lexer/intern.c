@@ -57,7 +57,7 @@ const char *intern(Interner *in, const char *s, size_t len)
     uint32_t h = hash_bytes(s, len);
     uint32_t j = h & (in->capacity - 1);
     while (in->slots[j]) {
-        if (in->hashes[j] == h && memcmp(in->slots[j], s, len) == 0 && in->slots[j][len] == '\0')
+        if (in->hashes[j] == h && strncmp(in->slots[j], s, len) == 0 && in->slots[j][len] == '\0')
             return in->slots[j];
         j = (j + 1) & (in->capacity - 1);
     }
