@@ -5,15 +5,59 @@
  * The answer must be the whole module's (parse_module, check_module, lower_check_all), to the
  * message: wherever it could differ (any error, a snippet, a name declared again after it was
  * used), the caller is told to check the whole module instead.
+ * A large module may be read by several readers at once, on threads: each parses the whole
+ * module but the kernels of the others, which it skips unparsed (StreamHook.skip), and checks
+ * and lowers its own. The kernels are shared out in the order they come, each to the reader
+ * with the fewest bytes so far, so every reader makes the same choice. Every reader sees every
+ * module-scope declaration, .func and kernel name, and so answers for its kernels what one
+ * reader would; the whole module's answer is theirs together only where none has anything to
+ * say. So readers give up at the first message any of them has: then one reader reads it all.
  * Requires: parse_module_stream and the checker's and lower_check's streaming calls. */
+#include <pthread.h>
+#include <stdlib.h>
+#include <stdatomic.h>
+
 #include "cli.h"
+
+enum { MAX_READERS = 8 };
 
 typedef struct Streamed {
     Diag *diag;
     const CheckOptions *options;
     Checker *checker;          /* both made at the first function (they need the module) */
     LowerCheck *lower;
+    unsigned reader, readers;  /* this reader's number, of how many (1: the module is its own) */
+    uint64_t share[MAX_READERS];   /* bytes of the kernels each reader has taken so far */
+    uint32_t last_start;       /* where the last kernel began, */
+    unsigned last_owner;       /* and whose it is */
+    bool any_kernel;
+    atomic_bool *give_up;      /* set by a reader that cannot answer; all stop (NULL: one reader) */
 } Streamed;
+
+static bool giving_up(const Streamed *s)
+{
+    return s->give_up && atomic_load(s->give_up);
+}
+
+/* Whose kernel f is: the reader with the fewest bytes of kernels so far (a kernel counts from
+ * its name to the next kernel's); skipped if it is another's. */
+static bool not_mine(void *context, const Module *m, const Function *f)
+{
+    (void)m;
+    Streamed *s = context;
+    if (s->readers < 2)
+        return false;
+    if (s->any_kernel)
+        s->share[s->last_owner] += f->at.offset - s->last_start;
+    unsigned owner = 0;
+    for (unsigned k = 1; k < s->readers; k++)
+        if (s->share[k] < s->share[owner])
+            owner = k;
+    s->any_kernel = true;
+    s->last_start = f->at.offset;
+    s->last_owner = owner;
+    return owner != s->reader;
+}
 
 static StreamVerdict function_done(void *context, Module *m, Function *f)
 {
@@ -22,7 +66,8 @@ static StreamVerdict function_done(void *context, Module *m, Function *f)
         s->checker = check_stream_new(m, s->diag, s->options);
         s->lower = lower_check_new(m, s->diag);
     }
-    if (m->is_snippet || s->diag->errors || !check_stream_function(s->checker, f) || s->diag->errors)
+    if (giving_up(s) || m->is_snippet || s->diag->errors || !check_stream_function(s->checker, f) ||
+        s->diag->errors)
         return STREAM_STOP;
     bool lowered = lower_check_function(s->lower, f);
     if (s->diag->errors)
@@ -30,22 +75,99 @@ static StreamVerdict function_done(void *context, Module *m, Function *f)
     return lowered ? STREAM_DROP : STREAM_KEEP;
 }
 
-/* The module checked (its kept bodies only), or NULL when the whole module must be checked
- * instead: then what was reported to diag is to be forgotten. */
-Module *checkstream_module(Source *src, Diag *diag, const CheckOptions *options)
+/* Streams src through s; *same: the answer is the whole check's (for this reader's kernels). */
+static Module *stream(Source *src, Streamed *s, bool *same)
 {
-    Streamed s = { diag, options, NULL, NULL };
-    StreamHook hook = { function_done, &s };
+    StreamHook hook = { function_done, not_mine, s };
     bool stopped = false;
-    Module *m = parse_module_stream(src, diag, &hook, &stopped);
-    if (!s.checker) {                          /* no function: nothing to stream */
-        s.checker = check_stream_new(m, diag, options);
-        s.lower = lower_check_new(m, diag);
+    Module *m = parse_module_stream(src, s->diag, &hook, &stopped);
+    if (!s->checker) {                          /* no function: nothing to stream */
+        s->checker = check_stream_new(m, s->diag, s->options);
+        s->lower = lower_check_new(m, s->diag);
     }
-    bool same = !stopped && !m->is_snippet && !diag->errors;
-    same &= check_stream_end(s.checker);
-    same = same && !diag->errors && lower_check_end(s.lower) && !diag->errors;
-    lower_check_free(s.lower);
+    *same = !stopped && !m->is_snippet && !s->diag->errors && !giving_up(s);
+    *same &= check_stream_end(s->checker);
+    *same = *same && !s->diag->errors && lower_check_end(s->lower) && !s->diag->errors;
+    lower_check_free(s->lower);
+    return m;
+}
+
+typedef struct Reader {
+    Streamed s;
+    Diag diag;
+    Source src;                /* the text shared, the table of lines (built on first use) not */
+    Module *m;
+    bool same;
+} Reader;
+
+/* Any message: this reader cannot answer alone, and no reader needs to go on. */
+static void heard(void *context, Diag *diag, DiagLevel level, Span at, const char *message)
+{
+    (void)diag, (void)level, (void)at, (void)message;
+    atomic_store((atomic_bool *)context, true);
+}
+
+static void *read_part(void *context)
+{
+    Reader *r = context;
+    r->m = stream(&r->src, &r->s, &r->same);
+    if (!r->same)
+        atomic_store(r->s.give_up, true);
+    return NULL;
+}
+
+/* The module read by n readers (NULL where they could not answer: nothing was reported). */
+static Module *split(Source *src, Diag *diag, const CheckOptions *options, unsigned n)
+{
+    Reader r[MAX_READERS];
+    pthread_t thread[MAX_READERS];
+    atomic_bool give_up = false;
+    unsigned started = 1;
+    for (unsigned k = 0; k < n; k++) {
+        r[k] = (Reader){ .src = *src, .diag = *diag };
+        r[k].diag.src = &r[k].src;
+        r[k].diag.emit = heard;
+        r[k].diag.context = &give_up;
+        r[k].diag.errors = r[k].diag.warnings = 0;
+        r[k].s = (Streamed){ .diag = &r[k].diag, .options = options, .reader = k, .readers = n,
+                             .give_up = &give_up };
+    }
+    for (; started < n && pthread_create(&thread[started], NULL, read_part, &r[started]) == 0; started++)
+        ;
+    if (started < n)                           /* a reader missing: its kernels would go unread */
+        atomic_store(&give_up, true);
+    read_part(&r[0]);
+    for (unsigned k = 1; k < started; k++)
+        pthread_join(thread[k], NULL);
+    bool same = !atomic_load(&give_up);
+    for (unsigned k = 0; k < started; k++)
+        same &= r[k].same && !r[k].diag.errors && !r[k].diag.warnings;
+    for (unsigned k = same ? 1 : 0; k < started; k++)
+        module_free(r[k].m);
+    for (unsigned k = 0; k < n; k++)
+        if (r[k].src.line_starts != src->line_starts)
+            free(r[k].src.line_starts);
+    if (!same)
+        return NULL;
+    r[0].m->src = src;
+    return r[0].m;
+}
+
+/* The module checked (its kept bodies only), or NULL when the whole module must be checked
+ * instead: then what was reported to diag is to be forgotten. readers > 1: try that many
+ * readers first (they report nothing; where they cannot answer, one reader goes on). */
+Module *checkstream_module(Source *src, Diag *diag, const CheckOptions *options, unsigned readers)
+{
+    if (readers > MAX_READERS)
+        readers = MAX_READERS;
+    if (readers > 1) {
+        Module *m = split(src, diag, options, readers);
+        if (m)
+            return m;
+    }
+    Streamed s = { .diag = diag, .options = options, .readers = 1 };
+    bool same;
+    Module *m = stream(src, &s, &same);
     if (!same) {
         module_free(m);
         return NULL;

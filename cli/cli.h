@@ -110,9 +110,9 @@ void srcline_free(SourceMap *s);
 bool srcline_trace_ops(TraceFilter *f, const char *list, char *err, size_t errlen);
 bool srcline_trace_lines(TraceFilter *f, const Module *m, const char *list, char *err, size_t errlen);
 
-/* checkstream.c: --check one function at a time; NULL: check the whole module instead (forget
- * what was reported) */
-Module *checkstream_module(Source *src, Diag *diag, const CheckOptions *options);
+/* checkstream.c: --check one function at a time, by up to readers threads at once; NULL: check
+ * the whole module instead (forget what was reported) */
+Module *checkstream_module(Source *src, Diag *diag, const CheckOptions *options, unsigned readers);
 
 /* driver.c */
 

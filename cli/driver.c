@@ -9,6 +9,10 @@
 
 #include "cli.h"
 
+/* --check of a module this large (bytes) goes on -j threads (checkstream.c); a smaller one is
+ * done before threads would pay for themselves. */
+enum { CHECK_SPLIT_BYTES = 1 << 20 };
+
 /* Diagnostics are held until the end and printed in source order, so that the parser's and
  * the checker's messages interleave by line as a reader expects. */
 typedef struct Held {
@@ -341,8 +345,10 @@ int driver_run(const RunOptions *o, FILE *out, FILE *err_out)
     diag.context = &held;
 
     /* --check also reports what a run would refuse before it starts: every kernel is lowered.
-     * It goes function by function when it can (checkstream.c), else over the whole module. */
-    Module *m = o->mode == MODE_CHECK ? checkstream_module(&src, &diag, &o->check) : NULL;
+     * It goes function by function when it can (checkstream.c), a large module on -j threads,
+     * else over the whole module. */
+    unsigned readers = src.len >= CHECK_SPLIT_BYTES ? o->exec.jobs : 1;
+    Module *m = o->mode == MODE_CHECK ? checkstream_module(&src, &diag, &o->check, readers) : NULL;
     if (!m) {
         forget_held(&held);
         diag.errors = diag.warnings = 0;

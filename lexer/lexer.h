@@ -165,6 +165,11 @@ enum { MAX_BLOCK_DEPTH = 1000 };  /* nvcc nests a few levels; the parser's stack
 void lex_init(Lexer *lx, Source *src, Diag *diag, Arena *arena);
 union YYSTYPE;
 int lex_next(Lexer *lx, union YYSTYPE *value, Span *at);
+/* Passes over the rest of the innermost open block, without tokens, to the '}' that closes it
+ * (returned, as lex_next would) or the end of the file (T_EOF). Exact where lex_next would say
+ * nothing (comments and strings are passed over as it passes them); elsewhere it may differ,
+ * after an error of its own. For a body some other reader parses. */
+int lex_skip_block(Lexer *lx, Span *at);
 const char *lex_token_name(int token);
 
 #endif

@@ -83,6 +83,73 @@ static bool skip_block_comment(Lexer *lx)
     return false;
 }
 
+/* The end of the string whose opening quote is at p, or NULL where lex_next would say it is
+ * unterminated. */
+static const char *string_end(const char *p)
+{
+    for (p++; *p != '"'; p++) {
+        if (*p == '\\')
+            p++;
+        if (*p == '\n' || *p == '\0')
+            return NULL;
+    }
+    return p;
+}
+
+int lex_skip_block(Lexer *lx, Span *at)
+{
+    const char *p = lx->cursor, *end = lx->src->text + lx->src->len;
+    const char *bad = NULL;
+    size_t depth = 0;
+    for (;;) {
+        p += strcspn(p, "{}/\"");             /* (the text ends in a NUL) */
+        if (*p == '\0') {
+            if (p < end)
+                bad = p;                       /* a NUL byte inside */
+            break;
+        } else if (*p == '{') {
+            if (lx->open_braces.len + ++depth > MAX_BLOCK_DEPTH) {
+                bad = p;
+                break;
+            }
+        } else if (*p == '}') {
+            if (depth == 0) {
+                lx->token = p;
+                lx->cursor = p + 1;
+                lx->open_braces.len--;
+                *at = span_of(lx, lx->token, lx->cursor);
+                return '}';
+            }
+            depth--;
+        } else if (*p == '"') {
+            const char *close = string_end(p);
+            if (!close) {
+                bad = p;
+                break;
+            }
+            p = close;
+        } else if (p[1] == '/') {
+            p += strcspn(p, "\n");          /* to the end of the line (or a NUL) */
+            continue;
+        } else if (p[1] == '*') {
+            lx->cursor = p + 2;
+            if (!skip_block_comment(lx)) {
+                bad = p;
+                break;
+            }
+            p = lx->cursor;
+            continue;
+        }
+        p++;
+    }
+    if (bad)
+        diag_at(lx->diag, DIAG_ERROR, span_of(lx, bad, bad + 1), "cannot pass over this block unparsed");
+    lx->cursor = end;
+    lx->token = end;
+    *at = span_of(lx, end, end);
+    return T_EOF;
+}
+
 int lex_next(Lexer *lx, YYSTYPE *value, Span *at)
 {
     const char *marker;

@@ -315,6 +315,8 @@ typedef struct Function {
     bool has_body;             /* false for a prototype declaration ending in ';' */
     bool too_long;             /* MAX_FUNCTION_STATEMENTS reached and reported: the rest is dropped */
     bool dropped;              /* streamed (parse_module_stream) and let go: every list empty */
+    bool skipped;              /* streamed, and its body read past unparsed (StreamHook.skip): it
+                                  is another reader's to check; has_body still says it had one */
     uint8_t linkage;
     Span at;
     VEC(Decl) params;
@@ -343,7 +345,7 @@ typedef struct FileDirective {
 } FileDirective;
 
 typedef struct Module {
-    Arena arena;               /* owns everything below but function bodies streamed */
+    Arena arena;               /* owns everything below but function bodies streamed and globals */
     Arena body;                /* parse_module_stream: function bodies (released when dropped) */
     Interner names;
     Source *src;
@@ -359,7 +361,8 @@ typedef struct Module {
     bool is_snippet;           /* bare instructions at top level */
     VEC(TopItem) top;
     VEC(Function *) functions;
-    VEC(Decl) globals;
+    VEC(Decl) globals;         /* on the heap, not the arena (it grows by realloc, which leaves
+                                  no old copies behind); module_free frees it */
     VEC(FileDirective) files;
     VEC(const char *) verbatim;   /* .section and .alias directives, kept as written */
 } Module;
@@ -375,10 +378,14 @@ void module_free(Module *m);
  * has been parsed, with what precedes it in the module. done() returns STREAM_KEEP to keep its
  * body, STREAM_DROP to let it go (the Function stays, marked dropped, its lists empty: only
  * its name and place remain), or STREAM_STOP to end the parse there (the module
- * then holds what was parsed, and is for freeing only). Bodies go to m->body meanwhile. */
+ * then holds what was parsed, and is for freeing only). Bodies go to m->body meanwhile.
+ * skip(), if given, is asked when a kernel's name has been read: true has its body (from '{' to
+ * the matching '}') lexed but not parsed, so that the kernel reaches done() with an empty body
+ * and marked skipped. (A body whose '{' was read before the answer is parsed as usual.) */
 typedef enum { STREAM_KEEP, STREAM_DROP, STREAM_STOP } StreamVerdict;
 typedef struct StreamHook {
     StreamVerdict (*done)(void *context, Module *m, Function *f);
+    bool (*skip)(void *context, const Module *m, const Function *f);
     void *context;
 } StreamHook;
 Module *parse_module_stream(Source *src, Diag *diag, const StreamHook *hook, bool *stopped);

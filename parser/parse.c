@@ -114,6 +114,7 @@ void module_free(Module *m)
     if (!m)
         return;
     intern_free(&m->names);
+    free(m->globals.data);
     arena_free(&m->arena);
     arena_free(&m->body);
     free(m);
@@ -127,6 +128,7 @@ void parse_recover(Parser *p, bool top_level)
     p->inits.len = 0;
     if (top_level) {
         p->params.len = 0;
+        p->skip_body = false;
         seal_function(p, p->fn);
         p->fn = NULL;
         p->body_mark = arena_mark(&p->m->body);   /* an abandoned body is kept, not streamed */
@@ -286,10 +288,11 @@ void parse_function_begin(Parser *p, Span name, bool is_entry, uint32_t returns)
     f->is_entry = is_entry;
     f->linkage = (uint8_t)p->pending_linkage;
     p->pending_linkage = 0;
+    p->fn = f;                                 /* (so that its results go to the body's arena) */
     pop_params(p, &f->returns.data, &f->returns.len, &f->returns.cap, returns);
     if (is_entry && returns)
         BUG(".entry with return parameters");
-    p->fn = f;
+    p->skip_body = is_entry && p->hook && p->hook->skip && !p->stopped && p->hook->skip(p->hook->context, p->m, f);
 }
 
 void parse_function_params(Parser *p, uint32_t count)
@@ -326,6 +329,7 @@ void parse_function_end(Parser *p, bool has_body)
     if (f)
         f->has_body = has_body;
     p->loc_line = 0;                           /* a .loc holds within its function only */
+    p->skip_body = false;
     if (f && p->hook && !p->stopped) {         /* handed over with its lists still on the heap */
         StreamVerdict v = p->hook->done(p->hook->context, p->m, f);
         if (v == STREAM_DROP)
@@ -678,7 +682,12 @@ void parse_decl_name(Parser *p, Span name, Span at, bool is_param)
         add_item(f, ITEM_DECL, f->decls.len - 1, NULL);
         p->last_decl = &f->decls.data[f->decls.len - 1];
     } else {
-        VEC_PUSH(&p->m->arena, p->m->globals, d);
+        Module *m = p->m;
+        if (m->globals.len == m->globals.cap) {     /* on the heap: see Module.globals */
+            m->globals.cap = m->globals.cap ? 2 * m->globals.cap : 64;
+            m->globals.data = xrealloc(m->globals.data, m->globals.cap * sizeof *m->globals.data);
+        }
+        m->globals.data[m->globals.len++] = d;
         add_top(p, TOP_DECL, p->m->globals.len - 1);
         p->last_decl = &p->m->globals.data[p->m->globals.len - 1];
     }

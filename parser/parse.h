@@ -34,6 +34,9 @@ typedef struct Parser {
     const StreamHook *hook;    /* parse_module_stream: bodies go to m->body, handed to it */
     ArenaMark body_mark;       /* m->body when the current function began */
     bool stopped;              /* the hook said STREAM_STOP: the lexer gives end of file */
+    bool skip_body;            /* the hook's skip() said so: the next '{' starts a body to skip */
+    int held_token;            /* a token read ahead (the '}' ending a skipped body), or 0 */
+    Span held_at;
     Instr *spare_code;         /* heap storage of the last lists sealed, for the next function */
     Item *spare_items;
     Label *spare_labels;

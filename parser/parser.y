@@ -394,13 +394,36 @@ init_list
 %%
 
 
+/* A skipped body: passed over up to the '}' that closes the '{' just read, or the end of the
+ * file, which is held for the next call. */
+static void skip_body(Parser *p)
+{
+    Span at;
+    int token = lex_skip_block(&p->lx, &at);
+    p->held_token = token == T_EOF ? -1 : token;     /* -1: T_EOF is 0 */
+    p->held_at = at;
+    if (p->fn)
+        p->fn->skipped = true;
+}
+
 static int yylex(YYSTYPE *value, Span *at, Parser *p)
 {
     if (p->stopped) {
         *at = (Span){ p->token_end, 0 };
         return T_EOF;
     }
-    int token = lex_next(&p->lx, value, at);
+    int token;
+    if (p->held_token) {
+        token = p->held_token < 0 ? T_EOF : p->held_token;
+        *at = p->held_at;
+        p->held_token = 0;
+    } else {
+        token = lex_next(&p->lx, value, at);
+        if (token == '{' && p->skip_body) {
+            p->skip_body = false;
+            skip_body(p);
+        }
+    }
     p->prev_end = p->token_end;
     p->token_end = at->offset + at->length;
     return token;

@@ -65,6 +65,8 @@ typedef struct Result {
     char *whole, *streamed;    /* diagnostics; streamed NULL: it went the whole way */
     unsigned whole_errors;
     uint32_t kernels, dropped;
+    uint32_t skipped[2];       /* read by 2 and by 3 readers: the kernels the first one skipped
+                                  (0: the readers could not answer, one reader did) */
 } Result;
 
 static Result compare(const char *name, const char *text, size_t len)
@@ -89,7 +91,7 @@ static Result compare(const char *name, const char *text, size_t len)
     diag_init(&diag, &src, stderr);
     diag.emit = hear;
     diag.context = &h;
-    m = checkstream_module(&src, &diag, NULL);
+    m = checkstream_module(&src, &diag, NULL, 1);
     char *said = heard_text(&h);
     if (m) {
         o.streamed = said;
@@ -100,6 +102,27 @@ static Result compare(const char *name, const char *text, size_t len)
         ck_assert_msg(diag.errors == 0, "%s: streamed with %u errors", name, diag.errors);
         module_free(m);
     } else {
+        free(said);
+    }
+
+    /* Several readers (on threads) answer what the whole check says, or leave it to one reader.
+     * (They may answer where one reader cannot: a reader's first kernel waits for the end of
+     * the module, where nothing is declared after it.) */
+    for (unsigned k = 0; k < 2; k++) {
+        diag_init(&diag, &src, stderr);
+        diag.emit = hear;
+        diag.context = &h;
+        m = checkstream_module(&src, &diag, NULL, 2 + k);
+        said = heard_text(&h);
+        ck_assert_msg(m != NULL || o.streamed == NULL, "%s: %u readers did not answer, one did", name, 2 + k);
+        if (m) {
+            ck_assert_msg(!strcmp(said, o.whole), "%s: %u readers said\n%s\nthe whole check said\n%s", name, 2 + k,
+                          said, o.whole);
+            ck_assert_ptr_eq(m->src, &src);
+            for (uint32_t i = 0; i < m->functions.len; i++)
+                o.skipped[k] += m->functions.data[i]->skipped;
+            module_free(m);
+        }
         free(said);
     }
     source_free(&src);
@@ -156,6 +179,8 @@ START_TEST(every_file_agrees)
         if (strstr(path, "tests/ptx/nvcc/") && o.whole_errors == 0) {
             ck_assert_msg(o.streamed != NULL, "%s: nvcc output went the whole way", path);
             ck_assert_msg(o.kernels < 2 || o.dropped > 0, "%s: %u kernels, none let go", path, o.kernels);
+            ck_assert_msg(o.kernels < 2 || (o.skipped[0] > 0 && o.skipped[1] > 0),
+                          "%s: %u kernels, none read by another reader", path, o.kernels);
             nvcc_dropped += o.dropped;
         }
         outcome_free(&o);
@@ -311,6 +336,61 @@ START_TEST(errors_snippets_and_warnings)
     ck_assert_ptr_nonnull(strstr(o.whole, "warning"));
     ck_assert_str_eq(o.streamed, o.whole);
     ck_assert_uint_eq(o.dropped, 1);
+    ck_assert_uint_eq(o.skipped[0], 0);        /* a warning: one reader answers, with it */
+    outcome_free(&o);
+}
+END_TEST
+
+/* Readers share the kernels out in order, each to the one with the fewest bytes so far: a to
+ * the first, b to the second, c to the first again of two (b is the longest) or the third of
+ * three. A body passed over ends at its own '}': braces in comments and strings do not count. */
+START_TEST(readers_pass_over_bodies_by_their_braces)
+{
+    Result o = compare_text(HEAD
+        ".visible .entry a() { ret; }\n"
+        ".visible .entry b() {\n"
+        "  // } in a comment\n"
+        "  /* { and } */ .pragma \"nounroll}{\\\"\";\n"
+        "  { .reg .b32 %r<2>; mov.b32 %r1, 1; { } }\n"
+        "  ret; }\n"
+        ".visible .entry c() { ret; }\n");
+    ck_assert_ptr_nonnull(o.streamed);
+    ck_assert_str_eq(o.whole, "");
+    ck_assert_uint_eq(o.skipped[0], 1);
+    ck_assert_uint_eq(o.skipped[1], 2);
+    outcome_free(&o);
+}
+END_TEST
+
+/* What is wrong in a kernel one reader passes over is found by the one that reads it: then one
+ * reader reads it all and says what the whole check says (compare() checks the words). */
+START_TEST(readers_leave_mistakes_to_one_reader)
+{
+    static const char *const middles[] = {
+        ".visible .entry b() { add.u32 %r1, 1; ret; }\n",                     /* the checker's */
+        ".visible .entry b() { .pragma \"open; ret; }\n",                       /* the lexer's */
+        ".visible .entry b() { /* open; ret; }\n",
+        ".visible .entry b() { ret; \n",                                       /* the parser's */
+        ".visible .entry b() { ret; } }\n",
+        ".visible .entry b() { ret; # }\n",
+    };
+    for (unsigned i = 0; i < sizeof middles / sizeof middles[0]; i++) {
+        char text[512];
+        snprintf(text, sizeof text, HEAD ".visible .entry a() { ret; }\n%s.visible .entry c() { ret; }\n", middles[i]);
+        Result o = compare_text(text);
+        ck_assert_msg(o.streamed == NULL && o.whole_errors > 0, "case %u: %s", i, o.whole);
+        outcome_free(&o);
+    }
+    char nul[] = HEAD ".visible .entry a() { ret; }\n.visible .entry b() { ret; X }\n.visible .entry c() { ret; }\n";
+    *strchr(nul, 'X') = '\0';                 /* a NUL byte inside b */
+    Result o = compare("test.ptx", nul, sizeof nul - 1);
+    ck_assert(o.streamed == NULL && o.whole_errors > 0);
+    outcome_free(&o);
+    /* a name b used, declared again after it: one reader decides (it goes the whole way) */
+    o = compare_text(HEAD ".global .u32 g;\n.visible .entry a() { ret; }\n"
+                     ".visible .entry b() { .reg .b64 %rd<2>; mov.u64 %rd1, g; ret; }\n"
+                     ".extern .global .u32 g;\n.visible .entry c() { ret; }\n");
+    ck_assert_ptr_null(o.streamed);
     outcome_free(&o);
 }
 END_TEST
@@ -330,6 +410,8 @@ int main(void)
     tcase_add_test(tc, a_used_function_name_declared_as_a_variable_after_its_definition);
     tcase_add_test(tc, a_variable_named_as_an_earlier_function);
     tcase_add_test(tc, errors_snippets_and_warnings);
+    tcase_add_test(tc, readers_pass_over_bodies_by_their_braces);
+    tcase_add_test(tc, readers_leave_mistakes_to_one_reader);
     suite_add_tcase(s, tc);
     return run_suite(s);
 }

@@ -75,6 +75,31 @@ expect_stderr_line "undeclared after a warning" "$tmp/undeclared.ptx:6:60: error
 expect_stderr_line "undeclared after a warning: count" "$tmp/undeclared.ptx: 1 error"
 if [ "$(grep -c 'warning:' "$tmp/err")" = 1 ]; then ok; else fail "undeclared: the warning not said once: $(cat "$tmp/err")"; fi
 
+# a module of 1 MB or more is read by -j threads at once (each parses its share of the kernels);
+# what they cannot answer alone (here a mistake in kernel 12000, a warning in kernel 3) one
+# reader answers, with the same words as -j1
+big_module() { # VERSION TARGET WHICH TEXT: 15000 kernels, kernel WHICH with TEXT before its ret
+    awk -v v="$1" -v t="$2" -v k="$3" -v x="$4" 'BEGIN { printf ".version %s\n.target %s\n.address_size 64\n", v, t
+        for (i = 0; i < 15000; i++)
+            printf ".visible .entry k%d(.param .u64 p) { .reg .b64 %%rd<2>; .reg .pred %%p<2>; ld.param.u64 %%rd1, [p]; %s ret; }\n", i, i == k ? x : "" }'
+}
+big_module 8.0 sm_80 -1 "" > "$tmp/big.ptx"
+big_module 8.0 sm_80 12000 "ld.param.u64 %rd1, [q];" > "$tmp/big_bad.ptx"
+big_module 6.0 sm_60 3 "vote.all.pred %p1, %p0;" > "$tmp/big_warn.ptx"
+[ "$(wc -c < "$tmp/big.ptx")" -gt 1048576 ] && ok || fail "big.ptx is under 1 MB"
+for j in 1 2 3; do
+    expect_exit 0 "big module -j$j" "$PTXRUN" --check -j$j --no-color "$tmp/big.ptx"
+    if [ -s "$tmp/err" ]; then fail "big module -j$j said: $(head -3 "$tmp/err")"; else ok; fi
+    expect_exit 2 "big module with a mistake -j$j" "$PTXRUN" --check -j$j --no-color "$tmp/big_bad.ptx"
+    cp "$tmp/err" "$tmp/err_bad_$j"
+    expect_stderr_line "big module with a mistake -j$j" "$tmp/big_bad.ptx:12004:121: error: undeclared identifier 'q'"
+    expect_exit 0 "big module with a warning -j$j" "$PTXRUN" --check -j$j --no-color "$tmp/big_warn.ptx"
+    cp "$tmp/err" "$tmp/err_warn_$j"
+    if [ "$(grep -c 'warning:' "$tmp/err")" = 1 ]; then ok; else fail "big module -j$j: the warning not said once: $(cat "$tmp/err")"; fi
+done
+cmp -s "$tmp/err_bad_1" "$tmp/err_bad_2" && cmp -s "$tmp/err_bad_1" "$tmp/err_bad_3" && ok || fail "big module with a mistake: -j1, -j2, -j3 differ"
+cmp -s "$tmp/err_warn_1" "$tmp/err_warn_2" && cmp -s "$tmp/err_warn_1" "$tmp/err_warn_3" && ok || fail "big module with a warning: -j1, -j2, -j3 differ"
+
 # -- every nvcc file checks clean (vprintf included, since issue 13)
 count=0
 for f in tests/ptx/nvcc/*.ptx; do

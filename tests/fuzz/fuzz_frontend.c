@@ -1,7 +1,8 @@
 /* fuzz_frontend.c: libFuzzer target for the front end. Any input must lex, parse, check and
  * print without crashing, leaking or tripping the sanitizers; and where --check's streamed path
- * (checkstream.c) answers, it must say what the whole-module check says (the same messages, in
- * any order: the driver sorts them) with no errors. Build with `make fuzz`. */
+ * (checkstream.c), by one reader or by two on threads, answers, it must say what the whole-module
+ * check says (the same messages, in any order: the driver sorts them) with no errors. Build with
+ * `make fuzz`. */
 #include <stdlib.h>
 
 #include "cli.h"
@@ -51,10 +52,23 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     diag_init(&diag, &src, stderr);
     diag.emit = ignore_diag;
     diag.context = &streamed;
-    m = checkstream_module(&src, &diag, NULL);
+    m = checkstream_module(&src, &diag, NULL, 1);
     if (m && (whole_errors || diag.errors || whole.count != streamed.count || whole.sum != streamed.sum)) {
         fprintf(stderr, "fuzz_frontend: streamed --check said %u messages (%u errors), the whole check %u (%u errors)\n",
                 streamed.count, diag.errors, whole.count, whole_errors);
+        abort();
+    }
+    module_free(m);
+
+    /* Two readers on threads: where they answer, they say what the whole check says. */
+    Said split = { 0, 0 };
+    diag_init(&diag, &src, stderr);
+    diag.emit = ignore_diag;
+    diag.context = &split;
+    m = checkstream_module(&src, &diag, NULL, 2);
+    if (m && (whole_errors || diag.errors || whole.count != split.count || whole.sum != split.sum)) {
+        fprintf(stderr, "fuzz_frontend: --check by two readers said %u messages (%u errors), the whole check %u (%u errors)\n",
+                split.count, diag.errors, whole.count, whole_errors);
         abort();
     }
     module_free(m);
