@@ -38,7 +38,7 @@ CHECK_LIBS   := $(shell pkg-config --libs check 2>/dev/null)
 # The library: everything but main.c, room by room in pipeline order (docs/architecture.md):
 # lexer/ -> parser/ -> exec/ -> cli/, each using only the rooms before it.
 LEXER_SRC  := lexer/util.c lexer/pages.c lexer/arena.c lexer/intern.c lexer/source.c lexer/diag.c $(BUILD)/lexer.c
-PARSER_SRC := $(BUILD)/parser.c parser/parse.c parser/ops.c parser/decode.c parser/checkop.c parser/check.c \
+PARSER_SRC := $(BUILD)/parser.c parser/streamparse.c parser/parse.c parser/ops.c parser/decode.c parser/checkop.c parser/check.c \
               parser/suffixes.c parser/ir.c parser/cexpr.c parser/opaque.c
 EXEC_SRC   := exec/kernels.c exec/vbits.c exec/layout.c exec/cfg.c exec/operand.c exec/callsite.c exec/lower.c exec/lowercheck.c exec/mem.c exec/atomic.c exec/multimem.c exec/report.c exec/alu.c exec/pack.c exec/wide.c exec/atom128.c exec/bitops.c exec/video.c exec/surface.c exec/sample.c exec/texture.c \
               exec/mathops.c exec/approx.c exec/half.c exec/convert.c exec/format.c exec/warpops.c exec/barrier.c exec/sync.c \
@@ -47,7 +47,8 @@ CLI_SRC    := cli/jsonread.c cli/values.c cli/images.c cli/imageinit.c cli/npy.c
 LIB_SRC := $(LEXER_SRC) $(PARSER_SRC) $(EXEC_SRC) $(CLI_SRC)
 LIB_OBJ := $(patsubst %.c,$(BUILD)/obj/%.o,$(notdir $(LIB_SRC)))
 HEADERS := lexer/lexer.h parser/ir.h parser/parse.h parser/checker.h parser/ops.def parser/types.def parser/mods.def parser/sregs.def \
-           exec/exec.h exec/kernels_body.h exec/mufu_fits.h exec/mufu_tanh.h cli/cli.h $(BUILD)/parser.h
+           exec/exec.h exec/kernels_body.h exec/mufu_fits.h exec/mufu_tanh.h cli/cli.h $(BUILD)/parser.h \
+           $(BUILD)/parser_stream.c
 
 FUZZERS := fuzz_frontend fuzz_pipeline fuzz_lanes
 
@@ -62,9 +63,14 @@ all: $(BUILD)/ptxrun
 deps:
 	sh scripts/deps.sh
 
-$(BUILD)/parser.c $(BUILD)/parser.h: parser/parser.y
+$(BUILD)/parser.c $(BUILD)/parser.h &: parser/parser.y
 	@mkdir -p $(BUILD)
 	$(BISON) -Wall -Werror --defines=$(BUILD)/parser.h -o $(BUILD)/parser.c $<
+
+# The same grammar without LAC, for streaming (parser/streamparse.c includes it).
+$(BUILD)/parser_stream.c $(BUILD)/parser_stream.h &: parser/parser.y
+	@mkdir -p $(BUILD)
+	$(BISON) -Wall -Werror -Fparse.lac=none --defines=$(BUILD)/parser_stream.h -o $(BUILD)/parser_stream.c $<
 
 $(BUILD)/lexer.c: lexer/lexer.re $(BUILD)/parser.h
 	@mkdir -p $(BUILD)

@@ -92,9 +92,9 @@ static void grow_names(Reach *r)
     uint32_t *first = r->first, cap = r->cap;
     uint8_t *reached = r->reached;
     r->cap = cap ? 2 * cap : 64;
-    r->keys = xcalloc(r->cap, sizeof *r->keys);
-    r->first = xcalloc(r->cap, sizeof *r->first);
-    r->reached = xcalloc(r->cap, sizeof *r->reached);
+    r->keys = pages_alloc(r->cap * sizeof *r->keys);
+    r->first = pages_alloc(r->cap * sizeof *r->first);
+    r->reached = pages_alloc(r->cap * sizeof *r->reached);
     for (uint32_t i = 0; i < cap; i++)
         if (keys[i]) {
             uint32_t j = slot_of(r, keys[i]);
@@ -102,9 +102,9 @@ static void grow_names(Reach *r)
             r->first[j] = first[i];
             r->reached[j] = reached[i];
         }
-    free(keys);
-    free(first);
-    free(reached);
+    pages_free(keys, cap * sizeof *keys);
+    pages_free(first, cap * sizeof *first);
+    pages_free(reached, cap * sizeof *reached);
 }
 
 static void grow_nodes(Reach *r, uint32_t need)
@@ -145,9 +145,9 @@ static void reach_sync(Reach *r)
 
 static void reach_free(Reach *r)
 {
-    free(r->keys);
-    free(r->first);
-    free(r->reached);
+    pages_free(r->keys, r->cap * sizeof *r->keys);
+    pages_free(r->first, r->cap * sizeof *r->first);
+    pages_free(r->reached, r->cap * sizeof *r->reached);
     free(r->next);
     free(r->mark);
     free(r->stack);

@@ -27,28 +27,23 @@ void intern_init(Interner *in, Arena *arena)
     in->arena = arena;
     in->count = 0;
     in->capacity = 1024;
-    in->slots = xcalloc(in->capacity, sizeof *in->slots);
-    in->hashes = xcalloc(in->capacity, sizeof *in->hashes);
+    in->slots = pages_alloc(in->capacity * sizeof *in->slots);
 }
 
 static void intern_rehash(Interner *in)
 {
     uint32_t capacity = in->capacity * 2;
-    const char **slots = xcalloc(capacity, sizeof *slots);
-    uint32_t *hashes = xcalloc(capacity, sizeof *hashes);
+    InternSlot *slots = pages_alloc(capacity * sizeof *slots);
     for (uint32_t i = 0; i < in->capacity; i++) {
-        if (!in->slots[i])
+        if (!in->slots[i].name)
             continue;
-        uint32_t j = in->hashes[i] & (capacity - 1);
-        while (slots[j])
+        uint32_t j = in->slots[i].hash & (capacity - 1);
+        while (slots[j].name)
             j = (j + 1) & (capacity - 1);
         slots[j] = in->slots[i];
-        hashes[j] = in->hashes[i];
     }
-    free(in->slots);
-    free(in->hashes);
+    pages_free(in->slots, in->capacity * sizeof *in->slots);
     in->slots = slots;
-    in->hashes = hashes;
     in->capacity = capacity;
 }
 
@@ -56,24 +51,19 @@ const char *intern(Interner *in, const char *s, size_t len)
 {
     uint32_t h = hash_bytes(s, len);
     uint32_t j = h & (in->capacity - 1);
-    while (in->slots[j]) {
-        if (in->hashes[j] == h && strncmp(in->slots[j], s, len) == 0 && in->slots[j][len] == '\0')
-            return in->slots[j];
-        j = (j + 1) & (in->capacity - 1);
-    }
+    for (InternSlot *slot; (slot = &in->slots[j])->name; j = (j + 1) & (in->capacity - 1))
+        if (slot->hash == h && slot->len == len && memcmp(slot->name, s, len) == 0)
+            return slot->name;                 /* (the stored name has len bytes, then its NUL) */
     const char *copy = arena_strndup(in->arena, s, len);
-    in->slots[j] = copy;
-    in->hashes[j] = h;
-    if (++in->count * 2 > in->capacity)
+    in->slots[j] = (InternSlot){ copy, h, (uint32_t)len };
+    if ((uint64_t)++in->count * 4 > (uint64_t)in->capacity * 3)   /* at most three quarters full */
         intern_rehash(in);
     return copy;
 }
 
 void intern_free(Interner *in)
 {
-    free(in->slots);
-    free(in->hashes);
+    pages_free(in->slots, in->capacity * sizeof *in->slots);
     in->slots = NULL;
-    in->hashes = NULL;
     in->count = in->capacity = 0;
 }

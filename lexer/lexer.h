@@ -28,6 +28,7 @@ static inline uint64_t width_mask(unsigned bits)
 }
 
 /* util.c */
+_Noreturn void util_out_of_memory(size_t size);   /* says so and exits (EXIT_FAULT) */
 void *xmalloc(size_t size);
 void *xcalloc(size_t count, size_t size);
 void *xcalloc_aligned(size_t count, size_t size, size_t align);
@@ -90,10 +91,13 @@ void arena_free(Arena *arena);
     } while (0)
 
 /* intern.c: one copy of every name, so names compare by pointer. */
+typedef struct InternSlot {
+    const char *name;          /* NULL = empty */
+    uint32_t hash, len;        /* compared before the name: one cache line per probe */
+} InternSlot;
 typedef struct Interner {
     Arena *arena;
-    const char **slots;        /* open addressing; NULL = empty */
-    uint32_t *hashes;
+    InternSlot *slots;         /* open addressing, from pages_alloc */
     uint32_t count, capacity;  /* capacity is a power of two */
 } Interner;
 
@@ -165,11 +169,12 @@ enum { MAX_BLOCK_DEPTH = 1000 };  /* nvcc nests a few levels; the parser's stack
 void lex_init(Lexer *lx, Source *src, Diag *diag, Arena *arena);
 union YYSTYPE;
 int lex_next(Lexer *lx, union YYSTYPE *value, Span *at);
-/* Passes over the rest of the innermost open block, without tokens, to the '}' that closes it
- * (returned, as lex_next would) or the end of the file (T_EOF). Exact where lex_next would say
- * nothing (comments and strings are passed over as it passes them); elsewhere it may differ,
- * after an error of its own. For a body some other reader parses. */
-int lex_skip_block(Lexer *lx, Span *at);
+/* Passes over the rest of the innermost open block (close '}') or parenthesized list (')'),
+ * without tokens, to the close that ends it (returned, as lex_next would) or the end of the file
+ * (T_EOF). Exact where lex_next would say nothing (comments and strings are passed over as it
+ * passes them); elsewhere it may differ, after an error of its own. For a kernel some other
+ * reader parses. */
+int lex_skip_group(Lexer *lx, int close, Span *at);
 const char *lex_token_name(int token);
 
 #endif

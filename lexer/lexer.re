@@ -96,38 +96,42 @@ static const char *string_end(const char *p)
     return p;
 }
 
-int lex_skip_block(Lexer *lx, Span *at)
+int lex_skip_group(Lexer *lx, int close, Span *at)
 {
     const char *p = lx->cursor, *end = lx->src->text + lx->src->len;
     const char *bad = NULL;
+    bool block = close == '}';
+    int open = block ? '{' : '(';
     size_t depth = 0;
     for (;;) {
-        p += strcspn(p, "{}/\"");             /* (the text ends in a NUL) */
+        p += strcspn(p, block ? "{}/\"" : "()/\"");   /* (the text ends in a NUL) */
         if (*p == '\0') {
             if (p < end)
                 bad = p;                       /* a NUL byte inside */
             break;
-        } else if (*p == '{') {
-            if (lx->open_braces.len + ++depth > MAX_BLOCK_DEPTH) {
+        } else if (*p == open) {
+            if (block && lx->open_braces.len + ++depth > MAX_BLOCK_DEPTH) {
                 bad = p;
                 break;
             }
-        } else if (*p == '}') {
+            depth += !block;
+        } else if (*p == close) {
             if (depth == 0) {
                 lx->token = p;
                 lx->cursor = p + 1;
-                lx->open_braces.len--;
+                if (block)
+                    lx->open_braces.len--;
                 *at = span_of(lx, lx->token, lx->cursor);
-                return '}';
+                return close;
             }
             depth--;
         } else if (*p == '"') {
-            const char *close = string_end(p);
-            if (!close) {
+            const char *quote = string_end(p);
+            if (!quote) {
                 bad = p;
                 break;
             }
-            p = close;
+            p = quote;
         } else if (p[1] == '/') {
             p += strcspn(p, "\n");          /* to the end of the line (or a NUL) */
             continue;
@@ -143,7 +147,8 @@ int lex_skip_block(Lexer *lx, Span *at)
         p++;
     }
     if (bad)
-        diag_at(lx->diag, DIAG_ERROR, span_of(lx, bad, bad + 1), "cannot pass over this block unparsed");
+        diag_at(lx->diag, DIAG_ERROR, span_of(lx, bad, bad + 1), "cannot pass over this %s unparsed",
+                block ? "block" : "list");
     lx->cursor = end;
     lx->token = end;
     *at = span_of(lx, end, end);

@@ -10,7 +10,7 @@
 
 #include "lexer.h"
 
-static _Noreturn void out_of_memory(size_t size)
+_Noreturn void util_out_of_memory(size_t size)
 {
     fflush(stdout);
     fprintf(stderr, "ptxrun: error: out of memory (asked for %zu bytes)\n", size);
@@ -38,7 +38,7 @@ void *xmalloc(size_t size)
 {
     void *p = injected_failure() ? NULL : malloc(size ? size : 1);
     if (!p)
-        out_of_memory(size);
+        util_out_of_memory(size);
     return p;
 }
 
@@ -46,7 +46,7 @@ void *xcalloc(size_t count, size_t size)
 {
     void *p = injected_failure() ? NULL : calloc(count ? count : 1, size ? size : 1);
     if (!p)
-        out_of_memory(count * size);
+        util_out_of_memory(count * size);
     return p;
 }
 
@@ -56,11 +56,11 @@ void *xcalloc_aligned(size_t count, size_t size, size_t align)
     count = count ? count : 1;
     size = size ? size : 1;
     if (count > (SIZE_MAX - align) / size)
-        out_of_memory(SIZE_MAX);
+        util_out_of_memory(SIZE_MAX);
     size_t bytes = (count * size + align - 1) / align * align;
     void *p = injected_failure() ? NULL : aligned_alloc(align, bytes);
     if (!p)
-        out_of_memory(bytes);
+        util_out_of_memory(bytes);
     return memset(p, 0, bytes);
 }
 
@@ -68,7 +68,7 @@ void *xrealloc(void *old, size_t size)
 {
     void *p = injected_failure() ? NULL : realloc(old, size ? size : 1);
     if (!p)
-        out_of_memory(size);
+        util_out_of_memory(size);
     return p;
 }
 

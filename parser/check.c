@@ -33,7 +33,7 @@ typedef struct Undo {
     const char *name;
 } Undo;
 
-typedef struct SymTable {      /* open addressing, keyed by interned name pointer */
+typedef struct SymTable {      /* open addressing, keyed by interned name pointer; pages_alloc */
     Binding *slots;
     uint32_t count, capacity;
     uint32_t *filled;          /* the slots in use, so that emptying touches only those */
@@ -58,18 +58,22 @@ struct Checker {
 
 /* ---- symbol tables ---- */
 
+/* At most three quarters full (probes stay short: keys are pointers, well mixed). */
+static SymTable sym_new(uint32_t capacity)
+{
+    return (SymTable){ pages_alloc(capacity * sizeof(Binding)), 0, capacity,
+                       pages_alloc(capacity / 4 * 3 * sizeof(uint32_t)) };
+}
+
 static void sym_init(SymTable *t)
 {
-    t->capacity = 256;
-    t->count = 0;
-    t->slots = xcalloc(t->capacity, sizeof *t->slots);
-    t->filled = xmalloc(t->capacity / 2 * sizeof *t->filled);
+    *t = sym_new(256);
 }
 
 static void sym_free(SymTable *t)
 {
-    free(t->slots);
-    free(t->filled);
+    pages_free(t->slots, t->capacity * sizeof *t->slots);
+    pages_free(t->filled, t->capacity / 4 * 3 * sizeof *t->filled);
 }
 
 /* Empties the table; one grown for a large function goes back to the first size, so that
@@ -102,9 +106,8 @@ static Binding *sym_find(SymTable *t, const char *name)
 
 static void sym_put(SymTable *t, Binding value)
 {
-    if ((t->count + 1) * 2 > t->capacity) {
-        SymTable bigger = { xcalloc(t->capacity * 2, sizeof(Binding)), 0, t->capacity * 2,
-                            xmalloc(t->capacity * sizeof(uint32_t)) };
+    if ((uint64_t)(t->count + 1) * 4 > (uint64_t)t->capacity * 3) {
+        SymTable bigger = sym_new(t->capacity * 2);
         for (uint32_t i = 0; i < t->capacity; i++)
             if (t->slots[i].name && t->slots[i].kind != SYM_REMOVED) {
                 Binding *b = sym_slot(&bigger, t->slots[i].name);

@@ -361,8 +361,8 @@ typedef struct Module {
     bool is_snippet;           /* bare instructions at top level */
     VEC(TopItem) top;
     VEC(Function *) functions;
-    VEC(Decl) globals;         /* on the heap, not the arena (it grows by realloc, which leaves
-                                  no old copies behind); module_free frees it */
+    VEC(Decl) globals;         /* from pages_alloc, not the arena (growing, it leaves no old
+                                  copies behind); module_free frees it */
     VEC(FileDirective) files;
     VEC(const char *) verbatim;   /* .section and .alias directives, kept as written */
 } Module;

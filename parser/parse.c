@@ -114,7 +114,7 @@ void module_free(Module *m)
     if (!m)
         return;
     intern_free(&m->names);
-    free(m->globals.data);
+    pages_free(m->globals.data, m->globals.cap * sizeof *m->globals.data);
     arena_free(&m->arena);
     arena_free(&m->body);
     free(m);
@@ -128,7 +128,7 @@ void parse_recover(Parser *p, bool top_level)
     p->inits.len = 0;
     if (top_level) {
         p->params.len = 0;
-        p->skip_body = false;
+        p->skip_body = p->skip_params = false;
         seal_function(p, p->fn);
         p->fn = NULL;
         p->body_mark = arena_mark(&p->m->body);   /* an abandoned body is kept, not streamed */
@@ -293,6 +293,7 @@ void parse_function_begin(Parser *p, Span name, bool is_entry, uint32_t returns)
     if (is_entry && returns)
         BUG(".entry with return parameters");
     p->skip_body = is_entry && p->hook && p->hook->skip && !p->stopped && p->hook->skip(p->hook->context, p->m, f);
+    p->skip_params = p->skip_body;
 }
 
 void parse_function_params(Parser *p, uint32_t count)
@@ -329,7 +330,7 @@ void parse_function_end(Parser *p, bool has_body)
     if (f)
         f->has_body = has_body;
     p->loc_line = 0;                           /* a .loc holds within its function only */
-    p->skip_body = false;
+    p->skip_body = p->skip_params = false;
     if (f && p->hook && !p->stopped) {         /* handed over with its lists still on the heap */
         StreamVerdict v = p->hook->done(p->hook->context, p->m, f);
         if (v == STREAM_DROP)
@@ -683,9 +684,14 @@ void parse_decl_name(Parser *p, Span name, Span at, bool is_param)
         p->last_decl = &f->decls.data[f->decls.len - 1];
     } else {
         Module *m = p->m;
-        if (m->globals.len == m->globals.cap) {     /* on the heap: see Module.globals */
-            m->globals.cap = m->globals.cap ? 2 * m->globals.cap : 64;
-            m->globals.data = xrealloc(m->globals.data, m->globals.cap * sizeof *m->globals.data);
+        if (m->globals.len == m->globals.cap) {     /* not in the arena: see Module.globals */
+            uint32_t cap = m->globals.cap ? 2 * m->globals.cap : 64;
+            Decl *data = pages_alloc(cap * sizeof *data);
+            if (m->globals.len)
+                memcpy(data, m->globals.data, m->globals.len * sizeof *data);
+            pages_free(m->globals.data, m->globals.cap * sizeof *data);
+            m->globals.data = data;
+            m->globals.cap = cap;
         }
         m->globals.data[m->globals.len++] = d;
         add_top(p, TOP_DECL, p->m->globals.len - 1);

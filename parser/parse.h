@@ -35,6 +35,7 @@ typedef struct Parser {
     ArenaMark body_mark;       /* m->body when the current function began */
     bool stopped;              /* the hook said STREAM_STOP: the lexer gives end of file */
     bool skip_body;            /* the hook's skip() said so: the next '{' starts a body to skip */
+    bool skip_params;          /* ... and a '(' next, the parameters */
     int held_token;            /* a token read ahead (the '}' ending a skipped body), or 0 */
     Span held_at;
     Instr *spare_code;         /* heap storage of the last lists sealed, for the next function */

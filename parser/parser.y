@@ -394,12 +394,12 @@ init_list
 %%
 
 
-/* A skipped body: passed over up to the '}' that closes the '{' just read, or the end of the
- * file, which is held for the next call. */
-static void skip_body(Parser *p)
+/* A skipped kernel's parameters or body: passed over up to the ')' or '}' that closes the '(' or
+ * '{' just read, or the end of the file, which is held for the next call. */
+static void skip_group(Parser *p, int close)
 {
     Span at;
-    int token = lex_skip_block(&p->lx, &at);
+    int token = lex_skip_group(&p->lx, close, &at);
     p->held_token = token == T_EOF ? -1 : token;     /* -1: T_EOF is 0 */
     p->held_at = at;
     if (p->fn)
@@ -419,10 +419,13 @@ static int yylex(YYSTYPE *value, Span *at, Parser *p)
         p->held_token = 0;
     } else {
         token = lex_next(&p->lx, value, at);
-        if (token == '{' && p->skip_body) {
+        if (token == '(' && p->skip_body && p->skip_params)
+            skip_group(p, ')');
+        else if (token == '{' && p->skip_body) {
             p->skip_body = false;
-            skip_body(p);
+            skip_group(p, '}');
         }
+        p->skip_params = false;                /* only right after the kernel's name */
     }
     p->prev_end = p->token_end;
     p->token_end = at->offset + at->length;
@@ -493,6 +496,7 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, Parser *p)
     return 0;
 }
 
+#ifndef PARSER_STREAM
 /* Parses src into a new Module; errors go to diag. The module is returned even when there
  * were errors (it holds what could be parsed), so the caller can report and free it. */
 Module *parse_module(Source *src, Diag *diag)
@@ -502,7 +506,12 @@ Module *parse_module(Source *src, Diag *diag)
     yyparse(&p);               /* a result of 2 (stack full) has been reported through yyerror */
     return parse_finish(&p);
 }
-
+#else
+/* streamparse.c: this grammar built again without LAC (lookahead correction), which checks each
+ * token against the reductions to come so that a syntax error names exactly the tokens that
+ * could follow; without it parsing takes about a tenth less, and an error's list of expected
+ * tokens may be longer. A stream that meets an error is only counted, never shown: its module is
+ * then parsed again, whole, by parse_module. */
 Module *parse_module_stream(Source *src, Diag *diag, const StreamHook *hook, bool *stopped)
 {
     Parser p;
@@ -512,6 +521,7 @@ Module *parse_module_stream(Source *src, Diag *diag, const StreamHook *hook, boo
     *stopped = p.stopped;
     return parse_finish(&p);
 }
+#endif
 
 /* Only bison's own failures come here (syntax errors are reported above): its stack is full.
  * The lexer's MAX_BLOCK_DEPTH keeps real input well below that. */

@@ -343,12 +343,14 @@ END_TEST
 
 /* Readers share the kernels out in order, each to the one with the fewest bytes so far: a to
  * the first, b to the second, c to the first again of two (b is the longest) or the third of
- * three. A body passed over ends at its own '}': braces in comments and strings do not count. */
+ * three. A body passed over ends at its own '}', a list of parameters at its ')': braces and
+ * parentheses in comments and strings do not count. */
 START_TEST(readers_pass_over_bodies_by_their_braces)
 {
     Result o = compare_text(HEAD
         ".visible .entry a() { ret; }\n"
-        ".visible .entry b() {\n"
+        ".visible .entry b(.param .u64 p /* ) ( */, // )\n"
+        "                  .param .u32 q) {\n"
         "  // } in a comment\n"
         "  /* { and } */ .pragma \"nounroll}{\\\"\";\n"
         "  { .reg .b32 %r<2>; mov.b32 %r1, 1; { } }\n"
