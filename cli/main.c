@@ -224,10 +224,21 @@ static int output_written(int rc)
     return rc;
 }
 
+/* A large input file is mapped (source.c): one cut short while ptxrun reads it raises SIGBUS. */
+static void input_cut_short(int sig)
+{
+    (void)sig;
+    static const char message[] = "ptxrun: error: the input file was cut short while it was being read\n";
+    ssize_t written = write(STDERR_FILENO, message, sizeof message - 1);
+    (void)written;
+    _exit(EXIT_BAD_INPUT);
+}
+
 int main(int argc, char **argv)
 {
     hold_closed_streams();
     signal(SIGPIPE, SIG_IGN);                /* a closed pipe is a write error we report */
+    signal(SIGBUS, input_cut_short);
     json_set_alloc_funcs(json_alloc, free);
     if (argc > 1 && strcmp(argv[1], "test") == 0)
         return output_written(test_main(argc - 1, argv + 1));

@@ -110,6 +110,7 @@ typedef struct Source {
     const char *name;          /* path as given, or "<stdin>" */
     char *text;                /* contents plus a NUL sentinel */
     size_t pages;              /* text came from pages_alloc, this size (0: from malloc) */
+    size_t mapped;             /* text is the file mapped (source.c), this many bytes (0: not) */
     uint32_t len;              /* bytes, without the sentinel */
     uint32_t *line_starts;     /* offset of each line's first byte; built on first use */
     uint32_t line_count;

@@ -99,6 +99,24 @@ for j in 1 2 3; do
 done
 cmp -s "$tmp/err_bad_1" "$tmp/err_bad_2" && cmp -s "$tmp/err_bad_1" "$tmp/err_bad_3" && ok || fail "big module with a mistake: -j1, -j2, -j3 differ"
 cmp -s "$tmp/err_warn_1" "$tmp/err_warn_2" && cmp -s "$tmp/err_warn_1" "$tmp/err_warn_3" && ok || fail "big module with a warning: -j1, -j2, -j3 differ"
+# a file of 1 MB or more is mapped, not read (source.c): one of exactly 2 MiB (a whole number of
+# pages, its sentinel on a page of its own) with its last kernel ending at its last byte
+{ head -c 2000000 "$tmp/big.ptx" | sed '$d'; } > "$tmp/exact.ptx"
+last='.visible .entry last() { ret; }'
+pad=$((2097152 - $(wc -c < "$tmp/exact.ptx") - ${#last}))
+{ printf '//%*s\n' $((pad - 3)) ''; printf '%s' "$last"; } >> "$tmp/exact.ptx"
+[ "$(wc -c < "$tmp/exact.ptx")" = 2097152 ] && ok || fail "exact.ptx is $(wc -c < "$tmp/exact.ptx") bytes"
+expect_exit 0 "2 MiB module" "$PTXRUN" --check --no-color "$tmp/exact.ptx"
+printf '.visible .entry cut() { ret;' >> "$tmp/exact.ptx"     # now unclosed at the end of the file
+expect_exit 2 "2 MiB module, unclosed" "$PTXRUN" --check --no-color "$tmp/exact.ptx"
+lines=$(($(wc -l < "$tmp/exact.ptx") + 1))                   # (no newline at its end)
+expect_stderr_line "2 MiB module, unclosed" "$tmp/exact.ptx:$lines:60: error: expected '}' at end of file (to close '{' at line $lines)"
+# a mapped file cut short while it is read raises SIGBUS: said, exit 2 (here the signal is sent)
+printf 'L: bra L;\n' > "$tmp/spin.ptx"
+"$PTXRUN" "$tmp/spin.ptx" --max-steps 100000000000 >/dev/null 2>"$tmp/err" & pid=$!
+sleep 0.5; kill -BUS $pid; wait $pid; rc=$?
+[ "$rc" = 2 ] && ok || fail "SIGBUS: exit $rc"
+expect_stderr_line "SIGBUS" "ptxrun: error: the input file was cut short while it was being read"
 
 # -- every nvcc file checks clean (vprintf included, since issue 13)
 count=0
