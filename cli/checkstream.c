@@ -113,6 +113,10 @@ static void *read_part(void *context)
     r->m = stream(&r->src, &r->s, &r->same);
     if (!r->same)
         atomic_store(r->s.give_up, true);
+    if (r->s.reader != 0) {                    /* only the first reader's module is kept */
+        module_free(r->m);
+        r->m = NULL;
+    }
     return NULL;
 }
 
@@ -142,8 +146,8 @@ static Module *split(Source *src, Diag *diag, const CheckOptions *options, unsig
     bool same = !atomic_load(&give_up);
     for (unsigned k = 0; k < started; k++)
         same &= r[k].same && !r[k].diag.errors && !r[k].diag.warnings;
-    for (unsigned k = same ? 1 : 0; k < started; k++)
-        module_free(r[k].m);
+    if (!same)
+        module_free(r[0].m);
     for (unsigned k = 0; k < n; k++)
         if (r[k].src.line_starts != src->line_starts)
             free(r[k].src.line_starts);

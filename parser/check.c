@@ -49,6 +49,7 @@ struct Checker {
     SymTable locals;           /* registers, labels, variables of the function */
     VEC(Undo) undo;            /* for block scopes */
     uint32_t depth;
+    bool vectors;              /* the function has declared a vector register (SYM_VECTOR) */
     Decoder *decoder;          /* mnemonics decoded so far */
     ShapeMemo *shapes;         /* operand shapes of the forms seen so far */
     bool warned_legacy[OP_COUNT];  /* the deprecation warning is given once per opcode */
@@ -495,7 +496,7 @@ static void resolve_operand(Checker *c, Operand *o, Expect e)
  * the operands (ld.v4.f32 v, [a]). */
 static void expand_vectors(Checker *c, Instr *in)
 {
-    for (unsigned i = 0; i < in->operand_count; i++) {
+    for (unsigned i = 0; c->vectors && i < in->operand_count; i++) {
         Operand *o = &in->operands[i];
         Binding *b = o->kind == OPND_NAME ? sym_lookup(&c->locals, o->u.ref.name) : NULL;
         if (b && b->kind == SYM_VECTOR)
@@ -612,6 +613,7 @@ static void declare_one_vector(Checker *c, Decl *d, const char *vector)
     }
     free(name);
     bind_local(c, (Binding){ vector, SYM_VECTOR, first, d->vector, d->at, false });
+    c->vectors = true;
 }
 
 static void declare_vector(Checker *c, Decl *d)
@@ -716,6 +718,7 @@ static void check_function(Checker *c, Function *f)
 {
     c->fn = f;
     c->depth = 0;
+    c->vectors = false;
     c->undo.len = 0;
     sym_clear(&c->locals);
 
