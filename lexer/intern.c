@@ -24,6 +24,7 @@ static uint32_t hash_bytes(const char *s, size_t len)
 
 void intern_init(Interner *in, Arena *arena)
 {
+    in->recent = xcalloc(INTERN_RECENT, sizeof *in->recent);
     in->arena = arena;
     in->count = 0;
     in->capacity = 1024;
@@ -50,12 +51,18 @@ static void intern_rehash(Interner *in)
 const char *intern(Interner *in, const char *s, size_t len)
 {
     uint32_t h = hash_bytes(s, len);
+    InternSlot *recent = &in->recent[(h >> 20) % INTERN_RECENT];   /* (high bits: the table uses the low) */
+    if (recent->name && recent->hash == h && recent->len == len && memcmp(recent->name, s, len) == 0)
+        return recent->name;
     uint32_t j = h & (in->capacity - 1);
     for (InternSlot *slot; (slot = &in->slots[j])->name; j = (j + 1) & (in->capacity - 1))
-        if (slot->hash == h && slot->len == len && memcmp(slot->name, s, len) == 0)
-            return slot->name;                 /* (the stored name has len bytes, then its NUL) */
+        if (slot->hash == h && slot->len == len && memcmp(slot->name, s, len) == 0) {
+            *recent = *slot;                   /* (the stored name has len bytes, then its NUL) */
+            return slot->name;
+        }
     const char *copy = arena_strndup(in->arena, s, len);
     in->slots[j] = (InternSlot){ copy, h, (uint32_t)len };
+    *recent = in->slots[j];
     if ((uint64_t)++in->count * 4 > (uint64_t)in->capacity * 3)   /* at most three quarters full */
         intern_rehash(in);
     return copy;
@@ -64,6 +71,7 @@ const char *intern(Interner *in, const char *s, size_t len)
 void intern_free(Interner *in)
 {
     pages_free(in->slots, in->capacity * sizeof *in->slots);
-    in->slots = NULL;
+    free(in->recent);
+    in->slots = in->recent = NULL;
     in->count = in->capacity = 0;
 }

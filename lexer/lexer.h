@@ -95,10 +95,13 @@ typedef struct InternSlot {
     const char *name;          /* NULL = empty */
     uint32_t hash, len;        /* compared before the name: one cache line per probe */
 } InternSlot;
+enum { INTERN_RECENT = 1024 };
 typedef struct Interner {
     Arena *arena;
     InternSlot *slots;         /* open addressing, from pages_alloc */
     uint32_t count, capacity;  /* capacity is a power of two */
+    InternSlot *recent;        /* INTERN_RECENT slots: the last name found in each of as many
+                                  hash classes; the names used again and again, in 4 KB */
 } Interner;
 
 void intern_init(Interner *in, Arena *arena);
