@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
-"""Write the programs of tests/h100_more/cases2 (NAME.ptx + NAME.lanes.json): the integer forms no
-H100 case covered before 2026-11-24 (szext, bmsk, cvt.pack.sat, the SIMD video instructions
-vadd2 ... vset4 and vmad, 16-bit integer arithmetic, integer set/slct, ld/st that extend or
-truncate, and vector ld/st). Their expect files are what an H100 gave
+"""Write the programs of tests/h100_more/cases2 (NAME.ptx + NAME.lanes.json): the forms no H100
+case covered before 2026-11-24 (szext, bmsk, cvt.pack.sat, the SIMD video instructions
+vadd2 ... vset4 and vmad, 16-bit integer arithmetic and sad, integer set/slct, .relu on .s16x2,
+ld/st that extend or truncate, vector ld/st, lop3 with a predicate, vector float atomics) and
+warp instructions where several groups of lanes meet at one instruction. The vmad programs go
+to disagree/ (DISAGREE below). Their expect files are what an H100 gave
 (scripts/h100_run.py --write-expect), never this script's.
 
     scripts/h100_more_gen2.py tests/h100_more            # writes cases2/ (and disagree/ for DISAGREE)
@@ -36,7 +38,7 @@ def cross(xs, ys, n):
     return out
 
 
-def ops_case(instrs, a, b, c, sw, dw, regs=''):
+def ops_case(instrs, a, b, c, sw, dw, regs='', head=HEAD):
     """instrs run by len(a) threads; sw/dw: source/destination width in bits; `%a %b %c` are the
     sources (.bSW), `%d` the destination (.bDW), `%a32 %b32 %c32` the sources widened to 32 bits
     (zero-extended), `%p %q` predicates; regs declares more."""
@@ -57,7 +59,7 @@ def ops_case(instrs, a, b, c, sw, dw, regs=''):
         loads += ('    ld.param.u64 %%p%s, [in_%s];\n    cvta.to.global.u64 %%p%s, %%p%s;\n'
                   '    add.u64 %%p%s, %%p%s, %%offs;\n    ld.global.b%d %%%s, [%%p%s];\n'
                   % (r, r, r, r, r, r, sw, r, r))
-    src = HEAD + ('.visible .entry k(.param .u64 in_a, .param .u64 in_b, .param .u64 in_c, .param .u64 out)\n{\n'
+    src = head + ('.visible .entry k(.param .u64 in_a, .param .u64 in_b, .param .u64 in_c, .param .u64 out)\n{\n'
                   '    .reg .b32 %%t, %%a32, %%b32, %%c32;\n    .reg .b%d %%a, %%b, %%c;\n    .reg .b%d %%d;\n'
                   '    .reg .b64 %%pa, %%pb, %%pc, %%po, %%offs, %%offd;\n    .reg .pred %%p, %%q;\n%s'
                   '    mov.u32 %%t, %%tid.x;\n    mul.wide.u32 %%offs, %%t, %d;\n    mul.wide.u32 %%offd, %%t, %d;\n%s%s'
@@ -483,6 +485,45 @@ ATOMV = [('atom_v4_f32_add', 'atom.global.v4.f32.add', 4, 'f32'), ('atom_v2_f32_
          ('atom_v4_bf16x2_max', 'atom.global.v4.bf16x2.max.noftz', 4, 'bf16x2')]
 
 
+# ---- batch 3 (a third run the same day): vmad forms drawn at random, to test the rule read off
+# vmad and vmad_probe on values it was not made from; lop3 with a predicate (.or/.and)
+def vmad_check():
+    ins = []
+    r = random.Random(20261124_3)
+    while len(ins) < 40:
+        t = '.'.join(r.choice(['u32', 's32']) for _ in range(3))
+        sa, sb = (r.choice(['', '', '.b0', '.b1', '.b2', '.b3', '.h0', '.h1']) for _ in range(2))
+        neg = r.choice(['', '', 'po', '-a', '-b', '-c', '-ab'])
+        mods = ('.po' if neg == 'po' else '') + r.choice(['', '.sat']) + r.choice(['', '.shr7', '.shr15'])
+        a = ('-' if neg in ('-a', '-ab') else '') + '%a' + sa
+        b = ('-' if neg in ('-b', '-ab') else '') + '%b' + sb
+        c = ('-' if neg == '-c' else '') + '%c'
+        i = 'vmad.%s%s %%d, %s, %s, %s;' % (t, mods, a, b, c)
+        if i not in ins:
+            ins.append(i)
+    v = [R.getrandbits(32) | (R.choice([0, 0x80000000, 0x8000, 0x80808080])) for _ in range(256)]
+    a = v
+    b = [R.getrandbits(32) | R.choice([0, 0x80000000, 0x8080]) for _ in range(256)]
+    c = [R.choice([R.getrandbits(32), R.getrandbits(32) | 0x80000000, R.getrandbits(8)]) for _ in range(256)]
+    return ops_case(ins, a, b, c, 32, 32)
+
+
+def lop3_boolop():
+    """d once per LUT (it does not depend on the predicate's operation), p for .or/.and with q and !q."""
+    ins = []
+    for lut in (0x00, 0xff, 0x96, 0xe8, 0xca, 0x80, 0xfe, 0x01):
+        ins.append('setp.lt.s32 %%q, %%c, 0; lop3.or.b32 %%d|%%p, %%a, %%b, %%c, 0x%02x, %%q;' % lut)
+        for op, q in (('or', '%q'), ('and', '%q'), ('or', '!%q'), ('and', '!%q')):
+            ins.append('setp.lt.s32 %%q, %%c, 0; lop3.%s.b32 %%d|%%p, %%a, %%b, %%c, 0x%02x, %s; '
+                       'selp.b32 %%d, 1, 0, %%p;' % (op, lut, q))
+    vals = [0, 0xffffffff, 0x80000000, 0x7fffffff, 1, 0x55555555, 0xaaaaaaaa, 0xf0f0f0f0]
+    trip = [(x, y, z) for x in vals for y in vals for z in vals[:4]]
+    R.shuffle(trip)
+    trip = trip[:128]
+    return ops_case(ins, [t[0] for t in trip], [t[1] for t in trip], [t[2] for t in trip], 32, 32,
+                    head=HEAD.replace('8.0', '8.2'))
+
+
 def cases():
     out = {'szext_bmsk': szext_bmsk(), 'cvt_pack_sat': cvt_pack(), 'simd2': simd2(), 'simd4': simd4(),
             'vmad': vmad(), 'int16': int16(), 'int16_wide': int16_wide(), 'int16_div': int16_div(),
@@ -490,12 +531,14 @@ def cases():
             'vmad_probe': vmad_probe(), 'int16_sad': int16_sad(), 'relu_x2': relu_x2(), 'warp_groups': warp_groups()}
     for name, instr, nvec, elem in ATOMV:
         out[name] = atom_vec(instr, nvec, elem)
+    out['vmad_check'] = vmad_check()
+    out['lop3_boolop'] = lop3_boolop()
     return out
 
 
 # cases whose H100 values ptxrun does not reproduce (tests/h100_more/README.md): they go to
 # disagree/, which `make check` does not run; the others to cases2/
-DISAGREE = {'vmad', 'vmad_probe'}
+DISAGREE = {'vmad', 'vmad_probe', 'vmad_check'}
 
 
 def main():
