@@ -12,12 +12,15 @@
  * .sat; .sat into a full u32 destination gives 0 below 0 and wraps above 2^32-1 (vshl, not
  * measured, clamps as the ISA says); vset's c is signed. Both readings are computed; lanes where they differ are warned.
  * vmad: the product of the selected parts in 128 bits, the negations and .po as the ISA's
- * pseudo-code applies them, c extended by the sign of the final result, .shr7/.shr15, .sat.
+ * pseudo-code applies them, c extended by the sign of the final result, .shr7/.shr15, .sat. The
+ * H100 sign-extends a and b read whole whatever their types, and c always; ptxrun follows it
+ * (tests/h100_more cases2: vmad, vmad_probe, vmad_check) and warns on lanes where the readings
+ * differ.
  * SIMD (vadd2 ... vset4): each of the two halves or four bytes picked out of {b, a} by the
  * selectors of a and b (by default .h10 and .h32, .b3210 and .b7654), extended by each
  * source's type, operated on and clamped by .sat each; then the lanes d's mask names (by
  * default all) replace c's lanes, or (.add) are summed onto c.
- * No H100 case covers these forms but vabsdiff4 without selectors (../shared/hw/int).
+ * The H100 agrees with this for every SIMD form (tests/h100_more/cases2: simd2, simd4).
  * Definedness: a lane's result is defined when the bits of a and b its selectors read, and c
  * when it is read, are; otherwise not in any bit, except that a merge keeps c's bits as they
  * were where it keeps them.
@@ -122,6 +125,10 @@ static const char warn_video_usat[] = "video .sat into a full u32 destination: t
                                       "to [0, 2^32-1] (before .add/.min/.max), the H100 gives 0 below 0 but keeps "
                                       "the low 32 bits of a value above 2^32-1, then compares it as vadd's .min/.max "
                                       "do; ptxrun follows the H100";
+static const char warn_vmad[] = "vmad: the PTX ISA extends a and b read whole by their types and c by the sign "
+                                "of the result; the H100 sign-extends them (a .u32 word of 2^31 or more counts "
+                                "as negative), and .sat without .shr7/.shr15 clamps the exact value; ptxrun "
+                                "follows the H100";
 static const char warn_video_vshl_sat[] = "vshl .sat into a full u32 destination of a value above 2^32-1: not "
                                           "measured on the H100 (where vadd and vsub keep the low 32 bits); "
                                           "ptxrun clamps as the PTX ISA says";
@@ -177,13 +184,18 @@ static const char *scalar_warning(const XInstr *x)
     return x->select[0] ? warn_video_h1 : warn_video_minmax;
 }
 
-/* One lane of vmad, its pseudo-code in the PTX ISA step by step. */
-static uint32_t multiply_add(const XInstr *x, uint32_t a, uint32_t b, uint32_t c)
+/* One lane of vmad, its pseudo-code in the PTX ISA step by step (h100 false), or as the H100
+ * does it (tests/h100_more/README.md, cases2: vmad, vmad_probe, vmad_check): a and b read whole
+ * (no selector) are sign-extended whatever their type, c is sign-extended also for an unsigned
+ * result, and without .shr7/.shr15 .sat clamps the exact value (the ISA's pseudo-code has no
+ * case for that). */
+static uint32_t multiply_add(const XInstr *x, uint32_t a, uint32_t b, uint32_t c, bool h100)
 {
     bool a_signed = type_info[x->src_type].cls == 's', b_signed = type_info[x->src_type2].cls == 's';
     bool neg_a = x->negate & 1, neg_b = x->negate >> 1 & 1, neg_c = x->negate >> 2 & 1;
     bool signed_final = a_signed || b_signed || neg_a != neg_b || neg_c;
-    wide_int t = (wide_int)select_part(a, x->select[1], a_signed) * select_part(b, x->select[2], b_signed);
+    bool a_ext = a_signed || (h100 && !x->select[1]), b_ext = b_signed || (h100 && !x->select[2]);
+    wide_int t = (wide_int)select_part(a, x->select[1], a_ext) * select_part(b, x->select[2], b_ext);
     wide_int lsb = 0;
     if (x->plus_one) {
         lsb = 1;
@@ -194,12 +206,15 @@ static uint32_t multiply_add(const XInstr *x, uint32_t a, uint32_t b, uint32_t c
         c = ~c;
         lsb = 1;
     }
-    t += (signed_final ? (wide_int)(int32_t)c : (wide_int)c) + lsb;
-    t >>= x->mode == MOD_SHR7 ? 7 : x->mode == MOD_SHR15 ? 15 : 0;   /* sign-extending */
-    uint64_t result = (uint64_t)t;
+    t += (signed_final || h100 ? (wide_int)(int32_t)c : (wide_int)c) + lsb;
+    unsigned shift = x->mode == MOD_SHR7 ? 7 : x->mode == MOD_SHR15 ? 15 : 0;
+    if (shift || !h100) {                      /* result = (t >> shift) & 0xffffffffffffffff */
+        uint64_t result = (uint64_t)(t >> shift);   /* (sign-extending) */
+        t = signed_final ? (wide_int)(int64_t)result : (wide_int)result;
+    }
     if (x->sat)
-        result = (uint64_t)clamp(signed_final ? (wide_int)(int64_t)result : (wide_int)result, 32, signed_final);
-    return (uint32_t)result;
+        t = clamp(t, 32, signed_final);
+    return (uint32_t)t;
 }
 
 /* The SIMD forms' lane count and width, and lane i's selector digit of a (b: which_b). */
@@ -319,8 +334,13 @@ void video_execute(Warp *w, const XInstr *x, uint32_t mask)
     for (uint32_t k = mask; k; k &= k - 1) {
         int l = __builtin_ctz(k);
         uint32_t va = (uint32_t)a[l], vb = (uint32_t)b[l], vc = (uint32_t)c[l];
-        if (x->op == OP_VMAD || is_simd) {
-            d[l] = x->op == OP_VMAD ? multiply_add(x, va, vb, vc) : simd(x, va, vb, vc);
+        if (x->op == OP_VMAD) {
+            d[l] = multiply_add(x, va, vb, vc, true);
+            departs |= (uint32_t)(d[l] != multiply_add(x, va, vb, vc, false)) << l;
+            continue;
+        }
+        if (is_simd) {
+            d[l] = simd(x, va, vb, vc);
             continue;
         }
         bool open;
@@ -331,7 +351,7 @@ void video_execute(Warp *w, const XInstr *x, uint32_t mask)
     }
     uint32_t pc = (uint32_t)(x - w->prog->code);
     if (departs & defined)
-        report_warn(w, pc, departs & defined, scalar_warning(x));
+        report_warn(w, pc, departs & defined, x->op == OP_VMAD ? warn_vmad : scalar_warning(x));
     if (unmeasured & defined)
         report_warn(w, pc, unmeasured & defined, warn_video_vshl_sat);
     warp_define(w, x->dst, mask, defined);

@@ -62,6 +62,7 @@ static const struct {
     { OP_BAR, MOD_ARRIVE, 20, 20 }, { OP_BAR, MOD_RED, 20, 20 },
     { OP_BAR, MOD_CTA, 78, 0 }, { OP_BARRIER, MOD_CTA, 78, 0 },
     { OP_FMA, MOD_OOB, 81, 90 },
+    { OP_LOP3, MOD_OR, 82, 0 }, { OP_LOP3, MOD_AND, 82, 0 },    /* lop3.or/.and d|p (ptxas 13.0) */
     { OP_ATOM, MOD_V2, 81, 90 }, { OP_ATOM, MOD_V4, 81, 90 }, { OP_ATOM, MOD_V8, 81, 90 },
     { OP_RED, MOD_V2, 81, 90 }, { OP_RED, MOD_V4, 81, 90 }, { OP_RED, MOD_V8, 81, 90 },
 };

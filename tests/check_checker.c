@@ -328,6 +328,10 @@ START_TEST(arithmetic_forms)
         { "redux.sync.and.u32 %r1, %r2, -1;",
           "12:1: error: 'redux.sync.and.u32': .and, .or and .xor take .b32; .add .u32 or .s32; .min and .max those or .f32\n" },
         { "elect.sync %r1, -1;", "12:12: error: 'elect.sync' writes d|p: it needs a predicate destination\n" },
+        /* ptxas 13.0: "Unexpected instruction types specified for 'sub'" (the PTX ISA's sub lists no
+         * .u16x2/.s16x2, which add, min and max have) */
+        { "sub.u16x2 %r1, %r2, %r3;", "12:4: error: '.u16x2' is not a valid type for 'sub'\n" },
+        { "sub.s16x2 %r1, %r2, %r3;", "12:4: error: '.s16x2' is not a valid type for 'sub'\n" },
     };
     for (size_t i = 0; i < COUNT_OF(invalid); i++)
         ck_assert_str_eq(diagnostics_of(invalid[i].instr), invalid[i].message);
@@ -344,6 +348,12 @@ START_TEST(suffixes_newer_than_their_opcode)
     ck_assert_uint_eq(errors_of(kernel("7.7", "sm_90", "barrier.cta.sync 0;"), NULL), 1);
     ck_assert_uint_eq(errors_of(kernel("1.4", "sm_10", "bar.arrive 0, 32;"), NULL), 2);    /* PTX 2.0, sm_20 */
     ck_assert_uint_eq(errors_of(kernel("2.0", "sm_20", "bar.red.popc.u32 %r1, 0, %p1;"), NULL), 0);
+    /* lop3.or/.and with a predicate: PTX ISA 8.2 (ptxas 13.0: "Feature 'lop3.<BoolOp>' requires PTX ISA
+     * .version 8.2 or later") */
+    ck_assert_uint_eq(errors_of(kernel("8.1", "sm_90", "lop3.or.b32 %r1|%p1, %r2, %r3, %r4, 0x80, %p2;"), NULL), 1);
+    ck_assert_uint_eq(errors_of(kernel("8.1", "sm_90", "lop3.and.b32 %r1|%p1, %r2, %r3, %r4, 0x80, %p2;"), NULL), 1);
+    ck_assert_uint_eq(errors_of(kernel("8.2", "sm_90", "lop3.or.b32 %r1|%p1, %r2, %r3, %r4, 0x80, %p2;"), NULL), 0);
+    ck_assert_uint_eq(errors_of(kernel("8.1", "sm_90", "lop3.b32 %r1, %r2, %r3, %r4, 0x80;"), NULL), 0);
     /* 256-bit loads and stores are for sm_100 on. */
     ck_assert_uint_eq(errors_of(kernel("9.0", "sm_90", ".reg .b64 %rd<4>;\nld.global.v4.u64 {%rd0, %rd1, %rd2, %rd3}, [%rd0];"),
                                 NULL), 1);

@@ -1288,6 +1288,13 @@ expect_stderr_line "video selector out of range" "$tmp/vsel.ptx:7:21: error: thi
 printf 'mov.b32 a, 0x80ff7f01;\nmov.b32 b, 0x01020304;\nvadd4.u32.u32.u32.sat d, a, b, a;\nvmad.s32.s32.u32 e, -a.b0, b.b0, 5;\nbmsk.wrap.b32 f, 1, 2;\n' > "$tmp/video.ptx"
 printf '{"regs": {"d": "0x81ff8205", "e": 1, "f": 6}}\n' > "$tmp/video.expect.json"
 expect_exit 0 "vadd4 .sat, vmad -a, bmsk" "$PTXRUN" "$tmp/video.ptx" --expect "$tmp/video.expect.json"
+# vmad as the H100 does it (tests/h100_more/cases2/vmad): a .u32 word of 2^31 or more read as
+# negative, c sign-extended: -2^31 + 0x212b3e1c < 0 clamps to 0 (the PTX ISA's reading: 0xa12b3e1c),
+# and (0xffff * 0x10000) + -2^31 = 0x7fff0000 (the ISA's: 0xffffffff); warned, both readings named
+printf 'mov.b32 a, 0x80000000;\nmov.b32 b, 1;\nmov.b32 c, 0x212b3e1c;\nvmad.u32.u32.u32.sat d, a, b, c;\nmov.b32 p, 0xffff;\nmov.b32 q, 0x10000;\nmov.b32 r, 0x80000000;\nvmad.u32.u32.u32.sat e, p, q, r;\nvmad.u32.u32.u32 f, a, b, c;\n' > "$tmp/vmad.ptx"
+printf '{"regs": {"d": 0, "e": "0x7fff0000", "f": "0xa12b3e1c"}}\n' > "$tmp/vmad.expect.json"
+expect_exit 0 "vmad as the H100" "$PTXRUN" --no-color "$tmp/vmad.ptx" --expect "$tmp/vmad.expect.json"
+if [ "$(grep -c 'warning: vmad: the PTX ISA extends a and b read whole by their types and c by the sign of the result; the H100 sign-extends them' "$tmp/err")" = 2 ]; then ok; else fail "vmad: not warned twice: $(cat "$tmp/err")"; fi
 # -- debug builds (issue 13): NAME.A.B.ptx takes NAME.B.expect.json, then NAME.A..., then
 # NAME.expect.json (a -G build whose values legitimately differ has NAME.debug.expect.json)
 mkdir -p "$tmp/tags"
