@@ -161,13 +161,15 @@ valgrind: $(BUILD)/ptxrun
 
 # The samples, and the nvcc kernels of tests/kernels against their C references
 # (regenerate those with tests/kernels/regen.sh), through ptxrun's own test runner; then the
-# atomics, bar.red and fp8/tf32 cases recorded on an H100, and cases2/ (integer forms, vector
-# atomics and warp groups recorded later; tests/h100_more/README.md; its disagree/ folder, which
-# ptxrun does not reproduce yet, is not run).
+# atomics, bar.red and fp8/tf32 cases recorded on an H100, cases2/ (integer forms, vector
+# atomics and warp groups recorded later) and cases3/ (carry chains, half compares and
+# conversions; tests/h100_more/README.md; its disagree/ folder, which ptxrun does not reproduce
+# yet, is not run).
 kernel-tests: $(BUILD)/ptxrun
 	$(BUILD)/ptxrun test samples tests/kernels tests/h100 tests/memory tests/definedness tests/forms tests/misc tests/images
 	$(BUILD)/ptxrun test --differs tests/h100_more/differs.txt tests/h100_more/cases
 	$(BUILD)/ptxrun test tests/h100_more/cases2
+	$(BUILD)/ptxrun test tests/h100_more/cases3
 	$(BUILD)/ptxrun test tests/h100_more/printf_hh
 
 # The cases recorded on an H100: the selection in tests/hw, then the full set in ../shared/hw
