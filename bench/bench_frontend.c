@@ -3,8 +3,8 @@
  * copy), writes it to build/bench_corpus.ptx for comparison with ptxas, then times, in this
  * process (best of several runs), lexing alone, lexing and parsing alone (each function let go
  * as it ends, as --check streams them), and lex + parse + check of the whole module; then
- * runs `PTXRUN --check -j1` and `PTXRUN --check` (its default: as many readers as processors,
- * at most 8) on the file (best of several each) and measures the process's peak memory
+ * runs `PTXRUN --check -j1` and `PTXRUN --check` (its default: two readers, on two threads, where
+ * there are two processors) on the file (best of several each) and measures the process's peak memory
  * (getrusage RUSAGE_CHILDREN's ru_maxrss, the largest of the children waited for so far: the
  * -j1 runs come first; everything, the source text, every thread and the executable included)
  * per byte.
@@ -281,8 +281,8 @@ int main(int argc, char **argv)
         if (jobs)
             snprintf(which, sizeof which, "ptxrun --check -j1 (one reader)");
         else
-            snprintf(which, sizeof which, "ptxrun --check (%ld reader%s, one per processor)", processors < 8 ? processors : 8,
-                     processors == 1 ? "" : "s");
+            snprintf(which, sizeof which, "ptxrun --check (%ld reader%s, its default)", processors < 2 ? processors : 2,
+                     processors < 2 ? "" : "s");
         if (finished)
             printf("front end: %s of it: %.3f s best of %d, %.1f MB/s%s; ", which, check_best, RUNS, mb / check_best,
                    target);

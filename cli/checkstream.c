@@ -15,6 +15,7 @@
  * Requires: parse_module_stream and the checker's and lower_check's streaming calls. */
 #include <pthread.h>
 #include <stdlib.h>
+#include <string.h>
 #include <stdatomic.h>
 
 #include "cli.h"
@@ -143,7 +144,7 @@ static Module *split(Source *src, Diag *diag, const CheckOptions *options, unsig
     read_part(&r[0]);
     for (unsigned k = 1; k < started; k++)
         pthread_join(thread[k], NULL);
-    bool same = !atomic_load(&give_up);
+    bool same = !atomic_load(&give_up) && source_unchanged(src);   /* (all read the same text) */
     for (unsigned k = 0; k < started; k++)
         same &= r[k].same && !r[k].diag.errors && !r[k].diag.warnings;
     if (!same)
@@ -157,14 +158,47 @@ static Module *split(Source *src, Diag *diag, const CheckOptions *options, unsig
     return r[0].m;
 }
 
+/* Whether kernels make most of the module, judged on its first 8 MB line by line: a line that
+ * starts with '.' outside braces begins a kernel (it names .entry), a .func or something else,
+ * and the lines after it are its. Only kernels are shared out among readers: each parses every
+ * .func and declaration, so that where those make most of a module, more readers would only do
+ * the same work more times, in as much more memory. (A rough count: comments and strings are
+ * not told apart; it decides nothing but whether to try readers.) */
+static bool mostly_kernels(const Source *src)
+{
+    const char *p = src->text, *end = src->text + (src->len < (8u << 20) ? src->len : (8u << 20));
+    size_t kernel = 0, other = 0;
+    long depth = 0;
+    bool in_kernel = false;
+    while (p < end) {
+        const char *eol = memchr(p, '\n', (size_t)(end - p));
+        eol = eol ? eol + 1 : end;
+        bool top = depth <= 0;
+        for (const char *q = p; (q = memchr(q, '{', (size_t)(eol - q))) != NULL; q++)
+            depth++;
+        for (const char *q = p; (q = memchr(q, '}', (size_t)(eol - q))) != NULL; q++)
+            depth--;
+        if (top && *p == '.') {
+            const char *entry = memchr(p, '.', (size_t)(eol - p));
+            in_kernel = false;
+            for (; entry && !in_kernel; entry = memchr(entry + 1, '.', (size_t)(eol - entry - 1)))
+                in_kernel = (size_t)(eol - entry) > 6 && memcmp(entry, ".entry", 6) == 0;
+        }
+        *(in_kernel ? &kernel : &other) += (size_t)(eol - p);
+        p = eol;
+    }
+    return kernel > other;
+}
+
 /* The module checked (its kept bodies only), or NULL when the whole module must be checked
  * instead: then what was reported to diag is to be forgotten. readers > 1: try that many
- * readers first (they report nothing; where they cannot answer, one reader goes on). */
+ * readers first (they report nothing; where they cannot answer, one reader goes on), where
+ * kernels make most of the module. */
 Module *checkstream_module(Source *src, Diag *diag, const CheckOptions *options, unsigned readers)
 {
     if (readers > MAX_READERS)
         readers = MAX_READERS;
-    if (readers > 1) {
+    if (readers > 1 && mostly_kernels(src)) {
         Module *m = split(src, diag, options, readers);
         if (m)
             return m;

@@ -37,7 +37,7 @@ static const char usage[] =
     "  --strict           undefined branch conditions, shift amounts, membermasks: exit 3\n"
     "  -j N, --jobs N     run a grid's CTAs on N threads (default: the processors) when that gives\n"
     "                     what one CTA after another gives (else one after another); --check\n"
-    "                     reads a module of 1 MB or more with up to N threads (at most 8)\n"
+    "                     reads a module of 1 MB or more on N threads (at most 8; default 2)\n"
     "Launching (each replaces the lanes file's entry of the same name):\n"
     "  --block X[,Y,Z]    the thread block (at most 1024 threads)\n"
     "  --grid X[,Y,Z]     the grid of CTAs\n"
@@ -224,10 +224,14 @@ static int output_written(int rc)
     return rc;
 }
 
-/* A large input file is mapped (source.c): one cut short while ptxrun reads it raises SIGBUS. */
-static void input_cut_short(int sig)
+/* A large input file is mapped (source.c): one cut short while ptxrun reads it raises SIGBUS
+ * with BUS_ADRERR (a page of the mapping that the file no longer has). Any other SIGBUS is not
+ * explained away: the default action (SA_RESETHAND) ends the process when the access repeats. */
+static void input_cut_short(int sig, siginfo_t *info, void *context)
 {
-    (void)sig;
+    (void)sig, (void)context;
+    if (info->si_code != BUS_ADRERR)
+        return;
     static const char message[] = "ptxrun: error: the input file was cut short while it was being read\n";
     ssize_t written = write(STDERR_FILENO, message, sizeof message - 1);
     (void)written;
@@ -238,7 +242,9 @@ int main(int argc, char **argv)
 {
     hold_closed_streams();
     signal(SIGPIPE, SIG_IGN);                /* a closed pipe is a write error we report */
-    signal(SIGBUS, input_cut_short);
+    struct sigaction bus = { .sa_sigaction = input_cut_short, .sa_flags = SA_SIGINFO | SA_RESETHAND };
+    sigemptyset(&bus.sa_mask);
+    sigaction(SIGBUS, &bus, NULL);
     json_set_alloc_funcs(json_alloc, free);
     if (argc > 1 && strcmp(argv[1], "test") == 0)
         return output_written(test_main(argc - 1, argv + 1));

@@ -114,12 +114,15 @@ typedef struct Source {
     char *text;                /* contents plus a NUL sentinel */
     size_t pages;              /* text came from pages_alloc, this size (0: from malloc) */
     size_t mapped;             /* text is the file mapped (source.c), this many bytes (0: not) */
+    int64_t stamp[4];          /* a mapped file's device, inode, size and change time (ns) */
     uint32_t len;              /* bytes, without the sentinel */
     uint32_t *line_starts;     /* offset of each line's first byte; built on first use */
     uint32_t line_count;
 } Source;
 
 int source_load(Source *src, const char *path, char *errbuf, size_t errlen);
+/* False when src is a mapped file that has changed since it was loaded (others never change). */
+bool source_unchanged(const Source *src);
 void source_from_string(Source *src, const char *name, const char *text, size_t len);
 void source_free(Source *src);
 void source_position(Source *src, uint32_t offset, uint32_t *line, uint32_t *column);

@@ -18,6 +18,27 @@ enum { SOURCE_MAX_BYTES = 0x7fffffff, SOURCE_MAP_MIN = 1 << 20 };
  * 50 MB module). The mapping reaches past the text into at least one zero byte (the rest of its
  * last page, or a page of zeros after it): the lexer's sentinel. Should the file be cut short
  * while mapped, reading what it lost raises SIGBUS (the command line says so: main.c). */
+/* What tells that a file has changed: device, inode, size and modification time. */
+static void stamp_of(const struct stat *st, int64_t stamp[4])
+{
+    stamp[0] = (int64_t)st->st_dev;
+    stamp[1] = (int64_t)st->st_ino;
+    stamp[2] = (int64_t)st->st_size;
+    stamp[3] = (int64_t)st->st_mtim.tv_sec * 1000000000 + st->st_mtim.tv_nsec;
+}
+
+bool source_unchanged(const Source *src)
+{
+    struct stat st;
+    int64_t now[4];
+    if (!src->mapped)
+        return true;
+    if (stat(src->name, &st) != 0)
+        return false;
+    stamp_of(&st, now);
+    return memcmp(now, src->stamp, sizeof now) == 0;
+}
+
 static bool map_file(Source *src, const char *path, size_t size)
 {
 #if defined(MAP_ANONYMOUS) && defined(MAP_POPULATE)
@@ -111,8 +132,10 @@ int source_load(Source *src, const char *path, char *errbuf, size_t errlen)
         snprintf(errbuf, errlen, "'%s' is a directory", path);
         return -1;
     }
-    if (known && S_ISREG(st.st_mode) && st.st_size > 0 && map_file(src, path, (size_t)st.st_size))
+    if (known && S_ISREG(st.st_mode) && st.st_size > 0 && map_file(src, path, (size_t)st.st_size)) {
+        stamp_of(&st, src->stamp);
         return 0;
+    }
     FILE *f = fopen(path, "rb");
     if (!f) {
         snprintf(errbuf, errlen, "cannot open '%s': %s", path, strerror(errno));

@@ -300,8 +300,11 @@ START_TEST(video_values_by_hand)
     /* (u32 * u32) - u32: c = ~c, + 1, signed; 3*4 - 20 = -8, .sat keeps it */
     ck_assert_uint_eq(run_one("vmad.s32.u32.u32.sat d, a, b, -c;", 3, 4, 20), 0xfffffff8);
     /* a '-' before a number is its sign, not a negation (ptxas takes -9 under .po): c = 0xfffffff7,
-     * unsigned, 12 + 0xfffffff7 saturates; a negation would give 3 */
-    ck_assert_uint_eq(run_one("vmad.u32.u32.u32.sat d, a, b, -9;", 3, 4, 0), 0xffffffff);
+     * which the H100 sign-extends (tests/h100_more/cases2/vmad*): 12 - 9 = 3 (the PTX ISA, c
+     * unsigned for an unsigned result: 12 + 0xfffffff7 saturates to 0xffffffff) */
+    ck_assert_uint_eq(run_one("vmad.u32.u32.u32.sat d, a, b, -9;", 3, 4, 0), 3);
+    /* a .u32 word of 2^31 or more: negative on the H100: -2^31 + 0x212b3e1c < 0 clamps to 0 */
+    ck_assert_uint_eq(run_one("vmad.u32.u32.u32.sat d, a, b, c;", 0x80000000, 1, 0x212b3e1c), 0);
     ck_assert_uint_eq(run_one("vmad.s32.s32.u32.sat d, a, b, -9;", 3, 4, 0), 3);
     ck_assert_uint_eq(run_one("vset4.u32.u32.lt d, a, b, c;", a, b, 0xdeadbeef), 0x00000001);
     /* .h23 of {b, a}: b's halves, .h01 a's; lane 0: 0x80ff > 0x0102, lane 1: 0x7f01 > 0x0304 */
@@ -434,20 +437,40 @@ static U128 u128_mul(int64_t x, int64_t y)
     return negative ? u128_add(u128_not(r), u128_from(1)) : r;
 }
 
-static uint32_t ref_vmad(bool dsigned_unused, bool asigned, bool bsigned, const char *asel, const char *bsel,
+/* A 128-bit value clamped to the 32-bit signed or unsigned range. */
+static uint64_t u128_clamp32(U128 v, bool is_signed)
+{
+    bool negative = v.hi >> 63;
+    bool fits64 = v.hi == (negative ? ~0ull : 0) && (v.lo >> 63) == negative;
+    if (is_signed) {
+        if (!fits64)
+            return negative ? (uint64_t)INT32_MIN : INT32_MAX;
+        int64_t s = (int64_t)v.lo;
+        return s > INT32_MAX ? INT32_MAX : s < INT32_MIN ? (uint64_t)INT32_MIN : v.lo;
+    }
+    if (negative)
+        return 0;
+    return v.hi || v.lo > UINT32_MAX ? UINT32_MAX : v.lo;
+}
+
+/* The PTX ISA's pseudo-code (h100 false) or the H100's rule (tests/h100_more/README.md, cases2:
+ * a and b read whole sign-extended whatever their types, c sign-extended always, and .sat
+ * without a shift on the exact 128-bit value). */
+static uint32_t ref_vmad(bool h100, bool asigned, bool bsigned, const char *asel, const char *bsel,
                          int negate, bool po, bool sat, int shift, uint32_t a, uint32_t b, uint32_t c)
 {
-    (void)dsigned_unused;
     bool an = negate & 1, bn = negate & 2, cn = negate & 4;
-    int64_t ta = ref_part(a, asigned, asel), tb = ref_part(b, bsigned, bsel);
+    int64_t ta = ref_part(a, asigned || (h100 && !asel[0]), asel), tb = ref_part(b, bsigned || (h100 && !bsel[0]), bsel);
     bool signed_final = asigned || bsigned || (an ^ bn) || cn;
     U128 tmp = u128_mul(ta, tb);
     int lsb = 0;
     if (po) { lsb = 1; }
     else if (an ^ bn) { tmp = u128_not(tmp); lsb = 1; }
     else if (cn) { c = ~c; lsb = 1; }
-    U128 c128 = signed_final ? u128_from((int32_t)c) : u128_from((int64_t)c);
+    U128 c128 = signed_final || h100 ? u128_from((int32_t)c) : u128_from((int64_t)c);
     tmp = u128_add(u128_add(tmp, c128), u128_from(lsb));
+    if (h100 && !shift)
+        return (uint32_t)(sat ? u128_clamp32(tmp, signed_final) : tmp.lo);
     uint64_t result = shift ? (tmp.lo >> shift) | (tmp.hi << (64 - shift)) : tmp.lo;
     if (sat) {
         if (signed_final)
@@ -462,6 +485,7 @@ START_TEST(vmad_sweep)
 {
     static const char *const sels[][2] = { { "", "" }, { "h0", "h1" }, { "b1", "" }, { "", "b3" } };
     static const int negations[] = { 0, 1, 2, 3, 4, 7 };   /* bits: a, b, c */
+    uint32_t departs = 0;   /* lanes where the PTX ISA's reading differs: the sweep reaches them */
     uint64_t state = 0xfeedfacecafebeefull;
     for (unsigned t = 0; t < 8; t++)
         for (unsigned sel = 0; sel < 4; sel++)
@@ -484,12 +508,15 @@ START_TEST(vmad_sweep)
                             fill(&state, c);
                             run_lanes(text, a, b, c, d);
                             for (int l = 0; l < LANES; l++) {
-                                uint32_t want = ref_vmad(ds, as, bs, sels[sel][0], sels[sel][1], negate, po, sat,
+                                uint32_t want = ref_vmad(true, as, bs, sels[sel][0], sels[sel][1], negate, po, sat,
                                                          shift == 1 ? 7 : shift == 2 ? 15 : 0, a[l], b[l], c[l]);
-                                ck_assert_msg(d[l] == want, "%s a=0x%08x b=0x%08x c=0x%08x: 0x%08x, the ISA gives 0x%08x",
+                                ck_assert_msg(d[l] == want, "%s a=0x%08x b=0x%08x c=0x%08x: 0x%08x, the H100's rule gives 0x%08x",
                                               text, a[l], b[l], c[l], d[l], want);
+                                departs += want != ref_vmad(false, as, bs, sels[sel][0], sels[sel][1], negate, po, sat,
+                                                            shift == 1 ? 7 : shift == 2 ? 15 : 0, a[l], b[l], c[l]);
                             }
                         }
+    ck_assert_uint_gt(departs, 100);
 }
 END_TEST
 

@@ -25,6 +25,24 @@ static void ignore_diag(void *context, Diag *diag, DiagLevel level, Span at, con
     said->count++;
 }
 
+/* --check one function at a time by `readers` readers: where it answers, it must say what the
+ * whole check said (whole, whole_errors), with no errors. */
+static void streamed_agrees(Source *src, unsigned readers, const Said *whole, uint32_t whole_errors)
+{
+    Said said = { 0, 0 };
+    Diag diag;
+    diag_init(&diag, src, stderr);
+    diag.emit = ignore_diag;
+    diag.context = &said;
+    Module *m = checkstream_module(src, &diag, NULL, readers);
+    if (m && (whole_errors || diag.errors || whole->count != said.count || whole->sum != said.sum)) {
+        fprintf(stderr, "fuzz_frontend: --check by %u reader%s said %u messages (%u errors), the whole check %u (%u errors)\n",
+                readers, readers == 1 ? "" : "s", said.count, diag.errors, whole->count, whole_errors);
+        abort();
+    }
+    module_free(m);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -32,7 +50,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     Source src;
     source_from_string(&src, "fuzz.ptx", (const char *)data, size);
     Diag diag;
-    Said whole = { 0, 0 }, streamed = { 0, 0 };
+    Said whole = { 0, 0 };
     diag_init(&diag, &src, stderr);
     diag.emit = ignore_diag;
     diag.context = &whole;
@@ -48,30 +66,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     uint32_t whole_errors = diag.errors;
     module_free(m);
-
-    diag_init(&diag, &src, stderr);
-    diag.emit = ignore_diag;
-    diag.context = &streamed;
-    m = checkstream_module(&src, &diag, NULL, 1);
-    if (m && (whole_errors || diag.errors || whole.count != streamed.count || whole.sum != streamed.sum)) {
-        fprintf(stderr, "fuzz_frontend: streamed --check said %u messages (%u errors), the whole check %u (%u errors)\n",
-                streamed.count, diag.errors, whole.count, whole_errors);
-        abort();
-    }
-    module_free(m);
-
-    /* Two readers on threads: where they answer, they say what the whole check says. */
-    Said split = { 0, 0 };
-    diag_init(&diag, &src, stderr);
-    diag.emit = ignore_diag;
-    diag.context = &split;
-    m = checkstream_module(&src, &diag, NULL, 2);
-    if (m && (whole_errors || diag.errors || whole.count != split.count || whole.sum != split.sum)) {
-        fprintf(stderr, "fuzz_frontend: --check by two readers said %u messages (%u errors), the whole check %u (%u errors)\n",
-                split.count, diag.errors, whole.count, whole_errors);
-        abort();
-    }
-    module_free(m);
+    streamed_agrees(&src, 1, &whole, whole_errors);
+    streamed_agrees(&src, 2, &whole, whole_errors);    /* two readers, on threads */
     source_free(&src);
     return 0;
 }
