@@ -683,6 +683,9 @@ static void declare_registers(Checker *c, Decl *d)
 
 static void declare_local(Checker *c, Decl *d, uint32_t index)
 {
+    if (index <= c->fn->returns.len + c->fn->params.len && c->fn->is_entry && !c->fn->is_snippet &&
+        d->space != SPACE_PARAM)
+        error(c, d->at, "'%s': a kernel's parameters are in .param (ptxas refuses another state space)", d->name);
     if (d->space == SPACE_REG) {
         declare_registers(c, d);
         return;
@@ -691,6 +694,8 @@ static void declare_local(Checker *c, Decl *d, uint32_t index)
     if (old && c->depth == 0 && old->kind != SYM_VAR)
         error(c, d->at, "'%s' is already declared (at line %u)", d->name, line_of(c, old->at));
     uint32_t own = c->fn->returns.len + c->fn->params.len;   /* ids 1..own: results and parameters */
+    if (old && old->kind == SYM_VAR && old->index >= 1 && old->index <= own && index <= own)
+        error(c, d->at, "'%s' is already a parameter of '%s' (at line %u)", d->name, c->fn->name, line_of(c, old->at));
     if (old && old->kind == SYM_VAR && old->index >= 1 && old->index <= own && index > own)
         error(c, d->at, "'%s' is a parameter of '%s': ptxas takes a declaration of that name in its body for "
               "the parameter", d->name, c->fn->name);

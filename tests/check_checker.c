@@ -341,6 +341,23 @@ START_TEST(arithmetic_forms)
 }
 END_TEST
 
+/* Parameters ptxas 13.0 refuses: the same name twice ("Duplicate definition of variable 'p'"),
+ * a kernel's in another state space than .param ("Entry parameter 'p' must have .param state
+ * space"); a .func's .reg parameter it takes. */
+START_TEST(parameters_ptxas_refuses)
+{
+#define M(text) ".version 8.0\n.target sm_80\n" text
+    ck_assert_uint_eq(errors_of(M(".entry k(.param .u64 p, .param .u64 p) { ret; }\n"), NULL), 1);
+    ck_assert_uint_eq(errors_of(M(".func (.param .b32 r) f(.param .b32 r) { ret; }\n"), NULL), 1);
+    ck_assert_uint_eq(errors_of(M(".entry k(.reg .u64 p) { ret; }\n"), NULL), 1);
+    ck_assert_uint_eq(errors_of(M(".entry k(.param .u64 p, .param .u64 q) { ret; }\n"), NULL), 0);
+    ck_assert_uint_eq(errors_of(M(".func f(.reg .b32 a, .param .b32 b) { ret; }\n"), NULL), 0);
+    /* a body's declaration may reuse a parameter's name in an inner block */
+    ck_assert_uint_eq(errors_of(M(".entry k(.param .u64 p) { { .reg .b64 p; } ret; }\n"), NULL), 0);
+#undef M
+}
+END_TEST
+
 START_TEST(suffixes_newer_than_their_opcode)
 {
     ck_assert_uint_eq(errors_of(kernel("7.7", "sm_90", "bar.cta.sync 0;"), NULL), 1);
@@ -423,6 +440,7 @@ int main(void)
     tcase_add_test(tc, memory_barrier_and_fence_forms);
     tcase_add_test(tc, arithmetic_forms);
     tcase_add_test(tc, suffixes_newer_than_their_opcode);
+    tcase_add_test(tc, parameters_ptxas_refuses);
     tcase_add_test(tc, memory_suffixes_are_decoded);
     suite_add_tcase(s, tc);
     return run_suite(s);
