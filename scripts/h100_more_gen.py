@@ -18,6 +18,8 @@ import random
 import struct
 import sys
 
+from h100_cases import write_case
+
 HEAD = '.version 8.0\n.target sm_90\n.address_size 64\n\n'
 
 
@@ -589,13 +591,7 @@ def main():
         src, lanes = case or printf_case(folder, name, printfs[name])
         if src is None:       # no nvcc here: the committed .ptx stays
             src = open(os.path.join(folder, name + '.ptx')).read().split('\n', 1)[1]
-        with open(os.path.join(folder, name + '.ptx'), 'w') as f:
-            f.write('// tests/h100_more/%s/%s: written by scripts/h100_more_gen.py; expect = what an H100 gave\n'
-                    % (sub, name))
-            f.write(src)
-        with open(os.path.join(folder, name + '.lanes.json'), 'w') as f:
-            json.dump(lanes, f)
-            f.write('\n')
+        write_case(root, sub, name, src, lanes, 'h100_more_gen.py')
 
 
 if __name__ == '__main__':

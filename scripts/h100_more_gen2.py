@@ -17,10 +17,10 @@ are what the GPU writes (the expect files hold them). The input values are cross
 values (0, 1, -1, MIN, MAX, the width's edges, positions and lengths 0, 1, 7, 8, 15, 16, 31, 32,
 33, 255, 256, values with the high bits set) with random ones (seeded: the same files every run).
 """
-import json
-import os
 import random
 import sys
+
+from h100_cases import write_case
 
 HEAD = '.version 8.0\n.target sm_90\n.address_size 64\n\n'
 R = random.Random(20261124_2)
@@ -547,16 +547,7 @@ def main():
     for name, (src, lanes) in sorted(cases().items()):
         if only and name not in only:
             continue
-        sub = 'disagree' if name in DISAGREE else 'cases2'
-        folder = os.path.join(root, sub)
-        os.makedirs(folder, exist_ok=True)
-        with open(os.path.join(folder, name + '.ptx'), 'w') as f:
-            f.write('// tests/h100_more/%s/%s: written by scripts/h100_more_gen2.py; expect = what an H100 gave\n'
-                    % (sub, name))
-            f.write(src)
-        with open(os.path.join(folder, name + '.lanes.json'), 'w') as f:
-            json.dump(lanes, f)
-            f.write('\n')
+        write_case(root, 'disagree' if name in DISAGREE else 'cases2', name, src, lanes, 'h100_more_gen2.py')
 
 
 if __name__ == '__main__':

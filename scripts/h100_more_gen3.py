@@ -22,11 +22,11 @@ width. Inputs are crosses of corner values (0, ±1, MIN/MAX of each width, ±0, 
 signalling NaNs with payloads, subnormals, the largest finite values, ties of each rounding)
 with random ones (seeded: the same files every run).
 """
-import json
-import os
 import random
 import struct
 import sys
+
+from h100_cases import write_case
 
 R = random.Random(20261124_3)
 
@@ -504,16 +504,7 @@ def main():
     for name, (src, lanes) in sorted(cases().items()):
         if only and name not in only:
             continue
-        sub = 'disagree' if name in DISAGREE else 'cases3'
-        folder = os.path.join(root, sub)
-        os.makedirs(folder, exist_ok=True)
-        with open(os.path.join(folder, name + '.ptx'), 'w') as f:
-            f.write('// tests/h100_more/%s/%s: written by scripts/h100_more_gen3.py; expect = what an H100 gave\n'
-                    % (sub, name))
-            f.write(src)
-        with open(os.path.join(folder, name + '.lanes.json'), 'w') as f:
-            json.dump(lanes, f)
-            f.write('\n')
+        write_case(root, 'disagree' if name in DISAGREE else 'cases3', name, src, lanes, 'h100_more_gen3.py')
 
 
 if __name__ == '__main__':
