@@ -14,3 +14,12 @@ def write_case(root, sub, name, src, lanes, script):
     with open(os.path.join(folder, name + '.lanes.json'), 'w') as f:
         json.dump(lanes, f)
         f.write('\n')
+
+
+def write_all(argv, cases, folder, disagree, script):
+    """A generator's command line: ROOT [NAME...]: every case (or those named) into ROOT/folder,
+    or ROOT/disagree for those in disagree."""
+    root, only = argv[1], set(argv[2:])
+    for name, (src, lanes) in sorted(cases.items()):
+        if not only or name in only:
+            write_case(root, 'disagree' if name in disagree else folder, name, src, lanes, script)

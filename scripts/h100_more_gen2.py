@@ -20,7 +20,7 @@ values (0, 1, -1, MIN, MAX, the width's edges, positions and lengths 0, 1, 7, 8,
 import random
 import sys
 
-from h100_cases import write_case
+from h100_cases import write_all
 
 HEAD = '.version 8.0\n.target sm_90\n.address_size 64\n\n'
 R = random.Random(20261124_2)
@@ -542,12 +542,7 @@ DISAGREE = set()   # vmad, vmad_probe, vmad_check: in cases2 since ptxrun follow
 
 
 def main():
-    root = sys.argv[1]
-    only = set(sys.argv[2:])
-    for name, (src, lanes) in sorted(cases().items()):
-        if only and name not in only:
-            continue
-        write_case(root, 'disagree' if name in DISAGREE else 'cases2', name, src, lanes, 'h100_more_gen2.py')
+    write_all(sys.argv, cases(), 'cases2', DISAGREE, 'h100_more_gen2.py')
 
 
 if __name__ == '__main__':

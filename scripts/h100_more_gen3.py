@@ -26,7 +26,7 @@ import random
 import struct
 import sys
 
-from h100_cases import write_case
+from h100_cases import write_all
 
 R = random.Random(20261124_3)
 
@@ -499,12 +499,7 @@ DISAGREE = {'fma_oob', 'fma_oob_scan', 'fma_oob_check', 'fmad_contract', 'fmad_c
 
 
 def main():
-    root = sys.argv[1]
-    only = set(sys.argv[2:])
-    for name, (src, lanes) in sorted(cases().items()):
-        if only and name not in only:
-            continue
-        write_case(root, 'disagree' if name in DISAGREE else 'cases3', name, src, lanes, 'h100_more_gen3.py')
+    write_all(sys.argv, cases(), 'cases3', DISAGREE, 'h100_more_gen3.py')
 
 
 if __name__ == '__main__':
