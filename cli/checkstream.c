@@ -7,11 +7,13 @@
  * used), the caller is told to check the whole module instead.
  * A large module may be read by several readers at once, on threads: each parses the whole
  * module but the kernels of the others, which it skips unparsed (StreamHook.skip), and checks
- * and lowers its own. The kernels are shared out in the order they come, each to the reader
- * with the fewest bytes so far, so every reader makes the same choice. Every reader sees every
+ * and lowers its own. A kernel is the first reader's to come to it (a shared count of the
+ * kernels taken), so a reader on a slower or busier core takes fewer. Every reader sees every
  * module-scope declaration, .func and kernel name, and so answers for its kernels what one
  * reader would; the whole module's answer is theirs together only where none has anything to
  * say. So readers give up at the first message any of them has: then one reader reads it all.
+ * One lowering of a kernel with the whole module reports what any function or variable refuses;
+ * the first reader with a kernel of its own to come to the end of the module does it.
  * Requires: parse_module_stream and the checker's and lower_check's streaming calls. */
 #include <pthread.h>
 #include <stdlib.h>
@@ -28,11 +30,13 @@ typedef struct Streamed {
     Checker *checker;          /* both made at the first function (they need the module) */
     LowerCheck *lower;
     unsigned reader, readers;  /* this reader's number, of how many (1: the module is its own) */
-    uint64_t share[MAX_READERS];   /* bytes of the kernels each reader has taken so far */
-    uint32_t last_start;       /* where the last kernel began, */
-    unsigned last_owner;       /* and whose it is */
-    bool any_kernel;
+    bool in_turn;              /* kernels dealt in turn (tests), not to the first reader to come */
+    uint32_t kernels;          /* kernels this reader has come to */
+    uint64_t func_code;        /* instructions of the .funcs read so far */
+    uint32_t len;              /* bytes of the module */
+    atomic_uint_least32_t *taken;  /* kernels the readers have taken, all of them before the first not taken */
     atomic_bool *give_up;      /* set by a reader that cannot answer; all stop (NULL: one reader) */
+    atomic_bool *whole_taken;  /* a reader has taken the whole module's lowering (NULL: one reader) */
 } Streamed;
 
 static bool giving_up(const Streamed *s)
@@ -40,24 +44,31 @@ static bool giving_up(const Streamed *s)
     return s->give_up && atomic_load(s->give_up);
 }
 
-/* Whose kernel f is: the reader with the fewest bytes of kernels so far (a kernel counts from
- * its name to the next kernel's); skipped if it is another's. */
+/* Bytes of kernels that take about as long to read as lowering the whole module takes, from
+ * what it holds so far: its variables and the instructions of its .funcs (measured on nvcc's
+ * kernels: about 80 and 20 bytes each). */
+static uint64_t whole_lowering_bytes(const Streamed *s, const Module *m)
+{
+    return 80 * (uint64_t)m->globals.len + 20 * s->func_code;
+}
+
+/* Whether kernel f is another reader's: it is the first reader's to come to it. Every kernel
+ * before it has been taken when a reader comes to it (by this reader, or by one that came
+ * first), so kernel i is free just while *taken is i. The first reader takes none near the
+ * end of the module, so that it comes to the end first and lowers the whole module (stream)
+ * while the others read the last kernels. */
 static bool not_mine(void *context, const Module *m, const Function *f)
 {
-    (void)m;
     Streamed *s = context;
     if (s->readers < 2)
         return false;
-    if (s->any_kernel)
-        s->share[s->last_owner] += f->at.offset - s->last_start;
-    unsigned owner = 0;
-    for (unsigned k = 1; k < s->readers; k++)
-        if (s->share[k] < s->share[owner])
-            owner = k;
-    s->any_kernel = true;
-    s->last_start = f->at.offset;
-    s->last_owner = owner;
-    return owner != s->reader;
+    uint_least32_t i = s->kernels++;
+    if (s->in_turn)
+        return i % s->readers != s->reader;
+    uint64_t tail = (s->readers - 1) * whole_lowering_bytes(s, m);
+    if (s->reader == 0 && f->at.offset + (tail < s->len / 2 ? tail : s->len / 2) >= s->len)
+        return true;
+    return !atomic_compare_exchange_strong(s->taken, &i, i + 1);
 }
 
 static StreamVerdict function_done(void *context, Module *m, Function *f)
@@ -70,6 +81,8 @@ static StreamVerdict function_done(void *context, Module *m, Function *f)
     if (giving_up(s) || m->is_snippet || s->diag->errors || !check_stream_function(s->checker, f) ||
         s->diag->errors)
         return STREAM_STOP;
+    if (!f->is_entry)
+        s->func_code += f->code.len;
     bool lowered = lower_check_function(s->lower, f);
     if (s->diag->errors)
         return STREAM_STOP;
@@ -88,7 +101,8 @@ static Module *stream(Source *src, Streamed *s, bool *same)
     }
     *same = !stopped && !m->is_snippet && !s->diag->errors && !giving_up(s);
     *same &= check_stream_end(s->checker);
-    *same = *same && !s->diag->errors && lower_check_end(s->lower) && !s->diag->errors;
+    bool whole = !s->whole_taken || (lower_check_waits(s->lower) && !atomic_exchange(s->whole_taken, true));
+    *same = *same && !s->diag->errors && lower_check_end(s->lower, whole) && !s->diag->errors;
     lower_check_free(s->lower);
     return m;
 }
@@ -122,11 +136,13 @@ static void *read_part(void *context)
 }
 
 /* The module read by n readers (NULL where they could not answer: nothing was reported). */
-static Module *split(Source *src, Diag *diag, const CheckOptions *options, unsigned n)
+static Module *split(Source *src, Diag *diag, const CheckOptions *options, unsigned n, bool in_turn)
 {
     Reader r[MAX_READERS];
     pthread_t thread[MAX_READERS];
     atomic_bool give_up = false;
+    atomic_uint_least32_t taken = 0;
+    atomic_bool whole_taken = false;
     unsigned started = 1;
     for (unsigned k = 0; k < n; k++) {
         r[k] = (Reader){ .src = *src, .diag = *diag };
@@ -134,8 +150,8 @@ static Module *split(Source *src, Diag *diag, const CheckOptions *options, unsig
         r[k].diag.emit = heard;
         r[k].diag.context = &give_up;
         r[k].diag.errors = r[k].diag.warnings = 0;
-        r[k].s = (Streamed){ .diag = &r[k].diag, .options = options, .reader = k, .readers = n,
-                             .give_up = &give_up };
+        r[k].s = (Streamed){ .diag = &r[k].diag, .options = options, .reader = k, .readers = n, .in_turn = in_turn, .len = src->len,
+                             .taken = &taken, .give_up = &give_up, .whole_taken = &whole_taken };
     }
     for (; started < n && pthread_create(&thread[started], NULL, read_part, &r[started]) == 0; started++)
         ;
@@ -193,13 +209,14 @@ static bool mostly_kernels(const Source *src)
 /* The module checked (its kept bodies only), or NULL when the whole module must be checked
  * instead: then what was reported to diag is to be forgotten. readers > 1: try that many
  * readers first (they report nothing; where they cannot answer, one reader goes on), where
- * kernels make most of the module. */
-Module *checkstream_module(Source *src, Diag *diag, const CheckOptions *options, unsigned readers)
+ * kernels make most of the module; in_turn deals them kernels in turn, so that which reader
+ * reads which does not depend on how fast each goes (for tests). */
+Module *checkstream_module(Source *src, Diag *diag, const CheckOptions *options, unsigned readers, bool in_turn)
 {
     if (readers > MAX_READERS)
         readers = MAX_READERS;
     if (readers > 1 && mostly_kernels(src)) {
-        Module *m = split(src, diag, options, readers);
+        Module *m = split(src, diag, options, readers, in_turn);
         if (m)
             return m;
     }

@@ -110,9 +110,10 @@ void srcline_free(SourceMap *s);
 bool srcline_trace_ops(TraceFilter *f, const char *list, char *err, size_t errlen);
 bool srcline_trace_lines(TraceFilter *f, const Module *m, const char *list, char *err, size_t errlen);
 
-/* checkstream.c: --check one function at a time, by up to readers threads at once; NULL: check
- * the whole module instead (forget what was reported) */
-Module *checkstream_module(Source *src, Diag *diag, const CheckOptions *options, unsigned readers);
+/* checkstream.c: --check one function at a time, by up to readers threads at once (in_turn:
+ * kernels dealt to them in turn, for tests); NULL: check the whole module instead (forget what
+ * was reported) */
+Module *checkstream_module(Source *src, Diag *diag, const CheckOptions *options, unsigned readers, bool in_turn);
 
 /* driver.c */
 

@@ -352,7 +352,7 @@ int driver_run(const RunOptions *o, FILE *out, FILE *err_out)
     unsigned readers = src.len < CHECK_SPLIT_BYTES ? 1
                        : o->exec.jobs_given || o->exec.jobs < CHECK_DEFAULT_READERS ? o->exec.jobs
                        : CHECK_DEFAULT_READERS;
-    Module *m = o->mode == MODE_CHECK ? checkstream_module(&src, &diag, &o->check, readers) : NULL;
+    Module *m = o->mode == MODE_CHECK ? checkstream_module(&src, &diag, &o->check, readers, false) : NULL;
     if (!m) {
         forget_held(&held);
         diag.errors = diag.warnings = 0;

@@ -71,6 +71,7 @@ typedef struct Memory {
     uint32_t last;             /* the region found last: the next access is usually there too */
     struct GridTrack *track;   /* a grid on several threads: who touched which global word */
     uint32_t track_cta;        /* and the CTA this memory's accesses are made by, from 1 */
+    bool placed_only;          /* regions are placed, never read or written (--check): no bytes */
 } Memory;
 
 /* layout.c: what a name means, and where it lives. A .func's frame variable has a row with its
@@ -692,11 +693,14 @@ void lower_check_all(Module *m, Diag *diag);
 /* The same as parse_module_stream hands over the functions (each checked, without errors):
  * lower_check_function lowers f now when it can and returns true when f's body may then be
  * dropped; lower_check_end lowers the kernels kept and returns false when the answer may not be
- * lower_check_all's (then check the whole module). */
+ * lower_check_all's (then check the whole module). The first kernel kept (lower_check_waits) is
+ * lowered with the whole module where whole_here, else with what it reaches: with several readers
+ * of one module (cli/checkstream.c), one of those that have kernels lowers the whole module. */
 typedef struct LowerCheck LowerCheck;
 LowerCheck *lower_check_new(Module *m, Diag *diag);
 bool lower_check_function(LowerCheck *lc, Function *f);
-bool lower_check_end(LowerCheck *lc);
+bool lower_check_waits(const LowerCheck *lc);
+bool lower_check_end(LowerCheck *lc, bool whole_here);
 void lower_check_free(LowerCheck *lc);
 
 /* cfg.c: post-dominators and reconvergence points of one function's code. */

@@ -374,7 +374,7 @@ static bool write_init(const Layout *ly, const Program *prog, uint32_t func, Reg
         }
         memcpy(&bits, &dd, sizeof bits);
     }
-    for (unsigned i = 0; i < size; i++)
+    for (unsigned i = 0; r->data && i < size; i++)       /* (no bytes: only placed, for --check) */
         r->data[*index * size + i] = (uint8_t)(bits >> (8 * i));
     (*index)++;
     return true;

@@ -530,6 +530,7 @@ bool lower_program(Program *p, Memory *mem, Module *m, Function *fn, Diag *diag,
     p->m = m;
     p->fn = fn;
     mem_init(mem);
+    mem->placed_only = check_only;
     Loader ld = { .p = p, .mem = mem, .diag = diag, .check_only = check_only };
     ld.layout.mem = mem;
     ld.layout.diag = diag;

@@ -12,7 +12,9 @@
  * lowering's scratch (symbols, immediates) goes to an arena emptied after it.
  * Streaming, a kernel other than the first is lowered when its body ends, if all it reaches is
  * defined by then (no prototype or .extern among it) and it is not near the limits, and may
- * then be dropped; the others, the first among them, wait for the end of the module. A name
+ * then be dropped; the others, the first among them, wait for the end of the module (where the
+ * first is lowered with the whole module, or, when another reader of the module does that, as
+ * the others are: which kernel it is changes nothing that lowering refuses). A name
  * such a kernel reached that is declared again later, or totals at the end that would have put
  * a dropped kernel near the limits, make the answer possibly not lower_check_all's: the caller
  * then checks the whole module again.
@@ -419,7 +421,12 @@ bool lower_check_function(LowerCheck *lc, Function *f)
     return true;
 }
 
-bool lower_check_end(LowerCheck *lc)
+bool lower_check_waits(const LowerCheck *lc)
+{
+    return lc->first_kernel != NO_SLOT;
+}
+
+bool lower_check_end(LowerCheck *lc, bool whole_here)
 {
     reach_sync(&lc->r);
     count_totals(lc);
@@ -428,7 +435,8 @@ bool lower_check_end(LowerCheck *lc)
     for (uint32_t k = 0; k < lc->waiting_len && !lc->diag->errors && same; k++) {
         uint32_t i = lc->waiting[k];
         const Function *f = lc->m->functions.data[i];
-        bool whole = i == lc->first_kernel || near_limits(lc, f->code.len, f->regs.len, f->preds.len, function_bytes(f));
+        bool whole = (i == lc->first_kernel && whole_here) ||
+                     near_limits(lc, f->code.len, f->regs.len, f->preds.len, function_bytes(f));
         if (!whole)
             reach_kernel(&lc->r, i);
         lower_kernel(lc, i, whole);

@@ -89,8 +89,8 @@ bool mem_overlaps(const Memory *mem, int space, uint64_t base, uint64_t size, ui
     return false;
 }
 
-/* A new zero-filled region; returns its index. Regions of a space never overlap: one that would
- * is ptxrun's bug. Global and constant variables and buffers sit 256 bytes apart, so that
+/* A new zero-filled region (placed only, without bytes, where mem->placed_only); returns its
+ * index. Regions of a space never overlap: one that would is ptxrun's bug. Global and constant variables and buffers sit 256 bytes apart, so that
  * running off the end of one is caught; .shared variables and kernel parameters are packed as
  * a GPU packs them (each at its alignment). */
 uint32_t mem_add(Memory *mem, const char *name, int space, uint64_t size, uint32_t align, int type, bool per_lane,
@@ -119,6 +119,8 @@ uint32_t mem_add(Memory *mem, const char *name, int space, uint64_t size, uint32
     r->base = base;
     r->size = size;
     size_t bytes = (size_t)size * (per_lane ? mem->copies : 1);
+    if (mem->placed_only)
+        return mem->count++;
     r->data = xcalloc(bytes ? bytes : 1, 1);
     r->shadow = xcalloc(bytes ? bytes : 1, 1);
     if (defined)

@@ -159,16 +159,19 @@ int lex_next(Lexer *lx, YYSTYPE *value, Span *at)
 {
     const char *marker;
     for (;;) {
-        lx->token = lx->cursor;
+        const char *cursor = lx->cursor;       /* a local, so that it can live in a register */
+        lx->token = cursor;
         const char *digits = NULL;
         /*!stags:re2c format = "const char *@@ = NULL;\n"; */
+#define SEEN (lx->cursor = cursor)           /* first in every action: the token ends here */
 #define RETURN(tok) do { *at = span_of(lx, lx->token, lx->cursor); return (tok); } while (0)
     /*!re2c
         re2c:define:YYCTYPE = "unsigned char";
-        re2c:define:YYCURSOR = "lx->cursor";
+        re2c:define:YYCURSOR = "cursor";
         re2c:define:YYMARKER = "marker";
         re2c:yyfill:enable = 0;
         re2c:flags:tags = 1;
+        re2c:flags:bit-vectors = 1;
 
         alpha  = [a-zA-Z];
         digit  = [0-9];
@@ -178,7 +181,7 @@ int lex_next(Lexer *lx, YYSTYPE *value, Span *at)
         word   = ([a-zA-Z_$] wordc* | "%" wordc+) ("." part)*;
         exp    = [eE] [+-]? digit+;
 
-        [\x00] {
+        [\x00] { SEEN;
             if (lx->token == lx->src->text + lx->src->len) {
                 *at = span_of(lx, lx->token, lx->token);
                 lx->cursor = lx->token;    /* stay at the end: every later call is EOF too */
@@ -188,78 +191,78 @@ int lex_next(Lexer *lx, YYSTYPE *value, Span *at)
                     "NUL byte in input");
             continue;
         }
-        [ \t\r\n\v\f]+ { continue; }
-        "//" [^\n\x00]* { continue; }
-        "/*" {
+        [ \t\r\n\v\f]+ { SEEN; continue; }
+        "//" [^\n\x00]* { SEEN; continue; }
+        "/*" { SEEN;
             if (!skip_block_comment(lx))
                 diag_at(lx->diag, DIAG_ERROR, span_of(lx, lx->token, lx->token + 2),
                         "unterminated comment");
             continue;
         }
 
-        ".version"      { RETURN(T_VERSION); }
-        ".target"       { RETURN(T_TARGET); }
-        ".address_size" { RETURN(T_ADDRESS_SIZE); }
-        ".entry"        { RETURN(T_ENTRY); }
-        ".func"         { RETURN(T_FUNC); }
-        ".align"        { RETURN(T_ALIGN); }
-        ".file"         { RETURN(T_FILE); }
-        ".loc"          { RETURN(T_LOC); }
-        ".section"      { RETURN(T_SECTION); }
-        ".pragma"       { RETURN(T_PRAGMA); }
-        ".callprototype" { RETURN(T_CALLPROTOTYPE); }
-        ".calltargets"  { RETURN(T_CALLTARGETS); }
-        ".branchtargets" { RETURN(T_BRANCHTARGETS); }
-        ".alias"        { RETURN(T_ALIAS); }
-        ".visible"      { value->T_LINKAGE = LINK_VISIBLE; RETURN(T_LINKAGE); }
-        ".extern"       { value->T_LINKAGE = LINK_EXTERN;  RETURN(T_LINKAGE); }
-        ".weak"         { value->T_LINKAGE = LINK_WEAK;    RETURN(T_LINKAGE); }
-        ".common"       { value->T_LINKAGE = LINK_COMMON;  RETURN(T_LINKAGE); }
-        ".reg"          { value->T_SPACE = SPACE_REG;    RETURN(T_SPACE); }
-        ".sreg"         { value->T_SPACE = SPACE_SREG;   RETURN(T_SPACE); }
-        ".const"        { value->T_SPACE = SPACE_CONST;  RETURN(T_SPACE); }
-        ".global"       { value->T_SPACE = SPACE_GLOBAL; RETURN(T_SPACE); }
-        ".local"        { value->T_SPACE = SPACE_LOCAL;  RETURN(T_SPACE); }
-        ".param"        { value->T_SPACE = SPACE_PARAM;  RETURN(T_SPACE); }
-        ".shared"       { value->T_SPACE = SPACE_SHARED; RETURN(T_SPACE); }
-        ".tex" | ".texref" { value->T_SPACE = SPACE_TEX; RETURN(T_SPACE); }
-        ".surfref"      { value->T_SPACE = SPACE_SURF;   RETURN(T_SPACE); }
-        ".samplerref"   { value->T_SPACE = SPACE_SAMPLER; RETURN(T_SPACE); }
+        ".version"      { SEEN; RETURN(T_VERSION); }
+        ".target"       { SEEN; RETURN(T_TARGET); }
+        ".address_size" { SEEN; RETURN(T_ADDRESS_SIZE); }
+        ".entry"        { SEEN; RETURN(T_ENTRY); }
+        ".func"         { SEEN; RETURN(T_FUNC); }
+        ".align"        { SEEN; RETURN(T_ALIGN); }
+        ".file"         { SEEN; RETURN(T_FILE); }
+        ".loc"          { SEEN; RETURN(T_LOC); }
+        ".section"      { SEEN; RETURN(T_SECTION); }
+        ".pragma"       { SEEN; RETURN(T_PRAGMA); }
+        ".callprototype" { SEEN; RETURN(T_CALLPROTOTYPE); }
+        ".calltargets"  { SEEN; RETURN(T_CALLTARGETS); }
+        ".branchtargets" { SEEN; RETURN(T_BRANCHTARGETS); }
+        ".alias"        { SEEN; RETURN(T_ALIAS); }
+        ".visible"      { SEEN; value->T_LINKAGE = LINK_VISIBLE; RETURN(T_LINKAGE); }
+        ".extern"       { SEEN; value->T_LINKAGE = LINK_EXTERN;  RETURN(T_LINKAGE); }
+        ".weak"         { SEEN; value->T_LINKAGE = LINK_WEAK;    RETURN(T_LINKAGE); }
+        ".common"       { SEEN; value->T_LINKAGE = LINK_COMMON;  RETURN(T_LINKAGE); }
+        ".reg"          { SEEN; value->T_SPACE = SPACE_REG;    RETURN(T_SPACE); }
+        ".sreg"         { SEEN; value->T_SPACE = SPACE_SREG;   RETURN(T_SPACE); }
+        ".const"        { SEEN; value->T_SPACE = SPACE_CONST;  RETURN(T_SPACE); }
+        ".global"       { SEEN; value->T_SPACE = SPACE_GLOBAL; RETURN(T_SPACE); }
+        ".local"        { SEEN; value->T_SPACE = SPACE_LOCAL;  RETURN(T_SPACE); }
+        ".param"        { SEEN; value->T_SPACE = SPACE_PARAM;  RETURN(T_SPACE); }
+        ".shared"       { SEEN; value->T_SPACE = SPACE_SHARED; RETURN(T_SPACE); }
+        ".tex" | ".texref" { SEEN; value->T_SPACE = SPACE_TEX; RETURN(T_SPACE); }
+        ".surfref"      { SEEN; value->T_SPACE = SPACE_SURF;   RETURN(T_SPACE); }
+        ".samplerref"   { SEEN; value->T_SPACE = SPACE_SAMPLER; RETURN(T_SPACE); }
         ".maxntid" | ".reqntid" | ".minnctapersm" | ".maxnctapersm" | ".maxnreg"
             | ".noreturn" | ".explicitcluster" | ".reqnctapercluster" | ".maxclusterrank"
-            | ".blocksareclusters" | ".abi_preserve" | ".abi_preserve_control" {
+            | ".blocksareclusters" | ".abi_preserve" | ".abi_preserve_control" { SEEN;
             RETURN(T_PERF);
         }
-        "." [a-zA-Z_] wordc* ("::" wordc+)* { RETURN(T_DIRECTIVE); }
+        "." [a-zA-Z_] wordc* ("::" wordc+)* { SEEN; RETURN(T_DIRECTIVE); }
 
-        "WARP_SZ" {                /* a constant wherever a number may stand, expressions too */
+        "WARP_SZ" { SEEN;                /* a constant wherever a number may stand, expressions too */
             value->T_INTEGER = (Literal){ WARP_SIZE, OPND_INT, false, false };
             RETURN(T_INTEGER);
         }
-        word { RETURN(T_WORD); }
+        word { SEEN; RETURN(T_WORD); }
 
-        "0" [xX] @digits hex+ "U"? { integer_token(lx, value, digits, 16); RETURN(T_INTEGER); }
-        "0" [bB] @digits [01]+ "U"? { integer_token(lx, value, digits, 2); RETURN(T_INTEGER); }
-        "0" @digits [0-7]+ "U"?    { integer_token(lx, value, digits, 8); RETURN(T_INTEGER); }
-        @digits ("0" | [1-9] digit*) "U"? { integer_token(lx, value, digits, 10); RETURN(T_INTEGER); }
-        "0" [fF] @digits hex{8} {
+        "0" [xX] @digits hex+ "U"? { SEEN; integer_token(lx, value, digits, 16); RETURN(T_INTEGER); }
+        "0" [bB] @digits [01]+ "U"? { SEEN; integer_token(lx, value, digits, 2); RETURN(T_INTEGER); }
+        "0" @digits [0-7]+ "U"?    { SEEN; integer_token(lx, value, digits, 8); RETURN(T_INTEGER); }
+        @digits ("0" | [1-9] digit*) "U"? { SEEN; integer_token(lx, value, digits, 10); RETURN(T_INTEGER); }
+        "0" [fF] @digits hex{8} { SEEN;
             value->T_FLOAT.bits = parse_hex_bits(digits, lx->cursor);
             value->T_FLOAT.kind = OPND_F32;
             RETURN(T_FLOAT);
         }
-        "0" [dD] @digits hex{16} {
+        "0" [dD] @digits hex{16} { SEEN;
             value->T_FLOAT.bits = parse_hex_bits(digits, lx->cursor);
             value->T_FLOAT.kind = OPND_F64;
             RETURN(T_FLOAT);
         }
-        (digit+ "." digit* exp? | "." digit+ exp? | digit+ exp) {
+        (digit+ "." digit* exp? | "." digit+ exp? | digit+ exp) { SEEN;
             /* strtod reads exactly this token: what follows it cannot extend a number. */
             double d = strtod(lx->token, NULL);
             memcpy(&value->T_FLOAT.bits, &d, sizeof d);
             value->T_FLOAT.kind = OPND_F64;
             RETURN(T_FLOAT);
         }
-        digit+ wordc+ {
+        digit+ wordc+ { SEEN;
             diag_at(lx->diag, DIAG_ERROR, span_of(lx, lx->token, lx->cursor),
                     "invalid number '%.*s'", (int)(lx->cursor - lx->token), lx->token);
             value->T_INTEGER.bits = 0;
@@ -268,14 +271,14 @@ int lex_next(Lexer *lx, YYSTYPE *value, Span *at)
             RETURN(T_INTEGER);
         }
 
-        ["] ([^"\\\n\x00] | "\\" [^\n\x00])* ["] { RETURN(T_STRING); }
-        ["] ([^"\\\n\x00] | "\\" [^\n\x00])* {
+        ["] ([^"\\\n\x00] | "\\" [^\n\x00])* ["] { SEEN; RETURN(T_STRING); }
+        ["] ([^"\\\n\x00] | "\\" [^\n\x00])* { SEEN;
             diag_at(lx->diag, DIAG_ERROR, span_of(lx, lx->token, lx->token + 1),
                     "unterminated string");
             RETURN(T_STRING);
         }
 
-        "{" {
+        "{" { SEEN;
             uint32_t offset = (uint32_t)(lx->token - lx->src->text);
             if (lx->open_braces.len == MAX_BLOCK_DEPTH) {
                 diag_at(lx->diag, DIAG_ERROR, span_of(lx, lx->token, lx->cursor),
@@ -288,22 +291,22 @@ int lex_next(Lexer *lx, YYSTYPE *value, Span *at)
             VEC_PUSH(lx->arena, lx->open_braces, offset);
             RETURN('{');
         }
-        "}" {
+        "}" { SEEN;
             if (lx->open_braces.len)
                 lx->open_braces.len--;
             RETURN('}');
         }
-        [,;:|@![\]()<>+\-=*/%~^&?] { RETURN(lx->token[0]); }
-        "<<" { RETURN(T_SHL); }
-        ">>" { RETURN(T_SHR); }
-        "<=" { RETURN(T_LE); }
-        ">=" { RETURN(T_GE); }
-        "==" { RETURN(T_EQ); }
-        "!=" { RETURN(T_NE); }
-        "&&" { RETURN(T_ANDAND); }
-        "||" { RETURN(T_OROR); }
+        [,;:|@![\]()<>+\-=*/%~^&?] { SEEN; RETURN(lx->token[0]); }
+        "<<" { SEEN; RETURN(T_SHL); }
+        ">>" { SEEN; RETURN(T_SHR); }
+        "<=" { SEEN; RETURN(T_LE); }
+        ">=" { SEEN; RETURN(T_GE); }
+        "==" { SEEN; RETURN(T_EQ); }
+        "!=" { SEEN; RETURN(T_NE); }
+        "&&" { SEEN; RETURN(T_ANDAND); }
+        "||" { SEEN; RETURN(T_OROR); }
 
-        [^] {
+        [^] { SEEN;
             unsigned char c = (unsigned char)lx->token[0];
             size_t utf8 = utf8_sequence_length(lx->token,
                                                 (size_t)(lx->src->text + lx->src->len - lx->token));
@@ -328,5 +331,6 @@ int lex_next(Lexer *lx, YYSTYPE *value, Span *at)
         }
     */
 #undef RETURN
+#undef SEEN
     }
 }

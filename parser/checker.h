@@ -12,11 +12,8 @@ enum { MAX_SHAPE = 16 };       /* operands in one ops.def shape */
 /* Hash of an interned name's pointer, for the checker's open-addressing tables. */
 static inline uint32_t checker_pointer_hash(const void *p)
 {
-    uintptr_t x = (uintptr_t)p;
-    x ^= x >> 17;
-    x *= 0xed5ad4bbu;
-    x ^= x >> 11;
-    return (uint32_t)x;
+    uint64_t x = (uint64_t)(uintptr_t)p * 0x9e3779b97f4a7c15u;
+    return (uint32_t)(x >> 32);
 }
 
 static inline char checker_type_class(int type)

@@ -65,8 +65,8 @@ typedef struct Result {
     char *whole, *streamed;    /* diagnostics; streamed NULL: it went the whole way */
     unsigned whole_errors;
     uint32_t kernels, dropped;
-    uint32_t skipped[2];       /* read by 2 and by 3 readers: the kernels the first one skipped
-                                  (0: the readers could not answer, one reader did) */
+    uint32_t skipped[2];       /* read by 2 and by 3 readers, kernels dealt in turn: the kernels the
+                                  first one skipped (0: the readers could not answer, one reader did) */
 } Result;
 
 static Result compare(const char *name, const char *text, size_t len)
@@ -91,7 +91,7 @@ static Result compare(const char *name, const char *text, size_t len)
     diag_init(&diag, &src, stderr);
     diag.emit = hear;
     diag.context = &h;
-    m = checkstream_module(&src, &diag, NULL, 1);
+    m = checkstream_module(&src, &diag, NULL, 1, false);
     char *said = heard_text(&h);
     if (m) {
         o.streamed = said;
@@ -107,19 +107,21 @@ static Result compare(const char *name, const char *text, size_t len)
 
     /* Several readers (on threads) answer what the whole check says, or leave it to one reader.
      * (They may answer where one reader cannot: a reader's first kernel waits for the end of
-     * the module, where nothing is declared after it.) */
-    for (unsigned k = 0; k < 2; k++) {
+     * the module, where nothing is declared after it.) 2 and 3 readers with kernels dealt in
+     * turn (which kernels each reads is known), then 2 that race for them, as --check's do. */
+    for (unsigned k = 0; k < 3; k++) {
+        unsigned readers = k == 2 ? 2 : 2 + k;
         diag_init(&diag, &src, stderr);
         diag.emit = hear;
         diag.context = &h;
-        m = checkstream_module(&src, &diag, NULL, 2 + k);
+        m = checkstream_module(&src, &diag, NULL, readers, k < 2);
         said = heard_text(&h);
-        ck_assert_msg(m != NULL || o.streamed == NULL, "%s: %u readers did not answer, one did", name, 2 + k);
+        ck_assert_msg(m != NULL || o.streamed == NULL, "%s: %u readers did not answer, one did", name, readers);
         if (m) {
-            ck_assert_msg(!strcmp(said, o.whole), "%s: %u readers said\n%s\nthe whole check said\n%s", name, 2 + k,
+            ck_assert_msg(!strcmp(said, o.whole), "%s: %u readers said\n%s\nthe whole check said\n%s", name, readers,
                           said, o.whole);
             ck_assert_ptr_eq(m->src, &src);
-            for (uint32_t i = 0; i < m->functions.len; i++)
+            for (uint32_t i = 0; i < m->functions.len && k < 2; i++)
                 o.skipped[k] += m->functions.data[i]->skipped;
             module_free(m);
         }
@@ -424,6 +426,27 @@ START_TEST(readers_leave_mistakes_to_one_reader)
 }
 END_TEST
 
+/* What only the lowering of a kernel with the whole module refuses (here a variable no kernel
+ * reaches, the address of a function defined nowhere) is found with readers too: one of them lowers the whole module, whichever kernels
+ * each has; then one reader says what the whole check says. */
+START_TEST(readers_lower_the_whole_module_once)
+{
+    for (int where = 0; where < 3; where++) {
+        char text[2048] = HEAD;
+        for (int i = 0; i < 6; i++) {
+            if (i == 2 * where)
+                strcat(text, ".extern .func f();\n.global .u64 table[1] = {f};\n");
+            snprintf(text + strlen(text), sizeof text - strlen(text),
+                     ".visible .entry k%d(.param .u64 p)\n{\n.reg .b64 %%rd<2>;\nld.param.u64 %%rd1, [p];\nret;\n}\n", i);
+        }
+        Result o = compare_text(text);
+        ck_assert_msg(o.whole_errors == 1 && strstr(o.whole, "initializer with the address of 'f'"), "%s", o.whole);
+        ck_assert_ptr_null(o.streamed);
+        outcome_free(&o);
+    }
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("stream");
@@ -442,6 +465,7 @@ int main(void)
     tcase_add_test(tc, readers_pass_over_bodies_by_their_braces);
     tcase_add_test(tc, readers_only_where_kernels_make_most_of_it);
     tcase_add_test(tc, readers_leave_mistakes_to_one_reader);
+    tcase_add_test(tc, readers_lower_the_whole_module_once);
     suite_add_tcase(s, tc);
     return run_suite(s);
 }

@@ -34,7 +34,7 @@ static void streamed_agrees(Source *src, unsigned readers, const Said *whole, ui
     diag_init(&diag, src, stderr);
     diag.emit = ignore_diag;
     diag.context = &said;
-    Module *m = checkstream_module(src, &diag, NULL, readers);
+    Module *m = checkstream_module(src, &diag, NULL, readers, true);
     if (m && (whole_errors || diag.errors || whole->count != said.count || whole->sum != said.sum)) {
         fprintf(stderr, "fuzz_frontend: --check by %u reader%s said %u messages (%u errors), the whole check %u (%u errors)\n",
                 readers, readers == 1 ? "" : "s", said.count, diag.errors, whole->count, whole_errors);
