@@ -174,7 +174,7 @@ static Module *split(Source *src, Diag *diag, const CheckOptions *options, unsig
     return r[0].m;
 }
 
-/* Whether kernels make most of the module, judged on its first 8 MB line by line: a line that
+/* Whether kernels make most of the module, judged on its first 2 MB line by line: a line that
  * starts with '.' outside braces begins a kernel (it names .entry), a .func or something else,
  * and the lines after it are its. Only kernels are shared out among readers: each parses every
  * .func and declaration, so that where those make most of a module, more readers would only do
@@ -182,7 +182,7 @@ static Module *split(Source *src, Diag *diag, const CheckOptions *options, unsig
  * not told apart; it decides nothing but whether to try readers.) */
 static bool mostly_kernels(const Source *src)
 {
-    const char *p = src->text, *end = src->text + (src->len < (8u << 20) ? src->len : (8u << 20));
+    const char *p = src->text, *end = src->text + (src->len < (2u << 20) ? src->len : (2u << 20));
     size_t kernel = 0, other = 0;
     long depth = 0;
     bool in_kernel = false;

@@ -192,7 +192,7 @@ int lex_next(Lexer *lx, YYSTYPE *value, Span *at)
             continue;
         }
         [ \t\r\n\v\f]+ { SEEN; continue; }
-        "//" [^\n\x00]* { SEEN; continue; }
+        "//" { lx->cursor = cursor + strcspn(cursor, "\n"); continue; }   /* to the line's end, or a NUL */
         "/*" { SEEN;
             if (!skip_block_comment(lx))
                 diag_at(lx->diag, DIAG_ERROR, span_of(lx, lx->token, lx->token + 2),
