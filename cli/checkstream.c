@@ -52,11 +52,12 @@ static uint64_t whole_lowering_bytes(const Streamed *s, const Module *m)
     return 80 * (uint64_t)m->globals.len + 20 * s->func_code;
 }
 
-/* Whether kernel f is another reader's: it is the first reader's to come to it. Every kernel
- * before it has been taken when a reader comes to it (by this reader, or by one that came
- * first), so kernel i is free just while *taken is i. The first reader takes none near the
- * end of the module, so that it comes to the end first and lowers the whole module (stream)
- * while the others read the last kernels. */
+/* Whether kernel f is another reader's: it is the first reader's to come to it that takes
+ * kernels there. The first reader takes none near the end of the module, so that it comes to
+ * the end first and lowers the whole module (stream) while the others read the last kernels;
+ * the others take every kernel they come to that is not taken. So when one of them comes to
+ * kernel i, every kernel before it has been taken, and kernel i is free just while *taken is
+ * i; the first reader, until it stops taking kernels, finds the same. */
 static bool not_mine(void *context, const Module *m, const Function *f)
 {
     Streamed *s = context;
@@ -150,8 +151,9 @@ static Module *split(Source *src, Diag *diag, const CheckOptions *options, unsig
         r[k].diag.emit = heard;
         r[k].diag.context = &give_up;
         r[k].diag.errors = r[k].diag.warnings = 0;
-        r[k].s = (Streamed){ .diag = &r[k].diag, .options = options, .reader = k, .readers = n, .in_turn = in_turn, .len = src->len,
-                             .taken = &taken, .give_up = &give_up, .whole_taken = &whole_taken };
+        r[k].s = (Streamed){ .diag = &r[k].diag, .options = options, .reader = k, .readers = n,
+                             .in_turn = in_turn, .len = src->len, .taken = &taken, .give_up = &give_up,
+                             .whole_taken = &whole_taken };
     }
     for (; started < n && pthread_create(&thread[started], NULL, read_part, &r[started]) == 0; started++)
         ;

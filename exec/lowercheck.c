@@ -1,24 +1,24 @@
 /* lowercheck.c: --check's lowering of every kernel, in time linear in the module, over the
- * whole module or as parse_module_stream hands over its functions.
- * A run lowers its kernel with every .func and lays out every module variable; doing that for
- * each kernel of a module with thousands of them is quadratic. So the first kernel is lowered
- * with the whole module (which reports what a run would refuse in any function or variable),
- * and each other kernel with only what it can reach: the functions and variables its code names,
- * and theirs, and those named by their initializers (a function's address included), and the
- * module's .local variables (they share the kernel's frame). A reached function or variable
- * lowers and lays out as it does in the whole module (names, not addresses, decide what it
- * refuses); a kernel whose whole program would pass the size limits that lower_program checks
- * over everything (registers, instructions, bytes of variables) is lowered whole instead. Each
- * lowering's scratch (symbols, immediates) goes to an arena emptied after it.
- * Streaming, a kernel other than the first is lowered when its body ends, if all it reaches is
- * defined by then (no prototype or .extern among it) and it is not near the limits, and may
- * then be dropped; the others, the first among them, wait for the end of the module (where the
- * first is lowered with the whole module, or, when another reader of the module does that, as
- * the others are: which kernel it is changes nothing that lowering refuses). A name
- * such a kernel reached that is declared again later, or totals at the end that would have put
- * a dropped kernel near the limits, make the answer possibly not lower_check_all's: the caller
- * then checks the whole module again.
- * Requires: lower.c (lower_program), layout.c (layout_variables_bytes). */
+ * whole module or as parse_module_stream hands over its functions. A run lowers its kernel with
+ * every .func and lays out every module variable; doing that for each kernel of a module with
+ * thousands of them is quadratic. So the first kernel (streamed by several readers: one of
+ * theirs, see lower_check_end) is lowered with the whole module (which reports what a run would
+ * refuse in any function or variable), and each other kernel with only what it can reach: the
+ * functions and variables its code names, and theirs, and those named by their initializers (a
+ * function's address included), and the module's .local variables (they share the kernel's
+ * frame). A reached function or variable lowers and lays out as it does in the whole module
+ * (names, not addresses, decide what it refuses); a kernel whose whole program would pass the
+ * size limits that lower_program checks over everything (registers, instructions, bytes of
+ * variables) is lowered whole instead. Each lowering's scratch (symbols, immediates) goes to an
+ * arena emptied after it. Streaming, a kernel other than the first is lowered when its body
+ * ends, if all it reaches is defined by then (no prototype or .extern among it) and it is not
+ * near the limits, and may then be dropped; the others, the first among them, wait for the end
+ * of the module (where the first is lowered with the whole module, or, when another reader of
+ * the module does that, as the others are: which kernel it is changes nothing that lowering
+ * refuses). A name such a kernel reached that is declared again later, or totals at the end
+ * that would have put a dropped kernel near the limits, make the answer possibly not
+ * lower_check_all's: the caller then checks the whole module again. Requires: lower.c
+ * (lower_program), layout.c (layout_variables_bytes). */
 #include <stdlib.h>
 #include <string.h>
 

@@ -2,7 +2,7 @@
  * is a Region with an address in its own state space; a generic address is the global address
  * itself, or a space's address plus that space's window (what cvta computes). Each byte has a
  * shadow byte saying whether it is defined, so an undefined register stored and loaded again
- * stays undefined. ld/st/cvta, ldu, isspacep and discard execute here; an access outside every
+ * stays undefined (--check's lowering only places regions: no bytes). ld/st/cvta, ldu, isspacep and discard execute here; an access outside every
  * region, misaligned, to an undefined address or to read-only memory is a fault naming lane,
  * line, address and the nearest region; atomic.c and multimem.c reach memory through the same
  * checks (mem_locate). Requires: lower.c (XInstr), report.c (faults). */
@@ -90,9 +90,9 @@ bool mem_overlaps(const Memory *mem, int space, uint64_t base, uint64_t size, ui
 }
 
 /* A new zero-filled region (placed only, without bytes, where mem->placed_only); returns its
- * index. Regions of a space never overlap: one that would is ptxrun's bug. Global and constant variables and buffers sit 256 bytes apart, so that
- * running off the end of one is caught; .shared variables and kernel parameters are packed as
- * a GPU packs them (each at its alignment). */
+ * index. Regions of a space never overlap: one that would is ptxrun's bug. Global and constant
+ * variables and buffers sit 256 bytes apart, so that running off the end of one is caught;
+ * .shared variables and kernel parameters are packed as a GPU packs them (each at its alignment). */
 uint32_t mem_add(Memory *mem, const char *name, int space, uint64_t size, uint32_t align, int type, bool per_lane,
                  bool defined)
 {

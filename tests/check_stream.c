@@ -427,22 +427,33 @@ START_TEST(readers_leave_mistakes_to_one_reader)
 END_TEST
 
 /* What only the lowering of a kernel with the whole module refuses (here a variable no kernel
- * reaches, the address of a function defined nowhere) is found with readers too: one of them lowers the whole module, whichever kernels
- * each has; then one reader says what the whole check says. */
-START_TEST(readers_lower_the_whole_module_once)
+ * reaches, the address of a function defined nowhere) is found with readers too: one of those
+ * with a kernel of their own lowers the whole module; then one reader says what the whole
+ * check says. Also with one long kernel: the reader without a kernel, passing over it, comes to
+ * the end first, and must leave that lowering to the other. */
+START_TEST(readers_lower_the_whole_module)
 {
-    for (int where = 0; where < 3; where++) {
-        char text[2048] = HEAD;
-        for (int i = 0; i < 6; i++) {
-            if (i == 2 * where)
-                strcat(text, ".extern .func f();\n.global .u64 table[1] = {f};\n");
-            snprintf(text + strlen(text), sizeof text - strlen(text),
-                     ".visible .entry k%d(.param .u64 p)\n{\n.reg .b64 %%rd<2>;\nld.param.u64 %%rd1, [p];\nret;\n}\n", i);
+    static const char bad[] = ".extern .func f();\n.global .u64 table[1] = {f};\n";
+    for (int where = 0; where < 4; where++) {
+        size_t cap = 1 << 20;
+        char *text = malloc(cap);
+        strcpy(text, HEAD);
+        int kernels = where < 3 ? 6 : 1;
+        for (int i = 0; i < kernels; i++) {
+            if (i == 2 * where || (where == 3 && i == 0))
+                strcat(text, bad);
+            snprintf(text + strlen(text), cap - strlen(text),
+                     ".visible .entry k%d(.param .u64 p)\n{\n.reg .b64 %%rd<2>;\nld.param.u64 %%rd1, [p];\n", i);
+            size_t len = strlen(text);
+            for (int n = 0; where == 3 && n < 20000; n++)
+                len += (size_t)sprintf(text + len, "add.u64 %%rd1, %%rd1, %d;\n", n);
+            strcat(text, "ret;\n}\n");
         }
         Result o = compare_text(text);
         ck_assert_msg(o.whole_errors == 1 && strstr(o.whole, "initializer with the address of 'f'"), "%s", o.whole);
         ck_assert_ptr_null(o.streamed);
         outcome_free(&o);
+        free(text);
     }
 }
 END_TEST
@@ -465,7 +476,7 @@ int main(void)
     tcase_add_test(tc, readers_pass_over_bodies_by_their_braces);
     tcase_add_test(tc, readers_only_where_kernels_make_most_of_it);
     tcase_add_test(tc, readers_leave_mistakes_to_one_reader);
-    tcase_add_test(tc, readers_lower_the_whole_module_once);
+    tcase_add_test(tc, readers_lower_the_whole_module);
     suite_add_tcase(s, tc);
     return run_suite(s);
 }
