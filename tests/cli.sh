@@ -87,6 +87,19 @@ big_module 8.0 sm_80 -1 "" > "$tmp/big.ptx"
 big_module 8.0 sm_80 12000 "ld.param.u64 %rd1, [q];" > "$tmp/big_bad.ptx"
 big_module 6.0 sm_60 3 "vote.all.pred %p1, %p0;" > "$tmp/big_warn.ptx"
 [ "$(wc -c < "$tmp/big.ptx")" -gt 1048576 ] && ok || fail "big.ptx is under 1 MB"
+# what only the lowering of a kernel with the whole module refuses (a variable no kernel reaches,
+# holding the address of a function defined nowhere), at the end and at the start of the module
+whole_only='.extern .func f();\n.global .u64 table[1] = {f};\n'
+{ cat "$tmp/big.ptx"; printf "$whole_only"; } > "$tmp/big_whole_end.ptx"
+{ head -3 "$tmp/big.ptx"; printf "$whole_only"; tail -n +4 "$tmp/big.ptx"; } > "$tmp/big_whole_start.ptx"
+for j in 1 2 3; do
+    expect_exit 2 "big module, whole-module refusal at its end -j$j" "$PTXRUN" --check -j$j --no-color "$tmp/big_whole_end.ptx"
+    expect_stderr_line "big module, whole-module refusal at its end -j$j" \
+        "$tmp/big_whole_end.ptx:15005:14: error: ptxrun cannot execute an initializer with the address of 'f' yet"
+    expect_exit 2 "big module, whole-module refusal at its start -j$j" "$PTXRUN" --check -j$j --no-color "$tmp/big_whole_start.ptx"
+    expect_stderr_line "big module, whole-module refusal at its start -j$j" \
+        "$tmp/big_whole_start.ptx:5:14: error: ptxrun cannot execute an initializer with the address of 'f' yet"
+done
 for j in 1 2 3; do
     expect_exit 0 "big module -j$j" "$PTXRUN" --check -j$j --no-color "$tmp/big.ptx"
     if [ -s "$tmp/err" ]; then fail "big module -j$j said: $(head -3 "$tmp/err")"; else ok; fi
