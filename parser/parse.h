@@ -54,6 +54,8 @@ typedef struct Parser {
             (Cur).length = 0;                                                                \
         }                                                                                    \
     } while (0)
+/* The span from the start of a to the end of b. */
+#define SPAN(a, b) ((Span){ (a).offset, (b).offset + (b).length - (a).offset })
 
 void parse_init(Parser *p, Source *src, Diag *diag);
 Module *parse_finish(Parser *p);

@@ -178,24 +178,22 @@ function_body
     | '{' body error '}'                    { parse_recover(p, false); parse_function_end(p, true); }
     ;
 
+/* A body's items follow "body" in its own rules (not an item rule of their own): one reduction
+ * less for each, a tenth of the parser's steps. The spans of an item are its own (SPAN). */
 body
     : %empty
-    | body body_item
-    ;
-
-body_item
-    : statement
-    | var_decl ';'
-    | '{'                                   { parse_block_open(p); }
+    | body statement
+    | body var_decl ';'
+    | body '{'                              { parse_block_open(p); }
       body block_end
-    | T_LOC loc_args
-    | T_PRAGMA T_STRING ';'                 { parse_item_text(p, ITEM_PRAGMA, @$, 0); }
-    | T_CALLPROTOTYPE func_returns T_WORD '(' proto_params ')' ';'
-                                            { parse_item_text(p, ITEM_PROTOTYPE, @$, $2 + $5); }
-    | T_BRANCHTARGETS word_list ';'         { parse_targets(p, true, $2, @$); }
-    | T_CALLTARGETS word_list ';'           { parse_targets(p, false, $2, @$); }
-    | ';'
-    | error ';'                             { parse_recover(p, false); }
+    | body T_LOC loc_args
+    | body T_PRAGMA T_STRING ';'            { parse_item_text(p, ITEM_PRAGMA, SPAN(@2, @4), 0); }
+    | body T_CALLPROTOTYPE func_returns T_WORD '(' proto_params ')' ';'
+                                            { parse_item_text(p, ITEM_PROTOTYPE, SPAN(@2, @8), $3 + $6); }
+    | body T_BRANCHTARGETS word_list ';'    { parse_targets(p, true, $3, SPAN(@2, @4)); }
+    | body T_CALLTARGETS word_list ';'      { parse_targets(p, false, $3, SPAN(@2, @4)); }
+    | body ';'
+    | body error ';'                        { parse_recover(p, false); }
     ;
 
 block_end
@@ -213,11 +211,15 @@ word_list
     | word_list ',' T_WORD                  { parse_operand_name(p, @3); $$ = $1 + 1; }
     ;
 
+/* Operands are "operand_list" here, not "operands" (one reduction less an instruction). */
 statement
     : T_WORD ':'                            { parse_label(p, @1); }
-    | T_WORD operands ';'                   { parse_instr(p, @1, 0, @1, $2, @$); }
-    | '@' T_WORD T_WORD operands ';'        { parse_instr(p, @3, 1, @2, $4, @$); }
-    | '@' '!' T_WORD T_WORD operands ';'    { parse_instr(p, @4, 2, @3, $5, @$); }
+    | T_WORD ';'                            { parse_instr(p, @1, 0, @1, 0, @$); }
+    | T_WORD operand_list ';'               { parse_instr(p, @1, 0, @1, $2, @$); }
+    | '@' T_WORD T_WORD ';'                 { parse_instr(p, @3, 1, @2, 0, @$); }
+    | '@' T_WORD T_WORD operand_list ';'    { parse_instr(p, @3, 1, @2, $4, @$); }
+    | '@' '!' T_WORD T_WORD ';'             { parse_instr(p, @4, 2, @3, 0, @$); }
+    | '@' '!' T_WORD T_WORD operand_list ';' { parse_instr(p, @4, 2, @3, $5, @$); }
     ;
 
 operands
@@ -225,14 +227,17 @@ operands
     | operand_list                          { $$ = $1; }
     ;
 
+/* A name is an operand_list's element directly (one reduction less each); the other operands
+ * are "operand". */
 operand_list
-    : operand                               { $$ = 1; }
+    : T_WORD                                { parse_operand_name(p, @1); $$ = 1; }
+    | operand                               { $$ = 1; }
+    | operand_list ',' T_WORD               { parse_operand_name(p, @3); $$ = $1 + 1; }
     | operand_list ',' operand              { $$ = $1 + 1; }
     ;
 
 operand
-    : T_WORD                                { parse_operand_name(p, @1); }
-    | T_WORD '|' T_WORD                     { parse_operand_name(p, @1); parse_operand_name(p, @3);
+    : T_WORD '|' T_WORD                     { parse_operand_name(p, @1); parse_operand_name(p, @3);
                                               parse_operand_group(p, OPND_PAIR, 2, 0, @$); }
     | '!' T_WORD                            { parse_operand_name(p, @2); parse_operand_not(p, @$); }
     | '-' T_WORD                            { parse_operand_name(p, @2); parse_operand_negate(p, @$); }
