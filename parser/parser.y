@@ -413,12 +413,13 @@ static void skip_group(Parser *p, int close)
 
 static int yylex(YYSTYPE *value, Span *at, Parser *p)
 {
-    if (p->stopped) {
+    int token;
+    if (!p->stopped && !p->held_token && !p->skip_body) {     /* (skip_params only with skip_body) */
+        token = lex_next(&p->lx, value, at);
+    } else if (p->stopped) {
         *at = (Span){ p->token_end, 0 };
         return T_EOF;
-    }
-    int token;
-    if (p->held_token) {
+    } else if (p->held_token) {
         token = p->held_token < 0 ? T_EOF : p->held_token;
         *at = p->held_at;
         p->held_token = 0;

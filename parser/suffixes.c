@@ -67,8 +67,21 @@ static const struct {
     { OP_RED, MOD_V2, 81, 90 }, { OP_RED, MOD_V4, 81, 90 }, { OP_RED, MOD_V8, 81, 90 },
 };
 
+/* Whether a suffix of in is in later_suffixes at all (most instructions have none or one
+ * suffix, and none of these): the table is then passed over once per suffix, not per entry. */
+static bool any_later_suffix(const Instr *in)
+{
+    for (unsigned k = 0; k < in->mod_count; k++)
+        for (size_t i = 0; i < COUNT_OF(later_suffixes); i++)
+            if (later_suffixes[i].mod == in->mods[k])
+                return true;
+    return false;
+}
+
 static void check_later_suffixes(Diag *diag, const Module *m, const Instr *in)
 {
+    if (!any_later_suffix(in))
+        return;
     for (size_t i = 0; i < COUNT_OF(later_suffixes); i++) {
         if ((later_suffixes[i].op != OP_COUNT && later_suffixes[i].op != in->op) ||
             !ir_has_mod(in, later_suffixes[i].mod))
