@@ -154,9 +154,18 @@ param_list
     ;
 
 param
-    : T_SPACE                               { parse_decl_begin(p, $1, 0); }
-      decl_attrs T_WORD                     { parse_decl_name(p, @4, @4, true); }
+    : param_head T_WORD                     { parse_decl_name(p, @2, @2, true); }
       dims
+    ;
+
+/* A parameter's state space and attributes (no linkage). */
+param_head
+    : T_SPACE                               { parse_decl_begin(p, $1, 0); }
+    | param_head T_DIRECTIVE                { parse_decl_attr(p, @2); }
+    | param_head T_DIRECTIVE '(' directive_list ')'
+                                            { parse_decl_attr_call(p, @2, @5); }
+    | param_head T_ALIGN T_INTEGER          { parse_decl_align(p, $3, @3); }
+    | param_head T_SPACE                    { parse_decl_space(p, $2, @2); }
     ;
 
 perf_list
@@ -324,20 +333,22 @@ sampler_rest
     | ',' '{' vec_list '}'                  { parse_operand_group(p, OPND_VEC, $3, 0, @3); $$ = 1; }
     ;
 
+/* The head and the initializer are no rules of their own where they could be (a midrule
+ * action and an empty list of attributes, an empty initializer): fewer reductions a line. */
 var_decl
-    : linkages T_SPACE                      { parse_decl_begin(p, $2, $1); }
-      decl_attrs decl_names init
-    | T_SPACE                               { parse_decl_begin(p, $1, 0); }
-      decl_attrs decl_names init
+    : decl_head decl_names
+    | decl_head decl_names '=' init_value   { parse_decl_init(p, 1, @4); }
     ;
 
-decl_attrs
-    : %empty
-    | decl_attrs T_DIRECTIVE                { parse_decl_attr(p, @2); }
-    | decl_attrs T_DIRECTIVE '(' directive_list ')'
+/* A declaration's linkage, state space and attributes. */
+decl_head
+    : T_SPACE                               { parse_decl_begin(p, $1, 0); }
+    | linkages T_SPACE                      { parse_decl_begin(p, $2, $1); }
+    | decl_head T_DIRECTIVE                 { parse_decl_attr(p, @2); }
+    | decl_head T_DIRECTIVE '(' directive_list ')'
                                             { parse_decl_attr_call(p, @2, @5); }
-    | decl_attrs T_ALIGN T_INTEGER          { parse_decl_align(p, $3, @3); }
-    | decl_attrs T_SPACE                    { parse_decl_space(p, $2, @2); }
+    | decl_head T_ALIGN T_INTEGER           { parse_decl_align(p, $3, @3); }
+    | decl_head T_SPACE                     { parse_decl_space(p, $2, @2); }
     ;
 
 directive_list
@@ -371,11 +382,6 @@ dims
     : %empty
     | dims '[' ']'                          { parse_decl_dim(p, false, (Literal){0}, @$); }
     | dims '[' T_INTEGER ']'                { parse_decl_dim(p, true, $3, @3); }
-    ;
-
-init
-    : %empty
-    | '=' init_value                        { parse_decl_init(p, 1, @2); }
     ;
 
 init_value
