@@ -27,9 +27,11 @@ void *arena_alloc(Arena *arena, size_t size)
     size = (size + ARENA_ALIGN - 1) & ~(size_t)(ARENA_ALIGN - 1);
     ArenaBlock *b = arena->head;
     if (!b || b->size - b->used < size) {
-        size_t want = b ? 2 * b->size : ARENA_MIN_BLOCK;
-        if (want > 64u * 1024 * 1024)
-            want = 64u * 1024 * 1024;
+        /* Each block with its head twice the last, up to 64 MB: a power of two, so that the
+         * large ones fill whole huge pages (pages.c). */
+        size_t want = (b ? 2 * (sizeof *b + b->size) : ARENA_MIN_BLOCK) - sizeof *b;
+        if (want > 64u * 1024 * 1024 - sizeof *b)
+            want = 64u * 1024 * 1024 - sizeof *b;
         if (want < size)
             want = size;
         ArenaBlock *nb = arena->spare;

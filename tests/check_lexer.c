@@ -286,6 +286,71 @@ START_TEST(long_tokens_have_no_length_limit)
 }
 END_TEST
 
+/* Sizes about the points where pages.c changes how it allocates (1 MB, whole 2 MB huge pages):
+ * each block comes zeroed, every byte of it can be written, and freeing one (with the size asked
+ * for) leaves its neighbours whole. */
+START_TEST(pages_zeroed_whole_and_freed_alone)
+{
+    const size_t sizes[] = { 1, (1u << 20) - 1, 1u << 20, (1u << 20) + 1, (2u << 20) - 1, 2u << 20,
+                             (2u << 20) + 32, (7u << 20) / 2, (4u << 20) + 4096 };
+    enum { N = sizeof sizes / sizeof sizes[0] };
+    unsigned char *block[N], *again[N];
+    for (size_t i = 0; i < N; i++) {
+        block[i] = pages_alloc(sizes[i]);
+        for (size_t j = 0; j < sizes[i]; j += 4093)
+            ck_assert_int_eq(block[i][j], 0);
+        ck_assert_int_eq(block[i][sizes[i] - 1], 0);
+        memset(block[i], (int)(i + 1), sizes[i]);
+    }
+    for (size_t i = 0; i < N; i += 2)          /* every other one freed, then asked for again */
+        pages_free(block[i], sizes[i]);
+    for (size_t i = 0; i < N; i += 2) {
+        again[i] = pages_alloc(sizes[i]);
+        ck_assert_int_eq(again[i][sizes[i] - 1], 0);
+        memset(again[i], 0xee, sizes[i]);
+    }
+    for (size_t i = 1; i < N; i += 2) {        /* the neighbours kept their bytes */
+        ck_assert_int_eq(block[i][0], (int)(i + 1));
+        ck_assert_int_eq(block[i][sizes[i] / 2], (int)(i + 1));
+        ck_assert_int_eq(block[i][sizes[i] - 1], (int)(i + 1));
+        pages_free(block[i], sizes[i]);
+    }
+    for (size_t i = 0; i < N; i += 2)
+        pages_free(again[i], sizes[i]);
+}
+END_TEST
+
+/* An arena hands out zeroed, 16-byte aligned, separate room across its growing blocks, up to
+ * and past the largest (64 MB); after a release to a mark the bytes handed out again are zero. */
+START_TEST(arena_blocks_from_small_to_largest)
+{
+    Arena arena = { 0 };
+    size_t total = 0, count = 0;
+    unsigned char *first = arena_alloc(&arena, 24);
+    first[0] = 0x5a;
+    ArenaMark mark = arena_mark(&arena);
+    while (total < (80u << 20)) {
+        size_t size = 1 + (count * 7919) % 300000;
+        unsigned char *p = arena_alloc(&arena, size);
+        ck_assert_uint_eq((uintptr_t)p % 16, 0);
+        ck_assert_int_eq(p[0], 0);
+        ck_assert_int_eq(p[size - 1], 0);
+        memset(p, 0xff, size);
+        total += size;
+        count++;
+    }
+    arena_release(&arena, mark);
+    for (int i = 0; i < 1000; i++) {
+        unsigned char *p = arena_alloc(&arena, 100000);
+        ck_assert_int_eq(p[0], 0);
+        ck_assert_int_eq(p[99999], 0);
+        memset(p, 0xff, 100000);
+    }
+    ck_assert_int_eq(first[0], 0x5a);
+    arena_free(&arena);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("lexer");
@@ -304,5 +369,10 @@ int main(void)
     tcase_add_test(tc, bad_numbers);
     tcase_add_test(tc, long_tokens_have_no_length_limit);
     suite_add_tcase(s, tc);
+    TCase *memory = tcase_create("memory");
+    tcase_add_test(memory, pages_zeroed_whole_and_freed_alone);
+    tcase_add_test(memory, arena_blocks_from_small_to_largest);
+    tcase_set_timeout(memory, 60);
+    suite_add_tcase(s, memory);
     return run_suite(s);
 }
