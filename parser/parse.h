@@ -8,6 +8,15 @@
 #define YYLTYPE Span
 #define YYLTYPE_IS_DECLARED 1
 
+/* A token read ahead by quick.c, its value (a YYSTYPE, unknown here) as bytes. */
+typedef struct QuickToken {
+    int token;
+    Span at;
+    unsigned char value[sizeof(Literal)];
+} QuickToken;
+
+enum { QUICK_MAX_TOKENS = 48 };
+
 /* One parse: the module being built and the stacks on which the grammar's actions collect
  * lists (operands, initializers, parameters) before copying them into the module's arena. */
 typedef struct Parser {
@@ -42,6 +51,9 @@ typedef struct Parser {
     Item *spare_items;
     Label *spare_labels;
     uint32_t spare_code_cap, spare_items_cap, spare_labels_cap;
+    bool item_start;           /* streaming: the last token given ended a body's item, or was one */
+    uint32_t quick_len, quick_next;   /* quick.c: tokens read ahead, and the next to give */
+    QuickToken quick[QUICK_MAX_TOKENS];
 } Parser;
 
 #define YYLLOC_DEFAULT(Cur, Rhs, N)                                                          \
@@ -58,6 +70,12 @@ typedef struct Parser {
 #define SPAN(a, b) ((Span){ (a).offset, (b).offset + (b).length - (a).offset })
 
 void parse_init(Parser *p, Source *src, Diag *diag);
+
+/* quick.c: where a body's item may begin, the plain ones in one token (T_ITEM, their actions
+ * done); else the tokens read, one a call (quick_next, while quick_len says some are left).
+ * value: the YYSTYPE of the token given. */
+int quick_item(Parser *p, void *value, Span *at);
+int quick_next(Parser *p, void *value, Span *at);
 Module *parse_finish(Parser *p);
 void parse_recover(Parser *p, bool top_level);
 

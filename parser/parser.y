@@ -34,6 +34,7 @@ static void yyerror(Span *at, Parser *p, const char *message);
 %token T_SECTION ".section" T_PRAGMA ".pragma" T_PERF "performance directive"
 %token T_CALLPROTOTYPE ".callprototype" T_CALLTARGETS ".calltargets"
 %token T_BRANCHTARGETS ".branchtargets" T_ALIAS ".alias"
+%token T_ITEM "item"                /* a label or plain instruction, read by quick.c */
 %token T_EOF 0 "end of file"
 %token T_SHL "<<" T_SHR ">>" T_LE "<=" T_GE ">=" T_EQ "==" T_NE "!=" T_ANDAND "&&" T_OROR "||"
 
@@ -192,6 +193,7 @@ function_body
 body
     : %empty
     | body statement
+    | body T_ITEM
     | body var_decl ';'
     | body '{'                              { parse_block_open(p); }
       body block_end
@@ -417,11 +419,26 @@ static void skip_group(Parser *p, int close)
         p->fn->skipped = true;
 }
 
+/* Streaming, a body's plain items come from quick.c, one token each: where one may begin (after
+ * a ';', a brace or another item, inside a function's braces) and while it has tokens read
+ * ahead. (A brace may also open or close a vector or an initializer's list, whose elements
+ * quick.c then reads as the start of an item; but a '}' comes before their ';', and there it
+ * gives the grammar what it read.) */
 static int yylex(YYSTYPE *value, Span *at, Parser *p)
 {
     int token;
     if (!p->stopped && !p->held_token && !p->skip_body) {     /* (skip_params only with skip_body) */
+#ifdef PARSER_STREAM
+        if (p->quick_len)
+            token = quick_next(p, value, at);
+        else if (p->item_start && p->fn && p->lx.open_braces.len)
+            token = quick_item(p, value, at);
+        else
+            token = lex_next(&p->lx, value, at);
+        p->item_start = token == ';' || token == T_ITEM || token == '{' || token == '}';
+#else
         token = lex_next(&p->lx, value, at);
+#endif
     } else if (p->stopped) {
         *at = (Span){ p->token_end, 0 };
         return T_EOF;
@@ -462,8 +479,13 @@ static void append_symbol(char *buf, size_t size, yysymbol_kind_t sym)
 static int yyreport_syntax_error(const yypcontext_t *ctx, Parser *p)
 {
     enum { MAX_EXPECTED = 5 };
-    yysymbol_kind_t expected[MAX_EXPECTED];
-    int n = yypcontext_expected_tokens(ctx, expected, MAX_EXPECTED);
+    yysymbol_kind_t expected[MAX_EXPECTED + 1];
+    int listed = yypcontext_expected_tokens(ctx, expected, MAX_EXPECTED + 1), n = 0;   /* (0: more) */
+    for (int i = 0; i < listed; i++)           /* T_ITEM is quick.c's; no one writes it */
+        if (expected[i] != YYSYMBOL_T_ITEM)
+            expected[n++] = expected[i];
+    if (n > MAX_EXPECTED)
+        n = 0;
     yysymbol_kind_t sym = yypcontext_token(ctx);
     Span at = *yypcontext_location(ctx);
     const char *text = p->m->src->text;

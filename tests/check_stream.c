@@ -215,6 +215,199 @@ static void goes_the_whole_way_clean(const char *text)
     outcome_free(&o);
 }
 
+/* ---- the streaming parser's plain items (quick.c) are what the grammar builds ---- */
+
+static StreamVerdict keep_every_function(void *context, Module *m, Function *f)
+{
+    (void)context, (void)m, (void)f;
+    return STREAM_KEEP;
+}
+
+static bool same_text(const char *a, const char *b)
+{
+    return a == b || (a && b && strcmp(a, b) == 0);
+}
+
+static bool same_span(Span a, Span b)
+{
+    return a.offset == b.offset && a.length == b.length;
+}
+
+static void same_operand(const char *where, const Operand *a, const Operand *b)
+{
+    ck_assert_msg(a->kind == b->kind && a->flags == b->flags && a->component == b->component &&
+                  a->count == b->count && a->select == b->select && same_span(a->at, b->at),
+                  "%s: operand kind %d/%d flags %d/%d count %d/%d at %u+%u/%u+%u", where, a->kind, b->kind,
+                  a->flags, b->flags, a->count, b->count, a->at.offset, a->at.length, b->at.offset, b->at.length);
+    switch (a->kind) {
+    case OPND_NAME:
+        ck_assert_msg(same_text(a->u.ref.name, b->u.ref.name) && a->u.ref.offset == b->u.ref.offset &&
+                      a->u.ref.target == b->u.ref.target, "%s: name %s/%s", where, a->u.ref.name, b->u.ref.name);
+        break;
+    case OPND_INT: case OPND_F32: case OPND_F64:
+        ck_assert_msg(a->u.bits == b->u.bits, "%s: bits %llx/%llx", where, (unsigned long long)a->u.bits,
+                      (unsigned long long)b->u.bits);
+        break;
+    case OPND_ADDR: case OPND_VEC: case OPND_PAIR: case OPND_LIST:
+        ck_assert_msg(a->u.group.offset == b->u.group.offset, "%s: offset %lld/%lld", where,
+                      (long long)a->u.group.offset, (long long)b->u.group.offset);
+        for (uint16_t i = 0; i < a->count; i++)
+            same_operand(where, &a->u.group.elems[i], &b->u.group.elems[i]);
+        break;
+    default:
+        ck_assert_msg(memcmp(&a->u, &b->u, sizeof a->u) == 0, "%s: operand of kind %d differs", where, a->kind);
+    }
+}
+
+/* Every function's statements, items and labels, field by field (names as text: each module
+ * interns its own). */
+static void same_bodies(const char *name, const Module *a, const Module *b)
+{
+    ck_assert_msg(a->functions.len == b->functions.len, "%s: %u functions, streamed %u", name, a->functions.len,
+                  b->functions.len);
+    char where[600];
+    for (uint32_t i = 0; i < a->functions.len; i++) {
+        const Function *f = a->functions.data[i], *g = b->functions.data[i];
+        ck_assert_msg(same_text(f->name, g->name) && f->code.len == g->code.len && f->items.len == g->items.len &&
+                      f->labels.len == g->labels.len && f->decls.len == g->decls.len,
+                      "%s: function %s: %u/%u instructions, %u/%u items, %u/%u labels", name, f->name, f->code.len,
+                      g->code.len, f->items.len, g->items.len, f->labels.len, g->labels.len);
+        for (uint32_t k = 0; k < f->items.len; k++)
+            ck_assert_msg(f->items.data[k].kind == g->items.data[k].kind &&
+                          f->items.data[k].index == g->items.data[k].index &&
+                          same_text(f->items.data[k].text, g->items.data[k].text), "%s: %s: item %u", name, f->name, k);
+        for (uint32_t k = 0; k < f->labels.len; k++)
+            ck_assert_msg(same_text(f->labels.data[k].name, g->labels.data[k].name) &&
+                          f->labels.data[k].target == g->labels.data[k].target &&
+                          same_span(f->labels.data[k].at, g->labels.data[k].at), "%s: %s: label %s", name, f->name,
+                          f->labels.data[k].name);
+        for (uint32_t k = 0; k < f->code.len; k++) {
+            const Instr *x = &f->code.data[k], *y = &g->code.data[k];
+            snprintf(where, sizeof where, "%s: %s: instruction %u (%s at %u)", name, f->name, k, x->mnemonic,
+                     x->at.offset);
+            ck_assert_msg(same_text(x->mnemonic, y->mnemonic) && same_span(x->at, y->at) &&
+                          same_span(x->stmt_at, y->stmt_at) && x->guard_kind == y->guard_kind &&
+                          x->guard_offset == y->guard_offset && same_text(x->guard_name, y->guard_name) &&
+                          x->loc_line == y->loc_line && x->loc_file == y->loc_file && x->loc_col == y->loc_col &&
+                          x->operand_count == y->operand_count,
+                          "%s: streamed as %s at %u+%u (statement %u+%u), guard %d %s, %u operands", where,
+                          y->mnemonic, y->at.offset, y->at.length, y->stmt_at.offset, y->stmt_at.length,
+                          y->guard_kind, y->guard_name ? y->guard_name : "-", y->operand_count);
+            for (uint16_t o = 0; o < x->operand_count; o++)
+                same_operand(where, &x->operands[o], &y->operands[o]);
+        }
+    }
+}
+
+/* text parsed whole and streamed (every function kept): the same bodies where the grammar finds
+ * no mistake, and a mistake found by both where it does. The number of the text's plain items. */
+static void parses_alike(const char *name, const char *text, size_t len)
+{
+    Source src;
+    source_from_string(&src, name, text, len);
+    Diag diag;
+    diag_init(&diag, &src, stderr);
+    diag.emit = hear;
+    Heard h = { 0 };
+    diag.context = &h;
+    Module *whole = parse_module(&src, &diag);
+    unsigned whole_errors = diag.errors;
+    diag.errors = diag.warnings = 0;
+    StreamHook hook = { keep_every_function, NULL, NULL };
+    bool stopped = false;
+    Module *streamed = parse_module_stream(&src, &diag, &hook, &stopped);
+    free(heard_text(&h));
+    ck_assert_msg(!stopped, "%s: the stream stopped", name);
+    if (whole_errors)
+        ck_assert_msg(diag.errors > 0, "%s: the grammar found %u mistakes, the stream none", name, whole_errors);
+    else {
+        ck_assert_msg(diag.errors == 0, "%s: the stream found %u mistakes, the grammar none", name, diag.errors);
+        same_bodies(name, whole, streamed);
+    }
+    module_free(whole);
+    module_free(streamed);
+    source_free(&src);
+}
+
+START_TEST(plain_items_build_what_the_grammar_builds)
+{
+    const char *root = getenv("PTXRUN_ROOT");
+    char command[1024], path[512], full[1200];
+    snprintf(command, sizeof command, "cd '%s' && find tests samples -name '*.ptx' | sort", root ? root : ".");
+    FILE *list = popen(command, "r");
+    ck_assert(list != NULL);
+    unsigned files = 0;
+    while (fgets(path, sizeof path, list)) {
+        path[strcspn(path, "\n")] = '\0';
+        snprintf(full, sizeof full, "%s/%s", root ? root : ".", path);
+        size_t len;
+        char *text = read_all(full, &len);
+        parses_alike(path, text, len);
+        files++;
+        free(text);
+    }
+    pclose(list);
+    ck_assert_uint_gt(files, 500);
+}
+END_TEST
+
+/* The forms at the edges of what quick.c takes, and those just past them, which the grammar
+ * reads: each in a body of its own, then all in one. */
+START_TEST(plain_items_at_their_edges)
+{
+    static const char *const items[] = {
+        "add.s32 %r1, %r2, %r3;", "ret;", "$L__BB0_1:", "$L__BB0_1: ret;", "@%p1 bra $L__BB0_1;",
+        "@!%p1 bra $L__BB0_1;", "@%p1 ret;", "@!%p1 ret;", "ld.global.u32 %r1, [%rd1];",
+        "ld.global.u32 %r1, [%rd1+16];", "st.global.u32 [%rd1+0x10], %r1;", "mov.b32 %r1, 0f3F800000;",
+        "mov.b64 %rd1, 0d3FF0000000000000;", "mov.u64 %rd1, 18446744073709551615;", "mov.u32 %r1, 0xffffffff;",
+        "mov.u32 %r1, 017;", "mov.u32 %r1, 0b101;", "mov.u32 %r1, 7U;", "mov.f32 %f1, 1.5;",
+        "mov.s32 %r1, -1;", "mov.f32 %f1, -0f3F800000;", "mov.s64 %rd1, -9223372036854775808;",
+        "mov.u64 %rd1, -18446744073709551615;", "ld.u32 %r1, [%rd1+-4];", "ld.u32 %r1, [%rd1+-0x8000000000000000];",
+        "setp.eq.s32 %p1|%p2, %r1, %r2;", "shfl.sync.up.b32 %r1|%p1, %r2, 1, 0, -1;",
+        "ld.v2.u32 {%r1, %r2}, [%rd1];", "mov.b64 %rd1, {%r1, %r2};", "st.v4.u32 [%rd1+8], {%r1, %r2, %r3, %r4};",
+        "mov.b32 {%r1}, %r2;", "mov.b64 {%r1, _}, %rd1;",
+        /* past the edges: the grammar reads them */
+        "ld.u32 %r1, [%rd1-4];", "ld.u32 %r1, [16];", "ld.u32 %r1, [%rd1+-%r2];", "ld.u32 %r1, [%rd1+4*2];",
+        "ld.u32 %r1, [%rd1].unified;", "mov.u32 %r1, 1+2;", "mov.u32 %r1, (3);", "mov.s32 %r1, -1*2;",
+        "mov.s32 %r1, --1;", "mov.s32 %r1, - 0f3F800000 + 1;", "mov.u64 %rd1, arr+8;", "mov.u64 %rd1, arr[2];",
+        "not.pred %p1, !%p2;", "neg.s32 %r1, -%r2;", "mov.b64 %rd1, {%r1, 2};", "mov.b64 %rd1, {};",
+        "mov.b64 %rd1, {%r1 %r2};", "mov.b64 {%r1, %r2}|%p1, %rd1;", "setp.eq.s32 %p1|%p2|%p3, %r1, %r2;",
+        "setp.eq.s32 %p1|, %r1, %r2;", "call.uni (r), f, (a, b);",
+        "tex.2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [t, {%f5, %f6}];", "add.s32 %r1, %r2, %r3 // the end\n;",
+        "add.s32 /* a */ %r1 /* b */, %r2, %r3;", "add.s32\n%r1,\n%r2,\n%r3\n;", "{ add.s32 %r1, %r2, %r3; }",
+        "{ $L1: ret; } ret;", "mov.u32 %r1, %tid.x;", "mov.u32 %r1, %r2, %r3, %r4, %r5, %r6, %r7, %r8, %r9, %r10, %r11, "
+        "%r12, %r13, %r14, %r15, %r16, %r17, %r18, %r19, %r20, %r21, %r22, %r23, %r24, %r25, %r26;",
+        ".pragma \"nounroll\"; add.s32 %r1, %r2, %r3;", ".loc 1 2 3\nadd.s32 %r1, %r2, %r3;",
+    };
+    static const char head[] = ".version 8.0\n.target sm_90\n.address_size 64\n.global .b32 arr[4];\n"
+                               ".func (.param .b32 r) f (.param .b32 a, .param .b32 b) { ret; }\n"
+                               ".global .texref t;\n.entry k(.param .u64 p) {\n"
+                               ".reg .b32 %r<40>; .reg .b64 %rd<4>; .reg .pred %p<4>; .reg .f32 %f<8>;\n"
+                               ".param .b32 r; .param .b32 a; .param .b32 b;\n"
+                               "mov.u32 %r1, %r2;\n";
+    char text[8192], all[16384];
+    snprintf(all, sizeof all, "%s", head);
+    for (size_t i = 0; i < sizeof items / sizeof items[0]; i++) {
+        snprintf(text, sizeof text, "%s%s\n}\n", head, items[i]);
+        parses_alike(items[i], text, strlen(text));
+        strncat(all, items[i], sizeof all - strlen(all) - 1);
+        strncat(all, "\n", sizeof all - strlen(all) - 1);
+    }
+    strncat(all, "}\n", sizeof all - strlen(all) - 1);
+    parses_alike("all of them", all, strlen(all));
+    /* mistakes in and after plain items: both find one */
+    static const char *const wrong[] = { "add.s32 %r1, %r2 %r3;", "add.s32 %r1, %r2,;", "add.s32 %r1 %r2;",
+                                         "@ bra $L1;", "@%p1;", "ld.u32 %r1, [%rd1+];", "ld.u32 %r1, [];",
+                                         "add.s32 %r1, %r2, %r3", "$L1: $L2:: ret;", "ret; ;;; add %r1, 0x;",
+                                         "mov.b64 %rd1, {%r1, %r2;", "mov.b64 %rd1, %r1, %r2};", "mov.s32 %r1, -;",
+                                         "ld.u32 %r1, [%rd1+-];", "setp.eq.s32 %p1|%p2 %r1;", "{ add.s32 %r1, %r2;" };
+    for (size_t i = 0; i < sizeof wrong / sizeof wrong[0]; i++) {
+        snprintf(text, sizeof text, "%s%s\n}\n", head, wrong[i]);
+        parses_alike(wrong[i], text, strlen(text));
+    }
+}
+END_TEST
+
 START_TEST(kernels_after_the_first_are_let_go)
 {
     Result o = compare_text(HEAD
@@ -464,6 +657,8 @@ int main(void)
     TCase *tc = tcase_create("stream");
     tcase_set_timeout(tc, 300);
     tcase_add_test(tc, every_file_agrees);
+    tcase_add_test(tc, plain_items_build_what_the_grammar_builds);
+    tcase_add_test(tc, plain_items_at_their_edges);
     tcase_add_test(tc, kernels_after_the_first_are_let_go);
     tcase_add_test(tc, a_forward_reference_goes_the_whole_way);
     tcase_add_test(tc, a_name_declared_again_after_use_goes_the_whole_way);

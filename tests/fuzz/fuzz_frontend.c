@@ -1,8 +1,9 @@
 /* fuzz_frontend.c: libFuzzer target for the front end. Any input must lex, parse, check and
- * print without crashing, leaking or tripping the sanitizers; and where --check's streamed path
- * (checkstream.c), by one reader or by two on threads, answers, it must say what the whole-module
- * check says (the same messages, in any order: the driver sorts them) with no errors. Build with
- * `make fuzz`. */
+ * print without crashing, leaking or tripping the sanitizers; the streaming parser (which reads
+ * plain items its own way, quick.c) must build the bodies parse_module builds, and find a mistake
+ * where it finds one; and where --check's streamed path (checkstream.c), by one reader or by two
+ * on threads, answers, it must say what the whole-module check says (the same messages, in any
+ * order: the driver sorts them) with no errors. Build with `make fuzz`. */
 #include <stdlib.h>
 
 #include "cli.h"
@@ -43,6 +44,82 @@ static void streamed_agrees(Source *src, unsigned readers, const Said *whole, ui
     module_free(m);
 }
 
+static uint64_t mix(uint64_t h, uint64_t v)
+{
+    return (h ^ v) * 1099511628211u;
+}
+
+static uint64_t text_digest(uint64_t h, const char *s)
+{
+    for (; s && *s; s++)
+        h = mix(h, (unsigned char)*s);
+    return mix(h, 0x100);
+}
+
+static uint64_t operand_digest(uint64_t h, const Operand *o)
+{
+    h = mix(mix(mix(h, o->kind), o->flags), o->count);
+    h = mix(mix(h, o->at.offset), o->at.length);
+    if (o->kind == OPND_NAME)
+        return mix(text_digest(h, o->u.ref.name), (uint64_t)o->u.ref.offset);
+    if (o->kind == OPND_ADDR || o->kind == OPND_VEC || o->kind == OPND_PAIR || o->kind == OPND_LIST) {
+        h = mix(h, (uint64_t)o->u.group.offset);
+        for (uint16_t i = 0; i < o->count; i++)
+            h = operand_digest(h, &o->u.group.elems[i]);
+        return h;
+    }
+    return mix(h, o->u.bits);
+}
+
+/* Every function's statements, items and labels as parsed (names as text). */
+static uint64_t bodies_digest(const Module *m)
+{
+    uint64_t h = 1469598103934665603u;
+    for (uint32_t i = 0; i < m->functions.len; i++) {
+        const Function *f = m->functions.data[i];
+        h = mix(mix(mix(text_digest(h, f->name), f->code.len), f->items.len), f->labels.len);
+        for (uint32_t k = 0; k < f->items.len; k++)
+            h = text_digest(mix(mix(h, f->items.data[k].kind), f->items.data[k].index), f->items.data[k].text);
+        for (uint32_t k = 0; k < f->labels.len; k++)
+            h = mix(mix(text_digest(h, f->labels.data[k].name), f->labels.data[k].target), f->labels.data[k].at.offset);
+        for (uint32_t k = 0; k < f->code.len; k++) {
+            const Instr *x = &f->code.data[k];
+            h = mix(mix(text_digest(h, x->mnemonic), x->at.offset), x->at.length);
+            h = mix(mix(mix(h, x->stmt_at.offset), x->stmt_at.length), x->guard_kind);
+            h = mix(mix(text_digest(h, x->guard_name), x->guard_offset), x->loc_line);
+            for (uint16_t o = 0; o < x->operand_count; o++)
+                h = operand_digest(h, &x->operands[o]);
+        }
+    }
+    return h;
+}
+
+static StreamVerdict keep_every_function(void *context, Module *m, Function *f)
+{
+    (void)context, (void)m, (void)f;
+    return STREAM_KEEP;
+}
+
+/* The streaming parser, every function kept: parse_module's bodies (digest), or a mistake where
+ * parse_module found one. */
+static void stream_parses_alike(Source *src, uint64_t digest, uint32_t whole_errors)
+{
+    Said said = { 0, 0 };
+    Diag diag;
+    diag_init(&diag, src, stderr);
+    diag.emit = ignore_diag;
+    diag.context = &said;
+    StreamHook hook = { keep_every_function, NULL, NULL };
+    bool stopped = false;
+    Module *m = parse_module_stream(src, &diag, &hook, &stopped);
+    if (whole_errors ? diag.errors == 0 : diag.errors != 0 || bodies_digest(m) != digest) {
+        fprintf(stderr, "fuzz_frontend: the streaming parser built other bodies (%u errors) than parse_module (%u)\n",
+                diag.errors, whole_errors);
+        abort();
+    }
+    module_free(m);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -55,6 +132,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     diag.emit = ignore_diag;
     diag.context = &whole;
     Module *m = parse_module(&src, &diag);
+    uint32_t parse_errors = diag.errors;
+    uint64_t digest = bodies_digest(m);
     check_module(m, &diag, NULL);
     if (diag.errors == 0) {
         FILE *out = fopen("/dev/null", "w");
@@ -66,6 +145,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     uint32_t whole_errors = diag.errors;
     module_free(m);
+    stream_parses_alike(&src, digest, parse_errors);
     streamed_agrees(&src, 1, &whole, whole_errors);
     streamed_agrees(&src, 2, &whole, whole_errors);    /* two readers, on threads */
     source_free(&src);
