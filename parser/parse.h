@@ -15,7 +15,7 @@ typedef struct QuickToken {
     unsigned char value[sizeof(Literal)];
 } QuickToken;
 
-enum { QUICK_MAX_TOKENS = 48 };
+enum { QUICK_MAX_TOKENS = 128 };
 
 /* One parse: the module being built and the stacks on which the grammar's actions collect
  * lists (operands, initializers, parameters) before copying them into the module's arena. */

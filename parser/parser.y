@@ -82,6 +82,7 @@ top_item
     | T_PRAGMA T_STRING ';'
     | function
     | var_decl ';'
+    | T_ITEM
     | statement
     | error ';'                             { parse_recover(p, true); }
     | error '}'                             { parse_recover(p, true); }
@@ -419,9 +420,9 @@ static void skip_group(Parser *p, int close)
         p->fn->skipped = true;
 }
 
-/* Streaming, a body's plain items come from quick.c, one token each: where one may begin (after
- * a ';', a brace or another item, inside a function's braces) and while it has tokens read
- * ahead. (A brace may also open or close a vector or an initializer's list, whose elements
+/* Streaming, plain items come from quick.c, one token each: where one may begin (after a ';', a
+ * brace or another item, inside a function's braces or outside every brace) and while it has
+ * tokens read ahead. (A brace may also open or close a vector or an initializer's list, whose elements
  * quick.c then reads as the start of an item; but a '}' comes before their ';', and there it
  * gives the grammar what it read.) */
 static int yylex(YYSTYPE *value, Span *at, Parser *p)
@@ -431,7 +432,7 @@ static int yylex(YYSTYPE *value, Span *at, Parser *p)
 #ifdef PARSER_STREAM
         if (p->quick_len)
             token = quick_next(p, value, at);
-        else if (p->item_start && p->fn && p->lx.open_braces.len)
+        else if (p->item_start && (p->fn ? p->lx.open_braces.len > 0 : p->lx.open_braces.len == 0))
             token = quick_item(p, value, at);
         else
             token = lex_next(&p->lx, value, at);

@@ -1,14 +1,16 @@
-/* quick.c: the streaming parser's short way through a body's plainest items, which make most of
- * nvcc's kernels: a label, or an instruction (guarded or not) whose operands are names, numbers
- * (a minus sign allowed), pairs name|name, vectors of names and the addresses [name],
- * [name+integer] and [name+-integer]. The tokens of such an item are read here and the
- * grammar's own actions called on them, in its order and with its spans, so that the module
- * built is the one the grammar would build; the parser is then handed one token, T_ITEM, for the
- * whole item (the rule "body: body T_ITEM"), in place of a dozen shifts and reductions. Tokens
- * read for an item that turns out to be anything else are handed to the grammar one by one,
- * as they were read (queued in the Parser), so nothing is read twice.
- * Requires: the lexer, parse.c's actions; parser.y's yylex calls quick_item only where a body's
- * item may begin (see there). */
+/* quick.c: the streaming parser's short way through the plainest items, which make most of
+ * nvcc's output: in a body, a label, or an instruction (guarded or not) whose operands are names,
+ * numbers (a minus sign allowed), pairs name|name, vectors of names and the addresses [name],
+ * [name+integer] and [name+-integer]; in a body or at the top level, a declaration of one name,
+ * with a range or dimensions, or a number or a list of numbers as its initializer. The tokens
+ * of such an item are read here and the grammar's own actions called on them, in its order and
+ * with its spans, so that the module built is the one the grammar would build; the parser is
+ * then handed one token, T_ITEM, for the whole item (the rules "body: body T_ITEM" and
+ * "top_item: T_ITEM"), in place of a dozen or more shifts and reductions. Tokens read for an
+ * item that turns out to be anything else are handed to the grammar one by one, as they were
+ * read (queued in the Parser), so nothing is read twice.
+ * Requires: the lexer, parse.c's actions; parser.y's yylex calls quick_item only where an item
+ * may begin (see there). */
 #include <string.h>
 
 #include "parse.h"
@@ -146,24 +148,163 @@ static int take_item(Parser *p, uint32_t end, const uint8_t *length, Span *at)
     return T_ITEM;
 }
 
+static int value_of(const QuickToken *t)
+{
+    YYSTYPE value;
+    memcpy(&value, t->value, sizeof value);
+    return value.T_SPACE;                       /* (T_LINKAGE's value is an int too) */
+}
+
+/* The initializer number of n tokens from t (init_value in parser.y). */
+static void take_init_number(Parser *p, const QuickToken *t, uint32_t n)
+{
+    Literal lit = literal_of(&t[n - 1]);
+    int kind = t[n - 1].token == T_INTEGER ? INIT_INT : lit.kind == OPND_F32 ? INIT_F32 : INIT_F64;
+    parse_init_value(p, kind, lit, n == 2, t[n - 1].at, SPAN(t[0].at, t[n - 1].at));
+}
+
+/* A number in an initializer from the k-th token: its token count, or 0. */
+static uint32_t init_number_length(Parser *p, uint32_t k)
+{
+    uint32_t minus = token_at(p, k) == '-';
+    return is_number(token_at(p, k + minus)) ? 1 + minus : 0;
+}
+
+/* The declaration in tokens 0..end-1: its actions (decl_head, decl_name, dims, init_value and
+ * var_decl in parser.y), and T_ITEM for it. space: the index of its state space; name: of its
+ * name; init: of its '=' (0: none). */
+static int take_decl(Parser *p, uint32_t space, uint32_t name, uint32_t init, uint32_t end, Span *at)
+{
+    const QuickToken *t = p->quick;
+    *at = SPAN(t[0].at, t[end - 1].at);
+    int linkage = 0;
+    for (uint32_t k = 0; k < space; k++)
+        linkage |= value_of(&t[k]);
+    parse_decl_begin(p, value_of(&t[space]), linkage);
+    for (uint32_t k = space + 1; k < name; k++) {
+        if (t[k].token == T_DIRECTIVE)
+            parse_decl_attr(p, t[k].at);
+        else if (t[k].token == T_SPACE)
+            parse_decl_space(p, value_of(&t[k]), t[k].at);
+        else {                                 /* .align integer */
+            k++;
+            parse_decl_align(p, literal_of(&t[k]), t[k].at);
+        }
+    }
+    uint32_t k = name + 1, stop = init ? init : end - 1;
+    if (k < stop && t[k].token == '<') {
+        parse_decl_name(p, t[name].at, SPAN(t[name].at, t[k + 2].at), false);
+        parse_decl_range(p, literal_of(&t[k + 1]), t[k + 1].at);
+    } else {
+        parse_decl_name(p, t[name].at, t[name].at, false);
+        Span dims = { t[name].at.offset + t[name].at.length, 0 };   /* (where empty dims are) */
+        for (; k < stop; k += t[k + 1].token == ']' ? 2 : 3) {
+            if (t[k + 1].token == ']') {
+                dims = SPAN(dims, t[k + 1].at);
+                parse_decl_dim(p, false, (Literal){ 0 }, dims);
+            } else {
+                dims = SPAN(dims, t[k + 2].at);
+                parse_decl_dim(p, true, literal_of(&t[k + 1]), t[k + 1].at);
+            }
+        }
+    }
+    if (init) {
+        k = init + 1;
+        if (t[k].token == '{') {
+            uint32_t count = 0;
+            for (k++; t[k - 1].token != '}'; k += init_number_length(p, k) + 1, count++)
+                take_init_number(p, &t[k], init_number_length(p, k));
+            Span list = SPAN(t[init + 1].at, t[end - 2].at);
+            parse_init_value(p, INIT_LIST, (Literal){ .bits = count }, false, list, list);
+            parse_decl_init(p, 1, list);
+        } else {
+            take_init_number(p, &t[k], end - 1 - k);
+            parse_decl_init(p, 1, SPAN(t[k].at, t[end - 2].at));
+        }
+    }
+    p->quick_len = p->quick_next = 0;
+    return T_ITEM;
+}
+
+/* [linkage...] space [attribute | .align integer | space]... name [<integer> | [integer]... | []...]
+ * [= number | = {number, ...}] ; */
+static int quick_decl(Parser *p, void *value, Span *at)
+{
+    uint32_t k = 0;
+    while (token_at(p, k) == T_LINKAGE)
+        k++;
+    if (token_at(p, k) != T_SPACE)
+        return quick_next(p, value, at);
+    uint32_t space = k++;
+    for (;;) {
+        int t = token_at(p, k);
+        if (t == T_DIRECTIVE && token_at(p, k + 1) != '(')
+            k++;
+        else if (t == T_ALIGN && token_at(p, k + 1) == T_INTEGER)
+            k += 2;
+        else if (t == T_SPACE)
+            k++;
+        else
+            break;
+    }
+    if (token_at(p, k) != T_WORD)
+        return quick_next(p, value, at);
+    uint32_t name = k++, init = 0;
+    if (token_at(p, k) == '<') {
+        if (token_at(p, k + 1) != T_INTEGER || token_at(p, k + 2) != '>')
+            return quick_next(p, value, at);
+        k += 3;
+    } else {
+        while (token_at(p, k) == '[') {
+            if (token_at(p, k + 1) == ']')
+                k += 2;
+            else if (token_at(p, k + 1) == T_INTEGER && token_at(p, k + 2) == ']')
+                k += 3;
+            else
+                return quick_next(p, value, at);
+        }
+        if (token_at(p, k) == '=') {
+            init = k++;
+            uint32_t n;
+            if (token_at(p, k) != '{') {
+                k += n = init_number_length(p, k);
+                if (!n)
+                    return quick_next(p, value, at);
+            } else {
+                do {
+                    k++;
+                    k += n = init_number_length(p, k);
+                } while (n && token_at(p, k) == ',');
+                if (!n || token_at(p, k++) != '}')
+                    return quick_next(p, value, at);
+            }
+        }
+    }
+    if (token_at(p, k) != ';')
+        return quick_next(p, value, at);
+    return take_decl(p, space, name, init, k + 1, at);
+}
+
 int quick_item(Parser *p, void *value, Span *at)
 {
     p->quick_len = p->quick_next = 0;
     uint8_t length[QUICK_MAX_TOKENS / 2];      /* of each operand */
     int first = token_at(p, 0);
-    uint32_t k = 0, n, count = 0;
-    if (first == T_WORD) {
+    uint32_t k = 0, n, count = 0;             /* (a snippet's bare statements are the grammar's) */
+    if (first == T_WORD && p->fn) {
         int second = token_at(p, 1);
         if (second == ':' || second == ';')
             return take_item(p, 2, NULL, at);
         k = 1;
-    } else if (first == '@') {
+    } else if (first == '@' && p->fn) {
         k = token_at(p, 1) == '!' ? 2 : 1;
         if (token_at(p, k) != T_WORD || token_at(p, k + 1) != T_WORD)
             return quick_next(p, value, at);
         if (token_at(p, k + 2) == ';')
             return take_item(p, k + 3, NULL, at);
         k += 2;
+    } else if (first == T_SPACE || first == T_LINKAGE) {
+        return quick_decl(p, value, at);
     } else {
         return quick_next(p, value, at);
     }

@@ -259,12 +259,50 @@ static void same_operand(const char *where, const Operand *a, const Operand *b)
     }
 }
 
-/* Every function's statements, items and labels, field by field (names as text: each module
- * interns its own). */
+static void same_init(const char *where, const Init *a, const Init *b)
+{
+    ck_assert_msg((a == NULL) == (b == NULL), "%s: an initializer on one side only", where);
+    if (!a)
+        return;
+    ck_assert_msg(a->kind == b->kind && a->negative == b->negative && a->count == b->count && a->bits == b->bits &&
+                  a->offset == b->offset && same_text(a->name, b->name) && same_span(a->at, b->at),
+                  "%s: initializer kind %d/%d bits %llx/%llx at %u+%u/%u+%u", where, a->kind, b->kind,
+                  (unsigned long long)a->bits, (unsigned long long)b->bits, a->at.offset, a->at.length,
+                  b->at.offset, b->at.length);
+    uint32_t n = a->kind == INIT_LIST ? a->count : a->kind == INIT_FIELD ? 1 : 0;
+    for (uint32_t i = 0; i < n; i++)
+        same_init(where, &a->elems[i], &b->elems[i]);
+}
+
+static void same_decls(const char *where, const Decl *a, const Decl *b, uint32_t count)
+{
+    for (uint32_t i = 0; i < count; i++, a++, b++) {
+        ck_assert_msg(same_text(a->name, b->name) && a->space == b->space && a->linkage == b->linkage &&
+                      a->type == b->type && a->vector == b->vector && a->dim_count == b->dim_count &&
+                      a->is_ptr == b->is_ptr && a->ptr_space == b->ptr_space && a->align == b->align &&
+                      a->ptr_align == b->ptr_align && a->range == b->range && a->has_range == b->has_range &&
+                      memcmp(a->dims, b->dims, sizeof a->dims) == 0 && a->handle_space == b->handle_space &&
+                      same_span(a->at, b->at) && a->attr_count == b->attr_count && (a->opaque == NULL) == (b->opaque == NULL),
+                      "%s: declaration %u (%s) differs (space %d/%d type %d/%d at %u+%u/%u+%u)", where, i, a->name,
+                      a->space, b->space, a->type, b->type, a->at.offset, a->at.length, b->at.offset, b->at.length);
+        for (uint32_t k = 0; k < a->attr_count; k++)
+            ck_assert_msg(same_text(a->attrs[k], b->attrs[k]), "%s: %s: attribute %u", where, a->name, k);
+        same_init(where, a->init, b->init);
+    }
+}
+
+/* The module's top level, declarations and every function's statements, items and labels,
+ * field by field (names as text: each module interns its own). */
 static void same_bodies(const char *name, const Module *a, const Module *b)
 {
     ck_assert_msg(a->functions.len == b->functions.len, "%s: %u functions, streamed %u", name, a->functions.len,
                   b->functions.len);
+    ck_assert_msg(a->globals.len == b->globals.len && a->top.len == b->top.len, "%s: %u variables and %u items, "
+                  "streamed %u and %u", name, a->globals.len, a->top.len, b->globals.len, b->top.len);
+    for (uint32_t i = 0; i < a->top.len; i++)
+        ck_assert_msg(a->top.data[i].kind == b->top.data[i].kind && a->top.data[i].index == b->top.data[i].index,
+                      "%s: top-level item %u", name, i);
+    same_decls(name, a->globals.data, b->globals.data, a->globals.len);
     char where[600];
     for (uint32_t i = 0; i < a->functions.len; i++) {
         const Function *f = a->functions.data[i], *g = b->functions.data[i];
@@ -272,6 +310,11 @@ static void same_bodies(const char *name, const Module *a, const Module *b)
                       f->labels.len == g->labels.len && f->decls.len == g->decls.len,
                       "%s: function %s: %u/%u instructions, %u/%u items, %u/%u labels", name, f->name, f->code.len,
                       g->code.len, f->items.len, g->items.len, f->labels.len, g->labels.len);
+        snprintf(where, sizeof where, "%s: %s", name, f->name);
+        ck_assert_msg(f->params.len == g->params.len && f->returns.len == g->returns.len, "%s: parameters", where);
+        same_decls(where, f->params.data, g->params.data, f->params.len);
+        same_decls(where, f->returns.data, g->returns.data, f->returns.len);
+        same_decls(where, f->decls.data, g->decls.data, f->decls.len);
         for (uint32_t k = 0; k < f->items.len; k++)
             ck_assert_msg(f->items.data[k].kind == g->items.data[k].kind &&
                           f->items.data[k].index == g->items.data[k].index &&
@@ -395,12 +438,41 @@ START_TEST(plain_items_at_their_edges)
     }
     strncat(all, "}\n", sizeof all - strlen(all) - 1);
     parses_alike("all of them", all, strlen(all));
+    /* declarations: at the top level, then in a body */
+    static const char *const top[] = {
+        ".global .b32 g;", ".visible .global .align 4 .u32 g;", ".extern .shared .align 16 .b8 s[];",
+        ".global .b8 a[2][3];", ".global .b8 a[][2];", ".global .b8 a[][2] = {1, 2, 3, 4};", ".const .f32 c = 0f3F800000;",
+        ".global .s32 n = -5;", ".global .u32 l[3] = {1, -2, 3};", ".global .f64 d[2] = {1.5, -0d3FF0000000000000};",
+        ".weak .global .u64 w;", ".visible .weak .global .u32 vw;", ".global .v4 .f32 v;", ".global .texref t2;",
+        ".shared .b32 s2;", ".global .align 1 .b8 _ZN4cuda3std3__45__cpo5beginE[1];", ".global .u32 big = 18446744073709551615;",
+        /* past the edges */
+        ".global .u64 p = f;", ".global .u32 a, b;", ".global .u32 a = 1 + 2;", ".global .u32 l[2] = {{1}, {2}};",
+        ".global .attribute(.managed) .u32 m;", ".global .u32 r<4>;", ".global .u64 q[2] = {f, 0};",
+        ".global .u32 x = (1);", ".global .u32 y = -(1);",
+    };
+    static const char *const inner[] = {
+        ".reg .b32 %q<3>;", ".reg .pred %pq;", ".local .align 8 .b8 depot[16];", ".shared .align 4 .b8 sm[128];",
+        ".param .b64 pp;", ".reg .v2 .f32 %vv;", ".reg .b32 %x = 5;", ".local .u32 la[2] = {1, 2};",
+        ".reg .b32 %s1, %s2;", ".reg .b32 %t<2>, %u;",
+    };
+    static const char module_head[] = ".version 8.0\n.target sm_90\n.address_size 64\n";
+    for (size_t i = 0; i < sizeof top / sizeof top[0]; i++) {   /* (the first after a ';': quick.c's) */
+        snprintf(text, sizeof text, "%s.global .b32 first;\n%s\n%s}\n", module_head, top[i], head + strlen(module_head));
+        parses_alike(top[i], text, strlen(text));
+    }
+    for (size_t i = 0; i < sizeof inner / sizeof inner[0]; i++) {
+        snprintf(text, sizeof text, "%s%s\nret;\n}\n", head, inner[i]);
+        parses_alike(inner[i], text, strlen(text));
+    }
     /* mistakes in and after plain items: both find one */
     static const char *const wrong[] = { "add.s32 %r1, %r2 %r3;", "add.s32 %r1, %r2,;", "add.s32 %r1 %r2;",
                                          "@ bra $L1;", "@%p1;", "ld.u32 %r1, [%rd1+];", "ld.u32 %r1, [];",
                                          "add.s32 %r1, %r2, %r3", "$L1: $L2:: ret;", "ret; ;;; add %r1, 0x;",
                                          "mov.b64 %rd1, {%r1, %r2;", "mov.b64 %rd1, %r1, %r2};", "mov.s32 %r1, -;",
-                                         "ld.u32 %r1, [%rd1+-];", "setp.eq.s32 %p1|%p2 %r1;", "{ add.s32 %r1, %r2;" };
+                                         "ld.u32 %r1, [%rd1+-];", "setp.eq.s32 %p1|%p2 %r1;", "{ add.s32 %r1, %r2;",
+                                         ".reg .b32;", ".reg %r9;", ".reg .b32 %r9[;", ".reg .b32 %r9 = ;",
+                                         ".reg .b32 %r9 = {1,};", ".reg .b32 %r9 = {1 2};", ".reg .b32 %r<>;",
+                                         ".reg .b32 %r<3;", ".local .u32 la[2] = {};", ".global .u32 late;" };
     for (size_t i = 0; i < sizeof wrong / sizeof wrong[0]; i++) {
         snprintf(text, sizeof text, "%s%s\n}\n", head, wrong[i]);
         parses_alike(wrong[i], text, strlen(text));
