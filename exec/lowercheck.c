@@ -134,11 +134,6 @@ static void reach_sync(Reach *r)
     for (; r->nf < nf; r->nf++)
         add_node(r, 2 * r->nf);
     for (; r->ng < ng; r->ng++) {
-        if (r->ng + 8 < ng) {                  /* the slots of a name a few ahead, fetched early */
-            uint32_t j = slot_of(r, m->globals.data[r->ng + 8].name);
-            __builtin_prefetch(&r->keys[j]);
-            __builtin_prefetch(&r->first[j]);
-        }
         add_node(r, 2 * r->ng + 1);
         if (m->globals.data[r->ng].space == SPACE_LOCAL) {
             if (r->local_count == r->local_cap) {

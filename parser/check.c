@@ -823,14 +823,8 @@ static void declare_function(Checker *c, uint32_t i)
 /* Declares what the module has gained since the last call. */
 static void declare_globals(Checker *c)
 {
-    enum { AHEAD = 8 };                        /* the table's slot of a name a few ahead, fetched early */
-    const Module *m = c->m;
-    for (; c->globals_done < m->globals.len; c->globals_done++) {
-        if (c->globals_done + AHEAD < m->globals.len)
-            __builtin_prefetch(&c->globals.slots[checker_pointer_hash(m->globals.data[c->globals_done + AHEAD].name) &
-                                                 (c->globals.capacity - 1)]);
+    for (; c->globals_done < c->m->globals.len; c->globals_done++)
         declare_variable(c, c->globals_done);
-    }
     for (; c->functions_done < c->m->functions.len; c->functions_done++)
         declare_function(c, c->functions_done);
 }
