@@ -27,8 +27,9 @@ void *arena_alloc(Arena *arena, size_t size)
     size = (size + ARENA_ALIGN - 1) & ~(size_t)(ARENA_ALIGN - 1);
     ArenaBlock *b = arena->head;
     if (!b || b->size - b->used < size) {
-        /* Each block with its head twice the last, up to 64 MB: a power of two, so that the
-         * large ones fill whole huge pages (pages.c). */
+        /* Each block with its head twice the last, up to 64 MB: from the first, powers of two,
+         * so that the large ones fill whole huge pages (pages.c); a larger request, or a larger
+         * spare taken, makes a block of its own size. */
         size_t want = (b ? 2 * (sizeof *b + b->size) : ARENA_MIN_BLOCK) - sizeof *b;
         if (want > 64u * 1024 * 1024 - sizeof *b)
             want = 64u * 1024 * 1024 - sizeof *b;

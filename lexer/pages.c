@@ -17,12 +17,12 @@
 
 #include "lexer.h"
 
-enum { PAGES_MIN = 2u << 20, PAGES_FROM = 1u << 20 };   /* a huge page; mapped from */
+enum { HUGE_PAGE = 2u << 20, PAGES_FROM = 1u << 20 };   /* mapped from PAGES_FROM, in huge pages */
 
 #if defined(MAP_ANONYMOUS) && defined(MADV_HUGEPAGE)
 static size_t whole_huge_pages(size_t size)
 {
-    return (size + PAGES_MIN - 1) / PAGES_MIN * PAGES_MIN;
+    return (size + HUGE_PAGE - 1) / HUGE_PAGE * HUGE_PAGE;
 }
 
 void *pages_alloc(size_t size)

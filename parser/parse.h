@@ -51,7 +51,7 @@ typedef struct Parser {
     Item *spare_items;
     Label *spare_labels;
     uint32_t spare_code_cap, spare_items_cap, spare_labels_cap;
-    bool item_start;           /* streaming: the last token given ended a body's item, or was one */
+    bool item_start;           /* streaming: the last token given ended an item, or was one */
     uint32_t quick_len, quick_next;   /* quick.c: tokens read ahead, and the next to give */
     QuickToken quick[QUICK_MAX_TOKENS];
 } Parser;
@@ -71,11 +71,6 @@ typedef struct Parser {
 
 void parse_init(Parser *p, Source *src, Diag *diag);
 
-/* quick.c: where a body's item may begin, the plain ones in one token (T_ITEM, their actions
- * done); else the tokens read, one a call (quick_next, while quick_len says some are left).
- * value: the YYSTYPE of the token given. */
-int quick_item(Parser *p, void *value, Span *at);
-int quick_next(Parser *p, void *value, Span *at);
 Module *parse_finish(Parser *p);
 void parse_recover(Parser *p, bool top_level);
 
@@ -131,5 +126,11 @@ void parse_init_field(Parser *p, Span name, Span at);
 /* opaque.c: a .texref, .samplerref or .surfref initializer into the declaration's OpaqueInit */
 void opaque_decode(Module *m, Decl *d, Diag *diag);
 bool opaque_independent(const Module *m);   /* .target texmode_independent */
+
+/* quick.c (the streaming parser's): where an item may begin, a plain one in one token (T_ITEM,
+ * its actions done); else the tokens read, one a call (quick_next, while quick_len says some are
+ * left). value: the YYSTYPE of the token given. */
+int quick_item(Parser *p, void *value, Span *at);
+int quick_next(Parser *p, void *value, Span *at);
 
 #endif

@@ -34,7 +34,7 @@ static void yyerror(Span *at, Parser *p, const char *message);
 %token T_SECTION ".section" T_PRAGMA ".pragma" T_PERF "performance directive"
 %token T_CALLPROTOTYPE ".callprototype" T_CALLTARGETS ".calltargets"
 %token T_BRANCHTARGETS ".branchtargets" T_ALIAS ".alias"
-%token T_ITEM "item"                /* a label or plain instruction, read by quick.c */
+%token T_ITEM "item"                /* a plain label, instruction or declaration, read by quick.c */
 %token T_EOF 0 "end of file"
 %token T_SHL "<<" T_SHR ">>" T_LE "<=" T_GE ">=" T_EQ "==" T_NE "!=" T_ANDAND "&&" T_OROR "||"
 

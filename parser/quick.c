@@ -148,94 +148,100 @@ static int take_item(Parser *p, uint32_t end, const uint8_t *length, Span *at)
     return T_ITEM;
 }
 
-static int value_of(const QuickToken *t)
+/* A T_SPACE's or T_LINKAGE's value (an int each). */
+static int int_of(const QuickToken *t)
 {
     YYSTYPE value;
     memcpy(&value, t->value, sizeof value);
-    return value.T_SPACE;                       /* (T_LINKAGE's value is an int too) */
+    return value.T_SPACE;
 }
 
-/* The initializer number of n tokens from t (init_value in parser.y). */
-static void take_init_number(Parser *p, const QuickToken *t, uint32_t n)
+/* Where a plain declaration's parts are among the tokens read (their indexes). */
+typedef struct DeclShape {
+    uint32_t space, name;      /* its (first) state space; its name */
+    uint32_t range;            /* the '<' of name<integer>, or 0 */
+    uint32_t dims[MAX_DIMS + 1], dim_count;   /* each '[' (more than MAX_DIMS: the grammar's) */
+    uint32_t init;             /* the '=', or 0 */
+    bool list;                 /* the initializer is {...} */
+    uint32_t number[QUICK_MAX_TOKENS / 2], number_count;   /* each number's first token */
+    uint32_t end;              /* one past the ';' */
+} DeclShape;
+
+/* The initializer's number from the k-th token ('-' or the number): init_value in parser.y. */
+static void take_init_number(Parser *p, const QuickToken *t, uint32_t k)
 {
-    Literal lit = literal_of(&t[n - 1]);
-    int kind = t[n - 1].token == T_INTEGER ? INIT_INT : lit.kind == OPND_F32 ? INIT_F32 : INIT_F64;
-    parse_init_value(p, kind, lit, n == 2, t[n - 1].at, SPAN(t[0].at, t[n - 1].at));
+    uint32_t last = k + (t[k].token == '-');
+    Literal lit = literal_of(&t[last]);
+    int kind = t[last].token == T_INTEGER ? INIT_INT : lit.kind == OPND_F32 ? INIT_F32 : INIT_F64;
+    parse_init_value(p, kind, lit, last > k, t[last].at, SPAN(t[k].at, t[last].at));
 }
 
-/* A number in an initializer from the k-th token: its token count, or 0. */
-static uint32_t init_number_length(Parser *p, uint32_t k)
-{
-    uint32_t minus = token_at(p, k) == '-';
-    return is_number(token_at(p, k + minus)) ? 1 + minus : 0;
-}
-
-/* The declaration in tokens 0..end-1: its actions (decl_head, decl_name, dims, init_value and
- * var_decl in parser.y), and T_ITEM for it. space: the index of its state space; name: of its
- * name; init: of its '=' (0: none). */
-static int take_decl(Parser *p, uint32_t space, uint32_t name, uint32_t init, uint32_t end, Span *at)
+/* The declaration's actions (decl_head, decl_name, dims, init_value and var_decl in parser.y),
+ * and T_ITEM for it. */
+static int take_decl(Parser *p, const DeclShape *d, Span *at)
 {
     const QuickToken *t = p->quick;
-    *at = SPAN(t[0].at, t[end - 1].at);
+    *at = SPAN(t[0].at, t[d->end - 1].at);
     int linkage = 0;
-    for (uint32_t k = 0; k < space; k++)
-        linkage |= value_of(&t[k]);
-    parse_decl_begin(p, value_of(&t[space]), linkage);
-    for (uint32_t k = space + 1; k < name; k++) {
+    for (uint32_t k = 0; k < d->space; k++)
+        linkage |= int_of(&t[k]);
+    parse_decl_begin(p, int_of(&t[d->space]), linkage);
+    for (uint32_t k = d->space + 1; k < d->name; k++) {
         if (t[k].token == T_DIRECTIVE)
             parse_decl_attr(p, t[k].at);
         else if (t[k].token == T_SPACE)
-            parse_decl_space(p, value_of(&t[k]), t[k].at);
-        else {                                 /* .align integer */
+            parse_decl_space(p, int_of(&t[k]), t[k].at);
+        else if (t[k].token == T_ALIGN) {      /* and its integer */
             k++;
             parse_decl_align(p, literal_of(&t[k]), t[k].at);
         }
     }
-    uint32_t k = name + 1, stop = init ? init : end - 1;
-    if (k < stop && t[k].token == '<') {
-        parse_decl_name(p, t[name].at, SPAN(t[name].at, t[k + 2].at), false);
-        parse_decl_range(p, literal_of(&t[k + 1]), t[k + 1].at);
+    if (d->range) {
+        parse_decl_name(p, t[d->name].at, SPAN(t[d->name].at, t[d->range + 2].at), false);
+        parse_decl_range(p, literal_of(&t[d->range + 1]), t[d->range + 1].at);
     } else {
-        parse_decl_name(p, t[name].at, t[name].at, false);
-        Span dims = { t[name].at.offset + t[name].at.length, 0 };   /* (where empty dims are) */
-        for (; k < stop; k += t[k + 1].token == ']' ? 2 : 3) {
-            if (t[k + 1].token == ']') {
-                dims = SPAN(dims, t[k + 1].at);
-                parse_decl_dim(p, false, (Literal){ 0 }, dims);
-            } else {
-                dims = SPAN(dims, t[k + 2].at);
-                parse_decl_dim(p, true, literal_of(&t[k + 1]), t[k + 1].at);
-            }
+        parse_decl_name(p, t[d->name].at, t[d->name].at, false);
+        Span dims = { t[d->name].at.offset + t[d->name].at.length, 0 };   /* (empty dims are there) */
+        for (uint32_t i = 0; i < d->dim_count; i++) {
+            uint32_t k = d->dims[i];
+            bool sized = t[k + 1].token == T_INTEGER;
+            dims = SPAN(dims, t[k + 1 + sized].at);
+            parse_decl_dim(p, sized, sized ? literal_of(&t[k + 1]) : (Literal){ 0 }, sized ? t[k + 1].at : dims);
         }
     }
-    if (init) {
-        k = init + 1;
-        if (t[k].token == '{') {
-            uint32_t count = 0;
-            for (k++; t[k - 1].token != '}'; k += init_number_length(p, k) + 1, count++)
-                take_init_number(p, &t[k], init_number_length(p, k));
-            Span list = SPAN(t[init + 1].at, t[end - 2].at);
-            parse_init_value(p, INIT_LIST, (Literal){ .bits = count }, false, list, list);
-            parse_decl_init(p, 1, list);
-        } else {
-            take_init_number(p, &t[k], end - 1 - k);
-            parse_decl_init(p, 1, SPAN(t[k].at, t[end - 2].at));
-        }
+    if (d->init) {
+        for (uint32_t i = 0; i < d->number_count; i++)
+            take_init_number(p, t, d->number[i]);
+        Span value = SPAN(t[d->init + 1].at, t[d->end - 2].at);
+        if (d->list)
+            parse_init_value(p, INIT_LIST, (Literal){ .bits = d->number_count }, false, value, value);
+        parse_decl_init(p, 1, value);
     }
     p->quick_len = p->quick_next = 0;
     return T_ITEM;
+}
+
+/* An initializer's number from the k-th token into d: its token count, or 0 when none is there. */
+static uint32_t init_number(Parser *p, DeclShape *d, uint32_t k)
+{
+    uint32_t minus = token_at(p, k) == '-';
+    if (!is_number(token_at(p, k + minus)))
+        return 0;
+    d->number[d->number_count++] = k;          /* (2 tokens or more each: room enough) */
+    return 1 + minus;
 }
 
 /* [linkage...] space [attribute | .align integer | space]... name [<integer> | [integer]... | []...]
  * [= number | = {number, ...}] ; */
 static int quick_decl(Parser *p, void *value, Span *at)
 {
-    uint32_t k = 0;
+    DeclShape d = { 0 };
+    uint32_t k = 0, n;
     while (token_at(p, k) == T_LINKAGE)
         k++;
     if (token_at(p, k) != T_SPACE)
         return quick_next(p, value, at);
-    uint32_t space = k++;
+    d.space = k++;
     for (;;) {
         int t = token_at(p, k);
         if (t == T_DIRECTIVE && token_at(p, k + 1) != '(')
@@ -249,40 +255,42 @@ static int quick_decl(Parser *p, void *value, Span *at)
     }
     if (token_at(p, k) != T_WORD)
         return quick_next(p, value, at);
-    uint32_t name = k++, init = 0;
+    d.name = k++;
     if (token_at(p, k) == '<') {
         if (token_at(p, k + 1) != T_INTEGER || token_at(p, k + 2) != '>')
             return quick_next(p, value, at);
+        d.range = k;
         k += 3;
-    } else {
-        while (token_at(p, k) == '[') {
-            if (token_at(p, k + 1) == ']')
-                k += 2;
-            else if (token_at(p, k + 1) == T_INTEGER && token_at(p, k + 2) == ']')
-                k += 3;
-            else
+    }
+    while (!d.range && token_at(p, k) == '[' && d.dim_count <= MAX_DIMS) {
+        d.dims[d.dim_count++] = k;
+        if (token_at(p, k + 1) == ']')
+            k += 2;
+        else if (token_at(p, k + 1) == T_INTEGER && token_at(p, k + 2) == ']')
+            k += 3;
+        else
+            return quick_next(p, value, at);
+    }
+    if (!d.range && token_at(p, k) == '=') {
+        d.init = k++;
+        d.list = token_at(p, k) == '{';
+        if (!d.list) {
+            if (!(n = init_number(p, &d, k)))
                 return quick_next(p, value, at);
-        }
-        if (token_at(p, k) == '=') {
-            init = k++;
-            uint32_t n;
-            if (token_at(p, k) != '{') {
-                k += n = init_number_length(p, k);
-                if (!n)
-                    return quick_next(p, value, at);
-            } else {
-                do {
-                    k++;
-                    k += n = init_number_length(p, k);
-                } while (n && token_at(p, k) == ',');
-                if (!n || token_at(p, k++) != '}')
-                    return quick_next(p, value, at);
-            }
+            k += n;
+        } else {
+            do {
+                k++;
+                k += n = init_number(p, &d, k);
+            } while (n && token_at(p, k) == ',');
+            if (!n || token_at(p, k++) != '}')
+                return quick_next(p, value, at);
         }
     }
     if (token_at(p, k) != ';')
         return quick_next(p, value, at);
-    return take_decl(p, space, name, init, k + 1, at);
+    d.end = k + 1;
+    return take_decl(p, &d, at);
 }
 
 int quick_item(Parser *p, void *value, Span *at)

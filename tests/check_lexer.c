@@ -288,7 +288,8 @@ END_TEST
 
 /* Sizes about the points where pages.c changes how it allocates (1 MB, whole 2 MB huge pages):
  * each block comes zeroed, every byte of it can be written, and freeing one (with the size asked
- * for) leaves its neighbours whole. */
+ * for) leaves its neighbours whole. (Unmapping too much shows where a neighbour lies next to the
+ * block, as they mostly do; unmapping too little would only leak, which this cannot see.) */
 START_TEST(pages_zeroed_whole_and_freed_alone)
 {
     const size_t sizes[] = { 1, (1u << 20) - 1, 1u << 20, (1u << 20) + 1, (2u << 20) - 1, 2u << 20,

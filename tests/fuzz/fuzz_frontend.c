@@ -58,10 +58,10 @@ static uint64_t text_digest(uint64_t h, const char *s)
 
 static uint64_t operand_digest(uint64_t h, const Operand *o)
 {
-    h = mix(mix(mix(h, o->kind), o->flags), o->count);
+    h = mix(mix(mix(mix(mix(h, o->kind), o->flags), o->count), o->component), o->select);
     h = mix(mix(h, o->at.offset), o->at.length);
     if (o->kind == OPND_NAME)
-        return mix(text_digest(h, o->u.ref.name), (uint64_t)o->u.ref.offset);
+        return mix(mix(text_digest(h, o->u.ref.name), (uint64_t)o->u.ref.offset), o->u.ref.target);
     if (o->kind == OPND_ADDR || o->kind == OPND_VEC || o->kind == OPND_PAIR || o->kind == OPND_LIST) {
         h = mix(h, (uint64_t)o->u.group.offset);
         for (uint16_t i = 0; i < o->count; i++)
@@ -71,13 +71,47 @@ static uint64_t operand_digest(uint64_t h, const Operand *o)
     return mix(h, o->u.bits);
 }
 
-/* Every function's statements, items and labels as parsed (names as text). */
+static uint64_t init_digest(uint64_t h, const Init *v)
+{
+    if (!v)
+        return mix(h, 0x200);
+    h = mix(mix(mix(mix(mix(h, v->kind), v->negative), v->count), v->bits), (uint64_t)v->offset);
+    h = mix(mix(text_digest(h, v->name), v->at.offset), v->at.length);
+    uint32_t n = v->kind == INIT_LIST ? v->count : v->kind == INIT_FIELD ? 1 : 0;
+    for (uint32_t i = 0; i < n; i++)
+        h = init_digest(h, &v->elems[i]);
+    return h;
+}
+
+static uint64_t decls_digest(uint64_t h, const Decl *d, uint32_t count)
+{
+    for (uint32_t i = 0; i < count; i++, d++) {
+        h = mix(mix(mix(mix(mix(text_digest(h, d->name), d->space), d->linkage), d->type), d->vector), d->dim_count);
+        h = mix(mix(mix(mix(mix(h, d->is_ptr), d->ptr_space), d->align), d->ptr_align), d->range);
+        h = mix(mix(mix(mix(h, d->has_range), d->handle_space), d->at.offset), d->at.length);
+        for (uint32_t k = 0; k < d->dim_count; k++)
+            h = mix(h, (uint64_t)d->dims[k]);
+        for (uint32_t k = 0; k < d->attr_count; k++)
+            h = text_digest(h, d->attrs[k]);
+        h = init_digest(h, d->init);
+    }
+    return h;
+}
+
+/* The module's top level and declarations, and every function's declarations, statements,
+ * items and labels as parsed (names as text). */
 static uint64_t bodies_digest(const Module *m)
 {
     uint64_t h = 1469598103934665603u;
+    for (uint32_t i = 0; i < m->top.len; i++)
+        h = mix(mix(h, m->top.data[i].kind), m->top.data[i].index);
+    h = decls_digest(h, m->globals.data, m->globals.len);
     for (uint32_t i = 0; i < m->functions.len; i++) {
         const Function *f = m->functions.data[i];
         h = mix(mix(mix(text_digest(h, f->name), f->code.len), f->items.len), f->labels.len);
+        h = decls_digest(h, f->params.data, f->params.len);
+        h = decls_digest(h, f->returns.data, f->returns.len);
+        h = decls_digest(h, f->decls.data, f->decls.len);
         for (uint32_t k = 0; k < f->items.len; k++)
             h = text_digest(mix(mix(h, f->items.data[k].kind), f->items.data[k].index), f->items.data[k].text);
         for (uint32_t k = 0; k < f->labels.len; k++)
@@ -86,7 +120,7 @@ static uint64_t bodies_digest(const Module *m)
             const Instr *x = &f->code.data[k];
             h = mix(mix(text_digest(h, x->mnemonic), x->at.offset), x->at.length);
             h = mix(mix(mix(h, x->stmt_at.offset), x->stmt_at.length), x->guard_kind);
-            h = mix(mix(text_digest(h, x->guard_name), x->guard_offset), x->loc_line);
+            h = mix(mix(mix(mix(text_digest(h, x->guard_name), x->guard_offset), x->loc_line), x->loc_file), x->loc_col);
             for (uint16_t o = 0; o < x->operand_count; o++)
                 h = operand_digest(h, &x->operands[o]);
         }
@@ -100,7 +134,7 @@ static StreamVerdict keep_every_function(void *context, Module *m, Function *f)
     return STREAM_KEEP;
 }
 
-/* The streaming parser, every function kept: parse_module's bodies (digest), or a mistake where
+/* The streaming parser, every function kept: parse_module's module (digest), or a mistake where
  * parse_module found one. */
 static void stream_parses_alike(Source *src, uint64_t digest, uint32_t whole_errors)
 {
