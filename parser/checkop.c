@@ -183,11 +183,21 @@ static void check_value(Diag *diag, const Function *fn, const Instr *in, const O
                                          (cls == 'b' && (checker_type_bits(e.type) < 32 || e.type == TYPE_B128))))
             error(diag, o->at, "floating-point immediate for the .%s operand of '%s'", type_info[e.type].name, op);
         return;
-    case OPND_SREG:
-        if (e.type != TYPE_NONE && cls != 'f' && !pred_sreg && sreg_info[o->u.sreg].bits > checker_type_bits(e.type))
-            error(diag, o->at, "special register '%s' is %u-bit, wider than the .%s operand of '%s'",
-                  sreg_info[o->u.sreg].name, sreg_info[o->u.sreg].bits, type_info[e.type].name, op);
+    case OPND_SREG: {
+        /* A narrower mov reads the low bits of the legacy 16-bit (and %gridid's 32-bit) forms;
+         * cvt those of any special register, as of a wider register (sregs.def). */
+        const SregInfo *s = &sreg_info[o->u.sreg];
+        unsigned narrowest = in->op == OP_CVT ? 0 : in->op == OP_MOV ? s->mov_bits : s->bits;
+        if (e.type != TYPE_NONE && cls != 'f' && !pred_sreg && narrowest > checker_type_bits(e.type)) {
+            if (narrowest < s->bits)
+                error(diag, o->at, "special register '%s' is %u-bit: '%s' reads at least its low %u bits (PTX ISA), "
+                      "not .%s", s->name, s->bits, op, narrowest, type_info[e.type].name);
+            else
+                error(diag, o->at, "special register '%s' is %u-bit, wider than the .%s operand of '%s'", s->name,
+                      s->bits, type_info[e.type].name, op);
+        }
         return;
+    }
     case OPND_SYM:
         if (e.letter == 'S')
             return;

@@ -55,6 +55,30 @@ START_TEST(sync_and_funnel_shift_versions)
 }
 END_TEST
 
+START_TEST(narrow_special_register_reads)
+{
+    /* The PTX ISA's legacy reads: 16-bit mov of %tid, %ntid, %ctaid, %nctaid; 16- and 32-bit of
+     * %gridid; cvt of any special register's low bits. Each verdict is ptxas 13.0's (sm_90). */
+    static const struct { const char *body; unsigned errors; } cases[] = {
+        { ".reg .b16 %h;\nmov.u16 %h, %tid.x;", 0 },
+        { ".reg .b16 %h;\nmov.b16 %h, %ntid.y;", 0 },
+        { ".reg .b16 %h;\nmov.s16 %h, %ctaid.z;", 0 },
+        { ".reg .b16 %h;\nmov.u16 %h, %nctaid.x;", 0 },
+        { "mov.u32 %r1, %gridid;", 0 },
+        { ".reg .b16 %h;\nmov.u16 %h, %gridid;", 0 },
+        { "cvt.u32.u16 %r1, %tid.z;", 0 },
+        { "cvt.u32.u8 %r1, %laneid;", 0 },
+        { "cvt.u32.u32 %r1, %clock64;", 0 },
+        { ".reg .b16 %h;\nmov.u16 %h, %laneid;", 1 },
+        { ".reg .b16 %h;\nmov.u16 %h, %clusterid.x;", 1 },
+        { "mov.u32 %r1, %clock64;", 1 },
+        { "mov.u32 %r1, %globaltimer;", 1 },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        ck_assert_msg(errors_of(kernel("8.7", "sm_90", cases[i].body), NULL) == cases[i].errors, "%s", cases[i].body);
+}
+END_TEST
+
 START_TEST(snippets_have_no_version_rules)
 {
     unsigned w;
@@ -442,6 +466,7 @@ int main(void)
     tcase_add_test(tc, suffixes_newer_than_their_opcode);
     tcase_add_test(tc, parameters_ptxas_refuses);
     tcase_add_test(tc, memory_suffixes_are_decoded);
+    tcase_add_test(tc, narrow_special_register_reads);
     suite_add_tcase(s, tc);
     return run_suite(s);
 }
