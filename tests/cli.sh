@@ -1584,6 +1584,13 @@ expect_exit 2 "sured types as ptxas takes them" "$PTXRUN" --no-color --check "$t
 expect_stderr_line "sured.p.add.b64" "$tmp/sured.ptx:9:2: error: 'sured.p.add.1d.b64.trap': sured.p takes .b32, or .b64 with .min and .max (PTX ISA)"
 expect_stderr_line "sured.p.u32" "$tmp/sured.ptx:10:2: error: 'sured.p.min.1d.u32.trap': sured.p takes .b32, or .b64 with .min and .max (PTX ISA)"
 expect_stderr_line "sured.b.b64" "$tmp/sured.ptx:11:2: error: 'sured.b.min.1d.b64.trap': sured.b takes .u32, .u64, .s32, .b32 or .s64 (PTX ISA)"
+# -- issue 32: forms ptxas 13.0 refuses though ptxrun ran them, refused at --check with ptxas's reason
+printf "$H9.visible .entry k()\n{\n\t.reg .b16 %%h<2>;\n\t.reg .b32 %%r1;\n\t.reg .pred %%p<2>;\n\tcvt.rpi.u8.bf16 %%h1, %%h0;\n\tcvt.rn.bf16.u8 %%h1, %%h0;\n\tcvt.rni.f32.bf16 %%r1, %%h0;\n\tsetp.lt.f16 %%p0|%%p1, %%h0, %%h1;\n\tret;\n}\n" > "$tmp/ptxas_refuses.ptx"
+expect_exit 2 "forms ptxas refuses" "$PTXRUN" --no-color --check "$tmp/ptxas_refuses.ptx"
+expect_stderr_line "cvt.rpi.u8.bf16" "$tmp/ptxas_refuses.ptx:9:2: error: 'cvt.rpi.u8.bf16': no conversion between .bf16 and .u8 (ptxas refuses it: arguments mismatch)"
+expect_stderr_line "cvt.rn.bf16.u8" "$tmp/ptxas_refuses.ptx:10:2: error: 'cvt.rn.bf16.u8': no conversion between .u8 and .bf16 (ptxas refuses it: arguments mismatch)"
+expect_stderr_line "cvt.rni.f32.bf16" "$tmp/ptxas_refuses.ptx:11:2: error: 'cvt.rni.f32.bf16': .rni rounds to an integer only from .bf16 to .bf16 (ptxas refuses it: illegal rounding modifier)"
+expect_stderr_line "setp.lt.f16 p|q" "$tmp/ptxas_refuses.ptx:12:14: error: 'setp.lt.f16' writes one predicate: p|q is for .f16x2 (ptxas refuses it: predicate output not allowed)"
 . tests/cli_launch.sh
 
 # -- ptxrun test on an empty folder and with an empty --differs list (nothing to sort: the SANITIZE run checks it)
