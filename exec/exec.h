@@ -591,6 +591,7 @@ struct Block {
     uint32_t live_threads;     /* what barriers for all threads count to; NO_SLOT: count again */
     uint64_t steps;            /* warp-steps of every warp and CTA, for --max-steps */
     uint64_t lane_steps;       /* instructions executed, summed over threads */
+    uint64_t cta_first_step;   /* steps when this CTA began: its clock counts from here */
     struct Snapshot *start;    /* the state every CTA starts from (registers, .shared, .local) */
     /* The registers, predicates and lanes of the CTA ExecOptions.keep_cta names, copied when it
      * ended (only when one is named); the grid swaps them back into warps at the end. */
