@@ -103,6 +103,17 @@ static bool compatible(int reg_type, int want)
     return reg_type == want;
 }
 
+/* Whether in may read special register sreg: the PTX ISA's special registers "are accessed
+ * through mov or cvt instructions", and ptxas 13.0 takes them there only for integer (or
+ * predicate) results ("Special register argument not allowed" elsewhere); WARP_SZ is a constant,
+ * an immediate anywhere. */
+static bool reads_special_registers(const Instr *in, int sreg)
+{
+    if (sreg == SREG_WARP_SZ)
+        return true;
+    return (in->op == OP_MOV || in->op == OP_CVT) && in->type_count > 0 && checker_type_class(in->types[0]) != 'f';
+}
+
 static void check_value(Diag *diag, const Function *fn, const Instr *in, const Operand *o, Expect e)
 {
     const char *op = in->mnemonic;
@@ -372,6 +383,11 @@ void checkop_operand(Diag *diag, const Function *fn, const Instr *in, const Oper
     }
     if ((o->flags & OPNDF_NOT) && e.letter != 'p')
         error(diag, o->at, "'!' is not allowed on this operand of '%s'", in->mnemonic);
+    if (o->kind == OPND_SREG && !e.dest && !reads_special_registers(in, o->u.sreg)) {
+        error(diag, o->at, "'%s' cannot read special register '%s': only mov and cvt to an integer or predicate do "
+              "(PTX ISA; ptxas refuses it): move it to a register first", in->mnemonic, sreg_info[o->u.sreg].name);
+        return;
+    }
     if (o->kind == OPND_SREG && e.dest)
         error(diag, o->at, "special register '%s' is read-only", sreg_info[o->u.sreg].name);
     else if (o->kind != OPND_NAME)

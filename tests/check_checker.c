@@ -58,7 +58,8 @@ END_TEST
 START_TEST(narrow_special_register_reads)
 {
     /* The PTX ISA's legacy reads: 16-bit mov of %tid, %ntid, %ctaid, %nctaid; 16- and 32-bit of
-     * %gridid; cvt of any special register's low bits. Each verdict is ptxas 13.0's (sm_90). */
+     * %gridid; cvt of any special register's low bits; no other instruction reads one. Each
+     * verdict is ptxas 13.0's (sm_90). */
     static const struct { const char *body; unsigned errors; } cases[] = {
         { ".reg .b16 %h;\nmov.u16 %h, %tid.x;", 0 },
         { ".reg .b16 %h;\nmov.b16 %h, %ntid.y;", 0 },
@@ -73,6 +74,15 @@ START_TEST(narrow_special_register_reads)
         { ".reg .b16 %h;\nmov.u16 %h, %clusterid.x;", 1 },
         { "mov.u32 %r1, %clock64;", 1 },
         { "mov.u32 %r1, %globaltimer;", 1 },
+        /* "accessed through mov or cvt instructions": to an integer or a predicate only */
+        { "add.u32 %r1, %tid.x, 1;", 1 },
+        { "setp.eq.u32 %p1, %laneid, 0;", 1 },
+        { "shfl.sync.idx.b32 %r1, %r2, %laneid, 31, -1;", 1 },
+        { "and.pred %p1, %is_explicit_cluster, %p2;", 1 },
+        { "mov.f32 %r1, %tid.x;", 1 },
+        { "cvt.rn.f32.u32 %r1, %tid.x;", 1 },
+        { "mov.pred %p1, %is_explicit_cluster;", 0 },
+        { "add.u32 %r1, %r2, WARP_SZ;", 0 },
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
         ck_assert_msg(errors_of(kernel("8.7", "sm_90", cases[i].body), NULL) == cases[i].errors, "%s", cases[i].body);
