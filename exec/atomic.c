@@ -139,11 +139,19 @@ void atomic_execute(Warp *w, const XInstr *x, uint32_t mask)
             atom128_lane(w, x, l, p, shadow);
             continue;
         }
+        /* Every source of the lane is read before any destination is written: d's elements may
+         * name b's registers in another order ({%f3,%f2,%f1,%f0} and {%f0,%f1,%f2,%f3}). */
+        bool cas = n == 1 && x->vec_count > 1;
+        uint64_t bs[VEC_MAX], bs_bits[VEC_MAX];
+        for (unsigned e = 0; e < n; e++) {
+            bs[e] = w->val[x->vec[e]][l];
+            bs_bits[e] = warp_dbits(w, x->vec[e], l);
+        }
+        uint64_t c = cas ? w->val[x->vec[1]][l] : 0, c_bits = cas ? warp_dbits(w, x->vec[1], l) : ~0ull;
         for (unsigned e = 0; e < n; e++, p += size, shadow += size) {
             uint64_t old = mem_read_bytes(p, size), old_bits = mem_read_bytes(shadow, size);
-            bool cas = n == 1 && x->vec_count > 1, nan_choice = false;
-            uint64_t b = w->val[x->vec[e]][l], c = cas ? w->val[x->vec[1]][l] : 0;
-            uint64_t b_bits = warp_dbits(w, x->vec[e], l), c_bits = cas ? warp_dbits(w, x->vec[1], l) : ~0ull;
+            uint64_t b = bs[e], b_bits = bs_bits[e];
+            bool nan_choice = false;
             mem_write_bytes(p, atomic_update(x, old, b, c, space == SPACE_GLOBAL, &nan_choice), size);
             mem_write_bytes(shadow, atomic_defined_bits(x, old, old_bits, b, b_bits, c_bits), size);
             bool defined = (old_bits & b_bits & width_mask(x->bits)) == width_mask(x->bits);

@@ -491,6 +491,7 @@ static bool run_cta(Block *b, const ExecOptions *o)
 {
     memset(b->barriers, 0, sizeof b->barriers);
     b->live_threads = NO_SLOT;
+    b->cta_first_step = b->steps;
     for (uint32_t i = 0; i < b->warp_count; i++) {
         warp_reset(b->warps[i]);
         fill_special_registers(b->warps[i]);

@@ -50,13 +50,15 @@ const uint8_t *builtin_params(Builtin f, uint8_t *result_size)
     return f == BUILTIN_VPRINTF ? vprintf_params : assertfail_params;
 }
 
-/* The clock registers count the warp's own warp-steps since its CTA began, the reading
- * instruction's included (docs/semantics.md): monotonic in each thread, the same in every run. */
+/* The clock registers count the warp-steps of every warp of the CTA since it began, the reading
+ * instruction's included (docs/semantics.md): one counter for the CTA, as %clock64 is one for
+ * the multiprocessor on a GPU, so a read after another warp's (a bar.sync between them) is never
+ * smaller; the warps take turns in a fixed order, so it is the same in every run. */
 void builtin_clock(Warp *w)
 {
     static const int clocks[] = { SREG_CLOCK, SREG_CLOCK_HI, SREG_CLOCK64, SREG_GLOBALTIMER, SREG_GLOBALTIMER_LO,
                                   SREG_GLOBALTIMER_HI };
-    uint64_t t = w->steps;
+    uint64_t t = w->block->steps - w->block->cta_first_step;
     for (size_t i = 0; i < COUNT_OF(clocks); i++) {
         uint32_t row = w->prog->sreg_rows[clocks[i]][0];
         if (row == NO_SLOT)

@@ -3,8 +3,10 @@
  * recursive call first saves the outer activation's registers. ret copies the results back,
  * makes the frame's bytes undefined again and pops it; ret from the kernel ends the lane. Each
  * call costs the callee's .local bytes and a return address of the --stack bytes.
- * stacksave, stackrestore and alloca work on the same stack: alloca takes bytes at its end, in
- * the current activation, until stackrestore or ret gives them back. */
+ * stacksave, stackrestore and alloca work on the stack pointer of the PTX ISA's alloca, which
+ * grows down (from MEM_ALLOCA_TOP, in a .local region of its own beside the frames): alloca
+ * takes bytes below it and gives their lowest address, which stacksave then reads, until
+ * stackrestore or the activation's ret gives them back. Both count against --stack. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -228,10 +230,12 @@ void call_enter(Warp *w, uint32_t pc, uint32_t run)
         }
         set_frame_rows(w, cf, l, base);
         w->active[callee][l]++;
-        w->stack[l][w->depth[l]++] = (Frame){ pc + 1, pc, callee, caller_sp, recursive, saved_at };
+        w->stack[l][w->depth[l]++] = (Frame){ pc + 1, pc, callee, caller_sp, w->stack_ptr[l], recursive, saved_at };
         w->pc[l] = cf->code_base;
     }
 }
+
+static void free_allocas(Warp *w, int l, uint32_t to);
 
 /* ret: from a function, results copied back and the frame popped; from the kernel, the end. */
 void call_return(Warp *w, uint32_t run)
@@ -271,78 +275,88 @@ void call_return(Warp *w, uint32_t run)
             copy_local(w, l, base + from->offset, caller_base + site->rets[i].offset, n);
         }
         /* a returned frame's bytes (and its allocas') are no one's */
-        uint32_t allocated = w->sp[l] - (base + cf->frame_size);
         if (mem_thread_bytes(&w->block->mem, w->prog->local_region, w->thread_base + (uint32_t)l, base,
-                             cf->frame_size + allocated, &shadow))
-            memset(shadow, 0, cf->frame_size + allocated);
+                             cf->frame_size, &shadow))
+            memset(shadow, 0, cf->frame_size);
+        free_allocas(w, l, f.caller_stack_ptr);
         w->sp[l] = f.caller_sp;
-        w->charged[l] -= cf->charge + allocated;
+        w->charged[l] -= cf->charge;
         w->active[f.callee][l]--;
         w->pc[l] = f.return_pc;
     }
 }
 
-/* The end of the frame of the activation lane l runs: where its allocas begin. */
-static uint32_t frame_end(const Warp *w, int l)
+/* The stack pointer where the activation lane l runs began: its allocas lie below it. */
+static uint32_t activation_stack_ptr(const Warp *w, int l)
 {
-    if (w->depth[l] == 0)
-        return w->prog->funcs[0].frame_size;
-    uint32_t callee = w->stack[l][w->depth[l] - 1].callee;
-    return warp_frame_base(w, callee, l) + w->prog->funcs[callee].frame_size;
+    return w->depth[l] ? w->stack[l][w->depth[l] - 1].caller_stack_ptr : MEM_ALLOCA_TOP;
 }
 
-/* alloca for lane l: size bytes at the end of its stack, aligned to max(align, 8), undefined;
- * their .local address into d. False after a fault. */
+/* Lane l's allocas below `to`, a stack pointer at or above its own, given back: undefined, no
+ * longer counted against --stack. */
+static void free_allocas(Warp *w, int l, uint32_t to)
+{
+    uint32_t from = w->stack_ptr[l];
+    uint8_t *shadow;
+    if (to > from && mem_thread_bytes(&w->block->mem, w->prog->alloca_region, w->thread_base + (uint32_t)l, from,
+                                      to - from, &shadow))
+        memset(shadow, 0, to - from);
+    w->charged[l] -= to - from;
+    w->stack_ptr[l] = to;
+}
+
+/* alloca for lane l (PTX ISA: stackptr = alloc_stack_mem(size, a), ptr = stackptr): size bytes
+ * below its stack pointer, the lowest at a multiple of max(align, 8), undefined; the stack
+ * pointer and d get their .local address. The bytes skipped to align count against --stack too.
+ * False after a fault. */
 static bool allocate(Warp *w, const XInstr *x, int l, uint64_t size, uint64_t align)
 {
-    uint32_t pc = (uint32_t)(x - w->prog->code);
+    uint32_t pc = (uint32_t)(x - w->prog->code), sp = w->stack_ptr[l];
     align = align < 8 ? 8 : align;
-    uint64_t at = (w->sp[l] + align - 1) / align * align, end = at + size;
-    uint64_t charge = (uint64_t)w->charged[l] + (end - w->sp[l]);
+    uint64_t at = size > sp ? 0 : (sp - size) & ~(align - 1);
+    uint64_t charge = (uint64_t)w->charged[l] + (sp - at);
     if (size > w->prog->stack_bytes || charge > w->prog->stack_bytes) {
         report_fault(w, pc, "lane %d: the stack overflows: 'alloca' of %llu bytes needs %llu bytes of stack; each "
                      "thread has %u (--stack)", l, (unsigned long long)size, (unsigned long long)charge,
                      w->prog->stack_bytes);
         return false;
     }
-    const Region *local = &w->block->mem.regions[w->prog->local_region];
-    uint64_t room = end > 2 * local->size ? end : 2 * local->size;
-    if (end > local->size && !mem_grow_per_lane(&w->block->mem, w->prog->local_region, room) &&
-        !mem_grow_per_lane(&w->block->mem, w->prog->local_region, end)) {
+    Memory *mem = &w->block->mem;
+    const Region *r = &mem->regions[w->prog->alloca_region];
+    uint64_t need = MEM_ALLOCA_TOP - at, room = need > 2 * r->size ? need : 2 * r->size;
+    if (at < r->base && !mem_grow_per_lane_down(mem, w->prog->alloca_region, room) &&
+        !mem_grow_per_lane_down(mem, w->prog->alloca_region, need)) {
         report_fault(w, pc, "lane %d: 'alloca' of %llu bytes: the threads' stacks together need more than the %d MiB "
                      "ptxrun holds for one variable", l, (unsigned long long)size, MAX_VARIABLE_BYTES >> 20);
         return false;
     }
     uint8_t *shadow;
-    if (mem_thread_bytes(&w->block->mem, w->prog->local_region, w->thread_base + (uint32_t)l, at, size, &shadow))
-        memset(shadow, 0, size);
+    if (mem_thread_bytes(mem, w->prog->alloca_region, w->thread_base + (uint32_t)l, at, sp - at, &shadow))
+        memset(shadow, 0, sp - at);
     w->charged[l] = (uint32_t)charge;
-    w->sp[l] = (uint32_t)end;
+    w->stack_ptr[l] = (uint32_t)at;
     w->val[x->dst][l] = at;
     return true;
 }
 
-/* stackrestore for lane l: back to an earlier end of the stack in the same activation (what
- * stacksave gave there); the bytes after it are free again (undefined). False after a fault. */
+/* stackrestore for lane l (PTX ISA: stackptr = a): back up to a stack pointer of the same
+ * activation, between its own now and where the activation began (what stacksave gave there);
+ * the allocas below it are freed (undefined). Anything else is a fault. */
 static bool restore_stack(Warp *w, const XInstr *x, int l, uint64_t to)
 {
-    uint32_t pc = (uint32_t)(x - w->prog->code), low = frame_end(w, l);
-    if (to < low || to > w->sp[l]) {
+    uint32_t pc = (uint32_t)(x - w->prog->code), high = activation_stack_ptr(w, l);
+    if (to < w->stack_ptr[l] || to > high) {
         report_fault(w, pc, "lane %d: 'stackrestore' to 0x%llx, which is no stack pointer of this activation "
-                     "(0x%x to 0x%x)", l, (unsigned long long)to, low, w->sp[l]);
+                     "(0x%x to 0x%x)", l, (unsigned long long)to, w->stack_ptr[l], high);
         return false;
     }
-    uint8_t *shadow;
-    if (mem_thread_bytes(&w->block->mem, w->prog->local_region, w->thread_base + (uint32_t)l, to,
-                         w->sp[l] - to, &shadow))
-        memset(shadow, 0, w->sp[l] - (uint32_t)to);
-    w->charged[l] -= w->sp[l] - (uint32_t)to;
-    w->sp[l] = (uint32_t)to;
+    free_allocas(w, l, (uint32_t)to);
     return true;
 }
 
 /* stacksave d, stackrestore a, alloca d, size{, align} for the lanes of run. The stack pointer
- * is the end of the lane's stack (ptxrun's grows upward, docs/semantics.md). */
+ * grows down (PTX ISA, alloca), so stacksave right after an alloca gives what the alloca gave
+ * (docs/semantics.md). */
 void call_stack(Warp *w, const XInstr *x, uint32_t run)
 {
     uint32_t pc = (uint32_t)(x - w->prog->code);
@@ -358,7 +372,7 @@ void call_stack(Warp *w, const XInstr *x, uint32_t run)
         int l = __builtin_ctz(k);
         uint64_t a = x->op == OP_STACKSAVE ? 0 : w->val[x->src[0]][l] & width_mask(x->bits);
         if (x->op == OP_STACKSAVE)
-            w->val[x->dst][l] = w->sp[l];
+            w->val[x->dst][l] = w->stack_ptr[l];
         else if (x->op == OP_STACKRESTORE ? !restore_stack(w, x, l, a)
                                           : !allocate(w, x, l, a, x->src_count > 1 ? w->val[x->src[1]][l] : 8))
             return;

@@ -25,6 +25,7 @@ typedef enum { DST_NONE, DST_VALUE, DST_PRED } DstKind;
 #define MEM_PARAM_WINDOW  0x0000500000000000ull
 #define MEM_WINDOW_SIZE   0x0000100000000000ull
 #define MEM_FUNC_BASE     0x0000f00000000000ull   /* function "addresses" for indirect calls */
+#define MEM_ALLOCA_TOP    0x20000000u             /* .local: alloca's stack grows down from here */
 
 typedef struct Region {
     const char *name;          /* variable, parameter or buffer */
@@ -239,6 +240,7 @@ typedef struct Frame {
     uint32_t call_pc;
     uint32_t callee;
     uint32_t caller_sp;        /* the stack's end before the call */
+    uint32_t caller_stack_ptr; /* the stack pointer (alloca's) before the call */
     bool saved;                /* a recursive call: the outer activation's registers were saved */
     size_t saved_at;           /* where, in the lane's save area */
 } Frame;
@@ -405,6 +407,7 @@ typedef struct Program {
     struct ShflTable *shfl_tables;
     uint32_t shfl_table_count;
     uint32_t local_region;     /* the threads' .local memory: the kernel's frame, then the stack */
+    uint32_t alloca_region;    /* .local below MEM_ALLOCA_TOP, alloca's stack; NO_SLOT: no alloca */
     uint32_t param_region;     /* the kernel's parameter buffer */
     uint32_t dynamic_region;   /* the CTA's dynamic .shared block */
     uint32_t reserved_region;  /* the system's reserved .shared bytes, after the dynamic block; NO_SLOT
@@ -566,6 +569,7 @@ typedef struct Warp {
     Frame *stack[WARP_SIZE];   /* each lane's calls, depth[lane] of them */
     uint32_t stack_cap[WARP_SIZE];
     uint32_t sp[WARP_SIZE];    /* the end of each lane's .local stack */
+    uint32_t stack_ptr[WARP_SIZE]; /* the stack pointer of stacksave: alloca's lowest byte, or MEM_ALLOCA_TOP */
     uint32_t charged[WARP_SIZE];   /* the --stack bytes its calls use */
     uint32_t (*active)[WARP_SIZE]; /* active[f][lane]: activations of function f on the lane's stack */
     SaveArea saves[WARP_SIZE];
@@ -591,6 +595,7 @@ struct Block {
     uint32_t live_threads;     /* what barriers for all threads count to; NO_SLOT: count again */
     uint64_t steps;            /* warp-steps of every warp and CTA, for --max-steps */
     uint64_t lane_steps;       /* instructions executed, summed over threads */
+    uint64_t cta_first_step;   /* steps when this CTA began: its clock counts from here */
     struct Snapshot *start;    /* the state every CTA starts from (registers, .shared, .local) */
     /* The registers, predicates and lanes of the CTA ExecOptions.keep_cta names, copied when it
      * ended (only when one is named); the grid swaps them back into warps at the end. */
@@ -1027,6 +1032,7 @@ bool mem_overlaps(const Memory *mem, int space, uint64_t base, uint64_t size, ui
 void mem_resize(Memory *mem, uint32_t index, uint64_t size);
 void mem_move(Memory *mem, uint32_t index, uint64_t base);
 bool mem_grow_per_lane(Memory *mem, uint32_t index, uint64_t size);
+bool mem_grow_per_lane_down(Memory *mem, uint32_t index, uint64_t size);   /* its end stays */
 uint8_t *mem_thread_bytes(Memory *mem, uint32_t index, uint32_t thread, uint64_t address, uint64_t size,
                           uint8_t **shadow);
 /* The bytes at a generic address as thread sees them, and how many of its region's follow

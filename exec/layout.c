@@ -439,6 +439,17 @@ static bool reads_reserved_smem(const Program *prog)
 /* Every region: static variables, the kernel's parameter buffer, the dynamic .shared block and
  * the threads' .local stacks (the kernel's frame plus stack_bytes each); then initializers.
  * False after reporting an initializer ptxrun cannot write. */
+_Static_assert(MEM_ALLOCA_TOP >= 2ull * MAX_VARIABLE_BYTES, "the frames' region could grow into alloca's");
+
+static bool calls_alloca(const Program *prog)
+{
+    for (uint32_t k = 0; k < prog->func_count; k++)
+        for (uint32_t i = 0; i < prog->funcs[k].fn->code.len; i++)
+            if (prog->funcs[k].fn->code.data[i].op == OP_ALLOCA)
+                return true;
+    return false;
+}
+
 bool layout_memory(Layout *ly, Program *prog, uint32_t stack_bytes)
 {
     Module *m = prog->m;
@@ -477,6 +488,13 @@ bool layout_memory(Layout *ly, Program *prog, uint32_t stack_bytes)
     prog->stack_bytes = stack_bytes;
     uint64_t room = stack_bytes < 4096 ? stack_bytes : 4096;
     prog->local_region = mem_add(mem, ".local stack", SPACE_LOCAL, kf->frame_size + room, 16, TYPE_B8, true, false);
+    /* alloca's stack, apart from the frames: it grows down from MEM_ALLOCA_TOP (PTX ISA, alloca),
+     * above where the frames' region can grow (each region at most MAX_VARIABLE_BYTES). */
+    prog->alloca_region = NO_SLOT;
+    if (calls_alloca(prog)) {
+        prog->alloca_region = mem_add(mem, ".local alloca", SPACE_LOCAL, 0, 16, TYPE_B8, true, false);
+        mem_move(mem, prog->alloca_region, MEM_ALLOCA_TOP);
+    }
     /* Initializers last: they may take the address of a variable declared after them. */
     for (uint32_t i = 0; i < ly->inits.len; i++) {
         const PendingInit *p = &ly->inits.data[i];

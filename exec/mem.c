@@ -157,28 +157,41 @@ void mem_move(Memory *mem, uint32_t index, uint64_t base)
         mem->cursor[r->space] = base + r->size;
 }
 
-/* Gives every thread's copy of a per-thread region `size` bytes (more than now): each copy keeps
- * its bytes, the new ones undefined. False if all copies together would pass the limit on one
- * variable. Addresses in the region are offsets in a thread's copy, so none changes. */
-bool mem_grow_per_lane(Memory *mem, uint32_t index, uint64_t size)
+/* Gives every thread's copy of a per-thread region `size` bytes (more than now), the new ones
+ * undefined, after its bytes (down: before them, the region's base moving down by as many, so
+ * that its end stays where it is). Each copy keeps its bytes at their addresses. False if all
+ * copies together would pass the limit on one variable. */
+static bool grow_per_lane(Memory *mem, uint32_t index, uint64_t size, bool down)
 {
     Region *r = &mem->regions[index];
     if (!r->per_lane || size <= r->size)
         return true;
-    if (size > MAX_VARIABLE_BYTES / (mem->copies ? mem->copies : 1))
+    if (size > MAX_VARIABLE_BYTES / (mem->copies ? mem->copies : 1) || (down && size - r->size > r->base))
         return false;
-    size_t bytes = (size_t)size * mem->copies;
+    size_t bytes = (size_t)size * mem->copies, at = down ? (size_t)(size - r->size) : 0;
     uint8_t *data = xcalloc(bytes ? bytes : 1, 1), *shadow = xcalloc(bytes ? bytes : 1, 1);
     for (uint32_t t = 0; t < mem->copies; t++) {
-        memcpy(data + (size_t)t * size, r->data + (size_t)t * r->size, r->size);
-        memcpy(shadow + (size_t)t * size, r->shadow + (size_t)t * r->size, r->size);
+        memcpy(data + (size_t)t * size + at, r->data + (size_t)t * r->size, r->size);
+        memcpy(shadow + (size_t)t * size + at, r->shadow + (size_t)t * r->size, r->size);
     }
     free(r->data);
     free(r->shadow);
     r->data = data;
     r->shadow = shadow;
+    if (down)
+        r->base -= size - r->size;
     r->size = size;
     return true;
+}
+
+bool mem_grow_per_lane(Memory *mem, uint32_t index, uint64_t size)
+{
+    return grow_per_lane(mem, index, size, false);
+}
+
+bool mem_grow_per_lane_down(Memory *mem, uint32_t index, uint64_t size)
+{
+    return grow_per_lane(mem, index, size, true);
 }
 
 /* The bytes at address in one thread's copy of a per-thread region; NULL if outside it. */

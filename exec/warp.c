@@ -632,6 +632,7 @@ void warp_reset(Warp *w)
         w->depth[l] = 0;
         w->saves[l].len = 0;
         w->sp[l] = w->prog->funcs[0].frame_size;
+        w->stack_ptr[l] = MEM_ALLOCA_TOP;
         w->charged[l] = 0;
         for (uint32_t k = 0; k < w->prog->func_count; k++)
             w->active[k][l] = 0;

@@ -103,6 +103,17 @@ static bool compatible(int reg_type, int want)
     return reg_type == want;
 }
 
+/* Whether in may read special register sreg: the PTX ISA's special registers "are accessed
+ * through mov or cvt instructions", and ptxas 13.0 takes them there only for integer (or
+ * predicate) results ("Special register argument not allowed" elsewhere); WARP_SZ is a constant,
+ * an immediate anywhere. */
+static bool reads_special_registers(const Instr *in, int sreg)
+{
+    if (sreg == SREG_WARP_SZ)
+        return true;
+    return (in->op == OP_MOV || in->op == OP_CVT) && in->type_count > 0 && checker_type_class(in->types[0]) != 'f';
+}
+
 static void check_value(Diag *diag, const Function *fn, const Instr *in, const Operand *o, Expect e)
 {
     const char *op = in->mnemonic;
@@ -183,11 +194,21 @@ static void check_value(Diag *diag, const Function *fn, const Instr *in, const O
                                          (cls == 'b' && (checker_type_bits(e.type) < 32 || e.type == TYPE_B128))))
             error(diag, o->at, "floating-point immediate for the .%s operand of '%s'", type_info[e.type].name, op);
         return;
-    case OPND_SREG:
-        if (e.type != TYPE_NONE && cls != 'f' && !pred_sreg && sreg_info[o->u.sreg].bits > checker_type_bits(e.type))
-            error(diag, o->at, "special register '%s' is %u-bit, wider than the .%s operand of '%s'",
-                  sreg_info[o->u.sreg].name, sreg_info[o->u.sreg].bits, type_info[e.type].name, op);
+    case OPND_SREG: {
+        /* A narrower mov reads the low bits of the legacy 16-bit (and %gridid's 32-bit) forms;
+         * cvt those of any special register, as of a wider register (sregs.def). */
+        const SregInfo *s = &sreg_info[o->u.sreg];
+        unsigned narrowest = in->op == OP_CVT ? 0 : in->op == OP_MOV ? s->mov_bits : s->bits;
+        if (e.type != TYPE_NONE && cls != 'f' && !pred_sreg && narrowest > checker_type_bits(e.type)) {
+            if (narrowest < s->bits)
+                error(diag, o->at, "special register '%s' is %u-bit: '%s' reads at least its low %u bits (PTX ISA), "
+                      "not .%s", s->name, s->bits, op, narrowest, type_info[e.type].name);
+            else
+                error(diag, o->at, "special register '%s' is %u-bit, wider than the .%s operand of '%s'", s->name,
+                      s->bits, type_info[e.type].name, op);
+        }
         return;
+    }
     case OPND_SYM:
         if (e.letter == 'S')
             return;
@@ -362,6 +383,11 @@ void checkop_operand(Diag *diag, const Function *fn, const Instr *in, const Oper
     }
     if ((o->flags & OPNDF_NOT) && e.letter != 'p')
         error(diag, o->at, "'!' is not allowed on this operand of '%s'", in->mnemonic);
+    if (o->kind == OPND_SREG && !e.dest && !reads_special_registers(in, o->u.sreg)) {
+        error(diag, o->at, "'%s' cannot read special register '%s': only mov and cvt to an integer or predicate do "
+              "(PTX ISA; ptxas refuses it): move it to a register first", in->mnemonic, sreg_info[o->u.sreg].name);
+        return;
+    }
     if (o->kind == OPND_SREG && e.dest)
         error(diag, o->at, "special register '%s' is read-only", sreg_info[o->u.sreg].name);
     else if (o->kind != OPND_NAME)

@@ -25,7 +25,7 @@ typedef enum {
 } Mod;
 
 typedef enum {
-#define SREG(e, name, bits, xyz, ptx, sm) SREG_##e,
+#define SREG(e, name, bits, xyz, ptx, sm, mov_bits) SREG_##e,
 #include "sregs.def"
 #undef SREG
     SREG_COUNT
@@ -106,6 +106,7 @@ typedef struct SregInfo {
     bool xyz;                  /* has .x .y .z components */
     uint8_t min_ptx;           /* major*10 + minor; 0: any */
     uint16_t min_sm;           /* 0: any */
+    uint8_t mov_bits;          /* the narrowest mov that may read its low bits */
 } SregInfo;
 
 extern const SregInfo sreg_info[SREG_COUNT];

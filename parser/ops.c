@@ -38,7 +38,7 @@ const bool mod_is_hint[MOD_COUNT] = {
 };
 
 const SregInfo sreg_info[SREG_COUNT] = {
-#define SREG(e, name, bits, xyz, ptx, sm) { name, bits, xyz, ptx, sm },
+#define SREG(e, name, bits, xyz, ptx, sm, mov_bits) { name, bits, xyz, ptx, sm, mov_bits },
 #include "sregs.def"
 #undef SREG
 };

@@ -429,6 +429,23 @@ static void check_compare(Diag *diag, const Instr *in, int type)
         error(diag, in->operands[3].at, "'%s' takes a third predicate only with .and, .or or .xor", in->mnemonic);
 }
 
+/* Conversions ptxas 13.0 refuses though the PTX ISA's cvt syntax lists both types: between .bf16
+ * and the 8-bit integers, either way ("Arguments mismatch"; .f16 has them, and .bf16 the 16-,
+ * 32- and 64-bit integers). */
+static const struct { int half, integer; } no_conversion[] = {
+    { TYPE_BF16, TYPE_U8 },
+    { TYPE_BF16, TYPE_S8 },
+};
+
+static bool converts(int to, int from)
+{
+    for (size_t i = 0; i < sizeof no_conversion / sizeof no_conversion[0]; i++)
+        if ((to == no_conversion[i].half && from == no_conversion[i].integer) ||
+            (from == no_conversion[i].half && to == no_conversion[i].integer))
+            return false;
+    return true;
+}
+
 /* cvt: the rounding a conversion needs (PTX ISA cvt; ptxas 13.0): to an integer from a float, an
  * integer rounding; to a float that cannot hold every value, a float rounding; none where every
  * value converts exactly; a float to its own type rounds to an integer or not at all. */
@@ -456,6 +473,11 @@ static void check_convert(Diag *diag, const Instr *in)
             error(diag, in->at, "'%s' needs a rounding modifier (.rn, .rz, .rm or .rp)", name);
         return;                                        /* packed formats: their own rules */
     }
+    if (!converts(to, from)) {
+        error(diag, in->at, "'%s': no conversion between .%s and .%s (ptxas refuses it: arguments mismatch)", name,
+              type_info[from].name, type_info[to].name);
+        return;
+    }
     unsigned to_bits = type_info[to].bits, from_bits = type_info[from].bits;
     bool fits = (from_cls == 'u' && ((to_cls == 'u' && to_bits >= from_bits) || (to_cls == 's' && to_bits > from_bits))) ||
                 (from_cls == 's' && to_cls == 's' && to_bits >= from_bits);
@@ -475,12 +497,16 @@ static void check_convert(Diag *diag, const Instr *in)
         if (!float_rounding)
             error(diag, in->at, "'%s' needs a rounding modifier (.rn, .rz, .rm or .rp)", name);
     } else if (from == TYPE_BF16 || (to == TYPE_BF16 && from_cls == 'f')) {
-        /* ptxas takes a rounding or none from .bf16 and between .bf16 and .f16; from .f32 and
-         * .f64 it needs one; from .bf16 to itself only an integer rounding or none */
+        /* ptxas takes a float rounding or none from .bf16 and between .bf16 and .f16; from .f32
+         * and .f64 it needs one; from .bf16 to itself only an integer rounding or none, and
+         * an integer rounding nowhere else ("Illegal rounding modifier") */
         if (to == TYPE_BF16 && (from == TYPE_F32 || from == TYPE_F64) && !float_rounding)
             error(diag, in->at, "'%s' needs a rounding modifier (.rn, .rz, .rm or .rp)", name);
         else if (to == from && float_rounding)
             error(diag, in->at, "'%s' rounds to an integer (.rni, .rzi, .rmi or .rpi) or not at all", name);
+        else if (to != from && int_rounding != MOD_COUNT)
+            error(diag, in->at, "'%s': .%s rounds to an integer only from .bf16 to .bf16 (ptxas refuses it: illegal "
+                  "rounding modifier)", name, mod_name[int_rounding]);
     } else if (from_cls == 'f' && from == to) {
         if (float_rounding)
             error(diag, in->at, "'%s' rounds to an integer (.rni, .rzi, .rmi or .rpi) or not at all", name);
@@ -662,6 +688,11 @@ void suffixes_check(Diag *diag, const Module *m, const Instr *in)
         break;
     case OP_SETP:
         check_compare(diag, in, type);
+        /* PTX ISA setp: a scalar half compare writes p alone (setp.CmpOp.f16 p, a, b), a pair
+         * p|q (ptxas: "Predicate output not allowed") */
+        if ((type == TYPE_F16 || type == TYPE_BF16) && in->operand_count > 0 && in->operands[0].kind == OPND_PAIR)
+            error(diag, in->operands[0].at, "'%s' writes one predicate: p|q is for .%s (ptxas refuses it: predicate "
+                  "output not allowed)", in->mnemonic, type == TYPE_F16 ? "f16x2" : "bf16x2");
         break;
     case OP_SET:
         check_compare(diag, in, in->type_count > 1 ? in->types[1] : TYPE_NONE);

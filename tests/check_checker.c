@@ -55,6 +55,68 @@ START_TEST(sync_and_funnel_shift_versions)
 }
 END_TEST
 
+START_TEST(narrow_special_register_reads)
+{
+    /* The PTX ISA's legacy reads: 16-bit mov of %tid, %ntid, %ctaid, %nctaid; 16- and 32-bit of
+     * %gridid; cvt of any special register's low bits; no other instruction reads one. Each
+     * verdict is ptxas 13.0's (sm_90). */
+    static const struct { const char *body; unsigned errors; } cases[] = {
+        { ".reg .b16 %h;\nmov.u16 %h, %tid.x;", 0 },
+        { ".reg .b16 %h;\nmov.b16 %h, %ntid.y;", 0 },
+        { ".reg .b16 %h;\nmov.s16 %h, %ctaid.z;", 0 },
+        { ".reg .b16 %h;\nmov.u16 %h, %nctaid.x;", 0 },
+        { "mov.u32 %r1, %gridid;", 0 },
+        { ".reg .b16 %h;\nmov.u16 %h, %gridid;", 0 },
+        { "cvt.u32.u16 %r1, %tid.z;", 0 },
+        { "cvt.u32.u8 %r1, %laneid;", 0 },
+        { "cvt.u32.u32 %r1, %clock64;", 0 },
+        { ".reg .b16 %h;\nmov.u16 %h, %laneid;", 1 },
+        { ".reg .b16 %h;\nmov.u16 %h, %clusterid.x;", 1 },
+        { "mov.u32 %r1, %clock64;", 1 },
+        { "mov.u32 %r1, %globaltimer;", 1 },
+        /* "accessed through mov or cvt instructions": to an integer or a predicate only */
+        { "add.u32 %r1, %tid.x, 1;", 1 },
+        { "setp.eq.u32 %p1, %laneid, 0;", 1 },
+        { "shfl.sync.idx.b32 %r1, %r2, %laneid, 31, -1;", 1 },
+        { "and.pred %p1, %is_explicit_cluster, %p2;", 1 },
+        { "mov.f32 %r1, %tid.x;", 1 },
+        { "cvt.rn.f32.u32 %r1, %tid.x;", 1 },
+        { "mov.pred %p1, %is_explicit_cluster;", 0 },
+        { "add.u32 %r1, %r2, WARP_SZ;", 0 },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        ck_assert_msg(errors_of(kernel("8.7", "sm_90", cases[i].body), NULL) == cases[i].errors, "%s", cases[i].body);
+}
+END_TEST
+
+START_TEST(conversions_and_compares_ptxas_refuses)
+{
+    /* Forms the PTX ISA's syntax lists but ptxas 13.0 refuses (sm_90), each beside a neighbour
+     * it takes. */
+    static const struct { const char *body; unsigned errors; } cases[] = {
+        { ".reg .b16 %h<2>;\ncvt.rpi.u8.bf16 %h1, %h0;", 1 },
+        { ".reg .b16 %h<2>;\ncvt.rzi.s8.bf16 %h1, %h0;", 1 },
+        { ".reg .b16 %h<2>;\ncvt.rn.bf16.u8 %h1, %h0;", 1 },
+        { ".reg .b16 %h<2>;\ncvt.rz.bf16.s8 %h1, %h0;", 1 },
+        { ".reg .b16 %h<2>;\ncvt.rpi.u8.f16 %h1, %h0;", 0 },
+        { ".reg .b16 %h<2>;\ncvt.rpi.u16.bf16 %h1, %h0;", 0 },
+        { ".reg .b16 %h<2>;\ncvt.rn.bf16.s16 %h1, %h0;", 0 },
+        { ".reg .b16 %h<2>;\ncvt.rni.f32.bf16 %r1, %h0;", 1 },
+        { ".reg .b16 %h<2>;\ncvt.rzi.bf16.f16 %h1, %h0;", 1 },
+        { ".reg .b16 %h<2>;\ncvt.rmi.f16.bf16 %h1, %h0;", 1 },
+        { ".reg .b16 %h<2>;\ncvt.rmi.bf16.bf16 %h1, %h0;", 0 },
+        { ".reg .b16 %h<2>;\ncvt.f32.bf16 %r1, %h0;", 0 },
+        { ".reg .b16 %h<2>;\nsetp.lt.f16 %p0|%p1, %h0, %h1;", 1 },
+        { ".reg .b16 %h<2>;\nsetp.eq.and.bf16 %p0|%p1, %h0, %h1, %p2;", 1 },
+        { ".reg .b16 %h<2>;\nsetp.lt.f16 %p0, %h0, %h1;", 0 },
+        { "setp.lt.f16x2 %p0|%p1, %r0, %r1;", 0 },
+        { "setp.lt.f32 %p0|%p1, %r0, %r1;", 0 },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        ck_assert_msg(errors_of(kernel("8.7", "sm_90", cases[i].body), NULL) == cases[i].errors, "%s", cases[i].body);
+}
+END_TEST
+
 START_TEST(snippets_have_no_version_rules)
 {
     unsigned w;
@@ -442,6 +504,8 @@ int main(void)
     tcase_add_test(tc, suffixes_newer_than_their_opcode);
     tcase_add_test(tc, parameters_ptxas_refuses);
     tcase_add_test(tc, memory_suffixes_are_decoded);
+    tcase_add_test(tc, narrow_special_register_reads);
+    tcase_add_test(tc, conversions_and_compares_ptxas_refuses);
     suite_add_tcase(s, tc);
     return run_suite(s);
 }

@@ -527,7 +527,7 @@ END_TEST
 
 START_TEST(partial_warp_and_inactive_lanes)
 {
-    Run *r = load("shfl.sync.idx.b32 v, %laneid, 6, 31, 0xffffffff;\n");
+    Run *r = load("mov.u32 l, %laneid;\nshfl.sync.idx.b32 v, l, 6, 31, 0xffffffff;\n");
     uint32_t ntid[3] = { 8, 1, 1 };
     block_set_shape(r->b, ntid, 0xffffffbf);        /* 8 threads, lane 6 not active */
     ck_assert_int_eq(run(r), EXEC_OK);

@@ -1407,7 +1407,7 @@ printf "$H9.visible .entry k()\n{\n\t.reg .b64 %%rd<3>;\n\tstacksave.u64 %%rd1;\
 expect_exit 3 "alloca past --stack" "$PTXRUN" --no-color "$tmp/alloca.ptx"
 expect_stderr_line "alloca past --stack" "$tmp/alloca.ptx:8:2: error: lane 0: the stack overflows: 'alloca' of 2000 bytes needs 2000 bytes of stack; each thread has 1024 (--stack)"
 expect_exit 3 "stackrestore past the stack's end" "$PTXRUN" --no-color --stack 4096 "$tmp/alloca.ptx"
-expect_stderr_line "stackrestore past the stack's end" "$tmp/alloca.ptx:10:2: error: lane 0: 'stackrestore' to 0xfa0, which is no stack pointer of this activation (0x0 to 0x7d0)"
+expect_stderr_line "stackrestore past the stack's end" "$tmp/alloca.ptx:10:2: error: lane 0: 'stackrestore' to 0x20000fa0, which is no stack pointer of this activation (0x1ffff830 to 0x20000000)"
 printf "$H9.visible .entry k()\n{\n\t.reg .b32 %%r1;\n\tmov.u32 %%r1, %%laneid;\nts: .branchtargets A, B;\n\tbrx.idx %%r1, ts;\nA:\nB:\n\tret;\n}\n" > "$tmp/brx.ptx"
 expect_exit 3 "brx.idx past its list" "$PTXRUN" --no-color "$tmp/brx.ptx"
 expect_stderr_line "brx.idx past its list" "$tmp/brx.ptx:9:2: error: lane 2: 'brx.idx' with index 2; its list has 2 labels"
@@ -1584,6 +1584,21 @@ expect_exit 2 "sured types as ptxas takes them" "$PTXRUN" --no-color --check "$t
 expect_stderr_line "sured.p.add.b64" "$tmp/sured.ptx:9:2: error: 'sured.p.add.1d.b64.trap': sured.p takes .b32, or .b64 with .min and .max (PTX ISA)"
 expect_stderr_line "sured.p.u32" "$tmp/sured.ptx:10:2: error: 'sured.p.min.1d.u32.trap': sured.p takes .b32, or .b64 with .min and .max (PTX ISA)"
 expect_stderr_line "sured.b.b64" "$tmp/sured.ptx:11:2: error: 'sured.b.min.1d.b64.trap': sured.b takes .u32, .u64, .s32, .b32 or .s64 (PTX ISA)"
+# -- issue 32: forms ptxas 13.0 refuses though ptxrun ran them, refused at --check with ptxas's reason
+printf "$H9.visible .entry k()\n{\n\t.reg .b16 %%h<2>;\n\t.reg .b32 %%r1;\n\t.reg .pred %%p<2>;\n\tcvt.rpi.u8.bf16 %%h1, %%h0;\n\tcvt.rn.bf16.u8 %%h1, %%h0;\n\tcvt.rni.f32.bf16 %%r1, %%h0;\n\tsetp.lt.f16 %%p0|%%p1, %%h0, %%h1;\n\tret;\n}\n" > "$tmp/ptxas_refuses.ptx"
+expect_exit 2 "forms ptxas refuses" "$PTXRUN" --no-color --check "$tmp/ptxas_refuses.ptx"
+expect_stderr_line "cvt.rpi.u8.bf16" "$tmp/ptxas_refuses.ptx:9:2: error: 'cvt.rpi.u8.bf16': no conversion between .bf16 and .u8 (ptxas refuses it: arguments mismatch)"
+expect_stderr_line "cvt.rn.bf16.u8" "$tmp/ptxas_refuses.ptx:10:2: error: 'cvt.rn.bf16.u8': no conversion between .u8 and .bf16 (ptxas refuses it: arguments mismatch)"
+expect_stderr_line "cvt.rni.f32.bf16" "$tmp/ptxas_refuses.ptx:11:2: error: 'cvt.rni.f32.bf16': .rni rounds to an integer only from .bf16 to .bf16 (ptxas refuses it: illegal rounding modifier)"
+expect_stderr_line "setp.lt.f16 p|q" "$tmp/ptxas_refuses.ptx:12:14: error: 'setp.lt.f16' writes one predicate: p|q is for .f16x2 (ptxas refuses it: predicate output not allowed)"
+# alloca's stack pointer grows down (PTX ISA, alloca): stackrestore takes one of the activation's own, from where it
+# is now up to where the activation began; a callee's to its caller's, or one below the stack pointer, is a fault
+printf "$H9.func f(.param .u64 s)\n{\n\t.reg .b64 %%rd<3>;\n\tld.param.u64 %%rd1, [s];\n\talloca.u64 %%rd2, 8;\n\tstackrestore.u64 %%rd1;\n\tret;\n}\n.visible .entry k()\n{\n\t.reg .b64 %%rd<4>;\n\tstacksave.u64 %%rd1;\n\talloca.u64 %%rd2, 16;\n\t{\n\t.param .u64 a;\n\tst.param.u64 [a], %%rd1;\n\tcall f, (a);\n\t}\n\tsub.u64 %%rd3, %%rd2, 16;\n\tstackrestore.u64 %%rd3;\n\tret;\n}\n" > "$tmp/restore.ptx"
+expect_exit 3 "stackrestore to the caller's stack pointer" "$PTXRUN" --no-color "$tmp/restore.ptx"
+expect_stderr_line "stackrestore to the caller's stack pointer" "$tmp/restore.ptx:9:2: error: lane 0: 'stackrestore' to 0x20000000, which is no stack pointer of this activation (0x1fffffe8 to 0x1ffffff0)"
+sed 's/call f, (a);/mov.u64 %rd3, 0;/' "$tmp/restore.ptx" > "$tmp/restore2.ptx"
+expect_exit 3 "stackrestore below the stack pointer" "$PTXRUN" --no-color "$tmp/restore2.ptx"
+expect_stderr_line "stackrestore below the stack pointer" "$tmp/restore2.ptx:23:2: error: lane 0: 'stackrestore' to 0x1fffffe0, which is no stack pointer of this activation (0x1ffffff0 to 0x20000000)"
 . tests/cli_launch.sh
 
 # -- ptxrun test on an empty folder and with an empty --differs list (nothing to sort: the SANITIZE run checks it)
