@@ -1583,6 +1583,7 @@ expect_stderr_line "sured.p.u32" "$tmp/sured.ptx:10:2: error: 'sured.p.min.1d.u3
 expect_stderr_line "sured.b.b64" "$tmp/sured.ptx:11:2: error: 'sured.b.min.1d.b64.trap': sured.b takes .u32, .u64, .s32, .b32 or .s64 (PTX ISA)"
 . tests/cli_launch.sh
 . tests/cli_grid.sh
+. tests/cli_layout.sh
 
 # -- ptxrun test on an empty folder and with an empty --differs list (nothing to sort: the SANITIZE run checks it)
 mkdir -p "$tmp/empty_cases"
