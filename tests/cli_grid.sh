@@ -83,3 +83,8 @@ expect_exit 3 "a grid of 2^32 CTAs with -j 2" "$PTXRUN" --no-color -j 2 --json "
 expect_stderr_line "a grid of 2^32 CTAs with -j 2" "ptxrun: note: -j 2: the grid's CTAs ran one after another: the grid has 4294967296 CTAs, more than the run on threads tells apart (2^32 - 2)"
 if grep -qxF '  "grid": [1073741824, 4, 1],' "$tmp/out" && grep -qxF '  "cta": [2, 0, 0],' "$tmp/out"; then ok
 else fail "a grid of 2^32 CTAs: JSON grid and cta"; head -5 "$tmp/out"; fi
+# --cta by a number beyond 32 bits names its place (x = N mod X, y = N / X, in sh's arithmetic).
+n=4294967296
+expect_exit 3 "--cta $n" "$PTXRUN" --no-color -j 1 "$tmp/grid/trap.ptx" --grid 2147483647,3 --cta $n
+if grep -qxF "(registers of CTA (2, 0, 0), where the run stopped, of the grid's $((2147483647 * 3)) CTAs; CTA ($((n % 2147483647)), $((n / 2147483647)), 0) did not run)" "$tmp/out"; then ok
+else fail "--cta $n: the CTA line"; tail -2 "$tmp/out"; fi
