@@ -15,7 +15,7 @@ bool launch_given(const Launch *l)
     return l->block || l->grid || l->cluster || l->shared || l->param_count || l->buffer_count;
 }
 
-/* "X[,Y,Z]": one to three numbers from 1 to most. */
+/* "X[,Y,Z]": one to three numbers, the i-th from 1 to most[i]. */
 static bool parse_dims(const char *option, const char *text, uint32_t dims[3], const uint32_t most[3], char *err,
                        size_t errlen)
 {
