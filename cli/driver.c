@@ -133,17 +133,17 @@ static void print_kernel_text(void *context, int stream, const char *text, size_
 
 /* --cta N (the CTA's number, x fastest) or X,Y[,Z] into the CTA's number and place in b's grid;
  * false with err when it is malformed or outside the grid. */
-static bool cta_number(const Block *b, const char *text, uint32_t *number, uint32_t xyz[3], char *err, size_t errlen)
+static bool cta_number(const Block *b, const char *text, uint64_t *number, uint32_t xyz[3], char *err, size_t errlen)
 {
     const uint32_t *g = b->nctaid;
-    unsigned long v[3] = { 0, 0, 0 };
+    unsigned long long v[3] = { 0, 0, 0 };
     unsigned count = 0;
     for (const char *p = text;;) {
         char *end;
         errno = 0;
         if (count == 3 || *p < '0' || *p > '9')
             goto bad;
-        v[count++] = strtoul(p, &end, 10);
+        v[count++] = strtoull(p, &end, 10);
         if (errno == ERANGE)
             goto bad;
         p = end;
@@ -152,15 +152,16 @@ static bool cta_number(const Block *b, const char *text, uint32_t *number, uint3
         if (*p++ != ',')
             goto bad;
     }
-    unsigned long long ctas = (unsigned long long)g[0] * g[1] * g[2];
+    unsigned long long ctas = block_cta_count(b);
     if (count == 1 && v[0] < ctas) {
-        *number = (uint32_t)v[0];
-        xyz[0] = *number % g[0], xyz[1] = *number / g[0] % g[1], xyz[2] = *number / (g[0] * g[1]);
+        *number = v[0];
+        xyz[0] = (uint32_t)(v[0] % g[0]), xyz[1] = (uint32_t)(v[0] / g[0] % g[1]);
+        xyz[2] = (uint32_t)(v[0] / ((uint64_t)g[0] * g[1]));
         return true;
     }
     if (count > 1 && v[0] < g[0] && v[1] < g[1] && v[2] < g[2]) {
         xyz[0] = (uint32_t)v[0], xyz[1] = (uint32_t)v[1], xyz[2] = (uint32_t)v[2];
-        *number = xyz[0] + g[0] * (xyz[1] + g[1] * xyz[2]);
+        *number = xyz[0] + (uint64_t)g[0] * (xyz[1] + (uint64_t)g[1] * xyz[2]);
         return true;
     }
     snprintf(err, errlen, "--cta %s is outside the grid (%u, %u, %u) of %llu CTA%s (numbers 0 to %llu, or X,Y,Z each "

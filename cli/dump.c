@@ -377,17 +377,17 @@ static void print_summary(FILE *out, const Column *all, uint32_t count, const Co
 /* Which CTA the registers are of, when the grid has several. */
 static void print_cta_line(FILE *out, const Block *b, const TableView *v)
 {
-    uint32_t ctas = b->nctaid[0] * b->nctaid[1] * b->nctaid[2];
+    unsigned long long ctas = block_cta_count(b);
     if (ctas <= 1)
         return;
     fprintf(out, "(registers of CTA (%u, %u, %u)", b->ctaid[0], b->ctaid[1], b->ctaid[2]);
     bool chosen = v->cta_given && !memcmp(v->cta, b->ctaid, sizeof b->ctaid);
     if (chosen)
-        fprintf(out, ", chosen with --cta, of the grid's %u CTAs", ctas);
+        fprintf(out, ", chosen with --cta, of the grid's %llu CTAs", ctas);
     else if (v->stopped)
-        fprintf(out, ", where the run stopped, of the grid's %u CTAs", ctas);
+        fprintf(out, ", where the run stopped, of the grid's %llu CTAs", ctas);
     else
-        fprintf(out, ", the last of the grid's %u CTAs to run; --cta X,Y,Z shows another", ctas);
+        fprintf(out, ", the last of the grid's %llu CTAs to run; --cta X,Y,Z shows another", ctas);
     if (v->cta_given && !chosen)
         fprintf(out, "; CTA (%u, %u, %u) did not run", v->cta[0], v->cta[1], v->cta[2]);
     fputs(")\n", out);
@@ -576,7 +576,7 @@ void dump_print_cta_json(FILE *out, const Block *b, bool first)
 void dump_print_json(FILE *out, const Block *b, const char *printed, size_t printed_len, FILE *ctas)
 {
     fprintf(out, "{\n  \"block\": [%u, %u, %u],\n", b->ntid[0], b->ntid[1], b->ntid[2]);
-    if (b->nctaid[0] * b->nctaid[1] * b->nctaid[2] > 1)
+    if (block_cta_count(b) > 1)
         fprintf(out, "  \"grid\": [%u, %u, %u],\n  \"cta\": [%u, %u, %u],\n", b->nctaid[0], b->nctaid[1], b->nctaid[2],
                 b->ctaid[0], b->ctaid[1], b->ctaid[2]);
     if (b->warp_count == 1)

@@ -516,8 +516,8 @@ static bool load_dynamic_shared(Block *b, const char *path, json_t *v, char *err
 }
 
 /* "block": [x, y, z] or "grid": [x, y, z], one to three numbers; false (err set) if not. */
-static bool parse_dims(const char *path, const char *key, json_t *v, uint32_t dims[3], uint32_t most, char *err,
-                       size_t errlen)
+static bool parse_dims(const char *path, const char *key, json_t *v, uint32_t dims[3], const uint32_t most[3],
+                       char *err, size_t errlen)
 {
     size_t n = json_array_size(v);
     if (!json_is_array(v) || n < 1 || n > 3) {
@@ -527,8 +527,8 @@ static bool parse_dims(const char *path, const char *key, json_t *v, uint32_t di
     dims[0] = dims[1] = dims[2] = 1;
     for (size_t i = 0; i < n; i++) {
         json_t *d = json_array_get(v, i);
-        if (!json_is_integer(d) || json_integer_value(d) < 1 || json_integer_value(d) > most) {
-            snprintf(err, errlen, "%s: %s[%zu]: expected a number from 1 to %u", path, key, i, most);
+        if (!json_is_integer(d) || json_integer_value(d) < 1 || json_integer_value(d) > most[i]) {
+            snprintf(err, errlen, "%s: %s[%zu]: expected a number from 1 to %u", path, key, i, most[i]);
             return false;
         }
         dims[i] = (uint32_t)json_integer_value(d);
@@ -558,20 +558,17 @@ int lanes_load(Block *b, const char *path, const Launch *cli, char *err, size_t 
     /* The shape first (it makes the warps), then buffers before parameters, which may name them. */
     json_t *block = json_object_get(root, "block"), *grid = json_object_get(root, "grid");
     json_t *mask = json_object_get(root, "active");
-    if (block && !parse_dims(path, "block", block, ntid, MAX_BLOCK_THREADS, err, errlen))
+    static const uint32_t block_most[3] = { MAX_BLOCK_THREADS, MAX_BLOCK_THREADS, MAX_BLOCK_THREADS };
+    static const uint32_t grid_most[3] = { MAX_GRID_X, MAX_GRID_YZ, MAX_GRID_YZ };    /* CUDA's */
+    if (block && !parse_dims(path, "block", block, ntid, block_most, err, errlen))
         goto out;
     if ((uint64_t)ntid[0] * ntid[1] * ntid[2] > MAX_BLOCK_THREADS) {
         snprintf(err, errlen, "%s: block: %u x %u x %u is %llu threads; a block has at most %d", path, ntid[0], ntid[1],
                  ntid[2], (unsigned long long)ntid[0] * ntid[1] * ntid[2], MAX_BLOCK_THREADS);
         goto out;
     }
-    if (grid && !parse_dims(path, "grid", grid, nctaid, 65535, err, errlen))
+    if (grid && !parse_dims(path, "grid", grid, nctaid, grid_most, err, errlen))
         goto out;
-    if ((uint64_t)nctaid[0] * nctaid[1] * nctaid[2] > MAX_GRID_CTAS) {
-        snprintf(err, errlen, "%s: grid: %u x %u x %u is %llu CTAs; ptxrun runs at most %d", path, nctaid[0],
-                 nctaid[1], nctaid[2], (unsigned long long)nctaid[0] * nctaid[1] * nctaid[2], MAX_GRID_CTAS);
-        goto out;
-    }
     if (mask && !lanes_parse_mask(mask, &active)) {
         snprintf(err, errlen, "%s: active: expected a lane mask such as \"0xffffffff\"", path);
         goto out;

@@ -15,8 +15,8 @@ bool launch_given(const Launch *l)
     return l->block || l->grid || l->cluster || l->shared || l->param_count || l->buffer_count;
 }
 
-/* "X[,Y,Z]": one to three numbers from 1 to most. */
-static bool parse_dims(const char *option, const char *text, uint32_t dims[3], uint32_t most, char *err,
+/* "X[,Y,Z]": one to three numbers, the i-th from 1 to most[i]. */
+static bool parse_dims(const char *option, const char *text, uint32_t dims[3], const uint32_t most[3], char *err,
                        size_t errlen)
 {
     const char *p = text;
@@ -25,16 +25,18 @@ static bool parse_dims(const char *option, const char *text, uint32_t dims[3], u
         char *end;
         errno = 0;
         unsigned long long n = *p >= '0' && *p <= '9' ? strtoull(p, &end, 10) : 0;
-        if (n < 1 || n > most || errno == ERANGE || (*end && *end != ',')) {
-            snprintf(err, errlen, "%s %s: expected X[,Y,Z], one to three numbers from 1 to %u", option, text, most);
-            return false;
-        }
+        if (n < 1 || n > most[i] || errno == ERANGE || (*end && *end != ','))
+            break;
         dims[i] = (uint32_t)n;
         if (!*end)
             return true;
         p = end + 1;
     }
-    snprintf(err, errlen, "%s %s: expected X[,Y,Z], one to three numbers from 1 to %u", option, text, most);
+    if (most[0] == most[1])
+        snprintf(err, errlen, "%s %s: expected X[,Y,Z], one to three numbers from 1 to %u", option, text, most[0]);
+    else
+        snprintf(err, errlen, "%s %s: expected X[,Y,Z], X from 1 to %u, Y and Z from 1 to %u", option, text, most[0],
+                 most[1]);
     return false;
 }
 
@@ -191,8 +193,11 @@ bool launch_merge(const Block *b, json_t *root, const char *lanes_path, const La
     uint32_t dims[3];
     if (!resolve_files(root, lanes_path, err, errlen))
         return false;
+    static const uint32_t block_most[3] = { MAX_BLOCK_THREADS, MAX_BLOCK_THREADS, MAX_BLOCK_THREADS };
+    static const uint32_t grid_most[3] = { MAX_GRID_X, MAX_GRID_YZ, MAX_GRID_YZ };
+    static const uint32_t cluster_most[3] = { 65535, 65535, 65535 };
     if (l->block) {
-        if (!parse_dims("--block", l->block, dims, MAX_BLOCK_THREADS, err, errlen))
+        if (!parse_dims("--block", l->block, dims, block_most, err, errlen))
             return false;
         if ((uint64_t)dims[0] * dims[1] * dims[2] > MAX_BLOCK_THREADS) {
             snprintf(err, errlen, "--block %s: %llu threads; a block has at most %d", l->block,
@@ -204,17 +209,12 @@ bool launch_merge(const Block *b, json_t *root, const char *lanes_path, const La
             json_object_del(root, "active");
     }
     if (l->grid) {
-        if (!parse_dims("--grid", l->grid, dims, 65535, err, errlen))
+        if (!parse_dims("--grid", l->grid, dims, grid_most, err, errlen))
             return false;
-        if ((uint64_t)dims[0] * dims[1] * dims[2] > MAX_GRID_CTAS) {
-            snprintf(err, errlen, "--grid %s: %llu CTAs; ptxrun runs at most %d", l->grid,
-                     (unsigned long long)dims[0] * dims[1] * dims[2], MAX_GRID_CTAS);
-            return false;
-        }
         json_object_set_new(root, "grid", dims_json(dims));
     }
     if (l->cluster) {
-        if (!parse_dims("--cluster", l->cluster, dims, 65535, err, errlen))
+        if (!parse_dims("--cluster", l->cluster, dims, cluster_most, err, errlen))
             return false;
         if (dims[0] * dims[1] * dims[2] != 1) {
             snprintf(err, errlen, "--cluster %s: ptxrun cannot execute clusters yet (only --cluster 1,1,1)", l->cluster);

@@ -476,7 +476,7 @@ static void report_deadlock(Block *b)
     uint32_t lane = (uint32_t)__builtin_ctz(w->launched & ~w->exited);
     diag_at(w->block->diag, DIAG_ERROR, w->prog->code[w->arrival[lane].pc].ir->stmt_at, "deadlock: no %s can move",
             b->warp_count > 1 ? "thread" : "lane");
-    if (b->nctaid[0] * b->nctaid[1] * b->nctaid[2] > 1)
+    if (block_cta_count(b) > 1)
         diag_at(w->block->diag, DIAG_NOTE, w->prog->code[w->arrival[lane].pc].ir->stmt_at, "in CTA (%u, %u, %u)", b->ctaid[0],
                 b->ctaid[1], b->ctaid[2]);
     w->faulted = true;
@@ -529,9 +529,8 @@ static bool run_cta(Block *b, const ExecOptions *o)
 /* Before the first CTA of a run: the state every CTA starts from, the counts at zero. */
 void block_start(Block *b)
 {
-    uint32_t ctas = b->nctaid[0] * b->nctaid[1] * b->nctaid[2];
     free_snapshot(b->start);
-    b->start = ctas > 1 ? take_snapshot(b) : NULL;
+    b->start = block_cta_count(b) > 1 ? take_snapshot(b) : NULL;
     b->steps = b->lane_steps = 0;
 }
 
@@ -558,11 +557,11 @@ static void keep_cta(Block *b)
 
 /* CTA number cta (x fastest) from the start state; false when it stops early (a fault, a
  * deadlock, a --strict warning; a worker: anything it would report). */
-bool block_run_cta(Block *b, const ExecOptions *o, uint32_t cta)
+bool block_run_cta(Block *b, const ExecOptions *o, uint64_t cta)
 {
-    b->ctaid[0] = cta % b->nctaid[0];
-    b->ctaid[1] = cta / b->nctaid[0] % b->nctaid[1];
-    b->ctaid[2] = cta / (b->nctaid[0] * b->nctaid[1]);
+    b->ctaid[0] = (uint32_t)(cta % b->nctaid[0]);
+    b->ctaid[1] = (uint32_t)(cta / b->nctaid[0] % b->nctaid[1]);
+    b->ctaid[2] = (uint32_t)(cta / ((uint64_t)b->nctaid[0] * b->nctaid[1]));
     if (b->start)
         restore_snapshot(b, b->start);
     b->options = o;

@@ -260,9 +260,12 @@ typedef struct Arrival {
 enum { BARRIER_SYNC = 1, BARRIER_ARRIVE, BARRIER_RED };
 enum { BARRIER_RED_POPC = 1, BARRIER_RED_AND, BARRIER_RED_OR };
 
-/* One of a CTA's sixteen barriers (bar, barrier) between its arrivals and its completion. */
+/* A grid's extent in each dimension is CUDA's (gridDim.x up to 2^31 - 1, y and z up to 65,535),
+ * so it has up to about 2^63 CTAs: a CTA's number (x fastest) is 64 bits (block_cta_count). */
 enum { MAX_BLOCK_THREADS = 1024, MAX_WARPS = MAX_BLOCK_THREADS / WARP_SIZE,
-       MAX_GRID_CTAS = 1 << 16 };
+       MAX_GRID_X = 0x7fffffff, MAX_GRID_YZ = 65535 };
+
+/* One of a CTA's sixteen barriers (bar, barrier) between its arrivals and its completion. */
 typedef struct Barrier {
     uint32_t expected;         /* threads it waits for; 0: every non-exited thread of the CTA */
     uint32_t arrived;          /* threads counted so far (sm_6x and below: 32 for each warp's arrival) */
@@ -324,7 +327,7 @@ typedef struct ExecOptions {
     /* The CTA (its number, x fastest) whose final registers the block shows after the run, when
      * keep_given; otherwise the last CTA to run (the one where a fault stopped the grid). */
     bool keep_given;
-    uint32_t keep_cta;
+    uint64_t keep_cta;
     /* Called after each CTA of the grid has run (or stopped), with the block in that CTA's final
      * state; the CTAs then run one after another, in order. NULL: nothing is called. */
     void (*cta_done)(void *context, const struct Block *b);
@@ -620,6 +623,12 @@ struct Block {
     uint32_t sampler_count;
 };
 
+/* The CTAs of b's grid (x * y * z, which 32 bits do not always hold). */
+static inline uint64_t block_cta_count(const Block *b)
+{
+    return (uint64_t)b->nctaid[0] * b->nctaid[1] * b->nctaid[2];
+}
+
 /* The handle of a .texref, .surfref or .samplerref variable (`mov.u64 r, t`): OPAQUE_HANDLE_BASE
  * plus its index among the module's globals, another opaque number naming nothing in memory. */
 #define OPAQUE_HANDLE_BASE 0x0000e10000000000ull
@@ -882,7 +891,7 @@ bool block_fits(const Block *b, const uint32_t ntid[3], char *err, size_t errlen
 void block_set_shape(Block *b, const uint32_t ntid[3], uint32_t active);
 void block_set_grid(Block *b, const uint32_t nctaid[3]);
 void block_start(Block *b);                               /* before the first CTA */
-bool block_run_cta(Block *b, const ExecOptions *options, uint32_t cta);   /* false: stopped early */
+bool block_run_cta(Block *b, const ExecOptions *options, uint64_t cta);   /* false: stopped early */
 int block_finish(Block *b, const ExecOptions *options, bool faulted);    /* EXEC_OK or EXEC_FAULT */
 /* Adds b's steps to its grid's progress (every PROGRESS_STEPS, or now with `now`) and, on
  * grid_run's thread, tells ExecOptions.progress. */

@@ -12,6 +12,8 @@
  *     reports what there is to report, in order. The reason goes back to the driver.
  * A kernel that prints (vprintf, __assertfail) runs one CTA after another from the start: its
  * output is then in CTA order, as a run on one thread gives it.
+ * A CTA's number (x fastest) is 64 bits: CUDA's largest grid has about 2^63 CTAs. Nothing here
+ * is kept per CTA, so a grid takes the memory of one CTA per thread whatever its size.
  * With ExecOptions.progress, every thread counts the CTAs it ends and its warp-steps into one
  * GridProgress, and only this thread (the block, or job 0) calls the callback. */
 #include <pthread.h>
@@ -25,8 +27,8 @@ enum { MAX_JOBS = 256 };
 typedef struct Job {
     Block *block;
     const ExecOptions *o;
-    atomic_uint *next;         /* the next CTA to take */
-    uint32_t end;              /* the CTAs, [0, end) */
+    atomic_uint_fast64_t *next;    /* the next CTA to take */
+    uint64_t end;              /* the CTAs, [0, end) */
     bool stopped;              /* a CTA stopped early or met another's word */
     bool ran_last;             /* it took CTA end - 1 (and so ran it last) */
 } Job;
@@ -36,11 +38,11 @@ static void *work(void *arg)
     Job *j = arg;
     GridTrack *track = j->block->mem.track;
     while (!atomic_load(&track->stop)) {
-        uint32_t cta = atomic_fetch_add(j->next, 1);
+        uint64_t cta = atomic_fetch_add(j->next, 1);
         if (cta >= j->end)
             break;
         j->ran_last = cta == j->end - 1;
-        j->block->mem.track_cta = cta + 1;
+        j->block->mem.track_cta = (uint32_t)cta + 1;     /* below TRACK_MANY (grid_run) */
         if (!block_run_cta(j->block, j->o, cta) || atomic_load(&track->conflict)) {
             j->stopped = true;
             atomic_store(&track->stop, true);      /* the others need not go on */
@@ -96,13 +98,13 @@ static void free_saved(Saved *s)
 }
 
 /* The CTAs on `jobs` threads; true if the run stands, else why not (and .global as before). */
-static bool run_parallel(Block *b, const ExecOptions *o, uint32_t ctas, uint32_t jobs, char *why, size_t size)
+static bool run_parallel(Block *b, const ExecOptions *o, uint64_t ctas, uint32_t jobs, char *why, size_t size)
 {
-    uint32_t workers = jobs < ctas ? jobs : ctas;
+    uint32_t workers = jobs < ctas ? jobs : (uint32_t)ctas;
     Saved saved;
     save_global(&b->mem, &saved);
     GridTrack *track = mem_track_new(&b->mem);
-    atomic_uint next;
+    atomic_uint_fast64_t next;
     atomic_init(&next, 0);
     Job job[MAX_JOBS];
     pthread_t thread[MAX_JOBS];
@@ -155,7 +157,7 @@ static bool run_parallel(Block *b, const ExecOptions *o, uint32_t ctas, uint32_t
 
 int grid_run(Block *b, const ExecOptions *o, char *why, size_t size)
 {
-    uint32_t ctas = b->nctaid[0] * b->nctaid[1] * b->nctaid[2];
+    uint64_t ctas = block_cta_count(b);
     uint32_t jobs = o->jobs < MAX_JOBS ? o->jobs : MAX_JOBS;
     why[0] = '\0';
     block_start(b);
@@ -179,6 +181,9 @@ int grid_run(Block *b, const ExecOptions *o, char *why, size_t size)
             snprintf(why, size, "every CTA's registers are kept in order, one CTA after another");
         else if (b->prog.uses_images)
             snprintf(why, size, "the kernel uses textures or surfaces");
+        else if (ctas >= TRACK_MANY)
+            snprintf(why, size, "the grid has %llu CTAs, more than the run on threads tells apart (2^32 - 2)",
+                     (unsigned long long)ctas);
         else if (run_parallel(b, o, ctas, jobs, why, size)) {
             block_show_kept(b);
             b->progress = NULL;
@@ -187,7 +192,7 @@ int grid_run(Block *b, const ExecOptions *o, char *why, size_t size)
     }
     b->has_kept = false;               /* a parallel run that did not stand kept nothing */
     bool faulted = false;
-    for (uint32_t cta = 0; cta < ctas && !faulted; cta++) {
+    for (uint64_t cta = 0; cta < ctas && !faulted; cta++) {
         faulted = !block_run_cta(b, o, cta);
         if (b->progress && !faulted) {
             atomic_fetch_add(&progress.ctas_done, 1);

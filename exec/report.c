@@ -54,7 +54,7 @@ void report_fault(Warp *w, uint32_t pc, const char *fmt, ...)
     diag_vat(w->block->diag, DIAG_ERROR, at, fmt, ap);
     va_end(ap);
     const Block *b = w->block;
-    if (b->warp_count > 1 || b->nctaid[0] * b->nctaid[1] * b->nctaid[2] > 1)
+    if (b->warp_count > 1 || block_cta_count(b) > 1)
         diag_at(w->block->diag, DIAG_NOTE, at, "in warp %u (threads %u-%u) of CTA (%u, %u, %u)", w->index, w->thread_base,
                 w->thread_base + WARP_SIZE - 1, b->ctaid[0], b->ctaid[1], b->ctaid[2]);
     w->faulted = true;

@@ -4,6 +4,8 @@ and one NAME.lanes.json each, into FOLDER/cases* or FOLDER/disagree. Shared by t
 import json
 import os
 
+from cmdline import command_line
+
 
 def write_case(root, sub, name, src, lanes, script):
     folder = os.path.join(root, sub)
@@ -18,7 +20,8 @@ def write_case(root, sub, name, src, lanes, script):
 
 def write_all(argv, cases, folder, disagree, script):
     """A generator's command line: ROOT [NAME...]: every case (or those named) into ROOT/folder,
-    or ROOT/disagree for those in disagree."""
+    or ROOT/disagree for those in disagree. --help prints the script's docstring."""
+    argv = command_line(argv, least=1)
     root, only = argv[1], set(argv[2:])
     for name, (src, lanes) in sorted(cases.items()):
         if not only or name in only:

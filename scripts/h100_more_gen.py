@@ -18,6 +18,7 @@ import random
 import struct
 import sys
 
+from cmdline import command_line
 from h100_cases import write_case
 
 HEAD = '.version 8.0\n.target sm_90\n.address_size 64\n\n'
@@ -574,9 +575,9 @@ DISAGREE = {'printf_ret', 'printf_ret_precision_star', 'printf_ret_unknown'}
 
 
 def main():
-    root = sys.argv[1]
-    import json
-    only = set(sys.argv[2:])
+    argv = command_line(sys.argv, __doc__, least=1)
+    root = argv[1]
+    only = set(argv[2:])
     all_cases = dict(cases())
     all_cases.update(probe2_cases())
     printfs = dict(PRINTF_REFUSED, printf_ret=PRINTF)

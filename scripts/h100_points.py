@@ -13,6 +13,8 @@ warning where ptxrun follows the H100 instead of the ISA text). Nothing comes fr
 """
 import json, os, re, sys
 
+from cmdline import command_line
+
 def load(p):
     with open(p) as f:
         return json.load(f)
@@ -72,8 +74,9 @@ def make(hw, out, line):
         f.write("\n")
 
 def main():
-    hw = sys.argv[1] if len(sys.argv) > 1 else "../shared/hw"
-    out = sys.argv[2] if len(sys.argv) > 2 else "tests/h100"
+    argv = command_line(sys.argv, __doc__)
+    hw = argv[1] if len(argv) > 1 else "../shared/hw"
+    out = argv[2] if len(argv) > 2 else "tests/h100"
     with open(os.path.join(out, "POINTS")) as f:
         for line in f:
             line = line.strip()

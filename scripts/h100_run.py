@@ -24,6 +24,8 @@ import struct
 import subprocess
 import sys
 
+from cmdline import command_line, refuse
+
 WIDTH = {'8': 1, '16': 2, '32': 4, '64': 8}
 
 
@@ -203,7 +205,7 @@ def companions(ptx):
 
 
 def main():
-    a = sys.argv[1:]
+    a = command_line(sys.argv, __doc__, {'--one': 3, '--write-expect': 2, '--write-records': 2, '--out': 1})[1:]
     if a and a[0] == '--one':
         ptx, lanes, expect = a[1:4]
         try:
@@ -245,6 +247,8 @@ def main():
                 json.dump(rec, f)
                 f.write('\n')
         return 0
+    if '--out' not in a:
+        refuse(__doc__, 'expected --out FILE, --write-expect or --write-records')
     out = a[a.index('--out') + 1]
     paths = [x for i, x in enumerate(a) if x != '--out' and (i == 0 or a[i - 1] != '--out')]
     results = {}

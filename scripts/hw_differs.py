@@ -16,6 +16,8 @@ not a difference to accept):
 """
 import glob, json, math, os, re, struct, subprocess, sys
 
+from cmdline import command_line
+
 # Beyond this many ulps a difference is taken as absolute error (sin, cos, lg2 near their zeros,
 # where the H100's own error is absolute), unless the value is an f64 with 20 significant bits.
 ULPS_LIMIT = 1024
@@ -67,7 +69,7 @@ def upward(x):
     return text
 
 def main():
-    args = sys.argv[1:]
+    args = command_line(sys.argv, __doc__, {"--ptxrun": 1, "--out": 1}, least=1)[1:]
     exe, out = "build/ptxrun", "tests/hw/differs.txt"
     dirs = []
     while args:

@@ -5,12 +5,15 @@
   - no loop of calls between files: the graph "file A calls a function defined in file B" has
     no cycle (a function's file is where its body is);
   - the rooms, named in pipeline order, call only into themselves and the rooms before them;
-  - no code after the checker reads mnemonic text (Instr.mnemonic is only printed there).
+  - no code after the checker reads mnemonic text (Instr.mnemonic is only printed there);
+  - the top of the repository (the current folder) holds what docs/architecture.md's "The top
+    level" names, and nothing else that git tracks or would track (ignored files do not count).
 
 usage: structure.py ROOM...   (in pipeline order; exit 1 and a message per problem)
 """
 import os
 import re
+import subprocess
 import sys
 
 MAX_LINES = 900
@@ -20,6 +23,48 @@ AFTER_CHECK = re.compile(r'(exec|lower|layout|cfg|mem|report|alu|bitops|mathops|
 
 DEF = re.compile(r'^(?!static\b)[A-Za-z_][\w \*]*?\b([a-z_][a-z0-9_]*)\(([^;]*)$')
 CALL = re.compile(r'\b([a-z_][a-z0-9_]*)\s*\(')
+
+
+LAYOUT_DOC = 'docs/architecture.md'
+LAYOUT_HEADING = '## The top level'
+
+
+def layout(doc):
+    """The top-level entries doc names: the first word of each indented line of its "The top
+    level" section, without a folder's '/'; None if it has no such section."""
+    names, inside = None, False
+    with open(doc, encoding='utf-8') as f:
+        for line in f:
+            if line.startswith('## '):
+                inside = line.strip() == LAYOUT_HEADING
+                names = set() if inside else names
+            elif inside and line.startswith('    ') and line.strip():
+                names.add(line.split()[0].rstrip('/'))
+    return names
+
+
+def top_level_problems():
+    """Top-level entries git tracks or would track (not ignored) that the layout does not name,
+    and entries it names that are missing; a note instead when this is not a git work tree."""
+    try:
+        listed = subprocess.run(['git', 'ls-files', '-z', '--cached', '--others', '--exclude-standard'],
+                                capture_output=True)
+    except OSError:
+        listed = None
+    if not listed or listed.returncode != 0:
+        print('structure: not a git work tree: the top level is not checked')
+        return []
+    if not os.path.exists(LAYOUT_DOC):
+        return ['%s is missing: it names the top level' % LAYOUT_DOC]
+    named = layout(LAYOUT_DOC)
+    if named is None:
+        return ['%s has no "%s" section: it names the top level' % (LAYOUT_DOC, LAYOUT_HEADING[3:])]
+    present = {p.split('/')[0] for p in listed.stdout.decode('utf-8', 'replace').split('\0') if p}
+    problems = ['%s: at the top of the repository, but not in the layout %s names ("%s"): move it, ignore it '
+                'in .gitignore, or name it there' % (e, LAYOUT_DOC, LAYOUT_HEADING[3:]) for e in sorted(present - named)]
+    problems += ['%s: named in %s ("%s"), but not in the repository' % (e, LAYOUT_DOC, LAYOUT_HEADING[3:])
+                 for e in sorted(named) if not os.path.exists(e)]
+    return problems
 
 
 def strip(text):
@@ -92,11 +137,13 @@ def main(dirs):
         edges = ['%s -> %s' % (os.path.basename(a), os.path.basename(b))
                  for a in comp for b in sorted(calls[a]) if b in comp]
         problems.append('a loop of calls between files: ' + ', '.join(edges))
+    problems += top_level_problems()
     for p in problems:
         print('structure: ' + p)
     if not problems:
         print('structure: %d files in %d rooms, none over %d lines, no loop of calls between files, no call into a '
-              'later room' % (len(files), len(dirs), MAX_LINES))
+              'later room, nothing at the top level that %s does not name' % (len(files), len(dirs), MAX_LINES,
+                                                                            LAYOUT_DOC))
     return 1 if problems else 0
 
 

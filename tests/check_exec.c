@@ -1576,6 +1576,32 @@ START_TEST(every_cta_starts_from_the_given_registers)
 }
 END_TEST
 
+/* CUDA's largest grid, (2^31 - 1) x 65,535 x 65,535, has about 2^63 CTAs: a CTA's number (x
+ * fastest) takes 64 bits, and the CTA it names has the %ctaid a division in 64 bits gives (the
+ * number computed here from the place, x + X * (y + Y * z)). */
+START_TEST(a_cta_number_beyond_32_bits_names_its_place)
+{
+    Run *r = load("mov.u32 x, %ctaid.x;\nmov.u32 y, %ctaid.y;\nmov.u32 z, %ctaid.z;\nmov.u32 nx, %nctaid.x;\n");
+    const uint64_t X = 0x7fffffff, Y = 65535, Z = 65535;
+    uint32_t grid[3] = { (uint32_t)X, (uint32_t)Y, (uint32_t)Z };
+    block_set_grid(r->b, grid);
+    block_start(r->b);
+    ExecOptions o = { .max_steps = 1000 };
+    const uint32_t place[][3] = { { 123456789, 4321, 65534 }, { 0x7ffffffe, 65534, 65534 }, { 5, 0, 1 } };
+    for (size_t k = 0; k < sizeof place / sizeof place[0]; k++) {
+        uint64_t number = place[k][0] + X * (place[k][1] + Y * place[k][2]);
+        ck_assert(block_run_cta(r->b, &o, number));
+        for (int l = 0; l < WARP_SIZE; l++) {
+            ck_assert_uint_eq(r->w->val[reg(r, "x")][l], place[k][0]);
+            ck_assert_uint_eq(r->w->val[reg(r, "y")][l], place[k][1]);
+            ck_assert_uint_eq(r->w->val[reg(r, "z")][l], place[k][2]);
+            ck_assert_uint_eq(r->w->val[reg(r, "nx")][l], X);
+        }
+    }
+    done(r);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("exec");
@@ -1636,6 +1662,7 @@ int main(void)
     tcase_add_test(tc, barrier_thread_count_phases);
     tcase_add_test(tc, block_shape_can_change);
     tcase_add_test(tc, every_cta_starts_from_the_given_registers);
+    tcase_add_test(tc, a_cta_number_beyond_32_bits_names_its_place);
     tcase_add_test(tc, mov_packs_and_unpacks);
     tcase_add_test(tc, carry_chains);
     tcase_add_test(tc, json_trace_names_sources);
