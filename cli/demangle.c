@@ -54,6 +54,7 @@ typedef struct Demangler {
 } Demangler;
 
 static Piece type(Demangler *d);
+static const char *template_args(Demangler *d, bool of_function);
 static const char *encoding(Demangler *d, size_t *name_at);
 static const char *name(Demangler *d, bool of_function, bool *templated, const char **quals);
 
@@ -139,9 +140,8 @@ static const char *text(Demangler *d, Piece t)
     if (t.shape != SHAPE_PACK)
         return join(d, t.left, t.right);
     const char *s = "";
-    for (unsigned i = 0; i < t.count; i++) {
+    for (unsigned i = 0; i < t.count; i++)
         s = join_item(d, s, i, text(d, d->args[t.first + i]));
-    }
     return s;
 }
 
@@ -160,12 +160,12 @@ static const char *source_name(Demangler *d)
             return fail(d), "";
     if (len >= 10 && !strncmp(start, "_GLOBAL__N", 10))
         return "(anonymous namespace)";
-    char *s = (char *)join(d, "", "");
     if (d->failed || (size_t)len + 1 > POOL_BYTES - d->used)
         return fail(d), "";
+    char *s = d->pool + d->used;
     memcpy(s, start, (size_t)len);
     s[len] = '\0';
-    d->used += (size_t)len;
+    d->used += (size_t)len + 1;
     return s;
 }
 
@@ -173,12 +173,8 @@ static const char *source_name(Demangler *d)
 static const char *ordinal(Demangler *d)
 {
     long n = -1;
-    if (*d->p != '_' && !number(d, &n))
-        return "";
-    if (!next_is(d, '_') || n < -1) {
-        fail(d);
-        return "";
-    }
+    if (*d->p == 'n' || (*d->p != '_' && !number(d, &n)) || !next_is(d, '_'))
+        return fail(d), "";
     char buf[24];
     snprintf(buf, sizeof buf, "#%ld", n + 2);
     return join(d, buf, "}");
@@ -277,10 +273,6 @@ static Piece template_param(Demangler *d)
     return t;
 }
 
-/* <template-arg> list into the table, one after another from *first; a pack (J...E) is one
- * argument whose elements follow it in the table. */
-static const char *template_args(Demangler *d, bool of_function);
-
 /* <expr-primary> ::= L <type> <value> E | L _Z <encoding> E: an integer as C++ writes it
  * (8u, 128ul, -5, true), others as c++filt does ((char)65, (float)[3f800000], (Color)2). */
 static const char *literal(Demangler *d)
@@ -347,11 +339,14 @@ static Piece template_arg(Demangler *d)
         return type(d);
     Piece list[MAX_LIST];
     unsigned count = 0;
+    if (++d->depth > MAX_DEPTH)
+        return fail(d), nothing;
     while (!next_is(d, 'E')) {
         if (count == MAX_LIST || !*d->p || d->failed)
             return fail(d), nothing;
         list[count++] = template_arg(d);
     }
+    d->depth--;
     if (d->nargs + count > MAX_ARGS)
         return fail(d), nothing;
     Piece pack = { .left = "", .right = "", .shape = SHAPE_PACK, .first = d->nargs, .count = count, .bare = "" };

@@ -93,6 +93,9 @@ START_TEST(no_input_breaks_it)
     free(demangle_name(deep, NULL));
     memset(deep + 4, 'I', n);                /* a list never closed */
     free(demangle_name(deep, NULL));
+    deep[4] = 'I';                           /* packs in packs */
+    memset(deep + 5, 'J', n - 1);
+    free(demangle_name(deep, NULL));
     free(deep);
     char *s = demangle_name("_Z1fPPPPPPPPi", NULL);
     ck_assert_str_eq(s, "f(int********)");
