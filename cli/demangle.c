@@ -4,10 +4,13 @@
  * It reads what nvcc gives kernels: plain, nested and local names, anonymous namespaces,
  * templates with type, integer, bool and pack arguments, substitutions (S_, S0_, St, Sa, ...),
  * template parameters (T_), pointers, references, arrays, function types, pointers to
- * members, cv-qualifiers, builtin and vendor types, vector types, lambdas and unnamed types.
- * Anything else (operators, constructors, expressions, decltype, clone suffixes) gives NULL:
- * the caller shows the mangled name. Each name is read in one pass, with a bounded recursion
- * depth and bounded tables, so no input can crash it or make it run long. */
+ * members, cv-qualifiers, builtin and vendor types, vector types, lambdas and unnamed types
+ * (as the last part of a name), and of expressions only X T_ E and a function's address.
+ * Anything else gives NULL, and the caller shows the mangled name: operators, constructors,
+ * other expressions, decltype, clone suffixes (.cold), functions returning pointers to
+ * functions, ref-qualified function types, a name beyond the bounds (32 template arguments in
+ * a list, 512 substitutions, nesting 64 deep, 32 KB of text). Each name is read once, a pack
+ * expansion once per element, so no input can crash it or make it run long. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -547,12 +550,11 @@ static Piece type_of(Demangler *d)
         Piece ret_type = type(d);            /* returning a function or an array: not read */
         if (ret_type.shape != SHAPE_PLAIN)
             return fail(d), nothing;
-        const char *ret = ret_type.left, *params = parameters(d);
-        const char *ref = next_is(d, 'R') ? " &" : next_is(d, 'O') ? " &&" : "";
+        const char *params = parameters(d);  /* (a ref-qualifier before E is not read) */
         if (!next_is(d, 'E'))
             return fail(d), nothing;
-        t.left = join(d, ret, " ");
-        t.right = join(d, params, ref);
+        t.left = join(d, ret_type.left, " ");
+        t.right = params;
         t.shape = SHAPE_FUNCTION;
         break;
     }
