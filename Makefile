@@ -43,7 +43,7 @@ PARSER_SRC := $(BUILD)/parser.c parser/streamparse.c parser/quick.c parser/parse
 EXEC_SRC   := exec/kernels.c exec/vbits.c exec/layout.c exec/cfg.c exec/operand.c exec/callsite.c exec/lower.c exec/lowercheck.c exec/mem.c exec/atomic.c exec/multimem.c exec/report.c exec/alu.c exec/pack.c exec/wide.c exec/atom128.c exec/bitops.c exec/video.c exec/surface.c exec/sample.c exec/texture.c \
               exec/mathops.c exec/approx.c exec/half.c exec/convert.c exec/format.c exec/warpops.c exec/barrier.c exec/sync.c \
               exec/call.c exec/builtin.c exec/trace.c exec/warp.c exec/block.c exec/grid.c
-CLI_SRC    := cli/jsonread.c cli/values.c cli/images.c cli/imageinit.c cli/npy.c cli/launch.c cli/lanes.c cli/b128.c cli/dump.c cli/expect.c cli/srcline.c cli/progress.c cli/checkstream.c cli/driver.c cli/testrun.c cli/testreport.c cli/testshard.c
+CLI_SRC    := cli/jsonread.c cli/values.c cli/images.c cli/imageinit.c cli/npy.c cli/launch.c cli/lanes.c cli/b128.c cli/dump.c cli/expect.c cli/srcline.c cli/progress.c cli/checkstream.c cli/demangle.c cli/entry.c cli/driver.c cli/testrun.c cli/testreport.c cli/testshard.c
 LIB_SRC := $(LEXER_SRC) $(PARSER_SRC) $(EXEC_SRC) $(CLI_SRC)
 LIB_OBJ := $(patsubst %.c,$(BUILD)/obj/%.o,$(notdir $(LIB_SRC)))
 HEADERS := lexer/lexer.h parser/ir.h parser/parse.h parser/checker.h parser/ops.def parser/types.def parser/mods.def parser/sregs.def \
@@ -53,7 +53,7 @@ HEADERS := lexer/lexer.h parser/ir.h parser/parse.h parser/checker.h parser/ops.
 FUZZERS := fuzz_frontend fuzz_pipeline fuzz_lanes
 
 TESTS   := check_lexer check_parser check_checker check_diag check_roundtrip check_exec check_video check_math check_half \
-           check_kernels check_builtin check_jsonread check_stream
+           check_kernels check_builtin check_jsonread check_stream check_demangle
 TEST_BIN := $(addprefix $(BUILD)/tests/,$(TESTS))
 
 .PHONY: all check structure bench-builds approx-tables unit-tests cli-tests kernel-tests fuzz-regressions valgrind fault-tests demo bench fuzz install clean deps docs
@@ -164,9 +164,10 @@ valgrind: $(BUILD)/ptxrun
 # atomics, bar.red and fp8/tf32 cases recorded on an H100, cases2/ (integer forms, vector
 # atomics and warp groups recorded later) and cases3/ (carry chains, half compares and
 # conversions; tests/h100_more/README.md; its disagree/ folder, which ptxrun does not reproduce
-# yet, is not run).
+# yet, is not run). tests/entry runs a kernel of nvcc's templates named in the expect file by
+# its C++ name (tests/entry/regen.sh).
 kernel-tests: $(BUILD)/ptxrun
-	$(BUILD)/ptxrun test samples tests/kernels tests/h100 tests/memory tests/definedness tests/forms tests/misc tests/images
+	$(BUILD)/ptxrun test samples tests/kernels tests/h100 tests/memory tests/definedness tests/forms tests/misc tests/images tests/entry
 	$(BUILD)/ptxrun test --differs tests/h100_more/differs.txt tests/h100_more/cases
 	$(BUILD)/ptxrun test tests/h100_more/cases2
 	$(BUILD)/ptxrun test tests/h100_more/cases3

@@ -115,9 +115,21 @@ bool srcline_trace_lines(TraceFilter *f, const Module *m, const char *list, char
  * was reported) */
 Module *checkstream_module(Source *src, Diag *diag, const CheckOptions *options, unsigned readers, bool in_turn);
 
+/* demangle.c: the C++ name of an Itanium-mangled name (_Z...) as c++filt writes it, a new
+ * string; NULL when it is not one, or uses what demangle.c does not read. *name_at (may be
+ * NULL): where the name starts after a function template's return type ("void "). */
+char *demangle_name(const char *mangled, size_t *name_at);
+
+/* entry.c: the kernel a name chooses (--entry, the expect file's "entry": the PTX name, the C++
+ * name, or the start of it); false when it chooses none or several, or query is NULL and the
+ * module has several kernels, said on err. *name: the kernel's PTX name (NULL: the only one, or
+ * none). entry_list: --list-kernels, names and C++ names, a line or (json) an object each. */
+bool entry_choose(const Module *m, const char *query, const char **name, FILE *err);
+void entry_list(FILE *out, const Module *m, bool json);
+
 /* driver.c */
 
-typedef enum { MODE_RUN, MODE_CHECK, MODE_DUMP_IR } Mode;
+typedef enum { MODE_RUN, MODE_CHECK, MODE_DUMP_IR, MODE_LIST_KERNELS } Mode;
 
 typedef struct RunOptions {
     Mode mode;
@@ -129,7 +141,7 @@ typedef struct RunOptions {
     bool all_ctas;             /* --all-ctas: --json has every CTA's registers */
     bool hex;                  /* --hex */
     const char *warps, *threads;   /* --warps 0,2-3, --threads 0-7: the table's rows */
-    const char *entry;         /* --entry NAME */
+    const char *entry;         /* --entry NAME (entry.c) */
     Launch launch;             /* --block, --grid, --param, --buffer ... */
     const char *save_buffers;  /* --save-buffers DIR */
     const char *trace_lines;   /* --trace-lines 120-130,kernel.cu:40 (resolved against the module's .file) */

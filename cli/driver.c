@@ -81,26 +81,6 @@ static void flush_held(HeldList *list, Diag *diag, SourceMap *lines)
     list->count = list->capacity = 0;
 }
 
-/* Loads the kernel, sets its lanes, runs it, prints the state; returns the exit code. */
-/* Without --entry, a module must have one kernel: which of several to run is the user's choice.
- * Says so, naming them, and returns false. */
-static bool one_kernel(const Module *m, FILE *err_out)
-{
-    uint32_t kernels = 0;
-    for (uint32_t i = 0; i < m->functions.len; i++)
-        kernels += m->functions.data[i]->is_entry && m->functions.data[i]->has_body;
-    if (kernels <= 1)
-        return true;
-    fprintf(err_out, "ptxrun: error: the module has %u kernels; choose one with --entry:", kernels);
-    for (uint32_t i = 0; i < m->functions.len; i++) {
-        const Function *f = m->functions.data[i];
-        if (f->is_entry && f->has_body)
-            fprintf(err_out, " %s", f->name);
-    }
-    fputc('\n', err_out);
-    return false;
-}
-
 /* What the kernel prints: printf's text on the output, assertion messages on the error stream,
  * each call's text as it comes (so that nothing is lost when the run faults later); with
  * --json, printf's text is kept for the JSON object's "stdout" instead. */
@@ -196,23 +176,15 @@ static void show_progress(void *context, uint64_t ctas_done, uint64_t ctas, uint
                   (unsigned long long)ctas, scaled, unit);
 }
 
+/* Loads the kernel, sets its lanes, runs it, prints the state; returns the exit code. */
 static int execute(const RunOptions *o, Module *m, Diag *diag, HeldList *held, FILE *out, FILE *err_out)
 {
-    if (!o->entry && !one_kernel(m, err_out))
+    const char *entry;
+    if (!entry_choose(m, o->entry, &entry, err_out))    /* which of several kernels: the user's choice */
         return EXIT_BAD_INPUT;
-    Function *fn = lower_entry(m, o->entry);
+    Function *fn = lower_entry(m, entry);
     if (!fn) {
-        if (o->entry) {
-            fprintf(err_out, "ptxrun: error: no kernel (.entry) named '%s'", o->entry);
-            const char *sep = "; the module's kernels:";
-            for (uint32_t i = 0; i < m->functions.len; i++)
-                if (m->functions.data[i]->is_entry && m->functions.data[i]->has_body) {
-                    fprintf(err_out, "%s %s", sep, m->functions.data[i]->name);
-                    sep = ",";
-                }
-            fputc('\n', err_out);
-        } else
-            fprintf(err_out, "ptxrun: error: nothing to run: the file has no .entry and no bare instructions\n");
+        fprintf(err_out, "ptxrun: error: nothing to run: the file has no .entry and no bare instructions\n");
         return EXIT_BAD_INPUT;
     }
     SourceMap *lines = srcline_open(m, o->path);
@@ -373,6 +345,8 @@ int driver_run(const RunOptions *o, FILE *out, FILE *err_out)
         rc = EXIT_BAD_INPUT;
     } else if (o->mode == MODE_DUMP_IR) {
         ir_print_module(out, m);
+    } else if (o->mode == MODE_LIST_KERNELS) {
+        entry_list(out, m, o->json);
     } else if (o->mode == MODE_RUN) {
         rc = execute(o, m, &diag, &held, out, err_out);
     }

@@ -26,7 +26,8 @@ static const char usage[] =
     "  --hex              show register and buffer values as their bits in hex\n"
     "  --warps 0,2-3      show only these warps' threads in the table\n"
     "  --threads 0-7,64   show only these threads in the table\n"
-    "  --entry NAME       the kernel to run (needed when there are several)\n"
+    "  --entry NAME       the kernel to run (needed when there are several): its name, its C++\n"
+    "                     name as c++filt writes it, or the start of that (--entry 'reduce<int')\n"
     "  --trace[=json]     every warp-step on standard error: lanes, values, shuffle sources,\n"
     "                     CUDA source lines (.loc); --regs picks the values shown\n"
     "  --trace-ops A,B    trace only these instructions (shfl: shfl, shfl.sync; see --list-ops)\n"
@@ -51,6 +52,7 @@ static const char usage[] =
     "Checking:\n"
     "  --check            parse, check and lower, without running (exit 0 clean, 2 on errors)\n"
     "  --dump-ir          print the decoded program back as canonical PTX\n"
+    "  --list-kernels     print each kernel's name, a tab and its C++ name (with --json: JSON)\n"
     "  --list-ops         print the instruction table (markdown)\n"
     "Output:\n"
     "  -w                 no warnings\n"
@@ -150,6 +152,8 @@ static int parse_args(int argc, char **argv, RunOptions *o, const char **params,
             o->mode = MODE_CHECK;
         else if (!strcmp(a, "--dump-ir"))
             o->mode = MODE_DUMP_IR;
+        else if (!strcmp(a, "--list-kernels"))
+            o->mode = MODE_LIST_KERNELS;
         else if (!strcmp(a, "--json"))
             o->json = true;
         else if (!strcmp(a, "--all-ctas"))

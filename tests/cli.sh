@@ -653,7 +653,8 @@ printf '#include <cstdio>\n__global__ void k() {}\n' > "$tmp/kernel.txt"
 expect_exit 2 "CUDA source on standard input" sh -c "\"$PTXRUN\" - < \"$tmp/kernel.txt\""
 expect_stderr_line "CUDA source on standard input" "ptxrun: error: <stdin> is CUDA C++, not PTX: compile it with nvcc first, e.g. 'nvcc -ptx -arch=sm_80 kernel.cu -o kernel.ptx', and run the .ptx"
 expect_exit 2 "--entry of no kernel" "$PTXRUN" tests/kernels/atomics.sm_80.ptx --entry nope
-expect_stderr_line "--entry of no kernel" "ptxrun: error: no kernel (.entry) named 'nope'; the module's kernels: kernel"
+expect_stderr_line "--entry of no kernel" "ptxrun: error: no kernel (.entry) named 'nope'; the module's kernels:"
+expect_stderr_line "--entry of no kernel, the kernels" "  kernel"
 expect_exit 2 "--regs of an unknown name" "$PTXRUN" samples/scan.ptx --lanes samples/scan.lanes.json --regs Rx,rx
 expect_stderr_line "--regs of an unknown name" "ptxrun: error: --regs: 'rx' is not a register or predicate of 'snippet' (close: 'Rx')"
 expect_exit 2 "--regs with nothing close" "$PTXRUN" samples/scan.ptx --lanes samples/scan.lanes.json --regs NOPE
@@ -852,8 +853,42 @@ fi
 # -- several kernels and no --entry: refused, naming them; --entry picks one
 printf "$H.visible .entry first()\n{\n\tret;\n}\n.visible .entry second()\n{\n\tret;\n}\n" > "$tmp/two.ptx"
 expect_exit 2 "two kernels, no --entry" "$PTXRUN" "$tmp/two.ptx"
-expect_stderr_line "two kernels, no --entry" "ptxrun: error: the module has 2 kernels; choose one with --entry: first second"
+expect_stderr_line "two kernels, no --entry" "ptxrun: error: the module has 2 kernels; choose one with --entry:"
+if [ "$(tail -n 2 "$tmp/err")" = "$(printf '  first\n  second')" ]; then ok; else fail "two kernels, one a line"; cat "$tmp/err"; fi
 expect_exit 0 "two kernels, --entry" "$PTXRUN" --entry second "$tmp/two.ptx"
+
+# -- a module of many templated kernels (tests/entry/templates.cu): listed one a line with their
+#    C++ names, a screenful at most; chosen by the C++ name or the start of it; --list-kernels
+T=tests/entry/templates.ptx
+expect_exit 2 "22 kernels, no --entry" "$PTXRUN" "$T"
+expect_stderr_line "22 kernels, no --entry" "ptxrun: error: the module has 22 kernels; choose one with --entry:"
+expect_stderr_line "22 kernels, the first" "  reduce<int, 4u, true>(int const*, int*, unsigned int)  (_Z6reduceIiLj4ELb1EEvPKT_PS0_j)"
+expect_stderr_line "22 kernels, extern \"C\"" "  reduce_c"
+expect_stderr_line "22 kernels, a screenful" "  ... and 2 more (ptxrun --list-kernels FILE lists every kernel)"
+if [ "$(wc -l < "$tmp/err")" -eq 22 ]; then ok; else fail "22 kernels: $(wc -l < "$tmp/err") lines, not 22"; fi
+RUN_REDUCE="--block 4 --buffer in=f32@$tmp/in.bin --buffer out=f32:4 --param 0=@in --param 1=@out --param 2=4"
+python3 -c "import struct, sys; sys.stdout.buffer.write(struct.pack('<4f', 1.5, -2, 0.25, 3))" > "$tmp/in.bin"
+for name in 'reduce<float, 4u, true>' 'reduce<float' 'void reduce<float, 4u, true>(float const*, float*, unsigned int)' \
+            'reduce<float,4u,true>(float const*,float*,unsigned int)' _Z6reduceIfLj4ELb1EEvPKT_PS0_j; do
+    expect_exit 0 "--entry '$name'" "$PTXRUN" "$T" --entry "$name" $RUN_REDUCE --json
+    if python3 -c "import json, sys; sys.exit(json.load(open('$tmp/out'))['buffers']['out']['data'] != [7.0, -7.0, 2.0, 13.0])" 2>/dev/null
+    then ok; else fail "--entry '$name': out is not in * 4 + 1"; cat "$tmp/out"; fi
+done
+expect_exit 2 "--entry of several" "$PTXRUN" "$T" --entry reduce
+expect_stderr_line "--entry of several" "ptxrun: error: 'reduce' could be any of 4 kernels; name one in full, or more of its C++ name:"
+expect_stderr_line "--entry of several, one" "  reduce<double, 256u, false>(double const*, double*, unsigned int)  (_Z6reduceIdLj256ELb0EEvPKT_PS0_j)"
+if ! grep -q reduce_c "$tmp/err"; then ok; else fail "--entry reduce: reduce_c is not a reduce"; fi
+expect_exit 0 "--entry of an extern \"C\" kernel" "$PTXRUN" "$T" --entry reduce_c --block 2 --buffer out=s32:2 --param 0=@out
+expect_exit 0 "--list-kernels" "$PTXRUN" --list-kernels "$T"
+if [ "$(wc -l < "$tmp/out")" -eq 22 ] && grep -qxF "$(printf '_ZN6ptxrun4demo10swap_pairsIfEEvPNS0_4PairIT_EEPKS4_\tvoid ptxrun::demo::swap_pairs<float>(ptxrun::demo::Pair<float>*, ptxrun::demo::Pair<float> const*)')" "$tmp/out" &&
+   grep -qxF "$(printf 'reduce_c\treduce_c')" "$tmp/out"; then ok; else fail "--list-kernels"; cat "$tmp/out"; fi
+if command -v c++filt >/dev/null; then         # an independent demangler: binutils'
+    cut -f1 "$tmp/out" | c++filt > "$tmp/cxxfilt"
+    if cut -f2 "$tmp/out" | cmp -s - "$tmp/cxxfilt"; then ok; else fail "--list-kernels: not c++filt's names"; fi
+fi
+expect_exit 0 "--list-kernels --json" "$PTXRUN" --list-kernels --json "$T"
+if python3 -c "import json, sys; k = json.load(open('$tmp/out')); sys.exit(not (len(k) == 22 and k[4] == {'name': 'reduce_c', 'demangled': 'reduce_c'} and k[0]['demangled'].startswith('void reduce<int, 4u, true>(')))" 2>/dev/null
+then ok; else fail "--list-kernels --json"; cat "$tmp/out"; fi
 
 # -- trap aborts the kernel: exit 3, the line and the lanes
 printf 'mov.u32 a, %%laneid;\nsetp.gt.u32 p, a, 27;\n@p trap;\n' > "$tmp/trap.ptx"

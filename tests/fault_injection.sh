@@ -42,6 +42,8 @@ sweep "grid of multi-warp CTAs" 0 -w tests/kernels/grid_blocks.sm_80.ptx --lanes
     --expect tests/kernels/grid_blocks.expect.json --warps 1
 sweep "check with debug sections" 0 --check tests/ptx/nvcc/noinline_call.sm_75.debug.ptx
 sweep "syntax errors" 2 --check tests/ptx/bad/three_mistakes.ptx.txt --dump-ir
+sweep "kernels listed with their C++ names" 0 --list-kernels --json tests/entry/templates.ptx
+sweep "a kernel of several not chosen" 2 tests/entry/templates.ptx --entry reduce
 
 echo "fault injection: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

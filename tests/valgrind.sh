@@ -33,5 +33,9 @@ run "trace json" -w samples/scan.ptx --lanes samples/scan.lanes.json --trace=jso
 run "test runner" test -j 1 samples
 run "grid on 4 threads" -w -j 4 tests/kernels/reduce_templates.sm_90.ptx --lanes tests/kernels/reduce_templates.lanes.json --entry kernel
 run "grid on 4 threads, run again one by one" -w -j 4 tests/kernels/grid_blocks.sm_90.ptx --lanes tests/kernels/grid_blocks.lanes.json
+run "a kernel chosen by its C++ name" -w tests/entry/templates.ptx --lanes tests/entry/templates.lanes.json \
+    --expect tests/entry/templates.expect.json --entry 'reduce<int, 4u, true>'
+run "kernels listed" tests/entry/templates.ptx
+run "--list-kernels --json" --list-kernels --json tests/entry/templates.ptx
 echo "valgrind: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
