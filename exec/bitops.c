@@ -264,8 +264,9 @@ static uint64_t divide(const XInstr *x, uint64_t a, uint64_t b, const char **war
  * no bit-field instruction: ptxas makes code for it, and for constant position and length it
  * computes the shifts and masks itself (scripts/bitfield_imm.py runs ptxas 13.0 on every pair
  * from 0 to 255 and works out what its code gives). Where the data are constants too, ptxas
- * folds the whole result, by the ISA; where the position or the length is a register, the H100
- * follows the ISA (int_046: bfe.s32 d, a, 63, r; int_092: bfi.b32 d, a, b, r, 32). */
+ * folds the whole result, by the ISA. Where only one of position and length is an immediate,
+ * ptxas moves it into a register and makes the register form's code (the script compares them),
+ * and the H100 follows the ISA (int_046: bfe.s32 d, a, 63, r; int_092: bfi.b32 d, a, b, r, 32). */
 enum {
     FIELD_ISA,                 /* as the PTX ISA */
     FIELD_BFE_ONES,            /* bfe.s32, position >= 32, length >= 1: all ones (probes/bfe_imm_vs_reg, int_052) */
