@@ -5,8 +5,8 @@
  * warns (docs/semantics.md, "Where ptxrun follows the H100"):
  * - div/rem by zero give all ones, and MIN / -1 gives MIN with remainder 0 (unspecified in PTX);
  * - bfe/bfi .b64 take the whole 32-bit position and length, not their low 8 bits;
- * - 32-bit bfe.s32 with an immediate position >= 32 gives all ones, and bfi.b32 with an
- *   immediate length of 32 or 33 reads it modulo 32 (ptxas folds immediates its own way).
+ * - bfe.s32 and bfi.b32 whose position and length are immediates (and whose data are not) run the
+ *   code ptxas makes for those constants, which departs from the ISA in two places (field_rule).
  * Requires: an XInstr from lower.c. */
 #include <string.h>
 
@@ -233,10 +233,12 @@ static const char warn_div_overflow[] = "signed division of the most negative va
                                         "remainder 0)";
 static const char warn_field64[] = "bfe/bfi.b64 position or length above 255: the PTX ISA reads their low "
                                    "8 bits, the H100 the whole value; ptxrun follows the H100";
-static const char warn_bfe_imm[] = "bfe.s32 with an immediate position of 32 or more: the PTX ISA gives "
-                                   "copies of a's sign bit, the H100 all ones; ptxrun follows the H100";
-static const char warn_bfi_imm[] = "bfi.b32 with an immediate length of 32 or 33: the PTX ISA inserts up to "
-                                   "bit 31, the H100 reads the length modulo 32; ptxrun follows the H100";
+static const char warn_bfe_imm[] = "bfe.s32 with an immediate position of 32 or more and length of 1 or more: "
+                                   "the PTX ISA gives copies of a's sign bit, the H100 (the code ptxas makes) "
+                                   "all ones; ptxrun follows the H100";
+static const char warn_bfi_imm[] = "bfi.b32 with an immediate position below 32, not a multiple of 8, and an "
+                                   "immediate length of 32 or more: the PTX ISA inserts up to bit 31, the H100 "
+                                   "(the code ptxas makes) the length modulo 32 bits; ptxrun follows the H100";
 
 /* div and rem of one lane; *warn gets the kind of value the ISA leaves open, or NULL. */
 static uint64_t divide(const XInstr *x, uint64_t a, uint64_t b, const char **warn)
@@ -258,32 +260,42 @@ static uint64_t divide(const XInstr *x, uint64_t a, uint64_t b, const char **war
     return (uint64_t)(is_div ? sa / sb : sa % sb) & m;
 }
 
-/* Is source i an immediate (the same constant in every lane)? */
-static bool immediate(const Warp *w, const XInstr *x, unsigned i)
-{
-    return x->src[i] >= w->prog->first_immediate;
-}
+/* How a 32-bit bfe/bfi reads an immediate position and length (XInstr.field_rule). The H100 has
+ * no bit-field instruction: ptxas makes code for it, and for constant position and length it
+ * computes the shifts and masks itself (scripts/bitfield_imm.py runs ptxas 13.0 on every pair
+ * from 0 to 255 and works out what its code gives). Where the data are constants too, ptxas
+ * folds the whole result, by the ISA. Where only one of position and length is an immediate,
+ * ptxas moves it into a register and makes the register form's code (the script compares them),
+ * and the H100 follows the ISA (int_046: bfe.s32 d, a, 63, r; int_092: bfi.b32 d, a, b, r, 32). */
+enum {
+    FIELD_ISA,                 /* as the PTX ISA */
+    FIELD_BFE_ONES,            /* bfe.s32, position >= 32, length >= 1: all ones (probes/bfe_imm_vs_reg, int_052) */
+    FIELD_BFI_LEN_MOD32,       /* bfi.b32, position < 32 and not a multiple of 8, length >= 32: length mod 32
+                                  (probes/bfe_imm_vs_reg: 31, 32 inserts nothing, 7, 33 one bit; int_042).
+                                  At a multiple of 8 ptxas moves whole bytes (prmt), by the ISA: 16, 32 */
+};
 
-/* 32-bit bfe.s32/bfi.b32 whose position and length are both immediates, which ptxas folds
- * differently from the register form: ../shared/hw/probes/bfe_imm_vs_reg (positions 33, 40, 64;
- * lengths 32, 33) and int_052, int_042. With a register operand the H100 follows the ISA
- * (int_046: bfe.s32 d, a, 63, r; int_092: bfi.b32 d, a, b, r, 32). */
-static const char *immediate_field_rule(const Warp *w, const XInstr *x, uint64_t *len_mask)
+void bitops_field_rule(const Program *p, XInstr *x)
 {
-    *len_mask = UINT64_MAX;
-    if (x->bits != 32)
-        return NULL;
-    if (x->op == OP_BFE && x->cls == 's' && immediate(w, x, 1) && immediate(w, x, 2) &&
-        (uint32_t)w->val[x->src[1]][0] >= 32)
-        return warn_bfe_imm;
-    if (x->op == OP_BFI && immediate(w, x, 2) && immediate(w, x, 3)) {
-        uint32_t len = (uint32_t)w->val[x->src[3]][0];
-        if (len == 32 || len == 33) {
-            *len_mask = 31;
-            return warn_bfi_imm;
-        }
+    x->field_rule = FIELD_ISA;
+    if ((x->op != OP_BFE && x->op != OP_BFI) || x->bits != 32)
+        return;
+    unsigned first_field = x->op == OP_BFE ? 1 : 2;    /* the sources before it are the data */
+    bool data_constant = true;
+    for (unsigned s = 0; s < x->src_count; s++) {
+        bool immediate = x->src[s] >= p->first_immediate;
+        if (s >= first_field && !immediate)
+            return;
+        data_constant &= immediate;
     }
-    return NULL;
+    if (data_constant)                         /* folded whole by ptxas, by the ISA */
+        return;
+    unsigned pos = (unsigned)p->immediates[x->src[first_field] - p->first_immediate] & 0xff;
+    unsigned len = (unsigned)p->immediates[x->src[first_field + 1] - p->first_immediate] & 0xff;
+    if (x->op == OP_BFE && x->cls == 's' && pos >= 32 && len >= 1)
+        x->field_rule = FIELD_BFE_ONES;
+    else if (x->op == OP_BFI && pos < 32 && pos % 8 != 0 && len >= 32)
+        x->field_rule = FIELD_BFI_LEN_MOD32;
 }
 
 /* The defined bits of lane l's result when its sources are not all defined in every bit. The
@@ -303,6 +315,8 @@ static uint64_t moved_bits(const Warp *w, const XInstr *x, int l)
     case OP_BREV:
         return bit_reverse(da, bits);
     case OP_BFE: {
+        if (x->field_rule == FIELD_BFE_ONES)
+            return m;                            /* all ones whatever a holds */
         if ((db & field) != field || (dc & field) != field)
             return 0;
         bool is_signed = x->cls == 's';
@@ -312,7 +326,7 @@ static uint64_t moved_bits(const Warp *w, const XInstr *x, int l)
     case OP_BFI:
         if ((dc & field) != field || (de & field) != field)
             return 0;
-        return bit_insert(da, db, c, e, bits) & m;
+        return bit_insert(da, db, c, x->field_rule == FIELD_BFI_LEN_MOD32 ? e & 31 : e, bits) & m;
     case OP_PRMT: {
         uint64_t selector = x->mode ? 0x3 : 0xffff;
         if ((dc & selector) != selector)
@@ -377,8 +391,7 @@ void bitops_execute(Warp *w, const XInstr *x, uint32_t mask)
     unsigned bits = x->bits;
     bool is_signed = x->cls == 's';
     uint32_t pc = (uint32_t)(x - w->prog->code);
-    uint64_t len_mask = UINT64_MAX;
-    const char *folded = (x->op == OP_BFE || x->op == OP_BFI) ? immediate_field_rule(w, x, &len_mask) : NULL;
+    uint32_t unlike_isa = 0;                   /* lanes where field_rule gives another value than the ISA */
     uint64_t r[WARP_SIZE];
     for (int l = 0; l < WARP_SIZE; l++) {
         switch (x->op) {
@@ -389,12 +402,21 @@ void bitops_execute(Warp *w, const XInstr *x, uint32_t mask)
         case OP_BFE:
             if (bits == 64 && (mask >> l & 1) && ((uint32_t)b[l] > 255 || (uint32_t)c[l] > 255))
                 report_warn(w, pc, 1u << l, warn_field64);
-            r[l] = folded ? width_mask(bits) : bit_extract(a[l], b[l], c[l], bits, is_signed) & width_mask(bits);
+            r[l] = bit_extract(a[l], b[l], c[l], bits, is_signed) & width_mask(bits);
+            if (x->field_rule == FIELD_BFE_ONES && r[l] != width_mask(bits)) {
+                unlike_isa |= 1u << l;
+                r[l] = width_mask(bits);
+            }
             break;
         case OP_BFI:
             if (bits == 64 && (mask >> l & 1) && ((uint32_t)c[l] > 255 || (uint32_t)e[l] > 255))
                 report_warn(w, pc, 1u << l, warn_field64);
-            r[l] = bit_insert(a[l], b[l], c[l], e[l] & len_mask, bits);
+            r[l] = bit_insert(a[l], b[l], c[l], e[l], bits);
+            if (x->field_rule == FIELD_BFI_LEN_MOD32) {
+                uint64_t isa = r[l];
+                r[l] = bit_insert(a[l], b[l], c[l], e[l] & 31, bits);
+                unlike_isa |= (uint32_t)(r[l] != isa) << l;
+            }
             break;
         case OP_PRMT: r[l] = x->mode ? permute_mode(a[l], b[l], c[l], x->mode) : permute(a[l], b[l], c[l]); break;
         case OP_LOP3: r[l] = lop3(a[l], b[l], c[l], (unsigned)e[l] & 0xff) & width_mask(bits); break;
@@ -425,13 +447,13 @@ void bitops_execute(Warp *w, const XInstr *x, uint32_t mask)
         default: BUG("bit op %d", x->op);
         }
     }
-    if (folded && (mask & defined))
-        report_warn(w, pc, mask & defined, folded);
+    if (unlike_isa & mask & defined)
+        report_warn(w, pc, unlike_isa & mask & defined, x->op == OP_BFE ? warn_bfe_imm : warn_bfi_imm);
     uint64_t dbits[WARP_SIZE];
     uint32_t partial = mask & ~defined;
     for (uint32_t k = partial; k; k &= k - 1) {
         int l = __builtin_ctz(k);
-        dbits[l] = folded ? 0 : moved_bits(w, x, l);
+        dbits[l] = moved_bits(w, x, l);
     }
     if (x->dst_pred != NO_SLOT)
         lop3_predicate(w, x, r, dbits, mask, defined);

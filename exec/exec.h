@@ -168,6 +168,7 @@ typedef struct XInstr {
     uint32_t sync_kind;        /* synchronising: equal for the same opcode, types and modifiers */
     uint32_t shfl_table;       /* shfl with immediate b and c: its sources, Program.shfl_tables; NO_SLOT */
     uint8_t kop;               /* a 32-bit integer operation Kernels.int32 runs (KOP_NONE: alu.c's loops) */
+    uint8_t field_rule;        /* bfe.s32/bfi.b32 with immediate position and length: ptxas's reading (bitops.c) */
     uint8_t kcmp;              /* a 32-bit integer setp Kernels.compare32 runs (KCMP_NONE: alu.c's) */
     uint8_t red_op;            /* bar.red: BARRIER_RED_POPC, _AND or _OR */
     bool has_count;            /* bar, barrier: a thread count is given (src[1]) */
@@ -942,6 +943,7 @@ void atom128_lane(Warp *w, const XInstr *x, int lane, uint8_t *p, uint8_t *shado
 
 /* bitops.c: popc clz bfind brev bfe bfi prmt lop3 bmsk szext, integer div and rem. */
 void bitops_execute(Warp *w, const XInstr *x, uint32_t mask);
+void bitops_field_rule(const Program *p, XInstr *x);              /* lower.c: sets field_rule */
 
 /* video.c: the video instructions, scalar and SIMD. */
 void video_execute(Warp *w, const XInstr *x, uint32_t mask);

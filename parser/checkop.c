@@ -339,6 +339,11 @@ void checkop_operand(Diag *diag, const Function *fn, const Instr *in, const Oper
         error(diag, o->at, "'%s' takes no selector such as '.b0' here", in->mnemonic);
     if (o->kind == OPND_REG && (o->flags & OPNDF_NEGATIVE) && e.letter != 'm' && e.letter != 'n')
         error(diag, o->at, "'-' before a register is for vmad's operands only");
+    /* bfe's b, c and bfi's c, d: ptxas takes an immediate position or length from 0 to 255 only */
+    if ((in->op == OP_BFE || in->op == OP_BFI) && o->kind == OPND_INT && o >= &in->operands[in->op == OP_BFE ? 2 : 3] &&
+        o->u.bits > 255)
+        error(diag, o->at, "'%s' takes an immediate position or length from 0 to 255, not %lld (ptxas refuses it)",
+              in->mnemonic, (long long)o->u.bits);
     if (e.letter == 'l') {
         if (o->kind != OPND_LABEL && o->kind != OPND_NAME)
             error(diag, o->at, "'%s' needs a label, not %s", in->mnemonic, checkop_kind_word(o));

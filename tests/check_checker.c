@@ -236,6 +236,12 @@ START_TEST(what_ptxas_refuses)
     ck_assert_uint_eq(errors_of(text, NULL), 0);
     ck_assert_uint_eq(errors_of(".version 9.0\n.target sm_90\n.local .b32 v;\n.entry k() {\nret;\n}\n", NULL), 1);
     ck_assert_uint_eq(errors_of(".version 9.0\n.target sm_90\n.entry k() {\n.local .b32 v;\nret;\n}\n", NULL), 0);
+    /* bfe/bfi: an immediate position or length from 0 to 255 (ptxas 13.0: "value '256' out of
+     * range, expected to be in range [0..255]"; scripts/bitfield_imm.py). */
+    ck_assert_uint_eq(errors_of("bfe.u32 d, a, 255, 255;\nbfi.b64 e, f, f, 0, 255;\n", NULL), 0);
+    ck_assert_uint_eq(errors_of("bfe.u32 d, a, 256, 1;\n", NULL), 1);
+    ck_assert_uint_eq(errors_of("bfe.s64 e, f, 3, -1;\n", NULL), 1);
+    ck_assert_uint_eq(errors_of("bfi.b32 d, a, b, 1, 256;\n", NULL), 1);
 }
 END_TEST
 

@@ -723,6 +723,48 @@ START_TEST(bit_instructions_and_division)
 }
 END_TEST
 
+/* bfe.s32/bfi.b32 with immediate position and length run the code ptxas 13.0 makes for them
+ * (scripts/bitfield_imm.py, docs/semantics.md): bfe.s32 at a position of 32 or more with a length
+ * of 1 or more gives all ones; bfi.b32 at a position below 32 that is not a multiple of 8 reads a
+ * length of 32 or more modulo 32. Elsewhere, and when the data are immediates too (ptxas folds the
+ * whole result), the ISA. Values by hand from those rules. */
+START_TEST(bitfield_immediates_as_ptxas_makes_them)
+{
+    /* At a byte position ptxas moves bytes (prmt), by the ISA: the H100 gave 0x54125412 (issue 32). */
+    ck_assert_uint_eq(run_unary("bfi.b32 d, a, a, 16, 32;", 0x5412, 0, 0), 0x54125412);
+    ck_assert_uint_eq(run_unary("bfi.b32 d, a, b, 8, 33;", 0x00abcdef, 0x11111111, 0), 0xabcdef11);
+    ck_assert_uint_eq(run_unary("bfi.b32 d, a, b, 0, 40;", 0x12345678, 0x11111111, 0), 0x12345678);
+    /* Elsewhere the length modulo 32: 31, 32 inserts nothing, 7, 33 one bit, 4, 40 eight bits. */
+    ck_assert_uint_eq(run_unary("bfi.b32 d, a, b, 31, 32;", 1, 0, 0), 0);
+    ck_assert_uint_eq(run_unary("bfi.b32 d, a, b, 7, 33;", 0xffffffff, 0, 0), 0x80);
+    ck_assert_uint_eq(run_unary("bfi.b32 d, a, b, 4, 40;", 0xffffffff, 0, 0), 0xff0);
+    ck_assert_uint_eq(run_unary("bfi.b32 d, a, b, 4, 31;", 0xffffffff, 0, 0), 0xfffffff0);  /* below 32: ISA */
+    /* All data immediate: ptxas folds the whole result, by the ISA. */
+    ck_assert_uint_eq(run_unary("mov.b32 e, a;\nbfi.b32 d, 1, 0x12345678, 31, 32;", 0, 0, 0), 0x92345678);
+    /* bfe.s32 at 32 or more: all ones for any a, but 0 for a length of 0 (the ISA's value). */
+    ck_assert_uint_eq(run_unary("bfe.s32 d, a, 40, 8;", 0x12345678, 0, 0), 0xffffffff);
+    ck_assert_uint_eq(run_unary("bfe.s32 d, a, 33, 0;", 0x12345678, 0, 0), 0);
+    ck_assert_uint_eq(run_unary("mov.b32 e, a;\nbfe.s32 d, 0x12345678, 33, 31;", 0, 0, 0), 0);
+    ck_assert_uint_eq(run_unary("bfe.u32 d, a, 33, 31;", 0xffffffff, 0, 0), 0);
+
+    /* The warning names both readings, on the lanes where they differ. */
+    Run *r = load("bfi.b32 d, a, b, 31, 32;\nbfe.s32 e, a, 32, 1;\n");
+    uint32_t a = reg(r, "a"), b = reg(r, "b");
+    for (int l = 0; l < WARP_SIZE; l++) {
+        r->w->val[a][l] = l == 3 ? 1 : 0;                /* lane 3: the ISA inserts a 1 at bit 31 */
+        r->w->val[b][l] = 0;
+    }
+    r->w->val[a][5] = 0x80000000;                        /* lane 5: sign copies are ones by the ISA too */
+    r->w->defined[a] = r->w->defined[b] = ALL_LANES;
+    ck_assert_int_eq(run(r), EXEC_OK);
+    ck_assert_uint_eq(r->w->warnings.len, 2);
+    ck_assert_uint_eq(r->w->warnings.data[0].lanes, 1u << 3);
+    ck_assert_uint_eq(r->w->warnings.data[1].lanes, ALL_LANES & ~(1u << 5));
+    ck_assert_uint_eq(r->w->val[reg(r, "e")][0], 0xffffffffu);
+    done(r);
+}
+END_TEST
+
 START_TEST(division_by_zero_gives_the_h100_value_and_warns)
 {
     /* Unspecified in PTX; the H100 gives all ones, and MIN / -1 = MIN (../shared/hw/undef). */
@@ -1636,6 +1678,7 @@ int main(void)
     tcase_add_test(tc, compare_and_select);
     tcase_add_test(tc, conversions);
     tcase_add_test(tc, bit_instructions_and_division);
+    tcase_add_test(tc, bitfield_immediates_as_ptxas_makes_them);
     tcase_add_test(tc, division_by_zero_gives_the_h100_value_and_warns);
     tcase_add_test(tc, loads_stores_and_atomics);
     tcase_add_test(tc, regions_never_overlap);
