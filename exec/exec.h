@@ -974,7 +974,7 @@ uint64_t approx_f64(int op, bool ftz, uint64_t a);     /* rcp.approx.ftz.f64, rs
 uint32_t approx_half(int op, int type, bool ftz, uint32_t a);   /* ex2, tanh of one f16 or bf16 */
 
 /* half.c: f16, bf16 (alone and in pairs), tf32, e4m3, e5m2: arithmetic, compares, rounding. */
-enum { HALF_FTZ = 1, HALF_SAT = 2, HALF_RELU = 4, HALF_NAN = 8, HALF_XORSIGN = 16 };   /* half_op flags */
+enum { HALF_FTZ = 1, HALF_SAT = 2, HALF_RELU = 4, HALF_NAN = 8, HALF_XORSIGN = 16, HALF_OOB = 32 };   /* half_op flags */
 uint32_t half_op(int op, int type, unsigned flags, uint32_t a, uint32_t b, uint32_t c);   /* one 16-bit half */
 bool half_compare(int cmp, int type, bool ftz, uint32_t a, uint32_t b);
 double half_decode(uint32_t v, int type);                     /* exact; NaN for any NaN */

@@ -166,11 +166,18 @@ static double ordered(double a, double b, bool is_max)
     return (a < b) != is_max ? a : b;
 }
 
+/* The OOB-NaN as the H100 reads it in fma.oob: 0x7ff7 with either sign, as a or b, in f16 and
+ * bf16 alike (tests/h100_more/cases3/fma_oob_scan: of every NaN of both formats, only these
+ * give +0; as c they give 0x7fff like any other NaN). */
+#define OOB_NAN 0x7ff7u
+
 /* One 16-bit half (f16 or bf16, type) of op with flags (HALF_*), sources a, b, c. */
 uint32_t half_op(int op, int type, unsigned flags, uint32_t a, uint32_t b, uint32_t c)
 {
     HalfFormat f = format_of(type);
     bool ftz = flags & HALF_FTZ;
+    if ((flags & HALF_OOB) && ((a & 0x7fff) == OOB_NAN || (b & 0x7fff) == OOB_NAN))
+        return 0;
     a = flush(a & 0xffff, &f, ftz);
     b = flush(b & 0xffff, &f, ftz);
     c = flush(c & 0xffff, &f, ftz);
@@ -253,17 +260,17 @@ static uint64_t defined_halves(const Warp *w, const XInstr *x, int l, unsigned h
 static unsigned flags_of(const XInstr *x)
 {
     return (x->ftz ? HALF_FTZ : 0) | (x->sat ? HALF_SAT : 0) | (x->relu ? HALF_RELU : 0) |
-           (x->nan_out ? HALF_NAN : 0) | (x->xorsign_abs ? HALF_XORSIGN : 0);
+           (x->nan_out ? HALF_NAN : 0) | (x->xorsign_abs ? HALF_XORSIGN : 0) | (x->oob ? HALF_OOB : 0);
 }
 
 static const char warn_oob_nan[] =
-    "fma.oob with a NaN operand: +0 if it is the OOB-NaN, whose bits the PTX ISA does not give, else "
-    "NaN; ptxrun leaves that half undefined";
+    "fma.oob with a NaN operand: the PTX ISA gives +0 for the OOB-NaN without giving its bits; ptxrun "
+    "follows the H100, where a or b of 0x7ff7 or 0xfff7 gives +0 and any other NaN 0x7fff";
 
 /* add sub mul fma neg abs min max on f16, bf16, f16x2, bf16x2. fma.oob (PTX ISA: +0 where an
- * operand is the OOB-NaN that tensor loads fill out-of-bounds elements with, tested per half):
- * a half with a NaN operand is left undefined, as nothing here says which NaN that is; with
- * .sat it is +0 either way (a NaN result saturates to +0). */
+ * operand is the OOB-NaN that tensor loads fill out-of-bounds elements with, tested per half)
+ * as the H100 does it (half_op); a lane with a NaN operand in a half is warned, since the ISA
+ * does not say which NaN that is. */
 static void arithmetic(Warp *w, const XInstr *x, uint32_t mask)
 {
     unsigned halves = packed(x->type) ? 2 : 1, flags = flags_of(x);
@@ -280,20 +287,17 @@ static void arithmetic(Warp *w, const XInstr *x, uint32_t mask)
         if (!(mask >> l & 1))
             continue;
         r[l] = 0;
-        uint64_t unknown = 0;
         for (unsigned h = 0; h < halves; h++) {
             uint32_t ha = (uint32_t)(a[l] >> (16 * h)) & 0xffff, hb = (uint32_t)(b[l] >> (16 * h)) & 0xffff;
             uint32_t hc = (uint32_t)(c[l] >> (16 * h)) & 0xffff;
             r[l] |= (uint64_t)half_op(op, x->type, flags, ha, hb, hc) << (16 * h);
             if (x->oob && !x->sat && (half_is_nan(ha, x->type) || half_is_nan(hb, x->type) || half_is_nan(hc, x->type)))
-                unknown |= 0xffffull << (16 * h);
+                oob_lanes |= 1u << l;
         }
-        if (!(defined >> l & 1) || unknown) {
-            dbits[l] = (defined >> l & 1 ? ~0ull : defined_halves(w, x, l, halves)) & ~unknown;
-            oob_lanes |= unknown && (defined >> l & 1) ? 1u << l : 0;
-            defined &= ~(1u << l);
-        }
+        if (!(defined >> l & 1))
+            dbits[l] = defined_halves(w, x, l, halves);
     }
+    oob_lanes &= defined;
     if (oob_lanes)
         report_warn(w, (uint32_t)(x - w->prog->code), oob_lanes, warn_oob_nan);
     if (x->dst_kind != DST_VALUE)
