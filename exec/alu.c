@@ -178,22 +178,21 @@ static uint64_t min_max_f64(const XInstr *x, uint64_t a, uint64_t b)
     return f64_bits(ordered_min_max(as_f64(a), as_f64(b), x->op == OP_MAX));
 }
 
-/* .ftz on the H100 flushes a result that is tiny before rounding (float_356: mul.rm.ftz of
- * -2^-126 and 1-2^-24 gives -0, though rounding down would reach -2^-126). The operation in
- * double is exact for mul and, where the result is near 2^-126, for add and sub; fma is
- * rounded once, which cannot cross 2^-126. */
-static bool tiny_before_rounding(const XInstr *x, float a, float b, float c, double *sign)
+/* .ftz on the H100 flushes a result that is tiny after rounding (half_tiny: rounded to 24 bits
+ * with an unbounded exponent, below 2^-126). The result in double is exact for mul, and rounded
+ * to odd for add, sub and fma (the product of two floats is exact in double). */
+static bool flushed_as_tiny(const XInstr *x, float a, float b, float c, double *sign)
 {
     double e;
     switch (x->op) {
-    case OP_ADD: e = (double)a + b; break;
-    case OP_SUB: e = (double)a - b; break;
+    case OP_ADD: e = half_sum_to_odd(a, b); break;
+    case OP_SUB: e = half_sum_to_odd(a, -(double)b); break;
     case OP_MUL: e = (double)a * b; break;
-    case OP_MAD: case OP_FMA: e = fma((double)a, b, c); break;
+    case OP_MAD: case OP_FMA: e = half_sum_to_odd((double)a * b, c); break;
     default: return false;
     }
     *sign = e;
-    return e != 0 && fabs(e) < 0x1p-126;
+    return half_tiny(e, 23, -126, x->rounding);
 }
 
 /* fma over 32 lanes. On x86-64 processors with FMA3 the loop is compiled for it (one vector
@@ -249,7 +248,7 @@ static uint64_t float_lane_f32(const XInstr *x, uint64_t a, uint64_t b, uint64_t
 {
     float fa = in_f32(x, a), fb = in_f32(x, b), fc = in_f32(x, c), v;
     double tiny;
-    if (x->ftz && tiny_before_rounding(x, fa, fb, fc, &tiny))
+    if (x->ftz && flushed_as_tiny(x, fa, fb, fc, &tiny))
         return finish_f32(x, signbit(tiny) ? -0.0f : 0.0f);
     switch (x->op) {
     case OP_ADD: v = fa + fb; break;

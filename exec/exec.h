@@ -980,6 +980,8 @@ bool half_compare(int cmp, int type, bool ftz, uint32_t a, uint32_t b);
 double half_decode(uint32_t v, int type);                     /* exact; NaN for any NaN */
 bool half_is_nan(uint32_t v, int type);
 uint32_t half_encode(double v, int type, int mode, bool satfinite);   /* v exact or rounded to odd */
+double half_sum_to_odd(double a, double b);                   /* a + b rounded to odd */
+bool half_tiny(double v, unsigned frac, int emin, int mode);  /* .ftz: tiny after rounding (IEEE 754) */
 bool half_type(int type);                                     /* f16 f16x2 bf16 bf16x2 */
 bool half_executes(const XInstr *x);                          /* lower.c: an ALU instruction for half.c */
 void half_execute(Warp *w, const XInstr *x, uint32_t mask);

@@ -16,8 +16,8 @@
  *
  * NaN results are the canonical 0x7fff of each half, as on the H100 (../shared/hw/half).
  * .ftz (f16 only) reads subnormal operands as zeros of their sign and flushes results that are
- * below 2^-14 before rounding; .sat clamps to [+0, 1] (NaN to +0); .relu makes negative results
- * +0 and keeps NaN canonical. Requires: an XInstr from lower.c, host doubles in round to nearest
+ * tiny after rounding (half_tiny, as the H100); .sat clamps to [+0, 1] (NaN to +0); .relu makes
+ * negative results +0 and keeps NaN canonical. Requires: an XInstr from lower.c, host doubles in round to nearest
  * (the executor's mode). */
 #include <math.h>
 #include <string.h>
@@ -80,6 +80,19 @@ bool half_is_nan(uint32_t v, int type)
     return is_nan(type == TYPE_TF32 ? v >> 13 : v, &f);
 }
 
+/* Whether a significand q with the fraction rest (in [0, 1)) beyond it rounds up, in mode
+ * (MOD_RN or 0, MOD_RZ, MOD_RM, MOD_RP, MOD_RNA). */
+static bool rounds_up(uint64_t q, double rest, int mode, bool negative)
+{
+    switch (mode) {
+    case MOD_RZ: return false;
+    case MOD_RP: return rest > 0 && !negative;
+    case MOD_RM: return rest > 0 && negative;
+    case MOD_RNA: return rest >= 0.5;
+    default: return rest > 0.5 || (rest == 0.5 && (q & 1));
+    }
+}
+
 /* v (exact, or rounded to odd with at least two bits more than the format keeps) rounded to
  * the format in mode (MOD_RN, MOD_RZ, MOD_RM, MOD_RP, or MOD_RNA: to nearest, ties away), by
  * integer arithmetic on its significand. Overflow gives infinity or the largest finite value as
@@ -103,17 +116,9 @@ uint32_t half_encode(double v, int type, int mode, bool satfinite)
         double a = fabs(v);
         int e = ilogb(a) < emin ? emin : ilogb(a);
         double scaled = ldexp(a, (int)f.frac - e);        /* exact: a power-of-two scaling */
-        double whole = floor(scaled), rest = scaled - whole;
+        double whole = floor(scaled);
         uint64_t q = (uint64_t)whole;
-        bool up;
-        switch (mode) {
-        case MOD_RZ: up = false; break;
-        case MOD_RP: up = rest > 0 && !negative; break;
-        case MOD_RM: up = rest > 0 && negative; break;
-        case MOD_RNA: up = rest >= 0.5; break;
-        default: up = rest > 0.5 || (rest == 0.5 && (q & 1)); break;
-        }
-        q += up;
+        q += rounds_up(q, scaled - whole, mode, negative);
         if (q >> (f.frac + 1)) {                          /* rounded up into the next binade */
             q >>= 1;
             e++;
@@ -146,10 +151,29 @@ static double to_odd(double s, double e)
 }
 
 /* a + b rounded to odd, from Knuth's two-sum (host in round to nearest). */
-static double sum_to_odd(double a, double b)
+double half_sum_to_odd(double a, double b)
 {
     double s = a + b, bb = s - a, e = (a - (s - bb)) + (b - bb);
     return to_odd(s, e);
+}
+
+/* .ftz on the H100 flushes a result that is tiny *after rounding*, in IEEE 754's sense: v (exact,
+ * or rounded to odd with at least two bits more than kept), rounded to frac + 1 significant bits
+ * in mode with an unbounded exponent range, is below 2^emin. A value just below 2^emin that
+ * rounds up to it is kept (float_320: fma.rn.ftz.f32 whose exact result is -2^-126 + 1.16 2^-208
+ * gives -2^-126; and the f16 fma.rn.ftz.relu.f16x2 of issue 32); one whose bits fit the
+ * precision below 2^emin is flushed although rounding to the format would reach 2^emin
+ * (float_190 and float_356: mul.rn/.rm.ftz.f32 of 2^-126 and 1-2^-24 give 0 and -0;
+ * half_arith_092: mul.ftz.f16 of 1-2^-11 and 2^-14 gives 0). */
+bool half_tiny(double v, unsigned frac, int emin, int mode)
+{
+    double a = fabs(v);
+    if (!(a < ldexp(1.0, emin)) || a == 0)               /* NaN and infinity too */
+        return false;
+    int e = ilogb(a);
+    double scaled = ldexp(a, (int)frac - e), whole = floor(scaled);
+    bool up = rounds_up((uint64_t)whole, scaled - whole, mode, signbit(v) != 0);
+    return ldexp(whole + up, e - (int)frac) < ldexp(1.0, emin);
 }
 
 static uint32_t flush(uint32_t v, const HalfFormat *f, bool ftz)
@@ -206,14 +230,14 @@ uint32_t half_op(int op, int type, unsigned flags, uint32_t a, uint32_t b, uint3
             r = negative ? -fabs(r) : fabs(r);
         return half_encode(r, type, MOD_RN, false);       /* one of the operands: exact */
     }
-    case OP_ADD: r = sum_to_odd(x, y); break;
-    case OP_SUB: r = sum_to_odd(x, -y); break;
+    case OP_ADD: r = half_sum_to_odd(x, y); break;
+    case OP_SUB: r = half_sum_to_odd(x, -y); break;
     case OP_MUL: r = x * y; break;                        /* exact (see the top) */
-    case OP_FMA: r = sum_to_odd(x * y, z); break;
+    case OP_FMA: r = half_sum_to_odd(x * y, z); break;
     default: BUG("half op %d", op);
     }
-    if (ftz && fabs(r) < 0x1p-14)                         /* tiny before rounding: rounding to odd */
-        r = copysign(0.0, r);                             /* keeps a value on its side of 2^-14 */
+    if (ftz && half_tiny(r, f.frac, 2 - (1 << (f.exp - 1)), MOD_RN))
+        r = copysign(0.0, r);
     uint32_t v = half_encode(r, type, MOD_RN, false);
     if ((flags & HALF_SAT) && (is_nan(v, &f) || (v & 0x8000)))
         v = 0;
