@@ -4,7 +4,7 @@
  * source it depends on is. Floats follow IEEE 754 with the instruction's rounding and NaNs
  * as the H100 gives them: f32 NaN results (abs, neg, min, max included) are the canonical
  * 0x7fffffff; f64 ones keep an input NaN's sign and payload, quieted. .ftz flushes f32
- * subnormal inputs, and results tiny before rounding, to a signed zero; .sat clamps to
+ * subnormal inputs, and results tiny after rounding (half_tiny), to a signed zero; .sat clamps to
  * [+0, 1] (NaN and -0 to +0). Built with -frounding-math (see Makefile).
  * Requires: an XInstr from lower.c. */
 #include <fenv.h>
