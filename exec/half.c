@@ -470,17 +470,17 @@ static bool rows_known(const XInstr *x)
 }
 
 /* What ptxas (13.0, sm_90) makes moves of, read off its SASS (no instruction, or a MOV, where the
- * PTX has neg or min/max; docs/semantics.md): `neg.T d, e` where e is the result of `neg.T e, a`
- * (T f16, f16x2 or bf16, neither with .ftz; not bf16x2), which becomes d = a, and `min.f16` or
- * `max.f16` (no .ftz, .NaN, .xorsign.abs) of a register with itself, d = a, as for f32. The H100
- * then passes a NaN's bits where the instruction alone gives 0x7fff. ptxas folds by value,
- * across blocks too; ptxrun only within straight-line code (no label in between), where a is
- * not written between the two negs. */
+ * PTX has neg or min/max; docs/semantics.md): `neg.T d, e` where e holds the result of
+ * `neg.T e, a` (T f16, f16x2 or bf16, neither with .ftz; not bf16x2), also through a mov, which
+ * becomes d = a, and `min.f16` or `max.f16` (no .ftz, .NaN, .xorsign.abs) of a register with
+ * itself, d = a, as for f32. The H100 then passes a NaN's bits where the instruction alone gives
+ * 0x7fff. ptxas folds by value, across blocks too; ptxrun only within straight-line code (no
+ * label in between) where a is not written between the two negs. */
 void half_fold_moves(Program *p)
 {
     bool *entry = xcalloc(p->code_len + 1, sizeof *entry);
     uint32_t *last_write = xmalloc((p->row_count + 1) * sizeof *last_write);
-    uint32_t *neg_def = xmalloc((p->row_count + 1) * sizeof *neg_def);
+    uint32_t *neg_of = xmalloc((p->row_count + 1) * sizeof *neg_of);   /* the neg whose result a row holds */
     for (uint32_t i = 0; i < p->code_len; i++) {
         const XInstr *x = &p->code[i];
         if (x->op == OP_BRA && x->target < p->code_len)
@@ -488,11 +488,11 @@ void half_fold_moves(Program *p)
         for (uint32_t k = 0; x->op == OP_BRX_IDX && k < x->target_count; k++)
             entry[p->branch_targets[x->target + k]] = true;
     }
-    for (uint32_t r = 0; r < p->row_count; r++)
-        last_write[r] = neg_def[r] = NO_SLOT;
-    uint32_t start = 0;                       /* the first instruction of the straight-line run */
     for (uint32_t k = 0; k < p->func_count; k++)
         entry[p->funcs[k].code_base] = true;
+    for (uint32_t r = 0; r < p->row_count; r++)
+        last_write[r] = neg_of[r] = NO_SLOT;
+    uint32_t start = 0;                       /* the first instruction of the straight-line run */
     for (uint32_t i = 0; i < p->code_len; i++) {
         XInstr *x = &p->code[i];
         if (entry[i])
@@ -502,10 +502,10 @@ void half_fold_moves(Program *p)
             continue;
         }
         bool known = x->src_count > 0 && x->src[0] < p->first_immediate;
-        uint32_t e = x->src[0], def = known ? neg_def[e] : NO_SLOT;
-        if (foldable_neg(x) && def != NO_SLOT && def >= start && last_write[e] == def) {
+        uint32_t e = x->src[0], def = known && last_write[e] != NO_SLOT && last_write[e] >= start ? neg_of[e] : NO_SLOT;
+        if (foldable_neg(x) && def != NO_SLOT && def >= start && p->code[def].type == x->type) {
             uint32_t a = p->code[def].src[0];
-            if (p->code[def].type == x->type && (last_write[a] == NO_SLOT || last_write[a] < def)) {
+            if (last_write[a] == NO_SLOT || last_write[a] < def) {
                 x->folded_move = true;
                 x->src[0] = a;
             }
@@ -516,17 +516,20 @@ void half_fold_moves(Program *p)
         for (unsigned v = 0; (x->op == OP_LD || x->op == OP_LDU) && v < x->vec_count && v < VEC_MAX; v++)
             if (x->vec[v] < p->row_count) {
                 last_write[x->vec[v]] = i;
-                neg_def[x->vec[v]] = NO_SLOT;
+                neg_of[x->vec[v]] = NO_SLOT;
             }
         if (x->dst_kind == DST_VALUE && x->dst < p->row_count) {
+            bool copy = x->op == OP_MOV && x->family == FAM_ALU && !x->guard && known && x->src_count == 1;
+            uint32_t held = copy ? def : NO_SLOT;
+            if (foldable_neg(x) && !x->folded_move && x->src[0] != x->dst && known)
+                held = i;
             last_write[x->dst] = i;
-            neg_def[x->dst] = foldable_neg(x) && !x->folded_move && x->src[0] != x->dst &&
-                              x->src[0] < p->first_immediate ? i : NO_SLOT;
+            neg_of[x->dst] = held;
         }
         if (x->op == OP_BRA || x->op == OP_BRX_IDX || x->op == OP_RET || x->op == OP_EXIT)
             start = i + 1;
     }
     free(entry);
     free(last_write);
-    free(neg_def);
+    free(neg_of);
 }
