@@ -195,6 +195,10 @@ static bool flushed_as_tiny(const XInstr *x, float a, float b, float c, double *
     return half_tiny(e, 23, -126, x->rounding);
 }
 
+static const char warn_folded_nan[] =
+    "a NaN through a neg of a neg (or min/max of a value with itself): the PTX ISA gives the canonical "
+    "NaN (f32) or some NaN (f64); ptxas makes it a move, so the H100 passes the NaN's bits unchanged, and ptxrun does";
+
 /* fma over 32 lanes. On x86-64 processors with FMA3 the loop is compiled for it (one vector
  * instruction for 8 lanes); elsewhere each lane calls the C library's fmaf. Both round once. */
 #if defined(__GNUC__) && defined(__x86_64__)
@@ -291,6 +295,15 @@ static void float_op(Warp *w, const XInstr *x, uint32_t mask, Lanes r, uint32_t 
         *defined &= w->defined[x->src[1]];
     if (x->src_count > 2)
         *defined &= w->defined[x->src[2]];
+    if (x->folded_move) {                     /* a neg of a neg, min/max of copies: fold.c */
+        memcpy(r, a, sizeof(Lanes));
+        uint32_t nan = 0;
+        for (int l = 0; l < WARP_SIZE; l++)
+            nan |= (uint32_t)((x->bits == 32 ? (a[l] & 0x7fffffffu) > 0x7f800000u : f64_nan(a[l])) && (mask >> l & 1)) << l;
+        if (nan & *defined)
+            report_warn(w, (uint32_t)(x - w->prog->code), nan & *defined, warn_folded_nan);
+        return;
+    }
     if ((x->op == OP_MIN || x->op == OP_MAX) && x->src[0] == x->src[1] && !x->ftz && !x->xorsign_abs &&
         !x->nan_out) {
         /* min/max of a register with itself: ptxas makes it a move, so even a NaN passes

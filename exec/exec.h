@@ -123,8 +123,8 @@ typedef struct XInstr {
     bool ftz, sat, clamp, wide, hi;
     bool relu;                 /* min/max.relu, fma.relu, cvt.relu: negative results become 0 */
     bool oob;                  /* fma.oob: an operand that is the OOB-NaN gives +0 */
-    bool folded_move;          /* a half neg of a neg, min/max.f16 of a register with itself: ptxas
-                                  makes it a move of src[0] (half_fold_moves) */
+    bool folded_move;          /* a neg of a neg, min/max of a value with itself: ptxas makes it a
+                                  move of src[0] (fold.c) */
     bool acc_f32;              /* multimem.ld_reduce.acc::f32: halves summed in f32 */
     bool satfinite;            /* cvt.satfinite: beyond the largest finite value, that value */
     bool narrow;               /* cvt into or out of a packed, tf32 or fp8 format, or .relu/.satfinite */
@@ -987,7 +987,9 @@ bool half_tiny(double v, unsigned frac, int emin, int mode);  /* .ftz: tiny afte
 bool half_type(int type);                                     /* f16 f16x2 bf16 bf16x2 */
 bool half_executes(const XInstr *x);                          /* lower.c: an ALU instruction for half.c */
 void half_execute(Warp *w, const XInstr *x, uint32_t mask);
-void half_fold_moves(Program *p);                             /* lower.c, once the code is loaded */
+
+/* fold.c: the neg and min/max instructions ptxas makes moves of (XInstr.folded_move). */
+void fold_moves(Program *p);                                  /* lower.c, once the code is loaded */
 
 /* convert.c */
 void convert_execute(Warp *w, const XInstr *x, uint32_t mask);
