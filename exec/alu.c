@@ -4,7 +4,7 @@
  * source it depends on is. Floats follow IEEE 754 with the instruction's rounding and NaNs
  * as the H100 gives them: f32 NaN results (abs, neg, min, max included) are the canonical
  * 0x7fffffff; f64 ones keep an input NaN's sign and payload, quieted. .ftz flushes f32
- * subnormal inputs, and results tiny before rounding, to a signed zero; .sat clamps to
+ * subnormal inputs, and results tiny after rounding (half_tiny), to a signed zero; .sat clamps to
  * [+0, 1] (NaN and -0 to +0). Built with -frounding-math (see Makefile).
  * Requires: an XInstr from lower.c. */
 #include <fenv.h>
@@ -178,23 +178,26 @@ static uint64_t min_max_f64(const XInstr *x, uint64_t a, uint64_t b)
     return f64_bits(ordered_min_max(as_f64(a), as_f64(b), x->op == OP_MAX));
 }
 
-/* .ftz on the H100 flushes a result that is tiny before rounding (float_356: mul.rm.ftz of
- * -2^-126 and 1-2^-24 gives -0, though rounding down would reach -2^-126). The operation in
- * double is exact for mul and, where the result is near 2^-126, for add and sub; fma is
- * rounded once, which cannot cross 2^-126. */
-static bool tiny_before_rounding(const XInstr *x, float a, float b, float c, double *sign)
+/* .ftz on the H100 flushes a result that is tiny after rounding (half_tiny: rounded to 24 bits
+ * with an unbounded exponent, below 2^-126). The result in double is exact for mul, and rounded
+ * to odd for add, sub and fma (the product of two floats is exact in double). */
+static bool flushed_as_tiny(const XInstr *x, float a, float b, float c, double *sign)
 {
     double e;
     switch (x->op) {
-    case OP_ADD: e = (double)a + b; break;
-    case OP_SUB: e = (double)a - b; break;
+    case OP_ADD: e = half_sum_to_odd(a, b); break;
+    case OP_SUB: e = half_sum_to_odd(a, -(double)b); break;
     case OP_MUL: e = (double)a * b; break;
-    case OP_MAD: case OP_FMA: e = fma((double)a, b, c); break;
+    case OP_MAD: case OP_FMA: e = half_sum_to_odd((double)a * b, c); break;
     default: return false;
     }
     *sign = e;
-    return e != 0 && fabs(e) < 0x1p-126;
+    return half_tiny(e, 23, -126, x->rounding);
 }
+
+static const char warn_folded_nan[] =
+    "a NaN through a neg of a neg (or min/max of a value with itself): the PTX ISA gives the canonical "
+    "NaN (f32) or some NaN (f64); ptxas makes it a move, so the H100 passes the NaN's bits unchanged, and ptxrun does";
 
 /* fma over 32 lanes. On x86-64 processors with FMA3 the loop is compiled for it (one vector
  * instruction for 8 lanes); elsewhere each lane calls the C library's fmaf. Both round once. */
@@ -249,7 +252,7 @@ static uint64_t float_lane_f32(const XInstr *x, uint64_t a, uint64_t b, uint64_t
 {
     float fa = in_f32(x, a), fb = in_f32(x, b), fc = in_f32(x, c), v;
     double tiny;
-    if (x->ftz && tiny_before_rounding(x, fa, fb, fc, &tiny))
+    if (x->ftz && flushed_as_tiny(x, fa, fb, fc, &tiny))
         return finish_f32(x, signbit(tiny) ? -0.0f : 0.0f);
     switch (x->op) {
     case OP_ADD: v = fa + fb; break;
@@ -292,6 +295,15 @@ static void float_op(Warp *w, const XInstr *x, uint32_t mask, Lanes r, uint32_t 
         *defined &= w->defined[x->src[1]];
     if (x->src_count > 2)
         *defined &= w->defined[x->src[2]];
+    if (x->folded_move) {                     /* a neg of a neg, min/max of copies: fold.c */
+        memcpy(r, a, sizeof(Lanes));
+        uint32_t nan = 0;
+        for (int l = 0; l < WARP_SIZE; l++)
+            nan |= (uint32_t)((x->bits == 32 ? (a[l] & 0x7fffffffu) > 0x7f800000u : f64_nan(a[l])) && (mask >> l & 1)) << l;
+        if (nan & *defined)
+            report_warn(w, (uint32_t)(x - w->prog->code), nan & *defined, warn_folded_nan);
+        return;
+    }
     if ((x->op == OP_MIN || x->op == OP_MAX) && x->src[0] == x->src[1] && !x->ftz && !x->xorsign_abs &&
         !x->nan_out) {
         /* min/max of a register with itself: ptxas makes it a move, so even a NaN passes

@@ -124,6 +124,8 @@ typedef struct XInstr {
     bool ftz, sat, clamp, wide, hi;
     bool relu;                 /* min/max.relu, fma.relu, cvt.relu: negative results become 0 */
     bool oob;                  /* fma.oob: an operand that is the OOB-NaN gives +0 */
+    bool folded_move;          /* a neg of a neg, min/max of a value with itself: ptxas makes it a
+                                  move of src[0] (fold.c) */
     bool acc_f32;              /* multimem.ld_reduce.acc::f32: halves summed in f32 */
     bool satfinite;            /* cvt.satfinite: beyond the largest finite value, that value */
     bool narrow;               /* cvt into or out of a packed, tf32 or fp8 format, or .relu/.satfinite */
@@ -990,15 +992,20 @@ uint64_t approx_f64(int op, bool ftz, uint64_t a);     /* rcp.approx.ftz.f64, rs
 uint32_t approx_half(int op, int type, bool ftz, uint32_t a);   /* ex2, tanh of one f16 or bf16 */
 
 /* half.c: f16, bf16 (alone and in pairs), tf32, e4m3, e5m2: arithmetic, compares, rounding. */
-enum { HALF_FTZ = 1, HALF_SAT = 2, HALF_RELU = 4, HALF_NAN = 8, HALF_XORSIGN = 16 };   /* half_op flags */
+enum { HALF_FTZ = 1, HALF_SAT = 2, HALF_RELU = 4, HALF_NAN = 8, HALF_XORSIGN = 16, HALF_OOB = 32 };   /* half_op flags */
 uint32_t half_op(int op, int type, unsigned flags, uint32_t a, uint32_t b, uint32_t c);   /* one 16-bit half */
 bool half_compare(int cmp, int type, bool ftz, uint32_t a, uint32_t b);
 double half_decode(uint32_t v, int type);                     /* exact; NaN for any NaN */
 bool half_is_nan(uint32_t v, int type);
 uint32_t half_encode(double v, int type, int mode, bool satfinite);   /* v exact or rounded to odd */
+double half_sum_to_odd(double a, double b);                   /* a + b rounded to odd */
+bool half_tiny(double v, unsigned frac, int emin, int mode);  /* .ftz: tiny after rounding (IEEE 754) */
 bool half_type(int type);                                     /* f16 f16x2 bf16 bf16x2 */
 bool half_executes(const XInstr *x);                          /* lower.c: an ALU instruction for half.c */
 void half_execute(Warp *w, const XInstr *x, uint32_t mask);
+
+/* fold.c: the neg and min/max instructions ptxas makes moves of (XInstr.folded_move). */
+void fold_moves(Program *p);                                  /* lower.c, once the code is loaded */
 
 /* convert.c */
 void convert_execute(Warp *w, const XInstr *x, uint32_t mask);

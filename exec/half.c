@@ -16,8 +16,8 @@
  *
  * NaN results are the canonical 0x7fff of each half, as on the H100 (../shared/hw/half).
  * .ftz (f16 only) reads subnormal operands as zeros of their sign and flushes results that are
- * below 2^-14 before rounding; .sat clamps to [+0, 1] (NaN to +0); .relu makes negative results
- * +0 and keeps NaN canonical. Requires: an XInstr from lower.c, host doubles in round to nearest
+ * tiny after rounding (half_tiny, as the H100); .sat clamps to [+0, 1] (NaN to +0); .relu makes
+ * negative results +0 and keeps NaN canonical. Requires: an XInstr from lower.c, host doubles in round to nearest
  * (the executor's mode). */
 #include <math.h>
 #include <string.h>
@@ -80,6 +80,19 @@ bool half_is_nan(uint32_t v, int type)
     return is_nan(type == TYPE_TF32 ? v >> 13 : v, &f);
 }
 
+/* Whether a significand q with the fraction rest (in [0, 1)) beyond it rounds up, in mode
+ * (MOD_RN or 0, MOD_RZ, MOD_RM, MOD_RP, MOD_RNA). */
+static bool rounds_up(uint64_t q, double rest, int mode, bool negative)
+{
+    switch (mode) {
+    case MOD_RZ: return false;
+    case MOD_RP: return rest > 0 && !negative;
+    case MOD_RM: return rest > 0 && negative;
+    case MOD_RNA: return rest >= 0.5;
+    default: return rest > 0.5 || (rest == 0.5 && (q & 1));
+    }
+}
+
 /* v (exact, or rounded to odd with at least two bits more than the format keeps) rounded to
  * the format in mode (MOD_RN, MOD_RZ, MOD_RM, MOD_RP, or MOD_RNA: to nearest, ties away), by
  * integer arithmetic on its significand. Overflow gives infinity or the largest finite value as
@@ -103,17 +116,9 @@ uint32_t half_encode(double v, int type, int mode, bool satfinite)
         double a = fabs(v);
         int e = ilogb(a) < emin ? emin : ilogb(a);
         double scaled = ldexp(a, (int)f.frac - e);        /* exact: a power-of-two scaling */
-        double whole = floor(scaled), rest = scaled - whole;
+        double whole = floor(scaled);
         uint64_t q = (uint64_t)whole;
-        bool up;
-        switch (mode) {
-        case MOD_RZ: up = false; break;
-        case MOD_RP: up = rest > 0 && !negative; break;
-        case MOD_RM: up = rest > 0 && negative; break;
-        case MOD_RNA: up = rest >= 0.5; break;
-        default: up = rest > 0.5 || (rest == 0.5 && (q & 1)); break;
-        }
-        q += up;
+        q += rounds_up(q, scaled - whole, mode, negative);
         if (q >> (f.frac + 1)) {                          /* rounded up into the next binade */
             q >>= 1;
             e++;
@@ -146,10 +151,29 @@ static double to_odd(double s, double e)
 }
 
 /* a + b rounded to odd, from Knuth's two-sum (host in round to nearest). */
-static double sum_to_odd(double a, double b)
+double half_sum_to_odd(double a, double b)
 {
     double s = a + b, bb = s - a, e = (a - (s - bb)) + (b - bb);
     return to_odd(s, e);
+}
+
+/* .ftz on the H100 flushes a result that is tiny *after rounding*, in IEEE 754's sense: v (exact,
+ * or rounded to odd with at least two bits more than kept), rounded to frac + 1 significant bits
+ * in mode with an unbounded exponent range, is below 2^emin. A value just below 2^emin that
+ * rounds up to it is kept (float_320: fma.rn.ftz.f32 whose exact result is -2^-126 + 1.16 2^-208
+ * gives -2^-126; and the f16 fma.rn.ftz.relu.f16x2 of issue 32); one whose bits fit the
+ * precision below 2^emin is flushed although rounding to the format would reach 2^emin
+ * (float_190 and float_356: mul.rn/.rm.ftz.f32 of 2^-126 and 1-2^-24 give 0 and -0;
+ * half_arith_092: mul.ftz.f16 of 1-2^-11 and 2^-14 gives 0). */
+bool half_tiny(double v, unsigned frac, int emin, int mode)
+{
+    double a = fabs(v);
+    if (!(a < ldexp(1.0, emin)) || a == 0)               /* NaN and infinity too */
+        return false;
+    int e = ilogb(a);
+    double scaled = ldexp(a, (int)frac - e), whole = floor(scaled);
+    bool up = rounds_up((uint64_t)whole, scaled - whole, mode, signbit(v) != 0);
+    return ldexp(whole + up, e - (int)frac) < ldexp(1.0, emin);
 }
 
 static uint32_t flush(uint32_t v, const HalfFormat *f, bool ftz)
@@ -166,11 +190,18 @@ static double ordered(double a, double b, bool is_max)
     return (a < b) != is_max ? a : b;
 }
 
+/* The OOB-NaN as the H100 reads it in fma.oob: 0x7ff7 with either sign, as a or b, in f16 and
+ * bf16 alike (tests/h100_more/cases3/fma_oob_scan: of every NaN of both formats, only these
+ * give +0; as c they give 0x7fff like any other NaN). */
+#define OOB_NAN 0x7ff7u
+
 /* One 16-bit half (f16 or bf16, type) of op with flags (HALF_*), sources a, b, c. */
 uint32_t half_op(int op, int type, unsigned flags, uint32_t a, uint32_t b, uint32_t c)
 {
     HalfFormat f = format_of(type);
     bool ftz = flags & HALF_FTZ;
+    if ((flags & HALF_OOB) && ((a & 0x7fff) == OOB_NAN || (b & 0x7fff) == OOB_NAN))
+        return 0;
     a = flush(a & 0xffff, &f, ftz);
     b = flush(b & 0xffff, &f, ftz);
     c = flush(c & 0xffff, &f, ftz);
@@ -199,14 +230,14 @@ uint32_t half_op(int op, int type, unsigned flags, uint32_t a, uint32_t b, uint3
             r = negative ? -fabs(r) : fabs(r);
         return half_encode(r, type, MOD_RN, false);       /* one of the operands: exact */
     }
-    case OP_ADD: r = sum_to_odd(x, y); break;
-    case OP_SUB: r = sum_to_odd(x, -y); break;
+    case OP_ADD: r = half_sum_to_odd(x, y); break;
+    case OP_SUB: r = half_sum_to_odd(x, -y); break;
     case OP_MUL: r = x * y; break;                        /* exact (see the top) */
-    case OP_FMA: r = sum_to_odd(x * y, z); break;
+    case OP_FMA: r = half_sum_to_odd(x * y, z); break;
     default: BUG("half op %d", op);
     }
-    if (ftz && fabs(r) < 0x1p-14)                         /* tiny before rounding: rounding to odd */
-        r = copysign(0.0, r);                             /* keeps a value on its side of 2^-14 */
+    if (ftz && half_tiny(r, f.frac, 2 - (1 << (f.exp - 1)), MOD_RN))
+        r = copysign(0.0, r);
     uint32_t v = half_encode(r, type, MOD_RN, false);
     if ((flags & HALF_SAT) && (is_nan(v, &f) || (v & 0x8000)))
         v = 0;
@@ -253,17 +284,48 @@ static uint64_t defined_halves(const Warp *w, const XInstr *x, int l, unsigned h
 static unsigned flags_of(const XInstr *x)
 {
     return (x->ftz ? HALF_FTZ : 0) | (x->sat ? HALF_SAT : 0) | (x->relu ? HALF_RELU : 0) |
-           (x->nan_out ? HALF_NAN : 0) | (x->xorsign_abs ? HALF_XORSIGN : 0);
+           (x->nan_out ? HALF_NAN : 0) | (x->xorsign_abs ? HALF_XORSIGN : 0) | (x->oob ? HALF_OOB : 0);
+}
+
+static const char warn_folded_nan[] =
+    "a NaN through a neg of a neg (or min/max of a value with itself): the PTX ISA gives some NaN, the "
+    "H100 alone 0x7fff; ptxas makes it a move, so the H100 passes the NaN's bits unchanged, and ptxrun does";
+
+/* A half neg of a neg, or min/max.f16 of a register with itself, that ptxas makes a move
+ * (fold.c): d takes src[0]'s bits, a NaN's payload included. */
+static void folded_move(Warp *w, const XInstr *x, uint32_t mask)
+{
+    const uint64_t *a = w->val[x->src[0]];
+    uint64_t *d = w->val[x->dst];
+    unsigned halves = packed(x->type) ? 2 : 1;
+    uint32_t defined = w->defined[x->src[0]] & mask, nan_lanes = 0;
+    for (int l = 0; l < WARP_SIZE; l++) {
+        if (!(mask >> l & 1))
+            continue;
+        for (unsigned h = 0; h < halves; h++)
+            if (half_is_nan((uint32_t)(a[l] >> (16 * h)) & 0xffff, x->type))
+                nan_lanes |= 1u << l;
+    }
+    if (nan_lanes & defined)
+        report_warn(w, (uint32_t)(x - w->prog->code), nan_lanes & defined, warn_folded_nan);
+    if (x->dst_kind != DST_VALUE)
+        return;
+    for (int l = 0; l < WARP_SIZE; l++)
+        if (mask >> l & 1)
+            d[l] = a[l] & width_mask(x->bits);
+    warp_define(w, x->dst, mask, defined);
+    for (uint32_t k = mask & ~defined; k; k &= k - 1)
+        warp_define_bits(w, x->dst, __builtin_ctz(k), warp_dbits(w, x->src[0], __builtin_ctz(k)), x->bits);
 }
 
 static const char warn_oob_nan[] =
-    "fma.oob with a NaN operand: +0 if it is the OOB-NaN, whose bits the PTX ISA does not give, else "
-    "NaN; ptxrun leaves that half undefined";
+    "fma.oob with a NaN operand: the PTX ISA gives +0 for the OOB-NaN without giving its bits; ptxrun "
+    "follows the H100, where a or b of 0x7ff7 or 0xfff7 gives +0 and any other NaN 0x7fff";
 
 /* add sub mul fma neg abs min max on f16, bf16, f16x2, bf16x2. fma.oob (PTX ISA: +0 where an
- * operand is the OOB-NaN that tensor loads fill out-of-bounds elements with, tested per half):
- * a half with a NaN operand is left undefined, as nothing here says which NaN that is; with
- * .sat it is +0 either way (a NaN result saturates to +0). */
+ * operand is the OOB-NaN that tensor loads fill out-of-bounds elements with, tested per half)
+ * as the H100 does it (half_op); a lane with a NaN operand in a half is warned, since the ISA
+ * does not say which NaN that is. */
 static void arithmetic(Warp *w, const XInstr *x, uint32_t mask)
 {
     unsigned halves = packed(x->type) ? 2 : 1, flags = flags_of(x);
@@ -280,20 +342,17 @@ static void arithmetic(Warp *w, const XInstr *x, uint32_t mask)
         if (!(mask >> l & 1))
             continue;
         r[l] = 0;
-        uint64_t unknown = 0;
         for (unsigned h = 0; h < halves; h++) {
             uint32_t ha = (uint32_t)(a[l] >> (16 * h)) & 0xffff, hb = (uint32_t)(b[l] >> (16 * h)) & 0xffff;
             uint32_t hc = (uint32_t)(c[l] >> (16 * h)) & 0xffff;
             r[l] |= (uint64_t)half_op(op, x->type, flags, ha, hb, hc) << (16 * h);
             if (x->oob && !x->sat && (half_is_nan(ha, x->type) || half_is_nan(hb, x->type) || half_is_nan(hc, x->type)))
-                unknown |= 0xffffull << (16 * h);
+                oob_lanes |= 1u << l;
         }
-        if (!(defined >> l & 1) || unknown) {
-            dbits[l] = (defined >> l & 1 ? ~0ull : defined_halves(w, x, l, halves)) & ~unknown;
-            oob_lanes |= unknown && (defined >> l & 1) ? 1u << l : 0;
-            defined &= ~(1u << l);
-        }
+        if (!(defined >> l & 1))
+            dbits[l] = defined_halves(w, x, l, halves);
     }
+    oob_lanes &= defined;
     if (oob_lanes)
         report_warn(w, (uint32_t)(x - w->prog->code), oob_lanes, warn_oob_nan);
     if (x->dst_kind != DST_VALUE)
@@ -383,6 +442,8 @@ void half_execute(Warp *w, const XInstr *x, uint32_t mask)
 {
     if (x->op == OP_SETP || x->op == OP_SET)
         compare(w, x, mask);
+    else if (x->folded_move)
+        folded_move(w, x, mask);
     else
         arithmetic(w, x, mask);
 }

@@ -626,6 +626,7 @@ bool lower_program(Program *p, Memory *mem, Module *m, Function *fn, Diag *diag,
     if (ld.immediates.len)
         memcpy(p->immediates, ld.immediates.data, ld.immediates.len * sizeof *p->immediates);
     p->pred_count = ld.total_preds + 2;
+    fold_moves(p);
     warpops_shfl_tables(p);
     for (uint32_t i = 0; i < p->code_len; i++) {
         if (!p->code[i].adjust_bits)           /* r+imm: through execute(), which adds it first */

@@ -1011,23 +1011,30 @@ START_TEST(half_atomic_adds_round_each_half)
 }
 END_TEST
 
-START_TEST(fma_oob_leaves_halves_with_a_nan_operand_undefined)
+START_TEST(fma_oob_gives_the_h100s_values)
 {
-    /* PTX ISA (half fma): .oob gives +0 where an operand is the OOB-NaN, tested per half; the ISA
-     * does not give the OOB-NaN's bits, so a half with any NaN operand may be +0 or NaN: ptxrun
-     * leaves it undefined, with a warning. Without a NaN it is fma.rn: by hand, 1 * 2 + 1 = 3
-     * (0x4200), 2 * 2 + 1 = 5 (0x4500). With .sat both readings give +0 (a NaN saturates to +0). */
+    /* PTX ISA (half fma): .oob gives +0 where an operand is the OOB-NaN, tested per half, without
+     * giving that NaN's bits. The H100 (tests/h100_more/cases3/fma_oob_scan, every NaN of f16 and
+     * bf16): 0x7ff7 or 0xfff7 as a or b gives +0, in either format; as c, like any other NaN, the
+     * canonical 0x7fff. Without a NaN it is fma.rn: by hand, 1 * 2 + 1 = 3 (0x4200), 2 * 2 + 1 =
+     * 5 (0x4500), bf16 1 * 1 + 1 = 2 (0x4000). With .sat a NaN saturates to +0. A NaN operand
+     * without .sat warns, the ISA not saying which NaN the OOB-NaN is. */
     Run *r = load("mov.b32 a, 0x7e003c00;\nmov.b32 b, 0x40004000;\nmov.b32 c, 0x3c003c00;\n"
-                  "mov.b32 n, 0x40003c00;\nfma.rn.oob.f16x2 d, a, b, c;\nfma.rn.oob.sat.f16x2 e, a, b, c;\n"
-                  "fma.rn.oob.relu.f16x2 f, n, b, c;\n");
+                  "mov.b32 n, 0x40003c00;\nmov.b32 o, 0xfff73c00;\nmov.b32 q, 0x7ff73f80;\n"
+                  "fma.rn.oob.f16x2 d, a, b, c;\nfma.rn.oob.sat.f16x2 e, a, b, c;\n"
+                  "fma.rn.oob.relu.f16x2 f, n, b, c;\nfma.rn.oob.f16x2 g, o, b, c;\n"
+                  "fma.rn.oob.f16x2 h, b, b, o;\nfma.rn.oob.relu.bf16x2 i, q, q, q;\n");
     ck_assert_msg(run(r) == EXEC_OK, "%s", r->p->cap.text);
-    ck_assert_uint_eq(r->w->val[reg(r, "d")][5] & 0xffff, 0x4200);
-    ck_assert_uint_eq(warp_dbits(r->w, reg(r, "d"), 5) & 0xffffffff, 0x0000ffff);
-    ck_assert_uint_eq(r->w->val[reg(r, "e")][5], 0x00003c00);
-    ck_assert_uint_eq(warp_dbits(r->w, reg(r, "e"), 5) & 0xffffffff, 0xffffffff);
-    ck_assert_uint_eq(r->w->val[reg(r, "f")][5], 0x45004200);
-    ck_assert_uint_eq(warp_dbits(r->w, reg(r, "f"), 5) & 0xffffffff, 0xffffffff);
-    ck_assert_int_eq(r->w->warnings.len, 1);
+    static const struct { const char *reg; uint64_t value; } want[] = {
+        { "d", 0x7fff4200 }, { "e", 0x00003c00 }, { "f", 0x45004200 }, { "g", 0x00004200 },
+        { "h", 0x7fff4500 }, { "i", 0x00004000 },
+    };
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+        ck_assert_msg(r->w->val[reg(r, want[i].reg)][5] == want[i].value, "%s: 0x%llx, want 0x%llx", want[i].reg,
+                      (unsigned long long)r->w->val[reg(r, want[i].reg)][5], (unsigned long long)want[i].value);
+        ck_assert_uint_eq(r->w->defined[reg(r, want[i].reg)], ALL_LANES);
+    }
+    ck_assert_int_eq(r->w->warnings.len, 4);
     ck_assert_uint_eq(r->w->warnings.data[0].lanes, ALL_LANES);
     done(r);
 }
@@ -1690,7 +1697,7 @@ int main(void)
     tcase_add_test(tc, vector_accesses_are_aligned_to_the_whole_vector);
     tcase_add_test(tc, half_atomic_adds_round_each_half);
     tcase_add_test(tc, vector_atomics_work_element_by_element);
-    tcase_add_test(tc, fma_oob_leaves_halves_with_a_nan_operand_undefined);
+    tcase_add_test(tc, fma_oob_gives_the_h100s_values);
     tcase_add_test(tc, multimem_forms_are_checked);
     tcase_add_test(tc, f32_atomic_add_flushes_subnormals_on_global_memory_only);
     tcase_add_test(tc, atomics_that_would_be_approximated_are_refused);
