@@ -524,7 +524,7 @@ static void number_sync_kinds(Program *p)
 }
 
 bool lower_program(Program *p, Memory *mem, Module *m, Function *fn, Diag *diag, uint32_t stack_bytes,
-                   bool check_only)
+                   bool check_only, bool fmad)
 {
     memset(p, 0, sizeof *p);
     p->m = m;
@@ -626,6 +626,8 @@ bool lower_program(Program *p, Memory *mem, Module *m, Function *fn, Diag *diag,
     if (ld.immediates.len)
         memcpy(p->immediates, ld.immediates.data, ld.immediates.len * sizeof *p->immediates);
     p->pred_count = ld.total_preds + 2;
+    if (fmad)
+        contract_program(p, diag);             /* before the lane kernels: a fused add is an fma */
     warpops_shfl_tables(p);
     for (uint32_t i = 0; i < p->code_len; i++)
         if (!p->code[i].adjust_bits)           /* r+imm: through execute(), which adds it first */

@@ -1,0 +1,415 @@
+/* contract.c: which mul and add/sub pairs become one fma, as ptxas 13.0 fuses them for sm_90
+ * (docs/semantics.md, "Contraction"; read off H100 recordings and ptxas's own output,
+ * scripts/fmad_ptxas.py). The PTX ISA allows it for a mul and an add with no rounding modifier.
+ * The rule, in one function's code:
+ * - a product is an unguarded mul.{f32,f64,f16,f16x2,bf16,bf16x2} without a rounding modifier or
+ *   .sat; its value travels through unguarded movs and negs of the same width;
+ * - a use of it is eligible when it is an add/sub (guarded or not) of the same type with no
+ *   rounding modifier and the same .ftz, in the same basic block (a label a branch targets, a
+ *   branch, call, ret or exit ends one), reading it once; .sat on the add is allowed;
+ * - a product is fused when every read of its value (the block's and, when it lives on past the
+ *   block, any later one) is eligible and picks it: where both operands of an add are such
+ *   products, the one with fewer uses is fused, the first on a tie.
+ * Each fused add then computes fma(+-a, b, +-c) from the mul's operands; the mul still runs.
+ * Requires: a checked function. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "exec.h"
+
+enum { ALIASES_MAX = 8, USES_MAX = 64 };
+
+typedef struct Alias {
+    uint32_t slot;
+    bool negated;
+} Alias;
+
+typedef struct Product {
+    uint32_t mul;                  /* its instruction */
+    bool ok;                       /* every read is an eligible add (so far) */
+    bool clobbered;                /* an operand of the mul is written before a use (or by the mul) */
+    uint32_t use_count;
+    uint32_t use[USES_MAX];        /* the adds */
+    uint8_t use_sign[USES_MAX];    /* 1: the product reaches that add negated */
+    uint8_t use_operand[USES_MAX]; /* 1 or 2: the add's operand it is */
+} Product;
+
+static bool contractible_type(int t)
+{
+    return t == TYPE_F32 || t == TYPE_F64 || t == TYPE_F16 || t == TYPE_F16X2 || t == TYPE_BF16 ||
+           t == TYPE_BF16X2;
+}
+
+static bool has_rounding(const Instr *in)
+{
+    return ir_has_mod(in, MOD_RN) || ir_has_mod(in, MOD_RZ) || ir_has_mod(in, MOD_RM) || ir_has_mod(in, MOD_RP);
+}
+
+static bool is_product(const Instr *in)
+{
+    return in->op == OP_MUL && in->type_count == 1 && contractible_type(in->types[0]) && !in->guard_kind &&
+           !has_rounding(in) && !ir_has_mod(in, MOD_SAT) && in->operand_count == 3 &&
+           in->operands[0].kind == OPND_REG && !in->operands[0].select;
+}
+
+/* A move or negation that hands a value on unchanged (but for the sign). */
+static bool is_passing(const Instr *in, int type)
+{
+    if (in->guard_kind || in->operand_count != 2 || in->operands[0].kind != OPND_REG ||
+        in->operands[1].kind != OPND_REG || in->type_count != 1)
+        return false;
+    if (in->op == OP_NEG)
+        return in->types[0] == type;
+    return in->op == OP_MOV && type_info[in->types[0]].bits == type_info[type].bits;
+}
+
+static bool is_sum(const Instr *in, const Instr *mul)
+{
+    return (in->op == OP_ADD || in->op == OP_SUB) && in->type_count == 1 && in->types[0] == mul->types[0] &&
+           !has_rounding(in) && ir_has_mod(in, MOD_FTZ) == ir_has_mod(mul, MOD_FTZ) && in->operand_count == 3 &&
+           in->operands[0].kind == OPND_REG && !ir_has_mod(in, MOD_CC);
+}
+
+/* Whether operand o (its elements too) names register slot. */
+static bool mentions(const Operand *o, uint32_t slot)
+{
+    if (o->kind == OPND_REG)
+        return o->u.slot == slot;
+    if (o->kind == OPND_ADDR || o->kind == OPND_VEC || o->kind == OPND_PAIR || o->kind == OPND_LIST ||
+        o->kind == OPND_REG_OFFSET)
+        for (uint32_t i = 0; i < o->count; i++)
+            if (mentions(&o->u.group.elems[i], slot))
+                return true;
+    return false;
+}
+
+/* Whether in's first operand is a destination only (never read): the families whose first
+ * operand lower.c takes as the destination, minus the forms that read it. */
+static bool first_is_destination(const Instr *in)
+{
+    const Operand *o = &in->operands[0];
+    if (!in->operand_count || o->select)
+        return false;
+    if (o->kind != OPND_REG && o->kind != OPND_VEC && o->kind != OPND_PAIR)
+        return false;
+    switch (op_info[in->op].family) {
+    case FAM_ALU: case FAM_BITOPS: case FAM_MATHOPS: case FAM_CONVERT: case FAM_MEMORY: case FAM_ATOMIC:
+    case FAM_WARP: case FAM_TEXTURE: case FAM_SURFACE:
+        return in->op != OP_ST;
+    default:
+        return false;
+    }
+}
+
+/* Whether in reads slot (a first operand that is not only written counts as read). */
+static bool reads(const Instr *in, uint32_t slot)
+{
+    for (uint32_t i = first_is_destination(in) ? 1 : 0; i < in->operand_count; i++)
+        if (mentions(&in->operands[i], slot))
+            return true;
+    return false;
+}
+
+static bool writes(const Instr *in, uint32_t slot)
+{
+    return first_is_destination(in) && mentions(&in->operands[0], slot);
+}
+
+/* What the searches of one function share: its block leaders, the mark of each leader reached
+ * by the current search, and a stack of instructions to go on from. */
+typedef struct Flow {
+    const Function *fn;
+    bool *leader;
+    uint32_t *reached;         /* the search that last reached each leader */
+    uint32_t search;
+    uint32_t *stack, stack_cap;
+} Flow;
+
+/* Block leaders: branch targets and the instruction after a control transfer. */
+static void flow_init(Flow *f, const Function *fn)
+{
+    uint32_t n = fn->code.len, table_entries = 0;
+    f->fn = fn;
+    f->leader = xcalloc(n + 1, sizeof *f->leader);
+    f->reached = xcalloc(n + 1, sizeof *f->reached);
+    f->search = 0;
+    f->leader[0] = true;
+    for (uint32_t i = 0; i < n; i++) {
+        const Instr *in = &fn->code.data[i];
+        if (op_info[in->op].family == FAM_CONTROL)
+            f->leader[i + 1] = true;
+        for (uint32_t k = 0; k < in->operand_count; k++)
+            if (in->operands[k].kind == OPND_LABEL && in->operands[k].u.ref.target < n)
+                f->leader[in->operands[k].u.ref.target] = true;
+    }
+    for (uint32_t t = 0; t < fn->tables.len; t++)
+        for (uint32_t k = 0; k < fn->tables.data[t].count; k++, table_entries++)
+            if (fn->tables.data[t].targets[k] < n)
+                f->leader[fn->tables.data[t].targets[k]] = true;
+    f->stack_cap = 2 * n + table_entries + 2;
+    f->stack = xmalloc(f->stack_cap * sizeof *f->stack);
+}
+
+static void flow_free(Flow *f)
+{
+    free(f->leader);
+    free(f->reached);
+    free(f->stack);
+}
+
+/* Whether slot may be read after the instruction `from`, before an unguarded write on every
+ * path: a search over the blocks, each scanned once (a stack too deep: taken as read). */
+static bool live_after(Flow *f, uint32_t from, uint32_t slot)
+{
+    const Function *fn = f->fn;
+    uint32_t n = fn->code.len, top = 0;
+    f->search++;
+    f->stack[top++] = from;
+    while (top) {
+        uint32_t i = f->stack[--top];
+        for (; i < n; i++) {
+            if (f->leader[i] && i != from) {
+                if (f->reached[i] == f->search)
+                    break;
+                f->reached[i] = f->search;
+            }
+            const Instr *in = &fn->code.data[i];
+            if (i != from && reads(in, slot))
+                return true;
+            if ((i != from && !in->guard_kind && writes(in, slot)) || in->op == OP_RET || in->op == OP_EXIT ||
+                in->op == OP_TRAP)
+                break;
+            if (top + 1 >= f->stack_cap)
+                return true;
+            if (in->op == OP_BRA) {
+                f->stack[top++] = in->operands[0].u.ref.target;
+                if (!in->guard_kind)
+                    break;
+            }
+            if (in->op == OP_BRX_IDX) {
+                for (uint32_t t = 0; t < fn->tables.len; t++)
+                    for (uint32_t k = 0; k < fn->tables.data[t].count; k++)
+                        if (fn->tables.data[t].name == in->operands[1].u.ref.name) {
+                            if (top + 1 >= f->stack_cap)
+                                return true;
+                            f->stack[top++] = fn->tables.data[t].targets[k];
+                        }
+                break;
+            }
+        }
+    }
+    return false;
+}
+
+/* Whether the instruction at i only computes a register nothing reads afterwards (ptxas removes
+ * it, and its read of a product with it). */
+static bool is_dead(Flow *f, uint32_t i)
+{
+    const Instr *in = &f->fn->code.data[i];
+    int family = op_info[in->op].family;
+    bool computes = family == FAM_ALU || family == FAM_BITOPS || family == FAM_MATHOPS || family == FAM_CONVERT;
+    return computes && first_is_destination(in) && in->operands[0].kind == OPND_REG && !ir_has_mod(in, MOD_CC) &&
+           !live_after(f, i, in->operands[0].u.slot);
+}
+
+/* Follows the product of the mul at m through its block: its reads, and whether it lives on. */
+static void follow(Flow *f, uint32_t m, Product *p)
+{
+    const Function *fn = f->fn;
+    const Instr *mul = &fn->code.data[m];
+    uint32_t a = mul->operands[1].kind == OPND_REG ? mul->operands[1].u.slot : NO_SLOT;
+    uint32_t b = mul->operands[2].kind == OPND_REG ? mul->operands[2].u.slot : NO_SLOT;
+    Alias alias[ALIASES_MAX] = { { mul->operands[0].u.slot, false } };
+    unsigned count = 1;
+    p->mul = m;
+    p->ok = true;
+    bool operands_gone = mul->operands[0].u.slot == a || mul->operands[0].u.slot == b;
+    uint32_t i = m + 1, last = m;
+    for (; i < fn->code.len && !f->leader[i] && count && p->ok; i++) {
+        last = i;
+        const Instr *in = &fn->code.data[i];
+        Alias passed = { NO_SLOT, false };
+        for (unsigned k = 0; k < count && p->ok; k++) {
+            if (!reads(in, alias[k].slot))
+                continue;
+            if (is_passing(in, mul->types[0])) {
+                passed = (Alias){ in->operands[0].u.slot, alias[k].negated != (in->op == OP_NEG) };
+                continue;
+            }
+            bool first = mentions(&in->operands[1], alias[k].slot), second = mentions(&in->operands[2], alias[k].slot);
+            bool other_alias = false;
+            for (unsigned j = 0; j < count; j++)
+                other_alias |= j != k && mentions(&in->operands[first ? 2 : 1], alias[j].slot);
+            if (!is_sum(in, mul) || first == second || other_alias || p->use_count == USES_MAX) {
+                p->ok = is_dead(f, i);
+                break;
+            }
+            p->clobbered |= operands_gone;
+            p->use[p->use_count] = i;
+            p->use_sign[p->use_count] = alias[k].negated;
+            p->use_operand[p->use_count++] = first ? 1 : 2;
+        }
+        for (unsigned k = 0; k < count && p->ok; k++)
+            if (writes(in, alias[k].slot)) {
+                if (in->guard_kind)
+                    p->ok = false;                 /* the value lives on in some lanes only */
+                alias[k--] = alias[--count];
+            }
+        if (passed.slot != NO_SLOT && count == ALIASES_MAX)
+            p->ok = false;
+        else if (passed.slot != NO_SLOT)
+            alias[count++] = passed;
+        operands_gone |= (a != NO_SLOT && writes(in, a)) || (b != NO_SLOT && writes(in, b));
+        if (op_info[in->op].family == FAM_CONTROL)
+            break;                                 /* the block ends with it */
+    }
+    for (unsigned k = 0; k < count && p->ok; k++)
+        if (live_after(f, last, alias[k].slot))
+            p->ok = false;
+    if (!p->use_count)
+        p->ok = false;
+}
+
+uint32_t contract_function(const Function *fn, Fusion **fused, uint32_t **unmodelled, uint32_t *unmodelled_count)
+{
+    uint32_t n = fn->code.len, count = 0, out = 0;
+    *fused = NULL;
+    *unmodelled = NULL;
+    *unmodelled_count = 0;
+    for (uint32_t i = 0; i < n; i++)
+        count += is_product(&fn->code.data[i]);
+    if (!count)
+        return 0;
+    Flow flow;
+    flow_init(&flow, fn);
+    Product *products = xcalloc(count, sizeof *products);
+    count = 0;
+    for (uint32_t i = 0; i < n; i++)
+        if (is_product(&fn->code.data[i]))
+            follow(&flow, i, &products[count++]);
+    /* The product each add's operand reads (2 * add + operand - 1), where every read of it is eligible. */
+    uint32_t *read_by = xmalloc((2 * (size_t)n + 1) * sizeof *read_by);
+    memset(read_by, 0xff, (2 * (size_t)n + 1) * sizeof *read_by);
+    for (uint32_t q = 0; q < count; q++)
+        for (uint32_t u = 0; u < products[q].use_count && products[q].ok; u++)
+            read_by[2 * products[q].use[u] + products[q].use_operand[u] - 1] = q;
+    /* Where both operands of an add are such products, the one read fewer times is fused, the first on a tie. */
+    bool *fuse = xcalloc(count, sizeof *fuse);
+    uint32_t total = 0;
+    for (uint32_t q = 0; q < count; q++) {
+        const Product *p = &products[q];
+        fuse[q] = p->ok;
+        for (uint32_t u = 0; u < p->use_count && fuse[q]; u++) {
+            uint32_t other = read_by[2 * p->use[u] + (p->use_operand[u] == 1 ? 1 : 0)];
+            if (other != NO_SLOT && (products[other].use_count < p->use_count ||
+                                     (products[other].use_count == p->use_count && p->use_operand[u] == 2)))
+                fuse[q] = false;
+        }
+        total += fuse[q] ? p->use_count : 0;
+    }
+    *fused = xmalloc((total + 1) * sizeof **fused);
+    *unmodelled = xmalloc((count + 1) * sizeof **unmodelled);
+    for (uint32_t q = 0; q < count; q++) {
+        const Product *p = &products[q];
+        if (fuse[q] && p->clobbered) {             /* ptxas fuses it; its operands are gone by the add */
+            (*unmodelled)[(*unmodelled_count)++] = p->use[0];
+            continue;
+        }
+        for (uint32_t u = 0; u < p->use_count && fuse[q]; u++) {
+            const Instr *add = &fn->code.data[p->use[u]];
+            bool negate_product = p->use_sign[u] != (add->op == OP_SUB && p->use_operand[u] == 2);
+            bool negate_other = add->op == OP_SUB && p->use_operand[u] == 1;
+            (*fused)[out++] = (Fusion){ p->use[u], p->mul, p->use_operand[u],
+                                        (uint8_t)(negate_product | negate_other << 2) };
+        }
+    }
+    free(fuse);
+    free(read_by);
+    free(products);
+    flow_free(&flow);
+    return out;
+}
+
+static int by_index(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* "12, 40, 41" into buf: the lines of the instructions at[] (sorted here), each once, at most a
+ * few, then how many more; returns how many lines there are. */
+static uint32_t list_lines(char *buf, size_t size, const Program *p, uint32_t *at, uint32_t count)
+{
+    enum { SHOWN = 12 };
+    qsort(at, count, sizeof *at, by_index);
+    size_t len = 0;
+    uint32_t lines = 0, previous = 0;
+    buf[0] = 0;
+    for (uint32_t i = 0; i < count; i++) {
+        uint32_t line = p->code[at[i]].line;
+        if (line == previous)
+            continue;
+        if (lines < SHOWN && len < size)
+            len += (size_t)snprintf(buf + len, size - len, "%s%u", lines ? ", " : "", line);
+        previous = line;
+        lines++;
+    }
+    if (lines > SHOWN && len < size)
+        snprintf(buf + len, size - len, " and %u more", lines - SHOWN);
+    return lines;
+}
+
+static bool debug_target(const Module *m)
+{
+    for (uint32_t i = 0; i < m->target_option_count; i++)
+        if (!strcmp(m->target_options[i], "debug"))
+            return true;
+    return false;
+}
+
+void contract_program(Program *p, Diag *diag)
+{
+    if (debug_target(p->m))                        /* ptxas compiles it unoptimised: nothing fused */
+        return;
+    uint32_t *fused_at = xmalloc((p->code_len + 1) * sizeof *fused_at), fused_count = 0;
+    uint32_t *missed_at = xmalloc((p->code_len + 1) * sizeof *missed_at), missed_count = 0;
+    for (uint32_t k = 0; k < p->func_count; k++) {
+        const FuncLayout *f = &p->funcs[k];
+        Fusion *fused;
+        uint32_t *missed, missed_here;
+        uint32_t n = contract_function(f->fn, &fused, &missed, &missed_here);
+        for (uint32_t i = 0; i < n; i++) {
+            XInstr *add = &p->code[f->code_base + fused[i].add];
+            const XInstr *mul = &p->code[f->code_base + fused[i].mul];
+            uint32_t other = add->src[fused[i].operand == 1 ? 1 : 0];
+            add->op = OP_FMA;
+            add->src[0] = mul->src[0];
+            add->src[1] = mul->src[1];
+            add->src[2] = other;
+            add->src_count = 3;
+            add->negate = fused[i].negate;
+            fused_at[fused_count++] = f->code_base + fused[i].add;
+        }
+        for (uint32_t i = 0; i < missed_here; i++)
+            missed_at[missed_count++] = f->code_base + missed[i];
+        free(fused);
+        free(missed);
+    }
+    char buf[256];
+    if (fused_count) {
+        uint32_t lines = list_lines(buf, sizeof buf, p, fused_at, fused_count);
+        diag_at(diag, DIAG_WARNING, p->code[fused_at[0]].ir->stmt_at,
+                "mul and add fused into one fma (one rounding) at line%s %s, as ptxas fuses them for the "
+                "GPU (the PTX ISA allows it without a rounding modifier); --no-fmad rounds each on its own",
+                lines > 1 ? "s" : "", buf);
+    }
+    if (missed_count) {
+        uint32_t lines = list_lines(buf, sizeof buf, p, missed_at, missed_count);
+        diag_at(diag, DIAG_WARNING, p->code[missed_at[0]].ir->stmt_at,
+                "ptxas fuses the mul read by the add or sub at line%s %s into an fma, but an operand of the mul "
+                "is written before that add: ptxrun rounds twice there, where the GPU rounds once",
+                lines > 1 ? "s" : "", buf);
+    }
+    free(fused_at);
+    free(missed_at);
+}
