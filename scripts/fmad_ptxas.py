@@ -8,12 +8,16 @@ H100 cases); not run by make check.
 Each program is compiled with `ptxas -arch=sm_90` and the float instructions of its SASS are counted from the
 cubin's .text (no disassembler here): the low 9 bits of each 128-bit sm_90 instruction are its opcode,
 0x23 FFMA, 0x20 FMUL, 0x21 FADD, 0x2b DFMA, 0x28 DMUL, 0x29 DADD, 0x31 HFMA2, 0x32 HMUL2, 0x30 HADD2 (read off
-the cubins of single fma.rn, mul.rn and add.rn instructions, which this script checks first).
+the cubins of single fma.rn, mul.rn and add.rn instructions, which this script checks first); f16x2 and bf16x2 in
+.b32 registers: 0x35 (HFMA2.MMA) for both fma.rn and mul.rn (a mul is an fma with -0), so a fused pair is one
+instruction, an unfused one that and an HADD2.
 
 1. The variants below (one question each): the SASS counts each must give, the add lines ptxrun must fuse.
-2. Random straight-line programs of f32 (or f64) mul, add, sub, neg, mov and abs, on fresh registers, with .ftz,
-   .rn, .sat and guards drawn at random, every value stored or read: ptxrun's warning names the adds it fuses,
-   and ptxas's fma count must equal their number, its add count the others'.
+2. Random programs of f32 (or f64) mul, add, sub, neg, mov and abs, on fresh registers, with .ftz, .rn, .sat
+   and guards drawn at random, every value stored or read; a third of them with a forward branch over some of
+   the code: ptxrun's warning names the adds it fuses, and ptxas's fma count must equal their number, its add
+   count the others'. (Two instructions ptxas would merge into one value are not written: their counts would
+   differ for reasons other than fusion.)
 """
 import argparse
 import os
@@ -26,7 +30,7 @@ import tempfile
 
 PTXAS = os.environ.get('PTXAS', '/usr/local/cuda/bin/ptxas')
 NAMES = {0x23: 'FFMA', 0x20: 'FMUL', 0x21: 'FADD', 0x2b: 'DFMA', 0x28: 'DMUL', 0x29: 'DADD',
-         0x31: 'HFMA2', 0x32: 'HMUL2', 0x30: 'HADD2'}
+         0x31: 'HFMA2', 0x32: 'HMUL2', 0x30: 'HADD2', 0x35: 'HFMA2.MMA'}
 
 HEAD = """.version 8.6
 .target sm_90%s
@@ -55,6 +59,7 @@ HEAD = """.version 8.6
     ld.global.b32 %%r2, [%%rd1+60];
     ld.global.b32 %%r3, [%%rd1+64];
     setp.ne.b32 %%p1, %%r3, 0;
+    setp.ne.b32 %%p2, %%r2, 0;
 """
 FIRST_LINE = HEAD.count('\n') + 1     # the line of the body's first instruction
 
@@ -119,6 +124,12 @@ VARIANTS = [
     ('f64 c - a*b', ['mul.f64 %d5, %d1, %d2;', 'sub.f64 %d9, %d3, %d5;', D], {'DFMA': 1}, [1]),
     ('f16', ['mul.f16 %h5, %h1, %h2;', 'add.f16 %h9, %h5, %h3;', H], {'HFMA2': 1}, [1]),
     ('bf16 sub', ['mul.bf16 %h5, %h1, %h2;', 'sub.bf16 %h9, %h5, %h3;', H], {'HFMA2': 1}, [1]),
+    ('f16x2', ['mul.f16x2 %r5, %r1, %r2;', 'add.f16x2 %r9, %r5, %r3;', R], {'HFMA2.MMA': 1}, [1]),
+    ('bf16x2', ['mul.bf16x2 %r5, %r1, %r2;', 'add.bf16x2 %r9, %r5, %r3;', R], {'HFMA2.MMA': 1}, [1]),
+    ('f16x2, the product stored', ['mul.f16x2 %r5, %r1, %r2;', 'add.f16x2 %r9, %r5, %r3;', R,
+                                   'st.global.b32 [%rd1+88], %r5;'], {'HFMA2.MMA': 1, 'HADD2': 1}, []),
+    ('f16x2 .ftz on the add only', ['mul.f16x2 %r5, %r1, %r2;', 'add.ftz.f16x2 %r9, %r5, %r3;', R],
+     {'HFMA2.MMA': 1, 'HADD2': 1}, []),
     ('.ftz on both', ['mul.ftz.f32 %f5, %f1, %f2;', 'add.ftz.f32 %f9, %f5, %f3;', S], {'FFMA': 1}, [1]),
     ('.ftz on the mul only', ['mul.ftz.f32 %f5, %f1, %f2;', 'add.f32 %f9, %f5, %f3;', S], {'FMUL': 1, 'FADD': 1}, []),
     ('.ftz on the add only', ['mul.f32 %f5, %f1, %f2;', 'add.ftz.f32 %f9, %f5, %f3;', S], {'FMUL': 1, 'FADD': 1}, []),
@@ -234,7 +245,7 @@ def check_opcodes(tmp):
             raise SystemExit('opcode table wrong: %s gives %s' % (body[0], got))
 
 
-def random_program(r, wide):
+def random_program(r, wide, branchy=False):
     """Straight-line f32 or f64 code on fresh registers. Two instructions that ptxas would make one value
     (the same operation of the same values, up to order, movs and signs) are not both written, nor are movs,
     negs and abs stored (ptxas folds them into the instructions that read them)."""
@@ -294,11 +305,22 @@ def random_program(r, wide):
     while dead:                               # a mov, neg or abs nothing reads: ptxas drops it
         dead = [s for s in body if kinds[dest(s)] == 'pass' and not readers(dest(s))]
         body = [s for s in body if s not in dead]
-    for i, v in enumerate(values[4:]):
-        if kinds[v] != 'pass' and any(v == dest(s) for s in body) and \
-                (not readers(v) or r.random() < 0.15):
-            body.append('st.global.%s [%%rd1+%d], %s;' % (t, 96 + 8 * i, v))
-    return body
+    stores = ['st.global.%s [%%rd1+%d], %s;' % (t, 96 + 8 * i, v) for i, v in enumerate(values[4:])
+              if kinds[v] != 'pass' and any(v == dest(s) for s in body) and (not readers(v) or r.random() < 0.15)]
+    # A forward branch over body[i:j] (a block of its own), when no value made there is read after it: its
+    # values are stored inside it; a value read from before it into it, or past it, crosses a block edge.
+    if branchy and len(body) >= 3:
+        i = r.randrange(1, len(body) - 1)
+        j = r.randrange(i + 1, len(body) + 1)
+        inside = {dest(s) for s in body[i:j]}
+        after = ' '.join(s.split(',', 1)[1] for s in body[j:])
+        if not any(re.search(re.escape(v) + r'\b', after) for v in inside):
+            store_in = [s for s in stores if s.split()[-1].rstrip(';') in inside]
+            stores = [s for s in stores if s not in store_in]
+            rest = body[j:] + stores
+            rest = ['L9: ' + rest[0]] + rest[1:] if rest else ['L9: ret;']
+            return body[:i] + ['@%p2 bra L9;'] + body[i:j] + store_in + rest
+    return body + stores
 
 
 def main():
@@ -316,6 +338,8 @@ def main():
             debug = len(v) > 4 and v[4]
             ptx = CALL if body is None else program(body, debug)
             got = sass_counts(ptx, tmp) if not debug else None
+            if got is not None and want is not None:   # the format's own instructions (a call's code has others)
+                got = {k: c for k, c in got.items() if k[0] in {w[0] for w in want}}
             lines = [] if body is None else ptxrun_fused(args.ptxrun, ptx, tmp)
             first = 0 if body is None else FIRST_LINE
             want_lines = [first + i for i in fused]
@@ -328,11 +352,11 @@ def main():
         r = random.Random(args.seed)
         agree = fusing = 0
         for k in range(args.random):
-            body = random_program(r, wide=k % 4 == 3)
+            body = random_program(r, wide=k % 4 == 3, branchy=k % 3 == 2)
             ptx = program(body)
             got = sass_counts(ptx, tmp)
             lines = ptxrun_fused(args.ptxrun, ptx, tmp)
-            adds = sum(1 for s in body if re.match(r'(@%p1 )?(add|sub)', s))
+            adds = sum(1 for s in body if re.match(r'(L9: )?(@%p1 )?(add|sub)', s))
             fma, add = got.get('FFMA', 0) + got.get('DFMA', 0), got.get('FADD', 0) + got.get('DADD', 0)
             ok = fma == len(lines) and add == adds - len(lines)
             agree += ok
