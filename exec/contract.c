@@ -22,6 +22,7 @@ enum { ALIASES_MAX = 8, USES_MAX = 64 };
 typedef struct Alias {
     uint32_t slot;
     bool negated;
+    uint32_t reads;            /* the instructions seen reading it since it got the value */
 } Alias;
 
 typedef struct Product {
@@ -120,12 +121,27 @@ static bool writes(const Instr *in, uint32_t slot)
 typedef struct Flow {
     const Function *fn;
     bool *leader;
+    uint32_t *read_count;      /* by register slot: how many instructions read it */
     uint32_t *reached;         /* the search that last reached each leader */
     uint32_t search;
     uint32_t *stack, stack_cap;
 } Flow;
 
-/* Block leaders: branch targets and the instruction after a control transfer. */
+/* Adds one to count[slot] for each register o (its elements too) names, once per instruction. */
+static void count_reads(const Operand *o, uint32_t *count, uint32_t *counted_at, uint32_t instr)
+{
+    if (o->kind == OPND_REG && counted_at[o->u.slot] != instr) {
+        counted_at[o->u.slot] = instr;
+        count[o->u.slot]++;
+    }
+    if (o->kind == OPND_ADDR || o->kind == OPND_VEC || o->kind == OPND_PAIR || o->kind == OPND_LIST ||
+        o->kind == OPND_REG_OFFSET)
+        for (uint32_t i = 0; i < o->count; i++)
+            count_reads(&o->u.group.elems[i], count, counted_at, instr);
+}
+
+/* Block leaders: branch targets and the instruction after a control transfer; the reads of each
+ * register. */
 static void flow_init(Flow *f, const Function *fn)
 {
     uint32_t n = fn->code.len, table_entries = 0;
@@ -148,12 +164,22 @@ static void flow_init(Flow *f, const Function *fn)
                 f->leader[fn->tables.data[t].targets[k]] = true;
     f->stack_cap = 2 * n + table_entries + 2;
     f->stack = xmalloc(f->stack_cap * sizeof *f->stack);
+    f->read_count = xcalloc(fn->regs.len + 1, sizeof *f->read_count);
+    uint32_t *counted_at = xmalloc((fn->regs.len + 1) * sizeof *counted_at);
+    memset(counted_at, 0xff, (fn->regs.len + 1) * sizeof *counted_at);
+    for (uint32_t i = 0; i < n; i++) {
+        const Instr *in = &fn->code.data[i];
+        for (uint32_t k = first_is_destination(in) ? 1 : 0; k < in->operand_count; k++)
+            count_reads(&in->operands[k], f->read_count, counted_at, i);
+    }
+    free(counted_at);
 }
 
 static void flow_free(Flow *f)
 {
     free(f->leader);
     free(f->reached);
+    free(f->read_count);
     free(f->stack);
 }
 
@@ -201,15 +227,15 @@ static bool live_after(Flow *f, uint32_t from, uint32_t slot)
     return false;
 }
 
-/* Whether the instruction at i only computes a register nothing reads afterwards (ptxas removes
- * it, and its read of a product with it). */
-static bool is_dead(Flow *f, uint32_t i)
+/* Whether the instruction at i only computes a register no instruction reads (ptxas removes it,
+ * and its read of a product with it). */
+static bool is_dead(const Flow *f, uint32_t i)
 {
     const Instr *in = &f->fn->code.data[i];
     int family = op_info[in->op].family;
     bool computes = family == FAM_ALU || family == FAM_BITOPS || family == FAM_MATHOPS || family == FAM_CONVERT;
     return computes && first_is_destination(in) && in->operands[0].kind == OPND_REG && !ir_has_mod(in, MOD_CC) &&
-           !live_after(f, i, in->operands[0].u.slot);
+           !f->read_count[in->operands[0].u.slot];
 }
 
 /* Follows the product of the mul at m through its block: its reads, and whether it lives on. */
@@ -219,7 +245,7 @@ static void follow(Flow *f, uint32_t m, Product *p)
     const Instr *mul = &fn->code.data[m];
     uint32_t a = mul->operands[1].kind == OPND_REG ? mul->operands[1].u.slot : NO_SLOT;
     uint32_t b = mul->operands[2].kind == OPND_REG ? mul->operands[2].u.slot : NO_SLOT;
-    Alias alias[ALIASES_MAX] = { { mul->operands[0].u.slot, false } };
+    Alias alias[ALIASES_MAX] = { { mul->operands[0].u.slot, false, 0 } };
     unsigned count = 1;
     p->mul = m;
     p->ok = true;
@@ -228,12 +254,13 @@ static void follow(Flow *f, uint32_t m, Product *p)
     for (; i < fn->code.len && !f->leader[i] && count && p->ok; i++) {
         last = i;
         const Instr *in = &fn->code.data[i];
-        Alias passed = { NO_SLOT, false };
+        Alias passed = { NO_SLOT, false, 0 };
         for (unsigned k = 0; k < count && p->ok; k++) {
             if (!reads(in, alias[k].slot))
                 continue;
+            alias[k].reads++;
             if (is_passing(in, mul->types[0])) {
-                passed = (Alias){ in->operands[0].u.slot, alias[k].negated != (in->op == OP_NEG) };
+                passed = (Alias){ in->operands[0].u.slot, alias[k].negated != (in->op == OP_NEG), 0 };
                 continue;
             }
             bool first = mentions(&in->operands[1], alias[k].slot), second = mentions(&in->operands[2], alias[k].slot);
@@ -262,6 +289,11 @@ static void follow(Flow *f, uint32_t m, Product *p)
         operands_gone |= (a != NO_SLOT && writes(in, a)) || (b != NO_SLOT && writes(in, b));
         if (op_info[in->op].family == FAM_CONTROL)
             break;                                 /* the block ends with it */
+        bool all_read = true;                      /* every read of its registers seen: nothing reads it later */
+        for (unsigned k = 0; k < count; k++)
+            all_read &= alias[k].reads == f->read_count[alias[k].slot];
+        if (all_read)
+            count = 0;
     }
     for (unsigned k = 0; k < count && p->ok; k++)
         if (live_after(f, last, alias[k].slot))
