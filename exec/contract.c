@@ -9,7 +9,8 @@
  *   branch, call, ret or exit ends one), reading it once; .sat on the add is allowed;
  * - a product is fused when every read of its value (the block's and, when it lives on past the
  *   block, any later one) is eligible and picks it: where both operands of an add are such
- *   products, the one with fewer uses is fused, the first on a tie.
+ *   products, the one read fewer times is fused, the first on a tie, unless it is not fused
+ *   (it loses elsewhere), when the other is; decided fewest reads first.
  * Each fused add then computes fma(+-a, b, +-c) from the mul's operands; the mul still runs.
  * Requires: a checked function. */
 #include <stdlib.h>
@@ -302,6 +303,29 @@ static void follow(Flow *f, uint32_t m, Product *p)
         p->ok = false;
 }
 
+/* The first add that reads p as its first operand (or none: after every add). */
+static uint32_t first_as_first(const Product *p)
+{
+    uint32_t at = UINT32_MAX;
+    for (uint32_t u = 0; u < p->use_count; u++)
+        if (p->use_operand[u] == 1 && p->use[u] < at)
+            at = p->use[u];
+    return at;
+}
+
+/* A product's place in the order its fusion is decided in. */
+typedef struct Rank {
+    uint32_t reads, first_as_first, product;
+} Rank;
+
+static int by_rank(const void *x, const void *y)
+{
+    const Rank *a = x, *b = y;
+    if (a->reads != b->reads)
+        return a->reads < b->reads ? -1 : 1;
+    return (a->first_as_first > b->first_as_first) - (a->first_as_first < b->first_as_first);
+}
+
 uint32_t contract_function(const Function *fn, Fusion **fused, uint32_t **unmodelled, uint32_t *unmodelled_count)
 {
     uint32_t n = fn->code.len, count = 0, out = 0;
@@ -325,20 +349,31 @@ uint32_t contract_function(const Function *fn, Fusion **fused, uint32_t **unmode
     for (uint32_t q = 0; q < count; q++)
         for (uint32_t u = 0; u < products[q].use_count && products[q].ok; u++)
             read_by[2 * products[q].use[u] + products[q].use_operand[u] - 1] = q;
-    /* Where both operands of an add are such products, the one read fewer times is fused, the first on a tie. */
+    /* Where both operands of an add are such products, the one read fewer times is fused, the first
+     * on a tie; one that is not fused leaves the add to the other. Decided in that order: fewer reads
+     * first, then the earlier add with the product as its first operand. */
+    Rank *order = xmalloc((count + 1) * sizeof *order);
+    uint32_t ordered = 0;
+    for (uint32_t q = 0; q < count; q++)
+        if (products[q].ok)
+            order[ordered++] = (Rank){ products[q].use_count, first_as_first(&products[q]), q };
+    qsort(order, ordered, sizeof *order, by_rank);
     bool *fuse = xcalloc(count, sizeof *fuse);
     uint32_t total = 0;
-    for (uint32_t q = 0; q < count; q++) {
+    for (uint32_t k = 0; k < ordered; k++) {
+        uint32_t q = order[k].product;
         const Product *p = &products[q];
-        fuse[q] = p->ok;
+        fuse[q] = true;
         for (uint32_t u = 0; u < p->use_count && fuse[q]; u++) {
             uint32_t other = read_by[2 * p->use[u] + (p->use_operand[u] == 1 ? 1 : 0)];
-            if (other != NO_SLOT && (products[other].use_count < p->use_count ||
-                                     (products[other].use_count == p->use_count && p->use_operand[u] == 2)))
+            if (other != NO_SLOT && fuse[other] && (products[other].use_count < p->use_count ||
+                                                    (products[other].use_count == p->use_count &&
+                                                     p->use_operand[u] == 2)))
                 fuse[q] = false;
         }
         total += fuse[q] ? p->use_count : 0;
     }
+    free(order);
     *fused = xmalloc((total + 1) * sizeof **fused);
     *unmodelled = xmalloc((count + 1) * sizeof **unmodelled);
     for (uint32_t q = 0; q < count; q++) {

@@ -90,7 +90,10 @@ def sass_counts(ptx, tmp):
     t = text_section(open(cubin, 'rb').read())
     counts = {}
     for i in range(0, len(t), 16):
-        name = NAMES.get(struct.unpack_from('<Q', t, i)[0] & 0x1ff)
+        word = struct.unpack_from('<Q', t, i)[0]
+        name = NAMES.get(word & 0x1ff)
+        if name in ('FFMA', 'FMUL') and word & 0xe00 != 0x200:
+            name += '.imm'         # an immediate (or constant) operand: tells two products apart
         if name:
             counts[name] = counts.get(name, 0) + 1
     return counts
@@ -189,6 +192,16 @@ VARIANTS = [
                                           'add.f32 %f7, %f6, %f1;', 'add.f32 %f8, %f6, %f2;', 'add.f32 %f10, %f5, %f4;',
                                           'add.f32 %f7, %f7, %f8;', 'add.f32 %f7, %f7, %f10;',
                                           'st.global.f32 [%rd1+88], %f7;', S], None, [2, 5]),
+    ('two products: one not fused elsewhere leaves the add to the other',      # (the imm one is not fused)
+     ['mul.f32 %f5, %f1, %f2;', 'mul.f32 %f6, %f3, 0f40400000;', 'mul.f32 %f7, %f4, %f1;', 'add.f32 %f9, %f6, %f5;',
+      'add.f32 %f8, %f7, %f6;', 'add.f32 %f10, %f5, %f4;', 'st.global.f32 [%rd1+88], %f8;',
+      'st.global.f32 [%rd1+92], %f10;', S], {'FMUL.imm': 1, 'FFMA': 3}, [3, 4, 5]),
+    ('two products each first once: the earlier add decides',
+     ['mul.f32 %f5, %f1, %f2;', 'mul.f32 %f6, %f3, 0f40400000;', 'add.f32 %f9, %f5, %f6;', 'sub.f32 %f8, %f6, %f5;',
+      'st.global.f32 [%rd1+88], %f8;', S], {'FMUL.imm': 1, 'FFMA': 2}, [2, 3]),
+    ('... the other add first',
+     ['mul.f32 %f5, %f1, %f2;', 'mul.f32 %f6, %f3, 0f40400000;', 'sub.f32 %f8, %f6, %f5;', 'add.f32 %f9, %f5, %f6;',
+      'st.global.f32 [%rd1+88], %f8;', S], {'FMUL': 1, 'FFMA.imm': 2}, [2, 3]),
     ('a mul between the operands written', ['mul.f32 %f5, %f1, %f2;', 'add.f32 %f1, %f1, %f4;', 'add.f32 %f9, %f5, %f3;',
                                             S, 'st.global.f32 [%rd1+88], %f1;'], {'FADD': 1, 'FFMA': 1}, []),
     ('a dead abs reads the product', ['mul.f32 %f5, %f1, %f2;', 'add.f32 %f9, %f3, %f5;', 'abs.f32 %f6, %f5;', S],

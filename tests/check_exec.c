@@ -1576,8 +1576,8 @@ START_TEST(every_cta_starts_from_the_given_registers)
 }
 END_TEST
 
-/* The lines (1 = the body's first) of the adds contract_function fuses in a kernel around body,
- * written as "L1 L4"; each line of body holds one instruction. */
+/* The adds contract_function fuses in a kernel around body, each with its mul, as "L2<L1 L5<L3"
+ * (lines of body, which holds one instruction a line, the first L1), in the order it found them. */
 static void fused_lines(const char *body, char *out, size_t size)
 {
     char text[4096];
@@ -1594,9 +1594,10 @@ static void fused_lines(const char *body, char *out, size_t size)
     size_t len = 0;
     out[0] = 0;
     for (uint32_t i = 0; i < n; i++) {
-        uint32_t line, column;
-        source_position(&p->src, p->m->functions.data[0]->code.data[fused[i].add].at.offset, &line, &column);
-        len += (size_t)snprintf(out + len, size - len, "%sL%u", len ? " " : "", line - HEAD_LINES);
+        uint32_t add, mul, column;
+        source_position(&p->src, p->m->functions.data[0]->code.data[fused[i].add].at.offset, &add, &column);
+        source_position(&p->src, p->m->functions.data[0]->code.data[fused[i].mul].at.offset, &mul, &column);
+        len += (size_t)snprintf(out + len, size - len, "%sL%u<L%u", len ? " " : "", add - HEAD_LINES, mul - HEAD_LINES);
     }
     for (uint32_t i = 0; i < missed_count; i++) {
         uint32_t line, column;
@@ -1613,32 +1614,40 @@ static void fused_lines(const char *body, char *out, size_t size)
 START_TEST(contraction_follows_ptxas)
 {
     static const struct { const char *body, *fused; } cases[] = {
-        { "mul.f32 %f5, %f1, %f2;\nadd.f32 %f9, %f5, %f3;", "L2" },
-        { "mul.f32 %f5, %f1, %f2;\nsub.f32 %f9, %f3, %f5;", "L2" },
-        { "mul.f64 %d5, %d1, %d2;\nadd.f64 %d6, %d5, %d3;", "L2" },
-        { "mul.bf16 %h5, %h1, %h2;\nsub.bf16 %h6, %h5, %h3;", "L2" },
+        { "mul.f32 %f5, %f1, %f2;\nadd.f32 %f9, %f5, %f3;", "L2<L1" },
+        { "mul.f32 %f5, %f1, %f2;\nsub.f32 %f9, %f3, %f5;", "L2<L1" },
+        { "mul.f64 %d5, %d1, %d2;\nadd.f64 %d6, %d5, %d3;", "L2<L1" },
+        { "mul.bf16 %h5, %h1, %h2;\nsub.bf16 %h6, %h5, %h3;", "L2<L1" },
         { "mul.ftz.f32 %f5, %f1, %f2;\nadd.f32 %f9, %f5, %f3;", "" },              /* .ftz differs */
         { "mul.rn.f32 %f5, %f1, %f2;\nadd.f32 %f9, %f5, %f3;", "" },
         { "mul.f32 %f5, %f1, %f2;\nadd.rz.f32 %f9, %f5, %f3;", "" },
         { "mul.sat.f32 %f5, %f1, %f2;\nadd.f32 %f9, %f5, %f3;", "" },
-        { "mul.f32 %f5, %f1, %f2;\nadd.sat.f32 %f9, %f5, %f3;", "L2" },
+        { "mul.f32 %f5, %f1, %f2;\nadd.sat.f32 %f9, %f5, %f3;", "L2<L1" },
         { "mul.f32 %f5, %f1, %f2;\nadd.f32 %f9, %f5, %f3;\nst.global.f32 [%rd1], %f5;", "" },   /* also stored */
-        { "mul.f32 %f5, %f1, %f2;\nadd.f32 %f6, %f5, %f3;\nadd.f32 %f9, %f6, %f5;", "L2 L3" },
+        { "mul.f32 %f5, %f1, %f2;\nadd.f32 %f6, %f5, %f3;\nadd.f32 %f9, %f6, %f5;", "L2<L1 L3<L1" },
         { "mul.f32 %f5, %f1, %f2;\nadd.f32 %f9, %f5, %f5;", "" },
-        { "mul.f32 %f5, %f1, %f2;\nneg.f32 %f6, %f5;\nmov.f32 %f7, %f6;\nadd.f32 %f9, %f7, %f3;", "L4" },
+        { "mul.f32 %f5, %f1, %f2;\nneg.f32 %f6, %f5;\nmov.f32 %f7, %f6;\nadd.f32 %f9, %f7, %f3;", "L4<L1" },
         { "mul.f32 %f5, %f1, %f2;\nabs.f32 %f6, %f5;\nadd.f32 %f9, %f6, %f3;", "" },
-        { "mul.f32 %f5, %f1, %f2;\nadd.f32 %f9, %f3, %f5;\nabs.f32 %f6, %f5;", "L2" },   /* the abs is dead */
-        { "mul.f32 %f5, %f1, %f2;\n@%p1 add.f32 %f9, %f5, %f3;", "L2" },
+        { "mul.f32 %f5, %f1, %f2;\nadd.f32 %f9, %f3, %f5;\nabs.f32 %f6, %f5;", "L2<L1" },   /* the abs is dead */
+        { "mul.f32 %f5, %f1, %f2;\n@%p1 add.f32 %f9, %f5, %f3;", "L2<L1" },
         { "@%p1 mul.f32 %f5, %f1, %f2;\nadd.f32 %f9, %f5, %f3;", "" },
-        { "mul.f32 %f5, %f1, %f2;\nbar.sync 0;\nadd.f32 %f9, %f5, %f3;", "L3" },
+        { "mul.f32 %f5, %f1, %f2;\nbar.sync 0;\nadd.f32 %f9, %f5, %f3;", "L3<L1" },
         { "mul.f32 %f5, %f1, %f2;\n@%p1 bra L1;\nadd.f32 %f4, %f4, %f4;\nL1: add.f32 %f9, %f5, %f3;", "" },
         { "mul.f32 %f5, %f1, %f2;\nadd.f32 %f9, %f5, %f3;\n@%p1 bra L1;\nmov.f32 %f5, %f3;\n"
           "L1: add.f32 %f8, %f5, %f1;", "" },                                         /* read after the block */
         { "mul.f32 %f5, %f1, %f2;\nadd.f32 %f9, %f5, %f3;\n@%p1 bra L1;\nmov.f32 %f5, %f3;\n"
-          "add.f32 %f8, %f5, %f1;\nL1: ret;", "L2" },                                 /* written before any read */
-        { "mul.f32 %f5, %f1, %f2;\nmul.f32 %f6, %f3, %f4;\nadd.f32 %f9, %f6, %f5;", "L3" },
-        { "mul.f32 %f5, %f1, %f2;\nmul.f32 %f6, %f3, %f4;\nadd.f32 %f9, %f6, %f5;\n"     /* %f6 read more */
-          "add.f32 %f7, %f6, %f1;\nadd.f32 %f8, %f6, %f2;\nadd.f32 %f10, %f5, %f4;", "L3 L6" },
+          "add.f32 %f8, %f5, %f1;\nL1: ret;", "L2<L1" },                             /* written before any read */
+        /* two products in one add: the one read fewer times, the first on a tie; one not fused
+         * elsewhere leaves the add to the other; among ties, the earlier add decides */
+        { "mul.f32 %f5, %f1, %f2;\nmul.f32 %f6, %f3, %f4;\nadd.f32 %f9, %f6, %f5;", "L3<L2" },
+        { "mul.f32 %f5, %f1, %f2;\nmul.f32 %f6, %f3, %f4;\nadd.f32 %f9, %f6, %f5;\n"
+          "add.f32 %f7, %f6, %f1;\nadd.f32 %f8, %f6, %f2;\nadd.f32 %f10, %f5, %f4;", "L3<L1 L6<L1" },
+        { "mul.f32 %f5, %f1, %f2;\nmul.f32 %f6, %f3, %f4;\nmul.f32 %f7, %f4, %f1;\nadd.f32 %f9, %f6, %f5;\n"
+          "add.f32 %f8, %f7, %f6;\nadd.f32 %f10, %f5, %f4;", "L4<L1 L6<L1 L5<L3" },
+        { "mul.f32 %f5, %f1, %f2;\nmul.f32 %f6, %f3, %f4;\nadd.f32 %f9, %f5, %f6;\nsub.f32 %f8, %f6, %f5;",
+          "L3<L1 L4<L1" },
+        { "mul.f32 %f5, %f1, %f2;\nmul.f32 %f6, %f3, %f4;\nsub.f32 %f8, %f6, %f5;\nadd.f32 %f9, %f5, %f6;",
+          "L3<L2 L4<L2" },
         { "mul.f32 %f1, %f1, %f2;\nadd.f32 %f9, %f1, %f3;", "missed L2" },          /* its operand is gone */
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
