@@ -6,7 +6,8 @@
  *   .sat; its value travels through unguarded movs and negs of the same width;
  * - a use of it is eligible when it is an add/sub (guarded or not) of the same type with no
  *   rounding modifier and the same .ftz, in the same basic block (a label a branch targets, a
- *   branch, call, ret or exit ends one), reading it once; .sat on the add is allowed;
+ *   branch, call, ret, exit or a memory barrier ends one), reading it once; .sat on the add is
+ *   allowed;
  * - a product is fused when every read of its value (the block's and, when it lives on past the
  *   block, any later one) is eligible and picks it: where both operands of an add are such
  *   products, the one read fewer times is fused, the first on a tie, unless it is not fused
@@ -141,8 +142,18 @@ static void count_reads(const Operand *o, uint32_t *count, uint32_t *counted_at,
             count_reads(&o->u.group.elems[i], count, counted_at, instr);
 }
 
-/* Block leaders: branch targets and the instruction after a control transfer; the reads of each
- * register. */
+/* Whether ptxas fuses nothing across in: a control transfer, or a memory barrier (membar, and
+ * fence.sc/.acq_rel, fence.SCOPE; not the proxy, sync_restrict or mbarrier_init fences). */
+static bool ends_block(const Instr *in)
+{
+    bool thread_fence = (in->op == OP_MEMBAR || in->op == OP_FENCE) && !ir_has_mod(in, MOD_PROXY) &&
+                        !ir_has_mod(in, MOD_MBARRIER_INIT) && !ir_has_mod(in, MOD_SYNC_RESTRICT_SHARED_CTA) &&
+                        !ir_has_mod(in, MOD_SYNC_RESTRICT_SHARED_CLUSTER);
+    return op_info[in->op].family == FAM_CONTROL || thread_fence;
+}
+
+/* Block leaders: branch targets and the instruction after a control transfer or a memory
+ * barrier; the reads of each register. */
 static void flow_init(Flow *f, const Function *fn)
 {
     uint32_t n = fn->code.len, table_entries = 0;
@@ -153,7 +164,7 @@ static void flow_init(Flow *f, const Function *fn)
     f->leader[0] = true;
     for (uint32_t i = 0; i < n; i++) {
         const Instr *in = &fn->code.data[i];
-        if (op_info[in->op].family == FAM_CONTROL)
+        if (ends_block(in))
             f->leader[i + 1] = true;
         for (uint32_t k = 0; k < in->operand_count; k++)
             if (in->operands[k].kind == OPND_LABEL && in->operands[k].u.ref.target < n)
@@ -288,7 +299,7 @@ static void follow(Flow *f, uint32_t m, Product *p)
         else if (passed.slot != NO_SLOT)
             alias[count++] = passed;
         operands_gone |= (a != NO_SLOT && writes(in, a)) || (b != NO_SLOT && writes(in, b));
-        if (op_info[in->op].family == FAM_CONTROL)
+        if (ends_block(in))
             break;                                 /* the block ends with it */
         bool all_read = true;                      /* every read of its registers seen: nothing reads it later */
         for (unsigned k = 0; k < count; k++)
