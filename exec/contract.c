@@ -19,7 +19,7 @@
 
 #include "exec.h"
 
-enum { ALIASES_MAX = 8, USES_MAX = 64 };
+enum { ALIASES_MAX = 8 };
 
 typedef struct Alias {
     uint32_t slot;
@@ -27,14 +27,19 @@ typedef struct Alias {
     uint32_t reads;            /* the instructions seen reading it since it got the value */
 } Alias;
 
+/* An eligible add that reads a product. */
+typedef struct Use {
+    uint32_t add;
+    uint8_t negated;           /* the product reaches it negated */
+    uint8_t operand;           /* 1 or 2: the add's operand it is */
+} Use;
+
 typedef struct Product {
-    uint32_t mul;                  /* its instruction */
-    bool ok;                       /* every read is an eligible add (so far) */
-    bool clobbered;                /* an operand of the mul is written before a use (or by the mul) */
-    uint32_t use_count;
-    uint32_t use[USES_MAX];        /* the adds */
-    uint8_t use_sign[USES_MAX];    /* 1: the product reaches that add negated */
-    uint8_t use_operand[USES_MAX]; /* 1 or 2: the add's operand it is */
+    uint32_t mul;              /* its instruction */
+    bool ok;                   /* every read is an eligible add (so far) */
+    bool clobbered;            /* an operand of the mul is written before a use (or by the mul) */
+    Use *use;
+    uint32_t use_count, use_cap;
 } Product;
 
 static bool contractible_type(int t)
@@ -279,14 +284,16 @@ static void follow(Flow *f, uint32_t m, Product *p)
             bool other_alias = false;
             for (unsigned j = 0; j < count; j++)
                 other_alias |= j != k && mentions(&in->operands[first ? 2 : 1], alias[j].slot);
-            if (!is_sum(in, mul) || first == second || other_alias || p->use_count == USES_MAX) {
+            if (!is_sum(in, mul) || first == second || other_alias) {
                 p->ok = is_dead(f, i);
                 break;
             }
             p->clobbered |= operands_gone;
-            p->use[p->use_count] = i;
-            p->use_sign[p->use_count] = alias[k].negated;
-            p->use_operand[p->use_count++] = first ? 1 : 2;
+            if (p->use_count == p->use_cap) {
+                p->use_cap = p->use_cap ? 2 * p->use_cap : 4;
+                p->use = xrealloc(p->use, p->use_cap * sizeof *p->use);
+            }
+            p->use[p->use_count++] = (Use){ i, alias[k].negated, first ? 1 : 2 };
         }
         for (unsigned k = 0; k < count && p->ok; k++)
             if (writes(in, alias[k].slot)) {
@@ -319,8 +326,8 @@ static uint32_t first_as_first(const Product *p)
 {
     uint32_t at = UINT32_MAX;
     for (uint32_t u = 0; u < p->use_count; u++)
-        if (p->use_operand[u] == 1 && p->use[u] < at)
-            at = p->use[u];
+        if (p->use[u].operand == 1 && p->use[u].add < at)
+            at = p->use[u].add;
     return at;
 }
 
@@ -359,7 +366,7 @@ uint32_t contract_function(const Function *fn, Fusion **fused, uint32_t **unmode
     memset(read_by, 0xff, (2 * (size_t)n + 1) * sizeof *read_by);
     for (uint32_t q = 0; q < count; q++)
         for (uint32_t u = 0; u < products[q].use_count && products[q].ok; u++)
-            read_by[2 * products[q].use[u] + products[q].use_operand[u] - 1] = q;
+            read_by[2 * products[q].use[u].add + products[q].use[u].operand - 1] = q;
     /* Where both operands of an add are such products, the one read fewer times is fused, the first
      * on a tie; one that is not fused leaves the add to the other. Decided in that order: fewer reads
      * first, then the earlier add with the product as its first operand. */
@@ -376,10 +383,10 @@ uint32_t contract_function(const Function *fn, Fusion **fused, uint32_t **unmode
         const Product *p = &products[q];
         fuse[q] = true;
         for (uint32_t u = 0; u < p->use_count && fuse[q]; u++) {
-            uint32_t other = read_by[2 * p->use[u] + (p->use_operand[u] == 1 ? 1 : 0)];
+            uint32_t other = read_by[2 * p->use[u].add + (p->use[u].operand == 1 ? 1 : 0)];
             if (other != NO_SLOT && fuse[other] && (products[other].use_count < p->use_count ||
                                                     (products[other].use_count == p->use_count &&
-                                                     p->use_operand[u] == 2)))
+                                                     p->use[u].operand == 2)))
                 fuse[q] = false;
         }
         total += fuse[q] ? p->use_count : 0;
@@ -390,19 +397,21 @@ uint32_t contract_function(const Function *fn, Fusion **fused, uint32_t **unmode
     for (uint32_t q = 0; q < count; q++) {
         const Product *p = &products[q];
         if (fuse[q] && p->clobbered) {             /* ptxas fuses it; its operands are gone by the add */
-            (*unmodelled)[(*unmodelled_count)++] = p->use[0];
+            (*unmodelled)[(*unmodelled_count)++] = p->use[0].add;
             continue;
         }
         for (uint32_t u = 0; u < p->use_count && fuse[q]; u++) {
-            const Instr *add = &fn->code.data[p->use[u]];
-            bool negate_product = p->use_sign[u] != (add->op == OP_SUB && p->use_operand[u] == 2);
-            bool negate_other = add->op == OP_SUB && p->use_operand[u] == 1;
-            (*fused)[out++] = (Fusion){ p->use[u], p->mul, p->use_operand[u],
+            const Instr *add = &fn->code.data[p->use[u].add];
+            bool negate_product = p->use[u].negated != (add->op == OP_SUB && p->use[u].operand == 2);
+            bool negate_other = add->op == OP_SUB && p->use[u].operand == 1;
+            (*fused)[out++] = (Fusion){ p->use[u].add, p->mul, p->use[u].operand,
                                         (uint8_t)(negate_product | negate_other << 2) };
         }
     }
     free(fuse);
     free(read_by);
+    for (uint32_t q = 0; q < count; q++)
+        free(products[q].use);
     free(products);
     flow_free(&flow);
     return out;
