@@ -13,6 +13,8 @@
  *   products, the one read fewer times is fused, the first on a tie, unless it is not fused
  *   (it loses elsewhere), when the other is; decided fewest reads first.
  * Each fused add then computes fma(+-a, b, +-c) from the mul's operands; the mul still runs.
+ * Where ptxas fuses what ptxrun does not model (an operand of the mul written before the add, a
+ * div.approx/.full quotient, a shared atomic add of a mul by a constant), an Unfused names it.
  * Requires: a checked function. */
 #include <stdlib.h>
 #include <string.h>
@@ -53,10 +55,18 @@ static bool has_rounding(const Instr *in)
     return ir_has_mod(in, MOD_RN) || ir_has_mod(in, MOD_RZ) || ir_has_mod(in, MOD_RM) || ir_has_mod(in, MOD_RP);
 }
 
+/* div.approx.f32 and div.full.f32 end with a multiply by the reciprocal, which ptxas fuses
+ * like a mul's (scripts/fmad_ptxas.py); ptxrun does not model that fma and warns instead. */
+static bool is_division(const Instr *in)
+{
+    return in->op == OP_DIV && in->type_count == 1 && in->types[0] == TYPE_F32 &&
+           (ir_has_mod(in, MOD_APPROX) || ir_has_mod(in, MOD_FULL));
+}
+
 static bool is_product(const Instr *in)
 {
-    return in->op == OP_MUL && in->type_count == 1 && contractible_type(in->types[0]) && !in->guard_kind &&
-           !has_rounding(in) && !ir_has_mod(in, MOD_SAT) && in->operand_count == 3 &&
+    return (in->op == OP_MUL || is_division(in)) && in->type_count == 1 && contractible_type(in->types[0]) &&
+           !in->guard_kind && !has_rounding(in) && !ir_has_mod(in, MOD_SAT) && in->operand_count == 3 &&
            in->operands[0].kind == OPND_REG && !in->operands[0].select;
 }
 
@@ -321,6 +331,38 @@ static void follow(Flow *f, uint32_t m, Product *p)
         p->ok = false;
 }
 
+/* Whether the atom or red at i adds the rounded product of a mul by a constant, read there only,
+ * in its block: ptxas emulates atom/red.shared.add.f32 with a compare-and-swap loop and fuses
+ * such a mul into the loop's add (one rounding, with the value in memory), which ptxrun does not
+ * model; the caller warns. */
+static bool shared_add_takes_constant_product(const Flow *f, uint32_t i)
+{
+    const Instr *at = &f->fn->code.data[i];
+    unsigned value = at->op == OP_ATOM ? 2 : 1;
+    if ((at->op != OP_ATOM && at->op != OP_RED) || at->type_count != 1 || at->types[0] != TYPE_F32 ||
+        !ir_has_mod(at, MOD_ADD) || !(ir_has_mod(at, MOD_SHARED) || ir_has_mod(at, MOD_SHARED_CTA)) ||
+        ir_has_mod(at, MOD_V2) || ir_has_mod(at, MOD_V4) || at->operand_count <= value ||
+        at->operands[value].kind != OPND_REG)
+        return false;
+    uint32_t slot = at->operands[value].u.slot;
+    for (uint32_t j = i; j-- > 0 && !f->leader[j + 1];) {
+        const Instr *in = &f->fn->code.data[j];
+        if (!writes(in, slot))
+            continue;
+        if (in->guard_kind || f->read_count[slot] != 1)
+            return false;
+        if (is_passing(in, TYPE_F32)) {
+            slot = in->operands[1].u.slot;             /* back through the mov or neg */
+            continue;
+        }
+        bool constant = in->operands[1].kind == OPND_F32 || in->operands[2].kind == OPND_F32 ||
+                        in->operands[1].kind == OPND_F64 || in->operands[2].kind == OPND_F64;
+        return is_product(in) && in->op == OP_MUL && in->types[0] == TYPE_F32 && !ir_has_mod(in, MOD_FTZ) &&
+               constant;
+    }
+    return false;
+}
+
 /* The first add that reads p as its first operand (or none: after every add). */
 static uint32_t first_as_first(const Product *p)
 {
@@ -344,12 +386,12 @@ static int by_rank(const void *x, const void *y)
     return (a->first_as_first > b->first_as_first) - (a->first_as_first < b->first_as_first);
 }
 
-uint32_t contract_function(const Function *fn, Fusion **fused, uint32_t **unmodelled, uint32_t *unmodelled_count)
+uint32_t contract_function(const Function *fn, Fusion **fused, Unfused **unfused, uint32_t *unfused_count)
 {
     uint32_t n = fn->code.len, count = 0, out = 0;
     *fused = NULL;
-    *unmodelled = NULL;
-    *unmodelled_count = 0;
+    *unfused = NULL;
+    *unfused_count = 0;
     for (uint32_t i = 0; i < n; i++)
         count += is_product(&fn->code.data[i]);
     if (!count)
@@ -393,11 +435,15 @@ uint32_t contract_function(const Function *fn, Fusion **fused, uint32_t **unmode
     }
     free(order);
     *fused = xmalloc((total + 1) * sizeof **fused);
-    *unmodelled = xmalloc((count + 1) * sizeof **unmodelled);
+    *unfused = xmalloc((2 * (size_t)count + 1) * sizeof **unfused);
     for (uint32_t q = 0; q < count; q++) {
         const Product *p = &products[q];
         if (fuse[q] && p->clobbered) {             /* ptxas fuses it; its operands are gone by the add */
-            (*unmodelled)[(*unmodelled_count)++] = p->use[0].add;
+            (*unfused)[(*unfused_count)++] = (Unfused){ p->use[0].add, UNFUSED_OPERAND_GONE };
+            continue;
+        }
+        if (fuse[q] && is_division(&fn->code.data[p->mul])) {
+            (*unfused)[(*unfused_count)++] = (Unfused){ p->use[0].add, UNFUSED_DIVISION };
             continue;
         }
         for (uint32_t u = 0; u < p->use_count && fuse[q]; u++) {
@@ -408,6 +454,9 @@ uint32_t contract_function(const Function *fn, Fusion **fused, uint32_t **unmode
                                         (uint8_t)(negate_product | negate_other << 2) };
         }
     }
+    for (uint32_t i = 0; i < n; i++)
+        if (shared_add_takes_constant_product(&flow, i))
+            (*unfused)[(*unfused_count)++] = (Unfused){ i, UNFUSED_SHARED_ATOMIC };
     free(fuse);
     free(read_by);
     for (uint32_t q = 0; q < count; q++)
@@ -459,11 +508,14 @@ void contract_program(Program *p, Diag *diag)
     if (debug_target(p->m))                        /* ptxas compiles it unoptimised: nothing fused */
         return;
     uint32_t *fused_at = xmalloc((p->code_len + 1) * sizeof *fused_at), fused_count = 0;
-    uint32_t *missed_at = xmalloc((p->code_len + 1) * sizeof *missed_at), missed_count = 0;
+    uint32_t *missed_at[UNFUSED_KINDS], missed_count[UNFUSED_KINDS] = { 0 };   /* by Unfused.why */
+    for (unsigned why = 0; why < UNFUSED_KINDS; why++)
+        missed_at[why] = xmalloc((p->code_len + 1) * sizeof *missed_at[why]);
     for (uint32_t k = 0; k < p->func_count; k++) {
         const FuncLayout *f = &p->funcs[k];
         Fusion *fused;
-        uint32_t *missed, missed_here;
+        Unfused *missed;
+        uint32_t missed_here;
         uint32_t n = contract_function(f->fn, &fused, &missed, &missed_here);
         for (uint32_t i = 0; i < n; i++) {
             XInstr *add = &p->code[f->code_base + fused[i].add];
@@ -478,7 +530,7 @@ void contract_program(Program *p, Diag *diag)
             fused_at[fused_count++] = f->code_base + fused[i].add;
         }
         for (uint32_t i = 0; i < missed_here; i++)
-            missed_at[missed_count++] = f->code_base + missed[i];
+            missed_at[missed[i].why][missed_count[missed[i].why]++] = f->code_base + missed[i].at;
         free(fused);
         free(missed);
     }
@@ -490,13 +542,31 @@ void contract_program(Program *p, Diag *diag)
                 "GPU (the PTX ISA allows it without a rounding modifier); --no-fmad rounds each on its own",
                 lines > 1 ? "s" : "", buf);
     }
-    if (missed_count) {
-        uint32_t lines = list_lines(buf, sizeof buf, p, missed_at, missed_count);
-        diag_at(diag, DIAG_WARNING, p->code[missed_at[0]].ir->stmt_at,
+    if (missed_count[UNFUSED_OPERAND_GONE]) {
+        uint32_t *at = missed_at[UNFUSED_OPERAND_GONE];
+        uint32_t lines = list_lines(buf, sizeof buf, p, at, missed_count[UNFUSED_OPERAND_GONE]);
+        diag_at(diag, DIAG_WARNING, p->code[at[0]].ir->stmt_at,
                 "ptxas fuses the mul read by the add or sub at line%s %s into an fma, but an operand of the mul "
                 "is written before that add: ptxrun rounds twice there, where the GPU rounds once",
                 lines > 1 ? "s" : "", buf);
     }
+    if (missed_count[UNFUSED_SHARED_ATOMIC]) {
+        uint32_t *at = missed_at[UNFUSED_SHARED_ATOMIC];
+        uint32_t lines = list_lines(buf, sizeof buf, p, at, missed_count[UNFUSED_SHARED_ATOMIC]);
+        diag_at(diag, DIAG_WARNING, p->code[at[0]].ir->stmt_at,
+                "ptxas fuses the mul by a constant that the shared-memory atomic add at line%s %s reads into "
+                "the loop it emulates that add with (an fma with the value in memory, one rounding): ptxrun "
+                "adds the rounded product, which the GPU may not", lines > 1 ? "s" : "", buf);
+    }
+    if (missed_count[UNFUSED_DIVISION]) {
+        uint32_t *at = missed_at[UNFUSED_DIVISION];
+        uint32_t lines = list_lines(buf, sizeof buf, p, at, missed_count[UNFUSED_DIVISION]);
+        diag_at(diag, DIAG_WARNING, p->code[at[0]].ir->stmt_at,
+                "ptxas fuses the last multiply of the div.approx or div.full.f32 that the add or sub at line%s %s "
+                "reads into an fma with that add (one rounding): ptxrun rounds the quotient first, which the GPU "
+                "does not", lines > 1 ? "s" : "", buf);
+    }
     free(fused_at);
-    free(missed_at);
+    for (unsigned why = 0; why < UNFUSED_KINDS; why++)
+        free(missed_at[why]);
 }

@@ -687,16 +687,22 @@ bool lower_program(Program *p, Memory *mem, Module *m, Function *fn, Diag *diag,
                    bool check_only, bool fmad);
 void lower_free(Program *p);
 /* contract.c: the mul and add/sub pairs ptxas fuses into one fma (docs/semantics.md,
- * "Contraction"). contract_function finds them in one function (instruction indices), and the
- * adds where ptxas fuses but ptxrun cannot (an operand of the mul written before the add);
- * contract_program makes each fused add of a lowered Program an fma of the mul's operands and
- * warns once, naming the lines. */
+ * "Contraction"). contract_function finds them in one function (instruction indices), and where
+ * ptxas fuses but ptxrun does not (Unfused); contract_program makes each fused add of a lowered
+ * Program an fma of the mul's operands and warns once, naming the lines (and the Unfused ones). */
 typedef struct Fusion {
     uint32_t add, mul;
     uint8_t operand;           /* the add's operand (1 or 2) that is the product */
     uint8_t negate;            /* XInstr.negate of the fma: bit 0 the product, bit 2 the other operand */
 } Fusion;
-uint32_t contract_function(const Function *fn, Fusion **fused, uint32_t **unmodelled, uint32_t *unmodelled_count);
+typedef struct Unfused {
+    uint32_t at;               /* the add, or the atom/red */
+    uint8_t why;               /* UNFUSED_OPERAND_GONE: an operand of the mul is written before the add;
+                                  UNFUSED_SHARED_ATOMIC: atom/red.shared.add.f32 of a mul by a constant;
+                                  UNFUSED_DIVISION: an add of a div.approx/.full.f32's quotient */
+} Unfused;
+enum { UNFUSED_OPERAND_GONE, UNFUSED_SHARED_ATOMIC, UNFUSED_DIVISION, UNFUSED_KINDS };
+uint32_t contract_function(const Function *fn, Fusion **fused, Unfused **unfused, uint32_t *unfused_count);
 void contract_program(Program *p, Diag *diag);
 Function *lower_entry(Module *m, const char *name);           /* the kernel to run (NULL: the first) */
 enum { MAX_INSTRUCTIONS = 1 << 24 };                        /* per program */

@@ -43,6 +43,7 @@ HEAD = """.version 8.6
     .reg .b32 %%r<20>;
     .reg .b64 %%rd<4>;
     .reg .pred %%p<4>;
+    .shared .align 4 .f32 sh[4];
     ld.param.u64 %%rd1, [p];
     ld.global.f32 %%f1, [%%rd1];
     ld.global.f32 %%f2, [%%rd1+4];
@@ -219,6 +220,16 @@ VARIANTS = [
      {'FFMA': 1}, [5]),
     ('a guarded exit between', ['mul.f32 %f5, %f1, %f2;', '@%p1 exit;', 'add.f32 %f9, %f5, %f3;', S],
      {'FMUL': 1, 'FADD': 1}, []),
+    # Not fused by ptxrun, which warns instead (the fma ptxas makes here is not modelled):
+    ('div.approx then add (its multiply by the reciprocal fused)',
+     ['div.approx.f32 %f5, %f1, %f2;', 'add.f32 %f9, %f5, %f3;', S], {'FMUL.imm': 2, 'FFMA': 1}, []),
+    ('div.approx.ftz then add.ftz', ['div.approx.ftz.f32 %f5, %f1, %f2;', 'add.ftz.f32 %f9, %f5, %f3;', S],
+     {'FFMA': 1}, []),
+    ('a mul by a constant into red.shared.add.f32 (the emulating loop\'s add)',
+     ['mul.f32 %f5, %f1, 0f3DCCCCCD;', 'red.shared.add.f32 [sh], %f5;'], {'FFMA.imm': 1}, []),
+    ('a mul of registers into red.shared.add.f32', ['mul.f32 %f5, %f1, %f2;', 'red.shared.add.f32 [sh], %f5;'],
+     {'FMUL': 1, 'FADD': 1}, []),
+    ('div.full then add', ['div.full.f32 %f5, %f1, %f2;', 'add.f32 %f9, %f5, %f3;', S], {'FMUL.imm': 4, 'FFMA': 1}, []),
     ('a call between', None, {'FMUL': 1, 'FADD': 1}, []),
     ('a debug target', ['mul.f32 %f5, %f1, %f2;', 'add.f32 %f9, %f5, %f3;', S], None, [], True),
 ]

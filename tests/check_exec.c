@@ -1589,7 +1589,8 @@ static void fused_lines(const char *body, char *out, size_t size)
     snprintf(text, sizeof text, "%s%s\nret;\n}\n", head, body);
     Parsed *p = parse_ok(text);
     Fusion *fused;
-    uint32_t *missed, missed_count;
+    Unfused *missed;
+    uint32_t missed_count;
     uint32_t n = contract_function(p->m->functions.data[0], &fused, &missed, &missed_count);
     size_t len = 0;
     out[0] = 0;
@@ -1601,8 +1602,10 @@ static void fused_lines(const char *body, char *out, size_t size)
     }
     for (uint32_t i = 0; i < missed_count; i++) {
         uint32_t line, column;
-        source_position(&p->src, p->m->functions.data[0]->code.data[missed[i]].at.offset, &line, &column);
-        len += (size_t)snprintf(out + len, size - len, "%smissed L%u", len ? " " : "", line - HEAD_LINES);
+        source_position(&p->src, p->m->functions.data[0]->code.data[missed[i].at].at.offset, &line, &column);
+        len += (size_t)snprintf(out + len, size - len, "%s%s L%u", len ? " " : "",
+                                missed[i].why == UNFUSED_OPERAND_GONE ? "missed" :
+                                missed[i].why == UNFUSED_SHARED_ATOMIC ? "atomic" : "division", line - HEAD_LINES);
     }
     free(fused);
     free(missed);
@@ -1651,6 +1654,16 @@ START_TEST(contraction_follows_ptxas)
         { "mul.f32 %f5, %f1, %f2;\nmul.f32 %f6, %f3, %f4;\nsub.f32 %f8, %f6, %f5;\nadd.f32 %f9, %f5, %f6;",
           "L3<L2 L4<L2" },
         { "mul.f32 %f1, %f1, %f2;\nadd.f32 %f9, %f1, %f3;", "missed L2" },          /* its operand is gone */
+        /* atom/red.shared.add.f32 of a mul by a constant, read there only: ptxas fuses it into
+         * the compare-and-swap loop it emulates them with */
+        { "mul.f32 %f5, %f1, 0f3DCCCCCD;\nneg.f32 %f6, %f5;\nred.shared.add.f32 [%rd1], %f6;", "atomic L3" },
+        { "mul.f32 %f5, %f1, %f2;\natom.shared.add.f32 %f6, [%rd1], %f5;", "" },
+        /* div.approx/.full.f32: its multiply by the reciprocal fused into the add */
+        { "div.approx.f32 %f5, %f1, %f2;\nadd.f32 %f9, %f3, %f5;", "division L2" },
+        { "div.approx.ftz.f32 %f5, %f1, %f2;\nadd.f32 %f9, %f3, %f5;", "" },
+        { "div.full.f32 %f5, %f1, %f2;\nadd.f32 %f9, %f5, %f3;\nst.global.f32 [%rd1], %f5;", "" },
+        { "mul.f32 %f5, %f1, 0f3DCCCCCD;\natom.global.add.f32 %f6, [%rd1], %f5;", "" },
+        { "mul.f32 %f5, %f1, 0f3DCCCCCD;\natom.shared.add.f32 %f6, [%rd1], %f5;\nst.global.f32 [%rd1], %f5;", "" },
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         char got[256];
