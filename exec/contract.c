@@ -157,10 +157,20 @@ static void count_reads(const Operand *o, uint32_t *count, uint32_t *counted_at,
             count_reads(&o->u.group.elems[i], count, counted_at, instr);
 }
 
-/* Whether ptxas fuses nothing across in: a control transfer, or a memory barrier (membar, and
- * fence.sc/.acq_rel, fence.SCOPE; not the proxy, sync_restrict or mbarrier_init fences). */
-static bool ends_block(const Instr *in)
+/* Whether in, at i, is a bra to the next instruction, which ptxas drops (guarded or not). */
+static bool is_bra_to_next(const Instr *in, uint32_t i)
 {
+    return in->op == OP_BRA && in->operand_count && in->operands[0].kind == OPND_LABEL &&
+           in->operands[0].u.ref.target == i + 1;
+}
+
+/* Whether ptxas fuses nothing across in, at i: a control transfer (not a bra to the next
+ * instruction), or a memory barrier (membar, and fence.sc/.acq_rel, fence.SCOPE; not the proxy,
+ * sync_restrict or mbarrier_init fences). */
+static bool ends_block(const Instr *in, uint32_t i)
+{
+    if (is_bra_to_next(in, i))
+        return false;
     bool thread_fence = (in->op == OP_MEMBAR || in->op == OP_FENCE) && !ir_has_mod(in, MOD_PROXY) &&
                         !ir_has_mod(in, MOD_MBARRIER_INIT) && !ir_has_mod(in, MOD_SYNC_RESTRICT_SHARED_CTA) &&
                         !ir_has_mod(in, MOD_SYNC_RESTRICT_SHARED_CLUSTER);
@@ -179,9 +189,9 @@ static void flow_init(Flow *f, const Function *fn)
     f->leader[0] = true;
     for (uint32_t i = 0; i < n; i++) {
         const Instr *in = &fn->code.data[i];
-        if (ends_block(in))
+        if (ends_block(in, i))
             f->leader[i + 1] = true;
-        for (uint32_t k = 0; k < in->operand_count; k++)
+        for (uint32_t k = 0; k < in->operand_count && !is_bra_to_next(in, i); k++)
             if (in->operands[k].kind == OPND_LABEL && in->operands[k].u.ref.target < n)
                 f->leader[in->operands[k].u.ref.target] = true;
     }
@@ -316,7 +326,7 @@ static void follow(Flow *f, uint32_t m, Product *p)
         else if (passed.slot != NO_SLOT)
             alias[count++] = passed;
         operands_gone |= (a != NO_SLOT && writes(in, a)) || (b != NO_SLOT && writes(in, b));
-        if (ends_block(in))
+        if (ends_block(in, i))
             break;                                 /* the block ends with it */
         bool all_read = true;                      /* every read of its registers seen: nothing reads it later */
         for (unsigned k = 0; k < count; k++)

@@ -1638,6 +1638,7 @@ START_TEST(contraction_follows_ptxas)
         { "mul.f32 %f5, %f1, %f2;\nmembar.gl;\nadd.f32 %f9, %f5, %f3;", "" },
         { "mul.f32 %f5, %f1, %f2;\nfence.proxy.alias;\nadd.f32 %f9, %f5, %f3;", "L3<L1" },
         { "mul.f32 %f5, %f1, %f2;\n@%p1 bra L1;\nadd.f32 %f4, %f4, %f4;\nL1: add.f32 %f9, %f5, %f3;", "" },
+        { "mul.f32 %f5, %f1, %f2;\n@%p1 bra L1;\nL1: add.f32 %f9, %f5, %f3;", "L3<L1" },      /* a bra to the next */
         { "mul.f32 %f5, %f1, %f2;\nadd.f32 %f9, %f5, %f3;\n@%p1 bra L1;\nmov.f32 %f5, %f3;\n"
           "L1: add.f32 %f8, %f5, %f1;", "" },                                         /* read after the block */
         { "mul.f32 %f5, %f1, %f2;\nadd.f32 %f9, %f5, %f3;\n@%p1 bra L1;\nmov.f32 %f5, %f3;\n"
