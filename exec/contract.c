@@ -12,9 +12,10 @@
  *   block, any later one) is eligible and picks it: where both operands of an add are such
  *   products, the one read fewer times is fused, the first on a tie, unless it is not fused
  *   (it loses elsewhere), when the other is; decided fewest reads first.
- * Each fused add then computes fma(+-a, b, +-c) from the mul's operands; the mul still runs.
- * Where ptxas fuses what ptxrun does not model (an operand of the mul written before the add, a
- * div.approx/.full quotient, a shared atomic add of a mul by a constant), an Unfused names it.
+ * Each fused add then computes fma(+-a, b, +-c) from the mul's operands (copied to rows of their
+ * own by the mul where one is written before the add); the mul still runs. Where ptxas fuses what
+ * ptxrun does not model (a div.approx/.full quotient, a shared atomic add of a mul by a
+ * constant), an Unfused names it.
  * Requires: a checked function. */
 #include <stdlib.h>
 #include <string.h>
@@ -448,10 +449,6 @@ uint32_t contract_function(const Function *fn, Fusion **fused, Unfused **unfused
     *unfused = xmalloc((2 * (size_t)count + 1) * sizeof **unfused);
     for (uint32_t q = 0; q < count; q++) {
         const Product *p = &products[q];
-        if (fuse[q] && p->clobbered) {             /* ptxas fuses it; its operands are gone by the add */
-            (*unfused)[(*unfused_count)++] = (Unfused){ p->use[0].add, UNFUSED_OPERAND_GONE };
-            continue;
-        }
         if (fuse[q] && is_division(&fn->code.data[p->mul])) {
             (*unfused)[(*unfused_count)++] = (Unfused){ p->use[0].add, UNFUSED_DIVISION };
             continue;
@@ -461,7 +458,7 @@ uint32_t contract_function(const Function *fn, Fusion **fused, Unfused **unfused
             bool negate_product = p->use[u].negated != (add->op == OP_SUB && p->use[u].operand == 2);
             bool negate_other = add->op == OP_SUB && p->use[u].operand == 1;
             (*fused)[out++] = (Fusion){ p->use[u].add, p->mul, p->use[u].operand,
-                                        (uint8_t)(negate_product | negate_other << 2) };
+                                        (uint8_t)(negate_product | negate_other << 2), p->clobbered };
         }
     }
     for (uint32_t i = 0; i < n; i++)
@@ -529,11 +526,16 @@ void contract_program(Program *p, Diag *diag)
         uint32_t n = contract_function(f->fn, &fused, &missed, &missed_here);
         for (uint32_t i = 0; i < n; i++) {
             XInstr *add = &p->code[f->code_base + fused[i].add];
-            const XInstr *mul = &p->code[f->code_base + fused[i].mul];
+            XInstr *mul = &p->code[f->code_base + fused[i].mul];
             uint32_t other = add->src[fused[i].operand == 1 ? 1 : 0];
+            if (fused[i].keep && !mul->keeps_operands) {   /* two rows of its own, before the immediates */
+                mul->keeps_operands = true;
+                mul->keep_row = p->row_count;
+                p->row_count += 2;
+            }
             add->op = OP_FMA;
-            add->src[0] = mul->src[0];
-            add->src[1] = mul->src[1];
+            add->src[0] = fused[i].keep ? mul->keep_row : mul->src[0];
+            add->src[1] = fused[i].keep ? mul->keep_row + 1 : mul->src[1];
             add->src[2] = other;
             add->src_count = 3;
             add->negate = fused[i].negate;
@@ -550,14 +552,6 @@ void contract_program(Program *p, Diag *diag)
         diag_at(diag, DIAG_WARNING, p->code[fused_at[0]].ir->stmt_at,
                 "mul and add fused into one fma (one rounding) at line%s %s, as ptxas fuses them for the "
                 "GPU (the PTX ISA allows it without a rounding modifier); --no-fmad rounds each on its own",
-                lines > 1 ? "s" : "", buf);
-    }
-    if (missed_count[UNFUSED_OPERAND_GONE]) {
-        uint32_t *at = missed_at[UNFUSED_OPERAND_GONE];
-        uint32_t lines = list_lines(buf, sizeof buf, p, at, missed_count[UNFUSED_OPERAND_GONE]);
-        diag_at(diag, DIAG_WARNING, p->code[at[0]].ir->stmt_at,
-                "ptxas fuses the mul read by the add or sub at line%s %s into an fma, but an operand of the mul "
-                "is written before that add: ptxrun rounds twice there, where the GPU rounds once",
                 lines > 1 ? "s" : "", buf);
     }
     if (missed_count[UNFUSED_SHARED_ATOMIC]) {

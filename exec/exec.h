@@ -145,6 +145,9 @@ typedef struct XInstr {
     uint16_t select[3];        /* video: the selectors of d, a and b (Operand.select; 0: none) */
     uint8_t secondary;         /* video: .add, .min or .max with c (a Mod), or 0 */
     uint8_t negate;            /* vmad, a fused fma (contract.c): bit i: source i is negated */
+    bool keeps_operands;       /* a mul whose operands a fused add reads after they are written:
+                                  copied first to rows keep_row, keep_row + 1 (contract.c) */
+    uint32_t keep_row;
     bool plus_one;             /* vmad.po */
     const Function *owner;     /* the function the instruction is in (for names) */
     uint8_t space;             /* ld/st/cvta: Space (SPACE_NONE = generic) */
@@ -694,14 +697,14 @@ typedef struct Fusion {
     uint32_t add, mul;
     uint8_t operand;           /* the add's operand (1 or 2) that is the product */
     uint8_t negate;            /* XInstr.negate of the fma: bit 0 the product, bit 2 the other operand */
+    bool keep;                 /* an operand of the mul is written before the add: the mul keeps them */
 } Fusion;
 typedef struct Unfused {
     uint32_t at;               /* the add, or the atom/red */
-    uint8_t why;               /* UNFUSED_OPERAND_GONE: an operand of the mul is written before the add;
-                                  UNFUSED_SHARED_ATOMIC: atom/red.shared.add.f32 of a mul by a constant;
+    uint8_t why;               /* UNFUSED_SHARED_ATOMIC: atom/red.shared.add.f32 of a mul by a constant;
                                   UNFUSED_DIVISION: an add of a div.approx/.full.f32's quotient */
 } Unfused;
-enum { UNFUSED_OPERAND_GONE, UNFUSED_SHARED_ATOMIC, UNFUSED_DIVISION, UNFUSED_KINDS };
+enum { UNFUSED_SHARED_ATOMIC, UNFUSED_DIVISION, UNFUSED_KINDS };
 uint32_t contract_function(const Function *fn, Fusion **fused, Unfused **unfused, uint32_t *unfused_count);
 void contract_program(Program *p, Diag *diag);
 Function *lower_entry(Module *m, const char *name);           /* the kernel to run (NULL: the first) */

@@ -591,6 +591,8 @@ bool lower_program(Program *p, Memory *mem, Module *m, Function *fn, Diag *diag,
         return true;
     for (uint32_t k = 0; k < p->func_count; k++)
         cfg_reconvergence(p->code, p->branch_targets, &p->funcs[k]);
+    if (fmad)                /* mul+add into fma (its rows, if any, before the immediates' placeholders) */
+        contract_program(p, diag);
     /* Immediate rows follow the special registers: fix the placeholders. */
     uint32_t first_immediate = p->row_count;
     p->first_immediate = first_immediate;
@@ -626,8 +628,6 @@ bool lower_program(Program *p, Memory *mem, Module *m, Function *fn, Diag *diag,
     if (ld.immediates.len)
         memcpy(p->immediates, ld.immediates.data, ld.immediates.len * sizeof *p->immediates);
     p->pred_count = ld.total_preds + 2;
-    if (fmad)
-        contract_program(p, diag);             /* before the lane kernels: a fused add is an fma */
     warpops_shfl_tables(p);
     for (uint32_t i = 0; i < p->code_len; i++)
         if (!p->code[i].adjust_bits)           /* r+imm: through execute(), which adds it first */

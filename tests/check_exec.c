@@ -1604,7 +1604,6 @@ static void fused_lines(const char *body, char *out, size_t size)
         uint32_t line, column;
         source_position(&p->src, p->m->functions.data[0]->code.data[missed[i].at].at.offset, &line, &column);
         len += (size_t)snprintf(out + len, size - len, "%s%s L%u", len ? " " : "",
-                                missed[i].why == UNFUSED_OPERAND_GONE ? "missed" :
                                 missed[i].why == UNFUSED_SHARED_ATOMIC ? "atomic" : "division", line - HEAD_LINES);
     }
     free(fused);
@@ -1654,7 +1653,7 @@ START_TEST(contraction_follows_ptxas)
           "L3<L1 L4<L1" },
         { "mul.f32 %f5, %f1, %f2;\nmul.f32 %f6, %f3, %f4;\nsub.f32 %f8, %f6, %f5;\nadd.f32 %f9, %f5, %f6;",
           "L3<L2 L4<L2" },
-        { "mul.f32 %f1, %f1, %f2;\nadd.f32 %f9, %f1, %f3;", "missed L2" },          /* its operand is gone */
+        { "mul.f32 %f1, %f1, %f2;\nadd.f32 %f9, %f1, %f3;", "L2<L1" },   /* its operand overwritten: kept */
         /* atom/red.shared.add.f32 of a mul by a constant, read there only: ptxas fuses it into
          * the compare-and-swap loop it emulates them with */
         { "mul.f32 %f5, %f1, 0f3DCCCCCD;\nneg.f32 %f6, %f5;\nred.shared.add.f32 [%rd1], %f6;", "atomic L3" },
