@@ -188,7 +188,7 @@ static int execute(const RunOptions *o, Module *m, Diag *diag, HeldList *held, F
         return EXIT_BAD_INPUT;
     }
     SourceMap *lines = srcline_open(m, o->path);
-    Block *b = block_load(m, fn, diag, o->exec.stack_bytes);
+    Block *b = block_load_fmad(m, fn, diag, o->exec.stack_bytes, !o->exec.no_fmad);
     if (!b) {
         flush_held(held, diag, lines);
         srcline_free(lines);

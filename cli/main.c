@@ -36,6 +36,8 @@ static const char usage[] =
     "                     each warp of each CTA counts its own, so a large grid is not cut short)\n"
     "  --stack BYTES      each thread's stack for the frames of calls (default 1024, as a GPU's)\n"
     "  --strict           undefined branch conditions, shift amounts, membermasks: exit 3\n"
+    "  --no-fmad          round a mul and an add each on its own (default: fused into one fma\n"
+    "                     where ptxas fuses them, with a warning naming the lines)\n"
     "  -j N, --jobs N     run a grid's CTAs on N threads (default: the processors) when that gives\n"
     "                     what one CTA after another gives (else one after another); --check\n"
     "                     reads a module of 1 MB or more on N threads (at most 8; default 2)\n"
@@ -156,6 +158,8 @@ static int parse_args(int argc, char **argv, RunOptions *o, const char **params,
             o->mode = MODE_LIST_KERNELS;
         else if (!strcmp(a, "--json"))
             o->json = true;
+        else if (!strcmp(a, "--no-fmad"))
+            o->exec.no_fmad = true;
         else if (!strcmp(a, "--all-ctas"))
             o->all_ctas = true;
         else if (!strcmp(a, "--hex"))

@@ -286,10 +286,25 @@ static uint64_t float_lane_f64(const XInstr *x, uint64_t a, uint64_t b, uint64_t
     return f64_bits(x->sat ? saturate(v) : v);
 }
 
+/* A fused fma's negated operand (contract.c): each lane's value with its sign flipped, a NaN as
+ * it is (as sub passes its NaN operand on). */
+static const uint64_t *negated(const uint64_t *v, unsigned bits, uint64_t *out)
+{
+    for (int l = 0; l < WARP_SIZE; l++)
+        out[l] = bits == 32 ? (isnan(as_f32(v[l])) ? v[l] : v[l] ^ 0x80000000u)
+                            : (f64_nan(v[l]) ? v[l] : v[l] ^ 0x8000000000000000ull);
+    return out;
+}
+
 static void float_op(Warp *w, const XInstr *x, uint32_t mask, Lanes r, uint32_t *defined)
 {
     const uint64_t *a = w->val[x->src[0]], *b = w->val[x->src[1 < x->src_count ? 1 : 0]];
     const uint64_t *c = w->val[x->src[2 < x->src_count ? 2 : 0]];
+    uint64_t negated_a[WARP_SIZE], negated_c[WARP_SIZE];
+    if (x->op == OP_FMA && (x->negate & 1))
+        a = negated(a, x->bits, negated_a);
+    if (x->op == OP_FMA && (x->negate & 4))
+        c = negated(c, x->bits, negated_c);
     *defined = w->defined[x->src[0]];
     if (x->src_count > 1)
         *defined &= w->defined[x->src[1]];

@@ -394,9 +394,14 @@ void block_set_grid(Block *b, const uint32_t nctaid[3])
 
 Block *block_load(Module *m, Function *fn, Diag *diag, uint32_t stack_bytes)
 {
+    return block_load_fmad(m, fn, diag, stack_bytes, true);
+}
+
+Block *block_load_fmad(Module *m, Function *fn, Diag *diag, uint32_t stack_bytes, bool fmad)
+{
     Block *b = xcalloc(1, sizeof *b);
     b->diag = diag;
-    if (!lower_program(&b->prog, &b->mem, m, fn, diag, stack_bytes, false)) {
+    if (!lower_program(&b->prog, &b->mem, m, fn, diag, stack_bytes, false, fmad)) {
         block_free(b);
         return NULL;
     }

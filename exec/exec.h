@@ -147,7 +147,10 @@ typedef struct XInstr {
     uint8_t src_type2;         /* video: b's type */
     uint16_t select[3];        /* video: the selectors of d, a and b (Operand.select; 0: none) */
     uint8_t secondary;         /* video: .add, .min or .max with c (a Mod), or 0 */
-    uint8_t negate;            /* vmad: bit i: source i is written with '-' */
+    uint8_t negate;            /* vmad, a fused fma (contract.c): bit i: source i is negated */
+    bool keeps_operands;       /* a mul whose operands a fused add reads after they are written:
+                                  copied first to rows keep_row, keep_row + 1 (contract.c) */
+    uint32_t keep_row;
     bool plus_one;             /* vmad.po */
     const Function *owner;     /* the function the instruction is in (for names) */
     uint8_t space;             /* ld/st/cvta: Space (SPACE_NONE = generic) */
@@ -321,6 +324,7 @@ typedef struct ExecOptions {
     uint64_t max_steps;        /* --max-steps: the warp-steps each warp of each CTA may run */
     uint32_t stack_bytes;      /* --stack: each thread's stack for calls */
     bool strict;               /* undefined-value warnings stop the run (exit 3) */
+    bool no_fmad;              /* --no-fmad: no mul and add fused into an fma (block_load_fmad) */
     FILE *trace;               /* NULL: no trace */
     bool trace_json;           /* one JSON object per step instead of text */
     bool trace_color;
@@ -700,8 +704,26 @@ void image_load(Loader *ld, const Instr *in, XInstr *x);                /* tex t
  * refusals (source lines, reconvergence points, immediate rows, kernels, register names) are
  * skipped; such a Program must only be freed. */
 bool lower_program(Program *p, Memory *mem, Module *m, Function *fn, Diag *diag, uint32_t stack_bytes,
-                   bool check_only);
+                   bool check_only, bool fmad);
 void lower_free(Program *p);
+/* contract.c: the mul and add/sub pairs ptxas fuses into one fma (docs/semantics.md,
+ * "Contraction"). contract_function finds them in one function (instruction indices), and where
+ * ptxas fuses but ptxrun does not (Unfused); contract_program makes each fused add of a lowered
+ * Program an fma of the mul's operands and warns once, naming the lines (and the Unfused ones). */
+typedef struct Fusion {
+    uint32_t add, mul;
+    uint8_t operand;           /* the add's operand (1 or 2) that is the product */
+    uint8_t negate;            /* XInstr.negate of the fma: bit 0 the product, bit 2 the other operand */
+    bool keep;                 /* an operand of the mul is written before the add: the mul keeps them */
+} Fusion;
+typedef struct Unfused {
+    uint32_t at;               /* the add, or the atom/red */
+    uint8_t why;               /* UNFUSED_SHARED_ATOMIC: atom/red.shared.add.f32 of a mul by a constant;
+                                  UNFUSED_DIVISION: an add of a div.approx/.full.f32's quotient */
+} Unfused;
+enum { UNFUSED_SHARED_ATOMIC, UNFUSED_DIVISION, UNFUSED_KINDS };
+uint32_t contract_function(const Function *fn, Fusion **fused, Unfused **unfused, uint32_t *unfused_count);
+void contract_program(Program *p, Diag *diag);
 Function *lower_entry(Module *m, const char *name);           /* the kernel to run (NULL: the first) */
 enum { MAX_INSTRUCTIONS = 1 << 24 };                        /* per program */
 /* lowercheck.c: for --check, what lowering each kernel of m refuses (as its run would), in
@@ -885,6 +907,8 @@ bool warp_run(Warp *w, const ExecOptions *options, uint64_t slice);   /* false: 
 /* block.c: the CTA and the grid; the handle the driver holds. */
 /* NULL after reporting what cannot run; stack_bytes: each thread's stack for the frames of calls. */
 Block *block_load(Module *m, Function *fn, Diag *diag, uint32_t stack_bytes);
+/* ... fmad: mul and add pairs fused as ptxas fuses them (contract.c), as block_load does */
+Block *block_load_fmad(Module *m, Function *fn, Diag *diag, uint32_t stack_bytes, bool fmad);
 /* The bytes of kernel parameter i in the parameter buffer, and its size. */
 uint8_t *block_param_bytes(Block *b, uint32_t i, uint8_t **shadow, uint32_t *size);
 void block_set_dynamic_shared(Block *b, uint32_t bytes);

@@ -345,6 +345,10 @@ static void arithmetic(Warp *w, const XInstr *x, uint32_t mask)
         for (unsigned h = 0; h < halves; h++) {
             uint32_t ha = (uint32_t)(a[l] >> (16 * h)) & 0xffff, hb = (uint32_t)(b[l] >> (16 * h)) & 0xffff;
             uint32_t hc = (uint32_t)(c[l] >> (16 * h)) & 0xffff;
+            if ((x->negate & 1) && !half_is_nan(ha, x->type))     /* a fused fma (contract.c) */
+                ha ^= 0x8000;
+            if ((x->negate & 4) && !half_is_nan(hc, x->type))
+                hc ^= 0x8000;
             r[l] |= (uint64_t)half_op(op, x->type, flags, ha, hb, hc) << (16 * h);
             if (x->oob && !x->sat && (half_is_nan(ha, x->type) || half_is_nan(hb, x->type) || half_is_nan(hc, x->type)))
                 oob_lanes |= 1u << l;

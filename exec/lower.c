@@ -524,7 +524,7 @@ static void number_sync_kinds(Program *p)
 }
 
 bool lower_program(Program *p, Memory *mem, Module *m, Function *fn, Diag *diag, uint32_t stack_bytes,
-                   bool check_only)
+                   bool check_only, bool fmad)
 {
     memset(p, 0, sizeof *p);
     p->m = m;
@@ -591,6 +591,8 @@ bool lower_program(Program *p, Memory *mem, Module *m, Function *fn, Diag *diag,
         return true;
     for (uint32_t k = 0; k < p->func_count; k++)
         cfg_reconvergence(p->code, p->branch_targets, &p->funcs[k]);
+    if (fmad)                /* mul+add into fma (its rows, if any, before the immediates' placeholders) */
+        contract_program(p, diag);
     /* Immediate rows follow the special registers: fix the placeholders. */
     uint32_t first_immediate = p->row_count;
     p->first_immediate = first_immediate;

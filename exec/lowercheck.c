@@ -345,7 +345,7 @@ static void lower_kernel(LowerCheck *lc, uint32_t i, bool whole)
     }
     Program p;
     Memory mem;
-    lower_program(&p, &mem, view, m->functions.data[i], lc->diag, 0, true);
+    lower_program(&p, &mem, view, m->functions.data[i], lc->diag, 0, true, false);
     lower_free(&p);
     mem_free(&mem);
     m->names = view->names;                  /* register names interned (into m's arena) */

@@ -170,6 +170,21 @@ static void warp_adjust(Warp *w, const XInstr *x, uint32_t run)
         warp_define_bits(w, x->adjust_row, __builtin_ctz(k), 0, 64);
 }
 
+/* A mul whose operands a fused add reads after they are written (contract.c): a copy of them,
+ * for the lanes of run, in rows of their own. */
+static void warp_keep_operands(Warp *w, const XInstr *x, uint32_t run)
+{
+    for (unsigned s = 0; s < 2; s++) {
+        uint32_t from = x->src[s], to = x->keep_row + s;
+        for (uint32_t k = run; k; k &= k - 1) {
+            int l = __builtin_ctz(k);
+            w->val[to][l] = w->val[from][l];
+            w->bits[to][l] = w->bits[from][l];
+        }
+        w->defined[to] = (w->defined[to] & ~run) | (w->defined[from] & run);
+    }
+}
+
 /* Runs x, an instruction after which every lane of mask goes on to the next one (every family
  * but control flow and the synchronising ones), for them: run of them with a true guard
  * (undefined: with an undefined one). Moves no pc. False on a fault. */
@@ -177,6 +192,8 @@ static bool execute(Warp *w, const XInstr *x, uint32_t mask, uint32_t run, uint3
 {
     if (x->adjust_bits)
         warp_adjust(w, x, run);
+    if (x->keeps_operands)
+        warp_keep_operands(w, x, run);
     switch ((Family)x->family) {
     case FAM_FENCE:
         break;                     /* every access is performed in program order already */

@@ -3,7 +3,7 @@
 written apart from ptxrun, in exact rational arithmetic; each compares its predictions with the
 H100's recorded buffers (the expect files). Needs no GPU.
 
-    scripts/h100_models3.py tests/h100_more/disagree
+    scripts/h100_models3.py tests/h100_more/disagree     (fmad_* are in cases3/ since ptxrun fuses)
 
 - contract(fmad_contract): for each mul + add/sub pair, which lanes match one rounding (fma.rn)
   and which two (mul, then add).
@@ -291,7 +291,12 @@ def oob(lanes_path, expect_path):
 
 def main():
     d = sys.argv[1] if len(sys.argv) > 1 else 'tests/h100_more/disagree'
-    p = lambda name: (os.path.join(d, name + '.lanes.json'), os.path.join(d, name + '.expect.json'))
+    # the case in d, or in d's sibling folders (fmad_* moved to cases3/ once ptxrun reproduced them)
+    def p(name):
+        for folder in (d, os.path.join(d, '..', 'cases3'), os.path.join(d, '..', 'disagree')):
+            if os.path.exists(os.path.join(folder, name + '.lanes.json')):
+                return (os.path.join(folder, name + '.lanes.json'), os.path.join(folder, name + '.expect.json'))
+        raise SystemExit('no case %s near %s' % (name, d))
     print('fmad_contract:')
     contract(*p('fmad_contract'))
     print('fmad_check:')

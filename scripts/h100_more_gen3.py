@@ -495,7 +495,7 @@ def cases():
 
 # cases whose H100 values ptxrun does not reproduce (tests/h100_more/README.md, "cases3"): they go
 # to disagree/, which `make check` does not run; the others to cases3/
-DISAGREE = {'fmad_contract', 'fmad_check'}
+DISAGREE = set()
 
 
 def main():

@@ -1651,12 +1651,111 @@ START_TEST(a_cta_number_beyond_32_bits_names_its_place)
 }
 END_TEST
 
+/* The adds contract_function fuses in a kernel around body, each with its mul, as "L2<L1 L5<L3"
+ * (lines of body, which holds one instruction a line, the first L1), in the order it found them. */
+static void fused_lines(const char *body, char *out, size_t size)
+{
+    char text[4096];
+    static const char head[] = ".version 8.6\n.target sm_90\n.address_size 64\n"
+                               ".visible .entry k(.param .u64 p)\n{\n"
+                               ".reg .f32 %f<20>;\n.reg .f64 %d<9>;\n.reg .b16 %h<9>;\n.reg .b64 %rd<2>;\n"
+                               ".reg .pred %p<3>;\n";
+    enum { HEAD_LINES = 10 };
+    snprintf(text, sizeof text, "%s%s\nret;\n}\n", head, body);
+    Parsed *p = parse_ok(text);
+    Fusion *fused;
+    Unfused *missed;
+    uint32_t missed_count;
+    uint32_t n = contract_function(p->m->functions.data[0], &fused, &missed, &missed_count);
+    size_t len = 0;
+    out[0] = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t add, mul, column;
+        source_position(&p->src, p->m->functions.data[0]->code.data[fused[i].add].at.offset, &add, &column);
+        source_position(&p->src, p->m->functions.data[0]->code.data[fused[i].mul].at.offset, &mul, &column);
+        len += (size_t)snprintf(out + len, size - len, "%sL%u<L%u", len ? " " : "", add - HEAD_LINES, mul - HEAD_LINES);
+    }
+    for (uint32_t i = 0; i < missed_count; i++) {
+        uint32_t line, column;
+        source_position(&p->src, p->m->functions.data[0]->code.data[missed[i].at].at.offset, &line, &column);
+        len += (size_t)snprintf(out + len, size - len, "%s%s L%u", len ? " " : "",
+                                missed[i].why == UNFUSED_SHARED_ATOMIC ? "atomic" : "division", line - HEAD_LINES);
+    }
+    free(fused);
+    free(missed);
+    parsed_free(p);
+}
+
+/* Which pairs ptxas 13.0 fuses (docs/semantics.md, "Contraction"; each case is one of
+ * scripts/fmad_ptxas.py's variants, whose SASS ptxas gave). */
+START_TEST(contraction_follows_ptxas)
+{
+    static const struct { const char *body, *fused; } cases[] = {
+        { "mul.f32 %f5, %f1, %f2;\nadd.f32 %f9, %f5, %f3;", "L2<L1" },
+        { "mul.f32 %f5, %f1, %f2;\nsub.f32 %f9, %f3, %f5;", "L2<L1" },
+        { "mul.f64 %d5, %d1, %d2;\nadd.f64 %d6, %d5, %d3;", "L2<L1" },
+        { "mul.bf16 %h5, %h1, %h2;\nsub.bf16 %h6, %h5, %h3;", "L2<L1" },
+        { "mul.ftz.f32 %f5, %f1, %f2;\nadd.f32 %f9, %f5, %f3;", "" },              /* .ftz differs */
+        { "mul.rn.f32 %f5, %f1, %f2;\nadd.f32 %f9, %f5, %f3;", "" },
+        { "mul.f32 %f5, %f1, %f2;\nadd.rz.f32 %f9, %f5, %f3;", "" },
+        { "mul.sat.f32 %f5, %f1, %f2;\nadd.f32 %f9, %f5, %f3;", "" },
+        { "mul.f32 %f5, %f1, %f2;\nadd.sat.f32 %f9, %f5, %f3;", "L2<L1" },
+        { "mul.f32 %f5, %f1, %f2;\nadd.f32 %f9, %f5, %f3;\nst.global.f32 [%rd1], %f5;", "" },   /* also stored */
+        { "mul.f32 %f5, %f1, %f2;\nadd.f32 %f6, %f5, %f3;\nadd.f32 %f9, %f6, %f5;", "L2<L1 L3<L1" },
+        { "mul.f32 %f5, %f1, %f2;\nadd.f32 %f9, %f5, %f5;", "" },
+        { "mul.f32 %f5, %f1, %f2;\nneg.f32 %f6, %f5;\nmov.f32 %f7, %f6;\nadd.f32 %f9, %f7, %f3;", "L4<L1" },
+        { "mul.f32 %f5, %f1, %f2;\nabs.f32 %f6, %f5;\nadd.f32 %f9, %f6, %f3;", "" },
+        { "mul.f32 %f5, %f1, %f2;\nadd.f32 %f9, %f3, %f5;\nabs.f32 %f6, %f5;", "L2<L1" },   /* the abs is dead */
+        { "mul.f32 %f5, %f1, %f2;\n@%p1 add.f32 %f9, %f5, %f3;", "L2<L1" },
+        { "@%p1 mul.f32 %f5, %f1, %f2;\nadd.f32 %f9, %f5, %f3;", "" },
+        { "mul.f32 %f5, %f1, %f2;\nbar.sync 0;\nadd.f32 %f9, %f5, %f3;", "L3<L1" },
+        { "mul.f32 %f5, %f1, %f2;\nmembar.gl;\nadd.f32 %f9, %f5, %f3;", "" },
+        { "mul.f32 %f5, %f1, %f2;\nfence.proxy.alias;\nadd.f32 %f9, %f5, %f3;", "L3<L1" },
+        { "mul.f32 %f5, %f1, %f2;\n@%p1 bra L1;\nadd.f32 %f4, %f4, %f4;\nL1: add.f32 %f9, %f5, %f3;", "" },
+        { "mul.f32 %f5, %f1, %f2;\n@%p1 bra L1;\nL1: add.f32 %f9, %f5, %f3;", "L3<L1" },      /* a bra to the next */
+        { "mul.f32 %f5, %f1, %f2;\nadd.f32 %f9, %f5, %f3;\n@%p1 bra L1;\nmov.f32 %f5, %f3;\n"
+          "L1: add.f32 %f8, %f5, %f1;", "" },                                         /* read after the block */
+        { "mul.f32 %f5, %f1, %f2;\nadd.f32 %f9, %f5, %f3;\n@%p1 bra L1;\nmov.f32 %f5, %f3;\n"
+          "add.f32 %f8, %f5, %f1;\nL1: ret;", "L2<L1" },                             /* written before any read */
+        /* two products in one add: the one read fewer times, the first on a tie; one not fused
+         * elsewhere leaves the add to the other; among ties, the earlier add decides */
+        { "mul.f32 %f5, %f1, %f2;\nmul.f32 %f6, %f3, %f4;\nadd.f32 %f9, %f6, %f5;", "L3<L2" },
+        { "mul.f32 %f5, %f1, %f2;\nmul.f32 %f6, %f3, %f4;\nadd.f32 %f9, %f6, %f5;\n"
+          "add.f32 %f7, %f6, %f1;\nadd.f32 %f8, %f6, %f2;\nadd.f32 %f10, %f5, %f4;", "L3<L1 L6<L1" },
+        { "mul.f32 %f5, %f1, %f2;\nmul.f32 %f6, %f3, %f4;\nmul.f32 %f7, %f4, %f1;\nadd.f32 %f9, %f6, %f5;\n"
+          "add.f32 %f8, %f7, %f6;\nadd.f32 %f10, %f5, %f4;", "L4<L1 L6<L1 L5<L3" },
+        { "mul.f32 %f5, %f1, %f2;\nmul.f32 %f6, %f3, %f4;\nadd.f32 %f9, %f5, %f6;\nsub.f32 %f8, %f6, %f5;",
+          "L3<L1 L4<L1" },
+        { "mul.f32 %f5, %f1, %f2;\nmul.f32 %f6, %f3, %f4;\nsub.f32 %f8, %f6, %f5;\nadd.f32 %f9, %f5, %f6;",
+          "L3<L2 L4<L2" },
+        { "mul.f32 %f1, %f1, %f2;\nadd.f32 %f9, %f1, %f3;", "L2<L1" },   /* its operand overwritten: kept */
+        /* atom/red.shared.add.f32 of a mul by a constant, read there only: ptxas fuses it into
+         * the compare-and-swap loop it emulates them with */
+        { "mul.f32 %f5, %f1, 0f3DCCCCCD;\nneg.f32 %f6, %f5;\nred.shared.add.f32 [%rd1], %f6;", "atomic L3" },
+        { "mul.f32 %f5, %f1, %f2;\natom.shared.add.f32 %f6, [%rd1], %f5;", "" },
+        /* div.approx/.full.f32: its multiply by the reciprocal fused into the add */
+        { "div.approx.f32 %f5, %f1, %f2;\nadd.f32 %f9, %f3, %f5;", "division L2" },
+        { "div.approx.ftz.f32 %f5, %f1, %f2;\nadd.f32 %f9, %f3, %f5;", "" },
+        { "div.full.f32 %f5, %f1, %f2;\nadd.f32 %f9, %f5, %f3;\nst.global.f32 [%rd1], %f5;", "" },
+        { "mul.f32 %f5, %f1, 0f3DCCCCCD;\natom.global.add.f32 %f6, [%rd1], %f5;", "" },
+        { "mul.f32 %f5, %f1, 0f3DCCCCCD;\natom.shared.add.f32 %f6, [%rd1], %f5;\nst.global.f32 [%rd1], %f5;", "" },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        char got[256];
+        fused_lines(cases[i].body, got, sizeof got);
+        ck_assert_msg(!strcmp(got, cases[i].fused), "case %zu: fused '%s', expected '%s'\n%s", i, got, cases[i].fused,
+                      cases[i].body);
+    }
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("exec");
     TCase *tc = tcase_create("warp");
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, shfl_every_mode_b_and_c);
+    tcase_add_test(tc, contraction_follows_ptxas);
     tcase_add_test(tc, shfl_register_operands_and_in_place);
     tcase_add_test(tc, shf_every_amount);
     tcase_add_test(tc, if_else_arms_meet_at_different_pcs);

@@ -1,0 +1,576 @@
+/* contract.c: which mul and add/sub pairs become one fma, as ptxas 13.0 fuses them for sm_90
+ * (docs/semantics.md, "Contraction"; read off H100 recordings and ptxas's own output,
+ * scripts/fmad_ptxas.py). The PTX ISA allows it for a mul and an add with no rounding modifier.
+ * The rule, in one function's code:
+ * - a product is an unguarded mul.{f32,f64,f16,f16x2,bf16,bf16x2} without a rounding modifier or
+ *   .sat; its value travels through unguarded movs and negs of the same width;
+ * - a use of it is eligible when it is an add/sub (guarded or not) of the same type with no
+ *   rounding modifier and the same .ftz, in the same basic block (a label a branch targets, a
+ *   branch, call, ret, exit or a memory barrier ends one), reading it once; .sat on the add is
+ *   allowed;
+ * - a product is fused when every read of its value (the block's and, when it lives on past the
+ *   block, any later one) is eligible and picks it: where both operands of an add are such
+ *   products, the one read fewer times is fused, the first on a tie, unless it is not fused
+ *   (it loses elsewhere), when the other is; decided fewest reads first.
+ * Each fused add then computes fma(+-a, b, +-c) from the mul's operands (copied to rows of their
+ * own by the mul where one is written before the add); the mul still runs. Where ptxas fuses what
+ * ptxrun does not model (a div.approx/.full quotient, a shared atomic add of a mul by a
+ * constant), an Unfused names it.
+ * Requires: a checked function. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "exec.h"
+
+enum { ALIASES_MAX = 8 };
+
+typedef struct Alias {
+    uint32_t slot;
+    bool negated;
+    uint32_t reads;            /* the instructions seen reading it since it got the value */
+} Alias;
+
+/* An eligible add that reads a product. */
+typedef struct Use {
+    uint32_t add;
+    uint8_t negated;           /* the product reaches it negated */
+    uint8_t operand;           /* 1 or 2: the add's operand it is */
+} Use;
+
+typedef struct Product {
+    uint32_t mul;              /* its instruction */
+    bool ok;                   /* every read is an eligible add (so far) */
+    bool clobbered;            /* an operand of the mul is written before a use (or by the mul) */
+    Use *use;
+    uint32_t use_count, use_cap;
+} Product;
+
+static bool contractible_type(int t)
+{
+    return t == TYPE_F32 || t == TYPE_F64 || t == TYPE_F16 || t == TYPE_F16X2 || t == TYPE_BF16 ||
+           t == TYPE_BF16X2;
+}
+
+static bool has_rounding(const Instr *in)
+{
+    return ir_has_mod(in, MOD_RN) || ir_has_mod(in, MOD_RZ) || ir_has_mod(in, MOD_RM) || ir_has_mod(in, MOD_RP);
+}
+
+/* div.approx.f32 and div.full.f32 end with a multiply by the reciprocal, which ptxas fuses
+ * like a mul's (scripts/fmad_ptxas.py); ptxrun does not model that fma and warns instead. */
+static bool is_division(const Instr *in)
+{
+    return in->op == OP_DIV && in->type_count == 1 && in->types[0] == TYPE_F32 &&
+           (ir_has_mod(in, MOD_APPROX) || ir_has_mod(in, MOD_FULL));
+}
+
+static bool is_product(const Instr *in)
+{
+    return (in->op == OP_MUL || is_division(in)) && in->type_count == 1 && contractible_type(in->types[0]) &&
+           !in->guard_kind && !has_rounding(in) && !ir_has_mod(in, MOD_SAT) && in->operand_count == 3 &&
+           in->operands[0].kind == OPND_REG && !in->operands[0].select;
+}
+
+/* A move or negation that hands a value on unchanged (but for the sign). */
+static bool is_passing(const Instr *in, int type)
+{
+    if (in->guard_kind || in->operand_count != 2 || in->operands[0].kind != OPND_REG ||
+        in->operands[1].kind != OPND_REG || in->type_count != 1)
+        return false;
+    if (in->op == OP_NEG)
+        return in->types[0] == type;
+    return in->op == OP_MOV && type_info[in->types[0]].bits == type_info[type].bits;
+}
+
+static bool is_sum(const Instr *in, const Instr *mul)
+{
+    return (in->op == OP_ADD || in->op == OP_SUB) && in->type_count == 1 && in->types[0] == mul->types[0] &&
+           !has_rounding(in) && ir_has_mod(in, MOD_FTZ) == ir_has_mod(mul, MOD_FTZ) && in->operand_count == 3 &&
+           in->operands[0].kind == OPND_REG && !ir_has_mod(in, MOD_CC);
+}
+
+/* Whether operand o (its elements too) names register slot. */
+static bool mentions(const Operand *o, uint32_t slot)
+{
+    if (o->kind == OPND_REG)
+        return o->u.slot == slot;
+    if (o->kind == OPND_ADDR || o->kind == OPND_VEC || o->kind == OPND_PAIR || o->kind == OPND_LIST ||
+        o->kind == OPND_REG_OFFSET)
+        for (uint32_t i = 0; i < o->count; i++)
+            if (mentions(&o->u.group.elems[i], slot))
+                return true;
+    return false;
+}
+
+/* Whether in's first operand is a destination only (never read): the families whose first
+ * operand lower.c takes as the destination, minus the forms that read it. */
+static bool first_is_destination(const Instr *in)
+{
+    const Operand *o = &in->operands[0];
+    if (!in->operand_count || o->select)
+        return false;
+    if (o->kind != OPND_REG && o->kind != OPND_VEC && o->kind != OPND_PAIR)
+        return false;
+    switch (op_info[in->op].family) {
+    case FAM_ALU: case FAM_BITOPS: case FAM_MATHOPS: case FAM_CONVERT: case FAM_MEMORY: case FAM_ATOMIC:
+    case FAM_WARP: case FAM_TEXTURE: case FAM_SURFACE:
+        return in->op != OP_ST;
+    default:
+        return false;
+    }
+}
+
+/* Whether in reads slot (a first operand that is not only written counts as read). */
+static bool reads(const Instr *in, uint32_t slot)
+{
+    for (uint32_t i = first_is_destination(in) ? 1 : 0; i < in->operand_count; i++)
+        if (mentions(&in->operands[i], slot))
+            return true;
+    return false;
+}
+
+static bool writes(const Instr *in, uint32_t slot)
+{
+    return first_is_destination(in) && mentions(&in->operands[0], slot);
+}
+
+/* What the searches of one function share: its block leaders, the mark of each leader reached
+ * by the current search, and a stack of instructions to go on from. */
+typedef struct Flow {
+    const Function *fn;
+    bool *leader;
+    uint32_t *read_count;      /* by register slot: how many instructions read it */
+    uint32_t *reached;         /* the search that last reached each leader */
+    uint32_t search;
+    uint32_t *stack, stack_cap;
+} Flow;
+
+/* Adds one to count[slot] for each register o (its elements too) names, once per instruction. */
+static void count_reads(const Operand *o, uint32_t *count, uint32_t *counted_at, uint32_t instr)
+{
+    if (o->kind == OPND_REG && counted_at[o->u.slot] != instr) {
+        counted_at[o->u.slot] = instr;
+        count[o->u.slot]++;
+    }
+    if (o->kind == OPND_ADDR || o->kind == OPND_VEC || o->kind == OPND_PAIR || o->kind == OPND_LIST ||
+        o->kind == OPND_REG_OFFSET)
+        for (uint32_t i = 0; i < o->count; i++)
+            count_reads(&o->u.group.elems[i], count, counted_at, instr);
+}
+
+/* Whether in, at i, is a bra to the next instruction, which ptxas drops (guarded or not). */
+static bool is_bra_to_next(const Instr *in, uint32_t i)
+{
+    return in->op == OP_BRA && in->operand_count && in->operands[0].kind == OPND_LABEL &&
+           in->operands[0].u.ref.target == i + 1;
+}
+
+/* Whether ptxas fuses nothing across in, at i: a control transfer (not a bra to the next
+ * instruction), or a memory barrier (membar, and fence.sc/.acq_rel, fence.SCOPE; not the proxy,
+ * sync_restrict or mbarrier_init fences). */
+static bool ends_block(const Instr *in, uint32_t i)
+{
+    if (is_bra_to_next(in, i))
+        return false;
+    bool thread_fence = (in->op == OP_MEMBAR || in->op == OP_FENCE) && !ir_has_mod(in, MOD_PROXY) &&
+                        !ir_has_mod(in, MOD_MBARRIER_INIT) && !ir_has_mod(in, MOD_SYNC_RESTRICT_SHARED_CTA) &&
+                        !ir_has_mod(in, MOD_SYNC_RESTRICT_SHARED_CLUSTER);
+    return op_info[in->op].family == FAM_CONTROL || thread_fence;
+}
+
+/* Block leaders: branch targets and the instruction after a control transfer or a memory
+ * barrier; the reads of each register. */
+static void flow_init(Flow *f, const Function *fn)
+{
+    uint32_t n = fn->code.len, table_entries = 0;
+    f->fn = fn;
+    f->leader = xcalloc(n + 1, sizeof *f->leader);
+    f->reached = xcalloc(n + 1, sizeof *f->reached);
+    f->search = 0;
+    f->leader[0] = true;
+    for (uint32_t i = 0; i < n; i++) {
+        const Instr *in = &fn->code.data[i];
+        if (ends_block(in, i))
+            f->leader[i + 1] = true;
+        for (uint32_t k = 0; k < in->operand_count && !is_bra_to_next(in, i); k++)
+            if (in->operands[k].kind == OPND_LABEL && in->operands[k].u.ref.target < n)
+                f->leader[in->operands[k].u.ref.target] = true;
+    }
+    for (uint32_t t = 0; t < fn->tables.len; t++)
+        for (uint32_t k = 0; k < fn->tables.data[t].count; k++, table_entries++)
+            if (fn->tables.data[t].targets[k] < n)
+                f->leader[fn->tables.data[t].targets[k]] = true;
+    f->stack_cap = 2 * n + table_entries + 2;
+    f->stack = xmalloc(f->stack_cap * sizeof *f->stack);
+    f->read_count = xcalloc(fn->regs.len + 1, sizeof *f->read_count);
+    uint32_t *counted_at = xmalloc((fn->regs.len + 1) * sizeof *counted_at);
+    memset(counted_at, 0xff, (fn->regs.len + 1) * sizeof *counted_at);
+    for (uint32_t i = 0; i < n; i++) {
+        const Instr *in = &fn->code.data[i];
+        for (uint32_t k = first_is_destination(in) ? 1 : 0; k < in->operand_count; k++)
+            count_reads(&in->operands[k], f->read_count, counted_at, i);
+    }
+    free(counted_at);
+}
+
+static void flow_free(Flow *f)
+{
+    free(f->leader);
+    free(f->reached);
+    free(f->read_count);
+    free(f->stack);
+}
+
+/* Whether slot may be read after the instruction `from`, before an unguarded write on every
+ * path: a search over the blocks, each scanned once (a stack too deep: taken as read). */
+static bool live_after(Flow *f, uint32_t from, uint32_t slot)
+{
+    const Function *fn = f->fn;
+    uint32_t n = fn->code.len, top = 0;
+    f->search++;
+    f->stack[top++] = from;
+    while (top) {
+        uint32_t i = f->stack[--top];
+        for (; i < n; i++) {
+            if (f->leader[i] && i != from) {
+                if (f->reached[i] == f->search)
+                    break;
+                f->reached[i] = f->search;
+            }
+            const Instr *in = &fn->code.data[i];
+            if (i != from && reads(in, slot))
+                return true;
+            if ((i != from && !in->guard_kind && writes(in, slot)) || in->op == OP_RET || in->op == OP_EXIT ||
+                in->op == OP_TRAP)
+                break;
+            if (top + 1 >= f->stack_cap)
+                return true;
+            if (in->op == OP_BRA) {
+                f->stack[top++] = in->operands[0].u.ref.target;
+                if (!in->guard_kind)
+                    break;
+            }
+            if (in->op == OP_BRX_IDX) {
+                for (uint32_t t = 0; t < fn->tables.len; t++)
+                    for (uint32_t k = 0; k < fn->tables.data[t].count; k++)
+                        if (fn->tables.data[t].name == in->operands[1].u.ref.name) {
+                            if (top + 1 >= f->stack_cap)
+                                return true;
+                            f->stack[top++] = fn->tables.data[t].targets[k];
+                        }
+                break;
+            }
+        }
+    }
+    return false;
+}
+
+/* Whether the instruction at i only computes a register no instruction reads (ptxas removes it,
+ * and its read of a product with it). */
+static bool is_dead(const Flow *f, uint32_t i)
+{
+    const Instr *in = &f->fn->code.data[i];
+    int family = op_info[in->op].family;
+    bool computes = family == FAM_ALU || family == FAM_BITOPS || family == FAM_MATHOPS || family == FAM_CONVERT;
+    return computes && first_is_destination(in) && in->operands[0].kind == OPND_REG && !ir_has_mod(in, MOD_CC) &&
+           !f->read_count[in->operands[0].u.slot];
+}
+
+/* Follows the product of the mul at m through its block: its reads, and whether it lives on. */
+static void follow(Flow *f, uint32_t m, Product *p)
+{
+    const Function *fn = f->fn;
+    const Instr *mul = &fn->code.data[m];
+    uint32_t a = mul->operands[1].kind == OPND_REG ? mul->operands[1].u.slot : NO_SLOT;
+    uint32_t b = mul->operands[2].kind == OPND_REG ? mul->operands[2].u.slot : NO_SLOT;
+    Alias alias[ALIASES_MAX] = { { mul->operands[0].u.slot, false, 0 } };
+    unsigned count = 1;
+    p->mul = m;
+    p->ok = true;
+    bool operands_gone = mul->operands[0].u.slot == a || mul->operands[0].u.slot == b;
+    uint32_t i = m + 1, last = m;
+    for (; i < fn->code.len && !f->leader[i] && count && p->ok; i++) {
+        last = i;
+        const Instr *in = &fn->code.data[i];
+        Alias passed = { NO_SLOT, false, 0 };
+        for (unsigned k = 0; k < count && p->ok; k++) {
+            if (!reads(in, alias[k].slot))
+                continue;
+            alias[k].reads++;
+            if (is_passing(in, mul->types[0])) {
+                passed = (Alias){ in->operands[0].u.slot, alias[k].negated != (in->op == OP_NEG), 0 };
+                continue;
+            }
+            bool first = mentions(&in->operands[1], alias[k].slot), second = mentions(&in->operands[2], alias[k].slot);
+            bool other_alias = false;
+            for (unsigned j = 0; j < count; j++)
+                other_alias |= j != k && mentions(&in->operands[first ? 2 : 1], alias[j].slot);
+            if (!is_sum(in, mul) || first == second || other_alias) {
+                p->ok = is_dead(f, i);
+                break;
+            }
+            p->clobbered |= operands_gone;
+            if (p->use_count == p->use_cap) {
+                p->use_cap = p->use_cap ? 2 * p->use_cap : 4;
+                p->use = xrealloc(p->use, p->use_cap * sizeof *p->use);
+            }
+            p->use[p->use_count++] = (Use){ i, alias[k].negated, first ? 1 : 2 };
+        }
+        for (unsigned k = 0; k < count && p->ok; k++)
+            if (writes(in, alias[k].slot)) {
+                if (in->guard_kind)
+                    p->ok = false;                 /* the value lives on in some lanes only */
+                alias[k--] = alias[--count];
+            }
+        if (passed.slot != NO_SLOT && count == ALIASES_MAX)
+            p->ok = false;
+        else if (passed.slot != NO_SLOT)
+            alias[count++] = passed;
+        operands_gone |= (a != NO_SLOT && writes(in, a)) || (b != NO_SLOT && writes(in, b));
+        if (ends_block(in, i))
+            break;                                 /* the block ends with it */
+        bool all_read = true;                      /* every read of its registers seen: nothing reads it later */
+        for (unsigned k = 0; k < count; k++)
+            all_read &= alias[k].reads == f->read_count[alias[k].slot];
+        if (all_read)
+            count = 0;
+    }
+    for (unsigned k = 0; k < count && p->ok; k++)
+        if (live_after(f, last, alias[k].slot))
+            p->ok = false;
+    if (!p->use_count)
+        p->ok = false;
+}
+
+/* Whether the atom or red at i adds the rounded product of a mul by a constant, read there only,
+ * in its block: ptxas emulates atom/red.shared.add.f32 with a compare-and-swap loop and fuses
+ * such a mul into the loop's add (one rounding, with the value in memory), which ptxrun does not
+ * model; the caller warns. */
+static bool shared_add_takes_constant_product(const Flow *f, uint32_t i)
+{
+    const Instr *at = &f->fn->code.data[i];
+    unsigned value = at->op == OP_ATOM ? 2 : 1;
+    if ((at->op != OP_ATOM && at->op != OP_RED) || at->type_count != 1 || at->types[0] != TYPE_F32 ||
+        !ir_has_mod(at, MOD_ADD) || !(ir_has_mod(at, MOD_SHARED) || ir_has_mod(at, MOD_SHARED_CTA)) ||
+        ir_has_mod(at, MOD_V2) || ir_has_mod(at, MOD_V4) || at->operand_count <= value ||
+        at->operands[value].kind != OPND_REG)
+        return false;
+    uint32_t slot = at->operands[value].u.slot;
+    for (uint32_t j = i; j-- > 0 && !f->leader[j + 1];) {
+        const Instr *in = &f->fn->code.data[j];
+        if (!writes(in, slot))
+            continue;
+        if (in->guard_kind || f->read_count[slot] != 1)
+            return false;
+        if (is_passing(in, TYPE_F32)) {
+            slot = in->operands[1].u.slot;             /* back through the mov or neg */
+            continue;
+        }
+        bool constant = in->operands[1].kind == OPND_F32 || in->operands[2].kind == OPND_F32 ||
+                        in->operands[1].kind == OPND_F64 || in->operands[2].kind == OPND_F64;
+        return is_product(in) && in->op == OP_MUL && in->types[0] == TYPE_F32 && !ir_has_mod(in, MOD_FTZ) &&
+               constant;
+    }
+    return false;
+}
+
+/* The first add that reads p as its first operand (or none: after every add). */
+static uint32_t first_as_first(const Product *p)
+{
+    uint32_t at = UINT32_MAX;
+    for (uint32_t u = 0; u < p->use_count; u++)
+        if (p->use[u].operand == 1 && p->use[u].add < at)
+            at = p->use[u].add;
+    return at;
+}
+
+/* A product's place in the order its fusion is decided in. */
+typedef struct Rank {
+    uint32_t reads, first_as_first, product;
+} Rank;
+
+static int by_rank(const void *x, const void *y)
+{
+    const Rank *a = x, *b = y;
+    if (a->reads != b->reads)
+        return a->reads < b->reads ? -1 : 1;
+    return (a->first_as_first > b->first_as_first) - (a->first_as_first < b->first_as_first);
+}
+
+uint32_t contract_function(const Function *fn, Fusion **fused, Unfused **unfused, uint32_t *unfused_count)
+{
+    uint32_t n = fn->code.len, count = 0, out = 0;
+    *fused = NULL;
+    *unfused = NULL;
+    *unfused_count = 0;
+    for (uint32_t i = 0; i < n; i++)
+        count += is_product(&fn->code.data[i]);
+    if (!count)
+        return 0;
+    Flow flow;
+    flow_init(&flow, fn);
+    Product *products = xcalloc(count, sizeof *products);
+    count = 0;
+    for (uint32_t i = 0; i < n; i++)
+        if (is_product(&fn->code.data[i]))
+            follow(&flow, i, &products[count++]);
+    /* The product each add's operand reads (2 * add + operand - 1), where every read of it is eligible. */
+    uint32_t *read_by = xmalloc((2 * (size_t)n + 1) * sizeof *read_by);
+    memset(read_by, 0xff, (2 * (size_t)n + 1) * sizeof *read_by);
+    for (uint32_t q = 0; q < count; q++)
+        for (uint32_t u = 0; u < products[q].use_count && products[q].ok; u++)
+            read_by[2 * products[q].use[u].add + products[q].use[u].operand - 1] = q;
+    /* Where both operands of an add are such products, the one read fewer times is fused, the first
+     * on a tie; one that is not fused leaves the add to the other. Decided in that order: fewer reads
+     * first, then the earlier add with the product as its first operand. */
+    Rank *order = xmalloc((count + 1) * sizeof *order);
+    uint32_t ordered = 0;
+    for (uint32_t q = 0; q < count; q++)
+        if (products[q].ok)
+            order[ordered++] = (Rank){ products[q].use_count, first_as_first(&products[q]), q };
+    qsort(order, ordered, sizeof *order, by_rank);
+    bool *fuse = xcalloc(count, sizeof *fuse);
+    uint32_t total = 0;
+    for (uint32_t k = 0; k < ordered; k++) {
+        uint32_t q = order[k].product;
+        const Product *p = &products[q];
+        fuse[q] = true;
+        for (uint32_t u = 0; u < p->use_count && fuse[q]; u++) {
+            uint32_t other = read_by[2 * p->use[u].add + (p->use[u].operand == 1 ? 1 : 0)];
+            if (other != NO_SLOT && fuse[other] && (products[other].use_count < p->use_count ||
+                                                    (products[other].use_count == p->use_count &&
+                                                     p->use[u].operand == 2)))
+                fuse[q] = false;
+        }
+        total += fuse[q] ? p->use_count : 0;
+    }
+    free(order);
+    *fused = xmalloc((total + 1) * sizeof **fused);
+    *unfused = xmalloc((2 * (size_t)count + 1) * sizeof **unfused);
+    for (uint32_t q = 0; q < count; q++) {
+        const Product *p = &products[q];
+        if (fuse[q] && is_division(&fn->code.data[p->mul])) {
+            (*unfused)[(*unfused_count)++] = (Unfused){ p->use[0].add, UNFUSED_DIVISION };
+            continue;
+        }
+        for (uint32_t u = 0; u < p->use_count && fuse[q]; u++) {
+            const Instr *add = &fn->code.data[p->use[u].add];
+            bool negate_product = p->use[u].negated != (add->op == OP_SUB && p->use[u].operand == 2);
+            bool negate_other = add->op == OP_SUB && p->use[u].operand == 1;
+            (*fused)[out++] = (Fusion){ p->use[u].add, p->mul, p->use[u].operand,
+                                        (uint8_t)(negate_product | negate_other << 2), p->clobbered };
+        }
+    }
+    for (uint32_t i = 0; i < n; i++)
+        if (shared_add_takes_constant_product(&flow, i))
+            (*unfused)[(*unfused_count)++] = (Unfused){ i, UNFUSED_SHARED_ATOMIC };
+    free(fuse);
+    free(read_by);
+    for (uint32_t q = 0; q < count; q++)
+        free(products[q].use);
+    free(products);
+    flow_free(&flow);
+    return out;
+}
+
+static int by_index(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* "12, 40, 41" into buf: the lines of the instructions at[] (sorted here), each once, at most a
+ * few, then how many more; returns how many lines there are. */
+static uint32_t list_lines(char *buf, size_t size, const Program *p, uint32_t *at, uint32_t count)
+{
+    enum { SHOWN = 12 };
+    qsort(at, count, sizeof *at, by_index);
+    size_t len = 0;
+    uint32_t lines = 0, previous = 0;
+    buf[0] = 0;
+    for (uint32_t i = 0; i < count; i++) {
+        uint32_t line = p->code[at[i]].line;
+        if (line == previous)
+            continue;
+        if (lines < SHOWN && len < size)
+            len += (size_t)snprintf(buf + len, size - len, "%s%u", lines ? ", " : "", line);
+        previous = line;
+        lines++;
+    }
+    if (lines > SHOWN && len < size)
+        snprintf(buf + len, size - len, " and %u more", lines - SHOWN);
+    return lines;
+}
+
+static bool debug_target(const Module *m)
+{
+    for (uint32_t i = 0; i < m->target_option_count; i++)
+        if (!strcmp(m->target_options[i], "debug"))
+            return true;
+    return false;
+}
+
+void contract_program(Program *p, Diag *diag)
+{
+    if (debug_target(p->m))                        /* ptxas compiles it unoptimised: nothing fused */
+        return;
+    uint32_t *fused_at = xmalloc((p->code_len + 1) * sizeof *fused_at), fused_count = 0;
+    uint32_t *missed_at[UNFUSED_KINDS], missed_count[UNFUSED_KINDS] = { 0 };   /* by Unfused.why */
+    for (unsigned why = 0; why < UNFUSED_KINDS; why++)
+        missed_at[why] = xmalloc((p->code_len + 1) * sizeof *missed_at[why]);
+    for (uint32_t k = 0; k < p->func_count; k++) {
+        const FuncLayout *f = &p->funcs[k];
+        Fusion *fused;
+        Unfused *missed;
+        uint32_t missed_here;
+        uint32_t n = contract_function(f->fn, &fused, &missed, &missed_here);
+        for (uint32_t i = 0; i < n; i++) {
+            XInstr *add = &p->code[f->code_base + fused[i].add];
+            XInstr *mul = &p->code[f->code_base + fused[i].mul];
+            uint32_t other = add->src[fused[i].operand == 1 ? 1 : 0];
+            if (fused[i].keep && !mul->keeps_operands) {   /* two rows of its own, before the immediates */
+                mul->keeps_operands = true;
+                mul->keep_row = p->row_count;
+                p->row_count += 2;
+            }
+            add->op = OP_FMA;
+            add->src[0] = fused[i].keep ? mul->keep_row : mul->src[0];
+            add->src[1] = fused[i].keep ? mul->keep_row + 1 : mul->src[1];
+            add->src[2] = other;
+            add->src_count = 3;
+            add->negate = fused[i].negate;
+            fused_at[fused_count++] = f->code_base + fused[i].add;
+        }
+        for (uint32_t i = 0; i < missed_here; i++)
+            missed_at[missed[i].why][missed_count[missed[i].why]++] = f->code_base + missed[i].at;
+        free(fused);
+        free(missed);
+    }
+    char buf[256];
+    if (fused_count) {
+        uint32_t lines = list_lines(buf, sizeof buf, p, fused_at, fused_count);
+        diag_at(diag, DIAG_WARNING, p->code[fused_at[0]].ir->stmt_at,
+                "mul and add fused into one fma (one rounding) at line%s %s, as ptxas fuses them for the "
+                "GPU (the PTX ISA allows it without a rounding modifier); --no-fmad rounds each on its own",
+                lines > 1 ? "s" : "", buf);
+    }
+    if (missed_count[UNFUSED_SHARED_ATOMIC]) {
+        uint32_t *at = missed_at[UNFUSED_SHARED_ATOMIC];
+        uint32_t lines = list_lines(buf, sizeof buf, p, at, missed_count[UNFUSED_SHARED_ATOMIC]);
+        diag_at(diag, DIAG_WARNING, p->code[at[0]].ir->stmt_at,
+                "ptxas fuses the mul by a constant that the shared-memory atomic add at line%s %s reads into "
+                "the loop it emulates that add with (an fma with the value in memory, one rounding): ptxrun "
+                "adds the rounded product, which the GPU may not", lines > 1 ? "s" : "", buf);
+    }
+    if (missed_count[UNFUSED_DIVISION]) {
+        uint32_t *at = missed_at[UNFUSED_DIVISION];
+        uint32_t lines = list_lines(buf, sizeof buf, p, at, missed_count[UNFUSED_DIVISION]);
+        diag_at(diag, DIAG_WARNING, p->code[at[0]].ir->stmt_at,
+                "ptxas fuses the last multiply of the div.approx or div.full.f32 that the add or sub at line%s %s "
+                "reads into an fma with that add (one rounding): ptxrun rounds the quotient first, which the GPU "
+                "does not", lines > 1 ? "s" : "", buf);
+    }
+    free(fused_at);
+    for (unsigned why = 0; why < UNFUSED_KINDS; why++)
+        free(missed_at[why]);
+}
