@@ -7,6 +7,9 @@
  * .xorsign.abs) becomes d = a. Each is marked XInstr.folded_move, its src[0] the row moved, and
  * half.c or alu.c moves it. ptxas folds by value, across blocks too; ptxrun only within
  * straight-line code (no label in between) where a is not written between the two negs.
+ * The same scan finds the rows whose values ptxas knows when it compiles (written in the run by
+ * an unguarded integer mov, add, sub, and, or, xor, not, shl or shr of immediates and such rows),
+ * which bitops_field_rule needs: ptxas folds a bfe/bfi of such data by the ISA.
  * Requires: a lowered Program, its immediates placed. */
 #include <stdlib.h>
 
@@ -43,6 +46,17 @@ static bool rows_known(const XInstr *x)
            !x->pack && !x->unpack && !x->vmove && x->bits <= 64;
 }
 
+/* Whether x, writing x->dst, gives a value ptxas knows when its sources are (it folds them;
+ * scripts/bitfield_imm.py's emulator runs its code: mov, add, sub, and). */
+static bool folds_constants(const XInstr *x)
+{
+    static const bool folded[OP_COUNT] = { [OP_MOV] = true, [OP_ADD] = true, [OP_SUB] = true, [OP_AND] = true,
+                                           [OP_OR] = true, [OP_XOR] = true, [OP_NOT] = true, [OP_SHL] = true,
+                                           [OP_SHR] = true };
+    return folded[x->op] && x->family == FAM_ALU && !x->guard && (x->cls == 'u' || x->cls == 's' || x->cls == 'b') &&
+           !x->pack && !x->unpack && !x->vmove && x->src_count >= 1 && x->bits <= 64;
+}
+
 /* The row whose value row r holds, as far as the straight-line run from start shows: the row it
  * was copied from (a mov, a folded move) while that row is not written again, else r. */
 static uint32_t value_of(uint32_t r, uint32_t start, const uint32_t *last_write, const uint32_t *same_as)
@@ -60,6 +74,7 @@ void fold_moves(Program *p)
     uint32_t *last_write = xmalloc((p->row_count + 1) * sizeof *last_write);
     uint32_t *neg_of = xmalloc((p->row_count + 1) * sizeof *neg_of);   /* the neg whose result a row holds */
     uint32_t *same_as = xmalloc((p->row_count + 1) * sizeof *same_as); /* the row whose value it copied */
+    bool *constant = xcalloc(p->row_count + 1, sizeof *constant);   /* its value known to ptxas (above) */
     for (uint32_t i = 0; i < p->code_len; i++) {
         const XInstr *x = &p->code[i];
         if (x->op == OP_BRA && x->target < p->code_len)
@@ -76,6 +91,12 @@ void fold_moves(Program *p)
         XInstr *x = &p->code[i];
         if (entry[i])
             start = i;
+        bool known_data = true;               /* every source an immediate or a constant row of the run */
+        for (unsigned k = 0; k < x->src_count && k < 5; k++)
+            known_data &= x->src[k] >= p->first_immediate ||
+                          (x->src[k] < p->row_count && constant[x->src[k]] && last_write[x->src[k]] != NO_SLOT &&
+                           last_write[x->src[k]] >= start);
+        bitops_field_rule(p, x, known_data);
         if (!rows_known(x)) {
             start = i + 1;
             continue;
@@ -105,6 +126,7 @@ void fold_moves(Program *p)
                 held = i;
             uint32_t copied = copy ? value_of(x->src[0], start, last_write, same_as) : NO_SLOT;
             last_write[x->dst] = i;
+            constant[x->dst] = folds_constants(x) && known_data;
             neg_of[x->dst] = held;
             same_as[x->dst] = copied;
         }
@@ -115,4 +137,5 @@ void fold_moves(Program *p)
     free(last_write);
     free(neg_of);
     free(same_as);
+    free(constant);
 }
