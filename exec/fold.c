@@ -117,6 +117,7 @@ void fold_moves(Program *p)
             if (x->vec[v] < p->row_count) {
                 last_write[x->vec[v]] = i;
                 neg_of[x->vec[v]] = NO_SLOT;
+                constant[x->vec[v]] = false;
             }
         if (x->dst_kind == DST_VALUE && x->dst < p->row_count) {
             bool copy = (x->op == OP_MOV && x->family == FAM_ALU && x->src_count == 1) || x->folded_move;
