@@ -259,8 +259,8 @@ static Piece template_param(Demangler *d)
 {
     long n = -1;
     d->p++;                                  /* T */
-    if (*d->p != '_' && (!number(d, &n) || n < 0))
-        return fail(d), nothing;
+    if (*d->p != '_' && (*d->p == 'n' || !number(d, &n)))
+        return fail(d), nothing;             /* no sign: Tn0_ is no T0_ (c++filt) */
     if (!next_is(d, '_') || (unsigned long)(n + 1) >= d->bound_count)
         return fail(d), nothing;
     Piece t = d->args[d->bound_first + (unsigned)(n + 1)];

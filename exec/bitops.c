@@ -264,7 +264,8 @@ static uint64_t divide(const XInstr *x, uint64_t a, uint64_t b, const char **war
  * no bit-field instruction: ptxas makes code for it, and for constant position and length it
  * computes the shifts and masks itself (scripts/bitfield_imm.py runs ptxas 13.0 on every pair
  * from 0 to 255 and works out what its code gives). Where the data are constants too, ptxas
- * folds the whole result, by the ISA. Where only one of position and length is an immediate,
+ * folds the whole result, by the ISA: immediates, or registers whose values it knows
+ * (data_known, from fold_moves: `mov.b32 %r, 5; bfe.s32 d, %r, 40, 1` gives 0, not all ones). Where only one of position and length is an immediate,
  * ptxas moves it into a register and makes the register form's code (the script compares them),
  * and the H100 follows the ISA (int_046: bfe.s32 d, a, 63, r; int_092: bfi.b32 d, a, b, r, 32). */
 enum {
@@ -275,20 +276,16 @@ enum {
                                   At a multiple of 8 ptxas moves whole bytes (prmt), by the ISA: 16, 32 */
 };
 
-void bitops_field_rule(const Program *p, XInstr *x)
+void bitops_field_rule(const Program *p, XInstr *x, bool data_known)
 {
     x->field_rule = FIELD_ISA;
     if ((x->op != OP_BFE && x->op != OP_BFI) || x->bits != 32)
         return;
     unsigned first_field = x->op == OP_BFE ? 1 : 2;    /* the sources before it are the data */
-    bool data_constant = true;
-    for (unsigned s = 0; s < x->src_count; s++) {
-        bool immediate = x->src[s] >= p->first_immediate;
-        if (s >= first_field && !immediate)
+    for (unsigned s = first_field; s < x->src_count; s++)
+        if (x->src[s] < p->first_immediate)
             return;
-        data_constant &= immediate;
-    }
-    if (data_constant)                         /* folded whole by ptxas, by the ISA */
+    if (data_known)                            /* folded whole by ptxas, by the ISA */
         return;
     unsigned pos = (unsigned)p->immediates[x->src[first_field] - p->first_immediate] & 0xff;
     unsigned len = (unsigned)p->immediates[x->src[first_field + 1] - p->first_immediate] & 0xff;

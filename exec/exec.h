@@ -969,7 +969,7 @@ void atom128_lane(Warp *w, const XInstr *x, int lane, uint8_t *p, uint8_t *shado
 
 /* bitops.c: popc clz bfind brev bfe bfi prmt lop3 bmsk szext, integer div and rem. */
 void bitops_execute(Warp *w, const XInstr *x, uint32_t mask);
-void bitops_field_rule(const Program *p, XInstr *x);              /* lower.c: sets field_rule */
+void bitops_field_rule(const Program *p, XInstr *x, bool data_known);   /* fold.c: sets field_rule */
 
 /* video.c: the video instructions, scalar and SIMD. */
 void video_execute(Warp *w, const XInstr *x, uint32_t mask);

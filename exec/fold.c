@@ -7,6 +7,12 @@
  * .xorsign.abs) becomes d = a. Each is marked XInstr.folded_move, its src[0] the row moved, and
  * half.c or alu.c moves it. ptxas folds by value, across blocks too; ptxrun only within
  * straight-line code (no label in between) where a is not written between the two negs.
+ * The same scan finds the rows whose values ptxas knows when it compiles (written by an
+ * unguarded integer mov, add, sub, mul, mad, and, or, xor, not, shl or shr of immediates and such
+ * rows, with no label in between, branched to or not), which bitops_field_rule needs: ptxas folds
+ * a bfe/bfi of such data by the ISA, within its basic block only (a label between, even one no
+ * branch names, and its code gives what it gives for unknown data: scripts/bitfield_imm.py's
+ * emulator).
  * Requires: a lowered Program, its immediates placed. */
 #include <stdlib.h>
 
@@ -43,6 +49,17 @@ static bool rows_known(const XInstr *x)
            !x->pack && !x->unpack && !x->vmove && x->bits <= 64;
 }
 
+/* Whether x, writing x->dst, gives a value ptxas knows when its sources are (it folds them:
+ * scripts/bitfield_imm.py's emulator runs its code for each of these). */
+static bool folds_constants(const XInstr *x)
+{
+    static const bool folded[OP_COUNT] = { [OP_MOV] = true, [OP_ADD] = true, [OP_SUB] = true, [OP_AND] = true,
+                                           [OP_OR] = true, [OP_XOR] = true, [OP_NOT] = true, [OP_SHL] = true,
+                                           [OP_SHR] = true, [OP_MUL] = true, [OP_MAD] = true };
+    return folded[x->op] && x->family == FAM_ALU && !x->guard && (x->cls == 'u' || x->cls == 's' || x->cls == 'b') &&
+           !x->pack && !x->unpack && !x->vmove && x->src_count >= 1 && x->bits <= 64;
+}
+
 /* The row whose value row r holds, as far as the straight-line run from start shows: the row it
  * was copied from (a mov, a folded move) while that row is not written again, else r. */
 static uint32_t value_of(uint32_t r, uint32_t start, const uint32_t *last_write, const uint32_t *same_as)
@@ -60,6 +77,7 @@ void fold_moves(Program *p)
     uint32_t *last_write = xmalloc((p->row_count + 1) * sizeof *last_write);
     uint32_t *neg_of = xmalloc((p->row_count + 1) * sizeof *neg_of);   /* the neg whose result a row holds */
     uint32_t *same_as = xmalloc((p->row_count + 1) * sizeof *same_as); /* the row whose value it copied */
+    bool *constant = xcalloc(p->row_count + 1, sizeof *constant);   /* its value known to ptxas (above) */
     for (uint32_t i = 0; i < p->code_len; i++) {
         const XInstr *x = &p->code[i];
         if (x->op == OP_BRA && x->target < p->code_len)
@@ -69,13 +87,27 @@ void fold_moves(Program *p)
     }
     for (uint32_t k = 0; k < p->func_count; k++)
         entry[p->funcs[k].code_base] = true;
+    bool *labelled = xcalloc(p->code_len + 1, sizeof *labelled);   /* a label right before it */
+    for (uint32_t k = 0; k < p->func_count; k++)
+        for (uint32_t j = 0; j < p->funcs[k].fn->labels.len; j++)
+            if (p->funcs[k].code_base + p->funcs[k].fn->labels.data[j].target <= p->code_len)
+                labelled[p->funcs[k].code_base + p->funcs[k].fn->labels.data[j].target] = true;
     for (uint32_t r = 0; r < p->row_count; r++)
         last_write[r] = neg_of[r] = same_as[r] = NO_SLOT;
     uint32_t start = 0;                       /* the first instruction of the straight-line run */
+    uint32_t block = 0;                       /* ... and of ptxas's basic block (labels end it too) */
     for (uint32_t i = 0; i < p->code_len; i++) {
         XInstr *x = &p->code[i];
         if (entry[i])
             start = i;
+        if (labelled[i] || start > block)
+            block = labelled[i] && i > start ? i : start;
+        bool known_data = true;               /* every source an immediate or a constant row of the run */
+        for (unsigned k = 0; k < x->src_count && k < 5; k++)
+            known_data &= x->src[k] >= p->first_immediate ||
+                          (x->src[k] < p->row_count && constant[x->src[k]] && last_write[x->src[k]] != NO_SLOT &&
+                           last_write[x->src[k]] >= block);
+        bitops_field_rule(p, x, known_data);
         if (!rows_known(x)) {
             start = i + 1;
             continue;
@@ -96,6 +128,7 @@ void fold_moves(Program *p)
             if (x->vec[v] < p->row_count) {
                 last_write[x->vec[v]] = i;
                 neg_of[x->vec[v]] = NO_SLOT;
+                constant[x->vec[v]] = false;
             }
         if (x->dst_kind == DST_VALUE && x->dst < p->row_count) {
             bool copy = (x->op == OP_MOV && x->family == FAM_ALU && x->src_count == 1) || x->folded_move;
@@ -105,6 +138,7 @@ void fold_moves(Program *p)
                 held = i;
             uint32_t copied = copy ? value_of(x->src[0], start, last_write, same_as) : NO_SLOT;
             last_write[x->dst] = i;
+            constant[x->dst] = folds_constants(x) && known_data;
             neg_of[x->dst] = held;
             same_as[x->dst] = copied;
         }
@@ -115,4 +149,6 @@ void fold_moves(Program *p)
     free(last_write);
     free(neg_of);
     free(same_as);
+    free(constant);
+    free(labelled);
 }

@@ -630,11 +630,9 @@ bool lower_program(Program *p, Memory *mem, Module *m, Function *fn, Diag *diag,
     p->pred_count = ld.total_preds + 2;
     fold_moves(p);
     warpops_shfl_tables(p);
-    for (uint32_t i = 0; i < p->code_len; i++) {
+    for (uint32_t i = 0; i < p->code_len; i++)
         if (!p->code[i].adjust_bits)           /* r+imm: through execute(), which adds it first */
             alu_kernel_forms(&p->code[i]);
-        bitops_field_rule(p, &p->code[i]);
-    }
     p->kernels = kernels_for_cpu();
     memcpy(p->sreg_rows, ld.sreg_row, sizeof p->sreg_rows);
     name_registers(p);

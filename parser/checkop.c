@@ -389,8 +389,9 @@ void checkop_operand(Diag *diag, const Function *fn, const Instr *in, const Oper
     if ((o->flags & OPNDF_NOT) && e.letter != 'p')
         error(diag, o->at, "'!' is not allowed on this operand of '%s'", in->mnemonic);
     if (o->kind == OPND_SREG && !e.dest && !reads_special_registers(in, o->u.sreg)) {
-        error(diag, o->at, "'%s' cannot read special register '%s': only mov and cvt to an integer or predicate do "
-              "(PTX ISA; ptxas refuses it): move it to a register first", in->mnemonic, sreg_info[o->u.sreg].name);
+        error(diag, o->at, "'%s' cannot read special register '%s%s': only mov and cvt to an integer or predicate do "
+              "(PTX ISA; ptxas refuses it): move it to a register first", in->mnemonic, sreg_info[o->u.sreg].name,
+              o->component ? (const char *[]){ ".x", ".y", ".z" }[o->component - 1] : "");
         return;
     }
     if (o->kind == OPND_SREG && e.dest)

@@ -29,6 +29,8 @@ expected values are this code's, run on the emulator. --quick tries fewer pairs 
 """
 import json, os, random, struct, subprocess, sys, tempfile
 
+from cmdline import command_line
+
 M = 0xffffffff
 PTXAS = "/usr/local/cuda/bin/ptxas"
 
@@ -321,7 +323,7 @@ def results(instrs, inputs, tmp, chunk=96, bits=32):
 
 def main():
     global PTXAS
-    args = sys.argv[1:]
+    args = command_line(sys.argv, __doc__, {"--quick": 0, "--case": 1, "--ptxas": 1})[1:]
     quick = "--quick" in args
     case_dir = args[args.index("--case") + 1] if "--case" in args else None
     if "--ptxas" in args:

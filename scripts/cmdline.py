@@ -1,5 +1,5 @@
 """cmdline.py: the command line of the scripts that write files (the generators of test cases,
-h100_run.py, hw_differs.py). `-h` or `--help` prints the script's usage (its docstring), exit 0;
+h100_run.py, hw_differs.py, ptxas_moves.py, bitfield_imm.py). `-h` or `--help` prints the script's usage (its docstring), exit 0;
 an argument that starts with '-' and is not one of the script's options, or an option without
 its values, is refused with the usage on standard error, exit 2. So no option, mistyped or not,
 is ever taken for a folder to write into (a generator once wrote 25 cases into `--help/` at the

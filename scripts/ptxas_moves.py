@@ -28,6 +28,8 @@ import struct
 import subprocess
 import sys
 
+from cmdline import command_line
+
 PTXAS = '/usr/local/cuda/bin/ptxas'
 HW_HALF = os.path.join(os.path.dirname(__file__), '..', '..', 'shared', 'hw', 'half')
 LOAD, STORE, MOV, IMAD, PRMT_IMM = 0x981, 0x986, 0x202, 0x224, 0x816
@@ -168,6 +170,7 @@ def ptxrun_payloads(ptxrun, ptx, inputs, ops, lanes_path):
 
 
 def main():
+    command_line(sys.argv, __doc__, least=2)
     if len(sys.argv) not in (3, 4):
         sys.exit(__doc__)
     folder, count = sys.argv[1], int(sys.argv[2])

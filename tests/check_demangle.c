@@ -55,7 +55,7 @@ START_TEST(what_it_does_not_read_stays_mangled)
         "_ZN1AC1Ev", "_ZNK1AplERKS_", "_Z1fv.cold", "_Z1fIiEDTcl1gfp_EET_", "_Z1fPFPFviEvE", "_Z1fFviRE",
         "_ZZ4mainENK3$_0clEv", "_Z1fIXplLi1ELi2EEEvv", "_Z1fIN1AUt_E1bEEvv",
         "", "_", "_Z", "_Z1", "_Z0", "_Z1fIiEvT0_", "_Z1fS_", "_Z3fo", "_Z1fIiEv", "kernel",
-        "_Z1fPVVi", "_Z1fIiEvDpT_", "_Z1fPRi",
+        "_Z1fPVVi", "_Z1fIiEvDpT_", "_Z1fPRi", "_Z1fIiLi3EEvRATn0__T_", "_Z4rowsIfLi3EEvPATn0__T_",
     };
     for (size_t i = 0; i < sizeof unread / sizeof *unread; i++) {
         char *s = demangle_name(unread[i], NULL);

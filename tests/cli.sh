@@ -1450,6 +1450,9 @@ expect_stderr_line "brx.idx without a list" "$tmp/brx2.ptx:9:15: error: 'ts' is 
 printf "$H9.visible .entry k()\n{\n\t.reg .b32 %%r1;\n\tmov.u32 %%r1, %%is_explicit_cluster;\n\tret;\n}\n" > "$tmp/cluster.ptx"
 expect_exit 2 "%%is_explicit_cluster is a predicate" "$PTXRUN" --no-color --check "$tmp/cluster.ptx"
 expect_stderr_line "%is_explicit_cluster is a predicate" "$tmp/cluster.ptx:7:15: error: special register '%is_explicit_cluster' is a predicate: 'mov.u32' cannot take it here"
+printf "$H9.visible .entry k()\n{\n\t.reg .b32 %%r1;\n\tadd.u32 %%r1, %%ctaid.y, 1;\n\tret;\n}\n" > "$tmp/sreg_add.ptx"
+expect_exit 2 "add of %%ctaid.y" "$PTXRUN" --no-color --check "$tmp/sreg_add.ptx"
+expect_stderr_line "add of %ctaid.y" "$tmp/sreg_add.ptx:7:15: error: 'add.u32' cannot read special register '%ctaid.y': only mov and cvt to an integer or predicate do (PTX ISA; ptxas refuses it): move it to a register first"
 # Constant expressions fold as ptxas folds them: each expression and the value worked out for it
 # in tests/forms (as a mov.u32 immediate) make the same cubin.
 if [ -x "$PTXAS" ]; then

@@ -5,7 +5,7 @@
 # leave it empty.
 gen="$tmp/gen"
 mkdir -p "$gen"
-for s in h100_more_gen h100_more_gen2 h100_more_gen3 h100_points h100_run hw_differs; do
+for s in h100_more_gen h100_more_gen2 h100_more_gen3 h100_points h100_run hw_differs ptxas_moves bitfield_imm; do
     expect_exit 0 "scripts/$s.py --help" sh -c "cd '$gen' && python3 '$PWD/scripts/$s.py' --help"
     if grep -qF "scripts/$s.py" "$tmp/out"; then ok; else fail "scripts/$s.py --help: no usage"; head -3 "$tmp/out"; fi
     expect_exit 2 "scripts/$s.py --hlep" sh -c "cd '$gen' && python3 '$PWD/scripts/$s.py' --hlep out"
@@ -13,6 +13,8 @@ for s in h100_more_gen h100_more_gen2 h100_more_gen3 h100_points h100_run hw_dif
 done
 expect_exit 2 "h100_run.py --write-expect without its folder" sh -c "cd '$gen' && python3 '$PWD/scripts/h100_run.py' --write-expect --help"
 expect_stderr_line "h100_run.py --write-expect without its folder" "h100_run.py: error: --write-expect takes 2 values"
+expect_exit 2 "bitfield_imm.py --case without its folder" sh -c "cd '$gen' && python3 '$PWD/scripts/bitfield_imm.py' --case --help"
+expect_stderr_line "bitfield_imm.py --case without its folder" "bitfield_imm.py: error: --case takes 1 value"
 if [ -z "$(ls -A "$gen")" ]; then ok; else fail "the scripts wrote into $gen: $(ls -A "$gen")"; fi
 
 # scripts/structure.py on a copy of the top level (each tracked entry an empty file, or a folder
