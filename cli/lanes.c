@@ -528,7 +528,7 @@ static bool parse_dims(const char *path, const char *key, json_t *v, uint32_t di
     for (size_t i = 0; i < n; i++) {
         json_t *d = json_array_get(v, i);
         if (!json_is_integer(d) || json_integer_value(d) < 1 || json_integer_value(d) > most[i]) {
-            snprintf(err, errlen, "%s: %s[%zu]: expected a number from 1 to %u", path, key, i, most[i]);
+            snprintf(err, errlen, "%s: %s[%zu]: expected an integer from 1 to %u", path, key, i, most[i]);
             return false;
         }
         dims[i] = (uint32_t)json_integer_value(d);

@@ -837,7 +837,7 @@ expect_exit 2 "active mask beyond the block" "$PTXRUN" $B/special_registers.ptx 
 expect_stderr_line "active mask beyond the block" "ptxrun: error: $tmp/bad8.json: active: 0xffff0000 names lanes the block of 8 threads does not have (lanes 0 to 7)"
 printf '{"grid": [65536, 65535, 65536]}\n' > "$tmp/badgrid.json"
 expect_exit 2 "grid too large" "$PTXRUN" $B/special_registers.ptx --lanes "$tmp/badgrid.json"
-expect_stderr_line "grid too large" "ptxrun: error: $tmp/badgrid.json: grid[2]: expected a number from 1 to 65535"
+expect_stderr_line "grid too large" "ptxrun: error: $tmp/badgrid.json: grid[2]: expected an integer from 1 to 65535"
 expect_exit 0 "trace names warps" "$PTXRUN" $B/special_registers.ptx --lanes "$tmp/sr.json" --trace=json
 if grep -q '^{"step": [0-9]*, "warp": 1, "pc": 0,' "$tmp/err"; then ok; else fail "trace warp field"; head -3 "$tmp/err"; fi
 

@@ -49,10 +49,14 @@ for g in 2147483648 1,65536 1,1,65536 0; do
 done
 printf '{"grid": [1, 65536]}\n' > "$tmp/grid/bad.json"
 expect_exit 2 "a lanes file's grid y of 65536" "$PTXRUN" "$G" --lanes "$tmp/grid/bad.json"
-expect_stderr_line "a lanes file's grid y of 65536" "ptxrun: error: $tmp/grid/bad.json: grid[1]: expected a number from 1 to 65535"
+expect_stderr_line "a lanes file's grid y of 65536" "ptxrun: error: $tmp/grid/bad.json: grid[1]: expected an integer from 1 to 65535"
 printf '{"grid": [2147483648]}\n' > "$tmp/grid/bad.json"
 expect_exit 2 "a lanes file's grid x of 2^31" "$PTXRUN" "$G" --lanes "$tmp/grid/bad.json"
-expect_stderr_line "a lanes file's grid x of 2^31" "ptxrun: error: $tmp/grid/bad.json: grid[0]: expected a number from 1 to 2147483647"
+expect_stderr_line "a lanes file's grid x of 2^31" "ptxrun: error: $tmp/grid/bad.json: grid[0]: expected an integer from 1 to 2147483647"
+# A grid given as a float is refused as not an integer, not as out of range (1e9 is in range).
+printf '{"grid": [1e9]}\n' > "$tmp/grid/bad.json"
+expect_exit 2 "a lanes file's grid x of 1e9" "$PTXRUN" "$G" --lanes "$tmp/grid/bad.json"
+expect_stderr_line "a lanes file's grid x of 1e9" "ptxrun: error: $tmp/grid/bad.json: grid[0]: expected an integer from 1 to 2147483647"
 # CUDA's largest grid is accepted; its 9,223,090,559,730,712,575 CTAs ((2^31 - 1) * 65535^2,
 # python3's arithmetic) need 64 bits, as --cta's message shows (the grid does not run).
 ctas=$(python3 -c 'print((2**31 - 1) * 65535**2)')
