@@ -252,35 +252,23 @@ def code_shape(code):
             shape.append((opcode, bytes(w[4:8]) if (opcode >> 9) & 7 == 4 else b"", w[9], w[10]))
     return shape
 
-KERNEL64 = """.version 8.0
+# A kernel that loads %a and %b of BITS bits from memory and runs {body} on them.
+KERNEL_OF_BITS = """.version 8.0
 .target sm_90
 .address_size 64
 .visible .entry k(.param .u64 p)
 {
-  .reg .b64 %a, %b, %d<{n}>;
+  .reg .bBITS %a, %b, %d<{n}>;
   .reg .u64 %p;
   ld.param.u64 %p, [p];
-  ld.global.b64 %a, [%p];
-  ld.global.b64 %b, [%p+8];
+  ld.global.bBITS %a, [%p];
+  ld.global.bBITS %b, [%p+BYTES];
 {body}
   ret;
 }
 """
-
-KERNEL = """.version 8.0
-.target sm_90
-.address_size 64
-.visible .entry k(.param .u64 p)
-{
-  .reg .b32 %a, %b, %d<{n}>;
-  .reg .u64 %p;
-  ld.param.u64 %p, [p];
-  ld.global.b32 %a, [%p];
-  ld.global.b32 %b, [%p+4];
-{body}
-  ret;
-}
-"""
+KERNEL = KERNEL_OF_BITS.replace("BITS", "32").replace("BYTES", "4")
+KERNEL64 = KERNEL_OF_BITS.replace("BITS", "64").replace("BYTES", "8")
 
 
 def compile_ptx(ptx, tmp):

@@ -13,14 +13,22 @@ static char *shown(const char *mangled)
     return s ? s : strdup(mangled);
 }
 
-START_TEST(as_cxxfilt_writes_them)
+/* tests/entry/demangled.tsv, its lines "mangled<TAB>what c++filt gives" */
+static FILE *open_names(void)
 {
     const char *root = getenv("PTXRUN_ROOT");
     ck_assert_msg(root != NULL, "set PTXRUN_ROOT to the repository (make check does)");
-    char path[4096], line[8192];
+    char path[4096];
     snprintf(path, sizeof path, "%s/tests/entry/demangled.tsv", root);
     FILE *f = fopen(path, "r");
     ck_assert_msg(f != NULL, "cannot open %s", path);
+    return f;
+}
+
+START_TEST(as_cxxfilt_writes_them)
+{
+    char line[8192];
+    FILE *f = open_names();
     unsigned names = 0, templates = 0;
     while (fgets(line, sizeof line, f)) {
         line[strcspn(line, "\n")] = '\0';
@@ -68,12 +76,8 @@ END_TEST
  * name, within the bounds (run under the sanitizers by CI). */
 START_TEST(no_input_breaks_it)
 {
-    const char *root = getenv("PTXRUN_ROOT");
-    ck_assert_msg(root != NULL, "set PTXRUN_ROOT to the repository (make check does)");
-    char path[4096], line[8192];
-    snprintf(path, sizeof path, "%s/tests/entry/demangled.tsv", root);
-    FILE *f = fopen(path, "r");
-    ck_assert_msg(f != NULL, "cannot open %s", path);
+    char line[8192];
+    FILE *f = open_names();
     while (fgets(line, sizeof line, f)) {
         line[strcspn(line, "\t")] = '\0';
         for (size_t len = strlen(line); len > 0; len--) {
