@@ -3,13 +3,14 @@
  * scripts/fmad_ptxas.py). The PTX ISA allows it for a mul and an add with no rounding modifier.
  * The rule, in one function's code:
  * - a product is an unguarded mul.{f32,f64,f16,f16x2,bf16,bf16x2} without a rounding modifier or
- *   .sat; its value travels through unguarded movs and negs of the same width;
+ *   .sat, not of two constants (ptxas computes that itself); its value travels through unguarded
+ *   movs and negs of the same width (neg.ftz: of a .ftz mul only);
  * - a use of it is eligible when it is an add/sub (guarded or not) of the same type with no
  *   rounding modifier and the same .ftz, in the same basic block (a label a branch targets, a
  *   branch, call, ret, exit or a memory barrier ends one), reading it once; .sat on the add is
  *   allowed;
  * - a product is fused when every read of its value (the block's and, when it lives on past the
- *   block, any later one) is eligible and picks it: where both operands of an add are such
+ *   block, any later one, a .func's .reg result read by its caller) is eligible and picks it: where both operands of an add are such
  *   products, the one read fewer times is fused, the first on a tie, unless it is not fused
  *   (it loses elsewhere), when the other is; decided fewest reads first.
  * Each fused add then computes fma(+-a, b, +-c) from the mul's operands (copied to rows of their
@@ -71,14 +72,16 @@ static bool is_product(const Instr *in)
            in->operands[0].kind == OPND_REG && !in->operands[0].select;
 }
 
-/* A move or negation that hands a value on unchanged (but for the sign). */
-static bool is_passing(const Instr *in, int type)
+/* A move or negation that hands a value on unchanged (but for the sign), from a mul with or
+ * without .ftz: a neg.ftz flushes a tiny product, so ptxas fuses through it only a .ftz mul's
+ * (scripts/fmad_ptxas.py: neg.ftz of a plain f32, f16 or f16x2 product is not fused). */
+static bool is_passing(const Instr *in, int type, bool ftz)
 {
     if (in->guard_kind || in->operand_count != 2 || in->operands[0].kind != OPND_REG ||
         in->operands[1].kind != OPND_REG || in->type_count != 1)
         return false;
     if (in->op == OP_NEG)
-        return in->types[0] == type;
+        return in->types[0] == type && (ftz || !ir_has_mod(in, MOD_FTZ));
     return in->op == OP_MOV && type_info[in->types[0]].bits == type_info[type].bits;
 }
 
@@ -102,21 +105,25 @@ static bool mentions(const Operand *o, uint32_t slot)
     return false;
 }
 
-/* Whether in's first operand is a destination only (never read): the families whose first
- * operand lower.c takes as the destination, minus the forms that read it. */
+/* Whether in's first operand is a destination only (never read): as lower.c takes it, every
+ * family's first register operand but control flow's, fences', hints', a barrier's other than
+ * .red's, st's, bar.warp.sync's and stackrestore's (shfl.sync, vote.sync, the video
+ * instructions, bar.red, alloca and multimem.ld_reduce write theirs; a video destination with a
+ * selector is written whole, its other bytes from c). */
 static bool first_is_destination(const Instr *in)
 {
     const Operand *o = &in->operands[0];
-    if (!in->operand_count || o->select)
+    if (!in->operand_count)
         return false;
     if (o->kind != OPND_REG && o->kind != OPND_VEC && o->kind != OPND_PAIR)
         return false;
     switch (op_info[in->op].family) {
-    case FAM_ALU: case FAM_BITOPS: case FAM_MATHOPS: case FAM_CONVERT: case FAM_MEMORY: case FAM_ATOMIC:
-    case FAM_WARP: case FAM_TEXTURE: case FAM_SURFACE:
-        return in->op != OP_ST;
-    default:
+    case FAM_CONTROL: case FAM_FENCE: case FAM_HINT: case FAM_NONE:
         return false;
+    case FAM_BARRIER:
+        return ir_has_mod(in, MOD_RED);
+    default:
+        return in->op != OP_ST && in->op != OP_BAR_WARP_SYNC && in->op != OP_STACKRESTORE;
     }
 }
 
@@ -136,10 +143,13 @@ static bool writes(const Instr *in, uint32_t slot)
 
 /* What the searches of one function share: its block leaders, the mark of each leader reached
  * by the current search, and a stack of instructions to go on from. */
+enum { WRITERS_NONE = UINT32_MAX, WRITERS_MANY = UINT32_MAX - 1 };
+
 typedef struct Flow {
     const Function *fn;
     bool *leader;
     uint32_t *read_count;      /* by register slot: how many instructions read it */
+    uint32_t *writer;          /* by register slot: the one instruction writing it, or WRITERS_NONE/_MANY */
     uint32_t *reached;         /* the search that last reached each leader */
     uint32_t search;
     uint32_t *stack, stack_cap;
@@ -156,6 +166,22 @@ static void count_reads(const Operand *o, uint32_t *count, uint32_t *counted_at,
         o->kind == OPND_REG_OFFSET)
         for (uint32_t i = 0; i < o->count; i++)
             count_reads(&o->u.group.elems[i], count, counted_at, instr);
+}
+
+/* The register slots a .reg declaration d names: its range, vector elements, .b128 halves. */
+static uint32_t register_decl_slots(const Decl *d)
+{
+    return (d->has_range ? d->range : 1) * (d->vector ? d->vector : d->type == TYPE_B128 ? 2 : 1);
+}
+
+/* Marks each register o (its elements too) names as written by more than one instruction. */
+static void written_otherwise(const Operand *o, uint32_t *writer, uint32_t regs)
+{
+    if (o->kind == OPND_REG && o->u.slot < regs)
+        writer[o->u.slot] = WRITERS_MANY;
+    if (o->kind == OPND_VEC || o->kind == OPND_PAIR || o->kind == OPND_LIST)
+        for (uint32_t i = 0; i < o->count; i++)
+            written_otherwise(&o->u.group.elems[i], writer, regs);
 }
 
 /* Whether in, at i, is a bra to the next instruction, which ptxas drops (guarded or not). */
@@ -205,10 +231,24 @@ static void flow_init(Flow *f, const Function *fn)
     f->read_count = xcalloc(fn->regs.len + 1, sizeof *f->read_count);
     uint32_t *counted_at = xmalloc((fn->regs.len + 1) * sizeof *counted_at);
     memset(counted_at, 0xff, (fn->regs.len + 1) * sizeof *counted_at);
+    f->writer = xmalloc((fn->regs.len + 1) * sizeof *f->writer);
+    for (uint32_t r = 0; r <= fn->regs.len; r++)
+        f->writer[r] = WRITERS_NONE;
     for (uint32_t i = 0; i < n; i++) {
         const Instr *in = &fn->code.data[i];
         for (uint32_t k = first_is_destination(in) ? 1 : 0; k < in->operand_count; k++)
             count_reads(&in->operands[k], f->read_count, counted_at, i);
+        const Operand *d = &in->operands[0];
+        if (first_is_destination(in) && d->kind == OPND_REG && d->u.slot < fn->regs.len)
+            f->writer[d->u.slot] = f->writer[d->u.slot] == WRITERS_NONE ? i : WRITERS_MANY;
+        else if (in->operand_count && (first_is_destination(in) || in->op == OP_CALL))
+            written_otherwise(d, f->writer, fn->regs.len);   /* several destinations, a call's results */
+    }
+    for (uint32_t k = 0; k < fn->params.len; k++) {      /* .reg parameters: the caller's values */
+        const Decl *d = &fn->params.data[k];
+        for (uint32_t r = d->first_slot; d->space == SPACE_REG && d->type != TYPE_PRED && r < fn->regs.len &&
+                                          r - d->first_slot < register_decl_slots(d); r++)
+            f->writer[r] = WRITERS_MANY;
     }
     free(counted_at);
 }
@@ -218,7 +258,50 @@ static void flow_free(Flow *f)
     free(f->leader);
     free(f->reached);
     free(f->read_count);
+    free(f->writer);
     free(f->stack);
+}
+
+/* Whether operand o, read by the instruction at `at`, is a value ptxas knows when it compiles: an
+ * immediate, or a register whose value there is a mov, neg or abs of such a value, or an add, sub
+ * or mul of two. Its value there: the last unguarded write before `at` in its block (looked for
+ * among the 64 instructions before), else its only write in the function. ptxas computes a mul of
+ * two such values itself, rounded, and fuses nothing into its add (scripts/fmad_ptxas.py: 0.1f *
+ * 0.1f, immediate or through a mov, then an add: one FADD). */
+static bool is_constant(const Flow *f, const Operand *o, uint32_t at, unsigned depth)
+{
+    enum { LOOK_BACK = 64 };
+    if (o->kind == OPND_F32 || o->kind == OPND_F64 || o->kind == OPND_INT)
+        return true;
+    if (o->kind != OPND_REG || depth > 8 || f->writer[o->u.slot] == WRITERS_NONE)
+        return false;
+    uint32_t def = f->writer[o->u.slot];
+    for (uint32_t j = at, seen = 0; def == WRITERS_MANY && j > 0 && !f->leader[j] && seen < LOOK_BACK; seen++)
+        if (writes(&f->fn->code.data[--j], o->u.slot))
+            def = f->fn->code.data[j].guard_kind ? WRITERS_NONE : j;
+    if (def >= WRITERS_MANY)
+        return false;
+    const Instr *in = &f->fn->code.data[def];
+    if (in->guard_kind || in->type_count != 1 || in->operands[0].kind != OPND_REG)
+        return false;
+    if ((in->op == OP_MOV || in->op == OP_NEG || in->op == OP_ABS) && in->operand_count == 2)
+        return is_constant(f, &in->operands[1], def, depth + 1);
+    if ((in->op == OP_ADD || in->op == OP_SUB || in->op == OP_MUL) && in->operand_count == 3 &&
+        type_info[in->types[0]].cls == 'f')
+        return is_constant(f, &in->operands[1], def, depth + 1) && is_constant(f, &in->operands[2], def, depth + 1);
+    return false;
+}
+
+/* Whether slot is one of the .reg results of fn, a .func, which its caller reads after a ret. */
+static bool is_register_result(const Function *fn, uint32_t slot)
+{
+    for (uint32_t k = 0; k < fn->returns.len && !fn->is_entry; k++) {
+        const Decl *d = &fn->returns.data[k];
+        if (d->space == SPACE_REG && d->type != TYPE_PRED && slot >= d->first_slot &&
+            slot - d->first_slot < register_decl_slots(d))
+            return true;
+    }
+    return false;
 }
 
 /* Whether slot may be read after the instruction `from`, before an unguarded write on every
@@ -238,7 +321,7 @@ static bool live_after(Flow *f, uint32_t from, uint32_t slot)
                 f->reached[i] = f->search;
             }
             const Instr *in = &fn->code.data[i];
-            if (i != from && reads(in, slot))
+            if ((i != from && reads(in, slot)) || (in->op == OP_RET && is_register_result(fn, slot)))
                 return true;
             if ((i != from && !in->guard_kind && writes(in, slot)) || in->op == OP_RET || in->op == OP_EXIT ||
                 in->op == OP_TRAP)
@@ -286,7 +369,7 @@ static void follow(Flow *f, uint32_t m, Product *p)
     Alias alias[ALIASES_MAX] = { { mul->operands[0].u.slot, false, 0 } };
     unsigned count = 1;
     p->mul = m;
-    p->ok = true;
+    p->ok = !(is_constant(f, &mul->operands[1], m, 0) && is_constant(f, &mul->operands[2], m, 0));
     bool operands_gone = mul->operands[0].u.slot == a || mul->operands[0].u.slot == b;
     uint32_t i = m + 1, last = m;
     for (; i < fn->code.len && !f->leader[i] && count && p->ok; i++) {
@@ -297,7 +380,7 @@ static void follow(Flow *f, uint32_t m, Product *p)
             if (!reads(in, alias[k].slot))
                 continue;
             alias[k].reads++;
-            if (is_passing(in, mul->types[0])) {
+            if (is_passing(in, mul->types[0], ir_has_mod(mul, MOD_FTZ))) {
                 passed = (Alias){ in->operands[0].u.slot, alias[k].negated != (in->op == OP_NEG), 0 };
                 continue;
             }
@@ -331,7 +414,7 @@ static void follow(Flow *f, uint32_t m, Product *p)
             break;                                 /* the block ends with it */
         bool all_read = true;                      /* every read of its registers seen: nothing reads it later */
         for (unsigned k = 0; k < count; k++)
-            all_read &= alias[k].reads == f->read_count[alias[k].slot];
+            all_read &= alias[k].reads == f->read_count[alias[k].slot] && !is_register_result(fn, alias[k].slot);
         if (all_read)
             count = 0;
     }
@@ -362,7 +445,7 @@ static bool shared_add_takes_constant_product(const Flow *f, uint32_t i)
             continue;
         if (in->guard_kind || f->read_count[slot] != 1)
             return false;
-        if (is_passing(in, TYPE_F32)) {
+        if (is_passing(in, TYPE_F32, false)) {
             slot = in->operands[1].u.slot;             /* back through the mov or neg */
             continue;
         }

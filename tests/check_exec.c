@@ -1729,6 +1729,17 @@ START_TEST(contraction_follows_ptxas)
         { "mul.f32 %f5, %f1, %f2;\nmul.f32 %f6, %f3, %f4;\nsub.f32 %f8, %f6, %f5;\nadd.f32 %f9, %f5, %f6;",
           "L3<L2 L4<L2" },
         { "mul.f32 %f1, %f1, %f2;\nadd.f32 %f9, %f1, %f3;", "L2<L1" },   /* its operand overwritten: kept */
+        /* shfl.sync writes a register as any destination (the product's, after the add) */
+        { "mul.f32 %f5, %f1, %f2;\nadd.f32 %f9, %f5, %f4;\nshfl.sync.idx.b32 %f5, %f3, 0, 31, -1;\n"
+          "st.global.f32 [%rd1], %f5;", "L2<L1" },
+        /* a neg.ftz passes only a .ftz product on */
+        { "mul.f32 %f5, %f1, %f2;\nneg.ftz.f32 %f6, %f5;\nadd.f32 %f9, %f6, %f3;", "" },
+        { "mul.ftz.f32 %f5, %f1, %f2;\nneg.ftz.f32 %f6, %f5;\nadd.ftz.f32 %f9, %f6, %f3;", "L3<L1" },
+        /* a product of two constants ptxas computes itself: nothing fused */
+        { "mul.f32 %f5, 0f3DCCCCCD, 0f3DCCCCCD;\nadd.f32 %f9, %f5, %f3;", "" },
+        { "mov.f32 %f6, 0f3DCCCCCD;\nmul.f32 %f5, %f6, %f6;\nadd.f32 %f9, %f5, %f3;", "" },
+        { "mov.f32 %f6, 0f3DCCCCCD;\nmul.f32 %f5, %f6, %f1;\nadd.f32 %f9, %f5, %f3;", "L3<L2" },
+        { "add.f64 %d6, 0d3FB999999999999A, 0d3FB999999999999A;\nmul.f64 %d5, %d6, %d6;\nadd.f64 %d7, %d5, %d3;", "" },
         /* atom/red.shared.add.f32 of a mul by a constant, read there only: ptxas fuses it into
          * the compare-and-swap loop it emulates them with */
         { "mul.f32 %f5, %f1, 0f3DCCCCCD;\nneg.f32 %f6, %f5;\nred.shared.add.f32 [%rd1], %f6;", "atomic L3" },
