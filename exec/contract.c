@@ -150,6 +150,7 @@ typedef struct Flow {
     bool *leader;
     uint32_t *read_count;      /* by register slot: how many instructions read it */
     uint32_t *writer;          /* by register slot: the one instruction writing it, or WRITERS_NONE/_MANY */
+    bool *dead;                /* by instruction: ptxas removes it (find_dead) */
     uint32_t *reached;         /* the search that last reached each leader */
     uint32_t search;
     uint32_t *stack, stack_cap;
@@ -204,6 +205,83 @@ static bool ends_block(const Instr *in, uint32_t i)
     return op_info[in->op].family == FAM_CONTROL || thread_fence;
 }
 
+static bool is_register_result(const Function *fn, uint32_t slot);
+
+/* Whether in only computes its first operand (registers, predicates): an arithmetic, bit,
+ * math or conversion instruction without .cc. */
+static bool computes_only(const Instr *in)
+{
+    int family = op_info[in->op].family;
+    OperandKind d = in->operand_count ? in->operands[0].kind : OPND_NAME;
+    return (family == FAM_ALU || family == FAM_BITOPS || family == FAM_MATHOPS || family == FAM_CONVERT) &&
+           !ir_has_mod(in, MOD_CC) && (d == OPND_REG || d == OPND_PRED || d == OPND_PAIR || d == OPND_VEC);
+}
+
+/* Adds delta to the count of each register (regs) and predicate (preds) o names. */
+static void tally(const Operand *o, uint32_t *regs, uint32_t *preds, int delta)
+{
+    if (o->kind == OPND_REG)
+        regs[o->u.slot] += (uint32_t)delta;
+    else if (o->kind == OPND_PRED)
+        preds[o->u.slot] += (uint32_t)delta;
+    else if (o->kind == OPND_ADDR || o->kind == OPND_VEC || o->kind == OPND_PAIR || o->kind == OPND_LIST ||
+             o->kind == OPND_REG_OFFSET)
+        for (uint32_t i = 0; i < o->count; i++)
+            tally(&o->u.group.elems[i], regs, preds, delta);
+}
+
+/* ... for each register and predicate in reads, its guard included. */
+static void tally_sources(const Instr *in, uint32_t *regs, uint32_t *preds, int delta)
+{
+    for (uint32_t k = first_is_destination(in) || computes_only(in) ? 1 : 0; k < in->operand_count; k++)
+        tally(&in->operands[k], regs, preds, delta);
+    if (in->guard_kind)
+        preds[in->guard_slot] += (uint32_t)delta;
+}
+
+/* Whether nothing counts a read of any register or predicate o names. */
+static bool unread(const Operand *o, const uint32_t *regs, const uint32_t *preds)
+{
+    if (o->kind == OPND_REG)
+        return !regs[o->u.slot];
+    if (o->kind == OPND_PRED)
+        return !preds[o->u.slot];
+    if (o->kind == OPND_VEC || o->kind == OPND_PAIR)
+        for (uint32_t i = 0; i < o->count; i++)
+            if (!unread(&o->u.group.elems[i], regs, preds))
+                return false;
+    return o->kind != OPND_NAME;
+}
+
+/* The instructions ptxas removes: those that only compute registers and predicates nothing reads,
+ * then those only they read, ... (scripts/fmad_ptxas.py: a dead abs of an abs, a dead setp of the
+ * product, and the product still fused). Backward over the code, a few times. */
+static void find_dead(Flow *f)
+{
+    enum { PASSES = 4 };
+    const Function *fn = f->fn;
+    uint32_t n = fn->code.len;
+    uint32_t *regs = xcalloc(fn->regs.len + 1, sizeof *regs), *preds = xcalloc(fn->preds.len + 1, sizeof *preds);
+    f->dead = xcalloc(n + 1, sizeof *f->dead);
+    for (uint32_t i = 0; i < n; i++)
+        tally_sources(&fn->code.data[i], regs, preds, 1);
+    for (uint32_t r = 0; r < fn->regs.len; r++)
+        regs[r] += is_register_result(fn, r);      /* its caller reads it */
+    bool changed = true;
+    for (unsigned pass = 0; pass < PASSES && changed; pass++) {
+        changed = false;
+        for (uint32_t i = n; i-- > 0;) {
+            const Instr *in = &fn->code.data[i];
+            if (f->dead[i] || !computes_only(in) || !unread(&in->operands[0], regs, preds))
+                continue;
+            f->dead[i] = changed = true;
+            tally_sources(in, regs, preds, -1);
+        }
+    }
+    free(regs);
+    free(preds);
+}
+
 /* Block leaders: branch targets and the instruction after a control transfer or a memory
  * barrier; the reads of each register. */
 static void flow_init(Flow *f, const Function *fn)
@@ -251,6 +329,7 @@ static void flow_init(Flow *f, const Function *fn)
             f->writer[r] = WRITERS_MANY;
     }
     free(counted_at);
+    find_dead(f);
 }
 
 static void flow_free(Flow *f)
@@ -259,6 +338,7 @@ static void flow_free(Flow *f)
     free(f->reached);
     free(f->read_count);
     free(f->writer);
+    free(f->dead);
     free(f->stack);
 }
 
@@ -348,15 +428,10 @@ static bool live_after(Flow *f, uint32_t from, uint32_t slot)
     return false;
 }
 
-/* Whether the instruction at i only computes a register no instruction reads (ptxas removes it,
- * and its read of a product with it). */
+/* Whether the instruction at i is one ptxas removes (find_dead), and its read of a product with it. */
 static bool is_dead(const Flow *f, uint32_t i)
 {
-    const Instr *in = &f->fn->code.data[i];
-    int family = op_info[in->op].family;
-    bool computes = family == FAM_ALU || family == FAM_BITOPS || family == FAM_MATHOPS || family == FAM_CONVERT;
-    return computes && first_is_destination(in) && in->operands[0].kind == OPND_REG && !ir_has_mod(in, MOD_CC) &&
-           !f->read_count[in->operands[0].u.slot];
+    return f->dead[i];
 }
 
 /* Follows the product of the mul at m through its block: its reads, and whether it lives on. */
@@ -389,7 +464,7 @@ static void follow(Flow *f, uint32_t m, Product *p)
             for (unsigned j = 0; j < count; j++)
                 other_alias |= j != k && mentions(&in->operands[first ? 2 : 1], alias[j].slot);
             if (!is_sum(in, mul) || first == second || other_alias) {
-                p->ok = is_dead(f, i);
+                p->ok = is_dead(f, i);             /* ptxas removes it, and this read */
                 break;
             }
             p->clobbered |= operands_gone;

@@ -1706,6 +1706,11 @@ START_TEST(contraction_follows_ptxas)
         { "mul.f32 %f5, %f1, %f2;\nneg.f32 %f6, %f5;\nmov.f32 %f7, %f6;\nadd.f32 %f9, %f7, %f3;", "L4<L1" },
         { "mul.f32 %f5, %f1, %f2;\nabs.f32 %f6, %f5;\nadd.f32 %f9, %f6, %f3;", "" },
         { "mul.f32 %f5, %f1, %f2;\nadd.f32 %f9, %f3, %f5;\nabs.f32 %f6, %f5;", "L2<L1" },   /* the abs is dead */
+        /* dead through a chain, or a setp whose predicate nothing reads: ptxas removes them */
+        { "mul.f32 %f5, %f1, %f2;\nadd.f32 %f9, %f3, %f5;\nabs.f32 %f6, %f5;\nabs.f32 %f7, %f6;", "L2<L1" },
+        { "mul.f32 %f5, %f1, %f2;\nadd.f32 %f9, %f5, %f3;\nsetp.gt.f32 %p2, %f5, %f4;", "L2<L1" },
+        { "mul.f32 %f5, %f1, %f2;\nadd.f32 %f9, %f5, %f3;\nsetp.gt.f32 %p2, %f5, %f4;\n@%p2 st.global.f32 [%rd1], %f9;",
+          "" },
         { "mul.f32 %f5, %f1, %f2;\n@%p1 add.f32 %f9, %f5, %f3;", "L2<L1" },
         { "@%p1 mul.f32 %f5, %f1, %f2;\nadd.f32 %f9, %f5, %f3;", "" },
         { "mul.f32 %f5, %f1, %f2;\nbar.sync 0;\nadd.f32 %f9, %f5, %f3;", "L3<L1" },
