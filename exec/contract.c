@@ -532,12 +532,13 @@ static bool shared_add_takes_constant_product(const Flow *f, uint32_t i)
     return false;
 }
 
-/* The first add that reads p as its first operand (or none: after every add). */
-static uint32_t first_as_first(const Product *p)
+/* The first add whose other operand is a product too that reads p as its first operand (or none:
+ * after every add); read_by as in contract_function. */
+static uint32_t first_as_first(const Product *p, const uint32_t *read_by)
 {
     uint32_t at = UINT32_MAX;
     for (uint32_t u = 0; u < p->use_count; u++)
-        if (p->use[u].operand == 1 && p->use[u].add < at)
+        if (p->use[u].operand == 1 && p->use[u].add < at && read_by[2 * p->use[u].add + 1] != NO_SLOT)
             at = p->use[u].add;
     return at;
 }
@@ -552,7 +553,9 @@ static int by_rank(const void *x, const void *y)
     const Rank *a = x, *b = y;
     if (a->reads != b->reads)
         return a->reads < b->reads ? -1 : 1;
-    return (a->first_as_first > b->first_as_first) - (a->first_as_first < b->first_as_first);
+    if (a->first_as_first != b->first_as_first)
+        return a->first_as_first < b->first_as_first ? -1 : 1;
+    return (a->product > b->product) - (a->product < b->product);
 }
 
 uint32_t contract_function(const Function *fn, Fusion **fused, Unfused **unfused, uint32_t *unfused_count)
@@ -578,14 +581,15 @@ uint32_t contract_function(const Function *fn, Fusion **fused, Unfused **unfused
     for (uint32_t q = 0; q < count; q++)
         for (uint32_t u = 0; u < products[q].use_count && products[q].ok; u++)
             read_by[2 * products[q].use[u].add + products[q].use[u].operand - 1] = q;
-    /* Where both operands of an add are such products, the one read fewer times is fused, the first
-     * on a tie; one that is not fused leaves the add to the other. Decided in that order: fewer reads
-     * first, then the earlier add with the product as its first operand. */
+    /* Where both operands of an add are such products, one is fused: the products are decided in
+     * order, fewer reads first, then the one that is the first operand of an earlier such add (of
+     * two tied products, the first operand of the add they share), and one decided later loses an
+     * add that one decided earlier took, and so is not fused: one fused never leaves an add to it. */
     Rank *order = xmalloc((count + 1) * sizeof *order);
     uint32_t ordered = 0;
     for (uint32_t q = 0; q < count; q++)
         if (products[q].ok)
-            order[ordered++] = (Rank){ products[q].use_count, first_as_first(&products[q]), q };
+            order[ordered++] = (Rank){ products[q].use_count, first_as_first(&products[q], read_by), q };
     qsort(order, ordered, sizeof *order, by_rank);
     bool *fuse = xcalloc(count, sizeof *fuse);
     uint32_t total = 0;
@@ -595,10 +599,8 @@ uint32_t contract_function(const Function *fn, Fusion **fused, Unfused **unfused
         fuse[q] = true;
         for (uint32_t u = 0; u < p->use_count && fuse[q]; u++) {
             uint32_t other = read_by[2 * p->use[u].add + (p->use[u].operand == 1 ? 1 : 0)];
-            if (other != NO_SLOT && fuse[other] && (products[other].use_count < p->use_count ||
-                                                    (products[other].use_count == p->use_count &&
-                                                     p->use[u].operand == 2)))
-                fuse[q] = false;
+            if (other != NO_SLOT && fuse[other])
+                fuse[q] = false;                   /* taken: one product per add */
         }
         total += fuse[q] ? p->use_count : 0;
     }

@@ -1733,6 +1733,10 @@ START_TEST(contraction_follows_ptxas)
           "L3<L1 L4<L1" },
         { "mul.f32 %f5, %f1, %f2;\nmul.f32 %f6, %f3, %f4;\nsub.f32 %f8, %f6, %f5;\nadd.f32 %f9, %f5, %f6;",
           "L3<L2 L4<L2" },
+        /* tied, the first operand of the add they share first (ptxas: fma(f3, f4, P) there); one
+         * product per add */
+        { "mul.f32 %f5, %f1, %f2;\nmul.f32 %f6, %f3, %f4;\nadd.f32 %f7, %f5, %f1;\nadd.f32 %f9, %f6, %f3;\n"
+          "add.f32 %f10, %f6, %f5;", "L4<L2 L5<L2" },
         { "mul.f32 %f1, %f1, %f2;\nadd.f32 %f9, %f1, %f3;", "L2<L1" },   /* its operand overwritten: kept */
         /* shfl.sync writes a register as any destination (the product's, after the add) */
         { "mul.f32 %f5, %f1, %f2;\nadd.f32 %f9, %f5, %f4;\nshfl.sync.idx.b32 %f5, %f3, 0, 31, -1;\n"
