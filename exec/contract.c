@@ -480,6 +480,9 @@ static void follow(Flow *f, uint32_t m, Product *p)
                     p->ok = false;                 /* the value lives on in some lanes only */
                 alias[k--] = alias[--count];
             }
+        for (unsigned k = 0; k < count; k++)       /* every read of it seen: nothing reads it later */
+            if (alias[k].reads == f->read_count[alias[k].slot] && !is_register_result(fn, alias[k].slot))
+                alias[k--] = alias[--count];
         if (passed.slot != NO_SLOT && count == ALIASES_MAX)
             p->ok = false;
         else if (passed.slot != NO_SLOT)
@@ -487,11 +490,6 @@ static void follow(Flow *f, uint32_t m, Product *p)
         operands_gone |= (a != NO_SLOT && writes(in, a)) || (b != NO_SLOT && writes(in, b));
         if (ends_block(in, i))
             break;                                 /* the block ends with it */
-        bool all_read = true;                      /* every read of its registers seen: nothing reads it later */
-        for (unsigned k = 0; k < count; k++)
-            all_read &= alias[k].reads == f->read_count[alias[k].slot] && !is_register_result(fn, alias[k].slot);
-        if (all_read)
-            count = 0;
     }
     for (unsigned k = 0; k < count && p->ok; k++)
         if (live_after(f, last, alias[k].slot))

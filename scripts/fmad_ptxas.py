@@ -180,6 +180,9 @@ VARIANTS = [
                         'selp.f32 %f9, %f6, %f4, %p2;', S], {'FMUL': 1, 'FADD': 1}, []),
     ('p + p', ['mul.f32 %f5, %f1, %f2;', 'add.f32 %f9, %f5, %f5;', S], {'FMUL': 1, 'FADD': 1}, []),
     ('through mov', ['mul.f32 %f5, %f1, %f2;', 'mov.f32 %f6, %f5;', 'add.f32 %f9, %f6, %f3;', S], {'FFMA': 1}, [2]),
+    ('through ten movs', ['mul.f32 %f5, %f1, %f2;'] + ['mov.f32 %%f%d, %%f%d;' % (20 + k, 19 + k if k else 5)
+                                                       for k in range(10)] + ['add.f32 %f9, %f29, %f3;', S],
+     {'FFMA': 1}, [11]),
     ('through mov.b32', ['mul.f32 %f5, %f1, %f2;', 'mov.b32 %r5, %f5;', 'mov.b32 %f6, %r5;', 'add.f32 %f9, %f6, %f3;', S],
      {'FFMA': 1}, [3]),
     ('through neg', ['mul.f32 %f5, %f1, %f2;', 'neg.f32 %f6, %f5;', 'add.f32 %f9, %f6, %f3;', S], {'FFMA': 1}, [2]),

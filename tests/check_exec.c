@@ -1705,6 +1705,10 @@ START_TEST(contraction_follows_ptxas)
         { "mul.f32 %f5, %f1, %f2;\nadd.f32 %f9, %f5, %f5;", "" },
         { "mul.f32 %f5, %f1, %f2;\nneg.f32 %f6, %f5;\nmov.f32 %f7, %f6;\nadd.f32 %f9, %f7, %f3;", "L4<L1" },
         { "mul.f32 %f5, %f1, %f2;\nabs.f32 %f6, %f5;\nadd.f32 %f9, %f6, %f3;", "" },
+        /* through ten movs, each register read once */
+        { "mul.f32 %f5, %f1, %f2;\nmov.f32 %f6, %f5;\nmov.f32 %f7, %f6;\nmov.f32 %f8, %f7;\nmov.f32 %f9, %f8;\n"
+          "mov.f32 %f10, %f9;\nmov.f32 %f11, %f10;\nmov.f32 %f12, %f11;\nmov.f32 %f13, %f12;\nmov.f32 %f14, %f13;\n"
+          "mov.f32 %f15, %f14;\nadd.f32 %f16, %f15, %f3;", "L12<L1" },
         { "mul.f32 %f5, %f1, %f2;\nadd.f32 %f9, %f3, %f5;\nabs.f32 %f6, %f5;", "L2<L1" },   /* the abs is dead */
         /* dead through a chain, or a setp whose predicate nothing reads: ptxas removes them */
         { "mul.f32 %f5, %f1, %f2;\nadd.f32 %f9, %f3, %f5;\nabs.f32 %f6, %f5;\nabs.f32 %f7, %f6;", "L2<L1" },
