@@ -3,13 +3,14 @@
  * scripts/fmad_ptxas.py). The PTX ISA allows it for a mul and an add with no rounding modifier.
  * The rule, in one function's code:
  * - a product is an unguarded mul.{f32,f64,f16,f16x2,bf16,bf16x2} without a rounding modifier or
- *   .sat; its value travels through unguarded movs and negs of the same width;
+ *   .sat, not of two constants (ptxas computes that itself); its value travels through unguarded
+ *   movs and negs of the same width (neg.ftz: of a .ftz mul only);
  * - a use of it is eligible when it is an add/sub (guarded or not) of the same type with no
  *   rounding modifier and the same .ftz, in the same basic block (a label a branch targets, a
  *   branch, call, ret, exit or a memory barrier ends one), reading it once; .sat on the add is
  *   allowed;
  * - a product is fused when every read of its value (the block's and, when it lives on past the
- *   block, any later one) is eligible and picks it: where both operands of an add are such
+ *   block, any later one, a .func's .reg result read by its caller) is eligible and picks it: where both operands of an add are such
  *   products, the one read fewer times is fused, the first on a tie, unless it is not fused
  *   (it loses elsewhere), when the other is; decided fewest reads first.
  * Each fused add then computes fma(+-a, b, +-c) from the mul's operands (copied to rows of their
@@ -71,14 +72,16 @@ static bool is_product(const Instr *in)
            in->operands[0].kind == OPND_REG && !in->operands[0].select;
 }
 
-/* A move or negation that hands a value on unchanged (but for the sign). */
-static bool is_passing(const Instr *in, int type)
+/* A move or negation that hands a value on unchanged (but for the sign), from a mul with or
+ * without .ftz: a neg.ftz flushes a tiny product, so ptxas fuses through it only a .ftz mul's
+ * (scripts/fmad_ptxas.py: neg.ftz of a plain f32, f16 or f16x2 product is not fused). */
+static bool is_passing(const Instr *in, int type, bool ftz)
 {
     if (in->guard_kind || in->operand_count != 2 || in->operands[0].kind != OPND_REG ||
         in->operands[1].kind != OPND_REG || in->type_count != 1)
         return false;
     if (in->op == OP_NEG)
-        return in->types[0] == type;
+        return in->types[0] == type && (ftz || !ir_has_mod(in, MOD_FTZ));
     return in->op == OP_MOV && type_info[in->types[0]].bits == type_info[type].bits;
 }
 
@@ -102,21 +105,25 @@ static bool mentions(const Operand *o, uint32_t slot)
     return false;
 }
 
-/* Whether in's first operand is a destination only (never read): the families whose first
- * operand lower.c takes as the destination, minus the forms that read it. */
+/* Whether in's first operand is a destination only (never read): as lower.c takes it, every
+ * family's first register operand but control flow's, fences', hints', a barrier's other than
+ * .red's, st's, bar.warp.sync's and stackrestore's (shfl.sync, vote.sync, the video
+ * instructions, bar.red, alloca and multimem.ld_reduce write theirs; a video destination with a
+ * selector is written whole, its other bytes from c). */
 static bool first_is_destination(const Instr *in)
 {
     const Operand *o = &in->operands[0];
-    if (!in->operand_count || o->select)
+    if (!in->operand_count)
         return false;
     if (o->kind != OPND_REG && o->kind != OPND_VEC && o->kind != OPND_PAIR)
         return false;
     switch (op_info[in->op].family) {
-    case FAM_ALU: case FAM_BITOPS: case FAM_MATHOPS: case FAM_CONVERT: case FAM_MEMORY: case FAM_ATOMIC:
-    case FAM_WARP: case FAM_TEXTURE: case FAM_SURFACE:
-        return in->op != OP_ST;
-    default:
+    case FAM_CONTROL: case FAM_FENCE: case FAM_HINT: case FAM_NONE:
         return false;
+    case FAM_BARRIER:
+        return ir_has_mod(in, MOD_RED);
+    default:
+        return in->op != OP_ST && in->op != OP_BAR_WARP_SYNC && in->op != OP_STACKRESTORE;
     }
 }
 
@@ -136,10 +143,14 @@ static bool writes(const Instr *in, uint32_t slot)
 
 /* What the searches of one function share: its block leaders, the mark of each leader reached
  * by the current search, and a stack of instructions to go on from. */
+enum { WRITERS_NONE = UINT32_MAX, WRITERS_MANY = UINT32_MAX - 1 };
+
 typedef struct Flow {
     const Function *fn;
     bool *leader;
     uint32_t *read_count;      /* by register slot: how many instructions read it */
+    uint32_t *writer;          /* by register slot: the one instruction writing it, or WRITERS_NONE/_MANY */
+    bool *dead;                /* by instruction: ptxas removes it (find_dead) */
     uint32_t *reached;         /* the search that last reached each leader */
     uint32_t search;
     uint32_t *stack, stack_cap;
@@ -156,6 +167,22 @@ static void count_reads(const Operand *o, uint32_t *count, uint32_t *counted_at,
         o->kind == OPND_REG_OFFSET)
         for (uint32_t i = 0; i < o->count; i++)
             count_reads(&o->u.group.elems[i], count, counted_at, instr);
+}
+
+/* The register slots a .reg declaration d names: its range, vector elements, .b128 halves. */
+static uint32_t register_decl_slots(const Decl *d)
+{
+    return (d->has_range ? d->range : 1) * (d->vector ? d->vector : d->type == TYPE_B128 ? 2 : 1);
+}
+
+/* Marks each register o (its elements too) names as written by more than one instruction. */
+static void written_otherwise(const Operand *o, uint32_t *writer, uint32_t regs)
+{
+    if (o->kind == OPND_REG && o->u.slot < regs)
+        writer[o->u.slot] = WRITERS_MANY;
+    if (o->kind == OPND_VEC || o->kind == OPND_PAIR || o->kind == OPND_LIST)
+        for (uint32_t i = 0; i < o->count; i++)
+            written_otherwise(&o->u.group.elems[i], writer, regs);
 }
 
 /* Whether in, at i, is a bra to the next instruction, which ptxas drops (guarded or not). */
@@ -176,6 +203,83 @@ static bool ends_block(const Instr *in, uint32_t i)
                         !ir_has_mod(in, MOD_MBARRIER_INIT) && !ir_has_mod(in, MOD_SYNC_RESTRICT_SHARED_CTA) &&
                         !ir_has_mod(in, MOD_SYNC_RESTRICT_SHARED_CLUSTER);
     return op_info[in->op].family == FAM_CONTROL || thread_fence;
+}
+
+static bool is_register_result(const Function *fn, uint32_t slot);
+
+/* Whether in only computes its first operand (registers, predicates): an arithmetic, bit,
+ * math or conversion instruction without .cc. */
+static bool computes_only(const Instr *in)
+{
+    int family = op_info[in->op].family;
+    OperandKind d = in->operand_count ? in->operands[0].kind : OPND_NAME;
+    return (family == FAM_ALU || family == FAM_BITOPS || family == FAM_MATHOPS || family == FAM_CONVERT) &&
+           !ir_has_mod(in, MOD_CC) && (d == OPND_REG || d == OPND_PRED || d == OPND_PAIR || d == OPND_VEC);
+}
+
+/* Adds delta to the count of each register (regs) and predicate (preds) o names. */
+static void tally(const Operand *o, uint32_t *regs, uint32_t *preds, int delta)
+{
+    if (o->kind == OPND_REG)
+        regs[o->u.slot] += (uint32_t)delta;
+    else if (o->kind == OPND_PRED)
+        preds[o->u.slot] += (uint32_t)delta;
+    else if (o->kind == OPND_ADDR || o->kind == OPND_VEC || o->kind == OPND_PAIR || o->kind == OPND_LIST ||
+             o->kind == OPND_REG_OFFSET)
+        for (uint32_t i = 0; i < o->count; i++)
+            tally(&o->u.group.elems[i], regs, preds, delta);
+}
+
+/* ... for each register and predicate in reads, its guard included. */
+static void tally_sources(const Instr *in, uint32_t *regs, uint32_t *preds, int delta)
+{
+    for (uint32_t k = first_is_destination(in) || computes_only(in) ? 1 : 0; k < in->operand_count; k++)
+        tally(&in->operands[k], regs, preds, delta);
+    if (in->guard_kind)
+        preds[in->guard_slot] += (uint32_t)delta;
+}
+
+/* Whether nothing counts a read of any register or predicate o names. */
+static bool unread(const Operand *o, const uint32_t *regs, const uint32_t *preds)
+{
+    if (o->kind == OPND_REG)
+        return !regs[o->u.slot];
+    if (o->kind == OPND_PRED)
+        return !preds[o->u.slot];
+    if (o->kind == OPND_VEC || o->kind == OPND_PAIR)
+        for (uint32_t i = 0; i < o->count; i++)
+            if (!unread(&o->u.group.elems[i], regs, preds))
+                return false;
+    return o->kind != OPND_NAME;
+}
+
+/* The instructions ptxas removes: those that only compute registers and predicates nothing reads,
+ * then those only they read, ... (scripts/fmad_ptxas.py: a dead abs of an abs, a dead setp of the
+ * product, and the product still fused). Backward over the code, a few times. */
+static void find_dead(Flow *f)
+{
+    enum { PASSES = 4 };
+    const Function *fn = f->fn;
+    uint32_t n = fn->code.len;
+    uint32_t *regs = xcalloc(fn->regs.len + 1, sizeof *regs), *preds = xcalloc(fn->preds.len + 1, sizeof *preds);
+    f->dead = xcalloc(n + 1, sizeof *f->dead);
+    for (uint32_t i = 0; i < n; i++)
+        tally_sources(&fn->code.data[i], regs, preds, 1);
+    for (uint32_t r = 0; r < fn->regs.len; r++)
+        regs[r] += is_register_result(fn, r);      /* its caller reads it */
+    bool changed = true;
+    for (unsigned pass = 0; pass < PASSES && changed; pass++) {
+        changed = false;
+        for (uint32_t i = n; i-- > 0;) {
+            const Instr *in = &fn->code.data[i];
+            if (f->dead[i] || !computes_only(in) || !unread(&in->operands[0], regs, preds))
+                continue;
+            f->dead[i] = changed = true;
+            tally_sources(in, regs, preds, -1);
+        }
+    }
+    free(regs);
+    free(preds);
 }
 
 /* Block leaders: branch targets and the instruction after a control transfer or a memory
@@ -205,12 +309,27 @@ static void flow_init(Flow *f, const Function *fn)
     f->read_count = xcalloc(fn->regs.len + 1, sizeof *f->read_count);
     uint32_t *counted_at = xmalloc((fn->regs.len + 1) * sizeof *counted_at);
     memset(counted_at, 0xff, (fn->regs.len + 1) * sizeof *counted_at);
+    f->writer = xmalloc((fn->regs.len + 1) * sizeof *f->writer);
+    for (uint32_t r = 0; r <= fn->regs.len; r++)
+        f->writer[r] = WRITERS_NONE;
     for (uint32_t i = 0; i < n; i++) {
         const Instr *in = &fn->code.data[i];
         for (uint32_t k = first_is_destination(in) ? 1 : 0; k < in->operand_count; k++)
             count_reads(&in->operands[k], f->read_count, counted_at, i);
+        const Operand *d = &in->operands[0];
+        if (first_is_destination(in) && d->kind == OPND_REG && d->u.slot < fn->regs.len)
+            f->writer[d->u.slot] = f->writer[d->u.slot] == WRITERS_NONE ? i : WRITERS_MANY;
+        else if (in->operand_count && (first_is_destination(in) || in->op == OP_CALL))
+            written_otherwise(d, f->writer, fn->regs.len);   /* several destinations, a call's results */
+    }
+    for (uint32_t k = 0; k < fn->params.len; k++) {      /* .reg parameters: the caller's values */
+        const Decl *d = &fn->params.data[k];
+        for (uint32_t r = d->first_slot; d->space == SPACE_REG && d->type != TYPE_PRED && r < fn->regs.len &&
+                                          r - d->first_slot < register_decl_slots(d); r++)
+            f->writer[r] = WRITERS_MANY;
     }
     free(counted_at);
+    find_dead(f);
 }
 
 static void flow_free(Flow *f)
@@ -218,7 +337,51 @@ static void flow_free(Flow *f)
     free(f->leader);
     free(f->reached);
     free(f->read_count);
+    free(f->writer);
+    free(f->dead);
     free(f->stack);
+}
+
+/* Whether operand o, read by the instruction at `at`, is a value ptxas knows when it compiles: an
+ * immediate, or a register whose value there is a mov, neg or abs of such a value, or an add, sub
+ * or mul of two. Its value there: the last unguarded write before `at` in its block (looked for
+ * among the 64 instructions before), else its only write in the function. ptxas computes a mul of
+ * two such values itself, rounded, and fuses nothing into its add (scripts/fmad_ptxas.py: 0.1f *
+ * 0.1f, immediate or through a mov, then an add: one FADD). */
+static bool is_constant(const Flow *f, const Operand *o, uint32_t at, unsigned depth)
+{
+    enum { LOOK_BACK = 64 };
+    if (o->kind == OPND_F32 || o->kind == OPND_F64 || o->kind == OPND_INT)
+        return true;
+    if (o->kind != OPND_REG || depth > 8 || f->writer[o->u.slot] == WRITERS_NONE)
+        return false;
+    uint32_t def = f->writer[o->u.slot];
+    for (uint32_t j = at, seen = 0; def == WRITERS_MANY && j > 0 && !f->leader[j] && seen < LOOK_BACK; seen++)
+        if (writes(&f->fn->code.data[--j], o->u.slot))
+            def = f->fn->code.data[j].guard_kind ? WRITERS_NONE : j;
+    if (def >= WRITERS_MANY)
+        return false;
+    const Instr *in = &f->fn->code.data[def];
+    if (in->guard_kind || in->type_count != 1 || in->operands[0].kind != OPND_REG)
+        return false;
+    if ((in->op == OP_MOV || in->op == OP_NEG || in->op == OP_ABS) && in->operand_count == 2)
+        return is_constant(f, &in->operands[1], def, depth + 1);
+    if ((in->op == OP_ADD || in->op == OP_SUB || in->op == OP_MUL) && in->operand_count == 3 &&
+        type_info[in->types[0]].cls == 'f')
+        return is_constant(f, &in->operands[1], def, depth + 1) && is_constant(f, &in->operands[2], def, depth + 1);
+    return false;
+}
+
+/* Whether slot is one of the .reg results of fn, a .func, which its caller reads after a ret. */
+static bool is_register_result(const Function *fn, uint32_t slot)
+{
+    for (uint32_t k = 0; k < fn->returns.len && !fn->is_entry; k++) {
+        const Decl *d = &fn->returns.data[k];
+        if (d->space == SPACE_REG && d->type != TYPE_PRED && slot >= d->first_slot &&
+            slot - d->first_slot < register_decl_slots(d))
+            return true;
+    }
+    return false;
 }
 
 /* Whether slot may be read after the instruction `from`, before an unguarded write on every
@@ -238,7 +401,7 @@ static bool live_after(Flow *f, uint32_t from, uint32_t slot)
                 f->reached[i] = f->search;
             }
             const Instr *in = &fn->code.data[i];
-            if (i != from && reads(in, slot))
+            if ((i != from && reads(in, slot)) || (in->op == OP_RET && is_register_result(fn, slot)))
                 return true;
             if ((i != from && !in->guard_kind && writes(in, slot)) || in->op == OP_RET || in->op == OP_EXIT ||
                 in->op == OP_TRAP)
@@ -265,15 +428,10 @@ static bool live_after(Flow *f, uint32_t from, uint32_t slot)
     return false;
 }
 
-/* Whether the instruction at i only computes a register no instruction reads (ptxas removes it,
- * and its read of a product with it). */
+/* Whether the instruction at i is one ptxas removes (find_dead), and its read of a product with it. */
 static bool is_dead(const Flow *f, uint32_t i)
 {
-    const Instr *in = &f->fn->code.data[i];
-    int family = op_info[in->op].family;
-    bool computes = family == FAM_ALU || family == FAM_BITOPS || family == FAM_MATHOPS || family == FAM_CONVERT;
-    return computes && first_is_destination(in) && in->operands[0].kind == OPND_REG && !ir_has_mod(in, MOD_CC) &&
-           !f->read_count[in->operands[0].u.slot];
+    return f->dead[i];
 }
 
 /* Follows the product of the mul at m through its block: its reads, and whether it lives on. */
@@ -286,7 +444,7 @@ static void follow(Flow *f, uint32_t m, Product *p)
     Alias alias[ALIASES_MAX] = { { mul->operands[0].u.slot, false, 0 } };
     unsigned count = 1;
     p->mul = m;
-    p->ok = true;
+    p->ok = !(is_constant(f, &mul->operands[1], m, 0) && is_constant(f, &mul->operands[2], m, 0));
     bool operands_gone = mul->operands[0].u.slot == a || mul->operands[0].u.slot == b;
     uint32_t i = m + 1, last = m;
     for (; i < fn->code.len && !f->leader[i] && count && p->ok; i++) {
@@ -297,7 +455,7 @@ static void follow(Flow *f, uint32_t m, Product *p)
             if (!reads(in, alias[k].slot))
                 continue;
             alias[k].reads++;
-            if (is_passing(in, mul->types[0])) {
+            if (is_passing(in, mul->types[0], ir_has_mod(mul, MOD_FTZ))) {
                 passed = (Alias){ in->operands[0].u.slot, alias[k].negated != (in->op == OP_NEG), 0 };
                 continue;
             }
@@ -306,7 +464,7 @@ static void follow(Flow *f, uint32_t m, Product *p)
             for (unsigned j = 0; j < count; j++)
                 other_alias |= j != k && mentions(&in->operands[first ? 2 : 1], alias[j].slot);
             if (!is_sum(in, mul) || first == second || other_alias) {
-                p->ok = is_dead(f, i);
+                p->ok = is_dead(f, i);             /* ptxas removes it, and this read */
                 break;
             }
             p->clobbered |= operands_gone;
@@ -322,6 +480,9 @@ static void follow(Flow *f, uint32_t m, Product *p)
                     p->ok = false;                 /* the value lives on in some lanes only */
                 alias[k--] = alias[--count];
             }
+        for (unsigned k = 0; k < count; k++)       /* every read of it seen: nothing reads it later */
+            if (alias[k].reads == f->read_count[alias[k].slot] && !is_register_result(fn, alias[k].slot))
+                alias[k--] = alias[--count];
         if (passed.slot != NO_SLOT && count == ALIASES_MAX)
             p->ok = false;
         else if (passed.slot != NO_SLOT)
@@ -329,11 +490,6 @@ static void follow(Flow *f, uint32_t m, Product *p)
         operands_gone |= (a != NO_SLOT && writes(in, a)) || (b != NO_SLOT && writes(in, b));
         if (ends_block(in, i))
             break;                                 /* the block ends with it */
-        bool all_read = true;                      /* every read of its registers seen: nothing reads it later */
-        for (unsigned k = 0; k < count; k++)
-            all_read &= alias[k].reads == f->read_count[alias[k].slot];
-        if (all_read)
-            count = 0;
     }
     for (unsigned k = 0; k < count && p->ok; k++)
         if (live_after(f, last, alias[k].slot))
@@ -362,7 +518,7 @@ static bool shared_add_takes_constant_product(const Flow *f, uint32_t i)
             continue;
         if (in->guard_kind || f->read_count[slot] != 1)
             return false;
-        if (is_passing(in, TYPE_F32)) {
+        if (is_passing(in, TYPE_F32, false)) {
             slot = in->operands[1].u.slot;             /* back through the mov or neg */
             continue;
         }
@@ -374,12 +530,13 @@ static bool shared_add_takes_constant_product(const Flow *f, uint32_t i)
     return false;
 }
 
-/* The first add that reads p as its first operand (or none: after every add). */
-static uint32_t first_as_first(const Product *p)
+/* The first add whose other operand is a product too that reads p as its first operand (or none:
+ * after every add); read_by as in contract_function. */
+static uint32_t first_as_first(const Product *p, const uint32_t *read_by)
 {
     uint32_t at = UINT32_MAX;
     for (uint32_t u = 0; u < p->use_count; u++)
-        if (p->use[u].operand == 1 && p->use[u].add < at)
+        if (p->use[u].operand == 1 && p->use[u].add < at && read_by[2 * p->use[u].add + 1] != NO_SLOT)
             at = p->use[u].add;
     return at;
 }
@@ -394,7 +551,9 @@ static int by_rank(const void *x, const void *y)
     const Rank *a = x, *b = y;
     if (a->reads != b->reads)
         return a->reads < b->reads ? -1 : 1;
-    return (a->first_as_first > b->first_as_first) - (a->first_as_first < b->first_as_first);
+    if (a->first_as_first != b->first_as_first)
+        return a->first_as_first < b->first_as_first ? -1 : 1;
+    return (a->product > b->product) - (a->product < b->product);
 }
 
 uint32_t contract_function(const Function *fn, Fusion **fused, Unfused **unfused, uint32_t *unfused_count)
@@ -420,14 +579,15 @@ uint32_t contract_function(const Function *fn, Fusion **fused, Unfused **unfused
     for (uint32_t q = 0; q < count; q++)
         for (uint32_t u = 0; u < products[q].use_count && products[q].ok; u++)
             read_by[2 * products[q].use[u].add + products[q].use[u].operand - 1] = q;
-    /* Where both operands of an add are such products, the one read fewer times is fused, the first
-     * on a tie; one that is not fused leaves the add to the other. Decided in that order: fewer reads
-     * first, then the earlier add with the product as its first operand. */
+    /* Where both operands of an add are such products, one is fused: the products are decided in
+     * order, fewer reads first, then the one that is the first operand of an earlier such add (of
+     * two tied products, the first operand of the add they share), and one decided later loses an
+     * add that one decided earlier took, and so is not fused: one fused never leaves an add to it. */
     Rank *order = xmalloc((count + 1) * sizeof *order);
     uint32_t ordered = 0;
     for (uint32_t q = 0; q < count; q++)
         if (products[q].ok)
-            order[ordered++] = (Rank){ products[q].use_count, first_as_first(&products[q]), q };
+            order[ordered++] = (Rank){ products[q].use_count, first_as_first(&products[q], read_by), q };
     qsort(order, ordered, sizeof *order, by_rank);
     bool *fuse = xcalloc(count, sizeof *fuse);
     uint32_t total = 0;
@@ -437,10 +597,8 @@ uint32_t contract_function(const Function *fn, Fusion **fused, Unfused **unfused
         fuse[q] = true;
         for (uint32_t u = 0; u < p->use_count && fuse[q]; u++) {
             uint32_t other = read_by[2 * p->use[u].add + (p->use[u].operand == 1 ? 1 : 0)];
-            if (other != NO_SLOT && fuse[other] && (products[other].use_count < p->use_count ||
-                                                    (products[other].use_count == p->use_count &&
-                                                     p->use[u].operand == 2)))
-                fuse[q] = false;
+            if (other != NO_SLOT && fuse[other])
+                fuse[q] = false;                   /* taken: one product per add */
         }
         total += fuse[q] ? p->use_count : 0;
     }

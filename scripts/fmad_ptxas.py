@@ -118,6 +118,31 @@ S = 'st.global.f32 [%rd1+68], %f9;'
 D = 'st.global.f64 [%rd1+72], %d9;'
 H = 'st.global.b16 [%rd1+80], %h9;'
 R = 'st.global.b32 [%rd1+84], %r9;'
+# A .func whose .reg result is the product, which the caller stores.
+FUNC_RESULT = """.version 8.6
+.target sm_90
+.address_size 64
+.func (.reg .f32 %out) g(.reg .f32 %a, .reg .f32 %b, .reg .f32 %c, .reg .b64 %q)
+{
+    .reg .f32 %x;
+    mul.f32 %out, %a, %b;
+    add.f32 %x, %out, %c;
+    st.global.f32 [%q], %x;
+    ret;
+}
+.visible .entry k(.param .u64 p)
+{
+    .reg .f32 %f<10>;
+    .reg .b64 %rd<2>;
+    ld.param.u64 %rd1, [p];
+    ld.global.f32 %f1, [%rd1];
+    ld.global.f32 %f2, [%rd1+4];
+    ld.global.f32 %f3, [%rd1+8];
+    call (%f5), g, (%f1, %f2, %f3, %rd1);
+    st.global.f32 [%rd1+16], %f5;
+    ret;
+}
+"""
 # name, body, SASS counts ptxas must give, the body's lines (0 = first) ptxrun must fuse, [debug target]
 VARIANTS = [
     ('mul then add', ['mul.f32 %f5, %f1, %f2;', 'add.f32 %f9, %f5, %f3;', S], {'FFMA': 1}, [1]),
@@ -155,6 +180,9 @@ VARIANTS = [
                         'selp.f32 %f9, %f6, %f4, %p2;', S], {'FMUL': 1, 'FADD': 1}, []),
     ('p + p', ['mul.f32 %f5, %f1, %f2;', 'add.f32 %f9, %f5, %f5;', S], {'FMUL': 1, 'FADD': 1}, []),
     ('through mov', ['mul.f32 %f5, %f1, %f2;', 'mov.f32 %f6, %f5;', 'add.f32 %f9, %f6, %f3;', S], {'FFMA': 1}, [2]),
+    ('through ten movs', ['mul.f32 %f5, %f1, %f2;'] + ['mov.f32 %%f%d, %%f%d;' % (20 + k, 19 + k if k else 5)
+                                                       for k in range(10)] + ['add.f32 %f9, %f29, %f3;', S],
+     {'FFMA': 1}, [11]),
     ('through mov.b32', ['mul.f32 %f5, %f1, %f2;', 'mov.b32 %r5, %f5;', 'mov.b32 %f6, %r5;', 'add.f32 %f9, %f6, %f3;', S],
      {'FFMA': 1}, [3]),
     ('through neg', ['mul.f32 %f5, %f1, %f2;', 'neg.f32 %f6, %f5;', 'add.f32 %f9, %f6, %f3;', S], {'FFMA': 1}, [2]),
@@ -213,6 +241,17 @@ VARIANTS = [
     ('a mul that writes its own operand', ['mul.f32 %f1, %f1, %f2;', 'add.f32 %f9, %f1, %f3;', S], {'FFMA': 1}, [1]),
     ('a dead abs reads the product', ['mul.f32 %f5, %f1, %f2;', 'add.f32 %f9, %f3, %f5;', 'abs.f32 %f6, %f5;', S],
      {'FFMA': 1}, [1]),
+    ('a dead abs of a dead abs reads the product', ['mul.f32 %f5, %f1, %f2;', 'add.f32 %f9, %f3, %f5;',
+                                                    'abs.f32 %f6, %f5;', 'abs.f32 %f7, %f6;', S], {'FFMA': 1}, [1]),
+    ('... a dead add of a dead abs', ['mul.f32 %f5, %f1, %f2;', 'add.f32 %f9, %f3, %f5;', 'abs.f32 %f6, %f5;',
+                                      'add.f32 %f7, %f6, %f1;', S], {'FFMA': 1}, [1]),
+    ('a dead add reads it too (fused in ptxrun, which shows its register)',
+     ['mul.f32 %f5, %f1, %f2;', 'add.f32 %f9, %f3, %f5;', 'add.f32 %f6, %f5, %f4;', S], {'FFMA': 1}, [1, 2]),
+    ('a dead setp reads it', ['mul.f32 %f5, %f1, %f2;', 'add.f32 %f9, %f5, %f3;', 'setp.gt.f32 %p3, %f5, %f4;', S],
+     {'FFMA': 1}, [1]),
+    ('a setp whose predicate guards a store reads it', ['mul.f32 %f5, %f1, %f2;', 'add.f32 %f9, %f5, %f3;',
+                                                        'setp.gt.f32 %p3, %f5, %f4;', '@%p3 ' + S],
+     {'FMUL': 1, 'FADD': 1}, []),
     ('a membar between', ['mul.f32 %f5, %f1, %f2;', 'membar.gl;', 'add.f32 %f9, %f5, %f3;', S],
      {'FMUL': 1, 'FADD': 1}, []),
     ('a fence.acq_rel between', ['mul.f32 %f5, %f1, %f2;', 'fence.acq_rel.cta;', 'add.f32 %f9, %f5, %f3;', S],
@@ -236,6 +275,33 @@ VARIANTS = [
     ('a mul of registers into red.shared.add.f32', ['mul.f32 %f5, %f1, %f2;', 'red.shared.add.f32 [sh], %f5;'],
      {'FMUL': 1, 'FADD': 1}, []),
     ('div.full then add', ['div.full.f32 %f5, %f1, %f2;', 'add.f32 %f9, %f5, %f3;', S], {'FMUL.imm': 4, 'FFMA': 1}, []),
+    ('shfl.sync writes the mul\'s operand before the add (its old value fused)',
+     ['mul.f32 %f5, %f1, %f2;', 'shfl.sync.idx.b32 %f1, %f3, 0, 31, -1;', 'add.f32 %f9, %f5, %f4;', S,
+      'st.global.f32 [%rd1+88], %f1;'], {'FFMA': 1}, [2]),
+    ('vote.sync writes it', ['mul.f32 %f5, %r1, %f2;', 'vote.sync.ballot.b32 %r1, %p1, -1;', 'add.f32 %f9, %f5, %f4;',
+                             S, 'st.global.b32 [%rd1+88], %r1;'], {'FFMA': 1}, [2]),
+    ('shfl.sync writes the product after the add', ['mul.f32 %f5, %f1, %f2;', 'add.f32 %f9, %f5, %f4;',
+                                                    'shfl.sync.idx.b32 %f5, %f3, 0, 31, -1;', S,
+                                                    'st.global.f32 [%rd1+88], %f5;'], {'FFMA': 1}, [1]),
+    ('neg.ftz of a plain product', ['mul.f32 %f5, %f1, %f2;', 'neg.ftz.f32 %f6, %f5;', 'add.f32 %f9, %f6, %f3;', S],
+     {'FMUL': 1, 'FADD': 2}, []),
+    ('f16 neg.ftz of a plain product', ['mul.f16 %h5, %h1, %h2;', 'neg.ftz.f16 %h6, %h5;', 'add.f16 %h9, %h6, %h3;', H],
+     {'HMUL2': 1, 'HADD2': 2}, []),
+    ('neg.ftz of a .ftz product', ['mul.ftz.f32 %f5, %f1, %f2;', 'neg.ftz.f32 %f6, %f5;', 'add.ftz.f32 %f9, %f6, %f3;',
+                                   S], {'FFMA': 1}, [2]),
+    ('a mul of two immediates (ptxas computes it)', ['mul.f32 %f5, 0f3DCCCCCD, 0f3DCCCCCD;', 'add.f32 %f9, %f5, %f3;',
+                                                     S], {'FADD': 1}, []),
+    ('... through a mov', ['mov.f32 %f6, 0f3DCCCCCD;', 'mul.f32 %f5, %f6, %f6;', 'add.f32 %f9, %f5, %f3;', S],
+     {'FADD': 1}, []),
+    ('... through a mov.b32 of an integer', ['mov.b32 %r6, 1036831949;', 'mul.f32 %f5, %r6, %r6;',
+                                             'add.f32 %f9, %f5, %f3;', S], {'FADD': 1}, []),
+    ('... an add of immediates', ['add.f32 %f6, 0f3DCCCCCD, 0f3DCCCCCD;', 'mul.f32 %f5, %f6, 0f3DCCCCCD;',
+                                  'add.f32 %f9, %f5, %f3;', S], {'FADD': 1}, []),
+    ('f64 two immediates', ['mul.f64 %d5, 0d3FB999999999999A, 0d3FB999999999999A;', 'add.f64 %d9, %d5, %d3;', D],
+     {'DADD': 1}, []),
+    ('a constant times a register', ['mov.f32 %f6, 0f3DCCCCCD;', 'mul.f32 %f5, %f6, %f1;', 'add.f32 %f9, %f5, %f3;', S],
+     {'FFMA.imm': 1}, [2]),
+    ('a .func\'s .reg result is the product (its caller reads it)', FUNC_RESULT, {'FMUL': 1, 'FADD': 1}, []),
     ('a call between', None, {'FMUL': 1, 'FADD': 1}, []),
     ('a debug target', ['mul.f32 %f5, %f1, %f2;', 'add.f32 %f9, %f5, %f3;', S], None, [], True),
 ]
@@ -379,12 +445,12 @@ def main():
         for v in VARIANTS:
             name, body, want, fused = v[:4]
             debug = len(v) > 4 and v[4]
-            ptx = CALL if body is None else program(body, debug)
+            ptx = CALL if body is None else body if isinstance(body, str) else program(body, debug)
             got = sass_counts(ptx, tmp) if not debug else None
             if got is not None and want is not None:   # the format's own instructions (a call's code has others)
                 got = {k: c for k, c in got.items() if k[0] in {w[0] for w in want}}
             lines = [] if body is None else ptxrun_fused(args.ptxrun, ptx, tmp)
-            first = 0 if body is None else FIRST_LINE
+            first = FIRST_LINE if isinstance(body, list) else 0
             want_lines = [first + i for i in fused]
             ok = (want is None or got == want) and lines == want_lines
             bad += not ok

@@ -1705,7 +1705,16 @@ START_TEST(contraction_follows_ptxas)
         { "mul.f32 %f5, %f1, %f2;\nadd.f32 %f9, %f5, %f5;", "" },
         { "mul.f32 %f5, %f1, %f2;\nneg.f32 %f6, %f5;\nmov.f32 %f7, %f6;\nadd.f32 %f9, %f7, %f3;", "L4<L1" },
         { "mul.f32 %f5, %f1, %f2;\nabs.f32 %f6, %f5;\nadd.f32 %f9, %f6, %f3;", "" },
+        /* through ten movs, each register read once */
+        { "mul.f32 %f5, %f1, %f2;\nmov.f32 %f6, %f5;\nmov.f32 %f7, %f6;\nmov.f32 %f8, %f7;\nmov.f32 %f9, %f8;\n"
+          "mov.f32 %f10, %f9;\nmov.f32 %f11, %f10;\nmov.f32 %f12, %f11;\nmov.f32 %f13, %f12;\nmov.f32 %f14, %f13;\n"
+          "mov.f32 %f15, %f14;\nadd.f32 %f16, %f15, %f3;", "L12<L1" },
         { "mul.f32 %f5, %f1, %f2;\nadd.f32 %f9, %f3, %f5;\nabs.f32 %f6, %f5;", "L2<L1" },   /* the abs is dead */
+        /* dead through a chain, or a setp whose predicate nothing reads: ptxas removes them */
+        { "mul.f32 %f5, %f1, %f2;\nadd.f32 %f9, %f3, %f5;\nabs.f32 %f6, %f5;\nabs.f32 %f7, %f6;", "L2<L1" },
+        { "mul.f32 %f5, %f1, %f2;\nadd.f32 %f9, %f5, %f3;\nsetp.gt.f32 %p2, %f5, %f4;", "L2<L1" },
+        { "mul.f32 %f5, %f1, %f2;\nadd.f32 %f9, %f5, %f3;\nsetp.gt.f32 %p2, %f5, %f4;\n@%p2 st.global.f32 [%rd1], %f9;",
+          "" },
         { "mul.f32 %f5, %f1, %f2;\n@%p1 add.f32 %f9, %f5, %f3;", "L2<L1" },
         { "@%p1 mul.f32 %f5, %f1, %f2;\nadd.f32 %f9, %f5, %f3;", "" },
         { "mul.f32 %f5, %f1, %f2;\nbar.sync 0;\nadd.f32 %f9, %f5, %f3;", "L3<L1" },
@@ -1728,7 +1737,22 @@ START_TEST(contraction_follows_ptxas)
           "L3<L1 L4<L1" },
         { "mul.f32 %f5, %f1, %f2;\nmul.f32 %f6, %f3, %f4;\nsub.f32 %f8, %f6, %f5;\nadd.f32 %f9, %f5, %f6;",
           "L3<L2 L4<L2" },
+        /* tied, the first operand of the add they share first (ptxas: fma(f3, f4, P) there); one
+         * product per add */
+        { "mul.f32 %f5, %f1, %f2;\nmul.f32 %f6, %f3, %f4;\nadd.f32 %f7, %f5, %f1;\nadd.f32 %f9, %f6, %f3;\n"
+          "add.f32 %f10, %f6, %f5;", "L4<L2 L5<L2" },
         { "mul.f32 %f1, %f1, %f2;\nadd.f32 %f9, %f1, %f3;", "L2<L1" },   /* its operand overwritten: kept */
+        /* shfl.sync writes a register as any destination (the product's, after the add) */
+        { "mul.f32 %f5, %f1, %f2;\nadd.f32 %f9, %f5, %f4;\nshfl.sync.idx.b32 %f5, %f3, 0, 31, -1;\n"
+          "st.global.f32 [%rd1], %f5;", "L2<L1" },
+        /* a neg.ftz passes only a .ftz product on */
+        { "mul.f32 %f5, %f1, %f2;\nneg.ftz.f32 %f6, %f5;\nadd.f32 %f9, %f6, %f3;", "" },
+        { "mul.ftz.f32 %f5, %f1, %f2;\nneg.ftz.f32 %f6, %f5;\nadd.ftz.f32 %f9, %f6, %f3;", "L3<L1" },
+        /* a product of two constants ptxas computes itself: nothing fused */
+        { "mul.f32 %f5, 0f3DCCCCCD, 0f3DCCCCCD;\nadd.f32 %f9, %f5, %f3;", "" },
+        { "mov.f32 %f6, 0f3DCCCCCD;\nmul.f32 %f5, %f6, %f6;\nadd.f32 %f9, %f5, %f3;", "" },
+        { "mov.f32 %f6, 0f3DCCCCCD;\nmul.f32 %f5, %f6, %f1;\nadd.f32 %f9, %f5, %f3;", "L3<L2" },
+        { "add.f64 %d6, 0d3FB999999999999A, 0d3FB999999999999A;\nmul.f64 %d5, %d6, %d6;\nadd.f64 %d7, %d5, %d3;", "" },
         /* atom/red.shared.add.f32 of a mul by a constant, read there only: ptxas fuses it into
          * the compare-and-swap loop it emulates them with */
         { "mul.f32 %f5, %f1, 0f3DCCCCCD;\nneg.f32 %f6, %f5;\nred.shared.add.f32 [%rd1], %f6;", "atomic L3" },

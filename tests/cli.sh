@@ -1641,27 +1641,35 @@ expect_stderr_line "stackrestore below the stack pointer" "$tmp/restore2.ptx:23:
 
 # -- mul and add without rounding modifiers fused into one fma as ptxas fuses them for the GPU (the default),
 # rounded each on its own with --no-fmad: a = b = 2^64, c = -FLT_MAX gives 2^104 on the H100 (fused), where two
-# roundings overflow to +inf (tests/h100_more/README.md, "cases3"; tests/h100_more/cases3/fmad_contract)
-printf '.reg .f32 %%f<8>;\nmov.b32 %%f1, 0f5F800000;\nmov.b32 %%f2, 0fFF7FFFFF;\nmul.f32 %%f3, %%f1, %%f1;\nadd.f32 %%f4, %%f3, %%f2;\nmul.f32 %%f5, %%f1, %%f1;\nsub.f32 %%f6, %%f5, %%f1;\n' > "$tmp/fmad.ptx"
-expect_exit 0 "fmad: fused" "$PTXRUN" --no-color --hex --regs %f4 --threads 0 "$tmp/fmad.ptx"
+# roundings overflow to +inf (tests/h100_more/README.md, "cases3"; tests/h100_more/cases3/fmad_contract). The
+# inputs come from the lanes file: of constants (a mov of an immediate) ptxas computes the product itself.
+printf '{"regs": {"%%f1": "0x5f800000", "%%f2": "0xff7fffff"}}\n' > "$tmp/fmad.json"
+printf '.reg .f32 %%f<8>;\nmul.f32 %%f3, %%f1, %%f1;\nadd.f32 %%f4, %%f3, %%f2;\nmul.f32 %%f5, %%f1, %%f1;\nsub.f32 %%f6, %%f5, %%f1;\n' > "$tmp/fmad.ptx"
+expect_exit 0 "fmad: fused" "$PTXRUN" --no-color --hex --regs %f4 --threads 0 --lanes "$tmp/fmad.json" "$tmp/fmad.ptx"
 grep -qx "0       0x73800000" "$tmp/out" && ok || { fail "fmad: fused: no 0x73800000"; cat "$tmp/out"; }
-expect_stderr_line "fmad: the warning names the lines" "$tmp/fmad.ptx:5:1: warning: mul and add fused into one fma (one rounding) at lines 5, 7, as ptxas fuses them for the GPU (the PTX ISA allows it without a rounding modifier); --no-fmad rounds each on its own"
-expect_exit 0 "--no-fmad" "$PTXRUN" --no-color --no-fmad --hex --regs %f4 --threads 0 "$tmp/fmad.ptx"
+expect_stderr_line "fmad: the warning names the lines" "$tmp/fmad.ptx:3:1: warning: mul and add fused into one fma (one rounding) at lines 3, 5, as ptxas fuses them for the GPU (the PTX ISA allows it without a rounding modifier); --no-fmad rounds each on its own"
+expect_exit 0 "--no-fmad" "$PTXRUN" --no-color --no-fmad --hex --regs %f4 --threads 0 --lanes "$tmp/fmad.json" "$tmp/fmad.ptx"
 grep -qx "0       0x7f800000" "$tmp/out" && ok || { fail "--no-fmad: no 0x7f800000"; cat "$tmp/out"; }
 if grep -q "fused" "$tmp/err"; then fail "--no-fmad: a fusion warning"; cat "$tmp/err"; else ok; fi
+# The same of constants: ptxas computes 2^64 * 2^64 itself (+inf, its cubin stores 0x7f800000): not fused
+printf '.reg .f32 %%f<8>;\nmov.b32 %%f1, 0f5F800000;\nmov.b32 %%f2, 0fFF7FFFFF;\nmul.f32 %%f3, %%f1, %%f1;\nadd.f32 %%f4, %%f3, %%f2;\n' > "$tmp/fmad_const.ptx"
+expect_exit 0 "fmad: constants" "$PTXRUN" --no-color --hex --regs %f4 --threads 0 "$tmp/fmad_const.ptx"
+grep -qx "0       0x7f800000" "$tmp/out" && ok || { fail "fmad: constants: not 0x7f800000"; cat "$tmp/out"; }
+if grep -q "fused" "$tmp/err"; then fail "fmad: constants: a fusion warning"; cat "$tmp/err"; else ok; fi
 # Not fused: the product also stored (ptxas keeps the mul and the add; the H100's half_arith_018 and _108 in
 # ../shared/hw/half show it), and a module whose .target says debug (ptxas compiles it unoptimised)
-fmad_module='.version 8.6\n.target sm_90%s\n.address_size 64\n.visible .entry k(.param .u64 p)\n{\n.reg .f32 %%f<8>;\n.reg .b64 %%rd1;\nld.param.u64 %%rd1, [p];\nmov.b32 %%f1, 0f5F800000;\nmov.b32 %%f2, 0fFF7FFFFF;\nmul.f32 %%f3, %%f1, %%f1;\nadd.f32 %%f4, %%f3, %%f2;\nst.global.f32 [%%rd1], %%f4;\n%s\nret;\n}\n'
+fmad_module='.version 8.6\n.target sm_90%s\n.address_size 64\n.visible .entry k(.param .u64 p)\n{\n.reg .f32 %%f<8>;\n.reg .b64 %%rd1;\nld.param.u64 %%rd1, [p];\nld.global.f32 %%f1, [%%rd1];\nld.global.f32 %%f2, [%%rd1+4];\nmul.f32 %%f3, %%f1, %%f1;\nadd.f32 %%f4, %%f3, %%f2;\nst.global.f32 [%%rd1+8], %%f4;\n%s\nret;\n}\n'
 printf "$fmad_module" ', debug' '' > "$tmp/fmad_debug.ptx"
-printf "$fmad_module" '' 'st.global.f32 [%rd1+4], %f3;' > "$tmp/fmad_stored.ptx"
+printf "$fmad_module" '' 'st.global.f32 [%rd1+12], %f3;' > "$tmp/fmad_stored.ptx"
+printf '{"block": [1, 1, 1], "buffers": {"b": {"type": "b32", "data": ["0x5f800000", "0xff7fffff", 0, 0]}}, "params": ["@b"]}\n' > "$tmp/fmad_b.json"
 for f in fmad_debug fmad_stored; do
-    expect_exit 0 "$f" "$PTXRUN" --no-color --hex --buffer b=f32:2 --param p=@b --block 1 "$tmp/$f.ptx"
-    grep -q "^ *0:  0x7f800000" "$tmp/out" && ok || { fail "$f: not rounded twice"; cat "$tmp/out"; }
+    expect_exit 0 "$f" "$PTXRUN" --no-color --hex --lanes "$tmp/fmad_b.json" "$tmp/$f.ptx"
+    grep -q "^ *0:  0x5f800000  0xff7fffff  0x7f800000" "$tmp/out" && ok || { fail "$f: not rounded twice"; cat "$tmp/out"; }
     if grep -q "fused" "$tmp/err"; then fail "$f: a fusion warning"; cat "$tmp/err"; else ok; fi
 done
 # A mul that overwrites its own operand: ptxas still fuses it, with the operand's old value (scripts/fmad_ptxas.py)
-printf '.reg .f32 %%f<8>;\nmov.b32 %%f1, 0f5F800000;\nmov.b32 %%f2, 0fFF7FFFFF;\nmul.f32 %%f1, %%f1, %%f1;\nadd.f32 %%f4, %%f1, %%f2;\n' > "$tmp/fmad_gone.ptx"
-expect_exit 0 "fmad: operand overwritten" "$PTXRUN" --no-color --hex --regs %f1,%f4 --threads 0 "$tmp/fmad_gone.ptx"
+printf '.reg .f32 %%f<8>;\nmul.f32 %%f1, %%f1, %%f1;\nadd.f32 %%f4, %%f1, %%f2;\n' > "$tmp/fmad_gone.ptx"
+expect_exit 0 "fmad: operand overwritten" "$PTXRUN" --no-color --hex --regs %f1,%f4 --threads 0 --lanes "$tmp/fmad.json" "$tmp/fmad_gone.ptx"
 grep -qx "0       0x7f800000  0x73800000" "$tmp/out" && ok || { fail "fmad: operand overwritten: not 2^128 rounded, 2^104 fused"; cat "$tmp/out"; }
 
 # -- ptxrun test on an empty folder and with an empty --differs list (nothing to sort: the SANITIZE run checks it)
