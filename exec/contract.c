@@ -590,6 +590,8 @@ uint32_t contract_function(const Function *fn, Fusion **fused, Unfused **unfused
             order[ordered++] = (Rank){ products[q].use_count, first_as_first(&products[q], read_by), q };
     qsort(order, ordered, sizeof *order, by_rank);
     bool *fuse = xcalloc(count, sizeof *fuse);
+    uint32_t *lost_add = xmalloc((count + 1) * sizeof *lost_add), *lost_to = xmalloc((count + 1) * sizeof *lost_to);
+    memset(lost_add, 0xff, (count + 1) * sizeof *lost_add);
     uint32_t total = 0;
     for (uint32_t k = 0; k < ordered; k++) {
         uint32_t q = order[k].product;
@@ -597,14 +599,34 @@ uint32_t contract_function(const Function *fn, Fusion **fused, Unfused **unfused
         fuse[q] = true;
         for (uint32_t u = 0; u < p->use_count && fuse[q]; u++) {
             uint32_t other = read_by[2 * p->use[u].add + (p->use[u].operand == 1 ? 1 : 0)];
-            if (other != NO_SLOT && fuse[other])
+            if (other != NO_SLOT && fuse[other]) {
                 fuse[q] = false;                   /* taken: one product per add */
+                lost_add[q] = p->use[u].add;
+                lost_to[q] = other;
+            }
         }
         total += fuse[q] ? p->use_count : 0;
     }
     free(order);
     *fused = xmalloc((total + 1) * sizeof **fused);
-    *unfused = xmalloc((2 * (size_t)count + 1) * sizeof **unfused);
+    *unfused = xmalloc((2 * (size_t)count + 2 * (size_t)n + 1) * sizeof **unfused);
+    /* A product that lost an add to one read twice or more, and has eligible adds of its own
+     * before that add: ptxas fused such adds too where it was tried (docs/semantics.md,
+     * "Contraction"), which ptxrun does not model: each is named once in a warning. */
+    bool *named = xcalloc(n + 1, sizeof *named);
+    for (uint32_t q = 0; q < count; q++)
+        for (uint32_t u = 0; u < products[q].use_count && lost_add[q] != NO_SLOT; u++) {
+            uint32_t add = products[q].use[u].add;
+            uint32_t other = read_by[2 * add + (products[q].use[u].operand == 1 ? 1 : 0)];
+            if (add < lost_add[q] && products[lost_to[q]].use_count >= 2 && (other == NO_SLOT || !fuse[other]) &&
+                !named[add]) {
+                named[add] = true;
+                (*unfused)[(*unfused_count)++] = (Unfused){ add, UNFUSED_LOST_ADD };
+            }
+        }
+    free(named);
+    free(lost_add);
+    free(lost_to);
     for (uint32_t q = 0; q < count; q++) {
         const Product *p = &products[q];
         if (fuse[q] && is_division(&fn->code.data[p->mul])) {
@@ -719,6 +741,15 @@ void contract_program(Program *p, Diag *diag)
                 "ptxas fuses the mul by a constant that the shared-memory atomic add at line%s %s reads into "
                 "the loop it emulates that add with (an fma with the value in memory, one rounding): ptxrun "
                 "adds the rounded product, which the GPU may not", lines > 1 ? "s" : "", buf);
+    }
+    if (missed_count[UNFUSED_LOST_ADD]) {
+        uint32_t *at = missed_at[UNFUSED_LOST_ADD];
+        uint32_t lines = list_lines(buf, sizeof buf, p, at, missed_count[UNFUSED_LOST_ADD]);
+        diag_at(diag, DIAG_WARNING, p->code[at[0]].ir->stmt_at,
+                "the add%s at line%s %s read%s a product that a later add of two products leaves to the other: "
+                "ptxas fuses such a product into its earlier adds too where it was tried (one rounding), which "
+                "ptxrun does not model: it rounds the product there, so the GPU may differ", lines > 1 ? "s" : "", lines > 1 ? "s" : "", buf,
+                lines > 1 ? "" : "s");
     }
     if (missed_count[UNFUSED_DIVISION]) {
         uint32_t *at = missed_at[UNFUSED_DIVISION];

@@ -719,9 +719,10 @@ typedef struct Fusion {
 typedef struct Unfused {
     uint32_t at;               /* the add, or the atom/red */
     uint8_t why;               /* UNFUSED_SHARED_ATOMIC: atom/red.shared.add.f32 of a mul by a constant;
-                                  UNFUSED_DIVISION: an add of a div.approx/.full.f32's quotient */
+                                  UNFUSED_DIVISION: an add of a div.approx/.full.f32's quotient;
+                                  UNFUSED_LOST_ADD: an add of a product that lost another add */
 } Unfused;
-enum { UNFUSED_SHARED_ATOMIC, UNFUSED_DIVISION, UNFUSED_KINDS };
+enum { UNFUSED_SHARED_ATOMIC, UNFUSED_DIVISION, UNFUSED_LOST_ADD, UNFUSED_KINDS };
 uint32_t contract_function(const Function *fn, Fusion **fused, Unfused **unfused, uint32_t *unfused_count);
 void contract_program(Program *p, Diag *diag);
 Function *lower_entry(Module *m, const char *name);           /* the kernel to run (NULL: the first) */
