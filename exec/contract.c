@@ -682,6 +682,18 @@ static uint32_t list_lines(char *buf, size_t size, const Program *p, uint32_t *a
     return lines;
 }
 
+/* One warning at the first of the instructions at[] (count of them, none: no warning), format's
+ * %s the phrase "line 5" or "lines 5, 7". */
+static void warn_at_lines(Diag *diag, const Program *p, uint32_t *at, uint32_t count, const char *format)
+{
+    if (!count)
+        return;
+    char lines[256], phrase[300];
+    uint32_t n = list_lines(lines, sizeof lines, p, at, count);
+    snprintf(phrase, sizeof phrase, "line%s %s", n > 1 ? "s" : "", lines);
+    diag_at(diag, DIAG_WARNING, p->code[at[0]].ir->stmt_at, format, phrase);
+}
+
 static bool debug_target(const Module *m)
 {
     for (uint32_t i = 0; i < m->target_option_count; i++)
@@ -726,39 +738,23 @@ void contract_program(Program *p, Diag *diag)
         free(fused);
         free(missed);
     }
-    char buf[256];
-    if (fused_count) {
-        uint32_t lines = list_lines(buf, sizeof buf, p, fused_at, fused_count);
-        diag_at(diag, DIAG_WARNING, p->code[fused_at[0]].ir->stmt_at,
-                "mul and add fused into one fma (one rounding) at line%s %s, as ptxas fuses them for the "
-                "GPU (the PTX ISA allows it without a rounding modifier); --no-fmad rounds each on its own",
-                lines > 1 ? "s" : "", buf);
-    }
-    if (missed_count[UNFUSED_SHARED_ATOMIC]) {
-        uint32_t *at = missed_at[UNFUSED_SHARED_ATOMIC];
-        uint32_t lines = list_lines(buf, sizeof buf, p, at, missed_count[UNFUSED_SHARED_ATOMIC]);
-        diag_at(diag, DIAG_WARNING, p->code[at[0]].ir->stmt_at,
-                "ptxas fuses the mul by a constant that the shared-memory atomic add at line%s %s reads into "
-                "the loop it emulates that add with (an fma with the value in memory, one rounding): ptxrun "
-                "adds the rounded product, which the GPU may not", lines > 1 ? "s" : "", buf);
-    }
-    if (missed_count[UNFUSED_LOST_ADD]) {
-        uint32_t *at = missed_at[UNFUSED_LOST_ADD];
-        uint32_t lines = list_lines(buf, sizeof buf, p, at, missed_count[UNFUSED_LOST_ADD]);
-        diag_at(diag, DIAG_WARNING, p->code[at[0]].ir->stmt_at,
-                "the add%s at line%s %s read%s a product that a later add of two products leaves to the other: "
-                "ptxas fuses such a product into its earlier adds too where it was tried (one rounding), which "
-                "ptxrun does not model: it rounds the product there, so the GPU may differ", lines > 1 ? "s" : "", lines > 1 ? "s" : "", buf,
-                lines > 1 ? "" : "s");
-    }
-    if (missed_count[UNFUSED_DIVISION]) {
-        uint32_t *at = missed_at[UNFUSED_DIVISION];
-        uint32_t lines = list_lines(buf, sizeof buf, p, at, missed_count[UNFUSED_DIVISION]);
-        diag_at(diag, DIAG_WARNING, p->code[at[0]].ir->stmt_at,
-                "ptxas fuses the last multiply of the div.approx or div.full.f32 that the add or sub at line%s %s "
-                "reads into an fma with that add (one rounding): ptxrun rounds the quotient first, which the GPU "
-                "does not", lines > 1 ? "s" : "", buf);
-    }
+    static const char *const why_text[UNFUSED_KINDS] = {
+        [UNFUSED_SHARED_ATOMIC] = "ptxas fuses the mul by a constant that the shared-memory atomic add at %s reads "
+                                  "into the loop it emulates that add with (an fma with the value in memory, one "
+                                  "rounding): ptxrun adds the rounded product, which the GPU may not",
+        [UNFUSED_LOST_ADD] = "at %s, an add reads a product that a later add of two products leaves to the other: "
+                             "ptxas fuses such a product into its earlier adds too where it was tried (one "
+                             "rounding), which ptxrun does not model: it rounds the product there, so the GPU may "
+                             "differ",
+        [UNFUSED_DIVISION] = "ptxas fuses the last multiply of the div.approx or div.full.f32 that the add or sub at "
+                             "%s reads into an fma with that add (one rounding): ptxrun rounds the quotient first, "
+                             "which the GPU does not",
+    };
+    warn_at_lines(diag, p, fused_at, fused_count,
+                  "mul and add fused into one fma (one rounding) at %s, as ptxas fuses them for the GPU (the PTX "
+                  "ISA allows it without a rounding modifier); --no-fmad rounds each on its own");
+    for (unsigned why = 0; why < UNFUSED_KINDS; why++)
+        warn_at_lines(diag, p, missed_at[why], missed_count[why], why_text[why]);
     free(fused_at);
     for (unsigned why = 0; why < UNFUSED_KINDS; why++)
         free(missed_at[why]);

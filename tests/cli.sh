@@ -1672,6 +1672,11 @@ printf '.reg .f32 %%f<8>;\nmul.f32 %%f1, %%f1, %%f1;\nadd.f32 %%f4, %%f1, %%f2;\
 expect_exit 0 "fmad: operand overwritten" "$PTXRUN" --no-color --hex --regs %f1,%f4 --threads 0 --lanes "$tmp/fmad.json" "$tmp/fmad_gone.ptx"
 grep -qx "0       0x7f800000  0x73800000" "$tmp/out" && ok || { fail "fmad: operand overwritten: not 2^128 rounded, 2^104 fused"; cat "$tmp/out"; }
 
+# A product that loses a later add of two products to one read twice: ptxas fuses it into its earlier add too
+# (three FFMA; docs/semantics.md, "Contraction"), which ptxrun does not model: the warning names that add
+printf '.reg .f32 %%f<11>;\nmul.f32 %%f5, %%f1, %%f2;\nmul.f32 %%f6, %%f3, %%f4;\nadd.f32 %%f7, %%f5, %%f1;\nadd.f32 %%f9, %%f6, %%f3;\nadd.f32 %%f10, %%f6, %%f5;\n' > "$tmp/fmad_lost.ptx"
+expect_exit 0 "fmad: a lost add" "$PTXRUN" --no-color --regs %f7 --threads 0 "$tmp/fmad_lost.ptx"
+expect_stderr_line "fmad: a lost add" "$tmp/fmad_lost.ptx:4:1: warning: at line 4, an add reads a product that a later add of two products leaves to the other: ptxas fuses such a product into its earlier adds too where it was tried (one rounding), which ptxrun does not model: it rounds the product there, so the GPU may differ"
 # -- ptxrun test on an empty folder and with an empty --differs list (nothing to sort: the SANITIZE run checks it)
 mkdir -p "$tmp/empty_cases"
 : > "$tmp/empty_differs.txt"
