@@ -319,13 +319,6 @@ static void float_op(Warp *w, const XInstr *x, uint32_t mask, Lanes r, uint32_t 
             report_warn(w, (uint32_t)(x - w->prog->code), nan & *defined, warn_folded_nan);
         return;
     }
-    if ((x->op == OP_MIN || x->op == OP_MAX) && x->src[0] == x->src[1] && !x->ftz && !x->xorsign_abs &&
-        !x->nan_out) {
-        /* min/max of a register with itself: ptxas makes it a move, so even a NaN passes
-         * through unchanged (float_000, float_056). */
-        memcpy(r, a, sizeof(Lanes));
-        return;
-    }
     if (float_op_fast(x, a, b, c, r))
         return;
     bool directed = x->rounding && x->rounding != MOD_RN;

@@ -26,13 +26,13 @@ static bool foldable_neg(const XInstr *x)
     return (half || full) && x->op == OP_NEG && !x->ftz && !x->guard && x->dst_kind == DST_VALUE;
 }
 
-/* min/max that ptxas makes a move of a when both operands are a's value: f16 (not bf16 nor
- * pairs), f32 and f64, without .ftz, .NaN or .xorsign.abs. alu.c moves f32 and f64 ones of one
- * register itself, so here only those whose operands are a register and a copy of it. */
+/* min/max that ptxas makes a move of a when both operands are a's value (one register twice, or
+ * a register and a copy of it): f16 (not bf16 nor pairs), f32 and f64, without .ftz, .NaN or
+ * .xorsign.abs (float_000, float_056 for one register). */
 static bool min_max_move(const XInstr *x)
 {
     bool half = x->family == FAM_HALF && x->type == TYPE_F16;
-    bool full = x->family == FAM_ALU && (x->type == TYPE_F32 || x->type == TYPE_F64) && x->src[0] != x->src[1];
+    bool full = x->family == FAM_ALU && (x->type == TYPE_F32 || x->type == TYPE_F64);
     return (half || full) && (x->op == OP_MIN || x->op == OP_MAX) && !x->ftz && !x->nan_out && !x->xorsign_abs;
 }
 
