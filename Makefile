@@ -1,4 +1,4 @@
-# ptxrun: a PTX assembler-and-executor for one warp.
+# ptxrun: a PTX assembler-and-executor: warps, blocks and grids.
 #   make            build build/ptxrun
 #   make check      unit tests (libcheck), command-line tests, the kernel corpus, fuzz regressions
 #   make demo       check and dump a sample
@@ -112,7 +112,11 @@ structure:
 	python3 scripts/structure.py lexer parser exec cli
 
 unit-tests: $(TEST_BIN)
-	@set -e; for t in $(TEST_BIN); do echo "== $$t"; PTXRUN_ROOT=$(CURDIR) $$t; done
+	@set -e; for t in $(TEST_BIN); do echo "== $$t"; \
+	    PTXRUN_ROOT=$(CURDIR) $$t 2>$(BUILD)/unit.err || { cat $(BUILD)/unit.err; exit 1; }; \
+	    cat $(BUILD)/unit.err; \
+	    if grep -q 'internal error' $(BUILD)/unit.err; then echo "$$t: an internal error in its log"; exit 1; fi; \
+	done
 
 cli-tests: $(BUILD)/ptxrun
 	@PTXRUN=$(BUILD)/ptxrun sh tests/cli.sh

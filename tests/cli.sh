@@ -898,11 +898,21 @@ expect_stderr_line "trap message" "$tmp/trap.ptx:3:1: error: 'trap' executed by 
 # -- every option in --help is in the man page and used in this file; the man page renders
 "$PTXRUN" --help > "$tmp/help"
 "$PTXRUN" test --help >> "$tmp/help"
-for opt in $(grep -o -- '-[-a-z][-a-z]*' "$tmp/help" | grep -v -- '^--opt$' | sort -u); do
+for opt in $(grep -o -- '-[-a-z][-a-z]*' "$tmp/help" | grep -v -- '^--opt$' | grep -v -- '^-format$' | sort -u); do
     roff=$(printf '%s' "$opt" | sed 's/-/\\-/g')
     if grep -qF -- "$roff" docs/ptxrun.1; then ok; else fail "option $opt is not in docs/ptxrun.1"; fi
     uses=$(cat "$0" tests/cli_launch.sh | grep -c -- "$opt")
     if [ "$uses" -ge 1 ]; then ok; else fail "option $opt is not used in tests/cli.sh"; fi
+done
+# --help says the limits of a launch and where its formats are written
+for limit in '2^31-1' '65535' '1 MiB' '2^26 elements' '256 MiB' '1 GiB' 'docs/lanes-format.md'; do
+    if grep -qF -- "$limit" "$tmp/help"; then ok; else fail "--help does not say '$limit'"; fi
+done
+# ptxrun test's options, every one, in the man page's synopsis
+sed -n '/^\.SH SYNOPSIS/,/^\.SH DESCRIPTION/p' docs/ptxrun.1 > "$tmp/synopsis"
+for opt in $("$PTXRUN" test --help | grep -o -- '^ *-[-a-z, ]*' | grep -o -- '--[a-z][-a-z]*' | sort -u); do
+    roff=$(printf '%s' "$opt" | sed 's/-/\\-/g')
+    if grep -qF -- "$roff" "$tmp/synopsis"; then ok; else fail "ptxrun test $opt is not in the man page's synopsis"; fi
 done
 if command -v man >/dev/null 2>&1; then
     MANWIDTH=80 man -l docs/ptxrun.1 > "$tmp/man.txt" 2>"$tmp/man.err"
