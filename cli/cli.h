@@ -109,6 +109,8 @@ void srcline_note(SourceMap *s, FILE *out, Span at, bool color);   /* s NULL: no
 void srcline_free(SourceMap *s);
 bool srcline_trace_ops(TraceFilter *f, const char *list, char *err, size_t errlen);
 bool srcline_trace_lines(TraceFilter *f, const Module *m, const char *list, char *err, size_t errlen);
+bool srcline_trace_lines_reached(const TraceFilter *f, const Program *p, const char *list, char *err,
+                                 size_t errlen);   /* false: a range that picks no instruction */
 
 /* checkstream.c: --check one function at a time, by up to readers threads at once (in_turn:
  * kernels dealt to them in turn, for tests); NULL: check the whole module instead (forget what
@@ -189,6 +191,10 @@ typedef struct TestCaseList {
     uint32_t count, capacity;
 } TestCaseList;
 
+
+/* testfind.c: the cases of the folders and files given (with their companion files), each once;
+ * -1, or the exit code after a message (a path that is not there, no case at all). */
+int testfind_cases(TestCaseList *list, const char *const *paths, int count);
 
 /* testreport.c */
 void testreport_plain(const TestCaseList *list);

@@ -204,6 +204,7 @@ static int execute(const RunOptions *o, Module *m, Diag *diag, HeldList *held, F
     ExecOptions exec = o->exec;
     CtaLog log = { NULL, true };
     if ((o->trace_lines && !srcline_trace_lines(&filter, m, o->trace_lines, err, sizeof err)) ||
+        (o->trace_lines && !srcline_trace_lines_reached(&filter, &b->prog, o->trace_lines, err, sizeof err)) ||
         ((o->lanes || launch_given(&o->launch)) && lanes_load(b, o->lanes, &o->launch, err, sizeof err) != 0) ||
         !lanes_params_given(b, err, sizeof err) || !dump_select(b, o->warps, o->threads, shown, err, sizeof err) ||
         !dump_check_regs(b, o->regs, err, sizeof err) ||

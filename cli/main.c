@@ -197,6 +197,14 @@ static int parse_args(int argc, char **argv, RunOptions *o, const char **params,
     }
     if (!o->path)
         return usage_error("%s", "no input file");
+    const char *reads[3] = { o->path, o->lanes, o->expect }, *names[3] = { "the PTX file", "--lanes", "--expect" };
+    for (int k = 1; k < 3; k++)              /* each reads standard input to its end */
+        for (int j = 0; j < k; j++)
+            if (reads[j] && reads[k] && !strcmp(reads[j], "-") && !strcmp(reads[k], "-")) {
+                char both[64];
+                snprintf(both, sizeof both, "%s and %s", names[j], names[k]);
+                return usage_error("standard input ('-') given as both %s: it can be read only once", both);
+            }
     if (o->all_ctas && !o->json)
         return usage_error("%s", "--all-ctas is for --json (the table shows one CTA: choose it with --cta)");
     if (o->hex && o->json)

@@ -28,7 +28,7 @@ bool npy_named(const char *file)
 }
 
 /* The type of a dtype such as "<f4" ('|' for one byte), or TYPE_COUNT. */
-static int dtype_type(char kind, unsigned bytes)
+static int dtype_type(char kind, unsigned long bytes)
 {
     static const char *const names[3][4] = { { "u8", "u16", "u32", "u64" }, { "s8", "s16", "s32", "s64" },
                                              { NULL, "f16", "f32", "f64" } };
@@ -39,17 +39,98 @@ static int dtype_type(char kind, unsigned bytes)
     return type_lookup(names[row][column], strlen(names[row][column]));
 }
 
-/* The value of key in the header's dictionary, after "'key':" and spaces; NULL if absent. */
-static const char *header_value(const char *header, const char *key)
+/* Where the header's value at p ends: the ',' or '}' after it, outside quotes and brackets (its
+ * NUL when it has none). */
+static const char *value_end(const char *p)
 {
-    char quoted[32];
-    snprintf(quoted, sizeof quoted, "'%s':", key);
-    const char *p = strstr(header, quoted);
-    if (!p)
-        return NULL;
-    for (p += strlen(quoted); *p == ' '; p++)
-        ;
+    for (int depth = 0; *p && (depth > 0 || (*p != ',' && *p != '}')); p++) {
+        const char *quote_end = *p == '\'' || *p == '"' ? strchr(p + 1, *p) : p;
+        if (!quote_end)
+            return p + strlen(p);
+        p = quote_end;
+        depth += (*p == '(' || *p == '[' || *p == '{') - (*p == ')' || *p == ']' || *p == '}');
+    }
     return p;
+}
+
+/* The type of the header's 'descr' (its value, from its quote on), or false with the reason:
+ * not one type (a record's list), a kind or a size ptxrun has no type for, a byte order that
+ * is big-endian or not said. */
+static bool dtype_read(const char *file, const char *descr, int *type, char *err, size_t errlen)
+{
+    static const char reads[] = "ptxrun reads <f2 <f4 <f8, <i1 <i2 <i4 <i8, <u1 <u2 <u4 <u8 ('|' for one byte)";
+    const char *s = descr + 1, *close = *descr == '\'' || *descr == '"' ? strchr(s, *descr) : NULL;
+    if (!close) {
+        snprintf(err, errlen, "%s: dtype %.*s is not one number type (a record of fields?): %s", file,
+                 (int)(value_end(descr) - descr), descr, reads);
+        return false;
+    }
+    int n = (int)(close - s);
+    char order = *s && strchr("<>|=", *s) ? *s : 0;
+    const char *kind = order ? s + 1 : s;
+    char *end = (char *)kind;
+    unsigned long bytes = kind < close && kind[1] >= '0' && kind[1] <= '9' ? strtoul(kind + 1, &end, 10) : 0;
+    *type = end == close ? dtype_type(*kind, bytes) : TYPE_COUNT;
+    static const char *const kinds[][2] = { { "b", "booleans" }, { "c", "complex numbers" }, { "S", "byte strings" },
+        { "a", "byte strings" }, { "U", "Unicode strings" }, { "O", "Python objects" }, { "V", "raw bytes (void)" },
+        { "M", "datetimes" }, { "m", "timedeltas" } };
+    const char *holds = NULL;
+    for (size_t k = 0; k < sizeof kinds / sizeof *kinds && kind < close; k++)
+        if (*kind == kinds[k][0][0])
+            holds = kinds[k][1];
+    if (holds)
+        snprintf(err, errlen, "%s: dtype '%.*s' holds %s: %s", file, n, s, holds, reads);
+    else if (kind >= close || !strchr("uif", *kind) || end != close)
+        snprintf(err, errlen, "%s: dtype '%.*s' is not of the form <f4 (byte order, kind, size in bytes): %s",
+                 file, n, s, reads);
+    else if (*type == TYPE_COUNT)
+        snprintf(err, errlen, "%s: dtype '%.*s': no %s of %lu byte%s: %s", file, n, s,
+                 *kind == 'f' ? "float" : "integer", bytes, bytes == 1 ? "" : "s", reads);
+    else if (order == '>' && bytes > 1)
+        snprintf(err, errlen, "%s: dtype '%.*s' is big-endian: ptxrun reads little-endian .npy files only "
+                 "(numpy: a.astype(a.dtype.newbyteorder('<')))", file, n, s);
+    else if (order != '<' && bytes > 1)
+        snprintf(err, errlen, "%s: dtype '%.*s' does not say its byte order ('<': little-endian; '|' is for one "
+                 "byte): %s", file, n, s, reads);
+    else
+        return true;                       /* one byte: any byte order is the same */
+    *type = TYPE_COUNT;
+    return false;
+}
+
+/* The values of the header's keys 'descr', 'fortran_order' and 'shape', each after its "key:"
+ * and spaces (NULL: absent). False (err set) for another key, which NumPy refuses, or a key
+ * given twice, of which NumPy would take the last without a word. */
+static bool header_fields(const char *header, const char *file, const char *value[3], char *err, size_t errlen)
+{
+    static const char *const keys[3] = { "descr", "fortran_order", "shape" };
+    const char *p = header + strspn(header, " ");
+    value[0] = value[1] = value[2] = NULL;
+    if (*p++ != '{')
+        return true;                       /* the caller says what is missing */
+    for (;;) {
+        p += strspn(p, " \t\n");
+        const char *key = p + 1, *key_end = *p == '\'' || *p == '"' ? strchr(key, *p) : NULL;
+        if (!key_end)
+            return true;                   /* '}', or a dictionary the caller finds wanting */
+        p = key_end + 1 + strspn(key_end + 1, " ");
+        if (*p++ != ':')
+            return true;
+        p += strspn(p, " ");
+        int k = 0, len = (int)(key_end - key);
+        while (k < 3 && !(strlen(keys[k]) == (size_t)len && !strncmp(key, keys[k], (size_t)len)))
+            k++;
+        if (k == 3 || value[k]) {
+            snprintf(err, errlen, k == 3 ? "%s: the .npy header has the key '%.*s' (NumPy allows only 'descr', "
+                     "'fortran_order' and 'shape')" : "%s: the .npy header gives '%.*s' twice (NumPy would read the "
+                     "last: remove the other)", file, len, key);
+            return false;
+        }
+        value[k] = p;
+        p = value_end(p);
+        if (*p++ != ',')
+            return true;
+    }
 }
 
 /* Reads the .npy header of f: the element type and count, and where the data starts. */
@@ -75,27 +156,19 @@ static bool npy_header(FILE *f, const char *file, int *type, uint64_t *count, lo
     char *header = xmalloc(length + 1);
     bool ok = fread(header, 1, length, f) == length;
     header[ok ? length : 0] = '\0';
-    const char *descr = header_value(header, "descr"), *order = header_value(header, "fortran_order");
-    const char *shape = header_value(header, "shape");
+    const char *field[3] = { NULL, NULL, NULL };
+    if (ok && !header_fields(header, file, field, err, errlen)) {
+        free(header);
+        return false;
+    }
+    const char *descr = field[0], *order = field[1], *shape = field[2];
     if (!ok || !descr || !order || !shape || *shape != '(') {
         snprintf(err, errlen, "%s: a truncated .npy header, or one without 'descr', 'fortran_order' and 'shape'", file);
         free(header);
         return false;
     }
     *data_at = 8 + (long)length_bytes + (long)length;
-    bool quoted = descr[0] == '\'' && descr[1] && descr[2];   /* never past the header's end */
-    char kind = quoted ? descr[2] : 0, endian = quoted ? descr[1] : 0;
-    unsigned bytes = kind ? (unsigned)strtoul(descr + 3, NULL, 10) : 0;
-    *type = dtype_type(kind, bytes);
-    int dlen = descr[0] == '\'' ? (int)strcspn(descr + 1, "'") : 1;
-    if (endian == '>' || (endian == '|' && bytes != 1) || (endian != '<' && endian != '|')) {
-        snprintf(err, errlen, "%s: dtype '%.*s' is not little-endian ('<'): ptxrun reads little-endian .npy files "
-                 "only (numpy: a.astype(a.dtype.newbyteorder('<')))", file, dlen,
-                 descr + 1);
-        ok = false;
-    } else if (*type == TYPE_COUNT) {
-        snprintf(err, errlen, "%s: dtype '%.*s' is not one ptxrun reads (<f2 <f4 <f8 <i1..<i8 <u1..<u8)", file, dlen,
-                 descr + 1);
+    if (!dtype_read(file, descr, type, err, errlen)) {
         ok = false;
     } else if (strncmp(order, "False", 5) != 0) {
         snprintf(err, errlen, "%s: Fortran order: ptxrun reads C-order .npy files only (numpy: np.ascontiguousarray)",

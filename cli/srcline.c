@@ -232,3 +232,41 @@ bool srcline_trace_lines(TraceFilter *f, const Module *m, const char *list, char
     }
     return true;
 }
+
+/* Each range of --trace-lines (list, as srcline_trace_lines read it into f) picks some
+ * instruction of the program: one that picks none is a mistake (a line without code, a line
+ * of another kernel), said with the lines that do have code, rather than an empty trace. */
+bool srcline_trace_lines_reached(const TraceFilter *f, const Program *p, const char *list, char *err, size_t errlen)
+{
+    const char *item = list;
+    for (uint32_t i = 0; i < f->range_count; i++) {
+        const TraceRange *r = &f->ranges[i];
+        size_t len = strcspn(item, ",");
+        uint32_t low = UINT32_MAX, high = 0;
+        bool hit = false;
+        for (uint32_t pc = 0; pc < p->code_len && !hit; pc++) {
+            const XInstr *x = &p->code[pc];
+            uint32_t line = r->file ? (x->src_file == r->file ? x->src_line : 0) : x->line;
+            hit = line >= r->first && line <= r->last;
+            low = line && line < low ? line : low;
+            high = line > high ? line : high;
+        }
+        if (!hit) {
+            const char *colon = NULL;          /* the user's name of the file: before the last ':' */
+            for (const char *c = item; c < item + len; c++)
+                colon = *c == ':' ? c : colon;
+            int file_len = colon ? (int)(colon - item) : 0;
+            if (high)
+                snprintf(err, errlen, "--trace-lines: no instruction of the kernel (or of a function it calls) is on "
+                         "%s%.*s; those %s%.*s lie between lines %u and %u", colon ? "" : memchr(item, '-', len) ?
+                         "PTX lines " : "PTX line ", (int)len, item, colon ? "in " : "of the PTX", file_len, item, low,
+                         high);
+            else
+                snprintf(err, errlen, "--trace-lines: no instruction of the kernel (or of a function it calls) is on "
+                         "%.*s; none of them is in %.*s", (int)len, item, file_len, item);
+            return false;
+        }
+        item += len + (item[len] == ',');
+    }
+    return true;
+}

@@ -3,7 +3,7 @@
  * A case is a NAME...ptx file. Beside it, NAME.lanes.json gives its input and NAME.expect.json
  * its expected final state (NAME is the file name up to its first dot, so kernel.sm_75.ptx and
  * kernel.sm_90.ptx share kernel.lanes.json); a file named for one of the case's tags,
- * kernel.debug.expect.json for kernel.sm_80.debug.ptx, comes first (companion()). The expect
+ * kernel.debug.expect.json for kernel.sm_80.debug.ptx, comes first (testfind.c). The expect
  * file may also say
  *     "exit": 2                     the exit code the case must end with (default 0)
  *     "diagnostic": "text"          text that must appear in its messages
@@ -15,14 +15,12 @@
  * ("cannot execute", exit 2): such a case is counted as not yet executable; if it runs, it fails.
  * A case refused so that is not listed is unsupported: neither passed nor failed, counted
  * apart, and it makes the run exit 1 as a failure does (docs/lanes-format.md).
- * Requires: driver_run (driver.c). */
-#include <dirent.h>
+ * Requires: driver_run (driver.c), testfind_cases (testfind.c: the cases and their companions). */
 #include <errno.h>
 #include <jansson.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -56,97 +54,6 @@ static char *xstrdup(const char *s)
 {
     size_t n = strlen(s) + 1;
     return memcpy(xmalloc(n), s, n);
-}
-
-static bool exists(const char *path)
-{
-    struct stat st;
-    return stat(path, &st) == 0 && S_ISREG(st.st_mode);
-}
-
-static bool ends_with(const char *s, const char *suffix)
-{
-    size_t n = strlen(s), k = strlen(suffix);
-    return n >= k && strcmp(s + n - k, suffix) == 0;
-}
-
-/* The companion file of ptx with this suffix: dir/NAME.TAG.suffix for the file's tags (the parts
- * between NAME and .ptx, so sm_80 and debug in NAME.sm_80.debug.ptx), the last tag first, else
- * dir/NAME.suffix; NAME is the file name up to its first dot. So a debug build whose results
- * legitimately differ (no contraction into fma) has NAME.debug.expect.json. NULL when none is there. */
-static char *companion(const char *ptx, const char *suffix)
-{
-    const char *base = strrchr(ptx, '/');
-    base = base ? base + 1 : ptx;
-    size_t dir_len = (size_t)(base - ptx), name_len = strcspn(base, ".");
-    const char *tags = base + name_len, *end = ends_with(base, ".ptx") ? base + strlen(base) - 4 : tags;
-    char *path = xmalloc(dir_len + name_len + (size_t)(end > tags ? end - tags : 0) + strlen(suffix) + 1);
-    memcpy(path, ptx, dir_len + name_len);
-    for (const char *tag_end = end; tag_end > tags;) {
-        const char *tag = tag_end - 1;     /* the tag's dot */
-        while (*tag != '.')
-            tag--;
-        size_t tag_len = (size_t)(tag_end - tag);
-        memcpy(path + dir_len + name_len, tag, tag_len);
-        strcpy(path + dir_len + name_len + tag_len, suffix);
-        if (exists(path))
-            return path;
-        tag_end = tag;
-    }
-    strcpy(path + dir_len + name_len, suffix);
-    if (exists(path))
-        return path;
-    free(path);
-    return NULL;
-}
-
-static void add_case(TestCaseList *list, const char *ptx)
-{
-    if (list->count == list->capacity) {
-        list->capacity = list->capacity ? 2 * list->capacity : 64;
-        list->items = xrealloc(list->items, list->capacity * sizeof *list->items);
-    }
-    TestCase *c = &list->items[list->count++];
-    memset(c, 0, sizeof *c);
-    c->ptx = xstrdup(ptx);
-    c->lanes = companion(ptx, ".lanes.json");
-    c->expect = companion(ptx, ".expect.json");
-}
-
-static int by_name(const void *a, const void *b)
-{
-    return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-/* Every .ptx below dir, in name order. */
-static void discover(TestCaseList *list, const char *dir)
-{
-    DIR *d = opendir(dir);
-    if (!d)
-        return;
-    char **names = NULL;
-    size_t count = 0;
-    struct dirent *e;
-    while ((e = readdir(d)) != NULL) {
-        if (e->d_name[0] == '.')
-            continue;
-        names = xrealloc(names, (count + 1) * sizeof *names);
-        size_t n = strlen(dir) + strlen(e->d_name) + 2;
-        names[count] = xmalloc(n);
-        snprintf(names[count++], n, "%s%s%s", dir, ends_with(dir, "/") ? "" : "/", e->d_name);
-    }
-    closedir(d);
-    if (count)
-        qsort(names, count, sizeof *names, by_name);
-    for (size_t i = 0; i < count; i++) {
-        struct stat st;
-        if (stat(names[i], &st) == 0 && S_ISDIR(st.st_mode))
-            discover(list, names[i]);
-        else if (ends_with(names[i], ".ptx"))
-            add_case(list, names[i]);
-        free(names[i]);
-    }
-    free(names);
 }
 
 /* exit, diagnostic and entry from the expect file; false with a reason if it is unreadable. */
@@ -645,9 +552,9 @@ static const char test_usage[] =
     "On a terminal, standard error shows how many cases are done once the run passes a second.\n";
 
 /* Options into o and cases into list; returns -1 to go on, or the exit code. */
-static int parse_test_args(int argc, char **argv, TestOptions *o, TestCaseList *list)
+static int parse_test_args(int argc, char **argv, TestOptions *o, TestCaseList *list, const char **paths)
 {
-    bool any_path = false;
+    int path_count = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *value;
         bool missing = false;
@@ -680,25 +587,16 @@ static int parse_test_args(int argc, char **argv, TestOptions *o, TestCaseList *
             fprintf(stderr, "ptxrun test: error: unknown option '%s'\n%s", a, test_usage);
             return EXIT_BAD_INPUT;
         } else {
-            any_path = true;
-            struct stat st;
-            if (stat(a, &st) != 0) {
-                fprintf(stderr, "ptxrun test: error: no file or directory '%s'\n", a);
-                return EXIT_BAD_INPUT;
-            }
-            if (S_ISDIR(st.st_mode))
-                discover(list, a);
-            else
-                add_case(list, a);
+            paths[path_count++] = a;
         }
         if (o->jobs < 1 || o->jobs > 1024) {
             fprintf(stderr, "ptxrun test: error: -j needs a number from 1 to 1024\n");
             return EXIT_BAD_INPUT;
         }
     }
-    if (!any_path)
-        discover(list, ".");
-    return -1;
+    if (!path_count)
+        paths[path_count++] = ".";
+    return testfind_cases(list, paths, path_count);
 }
 
 static void free_case(TestCase *c)
@@ -726,7 +624,9 @@ int test_main(int argc, char **argv)
         o.jobs = 1;
     TestCaseList list = { 0 };
     Listing not_yet = { 0 }, differs = { 0 };
-    int rc = parse_test_args(argc, argv, &o, &list);
+    const char **paths = xmalloc((size_t)argc * sizeof *paths);   /* room for every argument */
+    int rc = parse_test_args(argc, argv, &o, &list, paths);
+    free(paths);
     char err[256];
     if (rc < 0 && !testshard_environment(&o.shard, err, sizeof err)) {
         fprintf(stderr, "ptxrun test: error: %s\n", err);

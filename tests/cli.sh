@@ -45,6 +45,10 @@ expect_exit 0 "stdin snippet" sh -c "\"$PTXRUN\" --check - < \"$tmp/shf.ptx\""
 printf 'shfl.sync.up.b32 Ry|p, Rx, 0x1, 0x0;\n' > "$tmp/bad.ptx"
 expect_exit 2 "stdin error" sh -c "\"$PTXRUN\" --check --no-color - < \"$tmp/bad.ptx\""
 expect_stderr_line "stdin error" "<stdin>:1:1: error: 'shfl.sync.up.b32' takes 5 operands, not 4"
+expect_exit 2 "stdin twice" sh -c "\"$PTXRUN\" --lanes - - < \"$tmp/shf.ptx\""
+expect_stderr_line "stdin twice" "ptxrun: error: standard input ('-') given as both the PTX file and --lanes: it can be read only once"
+expect_exit 2 "stdin twice: --lanes and --expect" sh -c "\"$PTXRUN\" --lanes - samples/scan.ptx --expect=- < /dev/null"
+expect_stderr_line "stdin twice: --lanes and --expect" "ptxrun: error: standard input ('-') given as both --lanes and --expect: it can be read only once"
 
 # -- a syntax error: file:line:col, the line, a caret; three mistakes, three errors
 expect_exit 2 "three mistakes" "$PTXRUN" --check --no-color tests/ptx/bad/three_mistakes.ptx.txt
@@ -330,6 +334,10 @@ expect_exit 2 "--trace-lines no such file" "$PTXRUN" $LI --entry oob_store --lan
 expect_stderr_line "--trace-lines no such file" "ptxrun: error: --trace-lines: no .file of the PTX is 'nope.cu'; its files: \"/tmp/ptxrun-nvcc-corpus/lineinfo.cu\", \"/usr/local/cuda/bin/../targets/x86_64-linux/include/sm_30_intrinsics.hpp\""
 expect_exit 2 "--trace-lines bad range" "$PTXRUN" $LI --entry oob_store --lanes "$tmp/li_oob.json" --trace-lines 9-3
 expect_stderr_line "--trace-lines bad range" "ptxrun: error: --trace-lines: '9-3' is not LINE, FIRST-LAST or FILE:FIRST-LAST (lines from 1)"
+# a range where the kernel has no instruction (oob_store is lines 6-11 of lineinfo.cu) is refused
+expect_exit 2 "--trace-lines: no code there" "$PTXRUN" $LI --entry oob_store --lanes "$tmp/li_oob.json" --trace-lines lineinfo.cu:10,lineinfo.cu:999
+expect_stderr_line "--trace-lines: no code there" "ptxrun: error: --trace-lines: no instruction of the kernel (or of a function it calls) is on lineinfo.cu:999; those in lineinfo.cu lie between lines 6 and 11"
+expect_exit 2 "--trace-lines: another kernel's line" "$PTXRUN" $LI --entry oob_store --lanes "$tmp/li_oob.json" --trace-lines lineinfo.cu:$(cu_line 'if (flags[i] > 0)')
 expect_exit 2 "--trace-ops unknown" "$PTXRUN" $LI --trace-ops shfl,nope
 expect_stderr_line "--trace-ops unknown" "ptxrun: error: --trace-ops: 'nope' is not an instruction (ptxrun --list-ops lists them)"
 
@@ -352,6 +360,8 @@ expect_exit 0 "trace ops" "$PTXRUN" --no-color "$tmp/tr.ptx" --trace-ops shfl,ba
 if [ "$(grep '^step ' "$tmp/err" | sed 's/.*  //' | tr '\n' '|')" = "shfl.sync.bfly.b32 %r4, %r2, 1, 31, -1;|bar.sync 0;|" ]; then ok; else fail "--trace-ops shfl,bar"; cat "$tmp/err"; fi
 expect_exit 0 "trace PTX lines" "$PTXRUN" --no-color "$tmp/tr.ptx" --trace --trace-lines 9-10,13
 if [ "$(grep -o '^step [0-9]* *pc [0-9]* *line [0-9]*' "$tmp/err" | awk '{ print $NF }' | tr '\n' ' ')" = "9 10 13 " ]; then ok; else fail "--trace-lines 9-10,13"; cat "$tmp/err"; fi
+expect_exit 2 "trace PTX lines without code" "$PTXRUN" --no-color "$tmp/tr.ptx" --trace-lines 9-10,30
+expect_stderr_line "trace PTX lines without code" "ptxrun: error: --trace-lines: no instruction of the kernel (or of a function it calls) is on PTX line 30; those of the PTX lie between lines 8 and 17"
 expect_exit 0 "trace json" "$PTXRUN" --no-color "$tmp/tr.ptx" --trace=json --regs %r1,%r3,%r5,%r2
 if python3 -c '
 import json, sys
@@ -401,6 +411,27 @@ else
     fail "xmllint is missing (scripts/deps.sh installs libxml2-utils)"
 fi
 if grep -q '<failure message="exit 1, expected 0' "$tmp/junit.xml"; then ok; else fail "JUnit failure element"; fi
+# finding cases: each folder walked once (by device and inode), so links to a folder itself or
+# above end; a case reached with and without links is named by its path without; a file also
+# in a folder given runs once; a FIFO named k.ptx is passed over (named, it is read); no case: exit 2
+mkdir -p "$tmp/found/real" "$tmp/found/fifo" "$tmp/found/empty"
+printf 'mov.b32 Rx, 1;\n' > "$tmp/found/real/k.ptx"
+ln -s . "$tmp/found/a"; ln -s . "$tmp/found/b"; ln -s real "$tmp/found/alias"; ln -s .. "$tmp/found/real/up"
+expect_exit 0 "test: folders that link to themselves" timeout 20 "$PTXRUN" test --tap -j 1 "$tmp/found"
+if [ "$(grep -c '^ok' "$tmp/out")" = 1 ] && grep -qx "ok 1 - $tmp/found/real/k.ptx" "$tmp/out"; then ok; else fail "test: a linked case not once, by its path without links"; head -5 "$tmp/out"; fi
+expect_exit 1 "test: a case named and found" "$PTXRUN" test --tap "$tmp/cases/scan.ptx" "$tmp/cases/broken.ptx" "$tmp/cases"
+if head -n 2 "$tmp/out" | grep -qx "1..3" && grep -qx "ok 1 - $tmp/cases/scan.ptx" "$tmp/out"; then ok; else fail "test: a case named and found runs once, first as named"; cat "$tmp/out"; fi
+cp samples/scan.ptx samples/scan.lanes.json samples/scan.expect.json "$tmp/found/fifo/"
+mkfifo "$tmp/found/fifo/k.ptx"
+expect_exit 0 "test: a FIFO named k.ptx is no case" timeout 20 "$PTXRUN" test "$tmp/found/fifo"
+if tail -n 1 "$tmp/out" | grep -qx "1 passed, 0 failed"; then ok; else fail "test: the FIFO counted"; cat "$tmp/out"; fi
+(timeout 20 sh -c "printf 'mov.b32 Rx, 1;\n' > \"$tmp/found/fifo/k.ptx\"" &)
+expect_exit 0 "test: a FIFO named on the command line is read" timeout 20 "$PTXRUN" test "$tmp/found/fifo/k.ptx"
+expect_exit 2 "test: no case" "$PTXRUN" test "$tmp/found/empty"
+expect_stderr_line "test: no case" "ptxrun test: error: no case found: no NAME.ptx file below '$tmp/found/empty'"
+rm "$tmp/found/fifo/scan.ptx"
+expect_exit 2 "test: only a FIFO" timeout 20 "$PTXRUN" test "$tmp/found/empty" "$tmp/found/fifo"
+expect_stderr_line "test: only a FIFO" "ptxrun test: error: no case found: no NAME.ptx file below '$tmp/found/empty' and '$tmp/found/fifo' ('$tmp/found/fifo/k.ptx' is no regular file: passed over)"
 
 # -- limits and hostile input: each refused with a message that names the place, exit 2
 # (input) or 3 (execution); nothing crashes, hangs or exhausts memory.
@@ -1694,11 +1725,11 @@ python3 -c 'import json; print(json.dumps({"regs": {"%f1": ["0x7f800001"] * 32}}
 expect_exit 0 "max of itself" "$PTXRUN" --no-color --hex --regs %f2 --threads 0 --lanes "$tmp/maxself.json" "$tmp/maxself.ptx"
 grep -qx "0       0x7f800001" "$tmp/out" && ok || { fail "max of itself: not the NaN's bits"; cat "$tmp/out"; }
 grep -q "warning: a NaN through a neg of a neg (or min/max of a value with itself)" "$tmp/err" && ok || { fail "max of itself: no warning"; cat "$tmp/err"; }
-# -- ptxrun test on an empty folder and with an empty --differs list (nothing to sort: the SANITIZE run checks it)
+# -- ptxrun test on an empty folder (no case: an error) and with an empty --differs list (nothing
+# to sort: the SANITIZE run checks it)
 mkdir -p "$tmp/empty_cases"
 : > "$tmp/empty_differs.txt"
-expect_exit 0 "ptxrun test of an empty folder" "$PTXRUN" test "$tmp/empty_cases"
-grep -qx "0 passed, 0 failed" "$tmp/out" && ok || fail "ptxrun test of an empty folder: no '0 passed, 0 failed'"
+expect_exit 2 "ptxrun test of an empty folder" "$PTXRUN" test "$tmp/empty_cases"
 expect_exit 0 "an empty --differs list" "$PTXRUN" test --differs "$tmp/empty_differs.txt" samples/scan.ptx
 
 # -- tests/readme_tour.py (make check runs it on README.md) finds a README whose shown output drifted

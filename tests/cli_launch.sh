@@ -127,9 +127,27 @@ launch_error "a truncated .npy" "the command line: buffers.b: $tmp/npy/short.npy
 head -c 40 "$tmp/npy/y.npy" > "$tmp/npy/short.npy"
 launch_error "a truncated .npy header" "the command line: buffers.b: $tmp/npy/short.npy: a truncated .npy header, or one without 'descr', 'fortran_order' and 'shape'" --buffer b=@"$tmp/npy/short.npy"
 npy 1 "$tmp/npy/be.npy" '>f4' '(2,)' f 1 2
-launch_error "a big-endian .npy" "the command line: buffers.b: $tmp/npy/be.npy: dtype '>f4' is not little-endian ('<'): ptxrun reads little-endian .npy files only (numpy: a.astype(a.dtype.newbyteorder('<')))" --buffer b=@"$tmp/npy/be.npy"
+launch_error "a big-endian .npy" "the command line: buffers.b: $tmp/npy/be.npy: dtype '>f4' is big-endian: ptxrun reads little-endian .npy files only (numpy: a.astype(a.dtype.newbyteorder('<')))" --buffer b=@"$tmp/npy/be.npy"
+# each dtype refused for what it is, not as "not little-endian" (numpy's kinds: c complex, S bytes;
+# sizes: f2 f4 f8, i/u 1 2 4 8); a byte order is said only where the type has more than one byte
+reads="ptxrun reads <f2 <f4 <f8, <i1 <i2 <i4 <i8, <u1 <u2 <u4 <u8 ('|' for one byte)"
 npy 1 "$tmp/npy/c8.npy" '<c8' '(1,)' f 1 2
-launch_error "a complex .npy" "the command line: buffers.b: $tmp/npy/c8.npy: dtype '<c8' is not one ptxrun reads (<f2 <f4 <f8 <i1..<i8 <u1..<u8)" --buffer b=@"$tmp/npy/c8.npy"
+launch_error "a complex .npy" "the command line: buffers.b: $tmp/npy/c8.npy: dtype '<c8' holds complex numbers: $reads" --buffer b=@"$tmp/npy/c8.npy"
+npy 1 "$tmp/npy/s4.npy" '|S4' '(2,)' f 1 2
+launch_error "a .npy of byte strings" "the command line: buffers.b: $tmp/npy/s4.npy: dtype '|S4' holds byte strings: $reads" --buffer b=@"$tmp/npy/s4.npy"
+npy 1 "$tmp/npy/f3.npy" '<f3' '(2,)' f 1 2
+launch_error "a .npy float of 3 bytes" "the command line: buffers.b: $tmp/npy/f3.npy: dtype '<f3': no float of 3 bytes: $reads" --buffer b=@"$tmp/npy/f3.npy"
+npy 1 "$tmp/npy/nf.npy" '|f4' '(2,)' f 1 2
+launch_error "a .npy without byte order" "the command line: buffers.b: $tmp/npy/nf.npy: dtype '|f4' does not say its byte order ('<': little-endian; '|' is for one byte): $reads" --buffer b=@"$tmp/npy/nf.npy"
+npy 1 "$tmp/npy/f4x.npy" '<f4x' '(2,)' f 1 2
+launch_error "a .npy dtype with more after its size" "the command line: buffers.b: $tmp/npy/f4x.npy: dtype '<f4x' is not of the form <f4 (byte order, kind, size in bytes): $reads" --buffer b=@"$tmp/npy/f4x.npy"
+npy 1 "$tmp/npy/be1.npy" '>u1' '(8,)' B 1 2 3 4 5 6 7 8
+expect_exit 0 "a one-byte .npy in either byte order" "$PTXRUN" "$L/launch.ptx" --param 0=1 --param 1=0 --buffer b=@"$tmp/npy/be1.npy"
+# a key twice (NumPy would take the last) or a key NumPy does not allow: refused
+npy 1 "$tmp/npy/twice.npy" '<f4' "(2,), 'descr': '<u4'" f 1 2
+launch_error "a .npy key twice" "the command line: buffers.b: $tmp/npy/twice.npy: the .npy header gives 'descr' twice (NumPy would read the last: remove the other)" --buffer b=@"$tmp/npy/twice.npy"
+npy 1 "$tmp/npy/extra.npy" '<f4' "(2,), 'x': 1" f 1 2
+launch_error "a .npy key NumPy refuses" "the command line: buffers.b: $tmp/npy/extra.npy: the .npy header has the key 'x' (NumPy allows only 'descr', 'fortran_order' and 'shape')" --buffer b=@"$tmp/npy/extra.npy"
 npy F1 "$tmp/npy/fo.npy" '<f4' '(2,)' f 1 2
 launch_error "a Fortran-order .npy" "the command line: buffers.b: $tmp/npy/fo.npy: Fortran order: ptxrun reads C-order .npy files only (numpy: np.ascontiguousarray)" --buffer b=@"$tmp/npy/fo.npy"
 # A shape whose product wraps past 2^64: 4 * (2^62 + 1) = 2^64 + 4, which a 64-bit product reads as
