@@ -45,14 +45,18 @@ typedef struct Region {
                                 * the CTA began (what a new CTA must make undefined again) */
 } Region;
 
-/* A grid on several threads (grid.c): for each 4-byte word of each .global region, the CTA
- * (numbered from 1) that wrote it and the one that read it (TRACK_MANY: several). A word one
- * CTA writes and another reads or writes could come out otherwise than one CTA after another:
- * `conflict` says so, and the grid runs again on one thread. */
+/* A grid on several threads (grid.c, gridtrack.c): for each 4-byte word of each .global region,
+ * the CTA (numbered from 1) that wrote it and the one that read it (TRACK_MANY: several), and
+ * the old bytes of each word written. A word one CTA writes and another reads or writes could
+ * come out otherwise than one CTA after another: `conflict` says so, .global is put back and
+ * the grid runs again on one thread. */
 #define TRACK_MANY 0xffffffffu    /* not an enum: beyond int */
+typedef struct TrackChunk TrackChunk;
 typedef struct GridTrack {
     uint32_t count;                     /* regions */
-    _Atomic uint32_t **writer, **reader;   /* per region; NULL for one that is not .global */
+    _Atomic(TrackChunk *) **chunks;     /* per region, its chunks (NULL until touched); NULL: not .global */
+    uint64_t *slots;                    /* per region, how many chunks */
+    atomic_uint_fast64_t bytes;         /* allocated for all this */
     atomic_bool conflict;
     atomic_bool stop;                   /* a worker stopped: the others give up too */
 } GridTrack;
@@ -621,6 +625,7 @@ struct Block {
      * abandons the parallel run (the grid then runs on one thread, which reports it). */
     bool worker;
     bool abandoned;
+    uint64_t track_bytes;      /* what the last run on threads took to track .global and put it back */
     /* Definedness one flag per value, as before it was kept bit by bit: a value defined in some
      * bits only counts as undefined. For make bench's figure without bit-by-bit definedness. */
     bool whole_values;
@@ -1110,7 +1115,10 @@ uint64_t atomic_defined_bits(const XInstr *x, uint64_t old, uint64_t old_bits, u
 
 /* multimem.c: multimem.ld_reduce, .st, .red on the copies of a multicast object. */
 void multimem_execute(Warp *w, const XInstr *x, uint32_t mask);
-GridTrack *mem_track_new(const Memory *mem);     /* for every .global region of mem, nobody yet */
-void mem_track_free(GridTrack *t);
+/* gridtrack.c: who touched which .global word in a grid on threads, and the bytes to put back. */
+GridTrack *gridtrack_new(const Memory *mem);     /* for every .global region of mem, nobody yet */
+void gridtrack_free(GridTrack *t);
+bool gridtrack_access(Memory *mem, const Region *r, uint64_t offset, uint64_t size, bool read, bool write);
+void gridtrack_restore(GridTrack *t, Memory *mem);
 
 #endif

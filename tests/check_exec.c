@@ -1651,6 +1651,69 @@ START_TEST(a_cta_number_beyond_32_bits_names_its_place)
 }
 END_TEST
 
+/* A grid on threads keeps, to put .global back, the old bytes of the words its CTAs write and
+ * nothing else (issue 33, point 3): 8 CTAs each writing their own word beside 16 MiB the
+ * kernel never touches keep a few KiB (Block.track_bytes, counted as allocated), not a copy of
+ * the 16 MiB, and the run stands. */
+START_TEST(a_grid_on_threads_does_not_copy_memory_it_does_not_write)
+{
+    Run *r = load(".reg .b64 p;\n.reg .b64 q;\nmov.u32 c, %ctaid.x;\nmul.wide.u32 o, c, 4;\nadd.s64 q, p, o;\n"
+                  "st.global.u32 [q], c;\n");
+    enum { BIG_WORDS = 4 << 20 };
+    buffer(r, "big", BIG_WORDS);
+    buffer(r, "out", 8);                       /* p: out's address */
+    uint32_t grid[3] = { 8, 1, 1 };
+    block_set_grid(r->b, grid);
+    ExecOptions o = { .max_steps = 1000, .jobs = 4 };
+    char why[256];
+    ck_assert_int_eq(grid_run(r->b, &o, why, sizeof why), EXEC_OK);
+    ck_assert_str_eq(why, "");                 /* it ran on threads, and stood */
+    const Region *out = &r->b->mem.regions[r->b->mem.count - 1];
+    for (unsigned i = 0; i < 8; i++)
+        ck_assert_uint_eq(word(out, i), i);
+    ck_assert_msg(r->b->track_bytes > 0 && r->b->track_bytes <= 256 << 10, "kept %llu bytes beside a %u-byte buffer",
+                  (unsigned long long)r->b->track_bytes, 4 * BIG_WORDS);
+    done(r);
+}
+END_TEST
+
+/* A run on threads that does not stand puts back every byte, data and definedness, its CTAs
+ * wrote, and the CTAs run again one after another: CTA 40 of 64 spins, then traps; the others
+ * double and add 1 to their own word (even CTAs, defined words 7 * CTA) or write CTA + 1000
+ * (odd CTAs, over words undefined and 0xabababab). One after another stops at CTA 40: the
+ * words below it as the kernel makes them, those above exactly as they were, though CTAs
+ * past 40 will have run on the other threads (by hand from the kernel). */
+START_TEST(a_grid_on_threads_that_does_not_stand_puts_every_byte_back)
+{
+    Run *r = load(".reg .b64 p;\n.reg .b64 q;\nmov.u32 c, %ctaid.x;\nsetp.eq.u32 t, c, 40;\n@t bra SPIN;\n"
+                  "mul.wide.u32 o, c, 4;\nadd.s64 q, p, o;\nand.b32 odd, c, 1;\nsetp.eq.u32 isodd, odd, 1;\n"
+                  "@isodd bra ODD;\nld.global.u32 v, [q];\nmad.lo.u32 v, v, 2, 1;\nst.global.u32 [q], v;\nbra DONE;\n"
+                  "ODD:\nadd.u32 k, c, 1000;\nst.global.u32 [q], k;\nbra DONE;\n"
+                  "SPIN:\nmov.u32 i, 0;\nL:\nadd.u32 i, i, 1;\nsetp.lt.u32 s, i, 20000;\n@s bra L;\ntrap;\nDONE:\n");
+    Region *out = buffer(r, "out", 64);
+    for (unsigned i = 0; i < 64; i++)
+        for (unsigned k = 0; k < 4; k++) {
+            out->data[4 * i + k] = i % 2 ? 0xab : (uint8_t)(7 * i >> 8 * k);
+            out->shadow[4 * i + k] = i % 2 ? 0 : 0xff;
+        }
+    uint32_t grid[3] = { 64, 1, 1 };
+    block_set_grid(r->b, grid);
+    ExecOptions o = { .max_steps = 10000000, .jobs = 4 };
+    char why[256];
+    ck_assert_int_eq(grid_run(r->b, &o, why, sizeof why), EXEC_FAULT);
+    ck_assert_msg(strstr(why, "a CTA stopped early"), "%s", why);
+    out = &r->b->mem.regions[r->b->mem.count - 1];
+    for (unsigned i = 0; i < 64; i++) {
+        uint32_t shadow = (uint32_t)out->shadow[4 * i] | (uint32_t)out->shadow[4 * i + 1] << 8 |
+                          (uint32_t)out->shadow[4 * i + 2] << 16 | (uint32_t)out->shadow[4 * i + 3] << 24;
+        uint32_t want = i >= 40 ? (i % 2 ? 0xababababu : 7 * i) : i % 2 ? i + 1000 : 14 * i + 1;
+        ck_assert_msg(word(out, i) == want, "word %u: 0x%x, not 0x%x", i, word(out, i), want);
+        ck_assert_msg(shadow == (i % 2 && i >= 40 ? 0 : 0xffffffffu), "word %u: defined bits 0x%x", i, shadow);
+    }
+    done(r);
+}
+END_TEST
+
 /* The adds contract_function fuses in a kernel around body, each with its mul, as "L2<L1 L5<L3"
  * (lines of body, which holds one instruction a line, the first L1), in the order it found them. */
 static void fused_lines(const char *body, char *out, size_t size)
@@ -1837,6 +1900,8 @@ int main(void)
     tcase_add_test(tc, block_shape_can_change);
     tcase_add_test(tc, every_cta_starts_from_the_given_registers);
     tcase_add_test(tc, a_cta_number_beyond_32_bits_names_its_place);
+    tcase_add_test(tc, a_grid_on_threads_does_not_copy_memory_it_does_not_write);
+    tcase_add_test(tc, a_grid_on_threads_that_does_not_stand_puts_every_byte_back);
     tcase_add_test(tc, mov_packs_and_unpacks);
     tcase_add_test(tc, carry_chains);
     tcase_add_test(tc, json_trace_names_sources);
