@@ -226,11 +226,11 @@ demo: $(BUILD)/ptxrun
 	@echo '== a block of three warps whose barriers can never complete'
 	@$(BUILD)/ptxrun tests/blocks/barrier_deadlock.ptx --lanes tests/blocks/barrier_deadlock.lanes.json --regs %r1 --threads 0,32,64 || echo "== exit $$? (an execution fault), as expected"
 
-$(BUILD)/bench_frontend: bench/bench_frontend.c $(BUILD)/libptxrun.a $(HEADERS)
-	$(CC) $(ALL_CFLAGS) -o $@ $< $(BUILD)/libptxrun.a $(LDLIBS)
+$(BUILD)/bench_frontend: bench/bench_frontend.c $(BUILD)/obj/bench_reference.o $(BUILD)/libptxrun.a $(HEADERS)
+	$(CC) $(ALL_CFLAGS) -Ibench -o $@ $< $(BUILD)/obj/bench_reference.o $(BUILD)/libptxrun.a $(LDLIBS)
 
-$(BUILD)/bench_lanes: bench/bench_lanes.c $(BUILD)/libptxrun.a $(HEADERS)
-	$(CC) $(ALL_CFLAGS) -o $@ $< $(BUILD)/libptxrun.a $(LDLIBS)
+$(BUILD)/bench_lanes: bench/bench_lanes.c $(BUILD)/obj/bench_reference.o $(BUILD)/libptxrun.a $(HEADERS)
+	$(CC) $(ALL_CFLAGS) -Ibench -o $@ $< $(BUILD)/obj/bench_reference.o $(BUILD)/libptxrun.a $(LDLIBS)
 
 # The plain C reference is built as well as the host allows, apart from ptxrun's portable build.
 $(BUILD)/obj/bench_reference.o: bench/reference.c bench/reference.h
