@@ -39,7 +39,9 @@ typedef struct Region {
     uint64_t base;             /* address in its space */
     uint64_t size;             /* bytes (per lane for .local) */
     uint8_t *data;
-    uint8_t *shadow;           /* each byte's defined bits (0xff: all of them) */
+    uint8_t *shadow;           /* each byte's defined bits (0xff: all of them); NULL: every byte
+                                * defined, for a buffer given whole until something writes it
+                                * (mem_all_defined, mem_shadow) */
     bool borrowed;             /* data and shadow belong to another Memory (grid.c's workers) */
     uint64_t high;             /* per-lane: no thread has written at or past this offset since
                                 * the CTA began (what a new CTA must make undefined again) */
@@ -55,6 +57,7 @@ typedef struct TrackChunk TrackChunk;
 typedef struct GridTrack {
     uint32_t count;                     /* regions */
     _Atomic(TrackChunk *) **chunks;     /* per region, its chunks (NULL until touched); NULL: not .global */
+    _Atomic(uint8_t *) *shadows;        /* per region, shadow bytes a worker made for a region without (mem_shadow) */
     uint64_t *slots;                    /* per region, how many chunks */
     atomic_uint_fast64_t bytes;         /* allocated for all this */
     atomic_bool conflict;
@@ -1078,6 +1081,11 @@ uint32_t mem_add(Memory *mem, const char *name, int space, uint64_t size, uint32
 Region *mem_named(Memory *mem, const char *name, int space);  /* space -1: any */
 bool mem_overlaps(const Memory *mem, int space, uint64_t base, uint64_t size, uint32_t except);
 void mem_resize(Memory *mem, uint32_t index, uint64_t size);
+/* A .global region every byte of which is defined keeps no shadow bytes until written (a
+ * buffer the kernel only reads, or never touches, costs only its data); mem_shadow makes them,
+ * all 0xff, for a write (on a grid's threads, one for all, through GridTrack). */
+void mem_all_defined(Memory *mem, uint32_t index);
+uint8_t *mem_shadow(Memory *mem, Region *r);
 void mem_move(Memory *mem, uint32_t index, uint64_t base);
 bool mem_grow_per_lane(Memory *mem, uint32_t index, uint64_t size);
 bool mem_grow_per_lane_down(Memory *mem, uint32_t index, uint64_t size);   /* its end stays */
@@ -1119,6 +1127,7 @@ void multimem_execute(Warp *w, const XInstr *x, uint32_t mask);
 GridTrack *gridtrack_new(const Memory *mem);     /* for every .global region of mem, nobody yet */
 void gridtrack_free(GridTrack *t);
 bool gridtrack_access(Memory *mem, const Region *r, uint64_t offset, uint64_t size, bool read, bool write);
-void gridtrack_restore(GridTrack *t, Memory *mem);
+uint8_t *gridtrack_shadow(GridTrack *t, uint32_t region, uint64_t size);
+void gridtrack_end(GridTrack *t, Memory *mem, bool restore);
 
 #endif

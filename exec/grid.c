@@ -99,8 +99,7 @@ static bool run_parallel(Block *b, const ExecOptions *o, uint64_t ctas, uint32_t
             block_adopt_kept(b, job[i].block);
         block_free(job[i].block);
     }
-    if (!stood)
-        gridtrack_restore(track, &b->mem);
+    gridtrack_end(track, &b->mem, !stood);
     b->track_bytes = atomic_load(&track->bytes);
     gridtrack_free(track);
     if (stood) {

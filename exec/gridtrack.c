@@ -8,6 +8,9 @@
  *     the first write there): no other CTA writes that word in a run that stands, and one that
  *     would is a conflict and writes nothing. Putting .global back (gridtrack_restore) copies
  *     those words back, and only those: a run never copies memory it does not write.
+ * A region whose bytes are all defined and have no shadow yet (mem_all_defined) gets one the
+ * first time a CTA writes it, the same for every worker (gridtrack_shadow), handed to the
+ * grid's memory at the end (gridtrack_end).
  * Each side marks a word first and looks at the other side's mark after (sequentially
  * consistent), so of two CTAs touching one word at the same time at least one sees the other
  * and does not make its access: no two threads ever race on a byte. Requires: mem.c's regions. */
@@ -29,7 +32,8 @@ GridTrack *gridtrack_new(const Memory *mem)
     t->count = mem->count;
     t->chunks = xcalloc(mem->count + 1, sizeof *t->chunks);
     t->slots = xcalloc(mem->count + 1, sizeof *t->slots);
-    uint64_t bytes = sizeof *t + (mem->count + 1) * (sizeof *t->chunks + sizeof *t->slots);
+    t->shadows = xcalloc(mem->count + 1, sizeof *t->shadows);
+    uint64_t bytes = sizeof *t + (mem->count + 1) * (sizeof *t->chunks + sizeof *t->slots + sizeof *t->shadows);
     for (uint32_t i = 0; i < mem->count; i++) {
         const Region *r = &mem->regions[i];
         if (r->space != SPACE_GLOBAL || r->per_lane)
@@ -59,6 +63,7 @@ void gridtrack_free(GridTrack *t)
     }
     free(t->chunks);
     free(t->slots);
+    free((void *)t->shadows);
     free(t);
 }
 
@@ -93,7 +98,10 @@ static void keep_old(GridTrack *t, TrackChunk *k, const Region *r, uint64_t word
     }
     uint64_t at = word * 4, n = r->size - at < 4 ? r->size - at : 4;
     memcpy(old + 8 * (word % TRACK_CHUNK_WORDS), r->data + at, n);
-    memcpy(old + 8 * (word % TRACK_CHUNK_WORDS) + 4, r->shadow + at, n);
+    if (r->shadow)
+        memcpy(old + 8 * (word % TRACK_CHUNK_WORDS) + 4, r->shadow + at, n);
+    else                               /* no shadow (yet) in this worker: no CTA wrote the word */
+        memset(old + 8 * (word % TRACK_CHUNK_WORDS) + 4, 0xff, n);
 }
 
 /* The CTA of mem is about to read and/or write bytes [offset, offset + size) of region r:
@@ -130,11 +138,32 @@ bool gridtrack_access(Memory *mem, const Region *r, uint64_t offset, uint64_t si
     return ok;
 }
 
-/* Puts back the old bytes of every word a CTA wrote (after every thread has stopped). */
-void gridtrack_restore(GridTrack *t, Memory *mem)
+/* The shadow bytes of region i, all defined, made by the first worker to ask and the same for
+ * every other. */
+uint8_t *gridtrack_shadow(GridTrack *t, uint32_t i, uint64_t size)
 {
-    for (uint32_t i = 0; i < t->count; i++)
-        for (uint64_t c = 0; t->chunks[i] && c < t->slots[i]; c++) {
+    uint8_t *shadow = atomic_load(&t->shadows[i]);
+    if (shadow)
+        return shadow;
+    uint8_t *made = xmalloc(size + 1);
+    memset(made, 0xff, size);
+    if (atomic_compare_exchange_strong(&t->shadows[i], &shadow, made))
+        return made;
+    free(made);
+    return shadow;
+}
+
+/* After every thread has stopped: the shadows the workers made go to mem's regions, and with
+ * restore, the old bytes of every word a CTA wrote go back. */
+void gridtrack_end(GridTrack *t, Memory *mem, bool restore)
+{
+    for (uint32_t i = 0; i < t->count; i++) {
+        uint8_t *shadow = atomic_load(&t->shadows[i]);
+        if (shadow && !mem->regions[i].shadow)
+            mem->regions[i].shadow = shadow;
+        else
+            free(shadow);
+        for (uint64_t c = 0; restore && t->chunks[i] && c < t->slots[i]; c++) {
             TrackChunk *k = atomic_load(&t->chunks[i][c]);
             uint8_t *old = k ? atomic_load(&k->old) : NULL;
             for (uint32_t w = 0; old && w < TRACK_CHUNK_WORDS; w++) {
@@ -143,7 +172,9 @@ void gridtrack_restore(GridTrack *t, Memory *mem)
                 Region *r = &mem->regions[i];
                 uint64_t at = (c * TRACK_CHUNK_WORDS + w) * 4, n = r->size - at < 4 ? r->size - at : 4;
                 memcpy(r->data + at, old + 8 * w, n);
-                memcpy(r->shadow + at, old + 8 * w + 4, n);
+                if (r->shadow)             /* else no CTA made one: nothing was written */
+                    memcpy(r->shadow + at, old + 8 * w + 4, n);
             }
         }
+    }
 }

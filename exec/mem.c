@@ -134,6 +134,7 @@ void mem_resize(Memory *mem, uint32_t index, uint64_t size)
     Region *r = &mem->regions[index];
     if (r->per_lane || mem_overlaps(mem, r->space, r->base, size, index))
         BUG("region '%s' cannot grow to %llu bytes", r->name ? r->name : "?", (unsigned long long)size);
+    mem_shadow(mem, r);
     r->data = xrealloc(r->data, size ? size : 1);
     r->shadow = xrealloc(r->shadow, size ? size : 1);
     if (size > r->size) {
@@ -155,6 +156,26 @@ void mem_move(Memory *mem, uint32_t index, uint64_t base)
     r->base = base;
     if (mem->cursor[r->space] < base + r->size)
         mem->cursor[r->space] = base + r->size;
+}
+
+void mem_all_defined(Memory *mem, uint32_t index)
+{
+    Region *r = &mem->regions[index];
+    if (r->space != SPACE_GLOBAL || r->per_lane || r->replicas)
+        BUG("region '%s' cannot go without shadow bytes", r->name ? r->name : "?");
+    free(r->shadow);
+    r->shadow = NULL;
+}
+
+uint8_t *mem_shadow(Memory *mem, Region *r)
+{
+    if (r->shadow)
+        return r->shadow;
+    if (mem->track)
+        return r->shadow = gridtrack_shadow(mem->track, (uint32_t)(r - mem->regions), r->size);
+    r->shadow = xmalloc(r->size + 1);
+    memset(r->shadow, 0xff, r->size);
+    return r->shadow;
 }
 
 /* Gives every thread's copy of a per-thread region `size` bytes (more than now), the new ones
@@ -266,7 +287,7 @@ const uint8_t *mem_peek(Memory *mem, uint32_t thread, uint64_t generic, uint64_t
         return NULL;
     uint64_t offset = address - r->base + (r->per_lane ? (uint64_t)thread * r->size : 0);
     *available = r->size - (address - r->base);
-    *shadow = r->shadow + offset;
+    *shadow = mem_shadow(mem, r) + offset;
     return r->data + offset;
 }
 
@@ -318,6 +339,11 @@ static void give_up(Warp *w)
     w->faulted = true;
 }
 
+/* The shadow of bytes a load reads from a region without shadow bytes: all defined. */
+#define FF16 "\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff"
+static const char ALL_DEFINED[] = FF16 FF16 FF16 FF16;
+#undef FF16
+
 /* The bytes of lane's access, after every check; NULL after a fault. */
 uint8_t *mem_locate(Warp *w, const XInstr *x, int lane, uint64_t address, unsigned size, bool store,
                        uint8_t **shadow)
@@ -356,7 +382,10 @@ uint8_t *mem_locate(Warp *w, const XInstr *x, int lane, uint64_t address, unsign
         give_up(w);
         return NULL;
     }
-    *shadow = r->shadow + offset;
+    if (!r->shadow && !store && size <= sizeof ALL_DEFINED - 1)
+        *shadow = (uint8_t *)ALL_DEFINED;      /* read only */
+    else
+        *shadow = mem_shadow(mem, r) + offset;
     return r->data + offset;
 }
 
@@ -522,7 +551,7 @@ static inline void warp_copy(Warp *w, const XInstr *x, bool full, uint32_t mask,
             if (!full && !(mask >> l & 1))
                 continue;
             uint64_t at = address[l] + start + (uint64_t)l * copy;
-            uint64_t v = load_word(data + at, size), sw = load_word(shadow + at, size);
+            uint64_t v = load_word(data + at, size), sw = shadow ? load_word(shadow + at, size) : whole;
             if (sign)
                 v = (uint64_t)((int64_t)(v << shift) >> shift);
             d[l] = v & keep;
@@ -599,6 +628,8 @@ static bool warp_access(Warp *w, const XInstr *x, uint32_t mask, unsigned size)
                 give_up(w);
                 return true;
             }
+    if (x->op == OP_ST)
+        mem_shadow(&w->block->mem, r);         /* a region without one gets shadow bytes */
     if (mask == ALL_LANES && size == 4)           /* the common case, compiled on its own */
         warp_copy(w, x, true, ALL_LANES, address, adjust, copy, r, 4);
     else if (mask == ALL_LANES && size == 8)

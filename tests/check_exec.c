@@ -1678,39 +1678,96 @@ START_TEST(a_grid_on_threads_does_not_copy_memory_it_does_not_write)
 END_TEST
 
 /* A run on threads that does not stand puts back every byte, data and definedness, its CTAs
- * wrote, and the CTAs run again one after another: CTA 40 of 64 spins, then traps; the others
- * double and add 1 to their own word (even CTAs, defined words 7 * CTA) or write CTA + 1000
- * (odd CTAs, over words undefined and 0xabababab). One after another stops at CTA 40: the
- * words below it as the kernel makes them, those above exactly as they were, though CTAs
- * past 40 will have run on the other threads (by hand from the kernel). */
+ * wrote, and the CTAs run again one after another: CTA 40 of 64 spins, then traps; even CTAs
+ * double and add 1 to their own word (7 * CTA), odd ones write an undefined register over
+ * theirs (undefined and 0xabababab; or, given whole without shadow bytes, 7 * CTA). One after
+ * another stops at CTA 40: the words below it as the kernel makes them, those above exactly as
+ * they were, though CTAs past 40 will have run on the other threads (by hand from the kernel). */
 START_TEST(a_grid_on_threads_that_does_not_stand_puts_every_byte_back)
 {
-    Run *r = load(".reg .b64 p;\n.reg .b64 q;\nmov.u32 c, %ctaid.x;\nsetp.eq.u32 t, c, 40;\n@t bra SPIN;\n"
-                  "mul.wide.u32 o, c, 4;\nadd.s64 q, p, o;\nand.b32 odd, c, 1;\nsetp.eq.u32 isodd, odd, 1;\n"
-                  "@isodd bra ODD;\nld.global.u32 v, [q];\nmad.lo.u32 v, v, 2, 1;\nst.global.u32 [q], v;\nbra DONE;\n"
-                  "ODD:\nadd.u32 k, c, 1000;\nst.global.u32 [q], k;\nbra DONE;\n"
-                  "SPIN:\nmov.u32 i, 0;\nL:\nadd.u32 i, i, 1;\nsetp.lt.u32 s, i, 20000;\n@s bra L;\ntrap;\nDONE:\n");
-    Region *out = buffer(r, "out", 64);
-    for (unsigned i = 0; i < 64; i++)
-        for (unsigned k = 0; k < 4; k++) {
-            out->data[4 * i + k] = i % 2 ? 0xab : (uint8_t)(7 * i >> 8 * k);
-            out->shadow[4 * i + k] = i % 2 ? 0 : 0xff;
+    for (int whole = 0; whole < 2; whole++) {
+        Run *r = load(".reg .b64 p;\n.reg .b64 q;\nmov.u32 c, %ctaid.x;\nsetp.eq.u32 t, c, 40;\n@t bra SPIN;\n"
+                      "mul.wide.u32 o, c, 4;\nadd.s64 q, p, o;\nand.b32 odd, c, 1;\nsetp.eq.u32 isodd, odd, 1;\n"
+                      "@isodd bra ODD;\nld.global.u32 v, [q];\nmad.lo.u32 v, v, 2, 1;\nst.global.u32 [q], v;\n"
+                      "bra DONE;\nODD:\nst.global.u32 [q], u;\nbra DONE;\n"
+                      "SPIN:\nmov.u32 i, 0;\nL:\nadd.u32 i, i, 1;\nsetp.lt.u32 s, i, 20000;\n@s bra L;\ntrap;\nDONE:\n");
+        Region *out = buffer(r, "out", 64);
+        for (unsigned i = 0; i < 64; i++)
+            for (unsigned k = 0; k < 4; k++) {
+                bool undefined = i % 2 && !whole;
+                out->data[4 * i + k] = undefined ? 0xab : (uint8_t)(7 * i >> 8 * k);
+                out->shadow[4 * i + k] = undefined ? 0 : 0xff;
+            }
+        if (whole)
+            mem_all_defined(&r->b->mem, r->b->mem.count - 1);
+        uint32_t grid[3] = { 64, 1, 1 };
+        block_set_grid(r->b, grid);
+        ExecOptions o = { .max_steps = 10000000, .jobs = 4 };
+        char why[256];
+        ck_assert_int_eq(grid_run(r->b, &o, why, sizeof why), EXEC_FAULT);
+        ck_assert_msg(strstr(why, "a CTA stopped early"), "%s", why);
+        out = &r->b->mem.regions[r->b->mem.count - 1];
+        ck_assert_ptr_nonnull(out->shadow);
+        for (unsigned i = 0; i < 64; i++) {
+            uint32_t shadow = (uint32_t)out->shadow[4 * i] | (uint32_t)out->shadow[4 * i + 1] << 8 |
+                              (uint32_t)out->shadow[4 * i + 2] << 16 | (uint32_t)out->shadow[4 * i + 3] << 24;
+            bool undefined = i % 2 && (i < 40 || !whole);
+            uint32_t want = i % 2 ? (whole ? 7 * i : 0xababababu) : i < 40 ? 14 * i + 1 : 7 * i;
+            if (!(i % 2 && i < 40))
+                ck_assert_msg(word(out, i) == want, "%s: word %u: 0x%x, not 0x%x", whole ? "whole" : "shadow", i,
+                              word(out, i), want);
+            ck_assert_msg(shadow == (undefined ? 0 : 0xffffffffu), "%s: word %u: defined bits 0x%x",
+                          whole ? "whole" : "shadow", i, shadow);
         }
-    uint32_t grid[3] = { 64, 1, 1 };
-    block_set_grid(r->b, grid);
-    ExecOptions o = { .max_steps = 10000000, .jobs = 4 };
-    char why[256];
-    ck_assert_int_eq(grid_run(r->b, &o, why, sizeof why), EXEC_FAULT);
-    ck_assert_msg(strstr(why, "a CTA stopped early"), "%s", why);
-    out = &r->b->mem.regions[r->b->mem.count - 1];
-    for (unsigned i = 0; i < 64; i++) {
-        uint32_t shadow = (uint32_t)out->shadow[4 * i] | (uint32_t)out->shadow[4 * i + 1] << 8 |
-                          (uint32_t)out->shadow[4 * i + 2] << 16 | (uint32_t)out->shadow[4 * i + 3] << 24;
-        uint32_t want = i >= 40 ? (i % 2 ? 0xababababu : 7 * i) : i % 2 ? i + 1000 : 14 * i + 1;
-        ck_assert_msg(word(out, i) == want, "word %u: 0x%x, not 0x%x", i, word(out, i), want);
-        ck_assert_msg(shadow == (i % 2 && i >= 40 ? 0 : 0xffffffffu), "word %u: defined bits 0x%x", i, shadow);
+        done(r);
     }
-    done(r);
+}
+END_TEST
+
+/* A buffer given whole keeps no shadow bytes (mem_all_defined) until a CTA writes it; on a
+ * grid's threads the workers make one for all: 16 CTAs on 4 threads, odd CTAs writing an
+ * undefined register to their own word and even ones their number; the buffer 'in' that only
+ * is read keeps none. By hand: odd words undefined in every bit, even words their CTA's
+ * number, words 16-31 zero and defined; v read from 'in' defined. */
+START_TEST(a_buffer_given_whole_gets_shadow_bytes_when_written)
+{
+    for (uint32_t jobs = 1; jobs <= 4; jobs += 3) {
+        Run *r = load(".reg .b64 p;\n.reg .b64 q;\nmov.u32 c, %ctaid.x;\nmul.wide.u32 o, c, 4;\nadd.s64 q, p, o;\n"
+                      "ld.global.u32 v, [p+512];\nand.b32 odd, c, 1;\nsetp.eq.u32 isodd, odd, 1;\n"
+                      "@isodd st.global.u32 [q], u;\n@!isodd st.global.u32 [q], c;\n");
+        buffer(r, "out", 32);
+        buffer(r, "in", 8);
+        uint32_t out_index = r->b->mem.count - 2, in_index = out_index + 1;
+        Region *out = &r->b->mem.regions[out_index];
+        for (int l = 0; l < WARP_SIZE; l++)
+            r->w->val[reg(r, "p")][l] = out->base;      /* 'in' 512 bytes on, 256 past its end */
+        ck_assert_uint_eq(r->b->mem.regions[in_index].base, out->base + 512);
+        mem_all_defined(&r->b->mem, out_index);
+        mem_all_defined(&r->b->mem, in_index);
+        ck_assert_ptr_null(out->shadow);
+        uint32_t v = reg(r, "v");              /* r->w is not the block's warp after a run on threads */
+        uint32_t grid[3] = { 16, 1, 1 };
+        block_set_grid(r->b, grid);
+        ExecOptions o = { .max_steps = 1000, .jobs = jobs };
+        char why[256];
+        ck_assert_int_eq(grid_run(r->b, &o, why, sizeof why), EXEC_OK);
+        ck_assert_str_eq(why, "");
+        out = &r->b->mem.regions[out_index];
+        ck_assert_ptr_nonnull(out->shadow);
+        ck_assert_ptr_null(r->b->mem.regions[in_index].shadow);
+        ck_assert_uint_eq(r->b->warps[0]->defined[v], ALL_LANES);
+        ck_assert_uint_eq(r->b->warps[0]->val[v][3], 0);
+        for (unsigned i = 0; i < 32; i++) {
+            uint32_t want = i < 16 && i % 2 ? 0 : i < 16 ? i : 0;
+            uint8_t defined = i < 16 && i % 2 ? 0 : 0xff;
+            if (!(i < 16 && i % 2))
+                ck_assert_msg(word(out, i) == want, "-j %u: word %u: %u", jobs, i, word(out, i));
+            for (unsigned k = 0; k < 4; k++)
+                ck_assert_msg(out->shadow[4 * i + k] == defined, "-j %u: word %u byte %u: 0x%x", jobs, i, k,
+                              out->shadow[4 * i + k]);
+        }
+        done(r);
+    }
 }
 END_TEST
 
@@ -1902,6 +1959,7 @@ int main(void)
     tcase_add_test(tc, a_cta_number_beyond_32_bits_names_its_place);
     tcase_add_test(tc, a_grid_on_threads_does_not_copy_memory_it_does_not_write);
     tcase_add_test(tc, a_grid_on_threads_that_does_not_stand_puts_every_byte_back);
+    tcase_add_test(tc, a_buffer_given_whole_gets_shadow_bytes_when_written);
     tcase_add_test(tc, mov_packs_and_unpacks);
     tcase_add_test(tc, carry_chains);
     tcase_add_test(tc, json_trace_names_sources);
