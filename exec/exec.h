@@ -60,6 +60,8 @@ typedef struct GridTrack {
     _Atomic(uint8_t *) *shadows;        /* per region, shadow bytes a worker made for a region without (mem_shadow) */
     uint64_t *slots;                    /* per region, how many chunks */
     atomic_uint_fast64_t bytes;         /* allocated for all this */
+    uint64_t budget;                    /* at most: more gives the run up (too_big) */
+    atomic_bool too_big;
     atomic_bool conflict;
     atomic_bool stop;                   /* a worker stopped: the others give up too */
 } GridTrack;

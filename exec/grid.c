@@ -90,6 +90,9 @@ static bool run_parallel(Block *b, const ExecOptions *o, uint64_t ctas, uint32_t
         snprintf(why, size, atomic_load(&track->conflict)
                  ? "two CTAs used one word of .global memory, one of them writing it, so the result could depend "
                    "on their order"
+                 : atomic_load(&track->too_big)
+                 ? "the record of which CTA used which word of .global memory would pass its bound (a quarter "
+                   "byte per byte of .global, or 64 MiB)"
                  : "a CTA stopped early (a fault, a warning, a deadlock or --max-steps), which is reported in order "
                    "one CTA after another");
     for (uint32_t i = 0; i < workers; i++) {

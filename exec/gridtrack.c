@@ -11,6 +11,10 @@
  * A region whose bytes are all defined and have no shadow yet (mem_all_defined) gets one the
  * first time a CTA writes it, the same for every worker (gridtrack_shadow), handed to the
  * grid's memory at the end (gridtrack_end).
+ * All this may take at most GridTrack.budget bytes: a quarter byte per byte of .global, or 64 MiB
+ * if more (TRACK_MIN_BUDGET). A CTA that would need more gives the run up (too_big), and the
+ * grid runs one CTA after another, which needs none of it: so a run on threads takes at most
+ * that much more memory than one on one thread.
  * Each side marks a word first and looks at the other side's mark after (sequentially
  * consistent), so of two CTAs touching one word at the same time at least one sees the other
  * and does not make its access: no two threads ever race on a byte. Requires: mem.c's regions. */
@@ -20,6 +24,7 @@
 #include "exec.h"
 
 enum { TRACK_CHUNK_WORDS = 4096 };
+#define TRACK_MIN_BUDGET ((uint64_t)64 << 20)
 
 struct TrackChunk {
     _Atomic uint32_t writer[TRACK_CHUNK_WORDS], reader[TRACK_CHUNK_WORDS];
@@ -34,15 +39,19 @@ GridTrack *gridtrack_new(const Memory *mem)
     t->slots = xcalloc(mem->count + 1, sizeof *t->slots);
     t->shadows = xcalloc(mem->count + 1, sizeof *t->shadows);
     uint64_t bytes = sizeof *t + (mem->count + 1) * (sizeof *t->chunks + sizeof *t->slots + sizeof *t->shadows);
+    uint64_t global = 0;
     for (uint32_t i = 0; i < mem->count; i++) {
         const Region *r = &mem->regions[i];
         if (r->space != SPACE_GLOBAL || r->per_lane)
             continue;
+        global += r->size;
         t->slots[i] = r->size / 4 / TRACK_CHUNK_WORDS + 1;
         t->chunks[i] = xcalloc(t->slots[i], sizeof **t->chunks);
         bytes += t->slots[i] * sizeof **t->chunks;
     }
     atomic_init(&t->bytes, bytes);
+    t->budget = global / 4 > TRACK_MIN_BUDGET ? global / 4 : TRACK_MIN_BUDGET;
+    atomic_init(&t->too_big, false);
     atomic_init(&t->conflict, false);
     atomic_init(&t->stop, false);
     return t;
@@ -69,32 +78,47 @@ void gridtrack_free(GridTrack *t)
 
 /* The chunk of region i holding word, made now if no CTA touched it before. Two threads
  * making one at once: one keeps its, the other frees its own and takes that one. */
+/* Counts n more bytes; false (too_big) if that would pass the budget. */
+static bool take(GridTrack *t, uint64_t n)
+{
+    if (atomic_fetch_add(&t->bytes, n) + n <= t->budget)
+        return true;
+    atomic_fetch_sub(&t->bytes, n);
+    atomic_store(&t->too_big, true);
+    return false;
+}
+
 static TrackChunk *chunk(GridTrack *t, uint32_t i, uint64_t word)
 {
     _Atomic(TrackChunk *) *slot = &t->chunks[i][word / TRACK_CHUNK_WORDS];
     TrackChunk *k = atomic_load(slot);
     if (k)
         return k;
+    if (!take(t, sizeof *k))
+        return NULL;
     TrackChunk *made = xcalloc(1, sizeof *made);
-    if (atomic_compare_exchange_strong(slot, &k, made)) {
-        atomic_fetch_add(&t->bytes, sizeof *made);
+    if (atomic_compare_exchange_strong(slot, &k, made))
         return made;
-    }
     free(made);
+    atomic_fetch_sub(&t->bytes, sizeof *made);
     return k;
 }
 
-/* Keeps the bytes of a word this CTA is the first to write, before it writes them. */
-static void keep_old(GridTrack *t, TrackChunk *k, const Region *r, uint64_t word)
+/* Keeps the bytes of a word this CTA is the first to write, before it writes them; false if
+ * that would pass the budget. */
+static bool keep_old(GridTrack *t, TrackChunk *k, const Region *r, uint64_t word)
 {
     uint8_t *old = atomic_load(&k->old);
     if (!old) {
+        if (!take(t, 8 * TRACK_CHUNK_WORDS))
+            return false;
         uint8_t *made = xmalloc(8 * TRACK_CHUNK_WORDS);
-        if (atomic_compare_exchange_strong(&k->old, &old, made)) {
-            atomic_fetch_add(&t->bytes, 8 * TRACK_CHUNK_WORDS);
+        if (atomic_compare_exchange_strong(&k->old, &old, made))
             old = made;
-        } else
+        else {
             free(made);
+            atomic_fetch_sub(&t->bytes, 8 * TRACK_CHUNK_WORDS);
+        }
     }
     uint64_t at = word * 4, n = r->size - at < 4 ? r->size - at : 4;
     memcpy(old + 8 * (word % TRACK_CHUNK_WORDS), r->data + at, n);
@@ -102,11 +126,12 @@ static void keep_old(GridTrack *t, TrackChunk *k, const Region *r, uint64_t word
         memcpy(old + 8 * (word % TRACK_CHUNK_WORDS) + 4, r->shadow + at, n);
     else                               /* no shadow (yet) in this worker: no CTA wrote the word */
         memset(old + 8 * (word % TRACK_CHUNK_WORDS) + 4, 0xff, n);
+    return true;
 }
 
 /* The CTA of mem is about to read and/or write bytes [offset, offset + size) of region r:
  * false (and GridTrack.conflict set) when another CTA wrote one of their words, or read one
- * this one writes. */
+ * this one writes; false (and too_big set) when the record would pass its budget. */
 bool gridtrack_access(Memory *mem, const Region *r, uint64_t offset, uint64_t size, bool read, bool write)
 {
     GridTrack *t = mem->track;
@@ -116,11 +141,15 @@ bool gridtrack_access(Memory *mem, const Region *r, uint64_t offset, uint64_t si
         return true;
     for (uint64_t word = offset / 4; word <= (offset + size - 1) / 4; word++) {
         TrackChunk *k = chunk(t, i, word);
+        if (!k)
+            return false;
         _Atomic uint32_t *wr = &k->writer[word % TRACK_CHUNK_WORDS], *rd = &k->reader[word % TRACK_CHUNK_WORDS];
         if (write) {
             uint32_t old = atomic_exchange(wr, me), reader = atomic_load(rd);
-            if (old == 0)
-                keep_old(t, k, r, word);
+            if (old == 0 && !keep_old(t, k, r, word)) {
+                atomic_store(wr, 0);           /* not written, no old bytes kept: as if never marked */
+                return false;
+            }
             if ((old && old != me) || (reader && reader != me))
                 ok = false;
         }

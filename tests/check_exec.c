@@ -1771,6 +1771,38 @@ START_TEST(a_buffer_given_whole_gets_shadow_bytes_when_written)
 }
 END_TEST
 
+/* The record a run on threads keeps stays within its budget (a quarter byte per byte of .global, or
+ * 64 MiB): 4 CTAs each reading a quarter of 40 MiB would need 80 MiB of marks, so the run gives
+ * up and the CTAs run one after another. Each lane adds 1 + each word it reads (zeros) in
+ * 81,920 rounds; lane 0 writes the sum: 81,920 in every CTA's word (by hand). */
+START_TEST(a_grid_on_threads_keeps_its_record_within_its_budget)
+{
+    Run *r = load(".reg .b64 p;\n.reg .b64 po;\n.reg .b64 q;\nmov.u32 c, %ctaid.x;\nmov.u32 l, %laneid;\n"
+                  "mul.wide.u32 o, c, 10485760;\nadd.s64 q, p, o;\nmul.wide.u32 lo, l, 4;\nadd.s64 q, q, lo;\n"
+                  "mov.u32 i, 0;\nmov.u32 s, 0;\nL:\nld.global.u32 v, [q];\nadd.u32 s, s, v;\nadd.u32 s, s, 1;\n"
+                  "add.s64 q, q, 128;\nadd.u32 i, i, 1;\nsetp.lt.u32 t, i, 81920;\n@t bra L;\n"
+                  "mul.wide.u32 oo, c, 4;\nadd.s64 po, po, oo;\nsetp.eq.u32 z, l, 0;\n@z st.global.u32 [po], s;\n");
+    buffer(r, "out", 4);
+    uint32_t po = reg(r, "po");
+    for (int l = 0; l < WARP_SIZE; l++)
+        r->w->val[po][l] = r->w->val[reg(r, "p")][l];
+    r->w->defined[po] = ALL_LANES;
+    buffer(r, "big", 10 << 20);                /* p: big's address */
+    mem_all_defined(&r->b->mem, r->b->mem.count - 1);
+    uint32_t grid[3] = { 4, 1, 1 };
+    block_set_grid(r->b, grid);
+    ExecOptions o = { .max_steps = 10000000, .jobs = 4 };
+    char why[256];
+    ck_assert_int_eq(grid_run(r->b, &o, why, sizeof why), EXEC_OK);
+    ck_assert_msg(strstr(why, "would pass its bound"), "%s", why);
+    ck_assert_msg(r->b->track_bytes <= 64 << 20, "kept %llu bytes", (unsigned long long)r->b->track_bytes);
+    const Region *out = &r->b->mem.regions[r->b->mem.count - 2];
+    for (unsigned i = 0; i < 4; i++)
+        ck_assert_uint_eq(word(out, i), 81920);
+    done(r);
+}
+END_TEST
+
 /* The adds contract_function fuses in a kernel around body, each with its mul, as "L2<L1 L5<L3"
  * (lines of body, which holds one instruction a line, the first L1), in the order it found them. */
 static void fused_lines(const char *body, char *out, size_t size)
@@ -1960,6 +1992,7 @@ int main(void)
     tcase_add_test(tc, a_grid_on_threads_does_not_copy_memory_it_does_not_write);
     tcase_add_test(tc, a_grid_on_threads_that_does_not_stand_puts_every_byte_back);
     tcase_add_test(tc, a_buffer_given_whole_gets_shadow_bytes_when_written);
+    tcase_add_test(tc, a_grid_on_threads_keeps_its_record_within_its_budget);
     tcase_add_test(tc, mov_packs_and_unpacks);
     tcase_add_test(tc, carry_chains);
     tcase_add_test(tc, json_trace_names_sources);
