@@ -6,7 +6,7 @@
  *     a pointer per chunk, nothing more.
  *   - The first CTA to write a word keeps its old bytes, data and shadow, in its chunk (made on
  *     the first write there): no other CTA writes that word in a run that stands, and one that
- *     would is a conflict and writes nothing. Putting .global back (gridtrack_restore) copies
+ *     would is a conflict and writes nothing. Putting .global back (gridtrack_end) copies
  *     those words back, and only those: a run never copies memory it does not write.
  * A region whose bytes are all defined and have no shadow yet (mem_all_defined) gets one the
  * first time a CTA writes it, the same for every worker (gridtrack_shadow), handed to the
