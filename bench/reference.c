@@ -2,8 +2,11 @@
  * fair reference for bench_exec: built on its own with -O2 -march=native (the best the host
  * can do), and each returns its lanes' final values so that bench_exec can check ptxrun's
  * against them. Times are in seconds; *lane_instr counts the PTX instructions the same work
- * takes, summed over lanes. */
+ * takes, summed over lanes. At the end the references of bench_frontend and bench_lanes: the
+ * least work a reader of the same text does, in plain C, so that their targets are ratios to
+ * it, the same on a fast machine and a slow or busy one. */
 #include <math.h>
+#include <stdlib.h>
 #include <stdint.h>
 #include <string.h>
 #include <time.h>
@@ -126,5 +129,63 @@ double ref_block_reduce(unsigned iterations, uint32_t threads, uint32_t *sum)
     }
     double t = now() - t0;
     *sum = s;
+    return t;
+}
+
+/* bench_frontend's reference: PTX text split into words as the least a reader does, a word a
+ * run of letters, digits, '_', '$', '%' or '.', or one other character apart from white space,
+ * with // comments skipped. Returns the seconds; *words counts them. */
+double ref_words(const char *text, size_t len, uint64_t *words)
+{
+    static uint8_t word_char[256];
+    for (int c = 0; c < 256; c++)
+        word_char[c] = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
+                       c == '$' || c == '%' || c == '.';
+    uint64_t n = 0;
+    double t0 = now();
+    for (size_t i = 0; i < len;) {
+        unsigned char c = (unsigned char)text[i];
+        if (c == ' ' || c == '\t' || c == '\n' || c == '\r')
+            i++;
+        else if (c == '/' && i + 1 < len && text[i + 1] == '/') {
+            const char *end = memchr(text + i, '\n', len - i);
+            i = end ? (size_t)(end - text) : len;
+        } else if (word_char[c]) {
+            while (i < len && word_char[(unsigned char)text[i]])
+                i++;
+            n++;
+        } else {
+            i++;
+            n++;
+        }
+    }
+    double t = now() - t0;
+    *words = n;
+    return t;
+}
+
+/* bench_lanes's reference: every number of a JSON text read with strtod (strings skipped), the
+ * least a reader of its values does. Returns the seconds; *numbers counts them. */
+double ref_numbers(const char *text, size_t len, uint64_t *numbers)
+{
+    uint64_t n = 0;
+    double sum = 0;
+    double t0 = now();
+    for (size_t i = 0; i < len;) {
+        char c = text[i];
+        if (c == '"') {
+            const char *end = memchr(text + i + 1, '"', len - i - 1);
+            i = end ? (size_t)(end - text) + 1 : len;
+        } else if ((c >= '0' && c <= '9') || c == '-') {
+            char *end;
+            sum += strtod(text + i, &end);
+            i = end > text + i ? (size_t)(end - text) : i + 1;
+            n++;
+        } else
+            i++;
+    }
+    __asm__ volatile("" : : "r"(&sum) : "memory");
+    double t = now() - t0;
+    *numbers = n;
     return t;
 }

@@ -2,6 +2,7 @@
 #ifndef BENCH_REFERENCE_H
 #define BENCH_REFERENCE_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 double ref_alu(unsigned iterations, uint64_t *lane_instr, uint32_t out[5][32]);   /* x y z f g */
@@ -9,5 +10,7 @@ double ref_scan(unsigned iterations, uint64_t *lane_instr, uint32_t out[32]);
 double ref_diverge(unsigned iterations, uint64_t *lane_instr, uint32_t out[32]);
 double ref_memory(unsigned iterations, uint64_t *lane_instr, uint32_t out[32]);
 double ref_block_reduce(unsigned iterations, uint32_t threads, uint32_t *sum);
+double ref_words(const char *text, size_t len, uint64_t *words);        /* bench_frontend's */
+double ref_numbers(const char *text, size_t len, uint64_t *numbers);    /* bench_lanes's */
 
 #endif

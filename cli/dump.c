@@ -19,7 +19,7 @@ uint64_t dump_buffer_element(const Region *r, uint64_t i, uint64_t *bits)
     *bits = 0;
     for (unsigned k = 0; k < size; k++) {
         *bits |= (uint64_t)r->data[i * size + k] << (8 * k);
-        dbits |= (uint64_t)r->shadow[i * size + k] << (8 * k);
+        dbits |= (uint64_t)(r->shadow ? r->shadow[i * size + k] : 0xff) << (8 * k);   /* NULL: all defined */
     }
     return dbits;
 }
@@ -50,7 +50,7 @@ static void print_buffers_table(FILE *out, const Block *b, bool hex)
             bool last = i + PER_ROW >= n;
             size_t at = (size_t)i * element;
             if (!last && i > 0 && memcmp(r->data + at, r->data + at - row_bytes, row_bytes) == 0 &&
-                memcmp(r->shadow + at, r->shadow + at - row_bytes, row_bytes) == 0) {
+                (!r->shadow || memcmp(r->shadow + at, r->shadow + at - row_bytes, row_bytes) == 0)) {
                 if (!starred)                  /* the same bytes as the row before: no need to format */
                     fputs("*\n", out);
                 starred = true;

@@ -285,7 +285,7 @@ static bool load_buffers(Block *b, const char *path, json_t *v, char *err, size_
             char copy[256];
             snprintf(copy, sizeof copy, i ? "%s@%lld" : "%s", name, (long long)i);
             uint32_t index = mem_add(&b->mem, intern(&b->prog.m->names, copy, strlen(copy)), SPACE_GLOBAL,
-                                     count * size, 256, type, false, true);
+                                     count * size, 256, type, false, replicas > 0);
             b->mem.regions[index].is_buffer = true;
         }
         r = at ? r : &b->mem.regions[first];
@@ -294,19 +294,23 @@ static bool load_buffers(Block *b, const char *path, json_t *v, char *err, size_
             snprintf(err, errlen, "%s: buffers.%s: %s", path, name, msg);
             return false;
         }
-        if (file_v)
+        if (file_v && (replicas || at))
             memset(r->shadow, 0xff, count * size);
+        bool whole = true;                 /* every value defined */
         for (size_t i = 0; data && i < count; i++) {
             uint64_t bits, dbits;
             if (!lanes_value_bits(json_array_get(data, i), type, &bits, &dbits, msg, sizeof msg)) {
                 snprintf(err, errlen, "%s: buffers.%s.data[%zu]: %s", path, name, i, msg);
                 return false;
             }
+            whole = whole && (dbits & width_mask(8 * size)) == width_mask(8 * size);
             for (unsigned k = 0; k < size; k++) {
                 r->data[i * size + k] = (uint8_t)(bits >> (8 * k));
                 r->shadow[i * size + k] = (uint8_t)(dbits >> (8 * k));
             }
         }
+        if (!at && !replicas && whole)     /* no shadow bytes (mem.c): the zeros stay untouched pages */
+            mem_all_defined(&b->mem, (uint32_t)(r - b->mem.regions));
         for (json_int_t i = 1; i < replicas; i++) {           /* every copy starts as copy 0 */
             memcpy(r[i].data, r->data, count * size);
             memcpy(r[i].shadow, r->shadow, count * size);

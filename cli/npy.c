@@ -312,8 +312,9 @@ static long long save_buffer(const Region *r, const char *dir, char *err, size_t
     for (uint64_t i = 0; i < count; i++) {
         bool whole = true;
         for (unsigned k = 0; k < size; k++) {
-            element[k] = r->data[i * size + k] & r->shadow[i * size + k];
-            whole = whole && r->shadow[i * size + k] == 0xff;
+            uint8_t defined = r->shadow ? r->shadow[i * size + k] : 0xff;      /* NULL: all defined */
+            element[k] = r->data[i * size + k] & defined;
+            whole = whole && defined == 0xff;
         }
         undefined += !whole;
         fwrite(element, 1, size, f);

@@ -39,20 +39,29 @@ typedef struct Region {
     uint64_t base;             /* address in its space */
     uint64_t size;             /* bytes (per lane for .local) */
     uint8_t *data;
-    uint8_t *shadow;           /* each byte's defined bits (0xff: all of them) */
+    uint8_t *shadow;           /* each byte's defined bits (0xff: all of them); NULL: every byte
+                                * defined, for a buffer given whole until something writes it
+                                * (mem_all_defined, mem_shadow) */
     bool borrowed;             /* data and shadow belong to another Memory (grid.c's workers) */
     uint64_t high;             /* per-lane: no thread has written at or past this offset since
                                 * the CTA began (what a new CTA must make undefined again) */
 } Region;
 
-/* A grid on several threads (grid.c): for each 4-byte word of each .global region, the CTA
- * (numbered from 1) that wrote it and the one that read it (TRACK_MANY: several). A word one
- * CTA writes and another reads or writes could come out otherwise than one CTA after another:
- * `conflict` says so, and the grid runs again on one thread. */
+/* A grid on several threads (grid.c, gridtrack.c): for each 4-byte word of each .global region,
+ * the CTA (numbered from 1) that wrote it and the one that read it (TRACK_MANY: several), and
+ * the old bytes of each word written. A word one CTA writes and another reads or writes could
+ * come out otherwise than one CTA after another: `conflict` says so, .global is put back and
+ * the grid runs again on one thread. */
 #define TRACK_MANY 0xffffffffu    /* not an enum: beyond int */
+typedef struct TrackChunk TrackChunk;
 typedef struct GridTrack {
     uint32_t count;                     /* regions */
-    _Atomic uint32_t **writer, **reader;   /* per region; NULL for one that is not .global */
+    _Atomic(TrackChunk *) **chunks;     /* per region, its chunks (NULL until touched); NULL: not .global */
+    _Atomic(uint8_t *) *shadows;        /* per region, shadow bytes a worker made for a region without (mem_shadow) */
+    uint64_t *slots;                    /* per region, how many chunks */
+    atomic_uint_fast64_t bytes;         /* allocated for all this */
+    uint64_t budget;                    /* at most: more gives the run up (too_big) */
+    atomic_bool too_big;
     atomic_bool conflict;
     atomic_bool stop;                   /* a worker stopped: the others give up too */
 } GridTrack;
@@ -621,6 +630,7 @@ struct Block {
      * abandons the parallel run (the grid then runs on one thread, which reports it). */
     bool worker;
     bool abandoned;
+    uint64_t track_bytes;      /* what the last run on threads took to track .global and put it back */
     /* Definedness one flag per value, as before it was kept bit by bit: a value defined in some
      * bits only counts as undefined. For make bench's figure without bit-by-bit definedness. */
     bool whole_values;
@@ -1073,6 +1083,11 @@ uint32_t mem_add(Memory *mem, const char *name, int space, uint64_t size, uint32
 Region *mem_named(Memory *mem, const char *name, int space);  /* space -1: any */
 bool mem_overlaps(const Memory *mem, int space, uint64_t base, uint64_t size, uint32_t except);
 void mem_resize(Memory *mem, uint32_t index, uint64_t size);
+/* A .global region every byte of which is defined keeps no shadow bytes until written (a
+ * buffer the kernel only reads, or never touches, costs only its data); mem_shadow makes them,
+ * all 0xff, for a write (on a grid's threads, one for all, through GridTrack). */
+void mem_all_defined(Memory *mem, uint32_t index);
+uint8_t *mem_shadow(Memory *mem, Region *r);
 void mem_move(Memory *mem, uint32_t index, uint64_t base);
 bool mem_grow_per_lane(Memory *mem, uint32_t index, uint64_t size);
 bool mem_grow_per_lane_down(Memory *mem, uint32_t index, uint64_t size);   /* its end stays */
@@ -1110,7 +1125,11 @@ uint64_t atomic_defined_bits(const XInstr *x, uint64_t old, uint64_t old_bits, u
 
 /* multimem.c: multimem.ld_reduce, .st, .red on the copies of a multicast object. */
 void multimem_execute(Warp *w, const XInstr *x, uint32_t mask);
-GridTrack *mem_track_new(const Memory *mem);     /* for every .global region of mem, nobody yet */
-void mem_track_free(GridTrack *t);
+/* gridtrack.c: who touched which .global word in a grid on threads, and the bytes to put back. */
+GridTrack *gridtrack_new(const Memory *mem);     /* for every .global region of mem, nobody yet */
+void gridtrack_free(GridTrack *t);
+bool gridtrack_access(Memory *mem, const Region *r, uint64_t offset, uint64_t size, bool read, bool write);
+uint8_t *gridtrack_shadow(GridTrack *t, uint32_t region, uint64_t size);
+void gridtrack_end(GridTrack *t, Memory *mem, bool restore);
 
 #endif

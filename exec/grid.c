@@ -8,8 +8,10 @@
  *     worker that ran the CTA ExecOptions.keep_cta names hands over its copy, block_adopt_kept);
  *   - the parallel run stands only if no CTA touched a word that another wrote, and no CTA would
  *     have reported anything (a fault, a warning, a deadlock, a warp past --max-steps).
- *     Otherwise .global is put back as it was and the CTAs run again one after another, which
- *     reports what there is to report, in order. The reason goes back to the driver.
+ *     Otherwise .global is put back as it was (gridtrack.c kept the old bytes of each word a CTA
+ *     wrote, and only those: memory no CTA writes is never copied) and the CTAs run again one
+ *     after another, which reports what there is to report, in order. The reason goes back to
+ *     the driver.
  * A kernel that prints (vprintf, __assertfail) runs one CTA after another from the start: its
  * output is then in CTA order, as a run on one thread gives it.
  * A CTA's number (x fastest) is 64 bits: CUDA's largest grid has about 2^63 CTAs. Nothing here
@@ -56,54 +58,11 @@ static void *work(void *arg)
     return NULL;
 }
 
-/* The bytes of every .global region, to put back when the parallel run does not stand. */
-typedef struct Saved {
-    uint8_t **data, **shadow;
-    uint32_t count;
-} Saved;
-
-static void save_global(const Memory *mem, Saved *s)
-{
-    s->count = mem->count;
-    s->data = xcalloc(mem->count + 1, sizeof *s->data);
-    s->shadow = xcalloc(mem->count + 1, sizeof *s->shadow);
-    for (uint32_t i = 0; i < mem->count; i++) {
-        const Region *r = &mem->regions[i];
-        if (r->space != SPACE_GLOBAL || r->per_lane)
-            continue;
-        s->data[i] = xmalloc(r->size + 1);
-        s->shadow[i] = xmalloc(r->size + 1);
-        memcpy(s->data[i], r->data, r->size);
-        memcpy(s->shadow[i], r->shadow, r->size);
-    }
-}
-
-static void restore_global(Memory *mem, const Saved *s)
-{
-    for (uint32_t i = 0; i < s->count; i++)
-        if (s->data[i]) {
-            memcpy(mem->regions[i].data, s->data[i], mem->regions[i].size);
-            memcpy(mem->regions[i].shadow, s->shadow[i], mem->regions[i].size);
-        }
-}
-
-static void free_saved(Saved *s)
-{
-    for (uint32_t i = 0; i < s->count; i++) {
-        free(s->data[i]);
-        free(s->shadow[i]);
-    }
-    free(s->data);
-    free(s->shadow);
-}
-
 /* The CTAs on `jobs` threads; true if the run stands, else why not (and .global as before). */
 static bool run_parallel(Block *b, const ExecOptions *o, uint64_t ctas, uint32_t jobs, char *why, size_t size)
 {
     uint32_t workers = jobs < ctas ? jobs : (uint32_t)ctas;
-    Saved saved;
-    save_global(&b->mem, &saved);
-    GridTrack *track = mem_track_new(&b->mem);
+    GridTrack *track = gridtrack_new(&b->mem);
     atomic_uint_fast64_t next;
     atomic_init(&next, 0);
     Job job[MAX_JOBS];
@@ -131,6 +90,9 @@ static bool run_parallel(Block *b, const ExecOptions *o, uint64_t ctas, uint32_t
         snprintf(why, size, atomic_load(&track->conflict)
                  ? "two CTAs used one word of .global memory, one of them writing it, so the result could depend "
                    "on their order"
+                 : atomic_load(&track->too_big)
+                 ? "the record of which CTA used which word of .global memory would pass its bound (a quarter "
+                   "byte per byte of .global, or 64 MiB)"
                  : "a CTA stopped early (a fault, a warning, a deadlock or --max-steps), which is reported in order "
                    "one CTA after another");
     for (uint32_t i = 0; i < workers; i++) {
@@ -140,18 +102,16 @@ static bool run_parallel(Block *b, const ExecOptions *o, uint64_t ctas, uint32_t
             block_adopt_kept(b, job[i].block);
         block_free(job[i].block);
     }
-    mem_track_free(track);
+    gridtrack_end(track, &b->mem, !stood);
+    b->track_bytes = atomic_load(&track->bytes);
+    gridtrack_free(track);
     if (stood) {
         b->steps = steps;
         b->lane_steps = lane_steps;
-    } else {
-        restore_global(&b->mem, &saved);
-        if (b->progress) {                 /* counted again one CTA after another */
-            atomic_store(&b->progress->ctas_done, 0);
-            atomic_store(&b->progress->steps, 0);
-        }
+    } else if (b->progress) {          /* counted again one CTA after another */
+        atomic_store(&b->progress->ctas_done, 0);
+        atomic_store(&b->progress->steps, 0);
     }
-    free_saved(&saved);
     return stood;
 }
 

@@ -134,6 +134,7 @@ void mem_resize(Memory *mem, uint32_t index, uint64_t size)
     Region *r = &mem->regions[index];
     if (r->per_lane || mem_overlaps(mem, r->space, r->base, size, index))
         BUG("region '%s' cannot grow to %llu bytes", r->name ? r->name : "?", (unsigned long long)size);
+    mem_shadow(mem, r);
     r->data = xrealloc(r->data, size ? size : 1);
     r->shadow = xrealloc(r->shadow, size ? size : 1);
     if (size > r->size) {
@@ -155,6 +156,26 @@ void mem_move(Memory *mem, uint32_t index, uint64_t base)
     r->base = base;
     if (mem->cursor[r->space] < base + r->size)
         mem->cursor[r->space] = base + r->size;
+}
+
+void mem_all_defined(Memory *mem, uint32_t index)
+{
+    Region *r = &mem->regions[index];
+    if (r->space != SPACE_GLOBAL || r->per_lane || r->replicas)
+        BUG("region '%s' cannot go without shadow bytes", r->name ? r->name : "?");
+    free(r->shadow);
+    r->shadow = NULL;
+}
+
+uint8_t *mem_shadow(Memory *mem, Region *r)
+{
+    if (r->shadow)
+        return r->shadow;
+    if (mem->track)
+        return r->shadow = gridtrack_shadow(mem->track, (uint32_t)(r - mem->regions), r->size);
+    r->shadow = xmalloc(r->size + 1);
+    memset(r->shadow, 0xff, r->size);
+    return r->shadow;
 }
 
 /* Gives every thread's copy of a per-thread region `size` bytes (more than now), the new ones
@@ -266,7 +287,7 @@ const uint8_t *mem_peek(Memory *mem, uint32_t thread, uint64_t generic, uint64_t
         return NULL;
     uint64_t offset = address - r->base + (r->per_lane ? (uint64_t)thread * r->size : 0);
     *available = r->size - (address - r->base);
-    *shadow = r->shadow + offset;
+    *shadow = mem_shadow(mem, r) + offset;
     return r->data + offset;
 }
 
@@ -311,79 +332,17 @@ static bool aligned(Warp *w, const XInstr *x, int lane, uint64_t address, unsign
     return false;
 }
 
-/* ---- who touched which global word, for a grid on several threads ---- */
-
-GridTrack *mem_track_new(const Memory *mem)
-{
-    GridTrack *t = xcalloc(1, sizeof *t);
-    t->count = mem->count;
-    t->writer = xcalloc(mem->count + 1, sizeof *t->writer);
-    t->reader = xcalloc(mem->count + 1, sizeof *t->reader);
-    for (uint32_t i = 0; i < mem->count; i++) {
-        const Region *r = &mem->regions[i];
-        if (r->space != SPACE_GLOBAL || r->per_lane)
-            continue;
-        uint64_t words = r->size / 4 + 1;
-        t->writer[i] = xcalloc(words, sizeof **t->writer);
-        t->reader[i] = xcalloc(words, sizeof **t->reader);
-    }
-    atomic_init(&t->conflict, false);
-    atomic_init(&t->stop, false);
-    return t;
-}
-
-void mem_track_free(GridTrack *t)
-{
-    if (!t)
-        return;
-    for (uint32_t i = 0; i < t->count; i++) {
-        free((void *)t->writer[i]);
-        free((void *)t->reader[i]);
-    }
-    free(t->writer);
-    free(t->reader);
-    free(t);
-}
-
-/* The CTA of mem is about to read and/or write bytes [offset, offset + size) of region r:
- * false when another CTA wrote one of their words, or read one this one writes. Each side
- * marks the word first and looks at the other side's mark after (sequentially consistent),
- * so of two CTAs touching one word at the same time at least one sees the other and does not
- * make its access: no two threads ever race on a byte. */
-static bool track(Memory *mem, const Region *r, uint64_t offset, uint64_t size, bool read, bool write)
-{
-    GridTrack *t = mem->track;
-    uint32_t i = (uint32_t)(r - mem->regions), me = mem->track_cta;
-    bool ok = true;
-    if (i >= t->count || !t->writer[i] || size == 0)
-        return true;
-    for (uint64_t word = offset / 4; word <= (offset + size - 1) / 4; word++) {
-        _Atomic uint32_t *wr = &t->writer[i][word], *rd = &t->reader[i][word];
-        if (write) {
-            uint32_t old = atomic_exchange(wr, me), reader = atomic_load(rd);
-            if ((old && old != me) || (reader && reader != me))
-                ok = false;
-        }
-        if (read) {
-            uint32_t cur = atomic_load(rd);
-            while (cur != me && cur != TRACK_MANY && !atomic_compare_exchange_weak(rd, &cur, cur ? TRACK_MANY : me))
-                ;
-            uint32_t writer = atomic_load(wr);
-            if (writer && writer != me)
-                ok = false;
-        }
-    }
-    if (!ok)
-        atomic_store(&t->conflict, true);
-    return ok;
-}
-
 /* A conflict stops the CTA at once (grid.c then runs the grid one CTA after another). */
 static void give_up(Warp *w)
 {
     w->block->abandoned = true;
     w->faulted = true;
 }
+
+/* The shadow of bytes a load reads from a region without shadow bytes: all defined. */
+#define FF16 "\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff"
+static const char ALL_DEFINED[] = FF16 FF16 FF16 FF16;
+#undef FF16
 
 /* The bytes of lane's access, after every check; NULL after a fault. */
 uint8_t *mem_locate(Warp *w, const XInstr *x, int lane, uint64_t address, unsigned size, bool store,
@@ -419,11 +378,14 @@ uint8_t *mem_locate(Warp *w, const XInstr *x, int lane, uint64_t address, unsign
     uint64_t offset = (in_space - r->base) + (r->per_lane ? (uint64_t)(w->thread_base + (uint32_t)lane) * r->size : 0);
     if (store && r->per_lane && in_space - r->base + size > r->high)
         r->high = in_space - r->base + size;
-    if (mem->track && !track(mem, r, offset, size, !store || x->op == OP_ATOM || x->op == OP_RED, store)) {
+    if (mem->track && !gridtrack_access(mem, r, offset, size, !store || x->op == OP_ATOM || x->op == OP_RED, store)) {
         give_up(w);
         return NULL;
     }
-    *shadow = r->shadow + offset;
+    if (!r->shadow && !store && size <= sizeof ALL_DEFINED - 1)
+        *shadow = (uint8_t *)ALL_DEFINED;      /* read only */
+    else
+        *shadow = mem_shadow(mem, r) + offset;
     return r->data + offset;
 }
 
@@ -447,7 +409,7 @@ unsigned mem_locate_copies(Warp *w, const XInstr *x, int lane, uint64_t address,
     uint32_t first = (uint32_t)(r - mem->regions);
     for (unsigned i = 0; i < r->replicas; i++) {
         Region *copy = &mem->regions[first + i];
-        if (mem->track && !track(mem, copy, offset, size, x->op != OP_MULTIMEM_ST, x->op != OP_MULTIMEM_LD_REDUCE)) {
+        if (mem->track && !gridtrack_access(mem, copy, offset, size, x->op != OP_MULTIMEM_ST, x->op != OP_MULTIMEM_LD_REDUCE)) {
             give_up(w);
             return 0;
         }
@@ -589,7 +551,7 @@ static inline void warp_copy(Warp *w, const XInstr *x, bool full, uint32_t mask,
             if (!full && !(mask >> l & 1))
                 continue;
             uint64_t at = address[l] + start + (uint64_t)l * copy;
-            uint64_t v = load_word(data + at, size), sw = load_word(shadow + at, size);
+            uint64_t v = load_word(data + at, size), sw = shadow ? load_word(shadow + at, size) : whole;
             if (sign)
                 v = (uint64_t)((int64_t)(v << shift) >> shift);
             d[l] = v & keep;
@@ -662,10 +624,12 @@ static bool warp_access(Warp *w, const XInstr *x, uint32_t mask, unsigned size)
         r->high = high_in - r->base + total;
     if (w->block->mem.track)
         for (uint32_t k = mask; k; k &= k - 1)
-            if (!track(&w->block->mem, r, address[__builtin_ctz(k)] + adjust, total, x->op != OP_ST, x->op == OP_ST)) {
+            if (!gridtrack_access(&w->block->mem, r, address[__builtin_ctz(k)] + adjust, total, x->op != OP_ST, x->op == OP_ST)) {
                 give_up(w);
                 return true;
             }
+    if (x->op == OP_ST)
+        mem_shadow(&w->block->mem, r);         /* a region without one gets shadow bytes */
     if (mask == ALL_LANES && size == 4)           /* the common case, compiled on its own */
         warp_copy(w, x, true, ALL_LANES, address, adjust, copy, r, 4);
     else if (mask == ALL_LANES && size == 8)

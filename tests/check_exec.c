@@ -1655,6 +1655,158 @@ START_TEST(a_cta_number_beyond_32_bits_names_its_place)
 }
 END_TEST
 
+/* A grid on threads keeps, to put .global back, the old bytes of the words its CTAs write and
+ * nothing else (issue 33, point 3): 8 CTAs each writing their own word beside 16 MiB the
+ * kernel never touches keep a few KiB (Block.track_bytes, counted as allocated), not a copy of
+ * the 16 MiB, and the run stands. */
+START_TEST(a_grid_on_threads_does_not_copy_memory_it_does_not_write)
+{
+    Run *r = load(".reg .b64 p;\n.reg .b64 q;\nmov.u32 c, %ctaid.x;\nmul.wide.u32 o, c, 4;\nadd.s64 q, p, o;\n"
+                  "st.global.u32 [q], c;\n");
+    enum { BIG_WORDS = 4 << 20 };
+    buffer(r, "big", BIG_WORDS);
+    buffer(r, "out", 8);                       /* p: out's address */
+    uint32_t grid[3] = { 8, 1, 1 };
+    block_set_grid(r->b, grid);
+    ExecOptions o = { .max_steps = 1000, .jobs = 4 };
+    char why[256];
+    ck_assert_int_eq(grid_run(r->b, &o, why, sizeof why), EXEC_OK);
+    ck_assert_str_eq(why, "");                 /* it ran on threads, and stood */
+    const Region *out = &r->b->mem.regions[r->b->mem.count - 1];
+    for (unsigned i = 0; i < 8; i++)
+        ck_assert_uint_eq(word(out, i), i);
+    ck_assert_msg(r->b->track_bytes > 0 && r->b->track_bytes <= 256 << 10, "kept %llu bytes beside a %u-byte buffer",
+                  (unsigned long long)r->b->track_bytes, 4 * BIG_WORDS);
+    done(r);
+}
+END_TEST
+
+/* A run on threads that does not stand puts back every byte, data and definedness, its CTAs
+ * wrote, and the CTAs run again one after another: CTA 40 of 64 spins, then traps; even CTAs
+ * double and add 1 to their own word (7 * CTA), odd ones write an undefined register over
+ * theirs (undefined and 0xabababab; or, given whole without shadow bytes, 7 * CTA). One after
+ * another stops at CTA 40: the words below it as the kernel makes them, those above exactly as
+ * they were, though CTAs past 40 will have run on the other threads (by hand from the kernel). */
+START_TEST(a_grid_on_threads_that_does_not_stand_puts_every_byte_back)
+{
+    for (int whole = 0; whole < 2; whole++) {
+        Run *r = load(".reg .b64 p;\n.reg .b64 q;\nmov.u32 c, %ctaid.x;\nsetp.eq.u32 t, c, 40;\n@t bra SPIN;\n"
+                      "mul.wide.u32 o, c, 4;\nadd.s64 q, p, o;\nand.b32 odd, c, 1;\nsetp.eq.u32 isodd, odd, 1;\n"
+                      "@isodd bra ODD;\nld.global.u32 v, [q];\nmad.lo.u32 v, v, 2, 1;\nst.global.u32 [q], v;\n"
+                      "bra DONE;\nODD:\nst.global.u32 [q], u;\nbra DONE;\n"
+                      "SPIN:\nmov.u32 i, 0;\nL:\nadd.u32 i, i, 1;\nsetp.lt.u32 s, i, 20000;\n@s bra L;\ntrap;\nDONE:\n");
+        Region *out = buffer(r, "out", 64);
+        for (unsigned i = 0; i < 64; i++)
+            for (unsigned k = 0; k < 4; k++) {
+                bool undefined = i % 2 && !whole;
+                out->data[4 * i + k] = undefined ? 0xab : (uint8_t)(7 * i >> 8 * k);
+                out->shadow[4 * i + k] = undefined ? 0 : 0xff;
+            }
+        if (whole)
+            mem_all_defined(&r->b->mem, r->b->mem.count - 1);
+        uint32_t grid[3] = { 64, 1, 1 };
+        block_set_grid(r->b, grid);
+        ExecOptions o = { .max_steps = 10000000, .jobs = 4 };
+        char why[256];
+        ck_assert_int_eq(grid_run(r->b, &o, why, sizeof why), EXEC_FAULT);
+        ck_assert_msg(strstr(why, "a CTA stopped early"), "%s", why);
+        out = &r->b->mem.regions[r->b->mem.count - 1];
+        ck_assert_ptr_nonnull(out->shadow);
+        for (unsigned i = 0; i < 64; i++) {
+            uint32_t shadow = (uint32_t)out->shadow[4 * i] | (uint32_t)out->shadow[4 * i + 1] << 8 |
+                              (uint32_t)out->shadow[4 * i + 2] << 16 | (uint32_t)out->shadow[4 * i + 3] << 24;
+            bool undefined = i % 2 && (i < 40 || !whole);
+            uint32_t want = i % 2 ? (whole ? 7 * i : 0xababababu) : i < 40 ? 14 * i + 1 : 7 * i;
+            if (!(i % 2 && i < 40))
+                ck_assert_msg(word(out, i) == want, "%s: word %u: 0x%x, not 0x%x", whole ? "whole" : "shadow", i,
+                              word(out, i), want);
+            ck_assert_msg(shadow == (undefined ? 0 : 0xffffffffu), "%s: word %u: defined bits 0x%x",
+                          whole ? "whole" : "shadow", i, shadow);
+        }
+        done(r);
+    }
+}
+END_TEST
+
+/* A buffer given whole keeps no shadow bytes (mem_all_defined) until a CTA writes it; on a
+ * grid's threads the workers make one for all: 16 CTAs on 4 threads, odd CTAs writing an
+ * undefined register to their own word and even ones their number; the buffer 'in' that only
+ * is read keeps none. By hand: odd words undefined in every bit, even words their CTA's
+ * number, words 16-31 zero and defined; v read from 'in' defined. */
+START_TEST(a_buffer_given_whole_gets_shadow_bytes_when_written)
+{
+    for (uint32_t jobs = 1; jobs <= 4; jobs += 3) {
+        Run *r = load(".reg .b64 p;\n.reg .b64 q;\nmov.u32 c, %ctaid.x;\nmul.wide.u32 o, c, 4;\nadd.s64 q, p, o;\n"
+                      "ld.global.u32 v, [p+512];\nand.b32 odd, c, 1;\nsetp.eq.u32 isodd, odd, 1;\n"
+                      "@isodd st.global.u32 [q], u;\n@!isodd st.global.u32 [q], c;\n");
+        buffer(r, "out", 32);
+        buffer(r, "in", 8);
+        uint32_t out_index = r->b->mem.count - 2, in_index = out_index + 1;
+        Region *out = &r->b->mem.regions[out_index];
+        for (int l = 0; l < WARP_SIZE; l++)
+            r->w->val[reg(r, "p")][l] = out->base;      /* 'in' 512 bytes on, 256 past its end */
+        ck_assert_uint_eq(r->b->mem.regions[in_index].base, out->base + 512);
+        mem_all_defined(&r->b->mem, out_index);
+        mem_all_defined(&r->b->mem, in_index);
+        ck_assert_ptr_null(out->shadow);
+        uint32_t v = reg(r, "v");              /* r->w is not the block's warp after a run on threads */
+        uint32_t grid[3] = { 16, 1, 1 };
+        block_set_grid(r->b, grid);
+        ExecOptions o = { .max_steps = 1000, .jobs = jobs };
+        char why[256];
+        ck_assert_int_eq(grid_run(r->b, &o, why, sizeof why), EXEC_OK);
+        ck_assert_str_eq(why, "");
+        out = &r->b->mem.regions[out_index];
+        ck_assert_ptr_nonnull(out->shadow);
+        ck_assert_ptr_null(r->b->mem.regions[in_index].shadow);
+        ck_assert_uint_eq(r->b->warps[0]->defined[v], ALL_LANES);
+        ck_assert_uint_eq(r->b->warps[0]->val[v][3], 0);
+        for (unsigned i = 0; i < 32; i++) {
+            uint32_t want = i < 16 && i % 2 ? 0 : i < 16 ? i : 0;
+            uint8_t defined = i < 16 && i % 2 ? 0 : 0xff;
+            if (!(i < 16 && i % 2))
+                ck_assert_msg(word(out, i) == want, "-j %u: word %u: %u", jobs, i, word(out, i));
+            for (unsigned k = 0; k < 4; k++)
+                ck_assert_msg(out->shadow[4 * i + k] == defined, "-j %u: word %u byte %u: 0x%x", jobs, i, k,
+                              out->shadow[4 * i + k]);
+        }
+        done(r);
+    }
+}
+END_TEST
+
+/* The record a run on threads keeps stays within its budget (a quarter byte per byte of .global, or
+ * 64 MiB): 4 CTAs each reading a quarter of 40 MiB would need 80 MiB of marks, so the run gives
+ * up and the CTAs run one after another. Each lane adds 1 + each word it reads (zeros) in
+ * 81,920 rounds; lane 0 writes the sum: 81,920 in every CTA's word (by hand). */
+START_TEST(a_grid_on_threads_keeps_its_record_within_its_budget)
+{
+    Run *r = load(".reg .b64 p;\n.reg .b64 po;\n.reg .b64 q;\nmov.u32 c, %ctaid.x;\nmov.u32 l, %laneid;\n"
+                  "mul.wide.u32 o, c, 10485760;\nadd.s64 q, p, o;\nmul.wide.u32 lo, l, 4;\nadd.s64 q, q, lo;\n"
+                  "mov.u32 i, 0;\nmov.u32 s, 0;\nL:\nld.global.u32 v, [q];\nadd.u32 s, s, v;\nadd.u32 s, s, 1;\n"
+                  "add.s64 q, q, 128;\nadd.u32 i, i, 1;\nsetp.lt.u32 t, i, 81920;\n@t bra L;\n"
+                  "mul.wide.u32 oo, c, 4;\nadd.s64 po, po, oo;\nsetp.eq.u32 z, l, 0;\n@z st.global.u32 [po], s;\n");
+    buffer(r, "out", 4);
+    uint32_t po = reg(r, "po");
+    for (int l = 0; l < WARP_SIZE; l++)
+        r->w->val[po][l] = r->w->val[reg(r, "p")][l];
+    r->w->defined[po] = ALL_LANES;
+    buffer(r, "big", 10 << 20);                /* p: big's address */
+    mem_all_defined(&r->b->mem, r->b->mem.count - 1);
+    uint32_t grid[3] = { 4, 1, 1 };
+    block_set_grid(r->b, grid);
+    ExecOptions o = { .max_steps = 10000000, .jobs = 4 };
+    char why[256];
+    ck_assert_int_eq(grid_run(r->b, &o, why, sizeof why), EXEC_OK);
+    ck_assert_msg(strstr(why, "would pass its bound"), "%s", why);
+    ck_assert_msg(r->b->track_bytes <= 64 << 20, "kept %llu bytes", (unsigned long long)r->b->track_bytes);
+    const Region *out = &r->b->mem.regions[r->b->mem.count - 2];
+    for (unsigned i = 0; i < 4; i++)
+        ck_assert_uint_eq(word(out, i), 81920);
+    done(r);
+}
+END_TEST
+
 /* The adds contract_function fuses in a kernel around body, each with its mul, as "L2<L1 L5<L3"
  * (lines of body, which holds one instruction a line, the first L1), in the order it found them. */
 static void fused_lines(const char *body, char *out, size_t size)
@@ -1841,6 +1993,10 @@ int main(void)
     tcase_add_test(tc, block_shape_can_change);
     tcase_add_test(tc, every_cta_starts_from_the_given_registers);
     tcase_add_test(tc, a_cta_number_beyond_32_bits_names_its_place);
+    tcase_add_test(tc, a_grid_on_threads_does_not_copy_memory_it_does_not_write);
+    tcase_add_test(tc, a_grid_on_threads_that_does_not_stand_puts_every_byte_back);
+    tcase_add_test(tc, a_buffer_given_whole_gets_shadow_bytes_when_written);
+    tcase_add_test(tc, a_grid_on_threads_keeps_its_record_within_its_budget);
     tcase_add_test(tc, mov_packs_and_unpacks);
     tcase_add_test(tc, carry_chains);
     tcase_add_test(tc, json_trace_names_sources);
