@@ -105,7 +105,7 @@ $(BUILD)/tests/%: tests/%.c tests/testutil.h $(BUILD)/libptxrun.a $(HEADERS)
 check: structure unit-tests cli-tests kernel-tests fuzz-regressions bench-builds
 
 # The benchmarks are not run by check (they print figures), but they must keep building.
-bench-builds: $(BUILD)/bench_frontend $(BUILD)/bench_exec $(BUILD)/bench_lanes
+bench-builds: $(BUILD)/bench_frontend $(BUILD)/bench_exec $(BUILD)/bench_lanes $(BUILD)/bench_entry
 
 # The shape docs/architecture.md describes: file sizes, no loop of calls between files.
 structure:
@@ -229,6 +229,10 @@ demo: $(BUILD)/ptxrun
 $(BUILD)/bench_frontend: bench/bench_frontend.c $(BUILD)/libptxrun.a $(HEADERS)
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(BUILD)/libptxrun.a $(LDLIBS)
 
+$(BUILD)/bench_entry: bench/bench_entry.c
+	@mkdir -p $(BUILD)
+	$(CC) $(ALL_CFLAGS) -o $@ $< $(LDLIBS)
+
 $(BUILD)/bench_lanes: bench/bench_lanes.c $(BUILD)/libptxrun.a $(HEADERS)
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(BUILD)/libptxrun.a $(LDLIBS)
 
@@ -240,10 +244,11 @@ $(BUILD)/obj/bench_reference.o: bench/reference.c bench/reference.h
 $(BUILD)/bench_exec: bench/bench_exec.c $(BUILD)/obj/bench_reference.o $(BUILD)/libptxrun.a $(HEADERS)
 	$(CC) $(ALL_CFLAGS) -Ibench -o $@ $< $(BUILD)/obj/bench_reference.o $(BUILD)/libptxrun.a $(LDLIBS)
 
-bench: $(BUILD)/bench_frontend $(BUILD)/bench_exec $(BUILD)/bench_lanes $(BUILD)/ptxrun
+bench: $(BUILD)/bench_frontend $(BUILD)/bench_exec $(BUILD)/bench_lanes $(BUILD)/bench_entry $(BUILD)/ptxrun
 	$(BUILD)/bench_exec $(BUILD)/ptxrun samples
 	$(BUILD)/bench_frontend $(BUILD)/bench_corpus.ptx $(BUILD)/ptxrun tests/ptx/nvcc/*.ptx
 	$(BUILD)/bench_lanes $(BUILD)/bench_lanes.json
+	$(BUILD)/bench_entry $(BUILD)/bench_entry.ptx $(BUILD)/ptxrun
 	@sh bench/compare_ptxas.sh $(BUILD)/ptxrun $(BUILD)/bench_corpus.ptx
 
 docs: $(BUILD)/ptxrun
