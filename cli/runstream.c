@@ -104,9 +104,18 @@ static Module *stream(Source *src, Stream *s)
     return NULL;
 }
 
-static void quiet(void *context, Diag *diag, DiagLevel level, Span at, const char *message)
+static void ignore(void *context, Diag *diag, DiagLevel level, Span at, const char *message)
 {
     (void)context, (void)diag, (void)level, (void)at, (void)message;
+}
+
+/* diag for a pass whose messages another pass says: counted, not said */
+static Diag quiet(const Diag *diag)
+{
+    Diag q = *diag;
+    q.emit = ignore;
+    q.errors = q.warnings = 0;
+    return q;
 }
 
 /* Three passes at most: the kernels' names (their bodies skipped), which choose the kernel;
@@ -117,7 +126,8 @@ Module *runstream_module(Source *src, Diag *diag, const CheckOptions *check, con
                          RunReach *r, bool *refused)
 {
     *refused = false;
-    Module *names = runstream_names(src, diag);
+    Diag names_diag = quiet(diag);
+    Module *names = runstream_names(src, &names_diag);
     const char *name = NULL;
     if (!names)
         return NULL;
@@ -141,9 +151,7 @@ Module *runstream_module(Source *src, Diag *diag, const CheckOptions *check, con
     if (m && !s.keep) {
         module_free(m);
         runstream_forget(r, 0);
-        Diag again = *diag;
-        again.emit = quiet;
-        again.errors = again.warnings = 0;
+        Diag again = quiet(diag);
         s = (Stream){ &again, check, NULL, r, s.name, true, true };
         m = stream(src, &s);
     }

@@ -928,6 +928,15 @@ expect_exit 0 "a .func not reached is not lowered" "$PTXRUN" --entry k "$tmp/min
 expect_exit 2 "a .func reached is lowered" "$PTXRUN" --no-color --entry calls_f "$tmp/min3.ptx"
 expect_stderr_line "a .func reached is lowered" "$tmp/min3.ptx:7:2: error: ptxrun cannot execute three-input min/max yet"
 expect_exit 2 "--check lowers every function" "$PTXRUN" --check "$tmp/min3.ptx"
+#    listing reads only the kernels' names: a mistake inside a kernel's body is not read then
+sed 's/add.s32 %r2, %r1, 40;/add.s32 %r2 %r1, 40;/' "$tmp/reach.ptx" > "$tmp/reach_syntax.ptx"
+expect_exit 0 "--list-kernels passes over the bodies" "$PTXRUN" --list-kernels "$tmp/reach_syntax.ptx"
+expect_exit 2 "a run reads them" "$PTXRUN" --no-color --entry calls_cp "$tmp/reach_syntax.ptx"
+expect_stderr_line "a run reads them" "$tmp/reach_syntax.ptx:20:14: error: unexpected identifier '%r1' (expected ',', ';', '+', '|' or '[')"
+#    a run reads the module in passes (the names, then each function): a warning is said once
+printf '.version 8.0\n.target sm_90, texmode_independent\n.address_size 64\n.global .texref t = { filter_mode = nearest };\n.visible .entry k()\n{\n\tret;\n}\n.visible .entry j()\n{\n\tret;\n}\n' > "$tmp/texwarn.ptx"
+expect_exit 0 "a warning in a run of one of two kernels" "$PTXRUN" --no-color --entry k "$tmp/texwarn.ptx"
+if [ "$(grep -c 'warning: filter_mode is ignored' "$tmp/err")" = 1 ]; then ok; else fail "the warning not said once: $(cat "$tmp/err")"; fi
 
 # -- a module of many templated kernels (tests/entry/templates.cu): listed one a line with their
 #    C++ names, a screenful at most; chosen by the C++ name or the start of it; --list-kernels
