@@ -132,7 +132,10 @@ int main(int argc, char **argv)
         return 2;
     }
     FILE *f = fopen(ptx, "rb");
-    fseek(f, 0, SEEK_END);
+    if (!f || fseek(f, 0, SEEK_END) != 0) {
+        fprintf(stderr, "bench_entry: cannot read %s\n", ptx);
+        return 2;
+    }
     double bytes = (double)ftell(f);
     fclose(f);
     printf("entry: a module of %u kernels, %.1f MB of PTX, %llu instructions each (%s)\n", KERNELS, bytes / 1e6,
