@@ -17,8 +17,9 @@
  * the module does that, as the others are: which kernel it is changes nothing that lowering
  * refuses). A name such a kernel reached that is declared again later, or totals at the end
  * that would have put a dropped kernel near the limits, make the answer possibly not
- * lower_check_all's: the caller then checks the whole module again. Requires: lower.c
- * (lower_program), layout.c (layout_variables_bytes). */
+ * lower_check_all's: the caller then checks the whole module again. The same reach gives a run
+ * its functions (lower_reached): from its kernel and every module variable, which a run lays out.
+ * Requires: lower.c (lower_program), layout.c (layout_variables_bytes). */
 #include <stdlib.h>
 #include <string.h>
 

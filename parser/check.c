@@ -4,7 +4,8 @@
  * indices, variables and functions to symbols). Each instruction's mnemonic is decoded by
  * decode.c; what its suffixes must say together is suffixes.c's; its version, target and
  * operands are checked by checkop.c. A valid form that ptxrun does not execute (a !word of
- * ops.def) is refused here, where it is written, before anything runs.
+ * ops.def) is refused here, where it is written, before anything runs (to CheckOptions.refusals
+ * when given: a run says only those of the code its kernel reaches).
  * In a snippet, undeclared names become registers: predicates where they are used as one,
  * otherwise values typed by their uses (a typed use such as .f32 wins over a .b32 one).
  * Requires: a Module from parse_module. */
