@@ -43,7 +43,7 @@ PARSER_SRC := $(BUILD)/parser.c parser/streamparse.c parser/quick.c parser/parse
 EXEC_SRC   := exec/kernels.c exec/vbits.c exec/layout.c exec/cfg.c exec/operand.c exec/callsite.c exec/lower.c exec/contract.c exec/lowercheck.c exec/mem.c exec/gridtrack.c exec/atomic.c exec/multimem.c exec/report.c exec/alu.c exec/pack.c exec/wide.c exec/atom128.c exec/bitops.c exec/video.c exec/surface.c exec/sample.c exec/texture.c \
               exec/mathops.c exec/approx.c exec/half.c exec/fold.c exec/convert.c exec/format.c exec/warpops.c exec/barrier.c exec/sync.c \
               exec/call.c exec/builtin.c exec/trace.c exec/warp.c exec/block.c exec/grid.c
-CLI_SRC    := cli/jsonread.c cli/values.c cli/images.c cli/imageinit.c cli/npy.c cli/launch.c cli/lanes.c cli/b128.c cli/dump.c cli/expect.c cli/srcline.c cli/progress.c cli/checkstream.c cli/demangle.c cli/entry.c cli/driver.c cli/testrun.c cli/testfind.c cli/testreport.c cli/testshard.c
+CLI_SRC    := cli/jsonread.c cli/values.c cli/images.c cli/imageinit.c cli/npy.c cli/launch.c cli/lanes.c cli/b128.c cli/dump.c cli/expect.c cli/srcline.c cli/progress.c cli/checkstream.c cli/demangle.c cli/entry.c cli/runstream.c cli/driver.c cli/testrun.c cli/testfind.c cli/testreport.c cli/testshard.c
 LIB_SRC := $(LEXER_SRC) $(PARSER_SRC) $(EXEC_SRC) $(CLI_SRC)
 LIB_OBJ := $(patsubst %.c,$(BUILD)/obj/%.o,$(notdir $(LIB_SRC)))
 HEADERS := lexer/lexer.h parser/ir.h parser/parse.h parser/checker.h parser/ops.def parser/types.def parser/mods.def parser/sregs.def \
@@ -105,7 +105,7 @@ $(BUILD)/tests/%: tests/%.c tests/testutil.h $(BUILD)/libptxrun.a $(HEADERS)
 check: structure unit-tests cli-tests kernel-tests fuzz-regressions bench-builds
 
 # The benchmarks are not run by check (they print figures), but they must keep building.
-bench-builds: $(BUILD)/bench_frontend $(BUILD)/bench_exec $(BUILD)/bench_lanes
+bench-builds: $(BUILD)/bench_frontend $(BUILD)/bench_exec $(BUILD)/bench_lanes $(BUILD)/bench_entry
 
 # The shape docs/architecture.md describes: file sizes, no loop of calls between files.
 structure:
@@ -233,6 +233,10 @@ demo: $(BUILD)/ptxrun
 $(BUILD)/bench_frontend: bench/bench_frontend.c $(BUILD)/obj/bench_reference.o $(BUILD)/libptxrun.a $(HEADERS)
 	$(CC) $(ALL_CFLAGS) -Ibench -o $@ $< $(BUILD)/obj/bench_reference.o $(BUILD)/libptxrun.a $(LDLIBS)
 
+$(BUILD)/bench_entry: bench/bench_entry.c
+	@mkdir -p $(BUILD)
+	$(CC) $(ALL_CFLAGS) -o $@ $< $(LDLIBS)
+
 $(BUILD)/bench_lanes: bench/bench_lanes.c $(BUILD)/obj/bench_reference.o $(BUILD)/libptxrun.a $(HEADERS)
 	$(CC) $(ALL_CFLAGS) -Ibench -o $@ $< $(BUILD)/obj/bench_reference.o $(BUILD)/libptxrun.a $(LDLIBS)
 
@@ -244,10 +248,11 @@ $(BUILD)/obj/bench_reference.o: bench/reference.c bench/reference.h
 $(BUILD)/bench_exec: bench/bench_exec.c $(BUILD)/obj/bench_reference.o $(BUILD)/libptxrun.a $(HEADERS)
 	$(CC) $(ALL_CFLAGS) -Ibench -o $@ $< $(BUILD)/obj/bench_reference.o $(BUILD)/libptxrun.a $(LDLIBS)
 
-bench: $(BUILD)/bench_frontend $(BUILD)/bench_exec $(BUILD)/bench_lanes $(BUILD)/ptxrun
+bench: $(BUILD)/bench_frontend $(BUILD)/bench_exec $(BUILD)/bench_lanes $(BUILD)/bench_entry $(BUILD)/ptxrun
 	$(BUILD)/bench_exec $(BUILD)/ptxrun samples
 	$(BUILD)/bench_frontend $(BUILD)/bench_corpus.ptx $(BUILD)/ptxrun tests/ptx/nvcc/*.ptx
 	$(BUILD)/bench_lanes $(BUILD)/bench_lanes.json
+	$(BUILD)/bench_entry $(BUILD)/bench_entry.ptx $(BUILD)/ptxrun
 	@sh bench/compare_ptxas.sh $(BUILD)/ptxrun $(BUILD)/bench_corpus.ptx
 
 docs: $(BUILD)/ptxrun

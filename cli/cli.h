@@ -117,6 +117,30 @@ bool srcline_trace_lines_reached(const TraceFilter *f, const Program *p, const c
  * was reported) */
 Module *checkstream_module(Source *src, Diag *diag, const CheckOptions *options, unsigned readers, bool in_turn);
 
+/* runstream.c: a run's module, each function parsed and checked as it ends, only the kernel to
+ * run (entry_choose's, from the names) and the .funcs kept; the checker's refusals held
+ * (runstream_hold: check's into r), and said by runstream_choose for what the kernel reaches, to
+ * which it narrows m->functions until runstream_release; runstream_refuse_all: all of them (a
+ * module with errors). runstream_module gives NULL where the whole module must be read instead
+ * (then runstream_forget(r, 0) what was held), or where the choice of kernel was refused, said on
+ * err (*refused); runstream_names (--list-kernels): the kernels' bodies skipped, NULL likewise. */
+typedef struct Refusal Refusal;
+typedef struct RunReach {
+    Diag refusals;             /* CheckOptions.refusals: what it hears is held in items */
+    Refusal *items;
+    uint32_t len, cap;
+    Function **all;            /* m->functions before runstream_choose narrowed it */
+    uint32_t all_len;
+} RunReach;
+void runstream_hold(RunReach *r, Source *src, CheckOptions *check);
+void runstream_forget(RunReach *r, uint32_t from);     /* the refusals held from the from-th on */
+Module *runstream_module(Source *src, Diag *diag, const CheckOptions *check, const char *query, FILE *err,
+                         RunReach *r, bool *refused);
+Module *runstream_names(Source *src, Diag *diag);
+void runstream_refuse_all(RunReach *r, Diag *diag);
+Function *runstream_choose(RunReach *r, Module *m, Diag *diag, const char *query, FILE *err, bool *chosen);
+void runstream_release(RunReach *r, Module *m);
+
 /* demangle.c: the C++ name of an Itanium-mangled name (_Z...) as c++filt writes it, a new
  * string; NULL when it is not one, or uses what demangle.c does not read. *name_at (may be
  * NULL): where the name starts after a function template's return type ("void "). */

@@ -176,13 +176,11 @@ static void show_progress(void *context, uint64_t ctas_done, uint64_t ctas, uint
                   (unsigned long long)ctas, scaled, unit);
 }
 
-/* Loads the kernel, sets its lanes, runs it, prints the state; returns the exit code. */
-static int execute(const RunOptions *o, Module *m, Diag *diag, HeldList *held, FILE *out, FILE *err_out)
+/* Loads the kernel fn (runstream_choose's), sets its lanes, runs it, prints the state; returns
+ * the exit code. */
+static int execute(const RunOptions *o, Module *m, Function *fn, Diag *diag, HeldList *held, FILE *out,
+                   FILE *err_out)
 {
-    const char *entry;
-    if (!entry_choose(m, o->entry, &entry, err_out))    /* which of several kernels: the user's choice */
-        return EXIT_BAD_INPUT;
-    Function *fn = lower_entry(m, entry);
     if (!fn) {
         fprintf(err_out, "ptxrun: error: nothing to run: the file has no .entry and no bare instructions\n");
         return EXIT_BAD_INPUT;
@@ -322,20 +320,39 @@ int driver_run(const RunOptions *o, FILE *out, FILE *err_out)
 
     /* --check also reports what a run would refuse before it starts: every kernel is lowered.
      * It goes function by function when it can (checkstream.c), a large module on -j threads,
-     * else over the whole module. */
+     * else over the whole module. A run, too, goes function by function (runstream.c), keeping
+     * the kernels it may run, and refuses only what its kernel reaches. */
     unsigned readers = src.len < CHECK_SPLIT_BYTES ? 1
                        : o->exec.jobs_given || o->exec.jobs < CHECK_DEFAULT_READERS ? o->exec.jobs
                        : CHECK_DEFAULT_READERS;
-    Module *m = o->mode == MODE_CHECK ? checkstream_module(&src, &diag, &o->check, readers, false) : NULL;
-    if (!m) {
+    CheckOptions check = o->check;
+    RunReach reach = { 0 };
+    if (o->mode == MODE_RUN)
+        runstream_hold(&reach, &src, &check);
+    bool refused = false;                       /* no kernel chosen: said */
+    Module *m = o->mode == MODE_CHECK ? checkstream_module(&src, &diag, &o->check, readers, false)
+                : o->mode == MODE_RUN ? runstream_module(&src, &diag, &check, o->entry, err_out, &reach, &refused)
+                : o->mode == MODE_LIST_KERNELS ? runstream_names(&src, &diag) : NULL;
+    if (refused)
         forget_held(&held);
+    else if (!m) {
+        forget_held(&held);
+        runstream_forget(&reach, 0);
         diag.errors = diag.warnings = 0;
         m = parse_module(&src, &diag);
-        check_module(m, &diag, &o->check);      /* also after syntax errors: report all at once */
+        check_module(m, &diag, &check);         /* also after syntax errors: report all at once */
         if (o->mode == MODE_CHECK && !diag.errors)
             lower_check_all(m, &diag);
     }
+    if (diag.errors)
+        runstream_refuse_all(&reach, &diag);
     flush_held(&held, &diag, NULL);
+    Function *fn = NULL;
+    bool chosen = !refused;
+    if (o->mode == MODE_RUN && !diag.errors && chosen) {  /* the refusals of what it reaches, if any */
+        fn = runstream_choose(&reach, m, &diag, o->entry, err_out, &chosen);
+        flush_held(&held, &diag, NULL);
+    }
 
     int rc = EXIT_OK;
     if (diag.errors) {
@@ -349,8 +366,9 @@ int driver_run(const RunOptions *o, FILE *out, FILE *err_out)
     } else if (o->mode == MODE_LIST_KERNELS) {
         entry_list(out, m, o->json);
     } else if (o->mode == MODE_RUN) {
-        rc = execute(o, m, &diag, &held, out, err_out);
+        rc = chosen ? execute(o, m, fn, &diag, &held, out, err_out) : EXIT_BAD_INPUT;
     }
+    runstream_release(&reach, m);
     module_free(m);
     source_free(&src);
     if (fflush(out) != 0 || ferror(out)) {    /* said, but a fault (3) stays the exit status */

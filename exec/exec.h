@@ -752,6 +752,10 @@ bool lower_check_function(LowerCheck *lc, Function *f);
 bool lower_check_waits(const LowerCheck *lc);
 bool lower_check_end(LowerCheck *lc, bool whole_here);
 void lower_check_free(LowerCheck *lc);
+/* A run's functions: the kernel and those it may reach, through its code and theirs and the
+ * initializers of every module variable (a run lays them all out), in module order; *count of
+ * them, in a new array. */
+Function **lower_reached(const Module *m, const Function *kernel, uint32_t *count);
 
 /* cfg.c: post-dominators and reconvergence points of one function's code. */
 void cfg_reconvergence(XInstr *code, const uint32_t *targets, const FuncLayout *f);

@@ -17,8 +17,9 @@
  * the module does that, as the others are: which kernel it is changes nothing that lowering
  * refuses). A name such a kernel reached that is declared again later, or totals at the end
  * that would have put a dropped kernel near the limits, make the answer possibly not
- * lower_check_all's: the caller then checks the whole module again. Requires: lower.c
- * (lower_program), layout.c (layout_variables_bytes). */
+ * lower_check_all's: the caller then checks the whole module again. The same reach gives a run
+ * its functions (lower_reached): from its kernel and every module variable, which a run lays out.
+ * Requires: lower.c (lower_program), layout.c (layout_variables_bytes). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -240,15 +241,10 @@ static int by_index(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-/* The kernel's nodes in r->found, sorted (functions and variables each in module order). */
-static void reach_kernel(Reach *r, uint32_t kernel)
+/* What the nodes pushed reach, with them, in r->found, sorted (functions and variables each in
+ * module order). */
+static void reach_closure(Reach *r)
 {
-    r->epoch++;
-    r->depth = r->found_count = 0;
-    r->missed_count = 0;
-    push_node(r, 2 * kernel);
-    for (uint32_t k = 0; k < r->local_count; k++)
-        push_node(r, 2 * r->locals[k] + 1);
     while (r->depth) {
         uint32_t n = r->stack[--r->depth];
         if (n & 1)
@@ -257,6 +253,23 @@ static void reach_kernel(Reach *r, uint32_t kernel)
             reach_function(r, r->m->functions.data[n >> 1]);
     }
     qsort(r->found, r->found_count, sizeof *r->found, by_index);
+}
+
+static void reach_start(Reach *r)
+{
+    r->epoch++;
+    r->depth = r->found_count = 0;
+    r->missed_count = 0;
+}
+
+/* The kernel's nodes in r->found (reach_closure). */
+static void reach_kernel(Reach *r, uint32_t kernel)
+{
+    reach_start(r);
+    push_node(r, 2 * kernel);
+    for (uint32_t k = 0; k < r->local_count; k++)
+        push_node(r, 2 * r->locals[k] + 1);
+    reach_closure(r);
 }
 
 static uint64_t sum(uint64_t a, uint64_t b)
@@ -461,4 +474,24 @@ void lower_check_all(Module *m, Diag *diag)
         lower_kernel(lc, i, whole);
     }
     lower_check_free(lc);
+}
+
+Function **lower_reached(const Module *m, const Function *kernel, uint32_t *count)
+{
+    Reach r = { .m = m };
+    reach_sync(&r);
+    reach_start(&r);
+    for (uint32_t i = 0; i < m->functions.len; i++)
+        if (m->functions.data[i] == kernel)
+            push_node(&r, 2 * i);
+    for (uint32_t g = 0; g < m->globals.len; g++)
+        push_node(&r, 2 * g + 1);
+    reach_closure(&r);
+    Function **fns = xmalloc((r.found_count + 1) * sizeof *fns);
+    *count = 0;
+    for (uint32_t k = 0; k < r.found_count; k++)
+        if (!(r.found[k] & 1))
+            fns[(*count)++] = m->functions.data[r.found[k] >> 1];
+    reach_free(&r);
+    return fns;
 }

@@ -4,7 +4,8 @@
  * indices, variables and functions to symbols). Each instruction's mnemonic is decoded by
  * decode.c; what its suffixes must say together is suffixes.c's; its version, target and
  * operands are checked by checkop.c. A valid form that ptxrun does not execute (a !word of
- * ops.def) is refused here, where it is written, before anything runs.
+ * ops.def) is refused here, where it is written, before anything runs (to CheckOptions.refusals
+ * when given: a run says only those of the code its kernel reaches).
  * In a snippet, undeclared names become registers: predicates where they are used as one,
  * otherwise values typed by their uses (a typed use such as .f32 wins over a .b32 one).
  * Requires: a Module from parse_module. */
@@ -42,7 +43,7 @@ typedef struct SymTable {      /* open addressing, keyed by interned name pointe
 struct Checker {
     Module *m;
     Arena *own;                /* what a function gains (registers, operands): its body's arena */
-    Diag *diag;
+    Diag *diag, *refusals;     /* refusals: CheckOptions.refusals, or diag */
     const CheckOptions *options;
     Function *fn;
     SymTable globals;          /* variables and functions of the module */
@@ -66,11 +67,6 @@ static SymTable sym_new(uint32_t capacity)
                        pages_alloc(capacity / 4 * 3 * sizeof(uint32_t)) };
 }
 
-static void sym_init(SymTable *t)
-{
-    *t = sym_new(256);
-}
-
 static void sym_free(SymTable *t)
 {
     pages_free(t->slots, t->capacity * sizeof *t->slots);
@@ -83,7 +79,7 @@ static void sym_clear(SymTable *t)
 {
     if (t->capacity > 256 && (uint64_t)t->count * 8 < t->capacity) {
         sym_free(t);
-        sym_init(t);
+        *t = sym_new(256);
         return;
     }
     for (uint32_t i = 0; i < t->count; i++)
@@ -283,8 +279,8 @@ static void infer_type(Checker *c, Operand *o, Register *r, int type)
     if (type == TYPE_NONE || r->is_pred)
         return;
     if (type == TYPE_B128) {                   /* one slot was made for it, not two (new_register) */
-        error(c, o->at, "ptxrun cannot execute an undeclared .b128 register yet: declare '%s' with .reg .b128",
-              r->name);
+        diag_at(c->refusals, DIAG_ERROR, o->at, "ptxrun cannot execute an undeclared .b128 register yet: "
+                "declare '%s' with .reg .b128", r->name);
         return;
     }
     if (r->type == TYPE_NONE) {
@@ -343,7 +339,7 @@ static bool index_element(Checker *c, Operand *o, const Binding *b, bool local)
         return false;
     }
     if (o->flags & OPNDF_REG_INDEX) {
-        error(c, o->at, "ptxrun cannot execute an array element at a register index yet");
+        diag_at(c->refusals, DIAG_ERROR, o->at, "ptxrun cannot execute an array element at a register index yet");
         return false;
     }
     o->u.ref.offset *= (int64_t)(checker_type_bits(d->type) / 8);
@@ -543,10 +539,10 @@ static void check_instr(Checker *c, Instr *in)
         checkop_version_target(c->diag, c->m, c->options, c->warned_legacy, in);
         suffixes_check(c->diag, c->m, in);
         if (op_info[in->op].family == FAM_NONE && c->diag->errors == errors)
-            error(c, in->at, "ptxrun cannot execute '%s' yet", op_info[in->op].name);
-        if (refused.length && c->diag->errors == errors)
-            error(c, refused, "ptxrun cannot execute '%s' with '%.*s' yet", op_info[in->op].name,
-                  (int)refused.length, c->m->src->text + refused.offset);
+            diag_at(c->refusals, DIAG_ERROR, in->at, "ptxrun cannot execute '%s' yet", op_info[in->op].name);
+        else if (refused.length && c->diag->errors == errors)
+            diag_at(c->refusals, DIAG_ERROR, refused, "ptxrun cannot execute '%s' with '%.*s' yet",
+                    op_info[in->op].name, (int)refused.length, c->m->src->text + refused.offset);
     }
 
     if (in->guard_kind) {
@@ -623,8 +619,8 @@ static void declare_vector(Checker *c, Decl *d)
         return;
     }
     if (d->type == TYPE_PRED || d->vector > 4) {
-        error(c, d->at, "ptxrun cannot execute %s yet",
-              d->type == TYPE_PRED ? "a vector of predicates" : "a vector register of more than 4 elements");
+        diag_at(c->refusals, DIAG_ERROR, d->at, "ptxrun cannot execute %s yet",
+                d->type == TYPE_PRED ? "a vector of predicates" : "a vector register of more than 4 elements");
         return;
     }
     d->first_slot = c->fn->regs.len;
@@ -831,14 +827,15 @@ static void declare_globals(Checker *c)
 
 static Checker *checker_new(Module *m, Diag *diag, const CheckOptions *options, Arena *own)
 {
-    static const CheckOptions defaults = { true };
+    static const CheckOptions defaults = { .warn_deprecated = true };
     Checker *c = xcalloc(1, sizeof *c);
     c->m = m;
     c->own = own;
     c->diag = diag;
     c->options = options ? options : &defaults;
-    sym_init(&c->globals);
-    sym_init(&c->locals);
+    c->refusals = c->options->refusals ? c->options->refusals : diag;
+    c->globals = sym_new(256);
+    c->locals = sym_new(256);
     c->decoder = decode_new();
     c->shapes = checkop_memo_new();
     return c;

@@ -402,6 +402,8 @@ void ops_print_markdown(FILE *out);
  * every instruction against ops.def. */
 typedef struct CheckOptions {
     bool warn_deprecated;      /* warn on shfl/vote without .sync */
+    Diag *refusals;            /* where "ptxrun cannot execute ... yet" in a function goes (NULL: diag):
+                                  a run says only those of the code it reaches (cli/runstream.c) */
 } CheckOptions;
 
 int check_module(Module *m, Diag *diag, const CheckOptions *options);

@@ -888,6 +888,87 @@ expect_stderr_line "two kernels, no --entry" "ptxrun: error: the module has 2 ke
 if [ "$(tail -n 2 "$tmp/err")" = "$(printf '  first\n  second')" ]; then ok; else fail "two kernels, one a line"; cat "$tmp/err"; fi
 expect_exit 0 "two kernels, --entry" "$PTXRUN" --entry second "$tmp/two.ptx"
 
+# -- a run refuses only what its kernel can reach (docs/semantics.md, "What a run reads"): two
+#    kernels, one with cp.async (not executable yet), one through a .func; --check still says all
+cat > "$tmp/reach.ptx" <<'PTX'
+.version 8.0
+.target sm_90
+.address_size 64
+.func helper_cp(.param .u64 p)
+{
+	.reg .b64 %rd<2>;
+	.shared .align 4 .b8 buf[16];
+	ld.param.u64 %rd1, [p];
+	cp.async.ca.shared.global [buf], [%rd1], 4;
+	cp.async.wait_all;
+	ret;
+}
+.visible .entry plain(.param .u64 out)
+{
+	.reg .b32 %r<3>;
+	.reg .b64 %rd<3>;
+	ld.param.u64 %rd1, [out];
+	cvta.to.global.u64 %rd2, %rd1;
+	mov.u32 %r1, %tid.x;
+	add.s32 %r2, %r1, 40;
+	st.global.u32 [%rd2], %r2;
+	ret;
+}
+.visible .entry uses_cp(.param .u64 in)
+{
+	.reg .b64 %rd<2>;
+	.shared .align 4 .b8 sbuf[16];
+	ld.param.u64 %rd1, [in];
+	cp.async.ca.shared.global [sbuf], [%rd1], 4;
+	cp.async.wait_all;
+	ret;
+}
+.visible .entry calls_cp(.param .u64 in)
+{
+	.reg .b64 %rd<2>;
+	ld.param.u64 %rd1, [in];
+	{
+	.param .u64 a;
+	st.param.u64 [a], %rd1;
+	call helper_cp, (a);
+	}
+	ret;
+}
+PTX
+expect_exit 0 "the kernel without cp.async runs" "$PTXRUN" --json --entry plain --block 1 --buffer out=s32:1 --param 0=@out "$tmp/reach.ptx"
+if python3 -c "import json, sys; sys.exit(json.load(open('$tmp/out'))['buffers']['out']['data'] != [40])" 2>/dev/null
+then ok; else fail "the kernel without cp.async: out is not tid + 40"; cat "$tmp/out"; fi
+expect_exit 2 "the kernel with cp.async" "$PTXRUN" --no-color --entry uses_cp --block 1 --buffer in=s32:1 --param 0=@in "$tmp/reach.ptx"
+expect_stderr_line "the kernel with cp.async" "$tmp/reach.ptx:29:2: error: ptxrun cannot execute 'cp.async' yet"
+expect_stderr_line "the kernel with cp.async: its refusals only" "$tmp/reach.ptx: 2 errors"
+expect_exit 2 "a .func it calls with cp.async" "$PTXRUN" --no-color --entry calls_cp --block 1 --buffer in=s32:1 --param 0=@in "$tmp/reach.ptx"
+expect_stderr_line "a .func it calls with cp.async" "$tmp/reach.ptx:9:2: error: ptxrun cannot execute 'cp.async' yet"
+expect_stderr_line "a .func it calls with cp.async: its refusals only" "$tmp/reach.ptx: 2 errors"
+expect_exit 2 "--check says every refusal" "$PTXRUN" --no-color --check "$tmp/reach.ptx"
+expect_stderr_line "--check says every refusal" "$tmp/reach.ptx: 4 errors"
+expect_exit 0 "--list-kernels of a module a kernel of which is refused" "$PTXRUN" --list-kernels "$tmp/reach.ptx"
+if [ "$(cut -f1 "$tmp/out" | tr '\n' ' ')" = "plain uses_cp calls_cp " ]; then ok; else fail "--list-kernels: $(cat "$tmp/out")"; fi
+#    a mistake in a kernel not run still refuses the module, every refusal said as --check says them
+sed 's/add.s32 %r2, %r1, 40;/add.s32 %r2, %nope, 40;/' "$tmp/reach.ptx" > "$tmp/reach_bad.ptx"
+expect_exit 2 "a mistake in another kernel" "$PTXRUN" --no-color --entry uses_cp --block 1 --buffer in=s32:1 --param 0=@in "$tmp/reach_bad.ptx"
+expect_stderr_line "a mistake in another kernel" "$tmp/reach_bad.ptx:20:15: error: undeclared identifier '%nope'"
+expect_stderr_line "a mistake in another kernel: all said" "$tmp/reach_bad.ptx: 5 errors"
+#    a .func not reached that lowering would refuse (three-input min, valid for sm_100) is not lowered
+printf '.version 8.8\n.target sm_100\n.address_size 64\n.func f()\n{\n\t.reg .f32 %%f<5>;\n\tmin.f32 %%f1, %%f2, %%f3, %%f4;\n\tret;\n}\n.visible .entry k()\n{\n\tret;\n}\n.visible .entry calls_f()\n{\n\tcall f, ();\n\tret;\n}\n' > "$tmp/min3.ptx"
+expect_exit 0 "a .func not reached is not lowered" "$PTXRUN" --entry k "$tmp/min3.ptx"
+expect_exit 2 "a .func reached is lowered" "$PTXRUN" --no-color --entry calls_f "$tmp/min3.ptx"
+expect_stderr_line "a .func reached is lowered" "$tmp/min3.ptx:7:2: error: ptxrun cannot execute three-input min/max yet"
+expect_exit 2 "--check lowers every function" "$PTXRUN" --check "$tmp/min3.ptx"
+#    listing reads only the kernels' names: a mistake inside a kernel's body is not read then
+sed 's/add.s32 %r2, %r1, 40;/add.s32 %r2 %r1, 40;/' "$tmp/reach.ptx" > "$tmp/reach_syntax.ptx"
+expect_exit 0 "--list-kernels passes over the bodies" "$PTXRUN" --list-kernels "$tmp/reach_syntax.ptx"
+expect_exit 2 "a run reads them" "$PTXRUN" --no-color --entry calls_cp "$tmp/reach_syntax.ptx"
+expect_stderr_line "a run reads them" "$tmp/reach_syntax.ptx:20:14: error: unexpected identifier '%r1' (expected ',', ';', '+', '|' or '[')"
+#    a run reads the module in passes (the names, then each function): a warning is said once
+printf '.version 8.0\n.target sm_90, texmode_independent\n.address_size 64\n.global .texref t = { filter_mode = nearest };\n.visible .entry k()\n{\n\tret;\n}\n.visible .entry j()\n{\n\tret;\n}\n' > "$tmp/texwarn.ptx"
+expect_exit 0 "a warning in a run of one of two kernels" "$PTXRUN" --no-color --entry k "$tmp/texwarn.ptx"
+if [ "$(grep -c 'warning: filter_mode is ignored' "$tmp/err")" = 1 ]; then ok; else fail "the warning not said once: $(cat "$tmp/err")"; fi
+
 # -- a module of many templated kernels (tests/entry/templates.cu): listed one a line with their
 #    C++ names, a screenful at most; chosen by the C++ name or the start of it; --list-kernels
 T=tests/entry/templates.ptx
