@@ -1,11 +1,14 @@
 /* npy.c: buffers as binary files. Reads a buffer's data from a NumPy .npy file (format versions
  * 1.0, 2.0 and 3.0; little-endian, C order, the dtypes of the buffer types; any shape, flattened)
  * or from raw binary of a given type; --save-buffers writes each final buffer as DIR/NAME.npy
- * (version 1.0, shape (count,)). */
+ * (version 1.0, shape (count,)): each to a temporary name in DIR, renamed when it is whole, so
+ * that a full disk leaves no partial file. */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli.h"
 
@@ -203,7 +206,16 @@ static bool make_folder(const char *dir, char *err, size_t errlen)
         snprintf(err, errlen, "--save-buffers %s: not a folder", dir);
         return false;
     }
+    if (access(path, W_OK | X_OK) != 0) {
+        snprintf(err, errlen, "--save-buffers %s: cannot write in the folder: %s", dir, strerror(errno));
+        return false;
+    }
     return true;
+}
+
+bool npy_save_folder(const char *dir, char *err, size_t errlen)
+{
+    return make_folder(dir, err, errlen);
 }
 
 /* One buffer as DIR/NAME.npy. Undefined bits are written as 0; returns the count of elements that
@@ -225,9 +237,14 @@ static long long save_buffer(const Region *r, const char *dir, char *err, size_t
     int len = snprintf(header, sizeof header, "{'descr': '%s', 'fortran_order': False, 'shape': (%llu,), }", descr,
                        (unsigned long long)count);
     int total = (10 + len + 1 + 63) / 64 * 64;
-    FILE *f = fopen(path, "wb");
+    char temp[4200];
+    snprintf(temp, sizeof temp, "%s/.%s.npy.%ld.tmp", dir, r->name, (long)getpid());
+    int fd = open(temp, O_WRONLY | O_CREAT | O_TRUNC, 0666);
+    FILE *f = fd < 0 ? NULL : fdopen(fd, "wb");
     if (!f) {
-        snprintf(err, errlen, "--save-buffers: cannot write '%s': %s", path, strerror(errno));
+        snprintf(err, errlen, "--save-buffers: cannot write '%s': %s", temp, strerror(errno));
+        if (fd >= 0)
+            close(fd), unlink(temp);
         return -1;
     }
     fwrite("\x93NUMPY\x01\x00", 1, 8, f);
@@ -245,8 +262,21 @@ static long long save_buffer(const Region *r, const char *dir, char *err, size_t
         undefined += !whole;
         fwrite(element, 1, size, f);
     }
-    if (ferror(f) | (fclose(f) != 0)) {
-        snprintf(err, errlen, "--save-buffers: cannot write '%s': %s", path, strerror(errno));
+    bool failed = fflush(f) != 0 || ferror(f);
+    int saved = errno;
+    if (fclose(f) != 0 && !failed) {
+        failed = true;
+        saved = errno;
+    }
+    if (failed) {
+        unlink(temp);                          /* no partial file is left */
+        snprintf(err, errlen, "--save-buffers: cannot write '%s': %s (nothing left there)", path, strerror(saved));
+        return -1;
+    }
+    if (rename(temp, path) != 0) {
+        saved = errno;
+        unlink(temp);
+        snprintf(err, errlen, "--save-buffers: cannot write '%s': %s", path, strerror(saved));
         return -1;
     }
     return undefined;
