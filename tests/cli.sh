@@ -1741,6 +1741,8 @@ x, y1, y2 = a["buffers"]["x"]["data"], a["buffers"]["y"]["data"], b["buffers"]["
 assert b["buffers"]["x"]["data"] == x and len(y2) == 1000
 assert all(y2[i] == 2.0 * x[i] + y1[i] for i in range(1000))   # small halves: exact in f32
 ' "$tmp/saxpy1.json" "$tmp/saxpy2.json"; then ok; else fail "--json round trip"; fi
+"$PTXRUN" tests/kernels/printf_all.sm_80.ptx --lanes tests/kernels/printf_all.lanes.json --json > "$tmp/printf1.json" 2>/dev/null
+expect_exit 0 "--json with printf's \"stdout\" fed back" "$PTXRUN" tests/kernels/printf_all.sm_80.ptx --lanes "$tmp/printf1.json"
 # --save-buffers: its folder checked before the run; a file written whole or not at all
 : > "$tmp/not_a_folder"
 expect_exit 2 "--save-buffers to a file" "$PTXRUN" $SAXPY_RUN --block 256 --save-buffers "$tmp/not_a_folder"
