@@ -416,8 +416,8 @@ static bool set_aggregate_param(Block *b, const char *where, uint8_t *data, uint
             snprintf(err, errlen, "%s: fields[%zu] ends at byte %u; the parameter has %u", where, i, at + n, size);
             return false;
         }
-        char here[340];
-        snprintf(here, sizeof here, "%.300s: fields[%zu]", where, i);
+        char here[440];
+        snprintf(here, sizeof here, "%s: fields[%zu]", where, i);
         uint64_t bits;
         uint64_t dbits;
         if (!param_value(b, here, type, json_array_get(f, 1), &bits, &dbits, err, errlen))
@@ -456,7 +456,7 @@ static bool set_param(Block *b, const char *path, uint32_t i, json_t *v, char *e
     uint8_t *shadow;
     uint32_t size;
     uint8_t *data = block_param_bytes(b, i, &shadow, &size);
-    char where[300];
+    char where[400];           /* the label (at most 222 bytes) and a name shown in at most DEMANGLE_SHOWN */
     char *shown = demangle_shown(d->name);
     snprintf(where, sizeof where, "%s: params.%s", path, shown);
     free(shown);
@@ -555,8 +555,10 @@ int lanes_load(Block *b, const char *path, const Launch *cli, char *err, size_t 
     int rc = -1;
     char label[300];
     bool merged = launch_given(cli);
-    snprintf(label, sizeof label, !path ? "the command line" : merged ? "%.200s with the command line" : "%.200s",
-             path);
+    size_t path_len = path ? strlen(path) : 0;            /* a long path keeps its end: the file's name */
+    const char *cut = path_len > 200 ? "..." : "", *end = path_len > 200 ? path + path_len - 197 : path;
+    snprintf(label, sizeof label, !path ? "the command line" : merged ? "%s%s with the command line" : "%s%s",
+             cut, end);
     if (!launch_merge(b, root, path, cli, err, errlen))
         goto out;
     path = label;

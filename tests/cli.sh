@@ -1784,6 +1784,16 @@ expect_exit 2 "a 500-character kernel's --param error" "$PTXRUN" "$tmp/long_kern
 expect_stderr_line "a 500-character kernel's --param error" "ptxrun: error: --param n: kernel '$(printf '%.72s' "$LONG")...$(printf '%045d' 0 | tr 0 x)' has no parameter 'n'; its parameters: 0 param_0 (.u64), 1 param_1 (.u64), 2 param_2 (.u64), 3 param_3 (.u32), 4 param_4 (.u32), 5 param_5 (.u32), 6 param_6 (.u32), 7 param_7 (.f32)"
 expect_exit 2 "a 500-character kernel's missing parameters" "$PTXRUN" "$tmp/long_kernel.ptx" --param 0=1
 expect_stderr_line "a 500-character kernel's last missing parameter" "  parameter 7 (.f32): --param param_7=VALUE"
+# a lanes file of a long path: the message keeps the path's end, the file's name
+D="$tmp/d$(printf '%0239d' 0 | tr 0 w)"
+mkdir -p "$D" && printf '{"regz": {}}\n' > "$D/bad_key.json"
+expect_exit 2 "a lanes file of a long path" "$PTXRUN" samples/scan.ptx --lanes "$D/bad_key.json"
+grep -q "^ptxrun: error: \.\.\..*w/bad_key.json: unknown key \"regz\"" "$tmp/err" && ok || { fail "a lanes file of a long path: its name lost"; cat "$tmp/err"; }
+# a refusal naming an external function of 200 characters (ptxas -c accepts the file): whole
+F=f$(printf '%0199d' 0 | tr 0 z)
+printf '.version 8.0\n.target sm_90\n.address_size 64\n.extern .func %s\n(\n)\n;\n.visible .entry k()\n{\ncall.uni %s, ();\nret;\n}\n' "$F" "$F" > "$tmp/long_extern.ptx"
+expect_exit 2 "a call of a long external function" "$PTXRUN" --no-color "$tmp/long_extern.ptx"
+expect_stderr_line "a call of a long external function" "$tmp/long_extern.ptx:10:1: error: ptxrun cannot execute a call of '$F' (no body: an external function) yet"
 # a fault's message (a diagnostic) naming a buffer of 1200 characters: whole, to its last address
 B=b$(printf '%01199d' 0 | tr 0 y)
 printf '{"block": [32], "buffers": {"%s": {"type": "u32", "count": 8}}, "params": ["@%s"]}\n' "$B" "$B" > "$tmp/long_buffer.json"
