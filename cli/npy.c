@@ -183,8 +183,9 @@ bool npy_read(const char *file, int given_type, int *type, uint64_t *count, uint
     return ok;
 }
 
-/* DIR and the folders above it, as mkdir -p makes them. */
-static bool make_folder(const char *dir, char *err, size_t errlen)
+/* DIR and the folders above it, as mkdir -p makes them; false unless DIR is a folder ptxrun can
+ * write in (said before the run, and again after it). */
+bool npy_save_folder(const char *dir, char *err, size_t errlen)
 {
     char path[4096];
     struct stat st;
@@ -213,11 +214,6 @@ static bool make_folder(const char *dir, char *err, size_t errlen)
     return true;
 }
 
-bool npy_save_folder(const char *dir, char *err, size_t errlen)
-{
-    return make_folder(dir, err, errlen);
-}
-
 /* One buffer as DIR/NAME.npy. Undefined bits are written as 0; returns the count of elements that
  * had some, or -1 (err set). */
 static long long save_buffer(const Region *r, const char *dir, char *err, size_t errlen)
@@ -242,9 +238,11 @@ static long long save_buffer(const Region *r, const char *dir, char *err, size_t
     int fd = open(temp, O_WRONLY | O_CREAT | O_TRUNC, 0666);
     FILE *f = fd < 0 ? NULL : fdopen(fd, "wb");
     if (!f) {
-        snprintf(err, errlen, "--save-buffers: cannot write '%s': %s", temp, strerror(errno));
-        if (fd >= 0)
-            close(fd), unlink(temp);
+        snprintf(err, errlen, "--save-buffers: cannot write '%s': %s", path, strerror(errno));
+        if (fd >= 0) {
+            close(fd);
+            unlink(temp);
+        }
         return -1;
     }
     fwrite("\x93NUMPY\x01\x00", 1, 8, f);
@@ -286,7 +284,7 @@ static long long save_buffer(const Region *r, const char *dir, char *err, size_t
  * bits) and warnings (undefined elements written as 0) on err_out. */
 bool npy_save_buffers(const Block *b, const char *dir, bool warnings, FILE *err_out, char *err, size_t errlen)
 {
-    if (!make_folder(dir, err, errlen))
+    if (!npy_save_folder(dir, err, errlen))
         return false;
     for (uint32_t k = 0; k < b->mem.count; k++) {
         const Region *r = &b->mem.regions[k];
