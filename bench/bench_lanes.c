@@ -134,10 +134,12 @@ int main(int argc, char **argv)
         double t = now() - t0;
         if (run == 0)
             rss_growth = max_rss_kb() - rss0;
-        if (rc != 0 || !lanes_params_given(b, err, sizeof err)) {
+        if (rc < 0) {
             fprintf(stderr, "bench_lanes: %s\n", err);
             return 1;
         }
+        if (!lanes_params_given(b, stderr))
+            return 1;
         best = t < best ? t : best;
         block_free(b);
         module_free(m);

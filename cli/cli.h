@@ -16,6 +16,7 @@ typedef struct Launch {
 } Launch;
 struct json_t;
 bool launch_given(const Launch *l);
+const char *launch_param_short(const Function *f, const char *full);   /* param_0 of k_param_0 */
 bool launch_merge(const Block *b, struct json_t *root, const char *lanes_path, const Launch *l, char *err,
                   size_t errlen);
 
@@ -24,11 +25,13 @@ bool npy_buffer_type_ok(int type);
 bool npy_named(const char *file);
 bool npy_read(const char *file, int given_type, int *type, uint64_t *count, uint8_t *dest, char *err, size_t errlen);
 bool npy_save_buffers(const Block *b, const char *dir, bool warnings, FILE *err_out, char *err, size_t errlen);
+bool npy_save_folder(const char *dir, char *err, size_t errlen);   /* before the run: made, a folder, writable */
 
 /* lanes.c: --lanes JSON in (path NULL: none, only the command line's launch). The json_t
- * values are jansson's. */
+ * values are jansson's. lanes_load: -1 on an error, 0, or 1 when a kernel's block was left out
+ * (it runs one warp). */
 int lanes_load(Block *b, const char *path, const Launch *cli, char *err, size_t errlen);
-bool lanes_params_given(Block *b, char *err, size_t errlen);
+bool lanes_params_given(Block *b, FILE *err_out);   /* false: the missing ones said on err_out */
 /* images.c: the lanes file's "surfaces", "textures" and "samplers"; the handle "@name" gives. */
 bool images_load(Block *b, const char *path, struct json_t *v, bool surface, char *err, size_t errlen);
 bool images_load_samplers(Block *b, const char *path, struct json_t *v, char *err, size_t errlen);
@@ -66,12 +69,16 @@ typedef struct TableView {
     bool stopped;              /* the run stopped early (a fault): the registers are of where it stopped */
     bool cta_given;            /* --cta: the CTA asked for */
     uint32_t cta[3];
+    const char *buffers;       /* --buffers A,B|all|none: these in full; NULL: the changed ones */
+    const uint64_t *before;    /* dump_buffer_hashes before the run (NULL: every buffer in full) */
 } TableView;
 void dump_print_table(FILE *out, const Block *b, const TableView *view);   /* view NULL: every register */
 bool *dump_given(const Block *b);      /* before the run: per register, then predicate, whether it has a value */
 bool dump_select(const Block *b, const char *warps, const char *threads, bool *shown, char *err, size_t errlen);
 /* --regs A,B: every name a register or predicate of the kernel; else an error listing close ones */
 bool dump_check_regs(const Block *b, const char *only, char *err, size_t errlen);
+bool dump_check_buffers(const Block *b, const char *only, char *err, size_t errlen);   /* --buffers */
+uint64_t *dump_buffer_hashes(const Block *b);   /* per region: a buffer's contents hashed (TableView.before) */
 /* printed: the kernel's text, or NULL; ctas: dump_print_cta_json's output (--all-ctas), or NULL */
 void dump_print_json(FILE *out, const Block *b, const char *printed, size_t printed_len, FILE *ctas);
 void dump_print_cta_json(FILE *out, const Block *b, bool first);   /* one element of "ctas" */
@@ -145,6 +152,10 @@ void runstream_release(RunReach *r, Module *m);
  * string; NULL when it is not one, or uses what demangle.c does not read. *name_at (may be
  * NULL): where the name starts after a function template's return type ("void "). */
 char *demangle_name(const char *mangled, size_t *name_at);
+/* A name as messages show it: demangled, and at most DEMANGLE_SHOWN bytes (its middle left out);
+ * a new string. */
+enum { DEMANGLE_SHOWN = 120 };
+char *demangle_shown(const char *name);
 
 /* entry.c: the kernel a name chooses (--entry, the expect file's "entry": the PTX name, the C++
  * name, or the start of it); false when it chooses none or several, or query is NULL and the
@@ -163,6 +174,7 @@ typedef struct RunOptions {
     const char *lanes;         /* --lanes FILE.json */
     const char *expect;        /* --expect FILE.json */
     const char *regs;          /* --regs A,B or all */
+    const char *buffers;       /* --buffers A,B, all or none: the table's buffers */
     const char *cta;           /* --cta X,Y,Z or N: the CTA whose registers the table shows */
     bool all_ctas;             /* --all-ctas: --json has every CTA's registers */
     bool hex;                  /* --hex */

@@ -811,3 +811,37 @@ char *demangle_name(const char *mangled, size_t *name_at)
         *name_at = result ? at : 0;
     return result;
 }
+
+/* A kernel's or parameter's name as messages show it: demangled when it is a C++ name (a
+ * parameter _Z..._param_1 as its kernel's C++ name and "_param_1"), then, when still longer than
+ * DEMANGLE_SHOWN bytes, its start and its end with "..." between: the function's name and its
+ * parameter list's end (or the "_param_N") stay. A new string. */
+char *demangle_shown(const char *name)
+{
+    enum { HEAD = DEMANGLE_SHOWN * 3 / 5, TAIL = DEMANGLE_SHOWN - HEAD - 3 };
+    const char *suffix = strstr(name, "_param_");
+    size_t at = 0;                                /* past a template's return type */
+    char *base = NULL, *whole;
+    if (!strncmp(name, "_Z", 2) && suffix) {      /* nvcc's parameter names: KERNEL_param_N */
+        char *kernel = memcpy(xmalloc((size_t)(suffix - name) + 1), name, (size_t)(suffix - name));
+        kernel[suffix - name] = '\0';
+        base = demangle_name(kernel, &at);
+        free(kernel);
+    }
+    if (base) {
+        size_t len = strlen(base + at) + strlen(suffix) + 1;
+        whole = xmalloc(len);
+        snprintf(whole, len, "%s%s", base + at, suffix);
+        free(base);
+    } else if ((base = demangle_name(name, &at))) {
+        whole = memcpy(xmalloc(strlen(base + at) + 1), base + at, strlen(base + at) + 1);
+        free(base);
+    } else
+        whole = memcpy(xmalloc(strlen(name) + 1), name, strlen(name) + 1);
+    size_t len = strlen(whole);
+    if (len > DEMANGLE_SHOWN) {
+        memcpy(whole + HEAD, "...", 3);
+        memmove(whole + HEAD + 3, whole + len - TAIL, TAIL + 1);
+    }
+    return whole;
+}

@@ -15,6 +15,11 @@
  * one a processor, if fewer), which keeps the peak near 3.5 bytes per byte. */
 enum { CHECK_SPLIT_BYTES = 1 << 20, CHECK_DEFAULT_READERS = 2 };
 
+/* A message of the launch (lanes.c, launch.c, ...). Every kernel, parameter or variable name in
+ * one is shown at most DEMANGLE_SHOWN bytes long (demangle_shown), a path at most 200, and lists
+ * are cut, so that a message is never cut short here. */
+enum { ERR_BYTES = 4096 };
+
 /* Diagnostics are held until the end and printed in source order, so that the parser's and
  * the checker's messages interleave by line as a reader expects. */
 typedef struct Held {
@@ -192,24 +197,31 @@ static int execute(const RunOptions *o, Module *m, Function *fn, Diag *diag, Hel
         srcline_free(lines);
         return EXIT_BAD_INPUT;
     }
-    char err[512];
+    char *err = xmalloc(ERR_BYTES);
     TraceFilter filter = o->trace_filter;
     filter.regs = o->regs;
     filter.ranges = NULL;
     filter.range_count = 0;
     bool shown[MAX_BLOCK_THREADS];
-    TableView view = { o->regs, shown, NULL, o->hex, false, false, { 0, 0, 0 } };
+    TableView view = { o->regs, shown, NULL, o->hex, false, false, { 0, 0, 0 }, o->buffers, NULL };
     ExecOptions exec = o->exec;
     CtaLog log = { NULL, true };
-    if ((o->trace_lines && !srcline_trace_lines(&filter, m, o->trace_lines, err, sizeof err)) ||
-        (o->trace_lines && !srcline_trace_lines_reached(&filter, &b->prog, o->trace_lines, err, sizeof err)) ||
-        ((o->lanes || launch_given(&o->launch)) && lanes_load(b, o->lanes, &o->launch, err, sizeof err) != 0) ||
-        !lanes_params_given(b, err, sizeof err) || !dump_select(b, o->warps, o->threads, shown, err, sizeof err) ||
-        !dump_check_regs(b, o->regs, err, sizeof err) ||
-        (o->cta && !cta_number(b, o->cta, &exec.keep_cta, view.cta, err, sizeof err))) {
+    int loaded = 1;                            /* lanes_load's: 1, no block given */
+    if ((o->trace_lines && !srcline_trace_lines(&filter, m, o->trace_lines, err, ERR_BYTES)) ||
+        (o->trace_lines && !srcline_trace_lines_reached(&filter, &b->prog, o->trace_lines, err, ERR_BYTES)) ||
+        ((o->lanes || launch_given(&o->launch)) && (loaded = lanes_load(b, o->lanes, &o->launch, err, ERR_BYTES)) < 0) ||
+        !dump_select(b, o->warps, o->threads, shown, err, ERR_BYTES) || !dump_check_regs(b, o->regs, err, ERR_BYTES) ||
+        !dump_check_buffers(b, o->buffers, err, ERR_BYTES) ||
+        (o->cta && !cta_number(b, o->cta, &exec.keep_cta, view.cta, err, ERR_BYTES)) ||
+        (o->save_buffers && !npy_save_folder(o->save_buffers, err, ERR_BYTES))) {
         fprintf(err_out, "ptxrun: error: %s\n", err);
         goto refused;
     }
+    if (!lanes_params_given(b, err_out))
+        goto refused;
+    if (loaded == 1 && !b->prog.fn->is_snippet && !o->exec.trace_json)     /* JSON lines stay JSON */
+        fprintf(err_out, "ptxrun: note: no --block (nor \"block\" in the lanes file): the kernel runs as a block of "
+                "one warp, 32 threads\n");
     if (o->all_ctas && !(log.file = tmpfile())) {
         fprintf(err_out, "ptxrun: error: --all-ctas: cannot make a temporary file: %s\n", strerror(errno));
         goto refused;
@@ -218,7 +230,9 @@ static int execute(const RunOptions *o, Module *m, Function *fn, Diag *diag, Hel
     exec.cta_done = log.file ? log_cta : NULL;
     exec.cta_context = &log;
     bool *given = o->json || o->regs ? NULL : dump_given(b);    /* before the run changes them */
+    uint64_t *before = o->json || o->buffers ? NULL : dump_buffer_hashes(b);
     view.given = given;
+    view.before = before;
     char why[256];
     Progress progress;
     progress_start(&progress, err_out, o->exec.trace ? PROGRESS_OFF : o->progress);
@@ -248,12 +262,13 @@ static int execute(const RunOptions *o, Module *m, Function *fn, Diag *diag, Hel
     if (log.file)
         fclose(log.file);
     free(given);
-    if (o->save_buffers && !npy_save_buffers(b, o->save_buffers, !o->no_warnings, err_out, err, sizeof err)) {
+    free(before);
+    if (o->save_buffers && !npy_save_buffers(b, o->save_buffers, !o->no_warnings, err_out, err, ERR_BYTES)) {
         fprintf(err_out, "ptxrun: error: %s\n", err);
         rc = rc == EXIT_OK ? EXIT_BAD_INPUT : rc;
     }
     if (o->expect) {
-        int mismatches = expect_compare(err_out, b, o->expect, &o->tolerance, err, sizeof err);
+        int mismatches = expect_compare(err_out, b, o->expect, &o->tolerance, err, ERR_BYTES);
         if (mismatches < 0) {
             fprintf(err_out, "ptxrun: error: %s\n", err);
             rc = EXIT_BAD_INPUT;
@@ -266,8 +281,10 @@ static int execute(const RunOptions *o, Module *m, Function *fn, Diag *diag, Hel
     }
     block_free(b);
     free(printed.text);
+    free(err);
     return rc;
 refused:
+    free(err);
     block_free(b);
     free(filter.ranges);
     srcline_free(lines);
@@ -298,7 +315,7 @@ static bool cuda_source(const Source *src)
 int driver_run(const RunOptions *o, FILE *out, FILE *err_out)
 {
     Source src;
-    char err[512];
+    char err[2 * ERR_BYTES];                   /* the path (up to PATH_MAX) and why */
     if (source_load(&src, o->path, err, sizeof err) != 0) {
         fprintf(err_out, "ptxrun: error: %s\n", err);
         return EXIT_BAD_INPUT;

@@ -29,18 +29,55 @@ uint64_t dump_buffer_count(const Region *r)
     return r->size / (type_info[r->type].bits / 8);
 }
 
+/* A hash of a buffer's bytes and their defined bits, before and after the run: the table shows
+ * a buffer whose hash the run left as it was as one line, "unchanged". (A changed buffer read as
+ * unchanged would need two different contents of the same 64-bit hash.) */
+static uint64_t buffer_hash(const Region *r)
+{
+    uint64_t h = 0x9e3779b97f4a7c15u ^ r->size;
+    for (int pass = 0; pass < 2; pass++) {
+        const uint8_t *p = pass ? r->shadow : r->data;   /* no shadow: every bit defined, 0xff bytes */
+        uint64_t i = 0, w = ~0ull;
+        for (; i + 8 <= r->size; i += 8) {
+            if (p)
+                memcpy(&w, p + i, 8);
+            h = (h ^ w) * 0xff51afd7ed558ccdu;
+            h ^= h >> 29;
+        }
+        for (; i < r->size; i++)
+            h = ((h ^ (p ? p[i] : 0xff)) * 0xc4ceb9fe1a85ec53u) ^ (h >> 31);
+    }
+    return h;
+}
+
+uint64_t *dump_buffer_hashes(const Block *b)
+{
+    uint64_t *h = xmalloc((b->mem.count + 1) * sizeof *h);
+    for (uint32_t k = 0; k < b->mem.count; k++)
+        h[k] = b->mem.regions[k].is_buffer ? buffer_hash(&b->mem.regions[k]) : 0;
+    return h;
+}
+
+static bool listed(const char *only, const char *name);
+
 /* Rows of eight values. As in hexdump, a run of rows equal to the one before is shown as one
  * "*" line, so that a large buffer that is mostly zero (or undef) stays readable; the last row
  * is always shown. --json lists every value. */
-static void print_buffers_table(FILE *out, const Block *b, bool hex)
+static void print_buffers_table(FILE *out, const Block *b, const TableView *v)
 {
     enum { PER_ROW = 8, CELL = 66 };   /* ' ' and up to 64 characters (format_value's buffer) */
     char row[PER_ROW * CELL + 1], previous[PER_ROW * CELL + 1];
+    bool hex = v->hex, all = v->buffers && !strcmp(v->buffers, "all");
     for (uint32_t k = 0; k < b->mem.count; k++) {
         const Region *r = &b->mem.regions[k];
-        if (!r->is_buffer)
+        if (!r->is_buffer || (v->buffers && !all && !listed(v->buffers, r->name)))
             continue;
         uint64_t n = dump_buffer_count(r);
+        if (!v->buffers && v->before && v->before[k] == buffer_hash(r)) {
+            fprintf(out, "\nbuffer %s: .%s[%llu], unchanged (--buffers %s shows it)\n", r->name,
+                    type_info[r->type].name, (unsigned long long)n, r->name);
+            continue;
+        }
         fprintf(out, "\nbuffer %s: .%s[%llu]", r->name, type_info[r->type].name, (unsigned long long)n);
         fprintf(out, r->replicas ? ", multimem: copy 0 of %u (%s@1 ...: the others)\n" : "\n", r->replicas, r->name);
         bool starred = false;
@@ -82,9 +119,8 @@ static void print_buffers_table(FILE *out, const Block *b, bool hex)
 }
 
 /* s as a JSON string: quotes, backslashes and control characters escaped. */
-static void print_json_string(FILE *out, const char *s)
+static void print_json_string_body(FILE *out, const char *s)
 {
-    fputc('"', out);
     for (; *s; s++) {
         unsigned char c = (unsigned char)*s;
         if (c == '"' || c == '\\')
@@ -94,6 +130,12 @@ static void print_json_string(FILE *out, const char *s)
         else
             fputc(c, out);
     }
+}
+
+static void print_json_string(FILE *out, const char *s)
+{
+    fputc('"', out);
+    print_json_string_body(out, s);
     fputc('"', out);
 }
 
@@ -197,7 +239,9 @@ bool dump_check_regs(const Block *b, const char *only, char *err, size_t errlen)
         }
         if (found)
             continue;
-        int n = snprintf(err, errlen, "--regs: '%s' is not a register or predicate of '%s'", name, f->name);
+        char *kernel = demangle_shown(f->name);
+        int n = snprintf(err, errlen, "--regs: '%s' is not a register or predicate of '%s'", name, kernel);
+        free(kernel);
         unsigned close = 0;
         for (uint32_t i = 0; i < f->regs.len + f->preds.len && n > 0 && (size_t)n < errlen && close < 5; i++) {
             const Register *r = i < f->regs.len ? &f->regs.data[i] : &f->preds.data[i - f->regs.len];
@@ -208,6 +252,34 @@ bool dump_check_regs(const Block *b, const char *only, char *err, size_t errlen)
         if (close && n > 0 && (size_t)n < errlen)
             snprintf(err + n, errlen - (size_t)n, ")");
         return false;
+    }
+    return true;
+}
+
+bool dump_check_buffers(const Block *b, const char *only, char *err, size_t errlen)
+{
+    if (!only || !strcmp(only, "all") || !strcmp(only, "none"))
+        return true;
+    for (const char *p = only; *p;) {
+        size_t len = strcspn(p, ",");
+        bool found = false;
+        for (uint32_t k = 0; k < b->mem.count && !found; k++) {
+            const Region *r = &b->mem.regions[k];
+            found = r->is_buffer && strlen(r->name) == len && !strncmp(r->name, p, len);
+        }
+        if (!found) {
+            int n = snprintf(err, errlen, "--buffers: '%.*s' is not a buffer of the run; its buffers:", (int)len, p);
+            bool any = false;
+            for (uint32_t k = 0; k < b->mem.count && n > 0 && (size_t)n < errlen; k++)
+                if (b->mem.regions[k].is_buffer) {
+                    n += snprintf(err + n, errlen - (size_t)n, "%s %s", any ? "," : "", b->mem.regions[k].name);
+                    any = true;
+                }
+            if (!any && n > 0 && (size_t)n < errlen)
+                snprintf(err + n, errlen - (size_t)n, " none");
+            return false;
+        }
+        p += len + (p[len] == ',');
     }
     return true;
 }
@@ -480,7 +552,7 @@ void dump_print_table(FILE *out, const Block *b, const TableView *view)
         free(all);
     }
     print_cta_line(out, b, v);
-    print_buffers_table(out, b, v->hex);
+    print_buffers_table(out, b, v);
     fprintf(out, "%llu warp-steps\n", (unsigned long long)b->steps);
 }
 
@@ -573,6 +645,69 @@ void dump_print_cta_json(FILE *out, const Block *b, bool first)
     fputs("\n    }", out);
 }
 
+/* The name "@name" gives a parameter of bits: a buffer's address, a texture's, surface's or
+ * sampler's handle; NULL when none. */
+static const char *named_address(const Block *b, uint64_t bits)
+{
+    for (uint32_t k = 0; k < b->mem.count; k++) {
+        const Region *r = &b->mem.regions[k];
+        if (r->is_buffer && r->space == SPACE_GLOBAL && !strchr(r->name, '@') && mem_generic(SPACE_GLOBAL, r->base) == bits)
+            return r->name;
+    }
+    if (bits - IMAGE_HANDLE_BASE < b->image_count)
+        return b->images[bits - IMAGE_HANDLE_BASE].name;
+    if (bits - SAMPLER_HANDLE_BASE < b->sampler_count)
+        return b->samplers[bits - SAMPLER_HANDLE_BASE].name;
+    return NULL;
+}
+
+/* "params": [...], each kernel parameter as a lanes file gives it (a kernel's parameters cannot
+ * be written, so these are the launch's): "@name" for a buffer's address or an image's handle,
+ * a value of the parameter's type, or {"bytes": [...]} for an array, a struct, or a value not
+ * defined in every bit (null: an undefined byte). */
+static void print_params_json(FILE *out, const Block *b)
+{
+    const Function *f = b->prog.fn;
+    if (!f->params.len)
+        return;
+    fputs("  \"params\": [", out);
+    for (uint32_t i = 0; i < f->params.len; i++) {
+        const Decl *d = &f->params.data[i];
+        uint8_t *shadow;
+        uint32_t size;
+        const uint8_t *data = block_param_bytes((Block *)b, i, &shadow, &size);   /* reads only */
+        uint64_t bits = 0, dbits = 0;
+        for (uint32_t k = 0; k < size && k < 8; k++) {
+            bits |= (uint64_t)data[k] << (8 * k);
+            dbits |= (uint64_t)shadow[k] << (8 * k);
+        }
+        bool scalar = !d->dim_count && d->type != TYPE_NONE && size <= 8 &&
+                      dbits == width_mask(8 * size) && size * 8 == type_info[d->type].bits;
+        const char *name = scalar && size == 8 ? named_address(b, bits) : NULL;
+        char buf[64];
+        fputs(i ? ", " : "", out);
+        if (name) {
+            fputc('"', out);
+            fputc('@', out);
+            print_json_string_body(out, name);
+            fputc('"', out);
+        } else if (scalar) {
+            format_json_value(buf, sizeof buf, bits, d->type);
+            fputs(buf, out);
+        } else {
+            fputs("{\"bytes\": [", out);
+            for (uint32_t k = 0; k < size; k++) {
+                if (shadow[k] == 0xff)
+                    fprintf(out, "%s%u", k ? ", " : "", data[k]);
+                else
+                    fprintf(out, "%snull", k ? ", " : "");
+            }
+            fputs("]}", out);
+        }
+    }
+    fputs("],\n", out);
+}
+
 void dump_print_json(FILE *out, const Block *b, const char *printed, size_t printed_len, FILE *ctas)
 {
     fprintf(out, "{\n  \"block\": [%u, %u, %u],\n", b->ntid[0], b->ntid[1], b->ntid[2]);
@@ -581,6 +716,10 @@ void dump_print_json(FILE *out, const Block *b, const char *printed, size_t prin
                 b->ctaid[0], b->ctaid[1], b->ctaid[2]);
     if (b->warp_count == 1)
         fprintf(out, "  \"active\": \"0x%08x\",\n", b->warps[0]->launched);
+    const Region *dynamic = b->prog.dynamic_region != NO_SLOT ? &b->mem.regions[b->prog.dynamic_region] : NULL;
+    if (dynamic && dynamic->size)
+        fprintf(out, "  \"dynamic_shared\": %llu,\n", (unsigned long long)dynamic->size);
+    print_params_json(out, b);
     print_regs_json(out, b, "  ");
     print_buffers_json(out, b);
     fputs(",\n  \"exited\": ", out);

@@ -282,10 +282,12 @@ static bool load_buffers(Block *b, const char *path, json_t *v, char *err, size_
         }
         uint32_t first = b->mem.count;
         for (json_int_t i = 0; !at && i < (replicas ? replicas : 1); i++) {   /* copy i: NAME@i */
-            char copy[256];
-            snprintf(copy, sizeof copy, i ? "%s@%lld" : "%s", name, (long long)i);
+            size_t room = strlen(name) + 24;   /* the name whole, however long, and "@i" */
+            char *copy = xmalloc(room);
+            snprintf(copy, room, i ? "%s@%lld" : "%s", name, (long long)i);
             uint32_t index = mem_add(&b->mem, intern(&b->prog.m->names, copy, strlen(copy)), SPACE_GLOBAL,
                                      count * size, 256, type, false, replicas > 0);
+            free(copy);
             b->mem.regions[index].is_buffer = true;
         }
         r = at ? r : &b->mem.regions[first];
@@ -418,8 +420,8 @@ static bool set_aggregate_param(Block *b, const char *where, uint8_t *data, uint
             snprintf(err, errlen, "%s: fields[%zu] ends at byte %u; the parameter has %u", where, i, at + n, size);
             return false;
         }
-        char here[340];
-        snprintf(here, sizeof here, "%.300s: fields[%zu]", where, i);
+        char here[440];
+        snprintf(here, sizeof here, "%s: fields[%zu]", where, i);
         uint64_t bits;
         uint64_t dbits;
         if (!param_value(b, here, type, json_array_get(f, 1), &bits, &dbits, err, errlen))
@@ -458,8 +460,10 @@ static bool set_param(Block *b, const char *path, uint32_t i, json_t *v, char *e
     uint8_t *shadow;
     uint32_t size;
     uint8_t *data = block_param_bytes(b, i, &shadow, &size);
-    char where[300];
-    snprintf(where, sizeof where, "%s: params.%s", path, d->name);
+    char where[400];           /* the label (at most 222 bytes) and a name shown in at most DEMANGLE_SHOWN */
+    char *shown = demangle_shown(d->name);
+    snprintf(where, sizeof where, "%s: params.%s", path, shown);
+    free(shown);
     if (d->handle_space)
         return set_handle_param(b, where, d->handle_space, data, shadow, v, err, errlen);
     if (json_is_object(v) || d->dim_count || d->type == TYPE_NONE || d->vector || type_info[d->type].bits > 64)
@@ -479,8 +483,10 @@ static bool load_params(Block *b, const char *path, json_t *v, char *err, size_t
     const Function *f = b->prog.fn;
     if (json_is_array(v)) {
         if (json_array_size(v) != f->params.len) {
-            snprintf(err, errlen, "%s: params: '%s' takes %u parameters, the array has %zu", path, f->name,
+            char *kernel = demangle_shown(f->name);
+            snprintf(err, errlen, "%s: params: '%s' takes %u parameters, the array has %zu", path, kernel,
                      f->params.len, json_array_size(v));
+            free(kernel);
             return false;
         }
         for (uint32_t i = 0; i < f->params.len; i++)
@@ -500,7 +506,10 @@ static bool load_params(Block *b, const char *path, json_t *v, char *err, size_t
             if (strcmp(f->params.data[i].name, name) == 0)
                 d = &f->params.data[i];
         if (!d) {
-            snprintf(err, errlen, "%s: params.%s: '%s' has no parameter of that name", path, name, f->name);
+            char *kernel = demangle_shown(f->name), *shown = demangle_shown(name);
+            snprintf(err, errlen, "%s: params.%s: '%s' has no parameter of that name", path, shown, kernel);
+            free(kernel);
+            free(shown);
             return false;
         }
         if (!set_param(b, path, (uint32_t)(d - f->params.data), value, err, errlen))
@@ -550,8 +559,10 @@ int lanes_load(Block *b, const char *path, const Launch *cli, char *err, size_t 
     int rc = -1;
     char label[300];
     bool merged = launch_given(cli);
-    snprintf(label, sizeof label, !path ? "the command line" : merged ? "%.200s with the command line" : "%.200s",
-             path);
+    size_t path_len = path ? strlen(path) : 0;            /* a long path keeps its end: the file's name */
+    const char *cut = path_len > 200 ? "..." : "", *end = path_len > 200 ? path + path_len - 197 : path;
+    snprintf(label, sizeof label, !path ? "the command line" : merged ? "%s%s with the command line" : "%s%s",
+             cut, end);
     if (!launch_merge(b, root, path, cli, err, errlen))
         goto out;
     path = label;
@@ -628,34 +639,61 @@ int lanes_load(Block *b, const char *path, const Launch *cli, char *err, size_t 
         } else if (strcmp(key, "buffers") && strcmp(key, "params") && strcmp(key, "dynamic_shared") &&
                    strcmp(key, "surfaces") && strcmp(key, "textures") && strcmp(key, "samplers") &&
                    strcmp(key, "block") && strcmp(key, "grid") && strcmp(key, "active") && strcmp(key, "exited") &&
-                   strcmp(key, "steps") && strcmp(key, "warnings") && strcmp(key, "cta")) {
+                   strcmp(key, "steps") && strcmp(key, "warnings") && strcmp(key, "cta") && strcmp(key, "stdout")) {
             snprintf(err, errlen, "%s: unknown key \"%s\" (expected block, grid, active, regs, preds, buffers, "
                      "params, dynamic_shared, surfaces, textures, samplers)", path, key);
             goto out;
         }
     }
-    rc = 0;
+    rc = block || b->prog.fn->is_snippet ? 0 : 1;
 out:
     json_decref(root);
     return rc;
 }
 
-/* Kernel parameters the lanes file left out: an error before running, not undefined loads. */
-bool lanes_params_given(Block *b, char *err, size_t errlen)
+/* Whether parameter i has any byte given (a parameter of no bytes needs none). */
+static bool param_given(Block *b, uint32_t i)
+{
+    uint8_t *shadow;
+    uint32_t size;
+    block_param_bytes(b, i, &shadow, &size);
+    for (uint32_t k = 0; k < size; k++)
+        if (shadow[k])
+            return true;
+    return size == 0;
+}
+
+/* Kernel parameters the lanes file and --param left out: an error before running, not undefined
+ * loads. Every one is listed, with its index, type and the --param that gives it. */
+bool lanes_params_given(Block *b, FILE *err_out)
 {
     const Function *f = b->prog.fn;
+    uint32_t missing = 0;
+    for (uint32_t i = 0; i < f->params.len; i++)
+        missing += !param_given(b, i);
+    if (!missing)
+        return true;
+    char *kernel = demangle_shown(f->name);
+    fprintf(err_out, "ptxrun: error: kernel '%s' needs a value for %s%u parameter%s:\n", kernel,
+            missing == f->params.len && missing > 1 ? "each of its " : "", missing, missing == 1 ? "" : "s");
+    free(kernel);
     for (uint32_t i = 0; i < f->params.len; i++) {
+        if (param_given(b, i))
+            continue;
+        const Decl *d = &f->params.data[i];
+        char *shown = demangle_shown(launch_param_short(f, d->name)), type[32];
+        bool bytes = d->dim_count || d->type == TYPE_NONE;
         uint8_t *shadow;
         uint32_t size;
-        bool given = false;
         block_param_bytes(b, i, &shadow, &size);
-        for (uint32_t k = 0; k < size && !given; k++)
-            given = shadow[k];
-        if (size && !given) {
-            snprintf(err, errlen, "kernel '%s' needs a value for parameter %u ('%s'): give \"params\": [...] "
-                     "in the lanes file", f->name, i, f->params.data[i].name);
-            return false;
-        }
+        if (bytes)
+            snprintf(type, sizeof type, ".b8[%u]", size);
+        else
+            snprintf(type, sizeof type, ".%s", type_info[d->type].name);
+        fprintf(err_out, "  parameter %u (%s): --param %s=%s\n", i, type, shown,
+                d->handle_space ? "@NAME" : bytes ? "'{\"bytes\": [...]}'" : "VALUE");
+        free(shown);
     }
-    return true;
+    fprintf(err_out, "(or \"params\" in the lanes file: docs/lanes-format.md)\n");
+    return false;
 }

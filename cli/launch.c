@@ -45,6 +45,14 @@ static json_t *dims_json(const uint32_t dims[3])
     return json_pack("[III]", (json_int_t)dims[0], (json_int_t)dims[1], (json_int_t)dims[2]);
 }
 
+/* The shortest name --param takes for the parameter of f named full: what follows the kernel's
+ * name and '_' (param_0 of nvcc's _Z1kPKiPii_param_0), else full. */
+const char *launch_param_short(const Function *f, const char *full)
+{
+    size_t kernel = strlen(f->name);
+    return !strncmp(full, f->name, kernel) && full[kernel] == '_' && full[kernel + 1] ? full + kernel + 1 : full;
+}
+
 /* The parameter NAME names: its full name (nvcc's _Z1kPKiPii_param_0), its position (0), or the
  * part after the kernel's name and '_' (param_0). -1 if none, with err listing them. */
 static int find_param(const Function *f, const char *name, char *err, size_t errlen)
@@ -62,13 +70,20 @@ static int find_param(const Function *f, const char *name, char *err, size_t err
         if (!strncmp(full, f->name, kernel) && full[kernel] == '_' && !strcmp(full + kernel + 1, name))
             return (int)i;
     }
-    int len = snprintf(err, errlen, "--param %s: kernel '%s' has no parameter '%s'; its parameters:", name, f->name,
-                       name);
-    for (uint32_t i = 0; i < f->params.len && len >= 0 && (size_t)len < errlen; i++) {
+    char *kernel_shown = demangle_shown(f->name);
+    int len = snprintf(err, errlen, "--param %s: kernel '%s' has no parameter '%s'; its parameters:", name,
+                       kernel_shown, name);
+    free(kernel_shown);
+    enum { LISTED = 16 };                     /* a long list is cut: the message stays one line */
+    for (uint32_t i = 0; i < f->params.len && i < LISTED && len >= 0 && (size_t)len < errlen; i++) {
         const Decl *d = &f->params.data[i];
-        len += snprintf(err + len, errlen - (size_t)len, "%s %u %s (.%s)", i ? "," : "", i, d->name,
+        char *shown = demangle_shown(launch_param_short(f, d->name));
+        len += snprintf(err + len, errlen - (size_t)len, "%s %u %s (.%s)", i ? "," : "", i, shown,
                         d->dim_count || d->type == TYPE_NONE ? "b8[]" : type_info[d->type].name);
+        free(shown);
     }
+    if (f->params.len > LISTED && len >= 0 && (size_t)len < errlen)
+        snprintf(err + len, errlen - (size_t)len, ", and %u more", f->params.len - LISTED);
     if (!f->params.len && len >= 0 && (size_t)len < errlen)
         snprintf(err + len, errlen - (size_t)len, " none");
     return -1;

@@ -21,6 +21,7 @@ static const char usage[] =
     "  --json             print the final state as JSON (valid --lanes input; every register)\n"
     "  --regs A,B|all     show these registers and predicates (a kernel's table shows the buffers,\n"
     "                     the registers the lanes file gives and a count of the others; a snippet's, all)\n"
+    "  --buffers A,B|all  show these buffers in full (default: changed ones; others: a line)\n"
     "  --cta N|X,Y,Z      show this CTA's registers (default: the last to run, or where a fault stopped)\n"
     "  --all-ctas         with --json: every CTA's registers too, in \"ctas\" (not --lanes input)\n"
     "  --hex              show register and buffer values as their bits in hex\n"
@@ -65,7 +66,8 @@ static const char usage[] =
     "Options that take a value accept --opt value and --opt=value.\n"
     "A run that goes on for a second shows its progress on standard error when that is a terminal\n"
     "(PTXRUN_PROGRESS=0: never; =1: always, from the start).\n"
-    "Exit: 0 ok, 1 --expect mismatch, 2 bad input (PTX, JSON, options), 3 execution fault.\n";
+    "Exit: 0 ok, 1 --expect mismatch, 2 bad input (PTX, JSON, options), 3 execution fault\n"
+    "(a closed pipe, | head: a quiet end by SIGPIPE, as grep's).\n";
 
 static int usage_error(const char *fmt, const char *arg)
 {
@@ -97,6 +99,8 @@ static int parse_args(int argc, char **argv, RunOptions *o, const char **params,
             o->expect = v;
         else if ((v = util_option_value(a, "--regs", argc, argv, &i, &missing)))
             o->regs = v;
+        else if ((v = util_option_value(a, "--buffers", argc, argv, &i, &missing)))
+            o->buffers = v;
         else if ((v = util_option_value(a, "--cta", argc, argv, &i, &missing)))
             o->cta = v;
         else if ((v = util_option_value(a, "--warps", argc, argv, &i, &missing)))
@@ -207,6 +211,8 @@ static int parse_args(int argc, char **argv, RunOptions *o, const char **params,
             }
     if (o->all_ctas && !o->json)
         return usage_error("%s", "--all-ctas is for --json (the table shows one CTA: choose it with --cta)");
+    if (o->buffers && o->json)
+        return usage_error("%s", "--buffers is for the table (--json writes every buffer)");
     if (o->hex && o->json)
         return usage_error("%s", "--hex is for the table (--json writes each value in its type)");
     if (!o->exec.trace && (o->trace_lines || o->trace_filter.by_op))
@@ -259,7 +265,7 @@ static void input_cut_short(int sig, siginfo_t *info, void *context)
 int main(int argc, char **argv)
 {
     hold_closed_streams();
-    signal(SIGPIPE, SIG_IGN);                /* a closed pipe is a write error we report */
+    signal(SIGPIPE, SIG_DFL);                /* a closed pipe (| head) ends ptxrun quietly, as grep */
     struct sigaction bus = { .sa_sigaction = input_cut_short, .sa_flags = SA_SIGINFO | SA_RESETHAND };
     sigemptyset(&bus.sa_mask);
     sigaction(SIGBUS, &bus, NULL);

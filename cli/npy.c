@@ -1,11 +1,14 @@
 /* npy.c: buffers as binary files. Reads a buffer's data from a NumPy .npy file (format versions
  * 1.0, 2.0 and 3.0; little-endian, C order, the dtypes of the buffer types; any shape, flattened)
  * or from raw binary of a given type; --save-buffers writes each final buffer as DIR/NAME.npy
- * (version 1.0, shape (count,)). */
+ * (version 1.0, shape (count,)): each to a temporary name in DIR, renamed when it is whole, so
+ * that a full disk leaves no partial file. */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli.h"
 
@@ -253,8 +256,9 @@ bool npy_read(const char *file, int given_type, int *type, uint64_t *count, uint
     return ok;
 }
 
-/* DIR and the folders above it, as mkdir -p makes them. */
-static bool make_folder(const char *dir, char *err, size_t errlen)
+/* DIR and the folders above it, as mkdir -p makes them; false unless DIR is a folder ptxrun can
+ * write in (said before the run, and again after it). */
+bool npy_save_folder(const char *dir, char *err, size_t errlen)
 {
     char path[4096];
     struct stat st;
@@ -274,6 +278,10 @@ static bool make_folder(const char *dir, char *err, size_t errlen)
     }
     if (stat(path, &st) != 0 || !S_ISDIR(st.st_mode)) {
         snprintf(err, errlen, "--save-buffers %s: not a folder", dir);
+        return false;
+    }
+    if (access(path, W_OK | X_OK) != 0) {
+        snprintf(err, errlen, "--save-buffers %s: cannot write in the folder: %s", dir, strerror(errno));
         return false;
     }
     return true;
@@ -298,9 +306,16 @@ static long long save_buffer(const Region *r, const char *dir, char *err, size_t
     int len = snprintf(header, sizeof header, "{'descr': '%s', 'fortran_order': False, 'shape': (%llu,), }", descr,
                        (unsigned long long)count);
     int total = (10 + len + 1 + 63) / 64 * 64;
-    FILE *f = fopen(path, "wb");
+    char temp[4200];
+    snprintf(temp, sizeof temp, "%s/.%s.npy.%ld.tmp", dir, r->name, (long)getpid());
+    int fd = open(temp, O_WRONLY | O_CREAT | O_TRUNC, 0666);
+    FILE *f = fd < 0 ? NULL : fdopen(fd, "wb");
     if (!f) {
         snprintf(err, errlen, "--save-buffers: cannot write '%s': %s", path, strerror(errno));
+        if (fd >= 0) {
+            close(fd);
+            unlink(temp);
+        }
         return -1;
     }
     fwrite("\x93NUMPY\x01\x00", 1, 8, f);
@@ -319,8 +334,21 @@ static long long save_buffer(const Region *r, const char *dir, char *err, size_t
         undefined += !whole;
         fwrite(element, 1, size, f);
     }
-    if (ferror(f) | (fclose(f) != 0)) {
-        snprintf(err, errlen, "--save-buffers: cannot write '%s': %s", path, strerror(errno));
+    bool failed = fflush(f) != 0 || ferror(f);
+    int saved = errno;
+    if (fclose(f) != 0 && !failed) {
+        failed = true;
+        saved = errno;
+    }
+    if (failed) {
+        unlink(temp);                          /* no partial file is left */
+        snprintf(err, errlen, "--save-buffers: cannot write '%s': %s (nothing left there)", path, strerror(saved));
+        return -1;
+    }
+    if (rename(temp, path) != 0) {
+        saved = errno;
+        unlink(temp);
+        snprintf(err, errlen, "--save-buffers: cannot write '%s': %s", path, strerror(saved));
         return -1;
     }
     return undefined;
@@ -330,7 +358,7 @@ static long long save_buffer(const Region *r, const char *dir, char *err, size_t
  * bits) and warnings (undefined elements written as 0) on err_out. */
 bool npy_save_buffers(const Block *b, const char *dir, bool warnings, FILE *err_out, char *err, size_t errlen)
 {
-    if (!make_folder(dir, err, errlen))
+    if (!npy_save_folder(dir, err, errlen))
         return false;
     for (uint32_t k = 0; k < b->mem.count; k++) {
         const Region *r = &b->mem.regions[k];

@@ -130,9 +130,11 @@ void callsite_load(Loader *ld, const Instr *in, XInstr *x)
             if (prog->funcs[k].fn->name == target->u.ref.name)
                 site.callee = k;
         if (site.callee == NO_SLOT && !(site.builtin = (uint8_t)builtin_named(target->u.ref.name))) {
-            char what[160];
-            snprintf(what, sizeof what, "a call of '%s' (no body: an external function)", target->u.ref.name);
+            size_t room = strlen(target->u.ref.name) + 64;   /* the name whole */
+            char *what = xmalloc(room);
+            snprintf(what, room, "a call of '%s' (no body: an external function)", target->u.ref.name);
             operand_cannot(ld, in, what);
+            free(what);
             return;
         }
     } else if (target->kind == OPND_REG) {

@@ -291,7 +291,8 @@ const uint8_t *mem_peek(Memory *mem, uint32_t thread, uint64_t generic, uint64_t
     return r->data + offset;
 }
 
-static void describe_nearest(Memory *mem, int space, uint64_t address, char *buf, size_t size)
+/* The region of space nearest to address (an address in the space), or NULL when it has none. */
+static const Region *nearest_region(const Memory *mem, int space, uint64_t address)
 {
     const Region *best = NULL;
     uint64_t best_distance = UINT64_MAX;
@@ -305,15 +306,7 @@ static void describe_nearest(Memory *mem, int space, uint64_t address, char *buf
             best = r;
         }
     }
-    bool empty_dynamic = best && best->name && !strcmp(best->name, "dynamic .shared") && best->size == 0;
-    if (best)
-        snprintf(buf, size, "; the nearest is '%s' at 0x%llx..0x%llx%s", best->name ? best->name : "?",
-                 (unsigned long long)mem_generic(space, best->base),
-                 (unsigned long long)mem_generic(space, best->base + best->size),
-                 empty_dynamic ? ", which is empty: the kernel's extern .shared arrays take their bytes from "
-                                 "\"dynamic_shared\" in the lanes file" : "");
-    else
-        snprintf(buf, size, "; there is no %s memory", mem_space_name(space));
+    return best;
 }
 
 /* ---- execution ---- */
@@ -358,10 +351,25 @@ uint8_t *mem_locate(Warp *w, const XInstr *x, int lane, uint64_t address, unsign
         return NULL;
     Region *r = find(mem, space, in_space, size);
     if (!r) {
-        char near[256];
-        describe_nearest(mem, space, in_space, near, sizeof near);
-        report_fault(w, pc, "lane %d (pc %u): '%s' %s %u bytes at 0x%llx (%s), outside every region%s", lane, pc,
-                   x->ir->mnemonic, store ? "writes" : "reads", size, (unsigned long long)address, mem_space_name(space), near);
+        /* The nearest region in the form of the address: generic, or an address in its space. */
+        const Region *best = nearest_region(mem, space, in_space);
+        const char *what = store ? "writes" : "reads";
+        if (!best) {
+            report_fault(w, pc, "lane %d (pc %u): '%s' %s %u bytes at 0x%llx (%s), outside every region; there is "
+                         "no %s memory", lane, pc, x->ir->mnemonic, what, size, (unsigned long long)address,
+                         mem_space_name(space), mem_space_name(space));
+            return NULL;
+        }
+        bool generic = x->space == SPACE_NONE;
+        uint64_t lo = generic ? mem_generic(space, best->base) : best->base;
+        uint64_t hi = generic ? mem_generic(space, best->base + best->size) : best->base + best->size;
+        bool empty_dynamic = best->name && !strcmp(best->name, "dynamic .shared") && best->size == 0;
+        report_fault(w, pc, "lane %d (pc %u): '%s' %s %u bytes at 0x%llx (%s), outside every region; the nearest is "
+                     "'%s' at 0x%llx..0x%llx%s", lane, pc, x->ir->mnemonic, what, size, (unsigned long long)address,
+                     mem_space_name(space), best->name ? best->name : "?", (unsigned long long)lo,
+                     (unsigned long long)hi,
+                     empty_dynamic ? ", which is empty: the kernel's extern .shared arrays take their bytes from "
+                                     "--shared BYTES (the lanes file's \"dynamic_shared\")" : "");
         return NULL;
     }
     if (r->replicas) {

@@ -176,10 +176,12 @@ uint32_t operand_source(Loader *ld, const Instr *in, const Operand *o, int type,
         if (handle != NO_SLOT && in->op == OP_MOV && type == TYPE_U64)
             return handle;                /* mov.u64 r, t: the handle the parameter holds (as ptxas takes) */
         if (handle != NO_SLOT && in->op == OP_CVTA) {   /* ptxas takes cvta.param.u64 r, t; what it gives is not said */
-            char what[160];
-            snprintf(what, sizeof what, "cvta of the %s parameter '%s'", space == SPACE_TEX ? ".texref" :
+            size_t room = strlen(o->u.ref.name) + 64;     /* the name whole */
+            char *what = xmalloc(room);
+            snprintf(what, room, "cvta of the %s parameter '%s'", space == SPACE_TEX ? ".texref" :
                      space == SPACE_SURF ? ".surfref" : ".samplerref", o->u.ref.name);
             operand_cannot(ld, in, what);
+            free(what);
             return 0;
         }
         if (handle != NO_SLOT) {
@@ -194,10 +196,12 @@ uint32_t operand_source(Loader *ld, const Instr *in, const Operand *o, int type,
                 (d->space != SPACE_TEX && d->space != SPACE_SURF && d->space != SPACE_SAMPLER))
                 continue;
             if (in->op == OP_CVTA) {          /* ptxas takes cvta.global.u64 r, t; what it gives is not said */
-                char what[160];
-                snprintf(what, sizeof what, "cvta of the %s '%s'", d->space == SPACE_TEX ? ".texref" :
+                size_t room = strlen(d->name) + 64;
+                char *what = xmalloc(room);
+                snprintf(what, room, "cvta of the %s '%s'", d->space == SPACE_TEX ? ".texref" :
                          d->space == SPACE_SURF ? ".surfref" : ".samplerref", d->name);
                 operand_cannot(ld, in, what);
+                free(what);
                 return 0;
             }
             if (in->op != OP_MOV || type != TYPE_U64 || o->u.ref.offset) {   /* as ptxas: mov.u64 r, t */
@@ -209,9 +213,11 @@ uint32_t operand_source(Loader *ld, const Instr *in, const Operand *o, int type,
             return operand_immediate_row(ld, OPAQUE_HANDLE_BASE + g);
         }
         if (!operand_find_symbol(ld, o, &s)) {
-            char what[160];
-            snprintf(what, sizeof what, "the address of '%s'", o->u.ref.name);
+            size_t room = strlen(o->u.ref.name) + 64;
+            char *what = xmalloc(room);
+            snprintf(what, room, "the address of '%s'", o->u.ref.name);
             operand_cannot(ld, in, what);
+            free(what);
             return 0;
         }
         if (s.row != NO_SLOT) {               /* in a .func's frame: a different address in each call */

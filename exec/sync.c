@@ -83,6 +83,22 @@ static void exchange(Warp *w, const XInstr *x, const XInstr *at, uint32_t lanes,
     }
 }
 
+/* A membermask naming lanes past the block's last thread (a partial last warp; 0xffffffff in a
+ * block of 48 threads): those lanes do not exist. The PTX ISA waits for the non-exited lanes of
+ * membermask only and leaves a value read from an inactive lane undefined, so they take part as
+ * exited lanes do (what one would supply is undefined, shown as such); a warning says so, as the
+ * mask was most likely meant for a whole warp. */
+static const char missing_lanes[] = "membermask names lanes past the block's end (its last warp is partial): "
+                                    "they take part as exited lanes, and a value read from one is undefined;";
+
+static void warn_missing_lanes(Warp *w, uint32_t pc, uint32_t membermask, uint32_t lanes)
+{
+    const Block *b = w->block;
+    uint32_t have = b->threads - w->thread_base;
+    if (have < WARP_SIZE && membermask >> have)
+        report_warn(w, pc, lanes, missing_lanes);
+}
+
 /* The lanes of mask, all the warp's ready ones with none waiting, reach the warp-synchronising
  * instruction at pc: when those whose guard holds (defined everywhere) name just themselves (and
  * exited lanes) in one defined membermask, they complete at once and true is returned; every
@@ -108,6 +124,7 @@ bool sync_converged(Warp *w, uint32_t pc, uint32_t mask)
     }
     if ((membermask & w->launched & ~w->exited) != run)
         return false;
+    warn_missing_lanes(w, pc, membermask, run);
     exchange(w, x, x, run, run);
     return true;
 }
@@ -146,6 +163,7 @@ void sync_arrive(Warp *w, uint32_t pc, uint32_t mask)
                 same |= (uint32_t)((uint32_t)w->val[row][l] == membermask) << l;
         }
         if ((same & mask) == mask && (membermask & w->launched & ~w->exited) == mask) {
+            warn_missing_lanes(w, pc, membermask, mask);
             exchange(w, x, x, mask, mask);
             forget_if_guard_undefined(w, x, mask);
             warp_advance(w, mask, pc + 1);
@@ -160,6 +178,7 @@ void sync_arrive(Warp *w, uint32_t pc, uint32_t mask)
                        "the lane itself", l, x->ir->mnemonic, membermask);
             return;
         }
+        warn_missing_lanes(w, pc, membermask, 1u << l);
         w->arrival[l] = (Arrival){ pc, membermask, w->steps };
     }
     w->waiting |= mask;

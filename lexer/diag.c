@@ -4,6 +4,7 @@
  *         the source line
  *         ^~~~
  * and tests install their own sink to assert on level, position and text. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "lexer.h"
@@ -94,12 +95,17 @@ void diag_print(FILE *out, Source *src, DiagLevel level, Span at, const char *me
 
 void diag_vat(Diag *diag, DiagLevel level, Span at, const char *fmt, va_list ap)
 {
-    char message[1024];
-    vsnprintf(message, sizeof message, fmt, ap);
+    char small[1024], *message = small;      /* a longer message (long names) on the heap */
+    va_list again;
+    va_copy(again, ap);
+    int len = vsnprintf(small, sizeof small, fmt, ap);
+    if (len >= (int)sizeof small)
+        vsnprintf(message = xmalloc((size_t)len + 1), (size_t)len + 1, fmt, again);
+    va_end(again);
     if (level == DIAG_ERROR) {
         diag->errors++;
         if (diag->max_errors && diag->errors > diag->max_errors)
-            return;                 /* counted, not shown: the caller says how many */
+            goto out;               /* counted, not shown: the caller says how many */
     } else if (level == DIAG_WARNING) {
         diag->warnings++;
     }
@@ -107,6 +113,9 @@ void diag_vat(Diag *diag, DiagLevel level, Span at, const char *fmt, va_list ap)
         diag->emit(diag->context, diag, level, at, message);
     else
         diag_print(diag->stream, diag->src, level, at, message, diag->color);
+out:
+    if (message != small)
+        free(message);
 }
 
 void diag_at(Diag *diag, DiagLevel level, Span at, const char *fmt, ...)

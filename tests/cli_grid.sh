@@ -101,7 +101,7 @@ cat > "$tmp/grid/untouched.py" <<'EOF'
 import resource, struct, subprocess, sys
 ptxrun, ptx, save = sys.argv[1:4]
 size = (256 << 20) + 32
-rc = subprocess.run([ptxrun, '-j', '4', ptx, '--grid', '8', '--buffer', 'out=u32:8', '--buffer',
+rc = subprocess.run([ptxrun, '-j', '4', ptx, '--grid', '8', '--block', '32', '--buffer', 'out=u32:8', '--buffer',
                      'big=u32:%d' % (64 << 20), '--param', '0=@out', '--save-buffers', save],
                     stdout=subprocess.DEVNULL).returncode
 per_byte = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss * 1024 / size
