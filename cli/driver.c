@@ -211,6 +211,12 @@ static int execute(const RunOptions *o, Module *m, Diag *diag, HeldList *held, F
         fprintf(err_out, "ptxrun: error: %s\n", err);
         goto refused;
     }
+    static const uint32_t one_cluster[3] = { 1, 1, 1 };      /* the one --cluster launch.c takes */
+    if (!bounds_check(b, o->launch.cluster ? one_cluster : NULL, o->launch.block || o->lanes ? NULL :
+                      "; no --block gives one warp")) {
+        flush_held(held, diag, lines);
+        goto refused;
+    }
     if (o->all_ctas && !(log.file = tmpfile())) {
         fprintf(err_out, "ptxrun: error: --all-ctas: cannot make a temporary file: %s\n", strerror(errno));
         goto refused;

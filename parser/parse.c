@@ -327,8 +327,10 @@ static void drop_body(Parser *p, Function *f)
 void parse_function_end(Parser *p, bool has_body)
 {
     Function *f = p->fn;
-    if (f)
+    if (f) {
         f->has_body = has_body;
+        perf_end(p, f);
+    }
     p->loc_line = 0;                           /* a .loc holds within its function only */
     p->skip_body = p->skip_params = false;
     if (f && p->hook && !p->stopped) {         /* handed over with its lists still on the heap */
@@ -350,12 +352,14 @@ void parse_perf(Parser *p, Span name, uint32_t count)
     if (!p->fn)
         return;
     PerfDirective d = { intern(&p->m->names, p->m->src->text + name.offset + 1, name.length - 1),
-                        count, { 0, 0, 0 }, NULL };
+                        count, { 0, 0, 0 }, NULL, name };
     for (uint32_t i = 0; i < count && i < 3; i++)
         d.values[i] = p->perf_values[i];
     if (count > 3)
         diag_at(p->diag, DIAG_ERROR, name, "'%.*s' takes at most 3 numbers", (int)name.length,
                 p->m->src->text + name.offset);
+    else
+        perf_check(p, &d);
     VEC_PUSH(body_arena(p), p->fn->perf, d);
 }
 

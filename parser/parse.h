@@ -85,6 +85,8 @@ void parse_function_begin(Parser *p, Span name, bool is_entry, uint32_t returns)
 void parse_function_params(Parser *p, uint32_t count);
 void parse_function_end(Parser *p, bool has_body);
 void parse_perf(Parser *p, Span name, uint32_t count);
+void perf_check(Parser *p, const PerfDirective *d);   /* perf.c */
+void perf_end(Parser *p, Function *f);
 void parse_item_text(Parser *p, ItemKind kind, Span at, uint32_t drop_params);
 void parse_targets(Parser *p, bool branch, uint32_t count, Span at);
 void parse_block_open(Parser *p);
