@@ -180,18 +180,23 @@ int64_t parse_const_offset(Parser *p, Literal value, Span at)
  * 32-bit pattern in the low half (ptxas's cubin: .f64 0f3F800000 is 0x000000003F800000), which
  * the ISA does not say: a warning. An 0f literal under an operator ptxas refuses (a binary one) or
  * misreads (its unary minus negates the 64-bit pattern: -(0f3F800000) is -0.0 in a .f32): refused. */
-void parse_const_init(Parser *p, const Decl *d, const Init *v)
+bool parse_const_init(Parser *p, const Decl *d, const Init *v)
 {
     if (v->kind == INIT_LIST) {
         for (uint32_t i = 0; i < v->count; i++)
-            parse_const_init(p, d, &v->elems[i]);
-        return;
+            if (!parse_const_init(p, d, &v->elems[i]))
+                return false;
+        return true;
     }
     if ((v->kind != INIT_INT && v->kind != INIT_F32 && v->kind != INIT_F64) || d->type == TYPE_NONE ||
         d->space == SPACE_TEX || d->space == SPACE_SURF || d->space == SPACE_SAMPLER)
-        return;
+        return true;
     const TypeInfo *t = &type_info[d->type];
     bool real = v->kind != INIT_INT;
+    if (v->kind == INIT_F32 && t->bits == 64 && (t->cls == 'f' || t->cls == 'b') && v->at.length == 10)
+        diag_at(p->diag, DIAG_WARNING, v->at, "the 0f literal in this .%s variable is its 32-bit pattern in the low "
+                "half, the high half 0, as ptxas stores it (not the number converted; write a 0d literal for that)",
+                t->name);
     if (t->cls == 'f' && d->type != TYPE_F32 && d->type != TYPE_F64)
         diag_at(p->diag, DIAG_ERROR, v->at, "a .%s variable takes no initial value (ptxas refuses one)", t->name);
     else if (t->cls == 'f' && !real)
@@ -200,12 +205,11 @@ void parse_const_init(Parser *p, const Decl *d, const Init *v)
     else if ((t->cls == 'u' || t->cls == 's') && real)
         diag_at(p->diag, DIAG_ERROR, v->at, "a .%s variable's initial value is an integer, not a floating-point "
                 "number (ptxas refuses it)", t->name);
-    else if (v->kind == INIT_F32 && (v->at.length != 10 || p->m->src->text[v->at.offset] != '0'))
+    else if (v->kind == INIT_F32 && v->at.length != 10)      /* not the literal alone (0f and 8 digits) */
         diag_at(p->diag, DIAG_ERROR, v->at, "ptxrun cannot take an expression of a 0f literal in an initializer yet: "
                 "ptxas's value is not the ISA's (-(0f3F800000) is -0.0 in a .f32 variable); write the 0f literal of "
                 "the value");
-    else if (v->kind == INIT_F32 && t->bits == 64)
-        diag_at(p->diag, DIAG_WARNING, v->at, "the 0f literal in this .%s variable is its 32-bit pattern in the low "
-                "half, the high half 0, as ptxas stores it (not the number converted; write a 0d literal for that)",
-                t->name);
+    else
+        return true;
+    return false;    /* one message a declaration */
 }

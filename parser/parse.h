@@ -112,7 +112,7 @@ Literal parse_const_unary(Parser *p, int op, Literal a, Span at);
 Literal parse_const_binary(Parser *p, int op, Literal a, Literal b, Span at);
 Literal parse_const_select(Parser *p, Literal cond, Literal a, Literal b);
 int64_t parse_const_offset(Parser *p, Literal value, Span at);
-void parse_const_init(Parser *p, const Decl *d, const Init *v);   /* an initializer against its type */
+bool parse_const_init(Parser *p, const Decl *d, const Init *v);   /* an initializer against its type */
 
 void parse_decl_begin(Parser *p, int space, int linkage);
 void parse_decl_attr(Parser *p, Span at);

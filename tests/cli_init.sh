@@ -31,3 +31,6 @@ if grep -q "0x3f800000 *0x00000000" "$tmp/out"; then ok; else fail "initializer:
 init_ptx ".b32 g[2] = {1.5, -2.5}"
 expect_exit 0 "initializer: a real in .b32" "$PTXRUN" --hex "$tmp/init.ptx" --buffer out=u32:2 --param 0=@out
 if grep -q "0x3fc00000 *0xc0200000" "$tmp/out"; then ok; else fail "initializer: a real in .b32: not 0x3fc00000 0xc0200000"; sed 's/^/  | /' "$tmp/out"; fi
+# one message a declaration, not one an element
+init_refused "initializer: one message a list" ".f32 g[3] = {1, 2, 3}" "5:22: error: a .f32 variable's initial value is floating-point, not an integer (write 1.0 for 1; ptxas refuses it)"
+expect_stderr_line "initializer: one message a list" "$tmp/init.ptx: 1 error"
