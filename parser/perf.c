@@ -106,7 +106,11 @@ void perf_check(Parser *p, const PerfDirective *d)
 /* At the function's body: what needs another directive. */
 void perf_end(Parser *p, Function *f)
 {
-    const PerfDirective *d = perf_find(f, "blocksareclusters");
+    const PerfDirective *d = perf_find(f, "minnctapersm");
+    if (d && p->m->version >= 21 && !perf_find(f, "maxntid") && !perf_find(f, "reqntid"))
+        diag_at(p->diag, DIAG_WARNING, d->at, "'.minnctapersm' without '.maxntid' or '.reqntid' is ignored (PTX ISA; "
+                "ptxas warns too)");
+    d = perf_find(f, "blocksareclusters");
     if (d && (!perf_find(f, "reqntid") || !perf_find(f, "reqnctapercluster")))
         diag_at(p->diag, DIAG_ERROR, d->at, "'.blocksareclusters' needs '.reqntid' and '.reqnctapercluster' too");
 }

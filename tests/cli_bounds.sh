@@ -79,3 +79,7 @@ bounds_refused "blocksareclusters alone" ".entry k() .blocksareclusters" "4:12: 
 printf '.version 8.0\n.target sm_80\n.address_size 64\n.entry k() .explicitcluster\n{\n\tret;\n}\n' > "$tmp/sm80.ptx"
 expect_exit 2 "explicitcluster on sm_80" "$PTXRUN" --check --no-color "$tmp/sm80.ptx"
 expect_stderr_line "explicitcluster on sm_80" "$tmp/sm80.ptx:4:12: error: '.explicitcluster' requires sm_90 or later (this module targets sm_80)"
+# .minnctapersm alone: ignored, with ptxas's warning (PTX ISA: "a warning is generated")
+printf '.version 8.0\n.target sm_90\n.address_size 64\n.entry k() .minnctapersm 2\n{\n\tret;\n}\n' > "$tmp/minncta.ptx"
+expect_exit 0 ".minnctapersm alone" "$PTXRUN" --check --no-color "$tmp/minncta.ptx"
+expect_stderr_line ".minnctapersm alone" "$tmp/minncta.ptx:4:12: warning: '.minnctapersm' without '.maxntid' or '.reqntid' is ignored (PTX ISA; ptxas warns too)"
