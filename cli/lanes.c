@@ -573,7 +573,7 @@ int lanes_load(Block *b, const char *path, const Launch *cli, char *err, size_t 
     /* The shape first (it makes the warps), then buffers before parameters, which may name them. */
     json_t *block = json_object_get(root, "block"), *grid = json_object_get(root, "grid");
     json_t *mask = json_object_get(root, "active");
-    static const uint32_t block_most[3] = { MAX_BLOCK_THREADS, MAX_BLOCK_THREADS, MAX_BLOCK_THREADS };
+    static const uint32_t block_most[3] = { MAX_BLOCK_THREADS, MAX_BLOCK_THREADS, MAX_BLOCK_Z };   /* CUDA's */
     static const uint32_t grid_most[3] = { MAX_GRID_X, MAX_GRID_YZ, MAX_GRID_YZ };    /* CUDA's */
     if (block && !parse_dims(path, "block", block, ntid, block_most, err, errlen))
         goto out;

@@ -32,8 +32,11 @@ static bool parse_dims(const char *option, const char *text, uint32_t dims[3], c
             return true;
         p = end + 1;
     }
-    if (most[0] == most[1])
+    if (most[0] == most[1] && most[1] == most[2])
         snprintf(err, errlen, "%s %s: expected X[,Y,Z], one to three numbers from 1 to %u", option, text, most[0]);
+    else if (most[0] == most[1])
+        snprintf(err, errlen, "%s %s: expected X[,Y,Z], X and Y from 1 to %u, Z from 1 to %u", option, text, most[0],
+                 most[2]);
     else
         snprintf(err, errlen, "%s %s: expected X[,Y,Z], X from 1 to %u, Y and Z from 1 to %u", option, text, most[0],
                  most[1]);
@@ -208,7 +211,7 @@ bool launch_merge(const Block *b, json_t *root, const char *lanes_path, const La
     uint32_t dims[3];
     if (!resolve_files(root, lanes_path, err, errlen))
         return false;
-    static const uint32_t block_most[3] = { MAX_BLOCK_THREADS, MAX_BLOCK_THREADS, MAX_BLOCK_THREADS };
+    static const uint32_t block_most[3] = { MAX_BLOCK_THREADS, MAX_BLOCK_THREADS, MAX_BLOCK_Z };
     static const uint32_t grid_most[3] = { MAX_GRID_X, MAX_GRID_YZ, MAX_GRID_YZ };
     static const uint32_t cluster_most[3] = { 65535, 65535, 65535 };
     if (l->block) {

@@ -275,9 +275,10 @@ typedef struct Arrival {
 enum { BARRIER_SYNC = 1, BARRIER_ARRIVE, BARRIER_RED };
 enum { BARRIER_RED_POPC = 1, BARRIER_RED_AND, BARRIER_RED_OR };
 
-/* A grid's extent in each dimension is CUDA's (gridDim.x up to 2^31 - 1, y and z up to 65,535),
+/* A block is CUDA's: x and y up to 1024, z up to 64, 1024 threads in all.
+ * A grid's extent in each dimension is CUDA's (gridDim.x up to 2^31 - 1, y and z up to 65,535),
  * so it has up to about 2^63 CTAs: a CTA's number (x fastest) is 64 bits (block_cta_count). */
-enum { MAX_BLOCK_THREADS = 1024, MAX_WARPS = MAX_BLOCK_THREADS / WARP_SIZE,
+enum { MAX_BLOCK_THREADS = 1024, MAX_BLOCK_Z = 64, MAX_WARPS = MAX_BLOCK_THREADS / WARP_SIZE,
        MAX_GRID_X = 0x7fffffff, MAX_GRID_YZ = 65535 };
 
 /* One of a CTA's sixteen barriers (bar, barrier) between its arrivals and its completion. */
@@ -932,6 +933,9 @@ void block_set_dynamic_shared(Block *b, uint32_t bytes);
 bool block_fits(const Block *b, const uint32_t ntid[3], char *err, size_t errlen);
 void block_set_shape(Block *b, const uint32_t ntid[3], uint32_t active);
 void block_set_grid(Block *b, const uint32_t nctaid[3]);
+/* bounds.c: false, after reporting at the directive, when the kernel's launch bounds refuse the block
+ * set or the clusters (cluster: the shape given, NULL for none); note follows the block's shape. */
+bool bounds_check(const Block *b, const uint32_t *cluster, const char *note);
 void block_start(Block *b);                               /* before the first CTA */
 bool block_run_cta(Block *b, const ExecOptions *options, uint64_t cta);   /* false: stopped early */
 int block_finish(Block *b, const ExecOptions *options, bool faulted);    /* EXEC_OK or EXEC_FAULT */

@@ -354,26 +354,14 @@ static bool write_init(const Layout *ly, const Program *prog, uint32_t func, Reg
             return false;
         }
         bits = (v->kind == INIT_GENERIC ? mem_generic(s.space, s.address) : s.address) + (uint64_t)v->offset;
-    } else if (cls == 'f' && size == 4 && v->kind != INIT_F32) {
-        float f = v->kind == INIT_INT ? (float)(int64_t)v->bits : 0;
-        if (v->kind == INIT_F64) {
-            double dd;
-            memcpy(&dd, &v->bits, sizeof dd);
-            f = (float)dd;
-        }
+    } else if (size == 4 && (cls == 'f' || cls == 'b') && v->kind == INIT_F64) {
+        double dd;                            /* a real into 4 bytes is rounded to a float (ptxas) */
+        memcpy(&dd, &v->bits, sizeof dd);
+        float f = (float)dd;
         uint32_t b;
         memcpy(&b, &f, sizeof b);
         bits = b;
-    } else if (cls == 'f' && size == 8 && v->kind != INIT_F64) {
-        double dd = (double)(int64_t)v->bits;
-        if (v->kind == INIT_F32) {
-            float f;
-            uint32_t b = (uint32_t)v->bits;
-            memcpy(&f, &b, sizeof f);
-            dd = f;
-        }
-        memcpy(&bits, &dd, sizeof bits);
-    }
+    }   /* otherwise the bits as they are, cut to the size: an 0f literal's in 8 bytes too (ptxas; cexpr.c warns) */
     for (unsigned i = 0; r->data && i < size; i++)       /* (no bytes: only placed, for --check) */
         r->data[*index * size + i] = (uint8_t)(bits >> (8 * i));
     (*index)++;

@@ -6,7 +6,8 @@
  * operands' common type). A floating-point operand makes the operation one in double
  * precision, where only + - * /, comparisons, && || ! and ?: apply. Comparisons and logical
  * operators give the signed integer 0 or 1. What the ISA leaves open (a division by zero, a
- * shift by 64 or more or by a negative amount) is an error. */
+ * shift by 64 or more or by a negative amount) is an error. Initializers take the same expressions
+ * (parser.y's init_value), held to the variable's type by parse_const_init. */
 #include <string.h>
 
 #include "parse.h"
@@ -171,4 +172,44 @@ int64_t parse_const_offset(Parser *p, Literal value, Span at)
         return 0;
     }
     return (int64_t)value.bits;
+}
+
+/* An initializer's numbers against the variable's type, as ptxas 13.0 takes them: an integer
+ * variable takes integers (a comparison of reals is one), a .f32 or .f64 variable reals, a .bN
+ * either; ptxas gives a .f16 or .f16x2 variable none. A 0f literal in an 8-byte variable is its
+ * 32-bit pattern in the low half (ptxas's cubin: .f64 0f3F800000 is 0x000000003F800000), which
+ * the ISA does not say: a warning. An 0f literal under an operator ptxas refuses (a binary one) or
+ * misreads (its unary minus negates the 64-bit pattern: -(0f3F800000) is -0.0 in a .f32): refused. */
+bool parse_const_init(Parser *p, const Decl *d, const Init *v)
+{
+    if (v->kind == INIT_LIST) {
+        for (uint32_t i = 0; i < v->count; i++)
+            if (!parse_const_init(p, d, &v->elems[i]))
+                return false;
+        return true;
+    }
+    if ((v->kind != INIT_INT && v->kind != INIT_F32 && v->kind != INIT_F64) || d->type == TYPE_NONE ||
+        d->space == SPACE_TEX || d->space == SPACE_SURF || d->space == SPACE_SAMPLER)
+        return true;
+    const TypeInfo *t = &type_info[d->type];
+    bool real = v->kind != INIT_INT;
+    if (v->kind == INIT_F32 && t->bits == 64 && (t->cls == 'f' || t->cls == 'b') && v->at.length == 10)
+        diag_at(p->diag, DIAG_WARNING, v->at, "the 0f literal in this .%s variable is its 32-bit pattern in the low "
+                "half, the high half 0, as ptxas stores it (not the number converted; write a 0d literal for that)",
+                t->name);
+    if (t->cls == 'f' && d->type != TYPE_F32 && d->type != TYPE_F64)
+        diag_at(p->diag, DIAG_ERROR, v->at, "a .%s variable takes no initial value (ptxas refuses one)", t->name);
+    else if (t->cls == 'f' && !real)
+        diag_at(p->diag, DIAG_ERROR, v->at, "a .%s variable's initial value is floating-point, not an integer "
+                "(write 1.0 for 1; ptxas refuses it)", t->name);
+    else if ((t->cls == 'u' || t->cls == 's') && real)
+        diag_at(p->diag, DIAG_ERROR, v->at, "a .%s variable's initial value is an integer, not a floating-point "
+                "number (ptxas refuses it)", t->name);
+    else if (v->kind == INIT_F32 && v->at.length != 10)      /* not the literal alone (0f and 8 digits) */
+        diag_at(p->diag, DIAG_ERROR, v->at, "ptxrun cannot take an expression of a 0f literal in an initializer yet: "
+                "ptxas's value is not the ISA's (-(0f3F800000) is -0.0 in a .f32 variable); write the 0f literal of "
+                "the value");
+    else
+        return true;
+    return false;    /* one message a declaration */
 }

@@ -307,6 +307,7 @@ typedef struct PerfDirective {
     uint32_t count;
     uint64_t values[3];
     const char *text;          /* .pragma string */
+    Span at;                   /* the directive's name */
 } PerfDirective;
 
 typedef struct Function {
@@ -426,6 +427,8 @@ void suffixes_check(Diag *diag, const Module *m, const Instr *in);
 void ir_print_module(FILE *out, const Module *m);
 void ir_print_instr(FILE *out, const Module *m, const Function *f, const Instr *in);
 bool ir_equal(const Module *a, const Module *b, char *why, size_t why_len);
+/* perf.c: the function's last directive of that name ("maxntid"), the one ptxas reads; NULL if none. */
+const PerfDirective *perf_find(const Function *f, const char *name);
 /* Whether in carries the modifier (inline: the checker asks it dozens of times per instruction). */
 static inline bool ir_has_mod(const Instr *in, Mod mod)
 {

@@ -327,8 +327,10 @@ static void drop_body(Parser *p, Function *f)
 void parse_function_end(Parser *p, bool has_body)
 {
     Function *f = p->fn;
-    if (f)
+    if (f) {
         f->has_body = has_body;
+        perf_end(p, f);
+    }
     p->loc_line = 0;                           /* a .loc holds within its function only */
     p->skip_body = p->skip_params = false;
     if (f && p->hook && !p->stopped) {         /* handed over with its lists still on the heap */
@@ -350,12 +352,14 @@ void parse_perf(Parser *p, Span name, uint32_t count)
     if (!p->fn)
         return;
     PerfDirective d = { intern(&p->m->names, p->m->src->text + name.offset + 1, name.length - 1),
-                        count, { 0, 0, 0 }, NULL };
+                        count, { 0, 0, 0 }, NULL, name };
     for (uint32_t i = 0; i < count && i < 3; i++)
         d.values[i] = p->perf_values[i];
     if (count > 3)
         diag_at(p->diag, DIAG_ERROR, name, "'%.*s' takes at most 3 numbers", (int)name.length,
                 p->m->src->text + name.offset);
+    else
+        perf_check(p, &d);
     VEC_PUSH(body_arena(p), p->fn->perf, d);
 }
 
@@ -732,15 +736,13 @@ void parse_decl_range(Parser *p, Literal count, Span at)
     d->range = (uint32_t)count.bits;
 }
 
-void parse_init_value(Parser *p, int kind, Literal lit, bool negative, Span name, Span at)
+void parse_init_value(Parser *p, int kind, Literal lit, Span name, Span at)
 {
     Init v;
     memset(&v, 0, sizeof v);
     v.kind = (uint8_t)kind;
-    v.negative = negative;
     v.at = at;
-    switch (kind) {
-    case INIT_LIST: {
+    if (kind == INIT_LIST) {
         uint32_t count = (uint32_t)lit.bits;
         if (count > p->inits.len)
             BUG("initializer stack underflow");
@@ -749,23 +751,22 @@ void parse_init_value(Parser *p, int kind, Literal lit, bool negative, Span name
         if (count)
             memcpy(v.elems, p->inits.data + p->inits.len - count, count * sizeof *v.elems);
         p->inits.len -= count;
-        break;
-    }
-    case INIT_INT:
-        v.bits = negative ? 0 - lit.bits : lit.bits;
-        break;
-    case INIT_F32:
-        v.bits = negative ? lit.bits ^ 0x80000000u : lit.bits;
-        break;
-    case INIT_F64:
-        v.bits = negative ? lit.bits ^ 0x8000000000000000u : lit.bits;
-        break;
-    case INIT_SYM:
-    case INIT_GENERIC:
+    } else {                                   /* INIT_SYM, INIT_GENERIC: name + an integer expression */
         v.name = intern_span(p, name);
-        v.offset = (int64_t)lit.bits;
-        break;
+        v.offset = parse_const_offset(p, lit, at);
     }
+    VEC_PUSH(&p->m->arena, p->inits, v);
+}
+
+/* A number in an initializer: the value of a constant expression (cexpr.c), whose kind it keeps. */
+void parse_init_number(Parser *p, Literal value, Span at)
+{
+    Init v;
+    memset(&v, 0, sizeof v);
+    v.kind = value.kind == OPND_INT ? INIT_INT : value.kind == OPND_F32 ? INIT_F32 : INIT_F64;
+    v.negative = value.kind == OPND_INT && !value.unsigned_suffix && (int64_t)value.bits < 0;
+    v.bits = value.bits;
+    v.at = at;
     VEC_PUSH(&p->m->arena, p->inits, v);
 }
 
@@ -795,5 +796,6 @@ void parse_decl_init(Parser *p, uint32_t count, Span at)
         return;
     }
     p->last_decl->init = v;
+    parse_const_init(p, p->last_decl, v);
     opaque_decode(p->m, p->last_decl, p->diag);
 }

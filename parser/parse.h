@@ -85,6 +85,8 @@ void parse_function_begin(Parser *p, Span name, bool is_entry, uint32_t returns)
 void parse_function_params(Parser *p, uint32_t count);
 void parse_function_end(Parser *p, bool has_body);
 void parse_perf(Parser *p, Span name, uint32_t count);
+void perf_check(Parser *p, const PerfDirective *d);   /* perf.c */
+void perf_end(Parser *p, Function *f);
 void parse_item_text(Parser *p, ItemKind kind, Span at, uint32_t drop_params);
 void parse_targets(Parser *p, bool branch, uint32_t count, Span at);
 void parse_block_open(Parser *p);
@@ -110,6 +112,7 @@ Literal parse_const_unary(Parser *p, int op, Literal a, Span at);
 Literal parse_const_binary(Parser *p, int op, Literal a, Literal b, Span at);
 Literal parse_const_select(Parser *p, Literal cond, Literal a, Literal b);
 int64_t parse_const_offset(Parser *p, Literal value, Span at);
+bool parse_const_init(Parser *p, const Decl *d, const Init *v);   /* an initializer against its type */
 
 void parse_decl_begin(Parser *p, int space, int linkage);
 void parse_decl_attr(Parser *p, Span at);
@@ -120,7 +123,8 @@ void parse_decl_name(Parser *p, Span name, Span at, bool is_param);
 void parse_decl_dim(Parser *p, bool has_size, Literal size, Span at);
 void parse_decl_range(Parser *p, Literal count, Span at);
 void parse_decl_init(Parser *p, uint32_t count, Span at);
-void parse_init_value(Parser *p, int kind, Literal lit, bool negative, Span name, Span at);
+void parse_init_value(Parser *p, int kind, Literal lit, Span name, Span at);   /* a list, a symbol (+lit) */
+void parse_init_number(Parser *p, Literal value, Span at);                     /* a constant expression's */
 void parse_init_field(Parser *p, Span name, Span at);
 
 /* opaque.c: a .texref, .samplerref or .surfref initializer into the declaration's OpaqueInit */

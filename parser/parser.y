@@ -388,15 +388,12 @@ dims
     ;
 
 init_value
-    : '{' init_list '}'                     { parse_init_value(p, INIT_LIST, (Literal){ .bits = $2 }, false, @$, @$); }
-    | T_INTEGER                             { parse_init_value(p, INIT_INT, $1, false, @1, @$); }
-    | '-' T_INTEGER                         { parse_init_value(p, INIT_INT, $2, true, @2, @$); }
-    | T_FLOAT                               { parse_init_value(p, $1.kind == OPND_F32 ? INIT_F32 : INIT_F64, $1, false, @1, @$); }
-    | '-' T_FLOAT                           { parse_init_value(p, $2.kind == OPND_F32 ? INIT_F32 : INIT_F64, $2, true, @2, @$); }
-    | T_WORD                                { parse_init_value(p, INIT_SYM, (Literal){0}, false, @1, @$); }
-    | T_WORD '+' T_INTEGER                  { parse_init_value(p, INIT_SYM, $3, false, @1, @$); }
-    | T_WORD '(' T_WORD ')'                 { parse_init_value(p, INIT_GENERIC, (Literal){0}, false, @3, @$); }
-    | T_WORD '(' T_WORD ')' '+' T_INTEGER   { parse_init_value(p, INIT_GENERIC, $6, false, @3, @$); }
+    : '{' init_list '}'                     { parse_init_value(p, INIT_LIST, (Literal){ .bits = $2 }, @$, @$); }
+    | cexpr                                 { parse_init_number(p, $1, @$); }
+    | T_WORD                                { parse_init_value(p, INIT_SYM, (Literal){ .kind = OPND_INT }, @1, @$); }
+    | T_WORD '+' cexpr                      { parse_init_value(p, INIT_SYM, $3, @1, @$); }
+    | T_WORD '(' T_WORD ')'                 { parse_init_value(p, INIT_GENERIC, (Literal){ .kind = OPND_INT }, @3, @$); }
+    | T_WORD '(' T_WORD ')' '+' cexpr       { parse_init_value(p, INIT_GENERIC, $6, @3, @$); }
     | T_WORD '=' init_value                 { parse_init_field(p, @1, @$); }   /* .texref t = { filter_mode = linear } */
     ;
 

@@ -167,13 +167,15 @@ typedef struct DeclShape {
     uint32_t end;              /* one past the ';' */
 } DeclShape;
 
-/* The initializer's number from the k-th token ('-' or the number): init_value in parser.y. */
+/* The initializer's number from the k-th token ('-' or the number): init_value's cexpr in parser.y. */
 static void take_init_number(Parser *p, const QuickToken *t, uint32_t k)
 {
     uint32_t last = k + (t[k].token == '-');
-    Literal lit = literal_of(&t[last]);
-    int kind = t[last].token == T_INTEGER ? INIT_INT : lit.kind == OPND_F32 ? INIT_F32 : INIT_F64;
-    parse_init_value(p, kind, lit, last > k, t[last].at, SPAN(t[k].at, t[last].at));
+    Span at = SPAN(t[k].at, t[last].at);
+    Literal value = parse_const_literal(literal_of(&t[last]));
+    if (last > k)
+        value = parse_const_unary(p, '-', value, at);
+    parse_init_number(p, value, at);
 }
 
 /* The declaration's actions (decl_head, decl_name, dims, init_value and var_decl in parser.y),
@@ -214,7 +216,7 @@ static int take_decl(Parser *p, const DeclShape *d, Span *at)
             take_init_number(p, t, d->number[i]);
         Span value = SPAN(t[d->init + 1].at, t[d->end - 2].at);
         if (d->list)
-            parse_init_value(p, INIT_LIST, (Literal){ .bits = d->number_count }, false, value, value);
+            parse_init_value(p, INIT_LIST, (Literal){ .bits = d->number_count }, value, value);
         parse_decl_init(p, 1, value);
     }
     p->quick_len = p->quick_next = 0;

@@ -448,7 +448,9 @@ START_TEST(plain_items_at_their_edges)
         /* past the edges */
         ".global .u64 p = f;", ".global .u32 a, b;", ".global .u32 a = 1 + 2;", ".global .u32 l[2] = {{1}, {2}};",
         ".global .attribute(.managed) .u32 m;", ".global .u32 r<4>;", ".global .u64 q[2] = {f, 0};",
-        ".global .u32 x = (1);", ".global .u32 y = -(1);",
+        ".global .u32 x = (1);", ".global .u32 y = -(1);", ".global .u32 e[5] = {1+1, 2*3, ~1, 1?2:3, -5};",
+        ".global .u32 z[2] = {1, 1 << 2};", ".global .f32 h[2] = {-1.5, 2.0*3.0};", ".global .u64 o = w+2*4;",
+        ".global .f32 bad = 1;", ".global .f32 neg = -0f3F800000;",
     };
     static const char *const inner[] = {
         ".reg .b32 %q<3>;", ".reg .pred %pq;", ".local .align 8 .b8 depot[16];", ".shared .align 4 .b8 sm[128];",

@@ -107,9 +107,9 @@ launch_error() {   # launch_error DESCRIPTION MESSAGE OPTIONS...
     expect_exit 2 "$what" "$PTXRUN" "$L/launch.ptx" --param 0=1 --param 1=0 "$@"
     expect_stderr_line "$what" "ptxrun: error: $message"
 }
-launch_error "--block 0" "--block 0: expected X[,Y,Z], one to three numbers from 1 to 1024" --block 0
+launch_error "--block 0" "--block 0: expected X[,Y,Z], X and Y from 1 to 1024, Z from 1 to 64" --block 0
 launch_error "--block of 2048 threads" "--block 64,32: 2048 threads; a block has at most 1024" --block 64,32
-launch_error "--block garbage" "--block 4x: expected X[,Y,Z], one to three numbers from 1 to 1024" --block 4x
+launch_error "--block garbage" "--block 4x: expected X[,Y,Z], X and Y from 1 to 1024, Z from 1 to 64" --block 4x
 launch_error "--grid of four numbers" "--grid 1,1,1,1: expected X[,Y,Z], X from 1 to 2147483647, Y and Z from 1 to 65535" --grid 1,1,1,1
 launch_error "--cluster 2" "--cluster 2,1: ptxrun cannot execute clusters yet (only --cluster 1,1,1)" --cluster 2,1
 launch_error "--shared too large" "--shared 2000000: expected a number of bytes of dynamic shared memory (0 to 1 MiB)" --shared 2000000

@@ -1,0 +1,36 @@
+# -- constant expressions in initializers (issue 33, point 6); sourced by tests/cli.sh, whose helpers
+# (expect_exit, expect_stderr_line, ok, fail, $tmp) it uses. What ptxas 13.0 (-arch=sm_90) accepts
+# and refuses, and the bytes it writes (the cubin's .nv.global.init); the values of accepted forms are
+# in tests/misc/init_expr (scripts/init_expr.py).
+init_ptx() {    # init_ptx DECLARATION: a module declaring it and a kernel copying g's first 8 bytes to out
+    printf '.version 8.0\n.target sm_90\n.address_size 64\n.global .u32 a;\n.global %s;\n.visible .entry k(.param .u64 out)\n{\n\t.reg .u64 %%o;\n\t.reg .b32 %%r;\n\tld.param.u64 %%o, [out];\n\tld.global.b32 %%r, [g];\n\tst.global.b32 [%%o], %%r;\n\tld.global.b32 %%r, [g+4];\n\tst.global.b32 [%%o+4], %%r;\n\tret;\n}\n' "$1" > "$tmp/init.ptx"
+}
+init_ptx ".u32 g[2] = {1+1, 2*3}"
+expect_exit 0 "initializer: the issue's {1+1, 2*3}" "$PTXRUN" --check "$tmp/init.ptx"
+init_refused() {    # init_refused DESCRIPTION DECLARATION LINE
+    init_ptx "$2"
+    expect_exit 2 "$1" "$PTXRUN" --check --no-color "$tmp/init.ptx"
+    expect_stderr_line "$1" "$tmp/init.ptx:$3"
+}
+# ptxas: "Initial value type mismatch" (an integer for a real, a real for an integer), "No initial value
+# is allowed for .f16 type", "Constant expression has division by zero"
+init_refused "initializer: an integer in .f32" ".f32 g = 1" "5:18: error: a .f32 variable's initial value is floating-point, not an integer (write 1.0 for 1; ptxas refuses it)"
+init_refused "initializer: a real in .u32" ".u32 g = 1.5" "5:18: error: a .u32 variable's initial value is an integer, not a floating-point number (ptxas refuses it)"
+init_refused "initializer: a real expression in .u64" ".u64 g = 1.0 / 4.0" "5:18: error: a .u64 variable's initial value is an integer, not a floating-point number (ptxas refuses it)"
+init_refused "initializer: .f16" ".f16 g = 1.5" "5:18: error: a .f16 variable takes no initial value (ptxas refuses one)"
+init_refused "initializer: division by zero" ".u32 g = 5/0" "5:19: error: division by zero in a constant expression"
+init_refused "initializer: a real address offset" ".u64 g = a + 1.5" "5:18: error: an address offset is an integer, not a floating-point number"
+# ptxas gives -(0f3F800000) as -0.0 in a .f32 (0x80000000): not the ISA's -1.0, so not taken
+init_refused "initializer: an expression of a 0f literal" ".f32 g = -(0f3F800000)" "5:18: error: ptxrun cannot take an expression of a 0f literal in an initializer yet: ptxas's value is not the ISA's (-(0f3F800000) is -0.0 in a .f32 variable); write the 0f literal of the value"
+# ptxas's bytes for .f64 g = 0f3F800000: 00 00 80 3f 00 00 00 00 (the pattern, not 1.0), with a warning
+init_ptx ".f64 g = 0f3F800000"
+expect_exit 0 "initializer: 0f in .f64" "$PTXRUN" --no-color --hex "$tmp/init.ptx" --buffer out=u32:2 --param 0=@out
+expect_stderr_line "initializer: 0f in .f64" "$tmp/init.ptx:5:18: warning: the 0f literal in this .f64 variable is its 32-bit pattern in the low half, the high half 0, as ptxas stores it (not the number converted; write a 0d literal for that)"
+if grep -q "0x3f800000 *0x00000000" "$tmp/out"; then ok; else fail "initializer: 0f in .f64: not 0x3f800000 0x00000000"; sed 's/^/  | /' "$tmp/out"; fi
+# ptxas's bytes for .b32 g = 1.5: the float's, 0x3fc00000 (not the low half of the double, 0)
+init_ptx ".b32 g[2] = {1.5, -2.5}"
+expect_exit 0 "initializer: a real in .b32" "$PTXRUN" --hex "$tmp/init.ptx" --buffer out=u32:2 --param 0=@out
+if grep -q "0x3fc00000 *0xc0200000" "$tmp/out"; then ok; else fail "initializer: a real in .b32: not 0x3fc00000 0xc0200000"; sed 's/^/  | /' "$tmp/out"; fi
+# one message a declaration, not one an element
+init_refused "initializer: one message a list" ".f32 g[3] = {1, 2, 3}" "5:22: error: a .f32 variable's initial value is floating-point, not an integer (write 1.0 for 1; ptxas refuses it)"
+expect_stderr_line "initializer: one message a list" "$tmp/init.ptx: 1 error"
