@@ -11,7 +11,8 @@
 #include "cli.h"
 
 
-static const char usage[] =
+/* Two strings, each within the 4095 bytes C99 promises a literal. */
+static const char *const usage[] = {
     "usage: ptxrun [options] FILE.ptx      run a kernel: a warp, a block or a grid (FILE '-': standard input)\n"
     "       ptxrun test [options] [DIR|FILE.ptx]...   run regression cases (ptxrun test --help)\n"
     "\n"
@@ -42,8 +43,9 @@ static const char usage[] =
     "  -j N, --jobs N     run a grid's CTAs on N threads (default: the processors) when that gives\n"
     "                     what one CTA after another gives (else one after another); --check\n"
     "                     reads a module of 1 MB or more on N threads (at most 8; default 2)\n"
+    ,
     "Launching (each replaces the lanes file's entry of the same name):\n"
-    "  --block X[,Y,Z]    the thread block (at most 1024 threads)\n"
+    "  --block X[,Y,Z]    the thread block (X, Y up to 1024, Z up to 64; 1024 threads in all)\n"
     "  --grid X[,Y,Z]     the grid of CTAs (X up to 2^31-1, Y and Z up to 65535)\n"
     "  --cluster X[,Y,Z]  only 1,1,1: ptxrun cannot execute clusters yet\n"
     "  --shared BYTES     dynamic shared memory, 0 to 1 MiB (the lanes file's dynamic_shared)\n"
@@ -67,7 +69,8 @@ static const char usage[] =
     "A run that goes on for a second shows its progress on standard error when that is a terminal\n"
     "(PTXRUN_PROGRESS=0: never; =1: always, from the start).\n"
     "Exit: 0 ok, 1 --expect mismatch, 2 bad input (PTX, JSON, options), 3 execution fault\n"
-    "(a closed pipe, | head: a quiet end by SIGPIPE, as grep's).\n";
+    "(a closed pipe, | head: a quiet end by SIGPIPE, as grep's).\n"
+};
 
 static int usage_error(const char *fmt, const char *arg)
 {
@@ -187,7 +190,8 @@ static int parse_args(int argc, char **argv, RunOptions *o, const char **params,
         else if (!strcmp(a, "--no-color"))
             o->color = false;
         else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-            fputs(usage, stdout);
+            for (size_t part = 0; part < sizeof usage / sizeof *usage; part++)
+                fputs(usage[part], stdout);
             return EXIT_OK;
         } else if (!strcmp(a, "--version")) {
             printf("ptxrun %s (PTX ISA %s; warps, blocks and grids)\n", PTXRUN_VERSION, PTXRUN_PTX_ISA);
