@@ -49,6 +49,13 @@ expect_exit 2 "stdin twice" sh -c "\"$PTXRUN\" --lanes - - < \"$tmp/shf.ptx\""
 expect_stderr_line "stdin twice" "ptxrun: error: standard input ('-') given as both the PTX file and --lanes: it can be read only once"
 expect_exit 2 "stdin twice: --lanes and --expect" sh -c "\"$PTXRUN\" --lanes - samples/scan.ptx --expect=- < /dev/null"
 expect_stderr_line "stdin twice: --lanes and --expect" "ptxrun: error: standard input ('-') given as both --lanes and --expect: it can be read only once"
+# one pipe under two names ('-' and /dev/stdin), or a FIFO given twice: refused, not read as
+# empty the second time (nor waited on for ever: no one writes this FIFO)
+expect_exit 2 "stdin twice: - and /dev/stdin" sh -c "cat \"$tmp/shf.ptx\" | \"$PTXRUN\" --lanes /dev/stdin -"
+expect_stderr_line "stdin twice: - and /dev/stdin" "ptxrun: error: '-' (the PTX file) and '/dev/stdin' (--lanes) are one stream: it can be read only once"
+mkfifo "$tmp/twice.fifo"
+expect_exit 2 "a FIFO given twice" timeout 10 "$PTXRUN" --expect "$tmp/twice.fifo" "$tmp/twice.fifo"
+expect_stderr_line "a FIFO given twice" "ptxrun: error: '$tmp/twice.fifo' (the PTX file) and '$tmp/twice.fifo' (--expect) are one stream: it can be read only once"
 
 # -- a syntax error: file:line:col, the line, a caret; three mistakes, three errors
 expect_exit 2 "three mistakes" "$PTXRUN" --check --no-color tests/ptx/bad/three_mistakes.ptx.txt
