@@ -8,7 +8,8 @@
  * without one, in the order they were met: a case that both reach is named by its path
  * without links (so "folder/NAME" in --not-yet means the folder it lies in), and through links
  * only when it has no such path. A case named twice (a file given and also found in a folder
- * given) runs once, under its first path. Finding no case at all is an error (exit 2).
+ * given) runs once, under its first path. Finding no case at all is an error (exit 2), and so
+ * is a folder or a name in one that cannot be read: no case is run (its cases would be missing).
  * Requires: nothing of ptxrun's beyond util (xmalloc). */
 #include <dirent.h>
 #include <errno.h>
@@ -39,6 +40,7 @@ typedef struct Finder {
     char **links;              /* links to folders met, followed after the plain walk */
     size_t link_count;
     char *passed_over;         /* the first NAME.ptx that is no regular file, for the message */
+    bool unreadable;           /* a folder or a name in one could not be read: said, and the run is refused */
 } Finder;
 
 static char *text_copy(const char *s)
@@ -123,6 +125,40 @@ static int by_name(const void *a, const void *b)
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+static void walk(Finder *f, const char *dir, const struct stat *st);
+
+/* Says that path (a folder, or a name in one) cannot be read, with errno's reason: its cases
+ * would be left out of a run that passes, so the run is refused (as pytest's collection errors). */
+static void unreadable(Finder *f, const char *path)
+{
+    fprintf(stderr, "ptxrun test: error: cannot read '%s': %s\n", path, strerror(errno));
+    f->unreadable = true;
+}
+
+/* One name met in the folder here: a folder is walked (one reached through a link, later); a
+ * NAME.ptx that is a regular file, or a link to nothing (it fails as its case, not silently),
+ * is a case. True when the name is kept (a link to a folder). */
+static bool visit(Finder *f, char *name, Place here)
+{
+    struct stat link, target;
+    bool is_link = lstat(name, &link) == 0 && S_ISLNK(link.st_mode);
+    bool found = stat(name, &target) == 0, is_case = ends_with(name, ".ptx");
+    if (!found && !(is_link && (errno == ENOENT || errno == ELOOP))) {
+        unreadable(f, name);              /* not a link to nothing: a name too long, a folder not searchable */
+    } else if (found && S_ISDIR(target.st_mode) && is_link) {
+        f->links = xrealloc(f->links, (f->link_count + 1) * sizeof *f->links);
+        f->links[f->link_count++] = name;
+        return true;
+    } else if (found && S_ISDIR(target.st_mode)) {
+        walk(f, name, &target);
+    } else if (is_case && (!found || S_ISREG(target.st_mode))) {
+        add_case(f, name, here);
+    } else if (is_case && !f->passed_over) {
+        f->passed_over = text_copy(name);
+    }
+    return false;
+}
+
 /* Every case below the folder dir (st: its stat), in name order; links to folders are kept
  * for later. */
 static void walk(Finder *f, const char *dir, const struct stat *st)
@@ -132,7 +168,7 @@ static void walk(Finder *f, const char *dir, const struct stat *st)
     Place here = { st->st_dev, st->st_ino };
     DIR *d = opendir(dir);
     if (!d) {
-        fprintf(stderr, "ptxrun test: warning: cannot read the folder '%s': %s\n", dir, strerror(errno));
+        unreadable(f, dir);
         return;
     }
     char **names = NULL;
@@ -149,23 +185,9 @@ static void walk(Finder *f, const char *dir, const struct stat *st)
     closedir(d);
     if (count)
         qsort(names, count, sizeof *names, by_name);
-    for (size_t i = 0; i < count; i++) {
-        struct stat link, target;
-        bool is_link = lstat(names[i], &link) == 0 && S_ISLNK(link.st_mode);
-        bool found = stat(names[i], &target) == 0;
-        if (found && S_ISDIR(target.st_mode) && is_link) {
-            f->links = xrealloc(f->links, (f->link_count + 1) * sizeof *f->links);
-            f->links[f->link_count++] = names[i];
-            continue;
-        }
-        if (found && S_ISDIR(target.st_mode))
-            walk(f, names[i], &target);
-        else if (ends_with(names[i], ".ptx") && (!found || S_ISREG(target.st_mode)))
-            add_case(f, names[i], here);      /* a dangling link fails as its case, not silently */
-        else if (ends_with(names[i], ".ptx") && !f->passed_over)
-            f->passed_over = text_copy(names[i]);
-        free(names[i]);
-    }
+    for (size_t i = 0; i < count; i++)
+        if (!visit(f, names[i], here))
+            free(names[i]);
     free(names);
 }
 
@@ -226,7 +248,7 @@ static void drop_repeats(Finder *f)
 
 int testfind_cases(TestCaseList *list, const char *const *paths, int count)
 {
-    Finder f = { list, NULL, NULL, 0, NULL, 0, NULL };
+    Finder f = { list, NULL, NULL, 0, NULL, 0, NULL, false };
     int rc = -1;
     for (int i = 0; i < count && rc < 0; i++) {
         struct stat st;
@@ -250,6 +272,10 @@ int testfind_cases(TestCaseList *list, const char *const *paths, int count)
         free(f.links[i]);
     }
     drop_repeats(&f);
+    if (rc < 0 && f.unreadable) {
+        fprintf(stderr, "ptxrun test: error: a folder that cannot be read may hold cases: none is run\n");
+        rc = EXIT_BAD_INPUT;
+    }
     if (rc < 0 && list->count == 0) {
         fprintf(stderr, "ptxrun test: error: no case found: no NAME.ptx file below ");
         for (int i = 0; i < count; i++)

@@ -439,6 +439,17 @@ expect_stderr_line "test: no case" "ptxrun test: error: no case found: no NAME.p
 rm "$tmp/found/fifo/scan.ptx"
 expect_exit 2 "test: only a FIFO" timeout 20 "$PTXRUN" test "$tmp/found/empty" "$tmp/found/fifo"
 expect_stderr_line "test: only a FIFO" "ptxrun test: error: no case found: no NAME.ptx file below '$tmp/found/empty' and '$tmp/found/fifo' ('$tmp/found/fifo/k.ptx' is no regular file: passed over)"
+# a folder that cannot be read (here its path is past PATH_MAX: 18 folders of 243 bytes; as root,
+# chmod cannot make one) may hold cases: the run is refused, not passed without them
+mkdir -p "$tmp/found/deep"
+printf 'mov.b32 Rx, 1;\n' > "$tmp/found/deep/k.ptx"
+python3 -c 'import os, sys
+os.chdir(sys.argv[1])
+for i in range(18):
+    os.mkdir("d%02d" % i + "x" * 240); os.chdir("d%02d" % i + "x" * 240)' "$tmp/found/deep"
+expect_exit 2 "test: a folder that cannot be read" "$PTXRUN" test "$tmp/found/deep"
+if grep -q "^ptxrun test: error: cannot read '$tmp/found/deep/d00x.*': File name too long$" "$tmp/err"; then ok; else fail "test: a folder that cannot be read: not said"; cut -c1-200 "$tmp/err"; fi
+expect_stderr_line "test: a folder that cannot be read" "ptxrun test: error: a folder that cannot be read may hold cases: none is run"
 
 # -- limits and hostile input: each refused with a message that names the place, exit 2
 # (input) or 3 (execution); nothing crashes, hangs or exhausts memory.
