@@ -450,6 +450,15 @@ for i in range(18):
 expect_exit 2 "test: a folder that cannot be read" "$PTXRUN" test "$tmp/found/deep"
 if grep -q "^ptxrun test: error: cannot read '$tmp/found/deep/d00x.*': File name too long$" "$tmp/err"; then ok; else fail "test: a folder that cannot be read: not said"; cut -c1-200 "$tmp/err"; fi
 expect_stderr_line "test: a folder that cannot be read" "ptxrun test: error: a folder that cannot be read may hold cases: none is run"
+# a folder's name with a newline and '#' cannot forge a TAP result line or directive, nor split a FAIL line
+forged="$tmp/found/named/x
+ok 2 - forged # SKIP"
+mkdir -p "$forged"
+printf 'bad;\n' > "$forged/k.ptx"
+expect_exit 1 "test: a newline in a folder's name" "$PTXRUN" test --tap "$tmp/found/named"
+if [ "$(grep -c '^\(not \)\{0,1\}ok ' "$tmp/out")" = 1 ] && grep -qxF "not ok 1 - $tmp/found/named/x\nok 2 - forged \# SKIP/k.ptx" "$tmp/out"; then ok; else fail "test: a newline in a folder's name: TAP lines"; cat "$tmp/out"; fi
+expect_exit 1 "test: a newline in a folder's name, plain" "$PTXRUN" test "$tmp/found/named"
+if grep -q "^FAIL $tmp/found/named/x\\\\nok 2 - forged # SKIP/k.ptx: exit 2" "$tmp/out" && [ "$(wc -l < "$tmp/out")" = 2 ]; then ok; else fail "test: a newline in a folder's name: FAIL line"; cat "$tmp/out"; fi
 
 # -- limits and hostile input: each refused with a message that names the place, exit 2
 # (input) or 3 (execution); nothing crashes, hangs or exhausts memory.
