@@ -191,6 +191,15 @@ static bool line_range(const char *p, size_t len, uint32_t *first, uint32_t *las
     return true;
 }
 
+/* The last ':' of the len bytes at p (what is before it names a file), or NULL. */
+static const char *last_colon(const char *p, size_t len)
+{
+    const char *colon = NULL;
+    for (const char *c = p; c < p + len; c++)
+        colon = *c == ':' ? c : colon;
+    return colon;
+}
+
 /* "120-130,kernel.cu:40-45": PTX lines, or lines of the .file whose path is FILE or ends in
  * "/FILE". The ranges are malloc'ed into f->ranges. */
 bool srcline_trace_lines(TraceFilter *f, const Module *m, const char *list, char *err, size_t errlen)
@@ -198,9 +207,7 @@ bool srcline_trace_lines(TraceFilter *f, const Module *m, const char *list, char
     for (const char *p = list; *p;) {
         const char *end = strchr(p, ',');
         size_t len = end ? (size_t)(end - p) : strlen(p);
-        const char *colon = memchr(p, ':', len);
-        for (const char *c = colon; c && c < p + len; c = memchr(c + 1, ':', (size_t)(p + len - c - 1)))
-            colon = c;                       /* the last ':' */
+        const char *colon = last_colon(p, len);
         TraceRange r = { 0, 0, 0 };
         const char *lines = colon ? colon + 1 : p;
         if (!line_range(lines, (size_t)(p + len - lines), &r.first, &r.last)) {
@@ -233,37 +240,49 @@ bool srcline_trace_lines(TraceFilter *f, const Module *m, const char *list, char
     return true;
 }
 
+/* The lines of the instructions of p in file (0: PTX lines) that lie in [first, last]: whether
+ * any, and the lowest and highest line of any (*high 0: none in that file). */
+static bool lines_reached(const Program *p, uint32_t file, uint32_t first, uint32_t last, uint32_t *low,
+                          uint32_t *high)
+{
+    bool hit = false;
+    *low = UINT32_MAX;
+    *high = 0;
+    for (uint32_t pc = 0; pc < p->code_len; pc++) {
+        const XInstr *x = &p->code[pc];
+        uint32_t line = file ? (x->src_file == file ? x->src_line : 0) : x->line;
+        hit = hit || (line >= first && line <= last);
+        *low = line && line < *low ? line : *low;
+        *high = line > *high ? line : *high;
+    }
+    return hit;
+}
+
 /* Each range of --trace-lines (list, as srcline_trace_lines read it into f) picks some
  * instruction of the program: one that picks none is a mistake (a line without code, a line
  * of another kernel), said with the lines that do have code, rather than an empty trace. */
 bool srcline_trace_lines_reached(const TraceFilter *f, const Program *p, const char *list, char *err, size_t errlen)
 {
+    static const char none[] = "--trace-lines: no instruction of the kernel (or of a function it calls) is on";
     const char *item = list;
     for (uint32_t i = 0; i < f->range_count; i++) {
         const TraceRange *r = &f->ranges[i];
         size_t len = strcspn(item, ",");
-        uint32_t low = UINT32_MAX, high = 0;
-        bool hit = false;
-        for (uint32_t pc = 0; pc < p->code_len && !hit; pc++) {
-            const XInstr *x = &p->code[pc];
-            uint32_t line = r->file ? (x->src_file == r->file ? x->src_line : 0) : x->line;
-            hit = line >= r->first && line <= r->last;
-            low = line && line < low ? line : low;
-            high = line > high ? line : high;
-        }
-        if (!hit) {
-            const char *colon = NULL;          /* the user's name of the file: before the last ':' */
-            for (const char *c = item; c < item + len; c++)
-                colon = *c == ':' ? c : colon;
+        uint32_t low, high;
+        if (!lines_reached(p, r->file, r->first, r->last, &low, &high)) {
+            const char *colon = last_colon(item, len);
             int file_len = colon ? (int)(colon - item) : 0;
-            if (high)
-                snprintf(err, errlen, "--trace-lines: no instruction of the kernel (or of a function it calls) is on "
-                         "%s%.*s; those %s%.*s lie between lines %u and %u", colon ? "" : memchr(item, '-', len) ?
-                         "PTX lines " : "PTX line ", (int)len, item, colon ? "in " : "of the PTX", file_len, item, low,
-                         high);
+            if (r->file && high)
+                snprintf(err, errlen, "%s %.*s; those in %.*s lie between lines %u and %u", none, (int)len, item,
+                         file_len, item, low, high);
+            else if (r->file)
+                snprintf(err, errlen, "%s %.*s; none of them is in %.*s", none, (int)len, item, file_len, item);
+            else if (high)
+                snprintf(err, errlen, "%s PTX line%s %.*s; those of the PTX lie between lines %u and %u", none,
+                         memchr(item, '-', len) ? "s" : "", (int)len, item, low, high);
             else
-                snprintf(err, errlen, "--trace-lines: no instruction of the kernel (or of a function it calls) is on "
-                         "%.*s; none of them is in %.*s", (int)len, item, file_len, item);
+                snprintf(err, errlen, "%s PTX line%s %.*s: the kernel has no instruction", none,
+                         memchr(item, '-', len) ? "s" : "", (int)len, item);
             return false;
         }
         item += len + (item[len] == ',');

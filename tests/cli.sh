@@ -369,6 +369,9 @@ expect_exit 0 "trace PTX lines" "$PTXRUN" --no-color "$tmp/tr.ptx" --trace --tra
 if [ "$(grep -o '^step [0-9]* *pc [0-9]* *line [0-9]*' "$tmp/err" | awk '{ print $NF }' | tr '\n' ' ')" = "9 10 13 " ]; then ok; else fail "--trace-lines 9-10,13"; cat "$tmp/err"; fi
 expect_exit 2 "trace PTX lines without code" "$PTXRUN" --no-color "$tmp/tr.ptx" --trace-lines 9-10,30
 expect_stderr_line "trace PTX lines without code" "ptxrun: error: --trace-lines: no instruction of the kernel (or of a function it calls) is on PTX line 30; those of the PTX lie between lines 8 and 17"
+printf '.version 8.0\n.target sm_90\n.address_size 64\n.visible .entry k()\n{\n}\n' > "$tmp/no_code.ptx"
+expect_exit 2 "trace PTX lines of a kernel without code" "$PTXRUN" "$tmp/no_code.ptx" --trace-lines 2-5
+expect_stderr_line "trace PTX lines of a kernel without code" "ptxrun: error: --trace-lines: no instruction of the kernel (or of a function it calls) is on PTX lines 2-5: the kernel has no instruction"
 expect_exit 0 "trace json" "$PTXRUN" --no-color "$tmp/tr.ptx" --trace=json --regs %r1,%r3,%r5,%r2
 if python3 -c '
 import json, sys
