@@ -43,12 +43,6 @@ typedef struct Finder {
     bool unreadable;           /* a folder or a name in one could not be read: said, and the run is refused */
 } Finder;
 
-static char *text_copy(const char *s)
-{
-    size_t n = strlen(s) + 1;
-    return memcpy(xmalloc(n), s, n);
-}
-
 static bool regular(const char *path)
 {
     struct stat st;
@@ -101,7 +95,7 @@ static void add_case(Finder *f, const char *ptx, Place folder)
     }
     TestCase *c = &list->items[list->count];
     memset(c, 0, sizeof *c);
-    c->ptx = text_copy(ptx);
+    c->ptx = xstrdup(ptx);
     c->lanes = companion(ptx, ".lanes.json");
     c->expect = companion(ptx, ".expect.json");
     const char *base = strrchr(c->ptx, '/');
@@ -154,7 +148,7 @@ static bool visit(Finder *f, char *name, Place here)
     } else if (is_case && (!found || S_ISREG(target.st_mode))) {
         add_case(f, name, here);
     } else if (is_case && !f->passed_over) {
-        f->passed_over = text_copy(name);
+        f->passed_over = xstrdup(name);
     }
     return false;
 }
@@ -195,7 +189,7 @@ static void walk(Finder *f, const char *dir, const struct stat *st)
 static bool folder_of(const char *path, Place *p)
 {
     const char *slash = strrchr(path, '/');
-    char *dir = slash ? xmalloc((size_t)(slash - path) + 2) : text_copy(".");
+    char *dir = slash ? xmalloc((size_t)(slash - path) + 2) : xstrdup(".");
     if (slash) {
         size_t n = slash == path ? 1 : (size_t)(slash - path);
         memcpy(dir, path, n);
