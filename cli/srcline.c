@@ -56,12 +56,6 @@ static void unquoted(char *buf, size_t size, const char *path)
     snprintf(buf, size, "%.*s", (int)len, p);
 }
 
-static char *copied(const char *text)
-{
-    size_t n = strlen(text) + 1;
-    return memcpy(xmalloc(n), text, n);
-}
-
 static char *joined(const char *ptx_path, const char *name)
 {
     const char *slash = strrchr(ptx_path, '/');
@@ -80,8 +74,8 @@ static Source *file_text(SourceMap *s, uint32_t i)
         char path[4096], err[256];
         unquoted(path, sizeof path, s->m->files.data[i].path);
         const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
-        char *candidates[3] = { path[0] == '/' ? copied(path) : joined(s->ptx_path, path),
-                                path[0] == '/' ? NULL : copied(path), joined(s->ptx_path, base) };
+        char *candidates[3] = { path[0] == '/' ? xstrdup(path) : joined(s->ptx_path, path),
+                                path[0] == '/' ? NULL : xstrdup(path), joined(s->ptx_path, base) };
         for (int k = 0; k < 3; k++) {
             if (candidates[k] && !s->paths[i] && source_load(&s->files[i], candidates[k], err, sizeof err) == 0) {
                 s->paths[i] = candidates[k];
