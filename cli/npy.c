@@ -186,7 +186,7 @@ static bool header_fields(const char *header, const char *file, Field field[3], 
     }
     for (p = skip_space(p + 1); *p != '}';) {
         const char *key_end = string_end(p), *colon = key_end ? skip_space(key_end) : p;
-        if (!*p || *colon != ':') {
+        if (!*p || !key_end || *colon != ':') {
             snprintf(err, errlen, *p ? "%s: the .npy header has '%.*s' where a quoted key and ':' should be" :
                      "%s: the .npy header's dictionary has no '}' (truncated?)", file, shown(p), p);
             return false;

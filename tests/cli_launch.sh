@@ -171,6 +171,8 @@ for shape in '(2)' '(02,)' '(2,,)' '(2L,)'; do
     npy H3 "$tmp/npy/shape.npy" "{'descr': '<f4', 'fortran_order': False, 'shape': $shape}" f 1 2
     launch_error "a .npy shape $shape" "the command line: buffers.b: $tmp/npy/shape.npy: the .npy header's shape '$shape' is not a tuple of decimal sizes such as (6,) or (2, 3) of fewer than 2^40 elements" --buffer b=@"$tmp/npy/shape.npy"
 done
+npy H1 "$tmp/npy/nokey.npy" "{'descr': '<f4', 'fortran_order': False, 'shape': (2,), : 1}" f 1 2
+launch_error "a .npy header with a value without key" "the command line: buffers.b: $tmp/npy/nokey.npy: the .npy header has ': 1}' where a quoted key and ':' should be" --buffer b=@"$tmp/npy/nokey.npy"
 npy H1 "$tmp/npy/after.npy" "{'descr': '<f4', 'fortran_order': False, 'shape': (2,)} x" f 1 2
 launch_error "a .npy header with text after it" "the command line: buffers.b: $tmp/npy/after.npy: the .npy header has 'x' after its dictionary" --buffer b=@"$tmp/npy/after.npy"
 npy F1 "$tmp/npy/fo.npy" '<f4' '(2, 2)' f 1 2 3 4
