@@ -3,14 +3,16 @@
  * A folder is searched below for NAME...ptx files that are regular files (or links to one); a
  * FIFO, a socket or a device of that name is passed over (a FIFO would never end), while a file
  * named on the command line is taken whatever it is. Each folder is walked once, known by its
- * device and inode: a link to a folder already walked, or to one above it, is passed over, so a
- * folder that links to itself ends. Links to folders are followed after every folder reached
+ * device and inode: a link to a folder already walked, or to one that holds the link (.., /),
+ * is passed over, so a folder that links to itself ends and no link leads out above the folders
+ * given. Links to folders are followed after every folder reached
  * without one, in the order they were met: a case that both reach is named by its path
  * without links (so "folder/NAME" in --not-yet means the folder it lies in), and through links
  * only when it has no such path. A case named twice (a file given and also found in a folder
  * given) runs once, under its first path. Finding no case at all is an error (exit 2), and so
  * is a folder or a name in one that cannot be read: no case is run (its cases would be missing).
  * Requires: nothing of ptxrun's beyond util (xmalloc). */
+#define _XOPEN_SOURCE 700        /* realpath: XSI, outside POSIX 2008's base */
 #include <dirent.h>
 #include <errno.h>
 #include <stdlib.h>
@@ -185,21 +187,40 @@ static void walk(Finder *f, const char *dir, const struct stat *st)
     free(names);
 }
 
+/* The path of the folder that path lies in ("." when it has no '/'), from xmalloc. */
+static char *folder_path(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    if (!slash)
+        return xstrdup(".");
+    size_t n = slash == path ? 1 : (size_t)(slash - path);
+    char *dir = memcpy(xmalloc(n + 1), path, n);
+    dir[n] = '\0';
+    return dir;
+}
+
 /* The folder a file named on the command line lies in. */
 static bool folder_of(const char *path, Place *p)
 {
-    const char *slash = strrchr(path, '/');
-    char *dir = slash ? xmalloc((size_t)(slash - path) + 2) : xstrdup(".");
-    if (slash) {
-        size_t n = slash == path ? 1 : (size_t)(slash - path);
-        memcpy(dir, path, n);
-        dir[n] = '\0';
-    }
+    char *dir = folder_path(path);
     struct stat st;
     bool ok = stat(dir, &st) == 0;
     free(dir);
     *p = ok ? (Place){ st.st_dev, st.st_ino } : (Place){ 0, 0 };
     return ok;
+}
+
+/* Whether the link leads to a folder that holds it (.., ../.., /): a cycle, which would also
+ * take the walk out of the folders given (to their neighbours, or the whole file system). */
+static bool leads_above(const char *link)
+{
+    char *dir = folder_path(link), *here = realpath(dir, NULL), *there = realpath(link, NULL);
+    size_t n = there ? strlen(there) : 0;
+    bool above = here && there && !strncmp(here, there, n) && (here[n] == '/' || here[n] == '\0' || n == 1);
+    free(dir);
+    free(here);
+    free(there);
+    return above;
 }
 
 static int by_id(const void *a, const void *b)
@@ -261,7 +282,7 @@ int testfind_cases(TestCaseList *list, const char *const *paths, int count)
     }
     for (size_t i = 0; i < f.link_count; i++) {     /* the list grows as linked folders are walked */
         struct stat st;
-        if (rc < 0 && stat(f.links[i], &st) == 0 && S_ISDIR(st.st_mode))
+        if (rc < 0 && stat(f.links[i], &st) == 0 && S_ISDIR(st.st_mode) && !leads_above(f.links[i]))
             walk(&f, f.links[i], &st);
         free(f.links[i]);
     }

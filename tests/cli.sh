@@ -427,6 +427,7 @@ if grep -q '<failure message="exit 1, expected 0' "$tmp/junit.xml"; then ok; els
 mkdir -p "$tmp/found/real" "$tmp/found/fifo" "$tmp/found/empty"
 printf 'mov.b32 Rx, 1;\n' > "$tmp/found/real/k.ptx"
 ln -s . "$tmp/found/a"; ln -s . "$tmp/found/b"; ln -s real "$tmp/found/alias"; ln -s .. "$tmp/found/real/up"
+ln -s ../.. "$tmp/found/real/top"   # a link to a folder above the one given: not walked
 expect_exit 0 "test: folders that link to themselves" timeout 20 "$PTXRUN" test --tap -j 1 "$tmp/found"
 if [ "$(grep -c '^ok' "$tmp/out")" = 1 ] && grep -qx "ok 1 - $tmp/found/real/k.ptx" "$tmp/out"; then ok; else fail "test: a linked case not once, by its path without links"; head -5 "$tmp/out"; fi
 expect_exit 1 "test: a case named and found" "$PTXRUN" test --tap "$tmp/cases/scan.ptx" "$tmp/cases/broken.ptx" "$tmp/cases"
