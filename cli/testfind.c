@@ -5,10 +5,9 @@
  * named on the command line is taken whatever it is. Each folder is walked once, known by its
  * device and inode: a link to a folder already walked, or to one that holds the link (.., /),
  * is passed over, so a folder that links to itself ends and no link leads out above the folders
- * given. Links to folders are followed after every folder reached
- * without one, in the order they were met: a case that both reach is named by its path
- * without links (so "folder/NAME" in --not-yet means the folder it lies in), and through links
- * only when it has no such path. A case named twice (a file given and also found in a folder
+ * given. Links to folders are followed after every folder reached without one, in the order
+ * they were met: a case that both reach is named by its path without links (so "folder/NAME"
+ * in --not-yet means the folder it lies in), and through links only when it has no such path. A case named twice (a file given and also found in a folder
  * given) runs once, under its first path. Finding no case at all is an error (exit 2), and so
  * is a folder or a name in one that cannot be read: no case is run (its cases would be missing).
  * Requires: nothing of ptxrun's beyond util (xmalloc). */
