@@ -234,22 +234,56 @@ bool srcline_trace_lines(TraceFilter *f, const Module *m, const char *list, char
     return true;
 }
 
-/* The lines of the instructions of p in file (0: PTX lines) that lie in [first, last]: whether
- * any, and the lowest and highest line of any (*high 0: none in that file). */
-static bool lines_reached(const Program *p, uint32_t file, uint32_t first, uint32_t last, uint32_t *low,
-                          uint32_t *high)
+static int by_line(const void *a, const void *b)
 {
-    bool hit = false;
-    *low = UINT32_MAX;
-    *high = 0;
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* The lines of p's instructions in file (0: PTX lines), sorted, each once, from xmalloc;
+ * *count of them. */
+static uint32_t *code_lines(const Program *p, uint32_t file, uint32_t *count)
+{
+    uint32_t *lines = xmalloc((p->code_len ? p->code_len : 1) * sizeof *lines), n = 0;
     for (uint32_t pc = 0; pc < p->code_len; pc++) {
         const XInstr *x = &p->code[pc];
         uint32_t line = file ? (x->src_file == file ? x->src_line : 0) : x->line;
-        hit = hit || (line >= first && line <= last);
-        *low = line && line < *low ? line : *low;
-        *high = line > *high ? line : *high;
+        if (line)
+            lines[n++] = line;
     }
-    return hit;
+    qsort(lines, n, sizeof *lines, by_line);
+    *count = 0;
+    for (uint32_t i = 0; i < n; i++)
+        if (*count == 0 || lines[*count - 1] != lines[i])
+            lines[(*count)++] = lines[i];
+    return lines;
+}
+
+/* Whether one of the sorted lines lies in [first, last]. */
+static bool any_in(const uint32_t *lines, uint32_t count, uint32_t first, uint32_t last)
+{
+    for (uint32_t i = 0; i < count; i++)
+        if (lines[i] >= first && lines[i] <= last)
+            return true;
+    return false;
+}
+
+/* The sorted lines as ranges, "6, 8-11, 14", into out: as many as fit in a short message. */
+static void write_ranges(char *out, size_t size, const uint32_t *lines, uint32_t count)
+{
+    enum { SHOWN_RANGES = 12 };
+    size_t used = 0;
+    out[0] = '\0';
+    for (uint32_t i = 0, shown = 0; i < count && used < size; shown++) {
+        uint32_t j = i;
+        while (j + 1 < count && lines[j + 1] == lines[j] + 1)
+            j++;
+        int w = shown == SHOWN_RANGES ? snprintf(out + used, size - used, ", ...") :
+                lines[j] > lines[i] ? snprintf(out + used, size - used, "%s%u-%u", i ? ", " : "", lines[i], lines[j]) :
+                snprintf(out + used, size - used, "%s%u", i ? ", " : "", lines[i]);
+        used += w > 0 ? (size_t)w : size;
+        i = shown == SHOWN_RANGES ? count : j + 1;
+    }
 }
 
 /* Each range of --trace-lines (list, as srcline_trace_lines read it into f) picks some
@@ -259,27 +293,32 @@ bool srcline_trace_lines_reached(const TraceFilter *f, const Program *p, const c
 {
     static const char none[] = "--trace-lines: no instruction of the kernel (or of a function it calls) is on";
     const char *item = list;
-    for (uint32_t i = 0; i < f->range_count; i++) {
+    bool reached = true;
+    for (uint32_t i = 0; i < f->range_count && reached; i++) {
         const TraceRange *r = &f->ranges[i];
         size_t len = strcspn(item, ",");
-        uint32_t low, high;
-        if (!lines_reached(p, r->file, r->first, r->last, &low, &high)) {
+        uint32_t count;
+        uint32_t *lines = code_lines(p, r->file, &count);
+        reached = any_in(lines, count, r->first, r->last);
+        if (!reached) {
             const char *colon = last_colon(item, len);
             int file_len = colon ? (int)(colon - item) : 0;
-            if (r->file && high)
-                snprintf(err, errlen, "%s %.*s; those in %.*s lie between lines %u and %u", none, (int)len, item,
-                         file_len, item, low, high);
+            char ranges[96];
+            write_ranges(ranges, sizeof ranges, lines, count);
+            if (r->file && count)
+                snprintf(err, errlen, "%s %.*s; its code in %.*s is on lines %s", none, (int)len, item, file_len, item,
+                         ranges);
             else if (r->file)
                 snprintf(err, errlen, "%s %.*s; none of them is in %.*s", none, (int)len, item, file_len, item);
-            else if (high)
-                snprintf(err, errlen, "%s PTX line%s %.*s; those of the PTX lie between lines %u and %u", none,
-                         memchr(item, '-', len) ? "s" : "", (int)len, item, low, high);
+            else if (count)
+                snprintf(err, errlen, "%s PTX line%s %.*s; its code is on PTX lines %s", none,
+                         memchr(item, '-', len) ? "s" : "", (int)len, item, ranges);
             else
                 snprintf(err, errlen, "%s PTX line%s %.*s: the kernel has no instruction", none,
                          memchr(item, '-', len) ? "s" : "", (int)len, item);
-            return false;
         }
+        free(lines);
         item += len + (item[len] == ',');
     }
-    return true;
+    return reached;
 }

@@ -343,7 +343,10 @@ expect_exit 2 "--trace-lines bad range" "$PTXRUN" $LI --entry oob_store --lanes 
 expect_stderr_line "--trace-lines bad range" "ptxrun: error: --trace-lines: '9-3' is not LINE, FIRST-LAST or FILE:FIRST-LAST (lines from 1)"
 # a range where the kernel has no instruction (oob_store is lines 6-11 of lineinfo.cu) is refused
 expect_exit 2 "--trace-lines: no code there" "$PTXRUN" $LI --entry oob_store --lanes "$tmp/li_oob.json" --trace-lines lineinfo.cu:10,lineinfo.cu:999
-expect_stderr_line "--trace-lines: no code there" "ptxrun: error: --trace-lines: no instruction of the kernel (or of a function it calls) is on lineinfo.cu:999; those in lineinfo.cu lie between lines 6 and 11"
+expect_stderr_line "--trace-lines: no code there" "ptxrun: error: --trace-lines: no instruction of the kernel (or of a function it calls) is on lineinfo.cu:999; its code in lineinfo.cu is on lines 6, 8-11"
+# line 7 is oob_store's '{': inside the span of its code but without code; the message names the lines with code
+expect_exit 2 "--trace-lines: a line without code inside the kernel" "$PTXRUN" $LI --entry oob_store --lanes "$tmp/li_oob.json" --trace-lines lineinfo.cu:$(($(cu_line 'void oob_store(') + 1))
+expect_stderr_line "--trace-lines: a line without code inside the kernel" "ptxrun: error: --trace-lines: no instruction of the kernel (or of a function it calls) is on lineinfo.cu:7; its code in lineinfo.cu is on lines 6, 8-11"
 expect_exit 2 "--trace-lines: another kernel's line" "$PTXRUN" $LI --entry oob_store --lanes "$tmp/li_oob.json" --trace-lines lineinfo.cu:$(cu_line 'if (flags[i] > 0)')
 expect_exit 2 "--trace-ops unknown" "$PTXRUN" $LI --trace-ops shfl,nope
 expect_stderr_line "--trace-ops unknown" "ptxrun: error: --trace-ops: 'nope' is not an instruction (ptxrun --list-ops lists them)"
@@ -368,7 +371,7 @@ if [ "$(grep '^step ' "$tmp/err" | sed 's/.*  //' | tr '\n' '|')" = "shfl.sync.b
 expect_exit 0 "trace PTX lines" "$PTXRUN" --no-color "$tmp/tr.ptx" --trace --trace-lines 9-10,13
 if [ "$(grep -o '^step [0-9]* *pc [0-9]* *line [0-9]*' "$tmp/err" | awk '{ print $NF }' | tr '\n' ' ')" = "9 10 13 " ]; then ok; else fail "--trace-lines 9-10,13"; cat "$tmp/err"; fi
 expect_exit 2 "trace PTX lines without code" "$PTXRUN" --no-color "$tmp/tr.ptx" --trace-lines 9-10,30
-expect_stderr_line "trace PTX lines without code" "ptxrun: error: --trace-lines: no instruction of the kernel (or of a function it calls) is on PTX line 30; those of the PTX lie between lines 8 and 17"
+expect_stderr_line "trace PTX lines without code" "ptxrun: error: --trace-lines: no instruction of the kernel (or of a function it calls) is on PTX line 30; its code is on PTX lines 8-17"
 printf '.version 8.0\n.target sm_90\n.address_size 64\n.visible .entry k()\n{\n}\n' > "$tmp/no_code.ptx"
 expect_exit 2 "trace PTX lines of a kernel without code" "$PTXRUN" "$tmp/no_code.ptx" --trace-lines 2-5
 expect_stderr_line "trace PTX lines of a kernel without code" "ptxrun: error: --trace-lines: no instruction of the kernel (or of a function it calls) is on PTX lines 2-5: the kernel has no instruction"
