@@ -271,7 +271,7 @@ static bool any_in(const uint32_t *lines, uint32_t count, uint32_t first, uint32
 /* The sorted lines as ranges, "6, 8-11, 14", into out: as many as fit in a short message. */
 static void write_ranges(char *out, size_t size, const uint32_t *lines, uint32_t count)
 {
-    enum { SHOWN_RANGES = 12 };
+    enum { SHOWN_RANGES = 8 };
     size_t used = 0;
     out[0] = '\0';
     for (uint32_t i = 0, shown = 0; i < count && used < size; shown++) {
@@ -303,7 +303,7 @@ bool srcline_trace_lines_reached(const TraceFilter *f, const Program *p, const c
         if (!reached) {
             const char *colon = last_colon(item, len);
             int file_len = colon ? (int)(colon - item) : 0;
-            char ranges[96];
+            char ranges[200];          /* 8 ranges of two 10-digit lines and ", ..." */
             write_ranges(ranges, sizeof ranges, lines, count);
             if (r->file && count)
                 snprintf(err, errlen, "%s %.*s; its code in %.*s is on lines %s", none, (int)len, item, file_len, item,
