@@ -6,6 +6,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -80,7 +81,39 @@ static int usage_error(const char *fmt, const char *arg)
     return EXIT_BAD_INPUT;
 }
 
-/* Returns -1 to go on, or the exit code. */
+/* Whether a and b name one stream that can be read only once: '-' twice, or one pipe, FIFO,
+ * socket or terminal under two names ('-' and /dev/stdin, a FIFO given twice; the second read
+ * would find nothing, or wait for ever on a FIFO). A regular file given twice is read twice. */
+static bool one_stream(const char *a, const char *b)
+{
+    struct stat sa, sb;
+    bool a_in = !strcmp(a, "-"), b_in = !strcmp(b, "-");
+    if (a_in && b_in)
+        return true;
+    return (a_in ? fstat(0, &sa) : stat(a, &sa)) == 0 && (b_in ? fstat(0, &sb) : stat(b, &sb)) == 0 &&
+           sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino && !S_ISREG(sa.st_mode);
+}
+
+/* The inputs read to their end (the PTX file, --lanes, --expect) are apart; false after a
+ * message when two are one stream. */
+static bool inputs_apart(const RunOptions *o)
+{
+    const char *reads[3] = { o->path, o->lanes, o->expect }, *names[3] = { "the PTX file", "--lanes", "--expect" };
+    for (int k = 1; k < 3; k++)
+        for (int j = 0; j < k; j++)
+            if (reads[j] && reads[k] && one_stream(reads[j], reads[k])) {
+                if (!strcmp(reads[j], "-") && !strcmp(reads[k], "-"))
+                    fprintf(stderr, "ptxrun: error: standard input ('-') given as both %s and %s: it can be read "
+                            "only once\n", names[j], names[k]);
+                else
+                    fprintf(stderr, "ptxrun: error: '%s' (%s) and '%s' (%s) are one stream: it can be read only "
+                            "once\n", reads[j], names[j], reads[k], names[k]);
+                fputs("(ptxrun --help lists the options)\n", stderr);
+                return false;
+            }
+    return true;
+}
+
 /* Returns -1 to go on, or the exit code. */
 static int parse_args(int argc, char **argv, RunOptions *o, const char **params, const char **buffers)
 {
@@ -205,14 +238,8 @@ static int parse_args(int argc, char **argv, RunOptions *o, const char **params,
     }
     if (!o->path)
         return usage_error("%s", "no input file");
-    const char *reads[3] = { o->path, o->lanes, o->expect }, *names[3] = { "the PTX file", "--lanes", "--expect" };
-    for (int k = 1; k < 3; k++)              /* each reads standard input to its end */
-        for (int j = 0; j < k; j++)
-            if (reads[j] && reads[k] && !strcmp(reads[j], "-") && !strcmp(reads[k], "-")) {
-                char both[64];
-                snprintf(both, sizeof both, "%s and %s", names[j], names[k]);
-                return usage_error("standard input ('-') given as both %s: it can be read only once", both);
-            }
+    if (!inputs_apart(o))
+        return EXIT_BAD_INPUT;
     if (o->all_ctas && !o->json)
         return usage_error("%s", "--all-ctas is for --json (the table shows one CTA: choose it with --cta)");
     if (o->buffers && o->json)

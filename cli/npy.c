@@ -42,32 +42,73 @@ static int dtype_type(char kind, unsigned long bytes)
     return type_lookup(names[row][column], strlen(names[row][column]));
 }
 
-/* Where the header's value at p ends: the ',' or '}' after it, outside quotes and brackets (its
- * NUL when it has none). */
-static const char *value_end(const char *p)
+static const char python_space[] = " \t\n\r\f\v";   /* white space between a header's tokens */
+
+static const char *skip_space(const char *p)
 {
-    for (int depth = 0; *p && (depth > 0 || (*p != ',' && *p != '}')); p++) {
-        const char *quote_end = *p == '\'' || *p == '"' ? strchr(p + 1, *p) : p;
-        if (!quote_end)
-            return p + strlen(p);
-        p = quote_end;
-        depth += (*p == '(' || *p == '[' || *p == '{') - (*p == ')' || *p == ']' || *p == '}');
-    }
-    return p;
+    return p + strspn(p, python_space);
 }
 
-/* The type of the header's 'descr' (its value, from its quote on), or false with the reason:
- * not one type (a record's list), a kind or a size ptxrun has no type for, a byte order that
- * is big-endian or not said. */
-static bool dtype_read(const char *file, const char *descr, int *type, char *err, size_t errlen)
+/* Just after the Python string at p (in ' or ", a u prefix and backslash escapes allowed), or
+ * NULL when p is no string or the string is not closed. */
+static const char *string_end(const char *p)
+{
+    p += *p == 'u' || *p == 'U';
+    char quote = *p;
+    if (quote != '\'' && quote != '"')
+        return NULL;
+    for (p++; *p && *p != quote; p++)
+        p += *p == '\\' && p[1];
+    return *p ? p + 1 : NULL;
+}
+
+/* Where the header's value at p ends, white space left out: before the ',' or '}' after it
+ * outside strings and brackets, or before the header's end. */
+static const char *value_end(const char *p)
+{
+    const char *end = p;
+    for (int depth = 0; *p && (depth > 0 || (*p != ',' && *p != '}'));) {
+        const char *after = string_end(p);
+        if (!after)
+            depth += (*p == '(' || *p == '[' || *p == '{') - (*p == ')' || *p == ']' || *p == '}');
+        p = after ? after : p + 1;
+        end = strchr(python_space, p[-1]) ? end : p;
+    }
+    return end;
+}
+
+/* The length of the text at p to quote in a message: at most 24 bytes of its line, not the
+ * spaces that pad it. */
+static int shown(const char *p)
+{
+    size_t n = strcspn(p, "\n");
+    n = n < 24 ? n : 24;
+    while (n && p[n - 1] == ' ')
+        n--;
+    return (int)n;
+}
+
+/* A value of the header, as written. */
+typedef struct Field {
+    const char *at, *end;      /* at NULL: the key is absent */
+} Field;
+
+static bool field_is(Field f, const char *text)
+{
+    return (size_t)(f.end - f.at) == strlen(text) && !strncmp(f.at, text, strlen(text));
+}
+
+/* The type of the header's 'descr', or false with the reason: not one type (a record's list),
+ * a kind or a size ptxrun has no type for, a byte order that is big-endian or not said. */
+static bool dtype_read(const char *file, Field descr, int *type, char *err, size_t errlen)
 {
     static const char reads[] = "ptxrun reads <f2 <f4 <f8, <i1 <i2 <i4 <i8, <u1 <u2 <u4 <u8 ('|' for one byte)";
-    const char *s = descr + 1, *close = *descr == '\'' || *descr == '"' ? strchr(s, *descr) : NULL;
-    if (!close) {
+    if (string_end(descr.at) != descr.end) {
         snprintf(err, errlen, "%s: dtype %.*s is not one number type (a record of fields?): %s", file,
-                 (int)(value_end(descr) - descr), descr, reads);
+                 (int)(descr.end - descr.at), descr.at, reads);
         return false;
     }
+    const char *s = descr.at + (*descr.at == 'u' || *descr.at == 'U') + 1, *close = descr.end - 1;
     int n = (int)(close - s);
     char order = *s && strchr("<>|=", *s) ? *s : 0;
     const char *kind = order ? s + 1 : s;
@@ -101,39 +142,79 @@ static bool dtype_read(const char *file, const char *descr, int *type, char *err
     return false;
 }
 
-/* The values of the header's keys 'descr', 'fortran_order' and 'shape', each after its "key:"
- * and spaces (NULL: absent). False (err set) for another key, which NumPy refuses, or a key
- * given twice, of which NumPy would take the last without a word. */
-static bool header_fields(const char *header, const char *file, const char *value[3], char *err, size_t errlen)
+/* The element count of the header's 'shape', a tuple of sizes in decimal: (), (6,), (2, 3)
+ * (an L after a size, as Python 2 wrote them, in versions 1.0 and 2.0, as NumPy reads them);
+ * *spread: how many sizes are above 1. False if it is not such a tuple or holds 2^40 elements
+ * or more. */
+static bool shape_read(Field shape, unsigned major, uint64_t *count, unsigned *spread)
+{
+    const char *close = shape.end - 1, *p = shape.at;
+    if (shape.end - shape.at < 2 || *p != '(' || *close != ')')
+        return false;
+    unsigned sizes = 0;
+    bool comma = false;
+    *count = 1;
+    *spread = 0;
+    for (p = skip_space(p + 1); p < close; sizes++) {
+        const char *digits = p + (*p == '+');
+        size_t n = strspn(digits, "0123456789");
+        unsigned long long size = n ? strtoull(digits, NULL, 10) : 0;
+        if (!n || (n > 1 && *digits == '0') || (size && *count >= (1ull << 40) / size))
+            return false;                  /* no size, a leading 0 (Python refuses it), too many */
+        *count *= size;
+        *spread += size > 1;
+        p = digits + n;
+        p = skip_space(p + (major < 3 && *p == 'L'));
+        comma = *p == ',';
+        if (comma)
+            p = skip_space(p + 1);
+        else if (p != close)
+            return false;
+    }
+    return sizes != 1 || comma;            /* (6) is a number, not a tuple */
+}
+
+/* The values of the header's dictionary, as NumPy writes it (repr) and reads it (a Python
+ * literal): {'descr': '<f4', 'fortran_order': False, 'shape': (6,), }, the keys in any order
+ * and in either quotes, white space of any kind between the parts, a comment after. False (err
+ * set) for another text, another key, which NumPy refuses, or a key given twice, of which
+ * NumPy would take the last without a word. */
+static bool header_fields(const char *header, const char *file, Field field[3], char *err, size_t errlen)
 {
     static const char *const keys[3] = { "descr", "fortran_order", "shape" };
-    const char *p = header + strspn(header, " ");
-    value[0] = value[1] = value[2] = NULL;
-    if (*p++ != '{')
-        return true;                       /* the caller says what is missing */
-    for (;;) {
-        p += strspn(p, " \t\n");
-        const char *key = p + 1, *key_end = *p == '\'' || *p == '"' ? strchr(key, *p) : NULL;
-        if (!key_end)
-            return true;                   /* '}', or a dictionary the caller finds wanting */
-        p = key_end + 1 + strspn(key_end + 1, " ");
-        if (*p++ != ':')
-            return true;
-        p += strspn(p, " ");
-        int k = 0, len = (int)(key_end - key);
+    const char *p = skip_space(header);
+    if (*p != '{') {
+        snprintf(err, errlen, "%s: the .npy header is not a dictionary ('{'...): '%.*s'", file, shown(p), p);
+        return false;
+    }
+    for (p = skip_space(p + 1); *p != '}';) {
+        const char *key_end = string_end(p), *colon = key_end ? skip_space(key_end) : p;
+        if (!*p || !key_end || *colon != ':') {
+            snprintf(err, errlen, *p ? "%s: the .npy header has '%.*s' where a quoted key and ':' should be" :
+                     "%s: the .npy header's dictionary has no '}' (truncated?)", file, shown(p), p);
+            return false;
+        }
+        const char *key = p + (*p == 'u' || *p == 'U') + 1;
+        int k = 0, len = (int)(key_end - 1 - key);
         while (k < 3 && !(strlen(keys[k]) == (size_t)len && !strncmp(key, keys[k], (size_t)len)))
             k++;
-        if (k == 3 || value[k]) {
+        if (k == 3 || field[k].at) {
             snprintf(err, errlen, k == 3 ? "%s: the .npy header has the key '%.*s' (NumPy allows only 'descr', "
                      "'fortran_order' and 'shape')" : "%s: the .npy header gives '%.*s' twice (NumPy would read the "
                      "last: remove the other)", file, len, key);
             return false;
         }
-        value[k] = p;
-        p = value_end(p);
-        if (*p++ != ',')
-            return true;
+        field[k].at = skip_space(colon + 1);
+        field[k].end = value_end(field[k].at);
+        p = skip_space(field[k].end);
+        p = *p == ',' ? skip_space(p + 1) : p;
     }
+    p = skip_space(p + 1);
+    if (*p && *p != '#') {
+        snprintf(err, errlen, "%s: the .npy header has '%.*s' after its dictionary", file, shown(p), p);
+        return false;
+    }
+    return true;
 }
 
 /* Reads the .npy header of f: the element type and count, and where the data starts. */
@@ -157,40 +238,31 @@ static bool npy_header(FILE *f, const char *file, int *type, uint64_t *count, lo
         return false;
     }
     char *header = xmalloc(length + 1);
-    bool ok = fread(header, 1, length, f) == length;
-    header[ok ? length : 0] = '\0';
-    const char *field[3] = { NULL, NULL, NULL };
-    if (ok && !header_fields(header, file, field, err, errlen)) {
-        free(header);
-        return false;
-    }
-    const char *descr = field[0], *order = field[1], *shape = field[2];
-    if (!ok || !descr || !order || !shape || *shape != '(') {
-        snprintf(err, errlen, "%s: a truncated .npy header, or one without 'descr', 'fortran_order' and 'shape'", file);
-        free(header);
-        return false;
-    }
+    bool read = fread(header, 1, length, f) == length, ok = false, fortran = false;
+    header[read ? length : 0] = '\0';
+    Field field[3] = { { NULL, NULL }, { NULL, NULL }, { NULL, NULL } };
+    const char *missing = NULL;
+    unsigned spread = 0;
     *data_at = 8 + (long)length_bytes + (long)length;
-    if (!dtype_read(file, descr, type, err, errlen)) {
-        ok = false;
-    } else if (strncmp(order, "False", 5) != 0) {
+    if (!read)
+        snprintf(err, errlen, "%s: a truncated .npy header", file);
+    else if (!header_fields(header, file, field, err, errlen))
+        ;
+    else if ((missing = !field[0].at ? "descr" : !field[1].at ? "fortran_order" : !field[2].at ? "shape" : NULL))
+        snprintf(err, errlen, "%s: the .npy header has no '%s'", file, missing);
+    else if (!dtype_read(file, field[0], type, err, errlen))
+        ;
+    else if (!(fortran = field_is(field[1], "True")) && !field_is(field[1], "False"))
+        snprintf(err, errlen, "%s: the .npy header's fortran_order is '%.*s', not True or False", file,
+                 (int)(field[1].end - field[1].at), field[1].at);
+    else if (!shape_read(field[2], major, count, &spread))
+        snprintf(err, errlen, "%s: the .npy header's shape '%.*s' is not a tuple of decimal sizes such as (6,) or "
+                 "(2, 3) of fewer than 2^40 elements", file, (int)(field[2].end - field[2].at), field[2].at);
+    else if (fortran && spread > 1)        /* at most one size above 1: the same bytes in either order */
         snprintf(err, errlen, "%s: Fortran order: ptxrun reads C-order .npy files only (numpy: np.ascontiguousarray)",
                  file);
-        ok = false;
-    }
-    *count = 1;
-    for (const char *p = shape + 1; ok && *p != ')'; ) {
-        char *end;
-        unsigned long long n = strtoull(p, &end, 10);
-        if (end == p || (n && *count > (1ull << 40) / n)) {     /* the product stays below 2^40: no wrap */
-            snprintf(err, errlen, "%s: the .npy header's shape is not a tuple of sizes (of at most 2^40 elements)", file);
-            ok = false;
-            break;
-        }
-        *count *= n;
-        for (p = end; *p == ',' || *p == ' '; p++)
-            ;
-    }
+    else
+        ok = true;
     free(header);
     return ok;
 }
@@ -225,9 +297,10 @@ bool npy_read(const char *file, int given_type, int *type, uint64_t *count, uint
         if (ok && given_type != TYPE_COUNT)
             *type = given_type;
         if (ok && (uint64_t)st.st_size != (uint64_t)data_at + *count * (type_info[t].bits / 8)) {
-            snprintf(err, errlen, "%s: %llu bytes of data; the header's shape and dtype make %llu (truncated?)", file,
-                     (unsigned long long)((uint64_t)st.st_size > (uint64_t)data_at ? st.st_size - data_at : 0),
-                     (unsigned long long)(*count * (type_info[t].bits / 8)));
+            uint64_t has = (uint64_t)st.st_size > (uint64_t)data_at ? (uint64_t)st.st_size - (uint64_t)data_at : 0;
+            uint64_t needs = *count * (type_info[t].bits / 8);
+            snprintf(err, errlen, "%s: %llu bytes of data; the header's shape and dtype make %llu (%s)", file,
+                     (unsigned long long)has, (unsigned long long)needs, has < needs ? "truncated?" : "more after them");
             ok = false;
         }
     } else if (given_type == TYPE_COUNT) {

@@ -56,12 +56,6 @@ static void unquoted(char *buf, size_t size, const char *path)
     snprintf(buf, size, "%.*s", (int)len, p);
 }
 
-static char *copied(const char *text)
-{
-    size_t n = strlen(text) + 1;
-    return memcpy(xmalloc(n), text, n);
-}
-
 static char *joined(const char *ptx_path, const char *name)
 {
     const char *slash = strrchr(ptx_path, '/');
@@ -80,8 +74,8 @@ static Source *file_text(SourceMap *s, uint32_t i)
         char path[4096], err[256];
         unquoted(path, sizeof path, s->m->files.data[i].path);
         const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
-        char *candidates[3] = { path[0] == '/' ? copied(path) : joined(s->ptx_path, path),
-                                path[0] == '/' ? NULL : copied(path), joined(s->ptx_path, base) };
+        char *candidates[3] = { path[0] == '/' ? xstrdup(path) : joined(s->ptx_path, path),
+                                path[0] == '/' ? NULL : xstrdup(path), joined(s->ptx_path, base) };
         for (int k = 0; k < 3; k++) {
             if (candidates[k] && !s->paths[i] && source_load(&s->files[i], candidates[k], err, sizeof err) == 0) {
                 s->paths[i] = candidates[k];
@@ -191,6 +185,15 @@ static bool line_range(const char *p, size_t len, uint32_t *first, uint32_t *las
     return true;
 }
 
+/* The last ':' of the len bytes at p (what is before it names a file), or NULL. */
+static const char *last_colon(const char *p, size_t len)
+{
+    const char *colon = NULL;
+    for (const char *c = p; c < p + len; c++)
+        colon = *c == ':' ? c : colon;
+    return colon;
+}
+
 /* "120-130,kernel.cu:40-45": PTX lines, or lines of the .file whose path is FILE or ends in
  * "/FILE". The ranges are malloc'ed into f->ranges. */
 bool srcline_trace_lines(TraceFilter *f, const Module *m, const char *list, char *err, size_t errlen)
@@ -198,9 +201,7 @@ bool srcline_trace_lines(TraceFilter *f, const Module *m, const char *list, char
     for (const char *p = list; *p;) {
         const char *end = strchr(p, ',');
         size_t len = end ? (size_t)(end - p) : strlen(p);
-        const char *colon = memchr(p, ':', len);
-        for (const char *c = colon; c && c < p + len; c = memchr(c + 1, ':', (size_t)(p + len - c - 1)))
-            colon = c;                       /* the last ':' */
+        const char *colon = last_colon(p, len);
         TraceRange r = { 0, 0, 0 };
         const char *lines = colon ? colon + 1 : p;
         if (!line_range(lines, (size_t)(p + len - lines), &r.first, &r.last)) {
@@ -233,40 +234,91 @@ bool srcline_trace_lines(TraceFilter *f, const Module *m, const char *list, char
     return true;
 }
 
+static int by_line(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* The lines of p's instructions in file (0: PTX lines), sorted, each once, from xmalloc;
+ * *count of them. */
+static uint32_t *code_lines(const Program *p, uint32_t file, uint32_t *count)
+{
+    uint32_t *lines = xmalloc((p->code_len ? p->code_len : 1) * sizeof *lines), n = 0;
+    for (uint32_t pc = 0; pc < p->code_len; pc++) {
+        const XInstr *x = &p->code[pc];
+        uint32_t line = file ? (x->src_file == file ? x->src_line : 0) : x->line;
+        if (line)
+            lines[n++] = line;
+    }
+    qsort(lines, n, sizeof *lines, by_line);
+    *count = 0;
+    for (uint32_t i = 0; i < n; i++)
+        if (*count == 0 || lines[*count - 1] != lines[i])
+            lines[(*count)++] = lines[i];
+    return lines;
+}
+
+/* Whether one of the sorted lines lies in [first, last]. */
+static bool any_in(const uint32_t *lines, uint32_t count, uint32_t first, uint32_t last)
+{
+    for (uint32_t i = 0; i < count; i++)
+        if (lines[i] >= first && lines[i] <= last)
+            return true;
+    return false;
+}
+
+/* The sorted lines as ranges, "6, 8-11, 14", into out: as many as fit in a short message. */
+static void write_ranges(char *out, size_t size, const uint32_t *lines, uint32_t count)
+{
+    enum { SHOWN_RANGES = 8 };
+    size_t used = 0;
+    out[0] = '\0';
+    for (uint32_t i = 0, shown = 0; i < count && used < size; shown++) {
+        uint32_t j = i;
+        while (j + 1 < count && lines[j + 1] == lines[j] + 1)
+            j++;
+        int w = shown == SHOWN_RANGES ? snprintf(out + used, size - used, ", ...") :
+                lines[j] > lines[i] ? snprintf(out + used, size - used, "%s%u-%u", i ? ", " : "", lines[i], lines[j]) :
+                snprintf(out + used, size - used, "%s%u", i ? ", " : "", lines[i]);
+        used += w > 0 ? (size_t)w : size;
+        i = shown == SHOWN_RANGES ? count : j + 1;
+    }
+}
+
 /* Each range of --trace-lines (list, as srcline_trace_lines read it into f) picks some
  * instruction of the program: one that picks none is a mistake (a line without code, a line
  * of another kernel), said with the lines that do have code, rather than an empty trace. */
 bool srcline_trace_lines_reached(const TraceFilter *f, const Program *p, const char *list, char *err, size_t errlen)
 {
+    static const char none[] = "--trace-lines: no instruction of the kernel (or of a function it calls) is on";
     const char *item = list;
-    for (uint32_t i = 0; i < f->range_count; i++) {
+    bool reached = true;
+    for (uint32_t i = 0; i < f->range_count && reached; i++) {
         const TraceRange *r = &f->ranges[i];
         size_t len = strcspn(item, ",");
-        uint32_t low = UINT32_MAX, high = 0;
-        bool hit = false;
-        for (uint32_t pc = 0; pc < p->code_len && !hit; pc++) {
-            const XInstr *x = &p->code[pc];
-            uint32_t line = r->file ? (x->src_file == r->file ? x->src_line : 0) : x->line;
-            hit = line >= r->first && line <= r->last;
-            low = line && line < low ? line : low;
-            high = line > high ? line : high;
-        }
-        if (!hit) {
-            const char *colon = NULL;          /* the user's name of the file: before the last ':' */
-            for (const char *c = item; c < item + len; c++)
-                colon = *c == ':' ? c : colon;
+        uint32_t count;
+        uint32_t *lines = code_lines(p, r->file, &count);
+        reached = any_in(lines, count, r->first, r->last);
+        if (!reached) {
+            const char *colon = last_colon(item, len);
             int file_len = colon ? (int)(colon - item) : 0;
-            if (high)
-                snprintf(err, errlen, "--trace-lines: no instruction of the kernel (or of a function it calls) is on "
-                         "%s%.*s; those %s%.*s lie between lines %u and %u", colon ? "" : memchr(item, '-', len) ?
-                         "PTX lines " : "PTX line ", (int)len, item, colon ? "in " : "of the PTX", file_len, item, low,
-                         high);
+            char ranges[200];          /* 8 ranges of two 10-digit lines and ", ..." */
+            write_ranges(ranges, sizeof ranges, lines, count);
+            if (r->file && count)
+                snprintf(err, errlen, "%s %.*s; its code in %.*s is on lines %s", none, (int)len, item, file_len, item,
+                         ranges);
+            else if (r->file)
+                snprintf(err, errlen, "%s %.*s; none of them is in %.*s", none, (int)len, item, file_len, item);
+            else if (count)
+                snprintf(err, errlen, "%s PTX line%s %.*s; its code is on PTX lines %s", none,
+                         memchr(item, '-', len) ? "s" : "", (int)len, item, ranges);
             else
-                snprintf(err, errlen, "--trace-lines: no instruction of the kernel (or of a function it calls) is on "
-                         "%.*s; none of them is in %.*s", (int)len, item, file_len, item);
-            return false;
+                snprintf(err, errlen, "%s PTX line%s %.*s: the kernel has no instruction", none,
+                         memchr(item, '-', len) ? "s" : "", (int)len, item);
         }
+        free(lines);
         item += len + (item[len] == ',');
     }
-    return true;
+    return reached;
 }

@@ -3,13 +3,15 @@
  * A folder is searched below for NAME...ptx files that are regular files (or links to one); a
  * FIFO, a socket or a device of that name is passed over (a FIFO would never end), while a file
  * named on the command line is taken whatever it is. Each folder is walked once, known by its
- * device and inode: a link to a folder already walked, or to one above it, is passed over, so a
- * folder that links to itself ends. Links to folders are followed after every folder reached
- * without one, in the order they were met: a case that both reach is named by its path
- * without links (so "folder/NAME" in --not-yet means the folder it lies in), and through links
- * only when it has no such path. A case named twice (a file given and also found in a folder
- * given) runs once, under its first path. Finding no case at all is an error (exit 2).
+ * device and inode: a link to a folder already walked, or to one that holds the link (.., /),
+ * is passed over, so a folder that links to itself ends and no link leads out above the folders
+ * given. Links to folders are followed after every folder reached without one, in the order
+ * they were met: a case that both reach is named by its path without links (so "folder/NAME"
+ * in --not-yet means the folder it lies in), and through links only when it has no such path. A case named twice (a file given and also found in a folder
+ * given) runs once, under its first path. Finding no case at all is an error (exit 2), and so
+ * is a folder or a name in one that cannot be read: no case is run (its cases would be missing).
  * Requires: nothing of ptxrun's beyond util (xmalloc). */
+#define _XOPEN_SOURCE 700        /* realpath: XSI, outside POSIX 2008's base */
 #include <dirent.h>
 #include <errno.h>
 #include <stdlib.h>
@@ -39,13 +41,8 @@ typedef struct Finder {
     char **links;              /* links to folders met, followed after the plain walk */
     size_t link_count;
     char *passed_over;         /* the first NAME.ptx that is no regular file, for the message */
+    bool unreadable;           /* a folder or a name in one could not be read: said, and the run is refused */
 } Finder;
-
-static char *text_copy(const char *s)
-{
-    size_t n = strlen(s) + 1;
-    return memcpy(xmalloc(n), s, n);
-}
 
 static bool regular(const char *path)
 {
@@ -99,7 +96,7 @@ static void add_case(Finder *f, const char *ptx, Place folder)
     }
     TestCase *c = &list->items[list->count];
     memset(c, 0, sizeof *c);
-    c->ptx = text_copy(ptx);
+    c->ptx = xstrdup(ptx);
     c->lanes = companion(ptx, ".lanes.json");
     c->expect = companion(ptx, ".expect.json");
     const char *base = strrchr(c->ptx, '/');
@@ -123,6 +120,40 @@ static int by_name(const void *a, const void *b)
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+static void walk(Finder *f, const char *dir, const struct stat *st);
+
+/* Says that path (a folder, or a name in one) cannot be read, with errno's reason: its cases
+ * would be left out of a run that passes, so the run is refused (as pytest's collection errors). */
+static void unreadable(Finder *f, const char *path)
+{
+    fprintf(stderr, "ptxrun test: error: cannot read '%s': %s\n", path, strerror(errno));
+    f->unreadable = true;
+}
+
+/* One name met in the folder here: a folder is walked (one reached through a link, later); a
+ * NAME.ptx that is a regular file, or a link to nothing (it fails as its case, not silently),
+ * is a case. True when the name is kept (a link to a folder). */
+static bool visit(Finder *f, char *name, Place here)
+{
+    struct stat link, target;
+    bool is_link = lstat(name, &link) == 0 && S_ISLNK(link.st_mode);
+    bool found = stat(name, &target) == 0, is_case = ends_with(name, ".ptx");
+    if (!found && !(is_link && (errno == ENOENT || errno == ELOOP))) {
+        unreadable(f, name);              /* not a link to nothing: a name too long, a folder not searchable */
+    } else if (found && S_ISDIR(target.st_mode) && is_link) {
+        f->links = xrealloc(f->links, (f->link_count + 1) * sizeof *f->links);
+        f->links[f->link_count++] = name;
+        return true;
+    } else if (found && S_ISDIR(target.st_mode)) {
+        walk(f, name, &target);
+    } else if (is_case && (!found || S_ISREG(target.st_mode))) {
+        add_case(f, name, here);
+    } else if (is_case && !f->passed_over) {
+        f->passed_over = xstrdup(name);
+    }
+    return false;
+}
+
 /* Every case below the folder dir (st: its stat), in name order; links to folders are kept
  * for later. */
 static void walk(Finder *f, const char *dir, const struct stat *st)
@@ -132,7 +163,7 @@ static void walk(Finder *f, const char *dir, const struct stat *st)
     Place here = { st->st_dev, st->st_ino };
     DIR *d = opendir(dir);
     if (!d) {
-        fprintf(stderr, "ptxrun test: warning: cannot read the folder '%s': %s\n", dir, strerror(errno));
+        unreadable(f, dir);
         return;
     }
     char **names = NULL;
@@ -149,41 +180,46 @@ static void walk(Finder *f, const char *dir, const struct stat *st)
     closedir(d);
     if (count)
         qsort(names, count, sizeof *names, by_name);
-    for (size_t i = 0; i < count; i++) {
-        struct stat link, target;
-        bool is_link = lstat(names[i], &link) == 0 && S_ISLNK(link.st_mode);
-        bool found = stat(names[i], &target) == 0;
-        if (found && S_ISDIR(target.st_mode) && is_link) {
-            f->links = xrealloc(f->links, (f->link_count + 1) * sizeof *f->links);
-            f->links[f->link_count++] = names[i];
-            continue;
-        }
-        if (found && S_ISDIR(target.st_mode))
-            walk(f, names[i], &target);
-        else if (ends_with(names[i], ".ptx") && (!found || S_ISREG(target.st_mode)))
-            add_case(f, names[i], here);      /* a dangling link fails as its case, not silently */
-        else if (ends_with(names[i], ".ptx") && !f->passed_over)
-            f->passed_over = text_copy(names[i]);
-        free(names[i]);
-    }
+    for (size_t i = 0; i < count; i++)
+        if (!visit(f, names[i], here))
+            free(names[i]);
     free(names);
+}
+
+/* The path of the folder that path lies in ("." when it has no '/'), from xmalloc. */
+static char *folder_path(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    if (!slash)
+        return xstrdup(".");
+    size_t n = slash == path ? 1 : (size_t)(slash - path);
+    char *dir = memcpy(xmalloc(n + 1), path, n);
+    dir[n] = '\0';
+    return dir;
 }
 
 /* The folder a file named on the command line lies in. */
 static bool folder_of(const char *path, Place *p)
 {
-    const char *slash = strrchr(path, '/');
-    char *dir = slash ? xmalloc((size_t)(slash - path) + 2) : text_copy(".");
-    if (slash) {
-        size_t n = slash == path ? 1 : (size_t)(slash - path);
-        memcpy(dir, path, n);
-        dir[n] = '\0';
-    }
+    char *dir = folder_path(path);
     struct stat st;
     bool ok = stat(dir, &st) == 0;
     free(dir);
     *p = ok ? (Place){ st.st_dev, st.st_ino } : (Place){ 0, 0 };
     return ok;
+}
+
+/* Whether the link leads to a folder that holds it (.., ../.., /): a cycle, which would also
+ * take the walk out of the folders given (to their neighbours, or the whole file system). */
+static bool leads_above(const char *link)
+{
+    char *dir = folder_path(link), *here = realpath(dir, NULL), *there = realpath(link, NULL);
+    size_t n = there ? strlen(there) : 0;
+    bool above = here && there && !strncmp(here, there, n) && (here[n] == '/' || here[n] == '\0' || n == 1);
+    free(dir);
+    free(here);
+    free(there);
+    return above;
 }
 
 static int by_id(const void *a, const void *b)
@@ -226,7 +262,7 @@ static void drop_repeats(Finder *f)
 
 int testfind_cases(TestCaseList *list, const char *const *paths, int count)
 {
-    Finder f = { list, NULL, NULL, 0, NULL, 0, NULL };
+    Finder f = { list, NULL, NULL, 0, NULL, 0, NULL, false };
     int rc = -1;
     for (int i = 0; i < count && rc < 0; i++) {
         struct stat st;
@@ -245,11 +281,15 @@ int testfind_cases(TestCaseList *list, const char *const *paths, int count)
     }
     for (size_t i = 0; i < f.link_count; i++) {     /* the list grows as linked folders are walked */
         struct stat st;
-        if (rc < 0 && stat(f.links[i], &st) == 0 && S_ISDIR(st.st_mode))
+        if (rc < 0 && stat(f.links[i], &st) == 0 && S_ISDIR(st.st_mode) && !leads_above(f.links[i]))
             walk(&f, f.links[i], &st);
         free(f.links[i]);
     }
     drop_repeats(&f);
+    if (rc < 0 && f.unreadable) {
+        fprintf(stderr, "ptxrun test: error: a folder that cannot be read may hold cases: none is run\n");
+        rc = EXIT_BAD_INPUT;
+    }
     if (rc < 0 && list->count == 0) {
         fprintf(stderr, "ptxrun test: error: no case found: no NAME.ptx file below ");
         for (int i = 0; i < count; i++)

@@ -6,21 +6,45 @@
 
 #include "cli.h"
 
+/* text on standard output with its control characters written as \n, \t, \xNN (a newline in a
+ * folder's name would end the line, and could forge a result line after it) and a backslash
+ * before each character of also. */
+static void print_escaped(const char *text, const char *also)
+{
+    for (const unsigned char *p = (const unsigned char *)text; *p; p++) {
+        if (*p == '\n' || *p == '\t')
+            printf("\\%c", *p == '\n' ? 'n' : 't');
+        else if (*p < 0x20 || *p == 0x7f)
+            printf("\\x%02x", *p);
+        else
+            printf(strchr(also, *p) ? "\\%c" : "%c", *p);
+    }
+}
+
 void testreport_plain(const TestCaseList *list)
 {
     for (uint32_t i = 0; i < list->count; i++) {
         const TestCase *c = &list->items[i];
-        if (c->outcome == CASE_FAILED)
-            printf("FAIL %s: %s\n", c->ptx, c->why);
-        else if (c->outcome == CASE_UNSUPPORTED)
-            printf("UNSUPPORTED %s: %s\n", c->ptx, c->why);
+        if (c->outcome != CASE_FAILED && c->outcome != CASE_UNSUPPORTED)
+            continue;
+        printf(c->outcome == CASE_FAILED ? "FAIL " : "UNSUPPORTED ");
+        print_escaped(c->ptx, "");
+        printf(": ");
+        print_escaped(c->why, "");
+        printf("\n");
     }
 }
 
 static void tap_escape(const char *text)
 {
-    for (const char *p = text; *p; p++)
-        printf(*p == '"' || *p == '\\' ? "\\%c" : "%c", *p);
+    print_escaped(text, "\"\\");
+}
+
+/* "ok N - PATH": in a TAP description '#' begins a directive (SKIP, TODO), so it is escaped. */
+static void tap_line(const char *result, uint32_t number, const char *path)
+{
+    printf("%s %u - ", result, number);
+    print_escaped(path, "#\\");
 }
 
 void testreport_tap(const TestCaseList *list)
@@ -29,20 +53,26 @@ void testreport_tap(const TestCaseList *list)
     for (uint32_t i = 0; i < list->count; i++) {
         const TestCase *c = &list->items[i];
         if (c->outcome == CASE_NOT_YET) {
-            printf("ok %u - %s # SKIP %s\n", i + 1, c->ptx, c->why);
+            tap_line("ok", i + 1, c->ptx);
+            printf(" # SKIP ");
+            print_escaped(c->why, "");
+            printf("\n");
             continue;
         }
         if (c->outcome == CASE_CLOSE) {
-            printf("ok %u - %s # within its tolerance\n", i + 1, c->ptx);
+            tap_line("ok", i + 1, c->ptx);
+            printf(" # within its tolerance\n");
             continue;
         }
         if (c->outcome == CASE_UNSUPPORTED) {   /* not a pass, nor a TAP "# TODO" line: unlisted, it fails the run */
-            printf("not ok %u - %s # unsupported\n  ---\n  message: \"", i + 1, c->ptx);
+            tap_line("not ok", i + 1, c->ptx);
+            printf(" # unsupported\n  ---\n  message: \"");
             tap_escape(c->why);
             printf("\"\n  outcome: unsupported\n  ...\n");
             continue;
         }
-        printf("%s %u - %s\n", c->outcome == CASE_PASSED ? "ok" : "not ok", i + 1, c->ptx);
+        tap_line(c->outcome == CASE_PASSED ? "ok" : "not ok", i + 1, c->ptx);
+        printf("\n");
         if (c->outcome == CASE_PASSED)
             continue;
         printf("  ---\n  message: \"");
@@ -61,7 +91,9 @@ static void xml_text(FILE *f, const char *s, size_t limit)
         case '&': fputs("&amp;", f); break;
         case '"': fputs("&quot;", f); break;
         default:
-            if (ch < 0x20 && ch != '\n' && ch != '\t')
+            if (ch == '\n' || ch == '\t')
+                fprintf(f, "&#%d;", ch);       /* kept in an attribute, where a parser makes them spaces */
+            else if (ch < 0x20)
                 fputc('?', f);                 /* not allowed in XML 1.0 */
             else
                 fputc(ch, f);

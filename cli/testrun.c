@@ -50,12 +50,6 @@ typedef struct Listing {
     uint32_t count;
 } Listing;
 
-static char *xstrdup(const char *s)
-{
-    size_t n = strlen(s) + 1;
-    return memcpy(xmalloc(n), s, n);
-}
-
 /* exit, diagnostic and entry from the expect file; false with a reason if it is unreadable. */
 static bool read_expectations(TestCase *c)
 {

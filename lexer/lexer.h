@@ -30,6 +30,7 @@ static inline uint64_t width_mask(unsigned bits)
 /* util.c */
 _Noreturn void util_out_of_memory(size_t size);   /* says so and exits (EXIT_FAULT) */
 void *xmalloc(size_t size);
+char *xstrdup(const char *s);   /* a copy of s from xmalloc */
 void *xcalloc(size_t count, size_t size);
 void *xcalloc_aligned(size_t count, size_t size, size_t align);
 /* pages.c: big zeroed blocks from the system (huge pages where offered); pages_free with the size */

@@ -42,6 +42,12 @@ void *xmalloc(size_t size)
     return p;
 }
 
+char *xstrdup(const char *s)
+{
+    size_t n = strlen(s) + 1;
+    return memcpy(xmalloc(n), s, n);
+}
+
 void *xcalloc(size_t count, size_t size)
 {
     void *p = injected_failure() ? NULL : calloc(count ? count : 1, size ? size : 1);

@@ -49,6 +49,13 @@ expect_exit 2 "stdin twice" sh -c "\"$PTXRUN\" --lanes - - < \"$tmp/shf.ptx\""
 expect_stderr_line "stdin twice" "ptxrun: error: standard input ('-') given as both the PTX file and --lanes: it can be read only once"
 expect_exit 2 "stdin twice: --lanes and --expect" sh -c "\"$PTXRUN\" --lanes - samples/scan.ptx --expect=- < /dev/null"
 expect_stderr_line "stdin twice: --lanes and --expect" "ptxrun: error: standard input ('-') given as both --lanes and --expect: it can be read only once"
+# one pipe under two names ('-' and /dev/stdin), or a FIFO given twice: refused, not read as
+# empty the second time (nor waited on for ever: no one writes this FIFO)
+expect_exit 2 "stdin twice: - and /dev/stdin" sh -c "cat \"$tmp/shf.ptx\" | \"$PTXRUN\" --lanes /dev/stdin -"
+expect_stderr_line "stdin twice: - and /dev/stdin" "ptxrun: error: '-' (the PTX file) and '/dev/stdin' (--lanes) are one stream: it can be read only once"
+mkfifo "$tmp/twice.fifo"
+expect_exit 2 "a FIFO given twice" timeout 10 "$PTXRUN" --expect "$tmp/twice.fifo" "$tmp/twice.fifo"
+expect_stderr_line "a FIFO given twice" "ptxrun: error: '$tmp/twice.fifo' (the PTX file) and '$tmp/twice.fifo' (--expect) are one stream: it can be read only once"
 
 # -- a syntax error: file:line:col, the line, a caret; three mistakes, three errors
 expect_exit 2 "three mistakes" "$PTXRUN" --check --no-color tests/ptx/bad/three_mistakes.ptx.txt
@@ -336,7 +343,10 @@ expect_exit 2 "--trace-lines bad range" "$PTXRUN" $LI --entry oob_store --lanes 
 expect_stderr_line "--trace-lines bad range" "ptxrun: error: --trace-lines: '9-3' is not LINE, FIRST-LAST or FILE:FIRST-LAST (lines from 1)"
 # a range where the kernel has no instruction (oob_store is lines 6-11 of lineinfo.cu) is refused
 expect_exit 2 "--trace-lines: no code there" "$PTXRUN" $LI --entry oob_store --lanes "$tmp/li_oob.json" --trace-lines lineinfo.cu:10,lineinfo.cu:999
-expect_stderr_line "--trace-lines: no code there" "ptxrun: error: --trace-lines: no instruction of the kernel (or of a function it calls) is on lineinfo.cu:999; those in lineinfo.cu lie between lines 6 and 11"
+expect_stderr_line "--trace-lines: no code there" "ptxrun: error: --trace-lines: no instruction of the kernel (or of a function it calls) is on lineinfo.cu:999; its code in lineinfo.cu is on lines 6, 8-11"
+# line 7 is oob_store's '{': inside the span of its code but without code; the message names the lines with code
+expect_exit 2 "--trace-lines: a line without code inside the kernel" "$PTXRUN" $LI --entry oob_store --lanes "$tmp/li_oob.json" --trace-lines lineinfo.cu:$(($(cu_line 'void oob_store(') + 1))
+expect_stderr_line "--trace-lines: a line without code inside the kernel" "ptxrun: error: --trace-lines: no instruction of the kernel (or of a function it calls) is on lineinfo.cu:7; its code in lineinfo.cu is on lines 6, 8-11"
 expect_exit 2 "--trace-lines: another kernel's line" "$PTXRUN" $LI --entry oob_store --lanes "$tmp/li_oob.json" --trace-lines lineinfo.cu:$(cu_line 'if (flags[i] > 0)')
 expect_exit 2 "--trace-ops unknown" "$PTXRUN" $LI --trace-ops shfl,nope
 expect_stderr_line "--trace-ops unknown" "ptxrun: error: --trace-ops: 'nope' is not an instruction (ptxrun --list-ops lists them)"
@@ -361,7 +371,10 @@ if [ "$(grep '^step ' "$tmp/err" | sed 's/.*  //' | tr '\n' '|')" = "shfl.sync.b
 expect_exit 0 "trace PTX lines" "$PTXRUN" --no-color "$tmp/tr.ptx" --trace --trace-lines 9-10,13
 if [ "$(grep -o '^step [0-9]* *pc [0-9]* *line [0-9]*' "$tmp/err" | awk '{ print $NF }' | tr '\n' ' ')" = "9 10 13 " ]; then ok; else fail "--trace-lines 9-10,13"; cat "$tmp/err"; fi
 expect_exit 2 "trace PTX lines without code" "$PTXRUN" --no-color "$tmp/tr.ptx" --trace-lines 9-10,30
-expect_stderr_line "trace PTX lines without code" "ptxrun: error: --trace-lines: no instruction of the kernel (or of a function it calls) is on PTX line 30; those of the PTX lie between lines 8 and 17"
+expect_stderr_line "trace PTX lines without code" "ptxrun: error: --trace-lines: no instruction of the kernel (or of a function it calls) is on PTX line 30; its code is on PTX lines 8-17"
+printf '.version 8.0\n.target sm_90\n.address_size 64\n.visible .entry k()\n{\n}\n' > "$tmp/no_code.ptx"
+expect_exit 2 "trace PTX lines of a kernel without code" "$PTXRUN" "$tmp/no_code.ptx" --trace-lines 2-5
+expect_stderr_line "trace PTX lines of a kernel without code" "ptxrun: error: --trace-lines: no instruction of the kernel (or of a function it calls) is on PTX lines 2-5: the kernel has no instruction"
 expect_exit 0 "trace json" "$PTXRUN" --no-color "$tmp/tr.ptx" --trace=json --regs %r1,%r3,%r5,%r2
 if python3 -c '
 import json, sys
@@ -417,6 +430,7 @@ if grep -q '<failure message="exit 1, expected 0' "$tmp/junit.xml"; then ok; els
 mkdir -p "$tmp/found/real" "$tmp/found/fifo" "$tmp/found/empty"
 printf 'mov.b32 Rx, 1;\n' > "$tmp/found/real/k.ptx"
 ln -s . "$tmp/found/a"; ln -s . "$tmp/found/b"; ln -s real "$tmp/found/alias"; ln -s .. "$tmp/found/real/up"
+ln -s ../.. "$tmp/found/real/top"   # a link to a folder above the one given: not walked
 expect_exit 0 "test: folders that link to themselves" timeout 20 "$PTXRUN" test --tap -j 1 "$tmp/found"
 if [ "$(grep -c '^ok' "$tmp/out")" = 1 ] && grep -qx "ok 1 - $tmp/found/real/k.ptx" "$tmp/out"; then ok; else fail "test: a linked case not once, by its path without links"; head -5 "$tmp/out"; fi
 expect_exit 1 "test: a case named and found" "$PTXRUN" test --tap "$tmp/cases/scan.ptx" "$tmp/cases/broken.ptx" "$tmp/cases"
@@ -432,6 +446,26 @@ expect_stderr_line "test: no case" "ptxrun test: error: no case found: no NAME.p
 rm "$tmp/found/fifo/scan.ptx"
 expect_exit 2 "test: only a FIFO" timeout 20 "$PTXRUN" test "$tmp/found/empty" "$tmp/found/fifo"
 expect_stderr_line "test: only a FIFO" "ptxrun test: error: no case found: no NAME.ptx file below '$tmp/found/empty' and '$tmp/found/fifo' ('$tmp/found/fifo/k.ptx' is no regular file: passed over)"
+# a folder that cannot be read (here its path is past PATH_MAX: 18 folders of 243 bytes; as root,
+# chmod cannot make one) may hold cases: the run is refused, not passed without them
+mkdir -p "$tmp/found/deep"
+printf 'mov.b32 Rx, 1;\n' > "$tmp/found/deep/k.ptx"
+python3 -c 'import os, sys
+os.chdir(sys.argv[1])
+for i in range(18):
+    os.mkdir("d%02d" % i + "x" * 240); os.chdir("d%02d" % i + "x" * 240)' "$tmp/found/deep"
+expect_exit 2 "test: a folder that cannot be read" "$PTXRUN" test "$tmp/found/deep"
+if grep -q "^ptxrun test: error: cannot read '$tmp/found/deep/d00x.*': File name too long$" "$tmp/err"; then ok; else fail "test: a folder that cannot be read: not said"; cut -c1-200 "$tmp/err"; fi
+expect_stderr_line "test: a folder that cannot be read" "ptxrun test: error: a folder that cannot be read may hold cases: none is run"
+# a folder's name with a newline and '#' cannot forge a TAP result line or directive, nor split a FAIL line
+forged="$tmp/found/named/x
+ok 2 - forged # SKIP"
+mkdir -p "$forged"
+printf 'bad;\n' > "$forged/k.ptx"
+expect_exit 1 "test: a newline in a folder's name" "$PTXRUN" test --tap "$tmp/found/named"
+if [ "$(grep -c '^\(not \)\{0,1\}ok ' "$tmp/out")" = 1 ] && grep -qxF "not ok 1 - $tmp/found/named/x\nok 2 - forged \# SKIP/k.ptx" "$tmp/out"; then ok; else fail "test: a newline in a folder's name: TAP lines"; cat "$tmp/out"; fi
+expect_exit 1 "test: a newline in a folder's name, plain" "$PTXRUN" test "$tmp/found/named"
+if grep -q "^FAIL $tmp/found/named/x\\\\nok 2 - forged # SKIP/k.ptx: exit 2" "$tmp/out" && [ "$(wc -l < "$tmp/out")" = 2 ]; then ok; else fail "test: a newline in a folder's name: FAIL line"; cat "$tmp/out"; fi
 
 # -- limits and hostile input: each refused with a message that names the place, exit 2
 # (input) or 3 (execution); nothing crashes, hangs or exhausts memory.

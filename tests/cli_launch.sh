@@ -9,7 +9,8 @@ mkdir -p "$tmp/npy/data"
 cat > "$tmp/npy.py" <<'EOF'
 import struct, sys
 def write(path, descr, shape, fmt, values, major=1, fortran='False'):
-    h = "{'descr': '%s', 'fortran_order': %s, 'shape': %s, }" % (descr, fortran, shape)
+    write_dict(path, "{'descr': '%s', 'fortran_order': %s, 'shape': %s, }" % (descr, fortran, shape), fmt, values, major)
+def write_dict(path, h, fmt, values, major):
     pre = 10 if major == 1 else 12
     total = (pre + len(h) + 1 + 63) // 64 * 64
     h = h + ' ' * (total - pre - len(h) - 1) + '\n'
@@ -31,6 +32,9 @@ def read(path):   # prints "descr shape: values" of a version 1.0 file, checking
     print(d['descr'], d['shape'], ' '.join(('%#06x' % v if fmt == 'H' else repr(v)) for v in vals))
 if sys.argv[1] == 'read':
     read(sys.argv[2])
+elif sys.argv[1][0] == 'H':   # H1 PATH DICT FMT VALUES...: the header's dictionary as given (\t, \r, \n read)
+    write_dict(sys.argv[2], sys.argv[3].replace('\\t', '\t').replace('\\r', '\r').replace('\\n', '\n'),
+               sys.argv[4], [eval(v) for v in sys.argv[5:]], int(sys.argv[1][-1]))
 else:
     write(sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5], [eval(v) for v in sys.argv[6:]], int(sys.argv[1][-1]),
           'True' if sys.argv[1][0] == 'F' else 'False')   # F1: version 1.0 in Fortran order
@@ -125,7 +129,7 @@ launch_error "--buffer missing file" "the command line: buffers.b: cannot read '
 head -c 150 "$tmp/npy/y.npy" > "$tmp/npy/short.npy"
 launch_error "a truncated .npy" "the command line: buffers.b: $tmp/npy/short.npy: 22 bytes of data; the header's shape and dtype make 40 (truncated?)" --buffer b=@"$tmp/npy/short.npy"
 head -c 40 "$tmp/npy/y.npy" > "$tmp/npy/short.npy"
-launch_error "a truncated .npy header" "the command line: buffers.b: $tmp/npy/short.npy: a truncated .npy header, or one without 'descr', 'fortran_order' and 'shape'" --buffer b=@"$tmp/npy/short.npy"
+launch_error "a truncated .npy header" "the command line: buffers.b: $tmp/npy/short.npy: a truncated .npy header" --buffer b=@"$tmp/npy/short.npy"
 npy 1 "$tmp/npy/be.npy" '>f4' '(2,)' f 1 2
 launch_error "a big-endian .npy" "the command line: buffers.b: $tmp/npy/be.npy: dtype '>f4' is big-endian: ptxrun reads little-endian .npy files only (numpy: a.astype(a.dtype.newbyteorder('<')))" --buffer b=@"$tmp/npy/be.npy"
 # each dtype refused for what it is, not as "not little-endian" (numpy's kinds: c complex, S bytes;
@@ -148,12 +152,35 @@ npy 1 "$tmp/npy/twice.npy" '<f4' "(2,), 'descr': '<u4'" f 1 2
 launch_error "a .npy key twice" "the command line: buffers.b: $tmp/npy/twice.npy: the .npy header gives 'descr' twice (NumPy would read the last: remove the other)" --buffer b=@"$tmp/npy/twice.npy"
 npy 1 "$tmp/npy/extra.npy" '<f4' "(2,), 'x': 1" f 1 2
 launch_error "a .npy key NumPy refuses" "the command line: buffers.b: $tmp/npy/extra.npy: the .npy header has the key 'x' (NumPy allows only 'descr', 'fortran_order' and 'shape')" --buffer b=@"$tmp/npy/extra.npy"
-npy F1 "$tmp/npy/fo.npy" '<f4' '(2,)' f 1 2
+# The header is a Python literal, as NumPy reads it: white space of any kind between its parts,
+# either quotes, a u before a string, keys in any order, Python 2's 6L sizes (versions 1.0 and
+# 2.0); Fortran order with at most one size above 1 is the same bytes as C order. Each file is
+# read exactly: saved back, python3's struct reads the same six values.
+want6='<f4 (6,) 1.5 -2.25 3.0 4.0 0.125 6.0'
+npy H1 "$tmp/npy/ws.npy" "{\\t'descr':\\r\\n'<f4',\\n \"shape\": (1,\\n6L),\\tu'fortran_order' : True,\\n}" f 1.5 -2.25 3 4 0.125 6
+expect_exit 0 "a .npy header with tabs, newlines, quotes and 6L" "$PTXRUN" "$L/launch.ptx" --param 0=1 --param 1=0 --buffer b=@"$tmp/npy/ws.npy" --save-buffers "$tmp/npy/ws"
+expect_npy "a .npy header with tabs, newlines, quotes and 6L: values" "$tmp/npy/ws/b.npy" "$want6"
+npy H3 "$tmp/npy/ws3.npy" "{'shape':(6,),'fortran_order':False,'descr':u'<f4'} # NumPy's reader allows a comment" f 1.5 -2.25 3 4 0.125 6
+expect_exit 0 "a .npy header in another order with a comment" "$PTXRUN" "$L/launch.ptx" --param 0=1 --param 1=0 --buffer b=@"$tmp/npy/ws3.npy" --save-buffers "$tmp/npy/ws3"
+expect_npy "a .npy header in another order with a comment: values" "$tmp/npy/ws3/b.npy" "$want6"
+# what NumPy refuses (Python: (6) is a number, 06 a syntax error; fortran_order must be a bool;
+# nothing after the dictionary), said as it is, not read anyway or as Fortran order
+npy H1 "$tmp/npy/fo0.npy" "{'descr': '<f4', 'fortran_order': 0, 'shape': (2,)}" f 1 2
+launch_error "a .npy fortran_order not a bool" "the command line: buffers.b: $tmp/npy/fo0.npy: the .npy header's fortran_order is '0', not True or False" --buffer b=@"$tmp/npy/fo0.npy"
+for shape in '(2)' '(02,)' '(2,,)' '(2L,)'; do
+    npy H3 "$tmp/npy/shape.npy" "{'descr': '<f4', 'fortran_order': False, 'shape': $shape}" f 1 2
+    launch_error "a .npy shape $shape" "the command line: buffers.b: $tmp/npy/shape.npy: the .npy header's shape '$shape' is not a tuple of decimal sizes such as (6,) or (2, 3) of fewer than 2^40 elements" --buffer b=@"$tmp/npy/shape.npy"
+done
+npy H1 "$tmp/npy/nokey.npy" "{'descr': '<f4', 'fortran_order': False, 'shape': (2,), : 1}" f 1 2
+launch_error "a .npy header with a value without key" "the command line: buffers.b: $tmp/npy/nokey.npy: the .npy header has ': 1}' where a quoted key and ':' should be" --buffer b=@"$tmp/npy/nokey.npy"
+npy H1 "$tmp/npy/after.npy" "{'descr': '<f4', 'fortran_order': False, 'shape': (2,)} x" f 1 2
+launch_error "a .npy header with text after it" "the command line: buffers.b: $tmp/npy/after.npy: the .npy header has 'x' after its dictionary" --buffer b=@"$tmp/npy/after.npy"
+npy F1 "$tmp/npy/fo.npy" '<f4' '(2, 2)' f 1 2 3 4
 launch_error "a Fortran-order .npy" "the command line: buffers.b: $tmp/npy/fo.npy: Fortran order: ptxrun reads C-order .npy files only (numpy: np.ascontiguousarray)" --buffer b=@"$tmp/npy/fo.npy"
 # A shape whose product wraps past 2^64: 4 * (2^62 + 1) = 2^64 + 4, which a 64-bit product reads as
 # 4, the number of elements the file holds (hand arithmetic); refused, not read as 4 elements.
 npy 1 "$tmp/npy/wrap.npy" '<u4' '(4, 4611686018427387905)' I 1 2 3 4
-launch_error "a .npy shape whose product wraps" "the command line: buffers.b: $tmp/npy/wrap.npy: the .npy header's shape is not a tuple of sizes (of at most 2^40 elements)" --buffer b=@"$tmp/npy/wrap.npy"
+launch_error "a .npy shape whose product wraps" "the command line: buffers.b: $tmp/npy/wrap.npy: the .npy header's shape '(4, 4611686018427387905)' is not a tuple of decimal sizes such as (6,) or (2, 3) of fewer than 2^40 elements" --buffer b=@"$tmp/npy/wrap.npy"
 launch_error "a .npy of another type" "the command line: buffers.b: $tmp/npy/y.npy: the file holds .f32 values; \"type\" says u32" --buffer b=u32@"$tmp/npy/y.npy"
 printf 'abc' > "$tmp/npy/odd.bin"
 launch_error "raw binary of a partial element" "the command line: buffers.b: $tmp/npy/odd.bin: 3 bytes is not a whole number of .f32 elements" --buffer b=f32@"$tmp/npy/odd.bin"
