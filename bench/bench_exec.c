@@ -416,7 +416,7 @@ static double run_grid(const char *ptxrun, const char *dir, uint32_t ctas, uint3
     posix_spawn_file_actions_t actions;
     posix_spawn_file_actions_init(&actions);
     posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
-    char *argv[] = { (char *)ptxrun, "-j", j, ptx, "--grid", grid, "--buffer", buffer, "--param", "0=@out",
+    char *argv[] = { (char *)ptxrun, "-j", j, ptx, "--grid", grid, "--block", "32", "--buffer", buffer, "--param", "0=@out",
                      "--save-buffers", save, NULL };
     pid_t pid;
     struct rusage ru = { 0 };
@@ -531,7 +531,7 @@ static void bench_buffers(const char *ptxrun, char *line_h, char *line_i, size_t
     snprintf(b, sizeof b, "b=u32:%u", 1u << 26);
     snprintf(c, sizeof c, "c=u32:%u", 1u << 26);
     snprintf(d, sizeof d, "d=u32:%u", (1u << 26) - 64);
-    char *untouched[] = { ptx, "--grid", "64", "--buffer", "out=u32:64", "--buffer", a, "--buffer", b, "--buffer", c,
+    char *untouched[] = { ptx, "--grid", "64", "--block", "32", "--buffer", "out=u32:64", "--buffer", a, "--buffer", b, "--buffer", c,
                           "--buffer", d, "--param", "0=@out", NULL };
     buffers_line(ptxrun, "(h) 1 GiB of buffers, 256 B used", untouched, (double)(1u << 30), line_h, size);
     f = fopen(ptx, "w");
