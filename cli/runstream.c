@@ -45,6 +45,7 @@ void runstream_hold(RunReach *r, Source *src, CheckOptions *check)
 {
     memset(r, 0, sizeof *r);
     diag_init(&r->refusals, src, stderr);
+    r->refusals.max_errors = 0;                /* every one held: those said are counted where said */
     r->refusals.emit = hold;
     r->refusals.context = r;
     check->refusals = &r->refusals;

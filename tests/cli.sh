@@ -974,6 +974,22 @@ expect_stderr_line "a run reads them" "$tmp/reach_syntax.ptx:20:14: error: unexp
 printf '.version 8.0\n.target sm_90, texmode_independent\n.address_size 64\n.global .texref t = { filter_mode = nearest };\n.visible .entry k()\n{\n\tret;\n}\n.visible .entry j()\n{\n\tret;\n}\n' > "$tmp/texwarn.ptx"
 expect_exit 0 "a warning in a run of one of two kernels" "$PTXRUN" --no-color --entry k "$tmp/texwarn.ptx"
 if [ "$(grep -c 'warning: filter_mode is ignored' "$tmp/err")" = 1 ]; then ok; else fail "the warning not said once: $(cat "$tmp/err")"; fi
+#    refusals held are never cut at the 50 errors shown: 60 in a kernel not run, then the kernel run's own
+#    (held after them, they were dropped: ld.shared::cluster ran, exit 0)
+{ printf '.version 8.0\n.target sm_90\n.address_size 64\n.visible .entry z()\n{\n\t.reg .b64 %%rd<2>;\n\t.shared .align 4 .b8 sb[16];\n'
+  for i in $(seq 60); do printf '\tcp.async.ca.shared.global [sb], [%%rd1], 4;\n'; done
+  printf '\tret;\n}\n.visible .entry k(.param .u64 out)\n{\n\t.reg .b32 %%r<3>;\n\t.reg .b64 %%rd<2>;\n\t.shared .align 4 .b32 s[1];\n'
+  printf '\tld.param.u64 %%rd1, [out];\n\tld.shared::cluster.u32 %%r2, [s];\n\tst.global.u32 [%%rd1], %%r2;\n\tret;\n}\n'; } > "$tmp/cap.ptx"
+expect_exit 2 "a kernel's refusal after 60 held" "$PTXRUN" --no-color --entry k --block 1 --buffer out=u32:1 --param 0=@out "$tmp/cap.ptx"
+expect_stderr_line "a kernel's refusal after 60 held" "$tmp/cap.ptx:76:4: error: ptxrun cannot execute 'ld' with '.shared::cluster' yet"
+#    past the limit of errors shown, the same first 50 as the whole module's check (a refusal in source order
+#    before 60 mistakes; the mistakes were said first, the refusal cut)
+{ printf '.version 8.0\n.target sm_90\n.address_size 64\n.visible .entry a()\n{\n\t.reg .b64 %%rd<2>;\n\t.shared .align 4 .b8 sb[16];\n'
+  printf '\tcp.async.ca.shared.global [sb], [%%rd1], 4;\n\tret;\n}\n.visible .entry b()\n{\n\t.reg .b32 %%r<2>;\n'
+  for i in $(seq 60); do printf '\tadd.s32 %%r1, %%nope, 1;\n'; done; printf '\tret;\n}\n'; } > "$tmp/order.ptx"
+expect_exit 2 "errors past the limit, in source order" "$PTXRUN" --no-color --entry b "$tmp/order.ptx"
+expect_stderr_line "errors past the limit, in source order" "$tmp/order.ptx:8:2: error: ptxrun cannot execute 'cp.async' yet"
+expect_stderr_line "errors past the limit: counted" "$tmp/order.ptx: 61 errors (the first 50 shown)"
 
 # -- a module of many templated kernels (tests/entry/templates.cu): listed one a line with their
 #    C++ names, a screenful at most; chosen by the C++ name or the start of it; --list-kernels
