@@ -990,6 +990,14 @@ expect_stderr_line "a kernel's refusal after 60 held" "$tmp/cap.ptx:76:4: error:
 expect_exit 2 "errors past the limit, in source order" "$PTXRUN" --no-color --entry b "$tmp/order.ptx"
 expect_stderr_line "errors past the limit, in source order" "$tmp/order.ptx:8:2: error: ptxrun cannot execute 'cp.async' yet"
 expect_stderr_line "errors past the limit: counted" "$tmp/order.ptx: 61 errors (the first 50 shown)"
+#    a function's address is the same in every run of a module: one kernel stores f's, another calls it
+#    (each kernel had its own numbering, of what it reached: the call ran g0, exit 0)
+printf '.version 8.0\n.target sm_90\n.address_size 64\n.func (.param .b32 r) g0()\n{\n\tst.param.b32 [r], 1;\n\tret;\n}\n.func (.param .b32 r) f()\n{\n\tst.param.b32 [r], 2;\n\tret;\n}\n.visible .entry put(.param .u64 out)\n{\n\t.reg .b64 %%rd<3>;\n\tld.param.u64 %%rd1, [out];\n\tmov.u64 %%rd2, f;\n\tst.global.u64 [%%rd1], %%rd2;\n\tret;\n}\n' > "$tmp/fptr.ptx"
+printf '.visible .entry use(.param .u64 in, .param .u64 out)\n{\n\t.reg .b32 %%r<3>;\n\t.reg .b64 %%rd<4>;\n\tld.param.u64 %%rd1, [in];\n\tld.param.u64 %%rd3, [out];\n\tld.global.u64 %%rd2, [%%rd1];\n\t{\n\t.param .b32 rv;\n\tproto: .callprototype (.param .b32 _) _ ();\n\tcall (rv), %%rd2, (), proto;\n\tld.param.b32 %%r1, [rv];\n\t}\n\t{\n\t.param .b32 rv;\n\tcall (rv), g0, ();\n\tld.param.b32 %%r2, [rv];\n\t}\n\tst.global.u32 [%%rd3], %%r1;\n\tst.global.u32 [%%rd3+4], %%r2;\n\tret;\n}\n' >> "$tmp/fptr.ptx"
+rm -rf "$tmp/fptr"; mkdir "$tmp/fptr"
+expect_exit 0 "a kernel stores a function's address" "$PTXRUN" --entry put --block 1 --buffer out=u64:1 --param 0=@out --save-buffers "$tmp/fptr" "$tmp/fptr.ptx"
+expect_exit 0 "another calls it" "$PTXRUN" --entry use --block 1 --buffer in=@"$tmp/fptr/out.npy" --buffer out=s32:2 --param 0=@in --param 1=@out "$tmp/fptr.ptx"
+if grep -qx "     0:           2           1" "$tmp/out"; then ok; else fail "a function's address from another kernel's run called the wrong function: $(cat "$tmp/out")"; fi
 
 # -- a module of many templated kernels (tests/entry/templates.cu): listed one a line with their
 #    C++ names, a screenful at most; chosen by the C++ name or the start of it; --list-kernels
