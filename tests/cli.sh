@@ -922,11 +922,11 @@ cat > "$tmp/reach.ptx" <<'PTX'
 }
 .visible .entry uses_cp(.param .u64 in)
 {
-	.reg .b64 %rd<2>;
 	.shared .align 4 .b8 sbuf[16];
+	.reg .b64 %rd<2>;
 	ld.param.u64 %rd1, [in];
 	cp.async.ca.shared.global [sbuf], [%rd1], 4;
-	cp.async.wait_all;
+	cp.async.wait_group 0;
 	ret;
 }
 .visible .entry calls_cp(.param .u64 in)
