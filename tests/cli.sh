@@ -998,6 +998,11 @@ rm -rf "$tmp/fptr"; mkdir "$tmp/fptr"
 expect_exit 0 "a kernel stores a function's address" "$PTXRUN" --entry put --block 1 --buffer out=u64:1 --param 0=@out --save-buffers "$tmp/fptr" "$tmp/fptr.ptx"
 expect_exit 0 "another calls it" "$PTXRUN" --entry use --block 1 --buffer in=@"$tmp/fptr/out.npy" --buffer out=s32:2 --param 0=@in --param 1=@out "$tmp/fptr.ptx"
 if grep -qx "     0:           2           1" "$tmp/out"; then ok; else fail "a function's address from another kernel's run called the wrong function: $(cat "$tmp/out")"; fi
+#    a refusal in a .func's results, written before its name, is the .func's, not the kernel's before it (it
+#    was the kernel k0's, not reached: the run went on, exit 0)
+printf '.version 8.8\n.target sm_100\n.address_size 64\n.visible .entry k0()\n{\n\tret;\n}\n.func (.reg .v2 .pred r) f()\n{\n\tret;\n}\n.visible .entry k()\n{\n\tcall f, ();\n\tret;\n}\n' > "$tmp/vpred.ptx"
+expect_exit 2 "a refusal in a .func's results" "$PTXRUN" --no-color --entry k "$tmp/vpred.ptx"
+expect_stderr_line "a refusal in a .func's results" "$tmp/vpred.ptx:8:23: error: ptxrun cannot execute a vector of predicates yet"
 
 # -- a module of many templated kernels (tests/entry/templates.cu): listed one a line with their
 #    C++ names, a screenful at most; chosen by the C++ name or the start of it; --list-kernels
