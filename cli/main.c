@@ -41,7 +41,8 @@ static const char usage[] =
     "                     where ptxas fuses them, with a warning naming the lines)\n"
     "  -j N, --jobs N     run a grid's CTAs on N threads (default: the processors) when that gives\n"
     "                     what one CTA after another gives (else one after another); --check\n"
-    "                     reads a module of 1 MB or more on N threads (at most 8; default 2)\n"
+    "                     reads a module of 1 MB or more on N threads (at most 8; default 2)\n";
+static const char usage_launching[] =         /* apart: one literal past 4095 bytes is not portable C */
     "Launching (each replaces the lanes file's entry of the same name):\n"
     "  --block X[,Y,Z]    the thread block (at most 1024 threads)\n"
     "  --grid X[,Y,Z]     the grid of CTAs (X up to 2^31-1, Y and Z up to 65535)\n"
@@ -188,6 +189,7 @@ static int parse_args(int argc, char **argv, RunOptions *o, const char **params,
             o->color = false;
         else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
             fputs(usage, stdout);
+            fputs(usage_launching, stdout);
             return EXIT_OK;
         } else if (!strcmp(a, "--version")) {
             printf("ptxrun %s (PTX ISA %s; warps, blocks and grids)\n", PTXRUN_VERSION, PTXRUN_PTX_ISA);
