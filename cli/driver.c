@@ -366,6 +366,15 @@ int driver_run(const RunOptions *o, FILE *out, FILE *err_out)
         if (o->mode == MODE_CHECK && !diag.errors)
             lower_check_all(m, &diag);
     }
+    if (diag.errors && reach.len && diag.max_errors && diag.errors + reach.len > diag.max_errors) {
+        /* which errors the limit shows depends on their order: the whole module's, refusals inline */
+        forget_held(&held);
+        runstream_forget(&reach, 0);
+        module_free(m);
+        diag.errors = diag.warnings = 0;
+        m = parse_module(&src, &diag);
+        check_module(m, &diag, &o->check);
+    }
     if (diag.errors)
         runstream_refuse_all(&reach, &diag);
     flush_held(&held, &diag, NULL);

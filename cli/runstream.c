@@ -45,6 +45,7 @@ void runstream_hold(RunReach *r, Source *src, CheckOptions *check)
 {
     memset(r, 0, sizeof *r);
     diag_init(&r->refusals, src, stderr);
+    r->refusals.max_errors = 0;                /* every one held: those said are counted where said */
     r->refusals.emit = hold;
     r->refusals.context = r;
     check->refusals = &r->refusals;
@@ -189,13 +190,22 @@ void runstream_refuse_all(RunReach *r, Diag *diag)
     runstream_forget(r, 0);
 }
 
+/* Where f's text that the checker may refuse starts: its name, or its results before it. */
+static uint32_t function_start(const Function *f)
+{
+    uint32_t start = f->at.offset;
+    for (uint32_t i = 0; i < f->returns.len; i++)
+        start = f->returns.data[i].at.offset < start ? f->returns.data[i].at.offset : start;
+    return start;
+}
+
 /* The function of m whose text holds offset: the last to start before it. */
 static uint32_t function_at(const Module *m, uint32_t offset)
 {
     uint32_t lo = 0, hi = m->functions.len;
     while (hi - lo > 1) {
         uint32_t mid = lo + (hi - lo) / 2;
-        *(m->functions.data[mid]->at.offset <= offset ? &lo : &hi) = mid;
+        *(function_start(m->functions.data[mid]) <= offset ? &lo : &hi) = mid;
     }
     return lo;
 }

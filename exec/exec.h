@@ -754,8 +754,8 @@ bool lower_check_waits(const LowerCheck *lc);
 bool lower_check_end(LowerCheck *lc, bool whole_here);
 void lower_check_free(LowerCheck *lc);
 /* A run's functions: the kernel and those it may reach, through its code and theirs and the
- * initializers of every module variable (a run lays them all out), in module order; *count of
- * them, in a new array. */
+ * initializers of every module variable (a run lays them all out), and every .func when that code
+ * takes a function's address or calls through one, in module order; *count of them, in a new array. */
 Function **lower_reached(const Module *m, const Function *kernel, uint32_t *count);
 
 /* cfg.c: post-dominators and reconvergence points of one function's code. */

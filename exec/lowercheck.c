@@ -18,8 +18,11 @@
  * refuses). A name such a kernel reached that is declared again later, or totals at the end
  * that would have put a dropped kernel near the limits, make the answer possibly not
  * lower_check_all's: the caller then checks the whole module again. The same reach gives a run
- * its functions (lower_reached): from its kernel and every module variable, which a run lays out.
+ * its functions (lower_reached): from its kernel and every module variable, which a run lays out,
+ * and every .func where they take a function's address or call through one (a function's address
+ * is its place among them all, the same in every run of the module).
  * Requires: lower.c (lower_program), layout.c (layout_variables_bytes). */
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -476,6 +479,47 @@ void lower_check_all(Module *m, Diag *diag)
     lower_check_free(lc);
 }
 
+/* Whether o (not a call's target) names a function: its address is taken. */
+static bool names_function(const Reach *r, const Operand *o)
+{
+    if ((o->kind == OPND_SYM && o->u.ref.target == 0) || o->kind == OPND_NAME) {
+        if (!o->u.ref.name)
+            return false;
+        uint32_t j = slot_of(r, o->u.ref.name);
+        for (uint32_t n = r->keys[j] ? r->first[j] : NO_SLOT; n != NO_SLOT; n = r->next[n])
+            if (!(n & 1))
+                return true;
+    } else if (o->kind == OPND_ADDR || o->kind == OPND_VEC || o->kind == OPND_PAIR || o->kind == OPND_LIST ||
+               o->kind == OPND_REG_OFFSET) {
+        for (unsigned i = 0; i < o->count && o->u.group.elems; i++)
+            if (names_function(r, &o->u.group.elems[i]))
+                return true;
+    }
+    return false;
+}
+
+/* Whether the functions found take a function's address or call through one: a function's
+ * address is its place among the kernel and every .func with a body (lower.c), and a call
+ * through an address (one from memory, which another kernel of the module may have written)
+ * may reach any of them. */
+static bool found_addresses(const Reach *r)
+{
+    for (uint32_t k = 0; k < r->found_count; k++) {
+        if (r->found[k] & 1)
+            continue;
+        const Function *f = r->m->functions.data[r->found[k] >> 1];
+        for (uint32_t i = 0; i < f->code.len; i++) {
+            const Instr *in = &f->code.data[i];
+            unsigned target = in->op == OP_CALL ? (in->operand_count && in->operands[0].kind == OPND_LIST) : UINT_MAX;
+            for (unsigned o = 0; o < in->operand_count; o++) {
+                if (o == target ? in->operands[o].kind == OPND_REG : names_function(r, &in->operands[o]))
+                    return true;
+            }
+        }
+    }
+    return false;
+}
+
 Function **lower_reached(const Module *m, const Function *kernel, uint32_t *count)
 {
     Reach r = { .m = m };
@@ -487,6 +531,12 @@ Function **lower_reached(const Module *m, const Function *kernel, uint32_t *coun
     for (uint32_t g = 0; g < m->globals.len; g++)
         push_node(&r, 2 * g + 1);
     reach_closure(&r);
+    if (found_addresses(&r)) {                 /* every .func, so that addresses are the whole module's */
+        for (uint32_t i = 0; i < m->functions.len; i++)
+            if (m->functions.data[i]->has_body && !m->functions.data[i]->is_entry)
+                push_node(&r, 2 * i);
+        reach_closure(&r);
+    }
     Function **fns = xmalloc((r.found_count + 1) * sizeof *fns);
     *count = 0;
     for (uint32_t k = 0; k < r.found_count; k++)

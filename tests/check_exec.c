@@ -1655,6 +1655,15 @@ START_TEST(a_cta_number_beyond_32_bits_names_its_place)
 }
 END_TEST
 
+/* Runs r's kernel as a grid of ctas CTAs (x) on jobs threads; why: grid_run's reason. */
+static int run_ctas(Run *r, uint32_t ctas, unsigned jobs, uint64_t max_steps, char *why, size_t size)
+{
+    uint32_t grid[3] = { ctas, 1, 1 };
+    block_set_grid(r->b, grid);
+    ExecOptions o = { .max_steps = max_steps, .jobs = jobs };
+    return grid_run(r->b, &o, why, size);
+}
+
 /* A grid on threads keeps, to put .global back, the old bytes of the words its CTAs write and
  * nothing else (issue 33, point 3): 8 CTAs each writing their own word beside 16 MiB the
  * kernel never touches keep a few KiB (Block.track_bytes, counted as allocated), not a copy of
@@ -1666,11 +1675,8 @@ START_TEST(a_grid_on_threads_does_not_copy_memory_it_does_not_write)
     enum { BIG_WORDS = 4 << 20 };
     buffer(r, "big", BIG_WORDS);
     buffer(r, "out", 8);                       /* p: out's address */
-    uint32_t grid[3] = { 8, 1, 1 };
-    block_set_grid(r->b, grid);
-    ExecOptions o = { .max_steps = 1000, .jobs = 4 };
     char why[256];
-    ck_assert_int_eq(grid_run(r->b, &o, why, sizeof why), EXEC_OK);
+    ck_assert_int_eq(run_ctas(r, 8, 4, 1000, why, sizeof why), EXEC_OK);
     ck_assert_str_eq(why, "");                 /* it ran on threads, and stood */
     const Region *out = &r->b->mem.regions[r->b->mem.count - 1];
     for (unsigned i = 0; i < 8; i++)
@@ -1704,11 +1710,8 @@ START_TEST(a_grid_on_threads_that_does_not_stand_puts_every_byte_back)
             }
         if (whole)
             mem_all_defined(&r->b->mem, r->b->mem.count - 1);
-        uint32_t grid[3] = { 64, 1, 1 };
-        block_set_grid(r->b, grid);
-        ExecOptions o = { .max_steps = 10000000, .jobs = 4 };
         char why[256];
-        ck_assert_int_eq(grid_run(r->b, &o, why, sizeof why), EXEC_FAULT);
+        ck_assert_int_eq(run_ctas(r, 64, 4, 10000000, why, sizeof why), EXEC_FAULT);
         ck_assert_msg(strstr(why, "a CTA stopped early"), "%s", why);
         out = &r->b->mem.regions[r->b->mem.count - 1];
         ck_assert_ptr_nonnull(out->shadow);
@@ -1750,11 +1753,8 @@ START_TEST(a_buffer_given_whole_gets_shadow_bytes_when_written)
         mem_all_defined(&r->b->mem, in_index);
         ck_assert_ptr_null(out->shadow);
         uint32_t v = reg(r, "v");              /* r->w is not the block's warp after a run on threads */
-        uint32_t grid[3] = { 16, 1, 1 };
-        block_set_grid(r->b, grid);
-        ExecOptions o = { .max_steps = 1000, .jobs = jobs };
         char why[256];
-        ck_assert_int_eq(grid_run(r->b, &o, why, sizeof why), EXEC_OK);
+        ck_assert_int_eq(run_ctas(r, 16, jobs, 1000, why, sizeof why), EXEC_OK);
         ck_assert_str_eq(why, "");
         out = &r->b->mem.regions[out_index];
         ck_assert_ptr_nonnull(out->shadow);
@@ -1793,11 +1793,8 @@ START_TEST(a_grid_on_threads_keeps_its_record_within_its_budget)
     r->w->defined[po] = ALL_LANES;
     buffer(r, "big", 10 << 20);                /* p: big's address */
     mem_all_defined(&r->b->mem, r->b->mem.count - 1);
-    uint32_t grid[3] = { 4, 1, 1 };
-    block_set_grid(r->b, grid);
-    ExecOptions o = { .max_steps = 10000000, .jobs = 4 };
     char why[256];
-    ck_assert_int_eq(grid_run(r->b, &o, why, sizeof why), EXEC_OK);
+    ck_assert_int_eq(run_ctas(r, 4, 4, 10000000, why, sizeof why), EXEC_OK);
     ck_assert_msg(strstr(why, "would pass its bound"), "%s", why);
     ck_assert_msg(r->b->track_bytes <= 64 << 20, "kept %llu bytes", (unsigned long long)r->b->track_bytes);
     const Region *out = &r->b->mem.regions[r->b->mem.count - 2];

@@ -956,11 +956,11 @@ cat > "$tmp/reach.ptx" <<'PTX'
 }
 .visible .entry uses_cp(.param .u64 in)
 {
-	.reg .b64 %rd<2>;
 	.shared .align 4 .b8 sbuf[16];
+	.reg .b64 %rd<2>;
 	ld.param.u64 %rd1, [in];
 	cp.async.ca.shared.global [sbuf], [%rd1], 4;
-	cp.async.wait_all;
+	cp.async.wait_group 0;
 	ret;
 }
 .visible .entry calls_cp(.param .u64 in)
@@ -1008,6 +1008,35 @@ expect_stderr_line "a run reads them" "$tmp/reach_syntax.ptx:20:14: error: unexp
 printf '.version 8.0\n.target sm_90, texmode_independent\n.address_size 64\n.global .texref t = { filter_mode = nearest };\n.visible .entry k()\n{\n\tret;\n}\n.visible .entry j()\n{\n\tret;\n}\n' > "$tmp/texwarn.ptx"
 expect_exit 0 "a warning in a run of one of two kernels" "$PTXRUN" --no-color --entry k "$tmp/texwarn.ptx"
 if [ "$(grep -c 'warning: filter_mode is ignored' "$tmp/err")" = 1 ]; then ok; else fail "the warning not said once: $(cat "$tmp/err")"; fi
+#    refusals held are never cut at the 50 errors shown: 60 in a kernel not run, then the kernel run's own
+#    (held after them, they were dropped: ld.shared::cluster ran, exit 0)
+{ printf '.version 8.0\n.target sm_90\n.address_size 64\n.visible .entry z()\n{\n\t.reg .b64 %%rd<2>;\n\t.shared .align 4 .b8 sb[16];\n'
+  for i in $(seq 60); do printf '\tcp.async.ca.shared.global [sb], [%%rd1], 4;\n'; done
+  printf '\tret;\n}\n.visible .entry k(.param .u64 out)\n{\n\t.reg .b32 %%r<3>;\n\t.reg .b64 %%rd<2>;\n\t.shared .align 4 .b32 s[1];\n'
+  printf '\tld.param.u64 %%rd1, [out];\n\tld.shared::cluster.u32 %%r2, [s];\n\tst.global.u32 [%%rd1], %%r2;\n\tret;\n}\n'; } > "$tmp/cap.ptx"
+expect_exit 2 "a kernel's refusal after 60 held" "$PTXRUN" --no-color --entry k --block 1 --buffer out=u32:1 --param 0=@out "$tmp/cap.ptx"
+expect_stderr_line "a kernel's refusal after 60 held" "$tmp/cap.ptx:76:4: error: ptxrun cannot execute 'ld' with '.shared::cluster' yet"
+#    past the limit of errors shown, the same first 50 as the whole module's check (a refusal in source order
+#    before 60 mistakes; the mistakes were said first, the refusal cut)
+{ printf '.version 8.0\n.target sm_90\n.address_size 64\n.visible .entry a()\n{\n\t.reg .b64 %%rd<2>;\n\t.shared .align 4 .b8 sb[16];\n'
+  printf '\tcp.async.ca.shared.global [sb], [%%rd1], 4;\n\tret;\n}\n.visible .entry b()\n{\n\t.reg .b32 %%r<2>;\n'
+  for i in $(seq 60); do printf '\tadd.s32 %%r1, %%nope, 1;\n'; done; printf '\tret;\n}\n'; } > "$tmp/order.ptx"
+expect_exit 2 "errors past the limit, in source order" "$PTXRUN" --no-color --entry b "$tmp/order.ptx"
+expect_stderr_line "errors past the limit, in source order" "$tmp/order.ptx:8:2: error: ptxrun cannot execute 'cp.async' yet"
+expect_stderr_line "errors past the limit: counted" "$tmp/order.ptx: 61 errors (the first 50 shown)"
+#    a function's address is the same in every run of a module: one kernel stores f's, another calls it
+#    (each kernel had its own numbering, of what it reached: the call ran g0, exit 0)
+printf '.version 8.0\n.target sm_90\n.address_size 64\n.func (.param .b32 r) g0()\n{\n\tst.param.b32 [r], 1;\n\tret;\n}\n.func (.param .b32 r) f()\n{\n\tst.param.b32 [r], 2;\n\tret;\n}\n.visible .entry put(.param .u64 out)\n{\n\t.reg .b64 %%rd<3>;\n\tld.param.u64 %%rd1, [out];\n\tmov.u64 %%rd2, f;\n\tst.global.u64 [%%rd1], %%rd2;\n\tret;\n}\n' > "$tmp/fptr.ptx"
+printf '.visible .entry use(.param .u64 in, .param .u64 out)\n{\n\t.reg .b32 %%r<3>;\n\t.reg .b64 %%rd<4>;\n\tld.param.u64 %%rd1, [in];\n\tld.param.u64 %%rd3, [out];\n\tld.global.u64 %%rd2, [%%rd1];\n\t{\n\t.param .b32 rv;\n\tproto: .callprototype (.param .b32 _) _ ();\n\tcall (rv), %%rd2, (), proto;\n\tld.param.b32 %%r1, [rv];\n\t}\n\t{\n\t.param .b32 rv;\n\tcall (rv), g0, ();\n\tld.param.b32 %%r2, [rv];\n\t}\n\tst.global.u32 [%%rd3], %%r1;\n\tst.global.u32 [%%rd3+4], %%r2;\n\tret;\n}\n' >> "$tmp/fptr.ptx"
+rm -rf "$tmp/fptr"; mkdir "$tmp/fptr"
+expect_exit 0 "a kernel stores a function's address" "$PTXRUN" --entry put --block 1 --buffer out=u64:1 --param 0=@out --save-buffers "$tmp/fptr" "$tmp/fptr.ptx"
+expect_exit 0 "another calls it" "$PTXRUN" --entry use --block 1 --buffer in=@"$tmp/fptr/out.npy" --buffer out=s32:2 --param 0=@in --param 1=@out "$tmp/fptr.ptx"
+if grep -qx "     0:           2           1" "$tmp/out"; then ok; else fail "a function's address from another kernel's run called the wrong function: $(cat "$tmp/out")"; fi
+#    a refusal in a .func's results, written before its name, is the .func's, not the kernel's before it (it
+#    was the kernel k0's, not reached: the run went on, exit 0)
+printf '.version 8.8\n.target sm_100\n.address_size 64\n.visible .entry k0()\n{\n\tret;\n}\n.func (.reg .v2 .pred r) f()\n{\n\tret;\n}\n.visible .entry k()\n{\n\tcall f, ();\n\tret;\n}\n' > "$tmp/vpred.ptx"
+expect_exit 2 "a refusal in a .func's results" "$PTXRUN" --no-color --entry k "$tmp/vpred.ptx"
+expect_stderr_line "a refusal in a .func's results" "$tmp/vpred.ptx:8:23: error: ptxrun cannot execute a vector of predicates yet"
 
 # -- a module of many templated kernels (tests/entry/templates.cu): listed one a line with their
 #    C++ names, a screenful at most; chosen by the C++ name or the start of it; --list-kernels
