@@ -94,13 +94,22 @@ static Literal compare(int op, int order)
     return integer(r, false);
 }
 
+/* A NaN made from numbers (0.0/0.0, inf - inf) has the sign of the host's default NaN, which
+ * differs (x86: negative, as ptxas gives it; Arm: positive): it is x86's, on every host. */
+static Literal made(double r, double x, double y)
+{
+    if (r != r && x == x && y == y)
+        return (Literal){ 0xFFF8000000000000u, OPND_F64, false, false };
+    return real(r);
+}
+
 static Literal binary_real(Parser *p, int op, double x, double y, Span at)
 {
     switch (op) {
-    case '*': return real(x * y);
-    case '/': return real(x / y);
-    case '+': return real(x + y);
-    case '-': return real(x - y);
+    case '*': return made(x * y, x, y);
+    case '/': return made(x / y, x, y);
+    case '+': return made(x + y, x, y);
+    case '-': return made(x - y, x, y);
     case '<': case '>': case CONST_LE: case CONST_GE: case CONST_EQ: case CONST_NE:
         if (x != x || y != y)                 /* NaN: unordered, only != holds */
             return integer(op == CONST_NE, false);
@@ -161,6 +170,8 @@ Literal parse_const_select(Parser *p, Literal cond, Literal a, Literal b)
     (void)p;
     Literal r = is_true(cond) ? a : b;
     r.grouped = false;
+    if (r.kind == OPND_INT && (a.kind != OPND_INT || b.kind != OPND_INT))
+        return real(as_double(r));             /* an integer and a real: the real's type (the ISA's table) */
     return r;
 }
 

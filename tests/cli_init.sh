@@ -34,3 +34,20 @@ if grep -q "0x3fc00000 *0xc0200000" "$tmp/out"; then ok; else fail "initializer:
 # one message a declaration, not one an element
 init_refused "initializer: one message a list" ".f32 g[3] = {1, 2, 3}" "5:22: error: a .f32 variable's initial value is floating-point, not an integer (write 1.0 for 1; ptxas refuses it)"
 expect_stderr_line "initializer: one message a list" "$tmp/init.ptx: 1 error"
+# the braces against the dimensions and the vector width, as ptxas 13.0 holds them ("Greater number of
+# elements in array initializer", "Incorrect number of elements in vector initializer", "Initial value
+# type mismatch"); each ran before with exit 0
+init_refused "initializer: more values than the array" ".u32 g[2] = {1, 2, 3}" "5:21: error: 3 values in braces for a dimension of 2 (ptxas refuses more)"
+init_refused "initializer: more rows than the array" ".u32 g[1][2] = {{1, 2}, {3, 4}}" "5:24: error: 2 values in braces for a dimension of 1 (ptxas refuses more)"
+init_refused "initializer: a flat list in a 2-D array" ".u32 g[2][2] = {1, 2}" "5:25: error: an array's value is a list in braces, not one number (ptxas refuses it: initial value type mismatch)"
+init_refused "initializer: braces around a scalar" ".u32 g = {1}" "5:18: error: a list in braces where a number stands (ptxas refuses it: initial value type mismatch)"
+init_refused "initializer: a number for an array" ".u32 g[2] = 1" "5:21: error: an array's value is a list in braces, not one number (ptxas refuses it: initial value type mismatch)"
+init_refused "initializer: a .v2 of three" ".v2 .u32 g = {1, 2, 3}" "5:22: error: a .v2 value is 2 numbers in braces, not 3 (ptxas refuses it)"
+init_refused "initializer: a .v2 of one number" ".v2 .u32 g = 1" "5:22: error: a .v2 value is 2 numbers in braces, not one (ptxas refuses it: initial value type mismatch)"
+# ptxas's bytes for .u32 g[2][2] = {{1}, {3, 4}}: 1, 3, 4, 0 (the values one after another, not C's 1, 0, 3, 4)
+init_ptx ".u32 g[2][2] = {{1}, {3, 4}}"
+expect_exit 0 "initializer: a short inner list" "$PTXRUN" --no-color --hex "$tmp/init.ptx" --buffer out=u32:2 --param 0=@out
+expect_stderr_line "initializer: a short inner list" "$tmp/init.ptx:5:25: warning: the values after this short list follow it directly, as ptxas 13.0 places them ({{1}, {3, 4}} in a [2][2] array is 1, 3, 4, 0), not from the next row as in C; the PTX ISA does not say"
+if grep -q "0x00000001 *0x00000003" "$tmp/out"; then ok; else fail "initializer: a short inner list: not 0x1 0x3"; sed 's/^/  | /' "$tmp/out"; fi
+# ?: of an integer and a real is a real (the ISA's evaluation rules), so no .u32's value; ptxas refuses it too
+init_refused "initializer: ?: of an integer and a real" ".u32 g = 1 ? 2 : 3.0" "5:18: error: a .u32 variable's initial value is an integer, not a floating-point number (ptxas refuses it)"
