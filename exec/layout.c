@@ -331,6 +331,24 @@ uint32_t layout_frames(Layout *ly, Program *prog, uint32_t rows)
 
 /* ---- regions ---- */
 
+/* Why ptxas 13.0 refuses the address s of v in d's initializer, or NULL: a variable not in .global
+ * or .const, or not declared before d; a kernel; a function's with an offset or generic(). */
+static const char *address_refused(const Program *prog, const Decl *d, const Init *v, const Symbol *s)
+{
+    if (s->space == SPACE_GLOBAL && s->address >= MEM_FUNC_BASE && !s->size) {
+        if (prog->funcs[(s->address - MEM_FUNC_BASE) / 16].fn->is_entry)
+            return "is a kernel, whose address no initializer takes";
+        return v->kind == INIT_GENERIC || v->offset ? "is a function: an initializer takes its address alone" : NULL;
+    }
+    if (s->space != SPACE_GLOBAL && s->space != SPACE_CONST)
+        return "is not a .global or .const variable, whose address alone an initializer takes";
+    const Module *m = prog->m;
+    for (uint32_t i = 0; i < m->globals.len; i++)
+        if (m->globals.data[i].name == v->name && m->globals.data[i].at.offset >= d->at.offset)
+            return "is not declared before this variable, as an initializer's variable must be";
+    return NULL;
+}
+
 /* Writes an initializer, flattened, as elements of the declaration's type. */
 static bool write_init(const Layout *ly, const Program *prog, uint32_t func, Region *r, const Decl *d, const Init *v,
                        uint64_t *index)
@@ -351,6 +369,11 @@ static bool write_init(const Layout *ly, const Program *prog, uint32_t func, Reg
         if (!layout_find(ly, prog, func, v->name, LAYOUT_BY_NAME, &s) || s.row != NO_SLOT || s.space == SPACE_LOCAL) {
             diag_at(ly->diag, DIAG_ERROR, d->at, "ptxrun cannot execute an initializer with the address of '%s' yet",
                     v->name);
+            return false;
+        }
+        const char *why = address_refused(prog, d, v, &s);
+        if (why) {
+            diag_at(ly->diag, DIAG_ERROR, v->at, "'%s' %s (ptxas refuses it)", v->name, why);
             return false;
         }
         bits = (v->kind == INIT_GENERIC ? mem_generic(s.space, s.address) : s.address) + (uint64_t)v->offset;

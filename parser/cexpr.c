@@ -187,7 +187,7 @@ int64_t parse_const_offset(Parser *p, Literal value, Span at)
 
 /* An initializer's numbers against the variable's type, as ptxas 13.0 takes them: an integer
  * variable takes integers (a comparison of reals is one), a .f32 or .f64 variable reals, a .bN
- * either; ptxas gives a .f16 or .f16x2 variable none. A 0f literal in an 8-byte variable is its
+ * either; ptxas gives a .f16 or .f16x2 variable none, and an address only a .u32 or .u64. A 0f literal in an 8-byte variable is its
  * 32-bit pattern in the low half (ptxas's cubin: .f64 0f3F800000 is 0x000000003F800000), which
  * the ISA does not say: a warning. An 0f literal under an operator ptxas refuses (a binary one) or
  * misreads (its unary minus negates the 64-bit pattern: -(0f3F800000) is -0.0 in a .f32): refused. */
@@ -199,10 +199,16 @@ bool parse_const_init(Parser *p, const Decl *d, const Init *v)
                 return false;
         return true;
     }
-    if ((v->kind != INIT_INT && v->kind != INIT_F32 && v->kind != INIT_F64) || d->type == TYPE_NONE ||
-        d->space == SPACE_TEX || d->space == SPACE_SURF || d->space == SPACE_SAMPLER)
+    if (d->type == TYPE_NONE || d->space == SPACE_TEX || d->space == SPACE_SURF || d->space == SPACE_SAMPLER)
         return true;
     const TypeInfo *t = &type_info[d->type];
+    if ((v->kind == INIT_SYM || v->kind == INIT_GENERIC) && d->type != TYPE_U32 && d->type != TYPE_U64) {
+        diag_at(p->diag, DIAG_ERROR, v->at, "an address initializes a .u32 or .u64 variable, not a .%s one (ptxas "
+                "refuses it)", t->name);
+        return false;
+    }
+    if (v->kind != INIT_INT && v->kind != INIT_F32 && v->kind != INIT_F64)
+        return true;
     bool real = v->kind != INIT_INT;
     if (v->kind == INIT_F32 && t->bits == 64 && (t->cls == 'f' || t->cls == 'b') && v->at.length == 10)
         diag_at(p->diag, DIAG_WARNING, v->at, "the 0f literal in this .%s variable is its 32-bit pattern in the low "

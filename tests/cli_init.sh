@@ -51,3 +51,10 @@ expect_stderr_line "initializer: a short inner list" "$tmp/init.ptx:5:25: warnin
 if grep -q "0x00000001 *0x00000003" "$tmp/out"; then ok; else fail "initializer: a short inner list: not 0x1 0x3"; sed 's/^/  | /' "$tmp/out"; fi
 # ?: of an integer and a real is a real (the ISA's evaluation rules), so no .u32's value; ptxas refuses it too
 init_refused "initializer: ?: of an integer and a real" ".u32 g = 1 ? 2 : 3.0" "5:18: error: a .u32 variable's initial value is an integer, not a floating-point number (ptxas refuses it)"
+# an address as ptxas 13.0 takes it: in a .u32 or .u64, of a .global or .const variable declared before
+# ("Initial value type mismatch", "Invalid initial value symbol", "Variable used as initial value not in
+# .global or .const state space"); each ran before with exit 0
+init_refused "initializer: an address in a .b64" ".b64 g = a" "5:18: error: an address initializes a .u32 or .u64 variable, not a .b64 one (ptxas refuses it)"
+init_refused "initializer: a kernel's address" ".u64 g = k" "5:18: error: 'k' is a kernel, whose address no initializer takes (ptxas refuses it)"
+init_refused "initializer: its own address" ".u64 g[2] = {a, g}" "5:25: error: 'g' is not declared before this variable, as an initializer's variable must be (ptxas refuses it)"
+init_refused "initializer: a .shared variable's address" ".u32 b; .shared .u32 s; .global .u64 g = s" "5:50: error: 's' is not a .global or .const variable, whose address alone an initializer takes (ptxas refuses it)"
