@@ -83,3 +83,7 @@ expect_stderr_line "explicitcluster on sm_80" "$tmp/sm80.ptx:4:12: error: '.expl
 printf '.version 8.0\n.target sm_90\n.address_size 64\n.entry k() .minnctapersm 2\n{\n\tret;\n}\n' > "$tmp/minncta.ptx"
 expect_exit 0 ".minnctapersm alone" "$PTXRUN" --check --no-color "$tmp/minncta.ptx"
 expect_stderr_line ".minnctapersm alone" "$tmp/minncta.ptx:4:12: warning: '.minnctapersm' without '.maxntid' or '.reqntid' is ignored (PTX ISA; ptxas warns too)"
+# .maxntid's product past 64 bits (ptxas takes each number up to 2^32 - 1): 2^66 threads allow any block,
+# not 0 (the product wrapped, every launch refused, before)
+bounds_ptx ".maxntid 4194304, 4194304, 4194304" > "$tmp/huge.ptx"
+expect_exit 0 "maxntid: a product past 64 bits" "$PTXRUN" "$tmp/huge.ptx" --block 32 --buffer o=u32:32 --param 0=@o
