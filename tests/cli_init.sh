@@ -23,14 +23,15 @@ init_refused "initializer: a real address offset" ".u64 g = a + 1.5" "5:18: erro
 # ptxas gives -(0f3F800000) as -0.0 in a .f32 (0x80000000): not the ISA's -1.0, so not taken
 init_refused "initializer: an expression of a 0f literal" ".f32 g = -(0f3F800000)" "5:18: error: ptxrun cannot take an expression of a 0f literal in an initializer yet: ptxas's value is not the ISA's (-(0f3F800000) is -0.0 in a .f32 variable); write the 0f literal of the value"
 # ptxas's bytes for .f64 g = 0f3F800000: 00 00 80 3f 00 00 00 00 (the pattern, not 1.0), with a warning
-init_ptx ".f64 g = 0f3F800000"
-expect_exit 0 "initializer: 0f in .f64" "$PTXRUN" --no-color --hex "$tmp/init.ptx" --buffer out=u32:2 --param 0=@out
+init_words() {    # init_words DESCRIPTION DECLARATION WORDS: g's first two words, in hex, match WORDS (a grep pattern)
+    init_ptx "$2"
+    expect_exit 0 "$1" "$PTXRUN" --no-color --hex "$tmp/init.ptx" --buffer out=u32:2 --param 0=@out
+    if grep -q "$3" "$tmp/out"; then ok; else fail "$1: not $3"; sed 's/^/  | /' "$tmp/out"; fi
+}
+init_words "initializer: 0f in .f64" ".f64 g = 0f3F800000" "0x3f800000 *0x00000000"
 expect_stderr_line "initializer: 0f in .f64" "$tmp/init.ptx:5:18: warning: the 0f literal in this .f64 variable is its 32-bit pattern in the low half, the high half 0, as ptxas stores it (not the number converted; write a 0d literal for that)"
-if grep -q "0x3f800000 *0x00000000" "$tmp/out"; then ok; else fail "initializer: 0f in .f64: not 0x3f800000 0x00000000"; sed 's/^/  | /' "$tmp/out"; fi
 # ptxas's bytes for .b32 g = 1.5: the float's, 0x3fc00000 (not the low half of the double, 0)
-init_ptx ".b32 g[2] = {1.5, -2.5}"
-expect_exit 0 "initializer: a real in .b32" "$PTXRUN" --hex "$tmp/init.ptx" --buffer out=u32:2 --param 0=@out
-if grep -q "0x3fc00000 *0xc0200000" "$tmp/out"; then ok; else fail "initializer: a real in .b32: not 0x3fc00000 0xc0200000"; sed 's/^/  | /' "$tmp/out"; fi
+init_words "initializer: a real in .b32" ".b32 g[2] = {1.5, -2.5}" "0x3fc00000 *0xc0200000"
 # one message a declaration, not one an element
 init_refused "initializer: one message a list" ".f32 g[3] = {1, 2, 3}" "5:22: error: a .f32 variable's initial value is floating-point, not an integer (write 1.0 for 1; ptxas refuses it)"
 expect_stderr_line "initializer: one message a list" "$tmp/init.ptx: 1 error"
@@ -45,10 +46,8 @@ init_refused "initializer: a number for an array" ".u32 g[2] = 1" "5:21: error: 
 init_refused "initializer: a .v2 of three" ".v2 .u32 g = {1, 2, 3}" "5:22: error: a .v2 value is 2 numbers in braces, not 3 (ptxas refuses it)"
 init_refused "initializer: a .v2 of one number" ".v2 .u32 g = 1" "5:22: error: a .v2 value is 2 numbers in braces, not one (ptxas refuses it: initial value type mismatch)"
 # ptxas's bytes for .u32 g[2][2] = {{1}, {3, 4}}: 1, 3, 4, 0 (the values one after another, not C's 1, 0, 3, 4)
-init_ptx ".u32 g[2][2] = {{1}, {3, 4}}"
-expect_exit 0 "initializer: a short inner list" "$PTXRUN" --no-color --hex "$tmp/init.ptx" --buffer out=u32:2 --param 0=@out
+init_words "initializer: a short inner list" ".u32 g[2][2] = {{1}, {3, 4}}" "0x00000001 *0x00000003"
 expect_stderr_line "initializer: a short inner list" "$tmp/init.ptx:5:25: warning: the values after this short list follow it directly, as ptxas 13.0 places them ({{1}, {3, 4}} in a [2][2] array is 1, 3, 4, 0), not from the next row as in C; the PTX ISA does not say"
-if grep -q "0x00000001 *0x00000003" "$tmp/out"; then ok; else fail "initializer: a short inner list: not 0x1 0x3"; sed 's/^/  | /' "$tmp/out"; fi
 # ?: of an integer and a real is a real (the ISA's evaluation rules), so no .u32's value; ptxas refuses it too
 init_refused "initializer: ?: of an integer and a real" ".u32 g = 1 ? 2 : 3.0" "5:18: error: a .u32 variable's initial value is an integer, not a floating-point number (ptxas refuses it)"
 # an address as ptxas 13.0 takes it: in a .u32 or .u64, of a .global or .const variable declared before
