@@ -331,9 +331,24 @@ uint32_t layout_frames(Layout *ly, Program *prog, uint32_t rows)
 
 /* ---- regions ---- */
 
-/* Why ptxas 13.0 refuses the address s of v in d's initializer, or NULL: a variable not in .global
- * or .const, or not declared before d; a kernel; a function's with an offset or generic(). */
-static const char *address_refused(const Program *prog, const Decl *d, const Init *v, const Symbol *s)
+/* Of the declarations of name among n: 1 if one is before offset, 0 if all after it, -1 if none. */
+static int declared_before(const Decl *decls, uint32_t n, const char *name, uint32_t offset)
+{
+    int found = -1;
+    for (uint32_t i = 0; i < n; i++)
+        if (decls[i].name == name) {
+            if (decls[i].at.offset < offset)
+                return 1;                      /* (perhaps declared again after: .extern) */
+            found = 0;
+        }
+    return found;
+}
+
+/* Why ptxas 13.0 refuses the address s of v in d's initializer (d of function func, or NO_SLOT), or
+ * NULL: a variable not in .global or .const, or not declared before d; a kernel; a function's with
+ * an offset or generic(). */
+static const char *address_refused(const Program *prog, uint32_t func, const Decl *d, const Init *v,
+                                   const Symbol *s)
 {
     if (s->space == SPACE_GLOBAL && s->address >= MEM_FUNC_BASE && !s->size) {
         if (prog->funcs[(s->address - MEM_FUNC_BASE) / 16].fn->is_entry)
@@ -342,11 +357,14 @@ static const char *address_refused(const Program *prog, const Decl *d, const Ini
     }
     if (s->space != SPACE_GLOBAL && s->space != SPACE_CONST)
         return "is not a .global or .const variable, whose address alone an initializer takes";
-    const Module *m = prog->m;
-    for (uint32_t i = 0; i < m->globals.len; i++)
-        if (m->globals.data[i].name == v->name && m->globals.data[i].at.offset >= d->at.offset)
-            return "is not declared before this variable, as an initializer's variable must be";
-    return NULL;
+    int before = -1;
+    if (func != NO_SLOT) {
+        const Function *fn = prog->funcs[func].fn;
+        before = declared_before(fn->decls.data, fn->decls.len, v->name, d->at.offset);
+    }
+    if (before < 0)
+        before = declared_before(prog->m->globals.data, prog->m->globals.len, v->name, d->at.offset);
+    return before ? NULL : "is not declared before this variable, as an initializer's variable must be";
 }
 
 /* Writes an initializer, flattened, as elements of the declaration's type. */
@@ -371,7 +389,7 @@ static bool write_init(const Layout *ly, const Program *prog, uint32_t func, Reg
                     v->name);
             return false;
         }
-        const char *why = address_refused(prog, d, v, &s);
+        const char *why = address_refused(prog, func, d, v, &s);
         if (why) {
             diag_at(ly->diag, DIAG_ERROR, v->at, "'%s' %s (ptxas refuses it)", v->name, why);
             return false;

@@ -1,4 +1,5 @@
-/* initshape.c: an initializer's braces against its declaration, as ptxas 13.0 holds them: an
+/* initshape.c: an initializer against its declaration, as ptxas 13.0 holds it: a .global or
+ * .const variable's only ("No initial value is allowed ... in this state space"); an
  * array takes a list in braces at each dimension, of at most that many values ("Greater number of
  * elements in array initializer"), a .vN element exactly N numbers in braces ("Incorrect number of
  * elements in vector initializer"), a scalar one number; a list where a number stands, or a number
@@ -87,6 +88,11 @@ bool initshape_check(Parser *p, const Decl *d, const Init *v)
 {
     if (d->type == TYPE_NONE || d->space == SPACE_TEX || d->space == SPACE_SURF || d->space == SPACE_SAMPLER)
         return true;                            /* .texref and others: opaque.c */
+    if (d->space != SPACE_GLOBAL && d->space != SPACE_CONST) {
+        diag_at(p->diag, DIAG_ERROR, v->at, "only .global and .const variables take an initial value (PTX ISA; "
+                "ptxas refuses one in .shared, .local, .reg and .param)");
+        return false;
+    }
     for (uint32_t i = 0; v->kind == INIT_LIST && i < v->count; i++)
         if (v->elems[i].kind == INIT_FIELD)
             return true;                        /* 'field = value' where it does not belong: opaque.c */

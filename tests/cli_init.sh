@@ -57,3 +57,13 @@ init_refused "initializer: an address in a .b64" ".b64 g = a" "5:18: error: an a
 init_refused "initializer: a kernel's address" ".u64 g = k" "5:18: error: 'k' is a kernel, whose address no initializer takes (ptxas refuses it)"
 init_refused "initializer: its own address" ".u64 g[2] = {a, g}" "5:25: error: 'g' is not declared before this variable, as an initializer's variable must be (ptxas refuses it)"
 init_refused "initializer: a .shared variable's address" ".u32 b; .shared .u32 s; .global .u64 g = s" "5:50: error: 's' is not a .global or .const variable, whose address alone an initializer takes (ptxas refuses it)"
+# an initial value in .shared, .local, .reg or .param (ptxas: "No initial value is allowed for 'g' in this
+# state space"): each ran before with exit 0
+init_refused "initializer: a .shared variable" ".u32 b; .shared .u32 g = 5" "5:34: error: only .global and .const variables take an initial value (PTX ISA; ptxas refuses one in .shared, .local, .reg and .param)"
+printf '.version 8.0\n.target sm_90\n.address_size 64\n.visible .entry k()\n{\n\t.local .u32 g[2] = {1, 2};\n\tret;\n}\n' > "$tmp/init.ptx"
+expect_exit 2 "initializer: a .local variable" "$PTXRUN" --check --no-color "$tmp/init.ptx"
+expect_stderr_line "initializer: a .local variable" "$tmp/init.ptx:6:21: error: only .global and .const variables take an initial value (PTX ISA; ptxas refuses one in .shared, .local, .reg and .param)"
+# a function's own .global variable named by its next one's initializer: declared before (ptxas takes it)
+printf '.version 8.0\n.target sm_90\n.address_size 64\n.visible .entry k(.param .u64 o)\n{\n\t.global .u32 x = 7;\n\t.global .u64 p = x;\n\t.reg .u64 %%a, %%b;\n\t.reg .u32 %%r;\n\tld.param.u64 %%a, [o];\n\tld.global.u64 %%b, [p];\n\tld.global.u32 %%r, [%%b];\n\tst.global.u32 [%%a], %%r;\n\tret;\n}\n' > "$tmp/init.ptx"
+expect_exit 0 "initializer: a function's variable" "$PTXRUN" "$tmp/init.ptx" --block 1 --buffer o=u32:1 --param 0=@o
+if grep -q "0: *7$" "$tmp/out"; then ok; else fail "initializer: a function's variable: not 7"; sed 's/^/  | /' "$tmp/out"; fi
