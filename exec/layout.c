@@ -367,6 +367,30 @@ static const char *address_refused(const Program *prog, uint32_t func, const Dec
     return before ? NULL : "is not declared before this variable, as an initializer's variable must be";
 }
 
+/* Why d's initializer cannot name v->name, which the layout does not hold (or holds in a register):
+ * a kernel's or an undeclared name ptxas refuses; else what ptxrun cannot place yet. */
+static void name_refused(const Layout *ly, const Program *prog, uint32_t func, const Decl *d, const Init *v)
+{
+    const Module *m = prog->m;
+    bool known = declared_before(m->globals.data, m->globals.len, v->name, UINT32_MAX) >= 0 ||
+                 (func != NO_SLOT && declared_before(prog->funcs[func].fn->decls.data,
+                                                     prog->funcs[func].fn->decls.len, v->name, UINT32_MAX) >= 0);
+    for (uint32_t i = 0; i < m->functions.len && !known; i++)
+        if (m->functions.data[i]->name == v->name) {
+            if (m->functions.data[i]->is_entry) {
+                diag_at(ly->diag, DIAG_ERROR, v->at, "'%s' is a kernel, whose address no initializer takes (ptxas "
+                        "refuses it)", v->name);
+                return;
+            }
+            known = true;
+        }
+    if (known)
+        diag_at(ly->diag, DIAG_ERROR, d->at, "ptxrun cannot execute an initializer with the address of '%s' yet",
+                v->name);
+    else
+        diag_at(ly->diag, DIAG_ERROR, v->at, "'%s' is not declared (ptxas refuses it)", v->name);
+}
+
 /* Writes an initializer, flattened, as elements of the declaration's type. */
 static bool write_init(const Layout *ly, const Program *prog, uint32_t func, Region *r, const Decl *d, const Init *v,
                        uint64_t *index)
@@ -384,9 +408,8 @@ static bool write_init(const Layout *ly, const Program *prog, uint32_t func, Reg
     char cls = d->type == TYPE_NONE ? 'b' : type_info[d->type].cls;
     if (v->kind == INIT_SYM || v->kind == INIT_GENERIC) {
         Symbol s;
-        if (!layout_find(ly, prog, func, v->name, LAYOUT_BY_NAME, &s) || s.row != NO_SLOT || s.space == SPACE_LOCAL) {
-            diag_at(ly->diag, DIAG_ERROR, d->at, "ptxrun cannot execute an initializer with the address of '%s' yet",
-                    v->name);
+        if (!layout_find(ly, prog, func, v->name, LAYOUT_BY_NAME, &s) || s.row != NO_SLOT) {
+            name_refused(ly, prog, func, d, v);
             return false;
         }
         const char *why = address_refused(prog, func, d, v, &s);

@@ -67,3 +67,8 @@ expect_stderr_line "initializer: a .local variable" "$tmp/init.ptx:6:21: error: 
 printf '.version 8.0\n.target sm_90\n.address_size 64\n.visible .entry k(.param .u64 o)\n{\n\t.global .u32 x = 7;\n\t.global .u64 p = x;\n\t.reg .u64 %%a, %%b;\n\t.reg .u32 %%r;\n\tld.param.u64 %%a, [o];\n\tld.global.u64 %%b, [p];\n\tld.global.u32 %%r, [%%b];\n\tst.global.u32 [%%a], %%r;\n\tret;\n}\n' > "$tmp/init.ptx"
 expect_exit 0 "initializer: a function's variable" "$PTXRUN" "$tmp/init.ptx" --block 1 --buffer o=u32:1 --param 0=@o
 if grep -q "0: *7$" "$tmp/out"; then ok; else fail "initializer: a function's variable: not 7"; sed 's/^/  | /' "$tmp/out"; fi
+# a name ptxas refuses said as such, not as what ptxrun "cannot execute yet" (exit 2 before, that message)
+init_refused "initializer: an undeclared name" ".u64 g = nosuch" "5:18: error: 'nosuch' is not declared (ptxas refuses it)"
+printf '.version 8.0\n.target sm_90\n.address_size 64\n.visible .entry k()\n{\n\t.local .u32 l;\n\t.global .u64 g = l;\n\tret;\n}\n' > "$tmp/init.ptx"
+expect_exit 2 "initializer: a .local variable's address" "$PTXRUN" --check --no-color "$tmp/init.ptx"
+expect_stderr_line "initializer: a .local variable's address" "$tmp/init.ptx:7:19: error: 'l' is not a .global or .const variable, whose address alone an initializer takes (ptxas refuses it)"
