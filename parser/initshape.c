@@ -71,6 +71,11 @@ static bool level(Shape *s, const Init *v, unsigned k)
         return false;
     }
     int64_t size = s->d->dims[k];
+    if (size < 0 && !v->count) {
+        diag_at(s->p->diag, DIAG_ERROR, v->at, "an array of unknown size ([]) needs one value or more (ptxas refuses "
+                "it: initial value type mismatch)");
+        return false;
+    }
     if (size >= 0 && v->count > (uint64_t)size) {
         diag_at(s->p->diag, DIAG_ERROR, v->at, "%u values in braces for a dimension of %lld (ptxas refuses more)",
                 v->count, (long long)size);

@@ -72,3 +72,6 @@ init_refused "initializer: an undeclared name" ".u64 g = nosuch" "5:18: error: '
 printf '.version 8.0\n.target sm_90\n.address_size 64\n.visible .entry k()\n{\n\t.local .u32 l;\n\t.global .u64 g = l;\n\tret;\n}\n' > "$tmp/init.ptx"
 expect_exit 2 "initializer: a .local variable's address" "$PTXRUN" --check --no-color "$tmp/init.ptx"
 expect_stderr_line "initializer: a .local variable's address" "$tmp/init.ptx:7:19: error: 'l' is not a .global or .const variable, whose address alone an initializer takes (ptxas refuses it)"
+# empty braces: ptxas 13.0 takes {} as zeros (a syntax error before), refuses it for an array of unknown size
+init_words "initializer: empty braces" ".u32 g[2][2] = {{}, {3, 4}}" "0x00000003 *0x00000004"
+init_refused "initializer: empty braces of unknown size" ".u32 g[] = {}" "5:20: error: an array of unknown size ([]) needs one value or more (ptxas refuses it: initial value type mismatch)"
