@@ -19,9 +19,11 @@ static bool dims_of(const PerfDirective *d, uint32_t dims[3])
     return dims[0] && dims[1] && dims[2];
 }
 
+/* The threads (or CTAs) of a shape; 2^64 - 1 when more (.maxntid 4194304, 4194304, 4194304 is 2^66). */
 static uint64_t product(const uint32_t d[3])
 {
-    return (uint64_t)d[0] * d[1] * d[2];
+    uint64_t two = (uint64_t)d[0] * d[1];
+    return d[2] && two > UINT64_MAX / d[2] ? UINT64_MAX : two * d[2];
 }
 
 bool bounds_check(const Block *b, const uint32_t *cluster, const char *note)

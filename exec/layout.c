@@ -331,6 +331,66 @@ uint32_t layout_frames(Layout *ly, Program *prog, uint32_t rows)
 
 /* ---- regions ---- */
 
+/* Of the declarations of name among n: 1 if one is before offset, 0 if all after it, -1 if none. */
+static int declared_before(const Decl *decls, uint32_t n, const char *name, uint32_t offset)
+{
+    int found = -1;
+    for (uint32_t i = 0; i < n; i++)
+        if (decls[i].name == name) {
+            if (decls[i].at.offset < offset)
+                return 1;                      /* (perhaps declared again after: .extern) */
+            found = 0;
+        }
+    return found;
+}
+
+/* Why ptxas 13.0 refuses the address s of v in d's initializer (d of function func, or NO_SLOT), or
+ * NULL: a variable not in .global or .const, or not declared before d; a kernel; a function's with
+ * an offset or generic(). */
+static const char *address_refused(const Program *prog, uint32_t func, const Decl *d, const Init *v,
+                                   const Symbol *s)
+{
+    if (s->space == SPACE_GLOBAL && s->address >= MEM_FUNC_BASE && !s->size) {
+        if (prog->funcs[(s->address - MEM_FUNC_BASE) / 16].fn->is_entry)
+            return "is a kernel, whose address no initializer takes";
+        return v->kind == INIT_GENERIC || v->offset ? "is a function: an initializer takes its address alone" : NULL;
+    }
+    if (s->space != SPACE_GLOBAL && s->space != SPACE_CONST)
+        return "is not a .global or .const variable, whose address alone an initializer takes";
+    int before = -1;
+    if (func != NO_SLOT) {
+        const Function *fn = prog->funcs[func].fn;
+        before = declared_before(fn->decls.data, fn->decls.len, v->name, d->at.offset);
+    }
+    if (before < 0)
+        before = declared_before(prog->m->globals.data, prog->m->globals.len, v->name, d->at.offset);
+    return before ? NULL : "is not declared before this variable, as an initializer's variable must be";
+}
+
+/* Why d's initializer cannot name v->name, which the layout does not hold (or holds in a register):
+ * a kernel's or an undeclared name ptxas refuses; else what ptxrun cannot place yet. */
+static void name_refused(const Layout *ly, const Program *prog, uint32_t func, const Decl *d, const Init *v)
+{
+    const Module *m = prog->m;
+    bool known = declared_before(m->globals.data, m->globals.len, v->name, UINT32_MAX) >= 0 ||
+                 (func != NO_SLOT && declared_before(prog->funcs[func].fn->decls.data,
+                                                     prog->funcs[func].fn->decls.len, v->name, UINT32_MAX) >= 0);
+    for (uint32_t i = 0; i < m->functions.len && !known; i++)
+        if (m->functions.data[i]->name == v->name) {
+            if (m->functions.data[i]->is_entry) {
+                diag_at(ly->diag, DIAG_ERROR, v->at, "'%s' is a kernel, whose address no initializer takes (ptxas "
+                        "refuses it)", v->name);
+                return;
+            }
+            known = true;
+        }
+    if (known)
+        diag_at(ly->diag, DIAG_ERROR, d->at, "ptxrun cannot execute an initializer with the address of '%s' yet",
+                v->name);
+    else
+        diag_at(ly->diag, DIAG_ERROR, v->at, "'%s' is not declared (ptxas refuses it)", v->name);
+}
+
 /* Writes an initializer, flattened, as elements of the declaration's type. */
 static bool write_init(const Layout *ly, const Program *prog, uint32_t func, Region *r, const Decl *d, const Init *v,
                        uint64_t *index)
@@ -348,9 +408,13 @@ static bool write_init(const Layout *ly, const Program *prog, uint32_t func, Reg
     char cls = d->type == TYPE_NONE ? 'b' : type_info[d->type].cls;
     if (v->kind == INIT_SYM || v->kind == INIT_GENERIC) {
         Symbol s;
-        if (!layout_find(ly, prog, func, v->name, LAYOUT_BY_NAME, &s) || s.row != NO_SLOT || s.space == SPACE_LOCAL) {
-            diag_at(ly->diag, DIAG_ERROR, d->at, "ptxrun cannot execute an initializer with the address of '%s' yet",
-                    v->name);
+        if (!layout_find(ly, prog, func, v->name, LAYOUT_BY_NAME, &s) || s.row != NO_SLOT) {
+            name_refused(ly, prog, func, d, v);
+            return false;
+        }
+        const char *why = address_refused(prog, func, d, v, &s);
+        if (why) {
+            diag_at(ly->diag, DIAG_ERROR, v->at, "'%s' %s (ptxas refuses it)", v->name, why);
             return false;
         }
         bits = (v->kind == INIT_GENERIC ? mem_generic(s.space, s.address) : s.address) + (uint64_t)v->offset;

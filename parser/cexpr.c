@@ -94,13 +94,22 @@ static Literal compare(int op, int order)
     return integer(r, false);
 }
 
+/* A NaN made from numbers (0.0/0.0, inf - inf) has the sign of the host's default NaN, which
+ * differs (x86: negative, as ptxas gives it; Arm: positive): it is x86's, on every host. */
+static Literal made(double r, double x, double y)
+{
+    if (r != r && x == x && y == y)
+        return (Literal){ 0xFFF8000000000000u, OPND_F64, false, false };
+    return real(r);
+}
+
 static Literal binary_real(Parser *p, int op, double x, double y, Span at)
 {
     switch (op) {
-    case '*': return real(x * y);
-    case '/': return real(x / y);
-    case '+': return real(x + y);
-    case '-': return real(x - y);
+    case '*': return made(x * y, x, y);
+    case '/': return made(x / y, x, y);
+    case '+': return made(x + y, x, y);
+    case '-': return made(x - y, x, y);
     case '<': case '>': case CONST_LE: case CONST_GE: case CONST_EQ: case CONST_NE:
         if (x != x || y != y)                 /* NaN: unordered, only != holds */
             return integer(op == CONST_NE, false);
@@ -161,6 +170,8 @@ Literal parse_const_select(Parser *p, Literal cond, Literal a, Literal b)
     (void)p;
     Literal r = is_true(cond) ? a : b;
     r.grouped = false;
+    if (r.kind == OPND_INT && (a.kind != OPND_INT || b.kind != OPND_INT))
+        return real(as_double(r));             /* an integer and a real: the real's type (the ISA's table) */
     return r;
 }
 
@@ -176,7 +187,7 @@ int64_t parse_const_offset(Parser *p, Literal value, Span at)
 
 /* An initializer's numbers against the variable's type, as ptxas 13.0 takes them: an integer
  * variable takes integers (a comparison of reals is one), a .f32 or .f64 variable reals, a .bN
- * either; ptxas gives a .f16 or .f16x2 variable none. A 0f literal in an 8-byte variable is its
+ * either; ptxas gives a .f16 or .f16x2 variable none, and an address only a .u32 or .u64. A 0f literal in an 8-byte variable is its
  * 32-bit pattern in the low half (ptxas's cubin: .f64 0f3F800000 is 0x000000003F800000), which
  * the ISA does not say: a warning. An 0f literal under an operator ptxas refuses (a binary one) or
  * misreads (its unary minus negates the 64-bit pattern: -(0f3F800000) is -0.0 in a .f32): refused. */
@@ -188,10 +199,16 @@ bool parse_const_init(Parser *p, const Decl *d, const Init *v)
                 return false;
         return true;
     }
-    if ((v->kind != INIT_INT && v->kind != INIT_F32 && v->kind != INIT_F64) || d->type == TYPE_NONE ||
-        d->space == SPACE_TEX || d->space == SPACE_SURF || d->space == SPACE_SAMPLER)
+    if (d->type == TYPE_NONE || d->space == SPACE_TEX || d->space == SPACE_SURF || d->space == SPACE_SAMPLER)
         return true;
     const TypeInfo *t = &type_info[d->type];
+    if ((v->kind == INIT_SYM || v->kind == INIT_GENERIC) && d->type != TYPE_U32 && d->type != TYPE_U64) {
+        diag_at(p->diag, DIAG_ERROR, v->at, "an address initializes a .u32 or .u64 variable, not a .%s one (ptxas "
+                "refuses it)", t->name);
+        return false;
+    }
+    if (v->kind != INIT_INT && v->kind != INIT_F32 && v->kind != INIT_F64)
+        return true;
     bool real = v->kind != INIT_INT;
     if (v->kind == INIT_F32 && t->bits == 64 && (t->cls == 'f' || t->cls == 'b') && v->at.length == 10)
         diag_at(p->diag, DIAG_WARNING, v->at, "the 0f literal in this .%s variable is its 32-bit pattern in the low "

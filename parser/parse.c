@@ -796,6 +796,7 @@ void parse_decl_init(Parser *p, uint32_t count, Span at)
         return;
     }
     p->last_decl->init = v;
-    parse_const_init(p, p->last_decl, v);
+    if (initshape_check(p, p->last_decl, v))
+        parse_const_init(p, p->last_decl, v);
     opaque_decode(p->m, p->last_decl, p->diag);
 }

@@ -114,6 +114,9 @@ Literal parse_const_select(Parser *p, Literal cond, Literal a, Literal b);
 int64_t parse_const_offset(Parser *p, Literal value, Span at);
 bool parse_const_init(Parser *p, const Decl *d, const Init *v);   /* an initializer against its type */
 
+/* initshape.c: an initializer's braces against the declaration's dimensions and vector width */
+bool initshape_check(Parser *p, const Decl *d, const Init *v);
+
 void parse_decl_begin(Parser *p, int space, int linkage);
 void parse_decl_attr(Parser *p, Span at);
 void parse_decl_attr_call(Parser *p, Span name, Span close);

@@ -389,6 +389,7 @@ dims
 
 init_value
     : '{' init_list '}'                     { parse_init_value(p, INIT_LIST, (Literal){ .bits = $2 }, @$, @$); }
+    | '{' '}'                               { parse_init_value(p, INIT_LIST, (Literal){ .bits = 0 }, @$, @$); }
     | cexpr                                 { parse_init_number(p, $1, @$); }
     | T_WORD                                { parse_init_value(p, INIT_SYM, (Literal){ .kind = OPND_INT }, @1, @$); }
     | T_WORD '+' cexpr                      { parse_init_value(p, INIT_SYM, $3, @1, @$); }

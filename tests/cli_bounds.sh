@@ -64,10 +64,13 @@ bounds_ptx '.maxntid 64 .minnctapersm 2 .maxnreg 32 .pragma "nounroll";' > "$tmp
 expect_exit 0 "hints run" "$PTXRUN" "$tmp/hints.ptx" --block 64 --buffer o=u32:64 --param 0=@o
 if cmp -s "$tmp/plain.out" "$tmp/out" && grep -q "64" "$tmp/out"; then ok; else fail "hints: another output than without them"; fi
 # What ptxas 13.0 refuses in the directives themselves
+bounds_directive() {    # bounds_directive EXIT DESCRIPTION TARGET HEADER LINE: --check of "HEADER { ret; }" for TARGET
+    printf '.version 9.0\n.target %s\n.address_size 64\n%s\n{\n\tret;\n}\n' "$3" "$4" > "$tmp/directive.ptx"
+    expect_exit "$1" "$2" "$PTXRUN" --check --no-color "$tmp/directive.ptx"
+    expect_stderr_line "$2" "$tmp/directive.ptx:$5"
+}
 bounds_refused() {    # bounds_refused DESCRIPTION HEADER LINE: --check of ".entry k() HEADER" fails with LINE
-    printf '.version 9.0\n.target sm_90\n.address_size 64\n%s\n{\n\tret;\n}\n' "$2" > "$tmp/directive.ptx"
-    expect_exit 2 "$1" "$PTXRUN" --check --no-color "$tmp/directive.ptx"
-    expect_stderr_line "$1" "$tmp/directive.ptx:$3"
+    bounds_directive 2 "$1" sm_90 "$2" "$3"
 }
 bounds_refused "maxntid 0" ".entry k() .maxntid 0" "4:12: error: '.maxntid' takes positive numbers, not 0 (ptxas refuses it)"
 bounds_refused "maxntid and reqntid" ".entry k() .maxntid 128 .reqntid 128" "4:25: error: '.maxntid' and '.reqntid' cannot both be given (PTX ISA; ptxas refuses them together)"
@@ -76,10 +79,10 @@ bounds_refused "maxntid on a .func" ".func f() .maxntid 128" "4:11: error: '.max
 bounds_refused "noreturn on a kernel" ".entry k() .noreturn" "4:12: error: '.noreturn' belongs to a device function (.func), not to a kernel"
 bounds_refused "maxnreg of two numbers" ".entry k() .maxnreg 32, 2" "4:12: error: '.maxnreg' takes one number"
 bounds_refused "blocksareclusters alone" ".entry k() .blocksareclusters" "4:12: error: '.blocksareclusters' needs '.reqntid' and '.reqnctapercluster' too"
-printf '.version 8.0\n.target sm_80\n.address_size 64\n.entry k() .explicitcluster\n{\n\tret;\n}\n' > "$tmp/sm80.ptx"
-expect_exit 2 "explicitcluster on sm_80" "$PTXRUN" --check --no-color "$tmp/sm80.ptx"
-expect_stderr_line "explicitcluster on sm_80" "$tmp/sm80.ptx:4:12: error: '.explicitcluster' requires sm_90 or later (this module targets sm_80)"
+bounds_directive 2 "explicitcluster on sm_80" sm_80 ".entry k() .explicitcluster" "4:12: error: '.explicitcluster' requires sm_90 or later (this module targets sm_80)"
 # .minnctapersm alone: ignored, with ptxas's warning (PTX ISA: "a warning is generated")
-printf '.version 8.0\n.target sm_90\n.address_size 64\n.entry k() .minnctapersm 2\n{\n\tret;\n}\n' > "$tmp/minncta.ptx"
-expect_exit 0 ".minnctapersm alone" "$PTXRUN" --check --no-color "$tmp/minncta.ptx"
-expect_stderr_line ".minnctapersm alone" "$tmp/minncta.ptx:4:12: warning: '.minnctapersm' without '.maxntid' or '.reqntid' is ignored (PTX ISA; ptxas warns too)"
+bounds_directive 0 ".minnctapersm alone" sm_90 ".entry k() .minnctapersm 2" "4:12: warning: '.minnctapersm' without '.maxntid' or '.reqntid' is ignored (PTX ISA; ptxas warns too)"
+# .maxntid's product past 64 bits (ptxas takes each number up to 2^32 - 1): 2^66 threads allow any block,
+# not 0 (the product wrapped, every launch refused, before)
+bounds_ptx ".maxntid 4194304, 4194304, 4194304" > "$tmp/huge.ptx"
+expect_exit 0 "maxntid: a product past 64 bits" "$PTXRUN" "$tmp/huge.ptx" --block 32 --buffer o=u32:32 --param 0=@o
