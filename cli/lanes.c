@@ -3,6 +3,7 @@
  * checks before running that every kernel parameter was given. Reading a value, a lane mask or
  * a register name, and the thread-to-lane mapping, are shared with dump.c and expect.c.
  * Requires: a Block from block_load. */
+#include <ctype.h>
 #include <errno.h>
 #include <jansson.h>
 #include <math.h>
@@ -14,24 +15,40 @@
 
 /* ---- values ---- */
 
+/* How many registers (or predicates) of f declared before the one at slot have its name: PTX
+ * declares a name again in an inner { }, and "NAME@2" names the second (0: the first, "NAME"). */
+uint32_t lanes_declared_before(const Function *f, bool pred, uint32_t slot)
+{
+    const Register *list = pred ? f->preds.data : f->regs.data;
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < slot; i++)
+        n += !list[i].upper && list[i].name && list[slot].name && !strcmp(list[i].name, list[slot].name);
+    return n;
+}
+
+/* The register NAME or NAME@K (its K-th declaration, lanes_declared_before) names. */
 static const Register *find_register(const Block *b, const char *name, bool *is_pred, uint32_t *slot)
 {
     const Function *f = b->prog.fn;
-    for (uint32_t i = 0; i < f->regs.len; i++)
-        if (f->regs.data[i].name && strcmp(f->regs.data[i].name, name) == 0) {
-            *is_pred = false;
-            *slot = i;
-            return &f->regs.data[i];
-        }
-    for (uint32_t i = 0; i < f->preds.len; i++)
-        if (f->preds.data[i].name && strcmp(f->preds.data[i].name, name) == 0) {
-            *is_pred = true;
-            *slot = i;
-            return &f->preds.data[i];
-        }
+    const char *at = strchr(name, '@');
+    size_t len = at ? (size_t)(at - name) : strlen(name);
+    char *end = NULL;
+    unsigned long k = at ? strtoul(at + 1, &end, 10) : 1;
+    if (at && (k < 2 || *end || !isdigit((unsigned char)at[1])))
+        return NULL;
+    for (int pass = 0; pass < 2; pass++) {
+        const Register *list = pass ? f->preds.data : f->regs.data;
+        uint32_t count = pass ? f->preds.len : f->regs.len, seen = 0;
+        for (uint32_t i = 0; i < count; i++)
+            if (!list[i].upper && list[i].name && !strncmp(list[i].name, name, len) && !list[i].name[len] &&
+                ++seen == k) {
+                *is_pred = pass == 1;
+                *slot = i;
+                return &list[i];
+            }
+    }
     return NULL;
 }
-
 
 typedef bool LaneSetter(Warp *w, uint32_t slot, int type, int lane, json_t *v, char *err, size_t errlen);
 
@@ -639,7 +656,8 @@ int lanes_load(Block *b, const char *path, const Launch *cli, char *err, size_t 
         } else if (strcmp(key, "buffers") && strcmp(key, "params") && strcmp(key, "dynamic_shared") &&
                    strcmp(key, "surfaces") && strcmp(key, "textures") && strcmp(key, "samplers") &&
                    strcmp(key, "block") && strcmp(key, "grid") && strcmp(key, "active") && strcmp(key, "exited") &&
-                   strcmp(key, "steps") && strcmp(key, "warnings") && strcmp(key, "cta") && strcmp(key, "stdout")) {
+                   strcmp(key, "steps") && strcmp(key, "warnings") && strcmp(key, "cta") && strcmp(key, "stdout") &&
+                   strcmp(key, "ctas")) {
             snprintf(err, errlen, "%s: unknown key \"%s\" (expected block, grid, active, regs, preds, buffers, "
                      "params, dynamic_shared, surfaces, textures, samplers)", path, key);
             goto out;

@@ -825,14 +825,19 @@ done
 expect_exit 3 "fault before the --cta CTA" "$PTXRUN" $B/cta0_fault.ptx --lanes "$tmp/cta_u32.json" --regs %r3 --cta 2
 if grep -qxF "(registers of CTA (0, 0, 0), where the run stopped, of the grid's 3 CTAs; CTA (2, 0, 0) did not run)" "$tmp/out"; then ok
 else fail "fault before the --cta CTA"; cat "$tmp/out"; fi
-# --json --all-ctas: one element per CTA, in order; not --lanes input
+# --json --all-ctas: one element per CTA, in order; fed back with --lanes, "ctas" is left aside
 expect_exit 0 "--all-ctas" "$PTXRUN" $B/cta_values.ptx --lanes "$tmp/cta.json" --json --all-ctas -j 2
 cp "$tmp/out" "$tmp/ctas.json"
 if [ "$(grep -c '^      "cta": \[[0-2], 0, 0\],$' "$tmp/ctas.json")" -eq 3 ] &&
    grep -qF '        "%r3": [0, 1, 2, 3, null' "$tmp/ctas.json" && grep -qF '        "%r3": [100, 101, 102, 103, null' "$tmp/ctas.json" &&
    grep -qF '        "%r3": [200, 201, 202, 203, null' "$tmp/ctas.json"; then ok
 else fail "--all-ctas"; cat "$tmp/ctas.json"; fi
-expect_exit 2 "--all-ctas output is not lanes input" "$PTXRUN" $B/cta_values.ptx --lanes "$tmp/ctas.json"
+expect_exit 0 "--all-ctas output fed back" "$PTXRUN" $B/cta_values.ptx --lanes "$tmp/ctas.json" --json
+if python3 -c '
+import json, sys
+a, b = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+assert "ctas" not in b and all(a.get(k) == b.get(k) for k in ("block", "grid", "params", "regs", "preds"))
+' "$tmp/ctas.json" "$tmp/out"; then ok; else fail "--all-ctas output fed back: not the same launch"; fi
 expect_exit 2 "--all-ctas without --json" "$PTXRUN" $B/cta_values.ptx --lanes "$tmp/cta.json" --all-ctas
 expect_stderr_line "--all-ctas without --json" "ptxrun: error: --all-ctas is for --json (the table shows one CTA: choose it with --cta)"
 # --hex: IEEE 754 single bits, by hand: 1.0 = 0x3f800000, 2.0 = 0x40000000, 3.0 = 0x40400000,
@@ -1844,6 +1849,10 @@ expect_exit 0 "--buffers none" "$PTXRUN" $SAXPY_RUN --block 256 --buffers none
 if grep -q "^buffer" "$tmp/out"; then fail "--buffers none shows a buffer"; else ok; fi
 expect_exit 2 "--buffers of no buffer" "$PTXRUN" $SAXPY_RUN --block 256 --buffers y,nope
 expect_stderr_line "--buffers of no buffer" "ptxrun: error: --buffers: 'nope' is not a buffer of the run; its buffers: x, y"
+for list in "" "x," ",x" "x,,y"; do     # an empty name is no buffer's (it showed none, or was passed over)
+    expect_exit 2 "--buffers '$list'" "$PTXRUN" $SAXPY_RUN --block 256 --buffers "$list"
+    expect_stderr_line "--buffers '$list'" "ptxrun: error: --buffers: '' is not a buffer of the run; its buffers: x, y"
+done
 # a block of 48 threads: warp 1 has lanes 0-15 only, and 0xffffffff names 16 more
 printf '.version 8.0\n.target sm_90\n.address_size 64\n.visible .entry pw(.param .u64 pw_param_0)\n{\n.reg .b32 %%r<3>;\n.reg .b64 %%rd<4>;\nld.param.u64 %%rd1, [pw_param_0];\nmov.u32 %%r1, %%tid.x;\nshfl.sync.bfly.b32 %%r2, %%r1, 16, 31, -1;\nmul.wide.u32 %%rd2, %%r1, 4;\nadd.s64 %%rd3, %%rd1, %%rd2;\nst.global.u32 [%%rd3], %%r2;\nret;\n}\n' > "$tmp/partial_warp.ptx"
 expect_exit 0 "a partial warp's full membermask" "$PTXRUN" --no-color "$tmp/partial_warp.ptx" --block 48 --buffer out=u32:48 --param 0=@out
@@ -1863,6 +1872,25 @@ x, y1, y2 = a["buffers"]["x"]["data"], a["buffers"]["y"]["data"], b["buffers"]["
 assert b["buffers"]["x"]["data"] == x and len(y2) == 1000
 assert all(y2[i] == 2.0 * x[i] + y1[i] for i in range(1000))   # small halves: exact in f32
 ' "$tmp/saxpy1.json" "$tmp/saxpy2.json"; then ok; else fail "--json round trip"; fi
+# --json of a kernel with 600 registers, one name declared again in an inner { }: every register,
+# each key once ("%r1@2" the inner one), and fed back the lanes file sets the inner one by that key
+python3 -c '
+print(".version 8.0\n.target sm_90\n.address_size 64\n.visible .entry k()\n{\n.reg .b32 %r<600>;")
+print("".join("mov.u32 %%r%d, %d;\n" % (i, i) for i in range(600)))
+print("{\n.reg .b32 %r1;\nmov.u32 %r1, 1000;\n}\nret;\n}")' > "$tmp/scoped.ptx"
+expect_exit 0 "--json of 600 registers" "$PTXRUN" "$tmp/scoped.ptx" --block 1 --json
+if python3 -c '
+import json, sys
+pairs = json.load(open(sys.argv[1]), object_pairs_hook=lambda p: p)
+regs = dict(dict(pairs)["regs"])
+keys = [k for k, _ in dict(pairs)["regs"]]
+assert len(keys) == len(set(keys)) == 601, len(keys)
+assert [int(regs[k][0], 16) for k in ("%r1", "%r1@2", "%r599")] == [1, 1000, 599]
+' "$tmp/out" 2>/dev/null; then ok; else fail "--json of 600 registers: not every register once"; fi
+printf '{"block": [1, 1, 1], "regs": {"%%r1@2": 7}}' > "$tmp/scoped.json"
+expect_exit 0 "a lanes file's NAME@2" "$PTXRUN" "$tmp/scoped.ptx" --lanes "$tmp/scoped.json" --regs '%r1'
+printf '{"block": [1, 1, 1], "regs": {"%%r1@3": 7}}' > "$tmp/scoped.json"
+expect_exit 2 "a lanes file's NAME@3 of a name declared twice" "$PTXRUN" "$tmp/scoped.ptx" --lanes "$tmp/scoped.json"
 "$PTXRUN" tests/kernels/printf_all.sm_80.ptx --lanes tests/kernels/printf_all.lanes.json --json > "$tmp/printf1.json" 2>/dev/null
 expect_exit 0 "--json with printf's \"stdout\" fed back" "$PTXRUN" tests/kernels/printf_all.sm_80.ptx --lanes "$tmp/printf1.json"
 # --save-buffers: its folder checked before the run; a file written whole or not at all
@@ -1884,6 +1912,23 @@ expect_stderr_line "--save-buffers on a full disk" "ptxrun: error: --save-buffer
 if [ -z "$(ls -A "$tmp/small_disk")" ]; then ok; else fail "--save-buffers on a full disk left: $(ls -A "$tmp/small_disk")"; fi
 expect_exit 0 "--save-buffers" "$PTXRUN" $SAXPY_RUN --block 256 --save-buffers "$tmp/small_disk"
 if [ "$(ls -A "$tmp/small_disk" | tr '\n' ' ')" = "x.npy y.npy " ] && cmp -s "$tmp/small_disk/x.npy" samples/saxpy_x.npy; then ok; else fail "--save-buffers: $(ls -A "$tmp/small_disk")"; fi
+# a file size limit (ulimit -f) without the shell ignoring SIGXFSZ: an error, not a death with the temporary left
+mkdir -p "$tmp/limited"
+expect_exit 2 "--save-buffers past ulimit -f" sh -c 'ulimit -f 4; exec "$@" > /dev/null' sh "$PTXRUN" $SAXPY_RUN --block 256 --save-buffers "$tmp/limited"
+if [ -z "$(ls -A "$tmp/limited")" ]; then ok; else fail "--save-buffers past ulimit -f left: $(ls -A "$tmp/limited")"; fi
+# a buffer name of 250 bytes: NAME.npy fits a file name (255), so the temporary must too; a folder whose
+# NAME.npy passes PATH_MAX is an error, not a file of a name cut short
+long_name=$(printf 'b%.0s' $(seq 250))
+printf '{"buffers": {"%s": {"type": "u32", "data": [1, 2]}}, "params": ["@%s"], "block": [1, 1, 1]}' "$long_name" "$long_name" > "$tmp/long_buffer.json"
+printf '.version 8.0\n.target sm_90\n.address_size 64\n.visible .entry k(.param .u64 p)\n{\nret;\n}\n' > "$tmp/noop.ptx"
+mkdir -p "$tmp/long_save"
+expect_exit 0 "--save-buffers of a 250-byte name" "$PTXRUN" "$tmp/noop.ptx" --lanes "$tmp/long_buffer.json" --save-buffers "$tmp/long_save"
+if [ "$(ls -A "$tmp/long_save")" = "$long_name.npy" ]; then ok; else fail "--save-buffers of a 250-byte name: $(ls -A "$tmp/long_save")"; fi
+deep="$tmp/deep/$(printf 'd%.0s' $(seq 200))"
+while [ ${#deep} -lt 3950 ]; do deep="$deep/$(printf 'd%.0s' $(seq 200))"; done
+expect_exit 2 "--save-buffers past PATH_MAX" "$PTXRUN" "$tmp/noop.ptx" --lanes "$tmp/long_buffer.json" --save-buffers "$deep"
+if [ -z "$(find "$tmp/deep" -type f)" ]; then ok; else fail "--save-buffers past PATH_MAX wrote: $(find "$tmp/deep" -type f | tail -c 80)"; fi
+rm -rf "$tmp/deep"
 # -- long kernel names (an nvcc template kernel's 189 characters, a 500-character name): messages
 #    show the C++ name (as c++filt writes it), its middle left out, and lose nothing after it
 K=_ZN6ptxrun4demo36block_reduce_with_warp_shuffles_thenIfLi256ELN3cub20BlockReduceAlgorithmE1ENS0_34accumulate_in_registers_then_storeIfEENS0_25output_iterator_with_castIfEEEEvPKT_T3_T2_iijjf
