@@ -838,10 +838,14 @@ char *demangle_shown(const char *name)
         free(base);
     } else
         whole = memcpy(xmalloc(strlen(name) + 1), name, strlen(name) + 1);
-    size_t len = strlen(whole);
+    size_t len = strlen(whole), head = HEAD, tail = len - TAIL;
     if (len > DEMANGLE_SHOWN) {
-        memcpy(whole + HEAD, "...", 3);
-        memmove(whole + HEAD + 3, whole + len - TAIL, TAIL + 1);
+        while (head && (whole[head] & 0xc0) == 0x80)      /* a UTF-8 character (a lanes file's key) whole */
+            head--;
+        while (tail < len && (whole[tail] & 0xc0) == 0x80)
+            tail++;
+        memcpy(whole + head, "...", 3);
+        memmove(whole + head + 3, whole + tail, len - tail + 1);
     }
     return whole;
 }

@@ -1859,6 +1859,12 @@ expect_exit 0 "a partial warp's full membermask" "$PTXRUN" --no-color "$tmp/part
 expect_stderr_line "a partial warp's full membermask" "$tmp/partial_warp.ptx:10:1: warning: membermask names lanes past the block's end (its last warp is partial): they take part as exited lanes, and a value read from one is undefined; in warp 1 lanes 0-15"
 expect_exit 0 "whole warps' full membermask" "$PTXRUN" --no-color "$tmp/partial_warp.ptx" --block 64 --buffer out=u32:64 --param 0=@out
 if grep -q "membermask" "$tmp/err"; then fail "whole warps: a membermask warning"; cat "$tmp/err"; else ok; fi
+# an expect file's misspelt key is an error, not a comparison of nothing that passes
+printf '{"reg": {"%%r1": 5}}' > "$tmp/misspelt.json"
+expect_exit 2 "an expect file's unknown key" "$PTXRUN" $SAXPY_RUN --block 256 --expect "$tmp/misspelt.json"
+expect_stderr_line "an expect file's unknown key" "ptxrun: error: $tmp/misspelt.json: unknown key \"reg\" (compared: regs, preds, buffers, exited)"
+"$PTXRUN" $SAXPY_RUN --block 256 --json > "$tmp/as_expected.json" 2>/dev/null
+expect_exit 0 "--json output as the expect file" "$PTXRUN" $SAXPY_RUN --block 256 --expect "$tmp/as_expected.json"
 # --json fed back as the lanes file: the same launch (params, block, grid), each buffer's final data
 "$PTXRUN" $SAXPY_RUN --block 256 --json > "$tmp/saxpy1.json" 2>/dev/null
 expect_exit 0 "--json round trip" "$PTXRUN" samples/saxpy.ptx --lanes "$tmp/saxpy1.json" --json
@@ -1929,6 +1935,11 @@ while [ ${#deep} -lt 3950 ]; do deep="$deep/$(printf 'd%.0s' $(seq 200))"; done
 expect_exit 2 "--save-buffers past PATH_MAX" "$PTXRUN" "$tmp/noop.ptx" --lanes "$tmp/long_buffer.json" --save-buffers "$deep"
 if [ -z "$(find "$tmp/deep" -type f)" ]; then ok; else fail "--save-buffers past PATH_MAX wrote: $(find "$tmp/deep" -type f | tail -c 80)"; fi
 rm -rf "$tmp/deep"
+# a long name of two-byte UTF-8 characters, shortened in the middle, stays UTF-8 (was cut inside a character)
+python3 -c 'import json; print(json.dumps({"block": [32, 1, 1], "params": {"\u00e9" * 100: 1}}, ensure_ascii=False))' > "$tmp/utf8_key.json"
+expect_exit 2 "a long UTF-8 name shortened" "$PTXRUN" samples/saxpy.ptx --lanes "$tmp/utf8_key.json"
+if python3 -c 'import sys; t = open(sys.argv[1], "rb").read().decode("utf-8"); assert "\u00e9..." in t' "$tmp/err" 2>/dev/null; then ok
+else fail "a long UTF-8 name shortened: not UTF-8"; fi
 # -- long kernel names (an nvcc template kernel's 189 characters, a 500-character name): messages
 #    show the C++ name (as c++filt writes it), its middle left out, and lose nothing after it
 K=_ZN6ptxrun4demo36block_reduce_with_warp_shuffles_thenIfLi256ELN3cub20BlockReduceAlgorithmE1ENS0_34accumulate_in_registers_then_storeIfEENS0_25output_iterator_with_castIfEEEEvPKT_T3_T2_iijjf
