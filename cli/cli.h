@@ -155,8 +155,11 @@ void runstream_release(RunReach *r, Module *m);
 char *demangle_name(const char *mangled, size_t *name_at);
 /* A name as messages show it: demangled, and at most DEMANGLE_SHOWN bytes (its middle left out);
  * a new string. */
-enum { DEMANGLE_SHOWN = 120 };
+enum { DEMANGLE_SHOWN = 120, PATH_SHOWN = 1024 };
 char *demangle_shown(const char *name);
+/* Any text a message quotes (an option's value, a lanes file's key, a path: PATH_SHOWN): len bytes
+ * at text, at most max bytes long, the middle left out. A new string. */
+char *demangle_cut(const char *text, size_t len, size_t max);
 
 /* entry.c: the kernel a name chooses (--entry, the expect file's "entry": the PTX name, the C++
  * name, or the start of it); false when it chooses none or several, or query is NULL and the

@@ -240,8 +240,10 @@ bool dump_check_regs(const Block *b, const char *only, char *err, size_t errlen)
         if (found)
             continue;
         char *kernel = demangle_shown(f->name);
-        int n = snprintf(err, errlen, "--regs: '%s' is not a register or predicate of '%s'", name, kernel);
+        char *shown = demangle_cut(name, strlen(name), DEMANGLE_SHOWN);
+        int n = snprintf(err, errlen, "--regs: '%s' is not a register or predicate of '%s'", shown, kernel);
         free(kernel);
+        free(shown);
         unsigned close = 0;
         for (uint32_t i = 0; i < f->regs.len + f->preds.len && n > 0 && (size_t)n < errlen && close < 5; i++) {
             const Register *r = i < f->regs.len ? &f->regs.data[i] : &f->preds.data[i - f->regs.len];
@@ -268,7 +270,9 @@ bool dump_check_buffers(const Block *b, const char *only, char *err, size_t errl
             found = r->is_buffer && strlen(r->name) == len && !strncmp(r->name, p, len);
         }
         if (!found) {
-            int n = snprintf(err, errlen, "--buffers: '%.*s' is not a buffer of the run; its buffers:", (int)len, p);
+            char *shown = demangle_cut(p, len, DEMANGLE_SHOWN);
+            int n = snprintf(err, errlen, "--buffers: '%s' is not a buffer of the run; its buffers:", shown);
+            free(shown);
             bool any = false;
             for (uint32_t k = 0; k < b->mem.count && n > 0 && (size_t)n < errlen; k++)
                 if (b->mem.regions[k].is_buffer) {
@@ -393,8 +397,10 @@ static bool parse_selection(const char *text, const char *option, uint32_t limit
         if (*p++ != ',')
             goto bad;
     }
-bad:
-    snprintf(err, errlen, "%s: expected numbers and ranges such as 0,2-3, not '%s'", option, text);
+bad:;
+    char *shown = demangle_cut(text, strlen(text), DEMANGLE_SHOWN);
+    snprintf(err, errlen, "%s: expected numbers and ranges such as 0,2-3, not '%s'", option, shown);
+    free(shown);
     return false;
 }
 

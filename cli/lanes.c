@@ -203,17 +203,16 @@ bool lanes_lookup(const Block *b, const char *path, const char *section, const c
 {
     bool is_pred;
     const Register *r = find_register(b, name, &is_pred, slot);
-    if (!r) {
-        snprintf(err, errlen, "%s: %s.%s: the program has no register '%s'", path, section, name, name);
-        return false;
-    }
-    if (is_pred != want_pred) {
-        snprintf(err, errlen, "%s: %s.%s: '%s' is a %s; put it under \"%s\"", path, section, name, name,
+    char *shown = r && is_pred == want_pred ? NULL : demangle_cut(name, strlen(name), DEMANGLE_SHOWN);
+    if (!r)
+        snprintf(err, errlen, "%s: %s.%s: the program has no register '%s'", path, section, shown, shown);
+    else if (is_pred != want_pred)
+        snprintf(err, errlen, "%s: %s.%s: '%s' is a %s; put it under \"%s\"", path, section, shown, shown,
                  is_pred ? "predicate" : "value register", is_pred ? "preds" : "regs");
-        return false;
-    }
-    *type = r->type;
-    return true;
+    else
+        *type = r->type;
+    free(shown);
+    return r && is_pred == want_pred;
 }
 
 /* "buffers": {"in": {"type": "f32", "data": [...]}, "out": {"type": "u32", "count": 32}}; "replicas":
@@ -260,7 +259,7 @@ static bool load_buffers(Block *b, const char *path, json_t *v, char *err, size_
             return false;
         }
         uint64_t file_count = 0;
-        char msg[300];
+        char msg[PATH_SHOWN + 512];      /* npy_read's: the file (at most PATH_SHOWN bytes) and why */
         if (file_v && !npy_read(json_string_value(file_v), type_v ? type : TYPE_COUNT, &type, &file_count, NULL, msg,
                                 sizeof msg)) {
             snprintf(err, errlen, "%s: buffers.%s: %s", path, name, msg);
@@ -358,7 +357,9 @@ static bool param_value(Block *b, const char *where, int type, json_t *v, uint64
         }
         Region *buf = mem_named(&b->mem, name, SPACE_GLOBAL);
         if (!buf || !buf->is_buffer || strchr(name, '@')) {     /* a multicast copy has no address */
-            snprintf(err, errlen, "%s: no buffer named '%s' in \"buffers\"", where, name);
+            char *shown = demangle_cut(name, strlen(name), DEMANGLE_SHOWN);
+            snprintf(err, errlen, "%s: no buffer named '%s' in \"buffers\"", where, shown);
+            free(shown);
             return false;
         }
         if (type_info[type].bits != 64) {
@@ -658,8 +659,10 @@ int lanes_load(Block *b, const char *path, const Launch *cli, char *err, size_t 
                    strcmp(key, "block") && strcmp(key, "grid") && strcmp(key, "active") && strcmp(key, "exited") &&
                    strcmp(key, "steps") && strcmp(key, "warnings") && strcmp(key, "cta") && strcmp(key, "stdout") &&
                    strcmp(key, "ctas")) {
+            char *shown = demangle_cut(key, strlen(key), DEMANGLE_SHOWN);
             snprintf(err, errlen, "%s: unknown key \"%s\" (expected block, grid, active, regs, preds, buffers, "
-                     "params, dynamic_shared, surfaces, textures, samplers)", path, key);
+                     "params, dynamic_shared, surfaces, textures, samplers)", path, shown);
+            free(shown);
             goto out;
         }
     }

@@ -199,12 +199,15 @@ static bool npy_header(FILE *f, const char *file, int *type, uint64_t *count, lo
  * number of elements dest has room for, which the file must hold). A .npy file gives
  * its type; given_type (TYPE_COUNT: none) must be that type, or a .b type or bf16 of the same
  * width where the file holds integers (the bits as they are). A raw file needs given_type. */
-bool npy_read(const char *file, int given_type, int *type, uint64_t *count, uint8_t *dest, char *err, size_t errlen)
+bool npy_read(const char *path, int given_type, int *type, uint64_t *count, uint8_t *dest, char *err, size_t errlen)
 {
-    FILE *f = fopen(file, "rb");
+    FILE *f = fopen(path, "rb");
+    int opened = errno;
+    char *file = demangle_cut(path, strlen(path), PATH_SHOWN);      /* the file as messages name it */
     struct stat st;
     if (!f || fstat(fileno(f), &st) != 0 || S_ISDIR(st.st_mode)) {
-        snprintf(err, errlen, "cannot read '%s': %s", file, f ? strerror(EISDIR) : strerror(errno));
+        snprintf(err, errlen, "cannot read '%s': %s", file, strerror(f ? EISDIR : opened));
+        free(file);
         if (f)
             fclose(f);
         return false;
@@ -212,7 +215,7 @@ bool npy_read(const char *file, int given_type, int *type, uint64_t *count, uint
     long data_at = 0;
     bool ok = true;
     uint64_t room = dest ? *count : 0;
-    if (npy_named(file)) {
+    if (npy_named(path)) {
         ok = npy_header(f, file, type, count, &data_at, err, errlen);
         int t = *type;
         if (ok && given_type != TYPE_COUNT && given_type != t &&
@@ -253,6 +256,7 @@ bool npy_read(const char *file, int given_type, int *type, uint64_t *count, uint
         ok = false;
     }
     fclose(f);
+    free(file);
     return ok;
 }
 
@@ -269,7 +273,11 @@ bool npy_save_folder(const char *dir, char *err, size_t errlen)
         char c = *p;
         *p = '\0';
         if (mkdir(path, 0777) != 0 && errno != EEXIST) {
-            snprintf(err, errlen, "--save-buffers %s: cannot make the folder '%s': %s", dir, path, strerror(errno));
+            int why = errno;
+            char *shown = demangle_cut(dir, strlen(dir), PATH_SHOWN), *part = demangle_cut(path, strlen(path), PATH_SHOWN);
+            snprintf(err, errlen, "--save-buffers %s: cannot make the folder '%s': %s", shown, part, strerror(why));
+            free(shown);
+            free(part);
             goto out;
         }
         *p = c;
@@ -277,11 +285,16 @@ bool npy_save_folder(const char *dir, char *err, size_t errlen)
             break;
     }
     if (stat(path, &st) != 0 || !S_ISDIR(st.st_mode)) {
-        snprintf(err, errlen, "--save-buffers %s: not a folder", dir);
+        char *shown = demangle_cut(dir, strlen(dir), PATH_SHOWN);
+        snprintf(err, errlen, "--save-buffers %s: not a folder", shown);
+        free(shown);
         goto out;
     }
     if (access(path, W_OK | X_OK) != 0) {
-        snprintf(err, errlen, "--save-buffers %s: cannot write in the folder: %s", dir, strerror(errno));
+        int why = errno;
+        char *shown = demangle_cut(dir, strlen(dir), PATH_SHOWN);
+        snprintf(err, errlen, "--save-buffers %s: cannot write in the folder: %s", shown, strerror(why));
+        free(shown);
         goto out;
     }
     ok = true;
@@ -299,13 +312,16 @@ static long long save_buffer(const Region *r, uint32_t index, const char *dir, c
     char cls = type_info[r->type].cls == 'f' && r->type != TYPE_BF16 ? 'f' : type_info[r->type].cls == 's' ? 'i' : 'u';
     snprintf(descr, sizeof descr, "%c%c%u", size == 1 ? '|' : '<', cls, size);
     if (strchr(r->name, '/') || r->name[0] == '.') {
-        snprintf(err, errlen, "--save-buffers: buffer '%s': its name cannot be a file name", r->name);
+        char *shown = demangle_cut(r->name, strlen(r->name), DEMANGLE_SHOWN);
+        snprintf(err, errlen, "--save-buffers: buffer '%s': its name cannot be a file name", shown);
+        free(shown);
         return -1;
     }
     size_t room = strlen(dir) + strlen(r->name) + 40;    /* DIR/NAME.npy and the temporary, whole */
     char *path = xmalloc(room), *temp = xmalloc(room);
     long long undefined;
     snprintf(path, room, "%s/%s.npy", dir, r->name);
+    char *shown = demangle_cut(path, strlen(path), PATH_SHOWN);      /* the file as messages name it */
     uint64_t count = r->size / size;
     /* NumPy's version 1.0 layout: magic, version, header length, the dictionary, spaces to make the
      * data start at a multiple of 64 bytes, a newline. */
@@ -318,7 +334,7 @@ static long long save_buffer(const Region *r, uint32_t index, const char *dir, c
     int fd = open(temp, O_WRONLY | O_CREAT | O_TRUNC, 0666);
     FILE *f = fd < 0 ? NULL : fdopen(fd, "wb");
     if (!f) {
-        snprintf(err, errlen, "--save-buffers: cannot write '%s': %s", path, strerror(errno));
+        snprintf(err, errlen, "--save-buffers: cannot write '%s': %s", shown, strerror(errno));
         if (fd >= 0) {
             close(fd);
             unlink(temp);
@@ -350,20 +366,21 @@ static long long save_buffer(const Region *r, uint32_t index, const char *dir, c
     }
     if (failed) {
         unlink(temp);                          /* no partial file is left */
-        snprintf(err, errlen, "--save-buffers: cannot write '%s': %s (nothing left there)", path, strerror(saved));
+        snprintf(err, errlen, "--save-buffers: cannot write '%s': %s (nothing left there)", shown, strerror(saved));
         undefined = -1;
         goto out;
     }
     if (rename(temp, path) != 0) {
         saved = errno;
         unlink(temp);
-        snprintf(err, errlen, "--save-buffers: cannot write '%s': %s", path, strerror(saved));
+        snprintf(err, errlen, "--save-buffers: cannot write '%s': %s", shown, strerror(saved));
         undefined = -1;
         goto out;
     }
 out:
     free(path);
     free(temp);
+    free(shown);
     return undefined;
 }
 

@@ -1940,6 +1940,26 @@ python3 -c 'import json; print(json.dumps({"block": [32, 1, 1], "params": {"\u00
 expect_exit 2 "a long UTF-8 name shortened" "$PTXRUN" samples/saxpy.ptx --lanes "$tmp/utf8_key.json"
 if python3 -c 'import sys; t = open(sys.argv[1], "rb").read().decode("utf-8"); assert "\u00e9..." in t' "$tmp/err" 2>/dev/null; then ok
 else fail "a long UTF-8 name shortened: not UTF-8"; fi
+# a value of 5000 bytes in an option, a lanes key or a path: the message shows it shortened in the
+# middle and keeps what follows it (a 4096-byte buffer cut each of these before the reason)
+long=$(printf 'q%.0s' $(seq 5000))
+long_run() {   # long_run WHAT END ARGS...: exit 2, one line ending in END
+    what=$1; end=$2; shift 2
+    expect_exit 2 "$what" "$PTXRUN" samples/saxpy.ptx --block 32 --param 0=1 --param 1=2.0 --buffer x=f32:1 --buffer y=f32:1 --param 2=@x --param 3=@y "$@"
+    case "$(cat "$tmp/err")" in *"...qqq"*"$end") ok ;; *) fail "$what: the message is cut: $(tail -c 80 "$tmp/err")" ;; esac
+}
+long_run "a long --buffers name" "' is not a buffer of the run; its buffers: x, y" --buffers "$long"
+long_run "a long --cta" "qq'" --cta "$long"
+long_run "a long --param name" "; its parameters: 0 param_0 (.u32), 1 param_1 (.f32), 2 param_2 (.u64), 3 param_3 (.u64)" --param "$long=1"
+long_run "a long --trace-lines" "' is not LINE, FIRST-LAST or FILE:FIRST-LAST (lines from 1)" --trace --trace-lines "$long"
+long_run "a long --buffer file" ".npy': File name too long" --buffer "x=@$long.npy"
+long_run "a long --save-buffers folder" "': File name too long" --save-buffers "$tmp/$long"
+printf '{"%s": 1}' "$long" > "$tmp/long_key.json"
+long_run "a lanes file's long key" "(expected block, grid, active, regs, preds, buffers, params, dynamic_shared, surfaces, textures, samplers)" --lanes "$tmp/long_key.json"
+printf '{"regs": {"%s": 1}}' "$long" > "$tmp/long_key.json"
+long_run "a lanes file's long register name" "qq'" --lanes "$tmp/long_key.json"
+printf '{"%s": 1}' "$long" > "$tmp/long_key.json"
+long_run "an expect file's long key" "\" (compared: regs, preds, buffers, exited)" --expect "$tmp/long_key.json"
 # -- long kernel names (an nvcc template kernel's 189 characters, a 500-character name): messages
 #    show the C++ name (as c++filt writes it), its middle left out, and lose nothing after it
 K=_ZN6ptxrun4demo36block_reduce_with_warp_shuffles_thenIfLi256ELN3cub20BlockReduceAlgorithmE1ENS0_34accumulate_in_registers_then_storeIfEENS0_25output_iterator_with_castIfEEEEvPKT_T3_T2_iijjf
@@ -1960,6 +1980,10 @@ LONG=k$(printf '%0499d' 0 | tr 0 x)
 long_kernel "$LONG" "$tmp/long_kernel.ptx"
 expect_exit 2 "a 500-character kernel's --param error" "$PTXRUN" "$tmp/long_kernel.ptx" --param n=3
 expect_stderr_line "a 500-character kernel's --param error" "ptxrun: error: --param n: kernel '$(printf '%.72s' "$LONG")...$(printf '%045d' 0 | tr 0 x)' has no parameter 'n'; its parameters: 0 param_0 (.u64), 1 param_1 (.u64), 2 param_2 (.u64), 3 param_3 (.u32), 4 param_4 (.u32), 5 param_5 (.u32), 6 param_6 (.u32), 7 param_7 (.f32)"
+# a parameter's full name (over 500 bytes) is taken, as the short one is (a 256-byte buffer refused it)
+expect_exit 2 "a 500-character kernel's full parameter name" "$PTXRUN" "$tmp/long_kernel.ptx" --param "${LONG}_param_0=1" --param 1=1
+if grep -q "needs a value" "$tmp/err" && ! grep -q "parameter 0 \|parameter 1 \|expected NAME=VALUE" "$tmp/err"; then ok
+else fail "a 500-character kernel's full parameter name"; head -3 "$tmp/err"; fi
 expect_exit 2 "a 500-character kernel's missing parameters" "$PTXRUN" "$tmp/long_kernel.ptx" --param 0=1
 expect_stderr_line "a 500-character kernel's last missing parameter" "  parameter 7 (.f32): --param param_7=VALUE"
 # a lanes file of a long path: the message keeps the path's end, the file's name
