@@ -112,9 +112,12 @@ static json_t *param_json(const char *option, const char *text, char *err, size_
         fclose(f);
     }
     free(wrapped);
-    if (!v)
+    if (!v) {
+        char *shown = demangle_cut(text, strlen(text), DEMANGLE_SHOWN);
         snprintf(err, errlen, "%s: '%s' is not a value%s%s%s: give an integer, a real, 0x bits, @buffer, or JSON "
-                 "such as {\"bytes\": [1, 2]}", option, text, e.text[0] ? " (" : "", e.text, e.text[0] ? ")" : "");
+                 "such as {\"bytes\": [1, 2]}", option, shown, e.text[0] ? " (" : "", e.text, e.text[0] ? ")" : "");
+        free(shown);
+    }
     return v;
 }
 

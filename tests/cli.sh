@@ -1960,6 +1960,9 @@ printf '{"regs": {"%s": 1}}' "$long" > "$tmp/long_key.json"
 long_run "a lanes file's long register name" "qq'" --lanes "$tmp/long_key.json"
 printf '{"%s": 1}' "$long" > "$tmp/long_key.json"
 long_run "an expect file's long key" "\" (compared: regs, preds, buffers, exited)" --expect "$tmp/long_key.json"
+long_run "a long --param value" "give an integer, a real, 0x bits, @buffer, or JSON such as {\"bytes\": [1, 2]}" --param "0=$long"
+printf '{"regs": {"%%r1": "%s"}}' "$long" > "$tmp/long_key.json"
+long_run "a lanes file's long value" "\" is not a value (use a number, \"0x...\" bits, or null)" --lanes "$tmp/long_key.json"
 # -- long kernel names (an nvcc template kernel's 189 characters, a 500-character name): messages
 #    show the C++ name (as c++filt writes it), its middle left out, and lose nothing after it
 K=_ZN6ptxrun4demo36block_reduce_with_warp_shuffles_thenIfLi256ELN3cub20BlockReduceAlgorithmE1ENS0_34accumulate_in_registers_then_storeIfEENS0_25output_iterator_with_castIfEEEEvPKT_T3_T2_iijjf
