@@ -55,6 +55,7 @@ bool lanes_value_bits(struct json_t *v, int type, uint64_t *bits, uint64_t *dbit
 bool b128_json_bits(struct json_t *v, uint64_t bits[2], uint64_t dbits[2], char *err, size_t errlen);  /* b128.c: a .b128 value */
 bool lanes_pred_value(struct json_t *v, bool *value, bool *defined, char *err, size_t errlen);
 bool lanes_parse_mask(struct json_t *v, uint32_t *mask);
+uint32_t lanes_declared_before(const Function *f, bool pred, uint32_t slot);   /* "NAME@2": declared again */
 bool lanes_lookup(const Block *b, const char *path, const char *section, const char *name, bool want_pred,
                   uint32_t *slot, int *type, char *err, size_t errlen);
 bool lanes_array_size_ok(const Block *b, size_t n);
@@ -154,8 +155,11 @@ void runstream_release(RunReach *r, Module *m);
 char *demangle_name(const char *mangled, size_t *name_at);
 /* A name as messages show it: demangled, and at most DEMANGLE_SHOWN bytes (its middle left out);
  * a new string. */
-enum { DEMANGLE_SHOWN = 120 };
+enum { DEMANGLE_SHOWN = 120, PATH_SHOWN = 1024 };
 char *demangle_shown(const char *name);
+/* Any text a message quotes (an option's value, a lanes file's key, a path: PATH_SHOWN): len bytes
+ * at text, at most max bytes long, the middle left out. A new string. */
+char *demangle_cut(const char *text, size_t len, size_t max);
 
 /* entry.c: the kernel a name chooses (--entry, the expect file's "entry": the PTX name, the C++
  * name, or the start of it); false when it chooses none or several, or query is NULL and the

@@ -11,6 +11,7 @@
  * functions, ref-qualified function types, a name beyond the bounds (32 template arguments in
  * a list, 512 substitutions, nesting 64 deep, 32 KB of text). Each name is read once, a pack
  * expansion once per element, so no input can crash it or make it run long. */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -812,19 +813,42 @@ char *demangle_name(const char *mangled, size_t *name_at)
     return result;
 }
 
+/* The len bytes at text as a message shows them: whole when at most max bytes, else its start
+ * and its end with "..." between (cut between UTF-8 characters), at most max bytes. A new string. */
+char *demangle_cut(const char *text, size_t len, size_t max)
+{
+    size_t head = len, tail = len;
+    if (len > max) {
+        head = max * 3 / 5;
+        tail = len - (max - 3 - head);
+        while (head && (text[head] & 0xc0) == 0x80)       /* a UTF-8 character (a lanes file's key) whole */
+            head--;
+        while (tail < len && (text[tail] & 0xc0) == 0x80)
+            tail++;
+    }
+    char *shown = xmalloc(head + (len > max ? 3 : 0) + (len - tail) + 1), *at = shown;
+    memcpy(at, text, head);
+    at += head;
+    if (len > max) {
+        memcpy(at, "...", 3);
+        at += 3;
+    }
+    memcpy(at, text + tail, len - tail);
+    at[len - tail] = '\0';
+    return shown;
+}
+
 /* A kernel's or parameter's name as messages show it: demangled when it is a C++ name (a
  * parameter _Z..._param_1 as its kernel's C++ name and "_param_1"), then, when still longer than
  * DEMANGLE_SHOWN bytes, its start and its end with "..." between: the function's name and its
  * parameter list's end (or the "_param_N") stay. A new string. */
 char *demangle_shown(const char *name)
 {
-    enum { HEAD = DEMANGLE_SHOWN * 3 / 5, TAIL = DEMANGLE_SHOWN - HEAD - 3 };
     const char *suffix = strstr(name, "_param_");
     size_t at = 0;                                /* past a template's return type */
     char *base = NULL, *whole;
     if (!strncmp(name, "_Z", 2) && suffix) {      /* nvcc's parameter names: KERNEL_param_N */
-        char *kernel = memcpy(xmalloc((size_t)(suffix - name) + 1), name, (size_t)(suffix - name));
-        kernel[suffix - name] = '\0';
+        char *kernel = demangle_cut(name, (size_t)(suffix - name), (size_t)(suffix - name));
         base = demangle_name(kernel, &at);
         free(kernel);
     }
@@ -832,16 +856,12 @@ char *demangle_shown(const char *name)
         size_t len = strlen(base + at) + strlen(suffix) + 1;
         whole = xmalloc(len);
         snprintf(whole, len, "%s%s", base + at, suffix);
-        free(base);
-    } else if ((base = demangle_name(name, &at))) {
-        whole = memcpy(xmalloc(strlen(base + at) + 1), base + at, strlen(base + at) + 1);
-        free(base);
-    } else
-        whole = memcpy(xmalloc(strlen(name) + 1), name, strlen(name) + 1);
-    size_t len = strlen(whole);
-    if (len > DEMANGLE_SHOWN) {
-        memcpy(whole + HEAD, "...", 3);
-        memmove(whole + HEAD + 3, whole + len - TAIL, TAIL + 1);
-    }
-    return whole;
+    } else if ((base = demangle_name(name, &at)))
+        whole = demangle_cut(base + at, strlen(base + at), SIZE_MAX);
+    else
+        whole = demangle_cut(name, strlen(name), SIZE_MAX);
+    free(base);
+    char *shown = demangle_cut(whole, strlen(whole), DEMANGLE_SHOWN);
+    free(whole);
+    return shown;
 }

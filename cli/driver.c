@@ -15,9 +15,10 @@
  * one a processor, if fewer), which keeps the peak near 3.5 bytes per byte. */
 enum { CHECK_SPLIT_BYTES = 1 << 20, CHECK_DEFAULT_READERS = 2 };
 
-/* A message of the launch (lanes.c, launch.c, ...). Every kernel, parameter or variable name in
- * one is shown at most DEMANGLE_SHOWN bytes long (demangle_shown), a path at most 200, and lists
- * are cut, so that a message is never cut short here. */
+/* A message of the launch (lanes.c, launch.c, ...). A kernel's, parameter's or register's name
+ * in one is shown at most DEMANGLE_SHOWN bytes long (demangle_shown), as are the option values
+ * and lanes file keys the messages of the launch checks quote, a path at most PATH_SHOWN
+ * (demangle_cut), and lists are cut, so that these messages are not cut short here. */
 enum { ERR_BYTES = 4096 };
 
 /* Diagnostics are held until the end and printed in source order, so that the parser's and
@@ -152,8 +153,10 @@ static bool cta_number(const Block *b, const char *text, uint64_t *number, uint3
     snprintf(err, errlen, "--cta %s is outside the grid (%u, %u, %u) of %llu CTA%s (numbers 0 to %llu, or X,Y,Z each "
              "below the grid's)", text, g[0], g[1], g[2], ctas, ctas == 1 ? "" : "s", ctas - 1);
     return false;
-bad:
-    snprintf(err, errlen, "--cta: expected a CTA's number or its X,Y,Z (such as 3 or 1,0,0), not '%s'", text);
+bad:;
+    char *shown = demangle_cut(text, strlen(text), DEMANGLE_SHOWN);
+    snprintf(err, errlen, "--cta: expected a CTA's number or its X,Y,Z (such as 3 or 1,0,0), not '%s'", shown);
+    free(shown);
     return false;
 }
 

@@ -240,8 +240,10 @@ bool dump_check_regs(const Block *b, const char *only, char *err, size_t errlen)
         if (found)
             continue;
         char *kernel = demangle_shown(f->name);
-        int n = snprintf(err, errlen, "--regs: '%s' is not a register or predicate of '%s'", name, kernel);
+        char *shown = demangle_cut(name, strlen(name), DEMANGLE_SHOWN);
+        int n = snprintf(err, errlen, "--regs: '%s' is not a register or predicate of '%s'", shown, kernel);
         free(kernel);
+        free(shown);
         unsigned close = 0;
         for (uint32_t i = 0; i < f->regs.len + f->preds.len && n > 0 && (size_t)n < errlen && close < 5; i++) {
             const Register *r = i < f->regs.len ? &f->regs.data[i] : &f->preds.data[i - f->regs.len];
@@ -260,7 +262,7 @@ bool dump_check_buffers(const Block *b, const char *only, char *err, size_t errl
 {
     if (!only || !strcmp(only, "all") || !strcmp(only, "none"))
         return true;
-    for (const char *p = only; *p;) {
+    for (const char *p = only; ; p++) {      /* every item, an empty one too ("", "x,", "x,,y") */
         size_t len = strcspn(p, ",");
         bool found = false;
         for (uint32_t k = 0; k < b->mem.count && !found; k++) {
@@ -268,7 +270,9 @@ bool dump_check_buffers(const Block *b, const char *only, char *err, size_t errl
             found = r->is_buffer && strlen(r->name) == len && !strncmp(r->name, p, len);
         }
         if (!found) {
-            int n = snprintf(err, errlen, "--buffers: '%.*s' is not a buffer of the run; its buffers:", (int)len, p);
+            char *shown = demangle_cut(p, len, DEMANGLE_SHOWN);
+            int n = snprintf(err, errlen, "--buffers: '%s' is not a buffer of the run; its buffers:", shown);
+            free(shown);
             bool any = false;
             for (uint32_t k = 0; k < b->mem.count && n > 0 && (size_t)n < errlen; k++)
                 if (b->mem.regions[k].is_buffer) {
@@ -279,17 +283,19 @@ bool dump_check_buffers(const Block *b, const char *only, char *err, size_t errl
                 snprintf(err + n, errlen - (size_t)n, " none");
             return false;
         }
-        p += len + (p[len] == ',');
+        if (!p[len])
+            return true;
+        p += len;
     }
-    return true;
 }
 
-/* The columns: with only, the registers it lists; with trim, those given marks (NULL: none);
- * else every register the program names (range registers it never mentions are left out). */
-static uint32_t collect_columns(const Block *b, const char *only, const bool *given, bool trim, Column *cols,
-                                uint32_t max)
+/* The columns, in *cols (to free; as many as the kernel has registers): with only, the registers
+ * it lists; with trim, those given marks (NULL: none); else every register the program names
+ * (range registers it never mentions are left out). */
+static uint32_t collect_columns(const Block *b, const char *only, const bool *given, bool trim, Column **out)
 {
     const Function *f = b->prog.fn;
+    Column *cols = *out = xmalloc(((size_t)f->regs.len + f->preds.len + 1) * sizeof *cols);
     bool *used = xcalloc(f->regs.len + f->preds.len + 1, sizeof *used);
     for (uint32_t i = 0; i < b->prog.kernel_code_len; i++) {
         const XInstr *x = &b->prog.code[i];
@@ -322,7 +328,7 @@ static uint32_t collect_columns(const Block *b, const char *only, const bool *gi
         }
     }
     uint32_t n = 0;
-    for (uint32_t i = 0; i < f->regs.len + f->preds.len && n < max; i++) {
+    for (uint32_t i = 0; i < f->regs.len + f->preds.len; i++) {
         bool pred = i >= f->regs.len;
         const Register *r = pred ? &f->preds.data[i - f->regs.len] : &f->regs.data[i];
         if (!pred && r->upper)
@@ -391,8 +397,10 @@ static bool parse_selection(const char *text, const char *option, uint32_t limit
         if (*p++ != ',')
             goto bad;
     }
-bad:
-    snprintf(err, errlen, "%s: expected numbers and ranges such as 0,2-3, not '%s'", option, text);
+bad:;
+    char *shown = demangle_cut(text, strlen(text), DEMANGLE_SHOWN);
+    snprintf(err, errlen, "%s: expected numbers and ranges such as 0,2-3, not '%s'", option, shown);
+    free(shown);
     return false;
 }
 
@@ -490,8 +498,8 @@ void dump_print_table(FILE *out, const Block *b, const TableView *view)
     const char *only = v->regs && strcmp(v->regs, "all") ? v->regs : NULL;
     const bool *shown = v->threads;
     bool trim = !v->regs && view && !b->prog.fn->is_snippet;
-    Column cols[512];
-    uint32_t n = collect_columns(b, only, v->given, trim, cols, COUNT_OF(cols));
+    Column *cols;
+    uint32_t n = collect_columns(b, only, v->given, trim, &cols);
     uint32_t rows = row_count(b);
     bool many = b->warp_count > 1;
     char buf[64];
@@ -547,10 +555,12 @@ void dump_print_table(FILE *out, const Block *b, const TableView *view)
     if (n && !many && b->warps[0]->launched != (rows >= WARP_SIZE ? ALL_LANES : (1u << rows) - 1))
         fputs("(lanes marked - were not active)\n", out);
     if (trim) {
-        Column *all = xmalloc(COUNT_OF(cols) * sizeof *all);
-        print_summary(out, all, collect_columns(b, NULL, NULL, false, all, COUNT_OF(cols)), cols, n);
+        Column *all;
+        uint32_t count = collect_columns(b, NULL, NULL, false, &all);
+        print_summary(out, all, count, cols, n);
         free(all);
     }
+    free(cols);
     print_cta_line(out, b, v);
     print_buffers_table(out, b, v);
     fprintf(out, "%llu warp-steps\n", (unsigned long long)b->steps);
@@ -582,8 +592,8 @@ static void json_text(FILE *out, const char *text, size_t len)
 /* "regs": {...}, "preds": {...} of every register the program names, each line after indent. */
 static void print_regs_json(FILE *out, const Block *b, const char *indent)
 {
-    Column cols[512];
-    uint32_t n = collect_columns(b, NULL, NULL, false, cols, COUNT_OF(cols));
+    Column *cols;
+    uint32_t n = collect_columns(b, NULL, NULL, false, &cols);
     uint32_t values = b->warp_count > 1 ? b->threads : WARP_SIZE;
     char buf[64];
     fprintf(out, "%s\"regs\": {", indent);
@@ -596,8 +606,12 @@ static void print_regs_json(FILE *out, const Block *b, const char *indent)
             if (c->is_pred != (pass == 1))
                 continue;
             fprintf(out, "%s\n%s  ", first ? "" : ",", indent);
-            print_json_string(out, c->name);
-            fputs(": [", out);
+            uint32_t again = lanes_declared_before(b->prog.fn, c->is_pred, c->slot);
+            fputc('"', out);
+            print_json_string_body(out, c->name);
+            if (again)                     /* a name declared again in an inner { }: "%p1@2" */
+                fprintf(out, "@%u", again + 1);
+            fputs("\": [", out);
             first = false;
             for (uint32_t t = 0; t < values; t++) {
                 int l;
@@ -622,6 +636,7 @@ static void print_regs_json(FILE *out, const Block *b, const char *indent)
         }
     }
     fprintf(out, "\n%s}", indent);
+    free(cols);
 }
 
 static void print_exited_json(FILE *out, const Block *b)

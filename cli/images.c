@@ -3,6 +3,7 @@
  * its samplers, and the handle "@name" gives. */
 #include <jansson.h>
 #include <math.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -85,7 +86,9 @@ static bool keys_known(json_t *spec, const char *const *keys, unsigned count, co
         for (unsigned i = 0; i < count; i++)
             listed |= !strcmp(k, keys[i]);
         if (!listed) {
-            snprintf(err, errlen, "%s: unknown key \"%s\"", where, k);
+            char *shown = demangle_cut(k, strlen(k), DEMANGLE_SHOWN);
+            snprintf(err, errlen, "%s: unknown key \"%s\"", where, shown);
+            free(shown);
             return false;
         }
     }

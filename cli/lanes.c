@@ -3,6 +3,7 @@
  * checks before running that every kernel parameter was given. Reading a value, a lane mask or
  * a register name, and the thread-to-lane mapping, are shared with dump.c and expect.c.
  * Requires: a Block from block_load. */
+#include <ctype.h>
 #include <errno.h>
 #include <jansson.h>
 #include <math.h>
@@ -14,24 +15,40 @@
 
 /* ---- values ---- */
 
+/* How many registers (or predicates) of f declared before the one at slot have its name: PTX
+ * declares a name again in an inner { }, and "NAME@2" names the second (0: the first, "NAME"). */
+uint32_t lanes_declared_before(const Function *f, bool pred, uint32_t slot)
+{
+    const Register *list = pred ? f->preds.data : f->regs.data;
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < slot; i++)
+        n += !list[i].upper && list[i].name && list[slot].name && !strcmp(list[i].name, list[slot].name);
+    return n;
+}
+
+/* The register NAME or NAME@K (its K-th declaration, lanes_declared_before) names. */
 static const Register *find_register(const Block *b, const char *name, bool *is_pred, uint32_t *slot)
 {
     const Function *f = b->prog.fn;
-    for (uint32_t i = 0; i < f->regs.len; i++)
-        if (f->regs.data[i].name && strcmp(f->regs.data[i].name, name) == 0) {
-            *is_pred = false;
-            *slot = i;
-            return &f->regs.data[i];
-        }
-    for (uint32_t i = 0; i < f->preds.len; i++)
-        if (f->preds.data[i].name && strcmp(f->preds.data[i].name, name) == 0) {
-            *is_pred = true;
-            *slot = i;
-            return &f->preds.data[i];
-        }
+    const char *at = strchr(name, '@');
+    size_t len = at ? (size_t)(at - name) : strlen(name);
+    char *end = NULL;
+    unsigned long k = at ? strtoul(at + 1, &end, 10) : 1;
+    if (at && (k < 2 || *end || !isdigit((unsigned char)at[1])))
+        return NULL;
+    for (int pass = 0; pass < 2; pass++) {
+        const Register *list = pass ? f->preds.data : f->regs.data;
+        uint32_t count = pass ? f->preds.len : f->regs.len, seen = 0;
+        for (uint32_t i = 0; i < count; i++)
+            if (!list[i].upper && list[i].name && !strncmp(list[i].name, name, len) && !list[i].name[len] &&
+                ++seen == k) {
+                *is_pred = pass == 1;
+                *slot = i;
+                return &list[i];
+            }
+    }
     return NULL;
 }
-
 
 typedef bool LaneSetter(Warp *w, uint32_t slot, int type, int lane, json_t *v, char *err, size_t errlen);
 
@@ -186,17 +203,16 @@ bool lanes_lookup(const Block *b, const char *path, const char *section, const c
 {
     bool is_pred;
     const Register *r = find_register(b, name, &is_pred, slot);
-    if (!r) {
-        snprintf(err, errlen, "%s: %s.%s: the program has no register '%s'", path, section, name, name);
-        return false;
-    }
-    if (is_pred != want_pred) {
-        snprintf(err, errlen, "%s: %s.%s: '%s' is a %s; put it under \"%s\"", path, section, name, name,
+    char *shown = r && is_pred == want_pred ? NULL : demangle_cut(name, strlen(name), DEMANGLE_SHOWN);
+    if (!r)
+        snprintf(err, errlen, "%s: %s.%s: the program has no register '%s'", path, section, shown, shown);
+    else if (is_pred != want_pred)
+        snprintf(err, errlen, "%s: %s.%s: '%s' is a %s; put it under \"%s\"", path, section, shown, shown,
                  is_pred ? "predicate" : "value register", is_pred ? "preds" : "regs");
-        return false;
-    }
-    *type = r->type;
-    return true;
+    else
+        *type = r->type;
+    free(shown);
+    return r && is_pred == want_pred;
 }
 
 /* "buffers": {"in": {"type": "f32", "data": [...]}, "out": {"type": "u32", "count": 32}}; "replicas":
@@ -243,7 +259,7 @@ static bool load_buffers(Block *b, const char *path, json_t *v, char *err, size_
             return false;
         }
         uint64_t file_count = 0;
-        char msg[300];
+        char msg[PATH_SHOWN + 512];      /* npy_read's: the file (at most PATH_SHOWN bytes) and why */
         if (file_v && !npy_read(json_string_value(file_v), type_v ? type : TYPE_COUNT, &type, &file_count, NULL, msg,
                                 sizeof msg)) {
             snprintf(err, errlen, "%s: buffers.%s: %s", path, name, msg);
@@ -341,7 +357,9 @@ static bool param_value(Block *b, const char *where, int type, json_t *v, uint64
         }
         Region *buf = mem_named(&b->mem, name, SPACE_GLOBAL);
         if (!buf || !buf->is_buffer || strchr(name, '@')) {     /* a multicast copy has no address */
-            snprintf(err, errlen, "%s: no buffer named '%s' in \"buffers\"", where, name);
+            char *shown = demangle_cut(name, strlen(name), DEMANGLE_SHOWN);
+            snprintf(err, errlen, "%s: no buffer named '%s' in \"buffers\"", where, shown);
+            free(shown);
             return false;
         }
         if (type_info[type].bits != 64) {
@@ -639,9 +657,12 @@ int lanes_load(Block *b, const char *path, const Launch *cli, char *err, size_t 
         } else if (strcmp(key, "buffers") && strcmp(key, "params") && strcmp(key, "dynamic_shared") &&
                    strcmp(key, "surfaces") && strcmp(key, "textures") && strcmp(key, "samplers") &&
                    strcmp(key, "block") && strcmp(key, "grid") && strcmp(key, "active") && strcmp(key, "exited") &&
-                   strcmp(key, "steps") && strcmp(key, "warnings") && strcmp(key, "cta") && strcmp(key, "stdout")) {
+                   strcmp(key, "steps") && strcmp(key, "warnings") && strcmp(key, "cta") && strcmp(key, "stdout") &&
+                   strcmp(key, "ctas")) {
+            char *shown = demangle_cut(key, strlen(key), DEMANGLE_SHOWN);
             snprintf(err, errlen, "%s: unknown key \"%s\" (expected block, grid, active, regs, preds, buffers, "
-                     "params, dynamic_shared, surfaces, textures, samplers)", path, key);
+                     "params, dynamic_shared, surfaces, textures, samplers)", path, shown);
+            free(shown);
             goto out;
         }
     }

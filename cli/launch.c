@@ -5,6 +5,7 @@
  * Requires: a Block from block_load (its kernel's parameters); values.c for --param values. */
 #include <errno.h>
 #include <jansson.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -73,10 +74,11 @@ static int find_param(const Function *f, const char *name, char *err, size_t err
         if (!strncmp(full, f->name, kernel) && full[kernel] == '_' && !strcmp(full + kernel + 1, name))
             return (int)i;
     }
-    char *kernel_shown = demangle_shown(f->name);
-    int len = snprintf(err, errlen, "--param %s: kernel '%s' has no parameter '%s'; its parameters:", name,
-                       kernel_shown, name);
+    char *kernel_shown = demangle_shown(f->name), *name_shown = demangle_cut(name, strlen(name), DEMANGLE_SHOWN);
+    int len = snprintf(err, errlen, "--param %s: kernel '%s' has no parameter '%s'; its parameters:", name_shown,
+                       kernel_shown, name_shown);
     free(kernel_shown);
+    free(name_shown);
     enum { LISTED = 16 };                     /* a long list is cut: the message stays one line */
     for (uint32_t i = 0; i < f->params.len && i < LISTED && len >= 0 && (size_t)len < errlen; i++) {
         const Decl *d = &f->params.data[i];
@@ -113,9 +115,12 @@ static json_t *param_json(const char *option, const char *text, char *err, size_
         fclose(f);
     }
     free(wrapped);
-    if (!v)
+    if (!v) {
+        char *shown = demangle_cut(text, strlen(text), DEMANGLE_SHOWN);
         snprintf(err, errlen, "%s: '%s' is not a value%s%s%s: give an integer, a real, 0x bits, @buffer, or JSON "
-                 "such as {\"bytes\": [1, 2]}", option, text, e.text[0] ? " (" : "", e.text, e.text[0] ? ")" : "");
+                 "such as {\"bytes\": [1, 2]}", option, shown, e.text[0] ? " (" : "", e.text, e.text[0] ? ")" : "");
+        free(shown);
+    }
     return v;
 }
 
@@ -143,29 +148,33 @@ static bool resolve_files(json_t *root, const char *lanes_path, char *err, size_
     return true;
 }
 
-/* --buffer NAME=TYPE:COUNT, NAME=@FILE.npy, NAME=TYPE@FILE.bin */
+/* --buffer NAME=TYPE:COUNT, NAME=@FILE.npy, NAME=TYPE@FILE.bin (a name of any length, as the
+ * lanes file's; messages show the text at most PATH_SHOWN bytes long) */
 static bool add_buffer(json_t *buffers, const char *text, char *err, size_t errlen)
 {
     const char *eq = strchr(text, '='), *value = eq ? eq + 1 : NULL;
     const char *at = value ? strchr(value, '@') : NULL, *colon = value ? strchr(value, ':') : NULL;
-    char name[256], type_name[16];
-    if (!eq || eq == text || (size_t)(eq - text) >= sizeof name || (!at && !colon) ||
-        (size_t)((at ? at : colon) - value) >= sizeof type_name || (at && at[1] == '\0')) {
-        snprintf(err, errlen, "--buffer %s: expected NAME=TYPE:COUNT, NAME=@FILE.npy or NAME=TYPE@FILE.bin", text);
-        return false;
+    char type_name[16], *shown = demangle_cut(text, strlen(text), PATH_SHOWN), *name = NULL;
+    bool ok = false;
+    if (!eq || eq == text || (!at && !colon) || (size_t)((at ? at : colon) - value) >= sizeof type_name ||
+        (at && at[1] == '\0')) {
+        snprintf(err, errlen, "--buffer %s: expected NAME=TYPE:COUNT, NAME=@FILE.npy or NAME=TYPE@FILE.bin", shown);
+        goto out;
     }
-    snprintf(name, sizeof name, "%.*s", (int)(eq - text), text);
+    name = demangle_cut(text, (size_t)(eq - text), SIZE_MAX);
     snprintf(type_name, sizeof type_name, "%.*s", (int)((at ? at : colon) - value), value);
     int type = type_lookup(type_name, strlen(type_name));
     if ((type_name[0] || !at) && !npy_buffer_type_ok(type)) {
         snprintf(err, errlen, "--buffer %s: '%s' is not a buffer type (u8..u64, s8..s64, b8..b64, f16, bf16, f32, "
-                 "f64)", text, type_name);
-        return false;
+                 "f64)", shown, type_name);
+        goto out;
     }
     if (at && type_name[0] == '\0' && !npy_named(at + 1)) {
+        char *file = demangle_cut(at + 1, strlen(at + 1), PATH_SHOWN);
         snprintf(err, errlen, "--buffer %s: '%s' is not a .npy file: raw binary data needs its type, "
-                 "NAME=TYPE@FILE.bin", text, at + 1);
-        return false;
+                 "NAME=TYPE@FILE.bin", shown, file);
+        free(file);
+        goto out;
     }
     json_t *spec = json_object();
     if (type_name[0])
@@ -177,14 +186,18 @@ static bool add_buffer(json_t *buffers, const char *text, char *err, size_t errl
         errno = 0;
         unsigned long long count = colon[1] >= '0' && colon[1] <= '9' ? strtoull(colon + 1, &end, 10) : 0;
         if (!count || *end || errno == ERANGE || count > (1u << 26)) {
-            snprintf(err, errlen, "--buffer %s: the count must be a number from 1 to 2^26", text);
+            snprintf(err, errlen, "--buffer %s: the count must be a number from 1 to 2^26", shown);
             json_decref(spec);
-            return false;
+            goto out;
         }
         json_object_set_new(spec, "count", json_integer((json_int_t)count));
     }
     json_object_set_new(buffers, name, spec);
-    return true;
+    ok = true;
+out:
+    free(name);
+    free(shown);
+    return ok;
 }
 
 /* The lanes file's "params" by name, so that --param can replace one of them; an array of
@@ -259,23 +272,26 @@ bool launch_merge(const Block *b, json_t *root, const char *lanes_path, const La
     json_t *params = l->param_count ? params_by_name(f, root) : NULL;
     for (uint32_t i = 0; i < l->param_count; i++) {
         const char *text = l->params[i], *eq = strchr(text, '=');
-        char name[256];
-        if (!eq || eq == text || (size_t)(eq - text) >= sizeof name) {
-            snprintf(err, errlen, "--param %s: expected NAME=VALUE (NAME: the position, 0, or the name)", text);
+        char *shown = demangle_cut(text, strlen(text), DEMANGLE_SHOWN);
+        if (!eq || eq == text) {
+            snprintf(err, errlen, "--param %s: expected NAME=VALUE (NAME: the position, 0, or the name)", shown);
+            free(shown);
             return false;
         }
-        snprintf(name, sizeof name, "%.*s", (int)(eq - text), text);
+        char *name = demangle_cut(text, (size_t)(eq - text), SIZE_MAX);     /* whole: nvcc's full names */
         int k = find_param(f, name, err, errlen);
-        if (k < 0)
-            return false;
-        if (!params) {
+        if (k >= 0 && !params)
             snprintf(err, errlen, "--param %s: the lanes file's \"params\" is not an object or an array of %u values",
-                     text, f->params.len);
-            return false;
-        }
-        char option[300];
-        snprintf(option, sizeof option, "--param %s", name);
-        json_t *v = param_json(option, eq + 1, err, errlen);
+                     shown, f->params.len);
+        char *option = demangle_cut(name, strlen(name), DEMANGLE_SHOWN);
+        size_t room = strlen(option) + 16;
+        char *label = xmalloc(room);
+        snprintf(label, room, "--param %s", option);
+        json_t *v = k >= 0 && params ? param_json(label, eq + 1, err, errlen) : NULL;
+        free(shown);
+        free(name);
+        free(option);
+        free(label);
         if (!v)
             return false;
         json_object_set_new(params, f->params.data[k].name, v);

@@ -25,7 +25,7 @@ static const char *const usage[] = {
     "                     the registers the lanes file gives and a count of the others; a snippet's, all)\n"
     "  --buffers A,B|all  show these buffers in full (default: changed ones; others: a line)\n"
     "  --cta N|X,Y,Z      show this CTA's registers (default: the last to run, or where a fault stopped)\n"
-    "  --all-ctas         with --json: every CTA's registers too, in \"ctas\" (not --lanes input)\n"
+    "  --all-ctas         with --json: every CTA's registers too, in \"ctas\" (--lanes leaves it aside)\n"
     "  --hex              show register and buffer values as their bits in hex\n"
     "  --warps 0,2-3      show only these warps' threads in the table\n"
     "  --threads 0-7,64   show only these threads in the table\n"
@@ -297,6 +297,7 @@ int main(int argc, char **argv)
 {
     hold_closed_streams();
     signal(SIGPIPE, SIG_DFL);                /* a closed pipe (| head) ends ptxrun quietly, as grep */
+    signal(SIGXFSZ, SIG_IGN);                /* a file size limit (ulimit -f): a write error we report */
     struct sigaction bus = { .sa_sigaction = input_cut_short, .sa_flags = SA_SIGINFO | SA_RESETHAND };
     sigemptyset(&bus.sa_mask);
     sigaction(SIGBUS, &bus, NULL);

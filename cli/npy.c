@@ -271,12 +271,15 @@ static bool npy_header(FILE *f, const char *file, int *type, uint64_t *count, lo
  * number of elements dest has room for, which the file must hold). A .npy file gives
  * its type; given_type (TYPE_COUNT: none) must be that type, or a .b type or bf16 of the same
  * width where the file holds integers (the bits as they are). A raw file needs given_type. */
-bool npy_read(const char *file, int given_type, int *type, uint64_t *count, uint8_t *dest, char *err, size_t errlen)
+bool npy_read(const char *path, int given_type, int *type, uint64_t *count, uint8_t *dest, char *err, size_t errlen)
 {
-    FILE *f = fopen(file, "rb");
+    FILE *f = fopen(path, "rb");
+    int opened = errno;
+    char *file = demangle_cut(path, strlen(path), PATH_SHOWN);      /* the file as messages name it */
     struct stat st;
     if (!f || fstat(fileno(f), &st) != 0 || S_ISDIR(st.st_mode)) {
-        snprintf(err, errlen, "cannot read '%s': %s", file, f ? strerror(EISDIR) : strerror(errno));
+        snprintf(err, errlen, "cannot read '%s': %s", file, strerror(f ? EISDIR : opened));
+        free(file);
         if (f)
             fclose(f);
         return false;
@@ -284,7 +287,7 @@ bool npy_read(const char *file, int given_type, int *type, uint64_t *count, uint
     long data_at = 0;
     bool ok = true;
     uint64_t room = dest ? *count : 0;
-    if (npy_named(file)) {
+    if (npy_named(path)) {
         ok = npy_header(f, file, type, count, &data_at, err, errlen);
         int t = *type;
         if (ok && given_type != TYPE_COUNT && given_type != t &&
@@ -326,6 +329,7 @@ bool npy_read(const char *file, int given_type, int *type, uint64_t *count, uint
         ok = false;
     }
     fclose(f);
+    free(file);
     return ok;
 }
 
@@ -333,69 +337,89 @@ bool npy_read(const char *file, int given_type, int *type, uint64_t *count, uint
  * write in (said before the run, and again after it). */
 bool npy_save_folder(const char *dir, char *err, size_t errlen)
 {
-    char path[4096];
+    char *path = memcpy(xmalloc(strlen(dir) + 1), dir, strlen(dir) + 1);   /* whole: never a folder cut short */
     struct stat st;
-    snprintf(path, sizeof path, "%s", dir);
+    bool ok = false;
     for (char *p = path + 1; ; p++) {
         if (*p != '/' && *p)
             continue;
         char c = *p;
         *p = '\0';
         if (mkdir(path, 0777) != 0 && errno != EEXIST) {
-            snprintf(err, errlen, "--save-buffers %s: cannot make the folder '%s': %s", dir, path, strerror(errno));
-            return false;
+            int why = errno;
+            char *shown = demangle_cut(dir, strlen(dir), PATH_SHOWN), *part = demangle_cut(path, strlen(path), PATH_SHOWN);
+            snprintf(err, errlen, "--save-buffers %s: cannot make the folder '%s': %s", shown, part, strerror(why));
+            free(shown);
+            free(part);
+            goto out;
         }
         *p = c;
         if (!c)
             break;
     }
     if (stat(path, &st) != 0 || !S_ISDIR(st.st_mode)) {
-        snprintf(err, errlen, "--save-buffers %s: not a folder", dir);
-        return false;
+        char *shown = demangle_cut(dir, strlen(dir), PATH_SHOWN);
+        snprintf(err, errlen, "--save-buffers %s: not a folder", shown);
+        free(shown);
+        goto out;
     }
     if (access(path, W_OK | X_OK) != 0) {
-        snprintf(err, errlen, "--save-buffers %s: cannot write in the folder: %s", dir, strerror(errno));
-        return false;
+        int why = errno;
+        char *shown = demangle_cut(dir, strlen(dir), PATH_SHOWN);
+        snprintf(err, errlen, "--save-buffers %s: cannot write in the folder: %s", shown, strerror(why));
+        free(shown);
+        goto out;
     }
-    return true;
+    ok = true;
+out:
+    free(path);
+    return ok;
 }
 
 /* One buffer as DIR/NAME.npy. Undefined bits are written as 0; returns the count of elements that
  * had some, or -1 (err set). */
-static long long save_buffer(const Region *r, const char *dir, char *err, size_t errlen)
+static long long save_buffer(const Region *r, uint32_t index, const char *dir, char *err, size_t errlen)
 {
     unsigned size = type_info[r->type].bits / 8;
-    char descr[8], path[4096], header[128];
+    char descr[8], header[128];
     char cls = type_info[r->type].cls == 'f' && r->type != TYPE_BF16 ? 'f' : type_info[r->type].cls == 's' ? 'i' : 'u';
     snprintf(descr, sizeof descr, "%c%c%u", size == 1 ? '|' : '<', cls, size);
-    snprintf(path, sizeof path, "%s/%s.npy", dir, r->name);
     if (strchr(r->name, '/') || r->name[0] == '.') {
-        snprintf(err, errlen, "--save-buffers: buffer '%s': its name cannot be a file name", r->name);
+        char *shown = demangle_cut(r->name, strlen(r->name), DEMANGLE_SHOWN);
+        snprintf(err, errlen, "--save-buffers: buffer '%s': its name cannot be a file name", shown);
+        free(shown);
         return -1;
     }
+    size_t room = strlen(dir) + strlen(r->name) + 40;    /* DIR/NAME.npy and the temporary, whole */
+    char *path = xmalloc(room), *temp = xmalloc(room);
+    long long undefined;
+    snprintf(path, room, "%s/%s.npy", dir, r->name);
+    char *shown = demangle_cut(path, strlen(path), PATH_SHOWN);      /* the file as messages name it */
     uint64_t count = r->size / size;
     /* NumPy's version 1.0 layout: magic, version, header length, the dictionary, spaces to make the
      * data start at a multiple of 64 bytes, a newline. */
     int len = snprintf(header, sizeof header, "{'descr': '%s', 'fortran_order': False, 'shape': (%llu,), }", descr,
                        (unsigned long long)count);
     int total = (10 + len + 1 + 63) / 64 * 64;
-    char temp[4200];
-    snprintf(temp, sizeof temp, "%s/.%s.npy.%ld.tmp", dir, r->name, (long)getpid());
+    /* The temporary's name does not grow with the buffer's: a name of 250 bytes fits NAME.npy, not
+     * a longer temporary (ENAMETOOLONG). */
+    snprintf(temp, room, "%s/.ptxrun-%ld-%u.npy.tmp", dir, (long)getpid(), index);
     int fd = open(temp, O_WRONLY | O_CREAT | O_TRUNC, 0666);
     FILE *f = fd < 0 ? NULL : fdopen(fd, "wb");
     if (!f) {
-        snprintf(err, errlen, "--save-buffers: cannot write '%s': %s", path, strerror(errno));
+        snprintf(err, errlen, "--save-buffers: cannot write '%s': %s", shown, strerror(errno));
         if (fd >= 0) {
             close(fd);
             unlink(temp);
         }
-        return -1;
+        undefined = -1;
+        goto out;
     }
     fwrite("\x93NUMPY\x01\x00", 1, 8, f);
     fputc((total - 10) & 0xff, f);
     fputc((total - 10) >> 8, f);
     fprintf(f, "%s%*s\n", header, total - 10 - len - 1, "");
-    long long undefined = 0;
+    undefined = 0;
     uint8_t element[8];
     for (uint64_t i = 0; i < count; i++) {
         bool whole = true;
@@ -415,15 +439,21 @@ static long long save_buffer(const Region *r, const char *dir, char *err, size_t
     }
     if (failed) {
         unlink(temp);                          /* no partial file is left */
-        snprintf(err, errlen, "--save-buffers: cannot write '%s': %s (nothing left there)", path, strerror(saved));
-        return -1;
+        snprintf(err, errlen, "--save-buffers: cannot write '%s': %s (nothing left there)", shown, strerror(saved));
+        undefined = -1;
+        goto out;
     }
     if (rename(temp, path) != 0) {
         saved = errno;
         unlink(temp);
-        snprintf(err, errlen, "--save-buffers: cannot write '%s': %s", path, strerror(saved));
-        return -1;
+        snprintf(err, errlen, "--save-buffers: cannot write '%s': %s", shown, strerror(saved));
+        undefined = -1;
+        goto out;
     }
+out:
+    free(path);
+    free(temp);
+    free(shown);
     return undefined;
 }
 
@@ -437,7 +467,7 @@ bool npy_save_buffers(const Block *b, const char *dir, bool warnings, FILE *err_
         const Region *r = &b->mem.regions[k];
         if (!r->is_buffer)
             continue;
-        long long undefined = save_buffer(r, dir, err, errlen);
+        long long undefined = save_buffer(r, k, dir, err, errlen);
         if (undefined < 0)
             return false;
         if (r->type == TYPE_BF16)

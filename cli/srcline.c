@@ -205,8 +205,10 @@ bool srcline_trace_lines(TraceFilter *f, const Module *m, const char *list, char
         TraceRange r = { 0, 0, 0 };
         const char *lines = colon ? colon + 1 : p;
         if (!line_range(lines, (size_t)(p + len - lines), &r.first, &r.last)) {
-            snprintf(err, errlen, "--trace-lines: '%.*s' is not LINE, FIRST-LAST or FILE:FIRST-LAST (lines from 1)",
-                     (int)len, p);
+            char *shown = demangle_cut(p, len, DEMANGLE_SHOWN);
+            snprintf(err, errlen, "--trace-lines: '%s' is not LINE, FIRST-LAST or FILE:FIRST-LAST (lines from 1)",
+                     shown);
+            free(shown);
             return false;
         }
         if (colon) {
@@ -219,7 +221,9 @@ bool srcline_trace_lines(TraceFilter *f, const Module *m, const char *list, char
                     r.file = k + 1;
             }
             if (!r.file) {
-                int w = snprintf(err, errlen, "--trace-lines: no .file of the PTX is '%.*s'", (int)n, p);
+                char *shown = demangle_cut(p, n, PATH_SHOWN);
+                int w = snprintf(err, errlen, "--trace-lines: no .file of the PTX is '%s'", shown);
+                free(shown);
                 for (uint32_t k = 0; k < m->files.len && w > 0 && (size_t)w < errlen; k++)
                     w += snprintf(err + w, errlen - (size_t)w, "%s %s", k ? "," : "; its files:", m->files.data[k].path);
                 if (!m->files.len && w > 0 && (size_t)w < errlen)

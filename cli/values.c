@@ -143,7 +143,9 @@ static bool partial_hex(const char *s, unsigned width, uint64_t *bits, uint64_t 
         int v = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10
               : c == '?' ? 16 : -1;
         if (v < 0 || n > 16) {
-            snprintf(err, errlen, "\"%s\" is not a hex number (\"?\" stands for an undefined digit)", s);
+            char *shown = demangle_cut(s, strlen(s), DEMANGLE_SHOWN);
+            snprintf(err, errlen, "\"%s\" is not a hex number (\"?\" stands for an undefined digit)", shown);
+            free(shown);
             return false;
         }
         *bits = *bits << 4 | (uint64_t)(v & 15);
@@ -184,7 +186,9 @@ bool lanes_value_bits(json_t *v, int type, uint64_t *bits, uint64_t *dbits, char
             char *end;
             unsigned long long b = strtoull(s + 2, &end, 16);
             if (*end || strlen(s + 2) > 16) {
-                snprintf(err, errlen, "\"%s\" is not a hex number", s);
+                char *shown = demangle_cut(s, strlen(s), DEMANGLE_SHOWN);
+                snprintf(err, errlen, "\"%s\" is not a hex number", shown);
+                free(shown);
                 return false;
             }
             if (b & ~width_mask(width)) {
@@ -194,8 +198,10 @@ bool lanes_value_bits(json_t *v, int type, uint64_t *bits, uint64_t *dbits, char
             *bits = b;
             return true;
         }
-        snprintf(err, errlen, "\"%s\" is not a value (use a number, \"0x...\" bits%s, or null)", s,
+        char *shown = demangle_cut(s, strlen(s), DEMANGLE_SHOWN);
+        snprintf(err, errlen, "\"%s\" is not a value (use a number, \"0x...\" bits%s, or null)", shown,
                  cls == 'f' ? ", \"nan\", \"inf\", \"-inf\"" : "");
+        free(shown);
         return false;
     }
     if (json_is_integer(v)) {

@@ -859,14 +859,19 @@ done
 expect_exit 3 "fault before the --cta CTA" "$PTXRUN" $B/cta0_fault.ptx --lanes "$tmp/cta_u32.json" --regs %r3 --cta 2
 if grep -qxF "(registers of CTA (0, 0, 0), where the run stopped, of the grid's 3 CTAs; CTA (2, 0, 0) did not run)" "$tmp/out"; then ok
 else fail "fault before the --cta CTA"; cat "$tmp/out"; fi
-# --json --all-ctas: one element per CTA, in order; not --lanes input
+# --json --all-ctas: one element per CTA, in order; fed back with --lanes, "ctas" is left aside
 expect_exit 0 "--all-ctas" "$PTXRUN" $B/cta_values.ptx --lanes "$tmp/cta.json" --json --all-ctas -j 2
 cp "$tmp/out" "$tmp/ctas.json"
 if [ "$(grep -c '^      "cta": \[[0-2], 0, 0\],$' "$tmp/ctas.json")" -eq 3 ] &&
    grep -qF '        "%r3": [0, 1, 2, 3, null' "$tmp/ctas.json" && grep -qF '        "%r3": [100, 101, 102, 103, null' "$tmp/ctas.json" &&
    grep -qF '        "%r3": [200, 201, 202, 203, null' "$tmp/ctas.json"; then ok
 else fail "--all-ctas"; cat "$tmp/ctas.json"; fi
-expect_exit 2 "--all-ctas output is not lanes input" "$PTXRUN" $B/cta_values.ptx --lanes "$tmp/ctas.json"
+expect_exit 0 "--all-ctas output fed back" "$PTXRUN" $B/cta_values.ptx --lanes "$tmp/ctas.json" --json
+if python3 -c '
+import json, sys
+a, b = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+assert "ctas" not in b and all(a.get(k) == b.get(k) for k in ("block", "grid", "params", "regs", "preds"))
+' "$tmp/ctas.json" "$tmp/out"; then ok; else fail "--all-ctas output fed back: not the same launch"; fi
 expect_exit 2 "--all-ctas without --json" "$PTXRUN" $B/cta_values.ptx --lanes "$tmp/cta.json" --all-ctas
 expect_stderr_line "--all-ctas without --json" "ptxrun: error: --all-ctas is for --json (the table shows one CTA: choose it with --cta)"
 # --hex: IEEE 754 single bits, by hand: 1.0 = 0x3f800000, 2.0 = 0x40000000, 3.0 = 0x40400000,
@@ -1498,7 +1503,7 @@ cat > "$tmp/unified.ptx" <<'PTX'
     ret;
 }
 PTX
-if "$PTXRUN" "$tmp/unified.ptx" --regs %r1 > "$tmp/unified.out" && grep -q "^0 *0x00000009$" "$tmp/unified.out"; then ok
+if "$PTXRUN" "$tmp/unified.ptx" --regs %r1 > "$tmp/unified.out" 2>/dev/null && grep -q "^0 *0x00000009$" "$tmp/unified.out"; then ok
 else fail ".attribute(.unified(a, b)) variable read through [U+4].unified"; fi
 form_error "shift by 64" 'mov.u64 d, 1 << 64;' "1:14: error: ptxrun cannot evaluate a shift by 64 yet (0 to 63 only)"
 form_error "bitwise on a float" 'mov.f32 d, 1.5 & 1.0;' "1:16: error: '&' needs integer operands, not floating-point ones"
@@ -1909,12 +1914,22 @@ expect_exit 0 "--buffers none" "$PTXRUN" $SAXPY_RUN --block 256 --buffers none
 if grep -q "^buffer" "$tmp/out"; then fail "--buffers none shows a buffer"; else ok; fi
 expect_exit 2 "--buffers of no buffer" "$PTXRUN" $SAXPY_RUN --block 256 --buffers y,nope
 expect_stderr_line "--buffers of no buffer" "ptxrun: error: --buffers: 'nope' is not a buffer of the run; its buffers: x, y"
+for list in "" "x," ",x" "x,,y"; do     # an empty name is no buffer's (it showed none, or was passed over)
+    expect_exit 2 "--buffers '$list'" "$PTXRUN" $SAXPY_RUN --block 256 --buffers "$list"
+    expect_stderr_line "--buffers '$list'" "ptxrun: error: --buffers: '' is not a buffer of the run; its buffers: x, y"
+done
 # a block of 48 threads: warp 1 has lanes 0-15 only, and 0xffffffff names 16 more
 printf '.version 8.0\n.target sm_90\n.address_size 64\n.visible .entry pw(.param .u64 pw_param_0)\n{\n.reg .b32 %%r<3>;\n.reg .b64 %%rd<4>;\nld.param.u64 %%rd1, [pw_param_0];\nmov.u32 %%r1, %%tid.x;\nshfl.sync.bfly.b32 %%r2, %%r1, 16, 31, -1;\nmul.wide.u32 %%rd2, %%r1, 4;\nadd.s64 %%rd3, %%rd1, %%rd2;\nst.global.u32 [%%rd3], %%r2;\nret;\n}\n' > "$tmp/partial_warp.ptx"
 expect_exit 0 "a partial warp's full membermask" "$PTXRUN" --no-color "$tmp/partial_warp.ptx" --block 48 --buffer out=u32:48 --param 0=@out
 expect_stderr_line "a partial warp's full membermask" "$tmp/partial_warp.ptx:10:1: warning: membermask names lanes past the block's end (its last warp is partial): they take part as exited lanes, and a value read from one is undefined; in warp 1 lanes 0-15"
 expect_exit 0 "whole warps' full membermask" "$PTXRUN" --no-color "$tmp/partial_warp.ptx" --block 64 --buffer out=u32:64 --param 0=@out
 if grep -q "membermask" "$tmp/err"; then fail "whole warps: a membermask warning"; cat "$tmp/err"; else ok; fi
+# an expect file's misspelt key is an error, not a comparison of nothing that passes
+printf '{"reg": {"%%r1": 5}}' > "$tmp/misspelt.json"
+expect_exit 2 "an expect file's unknown key" "$PTXRUN" $SAXPY_RUN --block 256 --expect "$tmp/misspelt.json"
+expect_stderr_line "an expect file's unknown key" "ptxrun: error: $tmp/misspelt.json: unknown key \"reg\" (compared: regs, preds, buffers, exited)"
+"$PTXRUN" $SAXPY_RUN --block 256 --json > "$tmp/as_expected.json" 2>/dev/null
+expect_exit 0 "--json output as the expect file" "$PTXRUN" $SAXPY_RUN --block 256 --expect "$tmp/as_expected.json"
 # --json fed back as the lanes file: the same launch (params, block, grid), each buffer's final data
 "$PTXRUN" $SAXPY_RUN --block 256 --json > "$tmp/saxpy1.json" 2>/dev/null
 expect_exit 0 "--json round trip" "$PTXRUN" samples/saxpy.ptx --lanes "$tmp/saxpy1.json" --json
@@ -1928,6 +1943,25 @@ x, y1, y2 = a["buffers"]["x"]["data"], a["buffers"]["y"]["data"], b["buffers"]["
 assert b["buffers"]["x"]["data"] == x and len(y2) == 1000
 assert all(y2[i] == 2.0 * x[i] + y1[i] for i in range(1000))   # small halves: exact in f32
 ' "$tmp/saxpy1.json" "$tmp/saxpy2.json"; then ok; else fail "--json round trip"; fi
+# --json of a kernel with 600 registers, one name declared again in an inner { }: every register,
+# each key once ("%r1@2" the inner one), and fed back the lanes file sets the inner one by that key
+python3 -c '
+print(".version 8.0\n.target sm_90\n.address_size 64\n.visible .entry k()\n{\n.reg .b32 %r<600>;")
+print("".join("mov.u32 %%r%d, %d;\n" % (i, i) for i in range(600)))
+print("{\n.reg .b32 %r1;\nmov.u32 %r1, 1000;\n}\nret;\n}")' > "$tmp/scoped.ptx"
+expect_exit 0 "--json of 600 registers" "$PTXRUN" "$tmp/scoped.ptx" --block 1 --json
+if python3 -c '
+import json, sys
+pairs = json.load(open(sys.argv[1]), object_pairs_hook=lambda p: p)
+regs = dict(dict(pairs)["regs"])
+keys = [k for k, _ in dict(pairs)["regs"]]
+assert len(keys) == len(set(keys)) == 601, len(keys)
+assert [int(regs[k][0], 16) for k in ("%r1", "%r1@2", "%r599")] == [1, 1000, 599]
+' "$tmp/out" 2>/dev/null; then ok; else fail "--json of 600 registers: not every register once"; fi
+printf '{"block": [1, 1, 1], "regs": {"%%r1@2": 7}}' > "$tmp/scoped.json"
+expect_exit 0 "a lanes file's NAME@2" "$PTXRUN" "$tmp/scoped.ptx" --lanes "$tmp/scoped.json" --regs '%r1'
+printf '{"block": [1, 1, 1], "regs": {"%%r1@3": 7}}' > "$tmp/scoped.json"
+expect_exit 2 "a lanes file's NAME@3 of a name declared twice" "$PTXRUN" "$tmp/scoped.ptx" --lanes "$tmp/scoped.json"
 "$PTXRUN" tests/kernels/printf_all.sm_80.ptx --lanes tests/kernels/printf_all.lanes.json --json > "$tmp/printf1.json" 2>/dev/null
 expect_exit 0 "--json with printf's \"stdout\" fed back" "$PTXRUN" tests/kernels/printf_all.sm_80.ptx --lanes "$tmp/printf1.json"
 # --save-buffers: its folder checked before the run; a file written whole or not at all
@@ -1949,6 +1983,51 @@ expect_stderr_line "--save-buffers on a full disk" "ptxrun: error: --save-buffer
 if [ -z "$(ls -A "$tmp/small_disk")" ]; then ok; else fail "--save-buffers on a full disk left: $(ls -A "$tmp/small_disk")"; fi
 expect_exit 0 "--save-buffers" "$PTXRUN" $SAXPY_RUN --block 256 --save-buffers "$tmp/small_disk"
 if [ "$(ls -A "$tmp/small_disk" | tr '\n' ' ')" = "x.npy y.npy " ] && cmp -s "$tmp/small_disk/x.npy" samples/saxpy_x.npy; then ok; else fail "--save-buffers: $(ls -A "$tmp/small_disk")"; fi
+# a file size limit (ulimit -f) without the shell ignoring SIGXFSZ: an error, not a death with the temporary left
+mkdir -p "$tmp/limited"
+expect_exit 2 "--save-buffers past ulimit -f" sh -c 'ulimit -f 4; exec "$@" > /dev/null' sh "$PTXRUN" $SAXPY_RUN --block 256 --save-buffers "$tmp/limited"
+if [ -z "$(ls -A "$tmp/limited")" ]; then ok; else fail "--save-buffers past ulimit -f left: $(ls -A "$tmp/limited")"; fi
+# a buffer name of 250 bytes: NAME.npy fits a file name (255), so the temporary must too; a folder whose
+# NAME.npy passes PATH_MAX is an error, not a file of a name cut short
+long_name=$(printf 'b%.0s' $(seq 250))
+printf '{"buffers": {"%s": {"type": "u32", "data": [1, 2]}}, "params": ["@%s"], "block": [1, 1, 1]}' "$long_name" "$long_name" > "$tmp/long_buffer.json"
+printf '.version 8.0\n.target sm_90\n.address_size 64\n.visible .entry k(.param .u64 p)\n{\nret;\n}\n' > "$tmp/noop.ptx"
+mkdir -p "$tmp/long_save"
+expect_exit 0 "--save-buffers of a 250-byte name" "$PTXRUN" "$tmp/noop.ptx" --lanes "$tmp/long_buffer.json" --save-buffers "$tmp/long_save"
+if [ "$(ls -A "$tmp/long_save")" = "$long_name.npy" ]; then ok; else fail "--save-buffers of a 250-byte name: $(ls -A "$tmp/long_save")"; fi
+deep="$tmp/deep/$(printf 'd%.0s' $(seq 200))"
+while [ ${#deep} -lt 3950 ]; do deep="$deep/$(printf 'd%.0s' $(seq 200))"; done
+expect_exit 2 "--save-buffers past PATH_MAX" "$PTXRUN" "$tmp/noop.ptx" --lanes "$tmp/long_buffer.json" --save-buffers "$deep"
+if [ -z "$(find "$tmp/deep" -type f)" ]; then ok; else fail "--save-buffers past PATH_MAX wrote: $(find "$tmp/deep" -type f | tail -c 80)"; fi
+rm -rf "$tmp/deep"
+# a long name of two-byte UTF-8 characters, shortened in the middle, stays UTF-8 (was cut inside a character)
+python3 -c 'import json; print(json.dumps({"block": [32, 1, 1], "params": {"\u00e9" * 100: 1}}, ensure_ascii=False))' > "$tmp/utf8_key.json"
+expect_exit 2 "a long UTF-8 name shortened" "$PTXRUN" samples/saxpy.ptx --lanes "$tmp/utf8_key.json"
+if python3 -c 'import sys; t = open(sys.argv[1], "rb").read().decode("utf-8"); assert "\u00e9..." in t' "$tmp/err" 2>/dev/null; then ok
+else fail "a long UTF-8 name shortened: not UTF-8"; fi
+# a value of 5000 bytes in an option, a lanes key or a path: the message shows it shortened in the
+# middle and keeps what follows it (a 4096-byte buffer cut each of these before the reason)
+long=$(printf 'q%.0s' $(seq 5000))
+long_run() {   # long_run WHAT END ARGS...: exit 2, one line ending in END
+    what=$1; end=$2; shift 2
+    expect_exit 2 "$what" "$PTXRUN" samples/saxpy.ptx --block 32 --param 0=1 --param 1=2.0 --buffer x=f32:1 --buffer y=f32:1 --param 2=@x --param 3=@y "$@"
+    case "$(cat "$tmp/err")" in *"...qqq"*"$end") ok ;; *) fail "$what: the message is cut: $(tail -c 80 "$tmp/err")" ;; esac
+}
+long_run "a long --buffers name" "' is not a buffer of the run; its buffers: x, y" --buffers "$long"
+long_run "a long --cta" "qq'" --cta "$long"
+long_run "a long --param name" "; its parameters: 0 param_0 (.u32), 1 param_1 (.f32), 2 param_2 (.u64), 3 param_3 (.u64)" --param "$long=1"
+long_run "a long --trace-lines" "' is not LINE, FIRST-LAST or FILE:FIRST-LAST (lines from 1)" --trace --trace-lines "$long"
+long_run "a long --buffer file" ".npy': File name too long" --buffer "x=@$long.npy"
+long_run "a long --save-buffers folder" "': File name too long" --save-buffers "$tmp/$long"
+printf '{"%s": 1}' "$long" > "$tmp/long_key.json"
+long_run "a lanes file's long key" "(expected block, grid, active, regs, preds, buffers, params, dynamic_shared, surfaces, textures, samplers)" --lanes "$tmp/long_key.json"
+printf '{"regs": {"%s": 1}}' "$long" > "$tmp/long_key.json"
+long_run "a lanes file's long register name" "qq'" --lanes "$tmp/long_key.json"
+printf '{"%s": 1}' "$long" > "$tmp/long_key.json"
+long_run "an expect file's long key" "\" (compared: regs, preds, buffers, exited)" --expect "$tmp/long_key.json"
+long_run "a long --param value" "give an integer, a real, 0x bits, @buffer, or JSON such as {\"bytes\": [1, 2]}" --param "0=$long"
+printf '{"regs": {"%%r1": "%s"}}' "$long" > "$tmp/long_key.json"
+long_run "a lanes file's long value" "\" is not a value (use a number, \"0x...\" bits, or null)" --lanes "$tmp/long_key.json"
 # -- long kernel names (an nvcc template kernel's 189 characters, a 500-character name): messages
 #    show the C++ name (as c++filt writes it), its middle left out, and lose nothing after it
 K=_ZN6ptxrun4demo36block_reduce_with_warp_shuffles_thenIfLi256ELN3cub20BlockReduceAlgorithmE1ENS0_34accumulate_in_registers_then_storeIfEENS0_25output_iterator_with_castIfEEEEvPKT_T3_T2_iijjf
@@ -1969,6 +2048,10 @@ LONG=k$(printf '%0499d' 0 | tr 0 x)
 long_kernel "$LONG" "$tmp/long_kernel.ptx"
 expect_exit 2 "a 500-character kernel's --param error" "$PTXRUN" "$tmp/long_kernel.ptx" --param n=3
 expect_stderr_line "a 500-character kernel's --param error" "ptxrun: error: --param n: kernel '$(printf '%.72s' "$LONG")...$(printf '%045d' 0 | tr 0 x)' has no parameter 'n'; its parameters: 0 param_0 (.u64), 1 param_1 (.u64), 2 param_2 (.u64), 3 param_3 (.u32), 4 param_4 (.u32), 5 param_5 (.u32), 6 param_6 (.u32), 7 param_7 (.f32)"
+# a parameter's full name (over 500 bytes) is taken, as the short one is (a 256-byte buffer refused it)
+expect_exit 2 "a 500-character kernel's full parameter name" "$PTXRUN" "$tmp/long_kernel.ptx" --param "${LONG}_param_0=1" --param 1=1
+if grep -q "needs a value" "$tmp/err" && ! grep -q "parameter 0 \|parameter 1 \|expected NAME=VALUE" "$tmp/err"; then ok
+else fail "a 500-character kernel's full parameter name"; head -3 "$tmp/err"; fi
 expect_exit 2 "a 500-character kernel's missing parameters" "$PTXRUN" "$tmp/long_kernel.ptx" --param 0=1
 expect_stderr_line "a 500-character kernel's last missing parameter" "  parameter 7 (.f32): --param param_7=VALUE"
 # a lanes file of a long path: the message keeps the path's end, the file's name
