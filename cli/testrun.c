@@ -569,9 +569,10 @@ static int parse_test_args(int argc, char **argv, TestOptions *o, TestCaseList *
         } else if ((value = util_option_value(a, "--differs", argc, argv, &i, &missing))) {
             o->differs = value;
         } else if ((value = util_option_value(a, "--shard", argc, argv, &i, &missing))) {
-            char err[160];
-            if (!testshard_parse(value, &o->shard, err, sizeof err)) {
-                fprintf(stderr, "ptxrun test: error: %s\n", err);
+            Msg err = { 0 };
+            if (!testshard_parse(value, &o->shard, &err)) {
+                fprintf(stderr, "ptxrun test: error: %s\n", err.text);
+                msg_free(&err);
                 return EXIT_BAD_INPUT;
             }
         } else if (missing) {
@@ -621,11 +622,12 @@ int test_main(int argc, char **argv)
     const char **paths = xmalloc((size_t)argc * sizeof *paths);   /* room for every argument */
     int rc = parse_test_args(argc, argv, &o, &list, paths);
     free(paths);
-    char err[256];
-    if (rc < 0 && !testshard_environment(&o.shard, err, sizeof err)) {
-        fprintf(stderr, "ptxrun test: error: %s\n", err);
+    Msg err = { 0 };
+    if (rc < 0 && !testshard_environment(&o.shard, &err)) {
+        fprintf(stderr, "ptxrun test: error: %s\n", err.text);
         rc = EXIT_BAD_INPUT;
     }
+    msg_free(&err);
     if (rc < 0 && o.not_yet && !listing_load(o.not_yet, false, &not_yet))
         rc = EXIT_BAD_INPUT;
     if (rc < 0 && o.differs && !listing_load(o.differs, true, &differs))
