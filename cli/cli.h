@@ -221,7 +221,7 @@ typedef struct TestCase {
     bool differs;              /* in the --differs file: compared within tol */
     Tolerance tol;
     Outcome outcome;
-    char why[256];             /* the first line of the failure, or why it is not yet executable */
+    Msg why;                   /* the first line of the failure, or why it is not yet executable */
 } TestCase;
 
 typedef struct TestCaseList {

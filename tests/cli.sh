@@ -1126,6 +1126,11 @@ then ok; else fail "listed case that passes"; cat "$tmp/out"; fi
 if grep -q "^FAIL $NY/wrong.ptx: wrong values (listed in $tmp/ny3.txt as not yet executable, but it runs): exit 1, expected 0: Rs lane 0: expected 43, got 42" "$tmp/out"
 then ok; else fail "listed case with a wrong value"; cat "$tmp/out"; fi
 if tail -n 1 "$tmp/out" | grep -qx "0 passed, 2 failed, 1 not yet executable"; then ok; else fail "not-yet summary with failures"; cat "$tmp/out"; fi
+long_dir="$tmp/$(printf 'd%0150d' 0)"        # the reason keeps its end: the listing's path (cut at 255 bytes before)
+mkdir -p "$long_dir" && cp "$tmp/ny3.txt" "$long_dir/"
+expect_exit 1 "a listed case that passes, a long listing path" "$PTXRUN" test -j 1 --not-yet="$long_dir/ny3.txt" $NY/runs.ptx
+if grep -qxF "FAIL $NY/runs.ptx: listed in $long_dir/ny3.txt as not yet executable, but passes now: remove it from $long_dir/ny3.txt" "$tmp/out"
+then ok; else fail "listed case that passes, a long listing path"; cat "$tmp/out"; fi
 mkdir -p "$tmp/elsewhere" && cp -r $NY "$tmp/elsewhere/"
 expect_exit 1 "a list names cases by folder/NAME wherever they are" "$PTXRUN" test --not-yet "$tmp/ny3.txt" "$tmp/elsewhere/not_yet"
 if tail -n 1 "$tmp/out" | grep -qx "0 passed, 2 failed, 1 not yet executable"; then ok; else fail "not-yet elsewhere"; cat "$tmp/out"; fi
