@@ -205,9 +205,9 @@ int main(int argc, char **argv)
             if (n < 10 || strcmp(argv[i] + n - 10, ".sm_90.ptx") != 0)
                 continue;
             Source src;
-            char err[256];
-            if (source_load(&src, argv[i], err, sizeof err) != 0) {
-                fprintf(stderr, "%s\n", err);
+            Msg err = { 0 };
+            if (source_load(&src, argv[i], &err) != 0) {
+                fprintf(stderr, "%s\n", err.text);
                 return 2;
             }
             Diag diag;

@@ -127,15 +127,15 @@ int main(int argc, char **argv)
             fprintf(stderr, "bench_lanes: the kernel does not load\n");
             return 1;
         }
-        char err[512];
+        Msg err = { 0 };
         long rss0 = max_rss_kb();
         double t0 = now();
-        int rc = lanes_load(b, argv[1], NULL, err, sizeof err);
+        int rc = lanes_load(b, argv[1], NULL, &err);
         double t = now() - t0;
         if (run == 0)
             rss_growth = max_rss_kb() - rss0;
         if (rc < 0) {
-            fprintf(stderr, "bench_lanes: %s\n", err);
+            fprintf(stderr, "bench_lanes: %s\n", err.text);
             return 1;
         }
         if (!lanes_params_given(b, stderr))
@@ -150,9 +150,9 @@ int main(int argc, char **argv)
     for (int run = 0; run < RUNS; run++) {
         double t0 = now();
         Source src;
-        char err[512];
-        if (source_load(&src, argv[1], err, sizeof err) != 0) {
-            fprintf(stderr, "bench_lanes: %s\n", err);
+        Msg err = { 0 };
+        if (source_load(&src, argv[1], &err) != 0) {
+            fprintf(stderr, "bench_lanes: %s\n", err.text);
             return 2;
         }
         double t = now() - t0;

@@ -8,7 +8,7 @@
 /* A .b128 register's value (bits[0], dbits[0]: the low 64 bits): a JSON integer from 0, "0x" and
  * up to 32 hex digits ('?' for an undefined digit; digits left out at the top are defined
  * zeros), or null. */
-bool b128_json_bits(json_t *v, uint64_t bits[2], uint64_t dbits[2], char *err, size_t errlen)
+bool b128_json_bits(json_t *v, uint64_t bits[2], uint64_t dbits[2], Msg *err)
 {
     bits[0] = bits[1] = 0;
     dbits[0] = dbits[1] = ~0ull;
@@ -34,7 +34,7 @@ bool b128_json_bits(json_t *v, uint64_t bits[2], uint64_t dbits[2], char *err, s
             dbits[half] &= ~(0xfull << shift);
     }
     if (!ok)
-        snprintf(err, errlen, "a .b128 value is a number from 0, \"0x\" and up to 32 hex digits (\"?\" for an "
-                 "undefined one), or null");
+        msg_set(err, "a .b128 value is a number from 0, \"0x\" and up to 32 hex digits (\"?\" for an "
+                "undefined one), or null");
     return ok;
 }

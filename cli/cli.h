@@ -17,31 +17,30 @@ typedef struct Launch {
 struct json_t;
 bool launch_given(const Launch *l);
 const char *launch_param_short(const Function *f, const char *full);   /* param_0 of k_param_0 */
-bool launch_merge(const Block *b, struct json_t *root, const char *lanes_path, const Launch *l, char *err,
-                  size_t errlen);
+bool launch_merge(const Block *b, struct json_t *root, const char *lanes_path, const Launch *l, Msg *err);
 
 /* npy.c: buffer data from .npy or raw binary files; --save-buffers. */
 bool npy_buffer_type_ok(int type);
 bool npy_named(const char *file);
-bool npy_read(const char *file, int given_type, int *type, uint64_t *count, uint8_t *dest, char *err, size_t errlen);
-bool npy_save_buffers(const Block *b, const char *dir, bool warnings, FILE *err_out, char *err, size_t errlen);
-bool npy_save_folder(const char *dir, char *err, size_t errlen);   /* before the run: made, a folder, writable */
+bool npy_read(const char *file, int given_type, int *type, uint64_t *count, uint8_t *dest, Msg *err);
+bool npy_save_buffers(const Block *b, const char *dir, bool warnings, FILE *err_out, Msg *err);
+bool npy_save_folder(const char *dir, Msg *err);   /* before the run: made, a folder, writable */
 
 /* lanes.c: --lanes JSON in (path NULL: none, only the command line's launch). The json_t
  * values are jansson's. lanes_load: -1 on an error, 0, or 1 when a kernel's block was left out
  * (it runs one warp). */
-int lanes_load(Block *b, const char *path, const Launch *cli, char *err, size_t errlen);
+int lanes_load(Block *b, const char *path, const Launch *cli, Msg *err);
 bool lanes_params_given(Block *b, FILE *err_out);   /* false: the missing ones said on err_out */
 /* images.c: the lanes file's "surfaces", "textures" and "samplers"; the handle "@name" gives. */
-bool images_load(Block *b, const char *path, struct json_t *v, bool surface, char *err, size_t errlen);
-bool images_load_samplers(Block *b, const char *path, struct json_t *v, char *err, size_t errlen);
+bool images_load(Block *b, const char *path, struct json_t *v, bool surface, Msg *err);
+bool images_load_samplers(Block *b, const char *path, struct json_t *v, Msg *err);
 bool images_handle(const Block *b, const char *name, uint64_t *handle);
-bool images_program_samplers(Block *b, const char *path, char *err, size_t errlen);
+bool images_program_samplers(Block *b, const char *path, Msg *err);
 /* imageinit.c: the program's .texref/.surfref initializer of the image's name applied to im (the
  * lanes file gave "filter", "normalized_coords", "address" where the flags say so) */
 bool image_initializer(const Block *b, Image *im, bool filter_given, bool normalized_given, bool address_given,
-                       const char *where, char *err, size_t errlen);
-struct json_t *lanes_load_json(const char *path, char *err, size_t errlen);   /* a JSON object, or NULL */
+                       const char *where, Msg *err);
+struct json_t *lanes_load_json(const char *path, Msg *err);   /* a JSON object, or NULL */
 /* values.c: a JSON document whose integers may reach 2^64 - 1 (lanes_value_bits reads them);
  * jsonread.c reads it fast, and a document it refuses goes to jansson for the message. JSON
  * integers from 2^63 to 2^64 - 1 (Python writes u64 values so; jansson's integers stop at
@@ -51,13 +50,13 @@ struct json_error_t;
 struct json_t *values_load_json(FILE *f, struct json_error_t *e);
 struct json_t *values_parse_jansson(const char *text, size_t len, struct json_error_t *e);   /* the slow path */
 struct json_t *jsonread_parse(const char *text, size_t len);   /* text[len] is a NUL; NULL: refused */
-bool lanes_value_bits(struct json_t *v, int type, uint64_t *bits, uint64_t *dbits, char *err, size_t errlen);  /* dbits: defined bits */
-bool b128_json_bits(struct json_t *v, uint64_t bits[2], uint64_t dbits[2], char *err, size_t errlen);  /* b128.c: a .b128 value */
-bool lanes_pred_value(struct json_t *v, bool *value, bool *defined, char *err, size_t errlen);
+bool lanes_value_bits(struct json_t *v, int type, uint64_t *bits, uint64_t *dbits, Msg *err);  /* dbits: defined bits */
+bool b128_json_bits(struct json_t *v, uint64_t bits[2], uint64_t dbits[2], Msg *err);  /* b128.c: a .b128 value */
+bool lanes_pred_value(struct json_t *v, bool *value, bool *defined, Msg *err);
 bool lanes_parse_mask(struct json_t *v, uint32_t *mask);
 uint32_t lanes_declared_before(const Function *f, bool pred, uint32_t slot);   /* "NAME@2": declared again */
 bool lanes_lookup(const Block *b, const char *path, const char *section, const char *name, bool want_pred,
-                  uint32_t *slot, int *type, char *err, size_t errlen);
+                  uint32_t *slot, int *type, Msg *err);
 bool lanes_array_size_ok(const Block *b, size_t n);
 const char *lanes_array_size_text(const Block *b, char *buf, size_t size);
 
@@ -75,10 +74,10 @@ typedef struct TableView {
 } TableView;
 void dump_print_table(FILE *out, const Block *b, const TableView *view);   /* view NULL: every register */
 bool *dump_given(const Block *b);      /* before the run: per register, then predicate, whether it has a value */
-bool dump_select(const Block *b, const char *warps, const char *threads, bool *shown, char *err, size_t errlen);
+bool dump_select(const Block *b, const char *warps, const char *threads, bool *shown, Msg *err);
 /* --regs A,B: every name a register or predicate of the kernel; else an error listing close ones */
-bool dump_check_regs(const Block *b, const char *only, char *err, size_t errlen);
-bool dump_check_buffers(const Block *b, const char *only, char *err, size_t errlen);   /* --buffers */
+bool dump_check_regs(const Block *b, const char *only, Msg *err);
+bool dump_check_buffers(const Block *b, const char *only, Msg *err);   /* --buffers */
 uint64_t *dump_buffer_hashes(const Block *b);   /* per region: a buffer's contents hashed (TableView.before) */
 /* printed: the kernel's text, or NULL; ctas: dump_print_cta_json's output (--all-ctas), or NULL */
 void dump_print_json(FILE *out, const Block *b, const char *printed, size_t printed_len, FILE *ctas);
@@ -94,7 +93,7 @@ typedef struct Tolerance {
     double abs_err;
     bool any_nan;
 } Tolerance;
-int expect_compare(FILE *out, const Block *b, const char *path, const Tolerance *tol, char *err, size_t errlen);
+int expect_compare(FILE *out, const Block *b, const char *path, const Tolerance *tol, Msg *err);
 
 /* progress.c: the progress line of a long run on standard error (a terminal, after a second) */
 typedef enum { PROGRESS_OFF, PROGRESS_TERMINAL, PROGRESS_FORCED } ProgressMode;
@@ -115,10 +114,9 @@ typedef struct SourceMap SourceMap;
 SourceMap *srcline_open(const Module *m, const char *ptx_path);
 void srcline_note(SourceMap *s, FILE *out, Span at, bool color);   /* s NULL: nothing */
 void srcline_free(SourceMap *s);
-bool srcline_trace_ops(TraceFilter *f, const char *list, char *err, size_t errlen);
-bool srcline_trace_lines(TraceFilter *f, const Module *m, const char *list, char *err, size_t errlen);
-bool srcline_trace_lines_reached(const TraceFilter *f, const Program *p, const char *list, char *err,
-                                 size_t errlen);   /* false: a range that picks no instruction */
+bool srcline_trace_ops(TraceFilter *f, const char *list, Msg *err);
+bool srcline_trace_lines(TraceFilter *f, const Module *m, const char *list, Msg *err);
+bool srcline_trace_lines_reached(const TraceFilter *f, const Program *p, const char *list, Msg *err);   /* false: a range that picks no instruction */
 
 /* checkstream.c: --check one function at a time, by up to readers threads at once (in_turn:
  * kernels dealt to them in turn, for tests); NULL: check the whole module instead (forget what
@@ -223,7 +221,7 @@ typedef struct TestCase {
     bool differs;              /* in the --differs file: compared within tol */
     Tolerance tol;
     Outcome outcome;
-    char why[256];             /* the first line of the failure, or why it is not yet executable */
+    Msg why;                   /* the first line of the failure, or why it is not yet executable */
 } TestCase;
 
 typedef struct TestCaseList {
@@ -246,10 +244,10 @@ bool testreport_junit(const TestCaseList *list, const char *path, unsigned faile
 typedef struct Shard {
     uint32_t index, count;
 } Shard;
-bool testshard_parse(const char *text, Shard *s, char *err, size_t errlen);   /* --shard K/N, K from 1 */
+bool testshard_parse(const char *text, Shard *s, Msg *err);   /* --shard K/N, K from 1 */
 /* Bazel's TEST_TOTAL_SHARDS and TEST_SHARD_INDEX, unless s has a shard already; touches
  * TEST_SHARD_STATUS_FILE (sharding is supported). False with a message in err. */
-bool testshard_environment(Shard *s, char *err, size_t errlen);
+bool testshard_environment(Shard *s, Msg *err);
 void testshard_select(TestCaseList *list, const Shard *s, void (*drop)(TestCase *c));   /* the others dropped */
 
 #endif

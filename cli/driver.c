@@ -18,8 +18,8 @@ enum { CHECK_SPLIT_BYTES = 1 << 20, CHECK_DEFAULT_READERS = 2 };
 /* A message of the launch (lanes.c, launch.c, ...). A kernel's, parameter's or register's name
  * in one is shown at most DEMANGLE_SHOWN bytes long (demangle_shown), as are the option values
  * and lanes file keys the messages of the launch checks quote, a path at most PATH_SHOWN
- * (demangle_cut), and lists are cut, so that these messages are not cut short here. */
-enum { ERR_BYTES = 4096 };
+ * (demangle_cut), and long lists are cut, so that these messages stay readable; the text itself
+ * (a Msg) has no length limit. */
 
 /* Diagnostics are held until the end and printed in source order, so that the parser's and
  * the checker's messages interleave by line as a reader expects. */
@@ -119,7 +119,7 @@ static void print_kernel_text(void *context, int stream, const char *text, size_
 
 /* --cta N (the CTA's number, x fastest) or X,Y[,Z] into the CTA's number and place in b's grid;
  * false with err when it is malformed or outside the grid. */
-static bool cta_number(const Block *b, const char *text, uint64_t *number, uint32_t xyz[3], char *err, size_t errlen)
+static bool cta_number(const Block *b, const char *text, uint64_t *number, uint32_t xyz[3], Msg *err)
 {
     const uint32_t *g = b->nctaid;
     unsigned long long v[3] = { 0, 0, 0 };
@@ -150,12 +150,12 @@ static bool cta_number(const Block *b, const char *text, uint64_t *number, uint3
         *number = xyz[0] + (uint64_t)g[0] * (xyz[1] + (uint64_t)g[1] * xyz[2]);
         return true;
     }
-    snprintf(err, errlen, "--cta %s is outside the grid (%u, %u, %u) of %llu CTA%s (numbers 0 to %llu, or X,Y,Z each "
-             "below the grid's)", text, g[0], g[1], g[2], ctas, ctas == 1 ? "" : "s", ctas - 1);
+    msg_set(err, "--cta %s is outside the grid (%u, %u, %u) of %llu CTA%s (numbers 0 to %llu, or X,Y,Z each "
+            "below the grid's)", text, g[0], g[1], g[2], ctas, ctas == 1 ? "" : "s", ctas - 1);
     return false;
 bad:;
     char *shown = demangle_cut(text, strlen(text), DEMANGLE_SHOWN);
-    snprintf(err, errlen, "--cta: expected a CTA's number or its X,Y,Z (such as 3 or 1,0,0), not '%s'", shown);
+    msg_set(err, "--cta: expected a CTA's number or its X,Y,Z (such as 3 or 1,0,0), not '%s'", shown);
     free(shown);
     return false;
 }
@@ -200,7 +200,7 @@ static int execute(const RunOptions *o, Module *m, Function *fn, Diag *diag, Hel
         srcline_free(lines);
         return EXIT_BAD_INPUT;
     }
-    char *err = xmalloc(ERR_BYTES);
+    Msg err = { 0 };
     TraceFilter filter = o->trace_filter;
     filter.regs = o->regs;
     filter.ranges = NULL;
@@ -210,14 +210,14 @@ static int execute(const RunOptions *o, Module *m, Function *fn, Diag *diag, Hel
     ExecOptions exec = o->exec;
     CtaLog log = { NULL, true };
     int loaded = 1;                            /* lanes_load's: 1, no block given */
-    if ((o->trace_lines && !srcline_trace_lines(&filter, m, o->trace_lines, err, ERR_BYTES)) ||
-        (o->trace_lines && !srcline_trace_lines_reached(&filter, &b->prog, o->trace_lines, err, ERR_BYTES)) ||
-        ((o->lanes || launch_given(&o->launch)) && (loaded = lanes_load(b, o->lanes, &o->launch, err, ERR_BYTES)) < 0) ||
-        !dump_select(b, o->warps, o->threads, shown, err, ERR_BYTES) || !dump_check_regs(b, o->regs, err, ERR_BYTES) ||
-        !dump_check_buffers(b, o->buffers, err, ERR_BYTES) ||
-        (o->cta && !cta_number(b, o->cta, &exec.keep_cta, view.cta, err, ERR_BYTES)) ||
-        (o->save_buffers && !npy_save_folder(o->save_buffers, err, ERR_BYTES))) {
-        fprintf(err_out, "ptxrun: error: %s\n", err);
+    if ((o->trace_lines && !srcline_trace_lines(&filter, m, o->trace_lines, &err)) ||
+        (o->trace_lines && !srcline_trace_lines_reached(&filter, &b->prog, o->trace_lines, &err)) ||
+        ((o->lanes || launch_given(&o->launch)) && (loaded = lanes_load(b, o->lanes, &o->launch, &err)) < 0) ||
+        !dump_select(b, o->warps, o->threads, shown, &err) || !dump_check_regs(b, o->regs, &err) ||
+        !dump_check_buffers(b, o->buffers, &err) ||
+        (o->cta && !cta_number(b, o->cta, &exec.keep_cta, view.cta, &err)) ||
+        (o->save_buffers && !npy_save_folder(o->save_buffers, &err))) {
+        fprintf(err_out, "ptxrun: error: %s\n", err.text);
         goto refused;
     }
     if (!lanes_params_given(b, err_out))
@@ -271,14 +271,14 @@ static int execute(const RunOptions *o, Module *m, Function *fn, Diag *diag, Hel
         fclose(log.file);
     free(given);
     free(before);
-    if (o->save_buffers && !npy_save_buffers(b, o->save_buffers, !o->no_warnings, err_out, err, ERR_BYTES)) {
-        fprintf(err_out, "ptxrun: error: %s\n", err);
+    if (o->save_buffers && !npy_save_buffers(b, o->save_buffers, !o->no_warnings, err_out, &err)) {
+        fprintf(err_out, "ptxrun: error: %s\n", err.text);
         rc = rc == EXIT_OK ? EXIT_BAD_INPUT : rc;
     }
     if (o->expect) {
-        int mismatches = expect_compare(err_out, b, o->expect, &o->tolerance, err, ERR_BYTES);
+        int mismatches = expect_compare(err_out, b, o->expect, &o->tolerance, &err);
         if (mismatches < 0) {
-            fprintf(err_out, "ptxrun: error: %s\n", err);
+            fprintf(err_out, "ptxrun: error: %s\n", err.text);
             rc = EXIT_BAD_INPUT;
         } else if (mismatches > 0) {
             fprintf(err_out, "ptxrun: %d difference%s from %s%s\n", mismatches, mismatches == 1 ? "" : "s", o->expect,
@@ -289,10 +289,10 @@ static int execute(const RunOptions *o, Module *m, Function *fn, Diag *diag, Hel
     }
     block_free(b);
     free(printed.text);
-    free(err);
+    msg_free(&err);
     return rc;
 refused:
-    free(err);
+    msg_free(&err);
     block_free(b);
     free(filter.ranges);
     srcline_free(lines);
@@ -323,9 +323,10 @@ static bool cuda_source(const Source *src)
 int driver_run(const RunOptions *o, FILE *out, FILE *err_out)
 {
     Source src;
-    char err[2 * ERR_BYTES];                   /* the path (up to PATH_MAX) and why */
-    if (source_load(&src, o->path, err, sizeof err) != 0) {
-        fprintf(err_out, "ptxrun: error: %s\n", err);
+    Msg err = { 0 };
+    if (source_load(&src, o->path, &err) != 0) {
+        fprintf(err_out, "ptxrun: error: %s\n", err.text);
+        msg_free(&err);
         return EXIT_BAD_INPUT;
     }
     if (cuda_source(&src)) {

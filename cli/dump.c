@@ -222,43 +222,47 @@ static unsigned edits(const char *a, const char *b)
     return row[n];
 }
 
-bool dump_check_regs(const Block *b, const char *only, char *err, size_t errlen)
+bool dump_check_regs(const Block *b, const char *only, Msg *err)
 {
     const Function *f = b->prog.fn;
     if (only && !strcmp(only, "all"))
         return true;
     for (const char *p = only; p && *p;) {
         size_t len = strcspn(p, ",");
-        char name[128];
-        snprintf(name, sizeof name, "%.*s", (int)(len < sizeof name ? len : sizeof name - 1), p);
+        char *name = xmalloc(len + 1);
+        memcpy(name, p, len);
+        name[len] = '\0';
         p += len + (p[len] == ',');
         bool found = false;
         for (uint32_t i = 0; i < f->regs.len + f->preds.len && !found; i++) {
             const Register *r = i < f->regs.len ? &f->regs.data[i] : &f->preds.data[i - f->regs.len];
             found = r->name && !(i < f->regs.len && r->upper) && !strcmp(r->name, name);
         }
-        if (found)
+        if (found) {
+            free(name);
             continue;
+        }
         char *kernel = demangle_shown(f->name);
-        char *shown = demangle_cut(name, strlen(name), DEMANGLE_SHOWN);
-        int n = snprintf(err, errlen, "--regs: '%s' is not a register or predicate of '%s'", shown, kernel);
+        char *shown = demangle_cut(name, len, DEMANGLE_SHOWN);
+        msg_set(err, "--regs: '%s' is not a register or predicate of '%s'", shown, kernel);
         free(kernel);
         free(shown);
         unsigned close = 0;
-        for (uint32_t i = 0; i < f->regs.len + f->preds.len && n > 0 && (size_t)n < errlen && close < 5; i++) {
+        for (uint32_t i = 0; i < f->regs.len + f->preds.len && close < 5; i++) {
             const Register *r = i < f->regs.len ? &f->regs.data[i] : &f->preds.data[i - f->regs.len];
             if (!r->name || (i < f->regs.len && r->upper) || edits(name, r->name) > (strlen(name) <= 3 ? 1u : 2u))
                 continue;
-            n += snprintf(err + n, errlen - (size_t)n, "%s'%s'", close++ ? ", " : " (close: ", r->name);
+            msg_add(err, "%s'%s'", close++ ? ", " : " (close: ", r->name);
         }
-        if (close && n > 0 && (size_t)n < errlen)
-            snprintf(err + n, errlen - (size_t)n, ")");
+        if (close)
+            msg_add(err, ")");
+        free(name);
         return false;
     }
     return true;
 }
 
-bool dump_check_buffers(const Block *b, const char *only, char *err, size_t errlen)
+bool dump_check_buffers(const Block *b, const char *only, Msg *err)
 {
     if (!only || !strcmp(only, "all") || !strcmp(only, "none"))
         return true;
@@ -271,16 +275,16 @@ bool dump_check_buffers(const Block *b, const char *only, char *err, size_t errl
         }
         if (!found) {
             char *shown = demangle_cut(p, len, DEMANGLE_SHOWN);
-            int n = snprintf(err, errlen, "--buffers: '%s' is not a buffer of the run; its buffers:", shown);
+            msg_set(err, "--buffers: '%s' is not a buffer of the run; its buffers:", shown);
             free(shown);
             bool any = false;
-            for (uint32_t k = 0; k < b->mem.count && n > 0 && (size_t)n < errlen; k++)
+            for (uint32_t k = 0; k < b->mem.count; k++)
                 if (b->mem.regions[k].is_buffer) {
-                    n += snprintf(err + n, errlen - (size_t)n, "%s %s", any ? "," : "", b->mem.regions[k].name);
+                    msg_add(err, "%s %s", any ? "," : "", b->mem.regions[k].name);
                     any = true;
                 }
-            if (!any && n > 0 && (size_t)n < errlen)
-                snprintf(err + n, errlen - (size_t)n, " none");
+            if (!any)
+                msg_add(err, " none");
             return false;
         }
         if (!p[len])
@@ -368,7 +372,7 @@ static uint32_t row_count(const Block *b)
 
 /* "0,2-3" (numbers and ranges below limit) into marks; false with err if malformed. */
 static bool parse_selection(const char *text, const char *option, uint32_t limit, const char *what, bool *marks,
-                            char *err, size_t errlen)
+                            Msg *err)
 {
     const char *p = text;
     for (;;) {
@@ -386,8 +390,8 @@ static bool parse_selection(const char *text, const char *option, uint32_t limit
         if (last < first)
             goto bad;
         if (last >= limit) {
-            snprintf(err, errlen, "%s: %s %lu does not exist (the block has %u %s%s)", option, what, last, limit, what,
-                     limit == 1 ? "" : "s");
+            msg_set(err, "%s: %s %lu does not exist (the block has %u %s%s)", option, what, last, limit, what,
+                    limit == 1 ? "" : "s");
             return false;
         }
         for (unsigned long i = first; i <= last; i++)
@@ -399,17 +403,17 @@ static bool parse_selection(const char *text, const char *option, uint32_t limit
     }
 bad:;
     char *shown = demangle_cut(text, strlen(text), DEMANGLE_SHOWN);
-    snprintf(err, errlen, "%s: expected numbers and ranges such as 0,2-3, not '%s'", option, shown);
+    msg_set(err, "%s: expected numbers and ranges such as 0,2-3, not '%s'", option, shown);
     free(shown);
     return false;
 }
 
-bool dump_select(const Block *b, const char *warps, const char *threads, bool *shown, char *err, size_t errlen)
+bool dump_select(const Block *b, const char *warps, const char *threads, bool *shown, Msg *err)
 {
     bool by_warp[MAX_WARPS] = { false }, by_thread[MAX_BLOCK_THREADS] = { false };
-    if (warps && !parse_selection(warps, "--warps", b->warp_count, "warp", by_warp, err, errlen))
+    if (warps && !parse_selection(warps, "--warps", b->warp_count, "warp", by_warp, err))
         return false;
-    if (threads && !parse_selection(threads, "--threads", b->threads, "thread", by_thread, err, errlen))
+    if (threads && !parse_selection(threads, "--threads", b->threads, "thread", by_thread, err))
         return false;
     for (uint32_t t = 0; t < MAX_BLOCK_THREADS; t++)
         shown[t] = (!warps && !threads) || by_thread[t] || (t / WARP_SIZE < MAX_WARPS && by_warp[t / WARP_SIZE]);

@@ -106,7 +106,7 @@ static void difference(FILE *out, int *count, const char *fmt, ...)
 
 /* "buffers": {"out": [values] | one value | {"data": [values]}}: element by element. */
 static int expect_buffers(FILE *out, const Block *b, const char *path, json_t *section, const Tolerance *tol,
-                          int *mismatches, int *close, char *err, size_t errlen)
+                          int *mismatches, int *close, Msg *err)
 {
     const char *name;
     json_t *v;
@@ -116,25 +116,25 @@ static int expect_buffers(FILE *out, const Block *b, const char *path, json_t *s
             if (b->mem.regions[k].is_buffer && !strcmp(b->mem.regions[k].name, name))
                 r = &b->mem.regions[k];
         if (!r) {
-            snprintf(err, errlen, "%s: buffers.%s: no such buffer in the lanes file", path, name);
+            msg_set(err, "%s: buffers.%s: no such buffer in the lanes file", path, name);
             return -1;
         }
         if (json_is_object(v))
             v = json_object_get(v, "data");
         uint64_t n = dump_buffer_count(r);
         if (json_is_array(v) && json_array_size(v) != n) {
-            snprintf(err, errlen, "%s: buffers.%s: %zu values for a buffer of %llu", path, name, json_array_size(v),
-                     (unsigned long long)n);
+            msg_set(err, "%s: buffers.%s: %zu values for a buffer of %llu", path, name, json_array_size(v),
+                    (unsigned long long)n);
             return -1;
         }
         for (uint64_t i = 0; i < n; i++) {
             json_t *e = json_is_array(v) ? json_array_get(v, i) : v;
             uint64_t want, got, want_dbits, got_dbits;
             unsigned width = type_info[r->type].bits;
-            char msg[200];
-            if (!e || !lanes_value_bits(e, r->type, &want, &want_dbits, msg, sizeof msg)) {
-                snprintf(err, errlen, "%s: buffers.%s[%llu]: %s", path, name, (unsigned long long)i,
-                         e ? msg : "missing");
+            if (!e || !lanes_value_bits(e, r->type, &want, &want_dbits, err)) {
+                if (!e)
+                    msg_set(err, "missing");
+                msg_prefix(err, "%s: buffers.%s[%llu]: ", path, name, (unsigned long long)i);
                 return -1;
             }
             got_dbits = dump_buffer_element(r, i, &got);
@@ -169,26 +169,25 @@ static bool passed_over(const char *key)
 }
 
 /* The expect file's root against the final state; path: the file as messages name it. */
-static int compare(FILE *out, const Block *b, json_t *root, const char *path, const Tolerance *tol, char *err,
-                   size_t errlen)
+static int compare(FILE *out, const Block *b, json_t *root, const char *path, const Tolerance *tol, Msg *err)
 {
     int mismatches = 0, close = 0;
     const char *key;
     json_t *section;
-    char msg[256];
+    char msg[80];              /* lanes_array_size_text's */
     json_object_foreach(root, key, section) {
         if (!strcmp(key, "exited")) {
             /* One warp: a lane mask; several: an array of one mask per warp. */
                     bool many = b->warp_count > 1;
             if (many && (!json_is_array(section) || json_array_size(section) != b->warp_count)) {
-                snprintf(err, errlen, "%s: exited: expected an array of %u lane masks, one per warp", path,
-                         b->warp_count);
+                msg_set(err, "%s: exited: expected an array of %u lane masks, one per warp", path,
+                        b->warp_count);
                 return -1;
             }
             for (uint32_t i = 0; i < b->warp_count; i++) {
                 uint32_t mask;
                 if (!lanes_parse_mask(many ? json_array_get(section, i) : section, &mask)) {
-                    snprintf(err, errlen, "%s: exited: expected a lane mask", path);
+                    msg_set(err, "%s: exited: expected a lane mask", path);
                     return -1;
                 }
                 if (mask != b->warps[i]->exited && many)
@@ -200,7 +199,7 @@ static int compare(FILE *out, const Block *b, json_t *root, const char *path, co
             continue;
         }
         if (!strcmp(key, "buffers")) {
-            if (expect_buffers(out, b, path, section, tol, &mismatches, &close, err, errlen) < 0) {
+            if (expect_buffers(out, b, path, section, tol, &mismatches, &close, err) < 0) {
                 return -1;
             }
             continue;
@@ -209,7 +208,7 @@ static int compare(FILE *out, const Block *b, json_t *root, const char *path, co
             if (passed_over(key))
                 continue;
             char *shown = demangle_cut(key, strlen(key), DEMANGLE_SHOWN);
-            snprintf(err, errlen, "%s: unknown key \"%s\" (compared: regs, preds, buffers, exited)", path, shown);
+            msg_set(err, "%s: unknown key \"%s\" (compared: regs, preds, buffers, exited)", path, shown);
             free(shown);
             return -1;
         }
@@ -219,12 +218,12 @@ static int compare(FILE *out, const Block *b, json_t *root, const char *path, co
         json_object_foreach(section, name, v) {
             uint32_t slot;
             int type;
-            if (!lanes_lookup(b, path, key, name, preds, &slot, &type, err, errlen)) {
+            if (!lanes_lookup(b, path, key, name, preds, &slot, &type, err)) {
                 return -1;
             }
             if (json_is_array(v) && !lanes_array_size_ok(b, json_array_size(v))) {
-                snprintf(err, errlen, "%s: %s.%s: an array needs %s", path, key, name,
-                         lanes_array_size_text(b, msg, sizeof msg));
+                msg_set(err, "%s: %s.%s: an array needs %s", path, key, name,
+                        lanes_array_size_text(b, msg, sizeof msg));
                 return -1;
             }
             uint32_t values = json_is_array(v) ? (uint32_t)json_array_size(v) : b->warp_count * WARP_SIZE;
@@ -238,15 +237,15 @@ static int compare(FILE *out, const Block *b, json_t *root, const char *path, co
                 bool ok;
                 if (preds) {
                     bool value, want_defined;
-                    ok = lanes_pred_value(e, &value, &want_defined, msg, sizeof msg);
+                    ok = lanes_pred_value(e, &value, &want_defined, err);
                     want_bits = value;
                     want_dbits = want_defined;
                     got_bits = x->pred[slot] >> l & 1;
                     got_dbits = x->pred_defined[slot] >> l & 1;
                 } else if (type == TYPE_B128) {       /* two rows, each compared as 64 bits */
                     uint64_t want_wide[2], want_wide_dbits[2], got_wide[2], got_wide_dbits[2];
-                    if (!b128_json_bits(e, want_wide, want_wide_dbits, msg, sizeof msg)) {
-                        snprintf(err, errlen, "%s: %s.%s[%u]: %s", path, key, name, t, msg);
+                    if (!b128_json_bits(e, want_wide, want_wide_dbits, err)) {
+                        msg_prefix(err, "%s: %s.%s[%u]: ", path, key, name, t);
                         return -1;
                     }
                     bool same = true;
@@ -267,12 +266,12 @@ static int compare(FILE *out, const Block *b, json_t *root, const char *path, co
                         difference(out, &mismatches, "%s lane %d: expected %s, got %s\n", name, l, want, got);
                     continue;
                 } else {
-                    ok = lanes_value_bits(e, type, &want_bits, &want_dbits, msg, sizeof msg);
+                    ok = lanes_value_bits(e, type, &want_bits, &want_dbits, err);
                     got_bits = x->val[slot][l];
                     got_dbits = warp_dbits(x, slot, l) & width_mask(width);
                 }
                 if (!ok) {
-                    snprintf(err, errlen, "%s: %s.%s[%u]: %s", path, key, name, t, msg);
+                    msg_prefix(err, "%s: %s.%s[%u]: ", path, key, name, t);
                     return -1;
                 }
                 if (same_definedness(want_bits, want_dbits, got_bits, got_dbits, width))
@@ -300,13 +299,13 @@ static int compare(FILE *out, const Block *b, json_t *root, const char *path, co
     return mismatches;
 }
 
-int expect_compare(FILE *out, const Block *b, const char *file, const Tolerance *tol, char *err, size_t errlen)
+int expect_compare(FILE *out, const Block *b, const char *file, const Tolerance *tol, Msg *err)
 {
-    json_t *root = lanes_load_json(file, err, errlen);
+    json_t *root = lanes_load_json(file, err);
     if (!root)
         return -1;
     char *path = demangle_cut(file, strlen(file), PATH_SHOWN);     /* messages stay whole (driver.c) */
-    int mismatches = compare(out, b, root, path, tol, err, errlen);
+    int mismatches = compare(out, b, root, path, tol, err);
     free(path);
     json_decref(root);
     return mismatches;

@@ -17,12 +17,12 @@ static const Decl *opaque_named(const Module *m, const char *name, int space)
     return NULL;
 }
 
-/* "file.ptx:4:23": where field f is written. */
-static void place(const Module *m, const OpaqueInit *o, OpaqueField f, char *buf, size_t size)
+/* "file.ptx:4:23": where field f is written, in at. */
+static void place(const Module *m, const OpaqueInit *o, OpaqueField f, Msg *at)
 {
     uint32_t line, column;
     source_position(m->src, o->at[f].offset, &line, &column);
-    snprintf(buf, size, "%s:%u:%u", m->src->name, line, column);
+    msg_set(at, "%s:%u:%u", m->src->name, line, column);
 }
 
 static const char *address_word(int mode)
@@ -33,12 +33,12 @@ static const char *address_word(int mode)
 }
 
 bool image_initializer(const Block *b, Image *im, bool filter_given, bool normalized_given, bool address_given,
-                       const char *where, char *err, size_t errlen)
+                       const char *where, Msg *err)
 {
     const Module *m = b->prog.m;
     const Decl *d = opaque_named(m, im->name, im->surface ? SPACE_SURF : SPACE_TEX);
     const OpaqueInit *o = d ? d->opaque : NULL;
-    char at[300];
+    Msg at = { 0 };
     if (!o)
         return true;
     static const OpaqueField sizes[] = { OPAQUE_WIDTH, OPAQUE_HEIGHT, OPAQUE_DEPTH, OPAQUE_ARRAY_SIZE };
@@ -50,10 +50,11 @@ bool image_initializer(const Block *b, Image *im, bool filter_given, bool normal
         bool lacks = k < 3 ? k >= im->dims : !im->layers;
         int64_t have = k < 3 ? im->size[k] : im->layers;
         if (lacks || have != want) {
-            place(m, o, f, at, sizeof at);
-            snprintf(err, errlen, "%s: the program's initializer says %s = %" PRId64 " (%s), but this %s %s %" PRId64,
-                     where, opaque_field_names[f], want, at, im->surface ? "surface" : "texture",
-                     lacks ? (k < 3 ? "has no such dimension:" : "is not layered:") : "has", have);
+            place(m, o, f, &at);
+            msg_set(err, "%s: the program's initializer says %s = %" PRId64 " (%s), but this %s %s %" PRId64,
+                    where, opaque_field_names[f], want, at.text, im->surface ? "surface" : "texture",
+                    lacks ? (k < 3 ? "has no such dimension:" : "is not layered:") : "has", have);
+            msg_free(&at);
             return false;
         }
     }
@@ -62,9 +63,10 @@ bool image_initializer(const Block *b, Image *im, bool filter_given, bool normal
     Image set = *im;
     OpaqueField refused;
     if (!image_sampling_from_init(o, &set.sampler, &refused)) {
-        place(m, o, refused, at, sizeof at);
-        snprintf(err, errlen, "%s: ptxrun cannot execute %s = %s (%s) yet", where, opaque_field_names[refused],
-                 opaque_addr_names[o->value[refused]], at);
+        place(m, o, refused, &at);
+        msg_set(err, "%s: ptxrun cannot execute %s = %s (%s) yet", where, opaque_field_names[refused],
+                opaque_addr_names[o->value[refused]], at.text);
+        msg_free(&at);
         return false;
     }
     const char *clash = NULL;
@@ -84,7 +86,7 @@ bool image_initializer(const Block *b, Image *im, bool filter_given, bool normal
             snprintf(lanes_says, sizeof lanes_says, "\"%s\" in dimension %u", address_word(im->sampler.address[k]), k);
         }
     if (clash) {
-        place(m, o, f, at, sizeof at);
+        place(m, o, f, &at);
         char init_says[64];
         if (f == OPAQUE_FILTER_MODE)
             snprintf(init_says, sizeof init_says, "%s", o->value[f] == FILTER_LINEAR ? "linear" : "nearest");
@@ -92,9 +94,10 @@ bool image_initializer(const Block *b, Image *im, bool filter_given, bool normal
             snprintf(init_says, sizeof init_says, "%" PRId64, o->value[f]);
         else
             snprintf(init_says, sizeof init_says, "%s", opaque_addr_names[o->value[f]]);
-        snprintf(err, errlen, "%s: \"%s\" gives %s, but the program's initializer of '%s' says %s = %s (%s): "
-                 "give the setting in one place", where, clash, lanes_says, im->name, opaque_field_names[f],
-                 init_says, at);
+        msg_set(err, "%s: \"%s\" gives %s, but the program's initializer of '%s' says %s = %s (%s): "
+                "give the setting in one place", where, clash, lanes_says, im->name, opaque_field_names[f],
+                init_says, at.text);
+        msg_free(&at);
         return false;
     }
     *im = set;

@@ -50,14 +50,14 @@ static const Register *find_register(const Block *b, const char *name, bool *is_
     return NULL;
 }
 
-typedef bool LaneSetter(Warp *w, uint32_t slot, int type, int lane, json_t *v, char *err, size_t errlen);
+typedef bool LaneSetter(Warp *w, uint32_t slot, int type, int lane, json_t *v, Msg *err);
 
-static bool set_register_lane(Warp *w, uint32_t slot, int type, int lane, json_t *v, char *err, size_t errlen)
+static bool set_register_lane(Warp *w, uint32_t slot, int type, int lane, json_t *v, Msg *err)
 {
     uint64_t bits, dbits;
     if (type == TYPE_B128) {                 /* two rows: the low 64 bits, then the high */
         uint64_t wide[2], wide_dbits[2];
-        if (!b128_json_bits(v, wide, wide_dbits, err, errlen))
+        if (!b128_json_bits(v, wide, wide_dbits, err))
             return false;
         for (unsigned h = 0; h < 2; h++) {
             w->val[slot + h][lane] = wide[h];
@@ -66,7 +66,7 @@ static bool set_register_lane(Warp *w, uint32_t slot, int type, int lane, json_t
         }
         return true;
     }
-    if (!lanes_value_bits(v, type, &bits, &dbits, err, errlen))
+    if (!lanes_value_bits(v, type, &bits, &dbits, err))
         return false;
     w->val[slot][lane] = bits;
     warp_define(w, slot, 1u << lane, 0);
@@ -74,11 +74,11 @@ static bool set_register_lane(Warp *w, uint32_t slot, int type, int lane, json_t
     return true;
 }
 
-static bool set_pred_lane(Warp *w, uint32_t slot, int type, int lane, json_t *v, char *err, size_t errlen)
+static bool set_pred_lane(Warp *w, uint32_t slot, int type, int lane, json_t *v, Msg *err)
 {
     (void)type;
     bool value, defined;
-    if (!lanes_pred_value(v, &value, &defined, err, errlen))
+    if (!lanes_pred_value(v, &value, &defined, err))
         return false;
     uint32_t bit = 1u << lane;
     w->pred[slot] = value ? w->pred[slot] | bit : w->pred[slot] & ~bit;
@@ -105,20 +105,20 @@ const char *lanes_array_size_text(const Block *b, char *buf, size_t size)
 }
 
 static bool set_lanes(Block *b, const char *where, uint32_t slot, int type, json_t *v, LaneSetter *set,
-                      char *err, size_t errlen)
+                      Msg *err)
 {
-    char msg[256];
     if (json_is_array(v)) {
         if (!lanes_array_size_ok(b, json_array_size(v))) {
-            snprintf(err, errlen, "%s: an array needs %s (this one has %zu)", where,
-                     lanes_array_size_text(b, msg, sizeof msg), json_array_size(v));
+            char msg[80];          /* "%u values, one per thread of the block" */
+            msg_set(err, "%s: an array needs %s (this one has %zu)", where,
+                    lanes_array_size_text(b, msg, sizeof msg), json_array_size(v));
             return false;
         }
         for (uint32_t t = 0; t < json_array_size(v); t++) {
             int lane;
             Warp *x = block_thread_warp(b, t, &lane);
-            if (!set(x, slot, type, lane, json_array_get(v, t), msg, sizeof msg)) {
-                snprintf(err, errlen, "%s[%u]: %s", where, t, msg);
+            if (!set(x, slot, type, lane, json_array_get(v, t), err)) {
+                msg_prefix(err, "%s[%u]: ", where, t);
                 return false;
             }
         }
@@ -127,8 +127,8 @@ static bool set_lanes(Block *b, const char *where, uint32_t slot, int type, json
     for (uint32_t t = 0; t < b->warp_count * WARP_SIZE; t++) {
         int lane;
         Warp *x = block_thread_warp(b, t, &lane);
-        if (!set(x, slot, type, lane, v, msg, sizeof msg)) {
-            snprintf(err, errlen, "%s: %s", where, msg);
+        if (!set(x, slot, type, lane, v, err)) {
+            msg_prefix(err, "%s: ", where);
             return false;
         }
     }
@@ -155,20 +155,20 @@ bool lanes_parse_mask(json_t *v, uint32_t *mask)
     return false;
 }
 
-json_t *lanes_load_json(const char *path, char *err, size_t errlen)
+json_t *lanes_load_json(const char *path, Msg *err)
 {
     json_error_t e;
     bool from_stdin = strcmp(path, "-") == 0;
     FILE *f = from_stdin ? stdin : fopen(path, "rb");
     struct stat st;
     if (!f || fstat(fileno(f), &st) != 0) {
-        snprintf(err, errlen, "cannot open '%s': %s", path, strerror(errno));
+        msg_set(err, "cannot open '%s': %s", path, strerror(errno));
         if (f && !from_stdin)
             fclose(f);
         return NULL;
     }
     if (S_ISDIR(st.st_mode)) {
-        snprintf(err, errlen, "cannot read '%s': %s", path, strerror(EISDIR));
+        msg_set(err, "cannot read '%s': %s", path, strerror(EISDIR));
         if (!from_stdin)
             fclose(f);
         return NULL;
@@ -179,18 +179,18 @@ json_t *lanes_load_json(const char *path, char *err, size_t errlen)
     if (!from_stdin)
         fclose(f);
     if (!root && read_error) {
-        snprintf(err, errlen, "cannot read '%s': %s", path, strerror(read_errno));
+        msg_set(err, "cannot read '%s': %s", path, strerror(read_errno));
         return NULL;
     }
     if (!root) {
         if (e.line > 0)
-            snprintf(err, errlen, "%s:%d:%d: %s", path, e.line, e.column, e.text);
+            msg_set(err, "%s:%d:%d: %s", path, e.line, e.column, e.text);
         else
-            snprintf(err, errlen, "%s: %s", path, e.text);
+            msg_set(err, "%s: %s", path, e.text);
         return NULL;
     }
     if (!json_is_object(root)) {
-        snprintf(err, errlen, "%s: expected a JSON object {\"regs\": ..., \"preds\": ...}", path);
+        msg_set(err, "%s: expected a JSON object {\"regs\": ..., \"preds\": ...}", path);
         json_decref(root);
         return NULL;
     }
@@ -199,16 +199,16 @@ json_t *lanes_load_json(const char *path, char *err, size_t errlen)
 
 /* Looks up name for the "regs"/"preds" section; says what is wrong in err. */
 bool lanes_lookup(const Block *b, const char *path, const char *section, const char *name, bool want_pred,
-                  uint32_t *slot, int *type, char *err, size_t errlen)
+                  uint32_t *slot, int *type, Msg *err)
 {
     bool is_pred;
     const Register *r = find_register(b, name, &is_pred, slot);
     char *shown = r && is_pred == want_pred ? NULL : demangle_cut(name, strlen(name), DEMANGLE_SHOWN);
     if (!r)
-        snprintf(err, errlen, "%s: %s.%s: the program has no register '%s'", path, section, shown, shown);
+        msg_set(err, "%s: %s.%s: the program has no register '%s'", path, section, shown, shown);
     else if (is_pred != want_pred)
-        snprintf(err, errlen, "%s: %s.%s: '%s' is a %s; put it under \"%s\"", path, section, shown, shown,
-                 is_pred ? "predicate" : "value register", is_pred ? "preds" : "regs");
+        msg_set(err, "%s: %s.%s: '%s' is a %s; put it under \"%s\"", path, section, shown, shown,
+                is_pred ? "predicate" : "value register", is_pred ? "preds" : "regs");
     else
         *type = r->type;
     free(shown);
@@ -217,10 +217,10 @@ bool lanes_lookup(const Block *b, const char *path, const char *section, const c
 
 /* "buffers": {"in": {"type": "f32", "data": [...]}, "out": {"type": "u32", "count": 32}}; "replicas":
  * K makes a multicast object of K copies (regions NAME, NAME@1, ...), "NAME@i" gives copy i's data. */
-static bool load_buffers(Block *b, const char *path, json_t *v, char *err, size_t errlen)
+static bool load_buffers(Block *b, const char *path, json_t *v, Msg *err)
 {
     if (!json_is_object(v)) {
-        snprintf(err, errlen, "%s: buffers: expected an object of named buffers", path);
+        msg_set(err, "%s: buffers: expected an object of named buffers", path);
         return false;
     }
     enum { MAX_BUFFER_BYTES = 256 << 20, MAX_ALL_BUFFER_BYTES = 1 << 30 };
@@ -239,61 +239,59 @@ static bool load_buffers(Block *b, const char *path, json_t *v, char *err, size_
             continue;
         json_int_t replicas = !replicas_v ? 0 : json_is_integer(replicas_v) ? json_integer_value(replicas_v) : -1;
         if (replicas_v && (at || replicas < 1 || replicas > MEM_MAX_REPLICAS)) {
-            snprintf(err, errlen, "%s: buffers.%s: \"replicas\" is a number of copies, 1 to %d%s", path, name,
-                     MEM_MAX_REPLICAS, at ? ", for a buffer whose name has no '@'" : "");
+            msg_set(err, "%s: buffers.%s: \"replicas\" is a number of copies, 1 to %d%s", path, name,
+                    MEM_MAX_REPLICAS, at ? ", for a buffer whose name has no '@'" : "");
             return false;
         }
         int type = json_is_string(type_v) ? type_lookup(json_string_value(type_v), strlen(json_string_value(type_v)))
                                           : TYPE_COUNT;
         if (!json_is_object(spec) || ((type_v || !file_v) && !npy_buffer_type_ok(type))) {
-            snprintf(err, errlen, "%s: buffers.%s: expected {\"type\": \"u32\" (u8..u64, s8..s64, b8..b64, f16, bf16, "
-                     "f32, f64), \"data\": [...] or \"count\": N} or {\"file\": \"x.npy\"}", path, name);
+            msg_set(err, "%s: buffers.%s: expected {\"type\": \"u32\" (u8..u64, s8..s64, b8..b64, f16, bf16, "
+                    "f32, f64), \"data\": [...] or \"count\": N} or {\"file\": \"x.npy\"}", path, name);
             return false;
         }
         if ((data != NULL) + (count_v != NULL) + (file_v != NULL) != 1 || (data && !json_is_array(data)) ||
             (file_v && !json_is_string(file_v)) ||
             (count_v && (!json_is_integer(count_v) || json_integer_value(count_v) < 1 ||
                          json_integer_value(count_v) > (1 << 26)))) {
-            snprintf(err, errlen, "%s: buffers.%s: give one of \"data\": [values], \"count\": N (1 to 2^26) and "
-                     "\"file\": \"x.npy\" (or \"x.bin\" with a \"type\")", path, name);
+            msg_set(err, "%s: buffers.%s: give one of \"data\": [values], \"count\": N (1 to 2^26) and "
+                    "\"file\": \"x.npy\" (or \"x.bin\" with a \"type\")", path, name);
             return false;
         }
         uint64_t file_count = 0;
-        char msg[PATH_SHOWN + 512];      /* npy_read's: the file (at most PATH_SHOWN bytes) and why */
-        if (file_v && !npy_read(json_string_value(file_v), type_v ? type : TYPE_COUNT, &type, &file_count, NULL, msg,
-                                sizeof msg)) {
-            snprintf(err, errlen, "%s: buffers.%s: %s", path, name, msg);
+        if (file_v && !npy_read(json_string_value(file_v), type_v ? type : TYPE_COUNT, &type, &file_count, NULL, err)) {
+            msg_prefix(err, "%s: buffers.%s: ", path, name);
             return false;
         }
         if (file_v && (file_count < 1 || file_count > (1 << 26))) {
-            snprintf(err, errlen, "%s: buffers.%s: %s holds %llu elements; a buffer has 1 to 2^26", path, name,
-                     json_string_value(file_v), (unsigned long long)file_count);
+            msg_set(err, "%s: buffers.%s: %s holds %llu elements; a buffer has 1 to 2^26", path, name,
+                    json_string_value(file_v), (unsigned long long)file_count);
             return false;
         }
         if (!at && (mem_named(&b->mem, name, SPACE_GLOBAL) || mem_named(&b->mem, name, SPACE_CONST))) {
-            snprintf(err, errlen, "%s: buffers.%s: the program already has a %s named '%s'", path, name,
-                     mem_named(&b->mem, name, SPACE_GLOBAL) ? "global" : ".const variable", name);
+            msg_set(err, "%s: buffers.%s: the program already has a %s named '%s'", path, name,
+                    mem_named(&b->mem, name, SPACE_GLOBAL) ? "global" : ".const variable", name);
             return false;
         }
         uint64_t count = data ? json_array_size(data) : file_v ? file_count : (uint64_t)json_integer_value(count_v);
         unsigned size = type_info[type].bits / 8;
         if (count * size > MAX_BUFFER_BYTES) {
-            snprintf(err, errlen, "%s: buffers.%s: %llu bytes is more than the %d MiB a buffer may have", path, name,
-                     (unsigned long long)(count * size), MAX_BUFFER_BYTES >> 20);
+            msg_set(err, "%s: buffers.%s: %llu bytes is more than the %d MiB a buffer may have", path, name,
+                    (unsigned long long)(count * size), MAX_BUFFER_BYTES >> 20);
             return false;
         }
         total += pass == 0 ? count * size * (replicas ? (uint64_t)replicas : 1) : 0;
         if (total > MAX_ALL_BUFFER_BYTES) {
-            snprintf(err, errlen, "%s: buffers.%s: with it, the buffers need more than the %d MiB they may have together",
-                     path, name, MAX_ALL_BUFFER_BYTES >> 20);
+            msg_set(err, "%s: buffers.%s: with it, the buffers need more than the %d MiB they may have together",
+                    path, name, MAX_ALL_BUFFER_BYTES >> 20);
             return false;
         }
         if (pass == 0)
             continue;
         Region *r = at ? mem_named(&b->mem, name, SPACE_GLOBAL) : NULL;
         if (at && (!r || !r->is_buffer || r->type != type || r->size != count * size || !(data || file_v))) {
-            snprintf(err, errlen, "%s: buffers.%s: no copy of that name, type and size (a buffer '%.*s' with "
-                     "\"replicas\" has copies %.*s@1, ...)", path, name, (int)(at - name), name, (int)(at - name), name);
+            msg_set(err, "%s: buffers.%s: no copy of that name, type and size (a buffer '%.*s' with "
+                    "\"replicas\" has copies %.*s@1, ...)", path, name, (int)(at - name), name, (int)(at - name), name);
             return false;
         }
         uint32_t first = b->mem.count;
@@ -308,8 +306,8 @@ static bool load_buffers(Block *b, const char *path, json_t *v, char *err, size_
         }
         r = at ? r : &b->mem.regions[first];
         r->replicas = (uint16_t)replicas;
-        if (file_v && !npy_read(json_string_value(file_v), type, &type, &count, r->data, msg, sizeof msg)) {
-            snprintf(err, errlen, "%s: buffers.%s: %s", path, name, msg);
+        if (file_v && !npy_read(json_string_value(file_v), type, &type, &count, r->data, err)) {
+            msg_prefix(err, "%s: buffers.%s: ", path, name);
             return false;
         }
         if (file_v && (replicas || at))
@@ -317,8 +315,8 @@ static bool load_buffers(Block *b, const char *path, json_t *v, char *err, size_
         bool whole = true;                 /* every value defined */
         for (size_t i = 0; data && i < count; i++) {
             uint64_t bits, dbits;
-            if (!lanes_value_bits(json_array_get(data, i), type, &bits, &dbits, msg, sizeof msg)) {
-                snprintf(err, errlen, "%s: buffers.%s.data[%zu]: %s", path, name, i, msg);
+            if (!lanes_value_bits(json_array_get(data, i), type, &bits, &dbits, err)) {
+                msg_prefix(err, "%s: buffers.%s.data[%zu]: ", path, name, i);
                 return false;
             }
             whole = whole && (dbits & width_mask(8 * size)) == width_mask(8 * size);
@@ -340,17 +338,15 @@ static bool load_buffers(Block *b, const char *path, json_t *v, char *err, size_
 /* A value given for a parameter or a field of one: "@buffer" is that buffer's address (a
  * 64-bit type only), anything else a value of the type. nvcc declares C int parameters .u32,
  * so a negative number is accepted for .u types too, as its two's complement. */
-static bool param_value(Block *b, const char *where, int type, json_t *v, uint64_t *bits, uint64_t *dbits, char *err,
-                        size_t errlen)
+static bool param_value(Block *b, const char *where, int type, json_t *v, uint64_t *bits, uint64_t *dbits, Msg *err)
 {
-    char msg[200];
     *dbits = ~0ull;
     if (json_is_string(v) && json_string_value(v)[0] == '@') {
         const char *name = json_string_value(v) + 1;
         if (images_handle(b, name, bits)) {
             if (type_info[type].bits != 64) {
-                snprintf(err, errlen, "%s: a texture, surface or sampler handle needs a 64-bit parameter, not .%s",
-                         where, type_info[type].name);
+                msg_set(err, "%s: a texture, surface or sampler handle needs a 64-bit parameter, not .%s",
+                        where, type_info[type].name);
                 return false;
             }
             return true;
@@ -358,13 +354,13 @@ static bool param_value(Block *b, const char *where, int type, json_t *v, uint64
         Region *buf = mem_named(&b->mem, name, SPACE_GLOBAL);
         if (!buf || !buf->is_buffer || strchr(name, '@')) {     /* a multicast copy has no address */
             char *shown = demangle_cut(name, strlen(name), DEMANGLE_SHOWN);
-            snprintf(err, errlen, "%s: no buffer named '%s' in \"buffers\"", where, shown);
+            msg_set(err, "%s: no buffer named '%s' in \"buffers\"", where, shown);
             free(shown);
             return false;
         }
         if (type_info[type].bits != 64) {
-            snprintf(err, errlen, "%s: a buffer address needs a 64-bit parameter, not .%s", where,
-                     type_info[type].name);
+            msg_set(err, "%s: a buffer address needs a 64-bit parameter, not .%s", where,
+                    type_info[type].name);
             return false;
         }
         *bits = mem_generic(SPACE_GLOBAL, buf->base);
@@ -375,8 +371,8 @@ static bool param_value(Block *b, const char *where, int type, json_t *v, uint64
         for (int t = 0; t < TYPE_COUNT; t++)
             if (type_info[t].cls == 'b' && type_info[t].bits == type_info[type].bits)
                 as = t;
-    if (!lanes_value_bits(v, as, bits, dbits, msg, sizeof msg)) {
-        snprintf(err, errlen, "%s: %s", where, msg);
+    if (!lanes_value_bits(v, as, bits, dbits, err)) {
+        msg_prefix(err, "%s: ", where);
         return false;
     }
     return true;
@@ -395,18 +391,18 @@ static void put_bytes(uint8_t *data, uint8_t *shadow, uint64_t bits, unsigned si
  * laid out as a C struct is (each field at its natural alignment). Bytes not given stay
  * undefined. */
 static bool set_aggregate_param(Block *b, const char *where, uint8_t *data, uint8_t *shadow, uint32_t size, json_t *v,
-                                char *err, size_t errlen)
+                                Msg *err)
 {
     json_t *bytes = json_object_get(v, "bytes"), *fields = json_object_get(v, "fields");
     if (!json_is_object(v) || (bytes != NULL) == (fields != NULL) || json_object_size(v) != 1 ||
         (bytes && !json_is_array(bytes)) || (fields && !json_is_array(fields))) {
-        snprintf(err, errlen, "%s: a parameter of %u bytes takes {\"bytes\": [0..255, ...]} or "
-                 "{\"fields\": [[\"u32\", 7], [\"f32\", 1.5], ...]}", where, size);
+        msg_set(err, "%s: a parameter of %u bytes takes {\"bytes\": [0..255, ...]} or "
+                "{\"fields\": [[\"u32\", 7], [\"f32\", 1.5], ...]}", where, size);
         return false;
     }
     if (bytes) {
         if (json_array_size(bytes) > size) {
-            snprintf(err, errlen, "%s: %zu bytes given; the parameter has %u", where, json_array_size(bytes), size);
+            msg_set(err, "%s: %zu bytes given; the parameter has %u", where, json_array_size(bytes), size);
             return false;
         }
         for (size_t i = 0; i < json_array_size(bytes); i++) {
@@ -414,7 +410,7 @@ static bool set_aggregate_param(Block *b, const char *where, uint8_t *data, uint
             if (json_is_null(byte))
                 continue;
             if (!json_is_integer(byte) || json_integer_value(byte) < 0 || json_integer_value(byte) > 255) {
-                snprintf(err, errlen, "%s: bytes[%zu]: expected 0 to 255 (or null: undefined)", where, i);
+                msg_set(err, "%s: bytes[%zu]: expected 0 to 255 (or null: undefined)", where, i);
                 return false;
             }
             put_bytes(data + i, shadow + i, (uint64_t)json_integer_value(byte), 1, ~0ull);
@@ -428,21 +424,23 @@ static bool set_aggregate_param(Block *b, const char *where, uint8_t *data, uint
         int type = tn ? type_lookup(tn, strlen(tn)) : TYPE_COUNT;
         if (!json_is_array(f) || json_array_size(f) != 2 || type == TYPE_COUNT || type == TYPE_PRED ||
             type_info[type].bits % 8 || type_info[type].bits > 64) {
-            snprintf(err, errlen, "%s: fields[%zu]: expected [\"TYPE\", value] with TYPE one of u8..u64, s8..s64, "
-                     "b8..b64, f16, bf16, f32, f64", where, i);
+            msg_set(err, "%s: fields[%zu]: expected [\"TYPE\", value] with TYPE one of u8..u64, s8..s64, "
+                    "b8..b64, f16, bf16, f32, f64", where, i);
             return false;
         }
         unsigned n = type_info[type].bits / 8;
         at = (at + n - 1) / n * n;
         if (at + n > size) {
-            snprintf(err, errlen, "%s: fields[%zu] ends at byte %u; the parameter has %u", where, i, at + n, size);
+            msg_set(err, "%s: fields[%zu] ends at byte %u; the parameter has %u", where, i, at + n, size);
             return false;
         }
-        char here[440];
-        snprintf(here, sizeof here, "%s: fields[%zu]", where, i);
+        Msg here = { 0 };
+        msg_set(&here, "%s: fields[%zu]", where, i);
         uint64_t bits;
         uint64_t dbits;
-        if (!param_value(b, here, type, json_array_get(f, 1), &bits, &dbits, err, errlen))
+        bool ok = param_value(b, here.text, type, json_array_get(f, 1), &bits, &dbits, err);
+        msg_free(&here);
+        if (!ok)
             return false;
         put_bytes(data + at, shadow + at, bits, n, dbits);
         at += n;
@@ -453,7 +451,7 @@ static bool set_aggregate_param(Block *b, const char *where, uint8_t *data, uint
 /* A .texref, .surfref or .samplerref parameter: the handle of a texture, a surface or a sampler of
  * the lanes file, "@name", and nothing else. */
 static bool set_handle_param(Block *b, const char *where, int space, uint8_t *data, uint8_t *shadow, json_t *v,
-                             char *err, size_t errlen)
+                             Msg *err)
 {
     uint64_t h = 0;
     const char *s = json_is_string(v) ? json_string_value(v) : NULL;
@@ -461,10 +459,10 @@ static bool set_handle_param(Block *b, const char *where, int space, uint8_t *da
     const Image *im = found ? image_of(b, h) : NULL;
     bool fits = space == SPACE_SAMPLER ? found && sampler_of(b, h) : im && im->surface == (space == SPACE_SURF);
     if (!fits) {
-        snprintf(err, errlen, "%s: a %s parameter takes the handle of a %s of \"%s\", \"@name\"", where,
-                 space == SPACE_TEX ? ".texref" : space == SPACE_SURF ? ".surfref" : ".samplerref",
-                 space == SPACE_TEX ? "texture" : space == SPACE_SURF ? "surface" : "sampler",
-                 space == SPACE_TEX ? "textures" : space == SPACE_SURF ? "surfaces" : "samplers");
+        msg_set(err, "%s: a %s parameter takes the handle of a %s of \"%s\", \"@name\"", where,
+                space == SPACE_TEX ? ".texref" : space == SPACE_SURF ? ".surfref" : ".samplerref",
+                space == SPACE_TEX ? "texture" : space == SPACE_SURF ? "surface" : "sampler",
+                space == SPACE_TEX ? "textures" : space == SPACE_SURF ? "surfaces" : "samplers");
         return false;
     }
     put_bytes(data, shadow, h, 8, ~0ull);
@@ -472,48 +470,50 @@ static bool set_handle_param(Block *b, const char *where, int space, uint8_t *da
 }
 
 /* One kernel parameter, i of the kernel's, in the parameter buffer. */
-static bool set_param(Block *b, const char *path, uint32_t i, json_t *v, char *err, size_t errlen)
+static bool set_param(Block *b, const char *path, uint32_t i, json_t *v, Msg *err)
 {
     const Decl *d = &b->prog.fn->params.data[i];
     uint8_t *shadow;
     uint32_t size;
     uint8_t *data = block_param_bytes(b, i, &shadow, &size);
-    char where[400];           /* the label (at most 222 bytes) and a name shown in at most DEMANGLE_SHOWN */
+    Msg where = { 0 };
     char *shown = demangle_shown(d->name);
-    snprintf(where, sizeof where, "%s: params.%s", path, shown);
+    msg_set(&where, "%s: params.%s", path, shown);
     free(shown);
-    if (d->handle_space)
-        return set_handle_param(b, where, d->handle_space, data, shadow, v, err, errlen);
-    if (json_is_object(v) || d->dim_count || d->type == TYPE_NONE || d->vector || type_info[d->type].bits > 64)
-        return set_aggregate_param(b, where, data, shadow, size, v, err, errlen);
+    bool ok;
     uint64_t bits;
     uint64_t dbits;
-    if (!param_value(b, where, d->type, v, &bits, &dbits, err, errlen))
-        return false;
-    uint32_t n = (uint32_t)(type_info[d->type].bits + 7) / 8;
-    put_bytes(data, shadow, bits, n < size ? n : size, dbits);
-    return true;
+    if (d->handle_space)
+        ok = set_handle_param(b, where.text, d->handle_space, data, shadow, v, err);
+    else if (json_is_object(v) || d->dim_count || d->type == TYPE_NONE || d->vector || type_info[d->type].bits > 64)
+        ok = set_aggregate_param(b, where.text, data, shadow, size, v, err);
+    else if ((ok = param_value(b, where.text, d->type, v, &bits, &dbits, err))) {
+        uint32_t n = (uint32_t)(type_info[d->type].bits + 7) / 8;
+        put_bytes(data, shadow, bits, n < size ? n : size, dbits);
+    }
+    msg_free(&where);
+    return ok;
 }
 
 /* "params": [v0, v1, ...] by position, or {"name": v} by name. */
-static bool load_params(Block *b, const char *path, json_t *v, char *err, size_t errlen)
+static bool load_params(Block *b, const char *path, json_t *v, Msg *err)
 {
     const Function *f = b->prog.fn;
     if (json_is_array(v)) {
         if (json_array_size(v) != f->params.len) {
             char *kernel = demangle_shown(f->name);
-            snprintf(err, errlen, "%s: params: '%s' takes %u parameters, the array has %zu", path, kernel,
-                     f->params.len, json_array_size(v));
+            msg_set(err, "%s: params: '%s' takes %u parameters, the array has %zu", path, kernel,
+                    f->params.len, json_array_size(v));
             free(kernel);
             return false;
         }
         for (uint32_t i = 0; i < f->params.len; i++)
-            if (!set_param(b, path, i, json_array_get(v, i), err, errlen))
+            if (!set_param(b, path, i, json_array_get(v, i), err))
                 return false;
         return true;
     }
     if (!json_is_object(v)) {
-        snprintf(err, errlen, "%s: params: expected [values in order] or {\"name\": value}", path);
+        msg_set(err, "%s: params: expected [values in order] or {\"name\": value}", path);
         return false;
     }
     const char *name;
@@ -525,21 +525,21 @@ static bool load_params(Block *b, const char *path, json_t *v, char *err, size_t
                 d = &f->params.data[i];
         if (!d) {
             char *kernel = demangle_shown(f->name), *shown = demangle_shown(name);
-            snprintf(err, errlen, "%s: params.%s: '%s' has no parameter of that name", path, shown, kernel);
+            msg_set(err, "%s: params.%s: '%s' has no parameter of that name", path, shown, kernel);
             free(kernel);
             free(shown);
             return false;
         }
-        if (!set_param(b, path, (uint32_t)(d - f->params.data), value, err, errlen))
+        if (!set_param(b, path, (uint32_t)(d - f->params.data), value, err))
             return false;
     }
     return true;
 }
 
-static bool load_dynamic_shared(Block *b, const char *path, json_t *v, char *err, size_t errlen)
+static bool load_dynamic_shared(Block *b, const char *path, json_t *v, Msg *err)
 {
     if (!json_is_integer(v) || json_integer_value(v) < 0 || json_integer_value(v) > (1 << 20)) {
-        snprintf(err, errlen, "%s: dynamic_shared: expected a number of bytes (0 to 1 MiB)", path);
+        msg_set(err, "%s: dynamic_shared: expected a number of bytes (0 to 1 MiB)", path);
         return false;
     }
     block_set_dynamic_shared(b, (uint32_t)json_integer_value(v));
@@ -548,18 +548,18 @@ static bool load_dynamic_shared(Block *b, const char *path, json_t *v, char *err
 
 /* "block": [x, y, z] or "grid": [x, y, z], one to three numbers; false (err set) if not. */
 static bool parse_dims(const char *path, const char *key, json_t *v, uint32_t dims[3], const uint32_t most[3],
-                       char *err, size_t errlen)
+                       Msg *err)
 {
     size_t n = json_array_size(v);
     if (!json_is_array(v) || n < 1 || n > 3) {
-        snprintf(err, errlen, "%s: %s: expected [x, y, z] (one to three numbers)", path, key);
+        msg_set(err, "%s: %s: expected [x, y, z] (one to three numbers)", path, key);
         return false;
     }
     dims[0] = dims[1] = dims[2] = 1;
     for (size_t i = 0; i < n; i++) {
         json_t *d = json_array_get(v, i);
         if (!json_is_integer(d) || json_integer_value(d) < 1 || json_integer_value(d) > most[i]) {
-            snprintf(err, errlen, "%s: %s[%zu]: expected an integer from 1 to %u", path, key, i, most[i]);
+            msg_set(err, "%s: %s[%zu]: expected an integer from 1 to %u", path, key, i, most[i]);
             return false;
         }
         dims[i] = (uint32_t)json_integer_value(d);
@@ -567,59 +567,58 @@ static bool parse_dims(const char *path, const char *key, json_t *v, uint32_t di
     return true;
 }
 
-int lanes_load(Block *b, const char *path, const Launch *cli, char *err, size_t errlen)
+int lanes_load(Block *b, const char *path, const Launch *cli, Msg *err)
 {
     static const Launch none;
     cli = cli ? cli : &none;
-    json_t *root = path ? lanes_load_json(path, err, errlen) : json_object();
+    json_t *root = path ? lanes_load_json(path, err) : json_object();
     if (!root)
         return -1;
     int rc = -1;
-    char label[300];
+    Msg where = { 0 };         /* "path: regs.NAME" */
+    char label[300];           /* the path's last 200 bytes at most, and " with the command line" */
     bool merged = launch_given(cli);
     size_t path_len = path ? strlen(path) : 0;            /* a long path keeps its end: the file's name */
     const char *cut = path_len > 200 ? "..." : "", *end = path_len > 200 ? path + path_len - 197 : path;
     snprintf(label, sizeof label, !path ? "the command line" : merged ? "%s%s with the command line" : "%s%s",
              cut, end);
-    if (!launch_merge(b, root, path, cli, err, errlen))
+    if (!launch_merge(b, root, path, cli, err))
         goto out;
     path = label;
     uint32_t ntid[3] = { WARP_SIZE, 1, 1 }, nctaid[3] = { 1, 1, 1 }, active = ALL_LANES;
     const char *key;
     json_t *v;
-    char where[700];
     /* The shape first (it makes the warps), then buffers before parameters, which may name them. */
     json_t *block = json_object_get(root, "block"), *grid = json_object_get(root, "grid");
     json_t *mask = json_object_get(root, "active");
     static const uint32_t block_most[3] = { MAX_BLOCK_THREADS, MAX_BLOCK_THREADS, MAX_BLOCK_Z };   /* CUDA's */
     static const uint32_t grid_most[3] = { MAX_GRID_X, MAX_GRID_YZ, MAX_GRID_YZ };    /* CUDA's */
-    if (block && !parse_dims(path, "block", block, ntid, block_most, err, errlen))
+    if (block && !parse_dims(path, "block", block, ntid, block_most, err))
         goto out;
     if ((uint64_t)ntid[0] * ntid[1] * ntid[2] > MAX_BLOCK_THREADS) {
-        snprintf(err, errlen, "%s: block: %u x %u x %u is %llu threads; a block has at most %d", path, ntid[0], ntid[1],
-                 ntid[2], (unsigned long long)ntid[0] * ntid[1] * ntid[2], MAX_BLOCK_THREADS);
+        msg_set(err, "%s: block: %u x %u x %u is %llu threads; a block has at most %d", path, ntid[0], ntid[1],
+                ntid[2], (unsigned long long)ntid[0] * ntid[1] * ntid[2], MAX_BLOCK_THREADS);
         goto out;
     }
-    if (grid && !parse_dims(path, "grid", grid, nctaid, grid_most, err, errlen))
+    if (grid && !parse_dims(path, "grid", grid, nctaid, grid_most, err))
         goto out;
     if (mask && !lanes_parse_mask(mask, &active)) {
-        snprintf(err, errlen, "%s: active: expected a lane mask such as \"0xffffffff\"", path);
+        msg_set(err, "%s: active: expected a lane mask such as \"0xffffffff\"", path);
         goto out;
     }
     if (mask && ntid[0] * ntid[1] * ntid[2] > WARP_SIZE) {
-        snprintf(err, errlen, "%s: active: a lane mask applies to a block of one warp; this one has %u threads",
-                 path, ntid[0] * ntid[1] * ntid[2]);
+        msg_set(err, "%s: active: a lane mask applies to a block of one warp; this one has %u threads",
+                path, ntid[0] * ntid[1] * ntid[2]);
         goto out;
     }
     uint32_t threads = ntid[0] * ntid[1] * ntid[2];
     if (mask && threads < WARP_SIZE && active >> threads) {   /* lanes that do not exist would run nothing */
-        snprintf(err, errlen, "%s: active: 0x%08x names lanes the block of %u threads does not have (lanes 0 to %u)",
-                 path, active, threads, threads - 1);
+        msg_set(err, "%s: active: 0x%08x names lanes the block of %u threads does not have (lanes 0 to %u)",
+                path, active, threads, threads - 1);
         goto out;
     }
-    char why[256];
-    if (!block_fits(b, ntid, why, sizeof why)) {
-        snprintf(err, errlen, "%s: block: %s", path, why);
+    if (!block_fits(b, ntid, err)) {
+        msg_prefix(err, "%s: block: ", path);
         goto out;
     }
     block_set_shape(b, ntid, active);
@@ -628,19 +627,19 @@ int lanes_load(Block *b, const char *path, const Launch *cli, char *err, size_t 
     json_t *dynamic = json_object_get(root, "dynamic_shared");
     json_t *surfaces = json_object_get(root, "surfaces"), *textures = json_object_get(root, "textures");
     json_t *samplers = json_object_get(root, "samplers");
-    if ((buffers && !load_buffers(b, path, buffers, err, errlen)) ||
-        (surfaces && !images_load(b, path, surfaces, true, err, errlen)) ||
-        (textures && !images_load(b, path, textures, false, err, errlen)) ||
-        (samplers && !images_load_samplers(b, path, samplers, err, errlen)) ||
-        !images_program_samplers(b, path, err, errlen) ||
-        (params && !load_params(b, path, params, err, errlen)) ||
-        (dynamic && !load_dynamic_shared(b, path, dynamic, err, errlen)))
+    if ((buffers && !load_buffers(b, path, buffers, err)) ||
+        (surfaces && !images_load(b, path, surfaces, true, err)) ||
+        (textures && !images_load(b, path, textures, false, err)) ||
+        (samplers && !images_load_samplers(b, path, samplers, err)) ||
+        !images_program_samplers(b, path, err) ||
+        (params && !load_params(b, path, params, err)) ||
+        (dynamic && !load_dynamic_shared(b, path, dynamic, err)))
         goto out;
     json_object_foreach(root, key, v) {
         if (!strcmp(key, "regs") || !strcmp(key, "preds")) {
             bool preds = key[0] == 'p';
             if (!json_is_object(v)) {
-                snprintf(err, errlen, "%s: %s: expected an object of register names", path, key);
+                msg_set(err, "%s: %s: expected an object of register names", path, key);
                 goto out;
             }
             const char *name;
@@ -648,10 +647,10 @@ int lanes_load(Block *b, const char *path, const Launch *cli, char *err, size_t 
             json_object_foreach(v, name, value) {
                 uint32_t slot;
                 int type;
-                if (!lanes_lookup(b, path, key, name, preds, &slot, &type, err, errlen))
+                if (!lanes_lookup(b, path, key, name, preds, &slot, &type, err))
                     goto out;
-                snprintf(where, sizeof where, "%s: %s.%s", path, key, name);
-                if (!set_lanes(b, where, slot, type, value, preds ? set_pred_lane : set_register_lane, err, errlen))
+                msg_set(&where, "%s: %s.%s", path, key, name);
+                if (!set_lanes(b, where.text, slot, type, value, preds ? set_pred_lane : set_register_lane, err))
                     goto out;
             }
         } else if (strcmp(key, "buffers") && strcmp(key, "params") && strcmp(key, "dynamic_shared") &&
@@ -660,14 +659,15 @@ int lanes_load(Block *b, const char *path, const Launch *cli, char *err, size_t 
                    strcmp(key, "steps") && strcmp(key, "warnings") && strcmp(key, "cta") && strcmp(key, "stdout") &&
                    strcmp(key, "ctas")) {
             char *shown = demangle_cut(key, strlen(key), DEMANGLE_SHOWN);
-            snprintf(err, errlen, "%s: unknown key \"%s\" (expected block, grid, active, regs, preds, buffers, "
-                     "params, dynamic_shared, surfaces, textures, samplers)", path, shown);
+            msg_set(err, "%s: unknown key \"%s\" (expected block, grid, active, regs, preds, buffers, "
+                    "params, dynamic_shared, surfaces, textures, samplers)", path, shown);
             free(shown);
             goto out;
         }
     }
     rc = block || b->prog.fn->is_snippet ? 0 : 1;
 out:
+    msg_free(&where);
     json_decref(root);
     return rc;
 }

@@ -162,9 +162,12 @@ static int parse_args(int argc, char **argv, RunOptions *o, const char **params,
         else if ((v = util_option_value(a, "--trace-lines", argc, argv, &i, &missing)))
             o->trace_lines = v;
         else if ((v = util_option_value(a, "--trace-ops", argc, argv, &i, &missing))) {
-            char err[256];
-            if (!srcline_trace_ops(&o->trace_filter, v, err, sizeof err))
-                return usage_error("%s", err);
+            Msg err = { 0 };
+            if (!srcline_trace_ops(&o->trace_filter, v, &err)) {
+                int rc = usage_error("%s", err.text);
+                msg_free(&err);
+                return rc;
+            }
         }
         else if ((v = util_option_value(a, "--max-steps", argc, argv, &i, &missing))) {
             char *end;

@@ -100,12 +100,12 @@ static bool field_is(Field f, const char *text)
 
 /* The type of the header's 'descr', or false with the reason: not one type (a record's list),
  * a kind or a size ptxrun has no type for, a byte order that is big-endian or not said. */
-static bool dtype_read(const char *file, Field descr, int *type, char *err, size_t errlen)
+static bool dtype_read(const char *file, Field descr, int *type, Msg *err)
 {
     static const char reads[] = "ptxrun reads <f2 <f4 <f8, <i1 <i2 <i4 <i8, <u1 <u2 <u4 <u8 ('|' for one byte)";
     if (string_end(descr.at) != descr.end) {
-        snprintf(err, errlen, "%s: dtype %.*s is not one number type (a record of fields?): %s", file,
-                 (int)(descr.end - descr.at), descr.at, reads);
+        msg_set(err, "%s: dtype %.*s is not one number type (a record of fields?): %s", file,
+                (int)(descr.end - descr.at), descr.at, reads);
         return false;
     }
     const char *s = descr.at + (*descr.at == 'u' || *descr.at == 'U') + 1, *close = descr.end - 1;
@@ -123,19 +123,19 @@ static bool dtype_read(const char *file, Field descr, int *type, char *err, size
         if (*kind == kinds[k][0][0])
             holds = kinds[k][1];
     if (holds)
-        snprintf(err, errlen, "%s: dtype '%.*s' holds %s: %s", file, n, s, holds, reads);
+        msg_set(err, "%s: dtype '%.*s' holds %s: %s", file, n, s, holds, reads);
     else if (kind >= close || !strchr("uif", *kind) || end != close)
-        snprintf(err, errlen, "%s: dtype '%.*s' is not of the form <f4 (byte order, kind, size in bytes): %s",
-                 file, n, s, reads);
+        msg_set(err, "%s: dtype '%.*s' is not of the form <f4 (byte order, kind, size in bytes): %s",
+                file, n, s, reads);
     else if (*type == TYPE_COUNT)
-        snprintf(err, errlen, "%s: dtype '%.*s': no %s of %lu byte%s: %s", file, n, s,
-                 *kind == 'f' ? "float" : "integer", bytes, bytes == 1 ? "" : "s", reads);
+        msg_set(err, "%s: dtype '%.*s': no %s of %lu byte%s: %s", file, n, s,
+                *kind == 'f' ? "float" : "integer", bytes, bytes == 1 ? "" : "s", reads);
     else if (order == '>' && bytes > 1)
-        snprintf(err, errlen, "%s: dtype '%.*s' is big-endian: ptxrun reads little-endian .npy files only "
-                 "(numpy: a.astype(a.dtype.newbyteorder('<')))", file, n, s);
+        msg_set(err, "%s: dtype '%.*s' is big-endian: ptxrun reads little-endian .npy files only "
+                "(numpy: a.astype(a.dtype.newbyteorder('<')))", file, n, s);
     else if (order != '<' && bytes > 1)
-        snprintf(err, errlen, "%s: dtype '%.*s' does not say its byte order ('<': little-endian; '|' is for one "
-                 "byte): %s", file, n, s, reads);
+        msg_set(err, "%s: dtype '%.*s' does not say its byte order ('<': little-endian; '|' is for one "
+                "byte): %s", file, n, s, reads);
     else
         return true;                       /* one byte: any byte order is the same */
     *type = TYPE_COUNT;
@@ -179,19 +179,19 @@ static bool shape_read(Field shape, unsigned major, uint64_t *count, unsigned *s
  * and in either quotes, white space of any kind between the parts, a comment after. False (err
  * set) for another text, another key, which NumPy refuses, or a key given twice, of which
  * NumPy would take the last without a word. */
-static bool header_fields(const char *header, const char *file, Field field[3], char *err, size_t errlen)
+static bool header_fields(const char *header, const char *file, Field field[3], Msg *err)
 {
     static const char *const keys[3] = { "descr", "fortran_order", "shape" };
     const char *p = skip_space(header);
     if (*p != '{') {
-        snprintf(err, errlen, "%s: the .npy header is not a dictionary ('{'...): '%.*s'", file, shown(p), p);
+        msg_set(err, "%s: the .npy header is not a dictionary ('{'...): '%.*s'", file, shown(p), p);
         return false;
     }
     for (p = skip_space(p + 1); *p != '}';) {
         const char *key_end = string_end(p), *colon = key_end ? skip_space(key_end) : p;
         if (!*p || !key_end || *colon != ':') {
-            snprintf(err, errlen, *p ? "%s: the .npy header has '%.*s' where a quoted key and ':' should be" :
-                     "%s: the .npy header's dictionary has no '}' (truncated?)", file, shown(p), p);
+            msg_set(err, *p ? "%s: the .npy header has '%.*s' where a quoted key and ':' should be" :
+                    "%s: the .npy header's dictionary has no '}' (truncated?)", file, shown(p), p);
             return false;
         }
         const char *key = p + (*p == 'u' || *p == 'U') + 1;
@@ -199,9 +199,9 @@ static bool header_fields(const char *header, const char *file, Field field[3], 
         while (k < 3 && !(strlen(keys[k]) == (size_t)len && !strncmp(key, keys[k], (size_t)len)))
             k++;
         if (k == 3 || field[k].at) {
-            snprintf(err, errlen, k == 3 ? "%s: the .npy header has the key '%.*s' (NumPy allows only 'descr', "
-                     "'fortran_order' and 'shape')" : "%s: the .npy header gives '%.*s' twice (NumPy would read the "
-                     "last: remove the other)", file, len, key);
+            msg_set(err, k == 3 ? "%s: the .npy header has the key '%.*s' (NumPy allows only 'descr', "
+                    "'fortran_order' and 'shape')" : "%s: the .npy header gives '%.*s' twice (NumPy would read the "
+                    "last: remove the other)", file, len, key);
             return false;
         }
         field[k].at = skip_space(colon + 1);
@@ -211,30 +211,30 @@ static bool header_fields(const char *header, const char *file, Field field[3], 
     }
     p = skip_space(p + 1);
     if (*p && *p != '#') {
-        snprintf(err, errlen, "%s: the .npy header has '%.*s' after its dictionary", file, shown(p), p);
+        msg_set(err, "%s: the .npy header has '%.*s' after its dictionary", file, shown(p), p);
         return false;
     }
     return true;
 }
 
 /* Reads the .npy header of f: the element type and count, and where the data starts. */
-static bool npy_header(FILE *f, const char *file, int *type, uint64_t *count, long *data_at, char *err, size_t errlen)
+static bool npy_header(FILE *f, const char *file, int *type, uint64_t *count, long *data_at, Msg *err)
 {
     unsigned char start[12];
     if (fread(start, 1, 10, f) != 10 || memcmp(start, "\x93NUMPY", 6) != 0) {
-        snprintf(err, errlen, "%s: not a .npy file (no \\x93NUMPY magic)", file);
+        msg_set(err, "%s: not a .npy file (no \\x93NUMPY magic)", file);
         return false;
     }
     unsigned major = start[6], length_bytes = major == 1 ? 2 : 4;
     if (major < 1 || major > 3 || (length_bytes == 4 && fread(start + 10, 1, 2, f) != 2)) {
-        snprintf(err, errlen, "%s: .npy format version %u.%u (ptxrun reads 1.0, 2.0 and 3.0)", file, major, start[7]);
+        msg_set(err, "%s: .npy format version %u.%u (ptxrun reads 1.0, 2.0 and 3.0)", file, major, start[7]);
         return false;
     }
     uint32_t length = start[8] | (uint32_t)start[9] << 8;
     if (length_bytes == 4)
         length |= (uint32_t)start[10] << 16 | (uint32_t)start[11] << 24;
     if (length > (1u << 20)) {
-        snprintf(err, errlen, "%s: a .npy header of %u bytes (truncated or not a .npy file)", file, length);
+        msg_set(err, "%s: a .npy header of %u bytes (truncated or not a .npy file)", file, length);
         return false;
     }
     char *header = xmalloc(length + 1);
@@ -245,22 +245,22 @@ static bool npy_header(FILE *f, const char *file, int *type, uint64_t *count, lo
     unsigned spread = 0;
     *data_at = 8 + (long)length_bytes + (long)length;
     if (!read)
-        snprintf(err, errlen, "%s: a truncated .npy header", file);
-    else if (!header_fields(header, file, field, err, errlen))
+        msg_set(err, "%s: a truncated .npy header", file);
+    else if (!header_fields(header, file, field, err))
         ;
     else if ((missing = !field[0].at ? "descr" : !field[1].at ? "fortran_order" : !field[2].at ? "shape" : NULL))
-        snprintf(err, errlen, "%s: the .npy header has no '%s'", file, missing);
-    else if (!dtype_read(file, field[0], type, err, errlen))
+        msg_set(err, "%s: the .npy header has no '%s'", file, missing);
+    else if (!dtype_read(file, field[0], type, err))
         ;
     else if (!(fortran = field_is(field[1], "True")) && !field_is(field[1], "False"))
-        snprintf(err, errlen, "%s: the .npy header's fortran_order is '%.*s', not True or False", file,
-                 (int)(field[1].end - field[1].at), field[1].at);
+        msg_set(err, "%s: the .npy header's fortran_order is '%.*s', not True or False", file,
+                (int)(field[1].end - field[1].at), field[1].at);
     else if (!shape_read(field[2], major, count, &spread))
-        snprintf(err, errlen, "%s: the .npy header's shape '%.*s' is not a tuple of decimal sizes such as (6,) or "
-                 "(2, 3) of fewer than 2^40 elements", file, (int)(field[2].end - field[2].at), field[2].at);
+        msg_set(err, "%s: the .npy header's shape '%.*s' is not a tuple of decimal sizes such as (6,) or "
+                "(2, 3) of fewer than 2^40 elements", file, (int)(field[2].end - field[2].at), field[2].at);
     else if (fortran && spread > 1)        /* at most one size above 1: the same bytes in either order */
-        snprintf(err, errlen, "%s: Fortran order: ptxrun reads C-order .npy files only (numpy: np.ascontiguousarray)",
-                 file);
+        msg_set(err, "%s: Fortran order: ptxrun reads C-order .npy files only (numpy: np.ascontiguousarray)",
+                file);
     else
         ok = true;
     free(header);
@@ -271,14 +271,14 @@ static bool npy_header(FILE *f, const char *file, int *type, uint64_t *count, lo
  * number of elements dest has room for, which the file must hold). A .npy file gives
  * its type; given_type (TYPE_COUNT: none) must be that type, or a .b type or bf16 of the same
  * width where the file holds integers (the bits as they are). A raw file needs given_type. */
-bool npy_read(const char *path, int given_type, int *type, uint64_t *count, uint8_t *dest, char *err, size_t errlen)
+bool npy_read(const char *path, int given_type, int *type, uint64_t *count, uint8_t *dest, Msg *err)
 {
     FILE *f = fopen(path, "rb");
     int opened = errno;
     char *file = demangle_cut(path, strlen(path), PATH_SHOWN);      /* the file as messages name it */
     struct stat st;
     if (!f || fstat(fileno(f), &st) != 0 || S_ISDIR(st.st_mode)) {
-        snprintf(err, errlen, "cannot read '%s': %s", file, strerror(f ? EISDIR : opened));
+        msg_set(err, "cannot read '%s': %s", file, strerror(f ? EISDIR : opened));
         free(file);
         if (f)
             fclose(f);
@@ -288,13 +288,13 @@ bool npy_read(const char *path, int given_type, int *type, uint64_t *count, uint
     bool ok = true;
     uint64_t room = dest ? *count : 0;
     if (npy_named(path)) {
-        ok = npy_header(f, file, type, count, &data_at, err, errlen);
+        ok = npy_header(f, file, type, count, &data_at, err);
         int t = *type;
         if (ok && given_type != TYPE_COUNT && given_type != t &&
             !(type_info[given_type].bits == type_info[t].bits && type_info[t].cls != 'f' &&
               (type_info[given_type].cls == 'b' || given_type == TYPE_BF16))) {
-            snprintf(err, errlen, "%s: the file holds .%s values; \"type\" says %s", file, type_info[t].name,
-                     type_info[given_type].name);
+            msg_set(err, "%s: the file holds .%s values; \"type\" says %s", file, type_info[t].name,
+                    type_info[given_type].name);
             ok = false;
         }
         if (ok && given_type != TYPE_COUNT)
@@ -302,30 +302,30 @@ bool npy_read(const char *path, int given_type, int *type, uint64_t *count, uint
         if (ok && (uint64_t)st.st_size != (uint64_t)data_at + *count * (type_info[t].bits / 8)) {
             uint64_t has = (uint64_t)st.st_size > (uint64_t)data_at ? (uint64_t)st.st_size - (uint64_t)data_at : 0;
             uint64_t needs = *count * (type_info[t].bits / 8);
-            snprintf(err, errlen, "%s: %llu bytes of data; the header's shape and dtype make %llu (%s)", file,
-                     (unsigned long long)has, (unsigned long long)needs, has < needs ? "truncated?" : "more after them");
+            msg_set(err, "%s: %llu bytes of data; the header's shape and dtype make %llu (%s)", file,
+                    (unsigned long long)has, (unsigned long long)needs, has < needs ? "truncated?" : "more after them");
             ok = false;
         }
     } else if (given_type == TYPE_COUNT) {
-        snprintf(err, errlen, "%s: raw binary data needs its \"type\" (or give a .npy file)", file);
+        msg_set(err, "%s: raw binary data needs its \"type\" (or give a .npy file)", file);
         ok = false;
     } else {
         *type = given_type;
         unsigned size = type_info[given_type].bits / 8;
         *count = (uint64_t)st.st_size / size;
         if ((uint64_t)st.st_size % size) {
-            snprintf(err, errlen, "%s: %llu bytes is not a whole number of .%s elements", file,
-                     (unsigned long long)st.st_size, type_info[given_type].name);
+            msg_set(err, "%s: %llu bytes is not a whole number of .%s elements", file,
+                    (unsigned long long)st.st_size, type_info[given_type].name);
             ok = false;
         }
     }
     if (ok && dest && *count != room) {      /* the file changed since the call that sized dest */
-        snprintf(err, errlen, "%s: the file changed while ptxrun read it", file);
+        msg_set(err, "%s: the file changed while ptxrun read it", file);
         ok = false;
     }
     uint64_t bytes = ok ? *count * (type_info[*type].bits / 8) : 0;
     if (ok && dest && (fseek(f, data_at, SEEK_SET) != 0 || fread(dest, 1, bytes, f) != bytes)) {
-        snprintf(err, errlen, "cannot read '%s': %s", file, ferror(f) ? strerror(errno) : "it ended early");
+        msg_set(err, "cannot read '%s': %s", file, ferror(f) ? strerror(errno) : "it ended early");
         ok = false;
     }
     fclose(f);
@@ -335,7 +335,7 @@ bool npy_read(const char *path, int given_type, int *type, uint64_t *count, uint
 
 /* DIR and the folders above it, as mkdir -p makes them; false unless DIR is a folder ptxrun can
  * write in (said before the run, and again after it). */
-bool npy_save_folder(const char *dir, char *err, size_t errlen)
+bool npy_save_folder(const char *dir, Msg *err)
 {
     char *path = memcpy(xmalloc(strlen(dir) + 1), dir, strlen(dir) + 1);   /* whole: never a folder cut short */
     struct stat st;
@@ -348,7 +348,7 @@ bool npy_save_folder(const char *dir, char *err, size_t errlen)
         if (mkdir(path, 0777) != 0 && errno != EEXIST) {
             int why = errno;
             char *shown = demangle_cut(dir, strlen(dir), PATH_SHOWN), *part = demangle_cut(path, strlen(path), PATH_SHOWN);
-            snprintf(err, errlen, "--save-buffers %s: cannot make the folder '%s': %s", shown, part, strerror(why));
+            msg_set(err, "--save-buffers %s: cannot make the folder '%s': %s", shown, part, strerror(why));
             free(shown);
             free(part);
             goto out;
@@ -359,14 +359,14 @@ bool npy_save_folder(const char *dir, char *err, size_t errlen)
     }
     if (stat(path, &st) != 0 || !S_ISDIR(st.st_mode)) {
         char *shown = demangle_cut(dir, strlen(dir), PATH_SHOWN);
-        snprintf(err, errlen, "--save-buffers %s: not a folder", shown);
+        msg_set(err, "--save-buffers %s: not a folder", shown);
         free(shown);
         goto out;
     }
     if (access(path, W_OK | X_OK) != 0) {
         int why = errno;
         char *shown = demangle_cut(dir, strlen(dir), PATH_SHOWN);
-        snprintf(err, errlen, "--save-buffers %s: cannot write in the folder: %s", shown, strerror(why));
+        msg_set(err, "--save-buffers %s: cannot write in the folder: %s", shown, strerror(why));
         free(shown);
         goto out;
     }
@@ -378,7 +378,7 @@ out:
 
 /* One buffer as DIR/NAME.npy. Undefined bits are written as 0; returns the count of elements that
  * had some, or -1 (err set). */
-static long long save_buffer(const Region *r, uint32_t index, const char *dir, char *err, size_t errlen)
+static long long save_buffer(const Region *r, uint32_t index, const char *dir, Msg *err)
 {
     unsigned size = type_info[r->type].bits / 8;
     char descr[8], header[128];
@@ -386,7 +386,7 @@ static long long save_buffer(const Region *r, uint32_t index, const char *dir, c
     snprintf(descr, sizeof descr, "%c%c%u", size == 1 ? '|' : '<', cls, size);
     if (strchr(r->name, '/') || r->name[0] == '.') {
         char *shown = demangle_cut(r->name, strlen(r->name), DEMANGLE_SHOWN);
-        snprintf(err, errlen, "--save-buffers: buffer '%s': its name cannot be a file name", shown);
+        msg_set(err, "--save-buffers: buffer '%s': its name cannot be a file name", shown);
         free(shown);
         return -1;
     }
@@ -407,7 +407,7 @@ static long long save_buffer(const Region *r, uint32_t index, const char *dir, c
     int fd = open(temp, O_WRONLY | O_CREAT | O_TRUNC, 0666);
     FILE *f = fd < 0 ? NULL : fdopen(fd, "wb");
     if (!f) {
-        snprintf(err, errlen, "--save-buffers: cannot write '%s': %s", shown, strerror(errno));
+        msg_set(err, "--save-buffers: cannot write '%s': %s", shown, strerror(errno));
         if (fd >= 0) {
             close(fd);
             unlink(temp);
@@ -439,14 +439,14 @@ static long long save_buffer(const Region *r, uint32_t index, const char *dir, c
     }
     if (failed) {
         unlink(temp);                          /* no partial file is left */
-        snprintf(err, errlen, "--save-buffers: cannot write '%s': %s (nothing left there)", shown, strerror(saved));
+        msg_set(err, "--save-buffers: cannot write '%s': %s (nothing left there)", shown, strerror(saved));
         undefined = -1;
         goto out;
     }
     if (rename(temp, path) != 0) {
         saved = errno;
         unlink(temp);
-        snprintf(err, errlen, "--save-buffers: cannot write '%s': %s", shown, strerror(saved));
+        msg_set(err, "--save-buffers: cannot write '%s': %s", shown, strerror(saved));
         undefined = -1;
         goto out;
     }
@@ -459,15 +459,15 @@ out:
 
 /* --save-buffers DIR: every buffer of the lanes file as DIR/NAME.npy, with notes (bf16 as its
  * bits) and warnings (undefined elements written as 0) on err_out. */
-bool npy_save_buffers(const Block *b, const char *dir, bool warnings, FILE *err_out, char *err, size_t errlen)
+bool npy_save_buffers(const Block *b, const char *dir, bool warnings, FILE *err_out, Msg *err)
 {
-    if (!npy_save_folder(dir, err, errlen))
+    if (!npy_save_folder(dir, err))
         return false;
     for (uint32_t k = 0; k < b->mem.count; k++) {
         const Region *r = &b->mem.regions[k];
         if (!r->is_buffer)
             continue;
-        long long undefined = save_buffer(r, k, dir, err, errlen);
+        long long undefined = save_buffer(r, k, dir, err);
         if (undefined < 0)
             return false;
         if (r->type == TYPE_BF16)

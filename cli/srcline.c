@@ -46,14 +46,17 @@ void srcline_free(SourceMap *s)
     free(s);
 }
 
-/* The .file string without its quotes, in buf. */
-static void unquoted(char *buf, size_t size, const char *path)
+/* The .file string without its quotes, a new string. */
+static char *unquoted(const char *path)
 {
     const char *p = path[0] == '"' ? path + 1 : path;
     size_t len = strlen(p);
     if (len && p[len - 1] == '"' && p != path)
         len--;
-    snprintf(buf, size, "%.*s", (int)len, p);
+    char *out = xmalloc(len + 1);
+    memcpy(out, p, len);
+    out[len] = '\0';
+    return out;
 }
 
 static char *joined(const char *ptx_path, const char *name)
@@ -71,18 +74,20 @@ static Source *file_text(SourceMap *s, uint32_t i)
 {
     if (!s->tried[i]) {
         s->tried[i] = true;
-        char path[4096], err[256];
-        unquoted(path, sizeof path, s->m->files.data[i].path);
+        char *path = unquoted(s->m->files.data[i].path);
+        Msg err = { 0 };
         const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
         char *candidates[3] = { path[0] == '/' ? xstrdup(path) : joined(s->ptx_path, path),
                                 path[0] == '/' ? NULL : xstrdup(path), joined(s->ptx_path, base) };
         for (int k = 0; k < 3; k++) {
-            if (candidates[k] && !s->paths[i] && source_load(&s->files[i], candidates[k], err, sizeof err) == 0) {
+            if (candidates[k] && !s->paths[i] && source_load(&s->files[i], candidates[k], &err) == 0) {
                 s->paths[i] = candidates[k];
                 continue;
             }
             free(candidates[k]);
         }
+        msg_free(&err);
+        free(path);
     }
     return s->paths[i] ? &s->files[i] : NULL;
 }
@@ -115,8 +120,7 @@ void srcline_note(SourceMap *s, FILE *out, Span at, bool color)
         k++;
     if (k == s->m->files.len)
         return;                                /* a .loc without its .file: no name to give */
-    char written[4096];
-    unquoted(written, sizeof written, s->m->files.data[k].path);
+    char *written = unquoted(s->m->files.data[k].path);
     Source *src = file_text(s, k);
     const char *name = src ? s->paths[k] : written;
     char column[16] = "";
@@ -132,13 +136,14 @@ void srcline_note(SourceMap *s, FILE *out, Span at, bool color)
             fputc((unsigned char)text[i] < 0x20 && text[i] != '\t' ? '?' : text[i], out);
         fputc('\n', out);
     }
+    free(written);
 }
 
 /* ---- --trace-ops, --trace-lines ---- */
 
 /* "shfl,bar": every opcode of ops.def whose name is one of these or starts with it and a dot
  * (shfl: shfl and shfl.sync; bar: bar and bar.warp.sync, not barrier). */
-bool srcline_trace_ops(TraceFilter *f, const char *list, char *err, size_t errlen)
+bool srcline_trace_ops(TraceFilter *f, const char *list, Msg *err)
 {
     f->by_op = true;
     for (const char *p = list; *p;) {
@@ -153,7 +158,7 @@ bool srcline_trace_ops(TraceFilter *f, const char *list, char *err, size_t errle
             }
         }
         if (!any) {
-            snprintf(err, errlen, "--trace-ops: '%.*s' is not an instruction (ptxrun --list-ops lists them)", (int)len, p);
+            msg_set(err, "--trace-ops: '%.*s' is not an instruction (ptxrun --list-ops lists them)", (int)len, p);
             return false;
         }
         p += len + (end != NULL);
@@ -196,7 +201,7 @@ static const char *last_colon(const char *p, size_t len)
 
 /* "120-130,kernel.cu:40-45": PTX lines, or lines of the .file whose path is FILE or ends in
  * "/FILE". The ranges are malloc'ed into f->ranges. */
-bool srcline_trace_lines(TraceFilter *f, const Module *m, const char *list, char *err, size_t errlen)
+bool srcline_trace_lines(TraceFilter *f, const Module *m, const char *list, Msg *err)
 {
     for (const char *p = list; *p;) {
         const char *end = strchr(p, ',');
@@ -206,28 +211,28 @@ bool srcline_trace_lines(TraceFilter *f, const Module *m, const char *list, char
         const char *lines = colon ? colon + 1 : p;
         if (!line_range(lines, (size_t)(p + len - lines), &r.first, &r.last)) {
             char *shown = demangle_cut(p, len, DEMANGLE_SHOWN);
-            snprintf(err, errlen, "--trace-lines: '%s' is not LINE, FIRST-LAST or FILE:FIRST-LAST (lines from 1)",
-                     shown);
+            msg_set(err, "--trace-lines: '%s' is not LINE, FIRST-LAST or FILE:FIRST-LAST (lines from 1)",
+                    shown);
             free(shown);
             return false;
         }
         if (colon) {
             size_t n = (size_t)(colon - p);
             for (uint32_t k = 0; k < m->files.len && !r.file; k++) {
-                char path[4096];
-                unquoted(path, sizeof path, m->files.data[k].path);
+                char *path = unquoted(m->files.data[k].path);
                 size_t pl = strlen(path);
                 if (pl >= n && !strncmp(path + pl - n, p, n) && (pl == n || path[pl - n - 1] == '/'))
                     r.file = k + 1;
+                free(path);
             }
             if (!r.file) {
                 char *shown = demangle_cut(p, n, PATH_SHOWN);
-                int w = snprintf(err, errlen, "--trace-lines: no .file of the PTX is '%s'", shown);
+                msg_set(err, "--trace-lines: no .file of the PTX is '%s'", shown);
                 free(shown);
-                for (uint32_t k = 0; k < m->files.len && w > 0 && (size_t)w < errlen; k++)
-                    w += snprintf(err + w, errlen - (size_t)w, "%s %s", k ? "," : "; its files:", m->files.data[k].path);
-                if (!m->files.len && w > 0 && (size_t)w < errlen)
-                    snprintf(err + w, errlen - (size_t)w, " (it has no .file: compile with nvcc -lineinfo)");
+                for (uint32_t k = 0; k < m->files.len; k++)
+                    msg_add(err, "%s %s", k ? "," : "; its files:", m->files.data[k].path);
+                if (!m->files.len)
+                    msg_add(err, " (it has no .file: compile with nvcc -lineinfo)");
                 return false;
             }
         }
@@ -293,7 +298,7 @@ static void write_ranges(char *out, size_t size, const uint32_t *lines, uint32_t
 /* Each range of --trace-lines (list, as srcline_trace_lines read it into f) picks some
  * instruction of the program: one that picks none is a mistake (a line without code, a line
  * of another kernel), said with the lines that do have code, rather than an empty trace. */
-bool srcline_trace_lines_reached(const TraceFilter *f, const Program *p, const char *list, char *err, size_t errlen)
+bool srcline_trace_lines_reached(const TraceFilter *f, const Program *p, const char *list, Msg *err)
 {
     static const char none[] = "--trace-lines: no instruction of the kernel (or of a function it calls) is on";
     const char *item = list;
@@ -310,16 +315,16 @@ bool srcline_trace_lines_reached(const TraceFilter *f, const Program *p, const c
             char ranges[200];          /* 8 ranges of two 10-digit lines and ", ..." */
             write_ranges(ranges, sizeof ranges, lines, count);
             if (r->file && count)
-                snprintf(err, errlen, "%s %.*s; its code in %.*s is on lines %s", none, (int)len, item, file_len, item,
-                         ranges);
+                msg_set(err, "%s %.*s; its code in %.*s is on lines %s", none, (int)len, item, file_len, item,
+                        ranges);
             else if (r->file)
-                snprintf(err, errlen, "%s %.*s; none of them is in %.*s", none, (int)len, item, file_len, item);
+                msg_set(err, "%s %.*s; none of them is in %.*s", none, (int)len, item, file_len, item);
             else if (count)
-                snprintf(err, errlen, "%s PTX line%s %.*s; its code is on PTX lines %s", none,
-                         memchr(item, '-', len) ? "s" : "", (int)len, item, ranges);
+                msg_set(err, "%s PTX line%s %.*s; its code is on PTX lines %s", none,
+                        memchr(item, '-', len) ? "s" : "", (int)len, item, ranges);
             else
-                snprintf(err, errlen, "%s PTX line%s %.*s: the kernel has no instruction", none,
-                         memchr(item, '-', len) ? "s" : "", (int)len, item);
+                msg_set(err, "%s PTX line%s %.*s: the kernel has no instruction", none,
+                        memchr(item, '-', len) ? "s" : "", (int)len, item);
         }
         free(lines);
         item += len + (item[len] == ',');

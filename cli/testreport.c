@@ -1,10 +1,16 @@
 /* testreport.c: what `ptxrun test` reports of its cases: FAIL lines, TAP version 13 on standard
  * output, JUnit XML into a file. A report that cannot be written all is an error to the caller:
  * testreport_junit returns false, and the caller checks standard output once at the end. */
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "cli.h"
+
+static const char *why_of(const TestCase *c)
+{
+    return c->why.text ? c->why.text : "";
+}
 
 /* text on standard output with its control characters written as \n, \t, \xNN (a newline in a
  * folder's name would end the line, and could forge a result line after it) and a backslash
@@ -30,7 +36,7 @@ void testreport_plain(const TestCaseList *list)
         printf(c->outcome == CASE_FAILED ? "FAIL " : "UNSUPPORTED ");
         print_escaped(c->ptx, "");
         printf(": ");
-        print_escaped(c->why, "");
+        print_escaped(why_of(c), "");
         printf("\n");
     }
 }
@@ -55,7 +61,7 @@ void testreport_tap(const TestCaseList *list)
         if (c->outcome == CASE_NOT_YET) {
             tap_line("ok", i + 1, c->ptx);
             printf(" # SKIP ");
-            print_escaped(c->why, "");
+            print_escaped(why_of(c), "");
             printf("\n");
             continue;
         }
@@ -67,7 +73,7 @@ void testreport_tap(const TestCaseList *list)
         if (c->outcome == CASE_UNSUPPORTED) {   /* not a pass, nor a TAP "# TODO" line: unlisted, it fails the run */
             tap_line("not ok", i + 1, c->ptx);
             printf(" # unsupported\n  ---\n  message: \"");
-            tap_escape(c->why);
+            tap_escape(why_of(c));
             printf("\"\n  outcome: unsupported\n  ...\n");
             continue;
         }
@@ -76,7 +82,7 @@ void testreport_tap(const TestCaseList *list)
         if (c->outcome == CASE_PASSED)
             continue;
         printf("  ---\n  message: \"");
-        tap_escape(c->why);
+        tap_escape(why_of(c));
         printf("\"\n  exit: %d\n  expected_exit: %d\n  ...\n", c->got_exit, c->want_exit);
     }
 }
@@ -121,12 +127,12 @@ bool testreport_junit(const TestCaseList *list, const char *path, unsigned faile
         }
         if (c->outcome == CASE_NOT_YET || c->outcome == CASE_UNSUPPORTED) {
             fputs(">\n      <skipped message=\"", f);
-            xml_text(f, c->why, sizeof c->why);
+            xml_text(f, why_of(c), SIZE_MAX);
             fputs("\"/>\n    </testcase>\n", f);
             continue;
         }
         fputs(">\n      <failure message=\"", f);
-        xml_text(f, c->why, sizeof c->why);
+        xml_text(f, why_of(c), SIZE_MAX);
         fputs("\">", f);
         xml_text(f, c->output ? c->output : "", 20000);
         fputs("</failure>\n    </testcase>\n", f);

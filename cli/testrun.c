@@ -66,7 +66,7 @@ static bool read_expectations(TestCase *c)
     if (!f)
         e.line = 0;
     if (!root) {
-        snprintf(c->why, sizeof c->why, "%s:%d: %s", c->expect, e.line, e.text);
+        msg_set(&c->why, "%s:%d: %s", c->expect, e.line, e.text);
         return false;
     }
     json_t *v = json_object_get(root, "exit");
@@ -153,10 +153,10 @@ static void stdout_difference(TestCase *c, const char *got)
     const char *want_line = c->want_stdout + at, *got_line = got + at;
     while (want_line > c->want_stdout && want_line[-1] != '\n')
         want_line--, got_line--;
-    snprintf(c->why, sizeof c->why, "stdout line %zu: expected \"%.*s\", got \"%.*s\"%s", line,
-             (int)strcspn(want_line, "\n") < 100 ? (int)strcspn(want_line, "\n") : 100, want_line,
-             (int)strcspn(got_line, "\n") < 100 ? (int)strcspn(got_line, "\n") : 100, got_line,
-             !c->want_stdout[at] ? " (more than expected)" : !got[at] ? " (less than expected)" : "");
+    msg_set(&c->why, "stdout line %zu: expected \"%.*s\", got \"%.*s\"%s", line,
+            (int)strcspn(want_line, "\n") < 100 ? (int)strcspn(want_line, "\n") : 100, want_line,
+            (int)strcspn(got_line, "\n") < 100 ? (int)strcspn(got_line, "\n") : 100, got_line,
+            !c->want_stdout[at] ? " (more than expected)" : !got[at] ? " (less than expected)" : "");
 }
 
 /* The refusal's message when ptxrun refused the case before running ("cannot execute", exit 2),
@@ -183,8 +183,8 @@ static void judge(TestCase *c, int status)
     if (c->want_stdout)
         unlink(c->stdout_path);
     if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || !text) {
-        snprintf(c->why, sizeof c->why, "ptxrun crashed (%s %d)", WIFSIGNALED(status) ? "signal" : "status",
-                 WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status));
+        msg_set(&c->why, "ptxrun crashed (%s %d)", WIFSIGNALED(status) ? "signal" : "status",
+                WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status));
         c->got_exit = -1;
         free(text);
         c->output = xstrdup("");
@@ -206,7 +206,7 @@ static void judge(TestCase *c, int status)
     const char *refused = c->want_exit != EXIT_BAD_INPUT ? refusal(c, &len) : NULL;
     if (refused) {
         c->outcome = CASE_UNSUPPORTED;
-        snprintf(c->why, sizeof c->why, "unsupported: %.*s", (int)(len < 200 ? len : 200), refused);
+        msg_set(&c->why, "unsupported: %.*s", (int)(len < 200 ? len : 200), refused);
         free(printed);
         return;
     }
@@ -215,10 +215,10 @@ static void judge(TestCase *c, int status)
         first++;
     size_t n = strcspn(first, "\n");
     if (c->got_exit != c->want_exit)
-        snprintf(c->why, sizeof c->why, "exit %d, expected %d: %.*s", c->got_exit, c->want_exit,
-                 (int)(n < 180 ? n : 180), first);
+        msg_set(&c->why, "exit %d, expected %d: %.*s", c->got_exit, c->want_exit,
+                (int)(n < 180 ? n : 180), first);
     else if (!diag_ok)
-        snprintf(c->why, sizeof c->why, "the messages do not contain \"%.100s\"", c->diagnostic);
+        msg_set(&c->why, "the messages do not contain \"%.100s\"", c->diagnostic);
     else
         stdout_difference(c, printed ? printed : "");
     free(printed);
@@ -231,20 +231,20 @@ static void judge_listed(TestCase *c, const char *not_yet_file)
     const char *refused = refusal(c, &len);
     if (refused) {
         c->outcome = CASE_NOT_YET;
-        snprintf(c->why, sizeof c->why, "not yet executable: %.*s", (int)len, refused);
+        msg_set(&c->why, "not yet executable: %.*s", (int)len, refused);
         return;
     }
-    char first[sizeof c->why];
-    memcpy(first, c->why, sizeof first);
+    char *first = xstrdup(c->why.text ? c->why.text : "");
     if (c->outcome == CASE_PASSED)
-        snprintf(c->why, sizeof c->why, "listed in %s as not yet executable, but passes now: remove it from %s",
-                 not_yet_file, not_yet_file);
+        msg_set(&c->why, "listed in %s as not yet executable, but passes now: remove it from %s",
+                not_yet_file, not_yet_file);
     else if (c->got_exit == EXIT_OK || c->got_exit == EXIT_MISMATCH)
-        snprintf(c->why, sizeof c->why, "wrong values (listed in %s as not yet executable, but it runs): %.150s",
-                 not_yet_file, first);
+        msg_set(&c->why, "wrong values (listed in %s as not yet executable, but it runs): %.150s",
+                not_yet_file, first);
     else
-        snprintf(c->why, sizeof c->why, "listed in %s as not yet executable, but not refused with \"cannot execute\": "
-                 "%.150s", not_yet_file, first);
+        msg_set(&c->why, "listed in %s as not yet executable, but not refused with \"cannot execute\": "
+                "%.150s", not_yet_file, first);
+    free(first);
     c->outcome = CASE_FAILED;
 }
 
@@ -255,13 +255,13 @@ static void judge_differs(TestCase *c, const char *differs_file)
     if (c->outcome == CASE_PASSED && close) {
         c->outcome = CASE_CLOSE;
     } else if (c->outcome == CASE_PASSED) {
-        snprintf(c->why, sizeof c->why, "listed in %s as differing, but gives the expected bits now: remove it "
-                 "from %s", differs_file, differs_file);
+        msg_set(&c->why, "listed in %s as differing, but gives the expected bits now: remove it "
+                "from %s", differs_file, differs_file);
         c->outcome = CASE_FAILED;
     } else {
-        char first[sizeof c->why];
-        memcpy(first, c->why, sizeof first);
-        snprintf(c->why, sizeof c->why, "beyond its tolerance in %s: %.180s", differs_file, first);
+        char *first = xstrdup(c->why.text ? c->why.text : "");
+        msg_set(&c->why, "beyond its tolerance in %s: %.180s", differs_file, first);
+        free(first);
     }
 }
 
@@ -289,7 +289,7 @@ static void run_all(TestCaseList *list, int jobs, const char *not_yet_file, cons
             if (c->pid == 0)
                 run_child(c);
             if (c->pid < 0) {
-                snprintf(c->why, sizeof c->why, "cannot start a process");
+                msg_set(&c->why, "cannot start a process");
                 c->output = xstrdup("");
                 done++;
                 continue;
@@ -569,9 +569,10 @@ static int parse_test_args(int argc, char **argv, TestOptions *o, TestCaseList *
         } else if ((value = util_option_value(a, "--differs", argc, argv, &i, &missing))) {
             o->differs = value;
         } else if ((value = util_option_value(a, "--shard", argc, argv, &i, &missing))) {
-            char err[160];
-            if (!testshard_parse(value, &o->shard, err, sizeof err)) {
-                fprintf(stderr, "ptxrun test: error: %s\n", err);
+            Msg err = { 0 };
+            if (!testshard_parse(value, &o->shard, &err)) {
+                fprintf(stderr, "ptxrun test: error: %s\n", err.text);
+                msg_free(&err);
                 return EXIT_BAD_INPUT;
             }
         } else if (missing) {
@@ -602,6 +603,7 @@ static void free_case(TestCase *c)
     free(c->diagnostic);
     free(c->want_stdout);
     free(c->output);
+    msg_free(&c->why);
 }
 
 static void free_cases(TestCaseList *list)
@@ -621,11 +623,12 @@ int test_main(int argc, char **argv)
     const char **paths = xmalloc((size_t)argc * sizeof *paths);   /* room for every argument */
     int rc = parse_test_args(argc, argv, &o, &list, paths);
     free(paths);
-    char err[256];
-    if (rc < 0 && !testshard_environment(&o.shard, err, sizeof err)) {
-        fprintf(stderr, "ptxrun test: error: %s\n", err);
+    Msg err = { 0 };
+    if (rc < 0 && !testshard_environment(&o.shard, &err)) {
+        fprintf(stderr, "ptxrun test: error: %s\n", err.text);
         rc = EXIT_BAD_INPUT;
     }
+    msg_free(&err);
     if (rc < 0 && o.not_yet && !listing_load(o.not_yet, false, &not_yet))
         rc = EXIT_BAD_INPUT;
     if (rc < 0 && o.differs && !listing_load(o.differs, true, &differs))

@@ -26,13 +26,13 @@ static long shard_number(const char *text, const char **end, char stop)
     return (long)n;
 }
 
-bool testshard_parse(const char *text, Shard *s, char *err, size_t errlen)
+bool testshard_parse(const char *text, Shard *s, Msg *err)
 {
     const char *slash, *end;
     long k = shard_number(text, &slash, '/'), n = k < 0 ? -1 : shard_number(slash + 1, &end, '\0');
     if (k < 1 || n < 1 || k > n) {
-        snprintf(err, errlen, "--shard needs K/N, two numbers with 1 <= K <= N <= %d (shard K of N), not '%s'",
-                 MAX_SHARDS, text);
+        msg_set(err, "--shard needs K/N, two numbers with 1 <= K <= N <= %d (shard K of N), not '%s'",
+                MAX_SHARDS, text);
         return false;
     }
     s->index = (uint32_t)k - 1;
@@ -40,13 +40,13 @@ bool testshard_parse(const char *text, Shard *s, char *err, size_t errlen)
     return true;
 }
 
-bool testshard_environment(Shard *s, char *err, size_t errlen)
+bool testshard_environment(Shard *s, Msg *err)
 {
     const char *status = getenv("TEST_SHARD_STATUS_FILE");
     if (status && *status) {                  /* touched: this runner shards */
         FILE *f = fopen(status, "a");
         if (!f || fclose(f) != 0) {
-            snprintf(err, errlen, "cannot touch TEST_SHARD_STATUS_FILE '%s': %s", status, strerror(errno));
+            msg_set(err, "cannot touch TEST_SHARD_STATUS_FILE '%s': %s", status, strerror(errno));
             return false;
         }
     }
@@ -55,12 +55,12 @@ bool testshard_environment(Shard *s, char *err, size_t errlen)
         return true;
     long n = shard_number(total, &end, '\0'), k = index ? shard_number(index, &end, '\0') : -1;
     if (n < 1) {
-        snprintf(err, errlen, "TEST_TOTAL_SHARDS needs a number from 1 to %d, not '%s'", MAX_SHARDS, total);
+        msg_set(err, "TEST_TOTAL_SHARDS needs a number from 1 to %d, not '%s'", MAX_SHARDS, total);
         return false;
     }
     if (k < 0 || k >= n) {
-        snprintf(err, errlen, "TEST_SHARD_INDEX needs a number from 0 to %ld (TEST_TOTAL_SHARDS is %ld), not '%s'",
-                 n - 1, n, index ? index : "(unset)");
+        msg_set(err, "TEST_SHARD_INDEX needs a number from 0 to %ld (TEST_TOTAL_SHARDS is %ld), not '%s'",
+                n - 1, n, index ? index : "(unset)");
         return false;
     }
     s->index = (uint32_t)k;

@@ -115,7 +115,7 @@ static uint64_t integer_float_bits(uint64_t u, bool negative, int type)
 }
 
 /* An integer u from 2^63 up in a register of the type. */
-static bool big_integer_bits(uint64_t u, int type, const char *digits, uint64_t *bits, char *err, size_t errlen)
+static bool big_integer_bits(uint64_t u, int type, const char *digits, uint64_t *bits, Msg *err)
 {
     unsigned width = type_info[type].bits;
     char cls = type_packed(type) ? 'b' : type_info[type].cls;
@@ -124,7 +124,7 @@ static bool big_integer_bits(uint64_t u, int type, const char *digits, uint64_t 
         return true;
     }
     if (cls == 's' || width < 64) {
-        snprintf(err, errlen, "%s does not fit in .%s", digits, type_info[type].name);
+        msg_set(err, "%s does not fit in .%s", digits, type_info[type].name);
         return false;
     }
     *bits = u;
@@ -133,7 +133,7 @@ static bool big_integer_bits(uint64_t u, int type, const char *digits, uint64_t 
 
 /* One JSON value as the bits of a register of the given type. Returns false with a message. */
 /* "0x0000??00": hex digits, '?' for a digit whose bits are undefined (at least one digit given). */
-static bool partial_hex(const char *s, unsigned width, uint64_t *bits, uint64_t *dbits, char *err, size_t errlen)
+static bool partial_hex(const char *s, unsigned width, uint64_t *bits, uint64_t *dbits, Msg *err)
 {
     size_t n = strlen(s + 2);
     *bits = 0;
@@ -144,7 +144,7 @@ static bool partial_hex(const char *s, unsigned width, uint64_t *bits, uint64_t 
               : c == '?' ? 16 : -1;
         if (v < 0 || n > 16) {
             char *shown = demangle_cut(s, strlen(s), DEMANGLE_SHOWN);
-            snprintf(err, errlen, "\"%s\" is not a hex number (\"?\" stands for an undefined digit)", shown);
+            msg_set(err, "\"%s\" is not a hex number (\"?\" stands for an undefined digit)", shown);
             free(shown);
             return false;
         }
@@ -152,7 +152,7 @@ static bool partial_hex(const char *s, unsigned width, uint64_t *bits, uint64_t 
         *dbits = *dbits << 4 | (v == 16 ? 0 : 0xf);
     }
     if (*bits & ~width_mask(width) || n > (width + 3) / 4) {
-        snprintf(err, errlen, "%s does not fit in %u bits", s, width);
+        msg_set(err, "%s does not fit in %u bits", s, width);
         return false;
     }
     *dbits |= ~width_mask(4 * (unsigned)n);     /* digits not written: defined zeros */
@@ -160,7 +160,7 @@ static bool partial_hex(const char *s, unsigned width, uint64_t *bits, uint64_t 
     return true;
 }
 
-bool lanes_value_bits(json_t *v, int type, uint64_t *bits, uint64_t *dbits, char *err, size_t errlen)
+bool lanes_value_bits(json_t *v, int type, uint64_t *bits, uint64_t *dbits, Msg *err)
 {
     unsigned width = type_info[type].bits;
     char cls = type_packed(type) ? 'b' : type_info[type].cls;   /* packed halves: their bits */
@@ -174,9 +174,9 @@ bool lanes_value_bits(json_t *v, int type, uint64_t *bits, uint64_t *dbits, char
         const char *s = json_string_value(v);
         size_t big = strlen(VALUES_BIG_INTEGER);
         if (!strncmp(s, VALUES_BIG_INTEGER, big))
-            return big_integer_bits(strtoull(s + big, NULL, 10), type, s + big, bits, err, errlen);
+            return big_integer_bits(strtoull(s + big, NULL, 10), type, s + big, bits, err);
         if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X') && s[2] && strchr(s, '?'))
-            return partial_hex(s, width, bits, dbits, err, errlen);
+            return partial_hex(s, width, bits, dbits, err);
         if (cls == 'f' && (!strcmp(s, "nan") || !strcmp(s, "inf") || !strcmp(s, "-inf"))) {
             double d = s[0] == 'n' ? NAN : s[0] == '-' ? -INFINITY : INFINITY;
             *bits = s[0] != 'n' || width == 16 ? double_bits(d, type) : width_mask(width) >> 1;   /* canonical NaN */
@@ -187,20 +187,20 @@ bool lanes_value_bits(json_t *v, int type, uint64_t *bits, uint64_t *dbits, char
             unsigned long long b = strtoull(s + 2, &end, 16);
             if (*end || strlen(s + 2) > 16) {
                 char *shown = demangle_cut(s, strlen(s), DEMANGLE_SHOWN);
-                snprintf(err, errlen, "\"%s\" is not a hex number", shown);
+                msg_set(err, "\"%s\" is not a hex number", shown);
                 free(shown);
                 return false;
             }
             if (b & ~width_mask(width)) {
-                snprintf(err, errlen, "%s does not fit in %u bits", s, width);
+                msg_set(err, "%s does not fit in %u bits", s, width);
                 return false;
             }
             *bits = b;
             return true;
         }
         char *shown = demangle_cut(s, strlen(s), DEMANGLE_SHOWN);
-        snprintf(err, errlen, "\"%s\" is not a value (use a number, \"0x...\" bits%s, or null)", shown,
-                 cls == 'f' ? ", \"nan\", \"inf\", \"-inf\"" : "");
+        msg_set(err, "\"%s\" is not a value (use a number, \"0x...\" bits%s, or null)", shown,
+                cls == 'f' ? ", \"nan\", \"inf\", \"-inf\"" : "");
         free(shown);
         return false;
     }
@@ -220,7 +220,7 @@ bool lanes_value_bits(json_t *v, int type, uint64_t *bits, uint64_t *dbits, char
         else                               /* .b: either reading */
             fits = i >= -(1ll << (width - 1)) && (i < 0 || (uint64_t)i <= width_mask(width));
         if (!fits) {
-            snprintf(err, errlen, "%" JSON_INTEGER_FORMAT " does not fit in .%s", i, type_info[type].name);
+            msg_set(err, "%" JSON_INTEGER_FORMAT " does not fit in .%s", i, type_info[type].name);
             return false;
         }
         *bits = (uint64_t)i & width_mask(width);
@@ -228,17 +228,17 @@ bool lanes_value_bits(json_t *v, int type, uint64_t *bits, uint64_t *dbits, char
     }
     if (json_is_real(v)) {
         if (cls != 'f') {
-            snprintf(err, errlen, "%g is a real, but the register is .%s", json_real_value(v), type_info[type].name);
+            msg_set(err, "%g is a real, but the register is .%s", json_real_value(v), type_info[type].name);
             return false;
         }
         *bits = double_bits(json_real_value(v), type);
         return true;
     }
-    snprintf(err, errlen, "expected a number, a string or null");
+    msg_set(err, "expected a number, a string or null");
     return false;
 }
 
-bool lanes_pred_value(json_t *v, bool *value, bool *defined, char *err, size_t errlen)
+bool lanes_pred_value(json_t *v, bool *value, bool *defined, Msg *err)
 {
     *defined = !json_is_null(v);
     *value = json_is_true(v);
@@ -248,7 +248,7 @@ bool lanes_pred_value(json_t *v, bool *value, bool *defined, char *err, size_t e
         *value = json_integer_value(v) == 1;
         return true;
     }
-    snprintf(err, errlen, "expected true, false or null");
+    msg_set(err, "expected true, false or null");
     return false;
 }
 

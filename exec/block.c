@@ -309,7 +309,7 @@ static void free_warp_state(Warp *w)
 }
 
 /* Whether every thread's copy of the per-thread regions fits the memory limits. */
-static bool thread_memory_fits(const Block *b, uint32_t copies, char *err, size_t errlen)
+static bool thread_memory_fits(const Block *b, uint32_t copies, Msg *err)
 {
     uint64_t total = 0;
     for (uint32_t i = 0; i < b->mem.count; i++) {
@@ -318,17 +318,17 @@ static bool thread_memory_fits(const Block *b, uint32_t copies, char *err, size_
             continue;
         uint64_t bytes = r->size * (r->per_lane ? copies : 1);
         if (bytes > MAX_VARIABLE_BYTES) {
-            snprintf(err, errlen, "'%s' needs %llu bytes in each of the %u threads; ptxrun holds at most %d MiB "
-                     "per variable (all threads' copies together)", r->name, (unsigned long long)r->size, copies,
-                     MAX_VARIABLE_BYTES >> 20);
+            msg_set(err, "'%s' needs %llu bytes in each of the %u threads; ptxrun holds at most %d MiB "
+                    "per variable (all threads' copies together)", r->name, (unsigned long long)r->size, copies,
+                    MAX_VARIABLE_BYTES >> 20);
             return false;
         }
         if (!(r->per_lane && r->space == SPACE_PARAM))
             total += bytes;
     }
     if (total > MAX_MEMORY_BYTES) {
-        snprintf(err, errlen, "with %u threads, the program's variables need more than the %d MiB ptxrun holds",
-                 copies, MAX_MEMORY_BYTES >> 20);
+        msg_set(err, "with %u threads, the program's variables need more than the %d MiB ptxrun holds",
+                copies, MAX_MEMORY_BYTES >> 20);
         return false;
     }
     return true;
@@ -339,9 +339,9 @@ static uint32_t warps_for(const uint32_t ntid[3])
     return (ntid[0] * ntid[1] * ntid[2] + WARP_SIZE - 1) / WARP_SIZE;
 }
 
-bool block_fits(const Block *b, const uint32_t ntid[3], char *err, size_t errlen)
+bool block_fits(const Block *b, const uint32_t ntid[3], Msg *err)
 {
-    return thread_memory_fits(b, warps_for(ntid) * WARP_SIZE, err, errlen);
+    return thread_memory_fits(b, warps_for(ntid) * WARP_SIZE, err);
 }
 
 void block_set_shape(Block *b, const uint32_t ntid[3], uint32_t active)

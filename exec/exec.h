@@ -930,7 +930,7 @@ uint8_t *block_param_bytes(Block *b, uint32_t i, uint8_t **shadow, uint32_t *siz
 void block_set_dynamic_shared(Block *b, uint32_t bytes);
 /* The block's shape: creates its warps, fills the special registers. Ask block_fits first:
  * each thread has its own copy of .local. */
-bool block_fits(const Block *b, const uint32_t ntid[3], char *err, size_t errlen);
+bool block_fits(const Block *b, const uint32_t ntid[3], Msg *err);
 void block_set_shape(Block *b, const uint32_t ntid[3], uint32_t active);
 void block_set_grid(Block *b, const uint32_t nctaid[3]);
 /* bounds.c: false, after reporting at the directive, when the kernel's launch bounds refuse the block

@@ -39,6 +39,16 @@ void pages_free(void *p, size_t size);
 void *xrealloc(void *old, size_t size);
 const char *util_option_value(const char *a, const char *name, int argc, char **argv, int *i, bool *missing);
 _Noreturn void util_bug(const char *file, int line, const char *fmt, ...);
+/* A message of any length, formed in parts: text is NULL until the first msg_set or msg_add
+ * (Msg m = {0}), then always NUL-terminated; msg_free gives the memory back. */
+typedef struct Msg {
+    char *text;
+    size_t len, cap;           /* strlen(text); bytes allocated */
+} Msg;
+void msg_set(Msg *m, const char *fmt, ...) __attribute__((format(printf, 2, 3)));   /* the whole text */
+void msg_add(Msg *m, const char *fmt, ...) __attribute__((format(printf, 2, 3)));   /* appended */
+void msg_prefix(Msg *m, const char *fmt, ...) __attribute__((format(printf, 2, 3)));   /* put before */
+void msg_free(Msg *m);
 /* The length of the well-formed UTF-8 sequence at text (1 for ASCII), or 0 if it is not one. */
 size_t utf8_sequence_length(const char *text, size_t available);
 /* The character of a well-formed sequence of that length. */
@@ -121,7 +131,7 @@ typedef struct Source {
     uint32_t line_count;
 } Source;
 
-int source_load(Source *src, const char *path, char *errbuf, size_t errlen);
+int source_load(Source *src, const char *path, Msg *err);
 /* False when src is a mapped file that has changed since it was loaded (others never change). */
 bool source_unchanged(const Source *src);
 void source_from_string(Source *src, const char *name, const char *text, size_t len);

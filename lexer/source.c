@@ -71,7 +71,7 @@ static bool map_file(Source *src, const char *path, size_t size)
 /* size_hint: the file's size when known (a regular file): the text is read into one block of
  * that size (pages_alloc), not doubled and copied on the way; should the file have grown since,
  * the rest is read as a stream would be. */
-static int read_stream(Source *src, FILE *f, size_t size_hint, char *errbuf, size_t errlen)
+static int read_stream(Source *src, FILE *f, size_t size_hint, Msg *err)
 {
     size_t cap = size_hint && size_hint < SOURCE_MAX_BYTES ? size_hint + 2 : 1 << 16, len = 0;
     size_t pages = size_hint ? cap : 0;
@@ -83,7 +83,7 @@ static int read_stream(Source *src, FILE *f, size_t size_hint, char *errbuf, siz
                     pages_free(buf, pages);
                 else
                     free(buf);
-                snprintf(errbuf, errlen, "'%s' is larger than 2 GiB", src->name);
+                msg_set(err, "'%s' is larger than 2 GiB", src->name);
                 return -1;
             }
             cap *= 2;
@@ -107,7 +107,7 @@ static int read_stream(Source *src, FILE *f, size_t size_hint, char *errbuf, siz
             pages_free(buf, pages);
         else
             free(buf);
-        snprintf(errbuf, errlen, "cannot read '%s': %s", src->name, strerror(errno));
+        msg_set(err, "cannot read '%s': %s", src->name, strerror(errno));
         return -1;
     }
     buf[len] = '\0';
@@ -117,19 +117,19 @@ static int read_stream(Source *src, FILE *f, size_t size_hint, char *errbuf, siz
     return 0;
 }
 
-/* Loads path ("-" = standard input). On failure fills errbuf and returns -1. */
-int source_load(Source *src, const char *path, char *errbuf, size_t errlen)
+/* Loads path ("-" = standard input). On failure says why in err and returns -1. */
+int source_load(Source *src, const char *path, Msg *err)
 {
     memset(src, 0, sizeof *src);
     if (strcmp(path, "-") == 0) {
         src->name = "<stdin>";
-        return read_stream(src, stdin, 0, errbuf, errlen);
+        return read_stream(src, stdin, 0, err);
     }
     src->name = path;
     struct stat st;
     bool known = stat(path, &st) == 0;
     if (known && S_ISDIR(st.st_mode)) {
-        snprintf(errbuf, errlen, "'%s' is a directory", path);
+        msg_set(err, "'%s' is a directory", path);
         return -1;
     }
     if (known && S_ISREG(st.st_mode) && st.st_size > 0 && map_file(src, path, (size_t)st.st_size)) {
@@ -138,11 +138,10 @@ int source_load(Source *src, const char *path, char *errbuf, size_t errlen)
     }
     FILE *f = fopen(path, "rb");
     if (!f) {
-        snprintf(errbuf, errlen, "cannot open '%s': %s", path, strerror(errno));
+        msg_set(err, "cannot open '%s': %s", path, strerror(errno));
         return -1;
     }
-    int rc = read_stream(src, f, known && S_ISREG(st.st_mode) && st.st_size > 0 ? (size_t)st.st_size : 0, errbuf,
-                         errlen);
+    int rc = read_stream(src, f, known && S_ISREG(st.st_mode) && st.st_size > 0 ? (size_t)st.st_size : 0, err);
     fclose(f);
     return rc;
 }

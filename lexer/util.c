@@ -1,5 +1,5 @@
-/* util.c: allocation that never returns NULL, the report for broken invariants, and the one
- * reader of options that take a value (ptxrun and ptxrun test).
+/* util.c: allocation that never returns NULL, the report for broken invariants, messages of any
+ * length (Msg), and the one reader of options that take a value (ptxrun and ptxrun test).
  * Running out of memory ends the run with a message and exit status 3; a BUG (a broken
  * invariant, never the user's fault) prints and aborts.
  * Built with -DPTXRUN_FAULT_INJECTION (make fault-tests), the allocation numbered
@@ -87,6 +87,58 @@ void util_bug(const char *file, int line, const char *fmt, ...)
     va_end(ap);
     fputc('\n', stderr);
     abort();
+}
+
+/* Appends fmt's text to m, growing it to fit: vsnprintf once to measure, once to write. */
+static void msg_vadd(Msg *m, const char *fmt, va_list ap)
+{
+    va_list again;
+    va_copy(again, ap);
+    int n = vsnprintf(NULL, 0, fmt, ap);
+    if (n < 0)
+        BUG("a message's format '%s' failed", fmt);
+    if (m->len + (size_t)n + 1 > m->cap) {
+        m->cap = m->len + (size_t)n + 1 > 2 * m->cap ? m->len + (size_t)n + 1 : 2 * m->cap;
+        m->text = xrealloc(m->text, m->cap);
+    }
+    vsnprintf(m->text + m->len, (size_t)n + 1, fmt, again);
+    va_end(again);
+    m->len += (size_t)n;
+}
+
+void msg_set(Msg *m, const char *fmt, ...)
+{
+    va_list ap;
+    m->len = 0;
+    va_start(ap, fmt);
+    msg_vadd(m, fmt, ap);
+    va_end(ap);
+}
+
+void msg_add(Msg *m, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    msg_vadd(m, fmt, ap);
+    va_end(ap);
+}
+
+void msg_prefix(Msg *m, const char *fmt, ...)
+{
+    Msg whole = { 0 };
+    va_list ap;
+    va_start(ap, fmt);
+    msg_vadd(&whole, fmt, ap);
+    va_end(ap);
+    msg_add(&whole, "%s", m->text ? m->text : "");
+    free(m->text);
+    *m = whole;
+}
+
+void msg_free(Msg *m)
+{
+    free(m->text);
+    *m = (Msg){ 0 };
 }
 
 size_t utf8_sequence_length(const char *text, size_t available)

@@ -1234,8 +1234,9 @@ static Run *load_block(const char *text, uint32_t threads)
 {
     Run *r = load(text);
     uint32_t ntid[3] = { threads, 1, 1 };
-    char err[256];
-    ck_assert(block_fits(r->b, ntid, err, sizeof err));
+    Msg err = { 0 };
+    ck_assert(block_fits(r->b, ntid, &err));
+    msg_free(&err);
     block_set_shape(r->b, ntid, ALL_LANES);
     return r;
 }
@@ -1339,8 +1340,9 @@ START_TEST(block_shape_can_change)
     /* Warps are made and freed with the shape; per-thread .local grows with them. */
     Run *r = load(".local .u32 x[2];\nmov.u32 t, %tid.x;\nst.local.u32 [x+4], t;\nld.local.u32 y, [x+4];\n");
     uint32_t big[3] = { 32, 8, 4 }, small[3] = { 7, 3, 1 };
-    char err[256];
-    ck_assert(block_fits(r->b, big, err, sizeof err));
+    Msg err = { 0 };
+    ck_assert(block_fits(r->b, big, &err));
+    msg_free(&err);
     block_set_shape(r->b, big, ALL_LANES);
     ck_assert_uint_eq(r->w->block->warp_count, 32);
     ck_assert_int_eq(run(r), EXEC_OK);

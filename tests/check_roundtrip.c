@@ -20,8 +20,9 @@ static unsigned files_checked;
 static void roundtrip_file(const char *path)
 {
     Source src;
-    char err[256];
-    ck_assert_msg(source_load(&src, path, err, sizeof err) == 0, "%s", err);
+    Msg err = { 0 };
+    ck_assert_msg(source_load(&src, path, &err) == 0, "%s", err.text);
+    msg_free(&err);
     Captured cap = { .len = 0 };
     Diag diag;
     diag_init(&diag, &src, stderr);

@@ -1126,6 +1126,11 @@ then ok; else fail "listed case that passes"; cat "$tmp/out"; fi
 if grep -q "^FAIL $NY/wrong.ptx: wrong values (listed in $tmp/ny3.txt as not yet executable, but it runs): exit 1, expected 0: Rs lane 0: expected 43, got 42" "$tmp/out"
 then ok; else fail "listed case with a wrong value"; cat "$tmp/out"; fi
 if tail -n 1 "$tmp/out" | grep -qx "0 passed, 2 failed, 1 not yet executable"; then ok; else fail "not-yet summary with failures"; cat "$tmp/out"; fi
+long_dir="$tmp/$(printf 'd%0150d' 0)"        # the reason keeps its end: the listing's path (cut at 255 bytes before)
+mkdir -p "$long_dir" && cp "$tmp/ny3.txt" "$long_dir/"
+expect_exit 1 "a listed case that passes, a long listing path" "$PTXRUN" test -j 1 --not-yet="$long_dir/ny3.txt" $NY/runs.ptx
+if grep -qxF "FAIL $NY/runs.ptx: listed in $long_dir/ny3.txt as not yet executable, but passes now: remove it from $long_dir/ny3.txt" "$tmp/out"
+then ok; else fail "listed case that passes, a long listing path"; cat "$tmp/out"; fi
 mkdir -p "$tmp/elsewhere" && cp -r $NY "$tmp/elsewhere/"
 expect_exit 1 "a list names cases by folder/NAME wherever they are" "$PTXRUN" test --not-yet "$tmp/ny3.txt" "$tmp/elsewhere/not_yet"
 if tail -n 1 "$tmp/out" | grep -qx "0 passed, 2 failed, 1 not yet executable"; then ok; else fail "not-yet elsewhere"; cat "$tmp/out"; fi
@@ -1918,6 +1923,18 @@ for list in "" "x," ",x" "x,,y"; do     # an empty name is no buffer's (it showe
     expect_exit 2 "--buffers '$list'" "$PTXRUN" $SAXPY_RUN --block 256 --buffers "$list"
     expect_stderr_line "--buffers '$list'" "ptxrun: error: --buffers: '' is not a buffer of the run; its buffers: x, y"
 done
+# a message of any length: 40 buffers of 125-byte names make the list 5,100 bytes, every name in it
+# (it stopped at 4,095 bytes, in the 32nd name); a register's 200-byte name in --regs is found whole
+long_args="" long_list="x, y"
+for i in $(seq 1 40); do
+    n=$(printf 'b%03d_%0120d' "$i" 0); long_args="$long_args --buffer $n=u32:1"; long_list="$long_list, $n"
+done
+expect_exit 2 "--buffers listing 40 long names" "$PTXRUN" $SAXPY_RUN --block 256 $long_args --buffers nope
+expect_stderr_line "--buffers listing 40 long names" "ptxrun: error: --buffers: 'nope' is not a buffer of the run; its buffers: $long_list"
+long_reg=r$(printf '%0199d' 7)
+printf 'mov.b32 %s, 5;\n' "$long_reg" > "$tmp/long_reg.ptx"
+expect_exit 0 "--regs of a 200-byte name" "$PTXRUN" "$tmp/long_reg.ptx" --regs "$long_reg"
+grep -q "^lane  *$long_reg\$" "$tmp/out" && ok || fail "--regs of a 200-byte name: not the table's column"
 # a block of 48 threads: warp 1 has lanes 0-15 only, and 0xffffffff names 16 more
 printf '.version 8.0\n.target sm_90\n.address_size 64\n.visible .entry pw(.param .u64 pw_param_0)\n{\n.reg .b32 %%r<3>;\n.reg .b64 %%rd<4>;\nld.param.u64 %%rd1, [pw_param_0];\nmov.u32 %%r1, %%tid.x;\nshfl.sync.bfly.b32 %%r2, %%r1, 16, 31, -1;\nmul.wide.u32 %%rd2, %%r1, 4;\nadd.s64 %%rd3, %%rd1, %%rd2;\nst.global.u32 [%%rd3], %%r2;\nret;\n}\n' > "$tmp/partial_warp.ptx"
 expect_exit 0 "a partial warp's full membermask" "$PTXRUN" --no-color "$tmp/partial_warp.ptx" --block 48 --buffer out=u32:48 --param 0=@out

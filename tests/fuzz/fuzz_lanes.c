@@ -41,9 +41,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     Module *m = parse_module(&src, &diag);
     check_module(m, &diag, NULL);
     Block *w = block_load(m, lower_entry(m, NULL), &diag, DEFAULT_STACK_BYTES);
-    char err[512];
+    Msg err = { 0 };
     /* CUDA's grids reach 2^63 CTAs: a larger one than the old limit only takes longer to run */
-    if (w && lanes_load(w, path, NULL, err, sizeof err) >= 0 && block_cta_count(w) <= 1 << 16) {
+    if (w && lanes_load(w, path, NULL, &err) >= 0 && block_cta_count(w) <= 1 << 16) {
         ExecOptions options = { .max_steps = 100 };
         grid_run(w, &options, (char[256]){ 0 }, 256);
         FILE *out = fopen("/dev/null", "w");
@@ -54,10 +54,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             dump_print_table(out, w, NULL);
             if (buffer_bytes <= 1 << 20)
                 dump_print_json(out, w, NULL, 0, NULL);
-            expect_compare(out, w, path, NULL, err, sizeof err);
+            expect_compare(out, w, path, NULL, &err);
             fclose(out);
         }
     }
+    msg_free(&err);
     block_free(w);
     module_free(m);
     source_free(&src);

@@ -31,12 +31,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         for (uint32_t i = 0; i < w->mem.count; i++)       /* parameters: zero, defined */
             if (w->mem.regions[i].kernel_param)
                 memset(w->mem.regions[i].shadow, 1, w->mem.regions[i].size);
-        char err[256];
+        Msg err = { 0 };
         uint32_t block[3] = { 48, 1, 1 }, grid[3] = { 2, 1, 1 };
-        if ((strstr(src.text, "bar") || strstr(src.text, "%warpid")) && block_fits(w, block, err, sizeof err)) {
+        if ((strstr(src.text, "bar") || strstr(src.text, "%warpid")) && block_fits(w, block, &err)) {
             block_set_shape(w, block, ALL_LANES);
             block_set_grid(w, grid);
         }
+        msg_free(&err);
         ExecOptions options = { .max_steps = 10000 };
         grid_run(w, &options, (char[256]){ 0 }, 256);
         FILE *out = fopen("/dev/null", "w");
