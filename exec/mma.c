@@ -185,10 +185,13 @@ static double f64_of(uint64_t u)
     return d;
 }
 
-/* The warp's mma: every lane of the warp takes part (.aligned); otherwise a fault. */
+/* The warp's mma: every lane of the warp takes part (.aligned), or none (a guard false in
+ * all of them); otherwise a fault. */
 void mma_execute(Warp *w, const XInstr *x, uint32_t lanes, uint32_t guard_true)
 {
     uint32_t all = w->launched & ~w->exited;
+    if (!guard_true)
+        return;                          /* guarded off in every lane: nobody executes it */
     if (w->launched != ALL_LANES || lanes != ALL_LANES || guard_true != ALL_LANES || all != ALL_LANES) {
         report_fault(w, (uint32_t)(x - w->prog->code), "'%s' executed by lanes 0x%08x of the warp (guard true in "
                      "0x%08x): mma.sync.aligned needs all 32 lanes of a whole warp to execute it together",

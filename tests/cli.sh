@@ -288,6 +288,8 @@ expect_stderr_line "mma m16n8k16 f64" "$tmp/mma_f64k16.ptx:7:1: error: ptxrun ca
 printf '.version 8.0\n.target sm_90\n.address_size 64\n.visible .entry k()\n{\n.reg .b32 r<5>;\nmov.b32 r2, 0;\nmov.b32 r3, 0;\nmov.b32 r4, 0;\nmma.sync.aligned.m8n8k16.row.col.s32.s8.s8.s32 {r0, r1}, {r2}, {r3}, {r4, r4};\nret;\n}\n' > "$tmp/mma_partial.ptx"
 expect_exit 3 "mma by a partial warp" "$PTXRUN" --no-color --block 16 "$tmp/mma_partial.ptx"
 expect_exit 0 "mma by a whole warp" "$PTXRUN" --no-color --block 32 "$tmp/mma_partial.ptx"
+printf '.version 8.0\n.target sm_90\n.address_size 64\n.visible .entry k()\n{\n.reg .b32 r<5>;\n.reg .pred p;\nsetp.ne.u32 p, 0, 0;\nmov.b32 r2, 0;\nmov.b32 r3, 0;\nmov.b32 r4, 0;\n@p mma.sync.aligned.m8n8k16.row.col.s32.s8.s8.s32 {r0, r1}, {r2}, {r3}, {r4, r4};\nret;\n}\n' > "$tmp/mma_off.ptx"
+expect_exit 0 "mma guarded off in every lane of a partial warp" "$PTXRUN" --no-color --block 16 "$tmp/mma_off.ptx"
 expect_exit 2 "not executed yet: run" "$PTXRUN" --no-color "$tmp/notyet.ptx"
 expect_stderr_line "run: ld.v8" "$tmp/notyet.ptx:2:10: error: ptxrun cannot execute 'ld' with '.v8' yet"
 
