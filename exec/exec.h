@@ -424,6 +424,8 @@ typedef struct Program {
     uint32_t call_count;
     uint32_t *branch_targets;  /* the .branchtargets lists brx.idx uses, as instruction indices */
     uint32_t branch_target_count;
+    uint32_t *mma_rows;        /* each mma's D, A, B, C registers' rows, from its XInstr.target (mma.c) */
+    uint32_t mma_row_count;
     struct ShflTable *shfl_tables;
     uint32_t shfl_table_count;
     uint32_t local_region;     /* the threads' .local memory: the kernel's frame, then the stack */
@@ -1077,7 +1079,15 @@ void warpops_shfl_tables(Program *p);     /* lower.c: the tables of shfl with im
 void warpops_shfl(Warp *w, const XInstr *at, uint32_t lanes, uint32_t participants, uint32_t guard_true);
 void warpops_vote(Warp *w, const XInstr *at, uint32_t lanes, uint32_t guard_true);
 void warpops_shf(Warp *w, const XInstr *x, uint32_t mask);
-void warpops_execute(Warp *w, const XInstr *x, uint32_t lanes, uint32_t guard_true);   /* shfl, vote, activemask, shf */
+void warpops_execute(Warp *w, const XInstr *x, uint32_t lanes, uint32_t guard_true);   /* shfl, vote, activemask, shf, mma */
+/* mma.c: mma.sync.aligned (the forms it executes; lowering refuses the others). The fragment
+ * layouts: element i of lane's A, B or C/D fragment is at (*row, *col) of its matrix (shape: x->mode). */
+enum { MMA_M8N8K4 = 1, MMA_M8N8K16, MMA_M16N8K16, MMA_M16N8K32 };   /* XInstr.mode of an mma */
+void mma_lower(Loader *ld, const Instr *in, XInstr *x);
+void mma_execute(Warp *w, const XInstr *x, uint32_t lanes, uint32_t guard_true);
+void mma_layout_a(unsigned shape, unsigned lane, unsigned i, unsigned *row, unsigned *col);
+void mma_layout_b(unsigned shape, unsigned lane, unsigned i, unsigned *row, unsigned *col);
+void mma_layout_c(unsigned shape, unsigned lane, unsigned i, unsigned *row, unsigned *col);
 void warpops_match(Warp *w, const XInstr *at, uint32_t lanes, uint32_t guard_true);
 void warpops_redux(Warp *w, const XInstr *at, uint32_t lanes, uint32_t guard_true);
 void warpops_elect(Warp *w, const XInstr *at, uint32_t lanes, uint32_t guard_true);

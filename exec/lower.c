@@ -320,6 +320,10 @@ static void load_instr(Loader *ld, const Instr *in, XInstr *x)
         operand_cannot(ld, in, what);
         return;
     }
+    if (in->op == OP_MMA) {
+        mma_lower(ld, in, x);
+        return;
+    }
     if (x->type == TYPE_B128) {                    /* a .b128 register is two rows (wide.c) */
         wide_lower(ld, in, x);
         return;
@@ -650,6 +654,7 @@ void lower_free(Program *p)
     free(p->funcs);
     free(p->calls);
     free(p->branch_targets);
+    free(p->mma_rows);
     free(p->immediates);
     free(p->handle_rows);
     free(p->shfl_tables);

@@ -1,0 +1,116 @@
+/* check_mma.c: mma's fragment layouts (exec/mma.c) lane by lane against the PTX ISA's figures
+ * ("Matrix fragments for mma.m16n8k16 / m16n8k32 / m8n8k16 / m8n8k4" with integer and .f64
+ * types), each written here as the ISA's text states it (groupID = laneid >> 2,
+ * threadID_in_group = laneid % 4, the row and col formulas per element range), and that every
+ * layout covers each element of its matrix exactly once over the warp. */
+#include "testutil.h"
+
+typedef struct Expect { unsigned shape, m, n, k, a, b, c; } Expect;   /* elements a lane holds */
+
+static const Expect forms[] = {
+    { MMA_M8N8K4, 8, 8, 4, 1, 1, 2 },
+    { MMA_M8N8K16, 8, 8, 16, 4, 4, 2 },
+    { MMA_M16N8K16, 16, 8, 16, 8, 4, 4 },
+    { MMA_M16N8K32, 16, 8, 32, 16, 8, 4 },
+};
+
+/* The ISA's A figure for each shape, as its text gives it. */
+static void isa_a(unsigned shape, unsigned lane, unsigned i, unsigned *row, unsigned *col)
+{
+    unsigned group = lane >> 2, tig = lane % 4;
+    switch (shape) {
+    case MMA_M8N8K4:             /* .f64: row = groupID, col = threadID_in_group */
+        *row = group, *col = tig;
+        break;
+    case MMA_M8N8K16:            /* .s8/.u8: row = groupID, col = threadID_in_group * 4 + i */
+        *row = group, *col = tig * 4 + i;
+        break;
+    case MMA_M16N8K16:           /* a0..a3: groupID, a4..a7: groupID + 8; col = tig * 4 + (i & 3) */
+        *row = i < 4 ? group : group + 8, *col = tig * 4 + (i & 0x3);
+        break;
+    default:                     /* a0..a3, a8..a11: groupID; a4..a7, a12..a15: groupID + 8;
+                                    col = tig * 4 + (i & 3) for i < 8, + 16 for i >= 8 */
+        *row = (i < 4 || (i >= 8 && i < 12)) ? group : group + 8;
+        *col = i < 8 ? tig * 4 + (i & 0x3) : tig * 4 + (i & 0x3) + 16;
+    }
+}
+
+static void isa_b(unsigned shape, unsigned lane, unsigned i, unsigned *row, unsigned *col)
+{
+    unsigned group = lane >> 2, tig = lane % 4;
+    *col = group;                /* every B figure: col = groupID */
+    if (shape == MMA_M8N8K4)
+        *row = tig;
+    else if (shape == MMA_M16N8K32)  /* b0..b3: tig * 4 + i; b4..b7: tig * 4 + (i - 4) + 16 */
+        *row = i < 4 ? tig * 4 + i : tig * 4 + (i - 4) + 16;
+    else
+        *row = tig * 4 + i;
+}
+
+static void isa_c(unsigned shape, unsigned lane, unsigned i, unsigned *row, unsigned *col)
+{
+    unsigned group = lane >> 2, tig = lane % 4;
+    if (shape == MMA_M8N8K4 || shape == MMA_M8N8K16)      /* c0, c1: row groupID */
+        *row = group;
+    else                                                 /* c0, c1: groupID; c2, c3: groupID + 8 */
+        *row = i < 2 ? group : group + 8;
+    *col = tig * 2 + (i & 0x1);
+}
+
+typedef void (*LayoutFn)(unsigned, unsigned, unsigned, unsigned *, unsigned *);
+
+static void check_one(const Expect *f, LayoutFn got, LayoutFn want, unsigned per_lane, unsigned rows,
+                      unsigned cols, const char *what)
+{
+    unsigned seen[32][32] = { { 0 } };
+    for (unsigned lane = 0; lane < 32; lane++)
+        for (unsigned i = 0; i < per_lane; i++) {
+            unsigned r, c, wr, wc;
+            got(f->shape, lane, i, &r, &c);
+            want(f->shape, lane, i, &wr, &wc);
+            ck_assert_msg(r == wr && c == wc, "shape %u %s lane %u element %u: (%u, %u), the ISA (%u, %u)",
+                          f->shape, what, lane, i, r, c, wr, wc);
+            ck_assert_msg(r < rows && c < cols, "shape %u %s lane %u element %u outside", f->shape, what, lane, i);
+            seen[r][c]++;
+        }
+    for (unsigned r = 0; r < rows; r++)
+        for (unsigned c = 0; c < cols; c++)
+            ck_assert_msg(seen[r][c] == 1, "shape %u %s (%u, %u) held %u times", f->shape, what, r, c, seen[r][c]);
+}
+
+START_TEST(layouts_follow_the_isa_figures)
+{
+    for (unsigned k = 0; k < sizeof forms / sizeof forms[0]; k++) {
+        const Expect *f = &forms[k];
+        check_one(f, mma_layout_a, isa_a, f->a, f->m, f->k, "A");
+        check_one(f, mma_layout_b, isa_b, f->b, f->k, f->n, "B");
+        check_one(f, mma_layout_c, isa_c, f->c, f->m, f->n, "C/D");
+    }
+}
+END_TEST
+
+/* A few elements read straight off the ISA's figures (m16n8k32 .s8 A: lane 5 holds a13 at
+ * row 9, col 21; B: lane 30 holds b6 at row 26, col 7; m16n8k16 C: lane 31 c3 at (15, 7)). */
+START_TEST(layouts_by_hand)
+{
+    unsigned r, c;
+    mma_layout_a(MMA_M16N8K32, 5, 13, &r, &c);
+    ck_assert(r == 9 && c == 21);
+    mma_layout_b(MMA_M16N8K32, 30, 6, &r, &c);
+    ck_assert(r == 26 && c == 7);
+    mma_layout_c(MMA_M16N8K16, 31, 3, &r, &c);
+    ck_assert(r == 15 && c == 7);
+    mma_layout_a(MMA_M8N8K4, 13, 0, &r, &c);
+    ck_assert(r == 3 && c == 1);
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("mma");
+    TCase *tc = tcase_create("mma");
+    tcase_add_test(tc, layouts_follow_the_isa_figures);
+    tcase_add_test(tc, layouts_by_hand);
+    suite_add_tcase(s, tc);
+    return run_suite(s);
+}
