@@ -38,7 +38,7 @@ Features, per folder:
 - diverge (whole cases): what each warp instruction measures and where (digits dropped), the number
   of constructs, and which construct follows which (loops, loops with a branch, if/else, nested
   if, lane groups, key switches, early exits: from the labels of the PTX);
-- mma (whole cases; ptxrun refuses them all today, so they only check that): one case per
+- mma (whole cases; ptxrun runs ldmatrix, stmatrix and movmatrix, refuses the others): one case per
   instruction kind (ldmatrix, stmatrix, movmatrix, wmma) and one mma per shape.
 probes is kept whole.
 
@@ -521,7 +521,7 @@ def diverge_features(case):
 
 
 def mma_features(case):
-    """One case per instruction kind, and one mma per shape: they only check refusal today."""
+    """One case per instruction kind, and one mma per shape."""
     m = case.meta
     kind = m.get("kind", "?")
     if kind == "mma":
