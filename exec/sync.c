@@ -148,6 +148,9 @@ void sync_arrive(Warp *w, uint32_t pc, uint32_t mask)
     uint32_t run = warp_guard_lanes(w, x, mask, &guard_undefined);
     if (guard_undefined)
         report_warn(w, pc, guard_undefined, "undefined guard predicate");
+    if (run != mask && run && (x->op == OP_LDMATRIX || x->op == OP_STMATRIX || x->op == OP_MOVMATRIX))
+        report_warn(w, pc, mask & ~run, "guard false for some of the warp's lanes at a '.sync.aligned' instruction "
+                    "(PTX leaves that undefined; they go on, the others wait until they exit or arrive),");
     if (run != mask)
         warp_advance(w, mask & ~run, pc + 1);
     if (x->barrier) {

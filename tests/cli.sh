@@ -2123,6 +2123,8 @@ expect_exit 3 "ldmatrix .x4 after lanes exited" "$PTXRUN" --no-color $M/exited.p
 expect_stderr_line "ldmatrix .x4 after lanes exited" "$M/exited.ptx:19:5: error: lane 0 (pc 7): 'ldmatrix.sync.aligned.m8n8.x4.shared.b16' needs the row address of lane 16, which has exited"
 expect_exit 0 "stmatrix: two lanes naming one row" "$PTXRUN" --no-color $M/collide.ptx
 expect_stderr_line "stmatrix: two lanes naming one row" "$M/collide.ptx:15:5: warning: 'stmatrix': a row named again, after an earlier lane (which element lands there the PTX ISA does not say; ptxrun keeps the last write, matrix by matrix, lane by lane), in lanes 4-7"
+expect_exit 0 "ldmatrix: a guard false for half the warp" "$PTXRUN" --no-color $M/guarded.ptx
+expect_stderr_line "ldmatrix: a guard false for half the warp" "$M/guarded.ptx:17:5: warning: guard false for some of the warp's lanes at a '.sync.aligned' instruction (PTX leaves that undefined; they go on, the others wait until they exit or arrive), in lanes 16-31"
 # what ptxas refuses ("Vector of size 1 is expected", "Arguments mismatch"), and forms of later targets
 printf '.version 8.7\n.target sm_90\n.address_size 64\n.visible .entry k()\n{\n.reg .b32 %%r<2>;\n.reg .u32 %%a;\n%s\nret;\n}\n' \
     'ldmatrix.sync.aligned.m8n8.x1.shared.b16 %r0, [%a];' > "$tmp/m1.ptx"
