@@ -187,6 +187,7 @@ typedef struct XInstr {
     uint8_t red_op;            /* bar.red: BARRIER_RED_POPC, _AND or _OR */
     bool has_count;            /* bar, barrier: a thread count is given (src[1]) */
     bool aligned;              /* bar, barrier.aligned: every thread must execute this very instruction */
+    bool trans;                /* ldmatrix, stmatrix .trans (matrix.c) */
     bool reconverge;           /* the immediate post-dominator of a conditional branch */
     bool reads_clock;          /* a source is %clock, %clock64, %globaltimer, ...: set before it runs */
     uint32_t pdom_in, pdom_out;    /* its interval in the function's post-dominator tree (NO_SLOT: none) */
@@ -1091,6 +1092,11 @@ void mma_layout_c(unsigned shape, unsigned lane, unsigned i, unsigned *row, unsi
 void warpops_match(Warp *w, const XInstr *at, uint32_t lanes, uint32_t guard_true);
 void warpops_redux(Warp *w, const XInstr *at, uint32_t lanes, uint32_t guard_true);
 void warpops_elect(Warp *w, const XInstr *at, uint32_t lanes, uint32_t guard_true);
+
+/* matrix.c: ldmatrix, stmatrix, movmatrix for the whole warp (at: NULL when lanes came from different pcs) */
+void matrix_ldmatrix(Warp *w, const XInstr *at, uint32_t lanes);
+void matrix_stmatrix(Warp *w, const XInstr *at, uint32_t lanes);
+void matrix_movmatrix(Warp *w, const XInstr *at, uint32_t lanes);
 
 /* mem.c */
 void mem_init(Memory *mem);

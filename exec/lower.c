@@ -206,6 +206,46 @@ static void load_multimem(Loader *ld, const Instr *in, XInstr *x)
         x->vec[0] = operand_source(ld, in, data, x->type, x, 1);
 }
 
+/* ldmatrix {d...}, [a] / stmatrix [a], {b...} / movmatrix d, a: the registers of the .x1/.x2/.x4
+ * matrices in dsts (ldmatrix) or vec (stmatrix); the last source, where sync.c reads a
+ * membermask, is the whole warp (.sync.aligned: every lane takes part). */
+static void load_matrix(Loader *ld, const Instr *in, XInstr *x)
+{
+    x->type = TYPE_B32;
+    x->bits = 32;
+    x->cls = 'b';
+    if (in->op == OP_MOVMATRIX) {
+        if (in->operands[1].kind != OPND_REG) {   /* ptxas: "Arguments mismatch" */
+            diag_at(ld->diag, DIAG_ERROR, in->operands[1].at, "'%s' transposes a register's fragment: its "
+                    "source must be a .b32 register", in->mnemonic);
+            ld->failed = true;
+            return;
+        }
+        operand_destination(ld, in, &in->operands[0], x);
+        x->src[0] = operand_source(ld, in, &in->operands[1], TYPE_B32, x, 0);
+        x->src[1] = operand_immediate_row(ld, ALL_LANES);
+        x->src_count = 2;
+        return;
+    }
+    bool load = in->op == OP_LDMATRIX;
+    const Operand *regs = &in->operands[load ? 0 : 1];
+    bool registers = regs->kind == OPND_VEC && regs->count == x->elements;
+    for (unsigned i = 0; registers && i < regs->count; i++)
+        registers = regs->u.group.elems[i].kind == OPND_REG;
+    if (!registers) {               /* ptxas: "Vector of size N is expected" */
+        diag_at(ld->diag, DIAG_ERROR, regs->at, "'%s' takes a vector of %u .b32 register%s here (.x%u): {%s}",
+                in->mnemonic, x->elements, x->elements > 1 ? "s" : "", x->elements,
+                x->elements == 1 ? "r" : x->elements == 2 ? "r, s" : "r, s, t, u");
+        ld->failed = true;
+        return;
+    }
+    load_elements(ld, in, regs, x, load ? x->dsts : x->vec, x->elements, load);
+    x->vec_count = load ? 0 : x->elements;
+    operand_address(ld, in, &in->operands[load ? 1 : 0], x);
+    x->src[1] = operand_immediate_row(ld, ALL_LANES);
+    x->src_count = 2;
+}
+
 /* ld d, [a] / st [a], b (a cache policy after them changes nothing here) / cvta d, a /
  * isspacep p, a / ldu d, [a] / discard [a], 128. */
 static void load_memory(Loader *ld, const Instr *in, XInstr *x)
@@ -299,6 +339,11 @@ static void load_instr(Loader *ld, const Instr *in, XInstr *x)
         case MOD_V8: x->vec_count = 8; break;
         case MOD_TO: x->to_space = true; break;
         case MOD_SYNC: case MOD_ARRIVE: case MOD_RED: case MOD_ALIGNED: break;   /* load_barrier */
+        case MOD_M8N8: break;
+        case MOD_X1: x->elements = 1; break;
+        case MOD_X2: x->elements = 2; break;
+        case MOD_X4: x->elements = 4; break;
+        case MOD_TRANS: x->trans = true; break;
         case MOD_AND: case MOD_OR: case MOD_XOR:
             if (in->op == OP_SETP || in->op == OP_SET) {
                 x->boolop = (uint8_t)mod;
@@ -344,6 +389,12 @@ static void load_instr(Loader *ld, const Instr *in, XInstr *x)
     case FAM_BARRIER:
         load_barrier(ld, in, x);
         return;
+    case FAM_SYNC:
+        if (in->op == OP_LDMATRIX || in->op == OP_STMATRIX || in->op == OP_MOVMATRIX) {
+            load_matrix(ld, in, x);
+            return;
+        }
+        break;
     case FAM_FENCE:
     case FAM_HINT:
         return;                                    /* nothing to order or to hint: no operand is read */

@@ -21,6 +21,8 @@ static void forget_if_guard_undefined(Warp *w, const XInstr *x, uint32_t lanes)
         w->pred_defined[x->dst] &= ~lanes;
     if (x->dst_pred != NO_SLOT)
         w->pred_defined[x->dst_pred] &= ~lanes;
+    for (unsigned i = 0; x->op == OP_LDMATRIX && i < x->elements; i++)
+        warp_define(w, x->dsts[i], lanes, 0);
 }
 
 /* The lanes of cls, all waiting at instructions of one kind and mask, complete together. Only
@@ -79,6 +81,9 @@ static void exchange(Warp *w, const XInstr *x, const XInstr *at, uint32_t lanes,
     case OP_MATCH: warpops_match(w, at, lanes, guard_true); break;
     case OP_REDUX_SYNC: warpops_redux(w, at, lanes, guard_true); break;
     case OP_ELECT_SYNC: warpops_elect(w, at, lanes, guard_true); break;
+    case OP_LDMATRIX: matrix_ldmatrix(w, at, lanes); break;
+    case OP_STMATRIX: matrix_stmatrix(w, at, lanes); break;
+    case OP_MOVMATRIX: matrix_movmatrix(w, at, lanes); break;
     default: break;                       /* barriers: meeting is all they do */
     }
 }
@@ -95,6 +100,9 @@ static void warn_missing_lanes(Warp *w, uint32_t pc, uint32_t membermask, uint32
 {
     const Block *b = w->block;
     uint32_t have = b->threads - w->thread_base;
+    const XInstr *x = &w->prog->code[pc];
+    if (x->op == OP_LDMATRIX || x->op == OP_STMATRIX || x->op == OP_MOVMATRIX)
+        return;                        /* no membermask: the whole warp, which is partial */
     if (have < WARP_SIZE && membermask >> have)
         report_warn(w, pc, lanes, missing_lanes);
 }
@@ -140,6 +148,9 @@ void sync_arrive(Warp *w, uint32_t pc, uint32_t mask)
     uint32_t run = warp_guard_lanes(w, x, mask, &guard_undefined);
     if (guard_undefined)
         report_warn(w, pc, guard_undefined, "undefined guard predicate");
+    if (run != mask && run && (x->op == OP_LDMATRIX || x->op == OP_STMATRIX || x->op == OP_MOVMATRIX))
+        report_warn(w, pc, mask & ~run, "guard false for some of the warp's lanes at a '.sync.aligned' instruction "
+                    "(PTX leaves that undefined; they go on, the others wait until they exit or arrive),");
     if (run != mask)
         warp_advance(w, mask & ~run, pc + 1);
     if (x->barrier) {

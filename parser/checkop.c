@@ -135,7 +135,9 @@ static void check_value(Diag *diag, const Function *fn, const Instr *in, const O
         bool wider = checker_type_bits(r->type) > checker_type_bits(e.type);
         bool wider_ok = (in->op == OP_CVT && wider && ((want != 'f' && have != 'f') || have == 'b')) ||
                         ((in->op == OP_LD || in->op == OP_LDU || in->op == OP_ST) && wider &&
-                         (want == 'b' || have == 'b' || (want != 'f' && have != 'f')));
+                         (want == 'b' || have == 'b' || (want != 'f' && have != 'f'))) ||
+                        ((in->op == OP_LDMATRIX || in->op == OP_STMATRIX || in->op == OP_MOVMATRIX) &&
+                         checker_type_bits(r->type) == 32 && have != 'f');   /* two .b16 elements a register */
         if (in->op == OP_ISSPACEP && !r->inferred &&
             (have == 'f' || (checker_type_bits(r->type) != 32 && checker_type_bits(r->type) != 64))) {
             error(diag, o->at, "'%s' is .%s: '%s' takes a 32- or 64-bit integer address", r->name,

@@ -38,7 +38,8 @@ Features, per folder:
 - diverge (whole cases): what each warp instruction measures and where (digits dropped), the number
   of constructs, and which construct follows which (loops, loops with a branch, if/else, nested
   if, lane groups, key switches, early exits: from the labels of the PTX);
-- mma (whole cases; ptxrun refuses most today, so they check that, and runs the s32 and f64 mma): one case per
+- mma (whole cases; ptxrun runs ldmatrix, stmatrix,
+  movmatrix and the s32 and f64 mma, refuses the others): one case per
   instruction kind (ldmatrix, stmatrix, movmatrix, wmma) and one mma per shape.
 probes is kept whole.
 
@@ -521,7 +522,7 @@ def diverge_features(case):
 
 
 def mma_features(case):
-    """One case per instruction kind, and one mma per shape (most only check refusal today)."""
+    """One case per instruction kind, and one mma per shape."""
     m = case.meta
     kind = m.get("kind", "?")
     if kind == "mma":

@@ -2111,5 +2111,46 @@ printf '    $ ptxrun --version | cut -c1-6\n    ptxrun\n' > "$tmp/tour/README.md
 expect_exit 0 "readme tour: a true README" python3 tests/readme_tour.py "$tmp/tour/README.md" "$(dirname "$PTXRUN")"
 printf '    $ ptxrun --version | cut -c1-6\n    ptxrum\n' > "$tmp/tour/README.md"
 expect_exit 1 "readme tour: a drifted README" python3 tests/readme_tour.py "$tmp/tour/README.md" "$(dirname "$PTXRUN")"
+# -- ldmatrix, stmatrix, movmatrix (exec/matrix.c): rows 16-byte aligned and in .shared; only the
+# lanes whose addresses the form uses (x1: 0-7) count; the whole warp at one instruction
+M=tests/matrix
+matrix_rows() {   # matrix_rows SPACE [LANE=OFFSET...]: the lanes file of rows.ptx
+    python3 -c "
+import json, sys
+off = [16 * (l & 7) for l in range(32)]
+for kv in sys.argv[2:]:
+    l, v = kv.split('='); off[int(l)] = int(v)
+print(json.dumps({'block': [32], 'regs': {'%off': off, '%space': int(sys.argv[1])}}))" "$@" > "$tmp/rows.json"
+}
+matrix_rows 0
+expect_exit 0 "ldmatrix: aligned rows in .shared" "$PTXRUN" --no-color $M/rows.ptx --lanes "$tmp/rows.json"
+matrix_rows 0 3=56
+expect_exit 3 "ldmatrix: a row address not 16-byte aligned" "$PTXRUN" --no-color $M/rows.ptx --lanes "$tmp/rows.json"
+expect_stderr_line "ldmatrix: a row address not 16-byte aligned" "$M/rows.ptx:21:5: error: lane 3 (pc 4): 'ldmatrix.sync.aligned.m8n8.x1.shared.b16' reads 16 bytes at 0x38, which is not 16-byte aligned"
+matrix_rows 0 20=7
+expect_exit 0 "ldmatrix .x1: lane 20's address is not used" "$PTXRUN" --no-color $M/rows.ptx --lanes "$tmp/rows.json"
+matrix_rows 0 5=256
+expect_exit 3 "ldmatrix: a row past the tile" "$PTXRUN" --no-color $M/rows.ptx --lanes "$tmp/rows.json"
+matrix_rows 1
+expect_exit 3 "ldmatrix: a generic address outside .shared" "$PTXRUN" --no-color $M/rows.ptx --lanes "$tmp/rows.json"
+expect_stderr_line "ldmatrix: a generic address outside .shared" "$M/rows.ptx:27:5: error: lane 0 (pc 9): 'ldmatrix.sync.aligned.m8n8.x1.b16' reads a row at 0x100000000000, a generic address outside .shared (.global): the PTX ISA gives these instructions shared memory only"
+expect_exit 3 "ldmatrix: a diverged warp" "$PTXRUN" --no-color $M/diverged.ptx
+expect_stderr_line "ldmatrix: a diverged warp" "$M/diverged.ptx:20:5: error: 'ldmatrix.sync.aligned.m8n8.x1.shared.b16' is .sync.aligned: the warp's lanes reached it at different instructions"
+expect_exit 3 "ldmatrix .x4 after lanes exited" "$PTXRUN" --no-color $M/exited.ptx
+expect_stderr_line "ldmatrix .x4 after lanes exited" "$M/exited.ptx:19:5: error: lane 0 (pc 7): 'ldmatrix.sync.aligned.m8n8.x4.shared.b16' needs the row address of lane 16, which has exited"
+expect_exit 0 "stmatrix: two lanes naming one row" "$PTXRUN" --no-color $M/collide.ptx
+expect_stderr_line "stmatrix: two lanes naming one row" "$M/collide.ptx:15:5: warning: 'stmatrix': a row named again, after an earlier lane (which element lands there the PTX ISA does not say; ptxrun keeps the last write, matrix by matrix, lane by lane), in lanes 4-7"
+expect_exit 0 "ldmatrix: a guard false for half the warp" "$PTXRUN" --no-color $M/guarded.ptx
+expect_stderr_line "ldmatrix: a guard false for half the warp" "$M/guarded.ptx:17:5: warning: guard false for some of the warp's lanes at a '.sync.aligned' instruction (PTX leaves that undefined; they go on, the others wait until they exit or arrive), in lanes 16-31"
+# what ptxas refuses ("Vector of size 1 is expected", "Arguments mismatch"), and forms of later targets
+printf '.version 8.7\n.target sm_90\n.address_size 64\n.visible .entry k()\n{\n.reg .b32 %%r<2>;\n.reg .u32 %%a;\n%s\nret;\n}\n' \
+    'ldmatrix.sync.aligned.m8n8.x1.shared.b16 %r0, [%a];' > "$tmp/m1.ptx"
+expect_exit 2 "ldmatrix .x1 without braces" "$PTXRUN" --check --no-color "$tmp/m1.ptx"
+expect_stderr_line "ldmatrix .x1 without braces" "$tmp/m1.ptx:8:42: error: 'ldmatrix.sync.aligned.m8n8.x1.shared.b16' takes a vector of 1 .b32 register here (.x1): {r}"
+sed -i 's/^ldmatrix.*/movmatrix.sync.aligned.m8n8.trans.b16 %r0, 5;/' "$tmp/m1.ptx"
+expect_exit 2 "movmatrix of an immediate" "$PTXRUN" --check --no-color "$tmp/m1.ptx"
+sed -i 's/^movmatrix.*/ldmatrix.sync.aligned.m16n16.x1.trans.shared.b8 {%r0, %r1}, [%a];/' "$tmp/m1.ptx"
+expect_exit 2 "ldmatrix .m16n16 (sm_100a)" "$PTXRUN" --check --no-color "$tmp/m1.ptx"
+expect_stderr_line "ldmatrix .m16n16 (sm_100a)" "$tmp/m1.ptx:8:22: error: ptxrun cannot execute 'ldmatrix' with '.m16n16' yet"
 echo "cli: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
