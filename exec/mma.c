@@ -66,7 +66,7 @@ static bool decode(const char *mnemonic, uint8_t *shape, uint8_t *flags)
     snprintf(buf, sizeof buf, "%s", mnemonic);
     const char *types[4];
     unsigned ntypes = 0;
-    bool sync = false, aligned = false, row = false, col = false, sat = false;
+    bool sync = false, aligned = false, row = false, col = false, sat = false, rn = false;
     *shape = 0;
     char *save = NULL;
     char *word = strtok_r(buf, ".", &save);              /* "mma" */
@@ -76,6 +76,7 @@ static bool decode(const char *mnemonic, uint8_t *shape, uint8_t *flags)
         else if (!strcmp(word, "row") && !row && !col) row = true;
         else if (!strcmp(word, "col") && row && !col) col = true;
         else if (!strcmp(word, "satfinite") && !sat) sat = true;
+        else if (!strcmp(word, "rn") && !rn) rn = true;
         else if (!strcmp(word, "m8n8k4") && !*shape) *shape = MMA_M8N8K4;
         else if (!strcmp(word, "m8n8k16") && !*shape) *shape = MMA_M8N8K16;
         else if (!strcmp(word, "m16n8k16") && !*shape) *shape = MMA_M16N8K16;
@@ -88,6 +89,8 @@ static bool decode(const char *mnemonic, uint8_t *shape, uint8_t *flags)
     }
     if (!sync || !aligned || !row || !col || !*shape || ntypes != 4)
         return false;
+    if (rn && strcmp(types[0], "f64"))
+        return false;                                    /* .rn: the f64 forms' only rounding */
     if (!strcmp(types[0], "f64"))
         *flags = MMA_F64;
     else
@@ -98,6 +101,41 @@ static bool decode(const char *mnemonic, uint8_t *shape, uint8_t *flags)
                !strcmp(types[3], "f64");
     return *shape != MMA_M8N8K4 && !strcmp(types[0], "s32") && !strcmp(types[3], "s32") &&
            strcmp(types[1], "s32") && strcmp(types[2], "s32") && strcmp(types[1], "f64") && strcmp(types[2], "f64");
+}
+
+/* The checker puts a mnemonic's words in canonical order, so the types' order in the source
+ * (.dtype.atype.btype.ctype) is checked here: ptxas refuses .s32.s32.s8.s8 ("Unexpected
+ * instruction types"), which would otherwise run as .s32.s8.s8.s32. */
+static bool types_in_order(Loader *ld, const Instr *in)
+{
+    static const char *const type_words[] = { "s32", "s8", "u8", "f64", "f32", "f16", "bf16", "tf32", "e4m3",
+                                              "e5m2", "s4", "u4", "b1" };
+    const char *src = ld->p->m->src->text + in->at.offset;
+    char from_source[64] = "", from_canonical[64] = "";
+    for (int pass = 0; pass < 2; pass++) {
+        const char *s = pass ? in->mnemonic : src;
+        size_t len = pass ? strlen(in->mnemonic) : in->at.length;
+        char *out = pass ? from_canonical : from_source;
+        for (size_t pos = 0; pos < len;) {
+            size_t start = pos + 1, end = start;
+            while (end < len && s[end] != '.')
+                end++;
+            if (s[pos] == '.')
+                for (size_t t = 0; t < sizeof type_words / sizeof *type_words; t++)
+                    if (strlen(type_words[t]) == end - start && !memcmp(s + start, type_words[t], end - start) &&
+                        strlen(out) + end - start + 2 < 64) {
+                        strcat(out, ".");
+                        strncat(out, s + start, end - start);
+                    }
+            pos = end;
+        }
+    }
+    if (!strcmp(from_source, from_canonical))
+        return true;
+    diag_at(ld->diag, DIAG_ERROR, in->at, "mma's types must come in the order .dtype.atype.btype.ctype "
+            "(%s here; a valid form is %s)", from_source, from_canonical);
+    ld->failed = true;
+    return false;
 }
 
 /* {d...}, {a...}, {b...}, {c...}: registers of width bits, count of them, into rows. */
@@ -127,6 +165,8 @@ static bool vector_rows(Loader *ld, const Operand *o, unsigned count, unsigned b
 void mma_lower(Loader *ld, const Instr *in, XInstr *x)
 {
     uint8_t shape, flags = 0;
+    if (!types_in_order(ld, in))
+        return;
     if (!decode(in->mnemonic, &shape, &flags)) {
         char what[200];
         snprintf(what, sizeof what, "'%s' (this form of mma)", in->mnemonic);

@@ -290,6 +290,14 @@ expect_exit 3 "mma by a partial warp" "$PTXRUN" --no-color --block 16 "$tmp/mma_
 expect_exit 0 "mma by a whole warp" "$PTXRUN" --no-color --block 32 "$tmp/mma_partial.ptx"
 printf '.version 8.0\n.target sm_90\n.address_size 64\n.visible .entry k()\n{\n.reg .b32 r<5>;\n.reg .pred p;\nsetp.ne.u32 p, 0, 0;\nmov.b32 r2, 0;\nmov.b32 r3, 0;\nmov.b32 r4, 0;\n@p mma.sync.aligned.m8n8k16.row.col.s32.s8.s8.s32 {r0, r1}, {r2}, {r3}, {r4, r4};\nret;\n}\n' > "$tmp/mma_off.ptx"
 expect_exit 0 "mma guarded off in every lane of a partial warp" "$PTXRUN" --no-color --block 16 "$tmp/mma_off.ptx"
+# mma's types in an order ptxas refuses ("Unexpected instruction types"): an error, not a run as .s32.s8.s8.s32
+printf '.version 8.0\n.target sm_90\n.address_size 64\n.visible .entry k()\n{\n.reg .b32 r<5>;\nmov.b32 r2, 0;\nmov.b32 r3, 0;\nmov.b32 r4, 0;\nmma.sync.aligned.m8n8k16.row.col.s32.s32.s8.s8 {r0, r1}, {r2}, {r3}, {r4, r4};\nret;\n}\n' > "$tmp/mma_order.ptx"
+expect_exit 2 "mma types out of order" "$PTXRUN" --no-color --block 32 "$tmp/mma_order.ptx"
+expect_stderr_line "mma types out of order" "$tmp/mma_order.ptx:10:1: error: mma's types must come in the order .dtype.atype.btype.ctype (.s32.s32.s8.s8 here; a valid form is .s32.s8.s8.s32)"
+# m8n8k4 .f64 with .rn (ptxas takes it; the fma chain rounds to nearest): 4 * (1.5 * 2) + 0.25 in every D
+printf '.version 8.7\n.target sm_90\n.address_size 64\n.visible .entry k()\n{\n.reg .f64 d<6>;\nmov.f64 d2, 0d3FF8000000000000;\nmov.f64 d3, 0d4000000000000000;\nmov.f64 d4, 0d3FD0000000000000;\nmma.sync.aligned.m8n8k4.row.col.rn.f64.f64.f64.f64 {d0, d1}, {d2}, {d3}, {d4, d4};\nret;\n}\n' > "$tmp/mma_rn.ptx"
+expect_exit 0 "mma f64 .rn" "$PTXRUN" --no-color --block 32 --regs d0,d1 --threads 31 "$tmp/mma_rn.ptx"
+if grep -qxF "31      12.25  12.25" "$tmp/out"; then ok; else fail "mma f64 .rn: lane 31's D"; cat "$tmp/out"; fi
 expect_exit 2 "not executed yet: run" "$PTXRUN" --no-color "$tmp/notyet.ptx"
 expect_stderr_line "run: ld.v8" "$tmp/notyet.ptx:2:10: error: ptxrun cannot execute 'ld' with '.v8' yet"
 
