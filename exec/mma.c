@@ -225,6 +225,26 @@ static double f64_of(uint64_t u)
     return d;
 }
 
+/* One step of the f64 chain, its NaNs independent of the host: an input NaN, quieted, with its
+ * sign and payload (a's, else b's, else c's), or 0xfff8000000000000 for an invalid operation on
+ * numbers, as the H100's f64 fma gives them (exec/alu.c). *choice: two different NaNs met. */
+static double f64_fma(double a, double b, double c, bool *choice)
+{
+    uint64_t in[3] = { f64_bits(a), f64_bits(b), f64_bits(c) }, first = 0;
+    for (unsigned i = 0; i < 3; i++) {
+        if ((in[i] & 0x7fffffffffffffffull) <= 0x7ff0000000000000ull)
+            continue;
+        if (first && (in[i] | 1ull << 51) != first)
+            *choice = true;
+        if (!first)
+            first = in[i] | 1ull << 51;
+    }
+    double r = fma(a, b, c);
+    if (first)
+        return f64_of(first);
+    return isnan(r) ? f64_of(0xfff8000000000000ull) : r;
+}
+
 /* The warp's mma: every lane of the warp takes part (.aligned), or none (a guard false in
  * all of them); otherwise a fault. */
 void mma_execute(Warp *w, const XInstr *x, uint32_t lanes, uint32_t guard_true)
@@ -277,7 +297,7 @@ void mma_execute(Warp *w, const XInstr *x, uint32_t lanes, uint32_t guard_true)
         }
     }
     uint64_t D[16][8];
-    bool Du[16][8];
+    bool Du[16][8], nan_choice = false;
     for (unsigned i = 0; i < s.m; i++)
         for (unsigned j = 0; j < s.n; j++) {
             bool u = Cu[i][j];
@@ -287,7 +307,7 @@ void mma_execute(Warp *w, const XInstr *x, uint32_t lanes, uint32_t guard_true)
             if (f64) {
                 double acc = Cf[i][j];
                 for (unsigned k = 0; k < s.k; k++)
-                    acc = fma(Af[i][k], Bf[k][j], acc);
+                    acc = f64_fma(Af[i][k], Bf[k][j], acc, &nan_choice);
                 D[i][j] = f64_bits(acc);
             } else {
                 int64_t acc = C[i][j];          /* at most 32 * 255 * 255 + 2^31: no overflow */
@@ -298,6 +318,9 @@ void mma_execute(Warp *w, const XInstr *x, uint32_t lanes, uint32_t guard_true)
                 D[i][j] = (uint32_t)(uint64_t)acc;   /* modulo 2^32 */
             }
         }
+    if (nan_choice)
+        report_warn(w, (uint32_t)(x - w->prog->code), ALL_LANES, "mma .f64 on two different NaNs in one step of "
+                    "the fma chain: which one the H100 returns is not recorded; ptxrun returns a's, else b's, quieted");
     /* A guard undefined in some lane: whether the warp ran it at all is unknown, so all of D is. */
     bool guard_unknown = x->guard && (w->pred_defined[x->guard_pred] & ALL_LANES) != ALL_LANES;
     /* Scatter: every lane's D registers (rows may repeat a source: gathered above first). */
