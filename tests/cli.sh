@@ -298,6 +298,9 @@ expect_stderr_line "mma types out of order" "$tmp/mma_order.ptx:10:1: error: mma
 printf '.version 8.7\n.target sm_90\n.address_size 64\n.visible .entry k()\n{\n.reg .f64 d<6>;\nmov.f64 d2, 0d3FF8000000000000;\nmov.f64 d3, 0d4000000000000000;\nmov.f64 d4, 0d3FD0000000000000;\nmma.sync.aligned.m8n8k4.row.col.rn.f64.f64.f64.f64 {d0, d1}, {d2}, {d3}, {d4, d4};\nret;\n}\n' > "$tmp/mma_rn.ptx"
 expect_exit 0 "mma f64 .rn" "$PTXRUN" --no-color --block 32 --regs d0,d1 --threads 31 "$tmp/mma_rn.ptx"
 if grep -qxF "31      12.25  12.25" "$tmp/out"; then ok; else fail "mma f64 .rn: lane 31's D"; cat "$tmp/out"; fi
+# --json shows every register, those only an mma names (its D) too
+expect_exit 0 "mma --json" "$PTXRUN" --no-color --block 32 --json "$tmp/mma_rn.ptx"
+if grep -q '"d0": \[12.25, ' "$tmp/out"; then ok; else fail "mma --json: no d0"; head -20 "$tmp/out"; fi
 # mma .f64 NaNs as f64 fma gives them on the H100, whatever the host: an input NaN quieted (a's first, and a
 # warning when two differ), 0xfff8000000000000 for inf * 0
 printf '.version 8.7\n.target sm_90\n.address_size 64\n.visible .entry k()\n{\n.reg .f64 d<12>;\nmov.b64 d2, 0xfff0000000000123;\nmov.b64 d3, 0x7ff8000000000456;\nmov.b64 d4, 0x7ff0000000000789;\nmma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 {d0, d1}, {d2}, {d3}, {d4, d4};\nmov.b64 d6, 0x7ff0000000000000;\nmov.b64 d7, 0;\nmov.b64 d8, 0x3ff0000000000000;\nmma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 {d9, d10}, {d6}, {d7}, {d8, d8};\nret;\n}\n' > "$tmp/mma_nan.ptx"
