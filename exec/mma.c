@@ -66,7 +66,7 @@ static bool decode(const char *mnemonic, uint8_t *shape, uint8_t *flags)
     snprintf(buf, sizeof buf, "%s", mnemonic);
     const char *types[4];
     unsigned ntypes = 0;
-    bool sync = false, aligned = false, row = false, col = false, sat = false;
+    bool sync = false, aligned = false, row = false, col = false, sat = false, rn = false;
     *shape = 0;
     char *save = NULL;
     char *word = strtok_r(buf, ".", &save);              /* "mma" */
@@ -76,6 +76,7 @@ static bool decode(const char *mnemonic, uint8_t *shape, uint8_t *flags)
         else if (!strcmp(word, "row") && !row && !col) row = true;
         else if (!strcmp(word, "col") && row && !col) col = true;
         else if (!strcmp(word, "satfinite") && !sat) sat = true;
+        else if (!strcmp(word, "rn") && !rn) rn = true;
         else if (!strcmp(word, "m8n8k4") && !*shape) *shape = MMA_M8N8K4;
         else if (!strcmp(word, "m8n8k16") && !*shape) *shape = MMA_M8N8K16;
         else if (!strcmp(word, "m16n8k16") && !*shape) *shape = MMA_M16N8K16;
@@ -88,6 +89,8 @@ static bool decode(const char *mnemonic, uint8_t *shape, uint8_t *flags)
     }
     if (!sync || !aligned || !row || !col || !*shape || ntypes != 4)
         return false;
+    if (rn && strcmp(types[0], "f64"))
+        return false;                                    /* .rn: the f64 forms' only rounding */
     if (!strcmp(types[0], "f64"))
         *flags = MMA_F64;
     else
@@ -98,6 +101,41 @@ static bool decode(const char *mnemonic, uint8_t *shape, uint8_t *flags)
                !strcmp(types[3], "f64");
     return *shape != MMA_M8N8K4 && !strcmp(types[0], "s32") && !strcmp(types[3], "s32") &&
            strcmp(types[1], "s32") && strcmp(types[2], "s32") && strcmp(types[1], "f64") && strcmp(types[2], "f64");
+}
+
+/* The checker puts a mnemonic's words in canonical order, so the types' order in the source
+ * (.dtype.atype.btype.ctype) is checked here: ptxas refuses .s32.s32.s8.s8 ("Unexpected
+ * instruction types"), which would otherwise run as .s32.s8.s8.s32. */
+static bool types_in_order(Loader *ld, const Instr *in)
+{
+    static const char *const type_words[] = { "s32", "s8", "u8", "f64", "f32", "f16", "bf16", "tf32", "e4m3",
+                                              "e5m2", "s4", "u4", "b1" };
+    const char *src = ld->p->m->src->text + in->at.offset;
+    char from_source[64] = "", from_canonical[64] = "";
+    for (int pass = 0; pass < 2; pass++) {
+        const char *s = pass ? in->mnemonic : src;
+        size_t len = pass ? strlen(in->mnemonic) : in->at.length;
+        char *out = pass ? from_canonical : from_source;
+        for (size_t pos = 0; pos < len;) {
+            size_t start = pos + 1, end = start;
+            while (end < len && s[end] != '.')
+                end++;
+            if (s[pos] == '.')
+                for (size_t t = 0; t < sizeof type_words / sizeof *type_words; t++)
+                    if (strlen(type_words[t]) == end - start && !memcmp(s + start, type_words[t], end - start) &&
+                        strlen(out) + end - start + 2 < 64) {
+                        strcat(out, ".");
+                        strncat(out, s + start, end - start);
+                    }
+            pos = end;
+        }
+    }
+    if (!strcmp(from_source, from_canonical))
+        return true;
+    diag_at(ld->diag, DIAG_ERROR, in->at, "mma's types must come in the order .dtype.atype.btype.ctype "
+            "(%s here; a valid form is %s)", from_source, from_canonical);
+    ld->failed = true;
+    return false;
 }
 
 /* {d...}, {a...}, {b...}, {c...}: registers of width bits, count of them, into rows. */
@@ -127,6 +165,8 @@ static bool vector_rows(Loader *ld, const Operand *o, unsigned count, unsigned b
 void mma_lower(Loader *ld, const Instr *in, XInstr *x)
 {
     uint8_t shape, flags = 0;
+    if (!types_in_order(ld, in))
+        return;
     if (!decode(in->mnemonic, &shape, &flags)) {
         char what[200];
         snprintf(what, sizeof what, "'%s' (this form of mma)", in->mnemonic);
@@ -185,6 +225,26 @@ static double f64_of(uint64_t u)
     return d;
 }
 
+/* One step of the f64 chain, its NaNs independent of the host: an input NaN, quieted, with its
+ * sign and payload (a's, else b's, else c's), or 0xfff8000000000000 for an invalid operation on
+ * numbers, as the H100's f64 fma gives them (exec/alu.c). *choice: two different NaNs met. */
+static double f64_fma(double a, double b, double c, bool *choice)
+{
+    uint64_t in[3] = { f64_bits(a), f64_bits(b), f64_bits(c) }, first = 0;
+    for (unsigned i = 0; i < 3; i++) {
+        if ((in[i] & 0x7fffffffffffffffull) <= 0x7ff0000000000000ull)
+            continue;
+        if (first && (in[i] | 1ull << 51) != first)
+            *choice = true;
+        if (!first)
+            first = in[i] | 1ull << 51;
+    }
+    double r = fma(a, b, c);
+    if (first)
+        return f64_of(first);
+    return isnan(r) ? f64_of(0xfff8000000000000ull) : r;
+}
+
 /* The warp's mma: every lane of the warp takes part (.aligned), or none (a guard false in
  * all of them); otherwise a fault. */
 void mma_execute(Warp *w, const XInstr *x, uint32_t lanes, uint32_t guard_true)
@@ -237,7 +297,7 @@ void mma_execute(Warp *w, const XInstr *x, uint32_t lanes, uint32_t guard_true)
         }
     }
     uint64_t D[16][8];
-    bool Du[16][8];
+    bool Du[16][8], nan_choice = false;
     for (unsigned i = 0; i < s.m; i++)
         for (unsigned j = 0; j < s.n; j++) {
             bool u = Cu[i][j];
@@ -247,7 +307,7 @@ void mma_execute(Warp *w, const XInstr *x, uint32_t lanes, uint32_t guard_true)
             if (f64) {
                 double acc = Cf[i][j];
                 for (unsigned k = 0; k < s.k; k++)
-                    acc = fma(Af[i][k], Bf[k][j], acc);
+                    acc = f64_fma(Af[i][k], Bf[k][j], acc, &nan_choice);
                 D[i][j] = f64_bits(acc);
             } else {
                 int64_t acc = C[i][j];          /* at most 32 * 255 * 255 + 2^31: no overflow */
@@ -258,6 +318,9 @@ void mma_execute(Warp *w, const XInstr *x, uint32_t lanes, uint32_t guard_true)
                 D[i][j] = (uint32_t)(uint64_t)acc;   /* modulo 2^32 */
             }
         }
+    if (nan_choice)
+        report_warn(w, (uint32_t)(x - w->prog->code), ALL_LANES, "mma .f64 on two different NaNs in one step of "
+                    "the fma chain: which one the H100 returns is not recorded; ptxrun returns a's, else b's, quieted");
     /* A guard undefined in some lane: whether the warp ran it at all is unknown, so all of D is. */
     bool guard_unknown = x->guard && (w->pred_defined[x->guard_pred] & ALL_LANES) != ALL_LANES;
     /* Scatter: every lane's D registers (rows may repeat a source: gathered above first). */

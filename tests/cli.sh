@@ -290,6 +290,23 @@ expect_exit 3 "mma by a partial warp" "$PTXRUN" --no-color --block 16 "$tmp/mma_
 expect_exit 0 "mma by a whole warp" "$PTXRUN" --no-color --block 32 "$tmp/mma_partial.ptx"
 printf '.version 8.0\n.target sm_90\n.address_size 64\n.visible .entry k()\n{\n.reg .b32 r<5>;\n.reg .pred p;\nsetp.ne.u32 p, 0, 0;\nmov.b32 r2, 0;\nmov.b32 r3, 0;\nmov.b32 r4, 0;\n@p mma.sync.aligned.m8n8k16.row.col.s32.s8.s8.s32 {r0, r1}, {r2}, {r3}, {r4, r4};\nret;\n}\n' > "$tmp/mma_off.ptx"
 expect_exit 0 "mma guarded off in every lane of a partial warp" "$PTXRUN" --no-color --block 16 "$tmp/mma_off.ptx"
+# mma's types in an order ptxas refuses ("Unexpected instruction types"): an error, not a run as .s32.s8.s8.s32
+printf '.version 8.0\n.target sm_90\n.address_size 64\n.visible .entry k()\n{\n.reg .b32 r<5>;\nmov.b32 r2, 0;\nmov.b32 r3, 0;\nmov.b32 r4, 0;\nmma.sync.aligned.m8n8k16.row.col.s32.s32.s8.s8 {r0, r1}, {r2}, {r3}, {r4, r4};\nret;\n}\n' > "$tmp/mma_order.ptx"
+expect_exit 2 "mma types out of order" "$PTXRUN" --no-color --block 32 "$tmp/mma_order.ptx"
+expect_stderr_line "mma types out of order" "$tmp/mma_order.ptx:10:1: error: mma's types must come in the order .dtype.atype.btype.ctype (.s32.s32.s8.s8 here; a valid form is .s32.s8.s8.s32)"
+# m8n8k4 .f64 with .rn (ptxas takes it; the fma chain rounds to nearest): 4 * (1.5 * 2) + 0.25 in every D
+printf '.version 8.7\n.target sm_90\n.address_size 64\n.visible .entry k()\n{\n.reg .f64 d<6>;\nmov.f64 d2, 0d3FF8000000000000;\nmov.f64 d3, 0d4000000000000000;\nmov.f64 d4, 0d3FD0000000000000;\nmma.sync.aligned.m8n8k4.row.col.rn.f64.f64.f64.f64 {d0, d1}, {d2}, {d3}, {d4, d4};\nret;\n}\n' > "$tmp/mma_rn.ptx"
+expect_exit 0 "mma f64 .rn" "$PTXRUN" --no-color --block 32 --regs d0,d1 --threads 31 "$tmp/mma_rn.ptx"
+if grep -qxF "31      12.25  12.25" "$tmp/out"; then ok; else fail "mma f64 .rn: lane 31's D"; cat "$tmp/out"; fi
+# --json shows every register, those only an mma names (its D) too
+expect_exit 0 "mma --json" "$PTXRUN" --no-color --block 32 --json "$tmp/mma_rn.ptx"
+if grep -q '"d0": \[12.25, ' "$tmp/out"; then ok; else fail "mma --json: no d0"; head -20 "$tmp/out"; fi
+# mma .f64 NaNs as f64 fma gives them on the H100, whatever the host: an input NaN quieted (a's first, and a
+# warning when two differ), 0xfff8000000000000 for inf * 0
+printf '.version 8.7\n.target sm_90\n.address_size 64\n.visible .entry k()\n{\n.reg .f64 d<12>;\nmov.b64 d2, 0xfff0000000000123;\nmov.b64 d3, 0x7ff8000000000456;\nmov.b64 d4, 0x7ff0000000000789;\nmma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 {d0, d1}, {d2}, {d3}, {d4, d4};\nmov.b64 d6, 0x7ff0000000000000;\nmov.b64 d7, 0;\nmov.b64 d8, 0x3ff0000000000000;\nmma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 {d9, d10}, {d6}, {d7}, {d8, d8};\nret;\n}\n' > "$tmp/mma_nan.ptx"
+expect_exit 0 "mma f64 NaNs" "$PTXRUN" --no-color --hex --block 32 --threads 5 --regs d0,d9 "$tmp/mma_nan.ptx"
+if grep -qxF "5       0xfff8000000000123  0xfff8000000000000" "$tmp/out"; then ok; else fail "mma f64 NaNs: lane 5's D"; cat "$tmp/out"; fi
+expect_stderr_line "mma f64 two NaNs" "$tmp/mma_nan.ptx:10:1: warning: mma .f64 on two different NaNs in one step of the fma chain: which one the H100 returns is not recorded; ptxrun returns a's, else b's, quieted in lanes 0-31"
 expect_exit 2 "not executed yet: run" "$PTXRUN" --no-color "$tmp/notyet.ptx"
 expect_stderr_line "run: ld.v8" "$tmp/notyet.ptx:2:10: error: ptxrun cannot execute 'ld' with '.v8' yet"
 
