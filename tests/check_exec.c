@@ -8,22 +8,12 @@
 
 #include "testutil.h"
 
-/* A snippet ready to run: parsed, checked, loaded. */
-typedef struct Run {
-    Parsed *p;
-    Block *b;
-    Warp *w;                   /* the block's first warp */
-    int status;
-} Run;
+/* A snippet ready to run: parsed, checked, loaded (testutil.h). */
+typedef Loaded Run;
 
 static Run *load(const char *text)
 {
-    Run *r = calloc(1, sizeof *r);
-    r->p = parse_ok(text);
-    r->b = block_load(r->p->m, r->p->m->functions.data[0], &r->p->diag, DEFAULT_STACK_BYTES);
-    ck_assert_msg(r->b != NULL, "not loadable:\n%s", r->p->cap.text);
-    r->w = r->b->warps[0];
-    return r;
+    return loaded_new(text);
 }
 
 static int run(Run *r)
@@ -35,19 +25,12 @@ static int run(Run *r)
 
 static void done(Run *r)
 {
-    block_free(r->b);
-    parsed_free(r->p);
-    free(r);
+    loaded_free(r);
 }
 
 static uint32_t reg(Run *r, const char *name)
 {
-    Function *f = r->w->prog->fn;
-    for (uint32_t i = 0; i < f->regs.len; i++)
-        if (strcmp(f->regs.data[i].name, name) == 0)
-            return i;
-    ck_abort_msg("no register %s", name);
-    return 0;
+    return reg_index(r->w, name);
 }
 
 static uint32_t pred(Run *r, const char *name)

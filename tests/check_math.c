@@ -10,12 +10,7 @@ typedef struct Run {
 
 static uint32_t reg(Warp *w, const char *name)
 {
-    Function *f = w->prog->fn;
-    for (uint32_t i = 0; i < f->regs.len; i++)
-        if (strcmp(f->regs.data[i].name, name) == 0)
-            return i;
-    ck_abort_msg("no register %s", name);
-    return 0;
+    return reg_index(w, name);
 }
 
 /* Runs one instruction "op d, a[, b];" on lane 0 with a and b as given; returns d. */

@@ -8,11 +8,7 @@
  * one else names, and must change nothing. */
 #include "testutil.h"
 
-typedef struct Run {
-    Parsed *p;
-    Block *b;
-    Warp *w;
-} Run;
+typedef Loaded Run;           /* testutil.h */
 
 static const char *const MODULE_FMT =
     ".version 8.7\n.target sm_90\n.address_size 64\n.visible .entry k()\n{\n"
@@ -23,29 +19,17 @@ static Run *load(const char *instr)
 {
     char text[1024];
     snprintf(text, sizeof text, MODULE_FMT, instr);
-    Run *r = calloc(1, sizeof *r);
-    r->p = parse_ok(text);
-    r->b = block_load(r->p->m, r->p->m->functions.data[0], &r->p->diag, DEFAULT_STACK_BYTES);
-    ck_assert_msg(r->b != NULL, "not loadable:\n%s", r->p->cap.text);
-    r->w = r->b->warps[0];
-    return r;
+    return loaded_new(text);
 }
 
 static void done(Run *r)
 {
-    block_free(r->b);
-    parsed_free(r->p);
-    free(r);
+    loaded_free(r);
 }
 
 static uint32_t reg(Run *r, const char *name)
 {
-    Function *f = r->w->prog->fn;
-    for (uint32_t i = 0; i < f->regs.len; i++)
-        if (strcmp(f->regs.data[i].name, name) == 0)
-            return i;
-    ck_abort_msg("no register %s", name);
-    return 0;
+    return reg_index(r->w, name);
 }
 
 static Region *tile(Run *r)

@@ -63,6 +63,42 @@ static inline Parsed *parse_ok(const char *text)
     return p;
 }
 
+/* A text ready to run: parsed, checked, its first function loaded as a block. */
+typedef struct Loaded {
+    Parsed *p;
+    Block *b;
+    Warp *w;                   /* the block's first warp */
+    int status;
+} Loaded;
+
+static inline Loaded *loaded_new(const char *text)
+{
+    Loaded *r = calloc(1, sizeof *r);
+    r->p = parse_ok(text);
+    r->b = block_load(r->p->m, r->p->m->functions.data[0], &r->p->diag, DEFAULT_STACK_BYTES);
+    ck_assert_msg(r->b != NULL, "not loadable:\n%s", r->p->cap.text);
+    r->w = r->b->warps[0];
+    return r;
+}
+
+static inline void loaded_free(Loaded *r)
+{
+    block_free(r->b);
+    parsed_free(r->p);
+    free(r);
+}
+
+/* The row of the register NAME of the warp's function. */
+static inline uint32_t reg_index(const Warp *w, const char *name)
+{
+    const Function *f = w->prog->fn;
+    for (uint32_t i = 0; i < f->regs.len; i++)
+        if (strcmp(f->regs.data[i].name, name) == 0)
+            return i;
+    ck_abort_msg("no register %s", name);
+    return 0;
+}
+
 static inline Function *function_named(Module *m, const char *name)
 {
     for (uint32_t i = 0; i < m->functions.len; i++)
