@@ -369,6 +369,10 @@ static void load_instr(Loader *ld, const Instr *in, XInstr *x)
         mma_lower(ld, in, x);
         return;
     }
+    if (in->op == OP_WMMA_LOAD || in->op == OP_WMMA_STORE || in->op == OP_WMMA_MMA) {
+        wmma_lower(ld, in, x);
+        return;
+    }
     if (x->type == TYPE_B128) {                    /* a .b128 register is two rows (wide.c) */
         wide_lower(ld, in, x);
         return;
@@ -692,6 +696,7 @@ bool lower_program(Program *p, Memory *mem, Module *m, Function *fn, Diag *diag,
     memcpy(p->sreg_rows, ld.sreg_row, sizeof p->sreg_rows);
     name_registers(p);
     number_sync_kinds(p);
+    wmma_warn_fragments(p, diag);
     return true;
 }
 
