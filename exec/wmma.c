@@ -165,12 +165,13 @@ static void lower_mma(Loader *ld, const Instr *in, XInstr *x)
 {
     unsigned shape = 0, layouts = 0;
     uint8_t flags = 0;
-    bool popc = false;
+    bool popc = false, rounding = false;
     for (unsigned i = 0; i < in->mod_count; i++) {
         int m = in->mods[i];
         if (m == MOD_ROW || m == MOD_COL)
             flags |= (uint8_t)(m == MOD_COL ? (layouts++ ? WMMA_B_COL : WMMA_A_COL) : (layouts++, 0));
         popc |= m == MOD_POPC;
+        rounding |= m == MOD_RN || m == MOD_RZ || m == MOD_RM || m == MOD_RP;
         flags |= (uint8_t)(m == MOD_SATFINITE ? WMMA_SAT : m == MOD_XOR ? WMMA_XOR : m == MOD_AND ? WMMA_AND : 0);
         if (shape_of(m))
             shape = shape_of(m);
@@ -206,7 +207,7 @@ static void lower_mma(Loader *ld, const Instr *in, XInstr *x)
         fail(ld, in, "'%s': .b1 wmma.mma needs .xor.popc or .and.popc, and only it takes them%s%s", "", "");
         return;
     }
-    if (x->rounding && a != TYPE_F64) {
+    if (rounding && a != TYPE_F64) {
         fail(ld, in, "'%s': a rounding modifier is for the .f64 form only%s%s", "", "");
         return;
     }

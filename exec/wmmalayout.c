@@ -44,8 +44,8 @@ bool wmma_type_fits(unsigned shape, char which, int type)
                   : type == TYPE_F16 || type == TYPE_F32 || type == TYPE_S32;
     case WMMA_M16N16K8: return type == (ab ? TYPE_TF32 : TYPE_F32);
     case WMMA_M8N8K4: return type == TYPE_F64;
-    case WMMA_M8N8K32: return ab ? type == TYPE_S4 || type == TYPE_U4 : type == TYPE_S32;
-    default: return type == (ab ? TYPE_B1 : TYPE_S32);
+    case WMMA_M8N8K32: return ab ? type == TYPE_S4 || type == TYPE_U4 : type == TYPE_S32 || type == TYPE_F32;
+    default: return ab ? type == TYPE_B1 : type == TYPE_S32 || type == TYPE_F32;   /* .f32: ptxas takes it */
     }
 }
 
