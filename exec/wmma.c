@@ -15,6 +15,8 @@
 
 #include "exec.h"
 
+static MmaForm base_form(const XInstr *x);
+
 enum { WMMA_WHICH = 3, WMMA_COL = 4, WMMA_A_COL = 8, WMMA_B_COL = 16, WMMA_SAT = 32, WMMA_XOR = 64, WMMA_AND = 128 };
 static const char which_name[] = "abcd";
 
@@ -222,12 +224,18 @@ static void lower_mma(Loader *ld, const Instr *in, XInstr *x)
     for (unsigned k = 0, at = 0; k < 4; at += counts[k], k++)
         if (!fragment_rows(ld, in, &in->operands[k], counts[k], types[k], rows + at))
             return;
-    operand_cannot(ld, in, "'wmma.mma'");
     x->mode = (uint8_t)shape;
     x->type = (uint8_t)a;
     x->src_type = (uint8_t)c;
     x->src_type2 = (uint8_t)d;
     x->secondary = flags;
+    MmaForm f = base_form(x);
+    if (!mma_form_runs(&f)) {                  /* its arithmetic is not in mma_dot yet */
+        char what[200];
+        snprintf(what, sizeof what, "'%s' (its arithmetic, that of mma .%s)", in->mnemonic, type_info[a].name);
+        operand_cannot(ld, in, what);
+        return;
+    }
     x->dst_kind = DST_NONE;
     x->src_count = 0;
 }
@@ -290,11 +298,16 @@ static bool address_and_stride(Warp *w, const XInstr *x, uint64_t *address, uint
         return false;
     }
     /* CUDA's load_matrix_sync / store_matrix_sync: a 256-bit aligned pointer, the stride a
-     * multiple of 16 bytes (the hardware loads the rows in 16-byte pieces). */
-    if (*address % 32 || (*stride * x->bits) % 128) {
+     * multiple of 16 bytes (the hardware moves the rows in pieces of up to 16 bytes); a row
+     * (column) shorter than 16 bytes (u8 m32n8k16's B) a multiple of its own length. */
+    unsigned rows, cols;
+    wmma_matrix_dims(x->mode, which_name[x->secondary & WMMA_WHICH], &rows, &cols);
+    uint64_t line = (uint64_t)((x->secondary & WMMA_COL) ? rows : cols) * x->bits, piece = line < 128 ? line : 128;
+    if (*address % 32 || (*stride * x->bits) % piece) {
         report_fault(w, pc, "'%s' at 0x%llx with stride %u (%llu bits): wmma's matrix must start at a 32-byte "
-                     "aligned address and its rows (columns) a multiple of 16 bytes apart", x->ir->mnemonic,
-                     (unsigned long long)*address, (unsigned)*stride, (unsigned long long)(*stride * x->bits));
+                     "aligned address and its rows (columns) be a multiple of %llu bytes apart", x->ir->mnemonic,
+                     (unsigned long long)*address, (unsigned)*stride, (unsigned long long)(*stride * x->bits),
+                     (unsigned long long)(piece / 8));
         return false;
     }
     return true;
@@ -378,11 +391,139 @@ static void store_fragment(Warp *w, const XInstr *x)
         }
 }
 
-/* D = A*B + C: until the mma framework's mma_dot is here, refused when lowered. */
+static uint8_t mma_type(int type)
+{
+    switch (type) {
+    case TYPE_F16: return MT_F16;
+    case TYPE_BF16: return MT_BF16;
+    case TYPE_TF32: return MT_TF32;
+    case TYPE_F32: return MT_F32;
+    case TYPE_F64: return MT_F64;
+    case TYPE_S8: return MT_S8;
+    case TYPE_U8: return MT_U8;
+    case TYPE_S4: return MT_S4;
+    case TYPE_U4: return MT_U4;
+    case TYPE_B1: return MT_B1;
+    default: return MT_S32;
+    }
+}
+
+/* The mma.sync form whose arithmetic each element of D gets: m16n8k16 for 16-bit and 8-bit A
+ * and B, m16n8k8 tf32, m8n8k4 f64, m8n8k32 s4/u4, m8n8k128 b1 (per element the same dot
+ * product of k terms). C and D as wmma's, but an f16 C with an f32 D (converted exactly first)
+ * and an f32 C with an f16 D (the f32 D rounded to f16 after) go through the f32 form. */
+static MmaForm base_form(const XInstr *x)
+{
+    int a = x->type;
+    MmaForm f = { 0 };
+    bool half_only = x->src_type == TYPE_F16 && x->src_type2 == TYPE_F16;
+    f.m = a == TYPE_F64 || a == TYPE_S4 || a == TYPE_U4 || a == TYPE_B1 ? 8 : 16;
+    f.n = 8;
+    f.k = a == TYPE_TF32 ? 8 : a == TYPE_F64 ? 4 : a == TYPE_S4 || a == TYPE_U4 ? 32 : a == TYPE_B1 ? 128 : 16;
+    f.a = f.b = mma_type(a);
+    f.c = f.d = half_only ? MT_F16 : mma_type(x->src_type == TYPE_F16 ? TYPE_F32 : x->src_type);
+    f.flags = (uint8_t)((x->secondary & WMMA_SAT ? MMA_SAT : 0) | (x->secondary & WMMA_XOR ? MMA_XOR_POPC : 0) |
+                        (x->secondary & WMMA_AND ? MMA_AND_POPC : 0));
+    return f;
+}
+
+/* A matrix gathered from a fragment: each element's raw bits and whether any bit is undefined,
+ * from its first copy in the lane (f16 A and B fragments hold their elements more than once). */
+static void gather(const Warp *w, const XInstr *x, char which, int type, const uint32_t *regs, unsigned cols,
+                   bool transpose, uint64_t *val, bool *undef)
+{
+    unsigned count = wmma_regs(x->mode, which, type), bits = (unsigned)type_info[type].bits;
+    unsigned per_reg = (type == TYPE_F64 ? 64 : 32) / bits, rows, mcols;
+    wmma_matrix_dims(x->mode, which, &rows, &mcols);
+    bool seen[MAX_ELEMS] = { false };
+    uint64_t mask = width_mask(bits);
+    for (int l = 0; l < WARP_SIZE; l++)
+        for (unsigned k = 0; k < count; k++) {
+            uint64_t v = w->val[regs[k]][l], d = warp_dbits(w, regs[k], l);
+            for (unsigned e = 0; e < per_reg; e++) {
+                unsigned r, c;
+                wmma_layout(x->mode, which, type, (unsigned)l, k * per_reg + e, &r, &c);
+                unsigned at = transpose ? c * cols + r : r * cols + c;
+                if (seen[at])
+                    continue;
+                seen[at] = true;
+                val[at] = v >> (e * bits) & mask;
+                undef[at] = (d >> (e * bits) & mask) != mask;
+            }
+        }
+}
+
+/* f16 bits to f32 bits, exactly (a NaN quiet, its payload kept as far as f32 holds it). */
+static uint64_t f16_to_f32(uint64_t h)
+{
+    double v = half_decode((uint32_t)h, TYPE_F16);
+    if (v != v)
+        return (h & 0x8000) << 16 | 0x7fc00000 | (h & 0x3ff) << 13;
+    float f = (float)v;
+    uint32_t u;
+    memcpy(&u, &f, sizeof u);
+    return u;
+}
+
+/* D = A*B + C for the whole warp: every element by mma_dot of its form (base_form). An element
+ * of D is undefined when any element of A's row, B's column or C it depends on is. */
 static void wmma_mma(Warp *w, const XInstr *x)
 {
-    (void)w;
-    (void)x;
+    unsigned m, n, k;
+    wmma_dims(x->mode, &m, &n, &k);
+    int a = x->type, c = x->src_type, d = x->src_type2;
+    const uint32_t *rows = w->prog->mma_rows + x->target;
+    const uint32_t *dr = rows, *ar = dr + wmma_regs(x->mode, 'd', d), *br = ar + wmma_regs(x->mode, 'a', a);
+    const uint32_t *cr = br + wmma_regs(x->mode, 'b', a);
+    uint64_t A[MAX_ELEMS], Bt[MAX_ELEMS], C[MAX_ELEMS / 4], D[MAX_ELEMS / 4];
+    bool Au[MAX_ELEMS], Bu[MAX_ELEMS], Cu[MAX_ELEMS / 4], Du[MAX_ELEMS / 4], nan_choice = false;
+    gather(w, x, 'a', a, ar, k, false, A, Au);
+    gather(w, x, 'b', a, br, k, true, Bt, Bu);    /* B's columns, each k long */
+    gather(w, x, 'c', c, cr, n, false, C, Cu);
+    MmaForm f = base_form(x);
+    for (unsigned i = 0; i < m; i++)
+        for (unsigned j = 0; j < n; j++) {
+            bool u = Cu[i * n + j];
+            for (unsigned t = 0; t < k; t++)
+                u |= Au[i * k + t] | Bu[j * k + t];
+            uint64_t cv = C[i * n + j];
+            if (c == TYPE_F16 && f.c == MT_F32)
+                cv = f16_to_f32(cv);
+            uint64_t dv = mma_dot(&f, &A[i * k], &Bt[j * k], cv, &nan_choice);
+            if (d == TYPE_F16 && f.d == MT_F32) {
+                float v;
+                uint32_t bits32 = (uint32_t)dv;
+                memcpy(&v, &bits32, sizeof v);
+                dv = half_encode(v, TYPE_F16, MOD_RN, false);
+            }
+            D[i * n + j] = dv;
+            Du[i * n + j] = u;
+        }
+    if (nan_choice)
+        report_warn(w, (uint32_t)(x - w->prog->code), ALL_LANES, "wmma.mma .f64 on two different NaNs in one step "
+                    "of the fma chain: which one the H100 returns is not recorded; ptxrun returns a's, else b's, "
+                    "quieted");
+    bool unknown = guard_unknown(w, x);
+    unsigned count = wmma_regs(x->mode, 'd', d), bits = (unsigned)type_info[d].bits;
+    unsigned per_reg = (d == TYPE_F64 ? 64 : 32) / bits;
+    uint64_t mask = width_mask(bits);
+    for (unsigned r = 0; r < count; r++) {     /* D's registers, after every source was read */
+        Lanes out;
+        uint32_t defined = 0;
+        for (unsigned l = 0; l < WARP_SIZE; l++) {
+            uint64_t v = 0;
+            bool u = false;
+            for (unsigned e = 0; e < per_reg; e++) {
+                unsigned i, j;
+                wmma_layout(x->mode, 'd', d, l, r * per_reg + e, &i, &j);
+                v |= (D[i * n + j] & mask) << (e * bits);
+                u |= Du[i * n + j];
+            }
+            out[l] = v;
+            defined |= (uint32_t)!u << l;
+        }
+        warp_commit(w, dr[r], out, ALL_LANES, unknown ? 0 : defined);
+    }
 }
 
 void wmma_execute(Warp *w, const XInstr *x, uint32_t lanes, uint32_t guard_true)
