@@ -547,9 +547,12 @@ static bool names_fragment(const Program *p, const XInstr *x, const bool *fragme
     bool hit = x->dst_kind == DST_VALUE && x->dst < p->row_count && fragment[x->dst];
     for (unsigned s = 0; s < x->src_count; s++)
         hit |= !(x->src_pred >> s & 1) && x->src[s] < p->first_immediate && fragment[x->src[s]];
-    for (unsigned v = 0; v < x->vec_count && v < VEC_MAX; v++)
+    bool data = x->op == OP_LD || x->op == OP_LDU || x->op == OP_ST || x->op == OP_ATOM || x->op == OP_RED ||
+                x->family == FAM_MULTIMEM || x->pack || x->unpack || x->vmove;
+    for (unsigned v = 0; data && v < x->vec_count && v < VEC_MAX; v++)     /* ld/st.v4, mov {a, b} */
         hit |= x->vec[v] < p->first_immediate && fragment[x->vec[v]];
-    for (unsigned e = 0; e < x->elements && e < VEC_MAX && x->op != OP_LDMATRIX; e++)
+    bool parts = x->op == OP_LDMATRIX || x->op == OP_ATOM || x->op == OP_RED || x->family == FAM_MULTIMEM;
+    for (unsigned e = 0; parts && e < x->elements && e < VEC_MAX; e++)
         hit |= x->dsts[e] < p->first_immediate && fragment[x->dsts[e]];
     return hit;
 }

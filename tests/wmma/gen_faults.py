@@ -1,0 +1,88 @@
+#!/usr/bin/env python3
+"""The hand-made wmma cases of tests/wmma: faults (exit 3), a guard false everywhere, and
+definedness per element with the warning on a fragment register read directly. Expected values
+worked out by hand in the comments. Run in tests/wmma: python3 gen_faults.py"""
+import json
+HEAD = """.version 8.7
+.target sm_90
+.address_size 64
+
+// %s
+.visible .entry k(.param .u64 pa, .param .u64 pd)
+{
+    .reg .b32 %%r<40>;
+    .reg .u64 %%a, %%d, %%off;
+    .reg .u32 %%lane, %%s;
+    .reg .pred %%p;
+    mov.u32 %%lane, %%tid.x;
+    ld.param.u64 %%a, [pa];
+    ld.param.u64 %%d, [pd];
+    cvta.to.global.u64 %%a, %%a;
+    cvta.to.global.u64 %%d, %%d;
+"""
+V8 = '{%r0, %r1, %r2, %r3, %r4, %r5, %r6, %r7}'
+cases = {
+ 'fault_misaligned': ('a matrix at 16 bytes past a 32-byte boundary: a fault',
+   '    wmma.load.a.sync.aligned.row.m16n16k16.global.f16 %s, [%%a+16], 16;\n' % V8,
+   {'exit': 3, 'diagnostic': "32-byte aligned address"}),
+ 'fault_stride': ('a stride of 12 f16 (24 bytes): rows not 16 bytes apart, a fault',
+   '    wmma.load.b.sync.aligned.col.m16n16k16.global.f16 %s, [%%a], 12;\n' % V8,
+   {'exit': 3, 'diagnostic': "a multiple of 16 bytes apart"}),
+ 'fault_range': ('the last rows past the end of the 512-byte buffer (stride 32: 16 rows need 992 bytes)',
+   '    wmma.load.a.sync.aligned.row.m16n16k16.global.f16 %s, [%%a], 32;\n' % V8,
+   {'exit': 3, 'diagnostic': "outside every region"}),
+ 'fault_lanes_differ': ('each lane its own stride (the PTX ISA: undefined): a fault',
+   '    and.b32 %%s, %%lane, 1;\n    mad.lo.u32 %%s, %%s, 8, 16;\n    wmma.load.a.sync.aligned.row.m16n16k16.global.f16 %s, [%%a], %%s;\n' % V8,
+   {'exit': 3, 'diagnostic': "unless every lane gives the same"}),
+ 'fault_guard': ('a guard true in half the warp: a fault (.sync.aligned)',
+   '    setp.lt.u32 %%p, %%lane, 16;\n    @%%p wmma.load.a.sync.aligned.row.m16n16k16.global.f16 %s, [%%a], 16;\n' % V8,
+   {'exit': 3, 'diagnostic': "needs all 32 lanes"}),
+ 'fault_stride_undefined': ('a stride never written: a fault',
+   '    wmma.load.a.sync.aligned.row.m16n16k16.global.f16 %s, [%%a], %%s;\n' % V8,
+   {'exit': 3, 'diagnostic': "undefined stride"}),
+ 'fault_local': ('a generic address in .local: a fault (wmma reads .global and .shared)',
+   '    .local .align 32 .b8 loc[512];\n    .reg .u64 %%g;\n    cvta.local.u64 %%g, loc;\n    wmma.load.a.sync.aligned.row.m16n16k16.f16 %s, [%%g], 16;\n' % V8,
+   {'exit': 3, 'diagnostic': "global and .shared only"}),
+ 'guard_false_all': ('a guard false in every lane: nothing happens (D keeps its zeros)',
+   '    setp.gt.u32 %%p, %%lane, 99;\n    @%%p wmma.store.d.sync.aligned.row.m16n16k16.global.f32 [%%d], %s, 16;\n' % V8,
+   {'buffers': {'D': ['0x00000000'] * 256}}),
+}
+for name, (comment, body, expect) in cases.items():
+    open(name + '.ptx', 'w').write(HEAD % comment + body + '    ret;\n}\n')
+    lanes = {'block': [32, 1, 1], 'grid': [1, 1, 1], 'params': ['@A', '@D'],
+             'buffers': {'A': {'type': 'b32', 'data': ['0x3c003c00'] * 128}, 'D': {'type': 'b32', 'data': ['0x00000000'] * 256}}}
+    json.dump(lanes, open(name + '.lanes.json', 'w'))
+    json.dump(expect, open(name + '.expect.json', 'w'))
+ptx = """.version 8.7
+.target sm_90
+.address_size 64
+
+// Definedness per element: A's first word undefined (A[0][0..3], s8, row) makes D's row 0
+// undefined and nothing else; the st of a fragment register names it directly (a warning:
+// the layout is the ISA's to leave unspecified).
+.visible .entry k(.param .u64 pa, .param .u64 pd)
+{
+    .reg .b32 %r<40>;
+    .reg .u64 %a, %d;
+    ld.param.u64 %a, [pa];
+    ld.param.u64 %d, [pd];
+    cvta.to.global.u64 %a, %a;
+    cvta.to.global.u64 %d, %d;
+    wmma.load.a.sync.aligned.row.m16n16k16.global.s8 {%r0, %r1}, [%a], 16;
+    wmma.load.b.sync.aligned.col.m16n16k16.global.s8 {%r2, %r3}, [%a+256], 16;
+    mov.b32 %r4, 0;
+    wmma.mma.sync.aligned.row.col.m16n16k16.s32.s8.s8.s32 {%r8, %r9, %r10, %r11, %r12, %r13, %r14, %r15}, {%r0, %r1}, {%r2, %r3}, {%r4, %r4, %r4, %r4, %r4, %r4, %r4, %r4};
+    wmma.store.d.sync.aligned.row.m16n16k16.global.s32 [%d], {%r8, %r9, %r10, %r11, %r12, %r13, %r14, %r15}, 16;
+    st.global.b32 [%d+1024], %r8;
+    ret;
+}
+"""
+open('undefined_row.ptx', 'w').write(ptx)
+data = [None] + ['0x01010101'] * 127
+lanes = {'block': [32, 1, 1], 'grid': [1, 1, 1], 'params': ['@A', '@D'],
+         'buffers': {'A': {'type': 'b32', 'data': data}, 'D': {'type': 'b32', 'data': ['0x00000000'] * 257}}}
+json.dump(lanes, open('undefined_row.lanes.json', 'w'))
+# D[r][c] = 16 (sixteen products 1*1), row 0 undefined; word 256: every lane stores its %r8, the
+# last (lane 31) wins: D[7][6] by the layout (c0 of lane 31: row 31 >> 2, column 2 * (31 & 3)), 16
+d = [None] * 16 + ['0x00000010'] * 241
+json.dump({'buffers': {'D': d}, 'diagnostic': 'names a register of a wmma fragment'}, open('undefined_row.expect.json', 'w'))
