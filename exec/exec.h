@@ -404,6 +404,17 @@ unsigned kernels_available(const Kernels **out, unsigned size); /* all it runs, 
  * special registers, then immediates (the same in every lane); predicate slots
  * [0, pred_count - 2) are predicates, then the constants false and true. Its memory plan (where
  * each variable lives) is the regions it made in the block's Memory. */
+/* The form of one mma (mma.c), decoded once when lowered. */
+typedef enum MmaType { MT_NONE, MT_S32, MT_S8, MT_U8, MT_S4, MT_U4, MT_B1, MT_F16, MT_BF16, MT_TF32,
+                       MT_E4M3, MT_E5M2, MT_F32, MT_F64 } MmaType;
+typedef struct MmaForm {
+    uint16_t m, n, k;
+    uint8_t a, b, c, d;                       /* MmaType of A's, B's, C's, D's elements */
+    uint8_t a_regs, b_regs, c_regs, d_regs;   /* registers in each vector operand */
+    uint8_t flags;                            /* MMA_* */
+    uint32_t rows;                            /* its D, A, B, C (then e, selector) rows in Program.mma_rows */
+} MmaForm;
+
 typedef struct Program {
     Module *m;
     Function *fn;              /* the kernel */
@@ -1089,6 +1100,9 @@ void mma_execute(Warp *w, const XInstr *x, uint32_t lanes, uint32_t guard_true);
 void mma_layout_a(unsigned shape, unsigned lane, unsigned i, unsigned *row, unsigned *col);
 void mma_layout_b(unsigned shape, unsigned lane, unsigned i, unsigned *row, unsigned *col);
 void mma_layout_c(unsigned shape, unsigned lane, unsigned i, unsigned *row, unsigned *col);
+/* mmafloat.c: one D element of an mma with f16, bf16 or tf32 A and B (f32 or f16 C and D), as
+ * the H100 computes it; a, b: k elements, c: C's raw bits; D's raw bits. */
+uint64_t mmaf_dot(const MmaForm *f, const uint64_t *a, const uint64_t *b, uint64_t c);
 void warpops_match(Warp *w, const XInstr *at, uint32_t lanes, uint32_t guard_true);
 void warpops_redux(Warp *w, const XInstr *at, uint32_t lanes, uint32_t guard_true);
 void warpops_elect(Warp *w, const XInstr *at, uint32_t lanes, uint32_t guard_true);
