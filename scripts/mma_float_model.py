@@ -91,9 +91,12 @@ INF = {"f32": 0x7F800000, "f16": 0x7C00}
 
 def model_E(a, b, c, fa, fc, fd, p=25, final="rz", f16_chain="direct", zero_prod_in_max=False,
             c0_in_max=False, ovf_inf=True, sub_exp="field",
-            zero="plus"):
+            zero="plus", tf32_round=False, f16_mode="rn"):
     """E(p): align C and every product at the largest of exp(C) and exp(a)+exp(b), truncate each toward
     zero p bits below it, add exactly, round once to f32 toward zero (f16 D: then RN to f16)."""
+    if tf32_round and fa == "tf32":     # operands rounded to nearest tf32 instead of truncated
+        a = [x if (x >> 23) & 0xFF == 0xFF else (x + 0xFFF + ((x >> 13) & 1)) & 0xFFFFE000 for x in a]
+        b = [x if (x >> 23) & 0xFF == 0xFF else (x + 0xFFF + ((x >> 13) & 1)) & 0xFFFFE000 for x in b]
     # special values first
     da = [decode(x, fa) for x in a]
     db = [decode(x, fa) for x in b]
@@ -158,8 +161,8 @@ def model_E(a, b, c, fa, fc, fd, p=25, final="rz", f16_chain="direct", zero_prod
         d = decode(f, "f32")
         if d[0] != "num":
             return INF["f16"] | (sign << 15)
-        return round_to(sign, d[2], d[3], "f16", "rn")
-    return round_to(sign, mag, lo, "f16", "rn")
+        return round_to(sign, d[2], d[3], "f16", f16_mode)
+    return round_to(sign, mag, lo, "f16", f16_mode, ovf_inf)
 
 
 def zero_sign(terms, fd):
@@ -250,6 +253,8 @@ MODELS = {
     "E25_rn": dict(final="rn"),
     "E25_zero_ieee": dict(zero="ieee"),
     "E25_c0_in_max": dict(c0_in_max=True),
+    "E25_tf32_rn_operands": dict(tf32_round=True),
+    "E25_f16_rz": dict(f16_mode="rz"),
 }
 
 
@@ -330,10 +335,18 @@ def main():
                 print("MISS %s step %d %s %s a=%s b=%s c=%#x d=%#x got=%#x" % (
                     name, si, rc, flav, [hex(x) for x in a], [hex(x) for x in b], c, d, got))
     forms = sorted({f for f, _ in counts}, key=lambda f: (f.startswith("tag:"), f))
-    print("%-26s" % "form" + "".join("%22s" % mn for mn in models))
-    for f in forms:
-        print("%-26s" % f + "".join("%22s" % ("%d/%d" % tuple(counts[(f, mn)])) for mn in models))
-
+    print("recorded D elements reproduced bit for bit, per form (then per feature of the inputs), per model;")
+    print("E25 is ptxrun's rule (exec/mmafloat.c), the others change one thing in it\n")
+    print("%-22s" % "model \\ form" + "".join("%13s" % f for f in forms if not f.startswith("tag:")))
+    for mn in models:
+        print("%-22s" % mn + "".join("%13s" % ("%d/%d" % tuple(counts[(f, mn)])) if not f.startswith("tag:")
+                                     else "" for f in forms))
+    print()
+    tags = [f for f in forms if f.startswith("tag:")]
+    for t in tags:
+        print("%-22s" % t[4:] + " ".join("%s %d/%d" % (mn, *counts[(t, mn)]) for mn in models[:1]) +
+              "; misses under: " + ", ".join("%s %d" % (mn, counts[(t, mn)][1] - counts[(t, mn)][0])
+                                               for mn in models[1:] if counts[(t, mn)][0] != counts[(t, mn)][1]))
 
 if __name__ == "__main__":
     main()
