@@ -134,11 +134,28 @@ def fma(a, b, c):
     return float(Fraction(a) * Fraction(b) + Fraction(c))   # exact, rounded once to nearest even
 
 
-def product(shape, t, A, B, C, flags):
+def fvalue(bits, typ):
+    if typ == 'f16':
+        return struct.unpack('<e', struct.pack('<H', bits))[0]
+    if typ == 'bf16':
+        return struct.unpack('<f', struct.pack('<I', bits << 16))[0]
+    return struct.unpack('<f', struct.pack('<I', bits))[0]   # f32, tf32
+
+
+def fbits(v, typ):
+    return struct.unpack('<H', struct.pack('<e', v))[0] if typ == 'f16' else struct.unpack('<I', struct.pack('<f', v))[0]
+
+
+def product(shape, t, A, B, C, flags, ct=None, dt=None):
     m, n, k = DIMS[shape]
     D = [[0] * n for _ in range(m)]
     for i in range(m):
         for j in range(n):
+            if t in ('f16', 'bf16', 'tf32'):   # small integers: every sum exact in f32 and f16
+                acc = fvalue(C[i][j], ct) + sum(fvalue(A[i][x], t) * fvalue(B[x][j], t) for x in range(k))
+                assert acc == int(acc) and abs(acc) < (2048 if dt == 'f16' else 1 << 24)
+                D[i][j] = fbits(acc, dt)
+                continue
             if t == 'f64':
                 acc = f64_of(C[i][j])
                 for x in range(k):
@@ -222,7 +239,7 @@ def case(name, comment, shape, t, ct, dt, lay, strides, flags=(), seed=0, mma=Tr
         size = ((lines - 1) * strides[which] + length) * BITS[typ] // 8
         size = (size + 15) // 16 * 16
         data[which] = to_memory(M, BITS[typ], lay[which], strides[which], size)
-    D = product(shape, t, A, B, C, flags) if mma else C
+    D = product(shape, t, A, B, C, flags, ct, dt) if mma else C
     r, c = mat_dims(shape, 'd')
     dlines = c if lay['d'] == 'col' else r
     dlen = r if lay['d'] == 'col' else c
@@ -345,6 +362,24 @@ def main():
          L('row', 'col', 'row', 'row'), S(4, 4, 8, 8), flags=('rn',), seed=10)
     case('f64_m8n8k4_colrow', 'f64 m8n8k4 col.row, no rounding modifier', 'm8n8k4', 'f64', 'f64', 'f64',
          L('col', 'row', 'col', 'col'), S(10, 8, 12, 8), seed=11)
+    # the float forms on small integers (every sum exact: a check of the fragments and the
+    # plumbing, not of rounding, which ../shared/hw/mma's wmma_* cases check)
+    case('f16_m16n16k16_f16f16', 'f16 m16n16k16 .f16.f16, col.row', 'm16n16k16', 'f16', 'f16', 'f16',
+         L('col', 'row', 'row', 'col'), S(16, 16, 16, 24), seed=20)
+    case('f16_m16n16k16_f16f32', 'f16 m16n16k16 .f16.f32 (D f16 from C f32)', 'm16n16k16', 'f16', 'f32', 'f16',
+         L('row', 'col', 'col', 'row'), S(16, 16, 16, 16), seed=21)
+    case('f16_m16n16k16_f32f16', 'f16 m16n16k16 .f32.f16 (D f32 from C f16)', 'm16n16k16', 'f16', 'f16', 'f32',
+         L('row', 'row', 'row', 'row'), S(24, 16, 16, 16), seed=22)
+    case('f16_m32n8k16', 'f16 m32n8k16 .f32.f32', 'm32n8k16', 'f16', 'f32', 'f32', L('col', 'col', 'row', 'col'),
+         S(32, 16, 8, 32), seed=23)
+    case('f16_m8n32k16', 'f16 m8n32k16 .f16.f16, from .shared', 'm8n32k16', 'f16', 'f16', 'f16',
+         L('row', 'row', 'col', 'row'), S(16, 32, 8, 32), seed=24, space='shared')
+    case('bf16_m16n16k16', 'bf16 m16n16k16', 'm16n16k16', 'bf16', 'f32', 'f32', L('row', 'col', 'row', 'row'),
+         S(16, 16, 16, 16), seed=25)
+    case('bf16_m8n32k16', 'bf16 m8n32k16', 'm8n32k16', 'bf16', 'f32', 'f32', L('col', 'row', 'row', 'col'),
+         S(8, 32, 32, 8), seed=26)
+    case('tf32_m16n16k8', 'tf32 m16n16k8', 'm16n16k8', 'tf32', 'f32', 'f32', L('row', 'col', 'row', 'col'),
+         S(8, 8, 16, 16), seed=27)
     # loads and stores of the float types (C stored back as D): the fragments' registers
     case('f16_m16n16k16_ldst', 'f16 m16n16k16: A, B, C (f16) loaded, C stored back transposed', 'm16n16k16', 'f16',
          'f16', 'f16', L('row', 'row', 'row', 'col'), S(24, 16, 32, 16), mma=False, seed=12)
