@@ -86,3 +86,29 @@ json.dump(lanes, open('undefined_row.lanes.json', 'w'))
 # last (lane 31) wins: D[7][6] by the layout (c0 of lane 31: row 31 >> 2, column 2 * (31 & 3)), 16
 d = [None] * 16 + ['0x00000010'] * 241
 json.dump({'buffers': {'D': d}, 'diagnostic': 'names a register of a wmma fragment'}, open('undefined_row.expect.json', 'w'))
+
+# Forms ptxas refuses, refused alike before the run (exit 2), and one ptxas takes that ptxrun
+# does not run yet (f64 .rz: not recorded).
+BAD = {
+ 'bad_types_order': ('types out of .dtype.atype.btype.ctype order (ptxas: Unexpected instruction types)',
+   '    wmma.mma.sync.aligned.row.col.m16n16k16.s32.s32.s8.s8 %s, {%%r8, %%r9}, {%%r10, %%r11}, %s;\n' % (V8, V8),
+   "types must come in the order"),
+ 'bad_s4_layout': ('s4 wmma.mma is .row.col only (ptxas: Illegal alayout)',
+   '    wmma.mma.sync.aligned.col.col.m8n8k32.s32.s4.s4.s32 {%r0, %r1}, {%r2}, {%r3}, {%r4, %r5};\n',
+   ".row.col only"),
+ 'bad_vector': ('an f16 A fragment is eight registers (ptxas: Argument vector size mismatch)',
+   '    wmma.load.a.sync.aligned.row.m16n16k16.global.f16 {%r0, %r1, %r2, %r3}, [%a], 16;\n',
+   "takes a vector of 8 .b32 registers"),
+ 'bad_type_shape': ('tf32 is m16n16k8 only (ptxas: Incorrect instruction type specified)',
+   '    wmma.load.a.sync.aligned.row.m16n16k16.global.tf32 {%r0, %r1, %r2, %r3}, [%a], 16;\n',
+   "is not a type of wmma's a matrix in this shape"),
+ 'refused_f64_rz': ('f64 .rz: ptxas takes it, ptxrun does not run it yet (only .rn recorded)',
+   '    .reg .f64 %%e<6>;\n    wmma.mma.sync.aligned.row.col.m8n8k4.f64.f64.f64.f64.rz {%%e0, %%e1}, {%%e2}, {%%e3}, {%%e4, %%e5};\n',
+   "cannot execute 'wmma.mma' with '.rz' yet"),
+}
+for name, (comment, body, diag) in BAD.items():
+    open(name + '.ptx', 'w').write(HEAD % comment + body.replace('%%', '%') + '    ret;\n}\n')
+    lanes = {'block': [32, 1, 1], 'grid': [1, 1, 1], 'params': ['@A', '@D'],
+             'buffers': {'A': {'type': 'b32', 'data': ['0x3c003c00'] * 128}, 'D': {'type': 'b32', 'data': ['0x00000000'] * 256}}}
+    json.dump(lanes, open(name + '.lanes.json', 'w'))
+    json.dump({'exit': 2, 'diagnostic': diag}, open(name + '.expect.json', 'w'))
