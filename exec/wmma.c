@@ -542,8 +542,8 @@ void wmma_execute(Warp *w, const XInstr *x, uint32_t lanes, uint32_t guard_true)
 
 static bool names_fragment(const Program *p, const XInstr *x, const bool *fragment)
 {
-    if (x->op == OP_MOV && x->src_count == 1 && x->src[0] >= p->first_immediate && !x->pack && !x->vmove)
-        return false;                           /* fill_fragment: every element the same constant */
+    if (x->op == OP_MOV && x->src_count == 1 && !x->pack && !x->unpack && !x->vmove)
+        return false;   /* a copy keeps the layout; an immediate (fill_fragment) is every element alike */
     bool hit = x->dst_kind == DST_VALUE && x->dst < p->row_count && fragment[x->dst];
     for (unsigned s = 0; s < x->src_count; s++)
         hit |= !(x->src_pred >> s & 1) && x->src[s] < p->first_immediate && fragment[x->src[s]];
