@@ -67,14 +67,17 @@ static bool types_in_order(Loader *ld, const Instr *in)
     return false;
 }
 
-/* {r, ...}: count registers of bits bits, a .f32/.f64 register allowed when float (f32, f64 data). */
-static bool fragment_rows(Loader *ld, const Instr *in, const Operand *o, unsigned count, int type, uint32_t *rows)
+/* {r, ...}: count registers of type's width, as ptxas takes them: .b32/.u32/.s32 (.f16x2 for
+ * f16 data, .f32 for f32 data), .f64 or .b64 for f64; a destination may be '_' (NO_SLOT); a C
+ * or D element given as an immediate (imm: .f32, .s32, .f64 data, converted as those types'
+ * instructions convert one). */
+static bool fragment_rows(Loader *ld, const Instr *in, const Operand *o, unsigned count, int type, bool dst,
+                          bool imm, uint32_t *rows)
 {
     unsigned bits = type == TYPE_F64 ? 64 : 32;
-    bool float_ok = type == TYPE_F32 || type == TYPE_F64;
     char what[160];
     snprintf(what, sizeof what, "a vector of %u .b%u registers%s", count, bits,
-             float_ok ? (bits == 64 ? " (or .f64)" : " (or .f32)") : "");
+             type == TYPE_F64 ? " (or .f64)" : type == TYPE_F32 ? " (or .f32)" : type == TYPE_F16 ? " (or .f16x2)" : "");
     if (o->kind != OPND_VEC || o->count != count) {   /* ptxas: "Argument vector size mismatch" */
         diag_at(ld->diag, DIAG_ERROR, o->at, "'%s' takes %s here", in->mnemonic, what);
         ld->failed = true;
@@ -82,8 +85,26 @@ static bool fragment_rows(Loader *ld, const Instr *in, const Operand *o, unsigne
     }
     for (unsigned i = 0; i < count; i++) {
         const Operand *e = &o->u.group.elems[i];
+        if (dst && e->kind == OPND_SINK) {
+            rows[i] = NO_SLOT;
+            continue;
+        }
+        if (!dst && (e->kind == OPND_INT || e->kind == OPND_F32 || e->kind == OPND_F64)) {
+            if (!imm || type == TYPE_F16) {
+                char why[200];
+                snprintf(why, sizeof why, "'%s' with an immediate in this fragment", in->mnemonic);
+                operand_cannot(ld, in, why);
+                return false;
+            }
+            rows[i] = operand_immediate_row(ld, operand_immediate_bits(e, type));
+            continue;
+        }
         int t = e->kind == OPND_REG ? ld->cur->fn->regs.data[e->u.slot].type : -1;
-        if (t < 0 || type_info[t].bits != bits || (type_info[t].cls == 'f' && !float_ok)) {
+        bool fits = t >= 0 && type_info[t].bits == bits &&
+                    (type == TYPE_F64 ? t == TYPE_F64 || t == TYPE_B64
+                                      : type_info[t].cls != 'f' || (type == TYPE_F32 && t == TYPE_F32) ||
+                                        (type == TYPE_F16 && t == TYPE_F16X2));
+        if (!fits) {
             diag_at(ld->diag, DIAG_ERROR, e->at, "'%s' takes %s here (ptxas: \"Arguments mismatch\")", in->mnemonic,
                     what);
             ld->failed = true;
@@ -137,7 +158,7 @@ static void lower_memory(Loader *ld, const Instr *in, XInstr *x)
     }
     unsigned count = wmma_regs(shape, which, type);
     uint32_t *rows = reserve_rows(ld, x, count);
-    if (!fragment_rows(ld, in, &in->operands[load ? 0 : 1], count, type, rows))
+    if (!fragment_rows(ld, in, &in->operands[load ? 0 : 1], count, type, load, !load, rows))
         return;
     operand_address(ld, in, &in->operands[load ? 1 : 0], x);
     unsigned r, c;
@@ -222,7 +243,7 @@ static void lower_mma(Loader *ld, const Instr *in, XInstr *x)
     int types[4] = { d, a, b, c };
     uint32_t *rows = reserve_rows(ld, x, counts[0] + counts[1] + counts[2] + counts[3]);
     for (unsigned k = 0, at = 0; k < 4; at += counts[k], k++)
-        if (!fragment_rows(ld, in, &in->operands[k], counts[k], types[k], rows + at))
+        if (!fragment_rows(ld, in, &in->operands[k], counts[k], types[k], k == 0, k == 3, rows + at))
             return;
     x->mode = (uint8_t)shape;
     x->type = (uint8_t)a;
@@ -348,7 +369,7 @@ static void load_fragment(Warp *w, const XInstr *x)
     unsigned count = x->target_count, per_reg = (x->type == TYPE_F64 ? 64 : 32) / bits;
     bool unknown = guard_unknown(w, x);
     for (unsigned k = 0; k < count; k++)
-        for (int l = 0; l < WARP_SIZE; l++) {
+        for (int l = 0; l < WARP_SIZE && regs[k] != NO_SLOT; l++) {
             uint64_t v = 0, d = 0;
             for (unsigned e = 0; e < per_reg; e++) {
                 unsigned r, c;
@@ -508,6 +529,8 @@ static void wmma_mma(Warp *w, const XInstr *x)
     unsigned per_reg = (d == TYPE_F64 ? 64 : 32) / bits;
     uint64_t mask = width_mask(bits);
     for (unsigned r = 0; r < count; r++) {     /* D's registers, after every source was read */
+        if (dr[r] == NO_SLOT)
+            continue;                           /* '_' */
         Lanes out;
         uint32_t defined = 0;
         for (unsigned l = 0; l < WARP_SIZE; l++) {
@@ -567,7 +590,8 @@ void wmma_warn_fragments(const Program *p, Diag *diag)
         if (!fragment)
             fragment = xcalloc(p->row_count + 1, sizeof *fragment);
         for (uint32_t k = 0; k < x->target_count; k++)
-            fragment[p->mma_rows[x->target + k]] = true;
+            if (p->mma_rows[x->target + k] < p->first_immediate)
+                fragment[p->mma_rows[x->target + k]] = true;
     }
     if (!fragment)
         return;

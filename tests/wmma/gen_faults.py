@@ -112,3 +112,68 @@ for name, (comment, body, diag) in BAD.items():
              'buffers': {'A': {'type': 'b32', 'data': ['0x3c003c00'] * 128}, 'D': {'type': 'b32', 'data': ['0x00000000'] * 256}}}
     json.dump(lanes, open(name + '.lanes.json', 'w'))
     json.dump({'exit': 2, 'diagnostic': diag}, open(name + '.expect.json', 'w'))
+
+# Immediates in C (ptxas takes them): wmma.mma s8 with C = 5 everywhere, A and B all ones, so
+# D = 16 + 5 = 21; mma.sync m8n8k16 with C = {5, 7}: 16 + 5, 16 + 7 (this crashed: the vectors'
+# immediates were never given their rows); wmma.mma f64 with C = {1.0, 0.5} as 0d immediates and
+# A = B = 0 (D = C); D's first register '_' (ptxas takes it), its last of f16 data in .f16x2.
+IMM = """.version 8.7
+.target sm_90
+.address_size 64
+
+// Immediates in wmma.mma's and mma's C, '_' in D, .f16x2 fragment registers (gen_faults.py).
+.visible .entry k(.param .u64 pa, .param .u64 pd)
+{
+    .reg .b32 %r<48>;
+    .reg .f16x2 %h<8>;
+    .reg .f64 %e<6>;
+    .reg .u64 %a, %d, %off;
+    .reg .u32 %lane;
+    mov.u32 %lane, %tid.x;
+    ld.param.u64 %a, [pa];
+    ld.param.u64 %d, [pd];
+    cvta.to.global.u64 %a, %a;
+    cvta.to.global.u64 %d, %d;
+    wmma.load.a.sync.aligned.row.m16n16k16.global.s8 {%r0, %r1}, [%a], 16;
+    wmma.load.b.sync.aligned.col.m16n16k16.global.s8 {%r2, %r3}, [%a], 16;
+    wmma.mma.sync.aligned.row.col.m16n16k16.s32.s8.s8.s32 {%r8, %r9, %r10, %r11, %r12, %r13, %r14, %r15}, {%r0, %r1}, {%r2, %r3}, {5, 5, 5, 5, 5, 5, 5, 5};
+    wmma.store.d.sync.aligned.row.m16n16k16.global.s32 [%d], {%r8, %r9, %r10, %r11, %r12, %r13, %r14, %r15}, 16;
+    mma.sync.aligned.m8n8k16.row.col.s32.s8.s8.s32 {%r20, %r21}, {%r0}, {%r2}, {5, 7};
+    mul.wide.u32 %off, %lane, 8;
+    add.s64 %off, %d, %off;
+    st.global.v2.b32 [%off+1024], {%r20, %r21};
+    mov.b64 %e0, 0d0000000000000000;
+    wmma.mma.sync.aligned.row.col.m8n8k4.f64.f64.f64.f64 {%e2, %e3}, {%e0}, {%e0}, {0d3ff0000000000000, 0d3fe0000000000000};
+    wmma.store.d.sync.aligned.row.m8n8k4.global.f64 [%d+1280], {%e2, %e3}, 8;
+    wmma.load.c.sync.aligned.row.m16n16k16.global.f16 {%h0, %h1, %h2, %h3}, [%a+512], 16;
+    wmma.mma.sync.aligned.row.col.m16n16k16.f16.f16 {_, %r30, %r31, %h3}, {%r40, %r41, %r42, %r43, %r44, %r45, %r46, %r47}, {%r40, %r41, %r42, %r43, %r44, %r45, %r46, %r47}, {%h0, %h1, %h2, %h3};
+    wmma.store.d.sync.aligned.row.m16n16k16.global.f16 [%d+1792], {%h0, %r30, %r31, %h3}, 16;
+    ret;
+}
+"""
+open('immediates.ptx', 'w').write(IMM)
+# A: 128 words of ones (s8 1), then at byte 512 a 16x16 f16 C of 1.0 (0x3c00), 128 words more.
+json.dump({'block': [32, 1, 1], 'grid': [1, 1, 1], 'params': ['@A', '@D'],
+           'buffers': {'A': {'type': 'b32', 'data': ['0x01010101'] * 128 + ['0x3c003c00'] * 128},
+                       'D': {'type': 'b32', 'data': ['0x00000000'] * 704}}}, open('immediates.lanes.json', 'w'))
+# D words 0-255: 21; 256-319: lane l's {21, 23} at 256 + 2l; 320-447: the f64 D = C, element
+# (r, c) = 1.0 for even c, 0.5 for odd (c0 = 1.0, c1 = 0.5 in every lane), low word first;
+# 448-575: the f16 D (stride 16 halves): A and B are %r40-%r47, never written (undefined), so
+# every element of D is undefined, but the one from '_' kept C's register %h0: its elements
+# (rows g, columns 2t and 2t+1) are C's 1.0 (0x3c00) as loaded.
+d = ['0x00000015'] * 256 + ['0x00000015', '0x00000017'] * 32
+for r in range(8):
+    for c in range(8):
+        d += ['0x00000000', '0x3ff00000'] if c % 2 == 0 else ['0x00000000', '0x3fe00000']
+# f16 D: element (r, c) in word 448 + (r * 16 + c) // 2; register 0 of lane l holds (l >> 2, 2(l & 3) .. +1)
+# and, for columns 8-15, register 2 (%r31); register 0 is '_', so %h0 (C) is stored there.
+f16 = [[None] * 16 for _ in range(16)]
+for r in range(8):
+    for c in range(8):
+        f16[r][c] = 0x3c00
+for r in range(16):
+    for c in range(0, 16, 2):
+        lo, hi = f16[r][c], f16[r][c + 1]
+        d.append(None if lo is None else '0x%04x%04x' % (hi, lo))
+d += ['0x00000000'] * (704 - len(d))
+json.dump({'buffers': {'D': d}}, open('immediates.expect.json', 'w'))
