@@ -10,6 +10,8 @@
  * follows every element. Which element each register holds: wmmalayout.c. wmma.mma computes
  * each element of D with mma_dot, as the mma.sync form that does the same arithmetic does.
  * docs/semantics.md, "wmma". */
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -34,9 +36,15 @@ static unsigned shape_of(int mod)
     }
 }
 
-static void fail(Loader *ld, const Instr *in, const char *fmt, const char *a, const char *b)
+/* An error at the instruction: "'mnemonic': " and what fmt says. */
+static void fail(Loader *ld, const Instr *in, const char *fmt, ...)
 {
-    diag_at(ld->diag, DIAG_ERROR, in->at, fmt, in->mnemonic, a, b);
+    char what[300];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(what, sizeof what, fmt, ap);
+    va_end(ap);
+    diag_at(ld->diag, DIAG_ERROR, in->at, "'%s': %s", in->mnemonic, what);
     ld->failed = true;
 }
 
@@ -62,8 +70,7 @@ static bool types_in_order(Loader *ld, const Instr *in)
     }
     if (same && seen == in->type_count)
         return true;
-    fail(ld, in, "'%s': wmma.mma's types must come in the order .dtype.atype.btype.ctype (f16: .dtype.ctype)%s%s",
-         "", "");
+    fail(ld, in, "wmma.mma's types must come in the order .dtype.atype.btype.ctype (f16: .dtype.ctype)");
     return false;
 }
 
@@ -142,18 +149,18 @@ static void lower_memory(Loader *ld, const Instr *in, XInstr *x)
     char tname[16], wname[2] = { which, 0 };
     snprintf(tname, sizeof tname, ".%s", type_info[type].name);
     if (!wmma_type_fits(shape, which, type)) {  /* ptxas: "Incorrect instruction type specified" */
-        fail(ld, in, "'%s': %s is not a type of wmma's %s matrix in this shape", tname, wname);
+        fail(ld, in, "%s is not a type of wmma's %s matrix in this shape", tname, wname);
         return;
     }
     bool sub_byte = type == TYPE_S4 || type == TYPE_U4 || type == TYPE_B1;
     if (sub_byte && (which == 'a') == col) {    /* ptxas: "Illegal alayout" */
-        fail(ld, in, "'%s': the %s matrix of a .s4, .u4 or .b1 wmma is %s only", wname,
+        fail(ld, in, "the %s matrix of a .s4, .u4 or .b1 wmma is %s only", wname,
              which == 'a' ? ".row" : ".col");
         return;
     }
     bool load = in->op == OP_WMMA_LOAD;
     if (in->operand_count != 2 && in->operand_count != 3) {
-        fail(ld, in, "'%s' takes a fragment, an address and an optional stride%s%s", "", "");
+        fail(ld, in, "takes a fragment, an address and an optional stride");
         return;
     }
     unsigned count = wmma_regs(shape, which, type);
@@ -211,31 +218,31 @@ static void lower_mma(Loader *ld, const Instr *in, XInstr *x)
         ok = in->type_count == 4 && c == d && (a == TYPE_BF16 || a == TYPE_TF32 || a == TYPE_F64 ? c != TYPE_S32
                                                                                                : c == TYPE_S32);
     if (!ok) {                                  /* ptxas: "Unexpected instruction types" */
-        fail(ld, in, "'%s': not a form of wmma.mma (f16: .dtype.ctype, each .f16 or .f32; bf16 and tf32: "
-             ".f32.X.X.f32; f64: .f64 four times; integers: .s32.X.X.s32 with the same A and B type)%s%s", "", "");
+        fail(ld, in, "not a form of wmma.mma (f16: .dtype.ctype, each .f16 or .f32; bf16 and tf32: "
+             ".f32.X.X.f32; f64: .f64 four times; integers: .s32.X.X.s32 with the same A and B type)");
         return;
     }
     bool sub_byte = a == TYPE_S4 || a == TYPE_U4 || a == TYPE_B1;
     if (sub_byte && (flags & (WMMA_A_COL | WMMA_B_COL)) != WMMA_B_COL) {
-        fail(ld, in, "'%s': .s4, .u4 and .b1 wmma.mma is .row.col only (ptxas: \"Illegal alayout\")%s%s", "", "");
+        fail(ld, in, ".s4, .u4 and .b1 wmma.mma is .row.col only (ptxas: \"Illegal alayout\")");
         return;
     }
     bool is_float = a == TYPE_F16 || a == TYPE_BF16 || a == TYPE_TF32 || a == TYPE_F64;
     if ((flags & WMMA_SAT) && (is_float || a == TYPE_B1)) {
-        fail(ld, in, "'%s': .satfinite is for the integer forms of wmma.mma only (ptxas: not supported from PTX "
-             "ISA 6.5 for floating point)%s%s", "", "");
+        fail(ld, in, ".satfinite is for the integer forms of wmma.mma only (ptxas: not supported from PTX "
+             "ISA 6.5 for floating point)");
         return;
     }
     if ((a == TYPE_B1) != ((flags & (WMMA_XOR | WMMA_AND)) != 0) || ((flags & (WMMA_XOR | WMMA_AND)) && !popc)) {
-        fail(ld, in, "'%s': .b1 wmma.mma needs .xor.popc or .and.popc, and only it takes them%s%s", "", "");
+        fail(ld, in, ".b1 wmma.mma needs .xor.popc or .and.popc, and only it takes them");
         return;
     }
     if (rounding && a != TYPE_F64) {
-        fail(ld, in, "'%s': a rounding modifier is for the .f64 form only%s%s", "", "");
+        fail(ld, in, "a rounding modifier is for the .f64 form only");
         return;
     }
     if (in->operand_count != 4) {
-        fail(ld, in, "'%s' takes four vector operands: d, a, b, c%s%s", "", "");
+        fail(ld, in, "takes four vector operands: d, a, b, c");
         return;
     }
     unsigned counts[4] = { wmma_regs(shape, 'd', d), wmma_regs(shape, 'a', a), wmma_regs(shape, 'b', b),
