@@ -1089,6 +1089,12 @@ void mma_execute(Warp *w, const XInstr *x, uint32_t lanes, uint32_t guard_true);
 void mma_layout_a(unsigned shape, unsigned lane, unsigned i, unsigned *row, unsigned *col);
 void mma_layout_b(unsigned shape, unsigned lane, unsigned i, unsigned *row, unsigned *col);
 void mma_layout_c(unsigned shape, unsigned lane, unsigned i, unsigned *row, unsigned *col);
+/* mma884.c: mma.m8n8k4 with .f16 A and B: four 8x8x4 products, one per quad-pair (mma884_pair);
+ * element i of lane's fragment of 'a', 'b' or 'c' within its pair's product; one element of D. */
+unsigned mma884_pair(unsigned lane);
+void mma884_layout(bool a_col, bool b_row, bool c_f32, char which, unsigned lane, unsigned i, unsigned *row,
+                   unsigned *col);
+uint64_t mma884_dot(bool d_f32, bool c_f32, const uint64_t *a, const uint64_t *b, uint64_t c);
 void warpops_match(Warp *w, const XInstr *at, uint32_t lanes, uint32_t guard_true);
 void warpops_redux(Warp *w, const XInstr *at, uint32_t lanes, uint32_t guard_true);
 void warpops_elect(Warp *w, const XInstr *at, uint32_t lanes, uint32_t guard_true);
