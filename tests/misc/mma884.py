@@ -220,6 +220,8 @@ def write_case(folder, name, comment, steps):
     json.dump({'buffers': {'o32': [h(v) for v in outw]}}, open(os.path.join(folder, name + '.expect.json'), 'w'))
     open(os.path.join(folder, name + '.expect.json'), 'a').write('\n')
 
+ROUND_FORMS = [Form(False, False, True, True), Form(True, True, False, False), Form(False, True, True, False),
+               Form(True, False, False, False)]
 FORMS = [Form(ac, br, d, c) for ac in (False, True) for br in (True, False) for d, c in ((False, False), (True, False), (True, True))]
 
 def forms_case(folder):
@@ -257,9 +259,7 @@ def round_case(folder):
         return Am, Bm, Cm
     one, m1 = bits16(1.0), bits16(-1.0)
     steps = []
-    forms = [Form(False, False, True, True), Form(True, True, False, False), Form(False, True, True, False),
-             Form(True, False, False, False)]
-    for n, f in enumerate(forms):
+    for f in ROUND_FORMS:
         Am, Bm, Cm = mats(f.c_f32)
         if f.d_f32:
             # pair 0 row 0 x col 0: every product -0, C = -0: the fma chain starts from +0, so D = +0
