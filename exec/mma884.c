@@ -10,28 +10,29 @@
 
 #include "exec.h"
 
-unsigned mma884_pair(unsigned lane)
+bool mma884_form(const MmaForm *f)
 {
-    return lane >> 2 & 3;
+    return f->m == 8 && f->k == 4 && f->a == MT_F16;
 }
 
-/* Element i of lane's fragment of 'a', 'b' or 'c' (C and D), within its quad-pair's 8x8x4
- * product: the ISA's formulas, with hi = 4 for lanes 16-31 (the pair's high group). */
-void mma884_layout(bool a_col, bool b_row, bool c_f32, char which, unsigned lane, unsigned i, unsigned *row,
-                   unsigned *col)
+/* Element i of lane's fragment of 'a', 'b', 'c' or 'd': the ISA's formulas within its
+ * quad-pair's product, hi = 4 for lanes 16-31 (the pair's high group), then the pair's matrices
+ * stacked: pair p = (lane >> 2) & 3 at A's rows, B's columns, C's rows 8p..8p+7. */
+void mma884_layout(const MmaForm *f, char which, unsigned lane, unsigned i, unsigned *row, unsigned *col)
 {
-    unsigned hi = lane >= 16 ? 4 : 0, q = lane % 4;
+    unsigned hi = lane >= 16 ? 4 : 0, q = lane % 4, pair = 8 * (lane >> 2 & 3);
+    bool a_col = f->flags & MMA_A_COL, b_row = f->flags & MMA_B_ROW;
     if (which == 'a') {
-        *row = a_col ? i % 4 + hi : q + hi;            /* row major: a0..a3 along the lane's row */
+        *row = pair + (a_col ? i % 4 + hi : q + hi);   /* row major: a0..a3 along the lane's row */
         *col = a_col ? q : i;
     } else if (which == 'b') {
         *row = b_row ? q : i;                          /* column major: b0..b3 down the lane's column */
-        *col = b_row ? i + hi : q + hi;
-    } else if (c_f32) {                                /* eight .f32 registers */
-        *row = (lane & 1) + (i & 2) + hi;
+        *col = pair + (b_row ? i + hi : q + hi);
+    } else if ((which == 'c' ? f->c : f->d) == MT_F32) {   /* 'c' or 'd': eight .f32 registers */
+        *row = pair + (lane & 1) + (i & 2) + hi;
         *col = (i & 4) + (lane & 2) + (i & 1);
     } else {                                           /* four .f16x2 registers: the lane's row */
-        *row = q + hi;
+        *row = pair + q + hi;
         *col = i;
     }
 }
@@ -55,14 +56,14 @@ static float f16_of(uint64_t bits)
  * s = fma(ak,bk,s) for k = 1..3, D = C + s (the chain starts from +0: all -0 products and C = -0
  * give +0). .f16 D: p = fma(a1,b1, a0*b0), q = fma(a3,b3, a2*b2), D = (C + p) + q rounded once to
  * f16. A NaN result is the canonical NaN (0x7fffffff, 0x7fff) whatever the inputs' NaNs. */
-uint64_t mma884_dot(bool d_f32, bool c_f32, const uint64_t *a, const uint64_t *b, uint64_t c)
+uint64_t mma884_dot(const MmaForm *f, const uint64_t *a, const uint64_t *b, uint64_t c)
 {
-    float x[4], y[4], cf = c_f32 ? f32_of(c) : f16_of(c);
+    float x[4], y[4], cf = f->c == MT_F32 ? f32_of(c) : f16_of(c);
     for (unsigned k = 0; k < 4; k++) {
         x[k] = f16_of(a[k]);
         y[k] = f16_of(b[k]);
     }
-    if (d_f32) {
+    if (f->d == MT_F32) {
         float s = fmaf(x[0], y[0], 0.0f);
         for (unsigned k = 1; k < 4; k++)
             s = fmaf(x[k], y[k], s);
