@@ -125,7 +125,7 @@ static const char *decode(const char *mnemonic, MmaForm *f)
     if (f->flags && !(m == 8 && k == 4 && kind == AB_F16))
         return "a layout other than .row.col (only m8n8k4 .f16 takes others)";
     if (m == 8 && k == 4 && kind == AB_F16 && f->c == MT_F32 && f->d == MT_F16)
-        return ".f16 D with .f32 C (ptxas: .dtype must be .f32 when .ctype is .f32)";
+        return ".f16 D with .f32 C, which ptxas refuses: .dtype must be .f32 when .ctype is .f32";
     f->flags |= (uint8_t)((sat ? MMA_SAT : 0) | (xor_ ? MMA_XOR_POPC : 0) | (and_ ? MMA_AND_POPC : 0));
     unsigned abits = mma_type_bits(f->a), cbits = mma_type_bits(f->c), dbits = mma_type_bits(f->d);
     unsigned per_a = abits >= 32 ? 1 : 32 / abits;
