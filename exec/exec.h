@@ -1110,6 +1110,9 @@ uint64_t mma_dot(const MmaForm *f, const uint64_t *a, const uint64_t *b, uint64_
 bool mma884_form(const MmaForm *f);
 void mma884_layout(const MmaForm *f, char which, unsigned lane, unsigned i, unsigned *row, unsigned *col);
 uint64_t mma884_dot(const MmaForm *f, const uint64_t *a, const uint64_t *b, uint64_t c);
+/* mmafloat.c: one D element of an mma with f16, bf16 or tf32 A and B (f32 or f16 C and D), as
+ * the H100 computes it; a, b: k elements, c: C's raw bits; D's raw bits. */
+uint64_t mmaf_dot(const MmaForm *f, const uint64_t *a, const uint64_t *b, uint64_t c);
 void warpops_match(Warp *w, const XInstr *at, uint32_t lanes, uint32_t guard_true);
 void warpops_redux(Warp *w, const XInstr *at, uint32_t lanes, uint32_t guard_true);
 void warpops_elect(Warp *w, const XInstr *at, uint32_t lanes, uint32_t guard_true);
