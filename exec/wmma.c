@@ -325,19 +325,24 @@ static bool address_and_stride(Warp *w, const XInstr *x, uint64_t *address, uint
                      mem_space_name(space));
         return false;
     }
-    /* CUDA's load_matrix_sync / store_matrix_sync: a 256-bit aligned pointer, the stride a
-     * multiple of 16 bytes (the hardware moves the rows in pieces of up to 16 bytes); a row
-     * (column) shorter than 16 bytes (u8 m32n8k16's B) a multiple of its own length. */
+    /* The hardware moves each row (.col: column) in pieces of up to 16 bytes (LDG/STG/LDS.128
+     * at most on sm_90): the matrix's start and its stride must be multiples of that piece, the
+     * row's own length when shorter (u8 m32n8k16's B rows, 8 bytes), else a fault. CUDA's
+     * load_matrix_sync asks more (a 256-bit aligned pointer): a warning below that. */
     unsigned rows, cols;
     wmma_matrix_dims(x->mode, which_name[x->secondary & WMMA_WHICH], &rows, &cols);
     uint64_t line = (uint64_t)((x->secondary & WMMA_COL) ? rows : cols) * x->bits, piece = line < 128 ? line : 128;
-    if (*address % 32 || (*stride * x->bits) % piece) {
-        report_fault(w, pc, "'%s' at 0x%llx with stride %u (%llu bits): wmma's matrix must start at a 32-byte "
-                     "aligned address and its rows (columns) be a multiple of %llu bytes apart", x->ir->mnemonic,
+    if (*address % (piece / 8) || (*stride * x->bits) % piece) {
+        report_fault(w, pc, "'%s' at 0x%llx with stride %u (%llu bits): wmma's matrix must start at a multiple of "
+                     "%llu bytes and its rows (columns) be a multiple of %llu bytes apart", x->ir->mnemonic,
                      (unsigned long long)*address, (unsigned)*stride, (unsigned long long)(*stride * x->bits),
-                     (unsigned long long)(piece / 8));
+                     (unsigned long long)(piece / 8), (unsigned long long)(piece / 8));
         return false;
     }
+    if (*address % 32)
+        report_warn(w, pc, ALL_LANES, "wmma's matrix at an address not 32-byte aligned (CUDA's load_matrix_sync "
+                    "and store_matrix_sync ask for 256 bits; the H100 moves at most 16 bytes at a time, which "
+                    "ptxrun requires),");
     return true;
 }
 

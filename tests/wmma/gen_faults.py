@@ -22,13 +22,17 @@ HEAD = """.version 8.7
 """
 V8 = '{%r0, %r1, %r2, %r3, %r4, %r5, %r6, %r7}'
 cases = {
- 'fault_misaligned': ('a matrix at 16 bytes past a 32-byte boundary: a fault',
-   '    wmma.load.a.sync.aligned.row.m16n16k16.global.f16 %s, [%%a+16], 16;\n' % V8,
-   {'exit': 3, 'diagnostic': "32-byte aligned address"}),
+ 'fault_misaligned': ('a matrix at 8 bytes past a 16-byte boundary: a fault',
+   '    wmma.load.a.sync.aligned.row.m16n16k16.global.f16 %s, [%%a+8], 16;\n' % V8,
+   {'exit': 3, 'diagnostic': "must start at a multiple of 16 bytes"}),
+ 'warn_misaligned32': ('a matrix 16 bytes past a 32-byte boundary: runs, with a warning (CUDA asks 32); D = A',
+   '    wmma.load.c.sync.aligned.row.m16n16k16.global.f16 {%r0, %r1, %r2, %r3}, [%a+16], 16;\n'
+   '    wmma.store.d.sync.aligned.row.m16n16k16.global.f16 [%d], {%r0, %r1, %r2, %r3}, 16;\n',
+   {'buffers': {'D': ['0x3c003c00'] * 128 + ['0x00000000'] * 128}, 'diagnostic': "not 32-byte aligned"}),
  'fault_stride': ('a stride of 12 f16 (24 bytes): rows not 16 bytes apart, a fault',
    '    wmma.load.b.sync.aligned.col.m16n16k16.global.f16 %s, [%%a], 12;\n' % V8,
    {'exit': 3, 'diagnostic': "a multiple of 16 bytes apart"}),
- 'fault_range': ('the last rows past the end of the 512-byte buffer (stride 32: 16 rows need 992 bytes)',
+ 'fault_range': ('the last rows past the end of the 544-byte buffer (stride 32: 16 rows need 992 bytes)',
    '    wmma.load.a.sync.aligned.row.m16n16k16.global.f16 %s, [%%a], 32;\n' % V8,
    {'exit': 3, 'diagnostic': "outside every region"}),
  'fault_lanes_differ': ('each lane its own stride (the PTX ISA: undefined): a fault',
@@ -50,7 +54,7 @@ cases = {
 for name, (comment, body, expect) in cases.items():
     open(name + '.ptx', 'w').write(HEAD % comment + body + '    ret;\n}\n')
     lanes = {'block': [32, 1, 1], 'grid': [1, 1, 1], 'params': ['@A', '@D'],
-             'buffers': {'A': {'type': 'b32', 'data': ['0x3c003c00'] * 128}, 'D': {'type': 'b32', 'data': ['0x00000000'] * 256}}}
+             'buffers': {'A': {'type': 'b32', 'data': ['0x3c003c00'] * 136}, 'D': {'type': 'b32', 'data': ['0x00000000'] * 256}}}
     json.dump(lanes, open(name + '.lanes.json', 'w'))
     json.dump(expect, open(name + '.expect.json', 'w'))
 ptx = """.version 8.7
