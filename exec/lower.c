@@ -369,6 +369,10 @@ static void load_instr(Loader *ld, const Instr *in, XInstr *x)
         mma_lower(ld, in, x);
         return;
     }
+    if (in->op == OP_MMA_SP || in->op == OP_MMA_SP_ORDERED) {
+        mmasp_lower(ld, in, x);
+        return;
+    }
     if (x->type == TYPE_B128) {                    /* a .b128 register is two rows (wide.c) */
         wide_lower(ld, in, x);
         return;
