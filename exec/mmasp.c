@@ -17,7 +17,7 @@ enum { SP_ORDERED = 1 << 0 };    /* mma.sp::ordered_metadata (XInstr.secondary) 
 /* The sparse forms of PTX ISA 9.7.14.6 for sm_80-sm_90, as ptxas 13.0 takes them: A's and B's
  * element kind, K, the C/D types (C's equals D's), the threads of each group of four that give
  * metadata, the selector values ptxas takes and those the ISA defines. */
-typedef struct SpShape { uint8_t kind; uint16_t k; uint8_t cd; uint8_t threads, ptxas_max, isa_max; } SpShape;
+typedef struct SpShape { uint8_t kind; uint16_t k; uint16_t cd; uint8_t threads, ptxas_max, isa_max; } SpShape;
 enum { SK_F16 = 1, SK_BF16, SK_TF32, SK_I8, SK_I4, SK_FP8 };
 #define CD(t) (1u << (t))
 static const SpShape sp_shapes[] = {

@@ -54,6 +54,7 @@ FORMS = [  # shape, m, k, atype, btype, op ("sat", "xor", "and" or ""), A regs, 
     ("m16n8k64", 16, 64, "s4", "s4", "", 4, 2),
     ("m16n8k64", 16, 64, "u4", "u4", "sat", 4, 2),
     ("m8n8k128", 8, 128, "b1", "b1", "xor", 1, 1),
+    ("m8n8k32", 8, 32, "u4", "s4", "imm", 1, 1),     # C as immediates {-5, 7}
     ("m16n8k128", 16, 128, "b1", "b1", "and", 2, 1),
     ("m16n8k256", 16, 256, "b1", "b1", "xor", 4, 2),
     ("m16n8k256", 16, 256, "b1", "b1", "and", 4, 2),
@@ -91,7 +92,9 @@ def compute(form, A, B, C):
     for lane in range(32):
         for i in range(nc):
             r, c = c_pos(M, lane, i)
-            if op == "xor":
+            if op == "imm":
+                s = Cm[r][c] + sum(Am[r][k] * Bm[k][c] for k in range(K))
+            elif op == "xor":
                 s = Cm[r][c] + sum(Am[r][k] ^ Bm[k][c] for k in range(K))
             elif op == "and":
                 s = Cm[r][c] + sum(Am[r][k] & Bm[k][c] for k in range(K))
@@ -116,10 +119,15 @@ for form in FORMS:
     if op == "sat":
         C = [[random.choice([0x7FFFFF80 + random.getrandbits(7), 0x80000000 + random.getrandbits(7),
                              random.getrandbits(32)]) for _ in range(32)] for _ in range(nc)]
+    elif op == "imm":
+        C = [[(-5) & 0xFFFFFFFF] * 32, [7] * 32]
     else:
         C = words(nc)
     names = {}
     for key, ws in (("a", A), ("b", B), ("c", C)):
+        if op == "imm" and key == "c":
+            names[key] = ["-5", "7"]
+            continue
         names[key] = []
         for w in ws:
             slots.append(w)
@@ -140,7 +148,8 @@ for d, _ in outs:
         n += 1
 comment = """mma_subbyte: the dense mma forms with 4-bit and 1-bit A and B (exec/mma.c): m8n8k32
 .s32.s4.u4.s32, m16n8k32 .satfinite.s32.u4.s4.s32 and m16n8k64 .s32.s4.s4.s32 / .satfinite
-.u4.u4 (C near both ends of the s32 range where saturating), m8n8k128 .xor.popc, m16n8k128
+.u4.u4 (C near both ends of the s32 range where saturating), m8n8k128 .xor.popc, m8n8k32
+.s32.u4.s4.s32 with C given as immediates {-5, 7}, m16n8k128
 .and.popc, m16n8k256 .xor.popc and .and.popc. Input slot s of lane l is i32[s*32+l]; D register s
 of lane l (in order) goes to o32[s*32+l]. Expected values: mma_subbyte.py, a model that writes
 each fragment layout as the PTX ISA's text gives it (never from ptxrun's output)."""
