@@ -131,6 +131,11 @@ static const char *decode(const char *mnemonic, MmaForm *f)
     f->b_regs = (uint8_t)(k * n / 32 / per_a);
     f->c_regs = (uint8_t)(m * n / 32 / (cbits >= 32 ? 1 : 32 / cbits));
     f->d_regs = (uint8_t)(m * n / 32 / (dbits >= 32 ? 1 : 32 / dbits));
+    if (m == 8 && k == 4 && kind == AB_F16) {  /* four 8x8x4 products, one per quad-pair of lanes */
+        f->a_regs = f->b_regs = 2;
+        f->c_regs = cbits == 16 ? 4 : 8;
+        f->d_regs = dbits == 16 ? 4 : 8;
+    }
     return NULL;
 }
 
