@@ -1113,9 +1113,9 @@ void mmasp_layout_b(const MmaForm *f, unsigned lane, unsigned i, unsigned *row, 
 /* The metadata nibble of chunk j of A's row r: lane and first bit, with threads of each group of
  * four giving metadata and the selector. */
 void mmasp_meta_at(unsigned threads, unsigned selector, unsigned r, unsigned j, unsigned *lane, unsigned *bit);
-/* Chunk j of a compressed A row into the dense row by its nibble (A's element bits); false for a
- * value the PTX ISA leaves undefined. */
-bool mmasp_expand(unsigned abits, bool ordered, unsigned nibble, unsigned j, const uint64_t *comp, uint64_t *dense);
+/* The dense columns of chunk j's kept elements into pos (by compressed column), by its nibble
+ * (A's element bits); false for a value the PTX ISA leaves undefined. */
+bool mmasp_place(unsigned abits, bool ordered, unsigned nibble, unsigned j, uint8_t *pos);
 void warpops_match(Warp *w, const XInstr *at, uint32_t lanes, uint32_t guard_true);
 void warpops_redux(Warp *w, const XInstr *at, uint32_t lanes, uint32_t guard_true);
 void warpops_elect(Warp *w, const XInstr *at, uint32_t lanes, uint32_t guard_true);

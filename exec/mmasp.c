@@ -2,10 +2,10 @@
  * product D = A*B + C where A (M x K) is structured sparse: its fragment holds only the kept half
  * of each row (M x K/2, in the layout of the dense form with K/2), and a metadata register e
  * (from the threads the sparsity selector names) gives each kept element's position in its
- * chunk of the row. Each execution gathers the compressed A, B, C and the metadata, expands A to
- * its dense M x K form (zeros where nothing is kept) and computes every D element with mma_dot
- * of the dense form with the same types (mma.c). A row of D is undefined where its metadata has
- * an undefined bit or a value the PTX ISA leaves undefined (equal indices; for
+ * chunk of the row. Each execution gathers the compressed A, B, C and the metadata, and computes
+ * every D element from the kept products only (the rows of B the metadata picks) with mma_dot of
+ * the dense form with K/2 and the same types (mma.c). A row of D is undefined where its metadata
+ * has an undefined bit or a value the PTX ISA leaves undefined (equal indices; for
  * ::ordered_metadata, indices not increasing), with a warning. Layouts and rules:
  * docs/semantics.md, "mma.sp". */
 #include <string.h>
@@ -220,26 +220,26 @@ void mmasp_meta_at(unsigned threads, unsigned selector, unsigned r, unsigned j, 
     *bit = 4 * (j % 4) + 16 * (r / 8);
 }
 
-/* Expands chunk j of a compressed row (comp, K/2 elements) into the dense row (dense, K
- * elements, zero where nothing is kept) by its metadata nibble; false for a value the ISA
- * leaves undefined. 2:4 (16- and 8-bit types): bits 1:0 and 3:2 are the positions of the
- * chunk's two kept elements; 4:8 (4-bit): of its two kept pairs; 1:2 (.tf32): 0b0100 keeps the
- * first element, 0b1110 the second. Equal indices are undefined, and for ::ordered_metadata a
- * first index above the second. */
-bool mmasp_expand(unsigned abits, bool ordered, unsigned nibble, unsigned j, const uint64_t *comp, uint64_t *dense)
+/* Where chunk j's kept elements go: the dense column of each compressed element of the chunk
+ * into pos (indexed by compressed column); false for a metadata value the ISA leaves undefined.
+ * 2:4 (16- and 8-bit types): bits 1:0 and 3:2 are the positions of the chunk's two kept
+ * elements; 4:8 (4-bit): of its two kept pairs; 1:2 (.tf32): 0b0100 keeps the first element,
+ * 0b1110 the second. Equal indices are undefined, and for ::ordered_metadata a first index
+ * above the second. */
+bool mmasp_place(unsigned abits, bool ordered, unsigned nibble, unsigned j, uint8_t *pos)
 {
     if (abits == 32) {
         if (nibble != 0x4 && nibble != 0xe)
             return false;
-        dense[2 * j + (nibble == 0xe)] = comp[j];
+        pos[j] = (uint8_t)(2 * j + (nibble == 0xe));
         return true;
     }
     unsigned lo = nibble & 3, hi = nibble >> 2, per = abits == 4 ? 2 : 1;
     if (lo == hi || (ordered && lo > hi))
         return false;
     for (unsigned q = 0; q < per; q++) {
-        dense[j * 4 * per + lo * per + q] = comp[j * 2 * per + q];
-        dense[j * 4 * per + hi * per + q] = comp[j * 2 * per + per + q];
+        pos[j * 2 * per + q] = (uint8_t)(j * 4 * per + lo * per + q);
+        pos[j * 2 * per + per + q] = (uint8_t)(j * 4 * per + hi * per + q);
     }
     return true;
 }
@@ -279,8 +279,9 @@ void mmasp_execute(Warp *w, const XInstr *x, uint32_t lanes, uint32_t guard_true
     unsigned abits = mma_type_bits(f->a), cbits = mma_type_bits(f->c), dbits = mma_type_bits(f->d);
     MmaForm half = *f;                       /* the compressed A: the dense form with K/2 */
     half.k = (uint16_t)(f->k / 2);
-    uint64_t Ac[SP_M][SP_K / 2], A[SP_M][SP_K], Bt[SP_N][SP_K], C[SP_M][SP_N];
-    bool Au[SP_M] = { false }, Bu[SP_N] = { false }, Cu[SP_M][SP_N];
+    half.flags &= (uint8_t)~MMA_SPARSE;
+    uint64_t Ac[SP_M][SP_K / 2], Bt[SP_N][SP_K], C[SP_M][SP_N];
+    bool Au[SP_M] = { false }, Bu[SP_N][SP_K], Cu[SP_M][SP_N];
     unsigned rr, cc;
     bool u;
     for (unsigned l = 0; l < WARP_SIZE; l++) {
@@ -291,20 +292,20 @@ void mmasp_execute(Warp *w, const XInstr *x, uint32_t lanes, uint32_t guard_true
         }
         for (unsigned i = 0; i < f->k * f->n / 32; i++) {
             mmasp_layout_b(f, l, i, &rr, &cc);
-            Bt[cc][rr] = sp_element(w, b, l, i, abits, &u);
-            Bu[cc] |= u;
+            Bt[cc][rr] = sp_element(w, b, l, i, abits, &Bu[cc][rr]);
         }
         for (unsigned i = 0; i < f->m * f->n / 32; i++) {
             mma_layout(f, 'c', l, i, &rr, &cc);
             C[rr][cc] = sp_element(w, c, l, i, cbits, &Cu[rr][cc]);
         }
     }
-    /* Expand A by the metadata; a row with undefined metadata bits or a value the ISA leaves
-     * undefined gives an undefined row of D. The selector values ptxas takes beyond the ISA's
-     * (m16n8k32 .f32.f16: 2, 3) leave all of D undefined. */
+    /* Where each kept element of A sits (pos); a row whose metadata has an undefined bit or a
+     * value the ISA leaves undefined gives an undefined row of D. The selector values ptxas takes
+     * beyond the ISA's (m16n8k32 .f32.f16: 2, 3) leave all of D undefined. */
     unsigned chunk = abits == 32 ? 2 : abits == 4 ? 8 : 4, nibbles = f->k / chunk;
     bool bad_meta = false, bad_selector = selector > sh->isa_max;
-    memset(A, 0, sizeof A);
+    uint8_t pos[SP_M][SP_K / 2];
+    memset(pos, 0, sizeof pos);
     for (unsigned r = 0; r < f->m; r++)
         for (unsigned j = 0; j < nibbles && !bad_selector; j++) {
             unsigned lane, bit;
@@ -312,7 +313,7 @@ void mmasp_execute(Warp *w, const XInstr *x, uint32_t lanes, uint32_t guard_true
             unsigned nibble = (unsigned)(w->val[e_row][lane] >> bit & 0xf);
             if ((warp_dbits(w, e_row, (int)lane) >> bit & 0xf) != 0xf)
                 Au[r] = true;
-            else if (!mmasp_expand(abits, x->secondary & SP_ORDERED, nibble, j, Ac[r], A[r]))
+            else if (!mmasp_place(abits, x->secondary & SP_ORDERED, nibble, j, pos[r]))
                 Au[r] = bad_meta = true;
         }
     if (bad_meta)
@@ -324,13 +325,20 @@ void mmasp_execute(Warp *w, const XInstr *x, uint32_t lanes, uint32_t guard_true
     if (bad_selector)
         report_warn(w, pc, ALL_LANES, "mma.sp m16n8k32 with a sparsity selector other than 0 or 1, which the PTX "
                     "ISA leaves undefined (ptxas takes it): all of D is undefined");
-    uint64_t D[SP_M][SP_N];
-    bool nan_choice = false;
-    MmaForm dense = *f;
-    dense.flags &= (uint8_t)~MMA_SPARSE;
+    /* Each D element from the kept products only, the rows of B the metadata picks (the others
+     * never reach the product: their values, NaN or undefined, change nothing), by mma_dot of
+     * the dense form with K/2: its arithmetic over K/2 products and C. */
+    uint64_t D[SP_M][SP_N], picked[SP_K / 2];
+    bool Du[SP_M][SP_N], nan_choice = false;
     for (unsigned i = 0; i < f->m; i++)
-        for (unsigned j = 0; j < f->n; j++)
-            D[i][j] = mma_dot(&dense, A[i], Bt[j], C[i][j], &nan_choice);
+        for (unsigned j = 0; j < f->n; j++) {
+            Du[i][j] = Au[i] || Cu[i][j];
+            for (unsigned q = 0; q < half.k; q++) {
+                picked[q] = Bt[j][pos[i][q]];
+                Du[i][j] |= Bu[j][pos[i][q]];
+            }
+            D[i][j] = mma_dot(&half, Ac[i], picked, C[i][j], &nan_choice);
+        }
     bool guard_unknown = x->guard && (w->pred_defined[x->guard_pred] & ALL_LANES) != ALL_LANES;
     unsigned e = dbits >= 32 ? 1 : 32 / dbits;
     uint64_t mask = dbits >= 32 ? 0xffffffffull : (1ull << dbits) - 1;
@@ -343,7 +351,7 @@ void mmasp_execute(Warp *w, const XInstr *x, uint32_t lanes, uint32_t guard_true
             for (unsigned h = 0; h < e; h++) {
                 mma_layout(f, 'c', l, r * e + h, &rr, &cc);
                 v |= (D[rr][cc] & mask) << (h * dbits);
-                undef |= Au[rr] || Bu[cc] || Cu[rr][cc];
+                undef |= Du[rr][cc];
             }
             out[l] = v;
             defined |= (uint32_t)!undef << l;

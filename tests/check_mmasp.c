@@ -9,11 +9,11 @@
  * nibble 0b1000 keeps the chunk's elements at positions 0 and 2. */
 START_TEST(nibble_places_two_of_four)
 {
-    uint64_t comp[4] = { 11, 22, 33, 44 }, dense[8] = { 0 };
-    ck_assert(mmasp_expand(16, true, 0x8, 0, comp, dense));
-    ck_assert(dense[0] == 11 && dense[1] == 0 && dense[2] == 22 && dense[3] == 0);
-    ck_assert(mmasp_expand(8, true, 0xd, 1, comp, dense));          /* 0b1101: positions 1 and 3 */
-    ck_assert(dense[4] == 0 && dense[5] == 33 && dense[6] == 0 && dense[7] == 44);
+    uint8_t pos[4] = { 0 };
+    ck_assert(mmasp_place(16, true, 0x8, 0, pos));
+    ck_assert(pos[0] == 0 && pos[1] == 2);
+    ck_assert(mmasp_place(8, true, 0xd, 1, pos));           /* 0b1101, chunk 1: positions 1 and 3 */
+    ck_assert(pos[2] == 5 && pos[3] == 7);
 }
 END_TEST
 
@@ -23,15 +23,14 @@ END_TEST
 START_TEST(ordered_and_invalid_values)
 {
     for (unsigned nibble = 0; nibble < 16; nibble++) {
-        uint64_t comp[2] = { 5, 7 }, dense[4] = { 0 };
+        uint8_t pos[2] = { 0xff, 0xff };
         bool meaningful = nibble == 0x4 || nibble == 0x8 || nibble == 0x9 || nibble == 0xc || nibble == 0xd ||
                           nibble == 0xe;
         bool equal = (nibble & 3) == nibble >> 2;
-        ck_assert_msg(mmasp_expand(8, true, nibble, 0, comp, dense) == meaningful, "ordered 0x%x", nibble);
-        memset(dense, 0, sizeof dense);
-        ck_assert_msg(mmasp_expand(8, false, nibble, 0, comp, dense) == !equal, "plain 0x%x", nibble);
+        ck_assert_msg(mmasp_place(8, true, nibble, 0, pos) == meaningful, "ordered 0x%x", nibble);
+        ck_assert_msg(mmasp_place(8, false, nibble, 0, pos) == !equal, "plain 0x%x", nibble);
         if (!equal)
-            ck_assert(dense[nibble & 3] == 5 && dense[nibble >> 2] == 7);
+            ck_assert(pos[0] == (nibble & 3) && pos[1] == nibble >> 2);
     }
 }
 END_TEST
@@ -39,24 +38,21 @@ END_TEST
 /* 4-bit A, 4:8 in pairs: each index names a two-wide sub-chunk of the eight-wide chunk. */
 START_TEST(four_bit_pairs)
 {
-    uint64_t comp[8] = { 1, 2, 3, 4, 5, 6, 7, 8 }, dense[16] = { 0 };
-    ck_assert(mmasp_expand(4, true, 0x9, 1, comp, dense));          /* chunk 1: pairs 1 and 2 */
-    uint64_t want[16] = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 5, 6, 7, 8, 0, 0 };
-    for (unsigned i = 0; i < 16; i++)
-        ck_assert_msg(dense[i] == want[i], "element %u: %llu", i, (unsigned long long)dense[i]);
+    uint8_t pos[8] = { 0 };
+    ck_assert(mmasp_place(4, true, 0x9, 1, pos));           /* chunk 1 (columns 8-15): pairs 1 and 2 */
+    ck_assert(pos[4] == 10 && pos[5] == 11 && pos[6] == 12 && pos[7] == 13);
 }
 END_TEST
 
 /* .tf32, 1:2: 0b0100 and 0b1110 are the only meaningful values (the first and second element). */
 START_TEST(tf32_one_of_two)
 {
-    uint64_t comp[4] = { 9, 8, 7, 6 };
     for (unsigned nibble = 0; nibble < 16; nibble++) {
-        uint64_t dense[8] = { 0 };
-        bool ok = mmasp_expand(32, false, nibble, 2, comp, dense);
+        uint8_t pos[4] = { 0 };
+        bool ok = mmasp_place(32, false, nibble, 2, pos);
         ck_assert_msg(ok == (nibble == 0x4 || nibble == 0xe), "0x%x", nibble);
         if (ok)
-            ck_assert(dense[4 + (nibble == 0xe)] == 7 && dense[4 + (nibble != 0xe)] == 0);
+            ck_assert(pos[2] == 4 + (nibble == 0xe));
     }
 }
 END_TEST

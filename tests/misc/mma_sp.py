@@ -54,10 +54,13 @@ class Form:
         return lane, 4 * (j % 4) + 16 * (r // 8)
 
 
-def model(f, A, B, C, E, Eundef):
-    """D words (None for an undefined element) of the form f from the register words."""
+def model(f, A, B, C, E, Eundef, Bundef=None):
+    """D words (None for an undefined element) of the form f from the register words; Bundef: per
+    B register and lane, the bits that are undefined (an element with one is undefined)."""
     K = f.k
     Ac = [[0] * (K // 2) for _ in range(16)]
+    Bu = set()                          # (row, column) of B elements with an undefined bit
+    kept = [set() for _ in range(16)]   # the dense columns each row of A keeps
     Bm = [[0] * 8 for _ in range(K)]
     Cm = [[0] * 8 for _ in range(16)]
     for lane in range(32):
@@ -66,7 +69,10 @@ def model(f, A, B, C, E, Eundef):
             r = i // f.e
             Ac[g + 8 * (r & 1)][f.e * t + i % f.e + 4 * f.e * (r >> 1)] = elem(A, lane, i, f.bits, f.at[0] == "s")
         for i in range(f.b_regs * f.e):
-            Bm[f.e * t + i % f.e + 4 * f.e * (i // f.e)][g] = elem(B, lane, i, f.bits, f.bt[0] == "s")
+            row = f.e * t + i % f.e + 4 * f.e * (i // f.e)
+            Bm[row][g] = elem(B, lane, i, f.bits, f.bt[0] == "s")
+            if Bundef and elem(Bundef, lane, i, f.bits, False):
+                Bu.add((row, g))
         for i in range(4):
             v = C[i][lane]
             Cm[g + 8 * (i >> 1)][2 * t + (i & 1)] = v - (1 << 32) if v >> 31 else v
@@ -86,12 +92,13 @@ def model(f, A, B, C, E, Eundef):
             for n, pos in enumerate((lo, hi)):
                 for q in range(per):
                     Ad[r][j * f.chunk + pos * per + q] = Ac[r][j * 2 * per + n * per + q]
+                    kept[r].add(j * f.chunk + pos * per + q)
     D = [[None] * 32 for _ in range(4)]
     for lane in range(32):
         g, t = lane >> 2, lane & 3
         for i in range(4):
             r, c = g + 8 * (i >> 1), 2 * t + (i & 1)
-            if bad[r]:
+            if bad[r] or any((k, c) in Bu for k in kept[r]):
                 continue
             s = Cm[r][c] + sum(Ad[r][k] * Bm[k][c] for k in range(K))
             if f.sat:
@@ -131,7 +138,7 @@ def write_case(name, comment, steps, undef_lanes=None):
     slots, outs, lines, decl = [], [], [], []
     reg = 0
     body = []
-    for f, A, B, C, E, Eundef in steps:
+    for f, A, B, C, E, Eundef, Bundef in steps:
         def take(ws):
             nonlocal reg
             names = []
@@ -142,6 +149,13 @@ def write_case(name, comment, steps, undef_lanes=None):
                 reg += 1
             return names
         a, b, c = take(A), take(B), take(C)
+        for n, mask in enumerate(Bundef or []):
+            if any(mask):                # b = (b & ~mask) | (undefined & mask)
+                mreg = take([mask])[0]
+                body.append(f"    and.b32 %u1, %u0, {mreg};")
+                body.append(f"    not.b32 {mreg}, {mreg};")
+                body.append(f"    and.b32 {b[n]}, {b[n]}, {mreg};")
+                body.append(f"    or.b32 {b[n]}, {b[n]}, %u1;")
         e = take([E])[0]
         if any(Eundef):
             mask = Eundef[:]
@@ -156,7 +170,7 @@ def write_case(name, comment, steps, undef_lanes=None):
             d.append(f"%d{len(outs) * 4 + i}")
         body.append(f"    {f.mnemonic()} {{{', '.join(d)}}}, {{{', '.join(a)}}}, {{{', '.join(b)}}}, "
                     f"{{{', '.join(c)}}}, {e}, {f.sel};")
-        outs.append((d, model(f, A, B, C, E, Eundef)))
+        outs.append((d, model(f, A, B, C, E, Eundef, Bundef)))
     for n, (d, _) in enumerate(outs):
         for i, r in enumerate(d):
             body.append(f"    st.global.b32 [%bo+{128 * (4 * n + i)}], {r};")
@@ -180,8 +194,8 @@ def write_case(name, comment, steps, undef_lanes=None):
     json.dump({"buffers": {"o32": expect}}, open(os.path.join(OUT, name + ".expect.json"), "w"))
 
 
-def step(f, C=None, invalid=(), undef=None):
-    return (f, words(f.a_regs), words(f.b_regs), C or words(4), meta_words(f, invalid), undef or [0] * 32)
+def step(f, C=None, invalid=(), undef=None, bundef=None):
+    return (f, words(f.a_regs), words(f.b_regs), C or words(4), meta_words(f, invalid), undef or [0] * 32, bundef)
 
 
 write_case("mma_sp_8bit", """
@@ -216,13 +230,19 @@ f3 = Form("u3", 32, "s8", "u8", 0)
 undef = [0] * 32
 undef[4 * 5 + 0] = 0x000F0000          # selector 0 picks lanes 4g, 4g+1: row 13's first chunks
 undef[4 * 2 + 3] = 0xFFFFFFFF          # lane 11 is not picked: no effect
+f4 = Form("u4", 32, "s8", "s8", 0)
+bundef = [[0] * 32 for _ in range(f4.b_regs)]
+bundef[0][4 * 3 + 1] = 0x0000FF00      # B row 5 (lane 13's b1), column 3: undefined
+bundef[1][4 * 6 + 2] = 0xFF000000      # B row 27 (lane 26's b7), column 6: undefined
 write_case("mma_sp_undefined", """
 mma_sp_undefined: sparse mma whose metadata the ISA leaves undefined makes the rows of D it
 describes undefined (exec/mmasp.c, docs/semantics.md). ::ordered_metadata m16n8k32 (selector 1)
 with 0b0101 (equal indices) in row 3 and 0b0001 (decreasing: undefined for ::ordered_metadata)
 in row 12; plain mma.sp m16n8k64 .s4.u4 with 0b0001 (defined there) in row 2 and 0b1111 in row 9;
 ::ordered_metadata m16n8k32 .s8.u8 (selector 0) whose metadata has undefined bits in lane 20
-(row 13) and in lane 11, which the selector does not pick. The undefined bits come from an
+(row 13) and in lane 11, which the selector does not pick; ::ordered_metadata m16n8k32 .s8.s8
+with an undefined element of B in rows 5 and 27: a D element is undefined only where its row of A
+keeps that row of B (the others never reach a product). The undefined bits come from an
 uninitialised register (%u0). Expected values: mma_sp.py.
 """, [step(f1, invalid=[(3, 2, 0x5), (12, 7, 0x1)]), step(f2, invalid=[(2, 1, 0x1), (9, 6, 0xF)]),
-      step(f3, undef=undef)])
+      step(f3, undef=undef), step(f4, bundef=bundef)])
