@@ -1105,8 +1105,8 @@ void mma_layout(const MmaForm *f, char which, unsigned lane, unsigned i, unsigne
 /* One element of D: a[0..k-1] a row of A, b[0..k-1] a column of B, c: raw bits of each element
  * (in the low bits); D's raw bits. *nan_choice: two different NaNs met, the choice unrecorded. */
 uint64_t mma_dot(const MmaForm *f, const uint64_t *a, const uint64_t *b, uint64_t c, bool *nan_choice);
-/* mmasp.c: mma.sp and mma.sp::ordered_metadata (forms with flags MMA_SPARSE; the float ones are
- * refused when lowered). mma_rows after C: the metadata register's row, the selector's. */
+/* mmasp.c: mma.sp and mma.sp::ordered_metadata (forms with flags MMA_SPARSE; fp8 refused when
+ * lowered). mma_rows after C: the metadata register's row, the selector's. */
 void mmasp_lower(Loader *ld, const Instr *in, XInstr *x);
 void mmasp_execute(Warp *w, const XInstr *x, uint32_t lanes, uint32_t guard_true);
 void mmasp_layout_b(const MmaForm *f, unsigned lane, unsigned i, unsigned *row, unsigned *col);
@@ -1116,6 +1116,9 @@ void mmasp_meta_at(unsigned threads, unsigned selector, unsigned r, unsigned j, 
 /* The dense columns of chunk j's kept elements into pos (by compressed column), by its nibble
  * (A's element bits); false for a value the PTX ISA leaves undefined. */
 bool mmasp_place(unsigned abits, bool ordered, unsigned nibble, unsigned j, uint8_t *pos);
+/* mmafloat.c: one D element of an mma with f16, bf16 or tf32 A and B (f32 or f16 C and D), as
+ * the H100 computes it; a, b: k elements, c: C's raw bits; D's raw bits. */
+uint64_t mmaf_dot(const MmaForm *f, const uint64_t *a, const uint64_t *b, uint64_t c);
 void warpops_match(Warp *w, const XInstr *at, uint32_t lanes, uint32_t guard_true);
 void warpops_redux(Warp *w, const XInstr *at, uint32_t lanes, uint32_t guard_true);
 void warpops_elect(Warp *w, const XInstr *at, uint32_t lanes, uint32_t guard_true);

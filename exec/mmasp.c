@@ -104,11 +104,10 @@ static const char *sp_decode(const char *s, size_t len, MmaForm *f, bool *ordere
     return NULL;
 }
 
-/* Whether ptxrun runs the arithmetic of f's types yet: the integer forms (exact); the others are
- * refused before the run until their dense arithmetic is checked with sparse A. */
+/* Whether ptxrun runs the arithmetic of f's types yet: all but fp8 (mma_dot has no fp8 yet). */
 static bool sp_runs(const MmaForm *f)
 {
-    return f->a != MT_F16 && f->a != MT_BF16 && f->a != MT_TF32 && f->a != MT_E4M3 && f->a != MT_E5M2;
+    return f->a != MT_E4M3 && f->a != MT_E5M2;
 }
 
 /* {d...}, {a...}, {b...}, {c...}: count .b32 registers (immediates allowed in sources) into rows. */
@@ -149,7 +148,7 @@ void mmasp_lower(Loader *ld, const Instr *in, XInstr *x)
     }
     if (!sp_runs(&f)) {
         char what[200];
-        snprintf(what, sizeof what, "'%s' (mma.sp with floating-point A and B)", in->mnemonic);
+        snprintf(what, sizeof what, "'%s' (mma.sp with .e4m3 or .e5m2 A and B)", in->mnemonic);
         operand_cannot(ld, in, what);
         return;
     }
