@@ -1105,6 +1105,11 @@ void mma_layout(const MmaForm *f, char which, unsigned lane, unsigned i, unsigne
 /* One element of D: a[0..k-1] a row of A, b[0..k-1] a column of B, c: raw bits of each element
  * (in the low bits); D's raw bits. *nan_choice: two different NaNs met, the choice unrecorded. */
 uint64_t mma_dot(const MmaForm *f, const uint64_t *a, const uint64_t *b, uint64_t c, bool *nan_choice);
+/* {d...}, {a...}, {b...}, {c...} of an mma: count registers of bits bits (immediates in sources)
+ * into rows; false if the operand is not that. */
+bool mma_vector_rows(Loader *ld, const Operand *o, unsigned count, unsigned bits, bool dst, uint32_t *rows);
+/* Element i of a fragment held in regs (lane l), of bits bits: its raw bits; *undef: any undefined. */
+uint64_t mma_element(const Warp *w, const uint32_t *regs, unsigned l, unsigned i, unsigned bits, bool *undef);
 /* mmasp.c: mma.sp and mma.sp::ordered_metadata (forms with flags MMA_SPARSE; fp8 refused when
  * lowered). mma_rows after C: the metadata register's row, the selector's. */
 void mmasp_lower(Loader *ld, const Instr *in, XInstr *x);

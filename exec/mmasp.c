@@ -110,23 +110,6 @@ static bool sp_runs(const MmaForm *f)
     return f->a != MT_E4M3 && f->a != MT_E5M2;
 }
 
-/* {d...}, {a...}, {b...}, {c...}: count .b32 registers (immediates allowed in sources) into rows. */
-static bool sp_vector(Loader *ld, const Operand *o, unsigned count, bool dst, uint32_t *rows)
-{
-    if (o->kind != OPND_VEC || o->count != count)
-        return false;
-    for (unsigned i = 0; i < count; i++) {
-        const Operand *e = &o->u.group.elems[i];
-        if (e->kind == OPND_REG && type_info[ld->cur->fn->regs.data[e->u.slot].type].bits == 32)
-            rows[i] = ld->cur->row_base + e->u.slot;
-        else if (!dst && e->kind == OPND_INT)
-            rows[i] = operand_immediate_row(ld, e->u.bits & 0xffffffffu);
-        else
-            return false;
-    }
-    return true;
-}
-
 /* Lowers mma.sp: its form into Program.mma_forms[x->target] (flags MMA_SPARSE), the rows of D,
  * A (compressed), B, C, e and the selector (an immediate row) into Program.mma_rows; the
  * selector must be one ptxas takes. x->secondary: SP_ORDERED. */
@@ -180,7 +163,7 @@ void mmasp_lower(Loader *ld, const Instr *in, XInstr *x)
     p->mma_rows = xrealloc(p->mma_rows, (p->mma_row_count + total) * sizeof *p->mma_rows);
     uint32_t *rows = p->mma_rows + p->mma_row_count;
     for (unsigned k = 0, at = 0; k < 4; at += counts[k], k++)
-        if (!sp_vector(ld, &in->operands[k], counts[k], k == 0, rows + at)) {
+        if (!mma_vector_rows(ld, &in->operands[k], counts[k], 32, k == 0, rows + at)) {
             diag_at(ld->diag, DIAG_ERROR, in->operands[k].at, "operand %u of '%s' must be {%u .b32 registers}%s",
                     k + 1, in->mnemonic, counts[k], k ? " (or immediates)" : "");
             ld->failed = true;
@@ -243,17 +226,6 @@ bool mmasp_place(unsigned abits, bool ordered, unsigned nibble, unsigned j, uint
     return true;
 }
 
-/* Element i of a fragment held in regs (lane l) of bits bits (at most 32): its raw bits and
- * whether any of them is undefined. */
-static uint64_t sp_element(const Warp *w, const uint32_t *regs, unsigned l, unsigned i, unsigned bits, bool *undef)
-{
-    unsigned e = 32 / bits, sh = bits * (i % e);
-    uint64_t mask = bits == 32 ? 0xffffffffull : (1ull << bits) - 1;
-    uint32_t row = regs[i / e];
-    *undef = ((warp_dbits(w, row, (int)l) >> sh) & mask) != mask;
-    return w->val[row][l] >> sh & mask;
-}
-
 enum { SP_M = 16, SP_N = 8, SP_K = 128 };
 
 /* The warp's mma.sp: every lane of the warp takes part (.aligned), or none (a guard false in
@@ -286,16 +258,16 @@ void mmasp_execute(Warp *w, const XInstr *x, uint32_t lanes, uint32_t guard_true
     for (unsigned l = 0; l < WARP_SIZE; l++) {
         for (unsigned i = 0; i < f->m * f->k / 2 / 32; i++) {
             mma_layout(&half, 'a', l, i, &rr, &cc);
-            Ac[rr][cc] = sp_element(w, a, l, i, abits, &u);
+            Ac[rr][cc] = mma_element(w, a, l, i, abits, &u);
             Au[rr] |= u;
         }
         for (unsigned i = 0; i < f->k * f->n / 32; i++) {
             mmasp_layout_b(f, l, i, &rr, &cc);
-            Bt[cc][rr] = sp_element(w, b, l, i, abits, &Bu[cc][rr]);
+            Bt[cc][rr] = mma_element(w, b, l, i, abits, &Bu[cc][rr]);
         }
         for (unsigned i = 0; i < f->m * f->n / 32; i++) {
             mma_layout(f, 'c', l, i, &rr, &cc);
-            C[rr][cc] = sp_element(w, c, l, i, cbits, &Cu[rr][cc]);
+            C[rr][cc] = mma_element(w, c, l, i, cbits, &Cu[rr][cc]);
         }
     }
     /* Where each kept element of A sits (pos); a row whose metadata has an undefined bit or a
