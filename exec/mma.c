@@ -292,7 +292,7 @@ static bool types_in_order(Loader *ld, const Instr *in)
 }
 
 /* {d...}, {a...}, {b...}, {c...}: registers of width bits, count of them, into rows. */
-static bool vector_rows(Loader *ld, const Operand *o, unsigned count, unsigned bits, bool dst, uint32_t *rows)
+bool mma_vector_rows(Loader *ld, const Operand *o, unsigned count, unsigned bits, bool dst, uint32_t *rows)
 {
     if (o->kind != OPND_VEC || o->count != count)
         return false;
@@ -343,7 +343,7 @@ void mma_lower(Loader *ld, const Instr *in, XInstr *x)
     p->mma_rows = xrealloc(p->mma_rows, (p->mma_row_count + total) * sizeof *p->mma_rows);
     uint32_t *rows = p->mma_rows + p->mma_row_count;
     for (unsigned k = 0, at = 0; k < 4; at += counts[k], k++)
-        if (!vector_rows(ld, &in->operands[k], counts[k], bits, k == 0, rows + at)) {
+        if (!mma_vector_rows(ld, &in->operands[k], counts[k], bits, k == 0, rows + at)) {
             diag_at(ld->diag, DIAG_ERROR, in->operands[k].at, "operand %u of '%s' must be {%u .b%u registers}%s",
                     k + 1, in->mnemonic, counts[k], bits, k ? " (or immediates)" : "");
             ld->failed = true;
@@ -361,7 +361,7 @@ void mma_lower(Loader *ld, const Instr *in, XInstr *x)
 
 /* Element i of a fragment held in regs (lane l), of bits bits: its raw bits and whether any of
  * them is undefined. */
-static uint64_t element(const Warp *w, const uint32_t *regs, unsigned l, unsigned i, unsigned bits, bool *undef)
+uint64_t mma_element(const Warp *w, const uint32_t *regs, unsigned l, unsigned i, unsigned bits, bool *undef)
 {
     if (bits >= 32) {
         uint64_t need = bits == 64 ? ~0ull : 0xffffffffull;
@@ -406,17 +406,17 @@ void mma_execute(Warp *w, const XInstr *x, uint32_t lanes, uint32_t guard_true)
     for (unsigned l = 0; l < WARP_SIZE; l++) {
         for (unsigned i = 0; i < a_elems; i++) {
             mma_layout(f, 'a', l, i, &rr, &cc);
-            A[rr * f->k + cc] = element(w, a, l, i, abits, &u);
+            A[rr * f->k + cc] = mma_element(w, a, l, i, abits, &u);
             Au[rr] |= u;
         }
         for (unsigned i = 0; i < b_elems; i++) {
             mma_layout(f, 'b', l, i, &rr, &cc);
-            Bt[cc * f->k + rr] = element(w, b, l, i, abits, &u);
+            Bt[cc * f->k + rr] = mma_element(w, b, l, i, abits, &u);
             Bu[cc] |= u;
         }
         for (unsigned i = 0; i < c_elems; i++) {
             mma_layout(f, 'c', l, i, &rr, &cc);
-            C[rr][cc] = element(w, c, l, i, cbits, &Cu[rr][cc]);
+            C[rr][cc] = mma_element(w, c, l, i, cbits, &Cu[rr][cc]);
         }
     }
     uint64_t D[MAX_M][MAX_N];
