@@ -159,6 +159,8 @@ static int parse_args(int argc, char **argv, RunOptions *o, const char **params,
             o->launch.buffers[o->launch.buffer_count++] = v;
         else if ((v = util_option_value(a, "--save-buffers", argc, argv, &i, &missing)))
             o->save_buffers = v;
+        else if ((v = util_option_value(a, "--matrix", argc, argv, &i, &missing)))
+            o->matrix = v;
         else if ((v = util_option_value(a, "--trace-lines", argc, argv, &i, &missing)))
             o->trace_lines = v;
         else if ((v = util_option_value(a, "--trace-ops", argc, argv, &i, &missing))) {

@@ -323,6 +323,8 @@ void mma_execute(Warp *w, const XInstr *x, uint32_t lanes, uint32_t guard_true)
                     "the fma chain: which one the H100 returns is not recorded; ptxrun returns a's, else b's, quieted");
     /* A guard undefined in some lane: whether the warp ran it at all is unknown, so all of D is. */
     bool guard_unknown = x->guard && (w->pred_defined[x->guard_pred] & ALL_LANES) != ALL_LANES;
+    if (w->block->options && w->block->options->on_matrix)     /* --matrix */
+        mmaview_mma(w, x, &D[0][0], &Du[0][0], guard_unknown);
     /* Scatter: every lane's D registers (rows may repeat a source: gathered above first). */
     for (unsigned i = 0; i < s.c_regs; i++) {
         Lanes out;
