@@ -348,6 +348,7 @@ typedef struct MatrixOperand {
     uint16_t rows, cols;
     uint8_t reg_count, per_reg;            /* registers in the vector, elements in each */
     const char *regs[MATRIX_MAX_REGS];     /* their names; NULL: an immediate */
+    uint32_t reg_rows[MATRIX_MAX_REGS];    /* and rows */
     MatrixElement *at;         /* rows x cols, row after row */
 } MatrixOperand;
 
@@ -1135,6 +1136,9 @@ void matrix_movmatrix(Warp *w, const XInstr *at, uint32_t lanes);
 bool mmaview_has(const XInstr *x);
 bool mmaview_layout(const Warp *w, const XInstr *x, MatrixView *v);   /* places only; mmaview_free */
 void mmaview_free(MatrixView *v);
+const char *mmaview_row_name(const Program *p, const XInstr *x, uint32_t row);   /* NULL: not a register */
+/* tracefrag.c: --trace's fragments of a matrix instruction, lane by lane (json: members) */
+void tracefrag_step(FILE *out, const Warp *w, const XInstr *x, bool json);
 /* mma_execute, D worked out (d: m x n raw bits, row after row; undefined: per element, or all
  * of them), before D is written: the view to ExecOptions.on_matrix */
 void mmaview_mma(const Warp *w, const XInstr *x, const uint64_t *d, const bool *undefined, bool all_undefined);

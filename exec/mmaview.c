@@ -56,7 +56,7 @@ bool mmaview_has(const XInstr *x)
 }
 
 /* The name of the register in row, or NULL (an immediate). */
-static const char *row_name(const Program *p, const XInstr *x, uint32_t row)
+const char *mmaview_row_name(const Program *p, const XInstr *x, uint32_t row)
 {
     for (uint32_t k = 0; k < p->func_count; k++) {
         const FuncLayout *f = &p->funcs[k];
@@ -100,8 +100,10 @@ bool mmaview_layout(const Warp *w, const XInstr *x, MatrixView *v)
         unsigned elements = (unsigned)op->rows * op->cols / WARP_SIZE;
         op->per_reg = (uint8_t)(elements / (f.regs[o] ? f.regs[o] : 1));
         const uint32_t *rows = operand_rows(&f, o);
-        for (unsigned r = 0; r < op->reg_count; r++)
-            op->regs[r] = row_name(p, x, rows[r]);
+        for (unsigned r = 0; r < op->reg_count; r++) {
+            op->regs[r] = mmaview_row_name(p, x, rows[r]);
+            op->reg_rows[r] = rows[r];
+        }
         op->at = xmalloc((size_t)op->rows * op->cols * sizeof *op->at);
         memset(op->at, 0, (size_t)op->rows * op->cols * sizeof *op->at);
         for (unsigned l = 0; l < WARP_SIZE; l++)
