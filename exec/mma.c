@@ -376,6 +376,7 @@ void mma_execute(Warp *w, const XInstr *x, uint32_t lanes, uint32_t guard_true)
                      x->ir->mnemonic, lanes, guard_true);
         return;
     }
+    MatrixView *view = mmaview_begin(w, x);      /* --matrix: A, B, C before D is written */
     const MmaForm *f = &w->prog->mma_forms[x->target];
     const uint32_t *rows = w->prog->mma_rows + f->rows;
     const uint32_t *d = rows, *a = d + f->d_regs, *b = a + f->a_regs, *c = b + f->b_regs;
@@ -412,8 +413,6 @@ void mma_execute(Warp *w, const XInstr *x, uint32_t lanes, uint32_t guard_true)
                     "the fma chain: which one the H100 returns is not recorded; ptxrun returns a's, else b's, quieted");
     /* A guard undefined in some lane: whether the warp ran it at all is unknown, so all of D is. */
     bool guard_unknown = x->guard && (w->pred_defined[x->guard_pred] & ALL_LANES) != ALL_LANES;
-    if (w->block->options && w->block->options->on_matrix)     /* --matrix */
-        mmaview_mma(w, x, &D[0][0], &Du[0][0], guard_unknown);
     /* Scatter: every lane's D registers (rows may repeat a source: gathered above first). */
     unsigned e = dbits >= 32 ? 1 : 32 / dbits;
     uint64_t mask = dbits >= 64 ? ~0ull : (1ull << dbits) - 1;
@@ -433,4 +432,5 @@ void mma_execute(Warp *w, const XInstr *x, uint32_t lanes, uint32_t guard_true)
         }
         warp_commit(w, d[r], out, ALL_LANES, guard_unknown ? 0 : defined);
     }
+    mmaview_end(view);
 }

@@ -1,58 +1,59 @@
 /* mmaview.c: one execution of a matrix instruction as a MatrixView (exec.h), for --matrix
- * (ExecOptions.on_matrix) and the fragments --trace shows lane by lane. Generic over the form:
- * its shape, element types and registers, and where the fragment layout puts element i of a
- * lane's fragment of A, B or C/D. Elements are packed into registers low bits first, as many as
- * the register holds (four s8 to a .b32, two f16, one f32 or f64). Nothing here runs unless a
- * view is asked for. */
+ * (ExecOptions.on_matrix) and the fragments --trace shows lane by lane. Generic over the form
+ * (an MmaForm: shape, element types, registers of each operand) and its fragment layout (mma's:
+ * mma_layout; wmma.mma passes its own to mmaview_begin_form): element i of a lane's fragment is
+ * in register i / e, e elements to a register from the low bits (four s8, two f16, one f32).
+ * A, B and C are read from the registers before the instruction writes D (mmaview_begin), D
+ * from them after (mmaview_end): what the registers held and were given, definedness included.
+ * Nothing here runs unless a view is asked for. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "exec.h"
 
-/* What a view needs of an mma form. */
-typedef struct ViewForm {
-    unsigned m, n, k;
-    int type[MATRIX_OPERANDS];           /* TYPE_* of A, B, C, D */
-    unsigned regs[MATRIX_OPERANDS];      /* registers in each vector operand */
-    unsigned shape;                      /* for the layout */
-    const uint32_t *rows;                /* D, A, B, C rows in Program.mma_rows */
-} ViewForm;
+/* Where a view's matrices come from: the form (shape, element types, registers in each
+ * operand), the rows of D, A, B, C, and the fragment layout. */
+typedef struct ViewSource {
+    const MmaForm *form;
+    const uint32_t *rows;
+    MatrixPlace place;
+} ViewSource;
 
-static ViewForm form_of(const Program *p, const XInstr *x)
+static int ptx_type(unsigned t)
 {
-    ViewForm f = { 0 };
-    f.shape = x->mode;
-    switch (x->mode) {
-    case MMA_M8N8K4: f.m = 8, f.n = 8, f.k = 4; break;
-    case MMA_M8N8K16: f.m = 8, f.n = 8, f.k = 16; break;
-    case MMA_M16N8K16: f.m = 16, f.n = 8, f.k = 16; break;
-    default: f.m = 16, f.n = 8, f.k = 32; break;
+    switch (t) {
+    case MT_S8: return TYPE_S8;
+    case MT_U8: return TYPE_U8;
+    case MT_S4: return TYPE_S4;
+    case MT_U4: return TYPE_U4;
+    case MT_B1: return TYPE_B1;
+    case MT_F16: return TYPE_F16;
+    case MT_BF16: return TYPE_BF16;
+    case MT_TF32: return TYPE_TF32;
+    case MT_E4M3: return TYPE_E4M3;
+    case MT_E5M2: return TYPE_E5M2;
+    case MT_F32: return TYPE_F32;
+    case MT_F64: return TYPE_F64;
+    default: return TYPE_S32;
     }
-    bool f64 = x->secondary & 1;         /* mma.c's MMA_F64 */
-    f.type[MATRIX_A] = f64 ? TYPE_F64 : x->secondary & 4 ? TYPE_S8 : TYPE_U8;
-    f.type[MATRIX_B] = f64 ? TYPE_F64 : x->secondary & 8 ? TYPE_S8 : TYPE_U8;
-    f.type[MATRIX_C] = f.type[MATRIX_D] = f64 ? TYPE_F64 : TYPE_S32;
-    f.regs[MATRIX_A] = f.m * f.k / 32 / (f64 ? 1 : 4);
-    f.regs[MATRIX_B] = f.k * f.n / 32 / (f64 ? 1 : 4);
-    f.regs[MATRIX_C] = f.regs[MATRIX_D] = f.m * f.n / 32;
-    f.rows = p->mma_rows + x->target;
-    return f;
 }
 
-/* Element i of lane's fragment of operand which: its row and column. */
-static void place(const ViewForm *f, unsigned which, unsigned lane, unsigned i, unsigned *row, unsigned *col)
+/* x's source, false when x gives no view. A matrix instruction of another family (wmma.mma)
+ * gets its case here, or calls mmaview_begin_form with its own. */
+static bool source_of(const Program *p, const XInstr *x, ViewSource *s)
 {
-    if (which == MATRIX_A)
-        mma_layout_a(f->shape, lane, i, row, col);
-    else if (which == MATRIX_B)
-        mma_layout_b(f->shape, lane, i, row, col);
-    else
-        mma_layout_c(f->shape, lane, i, row, col);
+    if (x->op != OP_MMA || x->target >= p->mma_form_count)
+        return false;
+    s->form = &p->mma_forms[x->target];
+    s->rows = p->mma_rows + s->form->rows;
+    s->place = mma_layout;
+    return !(s->form->flags & MMA_SPARSE);     /* A's compressed fragment: not shown yet */
 }
 
-bool mmaview_has(const XInstr *x)
+bool mmaview_has(const Program *p, const XInstr *x)
 {
-    return x->op == OP_MMA;
+    ViewSource s;
+    return source_of(p, x, &s);
 }
 
 /* The name of the register in row, or NULL (an immediate). */
@@ -67,9 +68,10 @@ const char *mmaview_row_name(const Program *p, const XInstr *x, uint32_t row)
 }
 
 /* The registers' rows of operand which (D, A, B, C in Program.mma_rows). */
-static const uint32_t *operand_rows(const ViewForm *f, unsigned which)
+static const uint32_t *operand_rows(const ViewSource *s, unsigned which)
 {
-    const uint32_t *d = f->rows, *a = d + f->regs[MATRIX_D], *b = a + f->regs[MATRIX_A], *c = b + f->regs[MATRIX_B];
+    const MmaForm *f = s->form;
+    const uint32_t *d = s->rows, *a = d + f->d_regs, *b = a + f->a_regs, *c = b + f->b_regs;
     return which == MATRIX_A ? a : which == MATRIX_B ? b : which == MATRIX_C ? c : d;
 }
 
@@ -79,77 +81,102 @@ void mmaview_free(MatrixView *v)
         free(v->op[o].at);
 }
 
-/* x's view with every element's place (lane, register, part), no values: false when x gives
- * none. mmaview_free frees it. */
-bool mmaview_layout(const Warp *w, const XInstr *x, MatrixView *v)
+/* The view of source s with every element's place (lane, register, part), no values. */
+static void lay_out(const Warp *w, const XInstr *x, const ViewSource *s, MatrixView *v)
 {
-    memset(v, 0, sizeof *v);
-    if (!mmaview_has(x))
-        return false;
     const Program *p = w->prog;
-    ViewForm f = form_of(p, x);
+    const MmaForm *f = s->form;
+    memset(v, 0, sizeof *v);
     v->warp = w;
     v->pc = (uint32_t)(x - p->code);
-    v->m = (uint16_t)f.m, v->n = (uint16_t)f.n, v->k = (uint16_t)f.k;
+    v->m = f->m, v->n = f->n, v->k = f->k;
+    const uint8_t types[MATRIX_OPERANDS] = { f->a, f->b, f->c, f->d };
+    const uint8_t regs[MATRIX_OPERANDS] = { f->a_regs, f->b_regs, f->c_regs, f->d_regs };
+    static const char which[MATRIX_OPERANDS] = { 'a', 'b', 'c', 'c' };
     for (unsigned o = 0; o < MATRIX_OPERANDS; o++) {
         MatrixOperand *op = &v->op[o];
-        op->type = f.type[o];
-        op->rows = (uint16_t)(o == MATRIX_B ? f.k : f.m);
-        op->cols = (uint16_t)(o == MATRIX_A ? f.k : f.n);
-        op->reg_count = (uint8_t)(f.regs[o] < MATRIX_MAX_REGS ? f.regs[o] : MATRIX_MAX_REGS);
-        unsigned elements = (unsigned)op->rows * op->cols / WARP_SIZE;
-        op->per_reg = (uint8_t)(elements / (f.regs[o] ? f.regs[o] : 1));
-        const uint32_t *rows = operand_rows(&f, o);
+        unsigned bits = mma_type_bits(types[o]);
+        op->type = ptx_type(types[o]);
+        op->rows = o == MATRIX_B ? f->k : f->m;
+        op->cols = o == MATRIX_A ? f->k : f->n;
+        op->per_reg = (uint8_t)(bits >= 32 ? 1 : 32 / bits);
+        op->reg_count = regs[o] < MATRIX_MAX_REGS ? regs[o] : MATRIX_MAX_REGS;
+        const uint32_t *rows = operand_rows(s, o);
         for (unsigned r = 0; r < op->reg_count; r++) {
             op->regs[r] = mmaview_row_name(p, x, rows[r]);
             op->reg_rows[r] = rows[r];
         }
-        op->at = xmalloc((size_t)op->rows * op->cols * sizeof *op->at);
-        memset(op->at, 0, (size_t)op->rows * op->cols * sizeof *op->at);
+        size_t cells = (size_t)op->rows * op->cols;
+        op->at = xcalloc(cells ? cells : 1, sizeof *op->at);
+        unsigned elements = (unsigned)(cells / WARP_SIZE);
         for (unsigned l = 0; l < WARP_SIZE; l++)
-            for (unsigned i = 0; i < elements; i++) {
+            for (unsigned i = 0; i < elements && i / op->per_reg < op->reg_count; i++) {
                 unsigned row, col;
-                place(&f, o, l, i, &row, &col);
+                s->place(f, which[o], l, i, &row, &col);
+                if (row >= op->rows || col >= op->cols)
+                    continue;
                 MatrixElement *e = &op->at[row * op->cols + col];
                 e->lane = (uint8_t)l;
                 e->reg = (uint8_t)(i / op->per_reg);
                 e->part = (uint8_t)(i % op->per_reg);
             }
     }
+}
+
+bool mmaview_layout(const Warp *w, const XInstr *x, MatrixView *v)
+{
+    ViewSource s;
+    memset(v, 0, sizeof *v);
+    if (!source_of(w->prog, x, &s))
+        return false;
+    lay_out(w, x, &s, v);
     return true;
 }
 
-/* Fills operand o's values from the registers (before the instruction wrote any). */
-static void read_operand(const Warp *w, const ViewForm *f, MatrixOperand *op, unsigned o)
+/* Operand o's values from its registers, as they are now. */
+static void read_operand(const Warp *w, MatrixOperand *op)
 {
-    const uint32_t *rows = operand_rows(f, o);
     unsigned width = type_info[op->type].bits;
-    uint64_t mask = width == 64 ? ~0ull : (1ull << width) - 1;
-    for (unsigned e = 0; e < (unsigned)op->rows * op->cols; e++) {
+    uint64_t mask = width >= 64 ? ~0ull : (1ull << width) - 1;
+    for (size_t e = 0; e < (size_t)op->rows * op->cols; e++) {
         MatrixElement *at = &op->at[e];
-        uint32_t row = rows[at->reg];
+        uint32_t row = op->reg_rows[at->reg];
         unsigned shift = at->part * width;
         at->bits = w->val[row][at->lane] >> shift & mask;
         at->dbits = warp_dbits(w, row, at->lane) >> shift & mask;
     }
 }
 
-void mmaview_mma(const Warp *w, const XInstr *x, const uint64_t *d, const bool *undefined, bool all_undefined)
+MatrixView *mmaview_begin_form(const Warp *w, const XInstr *x, const MmaForm *f, const uint32_t *rows,
+                               MatrixPlace place)
 {
     const ExecOptions *o = w->block->options;
-    MatrixView v;
-    if (!o || !o->on_matrix || !mmaview_layout(w, x, &v))
-        return;
-    ViewForm f = form_of(w->prog, x);
+    if (!o || !o->on_matrix)
+        return NULL;
+    ViewSource s = { f, rows, place };
+    MatrixView *v = xmalloc(sizeof *v);
+    lay_out(w, x, &s, v);
     for (unsigned k = MATRIX_A; k <= MATRIX_C; k++)
-        read_operand(w, &f, &v.op[k], k);
-    MatrixOperand *dop = &v.op[MATRIX_D];
-    unsigned width = type_info[dop->type].bits;
-    uint64_t mask = width == 64 ? ~0ull : (1ull << width) - 1;
-    for (unsigned e = 0; e < (unsigned)dop->rows * dop->cols; e++) {
-        dop->at[e].bits = d[e] & mask;
-        dop->at[e].dbits = undefined[e] || all_undefined ? 0 : mask;
-    }
-    o->on_matrix(o->matrix_context, &v);
-    mmaview_free(&v);
+        read_operand(w, &v->op[k]);
+    return v;
+}
+
+MatrixView *mmaview_begin(const Warp *w, const XInstr *x)
+{
+    ViewSource s;
+    const ExecOptions *o = w->block->options;
+    if (!o || !o->on_matrix || !source_of(w->prog, x, &s))
+        return NULL;
+    return mmaview_begin_form(w, x, s.form, s.rows, s.place);
+}
+
+void mmaview_end(MatrixView *v)
+{
+    if (!v)
+        return;
+    read_operand(v->warp, &v->op[MATRIX_D]);
+    const ExecOptions *o = v->warp->block->options;
+    o->on_matrix(o->matrix_context, v);
+    mmaview_free(v);
+    free(v);
 }

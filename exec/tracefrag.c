@@ -233,7 +233,7 @@ static void matrix_fragments(FILE *out, const Warp *w, const XInstr *x, bool jso
 
 void tracefrag_step(FILE *out, const Warp *w, const XInstr *x, bool json)
 {
-    if (mmaview_has(x))
+    if (mmaview_has(w->prog, x))
         mma_fragments(out, w, x, json);
     else if (x->op == OP_LDMATRIX || x->op == OP_STMATRIX || x->op == OP_MOVMATRIX)
         matrix_fragments(out, w, x, json);
