@@ -80,10 +80,38 @@ static void place_text(char *buf, size_t size, const MatrixOperand *op, const Ma
 
 enum { LINE_WIDTH = 120 };
 
+/* b1 values: 64 columns to a block, in groups of 8 ("10010000 ..."), '?' undefined. */
+static void print_bits(FILE *out, const MatrixOperand *op)
+{
+    for (unsigned from = 0; from < op->cols; from += 64) {
+        unsigned to = from + 64 < op->cols ? from + 64 : op->cols;
+        if (from)
+            fputc('\n', out);
+        fputs("     ", out);
+        for (unsigned c = from; c < to; c += 8)
+            fprintf(out, c + 8 < to ? " %-8u" : " %u", c);
+        fputc('\n', out);
+        for (unsigned r = 0; r < op->rows; r++) {
+            fprintf(out, "%4u:", r);
+            for (unsigned c = from; c < to; c++) {
+                const MatrixElement *e = &op->at[r * op->cols + c];
+                if ((c - from) % 8 == 0)
+                    fputc(' ', out);
+                fputc(!(e->dbits & 1) ? '?' : e->bits & 1 ? '1' : '0', out);
+            }
+            fputc('\n', out);
+        }
+    }
+}
+
 /* One table of op: its values (places false) or where each element lives, in column blocks
  * that fit LINE_WIDTH. */
 static void print_table(FILE *out, const MatrixOperand *op, bool places, bool hex)
 {
+    if (op->type == TYPE_B1 && !places && !hex) {
+        print_bits(out, op);
+        return;
+    }
     size_t width = 1;
     char cell[64];
     for (unsigned e = 0; e < (unsigned)op->rows * op->cols; e++) {
