@@ -257,7 +257,7 @@ bool matview_open(MatrixPick *p, const Program *prog, const char *text, Msg *err
     size_t used = 0;
     for (uint32_t pc = 0; ok && pc < prog->code_len; pc++) {
         const XInstr *x = &prog->code[pc];
-        if (!mmaview_has(prog, x))
+        if (!mmasource_has(prog, x))
             continue;
         matrices++;
         if (used + 16 < sizeof lines)

@@ -1147,20 +1147,24 @@ void warpops_elect(Warp *w, const XInstr *at, uint32_t lanes, uint32_t guard_tru
 void matrix_ldmatrix(Warp *w, const XInstr *at, uint32_t lanes);
 void matrix_stmatrix(Warp *w, const XInstr *at, uint32_t lanes);
 void matrix_movmatrix(Warp *w, const XInstr *at, uint32_t lanes);
-/* mmaview.c: a matrix instruction's execution as a MatrixView (--matrix) and its lanes'
- * fragments (--trace). mmaview_has: whether x gives one. mmaview_begin, before the instruction
- * writes D (NULL unless ExecOptions.on_matrix is set), reads A, B, C; mmaview_end, after it,
- * reads D and hands the view to on_matrix. mmaview_begin_form: the same for a form and layout of
- * the caller's (place: element i of lane's fragment of 'a', 'b' or 'c' (C and D)). */
+/* mmaview.c: a matrix instruction's execution as a MatrixView (--matrix). mmaview_begin, before
+ * the instruction writes D (NULL unless ExecOptions.on_matrix is set), reads A, B, C by the form
+ * and the layout the caller gives (place: element i of lane's fragment of 'a', 'b' or 'c', C and
+ * D); mmaview_end, after it, reads D and hands the view to on_matrix. */
 typedef void (*MatrixPlace)(const MmaForm *f, char which, unsigned lane, unsigned i, unsigned *row, unsigned *col);
-bool mmaview_has(const Program *p, const XInstr *x);
-bool mmaview_layout(const Warp *w, const XInstr *x, MatrixView *v);   /* places only; mmaview_free */
+typedef struct MatrixSource {
+    const MmaForm *form;
+    const uint32_t *rows;      /* D, A, B, C */
+    MatrixPlace place;
+} MatrixSource;
+MatrixView *mmaview_begin(const Warp *w, const XInstr *x, const MmaForm *f, const uint32_t *rows, MatrixPlace place);
+void mmaview_end(MatrixView *v);
+void mmaview_lay_out(const Warp *w, const XInstr *x, const MatrixSource *s, MatrixView *v);   /* places only */
 void mmaview_free(MatrixView *v);
 const char *mmaview_row_name(const Program *p, const XInstr *x, uint32_t row);   /* NULL: not a register */
-MatrixView *mmaview_begin(const Warp *w, const XInstr *x);
-MatrixView *mmaview_begin_form(const Warp *w, const XInstr *x, const MmaForm *f, const uint32_t *rows,
-                               MatrixPlace place);
-void mmaview_end(MatrixView *v);
+/* mmasource.c: whether x gives a view, and its places (--trace; mmaview_free frees it) */
+bool mmasource_has(const Program *p, const XInstr *x);
+bool mmasource_layout(const Warp *w, const XInstr *x, MatrixView *v);
 /* tracefrag.c: --trace's fragments of a matrix instruction, lane by lane (json: members) */
 void tracefrag_step(FILE *out, const Warp *w, const XInstr *x, bool json);
 /* mma_execute, D worked out (d: m x n raw bits, row after row; undefined: per element, or all

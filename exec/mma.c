@@ -376,9 +376,9 @@ void mma_execute(Warp *w, const XInstr *x, uint32_t lanes, uint32_t guard_true)
                      x->ir->mnemonic, lanes, guard_true);
         return;
     }
-    MatrixView *view = mmaview_begin(w, x);      /* --matrix: A, B, C before D is written */
     const MmaForm *f = &w->prog->mma_forms[x->target];
     const uint32_t *rows = w->prog->mma_rows + f->rows;
+    MatrixView *view = mmaview_begin(w, x, f, rows, mma_layout);   /* --matrix: A, B, C before D is written */
     const uint32_t *d = rows, *a = d + f->d_regs, *b = a + f->a_regs, *c = b + f->b_regs;
     unsigned abits = mma_type_bits(f->a), cbits = mma_type_bits(f->c), dbits = mma_type_bits(f->d);
     unsigned a_elems = f->m * f->k / 32, b_elems = f->k * f->n / 32, c_elems = f->m * f->n / 32;

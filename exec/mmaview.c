@@ -1,7 +1,7 @@
 /* mmaview.c: one execution of a matrix instruction as a MatrixView (exec.h), for --matrix
  * (ExecOptions.on_matrix) and the fragments --trace shows lane by lane. Generic over the form
- * (an MmaForm: shape, element types, registers of each operand) and its fragment layout (mma's:
- * mma_layout; wmma.mma passes its own to mmaview_begin_form): element i of a lane's fragment is
+ * (an MmaForm: shape, element types, registers of each operand) and its fragment layout (the
+ * caller's: mma.c passes mma_layout, wmma.mma its own): element i of a lane's fragment is
  * in register i / e, e elements to a register from the low bits (four s8, two f16, one f32).
  * A, B and C are read from the registers before the instruction writes D (mmaview_begin), D
  * from them after (mmaview_end): what the registers held and were given, definedness included.
@@ -10,14 +10,6 @@
 #include <string.h>
 
 #include "exec.h"
-
-/* Where a view's matrices come from: the form (shape, element types, registers in each
- * operand), the rows of D, A, B, C, and the fragment layout. */
-typedef struct ViewSource {
-    const MmaForm *form;
-    const uint32_t *rows;
-    MatrixPlace place;
-} ViewSource;
 
 static int ptx_type(unsigned t)
 {
@@ -38,24 +30,6 @@ static int ptx_type(unsigned t)
     }
 }
 
-/* x's source, false when x gives no view. A matrix instruction of another family (wmma.mma)
- * gets its case here, or calls mmaview_begin_form with its own. */
-static bool source_of(const Program *p, const XInstr *x, ViewSource *s)
-{
-    if (x->op != OP_MMA || x->target >= p->mma_form_count)
-        return false;
-    s->form = &p->mma_forms[x->target];
-    s->rows = p->mma_rows + s->form->rows;
-    s->place = mma_layout;
-    return !(s->form->flags & MMA_SPARSE);     /* A's compressed fragment: not shown yet */
-}
-
-bool mmaview_has(const Program *p, const XInstr *x)
-{
-    ViewSource s;
-    return source_of(p, x, &s);
-}
-
 /* The name of the register in row, or NULL (an immediate). */
 const char *mmaview_row_name(const Program *p, const XInstr *x, uint32_t row)
 {
@@ -68,7 +42,7 @@ const char *mmaview_row_name(const Program *p, const XInstr *x, uint32_t row)
 }
 
 /* The registers' rows of operand which (D, A, B, C in Program.mma_rows). */
-static const uint32_t *operand_rows(const ViewSource *s, unsigned which)
+static const uint32_t *operand_rows(const MatrixSource *s, unsigned which)
 {
     const MmaForm *f = s->form;
     const uint32_t *d = s->rows, *a = d + f->d_regs, *b = a + f->a_regs, *c = b + f->b_regs;
@@ -81,8 +55,7 @@ void mmaview_free(MatrixView *v)
         free(v->op[o].at);
 }
 
-/* The view of source s with every element's place (lane, register, part), no values. */
-static void lay_out(const Warp *w, const XInstr *x, const ViewSource *s, MatrixView *v)
+void mmaview_lay_out(const Warp *w, const XInstr *x, const MatrixSource *s, MatrixView *v)
 {
     const Program *p = w->prog;
     const MmaForm *f = s->form;
@@ -95,8 +68,8 @@ static void lay_out(const Warp *w, const XInstr *x, const ViewSource *s, MatrixV
     static const char which[MATRIX_OPERANDS] = { 'a', 'b', 'c', 'c' };
     for (unsigned o = 0; o < MATRIX_OPERANDS; o++) {
         MatrixOperand *op = &v->op[o];
-        unsigned bits = mma_type_bits(types[o]);
         op->type = ptx_type(types[o]);
+        unsigned bits = type_info[op->type].bits;
         op->rows = o == MATRIX_B ? f->k : f->m;
         op->cols = o == MATRIX_A ? f->k : f->n;
         op->per_reg = (uint8_t)(bits >= 32 ? 1 : 32 / bits);
@@ -123,16 +96,6 @@ static void lay_out(const Warp *w, const XInstr *x, const ViewSource *s, MatrixV
     }
 }
 
-bool mmaview_layout(const Warp *w, const XInstr *x, MatrixView *v)
-{
-    ViewSource s;
-    memset(v, 0, sizeof *v);
-    if (!source_of(w->prog, x, &s))
-        return false;
-    lay_out(w, x, &s, v);
-    return true;
-}
-
 /* Operand o's values from its registers, as they are now. */
 static void read_operand(const Warp *w, MatrixOperand *op)
 {
@@ -147,27 +110,17 @@ static void read_operand(const Warp *w, MatrixOperand *op)
     }
 }
 
-MatrixView *mmaview_begin_form(const Warp *w, const XInstr *x, const MmaForm *f, const uint32_t *rows,
-                               MatrixPlace place)
+MatrixView *mmaview_begin(const Warp *w, const XInstr *x, const MmaForm *f, const uint32_t *rows, MatrixPlace place)
 {
     const ExecOptions *o = w->block->options;
     if (!o || !o->on_matrix)
         return NULL;
-    ViewSource s = { f, rows, place };
+    MatrixSource s = { f, rows, place };
     MatrixView *v = xmalloc(sizeof *v);
-    lay_out(w, x, &s, v);
+    mmaview_lay_out(w, x, &s, v);
     for (unsigned k = MATRIX_A; k <= MATRIX_C; k++)
         read_operand(w, &v->op[k]);
     return v;
-}
-
-MatrixView *mmaview_begin(const Warp *w, const XInstr *x)
-{
-    ViewSource s;
-    const ExecOptions *o = w->block->options;
-    if (!o || !o->on_matrix || !source_of(w->prog, x, &s))
-        return NULL;
-    return mmaview_begin_form(w, x, s.form, s.rows, s.place);
 }
 
 void mmaview_end(MatrixView *v)

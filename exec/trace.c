@@ -39,7 +39,7 @@ static unsigned written_by(const Warp *w, const XInstr *x, Written out[8])
     if (x->op == OP_ST || x->op == OP_RED || x->op == OP_BRA || x->op == OP_CALL)
         return 0;
     MatrixView v;
-    if (mmaview_layout(w, x, &v)) {               /* mma: its D registers */
+    if (mmasource_layout(w, x, &v)) {               /* mma: its D registers */
         const MatrixOperand *d = &v.op[MATRIX_D];
         for (unsigned i = 0; i < d->reg_count && n < 8; i++)
             if (d->regs[i])

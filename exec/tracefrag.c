@@ -73,7 +73,7 @@ static Place *by_lane(const MatrixOperand *op)
 static void mma_fragments(FILE *out, const Warp *w, const XInstr *x, bool json)
 {
     MatrixView v;
-    if (!mmaview_layout(w, x, &v))
+    if (!mmasource_layout(w, x, &v))
         return;
     static const char *const names[MATRIX_OPERANDS] = { "A", "B", "C", "D" };
     Place *p[MATRIX_OPERANDS];
@@ -233,7 +233,7 @@ static void matrix_fragments(FILE *out, const Warp *w, const XInstr *x, bool jso
 
 void tracefrag_step(FILE *out, const Warp *w, const XInstr *x, bool json)
 {
-    if (mmaview_has(w->prog, x))
+    if (mmasource_has(w->prog, x))
         mma_fragments(out, w, x, json);
     else if (x->op == OP_LDMATRIX || x->op == OP_STMATRIX || x->op == OP_MOVMATRIX)
         matrix_fragments(out, w, x, json);

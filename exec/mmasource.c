@@ -1,0 +1,32 @@
+/* mmasource.c: which instructions give a MatrixView (--matrix, --trace's fragments) and where
+ * their matrices come from: an mma's MmaForm (Program.mma_forms), its D, A, B, C rows and
+ * mma_layout. A matrix instruction of another family (wmma.mma) adds its case to source_of. */
+#include <string.h>
+
+#include "exec.h"
+
+static bool source_of(const Program *p, const XInstr *x, MatrixSource *s)
+{
+    if (x->op != OP_MMA || x->target >= p->mma_form_count)
+        return false;
+    s->form = &p->mma_forms[x->target];
+    s->rows = p->mma_rows + s->form->rows;
+    s->place = mma_layout;
+    return !(s->form->flags & MMA_SPARSE);     /* A's compressed fragment: not shown yet */
+}
+
+bool mmasource_has(const Program *p, const XInstr *x)
+{
+    MatrixSource s;
+    return source_of(p, x, &s);
+}
+
+bool mmasource_layout(const Warp *w, const XInstr *x, MatrixView *v)
+{
+    MatrixSource s;
+    memset(v, 0, sizeof *v);
+    if (!source_of(w->prog, x, &s))
+        return false;
+    mmaview_lay_out(w, x, &s, v);
+    return true;
+}
