@@ -36,6 +36,8 @@ static double fp8_value(uint64_t bits, int type)
  * when not every bit is defined, "undef" (null) or its defined hex digits ("0x?f"). */
 void matview_cell(char *buf, size_t size, const MatrixElement *e, int type, bool json, bool hex)
 {
+    if (!buf || size == 0)
+        return;                                /* (tells GCC's -Wformat-truncation so) */
     unsigned width = type_info[type].bits;
     uint64_t all = width >= 64 ? ~0ull : (1ull << width) - 1;
     if ((e->dbits & all) != all) {

@@ -1,8 +1,6 @@
 /* mmasource.c: which instructions give a MatrixView (--matrix, --trace's fragments) and where
  * their matrices come from: an mma's MmaForm (Program.mma_forms), its D, A, B, C rows and
  * mma_layout. A matrix instruction of another family (wmma.mma) adds its case to source_of. */
-#include <string.h>
-
 #include "exec.h"
 
 static bool source_of(const Program *p, const XInstr *x, MatrixSource *s)
@@ -24,7 +22,6 @@ bool mmasource_has(const Program *p, const XInstr *x)
 bool mmasource_layout(const Warp *w, const XInstr *x, MatrixView *v)
 {
     MatrixSource s;
-    memset(v, 0, sizeof *v);
     if (!source_of(w->prog, x, &s))
         return false;
     mmaview_lay_out(w, x, &s, v);
