@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
 """tests/matview/model.py PTXRUN TMPDIR: checks --matrix (table and JSON) and --trace's fragments
 of tests/matview/forms.ptx against a model written here from the PTX ISA's figures ("Matrix
-fragments for mma.m16n8k32", "mma.m16n8k16", "mma.m8n8k16", "mma.m8n8k4" with .f64): which lane
+fragments for mma.m16n8k32", "mma.m16n8k16" (.s8/.u8 and .f16), "mma.m8n8k16", "mma.m8n8k4" with .f64): which lane
 and register hold each element of A, B, C and D, and D = A*B + C computed here (integers wrap
-modulo 2^32, or saturate with .satfinite; the f64 inputs are small integers, so every sum is
-exact). The lanes file it writes gives random registers, with two lanes' values left undefined.
+modulo 2^32, or saturate with .satfinite; the f64, f16 and f32 inputs are small integers, so every
+sum is exact). The lanes file it writes gives random registers, with two lanes' values left undefined.
 Prints FAIL lines and exits 1 on a difference."""
 import json
 import os
@@ -66,6 +66,16 @@ def place_m8n8_c(lane, i):
     return g, t * 2 + i
 
 
+def place_m16n8k16_f16_a(lane, i):  # .f16: a0..a7, two to a register
+    g, t = lane >> 2, lane % 4
+    return (g if i in (0, 1, 4, 5) else g + 8), t * 2 + (i & 1) + (8 if i >= 4 else 0)
+
+
+def place_m16n8k16_f16_b(lane, i):  # b0..b3, two to a register
+    g, t = lane >> 2, lane % 4
+    return t * 2 + (i & 1) + (8 if i >= 2 else 0), g
+
+
 def place_m8n8k4_a(lane, i):        # .f64: a0 alone
     return lane >> 2, lane % 4
 
@@ -89,8 +99,12 @@ FORMS = [
     dict(line=13, m=8, n=8, k=16, types=("s8", "s8", "s32", "s32"), sat=False,
          regs={"A": ["%a2"], "B": ["%b1"], "C": ["%c0", "%c1"], "D": ["%c0", "%c1"]},
          place={"A": place_m8n8k16_a, "B": place_m8n8k16_b, "C": place_m8n8_c, "D": place_m8n8_c}),
+    dict(line=14, m=16, n=8, k=16, types=("f16", "f16", "f32", "f32"), sat=False,
+         regs={"A": ["%h0", "%h1", "%h2", "%h3"], "B": ["%h4", "%h5"], "C": ["%g0", "%g1", "%g2", "%g3"],
+               "D": ["%e0", "%e1", "%e2", "%e3"]},
+         place={"A": place_m16n8k16_f16_a, "B": place_m16n8k16_f16_b, "C": place_m16n8_c, "D": place_m16n8_c}),
 ]
-BITS = {"s8": 8, "u8": 8, "s32": 32, "f64": 64}
+BITS = {"s8": 8, "u8": 8, "s32": 32, "f64": 64, "f16": 16, "f32": 32}
 
 
 def element_value(bits, ty):
@@ -100,7 +114,17 @@ def element_value(bits, ty):
         return bits
     if ty == "s32":
         return bits - (1 << 32) if bits >= 1 << 31 else bits
+    if ty == "f16":
+        return struct.unpack("<e", struct.pack("<H", bits))[0]
+    if ty == "f32":
+        return struct.unpack("<f", struct.pack("<I", bits))[0]
     return struct.unpack("<d", struct.pack("<Q", bits))[0]
+
+
+def f16_pair(rng):
+    """Two small integers as f16, the first in the low half: every sum of products stays exact."""
+    lo, hi = (struct.unpack("<H", struct.pack("<e", float(rng.randrange(-4, 5))))[0] for _ in range(2))
+    return "0x%04x%04x" % (hi, lo)
 
 
 def lanes_file(rng):
@@ -112,6 +136,10 @@ def lanes_file(rng):
                                -2**31 + rng.randrange(3000)]) for _ in range(32)]
     for r in ["%fa", "%fb", "%fc0", "%fc1"]:
         regs[r] = [float(rng.randrange(-20, 21)) for _ in range(32)]
+    for r in ["%h0", "%h1", "%h2", "%h3", "%h4", "%h5"]:
+        regs[r] = [f16_pair(rng) for _ in range(32)]
+    for r in ["%g0", "%g1", "%g2", "%g3"]:
+        regs[r] = [float(rng.randrange(-100, 101)) for _ in range(32)]
     regs["%a1"][2] = None                         # lane 2's second A register: A[8][8..11] undefined
     regs["%c3"][5] = None                         # lane 5's C[9][3]
     return {"block": [32, 1, 1], "regs": regs}
@@ -124,7 +152,8 @@ def reg_bits(lanes, name, lane):
     if isinstance(v, str):
         return int(v, 16)
     if isinstance(v, float):
-        return struct.unpack("<Q", struct.pack("<d", v))[0]
+        return struct.unpack("<Q" if name.startswith("%f") else "<I",
+                             struct.pack("<d" if name.startswith("%f") else "<f", v))[0]
     return v & 0xffffffff
 
 
@@ -133,7 +162,7 @@ def model(form, lanes):
     out = {}
     for op, ty in zip("ABC", form["types"][:3]):
         width = BITS[ty]
-        per_reg = max(1, 32 // width) if width < 64 else 1
+        per_reg = 32 // width if width < 32 else 1
         cells = {}
         for lane in range(32):
             for i in range(per_reg * len(form["regs"][op])):
@@ -151,11 +180,12 @@ def model(form, lanes):
             if c is None or None in items:
                 d[(i, j)] = None
                 continue
-            if form["types"][3] == "f64":
-                acc = element_value(c, "f64")
+            if form["types"][3] in ("f64", "f32"):        # small integers: every sum exact
+                ty = form["types"][0]
+                acc = element_value(c, form["types"][2])
                 for x in range(k):
-                    acc += element_value(out["A"][(i, x)][0], "f64") * element_value(out["B"][(x, j)][0], "f64")
-                d[(i, j)] = struct.unpack("<Q", struct.pack("<d", acc))[0]
+                    acc += element_value(out["A"][(i, x)][0], ty) * element_value(out["B"][(x, j)][0], ty)
+                d[(i, j)] = struct.unpack("<Q" if ty == "f64" else "<I", struct.pack("<d" if ty == "f64" else "<f", acc))[0]
             else:
                 acc = element_value(c, "s32") + sum(element_value(out["A"][(i, x)][0], form["types"][0]) *
                                                      element_value(out["B"][(x, j)][0], form["types"][1])
