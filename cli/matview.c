@@ -65,6 +65,9 @@ void matview_cell(char *buf, size_t size, const MatrixElement *e, int type, bool
         }
     } else if (json) {
         format_json_value(buf, size, e->bits, type);
+    } else if ((type == TYPE_F16 || type == TYPE_BF16) && fabs(convert_small_to_double(e->bits, type)) < 1e16 &&
+               convert_small_to_double(e->bits, type) == floor(convert_small_to_double(e->bits, type))) {
+        snprintf(buf, size, "%.1f", convert_small_to_double(e->bits, type));   /* 140.0, not 1.4e+02 */
     } else {
         format_value(buf, size, e->bits, type);
     }
@@ -169,6 +172,10 @@ void matview_print_operands(FILE *out, const MatrixView *v, bool places, bool he
             op[MATRIX_D].rows, op[MATRIX_D].cols, type_info[op[MATRIX_D].type].name, op[MATRIX_A].rows,
             op[MATRIX_A].cols, type_info[op[MATRIX_A].type].name, op[MATRIX_B].rows, op[MATRIX_B].cols,
             type_info[op[MATRIX_B].type].name, op[MATRIX_C].rows, op[MATRIX_C].cols, type_info[op[MATRIX_C].type].name);
+    if (v->products > 1)
+        fprintf(out, "(%u products, one per quad-pair of lanes, stacked: product p's D is rows %up..%up+%u of D, "
+                "from those rows of A and C and columns %up..%up+%u of B)\n", v->products, v->m, v->m, v->m - 1, v->n,
+                v->n, v->n - 1);
     for (unsigned k = 0; k < MATRIX_OPERANDS; k++) {
         fprintf(out, "\n%s (%s, %ux%u), registers ", operand_names[k], type_info[op[k].type].name, op[k].rows,
                 op[k].cols);
@@ -189,9 +196,10 @@ void matview_print_operands(FILE *out, const MatrixView *v, bool places, bool he
 void matview_json_operands(FILE *out, const MatrixView *v)
 {
     const MatrixOperand *op = v->op;
-    fprintf(out, "\"m\": %u, \"n\": %u, \"k\": %u, \"types\": {\"a\": \"%s\", \"b\": \"%s\", \"c\": \"%s\", "
-            "\"d\": \"%s\"}", v->m, v->n, v->k, type_info[op[MATRIX_A].type].name, type_info[op[MATRIX_B].type].name,
-            type_info[op[MATRIX_C].type].name, type_info[op[MATRIX_D].type].name);
+    fprintf(out, "\"m\": %u, \"n\": %u, \"k\": %u, \"products\": %u, \"types\": {\"a\": \"%s\", \"b\": \"%s\", "
+            "\"c\": \"%s\", \"d\": \"%s\"}", v->m, v->n, v->k, v->products ? v->products : 1u,
+            type_info[op[MATRIX_A].type].name, type_info[op[MATRIX_B].type].name, type_info[op[MATRIX_C].type].name,
+            type_info[op[MATRIX_D].type].name);
     for (unsigned k = 0; k < MATRIX_OPERANDS; k++) {
         fprintf(out, ",\n      \"%s\": {\"type\": \"%s\", \"registers\": [", operand_names[k],
                 type_info[op[k].type].name);

@@ -357,6 +357,8 @@ typedef struct MatrixView {
     const struct Warp *warp;   /* the warp that executed it (its block: CTA, steps; its index) */
     uint32_t pc;               /* the instruction: warp->prog->code[pc] */
     uint16_t m, n, k;
+    uint8_t products;          /* 1; m8n8k4 .f16: 4, one per quad-pair, stacked: product p's D is rows
+                                * 8p.. of D and C, of A (A 32 x 4), from columns 8p.. of B (4 x 32) */
     MatrixOperand op[MATRIX_OPERANDS];   /* A, B, C, D */
 } MatrixView;
 
@@ -1134,11 +1136,16 @@ void warpops_execute(Warp *w, const XInstr *x, uint32_t lanes, uint32_t guard_tr
 void mma_lower(Loader *ld, const Instr *in, XInstr *x);
 void mma_execute(Warp *w, const XInstr *x, uint32_t lanes, uint32_t guard_true);
 unsigned mma_type_bits(unsigned t);
-/* Element i of lane's fragment of 'a', 'b' or 'c' (C and D) of f: its row and column. */
+/* Element i of lane's fragment of 'a', 'b', 'c' or 'd' of f: its row and column. */
 void mma_layout(const MmaForm *f, char which, unsigned lane, unsigned i, unsigned *row, unsigned *col);
 /* One element of D: a[0..k-1] a row of A, b[0..k-1] a column of B, c: raw bits of each element
  * (in the low bits); D's raw bits. *nan_choice: two different NaNs met, the choice unrecorded. */
 uint64_t mma_dot(const MmaForm *f, const uint64_t *a, const uint64_t *b, uint64_t c, bool *nan_choice);
+/* mma884.c: m8n8k4 with .f16 A and B: four 8x8x4 products, one per quad-pair of lanes, their
+ * matrices stacked (pair p: A's rows, B's columns, C's rows 8p..8p+7); one element of D. */
+bool mma884_form(const MmaForm *f);
+void mma884_layout(const MmaForm *f, char which, unsigned lane, unsigned i, unsigned *row, unsigned *col);
+uint64_t mma884_dot(const MmaForm *f, const uint64_t *a, const uint64_t *b, uint64_t c);
 /* mmafloat.c: one D element of an mma with f16, bf16 or tf32 A and B (f32 or f16 C and D), as
  * the H100 computes it; a, b: k elements, c: C's raw bits; D's raw bits. */
 uint64_t mmaf_dot(const MmaForm *f, const uint64_t *a, const uint64_t *b, uint64_t c);
@@ -1152,15 +1159,16 @@ void matrix_stmatrix(Warp *w, const XInstr *at, uint32_t lanes);
 void matrix_movmatrix(Warp *w, const XInstr *at, uint32_t lanes);
 /* mmaview.c: a matrix instruction's execution as a MatrixView (--matrix). mmaview_begin, before
  * the instruction writes D (NULL unless ExecOptions.on_matrix is set), reads A, B, C by the form
- * and the layout the caller gives (place: element i of lane's fragment of 'a', 'b' or 'c', C and
- * D); mmaview_end, after it, reads D and hands the view to on_matrix. */
+ * and the layout the caller gives (place: element i of lane's fragment of 'a', 'b', 'c' or 'd');
+ * mmaview_end, after it, reads D and hands the view to on_matrix. */
 typedef void (*MatrixPlace)(const MmaForm *f, char which, unsigned lane, unsigned i, unsigned *row, unsigned *col);
 typedef struct MatrixSource {
     const MmaForm *form;
     const uint32_t *rows;      /* D, A, B, C */
-    MatrixPlace place;
+    MatrixPlace place;         /* 'd': D's places */
+    unsigned products;         /* MatrixView.products */
 } MatrixSource;
-MatrixView *mmaview_begin(const Warp *w, const XInstr *x, const MmaForm *f, const uint32_t *rows, MatrixPlace place);
+MatrixView *mmaview_begin(const Warp *w, const XInstr *x, const MatrixSource *s);
 void mmaview_end(MatrixView *v);
 void mmaview_lay_out(const Warp *w, const XInstr *x, const MatrixSource *s, MatrixView *v);   /* places only */
 void mmaview_free(MatrixView *v);

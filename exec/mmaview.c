@@ -63,15 +63,17 @@ void mmaview_lay_out(const Warp *w, const XInstr *x, const MatrixSource *s, Matr
     v->warp = w;
     v->pc = (uint32_t)(x - p->code);
     v->m = f->m, v->n = f->n, v->k = f->k;
+    unsigned products = s->products ? s->products : 1;
+    v->products = (uint8_t)products;
     const uint8_t types[MATRIX_OPERANDS] = { f->a, f->b, f->c, f->d };
     const uint8_t regs[MATRIX_OPERANDS] = { f->a_regs, f->b_regs, f->c_regs, f->d_regs };
-    static const char which[MATRIX_OPERANDS] = { 'a', 'b', 'c', 'c' };
+    static const char which[MATRIX_OPERANDS] = { 'a', 'b', 'c', 'd' };
     for (unsigned o = 0; o < MATRIX_OPERANDS; o++) {
         MatrixOperand *op = &v->op[o];
         op->type = ptx_type(types[o]);
         unsigned bits = type_info[op->type].bits;
-        op->rows = o == MATRIX_B ? f->k : f->m;
-        op->cols = o == MATRIX_A ? f->k : f->n;
+        op->rows = (uint16_t)(o == MATRIX_B ? f->k : products * f->m);
+        op->cols = (uint16_t)(o == MATRIX_A ? f->k : o == MATRIX_B ? products * f->n : f->n);
         op->per_reg = (uint8_t)(bits >= 32 ? 1 : 32 / bits);
         op->reg_count = regs[o] < MATRIX_MAX_REGS ? regs[o] : MATRIX_MAX_REGS;
         const uint32_t *rows = operand_rows(s, o);
@@ -110,14 +112,13 @@ static void read_operand(const Warp *w, MatrixOperand *op)
     }
 }
 
-MatrixView *mmaview_begin(const Warp *w, const XInstr *x, const MmaForm *f, const uint32_t *rows, MatrixPlace place)
+MatrixView *mmaview_begin(const Warp *w, const XInstr *x, const MatrixSource *s)
 {
     const ExecOptions *o = w->block->options;
     if (!o || !o->on_matrix)
         return NULL;
-    MatrixSource s = { f, rows, place };
     MatrixView *v = xmalloc(sizeof *v);
-    mmaview_lay_out(w, x, &s, v);
+    mmaview_lay_out(w, x, s, v);
     for (unsigned k = MATRIX_A; k <= MATRIX_C; k++)
         read_operand(w, &v->op[k]);
     return v;

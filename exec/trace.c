@@ -43,7 +43,8 @@ static unsigned written_by(const Warp *w, const XInstr *x, Written out[8])
         const MatrixOperand *d = &v.op[MATRIX_D];
         for (unsigned i = 0; i < d->reg_count && n < 8; i++)
             if (d->regs[i])
-                out[n++] = (Written){ d->regs[i], d->reg_rows[i], false, f->fn->regs.data[d->reg_rows[i] - f->row_base].type };
+                out[n++] = (Written){ d->regs[i], d->reg_rows[i], false,
+                                      f->fn->regs.data[d->reg_rows[i] - f->row_base].type };
         mmaview_free(&v);
         return n;
     }

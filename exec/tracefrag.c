@@ -113,7 +113,11 @@ static void mma_fragments(FILE *out, const Warp *w, const XInstr *x, bool json)
                 names_text(out, d->regs, d->reg_count);
             }
         }
-        fputs(" ([row][column] in each register)\n", out);
+        fputs(" ([row][column] in each register", out);
+        if (v.products > 1)
+            fprintf(out, "; %u products stacked, quad-pair p's at rows 8p.. of A, C, D and columns 8p.. of B",
+                    v.products);
+        fputs(")\n", out);
         char *cell[WARP_SIZE][MATRIX_OPERANDS] = { { NULL } };   /* each lane's groups, aligned in columns */
         int width[MATRIX_OPERANDS] = { 0 };
         unsigned shown = same ? MATRIX_D : MATRIX_OPERANDS;

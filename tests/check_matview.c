@@ -20,6 +20,8 @@ START_TEST(each_type_in_its_own_terms)
     uint64_t all = ~0ull;
     ck_assert_str_eq(cell(0x3e00, all, TYPE_F16, false, false), "1.5");
     ck_assert_str_eq(cell(0x3c00, all, TYPE_F16, false, false), "1.0");
+    ck_assert_str_eq(cell(0x5860, all, TYPE_F16, false, false), "140.0");        /* 0 10110 0001100000 */
+    ck_assert_str_eq(cell(0xc900, all, TYPE_F16, false, false), "-10.0");        /* 1 10010 0100000000 */
     ck_assert_str_eq(cell(0x3fc0, all, TYPE_BF16, false, false), "1.5");
     ck_assert_str_eq(cell(0x3fc00000, all, TYPE_TF32, false, false), "1.5");
     ck_assert_str_eq(cell(0xbf800000, all, TYPE_F32, false, false), "-1.0");
@@ -65,7 +67,7 @@ static MatrixView small_view(void)
         d_at[i] = (MatrixElement){ 0x40400000, 0xffffffff, (uint8_t)(4 * i), (uint8_t)(i & 1), 0 };
     }
     d_at[3].dbits = 0;
-    MatrixView v = { NULL, 0, 2, 2, 3, { { 0 } } };
+    MatrixView v = { .m = 2, .n = 2, .k = 3, .products = 1 };
     MatrixOperand *op = v.op;
     op[MATRIX_A] = (MatrixOperand){ TYPE_F16, 2, 3, 2, 2, { "%ra", "%rb" }, { 0 }, a_at };
     op[MATRIX_B] = (MatrixOperand){ TYPE_F16, 3, 2, 1, 2, { "%rc" }, { 0 }, b_at };
@@ -214,7 +216,7 @@ START_TEST(wide_matrices_in_blocks)
         b[i] = (MatrixElement){ i % 3 == 0, i == 7 ? 0 : 1, (uint8_t)(i % 32), 0, (uint8_t)(i / 32) };
     }
     c[0] = d[0] = (MatrixElement){ 5, ~0ull, 0, 0, 0 };
-    MatrixView v = { NULL, 0, 1, 1, K, { { 0 } } };
+    MatrixView v = { .m = 1, .n = 1, .k = K, .products = 1 };
     v.op[MATRIX_A] = (MatrixOperand){ TYPE_S32, 1, K, 8, 1, { "%a0", "%a1", "%a2", "%a3", "%a4", "%a5", "%a6", "%a7" },
                                       { 0 }, a };
     v.op[MATRIX_B] = (MatrixOperand){ TYPE_B1, 1, K, 1, 32, { "%b" }, { 0 }, b };   /* laid out as a row here */

@@ -84,3 +84,16 @@ import json, sys
 s = json.loads(open('$tmp/err').read().split('\n')[0])['fragments']
 sys.exit(s['rows'][5] != [0, 5] or s['rows'][29] != [3, 5] or s['M'][5] != [[[2, 1], [3, 1]]] * 4)"
 then ok; else fail "--trace=json of ldmatrix: lane 5's fragments"; head -3 "$tmp/err"; fi
+# m8n8k4 .f16: four products, one per quad-pair, shown stacked (pair p at rows 8p.. of A, C, D and columns
+# 8p.. of B); the PTX ISA's figure for .row A: lane l holds row l % 4 (+ 4 from lane 16) of its pair's A,
+# a0..a3 along it: lane 21 (pair 1) rows 13, columns 0..3
+expect_exit 0 "--matrix of m8n8k4 .f16" "$PTXRUN" --no-color --json --matrix 34 --lanes tests/misc/mma884_forms.lanes.json tests/misc/mma884_forms.ptx
+if python3 -c "
+import json, sys
+m = json.load(open('$tmp/out'))['matrices'][0]
+a = m['A']['rows']
+sys.exit(not (m['products'] == 4 and len(a) == 32 and len(a[0]) == 4 and len(m['B']['rows'][0]) == 32 and
+              [(e['lane'], e['reg'], e['part']) for e in a[13]] == [(21, 0, 0), (21, 0, 1), (21, 1, 0), (21, 1, 1)]))"
+then ok; else fail "--matrix of m8n8k4 .f16: the stacked products"; fi
+expect_exit 0 "--trace of m8n8k4 .f16" "$PTXRUN" --no-color --trace --trace-lines 34 --lanes tests/misc/mma884_forms.lanes.json tests/misc/mma884_forms.ptx
+if tr -s ' ' < "$tmp/err" | grep -q '^ 21 \[13\]\[0\.\.1\] \[13\]\[2\.\.3\] |'; then ok; else fail "--trace of m8n8k4 .f16: lane 21"; grep -A3 fragments "$tmp/err"; fi
