@@ -375,7 +375,9 @@ static uint64_t element(const Warp *w, const uint32_t *regs, unsigned l, unsigne
     return w->val[row][l] >> sh & mask;
 }
 
-enum { MAX_M = 32, MAX_N = 32, MAX_K = 256 };   /* 32: m8n8k4 .f16's four products stacked */
+/* The largest A (m16n8k256: 16 x 256) and B (256 x 8), rows of k elements; C and D 32 x 32
+ * (m8n8k4 .f16's four products stacked). */
+enum { MAX_M = 32, MAX_N = 32, MAX_A = 16 * 256, MAX_B = 8 * 256 };
 
 /* The warp's mma: every lane of the warp takes part (.aligned), or none (a guard false in
  * all of them); otherwise a fault. */
@@ -397,7 +399,7 @@ void mma_execute(Warp *w, const XInstr *x, uint32_t lanes, uint32_t guard_true)
     unsigned pairs = mma884_form(f) ? 4 : 1;   /* m8n8k4 .f16: pair p's A, C rows, B columns at 8p (mma884.c) */
     MatrixView *view = mmaview_begin(w, x, &(MatrixSource){ f, rows, mma_layout, pairs });   /* --matrix */
     unsigned a_elems = pairs * f->m * f->k / 32, b_elems = pairs * f->k * f->n / 32, c_elems = pairs * f->m * f->n / 32;
-    uint64_t A[MAX_M][MAX_K], Bt[MAX_N][MAX_K], C[MAX_M][MAX_N];
+    uint64_t A[MAX_A], Bt[MAX_B], C[MAX_M][MAX_N];   /* A by rows, B by columns, k elements each */
     bool Au[MAX_M], Bu[MAX_N], Cu[MAX_M][MAX_N];  /* any element of A's row, B's column undefined */
     memset(Au, 0, sizeof Au), memset(Bu, 0, sizeof Bu);
     unsigned rr, cc;
@@ -405,12 +407,12 @@ void mma_execute(Warp *w, const XInstr *x, uint32_t lanes, uint32_t guard_true)
     for (unsigned l = 0; l < WARP_SIZE; l++) {
         for (unsigned i = 0; i < a_elems; i++) {
             mma_layout(f, 'a', l, i, &rr, &cc);
-            A[rr][cc] = element(w, a, l, i, abits, &u);
+            A[rr * f->k + cc] = element(w, a, l, i, abits, &u);
             Au[rr] |= u;
         }
         for (unsigned i = 0; i < b_elems; i++) {
             mma_layout(f, 'b', l, i, &rr, &cc);
-            Bt[cc][rr] = element(w, b, l, i, abits, &u);
+            Bt[cc * f->k + rr] = element(w, b, l, i, abits, &u);
             Bu[cc] |= u;
         }
         for (unsigned i = 0; i < c_elems; i++) {
@@ -422,7 +424,7 @@ void mma_execute(Warp *w, const XInstr *x, uint32_t lanes, uint32_t guard_true)
     bool nan_choice = false;
     for (unsigned i = 0; i < pairs * f->m; i++)
         for (unsigned j = 0; j < f->n; j++)
-            D[i][j] = mma_dot(f, A[i], Bt[i / f->m * f->n + j], C[i][j], &nan_choice);
+            D[i][j] = mma_dot(f, A + i * f->k, Bt + (i / f->m * f->n + j) * f->k, C[i][j], &nan_choice);
     if (nan_choice)
         report_warn(w, (uint32_t)(x - w->prog->code), ALL_LANES, "mma .f64 on two different NaNs in one step of "
                     "the fma chain: which one the H100 returns is not recorded; ptxrun returns a's, else b's, quieted");
