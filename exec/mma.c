@@ -397,6 +397,7 @@ void mma_execute(Warp *w, const XInstr *x, uint32_t lanes, uint32_t guard_true)
     const uint32_t *d = rows, *a = d + f->d_regs, *b = a + f->a_regs, *c = b + f->b_regs;
     unsigned abits = mma_type_bits(f->a), cbits = mma_type_bits(f->c), dbits = mma_type_bits(f->d);
     unsigned pairs = mma884_form(f) ? 4 : 1;   /* m8n8k4 .f16: pair p's A, C rows, B columns at 8p (mma884.c) */
+    MatrixView *view = mmaview_begin(w, x, &(MatrixSource){ f, rows, mma_layout, pairs });   /* --matrix */
     unsigned a_elems = pairs * f->m * f->k / 32, b_elems = pairs * f->k * f->n / 32, c_elems = pairs * f->m * f->n / 32;
     uint64_t A[MAX_A], Bt[MAX_B], C[MAX_M][MAX_N];   /* A by rows, B by columns, k elements each */
     bool Au[MAX_M], Bu[MAX_N], Cu[MAX_M][MAX_N];  /* any element of A's row, B's column undefined */
@@ -451,4 +452,5 @@ void mma_execute(Warp *w, const XInstr *x, uint32_t lanes, uint32_t guard_true)
         if (!guard_unknown && defined != ALL_LANES)      /* f16 D: one of a register's two may be undefined */
             vbits_define_row(w, d[r], ~defined & ALL_LANES, dbits_of, dbits >= 32 ? dbits : 32);
     }
+    mmaview_end(view);
 }
