@@ -369,6 +369,10 @@ static void load_instr(Loader *ld, const Instr *in, XInstr *x)
         mma_lower(ld, in, x);
         return;
     }
+    if (in->op == OP_MMA_SP || in->op == OP_MMA_SP_ORDERED) {
+        mmasp_lower(ld, in, x);
+        return;
+    }
     if (in->op == OP_WMMA_LOAD || in->op == OP_WMMA_STORE || in->op == OP_WMMA_MMA) {
         wmma_lower(ld, in, x);
         return;
@@ -676,7 +680,7 @@ bool lower_program(Program *p, Memory *mem, Module *m, Function *fn, Diag *diag,
                 *row = first_immediate + (NO_SLOT - 1 - *row);
         }
     }
-    for (uint32_t r = 0; r < p->mma_row_count; r++)   /* mma and wmma vectors' immediates ('_': NO_SLOT) */
+    for (uint32_t r = 0; r < p->mma_row_count; r++)   /* mma's and wmma's immediate fragment elements, mma.sp's selector ('_': NO_SLOT) */
         if (p->mma_rows[r] != NO_SLOT && p->mma_rows[r] >= NO_SLOT - ld.immediates.len)
             p->mma_rows[r] = first_immediate + (NO_SLOT - 1 - p->mma_rows[r]);
     for (uint32_t c = 0; c < p->call_count; c++)  /* immediate arguments to .reg parameters */
