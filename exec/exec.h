@@ -1182,6 +1182,9 @@ unsigned wmma_regs(unsigned shape, char which, int type);
 unsigned wmma_elements(unsigned shape, char which, int type);
 /* element i of lane's fragment of matrix which ('a', 'b', 'c' or 'd') of elements of type */
 void wmma_layout(unsigned shape, char which, int type, unsigned lane, unsigned i, unsigned *row, unsigned *col);
+/* wmma.mma's form (Program.mma_forms: its m, n, k and types, D A B C rows): element i of lane's
+ * fragment of 'a', 'b', 'c' or 'd' (a MatrixPlace, for --matrix and --trace) */
+void wmma_place(const MmaForm *f, char which, unsigned lane, unsigned i, unsigned *row, unsigned *col);
 
 /* matrix.c: ldmatrix, stmatrix, movmatrix for the whole warp (at: NULL when lanes came from different pcs) */
 void matrix_ldmatrix(Warp *w, const XInstr *at, uint32_t lanes);

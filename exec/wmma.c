@@ -18,6 +18,7 @@
 #include "exec.h"
 
 static MmaForm base_form(const XInstr *x);
+static uint8_t mma_type(int type);
 
 enum { WMMA_WHICH = 3, WMMA_COL = 4, WMMA_A_COL = 8, WMMA_B_COL = 16, WMMA_SAT = 32, WMMA_XOR = 64, WMMA_AND = 128 };
 static const char which_name[] = "abcd";
@@ -264,6 +265,17 @@ static void lower_mma(Loader *ld, const Instr *in, XInstr *x)
         operand_cannot(ld, in, what);
         return;
     }
+    /* The form wmma.mma is known by (its target; --matrix shows it): its own m, n, k, types,
+     * register counts and rows. */
+    unsigned m, n, kk;
+    wmma_dims(shape, &m, &n, &kk);
+    MmaForm own = { .m = (uint16_t)m, .n = (uint16_t)n, .k = (uint16_t)kk, .a = mma_type(a), .b = mma_type(a),
+                    .c = mma_type(c), .d = mma_type(d), .a_regs = (uint8_t)counts[1], .b_regs = (uint8_t)counts[2],
+                    .c_regs = (uint8_t)counts[3], .d_regs = (uint8_t)counts[0], .flags = f.flags, .rows = x->target };
+    Program *p = ld->p;
+    p->mma_forms = xrealloc(p->mma_forms, (p->mma_form_count + 1) * sizeof *p->mma_forms);
+    p->mma_forms[p->mma_form_count] = own;
+    x->target = p->mma_form_count++;
     x->dst_kind = DST_NONE;
     x->src_count = 0;
 }
@@ -505,7 +517,7 @@ static void wmma_mma(Warp *w, const XInstr *x)
     unsigned m, n, k;
     wmma_dims(x->mode, &m, &n, &k);
     int a = x->type, c = x->src_type, d = x->src_type2;
-    const uint32_t *rows = w->prog->mma_rows + x->target;
+    const uint32_t *rows = w->prog->mma_rows + w->prog->mma_forms[x->target].rows;
     const uint32_t *dr = rows, *ar = dr + wmma_regs(x->mode, 'd', d), *br = ar + wmma_regs(x->mode, 'a', a);
     const uint32_t *cr = br + wmma_regs(x->mode, 'b', a);
     uint64_t A[MAX_ELEMS], Bt[MAX_ELEMS], C[MAX_ELEMS / 4], D[MAX_ELEMS / 4];
@@ -536,6 +548,7 @@ static void wmma_mma(Warp *w, const XInstr *x)
         report_warn(w, (uint32_t)(x - w->prog->code), ALL_LANES, "wmma.mma .f64 on two different NaNs in one step "
                     "of the fma chain: which one the H100 returns is not recorded; ptxrun returns a's, else b's, "
                     "quieted");
+    MatrixView *view = mmaview_begin(w, x, &(MatrixSource){ &w->prog->mma_forms[x->target], rows, wmma_place, 1 });
     bool unknown = guard_unknown(w, x);
     unsigned count = wmma_regs(x->mode, 'd', d), bits = (unsigned)type_info[d].bits;
     unsigned per_reg = (d == TYPE_F64 ? 64 : 32) / bits;
@@ -559,6 +572,24 @@ static void wmma_mma(Warp *w, const XInstr *x)
         }
         warp_commit(w, dr[r], out, ALL_LANES, unknown ? 0 : defined);
     }
+    mmaview_end(view);                          /* --matrix */
+}
+
+static int type_of(unsigned mt)
+{
+    static const int types[] = { [MT_S32] = TYPE_S32, [MT_S8] = TYPE_S8, [MT_U8] = TYPE_U8, [MT_S4] = TYPE_S4,
+                                 [MT_U4] = TYPE_U4, [MT_B1] = TYPE_B1, [MT_F16] = TYPE_F16, [MT_BF16] = TYPE_BF16,
+                                 [MT_TF32] = TYPE_TF32, [MT_F32] = TYPE_F32, [MT_F64] = TYPE_F64 };
+    return mt < sizeof types / sizeof *types && types[mt] ? types[mt] : TYPE_S32;
+}
+
+void wmma_place(const MmaForm *f, char which, unsigned lane, unsigned i, unsigned *row, unsigned *col)
+{
+    unsigned shape = f->k == 8 ? WMMA_M16N16K8 : f->k == 4 ? WMMA_M8N8K4 : f->k == 32 ? WMMA_M8N8K32
+                   : f->k == 128 ? WMMA_M8N8K128 : f->m == 32 ? WMMA_M32N8K16 : f->m == 8 ? WMMA_M8N32K16
+                   : WMMA_M16N16K16;
+    unsigned mt = which == 'a' || which == 'b' ? f->a : which == 'c' ? f->c : f->d;
+    wmma_layout(shape, which, type_of(mt), lane, i, row, col);
 }
 
 void wmma_execute(Warp *w, const XInstr *x, uint32_t lanes, uint32_t guard_true)
@@ -601,9 +632,10 @@ void wmma_warn_fragments(const Program *p, Diag *diag)
             continue;
         if (!fragment)
             fragment = xcalloc(p->row_count + 1, sizeof *fragment);
+        uint32_t first = x->op == OP_WMMA_MMA ? p->mma_forms[x->target].rows : x->target;
         for (uint32_t k = 0; k < x->target_count; k++)
-            if (p->mma_rows[x->target + k] < p->first_immediate)
-                fragment[p->mma_rows[x->target + k]] = true;
+            if (p->mma_rows[first + k] < p->first_immediate)
+                fragment[p->mma_rows[first + k]] = true;
     }
     if (!fragment)
         return;
