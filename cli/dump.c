@@ -313,7 +313,7 @@ static uint32_t collect_columns(const Block *b, const char *only, const bool *gi
         for (unsigned v = 0; v < x->elements; v++)     /* atom.v4 {a, b, c, d}, ... */
             if (x->dsts[v] < b->prog.reg_count)
                 used[x->dsts[v]] = true;
-        if (x->op == OP_MMA)                           /* mma's D, A, B, C registers */
+        if (x->op == OP_MMA || x->op == OP_MMA_SP || x->op == OP_MMA_SP_ORDERED)   /* D, A, B, C (e) registers */
             for (uint32_t v = 0; v < x->target_count; v++)
                 if (b->prog.mma_rows[b->prog.mma_forms[x->target].rows + v] < b->prog.reg_count)
                     used[b->prog.mma_rows[b->prog.mma_forms[x->target].rows + v]] = true;

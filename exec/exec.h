@@ -1100,11 +1100,32 @@ void warpops_execute(Warp *w, const XInstr *x, uint32_t lanes, uint32_t guard_tr
 void mma_lower(Loader *ld, const Instr *in, XInstr *x);
 void mma_execute(Warp *w, const XInstr *x, uint32_t lanes, uint32_t guard_true);
 unsigned mma_type_bits(unsigned t);
-/* Element i of lane's fragment of 'a', 'b' or 'c' (C and D) of f: its row and column. */
+/* Element i of lane's fragment of 'a', 'b', 'c' or 'd' of f: its row and column. */
 void mma_layout(const MmaForm *f, char which, unsigned lane, unsigned i, unsigned *row, unsigned *col);
 /* One element of D: a[0..k-1] a row of A, b[0..k-1] a column of B, c: raw bits of each element
  * (in the low bits); D's raw bits. *nan_choice: two different NaNs met, the choice unrecorded. */
 uint64_t mma_dot(const MmaForm *f, const uint64_t *a, const uint64_t *b, uint64_t c, bool *nan_choice);
+/* mma884.c: m8n8k4 with .f16 A and B: four 8x8x4 products, one per quad-pair of lanes, their
+ * matrices stacked (pair p: A's rows, B's columns, C's rows 8p..8p+7); one element of D. */
+bool mma884_form(const MmaForm *f);
+void mma884_layout(const MmaForm *f, char which, unsigned lane, unsigned i, unsigned *row, unsigned *col);
+uint64_t mma884_dot(const MmaForm *f, const uint64_t *a, const uint64_t *b, uint64_t c);
+/* {d...}, {a...}, {b...}, {c...} of an mma: count registers of bits bits (immediates in sources)
+ * into rows; false if the operand is not that. */
+bool mma_vector_rows(Loader *ld, const Operand *o, unsigned count, unsigned bits, bool dst, uint32_t *rows);
+/* Element i of a fragment held in regs (lane l), of bits bits: its raw bits; *undef: any undefined. */
+uint64_t mma_element(const Warp *w, const uint32_t *regs, unsigned l, unsigned i, unsigned bits, bool *undef);
+/* mmasp.c: mma.sp and mma.sp::ordered_metadata (forms with flags MMA_SPARSE; fp8 refused when
+ * lowered). mma_rows after C: the metadata register's row, the selector's. */
+void mmasp_lower(Loader *ld, const Instr *in, XInstr *x);
+void mmasp_execute(Warp *w, const XInstr *x, uint32_t lanes, uint32_t guard_true);
+void mmasp_layout_b(const MmaForm *f, unsigned lane, unsigned i, unsigned *row, unsigned *col);
+/* The metadata nibble of chunk j of A's row r: lane and first bit, with threads of each group of
+ * four giving metadata and the selector. */
+void mmasp_meta_at(unsigned threads, unsigned selector, unsigned r, unsigned j, unsigned *lane, unsigned *bit);
+/* The dense columns of chunk j's kept elements into pos (by compressed column), by its nibble
+ * (A's element bits); false for a value the PTX ISA leaves undefined. */
+bool mmasp_place(unsigned abits, bool ordered, unsigned nibble, unsigned j, uint8_t *pos);
 /* mmafloat.c: one D element of an mma with f16, bf16 or tf32 A and B (f32 or f16 C and D), as
  * the H100 computes it; a, b: k elements, c: C's raw bits; D's raw bits. */
 uint64_t mmaf_dot(const MmaForm *f, const uint64_t *a, const uint64_t *b, uint64_t c);

@@ -273,21 +273,24 @@ expect_stderr_line "ld.shared::cluster" "$tmp/notyet.ptx:3:3: error: ptxrun cann
 expect_stderr_line "cvta.shared::cluster" "$tmp/notyet.ptx:4:5: error: ptxrun cannot execute 'cvta' with '.shared::cluster' yet"
 expect_stderr_line "fence.proxy.tensormap" "$tmp/notyet.ptx:5:12: error: ptxrun cannot execute 'fence' with '.tensormap::generic' yet"
 expect_stderr_line "four refusals" "$tmp/notyet.ptx: 4 errors"
-# mma: the forms ptxrun does not run yet are refused before the run, naming the form (m8n8k4
-# f16's .row.row); the m16n8k16 f16 and s4 forms run; a form the PTX ISA does not list (m16n8k16
-# .f64) is an error, and so is a mixed f16/f32 C and D of m16n8k8/k16 .f16, which ptxas refuses
-# (".dtype must be '.f16' when .ctype is '.f16'")
+# mma: the m16n8k16 f16, s4 and m8n8k4 f16 (.row.row) forms run; a form the PTX ISA does not list
+# (m16n8k16 .f64) is an error, and so is a mixed f16/f32 C and D of m16n8k8/k16 .f16, which ptxas
+# refuses (".dtype must be '.f16' when .ctype is '.f16'")
 printf '.version 8.7\n.target sm_90\n.address_size 64\n.visible .entry k()\n{\n.reg .b32 r<14>;\n.reg .f64 d<14>;\nmma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {r0, r1, r2, r3}, {r4, r5, r6, r7}, {r8, r9}, {r10, r11, r12, r13};\nmma.sync.aligned.m16n8k32.row.col.s32.s4.s4.s32 {r0, r1, r2, r3}, {r4, r5}, {r8}, {r10, r11, r12, r13};\nmma.sync.aligned.m8n8k4.row.row.f16.f16.f16.f16 {r0, r1, r2, r3}, {r4, r5}, {r8, r9}, {r10, r11, r12, r13};\nret;\n}\n' > "$tmp/mma_f16.ptx"
-expect_exit 2 "mma m8n8k4 f16 not executed yet" "$PTXRUN" --no-color "$tmp/mma_f16.ptx"
+expect_exit 0 "mma m16n8k16 f16, s4, m8n8k4 f16 run" "$PTXRUN" --no-color --block 32 "$tmp/mma_f16.ptx"
 if grep -q ':8:.*error' "$tmp/err"; then fail "mma m16n8k16 f16 refused"; sed -n 1,5p "$tmp/err"; else ok; fi
 if grep -q ':9:.*error' "$tmp/err"; then fail "mma s4 refused"; sed -n 1,5p "$tmp/err"; else ok; fi
-expect_stderr_line "mma m8n8k4 f16" "$tmp/mma_f16.ptx:10:1: error: ptxrun cannot execute 'mma.sync.aligned.m8n8k4.row.row.f16.f16.f16.f16' (mma with .f16 A and B) yet"
+if grep -q ':10:.*error' "$tmp/err"; then fail "mma m8n8k4 f16 refused"; sed -n 1,5p "$tmp/err"; else ok; fi
 printf '.version 8.7\n.target sm_90\n.address_size 64\n.visible .entry k()\n{\n.reg .b32 r<14>;\nmma.sync.aligned.m16n8k8.row.col.f32.f16.f16.f16 {r0, r1, r2, r3}, {r4, r5}, {r8}, {r10, r11};\nret;\n}\n' > "$tmp/mma_mixed.ptx"
 expect_exit 2 "mma f32.f16.f16.f16 not a form" "$PTXRUN" --no-color "$tmp/mma_mixed.ptx"
 expect_stderr_line "mma f32.f16.f16.f16" "$tmp/mma_mixed.ptx:7:1: error: 'mma.sync.aligned.m16n8k8.row.col.f32.f16.f16.f16' is not a form of mma (m16n8k8 and m16n8k16 .f16 take .f16 or .f32 for both C and D, not one of each)"
 printf '.version 8.7\n.target sm_90\n.address_size 64\n.visible .entry k()\n{\n.reg .f64 d<14>;\nmma.sync.aligned.m16n8k16.row.col.f64.f64.f64.f64 {d0, d1, d2, d3}, {d4, d5, d6, d7, d8, d9, d10, d11}, {d8, d9, d10, d11}, {d10, d11, d12, d13};\nret;\n}\n' > "$tmp/mma_f64k16.ptx"
 expect_exit 2 "mma m16n8k16 f64 not a form" "$PTXRUN" --no-color "$tmp/mma_f64k16.ptx"
 expect_stderr_line "mma m16n8k16 f64" "$tmp/mma_f64k16.ptx:7:1: error: 'mma.sync.aligned.m16n8k16.row.col.f64.f64.f64.f64' is not a form of mma (a shape and types the PTX ISA does not list together)"
+# mma m8n8k4 with .f16 D and .f32 C: ptxas refuses it (".dtype must be '.f32' when .ctype is '.f32'"), so does ptxrun
+printf '.version 8.0\n.target sm_90\n.address_size 64\n.visible .entry k()\n{\n.reg .b32 r<8>;\n.reg .f32 f<8>;\nmma.sync.aligned.m8n8k4.row.col.f16.f16.f16.f32 {r0, r1, r2, r3}, {r4, r5}, {r6, r7}, {f0, f1, f2, f3, f4, f5, f6, f7};\nret;\n}\n' > "$tmp/mma884_f16f32.ptx"
+expect_exit 2 "mma m8n8k4 .f16.f16.f16.f32 not a form" "$PTXRUN" --no-color "$tmp/mma884_f16f32.ptx"
+expect_stderr_line "mma m8n8k4 .f16.f16.f16.f32" "$tmp/mma884_f16f32.ptx:8:1: error: 'mma.sync.aligned.m8n8k4.row.col.f16.f16.f16.f32' is not a form of mma (.f16 D with .f32 C, which ptxas refuses: .dtype must be .f32 when .ctype is .f32)"
 # fp8 mma: C and D both f32 or both f16 (ptxas: "Unexpected instruction types" for .f32 ... .f16);
 # a form not recorded on the H100 runs with a warning that says so, the recorded ones without
 printf '.version 8.7\n.target sm_90\n.address_size 64\n.visible .entry k()\n{\n.reg .b32 r<14>;\nmma.sync.aligned.m16n8k32.row.col.f32.e4m3.e4m3.f16 {r0, r1, r2, r3}, {r4, r5, r6, r7}, {r8, r9}, {r10, r11};\nret;\n}\n' > "$tmp/mma_fp8cd.ptx"
@@ -324,6 +327,24 @@ printf '.version 8.7\n.target sm_90\n.address_size 64\n.visible .entry k()\n{\n.
 expect_exit 0 "mma f64 NaNs" "$PTXRUN" --no-color --hex --block 32 --threads 5 --regs d0,d9 "$tmp/mma_nan.ptx"
 if grep -qxF "5       0xfff8000000000123  0xfff8000000000000" "$tmp/out"; then ok; else fail "mma f64 NaNs: lane 5's D"; cat "$tmp/out"; fi
 expect_stderr_line "mma f64 two NaNs" "$tmp/mma_nan.ptx:10:1: warning: mma .f64 on two different NaNs in one step of the fma chain: which one the H100 returns is not recorded; ptxrun returns a's, else b's, quieted in lanes 0-31"
+# mma.sp: a selector ptxas refuses (out of its range, in a register), the metadata as an immediate and
+# the floating-point forms (not run yet) are refused before the run; --json shows the D only mma.sp names;
+# metadata the ISA leaves undefined: a warning, those rows of D undefined
+printf '.version 8.7\n.target sm_90\n.address_size 64\n.visible .entry k()\n{\n.reg .b32 r<20>;\nmma.sp.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32 {r0, r1, r2, r3}, {r4, r5}, {r8, r9}, {r10, r11, r12, r13}, r16, 2;\nmma.sp.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32 {r0, r1, r2, r3}, {r4, r5}, {r8, r9}, {r10, r11, r12, r13}, r16, r17;\nmma.sp::ordered_metadata.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32 {r0, r1, r2, r3}, {r4, r5}, {r8, r9}, {r10, r11, r12, r13}, 5, 0;\nmma.sp::ordered_metadata.sync.aligned.m16n8k64.row.col.f32.e4m3.e5m2.f32 {r0, r1, r2, r3}, {r4, r5, r6, r7}, {r8, r9, r10, r11}, {r10, r11, r12, r13}, r16, 0;\nret;\n}\n' > "$tmp/mmasp_bad.ptx"
+expect_exit 2 "mma.sp refused forms" "$PTXRUN" --no-color "$tmp/mmasp_bad.ptx"
+expect_stderr_line "mma.sp selector 2" "$tmp/mmasp_bad.ptx:7:117: error: the sparsity selector of 'mma.sp.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32' must be an integer constant from 0 to 1 (as ptxas takes it)"
+expect_stderr_line "mma.sp selector register" "$tmp/mmasp_bad.ptx:8:117: error: the sparsity selector of 'mma.sp.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32' must be an integer constant from 0 to 1 (as ptxas takes it)"
+expect_stderr_line "mma.sp metadata immediate" "$tmp/mmasp_bad.ptx:9:130: error: the metadata of 'mma.sp::ordered_metadata.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32' must be a .b32 register"
+expect_stderr_line "mma.sp fp8" "$tmp/mmasp_bad.ptx:10:1: error: ptxrun cannot execute 'mma.sp::ordered_metadata.sync.aligned.m16n8k64.row.col.f32.e4m3.e5m2.f32' (mma.sp with .e4m3 or .e5m2 A and B) yet"
+# m16n8k32 .f32.f16.f16.f32 with selector 2: ptxas takes it, the ISA leaves it undefined: a warning, D undefined
+printf '.version 8.7\n.target sm_90\n.address_size 64\n.visible .entry k()\n{\n.reg .b32 r<20>;\nmov.b32 r16, 0x88888888;\nmov.b32 r4, 0x3c003c00;\nmov.b32 r10, 0;\nmma.sp.sync.aligned.m16n8k32.row.col.f32.f16.f16.f32 {r0, r1, r2, r3}, {r4, r4, r4, r4}, {r4, r4, r4, r4}, {r10, r10, r10, r10}, r16, 0;\nmma.sp.sync.aligned.m16n8k32.row.col.f32.f16.f16.f32 {r6, r7, r8, r9}, {r4, r4, r4, r4}, {r4, r4, r4, r4}, {r10, r10, r10, r10}, r16, 2;\nret;\n}\n' > "$tmp/mmasp_sel.ptx"
+expect_exit 0 "mma.sp selector 2" "$PTXRUN" --no-color --block 32 --threads 0 --regs r0,r6 "$tmp/mmasp_sel.ptx"
+if grep -qE '^0 +0x41800000 +undef' "$tmp/out"; then ok; else fail "mma.sp selector 2: D"; cat "$tmp/out"; fi
+expect_stderr_line "mma.sp selector 2 warning" "$tmp/mmasp_sel.ptx:11:1: warning: mma.sp m16n8k32 with a sparsity selector other than 0 or 1, which the PTX ISA leaves undefined (ptxas takes it): all of D is undefined in lanes 0-31"
+printf '.version 8.7\n.target sm_90\n.address_size 64\n.visible .entry k()\n{\n.reg .b32 r<20>;\nmov.b32 r16, 0x44448888;\nmov.b32 r4, 0x04030201;\nmov.b32 r5, 0;\nmov.b32 r8, 0x01010101;\nmov.b32 r10, 0;\nmma.sp::ordered_metadata.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32 {r0, r1, r2, r3}, {r4, r5}, {r8, r8}, {r10, r10, r10, r10}, r16, 0;\nmov.b32 r16, 0x00050001;\nmma.sp::ordered_metadata.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32 {r6, r7, r9, r11}, {r4, r5}, {r8, r8}, {r10, r10, r10, r10}, r16, 0;\nret;\n}\n' > "$tmp/mmasp_json.ptx"
+expect_exit 0 "mma.sp --json" "$PTXRUN" --no-color --block 32 --json --threads 0 "$tmp/mmasp_json.ptx"
+if grep -q '"r0": \["0x00000028"' "$tmp/out" && grep -q '"r6": \[null' "$tmp/out"; then ok; else fail "mma.sp --json: r0, r6"; head -30 "$tmp/out"; fi
+expect_stderr_line "mma.sp undefined metadata" "$tmp/mmasp_json.ptx:14:1: warning: mma.sp::ordered_metadata with metadata the PTX ISA leaves undefined (two equal indices, or a first index not below the second): the rows of D it describes are undefined in lanes 0-31"
 expect_exit 2 "not executed yet: run" "$PTXRUN" --no-color "$tmp/notyet.ptx"
 expect_stderr_line "run: ld.v8" "$tmp/notyet.ptx:2:10: error: ptxrun cannot execute 'ld' with '.v8' yet"
 
