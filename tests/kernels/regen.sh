@@ -7,6 +7,7 @@
 #   NAME.lanes.json NAME.expect.json               written by the host reference NAME.ref.c
 #   NAME.debug.expect.json                         also by it, where the debug build's values differ
 # and for DEBUG_SOURCES also NAME.sm_75.debug.ptx (nvcc -ptx -G -O0 -arch=sm_75).
+# The tensor-core kernels tc_* (mma.sync forms and wmma shapes of sm_80) have no sm_75 build.
 #
 # The expected outputs come only from the C references, never from ptxrun. Nothing in this
 # directory is replaced unless every compile, ptxas check and reference run succeeded.
@@ -81,7 +82,9 @@ compile() {
 
 for name in "${names[@]}"; do
     [ -f "$here/$name.ref.c" ] || die "missing reference $name.ref.c"
-    for arch in "${ARCHS[@]}"; do
+    archs=("${ARCHS[@]}")
+    case "$name" in tc_*) archs=(sm_80 sm_90) ;; esac
+    for arch in "${archs[@]}"; do
         compile "$name" "$arch" "$name.$arch.ptx" -O3
     done
     compile "$name" "$DEBUG_ARCH" "$name.$DEBUG_ARCH.debug.ptx" -G -O0
