@@ -1611,9 +1611,6 @@ for f in tests/kernels/*.sm_80.debug.ptx; do
     # vsub .min and vabsdiff d.h1: the H100 departs from the PTX ISA and ptxrun warns, naming both
     # readings (docs/semantics.md); `ptxrun test tests/kernels` checks its values
     case $f in */video_simd.*) want=3;; esac
-    # tensor-core kernels ptxrun refuses yet (tests/kernels/not-yet.txt): refused before the run
-    b=${n##*/}
-    grep -q "^kernels/$b " tests/kernels/not-yet.txt && want=2
     expect_exit $want "$f, --strict" "$PTXRUN" --strict "$f" --entry kernel --lanes "$n.lanes.json" --expect "$e"
 done
 
