@@ -315,8 +315,8 @@ static uint32_t collect_columns(const Block *b, const char *only, const bool *gi
                 used[x->dsts[v]] = true;
         if (x->op == OP_MMA)                           /* mma's D, A, B, C registers */
             for (uint32_t v = 0; v < x->target_count; v++)
-                if (b->prog.mma_rows[x->target + v] < b->prog.reg_count)
-                    used[b->prog.mma_rows[x->target + v]] = true;
+                if (b->prog.mma_rows[b->prog.mma_forms[x->target].rows + v] < b->prog.reg_count)
+                    used[b->prog.mma_rows[b->prog.mma_forms[x->target].rows + v]] = true;
         if (x->op == OP_CALL && x->target < b->prog.call_count) {    /* results passed in registers */
             const CallSite *site = &b->prog.calls[x->target];
             for (unsigned r = 0; r < site->ret_count; r++)

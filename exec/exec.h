@@ -404,6 +404,18 @@ unsigned kernels_available(const Kernels **out, unsigned size); /* all it runs, 
  * special registers, then immediates (the same in every lane); predicate slots
  * [0, pred_count - 2) are predicates, then the constants false and true. Its memory plan (where
  * each variable lives) is the regions it made in the block's Memory. */
+/* The form of one mma (mma.c), decoded once when lowered. */
+typedef enum MmaType { MT_NONE, MT_S32, MT_S8, MT_U8, MT_S4, MT_U4, MT_B1, MT_F16, MT_BF16, MT_TF32,
+                       MT_E4M3, MT_E5M2, MT_F32, MT_F64 } MmaType;
+enum { MMA_SAT = 1, MMA_XOR_POPC = 2, MMA_AND_POPC = 4, MMA_SPARSE = 8, MMA_A_COL = 16, MMA_B_ROW = 32 };
+typedef struct MmaForm {
+    uint16_t m, n, k;
+    uint8_t a, b, c, d;                       /* MmaType of A's, B's, C's, D's elements */
+    uint8_t a_regs, b_regs, c_regs, d_regs;   /* registers in each vector operand */
+    uint8_t flags;                            /* MMA_* */
+    uint32_t rows;                            /* its D, A, B, C (then e, selector) rows in Program.mma_rows */
+} MmaForm;
+
 typedef struct Program {
     Module *m;
     Function *fn;              /* the kernel */
@@ -425,7 +437,9 @@ typedef struct Program {
     uint32_t call_count;
     uint32_t *branch_targets;  /* the .branchtargets lists brx.idx uses, as instruction indices */
     uint32_t branch_target_count;
-    uint32_t *mma_rows;        /* each mma's D, A, B, C registers' rows, from its XInstr.target (mma.c) */
+    MmaForm *mma_forms;        /* each mma's form, at its XInstr.target (mma.c) */
+    uint32_t mma_form_count;
+    uint32_t *mma_rows;        /* each mma's D, A, B, C registers' rows, from its form's rows */
     uint32_t mma_row_count;
     struct ShflTable *shfl_tables;
     uint32_t shfl_table_count;
@@ -1081,14 +1095,16 @@ void warpops_shfl(Warp *w, const XInstr *at, uint32_t lanes, uint32_t participan
 void warpops_vote(Warp *w, const XInstr *at, uint32_t lanes, uint32_t guard_true);
 void warpops_shf(Warp *w, const XInstr *x, uint32_t mask);
 void warpops_execute(Warp *w, const XInstr *x, uint32_t lanes, uint32_t guard_true);   /* shfl, vote, activemask, shf, mma */
-/* mma.c: mma.sync.aligned (the forms it executes; lowering refuses the others). The fragment
- * layouts: element i of lane's A, B or C/D fragment is at (*row, *col) of its matrix (shape: x->mode). */
-enum { MMA_M8N8K4 = 1, MMA_M8N8K16, MMA_M16N8K16, MMA_M16N8K32 };   /* XInstr.mode of an mma */
+/* mma.c: mma.sync.aligned. The form of one mma, decoded once when lowered (Program.mma_forms,
+ * indexed by its XInstr.target); forms not run yet are refused then. */
 void mma_lower(Loader *ld, const Instr *in, XInstr *x);
 void mma_execute(Warp *w, const XInstr *x, uint32_t lanes, uint32_t guard_true);
-void mma_layout_a(unsigned shape, unsigned lane, unsigned i, unsigned *row, unsigned *col);
-void mma_layout_b(unsigned shape, unsigned lane, unsigned i, unsigned *row, unsigned *col);
-void mma_layout_c(unsigned shape, unsigned lane, unsigned i, unsigned *row, unsigned *col);
+unsigned mma_type_bits(unsigned t);
+/* Element i of lane's fragment of 'a', 'b' or 'c' (C and D) of f: its row and column. */
+void mma_layout(const MmaForm *f, char which, unsigned lane, unsigned i, unsigned *row, unsigned *col);
+/* One element of D: a[0..k-1] a row of A, b[0..k-1] a column of B, c: raw bits of each element
+ * (in the low bits); D's raw bits. *nan_choice: two different NaNs met, the choice unrecorded. */
+uint64_t mma_dot(const MmaForm *f, const uint64_t *a, const uint64_t *b, uint64_t c, bool *nan_choice);
 void warpops_match(Warp *w, const XInstr *at, uint32_t lanes, uint32_t guard_true);
 void warpops_redux(Warp *w, const XInstr *at, uint32_t lanes, uint32_t guard_true);
 void warpops_elect(Warp *w, const XInstr *at, uint32_t lanes, uint32_t guard_true);

@@ -706,6 +706,7 @@ void lower_free(Program *p)
     free(p->calls);
     free(p->branch_targets);
     free(p->mma_rows);
+    free(p->mma_forms);
     free(p->immediates);
     free(p->handle_rows);
     free(p->shfl_tables);

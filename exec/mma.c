@@ -1,106 +1,247 @@
-/* mma.c: mma.sync.aligned, the warp's matrix product D = A*B + C from register fragments, in
- * the forms ptxrun executes: m8n8k16, m16n8k16 and m16n8k32 .row.col .s32 with u8/s8 A and B
- * (wrapping, or .satfinite: the exact sum saturated once to the s32 range), and m8n8k4
- * .row.col .f64 (an IEEE fma chain in k order from C). The form is decoded once when lowered
- * (mma_lower); each execution gathers A, B and C from the lanes' registers into matrices by the
- * PTX ISA's fragment layouts, multiplies once for the whole warp and scatters D. Every other
- * form is refused before the run. A D element is undefined when any element of A's row, B's
- * column or C it depends on has an undefined bit. Layouts and arithmetic: docs/semantics.md,
- * "mma", from ../shared/hw/mma (H100). */
+/* mma.c: mma.sync.aligned, the warp's matrix product D = A*B + C from register fragments. The
+ * form (shape, the four element types, .satfinite, .xor/.and.popc) is decoded once when lowered
+ * into an MmaForm (Program.mma_forms, XInstr.target); each execution gathers A, B and C from the
+ * lanes' registers into matrices by the PTX ISA's fragment layouts (mma_layout), computes every
+ * D element with mma_dot for the whole warp at once, and scatters D. Integer forms wrap modulo
+ * 2^32 or saturate the exact sum once (.satfinite); b1 forms sum the popcounts; m8n8k4 .f64 is
+ * an IEEE fma chain in k order from C; floating-point forms go to mmafloat.c or mmafp8.c. Forms
+ * ptxrun does not run yet are refused when lowered (mma_form_runs). A D element is undefined
+ * when any element of A's row, B's column or C it depends on has an undefined bit. Layouts and
+ * arithmetic: docs/semantics.md, "mma", from ../shared/hw/mma (H100). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "exec.h"
 
-enum { MMA_F64 = 1, MMA_SAT = 2, MMA_A_SIGNED = 4, MMA_B_SIGNED = 8 };
+static const struct { const char *word; uint8_t type; } type_words[] = {
+    { "s32", MT_S32 }, { "s8", MT_S8 }, { "u8", MT_U8 }, { "s4", MT_S4 }, { "u4", MT_U4 }, { "b1", MT_B1 },
+    { "f16", MT_F16 }, { "bf16", MT_BF16 }, { "tf32", MT_TF32 }, { "e4m3", MT_E4M3 }, { "e5m2", MT_E5M2 },
+    { "f32", MT_F32 }, { "f64", MT_F64 },
+};
 
-typedef struct MmaShape { unsigned m, n, k, a_regs, b_regs, c_regs; } MmaShape;
-
-static MmaShape shape_of(unsigned shape)
+static const char *type_name(unsigned t)
 {
-    switch (shape) {
-    case MMA_M8N8K4: return (MmaShape){ 8, 8, 4, 1, 1, 2 };
-    case MMA_M8N8K16: return (MmaShape){ 8, 8, 16, 1, 1, 2 };
-    case MMA_M16N8K16: return (MmaShape){ 16, 8, 16, 2, 1, 4 };
-    default: return (MmaShape){ 16, 8, 32, 4, 2, 4 };
+    for (size_t i = 0; i < sizeof type_words / sizeof *type_words; i++)
+        if (type_words[i].type == t)
+            return type_words[i].word;
+    return "?";
+}
+
+unsigned mma_type_bits(unsigned t)
+{
+    switch (t) {
+    case MT_B1: return 1;
+    case MT_S4: case MT_U4: return 4;
+    case MT_S8: case MT_U8: case MT_E4M3: case MT_E5M2: return 8;
+    case MT_F16: case MT_BF16: return 16;
+    case MT_F64: return 64;
+    default: return 32;
     }
 }
 
-/* Fragment layouts (PTX ISA 9.7.14.5, "Matrix fragments for mma.m16n8k*" and "mma.m8n8k*"),
- * g = lane >> 2, t = lane & 3, element i of a lane's fragment; 8-bit elements four to a
- * register, low byte first; f64 one to a register. */
-void mma_layout_a(unsigned shape, unsigned lane, unsigned i, unsigned *row, unsigned *col)
+/* A's and B's element kinds, for the table of shapes below. */
+enum { AB_I8 = 1, AB_I4, AB_B1, AB_F16, AB_BF16, AB_TF32, AB_FP8, AB_F64 };
+
+static unsigned ab_kind(unsigned t)
 {
-    unsigned g = lane >> 2, t = lane & 3;
-    switch (shape) {
-    case MMA_M8N8K4: *row = g; *col = t; break;
-    case MMA_M8N8K16: *row = g; *col = 4 * t + i; break;
-    case MMA_M16N8K16: *row = g + 8 * (i >> 2); *col = 4 * t + (i & 3); break;
-    default: *row = g + 8 * ((i >> 2) & 1); *col = 4 * t + (i & 3) + 16 * (i >> 3); break;
+    switch (t) {
+    case MT_S8: case MT_U8: return AB_I8;
+    case MT_S4: case MT_U4: return AB_I4;
+    case MT_B1: return AB_B1;
+    case MT_F16: return AB_F16;
+    case MT_BF16: return AB_BF16;
+    case MT_TF32: return AB_TF32;
+    case MT_E4M3: case MT_E5M2: return AB_FP8;
+    case MT_F64: return AB_F64;
+    default: return 0;
     }
 }
 
-void mma_layout_b(unsigned shape, unsigned lane, unsigned i, unsigned *row, unsigned *col)
-{
-    unsigned g = lane >> 2, t = lane & 3;
-    *col = g;
-    switch (shape) {
-    case MMA_M8N8K4: *row = t; break;
-    case MMA_M8N8K16: case MMA_M16N8K16: *row = 4 * t + i; break;
-    default: *row = 4 * t + (i & 3) + 16 * (i >> 2); break;
-    }
-}
+/* The dense shapes of mma.sync for sm_70-sm_90 (PTX ISA 9.7.14.5.14, "mma"): A and B's element
+ * kind, the C/D types allowed (a bit per MmaType). */
+#define T(t) (1u << (t))
+static const struct { uint16_t m, n, k; uint8_t ab; uint16_t cd; } shapes[] = {
+    { 8, 8, 4, AB_F64, T(MT_F64) },
+    { 8, 8, 4, AB_F16, T(MT_F16) | T(MT_F32) },
+    { 8, 8, 16, AB_I8, T(MT_S32) }, { 8, 8, 32, AB_I4, T(MT_S32) }, { 8, 8, 128, AB_B1, T(MT_S32) },
+    { 16, 8, 4, AB_TF32, T(MT_F32) },
+    { 16, 8, 8, AB_F16, T(MT_F16) | T(MT_F32) }, { 16, 8, 8, AB_BF16, T(MT_F32) }, { 16, 8, 8, AB_TF32, T(MT_F32) },
+    { 16, 8, 16, AB_F16, T(MT_F16) | T(MT_F32) }, { 16, 8, 16, AB_BF16, T(MT_F32) }, { 16, 8, 16, AB_I8, T(MT_S32) },
+    { 16, 8, 32, AB_I8, T(MT_S32) }, { 16, 8, 32, AB_I4, T(MT_S32) }, { 16, 8, 32, AB_FP8, T(MT_F32) | T(MT_F16) },
+    { 16, 8, 64, AB_I4, T(MT_S32) }, { 16, 8, 128, AB_B1, T(MT_S32) }, { 16, 8, 256, AB_B1, T(MT_S32) },
+};
+#undef T
 
-void mma_layout_c(unsigned shape, unsigned lane, unsigned i, unsigned *row, unsigned *col)
-{
-    unsigned g = lane >> 2, t = lane & 3;
-    *row = shape == MMA_M8N8K4 || shape == MMA_M8N8K16 ? g : g + 8 * (i >> 1);
-    *col = 2 * t + (i & 1);
-}
-
-/* Decodes mma's suffixes from its mnemonic; false for a form ptxrun does not execute. */
-static bool decode(const char *mnemonic, uint8_t *shape, uint8_t *flags)
+/* Decodes mma's mnemonic (canonical order) into f; NULL, or what is wrong with it. */
+static const char *decode(const char *mnemonic, MmaForm *f)
 {
     char buf[160];
     snprintf(buf, sizeof buf, "%s", mnemonic);
-    const char *types[4];
-    unsigned ntypes = 0;
-    bool sync = false, aligned = false, row = false, col = false, sat = false, rn = false;
-    *shape = 0;
+    uint8_t types[4];
+    unsigned ntypes = 0, layouts = 0, m = 0, n = 0, k = 0;
+    bool sync = false, aligned = false, sat = false, rn = false, popc = false, xor_ = false, and_ = false;
+    memset(f, 0, sizeof *f);
     char *save = NULL;
     char *word = strtok_r(buf, ".", &save);              /* "mma" */
     while ((word = strtok_r(NULL, ".", &save))) {
+        unsigned t = 0;
+        for (size_t i = 0; i < sizeof type_words / sizeof *type_words; i++)
+            if (!strcmp(word, type_words[i].word))
+                t = type_words[i].type;
         if (!strcmp(word, "sync") && !sync) sync = true;
         else if (!strcmp(word, "aligned") && !aligned) aligned = true;
-        else if (!strcmp(word, "row") && !row && !col) row = true;
-        else if (!strcmp(word, "col") && row && !col) col = true;
-        else if (!strcmp(word, "satfinite") && !sat) sat = true;
+        else if ((!strcmp(word, "row") || !strcmp(word, "col")) && layouts < 2) {
+            if (layouts++ == 0 ? !strcmp(word, "col") : !strcmp(word, "row"))
+                f->flags |= layouts == 1 ? MMA_A_COL : MMA_B_ROW;
+        } else if (!strcmp(word, "satfinite") && !sat) sat = true;
         else if (!strcmp(word, "rn") && !rn) rn = true;
-        else if (!strcmp(word, "m8n8k4") && !*shape) *shape = MMA_M8N8K4;
-        else if (!strcmp(word, "m8n8k16") && !*shape) *shape = MMA_M8N8K16;
-        else if (!strcmp(word, "m16n8k16") && !*shape) *shape = MMA_M16N8K16;
-        else if (!strcmp(word, "m16n8k32") && !*shape) *shape = MMA_M16N8K32;
-        else if (ntypes < 4 && (!strcmp(word, "s32") || !strcmp(word, "s8") || !strcmp(word, "u8") ||
-                                !strcmp(word, "f64")))
-            types[ntypes++] = word;
-        else
-            return false;
+        else if (!strcmp(word, "popc") && !popc) popc = true;
+        else if (!strcmp(word, "xor") && !xor_ && !and_) xor_ = true;
+        else if (!strcmp(word, "and") && !xor_ && !and_) and_ = true;
+        else if (word[0] == 'm' && !k && sscanf(word, "m%un%uk%u", &m, &n, &k) == 3) continue;
+        else if (t && ntypes < 4) types[ntypes++] = (uint8_t)t;
+        else return "a suffix this form does not take";
     }
-    if (!sync || !aligned || !row || !col || !*shape || ntypes != 4)
-        return false;
-    if (rn && strcmp(types[0], "f64"))
-        return false;                                    /* .rn: the f64 forms' only rounding */
-    if (!strcmp(types[0], "f64"))
-        *flags = MMA_F64;
-    else
-        *flags = (uint8_t)((sat ? MMA_SAT : 0) | (!strcmp(types[1], "s8") ? MMA_A_SIGNED : 0) |
-                           (!strcmp(types[2], "s8") ? MMA_B_SIGNED : 0));
-    if (*flags & MMA_F64)
-        return *shape == MMA_M8N8K4 && !sat && !strcmp(types[1], "f64") && !strcmp(types[2], "f64") &&
-               !strcmp(types[3], "f64");
-    return *shape != MMA_M8N8K4 && !strcmp(types[0], "s32") && !strcmp(types[3], "s32") &&
-           strcmp(types[1], "s32") && strcmp(types[2], "s32") && strcmp(types[1], "f64") && strcmp(types[2], "f64");
+    if (!sync || !aligned || layouts != 2 || !k || ntypes != 4)
+        return "a form that lacks .sync, .aligned, the shape, two layouts or four types";
+    f->m = (uint16_t)m, f->n = (uint16_t)n, f->k = (uint16_t)k;
+    f->d = types[0], f->a = types[1], f->b = types[2], f->c = types[3];
+    unsigned kind = ab_kind(f->a);
+    bool found = false;
+    for (size_t i = 0; i < sizeof shapes / sizeof *shapes; i++)
+        if (shapes[i].m == m && shapes[i].n == n && shapes[i].k == k && shapes[i].ab == kind &&
+            (shapes[i].cd >> f->c & 1) && (shapes[i].cd >> f->d & 1))
+            found = true;
+    if (!found || ab_kind(f->b) != kind)
+        return "a shape and types the PTX ISA does not list together";
+    bool integer = kind == AB_I8 || kind == AB_I4;
+    if (sat && !integer)
+        return ".satfinite on a form that is not integer";
+    if (rn && kind != AB_F64)
+        return ".rn on a form other than .f64";
+    if (kind == AB_B1 ? !popc || (!xor_ && !and_) : popc || xor_ || and_)
+        return "b1 forms and only they take .xor.popc or .and.popc";
+    if (f->flags && !(m == 8 && k == 4 && kind == AB_F16))
+        return "a layout other than .row.col (only m8n8k4 .f16 takes others)";
+    f->flags |= (uint8_t)((sat ? MMA_SAT : 0) | (xor_ ? MMA_XOR_POPC : 0) | (and_ ? MMA_AND_POPC : 0));
+    unsigned abits = mma_type_bits(f->a), cbits = mma_type_bits(f->c), dbits = mma_type_bits(f->d);
+    unsigned per_a = abits >= 32 ? 1 : 32 / abits;
+    f->a_regs = (uint8_t)(m * k / 32 / per_a);
+    f->b_regs = (uint8_t)(k * n / 32 / per_a);
+    f->c_regs = (uint8_t)(m * n / 32 / (cbits >= 32 ? 1 : 32 / cbits));
+    f->d_regs = (uint8_t)(m * n / 32 / (dbits >= 32 ? 1 : 32 / dbits));
+    if (m == 8 && k == 4 && kind == AB_F16) {  /* four 8x8x4 products, one per quad-pair of lanes */
+        f->a_regs = f->b_regs = 2;
+        f->c_regs = cbits == 16 ? 4 : 8;
+        f->d_regs = dbits == 16 ? 4 : 8;
+    }
+    return NULL;
+}
+
+/* Whether ptxrun executes form f; what it does not run yet is refused before the run. */
+static bool mma_form_runs(const MmaForm *f)
+{
+    switch (ab_kind(f->a)) {
+    case AB_I8: case AB_I4: case AB_B1: return true;
+    case AB_F64: return true;
+    default: return false;
+    }
+}
+
+/* Element i of lane's fragment: 'a', 'b' or 'c' (C and D) of f at (*row, *col) (PTX ISA 9.7.14.5,
+ * "Matrix fragments for mma.m16n8k*" and "mma.m8n8k*"): g = lane >> 2, t = lane & 3, e the
+ * elements one register holds, register r = i / e, j = i % e its element (low bits first). */
+void mma_layout(const MmaForm *f, char which, unsigned lane, unsigned i, unsigned *row, unsigned *col)
+{
+    unsigned g = lane >> 2, t = lane & 3;
+    unsigned bits = mma_type_bits(which == 'c' ? f->c : f->a), e = bits >= 32 ? 1 : 32 / bits;
+    unsigned r = i / e, j = i % e;
+    switch (which) {
+    case 'a':
+        *row = f->m == 16 ? g + 8 * (r & 1) : g;
+        *col = e * t + j + (f->m == 16 ? f->k / 2 * (r >> 1) : 0);
+        break;
+    case 'b':
+        *row = e * t + j + f->k / 2 * r;
+        *col = g;
+        break;
+    default:
+        *row = f->m == 16 ? g + 8 * (i >> 1) : g;
+        *col = f->m == 16 ? 2 * t + (i & 1) : 2 * t + i;
+        break;
+    }
+}
+
+static uint64_t f64_bits(double d)
+{
+    uint64_t u;
+    memcpy(&u, &d, sizeof u);
+    return u;
+}
+
+static double f64_of(uint64_t u)
+{
+    double d;
+    memcpy(&d, &u, sizeof d);
+    return d;
+}
+
+/* One step of the f64 chain, its NaNs independent of the host: an input NaN, quieted, with its
+ * sign and payload (a's, else b's, else c's), or 0xfff8000000000000 for an invalid operation on
+ * numbers, as the H100's f64 fma gives them (exec/alu.c). *choice: two different NaNs met. */
+static double f64_fma(double a, double b, double c, bool *choice)
+{
+    uint64_t in[3] = { f64_bits(a), f64_bits(b), f64_bits(c) }, first = 0;
+    for (unsigned i = 0; i < 3; i++) {
+        if ((in[i] & 0x7fffffffffffffffull) <= 0x7ff0000000000000ull)
+            continue;
+        if (first && (in[i] | 1ull << 51) != first)
+            *choice = true;
+        if (!first)
+            first = in[i] | 1ull << 51;
+    }
+    double r = fma(a, b, c);
+    if (first)
+        return f64_of(first);
+    return isnan(r) ? f64_of(0xfff8000000000000ull) : r;
+}
+
+/* An integer element's value: signed types sign-extended from their width. */
+static int64_t int_of(unsigned type, uint64_t raw)
+{
+    unsigned bits = mma_type_bits(type);
+    if (type == MT_S8 || type == MT_S4 || type == MT_S32)
+        return (int64_t)(raw << (64 - bits)) >> (64 - bits);
+    return (int64_t)raw;
+}
+
+uint64_t mma_dot(const MmaForm *f, const uint64_t *a, const uint64_t *b, uint64_t c, bool *nan_choice)
+{
+    switch (ab_kind(f->a)) {
+    case AB_F64: {
+        double acc = f64_of(c);
+        for (unsigned k = 0; k < f->k; k++)
+            acc = f64_fma(f64_of(a[k]), f64_of(b[k]), acc, nan_choice);
+        return f64_bits(acc);
+    }
+    case AB_B1: {
+        int64_t acc = int_of(MT_S32, c);
+        for (unsigned k = 0; k < f->k; k++)
+            acc += f->flags & MMA_XOR_POPC ? (a[k] ^ b[k]) & 1 : a[k] & b[k] & 1;
+        return (uint32_t)(uint64_t)acc;       /* modulo 2^32 */
+    }
+    case AB_I8: case AB_I4: {
+        int64_t acc = int_of(MT_S32, c);      /* at most 64 * 255 * 255 + 2^31: no overflow */
+        for (unsigned k = 0; k < f->k; k++)
+            acc += int_of(f->a, a[k]) * int_of(f->b, b[k]);
+        if (f->flags & MMA_SAT)
+            acc = acc > INT32_MAX ? INT32_MAX : acc < INT32_MIN ? INT32_MIN : acc;
+        return (uint32_t)(uint64_t)acc;       /* modulo 2^32 */
+    }
+    default:
+        return 0;                             /* refused when lowered (mma_form_runs) */
+    }
 }
 
 /* The checker puts a mnemonic's words in canonical order, so the types' order in the source
@@ -108,8 +249,6 @@ static bool decode(const char *mnemonic, uint8_t *shape, uint8_t *flags)
  * instruction types"), which would otherwise run as .s32.s8.s8.s32. */
 static bool types_in_order(Loader *ld, const Instr *in)
 {
-    static const char *const type_words[] = { "s32", "s8", "u8", "f64", "f32", "f16", "bf16", "tf32", "e4m3",
-                                              "e5m2", "s4", "u4", "b1" };
     const char *src = ld->p->m->src->text + in->at.offset;
     char from_source[64] = "", from_canonical[64] = "";
     for (int pass = 0; pass < 2; pass++) {
@@ -122,7 +261,7 @@ static bool types_in_order(Loader *ld, const Instr *in)
                 end++;
             if (s[pos] == '.')
                 for (size_t t = 0; t < sizeof type_words / sizeof *type_words; t++)
-                    if (strlen(type_words[t]) == end - start && !memcmp(s + start, type_words[t], end - start) &&
+                    if (strlen(type_words[t].word) == end - start && !memcmp(s + start, type_words[t].word, end - start) &&
                         strlen(out) + end - start + 2 < 64) {
                         strcat(out, ".");
                         strncat(out, s + start, end - start);
@@ -160,90 +299,69 @@ static bool vector_rows(Loader *ld, const Operand *o, unsigned count, unsigned b
     return true;
 }
 
-/* Lowers mma: its form into x->mode (the shape) and x->secondary (MMA_* flags); the rows of
- * D, A, B, C in order into Program.mma_rows from x->target. Refuses other forms. */
+/* Lowers mma: its form into Program.mma_forms[x->target]; the rows of D, A, B, C in order into
+ * Program.mma_rows from the form's rows (x->target_count of them). Refuses other forms. */
 void mma_lower(Loader *ld, const Instr *in, XInstr *x)
 {
-    uint8_t shape, flags = 0;
+    MmaForm f;
     if (!types_in_order(ld, in))
         return;
-    if (!decode(in->mnemonic, &shape, &flags)) {
+    const char *wrong = decode(in->mnemonic, &f);
+    if (wrong) {
+        diag_at(ld->diag, DIAG_ERROR, in->at, "'%s' is not a form of mma (%s)", in->mnemonic, wrong);
+        ld->failed = true;
+        return;
+    }
+    if (!mma_form_runs(&f)) {
         char what[200];
-        snprintf(what, sizeof what, "'%s' (this form of mma)", in->mnemonic);
+        snprintf(what, sizeof what, "'%s' (mma with .%s A and B)", in->mnemonic, type_name(f.a));
         operand_cannot(ld, in, what);
         return;
     }
-    MmaShape s = shape_of(shape);
-    unsigned bits = flags & MMA_F64 ? 64 : 32;
+    unsigned bits = f.a == MT_F64 ? 64 : 32;
     if (in->operand_count != 4) {
         operand_cannot(ld, in, "mma without four vector operands");
         return;
     }
-    unsigned counts[4] = { s.c_regs, s.a_regs, s.b_regs, s.c_regs }, total = 2 * s.c_regs + s.a_regs + s.b_regs;
+    unsigned counts[4] = { f.d_regs, f.a_regs, f.b_regs, f.c_regs };
+    unsigned total = f.d_regs + f.a_regs + f.b_regs + f.c_regs;
     Program *p = ld->p;
     p->mma_rows = xrealloc(p->mma_rows, (p->mma_row_count + total) * sizeof *p->mma_rows);
     uint32_t *rows = p->mma_rows + p->mma_row_count;
     for (unsigned k = 0, at = 0; k < 4; at += counts[k], k++)
         if (!vector_rows(ld, &in->operands[k], counts[k], bits, k == 0, rows + at)) {
-            char what[96];
-            snprintf(what, sizeof what, "mma with this operand %u (the form takes {%u .b%u registers})", k + 1,
-                     counts[k], bits);
-            operand_cannot(ld, in, what);
+            diag_at(ld->diag, DIAG_ERROR, in->operands[k].at, "operand %u of '%s' must be {%u .b%u registers}%s",
+                    k + 1, in->mnemonic, counts[k], bits, k ? " (or immediates)" : "");
+            ld->failed = true;
             return;
         }
-    x->target = p->mma_row_count;
-    x->target_count = total;
+    f.rows = p->mma_row_count;
     p->mma_row_count += total;
-    x->mode = shape;
-    x->secondary = flags;
+    p->mma_forms = xrealloc(p->mma_forms, (p->mma_form_count + 1) * sizeof *p->mma_forms);
+    p->mma_forms[p->mma_form_count] = f;
+    x->target = p->mma_form_count++;
+    x->target_count = total;
     x->dst_kind = DST_NONE;
     x->src_count = 0;
 }
 
-/* Element i of a fragment held in regs (lane l): 8-bit elements four to a register; its value
- * (signed or not) and whether any of its bits is undefined. */
-static int64_t byte_of(const Warp *w, const uint32_t *regs, unsigned l, unsigned i, bool sign, bool *undef)
+/* Element i of a fragment held in regs (lane l), of bits bits: its raw bits and whether any of
+ * them is undefined. */
+static uint64_t element(const Warp *w, const uint32_t *regs, unsigned l, unsigned i, unsigned bits, bool *undef)
 {
-    uint32_t row = regs[i / 4];
-    unsigned sh = 8 * (i % 4);
-    uint64_t v = w->val[row][l] >> sh & 0xff;
-    *undef = ((warp_dbits(w, row, (int)l) >> sh) & 0xff) != 0xff;
-    return sign ? (int64_t)(int8_t)v : (int64_t)v;
-}
-
-static uint64_t f64_bits(double d)
-{
-    uint64_t u;
-    memcpy(&u, &d, sizeof u);
-    return u;
-}
-
-static double f64_of(uint64_t u)
-{
-    double d;
-    memcpy(&d, &u, sizeof d);
-    return d;
-}
-
-/* One step of the f64 chain, its NaNs independent of the host: an input NaN, quieted, with its
- * sign and payload (a's, else b's, else c's), or 0xfff8000000000000 for an invalid operation on
- * numbers, as the H100's f64 fma gives them (exec/alu.c). *choice: two different NaNs met. */
-static double f64_fma(double a, double b, double c, bool *choice)
-{
-    uint64_t in[3] = { f64_bits(a), f64_bits(b), f64_bits(c) }, first = 0;
-    for (unsigned i = 0; i < 3; i++) {
-        if ((in[i] & 0x7fffffffffffffffull) <= 0x7ff0000000000000ull)
-            continue;
-        if (first && (in[i] | 1ull << 51) != first)
-            *choice = true;
-        if (!first)
-            first = in[i] | 1ull << 51;
+    if (bits >= 32) {
+        uint64_t need = bits == 64 ? ~0ull : 0xffffffffull;
+        *undef = (warp_dbits(w, regs[i], (int)l) & need) != need;
+        return w->val[regs[i]][l] & need;
     }
-    double r = fma(a, b, c);
-    if (first)
-        return f64_of(first);
-    return isnan(r) ? f64_of(0xfff8000000000000ull) : r;
+    unsigned e = 32 / bits, sh = bits * (i % e);
+    uint64_t mask = (1ull << bits) - 1;
+    uint32_t row = regs[i / e];
+    *undef = ((warp_dbits(w, row, (int)l) >> sh) & mask) != mask;
+    return w->val[row][l] >> sh & mask;
 }
+
+enum { MAX_M = 16, MAX_N = 8, MAX_K = 256 };
 
 /* The warp's mma: every lane of the warp takes part (.aligned), or none (a guard false in
  * all of them); otherwise a fault. */
@@ -258,80 +376,59 @@ void mma_execute(Warp *w, const XInstr *x, uint32_t lanes, uint32_t guard_true)
                      x->ir->mnemonic, lanes, guard_true);
         return;
     }
-    MmaShape s = shape_of(x->mode);
-    const uint32_t *rows = w->prog->mma_rows + x->target;
-    const uint32_t *d = rows, *a = rows + s.c_regs, *b = a + s.a_regs, *c = b + s.b_regs;
-    unsigned a_elems = s.m * s.k / 32, b_elems = s.k * s.n / 32;
-    bool f64 = x->secondary & MMA_F64;
-    int64_t A[16][32], B[32][8], C[16][8];
-    double Af[8][4], Bf[4][8], Cf[8][8];
-    bool Au[16][32], Bu[32][8], Cu[16][8];
-    uint32_t rr, cc;
+    const MmaForm *f = &w->prog->mma_forms[x->target];
+    const uint32_t *rows = w->prog->mma_rows + f->rows;
+    const uint32_t *d = rows, *a = d + f->d_regs, *b = a + f->a_regs, *c = b + f->b_regs;
+    unsigned abits = mma_type_bits(f->a), cbits = mma_type_bits(f->c), dbits = mma_type_bits(f->d);
+    unsigned a_elems = f->m * f->k / 32, b_elems = f->k * f->n / 32, c_elems = f->m * f->n / 32;
+    uint64_t A[MAX_M][MAX_K], Bt[MAX_N][MAX_K], C[MAX_M][MAX_N];
+    bool Au[MAX_M], Bu[MAX_N], Cu[MAX_M][MAX_N];  /* any element of A's row, B's column undefined */
+    memset(Au, 0, sizeof Au), memset(Bu, 0, sizeof Bu);
+    unsigned rr, cc;
+    bool u;
     for (unsigned l = 0; l < WARP_SIZE; l++) {
         for (unsigned i = 0; i < a_elems; i++) {
-            mma_layout_a(x->mode, l, i, &rr, &cc);
-            if (f64) {
-                Af[rr][cc] = f64_of(w->val[a[i]][l]);
-                Au[rr][cc] = warp_dbits(w, a[i], (int)l) != ~0ull;
-            } else {
-                A[rr][cc] = byte_of(w, a, l, i, x->secondary & MMA_A_SIGNED, &Au[rr][cc]);
-            }
+            mma_layout(f, 'a', l, i, &rr, &cc);
+            A[rr][cc] = element(w, a, l, i, abits, &u);
+            Au[rr] |= u;
         }
         for (unsigned i = 0; i < b_elems; i++) {
-            mma_layout_b(x->mode, l, i, &rr, &cc);
-            if (f64) {
-                Bf[rr][cc] = f64_of(w->val[b[i]][l]);
-                Bu[rr][cc] = warp_dbits(w, b[i], (int)l) != ~0ull;
-            } else {
-                B[rr][cc] = byte_of(w, b, l, i, x->secondary & MMA_B_SIGNED, &Bu[rr][cc]);
-            }
+            mma_layout(f, 'b', l, i, &rr, &cc);
+            Bt[cc][rr] = element(w, b, l, i, abits, &u);
+            Bu[cc] |= u;
         }
-        for (unsigned i = 0; i < s.c_regs; i++) {
-            mma_layout_c(x->mode, l, i, &rr, &cc);
-            uint64_t need = f64 ? ~0ull : 0xffffffffu;
-            Cu[rr][cc] = (warp_dbits(w, c[i], (int)l) & need) != need;
-            if (f64)
-                Cf[rr][cc] = f64_of(w->val[c[i]][l]);
-            else
-                C[rr][cc] = (int32_t)(uint32_t)w->val[c[i]][l];
+        for (unsigned i = 0; i < c_elems; i++) {
+            mma_layout(f, 'c', l, i, &rr, &cc);
+            C[rr][cc] = element(w, c, l, i, cbits, &Cu[rr][cc]);
         }
     }
-    uint64_t D[16][8];
-    bool Du[16][8], nan_choice = false;
-    for (unsigned i = 0; i < s.m; i++)
-        for (unsigned j = 0; j < s.n; j++) {
-            bool u = Cu[i][j];
-            for (unsigned k = 0; k < s.k; k++)
-                u |= Au[i][k] | Bu[k][j];
-            Du[i][j] = u;
-            if (f64) {
-                double acc = Cf[i][j];
-                for (unsigned k = 0; k < s.k; k++)
-                    acc = f64_fma(Af[i][k], Bf[k][j], acc, &nan_choice);
-                D[i][j] = f64_bits(acc);
-            } else {
-                int64_t acc = C[i][j];          /* at most 32 * 255 * 255 + 2^31: no overflow */
-                for (unsigned k = 0; k < s.k; k++)
-                    acc += A[i][k] * B[k][j];
-                if (x->secondary & MMA_SAT)
-                    acc = acc > INT32_MAX ? INT32_MAX : acc < INT32_MIN ? INT32_MIN : acc;
-                D[i][j] = (uint32_t)(uint64_t)acc;   /* modulo 2^32 */
-            }
-        }
+    uint64_t D[MAX_M][MAX_N];
+    bool nan_choice = false;
+    for (unsigned i = 0; i < f->m; i++)
+        for (unsigned j = 0; j < f->n; j++)
+            D[i][j] = mma_dot(f, A[i], Bt[j], C[i][j], &nan_choice);
     if (nan_choice)
         report_warn(w, (uint32_t)(x - w->prog->code), ALL_LANES, "mma .f64 on two different NaNs in one step of "
                     "the fma chain: which one the H100 returns is not recorded; ptxrun returns a's, else b's, quieted");
     /* A guard undefined in some lane: whether the warp ran it at all is unknown, so all of D is. */
     bool guard_unknown = x->guard && (w->pred_defined[x->guard_pred] & ALL_LANES) != ALL_LANES;
     /* Scatter: every lane's D registers (rows may repeat a source: gathered above first). */
-    for (unsigned i = 0; i < s.c_regs; i++) {
+    unsigned e = dbits >= 32 ? 1 : 32 / dbits;
+    uint64_t mask = dbits >= 64 ? ~0ull : (1ull << dbits) - 1;
+    for (unsigned r = 0; r < f->d_regs; r++) {
         Lanes out;
         uint32_t defined = 0;
         for (unsigned l = 0; l < WARP_SIZE; l++) {
-            mma_layout_c(x->mode, l, i, &rr, &cc);
-            out[l] = D[rr][cc];
-            defined |= (uint32_t)!Du[rr][cc] << l;
+            uint64_t v = 0;
+            bool undef = false;
+            for (unsigned h = 0; h < e; h++) {
+                mma_layout(f, 'c', l, r * e + h, &rr, &cc);
+                v |= (D[rr][cc] & mask) << (h * dbits);
+                undef |= Au[rr] || Bu[cc] || Cu[rr][cc];
+            }
+            out[l] = v;
+            defined |= (uint32_t)!undef << l;
         }
-        warp_commit(w, d[i], out, ALL_LANES, guard_unknown ? 0 : defined);
+        warp_commit(w, d[r], out, ALL_LANES, guard_unknown ? 0 : defined);
     }
 }
