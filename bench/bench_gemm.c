@@ -3,8 +3,11 @@
  * against that C bit for bit: (a) D += A B over 64 x 64 x 256 s8 with mma.sync m16n8k32
  * .s32.s8.s8.s32 (fragments loaded as words from global memory, as the ISA's figures place
  * them), (b) D += A B over 32 x 32 x 64 doubles with mma.sync m8n8k4 .f64 (DMMA: an fma chain
- * in k order, which the C does with fma()). Figures: multiply-adds per second (best of 3) and
- * how many times slower than C ptxrun is; the mma instructions' share of the steps.
+ * in k order, which the C does with fma()), (c) D += A B over 64 x 64 x 64 f16 with mma.sync
+ * m16n8k16 .f32.f16.f16.f32 (small integers: every sum exact, so plain C's float sum is the one
+ * result), or a line saying ptxrun does not execute it yet. Figures: multiply-adds per second
+ * (best of 3) and how many times slower than C ptxrun is; the mma instructions' share of the
+ * steps.
  * usage: bench_gemm */
 #include <stdlib.h>
 #include <string.h>
@@ -21,7 +24,8 @@ static double now(void)
 }
 
 enum { SM = 64, SN = 64, SK = 256, SKW = SK / 4,     /* (a): s8, rows of SK bytes = SKW words */
-       DM = 32, DN = 32, DK = 64 };                  /* (b): f64 */
+       DM = 32, DN = 32, DK = 64,                    /* (b): f64 */
+       HM = 64, HN = 64, HK = 64 };                  /* (c): f16, rows of HK / 2 words */
 
 /* (a) One warp walks the 4 x 8 m16n8 tiles of D; each loads its C from D, runs the 8 k steps
  * and stores D; all of it `iterations` times. pa, pb, pd: the buffers (set by the bench). */
@@ -81,10 +85,34 @@ static const char gemm_f64[] =
     "    add.u32 mt, mt, 1;\n    setp.lt.u32 p, mt, 4;\n@p  bra MT;\n"
     "    add.u32 it, it, 1;\n    setp.lt.u32 p, it, %u;\n@p  bra ITER;\n";
 
-static void ignore(void *c, Diag *d, DiagLevel l, Span at, const char *m)
-{
-    (void)c; (void)d; (void)l; (void)at; (void)m;
-}
+/* (c) As (a), with rows of 32 words (64 halves) and 4 k steps of 16. */
+static const char gemm_f16[] =
+    ".reg .b64 pa;\n.reg .b64 pb;\n.reg .b64 pd;\n.reg .b64 ta;\n.reg .b64 tb;\n.reg .b64 td;\n"
+    ".reg .b32 a<4>;\n.reg .b32 b<2>;\n.reg .f32 c<4>;\n"
+    ".reg .u32 it;\n.reg .u32 mt;\n.reg .u32 nt;\n.reg .u32 kt;\n.reg .u32 g;\n.reg .u32 q;\n.reg .u32 off;\n"
+    ".reg .pred p;\n"
+    "    mov.u32 g, %%laneid;\n    and.b32 q, g, 3;\n    shr.u32 g, g, 2;\n    mov.u32 it, 0;\n"
+    "ITER:\n    mov.u32 mt, 0;\n"
+    "MT:\n    mov.u32 nt, 0;\n"
+    "NT:\n"
+    "    mad.lo.u32 off, mt, 16, g;\n    mul.lo.u32 off, off, 64;\n    mad.lo.u32 off, nt, 8, off;\n"
+    "    mad.lo.u32 off, q, 2, off;\n    mul.wide.u32 td, off, 4;\n    add.s64 td, pd, td;\n"
+    "    ld.global.v2.f32 {c0, c1}, [td];\n    ld.global.v2.f32 {c2, c3}, [td+2048];\n"
+    "    mad.lo.u32 off, mt, 16, g;\n    mad.lo.u32 off, off, 32, q;\n    mul.wide.u32 ta, off, 4;\n"
+    "    add.s64 ta, pa, ta;\n"
+    "    mad.lo.u32 off, nt, 8, g;\n    mad.lo.u32 off, off, 32, q;\n    mul.wide.u32 tb, off, 4;\n"
+    "    add.s64 tb, pb, tb;\n    mov.u32 kt, 0;\n"
+    "KT:\n"
+    "    ld.global.b32 a0, [ta];\n    ld.global.b32 a1, [ta+1024];\n    ld.global.b32 a2, [ta+16];\n"
+    "    ld.global.b32 a3, [ta+1040];\n    ld.global.b32 b0, [tb];\n    ld.global.b32 b1, [tb+16];\n"
+    "    mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {c0, c1, c2, c3}, {a0, a1, a2, a3}, {b0, b1}, "
+    "{c0, c1, c2, c3};\n"
+    "    add.s64 ta, ta, 32;\n    add.s64 tb, tb, 32;\n"
+    "    add.u32 kt, kt, 1;\n    setp.lt.u32 p, kt, 4;\n@p  bra KT;\n"
+    "    st.global.v2.f32 [td], {c0, c1};\n    st.global.v2.f32 [td+2048], {c2, c3};\n"
+    "    add.u32 nt, nt, 1;\n    setp.lt.u32 p, nt, 8;\n@p  bra NT;\n"
+    "    add.u32 mt, mt, 1;\n    setp.lt.u32 p, mt, 4;\n@p  bra MT;\n"
+    "    add.u32 it, it, 1;\n    setp.lt.u32 p, it, %u;\n@p  bra ITER;\n";
 
 /* A global buffer holding `size` bytes of data, its address in register `reg` of every lane. */
 static Region *add_buffer(Block *b, const char *reg, const void *data, size_t size)
@@ -106,6 +134,15 @@ static Region *add_buffer(Block *b, const char *reg, const void *data, size_t si
 /* Runs `format` (%u = iterations) on one warp with buffers pa, pb, pd (d0 its initial contents)
  * and checks pd's final bytes, every one defined, against want. Returns seconds; *mma_share
  * gets the share of the warp's instructions that were mma. */
+static bool refused;        /* the last diagnostic said "cannot execute" */
+
+static void note_refusal(void *c, Diag *d, DiagLevel l, Span at, const char *m)
+{
+    (void)c; (void)d; (void)l; (void)at;
+    refused |= strstr(m, "cannot execute") != NULL;
+}
+
+/* ... -1 when ptxrun does not execute the program yet. */
 static double run_gemm(const char *format, unsigned iterations, const void *a, size_t asize, const void *b,
                        size_t bsize, const void *d0, const void *want, size_t dsize, double *mma_share)
 {
@@ -115,10 +152,16 @@ static double run_gemm(const char *format, unsigned iterations, const void *a, s
     source_from_string(&src, "bench_gemm.ptx", text, strlen(text));
     Diag diag;
     diag_init(&diag, &src, stderr);
-    diag.emit = ignore;
+    diag.emit = note_refusal;
+    refused = false;
     Module *m = parse_module(&src, &diag);
     check_module(m, &diag, NULL);
     Block *blk = diag.errors ? NULL : block_load(m, m->functions.data[0], &diag, DEFAULT_STACK_BYTES);
+    if (!blk && refused) {
+        module_free(m);
+        source_free(&src);
+        return -1;
+    }
     if (!blk) {
         diag.emit = NULL;
         fprintf(stderr, "bench_gemm: the benchmark program does not load:\n%s\n", text);
@@ -171,7 +214,7 @@ static void report(const char *name, double macs, double t, double plain, double
 
 int main(void)
 {
-    enum { S8_ITER = 200, F64_ITER = 400 };
+    enum { S8_ITER = 200, F64_ITER = 400, F16_ITER = 200 };
     static int8_t a8[SM * SK], b8[SN * SK];
     static int32_t d8[SM * SN], want8[SM * SN];
     for (size_t i = 0; i < sizeof a8; i++)
@@ -214,5 +257,39 @@ int main(void)
     macs = (double)F64_ITER * DM * DN * DK;
     report("(b) f64 GEMM, mma.m8n8k4 (DMMA)", macs, t, plain, (double)F64_ITER * (DM / 8) * (DN / 8) * (DK / 4),
            steps);
+
+    /* f16 halves of small integers (-3..3), as words of two (the lower k in the low half) */
+    static uint16_t ah[HM * HK], bh[HN * HK];
+    static float a32[HM * HK], b32[HN * HK], dh[HM * HN], wanth[HM * HN];
+    static const uint16_t half_of[7] = { 0xc200, 0xc000, 0xbc00, 0x0000, 0x3c00, 0x4000, 0x4200 };   /* -3..3 */
+    for (size_t i = 0; i < HM * HK; i++) {
+        int v = (int)(next() % 7);
+        ah[i] = half_of[v];
+        a32[i] = (float)(v - 3);
+    }
+    for (size_t i = 0; i < HN * HK; i++) {
+        int v = (int)(next() % 7);
+        bh[i] = half_of[v];
+        b32[i] = (float)(v - 3);
+    }
+    for (size_t i = 0; i < HM * HN; i++)
+        dh[i] = (float)((int)(next() % 2001) - 1000);
+    plain = 1e30;
+    t = 1e30;
+    for (int r = 0; r < 3; r++) {
+        memcpy(wanth, dh, sizeof wanth);
+        double p = ref_gemm_f32(F16_ITER, a32, b32, wanth, HM, HN, HK);
+        plain = p < plain ? p : plain;
+    }
+    for (int r = 0; r < 3 && t > 0; r++) {
+        double x = run_gemm(gemm_f16, F16_ITER, ah, sizeof ah, bh, sizeof bh, dh, wanth, sizeof dh, &steps);
+        t = x < t ? x : t;
+    }
+    macs = (double)F16_ITER * HM * HN * HK;
+    if (t < 0)
+        printf("%-34s ptxrun cannot execute it yet\n", "(c) f16 GEMM, mma.m16n8k16");
+    else
+        report("(c) f16 GEMM, mma.m16n8k16", macs, t, plain, (double)F16_ITER * (HM / 16) * (HN / 8) * (HK / 16),
+               steps);
     return 0;
 }

@@ -226,3 +226,21 @@ double ref_gemm_f64(unsigned iterations, const double *a, const double *b, doubl
     }
     return now() - t0;
 }
+
+/* ... and over f32 copies of small-integer halves, 64 x 64 x 64 (A row-major, B col-major):
+ * every sum exact, so any order gives the tensor core's result. */
+double ref_gemm_f32(unsigned iterations, const float *a, const float *b, float *d, int m, int n, int k)
+{
+    double t0 = now();
+    for (unsigned it = 0; it < iterations; it++) {
+        for (int i = 0; i < m; i++)
+            for (int j = 0; j < n; j++) {
+                float s = 0;
+                for (int x = 0; x < k; x++)
+                    s += a[i * k + x] * b[j * k + x];
+                d[i * n + j] += s;
+            }
+        __asm__ volatile("" : : "r"(d) : "memory");
+    }
+    return now() - t0;
+}
