@@ -122,6 +122,8 @@ static const char *decode(const char *mnemonic, MmaForm *f)
         return ".rn on a form other than .f64";
     if (kind == AB_B1 ? !popc || (!xor_ && !and_) : popc || xor_ || and_)
         return "b1 forms and only they take .xor.popc or .and.popc";
+    if (m == 16 && kind == AB_F16 && f->c != f->d)     /* ptxas: ".dtype must be '.f16' when .ctype is '.f16'" */
+        return "m16n8k8 and m16n8k16 .f16 take .f16 or .f32 for both C and D, not one of each";
     if (f->flags && !(m == 8 && k == 4 && kind == AB_F16))
         return "a layout other than .row.col (only m8n8k4 .f16 takes others)";
     f->flags |= (uint8_t)((sat ? MMA_SAT : 0) | (xor_ ? MMA_XOR_POPC : 0) | (and_ ? MMA_AND_POPC : 0));
@@ -145,6 +147,7 @@ static bool mma_form_runs(const MmaForm *f)
     switch (ab_kind(f->a)) {
     case AB_I8: case AB_I4: case AB_B1: return true;
     case AB_F64: return true;
+    case AB_F16: case AB_BF16: case AB_TF32: return f->m == 16;    /* mmafloat.c; m8n8k4 .f16 not yet */
     default: return false;
     }
 }
@@ -239,6 +242,8 @@ uint64_t mma_dot(const MmaForm *f, const uint64_t *a, const uint64_t *b, uint64_
             acc = acc > INT32_MAX ? INT32_MAX : acc < INT32_MIN ? INT32_MIN : acc;
         return (uint32_t)(uint64_t)acc;       /* modulo 2^32 */
     }
+    case AB_F16: case AB_BF16: case AB_TF32:
+        return mmaf_dot(f, a, b, c);
     default:
         return 0;                             /* refused when lowered (mma_form_runs) */
     }
@@ -416,19 +421,22 @@ void mma_execute(Warp *w, const XInstr *x, uint32_t lanes, uint32_t guard_true)
     unsigned e = dbits >= 32 ? 1 : 32 / dbits;
     uint64_t mask = dbits >= 64 ? ~0ull : (1ull << dbits) - 1;
     for (unsigned r = 0; r < f->d_regs; r++) {
-        Lanes out;
+        Lanes out, dbits_of;                     /* dbits_of: each lane's defined bits, element by element */
         uint32_t defined = 0;
         for (unsigned l = 0; l < WARP_SIZE; l++) {
-            uint64_t v = 0;
-            bool undef = false;
+            uint64_t v = 0, vd = 0;
             for (unsigned h = 0; h < e; h++) {
                 mma_layout(f, 'c', l, r * e + h, &rr, &cc);
                 v |= (D[rr][cc] & mask) << (h * dbits);
-                undef |= Au[rr] || Bu[cc] || Cu[rr][cc];
+                if (!(Au[rr] || Bu[cc] || Cu[rr][cc]))
+                    vd |= mask << (h * dbits);
             }
             out[l] = v;
-            defined |= (uint32_t)!undef << l;
+            dbits_of[l] = vd;
+            defined |= (uint32_t)(vd == (e == 1 ? mask : 0xffffffffull)) << l;
         }
         warp_commit(w, d[r], out, ALL_LANES, guard_unknown ? 0 : defined);
+        if (!guard_unknown && defined != ALL_LANES)      /* f16 D: one of a register's two may be undefined */
+            vbits_define_row(w, d[r], ~defined & ALL_LANES, dbits_of, dbits >= 32 ? dbits : 32);
     }
 }

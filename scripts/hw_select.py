@@ -40,7 +40,8 @@ Features, per folder:
   if, lane groups, key switches, early exits: from the labels of the PTX);
 - mma (whole cases; ptxrun runs ldmatrix, stmatrix,
   movmatrix and the s32 and f64 mma, refuses the others): one case per
-  instruction kind (ldmatrix, stmatrix, movmatrix, wmma) and one mma per shape.
+  instruction kind (ldmatrix, stmatrix, movmatrix, wmma) and one mma per shape, of the `special`
+  flavour for the f16, bf16 and tf32 shapes.
 probes is kept whole.
 
 The cover is greedy, the cost of a case the bytes of its files: the case that brings the most new
@@ -522,11 +523,16 @@ def diverge_features(case):
 
 
 def mma_features(case):
-    """One case per instruction kind, and one mma per shape."""
+    """One case per instruction kind, and one mma per shape; for the f16, bf16 and tf32 shapes one
+    of the `special` flavour (NaN, inf, subnormal and largest operands: the tensor core's rules)."""
     m = case.meta
     kind = m.get("kind", "?")
     if kind == "mma":
-        return {(kind, "m{}n{}k{}".format(*m["shape"]) if m.get("shape") else m.get("form"))}
+        shape = "m{}n{}k{}".format(*m["shape"]) if m.get("shape") else m.get("form")
+        feats = {(kind, shape)}
+        if m.get("types", {}).get("a") in ("f16", "bf16", "tf32") and m.get("flavor") == "special":
+            feats.add((kind, shape, "special"))
+        return feats
     return {(kind,)}
 
 
