@@ -1100,11 +1100,16 @@ void warpops_execute(Warp *w, const XInstr *x, uint32_t lanes, uint32_t guard_tr
 void mma_lower(Loader *ld, const Instr *in, XInstr *x);
 void mma_execute(Warp *w, const XInstr *x, uint32_t lanes, uint32_t guard_true);
 unsigned mma_type_bits(unsigned t);
-/* Element i of lane's fragment of 'a', 'b' or 'c' (C and D) of f: its row and column. */
+/* Element i of lane's fragment of 'a', 'b', 'c' or 'd' of f: its row and column. */
 void mma_layout(const MmaForm *f, char which, unsigned lane, unsigned i, unsigned *row, unsigned *col);
 /* One element of D: a[0..k-1] a row of A, b[0..k-1] a column of B, c: raw bits of each element
  * (in the low bits); D's raw bits. *nan_choice: two different NaNs met, the choice unrecorded. */
 uint64_t mma_dot(const MmaForm *f, const uint64_t *a, const uint64_t *b, uint64_t c, bool *nan_choice);
+/* mma884.c: m8n8k4 with .f16 A and B: four 8x8x4 products, one per quad-pair of lanes, their
+ * matrices stacked (pair p: A's rows, B's columns, C's rows 8p..8p+7); one element of D. */
+bool mma884_form(const MmaForm *f);
+void mma884_layout(const MmaForm *f, char which, unsigned lane, unsigned i, unsigned *row, unsigned *col);
+uint64_t mma884_dot(const MmaForm *f, const uint64_t *a, const uint64_t *b, uint64_t c);
 /* mmafloat.c: one D element of an mma with f16, bf16 or tf32 A and B (f32 or f16 C and D), as
  * the H100 computes it; a, b: k elements, c: C's raw bits; D's raw bits. */
 uint64_t mmaf_dot(const MmaForm *f, const uint64_t *a, const uint64_t *b, uint64_t c);

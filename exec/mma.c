@@ -126,6 +126,8 @@ static const char *decode(const char *mnemonic, MmaForm *f)
         return "m16n8k8 and m16n8k16 .f16 take .f16 or .f32 for both C and D, not one of each";
     if (f->flags && !(m == 8 && k == 4 && kind == AB_F16))
         return "a layout other than .row.col (only m8n8k4 .f16 takes others)";
+    if (m == 8 && k == 4 && kind == AB_F16 && f->c == MT_F32 && f->d == MT_F16)
+        return ".f16 D with .f32 C, which ptxas refuses: .dtype must be .f32 when .ctype is .f32";
     f->flags |= (uint8_t)((sat ? MMA_SAT : 0) | (xor_ ? MMA_XOR_POPC : 0) | (and_ ? MMA_AND_POPC : 0));
     unsigned abits = mma_type_bits(f->a), cbits = mma_type_bits(f->c), dbits = mma_type_bits(f->d);
     unsigned per_a = abits >= 32 ? 1 : 32 / abits;
@@ -147,16 +149,21 @@ static bool mma_form_runs(const MmaForm *f)
     switch (ab_kind(f->a)) {
     case AB_I8: case AB_I4: case AB_B1: return true;
     case AB_F64: return true;
-    case AB_F16: case AB_BF16: case AB_TF32: return f->m == 16;    /* mmafloat.c; m8n8k4 .f16 not yet */
+    case AB_F16: case AB_BF16: case AB_TF32: return f->m == 16 || mma884_form(f);   /* mmafloat.c, mma884.c */
     default: return false;
     }
 }
 
 /* Element i of lane's fragment: 'a', 'b' or 'c' (C and D) of f at (*row, *col) (PTX ISA 9.7.14.5,
  * "Matrix fragments for mma.m16n8k*" and "mma.m8n8k*"): g = lane >> 2, t = lane & 3, e the
- * elements one register holds, register r = i / e, j = i % e its element (low bits first). */
+ * elements one register holds, register r = i / e, j = i % e its element (low bits first).
+ * 'd': D's, C's but in m8n8k4 .f16 (mma884.c: its four products stacked, D's type its own). */
 void mma_layout(const MmaForm *f, char which, unsigned lane, unsigned i, unsigned *row, unsigned *col)
 {
+    if (mma884_form(f)) {
+        mma884_layout(f, which, lane, i, row, col);
+        return;
+    }
     unsigned g = lane >> 2, t = lane & 3;
     unsigned bits = mma_type_bits(which == 'c' ? f->c : f->a), e = bits >= 32 ? 1 : 32 / bits;
     unsigned r = i / e, j = i % e;
@@ -221,6 +228,8 @@ static int64_t int_of(unsigned type, uint64_t raw)
 
 uint64_t mma_dot(const MmaForm *f, const uint64_t *a, const uint64_t *b, uint64_t c, bool *nan_choice)
 {
+    if (mma884_form(f))
+        return mma884_dot(f, a, b, c);
     switch (ab_kind(f->a)) {
     case AB_F64: {
         double acc = f64_of(c);
@@ -366,7 +375,9 @@ static uint64_t element(const Warp *w, const uint32_t *regs, unsigned l, unsigne
     return w->val[row][l] >> sh & mask;
 }
 
-enum { MAX_M = 16, MAX_N = 8, MAX_K = 256 };
+/* The largest A (m16n8k256: 16 x 256) and B (256 x 8), rows of k elements; C and D 32 x 32
+ * (m8n8k4 .f16's four products stacked). */
+enum { MAX_M = 32, MAX_N = 32, MAX_A = 16 * 256, MAX_B = 8 * 256 };
 
 /* The warp's mma: every lane of the warp takes part (.aligned), or none (a guard false in
  * all of them); otherwise a fault. */
@@ -385,8 +396,9 @@ void mma_execute(Warp *w, const XInstr *x, uint32_t lanes, uint32_t guard_true)
     const uint32_t *rows = w->prog->mma_rows + f->rows;
     const uint32_t *d = rows, *a = d + f->d_regs, *b = a + f->a_regs, *c = b + f->b_regs;
     unsigned abits = mma_type_bits(f->a), cbits = mma_type_bits(f->c), dbits = mma_type_bits(f->d);
-    unsigned a_elems = f->m * f->k / 32, b_elems = f->k * f->n / 32, c_elems = f->m * f->n / 32;
-    uint64_t A[MAX_M][MAX_K], Bt[MAX_N][MAX_K], C[MAX_M][MAX_N];
+    unsigned pairs = mma884_form(f) ? 4 : 1;   /* m8n8k4 .f16: pair p's A, C rows, B columns at 8p (mma884.c) */
+    unsigned a_elems = pairs * f->m * f->k / 32, b_elems = pairs * f->k * f->n / 32, c_elems = pairs * f->m * f->n / 32;
+    uint64_t A[MAX_A], Bt[MAX_B], C[MAX_M][MAX_N];   /* A by rows, B by columns, k elements each */
     bool Au[MAX_M], Bu[MAX_N], Cu[MAX_M][MAX_N];  /* any element of A's row, B's column undefined */
     memset(Au, 0, sizeof Au), memset(Bu, 0, sizeof Bu);
     unsigned rr, cc;
@@ -394,12 +406,12 @@ void mma_execute(Warp *w, const XInstr *x, uint32_t lanes, uint32_t guard_true)
     for (unsigned l = 0; l < WARP_SIZE; l++) {
         for (unsigned i = 0; i < a_elems; i++) {
             mma_layout(f, 'a', l, i, &rr, &cc);
-            A[rr][cc] = element(w, a, l, i, abits, &u);
+            A[rr * f->k + cc] = element(w, a, l, i, abits, &u);
             Au[rr] |= u;
         }
         for (unsigned i = 0; i < b_elems; i++) {
             mma_layout(f, 'b', l, i, &rr, &cc);
-            Bt[cc][rr] = element(w, b, l, i, abits, &u);
+            Bt[cc * f->k + rr] = element(w, b, l, i, abits, &u);
             Bu[cc] |= u;
         }
         for (unsigned i = 0; i < c_elems; i++) {
@@ -409,9 +421,9 @@ void mma_execute(Warp *w, const XInstr *x, uint32_t lanes, uint32_t guard_true)
     }
     uint64_t D[MAX_M][MAX_N];
     bool nan_choice = false;
-    for (unsigned i = 0; i < f->m; i++)
+    for (unsigned i = 0; i < pairs * f->m; i++)
         for (unsigned j = 0; j < f->n; j++)
-            D[i][j] = mma_dot(f, A[i], Bt[j], C[i][j], &nan_choice);
+            D[i][j] = mma_dot(f, A + i * f->k, Bt + (i / f->m * f->n + j) * f->k, C[i][j], &nan_choice);
     if (nan_choice)
         report_warn(w, (uint32_t)(x - w->prog->code), ALL_LANES, "mma .f64 on two different NaNs in one step of "
                     "the fma chain: which one the H100 returns is not recorded; ptxrun returns a's, else b's, quieted");
@@ -426,9 +438,9 @@ void mma_execute(Warp *w, const XInstr *x, uint32_t lanes, uint32_t guard_true)
         for (unsigned l = 0; l < WARP_SIZE; l++) {
             uint64_t v = 0, vd = 0;
             for (unsigned h = 0; h < e; h++) {
-                mma_layout(f, 'c', l, r * e + h, &rr, &cc);
+                mma_layout(f, 'd', l, r * e + h, &rr, &cc);
                 v |= (D[rr][cc] & mask) << (h * dbits);
-                if (!(Au[rr] || Bu[cc] || Cu[rr][cc]))
+                if (!(Au[rr] || Bu[rr / f->m * f->n + cc] || Cu[rr][cc]))
                     vd |= mask << (h * dbits);
             }
             out[l] = v;
