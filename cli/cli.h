@@ -80,7 +80,8 @@ bool dump_check_regs(const Block *b, const char *only, Msg *err);
 bool dump_check_buffers(const Block *b, const char *only, Msg *err);   /* --buffers */
 uint64_t *dump_buffer_hashes(const Block *b);   /* per region: a buffer's contents hashed (TableView.before) */
 /* printed: the kernel's text, or NULL; ctas: dump_print_cta_json's output (--all-ctas), or NULL */
-void dump_print_json(FILE *out, const Block *b, const char *printed, size_t printed_len, FILE *ctas);
+void dump_print_json(FILE *out, const Block *b, const char *printed, size_t printed_len, FILE *ctas,
+                     FILE *matrices);   /* matrices: --matrix's elements of "matrices", or NULL */
 void dump_print_cta_json(FILE *out, const Block *b, bool first);   /* one element of "ctas" */
 uint64_t dump_buffer_element(const Region *r, uint64_t i, uint64_t *bits);   /* its defined bits */
 uint64_t dump_buffer_count(const Region *r);
@@ -116,7 +117,28 @@ void srcline_note(SourceMap *s, FILE *out, Span at, bool color);   /* s NULL: no
 void srcline_free(SourceMap *s);
 bool srcline_trace_ops(TraceFilter *f, const char *list, Msg *err);
 bool srcline_trace_lines(TraceFilter *f, const Module *m, const char *list, Msg *err);
+bool srcline_ranges(TraceFilter *f, const Module *m, const char *list, const char *option, Msg *err);
 bool srcline_trace_lines_reached(const TraceFilter *f, const Program *p, const char *list, Msg *err);   /* false: a range that picks no instruction */
+
+/* matview.c: --matrix LINE[@N], the matrices of a matrix instruction's executions: printed as
+ * tables to out as they come, or kept for --json's "matrices" in json (its elements). */
+typedef struct MatrixPick {
+    const char *text;          /* the option's value */
+    const Program *prog;
+    bool *pcs;                 /* per pc: picked */
+    uint64_t *placed_at;       /* per pc: the execution whose table of places was shown (0: none) */
+    uint64_t want;             /* @N; 0: every execution (the first MATRIX_SHOWN) */
+    uint64_t seen, shown;
+    bool hex;                  /* --hex: bits, not values */
+    FILE *out, *json;          /* json non-NULL: JSON elements there instead of tables on out */
+    Progress *progress;        /* erased before a table */
+} MatrixPick;
+bool matview_open(MatrixPick *p, const Program *prog, const char *text, Msg *err);
+void matview_execution(void *context, const MatrixView *v);   /* ExecOptions.on_matrix */
+void matview_close(MatrixPick *p, FILE *err);
+void matview_cell(char *buf, size_t size, const MatrixElement *e, int type, bool json, bool hex);
+void matview_print_operands(FILE *out, const MatrixView *v, bool places, bool hex);
+void matview_json_operands(FILE *out, const MatrixView *v);
 
 /* checkstream.c: --check one function at a time, by up to readers threads at once (in_turn:
  * kernels dealt to them in turn, for tests); NULL: check the whole module instead (forget what
@@ -184,6 +206,7 @@ typedef struct RunOptions {
     const char *entry;         /* --entry NAME (entry.c) */
     Launch launch;             /* --block, --grid, --param, --buffer ... */
     const char *save_buffers;  /* --save-buffers DIR */
+    const char *matrix;        /* --matrix LINE[@N] (matview.c) */
     const char *trace_lines;   /* --trace-lines 120-130,kernel.cu:40 (resolved against the module's .file) */
     TraceFilter trace_filter;  /* --trace-ops (resolved when read); the driver adds the lines and --regs */
     bool json;

@@ -209,6 +209,7 @@ static int execute(const RunOptions *o, Module *m, Function *fn, Diag *diag, Hel
     TableView view = { o->regs, shown, NULL, o->hex, false, false, { 0, 0, 0 }, o->buffers, NULL };
     ExecOptions exec = o->exec;
     CtaLog log = { NULL, true };
+    MatrixPick matrices = { 0 };
     int loaded = 1;                            /* lanes_load's: 1, no block given */
     if ((o->trace_lines && !srcline_trace_lines(&filter, m, o->trace_lines, &err)) ||
         (o->trace_lines && !srcline_trace_lines_reached(&filter, &b->prog, o->trace_lines, &err)) ||
@@ -216,7 +217,8 @@ static int execute(const RunOptions *o, Module *m, Function *fn, Diag *diag, Hel
         !dump_select(b, o->warps, o->threads, shown, &err) || !dump_check_regs(b, o->regs, &err) ||
         !dump_check_buffers(b, o->buffers, &err) ||
         (o->cta && !cta_number(b, o->cta, &exec.keep_cta, view.cta, &err)) ||
-        (o->save_buffers && !npy_save_folder(o->save_buffers, &err))) {
+        (o->save_buffers && !npy_save_folder(o->save_buffers, &err)) ||
+        (o->matrix && !matview_open(&matrices, &b->prog, o->matrix, &err))) {
         fprintf(err_out, "ptxrun: error: %s\n", err.text);
         goto refused;
     }
@@ -232,6 +234,10 @@ static int execute(const RunOptions *o, Module *m, Function *fn, Diag *diag, Hel
                 "one warp, 32 threads\n");
     if (o->all_ctas && !(log.file = tmpfile())) {
         fprintf(err_out, "ptxrun: error: --all-ctas: cannot make a temporary file: %s\n", strerror(errno));
+        goto refused;
+    }
+    if (o->matrix && o->json && !(matrices.json = tmpfile())) {
+        fprintf(err_out, "ptxrun: error: --matrix: cannot make a temporary file: %s\n", strerror(errno));
         goto refused;
     }
     exec.keep_given = view.cta_given = o->cta != NULL;
@@ -252,6 +258,13 @@ static int execute(const RunOptions *o, Module *m, Function *fn, Diag *diag, Hel
         exec.progress_context = &progress;
     }
     exec.trace_filter = &filter;
+    if (o->matrix) {
+        matrices.out = out;
+        matrices.hex = o->hex;
+        matrices.progress = &progress;
+        exec.on_matrix = matview_execution;
+        exec.matrix_context = &matrices;
+    }
     int rc = grid_run(b, &exec, why, sizeof why) == EXEC_OK ? EXIT_OK : EXIT_FAULT;
     progress_erase(&progress);
     flush_held(held, diag, lines);
@@ -260,15 +273,19 @@ static int execute(const RunOptions *o, Module *m, Function *fn, Diag *diag, Hel
     if (why[0] && o->exec.jobs_given)
         fprintf(err_out, "ptxrun: note: -j %u: the grid's CTAs ran one after another: %s\n", o->exec.jobs, why);
     view.stopped = rc == EXIT_FAULT;
+    matview_close(&matrices, err_out);
     if (log.file && (fflush(log.file) != 0 || ferror(log.file))) {
         fprintf(err_out, "ptxrun: error: --all-ctas: cannot write the temporary file: %s\n", strerror(errno));
         rc = EXIT_BAD_INPUT;
     } else if (o->json)
-        dump_print_json(out, b, b->prog.prints ? (printed.text ? printed.text : "") : NULL, printed.len, log.file);
+        dump_print_json(out, b, b->prog.prints ? (printed.text ? printed.text : "") : NULL, printed.len, log.file,
+                        matrices.json);
     else
         dump_print_table(out, b, &view);
     if (log.file)
         fclose(log.file);
+    if (matrices.json)
+        fclose(matrices.json);
     free(given);
     free(before);
     if (o->save_buffers && !npy_save_buffers(b, o->save_buffers, !o->no_warnings, err_out, &err)) {
@@ -293,6 +310,9 @@ static int execute(const RunOptions *o, Module *m, Function *fn, Diag *diag, Hel
     return rc;
 refused:
     msg_free(&err);
+    matview_close(&matrices, NULL);
+    if (matrices.json)
+        fclose(matrices.json);
     block_free(b);
     free(filter.ranges);
     srcline_free(lines);

@@ -313,7 +313,7 @@ static uint32_t collect_columns(const Block *b, const char *only, const bool *gi
         for (unsigned v = 0; v < x->elements; v++)     /* atom.v4 {a, b, c, d}, ... */
             if (x->dsts[v] < b->prog.reg_count)
                 used[x->dsts[v]] = true;
-        if (x->op == OP_MMA)                           /* mma's D, A, B, C registers */
+        if (x->op == OP_MMA || x->op == OP_MMA_SP || x->op == OP_MMA_SP_ORDERED)   /* D, A, B, C (e) registers */
             for (uint32_t v = 0; v < x->target_count; v++)
                 if (b->prog.mma_rows[b->prog.mma_forms[x->target].rows + v] < b->prog.reg_count)
                     used[b->prog.mma_rows[b->prog.mma_forms[x->target].rows + v]] = true;
@@ -731,7 +731,7 @@ static void print_params_json(FILE *out, const Block *b)
     fputs("],\n", out);
 }
 
-void dump_print_json(FILE *out, const Block *b, const char *printed, size_t printed_len, FILE *ctas)
+void dump_print_json(FILE *out, const Block *b, const char *printed, size_t printed_len, FILE *ctas, FILE *matrices)
 {
     fprintf(out, "{\n  \"block\": [%u, %u, %u],\n", b->ntid[0], b->ntid[1], b->ntid[2]);
     if (block_cta_count(b) > 1)
@@ -774,6 +774,15 @@ void dump_print_json(FILE *out, const Block *b, const char *printed, size_t prin
         for (size_t got; (got = fread(chunk, 1, sizeof chunk, ctas)) > 0;)
             fwrite(chunk, 1, got, out);
         fputs("\n  ]", out);
+    }
+    if (matrices) {                    /* --matrix: matview.c's elements */
+        fputs(",\n  \"matrices\": [", out);
+        rewind(matrices);
+        char chunk[1 << 14];
+        bool some = false;
+        for (size_t got; (got = fread(chunk, 1, sizeof chunk, matrices)) > 0; some = true)
+            fwrite(chunk, 1, got, out);
+        fputs(some ? "\n  ]" : "]", out);
     }
     fputs("\n}\n", out);
 }

@@ -35,6 +35,8 @@ static const char *const usage[] = {
     "                     CUDA source lines (.loc); --regs picks the values shown\n"
     "  --trace-ops A,B    trace only these instructions (shfl: shfl, shfl.sync; see --list-ops)\n"
     "  --trace-lines L    trace only these PTX lines or CUDA lines: 120-130,kernel.cu:40-45\n"
+    "  --matrix LINE[@N]  the A, B, C, D of the mma on this PTX or CUDA line (k.cu:57), at each\n"
+    "                     execution (@N: the N-th), with the lane and register of each element\n"
     "  --max-steps N      stop a runaway warp after N warp-steps of its own (default 100000000;\n"
     "                     each warp of each CTA counts its own, so a large grid is not cut short)\n"
     "  --stack BYTES      each thread's stack for the frames of calls (default 1024, as a GPU's)\n"
@@ -159,6 +161,8 @@ static int parse_args(int argc, char **argv, RunOptions *o, const char **params,
             o->launch.buffers[o->launch.buffer_count++] = v;
         else if ((v = util_option_value(a, "--save-buffers", argc, argv, &i, &missing)))
             o->save_buffers = v;
+        else if ((v = util_option_value(a, "--matrix", argc, argv, &i, &missing)))
+            o->matrix = v;
         else if ((v = util_option_value(a, "--trace-lines", argc, argv, &i, &missing)))
             o->trace_lines = v;
         else if ((v = util_option_value(a, "--trace-ops", argc, argv, &i, &missing))) {

@@ -203,6 +203,12 @@ static const char *last_colon(const char *p, size_t len)
  * "/FILE". The ranges are malloc'ed into f->ranges. */
 bool srcline_trace_lines(TraceFilter *f, const Module *m, const char *list, Msg *err)
 {
+    return srcline_ranges(f, m, list, "--trace-lines", err);
+}
+
+/* list's LINE, FIRST-LAST, FILE:FIRST-LAST ranges into f; option names the option in messages */
+bool srcline_ranges(TraceFilter *f, const Module *m, const char *list, const char *option, Msg *err)
+{
     for (const char *p = list; *p;) {
         const char *end = strchr(p, ',');
         size_t len = end ? (size_t)(end - p) : strlen(p);
@@ -211,7 +217,7 @@ bool srcline_trace_lines(TraceFilter *f, const Module *m, const char *list, Msg 
         const char *lines = colon ? colon + 1 : p;
         if (!line_range(lines, (size_t)(p + len - lines), &r.first, &r.last)) {
             char *shown = demangle_cut(p, len, DEMANGLE_SHOWN);
-            msg_set(err, "--trace-lines: '%s' is not LINE, FIRST-LAST or FILE:FIRST-LAST (lines from 1)",
+            msg_set(err, "%s: '%s' is not LINE, FIRST-LAST or FILE:FIRST-LAST (lines from 1)", option,
                     shown);
             free(shown);
             return false;
@@ -227,7 +233,7 @@ bool srcline_trace_lines(TraceFilter *f, const Module *m, const char *list, Msg 
             }
             if (!r.file) {
                 char *shown = demangle_cut(p, n, PATH_SHOWN);
-                msg_set(err, "--trace-lines: no .file of the PTX is '%s'", shown);
+                msg_set(err, "%s: no .file of the PTX is '%s'", option, shown);
                 free(shown);
                 for (uint32_t k = 0; k < m->files.len; k++)
                     msg_add(err, "%s %s", k ? "," : "; its files:", m->files.data[k].path);

@@ -331,6 +331,37 @@ typedef struct TraceFilter {
     const char *regs;          /* "A,B": only these registers' and predicates' values; NULL: all */
 } TraceFilter;
 
+/* One execution of a matrix instruction (mma; wmma.mma) as its whole matrices, for --matrix
+ * (ExecOptions.on_matrix): A (m x k), B (k x n), C and D (m x n), each element with its bits,
+ * which of them are defined, and where it lives: the lane and the register of the operand's
+ * vector ({%a0, %a1}: 0, 1), and its place in that register (low bits first). exec/mmaview.c
+ * makes it, only while on_matrix is set; D is the instruction's result, A, B, C what it read. */
+typedef struct MatrixElement {
+    uint64_t bits;             /* an f16 in the low 16 bits, an 8-, 4- or 1-bit element in the low bits */
+    uint64_t dbits;            /* its defined bits (all of the element's: defined) */
+    uint8_t lane, reg, part;
+} MatrixElement;
+
+enum { MATRIX_A, MATRIX_B, MATRIX_C, MATRIX_D, MATRIX_OPERANDS, MATRIX_MAX_REGS = 16 };
+typedef struct MatrixOperand {
+    int type;                  /* the elements' TYPE_* (types.def) */
+    uint16_t rows, cols;
+    uint8_t reg_count, per_reg;            /* registers in the vector, elements in each */
+    const char *regs[MATRIX_MAX_REGS];     /* their names; NULL: an immediate */
+    uint32_t reg_rows[MATRIX_MAX_REGS];    /* and rows */
+    MatrixElement *at;         /* rows x cols, row after row */
+} MatrixOperand;
+
+struct Warp;
+typedef struct MatrixView {
+    const struct Warp *warp;   /* the warp that executed it (its block: CTA, steps; its index) */
+    uint32_t pc;               /* the instruction: warp->prog->code[pc] */
+    uint16_t m, n, k;
+    uint8_t products;          /* 1; m8n8k4 .f16: 4, one per quad-pair, stacked: product p's D is rows
+                                * 8p.. of D and C, of A (A 32 x 4), from columns 8p.. of B (4 x 32) */
+    MatrixOperand op[MATRIX_OPERANDS];   /* A, B, C, D */
+} MatrixView;
+
 typedef struct ExecOptions {
     uint64_t max_steps;        /* --max-steps: the warp-steps each warp of each CTA may run */
     uint32_t stack_bytes;      /* --stack: each thread's stack for calls */
@@ -360,6 +391,11 @@ typedef struct ExecOptions {
      * grid_run (never on a -j worker's own thread). NULL: nobody asks. */
     void (*progress)(void *context, uint64_t ctas_done, uint64_t ctas, uint64_t steps);
     void *progress_context;
+    /* --matrix: each execution of an instruction mmaview_has() gives a view of (mma) as its
+     * matrices, told as it executes (the grid's CTAs then run one after another). NULL: none
+     * is made. */
+    void (*on_matrix)(void *context, const MatrixView *v);
+    void *matrix_context;
 } ExecOptions;
 
 enum { PROGRESS_STEPS = 1 << 20 };
@@ -1110,6 +1146,22 @@ uint64_t mma_dot(const MmaForm *f, const uint64_t *a, const uint64_t *b, uint64_
 bool mma884_form(const MmaForm *f);
 void mma884_layout(const MmaForm *f, char which, unsigned lane, unsigned i, unsigned *row, unsigned *col);
 uint64_t mma884_dot(const MmaForm *f, const uint64_t *a, const uint64_t *b, uint64_t c);
+/* {d...}, {a...}, {b...}, {c...} of an mma: count registers of bits bits (immediates in sources)
+ * into rows; false if the operand is not that. */
+bool mma_vector_rows(Loader *ld, const Operand *o, unsigned count, unsigned bits, bool dst, uint32_t *rows);
+/* Element i of a fragment held in regs (lane l), of bits bits: its raw bits; *undef: any undefined. */
+uint64_t mma_element(const Warp *w, const uint32_t *regs, unsigned l, unsigned i, unsigned bits, bool *undef);
+/* mmasp.c: mma.sp and mma.sp::ordered_metadata (forms with flags MMA_SPARSE; fp8 refused when
+ * lowered). mma_rows after C: the metadata register's row, the selector's. */
+void mmasp_lower(Loader *ld, const Instr *in, XInstr *x);
+void mmasp_execute(Warp *w, const XInstr *x, uint32_t lanes, uint32_t guard_true);
+void mmasp_layout_b(const MmaForm *f, unsigned lane, unsigned i, unsigned *row, unsigned *col);
+/* The metadata nibble of chunk j of A's row r: lane and first bit, with threads of each group of
+ * four giving metadata and the selector. */
+void mmasp_meta_at(unsigned threads, unsigned selector, unsigned r, unsigned j, unsigned *lane, unsigned *bit);
+/* The dense columns of chunk j's kept elements into pos (by compressed column), by its nibble
+ * (A's element bits); false for a value the PTX ISA leaves undefined. */
+bool mmasp_place(unsigned abits, bool ordered, unsigned nibble, unsigned j, uint8_t *pos);
 /* mmafloat.c: one D element of an mma with f16, bf16 or tf32 A and B (f32 or f16 C and D), as
  * the H100 computes it; a, b: k elements, c: C's raw bits; D's raw bits. */
 uint64_t mmaf_dot(const MmaForm *f, const uint64_t *a, const uint64_t *b, uint64_t c);
@@ -1121,6 +1173,30 @@ void warpops_elect(Warp *w, const XInstr *at, uint32_t lanes, uint32_t guard_tru
 void matrix_ldmatrix(Warp *w, const XInstr *at, uint32_t lanes);
 void matrix_stmatrix(Warp *w, const XInstr *at, uint32_t lanes);
 void matrix_movmatrix(Warp *w, const XInstr *at, uint32_t lanes);
+/* mmaview.c: a matrix instruction's execution as a MatrixView (--matrix). mmaview_begin, before
+ * the instruction writes D (NULL unless ExecOptions.on_matrix is set), reads A, B, C by the form
+ * and the layout the caller gives (place: element i of lane's fragment of 'a', 'b', 'c' or 'd');
+ * mmaview_end, after it, reads D and hands the view to on_matrix. */
+typedef void (*MatrixPlace)(const MmaForm *f, char which, unsigned lane, unsigned i, unsigned *row, unsigned *col);
+typedef struct MatrixSource {
+    const MmaForm *form;
+    const uint32_t *rows;      /* D, A, B, C */
+    MatrixPlace place;         /* 'd': D's places */
+    unsigned products;         /* MatrixView.products */
+} MatrixSource;
+MatrixView *mmaview_begin(const Warp *w, const XInstr *x, const MatrixSource *s);
+void mmaview_end(MatrixView *v);
+void mmaview_lay_out(const Warp *w, const XInstr *x, const MatrixSource *s, MatrixView *v);   /* places only */
+void mmaview_free(MatrixView *v);
+const char *mmaview_row_name(const Program *p, const XInstr *x, uint32_t row);   /* NULL: not a register */
+/* mmasource.c: whether x gives a view, and its places (--trace; mmaview_free frees it) */
+bool mmasource_has(const Program *p, const XInstr *x);
+bool mmasource_layout(const Warp *w, const XInstr *x, MatrixView *v);
+/* tracefrag.c: --trace's fragments of a matrix instruction, lane by lane (json: members) */
+void tracefrag_step(FILE *out, const Warp *w, const XInstr *x, bool json);
+/* mma_execute, D worked out (d: m x n raw bits, row after row; undefined: per element, or all
+ * of them), before D is written: the view to ExecOptions.on_matrix */
+void mmaview_mma(const Warp *w, const XInstr *x, const uint64_t *d, const bool *undefined, bool all_undefined);
 
 /* mem.c */
 void mem_init(Memory *mem);

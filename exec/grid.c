@@ -137,6 +137,8 @@ int grid_run(Block *b, const ExecOptions *o, char *why, size_t size)
             snprintf(why, size, "--trace shows the CTAs one after another");
         else if (b->prog.prints)
             snprintf(why, size, "the kernel prints (vprintf, __assertfail), and its output comes CTA by CTA");
+        else if (o->on_matrix)
+            snprintf(why, size, "--matrix shows the executions in order, one CTA after another");
         else if (o->cta_done)
             snprintf(why, size, "every CTA's registers are kept in order, one CTA after another");
         else if (b->prog.uses_images)

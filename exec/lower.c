@@ -369,6 +369,10 @@ static void load_instr(Loader *ld, const Instr *in, XInstr *x)
         mma_lower(ld, in, x);
         return;
     }
+    if (in->op == OP_MMA_SP || in->op == OP_MMA_SP_ORDERED) {
+        mmasp_lower(ld, in, x);
+        return;
+    }
     if (x->type == TYPE_B128) {                    /* a .b128 register is two rows (wide.c) */
         wide_lower(ld, in, x);
         return;
@@ -672,6 +676,9 @@ bool lower_program(Program *p, Memory *mem, Module *m, Function *fn, Diag *diag,
                 *row = first_immediate + (NO_SLOT - 1 - *row);
         }
     }
+    for (uint32_t r = 0; r < p->mma_row_count; r++)   /* mma's immediate fragment elements, mma.sp's selector */
+        if (p->mma_rows[r] >= NO_SLOT - ld.immediates.len)
+            p->mma_rows[r] = first_immediate + (NO_SLOT - 1 - p->mma_rows[r]);
     for (uint32_t c = 0; c < p->call_count; c++)  /* immediate arguments to .reg parameters */
         for (unsigned i = 0; i < p->calls[c].arg_count; i++) {
             RegPass *pass = &p->calls[c].arg_regs[i];

@@ -292,7 +292,7 @@ static bool types_in_order(Loader *ld, const Instr *in)
 }
 
 /* {d...}, {a...}, {b...}, {c...}: registers of width bits, count of them, into rows. */
-static bool vector_rows(Loader *ld, const Operand *o, unsigned count, unsigned bits, bool dst, uint32_t *rows)
+bool mma_vector_rows(Loader *ld, const Operand *o, unsigned count, unsigned bits, bool dst, uint32_t *rows)
 {
     if (o->kind != OPND_VEC || o->count != count)
         return false;
@@ -343,7 +343,7 @@ void mma_lower(Loader *ld, const Instr *in, XInstr *x)
     p->mma_rows = xrealloc(p->mma_rows, (p->mma_row_count + total) * sizeof *p->mma_rows);
     uint32_t *rows = p->mma_rows + p->mma_row_count;
     for (unsigned k = 0, at = 0; k < 4; at += counts[k], k++)
-        if (!vector_rows(ld, &in->operands[k], counts[k], bits, k == 0, rows + at)) {
+        if (!mma_vector_rows(ld, &in->operands[k], counts[k], bits, k == 0, rows + at)) {
             diag_at(ld->diag, DIAG_ERROR, in->operands[k].at, "operand %u of '%s' must be {%u .b%u registers}%s",
                     k + 1, in->mnemonic, counts[k], bits, k ? " (or immediates)" : "");
             ld->failed = true;
@@ -361,7 +361,7 @@ void mma_lower(Loader *ld, const Instr *in, XInstr *x)
 
 /* Element i of a fragment held in regs (lane l), of bits bits: its raw bits and whether any of
  * them is undefined. */
-static uint64_t element(const Warp *w, const uint32_t *regs, unsigned l, unsigned i, unsigned bits, bool *undef)
+uint64_t mma_element(const Warp *w, const uint32_t *regs, unsigned l, unsigned i, unsigned bits, bool *undef)
 {
     if (bits >= 32) {
         uint64_t need = bits == 64 ? ~0ull : 0xffffffffull;
@@ -397,6 +397,7 @@ void mma_execute(Warp *w, const XInstr *x, uint32_t lanes, uint32_t guard_true)
     const uint32_t *d = rows, *a = d + f->d_regs, *b = a + f->a_regs, *c = b + f->b_regs;
     unsigned abits = mma_type_bits(f->a), cbits = mma_type_bits(f->c), dbits = mma_type_bits(f->d);
     unsigned pairs = mma884_form(f) ? 4 : 1;   /* m8n8k4 .f16: pair p's A, C rows, B columns at 8p (mma884.c) */
+    MatrixView *view = mmaview_begin(w, x, &(MatrixSource){ f, rows, mma_layout, pairs });   /* --matrix */
     unsigned a_elems = pairs * f->m * f->k / 32, b_elems = pairs * f->k * f->n / 32, c_elems = pairs * f->m * f->n / 32;
     uint64_t A[MAX_A], Bt[MAX_B], C[MAX_M][MAX_N];   /* A by rows, B by columns, k elements each */
     bool Au[MAX_M], Bu[MAX_N], Cu[MAX_M][MAX_N];  /* any element of A's row, B's column undefined */
@@ -406,17 +407,17 @@ void mma_execute(Warp *w, const XInstr *x, uint32_t lanes, uint32_t guard_true)
     for (unsigned l = 0; l < WARP_SIZE; l++) {
         for (unsigned i = 0; i < a_elems; i++) {
             mma_layout(f, 'a', l, i, &rr, &cc);
-            A[rr * f->k + cc] = element(w, a, l, i, abits, &u);
+            A[rr * f->k + cc] = mma_element(w, a, l, i, abits, &u);
             Au[rr] |= u;
         }
         for (unsigned i = 0; i < b_elems; i++) {
             mma_layout(f, 'b', l, i, &rr, &cc);
-            Bt[cc * f->k + rr] = element(w, b, l, i, abits, &u);
+            Bt[cc * f->k + rr] = mma_element(w, b, l, i, abits, &u);
             Bu[cc] |= u;
         }
         for (unsigned i = 0; i < c_elems; i++) {
             mma_layout(f, 'c', l, i, &rr, &cc);
-            C[rr][cc] = element(w, c, l, i, cbits, &Cu[rr][cc]);
+            C[rr][cc] = mma_element(w, c, l, i, cbits, &Cu[rr][cc]);
         }
     }
     uint64_t D[MAX_M][MAX_N];
@@ -451,4 +452,5 @@ void mma_execute(Warp *w, const XInstr *x, uint32_t lanes, uint32_t guard_true)
         if (!guard_unknown && defined != ALL_LANES)      /* f16 D: one of a register's two may be undefined */
             vbits_define_row(w, d[r], ~defined & ALL_LANES, dbits_of, dbits >= 32 ? dbits : 32);
     }
+    mmaview_end(view);
 }

@@ -32,12 +32,22 @@ typedef struct Written {
     int type;
 } Written;
 
-static unsigned written_by(const Warp *w, const XInstr *x, Written out[6])
+static unsigned written_by(const Warp *w, const XInstr *x, Written out[8])
 {
     const FuncLayout *f = layout_of(w, x->owner);
     unsigned n = 0;
     if (x->op == OP_ST || x->op == OP_RED || x->op == OP_BRA || x->op == OP_CALL)
         return 0;
+    MatrixView v;
+    if (mmasource_layout(w, x, &v)) {               /* mma: its D registers */
+        const MatrixOperand *d = &v.op[MATRIX_D];
+        for (unsigned i = 0; i < d->reg_count && n < 8; i++)
+            if (d->regs[i])
+                out[n++] = (Written){ d->regs[i], d->reg_rows[i], false,
+                                      f->fn->regs.data[d->reg_rows[i] - f->row_base].type };
+        mmaview_free(&v);
+        return n;
+    }
     if ((x->op == OP_LD || x->op == OP_LDU || x->unpack) && x->vec_count) {
         for (unsigned i = 0; i < x->vec_count && n < 4; i++)
             if (x->vec[i] != NO_SLOT && x->vec[i] >= f->row_base && x->vec[i] - f->row_base < f->fn->regs.len) {
@@ -86,7 +96,7 @@ static bool in_list(const char *list, const char *name)
 }
 
 /* written_by, less the registers --regs leaves out */
-static unsigned shown_writes(const Warp *w, const XInstr *x, const ExecOptions *o, Written out[6])
+static unsigned shown_writes(const Warp *w, const XInstr *x, const ExecOptions *o, Written out[8])
 {
     unsigned n = written_by(w, x, out), kept = 0;
     const char *regs = o->trace_filter ? o->trace_filter->regs : NULL;
@@ -239,7 +249,7 @@ static void text_step(FILE *out, const Warp *w, const ExecOptions *o, uint32_t p
             where, marks, text);
     free(text);
 
-    Written written[6];
+    Written written[8];
     unsigned n = shown_writes(w, x, o, written);
     uint32_t wrote = writing_lanes(w, x, mask);
     if (!wrote)
@@ -269,6 +279,8 @@ static void text_step(FILE *out, const Warp *w, const ExecOptions *o, uint32_t p
         }
         fputc('\n', out);
     }
+    if (wrote)
+        tracefrag_step(out, w, x, false);
     if (x->op == OP_BRKPT)
         fputs("    note: brkpt: no debugger is attached; the lanes go on\n", out);
     if (t->exchanged) {
@@ -349,7 +361,7 @@ static void json_step(FILE *out, const Warp *w, const ExecOptions *o, uint32_t p
     fprintf(out, "\"mask\": \"0x%08x\", \"instruction\": ", mask);
     json_string(out, text);
     free(text);
-    Written written[6];
+    Written written[8];
     unsigned n = shown_writes(w, x, o, written);
     uint32_t wrote = writing_lanes(w, x, mask);
     if (!wrote)
@@ -376,6 +388,8 @@ static void json_step(FILE *out, const Warp *w, const ExecOptions *o, uint32_t p
         }
         fprintf(out, "], \"own\": \"0x%08x\", \"undefined\": \"0x%08x\"", t->own, t->undefined);
     }
+    if (wrote)
+        tracefrag_step(out, w, x, true);
     if (t->waiting)
         fprintf(out, ", \"waiting\": \"0x%08x\"", t->waiting);
     if (t->released)

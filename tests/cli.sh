@@ -314,6 +314,24 @@ printf '.version 8.7\n.target sm_90\n.address_size 64\n.visible .entry k()\n{\n.
 expect_exit 0 "mma f64 NaNs" "$PTXRUN" --no-color --hex --block 32 --threads 5 --regs d0,d9 "$tmp/mma_nan.ptx"
 if grep -qxF "5       0xfff8000000000123  0xfff8000000000000" "$tmp/out"; then ok; else fail "mma f64 NaNs: lane 5's D"; cat "$tmp/out"; fi
 expect_stderr_line "mma f64 two NaNs" "$tmp/mma_nan.ptx:10:1: warning: mma .f64 on two different NaNs in one step of the fma chain: which one the H100 returns is not recorded; ptxrun returns a's, else b's, quieted in lanes 0-31"
+# mma.sp: a selector ptxas refuses (out of its range, in a register), the metadata as an immediate and
+# the floating-point forms (not run yet) are refused before the run; --json shows the D only mma.sp names;
+# metadata the ISA leaves undefined: a warning, those rows of D undefined
+printf '.version 8.7\n.target sm_90\n.address_size 64\n.visible .entry k()\n{\n.reg .b32 r<20>;\nmma.sp.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32 {r0, r1, r2, r3}, {r4, r5}, {r8, r9}, {r10, r11, r12, r13}, r16, 2;\nmma.sp.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32 {r0, r1, r2, r3}, {r4, r5}, {r8, r9}, {r10, r11, r12, r13}, r16, r17;\nmma.sp::ordered_metadata.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32 {r0, r1, r2, r3}, {r4, r5}, {r8, r9}, {r10, r11, r12, r13}, 5, 0;\nmma.sp::ordered_metadata.sync.aligned.m16n8k64.row.col.f32.e4m3.e5m2.f32 {r0, r1, r2, r3}, {r4, r5, r6, r7}, {r8, r9, r10, r11}, {r10, r11, r12, r13}, r16, 0;\nret;\n}\n' > "$tmp/mmasp_bad.ptx"
+expect_exit 2 "mma.sp refused forms" "$PTXRUN" --no-color "$tmp/mmasp_bad.ptx"
+expect_stderr_line "mma.sp selector 2" "$tmp/mmasp_bad.ptx:7:117: error: the sparsity selector of 'mma.sp.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32' must be an integer constant from 0 to 1 (as ptxas takes it)"
+expect_stderr_line "mma.sp selector register" "$tmp/mmasp_bad.ptx:8:117: error: the sparsity selector of 'mma.sp.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32' must be an integer constant from 0 to 1 (as ptxas takes it)"
+expect_stderr_line "mma.sp metadata immediate" "$tmp/mmasp_bad.ptx:9:130: error: the metadata of 'mma.sp::ordered_metadata.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32' must be a .b32 register"
+expect_stderr_line "mma.sp fp8" "$tmp/mmasp_bad.ptx:10:1: error: ptxrun cannot execute 'mma.sp::ordered_metadata.sync.aligned.m16n8k64.row.col.f32.e4m3.e5m2.f32' (mma.sp with .e4m3 or .e5m2 A and B) yet"
+# m16n8k32 .f32.f16.f16.f32 with selector 2: ptxas takes it, the ISA leaves it undefined: a warning, D undefined
+printf '.version 8.7\n.target sm_90\n.address_size 64\n.visible .entry k()\n{\n.reg .b32 r<20>;\nmov.b32 r16, 0x88888888;\nmov.b32 r4, 0x3c003c00;\nmov.b32 r10, 0;\nmma.sp.sync.aligned.m16n8k32.row.col.f32.f16.f16.f32 {r0, r1, r2, r3}, {r4, r4, r4, r4}, {r4, r4, r4, r4}, {r10, r10, r10, r10}, r16, 0;\nmma.sp.sync.aligned.m16n8k32.row.col.f32.f16.f16.f32 {r6, r7, r8, r9}, {r4, r4, r4, r4}, {r4, r4, r4, r4}, {r10, r10, r10, r10}, r16, 2;\nret;\n}\n' > "$tmp/mmasp_sel.ptx"
+expect_exit 0 "mma.sp selector 2" "$PTXRUN" --no-color --block 32 --threads 0 --regs r0,r6 "$tmp/mmasp_sel.ptx"
+if grep -qE '^0 +0x41800000 +undef' "$tmp/out"; then ok; else fail "mma.sp selector 2: D"; cat "$tmp/out"; fi
+expect_stderr_line "mma.sp selector 2 warning" "$tmp/mmasp_sel.ptx:11:1: warning: mma.sp m16n8k32 with a sparsity selector other than 0 or 1, which the PTX ISA leaves undefined (ptxas takes it): all of D is undefined in lanes 0-31"
+printf '.version 8.7\n.target sm_90\n.address_size 64\n.visible .entry k()\n{\n.reg .b32 r<20>;\nmov.b32 r16, 0x44448888;\nmov.b32 r4, 0x04030201;\nmov.b32 r5, 0;\nmov.b32 r8, 0x01010101;\nmov.b32 r10, 0;\nmma.sp::ordered_metadata.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32 {r0, r1, r2, r3}, {r4, r5}, {r8, r8}, {r10, r10, r10, r10}, r16, 0;\nmov.b32 r16, 0x00050001;\nmma.sp::ordered_metadata.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32 {r6, r7, r9, r11}, {r4, r5}, {r8, r8}, {r10, r10, r10, r10}, r16, 0;\nret;\n}\n' > "$tmp/mmasp_json.ptx"
+expect_exit 0 "mma.sp --json" "$PTXRUN" --no-color --block 32 --json --threads 0 "$tmp/mmasp_json.ptx"
+if grep -q '"r0": \["0x00000028"' "$tmp/out" && grep -q '"r6": \[null' "$tmp/out"; then ok; else fail "mma.sp --json: r0, r6"; head -30 "$tmp/out"; fi
+expect_stderr_line "mma.sp undefined metadata" "$tmp/mmasp_json.ptx:14:1: warning: mma.sp::ordered_metadata with metadata the PTX ISA leaves undefined (two equal indices, or a first index not below the second): the rows of D it describes are undefined in lanes 0-31"
 expect_exit 2 "not executed yet: run" "$PTXRUN" --no-color "$tmp/notyet.ptx"
 expect_stderr_line "run: ld.v8" "$tmp/notyet.ptx:2:10: error: ptxrun cannot execute 'ld' with '.v8' yet"
 
@@ -1882,6 +1900,7 @@ expect_stderr_line "stackrestore below the stack pointer" "$tmp/restore2.ptx:23:
 . tests/cli_layout.sh
 . tests/cli_bounds.sh
 . tests/cli_init.sh
+. tests/cli_matrix.sh                  # --matrix, --trace's fragments of matrix instructions
 
 # -- mul and add without rounding modifiers fused into one fma as ptxas fuses them for the GPU (the default),
 # rounded each on its own with --no-fmad: a = b = 2^64, c = -FLT_MAX gives 2^104 on the H100 (fused), where two

@@ -53,7 +53,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                 buffer_bytes += w->mem.regions[i].is_buffer ? w->mem.regions[i].size : 0;
             dump_print_table(out, w, NULL);
             if (buffer_bytes <= 1 << 20)
-                dump_print_json(out, w, NULL, 0, NULL);
+                dump_print_json(out, w, NULL, 0, NULL, NULL);
             expect_compare(out, w, path, NULL, &err);
             fclose(out);
         }

@@ -43,7 +43,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         FILE *out = fopen("/dev/null", "w");
         if (out) {
             dump_print_table(out, w, NULL);
-            dump_print_json(out, w, NULL, 0, NULL);
+            dump_print_json(out, w, NULL, 0, NULL, NULL);
             fclose(out);
         }
         block_free(w);

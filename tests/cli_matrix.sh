@@ -1,0 +1,99 @@
+# -- --matrix LINE[@N] and --trace's fragments of matrix instructions (issue 34, point 3); sourced by
+# tests/cli.sh, whose helpers (expect_exit, expect_stderr_line, ok, fail, $tmp) it uses.
+# tests/matview/model.py checks every element of A, B, C, D of four mma forms (table, JSON, trace)
+# against the PTX ISA's fragment figures and a D it computes itself; the rest is worked out by hand.
+if python3 tests/matview/model.py "$PTXRUN" "$tmp/matview" > "$tmp/model.out" 2>&1; then ok; else
+    fail "tests/matview/model.py"; head -20 "$tmp/model.out"; fi
+
+# Three executions of one mma, C from the D before: every byte of A is 1, of B 2, so each adds
+# 16 * 2 = 32 to C (5 and 7 in every lane): D[0][0] is 37, 69, 101 and D[0][1] 39, 71, 103.
+mv=tests/matview/loop.ptx
+printf '{"regs": {"%%a": "0x01010101", "%%b": "0x02020202", "%%c0": 5, "%%c1": 7}}' > "$tmp/loop.json"
+expect_exit 0 "--matrix --json" "$PTXRUN" --no-color --lanes "$tmp/loop.json" --matrix 13 --json "$mv"
+if python3 -m json.tool "$tmp/out" > /dev/null; then ok; else fail "--matrix --json: not JSON"; head -5 "$tmp/out"; fi
+if command -v jq > /dev/null; then
+    if jq -e '.matrices | length == 3' "$tmp/out" > /dev/null; then ok; else fail "--matrix --json: jq"; fi
+fi
+if python3 -c "
+import json, sys
+m = json.load(open('$tmp/out'))['matrices']
+got = [(e['execution'], e['line'], e['C']['rows'][0][0]['value'], e['D']['rows'][0][0]['value'], e['D']['rows'][0][1]['value'],
+        e['D']['rows'][7][7]['lane'], e['D']['rows'][7][7]['reg'], e['A']['rows'][3][13]['value'], e['B']['rows'][13][3]['value'])
+       for e in m]
+sys.exit(got != [(1, 13, 5, 37, 39, 31, 1, 1, 2), (2, 13, 37, 69, 71, 31, 1, 1, 2), (3, 13, 69, 101, 103, 31, 1, 1, 2)])"
+then ok; else fail "--matrix --json: the three executions"; fi
+expect_exit 0 "--matrix LINE@2" "$PTXRUN" --no-color --lanes "$tmp/loop.json" --matrix 13@2 --json "$mv"
+if python3 -c "
+import json, sys
+m = json.load(open('$tmp/out'))['matrices']
+sys.exit([(e['execution'], e['C']['rows'][0][0]['value'], e['D']['rows'][0][0]['value']) for e in m] != [(2, 37, 69)])"
+then ok; else fail "--matrix LINE@2: execution 2 alone"; fi
+expect_exit 0 "--matrix (table)" "$PTXRUN" --no-color --lanes "$tmp/loop.json" --matrix 13 "$mv"
+if [ "$(grep -c '^== --matrix 13: execution [123]: PTX line 13, warp 0$' "$tmp/out")" = 3 ] &&
+   [ "$(grep -c '^(the lanes and registers of each element: as in execution 1)$' "$tmp/out")" = 2 ] &&
+   grep -qx 'm8n8k16: D (8x8 s32) = A (8x16 s8) \* B (16x8 s8) + C (8x8 s32)' "$tmp/out" &&
+   grep -qx '   0: 37 39 37 39 37 39 37 39' "$tmp/out" && grep -qx '   7: 101 103 101 103 101 103 101 103' "$tmp/out" &&
+   grep -qx '   7: 28:0 28:1 29:0 29:1 30:0 30:1 31:0 31:1' "$tmp/out"
+then ok; else fail "--matrix (table): the executions, D, C's places"; head -40 "$tmp/out"; fi
+expect_exit 0 "--matrix --hex" "$PTXRUN" --no-color --lanes "$tmp/loop.json" --matrix 13@1 --hex "$mv"
+if grep -qx '   0: 0x00000025 0x00000027 0x00000025 0x00000027 0x00000025 0x00000027 0x00000025 0x00000027' "$tmp/out"
+then ok; else fail "--matrix --hex: D in hex"; fi
+expect_exit 0 "--matrix LINE@4 of 3" "$PTXRUN" --no-color --lanes "$tmp/loop.json" --matrix 13@4 "$mv"
+expect_stderr_line "--matrix LINE@4 of 3" "ptxrun: note: --matrix 13@4: it executed 3 times, no execution 4"
+expect_exit 0 "--matrix: never executed" "$PTXRUN" --no-color --lanes "$tmp/loop.json" --matrix 18 "$mv"
+expect_stderr_line "--matrix: never executed" "ptxrun: note: --matrix 18: the instruction never executed"
+# a grid on threads: the CTAs one after another, the executions numbered in the order they ran (warp 0
+# of CTA 0 runs its loop to the end before warp 1: nothing makes it wait)
+expect_exit 0 "--matrix: a grid" "$PTXRUN" --no-color --lanes "$tmp/loop.json" --matrix 13 --grid 2 --block 64 -j 2 --json "$mv"
+if python3 -c "
+import json, sys
+m = json.load(open('$tmp/out'))['matrices']
+sys.exit([(e['execution'], e['cta'][0], e['warp'], e['D']['rows'][0][0]['value']) for e in m] !=
+         [(n + 1, n // 6, n % 6 // 3, 37 + 32 * (n % 3)) for n in range(12)])"
+then ok; else fail "--matrix: a grid's executions"; fi
+expect_stderr_line "--matrix: a grid" "ptxrun: note: -j 2: the grid's CTAs ran one after another: --matrix shows the executions in order, one CTA after another"
+# LINE that holds no mma, a bad @N, a file the PTX has not, a kernel without mma: exit 2
+expect_exit 2 "--matrix: no mma there" "$PTXRUN" --no-color --matrix 12 "$mv"
+expect_stderr_line "--matrix: no mma there" "ptxrun: error: --matrix 12: no mma (nor wmma.mma) instruction of the kernel is there; the kernel's are on PTX lines 13, 18"
+expect_exit 2 "--matrix LINE@0" "$PTXRUN" --no-color --matrix 13@0 "$mv"
+expect_stderr_line "--matrix LINE@0" "ptxrun: error: --matrix: '0' after '@' is not an execution's number (1 for the first)"
+expect_exit 2 "--matrix FILE:LINE, no such file" "$PTXRUN" --no-color --matrix k.cu:3 "$mv"
+expect_stderr_line "--matrix FILE:LINE, no such file" "ptxrun: error: --matrix: no .file of the PTX is 'k.cu' (it has no .file: compile with nvcc -lineinfo)"
+expect_exit 2 "--matrix: no mma in the kernel" "$PTXRUN" --no-color --matrix 3 samples/scan.ptx
+expect_stderr_line "--matrix: no mma in the kernel" "ptxrun: error: --matrix 3: the kernel (and what it calls) has no mma or wmma.mma instruction"
+
+# --trace: lane 5 (groupID 1, threadID_in_group 1) of m16n8k32 .s8 (PTX ISA figures): A's a0..a3 row 1,
+# columns 4..7, a4..a7 row 9, a8..a15 the same 16 columns on; B's b0..b3 rows 4..7 of column 1, b4..b7
+# rows 20..23; C and D c0, c1 row 1, columns 2, 3; c2, c3 row 9
+expect_exit 0 "--trace of an mma" "$PTXRUN" --no-color --trace --trace-lines forms.cu:10 tests/matview/forms.ptx
+if tr -s ' ' < "$tmp/err" | grep -qxF ' 5 [1][4..7] [9][4..7] [1][20..23] [9][20..23] | [4..7][1] [20..23][1] | [1][2] [1][3] [9][2] [9][3]' &&
+   grep -qxF '    fragments: lane: A {%a0, %a1, %a2, %a3} | B {%b0, %b1} | C, D {%c0, %c1, %c2, %c3} -> {%d0, %d1, %d2, %d3} ([row][column] in each register)' "$tmp/err" &&
+   grep -q '^    %d3 = ' "$tmp/err"
+then ok; else fail "--trace of an mma: lane 5's fragments, D's values"; head -12 "$tmp/err"; fi
+# ldmatrix .x4 .trans: lane 5 gives the address of row 5 of matrix 0 and gets, of each matrix j, rows
+# 2..3 of column 1 (the transpose of row 1, columns 2..3); movmatrix gives M[1][2..3] and gets M[2..3][1]
+printf '.shared .align 16 .b8 t[512];\n.reg .b32 %%r<4>;\n.reg .u32 %%ad, %%l, %%base;\nmov.u32 %%l, %%laneid;\nshl.b32 %%ad, %%l, 4;\nmov.u32 %%base, t;\nadd.u32 %%ad, %%ad, %%base;\nldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%%r0, %%r1, %%r2, %%r3}, [%%ad];\nmovmatrix.sync.aligned.m8n8.trans.b16 %%r1, %%r0;\n' > "$tmp/ldm.ptx"
+expect_exit 0 "--trace of ldmatrix, movmatrix" "$PTXRUN" --no-color --trace --trace-ops ldmatrix,movmatrix "$tmp/ldm.ptx"
+if tr -s ' ' < "$tmp/err" | grep -qxF ' 5 M0[5] | M0[2..3][1] M1[2..3][1] M2[2..3][1] M3[2..3][1]' &&
+   tr -s ' ' < "$tmp/err" | grep -qxF ' 29 M3[5] | M0[2..3][7] M1[2..3][7] M2[2..3][7] M3[2..3][7]' &&
+   tr -s ' ' < "$tmp/err" | grep -qxF ' 5 M[1][2..3] | M[2..3][1]'
+then ok; else fail "--trace of ldmatrix, movmatrix: lane 5's fragments"; grep -A7 fragments "$tmp/err" | head -20; fi
+expect_exit 0 "--trace=json of ldmatrix" "$PTXRUN" --no-color --trace=json --trace-ops ldmatrix "$tmp/ldm.ptx"
+if python3 -c "
+import json, sys
+s = json.loads(open('$tmp/err').read().split('\n')[0])['fragments']
+sys.exit(s['rows'][5] != [0, 5] or s['rows'][29] != [3, 5] or s['M'][5] != [[[2, 1], [3, 1]]] * 4)"
+then ok; else fail "--trace=json of ldmatrix: lane 5's fragments"; head -3 "$tmp/err"; fi
+# m8n8k4 .f16: four products, one per quad-pair, shown stacked (pair p at rows 8p.. of A, C, D and columns
+# 8p.. of B); the PTX ISA's figure for .row A: lane l holds row l % 4 (+ 4 from lane 16) of its pair's A,
+# a0..a3 along it: lane 21 (pair 1) rows 13, columns 0..3
+expect_exit 0 "--matrix of m8n8k4 .f16" "$PTXRUN" --no-color --json --matrix 34 --lanes tests/misc/mma884_forms.lanes.json tests/misc/mma884_forms.ptx
+if python3 -c "
+import json, sys
+m = json.load(open('$tmp/out'))['matrices'][0]
+a = m['A']['rows']
+sys.exit(not (m['products'] == 4 and len(a) == 32 and len(a[0]) == 4 and len(m['B']['rows'][0]) == 32 and
+              [(e['lane'], e['reg'], e['part']) for e in a[13]] == [(21, 0, 0), (21, 0, 1), (21, 1, 0), (21, 1, 1)]))"
+then ok; else fail "--matrix of m8n8k4 .f16: the stacked products"; fi
+expect_exit 0 "--trace of m8n8k4 .f16" "$PTXRUN" --no-color --trace --trace-lines 34 --lanes tests/misc/mma884_forms.lanes.json tests/misc/mma884_forms.ptx
+if tr -s ' ' < "$tmp/err" | grep -q '^ 21 \[13\]\[0\.\.1\] \[13\]\[2\.\.3\] |'; then ok; else fail "--trace of m8n8k4 .f16: lane 21"; grep -A3 fragments "$tmp/err"; fi
