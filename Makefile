@@ -2,7 +2,7 @@
 #   make            build build/ptxrun
 #   make check      unit tests (libcheck), command-line tests, the kernel corpus, fuzz regressions
 #   make demo       check and dump a sample
-#   make bench      executor, front-end and lanes-reader speed and memory
+#   make bench      executor, front-end, lanes-reader and mma GEMM speed, and memory
 #   make fuzz       build the fuzz targets (clang, libFuzzer); FUZZ_SECONDS=N runs each N s
 #   make valgrind   samples and kernels under memcheck;  make fault-tests: allocation failures
 #   make deps       install the Debian packages the build needs
@@ -106,7 +106,7 @@ $(BUILD)/tests/%: tests/%.c tests/testutil.h $(BUILD)/libptxrun.a $(HEADERS)
 check: structure unit-tests cli-tests kernel-tests fuzz-regressions bench-builds
 
 # The benchmarks are not run by check (they print figures), but they must keep building.
-bench-builds: $(BUILD)/bench_frontend $(BUILD)/bench_exec $(BUILD)/bench_lanes $(BUILD)/bench_entry
+bench-builds: $(BUILD)/bench_frontend $(BUILD)/bench_exec $(BUILD)/bench_lanes $(BUILD)/bench_entry $(BUILD)/bench_gemm
 
 # The shape docs/architecture.md describes: file sizes, no loop of calls between files.
 structure:
@@ -249,8 +249,12 @@ $(BUILD)/obj/bench_reference.o: bench/reference.c bench/reference.h
 $(BUILD)/bench_exec: bench/bench_exec.c $(BUILD)/obj/bench_reference.o $(BUILD)/libptxrun.a $(HEADERS)
 	$(CC) $(ALL_CFLAGS) -Ibench -o $@ $< $(BUILD)/obj/bench_reference.o $(BUILD)/libptxrun.a $(LDLIBS)
 
-bench: $(BUILD)/bench_frontend $(BUILD)/bench_exec $(BUILD)/bench_lanes $(BUILD)/bench_entry $(BUILD)/ptxrun
+$(BUILD)/bench_gemm: bench/bench_gemm.c $(BUILD)/obj/bench_reference.o $(BUILD)/libptxrun.a $(HEADERS)
+	$(CC) $(ALL_CFLAGS) -Ibench -o $@ $< $(BUILD)/obj/bench_reference.o $(BUILD)/libptxrun.a $(LDLIBS)
+
+bench: $(BUILD)/bench_frontend $(BUILD)/bench_exec $(BUILD)/bench_lanes $(BUILD)/bench_entry $(BUILD)/bench_gemm $(BUILD)/ptxrun
 	$(BUILD)/bench_exec $(BUILD)/ptxrun samples
+	$(BUILD)/bench_gemm
 	$(BUILD)/bench_frontend $(BUILD)/bench_corpus.ptx $(BUILD)/ptxrun tests/ptx/nvcc/*.ptx
 	$(BUILD)/bench_lanes $(BUILD)/bench_lanes.json
 	$(BUILD)/bench_entry $(BUILD)/bench_entry.ptx $(BUILD)/ptxrun
