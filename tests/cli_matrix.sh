@@ -97,3 +97,18 @@ sys.exit(not (m['products'] == 4 and len(a) == 32 and len(a[0]) == 4 and len(m['
 then ok; else fail "--matrix of m8n8k4 .f16: the stacked products"; fi
 expect_exit 0 "--trace of m8n8k4 .f16" "$PTXRUN" --no-color --trace --trace-lines 34 --lanes tests/misc/mma884_forms.lanes.json tests/misc/mma884_forms.ptx
 if tr -s ' ' < "$tmp/err" | grep -q '^ 21 \[13\]\[0\.\.1\] \[13\]\[2\.\.3\] |'; then ok; else fail "--trace of m8n8k4 .f16: lane 21"; grep -A3 fragments "$tmp/err"; fi
+
+# wmma.mma (tests/wmma, issue 34): --matrix shows its A, B, C, D by wmma's layout, the first copy
+# of f16 A's repeated registers (lane 0 holds A[0][0..1] in %r0 and again in %r4); --trace marks
+# the repeats with '=' (A[8][9]: lane 0, element 7, register 3; D[15][15]: lane 31, register 3).
+wm=tests/wmma/f16_m16n16k16_f16f32
+expect_exit 0 "wmma --matrix" "$PTXRUN" --no-color --lanes $wm.lanes.json --matrix 29 --json $wm.ptx
+if python3 -c "
+import json, sys
+m = json.load(open('$tmp/out'))['matrices'][0]
+sys.exit((m['A']['rows'][0][0]['lane'], m['A']['rows'][0][0]['reg'], m['A']['rows'][8][9]['lane'],
+          m['A']['rows'][8][9]['reg'], m['D']['rows'][15][15]['lane'], m['D']['rows'][15][15]['reg']) != (0, 0, 0, 3, 31, 3))"
+then ok; else fail "wmma --matrix: the places of A and D"; fi
+expect_exit 0 "wmma --trace" "$PTXRUN" --no-color --lanes $wm.lanes.json --trace $wm.ptx
+if grep -q '^        0  \[0\]\[0\.\.1\] \[8\]\[0\.\.1\] \[0\]\[8\.\.9\] \[8\]\[8\.\.9\] = = = = ' "$tmp/err"; then ok; else
+    fail "wmma --trace: lane 0's A fragment and its repeats"; fi
