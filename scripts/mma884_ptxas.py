@@ -16,7 +16,8 @@ as an expression of the lanes' A, B, C elements. Checked:
 2. every D element of every lane is exactly the expression the model of tests/misc/mma884.py (and
    exec/mma884.c) gives it, with the PTX ISA's fragment layouts: .f32 D = C + fma(a3,b3, fma(a2,b2,
    fma(a1,b1, fma(a0,b0, +0)))); .f16 D = f16((C + fma(a1,b1, a0*b0)) + fma(a3,b3, a2*b2));
-3. the expressions evaluated on the inputs of the cases mma884_forms and mma884_round give their expect.json.
+3. the expressions evaluated on the inputs of the cases mma884_forms, mma884_round and mma884_order (its own
+   model, tests/misc/mma884_order.py: the order of .f16 D's sum) give their expect.json.
 """
 import argparse
 import json
@@ -280,6 +281,9 @@ def main():
             ok &= bad == 0
     ok &= check_case(args.cases, 'mma884_forms', M.FORMS, exprs)
     ok &= check_case(args.cases, 'mma884_round', M.ROUND_FORMS, exprs)
+    by_name = {form.name(): form for form in M.FORMS}
+    ok &= check_case(args.cases, 'mma884_order', [by_name['m8n8k4.%s.f16.f16.f16.f16' % lay] for lay in ('row.col', 'col.row')],
+                     exprs)
     sys.exit(0 if ok else 1)
 
 
