@@ -57,6 +57,14 @@ def call_offset(lo):
     return ((lo >> 16) & 0xff) * 4 + ((((lo >> 34) & 0x3fffffff) ^ 0x20000000) - 0x20000000) * 0x400
 
 
+# The modifier bits (high word bits 8-23, low word bits 40-63) of the float instructions, as ptxas 13.0 encodes
+# the plain PTX forms: fma.rn.f32, mul.rn.f32, add.rn.f32, cvt.f32.f16 (HADD2.F32 -RZ, Rb.Hx), cvt.rn.f16x2.f32,
+# each compiled alone (checked 2026-11-29: .rz/.rm sets high bits 14-15, .ftz bit 16, .sat bit 13, a negated
+# product or C bits 8 and 11, a negated or absolute B low bits 63 and 62; F2FP .rz high bits 15-16). Code with
+# other bits (another rounding, flushing, a negation) would be refused here, not read as the plain form.
+PLAIN = {0x223: 0, 0x220: 0x400000, 0x221: 0, 0x230: 0x4100, 0x23e: 0}
+
+
 class Sim:
     """32 lanes of registers: integers, f16 pairs ('h2', lo, hi) and float expressions (tuples)."""
 
@@ -124,9 +132,12 @@ class Sim:
             return out(('h2', halves[imm & 0xff], halves[(imm >> 8) & 0xff]))
         if op == 0x589:                                        # SHFL.IDX Rd, Ra, Rb, 0x1f
             return out(self.R[R(b) & 31].get(a, 0))
+        if op in PLAIN:                                        # no .RZ/.RM/.RP, .FTZ, .SAT, -x, |x| (above)
+            low = lo >> 40 & ~(3 << 20) if op == 0x230 else lo >> 40     # HADD2.F32: bits 60-61 pick the half
+            assert (hi & 0xffff00, low) == (PLAIN[op], 0), 'modifiers on %016x %016x' % (hi, lo)
         if op == 0x230:                                        # HADD2.F32 Rd, -RZ, Rb.H0/.H1: f16 -> f32
             sel = (lo >> 60) & 3
-            assert sel in (2, 3)
+            assert sel in (2, 3) and a == 255
             return out(R(b)[1 if sel == 2 else 2])
         if op == 0x223:
             return out(('fma', R(a), R(b), R(c) if c != 255 else '+0'))
