@@ -672,6 +672,9 @@ bool lower_program(Program *p, Memory *mem, Module *m, Function *fn, Diag *diag,
                 *row = first_immediate + (NO_SLOT - 1 - *row);
         }
     }
+    for (uint32_t r = 0; r < p->mma_row_count; r++)  /* immediates in mma's A, B, C vectors */
+        if (p->mma_rows[r] >= NO_SLOT - ld.immediates.len)
+            p->mma_rows[r] = first_immediate + (NO_SLOT - 1 - p->mma_rows[r]);
     for (uint32_t c = 0; c < p->call_count; c++)  /* immediate arguments to .reg parameters */
         for (unsigned i = 0; i < p->calls[c].arg_count; i++) {
             RegPass *pass = &p->calls[c].arg_regs[i];
