@@ -1103,11 +1103,14 @@ unsigned mma_type_bits(unsigned t);
 /* Element i of lane's fragment of 'a', 'b' or 'c' (C and D) of f: its row and column. */
 void mma_layout(const MmaForm *f, char which, unsigned lane, unsigned i, unsigned *row, unsigned *col);
 /* One element of D: a[0..k-1] a row of A, b[0..k-1] a column of B, c: raw bits of each element
- * (in the low bits); D's raw bits. *nan_choice: two different NaNs met, the choice unrecorded. */
+ * (in the low bits); D's raw bits. *nan_choice: the H100's bits unrecorded (f64: two different
+ * NaNs met; f16/bf16/tf32: mmaf_dot's *unrecorded). */
 uint64_t mma_dot(const MmaForm *f, const uint64_t *a, const uint64_t *b, uint64_t c, bool *nan_choice);
 /* mmafloat.c: one D element of an mma with f16, bf16 or tf32 A and B (f32 or f16 C and D), as
- * the H100 computes it; a, b: k elements, c: C's raw bits; D's raw bits. */
-uint64_t mmaf_dot(const MmaForm *f, const uint64_t *a, const uint64_t *b, uint64_t c);
+ * the H100 computes it; a, b: k elements, c: C's raw bits; D's raw bits. unrecorded: NULL, or
+ * set when the bits rest on a choice no recording decides (docs/semantics.md) and another
+ * choice would give other bits. */
+uint64_t mmaf_dot(const MmaForm *f, const uint64_t *a, const uint64_t *b, uint64_t c, bool *unrecorded);
 void warpops_match(Warp *w, const XInstr *at, uint32_t lanes, uint32_t guard_true);
 void warpops_redux(Warp *w, const XInstr *at, uint32_t lanes, uint32_t guard_true);
 void warpops_elect(Warp *w, const XInstr *at, uint32_t lanes, uint32_t guard_true);

@@ -243,7 +243,7 @@ uint64_t mma_dot(const MmaForm *f, const uint64_t *a, const uint64_t *b, uint64_
         return (uint32_t)(uint64_t)acc;       /* modulo 2^32 */
     }
     case AB_F16: case AB_BF16: case AB_TF32:
-        return mmaf_dot(f, a, b, c);
+        return mmaf_dot(f, a, b, c, nan_choice);
     default:
         return 0;                             /* refused when lowered (mma_form_runs) */
     }
@@ -478,9 +478,14 @@ void mma_execute(Warp *w, const XInstr *x, uint32_t lanes, uint32_t guard_true)
     for (unsigned i = 0; i < f->m; i++)
         for (unsigned j = 0; j < f->n; j++)
             D[i][j] = mma_dot(f, A[i], Bt[j], C[i][j], &nan_choice);
-    if (nan_choice)
+    if (nan_choice && f->a == MT_F64)
         report_warn(w, (uint32_t)(x - w->prog->code), ALL_LANES, "mma .f64 on two different NaNs in one step of "
                     "the fma chain: which one the H100 returns is not recorded; ptxrun returns a's, else b's, quieted");
+    else if (nan_choice)
+        report_warn(w, (uint32_t)(x - w->prog->code), ALL_LANES, "mma: an element of D on a case no H100 recording "
+                    "decides (a sum of -0 terms only, a subnormal f16 C above every product, all terms below 2^-133, "
+                    "or an f16 D from beyond f32's precision), where another choice gives other bits: ptxrun's "
+                    "are those of docs/semantics.md, \"mma\"");
     /* A guard undefined in some lane: whether the warp ran it at all is unknown, so all of D is. */
     bool guard_unknown = x->guard && (w->pred_defined[x->guard_pred] & ALL_LANES) != ALL_LANES;
     /* Scatter: every lane's D registers (rows may repeat a source: gathered above first). */
