@@ -102,12 +102,19 @@ typedef struct MmafChoice {
 
 enum { MMAF_FLOOR = -133 };
 
-/* D by the choices ch; *top: the alignment exponent before any floor (MMAF_FLOOR when there
- * is none: a special or zero result). */
+/* What mmaf_dot needs to know of a sum to tell whether another choice could matter: the
+ * alignment exponent before any floor (MMAF_FLOOR when there is none: a special or zero result)
+ * and whether the sum is an f32 exactly. */
+typedef struct MmafSum {
+    int top;
+    bool f32_exact;
+} MmafSum;
+
+/* D by the choices ch; *info as above. */
 static uint64_t mmaf_compute(const MmaForm *f, const uint64_t *a, const uint64_t *b, uint64_t c,
-                             const MmafChoice *ch, int *top_out)
+                             const MmafChoice *ch, MmafSum *info)
 {
-    *top_out = MMAF_FLOOR;
+    info->top = MMAF_FLOOR, info->f32_exact = true;
     enum { ALIGN_BITS = 25 };                               /* terms truncated 25 bits below the top */
     MmafFormat in = mmaf_format(f->a), out = mmaf_format(f->c);
     MmafValue x[17], y[17];
@@ -153,7 +160,7 @@ static uint64_t mmaf_compute(const MmaForm *f, const uint64_t *a, const uint64_t
         }
     if (!any)
         return 0;                                           /* +0 */
-    *top_out = top;
+    info->top = top;
     if (ch->floor && top < MMAF_FLOOR)
         top = MMAF_FLOOR;
     int q = top - ALIGN_BITS;
@@ -177,7 +184,11 @@ static uint64_t mmaf_compute(const MmaForm *f, const uint64_t *a, const uint64_t
     }
     if (sum == 0)
         return 0;                                           /* +0 */
-    uint64_t mag = sum < 0 ? (uint64_t)-sum : (uint64_t)sum;
+    uint64_t mag = sum < 0 ? (uint64_t)-sum : (uint64_t)sum, odd = mag;
+    int low = q;                                            /* the sum's lowest set bit: 2^low */
+    for (; !(odd & 1); odd >>= 1)
+        low++;
+    info->f32_exact = odd < 1u << 24 && low >= -149;
     if (!ch->via_f32 || f->d != MT_F16)
         return mmaf_round(sum < 0, mag, q, f->d);
     MmafValue r = mmaf_decode(mmaf_round(sum < 0, mag, q, MT_F32), MT_F32);
@@ -189,8 +200,8 @@ static uint64_t mmaf_compute(const MmaForm *f, const uint64_t *a, const uint64_t
 uint64_t mmaf_dot(const MmaForm *f, const uint64_t *a, const uint64_t *b, uint64_t c, bool *unrecorded)
 {
     static const MmafChoice ptxrun = { false, false, false };
-    int top, other;
-    uint64_t d = mmaf_compute(f, a, b, c, &ptxrun, &top);
+    MmafSum sum, other;
+    uint64_t d = mmaf_compute(f, a, b, c, &ptxrun, &sum);
     if (!unrecorded || *unrecorded)
         return d;
     /* Zero terms only, C -0 and every product -0 too: IEEE's sum would be -0. */
@@ -203,7 +214,7 @@ uint64_t mmaf_dot(const MmaForm *f, const uint64_t *a, const uint64_t *b, uint64
     static const MmafChoice lead = { true, false, false }, floor = { false, true, false }, via = { false, false, true };
     *unrecorded = all_negative_zeros
         || (f->c == MT_F16 && z.kind == MMAF_NUM && z.sig && z.sig < 1u << 10 && mmaf_compute(f, a, b, c, &lead, &other) != d)
-        || (top < MMAF_FLOOR && mmaf_compute(f, a, b, c, &floor, &other) != d)
-        || (f->d == MT_F16 && mmaf_compute(f, a, b, c, &via, &other) != d);
+        || (sum.top < MMAF_FLOOR && mmaf_compute(f, a, b, c, &floor, &other) != d)
+        || (f->d == MT_F16 && !sum.f32_exact && mmaf_compute(f, a, b, c, &via, &other) != d);
     return d;
 }
