@@ -337,8 +337,7 @@ static unsigned vector_kind(Loader *ld, const Operand *o)
     if (!regs)
         return imms == VK_I ? VK_IMM_I : imms == VK_F ? VK_F : 0;
     unsigned kind = typed ? typed : VK_B;
-    if (imms & ~(kind | VK_B | VK_I | VK_F) || ((imms & VK_I) && !(kind & (VK_B | VK_I)))
-        || ((imms & VK_F) && !(kind & (VK_B | VK_F))))
+    if (((imms & VK_I) && !(kind & (VK_B | VK_I))) || ((imms & VK_F) && !(kind & (VK_B | VK_F))))
         return 0;
     return kind;
 }
@@ -402,7 +401,7 @@ void mma_lower(Loader *ld, const Instr *in, XInstr *x)
             diag_at(ld->diag, DIAG_ERROR, in->operands[k].at, "operand %u of '%s' must be {%u .b%u%s%s%s registers}%s",
                     k + 1, in->mnemonic, counts[k], bits, kinds & VK_F ? " or .f32" : "",
                     kinds & VK_H ? " or .f16x2" : "", kinds & VK_I ? " or .u32/.s32" : "",
-                    !k ? "" : bits == 64 ? " (or immediates)" : " (or immediates)");
+                    k ? " (or immediates)" : "");
             ld->failed = true;
             return;
         }
