@@ -323,6 +323,10 @@ expect_stderr_line "mma.sp selector 2" "$tmp/mmasp_bad.ptx:7:117: error: the spa
 expect_stderr_line "mma.sp selector register" "$tmp/mmasp_bad.ptx:8:117: error: the sparsity selector of 'mma.sp.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32' must be an integer constant from 0 to 1 (as ptxas takes it)"
 expect_stderr_line "mma.sp metadata immediate" "$tmp/mmasp_bad.ptx:9:130: error: the metadata of 'mma.sp::ordered_metadata.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32' must be a .b32 register"
 expect_stderr_line "mma.sp fp8" "$tmp/mmasp_bad.ptx:10:1: error: ptxrun cannot execute 'mma.sp::ordered_metadata.sync.aligned.m16n8k64.row.col.f32.e4m3.e5m2.f32' (mma.sp with .e4m3 or .e5m2 A and B) yet"
+# mma.sp takes only .row.col (ptxas: "Illegal alayout '.col'"); .col.row ran as .row.col before
+printf '.version 8.7\n.target sm_90\n.address_size 64\n.visible .entry k()\n{\n.reg .b32 r<20>;\nmma.sp::ordered_metadata.sync.aligned.m16n8k16.col.row.f32.f16.f16.f32 {r0, r1, r2, r3}, {r4, r5}, {r8, r9}, {r10, r11, r12, r13}, r16, 0;\nret;\n}\n' > "$tmp/mmasp_layout.ptx"
+expect_exit 2 "mma.sp .col.row" "$PTXRUN" --no-color "$tmp/mmasp_layout.ptx"
+expect_stderr_line "mma.sp .col.row" "$tmp/mmasp_layout.ptx:7:1: error: 'mma.sp::ordered_metadata.sync.aligned.m16n8k16.col.row.f32.f16.f16.f32' is not a form of mma.sp (a layout other than .row.col, the only one mma.sp takes)"
 # m16n8k32 .f32.f16.f16.f32 with selector 2: ptxas takes it, the ISA leaves it undefined: a warning, D undefined
 printf '.version 8.7\n.target sm_90\n.address_size 64\n.visible .entry k()\n{\n.reg .b32 r<20>;\nmov.b32 r16, 0x88888888;\nmov.b32 r4, 0x3c003c00;\nmov.b32 r10, 0;\nmma.sp.sync.aligned.m16n8k32.row.col.f32.f16.f16.f32 {r0, r1, r2, r3}, {r4, r4, r4, r4}, {r4, r4, r4, r4}, {r10, r10, r10, r10}, r16, 0;\nmma.sp.sync.aligned.m16n8k32.row.col.f32.f16.f16.f32 {r6, r7, r8, r9}, {r4, r4, r4, r4}, {r4, r4, r4, r4}, {r10, r10, r10, r10}, r16, 2;\nret;\n}\n' > "$tmp/mmasp_sel.ptx"
 expect_exit 0 "mma.sp selector 2" "$PTXRUN" --no-color --block 32 --threads 0 --regs r0,r6 "$tmp/mmasp_sel.ptx"
