@@ -323,6 +323,13 @@ expect_stderr_line "mma.sp selector 2" "$tmp/mmasp_bad.ptx:7:117: error: the spa
 expect_stderr_line "mma.sp selector register" "$tmp/mmasp_bad.ptx:8:117: error: the sparsity selector of 'mma.sp.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32' must be an integer constant from 0 to 1 (as ptxas takes it)"
 expect_stderr_line "mma.sp metadata immediate" "$tmp/mmasp_bad.ptx:9:130: error: the metadata of 'mma.sp::ordered_metadata.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32' must be a .b32 register"
 expect_stderr_line "mma.sp fp8" "$tmp/mmasp_bad.ptx:10:1: error: ptxrun cannot execute 'mma.sp::ordered_metadata.sync.aligned.m16n8k64.row.col.f32.e4m3.e5m2.f32' (mma.sp with .e4m3 or .e5m2 A and B) yet"
+# mma's sub-byte shapes and .and.popc need the PTX ISA and target ptxas 13.0 asks (ran on sm_75 before)
+printf '.version 6.5\n.target sm_75\n.address_size 64\n.visible .entry k()\n{\n.reg .b32 r<20>;\nmma.sync.aligned.m16n8k32.row.col.s32.s4.s4.s32 {r0, r1, r2, r3}, {r4, r5}, {r6}, {r8, r9, r10, r11};\nmma.sync.aligned.m8n8k128.row.col.s32.b1.b1.s32.and.popc {r0, r1}, {r4}, {r6}, {r8, r9};\nmma.sync.aligned.m8n8k32.row.col.s32.s4.s4.s32 {r0, r1}, {r4}, {r6}, {r8, r9};\nret;\n}\n' > "$tmp/mma_target.ptx"
+expect_exit 2 "mma shapes' targets" "$PTXRUN" --no-color --check "$tmp/mma_target.ptx"
+expect_stderr_line "mma m16n8k32 sm_75" "$tmp/mma_target.ptx:7:17: error: '.m16n8k32' requires sm_80 or later (this module targets sm_75)"
+expect_stderr_line "mma m8n8k128 PTX 6.5" "$tmp/mma_target.ptx:8:17: error: '.m8n8k128' requires PTX ISA 7.0 or later (this module is .version 6.5)"
+expect_stderr_line "mma .and.popc sm_75" "$tmp/mma_target.ptx:8:48: error: '.and' requires sm_80 or later (this module targets sm_75)"
+if grep -q ':9:' "$tmp/err"; then fail "mma m8n8k32 on sm_75 (ptxas takes it)"; else ok; fi
 # mma.sp takes only .row.col (ptxas: "Illegal alayout '.col'"); .col.row ran as .row.col before
 printf '.version 8.7\n.target sm_90\n.address_size 64\n.visible .entry k()\n{\n.reg .b32 r<20>;\nmma.sp::ordered_metadata.sync.aligned.m16n8k16.col.row.f32.f16.f16.f32 {r0, r1, r2, r3}, {r4, r5}, {r8, r9}, {r10, r11, r12, r13}, r16, 0;\nret;\n}\n' > "$tmp/mmasp_layout.ptx"
 expect_exit 2 "mma.sp .col.row" "$PTXRUN" --no-color "$tmp/mmasp_layout.ptx"
