@@ -169,7 +169,7 @@ void mmasp_lower(Loader *ld, const Instr *in, XInstr *x)
     for (unsigned k = 0, at = 0; k < 4; at += counts[k], k++)
         if (!mma_vector_rows(ld, &in->operands[k], counts[k], 32, k == 0, rows + at)) {
             diag_at(ld->diag, DIAG_ERROR, in->operands[k].at, "operand %u of '%s' must be {%u .b32 registers}%s",
-                    k + 1, in->mnemonic, counts[k], k ? " (or immediates)" : "");
+                    k + 1, in->mnemonic, counts[k], k ? " (or integer immediates)" : "");
             ld->failed = true;
             return;
         }

@@ -330,6 +330,11 @@ expect_stderr_line "mma m16n8k32 sm_75" "$tmp/mma_target.ptx:7:17: error: '.m16n
 expect_stderr_line "mma m8n8k128 PTX 6.5" "$tmp/mma_target.ptx:8:17: error: '.m8n8k128' requires PTX ISA 7.0 or later (this module is .version 6.5)"
 expect_stderr_line "mma .and.popc sm_75" "$tmp/mma_target.ptx:8:48: error: '.and' requires sm_80 or later (this module targets sm_75)"
 if grep -q ':9:' "$tmp/err"; then fail "mma m8n8k32 on sm_75 (ptxas takes it)"; else ok; fi
+# a floating-point immediate in an mma fragment is refused, naming what is taken (ptxas 13.0 makes 0 of 1.0 in an f32 C)
+printf '.version 8.7\n.target sm_90\n.address_size 64\n.visible .entry k()\n{\n.reg .b32 r<20>;\n.reg .f32 f<8>;\nmma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {f0, f1, f2, f3}, {r4, r5, r6, r7}, {r8, r9}, {f4, 1.0, f6, f7};\nmma.sp.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32 {r0, r1, r2, r3}, {r4, r5}, {r8, r9}, {r10, 0f3F800000, r12, r13}, r16, 0;\nret;\n}\n' > "$tmp/mma_fimm.ptx"
+expect_exit 2 "mma float immediates" "$PTXRUN" --no-color --check "$tmp/mma_fimm.ptx"
+expect_stderr_line "mma 1.0 in f32 C" "$tmp/mma_fimm.ptx:8:97: error: operand 4 of 'mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32' must be {4 .b32 registers} (or integer immediates)"
+expect_stderr_line "mma.sp 0f in s32 C" "$tmp/mma_fimm.ptx:9:90: error: operand 4 of 'mma.sp.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32' must be {4 .b32 registers} (or integer immediates)"
 # mma.sp takes only .row.col (ptxas: "Illegal alayout '.col'"); .col.row ran as .row.col before
 printf '.version 8.7\n.target sm_90\n.address_size 64\n.visible .entry k()\n{\n.reg .b32 r<20>;\nmma.sp::ordered_metadata.sync.aligned.m16n8k16.col.row.f32.f16.f16.f32 {r0, r1, r2, r3}, {r4, r5}, {r8, r9}, {r10, r11, r12, r13}, r16, 0;\nret;\n}\n' > "$tmp/mmasp_layout.ptx"
 expect_exit 2 "mma.sp .col.row" "$PTXRUN" --no-color "$tmp/mmasp_layout.ptx"
