@@ -389,8 +389,10 @@ bool mma_vector_rows(Loader *ld, const Operand *o, unsigned count, unsigned bits
             rows[i] = ld->cur->row_base + e->u.slot;
         } else if (!dst && (e->kind == OPND_INT || e->kind == OPND_F64) && bits == 64) {
             rows[i] = operand_immediate_row(ld, e->u.bits);
-        } else if (!dst && (e->kind == OPND_INT || e->kind == OPND_F32) && bits == 32) {
-            rows[i] = operand_immediate_row(ld, e->u.bits & 0xffffffffu);  /* its bits, as ptxas */
+        } else if (!dst && (e->kind == OPND_INT || (e->kind == OPND_F32 && t == MT_F32)) && bits == 32) {
+            /* its bits, as ptxas's cubins show them for these; a 0f one elsewhere (an .s32 C)
+               ptxas compiles to another value (0): refused */
+            rows[i] = operand_immediate_row(ld, e->u.bits & 0xffffffffu);
         } else {
             return false;
         }
@@ -435,7 +437,7 @@ void mma_lower(Loader *ld, const Instr *in, XInstr *x)
             diag_at(ld->diag, DIAG_ERROR, in->operands[k].at, "operand %u of '%s' must be {%u .b%u%s%s%s registers}%s",
                     k + 1, in->mnemonic, counts[k], bits, kinds & VK_F ? " or .f32" : "",
                     kinds & VK_H ? " or .f16x2" : "", kinds & VK_I ? " or .u32/.s32" : "",
-                    k ? " (or immediates)" : "");
+                    !k ? "" : types[k] == MT_F32 ? " (or integer or 0f immediates)" : " (or integer immediates)");
             ld->failed = true;
             return;
         }

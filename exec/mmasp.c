@@ -62,8 +62,8 @@ static const SpShape *sp_shape(const MmaForm *f)
 static const char *sp_decode(const char *s, size_t len, MmaForm *f, bool *ordered)
 {
     uint8_t types[4];
-    unsigned ntypes = 0, m = 0, n = 0, k = 0;
-    bool sat = false;
+    unsigned ntypes = 0, m = 0, n = 0, k = 0, layouts = 0;
+    bool sat = false, row_col = true;
     memset(f, 0, sizeof *f);
     *ordered = len > 24 && !memcmp(s, "mma.sp::ordered_metadata", 24);
     for (size_t pos = *ordered ? 24 : 6; pos < len;) {
@@ -84,11 +84,15 @@ static const char *sp_decode(const char *s, size_t len, MmaForm *f, bool *ordere
             types[ntypes++] = (uint8_t)t;
         else if (!strcmp(word, "satfinite"))
             sat = true;
+        else if (!strcmp(word, "row") || !strcmp(word, "col"))   /* A's layout, then B's */
+            row_col &= !strcmp(word, layouts++ ? "col" : "row");
         else if (word[0] == 'm' && sscanf(word, "m%un%uk%u", &m, &n, &k) != 3)
             return "a suffix this form does not take";
     }
     if (ntypes != 4 || m != 16 || n != 8)
         return "a form that lacks the shape m16n8kK or four types";
+    if (layouts != 2 || !row_col)     /* ptxas: "Illegal alayout '.col' for instruction 'mma'" */
+        return "a layout other than .row.col, the only one mma.sp takes";
     f->m = 16, f->n = 8, f->k = (uint16_t)k;
     f->d = types[0], f->a = types[1], f->b = types[2], f->c = types[3];
     const SpShape *sh = sp_shape(f);
@@ -165,7 +169,8 @@ void mmasp_lower(Loader *ld, const Instr *in, XInstr *x)
     for (unsigned k = 0, at = 0; k < 4; at += counts[k], k++)
         if (!mma_vector_rows(ld, &in->operands[k], counts[k], 32, types[k], k == 0, rows + at)) {
             diag_at(ld->diag, DIAG_ERROR, in->operands[k].at, "operand %u of '%s' must be {%u .b32 registers}%s",
-                    k + 1, in->mnemonic, counts[k], k ? " (or immediates)" : "");
+                    k + 1, in->mnemonic, counts[k],
+                    !k ? "" : types[k] == MT_F32 ? " (or integer or 0f immediates)" : " (or integer immediates)");
             ld->failed = true;
             return;
         }
