@@ -197,13 +197,13 @@ static void print_metadata(FILE *out, const MatrixView *v, bool places)
         snprintf(cell, sizeof cell, "%u:%u", v->meta[e].lane, v->meta[e].bit);
         width = places && strlen(cell) > width ? (unsigned)strlen(cell) : width;
     }
-    fprintf(out, "\nmetadata %s, selector %u (the thread%s %u", reg, v->selector, v->threads > 1 ? "s" : "",
+    fprintf(out, "\nmetadata %s, selector %u (thread%s %u", reg, v->selector, v->threads > 1 ? "s" : "",
             v->selector * v->threads);
     if (v->threads > 1)
         fprintf(out, "..%u", v->selector * v->threads + v->threads - 1);
-    fprintf(out, " of each group of four give it): the columns of A each row keeps, chunk by chunk of %u (chunk j: "
-            "columns %uj..%uj+%u; '!': a value the PTX ISA leaves undefined%s, '?': an undefined bit):\n", v->chunk,
-            v->chunk, v->chunk, v->chunk - 1, v->ordered ? " for ::ordered_metadata" : "");
+    fprintf(out, " of each group of four give%s it): the columns of A each row keeps, chunk by chunk of %u (chunk j: "
+            "columns %uj..%uj+%u; '!': a nibble the PTX ISA leaves undefined for this form, '?': an undefined "
+            "bit):\n", v->threads > 1 ? "" : "s", v->chunk, v->chunk, v->chunk, v->chunk - 1);
     if (v->selector_undefined)
         fprintf(out, "(selector %u: the PTX ISA leaves it undefined, ptxas takes it: all of D is undefined)\n",
                 v->selector);

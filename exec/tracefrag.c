@@ -159,7 +159,7 @@ static void mma_fragments(FILE *out, const Warp *w, const XInstr *x, bool json)
         fputs(" ([row][column] in each register", out);
         if (v.sparse)
             fprintf(out, "; A: of its %ux%u kept elements, which the metadata e places in the %ux%u A; e: the "
-                    "[row][chunk] of each nibble it gives, 4 bits each from bit 0, selector %u",
+                    "[row][chunk] of each 4-bit nibble it gives, from bit 0 up (selector %u)",
                     v.op[MATRIX_A].rows, v.op[MATRIX_A].cols, v.m, v.k, v.selector);
         if (v.products > 1)
             fprintf(out, "; %u products stacked, quad-pair p's at rows 8p.. of A, C, D and columns 8p.. of B",

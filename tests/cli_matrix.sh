@@ -97,3 +97,23 @@ sys.exit(not (m['products'] == 4 and len(a) == 32 and len(a[0]) == 4 and len(m['
 then ok; else fail "--matrix of m8n8k4 .f16: the stacked products"; fi
 expect_exit 0 "--trace of m8n8k4 .f16" "$PTXRUN" --no-color --trace --trace-lines 34 --lanes tests/misc/mma884_forms.lanes.json tests/misc/mma884_forms.ptx
 if tr -s ' ' < "$tmp/err" | grep -q '^ 21 \[13\]\[0\.\.1\] \[13\]\[2\.\.3\] |'; then ok; else fail "--trace of m8n8k4 .f16: lane 21"; grep -A3 fragments "$tmp/err"; fi
+# mma.sp (tests/matview/sparse.py: four sparse forms, A dense and as held, the metadata, B, C, D against its
+# own model of the PTX ISA's sparse fragments, with undefined metadata and values the ISA leaves undefined)
+if python3 tests/matview/sparse.py "$PTXRUN" "$tmp/matview" > "$tmp/sparse.out" 2>&1; then ok; else
+    fail "tests/matview/sparse.py"; head -20 "$tmp/sparse.out"; fi
+# by hand: selector 1 of m16n8k32 .s8 (two threads of each group of four): lane 2 gives nibbles 0..3 of rows 0
+# (bits 0-15) and 8 (bits 16-31), lane 0 none; lane 2's compressed A, row 0 columns 8..11 and row 8's
+expect_exit 0 "--trace of mma.sp" "$PTXRUN" --no-color --trace --trace-lines 20 --lanes "$tmp/matview/sparse.lanes.json" tests/matview/sparse.ptx
+if tr -s ' ' < "$tmp/err" | grep -qxF ' 2 [0][8..11] [8][8..11] | [8..11][0] [24..27][0] | [0][4] [0][5] [8][4] [8][5] | [0][0..3],[8][0..3]' &&
+   tr -s ' ' < "$tmp/err" | grep -qxF ' 0 [0][0..3] [8][0..3] | [0..3][0] [16..19][0] | [0][0] [0][1] [8][0] [8][1] | -' &&
+   grep -q '^    %d3 = ' "$tmp/err"
+then ok; else fail "--trace of mma.sp: lanes 0 and 2, D's values"; grep -A4 fragments "$tmp/err"; fi
+# its %e0 is undefined in lane 6 (rows 1 and 9, chunks 0..3: '?' in A, 0b???? in the metadata); lane 7 gives row
+# 1's chunks 4..7, bits 0-15 of 0x899ed4c4: 0x4, 0xc, 0x4, 0xd, kept columns 16+{0,1}, 20+{0,3}, 24+{0,1}, 28+{1,3};
+# lane 19's bits 4-7 are 0b0001 (row 4, chunk 5): decreasing, undefined for ::ordered_metadata
+expect_exit 0 "--matrix of mma.sp" "$PTXRUN" --no-color --matrix 20 --lanes "$tmp/matview/sparse.lanes.json" tests/matview/sparse.ptx
+if grep -qx '   1:  0b????  0b????  0b????  0b????   16,17   20,23   24,25   29,31' "$tmp/out" &&
+   grep -q '^   4: .* !0b0001 ' "$tmp/out" &&
+   grep -q '^   9:    ?    ?    ?    ?    ?    ?    ?    ?    ?    ?    ?    ?    ?    ?    ?    ?  ' "$tmp/out" &&
+   grep -q '^metadata %e0, selector 1 (threads 2..3 of each group of four give it)' "$tmp/out"
+then ok; else fail "--matrix of mma.sp: undefined metadata"; grep -A20 '^metadata' "$tmp/out" | head -24; fi
