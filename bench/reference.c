@@ -189,3 +189,58 @@ double ref_numbers(const char *text, size_t len, uint64_t *numbers)
     *numbers = n;
     return t;
 }
+
+/* bench_gemm's reference: the same GEMMs its PTX does, D += A B `iterations` times over
+ * 64 x 64 x 256 bytes of s8 (A row-major, B col-major, both as rows of k, D s32 wrapping), and
+ * over 32 x 32 x 64 doubles (A row-major, B row-major b[k][n], one fma after another in k
+ * order, as DMMA adds). Returns the seconds. */
+double ref_gemm_s8(unsigned iterations, const int8_t *a, const int8_t *b, int32_t *d, int m, int n, int k)
+{
+    double t0 = now();
+    for (unsigned it = 0; it < iterations; it++) {
+        for (int i = 0; i < m; i++)
+            for (int j = 0; j < n; j++) {
+                const int8_t *ar = a + (size_t)i * k, *bc = b + (size_t)j * k;
+                int32_t s = 0;
+                for (int x = 0; x < k; x++)
+                    s += ar[x] * bc[x];
+                d[i * n + j] = (int32_t)((uint32_t)d[i * n + j] + (uint32_t)s);
+            }
+        __asm__ volatile("" : : "r"(d) : "memory");
+    }
+    return now() - t0;
+}
+
+double ref_gemm_f64(unsigned iterations, const double *a, const double *b, double *d, int m, int n, int k)
+{
+    double t0 = now();
+    for (unsigned it = 0; it < iterations; it++) {
+        for (int i = 0; i < m; i++)
+            for (int j = 0; j < n; j++) {
+                double s = d[i * n + j];
+                for (int x = 0; x < k; x++)
+                    s = fma(a[i * k + x], b[x * n + j], s);
+                d[i * n + j] = s;
+            }
+        __asm__ volatile("" : : "r"(d) : "memory");
+    }
+    return now() - t0;
+}
+
+/* ... and over f32 copies of small-integer halves, 64 x 64 x 64 (A row-major, B col-major):
+ * every sum exact, so any order gives the tensor core's result. */
+double ref_gemm_f32(unsigned iterations, const float *a, const float *b, float *d, int m, int n, int k)
+{
+    double t0 = now();
+    for (unsigned it = 0; it < iterations; it++) {
+        for (int i = 0; i < m; i++)
+            for (int j = 0; j < n; j++) {
+                float s = 0;
+                for (int x = 0; x < k; x++)
+                    s += a[i * k + x] * b[j * k + x];
+                d[i * n + j] += s;
+            }
+        __asm__ volatile("" : : "r"(d) : "memory");
+    }
+    return now() - t0;
+}

@@ -68,6 +68,7 @@ static const struct { uint16_t m, n, k; uint8_t ab; uint16_t cd; } shapes[] = {
     { 16, 8, 4, AB_TF32, T(MT_F32) },
     { 16, 8, 8, AB_F16, T(MT_F16) | T(MT_F32) }, { 16, 8, 8, AB_BF16, T(MT_F32) }, { 16, 8, 8, AB_TF32, T(MT_F32) },
     { 16, 8, 16, AB_F16, T(MT_F16) | T(MT_F32) }, { 16, 8, 16, AB_BF16, T(MT_F32) }, { 16, 8, 16, AB_I8, T(MT_S32) },
+    { 16, 8, 16, AB_FP8, T(MT_F32) | T(MT_F16) },
     { 16, 8, 32, AB_I8, T(MT_S32) }, { 16, 8, 32, AB_I4, T(MT_S32) }, { 16, 8, 32, AB_FP8, T(MT_F32) | T(MT_F16) },
     { 16, 8, 64, AB_I4, T(MT_S32) }, { 16, 8, 128, AB_B1, T(MT_S32) }, { 16, 8, 256, AB_B1, T(MT_S32) },
 };
@@ -124,6 +125,8 @@ static const char *decode(const char *mnemonic, MmaForm *f)
         return "b1 forms and only they take .xor.popc or .and.popc";
     if (m == 16 && kind == AB_F16 && f->c != f->d)     /* ptxas: ".dtype must be '.f16' when .ctype is '.f16'" */
         return "m16n8k8 and m16n8k16 .f16 take .f16 or .f32 for both C and D, not one of each";
+    if (kind == AB_FP8 && f->c != f->d)                 /* ptxas: "Unexpected instruction types" */
+        return "e4m3 and e5m2 forms take .f16 or .f32 for both C and D, not one of each";
     if (f->flags && !(m == 8 && k == 4 && kind == AB_F16))
         return "a layout other than .row.col (only m8n8k4 .f16 takes others)";
     if (m == 8 && k == 4 && kind == AB_F16 && f->c == MT_F32 && f->d == MT_F16)
@@ -150,6 +153,7 @@ static bool mma_form_runs(const MmaForm *f)
     case AB_I8: case AB_I4: case AB_B1: return true;
     case AB_F64: return true;
     case AB_F16: case AB_BF16: case AB_TF32: return f->m == 16 || mma884_form(f);   /* mmafloat.c, mma884.c */
+    case AB_FP8: return true;                                      /* mmafp8.c */
     default: return false;
     }
 }
@@ -253,6 +257,8 @@ uint64_t mma_dot(const MmaForm *f, const uint64_t *a, const uint64_t *b, uint64_
     }
     case AB_F16: case AB_BF16: case AB_TF32:
         return mmaf_dot(f, a, b, c);
+    case AB_FP8:
+        return mma8_dot(f, a, b, c);
     default:
         return 0;                             /* refused when lowered (mma_form_runs) */
     }
@@ -287,6 +293,23 @@ static bool types_in_order(Loader *ld, const Instr *in)
         return true;
     diag_at(ld->diag, DIAG_ERROR, in->at, "mma's types must come in the order .dtype.atype.btype.ctype "
             "(%s here; a valid form is %s)", from_source, from_canonical);
+    ld->failed = true;
+    return false;
+}
+
+/* fp8 mma needs what ptxas 13.0 asks: PTX ISA 8.4 and sm_89; 8.7 for f16 C/D or m16n8k16. */
+static bool fp8_version_target(Loader *ld, const Instr *in, const MmaForm *f)
+{
+    const Module *m = ld->p->m;
+    unsigned need = f->c == MT_F16 || f->k == 16 ? 87 : 84;
+    if (m->version && m->version < need)
+        diag_at(ld->diag, DIAG_ERROR, in->at, "'%s' requires PTX ISA %u.%u or later (this module is .version %u.%u)",
+                in->mnemonic, need / 10, need % 10, m->version / 10, m->version % 10);
+    else if (m->target_sm && m->target_sm < 89)
+        diag_at(ld->diag, DIAG_ERROR, in->at, "'%s' requires sm_89 or later (this module targets sm_%u)",
+                in->mnemonic, m->target_sm);
+    else
+        return true;
     ld->failed = true;
     return false;
 }
@@ -326,6 +349,8 @@ void mma_lower(Loader *ld, const Instr *in, XInstr *x)
         ld->failed = true;
         return;
     }
+    if (ab_kind(f.a) == AB_FP8 && !fp8_version_target(ld, in, &f))
+        return;
     if (!mma_form_runs(&f)) {
         char what[200];
         snprintf(what, sizeof what, "'%s' (mma with .%s A and B)", in->mnemonic, type_name(f.a));
@@ -425,6 +450,10 @@ void mma_execute(Warp *w, const XInstr *x, uint32_t lanes, uint32_t guard_true)
     for (unsigned i = 0; i < pairs * f->m; i++)
         for (unsigned j = 0; j < f->n; j++)
             D[i][j] = mma_dot(f, A + i * f->k, Bt + (i / f->m * f->n + j) * f->k, C[i][j], &nan_choice);
+    if (ab_kind(f->a) == AB_FP8 && !mma8_recorded(f))
+        report_warn(w, (uint32_t)(x - w->prog->code), ALL_LANES, "mma with fp8 A/B in a form not recorded on the H100 "
+                    "(only m16n8k32 .f32.e4m3.e4m3.f32 and .f32.e5m2.e5m2.f32 are): ptxrun computes it as ptxas's "
+                    "sm_90 code does (fp8 to f16, two f16 HMMA, then C added), from the recorded parts");
     if (nan_choice)
         report_warn(w, (uint32_t)(x - w->prog->code), ALL_LANES, "mma .f64 on two different NaNs in one step of "
                     "the fma chain: which one the H100 returns is not recorded; ptxrun returns a's, else b's, quieted");

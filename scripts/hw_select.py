@@ -523,8 +523,9 @@ def diverge_features(case):
 
 
 def mma_features(case):
-    """One case per instruction kind, and one mma per shape; for the f16, bf16 and tf32 shapes one
-    of the `special` flavour (NaN, inf, subnormal and largest operands: the tensor core's rules)."""
+    """One case per instruction kind, and one mma per shape; for the f16, bf16 and tf32 shapes and for
+    e4m3 and e5m2 one of the `special` flavour (NaN, inf, subnormal and largest operands: the tensor
+    core's rules); and an integer one."""
     m = case.meta
     kind = m.get("kind", "?")
     if kind == "mma":
@@ -532,6 +533,10 @@ def mma_features(case):
         feats = {(kind, shape)}
         if m.get("types", {}).get("a") in ("f16", "bf16", "tf32") and m.get("flavor") == "special":
             feats.add((kind, shape, "special"))
+        if m.get("types", {}).get("a") in ("e4m3", "e5m2") and m.get("flavor") == "special":
+            feats.add((kind, shape, m["types"]["a"], "special"))   # fp8: NaN, inf, subnormals, each type
+        if m.get("types", {}).get("a") in ("s8", "u8"):
+            feats.add((kind, shape, "integer"))     # m16n8k32 is fp8's shape too: keep an integer case
         return feats
     return {(kind,)}
 

@@ -291,6 +291,19 @@ expect_stderr_line "mma m16n8k16 f64" "$tmp/mma_f64k16.ptx:7:1: error: 'mma.sync
 printf '.version 8.0\n.target sm_90\n.address_size 64\n.visible .entry k()\n{\n.reg .b32 r<8>;\n.reg .f32 f<8>;\nmma.sync.aligned.m8n8k4.row.col.f16.f16.f16.f32 {r0, r1, r2, r3}, {r4, r5}, {r6, r7}, {f0, f1, f2, f3, f4, f5, f6, f7};\nret;\n}\n' > "$tmp/mma884_f16f32.ptx"
 expect_exit 2 "mma m8n8k4 .f16.f16.f16.f32 not a form" "$PTXRUN" --no-color "$tmp/mma884_f16f32.ptx"
 expect_stderr_line "mma m8n8k4 .f16.f16.f16.f32" "$tmp/mma884_f16f32.ptx:8:1: error: 'mma.sync.aligned.m8n8k4.row.col.f16.f16.f16.f32' is not a form of mma (.f16 D with .f32 C, which ptxas refuses: .dtype must be .f32 when .ctype is .f32)"
+# fp8 mma: C and D both f32 or both f16 (ptxas: "Unexpected instruction types" for .f32 ... .f16);
+# a form not recorded on the H100 runs with a warning that says so, the recorded ones without
+printf '.version 8.7\n.target sm_90\n.address_size 64\n.visible .entry k()\n{\n.reg .b32 r<14>;\nmma.sync.aligned.m16n8k32.row.col.f32.e4m3.e4m3.f16 {r0, r1, r2, r3}, {r4, r5, r6, r7}, {r8, r9}, {r10, r11};\nret;\n}\n' > "$tmp/mma_fp8cd.ptx"
+expect_exit 2 "mma f32.e4m3.e4m3.f16 not a form" "$PTXRUN" --no-color "$tmp/mma_fp8cd.ptx"
+expect_stderr_line "mma f32.e4m3.e4m3.f16" "$tmp/mma_fp8cd.ptx:7:1: error: 'mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e4m3.f16' is not a form of mma (e4m3 and e5m2 forms take .f16 or .f32 for both C and D, not one of each)"
+printf '.version 8.7\n.target sm_90\n.address_size 64\n.visible .entry k()\n{\n.reg .b32 r<14>;\nmov.b32 r4, 0x38383838;\nmov.b32 r8, 0x3c3c3c3c;\nmov.b32 r10, 0;\nmma.sync.aligned.m16n8k32.row.col.f32.e5m2.e5m2.f32 {r0, r1, r2, r3}, {r4, r4, r4, r4}, {r8, r8}, {r10, r10, r10, r10};\nmma.sync.aligned.m16n8k16.row.col.f16.e4m3.e5m2.f16 {r0, r1}, {r4, r4}, {r8}, {r10, r10};\nret;\n}\n' > "$tmp/mma_fp8.ptx"
+expect_exit 0 "mma fp8 forms run" "$PTXRUN" --no-color "$tmp/mma_fp8.ptx"
+expect_stderr_line "mma fp8 unrecorded form" "$tmp/mma_fp8.ptx:11:1: warning: mma with fp8 A/B in a form not recorded on the H100 (only m16n8k32 .f32.e4m3.e4m3.f32 and .f32.e5m2.e5m2.f32 are): ptxrun computes it as ptxas's sm_90 code does (fp8 to f16, two f16 HMMA, then C added), from the recorded parts in lanes 0-31"
+if grep -q ':10:.*warning' "$tmp/err"; then fail "mma fp8 recorded form warned"; sed -n 1,5p "$tmp/err"; else ok; fi
+sed 's/^.version 8.7/.version 8.6/' "$tmp/mma_fp8.ptx" > "$tmp/mma_fp8v.ptx"
+expect_exit 2 "mma fp8 m16n8k16 needs PTX ISA 8.7" "$PTXRUN" --no-color --check "$tmp/mma_fp8v.ptx"
+expect_stderr_line "mma fp8 m16n8k16 version" "$tmp/mma_fp8v.ptx:11:1: error: 'mma.sync.aligned.m16n8k16.row.col.f16.e4m3.e5m2.f16' requires PTX ISA 8.7 or later (this module is .version 8.6)"
+if grep -q ':10:.*error' "$tmp/err"; then fail "mma fp8 m16n8k32 f32 under 8.6 refused"; sed -n 1,5p "$tmp/err"; else ok; fi
 # an mma.sync.aligned that a partial warp executes (a block of 16 threads): an execution fault
 printf '.version 8.0\n.target sm_90\n.address_size 64\n.visible .entry k()\n{\n.reg .b32 r<5>;\nmov.b32 r2, 0;\nmov.b32 r3, 0;\nmov.b32 r4, 0;\nmma.sync.aligned.m8n8k16.row.col.s32.s8.s8.s32 {r0, r1}, {r2}, {r3}, {r4, r4};\nret;\n}\n' > "$tmp/mma_partial.ptx"
 expect_exit 3 "mma by a partial warp" "$PTXRUN" --no-color --block 16 "$tmp/mma_partial.ptx"

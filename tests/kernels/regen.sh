@@ -7,6 +7,9 @@
 #   NAME.lanes.json NAME.expect.json               written by the host reference NAME.ref.c
 #   NAME.debug.expect.json                         also by it, where the debug build's values differ
 # and for DEBUG_SOURCES also NAME.sm_75.debug.ptx (nvcc -ptx -G -O0 -arch=sm_75).
+# The tensor-core kernels tc_* (mma.sync forms and wmma shapes of sm_80) have no sm_75 build.
+# Kernels ptxrun does not execute yet live in ../kernels_pending (same files, not run by make
+# check); their outputs are written there, beside their sources.
 #
 # The expected outputs come only from the C references, never from ptxrun. Nothing in this
 # directory is replaced unless every compile, ptxas check and reference run succeeded.
@@ -21,6 +24,7 @@
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+pending="$(cd "$here/.." && pwd)/kernels_pending"
 NVCC="${NVCC:-/usr/local/cuda/bin/nvcc}"
 PTXAS="${PTXAS:-$(dirname "$NVCC")/ptxas}"
 CC="${CC:-cc}"
@@ -49,11 +53,11 @@ names=()
 if [ "$#" -gt 0 ]; then
     for n in "$@"; do
         n="$(basename "$n")"; n="${n%.cu}"
-        [ -f "$here/$n.cu" ] || die "no such source: $n.cu"
+        [ -f "$here/$n.cu" ] || [ -f "$pending/$n.cu" ] || die "no such source: $n.cu"
         names+=("$n")
     done
 else
-    for src in "$here"/*.cu; do names+=("$(basename "$src" .cu)"); done
+    for src in "$here"/*.cu "$pending"/*.cu; do names+=("$(basename "$src" .cu)"); done
 fi
 [ "${#names[@]}" -gt 0 ] || die "no .cu sources in $here"
 
@@ -66,6 +70,7 @@ rm -rf -- "$STAGE"
 mkdir -p -- "$STAGE/out"
 trap 'rm -rf -- "$STAGE"' EXIT
 cp -- "$here"/*.cu "$here"/*.ref.c "$here"/*.h "$STAGE"/
+for f in "$pending"/*.cu "$pending"/*.ref.c; do cp -- "$f" "$STAGE"/; done
 
 "$NVCC" --version | sed -n 's/^Cuda compilation tools, /regen.sh: nvcc /p'
 
@@ -80,8 +85,10 @@ compile() {
 }
 
 for name in "${names[@]}"; do
-    [ -f "$here/$name.ref.c" ] || die "missing reference $name.ref.c"
-    for arch in "${ARCHS[@]}"; do
+    [ -f "$STAGE/$name.ref.c" ] || die "missing reference $name.ref.c"
+    archs=("${ARCHS[@]}")
+    case "$name" in tc_*) archs=(sm_80 sm_90) ;; esac
+    for arch in "${archs[@]}"; do
         compile "$name" "$arch" "$name.$arch.ptx" -O3
     done
     compile "$name" "$DEBUG_ARCH" "$name.$DEBUG_ARCH.debug.ptx" -G -O0
@@ -102,7 +109,9 @@ done
 
 # Everything built: replace the outputs of the regenerated sources.
 for name in "${names[@]}"; do
-    rm -f -- "$here/$name".*.ptx "$here/$name.lanes.json" "$here/$name.expect.json" "$here/$name.debug.expect.json"
+    dir="$here"
+    [ -f "$here/$name.cu" ] || dir="$pending"
+    rm -f -- "$dir/$name".*.ptx "$dir/$name.lanes.json" "$dir/$name.expect.json" "$dir/$name.debug.expect.json"
+    cp -- "$STAGE/out/$name".* "$dir"/
 done
-cp -- "$STAGE"/out/* "$here"/
 echo "regen.sh: regenerated ${#names[@]} kernel(s) in $here"
