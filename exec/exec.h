@@ -1159,6 +1159,7 @@ void warpops_execute(Warp *w, const XInstr *x, uint32_t lanes, uint32_t guard_tr
 void mma_lower(Loader *ld, const Instr *in, XInstr *x);
 void mma_execute(Warp *w, const XInstr *x, uint32_t lanes, uint32_t guard_true);
 unsigned mma_type_bits(unsigned t);
+bool mma_form_runs(const MmaForm *f);       /* whether ptxrun runs its arithmetic (else refused) */
 /* Element i of lane's fragment of 'a', 'b', 'c' or 'd' of f: its row and column. */
 void mma_layout(const MmaForm *f, char which, unsigned lane, unsigned i, unsigned *row, unsigned *col);
 /* One element of D: a[0..k-1] a row of A, b[0..k-1] a column of B, c: raw bits of each element
@@ -1201,6 +1202,22 @@ bool mma8_recorded(const MmaForm *f);
 void warpops_match(Warp *w, const XInstr *at, uint32_t lanes, uint32_t guard_true);
 void warpops_redux(Warp *w, const XInstr *at, uint32_t lanes, uint32_t guard_true);
 void warpops_elect(Warp *w, const XInstr *at, uint32_t lanes, uint32_t guard_true);
+
+/* wmma.c, wmmalayout.c: wmma.load, wmma.mma, wmma.store (x->mode: a WmmaShape). */
+enum { WMMA_M16N16K16 = 1, WMMA_M32N8K16, WMMA_M8N32K16, WMMA_M16N16K8, WMMA_M8N8K4, WMMA_M8N8K32, WMMA_M8N8K128 };
+void wmma_lower(Loader *ld, const Instr *in, XInstr *x);
+void wmma_execute(Warp *w, const XInstr *x, uint32_t lanes, uint32_t guard_true);
+void wmma_warn_fragments(const Program *p, Diag *diag);   /* other instructions naming a fragment's register */
+void wmma_dims(unsigned shape, unsigned *m, unsigned *n, unsigned *k);
+void wmma_matrix_dims(unsigned shape, char which, unsigned *rows, unsigned *cols);
+bool wmma_type_fits(unsigned shape, char which, int type);
+unsigned wmma_regs(unsigned shape, char which, int type);
+unsigned wmma_elements(unsigned shape, char which, int type);
+/* element i of lane's fragment of matrix which ('a', 'b', 'c' or 'd') of elements of type */
+void wmma_layout(unsigned shape, char which, int type, unsigned lane, unsigned i, unsigned *row, unsigned *col);
+/* wmma.mma's form (Program.mma_forms: its m, n, k and types, D A B C rows): element i of lane's
+ * fragment of 'a', 'b', 'c' or 'd' (a MatrixPlace, for --matrix and --trace) */
+void wmma_place(const MmaForm *f, char which, unsigned lane, unsigned i, unsigned *row, unsigned *col);
 
 /* matrix.c: ldmatrix, stmatrix, movmatrix for the whole warp (at: NULL when lanes came from different pcs) */
 void matrix_ldmatrix(Warp *w, const XInstr *at, uint32_t lanes);

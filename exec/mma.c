@@ -147,7 +147,7 @@ static const char *decode(const char *mnemonic, MmaForm *f)
 }
 
 /* Whether ptxrun executes form f; what it does not run yet is refused before the run. */
-static bool mma_form_runs(const MmaForm *f)
+bool mma_form_runs(const MmaForm *f)
 {
     switch (ab_kind(f->a)) {
     case AB_I8: case AB_I4: case AB_B1: return true;

@@ -1,11 +1,18 @@
 /* mmasource.c: which instructions give a MatrixView (--matrix, --trace's fragments) and where
  * their matrices come from: an mma's MmaForm (Program.mma_forms), its D, A, B, C rows and
- * mma_layout (m8n8k4 .f16: four products, mma884.c; mma.sp: mmasp_layout and mmasp_view). A matrix instruction of another family
- * (wmma.mma) adds its case to source_of. */
+ * mma_layout (m8n8k4 .f16: four products, mma884.c; mma.sp: mmasp_layout, then mmasp_view);
+ * wmma.mma's form (wmma.c) and wmma_place. */
 #include "exec.h"
 
 static bool source_of(const Program *p, const XInstr *x, MatrixSource *s)
 {
+    if (x->op == OP_WMMA_MMA && x->target < p->mma_form_count) {
+        s->form = &p->mma_forms[x->target];
+        s->rows = p->mma_rows + s->form->rows;
+        s->place = wmma_place;
+        s->products = 1;
+        return true;
+    }
     if ((x->op != OP_MMA && x->op != OP_MMA_SP && x->op != OP_MMA_SP_ORDERED) || x->target >= p->mma_form_count)
         return false;
     s->form = &p->mma_forms[x->target];

@@ -15,11 +15,16 @@ typedef struct Place {
     uint16_t row, col;
     uint8_t matrix;            /* ldmatrix, stmatrix: M0..M3 */
 } Place;
+enum { NO_PLACE = 0xffff };
 
 /* One register's elements (n of them, in order) as text: "[0][4..7]", "[0..1][3]", "[0][1],[2][3]",
  * each after prefix (and its matrix's number: numbered); json: [[row, column], ...]. */
 static void group_text(FILE *out, const Place *p, unsigned n, bool json, const char *prefix, bool numbered)
 {
+    if (n && p[0].row == NO_PLACE) {           /* a repeat of elements another register holds */
+        fputs(json ? "null" : "=", out);
+        return;
+    }
     if (json) {
         fputc('[', out);
         for (unsigned i = 0; i < n; i++)
@@ -62,6 +67,8 @@ static Place *by_lane(const MatrixOperand *op)
 {
     unsigned per_lane = (unsigned)op->reg_count * op->per_reg;
     Place *p = xcalloc((size_t)WARP_SIZE * (per_lane ? per_lane : 1), sizeof *p);
+    for (size_t i = 0; i < (size_t)WARP_SIZE * per_lane; i++)
+        p[i].row = NO_PLACE;                   /* a register holding elements placed elsewhere (wmma's repeats) */
     for (unsigned r = 0; r < op->rows; r++)
         for (unsigned c = 0; c < op->cols; c++) {
             const MatrixElement *e = &op->at[r * op->cols + c];

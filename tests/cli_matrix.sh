@@ -117,3 +117,18 @@ if grep -qx '   1:  0b????  0b????  0b????  0b????   16,17   20,23   24,25   29,
    grep -q '^   9:    ?    ?    ?    ?    ?    ?    ?    ?    ?    ?    ?    ?    ?    ?    ?    ?  ' "$tmp/out" &&
    grep -q '^metadata %e0, selector 1 (threads 2..3 of each group of four give it)' "$tmp/out"
 then ok; else fail "--matrix of mma.sp: undefined metadata"; grep -A20 '^metadata' "$tmp/out" | head -24; fi
+
+# wmma.mma (tests/wmma, issue 34): --matrix shows its A, B, C, D by wmma's layout, the first copy
+# of f16 A's repeated registers (lane 0 holds A[0][0..1] in %r0 and again in %r4); --trace marks
+# the repeats with '=' (A[8][9]: lane 0, element 7, register 3; D[15][15]: lane 31, register 3).
+wm=tests/wmma/f16_m16n16k16_f16f32
+expect_exit 0 "wmma --matrix" "$PTXRUN" --no-color --lanes $wm.lanes.json --matrix 29 --json $wm.ptx
+if python3 -c "
+import json, sys
+m = json.load(open('$tmp/out'))['matrices'][0]
+sys.exit((m['A']['rows'][0][0]['lane'], m['A']['rows'][0][0]['reg'], m['A']['rows'][8][9]['lane'],
+          m['A']['rows'][8][9]['reg'], m['D']['rows'][15][15]['lane'], m['D']['rows'][15][15]['reg']) != (0, 0, 0, 3, 31, 3))"
+then ok; else fail "wmma --matrix: the places of A and D"; fi
+expect_exit 0 "wmma --trace" "$PTXRUN" --no-color --lanes $wm.lanes.json --trace $wm.ptx
+if grep -q '^        0  \[0\]\[0\.\.1\] \[8\]\[0\.\.1\] \[0\]\[8\.\.9\] \[8\]\[8\.\.9\] = = = = ' "$tmp/err"; then ok; else
+    fail "wmma --trace: lane 0's A fragment and its repeats"; fi
