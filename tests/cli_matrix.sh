@@ -132,3 +132,8 @@ then ok; else fail "wmma --matrix: the places of A and D"; fi
 expect_exit 0 "wmma --trace" "$PTXRUN" --no-color --lanes $wm.lanes.json --trace $wm.ptx
 if grep -q '^        0  \[0\]\[0\.\.1\] \[8\]\[0\.\.1\] \[0\]\[8\.\.9\] \[8\]\[8\.\.9\] = = = = ' "$tmp/err"; then ok; else
     fail "wmma --trace: lane 0's A fragment and its repeats"; fi
+# wmma.mma, without its fragment layout (tests/matview/wmma.py): f16 m16n16k16 and s8 m32n8k16 loaded from
+# memory with strides and both layouts; --matrix's A, B, C are the matrices the test wrote, D its A * B + C,
+# each element's lane, register and part hold its bits; --trace agrees with --matrix lane by lane
+if python3 tests/matview/wmma.py "$PTXRUN" "$tmp/matview" > "$tmp/wmmaview.out" 2>&1; then ok; else
+    fail "tests/matview/wmma.py"; head -20 "$tmp/wmmaview.out"; fi
