@@ -177,6 +177,10 @@ static void meta_text(char *buf, size_t size, const MatrixView *v, const MatrixM
             used += (size_t)snprintf(buf + used, size - used, "%s%u", q ? "," : "", e->cols[q]);
         return;
     }
+    if (e->lane == MATRIX_NO_LANE) {
+        snprintf(buf, size, "-");              /* not read */
+        return;
+    }
     char bits[5];
     for (unsigned b = 0; b < 4; b++)
         bits[b] = e->defined >> (3 - b) & 1 ? (char)('0' + (e->nibble >> (3 - b) & 1)) : '?';
@@ -197,16 +201,20 @@ static void print_metadata(FILE *out, const MatrixView *v, bool places)
         snprintf(cell, sizeof cell, "%u:%u", v->meta[e].lane, v->meta[e].bit);
         width = places && strlen(cell) > width ? (unsigned)strlen(cell) : width;
     }
-    fprintf(out, "\nmetadata %s, selector %u (thread%s %u", reg, v->selector, v->threads > 1 ? "s" : "",
-            v->selector * v->threads);
-    if (v->threads > 1)
-        fprintf(out, "..%u", v->selector * v->threads + v->threads - 1);
-    fprintf(out, " of each group of four give%s it): the columns of A each row keeps, chunk by chunk of %u (chunk j: "
-            "columns %uj..%uj+%u; '!': a nibble the PTX ISA leaves undefined for this form, '?': an undefined "
-            "bit):\n", v->threads > 1 ? "" : "s", v->chunk, v->chunk, v->chunk, v->chunk - 1);
     if (v->selector_undefined)
-        fprintf(out, "(selector %u: the PTX ISA leaves it undefined, ptxas takes it: all of D is undefined)\n",
-                v->selector);
+        fprintf(out, "\nmetadata %s, selector %u: the PTX ISA leaves it undefined (ptxas takes it): no metadata is "
+                "read, all of D is undefined:\n", reg, v->selector);
+    else
+        fprintf(out, "\nmetadata %s, selector %u (thread%s %u", reg, v->selector, v->threads > 1 ? "s" : "",
+                v->selector * v->threads);
+    if (v->selector_undefined)
+        ;
+    else if (v->threads > 1)
+        fprintf(out, "..%u", v->selector * v->threads + v->threads - 1);
+    if (!v->selector_undefined)
+        fprintf(out, " of each group of four give%s it): the columns of A each row keeps, chunk by chunk of %u "
+                "(chunk j: columns %uj..%uj+%u; '!': a nibble the PTX ISA leaves undefined for this form, '?': an "
+                "undefined bit):\n", v->threads > 1 ? "" : "s", v->chunk, v->chunk, v->chunk, v->chunk - 1);
     for (unsigned pass = 0; pass < (places ? 2u : 1u); pass++) {
         if (pass)
             fprintf(out, "metadata: LANE:BIT of each chunk's nibble (bits BIT..BIT+3 of %s in lane LANE):\n", reg);
@@ -218,7 +226,9 @@ static void print_metadata(FILE *out, const MatrixView *v, bool places)
             fprintf(out, "%4u:", r);
             for (unsigned j = 0; j < chunks; j++) {
                 const MatrixMeta *e = &v->meta[r * chunks + j];
-                if (pass)
+                if (pass && e->lane == MATRIX_NO_LANE)
+                    snprintf(cell, sizeof cell, "-");
+                else if (pass)
                     snprintf(cell, sizeof cell, "%u:%u", e->lane, e->bit);
                 else
                     meta_text(cell, sizeof cell, v, e);
@@ -324,7 +334,10 @@ static void json_sparse(FILE *out, const MatrixView *v)
             const MatrixMeta *e = &v->meta[r * chunks + j];
             char nibble[16];
             format_partial(nibble, sizeof nibble, e->nibble, e->defined, 4);
-            fprintf(out, "%s{\"lane\": %u, \"bit\": %u, \"nibble\": ", j ? ", " : "", e->lane, e->bit);
+            if (e->lane == MATRIX_NO_LANE)
+                fprintf(out, "%s{\"lane\": null, \"bit\": null, \"nibble\": ", j ? ", " : "");
+            else
+                fprintf(out, "%s{\"lane\": %u, \"bit\": %u, \"nibble\": ", j ? ", " : "", e->lane, e->bit);
             if (e->defined)
                 fprintf(out, "\"%s\"", nibble);
             else

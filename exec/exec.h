@@ -347,8 +347,10 @@ typedef struct MatrixElement {
  * undefined (where the chunk's kept elements go is unknown). */
 enum { MATRIX_NOT_KEPT = 1, MATRIX_UNPLACED = 2 };
 /* mma.sp: the metadata of one chunk of a row of A (MatrixView.meta) */
+enum { MATRIX_NO_LANE = 0xff };
 typedef struct MatrixMeta {
-    uint8_t lane, bit;         /* its nibble: bits bit..bit+3 of the metadata register in lane */
+    uint8_t lane, bit;         /* its nibble: bits bit..bit+3 of the metadata register in lane
+                                * (MATRIX_NO_LANE: none, a selector the ISA leaves undefined) */
     uint8_t nibble, defined;   /* the nibble, its defined bits (0xf: all) */
     bool valid;                /* all defined, a value the ISA defines: cols are the kept columns */
     uint8_t cols[4];           /* the dense columns of its kept elements, in the fragment's order */

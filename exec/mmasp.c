@@ -266,9 +266,12 @@ void mmasp_view(const Warp *w, const XInstr *x, MatrixView *v)
             unsigned lane, bit;
             uint8_t pos[SP_K / 2];
             mmasp_meta_at(sh->threads, v->selector, r, j, &lane, &bit);
-            e->lane = (uint8_t)lane, e->bit = (uint8_t)bit;
-            e->nibble = (uint8_t)(w->val[v->meta_row][lane] >> bit & 0xf);
-            e->defined = (uint8_t)(warp_dbits(w, v->meta_row, (int)lane) >> bit & 0xf);
+            e->lane = MATRIX_NO_LANE, e->bit = (uint8_t)bit;
+            if (!v->selector_undefined) {     /* else not read (the rule would name lanes past 31) */
+                e->lane = (uint8_t)lane;
+                e->nibble = (uint8_t)(w->val[v->meta_row][lane] >> bit & 0xf);
+                e->defined = (uint8_t)(warp_dbits(w, v->meta_row, (int)lane) >> bit & 0xf);
+            }
             e->valid = e->defined == 0xf && mmasp_place(abits, v->ordered, e->nibble, j, pos);
             for (unsigned q = 0; q < v->chunk; q++)
                 a->at[r * a->cols + j * v->chunk + q].absent = e->valid ? MATRIX_NOT_KEPT : MATRIX_UNPLACED;

@@ -137,3 +137,19 @@ if grep -q '^        0  \[0\]\[0\.\.1\] \[8\]\[0\.\.1\] \[0\]\[8\.\.9\] \[8\]\[8
 # each element's lane, register and part hold its bits; --trace agrees with --matrix lane by lane
 if python3 tests/matview/wmma.py "$PTXRUN" "$tmp/matview" > "$tmp/wmmaview.out" 2>&1; then ok; else
     fail "tests/matview/wmma.py"; head -20 "$tmp/wmmaview.out"; fi
+# mma.sp m16n8k32 .f32.f16 with selector 2 (ptxas takes 0-3, the ISA defines 0 and 1; two threads of each group of
+# four from 2 * 2 would be lanes 4..5 of the group, past lane 31 for group 7): no metadata read, every chunk '-'
+expect_exit 0 "--matrix of mma.sp, selector 2" "$PTXRUN" --no-color --matrix 12 --json tests/matview/sparse_selector.ptx
+if python3 -c "
+import json, sys
+m = json.load(open('$tmp/out'))['matrices'][0]
+s = m['sparse']
+sys.exit(not (s['selector'] == 2 and s['selector_defined'] is False and
+              all(e['lane'] is None and e['nibble'] is None and not e['valid'] for r in s['metadata']['rows'] for e in r) and
+              all(e['kept'] is None for r in m['A']['rows'] for e in r) and
+              all(e['value'] is None for r in m['D']['rows'] for e in r)))"
+then ok; else fail "--matrix of mma.sp, selector 2: JSON"; fi
+expect_exit 0 "--matrix of mma.sp, selector 2 (table)" "$PTXRUN" --no-color --matrix 12 tests/matview/sparse_selector.ptx
+if grep -qx 'metadata %e, selector 2: the PTX ISA leaves it undefined (ptxas takes it): no metadata is read, all of D is undefined:' "$tmp/out" &&
+   grep -qx '   7:      -      -      -      -      -      -      -      -' "$tmp/out"
+then ok; else fail "--matrix of mma.sp, selector 2: the metadata"; grep -A3 '^metadata' "$tmp/out"; fi
