@@ -1165,7 +1165,8 @@ bool mma_form_runs(const MmaForm *f);       /* whether ptxrun runs its arithmeti
 /* Element i of lane's fragment of 'a', 'b', 'c' or 'd' of f: its row and column. */
 void mma_layout(const MmaForm *f, char which, unsigned lane, unsigned i, unsigned *row, unsigned *col);
 /* One element of D: a[0..k-1] a row of A, b[0..k-1] a column of B, c: raw bits of each element
- * (in the low bits); D's raw bits. *nan_choice: two different NaNs met, the choice unrecorded. */
+ * (in the low bits); D's raw bits. *nan_choice: the H100's bits unrecorded (f64: two different
+ * NaNs met; f16/bf16/tf32: mmaf_dot's *unrecorded). */
 uint64_t mma_dot(const MmaForm *f, const uint64_t *a, const uint64_t *b, uint64_t c, bool *nan_choice);
 /* mma884.c: m8n8k4 with .f16 A and B: four 8x8x4 products, one per quad-pair of lanes, their
  * matrices stacked (pair p: A's rows, B's columns, C's rows 8p..8p+7); one element of D. */
@@ -1173,8 +1174,8 @@ bool mma884_form(const MmaForm *f);
 void mma884_layout(const MmaForm *f, char which, unsigned lane, unsigned i, unsigned *row, unsigned *col);
 uint64_t mma884_dot(const MmaForm *f, const uint64_t *a, const uint64_t *b, uint64_t c);
 /* {d...}, {a...}, {b...}, {c...} of an mma: count registers of bits bits (immediates in sources)
- * into rows; false if the operand is not that. */
-bool mma_vector_rows(Loader *ld, const Operand *o, unsigned count, unsigned bits, bool dst, uint32_t *rows);
+ * into rows, 32-bit ones of a kind ptxas takes for elements of MmaType t; false if not that. */
+bool mma_vector_rows(Loader *ld, const Operand *o, unsigned count, unsigned bits, unsigned t, bool dst, uint32_t *rows);
 /* Element i of a fragment held in regs (lane l), of bits bits: its raw bits; *undef: any undefined. */
 uint64_t mma_element(const Warp *w, const uint32_t *regs, unsigned l, unsigned i, unsigned bits, bool *undef);
 /* mmasp.c: mma.sp and mma.sp::ordered_metadata (forms with flags MMA_SPARSE; fp8 refused when
@@ -1194,8 +1195,10 @@ void mmasp_meta_at(unsigned threads, unsigned selector, unsigned r, unsigned j, 
  * (A's element bits); false for a value the PTX ISA leaves undefined. */
 bool mmasp_place(unsigned abits, bool ordered, unsigned nibble, unsigned j, uint8_t *pos);
 /* mmafloat.c: one D element of an mma with f16, bf16 or tf32 A and B (f32 or f16 C and D), as
- * the H100 computes it; a, b: k elements, c: C's raw bits; D's raw bits. */
-uint64_t mmaf_dot(const MmaForm *f, const uint64_t *a, const uint64_t *b, uint64_t c);
+ * the H100 computes it; a, b: k elements, c: C's raw bits; D's raw bits. unrecorded: NULL, or
+ * set when the bits rest on a choice no recording decides (docs/semantics.md) and another
+ * choice would give other bits. */
+uint64_t mmaf_dot(const MmaForm *f, const uint64_t *a, const uint64_t *b, uint64_t c, bool *unrecorded);
 /* mmafp8.c: one D element of an mma with e4m3/e5m2 A and B (f32 or f16 C and D), as ptxas's
  * sm_90 code computes it on the H100 (two f16 HMMA, then C added); mma8_recorded: whether the
  * form's arithmetic was recorded on the H100 (mma.c warns when another one runs). */

@@ -13,8 +13,11 @@
  * An exact zero sum, zero terms only included, is +0. Any NaN operand, inf * 0 or infinities
  * of both signs give the canonical NaN (0x7fffffff, 0x7fff); otherwise an infinite product or
  * C gives infinity of its sign. A tf32 operand is an f32 register whose low 13 bits are
- * dropped. Every term fits an int64 once truncated (below 2^28; 17 of them), so the sum is
- * exact in integers. Requires: an MmaForm of these types (mma.c refuses the others). */
+ * dropped. Every term fits an int64 once truncated (below 2^36; 17 of them), so the sum is
+ * exact in integers. Where no recording decides (a sum of -0 terms only, a subnormal f16 C above
+ * every product, every term below 2^-133, an f16 D rounded from beyond f32's precision), ptxrun's
+ * choice is the one above and mmaf_dot says when another would give other bits. Requires: an
+ * MmaForm of these types (mma.c refuses the others). */
 #include "exec.h"
 
 /* Bits of the fraction and of the exponent of each format mmafloat reads or writes. */
@@ -89,8 +92,29 @@ static uint64_t mmaf_round(bool neg, uint64_t mag, int q, unsigned type)
     return sign | (((uint64_t)(biased - 1) << f.frac) + r);
 }
 
-uint64_t mmaf_dot(const MmaForm *f, const uint64_t *a, const uint64_t *b, uint64_t c)
+/* The choices no H100 recording decides (docs/semantics.md, "mma"): ptxrun's are all false;
+ * mmaf_dot tries the others when asked whether a result depends on them. */
+typedef struct MmafChoice {
+    bool c_leading_bit;      /* a subnormal f16 C aligned by its leading bit, as an f32 C would be */
+    bool floor;              /* the alignment exponent at least -133 (Khattak and Mikaitis's H100 model) */
+    bool via_f32;            /* an f16 D rounded from the sum first rounded to f32 toward zero */
+} MmafChoice;
+
+enum { MMAF_FLOOR = -133 };
+
+/* What mmaf_dot needs to know of a sum to tell whether another choice could matter: the
+ * alignment exponent before any floor (MMAF_FLOOR when there is none: a special or zero result)
+ * and whether the sum is an f32 exactly. */
+typedef struct MmafSum {
+    int top;
+    bool f32_exact;
+} MmafSum;
+
+/* D by the choices ch; *info as above. */
+static uint64_t mmaf_compute(const MmaForm *f, const uint64_t *a, const uint64_t *b, uint64_t c,
+                             const MmafChoice *ch, MmafSum *info)
 {
+    info->top = MMAF_FLOOR, info->f32_exact = true;
     enum { ALIGN_BITS = 25 };                               /* terms truncated 25 bits below the top */
     MmafFormat in = mmaf_format(f->a), out = mmaf_format(f->c);
     MmafValue x[17], y[17];
@@ -124,6 +148,9 @@ uint64_t mmaf_dot(const MmaForm *f, const uint64_t *a, const uint64_t *b, uint64
     /* The largest alignment exponent over the non-zero terms (zeros take no part). */
     bool any = z.sig != 0;
     int top = z.align;
+    if (ch->c_leading_bit && any && z.sig < 1u << out.frac)
+        for (uint32_t m = z.sig << 1; m < 1u << (out.frac + 1); m <<= 1)
+            top--;                                          /* a subnormal C's leading bit */
     for (unsigned i = 0; i < n; i++)
         if (x[i].sig && y[i].sig) {
             int e = x[i].align + y[i].align;
@@ -133,6 +160,9 @@ uint64_t mmaf_dot(const MmaForm *f, const uint64_t *a, const uint64_t *b, uint64
         }
     if (!any)
         return 0;                                           /* +0 */
+    info->top = top;
+    if (ch->floor && top < MMAF_FLOOR)
+        top = MMAF_FLOOR;
     int q = top - ALIGN_BITS;
     int64_t sum = 0;
     for (unsigned i = 0; i <= n; i++) {
@@ -148,11 +178,43 @@ uint64_t mmaf_dot(const MmaForm *f, const uint64_t *a, const uint64_t *b, uint64
         }
         if (!sig)
             continue;
-        int shift = e - q;                                  /* <= 11: the term is below 2^28 */
+        int shift = e - q;               /* <= 25 (a subnormal f16 C by its leading bit): below 2^36 */
         uint64_t t = shift >= 0 ? sig << shift : -shift < 64 ? sig >> -shift : 0;
         sum += sign ? -(int64_t)t : (int64_t)t;
     }
     if (sum == 0)
         return 0;                                           /* +0 */
-    return mmaf_round(sum < 0, sum < 0 ? (uint64_t)-sum : (uint64_t)sum, q, f->d);
+    uint64_t mag = sum < 0 ? (uint64_t)-sum : (uint64_t)sum, odd = mag;
+    int low = q;                                            /* the sum's lowest set bit: 2^low */
+    for (; !(odd & 1); odd >>= 1)
+        low++;
+    info->f32_exact = odd < 1u << 24 && low >= -149;
+    if (!ch->via_f32 || f->d != MT_F16)
+        return mmaf_round(sum < 0, mag, q, f->d);
+    MmafValue r = mmaf_decode(mmaf_round(sum < 0, mag, q, MT_F32), MT_F32);
+    if (r.kind == MMAF_INF)
+        return (r.sign ? dsign : 0) | 0x7c00;
+    return r.sig ? mmaf_round(r.sign, r.sig, r.align - 23, MT_F16) : (uint64_t)r.sign << 15;
+}
+
+uint64_t mmaf_dot(const MmaForm *f, const uint64_t *a, const uint64_t *b, uint64_t c, bool *unrecorded)
+{
+    static const MmafChoice ptxrun = { false, false, false };
+    MmafSum sum, other;
+    uint64_t d = mmaf_compute(f, a, b, c, &ptxrun, &sum);
+    if (!unrecorded || *unrecorded)
+        return d;
+    /* Zero terms only, C -0 and every product -0 too: IEEE's sum would be -0. */
+    MmafValue z = mmaf_decode(c, f->c);
+    bool all_negative_zeros = z.kind == MMAF_NUM && !z.sig && z.sign;
+    for (unsigned i = 0; i < f->k && all_negative_zeros; i++) {
+        MmafValue x = mmaf_decode(a[i], f->a), y = mmaf_decode(b[i], f->b);
+        all_negative_zeros = x.kind == MMAF_NUM && y.kind == MMAF_NUM && !(x.sig && y.sig) && (x.sign ^ y.sign);
+    }
+    static const MmafChoice lead = { true, false, false }, floor = { false, true, false }, via = { false, false, true };
+    *unrecorded = all_negative_zeros
+        || (f->c == MT_F16 && z.kind == MMAF_NUM && z.sig && z.sig < 1u << 10 && mmaf_compute(f, a, b, c, &lead, &other) != d)
+        || (sum.top < MMAF_FLOOR && mmaf_compute(f, a, b, c, &floor, &other) != d)
+        || (f->d == MT_F16 && !sum.f32_exact && mmaf_compute(f, a, b, c, &via, &other) != d);
+    return d;
 }

@@ -68,8 +68,8 @@ uint64_t mma8_dot(const MmaForm *f, const uint64_t *a, const uint64_t *b, uint64
         ha[half][n[half]] = mma8_to_f16(a[k], f->a);
         hb[half][n[half]++] = mma8_to_f16(b[k], f->b);
     }
-    uint64_t d1 = mmaf_dot(&h, ha[0], hb[0], 0);     /* zero accumulator (RZ) */
-    uint64_t d2 = mmaf_dot(&h, ha[1], hb[1], d1);
+    uint64_t d1 = mmaf_dot(&h, ha[0], hb[0], 0, NULL);     /* zero accumulator (RZ) */
+    uint64_t d2 = mmaf_dot(&h, ha[1], hb[1], d1, NULL);
     if (f->d == MT_F16)
         return half_op(OP_ADD, TYPE_F16, 0, (uint32_t)d2, (uint32_t)c, 0);    /* HADD2 */
     return mma8_fadd(d2, c);

@@ -157,13 +157,13 @@ void mmasp_lower(Loader *ld, const Instr *in, XInstr *x)
         ld->failed = true;
         return;
     }
-    unsigned counts[4] = { f.d_regs, f.a_regs, f.b_regs, f.c_regs };
+    unsigned counts[4] = { f.d_regs, f.a_regs, f.b_regs, f.c_regs }, types[4] = { f.d, f.a, f.b, f.c };
     unsigned total = f.d_regs + f.a_regs + f.b_regs + f.c_regs + 2;
     Program *p = ld->p;
     p->mma_rows = xrealloc(p->mma_rows, (p->mma_row_count + total) * sizeof *p->mma_rows);
     uint32_t *rows = p->mma_rows + p->mma_row_count;
     for (unsigned k = 0, at = 0; k < 4; at += counts[k], k++)
-        if (!mma_vector_rows(ld, &in->operands[k], counts[k], 32, k == 0, rows + at)) {
+        if (!mma_vector_rows(ld, &in->operands[k], counts[k], 32, types[k], k == 0, rows + at)) {
             diag_at(ld->diag, DIAG_ERROR, in->operands[k].at, "operand %u of '%s' must be {%u .b32 registers}%s",
                     k + 1, in->mnemonic, counts[k], k ? " (or immediates)" : "");
             ld->failed = true;

@@ -15,7 +15,7 @@ static const MmaForm f32_tf32_k4 = { 16, 8, 4, MT_TF32, MT_TF32, MT_F32, MT_F32,
 static uint64_t dot2(const MmaForm *f, uint64_t a0, uint64_t b0, uint64_t a1, uint64_t b1, uint64_t c)
 {
     uint64_t a[16] = { a0, a1 }, b[16] = { b0, b1 };
-    return mmaf_dot(f, a, b, c);
+    return mmaf_dot(f, a, b, c, NULL);
 }
 
 /* Sixteen products 1 * 1 and C = 0.5: 16.5 exactly (0x41840000). */
@@ -24,7 +24,7 @@ START_TEST(exact_sums_stay_exact)
     uint64_t a[16], b[16];
     for (unsigned i = 0; i < 16; i++)
         a[i] = 0x3c00, b[i] = 0x3c00;
-    ck_assert_uint_eq(mmaf_dot(&f32_f16_k16, a, b, 0x3f000000), 0x41840000);
+    ck_assert_uint_eq(mmaf_dot(&f32_f16_k16, a, b, 0x3f000000, NULL), 0x41840000);
 }
 END_TEST
 
@@ -111,6 +111,73 @@ START_TEST(zero_sums_are_plus_zero)
 }
 END_TEST
 
+/* D of dot2's operands, and whether mmaf_dot says another unrecorded choice gives other bits. */
+static uint64_t dot2u(const MmaForm *f, uint64_t a0, uint64_t b0, uint64_t a1, uint64_t b1, uint64_t c, bool *u)
+{
+    uint64_t a[16] = { a0, a1 }, b[16] = { b0, b1 };
+    *u = false;
+    return mmaf_dot(f, a, b, c, u);
+}
+
+/* The cases no recording decides are named. Every product -0 (-0 * 0) and C = -0: ptxrun +0,
+ * IEEE's sum -0; with C = +0 or a +0 product there is no other answer. */
+START_TEST(negative_zeros_only_are_unrecorded)
+{
+    uint64_t a[8], b[8];
+    bool u = false;
+    for (unsigned i = 0; i < 8; i++)
+        a[i] = 0x8000, b[i] = 0;
+    ck_assert_uint_eq(mmaf_dot(&f32_f16_k8, a, b, 0x80000000, &u), 0);
+    ck_assert(u);
+    u = false;
+    ck_assert_uint_eq(mmaf_dot(&f32_f16_k8, a, b, 0, &u), 0);
+    ck_assert(!u);
+    ck_assert_uint_eq(dot2u(&f32_f16_k8, 0x8000, 0, 0, 0, 0x80000000, &u), 0);   /* 0 * 0 products: +0 */
+    ck_assert(!u);
+}
+END_TEST
+
+/* f16 C = 2^-24 (subnormal), products 2^-12 * 2^-13 = 2^-25 and -2^-24 * 2^-24 = -2^-48. C aligned
+ * at -14 (ptxrun): the top is -14, -2^-48 is under 2^-39 and dropped, the sum 1.5 * 2^-24 is a tie
+ * of f16's subnormal grid, to even: 2^-23 (0x0002). C aligned by its leading bit (-24, as an f32 C
+ * would be; Khattak and Mikaitis's model): -2^-48 stays, the sum is under the tie: 0x0001. */
+START_TEST(subnormal_f16_c_is_unrecorded)
+{
+    bool u;
+    ck_assert_uint_eq(dot2u(&f16_f16_k8, 0x0c00, 0x0800, 0x8001, 0x0001, 0x0001, &u), 0x0002);
+    ck_assert(u);
+    ck_assert_uint_eq(dot2u(&f16_f16_k8, 0x0c00, 0x0800, 0, 0, 0x0001, &u), 0x0002);   /* no -2^-48 */
+    ck_assert(!u);
+}
+END_TEST
+
+/* bf16 2^-70 * 2^-70 = 2^-140 and -2^-80 * 2^-80 = -2^-160, C = 0: aligned at -140 both stay; the
+ * sum 2^-140 - 2^-160 toward zero on f32's subnormal grid (2^-149) is 511 * 2^-149 (0x1ff). With
+ * the alignment exponent raised to -133 (Khattak and Mikaitis's H100 model) -2^-160 is under
+ * 2^-158 and dropped: 2^-140 (0x200). */
+START_TEST(terms_below_the_floor_are_unrecorded)
+{
+    bool u;
+    ck_assert_uint_eq(dot2u(&f32_bf16_k8, 0x1c80, 0x1c80, 0x9780, 0x1780, 0, &u), 0x1ff);
+    ck_assert(u);
+    ck_assert_uint_eq(dot2u(&f32_bf16_k8, 0x1c80, 0x1c80, 0, 0, 0, &u), 0x200);
+    ck_assert(!u);
+}
+END_TEST
+
+/* f16 C = 1, products 2^-11 * 1 and 2^-12 * 2^-12: the sum 1 + 2^-11 + 2^-24 is above the tie
+ * between 1 and 1 + 2^-10, so to nearest: 0x3c01; first toward zero to f32 (ulp 2^-23) it would
+ * be the tie 1 + 2^-11, to even: 0x3c00. Without the 2^-24 both give 0x3c00. */
+START_TEST(f16_d_beyond_f32_precision_is_unrecorded)
+{
+    bool u;
+    ck_assert_uint_eq(dot2u(&f16_f16_k8, 0x1000, 0x3c00, 0x0c00, 0x0c00, 0x3c00, &u), 0x3c01);
+    ck_assert(u);
+    ck_assert_uint_eq(dot2u(&f16_f16_k8, 0x1000, 0x3c00, 0, 0, 0x3c00, &u), 0x3c00);
+    ck_assert(!u);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("mmafloat");
@@ -124,6 +191,10 @@ int main(void)
     tcase_add_test(tc, tf32_truncates_operands_and_overflows_to_inf);
     tcase_add_test(tc, specials);
     tcase_add_test(tc, zero_sums_are_plus_zero);
+    tcase_add_test(tc, negative_zeros_only_are_unrecorded);
+    tcase_add_test(tc, subnormal_f16_c_is_unrecorded);
+    tcase_add_test(tc, terms_below_the_floor_are_unrecorded);
+    tcase_add_test(tc, f16_d_beyond_f32_precision_is_unrecorded);
     suite_add_tcase(s, tc);
     return run_suite(s);
 }

@@ -345,6 +345,27 @@ printf '.version 8.7\n.target sm_90\n.address_size 64\n.visible .entry k()\n{\n.
 expect_exit 0 "mma.sp --json" "$PTXRUN" --no-color --block 32 --json --threads 0 "$tmp/mmasp_json.ptx"
 if grep -q '"r0": \["0x00000028"' "$tmp/out" && grep -q '"r6": \[null' "$tmp/out"; then ok; else fail "mma.sp --json: r0, r6"; head -30 "$tmp/out"; fi
 expect_stderr_line "mma.sp undefined metadata" "$tmp/mmasp_json.ptx:14:1: warning: mma.sp::ordered_metadata with metadata the PTX ISA leaves undefined (two equal indices, or a first index not below the second): the rows of D it describes are undefined in lanes 0-31"
+# mma operand vectors of the register types and immediates ptxas 13.0 (sm_90) takes, and no others: an f16 A in
+# .f32 registers and an f32 C of integer immediates only are errors ("Arguments mismatch"); an f32 C of 0f
+# immediates runs, each its bits (D = 0 * 0 + C: 1.0, -2.5)
+printf '.version 8.7\n.target sm_90\n.address_size 64\n.visible .entry k()\n{\n.reg .b32 r<14>;\n.reg .f32 f<14>;\nmma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {r0, r1, r2, r3}, {f4, f5, f6, f7}, {r8, r9}, {r10, r11, r12, r13};\nret;\n}\n' > "$tmp/mma_freg.ptx"
+expect_exit 2 "mma f16 A in .f32 registers" "$PTXRUN" --no-color "$tmp/mma_freg.ptx"
+expect_stderr_line "mma f16 A in .f32 registers" "$tmp/mma_freg.ptx:8:69: error: operand 2 of 'mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32' must be {4 .b32 or .f16x2 registers} (or immediates)"
+printf '.version 8.7\n.target sm_90\n.address_size 64\n.visible .entry k()\n{\n.reg .b32 r<14>;\nmov.b32 r4, 0;\nmma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {r0, r1, r2, r3}, {r4, r4, r4, r4}, {r4, r4}, {0, 0, 0, 0};\nret;\n}\n' > "$tmp/mma_intc.ptx"
+expect_exit 2 "mma f32 C of integer immediates" "$PTXRUN" --no-color "$tmp/mma_intc.ptx"
+printf '.version 8.7\n.target sm_90\n.address_size 64\n.visible .entry k()\n{\n.reg .b32 r<14>;\nmov.b32 r4, 0;\nmma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {r0, r1, r2, r3}, {r4, r4, r4, r4}, {r4, r4}, {0f3F800000, 0fC0200000, 0f3F800000, 0f3F800000};\nret;\n}\n' > "$tmp/mma_fc.ptx"
+expect_exit 0 "mma f32 C of 0f immediates" "$PTXRUN" --no-color --hex --threads 0 --regs r0,r1 "$tmp/mma_fc.ptx"
+if grep -qxF "0       0x3f800000  0xc0200000" "$tmp/out"; then ok; else fail "mma f32 C of 0f immediates: lane 0's D"; cat "$tmp/out"; fi
+# an integer immediate among C's registers (ptxas takes it: its bits) ran into an unplaced row (a crash)
+printf '.version 8.7\n.target sm_90\n.address_size 64\n.visible .entry k()\n{\n.reg .b32 r<14>;\nmov.b32 r4, 0;\nmma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {r0, r1, r2, r3}, {r4, r4, r4, r4}, {r4, r4}, {r4, r4, r4, 7};\nret;\n}\n' > "$tmp/mma_ic.ptx"
+expect_exit 0 "mma integer immediate in C" "$PTXRUN" --no-color --hex --threads 0 --regs r2,r3 "$tmp/mma_ic.ptx"
+if grep -qxF "0       0x00000000  0x00000007" "$tmp/out"; then ok; else fail "mma integer immediate in C: lane 0's D"; cat "$tmp/out"; fi
+# an f16 D where rounding the cut sum to f16 directly (ptxrun) and through f32 toward zero differ, which no recording
+# decides: 1 + 2^-11 + 2^-24 to nearest is 0x3c01 (through f32: the tie 1 + 2^-11, 0x3c00), with a warning
+printf '.version 8.7\n.target sm_90\n.address_size 64\n.visible .entry k()\n{\n.reg .b32 r<10>;\n.reg .pred p;\nmov.u32 r9, %%laneid;\nand.b32 r9, r9, 3;\nsetp.eq.u32 p, r9, 0;\nselp.b32 r2, 0x0c001000, 0, p;\nselp.b32 r3, 0x0c003c00, 0, p;\nmov.b32 r4, 0x3c003c00;\nmma.sync.aligned.m16n8k8.row.col.f16.f16.f16.f16 {r0, r1}, {r2, r2}, {r3}, {r4, r4};\nret;\n}\n' > "$tmp/mma_open.ptx"
+expect_exit 0 "mma f16 D unrecorded case" "$PTXRUN" --no-color --hex --threads 31 --regs r0,r1 "$tmp/mma_open.ptx"
+if grep -qxF "31      0x3c013c01  0x3c013c01" "$tmp/out"; then ok; else fail "mma f16 D unrecorded case: lane 31's D"; cat "$tmp/out"; fi
+if grep -qF "mma_open.ptx:14:1: warning: mma: an element of D on a case no H100 recording decides" "$tmp/err"; then ok; else fail "mma f16 D unrecorded case: no warning"; cat "$tmp/err"; fi
 expect_exit 2 "not executed yet: run" "$PTXRUN" --no-color "$tmp/notyet.ptx"
 expect_stderr_line "run: ld.v8" "$tmp/notyet.ptx:2:10: error: ptxrun cannot execute 'ld' with '.v8' yet"
 
