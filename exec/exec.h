@@ -340,7 +340,21 @@ typedef struct MatrixElement {
     uint64_t bits;             /* an f16 in the low 16 bits, an 8-, 4- or 1-bit element in the low bits */
     uint64_t dbits;            /* its defined bits (all of the element's: defined) */
     uint8_t lane, reg, part;
+    uint8_t absent;            /* mma.sp's A: MATRIX_NOT_KEPT, MATRIX_UNPLACED (0: an element held) */
 } MatrixElement;
+/* An element of mma.sp's dense A that no lane holds: one its row's metadata does not keep (zero in
+ * the product), or one of a chunk whose metadata is undefined, or a value the PTX ISA leaves
+ * undefined (where the chunk's kept elements go is unknown). */
+enum { MATRIX_NOT_KEPT = 1, MATRIX_UNPLACED = 2 };
+/* mma.sp: the metadata of one chunk of a row of A (MatrixView.meta) */
+enum { MATRIX_NO_LANE = 0xff };
+typedef struct MatrixMeta {
+    uint8_t lane, bit;         /* its nibble: bits bit..bit+3 of the metadata register in lane
+                                * (MATRIX_NO_LANE: none, a selector the ISA leaves undefined) */
+    uint8_t nibble, defined;   /* the nibble, its defined bits (0xf: all) */
+    bool valid;                /* all defined, a value the ISA defines: cols are the kept columns */
+    uint8_t cols[4];           /* the dense columns of its kept elements, in the fragment's order */
+} MatrixMeta;
 
 enum { MATRIX_A, MATRIX_B, MATRIX_C, MATRIX_D, MATRIX_OPERANDS, MATRIX_MAX_REGS = 16 };
 typedef struct MatrixOperand {
@@ -360,6 +374,17 @@ typedef struct MatrixView {
     uint8_t products;          /* 1; m8n8k4 .f16: 4, one per quad-pair, stacked: product p's D is rows
                                 * 8p.. of D and C, of A (A 32 x 4), from columns 8p.. of B (4 x 32) */
     MatrixOperand op[MATRIX_OPERANDS];   /* A, B, C, D */
+    /* mma.sp (sparse): op[MATRIX_A] is the dense m x k the metadata makes of A's fragment, which
+     * is packed (m x k/2, as the lanes hold it); each row of A in chunks of chunk elements, kept
+     * of each kept; chunk j of row r's metadata at meta[r * (k / chunk) + j], from the register
+     * meta_reg (row meta_row) of the threads selector * threads.. of each group of four. */
+    bool sparse, ordered;
+    bool selector_undefined;   /* a selector the ISA leaves undefined (ptxas takes it): D undefined */
+    uint8_t chunk, kept, selector, threads;
+    const char *meta_reg;
+    uint32_t meta_row;
+    MatrixOperand packed;
+    MatrixMeta *meta;
 } MatrixView;
 
 typedef struct ExecOptions {
@@ -1158,6 +1183,11 @@ uint64_t mma_element(const Warp *w, const uint32_t *regs, unsigned l, unsigned i
 void mmasp_lower(Loader *ld, const Instr *in, XInstr *x);
 void mmasp_execute(Warp *w, const XInstr *x, uint32_t lanes, uint32_t guard_true);
 void mmasp_layout_b(const MmaForm *f, unsigned lane, unsigned i, unsigned *row, unsigned *col);
+/* Element i of lane's fragment of 'a' (the compressed m x k/2), 'b', 'c' or 'd' of a sparse f */
+void mmasp_layout(const MmaForm *f, char which, unsigned lane, unsigned i, unsigned *row, unsigned *col);
+/* The view's sparse part (v laid out by mmaview_lay_out with mmasp_layout, A read or not): the
+ * metadata as the registers hold it now, A packed and made dense (MatrixView) */
+void mmasp_view(const Warp *w, const XInstr *x, MatrixView *v);
 /* The metadata nibble of chunk j of A's row r: lane and first bit, with threads of each group of
  * four giving metadata and the selector. */
 void mmasp_meta_at(unsigned threads, unsigned selector, unsigned r, unsigned j, unsigned *lane, unsigned *bit);

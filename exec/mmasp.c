@@ -233,6 +233,60 @@ bool mmasp_place(unsigned abits, bool ordered, unsigned nibble, unsigned j, uint
 
 enum { SP_M = 16, SP_N = 8, SP_K = 128 };
 
+void mmasp_layout(const MmaForm *f, char which, unsigned lane, unsigned i, unsigned *row, unsigned *col)
+{
+    MmaForm half = *f;                       /* the compressed A: the dense form with K/2 */
+    half.k = (uint16_t)(f->k / 2);
+    if (which == 'b')
+        mmasp_layout_b(f, lane, i, row, col);
+    else
+        mma_layout(which == 'a' ? &half : f, which, lane, i, row, col);
+}
+
+void mmasp_view(const Warp *w, const XInstr *x, MatrixView *v)
+{
+    const MmaForm *f = &w->prog->mma_forms[x->target];
+    const SpShape *sh = sp_shape(f);
+    const uint32_t *rows = w->prog->mma_rows + f->rows;
+    const uint32_t *sel = rows + f->d_regs + f->a_regs + f->b_regs + f->c_regs + 1;
+    unsigned abits = mma_type_bits(f->a);
+    v->sparse = true;
+    v->ordered = x->secondary & SP_ORDERED;
+    v->chunk = (uint8_t)(abits == 32 ? 2 : abits == 4 ? 8 : 4);
+    v->kept = (uint8_t)(v->chunk / 2);
+    v->selector = (uint8_t)w->val[*sel][0];
+    v->threads = sh->threads;
+    v->selector_undefined = v->selector > sh->isa_max;
+    v->meta_row = sel[-1];
+    v->meta_reg = mmaview_row_name(w->prog, x, v->meta_row);
+    v->packed = v->op[MATRIX_A];
+    MatrixOperand *a = &v->op[MATRIX_A];
+    a->cols = f->k;
+    a->at = xcalloc((size_t)a->rows * a->cols, sizeof *a->at);
+    unsigned chunks = f->k / v->chunk;
+    v->meta = xcalloc((size_t)f->m * chunks, sizeof *v->meta);
+    for (unsigned r = 0; r < f->m; r++)
+        for (unsigned j = 0; j < chunks; j++) {
+            MatrixMeta *e = &v->meta[r * chunks + j];
+            unsigned lane, bit;
+            uint8_t pos[SP_K / 2];
+            mmasp_meta_at(sh->threads, v->selector, r, j, &lane, &bit);
+            e->lane = MATRIX_NO_LANE, e->bit = (uint8_t)bit;
+            if (!v->selector_undefined) {     /* else not read (the rule would name lanes past 31) */
+                e->lane = (uint8_t)lane;
+                e->nibble = (uint8_t)(w->val[v->meta_row][lane] >> bit & 0xf);
+                e->defined = (uint8_t)(warp_dbits(w, v->meta_row, (int)lane) >> bit & 0xf);
+            }
+            e->valid = e->defined == 0xf && mmasp_place(abits, v->ordered, e->nibble, j, pos);
+            for (unsigned q = 0; q < v->chunk; q++)
+                a->at[r * a->cols + j * v->chunk + q].absent = e->valid ? MATRIX_NOT_KEPT : MATRIX_UNPLACED;
+            for (unsigned q = 0; e->valid && q < v->kept; q++) {
+                e->cols[q] = pos[j * v->kept + q];
+                a->at[r * a->cols + e->cols[q]] = v->packed.at[r * v->packed.cols + j * v->kept + q];
+            }
+        }
+}
+
 /* The warp's mma.sp: every lane of the warp takes part (.aligned), or none (a guard false in
  * all of them); otherwise a fault. */
 void mmasp_execute(Warp *w, const XInstr *x, uint32_t lanes, uint32_t guard_true)
@@ -253,6 +307,9 @@ void mmasp_execute(Warp *w, const XInstr *x, uint32_t lanes, uint32_t guard_true
     uint32_t e_row = c[f->c_regs];
     unsigned selector = (unsigned)w->val[c[f->c_regs + 1]][0];
     unsigned abits = mma_type_bits(f->a), cbits = mma_type_bits(f->c), dbits = mma_type_bits(f->d);
+    MatrixView *view = mmaview_begin(w, x, &(MatrixSource){ f, rows, mmasp_layout, 1 });   /* --matrix */
+    if (view)
+        mmasp_view(w, x, view);
     MmaForm half = *f;                       /* the compressed A: the dense form with K/2 */
     half.k = (uint16_t)(f->k / 2);
     half.flags &= (uint8_t)~MMA_SPARSE;
@@ -334,4 +391,5 @@ void mmasp_execute(Warp *w, const XInstr *x, uint32_t lanes, uint32_t guard_true
         }
         warp_commit(w, d[r], out, ALL_LANES, guard_unknown ? 0 : defined);
     }
+    mmaview_end(view);
 }
