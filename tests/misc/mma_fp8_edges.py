@@ -10,7 +10,8 @@
 # (docs/semantics.md, "fp8") apart from exec/mmafp8.c and scripts/mma_fp8_model.py: fp8 -> f16
 # exactly; HMMA over k % 4 < 2 from +0, HMMA over k % 4 >= 2 accumulating it (terms aligned to the
 # largest exponent sum, cut 25 bits below, summed exactly, rounded to f32 toward zero or f16 to
-# nearest); C added by FADD / HADD2 (to nearest). It reproduces ../shared/hw/mma's 11,520 fp8 outputs.
+# nearest); C added by FADD / HADD2 (to nearest). It reproduces ../shared/hw/mma's 11,520 fp8 outputs:
+#     python3 tests/misc/mma_fp8_edges.py --hw ../shared/hw/mma
 import json, math, os, random, struct, sys
 from fractions import Fraction as F
 
@@ -201,7 +202,36 @@ def form_case(rng, k, cd, ta, tb, stats):
                 regs[na + nb + i][lane], out[i][lane] = C[r][c], D[r][c]
     return regs, out, (na, nb, nc)
 
+def check_hw(folder):
+    """This model on the recorded fp8 programs (each step on its own: C is the recorded C)."""
+    import glob
+    for kind in ("e4m3", "e5m2"):
+        ok = total = 0
+        for meta_file in sorted(glob.glob(os.path.join(folder, "mma_f32_%s_k32_*.meta.json" % kind))):
+            meta, base = json.load(open(meta_file)), meta_file[:-len(".meta.json")]
+            i32 = [int(x, 16) for x in json.load(open(base + ".lanes.json"))["buffers"]["i32"]["data"]]
+            o32 = [int(x, 16) for x in json.load(open(base + ".expect.json"))["buffers"]["o32"]]
+            word = lambda reg, lane: i32[meta["inputs"][reg][1] * 32 + lane] if reg in meta["inputs"] else o32[meta["slots"][reg][1] * 32 + lane]
+            for st in meta["steps"]:
+                A, B, C, D = [[0] * 32 for _ in range(16)], [[0] * 8 for _ in range(32)], [[0] * 8 for _ in range(16)], [[0] * 8 for _ in range(16)]
+                for lane in range(32):
+                    g, t = lane >> 2, lane & 3
+                    for i in range(16):
+                        A[g + 8 * ((i >> 2) & 1)][4 * t + (i & 3) + 16 * (i >> 3)] = word(st["A"][i // 4], lane) >> 8 * (i % 4) & 0xff
+                    for i in range(8):
+                        B[4 * t + (i & 3) + 16 * (i >> 2)][g] = word(st["B"][i // 4], lane) >> 8 * (i % 4) & 0xff
+                    for i in range(4):
+                        C[g + 8 * (i >> 1)][2 * t + (i & 1)] = word(st["C"][i], lane)
+                        D[g + 8 * (i >> 1)][2 * t + (i & 1)] = word(st["D"][i], lane)
+                for r in range(16):
+                    for c in range(8):
+                        total += 1
+                        ok += element(A[r], [B[k][c] for k in range(32)], C[r][c], kind, kind, False)[0] == D[r][c]
+        print(kind, ok, "/", total)
+
 def main():
+    if len(sys.argv) > 2 and sys.argv[1] == "--hw":
+        return check_hw(sys.argv[2])
     folder = sys.argv[1] if len(sys.argv) > 1 else os.path.dirname(os.path.abspath(__file__))
     rng = random.Random(20261129)
     stats = dict.fromkeys(("NaN", "inf", "-0", "+0", "first HMMA past f16"), 0)
