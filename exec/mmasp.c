@@ -108,7 +108,11 @@ static const char *sp_decode(const char *s, size_t len, MmaForm *f, bool *ordere
     return NULL;
 }
 
-/* Whether ptxrun runs the arithmetic of f's types yet: all but fp8 (mma_dot has no fp8 yet). */
+/* Whether ptxrun runs the arithmetic of f's types: all but fp8. mma_dot has fp8 (mmafp8.c), but
+ * ptxas's sm_90 code for fp8 mma.sp is not that of the dense form: two sparse f16 HMMA fed by
+ * selects on %tid.x and cross-lane moves of the metadata, not decoded, and the H100 recordings
+ * have no fp8 mma.sp; which kept products each HMMA sums decides the rounding, so a guess would
+ * be an approximation (docs/semantics.md, "mma.sp"). */
 static bool sp_runs(const MmaForm *f)
 {
     return f->a != MT_E4M3 && f->a != MT_E5M2;
