@@ -606,47 +606,144 @@ void wmma_execute(Warp *w, const XInstr *x, uint32_t lanes, uint32_t guard_true)
 
 /* ---- registers of fragments named by other instructions ---- */
 
-static bool names_fragment(const Program *p, const XInstr *x, const bool *fragment)
+static bool wmma_op(const XInstr *x)
 {
-    if (x->op == OP_MOV && x->src_count == 1 && !x->pack && !x->unpack && !x->vmove)
-        return false;   /* a copy keeps the layout; an immediate (fill_fragment) is every element alike */
-    bool hit = x->dst_kind == DST_VALUE && x->dst < p->row_count && fragment[x->dst];
+    return x->op == OP_WMMA_LOAD || x->op == OP_WMMA_STORE || x->op == OP_WMMA_MMA;
+}
+
+static bool plain_copy(const XInstr *x)
+{
+    return x->op == OP_MOV && x->src_count == 1 && !x->pack && !x->unpack && !x->vmove && x->dst_kind == DST_VALUE;
+}
+
+static bool names_fragment(const Program *p, const XInstr *x, const uint32_t *group)
+{
+    if (plain_copy(x))
+        return false;   /* a copy keeps the layout; immediates: fragment_groups below */
+    bool alike = x->pack && x->vec_count > 1;   /* mov.b32 %r, {%h, %h}: fill_fragment of a half */
+    for (unsigned v = 1; alike && v < x->vec_count && v < VEC_MAX; v++)
+        alike = x->vec[v] == x->vec[0];
+    if (alike && x->vec[0] < p->first_immediate && !group[x->vec[0]])
+        return false;
+    bool hit = x->dst_kind == DST_VALUE && x->dst < p->row_count && group[x->dst];
     for (unsigned s = 0; s < x->src_count; s++)
-        hit |= !(x->src_pred >> s & 1) && x->src[s] < p->first_immediate && fragment[x->src[s]];
+        hit |= !(x->src_pred >> s & 1) && x->src[s] < p->first_immediate && group[x->src[s]];
     bool data = x->op == OP_LD || x->op == OP_LDU || x->op == OP_ST || x->op == OP_ATOM || x->op == OP_RED ||
                 x->family == FAM_MULTIMEM || x->pack || x->unpack || x->vmove;
     for (unsigned v = 0; data && v < x->vec_count && v < VEC_MAX; v++)     /* ld/st.v4, mov {a, b} */
-        hit |= x->vec[v] < p->first_immediate && fragment[x->vec[v]];
+        hit |= x->vec[v] < p->first_immediate && group[x->vec[v]];
     bool parts = x->op == OP_LDMATRIX || x->op == OP_ATOM || x->op == OP_RED || x->family == FAM_MULTIMEM;
     for (unsigned e = 0; parts && e < x->elements && e < VEC_MAX; e++)
-        hit |= x->dsts[e] < p->first_immediate && fragment[x->dsts[e]];
+        hit |= x->dsts[e] < p->first_immediate && group[x->dsts[e]];
     return hit;
+}
+
+/* An immediate is the same in every element of a fragment when it repeats at the element width. */
+static bool repeats(uint64_t v, unsigned bits)
+{
+    if (bits >= 32)
+        return true;
+    uint32_t e = (uint32_t)v & ((1u << bits) - 1), all = 0;
+    for (unsigned i = 0; i < 32; i += bits)
+        all |= e << i;
+    return (uint32_t)v == all;
+}
+
+typedef struct WmmaImm { uint64_t value; uint8_t state; } WmmaImm;   /* state: 0 none, 1 one value, 2 several */
+
+static void note_immediate(WmmaImm *g, uint64_t v, unsigned bits)
+{
+    if (!repeats(v, bits) || (g->state && g->value != v))
+        g->state = 2;
+    else if (!g->state) {
+        g->state = 1;
+        g->value = v;
+    }
+}
+
+/* Each fragment vector of each wmma instruction is a group (numbered from 1); each register the
+ * group of the first vector naming it, and of what a plain mov copies it into; bits: the
+ * group's element width. Immediates in the vectors, and moved into their registers, are noted
+ * per group: different ones (CUDA's acc.x[i] = i) put different values in different elements. */
+static uint32_t fragment_groups(const Program *p, uint32_t *group, uint8_t *bits, WmmaImm *imm)
+{
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < p->code_len; i++) {
+        const XInstr *x = &p->code[i];
+        if (!wmma_op(x))
+            continue;
+        unsigned counts[4] = { x->target_count }, types[4] = { mma_type(x->type) }, vectors = 1;
+        uint32_t row = x->target;
+        if (x->op == OP_WMMA_MMA) {
+            const MmaForm *f = &p->mma_forms[x->target];
+            row = f->rows;
+            vectors = 4;
+            unsigned c[4] = { f->d_regs, f->a_regs, f->b_regs, f->c_regs }, t[4] = { f->d, f->a, f->b, f->c };
+            memcpy(counts, c, sizeof c);
+            memcpy(types, t, sizeof t);
+        }
+        for (unsigned v = 0; v < vectors; v++, row += counts[v - 1]) {
+            n++;
+            bits[n] = (uint8_t)mma_type_bits(types[v]);
+            for (unsigned k = 0; k < counts[v]; k++) {
+                uint32_t r = p->mma_rows[row + k];
+                if (r >= p->first_immediate && r < p->row_count)
+                    note_immediate(&imm[n], p->immediates[r - p->first_immediate], bits[n]);
+                else if (r < p->first_immediate && !group[r])
+                    group[r] = n;
+            }
+        }
+    }
+    for (bool more = true; more;) {             /* copies of fragment registers */
+        more = false;
+        for (uint32_t i = 0; i < p->code_len; i++) {
+            const XInstr *x = &p->code[i];
+            if (plain_copy(x) && x->src[0] < p->first_immediate && group[x->src[0]] && x->dst < p->row_count &&
+                !group[x->dst]) {
+                group[x->dst] = group[x->src[0]];
+                more = true;
+            }
+        }
+    }
+    for (uint32_t i = 0; i < p->code_len; i++) {
+        const XInstr *x = &p->code[i];
+        if (plain_copy(x) && x->src[0] >= p->first_immediate && x->src[0] < p->row_count && x->dst < p->row_count &&
+            group[x->dst])
+            note_immediate(&imm[group[x->dst]], p->immediates[x->src[0] - p->first_immediate], bits[group[x->dst]]);
+    }
+    return n;
 }
 
 void wmma_warn_fragments(const Program *p, Diag *diag)
 {
-    bool *fragment = NULL;
-    for (uint32_t i = 0; i < p->code_len; i++) {
-        const XInstr *x = &p->code[i];
-        if (x->op != OP_WMMA_LOAD && x->op != OP_WMMA_STORE && x->op != OP_WMMA_MMA)
-            continue;
-        if (!fragment)
-            fragment = xcalloc(p->row_count + 1, sizeof *fragment);
-        uint32_t first = x->op == OP_WMMA_MMA ? p->mma_forms[x->target].rows : x->target;
-        for (uint32_t k = 0; k < x->target_count; k++)
-            if (p->mma_rows[first + k] < p->first_immediate)
-                fragment[p->mma_rows[first + k]] = true;
-    }
-    if (!fragment)
+    uint32_t vectors = 0;
+    for (uint32_t i = 0; i < p->code_len; i++)
+        vectors += wmma_op(&p->code[i]) ? 4 : 0;
+    if (!vectors)
         return;
+    uint32_t *group = xcalloc(p->row_count + 1, sizeof *group);
+    uint8_t *bits = xcalloc(vectors + 1, sizeof *bits);
+    WmmaImm *imm = xcalloc(vectors + 1, sizeof *imm);
+    fragment_groups(p, group, bits, imm);
     for (uint32_t i = 0; i < p->code_len; i++) {
         const XInstr *x = &p->code[i];
-        if (x->op == OP_WMMA_LOAD || x->op == OP_WMMA_STORE || x->op == OP_WMMA_MMA || !names_fragment(p, x, fragment))
+        bool hit;
+        if (wmma_op(x))
+            continue;
+        else if (plain_copy(x))     /* an immediate into a fragment whose elements get different ones */
+            hit = x->src[0] >= p->first_immediate && x->src[0] < p->row_count && x->dst < p->row_count &&
+                  group[x->dst] &&
+                  imm[group[x->dst]].state == 2;
+        else
+            hit = names_fragment(p, x, group);
+        if (!hit)
             continue;
         diag_at(diag, DIAG_WARNING, x->ir->stmt_at, "'%s' names a register of a wmma fragment: the PTX ISA leaves "
                 "which matrix element each register holds unspecified; ptxrun uses the layout an H100 showed for "
                 "f16 m16n16k16 (two m16n8k16 fragments), derived the same way for the other shapes and types "
                 "(docs/semantics.md, wmma)", x->ir->mnemonic);
     }
-    free(fragment);
+    free(group);
+    free(bits);
+    free(imm);
 }

@@ -181,3 +181,53 @@ for r in range(16):
         d.append(None if lo is None else '0x%04x%04x' % (hi, lo))
 d += ['0x00000000'] * (704 - len(d))
 json.dump({'buffers': {'D': d}}, open('immediates.expect.json', 'w'))
+
+# The layout shows through registers of fragments that nvcc writes or reads without naming them
+# in an arithmetic instruction: CUDA's `acc.x[i] = i` is eight mov of eight different immediates
+# (the layout decides which element gets which: warned, D by the H100's f32 m16n16k16 layout,
+# element i of lane l at row (l >> 2) + 8 * ((i & 3) >> 1), column 2 * (l & 3) + (i & 1) + 8 * (i >> 2),
+# checked against the recorded fragment registers of ../shared/hw/mma/wmma_*); and
+# `fa.x[i] = __float_to_tf32(fa.x[i])` is a mov of the fragment register into another, then a
+# cvt of that copy (warned as a read of the fragment; D = A*B as the rna conversion keeps 1.0).
+LAYOUT = """.version 8.7
+.target sm_90
+.address_size 64
+
+// %s (gen_faults.py)
+.visible .entry k(.param .u64 pa, .param .u64 pd)
+{
+    .reg .b32 %%r<40>;
+    .reg .f32 %%f<40>;
+    .reg .u64 %%a, %%d;
+    ld.param.u64 %%a, [pa];
+    ld.param.u64 %%d, [pd];
+    cvta.to.global.u64 %%a, %%a;
+    cvta.to.global.u64 %%d, %%d;
+%s    ret;
+}
+"""
+idx = ''.join('    mov.f32 %%f%d, 0f%08X;\n' % (i, [0, 0x3f800000, 0x40000000, 0x40400000, 0x40800000, 0x40a00000,
+                                                     0x40c00000, 0x40e00000][i]) for i in range(8))
+idx += '    wmma.store.d.sync.aligned.row.m16n16k16.global.f32 [%d], {%f0, %f1, %f2, %f3, %f4, %f5, %f6, %f7}, 16;\n'
+tf = '    wmma.load.a.sync.aligned.row.m16n16k8.global.tf32 {%r0, %r1, %r2, %r3}, [%a], 8;\n'
+tf += '    wmma.load.b.sync.aligned.col.m16n16k8.global.tf32 {%r4, %r5, %r6, %r7}, [%a], 8;\n'
+tf += '    mov.b32 %f20, %r0;\n    cvt.rna.tf32.f32 %r20, %f20;\n    mov.b32 %r0, %r20;\n'
+tf += '    wmma.mma.sync.aligned.row.col.m16n16k8.f32.tf32.tf32.f32 {%f0, %f1, %f2, %f3, %f4, %f5, %f6, %f7}, ' \
+      '{%r0, %r1, %r2, %r3}, {%r4, %r5, %r6, %r7}, {0f00000000, 0f00000000, 0f00000000, 0f00000000, ' \
+      '0f00000000, 0f00000000, 0f00000000, 0f00000000};\n'
+tf += '    wmma.store.d.sync.aligned.row.m16n16k16.global.f32 [%d], {%f0, %f1, %f2, %f3, %f4, %f5, %f6, %f7}, 16;\n'
+tf = tf.replace('m16n16k16.global.f32 [%d]', 'm16n16k8.global.f32 [%d]')
+WARN = {
+ 'warn_distinct_immediates': ("eight different immediates moved into a fragment's registers (acc.x[i] = i)", idx,
+   [['0x%08x' % [0, 0x3f800000, 0x40000000, 0x40400000, 0x40800000, 0x40a00000, 0x40c00000, 0x40e00000]
+     [(c >> 3) * 4 + ((r >> 3) << 1) + (c & 1)] for c in range(16)] for r in range(16)]),
+ 'warn_copy_read': ('a fragment register copied by mov, the copy read by cvt (__float_to_tf32 on fa.x[i])', tf,
+   [['0x41000000'] * 16 for r in range(16)]),
+}
+for name, (comment, body, dmat) in WARN.items():
+    open(name + '.ptx', 'w').write(LAYOUT % (comment, body))
+    lanes = {'block': [32, 1, 1], 'grid': [1, 1, 1], 'params': ['@A', '@D'],
+             'buffers': {'A': {'type': 'b32', 'data': ['0x3f800000'] * 128}, 'D': {'type': 'b32', 'data': ['0x00000000'] * 256}}}
+    json.dump(lanes, open(name + '.lanes.json', 'w'))
+    json.dump({'buffers': {'D': [v for row in dmat for v in row]}, 'diagnostic': 'names a register of a wmma fragment'},
+              open(name + '.expect.json', 'w'))
