@@ -337,24 +337,26 @@ static bool address_and_stride(Warp *w, const XInstr *x, uint64_t *address, uint
                      mem_space_name(space));
         return false;
     }
-    /* The hardware moves each row (.col: column) in pieces of up to 16 bytes (LDG/STG/LDS.128
-     * at most on sm_90): the matrix's start and its stride must be multiples of that piece, the
-     * row's own length when shorter (u8 m32n8k16's B rows, 8 bytes), else a fault. CUDA's
-     * load_matrix_sync asks more (a 256-bit aligned pointer): a warning below that. */
-    unsigned rows, cols;
-    wmma_matrix_dims(x->mode, which_name[x->secondary & WMMA_WHICH], &rows, &cols);
-    uint64_t line = (uint64_t)((x->secondary & WMMA_COL) ? rows : cols) * x->bits, piece = line < 128 ? line : 128;
-    if (*address % (piece / 8) || (*stride * x->bits) % piece) {
+    /* The PTX ISA: each row's (.col: column's) start a multiple of the fragment's size in bytes
+     * (its registers': f16 A 32, s8 m16n16k16 A 8, f64 A 8). ptxas loads and stores a fragment
+     * in pieces of at most 8 bytes, so the H100 runs that too; with the fragment over 16 bytes
+     * (f16 A and B, f32 C and D...) it ran rows 16 bytes past such a boundary (strides of 48 and
+     * 80 bytes recorded; CUDA's ldm asks only 16 bytes): run, with a warning giving both. */
+    uint64_t frag = (uint64_t)wmma_regs(x->mode, which_name[x->secondary & WMMA_WHICH], x->type) *
+                    (x->type == TYPE_F64 ? 8 : 4), need = frag < 16 ? frag : 16;
+    uint64_t apart = *stride * x->bits;         /* bits from one row's start to the next */
+    if (*address % need || apart % (need * 8)) {
         report_fault(w, pc, "'%s' at 0x%llx with stride %u (%llu bits): wmma's matrix must start at a multiple of "
                      "%llu bytes and its rows (columns) be a multiple of %llu bytes apart", x->ir->mnemonic,
-                     (unsigned long long)*address, (unsigned)*stride, (unsigned long long)(*stride * x->bits),
-                     (unsigned long long)(piece / 8), (unsigned long long)(piece / 8));
+                     (unsigned long long)*address, (unsigned)*stride, (unsigned long long)apart,
+                     (unsigned long long)need, (unsigned long long)need);
         return false;
     }
-    if (*address % 32)
-        report_warn(w, pc, ALL_LANES, "wmma's matrix at an address not 32-byte aligned (CUDA's load_matrix_sync "
-                    "and store_matrix_sync ask for 256 bits; the H100 moves at most 16 bytes at a time, which "
-                    "ptxrun requires),");
+    if (*address % frag || apart % (frag * 8))      /* frag is 32 here: 8 registers of 4 bytes */
+        report_warn(w, pc, ALL_LANES, "wmma's matrix at an address or stride not 32-byte aligned (the PTX ISA asks "
+                    "each row or column to start at a multiple of the fragment's size, 32 bytes; CUDA's "
+                    "load_matrix_sync and store_matrix_sync a 256-bit pointer; the H100 ran rows 16 bytes past "
+                    "such a boundary, and so does ptxrun),");
     return true;
 }
 

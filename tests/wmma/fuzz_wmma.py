@@ -113,6 +113,15 @@ def rand_elem(t, flavor, rng):
         if t in ("f32", "tf32"):
             return struct.unpack("<I", struct.pack("<f", float(v)))[0]
         return struct.unpack("<Q", struct.pack("<d", float(v)))[0]
+    if flavor == "special" and rng.random() < 0.3 and t in ("f16", "bf16", "tf32", "f32"):
+        w = {"f16": (5, 10), "bf16": (8, 7), "tf32": (8, 10), "f32": (8, 23), "f64": (11, 52)}[t]
+        e, m = w
+        kind = rng.choice(["zero", "sub", "inf", "nan", "max"])
+        frac = {"zero": 0, "sub": rng.getrandbits(m) | 1, "inf": 0, "nan": rng.getrandbits(m) | 1 << (m - 1),
+                "max": (1 << m) - 1}[kind]
+        ex = {"zero": 0, "sub": 0, "inf": (1 << e) - 1, "nan": (1 << e) - 1, "max": (1 << e) - 2}[kind]
+        v = (rng.getrandbits(1) << (e + m)) | (ex << m) | frac
+        return v << 13 if t == "tf32" else v
     # random normal numbers over a few binades (rounding-sensitive)
     if t == "f16":
         return (rng.getrandbits(1) << 15) | (rng.randint(10, 20) << 10) | rng.getrandbits(10)
@@ -456,7 +465,7 @@ def main():
             if only and only not in " ".join(f):
                 continue
             for it in range(nper):
-                flavor = "int" if it % 2 == 0 else "rand"
+                flavor = ["int", "rand", "special"][it % 3]
                 msg = one_case(f, rng, flavor, tmp)
                 total += 1
                 if msg:

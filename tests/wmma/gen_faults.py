@@ -25,10 +25,12 @@ cases = {
  'fault_misaligned': ('a matrix at 8 bytes past a 16-byte boundary: a fault',
    '    wmma.load.a.sync.aligned.row.m16n16k16.global.f16 %s, [%%a+8], 16;\n' % V8,
    {'exit': 3, 'diagnostic': "must start at a multiple of 16 bytes"}),
- 'warn_misaligned32': ('a matrix 16 bytes past a 32-byte boundary: runs, with a warning (CUDA asks 32); D = A',
-   '    wmma.load.c.sync.aligned.row.m16n16k16.global.f16 {%r0, %r1, %r2, %r3}, [%a+16], 16;\n'
-   '    wmma.store.d.sync.aligned.row.m16n16k16.global.f16 [%d], {%r0, %r1, %r2, %r3}, 16;\n',
-   {'buffers': {'D': ['0x3c003c00'] * 128 + ['0x00000000'] * 128}, 'diagnostic': "not 32-byte aligned"}),
+ 'warn_misaligned32': ('an f16 A (a 32-byte fragment: the PTX ISA asks 32-byte rows) 16 bytes past a 32-byte '
+   'boundary: runs, with a warning (the H100 ran such rows); A and B all 1.0, D = 16.0',
+   '    wmma.load.a.sync.aligned.row.m16n16k16.global.f16 %s, [%%a+16], 16;\n'
+   '    mov.b32 %%r20, 0;\n    wmma.mma.sync.aligned.row.col.m16n16k16.f16.f16 {%%r8, %%r9, %%r10, %%r11}, %s, %s, {%%r20, %%r20, %%r20, %%r20};\n'
+   '    wmma.store.d.sync.aligned.row.m16n16k16.global.f16 [%%d], {%%r8, %%r9, %%r10, %%r11}, 16;\n' % (V8, V8, V8),
+   {'buffers': {'D': ['0x4c004c00'] * 128 + ['0x00000000'] * 128}, 'diagnostic': "not 32-byte aligned"}),
  'fault_stride': ('a stride of 12 f16 (24 bytes): rows not 16 bytes apart, a fault',
    '    wmma.load.b.sync.aligned.col.m16n16k16.global.f16 %s, [%%a], 12;\n' % V8,
    {'exit': 3, 'diagnostic': "a multiple of 16 bytes apart"}),
@@ -231,3 +233,63 @@ for name, (comment, body, dmat) in WARN.items():
     json.dump(lanes, open(name + '.lanes.json', 'w'))
     json.dump({'buffers': {'D': [v for row in dmat for v in row]}, 'diagnostic': 'names a register of a wmma fragment'},
               open(name + '.expect.json', 'w'))
+
+# Alignment as the PTX ISA gives it: each row's (column's) start a multiple of the fragment's size
+# in bytes (its registers' bytes: f64 A 8, s8 m16n16k16 A 8). ptxas 13.0 loads those fragments
+# with 64-bit (f64) and 32-bit (s8 .row) LDG (their cubins' load widths), so the H100 runs them
+# too. f64: A (.row) and B (.col) at byte 8, stride 5 (40 bytes), doubles numbered from 0 in
+# the buffer: A[r][k] = 1 + 5r + k, B[k][n] = 1 + 5n + k, D (.row, stride 8) = the exact sum.
+# s8: A (.row) and B (.col) at byte 8, stride 24, byte i of the buffer = i % 100: A[r][k] =
+# (8 + 24r + k) % 100, B[k][n] = (8 + 24n + k) % 100, D (.row, stride 16) as s32.
+ALIGN = """.version 8.7
+.target sm_90
+.address_size 64
+
+// %s (gen_faults.py)
+.visible .entry k(.param .u64 pa, .param .u64 pd)
+{
+    .reg .b32 %%r<40>;
+    .reg .f64 %%e<8>;
+    .reg .u64 %%a, %%d;
+    ld.param.u64 %%a, [pa];
+    ld.param.u64 %%d, [pd];
+    cvta.to.global.u64 %%a, %%a;
+    cvta.to.global.u64 %%d, %%d;
+%s    ret;
+}
+"""
+f64body = ('    wmma.load.a.sync.aligned.row.m8n8k4.global.f64 {%e0}, [%a+8], 5;\n'
+           '    wmma.load.b.sync.aligned.col.m8n8k4.global.f64 {%e1}, [%a+8], 5;\n'
+           '    wmma.mma.sync.aligned.row.col.m8n8k4.f64.f64.f64.f64 {%e2, %e3}, {%e0}, {%e1}, '
+           '{0d0000000000000000, 0d0000000000000000};\n'
+           '    wmma.store.d.sync.aligned.row.m8n8k4.global.f64 [%d], {%e2, %e3}, 8;\n')
+s8body = ('    wmma.load.a.sync.aligned.row.m16n16k16.global.s8 {%r0, %r1}, [%a+8], 24;\n'
+          '    wmma.load.b.sync.aligned.col.m16n16k16.global.s8 {%r2, %r3}, [%a+8], 24;\n'
+          '    wmma.mma.sync.aligned.row.col.m16n16k16.s32.s8.s8.s32 {%r8, %r9, %r10, %r11, %r12, %r13, %r14, %r15}, '
+          '{%r0, %r1}, {%r2, %r3}, {0, 0, 0, 0, 0, 0, 0, 0};\n'
+          '    wmma.store.d.sync.aligned.row.m16n16k16.global.s32 [%d], {%r8, %r9, %r10, %r11, %r12, %r13, %r14, %r15}, 16;\n')
+import struct
+f64words = []
+for i in range(64):
+    lo, hi = struct.unpack('<II', struct.pack('<d', float(i)))
+    f64words += ['0x%08x' % lo, '0x%08x' % hi]
+dref = []
+for r in range(8):
+    for n in range(8):
+        v = sum((1 + 5 * r + k) * (1 + 5 * n + k) for k in range(4))
+        lo, hi = struct.unpack('<II', struct.pack('<d', float(v)))
+        dref += ['0x%08x' % lo, '0x%08x' % hi]
+s8bytes = [i % 100 for i in range(512)]
+s8words = ['0x%08x' % struct.unpack_from('<I', bytes(s8bytes), 4 * i)[0] for i in range(128)]
+s8ref = ['0x%08x' % (sum(s8bytes[8 + 24 * r + k] * s8bytes[8 + 24 * n + k] for k in range(16)) & 0xffffffff)
+         for r in range(16) for n in range(16)]
+for name, comment, body, words, dwords in (
+        ('align_f64_8', 'f64 A and B at 8 bytes, stride 40 bytes: the ISA asks 8 (the fragment), runs', f64body,
+         f64words, dref),
+        ('align_s8_8', 's8 A and B at 8 bytes, stride 24 bytes: the ISA asks 8 (the fragment), runs', s8body,
+         s8words, s8ref)):
+    open(name + '.ptx', 'w').write(ALIGN % (comment, body))
+    json.dump({'block': [32, 1, 1], 'grid': [1, 1, 1], 'params': ['@A', '@D'],
+               'buffers': {'A': {'type': 'b32', 'data': words}, 'D': {'type': 'b32', 'data': ['0x00000000'] * 256}}},
+              open(name + '.lanes.json', 'w'))
+    json.dump({'buffers': {'D': dwords + ['0x00000000'] * (256 - len(dwords))}}, open(name + '.expect.json', 'w'))
