@@ -75,6 +75,33 @@ static bool types_in_order(Loader *ld, const Instr *in)
     return false;
 }
 
+/* An immediate in a C or stored D, as ptxas 13.0 takes one: .f32 a 0f, .s32 an integer, .f64 a
+ * 0d or a real (a 0f: ptxas's cubin holds 0x000000083f800000 for 0f3F800000, not run), an integer
+ * in wmma.mma's C only (its bits). */
+static bool immediate_fits(Loader *ld, const Instr *in, const Operand *e, int type)
+{
+    const char *bad = NULL;
+    if (type == TYPE_F32 && e->kind != OPND_F32)
+        bad = "an immediate of an .f32 fragment is 0f and 8 hex digits (ptxas: \"Arguments mismatch\", "
+              "\"Unexpected instruction types\")";
+    else if (type == TYPE_S32 && e->kind != OPND_INT)
+        bad = "an immediate of an .s32 fragment is an integer (ptxas: \"Arguments mismatch\")";
+    else if (type == TYPE_F64 && e->kind == OPND_INT && in->op == OP_WMMA_STORE)
+        bad = "an integer immediate of an .f64 wmma.store.d (ptxas: \"Type of argument does not match\")";
+    if (bad) {
+        diag_at(ld->diag, DIAG_ERROR, e->at, "'%s': %s", in->mnemonic, bad);
+        ld->failed = true;
+        return false;
+    }
+    if (type == TYPE_F64 && e->kind == OPND_F32) {
+        char why[200];
+        snprintf(why, sizeof why, "'%s' with a 0f immediate in an .f64 fragment", in->mnemonic);
+        operand_cannot(ld, in, why);
+        return false;
+    }
+    return true;
+}
+
 /* {r, ...}: count registers of type's width, as ptxas takes them: .b32/.u32/.s32 (.f16x2 for
  * f16 data, .f32 for f32 data), .f64 or .b64 for f64; a destination may be '_' (NO_SLOT); a C
  * or D element given as an immediate (imm: .f32, .s32, .f64 data, converted as those types'
@@ -104,7 +131,11 @@ static bool fragment_rows(Loader *ld, const Instr *in, const Operand *o, unsigne
                 operand_cannot(ld, in, why);
                 return false;
             }
-            rows[i] = operand_immediate_row(ld, operand_immediate_bits(e, type));
+            if (!immediate_fits(ld, in, e, type))
+                return false;
+            /* an integer in an f64 C: its bits (ptxas's cubin), not its value */
+            rows[i] = operand_immediate_row(ld, e->kind == OPND_INT && type == TYPE_F64
+                                                    ? e->u.bits : operand_immediate_bits(e, type));
             continue;
         }
         int t = e->kind == OPND_REG ? ld->cur->fn->regs.data[e->u.slot].type : -1;
@@ -173,7 +204,8 @@ static void lower_memory(Loader *ld, const Instr *in, XInstr *x)
     wmma_matrix_dims(shape, which, &r, &c);
     if (in->operand_count == 3) {
         const Operand *s = &in->operands[2];
-        if (s->kind != OPND_REG && s->kind != OPND_INT) {
+        int st = s->kind == OPND_REG ? ld->cur->fn->regs.data[s->u.slot].type : -1;
+        if (s->kind != OPND_INT && (s->kind != OPND_REG || type_info[st].bits != 32 || type_info[st].cls == 'f')) {
             diag_at(ld->diag, DIAG_ERROR, s->at, "'%s': the stride is a 32-bit integer register or immediate",
                     in->mnemonic);
             ld->failed = true;

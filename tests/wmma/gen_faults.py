@@ -293,3 +293,63 @@ for name, comment, body, words, dwords in (
                'buffers': {'A': {'type': 'b32', 'data': words}, 'D': {'type': 'b32', 'data': ['0x00000000'] * 256}}},
               open(name + '.lanes.json', 'w'))
     json.dump({'buffers': {'D': dwords + ['0x00000000'] * (256 - len(dwords))}}, open(name + '.expect.json', 'w'))
+
+# Immediates in fragments as ptxas 13.0 takes them: an f32 C or D only as 0f, an s32 one only as an
+# integer, an f64 wmma.store.d not as an integer, the stride only a 32-bit integer register
+# (ptxas: "Arguments mismatch", "Unexpected instruction types", "Type of argument does not
+# match"); 0f in an f64 C (ptxas's cubin holds 0x000000083f800000 for 0f3F800000: not run).
+F8 = '{%r0, %r1, %r2, %r3, %r4, %r5, %r6, %r7}'
+IMMBAD = {
+ 'bad_imm_f32_int': ('an integer in an f32 C (ptxas: Arguments mismatch)',
+   '    wmma.mma.sync.aligned.row.col.m16n16k16.f32.f32 %s, %s, %s, {1, 1, 1, 1, 1, 1, 1, 1};\n' % (F8, F8, F8),
+   "an immediate of an .f32 fragment is 0f"),
+ 'bad_imm_f32_double': ('1.0 in an f32 D stored (ptxas: Unexpected instruction types)',
+   '    wmma.store.d.sync.aligned.row.m16n16k16.global.f32 [%d], {1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0};\n',
+   "an immediate of an .f32 fragment is 0f"),
+ 'bad_imm_s32_float': ('0f in an s32 C (ptxas: Arguments mismatch)',
+   '    wmma.mma.sync.aligned.row.col.m8n8k32.s32.s4.s4.s32 {%r0, %r1}, {%r2}, {%r3}, {0f3F800000, 0f3F800000};\n',
+   "an immediate of an .s32 fragment is an integer"),
+ 'bad_imm_f64_store_int': ('an integer in an f64 D stored (ptxas: Type of argument does not match)',
+   '    wmma.store.d.sync.aligned.row.m8n8k4.global.f64 [%d], {1, 1};\n',
+   "an integer immediate of an .f64 wmma.store.d"),
+ 'refused_imm_f64_0f': ('0f in an f64 C: not run (what ptxas makes of it is not an f64 of that value)',
+   '    .reg .f64 %%e<6>;\n    wmma.mma.sync.aligned.row.col.m8n8k4.f64.f64.f64.f64 {%%e0, %%e1}, {%%e2}, {%%e3}, {0f3F800000, 0f3F800000};\n',
+   "cannot execute 'wmma.mma.sync.aligned.row.col.m8n8k4.f64.f64.f64.f64' with a 0f immediate in an .f64 fragment yet"),
+ 'bad_stride_u64': ('a .u64 stride register (ptxas: Arguments mismatch)',
+   '    wmma.load.a.sync.aligned.row.m16n16k16.global.f16 %s, [%%a], %%off;\n' % V8,
+   "the stride is a 32-bit integer register or immediate"),
+}
+for name, (comment, body, diag) in IMMBAD.items():
+    open(name + '.ptx', 'w').write(HEAD % comment + body.replace('%%', '%') + '    ret;\n}\n')
+    json.dump({'block': [32, 1, 1], 'grid': [1, 1, 1], 'params': ['@A', '@D'],
+               'buffers': {'A': {'type': 'b32', 'data': ['0x3c003c00'] * 128}, 'D': {'type': 'b32', 'data': ['0x00000000'] * 256}}},
+              open(name + '.lanes.json', 'w'))
+    json.dump({'exit': 2, 'diagnostic': diag}, open(name + '.expect.json', 'w'))
+
+# An integer in an f64 C is its bits, as ptxas's cubin has them (C = {1, 12345} is the f64s of bits
+# 0x1 and 0x3039, subnormals, not 1.0 and 12345.0); A = B = 0, so D = C: element (r, c) = bits 1
+# for even c, 0x3039 for odd (c0, c1 of each lane: row g, columns 2t, 2t + 1).
+F64INT = """.version 8.7
+.target sm_90
+.address_size 64
+
+// An integer immediate in an f64 wmma.mma C: its bits (gen_faults.py)
+.visible .entry k(.param .u64 pa, .param .u64 pd)
+{
+    .reg .f64 %e<6>;
+    .reg .u64 %d;
+    ld.param.u64 %d, [pd];
+    cvta.to.global.u64 %d, %d;
+    mov.b64 %e0, 0d0000000000000000;
+    wmma.mma.sync.aligned.row.col.m8n8k4.f64.f64.f64.f64 {%e2, %e3}, {%e0}, {%e0}, {1, 12345};
+    wmma.store.d.sync.aligned.row.m8n8k4.global.f64 [%d], {%e2, %e3}, 8;
+    ret;
+}
+"""
+open('imm_f64_int_bits.ptx', 'w').write(F64INT)
+json.dump({'block': [32, 1, 1], 'grid': [1, 1, 1], 'params': ['@A', '@D'],
+           'buffers': {'A': {'type': 'b32', 'data': ['0x00000000'] * 4}, 'D': {'type': 'b32', 'data': ['0x00000000'] * 128}}},
+          open('imm_f64_int_bits.lanes.json', 'w'))
+json.dump({'buffers': {'D': [w for r in range(8) for c in range(8)
+                             for w in (['0x00000001', '0x00000000'] if c % 2 == 0 else ['0x00003039', '0x00000000'])]}},
+          open('imm_f64_int_bits.expect.json', 'w'))
