@@ -447,6 +447,10 @@ static void store_fragment(Warp *w, const XInstr *x)
         return;
     unsigned shape = x->mode, bits = x->bits, unit = bits / 8, rows, cols;
     wmma_matrix_dims(shape, 'd', &rows, &cols);
+    if (stride < ((x->secondary & WMMA_COL) ? rows : cols))
+        report_warn(w, (uint32_t)(x - w->prog->code), ALL_LANES, "wmma.store.d's rows (columns) overlap, the stride "
+                    "less than their length: which element lands where they meet the PTX ISA does not say (ptxrun "
+                    "writes register by register, lane by lane, as ptxas's stores go: the last one stays),");
     uint8_t *data[MAX_ELEMS], *shadow[MAX_ELEMS];
     for (unsigned r = 0; r < rows; r++)           /* every element's place first: a fault writes nothing */
         for (unsigned c = 0; c < cols; c++) {

@@ -353,3 +353,31 @@ json.dump({'block': [32, 1, 1], 'grid': [1, 1, 1], 'params': ['@A', '@D'],
 json.dump({'buffers': {'D': [w for r in range(8) for c in range(8)
                              for w in (['0x00000001', '0x00000000'] if c % 2 == 0 else ['0x00003039', '0x00000000'])]}},
           open('imm_f64_int_bits.expect.json', 'w'))
+
+# A store whose rows overlap (stride 0): the PTX ISA does not say which element stays; a warning.
+# ptxrun writes register by register, lane by lane (ptxas's STG order): C's row r holds r, and the
+# last writer of every column is register 3 (columns 0-7) or 7 (8-15) of lane 31, row 15: D = 15.0.
+OVER = """.version 8.7
+.target sm_90
+.address_size 64
+
+// wmma.store.d with stride 0 (gen_faults.py)
+.visible .entry k(.param .u64 pa, .param .u64 pd)
+{
+    .reg .f32 %f<8>;
+    .reg .u64 %a, %d;
+    ld.param.u64 %a, [pa];
+    ld.param.u64 %d, [pd];
+    cvta.to.global.u64 %a, %a;
+    cvta.to.global.u64 %d, %d;
+    wmma.load.c.sync.aligned.row.m16n16k16.global.f32 {%f0, %f1, %f2, %f3, %f4, %f5, %f6, %f7}, [%a], 16;
+    wmma.store.d.sync.aligned.row.m16n16k16.global.f32 [%d], {%f0, %f1, %f2, %f3, %f4, %f5, %f6, %f7}, 0;
+    ret;
+}
+"""
+open('warn_store_overlap.ptx', 'w').write(OVER)
+json.dump({'block': [32, 1, 1], 'grid': [1, 1, 1], 'params': ['@A', '@D'],
+           'buffers': {'A': {'type': 'f32', 'data': [float(r) for r in range(16) for c in range(16)]},
+                       'D': {'type': 'f32', 'data': [0.0] * 32}}}, open('warn_store_overlap.lanes.json', 'w'))
+json.dump({'buffers': {'D': ['0x41700000'] * 16 + ['0x00000000'] * 16}, 'diagnostic': "rows (columns) overlap"},
+          open('warn_store_overlap.expect.json', 'w'))
