@@ -166,9 +166,9 @@ def place(rows, cols, layout, ld, start, width):
             for r in range(rows) for c in range(cols)}
 
 
-def pick_ld(rows, cols, layout, width, rng):
+def pick_ld(rows, cols, layout, width, rng, frag=16):
     minimal = cols if layout == "row" else rows
-    unit = max(1, 128 // width)            # 16 bytes in elements
+    unit = max(1, min(frag, 16) * 8 // width)    # the fragment's bytes (16 at most) in elements
     lo = -(-minimal // unit) * unit
     return lo + unit * rng.choice([0, 0, 1, 3])
 
@@ -398,9 +398,13 @@ def one_case(f, rng, flavor, tmp):
     lay = [("row" if fixed else rng.choice(["row", "col"])), ("col" if fixed else rng.choice(["row", "col"])),
            rng.choice(["row", "col"]), rng.choice(["row", "col"])]
     aw, cw, dw = BITS[at], BITS[ct], BITS[dt]
-    lds = [pick_ld(m, k, lay[0], aw, rng), pick_ld(k, n, lay[1], aw, rng), pick_ld(m, n, lay[2], cw, rng),
-           pick_ld(m, n, lay[3], dw, rng)]
-    starts = [32 * rng.randint(0, 3) for _ in range(4)]
+    # starts and strides: multiples of the fragment's bytes (the PTX ISA's alignment), 16 at most
+    # (32-byte fragments 16 bytes off ran on the H100: a warning)
+    frags = [nregs(sh, at, "a") * (8 if at == "f64" else 4), nregs(sh, at, "b") * (8 if at == "f64" else 4),
+             nregs(sh, ct, "c") * (8 if ct == "f64" else 4), nregs(sh, dt, "c") * (8 if dt == "f64" else 4)]
+    starts = [min(fb, 16) * rng.randint(0, 6) for fb in frags]
+    lds = [pick_ld(m, k, lay[0], aw, rng, frags[0]), pick_ld(k, n, lay[1], aw, rng, frags[1]),
+           pick_ld(m, n, lay[2], cw, rng, frags[2]), pick_ld(m, n, lay[3], dw, rng, frags[3])]
     mats = [(m, k, aw), (k, n, aw), (m, n, cw), (m, n, dw)]
     mems, places = [], []
     for idx, (rr, cc, w) in enumerate(mats):
