@@ -75,6 +75,33 @@ static bool types_in_order(Loader *ld, const Instr *in)
     return false;
 }
 
+/* An immediate in a C or stored D, as ptxas 13.0 takes one: .f32 a 0f, .s32 an integer, .f64 a
+ * 0d or a real (a 0f: ptxas's cubin holds 0x000000083f800000 for 0f3F800000, not run), an integer
+ * in wmma.mma's C only (its bits). */
+static bool immediate_fits(Loader *ld, const Instr *in, const Operand *e, int type)
+{
+    const char *bad = NULL;
+    if (type == TYPE_F32 && e->kind != OPND_F32)
+        bad = "an immediate of an .f32 fragment is 0f and 8 hex digits (ptxas: \"Arguments mismatch\", "
+              "\"Unexpected instruction types\")";
+    else if (type == TYPE_S32 && e->kind != OPND_INT)
+        bad = "an immediate of an .s32 fragment is an integer (ptxas: \"Arguments mismatch\")";
+    else if (type == TYPE_F64 && e->kind == OPND_INT && in->op == OP_WMMA_STORE)
+        bad = "an integer immediate of an .f64 wmma.store.d (ptxas: \"Type of argument does not match\")";
+    if (bad) {
+        diag_at(ld->diag, DIAG_ERROR, e->at, "'%s': %s", in->mnemonic, bad);
+        ld->failed = true;
+        return false;
+    }
+    if (type == TYPE_F64 && e->kind == OPND_F32) {
+        char why[200];
+        snprintf(why, sizeof why, "'%s' with a 0f immediate in an .f64 fragment", in->mnemonic);
+        operand_cannot(ld, in, why);
+        return false;
+    }
+    return true;
+}
+
 /* {r, ...}: count registers of type's width, as ptxas takes them: .b32/.u32/.s32 (.f16x2 for
  * f16 data, .f32 for f32 data), .f64 or .b64 for f64; a destination may be '_' (NO_SLOT); a C
  * or D element given as an immediate (imm: .f32, .s32, .f64 data, converted as those types'
@@ -104,7 +131,11 @@ static bool fragment_rows(Loader *ld, const Instr *in, const Operand *o, unsigne
                 operand_cannot(ld, in, why);
                 return false;
             }
-            rows[i] = operand_immediate_row(ld, operand_immediate_bits(e, type));
+            if (!immediate_fits(ld, in, e, type))
+                return false;
+            /* an integer in an f64 C: its bits (ptxas's cubin), not its value */
+            rows[i] = operand_immediate_row(ld, e->kind == OPND_INT && type == TYPE_F64
+                                                    ? e->u.bits : operand_immediate_bits(e, type));
             continue;
         }
         int t = e->kind == OPND_REG ? ld->cur->fn->regs.data[e->u.slot].type : -1;
@@ -173,7 +204,8 @@ static void lower_memory(Loader *ld, const Instr *in, XInstr *x)
     wmma_matrix_dims(shape, which, &r, &c);
     if (in->operand_count == 3) {
         const Operand *s = &in->operands[2];
-        if (s->kind != OPND_REG && s->kind != OPND_INT) {
+        int st = s->kind == OPND_REG ? ld->cur->fn->regs.data[s->u.slot].type : -1;
+        if (s->kind != OPND_INT && (s->kind != OPND_REG || type_info[st].bits != 32 || type_info[st].cls == 'f')) {
             diag_at(ld->diag, DIAG_ERROR, s->at, "'%s': the stride is a 32-bit integer register or immediate",
                     in->mnemonic);
             ld->failed = true;
@@ -337,24 +369,26 @@ static bool address_and_stride(Warp *w, const XInstr *x, uint64_t *address, uint
                      mem_space_name(space));
         return false;
     }
-    /* The hardware moves each row (.col: column) in pieces of up to 16 bytes (LDG/STG/LDS.128
-     * at most on sm_90): the matrix's start and its stride must be multiples of that piece, the
-     * row's own length when shorter (u8 m32n8k16's B rows, 8 bytes), else a fault. CUDA's
-     * load_matrix_sync asks more (a 256-bit aligned pointer): a warning below that. */
-    unsigned rows, cols;
-    wmma_matrix_dims(x->mode, which_name[x->secondary & WMMA_WHICH], &rows, &cols);
-    uint64_t line = (uint64_t)((x->secondary & WMMA_COL) ? rows : cols) * x->bits, piece = line < 128 ? line : 128;
-    if (*address % (piece / 8) || (*stride * x->bits) % piece) {
+    /* The PTX ISA: each row's (.col: column's) start a multiple of the fragment's size in bytes
+     * (its registers': f16 A 32, s8 m16n16k16 A 8, f64 A 8). ptxas loads and stores a fragment
+     * in pieces of at most 8 bytes, so the H100 runs that too; with the fragment over 16 bytes
+     * (f16 A and B, f32 C and D...) it ran rows 16 bytes past such a boundary (strides of 48 and
+     * 80 bytes recorded; CUDA's ldm asks only 16 bytes): run, with a warning giving both. */
+    uint64_t frag = (uint64_t)wmma_regs(x->mode, which_name[x->secondary & WMMA_WHICH], x->type) *
+                    (x->type == TYPE_F64 ? 8 : 4), need = frag < 16 ? frag : 16;
+    uint64_t apart = *stride * x->bits;         /* bits from one row's start to the next */
+    if (*address % need || apart % (need * 8)) {
         report_fault(w, pc, "'%s' at 0x%llx with stride %u (%llu bits): wmma's matrix must start at a multiple of "
                      "%llu bytes and its rows (columns) be a multiple of %llu bytes apart", x->ir->mnemonic,
-                     (unsigned long long)*address, (unsigned)*stride, (unsigned long long)(*stride * x->bits),
-                     (unsigned long long)(piece / 8), (unsigned long long)(piece / 8));
+                     (unsigned long long)*address, (unsigned)*stride, (unsigned long long)apart,
+                     (unsigned long long)need, (unsigned long long)need);
         return false;
     }
-    if (*address % 32)
-        report_warn(w, pc, ALL_LANES, "wmma's matrix at an address not 32-byte aligned (CUDA's load_matrix_sync "
-                    "and store_matrix_sync ask for 256 bits; the H100 moves at most 16 bytes at a time, which "
-                    "ptxrun requires),");
+    if (*address % frag || apart % (frag * 8))      /* frag is 32 here: 8 registers of 4 bytes */
+        report_warn(w, pc, ALL_LANES, "wmma's matrix at an address or stride not 32-byte aligned (the PTX ISA asks "
+                    "each row or column to start at a multiple of the fragment's size, 32 bytes; CUDA's "
+                    "load_matrix_sync and store_matrix_sync a 256-bit pointer; the H100 ran rows 16 bytes past "
+                    "such a boundary, and so does ptxrun),");
     return true;
 }
 
@@ -413,6 +447,10 @@ static void store_fragment(Warp *w, const XInstr *x)
         return;
     unsigned shape = x->mode, bits = x->bits, unit = bits / 8, rows, cols;
     wmma_matrix_dims(shape, 'd', &rows, &cols);
+    if (stride < ((x->secondary & WMMA_COL) ? rows : cols))
+        report_warn(w, (uint32_t)(x - w->prog->code), ALL_LANES, "wmma.store.d's rows (columns) overlap, the stride "
+                    "less than their length: which element lands where they meet the PTX ISA does not say (ptxrun "
+                    "writes register by register, lane by lane, as ptxas's stores go: the last one stays),");
     uint8_t *data[MAX_ELEMS], *shadow[MAX_ELEMS];
     for (unsigned r = 0; r < rows; r++)           /* every element's place first: a fault writes nothing */
         for (unsigned c = 0; c < cols; c++) {
@@ -606,47 +644,144 @@ void wmma_execute(Warp *w, const XInstr *x, uint32_t lanes, uint32_t guard_true)
 
 /* ---- registers of fragments named by other instructions ---- */
 
-static bool names_fragment(const Program *p, const XInstr *x, const bool *fragment)
+static bool wmma_op(const XInstr *x)
 {
-    if (x->op == OP_MOV && x->src_count == 1 && !x->pack && !x->unpack && !x->vmove)
-        return false;   /* a copy keeps the layout; an immediate (fill_fragment) is every element alike */
-    bool hit = x->dst_kind == DST_VALUE && x->dst < p->row_count && fragment[x->dst];
+    return x->op == OP_WMMA_LOAD || x->op == OP_WMMA_STORE || x->op == OP_WMMA_MMA;
+}
+
+static bool plain_copy(const XInstr *x)
+{
+    return x->op == OP_MOV && x->src_count == 1 && !x->pack && !x->unpack && !x->vmove && x->dst_kind == DST_VALUE;
+}
+
+static bool names_fragment(const Program *p, const XInstr *x, const uint32_t *group)
+{
+    if (plain_copy(x))
+        return false;   /* a copy keeps the layout; immediates: fragment_groups below */
+    bool alike = x->pack && x->vec_count > 1;   /* mov.b32 %r, {%h, %h}: fill_fragment of a half */
+    for (unsigned v = 1; alike && v < x->vec_count && v < VEC_MAX; v++)
+        alike = x->vec[v] == x->vec[0];
+    if (alike && x->vec[0] < p->first_immediate && !group[x->vec[0]])
+        return false;
+    bool hit = x->dst_kind == DST_VALUE && x->dst < p->row_count && group[x->dst];
     for (unsigned s = 0; s < x->src_count; s++)
-        hit |= !(x->src_pred >> s & 1) && x->src[s] < p->first_immediate && fragment[x->src[s]];
+        hit |= !(x->src_pred >> s & 1) && x->src[s] < p->first_immediate && group[x->src[s]];
     bool data = x->op == OP_LD || x->op == OP_LDU || x->op == OP_ST || x->op == OP_ATOM || x->op == OP_RED ||
                 x->family == FAM_MULTIMEM || x->pack || x->unpack || x->vmove;
     for (unsigned v = 0; data && v < x->vec_count && v < VEC_MAX; v++)     /* ld/st.v4, mov {a, b} */
-        hit |= x->vec[v] < p->first_immediate && fragment[x->vec[v]];
+        hit |= x->vec[v] < p->first_immediate && group[x->vec[v]];
     bool parts = x->op == OP_LDMATRIX || x->op == OP_ATOM || x->op == OP_RED || x->family == FAM_MULTIMEM;
     for (unsigned e = 0; parts && e < x->elements && e < VEC_MAX; e++)
-        hit |= x->dsts[e] < p->first_immediate && fragment[x->dsts[e]];
+        hit |= x->dsts[e] < p->first_immediate && group[x->dsts[e]];
     return hit;
+}
+
+/* An immediate is the same in every element of a fragment when it repeats at the element width. */
+static bool repeats(uint64_t v, unsigned bits)
+{
+    if (bits >= 32)
+        return true;
+    uint32_t e = (uint32_t)v & ((1u << bits) - 1), all = 0;
+    for (unsigned i = 0; i < 32; i += bits)
+        all |= e << i;
+    return (uint32_t)v == all;
+}
+
+typedef struct WmmaImm { uint64_t value; uint8_t state; } WmmaImm;   /* state: 0 none, 1 one value, 2 several */
+
+static void note_immediate(WmmaImm *g, uint64_t v, unsigned bits)
+{
+    if (!repeats(v, bits) || (g->state && g->value != v))
+        g->state = 2;
+    else if (!g->state) {
+        g->state = 1;
+        g->value = v;
+    }
+}
+
+/* Each fragment vector of each wmma instruction is a group (numbered from 1); each register the
+ * group of the first vector naming it, and of what a plain mov copies it into; bits: the
+ * group's element width. Immediates in the vectors, and moved into their registers, are noted
+ * per group: different ones (CUDA's acc.x[i] = i) put different values in different elements. */
+static uint32_t fragment_groups(const Program *p, uint32_t *group, uint8_t *bits, WmmaImm *imm)
+{
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < p->code_len; i++) {
+        const XInstr *x = &p->code[i];
+        if (!wmma_op(x))
+            continue;
+        unsigned counts[4] = { x->target_count }, types[4] = { mma_type(x->type) }, vectors = 1;
+        uint32_t row = x->target;
+        if (x->op == OP_WMMA_MMA) {
+            const MmaForm *f = &p->mma_forms[x->target];
+            row = f->rows;
+            vectors = 4;
+            unsigned c[4] = { f->d_regs, f->a_regs, f->b_regs, f->c_regs }, t[4] = { f->d, f->a, f->b, f->c };
+            memcpy(counts, c, sizeof c);
+            memcpy(types, t, sizeof t);
+        }
+        for (unsigned v = 0; v < vectors; v++, row += counts[v - 1]) {
+            n++;
+            bits[n] = (uint8_t)mma_type_bits(types[v]);
+            for (unsigned k = 0; k < counts[v]; k++) {
+                uint32_t r = p->mma_rows[row + k];
+                if (r >= p->first_immediate && r < p->row_count)
+                    note_immediate(&imm[n], p->immediates[r - p->first_immediate], bits[n]);
+                else if (r < p->first_immediate && !group[r])
+                    group[r] = n;
+            }
+        }
+    }
+    for (bool more = true; more;) {             /* copies of fragment registers */
+        more = false;
+        for (uint32_t i = 0; i < p->code_len; i++) {
+            const XInstr *x = &p->code[i];
+            if (plain_copy(x) && x->src[0] < p->first_immediate && group[x->src[0]] && x->dst < p->row_count &&
+                !group[x->dst]) {
+                group[x->dst] = group[x->src[0]];
+                more = true;
+            }
+        }
+    }
+    for (uint32_t i = 0; i < p->code_len; i++) {
+        const XInstr *x = &p->code[i];
+        if (plain_copy(x) && x->src[0] >= p->first_immediate && x->src[0] < p->row_count && x->dst < p->row_count &&
+            group[x->dst])
+            note_immediate(&imm[group[x->dst]], p->immediates[x->src[0] - p->first_immediate], bits[group[x->dst]]);
+    }
+    return n;
 }
 
 void wmma_warn_fragments(const Program *p, Diag *diag)
 {
-    bool *fragment = NULL;
-    for (uint32_t i = 0; i < p->code_len; i++) {
-        const XInstr *x = &p->code[i];
-        if (x->op != OP_WMMA_LOAD && x->op != OP_WMMA_STORE && x->op != OP_WMMA_MMA)
-            continue;
-        if (!fragment)
-            fragment = xcalloc(p->row_count + 1, sizeof *fragment);
-        uint32_t first = x->op == OP_WMMA_MMA ? p->mma_forms[x->target].rows : x->target;
-        for (uint32_t k = 0; k < x->target_count; k++)
-            if (p->mma_rows[first + k] < p->first_immediate)
-                fragment[p->mma_rows[first + k]] = true;
-    }
-    if (!fragment)
+    uint32_t vectors = 0;
+    for (uint32_t i = 0; i < p->code_len; i++)
+        vectors += wmma_op(&p->code[i]) ? 4 : 0;
+    if (!vectors)
         return;
+    uint32_t *group = xcalloc(p->row_count + 1, sizeof *group);
+    uint8_t *bits = xcalloc(vectors + 1, sizeof *bits);
+    WmmaImm *imm = xcalloc(vectors + 1, sizeof *imm);
+    fragment_groups(p, group, bits, imm);
     for (uint32_t i = 0; i < p->code_len; i++) {
         const XInstr *x = &p->code[i];
-        if (x->op == OP_WMMA_LOAD || x->op == OP_WMMA_STORE || x->op == OP_WMMA_MMA || !names_fragment(p, x, fragment))
+        bool hit;
+        if (wmma_op(x))
+            continue;
+        else if (plain_copy(x))     /* an immediate into a fragment whose elements get different ones */
+            hit = x->src[0] >= p->first_immediate && x->src[0] < p->row_count && x->dst < p->row_count &&
+                  group[x->dst] &&
+                  imm[group[x->dst]].state == 2;
+        else
+            hit = names_fragment(p, x, group);
+        if (!hit)
             continue;
         diag_at(diag, DIAG_WARNING, x->ir->stmt_at, "'%s' names a register of a wmma fragment: the PTX ISA leaves "
                 "which matrix element each register holds unspecified; ptxrun uses the layout an H100 showed for "
                 "f16 m16n16k16 (two m16n8k16 fragments), derived the same way for the other shapes and types "
                 "(docs/semantics.md, wmma)", x->ir->mnemonic);
     }
-    free(fragment);
+    free(group);
+    free(bits);
+    free(imm);
 }

@@ -2245,5 +2245,14 @@ expect_exit 2 "movmatrix of an immediate" "$PTXRUN" --check --no-color "$tmp/m1.
 sed -i 's/^movmatrix.*/ldmatrix.sync.aligned.m16n16.x1.trans.shared.b8 {%r0, %r1}, [%a];/' "$tmp/m1.ptx"
 expect_exit 2 "ldmatrix .m16n16 (sm_100a)" "$PTXRUN" --check --no-color "$tmp/m1.ptx"
 expect_stderr_line "ldmatrix .m16n16 (sm_100a)" "$tmp/m1.ptx:8:22: error: ptxrun cannot execute 'ldmatrix' with '.m16n16' yet"
+# wmma: CUDA's fill_fragment of a half is `mov.b32 %r, {%h, %h}` (every element alike: no warning
+# about the fragment's layout); two different halves are two different elements (a warning)
+printf '.version 8.7\n.target sm_90\n.address_size 64\n.visible .entry k(.param .u64 pd)\n{\n.reg .b32 %%r<4>;\n.reg .b16 %%h<2>;\n.reg .u64 %%d;\nld.param.u64 %%d, [pd];\nmov.b16 %%h0, 0x3e00;\nmov.b16 %%h1, 0x3e00;\n%s\nwmma.store.d.sync.aligned.row.m16n16k16.global.f16 [%%d], {%%r0, %%r0, %%r0, %%r0}, 16;\nret;\n}\n' \
+    'mov.b32 %r0, {%h0, %h0};' > "$tmp/wf.ptx"
+expect_exit 0 "wmma fill of a half" "$PTXRUN" --no-color --buffer d=b32:128 --param 0=@d "$tmp/wf.ptx"
+if grep -q "names a register of a wmma fragment" "$tmp/err"; then fail "wmma fill of a half: warned"; else ok; fi
+sed -i 's/^mov.b32 %r0, {%h0, %h0};/mov.b32 %r0, {%h0, %h1};/' "$tmp/wf.ptx"
+expect_exit 0 "wmma fill of two halves" "$PTXRUN" --no-color --buffer d=b32:128 --param 0=@d "$tmp/wf.ptx"
+expect_stderr_line "wmma fill of two halves" "$tmp/wf.ptx:12:1: warning: 'mov.b32' names a register of a wmma fragment: the PTX ISA leaves which matrix element each register holds unspecified; ptxrun uses the layout an H100 showed for f16 m16n16k16 (two m16n8k16 fragments), derived the same way for the other shapes and types (docs/semantics.md, wmma)"
 echo "cli: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -25,10 +25,12 @@ cases = {
  'fault_misaligned': ('a matrix at 8 bytes past a 16-byte boundary: a fault',
    '    wmma.load.a.sync.aligned.row.m16n16k16.global.f16 %s, [%%a+8], 16;\n' % V8,
    {'exit': 3, 'diagnostic': "must start at a multiple of 16 bytes"}),
- 'warn_misaligned32': ('a matrix 16 bytes past a 32-byte boundary: runs, with a warning (CUDA asks 32); D = A',
-   '    wmma.load.c.sync.aligned.row.m16n16k16.global.f16 {%r0, %r1, %r2, %r3}, [%a+16], 16;\n'
-   '    wmma.store.d.sync.aligned.row.m16n16k16.global.f16 [%d], {%r0, %r1, %r2, %r3}, 16;\n',
-   {'buffers': {'D': ['0x3c003c00'] * 128 + ['0x00000000'] * 128}, 'diagnostic': "not 32-byte aligned"}),
+ 'warn_misaligned32': ('an f16 A (a 32-byte fragment: the PTX ISA asks 32-byte rows) 16 bytes past a 32-byte '
+   'boundary: runs, with a warning (the H100 ran such rows); A and B all 1.0, D = 16.0',
+   '    wmma.load.a.sync.aligned.row.m16n16k16.global.f16 %s, [%%a+16], 16;\n'
+   '    mov.b32 %%r20, 0;\n    wmma.mma.sync.aligned.row.col.m16n16k16.f16.f16 {%%r8, %%r9, %%r10, %%r11}, %s, %s, {%%r20, %%r20, %%r20, %%r20};\n'
+   '    wmma.store.d.sync.aligned.row.m16n16k16.global.f16 [%%d], {%%r8, %%r9, %%r10, %%r11}, 16;\n' % (V8, V8, V8),
+   {'buffers': {'D': ['0x4c004c00'] * 128 + ['0x00000000'] * 128}, 'diagnostic': "not 32-byte aligned"}),
  'fault_stride': ('a stride of 12 f16 (24 bytes): rows not 16 bytes apart, a fault',
    '    wmma.load.b.sync.aligned.col.m16n16k16.global.f16 %s, [%%a], 12;\n' % V8,
    {'exit': 3, 'diagnostic': "a multiple of 16 bytes apart"}),
@@ -181,3 +183,201 @@ for r in range(16):
         d.append(None if lo is None else '0x%04x%04x' % (hi, lo))
 d += ['0x00000000'] * (704 - len(d))
 json.dump({'buffers': {'D': d}}, open('immediates.expect.json', 'w'))
+
+# The layout shows through registers of fragments that nvcc writes or reads without naming them
+# in an arithmetic instruction: CUDA's `acc.x[i] = i` is eight mov of eight different immediates
+# (the layout decides which element gets which: warned, D by the H100's f32 m16n16k16 layout,
+# element i of lane l at row (l >> 2) + 8 * ((i & 3) >> 1), column 2 * (l & 3) + (i & 1) + 8 * (i >> 2),
+# checked against the recorded fragment registers of ../shared/hw/mma/wmma_*); and
+# `fa.x[i] = __float_to_tf32(fa.x[i])` is a mov of the fragment register into another, then a
+# cvt of that copy (warned as a read of the fragment; D = A*B as the rna conversion keeps 1.0).
+LAYOUT = """.version 8.7
+.target sm_90
+.address_size 64
+
+// %s (gen_faults.py)
+.visible .entry k(.param .u64 pa, .param .u64 pd)
+{
+    .reg .b32 %%r<40>;
+    .reg .f32 %%f<40>;
+    .reg .u64 %%a, %%d;
+    ld.param.u64 %%a, [pa];
+    ld.param.u64 %%d, [pd];
+    cvta.to.global.u64 %%a, %%a;
+    cvta.to.global.u64 %%d, %%d;
+%s    ret;
+}
+"""
+idx = ''.join('    mov.f32 %%f%d, 0f%08X;\n' % (i, [0, 0x3f800000, 0x40000000, 0x40400000, 0x40800000, 0x40a00000,
+                                                     0x40c00000, 0x40e00000][i]) for i in range(8))
+idx += '    wmma.store.d.sync.aligned.row.m16n16k16.global.f32 [%d], {%f0, %f1, %f2, %f3, %f4, %f5, %f6, %f7}, 16;\n'
+tf = '    wmma.load.a.sync.aligned.row.m16n16k8.global.tf32 {%r0, %r1, %r2, %r3}, [%a], 8;\n'
+tf += '    wmma.load.b.sync.aligned.col.m16n16k8.global.tf32 {%r4, %r5, %r6, %r7}, [%a], 8;\n'
+tf += '    mov.b32 %f20, %r0;\n    cvt.rna.tf32.f32 %r20, %f20;\n    mov.b32 %r0, %r20;\n'
+tf += '    wmma.mma.sync.aligned.row.col.m16n16k8.f32.tf32.tf32.f32 {%f0, %f1, %f2, %f3, %f4, %f5, %f6, %f7}, ' \
+      '{%r0, %r1, %r2, %r3}, {%r4, %r5, %r6, %r7}, {0f00000000, 0f00000000, 0f00000000, 0f00000000, ' \
+      '0f00000000, 0f00000000, 0f00000000, 0f00000000};\n'
+tf += '    wmma.store.d.sync.aligned.row.m16n16k16.global.f32 [%d], {%f0, %f1, %f2, %f3, %f4, %f5, %f6, %f7}, 16;\n'
+tf = tf.replace('m16n16k16.global.f32 [%d]', 'm16n16k8.global.f32 [%d]')
+WARN = {
+ 'warn_distinct_immediates': ("eight different immediates moved into a fragment's registers (acc.x[i] = i)", idx,
+   [['0x%08x' % [0, 0x3f800000, 0x40000000, 0x40400000, 0x40800000, 0x40a00000, 0x40c00000, 0x40e00000]
+     [(c >> 3) * 4 + ((r >> 3) << 1) + (c & 1)] for c in range(16)] for r in range(16)]),
+ 'warn_copy_read': ('a fragment register copied by mov, the copy read by cvt (__float_to_tf32 on fa.x[i])', tf,
+   [['0x41000000'] * 16 for r in range(16)]),
+}
+for name, (comment, body, dmat) in WARN.items():
+    open(name + '.ptx', 'w').write(LAYOUT % (comment, body))
+    lanes = {'block': [32, 1, 1], 'grid': [1, 1, 1], 'params': ['@A', '@D'],
+             'buffers': {'A': {'type': 'b32', 'data': ['0x3f800000'] * 128}, 'D': {'type': 'b32', 'data': ['0x00000000'] * 256}}}
+    json.dump(lanes, open(name + '.lanes.json', 'w'))
+    json.dump({'buffers': {'D': [v for row in dmat for v in row]}, 'diagnostic': 'names a register of a wmma fragment'},
+              open(name + '.expect.json', 'w'))
+
+# Alignment as the PTX ISA gives it: each row's (column's) start a multiple of the fragment's size
+# in bytes (its registers' bytes: f64 A 8, s8 m16n16k16 A 8). ptxas 13.0 loads those fragments
+# with 64-bit (f64) and 32-bit (s8 .row) LDG (their cubins' load widths), so the H100 runs them
+# too. f64: A (.row) and B (.col) at byte 8, stride 5 (40 bytes), doubles numbered from 0 in
+# the buffer: A[r][k] = 1 + 5r + k, B[k][n] = 1 + 5n + k, D (.row, stride 8) = the exact sum.
+# s8: A (.row) and B (.col) at byte 8, stride 24, byte i of the buffer = i % 100: A[r][k] =
+# (8 + 24r + k) % 100, B[k][n] = (8 + 24n + k) % 100, D (.row, stride 16) as s32.
+ALIGN = """.version 8.7
+.target sm_90
+.address_size 64
+
+// %s (gen_faults.py)
+.visible .entry k(.param .u64 pa, .param .u64 pd)
+{
+    .reg .b32 %%r<40>;
+    .reg .f64 %%e<8>;
+    .reg .u64 %%a, %%d;
+    ld.param.u64 %%a, [pa];
+    ld.param.u64 %%d, [pd];
+    cvta.to.global.u64 %%a, %%a;
+    cvta.to.global.u64 %%d, %%d;
+%s    ret;
+}
+"""
+f64body = ('    wmma.load.a.sync.aligned.row.m8n8k4.global.f64 {%e0}, [%a+8], 5;\n'
+           '    wmma.load.b.sync.aligned.col.m8n8k4.global.f64 {%e1}, [%a+8], 5;\n'
+           '    wmma.mma.sync.aligned.row.col.m8n8k4.f64.f64.f64.f64 {%e2, %e3}, {%e0}, {%e1}, '
+           '{0d0000000000000000, 0d0000000000000000};\n'
+           '    wmma.store.d.sync.aligned.row.m8n8k4.global.f64 [%d], {%e2, %e3}, 8;\n')
+s8body = ('    wmma.load.a.sync.aligned.row.m16n16k16.global.s8 {%r0, %r1}, [%a+8], 24;\n'
+          '    wmma.load.b.sync.aligned.col.m16n16k16.global.s8 {%r2, %r3}, [%a+8], 24;\n'
+          '    wmma.mma.sync.aligned.row.col.m16n16k16.s32.s8.s8.s32 {%r8, %r9, %r10, %r11, %r12, %r13, %r14, %r15}, '
+          '{%r0, %r1}, {%r2, %r3}, {0, 0, 0, 0, 0, 0, 0, 0};\n'
+          '    wmma.store.d.sync.aligned.row.m16n16k16.global.s32 [%d], {%r8, %r9, %r10, %r11, %r12, %r13, %r14, %r15}, 16;\n')
+import struct
+f64words = []
+for i in range(64):
+    lo, hi = struct.unpack('<II', struct.pack('<d', float(i)))
+    f64words += ['0x%08x' % lo, '0x%08x' % hi]
+dref = []
+for r in range(8):
+    for n in range(8):
+        v = sum((1 + 5 * r + k) * (1 + 5 * n + k) for k in range(4))
+        lo, hi = struct.unpack('<II', struct.pack('<d', float(v)))
+        dref += ['0x%08x' % lo, '0x%08x' % hi]
+s8bytes = [i % 100 for i in range(512)]
+s8words = ['0x%08x' % struct.unpack_from('<I', bytes(s8bytes), 4 * i)[0] for i in range(128)]
+s8ref = ['0x%08x' % (sum(s8bytes[8 + 24 * r + k] * s8bytes[8 + 24 * n + k] for k in range(16)) & 0xffffffff)
+         for r in range(16) for n in range(16)]
+for name, comment, body, words, dwords in (
+        ('align_f64_8', 'f64 A and B at 8 bytes, stride 40 bytes: the ISA asks 8 (the fragment), runs', f64body,
+         f64words, dref),
+        ('align_s8_8', 's8 A and B at 8 bytes, stride 24 bytes: the ISA asks 8 (the fragment), runs', s8body,
+         s8words, s8ref)):
+    open(name + '.ptx', 'w').write(ALIGN % (comment, body))
+    json.dump({'block': [32, 1, 1], 'grid': [1, 1, 1], 'params': ['@A', '@D'],
+               'buffers': {'A': {'type': 'b32', 'data': words}, 'D': {'type': 'b32', 'data': ['0x00000000'] * 256}}},
+              open(name + '.lanes.json', 'w'))
+    json.dump({'buffers': {'D': dwords + ['0x00000000'] * (256 - len(dwords))}}, open(name + '.expect.json', 'w'))
+
+# Immediates in fragments as ptxas 13.0 takes them: an f32 C or D only as 0f, an s32 one only as an
+# integer, an f64 wmma.store.d not as an integer, the stride only a 32-bit integer register
+# (ptxas: "Arguments mismatch", "Unexpected instruction types", "Type of argument does not
+# match"); 0f in an f64 C (ptxas's cubin holds 0x000000083f800000 for 0f3F800000: not run).
+F8 = '{%r0, %r1, %r2, %r3, %r4, %r5, %r6, %r7}'
+IMMBAD = {
+ 'bad_imm_f32_int': ('an integer in an f32 C (ptxas: Arguments mismatch)',
+   '    wmma.mma.sync.aligned.row.col.m16n16k16.f32.f32 %s, %s, %s, {1, 1, 1, 1, 1, 1, 1, 1};\n' % (F8, F8, F8),
+   "an immediate of an .f32 fragment is 0f"),
+ 'bad_imm_f32_double': ('1.0 in an f32 D stored (ptxas: Unexpected instruction types)',
+   '    wmma.store.d.sync.aligned.row.m16n16k16.global.f32 [%d], {1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0};\n',
+   "an immediate of an .f32 fragment is 0f"),
+ 'bad_imm_s32_float': ('0f in an s32 C (ptxas: Arguments mismatch)',
+   '    wmma.mma.sync.aligned.row.col.m8n8k32.s32.s4.s4.s32 {%r0, %r1}, {%r2}, {%r3}, {0f3F800000, 0f3F800000};\n',
+   "an immediate of an .s32 fragment is an integer"),
+ 'bad_imm_f64_store_int': ('an integer in an f64 D stored (ptxas: Type of argument does not match)',
+   '    wmma.store.d.sync.aligned.row.m8n8k4.global.f64 [%d], {1, 1};\n',
+   "an integer immediate of an .f64 wmma.store.d"),
+ 'refused_imm_f64_0f': ('0f in an f64 C: not run (what ptxas makes of it is not an f64 of that value)',
+   '    .reg .f64 %%e<6>;\n    wmma.mma.sync.aligned.row.col.m8n8k4.f64.f64.f64.f64 {%%e0, %%e1}, {%%e2}, {%%e3}, {0f3F800000, 0f3F800000};\n',
+   "cannot execute 'wmma.mma.sync.aligned.row.col.m8n8k4.f64.f64.f64.f64' with a 0f immediate in an .f64 fragment yet"),
+ 'bad_stride_u64': ('a .u64 stride register (ptxas: Arguments mismatch)',
+   '    wmma.load.a.sync.aligned.row.m16n16k16.global.f16 %s, [%%a], %%off;\n' % V8,
+   "the stride is a 32-bit integer register or immediate"),
+}
+for name, (comment, body, diag) in IMMBAD.items():
+    open(name + '.ptx', 'w').write(HEAD % comment + body.replace('%%', '%') + '    ret;\n}\n')
+    json.dump({'block': [32, 1, 1], 'grid': [1, 1, 1], 'params': ['@A', '@D'],
+               'buffers': {'A': {'type': 'b32', 'data': ['0x3c003c00'] * 128}, 'D': {'type': 'b32', 'data': ['0x00000000'] * 256}}},
+              open(name + '.lanes.json', 'w'))
+    json.dump({'exit': 2, 'diagnostic': diag}, open(name + '.expect.json', 'w'))
+
+# An integer in an f64 C is its bits, as ptxas's cubin has them (C = {1, 12345} is the f64s of bits
+# 0x1 and 0x3039, subnormals, not 1.0 and 12345.0); A = B = 0, so D = C: element (r, c) = bits 1
+# for even c, 0x3039 for odd (c0, c1 of each lane: row g, columns 2t, 2t + 1).
+F64INT = """.version 8.7
+.target sm_90
+.address_size 64
+
+// An integer immediate in an f64 wmma.mma C: its bits (gen_faults.py)
+.visible .entry k(.param .u64 pa, .param .u64 pd)
+{
+    .reg .f64 %e<6>;
+    .reg .u64 %d;
+    ld.param.u64 %d, [pd];
+    cvta.to.global.u64 %d, %d;
+    mov.b64 %e0, 0d0000000000000000;
+    wmma.mma.sync.aligned.row.col.m8n8k4.f64.f64.f64.f64 {%e2, %e3}, {%e0}, {%e0}, {1, 12345};
+    wmma.store.d.sync.aligned.row.m8n8k4.global.f64 [%d], {%e2, %e3}, 8;
+    ret;
+}
+"""
+open('imm_f64_int_bits.ptx', 'w').write(F64INT)
+json.dump({'block': [32, 1, 1], 'grid': [1, 1, 1], 'params': ['@A', '@D'],
+           'buffers': {'A': {'type': 'b32', 'data': ['0x00000000'] * 4}, 'D': {'type': 'b32', 'data': ['0x00000000'] * 128}}},
+          open('imm_f64_int_bits.lanes.json', 'w'))
+json.dump({'buffers': {'D': [w for r in range(8) for c in range(8)
+                             for w in (['0x00000001', '0x00000000'] if c % 2 == 0 else ['0x00003039', '0x00000000'])]}},
+          open('imm_f64_int_bits.expect.json', 'w'))
+
+# A store whose rows overlap (stride 0): the PTX ISA does not say which element stays; a warning.
+# ptxrun writes register by register, lane by lane (ptxas's STG order): C's row r holds r, and the
+# last writer of every column is register 3 (columns 0-7) or 7 (8-15) of lane 31, row 15: D = 15.0.
+OVER = """.version 8.7
+.target sm_90
+.address_size 64
+
+// wmma.store.d with stride 0 (gen_faults.py)
+.visible .entry k(.param .u64 pa, .param .u64 pd)
+{
+    .reg .f32 %f<8>;
+    .reg .u64 %a, %d;
+    ld.param.u64 %a, [pa];
+    ld.param.u64 %d, [pd];
+    cvta.to.global.u64 %a, %a;
+    cvta.to.global.u64 %d, %d;
+    wmma.load.c.sync.aligned.row.m16n16k16.global.f32 {%f0, %f1, %f2, %f3, %f4, %f5, %f6, %f7}, [%a], 16;
+    wmma.store.d.sync.aligned.row.m16n16k16.global.f32 [%d], {%f0, %f1, %f2, %f3, %f4, %f5, %f6, %f7}, 0;
+    ret;
+}
+"""
+open('warn_store_overlap.ptx', 'w').write(OVER)
+json.dump({'block': [32, 1, 1], 'grid': [1, 1, 1], 'params': ['@A', '@D'],
+           'buffers': {'A': {'type': 'f32', 'data': [float(r) for r in range(16) for c in range(16)]},
+                       'D': {'type': 'f32', 'data': [0.0] * 32}}}, open('warn_store_overlap.lanes.json', 'w'))
+json.dump({'buffers': {'D': ['0x41700000'] * 16 + ['0x00000000'] * 16}, 'diagnostic': "rows (columns) overlap"},
+          open('warn_store_overlap.expect.json', 'w'))
