@@ -14,7 +14,11 @@
  * of both signs give the canonical NaN (0x7fffffff, 0x7fff); otherwise an infinite product or
  * C gives infinity of its sign. A tf32 operand is an f32 register whose low 13 bits are
  * dropped. Every term fits an int64 once truncated (below 2^28; 17 of them), so the sum is
- * exact in integers. Requires: an MmaForm of these types (mma.c refuses the others). */
+ * exact in integers. Requires: an MmaForm of these types (mma.c refuses the others).
+ *
+ * Speed: mma.c decodes each element of A's rows and B's columns once per mma (mmaf_terms) and
+ * works out every D element from those terms (mmaf_dot_terms); mmaf_dot, one element from raw
+ * bits, is the same two steps. */
 #include "exec.h"
 
 /* Bits of the fraction and of the exponent of each format mmafloat reads or writes. */
@@ -30,44 +34,47 @@ static MmafFormat mmaf_format(unsigned type)
     }
 }
 
-enum { MMAF_NUM, MMAF_INF, MMAF_NAN };
+enum { MMAF_NUM, MMAF_INF, MMAF_NAN };                 /* MmafTerm.kind */
+/* The align of a zero and of inf and NaN: far below and far above every number's (-126..127), so
+ * that a sum of two aligns tells what met: below MMAF_NONE, a zero (or two); from MMAF_ODD up,
+ * an infinity or NaN; otherwise two numbers (-252..254). */
+enum { MMAF_ZERO = -512, MMAF_SPECIAL = 1024, MMAF_NONE = -384, MMAF_ODD = 512 };
 
-/* One operand: its value is (-1)^sign * sig * 2^(align - frac) with align the exponent the
- * tensor core aligns by (the exponent field, unbiased; a subnormal's is the smallest normal's). */
-typedef struct MmafValue {
-    unsigned kind, sign;
-    uint32_t sig;
-    int align;
-} MmafValue;
-
-static MmafValue mmaf_decode(uint64_t raw, unsigned type)
+/* One operand, decoded (MmafTerm, exec.h): its value is (-1)^sign * sig * 2^(align - frac) with
+ * align the exponent the tensor core aligns by (the exponent field, unbiased; a subnormal's is
+ * the smallest normal's); sig is 0 for a zero (align MMAF_ZERO) and for inf and NaN (align
+ * MMAF_SPECIAL). */
+static MmafTerm mmaf_decode(uint32_t v, MmafFormat f, unsigned drop)
 {
-    MmafFormat f = mmaf_format(type);
-    uint32_t v = (uint32_t)raw;
-    if (type == MT_TF32)
-        v >>= 13;                                           /* tf32: the low 13 bits are dropped */
+    v >>= drop;                                             /* tf32: the low 13 bits are dropped */
     uint32_t expmax = (1u << f.exp) - 1, frac = v & ((1u << f.frac) - 1), e = v >> f.frac & expmax;
-    MmafValue x = { MMAF_NUM, v >> (f.frac + f.exp) & 1, frac, 0 };
+    MmafTerm x = { frac, 0, (uint8_t)(v >> (f.frac + f.exp) & 1), MMAF_NUM };
     int bias = (int)(expmax >> 1);
     if (e == expmax)
-        x.kind = frac ? MMAF_NAN : MMAF_INF;
+        x.kind = frac ? MMAF_NAN : MMAF_INF, x.sig = 0, x.align = MMAF_SPECIAL;
     else if (e == 0)
-        x.align = 1 - bias;
+        x.align = (int16_t)(frac ? 1 - bias : MMAF_ZERO);
     else
-        x.sig |= 1u << f.frac, x.align = (int)e - bias;
+        x.sig |= 1u << f.frac, x.align = (int16_t)((int)e - bias);
     return x;
 }
 
-/* (-1)^neg * mag * 2^q rounded to f32 toward zero or to f16 to nearest even; beyond the
- * range: infinity. */
+void mmaf_terms(unsigned type, const uint64_t *raw, unsigned count, MmafTerm *out)
+{
+    MmafFormat f = mmaf_format(type);
+    unsigned drop = type == MT_TF32 ? 13 : 0;
+    for (unsigned i = 0; i < count; i++)
+        out[i] = mmaf_decode((uint32_t)raw[i], f, drop);
+}
+
+/* (-1)^neg * mag * 2^q (mag > 0) rounded to f32 toward zero or to f16 to nearest even; beyond
+ * the range: infinity. */
 static uint64_t mmaf_round(bool neg, uint64_t mag, int q, unsigned type)
 {
     MmafFormat f = mmaf_format(type);
     int bias = (1 << (f.exp - 1)) - 1, emin = 1 - bias;
     uint64_t sign = (uint64_t)neg << (f.frac + f.exp), inf = sign | (uint64_t)((1u << f.exp) - 1) << f.frac;
-    int top = q;                                            /* floor(log2 |x|) */
-    for (uint64_t m = mag; m > 1; m >>= 1)
-        top++;
+    int top = q + 63 - __builtin_clzll(mag);                /* floor(log2 |x|) */
     int grid = (top > emin ? top : emin) - (int)f.frac;    /* the result's quantum, 2^grid */
     int shift = grid - q;
     uint64_t r;
@@ -89,27 +96,23 @@ static uint64_t mmaf_round(bool neg, uint64_t mag, int q, unsigned type)
     return sign | (((uint64_t)(biased - 1) << f.frac) + r);
 }
 
-uint64_t mmaf_dot(const MmaForm *f, const uint64_t *a, const uint64_t *b, uint64_t c)
+/* What NaN and infinity operands make D (the rules above): 0 when they take no part, else D's
+ * bits. infs: bit 0 +inf met, bit 1 -inf. */
+static uint64_t mmaf_special(const MmaForm *f, const MmafTerm *x, const MmafTerm *y, MmafTerm z)
 {
-    enum { ALIGN_BITS = 25 };                               /* terms truncated 25 bits below the top */
-    MmafFormat in = mmaf_format(f->a), out = mmaf_format(f->c);
-    MmafValue x[17], y[17];
-    unsigned n = f->k, infs = 0;                            /* infs: bit 0 +inf met, bit 1 -inf */
+    unsigned infs = 0;
     bool nan = false;
-    for (unsigned i = 0; i < n; i++) {
-        x[i] = mmaf_decode(a[i], f->a);
-        y[i] = mmaf_decode(b[i], f->b);
+    for (unsigned i = 0; i < f->k; i++) {
         if (x[i].kind == MMAF_NAN || y[i].kind == MMAF_NAN)
             nan = true;
         else if (x[i].kind == MMAF_INF || y[i].kind == MMAF_INF) {
-            const MmafValue *other = x[i].kind == MMAF_INF ? &y[i] : &x[i];
+            const MmafTerm *other = x[i].kind == MMAF_INF ? &y[i] : &x[i];
             if (other->kind == MMAF_NUM && other->sig == 0)
                 nan = true;                                 /* inf * 0 */
             else
                 infs |= 1u << (x[i].sign ^ y[i].sign);
         }
     }
-    MmafValue z = mmaf_decode(c, f->c);
     if (z.kind == MMAF_NAN)
         nan = true;
     else if (z.kind == MMAF_INF)
@@ -120,39 +123,53 @@ uint64_t mmaf_dot(const MmaForm *f, const uint64_t *a, const uint64_t *b, uint64
         return dsign - 1;                                   /* canonical NaN: 0x7fffffff, 0x7fff */
     if (infs)
         return (infs == 2 ? dsign : 0) | (uint64_t)((1u << dfmt.exp) - 1) << dfmt.frac;
+    return 0;
+}
 
-    /* The largest alignment exponent over the non-zero terms (zeros take no part). */
-    bool any = z.sig != 0;
-    int top = z.align;
-    for (unsigned i = 0; i < n; i++)
-        if (x[i].sig && y[i].sig) {
-            int e = x[i].align + y[i].align;
-            if (!any || e > top)
-                top = e;
-            any = true;
-        }
-    if (!any)
-        return 0;                                           /* +0 */
-    int q = top - ALIGN_BITS;
+uint64_t mmaf_dot_terms(const MmaForm *f, const MmafTerm *x, const MmafTerm *y, uint64_t c)
+{
+    enum { ALIGN_BITS = 25, HEAD = 11 };                    /* terms truncated 25 bits below the top */
+    unsigned n = f->k;
+    MmafFormat out = f->c == MT_F32 ? (MmafFormat){ 23, 8 } : (MmafFormat){ 10, 5 };
+    MmafTerm z = mmaf_decode((uint32_t)c, out, 0);
+    /* The products (sig * 2^(e - 2 frac), exactly) and the largest alignment exponent over the
+     * non-zero terms (zeros take no part: their e is below every number's). */
+    uint64_t sig[17];
+    int e[17], top = z.align;
+    for (unsigned i = 0; i < n; i++) {
+        sig[i] = (uint64_t)x[i].sig * y[i].sig;
+        e[i] = x[i].align + y[i].align;
+        top = e[i] > top ? e[i] : top;
+    }
+    if (top >= MMAF_ODD)
+        return mmaf_special(f, x, y, z);                    /* not 0: a NaN or infinity met */
+    if (top < MMAF_NONE)
+        return 0;                                           /* no non-zero term: +0 */
+    /* Term i is sig * 2^(e - 2 frac) truncated to a multiple of 2^q, q = top - 25: sig << HEAD
+     * (below 2^33) shifted right by HEAD - (e - 2 frac - q), which is >= 0 (e <= top, frac >= 7);
+     * a zero's, far right, is 0. */
+    int q = top - ALIGN_BITS, base = HEAD + 2 * (f->a == MT_BF16 ? 7 : 10) + q;
     int64_t sum = 0;
-    for (unsigned i = 0; i <= n; i++) {
-        uint64_t sig;
-        int e;                                              /* the term is sig * 2^e, exactly */
-        unsigned sign;
-        if (i < n) {
-            sig = (uint64_t)x[i].sig * y[i].sig;
-            e = x[i].align + y[i].align - 2 * (int)in.frac;
-            sign = x[i].sign ^ y[i].sign;
-        } else {
-            sig = z.sig, e = z.align - (int)out.frac, sign = z.sign;
-        }
-        if (!sig)
-            continue;
-        int shift = e - q;                                  /* <= 11: the term is below 2^28 */
-        uint64_t t = shift >= 0 ? sig << shift : -shift < 64 ? sig >> -shift : 0;
-        sum += sign ? -(int64_t)t : (int64_t)t;
+    for (unsigned i = 0; i < n; i++) {
+        int right = base - e[i];
+        right = right > 63 ? 63 : right;
+        int64_t t = (int64_t)((sig[i] << HEAD) >> right), s = x[i].sign ^ y[i].sign;
+        sum += (t ^ -s) + s;                                /* t, or -t for a negative term */
+    }
+    if (z.sig) {
+        int shift = z.align - (int)out.frac - q;
+        uint64_t t = shift >= 0 ? (uint64_t)z.sig << shift : -shift < 64 ? (uint64_t)z.sig >> -shift : 0;
+        sum += z.sign ? -(int64_t)t : (int64_t)t;
     }
     if (sum == 0)
         return 0;                                           /* +0 */
     return mmaf_round(sum < 0, sum < 0 ? (uint64_t)-sum : (uint64_t)sum, q, f->d);
+}
+
+uint64_t mmaf_dot(const MmaForm *f, const uint64_t *a, const uint64_t *b, uint64_t c)
+{
+    MmafTerm x[17], y[17];
+    mmaf_terms(f->a, a, f->k, x);
+    mmaf_terms(f->b, b, f->k, y);
+    return mmaf_dot_terms(f, x, y, c);
 }

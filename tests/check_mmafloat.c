@@ -111,6 +111,239 @@ START_TEST(zero_sums_are_plus_zero)
 }
 END_TEST
 
+/* ---- The differential check: exec/mmafloat.c as it was before mma.c decoded each element once per
+ * mma (commit fac9598c, per element decoding and a bit loop for the rounding), kept here word for word
+ * in its arithmetic as the reference the faster mmaf_terms + mmaf_dot_terms must equal bit for bit. */
+typedef struct RefFormat { unsigned frac, exp; } RefFormat;
+
+static RefFormat ref_format(unsigned type)
+{
+    switch (type) {
+    case MT_BF16: return (RefFormat){ 7, 8 };
+    case MT_TF32: return (RefFormat){ 10, 8 };
+    case MT_F32: return (RefFormat){ 23, 8 };
+    default: return (RefFormat){ 10, 5 };
+    }
+}
+
+enum { REF_NUM, REF_INF, REF_NAN };
+typedef struct RefValue { unsigned kind, sign; uint32_t sig; int align; } RefValue;
+
+static RefValue ref_decode(uint64_t raw, unsigned type)
+{
+    RefFormat f = ref_format(type);
+    uint32_t v = (uint32_t)raw;
+    if (type == MT_TF32)
+        v >>= 13;
+    uint32_t expmax = (1u << f.exp) - 1, frac = v & ((1u << f.frac) - 1), e = v >> f.frac & expmax;
+    RefValue x = { REF_NUM, v >> (f.frac + f.exp) & 1, frac, 0 };
+    int bias = (int)(expmax >> 1);
+    if (e == expmax)
+        x.kind = frac ? REF_NAN : REF_INF;
+    else if (e == 0)
+        x.align = 1 - bias;
+    else
+        x.sig |= 1u << f.frac, x.align = (int)e - bias;
+    return x;
+}
+
+static uint64_t ref_round(bool neg, uint64_t mag, int q, unsigned type)
+{
+    RefFormat f = ref_format(type);
+    int bias = (1 << (f.exp - 1)) - 1, emin = 1 - bias;
+    uint64_t sign = (uint64_t)neg << (f.frac + f.exp), inf = sign | (uint64_t)((1u << f.exp) - 1) << f.frac;
+    int top = q;
+    for (uint64_t m = mag; m > 1; m >>= 1)
+        top++;
+    int grid = (top > emin ? top : emin) - (int)f.frac;
+    int shift = grid - q;
+    uint64_t r;
+    if (shift <= 0) {
+        r = mag << -shift;
+    } else {
+        r = shift < 64 ? mag >> shift : 0;
+        if (type == MT_F16 && shift <= 64) {
+            uint64_t rest = mag - (shift < 64 ? r << shift : 0), half = (uint64_t)1 << (shift - 1);
+            if (rest > half || (rest == half && (r & 1)))
+                r++;
+        }
+    }
+    if (r >> (f.frac + 1))
+        r >>= 1, grid++;
+    int biased = grid + (int)f.frac + bias;
+    if (biased >= (1 << f.exp) - 1)
+        return inf;
+    return sign | (((uint64_t)(biased - 1) << f.frac) + r);
+}
+
+static uint64_t ref_dot(const MmaForm *f, const uint64_t *a, const uint64_t *b, uint64_t c)
+{
+    RefFormat in = ref_format(f->a), out = ref_format(f->c);
+    RefValue x[17], y[17];
+    unsigned n = f->k, infs = 0;
+    bool nan = false;
+    for (unsigned i = 0; i < n; i++) {
+        x[i] = ref_decode(a[i], f->a);
+        y[i] = ref_decode(b[i], f->b);
+        if (x[i].kind == REF_NAN || y[i].kind == REF_NAN)
+            nan = true;
+        else if (x[i].kind == REF_INF || y[i].kind == REF_INF) {
+            const RefValue *other = x[i].kind == REF_INF ? &y[i] : &x[i];
+            if (other->kind == REF_NUM && other->sig == 0)
+                nan = true;
+            else
+                infs |= 1u << (x[i].sign ^ y[i].sign);
+        }
+    }
+    RefValue z = ref_decode(c, f->c);
+    if (z.kind == REF_NAN)
+        nan = true;
+    else if (z.kind == REF_INF)
+        infs |= 1u << z.sign;
+    RefFormat dfmt = ref_format(f->d);
+    uint64_t dsign = (uint64_t)1 << (dfmt.frac + dfmt.exp);
+    if (nan || infs == 3)
+        return dsign - 1;
+    if (infs)
+        return (infs == 2 ? dsign : 0) | (uint64_t)((1u << dfmt.exp) - 1) << dfmt.frac;
+    bool any = z.sig != 0;
+    int top = z.align;
+    for (unsigned i = 0; i < n; i++)
+        if (x[i].sig && y[i].sig) {
+            int e = x[i].align + y[i].align;
+            if (!any || e > top)
+                top = e;
+            any = true;
+        }
+    if (!any)
+        return 0;
+    int q = top - 25;
+    int64_t sum = 0;
+    for (unsigned i = 0; i <= n; i++) {
+        uint64_t sig;
+        int e;
+        unsigned sign;
+        if (i < n) {
+            sig = (uint64_t)x[i].sig * y[i].sig;
+            e = x[i].align + y[i].align - 2 * (int)in.frac;
+            sign = x[i].sign ^ y[i].sign;
+        } else {
+            sig = z.sig, e = z.align - (int)out.frac, sign = z.sign;
+        }
+        if (!sig)
+            continue;
+        int shift = e - q;
+        uint64_t t = shift >= 0 ? sig << shift : -shift < 64 ? sig >> -shift : 0;
+        sum += sign ? -(int64_t)t : (int64_t)t;
+    }
+    if (sum == 0)
+        return 0;
+    return ref_round(sum < 0, sum < 0 ? (uint64_t)-sum : (uint64_t)sum, q, f->d);
+}
+
+static uint64_t rng_next(uint64_t *s)          /* xorshift64* */
+{
+    *s ^= *s >> 12, *s ^= *s << 25, *s ^= *s >> 27;
+    return *s * 0x2545f4914f6cdd1dull;
+}
+
+/* A random element of a format of frac and exp bits (the tf32 ones shifted up 13, with random
+ * low bits), drawn to hit every case: NaNs (quiet, signalling, of any payload), infinities,
+ * zeros, subnormals, the extremes, and numbers of exponents near `centre` so that terms meet
+ * at one alignment (ties, carries, cancellation) as often as far apart. */
+static uint64_t random_element(uint64_t *s, unsigned frac, unsigned exp, int centre, unsigned low)
+{
+    uint64_t r = rng_next(s), sign = (r >> 60 & 1) << (frac + exp), fmask = (1ull << frac) - 1;
+    uint64_t emax = (1ull << exp) - 1, v;
+    switch (r >> 61) {
+    case 0: v = emax << frac | ((r & fmask) | (r & 1 ? 0 : 1)); break;            /* NaN, any payload */
+    case 1: v = (r & 3) == 0 ? emax << frac : (r & 3) == 1 ? 0 : (r & 3) == 2 ? 1 : fmask; break;  /* inf, 0, subnormal ends */
+    case 2: v = r & fmask; break;                                                   /* subnormal or 0 */
+    case 3: v = (r >> 8 & 1 ? emax - 1 : 1) << frac | (r & fmask); break;           /* the largest, smallest normals */
+    case 4: v = r & ((1ull << (frac + exp)) - 1); break;                            /* any */
+    default: {                                                                      /* near the centre */
+        int e = centre + (int)(r >> 20 & 7) - 3;
+        e = e < 1 ? 1 : e > (int)emax - 1 ? (int)emax - 1 : e;
+        v = (uint64_t)e << frac | (r >> 30 & 1 ? r & fmask : (r & 1) ? fmask : 0);
+        break;
+    }
+    }
+    v |= sign;
+    return low ? v << low | (rng_next(s) & ((1ull << low) - 1)) : v;
+}
+
+/* count random D elements of form f: mmaf_dot and mmaf_terms + mmaf_dot_terms against ref_dot. */
+static void differ(const MmaForm *f, unsigned count, uint64_t seed)
+{
+    unsigned afrac = f->a == MT_BF16 ? 7 : 10, aexp = f->a == MT_F16 ? 5 : 8, low = f->a == MT_TF32 ? 13 : 0;
+    unsigned cfrac = f->c == MT_F32 ? 23 : 10, cexp = f->c == MT_F32 ? 8 : 5;
+    int abias = (1 << (aexp - 1)) - 1, cbias = (1 << (cexp - 1)) - 1;
+    uint64_t s = seed;
+    unsigned mismatches = 0, seen[5] = { 0 };      /* D: NaN, infinity, zero, subnormal, normal */
+    unsigned dfrac = f->d == MT_F32 ? 23 : 10, dexp = f->d == MT_F32 ? 8 : 5;
+    for (unsigned t = 0; t < count; t++) {
+        uint64_t a[16], b[16], r = rng_next(&s);
+        int centre = abias + (int)(r % 9) - 4;
+        if ((r >> 21 & 7) == 0)                    /* products near the smallest normal: subnormal sums */
+            centre = (abias + 1) / 2 + (int)(r % 5) - 4;
+        bool plain = (r >> 7 & 7) != 0;            /* 7 in 8: no NaN or infinity in A and B */
+        for (unsigned i = 0; i < f->k; i++) {
+            do
+                a[i] = random_element(&s, afrac, aexp, centre, low);
+            while (plain && (a[i] >> low >> afrac & ((1ull << aexp) - 1)) == (1ull << aexp) - 1);
+            do
+                b[i] = random_element(&s, afrac, aexp, centre, low);
+            while (plain && (b[i] >> low >> afrac & ((1ull << aexp) - 1)) == (1ull << aexp) - 1);
+        }
+        if (r >> 9 & 1)                            /* cancellation: product 2i + 1 is -(product 2i) */
+            for (unsigned i = 0; i + 1 < f->k; i += 2) {
+                a[i + 1] = a[i] ^ (1ull << (afrac + aexp + low));
+                b[i + 1] = b[i];
+            }
+        int cshift = (int)(r >> 10 & 63) - 32;     /* C near the products' exponent, or far */
+        int ce = cbias + 2 * (centre - abias) + (r >> 16 & 1 ? cshift / 4 : cshift);
+        uint64_t c = r >> 17 & 1 ? random_element(&s, cfrac, cexp, ce < 1 ? 1 : ce, 0)
+                                 : ((uint64_t)(ce < 1 ? 1 : ce > (int)(2 * cbias) ? (int)(2 * cbias) : ce) << cfrac |
+                                    (rng_next(&s) & ((1ull << cfrac) - 1))) | (r >> 18 & 1) << (cfrac + cexp);
+        if (plain && (c >> cfrac & ((1u << cexp) - 1)) == (1u << cexp) - 1 && (r >> 20 & 1))
+            c ^= 1ull << (cfrac + cexp - 1);       /* mostly a finite C there too */
+        if (f->c == MT_F32 && (r >> 19 & 3) == 0)
+            c = rng_next(&s) & 0xffffffffu;       /* any f32 */
+        uint64_t want = ref_dot(f, a, b, c), de = want >> dfrac & ((1u << dexp) - 1);
+        seen[de == (1u << dexp) - 1 ? (want & ((1ull << dfrac) - 1) ? 0 : 1) : de ? 4 : want << 1 >> 1 ? 3 : 2]++;
+        MmafTerm x[16], y[16];
+        mmaf_terms(f->a, a, f->k, x);
+        mmaf_terms(f->b, b, f->k, y);
+        uint64_t got = mmaf_dot(f, a, b, c), got_terms = mmaf_dot_terms(f, x, y, c);
+        if ((got != want || got_terms != want) && mismatches++ < 5) {
+            fprintf(stderr, "k%u a %u c %u: D 0x%llx, from terms 0x%llx, reference 0x%llx; a, b:", f->k, f->a, f->c,
+                    (unsigned long long)got, (unsigned long long)got_terms, (unsigned long long)want);
+            for (unsigned i = 0; i < f->k; i++)
+                fprintf(stderr, " %llx*%llx", (unsigned long long)a[i], (unsigned long long)b[i]);
+            fprintf(stderr, " c %llx\n", (unsigned long long)c);
+        }
+    }
+    ck_assert_uint_eq(mismatches, 0);
+    /* every kind of result met, normals most (f16 products never make a subnormal f32) */
+    for (unsigned i = 0; i < 5; i++)
+        if (i != 3 || f->d == MT_F16 || f->a != MT_F16)
+            ck_assert_uint_gt(seen[i], i == 4 ? count / 4 : i == 3 ? count / 10000 : count / 1000);
+}
+
+/* 8 forms x 150,000 elements: 1.2 million D elements, each compared bit for bit. */
+enum { DIFFER_COUNT = 150000 };
+static const MmaForm f16_f16_k16 = { 16, 8, 16, MT_F16, MT_F16, MT_F16, MT_F16, 4, 2, 2, 2, 0, 0 };
+static const MmaForm f32_bf16_k16 = { 16, 8, 16, MT_BF16, MT_BF16, MT_F32, MT_F32, 4, 2, 4, 4, 0, 0 };
+static const MmaForm f32_tf32_k8 = { 16, 8, 8, MT_TF32, MT_TF32, MT_F32, MT_F32, 4, 2, 4, 4, 0, 0 };
+START_TEST(same_bits_as_before_f32_f16) { differ(&f32_f16_k8, DIFFER_COUNT, 1); differ(&f32_f16_k16, DIFFER_COUNT, 2); }
+END_TEST
+START_TEST(same_bits_as_before_f16_f16) { differ(&f16_f16_k8, DIFFER_COUNT, 3); differ(&f16_f16_k16, DIFFER_COUNT, 4); }
+END_TEST
+START_TEST(same_bits_as_before_bf16) { differ(&f32_bf16_k8, DIFFER_COUNT, 5); differ(&f32_bf16_k16, DIFFER_COUNT, 6); }
+END_TEST
+START_TEST(same_bits_as_before_tf32) { differ(&f32_tf32_k4, DIFFER_COUNT, 7); differ(&f32_tf32_k8, DIFFER_COUNT, 8); }
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("mmafloat");
@@ -124,6 +357,11 @@ int main(void)
     tcase_add_test(tc, tf32_truncates_operands_and_overflows_to_inf);
     tcase_add_test(tc, specials);
     tcase_add_test(tc, zero_sums_are_plus_zero);
+    tcase_set_timeout(tc, 120);                     /* the differential checks, under sanitizers too */
+    tcase_add_test(tc, same_bits_as_before_f32_f16);
+    tcase_add_test(tc, same_bits_as_before_f16_f16);
+    tcase_add_test(tc, same_bits_as_before_bf16);
+    tcase_add_test(tc, same_bits_as_before_tf32);
     suite_add_tcase(s, tc);
     return run_suite(s);
 }
