@@ -242,7 +242,18 @@ uint64_t mma_dot(const MmaForm *f, const uint64_t *a, const uint64_t *b, uint64_
         return mma884_dot(f, a, b, c);
     switch (ab_kind(f->a)) {
     case AB_F64: {
+        /* No NaN operand: the host's fma chain, a NaN it makes (inf - inf, inf * 0) the canonical
+         * one, as f64_fma gives it and keeps it through the later steps. */
+        uint64_t nan = (c & 0x7fffffffffffffffull) > 0x7ff0000000000000ull;
+        for (unsigned k = 0; k < f->k; k++)
+            nan |= ((a[k] & 0x7fffffffffffffffull) > 0x7ff0000000000000ull) |
+                   ((b[k] & 0x7fffffffffffffffull) > 0x7ff0000000000000ull);
         double acc = f64_of(c);
+        if (!nan) {
+            for (unsigned k = 0; k < f->k; k++)
+                acc = fma(f64_of(a[k]), f64_of(b[k]), acc);
+            return isnan(acc) ? 0xfff8000000000000ull : f64_bits(acc);
+        }
         for (unsigned k = 0; k < f->k; k++)
             acc = f64_fma(f64_of(a[k]), f64_of(b[k]), acc, nan_choice);
         return f64_bits(acc);

@@ -3,6 +3,8 @@
  * (../shared/hw/mma, scripts/mma_float_model.py): terms aligned to the largest exponent-field sum,
  * truncated 25 bits below it, added exactly, rounded once (f32 toward zero, f16 to nearest);
  * and where IEEE or another plausible model would give something else, that value is named. */
+#include <math.h>
+
 #include "testutil.h"
 
 static const MmaForm f32_f16_k8 = { 16, 8, 8, MT_F16, MT_F16, MT_F32, MT_F32, 2, 1, 4, 4, 0, 0 };
@@ -344,6 +346,98 @@ END_TEST
 START_TEST(same_bits_as_before_tf32) { differ(&f32_tf32_k4, DIFFER_COUNT, 7); differ(&f32_tf32_k8, DIFFER_COUNT, 8); }
 END_TEST
 
+/* exec/mmafp8.c's mma8_dot as it was (commit fac9598c): each fp8 element to f16, two HMMA by
+ * register halves (ref_dot above), then C added; the reference for mma8_terms + mma8_dot_terms. */
+static uint64_t ref8_to_f16(uint64_t raw, unsigned type)
+{
+    uint32_t x = (uint32_t)raw & 0xff, sign = (x & 0x80) << 8;
+    if (type == MT_E5M2)
+        return (uint64_t)x << 8;
+    uint32_t e = x >> 3 & 15, m = x & 7;
+    if (e == 15 && m == 7)
+        return 0x7fff;
+    if (e == 0) {
+        if (m == 0)
+            return sign;
+        unsigned p = m >= 4 ? 2 : m >= 2 ? 1 : 0;
+        return sign | (p + 6) << 10 | (m - (1u << p)) << (10 - p);
+    }
+    return sign | (e + 8) << 10 | m << 7;
+}
+
+static uint64_t ref8_dot(const MmaForm *f, const uint64_t *a, const uint64_t *b, uint64_t c)
+{
+    MmaForm h = { .m = 16, .n = 8, .k = (uint16_t)(f->k / 2), .a = MT_F16, .b = MT_F16, .c = f->c, .d = f->d };
+    uint64_t ha[2][16], hb[2][16];
+    unsigned n[2] = { 0, 0 };
+    for (unsigned k = 0; k < f->k && k < 32; k++) {
+        unsigned half = (k & 3) >= 2;
+        ha[half][n[half]] = ref8_to_f16(a[k], f->a);
+        hb[half][n[half]++] = ref8_to_f16(b[k], f->b);
+    }
+    uint64_t d1 = ref_dot(&h, ha[0], hb[0], 0);
+    uint64_t d2 = ref_dot(&h, ha[1], hb[1], d1);
+    if (f->d == MT_F16)
+        return half_op(OP_ADD, TYPE_F16, 0, (uint32_t)d2, (uint32_t)c, 0);
+    uint32_t ua = (uint32_t)d2, ub = (uint32_t)c, ur;
+    float fa, fb, fr;
+    memcpy(&fa, &ua, sizeof fa);
+    memcpy(&fb, &ub, sizeof fb);
+    fr = fa + fb;
+    if (isnan(fr))
+        return 0x7fffffff;
+    memcpy(&ur, &fr, sizeof ur);
+    return ur;
+}
+
+/* count random D elements of each fp8 form (k32 and k16, e4m3 and e5m2 in all four pairings,
+ * f32 and f16 C/D): mma8_dot and mma8_terms + mma8_dot_terms against ref8_dot. Elements: any
+ * byte, or numbers of exponents near one another (alignment, cancellation). */
+START_TEST(same_bits_as_before_fp8)
+{
+    static const uint8_t types[2] = { MT_E4M3, MT_E5M2 };
+    uint64_t s = 99;
+    unsigned mismatches = 0, finite = 0, total = 0;
+    for (unsigned form = 0; form < 16; form++) {
+        unsigned k = form & 1 ? 16 : 32, ta = types[form >> 1 & 1], tb = types[form >> 2 & 1];
+        unsigned cd = form & 8 ? MT_F16 : MT_F32;
+        MmaForm f = { 16, 8, (uint16_t)k, (uint8_t)ta, (uint8_t)tb, (uint8_t)cd, (uint8_t)cd, 4, 2, 4, 4, 0, 0 };
+        for (unsigned t = 0; t < DIFFER_COUNT / 8; t++) {
+            uint64_t a[32], b[32], r = rng_next(&s);
+            unsigned centre = (unsigned)(r % 10) + 3;                  /* an exponent field, both types */
+            bool any = r >> 8 & 1;
+            for (unsigned i = 0; i < k; i++) {
+                uint64_t u = rng_next(&s), v = rng_next(&s);
+                a[i] = any && (u >> 40 & 7) == 0 ? u & 0xff
+                     : ta == MT_E4M3 ? (u >> 8 & 0x80) | (centre + (u >> 12 & 3) - 1) << 3 | (u & 7)
+                                     : (u >> 8 & 0x80) | (centre + (u >> 12 & 3) - 1) << 2 | (u & 3);
+                b[i] = any && (v >> 40 & 7) == 0 ? v & 0xff
+                     : tb == MT_E4M3 ? (v >> 8 & 0x80) | (centre + (v >> 12 & 3) - 1) << 3 | (v & 7)
+                                     : (v >> 8 & 0x80) | (centre + (v >> 12 & 3) - 1) << 2 | (v & 3);
+                if ((r >> 9 & 1) && (i & 1))           /* cancellation: product i = -(product i - 1) */
+                    a[i] = a[i - 1] ^ 0x80, b[i] = b[i - 1];
+            }
+            uint64_t c = rng_next(&s);
+            c = cd == MT_F16 ? (r >> 10 & 1 ? c & 0xffff : (c & 0x83ff) | (uint64_t)(r >> 11 & 31) << 10)
+                             : (r >> 10 & 1 ? c & 0xffffffffu : (c & 0x807fffffu) | (uint64_t)(100 + (r >> 11 & 63)) << 23);
+            uint64_t want = ref8_dot(&f, a, b, c);
+            MmafTerm x[32], y[32];
+            mma8_terms(f.a, a, k, x);
+            mma8_terms(f.b, b, k, y);
+            uint64_t got = mma8_dot(&f, a, b, c), got_terms = mma8_dot_terms(&f, x, y, c);
+            unsigned ebits = cd == MT_F16 ? 0x7c00 : 0x7f800000;
+            finite += (want & ebits) != ebits && (want & ebits) != 0;
+            total++;
+            if ((got != want || got_terms != want) && mismatches++ < 5)
+                fprintf(stderr, "fp8 form %u: D 0x%llx, from terms 0x%llx, reference 0x%llx\n", form,
+                        (unsigned long long)got, (unsigned long long)got_terms, (unsigned long long)want);
+        }
+    }
+    ck_assert_uint_eq(mismatches, 0);
+    ck_assert_uint_gt(finite, total / 2);              /* mostly normal results, not only NaNs */
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("mmafloat");
@@ -362,6 +456,7 @@ int main(void)
     tcase_add_test(tc, same_bits_as_before_f16_f16);
     tcase_add_test(tc, same_bits_as_before_bf16);
     tcase_add_test(tc, same_bits_as_before_tf32);
+    tcase_add_test(tc, same_bits_as_before_fp8);
     suite_add_tcase(s, tc);
     return run_suite(s);
 }
