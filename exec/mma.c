@@ -1,8 +1,11 @@
 /* mma.c: mma.sync.aligned, the warp's matrix product D = A*B + C from register fragments. The
  * form (shape, the four element types, .satfinite, .xor/.and.popc) is decoded once when lowered
  * into an MmaForm (Program.mma_forms, XInstr.target); each execution gathers A, B and C from the
- * lanes' registers into matrices by the PTX ISA's fragment layouts (mma_layout), computes every
- * D element with mma_dot for the whole warp at once, and scatters D. Integer forms wrap modulo
+ * lanes' registers into matrices by the PTX ISA's fragment layouts (mma_layout; each register of
+ * each lane read once), computes every D element for the whole warp at once, and scatters D:
+ * floating-point, fp8 and integer forms decode each element of A's rows and B's columns once per
+ * mma (mmaf_terms, mma8_terms, sign extension) for all of D; the others go element by element
+ * through mma_dot, which gives the same bits for every form. Integer forms wrap modulo
  * 2^32 or saturate the exact sum once (.satfinite); b1 forms sum the popcounts; m8n8k4 .f64 is
  * an IEEE fma chain in k order from C; floating-point forms go to mmafloat.c or mmafp8.c. Forms
  * ptxrun does not run yet are refused when lowered (mma_form_runs). A D element is undefined
@@ -425,15 +428,17 @@ enum { MAX_M = 32, MAX_N = 32, MAX_A = 16 * 256, MAX_B = 8 * 256 };
  * out[row * rs + col * cs], each element's undefinedness or'ed into und[row * urs + col * ucs]:
  * each register of each lane read once, its elements placed by mma_place (mma_layout's
  * m8n8k4 .f16 places through mma884.c). */
-static void gather(const Warp *w, const MmaForm *f, char which, const uint32_t *regs, unsigned nregs, unsigned bits,
+static bool gather(const Warp *w, const MmaForm *f, char which, const uint32_t *regs, unsigned nregs, unsigned bits,
                    uint64_t *out, unsigned rs, unsigned cs, bool *und, unsigned urs, unsigned ucs)
 {
+    bool any = false;
     unsigned e = bits >= 32 ? 1 : 32 / bits;
     uint64_t mask = bits >= 64 ? ~0ull : (1ull << bits) - 1;
     bool quads = mma884_form(f);
     for (unsigned r = 0; r < nregs; r++) {
         uint32_t row = regs[r];
         bool defined = w->defined[row] == ALL_LANES;      /* every lane's every bit: nothing to mark */
+        any |= !defined;
         for (unsigned l = 0; l < WARP_SIZE; l++) {
             uint64_t v = w->val[row][l], d = defined ? ~0ull : warp_dbits(w, row, (int)l);
             for (unsigned j = 0; j < e; j++) {
@@ -448,30 +453,41 @@ static void gather(const Warp *w, const MmaForm *f, char which, const uint32_t *
             }
         }
     }
+    return any;
 }
 
 /* A's (which 'a') or B's ('b') fragments of f, not m8n8k4 .f16, as gather() puts them: a
  * register's e elements lie next to each other along k (mma_place), in A's row or B's column,
  * so each register of each lane is one run of e elements at out[base]. */
-static void gather_ab(const Warp *w, const MmaForm *f, char which, const uint32_t *regs, unsigned nregs,
+static bool gather_ab(const Warp *w, const MmaForm *f, char which, const uint32_t *regs, unsigned nregs,
                       unsigned bits, uint64_t *out, bool *und)
 {
+    bool any = false;
     unsigned e = bits >= 32 ? 1 : 32 / bits, k = f->k;
     uint64_t mask = bits >= 64 ? ~0ull : (1ull << bits) - 1, all = bits >= 64 ? ~0ull : 0xffffffffull;
     for (unsigned r = 0; r < nregs; r++) {
         uint32_t row = regs[r];
         bool defined = w->defined[row] == ALL_LANES;      /* every lane's every bit */
+        any |= !defined;
         for (unsigned l = 0; l < WARP_SIZE; l++) {
             unsigned rr, cc;
             mma_place(f, which, e, l, r, 0, &rr, &cc);
             unsigned line = which == 'a' ? rr : cc;       /* A's row or B's column */
             uint64_t v = w->val[row][l], *at = out + line * k + (which == 'a' ? cc : rr);
-            for (unsigned j = 0; j < e; j++)
-                at[j] = v >> (j * bits) & mask;
+            switch (e) {                                  /* the register's elements, low bits first */
+            case 1: at[0] = v & mask; break;
+            case 2: at[0] = v & 0xffff, at[1] = v >> 16 & 0xffff; break;
+            case 4: at[0] = v & 0xff, at[1] = v >> 8 & 0xff, at[2] = v >> 16 & 0xff, at[3] = v >> 24 & 0xff; break;
+            default:
+                for (unsigned j = 0; j < e; j++)
+                    at[j] = v >> (j * bits) & mask;
+                break;
+            }
             if (!defined && (warp_dbits(w, row, (int)l) & all) != all)
                 und[line] = true;
         }
     }
+    return any;
 }
 
 /* D = A B + C for every element: floating-point and integer forms with each element of A's
@@ -547,14 +563,13 @@ void mma_execute(Warp *w, const XInstr *x, uint32_t lanes, uint32_t guard_true)
     uint64_t A[MAX_A], Bt[MAX_B], C[MAX_M][MAX_N];   /* A by rows, B by columns, k elements each */
     bool Au[MAX_M], Bu[MAX_N], Cu[MAX_M][MAX_N];  /* any element of A's row, B's column undefined */
     memset(Au, 0, sizeof Au), memset(Bu, 0, sizeof Bu), memset(Cu, 0, sizeof Cu);
-    if (pairs == 1) {
-        gather_ab(w, f, 'a', a, f->a_regs, abits, A, Au);
-        gather_ab(w, f, 'b', b, f->b_regs, abits, Bt, Bu);
-    } else {
-        gather(w, f, 'a', a, f->a_regs, abits, A, f->k, 1, Au, 1, 0);
-        gather(w, f, 'b', b, f->b_regs, abits, Bt, 1, f->k, Bu, 0, 1);
-    }
-    gather(w, f, 'c', c, f->c_regs, cbits, &C[0][0], MAX_N, 1, &Cu[0][0], MAX_N, 1);
+    bool undefined;                              /* some element of A, B or C has an undefined bit */
+    if (pairs == 1)
+        undefined = gather_ab(w, f, 'a', a, f->a_regs, abits, A, Au) | gather_ab(w, f, 'b', b, f->b_regs, abits, Bt, Bu);
+    else
+        undefined = gather(w, f, 'a', a, f->a_regs, abits, A, f->k, 1, Au, 1, 0) |
+                    gather(w, f, 'b', b, f->b_regs, abits, Bt, 1, f->k, Bu, 0, 1);
+    undefined |= gather(w, f, 'c', c, f->c_regs, cbits, &C[0][0], MAX_N, 1, &Cu[0][0], MAX_N, 1);
     uint64_t D[MAX_M][MAX_N];
     bool nan_choice = false;
     product(f, pairs * f->m, A, Bt, C, D, &nan_choice);
@@ -582,7 +597,7 @@ void mma_execute(Warp *w, const XInstr *x, uint32_t lanes, uint32_t guard_true)
                 else
                     mma884_layout(f, 'd', l, r * e + h, &rr, &cc);
                 v |= (D[rr][cc] & mask) << (h * dbits);
-                if (!(Au[rr] || Bu[rr / f->m * f->n + cc] || Cu[rr][cc]))
+                if (!undefined || !(Au[rr] || Bu[rr / f->m * f->n + cc] || Cu[rr][cc]))
                     vd |= mask << (h * dbits);
             }
             out[l] = v;
