@@ -313,10 +313,14 @@ static uint32_t collect_columns(const Block *b, const char *only, const bool *gi
         for (unsigned v = 0; v < x->elements; v++)     /* atom.v4 {a, b, c, d}, ... */
             if (x->dsts[v] < b->prog.reg_count)
                 used[x->dsts[v]] = true;
-        if (x->op == OP_MMA || x->op == OP_MMA_SP || x->op == OP_MMA_SP_ORDERED)   /* D, A, B, C (e) registers */
+        if (x->op == OP_MMA || x->op == OP_MMA_SP || x->op == OP_MMA_SP_ORDERED || x->op == OP_WMMA_MMA)   /* D, A, B, C (e) */
             for (uint32_t v = 0; v < x->target_count; v++)
                 if (b->prog.mma_rows[b->prog.mma_forms[x->target].rows + v] < b->prog.reg_count)
                     used[b->prog.mma_rows[b->prog.mma_forms[x->target].rows + v]] = true;
+        if (x->op == OP_WMMA_LOAD || x->op == OP_WMMA_STORE)   /* their fragments */
+            for (uint32_t v = 0; v < x->target_count; v++)
+                if (b->prog.mma_rows[x->target + v] < b->prog.reg_count)
+                    used[b->prog.mma_rows[x->target + v]] = true;
         if (x->op == OP_CALL && x->target < b->prog.call_count) {    /* results passed in registers */
             const CallSite *site = &b->prog.calls[x->target];
             for (unsigned r = 0; r < site->ret_count; r++)

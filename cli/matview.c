@@ -120,7 +120,9 @@ static void print_table(FILE *out, const MatrixOperand *op, bool places, bool he
     size_t width = 1;
     char cell[64];
     for (unsigned e = 0; e < (unsigned)op->rows * op->cols; e++) {
-        if (places)
+        if (op->at[e].absent)
+            snprintf(cell, sizeof cell, "?");
+        else if (places)
             place_text(cell, sizeof cell, op, &op->at[e]);
         else
             matview_cell(cell, sizeof cell, &op->at[e], op->type, false, hex);
@@ -144,7 +146,9 @@ static void print_table(FILE *out, const MatrixOperand *op, bool places, bool he
             fprintf(out, "%4u:", r);
             for (unsigned c = from; c < to; c++) {
                 const MatrixElement *e = &op->at[r * op->cols + c];
-                if (places)
+                if (e->absent)
+                    snprintf(cell, sizeof cell, "%s", e->absent == MATRIX_NOT_KEPT ? "." : "?");
+                else if (places)
                     place_text(cell, sizeof cell, op, e);
                 else
                     matview_cell(cell, sizeof cell, e, op->type, false, hex);
@@ -163,11 +167,86 @@ static void print_registers(FILE *out, const MatrixOperand *op)
     fputs("}", out);
 }
 
+/* Chunk j of a row of mma.sp's A: the dense columns its metadata keeps ("4,6"), or its nibble
+ * ("!0b0101": a value the PTX ISA leaves undefined; "0b01??": undefined bits). */
+static void meta_text(char *buf, size_t size, const MatrixView *v, const MatrixMeta *e)
+{
+    if (e->valid) {
+        size_t used = 0;
+        for (unsigned q = 0; q < v->kept && used < size; q++)
+            used += (size_t)snprintf(buf + used, size - used, "%s%u", q ? "," : "", e->cols[q]);
+        return;
+    }
+    if (e->lane == MATRIX_NO_LANE) {
+        snprintf(buf, size, "-");              /* not read */
+        return;
+    }
+    char bits[5];
+    for (unsigned b = 0; b < 4; b++)
+        bits[b] = e->defined >> (3 - b) & 1 ? (char)('0' + (e->nibble >> (3 - b) & 1)) : '?';
+    bits[4] = '\0';
+    snprintf(buf, size, "%s0b%s", e->defined == 0xf ? "!" : "", bits);
+}
+
+/* mma.sp's metadata: the kept columns of each chunk of each row of A; places: and where each
+ * chunk's nibble is. */
+static void print_metadata(FILE *out, const MatrixView *v, bool places)
+{
+    unsigned chunks = v->k / v->chunk, width = 0;
+    char cell[40];
+    const char *reg = v->meta_reg ? v->meta_reg : "(immediate)";
+    for (unsigned e = 0; e < (unsigned)v->m * chunks; e++) {
+        meta_text(cell, sizeof cell, v, &v->meta[e]);
+        width = strlen(cell) > width ? (unsigned)strlen(cell) : width;
+        snprintf(cell, sizeof cell, "%u:%u", v->meta[e].lane, v->meta[e].bit);
+        width = places && strlen(cell) > width ? (unsigned)strlen(cell) : width;
+    }
+    if (v->selector_undefined)
+        fprintf(out, "\nmetadata %s, selector %u: the PTX ISA leaves it undefined (ptxas takes it): no metadata is "
+                "read, all of D is undefined:\n", reg, v->selector);
+    else
+        fprintf(out, "\nmetadata %s, selector %u (thread%s %u", reg, v->selector, v->threads > 1 ? "s" : "",
+                v->selector * v->threads);
+    if (v->selector_undefined)
+        ;
+    else if (v->threads > 1)
+        fprintf(out, "..%u", v->selector * v->threads + v->threads - 1);
+    if (!v->selector_undefined)
+        fprintf(out, " of each group of four give%s it): the columns of A each row keeps, chunk by chunk of %u "
+                "(chunk j: columns %uj..%uj+%u; '!': a nibble the PTX ISA leaves undefined for this form, '?': an "
+                "undefined bit):\n", v->threads > 1 ? "" : "s", v->chunk, v->chunk, v->chunk, v->chunk - 1);
+    for (unsigned pass = 0; pass < (places ? 2u : 1u); pass++) {
+        if (pass)
+            fprintf(out, "metadata: LANE:BIT of each chunk's nibble (bits BIT..BIT+3 of %s in lane LANE):\n", reg);
+        fputs("     ", out);
+        for (unsigned j = 0; j < chunks; j++)
+            fprintf(out, " %*u", (int)width, j);
+        fputc('\n', out);
+        for (unsigned r = 0; r < v->m; r++) {
+            fprintf(out, "%4u:", r);
+            for (unsigned j = 0; j < chunks; j++) {
+                const MatrixMeta *e = &v->meta[r * chunks + j];
+                if (pass && e->lane == MATRIX_NO_LANE)
+                    snprintf(cell, sizeof cell, "-");
+                else if (pass)
+                    snprintf(cell, sizeof cell, "%u:%u", e->lane, e->bit);
+                else
+                    meta_text(cell, sizeof cell, v, e);
+                fprintf(out, " %*s", (int)width, cell);
+            }
+            fputc('\n', out);
+        }
+    }
+}
+
 /* The four matrices of v as tables; places: each followed by the lane and register of each
  * element. */
 void matview_print_operands(FILE *out, const MatrixView *v, bool places, bool hex)
 {
     const MatrixOperand *op = v->op;
+    if (v->sparse)
+        fprintf(out, "mma.sp%s, sparse A: %u of each %u elements of a row kept, as the metadata says\n",
+                v->ordered ? "::ordered_metadata" : "", v->kept, v->chunk);
     fprintf(out, "m%un%uk%u: D (%ux%u %s) = A (%ux%u %s) * B (%ux%u %s) + C (%ux%u %s)\n", v->m, v->n, v->k,
             op[MATRIX_D].rows, op[MATRIX_D].cols, type_info[op[MATRIX_D].type].name, op[MATRIX_A].rows,
             op[MATRIX_A].cols, type_info[op[MATRIX_A].type].name, op[MATRIX_B].rows, op[MATRIX_B].cols,
@@ -180,6 +259,9 @@ void matview_print_operands(FILE *out, const MatrixView *v, bool places, bool he
         fprintf(out, "\n%s (%s, %ux%u), registers ", operand_names[k], type_info[op[k].type].name, op[k].rows,
                 op[k].cols);
         print_registers(out, &op[k]);
+        if (k == MATRIX_A && v->sparse)
+            fprintf(out, " (they hold its kept %ux%u; '.': an element the metadata does not keep, '?': one of a "
+                    "chunk whose metadata is undefined)", v->packed.rows, v->packed.cols);
         fputs(":\n", out);
         print_table(out, &op[k], false, hex);
         if (places) {
@@ -190,6 +272,89 @@ void matview_print_operands(FILE *out, const MatrixView *v, bool places, bool he
             print_table(out, &op[k], true, false);
         }
     }
+    if (v->sparse)
+        print_metadata(out, v, places);
+}
+
+/* One matrix's members: "type", "registers", "rows" (each element's value, bits, lane,
+ * register, part, definedness; mma.sp's dense A: "kept" too, and null places for the others). */
+static void json_operand(FILE *out, const MatrixOperand *op, bool sparse)
+{
+    fprintf(out, "{\"type\": \"%s\", \"registers\": [", type_info[op->type].name);
+    for (unsigned r = 0; r < op->reg_count; r++) {
+        if (op->regs[r])
+            fprintf(out, "%s\"%s\"", r ? ", " : "", op->regs[r]);
+        else
+            fprintf(out, "%snull", r ? ", " : "");
+    }
+    fputs("], \"rows\": [", out);
+    unsigned width = type_info[op->type].bits;
+    for (unsigned r = 0; r < op->rows; r++) {
+        fprintf(out, "%s\n        [", r ? "," : "");
+        for (unsigned c = 0; c < op->cols; c++) {
+            const MatrixElement *e = &op->at[r * op->cols + c];
+            if (e->absent) {
+                fprintf(out, "%s{\"value\": null, \"bits\": null, \"lane\": null, \"reg\": null, \"part\": null, "
+                        "\"defined\": null, \"kept\": %s}", c ? ", " : "",
+                        e->absent == MATRIX_NOT_KEPT ? "false" : "null");
+                continue;
+            }
+            char value[64], bits[64];
+            uint64_t all = width >= 64 ? ~0ull : (1ull << width) - 1;
+            matview_cell(value, sizeof value, e, op->type, true, false);
+            format_partial(bits, sizeof bits, e->bits, e->dbits, width);   /* "undef": none defined */
+            fprintf(out, "%s{\"value\": %s, \"bits\": ", c ? ", " : "", value);
+            if (e->dbits & all)
+                fprintf(out, "\"%s\"", bits);
+            else
+                fputs("null", out);
+            fprintf(out, ", \"lane\": %u, \"reg\": %u, \"part\": %u, \"defined\": %s%s}", e->lane, e->reg, e->part,
+                    (e->dbits & all) == all ? "true" : "false", sparse ? ", \"kept\": true" : "");
+        }
+        fputc(']', out);
+    }
+    fputs("]}", out);
+}
+
+/* mma.sp: "sparse": its metadata chunk by chunk, and A as the lanes hold it ("held"). */
+static void json_sparse(FILE *out, const MatrixView *v)
+{
+    unsigned chunks = v->k / v->chunk;
+    fprintf(out, ",\n      \"sparse\": {\"ordered\": %s, \"chunk\": %u, \"kept\": %u, \"selector\": %u, "
+            "\"selector_defined\": %s, \"threads\": %u, \"metadata\": {\"register\": ", v->ordered ? "true" : "false",
+            v->chunk, v->kept, v->selector, v->selector_undefined ? "false" : "true", v->threads);
+    if (v->meta_reg)
+        fprintf(out, "\"%s\"", v->meta_reg);
+    else
+        fputs("null", out);
+    fputs(", \"rows\": [", out);
+    for (unsigned r = 0; r < v->m; r++) {
+        fprintf(out, "%s\n        [", r ? "," : "");
+        for (unsigned j = 0; j < chunks; j++) {
+            const MatrixMeta *e = &v->meta[r * chunks + j];
+            char nibble[16];
+            format_partial(nibble, sizeof nibble, e->nibble, e->defined, 4);
+            if (e->lane == MATRIX_NO_LANE)
+                fprintf(out, "%s{\"lane\": null, \"bit\": null, \"nibble\": ", j ? ", " : "");
+            else
+                fprintf(out, "%s{\"lane\": %u, \"bit\": %u, \"nibble\": ", j ? ", " : "", e->lane, e->bit);
+            if (e->defined)
+                fprintf(out, "\"%s\"", nibble);
+            else
+                fputs("null", out);
+            fprintf(out, ", \"defined\": %s, \"valid\": %s, \"columns\": ", e->defined == 0xf ? "true" : "false",
+                    e->valid ? "true" : "false");
+            if (!e->valid)
+                fputs("null", out);
+            for (unsigned q = 0; e->valid && q < v->kept; q++)
+                fprintf(out, "%s%u", q ? ", " : "[", e->cols[q]);
+            fputs(e->valid ? "]}" : "}", out);
+        }
+        fputc(']', out);
+    }
+    fputs("]},\n      \"held\": ", out);
+    json_operand(out, &v->packed, false);
+    fputc('}', out);
 }
 
 /* v's shape, types and matrices as members of a JSON object ("m": ... "D": {...}). */
@@ -201,36 +366,11 @@ void matview_json_operands(FILE *out, const MatrixView *v)
             type_info[op[MATRIX_A].type].name, type_info[op[MATRIX_B].type].name, type_info[op[MATRIX_C].type].name,
             type_info[op[MATRIX_D].type].name);
     for (unsigned k = 0; k < MATRIX_OPERANDS; k++) {
-        fprintf(out, ",\n      \"%s\": {\"type\": \"%s\", \"registers\": [", operand_names[k],
-                type_info[op[k].type].name);
-        for (unsigned r = 0; r < op[k].reg_count; r++) {
-            if (op[k].regs[r])
-                fprintf(out, "%s\"%s\"", r ? ", " : "", op[k].regs[r]);
-            else
-                fprintf(out, "%snull", r ? ", " : "");
-        }
-        fputs("], \"rows\": [", out);
-        unsigned width = type_info[op[k].type].bits;
-        for (unsigned r = 0; r < op[k].rows; r++) {
-            fprintf(out, "%s\n        [", r ? "," : "");
-            for (unsigned c = 0; c < op[k].cols; c++) {
-                const MatrixElement *e = &op[k].at[r * op[k].cols + c];
-                char value[64], bits[64];
-                uint64_t all = width >= 64 ? ~0ull : (1ull << width) - 1;
-                matview_cell(value, sizeof value, e, op[k].type, true, false);
-                format_partial(bits, sizeof bits, e->bits, e->dbits, width);   /* "undef": none defined */
-                fprintf(out, "%s{\"value\": %s, \"bits\": ", c ? ", " : "", value);
-                if (e->dbits & all)
-                    fprintf(out, "\"%s\"", bits);
-                else
-                    fputs("null", out);
-                fprintf(out, ", \"lane\": %u, \"reg\": %u, \"part\": %u, \"defined\": %s}", e->lane, e->reg, e->part,
-                        (e->dbits & all) == all ? "true" : "false");
-            }
-            fputc(']', out);
-        }
-        fputs("]}", out);
+        fprintf(out, ",\n      \"%s\": ", operand_names[k]);
+        json_operand(out, &op[k], k == MATRIX_A && v->sparse);
     }
+    if (v->sparse)
+        json_sparse(out, v);
 }
 
 enum { MATRIX_SHOWN = 64 };            /* executions shown without @N */

@@ -340,7 +340,21 @@ typedef struct MatrixElement {
     uint64_t bits;             /* an f16 in the low 16 bits, an 8-, 4- or 1-bit element in the low bits */
     uint64_t dbits;            /* its defined bits (all of the element's: defined) */
     uint8_t lane, reg, part;
+    uint8_t absent;            /* mma.sp's A: MATRIX_NOT_KEPT, MATRIX_UNPLACED (0: an element held) */
 } MatrixElement;
+/* An element of mma.sp's dense A that no lane holds: one its row's metadata does not keep (zero in
+ * the product), or one of a chunk whose metadata is undefined, or a value the PTX ISA leaves
+ * undefined (where the chunk's kept elements go is unknown). */
+enum { MATRIX_NOT_KEPT = 1, MATRIX_UNPLACED = 2 };
+/* mma.sp: the metadata of one chunk of a row of A (MatrixView.meta) */
+enum { MATRIX_NO_LANE = 0xff };
+typedef struct MatrixMeta {
+    uint8_t lane, bit;         /* its nibble: bits bit..bit+3 of the metadata register in lane
+                                * (MATRIX_NO_LANE: none, a selector the ISA leaves undefined) */
+    uint8_t nibble, defined;   /* the nibble, its defined bits (0xf: all) */
+    bool valid;                /* all defined, a value the ISA defines: cols are the kept columns */
+    uint8_t cols[4];           /* the dense columns of its kept elements, in the fragment's order */
+} MatrixMeta;
 
 enum { MATRIX_A, MATRIX_B, MATRIX_C, MATRIX_D, MATRIX_OPERANDS, MATRIX_MAX_REGS = 16 };
 typedef struct MatrixOperand {
@@ -360,6 +374,17 @@ typedef struct MatrixView {
     uint8_t products;          /* 1; m8n8k4 .f16: 4, one per quad-pair, stacked: product p's D is rows
                                 * 8p.. of D and C, of A (A 32 x 4), from columns 8p.. of B (4 x 32) */
     MatrixOperand op[MATRIX_OPERANDS];   /* A, B, C, D */
+    /* mma.sp (sparse): op[MATRIX_A] is the dense m x k the metadata makes of A's fragment, which
+     * is packed (m x k/2, as the lanes hold it); each row of A in chunks of chunk elements, kept
+     * of each kept; chunk j of row r's metadata at meta[r * (k / chunk) + j], from the register
+     * meta_reg (row meta_row) of the threads selector * threads.. of each group of four. */
+    bool sparse, ordered;
+    bool selector_undefined;   /* a selector the ISA leaves undefined (ptxas takes it): D undefined */
+    uint8_t chunk, kept, selector, threads;
+    const char *meta_reg;
+    uint32_t meta_row;
+    MatrixOperand packed;
+    MatrixMeta *meta;
 } MatrixView;
 
 typedef struct ExecOptions {
@@ -1136,10 +1161,12 @@ void warpops_execute(Warp *w, const XInstr *x, uint32_t lanes, uint32_t guard_tr
 void mma_lower(Loader *ld, const Instr *in, XInstr *x);
 void mma_execute(Warp *w, const XInstr *x, uint32_t lanes, uint32_t guard_true);
 unsigned mma_type_bits(unsigned t);
+bool mma_form_runs(const MmaForm *f);       /* whether ptxrun runs its arithmetic (else refused) */
 /* Element i of lane's fragment of 'a', 'b', 'c' or 'd' of f: its row and column. */
 void mma_layout(const MmaForm *f, char which, unsigned lane, unsigned i, unsigned *row, unsigned *col);
 /* One element of D: a[0..k-1] a row of A, b[0..k-1] a column of B, c: raw bits of each element
- * (in the low bits); D's raw bits. *nan_choice: two different NaNs met, the choice unrecorded. */
+ * (in the low bits); D's raw bits. *nan_choice: the H100's bits unrecorded (f64: two different
+ * NaNs met; f16/bf16/tf32: mmaf_dot's *unrecorded). */
 uint64_t mma_dot(const MmaForm *f, const uint64_t *a, const uint64_t *b, uint64_t c, bool *nan_choice);
 /* mma884.c: m8n8k4 with .f16 A and B: four 8x8x4 products, one per quad-pair of lanes, their
  * matrices stacked (pair p: A's rows, B's columns, C's rows 8p..8p+7); one element of D. */
@@ -1147,8 +1174,8 @@ bool mma884_form(const MmaForm *f);
 void mma884_layout(const MmaForm *f, char which, unsigned lane, unsigned i, unsigned *row, unsigned *col);
 uint64_t mma884_dot(const MmaForm *f, const uint64_t *a, const uint64_t *b, uint64_t c);
 /* {d...}, {a...}, {b...}, {c...} of an mma: count registers of bits bits (immediates in sources)
- * into rows; false if the operand is not that. */
-bool mma_vector_rows(Loader *ld, const Operand *o, unsigned count, unsigned bits, bool dst, uint32_t *rows);
+ * into rows, 32-bit ones of a kind ptxas takes for elements of MmaType t; false if not that. */
+bool mma_vector_rows(Loader *ld, const Operand *o, unsigned count, unsigned bits, unsigned t, bool dst, uint32_t *rows);
 /* Element i of a fragment held in regs (lane l), of bits bits: its raw bits; *undef: any undefined. */
 uint64_t mma_element(const Warp *w, const uint32_t *regs, unsigned l, unsigned i, unsigned bits, bool *undef);
 /* mmasp.c: mma.sp and mma.sp::ordered_metadata (forms with flags MMA_SPARSE; fp8 refused when
@@ -1156,6 +1183,11 @@ uint64_t mma_element(const Warp *w, const uint32_t *regs, unsigned l, unsigned i
 void mmasp_lower(Loader *ld, const Instr *in, XInstr *x);
 void mmasp_execute(Warp *w, const XInstr *x, uint32_t lanes, uint32_t guard_true);
 void mmasp_layout_b(const MmaForm *f, unsigned lane, unsigned i, unsigned *row, unsigned *col);
+/* Element i of lane's fragment of 'a' (the compressed m x k/2), 'b', 'c' or 'd' of a sparse f */
+void mmasp_layout(const MmaForm *f, char which, unsigned lane, unsigned i, unsigned *row, unsigned *col);
+/* The view's sparse part (v laid out by mmaview_lay_out with mmasp_layout, A read or not): the
+ * metadata as the registers hold it now, A packed and made dense (MatrixView) */
+void mmasp_view(const Warp *w, const XInstr *x, MatrixView *v);
 /* The metadata nibble of chunk j of A's row r: lane and first bit, with threads of each group of
  * four giving metadata and the selector. */
 void mmasp_meta_at(unsigned threads, unsigned selector, unsigned r, unsigned j, unsigned *lane, unsigned *bit);
@@ -1163,13 +1195,15 @@ void mmasp_meta_at(unsigned threads, unsigned selector, unsigned r, unsigned j, 
  * (A's element bits); false for a value the PTX ISA leaves undefined. */
 bool mmasp_place(unsigned abits, bool ordered, unsigned nibble, unsigned j, uint8_t *pos);
 /* mmafloat.c: one D element of an mma with f16, bf16 or tf32 A and B (f32 or f16 C and D), as
- * the H100 computes it; a, b: k elements, c: C's raw bits; D's raw bits. */
-uint64_t mmaf_dot(const MmaForm *f, const uint64_t *a, const uint64_t *b, uint64_t c);
+ * the H100 computes it; a, b: k elements, c: C's raw bits; D's raw bits. unrecorded: NULL, or
+ * set when the bits rest on a choice no recording decides (docs/semantics.md) and another
+ * choice would give other bits. */
+uint64_t mmaf_dot(const MmaForm *f, const uint64_t *a, const uint64_t *b, uint64_t c, bool *unrecorded);
 /* mmaf_terms: count elements of A or B (type) decoded once; mmaf_dot_terms: mmaf_dot's D element
  * from a row of A's and a column of B's terms (mma.c decodes each element once per mma). */
 typedef struct MmafTerm { uint32_t sig; int16_t align; uint8_t sign, kind; } MmafTerm;
 void mmaf_terms(unsigned type, const uint64_t *raw, unsigned count, MmafTerm *out);
-uint64_t mmaf_dot_terms(const MmaForm *f, const MmafTerm *x, const MmafTerm *y, uint64_t c);
+uint64_t mmaf_dot_terms(const MmaForm *f, const MmafTerm *x, const MmafTerm *y, uint64_t c, bool *unrecorded);
 /* mmafp8.c: one D element of an mma with e4m3/e5m2 A and B (f32 or f16 C and D), as ptxas's
  * sm_90 code computes it on the H100 (two f16 HMMA, then C added); mma8_recorded: whether the
  * form's arithmetic was recorded on the H100 (mma.c warns when another one runs). */
@@ -1182,6 +1216,22 @@ uint64_t mma8_dot_terms(const MmaForm *f, const MmafTerm *x, const MmafTerm *y, 
 void warpops_match(Warp *w, const XInstr *at, uint32_t lanes, uint32_t guard_true);
 void warpops_redux(Warp *w, const XInstr *at, uint32_t lanes, uint32_t guard_true);
 void warpops_elect(Warp *w, const XInstr *at, uint32_t lanes, uint32_t guard_true);
+
+/* wmma.c, wmmalayout.c: wmma.load, wmma.mma, wmma.store (x->mode: a WmmaShape). */
+enum { WMMA_M16N16K16 = 1, WMMA_M32N8K16, WMMA_M8N32K16, WMMA_M16N16K8, WMMA_M8N8K4, WMMA_M8N8K32, WMMA_M8N8K128 };
+void wmma_lower(Loader *ld, const Instr *in, XInstr *x);
+void wmma_execute(Warp *w, const XInstr *x, uint32_t lanes, uint32_t guard_true);
+void wmma_warn_fragments(const Program *p, Diag *diag);   /* other instructions naming a fragment's register */
+void wmma_dims(unsigned shape, unsigned *m, unsigned *n, unsigned *k);
+void wmma_matrix_dims(unsigned shape, char which, unsigned *rows, unsigned *cols);
+bool wmma_type_fits(unsigned shape, char which, int type);
+unsigned wmma_regs(unsigned shape, char which, int type);
+unsigned wmma_elements(unsigned shape, char which, int type);
+/* element i of lane's fragment of matrix which ('a', 'b', 'c' or 'd') of elements of type */
+void wmma_layout(unsigned shape, char which, int type, unsigned lane, unsigned i, unsigned *row, unsigned *col);
+/* wmma.mma's form (Program.mma_forms: its m, n, k and types, D A B C rows): element i of lane's
+ * fragment of 'a', 'b', 'c' or 'd' (a MatrixPlace, for --matrix and --trace) */
+void wmma_place(const MmaForm *f, char which, unsigned lane, unsigned i, unsigned *row, unsigned *col);
 
 /* matrix.c: ldmatrix, stmatrix, movmatrix for the whole warp (at: NULL when lanes came from different pcs) */
 void matrix_ldmatrix(Warp *w, const XInstr *at, uint32_t lanes);

@@ -373,6 +373,10 @@ static void load_instr(Loader *ld, const Instr *in, XInstr *x)
         mmasp_lower(ld, in, x);
         return;
     }
+    if (in->op == OP_WMMA_LOAD || in->op == OP_WMMA_STORE || in->op == OP_WMMA_MMA) {
+        wmma_lower(ld, in, x);
+        return;
+    }
     if (x->type == TYPE_B128) {                    /* a .b128 register is two rows (wide.c) */
         wide_lower(ld, in, x);
         return;
@@ -676,8 +680,8 @@ bool lower_program(Program *p, Memory *mem, Module *m, Function *fn, Diag *diag,
                 *row = first_immediate + (NO_SLOT - 1 - *row);
         }
     }
-    for (uint32_t r = 0; r < p->mma_row_count; r++)   /* mma's immediate fragment elements, mma.sp's selector */
-        if (p->mma_rows[r] >= NO_SLOT - ld.immediates.len)
+    for (uint32_t r = 0; r < p->mma_row_count; r++)   /* mma's and wmma's immediate fragment elements, mma.sp's selector ('_': NO_SLOT) */
+        if (p->mma_rows[r] != NO_SLOT && p->mma_rows[r] >= NO_SLOT - ld.immediates.len)
             p->mma_rows[r] = first_immediate + (NO_SLOT - 1 - p->mma_rows[r]);
     for (uint32_t c = 0; c < p->call_count; c++)  /* immediate arguments to .reg parameters */
         for (unsigned i = 0; i < p->calls[c].arg_count; i++) {
@@ -699,6 +703,7 @@ bool lower_program(Program *p, Memory *mem, Module *m, Function *fn, Diag *diag,
     memcpy(p->sreg_rows, ld.sreg_row, sizeof p->sreg_rows);
     name_registers(p);
     number_sync_kinds(p);
+    wmma_warn_fragments(p, diag);
     return true;
 }
 

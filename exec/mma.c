@@ -150,7 +150,7 @@ static const char *decode(const char *mnemonic, MmaForm *f)
 }
 
 /* Whether ptxrun executes form f; what it does not run yet is refused before the run. */
-static bool mma_form_runs(const MmaForm *f)
+bool mma_form_runs(const MmaForm *f)
 {
     switch (ab_kind(f->a)) {
     case AB_I8: case AB_I4: case AB_B1: return true;
@@ -276,7 +276,7 @@ uint64_t mma_dot(const MmaForm *f, const uint64_t *a, const uint64_t *b, uint64_
         return (uint32_t)(uint64_t)acc;       /* modulo 2^32 */
     }
     case AB_F16: case AB_BF16: case AB_TF32:
-        return mmaf_dot(f, a, b, c);
+        return mmaf_dot(f, a, b, c, nan_choice);
     case AB_FP8:
         return mma8_dot(f, a, b, c);
     default:
@@ -334,8 +334,70 @@ static bool fp8_version_target(Loader *ld, const Instr *in, const MmaForm *f)
     return false;
 }
 
-/* {d...}, {a...}, {b...}, {c...}: registers of width bits, count of them, into rows. */
-bool mma_vector_rows(Loader *ld, const Operand *o, unsigned count, unsigned bits, bool dst, uint32_t *rows)
+/* What an element of a 32-bit mma operand vector is, for ptxas's type rule below: a .b32
+ * register (any), .f32 (registers and 0f immediates), .f16x2, integer (.u32, .s32 registers and
+ * integer immediates), or another type (never allowed); VK_IMM_I: a vector of integer
+ * immediates only. */
+enum { VK_B = 1, VK_F = 2, VK_H = 4, VK_I = 8, VK_OTHER = 16, VK_IMM_I = 32 };
+
+static unsigned vector_kind_of(Loader *ld, const Operand *e)
+{
+    if (e->kind == OPND_INT)
+        return VK_I;
+    if (e->kind == OPND_F32)
+        return VK_F;
+    switch (ld->cur->fn->regs.data[e->u.slot].type) {
+    case TYPE_B32: return VK_B;
+    case TYPE_F32: return VK_F;
+    case TYPE_F16X2: return VK_H;
+    case TYPE_U32: case TYPE_S32: return VK_I;
+    default: return VK_OTHER;
+    }
+}
+
+/* The kinds of vector ptxas 13.0 takes (sm_90) for a 32-bit operand whose elements are of
+ * MmaType t: .f32 C/D also in .f32 registers or all 0f immediates; .f16 A/B/C/D in .f16x2;
+ * .s32 C/D in .u32/.s32 or all integer immediates; 8-, 4- and 1-bit A/B in any 32-bit
+ * registers or all 0f immediates (not all integer ones); bf16 and tf32 only in .b32. */
+static unsigned vector_kinds(unsigned t)
+{
+    switch (t) {
+    case MT_F32: return VK_B | VK_F;
+    case MT_F16: return VK_B | VK_H;
+    case MT_S32: return VK_B | VK_I | VK_IMM_I;
+    case MT_S8: case MT_U8: case MT_S4: case MT_U4: case MT_B1: case MT_E4M3: case MT_E5M2:
+        return VK_B | VK_F | VK_H | VK_I;
+    default: return VK_B;
+    }
+}
+
+/* A 32-bit vector's kind as ptxas types it: its registers' one typed kind (.b32 ones go with
+ * any), else .b32; with no register, its immediates' kind. An immediate must suit the
+ * registers' kind (an integer one .b32 or integer registers, a 0f one .b32 or .f32); kinds
+ * that differ make it 0 (ptxas: "Vector with elements of different types are not allowed"). */
+static unsigned vector_kind(Loader *ld, const Operand *o)
+{
+    unsigned regs = 0, imms = 0;
+    for (unsigned i = 0; i < o->count; i++) {
+        const Operand *e = &o->u.group.elems[i];
+        unsigned k = vector_kind_of(ld, e);
+        *(e->kind == OPND_REG ? &regs : &imms) |= k;
+    }
+    unsigned typed = regs & ~(unsigned)VK_B;
+    if (typed & (typed - 1) || typed & VK_OTHER)
+        return 0;
+    if (!regs)
+        return imms == VK_I ? VK_IMM_I : imms == VK_F ? VK_F : 0;
+    unsigned kind = typed ? typed : VK_B;
+    if (((imms & VK_I) && !(kind & (VK_B | VK_I))) || ((imms & VK_F) && !(kind & (VK_B | VK_F))))
+        return 0;
+    return kind;
+}
+
+/* {d...}, {a...}, {b...}, {c...}: registers of width bits, count of them, into rows; 32-bit
+ * ones of a kind ptxas takes for elements of MmaType t (vector_kind). */
+bool mma_vector_rows(Loader *ld, const Operand *o, unsigned count, unsigned bits, unsigned t, bool dst,
+                     uint32_t *rows)
 {
     if (o->kind != OPND_VEC || o->count != count)
         return false;
@@ -347,13 +409,15 @@ bool mma_vector_rows(Loader *ld, const Operand *o, unsigned count, unsigned bits
             rows[i] = ld->cur->row_base + e->u.slot;
         } else if (!dst && (e->kind == OPND_INT || e->kind == OPND_F64) && bits == 64) {
             rows[i] = operand_immediate_row(ld, e->u.bits);
-        } else if (!dst && e->kind == OPND_INT && bits == 32) {
+        } else if (!dst && (e->kind == OPND_INT || (e->kind == OPND_F32 && t == MT_F32)) && bits == 32) {
+            /* its bits, as ptxas's cubins show them for these; a 0f one elsewhere (an .s32 C)
+               ptxas compiles to another value (0): refused */
             rows[i] = operand_immediate_row(ld, e->u.bits & 0xffffffffu);
         } else {
             return false;
         }
     }
-    return true;
+    return bits != 32 || (vector_kind(ld, o) & vector_kinds(t)) != 0;
 }
 
 /* Lowers mma: its form into Program.mma_forms[x->target]; the rows of D, A, B, C in order into
@@ -382,15 +446,18 @@ void mma_lower(Loader *ld, const Instr *in, XInstr *x)
         operand_cannot(ld, in, "mma without four vector operands");
         return;
     }
-    unsigned counts[4] = { f.d_regs, f.a_regs, f.b_regs, f.c_regs };
+    unsigned counts[4] = { f.d_regs, f.a_regs, f.b_regs, f.c_regs }, types[4] = { f.d, f.a, f.b, f.c };
     unsigned total = f.d_regs + f.a_regs + f.b_regs + f.c_regs;
     Program *p = ld->p;
     p->mma_rows = xrealloc(p->mma_rows, (p->mma_row_count + total) * sizeof *p->mma_rows);
     uint32_t *rows = p->mma_rows + p->mma_row_count;
     for (unsigned k = 0, at = 0; k < 4; at += counts[k], k++)
-        if (!mma_vector_rows(ld, &in->operands[k], counts[k], bits, k == 0, rows + at)) {
-            diag_at(ld->diag, DIAG_ERROR, in->operands[k].at, "operand %u of '%s' must be {%u .b%u registers}%s",
-                    k + 1, in->mnemonic, counts[k], bits, k ? " (or immediates)" : "");
+        if (!mma_vector_rows(ld, &in->operands[k], counts[k], bits, types[k], k == 0, rows + at)) {
+            unsigned kinds = bits == 32 ? vector_kinds(types[k]) : 0;
+            diag_at(ld->diag, DIAG_ERROR, in->operands[k].at, "operand %u of '%s' must be {%u .b%u%s%s%s registers}%s",
+                    k + 1, in->mnemonic, counts[k], bits, kinds & VK_F ? " or .f32" : "",
+                    kinds & VK_H ? " or .f16x2" : "", kinds & VK_I ? " or .u32/.s32" : "",
+                    !k ? "" : types[k] == MT_F32 ? " (or integer or 0f immediates)" : " (or integer immediates)");
             ld->failed = true;
             return;
         }
@@ -503,7 +570,7 @@ static void product(const MmaForm *f, unsigned rows, const uint64_t *A, const ui
         mmaf_terms(f->b, Bt, n * k, Y);
         for (unsigned i = 0; i < m; i++)
             for (unsigned j = 0; j < n; j++)
-                D[i][j] = mmaf_dot_terms(f, X + i * k, Y + j * k, C[i][j]);
+                D[i][j] = mmaf_dot_terms(f, X + i * k, Y + j * k, C[i][j], nan_choice);
         return;
     }
     if (kind == AB_FP8) {
@@ -577,9 +644,14 @@ void mma_execute(Warp *w, const XInstr *x, uint32_t lanes, uint32_t guard_true)
         report_warn(w, (uint32_t)(x - w->prog->code), ALL_LANES, "mma with fp8 A/B in a form not recorded on the H100 "
                     "(only m16n8k32 .f32.e4m3.e4m3.f32 and .f32.e5m2.e5m2.f32 are): ptxrun computes it as ptxas's "
                     "sm_90 code does (fp8 to f16, two f16 HMMA, then C added), from the recorded parts");
-    if (nan_choice)
+    if (nan_choice && f->a == MT_F64)
         report_warn(w, (uint32_t)(x - w->prog->code), ALL_LANES, "mma .f64 on two different NaNs in one step of "
                     "the fma chain: which one the H100 returns is not recorded; ptxrun returns a's, else b's, quieted");
+    else if (nan_choice)
+        report_warn(w, (uint32_t)(x - w->prog->code), ALL_LANES, "mma: an element of D on a case no H100 recording "
+                    "decides (a sum of -0 terms only, a subnormal f16 C above every product, all terms below 2^-133, "
+                    "or an f16 D from beyond f32's precision), where another choice gives other bits: ptxrun's "
+                    "are those of docs/semantics.md, \"mma\"");
     /* A guard undefined in some lane: whether the warp ran it at all is unknown, so all of D is. */
     bool guard_unknown = x->guard && (w->pred_defined[x->guard_pred] & ALL_LANES) != ALL_LANES;
     /* Scatter: every lane's D registers (rows may repeat a source: gathered above first). */

@@ -13,12 +13,16 @@
  * An exact zero sum, zero terms only included, is +0. Any NaN operand, inf * 0 or infinities
  * of both signs give the canonical NaN (0x7fffffff, 0x7fff); otherwise an infinite product or
  * C gives infinity of its sign. A tf32 operand is an f32 register whose low 13 bits are
- * dropped. Every term fits an int64 once truncated (below 2^28; 17 of them), so the sum is
- * exact in integers. Requires: an MmaForm of these types (mma.c refuses the others).
+ * dropped. Every term fits an int64 once truncated (below 2^36; 17 of them), so the sum is
+ * exact in integers. Where no recording decides (a sum of -0 terms only, a subnormal f16 C above
+ * every product, every term below 2^-133, an f16 D rounded from beyond f32's precision), ptxrun's
+ * choice is the one above and mmaf_dot says when another would give other bits. Requires: an
+ * MmaForm of these types (mma.c refuses the others).
  *
  * Speed: mma.c decodes each element of A's rows and B's columns once per mma (mmaf_terms) and
- * works out every D element from those terms (mmaf_dot_terms); mmaf_dot, one element from raw
- * bits, is the same two steps. */
+ * works out every D element from those terms (mmaf_dot_terms, a branch-free sum; the other
+ * choices recomputed only in the rare cases where they can matter); mmaf_dot, one element from
+ * raw bits, is the same two steps. */
 #include "exec.h"
 
 /* Bits of the fraction and of the exponent of each format mmafloat reads or writes. */
@@ -126,7 +130,58 @@ static uint64_t mmaf_special(const MmaForm *f, const MmafTerm *x, const MmafTerm
     return 0;
 }
 
-uint64_t mmaf_dot_terms(const MmaForm *f, const MmafTerm *x, const MmafTerm *y, uint64_t c)
+/* The choices no H100 recording decides (docs/semantics.md, "mma"): ptxrun's are the rules
+ * above; the others are a subnormal f16 C aligned by its leading bit (as an f32 C would be), the
+ * alignment exponent at least MMAF_FLOOR (Khattak and Mikaitis's H100 model) and an f16 D
+ * rounded from the sum first rounded to f32 toward zero. mmaf_dot_terms tries one only where it
+ * can give other bits. */
+enum { MMAF_FLOOR = -133 };
+
+/* D of the numbers x, y, z (no NaN or infinity) with every term aligned to 2^top, for the other
+ * choices: the rules above, any shifts. */
+static uint64_t mmaf_sum_at(const MmaForm *f, const MmafTerm *x, const MmafTerm *y, MmafTerm z, int top)
+{
+    int infrac = f->a == MT_BF16 ? 7 : 10, outfrac = f->c == MT_F32 ? 23 : 10, q = top - 25;
+    int64_t sum = 0;
+    for (unsigned i = 0; i <= f->k; i++) {
+        uint64_t sig = i < f->k ? (uint64_t)x[i].sig * y[i].sig : z.sig;
+        int e = i < f->k ? x[i].align + y[i].align - 2 * infrac : z.align - outfrac;
+        unsigned sign = i < f->k ? x[i].sign ^ y[i].sign : z.sign;
+        if (!sig)
+            continue;                                       /* a zero term takes no part */
+        int shift = e - q;                   /* <= 25 (a subnormal f16 C by its leading bit): below 2^36 */
+        uint64_t t = shift >= 0 ? sig << shift : -shift < 64 ? sig >> -shift : 0;
+        sum += sign ? -(int64_t)t : (int64_t)t;
+    }
+    return sum ? mmaf_round(sum < 0, sum < 0 ? (uint64_t)-sum : (uint64_t)sum, q, f->d) : 0;
+}
+
+/* Whether another choice gives other bits than d, ptxrun's D of the numbers x, y, z, whose terms
+ * aligned to 2^top summed to (-1)^neg * mag * 2^(top - 25). Each recomputation runs only where
+ * its choice can matter: a subnormal f16 C, a top below MMAF_FLOOR, an f16 D from a sum that is
+ * not exactly an f32. */
+static bool mmaf_unrecorded(const MmaForm *f, const MmafTerm *x, const MmafTerm *y, MmafTerm z, int top,
+                            bool neg, uint64_t mag, uint64_t d)
+{
+    if (f->c == MT_F16 && z.sig && z.sig < 1u << 10) {      /* C subnormal: top by its leading bit */
+        int lead = z.align - (10 - (31 - __builtin_clz(z.sig)));
+        for (unsigned i = 0; i < f->k; i++)
+            if (x[i].sig && y[i].sig && x[i].align + y[i].align > lead)
+                lead = x[i].align + y[i].align;
+        if (mmaf_sum_at(f, x, y, z, lead) != d)
+            return true;
+    }
+    if (top < MMAF_FLOOR && mmaf_sum_at(f, x, y, z, MMAF_FLOOR) != d)
+        return true;
+    if (f->d != MT_F16 || !mag || ((mag >> __builtin_ctzll(mag)) < 1u << 24 && top - 25 + __builtin_ctzll(mag) >= -149))
+        return false;                                       /* f32 D, or the sum exactly an f32 */
+    MmafTerm r = mmaf_decode((uint32_t)mmaf_round(neg, mag, top - 25, MT_F32), (MmafFormat){ 23, 8 }, 0);
+    uint64_t via = r.kind == MMAF_INF ? (uint64_t)r.sign << 15 | 0x7c00
+                 : r.sig ? mmaf_round(r.sign, r.sig, r.align - 23, MT_F16) : (uint64_t)r.sign << 15;
+    return via != d;
+}
+
+uint64_t mmaf_dot_terms(const MmaForm *f, const MmafTerm *x, const MmafTerm *y, uint64_t c, bool *unrecorded)
 {
     enum { ALIGN_BITS = 25, HEAD = 11 };                    /* terms truncated 25 bits below the top */
     unsigned n = f->k;
@@ -143,8 +198,15 @@ uint64_t mmaf_dot_terms(const MmaForm *f, const MmafTerm *x, const MmafTerm *y, 
     }
     if (top >= MMAF_ODD)
         return mmaf_special(f, x, y, z);                    /* not 0: a NaN or infinity met */
-    if (top < MMAF_NONE)
-        return 0;                                           /* no non-zero term: +0 */
+    if (top < MMAF_NONE) {                                  /* no non-zero term: +0 */
+        if (unrecorded && !*unrecorded && z.sign) {        /* IEEE's sum of -0 terms only: -0 */
+            unsigned negative = 1;
+            for (unsigned i = 0; i < n; i++)
+                negative &= x[i].sign ^ y[i].sign;
+            *unrecorded = negative;
+        }
+        return 0;
+    }
     /* Term i is sig * 2^(e - 2 frac) truncated to a multiple of 2^q, q = top - 25: sig << HEAD
      * (below 2^33) shifted right by HEAD - (e - 2 frac - q), which is >= 0 (e <= top, frac >= 7);
      * a zero's, far right, is 0. */
@@ -161,15 +223,17 @@ uint64_t mmaf_dot_terms(const MmaForm *f, const MmafTerm *x, const MmafTerm *y, 
         uint64_t t = shift >= 0 ? (uint64_t)z.sig << shift : -shift < 64 ? (uint64_t)z.sig >> -shift : 0;
         sum += z.sign ? -(int64_t)t : (int64_t)t;
     }
-    if (sum == 0)
-        return 0;                                           /* +0 */
-    return mmaf_round(sum < 0, sum < 0 ? (uint64_t)-sum : (uint64_t)sum, q, f->d);
+    uint64_t mag = sum < 0 ? (uint64_t)-sum : (uint64_t)sum;
+    uint64_t d = sum ? mmaf_round(sum < 0, mag, q, f->d) : 0;  /* an exact zero sum: +0 */
+    if (unrecorded && !*unrecorded)
+        *unrecorded = mmaf_unrecorded(f, x, y, z, top, sum < 0, mag, d);
+    return d;
 }
 
-uint64_t mmaf_dot(const MmaForm *f, const uint64_t *a, const uint64_t *b, uint64_t c)
+uint64_t mmaf_dot(const MmaForm *f, const uint64_t *a, const uint64_t *b, uint64_t c, bool *unrecorded)
 {
     MmafTerm x[17], y[17];
     mmaf_terms(f->a, a, f->k, x);
     mmaf_terms(f->b, b, f->k, y);
-    return mmaf_dot_terms(f, x, y, c);
+    return mmaf_dot_terms(f, x, y, c, unrecorded);
 }

@@ -74,8 +74,8 @@ uint64_t mma8_dot_terms(const MmaForm *f, const MmafTerm *x, const MmafTerm *y, 
     /* The HMMA ptxas uses: m16n8k16 (k32) or m16n8k8 (k16), f16 A and B, C and D as f's. */
     unsigned k = f->k / 2;
     MmaForm h = { .m = 16, .n = 8, .k = (uint16_t)k, .a = MT_F16, .b = MT_F16, .c = f->c, .d = f->d };
-    uint64_t d1 = mmaf_dot_terms(&h, x, y, 0);       /* zero accumulator (RZ) */
-    uint64_t d2 = mmaf_dot_terms(&h, x + k, y + k, d1);
+    uint64_t d1 = mmaf_dot_terms(&h, x, y, 0, NULL);       /* zero accumulator (RZ) */
+    uint64_t d2 = mmaf_dot_terms(&h, x + k, y + k, d1, NULL);
     if (f->d == MT_F16)
         return half_op(OP_ADD, TYPE_F16, 0, (uint32_t)d2, (uint32_t)c, 0);    /* HADD2 */
     return mma8_fadd(d2, c);

@@ -62,8 +62,8 @@ static const SpShape *sp_shape(const MmaForm *f)
 static const char *sp_decode(const char *s, size_t len, MmaForm *f, bool *ordered)
 {
     uint8_t types[4];
-    unsigned ntypes = 0, m = 0, n = 0, k = 0;
-    bool sat = false;
+    unsigned ntypes = 0, m = 0, n = 0, k = 0, layouts = 0;
+    bool sat = false, row_col = true;
     memset(f, 0, sizeof *f);
     *ordered = len > 24 && !memcmp(s, "mma.sp::ordered_metadata", 24);
     for (size_t pos = *ordered ? 24 : 6; pos < len;) {
@@ -84,11 +84,15 @@ static const char *sp_decode(const char *s, size_t len, MmaForm *f, bool *ordere
             types[ntypes++] = (uint8_t)t;
         else if (!strcmp(word, "satfinite"))
             sat = true;
+        else if (!strcmp(word, "row") || !strcmp(word, "col"))   /* A's layout, then B's */
+            row_col &= !strcmp(word, layouts++ ? "col" : "row");
         else if (word[0] == 'm' && sscanf(word, "m%un%uk%u", &m, &n, &k) != 3)
             return "a suffix this form does not take";
     }
     if (ntypes != 4 || m != 16 || n != 8)
         return "a form that lacks the shape m16n8kK or four types";
+    if (layouts != 2 || !row_col)     /* ptxas: "Illegal alayout '.col' for instruction 'mma'" */
+        return "a layout other than .row.col, the only one mma.sp takes";
     f->m = 16, f->n = 8, f->k = (uint16_t)k;
     f->d = types[0], f->a = types[1], f->b = types[2], f->c = types[3];
     const SpShape *sh = sp_shape(f);
@@ -104,7 +108,11 @@ static const char *sp_decode(const char *s, size_t len, MmaForm *f, bool *ordere
     return NULL;
 }
 
-/* Whether ptxrun runs the arithmetic of f's types yet: all but fp8 (mma_dot has no fp8 yet). */
+/* Whether ptxrun runs the arithmetic of f's types: all but fp8. mma_dot has fp8 (mmafp8.c), but
+ * ptxas's sm_90 code for fp8 mma.sp is not that of the dense form: two sparse f16 HMMA fed by
+ * selects on %tid.x and cross-lane moves of the metadata, not decoded, and the H100 recordings
+ * have no fp8 mma.sp; which kept products each HMMA sums decides the rounding, so a guess would
+ * be an approximation (docs/semantics.md, "mma.sp"). */
 static bool sp_runs(const MmaForm *f)
 {
     return f->a != MT_E4M3 && f->a != MT_E5M2;
@@ -157,15 +165,16 @@ void mmasp_lower(Loader *ld, const Instr *in, XInstr *x)
         ld->failed = true;
         return;
     }
-    unsigned counts[4] = { f.d_regs, f.a_regs, f.b_regs, f.c_regs };
+    unsigned counts[4] = { f.d_regs, f.a_regs, f.b_regs, f.c_regs }, types[4] = { f.d, f.a, f.b, f.c };
     unsigned total = f.d_regs + f.a_regs + f.b_regs + f.c_regs + 2;
     Program *p = ld->p;
     p->mma_rows = xrealloc(p->mma_rows, (p->mma_row_count + total) * sizeof *p->mma_rows);
     uint32_t *rows = p->mma_rows + p->mma_row_count;
     for (unsigned k = 0, at = 0; k < 4; at += counts[k], k++)
-        if (!mma_vector_rows(ld, &in->operands[k], counts[k], 32, k == 0, rows + at)) {
+        if (!mma_vector_rows(ld, &in->operands[k], counts[k], 32, types[k], k == 0, rows + at)) {
             diag_at(ld->diag, DIAG_ERROR, in->operands[k].at, "operand %u of '%s' must be {%u .b32 registers}%s",
-                    k + 1, in->mnemonic, counts[k], k ? " (or immediates)" : "");
+                    k + 1, in->mnemonic, counts[k],
+                    !k ? "" : types[k] == MT_F32 ? " (or integer or 0f immediates)" : " (or integer immediates)");
             ld->failed = true;
             return;
         }
@@ -228,6 +237,60 @@ bool mmasp_place(unsigned abits, bool ordered, unsigned nibble, unsigned j, uint
 
 enum { SP_M = 16, SP_N = 8, SP_K = 128 };
 
+void mmasp_layout(const MmaForm *f, char which, unsigned lane, unsigned i, unsigned *row, unsigned *col)
+{
+    MmaForm half = *f;                       /* the compressed A: the dense form with K/2 */
+    half.k = (uint16_t)(f->k / 2);
+    if (which == 'b')
+        mmasp_layout_b(f, lane, i, row, col);
+    else
+        mma_layout(which == 'a' ? &half : f, which, lane, i, row, col);
+}
+
+void mmasp_view(const Warp *w, const XInstr *x, MatrixView *v)
+{
+    const MmaForm *f = &w->prog->mma_forms[x->target];
+    const SpShape *sh = sp_shape(f);
+    const uint32_t *rows = w->prog->mma_rows + f->rows;
+    const uint32_t *sel = rows + f->d_regs + f->a_regs + f->b_regs + f->c_regs + 1;
+    unsigned abits = mma_type_bits(f->a);
+    v->sparse = true;
+    v->ordered = x->secondary & SP_ORDERED;
+    v->chunk = (uint8_t)(abits == 32 ? 2 : abits == 4 ? 8 : 4);
+    v->kept = (uint8_t)(v->chunk / 2);
+    v->selector = (uint8_t)w->val[*sel][0];
+    v->threads = sh->threads;
+    v->selector_undefined = v->selector > sh->isa_max;
+    v->meta_row = sel[-1];
+    v->meta_reg = mmaview_row_name(w->prog, x, v->meta_row);
+    v->packed = v->op[MATRIX_A];
+    MatrixOperand *a = &v->op[MATRIX_A];
+    a->cols = f->k;
+    a->at = xcalloc((size_t)a->rows * a->cols, sizeof *a->at);
+    unsigned chunks = f->k / v->chunk;
+    v->meta = xcalloc((size_t)f->m * chunks, sizeof *v->meta);
+    for (unsigned r = 0; r < f->m; r++)
+        for (unsigned j = 0; j < chunks; j++) {
+            MatrixMeta *e = &v->meta[r * chunks + j];
+            unsigned lane, bit;
+            uint8_t pos[SP_K / 2];
+            mmasp_meta_at(sh->threads, v->selector, r, j, &lane, &bit);
+            e->lane = MATRIX_NO_LANE, e->bit = (uint8_t)bit;
+            if (!v->selector_undefined) {     /* else not read (the rule would name lanes past 31) */
+                e->lane = (uint8_t)lane;
+                e->nibble = (uint8_t)(w->val[v->meta_row][lane] >> bit & 0xf);
+                e->defined = (uint8_t)(warp_dbits(w, v->meta_row, (int)lane) >> bit & 0xf);
+            }
+            e->valid = e->defined == 0xf && mmasp_place(abits, v->ordered, e->nibble, j, pos);
+            for (unsigned q = 0; q < v->chunk; q++)
+                a->at[r * a->cols + j * v->chunk + q].absent = e->valid ? MATRIX_NOT_KEPT : MATRIX_UNPLACED;
+            for (unsigned q = 0; e->valid && q < v->kept; q++) {
+                e->cols[q] = pos[j * v->kept + q];
+                a->at[r * a->cols + e->cols[q]] = v->packed.at[r * v->packed.cols + j * v->kept + q];
+            }
+        }
+}
+
 /* The warp's mma.sp: every lane of the warp takes part (.aligned), or none (a guard false in
  * all of them); otherwise a fault. */
 void mmasp_execute(Warp *w, const XInstr *x, uint32_t lanes, uint32_t guard_true)
@@ -248,6 +311,9 @@ void mmasp_execute(Warp *w, const XInstr *x, uint32_t lanes, uint32_t guard_true
     uint32_t e_row = c[f->c_regs];
     unsigned selector = (unsigned)w->val[c[f->c_regs + 1]][0];
     unsigned abits = mma_type_bits(f->a), cbits = mma_type_bits(f->c), dbits = mma_type_bits(f->d);
+    MatrixView *view = mmaview_begin(w, x, &(MatrixSource){ f, rows, mmasp_layout, 1 });   /* --matrix */
+    if (view)
+        mmasp_view(w, x, view);
     MmaForm half = *f;                       /* the compressed A: the dense form with K/2 */
     half.k = (uint16_t)(f->k / 2);
     half.flags &= (uint8_t)~MMA_SPARSE;
@@ -329,4 +395,5 @@ void mmasp_execute(Warp *w, const XInstr *x, uint32_t lanes, uint32_t guard_true
         }
         warp_commit(w, d[r], out, ALL_LANES, guard_unknown ? 0 : defined);
     }
+    mmaview_end(view);
 }

@@ -5,6 +5,7 @@
  * in register i / e, e elements to a register from the low bits (four s8, two f16, one f32).
  * A, B and C are read from the registers before the instruction writes D (mmaview_begin), D
  * from them after (mmaview_end): what the registers held and were given, definedness included.
+ * mma.sp's A is laid out as its lanes hold it (m x k/2); mmasp_view makes it dense.
  * Nothing here runs unless a view is asked for. */
 #include <stdlib.h>
 #include <string.h>
@@ -53,6 +54,8 @@ void mmaview_free(MatrixView *v)
 {
     for (unsigned o = 0; o < MATRIX_OPERANDS; o++)
         free(v->op[o].at);
+    free(v->packed.at);
+    free(v->meta);
 }
 
 void mmaview_lay_out(const Warp *w, const XInstr *x, const MatrixSource *s, MatrixView *v)
@@ -73,7 +76,8 @@ void mmaview_lay_out(const Warp *w, const XInstr *x, const MatrixSource *s, Matr
         op->type = ptx_type(types[o]);
         unsigned bits = type_info[op->type].bits;
         op->rows = (uint16_t)(o == MATRIX_B ? f->k : products * f->m);
-        op->cols = (uint16_t)(o == MATRIX_A ? f->k : o == MATRIX_B ? products * f->n : f->n);
+        unsigned a_cols = f->flags & MMA_SPARSE ? f->k / 2u : f->k;   /* mma.sp: A as the lanes hold it */
+        op->cols = (uint16_t)(o == MATRIX_A ? a_cols : o == MATRIX_B ? products * f->n : f->n);
         op->per_reg = (uint8_t)(bits >= 32 ? 1 : 32 / bits);
         op->reg_count = regs[o] < MATRIX_MAX_REGS ? regs[o] : MATRIX_MAX_REGS;
         const uint32_t *rows = operand_rows(s, o);

@@ -2,7 +2,8 @@
  * lane's fragment, which elements of which matrix each of its registers held or received.
  * mma (and every form mmaview.c knows): A's, B's, C's elements each lane supplied and D's it
  * received, one [row][column] group per register, in the vector's order (a run of columns or
- * rows as [0][4..7]). ldmatrix, stmatrix: the row whose address the lane gives, and the
+ * rows as [0][4..7]); mma.sp: A's as the lanes hold it (m x k/2) and the [row][chunk] of each
+ * metadata nibble the lane gives. ldmatrix, stmatrix: the row whose address the lane gives, and the
  * elements of matrices M0..M3 in its registers; movmatrix: the elements of M it gives and those
  * of M it gets (of the transpose's place). Text, or members of the step's JSON object. */
 #include <stdlib.h>
@@ -14,11 +15,16 @@ typedef struct Place {
     uint16_t row, col;
     uint8_t matrix;            /* ldmatrix, stmatrix: M0..M3 */
 } Place;
+enum { NO_PLACE = 0xffff };
 
 /* One register's elements (n of them, in order) as text: "[0][4..7]", "[0..1][3]", "[0][1],[2][3]",
  * each after prefix (and its matrix's number: numbered); json: [[row, column], ...]. */
 static void group_text(FILE *out, const Place *p, unsigned n, bool json, const char *prefix, bool numbered)
 {
+    if (n && p[0].row == NO_PLACE) {           /* a repeat of elements another register holds */
+        fputs(json ? "null" : "=", out);
+        return;
+    }
     if (json) {
         fputc('[', out);
         for (unsigned i = 0; i < n; i++)
@@ -61,6 +67,8 @@ static Place *by_lane(const MatrixOperand *op)
 {
     unsigned per_lane = (unsigned)op->reg_count * op->per_reg;
     Place *p = xcalloc((size_t)WARP_SIZE * (per_lane ? per_lane : 1), sizeof *p);
+    for (size_t i = 0; i < (size_t)WARP_SIZE * per_lane; i++)
+        p[i].row = NO_PLACE;                   /* a register holding elements placed elsewhere (wmma's repeats) */
     for (unsigned r = 0; r < op->rows; r++)
         for (unsigned c = 0; c < op->cols; c++) {
             const MatrixElement *e = &op->at[r * op->cols + c];
@@ -70,6 +78,41 @@ static Place *by_lane(const MatrixOperand *op)
     return p;
 }
 
+/* mma.sp: the nibbles of the metadata lane l gives, [row][chunk] in the order of its bits
+ * (text: "-" for none; json: [[row, chunk], ...]). */
+static void sparse_lane(FILE *out, const MatrixView *v, unsigned l)
+{
+    unsigned chunks = v->k / v->chunk, n = 0;
+    Place p[8];
+    for (unsigned bit = 0; bit < 32; bit += 4)
+        for (unsigned e = 0; e < (unsigned)v->m * chunks; e++)
+            if (v->meta[e].lane == l && v->meta[e].bit == bit)
+                p[n++] = (Place){ (uint16_t)(e / chunks), (uint16_t)(e % chunks), 0 };
+    if (!n)
+        fputs(" -\n", out);
+    else {
+        fputc(' ', out);
+        group_text(out, p, n, false, NULL, false);
+        fputc('\n', out);
+    }
+}
+
+static void sparse_json(FILE *out, const MatrixView *v)
+{
+    unsigned chunks = v->k / v->chunk;
+    fputs(", \"e\": [", out);
+    for (unsigned l = 0; l < WARP_SIZE; l++) {
+        fprintf(out, "%s[", l ? ", " : "");
+        unsigned n = 0;
+        for (unsigned bit = 0; bit < 32; bit += 4)
+            for (unsigned e = 0; e < (unsigned)v->m * chunks; e++)
+                if (v->meta[e].lane == l && v->meta[e].bit == bit)
+                    fprintf(out, "%s[%u, %u]", n++ ? ", " : "", e / chunks, e % chunks);
+        fputc(']', out);
+    }
+    fputc(']', out);
+}
+
 static void mma_fragments(FILE *out, const Warp *w, const XInstr *x, bool json)
 {
     MatrixView v;
@@ -77,6 +120,9 @@ static void mma_fragments(FILE *out, const Warp *w, const XInstr *x, bool json)
         return;
     static const char *const names[MATRIX_OPERANDS] = { "A", "B", "C", "D" };
     Place *p[MATRIX_OPERANDS];
+    MatrixElement *dense = v.op[MATRIX_A].at;
+    if (v.sparse)
+        v.op[MATRIX_A] = v.packed;            /* mma.sp: A as the lanes hold it */
     for (unsigned o = 0; o < MATRIX_OPERANDS; o++)
         p[o] = by_lane(&v.op[o]);
     const MatrixOperand *c = &v.op[MATRIX_C], *d = &v.op[MATRIX_D];
@@ -99,6 +145,8 @@ static void mma_fragments(FILE *out, const Warp *w, const XInstr *x, bool json)
             }
             fputc(']', out);
         }
+        if (v.sparse)
+            sparse_json(out, &v);
         fputc('}', out);
     } else {
         fputs("    fragments: lane: A ", out);
@@ -113,7 +161,13 @@ static void mma_fragments(FILE *out, const Warp *w, const XInstr *x, bool json)
                 names_text(out, d->regs, d->reg_count);
             }
         }
+        if (v.sparse)
+            fprintf(out, " | e %s", v.meta_reg ? v.meta_reg : "(immediate)");
         fputs(" ([row][column] in each register", out);
+        if (v.sparse)
+            fprintf(out, "; A: of its %ux%u kept elements, which the metadata e places in the %ux%u A; e: the "
+                    "[row][chunk] of each 4-bit nibble it gives, from bit 0 up (selector %u)",
+                    v.op[MATRIX_A].rows, v.op[MATRIX_A].cols, v.m, v.k, v.selector);
         if (v.products > 1)
             fprintf(out, "; %u products stacked, quad-pair p's at rows 8p.. of A, C, D and columns 8p.. of B",
                     v.products);
@@ -138,16 +192,19 @@ static void mma_fragments(FILE *out, const Warp *w, const XInstr *x, bool json)
         for (unsigned l = 0; l < WARP_SIZE; l++) {
             fprintf(out, "    %5u ", l);
             for (unsigned o = 0; o < shown; o++) {
-                if (o + 1 < shown)
+                if (o + 1 < shown || v.sparse)
                     fprintf(out, " %-*s |", width[o], cell[l][o]);
                 else
                     fprintf(out, " %s\n", cell[l][o]);
                 free(cell[l][o]);
             }
+            if (v.sparse)
+                sparse_lane(out, &v, l);
         }
     }
     for (unsigned o = 0; o < MATRIX_OPERANDS; o++)
         free(p[o]);
+    v.op[MATRIX_A].at = dense;
     mmaview_free(&v);
 }
 

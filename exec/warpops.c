@@ -315,6 +315,9 @@ void warpops_execute(Warp *w, const XInstr *x, uint32_t lanes, uint32_t guard_tr
     case OP_MMA_SP_ORDERED:
         mmasp_execute(w, x, lanes, guard_true);
         break;
+    case OP_WMMA_LOAD: case OP_WMMA_STORE: case OP_WMMA_MMA:
+        wmma_execute(w, x, lanes, guard_true);
+        break;
     default:
         BUG("warp op %d", x->op);
     }

@@ -65,6 +65,12 @@ static const struct {
     { OP_LOP3, MOD_OR, 82, 0 }, { OP_LOP3, MOD_AND, 82, 0 },    /* lop3.or/.and d|p (ptxas 13.0) */
     { OP_ATOM, MOD_V2, 81, 90 }, { OP_ATOM, MOD_V4, 81, 90 }, { OP_ATOM, MOD_V8, 81, 90 },
     { OP_RED, MOD_V2, 81, 90 }, { OP_RED, MOD_V4, 81, 90 }, { OP_RED, MOD_V8, 81, 90 },
+    /* mma's shapes and .and.popc as ptxas 13.0 takes them (what depends on the types is not here:
+     * m8n8k4 .f64 and m16n8k8 .bf16/.tf32 need PTX ISA 7.0 and sm_80) */
+    { OP_MMA, MOD_M8N8K16, 65, 75 }, { OP_MMA, MOD_M8N8K32, 65, 75 }, { OP_MMA, MOD_M8N8K128, 70, 75 },
+    { OP_MMA, MOD_M16N8K4, 70, 80 }, { OP_MMA, MOD_M16N8K8, 65, 75 }, { OP_MMA, MOD_M16N8K16, 70, 80 },
+    { OP_MMA, MOD_M16N8K32, 70, 80 }, { OP_MMA, MOD_M16N8K64, 70, 80 }, { OP_MMA, MOD_M16N8K128, 70, 80 },
+    { OP_MMA, MOD_M16N8K256, 70, 80 }, { OP_MMA, MOD_AND, 71, 80 },
 };
 
 /* Whether a suffix of in is in later_suffixes at all (most instructions have none or one

@@ -16,7 +16,8 @@ as an expression of the lanes' A, B, C elements. Checked:
 2. every D element of every lane is exactly the expression the model of tests/misc/mma884.py (and
    exec/mma884.c) gives it, with the PTX ISA's fragment layouts: .f32 D = C + fma(a3,b3, fma(a2,b2,
    fma(a1,b1, fma(a0,b0, +0)))); .f16 D = f16((C + fma(a1,b1, a0*b0)) + fma(a3,b3, a2*b2));
-3. the expressions evaluated on the inputs of the cases mma884_forms and mma884_round give their expect.json.
+3. the expressions evaluated on the inputs of the cases mma884_forms, mma884_round and mma884_order (its own
+   model, tests/misc/mma884_order.py: the order of .f16 D's sum) give their expect.json.
 """
 import argparse
 import json
@@ -54,6 +55,14 @@ def text_and_funcs(cubin):
 def call_offset(lo):
     """CALL.REL's target, relative to the next instruction: bits 16-23 and 34-63 (signed) of the low word."""
     return ((lo >> 16) & 0xff) * 4 + ((((lo >> 34) & 0x3fffffff) ^ 0x20000000) - 0x20000000) * 0x400
+
+
+# The modifier bits (high word bits 8-23, low word bits 40-63) of the float instructions, as ptxas 13.0 encodes
+# the plain PTX forms: fma.rn.f32, mul.rn.f32, add.rn.f32, cvt.f32.f16 (HADD2.F32 -RZ, Rb.Hx), cvt.rn.f16x2.f32,
+# each compiled alone (checked 2026-11-29: .rz/.rm sets high bits 14-15, .ftz bit 16, .sat bit 13, a negated
+# product or C bits 8 and 11, a negated or absolute B low bits 63 and 62; F2FP .rz high bits 15-16). Code with
+# other bits (another rounding, flushing, a negation) would be refused here, not read as the plain form.
+PLAIN = {0x223: 0, 0x220: 0x400000, 0x221: 0, 0x230: 0x4100, 0x23e: 0}
 
 
 class Sim:
@@ -123,9 +132,12 @@ class Sim:
             return out(('h2', halves[imm & 0xff], halves[(imm >> 8) & 0xff]))
         if op == 0x589:                                        # SHFL.IDX Rd, Ra, Rb, 0x1f
             return out(self.R[R(b) & 31].get(a, 0))
+        if op in PLAIN:                                        # no .RZ/.RM/.RP, .FTZ, .SAT, -x, |x| (above)
+            low = lo >> 40 & ~(3 << 20) if op == 0x230 else lo >> 40     # HADD2.F32: bits 60-61 pick the half
+            assert (hi & 0xffff00, low) == (PLAIN[op], 0), 'modifiers on %016x %016x' % (hi, lo)
         if op == 0x230:                                        # HADD2.F32 Rd, -RZ, Rb.H0/.H1: f16 -> f32
             sel = (lo >> 60) & 3
-            assert sel in (2, 3)
+            assert sel in (2, 3) and a == 255
             return out(R(b)[1 if sel == 2 else 2])
         if op == 0x223:
             return out(('fma', R(a), R(b), R(c) if c != 255 else '+0'))
@@ -280,6 +292,9 @@ def main():
             ok &= bad == 0
     ok &= check_case(args.cases, 'mma884_forms', M.FORMS, exprs)
     ok &= check_case(args.cases, 'mma884_round', M.ROUND_FORMS, exprs)
+    by_name = {form.name(): form for form in M.FORMS}
+    ok &= check_case(args.cases, 'mma884_order', [by_name['m8n8k4.%s.f16.f16.f16.f16' % lay] for lay in ('row.col', 'col.row')],
+                     exprs)
     sys.exit(0 if ok else 1)
 
 

@@ -472,9 +472,10 @@ START_TEST(memory_suffixes_are_decoded)
         ck_assert_msg(strcmp(op_info[op].rule, "*") != 0, "'%s' has no suffix rule", op_info[op].name);
         /* call, and the texture and surface instructions, whose [handle, {coordinates}]
          * operands and optional ones image_load (exec/surface.c) checks as it lowers them; mma,
-         * whose four vectors' lengths and widths depend on its form (exec/mma.c), and mma.sp
-         * (exec/mmasp.c). */
+         * whose four vectors' lengths and widths depend on its form (exec/mma.c), mma.sp
+         * (exec/mmasp.c) and wmma (exec/wmma.c). */
         bool own_operands = op == OP_CALL || op == OP_MMA || op == OP_MMA_SP || op == OP_MMA_SP_ORDERED ||
+                            op == OP_WMMA_LOAD || op == OP_WMMA_STORE || op == OP_WMMA_MMA ||
                             op_info[op].family == FAM_TEXTURE || op_info[op].family == FAM_SURFACE;
         ck_assert_msg(strcmp(op_info[op].shape, "*") != 0 || own_operands, "'%s' has no operand shape",
                       op_info[op].name);

@@ -10,7 +10,7 @@
 static const char *cell(uint64_t bits, uint64_t dbits, int type, bool json, bool hex)
 {
     static char buf[64];
-    MatrixElement e = { bits, dbits, 0, 0, 0 };
+    MatrixElement e = { bits, dbits, 0, 0, 0, 0 };
     matview_cell(buf, sizeof buf, &e, type, json, hex);
     return buf;
 }
@@ -58,13 +58,13 @@ static MatrixView small_view(void)
 {
     static const uint16_t a_bits[6] = { 0x3c00, 0x4000, 0x4200, 0xbc00, 0x3800, 0x7c00 };   /* 1 2 3 / -1 0.5 inf */
     for (unsigned i = 0; i < 6; i++) {
-        a_at[i] = (MatrixElement){ a_bits[i], 0xffff, (uint8_t)(i / 2), (uint8_t)(i % 3 / 2), (uint8_t)(i % 2) };
-        b_at[i] = (MatrixElement){ 0x3c00, 0xffff, (uint8_t)(10 + i), 0, 0 };
+        a_at[i] = (MatrixElement){ a_bits[i], 0xffff, (uint8_t)(i / 2), (uint8_t)(i % 3 / 2), (uint8_t)(i % 2), 0 };
+        b_at[i] = (MatrixElement){ 0x3c00, 0xffff, (uint8_t)(10 + i), 0, 0, 0 };
     }
     b_at[5].dbits = 0;                                           /* B[2][1] undefined */
     for (unsigned i = 0; i < 4; i++) {
-        c_at[i] = (MatrixElement){ 0x3f800000u * (i & 1), 0xffffffff, (uint8_t)(4 * i), (uint8_t)(i & 1), 0 };
-        d_at[i] = (MatrixElement){ 0x40400000, 0xffffffff, (uint8_t)(4 * i), (uint8_t)(i & 1), 0 };
+        c_at[i] = (MatrixElement){ 0x3f800000u * (i & 1), 0xffffffff, (uint8_t)(4 * i), (uint8_t)(i & 1), 0, 0 };
+        d_at[i] = (MatrixElement){ 0x40400000, 0xffffffff, (uint8_t)(4 * i), (uint8_t)(i & 1), 0, 0 };
     }
     d_at[3].dbits = 0;
     MatrixView v = { .m = 2, .n = 2, .k = 3, .products = 1 };
@@ -212,10 +212,10 @@ START_TEST(wide_matrices_in_blocks)
     enum { K = 256 };
     static MatrixElement a[K], b[K], c[1], d[1];
     for (unsigned i = 0; i < K; i++) {
-        a[i] = (MatrixElement){ (uint64_t)-(int64_t)(1000000 * i), ~0ull, (uint8_t)(i / 8), (uint8_t)(i % 8), 0 };
-        b[i] = (MatrixElement){ i % 3 == 0, i == 7 ? 0 : 1, (uint8_t)(i % 32), 0, (uint8_t)(i / 32) };
+        a[i] = (MatrixElement){ (uint64_t)-(int64_t)(1000000 * i), ~0ull, (uint8_t)(i / 8), (uint8_t)(i % 8), 0, 0 };
+        b[i] = (MatrixElement){ i % 3 == 0, i == 7 ? 0 : 1, (uint8_t)(i % 32), 0, (uint8_t)(i / 32), 0 };
     }
-    c[0] = d[0] = (MatrixElement){ 5, ~0ull, 0, 0, 0 };
+    c[0] = d[0] = (MatrixElement){ 5, ~0ull, 0, 0, 0, 0 };
     MatrixView v = { .m = 1, .n = 1, .k = K, .products = 1 };
     v.op[MATRIX_A] = (MatrixOperand){ TYPE_S32, 1, K, 8, 1, { "%a0", "%a1", "%a2", "%a3", "%a4", "%a5", "%a6", "%a7" },
                                       { 0 }, a };

@@ -17,7 +17,7 @@ static const MmaForm f32_tf32_k4 = { 16, 8, 4, MT_TF32, MT_TF32, MT_F32, MT_F32,
 static uint64_t dot2(const MmaForm *f, uint64_t a0, uint64_t b0, uint64_t a1, uint64_t b1, uint64_t c)
 {
     uint64_t a[16] = { a0, a1 }, b[16] = { b0, b1 };
-    return mmaf_dot(f, a, b, c);
+    return mmaf_dot(f, a, b, c, NULL);
 }
 
 /* Sixteen products 1 * 1 and C = 0.5: 16.5 exactly (0x41840000). */
@@ -26,7 +26,7 @@ START_TEST(exact_sums_stay_exact)
     uint64_t a[16], b[16];
     for (unsigned i = 0; i < 16; i++)
         a[i] = 0x3c00, b[i] = 0x3c00;
-    ck_assert_uint_eq(mmaf_dot(&f32_f16_k16, a, b, 0x3f000000), 0x41840000);
+    ck_assert_uint_eq(mmaf_dot(&f32_f16_k16, a, b, 0x3f000000, NULL), 0x41840000);
 }
 END_TEST
 
@@ -114,8 +114,9 @@ START_TEST(zero_sums_are_plus_zero)
 END_TEST
 
 /* ---- The differential check: exec/mmafloat.c as it was before mma.c decoded each element once per
- * mma (commit fac9598c, per element decoding and a bit loop for the rounding), kept here word for word
- * in its arithmetic as the reference the faster mmaf_terms + mmaf_dot_terms must equal bit for bit. */
+ * mma (main's after h-rfloat: per element decoding, a bit loop for the rounding, the unrecorded
+ * choices each recomputed in full), kept here word for word in its arithmetic as the reference the
+ * faster mmaf_terms + mmaf_dot_terms must equal bit for bit, its unrecorded flag included. */
 typedef struct RefFormat { unsigned frac, exp; } RefFormat;
 
 static RefFormat ref_format(unsigned type)
@@ -178,11 +179,33 @@ static uint64_t ref_round(bool neg, uint64_t mag, int q, unsigned type)
     return sign | (((uint64_t)(biased - 1) << f.frac) + r);
 }
 
-static uint64_t ref_dot(const MmaForm *f, const uint64_t *a, const uint64_t *b, uint64_t c)
+/* The choices no H100 recording decides (docs/semantics.md, "mma"): ptxrun's are all false;
+ * ref_dot tries the others when asked whether a result depends on them. */
+typedef struct RefChoice {
+    bool c_leading_bit;      /* a subnormal f16 C aligned by its leading bit, as an f32 C would be */
+    bool floor;              /* the alignment exponent at least -133 (Khattak and Mikaitis's H100 model) */
+    bool via_f32;            /* an f16 D rounded from the sum first rounded to f32 toward zero */
+} RefChoice;
+
+enum { REF_FLOOR = -133 };
+
+/* What ref_dot needs to know of a sum to tell whether another choice could matter: the
+ * alignment exponent before any floor (REF_FLOOR when there is none: a special or zero result)
+ * and whether the sum is an f32 exactly. */
+typedef struct RefSum {
+    int top;
+    bool f32_exact;
+} RefSum;
+
+/* D by the choices ch; *info as above. */
+static uint64_t ref_compute(const MmaForm *f, const uint64_t *a, const uint64_t *b, uint64_t c,
+                             const RefChoice *ch, RefSum *info)
 {
+    info->top = REF_FLOOR, info->f32_exact = true;
+    enum { ALIGN_BITS = 25 };                               /* terms truncated 25 bits below the top */
     RefFormat in = ref_format(f->a), out = ref_format(f->c);
     RefValue x[17], y[17];
-    unsigned n = f->k, infs = 0;
+    unsigned n = f->k, infs = 0;                            /* infs: bit 0 +inf met, bit 1 -inf */
     bool nan = false;
     for (unsigned i = 0; i < n; i++) {
         x[i] = ref_decode(a[i], f->a);
@@ -192,7 +215,7 @@ static uint64_t ref_dot(const MmaForm *f, const uint64_t *a, const uint64_t *b, 
         else if (x[i].kind == REF_INF || y[i].kind == REF_INF) {
             const RefValue *other = x[i].kind == REF_INF ? &y[i] : &x[i];
             if (other->kind == REF_NUM && other->sig == 0)
-                nan = true;
+                nan = true;                                 /* inf * 0 */
             else
                 infs |= 1u << (x[i].sign ^ y[i].sign);
         }
@@ -205,11 +228,16 @@ static uint64_t ref_dot(const MmaForm *f, const uint64_t *a, const uint64_t *b, 
     RefFormat dfmt = ref_format(f->d);
     uint64_t dsign = (uint64_t)1 << (dfmt.frac + dfmt.exp);
     if (nan || infs == 3)
-        return dsign - 1;
+        return dsign - 1;                                   /* canonical NaN: 0x7fffffff, 0x7fff */
     if (infs)
         return (infs == 2 ? dsign : 0) | (uint64_t)((1u << dfmt.exp) - 1) << dfmt.frac;
+
+    /* The largest alignment exponent over the non-zero terms (zeros take no part). */
     bool any = z.sig != 0;
     int top = z.align;
+    if (ch->c_leading_bit && any && z.sig < 1u << out.frac)
+        for (uint32_t m = z.sig << 1; m < 1u << (out.frac + 1); m <<= 1)
+            top--;                                          /* a subnormal C's leading bit */
     for (unsigned i = 0; i < n; i++)
         if (x[i].sig && y[i].sig) {
             int e = x[i].align + y[i].align;
@@ -218,12 +246,15 @@ static uint64_t ref_dot(const MmaForm *f, const uint64_t *a, const uint64_t *b, 
             any = true;
         }
     if (!any)
-        return 0;
-    int q = top - 25;
+        return 0;                                           /* +0 */
+    info->top = top;
+    if (ch->floor && top < REF_FLOOR)
+        top = REF_FLOOR;
+    int q = top - ALIGN_BITS;
     int64_t sum = 0;
     for (unsigned i = 0; i <= n; i++) {
         uint64_t sig;
-        int e;
+        int e;                                              /* the term is sig * 2^e, exactly */
         unsigned sign;
         if (i < n) {
             sig = (uint64_t)x[i].sig * y[i].sig;
@@ -234,13 +265,45 @@ static uint64_t ref_dot(const MmaForm *f, const uint64_t *a, const uint64_t *b, 
         }
         if (!sig)
             continue;
-        int shift = e - q;
+        int shift = e - q;               /* <= 25 (a subnormal f16 C by its leading bit): below 2^36 */
         uint64_t t = shift >= 0 ? sig << shift : -shift < 64 ? sig >> -shift : 0;
         sum += sign ? -(int64_t)t : (int64_t)t;
     }
     if (sum == 0)
-        return 0;
-    return ref_round(sum < 0, sum < 0 ? (uint64_t)-sum : (uint64_t)sum, q, f->d);
+        return 0;                                           /* +0 */
+    uint64_t mag = sum < 0 ? (uint64_t)-sum : (uint64_t)sum, odd = mag;
+    int low = q;                                            /* the sum's lowest set bit: 2^low */
+    for (; !(odd & 1); odd >>= 1)
+        low++;
+    info->f32_exact = odd < 1u << 24 && low >= -149;
+    if (!ch->via_f32 || f->d != MT_F16)
+        return ref_round(sum < 0, mag, q, f->d);
+    RefValue r = ref_decode(ref_round(sum < 0, mag, q, MT_F32), MT_F32);
+    if (r.kind == REF_INF)
+        return (r.sign ? dsign : 0) | 0x7c00;
+    return r.sig ? ref_round(r.sign, r.sig, r.align - 23, MT_F16) : (uint64_t)r.sign << 15;
+}
+
+static uint64_t ref_dot(const MmaForm *f, const uint64_t *a, const uint64_t *b, uint64_t c, bool *unrecorded)
+{
+    static const RefChoice ptxrun = { false, false, false };
+    RefSum sum, other;
+    uint64_t d = ref_compute(f, a, b, c, &ptxrun, &sum);
+    if (!unrecorded || *unrecorded)
+        return d;
+    /* Zero terms only, C -0 and every product -0 too: IEEE's sum would be -0. */
+    RefValue z = ref_decode(c, f->c);
+    bool all_negative_zeros = z.kind == REF_NUM && !z.sig && z.sign;
+    for (unsigned i = 0; i < f->k && all_negative_zeros; i++) {
+        RefValue x = ref_decode(a[i], f->a), y = ref_decode(b[i], f->b);
+        all_negative_zeros = x.kind == REF_NUM && y.kind == REF_NUM && !(x.sig && y.sig) && (x.sign ^ y.sign);
+    }
+    static const RefChoice lead = { true, false, false }, floored = { false, true, false }, via = { false, false, true };
+    *unrecorded = all_negative_zeros
+        || (f->c == MT_F16 && z.kind == REF_NUM && z.sig && z.sig < 1u << 10 && ref_compute(f, a, b, c, &lead, &other) != d)
+        || (sum.top < REF_FLOOR && ref_compute(f, a, b, c, &floored, &other) != d)
+        || (f->d == MT_F16 && !sum.f32_exact && ref_compute(f, a, b, c, &via, &other) != d);
+    return d;
 }
 
 static uint64_t rng_next(uint64_t *s)          /* xorshift64* */
@@ -274,7 +337,8 @@ static uint64_t random_element(uint64_t *s, unsigned frac, unsigned exp, int cen
     return low ? v << low | (rng_next(s) & ((1ull << low) - 1)) : v;
 }
 
-/* count random D elements of form f: mmaf_dot and mmaf_terms + mmaf_dot_terms against ref_dot. */
+/* count random D elements of form f: mmaf_dot and mmaf_terms + mmaf_dot_terms against ref_dot, D's
+ * bits and whether an unrecorded choice would change them. */
 static void differ(const MmaForm *f, unsigned count, uint64_t seed)
 {
     unsigned afrac = f->a == MT_BF16 ? 7 : 10, aexp = f->a == MT_F16 ? 5 : 8, low = f->a == MT_TF32 ? 13 : 0;
@@ -289,12 +353,14 @@ static void differ(const MmaForm *f, unsigned count, uint64_t seed)
         if ((r >> 21 & 7) == 0)                    /* products near the smallest normal: subnormal sums */
             centre = (abias + 1) / 2 + (int)(r % 5) - 4;
         bool plain = (r >> 7 & 7) != 0;            /* 7 in 8: no NaN or infinity in A and B */
+        bool wide = (r >> 21 & 7) == 1;            /* 1 in 8: each element near its own exponent */
         for (unsigned i = 0; i < f->k; i++) {
+            int at = wide ? 1 + (int)(rng_next(&s) % (unsigned)(abias + abias / 2)) : centre;
             do
-                a[i] = random_element(&s, afrac, aexp, centre, low);
+                a[i] = random_element(&s, afrac, aexp, at, low);
             while (plain && (a[i] >> low >> afrac & ((1ull << aexp) - 1)) == (1ull << aexp) - 1);
             do
-                b[i] = random_element(&s, afrac, aexp, centre, low);
+                b[i] = random_element(&s, afrac, aexp, at, low);
             while (plain && (b[i] >> low >> afrac & ((1ull << aexp) - 1)) == (1ull << aexp) - 1);
         }
         if (r >> 9 & 1)                            /* cancellation: product 2i + 1 is -(product 2i) */
@@ -311,15 +377,17 @@ static void differ(const MmaForm *f, unsigned count, uint64_t seed)
             c ^= 1ull << (cfrac + cexp - 1);       /* mostly a finite C there too */
         if (f->c == MT_F32 && (r >> 19 & 3) == 0)
             c = rng_next(&s) & 0xffffffffu;       /* any f32 */
-        uint64_t want = ref_dot(f, a, b, c), de = want >> dfrac & ((1u << dexp) - 1);
+        bool want_u = false, got_u = false, terms_u = false;
+        uint64_t want = ref_dot(f, a, b, c, &want_u), de = want >> dfrac & ((1u << dexp) - 1);
         seen[de == (1u << dexp) - 1 ? (want & ((1ull << dfrac) - 1) ? 0 : 1) : de ? 4 : want << 1 >> 1 ? 3 : 2]++;
         MmafTerm x[16], y[16];
         mmaf_terms(f->a, a, f->k, x);
         mmaf_terms(f->b, b, f->k, y);
-        uint64_t got = mmaf_dot(f, a, b, c), got_terms = mmaf_dot_terms(f, x, y, c);
-        if ((got != want || got_terms != want) && mismatches++ < 5) {
-            fprintf(stderr, "k%u a %u c %u: D 0x%llx, from terms 0x%llx, reference 0x%llx; a, b:", f->k, f->a, f->c,
-                    (unsigned long long)got, (unsigned long long)got_terms, (unsigned long long)want);
+        uint64_t got = mmaf_dot(f, a, b, c, &got_u), got_terms = mmaf_dot_terms(f, x, y, c, &terms_u);
+        if ((got != want || got_terms != want || got_u != want_u || terms_u != want_u) && mismatches++ < 5) {
+            fprintf(stderr, "k%u a %u c %u: D 0x%llx, from terms 0x%llx, reference 0x%llx; unrecorded %d %d, "
+                    "reference %d; a, b:", f->k, f->a, f->c, (unsigned long long)got, (unsigned long long)got_terms,
+                    (unsigned long long)want, got_u, terms_u, want_u);
             for (unsigned i = 0; i < f->k; i++)
                 fprintf(stderr, " %llx*%llx", (unsigned long long)a[i], (unsigned long long)b[i]);
             fprintf(stderr, " c %llx\n", (unsigned long long)c);
@@ -344,6 +412,49 @@ END_TEST
 START_TEST(same_bits_as_before_bf16) { differ(&f32_bf16_k8, DIFFER_COUNT, 5); differ(&f32_bf16_k16, DIFFER_COUNT, 6); }
 END_TEST
 START_TEST(same_bits_as_before_tf32) { differ(&f32_tf32_k4, DIFFER_COUNT, 7); differ(&f32_tf32_k8, DIFFER_COUNT, 8); }
+END_TEST
+
+/* Elements near the bottom of the range (every element its own exponent, C too), where the choices
+ * no recording decides meet: mmaf_dot_terms's unrecorded flag and bits against ref_dot's. */
+static unsigned differ_low(const MmaForm *f, unsigned count, uint64_t seed)
+{
+    unsigned afrac = f->a == MT_BF16 ? 7 : 10, aexp = f->a == MT_F16 ? 5 : 8, low = f->a == MT_TF32 ? 13 : 0;
+    unsigned cfrac = f->c == MT_F32 ? 23 : 10, cexp = f->c == MT_F32 ? 8 : 5;
+    int abias = (1 << (aexp - 1)) - 1, cbias = (1 << (cexp - 1)) - 1;
+    uint64_t s = seed;
+    unsigned mismatches = 0, flagged = 0;
+    for (unsigned t = 0; t < count; t++) {
+        uint64_t a[16], b[16], r = rng_next(&s);
+        int top = 2 + (int)(r % (unsigned)abias);  /* exponent fields 1..top: products below 2^(2 top - 2 bias) */
+        for (unsigned i = 0; i < f->k; i++) {
+            a[i] = random_element(&s, afrac, aexp, 1 + (int)(rng_next(&s) % (unsigned)top), low);
+            b[i] = random_element(&s, afrac, aexp, 1 + (int)(rng_next(&s) % (unsigned)top), low);
+        }
+        int ce = 1 + (int)(rng_next(&s) % (unsigned)cbias);
+        uint64_t c = r >> 40 & 1 ? rng_next(&s) & (r >> 41 & 1 ? 0x803ffu : 0x3ffu) : random_element(&s, cfrac, cexp, ce, 0);
+        bool want_u = false, got_u = false;
+        MmafTerm x[16], y[16];
+        mmaf_terms(f->a, a, f->k, x);
+        mmaf_terms(f->b, b, f->k, y);
+        uint64_t want = ref_dot(f, a, b, c, &want_u), got = mmaf_dot_terms(f, x, y, c, &got_u);
+        flagged += want_u;
+        if ((got != want || got_u != want_u) && mismatches++ < 5)
+            fprintf(stderr, "low k%u a %u c %u: D 0x%llx unrecorded %d, reference 0x%llx %d\n", f->k, f->a, f->c,
+                    (unsigned long long)got, got_u, (unsigned long long)want, want_u);
+    }
+    ck_assert_uint_eq(mismatches, 0);
+    return flagged;
+}
+
+START_TEST(same_unrecorded_as_before)
+{
+    static const MmaForm *forms[8] = { &f32_f16_k8, &f32_f16_k16, &f16_f16_k8, &f16_f16_k16,
+                                       &f32_bf16_k8, &f32_bf16_k16, &f32_tf32_k4, &f32_tf32_k8 };
+    unsigned flagged = 0;                          /* elements the reference says are unrecorded */
+    for (unsigned i = 0; i < 8; i++)
+        flagged += differ_low(forms[i], DIFFER_COUNT / 2, 11 + i);
+    ck_assert_uint_gt(flagged, 10);                /* 28 with these seeds: the flag was compared */
+}
 END_TEST
 
 /* exec/mmafp8.c's mma8_dot as it was (commit fac9598c): each fp8 element to f16, two HMMA by
@@ -375,8 +486,8 @@ static uint64_t ref8_dot(const MmaForm *f, const uint64_t *a, const uint64_t *b,
         ha[half][n[half]] = ref8_to_f16(a[k], f->a);
         hb[half][n[half]++] = ref8_to_f16(b[k], f->b);
     }
-    uint64_t d1 = ref_dot(&h, ha[0], hb[0], 0);
-    uint64_t d2 = ref_dot(&h, ha[1], hb[1], d1);
+    uint64_t d1 = ref_dot(&h, ha[0], hb[0], 0, NULL);
+    uint64_t d2 = ref_dot(&h, ha[1], hb[1], d1, NULL);
     if (f->d == MT_F16)
         return half_op(OP_ADD, TYPE_F16, 0, (uint32_t)d2, (uint32_t)c, 0);
     uint32_t ua = (uint32_t)d2, ub = (uint32_t)c, ur;
@@ -438,6 +549,73 @@ START_TEST(same_bits_as_before_fp8)
 }
 END_TEST
 
+/* D of dot2's operands, and whether mmaf_dot says another unrecorded choice gives other bits. */
+static uint64_t dot2u(const MmaForm *f, uint64_t a0, uint64_t b0, uint64_t a1, uint64_t b1, uint64_t c, bool *u)
+{
+    uint64_t a[16] = { a0, a1 }, b[16] = { b0, b1 };
+    *u = false;
+    return mmaf_dot(f, a, b, c, u);
+}
+
+/* The cases no recording decides are named. Every product -0 (-0 * 0) and C = -0: ptxrun +0,
+ * IEEE's sum -0; with C = +0 or a +0 product there is no other answer. */
+START_TEST(negative_zeros_only_are_unrecorded)
+{
+    uint64_t a[8], b[8];
+    bool u = false;
+    for (unsigned i = 0; i < 8; i++)
+        a[i] = 0x8000, b[i] = 0;
+    ck_assert_uint_eq(mmaf_dot(&f32_f16_k8, a, b, 0x80000000, &u), 0);
+    ck_assert(u);
+    u = false;
+    ck_assert_uint_eq(mmaf_dot(&f32_f16_k8, a, b, 0, &u), 0);
+    ck_assert(!u);
+    ck_assert_uint_eq(dot2u(&f32_f16_k8, 0x8000, 0, 0, 0, 0x80000000, &u), 0);   /* 0 * 0 products: +0 */
+    ck_assert(!u);
+}
+END_TEST
+
+/* f16 C = 2^-24 (subnormal), products 2^-12 * 2^-13 = 2^-25 and -2^-24 * 2^-24 = -2^-48. C aligned
+ * at -14 (ptxrun): the top is -14, -2^-48 is under 2^-39 and dropped, the sum 1.5 * 2^-24 is a tie
+ * of f16's subnormal grid, to even: 2^-23 (0x0002). C aligned by its leading bit (-24, as an f32 C
+ * would be; Khattak and Mikaitis's model): -2^-48 stays, the sum is under the tie: 0x0001. */
+START_TEST(subnormal_f16_c_is_unrecorded)
+{
+    bool u;
+    ck_assert_uint_eq(dot2u(&f16_f16_k8, 0x0c00, 0x0800, 0x8001, 0x0001, 0x0001, &u), 0x0002);
+    ck_assert(u);
+    ck_assert_uint_eq(dot2u(&f16_f16_k8, 0x0c00, 0x0800, 0, 0, 0x0001, &u), 0x0002);   /* no -2^-48 */
+    ck_assert(!u);
+}
+END_TEST
+
+/* bf16 2^-70 * 2^-70 = 2^-140 and -2^-80 * 2^-80 = -2^-160, C = 0: aligned at -140 both stay; the
+ * sum 2^-140 - 2^-160 toward zero on f32's subnormal grid (2^-149) is 511 * 2^-149 (0x1ff). With
+ * the alignment exponent raised to -133 (Khattak and Mikaitis's H100 model) -2^-160 is under
+ * 2^-158 and dropped: 2^-140 (0x200). */
+START_TEST(terms_below_the_floor_are_unrecorded)
+{
+    bool u;
+    ck_assert_uint_eq(dot2u(&f32_bf16_k8, 0x1c80, 0x1c80, 0x9780, 0x1780, 0, &u), 0x1ff);
+    ck_assert(u);
+    ck_assert_uint_eq(dot2u(&f32_bf16_k8, 0x1c80, 0x1c80, 0, 0, 0, &u), 0x200);
+    ck_assert(!u);
+}
+END_TEST
+
+/* f16 C = 1, products 2^-11 * 1 and 2^-12 * 2^-12: the sum 1 + 2^-11 + 2^-24 is above the tie
+ * between 1 and 1 + 2^-10, so to nearest: 0x3c01; first toward zero to f32 (ulp 2^-23) it would
+ * be the tie 1 + 2^-11, to even: 0x3c00. Without the 2^-24 both give 0x3c00. */
+START_TEST(f16_d_beyond_f32_precision_is_unrecorded)
+{
+    bool u;
+    ck_assert_uint_eq(dot2u(&f16_f16_k8, 0x1000, 0x3c00, 0x0c00, 0x0c00, 0x3c00, &u), 0x3c01);
+    ck_assert(u);
+    ck_assert_uint_eq(dot2u(&f16_f16_k8, 0x1000, 0x3c00, 0, 0, 0x3c00, &u), 0x3c00);
+    ck_assert(!u);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("mmafloat");
@@ -457,6 +635,11 @@ int main(void)
     tcase_add_test(tc, same_bits_as_before_bf16);
     tcase_add_test(tc, same_bits_as_before_tf32);
     tcase_add_test(tc, same_bits_as_before_fp8);
+    tcase_add_test(tc, same_unrecorded_as_before);
+    tcase_add_test(tc, negative_zeros_only_are_unrecorded);
+    tcase_add_test(tc, subnormal_f16_c_is_unrecorded);
+    tcase_add_test(tc, terms_below_the_floor_are_unrecorded);
+    tcase_add_test(tc, f16_d_beyond_f32_precision_is_unrecorded);
     suite_add_tcase(s, tc);
     return run_suite(s);
 }

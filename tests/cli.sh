@@ -336,6 +336,22 @@ expect_stderr_line "mma.sp selector 2" "$tmp/mmasp_bad.ptx:7:117: error: the spa
 expect_stderr_line "mma.sp selector register" "$tmp/mmasp_bad.ptx:8:117: error: the sparsity selector of 'mma.sp.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32' must be an integer constant from 0 to 1 (as ptxas takes it)"
 expect_stderr_line "mma.sp metadata immediate" "$tmp/mmasp_bad.ptx:9:130: error: the metadata of 'mma.sp::ordered_metadata.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32' must be a .b32 register"
 expect_stderr_line "mma.sp fp8" "$tmp/mmasp_bad.ptx:10:1: error: ptxrun cannot execute 'mma.sp::ordered_metadata.sync.aligned.m16n8k64.row.col.f32.e4m3.e5m2.f32' (mma.sp with .e4m3 or .e5m2 A and B) yet"
+# mma's sub-byte shapes and .and.popc need the PTX ISA and target ptxas 13.0 asks (ran on sm_75 before)
+printf '.version 6.5\n.target sm_75\n.address_size 64\n.visible .entry k()\n{\n.reg .b32 r<20>;\nmma.sync.aligned.m16n8k32.row.col.s32.s4.s4.s32 {r0, r1, r2, r3}, {r4, r5}, {r6}, {r8, r9, r10, r11};\nmma.sync.aligned.m8n8k128.row.col.s32.b1.b1.s32.and.popc {r0, r1}, {r4}, {r6}, {r8, r9};\nmma.sync.aligned.m8n8k32.row.col.s32.s4.s4.s32 {r0, r1}, {r4}, {r6}, {r8, r9};\nret;\n}\n' > "$tmp/mma_target.ptx"
+expect_exit 2 "mma shapes' targets" "$PTXRUN" --no-color --check "$tmp/mma_target.ptx"
+expect_stderr_line "mma m16n8k32 sm_75" "$tmp/mma_target.ptx:7:17: error: '.m16n8k32' requires sm_80 or later (this module targets sm_75)"
+expect_stderr_line "mma m8n8k128 PTX 6.5" "$tmp/mma_target.ptx:8:17: error: '.m8n8k128' requires PTX ISA 7.0 or later (this module is .version 6.5)"
+expect_stderr_line "mma .and.popc sm_75" "$tmp/mma_target.ptx:8:48: error: '.and' requires sm_80 or later (this module targets sm_75)"
+if grep -q ':9:' "$tmp/err"; then fail "mma m8n8k32 on sm_75 (ptxas takes it)"; else ok; fi
+# a floating-point immediate in an mma fragment is refused, naming what is taken (ptxas 13.0 makes 0 of 1.0 in an f32 C)
+printf '.version 8.7\n.target sm_90\n.address_size 64\n.visible .entry k()\n{\n.reg .b32 r<20>;\n.reg .f32 f<8>;\nmma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {f0, f1, f2, f3}, {r4, r5, r6, r7}, {r8, r9}, {f4, 1.0, f6, f7};\nmma.sp.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32 {r0, r1, r2, r3}, {r4, r5}, {r8, r9}, {r10, 0f3F800000, r12, r13}, r16, 0;\nret;\n}\n' > "$tmp/mma_fimm.ptx"
+expect_exit 2 "mma float immediates" "$PTXRUN" --no-color --check "$tmp/mma_fimm.ptx"
+expect_stderr_line "mma 1.0 in f32 C" "$tmp/mma_fimm.ptx:8:97: error: operand 4 of 'mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32' must be {4 .b32 or .f32 registers} (or integer or 0f immediates)"
+expect_stderr_line "mma.sp 0f in s32 C" "$tmp/mma_fimm.ptx:9:90: error: operand 4 of 'mma.sp.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32' must be {4 .b32 registers} (or integer immediates)"
+# mma.sp takes only .row.col (ptxas: "Illegal alayout '.col'"); .col.row ran as .row.col before
+printf '.version 8.7\n.target sm_90\n.address_size 64\n.visible .entry k()\n{\n.reg .b32 r<20>;\nmma.sp::ordered_metadata.sync.aligned.m16n8k16.col.row.f32.f16.f16.f32 {r0, r1, r2, r3}, {r4, r5}, {r8, r9}, {r10, r11, r12, r13}, r16, 0;\nret;\n}\n' > "$tmp/mmasp_layout.ptx"
+expect_exit 2 "mma.sp .col.row" "$PTXRUN" --no-color "$tmp/mmasp_layout.ptx"
+expect_stderr_line "mma.sp .col.row" "$tmp/mmasp_layout.ptx:7:1: error: 'mma.sp::ordered_metadata.sync.aligned.m16n8k16.col.row.f32.f16.f16.f32' is not a form of mma.sp (a layout other than .row.col, the only one mma.sp takes)"
 # m16n8k32 .f32.f16.f16.f32 with selector 2: ptxas takes it, the ISA leaves it undefined: a warning, D undefined
 printf '.version 8.7\n.target sm_90\n.address_size 64\n.visible .entry k()\n{\n.reg .b32 r<20>;\nmov.b32 r16, 0x88888888;\nmov.b32 r4, 0x3c003c00;\nmov.b32 r10, 0;\nmma.sp.sync.aligned.m16n8k32.row.col.f32.f16.f16.f32 {r0, r1, r2, r3}, {r4, r4, r4, r4}, {r4, r4, r4, r4}, {r10, r10, r10, r10}, r16, 0;\nmma.sp.sync.aligned.m16n8k32.row.col.f32.f16.f16.f32 {r6, r7, r8, r9}, {r4, r4, r4, r4}, {r4, r4, r4, r4}, {r10, r10, r10, r10}, r16, 2;\nret;\n}\n' > "$tmp/mmasp_sel.ptx"
 expect_exit 0 "mma.sp selector 2" "$PTXRUN" --no-color --block 32 --threads 0 --regs r0,r6 "$tmp/mmasp_sel.ptx"
@@ -345,6 +361,27 @@ printf '.version 8.7\n.target sm_90\n.address_size 64\n.visible .entry k()\n{\n.
 expect_exit 0 "mma.sp --json" "$PTXRUN" --no-color --block 32 --json --threads 0 "$tmp/mmasp_json.ptx"
 if grep -q '"r0": \["0x00000028"' "$tmp/out" && grep -q '"r6": \[null' "$tmp/out"; then ok; else fail "mma.sp --json: r0, r6"; head -30 "$tmp/out"; fi
 expect_stderr_line "mma.sp undefined metadata" "$tmp/mmasp_json.ptx:14:1: warning: mma.sp::ordered_metadata with metadata the PTX ISA leaves undefined (two equal indices, or a first index not below the second): the rows of D it describes are undefined in lanes 0-31"
+# mma operand vectors of the register types and immediates ptxas 13.0 (sm_90) takes, and no others: an f16 A in
+# .f32 registers and an f32 C of integer immediates only are errors ("Arguments mismatch"); an f32 C of 0f
+# immediates runs, each its bits (D = 0 * 0 + C: 1.0, -2.5)
+printf '.version 8.7\n.target sm_90\n.address_size 64\n.visible .entry k()\n{\n.reg .b32 r<14>;\n.reg .f32 f<14>;\nmma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {r0, r1, r2, r3}, {f4, f5, f6, f7}, {r8, r9}, {r10, r11, r12, r13};\nret;\n}\n' > "$tmp/mma_freg.ptx"
+expect_exit 2 "mma f16 A in .f32 registers" "$PTXRUN" --no-color "$tmp/mma_freg.ptx"
+expect_stderr_line "mma f16 A in .f32 registers" "$tmp/mma_freg.ptx:8:69: error: operand 2 of 'mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32' must be {4 .b32 or .f16x2 registers} (or integer immediates)"
+printf '.version 8.7\n.target sm_90\n.address_size 64\n.visible .entry k()\n{\n.reg .b32 r<14>;\nmov.b32 r4, 0;\nmma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {r0, r1, r2, r3}, {r4, r4, r4, r4}, {r4, r4}, {0, 0, 0, 0};\nret;\n}\n' > "$tmp/mma_intc.ptx"
+expect_exit 2 "mma f32 C of integer immediates" "$PTXRUN" --no-color "$tmp/mma_intc.ptx"
+printf '.version 8.7\n.target sm_90\n.address_size 64\n.visible .entry k()\n{\n.reg .b32 r<14>;\nmov.b32 r4, 0;\nmma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {r0, r1, r2, r3}, {r4, r4, r4, r4}, {r4, r4}, {0f3F800000, 0fC0200000, 0f3F800000, 0f3F800000};\nret;\n}\n' > "$tmp/mma_fc.ptx"
+expect_exit 0 "mma f32 C of 0f immediates" "$PTXRUN" --no-color --hex --threads 0 --regs r0,r1 "$tmp/mma_fc.ptx"
+if grep -qxF "0       0x3f800000  0xc0200000" "$tmp/out"; then ok; else fail "mma f32 C of 0f immediates: lane 0's D"; cat "$tmp/out"; fi
+# an integer immediate among C's registers (ptxas takes it: its bits) ran into an unplaced row (a crash)
+printf '.version 8.7\n.target sm_90\n.address_size 64\n.visible .entry k()\n{\n.reg .b32 r<14>;\nmov.b32 r4, 0;\nmma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {r0, r1, r2, r3}, {r4, r4, r4, r4}, {r4, r4}, {r4, r4, r4, 7};\nret;\n}\n' > "$tmp/mma_ic.ptx"
+expect_exit 0 "mma integer immediate in C" "$PTXRUN" --no-color --hex --threads 0 --regs r2,r3 "$tmp/mma_ic.ptx"
+if grep -qxF "0       0x00000000  0x00000007" "$tmp/out"; then ok; else fail "mma integer immediate in C: lane 0's D"; cat "$tmp/out"; fi
+# an f16 D where rounding the cut sum to f16 directly (ptxrun) and through f32 toward zero differ, which no recording
+# decides: 1 + 2^-11 + 2^-24 to nearest is 0x3c01 (through f32: the tie 1 + 2^-11, 0x3c00), with a warning
+printf '.version 8.7\n.target sm_90\n.address_size 64\n.visible .entry k()\n{\n.reg .b32 r<10>;\n.reg .pred p;\nmov.u32 r9, %%laneid;\nand.b32 r9, r9, 3;\nsetp.eq.u32 p, r9, 0;\nselp.b32 r2, 0x0c001000, 0, p;\nselp.b32 r3, 0x0c003c00, 0, p;\nmov.b32 r4, 0x3c003c00;\nmma.sync.aligned.m16n8k8.row.col.f16.f16.f16.f16 {r0, r1}, {r2, r2}, {r3}, {r4, r4};\nret;\n}\n' > "$tmp/mma_open.ptx"
+expect_exit 0 "mma f16 D unrecorded case" "$PTXRUN" --no-color --hex --threads 31 --regs r0,r1 "$tmp/mma_open.ptx"
+if grep -qxF "31      0x3c013c01  0x3c013c01" "$tmp/out"; then ok; else fail "mma f16 D unrecorded case: lane 31's D"; cat "$tmp/out"; fi
+if grep -qF "mma_open.ptx:14:1: warning: mma: an element of D on a case no H100 recording decides" "$tmp/err"; then ok; else fail "mma f16 D unrecorded case: no warning"; cat "$tmp/err"; fi
 expect_exit 2 "not executed yet: run" "$PTXRUN" --no-color "$tmp/notyet.ptx"
 expect_stderr_line "run: ld.v8" "$tmp/notyet.ptx:2:10: error: ptxrun cannot execute 'ld' with '.v8' yet"
 

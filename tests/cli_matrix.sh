@@ -97,3 +97,59 @@ sys.exit(not (m['products'] == 4 and len(a) == 32 and len(a[0]) == 4 and len(m['
 then ok; else fail "--matrix of m8n8k4 .f16: the stacked products"; fi
 expect_exit 0 "--trace of m8n8k4 .f16" "$PTXRUN" --no-color --trace --trace-lines 34 --lanes tests/misc/mma884_forms.lanes.json tests/misc/mma884_forms.ptx
 if tr -s ' ' < "$tmp/err" | grep -q '^ 21 \[13\]\[0\.\.1\] \[13\]\[2\.\.3\] |'; then ok; else fail "--trace of m8n8k4 .f16: lane 21"; grep -A3 fragments "$tmp/err"; fi
+# mma.sp (tests/matview/sparse.py: four sparse forms, A dense and as held, the metadata, B, C, D against its
+# own model of the PTX ISA's sparse fragments, with undefined metadata and values the ISA leaves undefined)
+if python3 tests/matview/sparse.py "$PTXRUN" "$tmp/matview" > "$tmp/sparse.out" 2>&1; then ok; else
+    fail "tests/matview/sparse.py"; head -20 "$tmp/sparse.out"; fi
+# by hand: selector 1 of m16n8k32 .s8 (two threads of each group of four): lane 2 gives nibbles 0..3 of rows 0
+# (bits 0-15) and 8 (bits 16-31), lane 0 none; lane 2's compressed A, row 0 columns 8..11 and row 8's
+expect_exit 0 "--trace of mma.sp" "$PTXRUN" --no-color --trace --trace-lines 20 --lanes "$tmp/matview/sparse.lanes.json" tests/matview/sparse.ptx
+if tr -s ' ' < "$tmp/err" | grep -qxF ' 2 [0][8..11] [8][8..11] | [8..11][0] [24..27][0] | [0][4] [0][5] [8][4] [8][5] | [0][0..3],[8][0..3]' &&
+   tr -s ' ' < "$tmp/err" | grep -qxF ' 0 [0][0..3] [8][0..3] | [0..3][0] [16..19][0] | [0][0] [0][1] [8][0] [8][1] | -' &&
+   grep -q '^    %d3 = ' "$tmp/err"
+then ok; else fail "--trace of mma.sp: lanes 0 and 2, D's values"; grep -A4 fragments "$tmp/err"; fi
+# its %e0 is undefined in lane 6 (rows 1 and 9, chunks 0..3: '?' in A, 0b???? in the metadata); lane 7 gives row
+# 1's chunks 4..7, bits 0-15 of 0x899ed4c4: 0x4, 0xc, 0x4, 0xd, kept columns 16+{0,1}, 20+{0,3}, 24+{0,1}, 28+{1,3};
+# lane 19's bits 4-7 are 0b0001 (row 4, chunk 5): decreasing, undefined for ::ordered_metadata
+expect_exit 0 "--matrix of mma.sp" "$PTXRUN" --no-color --matrix 20 --lanes "$tmp/matview/sparse.lanes.json" tests/matview/sparse.ptx
+if grep -qx '   1:  0b????  0b????  0b????  0b????   16,17   20,23   24,25   29,31' "$tmp/out" &&
+   grep -q '^   4: .* !0b0001 ' "$tmp/out" &&
+   grep -q '^   9:    ?    ?    ?    ?    ?    ?    ?    ?    ?    ?    ?    ?    ?    ?    ?    ?  ' "$tmp/out" &&
+   grep -q '^metadata %e0, selector 1 (threads 2..3 of each group of four give it)' "$tmp/out"
+then ok; else fail "--matrix of mma.sp: undefined metadata"; grep -A20 '^metadata' "$tmp/out" | head -24; fi
+
+# wmma.mma (tests/wmma, issue 34): --matrix shows its A, B, C, D by wmma's layout, the first copy
+# of f16 A's repeated registers (lane 0 holds A[0][0..1] in %r0 and again in %r4); --trace marks
+# the repeats with '=' (A[8][9]: lane 0, element 7, register 3; D[15][15]: lane 31, register 3).
+wm=tests/wmma/f16_m16n16k16_f16f32
+expect_exit 0 "wmma --matrix" "$PTXRUN" --no-color --lanes $wm.lanes.json --matrix 29 --json $wm.ptx
+if python3 -c "
+import json, sys
+m = json.load(open('$tmp/out'))['matrices'][0]
+sys.exit((m['A']['rows'][0][0]['lane'], m['A']['rows'][0][0]['reg'], m['A']['rows'][8][9]['lane'],
+          m['A']['rows'][8][9]['reg'], m['D']['rows'][15][15]['lane'], m['D']['rows'][15][15]['reg']) != (0, 0, 0, 3, 31, 3))"
+then ok; else fail "wmma --matrix: the places of A and D"; fi
+expect_exit 0 "wmma --trace" "$PTXRUN" --no-color --lanes $wm.lanes.json --trace $wm.ptx
+if grep -q '^        0  \[0\]\[0\.\.1\] \[8\]\[0\.\.1\] \[0\]\[8\.\.9\] \[8\]\[8\.\.9\] = = = = ' "$tmp/err"; then ok; else
+    fail "wmma --trace: lane 0's A fragment and its repeats"; fi
+# wmma.mma, without its fragment layout (tests/matview/wmma.py): f16 m16n16k16 and s8 m32n8k16 loaded from
+# memory with strides and both layouts; --matrix's A, B, C are the matrices the test wrote, D its A * B + C,
+# each element's lane, register and part hold its bits; --trace agrees with --matrix lane by lane
+if python3 tests/matview/wmma.py "$PTXRUN" "$tmp/matview" > "$tmp/wmmaview.out" 2>&1; then ok; else
+    fail "tests/matview/wmma.py"; head -20 "$tmp/wmmaview.out"; fi
+# mma.sp m16n8k32 .f32.f16 with selector 2 (ptxas takes 0-3, the ISA defines 0 and 1; two threads of each group of
+# four from 2 * 2 would be lanes 4..5 of the group, past lane 31 for group 7): no metadata read, every chunk '-'
+expect_exit 0 "--matrix of mma.sp, selector 2" "$PTXRUN" --no-color --matrix 12 --json tests/matview/sparse_selector.ptx
+if python3 -c "
+import json, sys
+m = json.load(open('$tmp/out'))['matrices'][0]
+s = m['sparse']
+sys.exit(not (s['selector'] == 2 and s['selector_defined'] is False and
+              all(e['lane'] is None and e['nibble'] is None and not e['valid'] for r in s['metadata']['rows'] for e in r) and
+              all(e['kept'] is None for r in m['A']['rows'] for e in r) and
+              all(e['value'] is None for r in m['D']['rows'] for e in r)))"
+then ok; else fail "--matrix of mma.sp, selector 2: JSON"; fi
+expect_exit 0 "--matrix of mma.sp, selector 2 (table)" "$PTXRUN" --no-color --matrix 12 tests/matview/sparse_selector.ptx
+if grep -qx 'metadata %e, selector 2: the PTX ISA leaves it undefined (ptxas takes it): no metadata is read, all of D is undefined:' "$tmp/out" &&
+   grep -qx '   7:      -      -      -      -      -      -      -      -' "$tmp/out"
+then ok; else fail "--matrix of mma.sp, selector 2: the metadata"; grep -A3 '^metadata' "$tmp/out"; fi
