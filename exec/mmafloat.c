@@ -225,8 +225,8 @@ uint64_t mmaf_dot_terms(const MmaForm *f, const MmafTerm *x, const MmafTerm *y, 
     }
     uint64_t mag = sum < 0 ? (uint64_t)-sum : (uint64_t)sum;
     uint64_t d = sum ? mmaf_round(sum < 0, mag, q, f->d) : 0;  /* an exact zero sum: +0 */
-    if (unrecorded && !*unrecorded)
-        *unrecorded = mmaf_unrecorded(f, x, y, z, top, sum < 0, mag, d);
+    if (unrecorded && !*unrecorded && (f->c == MT_F16 || f->d == MT_F16 || top < MMAF_FLOOR))
+        *unrecorded = mmaf_unrecorded(f, x, y, z, top, sum < 0, mag, d);   /* f32 C, D: the floor only */
     return d;
 }
 
