@@ -159,8 +159,8 @@ static uint64_t mmaf_sum_at(const MmaForm *f, const MmafTerm *x, const MmafTerm 
 /* Whether another choice gives other bits than d, ptxrun's D of the numbers x, y, z, whose terms
  * aligned to 2^top summed to (-1)^neg * mag * 2^(top - 25). Each recomputation runs only where
  * its choice can matter: a subnormal f16 C, a top below MMAF_FLOOR, an f16 D from a sum that is
- * not exactly an f32. */
-static bool mmaf_unrecorded(const MmaForm *f, const MmafTerm *x, const MmafTerm *y, MmafTerm z, int top,
+ * not exactly an f32. Out of line: mmaf_dot_terms's loop stays as tight as without it. */
+__attribute__((noinline)) static bool mmaf_unrecorded(const MmaForm *f, const MmafTerm *x, const MmafTerm *y, MmafTerm z, int top,
                             bool neg, uint64_t mag, uint64_t d)
 {
     if (f->c == MT_F16 && z.sig && z.sig < 1u << 10) {      /* C subnormal: top by its leading bit */
