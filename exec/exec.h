@@ -1199,11 +1199,20 @@ bool mmasp_place(unsigned abits, bool ordered, unsigned nibble, unsigned j, uint
  * set when the bits rest on a choice no recording decides (docs/semantics.md) and another
  * choice would give other bits. */
 uint64_t mmaf_dot(const MmaForm *f, const uint64_t *a, const uint64_t *b, uint64_t c, bool *unrecorded);
+/* mmaf_terms: count elements of A or B (type) decoded once; mmaf_dot_terms: mmaf_dot's D element
+ * from a row of A's and a column of B's terms (mma.c decodes each element once per mma). */
+typedef struct MmafTerm { uint32_t sig; int16_t align; uint8_t sign, kind; } MmafTerm;
+void mmaf_terms(unsigned type, const uint64_t *raw, unsigned count, MmafTerm *out);
+uint64_t mmaf_dot_terms(const MmaForm *f, const MmafTerm *x, const MmafTerm *y, uint64_t c, bool *unrecorded);
 /* mmafp8.c: one D element of an mma with e4m3/e5m2 A and B (f32 or f16 C and D), as ptxas's
  * sm_90 code computes it on the H100 (two f16 HMMA, then C added); mma8_recorded: whether the
  * form's arithmetic was recorded on the H100 (mma.c warns when another one runs). */
 uint64_t mma8_dot(const MmaForm *f, const uint64_t *a, const uint64_t *b, uint64_t c);
 bool mma8_recorded(const MmaForm *f);
+/* mma8_terms: a row of A or column of B (k fp8 elements of type) as the f16 terms of the two
+ * HMMA, those with k % 4 < 2 first; mma8_dot_terms: mma8_dot's D element from them. */
+void mma8_terms(unsigned type, const uint64_t *raw, unsigned k, MmafTerm *out);
+uint64_t mma8_dot_terms(const MmaForm *f, const MmafTerm *x, const MmafTerm *y, uint64_t c);
 void warpops_match(Warp *w, const XInstr *at, uint32_t lanes, uint32_t guard_true);
 void warpops_redux(Warp *w, const XInstr *at, uint32_t lanes, uint32_t guard_true);
 void warpops_elect(Warp *w, const XInstr *at, uint32_t lanes, uint32_t guard_true);

@@ -1,8 +1,11 @@
 /* mma.c: mma.sync.aligned, the warp's matrix product D = A*B + C from register fragments. The
  * form (shape, the four element types, .satfinite, .xor/.and.popc) is decoded once when lowered
  * into an MmaForm (Program.mma_forms, XInstr.target); each execution gathers A, B and C from the
- * lanes' registers into matrices by the PTX ISA's fragment layouts (mma_layout), computes every
- * D element with mma_dot for the whole warp at once, and scatters D. Integer forms wrap modulo
+ * lanes' registers into matrices by the PTX ISA's fragment layouts (mma_layout; each register of
+ * each lane read once), computes every D element for the whole warp at once, and scatters D:
+ * floating-point, fp8 and integer forms decode each element of A's rows and B's columns once per
+ * mma (mmaf_terms, mma8_terms, sign extension) for all of D; the others go element by element
+ * through mma_dot, which gives the same bits for every form. Integer forms wrap modulo
  * 2^32 or saturate the exact sum once (.satfinite); b1 forms sum the popcounts; m8n8k4 .f64 is
  * an IEEE fma chain in k order from C; floating-point forms go to mmafloat.c or mmafp8.c. Forms
  * ptxrun does not run yet are refused when lowered (mma_form_runs). A D element is undefined
@@ -158,19 +161,13 @@ bool mma_form_runs(const MmaForm *f)
     }
 }
 
-/* Element i of lane's fragment: 'a', 'b' or 'c' (C and D) of f at (*row, *col) (PTX ISA 9.7.14.5,
- * "Matrix fragments for mma.m16n8k*" and "mma.m8n8k*"): g = lane >> 2, t = lane & 3, e the
- * elements one register holds, register r = i / e, j = i % e its element (low bits first).
- * 'd': D's, C's but in m8n8k4 .f16 (mma884.c: its four products stacked, D's type its own). */
-void mma_layout(const MmaForm *f, char which, unsigned lane, unsigned i, unsigned *row, unsigned *col)
+/* Element j of register r of lane's fragment: 'a', 'b' or 'c' (C and D) of f at (*row, *col)
+ * (PTX ISA 9.7.14.5, "Matrix fragments for mma.m16n8k*" and "mma.m8n8k*"), f not m8n8k4 .f16:
+ * g = lane >> 2, t = lane & 3, e the elements one register holds (low bits first), i = r e + j. */
+static inline void mma_place(const MmaForm *f, char which, unsigned e, unsigned lane, unsigned r, unsigned j,
+                             unsigned *row, unsigned *col)
 {
-    if (mma884_form(f)) {
-        mma884_layout(f, which, lane, i, row, col);
-        return;
-    }
-    unsigned g = lane >> 2, t = lane & 3;
-    unsigned bits = mma_type_bits(which == 'c' ? f->c : f->a), e = bits >= 32 ? 1 : 32 / bits;
-    unsigned r = i / e, j = i % e;
+    unsigned g = lane >> 2, t = lane & 3, i = r * e + j;
     switch (which) {
     case 'a':
         *row = f->m == 16 ? g + 8 * (r & 1) : g;
@@ -185,6 +182,18 @@ void mma_layout(const MmaForm *f, char which, unsigned lane, unsigned i, unsigne
         *col = f->m == 16 ? 2 * t + (i & 1) : 2 * t + i;
         break;
     }
+}
+
+/* Element i of lane's fragment: 'a', 'b' or 'c' (C and D) of f at (*row, *col) (mma_place);
+ * 'd': D's, C's but in m8n8k4 .f16 (mma884.c: its four products stacked, D's type its own). */
+void mma_layout(const MmaForm *f, char which, unsigned lane, unsigned i, unsigned *row, unsigned *col)
+{
+    if (mma884_form(f)) {
+        mma884_layout(f, which, lane, i, row, col);
+        return;
+    }
+    unsigned bits = mma_type_bits(which == 'c' ? f->c : f->a), e = bits >= 32 ? 1 : 32 / bits;
+    mma_place(f, which, e, lane, i / e, i % e, row, col);
 }
 
 static uint64_t f64_bits(double d)
@@ -236,7 +245,18 @@ uint64_t mma_dot(const MmaForm *f, const uint64_t *a, const uint64_t *b, uint64_
         return mma884_dot(f, a, b, c);
     switch (ab_kind(f->a)) {
     case AB_F64: {
+        /* No NaN operand: the host's fma chain, a NaN it makes (inf - inf, inf * 0) the canonical
+         * one, as f64_fma gives it and keeps it through the later steps. */
+        uint64_t nan = (c & 0x7fffffffffffffffull) > 0x7ff0000000000000ull;
+        for (unsigned k = 0; k < f->k; k++)
+            nan |= ((a[k] & 0x7fffffffffffffffull) > 0x7ff0000000000000ull) |
+                   ((b[k] & 0x7fffffffffffffffull) > 0x7ff0000000000000ull);
         double acc = f64_of(c);
+        if (!nan) {
+            for (unsigned k = 0; k < f->k; k++)
+                acc = fma(f64_of(a[k]), f64_of(b[k]), acc);
+            return isnan(acc) ? 0xfff8000000000000ull : f64_bits(acc);
+        }
         for (unsigned k = 0; k < f->k; k++)
             acc = f64_fma(f64_of(a[k]), f64_of(b[k]), acc, nan_choice);
         return f64_bits(acc);
@@ -471,6 +491,123 @@ uint64_t mma_element(const Warp *w, const uint32_t *regs, unsigned l, unsigned i
  * (m8n8k4 .f16's four products stacked). */
 enum { MAX_M = 32, MAX_N = 32, MAX_A = 16 * 256, MAX_B = 8 * 256 };
 
+/* One operand's fragments, which ('a', 'b', 'c'), nregs registers of bits-bit elements, into
+ * out[row * rs + col * cs], each element's undefinedness or'ed into und[row * urs + col * ucs]:
+ * each register of each lane read once, its elements placed by mma_place (mma_layout's
+ * m8n8k4 .f16 places through mma884.c). */
+static bool gather(const Warp *w, const MmaForm *f, char which, const uint32_t *regs, unsigned nregs, unsigned bits,
+                   uint64_t *out, unsigned rs, unsigned cs, bool *und, unsigned urs, unsigned ucs)
+{
+    bool any = false;
+    unsigned e = bits >= 32 ? 1 : 32 / bits;
+    uint64_t mask = bits >= 64 ? ~0ull : (1ull << bits) - 1;
+    bool quads = mma884_form(f);
+    for (unsigned r = 0; r < nregs; r++) {
+        uint32_t row = regs[r];
+        bool defined = w->defined[row] == ALL_LANES;      /* every lane's every bit: nothing to mark */
+        any |= !defined;
+        for (unsigned l = 0; l < WARP_SIZE; l++) {
+            uint64_t v = w->val[row][l], d = defined ? ~0ull : warp_dbits(w, row, (int)l);
+            for (unsigned j = 0; j < e; j++) {
+                unsigned rr, cc, sh = j * bits;
+                if (quads)
+                    mma884_layout(f, which, l, r * e + j, &rr, &cc);
+                else
+                    mma_place(f, which, e, l, r, j, &rr, &cc);
+                out[rr * rs + cc * cs] = v >> sh & mask;
+                if (!defined)
+                    und[rr * urs + cc * ucs] |= (d >> sh & mask) != mask;
+            }
+        }
+    }
+    return any;
+}
+
+/* A's (which 'a') or B's ('b') fragments of f, not m8n8k4 .f16, as gather() puts them: a
+ * register's e elements lie next to each other along k (mma_place), in A's row or B's column,
+ * so each register of each lane is one run of e elements at out[base]. */
+static bool gather_ab(const Warp *w, const MmaForm *f, char which, const uint32_t *regs, unsigned nregs,
+                      unsigned bits, uint64_t *out, bool *und)
+{
+    bool any = false;
+    unsigned e = bits >= 32 ? 1 : 32 / bits, k = f->k;
+    uint64_t mask = bits >= 64 ? ~0ull : (1ull << bits) - 1, all = bits >= 64 ? ~0ull : 0xffffffffull;
+    for (unsigned r = 0; r < nregs; r++) {
+        uint32_t row = regs[r];
+        bool defined = w->defined[row] == ALL_LANES;      /* every lane's every bit */
+        any |= !defined;
+        for (unsigned l = 0; l < WARP_SIZE; l++) {
+            unsigned rr, cc;
+            mma_place(f, which, e, l, r, 0, &rr, &cc);
+            unsigned line = which == 'a' ? rr : cc;       /* A's row or B's column */
+            uint64_t v = w->val[row][l], *at = out + line * k + (which == 'a' ? cc : rr);
+            switch (e) {                                  /* the register's elements, low bits first */
+            case 1: at[0] = v & mask; break;
+            case 2: at[0] = v & 0xffff, at[1] = v >> 16 & 0xffff; break;
+            case 4: at[0] = v & 0xff, at[1] = v >> 8 & 0xff, at[2] = v >> 16 & 0xff, at[3] = v >> 24 & 0xff; break;
+            default:
+                for (unsigned j = 0; j < e; j++)
+                    at[j] = v >> (j * bits) & mask;
+                break;
+            }
+            if (!defined && (warp_dbits(w, row, (int)l) & all) != all)
+                und[line] = true;
+        }
+    }
+    return any;
+}
+
+/* D = A B + C for every element: floating-point and integer forms with each element of A's
+ * rows and B's columns decoded once (mmaf_terms, mma8_terms, sign-extended integers), the
+ * others element by element through mma_dot. A: rows of k, Bt: B's columns of k. */
+static void product(const MmaForm *f, unsigned rows, const uint64_t *A, const uint64_t *Bt,
+                    uint64_t (*C)[MAX_N], uint64_t (*D)[MAX_N], bool *nan_choice)
+{
+    unsigned kind = ab_kind(f->a), m = f->m, n = f->n, k = f->k;
+    if ((kind == AB_F16 || kind == AB_BF16 || kind == AB_TF32) && !mma884_form(f)) {
+        MmafTerm X[16 * 16], Y[8 * 16];                /* m16n8k16 at most */
+        mmaf_terms(f->a, A, m * k, X);
+        mmaf_terms(f->b, Bt, n * k, Y);
+        for (unsigned i = 0; i < m; i++)
+            for (unsigned j = 0; j < n; j++)
+                D[i][j] = mmaf_dot_terms(f, X + i * k, Y + j * k, C[i][j], nan_choice);
+        return;
+    }
+    if (kind == AB_FP8) {
+        MmafTerm X[16 * 32], Y[8 * 32];                /* m16n8k32 at most */
+        for (unsigned i = 0; i < m; i++)
+            mma8_terms(f->a, A + i * k, k, X + i * k);
+        for (unsigned j = 0; j < n; j++)
+            mma8_terms(f->b, Bt + j * k, k, Y + j * k);
+        for (unsigned i = 0; i < m; i++)
+            for (unsigned j = 0; j < n; j++)
+                D[i][j] = mma8_dot_terms(f, X + i * k, Y + j * k, C[i][j]);
+        return;
+    }
+    if (kind == AB_I8 || kind == AB_I4) {
+        int16_t X[16 * 64], Y[8 * 64];                 /* m16n8k64 at most; -128..255 */
+        for (unsigned i = 0; i < m * k; i++)
+            X[i] = (int16_t)int_of(f->a, A[i]);
+        for (unsigned i = 0; i < n * k; i++)
+            Y[i] = (int16_t)int_of(f->b, Bt[i]);
+        for (unsigned i = 0; i < m; i++)
+            for (unsigned j = 0; j < n; j++) {
+                const int16_t *x = X + i * k, *y = Y + j * k;
+                int32_t dot = 0;                         /* |dot| <= 64 * 255 * 255 < 2^31: exact */
+                for (unsigned h = 0; h < k; h++)
+                    dot += x[h] * y[h];
+                int64_t acc = int_of(MT_S32, C[i][j]) + dot;
+                if (f->flags & MMA_SAT)
+                    acc = acc > INT32_MAX ? INT32_MAX : acc < INT32_MIN ? INT32_MIN : acc;
+                D[i][j] = (uint32_t)(uint64_t)acc;     /* modulo 2^32 */
+            }
+        return;
+    }
+    for (unsigned i = 0; i < rows; i++)
+        for (unsigned j = 0; j < n; j++)
+            D[i][j] = mma_dot(f, A + i * k, Bt + (i / m * n + j) * k, C[i][j], nan_choice);
+}
+
 /* The warp's mma: every lane of the warp takes part (.aligned), or none (a guard false in
  * all of them); otherwise a fault. */
 void mma_execute(Warp *w, const XInstr *x, uint32_t lanes, uint32_t guard_true)
@@ -490,33 +627,19 @@ void mma_execute(Warp *w, const XInstr *x, uint32_t lanes, uint32_t guard_true)
     unsigned abits = mma_type_bits(f->a), cbits = mma_type_bits(f->c), dbits = mma_type_bits(f->d);
     unsigned pairs = mma884_form(f) ? 4 : 1;   /* m8n8k4 .f16: pair p's A, C rows, B columns at 8p (mma884.c) */
     MatrixView *view = mmaview_begin(w, x, &(MatrixSource){ f, rows, mma_layout, pairs });   /* --matrix */
-    unsigned a_elems = pairs * f->m * f->k / 32, b_elems = pairs * f->k * f->n / 32, c_elems = pairs * f->m * f->n / 32;
     uint64_t A[MAX_A], Bt[MAX_B], C[MAX_M][MAX_N];   /* A by rows, B by columns, k elements each */
     bool Au[MAX_M], Bu[MAX_N], Cu[MAX_M][MAX_N];  /* any element of A's row, B's column undefined */
-    memset(Au, 0, sizeof Au), memset(Bu, 0, sizeof Bu);
-    unsigned rr, cc;
-    bool u;
-    for (unsigned l = 0; l < WARP_SIZE; l++) {
-        for (unsigned i = 0; i < a_elems; i++) {
-            mma_layout(f, 'a', l, i, &rr, &cc);
-            A[rr * f->k + cc] = mma_element(w, a, l, i, abits, &u);
-            Au[rr] |= u;
-        }
-        for (unsigned i = 0; i < b_elems; i++) {
-            mma_layout(f, 'b', l, i, &rr, &cc);
-            Bt[cc * f->k + rr] = mma_element(w, b, l, i, abits, &u);
-            Bu[cc] |= u;
-        }
-        for (unsigned i = 0; i < c_elems; i++) {
-            mma_layout(f, 'c', l, i, &rr, &cc);
-            C[rr][cc] = mma_element(w, c, l, i, cbits, &Cu[rr][cc]);
-        }
-    }
+    memset(Au, 0, sizeof Au), memset(Bu, 0, sizeof Bu), memset(Cu, 0, sizeof Cu);
+    bool undefined;                              /* some element of A, B or C has an undefined bit */
+    if (pairs == 1)
+        undefined = gather_ab(w, f, 'a', a, f->a_regs, abits, A, Au) | gather_ab(w, f, 'b', b, f->b_regs, abits, Bt, Bu);
+    else
+        undefined = gather(w, f, 'a', a, f->a_regs, abits, A, f->k, 1, Au, 1, 0) |
+                    gather(w, f, 'b', b, f->b_regs, abits, Bt, 1, f->k, Bu, 0, 1);
+    undefined |= gather(w, f, 'c', c, f->c_regs, cbits, &C[0][0], MAX_N, 1, &Cu[0][0], MAX_N, 1);
     uint64_t D[MAX_M][MAX_N];
     bool nan_choice = false;
-    for (unsigned i = 0; i < pairs * f->m; i++)
-        for (unsigned j = 0; j < f->n; j++)
-            D[i][j] = mma_dot(f, A + i * f->k, Bt + (i / f->m * f->n + j) * f->k, C[i][j], &nan_choice);
+    product(f, pairs * f->m, A, Bt, C, D, &nan_choice);
     if (ab_kind(f->a) == AB_FP8 && !mma8_recorded(f))
         report_warn(w, (uint32_t)(x - w->prog->code), ALL_LANES, "mma with fp8 A/B in a form not recorded on the H100 "
                     "(only m16n8k32 .f32.e4m3.e4m3.f32 and .f32.e5m2.e5m2.f32 are): ptxrun computes it as ptxas's "
@@ -540,9 +663,13 @@ void mma_execute(Warp *w, const XInstr *x, uint32_t lanes, uint32_t guard_true)
         for (unsigned l = 0; l < WARP_SIZE; l++) {
             uint64_t v = 0, vd = 0;
             for (unsigned h = 0; h < e; h++) {
-                mma_layout(f, 'd', l, r * e + h, &rr, &cc);
+                unsigned rr, cc;
+                if (pairs == 1)
+                    mma_place(f, 'c', e, l, r, h, &rr, &cc);
+                else
+                    mma884_layout(f, 'd', l, r * e + h, &rr, &cc);
                 v |= (D[rr][cc] & mask) << (h * dbits);
-                if (!(Au[rr] || Bu[rr / f->m * f->n + cc] || Cu[rr][cc]))
+                if (!undefined || !(Au[rr] || Bu[rr / f->m * f->n + cc] || Cu[rr][cc]))
                     vd |= mask << (h * dbits);
             }
             out[l] = v;

@@ -17,7 +17,12 @@
  * exact in integers. Where no recording decides (a sum of -0 terms only, a subnormal f16 C above
  * every product, every term below 2^-133, an f16 D rounded from beyond f32's precision), ptxrun's
  * choice is the one above and mmaf_dot says when another would give other bits. Requires: an
- * MmaForm of these types (mma.c refuses the others). */
+ * MmaForm of these types (mma.c refuses the others).
+ *
+ * Speed: mma.c decodes each element of A's rows and B's columns once per mma (mmaf_terms) and
+ * works out every D element from those terms (mmaf_dot_terms, a branch-free sum; the other
+ * choices recomputed only in the rare cases where they can matter); mmaf_dot, one element from
+ * raw bits, is the same two steps. */
 #include "exec.h"
 
 /* Bits of the fraction and of the exponent of each format mmafloat reads or writes. */
@@ -33,44 +38,47 @@ static MmafFormat mmaf_format(unsigned type)
     }
 }
 
-enum { MMAF_NUM, MMAF_INF, MMAF_NAN };
+enum { MMAF_NUM, MMAF_INF, MMAF_NAN };                 /* MmafTerm.kind */
+/* The align of a zero and of inf and NaN: far below and far above every number's (-126..127), so
+ * that a sum of two aligns tells what met: below MMAF_NONE, a zero (or two); from MMAF_ODD up,
+ * an infinity or NaN; otherwise two numbers (-252..254). */
+enum { MMAF_ZERO = -512, MMAF_SPECIAL = 1024, MMAF_NONE = -384, MMAF_ODD = 512 };
 
-/* One operand: its value is (-1)^sign * sig * 2^(align - frac) with align the exponent the
- * tensor core aligns by (the exponent field, unbiased; a subnormal's is the smallest normal's). */
-typedef struct MmafValue {
-    unsigned kind, sign;
-    uint32_t sig;
-    int align;
-} MmafValue;
-
-static MmafValue mmaf_decode(uint64_t raw, unsigned type)
+/* One operand, decoded (MmafTerm, exec.h): its value is (-1)^sign * sig * 2^(align - frac) with
+ * align the exponent the tensor core aligns by (the exponent field, unbiased; a subnormal's is
+ * the smallest normal's); sig is 0 for a zero (align MMAF_ZERO) and for inf and NaN (align
+ * MMAF_SPECIAL). */
+static MmafTerm mmaf_decode(uint32_t v, MmafFormat f, unsigned drop)
 {
-    MmafFormat f = mmaf_format(type);
-    uint32_t v = (uint32_t)raw;
-    if (type == MT_TF32)
-        v >>= 13;                                           /* tf32: the low 13 bits are dropped */
+    v >>= drop;                                             /* tf32: the low 13 bits are dropped */
     uint32_t expmax = (1u << f.exp) - 1, frac = v & ((1u << f.frac) - 1), e = v >> f.frac & expmax;
-    MmafValue x = { MMAF_NUM, v >> (f.frac + f.exp) & 1, frac, 0 };
+    MmafTerm x = { frac, 0, (uint8_t)(v >> (f.frac + f.exp) & 1), MMAF_NUM };
     int bias = (int)(expmax >> 1);
     if (e == expmax)
-        x.kind = frac ? MMAF_NAN : MMAF_INF;
+        x.kind = frac ? MMAF_NAN : MMAF_INF, x.sig = 0, x.align = MMAF_SPECIAL;
     else if (e == 0)
-        x.align = 1 - bias;
+        x.align = (int16_t)(frac ? 1 - bias : MMAF_ZERO);
     else
-        x.sig |= 1u << f.frac, x.align = (int)e - bias;
+        x.sig |= 1u << f.frac, x.align = (int16_t)((int)e - bias);
     return x;
 }
 
-/* (-1)^neg * mag * 2^q rounded to f32 toward zero or to f16 to nearest even; beyond the
- * range: infinity. */
+void mmaf_terms(unsigned type, const uint64_t *raw, unsigned count, MmafTerm *out)
+{
+    MmafFormat f = mmaf_format(type);
+    unsigned drop = type == MT_TF32 ? 13 : 0;
+    for (unsigned i = 0; i < count; i++)
+        out[i] = mmaf_decode((uint32_t)raw[i], f, drop);
+}
+
+/* (-1)^neg * mag * 2^q (mag > 0) rounded to f32 toward zero or to f16 to nearest even; beyond
+ * the range: infinity. */
 static uint64_t mmaf_round(bool neg, uint64_t mag, int q, unsigned type)
 {
     MmafFormat f = mmaf_format(type);
     int bias = (1 << (f.exp - 1)) - 1, emin = 1 - bias;
     uint64_t sign = (uint64_t)neg << (f.frac + f.exp), inf = sign | (uint64_t)((1u << f.exp) - 1) << f.frac;
-    int top = q;                                            /* floor(log2 |x|) */
-    for (uint64_t m = mag; m > 1; m >>= 1)
-        top++;
+    int top = q + 63 - __builtin_clzll(mag);                /* floor(log2 |x|) */
     int grid = (top > emin ? top : emin) - (int)f.frac;    /* the result's quantum, 2^grid */
     int shift = grid - q;
     uint64_t r;
@@ -92,48 +100,23 @@ static uint64_t mmaf_round(bool neg, uint64_t mag, int q, unsigned type)
     return sign | (((uint64_t)(biased - 1) << f.frac) + r);
 }
 
-/* The choices no H100 recording decides (docs/semantics.md, "mma"): ptxrun's are all false;
- * mmaf_dot tries the others when asked whether a result depends on them. */
-typedef struct MmafChoice {
-    bool c_leading_bit;      /* a subnormal f16 C aligned by its leading bit, as an f32 C would be */
-    bool floor;              /* the alignment exponent at least -133 (Khattak and Mikaitis's H100 model) */
-    bool via_f32;            /* an f16 D rounded from the sum first rounded to f32 toward zero */
-} MmafChoice;
-
-enum { MMAF_FLOOR = -133 };
-
-/* What mmaf_dot needs to know of a sum to tell whether another choice could matter: the
- * alignment exponent before any floor (MMAF_FLOOR when there is none: a special or zero result)
- * and whether the sum is an f32 exactly. */
-typedef struct MmafSum {
-    int top;
-    bool f32_exact;
-} MmafSum;
-
-/* D by the choices ch; *info as above. */
-static uint64_t mmaf_compute(const MmaForm *f, const uint64_t *a, const uint64_t *b, uint64_t c,
-                             const MmafChoice *ch, MmafSum *info)
+/* What NaN and infinity operands make D (the rules above): 0 when they take no part, else D's
+ * bits. infs: bit 0 +inf met, bit 1 -inf. */
+static uint64_t mmaf_special(const MmaForm *f, const MmafTerm *x, const MmafTerm *y, MmafTerm z)
 {
-    info->top = MMAF_FLOOR, info->f32_exact = true;
-    enum { ALIGN_BITS = 25 };                               /* terms truncated 25 bits below the top */
-    MmafFormat in = mmaf_format(f->a), out = mmaf_format(f->c);
-    MmafValue x[17], y[17];
-    unsigned n = f->k, infs = 0;                            /* infs: bit 0 +inf met, bit 1 -inf */
+    unsigned infs = 0;
     bool nan = false;
-    for (unsigned i = 0; i < n; i++) {
-        x[i] = mmaf_decode(a[i], f->a);
-        y[i] = mmaf_decode(b[i], f->b);
+    for (unsigned i = 0; i < f->k; i++) {
         if (x[i].kind == MMAF_NAN || y[i].kind == MMAF_NAN)
             nan = true;
         else if (x[i].kind == MMAF_INF || y[i].kind == MMAF_INF) {
-            const MmafValue *other = x[i].kind == MMAF_INF ? &y[i] : &x[i];
+            const MmafTerm *other = x[i].kind == MMAF_INF ? &y[i] : &x[i];
             if (other->kind == MMAF_NUM && other->sig == 0)
                 nan = true;                                 /* inf * 0 */
             else
                 infs |= 1u << (x[i].sign ^ y[i].sign);
         }
     }
-    MmafValue z = mmaf_decode(c, f->c);
     if (z.kind == MMAF_NAN)
         nan = true;
     else if (z.kind == MMAF_INF)
@@ -144,77 +127,113 @@ static uint64_t mmaf_compute(const MmaForm *f, const uint64_t *a, const uint64_t
         return dsign - 1;                                   /* canonical NaN: 0x7fffffff, 0x7fff */
     if (infs)
         return (infs == 2 ? dsign : 0) | (uint64_t)((1u << dfmt.exp) - 1) << dfmt.frac;
+    return 0;
+}
 
-    /* The largest alignment exponent over the non-zero terms (zeros take no part). */
-    bool any = z.sig != 0;
-    int top = z.align;
-    if (ch->c_leading_bit && any && z.sig < 1u << out.frac)
-        for (uint32_t m = z.sig << 1; m < 1u << (out.frac + 1); m <<= 1)
-            top--;                                          /* a subnormal C's leading bit */
-    for (unsigned i = 0; i < n; i++)
-        if (x[i].sig && y[i].sig) {
-            int e = x[i].align + y[i].align;
-            if (!any || e > top)
-                top = e;
-            any = true;
-        }
-    if (!any)
-        return 0;                                           /* +0 */
-    info->top = top;
-    if (ch->floor && top < MMAF_FLOOR)
-        top = MMAF_FLOOR;
-    int q = top - ALIGN_BITS;
+/* The choices no H100 recording decides (docs/semantics.md, "mma"): ptxrun's are the rules
+ * above; the others are a subnormal f16 C aligned by its leading bit (as an f32 C would be), the
+ * alignment exponent at least MMAF_FLOOR (Khattak and Mikaitis's H100 model) and an f16 D
+ * rounded from the sum first rounded to f32 toward zero. mmaf_dot_terms tries one only where it
+ * can give other bits. */
+enum { MMAF_FLOOR = -133 };
+
+/* D of the numbers x, y, z (no NaN or infinity) with every term aligned to 2^top, for the other
+ * choices: the rules above, any shifts. */
+static uint64_t mmaf_sum_at(const MmaForm *f, const MmafTerm *x, const MmafTerm *y, MmafTerm z, int top)
+{
+    int infrac = f->a == MT_BF16 ? 7 : 10, outfrac = f->c == MT_F32 ? 23 : 10, q = top - 25;
     int64_t sum = 0;
-    for (unsigned i = 0; i <= n; i++) {
-        uint64_t sig;
-        int e;                                              /* the term is sig * 2^e, exactly */
-        unsigned sign;
-        if (i < n) {
-            sig = (uint64_t)x[i].sig * y[i].sig;
-            e = x[i].align + y[i].align - 2 * (int)in.frac;
-            sign = x[i].sign ^ y[i].sign;
-        } else {
-            sig = z.sig, e = z.align - (int)out.frac, sign = z.sign;
-        }
+    for (unsigned i = 0; i <= f->k; i++) {
+        uint64_t sig = i < f->k ? (uint64_t)x[i].sig * y[i].sig : z.sig;
+        int e = i < f->k ? x[i].align + y[i].align - 2 * infrac : z.align - outfrac;
+        unsigned sign = i < f->k ? x[i].sign ^ y[i].sign : z.sign;
         if (!sig)
-            continue;
-        int shift = e - q;               /* <= 25 (a subnormal f16 C by its leading bit): below 2^36 */
+            continue;                                       /* a zero term takes no part */
+        int shift = e - q;                   /* <= 25 (a subnormal f16 C by its leading bit): below 2^36 */
         uint64_t t = shift >= 0 ? sig << shift : -shift < 64 ? sig >> -shift : 0;
         sum += sign ? -(int64_t)t : (int64_t)t;
     }
-    if (sum == 0)
-        return 0;                                           /* +0 */
-    uint64_t mag = sum < 0 ? (uint64_t)-sum : (uint64_t)sum, odd = mag;
-    int low = q;                                            /* the sum's lowest set bit: 2^low */
-    for (; !(odd & 1); odd >>= 1)
-        low++;
-    info->f32_exact = odd < 1u << 24 && low >= -149;
-    if (!ch->via_f32 || f->d != MT_F16)
-        return mmaf_round(sum < 0, mag, q, f->d);
-    MmafValue r = mmaf_decode(mmaf_round(sum < 0, mag, q, MT_F32), MT_F32);
-    if (r.kind == MMAF_INF)
-        return (r.sign ? dsign : 0) | 0x7c00;
-    return r.sig ? mmaf_round(r.sign, r.sig, r.align - 23, MT_F16) : (uint64_t)r.sign << 15;
+    return sum ? mmaf_round(sum < 0, sum < 0 ? (uint64_t)-sum : (uint64_t)sum, q, f->d) : 0;
+}
+
+/* Whether another choice gives other bits than d, ptxrun's D of the numbers x, y, z, whose terms
+ * aligned to 2^top summed to (-1)^neg * mag * 2^(top - 25). Each recomputation runs only where
+ * its choice can matter: a subnormal f16 C, a top below MMAF_FLOOR, an f16 D from a sum that is
+ * not exactly an f32. Out of line: mmaf_dot_terms's loop stays as tight as without it. */
+__attribute__((noinline)) static bool mmaf_unrecorded(const MmaForm *f, const MmafTerm *x, const MmafTerm *y, MmafTerm z, int top,
+                            bool neg, uint64_t mag, uint64_t d)
+{
+    if (f->c == MT_F16 && z.sig && z.sig < 1u << 10) {      /* C subnormal: top by its leading bit */
+        int lead = z.align - (10 - (31 - __builtin_clz(z.sig)));
+        for (unsigned i = 0; i < f->k; i++)
+            if (x[i].sig && y[i].sig && x[i].align + y[i].align > lead)
+                lead = x[i].align + y[i].align;
+        if (mmaf_sum_at(f, x, y, z, lead) != d)
+            return true;
+    }
+    if (top < MMAF_FLOOR && mmaf_sum_at(f, x, y, z, MMAF_FLOOR) != d)
+        return true;
+    if (f->d != MT_F16 || !mag || ((mag >> __builtin_ctzll(mag)) < 1u << 24 && top - 25 + __builtin_ctzll(mag) >= -149))
+        return false;                                       /* f32 D, or the sum exactly an f32 */
+    MmafTerm r = mmaf_decode((uint32_t)mmaf_round(neg, mag, top - 25, MT_F32), (MmafFormat){ 23, 8 }, 0);
+    uint64_t via = r.kind == MMAF_INF ? (uint64_t)r.sign << 15 | 0x7c00
+                 : r.sig ? mmaf_round(r.sign, r.sig, r.align - 23, MT_F16) : (uint64_t)r.sign << 15;
+    return via != d;
+}
+
+uint64_t mmaf_dot_terms(const MmaForm *f, const MmafTerm *x, const MmafTerm *y, uint64_t c, bool *unrecorded)
+{
+    enum { ALIGN_BITS = 25, HEAD = 11 };                    /* terms truncated 25 bits below the top */
+    unsigned n = f->k;
+    MmafFormat out = f->c == MT_F32 ? (MmafFormat){ 23, 8 } : (MmafFormat){ 10, 5 };
+    MmafTerm z = mmaf_decode((uint32_t)c, out, 0);
+    /* The products (sig * 2^(e - 2 frac), exactly) and the largest alignment exponent over the
+     * non-zero terms (zeros take no part: their e is below every number's). */
+    uint64_t sig[17];
+    int e[17], top = z.align;
+    for (unsigned i = 0; i < n; i++) {
+        sig[i] = (uint64_t)x[i].sig * y[i].sig;
+        e[i] = x[i].align + y[i].align;
+        top = e[i] > top ? e[i] : top;
+    }
+    if (top >= MMAF_ODD)
+        return mmaf_special(f, x, y, z);                    /* not 0: a NaN or infinity met */
+    if (top < MMAF_NONE) {                                  /* no non-zero term: +0 */
+        if (unrecorded && !*unrecorded && z.sign) {        /* IEEE's sum of -0 terms only: -0 */
+            unsigned negative = 1;
+            for (unsigned i = 0; i < n; i++)
+                negative &= x[i].sign ^ y[i].sign;
+            *unrecorded = negative;
+        }
+        return 0;
+    }
+    /* Term i is sig * 2^(e - 2 frac) truncated to a multiple of 2^q, q = top - 25: sig << HEAD
+     * (below 2^33) shifted right by HEAD - (e - 2 frac - q), which is >= 0 (e <= top, frac >= 7);
+     * a zero's, far right, is 0. */
+    int q = top - ALIGN_BITS, base = HEAD + 2 * (f->a == MT_BF16 ? 7 : 10) + q;
+    int64_t sum = 0;
+    for (unsigned i = 0; i < n; i++) {
+        int right = base - e[i];
+        right = right > 63 ? 63 : right;
+        int64_t t = (int64_t)((sig[i] << HEAD) >> right), s = x[i].sign ^ y[i].sign;
+        sum += (t ^ -s) + s;                                /* t, or -t for a negative term */
+    }
+    if (z.sig) {
+        int shift = z.align - (int)out.frac - q;
+        uint64_t t = shift >= 0 ? (uint64_t)z.sig << shift : -shift < 64 ? (uint64_t)z.sig >> -shift : 0;
+        sum += z.sign ? -(int64_t)t : (int64_t)t;
+    }
+    uint64_t mag = sum < 0 ? (uint64_t)-sum : (uint64_t)sum;
+    uint64_t d = sum ? mmaf_round(sum < 0, mag, q, f->d) : 0;  /* an exact zero sum: +0 */
+    if (unrecorded && !*unrecorded && (f->c == MT_F16 || f->d == MT_F16 || top < MMAF_FLOOR))
+        *unrecorded = mmaf_unrecorded(f, x, y, z, top, sum < 0, mag, d);   /* f32 C, D: the floor only */
+    return d;
 }
 
 uint64_t mmaf_dot(const MmaForm *f, const uint64_t *a, const uint64_t *b, uint64_t c, bool *unrecorded)
 {
-    static const MmafChoice ptxrun = { false, false, false };
-    MmafSum sum, other;
-    uint64_t d = mmaf_compute(f, a, b, c, &ptxrun, &sum);
-    if (!unrecorded || *unrecorded)
-        return d;
-    /* Zero terms only, C -0 and every product -0 too: IEEE's sum would be -0. */
-    MmafValue z = mmaf_decode(c, f->c);
-    bool all_negative_zeros = z.kind == MMAF_NUM && !z.sig && z.sign;
-    for (unsigned i = 0; i < f->k && all_negative_zeros; i++) {
-        MmafValue x = mmaf_decode(a[i], f->a), y = mmaf_decode(b[i], f->b);
-        all_negative_zeros = x.kind == MMAF_NUM && y.kind == MMAF_NUM && !(x.sig && y.sig) && (x.sign ^ y.sign);
-    }
-    static const MmafChoice lead = { true, false, false }, floor = { false, true, false }, via = { false, false, true };
-    *unrecorded = all_negative_zeros
-        || (f->c == MT_F16 && z.kind == MMAF_NUM && z.sig && z.sig < 1u << 10 && mmaf_compute(f, a, b, c, &lead, &other) != d)
-        || (sum.top < MMAF_FLOOR && mmaf_compute(f, a, b, c, &floor, &other) != d)
-        || (f->d == MT_F16 && !sum.f32_exact && mmaf_compute(f, a, b, c, &via, &other) != d);
-    return d;
+    MmafTerm x[17], y[17];
+    mmaf_terms(f->a, a, f->k, x);
+    mmaf_terms(f->b, b, f->k, y);
+    return mmaf_dot_terms(f, x, y, c, unrecorded);
 }

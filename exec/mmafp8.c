@@ -57,20 +57,34 @@ bool mma8_recorded(const MmaForm *f)
     return f->m == 16 && f->k == 32 && f->a == f->b && f->c == MT_F32 && f->d == MT_F32;
 }
 
-uint64_t mma8_dot(const MmaForm *f, const uint64_t *a, const uint64_t *b, uint64_t c)
+void mma8_terms(unsigned type, const uint64_t *raw, unsigned k, MmafTerm *out)
+{
+    uint64_t half[2][16];
+    unsigned n[2] = { 0, 0 };
+    for (unsigned i = 0; i < k && i < 32; i++) {
+        unsigned h = (i & 3) >= 2;               /* the register's low or high f16x2 */
+        half[h][n[h]++] = mma8_to_f16(raw[i], type);
+    }
+    mmaf_terms(MT_F16, half[0], n[0], out);
+    mmaf_terms(MT_F16, half[1], n[1], out + n[0]);
+}
+
+uint64_t mma8_dot_terms(const MmaForm *f, const MmafTerm *x, const MmafTerm *y, uint64_t c)
 {
     /* The HMMA ptxas uses: m16n8k16 (k32) or m16n8k8 (k16), f16 A and B, C and D as f's. */
-    MmaForm h = { .m = 16, .n = 8, .k = (uint16_t)(f->k / 2), .a = MT_F16, .b = MT_F16, .c = f->c, .d = f->d };
-    uint64_t ha[2][16], hb[2][16];
-    unsigned n[2] = { 0, 0 };
-    for (unsigned k = 0; k < f->k && k < 32; k++) {
-        unsigned half = (k & 3) >= 2;            /* the register's low or high f16x2 */
-        ha[half][n[half]] = mma8_to_f16(a[k], f->a);
-        hb[half][n[half]++] = mma8_to_f16(b[k], f->b);
-    }
-    uint64_t d1 = mmaf_dot(&h, ha[0], hb[0], 0, NULL);     /* zero accumulator (RZ) */
-    uint64_t d2 = mmaf_dot(&h, ha[1], hb[1], d1, NULL);
+    unsigned k = f->k / 2;
+    MmaForm h = { .m = 16, .n = 8, .k = (uint16_t)k, .a = MT_F16, .b = MT_F16, .c = f->c, .d = f->d };
+    uint64_t d1 = mmaf_dot_terms(&h, x, y, 0, NULL);       /* zero accumulator (RZ) */
+    uint64_t d2 = mmaf_dot_terms(&h, x + k, y + k, d1, NULL);
     if (f->d == MT_F16)
         return half_op(OP_ADD, TYPE_F16, 0, (uint32_t)d2, (uint32_t)c, 0);    /* HADD2 */
     return mma8_fadd(d2, c);
+}
+
+uint64_t mma8_dot(const MmaForm *f, const uint64_t *a, const uint64_t *b, uint64_t c)
+{
+    MmafTerm x[32], y[32];
+    mma8_terms(f->a, a, f->k, x);
+    mma8_terms(f->b, b, f->k, y);
+    return mma8_dot_terms(f, x, y, c);
 }

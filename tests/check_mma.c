@@ -3,6 +3,8 @@
  * types), each written here as the ISA's text states it (groupID = laneid >> 2,
  * threadID_in_group = laneid % 4, the row and col formulas per element range), and that every
  * layout covers each element of its matrix exactly once over the warp. */
+#include <math.h>
+
 #include "testutil.h"
 
 typedef struct Expect { unsigned shape, m, n, k, a, b, c; } Expect;   /* elements a lane holds */
@@ -135,12 +137,93 @@ START_TEST(layouts_by_hand)
 }
 END_TEST
 
+/* mma_dot's m8n8k4 .f64 as it was (commit fac9598c): every step through the NaN-aware fma (an
+ * input NaN quieted, a's, else b's, else c's; an invalid operation's NaN 0xfff8000000000000),
+ * the reference for its faster chain when no operand is a NaN. */
+static uint64_t ref_bits(double d) { uint64_t u; memcpy(&u, &d, sizeof u); return u; }
+static double ref_of(uint64_t u) { double d; memcpy(&d, &u, sizeof d); return d; }
+
+static double ref_fma(double a, double b, double c, bool *choice)
+{
+    uint64_t in[3] = { ref_bits(a), ref_bits(b), ref_bits(c) }, first = 0;
+    for (unsigned i = 0; i < 3; i++) {
+        if ((in[i] & 0x7fffffffffffffffull) <= 0x7ff0000000000000ull)
+            continue;
+        if (first && (in[i] | 1ull << 51) != first)
+            *choice = true;
+        if (!first)
+            first = in[i] | 1ull << 51;
+    }
+    double r = fma(a, b, c);
+    if (first)
+        return ref_of(first);
+    return isnan(r) ? ref_of(0xfff8000000000000ull) : r;
+}
+
+static uint64_t rng(uint64_t *s)
+{
+    *s ^= *s >> 12, *s ^= *s << 25, *s ^= *s >> 27;
+    return *s * 0x2545f4914f6cdd1dull;
+}
+
+/* An f64 to hit every case: NaNs of any payload, infinities, zeros, subnormals, the largest,
+ * and numbers of exponents near e (sums that cancel, round, overflow). */
+static uint64_t f64_element(uint64_t *s, unsigned e)
+{
+    uint64_t r = rng(s), sign = r & 1ull << 63, frac = r >> 8 & 0xfffffffffffffull;
+    switch (r & 7) {
+    case 0: return sign | 0x7ff0000000000000ull | (frac ? frac : 1);
+    case 1: return sign | (r >> 3 & 1 ? 0x7ff0000000000000ull : 0);
+    case 2: return sign | (r >> 3 & 1 ? frac : 0x7fefffffffffffffull);
+    default: return sign | (uint64_t)(e + (r >> 4 & 7)) << 52 | (r >> 3 & 1 ? frac : 0);
+    }
+}
+
+/* 1,000,000 D elements of mma.m8n8k4 .f64 (k = 4), mma_dot against ref_fma's chain bit for bit,
+ * and its report of two different NaNs met. */
+START_TEST(f64_same_bits_as_before)
+{
+    MmaForm f = { 8, 8, 4, MT_F64, MT_F64, MT_F64, MT_F64, 1, 1, 2, 2, 0, 0 };
+    uint64_t s = 42;
+    unsigned mismatches = 0, finite = 0, count = 1000000;
+    for (unsigned t = 0; t < count; t++) {
+        uint64_t a[4], b[4], c, r = rng(&s);
+        unsigned e = r >> 40 & 1 ? 1020 : (r >> 41 & 1 ? 1 : 2040);  /* near 1, the smallest, the largest */
+        bool plain = (r & 7) != 0;                     /* mostly no special operand */
+        for (unsigned k = 0; k < 4; k++) {
+            do
+                a[k] = f64_element(&s, e), b[k] = f64_element(&s, e);
+            while (plain && ((a[k] | b[k]) & 0x7ff0000000000000ull) == 0x7ff0000000000000ull &&
+                   ((a[k] >> 52 & 0x7ff) == 0x7ff || (b[k] >> 52 & 0x7ff) == 0x7ff));
+        }
+        if (r >> 3 & 1)
+            a[1] = a[0] ^ 1ull << 63, b[1] = b[0];     /* cancellation */
+        do
+            c = f64_element(&s, e + 1);
+        while (plain && (c >> 52 & 0x7ff) == 0x7ff);
+        bool want_choice = false, got_choice = false;
+        double acc = ref_of(c);
+        for (unsigned k = 0; k < 4; k++)
+            acc = ref_fma(ref_of(a[k]), ref_of(b[k]), acc, &want_choice);
+        uint64_t want = ref_bits(acc), got = mma_dot(&f, a, b, c, &got_choice);
+        finite += (want & 0x7ff0000000000000ull) != 0x7ff0000000000000ull;
+        if ((got != want || got_choice != want_choice) && mismatches++ < 5)
+            fprintf(stderr, "f64: 0x%llx, reference 0x%llx\n", (unsigned long long)got, (unsigned long long)want);
+    }
+    ck_assert_uint_eq(mismatches, 0);
+    ck_assert_uint_gt(finite, count / 2);
+    ck_assert_uint_lt(finite, count - count / 20);   /* infinities and NaNs met too */
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("mma");
     TCase *tc = tcase_create("mma");
     tcase_add_test(tc, layouts_follow_the_isa_figures);
     tcase_add_test(tc, layouts_by_hand);
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, f64_same_bits_as_before);
     suite_add_tcase(s, tc);
     return run_suite(s);
 }
