@@ -246,11 +246,16 @@ $(BUILD)/obj/bench_reference.o: bench/reference.c bench/reference.h
 	@mkdir -p $(BUILD)/obj
 	$(CC) -std=c11 -D_POSIX_C_SOURCE=200809L -O2 -march=native -ffp-contract=off $(WARN) -c -o $@ $<
 
-$(BUILD)/bench_exec: bench/bench_exec.c $(BUILD)/obj/bench_reference.o $(BUILD)/libptxrun.a $(HEADERS)
-	$(CC) $(ALL_CFLAGS) -Ibench -o $@ $< $(BUILD)/obj/bench_reference.o $(BUILD)/libptxrun.a $(LDLIBS)
+# What bench_exec and bench_gemm share: a program loaded into a block, run and timed.
+$(BUILD)/obj/benchload.o: bench/benchload.c bench/benchload.h $(HEADERS)
+	@mkdir -p $(BUILD)/obj
+	$(CC) $(ALL_CFLAGS) -Ibench -c -o $@ $<
 
-$(BUILD)/bench_gemm: bench/bench_gemm.c $(BUILD)/obj/bench_reference.o $(BUILD)/libptxrun.a $(HEADERS)
-	$(CC) $(ALL_CFLAGS) -Ibench -o $@ $< $(BUILD)/obj/bench_reference.o $(BUILD)/libptxrun.a $(LDLIBS)
+$(BUILD)/bench_exec: bench/bench_exec.c $(BUILD)/obj/bench_reference.o $(BUILD)/obj/benchload.o $(BUILD)/libptxrun.a $(HEADERS)
+	$(CC) $(ALL_CFLAGS) -Ibench -o $@ $< $(BUILD)/obj/bench_reference.o $(BUILD)/obj/benchload.o $(BUILD)/libptxrun.a $(LDLIBS)
+
+$(BUILD)/bench_gemm: bench/bench_gemm.c $(BUILD)/obj/bench_reference.o $(BUILD)/obj/benchload.o $(BUILD)/libptxrun.a $(HEADERS)
+	$(CC) $(ALL_CFLAGS) -Ibench -o $@ $< $(BUILD)/obj/bench_reference.o $(BUILD)/obj/benchload.o $(BUILD)/libptxrun.a $(LDLIBS)
 
 bench: $(BUILD)/bench_frontend $(BUILD)/bench_exec $(BUILD)/bench_lanes $(BUILD)/bench_entry $(BUILD)/bench_gemm $(BUILD)/ptxrun
 	$(BUILD)/bench_exec $(BUILD)/ptxrun samples

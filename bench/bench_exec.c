@@ -28,7 +28,7 @@
 
 extern char **environ;
 
-#include "cli.h"
+#include "benchload.h"
 #include "reference.h"
 
 static double now(void)
@@ -178,16 +178,10 @@ static double run_block(const char *format, unsigned iterations, uint32_t thread
 {
     char text[4096];
     snprintf(text, sizeof text, format, iterations);
-    Source src;
-    source_from_string(&src, "bench.ptx", text, strlen(text));
-    Diag diag;
-    diag_init(&diag, &src, stderr);
-    diag.emit = ignore;
-    Module *m = parse_module(&src, &diag);
-    check_module(m, &diag, NULL);
-    Block *b = diag.errors ? NULL : block_load(m, m->functions.data[0], &diag, DEFAULT_STACK_BYTES);
+    BenchProgram prog;
+    benchload_open(&prog, "bench.ptx", text, ignore);
+    Block *b = prog.block;
     if (!b) {
-        diag.emit = NULL;
         fprintf(stderr, "bench_exec: the benchmark program does not load:\n%s\n", text);
         exit(1);
     }
@@ -206,18 +200,8 @@ static double run_block(const char *format, unsigned iterations, uint32_t thread
                 b->warps[0]->val[i][l] = r->base;
             b->warps[0]->defined[i] = ALL_LANES;
         }
-    uint32_t ntid[3] = { threads, 1, 1 }, nctaid[3] = { ctas, 1, 1 };
-    block_set_shape(b, ntid, ALL_LANES);
-    block_set_grid(b, nctaid);
-    ExecOptions o = { .max_steps = UINT64_MAX, .jobs = jobs };
-    double t0 = now();
     char why[256];
-    int rc = grid_run(b, &o, why, sizeof why);
-    double t = now() - t0;
-    if (rc != EXEC_OK) {
-        fprintf(stderr, "bench_exec: the benchmark program faulted\n");
-        exit(1);
-    }
+    double t = benchload_run(&prog, "bench_exec", threads, ctas, jobs, why, sizeof why);
     if (why[0]) {
         fprintf(stderr, "bench_exec: the grid ran on one thread: %s\n", why);
         exit(1);
@@ -230,9 +214,7 @@ static double run_block(const char *format, unsigned iterations, uint32_t thread
         }
     }
     *count = b->lane_steps;
-    block_free(b);
-    module_free(m);
-    source_free(&src);
+    benchload_close(&prog);
     return t;
 }
 

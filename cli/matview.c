@@ -435,19 +435,6 @@ bool matview_open(MatrixPick *p, const Program *prog, const char *text, Msg *err
     return ok;
 }
 
-static void json_string(FILE *out, const char *s)
-{
-    fputc('"', out);
-    for (; *s; s++)
-        if (*s == '"' || *s == '\\')
-            fprintf(out, "\\%c", *s);
-        else if ((unsigned char)*s < 0x20)
-            fprintf(out, "\\u%04x", *s);
-        else
-            fputc(*s, out);
-    fputc('"', out);
-}
-
 /* The .file's name, its last part, without quotes. */
 static void source_name(char *buf, size_t size, const Module *m, uint32_t file)
 {
@@ -485,13 +472,13 @@ void matview_execution(void *context, const MatrixView *v)
                 (unsigned long long)number, x->line, v->pc);
         if (x->src_file) {
             fputs("\"source\": ", p->json);
-            json_string(p->json, where);
+            trace_json_string(p->json, where);
             fprintf(p->json, ", \"source_line\": %u, ", x->src_line);
         }
         if (grid)
             fprintf(p->json, "\"cta\": [%u, %u, %u], ", b->ctaid[0], b->ctaid[1], b->ctaid[2]);
         fprintf(p->json, "\"warp\": %u, \"instruction\": ", w->index);
-        json_string(p->json, text);
+        trace_json_string(p->json, text);
         fputs(",\n      ", p->json);
         matview_json_operands(p->json, v);
         fputs("}", p->json);

@@ -1053,6 +1053,7 @@ void barrier_report_waits(Block *b);                      /* deadlock notes for 
 
 /* trace.c: --trace, one warp-step at a time. */
 void trace_step(FILE *out, const Warp *w, const ExecOptions *o, uint32_t pc, uint32_t mask);
+void trace_json_string(FILE *out, const char *s);     /* s in quotes, escaped as JSON */
 
 /* alu.c: integer, float, logic, compare, select and move, over the lanes of mask. */
 void alu_execute(Warp *w, const XInstr *x, uint32_t mask);
@@ -1178,6 +1179,12 @@ uint64_t mma884_dot(const MmaForm *f, const uint64_t *a, const uint64_t *b, uint
 bool mma_vector_rows(Loader *ld, const Operand *o, unsigned count, unsigned bits, unsigned t, bool dst, uint32_t *rows);
 /* Element i of a fragment held in regs (lane l), of bits bits: its raw bits; *undef: any undefined. */
 uint64_t mma_element(const Warp *w, const uint32_t *regs, unsigned l, unsigned i, unsigned bits, bool *undef);
+/* x's form f appended to Program.mma_forms (its total rows just written at the end of mma_rows) */
+void mma_add_form(Program *p, MmaForm f, unsigned total, XInstr *x);
+/* D (raw bits and undefined, element (i, j) at i * stride + j) into the D registers d, each
+ * element's bits defined or not on their own; all undefined when the guard is */
+void mma_scatter(Warp *w, const XInstr *x, const MmaForm *f, const uint32_t *d, const uint64_t *D,
+                 const bool *undefined, unsigned stride);
 /* mmasp.c: mma.sp and mma.sp::ordered_metadata (forms with flags MMA_SPARSE; fp8 refused when
  * lowered). mma_rows after C: the metadata register's row, the selector's. */
 void mmasp_lower(Loader *ld, const Instr *in, XInstr *x);

@@ -461,6 +461,14 @@ void mma_lower(Loader *ld, const Instr *in, XInstr *x)
             ld->failed = true;
             return;
         }
+    mma_add_form(p, f, total, x);
+}
+
+/* f, whose total rows the lowering has written at the end of Program.mma_rows, as x's form:
+ * appended to Program.mma_forms, x->target its index; x names no destination or source of its
+ * own (its rows are the form's). */
+void mma_add_form(Program *p, MmaForm f, unsigned total, XInstr *x)
+{
     f.rows = p->mma_row_count;
     p->mma_row_count += total;
     p->mma_forms = xrealloc(p->mma_forms, (p->mma_form_count + 1) * sizeof *p->mma_forms);
@@ -624,7 +632,7 @@ void mma_execute(Warp *w, const XInstr *x, uint32_t lanes, uint32_t guard_true)
     const MmaForm *f = &w->prog->mma_forms[x->target];
     const uint32_t *rows = w->prog->mma_rows + f->rows;
     const uint32_t *d = rows, *a = d + f->d_regs, *b = a + f->a_regs, *c = b + f->b_regs;
-    unsigned abits = mma_type_bits(f->a), cbits = mma_type_bits(f->c), dbits = mma_type_bits(f->d);
+    unsigned abits = mma_type_bits(f->a), cbits = mma_type_bits(f->c);
     unsigned pairs = mma884_form(f) ? 4 : 1;   /* m8n8k4 .f16: pair p's A, C rows, B columns at 8p (mma884.c) */
     MatrixView *view = mmaview_begin(w, x, &(MatrixSource){ f, rows, mma_layout, pairs });   /* --matrix */
     uint64_t A[MAX_A], Bt[MAX_B], C[MAX_M][MAX_N];   /* A by rows, B by columns, k elements each */
@@ -638,8 +646,11 @@ void mma_execute(Warp *w, const XInstr *x, uint32_t lanes, uint32_t guard_true)
                     gather(w, f, 'b', b, f->b_regs, abits, Bt, 1, f->k, Bu, 0, 1);
     undefined |= gather(w, f, 'c', c, f->c_regs, cbits, &C[0][0], MAX_N, 1, &Cu[0][0], MAX_N, 1);
     uint64_t D[MAX_M][MAX_N];
-    bool nan_choice = false;
+    bool Du[MAX_M][MAX_N], nan_choice = false;       /* Du: a source of the element undefined */
     product(f, pairs * f->m, A, Bt, C, D, &nan_choice);
+    for (unsigned i = 0; i < pairs * f->m; i++)
+        for (unsigned j = 0; j < f->n; j++)
+            Du[i][j] = undefined && (Au[i] || Bu[i / f->m * f->n + j] || Cu[i][j]);
     if (ab_kind(f->a) == AB_FP8 && !mma8_recorded(f))
         report_warn(w, (uint32_t)(x - w->prog->code), ALL_LANES, "mma with fp8 A/B in a form not recorded on the H100 "
                     "(only m16n8k32 .f32.e4m3.e4m3.f32 and .f32.e5m2.e5m2.f32 are): ptxrun computes it as ptxas's "
@@ -652,24 +663,34 @@ void mma_execute(Warp *w, const XInstr *x, uint32_t lanes, uint32_t guard_true)
                     "decides (a sum of -0 terms only, a subnormal f16 C above every product, all terms below 2^-133, "
                     "or an f16 D from beyond f32's precision), where another choice gives other bits: ptxrun's "
                     "are those of docs/semantics.md, \"mma\"");
-    /* A guard undefined in some lane: whether the warp ran it at all is unknown, so all of D is. */
+    mma_scatter(w, x, f, d, &D[0][0], &Du[0][0], MAX_N);
+    mmaview_end(view);
+}
+
+/* D into every lane's D registers (d: their rows) by f's 'd' layout: element (i, j) has the raw
+ * bits D[i * stride + j], undefined[i * stride + j] whether it is undefined (rows may repeat a
+ * source: the caller gathered them first). Definedness goes element by element, so an f16 D
+ * register with one undefined half keeps the other defined; a guard undefined in some lane
+ * leaves all of D undefined (whether the warp ran it at all is unknown). */
+void mma_scatter(Warp *w, const XInstr *x, const MmaForm *f, const uint32_t *d, const uint64_t *D,
+                 const bool *undefined, unsigned stride)
+{
     bool guard_unknown = x->guard && (w->pred_defined[x->guard_pred] & ALL_LANES) != ALL_LANES;
-    /* Scatter: every lane's D registers (rows may repeat a source: gathered above first). */
-    unsigned e = dbits >= 32 ? 1 : 32 / dbits;
+    unsigned dbits = mma_type_bits(f->d), e = dbits >= 32 ? 1 : 32 / dbits, rr, cc;
     uint64_t mask = dbits >= 64 ? ~0ull : (1ull << dbits) - 1;
+    bool stacked = mma884_form(f);               /* m8n8k4 .f16: D by its own layout (mma884.c) */
     for (unsigned r = 0; r < f->d_regs; r++) {
         Lanes out, dbits_of;                     /* dbits_of: each lane's defined bits, element by element */
         uint32_t defined = 0;
         for (unsigned l = 0; l < WARP_SIZE; l++) {
             uint64_t v = 0, vd = 0;
             for (unsigned h = 0; h < e; h++) {
-                unsigned rr, cc;
-                if (pairs == 1)
-                    mma_place(f, 'c', e, l, r, h, &rr, &cc);
-                else
+                if (stacked)
                     mma884_layout(f, 'd', l, r * e + h, &rr, &cc);
-                v |= (D[rr][cc] & mask) << (h * dbits);
-                if (!undefined || !(Au[rr] || Bu[rr / f->m * f->n + cc] || Cu[rr][cc]))
+                else
+                    mma_place(f, 'c', e, l, r, h, &rr, &cc);
+                v |= (D[rr * stride + cc] & mask) << (h * dbits);
+                if (!undefined[rr * stride + cc])
                     vd |= mask << (h * dbits);
             }
             out[l] = v;
@@ -680,5 +701,4 @@ void mma_execute(Warp *w, const XInstr *x, uint32_t lanes, uint32_t guard_true)
         if (!guard_unknown && defined != ALL_LANES)      /* f16 D: one of a register's two may be undefined */
             vbits_define_row(w, d[r], ~defined & ALL_LANES, dbits_of, dbits >= 32 ? dbits : 32);
     }
-    mmaview_end(view);
 }

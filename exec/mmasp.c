@@ -180,15 +180,8 @@ void mmasp_lower(Loader *ld, const Instr *in, XInstr *x)
         }
     rows[total - 2] = ld->cur->row_base + e->u.slot;
     rows[total - 1] = operand_immediate_row(ld, sel->u.bits);
-    f.rows = p->mma_row_count;
-    p->mma_row_count += total;
-    p->mma_forms = xrealloc(p->mma_forms, (p->mma_form_count + 1) * sizeof *p->mma_forms);
-    p->mma_forms[p->mma_form_count] = f;
-    x->target = p->mma_form_count++;
-    x->target_count = total;
+    mma_add_form(p, f, total, x);
     x->secondary = ordered ? SP_ORDERED : 0;
-    x->dst_kind = DST_NONE;
-    x->src_count = 0;
 }
 
 /* Element i of lane's fragment of B of the sparse form f: register r = i / e holds the 4e rows
@@ -310,7 +303,7 @@ void mmasp_execute(Warp *w, const XInstr *x, uint32_t lanes, uint32_t guard_true
     const uint32_t *d = rows, *a = d + f->d_regs, *b = a + f->a_regs, *c = b + f->b_regs;
     uint32_t e_row = c[f->c_regs];
     unsigned selector = (unsigned)w->val[c[f->c_regs + 1]][0];
-    unsigned abits = mma_type_bits(f->a), cbits = mma_type_bits(f->c), dbits = mma_type_bits(f->d);
+    unsigned abits = mma_type_bits(f->a), cbits = mma_type_bits(f->c);
     MatrixView *view = mmaview_begin(w, x, &(MatrixSource){ f, rows, mmasp_layout, 1 });   /* --matrix */
     if (view)
         mmasp_view(w, x, view);
@@ -369,31 +362,13 @@ void mmasp_execute(Warp *w, const XInstr *x, uint32_t lanes, uint32_t guard_true
     bool Du[SP_M][SP_N], nan_choice = false;
     for (unsigned i = 0; i < f->m; i++)
         for (unsigned j = 0; j < f->n; j++) {
-            Du[i][j] = Au[i] || Cu[i][j];
+            Du[i][j] = bad_selector || Au[i] || Cu[i][j];
             for (unsigned q = 0; q < half.k; q++) {
                 picked[q] = Bt[j][pos[i][q]];
                 Du[i][j] |= Bu[j][pos[i][q]];
             }
             D[i][j] = mma_dot(&half, Ac[i], picked, C[i][j], &nan_choice);
         }
-    bool guard_unknown = x->guard && (w->pred_defined[x->guard_pred] & ALL_LANES) != ALL_LANES;
-    unsigned e = dbits >= 32 ? 1 : 32 / dbits;
-    uint64_t mask = dbits >= 32 ? 0xffffffffull : (1ull << dbits) - 1;
-    for (unsigned r = 0; r < f->d_regs; r++) {
-        Lanes out;
-        uint32_t defined = 0;
-        for (unsigned l = 0; l < WARP_SIZE; l++) {
-            uint64_t v = 0;
-            bool undef = bad_selector;
-            for (unsigned h = 0; h < e; h++) {
-                mma_layout(f, 'c', l, r * e + h, &rr, &cc);
-                v |= (D[rr][cc] & mask) << (h * dbits);
-                undef |= Du[rr][cc];
-            }
-            out[l] = v;
-            defined |= (uint32_t)!undef << l;
-        }
-        warp_commit(w, d[r], out, ALL_LANES, guard_unknown ? 0 : defined);
-    }
+    mma_scatter(w, x, f, d, &D[0][0], &Du[0][0], SP_N);
     mmaview_end(view);
 }

@@ -328,7 +328,8 @@ static void text_step(FILE *out, const Warp *w, const ExecOptions *o, uint32_t p
     }
 }
 
-static void json_string(FILE *out, const char *s)
+/* s as a JSON string, in quotes: quotes, backslashes and control characters escaped. */
+void trace_json_string(FILE *out, const char *s)
 {
     fputc('"', out);
     for (; *s; s++) {
@@ -355,11 +356,11 @@ static void json_step(FILE *out, const Warp *w, const ExecOptions *o, uint32_t p
         char name[128];
         source_name(name, sizeof name, w, x);
         fputs("\"source\": ", out);
-        json_string(out, name);
+        trace_json_string(out, name);
         fprintf(out, ", \"source_line\": %u, ", x->src_line);
     }
     fprintf(out, "\"mask\": \"0x%08x\", \"instruction\": ", mask);
-    json_string(out, text);
+    trace_json_string(out, text);
     free(text);
     Written written[8];
     unsigned n = shown_writes(w, x, o, written);
@@ -371,7 +372,7 @@ static void json_step(FILE *out, const Warp *w, const ExecOptions *o, uint32_t p
         ValueGroup g[WARP_SIZE];
         unsigned groups = value_groups(w, &written[i], wrote, true, g, WARP_SIZE);
         fprintf(out, "%s", i ? ", " : "");
-        json_string(out, written[i].name);
+        trace_json_string(out, written[i].name);
         fputs(": [", out);
         for (unsigned k = 0; k < groups; k++)
             fprintf(out, "%s{\"value\": %s, \"lanes\": \"0x%08x\"}", k ? ", " : "", g[k].text, g[k].lanes);
