@@ -455,15 +455,23 @@ static void source_name(char *buf, size_t size, const Module *m, uint32_t file)
     snprintf(buf, size, "%.*s", (int)(len && q[len - 1] == '"' ? len - 1 : len), q);
 }
 
-/* ExecOptions.on_matrix: one execution, shown if picked. */
+/* ExecOptions.matrix_wanted: counts an execution of a picked instruction; true when it is
+ * shown (the @N-th, or one of the first 64): only those get a view, so a loop of 10^6 mma
+ * runs at the speed it runs without --matrix. */
+bool matview_wanted(void *context, uint32_t pc)
+{
+    MatrixPick *p = context;
+    if (!p->pcs[pc])
+        return false;
+    uint64_t number = ++p->seen;
+    return p->want ? number == p->want : p->shown < MATRIX_SHOWN;
+}
+
+/* ExecOptions.on_matrix: the execution matview_wanted just counted and picked, shown. */
 void matview_execution(void *context, const MatrixView *v)
 {
     MatrixPick *p = context;
-    if (!p->pcs[v->pc])
-        return;
-    uint64_t number = ++p->seen;
-    if (p->want ? number != p->want : p->shown >= MATRIX_SHOWN)
-        return;
+    uint64_t number = p->seen;
     p->shown++;
     const Warp *w = v->warp;
     const Block *b = w->block;
