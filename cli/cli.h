@@ -135,6 +135,7 @@ typedef struct MatrixPick {
 } MatrixPick;
 bool matview_open(MatrixPick *p, const Program *prog, const char *text, Msg *err);
 void matview_execution(void *context, const MatrixView *v);   /* ExecOptions.on_matrix */
+bool matview_wanted(void *context, uint32_t pc);               /* ExecOptions.matrix_wanted */
 void matview_close(MatrixPick *p, FILE *err);
 void matview_cell(char *buf, size_t size, const MatrixElement *e, int type, bool json, bool hex);
 void matview_print_operands(FILE *out, const MatrixView *v, bool places, bool hex);

@@ -263,6 +263,7 @@ static int execute(const RunOptions *o, Module *m, Function *fn, Diag *diag, Hel
         matrices.hex = o->hex;
         matrices.progress = &progress;
         exec.on_matrix = matview_execution;
+        exec.matrix_wanted = matview_wanted;
         exec.matrix_context = &matrices;
     }
     int rc = grid_run(b, &exec, why, sizeof why) == EXEC_OK ? EXIT_OK : EXIT_FAULT;

@@ -5,6 +5,7 @@
  * instructions there is shown, numbered from 1 in the order they ran (warps, CTAs), or only the
  * N-th. The table is printed as each execution happens; under --json the executions are kept
  * (in a temporary file) for the final object's "matrices". */
+#include <errno.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
@@ -38,6 +39,13 @@ void matview_cell(char *buf, size_t size, const MatrixElement *e, int type, bool
 {
     if (!buf || size == 0)
         return;                                /* (tells GCC's -Wformat-truncation so) */
+    MatrixElement top;
+    if (type == TYPE_TF32 && !hex) {           /* the value the tensor core uses: the top 19 bits */
+        top = *e;
+        top.bits &= 0xffffe000u;
+        e = &top;
+        type = TYPE_F32;
+    }
     unsigned width = type_info[type].bits;
     uint64_t all = width >= 64 ? ~0ull : (1ull << width) - 1;
     if ((e->dbits & all) != all) {
@@ -389,8 +397,9 @@ bool matview_open(MatrixPick *p, const Program *prog, const char *text, Msg *err
     char *at = strrchr(head, '@');
     if (at) {
         char *end;
+        errno = 0;
         unsigned long long n = strtoull(at + 1, &end, 10);
-        if (at[1] < '0' || at[1] > '9' || *end || n == 0) {
+        if (at[1] < '0' || at[1] > '9' || *end || n == 0 || errno == ERANGE) {
             msg_set(err, "--matrix: '%s' after '@' is not an execution's number (1 for the first)", at + 1);
             free(head);
             return false;
@@ -446,15 +455,23 @@ static void source_name(char *buf, size_t size, const Module *m, uint32_t file)
     snprintf(buf, size, "%.*s", (int)(len && q[len - 1] == '"' ? len - 1 : len), q);
 }
 
-/* ExecOptions.on_matrix: one execution, shown if picked. */
+/* ExecOptions.matrix_wanted: counts an execution of a picked instruction; true when it is
+ * shown (the @N-th, or one of the first 64): only those get a view, so a loop of 10^6 mma
+ * runs at the speed it runs without --matrix. */
+bool matview_wanted(void *context, uint32_t pc)
+{
+    MatrixPick *p = context;
+    if (!p->pcs[pc])
+        return false;
+    uint64_t number = ++p->seen;
+    return p->want ? number == p->want : p->shown < MATRIX_SHOWN;
+}
+
+/* ExecOptions.on_matrix: the execution matview_wanted just counted and picked, shown. */
 void matview_execution(void *context, const MatrixView *v)
 {
     MatrixPick *p = context;
-    if (!p->pcs[v->pc])
-        return;
-    uint64_t number = ++p->seen;
-    if (p->want ? number != p->want : p->shown >= MATRIX_SHOWN)
-        return;
+    uint64_t number = p->seen;
     p->shown++;
     const Warp *w = v->warp;
     const Block *b = w->block;

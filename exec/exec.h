@@ -418,8 +418,10 @@ typedef struct ExecOptions {
     void *progress_context;
     /* --matrix: each execution of an instruction mmaview_has() gives a view of (mma) as its
      * matrices, told as it executes (the grid's CTAs then run one after another). NULL: none
-     * is made. */
+     * is made. matrix_wanted (NULL: every one is), asked first, says whether the execution of
+     * the instruction at pc gets a view: one not shown costs no view. */
     void (*on_matrix)(void *context, const MatrixView *v);
+    bool (*matrix_wanted)(void *context, uint32_t pc);
     void *matrix_context;
 } ExecOptions;
 

@@ -119,7 +119,7 @@ static void read_operand(const Warp *w, MatrixOperand *op)
 MatrixView *mmaview_begin(const Warp *w, const XInstr *x, const MatrixSource *s)
 {
     const ExecOptions *o = w->block->options;
-    if (!o || !o->on_matrix)
+    if (!o || !o->on_matrix || (o->matrix_wanted && !o->matrix_wanted(o->matrix_context, (uint32_t)(x - w->prog->code))))
         return NULL;
     MatrixView *v = xmalloc(sizeof *v);
     mmaview_lay_out(w, x, s, v);

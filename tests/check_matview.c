@@ -2,7 +2,8 @@
  * in each element type (the values worked out from the formats' definitions: f16 1.5 is
  * 0 01111 1000000000, e4m3 -448 is 1 1111 110), undefined and partly defined elements, the
  * tables with each element's lane and register, wide matrices cut into blocks that fit a line,
- * and the JSON members. */
+ * and the JSON members; and that the executor makes a view only of an execution
+ * ExecOptions.matrix_wanted wants. */
 #include <jansson.h>
 
 #include "testutil.h"
@@ -24,6 +25,11 @@ START_TEST(each_type_in_its_own_terms)
     ck_assert_str_eq(cell(0xc900, all, TYPE_F16, false, false), "-10.0");        /* 1 10010 0100000000 */
     ck_assert_str_eq(cell(0x3fc0, all, TYPE_BF16, false, false), "1.5");
     ck_assert_str_eq(cell(0x3fc00000, all, TYPE_TF32, false, false), "1.5");
+    /* tf32: the register's top 19 bits, as the tensor core reads it (the low 13 dropped) */
+    ck_assert_str_eq(cell(0x3f800001, all, TYPE_TF32, false, false), "1.0");     /* f32 1 + 2^-23 */
+    ck_assert_str_eq(cell(0xbfc00800, all, TYPE_TF32, true, false), "-1.5");     /* f32 -(1.5 + 2^-12) */
+    ck_assert_str_eq(cell(0x7f800001, all, TYPE_TF32, false, false), "inf");     /* an f32 NaN, tf32 inf */
+    ck_assert_str_eq(cell(0x3f800001, all, TYPE_TF32, false, true), "0x3f800001");   /* --hex: the register */
     ck_assert_str_eq(cell(0xbf800000, all, TYPE_F32, false, false), "-1.0");
     ck_assert_str_eq(cell(0x3fb999999999999aull, all, TYPE_F64, false, false), "0.1");
     ck_assert_str_eq(cell(0x3c, all, TYPE_E4M3, false, false), "1.5");          /* 0 0111 100 */
@@ -228,6 +234,48 @@ START_TEST(wide_matrices_in_blocks)
 }
 END_TEST
 
+/* ExecOptions.matrix_wanted: asked at each execution of an mma before its view is made; only
+ * the executions it wants reach on_matrix (five executions of one mma, the third wanted). */
+typedef struct Asked {
+    unsigned asked, shown, asked_when_shown;
+    uint32_t pc, shown_pc;
+} Asked;
+
+static bool third_wanted(void *context, uint32_t pc)
+{
+    Asked *a = context;
+    a->pc = pc;
+    return ++a->asked == 3;
+}
+
+static void shown(void *context, const MatrixView *v)
+{
+    Asked *a = context;
+    a->shown++;
+    a->asked_when_shown = a->asked;
+    a->shown_pc = v->pc;
+}
+
+START_TEST(views_only_where_wanted)
+{
+    Loaded *r = loaded_new(".version 8.0\n.target sm_90\n.address_size 64\n.visible .entry k()\n{\n"
+                           "    .reg .b32 %a, %b, %c<2>, %i;\n    .reg .pred %p;\n"
+                           "    mov.b32 %a, 0x01010101;\n    mov.b32 %b, 0x02020202;\n    mov.b32 %c0, 0;\n"
+                           "    mov.b32 %c1, 0;\n    mov.u32 %i, 0;\nLOOP:\n"
+                           "    mma.sync.aligned.m8n8k16.row.col.s32.s8.s8.s32 {%c0, %c1}, {%a}, {%b}, {%c0, %c1};\n"
+                           "    add.u32 %i, %i, 1;\n    setp.lt.u32 %p, %i, 5;\n    @%p bra LOOP;\n    ret;\n}\n");
+    Asked a = { 0 };
+    ExecOptions o = { .max_steps = 1000, .on_matrix = shown, .matrix_wanted = third_wanted, .matrix_context = &a };
+    ck_assert_int_eq(grid_run(r->b, &o, (char[256]){ 0 }, 256), 0);
+    ck_assert_uint_eq(a.asked, 5);
+    ck_assert_uint_eq(a.shown, 1);
+    ck_assert_uint_eq(a.asked_when_shown, 3);
+    ck_assert_uint_eq(a.shown_pc, a.pc);
+    ck_assert_uint_eq(r->w->val[reg_index(r->w, "%c0")][0], 5 * 32);   /* the mma ran each time */
+    loaded_free(r);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("matview");
@@ -236,6 +284,7 @@ int main(void)
     tcase_add_test(tc, tables_with_places);
     tcase_add_test(tc, json_members);
     tcase_add_test(tc, wide_matrices_in_blocks);
+    tcase_add_test(tc, views_only_where_wanted);
     suite_add_tcase(s, tc);
     return run_suite(s);
 }

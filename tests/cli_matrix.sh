@@ -57,6 +57,8 @@ expect_exit 2 "--matrix: no mma there" "$PTXRUN" --no-color --matrix 12 "$mv"
 expect_stderr_line "--matrix: no mma there" "ptxrun: error: --matrix 12: no mma (nor wmma.mma) instruction of the kernel is there; the kernel's are on PTX lines 13, 18"
 expect_exit 2 "--matrix LINE@0" "$PTXRUN" --no-color --matrix 13@0 "$mv"
 expect_stderr_line "--matrix LINE@0" "ptxrun: error: --matrix: '0' after '@' is not an execution's number (1 for the first)"
+expect_exit 2 "--matrix LINE@N past 2^64" "$PTXRUN" --no-color --matrix 13@18446744073709551617 "$mv"
+expect_stderr_line "--matrix LINE@N past 2^64" "ptxrun: error: --matrix: '18446744073709551617' after '@' is not an execution's number (1 for the first)"
 expect_exit 2 "--matrix FILE:LINE, no such file" "$PTXRUN" --no-color --matrix k.cu:3 "$mv"
 expect_stderr_line "--matrix FILE:LINE, no such file" "ptxrun: error: --matrix: no .file of the PTX is 'k.cu' (it has no .file: compile with nvcc -lineinfo)"
 expect_exit 2 "--matrix: no mma in the kernel" "$PTXRUN" --no-color --matrix 3 samples/scan.ptx
@@ -84,6 +86,13 @@ import json, sys
 s = json.loads(open('$tmp/err').read().split('\n')[0])['fragments']
 sys.exit(s['rows'][5] != [0, 5] or s['rows'][29] != [3, 5] or s['M'][5] != [[[2, 1], [3, 1]]] * 4)"
 then ok; else fail "--trace=json of ldmatrix: lane 5's fragments"; head -3 "$tmp/err"; fi
+# nine forms more (tests/matview/more_forms.py, its own model of the PTX ISA's figures): tf32 k8 and k4, e4m3 x
+# e5m2, s4 k64, u4 x s4 .satfinite, b1 k128 .xor and k256 .and, bf16, f16 with f16 C and D; a tf32 element
+# shows its register's top 19 bits (0x3f800001: 1.0; 0x7f800001: inf), the value the tensor core uses
+if python3 tests/matview/more_forms.py "$PTXRUN" "$tmp/matview" > "$tmp/more_forms.out" 2>&1; then ok; else
+    fail "tests/matview/more_forms.py"; head -20 "$tmp/more_forms.out"; fi
+expect_exit 0 "--matrix of tf32 (table)" "$PTXRUN" --no-color --lanes "$tmp/matview/more_forms.lanes.json" --matrix 22 tests/matview/more_forms.ptx
+if grep -qE '^   8: +1\.0 +inf ' "$tmp/out"; then ok; else fail "--matrix of tf32 (table): row 8"; grep '^   8:' "$tmp/out"; fi
 # m8n8k4 .f16: four products, one per quad-pair, shown stacked (pair p at rows 8p.. of A, C, D and columns
 # 8p.. of B); the PTX ISA's figure for .row A: lane l holds row l % 4 (+ 4 from lane 16) of its pair's A,
 # a0..a3 along it: lane 21 (pair 1) rows 13, columns 0..3
