@@ -66,6 +66,7 @@ static unsigned ab_kind(unsigned t)
 #define T(t) (1u << (t))
 static const struct { uint16_t m, n, k; uint8_t ab; uint16_t cd; } shapes[] = {
     { 8, 8, 4, AB_F64, T(MT_F64) },
+    { 16, 8, 4, AB_F64, T(MT_F64) }, { 16, 8, 8, AB_F64, T(MT_F64) }, { 16, 8, 16, AB_F64, T(MT_F64) },
     { 8, 8, 4, AB_F16, T(MT_F16) | T(MT_F32) },
     { 8, 8, 16, AB_I8, T(MT_S32) }, { 8, 8, 32, AB_I4, T(MT_S32) }, { 8, 8, 128, AB_B1, T(MT_S32) },
     { 16, 8, 4, AB_TF32, T(MT_F32) },
@@ -154,7 +155,7 @@ bool mma_form_runs(const MmaForm *f)
 {
     switch (ab_kind(f->a)) {
     case AB_I8: case AB_I4: case AB_B1: return true;
-    case AB_F64: return true;
+    case AB_F64: return f->m == 8;                                 /* m16n8k* .f64 (sm_90): not yet */
     case AB_F16: case AB_BF16: case AB_TF32: return f->m == 16 || mma884_form(f);   /* mmafloat.c, mma884.c */
     case AB_FP8: return true;                                      /* mmafp8.c */
     default: return false;
@@ -317,17 +318,17 @@ static bool types_in_order(Loader *ld, const Instr *in)
     return false;
 }
 
-/* fp8 mma needs what ptxas 13.0 asks: PTX ISA 8.4 and sm_89; 8.7 for f16 C/D or m16n8k16. */
-static bool fp8_version_target(Loader *ld, const Instr *in, const MmaForm *f)
+/* The PTX ISA version and target a form needs, as ptxas 13.0 asks: fp8 PTX ISA 8.4 and sm_89
+ * (8.7 for f16 C/D or m16n8k16); m16n8k4, k8, k16 .f64 PTX ISA 7.8 and sm_90. */
+static bool version_target(Loader *ld, const Instr *in, unsigned need, unsigned sm)
 {
     const Module *m = ld->p->m;
-    unsigned need = f->c == MT_F16 || f->k == 16 ? 87 : 84;
     if (m->version && m->version < need)
         diag_at(ld->diag, DIAG_ERROR, in->at, "'%s' requires PTX ISA %u.%u or later (this module is .version %u.%u)",
                 in->mnemonic, need / 10, need % 10, m->version / 10, m->version % 10);
-    else if (m->target_sm && m->target_sm < 89)
-        diag_at(ld->diag, DIAG_ERROR, in->at, "'%s' requires sm_89 or later (this module targets sm_%u)",
-                in->mnemonic, m->target_sm);
+    else if (m->target_sm && m->target_sm < sm)
+        diag_at(ld->diag, DIAG_ERROR, in->at, "'%s' requires sm_%u or later (this module targets sm_%u)",
+                in->mnemonic, sm, m->target_sm);
     else
         return true;
     ld->failed = true;
@@ -433,11 +434,14 @@ void mma_lower(Loader *ld, const Instr *in, XInstr *x)
         ld->failed = true;
         return;
     }
-    if (ab_kind(f.a) == AB_FP8 && !fp8_version_target(ld, in, &f))
+    if (ab_kind(f.a) == AB_FP8 && !version_target(ld, in, f.c == MT_F16 || f.k == 16 ? 87 : 84, 89))
+        return;
+    if (f.a == MT_F64 && f.m == 16 && !version_target(ld, in, 78, 90))  /* ptxas: PTX 7.8, sm_90 */
         return;
     if (!mma_form_runs(&f)) {
         char what[200];
-        snprintf(what, sizeof what, "'%s' (mma with .%s A and B)", in->mnemonic, type_name(f.a));
+        snprintf(what, sizeof what, "'%s' (mma%s with .%s A and B)", in->mnemonic,
+                 f.a == MT_F64 ? " m16n8k*" : "", type_name(f.a));
         operand_cannot(ld, in, what);
         return;
     }
