@@ -19,10 +19,10 @@ typedef enum { DST_NONE, DST_VALUE, DST_PRED } DstKind;
 
 /* Generic addresses: global memory from MEM_GLOBAL_BASE; every other space in a window. */
 #define MEM_GLOBAL_BASE   0x0000100000000000ull
-#define MEM_SHARED_WINDOW 0x0000200000000000ull
-#define MEM_LOCAL_WINDOW  0x0000300000000000ull
-#define MEM_CONST_WINDOW  0x0000400000000000ull
-#define MEM_PARAM_WINDOW  0x0000500000000000ull
+#define MEM_SHARED_WINDOW 0x0200000000000000ull
+#define MEM_LOCAL_WINDOW  0x0300000000000000ull
+#define MEM_CONST_WINDOW  0x0400000000000000ull
+#define MEM_PARAM_WINDOW  0x0500000000000000ull
 #define MEM_WINDOW_SIZE   0x0000100000000000ull
 #define MEM_FUNC_BASE     0x0000f00000000000ull   /* function "addresses" for indirect calls */
 #define MEM_ALLOCA_TOP    0x20000000u             /* .local: alloca's stack grows down from here */
@@ -43,6 +43,9 @@ typedef struct Region {
                                 * defined, for a buffer given whole until something writes it
                                 * (mem_all_defined, mem_shadow) */
     bool borrowed;             /* data and shadow belong to another Memory (grid.c's workers) */
+    bool host;                 /* data is the caller's memory at base, its host address (mem_add_host):
+                                * never freed here; the shadow, when made, is this Memory's */
+    bool read_only;            /* the caller's memory that may not be written (mem_add_host) */
     uint64_t high;             /* per-lane: no thread has written at or past this offset since
                                 * the CTA began (what a new CTA must make undefined again) */
 } Region;
@@ -82,6 +85,11 @@ typedef struct Memory {
     struct GridTrack *track;   /* a grid on several threads: who touched which global word */
     uint32_t track_cta;        /* and the CTA this memory's accesses are made by, from 1 */
     bool placed_only;          /* regions are placed, never read or written (--check): no bytes */
+    /* An access to .global outside every region asks this, when set and the grid runs on one
+     * thread, before it is a fault: it may add a region holding the address (mem_add_host) and
+     * return true (the library's ptx_run, whose caller gives no buffer sizes). */
+    bool (*resolve)(void *context, struct Memory *mem, uint64_t address, uint64_t size, bool store);
+    void *resolve_context;
 } Memory;
 
 /* layout.c: what a name means, and where it lives. A .func's frame variable has a row with its
@@ -1277,6 +1285,10 @@ void mem_free(Memory *mem);
 void mem_set_copies(Memory *mem, uint32_t copies);     /* threads with a copy of each per-lane region */
 uint32_t mem_add(Memory *mem, const char *name, int space, uint64_t size, uint32_t align, int type, bool per_lane,
                  bool defined);
+/* The caller's `size` bytes at data as a .global region at its own address (the library's buffers),
+ * every byte defined; a region of the caller's memory it overlaps is merged into it. UINT32_MAX
+ * when the bytes overlap one of ptxrun's own .global regions (a module variable). */
+uint32_t mem_add_host(Memory *mem, const char *name, void *data, uint64_t size, bool read_only);
 Region *mem_named(Memory *mem, const char *name, int space);  /* space -1: any */
 bool mem_overlaps(const Memory *mem, int space, uint64_t base, uint64_t size, uint32_t except);
 void mem_resize(Memory *mem, uint32_t index, uint64_t size);

@@ -70,7 +70,8 @@ void mem_free(Memory *mem)
     for (uint32_t i = 0; i < mem->count; i++) {
         if (mem->regions[i].borrowed)
             continue;
-        free(mem->regions[i].data);
+        if (!mem->regions[i].host)
+            free(mem->regions[i].data);
         free(mem->regions[i].shadow);
     }
     free(mem->regions);
@@ -125,6 +126,64 @@ uint32_t mem_add(Memory *mem, const char *name, int space, uint64_t size, uint32
     r->shadow = xcalloc(bytes ? bytes : 1, 1);
     if (defined)
         memset(r->shadow, 0xff, bytes);
+    return mem->count++;
+}
+
+uint32_t mem_add_host(Memory *mem, const char *name, void *data, uint64_t size, bool read_only)
+{
+    uint64_t lo = (uint64_t)(uintptr_t)data, hi = lo + size;
+    for (uint32_t i = 0; i < mem->count; i++) {
+        const Region *r = &mem->regions[i];
+        if (r->space == SPACE_GLOBAL && !r->host && size && r->size && lo < r->base + r->size && r->base < hi)
+            return UINT32_MAX;
+    }
+    /* Views of the caller's memory that share bytes (an array and a slice of it) become one
+     * region over all of them, read-only only where every one is; shadows made go with it. */
+    for (bool grew = true; grew;) {
+        grew = false;
+        for (uint32_t i = 0; i < mem->count; i++) {
+            const Region *r = &mem->regions[i];
+            if (r->host && lo < r->base + r->size && r->base < hi && (r->base < lo || r->base + r->size > hi)) {
+                lo = r->base < lo ? r->base : lo;
+                hi = r->base + r->size > hi ? r->base + r->size : hi;
+                grew = true;
+            }
+        }
+    }
+    uint8_t *shadow = NULL;
+    for (uint32_t i = 0; i < mem->count;) {
+        Region *r = &mem->regions[i];
+        if (!(r->host && lo < r->base + r->size && r->base < hi)) {
+            i++;
+            continue;
+        }
+        if (r->shadow) {
+            if (!shadow)
+                shadow = memset(xmalloc(hi - lo + 1), 0xff, hi - lo);
+            memcpy(shadow + (r->base - lo), r->shadow, r->size);
+            free(r->shadow);
+        }
+        read_only = read_only && r->read_only;
+        memmove(r, r + 1, (mem->count - i - 1) * sizeof *r);
+        mem->count--;
+        mem->last = 0;
+    }
+    if (mem->count == mem->capacity) {
+        mem->capacity = mem->capacity ? 2 * mem->capacity : 16;
+        mem->regions = xrealloc(mem->regions, mem->capacity * sizeof *mem->regions);
+    }
+    Region *r = &mem->regions[mem->count];
+    memset(r, 0, sizeof *r);
+    r->name = name;
+    r->space = SPACE_GLOBAL;
+    r->type = TYPE_B8;
+    r->is_buffer = true;
+    r->host = true;
+    r->read_only = read_only;
+    r->base = lo;
+    r->size = hi - lo;
+    r->data = (uint8_t *)(uintptr_t)lo;
+    r->shadow = shadow;
     return mem->count++;
 }
 
@@ -350,6 +409,9 @@ uint8_t *mem_locate(Warp *w, const XInstr *x, int lane, uint64_t address, unsign
     if (!aligned(w, x, lane, address, size, store))
         return NULL;
     Region *r = find(mem, space, in_space, size);
+    if (!r && space == SPACE_GLOBAL && mem->resolve && !mem->track &&
+        mem->resolve(mem->resolve_context, mem, in_space, size, store))
+        r = find(mem, space, in_space, size);
     if (!r) {
         /* The nearest region in the form of the address: generic, or an address in its space. */
         const Region *best = nearest_region(mem, space, in_space);
@@ -378,7 +440,7 @@ uint8_t *mem_locate(Warp *w, const XInstr *x, int lane, uint64_t address, unsign
                      store ? "writes" : "reads", (unsigned long long)address, r->name);
         return NULL;
     }
-    if (store && (r->space == SPACE_CONST || (r->space == SPACE_PARAM && r->kernel_param))) {
+    if (store && (r->space == SPACE_CONST || (r->space == SPACE_PARAM && r->kernel_param) || r->read_only)) {
         report_fault(w, pc, "lane %d (pc %u): '%s' writes to read-only %s memory '%s'", lane, pc, x->ir->mnemonic,
                    mem_space_name(r->space), r->name);
         return NULL;
@@ -622,7 +684,8 @@ static bool warp_access(Warp *w, const XInstr *x, uint32_t mask, unsigned size)
     if (high_in - low_in > UINT64_MAX - total)
         return false;
     Region *r = find(&w->block->mem, space, low_in, high_in - low_in + total);
-    if (!r || r->replicas || (x->op == OP_ST && (r->space == SPACE_CONST || (r->space == SPACE_PARAM && r->kernel_param))))
+    if (!r || r->replicas ||
+        (x->op == OP_ST && (r->space == SPACE_CONST || (r->space == SPACE_PARAM && r->kernel_param) || r->read_only)))
         return false;
     /* From a lane's address to its space address (low_in - low: minus the window), to the
      * region's start, to the lane's own copy of a per-thread region. */
