@@ -48,7 +48,7 @@ CLI_SRC    := cli/jsonread.c cli/values.c cli/images.c cli/imageinit.c cli/npy.c
 LIB_SRC := $(LEXER_SRC) $(PARSER_SRC) $(EXEC_SRC) $(CLI_SRC)
 LIB_OBJ := $(patsubst %.c,$(BUILD)/obj/%.o,$(notdir $(LIB_SRC)))
 HEADERS := lexer/lexer.h parser/ir.h parser/parse.h parser/checker.h parser/ops.def parser/types.def parser/mods.def parser/sregs.def \
-           exec/exec.h exec/kernels_body.h exec/mufu_fits.h exec/mufu_tanh.h cli/cli.h $(BUILD)/parser.h \
+           exec/exec.h exec/memory.h exec/program.h exec/block.h exec/family.h exec/tensor.h exec/kernels_body.h exec/mufu_fits.h exec/mufu_tanh.h cli/cli.h $(BUILD)/parser.h \
            $(BUILD)/parser_stream.c
 
 FUZZERS := fuzz_frontend fuzz_pipeline fuzz_lanes
