@@ -432,9 +432,10 @@ void block_free(Block *b)
             free_warp_state(b->kept[i]);
             free(b->kept[i]);
         }
-    if (!b->worker) {                  /* a worker's program and start state are its block's */
-        lower_free(&b->prog);
+    if (!b->worker)                    /* a worker's program and start state are its block's */
         free_snapshot(b->start);
+    if (!b->worker && !b->shares_program) {   /* a launch's program and images are its kernel's */
+        lower_free(&b->prog);
         free(b->images);
         free(b->samplers);
     }
@@ -634,6 +635,37 @@ int block_finish(Block *b, const ExecOptions *o, bool faulted)
 /* A worker for a grid on several threads: b's program and start state, the grid's memory
  * (.global, .const, parameters) shared, the CTA's own (.shared, .local) copied, warps of its
  * own. Call after block_start. */
+Block *block_launch_new(const Block *b, Diag *diag)
+{
+    Block *k = xcalloc(1, sizeof *k);
+    k->prog = b->prog;
+    k->shares_program = true;
+    k->diag = diag;
+    k->per_warp_barriers = b->per_warp_barriers;
+    k->images = b->images;
+    k->image_count = b->image_count;
+    k->samplers = b->samplers;
+    k->sampler_count = b->sampler_count;
+    k->mem = b->mem;
+    k->mem.track = NULL;
+    k->mem.regions = xmalloc((b->mem.count + 1) * sizeof *k->mem.regions);
+    k->mem.capacity = b->mem.count + 1;
+    for (uint32_t i = 0; i < b->mem.count; i++) {
+        const Region *from = &b->mem.regions[i];
+        Region *r = &k->mem.regions[i];
+        *r = *from;
+        if (r->host || r->borrowed || b->mem.placed_only)
+            continue;
+        uint64_t n = region_bytes(&b->mem, from);
+        r->data = memcpy(xmalloc(n + 1), from->data, n);
+        r->shadow = from->shadow ? memcpy(xmalloc(n + 1), from->shadow, n) : NULL;
+    }
+    uint32_t one[3] = { 1, 1, 1 };
+    block_set_grid(k, one);
+    block_set_shape(k, b->ntid, b->warp_count ? b->warps[0]->launched : ALL_LANES);
+    return k;
+}
+
 Block *block_worker_new(const Block *b)
 {
     Block *k = xcalloc(1, sizeof *k);

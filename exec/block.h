@@ -386,6 +386,7 @@ struct Block {
      * abandons the parallel run (the grid then runs on one thread, which reports it). */
     bool worker;
     bool abandoned;
+    bool shares_program;       /* a launch's (block_launch_new): the program and images are another's */
     uint64_t track_bytes;      /* what the last run on threads took to track .global and put it back */
     /* Definedness one flag per value, as before it was kept bit by bit: a value defined in some
      * bits only counts as undefined. For make bench's figure without bit-by-bit definedness. */
@@ -601,6 +602,10 @@ int block_finish(Block *b, const ExecOptions *options, bool faulted);    /* EXEC
  * grid_run's thread, tells ExecOptions.progress. */
 void block_progress(Block *b, const ExecOptions *options, bool now);
 Block *block_worker_new(const Block *b);                  /* for grid.c; freed by block_free */
+/* A block for one launch of the kernel b was loaded for (the library's): it shares b's program and
+ * images, which are read-only while it runs, and starts from a copy of b's memory (its variables,
+ * parameter buffer, .shared and .local); its messages go to diag. b must outlive it; block_free. */
+Block *block_launch_new(const Block *b, Diag *diag);
 void block_adopt(Block *b, Block *worker);                /* b shows the worker's last CTA */
 void block_adopt_kept(Block *b, Block *worker);           /* b takes the worker's kept CTA */
 void block_show_kept(Block *b);                           /* the warps show the kept CTA, if one was */
