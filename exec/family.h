@@ -124,7 +124,7 @@ void warpops_match(Warp *w, const XInstr *at, uint32_t lanes, uint32_t guard_tru
 void warpops_redux(Warp *w, const XInstr *at, uint32_t lanes, uint32_t guard_true);
 void warpops_elect(Warp *w, const XInstr *at, uint32_t lanes, uint32_t guard_true);
 
-/* mem.c */
+/* mem.c: ld, st and cvta (the regions they reach are memory.h's) */
 void mem_execute(Warp *w, const XInstr *x, uint32_t mask);     /* ld, st, cvta */
 /* For atomic.c and multimem.c: the checks and bytes of one lane's access. */
 bool mem_address_defined(Warp *w, const XInstr *x, uint32_t mask, uint32_t pc);   /* else a fault */
