@@ -29,14 +29,16 @@ ifeq ($(WERROR),1)
 WARN    += -Werror
 endif
 # -ffp-contract=off: never fuse a * b + c into one rounding; each PTX instruction rounds as it says.
-ALL_CFLAGS := -std=c11 -D_POSIX_C_SOURCE=200809L -ffp-contract=off $(WARN) $(CFLAGS) $(SANFLAGS) $(FIFLAGS) -Ilexer -Iparser -Iexec -Icli -I$(BUILD)
+# -fPIC -fvisibility=hidden: one set of objects serves the program and libptxrun.so, which exports
+# only what api/ptxrun.h marks PTXRUN_API.
+ALL_CFLAGS := -std=c11 -D_POSIX_C_SOURCE=200809L -ffp-contract=off -fPIC -fvisibility=hidden $(WARN) $(CFLAGS) $(SANFLAGS) $(FIFLAGS) -Ilexer -Iparser -Iexec -Iapi -Icli -I$(BUILD)
 LDLIBS  := $(shell pkg-config --libs jansson 2>/dev/null || echo -ljansson) -lm -pthread
 
 CHECK_CFLAGS := $(shell pkg-config --cflags check 2>/dev/null)
 CHECK_LIBS   := $(shell pkg-config --libs check 2>/dev/null)
 
 # The library: everything but main.c, room by room in pipeline order (docs/architecture.md):
-# lexer/ -> parser/ -> exec/ -> cli/, each using only the rooms before it.
+# lexer/ -> parser/ -> exec/ -> api/ -> cli/, each using only the rooms before it.
 LEXER_SRC  := lexer/util.c lexer/pages.c lexer/arena.c lexer/intern.c lexer/source.c lexer/diag.c $(BUILD)/lexer.c
 PARSER_SRC := $(BUILD)/parser.c parser/streamparse.c parser/quick.c parser/parse.c parser/ops.c parser/decode.c parser/checkop.c parser/check.c \
               parser/suffixes.c parser/ir.c parser/cexpr.c parser/opaque.c parser/perf.c \
@@ -44,11 +46,17 @@ PARSER_SRC := $(BUILD)/parser.c parser/streamparse.c parser/quick.c parser/parse
 EXEC_SRC   := exec/kernels.c exec/vbits.c exec/layout.c exec/cfg.c exec/operand.c exec/callsite.c exec/lower.c exec/contract.c exec/lowercheck.c exec/bounds.c exec/mem.c exec/gridtrack.c exec/atomic.c exec/multimem.c exec/report.c exec/alu.c exec/pack.c exec/wide.c exec/atom128.c exec/bitops.c exec/video.c exec/surface.c exec/sample.c exec/texture.c \
               exec/mathops.c exec/approx.c exec/half.c exec/fold.c exec/convert.c exec/format.c exec/warpops.c exec/mma.c exec/mma884.c exec/mmasp.c exec/mmafloat.c exec/mmafp8.c exec/wmma.c exec/wmmalayout.c exec/mmaview.c exec/mmasource.c exec/matrix.c exec/barrier.c exec/sync.c \
               exec/call.c exec/builtin.c exec/tracefrag.c exec/trace.c exec/warp.c exec/block.c exec/grid.c
-CLI_SRC    := cli/jsonread.c cli/values.c cli/images.c cli/imageinit.c cli/npy.c cli/launch.c cli/lanes.c cli/b128.c cli/dump.c cli/expect.c cli/srcline.c cli/matview.c cli/progress.c cli/checkstream.c cli/demangle.c cli/entry.c cli/runstream.c cli/driver.c cli/testrun.c cli/testfind.c cli/testreport.c cli/testshard.c
-LIB_SRC := $(LEXER_SRC) $(PARSER_SRC) $(EXEC_SRC) $(CLI_SRC)
+API_SRC    := api/demangle.c api/kernelname.c api/apidiag.c api/hostmem.c api/library.c api/apilaunch.c api/ocelot.c
+CLI_SRC    := cli/jsonread.c cli/values.c cli/images.c cli/imageinit.c cli/npy.c cli/launch.c cli/lanes.c cli/b128.c cli/dump.c cli/expect.c cli/srcline.c cli/matview.c cli/progress.c cli/checkstream.c cli/entry.c cli/runstream.c cli/driver.c cli/testrun.c cli/testfind.c cli/testreport.c cli/testshard.c
+LIB_SRC := $(LEXER_SRC) $(PARSER_SRC) $(EXEC_SRC) $(API_SRC) $(CLI_SRC)
+# The public library: the rooms up to api/, nothing of cli/.
+PUB_SRC := $(LEXER_SRC) $(PARSER_SRC) $(EXEC_SRC) $(API_SRC)
+PUB_OBJ := $(patsubst %.c,$(BUILD)/obj/%.o,$(notdir $(PUB_SRC)))
+PUB_LIBS := $(BUILD)/lib/libptxrun.so $(BUILD)/lib/libptxrun.a
 LIB_OBJ := $(patsubst %.c,$(BUILD)/obj/%.o,$(notdir $(LIB_SRC)))
 HEADERS := lexer/lexer.h parser/ir.h parser/parse.h parser/checker.h parser/ops.def parser/types.def parser/mods.def parser/sregs.def \
-           exec/exec.h exec/memory.h exec/program.h exec/block.h exec/family.h exec/tensor.h exec/kernels_body.h exec/mufu_fits.h exec/mufu_tanh.h cli/cli.h $(BUILD)/parser.h \
+           exec/exec.h exec/memory.h exec/program.h exec/block.h exec/family.h exec/tensor.h exec/kernels_body.h exec/mufu_fits.h exec/mufu_tanh.h \
+           api/ptxrun.h api/api.h cli/cli.h $(BUILD)/parser.h \
            $(BUILD)/parser_stream.c
 
 FUZZERS := fuzz_frontend fuzz_pipeline fuzz_lanes
@@ -57,9 +65,9 @@ TESTS   := check_lexer check_parser check_checker check_diag check_roundtrip che
            check_kernels check_builtin check_jsonread check_stream check_demangle check_mma check_mma884 check_mmasp check_mmafloat check_mmafp8 check_matrix check_matview
 TEST_BIN := $(addprefix $(BUILD)/tests/,$(TESTS))
 
-.PHONY: all check structure bench-builds approx-tables unit-tests cli-tests kernel-tests fuzz-regressions valgrind fault-tests demo bench fuzz install clean deps docs
+.PHONY: all lib check structure bench-builds approx-tables unit-tests cli-tests kernel-tests fuzz-regressions valgrind fault-tests demo bench fuzz install clean deps docs
 
-all: $(BUILD)/ptxrun
+all: $(BUILD)/ptxrun $(PUB_LIBS)
 
 deps:
 	sh scripts/deps.sh
@@ -77,7 +85,7 @@ $(BUILD)/lexer.c: lexer/lexer.re $(BUILD)/parser.h
 	@mkdir -p $(BUILD)
 	$(RE2C) -W -Werror --no-generation-date -o $@ $<
 
-vpath %.c lexer parser exec cli
+vpath %.c lexer parser exec api cli
 $(BUILD)/obj/%.o: %.c $(HEADERS)
 	@mkdir -p $(BUILD)/obj
 	$(CC) $(ALL_CFLAGS) -c -o $@ $<
@@ -92,12 +100,29 @@ $(BUILD)/obj/approx.o: exec/mufu_fits.h exec/mufu_tanh.h
 # Instructions with .rz/.rm/.rp switch the host's rounding mode around the operation.
 $(BUILD)/obj/alu.o $(BUILD)/obj/convert.o $(BUILD)/obj/mathops.o: ALL_CFLAGS += -frounding-math
 
+# Everything but main.c, for the program, the tests and the benchmarks (every internal name).
 $(BUILD)/libptxrun.a: $(LIB_OBJ)
 	rm -f $@
 	ar rcs $@ $^
 
 $(BUILD)/ptxrun: $(BUILD)/obj/main.o $(BUILD)/libptxrun.a
 	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LDLIBS)
+
+# libptxrun for other programs: api/ptxrun.h's names and nothing else. The shared library hides the
+# rest by visibility; the static one is one object, linked from the same objects, whose hidden
+# names are made local.
+lib: $(PUB_LIBS)
+
+$(BUILD)/lib/libptxrun.so: $(PUB_OBJ)
+	@mkdir -p $(BUILD)/lib
+	$(CC) $(ALL_CFLAGS) -shared -Wl,-soname,libptxrun.so.1 -Wl,--no-undefined -o $@ $^ -lm -pthread
+
+$(BUILD)/lib/libptxrun.a: $(PUB_OBJ)
+	@mkdir -p $(BUILD)/lib
+	$(LD) -r -o $(BUILD)/lib/ptxrun.o $^
+	objcopy --localize-hidden $(BUILD)/lib/ptxrun.o
+	rm -f $@
+	ar rcs $@ $(BUILD)/lib/ptxrun.o && rm -f $(BUILD)/lib/ptxrun.o
 
 $(BUILD)/tests/%: tests/%.c tests/testutil.h $(BUILD)/libptxrun.a $(HEADERS)
 	@mkdir -p $(BUILD)/tests
@@ -110,7 +135,7 @@ bench-builds: $(BUILD)/bench_frontend $(BUILD)/bench_exec $(BUILD)/bench_lanes $
 
 # The shape docs/architecture.md describes: file sizes, no loop of calls between files.
 structure:
-	python3 scripts/structure.py lexer parser exec cli
+	python3 scripts/structure.py lexer parser exec api cli
 
 unit-tests: $(TEST_BIN)
 	@set -e; for t in $(TEST_BIN); do echo "== $$t"; \
@@ -293,7 +318,7 @@ fuzz: $(FUZZ_BIN)
 	    done; \
 	else echo "built: $(FUZZ_BIN) (make fuzz FUZZ_SECONDS=60 runs them)"; fi
 
-install: $(BUILD)/ptxrun
+install: $(BUILD)/ptxrun $(PUB_LIBS)
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
 	install -m 755 $(BUILD)/ptxrun $(DESTDIR)$(PREFIX)/bin/ptxrun
 	install -m 644 docs/ptxrun.1 $(DESTDIR)$(PREFIX)/share/man/man1/ptxrun.1

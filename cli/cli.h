@@ -5,7 +5,7 @@
 
 #include <sys/types.h>
 
-#include "exec.h"
+#include "api.h"
 
 /* launch.c: the launch on the command line (--block, --grid, --cluster, --shared, --param,
  * --buffer), merged into the lanes file's JSON before lanes.c reads it. */
@@ -169,18 +169,6 @@ Module *runstream_names(Source *src, Diag *diag);
 void runstream_refuse_all(RunReach *r, Diag *diag);
 Function *runstream_choose(RunReach *r, Module *m, Diag *diag, const char *query, FILE *err, bool *chosen);
 void runstream_release(RunReach *r, Module *m);
-
-/* demangle.c: the C++ name of an Itanium-mangled name (_Z...) as c++filt writes it, a new
- * string; NULL when it is not one, or uses what demangle.c does not read. *name_at (may be
- * NULL): where the name starts after a function template's return type ("void "). */
-char *demangle_name(const char *mangled, size_t *name_at);
-/* A name as messages show it: demangled, and at most DEMANGLE_SHOWN bytes (its middle left out);
- * a new string. */
-enum { DEMANGLE_SHOWN = 120, PATH_SHOWN = 1024 };
-char *demangle_shown(const char *name);
-/* Any text a message quotes (an option's value, a lanes file's key, a path: PATH_SHOWN): len bytes
- * at text, at most max bytes long, the middle left out. A new string. */
-char *demangle_cut(const char *text, size_t len, size_t max);
 
 /* entry.c: the kernel a name chooses (--entry, the expect file's "entry": the PTX name, the C++
  * name, or the start of it); false when it chooses none or several, or query is NULL and the

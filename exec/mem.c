@@ -138,7 +138,8 @@ uint32_t mem_add_host(Memory *mem, const char *name, void *data, uint64_t size, 
             return UINT32_MAX;
     }
     /* Views of the caller's memory that share bytes (an array and a slice of it) become one
-     * region over all of them, read-only only where every one is; shadows made go with it. */
+     * region over all of them, read-only if one is (a store to bytes the process may not write
+     * must stay a fault); shadows made go with it. */
     for (bool grew = true; grew;) {
         grew = false;
         for (uint32_t i = 0; i < mem->count; i++) {
@@ -163,7 +164,7 @@ uint32_t mem_add_host(Memory *mem, const char *name, void *data, uint64_t size, 
             memcpy(shadow + (r->base - lo), r->shadow, r->size);
             free(r->shadow);
         }
-        read_only = read_only && r->read_only;
+        read_only = read_only || r->read_only;
         memmove(r, r + 1, (mem->count - i - 1) * sizeof *r);
         mem->count--;
         mem->last = 0;

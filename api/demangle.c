@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
+#include "api.h"
 
 enum {
     POOL_BYTES = 1 << 15,      /* the text of one name and its parts */

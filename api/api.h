@@ -1,0 +1,88 @@
+/* api.h: the library facade's own declarations (the public interface is ptxrun.h): a loaded
+ * module and its kernels, a launch's messages, the process's own memory for ptx_run, and the
+ * names of kernels (C++ names too). Nothing here prints or keeps global state but ocelot.c's
+ * cache. Requires: exec.h (the executor), ptxrun.h. */
+#ifndef PTXRUN_API_H
+#define PTXRUN_API_H
+
+#include <pthread.h>
+
+#include "exec.h"
+#include "ptxrun.h"
+
+/* demangle.c: the C++ name of an Itanium-mangled name (_Z...) as c++filt writes it, a new
+ * string; NULL when it is not one, or uses what demangle.c does not read. *name_at (may be
+ * NULL): where the name starts after a function template's return type ("void "). */
+char *demangle_name(const char *mangled, size_t *name_at);
+/* A name as messages show it: demangled, and at most DEMANGLE_SHOWN bytes (its middle left out);
+ * a new string. */
+enum { DEMANGLE_SHOWN = 120, PATH_SHOWN = 1024 };
+char *demangle_shown(const char *name);
+/* Any text a message quotes (an option's value, a lanes file's key, a path: PATH_SHOWN): len bytes
+ * at text, at most max bytes long, the middle left out. A new string. */
+char *demangle_cut(const char *text, size_t len, size_t max);
+
+/* kernelname.c: a module's kernels and the names a user may choose one by: the PTX name, the C++
+ * name as c++filt writes it (with or without the return type), or the start of one C++ name.
+ * Names are compared with the spaces that do not separate two words taken out. */
+typedef struct KernelName {
+    const Function *f;
+    char *cxx;                 /* its C++ name, or NULL when the name is not mangled or not read */
+    size_t name_at;            /* where cxx's name starts after a return type */
+    char *full, *name;         /* cxx (or the name) and cxx from name_at, in the compared form */
+} KernelName;
+KernelName *kernelname_list(const Module *m, uint32_t *count);   /* the kernels with a body, in order */
+void kernelname_free(KernelName *k, uint32_t count);
+/* The kernel query names; NULL: none or several, those marked in matched (count of them, may be
+ * NULL when no list is wanted), *matches of them. */
+const KernelName *kernelname_find(const KernelName *k, uint32_t count, const char *query, bool *matched,
+                                  uint32_t *matches);
+
+/* apidiag.c: the executor's and the checker's messages to a caller's ptxrun_callbacks, each with
+ * its text formed as the command line shows it, its PTX place and its CUDA place. */
+typedef struct ApiDiag {
+    Diag diag;                 /* what the pipeline reports into (its emit is apidiag's) */
+    const ptxrun_callbacks *callbacks;
+    const char *file;          /* the module's name */
+    const Module *m;           /* its .files, for CUDA places */
+    const Program *prog;       /* a launch's program: the instruction at a message's place; NULL */
+    uint32_t unsupported;      /* errors that were "ptxrun cannot execute ... yet" */
+} ApiDiag;
+void apidiag_init(ApiDiag *d, Source *src, const char *file, const Module *m, const ptxrun_callbacks *callbacks);
+/* A message with no place in the PTX (a launch's arguments). */
+void apidiag_say(ApiDiag *d, int level, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* library.c: a module, loaded once, and its kernels, each lowered once into the block every
+ * launch of it starts from (block_launch_new). */
+typedef struct HeldRefusal {
+    Span at;
+    char *message;
+} HeldRefusal;
+struct ptxrun_kernel {
+    ptxrun_module *module;
+    const KernelName *name;
+    bool lowered;              /* asked for before: status says how that went */
+    ptxrun_status status;
+    Block *block;              /* the lowered kernel every launch copies; NULL when refused */
+};
+struct ptxrun_module {
+    char *name;
+    Source src;
+    Module *m;
+    ptxrun_callbacks callbacks;
+    bool fmad;
+    uint32_t stack_bytes;
+    HeldRefusal *refusals;         /* the checker's "cannot execute ... yet", said only for a kernel reaching one */
+    uint32_t refusal_count, refusal_cap;
+    KernelName *names;
+    ptxrun_kernel *kernels;
+    uint32_t kernel_count;
+    pthread_mutex_t lock;      /* lowering a kernel (it narrows m->functions to what the kernel reaches) */
+};
+
+/* hostmem.c: the process's own memory for ptx_run: an address outside every buffer is looked up
+ * in /proc/self/maps, and the mapping holding it becomes a region (read-only where the process may
+ * not write). A Memory.resolve. */
+bool hostmem_resolve(void *context, Memory *mem, uint64_t address, uint64_t size, bool store);
+
+#endif

@@ -1,0 +1,225 @@
+/* apilaunch.c: ptxrun_launch, one run of a kernel over the caller's memory, and what it left (a
+ * ptxrun_result). Each launch copies its kernel's lowered block (block_launch_new), so that any
+ * number of threads launch the same kernel at once; the caller's buffers become .global regions
+ * at their own addresses (mem_add_host), every byte defined; the parameters are the bytes the
+ * caller's args point at. A result keeps only the definedness of the caller's bytes the kernel
+ * wrote, so that it may outlive the module. */
+#define _GNU_SOURCE                  /* fopencookie: the trace's stream writes to a callback */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "api.h"
+
+typedef struct Shadow {              /* the caller's bytes [base, base + size) and their defined bits */
+    uint64_t base, size;
+    uint8_t *bits;
+} Shadow;
+
+struct ptxrun_result {
+    ptxrun_status status;
+    uint64_t steps, instructions;
+    unsigned warnings;
+    Shadow *shadows;
+    uint32_t shadow_count;
+};
+
+enum { MAX_DYNAMIC_SHARED = 1 << 20, DEFAULT_MAX_STEPS = 100000000 };
+
+static ssize_t trace_write(void *cookie, const char *text, size_t len)
+{
+    const ptxrun_callbacks *cb = cookie;
+    cb->trace(cb->context, text, len);
+    return (ssize_t)len;
+}
+
+/* A launch's shape from the options, 0s counted as 1; false, said, when CUDA would refuse it. */
+static bool shape(ApiDiag *d, const ptxrun_launch_options *o, uint32_t ntid[3], uint32_t nctaid[3])
+{
+    static const uint32_t block_most[3] = { MAX_BLOCK_THREADS, MAX_BLOCK_THREADS, MAX_BLOCK_Z };   /* CUDA's */
+    static const uint32_t grid_most[3] = { MAX_GRID_X, MAX_GRID_YZ, MAX_GRID_YZ };
+    static const char xyz[] = "xyz";
+    for (int i = 0; i < 3; i++) {
+        ntid[i] = o && o->block[i] ? o->block[i] : 1;
+        nctaid[i] = o && o->grid[i] ? o->grid[i] : 1;
+        if (ntid[i] > block_most[i] || nctaid[i] > grid_most[i]) {
+            bool block = ntid[i] > block_most[i];
+            apidiag_say(d, PTXRUN_ERROR, "launch: %s %c is %u, more than CUDA's %u", block ? "block" : "grid", xyz[i],
+                        block ? ntid[i] : nctaid[i], block ? block_most[i] : grid_most[i]);
+            return false;
+        }
+    }
+    if ((uint64_t)ntid[0] * ntid[1] * ntid[2] > MAX_BLOCK_THREADS) {
+        apidiag_say(d, PTXRUN_ERROR, "launch: a block of %u x %u x %u threads is more than CUDA's %u", ntid[0], ntid[1],
+                    ntid[2], MAX_BLOCK_THREADS);
+        return false;
+    }
+    return true;
+}
+
+/* The caller's memory into b's: the parameters' bytes and the buffers; false, said, if refused. */
+static bool give_memory(ApiDiag *d, Block *b, void *const *args, const ptxrun_launch_options *o)
+{
+    const Function *f = b->prog.fn;
+    for (uint32_t i = 0; i < f->params.len; i++) {
+        uint8_t *shadow;
+        uint32_t size;
+        uint8_t *data = block_param_bytes(b, i, &shadow, &size);
+        if (!args || !args[i]) {
+            apidiag_say(d, PTXRUN_ERROR, "launch: no value for parameter %u ('%s') of kernel '%s'", i,
+                        f->params.data[i].name, f->name);
+            return false;
+        }
+        memcpy(data, args[i], size);
+        memset(shadow, 0xff, size);
+    }
+    for (size_t i = 0; o && i < o->buffer_count; i++) {
+        const ptxrun_buffer *buf = &o->buffers[i];
+        if (!buf->data || !buf->size) {
+            if (buf->size)
+                apidiag_say(d, PTXRUN_ERROR, "launch: buffer %zu has %zu bytes at NULL", i, buf->size);
+            if (buf->size)
+                return false;
+            continue;
+        }
+        if ((uint64_t)(uintptr_t)buf->data + buf->size < (uint64_t)(uintptr_t)buf->data) {
+            apidiag_say(d, PTXRUN_ERROR, "launch: buffer %zu (%zu bytes at %p) runs past the end of the addresses", i,
+                        buf->size, buf->data);
+            return false;
+        }
+        if (mem_add_host(&b->mem, "buffer", buf->data, buf->size, buf->read_only != 0) == UINT32_MAX) {
+            apidiag_say(d, PTXRUN_ERROR, "launch: buffer %zu (%zu bytes at %p) shares addresses with the module's own "
+                        ".global variables", i, buf->size, buf->data);
+            return false;
+        }
+    }
+    return true;
+}
+
+/* The definedness of the caller's bytes the run wrote, taken from b before it is freed. */
+static void keep_shadows(ptxrun_result *r, Block *b)
+{
+    for (uint32_t i = 0; i < b->mem.count; i++) {
+        Region *reg = &b->mem.regions[i];
+        if (!reg->host || !reg->shadow)
+            continue;
+        r->shadows = xrealloc(r->shadows, (r->shadow_count + 1) * sizeof *r->shadows);
+        r->shadows[r->shadow_count++] = (Shadow){ reg->base, reg->size, reg->shadow };
+        reg->shadow = NULL;
+    }
+}
+
+ptxrun_status ptxrun_launch(ptxrun_kernel *k, void *const *args, const ptxrun_launch_options *o,
+                            ptxrun_result **result)
+{
+    if (result)
+        *result = NULL;
+    if (!k || (o && o->buffer_count && !o->buffers))
+        return PTXRUN_ERROR_ARGUMENT;
+    if (!k->block)
+        return k->status;
+    ptxrun_module *mod = k->module;
+    static const ptxrun_callbacks none = { 0 };
+    const ptxrun_callbacks *cb = o ? &o->callbacks : &none;
+    ApiDiag d;
+    apidiag_init(&d, &mod->src, mod->name, mod->m, cb);
+    d.prog = &k->block->prog;
+    uint32_t ntid[3], nctaid[3];
+    if (!shape(&d, o, ntid, nctaid))
+        return PTXRUN_ERROR_INPUT;
+    if (o && o->shared_bytes > MAX_DYNAMIC_SHARED) {
+        apidiag_say(&d, PTXRUN_ERROR, "launch: %u bytes of dynamic .shared, more than the %u ptxrun gives a CTA",
+                    o->shared_bytes, (unsigned)MAX_DYNAMIC_SHARED);
+        return PTXRUN_ERROR_INPUT;
+    }
+    Block *b = block_launch_new(k->block, &d.diag);
+    Msg err = { 0 };
+    ptxrun_status status = PTXRUN_ERROR_INPUT;
+    if (!block_fits(b, ntid, &err)) {
+        apidiag_say(&d, PTXRUN_ERROR, "launch: %s", err.text);
+        goto out;
+    }
+    block_set_shape(b, ntid, ALL_LANES);
+    block_set_grid(b, nctaid);
+    if (o && o->shared_bytes)
+        block_set_dynamic_shared(b, o->shared_bytes);
+    if (!give_memory(&d, b, args, o) || !bounds_check(b, NULL, NULL))
+        goto out;
+    ExecOptions e = { 0 };
+    e.max_steps = o && o->max_steps ? o->max_steps : DEFAULT_MAX_STEPS;
+    e.strict = o && o->strict;
+    e.jobs = o && o->jobs > 1 && !o->process_memory ? o->jobs : 1;
+    e.print = cb->print;
+    e.print_context = cb->context;
+    if (o && o->process_memory) {
+        b->mem.resolve = hostmem_resolve;
+        b->mem.resolve_context = NULL;
+    }
+    static cookie_io_functions_t to_callback = { NULL, trace_write, NULL, NULL };
+    if (cb->trace && !(e.trace = fopencookie((void *)cb, "w", to_callback))) {
+        apidiag_say(&d, PTXRUN_ERROR, "launch: cannot make the trace's stream");
+        goto out;
+    }
+    char why[256];
+    status = grid_run(b, &e, why, sizeof why) == EXEC_OK ? PTXRUN_OK : PTXRUN_ERROR_FAULT;
+    if (e.trace)
+        fclose(e.trace);
+    if (result) {
+        ptxrun_result *r = xcalloc(1, sizeof *r);
+        r->status = status;
+        r->steps = b->steps;
+        r->instructions = b->lane_steps;
+        r->warnings = d.diag.warnings;
+        keep_shadows(r, b);
+        *result = r;
+    }
+out:
+    msg_free(&err);
+    block_free(b);
+    return status;
+}
+
+ptxrun_status ptxrun_result_status(const ptxrun_result *r)
+{
+    return r ? r->status : PTXRUN_ERROR_ARGUMENT;
+}
+
+uint64_t ptxrun_result_steps(const ptxrun_result *r)
+{
+    return r ? r->steps : 0;
+}
+
+uint64_t ptxrun_result_instructions(const ptxrun_result *r)
+{
+    return r ? r->instructions : 0;
+}
+
+unsigned ptxrun_result_warnings(const ptxrun_result *r)
+{
+    return r ? r->warnings : 0;
+}
+
+ptxrun_status ptxrun_result_defined(const ptxrun_result *r, const void *data, size_t size, uint8_t *bits)
+{
+    if (!r || (size && (!data || !bits)))
+        return PTXRUN_ERROR_ARGUMENT;
+    memset(bits, 0xff, size);
+    uint64_t lo = (uint64_t)(uintptr_t)data, hi = lo + size;
+    for (uint32_t i = 0; i < r->shadow_count; i++) {
+        const Shadow *s = &r->shadows[i];
+        uint64_t from = s->base > lo ? s->base : lo, to = s->base + s->size < hi ? s->base + s->size : hi;
+        if (from < to)
+            memcpy(bits + (from - lo), s->bits + (from - s->base), to - from);
+    }
+    return PTXRUN_OK;
+}
+
+void ptxrun_result_free(ptxrun_result *r)
+{
+    if (!r)
+        return;
+    for (uint32_t i = 0; i < r->shadow_count; i++)
+        free(r->shadows[i].bits);
+    free(r->shadows);
+    free(r);
+}

@@ -1,0 +1,84 @@
+/* hostmem.c: the process's own memory, for a launch that gives no buffer sizes (ptx_run): an
+ * access to .global outside every region asks hostmem_resolve (a Memory.resolve), which reads
+ * /proc/self/maps and, when a mapping the process may read holds the bytes, makes the aligned
+ * chunk of it around them a region of the caller's memory (read-only where the mapping may not be
+ * written). So a kernel reads and writes the caller's memory in place, and an address the process
+ * cannot use is a fault reported at its instruction, never a crash. Chunks, not whole mappings:
+ * a region's shadow bytes, made at its first store, cost a byte per byte of it.
+ * The kernel's special mappings ([vvar], [vsyscall], ...) are never used: reading them can stop
+ * the process. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "api.h"
+
+enum { CHUNK = 1 << 20 };
+
+typedef struct Mapping {
+    uint64_t start, end;
+    bool readable, writable;
+} Mapping;
+
+/* The mapping holding address, from one line of /proc/self/maps: false at the end or on a line
+ * that does not read. */
+static bool next_mapping(FILE *maps, Mapping *m, char *name, size_t name_size)
+{
+    char line[4096 + 256], perms[8];
+    if (!fgets(line, sizeof line, maps))
+        return false;
+    unsigned long long start, end;
+    int at = 0;
+    if (sscanf(line, "%llx-%llx %7s %*s %*s %*s%n", &start, &end, perms, &at) != 3)
+        return false;
+    const char *p = line + at;
+    while (*p == ' ')
+        p++;
+    size_t len = strcspn(p, "\n");
+    len = len < name_size - 1 ? len : name_size - 1;
+    memcpy(name, p, len);
+    name[len] = '\0';
+    *m = (Mapping){ start, end, perms[0] == 'r', perms[1] == 'w' };
+    return true;
+}
+
+/* Whether [address, address + size) lies in mappings the process may read (and write, when
+ * store), one after another without a gap; *first and *last: the mappings' extent. */
+static bool mapped(uint64_t address, uint64_t size, bool store, uint64_t *first, uint64_t *last, bool *writable)
+{
+    FILE *maps = fopen("/proc/self/maps", "re");
+    if (!maps)
+        return false;
+    Mapping m;
+    char name[256];
+    uint64_t need = address, end = address + size;
+    bool found = false;
+    *writable = true;
+    while (need < end && next_mapping(maps, &m, name, sizeof name)) {
+        if (m.end <= need)
+            continue;
+        if (m.start > need || !m.readable || (store && !m.writable) || (name[0] == '[' && name[1] == 'v'))
+            break;
+        if (!found)
+            *first = m.start;
+        found = true;
+        *last = m.end;
+        *writable = *writable && m.writable;
+        need = m.end;
+    }
+    fclose(maps);
+    return found && need >= end;
+}
+
+bool hostmem_resolve(void *context, Memory *mem, uint64_t address, uint64_t size, bool store)
+{
+    (void)context;
+    uint64_t first, last;
+    bool writable;
+    if (!size || address + size < address || !mapped(address, size, store, &first, &last, &writable))
+        return false;
+    uint64_t lo = address / CHUNK * CHUNK, hi = (address + size + CHUNK - 1) / CHUNK * CHUNK;
+    lo = lo > first ? lo : first;
+    hi = hi < last ? hi : last;
+    return mem_add_host(mem, "process memory", (void *)(uintptr_t)lo, hi - lo, !writable) != UINT32_MAX;
+}
