@@ -46,7 +46,7 @@ PARSER_SRC := $(BUILD)/parser.c parser/streamparse.c parser/quick.c parser/parse
 EXEC_SRC   := exec/kernels.c exec/vbits.c exec/layout.c exec/cfg.c exec/operand.c exec/callsite.c exec/lower.c exec/contract.c exec/lowercheck.c exec/bounds.c exec/mem.c exec/gridtrack.c exec/atomic.c exec/multimem.c exec/report.c exec/alu.c exec/pack.c exec/wide.c exec/atom128.c exec/bitops.c exec/video.c exec/surface.c exec/sample.c exec/texture.c \
               exec/mathops.c exec/approx.c exec/half.c exec/fold.c exec/convert.c exec/format.c exec/warpops.c exec/mma.c exec/mma884.c exec/mmasp.c exec/mmafloat.c exec/mmafp8.c exec/wmma.c exec/wmmalayout.c exec/mmaview.c exec/mmasource.c exec/matrix.c exec/barrier.c exec/sync.c \
               exec/call.c exec/builtin.c exec/tracefrag.c exec/trace.c exec/warp.c exec/block.c exec/grid.c
-API_SRC    := api/demangle.c api/kernelname.c api/apidiag.c api/hostmem.c api/library.c api/apilaunch.c api/ocelot.c
+API_SRC    := api/demangle.c api/kernelname.c api/reach.c api/apidiag.c api/hostmem.c api/library.c api/apilaunch.c api/ocelot.c
 CLI_SRC    := cli/jsonread.c cli/values.c cli/images.c cli/imageinit.c cli/npy.c cli/launch.c cli/lanes.c cli/b128.c cli/dump.c cli/expect.c cli/srcline.c cli/matview.c cli/progress.c cli/checkstream.c cli/entry.c cli/runstream.c cli/driver.c cli/testrun.c cli/testfind.c cli/testreport.c cli/testshard.c
 LIB_SRC := $(LEXER_SRC) $(PARSER_SRC) $(EXEC_SRC) $(API_SRC) $(CLI_SRC)
 # The public library: the rooms up to api/, nothing of cli/.

@@ -52,12 +52,31 @@ void apidiag_init(ApiDiag *d, Source *src, const char *file, const Module *m, co
 /* A message with no place in the PTX (a launch's arguments). */
 void apidiag_say(ApiDiag *d, int level, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
-/* library.c: a module, loaded once, and its kernels, each lowered once into the block every
- * launch of it starts from (block_launch_new). */
-typedef struct HeldRefusal {
+/* reach.c: what a run of one kernel may reach, the library's and the command line's: the checker's
+ * "cannot execute ... yet" refusals held (reach_hold sets CheckOptions.refusals), then said only
+ * for the functions a kernel reaches (reach_of_kernel, which gives those functions, a new array);
+ * reach_narrow gives the lowering only those (m->functions) until reach_restore. */
+typedef struct Refusal {
     Span at;
     char *message;
-} HeldRefusal;
+} Refusal;
+typedef struct KernelReach {
+    Diag refusals;             /* CheckOptions.refusals: what it hears is held in items */
+    Refusal *items;
+    uint32_t len, cap;
+    Function **all;            /* m->functions before reach_narrow */
+    uint32_t all_len;
+} KernelReach;
+void reach_hold(KernelReach *r, Source *src, CheckOptions *check);
+void reach_forget(KernelReach *r, uint32_t from);     /* the refusals held from the from-th on */
+void reach_refuse_all(KernelReach *r, Diag *diag);    /* every one said (a module with errors) */
+Function **reach_of_kernel(const KernelReach *r, const Module *m, const Function *fn, Diag *diag, uint32_t *count);
+void reach_narrow(KernelReach *r, Module *m, Function **reached, uint32_t count);   /* takes reached */
+void reach_restore(KernelReach *r, Module *m);        /* m->functions as before reach_narrow */
+void reach_release(KernelReach *r, Module *m);        /* the refusals freed, m restored */
+
+/* library.c: a module, loaded once, and its kernels, each lowered once into the block every
+ * launch of it starts from (block_launch_new). */
 struct ptxrun_kernel {
     ptxrun_module *module;
     const KernelName *name;
@@ -72,8 +91,7 @@ struct ptxrun_module {
     ptxrun_callbacks callbacks;
     bool fmad;
     uint32_t stack_bytes;
-    HeldRefusal *refusals;         /* the checker's "cannot execute ... yet", said only for a kernel reaching one */
-    uint32_t refusal_count, refusal_cap;
+    KernelReach reach;               /* the checker's refusals, said only for a kernel reaching one */
     KernelName *names;
     ptxrun_kernel *kernels;
     uint32_t kernel_count;

@@ -20,19 +20,6 @@ const char *ptxrun_status_name(ptxrun_status status)
     return "unknown status";
 }
 
-static void hold_refusal(void *context, Diag *diag, DiagLevel level, Span at, const char *message)
-{
-    ptxrun_module *mod = context;
-    (void)diag;
-    (void)level;
-    if (mod->refusal_count == mod->refusal_cap) {
-        mod->refusal_cap = mod->refusal_cap ? 2 * mod->refusal_cap : 8;
-        mod->refusals = xrealloc(mod->refusals, mod->refusal_cap * sizeof *mod->refusals);
-    }
-    size_t len = strlen(message) + 1;
-    mod->refusals[mod->refusal_count++] = (HeldRefusal){ at, memcpy(xmalloc(len), message, len) };
-}
-
 ptxrun_status ptxrun_module_load(const char *ptx, size_t len, const ptxrun_module_options *options,
                                  ptxrun_module **out)
 {
@@ -55,20 +42,15 @@ ptxrun_status ptxrun_module_load(const char *ptx, size_t len, const ptxrun_modul
     pthread_mutex_init(&mod->lock, NULL);
     ApiDiag d;
     apidiag_init(&d, &mod->src, mod->name, NULL, &mod->callbacks);
-    Diag refusals;
-    diag_init(&refusals, &mod->src, NULL);
-    refusals.max_errors = 0;
-    refusals.emit = hold_refusal;
-    refusals.context = mod;
-    CheckOptions check = { .refusals = &refusals };
+    CheckOptions check = { 0 };
+    reach_hold(&mod->reach, &mod->src, &check);
     if (options && options->stack_bytes > MAX_STACK_BYTES)
         apidiag_say(&d, PTXRUN_ERROR, "stack_bytes %u is more than the most a thread may have, %u",
                     options->stack_bytes, (unsigned)MAX_STACK_BYTES);
     mod->m = parse_module(&mod->src, &d.diag);
     check_module(mod->m, &d.diag, &check);
     if (d.diag.errors) {
-        for (uint32_t i = 0; i < mod->refusal_count; i++)     /* all of them, as --check says them */
-            diag_at(&d.diag, DIAG_ERROR, mod->refusals[i].at, "%s", mod->refusals[i].message);
+        reach_refuse_all(&mod->reach, &d.diag);
         ptxrun_module_free(mod);
         return PTXRUN_ERROR_INPUT;
     }
@@ -90,9 +72,7 @@ void ptxrun_module_free(ptxrun_module *mod)
         block_free(mod->kernels[i].block);
     free(mod->kernels);
     kernelname_free(mod->names, mod->kernel_count);
-    for (uint32_t i = 0; i < mod->refusal_count; i++)
-        free(mod->refusals[i].message);
-    free(mod->refusals);
+    reach_release(&mod->reach, mod->m);
     module_free(mod->m);
     source_free(&mod->src);
     pthread_mutex_destroy(&mod->lock);
@@ -110,15 +90,6 @@ const char *ptxrun_module_kernel_name(const ptxrun_module *mod, unsigned index)
     return mod && index < mod->kernel_count ? mod->names[index].f->name : NULL;
 }
 
-/* Where f's text that the checker may refuse starts: its name, or its results before it. */
-static uint32_t function_start(const Function *f)
-{
-    uint32_t start = f->at.offset;
-    for (uint32_t i = 0; i < f->returns.len; i++)
-        start = f->returns.data[i].at.offset < start ? f->returns.data[i].at.offset : start;
-    return start;
-}
-
 /* Lowers k (the module's lock held): its refusals said first, then the lowering of the functions
  * it reaches, as the command line's run lowers them. */
 static void lower(ptxrun_kernel *k)
@@ -129,32 +100,16 @@ static void lower(ptxrun_kernel *k)
     ApiDiag d;
     apidiag_init(&d, &mod->src, mod->name, m, &mod->callbacks);
     uint32_t count;
-    Function **reached = lower_reached(m, fn, &count);
-    for (uint32_t i = 0; i < mod->refusal_count; i++) {
-        uint32_t at = mod->refusals[i].at.offset, f = 0;
-        for (uint32_t j = 0; j < m->functions.len; j++)     /* the last to start before it */
-            if (function_start(m->functions.data[j]) <= at)
-                f = j;
-        for (uint32_t j = 0; j < count; j++)
-            if (reached[j] == m->functions.data[f]) {
-                diag_at(&d.diag, DIAG_ERROR, mod->refusals[i].at, "%s", mod->refusals[i].message);
-                break;
-            }
-    }
+    Function **reached = reach_of_kernel(&mod->reach, m, fn, &d.diag, &count);
     k->lowered = true;
     if (d.diag.errors) {
         free(reached);
         k->status = d.unsupported == d.diag.errors ? PTXRUN_ERROR_UNSUPPORTED : PTXRUN_ERROR_INPUT;
         return;
     }
-    Function **all = m->functions.data;
-    uint32_t all_len = m->functions.len;
-    m->functions.data = reached;
-    m->functions.len = count;
+    reach_narrow(&mod->reach, m, reached, count);
     k->block = block_load_fmad(m, fn, &d.diag, mod->stack_bytes, mod->fmad);
-    m->functions.data = all;
-    m->functions.len = all_len;
-    free(reached);
+    reach_restore(&mod->reach, m);
     if (k->block && d.diag.errors) {
         block_free(k->block);
         k->block = NULL;

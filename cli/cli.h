@@ -147,28 +147,16 @@ void matview_json_operands(FILE *out, const MatrixView *v);
 Module *checkstream_module(Source *src, Diag *diag, const CheckOptions *options, unsigned readers, bool in_turn);
 
 /* runstream.c: a run's module, each function parsed and checked as it ends, only the kernel to
- * run (entry_choose's, from the names) and the .funcs kept; the checker's refusals held
- * (runstream_hold: check's into r), and said by runstream_choose for what the kernel reaches, to
- * which it narrows m->functions until runstream_release; runstream_refuse_all: all of them (a
- * module with errors). runstream_module gives NULL where the whole module must be read instead
- * (then runstream_forget(r, 0) what was held), or where the choice of kernel was refused, said on
- * err (*refused); runstream_names (--list-kernels): the kernels' bodies skipped, NULL likewise. */
-typedef struct Refusal Refusal;
-typedef struct RunReach {
-    Diag refusals;             /* CheckOptions.refusals: what it hears is held in items */
-    Refusal *items;
-    uint32_t len, cap;
-    Function **all;            /* m->functions before runstream_choose narrowed it */
-    uint32_t all_len;
-} RunReach;
-void runstream_hold(RunReach *r, Source *src, CheckOptions *check);
-void runstream_forget(RunReach *r, uint32_t from);     /* the refusals held from the from-th on */
+ * run (entry_choose's, from the names) and the .funcs kept; the checker's refusals held in r
+ * (reach_hold: check's into r), and said by runstream_choose for what the kernel reaches, to
+ * which it narrows m->functions until reach_release (api/reach.c); reach_refuse_all: all of them
+ * (a module with errors). runstream_module gives NULL where the whole module must be read
+ * instead (then reach_forget(r, 0) what was held), or where the choice of kernel was refused, said
+ * on err (*refused); runstream_names (--list-kernels): the kernels' bodies skipped, NULL likewise. */
 Module *runstream_module(Source *src, Diag *diag, const CheckOptions *check, const char *query, FILE *err,
-                         RunReach *r, bool *refused);
+                         KernelReach *r, bool *refused);
 Module *runstream_names(Source *src, Diag *diag);
-void runstream_refuse_all(RunReach *r, Diag *diag);
-Function *runstream_choose(RunReach *r, Module *m, Diag *diag, const char *query, FILE *err, bool *chosen);
-void runstream_release(RunReach *r, Module *m);
+Function *runstream_choose(KernelReach *r, Module *m, Diag *diag, const char *query, FILE *err, bool *chosen);
 
 /* entry.c: the kernel a name chooses (--entry, the expect file's "entry": the PTX name, the C++
  * name, or the start of it); false when it chooses none or several, or query is NULL and the

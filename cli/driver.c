@@ -373,9 +373,9 @@ int driver_run(const RunOptions *o, FILE *out, FILE *err_out)
                        : o->exec.jobs_given || o->exec.jobs < CHECK_DEFAULT_READERS ? o->exec.jobs
                        : CHECK_DEFAULT_READERS;
     CheckOptions check = o->check;
-    RunReach reach = { 0 };
+    KernelReach reach = { 0 };
     if (o->mode == MODE_RUN)
-        runstream_hold(&reach, &src, &check);
+        reach_hold(&reach, &src, &check);
     bool refused = false;                       /* no kernel chosen: said */
     Module *m = o->mode == MODE_CHECK ? checkstream_module(&src, &diag, &o->check, readers, false)
                 : o->mode == MODE_RUN ? runstream_module(&src, &diag, &check, o->entry, err_out, &reach, &refused)
@@ -384,7 +384,7 @@ int driver_run(const RunOptions *o, FILE *out, FILE *err_out)
         forget_held(&held);
     else if (!m) {
         forget_held(&held);
-        runstream_forget(&reach, 0);
+        reach_forget(&reach, 0);
         diag.errors = diag.warnings = 0;
         m = parse_module(&src, &diag);
         check_module(m, &diag, &check);         /* also after syntax errors: report all at once */
@@ -394,14 +394,14 @@ int driver_run(const RunOptions *o, FILE *out, FILE *err_out)
     if (diag.errors && reach.len && diag.max_errors && diag.errors + reach.len > diag.max_errors) {
         /* which errors the limit shows depends on their order: the whole module's, refusals inline */
         forget_held(&held);
-        runstream_forget(&reach, 0);
+        reach_forget(&reach, 0);
         module_free(m);
         diag.errors = diag.warnings = 0;
         m = parse_module(&src, &diag);
         check_module(m, &diag, &o->check);
     }
     if (diag.errors)
-        runstream_refuse_all(&reach, &diag);
+        reach_refuse_all(&reach, &diag);
     flush_held(&held, &diag, NULL);
     Function *fn = NULL;
     bool chosen = !refused;
@@ -424,7 +424,7 @@ int driver_run(const RunOptions *o, FILE *out, FILE *err_out)
     } else if (o->mode == MODE_RUN) {
         rc = chosen ? execute(o, m, fn, &diag, &held, out, err_out) : EXIT_BAD_INPUT;
     }
-    runstream_release(&reach, m);
+    reach_release(&reach, m);
     module_free(m);
     source_free(&src);
     if (fflush(out) != 0 || ferror(out)) {    /* said, but a fault (3) stays the exit status */

@@ -19,50 +19,17 @@
 
 #include "cli.h"
 
-struct Refusal {
-    Span at;
-    char *message;
-};
-
 static char *copy(const char *text)
 {
     size_t len = strlen(text) + 1;
     return memcpy(xmalloc(len), text, len);
 }
 
-static void hold(void *context, Diag *diag, DiagLevel level, Span at, const char *message)
-{
-    RunReach *r = context;
-    (void)diag, (void)level;
-    if (r->len == r->cap) {
-        r->cap = r->cap ? 2 * r->cap : 16;
-        r->items = xrealloc(r->items, r->cap * sizeof *r->items);
-    }
-    r->items[r->len++] = (Refusal){ at, copy(message) };
-}
-
-void runstream_hold(RunReach *r, Source *src, CheckOptions *check)
-{
-    memset(r, 0, sizeof *r);
-    diag_init(&r->refusals, src, stderr);
-    r->refusals.max_errors = 0;                /* every one held: those said are counted where said */
-    r->refusals.emit = hold;
-    r->refusals.context = r;
-    check->refusals = &r->refusals;
-}
-
-void runstream_forget(RunReach *r, uint32_t from)
-{
-    for (uint32_t i = from; i < r->len; i++)
-        free(r->items[i].message);
-    r->len = from < r->len ? from : r->len;
-}
-
 typedef struct Stream {
     Diag *diag;
     const CheckOptions *options;
     Checker *checker;          /* made at the first function (it needs the module) */
-    RunReach *r;
+    KernelReach *r;
     char *name;                /* the kernel to run (NULL: none) */
     bool keep;                 /* its body and the .funcs' kept (false: every function let go) */
     bool others_skipped;       /* the other kernels' bodies not read (checked already) */
@@ -85,7 +52,7 @@ static StreamVerdict function_done(void *context, Module *m, Function *f)
         return STREAM_STOP;
     bool kept = s->keep && (!f->is_entry || !f->has_body || (s->name && !strcmp(f->name, s->name)));
     if (!kept)
-        runstream_forget(s->r, held);          /* its refusals go with it */
+        reach_forget(s->r, held);          /* its refusals go with it */
     return kept ? STREAM_KEEP : STREAM_DROP;
 }
 
@@ -124,7 +91,7 @@ static Diag quiet(const Diag *diag)
  * they are checked, so that at most one body is held with none kept); else a last pass that
  * reads only the declarations, the .funcs and the kernel, again (its messages were said). */
 Module *runstream_module(Source *src, Diag *diag, const CheckOptions *check, const char *query, FILE *err,
-                         RunReach *r, bool *refused)
+                         KernelReach *r, bool *refused)
 {
     *refused = false;
     Diag names_diag = quiet(diag);
@@ -151,7 +118,7 @@ Module *runstream_module(Source *src, Diag *diag, const CheckOptions *check, con
     Module *m = stream(src, &s);
     if (m && !s.keep) {
         module_free(m);
-        runstream_forget(r, 0);
+        reach_forget(r, 0);
         Diag again = quiet(diag);
         s = (Stream){ &again, check, NULL, r, s.name, true, true };
         m = stream(src, &s);
@@ -183,73 +150,20 @@ Module *runstream_names(Source *src, Diag *diag)
     return NULL;
 }
 
-void runstream_refuse_all(RunReach *r, Diag *diag)
-{
-    for (uint32_t i = 0; i < r->len; i++)
-        diag_at(diag, DIAG_ERROR, r->items[i].at, "%s", r->items[i].message);
-    runstream_forget(r, 0);
-}
-
-/* Where f's text that the checker may refuse starts: its name, or its results before it. */
-static uint32_t function_start(const Function *f)
-{
-    uint32_t start = f->at.offset;
-    for (uint32_t i = 0; i < f->returns.len; i++)
-        start = f->returns.data[i].at.offset < start ? f->returns.data[i].at.offset : start;
-    return start;
-}
-
-/* The function of m whose text holds offset: the last to start before it. */
-static uint32_t function_at(const Module *m, uint32_t offset)
-{
-    uint32_t lo = 0, hi = m->functions.len;
-    while (hi - lo > 1) {
-        uint32_t mid = lo + (hi - lo) / 2;
-        *(function_start(m->functions.data[mid]) <= offset ? &lo : &hi) = mid;
-    }
-    return lo;
-}
-
-Function *runstream_choose(RunReach *r, Module *m, Diag *diag, const char *query, FILE *err, bool *chosen)
+Function *runstream_choose(KernelReach *r, Module *m, Diag *diag, const char *query, FILE *err, bool *chosen)
 {
     const char *name;
     *chosen = entry_choose(m, query, &name, err);
     Function *fn = *chosen ? lower_entry(m, name) : NULL;
     if (!fn) {
-        runstream_forget(r, 0);
+        reach_forget(r, 0);
         return NULL;
     }
     if (fn->dropped)
         BUG("runstream_choose: the kernel chosen was let go");
     uint32_t count;
-    Function **reached = lower_reached(m, fn, &count);
-    bool *in = xcalloc(m->functions.len + 1, sizeof *in);
-    for (uint32_t i = 0, k = 0; i < m->functions.len && k < count; i++)     /* both in module order */
-        if (m->functions.data[i] == reached[k]) {
-            in[i] = true;
-            k++;
-        }
-    for (uint32_t i = 0; i < r->len; i++)
-        if (in[function_at(m, r->items[i].at.offset)])
-            diag_at(diag, DIAG_ERROR, r->items[i].at, "%s", r->items[i].message);
-    runstream_forget(r, 0);
-    free(in);
-    r->all = m->functions.data;                /* lowered from these only */
-    r->all_len = m->functions.len;
-    m->functions.data = reached;
-    m->functions.len = count;
+    Function **reached = reach_of_kernel(r, m, fn, diag, &count);
+    reach_forget(r, 0);
+    reach_narrow(r, m, reached, count);        /* lowered from these only */
     return fn;
-}
-
-void runstream_release(RunReach *r, Module *m)
-{
-    free(r->items);
-    r->items = NULL;
-    r->len = r->cap = 0;
-    if (r->all) {
-        free(m->functions.data);
-        m->functions.data = r->all;
-        m->functions.len = r->all_len;
-        r->all = NULL;
-    }
 }
