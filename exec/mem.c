@@ -417,6 +417,12 @@ uint8_t *mem_locate(Warp *w, const XInstr *x, int lane, uint64_t address, unsign
         /* The nearest region in the form of the address: generic, or an address in its space. */
         const Region *best = nearest_region(mem, space, in_space);
         const char *what = store ? "writes" : "reads";
+        if (space == SPACE_GLOBAL && mem->resolve && !mem->track) {
+            report_fault(w, pc, "lane %d (pc %u): '%s' %s %u bytes at 0x%llx (%s), where the process has no memory "
+                         "it may %s", lane, pc, x->ir->mnemonic, what, size, (unsigned long long)address,
+                         mem_space_name(space), store ? "write" : "read");
+            return NULL;
+        }
         if (!best) {
             report_fault(w, pc, "lane %d (pc %u): '%s' %s %u bytes at 0x%llx (%s), outside every region; there is "
                          "no %s memory", lane, pc, x->ir->mnemonic, what, size, (unsigned long long)address,
