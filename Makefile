@@ -55,7 +55,8 @@ PUB_OBJ := $(patsubst %.c,$(BUILD)/obj/%.o,$(notdir $(PUB_SRC)))
 PUB_LIBS := $(BUILD)/lib/libptxrun.so $(BUILD)/lib/libptxrun.a
 LIB_OBJ := $(patsubst %.c,$(BUILD)/obj/%.o,$(notdir $(LIB_SRC)))
 HEADERS := lexer/lexer.h parser/ir.h parser/parse.h parser/checker.h parser/ops.def parser/types.def parser/mods.def parser/sregs.def \
-           exec/exec.h exec/kernels_body.h exec/mufu_fits.h exec/mufu_tanh.h api/ptxrun.h api/api.h cli/cli.h $(BUILD)/parser.h \
+           exec/exec.h exec/memory.h exec/program.h exec/block.h exec/family.h exec/tensor.h exec/kernels_body.h exec/mufu_fits.h exec/mufu_tanh.h \
+           api/ptxrun.h api/api.h cli/cli.h $(BUILD)/parser.h \
            $(BUILD)/parser_stream.c
 
 FUZZERS := fuzz_frontend fuzz_pipeline fuzz_lanes

@@ -11,7 +11,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "exec.h"
+#include "family.h"
 
 static inline int64_t sext(uint64_t v, unsigned bits)
 {

@@ -12,7 +12,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "exec.h"
+#include "family.h"
 
 /* The error of one MUFU function: on each of 2^seg_bits equal segments of p in [0,1), the
  * result minus the exact function, in units, is the cubic c0 + c1 u + c2 u^2 + c3 u^3

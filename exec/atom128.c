@@ -1,6 +1,6 @@
 /* atom128.c: the 16-byte atomics, atom.cas.b128 and atom.exch.b128, of one lane (mem.c finds
  * and checks the bytes; wide.c lowers the instruction onto the .b128 registers' two rows). */
-#include "exec.h"
+#include "family.h"
 
 /* One lane's atom.cas/.exch.b128 on the 16 bytes at p (shadow: their defined bits), aligned
  * and writable (mem.c checked). d gets the old value; exch writes b, cas writes c where the

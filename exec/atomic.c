@@ -7,7 +7,7 @@
  * report.c (faults, warnings). */
 #include <string.h>
 
-#include "exec.h"
+#include "family.h"
 
 static const char warn_f64_two_nans[] =
     "atom/red .add.f64 of two NaNs: the PTX ISA does not say which NaN results; ptxrun gives what "

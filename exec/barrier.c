@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "exec.h"
+#include "block.h"
 
 static const char *count_text(char *buf, size_t size, uint32_t expected)
 {

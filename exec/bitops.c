@@ -10,7 +10,7 @@
  * Requires: an XInstr from lower.c. */
 #include <string.h>
 
-#include "exec.h"
+#include "family.h"
 
 static int64_t sext(uint64_t v, unsigned bits)
 {

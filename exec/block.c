@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "exec.h"
+#include "block.h"
 
 enum { SLICE_STEPS = 64, WORKER_SLICE_STEPS = 1 << 12 };     /* warp-steps a warp runs before the next one's turn */
 

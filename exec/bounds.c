@@ -8,7 +8,7 @@
  * Requires: a Block whose shape is set (block_set_shape), its Program's kernel. */
 #include <stdio.h>
 
-#include "exec.h"
+#include "block.h"
 
 /* "128, 1, 1": the directive's numbers, the missing ones 1; false if one is 0. */
 static bool dims_of(const PerfDirective *d, uint32_t dims[3])

@@ -26,7 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "exec.h"
+#include "block.h"
 
 enum {
     MAX_PRINTF_ARGS = 32,      /* CUDA's printf takes at most 32 arguments after the format */

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "exec.h"
+#include "block.h"
 
 /* Copies n bytes of one lane's .local stack, from one address to another. */
 static void copy_local(Warp *w, int lane, uint32_t from, uint32_t to, uint32_t n)

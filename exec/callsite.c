@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "exec.h"
+#include "block.h"
 
 /* A call's argument or result: a .param variable of the caller, in its frame. */
 static bool call_slot(const Loader *ld, const Operand *p, FrameSlot *slot)

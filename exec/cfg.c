@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "exec.h"
+#include "program.h"
 
 /* The successors of instruction i of a function of n instructions (n stands for its end):
  * control goes on to i + 1 except after an unguarded bra, brx.idx, exit, ret or trap; a bra also

@@ -21,7 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "exec.h"
+#include "program.h"
 
 enum { ALIASES_MAX = 8 };
 

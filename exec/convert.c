@@ -12,7 +12,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "exec.h"
+#include "family.h"
 
 static int host_mode(uint8_t rounding)
 {

@@ -16,7 +16,7 @@
  * Requires: a lowered Program, its immediates placed. */
 #include <stdlib.h>
 
-#include "exec.h"
+#include "family.h"
 
 /* A neg whose result a neg folds away: no .ftz, no guard, a type ptxas folds (not bf16x2). */
 static bool foldable_neg(const XInstr *x)

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "exec.h"
+#include "family.h"
 
 /* The shortest decimal that reads back to the same float or double. */
 static void format_float(char *buf, size_t size, uint64_t bits, unsigned width, int type)

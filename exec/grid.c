@@ -22,7 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "exec.h"
+#include "block.h"
 
 enum { MAX_JOBS = 256 };
 

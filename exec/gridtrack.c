@@ -21,7 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "exec.h"
+#include "memory.h"
 
 enum { TRACK_CHUNK_WORDS = 4096 };
 #define TRACK_MIN_BUDGET ((uint64_t)64 << 20)

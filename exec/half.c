@@ -22,7 +22,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "exec.h"
+#include "family.h"
 
 /* The formats: fraction and exponent bits, and whether the top exponent means inf/NaN (IEEE)
  * or, as in e4m3, only S.1111.111 is NaN and the rest are numbers. */

@@ -3,10 +3,10 @@
  * the baseline of the target and, with GCC or Clang on x86-64, once for AVX2 and once for
  * AVX-512; kernels_for_cpu picks the widest this processor runs. All copies compute the same
  * values (tests/check_kernels.c checks each against the PTX meaning, lane by lane). The loops are in kernels_body.h.
- * Requires: nothing but exec.h. */
+ * Requires: nothing but program.h. */
 #include <string.h>
 
-#include "exec.h"
+#include "program.h"
 
 #define KERNEL(name) base_##name
 #define KERNEL_TARGET

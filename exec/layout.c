@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "exec.h"
+#include "program.h"
 
 enum { RETURN_ADDRESS_BYTES = 8, FRAME_ALIGN = 16 };
 

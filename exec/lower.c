@@ -9,7 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "exec.h"
+#include "family.h"
+#include "tensor.h"
 
 /* The type each source operand is read as. */
 static int source_type(const Instr *in, unsigned i)

@@ -26,7 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "exec.h"
+#include "program.h"
 
 /* Nodes: function i is 2i, module variable g is 2g + 1. */
 typedef struct Reach {

@@ -7,7 +7,8 @@
  * is one 16-byte access through mem_locate (faults, 16-byte alignment, definedness). */
 #include <string.h>
 
-#include "exec.h"
+#include "family.h"
+#include "tensor.h"
 
 /* Matrices of x (.x1/.x2/.x4; movmatrix: 1). */
 static unsigned matrix_count(const XInstr *x)

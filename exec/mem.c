@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "exec.h"
+#include "family.h"
 
 /* Where each space appears in the generic address space. Global addresses are generic. */
 static uint64_t window(int space)

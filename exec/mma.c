@@ -15,7 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "exec.h"
+#include "family.h"
+#include "tensor.h"
 
 static const struct { const char *word; uint8_t type; } type_words[] = {
     { "s32", MT_S32 }, { "s8", MT_S8 }, { "u8", MT_U8 }, { "s4", MT_S4 }, { "u4", MT_U4 }, { "b1", MT_B1 },

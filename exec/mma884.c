@@ -8,7 +8,8 @@
 #include <math.h>
 #include <string.h>
 
-#include "exec.h"
+#include "family.h"
+#include "tensor.h"
 
 bool mma884_form(const MmaForm *f)
 {

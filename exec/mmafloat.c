@@ -23,7 +23,7 @@
  * works out every D element from those terms (mmaf_dot_terms, a branch-free sum; the other
  * choices recomputed only in the rare cases where they can matter); mmaf_dot, one element from
  * raw bits, is the same two steps. */
-#include "exec.h"
+#include "tensor.h"
 
 /* Bits of the fraction and of the exponent of each format mmafloat reads or writes. */
 typedef struct MmafFormat { unsigned frac, exp; } MmafFormat;
@@ -44,7 +44,7 @@ enum { MMAF_NUM, MMAF_INF, MMAF_NAN };                 /* MmafTerm.kind */
  * an infinity or NaN; otherwise two numbers (-252..254). */
 enum { MMAF_ZERO = -512, MMAF_SPECIAL = 1024, MMAF_NONE = -384, MMAF_ODD = 512 };
 
-/* One operand, decoded (MmafTerm, exec.h): its value is (-1)^sign * sig * 2^(align - frac) with
+/* One operand, decoded (MmafTerm, tensor.h): its value is (-1)^sign * sig * 2^(align - frac) with
  * align the exponent the tensor core aligns by (the exponent field, unbiased; a subnormal's is
  * the smallest normal's); sig is 0 for a zero (align MMAF_ZERO) and for inf and NaN (align
  * MMAF_SPECIAL). */

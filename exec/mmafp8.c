@@ -18,7 +18,8 @@
 #include <math.h>
 #include <string.h>
 
-#include "exec.h"
+#include "family.h"
+#include "tensor.h"
 
 /* An fp8 element's value as f16 bits (exact; an e4m3 NaN, 0x7f or 0xff, is f16's NaN). */
 static uint64_t mma8_to_f16(uint64_t raw, unsigned type)

@@ -2,7 +2,7 @@
  * their matrices come from: an mma's MmaForm (Program.mma_forms), its D, A, B, C rows and
  * mma_layout (m8n8k4 .f16: four products, mma884.c; mma.sp: mmasp_layout, then mmasp_view);
  * wmma.mma's form (wmma.c) and wmma_place. */
-#include "exec.h"
+#include "tensor.h"
 
 static bool source_of(const Program *p, const XInstr *x, MatrixSource *s)
 {

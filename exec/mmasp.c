@@ -10,7 +10,7 @@
  * docs/semantics.md, "mma.sp". */
 #include <string.h>
 
-#include "exec.h"
+#include "tensor.h"
 
 enum { SP_ORDERED = 1 << 0 };    /* mma.sp::ordered_metadata (XInstr.secondary) */
 

@@ -1,4 +1,4 @@
-/* mmaview.c: one execution of a matrix instruction as a MatrixView (exec.h), for --matrix
+/* mmaview.c: one execution of a matrix instruction as a MatrixView (block.h), for --matrix
  * (ExecOptions.on_matrix) and the fragments --trace shows lane by lane. Generic over the form
  * (an MmaForm: shape, element types, registers of each operand) and its fragment layout (the
  * caller's: mma.c passes mma_layout, wmma.mma its own): element i of a lane's fragment is
@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "exec.h"
+#include "tensor.h"
 
 static int ptx_type(unsigned t)
 {

@@ -9,7 +9,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "exec.h"
+#include "family.h"
 
 static const char warn_order[] =
     "multimem.ld_reduce.add of floats over three or more copies rounded a partial sum: the PTX ISA "

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "exec.h"
+#include "block.h"
 
 void operand_cannot(Loader *ld, const Instr *in, const char *what)
 {

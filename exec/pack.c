@@ -3,7 +3,7 @@
  * rows), and element-wise vector moves (mov.v4, and mov.b128 d, a as two rows). */
 #include <string.h>
 
-#include "exec.h"
+#include "family.h"
 
 /* mov.v4.b32 {a, b, c, d}, {e, f, g, h}: each element on its own, every source read before
  * any element is written ({a, b} = {b, a} swaps). */

@@ -7,7 +7,7 @@
 #include <stdarg.h>
 #include <string.h>
 
-#include "exec.h"
+#include "block.h"
 
 /* "0-3, 7" with separator ", " */
 void report_lane_ranges(char *buf, size_t size, uint32_t lanes, const char *separator)

@@ -14,7 +14,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "exec.h"
+#include "family.h"
 
 /* Channel c of texel (i, j, k), sample s of layer of level, as raw bits; the index is in range. */
 static uint64_t texel_bits(const Warp *w, const Image *im, unsigned level, const int64_t idx[3], int64_t layer,

@@ -1,5 +1,5 @@
 /* surface.c: surfaces (suld.b, sust.b, sust.p, sured.b, suq), and what texture and surface instructions share:
- * their lowering (image_load, image_lower) and the image a lane's handle names (image_for). A surface is an Image of the block (exec.h): its
+ * their lowering (image_load, image_lower) and the image a lane's handle names (image_for). A surface is an Image of the block (block.h): its
  * texels in a .global region, row after row. suld.b and sust.b address a row by the byte (the
  * first coordinate is a byte offset, PTX ISA "suld"), the other coordinates by the texel; a
  * layered surface's layer comes first. Out of range, .trap is a fault, .zero reads zeros and
@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "exec.h"
+#include "family.h"
 
 /* The suffixes both families share: geometry, vector, out-of-range mode, query. */
 void image_lower(XInstr *x, const Instr *in)

@@ -6,7 +6,8 @@
  * instruction (DECISIONS 8). CTA barriers: barrier.c. */
 #include <string.h>
 
-#include "exec.h"
+#include "family.h"
+#include "tensor.h"
 
 static void exchange(Warp *w, const XInstr *x, const XInstr *at, uint32_t lanes, uint32_t guard_true);
 

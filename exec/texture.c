@@ -9,7 +9,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "exec.h"
+#include "family.h"
 
 static uint32_t pc_of(const Warp *w, const XInstr *x)
 {

@@ -10,7 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "exec.h"
+#include "family.h"
+#include "tensor.h"
 
 static const char *const GREEN = "\033[32m", *const YELLOW = "\033[33m", *const DIM = "\033[2m",
                          *const RED = "\033[31m", *const RESET = "\033[0m";

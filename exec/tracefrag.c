@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "exec.h"
+#include "tensor.h"
 
 typedef struct Place {
     uint16_t row, col;

@@ -5,10 +5,10 @@
  * undefined (carries only travel up); everything else is defined only when all its inputs are.
  * A result is never called defined when different values of the undefined input bits could
  * change it.
- * Requires: nothing but exec.h. */
+ * Requires: nothing but family.h. */
 #include <string.h>
 
-#include "exec.h"
+#include "family.h"
 
 /* Every bit of a width-bit result: defined when both inputs are, none otherwise. */
 static uint64_t whole(uint64_t da, uint64_t db, uint64_t m)

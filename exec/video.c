@@ -25,7 +25,7 @@
  * when it is read, are; otherwise not in any bit, except that a merge keeps c's bits as they
  * were where it keeps them.
  * Requires: an XInstr from lower.c, video_lower() having decoded the selectors. */
-#include "exec.h"
+#include "family.h"
 
 __extension__ typedef __int128 wide_int;    /* vmad's 128-bit intermediate, shifts before .sat */
 

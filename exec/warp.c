@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "exec.h"
+#include "family.h"
 
 enum {
     STARVE_STEPS = 256,        /* a ready lane left waiting this long runs next */

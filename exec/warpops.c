@@ -9,7 +9,8 @@
  * Requires: without `at`, sync.c has set arrival[lane].pc for every lane passed in. */
 #include <string.h>
 
-#include "exec.h"
+#include "family.h"
+#include "tensor.h"
 
 /* Where each lane reads (src) and whether it is in range (the result, one bit per lane), for
  * shfl mode `mode` with b and c as given in each lane. Lanes out of range read themselves. */

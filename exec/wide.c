@@ -7,7 +7,7 @@
  * (ptxas builds the same cubin for mov.b128 d, -5 and mov.b128 d, {-5, 0}; docs/semantics.md). */
 #include <stdio.h>
 
-#include "exec.h"
+#include "family.h"
 
 /* The rows of a .b128 register operand (low, high); false if o is not one. */
 static bool register_rows(const Loader *ld, const Operand *o, uint32_t rows[2])

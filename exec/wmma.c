@@ -15,7 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "exec.h"
+#include "family.h"
+#include "tensor.h"
 
 static MmaForm base_form(const XInstr *x);
 static uint8_t mma_type(int type);

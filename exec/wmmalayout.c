@@ -11,7 +11,7 @@
  * (m16n16k*), m8n32k16 as the transpose of m32n8k16 (D^T = B^T A^T: its B plays A). f16 A and B
  * fragments are eight registers in every shape, as the ISA gives them: the elements that do not
  * fill them are repeated. docs/semantics.md, "wmma". */
-#include "exec.h"
+#include "tensor.h"
 
 /* The m, n, k of each WmmaShape. */
 void wmma_dims(unsigned shape, unsigned *m, unsigned *n, unsigned *k)
