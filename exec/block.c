@@ -45,10 +45,10 @@ static bool row_given(const Warp *w, uint32_t row)
 {
     if (w->defined[row])
         return true;
+    uint64_t any = 0;                  /* no early exit: a loop the compiler makes vector code of */
     for (int l = 0; l < WARP_SIZE; l++)
-        if (w->val[row][l] || w->bits[row][l])
-            return true;
-    return false;
+        any |= w->val[row][l] | w->bits[row][l];
+    return any != 0;
 }
 
 static void push_row(StartRows *s, uint32_t row, const uint64_t *val, const uint64_t *bits, uint32_t defined)
