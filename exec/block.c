@@ -682,6 +682,9 @@ Block *block_launch_new(const Block *b, Diag *diag, const uint32_t ntid[3], uint
     return k;
 }
 
+/* A worker for a grid on several threads: b's program and start state, the grid's memory
+ * (.global, .const, parameters) shared, the CTA's own (.shared, .local) copied, warps of its
+ * own. Call after block_start. */
 Block *block_worker_new(const Block *b)
 {
     Block *k = xcalloc(1, sizeof *k);
