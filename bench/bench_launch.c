@@ -4,7 +4,8 @@
  * 2 CTAs of 128 threads; every launch adds a once more, so after n launches out[i] must be
  * out0[i] + n * a[i] exactly (small integers: every sum exact), which is checked after each
  * timed series. Figures: (a) launches per second and microseconds per launch through the C API,
- * the module loaded once and the kernel launched with ptxrun_launch; (b) the same through
+ * the module loaded once and the kernel launched with ptxrun_launch (and with one CTA of 1,024
+ * threads over 1,024 floats: what a launch costs grows with its threads); (b) the same through
  * gpuocelot's ptx_run, the text passed every time and found in the library's cache; (c) the
  * first launch of a module (load, kernel lookup and lowering, launch) against the launches after
  * it, for the tiny kernel and for an nvcc kernel (tests/kernels/bitonic_sort: 32 keys sorted by
@@ -34,7 +35,8 @@
 
 extern char **environ;
 
-enum { N = 256, BLOCK = 128, LAUNCHES = 20000, FIRSTS = 20, AFTER = 200, CLI_RUNS = 40 };
+enum { N = 256, BLOCK = 128, LAUNCHES = 20000, FIRSTS = 20, AFTER = 200, CLI_RUNS = 40, BIG = 1024,
+       BIG_LAUNCHES = 2000 };
 
 /* out[i] += a[i] for i = ctaid.x * ntid.x + tid.x, as tinygrad's PTX renderer writes it. */
 static const char tiny_ptx[] =
@@ -48,7 +50,8 @@ static const char tiny_ptx[] =
     "\tld.global.f32 %f1, [%rd4];\n\tld.global.f32 %f2, [%rd5];\n"
     "\tadd.f32 %f3, %f1, %f2;\n\tst.global.f32 [%rd4], %f3;\n\tret;\n}\n";
 
-static float out[N], a[N];
+static float out[BIG], a[BIG];
+static unsigned elements = N, block = BLOCK;   /* what launch_tiny launches: N in CTAs of BLOCK, or BIG in one */
 
 /* The process's processor time: the launches run on this thread alone, and on a machine shared
  * with other work it counts what they took, not how long they waited. */
@@ -90,7 +93,7 @@ static const ptxrun_callbacks to_stderr = { say, NULL, NULL, NULL };
 
 static void start_values(void)
 {
-    for (int i = 0; i < N; i++) {
+    for (int i = 0; i < (int)elements; i++) {
         out[i] = (float)i;
         a[i] = (float)(i % 7 - 3);
     }
@@ -99,7 +102,7 @@ static void start_values(void)
 /* out after `launches` launches since start_values, exactly. */
 static void check_values(double launches, const char *what)
 {
-    for (int i = 0; i < N; i++)
+    for (int i = 0; i < (int)elements; i++)
         if ((double)out[i] != i + launches * (i % 7 - 3)) {
             fprintf(stderr, "bench_launch: %s: out[%d] is %.9g after %.0f launches, not %.9g\n", what, i, out[i],
                     launches, i + launches * (i % 7 - 3));
@@ -128,8 +131,8 @@ static void launch_tiny(ptxrun_kernel *k)
 {
     void *pout = out, *pa = a;
     void *args[2] = { &pout, &pa };
-    ptxrun_buffer buffers[2] = { { out, sizeof out, 0 }, { a, sizeof a, 1 } };
-    ptxrun_launch_options o = { { N / BLOCK, 1, 1 }, { BLOCK, 1, 1 }, 0, buffers, 2, 0, 0, 0, 0, to_stderr };
+    ptxrun_buffer buffers[2] = { { out, elements * sizeof *out, 0 }, { a, elements * sizeof *a, 1 } };
+    ptxrun_launch_options o = { { elements / block, 1, 1 }, { block, 1, 1 }, 0, buffers, 2, 0, 0, 0, 0, to_stderr };
     if (ptxrun_launch(k, args, &o, NULL) != PTXRUN_OK)
         fail("a launch of the tiny kernel failed");
 }
@@ -417,6 +420,25 @@ int main(int argc, char **argv)
     printf("%-34s %8.3g launches/s, %.2f us a launch, results checked; %.2fx ptxrun_launch's time (no buffer "
            "sizes: each launch looks its memory up in /proc/self/maps)\n", "(b) ptx_run, the text in the cache",
            1 / best, best * 1e6, best / api);
+
+    /* (a) again with one CTA of BIG threads: what a launch costs grows with its threads */
+    elements = block = BIG;
+    start_values();
+    m = load(tiny_ptx, tiny_len);
+    k = kernel(m);
+    double big = 1e30;
+    for (int r = 0; r < 3; r++) {
+        double t0 = now();
+        for (int i = 0; i < BIG_LAUNCHES; i++)
+            launch_tiny(k);
+        double t = (now() - t0) / BIG_LAUNCHES;
+        big = t < big ? t : big;
+        check_values((double)(r + 1) * BIG_LAUNCHES, "(a) ptxrun_launch, one CTA of 1,024 threads");
+    }
+    ptxrun_module_free(m);
+    elements = N, block = BLOCK;
+    printf("%-34s %8.3g launches/s, %.2f us a launch, results checked\n", "    (a), 1 CTA of 1,024 threads",
+           1 / big, big * 1e6);
 
     /* (c) the first launch of a module against the next ones */
     print_first("(c) first launch, tiny kernel", tiny_first);

@@ -667,14 +667,18 @@ Block *block_launch_new(const Block *b, Diag *diag, const uint32_t ntid[3], uint
         *r = *from;
         if (r->host || r->borrowed || b->mem.placed_only)
             continue;
-        uint64_t n = region_bytes(&b->mem, from), to = r->per_lane ? r->size * copies : n;
-        uint64_t kept = n < to ? n : to;
-        r->data = memcpy(xmalloc(to + 1), from->data, kept);
-        memset(r->data + kept, 0, to - kept);
-        if (from->shadow) {
-            r->shadow = memcpy(xmalloc(to + 1), from->shadow, kept);
-            memset(r->shadow + kept, 0, to - kept);
+        uint64_t n = region_bytes(&b->mem, from);
+        if (!r->per_lane) {
+            r->data = memcpy(xmalloc(n + 1), from->data, n);
+            r->shadow = from->shadow ? memcpy(xmalloc(n + 1), from->shadow, n) : NULL;
+            continue;
         }
+        /* Each thread's stack: b's threads' copies, and zeroes for the rest from calloc, which
+         * need not touch pages fresh from the system (a block of 1,024 threads has 2 MiB of
+         * them, most never used). */
+        uint64_t to = r->size * copies, kept = n < to ? n : to;
+        r->data = memcpy(xcalloc(to + 1, 1), from->data, kept);
+        r->shadow = from->shadow ? memcpy(xcalloc(to + 1, 1), from->shadow, kept) : NULL;
     }
     uint32_t one[3] = { 1, 1, 1 };
     block_set_grid(k, one);
