@@ -2,7 +2,7 @@
 #   make            build build/ptxrun
 #   make check      unit tests (libcheck), command-line tests, the kernel corpus, fuzz regressions
 #   make demo       check and dump a sample
-#   make bench      executor, front-end, lanes-reader and mma GEMM speed, and memory
+#   make bench      executor, front-end, lanes-reader and mma GEMM speed, memory, many small launches
 #   make fuzz       build the fuzz targets (clang, libFuzzer); FUZZ_SECONDS=N runs each N s
 #   make valgrind   samples and kernels under memcheck;  make fault-tests: allocation failures
 #   make deps       install the Debian packages the build needs
@@ -62,7 +62,7 @@ HEADERS := lexer/lexer.h parser/ir.h parser/parse.h parser/checker.h parser/ops.
 FUZZERS := fuzz_frontend fuzz_pipeline fuzz_lanes
 
 TESTS   := check_lexer check_parser check_checker check_diag check_roundtrip check_exec check_video check_math check_half \
-           check_kernels check_builtin check_jsonread check_stream check_demangle check_mma check_mma884 check_mmasp check_mmafloat check_mmafp8 check_matrix check_matview
+           check_kernels check_builtin check_jsonread check_stream check_demangle check_mma check_mma884 check_mmasp check_mmafloat check_mmafp8 check_matrix check_matview check_launch
 TEST_BIN := $(addprefix $(BUILD)/tests/,$(TESTS))
 
 .PHONY: all lib check structure bench-builds approx-tables unit-tests cli-tests kernel-tests fuzz-regressions valgrind fault-tests demo bench fuzz install clean deps docs
@@ -131,7 +131,8 @@ $(BUILD)/tests/%: tests/%.c tests/testutil.h $(BUILD)/libptxrun.a $(HEADERS)
 check: structure unit-tests cli-tests kernel-tests fuzz-regressions bench-builds
 
 # The benchmarks are not run by check (they print figures), but they must keep building.
-bench-builds: $(BUILD)/bench_frontend $(BUILD)/bench_exec $(BUILD)/bench_lanes $(BUILD)/bench_entry $(BUILD)/bench_gemm
+bench-builds: $(BUILD)/bench_frontend $(BUILD)/bench_exec $(BUILD)/bench_lanes $(BUILD)/bench_entry $(BUILD)/bench_gemm \
+              $(BUILD)/bench_launch
 
 # The shape docs/architecture.md describes: file sizes, no loop of calls between files.
 structure:
@@ -263,6 +264,14 @@ $(BUILD)/bench_entry: bench/bench_entry.c
 	@mkdir -p $(BUILD)
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(LDLIBS)
 
+# Many small launches through libptxrun, linked as another program links it: ptxrun.h and the
+# public static library alone.
+$(BUILD)/bench_launch: bench/bench_launch.c $(BUILD)/obj/bench_reference.o $(BUILD)/lib/libptxrun.a api/ptxrun.h
+	$(CC) $(ALL_CFLAGS) -Ibench -o $@ $< $(BUILD)/obj/bench_reference.o $(BUILD)/lib/libptxrun.a $(LDLIBS)
+
+# bench_launch.py's Python: Debian's, which has NumPy.
+BENCH_PYTHON ?= /usr/bin/python3
+
 $(BUILD)/bench_lanes: bench/bench_lanes.c $(BUILD)/obj/bench_reference.o $(BUILD)/libptxrun.a $(HEADERS)
 	$(CC) $(ALL_CFLAGS) -Ibench -o $@ $< $(BUILD)/obj/bench_reference.o $(BUILD)/libptxrun.a $(LDLIBS)
 
@@ -282,13 +291,16 @@ $(BUILD)/bench_exec: bench/bench_exec.c $(BUILD)/obj/bench_reference.o $(BUILD)/
 $(BUILD)/bench_gemm: bench/bench_gemm.c $(BUILD)/obj/bench_reference.o $(BUILD)/obj/benchload.o $(BUILD)/libptxrun.a $(HEADERS)
 	$(CC) $(ALL_CFLAGS) -Ibench -o $@ $< $(BUILD)/obj/bench_reference.o $(BUILD)/obj/benchload.o $(BUILD)/libptxrun.a $(LDLIBS)
 
-bench: $(BUILD)/bench_frontend $(BUILD)/bench_exec $(BUILD)/bench_lanes $(BUILD)/bench_entry $(BUILD)/bench_gemm $(BUILD)/ptxrun
+bench: $(BUILD)/bench_frontend $(BUILD)/bench_exec $(BUILD)/bench_lanes $(BUILD)/bench_entry $(BUILD)/bench_gemm $(BUILD)/ptxrun \
+       $(BUILD)/bench_launch $(BUILD)/lib/libptxrun.so
 	$(BUILD)/bench_exec $(BUILD)/ptxrun samples
 	$(BUILD)/bench_gemm
 	$(BUILD)/bench_frontend $(BUILD)/bench_corpus.ptx $(BUILD)/ptxrun tests/ptx/nvcc/*.ptx
 	$(BUILD)/bench_lanes $(BUILD)/bench_lanes.json
 	$(BUILD)/bench_entry $(BUILD)/bench_entry.ptx $(BUILD)/ptxrun
 	@sh bench/compare_ptxas.sh $(BUILD)/ptxrun $(BUILD)/bench_corpus.ptx
+	$(BUILD)/bench_launch $(BUILD)/ptxrun tests/kernels/bitonic_sort.sm_90.ptx $(BUILD)
+	PYTHONPATH=python PTXRUN_LIBRARY=$(BUILD)/lib/libptxrun.so $(BENCH_PYTHON) bench/bench_launch.py
 
 docs: $(BUILD)/ptxrun
 	$(BUILD)/ptxrun --list-ops > docs/instructions.md

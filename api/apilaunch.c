@@ -132,14 +132,14 @@ ptxrun_status ptxrun_launch(ptxrun_kernel *k, void *const *args, const ptxrun_la
                     o->shared_bytes, (unsigned)MAX_DYNAMIC_SHARED);
         return PTXRUN_ERROR_INPUT;
     }
-    Block *b = block_launch_new(k->block, &d.diag);
     Msg err = { 0 };
-    ptxrun_status status = PTXRUN_ERROR_INPUT;
-    if (!block_fits(b, ntid, &err)) {
+    if (!block_fits(k->block, ntid, &err)) {
         apidiag_say(&d, PTXRUN_ERROR, "launch: %s", err.text);
-        goto out;
+        msg_free(&err);
+        return PTXRUN_ERROR_INPUT;
     }
-    block_set_shape(b, ntid, ALL_LANES);
+    Block *b = block_launch_new(k->block, &d.diag, ntid, ALL_LANES);
+    ptxrun_status status = PTXRUN_ERROR_INPUT;
     block_set_grid(b, nctaid);
     if (o && o->shared_bytes)
         block_set_dynamic_shared(b, o->shared_bytes);

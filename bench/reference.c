@@ -244,3 +244,15 @@ double ref_gemm_f32(unsigned iterations, const float *a, const float *b, float *
     }
     return now() - t0;
 }
+
+/* bench_launch's tiny kernel as plain C: out[i] += a[i] over n floats, once per "launch". */
+double ref_launch_add(unsigned launches, float *out, const float *a, int n)
+{
+    double t0 = now();
+    for (unsigned it = 0; it < launches; it++) {
+        for (int i = 0; i < n; i++)
+            out[i] += a[i];
+        __asm__ volatile("" : : "r"(out) : "memory");
+    }
+    return now() - t0;
+}

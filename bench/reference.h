@@ -1,4 +1,4 @@
-/* reference.h: the plain C references of bench_exec (reference.c, built with -O2 -march=native). */
+/* reference.h: the plain C references of the benchmarks (reference.c, built with -O2 -march=native). */
 #ifndef BENCH_REFERENCE_H
 #define BENCH_REFERENCE_H
 
@@ -15,5 +15,6 @@ double ref_numbers(const char *text, size_t len, uint64_t *numbers);    /* bench
 double ref_gemm_s8(unsigned iterations, const int8_t *a, const int8_t *b, int32_t *d, int m, int n, int k);
 double ref_gemm_f64(unsigned iterations, const double *a, const double *b, double *d, int m, int n, int k);
 double ref_gemm_f32(unsigned iterations, const float *a, const float *b, float *d, int m, int n, int k);
+double ref_launch_add(unsigned launches, float *out, const float *a, int n);    /* bench_launch's */
 
 #endif

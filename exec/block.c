@@ -45,10 +45,10 @@ static bool row_given(const Warp *w, uint32_t row)
 {
     if (w->defined[row])
         return true;
+    uint64_t any = 0;                  /* no early exit: a loop the compiler makes vector code of */
     for (int l = 0; l < WARP_SIZE; l++)
-        if (w->val[row][l] || w->bits[row][l])
-            return true;
-    return false;
+        any |= w->val[row][l] | w->bits[row][l];
+    return any != 0;
 }
 
 static void push_row(StartRows *s, uint32_t row, const uint64_t *val, const uint64_t *bits, uint32_t defined)
@@ -218,47 +218,57 @@ static void fill_special_registers(Warp *w)
     const Block *b = w->block;
     const uint32_t *ntid = b->ntid;
     uint64_t reserved = w->prog->reserved_region == NO_SLOT ? 0 : b->mem.regions[w->prog->reserved_region].base;
-    for (int s = 0; s < SREG_COUNT; s++) {
-        for (int c = 0; c < 4; c++) {
-            uint32_t row = w->prog->sreg_rows[s][c];
-            if (row == NO_SLOT)
-                continue;
-            for (uint32_t l = 0; l < WARP_SIZE; l++) {
-                uint32_t t = w->thread_base + l;
-                uint32_t xyz[3] = { t % ntid[0], (t / ntid[0]) % ntid[1], t / (ntid[0] * ntid[1]) };
-                uint64_t v = 0;
-                switch (s) {
-                case SREG_TID: v = c ? xyz[c - 1] : 0; break;
-                case SREG_NTID: v = c ? ntid[c - 1] : 0; break;
-                case SREG_CTAID: v = c ? b->ctaid[c - 1] : 0; break;
-                case SREG_NCTAID: v = c ? b->nctaid[c - 1] : 0; break;
-                case SREG_LANEID: v = l; break;
-                case SREG_WARPID: v = w->index; break;
-                case SREG_NWARPID: v = b->warp_count; break;
-                case SREG_NSMID: v = 1; break;
-                case SREG_LANEMASK_EQ: v = 1u << l; break;
-                case SREG_LANEMASK_LT: v = (1u << l) - 1; break;
-                case SREG_LANEMASK_LE: v = (uint32_t)((2ull << l) - 1); break;
-                case SREG_LANEMASK_GT: v = (uint32_t)~((2ull << l) - 1); break;
-                case SREG_LANEMASK_GE: v = (uint32_t)~((1u << l) - 1); break;
-                case SREG_WARP_SZ: v = WARP_SIZE; break;
-                case SREG_DYNAMIC_SMEM_SIZE: v = w->block->mem.regions[w->prog->dynamic_region].size; break;
-                case SREG_TOTAL_SMEM_SIZE: v = total_smem_size(w); break;
-                case SREG_AGGR_SMEM_SIZE: v = total_smem_size(w) + RESERVED_SMEM_BYTES; break;
-                case SREG_RESERVED_SMEM_OFFSET_BEGIN: case SREG_RESERVED_SMEM_OFFSET_0: v = reserved; break;
-                case SREG_RESERVED_SMEM_OFFSET_1: v = reserved + RESERVED_SMEM_BYTES / 2; break;
-                case SREG_RESERVED_SMEM_OFFSET_END: v = reserved + RESERVED_SMEM_BYTES; break;
-                case SREG_RESERVED_SMEM_OFFSET_CAP: v = RESERVED_SMEM_BYTES; break;
-                /* No cluster is launched: each CTA is a cluster of one (PTX ISA, Cluster of CTAs). */
-                case SREG_CLUSTERID: v = c ? b->ctaid[c - 1] : 0; break;
-                case SREG_NCLUSTERID: v = c ? b->nctaid[c - 1] : 0; break;
-                case SREG_CLUSTER_NCTAID: v = c ? 1 : 0; break;
-                case SREG_CLUSTER_NCTARANK: v = 1; break;
-                default: v = 0; break;     /* %smid, %gridid, %cluster_ctaid, %cluster_ctarank, %envregN, %pmN,
-                                            * %current_graph_exec: one SM, one grid, no driver or counters */
-                }
-                w->val[row][l] = v;
+    /* Each lane's %tid: lane 0's by division, the next ones counting on from it (as t % ntid.x,
+     * t / ntid.x % ntid.y, t / (ntid.x * ntid.y) give them, without a division per lane). */
+    uint32_t xyz_of[WARP_SIZE][3];
+    uint32_t t0 = w->thread_base, x = t0 % ntid[0], y = t0 / ntid[0] % ntid[1], z = t0 / (ntid[0] * ntid[1]);
+    for (uint32_t l = 0; l < WARP_SIZE; l++) {
+        xyz_of[l][0] = x, xyz_of[l][1] = y, xyz_of[l][2] = z;
+        if (++x == ntid[0]) {
+            x = 0;
+            if (++y == ntid[1]) {
+                y = 0;
+                z++;
             }
+        }
+    }
+    for (uint32_t u = 0; u < w->prog->sreg_used_count; u++) {
+        int s = w->prog->sreg_used[u] / 4, c = w->prog->sreg_used[u] % 4;
+        uint32_t row = w->prog->sreg_rows[s][c];
+        for (uint32_t l = 0; l < WARP_SIZE; l++) {
+            const uint32_t *xyz = xyz_of[l];
+            uint64_t v = 0;
+            switch (s) {
+            case SREG_TID: v = c ? xyz[c - 1] : 0; break;
+            case SREG_NTID: v = c ? ntid[c - 1] : 0; break;
+            case SREG_CTAID: v = c ? b->ctaid[c - 1] : 0; break;
+            case SREG_NCTAID: v = c ? b->nctaid[c - 1] : 0; break;
+            case SREG_LANEID: v = l; break;
+            case SREG_WARPID: v = w->index; break;
+            case SREG_NWARPID: v = b->warp_count; break;
+            case SREG_NSMID: v = 1; break;
+            case SREG_LANEMASK_EQ: v = 1u << l; break;
+            case SREG_LANEMASK_LT: v = (1u << l) - 1; break;
+            case SREG_LANEMASK_LE: v = (uint32_t)((2ull << l) - 1); break;
+            case SREG_LANEMASK_GT: v = (uint32_t)~((2ull << l) - 1); break;
+            case SREG_LANEMASK_GE: v = (uint32_t)~((1u << l) - 1); break;
+            case SREG_WARP_SZ: v = WARP_SIZE; break;
+            case SREG_DYNAMIC_SMEM_SIZE: v = w->block->mem.regions[w->prog->dynamic_region].size; break;
+            case SREG_TOTAL_SMEM_SIZE: v = total_smem_size(w); break;
+            case SREG_AGGR_SMEM_SIZE: v = total_smem_size(w) + RESERVED_SMEM_BYTES; break;
+            case SREG_RESERVED_SMEM_OFFSET_BEGIN: case SREG_RESERVED_SMEM_OFFSET_0: v = reserved; break;
+            case SREG_RESERVED_SMEM_OFFSET_1: v = reserved + RESERVED_SMEM_BYTES / 2; break;
+            case SREG_RESERVED_SMEM_OFFSET_END: v = reserved + RESERVED_SMEM_BYTES; break;
+            case SREG_RESERVED_SMEM_OFFSET_CAP: v = RESERVED_SMEM_BYTES; break;
+            /* No cluster is launched: each CTA is a cluster of one (PTX ISA, Cluster of CTAs). */
+            case SREG_CLUSTERID: v = c ? b->ctaid[c - 1] : 0; break;
+            case SREG_NCLUSTERID: v = c ? b->nctaid[c - 1] : 0; break;
+            case SREG_CLUSTER_NCTAID: v = c ? 1 : 0; break;
+            case SREG_CLUSTER_NCTARANK: v = 1; break;
+            default: v = 0; break;     /* %smid, %gridid, %cluster_ctaid, %cluster_ctarank, %envregN, %pmN,
+                                        * %current_graph_exec: one SM, one grid, no driver or counters */
+            }
+            w->val[row][l] = v;
         }
     }
 }
@@ -281,10 +291,8 @@ static Warp *new_warp(Block *b, uint32_t index)
             w->val[i][l] = p->immediates[i - p->first_immediate];
         w->defined[i] = ALL_LANES;
     }
-    for (int s = 0; s < SREG_COUNT; s++)          /* special registers: always defined */
-        for (int c = 0; c < 4; c++)
-            if (p->sreg_rows[s][c] != NO_SLOT)
-                w->defined[p->sreg_rows[s][c]] = ALL_LANES;
+    for (uint32_t u = 0; u < p->sreg_used_count; u++)     /* special registers: always defined */
+        w->defined[p->sreg_rows[p->sreg_used[u] / 4][p->sreg_used[u] % 4]] = ALL_LANES;
     w->pred = xcalloc(p->pred_count, sizeof *w->pred);
     w->pred_defined = xcalloc(p->pred_count, sizeof *w->pred_defined);
     w->pred[p->pred_count - 1] = ALL_LANES;       /* the constant true */
@@ -632,10 +640,11 @@ int block_finish(Block *b, const ExecOptions *o, bool faulted)
     return faulted || (o->strict && warned) ? EXEC_FAULT : EXEC_OK;
 }
 
-/* A worker for a grid on several threads: b's program and start state, the grid's memory
- * (.global, .const, parameters) shared, the CTA's own (.shared, .local) copied, warps of its
- * own. Call after block_start. */
-Block *block_launch_new(const Block *b, Diag *diag)
+/* A block for one launch of b's kernel, of ntid threads (block_fits said yes): b's program and
+ * images shared, a copy of b's memory, each per-thread region copied for as many threads as b
+ * has and new threads' copies zero and undefined (what block_set_shape on the copy would give,
+ * without making b's shape first). */
+Block *block_launch_new(const Block *b, Diag *diag, const uint32_t ntid[3], uint32_t active)
 {
     Block *k = xcalloc(1, sizeof *k);
     k->prog = b->prog;
@@ -650,6 +659,8 @@ Block *block_launch_new(const Block *b, Diag *diag)
     k->mem.track = NULL;
     k->mem.regions = xmalloc((b->mem.count + 1) * sizeof *k->mem.regions);
     k->mem.capacity = b->mem.count + 1;
+    uint32_t copies = warps_for(ntid) * WARP_SIZE;
+    k->mem.copies = copies;
     for (uint32_t i = 0; i < b->mem.count; i++) {
         const Region *from = &b->mem.regions[i];
         Region *r = &k->mem.regions[i];
@@ -657,15 +668,27 @@ Block *block_launch_new(const Block *b, Diag *diag)
         if (r->host || r->borrowed || b->mem.placed_only)
             continue;
         uint64_t n = region_bytes(&b->mem, from);
-        r->data = memcpy(xmalloc(n + 1), from->data, n);
-        r->shadow = from->shadow ? memcpy(xmalloc(n + 1), from->shadow, n) : NULL;
+        if (!r->per_lane) {
+            r->data = memcpy(xmalloc(n + 1), from->data, n);
+            r->shadow = from->shadow ? memcpy(xmalloc(n + 1), from->shadow, n) : NULL;
+            continue;
+        }
+        /* Each thread's stack: b's threads' copies, and zeroes for the rest from calloc, which
+         * need not touch pages fresh from the system (a block of 1,024 threads has 2 MiB of
+         * them, most never used). */
+        uint64_t to = r->size * copies, kept = n < to ? n : to;
+        r->data = memcpy(xcalloc(to + 1, 1), from->data, kept);
+        r->shadow = from->shadow ? memcpy(xcalloc(to + 1, 1), from->shadow, kept) : NULL;
     }
     uint32_t one[3] = { 1, 1, 1 };
     block_set_grid(k, one);
-    block_set_shape(k, b->ntid, b->warp_count ? b->warps[0]->launched : ALL_LANES);
+    block_set_shape(k, ntid, active);
     return k;
 }
 
+/* A worker for a grid on several threads: b's program and start state, the grid's memory
+ * (.global, .const, parameters) shared, the CTA's own (.shared, .local) copied, warps of its
+ * own. Call after block_start. */
 Block *block_worker_new(const Block *b)
 {
     Block *k = xcalloc(1, sizeof *k);

@@ -602,10 +602,11 @@ int block_finish(Block *b, const ExecOptions *options, bool faulted);    /* EXEC
  * grid_run's thread, tells ExecOptions.progress. */
 void block_progress(Block *b, const ExecOptions *options, bool now);
 Block *block_worker_new(const Block *b);                  /* for grid.c; freed by block_free */
-/* A block for one launch of the kernel b was loaded for (the library's): it shares b's program and
- * images, which are read-only while it runs, and starts from a copy of b's memory (its variables,
- * parameter buffer, .shared and .local); its messages go to diag. b must outlive it; block_free. */
-Block *block_launch_new(const Block *b, Diag *diag);
+/* A block for one launch of the kernel b was loaded for (the library's), of ntid threads (the
+ * first warp's lanes in active) that block_fits allows: it shares b's program and images, which
+ * are read-only while it runs, and starts from a copy of b's memory (its variables, parameter
+ * buffer, .shared and .local); its messages go to diag. b must outlive it; block_free. */
+Block *block_launch_new(const Block *b, Diag *diag, const uint32_t ntid[3], uint32_t active);
 void block_adopt(Block *b, Block *worker);                /* b shows the worker's last CTA */
 void block_adopt_kept(Block *b, Block *worker);           /* b takes the worker's kept CTA */
 void block_show_kept(Block *b);                           /* the warps show the kept CTA, if one was */

@@ -702,6 +702,10 @@ bool lower_program(Program *p, Memory *mem, Module *m, Function *fn, Diag *diag,
             alu_kernel_forms(&p->code[i]);
     p->kernels = kernels_for_cpu();
     memcpy(p->sreg_rows, ld.sreg_row, sizeof p->sreg_rows);
+    p->sreg_used_count = 0;
+    for (uint32_t i = 0; i < SREG_COUNT * 4; i++)
+        if (p->sreg_rows[i / 4][i % 4] != NO_SLOT)
+            p->sreg_used[p->sreg_used_count++] = (uint16_t)i;
     name_registers(p);
     number_sync_kinds(p);
     wmma_warn_fragments(p, diag);

@@ -236,6 +236,8 @@ typedef struct Program {
     uint64_t *immediates;      /* the values of rows first_immediate.. */
     uint32_t pred_count;
     uint32_t sreg_rows[SREG_COUNT][4];  /* row of each special register (.x .y .z = 1..3); NO_SLOT */
+    uint16_t sreg_used[SREG_COUNT * 4]; /* s * 4 + c of each sreg_rows[s][c] that is a row, ascending */
+    uint32_t sreg_used_count;
     uint32_t *handle_rows;     /* each kernel parameter's: the row an instruction naming a .texref,
                                 * .surfref or .samplerref parameter reads its handle from (block.c
                                 * fills it from the parameter buffer at each CTA's start); NO_SLOT */

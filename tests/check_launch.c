@@ -1,0 +1,87 @@
+/* check_launch.c: ptxrun_launch makes each launch's block at the launch's own shape
+ * (block_launch_new): every thread's %tid, %ntid, %ctaid and %laneid, for shapes of one to
+ * 1,024 threads in one to three dimensions, partial warps and several CTAs included, against
+ * the CUDA thread numbering computed here; and each thread's own .local stack, which a launch
+ * of more threads than the kernel was lowered with (32) gets fresh: a word the thread stored
+ * reads back, a word no thread wrote is undefined (docs/semantics.md, "Undefined values"). The
+ * same module launches every shape in turn, so that a shape left from the one before would show. */
+#include "testutil.h"
+
+static const char launch_ptx[] =
+    ".version 7.8\n.target sm_80\n.address_size 64\n"
+    ".visible .entry k(.param .u64 o)\n{\n"
+    "  .reg .b32 %r<20>;\n  .reg .b64 %rd<4>;\n  .local .align 4 .b8 loc[64];\n"
+    "  ld.param.u64 %rd1, [o];\n"
+    "  mov.u32 %r1, %tid.x;\n  mov.u32 %r2, %tid.y;\n  mov.u32 %r3, %tid.z;\n"
+    "  mov.u32 %r4, %ntid.x;\n  mov.u32 %r5, %ntid.y;\n  mov.u32 %r6, %ntid.z;\n"
+    "  mov.u32 %r7, %ctaid.x;\n  mov.u32 %r8, %ctaid.y;\n  mov.u32 %r9, %nctaid.x;\n"
+    "  mad.lo.u32 %r10, %r3, %r5, %r2;\n  mad.lo.u32 %r10, %r10, %r4, %r1;\n"     /* the thread in its CTA */
+    "  mul.lo.u32 %r11, %r4, %r5;\n  mul.lo.u32 %r11, %r11, %r6;\n"                /* threads in a CTA */
+    "  mad.lo.u32 %r12, %r8, %r9, %r7;\n  mad.lo.u32 %r12, %r12, %r11, %r10;\n"    /* in the grid */
+    "  mul.wide.u32 %rd2, %r12, 32;\n  add.s64 %rd3, %rd1, %rd2;\n"
+    "  mov.u32 %r13, %laneid;\n"
+    "  st.local.u32 [loc+4], %r10;\n"
+    "  ld.local.u32 %r14, [loc];\n  ld.local.u32 %r15, [loc+4];\n"
+    "  st.global.v4.u32 [%rd3], {%r1, %r2, %r3, %r13};\n"
+    "  st.global.v4.u32 [%rd3+16], {%r11, %r7, %r14, %r15};\n"
+    "  ret;\n}\n";
+
+enum { MOST = 4096 };            /* threads of the largest grid below */
+static uint32_t out[MOST * 8];
+static uint8_t defined[sizeof out];
+
+START_TEST(every_thread_sees_its_own_numbers)
+{
+    static const unsigned shapes[][5] = {      /* block x y z, grid x y */
+        { 32, 1, 1, 1, 1 }, { 128, 1, 1, 2, 1 }, { 7, 3, 2, 3, 2 }, { 33, 1, 1, 1, 1 }, { 5, 5, 5, 2, 2 },
+        { 1, 1, 1, 1, 1 }, { 16, 8, 4, 1, 1 }, { 100, 3, 1, 2, 1 }, { 1024, 1, 1, 1, 1 }, { 2, 2, 64, 1, 2 },
+        { 32, 1, 1, 1, 1 },
+    };
+    ptxrun_module *m;
+    ptxrun_kernel *k;
+    ck_assert_int_eq(ptxrun_module_load(launch_ptx, strlen(launch_ptx), NULL, &m), PTXRUN_OK);
+    ck_assert_int_eq(ptxrun_module_kernel(m, NULL, &k), PTXRUN_OK);
+    for (unsigned s = 0; s < sizeof shapes / sizeof *shapes; s++) {
+        const unsigned *sh = shapes[s];
+        unsigned threads = sh[0] * sh[1] * sh[2], ctas = sh[3] * sh[4];
+        ck_assert_uint_le(threads * ctas, MOST);
+        memset(out, 0xcd, sizeof out);
+        void *p = out, *args[1] = { &p };
+        ptxrun_buffer buffer = { out, sizeof out, 0 };
+        ptxrun_launch_options o = { { sh[3], sh[4], 1 }, { sh[0], sh[1], sh[2] }, 0, &buffer, 1, 0, 0, 0, 0, { 0 } };
+        ptxrun_result *r;
+        ck_assert_int_eq(ptxrun_launch(k, args, &o, &r), PTXRUN_OK);
+        ck_assert_int_eq(ptxrun_result_defined(r, out, sizeof out, defined), PTXRUN_OK);
+        for (unsigned g = 0; g < threads * ctas; g++) {
+            unsigned t = g % threads, cta = g / threads;
+            uint32_t want[8] = { t % sh[0], t / sh[0] % sh[1], t / (sh[0] * sh[1]), t % 32, threads, cta % sh[3], 0, t };
+            for (unsigned i = 0; i < 8; i++) {
+                const uint8_t *bits = &defined[(g * 8 + i) * 4];
+                bool all = bits[0] == 0xff && bits[1] == 0xff && bits[2] == 0xff && bits[3] == 0xff;
+                bool none = !bits[0] && !bits[1] && !bits[2] && !bits[3];
+                if (i == 6) {          /* loc[0..3]: never written */
+                    ck_assert_msg(none, "shape %u, thread %u: a .local word never written is defined", s, g);
+                    continue;
+                }
+                ck_assert_msg(all && out[g * 8 + i] == want[i], "shape %u (%ux%ux%u, grid %ux%u), thread %u, word "
+                              "%u: %u (%s), not %u", s, sh[0], sh[1], sh[2], sh[3], sh[4], g, i, out[g * 8 + i],
+                              all ? "defined" : "not all defined", want[i]);
+            }
+        }
+        for (unsigned g = threads * ctas; g < MOST; g++)          /* no thread past the grid wrote */
+            ck_assert_uint_eq(out[g * 8], 0xcdcdcdcdu);
+        ptxrun_result_free(r);
+    }
+    ptxrun_module_free(m);
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("launch");
+    TCase *tc = tcase_create("shapes");
+    tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, every_thread_sees_its_own_numbers);
+    suite_add_tcase(s, tc);
+    return run_suite(s);
+}
