@@ -54,6 +54,13 @@ void apidiag_say(ApiDiag *d, int level, const char *fmt, ...) __attribute__((for
 
 /* library.c: a module, loaded once, and its kernels, each lowered once into the block every
  * launch of it starts from (block_launch_new). */
+/* A module's .global variable as its launches left it: CUDA keeps what a kernel writes there
+ * for the module's next launches, of that kernel or another. */
+typedef struct ModuleVar {
+    char *name;
+    uint64_t size;
+    uint8_t *data, *shadow;    /* shadow NULL: every byte defined */
+} ModuleVar;
 typedef struct HeldRefusal {
     Span at;
     char *message;
@@ -77,7 +84,10 @@ struct ptxrun_module {
     KernelName *names;
     ptxrun_kernel *kernels;
     uint32_t kernel_count;
-    pthread_mutex_t lock;      /* lowering a kernel (it narrows m->functions to what the kernel reaches) */
+    ModuleVar *vars;           /* its .global variables as the last launch left them (none launched: none) */
+    uint32_t var_count;
+    pthread_mutex_t lock;      /* lowering a kernel (it narrows m->functions to what the kernel reaches);
+                                  vars */
 };
 
 /* hostmem.c: the process's own memory for ptx_run: an address outside every buffer is looked up

@@ -93,6 +93,12 @@ void ptxrun_module_free(ptxrun_module *mod)
     for (uint32_t i = 0; i < mod->refusal_count; i++)
         free(mod->refusals[i].message);
     free(mod->refusals);
+    for (uint32_t i = 0; i < mod->var_count; i++) {
+        free(mod->vars[i].name);
+        free(mod->vars[i].data);
+        free(mod->vars[i].shadow);
+    }
+    free(mod->vars);
     module_free(mod->m);
     source_free(&mod->src);
     pthread_mutex_destroy(&mod->lock);
