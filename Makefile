@@ -6,7 +6,9 @@
 #   make fuzz       build the fuzz targets (clang, libFuzzer); FUZZ_SECONDS=N runs each N s
 #   make valgrind   samples and kernels under memcheck;  make fault-tests: allocation failures
 #   make deps       install the Debian packages the build needs
-# SANITIZE=1 builds with ASan and UBSan into build/san; WERROR=1 makes warnings errors.
+#   make tsan-tests the library's tests on 8 threads under ThreadSanitizer (build/tsan)
+# SANITIZE=1 builds with ASan and UBSan into build/san; TSAN=1 with ThreadSanitizer into build/tsan;
+# WERROR=1 makes warnings errors.
 
 CC      ?= cc
 RE2C    ?= re2c
@@ -17,6 +19,10 @@ BUILD   := build
 ifeq ($(FAULT_INJECTION),1)
 BUILD   := build/fi
 FIFLAGS := -DPTXRUN_FAULT_INJECTION
+endif
+ifeq ($(TSAN),1)
+BUILD   := build/tsan
+SANFLAGS := -fsanitize=thread -fno-omit-frame-pointer
 endif
 ifeq ($(SANITIZE),1)
 BUILD   := build/san
@@ -64,6 +70,7 @@ TESTS   := check_lexer check_parser check_checker check_diag check_roundtrip che
            check_kernels check_builtin check_jsonread check_stream check_demangle check_mma check_mma884 check_mmasp check_mmafloat check_mmafp8 check_matrix check_matview check_api
 TEST_BIN := $(addprefix $(BUILD)/tests/,$(TESTS))
 
+.PHONY: tsan-tests
 .PHONY: all lib check structure bench-builds approx-tables unit-tests cli-tests kernel-tests fuzz-regressions valgrind fault-tests demo bench fuzz install clean deps docs
 
 all: $(BUILD)/ptxrun $(PUB_LIBS)
@@ -184,6 +191,14 @@ $(BUILD)/tanh_fit: tests/approx/tanh_fit.c tests/approx/tables.h
 approx-tables: $(BUILD)/approx_tables
 	@if [ -d $(APPROX_DIR) ]; then $(BUILD)/approx_tables $(APPROX_DIR); \
 	else echo "approx-tables: skipped ($(APPROX_DIR) is not here)"; fi
+
+# The library's tests (tests/check_api.c) in a ThreadSanitizer build of its own: 8 threads launching
+# one module's kernel at once, 8 loading and lowering at once, ptx_run's cache from 8 threads; then
+# the rest of the suite on one thread. Any report fails it.
+tsan-tests:
+	$(MAKE) TSAN=1 build/tsan/tests/check_api
+	CK_FORK=no TSAN_OPTIONS="halt_on_error=1 exitcode=66 second_deadlock_stack=1" PTXRUN_ROOT=$(CURDIR) \
+	    build/tsan/tests/check_api
 
 # Every allocation failing in turn, in a build of its own.
 fault-tests:
