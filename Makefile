@@ -205,9 +205,12 @@ fault-tests:
 	$(MAKE) FAULT_INJECTION=1 build/fi/ptxrun
 	@PTXRUN=build/fi/ptxrun sh tests/fault_injection.sh
 
-# Every sample and corpus kernel under valgrind's memcheck: no errors, no leaks.
-valgrind: $(BUILD)/ptxrun
+# Every sample and corpus kernel under valgrind's memcheck: no errors, no leaks; then the library's
+# tests (tests/check_api.c, its threads included) in one process.
+valgrind: $(BUILD)/ptxrun $(BUILD)/tests/check_api
 	@PTXRUN=$(BUILD)/ptxrun sh tests/valgrind.sh
+	CK_FORK=no PTXRUN_ROOT=$(CURDIR) valgrind --quiet --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=all \
+	    --show-leak-kinds=all $(BUILD)/tests/check_api
 
 # The samples, and the nvcc kernels of tests/kernels against their C references
 # (regenerate those with tests/kernels/regen.sh), through ptxrun's own test runner; then the
