@@ -4,7 +4,8 @@
 #   make demo       check and dump a sample
 #   make bench      executor, front-end, lanes-reader and mma GEMM speed, and memory
 #   make fuzz       build the fuzz targets (clang, libFuzzer); FUZZ_SECONDS=N runs each N s
-#   make valgrind   samples and kernels under memcheck;  make fault-tests: allocation failures
+#   make lib        build/lib/libptxrun.so and .a, the C library (api/ptxrun.h, docs/library.md)
+#   make valgrind   samples, kernels and the library's tests under memcheck;  make fault-tests: allocation failures
 #   make deps       install the Debian packages the build needs
 #   make tsan-tests the library's tests on 8 threads under ThreadSanitizer (build/tsan)
 # SANITIZE=1 builds with ASan and UBSan into build/san; TSAN=1 with ThreadSanitizer into build/tsan;
@@ -70,7 +71,7 @@ TESTS   := check_lexer check_parser check_checker check_diag check_roundtrip che
            check_kernels check_builtin check_jsonread check_stream check_demangle check_mma check_mma884 check_mmasp check_mmafloat check_mmafp8 check_matrix check_matview check_api
 TEST_BIN := $(addprefix $(BUILD)/tests/,$(TESTS))
 
-.PHONY: tsan-tests
+.PHONY: tsan-tests lib-example
 .PHONY: all lib check structure bench-builds approx-tables unit-tests cli-tests kernel-tests fuzz-regressions valgrind fault-tests demo bench fuzz install clean deps docs
 
 all: $(BUILD)/ptxrun $(PUB_LIBS)
@@ -119,9 +120,12 @@ $(BUILD)/ptxrun: $(BUILD)/obj/main.o $(BUILD)/libptxrun.a
 # names are made local.
 lib: $(PUB_LIBS)
 
+# libptxrun.so.1 is the file (its soname: what a program linked against it loads), libptxrun.so the
+# link to it that -lptxrun and OCELOT_PATH find.
 $(BUILD)/lib/libptxrun.so: $(PUB_OBJ)
 	@mkdir -p $(BUILD)/lib
-	$(CC) $(ALL_CFLAGS) -shared -Wl,-soname,libptxrun.so.1 -Wl,--no-undefined -o $@ $^ -lm -pthread
+	$(CC) $(ALL_CFLAGS) -shared -Wl,-soname,libptxrun.so.1 -Wl,--no-undefined -o $(BUILD)/lib/libptxrun.so.1 $^ -lm -pthread
+	ln -sf libptxrun.so.1 $@
 
 $(BUILD)/lib/libptxrun.a: $(PUB_OBJ)
 	@mkdir -p $(BUILD)/lib
@@ -140,7 +144,12 @@ $(BUILD)/tests/check_api: tests/check_api.c api/ptxrun.h $(BUILD)/lib/libptxrun.
 	$(CC) -std=c11 -D_POSIX_C_SOURCE=200809L $(WARN) $(CFLAGS) $(SANFLAGS) $(CHECK_CFLAGS) -Iapi -o $@ $< \
 	    $(BUILD)/lib/libptxrun.a $(CHECK_LIBS) -lm -pthread
 
-check: structure unit-tests cli-tests kernel-tests fuzz-regressions bench-builds
+check: structure unit-tests cli-tests kernel-tests fuzz-regressions bench-builds lib-example
+
+# docs/library.md's worked example compiled against libptxrun.so and run; the man page
+# libptxrun(3) against ptxrun.h; the libraries' exports against ptxrun.h.
+lib-example: $(BUILD)/lib/libptxrun.so $(BUILD)/lib/libptxrun.a
+	@python3 tests/library_example.py docs/library.md $(BUILD)/lib $(CC) $(SANFLAGS)
 
 # The benchmarks are not run by check (they print figures), but they must keep building.
 bench-builds: $(BUILD)/bench_frontend $(BUILD)/bench_exec $(BUILD)/bench_lanes $(BUILD)/bench_entry $(BUILD)/bench_gemm
@@ -156,8 +165,11 @@ unit-tests: $(TEST_BIN)
 	    if grep -q 'internal error' $(BUILD)/unit.err; then echo "$$t: an internal error in its log"; exit 1; fi; \
 	done
 
+# The README's tour links a program against build/lib/libptxrun.a: the plain build's, made here
+# when another build (SANITIZE=1) runs the tour.
 cli-tests: $(BUILD)/ptxrun
 	@PTXRUN=$(BUILD)/ptxrun sh tests/cli.sh
+	@$(MAKE) --no-print-directory SANITIZE= TSAN= FAULT_INJECTION= build/lib/libptxrun.a >/dev/null
 	@python3 tests/readme_tour.py README.md $(BUILD)
 
 # The fuzz targets without libFuzzer, on the committed seeds and on every input that once
@@ -342,9 +354,15 @@ fuzz: $(FUZZ_BIN)
 	else echo "built: $(FUZZ_BIN) (make fuzz FUZZ_SECONDS=60 runs them)"; fi
 
 install: $(BUILD)/ptxrun $(PUB_LIBS)
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/man/man3 \
+	    $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/lib
 	install -m 755 $(BUILD)/ptxrun $(DESTDIR)$(PREFIX)/bin/ptxrun
 	install -m 644 docs/ptxrun.1 $(DESTDIR)$(PREFIX)/share/man/man1/ptxrun.1
+	install -m 644 docs/libptxrun.3 $(DESTDIR)$(PREFIX)/share/man/man3/libptxrun.3
+	install -m 644 api/ptxrun.h $(DESTDIR)$(PREFIX)/include/ptxrun.h
+	install -m 755 $(BUILD)/lib/libptxrun.so.1 $(DESTDIR)$(PREFIX)/lib/libptxrun.so.1
+	ln -sf libptxrun.so.1 $(DESTDIR)$(PREFIX)/lib/libptxrun.so
+	install -m 644 $(BUILD)/lib/libptxrun.a $(DESTDIR)$(PREFIX)/lib/libptxrun.a
 
 clean:
 	rm -rf build
