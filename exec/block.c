@@ -633,9 +633,8 @@ int block_finish(Block *b, const ExecOptions *o, bool faulted)
     return faulted || (o->strict && warned) ? EXEC_FAULT : EXEC_OK;
 }
 
-/* A worker for a grid on several threads: b's program and start state, the grid's memory
- * (.global, .const, parameters) shared, the CTA's own (.shared, .local) copied, warps of its
- * own. Call after block_start. */
+/* A block for one launch of b's kernel (the library's): b's program and images shared, read only;
+ * a copy of b's memory. */
 Block *block_launch_new(const Block *b, Diag *diag)
 {
     Block *k = xcalloc(1, sizeof *k);
@@ -667,6 +666,9 @@ Block *block_launch_new(const Block *b, Diag *diag)
     return k;
 }
 
+/* A worker for a grid on several threads: b's program and start state, the grid's memory
+ * (.global, .const, parameters) shared, the CTA's own (.shared, .local) copied, warps of its
+ * own. Call after block_start. */
 Block *block_worker_new(const Block *b)
 {
     Block *k = xcalloc(1, sizeof *k);
