@@ -1040,7 +1040,7 @@ END_TEST
 enum { THREADS = 8 };
 
 typedef struct Job {
-    ptxrun_module *m, *undef;        /* shared */
+    ptxrun_module *m, *undef, *print, *copy;   /* shared */
     const char *text;
     pthread_barrier_t *start;
     int index;
@@ -1084,7 +1084,27 @@ static void *launch_job(void *context)
         if (ptxrun_launch(k, args, &o, NULL) != PTXRUN_OK)
             job->ok = 0;
     }
-    job->ok = job->ok && warned && !memcmp(y, want, n * sizeof *y);
+    /* printf text and a trace through each thread's own callbacks; the process's own memory. */
+    Log *log = calloc(1, sizeof *log);
+    ptxrun_kernel *pk = NULL, *ck = NULL;
+    int base = 1000 * job->index;
+    void *pargs[1] = { &base };
+    ptxrun_launch_options po = { { 2, 1, 1 }, { 3, 1, 1 }, 0, NULL, 0, 0, 0, 0, 0, logged(log) };
+    int printed = ptxrun_module_kernel(job->print, NULL, &pk) == PTXRUN_OK &&
+                  ptxrun_launch(pk, pargs, &po, NULL) == PTXRUN_OK;
+    char want_text[256] = "";
+    for (int i = 0; i < 6; i++)
+        snprintf(want_text + strlen(want_text), sizeof want_text - strlen(want_text), "thread %d: %d\n", i,
+                 base + 10 * i);
+    printed = printed && !strcmp(log->out, want_text);
+    uint32_t src = 7u * (uint32_t)job->index, dst = 0, *ps = &src, *pd = &dst;
+    void *cargs[2] = { &ps, &pd };
+    ptxrun_launch_options co = { .process_memory = 1, .callbacks = logged(log) };
+    co.callbacks.trace = on_trace;
+    int copied = ptxrun_module_kernel(job->copy, NULL, &ck) == PTXRUN_OK &&
+                 ptxrun_launch(ck, cargs, &co, NULL) == PTXRUN_OK && dst == src && log->trace_len > 0;
+    free(log);
+    job->ok = job->ok && warned && printed && copied && !memcmp(y, want, n * sizeof *y);
     free(x);
     free(y);
     free(want);
@@ -1094,13 +1114,15 @@ static void *launch_job(void *context)
 START_TEST(test_threads_one_module)
 {
     char *text = read_text("samples/saxpy.ptx");
+    char *print_text = read_text("tests/api/printf.ptx");
     ptxrun_module *m = load_named(text, "saxpy.ptx", NULL), *undef = load_named(undef_ptx, "undef.ptx", NULL);
+    ptxrun_module *print = load_named(print_text, "printf.ptx", NULL), *copy = load_named(copy_ptx, "copy", NULL);
     pthread_barrier_t start;
     pthread_barrier_init(&start, NULL, THREADS);
     pthread_t t[THREADS];
     Job jobs[THREADS];
     for (int i = 0; i < THREADS; i++) {
-        jobs[i] = (Job){ m, undef, text, &start, i, 0 };
+        jobs[i] = (Job){ m, undef, print, copy, text, &start, i, 0 };
         ck_assert_int_eq(pthread_create(&t[i], NULL, launch_job, &jobs[i]), 0);
     }
     for (int i = 0; i < THREADS; i++)
@@ -1110,6 +1132,9 @@ START_TEST(test_threads_one_module)
     pthread_barrier_destroy(&start);
     ptxrun_module_free(m);
     ptxrun_module_free(undef);
+    ptxrun_module_free(print);
+    ptxrun_module_free(copy);
+    free(print_text);
     free(text);
 }
 END_TEST
@@ -1161,7 +1186,7 @@ START_TEST(test_threads_loads)
     pthread_t t[THREADS];
     Job jobs[THREADS];
     for (int i = 0; i < THREADS; i++) {
-        jobs[i] = (Job){ NULL, NULL, text, &start, i, 0 };
+        jobs[i] = (Job){ NULL, NULL, NULL, NULL, text, &start, i, 0 };
         ck_assert_int_eq(pthread_create(&t[i], NULL, load_job, &jobs[i]), 0);
     }
     for (int i = 0; i < THREADS; i++)
