@@ -166,8 +166,9 @@ unit-tests: $(TEST_BIN)
 	done
 
 # The README's tour links a program against build/lib/libptxrun.a: the plain build's, made here
-# when another build (SANITIZE=1) runs the tour.
-cli-tests: $(BUILD)/ptxrun
+# when another build (SANITIZE=1) runs the tour (a prerequisite too, so that make -j never makes it
+# twice at once).
+cli-tests: $(BUILD)/ptxrun $(BUILD)/lib/libptxrun.a
 	@PTXRUN=$(BUILD)/ptxrun sh tests/cli.sh
 	@$(MAKE) --no-print-directory SANITIZE= TSAN= FAULT_INJECTION= build/lib/libptxrun.a >/dev/null
 	@python3 tests/readme_tour.py README.md $(BUILD)
