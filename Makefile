@@ -4,9 +4,12 @@
 #   make demo       check and dump a sample
 #   make bench      executor, front-end, lanes-reader and mma GEMM speed, memory, many small launches
 #   make fuzz       build the fuzz targets (clang, libFuzzer); FUZZ_SECONDS=N runs each N s
-#   make valgrind   samples and kernels under memcheck;  make fault-tests: allocation failures
+#   make lib        build/lib/libptxrun.so and .a, the C library (api/ptxrun.h, docs/library.md)
+#   make valgrind   samples, kernels and the library's tests under memcheck;  make fault-tests: allocation failures
 #   make deps       install the Debian packages the build needs
-# SANITIZE=1 builds with ASan and UBSan into build/san; WERROR=1 makes warnings errors.
+#   make tsan-tests the library's tests on 8 threads under ThreadSanitizer (build/tsan)
+# SANITIZE=1 builds with ASan and UBSan into build/san; TSAN=1 with ThreadSanitizer into build/tsan;
+# WERROR=1 makes warnings errors.
 
 CC      ?= cc
 RE2C    ?= re2c
@@ -17,6 +20,10 @@ BUILD   := build
 ifeq ($(FAULT_INJECTION),1)
 BUILD   := build/fi
 FIFLAGS := -DPTXRUN_FAULT_INJECTION
+endif
+ifeq ($(TSAN),1)
+BUILD   := build/tsan
+SANFLAGS := -fsanitize=thread -fno-omit-frame-pointer
 endif
 ifeq ($(SANITIZE),1)
 BUILD   := build/san
@@ -62,9 +69,10 @@ HEADERS := lexer/lexer.h parser/ir.h parser/parse.h parser/checker.h parser/ops.
 FUZZERS := fuzz_frontend fuzz_pipeline fuzz_lanes
 
 TESTS   := check_lexer check_parser check_checker check_diag check_roundtrip check_exec check_video check_math check_half \
-           check_kernels check_builtin check_jsonread check_stream check_demangle check_mma check_mma884 check_mmasp check_mmafloat check_mmafp8 check_matrix check_matview check_launch
+           check_kernels check_builtin check_jsonread check_stream check_demangle check_mma check_mma884 check_mmasp check_mmafloat check_mmafp8 check_matrix check_matview check_launch check_api
 TEST_BIN := $(addprefix $(BUILD)/tests/,$(TESTS))
 
+.PHONY: tsan-tests lib-example
 .PHONY: all lib check structure bench-builds approx-tables unit-tests cli-tests kernel-tests fuzz-regressions valgrind fault-tests demo bench fuzz install clean deps docs
 
 all: $(BUILD)/ptxrun $(PUB_LIBS)
@@ -113,9 +121,12 @@ $(BUILD)/ptxrun: $(BUILD)/obj/main.o $(BUILD)/libptxrun.a
 # names are made local.
 lib: $(PUB_LIBS)
 
+# libptxrun.so.1 is the file (its soname: what a program linked against it loads), libptxrun.so the
+# link to it that -lptxrun and OCELOT_PATH find.
 $(BUILD)/lib/libptxrun.so: $(PUB_OBJ)
 	@mkdir -p $(BUILD)/lib
-	$(CC) $(ALL_CFLAGS) -shared -Wl,-soname,libptxrun.so.1 -Wl,--no-undefined -o $@ $^ -lm -pthread
+	$(CC) $(ALL_CFLAGS) -shared -Wl,-soname,libptxrun.so.1 -Wl,--no-undefined -o $(BUILD)/lib/libptxrun.so.1 $^ -lm -pthread
+	ln -sf libptxrun.so.1 $@
 
 $(BUILD)/lib/libptxrun.a: $(PUB_OBJ)
 	@mkdir -p $(BUILD)/lib
@@ -128,7 +139,18 @@ $(BUILD)/tests/%: tests/%.c tests/testutil.h $(BUILD)/libptxrun.a $(HEADERS)
 	@mkdir -p $(BUILD)/tests
 	$(CC) $(ALL_CFLAGS) $(CHECK_CFLAGS) -o $@ $< $(BUILD)/libptxrun.a $(CHECK_LIBS) $(LDLIBS)
 
-check: structure unit-tests cli-tests kernel-tests fuzz-regressions bench-builds
+# check_api uses ptxrun.h alone, linked against the public static library: what it exports is enough.
+$(BUILD)/tests/check_api: tests/check_api.c api/ptxrun.h $(BUILD)/lib/libptxrun.a
+	@mkdir -p $(BUILD)/tests
+	$(CC) -std=c11 -D_POSIX_C_SOURCE=200809L $(WARN) $(CFLAGS) $(SANFLAGS) $(CHECK_CFLAGS) -Iapi -o $@ $< \
+	    $(BUILD)/lib/libptxrun.a $(CHECK_LIBS) -lm -pthread
+
+check: structure unit-tests cli-tests kernel-tests fuzz-regressions bench-builds lib-example
+
+# docs/library.md's worked example compiled against libptxrun.so and run; the man page
+# libptxrun(3) against ptxrun.h; the libraries' exports against ptxrun.h.
+lib-example: $(BUILD)/lib/libptxrun.so $(BUILD)/lib/libptxrun.a
+	@python3 tests/library_example.py docs/library.md $(BUILD)/lib $(CC) $(SANFLAGS)
 
 # The benchmarks are not run by check (they print figures), but they must keep building.
 bench-builds: $(BUILD)/bench_frontend $(BUILD)/bench_exec $(BUILD)/bench_lanes $(BUILD)/bench_entry $(BUILD)/bench_gemm \
@@ -145,8 +167,12 @@ unit-tests: $(TEST_BIN)
 	    if grep -q 'internal error' $(BUILD)/unit.err; then echo "$$t: an internal error in its log"; exit 1; fi; \
 	done
 
-cli-tests: $(BUILD)/ptxrun
+# The README's tour links a program against build/lib/libptxrun.a: the plain build's, made here
+# when another build (SANITIZE=1) runs the tour (a prerequisite too, so that make -j never makes it
+# twice at once).
+cli-tests: $(BUILD)/ptxrun $(BUILD)/lib/libptxrun.a
 	@PTXRUN=$(BUILD)/ptxrun sh tests/cli.sh
+	@$(MAKE) --no-print-directory SANITIZE= TSAN= FAULT_INJECTION= build/lib/libptxrun.a >/dev/null
 	@python3 tests/readme_tour.py README.md $(BUILD)
 
 # The fuzz targets without libFuzzer, on the committed seeds and on every input that once
@@ -181,14 +207,25 @@ approx-tables: $(BUILD)/approx_tables
 	@if [ -d $(APPROX_DIR) ]; then $(BUILD)/approx_tables $(APPROX_DIR); \
 	else echo "approx-tables: skipped ($(APPROX_DIR) is not here)"; fi
 
+# The library's tests (tests/check_api.c) in a ThreadSanitizer build of its own: 8 threads launching
+# one module's kernel at once, 8 loading and lowering at once, ptx_run's cache from 8 threads; then
+# the rest of the suite on one thread. Any report fails it.
+tsan-tests:
+	$(MAKE) TSAN=1 build/tsan/tests/check_api
+	CK_FORK=no TSAN_OPTIONS="halt_on_error=1 exitcode=66 second_deadlock_stack=1" PTXRUN_ROOT=$(CURDIR) \
+	    build/tsan/tests/check_api
+
 # Every allocation failing in turn, in a build of its own.
 fault-tests:
 	$(MAKE) FAULT_INJECTION=1 build/fi/ptxrun
 	@PTXRUN=build/fi/ptxrun sh tests/fault_injection.sh
 
-# Every sample and corpus kernel under valgrind's memcheck: no errors, no leaks.
-valgrind: $(BUILD)/ptxrun
+# Every sample and corpus kernel under valgrind's memcheck: no errors, no leaks; then the library's
+# tests (tests/check_api.c, its threads included) in one process.
+valgrind: $(BUILD)/ptxrun $(BUILD)/tests/check_api
 	@PTXRUN=$(BUILD)/ptxrun sh tests/valgrind.sh
+	CK_FORK=no PTXRUN_ROOT=$(CURDIR) valgrind --quiet --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=all \
+	    --show-leak-kinds=all $(BUILD)/tests/check_api
 
 # The samples, and the nvcc kernels of tests/kernels against their C references
 # (regenerate those with tests/kernels/regen.sh), through ptxrun's own test runner; then the
@@ -331,9 +368,15 @@ fuzz: $(FUZZ_BIN)
 	else echo "built: $(FUZZ_BIN) (make fuzz FUZZ_SECONDS=60 runs them)"; fi
 
 install: $(BUILD)/ptxrun $(PUB_LIBS)
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/man/man3 \
+	    $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/lib
 	install -m 755 $(BUILD)/ptxrun $(DESTDIR)$(PREFIX)/bin/ptxrun
 	install -m 644 docs/ptxrun.1 $(DESTDIR)$(PREFIX)/share/man/man1/ptxrun.1
+	install -m 644 docs/libptxrun.3 $(DESTDIR)$(PREFIX)/share/man/man3/libptxrun.3
+	install -m 644 api/ptxrun.h $(DESTDIR)$(PREFIX)/include/ptxrun.h
+	install -m 755 $(BUILD)/lib/libptxrun.so.1 $(DESTDIR)$(PREFIX)/lib/libptxrun.so.1
+	ln -sf libptxrun.so.1 $(DESTDIR)$(PREFIX)/lib/libptxrun.so
+	install -m 644 $(BUILD)/lib/libptxrun.a $(DESTDIR)$(PREFIX)/lib/libptxrun.a
 
 clean:
 	rm -rf build

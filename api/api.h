@@ -75,6 +75,13 @@ void reach_narrow(KernelReach *r, Module *m, Function **reached, uint32_t count)
 void reach_restore(KernelReach *r, Module *m);        /* m->functions as before reach_narrow */
 void reach_release(KernelReach *r, Module *m);        /* the refusals freed, m restored */
 
+/* A module's .global variable as its launches left it: CUDA keeps what a kernel writes there
+ * for the module's next launches, of that kernel or another. */
+typedef struct ModuleVar {
+    char *name;
+    uint64_t size;
+    uint8_t *data, *shadow;    /* shadow NULL: every byte defined */
+} ModuleVar;
 /* library.c: a module, loaded once, and its kernels, each lowered once into the block every
  * launch of it starts from (block_launch_new). */
 struct ptxrun_kernel {
@@ -95,7 +102,10 @@ struct ptxrun_module {
     KernelName *names;
     ptxrun_kernel *kernels;
     uint32_t kernel_count;
-    pthread_mutex_t lock;      /* lowering a kernel (it narrows m->functions to what the kernel reaches) */
+    ModuleVar *vars;           /* its .global variables as the last launch left them (none launched: none) */
+    uint32_t var_count;
+    pthread_mutex_t lock;      /* lowering a kernel (it narrows m->functions to what the kernel reaches);
+                                  vars */
 };
 
 /* hostmem.c: the process's own memory for ptx_run: an address outside every buffer is looked up

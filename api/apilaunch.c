@@ -2,8 +2,10 @@
  * ptxrun_result). Each launch copies its kernel's lowered block (block_launch_new), so that any
  * number of threads launch the same kernel at once; the caller's buffers become .global regions
  * at their own addresses (mem_add_host), every byte defined; the parameters are the bytes the
- * caller's args point at. A result keeps only the definedness of the caller's bytes the kernel
- * wrote, so that it may outlive the module. */
+ * caller's args point at. The module's .global variables start as its last launch left them and
+ * are kept again after the run, under the module's lock (CUDA keeps a kernel's writes to them for
+ * the module's next launches). A result keeps only the definedness of the caller's bytes the
+ * kernel wrote, so that it may outlive the module. */
 #define _GNU_SOURCE                  /* fopencookie: the trace's stream writes to a callback */
 #include <stdio.h>
 #include <stdlib.h>
@@ -57,8 +59,63 @@ static bool shape(ApiDiag *d, const ptxrun_launch_options *o, uint32_t ntid[3], 
     return true;
 }
 
-/* The caller's memory into b's: the parameters' bytes and the buffers; false, said, if refused. */
-static bool give_memory(ApiDiag *d, Block *b, void *const *args, const ptxrun_launch_options *o)
+/* Whether r is one of the module's .global variables (not the caller's memory). */
+static bool module_var(const Region *r)
+{
+    return r->space == SPACE_GLOBAL && !r->host && !r->borrowed && !r->per_lane && r->name && r->size;
+}
+
+static ModuleVar *find_var(ptxrun_module *mod, const Region *r)
+{
+    for (uint32_t i = 0; i < mod->var_count; i++)
+        if (mod->vars[i].size == r->size && !strcmp(mod->vars[i].name, r->name))
+            return &mod->vars[i];
+    return NULL;
+}
+
+/* The module's variables as its last launch left them into b's regions (out false), or b's back
+ * into the module's (out true); the module's lock held. */
+static void move_vars(ptxrun_module *mod, Block *b, bool out)
+{
+    for (uint32_t i = 0; i < b->mem.count; i++) {
+        Region *r = &b->mem.regions[i];
+        if (!module_var(r))
+            continue;
+        ModuleVar *v = find_var(mod, r);
+        if (!out) {
+            if (!v)
+                continue;
+            memcpy(r->data, v->data, r->size);
+            if (v->shadow && !r->shadow)
+                r->shadow = xmalloc(r->size + 1);
+            if (v->shadow)
+                memcpy(r->shadow, v->shadow, r->size);
+            else if (r->shadow)
+                memset(r->shadow, 0xff, r->size);
+            continue;
+        }
+        if (!v) {
+            mod->vars = xrealloc(mod->vars, (mod->var_count + 1) * sizeof *mod->vars);
+            v = &mod->vars[mod->var_count++];
+            size_t len = strlen(r->name) + 1;
+            *v = (ModuleVar){ memcpy(xmalloc(len), r->name, len), r->size, xmalloc(r->size), NULL };
+        }
+        memcpy(v->data, r->data, r->size);
+        if (r->shadow && !v->shadow)
+            v->shadow = xmalloc(r->size);
+        if (r->shadow)
+            memcpy(v->shadow, r->shadow, r->size);
+        else {
+            free(v->shadow);
+            v->shadow = NULL;
+        }
+    }
+}
+
+/* The caller's memory into b's: the parameters' bytes and the buffers; false, said, if refused
+ * (*status: why). */
+static bool give_memory(ApiDiag *d, Block *b, void *const *args, const ptxrun_launch_options *o,
+                        ptxrun_status *status)
 {
     const Function *f = b->prog.fn;
     for (uint32_t i = 0; i < f->params.len; i++) {
@@ -68,6 +125,7 @@ static bool give_memory(ApiDiag *d, Block *b, void *const *args, const ptxrun_la
         if (!args || !args[i]) {
             apidiag_say(d, PTXRUN_ERROR, "launch: no value for parameter %u ('%s') of kernel '%s'", i,
                         f->params.data[i].name, f->name);
+            *status = PTXRUN_ERROR_ARGUMENT;
             return false;
         }
         memcpy(data, args[i], size);
@@ -76,15 +134,17 @@ static bool give_memory(ApiDiag *d, Block *b, void *const *args, const ptxrun_la
     for (size_t i = 0; o && i < o->buffer_count; i++) {
         const ptxrun_buffer *buf = &o->buffers[i];
         if (!buf->data || !buf->size) {
-            if (buf->size)
+            if (buf->size) {
                 apidiag_say(d, PTXRUN_ERROR, "launch: buffer %zu has %zu bytes at NULL", i, buf->size);
-            if (buf->size)
+                *status = PTXRUN_ERROR_ARGUMENT;
                 return false;
+            }
             continue;
         }
         if ((uint64_t)(uintptr_t)buf->data + buf->size < (uint64_t)(uintptr_t)buf->data) {
             apidiag_say(d, PTXRUN_ERROR, "launch: buffer %zu (%zu bytes at %p) runs past the end of the addresses", i,
                         buf->size, buf->data);
+            *status = PTXRUN_ERROR_ARGUMENT;
             return false;
         }
         if (mem_add_host(&b->mem, "buffer", buf->data, buf->size, buf->read_only != 0) == UINT32_MAX) {
@@ -143,8 +203,11 @@ ptxrun_status ptxrun_launch(ptxrun_kernel *k, void *const *args, const ptxrun_la
     block_set_grid(b, nctaid);
     if (o && o->shared_bytes)
         block_set_dynamic_shared(b, o->shared_bytes);
-    if (!give_memory(&d, b, args, o) || !bounds_check(b, NULL, NULL))
+    if (!give_memory(&d, b, args, o, &status) || !bounds_check(b, NULL, NULL))
         goto out;
+    pthread_mutex_lock(&mod->lock);
+    move_vars(mod, b, false);
+    pthread_mutex_unlock(&mod->lock);
     ExecOptions e = { 0 };
     e.max_steps = o && o->max_steps ? o->max_steps : DEFAULT_MAX_STEPS;
     e.strict = o && o->strict;
@@ -162,6 +225,9 @@ ptxrun_status ptxrun_launch(ptxrun_kernel *k, void *const *args, const ptxrun_la
     }
     char why[256];
     status = grid_run(b, &e, why, sizeof why) == EXEC_OK ? PTXRUN_OK : PTXRUN_ERROR_FAULT;
+    pthread_mutex_lock(&mod->lock);
+    move_vars(mod, b, true);
+    pthread_mutex_unlock(&mod->lock);
     if (e.trace)
         fclose(e.trace);
     if (result) {

@@ -73,6 +73,12 @@ void ptxrun_module_free(ptxrun_module *mod)
     free(mod->kernels);
     kernelname_free(mod->names, mod->kernel_count);
     reach_release(&mod->reach, mod->m);
+    for (uint32_t i = 0; i < mod->var_count; i++) {
+        free(mod->vars[i].name);
+        free(mod->vars[i].data);
+        free(mod->vars[i].shadow);
+    }
+    free(mod->vars);
     module_free(mod->m);
     source_free(&mod->src);
     pthread_mutex_destroy(&mod->lock);

@@ -141,9 +141,12 @@ typedef struct ptxrun_launch_options {
 
 /* Runs the kernel once. args[i] points at the bytes of parameter i (ptxrun_kernel_param's size),
  * as cuLaunchKernel's kernelParams do; a pointer parameter holds the caller's address of a buffer.
- * The caller's buffers are written in place. result, when not NULL, gets what the run left (also
- * after a fault): ptxrun_result_free. PTXRUN_ERROR_INPUT: the launch was refused before the run
- * (a shape the kernel's bounds refuse, a buffer over the module's variables, ...). */
+ * The caller's buffers are written in place. The module's own .global variables keep what a launch
+ * wrote for the module's next launches, of any of its kernels, as CUDA's do (launches at once each
+ * start from the values when they began; the last to end leaves its values). result, when not
+ * NULL, gets what the run left (also after a fault): ptxrun_result_free. PTXRUN_ERROR_ARGUMENT: no
+ * value for a parameter, a buffer of bytes at NULL. PTXRUN_ERROR_INPUT: the launch was refused
+ * before the run (a shape the kernel's bounds refuse, a buffer over the module's variables, ...). */
 PTXRUN_API ptxrun_status ptxrun_launch(ptxrun_kernel *kernel, void *const *args, const ptxrun_launch_options *options,
                                        ptxrun_result **result);
 

@@ -13,7 +13,7 @@ shown text:
   - every other line must be printed exactly (trailing spaces aside).
 '$ cat NAME' followed by text defines a file of the tour: it is written, and later commands of the
 tour see it. Commands run with bash in a scratch folder holding those files and links to the
-repository's samples/, tests/ and build/, with BUILD_DIR first on the PATH (so 'ptxrun' is the
+repository's samples/, tests/, build/, docs/ and api/, with BUILD_DIR first on the PATH (so 'ptxrun' is the
 one just built) and no color. 'echo $?' reports the previous command's exit status.
 Exit 0 when every command printed what the README says; else each difference, and exit 1.
 """
@@ -92,7 +92,7 @@ def main():
     env.pop("PTXRUN_PROGRESS", None)
     failures = runs = 0
     with tempfile.TemporaryDirectory() as scratch:
-        for name in ("samples", "tests", "build", "docs"):
+        for name in ("samples", "tests", "build", "docs", "api"):
             os.symlink(os.path.join(root, name), os.path.join(scratch, name))
         for block in blocks(text):
             status = 0
