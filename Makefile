@@ -6,6 +6,7 @@
 #   make fuzz       build the fuzz targets (clang, libFuzzer); FUZZ_SECONDS=N runs each N s
 #   make valgrind   samples and kernels under memcheck;  make fault-tests: allocation failures
 #   make deps       install the Debian packages the build needs
+#   make python     install the Python package ptxrun (python/, docs/python.md) with pip, offline
 # SANITIZE=1 builds with ASan and UBSan into build/san; WERROR=1 makes warnings errors.
 
 CC      ?= cc
@@ -64,6 +65,7 @@ TESTS   := check_lexer check_parser check_checker check_diag check_roundtrip che
            check_kernels check_builtin check_jsonread check_stream check_demangle check_mma check_mma884 check_mmasp check_mmafloat check_mmafp8 check_matrix check_matview
 TEST_BIN := $(addprefix $(BUILD)/tests/,$(TESTS))
 
+.PHONY: python python-tests python-valgrind
 .PHONY: all lib check structure bench-builds approx-tables unit-tests cli-tests kernel-tests fuzz-regressions valgrind fault-tests demo bench fuzz install clean deps docs
 
 all: $(BUILD)/ptxrun $(PUB_LIBS)
@@ -127,7 +129,7 @@ $(BUILD)/tests/%: tests/%.c tests/testutil.h $(BUILD)/libptxrun.a $(HEADERS)
 	@mkdir -p $(BUILD)/tests
 	$(CC) $(ALL_CFLAGS) $(CHECK_CFLAGS) -o $@ $< $(BUILD)/libptxrun.a $(CHECK_LIBS) $(LDLIBS)
 
-check: structure unit-tests cli-tests kernel-tests fuzz-regressions bench-builds
+check: structure unit-tests cli-tests kernel-tests fuzz-regressions bench-builds python-tests
 
 # The benchmarks are not run by check (they print figures), but they must keep building.
 bench-builds: $(BUILD)/bench_frontend $(BUILD)/bench_exec $(BUILD)/bench_lanes $(BUILD)/bench_entry $(BUILD)/bench_gemm
@@ -179,13 +181,51 @@ approx-tables: $(BUILD)/approx_tables
 	@if [ -d $(APPROX_DIR) ]; then $(BUILD)/approx_tables $(APPROX_DIR); \
 	else echo "approx-tables: skipped ($(APPROX_DIR) is not here)"; fi
 
+# The Python package (python/, docs/python.md): ctypes over $(BUILD)/lib/libptxrun.so. Debian's
+# python3 has numpy and pytest from make deps; a python3 earlier on the PATH may not.
+PYTHON ?= $(shell test -x /usr/bin/python3 && echo /usr/bin/python3 || echo python3)
+PIP_FLAGS ?=
+PYTHON_ENV := PYTHONPATH=$(CURDIR)/python PTXRUN_LIBRARY=$(CURDIR)/$(BUILD)/lib/libptxrun.so PYTHONDONTWRITEBYTECODE=1
+PYTEST := -m pytest -q -p no:cacheprovider
+# SANITIZE=1: the interpreter is not built with ASan, so its runtime is preloaded for the library's
+# (leaks are not looked for: the interpreter keeps its own objects at exit).
+ifeq ($(SANITIZE),1)
+PYTHON_ENV += LD_PRELOAD=$(shell $(CC) -print-file-name=libasan.so) ASAN_OPTIONS=detect_leaks=0
+endif
+PYTHON_NEEDS = @$(PYTHON) -c 'import numpy, pytest' 2>/dev/null || { \
+	    echo "python-tests: $(PYTHON) cannot import numpy and pytest: run make deps (python3-numpy, python3-pytest)," \
+	         "or name a Python that has them: make PYTHON=..."; exit 1; }
+
+# pip install, offline (Debian's setuptools, no build isolation); the package gets the library's
+# copy. Debian's own python3 refuses pip installs (PEP 668): use a venv (python3 -m venv
+# --system-site-packages .venv; make python PYTHON=.venv/bin/python) or PIP_FLAGS=--user or --target DIR.
+python: $(BUILD)/lib/libptxrun.so
+	PTXRUN_LIBRARY=$(CURDIR)/$(BUILD)/lib/libptxrun.so $(PYTHON) -m pip install --no-build-isolation --no-deps \
+	    --no-index $(PIP_FLAGS) ./python
+
+python-tests: $(BUILD)/lib/libptxrun.so
+	$(PYTHON_NEEDS)
+	$(PYTHON_ENV) $(PYTHON) $(PYTEST) python/tests
+
+# A few of the tests under valgrind's memcheck (the interpreter's own allocator off): no errors in
+# the library or the module. Leaks are not counted: the interpreter keeps its objects at exit.
+PYTHON_VALGRIND_TESTS := python/tests/test_launch.py::test_saxpy_against_numpy \
+    python/tests/test_results.py::test_undefined_mask_from_a_register \
+    python/tests/test_results.py::test_fault_carries_the_ptx_line \
+    python/tests/test_results.py::test_parse_error_gives_line_and_column \
+    python/tests/test_nvcc.py::test_printf_text python/tests/test_params.py::test_struct_parameter_from_numpy_and_bytes
+python-valgrind: $(BUILD)/lib/libptxrun.so
+	$(PYTHON_NEEDS)
+	$(PYTHON_ENV) PYTHONMALLOC=malloc valgrind --quiet --error-exitcode=99 --leak-check=no \
+	    $(PYTHON) $(PYTEST) $(PYTHON_VALGRIND_TESTS)
+
 # Every allocation failing in turn, in a build of its own.
 fault-tests:
 	$(MAKE) FAULT_INJECTION=1 build/fi/ptxrun
 	@PTXRUN=build/fi/ptxrun sh tests/fault_injection.sh
 
 # Every sample and corpus kernel under valgrind's memcheck: no errors, no leaks.
-valgrind: $(BUILD)/ptxrun
+valgrind: $(BUILD)/ptxrun python-valgrind
 	@PTXRUN=$(BUILD)/ptxrun sh tests/valgrind.sh
 
 # The samples, and the nvcc kernels of tests/kernels against their C references
