@@ -302,6 +302,7 @@ static void free_warp_state(Warp *w)
     free(w->pred);
     free(w->pred_defined);
     free(w->active);
+    free(w->warnings.data);
     for (int l = 0; l < WARP_SIZE; l++) {
         free(w->stack[l]);
         free(w->saves[l].data);

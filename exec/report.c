@@ -76,8 +76,11 @@ void report_warn(Warp *w, uint32_t pc, uint32_t lanes, const char *what)
             return;
         }
     }
-    Warning x = { pc, lanes, what };
-    VEC_PUSH(&w->prog->m->arena, w->warnings, x);
+    if (w->warnings.len == w->warnings.cap) {   /* the warp's own (freed with it): the module's arena is shared */
+        w->warnings.cap = w->warnings.cap ? 2 * w->warnings.cap : 8;
+        w->warnings.data = xrealloc(w->warnings.data, w->warnings.cap * sizeof *w->warnings.data);
+    }
+    w->warnings.data[w->warnings.len++] = (Warning){ pc, lanes, what };
 }
 
 void report_warnings(Warp *w, bool strict)

@@ -1,6 +1,7 @@
 """What launches leave and how they fail: the undefined mask, warnings, faults, refusals, strict
 runs, read-only arrays, and launches from several Python threads at once."""
 import threading
+import time
 import warnings
 
 import numpy as np
@@ -255,6 +256,7 @@ ret;""")[len(HEADER):])
                     failures.append("thread %d: branch" % t)
                 u = np.zeros(64, np.uint32)
                 kernels["undef_reg"](u, block=64)
+                time.sleep(0.001)                    # other threads launch it meanwhile: last is this thread's
                 if kernels["undef_reg"].last.undefined(u).sum() != 32:
                     failures.append("thread %d: undefined" % t)
                 try:
@@ -272,3 +274,24 @@ ret;""")[len(HEADER):])
     for t in threads:
         t.join()
     assert failures == []
+
+
+@pytest.mark.filterwarnings("ignore::ptxrun.PtxWarning")
+def test_launches_that_warn_keep_no_memory():
+    # Each launch's warnings are its own (once they went to the module's arena, shared by every
+    # launch of it: 128 bytes more a launch, for the module's life, and a race between threads).
+    import resource
+
+    k = ptxrun.Module(BRANCH).get_function("branch")
+    out = np.zeros(1, np.uint32)
+
+    def peak_kib():
+        return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+
+    for _ in range(5000):
+        k(out, block=1)
+    before = peak_kib()
+    for _ in range(50000):
+        k(out, block=1)
+    assert len(k.last.warnings) == 1
+    assert peak_kib() - before < 2048        # 50,000 launches: 6 MiB when each kept 128 bytes
