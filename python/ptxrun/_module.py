@@ -91,8 +91,6 @@ class Result:
     def __init__(self, handle: Optional[int], status: int, collector: Collector):
         self._handle = handle
         self.status = status
-        self.steps = lib.ptxrun_result_steps(handle) if handle else 0
-        self.instructions = lib.ptxrun_result_instructions(handle) if handle else 0
         self.diagnostics: List[Diagnostic] = collector.diagnostics
         self.warnings: List[Diagnostic] = [d for d in collector.diagnostics if d.level == "warning"]
         self.printed = b"".join(collector.printed).decode("utf-8", "replace")
@@ -102,6 +100,16 @@ class Result:
         if self._handle:
             self._free(self._handle)
             self._handle = None
+
+    @property
+    def steps(self) -> int:
+        """Warp-steps the run took, summed over every warp of every CTA."""
+        return lib.ptxrun_result_steps(self._handle) if self._handle else 0
+
+    @property
+    def instructions(self) -> int:
+        """Instructions the threads ran, summed over every thread."""
+        return lib.ptxrun_result_instructions(self._handle) if self._handle else 0
 
     def defined_bits(self, array: np.ndarray) -> np.ndarray:
         """For each byte of array's elements, which of its bits the launch left defined: a uint8
@@ -132,6 +140,8 @@ class Result:
 
 
 def _shape(value: Shape, what: str) -> Tuple[int, int, int]:
+    if type(value) is int and 1 <= value < 1 << 32:
+        return value, 1, 1
     if isinstance(value, (int, np.integer)):
         dims = [int(value)]
     else:
@@ -214,16 +224,16 @@ class Function:
             raise TypeError("kernel %s takes %d argument%s, %d given" % (
                 self.signature(), len(self.params), "" if len(self.params) == 1 else "s", len(args)))
         data: List[bytes] = []
-        arrays: List[np.ndarray] = []
+        arrays: List[Tuple[int, np.ndarray]] = []
         for convert, value in zip(self._convert, args):
             raw, array = convert(value)
             data.append(raw)
             if array is not None:
-                arrays.append(array)
+                arrays.append((int.from_bytes(raw, "little"), array))     # the address it passes
         for extra in buffers:
             if not isinstance(extra, np.ndarray):
                 raise TypeError("buffers takes NumPy arrays, not %s" % type(extra).__name__)
-            arrays.append(array_buffer(extra, lambda: "an array of buffers="))
+            arrays.append((extra.ctypes.data, array_buffer(extra, lambda: "an array of buffers=")))
         blob = b"".join(data)
         base = ctypes.cast(ctypes.c_char_p(blob), ctypes.c_void_p).value or 0
         pointers = (ctypes.c_void_p * max(len(data), 1))()
@@ -232,8 +242,8 @@ class Function:
             pointers[i] = base + offset
             offset += len(raw)
         bufs = (_lib.Buffer_ * max(len(arrays), 1))()
-        for i, a in enumerate(arrays):
-            bufs[i].data = a.ctypes.data
+        for i, (address, a) in enumerate(arrays):
+            bufs[i].data = address
             bufs[i].size = a.nbytes
             bufs[i].read_only = 0 if a.flags.writeable else 1
         o = _lib.LaunchOptions_()
@@ -259,7 +269,8 @@ class Function:
         result = Result(handle.value, status, collector)
         self._local.result = result
         path = self.module.path
-        _warn(collector.diagnostics, path, stacklevel)
+        if collector.diagnostics:
+            _warn(collector.diagnostics, path, stacklevel)
         if collector.trace_error is not None:
             raise collector.trace_error
         if status != _lib.OK:

@@ -215,3 +215,42 @@ def test_refused_launch_shape():
         ptxrun.Module(INTOPS).get_function("intops")(0, 0, 0, block=(2048, 1, 1))
     with pytest.raises(ValueError):
         ptxrun.Module(INTOPS).get_function("intops")(0, 0, 0, block=(1, 2, 3, 4))
+
+
+# Each thread stores its index into the dynamic .shared block, then reads its mirror's.
+DYNAMIC = """.version 7.8
+.target sm_90
+.address_size 64
+.extern .shared .align 4 .b8 dyn[];
+.visible .entry mirror(.param .u64 out)
+{
+.reg .b32 %r<8>;
+.reg .b64 %rd<4>;
+mov.u32 %r1, %tid.x;
+mov.u32 %r2, %ntid.x;
+mov.u32 %r3, dyn;
+shl.b32 %r4, %r1, 2;
+add.u32 %r5, %r3, %r4;
+st.shared.u32 [%r5], %r1;
+bar.sync 0;
+sub.u32 %r6, %r2, %r1;
+sub.u32 %r6, %r6, 1;
+shl.b32 %r6, %r6, 2;
+add.u32 %r6, %r3, %r6;
+ld.shared.u32 %r7, [%r6];
+ld.param.u64 %rd1, [out];
+mul.wide.u32 %rd2, %r1, 4;
+add.s64 %rd1, %rd1, %rd2;
+st.global.u32 [%rd1], %r7;
+ret;
+}
+"""
+
+
+def test_dynamic_shared_memory():
+    out = np.zeros(96, np.uint32)
+    k = ptxrun.Module(DYNAMIC).get_function("mirror")
+    k(out, block=96, shared_mem=96 * 4)
+    assert np.array_equal(out, np.arange(96)[::-1])
+    with pytest.raises(ptxrun.PtxFault):             # too small a block for the threads' words
+        k(out, block=96, shared_mem=64 * 4)
