@@ -8,6 +8,7 @@
 #   make valgrind   samples, kernels and the library's tests under memcheck;  make fault-tests: allocation failures
 #   make deps       install the Debian packages the build needs
 #   make tsan-tests the library's tests on 8 threads under ThreadSanitizer (build/tsan)
+#   make python     install the Python package ptxrun (python/, docs/python.md) with pip, offline
 # SANITIZE=1 builds with ASan and UBSan into build/san; TSAN=1 with ThreadSanitizer into build/tsan;
 # WERROR=1 makes warnings errors.
 
@@ -72,7 +73,7 @@ TESTS   := check_lexer check_parser check_checker check_diag check_roundtrip che
            check_kernels check_builtin check_jsonread check_stream check_demangle check_mma check_mma884 check_mmasp check_mmafloat check_mmafp8 check_matrix check_matview check_launch check_api
 TEST_BIN := $(addprefix $(BUILD)/tests/,$(TESTS))
 
-.PHONY: tsan-tests lib-example
+.PHONY: tsan-tests lib-example python python-tests python-valgrind
 .PHONY: all lib check structure bench-builds approx-tables unit-tests cli-tests kernel-tests fuzz-regressions valgrind fault-tests demo bench fuzz install clean deps docs
 
 all: $(BUILD)/ptxrun $(PUB_LIBS)
@@ -145,7 +146,7 @@ $(BUILD)/tests/check_api: tests/check_api.c api/ptxrun.h $(BUILD)/lib/libptxrun.
 	$(CC) -std=c11 -D_POSIX_C_SOURCE=200809L $(WARN) $(CFLAGS) $(SANFLAGS) $(CHECK_CFLAGS) -Iapi -o $@ $< \
 	    $(BUILD)/lib/libptxrun.a $(CHECK_LIBS) -lm -pthread
 
-check: structure unit-tests cli-tests kernel-tests fuzz-regressions bench-builds lib-example
+check: structure unit-tests cli-tests kernel-tests fuzz-regressions bench-builds lib-example python-tests
 
 # docs/library.md's worked example compiled against libptxrun.so and run; the man page
 # libptxrun(3) against ptxrun.h; the libraries' exports against ptxrun.h.
@@ -215,14 +216,52 @@ tsan-tests:
 	CK_FORK=no TSAN_OPTIONS="halt_on_error=1 exitcode=66 second_deadlock_stack=1" PTXRUN_ROOT=$(CURDIR) \
 	    build/tsan/tests/check_api
 
+# The Python package (python/, docs/python.md): ctypes over $(BUILD)/lib/libptxrun.so. Debian's
+# python3 has numpy and pytest from make deps; a python3 earlier on the PATH may not.
+PYTHON ?= $(shell test -x /usr/bin/python3 && echo /usr/bin/python3 || echo python3)
+PIP_FLAGS ?=
+PYTHON_ENV := PYTHONPATH=$(CURDIR)/python PTXRUN_LIBRARY=$(CURDIR)/$(BUILD)/lib/libptxrun.so PYTHONDONTWRITEBYTECODE=1
+PYTEST := -m pytest -q -p no:cacheprovider
+# SANITIZE=1: the interpreter is not built with ASan, so its runtime is preloaded for the library's
+# (leaks are not looked for: the interpreter keeps its own objects at exit).
+ifeq ($(SANITIZE),1)
+PYTHON_ENV += LD_PRELOAD=$(shell $(CC) -print-file-name=libasan.so) ASAN_OPTIONS=detect_leaks=0
+endif
+PYTHON_NEEDS = @$(PYTHON) -c 'import numpy, pytest' 2>/dev/null || { \
+	    echo "python-tests: $(PYTHON) cannot import numpy and pytest: run make deps (python3-numpy, python3-pytest)," \
+	         "or name a Python that has them: make PYTHON=..."; exit 1; }
+
+# pip install, offline (Debian's setuptools, no build isolation); the package gets the library's
+# copy. Debian's own python3 refuses pip installs (PEP 668): use a venv (python3 -m venv
+# --system-site-packages .venv; make python PYTHON=.venv/bin/python) or PIP_FLAGS=--user or --target DIR.
+python: $(BUILD)/lib/libptxrun.so
+	PTXRUN_LIBRARY=$(CURDIR)/$(BUILD)/lib/libptxrun.so $(PYTHON) -m pip install --no-build-isolation --no-deps \
+	    --no-index $(PIP_FLAGS) ./python
+
+python-tests: $(BUILD)/lib/libptxrun.so
+	$(PYTHON_NEEDS)
+	$(PYTHON_ENV) $(PYTHON) $(PYTEST) python/tests
+
+# A few of the tests under valgrind's memcheck (the interpreter's own allocator off): no errors in
+# the library or the module. Leaks are not counted: the interpreter keeps its objects at exit.
+PYTHON_VALGRIND_TESTS := python/tests/test_launch.py::test_saxpy_against_numpy \
+    python/tests/test_results.py::test_undefined_mask_from_a_register \
+    python/tests/test_results.py::test_fault_carries_the_ptx_line \
+    python/tests/test_results.py::test_parse_error_gives_line_and_column \
+    python/tests/test_nvcc.py::test_printf_text python/tests/test_params.py::test_struct_parameter_from_numpy_and_bytes
+python-valgrind: $(BUILD)/lib/libptxrun.so
+	$(PYTHON_NEEDS)
+	$(PYTHON_ENV) PYTHONMALLOC=malloc valgrind --quiet --error-exitcode=99 --leak-check=no \
+	    $(PYTHON) $(PYTEST) $(PYTHON_VALGRIND_TESTS)
+
 # Every allocation failing in turn, in a build of its own.
 fault-tests:
 	$(MAKE) FAULT_INJECTION=1 build/fi/ptxrun
 	@PTXRUN=build/fi/ptxrun sh tests/fault_injection.sh
 
 # Every sample and corpus kernel under valgrind's memcheck: no errors, no leaks; then the library's
-# tests (tests/check_api.c, its threads included) in one process.
-valgrind: $(BUILD)/ptxrun $(BUILD)/tests/check_api
+# tests (tests/check_api.c, its threads included) in one process, and a few Python tests.
+valgrind: $(BUILD)/ptxrun $(BUILD)/tests/check_api python-valgrind
 	@PTXRUN=$(BUILD)/ptxrun sh tests/valgrind.sh
 	CK_FORK=no PTXRUN_ROOT=$(CURDIR) valgrind --quiet --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=all \
 	    --show-leak-kinds=all $(BUILD)/tests/check_api
