@@ -377,6 +377,7 @@ bench: $(BUILD)/bench_frontend $(BUILD)/bench_exec $(BUILD)/bench_lanes $(BUILD)
 	@sh bench/compare_ptxas.sh $(BUILD)/ptxrun $(BUILD)/bench_corpus.ptx
 	$(BUILD)/bench_launch $(BUILD)/ptxrun tests/kernels/bitonic_sort.sm_90.ptx $(BUILD)
 	PYTHONPATH=python PTXRUN_LIBRARY=$(BUILD)/lib/libptxrun.so $(BENCH_PYTHON) bench/bench_launch.py
+	PYTHONPATH=python PTXRUN_LIBRARY=$(BUILD)/lib/libptxrun.so $(BENCH_PYTHON) bench/bench_python.py
 
 docs: $(BUILD)/ptxrun
 	$(BUILD)/ptxrun --list-ops > docs/instructions.md

@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
-"""bench_launch.py: launches per second of a tiny kernel (one thread storing one word) through the
+"""bench_python.py: launches per second of a tiny kernel (one thread storing one word) through the
 package, and through the bare C call (ptxrun_launch through ctypes, its arguments and options made
 once): the difference is the package's cost per launch. Prints figures; not a test.
 
-usage: PYTHONPATH=python python3 python/bench_launch.py [LAUNCHES]
+usage: PYTHONPATH=python python3 bench/bench_python.py [LAUNCHES]
 """
 import ctypes
 import sys
