@@ -641,6 +641,15 @@ int block_finish(Block *b, const ExecOptions *o, bool faulted)
     return faulted || (o->strict && warned) ? EXEC_FAULT : EXEC_OK;
 }
 
+/* k's memory b's, its regions an array of k's own (each region the caller's to fill). */
+static void memory_like(Block *k, const Block *b)
+{
+    k->mem = b->mem;
+    k->mem.track = NULL;
+    k->mem.regions = xmalloc((b->mem.count + 1) * sizeof *k->mem.regions);
+    k->mem.capacity = b->mem.count + 1;
+}
+
 /* A block for one launch of b's kernel, of ntid threads (block_fits said yes): b's program and
  * images shared, a copy of b's memory, each per-thread region copied for as many threads as b
  * has and new threads' copies zero and undefined (what block_set_shape on the copy would give,
@@ -656,10 +665,7 @@ Block *block_launch_new(const Block *b, Diag *diag, const uint32_t ntid[3], uint
     k->image_count = b->image_count;
     k->samplers = b->samplers;
     k->sampler_count = b->sampler_count;
-    k->mem = b->mem;
-    k->mem.track = NULL;
-    k->mem.regions = xmalloc((b->mem.count + 1) * sizeof *k->mem.regions);
-    k->mem.capacity = b->mem.count + 1;
+    memory_like(k, b);
     uint32_t copies = warps_for(ntid) * WARP_SIZE;
     k->mem.copies = copies;
     for (uint32_t i = 0; i < b->mem.count; i++) {
@@ -701,10 +707,7 @@ Block *block_worker_new(const Block *b)
     memcpy(k->nctaid, b->nctaid, sizeof k->nctaid);
     k->threads = b->threads;
     k->start = b->start;
-    k->mem = b->mem;
-    k->mem.track = NULL;
-    k->mem.regions = xmalloc((b->mem.count + 1) * sizeof *k->mem.regions);
-    k->mem.capacity = b->mem.count + 1;
+    memory_like(k, b);
     for (uint32_t i = 0; i < b->mem.count; i++) {
         Region *r = &k->mem.regions[i];
         *r = b->mem.regions[i];

@@ -1111,25 +1111,35 @@ static void *launch_job(void *context)
     return NULL;
 }
 
-START_TEST(test_threads_one_module)
+/* THREADS threads, each on a copy of like (its index and a barrier they start at together) running
+ * job; every one must end ok. */
+static void run_threads(const Job *like, void *(*job)(void *))
 {
-    char *text = read_text("samples/saxpy.ptx");
-    char *print_text = read_text("tests/api/printf.ptx");
-    ptxrun_module *m = load_named(text, "saxpy.ptx", NULL), *undef = load_named(undef_ptx, "undef.ptx", NULL);
-    ptxrun_module *print = load_named(print_text, "printf.ptx", NULL), *copy = load_named(copy_ptx, "copy", NULL);
     pthread_barrier_t start;
     pthread_barrier_init(&start, NULL, THREADS);
     pthread_t t[THREADS];
     Job jobs[THREADS];
     for (int i = 0; i < THREADS; i++) {
-        jobs[i] = (Job){ m, undef, print, copy, text, &start, i, 0 };
-        ck_assert_int_eq(pthread_create(&t[i], NULL, launch_job, &jobs[i]), 0);
+        jobs[i] = *like;
+        jobs[i].start = &start;
+        jobs[i].index = i;
+        ck_assert_int_eq(pthread_create(&t[i], NULL, job, &jobs[i]), 0);
     }
     for (int i = 0; i < THREADS; i++)
         pthread_join(t[i], NULL);
     for (int i = 0; i < THREADS; i++)
         ck_assert_msg(jobs[i].ok, "thread %d", i);
     pthread_barrier_destroy(&start);
+}
+
+START_TEST(test_threads_one_module)
+{
+    char *text = read_text("samples/saxpy.ptx");
+    char *print_text = read_text("tests/api/printf.ptx");
+    ptxrun_module *m = load_named(text, "saxpy.ptx", NULL), *undef = load_named(undef_ptx, "undef.ptx", NULL);
+    ptxrun_module *print = load_named(print_text, "printf.ptx", NULL), *copy = load_named(copy_ptx, "copy", NULL);
+    Job job = { m, undef, print, copy, text, NULL, 0, 0 };
+    run_threads(&job, launch_job);
     ptxrun_module_free(m);
     ptxrun_module_free(undef);
     ptxrun_module_free(print);
@@ -1181,19 +1191,8 @@ static void *load_job(void *context)
 START_TEST(test_threads_loads)
 {
     char *text = read_text("samples/saxpy.ptx");
-    pthread_barrier_t start;
-    pthread_barrier_init(&start, NULL, THREADS);
-    pthread_t t[THREADS];
-    Job jobs[THREADS];
-    for (int i = 0; i < THREADS; i++) {
-        jobs[i] = (Job){ NULL, NULL, NULL, NULL, text, &start, i, 0 };
-        ck_assert_int_eq(pthread_create(&t[i], NULL, load_job, &jobs[i]), 0);
-    }
-    for (int i = 0; i < THREADS; i++)
-        pthread_join(t[i], NULL);
-    for (int i = 0; i < THREADS; i++)
-        ck_assert_msg(jobs[i].ok, "thread %d", i);
-    pthread_barrier_destroy(&start);
+    Job job = { NULL, NULL, NULL, NULL, text, NULL, 0, 0 };
+    run_threads(&job, load_job);
     free(text);
 }
 END_TEST
