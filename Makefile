@@ -389,7 +389,7 @@ FUZZ_BIN := $(addprefix $(BUILD)/fuzz/,$(FUZZERS))
 $(BUILD)/fuzz/%: tests/fuzz/%.c $(LIB_SRC) $(HEADERS)
 	@mkdir -p $(BUILD)/fuzz
 	$(FUZZ_CC) -std=c11 -D_POSIX_C_SOURCE=200809L -g -O1 -fsanitize=fuzzer,address,undefined \
-	    -fno-sanitize-recover=all -Ilexer -Iparser -Iexec -Icli -I$(BUILD) -o $@ $< $(LIB_SRC) $(LDLIBS)
+	    -fno-sanitize-recover=all -Ilexer -Iparser -Iexec -Iapi -Icli -I$(BUILD) -o $@ $< $(LIB_SRC) $(LDLIBS)
 
 # make fuzz: build the targets; FUZZ_SECONDS=N also runs each for N seconds. New inputs go to
 # build/fuzz/corpus-*; the committed seeds (tests/fuzz/seeds) are only read.
