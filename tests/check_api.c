@@ -785,6 +785,34 @@ START_TEST(test_process_memory)
 }
 END_TEST
 
+/* A file mapping's pages past the end of the file are in /proc/self/maps, but touching them is
+ * SIGBUS: a read there is a fault, the page before it still read. */
+START_TEST(test_process_memory_past_eof)
+{
+    ptxrun_module *m = load_named(copy_ptx, "copy", NULL);
+    ptxrun_kernel *k = kernel(m, NULL);
+    long page = sysconf(_SC_PAGESIZE);
+    FILE *f = tmpfile();
+    ck_assert_ptr_nonnull(f);
+    ck_assert_int_eq(fwrite("abcdefgh", 1, 8, f), 8);
+    fflush(f);
+    uint8_t *p = mmap(NULL, 3 * page, PROT_READ | PROT_WRITE, MAP_SHARED, fileno(f), 0);
+    ck_assert_ptr_ne(p, MAP_FAILED);
+    uint32_t dst = 0;
+    ck_assert_int_eq(run_copy_process(k, p + 4, &dst, NULL), PTXRUN_OK);
+    ck_assert_uint_eq(dst, 'e' | 'f' << 8 | 'g' << 16 | (uint32_t)'h' << 24);
+    Log log = { 0 };
+    ck_assert_int_eq(run_copy_process(k, p + page, &dst, &log), PTXRUN_ERROR_FAULT);
+    ck_assert_uint_ge(log.errors, 1);
+    ck_assert_int_eq(run_copy_process(k, &dst, p + 2 * page + 8, NULL), PTXRUN_ERROR_FAULT);
+    ck_assert_int_eq(run_copy_process(k, p + page - 4, &dst, NULL), PTXRUN_OK);
+    ck_assert_uint_eq(dst, 0);
+    munmap(p, 3 * page);
+    fclose(f);
+    ptxrun_module_free(m);
+}
+END_TEST
+
 /* ---- ptx_run, gpuocelot's entry point ---- */
 
 /* Standard error to a file while f runs; what was written there, a new string. */
@@ -1218,6 +1246,7 @@ static Suite *api_suite(void)
     tcase_add_test(tc, test_read_only);
     tcase_add_test(tc, test_overlapping);
     tcase_add_test(tc, test_process_memory);
+    tcase_add_test(tc, test_process_memory_past_eof);
     tcase_add_test(tc, test_ptx_run);
     tcase_add_test(tc, test_ptx_run_cache);
     tcase_add_test(tc, test_ptx_run_errors);
