@@ -813,6 +813,43 @@ START_TEST(test_process_memory_past_eof)
 }
 END_TEST
 
+/* process_memory with a buffer: wmma.store.d's elements are all found before any is written, and
+ * the one found past the buffer merges the buffer's region with the memory around it; the
+ * undefined values stored (registers never set) must show in the merged region's shadow (they
+ * went to the buffer's freed shadow bytes: defined, and a use after free). */
+START_TEST(test_process_memory_wmma_merge)
+{
+    static const char text[] =
+        ".version 8.0\n.target sm_90\n.address_size 64\n"
+        ".visible .entry tile(.param .u64 out)\n"
+        "{\n"
+        "    .reg .f32 %f<8>;\n"
+        "    .reg .b64 %rd<2>;\n"
+        "    ld.param.u64 %rd1, [out];\n"
+        "    wmma.store.d.sync.aligned.m16n16k16.row.global.f32 [%rd1], {%f0,%f1,%f2,%f3,%f4,%f5,%f6,%f7}, 16;\n"
+        "    ret;\n"
+        "}\n";
+    ptxrun_module *m = load_named(text, "tile", NULL);
+    float *tile = calloc(256, sizeof *tile);
+    void *args[1] = { &tile };
+    ptxrun_buffer buf = { tile, 4 * sizeof *tile, 0 };    /* the first row's first 4 elements */
+    ptxrun_launch_options o = { 0 };
+    o.block[0] = 32;
+    o.buffers = &buf;
+    o.buffer_count = 1;
+    o.process_memory = 1;
+    ptxrun_result *r = NULL;
+    ck_assert_int_eq(ptxrun_launch(kernel(m, NULL), args, &o, &r), PTXRUN_OK);
+    uint8_t bits[256 * sizeof *tile];
+    ck_assert_int_eq(ptxrun_result_defined(r, tile, sizeof bits, bits), PTXRUN_OK);
+    for (size_t i = 0; i < sizeof bits; i++)
+        ck_assert_msg(bits[i] == 0, "byte %zu: defined bits 0x%02x", i, bits[i]);
+    ptxrun_result_free(r);
+    free(tile);
+    ptxrun_module_free(m);
+}
+END_TEST
+
 /* ---- ptx_run, gpuocelot's entry point ---- */
 
 /* Standard error to a file while f runs; what was written there, a new string. */
@@ -1247,6 +1284,7 @@ static Suite *api_suite(void)
     tcase_add_test(tc, test_overlapping);
     tcase_add_test(tc, test_process_memory);
     tcase_add_test(tc, test_process_memory_past_eof);
+    tcase_add_test(tc, test_process_memory_wmma_merge);
     tcase_add_test(tc, test_ptx_run);
     tcase_add_test(tc, test_ptx_run_cache);
     tcase_add_test(tc, test_ptx_run_errors);
