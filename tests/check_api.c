@@ -850,6 +850,48 @@ START_TEST(test_process_memory_wmma_merge)
 }
 END_TEST
 
+/* process_memory: vprintf's %s string in the caller's memory is looked up as a load's address is
+ * (it was a fault: "outside every region"). */
+START_TEST(test_process_memory_printf_string)
+{
+    static const char text[] =
+        ".version 8.0\n.target sm_90\n.address_size 64\n"
+        ".extern .func (.param .b32 r) vprintf(.param .b64 f, .param .b64 a);\n"
+        ".global .align 1 .b8 fmt[4] = {37, 115, 10, 0};\n"          /* "%s\n" */
+        ".visible .entry say(.param .u64 s)\n"
+        "{\n"
+        "    .reg .b64 %rd<4>;\n"
+        "    .local .align 8 .b8 args[8];\n"
+        "    ld.param.u64 %rd1, [s];\n"
+        "    st.local.u64 [args], %rd1;\n"
+        "    mov.u64 %rd2, fmt;\n"
+        "    cvta.global.u64 %rd2, %rd2;\n"
+        "    mov.u64 %rd3, args;\n"
+        "    cvta.local.u64 %rd3, %rd3;\n"
+        "    {\n"
+        "    .param .b64 f;\n"
+        "    .param .b64 a;\n"
+        "    .param .b32 r;\n"
+        "    st.param.b64 [f], %rd2;\n"
+        "    st.param.b64 [a], %rd3;\n"
+        "    call.uni (r), vprintf, (f, a);\n"
+        "    }\n"
+        "    ret;\n"
+        "}\n";
+    ptxrun_module *m = load_named(text, "say", NULL);
+    static const char said[] = "from the caller's memory";
+    const char *s = said;
+    void *args[1] = { &s };
+    Log log = { 0 };
+    ptxrun_launch_options o = { 0 };
+    o.process_memory = 1;
+    o.callbacks = logged(&log);
+    ck_assert_msg(ptxrun_launch(kernel(m, NULL), args, &o, NULL) == PTXRUN_OK, "%s", log.text);
+    ck_assert_str_eq(log.out, "from the caller's memory\n");
+    ptxrun_module_free(m);
+}
+END_TEST
+
 /* ---- ptx_run, gpuocelot's entry point ---- */
 
 /* Standard error to a file while f runs; what was written there, a new string. */
@@ -1285,6 +1327,7 @@ static Suite *api_suite(void)
     tcase_add_test(tc, test_process_memory);
     tcase_add_test(tc, test_process_memory_past_eof);
     tcase_add_test(tc, test_process_memory_wmma_merge);
+    tcase_add_test(tc, test_process_memory_printf_string);
     tcase_add_test(tc, test_ptx_run);
     tcase_add_test(tc, test_ptx_run_cache);
     tcase_add_test(tc, test_ptx_run_errors);
