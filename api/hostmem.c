@@ -115,5 +115,17 @@ bool hostmem_resolve(void *context, Memory *mem, uint64_t address, uint64_t size
             return false;
     }
     hi = lo + ok;
+    /* Up to the caller's memory already known on either side, not over it: merged with a
+     * read-only buffer, the chunk would be read-only as a whole (a store beside the buffer, which
+     * the process may make, a fault). An access that itself runs into a region merges with it. */
+    for (uint32_t i = 0; i < mem->count; i++) {
+        const Region *r = &mem->regions[i];
+        if (!r->host)
+            continue;
+        if (r->base + r->size <= address && r->base + r->size > lo)
+            lo = r->base + r->size;
+        if (r->base >= address + size && r->base < hi)
+            hi = r->base;
+    }
     return mem_add_host(mem, "process memory", (void *)(uintptr_t)lo, hi - lo, !writable) != UINT32_MAX;
 }

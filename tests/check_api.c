@@ -814,7 +814,7 @@ START_TEST(test_process_memory_past_eof)
 END_TEST
 
 /* process_memory with a buffer: wmma.store.d's elements are all found before any is written, and
- * the one found past the buffer merges the buffer's region with the memory around it; the
+ * the one that runs past the buffer's end merges its region with the memory around it; the
  * undefined values stored (registers never set) must show in the merged region's shadow (they
  * went to the buffer's freed shadow bytes: defined, and a use after free). */
 START_TEST(test_process_memory_wmma_merge)
@@ -832,7 +832,7 @@ START_TEST(test_process_memory_wmma_merge)
     ptxrun_module *m = load_named(text, "tile", NULL);
     float *tile = calloc(256, sizeof *tile);
     void *args[1] = { &tile };
-    ptxrun_buffer buf = { tile, 4 * sizeof *tile, 0 };    /* the first row's first 4 elements */
+    ptxrun_buffer buf = { tile, 4 * sizeof *tile + 2, 0 };   /* element 4 runs past its end */
     ptxrun_launch_options o = { 0 };
     o.block[0] = 32;
     o.buffers = &buf;
@@ -888,6 +888,33 @@ START_TEST(test_process_memory_printf_string)
     o.callbacks = logged(&log);
     ck_assert_msg(ptxrun_launch(kernel(m, NULL), args, &o, NULL) == PTXRUN_OK, "%s", log.text);
     ck_assert_str_eq(log.out, "from the caller's memory\n");
+    ptxrun_module_free(m);
+}
+END_TEST
+
+/* process_memory beside a read-only buffer: the process's memory next to it stays writable (the
+ * chunk looked up around a store took the buffer in, and was read-only as a whole). */
+START_TEST(test_process_memory_beside_read_only)
+{
+    ptxrun_module *m = load_named(copy_ptx, "copy", NULL);
+    uint32_t *a = calloc(64, sizeof *a);
+    a[0] = 42;
+    const void *src = a;
+    void *dst = a + 32;
+    void *args[2] = { &src, &dst };
+    ptxrun_buffer buf = { a, 4 * sizeof *a, 1 };
+    Log log = { 0 };
+    ptxrun_launch_options o = { 0 };
+    o.buffers = &buf;
+    o.buffer_count = 1;
+    o.process_memory = 1;
+    o.callbacks = logged(&log);
+    ck_assert_msg(ptxrun_launch(kernel(m, NULL), args, &o, NULL) == PTXRUN_OK, "%s", log.text);
+    ck_assert_uint_eq(a[32], 42);
+    dst = a + 1;                                      /* in the read-only buffer: still a fault */
+    ck_assert_int_eq(ptxrun_launch(kernel(m, NULL), args, &o, NULL), PTXRUN_ERROR_FAULT);
+    ck_assert_uint_eq(a[1], 0);
+    free(a);
     ptxrun_module_free(m);
 }
 END_TEST
@@ -1328,6 +1355,7 @@ static Suite *api_suite(void)
     tcase_add_test(tc, test_process_memory_past_eof);
     tcase_add_test(tc, test_process_memory_wmma_merge);
     tcase_add_test(tc, test_process_memory_printf_string);
+    tcase_add_test(tc, test_process_memory_beside_read_only);
     tcase_add_test(tc, test_ptx_run);
     tcase_add_test(tc, test_ptx_run_cache);
     tcase_add_test(tc, test_ptx_run_errors);
