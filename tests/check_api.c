@@ -357,6 +357,51 @@ START_TEST(test_module_variables_kept)
 }
 END_TEST
 
+/* Two kernels' function-scope .global variables of one name are two variables (ptxas takes them;
+ * as a C function's statics): each kernel keeps its own between launches (they were one, matched
+ * by name: b went on from a's count). */
+START_TEST(test_function_scope_variables_apart)
+{
+    static const char text[] = HEAD
+        ".visible .entry a(.param .u64 out)\n"
+        "{\n"
+        "    .global .align 4 .u32 count;\n"
+        "    .reg .b32 %r<2>;\n"
+        "    .reg .b64 %rd<2>;\n"
+        "    ld.global.u32 %r1, [count];\n"
+        "    add.u32 %r1, %r1, 1;\n"
+        "    st.global.u32 [count], %r1;\n"
+        "    ld.param.u64 %rd1, [out];\n"
+        "    st.global.u32 [%rd1], %r1;\n"
+        "    ret;\n"
+        "}\n"
+        ".visible .entry b(.param .u64 out)\n"
+        "{\n"
+        "    .global .align 4 .u32 count;\n"
+        "    .reg .b32 %r<2>;\n"
+        "    .reg .b64 %rd<2>;\n"
+        "    ld.global.u32 %r1, [count];\n"
+        "    add.u32 %r1, %r1, 100;\n"
+        "    st.global.u32 [count], %r1;\n"
+        "    ld.param.u64 %rd1, [out];\n"
+        "    st.global.u32 [%rd1], %r1;\n"
+        "    ret;\n"
+        "}\n";
+    ptxrun_module *m = load_named(text, "statics", NULL);
+    ptxrun_kernel *a = kernel(m, "a"), *b = kernel(m, "b");
+    uint32_t out = 0, *p = &out;
+    ptxrun_buffer buf = { &out, sizeof out, 0 };
+    void *args[1] = { &p };
+    ptxrun_kernel *order[5] = { a, a, b, b, a };
+    const uint32_t want[5] = { 1, 2, 100, 200, 3 };
+    for (int i = 0; i < 5; i++) {
+        ck_assert_int_eq(launch1(order[i], args, &buf, 1, NULL, NULL), PTXRUN_OK);
+        ck_assert_uint_eq(out, want[i]);
+    }
+    ptxrun_module_free(m);
+}
+END_TEST
+
 START_TEST(test_fault_out_of_buffer)
 {
     char *text = read_text("samples/saxpy.ptx");
@@ -1341,6 +1386,7 @@ static Suite *api_suite(void)
     tcase_add_test(tc, test_shapes_3d);
     tcase_add_test(tc, test_twice);
     tcase_add_test(tc, test_module_variables_kept);
+    tcase_add_test(tc, test_function_scope_variables_apart);
     tcase_add_test(tc, test_fault_out_of_buffer);
     tcase_add_test(tc, test_bad_ptx);
     tcase_add_test(tc, test_unsupported);
