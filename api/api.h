@@ -78,6 +78,8 @@ void reach_release(KernelReach *r, Module *m);        /* the refusals freed, m r
 /* A module's .global variable as its launches left it: CUDA keeps what a kernel writes there
  * for the module's next launches, of that kernel or another. */
 typedef struct ModuleVar {
+    const void *decl;          /* its declaration (Region.decl): two kernels' function-scope
+                                  variables of one name are two variables */
     char *name;
     uint64_t size;
     uint8_t *data, *shadow;    /* shadow NULL: every byte defined */

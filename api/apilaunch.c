@@ -62,13 +62,13 @@ static bool shape(ApiDiag *d, const ptxrun_launch_options *o, uint32_t ntid[3], 
 /* Whether r is one of the module's .global variables (not the caller's memory). */
 static bool module_var(const Region *r)
 {
-    return r->space == SPACE_GLOBAL && !r->host && !r->borrowed && !r->per_lane && r->name && r->size;
+    return r->space == SPACE_GLOBAL && !r->host && !r->borrowed && !r->per_lane && r->name && r->decl && r->size;
 }
 
 static ModuleVar *find_var(ptxrun_module *mod, const Region *r)
 {
     for (uint32_t i = 0; i < mod->var_count; i++)
-        if (mod->vars[i].size == r->size && !strcmp(mod->vars[i].name, r->name))
+        if (mod->vars[i].decl == r->decl && mod->vars[i].size == r->size)
             return &mod->vars[i];
     return NULL;
 }
@@ -98,7 +98,7 @@ static void move_vars(ptxrun_module *mod, Block *b, bool out)
             mod->vars = xrealloc(mod->vars, (mod->var_count + 1) * sizeof *mod->vars);
             v = &mod->vars[mod->var_count++];
             size_t len = strlen(r->name) + 1;
-            *v = (ModuleVar){ memcpy(xmalloc(len), r->name, len), r->size, xmalloc(r->size), NULL };
+            *v = (ModuleVar){ r->decl, memcpy(xmalloc(len), r->name, len), r->size, xmalloc(r->size), NULL };
         }
         memcpy(v->data, r->data, r->size);
         if (r->shadow && !v->shadow)

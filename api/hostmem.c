@@ -6,10 +6,16 @@
  * cannot use is a fault reported at its instruction, never a crash. Chunks, not whole mappings:
  * a region's shadow bytes, made at its first store, cost a byte per byte of it.
  * The kernel's special mappings ([vvar], [vsyscall], ...) are never used: reading them can stop
- * the process. */
+ * the process; nor are the pages of a file mapping past the file's end (SIGBUS), which
+ * process_vm_readv on the process itself finds without touching them. */
+#define _GNU_SOURCE                  /* process_vm_readv */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <sys/uio.h>
+#include <unistd.h>
 
 #include "api.h"
 
@@ -70,6 +76,27 @@ static bool mapped(uint64_t address, uint64_t size, bool store, uint64_t *first,
     return found && need >= end;
 }
 
+/* How many bytes from lo (a page's start) up to hi the process can read, page by page (a file
+ * mapping's pages past the end of the file cannot be, though mapped); all of them when the
+ * system will not say. */
+static uint64_t readable_from(uint64_t lo, uint64_t hi)
+{
+    enum { MOST_PAGES = 1024 };
+    uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
+    uint64_t pages = (hi - lo + page - 1) / page;
+    pages = pages < MOST_PAGES ? pages : MOST_PAGES;
+    struct iovec remote[MOST_PAGES];
+    char got[MOST_PAGES];
+    for (uint64_t i = 0; i < pages; i++)
+        remote[i] = (struct iovec){ (void *)(uintptr_t)(lo + i * page), 1 };
+    struct iovec local = { got, (size_t)pages };
+    ssize_t n = process_vm_readv(getpid(), &local, 1, remote, (unsigned long)pages, 0);
+    if (n < 0 && errno != EFAULT)
+        return hi - lo;
+    uint64_t ok = n < 0 ? 0 : (uint64_t)n * page;
+    return ok < hi - lo ? ok : hi - lo;
+}
+
 bool hostmem_resolve(void *context, Memory *mem, uint64_t address, uint64_t size, bool store)
 {
     (void)context;
@@ -80,5 +107,25 @@ bool hostmem_resolve(void *context, Memory *mem, uint64_t address, uint64_t size
     uint64_t lo = address / CHUNK * CHUNK, hi = (address + size + CHUNK - 1) / CHUNK * CHUNK;
     lo = lo > first ? lo : first;
     hi = hi < last ? hi : last;
+    uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE), ok = readable_from(lo, hi);
+    if (lo + ok < address + size) {             /* a page before the access cannot be read: from its own */
+        lo = address / page * page;
+        ok = readable_from(lo, hi);
+        if (lo + ok < address + size)
+            return false;
+    }
+    hi = lo + ok;
+    /* Up to the caller's memory already known on either side, not over it: merged with a
+     * read-only buffer, the chunk would be read-only as a whole (a store beside the buffer, which
+     * the process may make, a fault). An access that itself runs into a region merges with it. */
+    for (uint32_t i = 0; i < mem->count; i++) {
+        const Region *r = &mem->regions[i];
+        if (!r->host)
+            continue;
+        if (r->base + r->size <= address && r->base + r->size > lo)
+            lo = r->base + r->size;
+        if (r->base >= address + size && r->base < hi)
+            hi = r->base;
+    }
     return mem_add_host(mem, "process memory", (void *)(uintptr_t)lo, hi - lo, !writable) != UINT32_MAX;
 }

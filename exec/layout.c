@@ -449,6 +449,7 @@ static void static_variable(Layout *ly, Program *prog, uint32_t func, const Decl
                              false, d->space != SPACE_SHARED);
         s.address = ly->mem->regions[r].base;
         s.size = (uint32_t)size;
+        ly->mem->regions[r].decl = d;
         if (d->init) {
             PendingInit p = { d, r, func };
             VEC_PUSH(arena, ly->inits, p);

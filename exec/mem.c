@@ -343,6 +343,9 @@ const uint8_t *mem_peek(Memory *mem, uint32_t thread, uint64_t generic, uint64_t
     uint64_t address;
     int space = mem_space_of(generic, &address);
     Region *r = find(mem, space, address, 1);
+    if (!r && space == SPACE_GLOBAL && mem->resolve && !mem->track &&     /* as mem_locate looks it up */
+        mem->resolve(mem->resolve_context, mem, address, 1, false))
+        r = find(mem, space, address, 1);
     if (!r)
         return NULL;
     uint64_t offset = address - r->base + (r->per_lane ? (uint64_t)thread * r->size : 0);

@@ -453,13 +453,17 @@ static void store_fragment(Warp *w, const XInstr *x)
                     "less than their length: which element lands where they meet the PTX ISA does not say (ptxrun "
                     "writes register by register, lane by lane, as ptxas's stores go: the last one stays),");
     uint8_t *data[MAX_ELEMS], *shadow[MAX_ELEMS];
-    for (unsigned r = 0; r < rows; r++)           /* every element's place first: a fault writes nothing */
-        for (unsigned c = 0; c < cols; c++) {
-            data[r * cols + c] = mem_locate(w, x, 0, address + element_bit(x, stride, r, c) / 8, unit, true,
-                                            &shadow[r * cols + c]);
-            if (!data[r * cols + c])
-                return;
-        }
+    /* Every element's place first: a fault writes nothing. Where memory is found as the run goes
+     * (Memory.resolve), a later element's may merge the region of an earlier one (its shadow
+     * freed): once all are found, the places are taken again. */
+    for (unsigned pass = 0; pass < (w->block->mem.resolve ? 2u : 1u); pass++)
+        for (unsigned r = 0; r < rows; r++)
+            for (unsigned c = 0; c < cols; c++) {
+                data[r * cols + c] = mem_locate(w, x, 0, address + element_bit(x, stride, r, c) / 8, unit, true,
+                                                &shadow[r * cols + c]);
+                if (!data[r * cols + c])
+                    return;
+            }
     const uint32_t *regs = w->prog->mma_rows + x->target;
     unsigned count = x->target_count, per_reg = (x->type == TYPE_F64 ? 64 : 32) / bits;
     bool unknown = guard_unknown(w, x);

@@ -357,6 +357,51 @@ START_TEST(test_module_variables_kept)
 }
 END_TEST
 
+/* Two kernels' function-scope .global variables of one name are two variables (ptxas takes them;
+ * as a C function's statics): each kernel keeps its own between launches (they were one, matched
+ * by name: b went on from a's count). */
+START_TEST(test_function_scope_variables_apart)
+{
+    static const char text[] = HEAD
+        ".visible .entry a(.param .u64 out)\n"
+        "{\n"
+        "    .global .align 4 .u32 count;\n"
+        "    .reg .b32 %r<2>;\n"
+        "    .reg .b64 %rd<2>;\n"
+        "    ld.global.u32 %r1, [count];\n"
+        "    add.u32 %r1, %r1, 1;\n"
+        "    st.global.u32 [count], %r1;\n"
+        "    ld.param.u64 %rd1, [out];\n"
+        "    st.global.u32 [%rd1], %r1;\n"
+        "    ret;\n"
+        "}\n"
+        ".visible .entry b(.param .u64 out)\n"
+        "{\n"
+        "    .global .align 4 .u32 count;\n"
+        "    .reg .b32 %r<2>;\n"
+        "    .reg .b64 %rd<2>;\n"
+        "    ld.global.u32 %r1, [count];\n"
+        "    add.u32 %r1, %r1, 100;\n"
+        "    st.global.u32 [count], %r1;\n"
+        "    ld.param.u64 %rd1, [out];\n"
+        "    st.global.u32 [%rd1], %r1;\n"
+        "    ret;\n"
+        "}\n";
+    ptxrun_module *m = load_named(text, "statics", NULL);
+    ptxrun_kernel *a = kernel(m, "a"), *b = kernel(m, "b");
+    uint32_t out = 0, *p = &out;
+    ptxrun_buffer buf = { &out, sizeof out, 0 };
+    void *args[1] = { &p };
+    ptxrun_kernel *order[5] = { a, a, b, b, a };
+    const uint32_t want[5] = { 1, 2, 100, 200, 3 };
+    for (int i = 0; i < 5; i++) {
+        ck_assert_int_eq(launch1(order[i], args, &buf, 1, NULL, NULL), PTXRUN_OK);
+        ck_assert_uint_eq(out, want[i]);
+    }
+    ptxrun_module_free(m);
+}
+END_TEST
+
 START_TEST(test_fault_out_of_buffer)
 {
     char *text = read_text("samples/saxpy.ptx");
@@ -785,6 +830,140 @@ START_TEST(test_process_memory)
 }
 END_TEST
 
+/* A file mapping's pages past the end of the file are in /proc/self/maps, but touching them is
+ * SIGBUS: a read there is a fault, the page before it still read. */
+START_TEST(test_process_memory_past_eof)
+{
+    ptxrun_module *m = load_named(copy_ptx, "copy", NULL);
+    ptxrun_kernel *k = kernel(m, NULL);
+    long page = sysconf(_SC_PAGESIZE);
+    FILE *f = tmpfile();
+    ck_assert_ptr_nonnull(f);
+    ck_assert_int_eq(fwrite("abcdefgh", 1, 8, f), 8);
+    fflush(f);
+    uint8_t *p = mmap(NULL, 3 * page, PROT_READ | PROT_WRITE, MAP_SHARED, fileno(f), 0);
+    ck_assert_ptr_ne(p, MAP_FAILED);
+    uint32_t dst = 0;
+    ck_assert_int_eq(run_copy_process(k, p + 4, &dst, NULL), PTXRUN_OK);
+    ck_assert_uint_eq(dst, 'e' | 'f' << 8 | 'g' << 16 | (uint32_t)'h' << 24);
+    Log log = { 0 };
+    ck_assert_int_eq(run_copy_process(k, p + page, &dst, &log), PTXRUN_ERROR_FAULT);
+    ck_assert_uint_ge(log.errors, 1);
+    ck_assert_int_eq(run_copy_process(k, &dst, p + 2 * page + 8, NULL), PTXRUN_ERROR_FAULT);
+    ck_assert_int_eq(run_copy_process(k, p + page - 4, &dst, NULL), PTXRUN_OK);
+    ck_assert_uint_eq(dst, 0);
+    munmap(p, 3 * page);
+    fclose(f);
+    ptxrun_module_free(m);
+}
+END_TEST
+
+/* process_memory with a buffer: wmma.store.d's elements are all found before any is written, and
+ * the one that runs past the buffer's end merges its region with the memory around it; the
+ * undefined values stored (registers never set) must show in the merged region's shadow (they
+ * went to the buffer's freed shadow bytes: defined, and a use after free). */
+START_TEST(test_process_memory_wmma_merge)
+{
+    static const char text[] =
+        ".version 8.0\n.target sm_90\n.address_size 64\n"
+        ".visible .entry tile(.param .u64 out)\n"
+        "{\n"
+        "    .reg .f32 %f<8>;\n"
+        "    .reg .b64 %rd<2>;\n"
+        "    ld.param.u64 %rd1, [out];\n"
+        "    wmma.store.d.sync.aligned.m16n16k16.row.global.f32 [%rd1], {%f0,%f1,%f2,%f3,%f4,%f5,%f6,%f7}, 16;\n"
+        "    ret;\n"
+        "}\n";
+    ptxrun_module *m = load_named(text, "tile", NULL);
+    float *tile = calloc(256, sizeof *tile);
+    void *args[1] = { &tile };
+    ptxrun_buffer buf = { tile, 4 * sizeof *tile + 2, 0 };   /* element 4 runs past its end */
+    ptxrun_launch_options o = { 0 };
+    o.block[0] = 32;
+    o.buffers = &buf;
+    o.buffer_count = 1;
+    o.process_memory = 1;
+    ptxrun_result *r = NULL;
+    ck_assert_int_eq(ptxrun_launch(kernel(m, NULL), args, &o, &r), PTXRUN_OK);
+    uint8_t bits[256 * sizeof *tile];
+    ck_assert_int_eq(ptxrun_result_defined(r, tile, sizeof bits, bits), PTXRUN_OK);
+    for (size_t i = 0; i < sizeof bits; i++)
+        ck_assert_msg(bits[i] == 0, "byte %zu: defined bits 0x%02x", i, bits[i]);
+    ptxrun_result_free(r);
+    free(tile);
+    ptxrun_module_free(m);
+}
+END_TEST
+
+/* process_memory: vprintf's %s string in the caller's memory is looked up as a load's address is
+ * (it was a fault: "outside every region"). */
+START_TEST(test_process_memory_printf_string)
+{
+    static const char text[] =
+        ".version 8.0\n.target sm_90\n.address_size 64\n"
+        ".extern .func (.param .b32 r) vprintf(.param .b64 f, .param .b64 a);\n"
+        ".global .align 1 .b8 fmt[4] = {37, 115, 10, 0};\n"          /* "%s\n" */
+        ".visible .entry say(.param .u64 s)\n"
+        "{\n"
+        "    .reg .b64 %rd<4>;\n"
+        "    .local .align 8 .b8 args[8];\n"
+        "    ld.param.u64 %rd1, [s];\n"
+        "    st.local.u64 [args], %rd1;\n"
+        "    mov.u64 %rd2, fmt;\n"
+        "    cvta.global.u64 %rd2, %rd2;\n"
+        "    mov.u64 %rd3, args;\n"
+        "    cvta.local.u64 %rd3, %rd3;\n"
+        "    {\n"
+        "    .param .b64 f;\n"
+        "    .param .b64 a;\n"
+        "    .param .b32 r;\n"
+        "    st.param.b64 [f], %rd2;\n"
+        "    st.param.b64 [a], %rd3;\n"
+        "    call.uni (r), vprintf, (f, a);\n"
+        "    }\n"
+        "    ret;\n"
+        "}\n";
+    ptxrun_module *m = load_named(text, "say", NULL);
+    static const char said[] = "from the caller's memory";
+    const char *s = said;
+    void *args[1] = { &s };
+    Log log = { 0 };
+    ptxrun_launch_options o = { 0 };
+    o.process_memory = 1;
+    o.callbacks = logged(&log);
+    ck_assert_msg(ptxrun_launch(kernel(m, NULL), args, &o, NULL) == PTXRUN_OK, "%s", log.text);
+    ck_assert_str_eq(log.out, "from the caller's memory\n");
+    ptxrun_module_free(m);
+}
+END_TEST
+
+/* process_memory beside a read-only buffer: the process's memory next to it stays writable (the
+ * chunk looked up around a store took the buffer in, and was read-only as a whole). */
+START_TEST(test_process_memory_beside_read_only)
+{
+    ptxrun_module *m = load_named(copy_ptx, "copy", NULL);
+    uint32_t *a = calloc(64, sizeof *a);
+    a[0] = 42;
+    const void *src = a;
+    void *dst = a + 32;
+    void *args[2] = { &src, &dst };
+    ptxrun_buffer buf = { a, 4 * sizeof *a, 1 };
+    Log log = { 0 };
+    ptxrun_launch_options o = { 0 };
+    o.buffers = &buf;
+    o.buffer_count = 1;
+    o.process_memory = 1;
+    o.callbacks = logged(&log);
+    ck_assert_msg(ptxrun_launch(kernel(m, NULL), args, &o, NULL) == PTXRUN_OK, "%s", log.text);
+    ck_assert_uint_eq(a[32], 42);
+    dst = a + 1;                                      /* in the read-only buffer: still a fault */
+    ck_assert_int_eq(ptxrun_launch(kernel(m, NULL), args, &o, NULL), PTXRUN_ERROR_FAULT);
+    ck_assert_uint_eq(a[1], 0);
+    free(a);
+    ptxrun_module_free(m);
+}
+END_TEST
+
 /* ---- ptx_run, gpuocelot's entry point ---- */
 
 /* Standard error to a file while f runs; what was written there, a new string. */
@@ -1206,6 +1385,7 @@ static Suite *api_suite(void)
     tcase_add_test(tc, test_shapes_3d);
     tcase_add_test(tc, test_twice);
     tcase_add_test(tc, test_module_variables_kept);
+    tcase_add_test(tc, test_function_scope_variables_apart);
     tcase_add_test(tc, test_fault_out_of_buffer);
     tcase_add_test(tc, test_bad_ptx);
     tcase_add_test(tc, test_unsupported);
@@ -1217,6 +1397,10 @@ static Suite *api_suite(void)
     tcase_add_test(tc, test_read_only);
     tcase_add_test(tc, test_overlapping);
     tcase_add_test(tc, test_process_memory);
+    tcase_add_test(tc, test_process_memory_past_eof);
+    tcase_add_test(tc, test_process_memory_wmma_merge);
+    tcase_add_test(tc, test_process_memory_printf_string);
+    tcase_add_test(tc, test_process_memory_beside_read_only);
     tcase_add_test(tc, test_ptx_run);
     tcase_add_test(tc, test_ptx_run_cache);
     tcase_add_test(tc, test_ptx_run_errors);

@@ -155,6 +155,10 @@ def converter(p: Param, where: Callable[[], str]) -> Callable[[Any], Converted]:
         fmt = _FLOAT_FORMATS[p.type]
 
         def real(value: Any) -> Converted:
+            if isinstance(value, np.ndarray) and value.ndim == 0:
+                value = value[()]
+            if isinstance(value, np.floating) and value.itemsize == p.size:
+                return value.astype(value.dtype.newbyteorder("<")).tobytes(), None   # its bits, NaNs kept
             x = _real(value)
             if x is None:
                 raise wrong(value, "a real number")

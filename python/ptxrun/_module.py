@@ -120,7 +120,7 @@ class Result:
         shape = array.shape + (array.itemsize,)
         if array.size == 0 or not self._handle:
             return np.full(shape, 0xFF, dtype=np.uint8)
-        low, high = np.byte_bounds(array)
+        low, high = _byte_bounds(array)
         bits = np.empty(high - low, dtype=np.uint8)
         status = lib.ptxrun_result_defined(self._handle, low, high - low,
                                            bits.ctypes.data_as(ctypes.POINTER(ctypes.c_uint8)))
@@ -137,6 +137,18 @@ class Result:
 
     def __repr__(self) -> str:
         return "<ptxrun.Result status=%d steps=%d warnings=%d>" % (self.status, self.steps, len(self.warnings))
+
+
+def _byte_bounds(array: np.ndarray) -> Tuple[int, int]:
+    """The lowest address of array's bytes and the one after its highest (numpy.byte_bounds, which
+    NumPy 2 moved out of its top-level namespace). array has at least one element."""
+    low = high = array.__array_interface__["data"][0]
+    for n, stride in zip(array.shape, array.strides):
+        if stride < 0:
+            low += (n - 1) * stride
+        else:
+            high += (n - 1) * stride
+    return low, high + array.itemsize
 
 
 def _shape(value: Shape, what: str) -> Tuple[int, int, int]:

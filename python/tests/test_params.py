@@ -83,6 +83,22 @@ def test_numpy_integer_of_the_width_gives_its_bits(params):
         params(*args, block=1)
 
 
+def test_numpy_float_of_the_width_gives_its_bits(params):
+    # A NumPy float of the parameter's width passes its bits as they are, NaN payloads and
+    # signalling NaNs included (through a Python float, x86 quiets a signalling NaN and an f16
+    # NaN's payload is lost): f16 0x7c01 and 0xfe55, f32 0x7f800001, f64 0x7ff0000000000001.
+    out = np.zeros(64, np.uint8)
+    args = [out, 0, 0, 0, 0, 0, 0, 0, 0, np.uint32(0x7F800001).view(np.float32),
+            np.uint64(0x7FF0000000000001).view(np.float64), np.uint16(0x7C01).view(np.float16), 0, 0]
+    params(*args, block=1)
+    assert struct.unpack_from("<I", out.tobytes(), 32)[0] == 0x7F800001
+    assert struct.unpack_from("<Q", out.tobytes(), 40)[0] == 0x7FF0000000000001
+    assert struct.unpack_from("<H", out.tobytes(), 48)[0] == 0x7C01
+    args[11] = np.array(np.uint16(0xFE55).view(np.float16))          # a 0-d array too
+    params(*args, block=1)
+    assert struct.unpack_from("<H", out.tobytes(), 48)[0] == 0xFE55
+
+
 def test_bf16_rounds_to_nearest_even_from_the_double():
     # (A .bf16 kernel parameter is not valid PTX, ptxas refuses it: nvcc passes a __nv_bfloat16 as
     # .b8 p[2], which takes the bytes of ptxrun.bf16_bits; ptxrun's .bf16 parameters use it too.)

@@ -66,6 +66,19 @@ def test_undefined_mask_from_a_register():
     assert bits.shape == (64, 4) and (bits[1::2] == 0).all() and (bits[::2] == 0xFF).all()
 
 
+def test_undefined_mask_without_numpy_byte_bounds(monkeypatch):
+    # NumPy 2 took byte_bounds out of its top-level namespace (numpy.lib.array_utils now):
+    # undefined() must not need it.
+    monkeypatch.delattr(np, "byte_bounds", raising=False)
+    out = np.full(64, 7, np.uint32)
+    k = ptxrun.Module(UNDEF_REG).get_function("undef_reg")
+    k(out, block=64)
+    index = np.arange(64)
+    assert np.array_equal(k.last.undefined(out), index % 2 == 1)
+    assert np.array_equal(k.last.undefined(out[60:2:-3]), (index % 2 == 1)[60:2:-3])
+    assert np.array_equal(k.last.undefined(out.reshape(8, 8).T), (index % 2 == 1).reshape(8, 8).T)
+
+
 def test_undefined_mask_from_uninitialised_shared():
     out = np.zeros(64, np.uint64)
     k = ptxrun.Module(UNDEF_SHARED).get_function("undef_shared")
