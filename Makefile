@@ -39,14 +39,14 @@ endif
 # -ffp-contract=off: never fuse a * b + c into one rounding; each PTX instruction rounds as it says.
 # -fPIC -fvisibility=hidden: one set of objects serves the program and libptxrun.so, which exports
 # only what api/ptxrun.h marks PTXRUN_API.
-ALL_CFLAGS := -std=c11 -D_POSIX_C_SOURCE=200809L -ffp-contract=off -fPIC -fvisibility=hidden $(WARN) $(CFLAGS) $(SANFLAGS) $(FIFLAGS) -Ilexer -Iparser -Iexec -Iapi -Icli -I$(BUILD)
+ALL_CFLAGS := -std=c11 -D_POSIX_C_SOURCE=200809L -ffp-contract=off -fPIC -fvisibility=hidden $(WARN) $(CFLAGS) $(SANFLAGS) $(FIFLAGS) -Ilexer -Iparser -Iexec -Iapi -Icuda -Icli -I$(BUILD)
 LDLIBS  := $(shell pkg-config --libs jansson 2>/dev/null || echo -ljansson) -lm -pthread
 
 CHECK_CFLAGS := $(shell pkg-config --cflags check 2>/dev/null)
 CHECK_LIBS   := $(shell pkg-config --libs check 2>/dev/null)
 
 # The library: everything but main.c, room by room in pipeline order (docs/architecture.md):
-# lexer/ -> parser/ -> exec/ -> api/ -> cli/, each using only the rooms before it.
+# lexer/ -> parser/ -> exec/ -> api/ -> cuda/ -> cli/, each using only the rooms before it.
 LEXER_SRC  := lexer/util.c lexer/pages.c lexer/arena.c lexer/intern.c lexer/source.c lexer/diag.c $(BUILD)/lexer.c
 PARSER_SRC := $(BUILD)/parser.c parser/streamparse.c parser/quick.c parser/parse.c parser/ops.c parser/decode.c parser/checkop.c parser/check.c \
               parser/suffixes.c parser/ir.c parser/cexpr.c parser/opaque.c parser/perf.c \
@@ -55,8 +55,11 @@ EXEC_SRC   := exec/kernels.c exec/vbits.c exec/layout.c exec/cfg.c exec/operand.
               exec/mathops.c exec/approx.c exec/half.c exec/fold.c exec/convert.c exec/format.c exec/warpops.c exec/mma.c exec/mma884.c exec/mmasp.c exec/mmafloat.c exec/mmafp8.c exec/wmma.c exec/wmmalayout.c exec/mmaview.c exec/mmasource.c exec/matrix.c exec/barrier.c exec/sync.c \
               exec/call.c exec/builtin.c exec/tracefrag.c exec/trace.c exec/warp.c exec/block.c exec/grid.c
 API_SRC    := api/demangle.c api/kernelname.c api/reach.c api/apidiag.c api/hostmem.c api/library.c api/apilaunch.c api/ocelot.c
+# cuda/: what the CUDA runtime and driver shims need; fatbin.c needs libzstd, linked only by what uses it.
+CUDA_SRC   := cuda/fatbin.c
+ZSTD_LIBS  := $(shell pkg-config --libs libzstd 2>/dev/null || echo -lzstd)
 CLI_SRC    := cli/jsonread.c cli/values.c cli/images.c cli/imageinit.c cli/npy.c cli/launch.c cli/lanes.c cli/b128.c cli/dump.c cli/expect.c cli/srcline.c cli/matview.c cli/progress.c cli/checkstream.c cli/entry.c cli/runstream.c cli/driver.c cli/testrun.c cli/testfind.c cli/testreport.c cli/testshard.c
-LIB_SRC := $(LEXER_SRC) $(PARSER_SRC) $(EXEC_SRC) $(API_SRC) $(CLI_SRC)
+LIB_SRC := $(LEXER_SRC) $(PARSER_SRC) $(EXEC_SRC) $(API_SRC) $(CUDA_SRC) $(CLI_SRC)
 # The public library: the rooms up to api/, nothing of cli/.
 PUB_SRC := $(LEXER_SRC) $(PARSER_SRC) $(EXEC_SRC) $(API_SRC)
 PUB_OBJ := $(patsubst %.c,$(BUILD)/obj/%.o,$(notdir $(PUB_SRC)))
@@ -64,13 +67,13 @@ PUB_LIBS := $(BUILD)/lib/libptxrun.so $(BUILD)/lib/libptxrun.a
 LIB_OBJ := $(patsubst %.c,$(BUILD)/obj/%.o,$(notdir $(LIB_SRC)))
 HEADERS := lexer/lexer.h parser/ir.h parser/parse.h parser/checker.h parser/ops.def parser/types.def parser/mods.def parser/sregs.def \
            exec/exec.h exec/memory.h exec/program.h exec/block.h exec/family.h exec/tensor.h exec/kernels_body.h exec/mufu_fits.h exec/mufu_tanh.h \
-           api/ptxrun.h api/api.h cli/cli.h $(BUILD)/parser.h \
+           api/ptxrun.h api/api.h cuda/cuda.h cli/cli.h $(BUILD)/parser.h \
            $(BUILD)/parser_stream.c
 
 FUZZERS := fuzz_frontend fuzz_pipeline fuzz_lanes
 
 TESTS   := check_lexer check_parser check_checker check_diag check_roundtrip check_exec check_video check_math check_half \
-           check_kernels check_builtin check_jsonread check_stream check_demangle check_mma check_mma884 check_mmasp check_mmafloat check_mmafp8 check_matrix check_matview check_launch check_api
+           check_kernels check_builtin check_jsonread check_stream check_demangle check_mma check_mma884 check_mmasp check_mmafloat check_mmafp8 check_matrix check_matview check_launch check_api check_fatbin
 TEST_BIN := $(addprefix $(BUILD)/tests/,$(TESTS))
 
 .PHONY: tsan-tests lib-example python python-tests python-valgrind
@@ -94,7 +97,7 @@ $(BUILD)/lexer.c: lexer/lexer.re $(BUILD)/parser.h
 	@mkdir -p $(BUILD)
 	$(RE2C) -W -Werror --no-generation-date -o $@ $<
 
-vpath %.c lexer parser exec api cli
+vpath %.c lexer parser exec api cuda cli
 $(BUILD)/obj/%.o: %.c $(HEADERS)
 	@mkdir -p $(BUILD)/obj
 	$(CC) $(ALL_CFLAGS) -c -o $@ $<
@@ -140,6 +143,9 @@ $(BUILD)/tests/%: tests/%.c tests/testutil.h $(BUILD)/libptxrun.a $(HEADERS)
 	@mkdir -p $(BUILD)/tests
 	$(CC) $(ALL_CFLAGS) $(CHECK_CFLAGS) -o $@ $< $(BUILD)/libptxrun.a $(CHECK_LIBS) $(LDLIBS)
 
+# check_fatbin reads fatbinaries, zstd-compressed ones too.
+$(BUILD)/tests/check_fatbin: LDLIBS += $(ZSTD_LIBS)
+
 # check_api uses ptxrun.h alone, linked against the public static library: what it exports is enough.
 $(BUILD)/tests/check_api: tests/check_api.c api/ptxrun.h $(BUILD)/lib/libptxrun.a
 	@mkdir -p $(BUILD)/tests
@@ -159,7 +165,7 @@ bench-builds: $(BUILD)/bench_frontend $(BUILD)/bench_exec $(BUILD)/bench_lanes $
 
 # The shape docs/architecture.md describes: file sizes, no loop of calls between files.
 structure:
-	python3 scripts/structure.py lexer parser exec api cli
+	python3 scripts/structure.py lexer parser exec api cuda cli
 
 unit-tests: $(TEST_BIN)
 	@set -e; for t in $(TEST_BIN); do echo "== $$t"; \
@@ -386,10 +392,12 @@ FUZZ_CC ?= clang
 FUZZ_SECONDS ?= 0
 FUZZ_BIN := $(addprefix $(BUILD)/fuzz/,$(FUZZERS))
 
-$(BUILD)/fuzz/%: tests/fuzz/%.c $(LIB_SRC) $(HEADERS)
+# The targets are linked from the sources, not the archive: cuda/ (and its libzstd) left out.
+FUZZ_SRC := $(filter-out $(CUDA_SRC),$(LIB_SRC))
+$(BUILD)/fuzz/%: tests/fuzz/%.c $(FUZZ_SRC) $(HEADERS)
 	@mkdir -p $(BUILD)/fuzz
 	$(FUZZ_CC) -std=c11 -D_POSIX_C_SOURCE=200809L -g -O1 -fsanitize=fuzzer,address,undefined \
-	    -fno-sanitize-recover=all -Ilexer -Iparser -Iexec -Iapi -Icli -I$(BUILD) -o $@ $< $(LIB_SRC) $(LDLIBS)
+	    -fno-sanitize-recover=all -Ilexer -Iparser -Iexec -Iapi -Icuda -Icli -I$(BUILD) -o $@ $< $(FUZZ_SRC) $(LDLIBS)
 
 # make fuzz: build the targets; FUZZ_SECONDS=N also runs each for N seconds. New inputs go to
 # build/fuzz/corpus-*; the committed seeds (tests/fuzz/seeds) are only read.

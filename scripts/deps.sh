@@ -2,7 +2,7 @@
 # Install ptxrun's build and test dependencies from Debian's packages.
 # As root it runs apt-get; otherwise it prints the command to run.
 set -eu
-packages="make gcc re2c bison check libjansson-dev pkg-config libxml2-utils man-db valgrind clang libclang-rt-14-dev python3 python3-numpy python3-pytest python3-setuptools python3-venv"
+packages="make gcc re2c bison check libjansson-dev libzstd-dev pkg-config libxml2-utils man-db valgrind clang libclang-rt-14-dev python3 python3-numpy python3-pytest python3-setuptools python3-venv"
 
 missing=""
 for pkg in $packages; do
