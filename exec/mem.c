@@ -338,14 +338,22 @@ static Region *find(Memory *mem, int space, uint64_t address, uint64_t size)
     return NULL;
 }
 
+/* find, or where the memory has a resolver (and the grid runs on one thread), the region it adds
+ * for an address of .global outside every region (the library's process memory). */
+static Region *find_or_resolve(Memory *mem, int space, uint64_t address, uint64_t size, bool store)
+{
+    Region *r = find(mem, space, address, size);
+    if (!r && space == SPACE_GLOBAL && mem->resolve && !mem->track &&
+        mem->resolve(mem->resolve_context, mem, address, size, store))
+        r = find(mem, space, address, size);
+    return r;
+}
+
 const uint8_t *mem_peek(Memory *mem, uint32_t thread, uint64_t generic, uint64_t *available, const uint8_t **shadow)
 {
     uint64_t address;
     int space = mem_space_of(generic, &address);
-    Region *r = find(mem, space, address, 1);
-    if (!r && space == SPACE_GLOBAL && mem->resolve && !mem->track &&     /* as mem_locate looks it up */
-        mem->resolve(mem->resolve_context, mem, address, 1, false))
-        r = find(mem, space, address, 1);
+    Region *r = find_or_resolve(mem, space, address, 1, false);
     if (!r)
         return NULL;
     uint64_t offset = address - r->base + (r->per_lane ? (uint64_t)thread * r->size : 0);
@@ -412,10 +420,7 @@ uint8_t *mem_locate(Warp *w, const XInstr *x, int lane, uint64_t address, unsign
     uint32_t pc = (uint32_t)(x - w->prog->code);
     if (!aligned(w, x, lane, address, size, store))
         return NULL;
-    Region *r = find(mem, space, in_space, size);
-    if (!r && space == SPACE_GLOBAL && mem->resolve && !mem->track &&
-        mem->resolve(mem->resolve_context, mem, in_space, size, store))
-        r = find(mem, space, in_space, size);
+    Region *r = find_or_resolve(mem, space, in_space, size, store);
     if (!r) {
         /* The nearest region in the form of the address: generic, or an address in its space. */
         const Region *best = nearest_region(mem, space, in_space);
