@@ -186,6 +186,9 @@ TEST_BIN += $(BUILD)/tests/check_cudart
 
 all: $(RT_LIBS)
 
+# the driver's private calls for the runtime (ptxrunCuda*)
+$(BUILD)/cuda/libcuda.so.1: $(BUILD)/obj/drvhook.o
+
 $(RT_OBJ): $(RT_HEADERS)
 
 $(BUILD)/obj/rtversion13.o $(BUILD)/obj/rtversion12.o: $(BUILD)/obj/rtversion%.o: cuda/rtversion.c $(RT_HEADERS)
@@ -208,7 +211,7 @@ $(BUILD)/cuda/libcudart.so.%: $(RT_OBJ) $(BUILD)/obj/rtversion%.o cuda/libcudart
 $(BUILD)/tests/check_cudart: tests/check_cudart.c cuda/cudart.h cuda/rterrors.def $(RT_LIBS)
 	@mkdir -p $(BUILD)/tests
 	$(CC) -std=c11 -D_POSIX_C_SOURCE=200809L $(WARN) $(CFLAGS) $(SANFLAGS) $(CHECK_CFLAGS) -Icuda -o $@ $< \
-	    -L$(BUILD)/cuda -l:libcudart.so.13 -Wl,--disable-new-dtags,-rpath,'$$ORIGIN/../cuda' $(CHECK_LIBS) -lm -pthread
+	    -L$(BUILD)/cuda -l:libcudart.so.13 -Wl,--disable-new-dtags,-rpath,'$$ORIGIN/../cuda' $(CHECK_LIBS) -ldl -lm -pthread
 
 check: structure unit-tests cli-tests kernel-tests fuzz-regressions bench-builds lib-example python-tests
 

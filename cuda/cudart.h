@@ -61,7 +61,7 @@ struct cudaPointerAttributes {
  * driver's values (CU_MEMHOSTALLOC_*, CU_MEMHOSTREGISTER_*, CU_MEM_ATTACH_*, ...) are the same */
 enum {
     cudaHostAllocPortable = 0x1, cudaHostAllocMapped = 0x2, cudaHostAllocWriteCombined = 0x4,
-    cudaHostRegisterPortable = 0x1, cudaHostRegisterMapped = 0x2, cudaHostRegisterIoMemory = 0x4,
+    cudaHostAllocDefault = 0, cudaHostRegisterDefault = 0, cudaHostRegisterPortable = 0x1, cudaHostRegisterMapped = 0x2, cudaHostRegisterIoMemory = 0x4,
     cudaHostRegisterReadOnly = 0x8,
     cudaMemAttachGlobal = 0x1, cudaMemAttachHost = 0x2, cudaMemAttachSingle = 0x4,
     cudaStreamNonBlocking = 0x1,
@@ -384,7 +384,6 @@ RT_API cudaError_t cudaStreamAddCallback(cudaStream_t stream, cudaStreamCallback
                                          unsigned int flags);
 RT_API cudaError_t cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t fn, void *userData);
 RT_API cudaError_t cudaStreamGetFlags(cudaStream_t stream, unsigned int *flags);
-RT_API cudaError_t cudaStreamGetPriority(cudaStream_t stream, int *priority);
 RT_API cudaError_t cudaEventCreate(cudaEvent_t *event);
 RT_API cudaError_t cudaEventCreateWithFlags(cudaEvent_t *event, unsigned int flags);
 RT_API cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream);

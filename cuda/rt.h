@@ -77,19 +77,4 @@ cudaError_t rt_var_find(const void *host, CUdeviceptr *address, size_t *size);
  * (every stream runs on the host, in order). */
 CUstream rt_stream(cudaStream_t s);
 
-/* ---- driver calls the runtime uses that cudrv.h does not declare yet (CUDA 13.0's signatures) */
-typedef enum CUlimit {
-    CU_LIMIT_STACK_SIZE = 0, CU_LIMIT_PRINTF_FIFO_SIZE = 1, CU_LIMIT_MALLOC_HEAP_SIZE = 2,
-    CU_LIMIT_DEV_RUNTIME_SYNC_DEPTH = 3, CU_LIMIT_DEV_RUNTIME_PENDING_LAUNCH_COUNT = 4,
-    CU_LIMIT_MAX_L2_FETCH_GRANULARITY = 5, CU_LIMIT_PERSISTING_L2_CACHE_SIZE = 6,
-} CUlimit;
-CUDRV_API CUresult cuCtxGetLimit(size_t *value, CUlimit limit);
-CUDRV_API CUresult cuCtxSetLimit(CUlimit limit, size_t value);
-CUDRV_API CUresult cuCtxGetCacheConfig(CUfunc_cache *config);
-CUDRV_API CUresult cuCtxSetCacheConfig(CUfunc_cache config);
-CUDRV_API CUresult cuCtxGetStreamPriorityRange(int *least, int *greatest);
-CUDRV_API CUresult cuStreamGetPriority(CUstream stream, int *priority);
-/* ptxrun's: one line of text (no newline) on the report stream (PTXRUN_REPORT; stderr by default). */
-CUDRV_API void ptxrunCudaReport(const char *text);
-
 #endif

@@ -105,16 +105,6 @@ cudaError_t cudaStreamGetFlags(cudaStream_t stream, unsigned int *flags)
     return rt_return(cuStreamGetFlags(rt_stream(stream), flags));
 }
 
-cudaError_t cudaStreamGetPriority(cudaStream_t stream, int *priority)
-{
-    cudaError_t e = rt_enter();
-    if (e != cudaSuccess)
-        return e;
-    if (!priority)
-        return rt_fail(cudaErrorInvalidValue);
-    return rt_return(cuStreamGetPriority(rt_stream(stream), priority));
-}
-
 cudaError_t cudaEventCreateWithFlags(cudaEvent_t *event, unsigned int flags)
 {
     cudaError_t e = rt_enter();

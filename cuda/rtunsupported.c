@@ -65,6 +65,7 @@ cudaError_t cudaThreadExchangeStreamCaptureMode(int *mode)
 
 /* Each name, once: RT_REFUSED(call, why). */
 #define RT_REFUSED_CALLS(X) \
+    X(cudaStreamGetPriority, "a stream's priority (the driver keeps none to give back)") \
     X(cudaMallocArray, "CUDA arrays") \
     X(cudaMalloc3DArray, "CUDA arrays") \
     X(cudaMallocMipmappedArray, "CUDA arrays") \
