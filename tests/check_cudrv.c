@@ -260,8 +260,13 @@ START_TEST(test_primary_context)
     FAILS(cuCtxDestroy_v2(a), CUDA_ERROR_INVALID_CONTEXT);   /* a primary context is released, not destroyed */
     OK(cuDevicePrimaryCtxRelease_v2(0));
     OK(cuMemFree_v2(p));                                   /* still retained once */
+    CUdeviceptr q;
+    OK(cuMemAlloc_v2(&q, 64));
     OK(cuDevicePrimaryCtxRelease_v2(0));
     FAILS(cuDevicePrimaryCtxRelease_v2(0), CUDA_ERROR_INVALID_CONTEXT);
+    OK(cuDevicePrimaryCtxRetain(&a, 0));
+    FAILS(cuMemFree_v2(q), CUDA_ERROR_INVALID_VALUE);                 /* the last release freed it */
+    OK(cuDevicePrimaryCtxRelease_v2(0));
     OK(cuDevicePrimaryCtxGetState(0, &flags, &active));
     ck_assert_int_eq(active, 0);
 }
@@ -434,6 +439,29 @@ START_TEST(test_memory_2d_3d)
     uint8_t row[W];
     OK(cuMemcpyDtoH_v2(row, p + pitch * (4 + H * 2), W));
     ck_assert_mem_eq(row, src[2][4], W);
+    /* layer 1 of the source (its rows 2 to 4) to layer 2 at row 1 of a second copy */
+    CUdeviceptr p2;
+    OK(cuMemAllocPitch_v2(&p2, &pitch, W, H * D, 4));
+    OK(cuMemsetD8_v2(p2, 0, pitch * H * D));
+    CUDA_MEMCPY3D part = c3;
+    part.srcZ = 1;
+    part.srcY = 2;
+    part.dstMemoryType = CU_MEMORYTYPE_DEVICE;
+    part.dstDevice = p2;
+    part.dstZ = 2;
+    part.dstY = 1;
+    part.Height = 3;
+    part.Depth = 1;
+    OK(cuMemcpy3D_v2(&part));
+    for (int y = 0; y < 3; y++) {
+        OK(cuMemcpyDtoH_v2(row, p2 + pitch * (1 + y + H * 2), W));
+        ck_assert_mem_eq(row, src[1][2 + y], W);
+    }
+    OK(cuMemcpyDtoH_v2(row, p2 + pitch * (4 + H * 2), W));
+    ck_assert_uint_eq(row[0], 0);
+    part.Depth = 2;                                                   /* layer 3 of the copy: none */
+    FAILS(cuMemcpy3DAsync_v2(&part, NULL), CUDA_ERROR_INVALID_VALUE);
+    OK(cuMemFree_v2(p2));
     CUDA_MEMCPY2D c2 = { 0 };
     c2.srcMemoryType = CU_MEMORYTYPE_DEVICE;
     c2.srcDevice = p;
@@ -485,6 +513,15 @@ START_TEST(test_launch_params)
     CUfunction f;
     OK(cuModuleGetFunction(&f, m, "axpy"));
     FAILS(cuModuleGetFunction(&f, m, "nothing"), CUDA_ERROR_NOT_FOUND);
+    FAILS(cuModuleGetFunction(&f, NULL, "axpy"), CUDA_ERROR_INVALID_HANDLE);
+    FAILS(cuModuleGetGlobal_v2(NULL, NULL, NULL, "x"), CUDA_ERROR_INVALID_VALUE);
+    size_t gsize;
+    FAILS(cuModuleGetGlobal_v2(NULL, &gsize, NULL, "x"), CUDA_ERROR_INVALID_HANDLE);
+    FAILS(cuModuleUnload(NULL), CUDA_ERROR_INVALID_HANDLE);
+    FAILS(cuEventRecord(NULL, NULL), CUDA_ERROR_INVALID_HANDLE);
+    FAILS(cuEventSynchronize(NULL), CUDA_ERROR_INVALID_HANDLE);
+    FAILS(cuStreamDestroy_v2(NULL), CUDA_ERROR_INVALID_HANDLE);
+    FAILS(cuLinkDestroy(NULL), CUDA_ERROR_INVALID_HANDLE);
     uint32_t x[N], y[N], out[N], want[N];
     fill(x, y);
     CUdeviceptr dx, dy, dout;
@@ -548,6 +585,27 @@ START_TEST(test_launch_extra)
     OK(cuMemcpyDtoH_v2(out, dout, sizeof out));
     axpy_expect(want, x, y, 77u);
     ck_assert_mem_eq(out, want, sizeof out);
+    /* a 32-bit parameter before a 64-bit one: 4 bytes of padding between them, as in C */
+    static const char mix_ptx[] = HEADER
+        ".visible .entry mix(.param .u32 a, .param .u64 p)\n"
+        "{\n  .reg .b32 %r1;\n  .reg .b64 %rd1;\n  ld.param.u32 %r1, [a];\n  ld.param.u64 %rd1, [p];\n"
+        "  st.global.u32 [%rd1], %r1;\n  ret;\n}\n";
+    CUmodule mm;
+    CUfunction mix;
+    OK(cuModuleLoadData(&mm, mix_ptx));
+    OK(cuModuleGetFunction(&mix, mm, "mix"));
+    struct {
+        uint32_t a;
+        uint64_t p;
+    } mixed = { 0xfeedf00d, dout };
+    size_t mixed_size = sizeof mixed;
+    ck_assert_uint_eq(mixed_size, 16);
+    void *mixed_extra[] = { CU_LAUNCH_PARAM_BUFFER_POINTER, &mixed, CU_LAUNCH_PARAM_BUFFER_SIZE, &mixed_size,
+                            CU_LAUNCH_PARAM_END };
+    OK(cuLaunchKernel(mix, 1, 1, 1, 1, 1, 1, 0, NULL, NULL, mixed_extra));
+    OK(cuMemcpyDtoH_v2(out, dout, 4));
+    ck_assert_uint_eq(out[0], 0xfeedf00d);
+    OK(cuModuleUnload(mm));
     size = sizeof args - 4;                                           /* n left out */
     FAILS(cuLaunchKernel(f, 1, 1, 1, 32, 1, 1, 0, NULL, NULL, extra), CUDA_ERROR_INVALID_VALUE);
     void *bad[] = { (void *)0x7, &args, CU_LAUNCH_PARAM_END };
@@ -631,6 +689,16 @@ START_TEST(test_module_variables)
     OK(cuLaunchKernel(f, 1, 1, 1, 1, 1, 1, 0, NULL, params, NULL));
     OK(cuMemcpyDtoH_v2(&v, counter, 4));
     ck_assert_uint_eq(v, 12);
+    /* a module of variables alone: no kernel lowers it, so they are placed zeroed */
+    static const char only_vars[] = HEADER ".visible .global .align 4 .u32 lonely[3];\n";
+    CUmodule m3;
+    CUdeviceptr lonely;
+    OK(cuModuleLoadData(&m3, only_vars));
+    OK(cuModuleGetGlobal_v2(&lonely, &size, m3, "lonely"));
+    ck_assert_uint_eq(size, 12);
+    OK(cuMemcpyDtoH_v2(u, lonely, 12));
+    ck_assert_mem_eq(u, zero, 12);
+    OK(cuModuleUnload(m3));
     /* a second load of the module has variables of its own */
     CUmodule m2;
     CUdeviceptr counter2;
