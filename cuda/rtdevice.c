@@ -178,18 +178,18 @@ cudaError_t cudaDeviceSetLimit(cudaLimit limit, size_t value)
     return e;
 }
 
-/* Priorities are taken and kept with each stream; every stream runs in order on the host. The
- * range is CUDA's for compute capability 7.0 and later: 0 (least) to -5 (greatest). */
 cudaError_t cudaDeviceGetStreamPriorityRange(int *leastPriority, int *greatestPriority)
 {
     cudaError_t e = rt_enter();
     if (e != cudaSuccess)
         return e;
-    if (leastPriority)
-        *leastPriority = 0;
-    if (greatestPriority)
-        *greatestPriority = -5;
-    return cudaSuccess;
+    int least = 0, greatest = 0;
+    e = rt_return(cuCtxGetStreamPriorityRange(&least, &greatest));
+    if (e == cudaSuccess && leastPriority)
+        *leastPriority = least;
+    if (e == cudaSuccess && greatestPriority)
+        *greatestPriority = greatest;
+    return e;
 }
 
 /* Persisting L2 lines: there is no L2 to reset. */
