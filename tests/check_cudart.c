@@ -591,6 +591,10 @@ START_TEST(device_queries)
     ck_assert_uint_eq(limit, 1 << 22);
     ck_assert_int_eq(cudaDeviceGetLimit(&limit, cudaLimitStackSize), cudaSuccess);
     ck_assert_uint_gt(limit, 0);
+    ck_assert_int_eq(cudaDeviceSetLimit(cudaLimitMaxL2FetchGranularity, 32), cudaSuccess);
+    ck_assert_int_eq(cudaDeviceGetLimit(&limit, cudaLimitMaxL2FetchGranularity), cudaSuccess);
+    ck_assert_uint_eq(limit, 32);
+    ck_assert_int_eq(cudaDeviceGetLimit(&limit, (cudaLimit)9), cudaErrorUnsupportedLimit);
 }
 END_TEST
 
