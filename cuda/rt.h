@@ -37,6 +37,12 @@ typedef struct RtVar {
     void **managed;            /* __managed__: where the variable's address is written at load; or NULL */
 } RtVar;
 
+/* The per-thread default stream's names of a call (nvcc --default-stream per-thread: _ptds for a
+ * synchronous call, _ptsz for one that takes a stream): the same function, every stream running in
+ * order on the host. */
+#define RT_SAME_AS(other, name) \
+    extern __typeof__(name) other __attribute__((alias(#name), visibility("default")));
+
 /* rterror.c: results. Every call returns through rt_return (or rt_fail): an error is remembered
  * as the thread's last error; a fault the driver reports (700 illegal address, 710 assert, ...) is
  * sticky: every later call that can return it does, and cudaGetLastError cannot clear it. */

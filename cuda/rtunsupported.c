@@ -43,6 +43,9 @@ cudaError_t cudaThreadExchangeStreamCaptureMode(int *mode)
     return cudaSuccess;
 }
 
+/* The per-thread default stream's names (rt.h). */
+RT_SAME_AS(cudaStreamIsCapturing_ptsz, cudaStreamIsCapturing)
+
 /* Each name, once: RT_REFUSED(call, why). */
 #define RT_REFUSED_CALLS(X) \
     X(cudaMallocArray, "CUDA arrays") \
@@ -72,6 +75,19 @@ cudaError_t cudaThreadExchangeStreamCaptureMode(int *mode)
     X(cudaGraphInstantiateWithFlags, "graphs") \
     X(cudaGraphLaunch, "graphs") \
     X(cudaGraphUpload, "graphs") \
+    X(cudaGraphUpload_ptsz, "graphs") \
+    X(cudaGraphLaunch_ptsz, "graphs") \
+    X(cudaStreamBeginCapture_ptsz, "stream capture and graphs") \
+    X(cudaStreamEndCapture_ptsz, "stream capture and graphs") \
+    X(cudaStreamGetCaptureInfo_ptsz, "stream capture and graphs") \
+    X(cudaStreamGetAttribute_ptsz, "stream attributes") \
+    X(cudaMemcpy2DToArray_ptds, "CUDA arrays") \
+    X(cudaMemcpy2DFromArray_ptds, "CUDA arrays") \
+    X(cudaMemcpy2DToArrayAsync_ptsz, "CUDA arrays") \
+    X(cudaMemcpy2DFromArrayAsync_ptsz, "CUDA arrays") \
+    X(cudaMemcpyToArray_ptds, "CUDA arrays") \
+    X(cudaMemcpyFromArray_ptds, "CUDA arrays") \
+    X(cudaMallocFromPoolAsync_ptsz, "memory pools") \
     X(cudaStreamGetAttribute, "stream attributes") \
     X(cudaGraphDestroy, "graphs") \
     X(cudaGraphExecDestroy, "graphs") \

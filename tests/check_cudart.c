@@ -19,6 +19,9 @@
 
 /* refused by the runtime (rtunsupported.c): its parameters are not read */
 cudaError_t cudaMallocArray(void);
+/* nvcc --default-stream per-thread's names of two calls (rt.h's RT_SAME_AS) */
+cudaError_t cudaMemcpy_ptds(void *dst, const void *src, size_t count, cudaMemcpyKind kind);
+cudaError_t cudaMemsetAsync_ptsz(void *devPtr, int value, size_t count, cudaStream_t stream);
 
 /* ---- the registration nvcc's code makes, by hand */
 static struct {
@@ -428,6 +431,10 @@ START_TEST(copies_2d_3d_and_memset)
     ck_assert_int_eq(cudaMemcpy(d2, d1, sizeof ints, cudaMemcpyDeviceToDevice), cudaSuccess);
     ck_assert_int_eq(cudaMemcpy(got, d2, sizeof got, cudaMemcpyDefault), cudaSuccess);
     ck_assert_mem_eq(got, ints, sizeof ints);
+    ck_assert_int_eq(cudaMemsetAsync_ptsz(d2, 0, sizeof(int), NULL), cudaSuccess);
+    ck_assert_int_eq(cudaMemcpy_ptds(got, d2, sizeof got, cudaMemcpyDeviceToHost), cudaSuccess);
+    ck_assert_int_eq(got[0], 0);
+    ck_assert_int_eq(got[7], 49);
     ck_assert_int_eq(cudaMemcpy(got, d2, sizeof got, (cudaMemcpyKind)7), cudaErrorInvalidMemcpyDirection);
     cudaFree(d1);
     cudaFree(d2);
