@@ -79,11 +79,8 @@ static cudaError_t launch(RtFunction *f, dim3 grid, dim3 block, void **args, siz
         return rt_fail(cudaErrorInvalidConfiguration);
     if (shared > 0xffffffffu)
         return rt_fail(cudaErrorInvalidValue);
-    CUresult r = cuLaunchKernel(f->function, grid.x, grid.y, grid.z, block.x, block.y, block.z, (unsigned)shared,
-                                rt_stream(stream), args, NULL);
-    if (r == CUDA_ERROR_INVALID_VALUE)
-        return rt_fail(cudaErrorInvalidConfiguration);
-    return rt_return(r);
+    return rt_return(cuLaunchKernel(f->function, grid.x, grid.y, grid.z, block.x, block.y, block.z,
+                                    (unsigned)shared, rt_stream(stream), args, NULL));
 }
 
 cudaError_t __cudaLaunchKernel(cudaKernel_t kernel, dim3 gridDim, dim3 blockDim, void **args, size_t sharedMem,

@@ -187,6 +187,13 @@ START_TEST(launch_errors)
     ck_assert_int_eq(cudaGetLastError(), cudaErrorInvalidConfiguration);
     ck_assert_int_eq(cudaLaunchKernel(&add_stub, d3(0, 1, 1), d3(32, 1, 1), args, 0, NULL),
                      cudaErrorInvalidConfiguration);
+    ck_assert_int_eq(cudaLaunchKernel(&add_stub, d3(1, 65536, 1), d3(32, 1, 1), args, 0, NULL),
+                     cudaErrorInvalidConfiguration);
+    ck_assert_int_eq(cudaLaunchKernel(&add_stub, d3(1, 1, 1), d3(32, 32, 2), args, 0, NULL),
+                     cudaErrorInvalidConfiguration);
+    /* more dynamic shared memory than a block has without opting in (48 KiB): the driver's "invalid argument" */
+    ck_assert_int_eq(cudaLaunchKernel(&block_sum_stub, d3(1, 1, 1), d3(32, 1, 1), args, 64 * 1024, NULL),
+                     cudaErrorInvalidValue);
     ck_assert_int_eq(cudaLaunchKernel(&not_registered_stub, d3(1, 1, 1), d3(32, 1, 1), args, 0, NULL),
                      cudaErrorInvalidDeviceFunction);
     /* a launch error is not sticky: the next call works */
