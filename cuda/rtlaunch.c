@@ -52,6 +52,15 @@ cudaError_t __cudaGetKernel(cudaKernel_t *kernel, const void *hostFun)
     return f ? cudaSuccess : rt_fail(e);
 }
 
+/* The public name of the same (CUDA 12.1 and later): a cudaKernel_t that the calls taking a kernel
+ * by its host stub take too. */
+cudaError_t cudaGetKernel(cudaKernel_t *kernel, const void *entryFuncAddr)
+{
+    if (!kernel)
+        return rt_fail(cudaErrorInvalidValue);
+    return __cudaGetKernel(kernel, entryFuncAddr);
+}
+
 /* A shape no GPU launches: a zero or too large dimension (CUDA's limits; the driver checks the
  * device's own and the kernel's). */
 static bool bad_shape(dim3 grid, dim3 block)

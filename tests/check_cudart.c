@@ -169,6 +169,14 @@ START_TEST(launch_as_nvcc_does)
     ck_assert_int_eq(__cudaLaunchKernel(kernel, grid, block, args, shared, stream), cudaSuccess);
     ck_assert_int_eq(cudaMemcpy(&got, dout, sizeof got, cudaMemcpyDefault), cudaSuccess);
     ck_assert_int_eq(got, sum);
+    /* the handle names the kernel wherever a host stub would (cudaGetKernel: the public name) */
+    cudaKernel_t same = NULL;
+    ck_assert_int_eq(cudaGetKernel(&same, &block_sum_stub), cudaSuccess);
+    ck_assert_ptr_eq(same, kernel);
+    got = -1;
+    ck_assert_int_eq(cudaLaunchKernel((const void *)kernel, grid, block, args, shared, NULL), cudaSuccess);
+    ck_assert_int_eq(cudaMemcpy(&got, dout, sizeof got, cudaMemcpyDefault), cudaSuccess);
+    ck_assert_int_eq(got, sum);
     ck_assert_int_eq(__cudaGetKernel(&kernel, &not_registered_stub), cudaErrorInvalidDeviceFunction);
     ck_assert_int_eq(cudaGetLastError(), cudaErrorInvalidDeviceFunction);
     ck_assert_int_eq(cudaGetLastError(), cudaSuccess);
