@@ -837,6 +837,27 @@ START_TEST(fatbinary_without_ptx)
 }
 END_TEST
 
+/* A bad setting: the driver names it and cannot start, so the runtime cannot (only in a process
+ * of its own, where nothing has started the driver yet). */
+START_TEST(bad_setting)
+{
+    const char *fork_mode = getenv("CK_FORK");
+    if (fork_mode && strcmp(fork_mode, "no") == 0)
+        return;
+    setenv("PTXRUN_ARCH", "sm_9x", 1);
+    int *d = NULL, count = -1;
+    ck_assert_int_eq(cudaMalloc((void **)&d, 16), cudaErrorInitializationError);
+    ck_assert_int_eq(cudaGetDeviceCount(&count), cudaErrorInitializationError);
+    ck_assert_int_eq(cudaGetLastError(), cudaErrorInitializationError);
+    struct cudaDeviceProp p;
+    ck_assert_int_eq(cudaGetDeviceProperties(&p, 0), cudaErrorInitializationError);
+    /* nvcc's host code still finds its managed variable somewhere to read */
+    ck_assert_int_eq(__cudaInitModule(handle), 0);
+    ck_assert_ptr_nonnull(counter);
+    unsetenv("PTXRUN_ARCH");
+}
+END_TEST
+
 static Suite *cudart_suite(void)
 {
     Suite *s = suite_create("cudart");
@@ -856,6 +877,7 @@ static Suite *cudart_suite(void)
     tcase_add_test(t, streams_and_events);
     tcase_add_test(t, error_names_and_texts);
     tcase_add_test(t, fatbinary_without_ptx);
+    tcase_add_test(t, bad_setting);
     tcase_add_test(t, sticky_illegal_address);
     tcase_add_test(t, sticky_assert_and_trap);
     suite_add_tcase(s, t);
