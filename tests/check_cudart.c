@@ -613,6 +613,10 @@ START_TEST(device_queries)
     int version = 0;
     ck_assert_int_eq(version12(&version), cudaSuccess);
     ck_assert_int_eq(version, 12080);
+    cudaError_t (*thread_sync12)(void);
+    *(void **)&thread_sync12 = dlsym(rt12, "cudaThreadSynchronize");   /* CUDA 12's, gone in 13 */
+    ck_assert(thread_sync12 != NULL);
+    ck_assert_int_eq(thread_sync12(), cudaSuccess);
     dlclose(rt12);
     ck_assert_int_eq(cudaRuntimeGetVersion(&version), cudaSuccess);
     ck_assert_int_eq(version, 13000);
