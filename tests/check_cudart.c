@@ -373,6 +373,8 @@ START_TEST(host_memory_kinds)
     int on_stack = 0;
     ck_assert_int_eq(cudaPointerGetAttributes(&attr, &on_stack), cudaSuccess);
     ck_assert_int_eq(attr.type, cudaMemoryTypeUnregistered);
+    ck_assert_ptr_eq(attr.hostPointer, &on_stack);
+    ck_assert_ptr_null(attr.devicePointer);
     int *dev;
     ck_assert_int_eq(cudaMalloc((void **)&dev, 64), cudaSuccess);
     ck_assert_int_eq(cudaPointerGetAttributes(&attr, dev), cudaSuccess);
