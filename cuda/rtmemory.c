@@ -217,6 +217,7 @@ cudaError_t cudaPointerGetAttributes(struct cudaPointerAttributes *attributes, c
         } else {
             a.type = cudaMemoryTypeDevice;
             a.devicePointer = (void *)ptr;
+            a.hostPointer = NULL;
         }
     } else if (r != CUDA_ERROR_INVALID_VALUE) {
         return rt_return(r);
