@@ -59,7 +59,7 @@ API_SRC    := api/demangle.c api/kernelname.c api/reach.c api/apidiag.c api/host
 CUDA_SRC   := cuda/fatbin.c
 # The driver API shim (libcuda.so.1): libptxrun's objects, fatbin.c and these (docs/cuda.md).
 DRV_SRC    := cuda/drvsettings.c cuda/drvstate.c cuda/drverror.c cuda/drvdevice.c cuda/drvmem.c cuda/drvmodule.c \
-              cuda/drvlaunch.c cuda/drvstream.c cuda/drvctx.c cuda/drvnames.c
+              cuda/drvlaunch.c cuda/drvstream.c cuda/drvctx.c cuda/drvnames.c cuda/drvtex.c
 DRV_OBJ    := $(patsubst %.c,$(BUILD)/obj/%.o,$(notdir $(DRV_SRC)))
 CUDA_LIBS  := $(BUILD)/cuda/libcuda.so.1
 ZSTD_LIBS  := $(shell pkg-config --libs libzstd 2>/dev/null || echo -lzstd)

@@ -134,6 +134,19 @@ void library_set_placer(ptxrun_module *mod, ModulePlacer place, void *context);
 uint32_t library_var_count(const ptxrun_module *mod);
 bool library_var(const ptxrun_module *mod, uint32_t i, LibraryVar *out);
 
+/* apilaunch.c: a CUDA texture or surface object for a launch (library_launch): its image, named
+ * by image.handle (nonzero; image.region is set by the launch), its texels the caller's bytes
+ * bytes at texels (a separate allocation: a buffer of the launch may hold all of it, never part),
+ * laid out as Image says; a surface store writes them in place. */
+typedef struct LibraryImage {
+    Image image;
+    void *texels;
+    size_t bytes;
+} LibraryImage;
+/* ptxrun_launch with these images too. */
+ptxrun_status library_launch(ptxrun_kernel *kernel, void *const *args, const ptxrun_launch_options *options,
+                             const LibraryImage *images, size_t image_count, ptxrun_result **result);
+
 /* hostmem.c: the process's own memory for ptx_run: an address outside every buffer is looked up
  * in /proc/self/maps, and the mapping holding it becomes a region (read-only where the process may
  * not write). A Memory.resolve. */
