@@ -178,7 +178,7 @@ $(BUILD)/tests/check_api: tests/check_api.c api/ptxrun.h $(BUILD)/lib/libptxrun.
 # alone (DT_NEEDED libcuda.so.1, found beside it through RUNPATH $ORIGIN): the same objects, each
 # with its soname, version node (cuda/libcudart.map; .12's made from it by sed) and rtversion.c.
 RT_SRC  := cuda/rterror.c cuda/rtstate.c cuda/rtregister.c cuda/rtlaunch.c cuda/rtmemory.c cuda/rtcopy.c \
-           cuda/rtdevice.c cuda/rtprops.c cuda/rtstream.c cuda/rtunsupported.c
+           cuda/rtdevice.c cuda/rtprops.c cuda/rtstream.c cuda/rtunsupported.c cuda/rttex.c
 RT_OBJ  := $(patsubst %.c,$(BUILD)/obj/%.o,$(notdir $(RT_SRC)))
 RT_HEADERS := cuda/cudart.h cuda/rt.h cuda/rterrors.def cuda/cudrv.h
 RT_LIBS := $(BUILD)/cuda/libcudart.so.13 $(BUILD)/cuda/libcudart.so.12

@@ -66,26 +66,10 @@ cudaError_t cudaThreadExchangeStreamCaptureMode(int *mode)
 /* Each name, once: RT_REFUSED(call, why). */
 #define RT_REFUSED_CALLS(X) \
     X(cudaStreamGetPriority, "a stream's priority (the driver keeps none to give back)") \
-    X(cudaMallocArray, "CUDA arrays") \
-    X(cudaMalloc3DArray, "CUDA arrays") \
     X(cudaMallocMipmappedArray, "CUDA arrays") \
-    X(cudaFreeArray, "CUDA arrays") \
     X(cudaFreeMipmappedArray, "CUDA arrays") \
-    X(cudaArrayGetInfo, "CUDA arrays") \
-    X(cudaMemcpyToArray, "CUDA arrays") \
-    X(cudaMemcpyFromArray, "CUDA arrays") \
-    X(cudaMemcpy2DToArray, "CUDA arrays") \
-    X(cudaMemcpy2DFromArray, "CUDA arrays") \
-    X(cudaMemcpy2DToArrayAsync, "CUDA arrays") \
-    X(cudaMemcpy2DFromArrayAsync, "CUDA arrays") \
     X(cudaMemcpy2DArrayToArray, "CUDA arrays") \
     X(cudaMemcpyArrayToArray, "CUDA arrays") \
-    X(cudaCreateTextureObject, "texture objects") \
-    X(cudaDestroyTextureObject, "texture objects") \
-    X(cudaGetTextureObjectResourceDesc, "texture objects") \
-    X(cudaCreateSurfaceObject, "surface objects") \
-    X(cudaDestroySurfaceObject, "surface objects") \
-    X(cudaGetChannelDesc, "CUDA arrays") \
     X(cudaStreamBeginCapture, "stream capture and graphs") \
     X(cudaStreamEndCapture, "stream capture and graphs") \
     X(cudaGraphCreate, "graphs") \
