@@ -182,7 +182,7 @@ RT_SRC  := cuda/rterror.c cuda/rtstate.c cuda/rtregister.c cuda/rtlaunch.c cuda/
 RT_OBJ  := $(patsubst %.c,$(BUILD)/obj/%.o,$(notdir $(RT_SRC)))
 RT_HEADERS := cuda/cudart.h cuda/rt.h cuda/rterrors.def cuda/cudrv.h
 RT_LIBS := $(BUILD)/cuda/libcudart.so.13 $(BUILD)/cuda/libcudart.so.12
-TEST_BIN += $(BUILD)/tests/check_cudart
+TEST_BIN += $(BUILD)/tests/check_cudart $(BUILD)/tests/check_cudatex
 
 all: $(RT_LIBS)
 
@@ -205,6 +205,13 @@ $(BUILD)/cuda/libcudart.so.%: $(RT_OBJ) $(BUILD)/obj/rtversion%.o cuda/libcudart
                               $(BUILD)/cuda/libcuda.so.1
 	$(CC) $(ALL_CFLAGS) -shared -Wl,-soname,libcudart.so.$* -Wl,--version-script=$(MAP) -Wl,--no-undefined \
 	    -Wl,--enable-new-dtags,-rpath,'$$ORIGIN' -o $@ $(filter %.o,$^) -L$(BUILD)/cuda -l:libcuda.so.1 -pthread
+
+# check_cudatex uses cudart.h and cudrv.h alone, linked against libcudart.so.13 and libcuda.so.1.
+$(BUILD)/tests/check_cudatex: tests/check_cudatex.c cuda/cudart.h cuda/cudrv.h $(RT_LIBS)
+	@mkdir -p $(BUILD)/tests
+	$(CC) -std=c11 -D_POSIX_C_SOURCE=200809L $(WARN) $(CFLAGS) $(SANFLAGS) $(CHECK_CFLAGS) -Icuda -o $@ $< \
+	    -L$(BUILD)/cuda -l:libcudart.so.13 -l:libcuda.so.1 -Wl,--disable-new-dtags,-rpath,'$$ORIGIN/../cuda' \
+	    $(CHECK_LIBS) -lm -pthread
 
 # check_cudart uses cudart.h alone, linked against libcudart.so.13 (found by its RPATH), and registers
 # tests/cudart/kernels.fatbin by hand as nvcc's code would.

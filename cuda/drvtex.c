@@ -43,6 +43,15 @@ static unsigned format_bytes(CUarray_format f)
     return f == CU_AD_FORMAT_HALF ? 2 : format_type(f) == TYPE_COUNT ? 0 : type_info[format_type(f)].bits / 8;
 }
 
+/* Whether CUDA 13 names f (its packed, block-compressed, YUV and normalized formats besides
+ * ptxrun's). */
+static bool cuda_format(CUarray_format f)
+{
+    unsigned v = (unsigned)f;
+    return format_bytes(f) || v == 0x50 || (v >= 0x91 && v <= 0x9f) || (v >= 0xa1 && v <= 0xa9) ||
+           (v >= 0xb0 && v <= 0xb5) || (v >= 0xc0 && v <= 0xcb);
+}
+
 static bool channels_ok(unsigned n)
 {
     return n == 1 || n == 2 || n == 4;
@@ -58,8 +67,7 @@ static CUresult array_shape_ok(const CUDA_ARRAY3D_DESCRIPTOR *d)
     if (!d->Width || !channels_ok(d->NumChannels))
         return CUDA_ERROR_INVALID_VALUE;
     if (!format_bytes(d->Format))
-        return format_type(d->Format) == TYPE_COUNT && (unsigned)d->Format <= 0xff ? CUDA_ERROR_NOT_SUPPORTED
-                                                                                  : CUDA_ERROR_INVALID_VALUE;
+        return cuda_format(d->Format) ? CUDA_ERROR_NOT_SUPPORTED : CUDA_ERROR_INVALID_VALUE;
     if (d->Flags & ~(unsigned)KNOWN_FLAGS)
         return CUDA_ERROR_NOT_SUPPORTED;
     bool layered = d->Flags & CUDA_ARRAY3D_LAYERED, cube = d->Flags & CUDA_ARRAY3D_CUBEMAP;
@@ -325,10 +333,13 @@ static CUresult sampling(DrvState *s, const CUDA_TEXTURE_DESC *t, const CUDA_RES
             folded |= d < im->dims;
         }
     }
-    if (res->resType == CU_RESOURCE_TYPE_LINEAR) {   /* tex1Dfetch: texel indices, clamped */
+    if (res->resType == CU_RESOURCE_TYPE_LINEAR) {
+        /* tex1Dfetch: texel indices, unfiltered, "only the border and clamp addressing modes"
+         * (the guide) */
+        border = sm->address[0] == ADDRESS_BORDER;
         memset(sm, 0, sizeof *sm);
-        sm->address[0] = ADDRESS_CLAMP;
-        folded = border = false;
+        sm->address[0] = border ? ADDRESS_BORDER : ADDRESS_CLAMP;
+        folded = false;
     }
     if (border && (t->borderColor[0] != 0 || t->borderColor[1] != 0 || t->borderColor[2] != 0 ||
                    t->borderColor[3] != 0))
