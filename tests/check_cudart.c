@@ -18,7 +18,7 @@
 #include "cudart.h"
 
 /* refused by the runtime (rtunsupported.c): its parameters are not read */
-cudaError_t cudaMallocArray(void);
+cudaError_t cudaMallocMipmappedArray(void);
 
 /* ---- the registration nvcc's code makes, by hand */
 static struct {
@@ -681,9 +681,9 @@ START_TEST(error_names_and_texts)
     ck_assert_int_eq(cudaPeekAtLastError(), cudaErrorInvalidValue);
     ck_assert_int_eq(cudaGetLastError(), cudaErrorInvalidValue);
     ck_assert_int_eq(cudaGetLastError(), cudaSuccess);
-    ck_assert_int_eq(cudaMallocArray(), cudaErrorNotSupported);
+    ck_assert_int_eq(cudaMallocMipmappedArray(), cudaErrorNotSupported);
     char *text = report();
-    ck_assert_ptr_nonnull(strstr(text, "cudaMallocArray is not supported yet"));
+    ck_assert_ptr_nonnull(strstr(text, "cudaMallocMipmappedArray is not supported yet"));
     free(text);
     struct cudaChannelFormatDesc f = cudaCreateChannelDesc(8, 8, 0, 0, cudaChannelFormatKindUnsigned);
     ck_assert_int_eq(f.y, 8);
