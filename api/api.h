@@ -134,6 +134,13 @@ void library_set_placer(ptxrun_module *mod, ModulePlacer place, void *context);
 uint32_t library_var_count(const ptxrun_module *mod);
 bool library_var(const ptxrun_module *mod, uint32_t i, LibraryVar *out);
 
+/* apilaunch.c: ptxrun_launch keeping the definedness of the caller's bytes between launches (the
+ * CUDA shims' device memory, which starts undefined): shadows (NULL, or one per buffer of o)
+ * gives each buffer's bits as they start, one byte a byte (0xff: all defined; NULL: all of them),
+ * and gets them as the run left them: a buffer's shadow is written in place, or, NULL before and
+ * some bits of it undefined after, made (malloc: the caller frees it). */
+ptxrun_status library_launch(ptxrun_kernel *k, void *const *args, const ptxrun_launch_options *o, uint8_t **shadows,
+                             ptxrun_result **result);
 /* apilaunch.c: a CUDA texture or surface object for a launch (library_launch): its image, named
  * by image.handle (nonzero; image.region is set by the launch), its texels the caller's bytes
  * bytes at texels (a separate allocation: a buffer of the launch may hold all of it, never part),
@@ -143,9 +150,10 @@ typedef struct LibraryImage {
     void *texels;
     size_t bytes;
 } LibraryImage;
-/* ptxrun_launch with these images too. */
-ptxrun_status library_launch(ptxrun_kernel *kernel, void *const *args, const ptxrun_launch_options *options,
-                             const LibraryImage *images, size_t image_count, ptxrun_result **result);
+/* library_launch with these images too. */
+ptxrun_status library_launch_images(ptxrun_kernel *kernel, void *const *args, const ptxrun_launch_options *options,
+                                    uint8_t **shadows, const LibraryImage *images, size_t image_count,
+                                    ptxrun_result **result);
 
 /* hostmem.c: the process's own memory for ptx_run: an address outside every buffer is looked up
  * in /proc/self/maps, and the mapping holding it becomes a region (read-only where the process may

@@ -91,6 +91,7 @@ typedef struct DrvMem {
     const void *decl;          /* a symbol's declaration (LibraryVar.decl) */
     char *name;                /* a symbol's name */
     int space;                 /* a symbol's space (SPACE_GLOBAL, SPACE_CONST) */
+    bool managed;              /* a symbol declared .attribute(.managed) (CUDA's __managed__) */
     unsigned long long id;     /* CU_POINTER_ATTRIBUTE_BUFFER_ID: never the same twice in a process */
 } DrvMem;
 
@@ -101,6 +102,8 @@ struct CUctx_st {
     CUresult sticky;           /* a kernel's fault: every later call that can returns it */
     bool primary;              /* the device's primary context (cuDevicePrimaryCtxRetain) */
     unsigned retains;          /* a primary context's retains */
+    size_t limits[3];          /* cuCtxSetLimit's stack (bytes a thread; 0: the default), printf FIFO
+                                  and malloc heap sizes (0: their defaults) */
 };
 struct CUstream_st {
     CUcontext ctx;

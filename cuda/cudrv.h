@@ -360,6 +360,19 @@ typedef enum CUjitInputType {
     CU_JIT_INPUT_NVVM = 5,
 } CUjitInputType;
 
+typedef enum CUlimit {
+    CU_LIMIT_STACK_SIZE = 0,
+    CU_LIMIT_PRINTF_FIFO_SIZE = 1,
+    CU_LIMIT_MALLOC_HEAP_SIZE = 2,
+    CU_LIMIT_DEV_RUNTIME_SYNC_DEPTH = 3,
+    CU_LIMIT_DEV_RUNTIME_PENDING_LAUNCH_COUNT = 4,
+    CU_LIMIT_MAX_L2_FETCH_GRANULARITY = 5,
+    CU_LIMIT_PERSISTING_L2_CACHE_SIZE = 6,
+    CU_LIMIT_SHMEM_SIZE = 7,
+    CU_LIMIT_CIG_ENABLED = 8,
+    CU_LIMIT_CIG_SHMEM_FALLBACK_ENABLED = 9,
+} CUlimit;
+
 typedef enum CUfunc_cache {
     CU_FUNC_CACHE_PREFER_NONE = 0,
     CU_FUNC_CACHE_PREFER_SHARED = 1,
@@ -414,6 +427,29 @@ typedef struct CUDA_MEMCPY3D {
 } CUDA_MEMCPY3D;
 
 typedef size_t (*CUoccupancyB2DSize)(int blockSize);
+typedef void (*CUhostFn)(void *userData);
+typedef void (*CUstreamCallback)(CUstream stream, CUresult status, void *userData);
+
+/* Where memory is advised to or prefetched to (CUmemLocation). */
+typedef enum CUmemLocationType {
+    CU_MEM_LOCATION_TYPE_INVALID = 0,
+    CU_MEM_LOCATION_TYPE_DEVICE = 1,
+    CU_MEM_LOCATION_TYPE_HOST = 2,
+    CU_MEM_LOCATION_TYPE_HOST_NUMA = 3,
+    CU_MEM_LOCATION_TYPE_HOST_NUMA_CURRENT = 4,
+} CUmemLocationType;
+typedef struct CUmemLocation {
+    CUmemLocationType type;
+    int id;
+} CUmemLocation;
+typedef enum CUmem_advise {
+    CU_MEM_ADVISE_SET_READ_MOSTLY = 1,
+    CU_MEM_ADVISE_UNSET_READ_MOSTLY = 2,
+    CU_MEM_ADVISE_SET_PREFERRED_LOCATION = 3,
+    CU_MEM_ADVISE_UNSET_PREFERRED_LOCATION = 4,
+    CU_MEM_ADVISE_SET_ACCESSED_BY = 5,
+    CU_MEM_ADVISE_UNSET_ACCESSED_BY = 6,
+} CUmem_advise;
 
 /* cuCtxCreate_v4's parameters (CUctxCreateParams): none of them is taken; NULL or all empty. */
 typedef struct CUctxCreateParams {
@@ -435,6 +471,8 @@ CUDRV_API CUresult cuDeviceGetUuid_v2(CUuuid *uuid, CUdevice dev);
 CUDRV_API CUresult cuDeviceTotalMem_v2(size_t *bytes, CUdevice dev);
 CUDRV_API CUresult cuDeviceGetAttribute(int *value, CUdevice_attribute attribute, CUdevice dev);
 CUDRV_API CUresult cuDeviceComputeCapability(int *major, int *minor, CUdevice dev);
+CUDRV_API CUresult cuDeviceGetPCIBusId(char *id, int len, CUdevice dev);
+CUDRV_API CUresult cuDeviceGetByPCIBusId(CUdevice *dev, const char *id);
 
 CUDRV_API CUresult cuCtxCreate_v2(CUcontext *ctx, unsigned flags, CUdevice dev);
 CUDRV_API CUresult cuCtxCreate_v4(CUcontext *ctx, CUctxCreateParams *params, unsigned flags, CUdevice dev);
@@ -447,6 +485,8 @@ CUDRV_API CUresult cuCtxGetDevice(CUdevice *dev);
 CUDRV_API CUresult cuCtxGetFlags(unsigned *flags);
 CUDRV_API CUresult cuCtxGetApiVersion(CUcontext ctx, unsigned *version);
 CUDRV_API CUresult cuCtxSynchronize(void);
+CUDRV_API CUresult cuCtxGetLimit(size_t *value, CUlimit limit);
+CUDRV_API CUresult cuCtxSetLimit(CUlimit limit, size_t value);
 CUDRV_API CUresult cuDevicePrimaryCtxRetain(CUcontext *ctx, CUdevice dev);
 CUDRV_API CUresult cuDevicePrimaryCtxRelease_v2(CUdevice dev);
 CUDRV_API CUresult cuDevicePrimaryCtxReset_v2(CUdevice dev);
@@ -467,7 +507,11 @@ CUDRV_API CUresult cuMemHostUnregister(void *p);
 CUDRV_API CUresult cuMemGetInfo_v2(size_t *free_bytes, size_t *total);
 CUDRV_API CUresult cuMemGetAddressRange_v2(CUdeviceptr *base, size_t *size, CUdeviceptr dptr);
 CUDRV_API CUresult cuPointerGetAttribute(void *data, CUpointer_attribute attribute, CUdeviceptr ptr);
-CUDRV_API CUresult cuPointerGetAttributes(unsigned count, CUpointer_attribute *attributes, void **data, CUdeviceptr ptr);
+CUDRV_API CUresult cuPointerGetAttributes(unsigned count, CUpointer_attribute *attributes, void **data,
+                                          CUdeviceptr ptr);
+CUDRV_API CUresult cuMemPrefetchAsync_v2(CUdeviceptr dptr, size_t bytes, CUmemLocation to, unsigned flags,
+                                         CUstream stream);
+CUDRV_API CUresult cuMemAdvise_v2(CUdeviceptr dptr, size_t bytes, CUmem_advise advice, CUmemLocation where);
 CUDRV_API CUresult cuMemcpy(CUdeviceptr dst, CUdeviceptr src, size_t bytes);
 CUDRV_API CUresult cuMemcpyAsync(CUdeviceptr dst, CUdeviceptr src, size_t bytes, CUstream stream);
 CUDRV_API CUresult cuMemcpyHtoD_v2(CUdeviceptr dst, const void *src, size_t bytes);
@@ -517,6 +561,9 @@ CUDRV_API CUresult cuFuncGetAttribute(int *value, CUfunction_attribute attribute
 CUDRV_API CUresult cuFuncSetAttribute(CUfunction function, CUfunction_attribute attribute, int value);
 CUDRV_API CUresult cuFuncSetCacheConfig(CUfunction function, CUfunc_cache config);
 CUDRV_API CUresult cuFuncGetName(const char **name, CUfunction function);
+CUDRV_API CUresult cuFuncGetModule(CUmodule *module, CUfunction function);
+CUDRV_API CUresult cuModuleGetFunctionCount(unsigned *count, CUmodule module);
+CUDRV_API CUresult cuModuleEnumerateFunctions(CUfunction *functions, unsigned count, CUmodule module);
 CUDRV_API CUresult cuLaunchKernel(CUfunction function, unsigned gridX, unsigned gridY, unsigned gridZ, unsigned blockX,
                                   unsigned blockY, unsigned blockZ, unsigned shared_bytes, CUstream stream,
                                   void **params, void **extra);
@@ -536,6 +583,11 @@ CUDRV_API CUresult cuStreamSynchronize(CUstream stream);
 CUDRV_API CUresult cuStreamQuery(CUstream stream);
 CUDRV_API CUresult cuStreamWaitEvent(CUstream stream, CUevent event, unsigned flags);
 CUDRV_API CUresult cuStreamGetFlags(CUstream stream, unsigned *flags);
+CUDRV_API CUresult cuStreamGetPriority(CUstream stream, int *priority);
+CUDRV_API CUresult cuStreamGetCtx(CUstream stream, CUcontext *ctx);
+CUDRV_API CUresult cuCtxGetStreamPriorityRange(int *least, int *greatest);
+CUDRV_API CUresult cuStreamAddCallback(CUstream stream, CUstreamCallback callback, void *data, unsigned flags);
+CUDRV_API CUresult cuLaunchHostFunc(CUstream stream, CUhostFn fn, void *data);
 CUDRV_API CUresult cuEventCreate(CUevent *event, unsigned flags);
 CUDRV_API CUresult cuEventRecord(CUevent event, CUstream stream);
 CUDRV_API CUresult cuEventSynchronize(CUevent event);

@@ -243,7 +243,7 @@ CUresult cuLaunchKernel(CUfunction f, unsigned gridX, unsigned gridY, unsigned g
     drvtex_launch(s, ctx, &images);
     drv_unlock();
     fflush(stdout);
-    ptxrun_status status = library_launch(f->kernel, args, &o, images.images, images.count, NULL);
+    ptxrun_status status = library_launch_images(f->kernel, args, &o, NULL, images.images, images.count, NULL);
     drvtex_launch_free(&images);
     fflush(stdout);
     if (t.trace)
@@ -284,6 +284,19 @@ CUresult cuFuncGetName(const char **name, CUfunction f)
     if (!name)
         return CUDA_ERROR_INVALID_VALUE;
     *name = f->name;
+    return CUDA_SUCCESS;
+}
+
+CUresult cuFuncGetModule(CUmodule *module, CUfunction f)
+{
+    DrvState *s;
+    CUresult r = enter_function(&s, f);
+    if (r != CUDA_SUCCESS)
+        return r;
+    drv_unlock();
+    if (!module)
+        return CUDA_ERROR_INVALID_VALUE;
+    *module = f->module;
     return CUDA_SUCCESS;
 }
 

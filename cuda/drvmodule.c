@@ -107,7 +107,8 @@ static const char *image_ptx(DrvState *s, const void *image, unsigned arch, Fatb
     const FatbinEntry *e = fatbin_best_ptx(entries, arch);
     if (!e) {
         drv_report(s, "ptxrun's libcuda: the fatbinary has no PTX for sm_%u (%zu entr%s, none PTX of compute_%u or "
-                      "below); ptxrun runs PTX only, never SASS: build with nvcc -gencode arch=compute_%u,code=compute_%u "
+                      "below); ptxrun runs PTX only, never SASS: build with "
+                      "nvcc -gencode arch=compute_%u,code=compute_%u "
                       "(or nvcc's default, which includes PTX)", arch, entries->count,
                    entries->count == 1 ? "y" : "ies", arch, arch, arch);
         *r = CUDA_ERROR_NO_BINARY_FOR_GPU;
@@ -118,15 +119,20 @@ static const char *image_ptx(DrvState *s, const void *image, unsigned arch, Fatb
 }
 
 /* The module's variables no kernel reached, placed now (zeroed: their initializers are written
- * only by a kernel's lowering). */
+ * only by a kernel's lowering); the managed ones marked. */
 static void place_the_rest(DrvState *s, CUmodule m)
 {
     uint32_t n = library_var_count(m->mod);
     for (uint32_t i = 0; i < n; i++) {
         LibraryVar v;
         bool fresh;
-        if (library_var(m->mod, i, &v) && !symbol(s, m, v.decl))
+        if (!library_var(m->mod, i, &v))
+            continue;
+        if (!symbol(s, m, v.decl))
             place(m, v.decl, v.name, v.space, v.size, v.align, &fresh);
+        DrvMem *placed = symbol(s, m, v.decl);
+        if (placed)
+            placed->managed = v.managed;
     }
 }
 
@@ -151,9 +157,17 @@ static CUresult load(CUmodule *out, const void *image, const char *name, Msg *er
         m->ctx = ctx;
         m->loading = s;
         m->lowering = UINT32_MAX;
-        ptxrun_module_options o = { .name = name, .callbacks = { .diagnostic = module_diag, .context = m } };
+        ptxrun_module_options o = { .name = name, .stack_bytes = (unsigned)ctx->limits[CU_LIMIT_STACK_SIZE],
+                                    .callbacks = { .diagnostic = module_diag, .context = m } };
         if (ptxrun_module_load(ptx, len, &o, &m->mod) != PTXRUN_OK)
             r = CUDA_ERROR_INVALID_PTX;
+        else if (m->mod->m->target_sm > s->settings.arch) {
+            drv_report(s, "ptxrun's libcuda: %s: the PTX's .target sm_%u is above the device's sm_%u (PTXRUN_ARCH), "
+                          "which a GPU's driver refuses", name, m->mod->m->target_sm, s->settings.arch);
+            msg_add(&m->errors, "the PTX's .target sm_%u is above the device's sm_%u\n", m->mod->m->target_sm,
+                    s->settings.arch);
+            r = CUDA_ERROR_INVALID_PTX;
+        }
     }
     if (m && r == CUDA_SUCCESS) {
         library_set_placer(m->mod, place, m);
@@ -301,6 +315,39 @@ CUresult cuModuleGetFunction(CUfunction *function, CUmodule module, const char *
                 r = CUDA_SUCCESS;
             }
     }
+    drv_unlock();
+    return r;
+}
+
+CUresult cuModuleGetFunctionCount(unsigned *count, CUmodule module)
+{
+    DrvState *s;
+    CUresult r = drv_enter(&s, NULL);
+    if (r != CUDA_SUCCESS)
+        return r;
+    if (!count)
+        r = CUDA_ERROR_INVALID_VALUE;
+    else if (!drv_handle_has(s, DRV_MODULE, module))
+        r = CUDA_ERROR_INVALID_HANDLE;
+    else
+        *count = module->func_count;
+    drv_unlock();
+    return r;
+}
+
+/* The module's kernels in the PTX's order, at most count of them. */
+CUresult cuModuleEnumerateFunctions(CUfunction *functions, unsigned count, CUmodule module)
+{
+    DrvState *s;
+    CUresult r = drv_enter(&s, NULL);
+    if (r != CUDA_SUCCESS)
+        return r;
+    if (!functions && count)
+        r = CUDA_ERROR_INVALID_VALUE;
+    else if (!drv_handle_has(s, DRV_MODULE, module))
+        r = CUDA_ERROR_INVALID_HANDLE;
+    for (unsigned i = 0; r == CUDA_SUCCESS && i < count && i < module->func_count; i++)
+        functions[i] = &module->funcs[i];
     drv_unlock();
     return r;
 }

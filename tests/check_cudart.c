@@ -287,7 +287,6 @@ END_TEST
 
 START_TEST(managed_variable)
 {
-    ck_assert_ptr_null(counter);
     ck_assert_int_eq(__cudaInitModule(handle), 1);
     ck_assert_ptr_nonnull(counter);
     ck_assert_int_eq(*counter, 5);                     /* its initializer */
@@ -342,7 +341,10 @@ START_TEST(host_memory_kinds)
     ck_assert_ptr_null(attr.hostPointer);
     ck_assert_int_eq(attr.device, 0);
 
-    ck_assert_int_eq(cudaMemPrefetchAsync(managed, N * sizeof(int), 0, 0, NULL), cudaSuccess);
+    struct cudaMemLocation gpu = { cudaMemLocationTypeDevice, 0 };
+    ck_assert_int_eq(cudaMemPrefetchAsync(managed, N * sizeof(int), gpu, 0, NULL), cudaSuccess);
+    ck_assert_int_eq(cudaMemAdvise(managed, N * sizeof(int), 1, gpu), cudaSuccess);   /* read mostly */
+    ck_assert_int_eq(cudaMemPrefetchAsync(dev, 64, gpu, 0, NULL), cudaErrorInvalidValue);  /* not managed */
     ck_assert_int_eq(cudaHostUnregister(registered), cudaSuccess);
     ck_assert_int_eq(cudaHostUnregister(registered), cudaErrorHostMemoryNotRegistered);
     free(registered);
@@ -589,6 +591,10 @@ START_TEST(device_queries)
     ck_assert_uint_eq(limit, 1 << 22);
     ck_assert_int_eq(cudaDeviceGetLimit(&limit, cudaLimitStackSize), cudaSuccess);
     ck_assert_uint_gt(limit, 0);
+    ck_assert_int_eq(cudaDeviceSetLimit(cudaLimitMaxL2FetchGranularity, 32), cudaSuccess);
+    ck_assert_int_eq(cudaDeviceGetLimit(&limit, cudaLimitMaxL2FetchGranularity), cudaSuccess);
+    ck_assert_uint_eq(limit, 32);
+    ck_assert_int_eq(cudaDeviceGetLimit(&limit, (cudaLimit)9), cudaErrorUnsupportedLimit);
 }
 END_TEST
 
@@ -650,6 +656,14 @@ START_TEST(streams_and_events)
     ck_assert_int_eq(cudaStreamWaitEvent(NULL, stop, 0), cudaSuccess);
     ck_assert_int_eq(cudaStreamDestroy(s), cudaSuccess);
     ck_assert_int_eq(cudaStreamDestroy(NULL), cudaErrorInvalidResourceHandle);
+    int least = 1, greatest = 1, priority = 1;
+    ck_assert_int_eq(cudaDeviceGetStreamPriorityRange(&least, &greatest), cudaSuccess);
+    ck_assert_int_eq(least, 0);
+    ck_assert_int_eq(greatest, -5);
+    ck_assert_int_eq(cudaStreamCreateWithPriority(&s, 0, -3), cudaSuccess);
+    ck_assert_int_eq(cudaStreamGetPriority(s, &priority), cudaSuccess);
+    ck_assert_int_eq(priority, -3);
+    ck_assert_int_eq(cudaStreamDestroy(s), cudaSuccess);
     ck_assert_int_eq(cudaEventDestroy(start), cudaSuccess);
     ck_assert_int_eq(cudaEventDestroy(stop), cudaSuccess);
     cudaStream_t dflt = cudaStreamPerThread;
@@ -695,7 +709,7 @@ END_TEST
  * cudaDeviceReset. */
 static void check_sticky(char *stub, void **args, cudaError_t fault)
 {
-    ck_assert_int_eq(cudaLaunchKernel(stub, d3(1, 1, 1), d3(32, 1, 1), args, 0, NULL), cudaSuccess);
+    ck_assert_int_eq(cudaLaunchKernel(stub, d3(1, 1, 1), d3(1, 1, 1), args, 0, NULL), cudaSuccess);
     ck_assert_int_eq(cudaDeviceSynchronize(), fault);
     int *d = NULL;
     ck_assert_int_eq(cudaMalloc((void **)&d, 16), fault);
