@@ -174,7 +174,8 @@ static bool give_images(ApiDiag *d, Block *b, const LibraryImage *images, size_t
             return false;
         }
     *all = xmalloc((b->image_count + count + 1) * sizeof **all);
-    memcpy(*all, b->images, b->image_count * sizeof **all);
+    if (b->image_count)
+        memcpy(*all, b->images, b->image_count * sizeof **all);
     for (size_t i = 0; i < count; i++) {
         uint64_t at = (uint64_t)(uintptr_t)images[i].texels;
         uint32_t r = 0;
