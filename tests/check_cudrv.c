@@ -1673,6 +1673,67 @@ START_TEST(test_threads)
 }
 END_TEST
 
+START_TEST(test_launch_ex)
+{
+    CUcontext c = start();
+    CUmodule m;
+    OK(cuModuleLoadData(&m, axpy_ptx));
+    CUfunction f;
+    OK(cuModuleGetFunction(&f, m, "axpy"));
+    uint32_t x[N], y[N], out[N], want[N];
+    fill(x, y);
+    CUdeviceptr dx, dy, dout;
+    OK(cuMemAlloc_v2(&dx, sizeof x));
+    OK(cuMemAlloc_v2(&dy, sizeof y));
+    OK(cuMemAlloc_v2(&dout, sizeof out));
+    OK(cuMemcpyHtoD_v2(dx, x, sizeof x));
+    OK(cuMemcpyHtoD_v2(dy, y, sizeof y));
+    uint32_t a = 99, n = N;
+    void *params[] = { &dout, &dx, &dy, &a, &n };
+    CUevent done, before;
+    OK(cuEventCreate(&done, 0));
+    OK(cuEventCreate(&before, 0));
+    CUlaunchAttribute attrs[4];
+    memset(attrs, 0, sizeof attrs);
+    attrs[0].id = CU_LAUNCH_ATTRIBUTE_PRIORITY;
+    attrs[0].value.priority = -2;
+    attrs[1].id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
+    attrs[1].value.clusterDim.x = attrs[1].value.clusterDim.y = attrs[1].value.clusterDim.z = 1;
+    attrs[2].id = CU_LAUNCH_ATTRIBUTE_LAUNCH_COMPLETION_EVENT;
+    attrs[2].value.launchCompletionEvent.event = done;
+    attrs[3].id = CU_LAUNCH_ATTRIBUTE_COOPERATIVE;
+    attrs[3].value.cooperative = 0;
+    CUlaunchConfig config = { (N + BLOCK - 1) / BLOCK, 1, 1, BLOCK, 1, 1, 0, NULL, attrs, 4 };
+    ck_assert_uint_eq(sizeof(CUlaunchAttribute), 72);
+    OK(cuEventRecord(before, NULL));
+    OK(cuLaunchKernelEx(&config, f, params, NULL));
+    OK(cuMemcpyDtoH_v2(out, dout, sizeof out));
+    axpy_expect(want, x, y, a);
+    ck_assert_mem_eq(out, want, sizeof out);
+    float ms;
+    OK(cuEventElapsedTime_v2(&ms, before, done));      /* the completion event was recorded */
+    ck_assert_float_ge(ms, 0.0f);
+    attrs[3].value.cooperative = 1;
+    FAILS(cuLaunchKernelEx(&config, f, params, NULL), CUDA_ERROR_NOT_SUPPORTED);
+    ck_assert_ptr_nonnull(strstr(report(), "cooperative"));
+    attrs[3].value.cooperative = 0;
+    attrs[1].value.clusterDim.x = 2;
+    FAILS(cuLaunchKernelEx(&config, f, params, NULL), CUDA_ERROR_NOT_SUPPORTED);
+    attrs[1].value.clusterDim.x = 1;
+    attrs[0].id = (CUlaunchAttributeID)99;
+    FAILS(cuLaunchKernelEx(&config, f, params, NULL), CUDA_ERROR_INVALID_VALUE);
+    attrs[0].id = CU_LAUNCH_ATTRIBUTE_IGNORE;
+    OK(cuEventDestroy_v2(done));
+    FAILS(cuLaunchKernelEx(&config, f, params, NULL), CUDA_ERROR_INVALID_HANDLE);
+    config.numAttrs = 0;
+    config.blockDimX = 0;
+    FAILS(cuLaunchKernelEx(&config, f, params, NULL), CUDA_ERROR_INVALID_VALUE);
+    FAILS(cuLaunchKernelEx(NULL, f, params, NULL), CUDA_ERROR_INVALID_VALUE);
+    OK(cuCtxSynchronize());
+    finish(c);
+}
+END_TEST
+
 static Suite *cudrv_suite(void)
 {
     Suite *s = suite_create("cudrv");
@@ -1696,6 +1757,7 @@ static Suite *cudrv_suite(void)
     tcase_set_timeout(t, 60);
     tcase_add_test(t, test_launch_params);
     tcase_add_test(t, test_launch_extra);
+    tcase_add_test(t, test_launch_ex);
     tcase_add_test(t, test_module_variables);
     tcase_add_test(t, test_fault_is_sticky);
     tcase_add_loop_test(t, test_fault_kinds, 0, 4);
