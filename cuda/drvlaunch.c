@@ -178,20 +178,42 @@ static CUresult refused(DrvState *s, CUfunction f)
     return f->status == PTXRUN_ERROR_UNSUPPORTED ? CUDA_ERROR_NOT_SUPPORTED : CUDA_ERROR_INVALID_PTX;
 }
 
-/* The launch's buffers: every live allocation but f's module's variables (a new array). */
-static ptxrun_buffer *buffers(DrvState *s, CUfunction f, size_t *count)
+/* The launch's buffers: every live allocation but f's module's variables (a new array), and
+ * their definedness (*shadows, a new array: device memory's shadow, NULL for all defined). */
+static ptxrun_buffer *buffers(DrvState *s, CUfunction f, size_t *count, uint8_t ***shadows)
 {
     ptxrun_buffer *b = xmalloc((s->mem_count + 1) * sizeof *b);
+    *shadows = xcalloc(s->mem_count + 1, sizeof **shadows);
     size_t n = 0;
     for (size_t i = 0; i < s->mem_count; i++) {
         const DrvMem *m = &s->mems[i];
         if (m->kind == DRV_MEM_SYMBOL && m->module == f->module)
             continue;
+        (*shadows)[n] = m->kind == DRV_MEM_DEVICE ? m->shadow : NULL;
         b[n++] = (ptxrun_buffer){ m->base, m->size,
                                   m->kind == DRV_MEM_REGISTERED && (m->flags & CU_MEMHOSTREGISTER_READ_ONLY) };
     }
     *count = n;
     return b;
+}
+
+/* What the run left undefined in device memory kept with it (the lock held): a shadow the launch
+ * made for a buffer that had none is the allocation's if it is still there; memory the host
+ * reaches stays defined (the host may write it behind the driver's back). */
+static void keep_definedness(DrvState *s, const ptxrun_buffer *b, size_t count, uint8_t **shadows,
+                             uint8_t *const *given)
+{
+    for (size_t i = 0; i < count; i++) {
+        DrvMem *m = drv_mem_at(s, (uint64_t)(uintptr_t)b[i].data, DRV_MEM_DEVICE);
+        if (shadows[i] && shadows[i] != given[i]) {
+            if (m && m->size == b[i].size && !m->shadow)
+                m->shadow = shadows[i];
+            else
+                free(shadows[i]);
+        }
+        if (m)
+            drv_mem_settle(m);
+    }
 }
 
 CUresult cuLaunchKernel(CUfunction f, unsigned gridX, unsigned gridY, unsigned gridZ, unsigned blockX,
@@ -237,17 +259,25 @@ CUresult cuLaunchKernel(CUfunction f, unsigned gridX, unsigned gridY, unsigned g
                                 .shared_bytes = shared_bytes, .strict = s->settings.strict, .jobs = s->settings.jobs,
                                 .callbacks = { .diagnostic = launch_diag, .print = launch_print,
                                                .trace = t.trace ? launch_trace : NULL, .context = &t } };
-    ptxrun_buffer *b = buffers(s, f, &o.buffer_count);
+    uint8_t **shadows;
+    ptxrun_buffer *b = buffers(s, f, &o.buffer_count, &shadows);
+    uint8_t **given = xmalloc((o.buffer_count + 1) * sizeof *given);
+    memcpy(given, shadows, o.buffer_count * sizeof *given);
     o.buffers = b;
     DrvTexLaunch images;
     drvtex_launch(s, ctx, &images);
     drv_unlock();
     fflush(stdout);
-    ptxrun_status status = library_launch_images(f->kernel, args, &o, NULL, images.images, images.count, NULL);
+    ptxrun_status status = library_launch_images(f->kernel, args, &o, shadows, images.images, images.count, NULL);
     drvtex_launch_free(&images);
     fflush(stdout);
     if (t.trace)
         fflush(t.trace);
+    drv_lock();
+    keep_definedness(s, b, o.buffer_count, shadows, given);
+    drv_unlock();
+    free(given);
+    free(shadows);
     free(b);
     free(args);
     switch (status) {

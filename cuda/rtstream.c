@@ -213,3 +213,16 @@ cudaError_t cudaEventDestroy(cudaEvent_t event)
         return e;
     return rt_return(cuEventDestroy_v2((CUevent)event));
 }
+
+/* The per-thread default stream's names (rt.h). */
+RT_SAME_AS(cudaStreamQuery_ptsz, cudaStreamQuery)
+RT_SAME_AS(cudaStreamGetFlags_ptsz, cudaStreamGetFlags)
+RT_SAME_AS(cudaStreamGetPriority_ptsz, cudaStreamGetPriority)
+RT_SAME_AS(cudaEventRecord_ptsz, cudaEventRecord)
+RT_SAME_AS(cudaEventRecordWithFlags_ptsz, cudaEventRecordWithFlags)
+RT_SAME_AS(cudaStreamWaitEvent_ptsz, cudaStreamWaitEvent)
+RT_SAME_AS(cudaStreamAddCallback_ptsz, cudaStreamAddCallback)
+RT_SAME_AS(cudaStreamAttachMemAsync_ptsz, cudaStreamAttachMemAsync)
+RT_SAME_AS(cudaStreamSynchronize_ptsz, cudaStreamSynchronize)
+RT_SAME_AS(cudaLaunchHostFunc_ptsz, cudaLaunchHostFunc)
+RT_SAME_AS(cudaStreamSetAttribute_ptsz, cudaStreamSetAttribute)

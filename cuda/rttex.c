@@ -429,3 +429,11 @@ cudaError_t cudaDestroySurfaceObject(cudaSurfaceObject_t object)
         return e;
     return rt_return(cuSurfObjectDestroy(object));
 }
+
+/* nvcc --default-stream per-thread's names: the same calls, streams being in order on the host */
+RT_SAME_AS(cudaMemcpy2DToArray_ptds, cudaMemcpy2DToArray)
+RT_SAME_AS(cudaMemcpy2DFromArray_ptds, cudaMemcpy2DFromArray)
+RT_SAME_AS(cudaMemcpy2DToArrayAsync_ptsz, cudaMemcpy2DToArrayAsync)
+RT_SAME_AS(cudaMemcpy2DFromArrayAsync_ptsz, cudaMemcpy2DFromArrayAsync)
+RT_SAME_AS(cudaMemcpyToArray_ptds, cudaMemcpyToArray)
+RT_SAME_AS(cudaMemcpyFromArray_ptds, cudaMemcpyFromArray)

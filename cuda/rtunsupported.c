@@ -43,6 +43,9 @@ cudaError_t cudaThreadExchangeStreamCaptureMode(int *mode)
     return cudaSuccess;
 }
 
+/* The per-thread default stream's names (rt.h). */
+RT_SAME_AS(cudaStreamIsCapturing_ptsz, cudaStreamIsCapturing)
+
 /* Each name, once: RT_REFUSED(call, why). */
 #define RT_REFUSED_CALLS(X) \
     X(cudaMallocMipmappedArray, "CUDA arrays") \
@@ -56,6 +59,13 @@ cudaError_t cudaThreadExchangeStreamCaptureMode(int *mode)
     X(cudaGraphInstantiateWithFlags, "graphs") \
     X(cudaGraphLaunch, "graphs") \
     X(cudaGraphUpload, "graphs") \
+    X(cudaGraphUpload_ptsz, "graphs") \
+    X(cudaGraphLaunch_ptsz, "graphs") \
+    X(cudaStreamBeginCapture_ptsz, "stream capture and graphs") \
+    X(cudaStreamEndCapture_ptsz, "stream capture and graphs") \
+    X(cudaStreamGetCaptureInfo_ptsz, "stream capture and graphs") \
+    X(cudaStreamGetAttribute_ptsz, "stream attributes") \
+    X(cudaMallocFromPoolAsync_ptsz, "memory pools") \
     X(cudaStreamGetAttribute, "stream attributes") \
     X(cudaGraphDestroy, "graphs") \
     X(cudaGraphExecDestroy, "graphs") \
@@ -81,6 +91,9 @@ cudaError_t cudaThreadExchangeStreamCaptureMode(int *mode)
     X(cudaMemPoolSetAttribute, "memory pools") \
     X(cudaMemPoolGetAttribute, "memory pools") \
     X(cudaMemPoolTrimTo, "memory pools") \
+    X(cudaMemPoolSetAccess, "memory pools") \
+    X(cudaMemPoolGetAccess, "memory pools") \
+    X(cudaDeviceSetMemPool, "memory pools") \
     X(cudaImportExternalMemory, "external memory") \
     X(cudaImportExternalSemaphore, "external semaphores") \
     X(cudaGraphicsMapResources, "graphics interop") \

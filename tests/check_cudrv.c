@@ -5,6 +5,7 @@
 #define _GNU_SOURCE                  /* setenv, mkstemp */
 #include <check.h>
 #include <pthread.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1734,6 +1735,61 @@ START_TEST(test_launch_ex)
 }
 END_TEST
 
+/* ---- the definedness of device memory ---- */
+
+static const char definedness_ptx[] = HEADER
+    ".visible .entry branchy(.param .u64 p)\n"          /* decides on p[0]: a warning when undefined */
+    "{\n  .reg .b64 %rd1;\n  .reg .b32 %r1;\n  .reg .pred %p1;\n  ld.param.u64 %rd1, [p];\n"
+    "  ld.global.u32 %r1, [%rd1];\n  setp.eq.u32 %p1, %r1, 7;\n  @%p1 bra DONE;\nDONE:\n  ret;\n}\n"
+    ".visible .entry spoil(.param .u64 p)\n"            /* stores a register never written into p[0] */
+    "{\n  .reg .b64 %rd1;\n  .reg .b32 %r<2>;\n  ld.param.u64 %rd1, [p];\n  st.global.u32 [%rd1], %r1;\n"
+    "  ret;\n}\n";
+
+/* Launches kernel name of the module on p; whether the report stream got a new warning. */
+static bool warns(CUmodule m, const char *name, CUdeviceptr p)
+{
+    CUfunction f;
+    OK(cuModuleGetFunction(&f, m, name));
+    size_t before = strlen(report());
+    void *params[] = { &p };
+    OK(cuLaunchKernel(f, 1, 1, 1, 1, 1, 1, 0, NULL, params, NULL));
+    OK(cuCtxSynchronize());
+    return strstr(report() + before, "warning:") != NULL;
+}
+
+START_TEST(test_device_memory_starts_undefined)
+{
+    CUcontext c = start();
+    CUmodule m;
+    OK(cuModuleLoadData(&m, definedness_ptx));
+    CUdeviceptr p, q, managed;
+    OK(cuMemAlloc_v2(&p, 64));
+    OK(cuMemAlloc_v2(&q, 64));
+    ck_assert(warns(m, "branchy", p));                  /* cuMemAlloc's bytes: never written */
+    OK(cuMemsetD32_v2(p, 7, 1));
+    ck_assert(!warns(m, "branchy", p));
+    uint32_t v = 3;
+    OK(cuMemcpyHtoD_v2(q + 4, &v, 4));                  /* a part: q[0] still undefined */
+    ck_assert(warns(m, "branchy", q));
+    OK(cuMemcpyHtoD_v2(q, &v, 4));
+    ck_assert(!warns(m, "branchy", q));
+    /* a kernel's undefined store stays undefined for the next launch, and through a copy */
+    ck_assert(!warns(m, "spoil", p));
+    ck_assert(warns(m, "branchy", p));
+    OK(cuMemcpyDtoD_v2(q, p, 64));
+    ck_assert(warns(m, "branchy", q));
+    OK(cuMemcpyHtoD_v2(p, &v, 4));
+    ck_assert(!warns(m, "branchy", p));
+    OK(cuMemsetD32_v2(p, 7, 16));                       /* all of it defined, then spoilt again */
+    ck_assert(!warns(m, "spoil", p));
+    ck_assert(warns(m, "branchy", p));
+    /* memory the host reaches is defined: the host may have written it */
+    OK(cuMemAllocManaged(&managed, 64, CU_MEM_ATTACH_GLOBAL));
+    ck_assert(!warns(m, "branchy", managed));
+    finish(c);
+}
+END_TEST
+
 static Suite *cudrv_suite(void)
 {
     Suite *s = suite_create("cudrv");
@@ -1762,6 +1818,7 @@ static Suite *cudrv_suite(void)
     tcase_add_test(t, test_fault_is_sticky);
     tcase_add_loop_test(t, test_fault_kinds, 0, 4);
     tcase_add_test(t, test_fault_in_freed_memory);
+    tcase_add_test(t, test_device_memory_starts_undefined);
     tcase_add_test(t, test_every_allocation_reachable);
     tcase_add_test(t, test_jobs_same_result);
     tcase_add_test(t, test_kernel_ptxrun_cannot_execute);
