@@ -3,11 +3,11 @@
  * Requires: rtstate.c, rterror.c. */
 #include "rt.h"
 
-/* The driver started (not the context: counting devices makes none). */
+/* The driver started (not the context: counting devices makes none). cuInit fails only on a bad
+ * PTXRUN_* setting, which it has named on standard error: the runtime could not start. */
 static cudaError_t driver_up(void)
 {
-    CUresult r = cuInit(0);
-    return r == CUDA_SUCCESS ? cudaSuccess : rt_return(r);
+    return cuInit(0) == CUDA_SUCCESS ? cudaSuccess : rt_fail(cudaErrorInitializationError);
 }
 
 /* The driver's device of a runtime ordinal (cudaErrorInvalidDevice when there is none). */
@@ -200,6 +200,43 @@ cudaError_t cudaDeviceGetStreamPriorityRange(int *leastPriority, int *greatestPr
     if (e == cudaSuccess && greatestPriority)
         *greatestPriority = greatest;
     return e;
+}
+
+cudaError_t cudaDeviceGetPCIBusId(char *pciBusId, int len, int device)
+{
+    if (!pciBusId || len <= 0)
+        return rt_fail(cudaErrorInvalidValue);
+    CUdevice dev;
+    cudaError_t e = device_of(device, &dev);
+    return e != cudaSuccess ? e : rt_return(cuDeviceGetPCIBusId(pciBusId, len, dev));
+}
+
+cudaError_t cudaDeviceGetByPCIBusId(int *device, const char *pciBusId)
+{
+    if (!device || !pciBusId)
+        return rt_fail(cudaErrorInvalidValue);
+    cudaError_t e = driver_up();
+    if (e != cudaSuccess)
+        return e;
+    CUdevice dev;
+    e = rt_return(cuDeviceGetByPCIBusId(&dev, pciBusId));
+    if (e == cudaSuccess)
+        *device = (int)dev;
+    return e;
+}
+
+/* The devices the runtime may choose from: each must exist; there is one to choose. */
+cudaError_t cudaSetValidDevices(int *device_arr, int len)
+{
+    if (len < 0 || (len > 0 && !device_arr))
+        return rt_fail(cudaErrorInvalidValue);
+    for (int i = 0; i < len; i++) {
+        CUdevice dev;
+        cudaError_t e = device_of(device_arr[i], &dev);
+        if (e != cudaSuccess)
+            return e;
+    }
+    return cudaSuccess;
 }
 
 /* Persisting L2 lines: there is no L2 to reset. */

@@ -50,7 +50,7 @@ CUresult rt_ready(void)
     CUresult r = rt.init_error;
     if (r == CUDA_SUCCESS && !rt.context) {
         CUdevice dev;
-        r = cuInit(0);
+        r = cuInit(0) == CUDA_SUCCESS ? CUDA_SUCCESS : CUDA_ERROR_NOT_INITIALIZED;
         if (r == CUDA_SUCCESS)
             r = cuDeviceGet(&dev, rt.device);
         if (r == CUDA_SUCCESS)
@@ -291,7 +291,7 @@ RtFunction *rt_function_find(const void *host, cudaError_t *err)
     RtFunction *found = NULL;
     pthread_mutex_lock(&rt.lock);
     for (size_t i = 0; i < rt.function_count && !found; i++)
-        if (rt.functions[i]->host == host)
+        if (rt.functions[i]->host == host || rt.functions[i] == host)
             found = rt.functions[i];
     pthread_mutex_unlock(&rt.lock);
     if (!found)
