@@ -59,7 +59,7 @@ API_SRC    := api/demangle.c api/kernelname.c api/reach.c api/apidiag.c api/host
 CUDA_SRC   := cuda/fatbin.c
 # The driver API shim (libcuda.so.1): libptxrun's objects, fatbin.c and these (docs/cuda.md).
 DRV_SRC    := cuda/drvsettings.c cuda/drvstate.c cuda/drverror.c cuda/drvdevice.c cuda/drvmem.c cuda/drvmodule.c \
-              cuda/drvlaunch.c cuda/drvstream.c cuda/drvctx.c cuda/drvnames.c
+              cuda/drvlaunch.c cuda/drvstream.c cuda/drvctx.c cuda/drvnames.c cuda/drvtex.c
 DRV_OBJ    := $(patsubst %.c,$(BUILD)/obj/%.o,$(notdir $(DRV_SRC)))
 CUDA_LIBS  := $(BUILD)/cuda/libcuda.so.1
 ZSTD_LIBS  := $(shell pkg-config --libs libzstd 2>/dev/null || echo -lzstd)
@@ -186,11 +186,11 @@ $(BUILD)/tests/check_api: tests/check_api.c api/ptxrun.h $(BUILD)/lib/libptxrun.
 # alone (DT_NEEDED libcuda.so.1, found beside it through RUNPATH $ORIGIN): the same objects, each
 # with its soname, version node (cuda/libcudart.map; .12's made from it by sed) and rtversion.c.
 RT_SRC  := cuda/rterror.c cuda/rtstate.c cuda/rtregister.c cuda/rtlaunch.c cuda/rtmemory.c cuda/rtcopy.c \
-           cuda/rtdevice.c cuda/rtprops.c cuda/rtstream.c cuda/rtunsupported.c
+           cuda/rtdevice.c cuda/rtprops.c cuda/rtstream.c cuda/rtunsupported.c cuda/rttex.c
 RT_OBJ  := $(patsubst %.c,$(BUILD)/obj/%.o,$(notdir $(RT_SRC)))
 RT_HEADERS := cuda/cudart.h cuda/rt.h cuda/rterrors.def cuda/cudrv.h
 RT_LIBS := $(BUILD)/cuda/libcudart.so.13 $(BUILD)/cuda/libcudart.so.12
-TEST_BIN += $(BUILD)/tests/check_cudart
+TEST_BIN += $(BUILD)/tests/check_cudart $(BUILD)/tests/check_cudatex
 
 all: $(RT_LIBS)
 cuda: $(RT_LIBS)
@@ -214,6 +214,13 @@ $(BUILD)/cuda/libcudart.so.%: $(RT_OBJ) $(BUILD)/obj/rtversion%.o cuda/libcudart
                               $(BUILD)/cuda/libcuda.so.1
 	$(CC) $(ALL_CFLAGS) -shared -Wl,-soname,libcudart.so.$* -Wl,--version-script=$(MAP) -Wl,--no-undefined \
 	    -Wl,--enable-new-dtags,-rpath,'$$ORIGIN' -o $@ $(filter %.o,$^) -L$(BUILD)/cuda -l:libcuda.so.1 -pthread
+
+# check_cudatex uses cudart.h and cudrv.h alone, linked against libcudart.so.13 and libcuda.so.1.
+$(BUILD)/tests/check_cudatex: tests/check_cudatex.c cuda/cudart.h cuda/cudrv.h $(RT_LIBS)
+	@mkdir -p $(BUILD)/tests
+	$(CC) -std=c11 -D_POSIX_C_SOURCE=200809L $(WARN) $(CFLAGS) $(SANFLAGS) $(CHECK_CFLAGS) -Icuda -o $@ $< \
+	    -L$(BUILD)/cuda -l:libcudart.so.13 -l:libcuda.so.1 -Wl,--disable-new-dtags,-rpath,'$$ORIGIN/../cuda' \
+	    $(CHECK_LIBS) -lm -pthread
 
 # The runtime's tests in one process under memcheck (a faulting test resets the device).
 .PHONY: cudart-valgrind
@@ -345,7 +352,7 @@ fault-tests:
 
 # Every sample and corpus kernel under valgrind's memcheck: no errors, no leaks; then the library's
 # tests (tests/check_api.c, its threads included) in one process, and a few Python tests.
-valgrind: $(BUILD)/ptxrun $(BUILD)/tests/check_api $(BUILD)/tests/check_cudrv python-valgrind
+valgrind: $(BUILD)/ptxrun $(BUILD)/tests/check_api $(BUILD)/tests/check_cudrv $(BUILD)/tests/check_cudatex python-valgrind
 	@PTXRUN=$(BUILD)/ptxrun sh tests/valgrind.sh
 	CK_FORK=no PTXRUN_ROOT=$(CURDIR) valgrind --quiet --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=all \
 	    --show-leak-kinds=all $(BUILD)/tests/check_api
@@ -353,6 +360,8 @@ valgrind: $(BUILD)/ptxrun $(BUILD)/tests/check_api $(BUILD)/tests/check_cudrv py
 	@# leaves made is freed or still reachable from that state at its exit, never lost
 	PTXRUN_ROOT=$(CURDIR) valgrind --quiet --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite,indirect \
 	    --trace-children=no $(BUILD)/tests/check_cudrv
+	PTXRUN_ROOT=$(CURDIR) valgrind --quiet --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite,indirect \
+	    --trace-children=no $(BUILD)/tests/check_cudatex
 
 # The samples, and the nvcc kernels of tests/kernels against their C references
 # (regenerate those with tests/kernels/regen.sh), through ptxrun's own test runner; then the

@@ -141,6 +141,19 @@ bool library_var(const ptxrun_module *mod, uint32_t i, LibraryVar *out);
  * some bits of it undefined after, made (malloc: the caller frees it). */
 ptxrun_status library_launch(ptxrun_kernel *k, void *const *args, const ptxrun_launch_options *o, uint8_t **shadows,
                              ptxrun_result **result);
+/* apilaunch.c: a CUDA texture or surface object for a launch (library_launch): its image, named
+ * by image.handle (nonzero; image.region is set by the launch), its texels the caller's bytes
+ * bytes at texels (a separate allocation: a buffer of the launch may hold all of it, never part),
+ * laid out as Image says; a surface store writes them in place. */
+typedef struct LibraryImage {
+    Image image;
+    void *texels;
+    size_t bytes;
+} LibraryImage;
+/* library_launch with these images too. */
+ptxrun_status library_launch_images(ptxrun_kernel *kernel, void *const *args, const ptxrun_launch_options *options,
+                                    uint8_t **shadows, const LibraryImage *images, size_t image_count,
+                                    ptxrun_result **result);
 
 /* hostmem.c: the process's own memory for ptx_run: an address outside every buffer is looked up
  * in /proc/self/maps, and the mapping holding it becomes a region (read-only where the process may

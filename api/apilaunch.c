@@ -161,6 +161,43 @@ static bool give_memory(ApiDiag *d, Block *b, void *const *args, const ptxrun_la
     return true;
 }
 
+/* The CUDA shims' images into b (after the buffers): each image's texels a region of their own,
+ * with shadow bytes (all defined) that texture reads and surface stores use; *all is the new
+ * list of b's images, which the caller frees after b. False, said, if refused. */
+static bool give_images(ApiDiag *d, Block *b, const LibraryImage *images, size_t count, Image **all)
+{
+    for (size_t i = 0; i < count; i++)
+        if (!images[i].texels || !images[i].bytes || !images[i].image.handle ||
+            mem_add_host(&b->mem, "image", images[i].texels, images[i].bytes, false) == UINT32_MAX) {
+            apidiag_say(d, PTXRUN_ERROR, "launch: image %zu (%zu bytes at %p) has no bytes of its own", i,
+                        images[i].bytes, images[i].texels);
+            return false;
+        }
+    *all = xmalloc((b->image_count + count + 1) * sizeof **all);
+    if (b->image_count)
+        memcpy(*all, b->images, b->image_count * sizeof **all);
+    for (size_t i = 0; i < count; i++) {
+        uint64_t at = (uint64_t)(uintptr_t)images[i].texels;
+        uint32_t r = 0;
+        while (r < b->mem.count && !(b->mem.regions[r].host && b->mem.regions[r].space == SPACE_GLOBAL &&
+                                     b->mem.regions[r].base == at && b->mem.regions[r].size >= images[i].bytes))
+            r++;
+        if (r == b->mem.count) {
+            apidiag_say(d, PTXRUN_ERROR, "launch: image %zu (%zu bytes at %p) shares a buffer's bytes", i,
+                        images[i].bytes, images[i].texels);
+            return false;
+        }
+        mem_shadow(&b->mem, &b->mem.regions[r]);
+        (*all)[b->image_count + i] = images[i].image;
+        (*all)[b->image_count + i].region = r;
+        if (!(*all)[b->image_count + i].levels)
+            (*all)[b->image_count + i].levels = 1;
+    }
+    b->images = *all;
+    b->image_count += (uint32_t)count;
+    return true;
+}
+
 /* The definedness of the caller's bytes the run wrote, taken from b before it is freed. */
 static void keep_shadows(ptxrun_result *r, Block *b)
 {
@@ -211,6 +248,13 @@ ptxrun_status ptxrun_launch(ptxrun_kernel *k, void *const *args, const ptxrun_la
 ptxrun_status library_launch(ptxrun_kernel *k, void *const *args, const ptxrun_launch_options *o, uint8_t **shadows,
                              ptxrun_result **result)
 {
+    return library_launch_images(k, args, o, shadows, NULL, 0, result);
+}
+
+ptxrun_status library_launch_images(ptxrun_kernel *k, void *const *args, const ptxrun_launch_options *o,
+                                    uint8_t **shadows, const LibraryImage *images, size_t image_count,
+                                    ptxrun_result **result)
+{
     if (result)
         *result = NULL;
     if (!k || (o && o->buffer_count && !o->buffers))
@@ -242,7 +286,9 @@ ptxrun_status library_launch(ptxrun_kernel *k, void *const *args, const ptxrun_l
     block_set_grid(b, nctaid);
     if (o && o->shared_bytes)
         block_set_dynamic_shared(b, o->shared_bytes);
-    if (!give_memory(&d, b, args, o, shadows, &status) || !bounds_check(b, NULL, NULL))
+    Image *all_images = NULL;
+    if (!give_memory(&d, b, args, o, shadows, &status) ||
+        (image_count && !give_images(&d, b, images, image_count, &all_images)) || !bounds_check(b, NULL, NULL))
         goto out;
     pthread_mutex_lock(&mod->lock);
     move_vars(mod, b, false);
@@ -283,6 +329,7 @@ ptxrun_status library_launch(ptxrun_kernel *k, void *const *args, const ptxrun_l
 out:
     msg_free(&err);
     block_free(b);
+    free(all_images);
     return status;
 }
 

@@ -79,6 +79,7 @@ typedef enum DrvMemKind {
     DRV_MEM_MANAGED,           /* cuMemAllocManaged */
     DRV_MEM_REGISTERED,        /* cuMemHostRegister: the caller's, not freed by the driver */
     DRV_MEM_SYMBOL,            /* a module's .global or .const variable (its placer's) */
+    DRV_MEM_ARRAY,             /* a CUDA array's texels (drvtex.c) */
 } DrvMemKind;
 typedef struct DrvMem {
     uint8_t *base;
@@ -138,7 +139,7 @@ struct CUmod_st {
     Msg errors;                /* the load's error messages (CU_JIT_ERROR_LOG_BUFFER) */
 };
 
-typedef enum DrvHandleKind { DRV_CONTEXT, DRV_MODULE, DRV_STREAM, DRV_EVENT, DRV_LINK } DrvHandleKind;
+typedef enum DrvHandleKind { DRV_CONTEXT, DRV_MODULE, DRV_STREAM, DRV_EVENT, DRV_LINK, DRV_ARRAY } DrvHandleKind;
 typedef struct DrvHandle {
     DrvHandleKind kind;
     void *p;
@@ -154,6 +155,9 @@ struct DrvState {
     size_t handle_count, handle_cap;
     struct CUctx_st *primary;  /* device 0's primary context, once made (NULL: none) */
     unsigned long long next_id;    /* the next allocation's DrvMem.id */
+    struct DrvTexObject *texobjs;  /* every live texture and surface object (drvtex.c) */
+    size_t texobj_count, texobj_cap;
+    unsigned long long next_texobj;    /* the last object's handle (never given twice) */
 };
 
 /* drvstate.c. drv_lock gives the state, locked (one mutex for the process); drv_unlock. */
@@ -199,6 +203,31 @@ typedef struct DrvLimits {
         shared_optin, reserved_shared;
 } DrvLimits;
 void drv_limits(unsigned arch, DrvLimits *out);
+
+/* drvtex.c: CUDA arrays (their texels in the table, DRV_MEM_ARRAY: packed, x fastest, then
+ * rows, then layers, a cube's faces as layers), texture and surface objects. */
+struct CUarray_st {
+    CUcontext ctx;
+    CUDA_ARRAY3D_DESCRIPTOR desc;  /* as made (cuArrayCreate's: Depth 0, Flags 0) */
+    uint8_t *base;             /* its texels (the table's) */
+    size_t bytes, row;         /* all of them; a row's */
+    size_t rows;               /* rows in a layer (Height, or 1) */
+};
+/* Where byte x of row y of layer z of array a is, a row's bytes, a layer's rows (a 2D or 3D copy's
+ * side); false for an array that is not live or a place outside it. Takes the lock. */
+bool drvtex_array_side(CUarray a, size_t x, size_t y, size_t z, uint8_t **at, size_t *pitch, size_t *rows);
+/* A launch's images (the lock held): every live texture and surface object of ctx, each named by
+ * its handle; linear and pitched textures' texels copied (a texture read in a launch sees the
+ * memory as the launch began, never a write of the launch). drvtex_launch_free after the run. */
+typedef struct DrvTexLaunch {
+    LibraryImage *images;
+    size_t count;
+    uint8_t **copies;          /* the copied texels to free */
+    char (*names)[32];         /* each image's name in messages */
+} DrvTexLaunch;
+void drvtex_launch(DrvState *s, CUcontext ctx, DrvTexLaunch *out);
+void drvtex_launch_free(DrvTexLaunch *l);
+void drvtex_release(DrvState *s, CUcontext ctx);   /* ctx's arrays and objects freed (the lock held) */
 
 /* drvmodule.c: a module freed, its variables' memory too (the lock held). */
 void drvmodule_free(DrvState *s, CUmodule m);

@@ -29,7 +29,7 @@ typedef struct CUstream_st *cudaStream_t;      /* the driver's streams and event
 typedef struct CUevent_st *cudaEvent_t;
 typedef struct CUfunc_st *cudaFunction_t;
 typedef struct RtFunction *cudaKernel_t;       /* __cudaGetKernel's handle: a registered kernel */
-typedef struct RtArray *cudaArray_t;           /* arrays are not supported: only passed around */
+typedef struct CUarray_st *cudaArray_t;        /* the driver's arrays (cuda/rttex.c) */
 
 #define cudaStreamLegacy ((cudaStream_t)0x1)
 #define cudaStreamPerThread ((cudaStream_t)0x2)
@@ -430,5 +430,90 @@ RT_API cudaError_t cudaStreamIsCapturing(cudaStream_t stream, int *pCaptureStatu
 RT_API cudaError_t cudaThreadExchangeStreamCaptureMode(int *mode);
 RT_API cudaError_t cudaProfilerStart(void);
 RT_API cudaError_t cudaProfilerStop(void);
+
+
+/* ---- helper X's block: CUDA arrays, texture and surface objects (rttex.c) */
+typedef unsigned long long cudaTextureObject_t;
+typedef unsigned long long cudaSurfaceObject_t;
+typedef struct CUmipmappedArray_st *cudaMipmappedArray_t;
+enum {
+    cudaArrayDefault = 0x00, cudaArrayLayered = 0x01, cudaArraySurfaceLoadStore = 0x02, cudaArrayCubemap = 0x04,
+    cudaArrayTextureGather = 0x08,
+};
+typedef enum cudaResourceType {
+    cudaResourceTypeArray = 0, cudaResourceTypeMipmappedArray = 1, cudaResourceTypeLinear = 2,
+    cudaResourceTypePitch2D = 3,
+} cudaResourceType;
+typedef enum cudaTextureAddressMode {
+    cudaAddressModeWrap = 0, cudaAddressModeClamp = 1, cudaAddressModeMirror = 2, cudaAddressModeBorder = 3,
+} cudaTextureAddressMode;
+typedef enum cudaTextureFilterMode { cudaFilterModePoint = 0, cudaFilterModeLinear = 1 } cudaTextureFilterMode;
+typedef enum cudaTextureReadMode { cudaReadModeElementType = 0, cudaReadModeNormalizedFloat = 1 } cudaTextureReadMode;
+
+/* What an object reads (driver_types.h's layout: the type, a 128-byte union, the flags). */
+struct cudaResourceDesc {
+    cudaResourceType resType;
+    union {
+        struct { cudaArray_t array; } array;
+        struct { cudaMipmappedArray_t mipmap; } mipmap;
+        struct { void *devPtr; struct cudaChannelFormatDesc desc; size_t sizeInBytes; } linear;
+        struct {
+            void *devPtr;
+            struct cudaChannelFormatDesc desc;
+            size_t width, height, pitchInBytes;
+        } pitch2D;
+        struct { int reserved[32]; } reserved;
+    } res;
+    unsigned int flags;
+};
+/* How a texture samples (texture_types.h's layout, CUDA 12 and 13). */
+struct cudaTextureDesc {
+    cudaTextureAddressMode addressMode[3];
+    cudaTextureFilterMode filterMode;
+    cudaTextureReadMode readMode;
+    int sRGB;
+    float borderColor[4];
+    int normalizedCoords;
+    unsigned int maxAnisotropy;
+    cudaTextureFilterMode mipmapFilterMode;
+    float mipmapLevelBias, minMipmapLevelClamp, maxMipmapLevelClamp;
+    int disableTrilinearOptimization;
+    int seamlessCubemap;
+};
+struct cudaResourceViewDesc {
+    int format;
+    size_t width, height, depth;
+    unsigned int firstMipmapLevel, lastMipmapLevel, firstLayer, lastLayer;
+    unsigned int reserved[16];
+};
+
+RT_API cudaError_t cudaMallocArray(cudaArray_t *array, const struct cudaChannelFormatDesc *desc, size_t width,
+                                   size_t height, unsigned int flags);
+RT_API cudaError_t cudaMalloc3DArray(cudaArray_t *array, const struct cudaChannelFormatDesc *desc,
+                                     struct cudaExtent extent, unsigned int flags);
+RT_API cudaError_t cudaFreeArray(cudaArray_t array);
+RT_API cudaError_t cudaArrayGetInfo(struct cudaChannelFormatDesc *desc, struct cudaExtent *extent, unsigned int *flags,
+                                    cudaArray_t array);
+RT_API cudaError_t cudaGetChannelDesc(struct cudaChannelFormatDesc *desc, cudaArray_t array);
+RT_API cudaError_t cudaMemcpyToArray(cudaArray_t dst, size_t wOffset, size_t hOffset, const void *src, size_t count,
+                                     cudaMemcpyKind kind);
+RT_API cudaError_t cudaMemcpyFromArray(void *dst, cudaArray_t src, size_t wOffset, size_t hOffset, size_t count,
+                                       cudaMemcpyKind kind);
+RT_API cudaError_t cudaMemcpy2DToArray(cudaArray_t dst, size_t wOffset, size_t hOffset, const void *src, size_t spitch,
+                                       size_t width, size_t height, cudaMemcpyKind kind);
+RT_API cudaError_t cudaMemcpy2DFromArray(void *dst, size_t dpitch, cudaArray_t src, size_t wOffset, size_t hOffset,
+                                         size_t width, size_t height, cudaMemcpyKind kind);
+RT_API cudaError_t cudaMemcpy2DToArrayAsync(cudaArray_t dst, size_t wOffset, size_t hOffset, const void *src,
+                                            size_t spitch, size_t width, size_t height, cudaMemcpyKind kind,
+                                            cudaStream_t stream);
+RT_API cudaError_t cudaMemcpy2DFromArrayAsync(void *dst, size_t dpitch, cudaArray_t src, size_t wOffset,
+                                              size_t hOffset, size_t width, size_t height, cudaMemcpyKind kind,
+                                              cudaStream_t stream);
+RT_API cudaError_t cudaCreateTextureObject(cudaTextureObject_t *object, const struct cudaResourceDesc *res,
+                                           const struct cudaTextureDesc *tex, const struct cudaResourceViewDesc *view);
+RT_API cudaError_t cudaDestroyTextureObject(cudaTextureObject_t object);
+RT_API cudaError_t cudaGetTextureObjectResourceDesc(struct cudaResourceDesc *res, cudaTextureObject_t object);
+RT_API cudaError_t cudaCreateSurfaceObject(cudaSurfaceObject_t *object, const struct cudaResourceDesc *res);
+RT_API cudaError_t cudaDestroySurfaceObject(cudaSurfaceObject_t object);
 
 #endif

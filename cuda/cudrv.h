@@ -292,7 +292,7 @@ typedef struct CUfunc_st *CUfunction;
 typedef struct CUstream_st *CUstream;
 typedef struct CUevent_st *CUevent;
 typedef struct CUlinkState_st *CUlinkState;
-typedef struct CUarray_st *CUarray;       /* arrays: not given yet */
+typedef struct CUarray_st *CUarray;       /* a CUDA array (cuda/drvtex.c) */
 typedef struct CUuuid { char bytes[16]; } CUuuid;
 
 #define CU_STREAM_LEGACY ((CUstream)0x1)       /* the NULL stream's other names */
@@ -654,6 +654,126 @@ CUDRV_API CUresult cuEventDestroy_v2(CUevent event);
 /* One line of text (no newline) on the report stream (PTXRUN_REPORT; stderr by default); the
  * settings are read first (cuInit) so that the runtime's messages go where the user said. */
 CUDRV_API void ptxrunCudaReport(const char *text);
+
+
+/* ---- helper X's block: CUDA arrays, texture and surface objects (cuda/drvtex.c) */
+typedef unsigned long long CUtexObject;       /* a texture object: a number the kernel takes */
+typedef unsigned long long CUsurfObject;
+typedef struct CUmipmappedArray_st *CUmipmappedArray;
+
+/* An array element's channel type (CUarray_format): the formats ptxrun's images hold; CUDA's
+ * others (block-compressed, YUV, packed) are refused. */
+typedef enum CUarray_format {
+    CU_AD_FORMAT_UNSIGNED_INT8 = 0x01,
+    CU_AD_FORMAT_UNSIGNED_INT16 = 0x02,
+    CU_AD_FORMAT_UNSIGNED_INT32 = 0x03,
+    CU_AD_FORMAT_SIGNED_INT8 = 0x08,
+    CU_AD_FORMAT_SIGNED_INT16 = 0x09,
+    CU_AD_FORMAT_SIGNED_INT32 = 0x0a,
+    CU_AD_FORMAT_HALF = 0x10,
+    CU_AD_FORMAT_FLOAT = 0x20,
+    CU_AD_FORMAT_MAX = 0x7fffffff,
+} CUarray_format;
+
+typedef enum CUaddress_mode {
+    CU_TR_ADDRESS_MODE_WRAP = 0,
+    CU_TR_ADDRESS_MODE_CLAMP = 1,
+    CU_TR_ADDRESS_MODE_MIRROR = 2,
+    CU_TR_ADDRESS_MODE_BORDER = 3,
+} CUaddress_mode;
+
+typedef enum CUfilter_mode {
+    CU_TR_FILTER_MODE_POINT = 0,
+    CU_TR_FILTER_MODE_LINEAR = 1,
+} CUfilter_mode;
+
+typedef enum CUresourcetype {
+    CU_RESOURCE_TYPE_ARRAY = 0,
+    CU_RESOURCE_TYPE_MIPMAPPED_ARRAY = 1,
+    CU_RESOURCE_TYPE_LINEAR = 2,
+    CU_RESOURCE_TYPE_PITCH2D = 3,
+} CUresourcetype;
+
+enum {
+    CUDA_ARRAY3D_LAYERED = 0x01, CUDA_ARRAY3D_SURFACE_LDST = 0x02, CUDA_ARRAY3D_CUBEMAP = 0x04,
+    CUDA_ARRAY3D_TEXTURE_GATHER = 0x08,
+    CU_TRSF_READ_AS_INTEGER = 0x01, CU_TRSF_NORMALIZED_COORDINATES = 0x02, CU_TRSF_SRGB = 0x10,
+    CU_TRSF_DISABLE_TRILINEAR_OPTIMIZATION = 0x20, CU_TRSF_SEAMLESS_CUBEMAP = 0x40,
+};
+
+/* cuArrayCreate's description (CUDA_ARRAY_DESCRIPTOR_v2): Height 0 for a 1D array. */
+typedef struct CUDA_ARRAY_DESCRIPTOR {
+    size_t Width, Height;
+    CUarray_format Format;
+    unsigned int NumChannels;
+} CUDA_ARRAY_DESCRIPTOR;
+
+/* cuArray3DCreate's (CUDA_ARRAY3D_DESCRIPTOR_v2): Depth the layers of a layered array, 6 (times
+ * the cubes) for a cubemap. */
+typedef struct CUDA_ARRAY3D_DESCRIPTOR {
+    size_t Width, Height, Depth;
+    CUarray_format Format;
+    unsigned int NumChannels;
+    unsigned int Flags;
+} CUDA_ARRAY3D_DESCRIPTOR;
+
+/* What a texture or surface object reads (CUDA_RESOURCE_DESC_v1): 4 + 4 bytes of padding, a union
+ * of 128 bytes, the flags (zero). */
+typedef struct CUDA_RESOURCE_DESC {
+    CUresourcetype resType;
+    union {
+        struct { CUarray hArray; } array;
+        struct { CUmipmappedArray hMipmappedArray; } mipmap;
+        struct {
+            CUdeviceptr devPtr;
+            CUarray_format format;
+            unsigned int numChannels;
+            size_t sizeInBytes;
+        } linear;
+        struct {
+            CUdeviceptr devPtr;
+            CUarray_format format;
+            unsigned int numChannels;
+            size_t width, height, pitchInBytes;
+        } pitch2D;
+        struct { int reserved[32]; } reserved;
+    } res;
+    unsigned int flags;
+} CUDA_RESOURCE_DESC;
+
+/* How a texture object samples (CUDA_TEXTURE_DESC_v1). */
+typedef struct CUDA_TEXTURE_DESC {
+    CUaddress_mode addressMode[3];
+    CUfilter_mode filterMode;
+    unsigned int flags;                       /* CU_TRSF_* */
+    unsigned int maxAnisotropy;
+    CUfilter_mode mipmapFilterMode;
+    float mipmapLevelBias, minMipmapLevelClamp, maxMipmapLevelClamp;
+    float borderColor[4];
+    int reserved[12];
+} CUDA_TEXTURE_DESC;
+
+/* A view of a resource in another format (CUDA_RESOURCE_VIEW_DESC_v1): not taken (NULL only). */
+typedef struct CUDA_RESOURCE_VIEW_DESC {
+    int format;
+    size_t width, height, depth;
+    unsigned int firstMipmapLevel, lastMipmapLevel, firstLayer, lastLayer;
+    unsigned int reserved[16];
+} CUDA_RESOURCE_VIEW_DESC;
+
+CUDRV_API CUresult cuArrayCreate_v2(CUarray *array, const CUDA_ARRAY_DESCRIPTOR *desc);
+CUDRV_API CUresult cuArray3DCreate_v2(CUarray *array, const CUDA_ARRAY3D_DESCRIPTOR *desc);
+CUDRV_API CUresult cuArrayDestroy(CUarray array);
+CUDRV_API CUresult cuArrayGetDescriptor_v2(CUDA_ARRAY_DESCRIPTOR *desc, CUarray array);
+CUDRV_API CUresult cuArray3DGetDescriptor_v2(CUDA_ARRAY3D_DESCRIPTOR *desc, CUarray array);
+CUDRV_API CUresult cuTexObjectCreate(CUtexObject *object, const CUDA_RESOURCE_DESC *res, const CUDA_TEXTURE_DESC *tex,
+                                     const CUDA_RESOURCE_VIEW_DESC *view);
+CUDRV_API CUresult cuTexObjectDestroy(CUtexObject object);
+CUDRV_API CUresult cuTexObjectGetResourceDesc(CUDA_RESOURCE_DESC *res, CUtexObject object);
+CUDRV_API CUresult cuTexObjectGetTextureDesc(CUDA_TEXTURE_DESC *tex, CUtexObject object);
+CUDRV_API CUresult cuSurfObjectCreate(CUsurfObject *object, const CUDA_RESOURCE_DESC *res);
+CUDRV_API CUresult cuSurfObjectDestroy(CUsurfObject object);
+CUDRV_API CUresult cuSurfObjectGetResourceDesc(CUDA_RESOURCE_DESC *res, CUsurfObject object);
 
 #ifdef __cplusplus
 }

@@ -24,6 +24,7 @@ static void release(DrvState *s, CUcontext ctx)
             free(h.p);
         }
     }
+    drvtex_release(s, ctx);
     for (size_t i = s->mem_count; i-- > 0;)
         if (s->mems[i].ctx == ctx && s->mems[i].kind != DRV_MEM_SYMBOL)
             drv_mem_remove(s, &s->mems[i]);

@@ -49,6 +49,7 @@ static CUresult fault_kind(const char *message)
         { "where the process has no memory", CUDA_ERROR_ILLEGAL_ADDRESS },
         { "writes to read-only", CUDA_ERROR_ILLEGAL_ADDRESS },
         { "outside surface", CUDA_ERROR_ILLEGAL_ADDRESS },
+        { "which is not the handle of a", CUDA_ERROR_ILLEGAL_ADDRESS },   /* no live texture object */
         { "-byte aligned", CUDA_ERROR_MISALIGNED_ADDRESS },
         { "must start at a multiple of", CUDA_ERROR_MISALIGNED_ADDRESS },
         { "assertion failed", CUDA_ERROR_ASSERT },
@@ -263,9 +264,12 @@ CUresult cuLaunchKernel(CUfunction f, unsigned gridX, unsigned gridY, unsigned g
     uint8_t **given = xmalloc((o.buffer_count + 1) * sizeof *given);
     memcpy(given, shadows, o.buffer_count * sizeof *given);
     o.buffers = b;
+    DrvTexLaunch images;
+    drvtex_launch(s, ctx, &images);
     drv_unlock();
     fflush(stdout);
-    ptxrun_status status = library_launch(f->kernel, args, &o, shadows, NULL);
+    ptxrun_status status = library_launch_images(f->kernel, args, &o, shadows, images.images, images.count, NULL);
+    drvtex_launch_free(&images);
     fflush(stdout);
     if (t.trace)
         fflush(t.trace);

@@ -373,8 +373,13 @@ typedef struct Side {
 static CUresult side(CUmemorytype type, const void *host, CUdeviceptr device, CUarray array, size_t x, size_t y,
                      size_t z, size_t pitch, size_t height, Side *out)
 {
-    if (type == CU_MEMORYTYPE_ARRAY || array)
-        return type == CU_MEMORYTYPE_ARRAY ? CUDA_ERROR_NOT_SUPPORTED : CUDA_ERROR_INVALID_VALUE;
+    if (type == CU_MEMORYTYPE_ARRAY) {         /* drvtex.c's: x in bytes, y a row, z a layer */
+        *out = (Side){ .device = true };
+        return drvtex_array_side(array, x, y, z, &out->at, &out->pitch, &out->height) ? CUDA_SUCCESS
+                                                                                     : CUDA_ERROR_INVALID_VALUE;
+    }
+    if (array)
+        return CUDA_ERROR_INVALID_VALUE;
     if (type != CU_MEMORYTYPE_HOST && type != CU_MEMORYTYPE_DEVICE && type != CU_MEMORYTYPE_UNIFIED)
         return CUDA_ERROR_INVALID_VALUE;
     uint8_t *base = type == CU_MEMORYTYPE_HOST ? (uint8_t *)(uintptr_t)host : ptr(device);

@@ -86,4 +86,7 @@ cudaError_t rt_var_find(const void *host, CUdeviceptr *address, size_t *size);
  * (every stream runs on the host, in order). */
 CUstream rt_stream(cudaStream_t s);
 
+/* rttex.c: a 3D copy with an array on either side (cudaMemcpy3D, rtcopy.c's for pointers). */
+cudaError_t rttex_copy3d(const struct cudaMemcpy3DParms *p, bool async, cudaStream_t stream);
+
 #endif

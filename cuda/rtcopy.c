@@ -118,7 +118,7 @@ cudaError_t cudaMemcpy2DAsync(void *dst, size_t dpitch, const void *src, size_t 
     return copy2d(dst, dpitch, src, spitch, width, height, kind, true, stream);
 }
 
-/* A 3D copy between pitched pointers (arrays are not supported): extent.width bytes by height rows
+/* A 3D copy between pitched pointers (with an array: rttex.c's): extent.width bytes by height rows
  * by depth slices, from srcPos in the source's rows (x in bytes) to dstPos. */
 static cudaError_t copy3d(const struct cudaMemcpy3DParms *p, bool async, cudaStream_t stream)
 {
@@ -128,7 +128,7 @@ static cudaError_t copy3d(const struct cudaMemcpy3DParms *p, bool async, cudaStr
     if (!p)
         return rt_fail(cudaErrorInvalidValue);
     if (p->srcArray || p->dstArray)
-        return rt_not_supported("cudaMemcpy3D", "CUDA arrays");
+        return rttex_copy3d(p, async, stream);
     if (!valid_kind(p->kind))
         return rt_fail(cudaErrorInvalidMemcpyDirection);
     const struct cudaExtent x = p->extent;

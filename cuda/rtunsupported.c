@@ -48,26 +48,10 @@ RT_SAME_AS(cudaStreamIsCapturing_ptsz, cudaStreamIsCapturing)
 
 /* Each name, once: RT_REFUSED(call, why). */
 #define RT_REFUSED_CALLS(X) \
-    X(cudaMallocArray, "CUDA arrays") \
-    X(cudaMalloc3DArray, "CUDA arrays") \
     X(cudaMallocMipmappedArray, "CUDA arrays") \
-    X(cudaFreeArray, "CUDA arrays") \
     X(cudaFreeMipmappedArray, "CUDA arrays") \
-    X(cudaArrayGetInfo, "CUDA arrays") \
-    X(cudaMemcpyToArray, "CUDA arrays") \
-    X(cudaMemcpyFromArray, "CUDA arrays") \
-    X(cudaMemcpy2DToArray, "CUDA arrays") \
-    X(cudaMemcpy2DFromArray, "CUDA arrays") \
-    X(cudaMemcpy2DToArrayAsync, "CUDA arrays") \
-    X(cudaMemcpy2DFromArrayAsync, "CUDA arrays") \
     X(cudaMemcpy2DArrayToArray, "CUDA arrays") \
     X(cudaMemcpyArrayToArray, "CUDA arrays") \
-    X(cudaCreateTextureObject, "texture objects") \
-    X(cudaDestroyTextureObject, "texture objects") \
-    X(cudaGetTextureObjectResourceDesc, "texture objects") \
-    X(cudaCreateSurfaceObject, "surface objects") \
-    X(cudaDestroySurfaceObject, "surface objects") \
-    X(cudaGetChannelDesc, "CUDA arrays") \
     X(cudaStreamBeginCapture, "stream capture and graphs") \
     X(cudaStreamEndCapture, "stream capture and graphs") \
     X(cudaGraphCreate, "graphs") \
@@ -81,12 +65,6 @@ RT_SAME_AS(cudaStreamIsCapturing_ptsz, cudaStreamIsCapturing)
     X(cudaStreamEndCapture_ptsz, "stream capture and graphs") \
     X(cudaStreamGetCaptureInfo_ptsz, "stream capture and graphs") \
     X(cudaStreamGetAttribute_ptsz, "stream attributes") \
-    X(cudaMemcpy2DToArray_ptds, "CUDA arrays") \
-    X(cudaMemcpy2DFromArray_ptds, "CUDA arrays") \
-    X(cudaMemcpy2DToArrayAsync_ptsz, "CUDA arrays") \
-    X(cudaMemcpy2DFromArrayAsync_ptsz, "CUDA arrays") \
-    X(cudaMemcpyToArray_ptds, "CUDA arrays") \
-    X(cudaMemcpyFromArray_ptds, "CUDA arrays") \
     X(cudaMallocFromPoolAsync_ptsz, "memory pools") \
     X(cudaStreamGetAttribute, "stream attributes") \
     X(cudaGraphDestroy, "graphs") \

@@ -237,6 +237,8 @@ typedef struct Image {
     uint64_t level_at[IMAGE_MAX_LEVELS];    /* the first texel of each level, in texels */
     bool normalized_float;     /* texture: 8- and 16-bit integers read as floats in [0, 1] or [-1, 1] */
     Sampler sampler;           /* texture: its sampling (unified texturing mode) */
+    uint64_t handle;           /* nonzero: the handle naming it (a CUDA texture or surface object's,
+                                  given by the CUDA driver), instead of IMAGE_HANDLE_BASE + its index */
 } Image;
 
 /* surface.c: a .texref or .samplerref initializer's sampling fields (filter_mode,
@@ -414,14 +416,16 @@ static inline const Decl *opaque_of(const Block *b, uint64_t handle)
     return handle - OPAQUE_HANDLE_BASE < m->globals.len ? &m->globals.data[handle - OPAQUE_HANDLE_BASE] : NULL;
 }
 
-/* The image a handle names, or NULL: a variable's handle names the lanes file's image of its name. */
+/* The image a handle names, or NULL: a variable's handle names the lanes file's image of its name;
+ * a CUDA object's handle the image holding it (Image.handle). */
 static inline const Image *image_of(const Block *b, uint64_t handle)
 {
     const Decl *d = opaque_of(b, handle);
-    for (uint32_t i = 0; d && i < b->image_count; i++)
-        if (b->images[i].name == d->name)
+    for (uint32_t i = 0; i < b->image_count; i++)
+        if (d ? b->images[i].name == d->name : handle && b->images[i].handle == handle)
             return &b->images[i];
-    return handle - IMAGE_HANDLE_BASE < b->image_count ? &b->images[handle - IMAGE_HANDLE_BASE] : NULL;
+    uint64_t index = handle - IMAGE_HANDLE_BASE;
+    return index < b->image_count && !b->images[index].handle ? &b->images[index] : NULL;
 }
 
 /* The separate sampler a handle names, or NULL. */

@@ -18,7 +18,7 @@
 #include "cudart.h"
 
 /* refused by the runtime (rtunsupported.c): its parameters are not read */
-cudaError_t cudaMallocArray(void);
+cudaError_t cudaMallocMipmappedArray(void);
 /* nvcc --default-stream per-thread's names of two calls (rt.h's RT_SAME_AS) */
 cudaError_t cudaMemcpy_ptds(void *dst, const void *src, size_t count, cudaMemcpyKind kind);
 cudaError_t cudaMemsetAsync_ptsz(void *devPtr, int value, size_t count, cudaStream_t stream);
@@ -761,9 +761,9 @@ START_TEST(error_names_and_texts)
     ck_assert_int_eq(cudaPeekAtLastError(), cudaErrorInvalidValue);
     ck_assert_int_eq(cudaGetLastError(), cudaErrorInvalidValue);
     ck_assert_int_eq(cudaGetLastError(), cudaSuccess);
-    ck_assert_int_eq(cudaMallocArray(), cudaErrorNotSupported);
+    ck_assert_int_eq(cudaMallocMipmappedArray(), cudaErrorNotSupported);
     char *text = report();
-    ck_assert_ptr_nonnull(strstr(text, "cudaMallocArray is not supported yet"));
+    ck_assert_ptr_nonnull(strstr(text, "cudaMallocMipmappedArray is not supported yet"));
     free(text);
     struct cudaChannelFormatDesc f = cudaCreateChannelDesc(8, 8, 0, 0, cudaChannelFormatKindUnsigned);
     ck_assert_int_eq(f.y, 8);

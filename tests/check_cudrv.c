@@ -497,8 +497,8 @@ START_TEST(test_memory_2d_3d)
     c2.Height = H * D + 1;                                            /* past the allocation */
     FAILS(cuMemcpy2D_v2(&c2), CUDA_ERROR_INVALID_VALUE);
     c2.Height = 1;
-    c2.srcMemoryType = CU_MEMORYTYPE_ARRAY;
-    FAILS(cuMemcpy2D_v2(&c2), CUDA_ERROR_NOT_SUPPORTED);
+    c2.srcMemoryType = CU_MEMORYTYPE_ARRAY;                           /* no array given */
+    FAILS(cuMemcpy2D_v2(&c2), CUDA_ERROR_INVALID_VALUE);
     OK(cuMemsetD2D32_v2(p, pitch, 0x01020304, 2, 3));
     uint32_t word;
     OK(cuMemcpyDtoH_v2(&word, p + pitch * 2 + 4, 4));
