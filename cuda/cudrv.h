@@ -515,6 +515,7 @@ CUDRV_API CUresult cuLinkDestroy(CUlinkState state);
 
 CUDRV_API CUresult cuFuncGetAttribute(int *value, CUfunction_attribute attribute, CUfunction function);
 CUDRV_API CUresult cuFuncSetAttribute(CUfunction function, CUfunction_attribute attribute, int value);
+CUDRV_API CUresult cuFuncGetParamInfo(CUfunction function, size_t index, size_t *offset, size_t *size);
 CUDRV_API CUresult cuFuncSetCacheConfig(CUfunction function, CUfunc_cache config);
 CUDRV_API CUresult cuFuncGetName(const char **name, CUfunction function);
 CUDRV_API CUresult cuLaunchKernel(CUfunction function, unsigned gridX, unsigned gridY, unsigned gridZ, unsigned blockX,
@@ -536,6 +537,7 @@ CUDRV_API CUresult cuStreamSynchronize(CUstream stream);
 CUDRV_API CUresult cuStreamQuery(CUstream stream);
 CUDRV_API CUresult cuStreamWaitEvent(CUstream stream, CUevent event, unsigned flags);
 CUDRV_API CUresult cuStreamGetFlags(CUstream stream, unsigned *flags);
+CUDRV_API CUresult cuStreamGetPriority(CUstream stream, int *priority);
 CUDRV_API CUresult cuEventCreate(CUevent *event, unsigned flags);
 CUDRV_API CUresult cuEventRecord(CUevent event, CUstream stream);
 CUDRV_API CUresult cuEventSynchronize(CUevent event);

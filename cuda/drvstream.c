@@ -87,6 +87,23 @@ CUresult cuStreamGetFlags(CUstream stream, unsigned *flags)
     return r;
 }
 
+/* The priority the stream was made with (clamped to the device's range); the NULL stream's is 0. */
+CUresult cuStreamGetPriority(CUstream stream, int *priority)
+{
+    DrvState *s;
+    CUresult r = drv_enter(&s, NULL);
+    if (r != CUDA_SUCCESS)
+        return r;
+    if (!drv_stream_ok(s, stream))
+        r = CUDA_ERROR_INVALID_HANDLE;
+    else if (!priority)
+        r = CUDA_ERROR_INVALID_VALUE;
+    else
+        *priority = stream == CU_STREAM_LEGACY || stream == CU_STREAM_PER_THREAD || !stream ? 0 : stream->priority;
+    drv_unlock();
+    return r;
+}
+
 CUresult cuStreamWaitEvent(CUstream stream, CUevent event, unsigned flags)
 {
     DrvState *s;

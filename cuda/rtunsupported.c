@@ -40,17 +40,6 @@ cudaError_t cudaProfilerStop(void)
     return cudaSuccess;
 }
 
-/* No stream is ever being captured (capture is not supported): the answer is "none" (0), and the
- * thread's capture mode is kept and given back. */
-cudaError_t cudaStreamIsCapturing(cudaStream_t stream, int *pCaptureStatus)
-{
-    (void)stream;
-    if (!pCaptureStatus)
-        return rt_fail(cudaErrorInvalidValue);
-    *pCaptureStatus = 0;
-    return cudaSuccess;
-}
-
 static _Thread_local int capture_mode;
 
 cudaError_t cudaThreadExchangeStreamCaptureMode(int *mode)
@@ -65,7 +54,6 @@ cudaError_t cudaThreadExchangeStreamCaptureMode(int *mode)
 
 /* Each name, once: RT_REFUSED(call, why). */
 #define RT_REFUSED_CALLS(X) \
-    X(cudaStreamGetPriority, "a stream's priority (the driver keeps none to give back)") \
     X(cudaMallocArray, "CUDA arrays") \
     X(cudaMalloc3DArray, "CUDA arrays") \
     X(cudaMallocMipmappedArray, "CUDA arrays") \
@@ -86,20 +74,6 @@ cudaError_t cudaThreadExchangeStreamCaptureMode(int *mode)
     X(cudaCreateSurfaceObject, "surface objects") \
     X(cudaDestroySurfaceObject, "surface objects") \
     X(cudaGetChannelDesc, "CUDA arrays") \
-    X(cudaStreamBeginCapture, "stream capture and graphs") \
-    X(cudaStreamEndCapture, "stream capture and graphs") \
-    X(cudaGraphCreate, "graphs") \
-    X(cudaGraphInstantiate, "graphs") \
-    X(cudaGraphInstantiateWithFlags, "graphs") \
-    X(cudaGraphLaunch, "graphs") \
-    X(cudaGraphDestroy, "graphs") \
-    X(cudaGraphExecDestroy, "graphs") \
-    X(cudaGraphAddKernelNode, "graphs") \
-    X(cudaGraphAddMemcpyNode, "graphs") \
-    X(cudaGraphAddMemsetNode, "graphs") \
-    X(cudaGraphAddHostNode, "graphs") \
-    X(cudaGraphAddDependencies, "graphs") \
-    X(cudaGraphGetNodes, "graphs") \
     X(cudaDeviceEnablePeerAccess, "peer access (one device)") \
     X(cudaDeviceDisablePeerAccess, "peer access (one device)") \
     X(cudaIpcGetMemHandle, "interprocess memory") \
@@ -108,21 +82,12 @@ cudaError_t cudaThreadExchangeStreamCaptureMode(int *mode)
     X(cudaIpcGetEventHandle, "interprocess events") \
     X(cudaIpcOpenEventHandle, "interprocess events") \
     X(cudaLaunchCooperativeKernelMultiDevice, "multi-device cooperative launches") \
-    X(cudaMemPoolCreate, "memory pools") \
-    X(cudaMemPoolDestroy, "memory pools") \
-    X(cudaMallocFromPoolAsync, "memory pools") \
-    X(cudaDeviceGetDefaultMemPool, "memory pools") \
-    X(cudaDeviceGetMemPool, "memory pools") \
-    X(cudaMemPoolSetAttribute, "memory pools") \
-    X(cudaMemPoolGetAttribute, "memory pools") \
-    X(cudaMemPoolTrimTo, "memory pools") \
     X(cudaImportExternalMemory, "external memory") \
     X(cudaImportExternalSemaphore, "external semaphores") \
     X(cudaGraphicsMapResources, "graphics interop") \
     X(cudaGraphicsUnmapResources, "graphics interop") \
     X(cudaGraphicsUnregisterResource, "graphics interop") \
     X(cudaGraphicsResourceGetMappedPointer, "graphics interop") \
-    X(cudaStreamGetCaptureInfo, "stream capture and graphs") \
     X(cudaUserObjectCreate, "graphs") \
     X(cudaLibraryLoadData, "libraries (cudaLibrary_t)") \
     X(cudaLibraryGetKernel, "libraries (cudaLibrary_t)")
