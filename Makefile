@@ -185,6 +185,7 @@ RT_OBJ  := $(patsubst %.c,$(BUILD)/obj/%.o,$(notdir $(RT_SRC)))
 RT_HEADERS := cuda/cudart.h cuda/rt.h cuda/rterrors.def cuda/cudrv.h cuda/rtgraph.h
 RT_LIBS := $(BUILD)/cuda/libcudart.so.13 $(BUILD)/cuda/libcudart.so.12
 TEST_BIN += $(BUILD)/tests/check_cudart
+TEST_BIN += $(BUILD)/tests/check_cudagraph
 
 all: $(RT_LIBS)
 
@@ -211,6 +212,12 @@ $(BUILD)/cuda/libcudart.so.%: $(RT_OBJ) $(BUILD)/obj/rtversion%.o cuda/libcudart
 # check_cudart uses cudart.h alone, linked against libcudart.so.13 (found by its RPATH), and registers
 # tests/cudart/kernels.fatbin by hand as nvcc's code would.
 $(BUILD)/tests/check_cudart: tests/check_cudart.c cuda/cudart.h cuda/rterrors.def $(RT_LIBS)
+	@mkdir -p $(BUILD)/tests
+	$(CC) -std=c11 -D_POSIX_C_SOURCE=200809L $(WARN) $(CFLAGS) $(SANFLAGS) $(CHECK_CFLAGS) -Icuda -o $@ $< \
+	    -L$(BUILD)/cuda -l:libcudart.so.13 -Wl,--disable-new-dtags,-rpath,'$$ORIGIN/../cuda' $(CHECK_LIBS) -ldl -lm -pthread
+
+# check_cudagraph: graphs, capture and pools (helper G's block), as check_cudart is built.
+$(BUILD)/tests/check_cudagraph: tests/check_cudagraph.c cuda/cudart.h cuda/rterrors.def $(RT_LIBS)
 	@mkdir -p $(BUILD)/tests
 	$(CC) -std=c11 -D_POSIX_C_SOURCE=200809L $(WARN) $(CFLAGS) $(SANFLAGS) $(CHECK_CFLAGS) -Icuda -o $@ $< \
 	    -L$(BUILD)/cuda -l:libcudart.so.13 -Wl,--disable-new-dtags,-rpath,'$$ORIGIN/../cuda' $(CHECK_LIBS) -ldl -lm -pthread

@@ -4,10 +4,18 @@
  * orders that respect the dependencies. A node's parameters are copied when it is made, a
  * kernel's argument bytes too (their sizes from the driver's cuFuncGetParamInfo). Requires:
  * rtpool.c (graph memory), rtstate.c, rterror.c. */
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "rtgraph.h"
+
+/* The graphs alive, so that a destroyed or made-up handle is refused without reading it. */
+static struct {
+    pthread_mutex_t lock;
+    const void **live;
+    size_t count, cap;
+} handles = { .lock = PTHREAD_MUTEX_INITIALIZER };
 
 static void *grow(void *p, size_t *cap, size_t need, size_t size)
 {
@@ -23,9 +31,38 @@ static void *grow(void *p, size_t *cap, size_t need, size_t size)
     return q;
 }
 
+void rt_handle_add(const void *h)
+{
+    pthread_mutex_lock(&handles.lock);
+    handles.live = grow(handles.live, &handles.cap, handles.count + 1, sizeof *handles.live);
+    handles.live[handles.count++] = h;
+    pthread_mutex_unlock(&handles.lock);
+}
+
+bool rt_handle_ok(const void *h)
+{
+    bool ok = false;
+    pthread_mutex_lock(&handles.lock);
+    for (size_t i = handles.count; h && i-- > 0 && !ok;)
+        ok = handles.live[i] == h;
+    pthread_mutex_unlock(&handles.lock);
+    return ok;
+}
+
+void rt_handle_remove(const void *h)
+{
+    pthread_mutex_lock(&handles.lock);
+    for (size_t i = handles.count; i-- > 0;)
+        if (handles.live[i] == h) {
+            handles.live[i] = handles.live[--handles.count];
+            break;
+        }
+    pthread_mutex_unlock(&handles.lock);
+}
+
 bool rt_graph_ok(const RtGraph *g)
 {
-    return g && g->magic == RT_GRAPH_MAGIC;
+    return rt_handle_ok(g) && g->magic == RT_GRAPH_MAGIC;
 }
 
 RtGraph *rt_graph_new(void)
@@ -34,6 +71,7 @@ RtGraph *rt_graph_new(void)
     if (!g)
         abort();
     g->magic = RT_GRAPH_MAGIC;
+    rt_handle_add(g);
     return g;
 }
 
@@ -63,6 +101,7 @@ void rt_graph_free(RtGraph *g)
         node_free(g->nodes[i]);
     free(g->nodes);
     g->magic = 0;
+    rt_handle_remove(g);
     free(g);
 }
 

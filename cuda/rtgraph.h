@@ -48,7 +48,10 @@ struct RtGraph {
 };
 #define RT_GRAPH_MAGIC 0x67726170685f6f6bull
 
-/* rtgraph.c */
+/* rtgraph.c: graphs and execs alive (a handle is checked here before it is read) */
+void rt_handle_add(const void *h);
+bool rt_handle_ok(const void *h);
+void rt_handle_remove(const void *h);
 bool rt_graph_ok(const RtGraph *g);
 RtGraph *rt_graph_new(void);
 void rt_graph_free(RtGraph *g);

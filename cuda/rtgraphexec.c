@@ -23,7 +23,7 @@ struct RtGraphExec {
 
 static bool exec_ok(const struct RtGraphExec *x)
 {
-    return x && x->magic == EXEC_MAGIC;
+    return rt_handle_ok(x) && x->magic == EXEC_MAGIC;
 }
 
 static cudaError_t instantiate(cudaGraphExec_t *out, cudaGraph_t graph, unsigned long long flags)
@@ -56,6 +56,7 @@ static cudaError_t instantiate(cudaGraphExec_t *out, cudaGraph_t graph, unsigned
     x->source = graph;
     x->flags = flags;
     x->magic = EXEC_MAGIC;
+    rt_handle_add(x);
     *out = x;
     return cudaSuccess;
 }
@@ -86,6 +87,7 @@ cudaError_t cudaGraphExecDestroy(cudaGraphExec_t graphExec)
     if (!exec_ok(graphExec))
         return rt_fail(cudaErrorInvalidValue);
     graphExec->magic = 0;
+    rt_handle_remove(graphExec);
     rt_graph_free(graphExec->graph);
     free(graphExec->order);
     free(graphExec);
