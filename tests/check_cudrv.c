@@ -260,8 +260,13 @@ START_TEST(test_primary_context)
     FAILS(cuCtxDestroy_v2(a), CUDA_ERROR_INVALID_CONTEXT);   /* a primary context is released, not destroyed */
     OK(cuDevicePrimaryCtxRelease_v2(0));
     OK(cuMemFree_v2(p));                                   /* still retained once */
+    CUdeviceptr q;
+    OK(cuMemAlloc_v2(&q, 64));
     OK(cuDevicePrimaryCtxRelease_v2(0));
     FAILS(cuDevicePrimaryCtxRelease_v2(0), CUDA_ERROR_INVALID_CONTEXT);
+    OK(cuDevicePrimaryCtxRetain(&a, 0));
+    FAILS(cuMemFree_v2(q), CUDA_ERROR_INVALID_VALUE);                 /* the last release freed it */
+    OK(cuDevicePrimaryCtxRelease_v2(0));
     OK(cuDevicePrimaryCtxGetState(0, &flags, &active));
     ck_assert_int_eq(active, 0);
 }
@@ -434,6 +439,29 @@ START_TEST(test_memory_2d_3d)
     uint8_t row[W];
     OK(cuMemcpyDtoH_v2(row, p + pitch * (4 + H * 2), W));
     ck_assert_mem_eq(row, src[2][4], W);
+    /* layer 1 of the source (its rows 2 to 4) to layer 2 at row 1 of a second copy */
+    CUdeviceptr p2;
+    OK(cuMemAllocPitch_v2(&p2, &pitch, W, H * D, 4));
+    OK(cuMemsetD8_v2(p2, 0, pitch * H * D));
+    CUDA_MEMCPY3D part = c3;
+    part.srcZ = 1;
+    part.srcY = 2;
+    part.dstMemoryType = CU_MEMORYTYPE_DEVICE;
+    part.dstDevice = p2;
+    part.dstZ = 2;
+    part.dstY = 1;
+    part.Height = 3;
+    part.Depth = 1;
+    OK(cuMemcpy3D_v2(&part));
+    for (int y = 0; y < 3; y++) {
+        OK(cuMemcpyDtoH_v2(row, p2 + pitch * (1 + y + H * 2), W));
+        ck_assert_mem_eq(row, src[1][2 + y], W);
+    }
+    OK(cuMemcpyDtoH_v2(row, p2 + pitch * (4 + H * 2), W));
+    ck_assert_uint_eq(row[0], 0);
+    part.Depth = 2;                                                   /* layer 3 of the copy: none */
+    FAILS(cuMemcpy3DAsync_v2(&part, NULL), CUDA_ERROR_INVALID_VALUE);
+    OK(cuMemFree_v2(p2));
     CUDA_MEMCPY2D c2 = { 0 };
     c2.srcMemoryType = CU_MEMORYTYPE_DEVICE;
     c2.srcDevice = p;
@@ -485,6 +513,15 @@ START_TEST(test_launch_params)
     CUfunction f;
     OK(cuModuleGetFunction(&f, m, "axpy"));
     FAILS(cuModuleGetFunction(&f, m, "nothing"), CUDA_ERROR_NOT_FOUND);
+    FAILS(cuModuleGetFunction(&f, NULL, "axpy"), CUDA_ERROR_INVALID_HANDLE);
+    FAILS(cuModuleGetGlobal_v2(NULL, NULL, NULL, "x"), CUDA_ERROR_INVALID_VALUE);
+    size_t gsize;
+    FAILS(cuModuleGetGlobal_v2(NULL, &gsize, NULL, "x"), CUDA_ERROR_INVALID_HANDLE);
+    FAILS(cuModuleUnload(NULL), CUDA_ERROR_INVALID_HANDLE);
+    FAILS(cuEventRecord(NULL, NULL), CUDA_ERROR_INVALID_HANDLE);
+    FAILS(cuEventSynchronize(NULL), CUDA_ERROR_INVALID_HANDLE);
+    FAILS(cuStreamDestroy_v2(NULL), CUDA_ERROR_INVALID_HANDLE);
+    FAILS(cuLinkDestroy(NULL), CUDA_ERROR_INVALID_HANDLE);
     uint32_t x[N], y[N], out[N], want[N];
     fill(x, y);
     CUdeviceptr dx, dy, dout;
@@ -548,6 +585,27 @@ START_TEST(test_launch_extra)
     OK(cuMemcpyDtoH_v2(out, dout, sizeof out));
     axpy_expect(want, x, y, 77u);
     ck_assert_mem_eq(out, want, sizeof out);
+    /* a 32-bit parameter before a 64-bit one: 4 bytes of padding between them, as in C */
+    static const char mix_ptx[] = HEADER
+        ".visible .entry mix(.param .u32 a, .param .u64 p)\n"
+        "{\n  .reg .b32 %r1;\n  .reg .b64 %rd1;\n  ld.param.u32 %r1, [a];\n  ld.param.u64 %rd1, [p];\n"
+        "  st.global.u32 [%rd1], %r1;\n  ret;\n}\n";
+    CUmodule mm;
+    CUfunction mix;
+    OK(cuModuleLoadData(&mm, mix_ptx));
+    OK(cuModuleGetFunction(&mix, mm, "mix"));
+    struct {
+        uint32_t a;
+        uint64_t p;
+    } mixed = { 0xfeedf00d, dout };
+    size_t mixed_size = sizeof mixed;
+    ck_assert_uint_eq(mixed_size, 16);
+    void *mixed_extra[] = { CU_LAUNCH_PARAM_BUFFER_POINTER, &mixed, CU_LAUNCH_PARAM_BUFFER_SIZE, &mixed_size,
+                            CU_LAUNCH_PARAM_END };
+    OK(cuLaunchKernel(mix, 1, 1, 1, 1, 1, 1, 0, NULL, NULL, mixed_extra));
+    OK(cuMemcpyDtoH_v2(out, dout, 4));
+    ck_assert_uint_eq(out[0], 0xfeedf00d);
+    OK(cuModuleUnload(mm));
     size = sizeof args - 4;                                           /* n left out */
     FAILS(cuLaunchKernel(f, 1, 1, 1, 32, 1, 1, 0, NULL, NULL, extra), CUDA_ERROR_INVALID_VALUE);
     void *bad[] = { (void *)0x7, &args, CU_LAUNCH_PARAM_END };
@@ -631,6 +689,16 @@ START_TEST(test_module_variables)
     OK(cuLaunchKernel(f, 1, 1, 1, 1, 1, 1, 0, NULL, params, NULL));
     OK(cuMemcpyDtoH_v2(&v, counter, 4));
     ck_assert_uint_eq(v, 12);
+    /* a module of variables alone: no kernel lowers it, so they are placed zeroed */
+    static const char only_vars[] = HEADER ".visible .global .align 4 .u32 lonely[3];\n";
+    CUmodule m3;
+    CUdeviceptr lonely;
+    OK(cuModuleLoadData(&m3, only_vars));
+    OK(cuModuleGetGlobal_v2(&lonely, &size, m3, "lonely"));
+    ck_assert_uint_eq(size, 12);
+    OK(cuMemcpyDtoH_v2(u, lonely, 12));
+    ck_assert_mem_eq(u, zero, 12);
+    OK(cuModuleUnload(m3));
     /* a second load of the module has variables of its own */
     CUmodule m2;
     CUdeviceptr counter2;
@@ -895,7 +963,7 @@ START_TEST(test_function_attributes)
     ck_assert_int_eq(v, 90);
     OK(cuFuncGetAttribute(&v, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, f));
     ck_assert_int_eq(v, 48 * 1024 - 1000);
-    for (int a = CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK; a <= CU_FUNC_ATTRIBUTE_CLUSTER_SCHEDULING_POLICY_PREFERENCE; a++)
+    for (int a = 0; a <= CU_FUNC_ATTRIBUTE_CLUSTER_SCHEDULING_POLICY_PREFERENCE; a++)
         OK(cuFuncGetAttribute(&v, (CUfunction_attribute)a, f));
     FAILS(cuFuncGetAttribute(&v, (CUfunction_attribute)99, f), CUDA_ERROR_INVALID_VALUE);
     FAILS(cuFuncGetAttribute(NULL, CU_FUNC_ATTRIBUTE_NUM_REGS, f), CUDA_ERROR_INVALID_VALUE);
@@ -1344,6 +1412,120 @@ START_TEST(test_jobs_same_result)
 }
 END_TEST
 
+/* ---- managed memory's hints, host functions on streams, per-thread names ---- */
+
+static void count_call(void *data)
+{
+    ++*(int *)data;
+}
+
+static void stream_callback(CUstream stream, CUresult status, void *data)
+{
+    (void)stream;
+    *(CUresult *)data = status;
+}
+
+START_TEST(test_stream_host_work)
+{
+    CUcontext c = start();
+    int least = 9, greatest = 9;
+    OK(cuCtxGetStreamPriorityRange(&least, &greatest));
+    ck_assert_int_eq(least, 0);
+    ck_assert_int_eq(greatest, -5);
+    CUstream s;
+    OK(cuStreamCreateWithPriority(&s, 0, -3));
+    int priority;
+    OK(cuStreamGetPriority(s, &priority));
+    ck_assert_int_eq(priority, -3);
+    CUcontext owner;
+    OK(cuStreamGetCtx(s, &owner));
+    ck_assert_ptr_eq(owner, c);
+    int calls = 0;
+    OK(cuLaunchHostFunc(s, count_call, &calls));
+    ck_assert_int_eq(calls, 1);                          /* done when the call returns */
+    FAILS(cuLaunchHostFunc(s, NULL, &calls), CUDA_ERROR_INVALID_VALUE);
+    CUresult seen = CUDA_ERROR_UNKNOWN;
+    OK(cuStreamAddCallback(s, stream_callback, &seen, 0));
+    ck_assert_int_eq(seen, CUDA_SUCCESS);
+    FAILS(cuStreamAddCallback(s, stream_callback, &seen, 1), CUDA_ERROR_INVALID_VALUE);
+    /* after a fault the callback is told the error */
+    CUdeviceptr p;
+    OK(cuMemAlloc_v2(&p, 4));
+    launch_store("store", p + 4, 1);
+    OK(cuStreamAddCallback(s, stream_callback, &seen, 0));
+    ck_assert_int_eq(seen, CUDA_ERROR_ILLEGAL_ADDRESS);
+    FAILS(cuLaunchHostFunc(s, count_call, &calls), CUDA_ERROR_ILLEGAL_ADDRESS);
+    ck_assert_int_eq(calls, 1);
+    finish(c);
+}
+END_TEST
+
+START_TEST(test_managed_hints)
+{
+    CUcontext c = start();
+    CUdeviceptr m, d;
+    OK(cuMemAllocManaged(&m, 4096, CU_MEM_ATTACH_GLOBAL));
+    OK(cuMemAlloc_v2(&d, 4096));
+    CUmemLocation dev = { CU_MEM_LOCATION_TYPE_DEVICE, 0 }, host = { CU_MEM_LOCATION_TYPE_HOST, 0 };
+    CUmemLocation other = { CU_MEM_LOCATION_TYPE_DEVICE, 1 };
+    OK(cuMemPrefetchAsync_v2(m, 4096, dev, 0, NULL));
+    OK(cuMemPrefetchAsync_v2(m + 1024, 1024, host, 0, NULL));
+    FAILS(cuMemPrefetchAsync_v2(m, 4097, dev, 0, NULL), CUDA_ERROR_INVALID_VALUE);
+    FAILS(cuMemPrefetchAsync_v2(d, 4096, dev, 0, NULL), CUDA_ERROR_INVALID_VALUE);     /* not managed */
+    FAILS(cuMemPrefetchAsync_v2(m, 4096, other, 0, NULL), CUDA_ERROR_INVALID_VALUE);
+    FAILS(cuMemPrefetchAsync_v2(m, 4096, dev, 0, (CUstream)(uintptr_t)0x99), CUDA_ERROR_INVALID_HANDLE);
+    OK(cuMemAdvise_v2(m, 4096, CU_MEM_ADVISE_SET_READ_MOSTLY, dev));
+    OK(cuMemAdvise_v2(m, 4096, CU_MEM_ADVISE_SET_PREFERRED_LOCATION, host));
+    FAILS(cuMemAdvise_v2(m, 4096, (CUmem_advise)7, dev), CUDA_ERROR_INVALID_VALUE);
+    FAILS(cuMemAdvise_v2(d, 4096, CU_MEM_ADVISE_SET_READ_MOSTLY, dev), CUDA_ERROR_INVALID_VALUE);
+    /* a __managed__ variable (.attribute(.managed)) is managed memory too */
+    static const char managed_ptx[] = HEADER ".visible .global .attribute(.managed) .align 4 .u32 shared_count;\n";
+    CUmodule mod;
+    CUdeviceptr var;
+    OK(cuModuleLoadData(&mod, managed_ptx));
+    OK(cuModuleGetGlobal_v2(&var, NULL, mod, "shared_count"));
+    int managed = 0;
+    OK(cuPointerGetAttribute(&managed, CU_POINTER_ATTRIBUTE_IS_MANAGED, var));
+    ck_assert_int_eq(managed, 1);
+    OK(cuMemPrefetchAsync_v2(var, 4, dev, 0, NULL));
+    finish(c);
+}
+END_TEST
+
+/* The per-thread default stream's names (nvcc --default-stream per-thread). */
+CUresult cuLaunchKernel_ptsz(CUfunction f, unsigned gridX, unsigned gridY, unsigned gridZ, unsigned blockX,
+                             unsigned blockY, unsigned blockZ, unsigned shared_bytes, CUstream stream, void **params,
+                             void **extra);
+CUresult cuMemcpyHtoD_v2_ptds(CUdeviceptr dst, const void *src, size_t bytes);
+CUresult cuMemcpyDtoHAsync_v2_ptsz(void *dst, CUdeviceptr src, size_t bytes, CUstream stream);
+CUresult cuStreamSynchronize_ptsz(CUstream stream);
+
+START_TEST(test_per_thread_names)
+{
+    CUcontext c = start();
+    CUmodule m;
+    OK(cuModuleLoadData(&m, axpy_ptx));
+    CUfunction f;
+    OK(cuModuleGetFunction(&f, m, "axpy"));
+    uint32_t x[N], y[N], out[N], want[N];
+    fill(x, y);
+    CUdeviceptr dx, dy, dout;
+    OK(cuMemAlloc_v2(&dx, sizeof x));
+    OK(cuMemAlloc_v2(&dy, sizeof y));
+    OK(cuMemAlloc_v2(&dout, sizeof out));
+    OK(cuMemcpyHtoD_v2_ptds(dx, x, sizeof x));
+    OK(cuMemcpyHtoD_v2_ptds(dy, y, sizeof y));
+    uint32_t a = 31, n = N;
+    void *params[] = { &dout, &dx, &dy, &a, &n };
+    OK(cuLaunchKernel_ptsz(f, (N + BLOCK - 1) / BLOCK, 1, 1, BLOCK, 1, 1, 0, CU_STREAM_PER_THREAD, params, NULL));
+    OK(cuMemcpyDtoHAsync_v2_ptsz(out, dout, sizeof out, CU_STREAM_PER_THREAD));
+    OK(cuStreamSynchronize_ptsz(CU_STREAM_PER_THREAD));
+    axpy_expect(want, x, y, a);
+    ck_assert_mem_eq(out, want, sizeof out);
+    finish(c);
+}
+END_TEST
+
 static Suite *cudrv_suite(void)
 {
     Suite *s = suite_create("cudrv");
@@ -1391,6 +1573,9 @@ static Suite *cudrv_suite(void)
     tcase_set_timeout(t, 60);
     tcase_add_test(t, test_streams_in_order);
     tcase_add_test(t, test_events_time_the_work);
+    tcase_add_test(t, test_stream_host_work);
+    tcase_add_test(t, test_managed_hints);
+    tcase_add_test(t, test_per_thread_names);
     suite_add_tcase(s, t);
     t = tcase_create("functions");
     tcase_add_test(t, test_function_attributes);
