@@ -98,5 +98,6 @@ bool rt_capture_wait(cudaStream_t s, cudaEvent_t event, cudaError_t *e);
  * pool or a graph gave: true when p was theirs (*e the result). */
 cudaError_t rt_pool_malloc(void **p, size_t size, cudaStream_t s);
 bool rt_pool_free(void *p, cudaError_t *e);
+void rt_pool_reset(void);                   /* cudaDeviceReset: the pools are gone with the memory */
 
 #endif

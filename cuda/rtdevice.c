@@ -100,6 +100,7 @@ cudaError_t cudaDeviceSynchronize(void)
 
 cudaError_t cudaDeviceReset(void)
 {
+    rt_pool_reset();
     return rt_return(rt_reset());
 }
 

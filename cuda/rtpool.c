@@ -34,6 +34,7 @@ struct RtGraphBlock {
     size_t size;
     unsigned refs;             /* nodes (of graphs and execs) that allocate it */
     bool live;                 /* allocated by a run, not yet freed */
+    bool gone;                 /* its memory went with a cudaDeviceReset */
     RtGraphBlock *next;
 };
 
@@ -74,7 +75,7 @@ RtGraphBlock *rt_graph_block_new(size_t bytes, cudaError_t *e)
     RtGraphBlock *b = calloc(1, sizeof *b);
     if (!b)
         abort();
-    *b = (RtGraphBlock){ (void *)(uintptr_t)p, bytes, 1, false, NULL };
+    *b = (RtGraphBlock){ (void *)(uintptr_t)p, bytes, 1, false, false, NULL };
     lock();
     b->next = pool_state.blocks;
     pool_state.blocks = b;
@@ -106,8 +107,10 @@ static void release_if_unused(RtGraphBlock *b)
             *at = b->next;
             break;
         }
-    pool_state.graph_reserved -= b->size;
-    cuMemFree_v2((CUdeviceptr)(uintptr_t)b->p);
+    if (!b->gone) {
+        pool_state.graph_reserved -= b->size;
+        cuMemFree_v2((CUdeviceptr)(uintptr_t)b->p);
+    }
     free(b);
 }
 
@@ -119,11 +122,11 @@ void rt_graph_block_drop(RtGraphBlock *b)
     unlock();
 }
 
-/* An allocation node runs: its memory must not be live from an earlier run. */
+/* An allocation node runs: its memory must not be live from an earlier run (nor gone). */
 cudaError_t rt_graph_block_alloc(RtGraphBlock *b)
 {
     lock();
-    bool was = b->live;
+    bool was = b->live || b->gone;
     if (!was) {
         b->live = true;
         pool_state.graph_used += b->size;
@@ -144,7 +147,7 @@ bool rt_graph_block_live(const RtGraphBlock *b)
 static RtGraphBlock *block_at(const void *p)
 {
     for (RtGraphBlock *b = pool_state.blocks; b; b = b->next)
-        if (b->p == p)
+        if (b->p == p && !b->gone)
             return b;
     return NULL;
 }
@@ -358,6 +361,30 @@ bool rt_pool_free(void *p, cudaError_t *e)
         return true;
     }
     return false;
+}
+
+/* The context's reset frees every allocation: the pools forget their blocks (and the pools made
+ * by the program are gone), the default pool starts again. Graph memory stays with its graphs,
+ * which a program may not use after a reset. */
+void rt_pool_reset(void)
+{
+    lock();
+    while (pool_state.pools) {
+        struct RtMemPool *p = pool_state.pools;
+        pool_state.pools = p->next;
+        free(p->blocks);
+        free(p);
+    }
+    free(pool_state.default_pool.blocks);
+    memset(&pool_state.default_pool, 0, sizeof pool_state.default_pool);
+    pool_state.current = NULL;
+    for (RtGraphBlock *b = pool_state.blocks; b; b = b->next)
+        if (!b->gone) {
+            b->gone = true;
+            b->live = false;
+        }
+    pool_state.graph_used = pool_state.graph_reserved = 0;
+    unlock();
 }
 
 cudaError_t cudaDeviceGetDefaultMemPool(cudaMemPool_t *memPool, int device)

@@ -455,6 +455,29 @@ START_TEST(memory_pools)
 }
 END_TEST
 
+/* a reset frees every allocation: the pools start again, and what they give is memory the driver
+ * knows (a memset reaches it) */
+START_TEST(pools_after_reset)
+{
+    cudaMemPool_t pool;
+    ck_assert_int_eq(cudaDeviceGetDefaultMemPool(&pool, 0), cudaSuccess);
+    uint64_t keep = UINT64_MAX;
+    ck_assert_int_eq(cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep), cudaSuccess);
+    void *p;
+    ck_assert_int_eq(cudaMallocAsync(&p, 256, NULL), cudaSuccess);
+    ck_assert_int_eq(cudaFreeAsync(p, NULL), cudaSuccess);
+    ck_assert_uint_eq(pool_attr(pool, cudaMemPoolAttrReservedMemCurrent), 256);
+    ck_assert_int_eq(cudaDeviceReset(), cudaSuccess);
+    ck_assert_int_eq(cudaDeviceGetDefaultMemPool(&pool, 0), cudaSuccess);
+    ck_assert_uint_eq(pool_attr(pool, cudaMemPoolAttrReservedMemCurrent), 0);
+    ck_assert_uint_eq(pool_attr(pool, cudaMemPoolAttrReleaseThreshold), 0);
+    ck_assert_int_eq(cudaMallocAsync(&p, 256, NULL), cudaSuccess);
+    ck_assert_int_eq(cudaMemsetAsync(p, 1, 256, NULL), cudaSuccess);
+    ck_assert_int_eq(cudaFreeAsync(p, NULL), cudaSuccess);
+    ck_assert_int_eq(cudaDeviceSynchronize(), cudaSuccess);
+}
+END_TEST
+
 /* what is refused: a cycle, another graph's node, a destroyed exec, the legacy stream's capture,
  * an end without a begin, conditional nodes */
 START_TEST(graph_errors)
@@ -535,6 +558,7 @@ int main(void)
     tcase_add_test(t, exec_updates);
     tcase_add_test(t, memory_nodes);
     tcase_add_test(t, memory_pools);
+    tcase_add_test(t, pools_after_reset);
     tcase_add_test(t, graph_errors);
     tcase_add_test(t, stream_attributes);
     suite_add_tcase(s, t);
