@@ -29,6 +29,8 @@ typedef struct RtGraphNode {
     size_t index;              /* where in graph->nodes */
     struct RtGraphNode **deps; /* the nodes this one waits for */
     size_t dep_count, dep_cap;
+    bool disabled;             /* in an exec: cudaGraphNodeSetEnabled(0) */
+    const struct RtGraphNode *origin;   /* in a copy: the node copied (compared, never read) */
     union {
         RtKernelCall kernel;
         struct cudaMemcpy3DParms copy;
@@ -45,6 +47,7 @@ struct RtGraph {
     RtGraphNode **nodes;
     size_t count, cap;
     unsigned long long magic;  /* RT_GRAPH_MAGIC while live: a destroyed graph is told apart */
+    const RtGraph *origin;     /* the graph this one is a copy of (cudaGraphNodeFindInClone), or NULL */
 };
 #define RT_GRAPH_MAGIC 0x67726170685f6f6bull
 

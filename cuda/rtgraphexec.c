@@ -15,7 +15,6 @@
 struct RtGraphExec {
     RtGraph *graph;            /* the copy that runs */
     RtGraphNode **order;
-    const RtGraph *source;     /* the graph instantiated (its nodes name this exec's) */
     unsigned long long flags;
     unsigned long long magic;
 };
@@ -53,7 +52,6 @@ static cudaError_t instantiate(cudaGraphExec_t *out, cudaGraph_t graph, unsigned
     for (size_t i = 0; i < graph->count; i++)
         order[i] = x->graph->nodes[order[i]->index];
     x->order = order;
-    x->source = graph;
     x->flags = flags;
     x->magic = EXEC_MAGIC;
     rt_handle_add(x);
@@ -110,6 +108,8 @@ static cudaError_t run_memset(const struct cudaMemsetParams *p, cudaStream_t s)
 
 static cudaError_t run_node(RtGraphNode *n, cudaStream_t s)
 {
+    if (n->disabled)
+        return cudaSuccess;
     switch (n->type) {
     case cudaGraphNodeTypeKernel: {
         const RtKernelCall *k = &n->u.kernel;
@@ -197,9 +197,12 @@ cudaError_t cudaGraphUpload(cudaGraphExec_t graphExec, cudaStream_t stream)
 /* The exec's node that node (of the graph instantiated) became. */
 static RtGraphNode *exec_node(cudaGraphExec_t x, cudaGraphNode_t node)
 {
-    if (!exec_ok(x) || !node || node->graph != x->source || node->index >= x->graph->count)
+    if (!exec_ok(x) || !node)
         return NULL;
-    return x->graph->nodes[node->index];
+    for (size_t i = 0; i < x->graph->count; i++)
+        if (x->graph->nodes[i]->origin == node)
+            return x->graph->nodes[i];
+    return NULL;
 }
 
 cudaError_t cudaGraphExecKernelNodeSetParams(cudaGraphExec_t hGraphExec, cudaGraphNode_t node,
@@ -299,4 +302,59 @@ cudaError_t cudaGraphExecUpdate(cudaGraphExec_t hGraphExec, cudaGraph_t hGraph, 
     if (info)
         *info = r;
     return r.result == cudaGraphExecUpdateSuccess ? cudaSuccess : rt_fail(cudaErrorGraphExecUpdateFailure);
+}
+
+cudaError_t cudaGraphExecMemcpyNodeSetParams(cudaGraphExec_t hGraphExec, cudaGraphNode_t node,
+                                             const struct cudaMemcpy3DParms *p)
+{
+    RtGraphNode *n = exec_node(hGraphExec, node);
+    if (!n)
+        return rt_fail(cudaErrorInvalidValue);
+    return cudaGraphMemcpyNodeSetParams(n, p);
+}
+
+cudaError_t cudaGraphExecMemsetNodeSetParams(cudaGraphExec_t hGraphExec, cudaGraphNode_t node,
+                                             const struct cudaMemsetParams *p)
+{
+    RtGraphNode *n = exec_node(hGraphExec, node);
+    if (!n)
+        return rt_fail(cudaErrorInvalidValue);
+    return cudaGraphMemsetNodeSetParams(n, p);
+}
+
+cudaError_t cudaGraphExecHostNodeSetParams(cudaGraphExec_t hGraphExec, cudaGraphNode_t node,
+                                           const struct cudaHostNodeParams *p)
+{
+    RtGraphNode *n = exec_node(hGraphExec, node);
+    if (!n)
+        return rt_fail(cudaErrorInvalidValue);
+    return cudaGraphHostNodeSetParams(n, p);
+}
+
+/* A disabled node runs as an empty one (kernel, copy and memset nodes only, as CUDA allows). */
+cudaError_t cudaGraphNodeSetEnabled(cudaGraphExec_t hGraphExec, cudaGraphNode_t hNode, unsigned int isEnabled)
+{
+    RtGraphNode *n = exec_node(hGraphExec, hNode);
+    if (!n || (n->type != cudaGraphNodeTypeKernel && n->type != cudaGraphNodeTypeMemcpy &&
+               n->type != cudaGraphNodeTypeMemset))
+        return rt_fail(cudaErrorInvalidValue);
+    n->disabled = isEnabled == 0;
+    return cudaSuccess;
+}
+
+cudaError_t cudaGraphNodeGetEnabled(cudaGraphExec_t hGraphExec, cudaGraphNode_t hNode, unsigned int *isEnabled)
+{
+    RtGraphNode *n = exec_node(hGraphExec, hNode);
+    if (!n || !isEnabled)
+        return rt_fail(cudaErrorInvalidValue);
+    *isEnabled = !n->disabled;
+    return cudaSuccess;
+}
+
+cudaError_t cudaGraphExecGetFlags(cudaGraphExec_t graphExec, unsigned long long *flags)
+{
+    if (!exec_ok(graphExec) || !flags)
+        return rt_fail(cudaErrorInvalidValue);
+    *flags = graphExec->flags;
+    return cudaSuccess;
 }

@@ -194,6 +194,72 @@ static void count_call(void *data)
     host_calls++;
 }
 
+/* edits: dependent nodes, an edge removed, a node destroyed, a node found in a clone, an exec's
+ * host node changed and a memset node disabled */
+START_TEST(graph_editing)
+{
+    cudaGraph_t g, c;
+    ck_assert_int_eq(cudaGraphCreate(&g, 0), cudaSuccess);
+    Log log = { .count = 0 };
+    Mark m1 = { &log, 1 }, m2 = { &log, 2 }, m3 = { &log, 3 }, m9 = { &log, 9 };
+    cudaGraphNode_t n3 = host_node(g, NULL, 0, &m3);
+    cudaGraphNode_t n2 = host_node(g, NULL, 0, &m2);
+    cudaGraphNode_t n1 = host_node(g, NULL, 0, &m1);
+    cudaGraphNode_t from[] = { n2, n1, n1 }, to[] = { n3, n2, n3 };  /* 1 -> 2 -> 3, 1 -> 3 */
+    ck_assert_int_eq(cudaGraphAddDependencies(g, from, to, NULL, 3), cudaSuccess);
+    cudaGraphNode_t out[4];
+    size_t count = 4;
+    ck_assert_int_eq(cudaGraphNodeGetDependentNodes(n1, out, NULL, &count), cudaSuccess);
+    ck_assert_uint_eq(count, 2);
+    ck_assert_int_eq(cudaGraphRemoveDependencies(g, &n1, &n3, NULL, 1), cudaSuccess);
+    ck_assert_int_eq(cudaGraphRemoveDependencies(g, &n1, &n3, NULL, 1), cudaErrorInvalidValue);
+    ck_assert_int_eq(cudaGraphGetEdges(g, NULL, NULL, NULL, &count), cudaSuccess);
+    ck_assert_uint_eq(count, 2);
+    int *d, host = 5;
+    ck_assert_int_eq(cudaMalloc((void **)&d, sizeof *d), cudaSuccess);
+    ck_assert_int_eq(cudaMemcpy(d, &host, sizeof host, cudaMemcpyHostToDevice), cudaSuccess);
+    struct cudaMemsetParams sp = { d, 0, 0, 4, 1, 1 };
+    cudaGraphNode_t set;
+    ck_assert_int_eq(cudaGraphAddMemsetNode(&set, g, &n3, 1, &sp), cudaSuccess);
+    ck_assert_int_eq(cudaGraphClone(&c, g), cudaSuccess);
+    cudaGraphNode_t in_clone;
+    ck_assert_int_eq(cudaGraphNodeFindInClone(&in_clone, n2, c), cudaSuccess);
+    struct cudaHostNodeParams hp;
+    ck_assert_int_eq(cudaGraphHostNodeGetParams(in_clone, &hp), cudaSuccess);
+    ck_assert_ptr_eq(hp.userData, &m2);
+    ck_assert_int_eq(cudaGraphNodeFindInClone(&in_clone, n2, g), cudaErrorInvalidValue);
+    ck_assert_int_eq(cudaGraphDestroyNode(n2), cudaSuccess);                /* 1 and 3 now free */
+    ck_assert_int_eq(cudaGraphGetRootNodes(g, NULL, &count), cudaSuccess);
+    ck_assert_uint_eq(count, 2);
+    cudaGraphExec_t x;
+    ck_assert_int_eq(cudaGraphInstantiate(&x, c, 0), cudaSuccess);
+    struct cudaHostNodeParams nine = { record, &m9 };
+    cudaGraphNode_t c1;
+    ck_assert_int_eq(cudaGraphNodeFindInClone(&c1, n1, c), cudaSuccess);
+    ck_assert_int_eq(cudaGraphExecHostNodeSetParams(x, c1, &nine), cudaSuccess);
+    cudaGraphNode_t cset;
+    ck_assert_int_eq(cudaGraphNodeFindInClone(&cset, set, c), cudaSuccess);
+    ck_assert_int_eq(cudaGraphNodeSetEnabled(x, cset, 0), cudaSuccess);
+    unsigned enabled = 1;
+    ck_assert_int_eq(cudaGraphNodeGetEnabled(x, cset, &enabled), cudaSuccess);
+    ck_assert_uint_eq(enabled, 0);
+    ck_assert_int_eq(cudaGraphLaunch(x, NULL), cudaSuccess);
+    ck_assert_int_eq(log.count, 3);
+    ck_assert_int_eq(log.marks[0], 9);
+    ck_assert_int_eq(log.marks[1], 2);
+    ck_assert_int_eq(log.marks[2], 3);
+    ck_assert_int_eq(cudaMemcpy(&host, d, sizeof host, cudaMemcpyDeviceToHost), cudaSuccess);
+    ck_assert_int_eq(host, 5);                                              /* the memset was off */
+    ck_assert_int_eq(cudaGraphNodeSetEnabled(x, cset, 1), cudaSuccess);
+    ck_assert_int_eq(cudaGraphLaunch(x, NULL), cudaSuccess);
+    ck_assert_int_eq(cudaMemcpy(&host, d, sizeof host, cudaMemcpyDeviceToHost), cudaSuccess);
+    ck_assert_int_eq(host, 0);
+    cudaGraphExecDestroy(x);
+    cudaGraphDestroy(c);
+    cudaGraphDestroy(g);
+}
+END_TEST
+
 /* a capture forked over two streams by events and joined back, replayed with new inputs */
 START_TEST(capture_then_replay)
 {
@@ -554,6 +620,7 @@ int main(void)
     tcase_set_timeout(t, 120);
     tcase_add_test(t, graph_runs_in_dependency_order);
     tcase_add_test(t, memset_nodes);
+    tcase_add_test(t, graph_editing);
     tcase_add_test(t, capture_then_replay);
     tcase_add_test(t, exec_updates);
     tcase_add_test(t, memory_nodes);
