@@ -56,8 +56,10 @@ static void set_deps(Party *p, RtGraphNode *const *deps, size_t count)
         if (!p->deps || !p->edges)
             abort();
     }
-    memmove(p->deps, deps, count * sizeof *deps);
-    memset(p->edges, 0, count * sizeof *p->edges);
+    if (count) {
+        memmove(p->deps, deps, count * sizeof *deps);
+        memset(p->edges, 0, count * sizeof *p->edges);
+    }
     p->count = count;
 }
 
@@ -67,7 +69,8 @@ static void add_deps(Party *p, RtGraphNode *const *deps, size_t count)
     if (!all)
         abort();
     size_t n = p->count;
-    memcpy(all, p->deps, n * sizeof *all);
+    if (n)
+        memcpy(all, p->deps, n * sizeof *all);
     for (size_t i = 0; i < count; i++) {
         bool seen = false;
         for (size_t j = 0; j < n && !seen; j++)
