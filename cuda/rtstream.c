@@ -113,6 +113,16 @@ cudaError_t cudaStreamGetFlags(cudaStream_t stream, unsigned int *flags)
 
 /* Attaching managed memory to a stream changes who may touch it when, which a host running every
  * stream in order never needs: checked and taken. */
+cudaError_t cudaStreamGetPriority(cudaStream_t stream, int *priority)
+{
+    cudaError_t e = rt_enter();
+    if (e != cudaSuccess)
+        return e;
+    if (!priority)
+        return rt_fail(cudaErrorInvalidValue);
+    return rt_return(cuStreamGetPriority(rt_stream(stream), priority));
+}
+
 cudaError_t cudaStreamAttachMemAsync(cudaStream_t stream, void *devPtr, size_t length, unsigned int flags)
 {
     (void)devPtr, (void)length;

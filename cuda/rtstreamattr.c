@@ -1,5 +1,5 @@
-/* rtstreamattr.c: what a program may read back of a stream: its priority (the driver's, clamped
- * to the device's range [-5, 0]) as cudaStreamGetPriority and as the priority attribute. The
+/* rtstreamattr.c: what a program may read back of a stream's attributes: its priority (the
+ * driver's, clamped to the device's range [-5, 0], as cudaStreamGetPriority gives it). The
  * attributes cudaStreamSetAttribute takes and drops (rtstream.c: an L2 access policy window, a
  * synchronisation policy, memory sync domains change nothing on a host) are not kept, so reading
  * them back is refused by name rather than answered with a value never set. Requires: rtstate.c,
@@ -19,14 +19,4 @@ cudaError_t cudaStreamGetAttribute(cudaStream_t stream, cudaLaunchAttributeID at
         return rt_not_supported("cudaStreamGetAttribute", "reading back a stream attribute other than its priority");
     memset(value, 0, sizeof *value);
     return rt_return(cuStreamGetPriority(rt_stream(stream), &value->priority));
-}
-
-cudaError_t cudaStreamGetPriority(cudaStream_t stream, int *priority)
-{
-    cudaError_t e = rt_enter();
-    if (e != cudaSuccess)
-        return e;
-    if (!priority)
-        return rt_fail(cudaErrorInvalidValue);
-    return rt_return(cuStreamGetPriority(rt_stream(stream), priority));
 }

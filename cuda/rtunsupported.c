@@ -1,6 +1,5 @@
 /* rtunsupported.c: the runtime calls that need no device (cudaCreateChannelDesc), the hints that
- * change nothing when device memory is host memory (prefetching and advice on managed memory, the
- * profiler's range), and the calls ptxrun does not do yet: each says so by name on the report
+ * change nothing on a host (the profiler's range, no stream ever captured), and the calls ptxrun does not do yet: each says so by name on the report
  * stream and returns cudaErrorNotSupported, never a silent success. Their parameters are not read,
  * so each is defined without them (the caller's arguments are ignored, which the C calling
  * convention allows). Requires: rterror.c. */
@@ -9,25 +8,6 @@
 struct cudaChannelFormatDesc cudaCreateChannelDesc(int x, int y, int z, int w, cudaChannelFormatKind f)
 {
     return (struct cudaChannelFormatDesc){ x, y, z, w, f };
-}
-
-/* Managed memory is where the host and the kernels both reach it: nothing to move. location is
- * CUDA 13's struct cudaMemLocation (8 bytes, by value) or CUDA 12's device ordinal. */
-cudaError_t cudaMemPrefetchAsync(const void *devPtr, size_t count, uint64_t location, unsigned int flags,
-                                 cudaStream_t stream)
-{
-    (void)location, (void)flags, (void)stream;
-    if (!devPtr || count == 0)
-        return rt_fail(cudaErrorInvalidValue);
-    return cudaSuccess;
-}
-
-cudaError_t cudaMemAdvise(const void *devPtr, size_t count, int advice, uint64_t location)
-{
-    (void)location;
-    if (!devPtr || count == 0 || advice < 1 || advice > 6)
-        return rt_fail(cudaErrorInvalidValue);
-    return cudaSuccess;
 }
 
 cudaError_t cudaProfilerStart(void)

@@ -341,7 +341,10 @@ START_TEST(host_memory_kinds)
     ck_assert_ptr_null(attr.hostPointer);
     ck_assert_int_eq(attr.device, 0);
 
-    ck_assert_int_eq(cudaMemPrefetchAsync(managed, N * sizeof(int), 0, 0, NULL), cudaSuccess);
+    struct cudaMemLocation gpu = { cudaMemLocationTypeDevice, 0 };
+    ck_assert_int_eq(cudaMemPrefetchAsync(managed, N * sizeof(int), gpu, 0, NULL), cudaSuccess);
+    ck_assert_int_eq(cudaMemAdvise(managed, N * sizeof(int), 1, gpu), cudaSuccess);   /* read mostly */
+    ck_assert_int_eq(cudaMemPrefetchAsync(dev, 64, gpu, 0, NULL), cudaErrorInvalidValue);  /* not managed */
     ck_assert_int_eq(cudaHostUnregister(registered), cudaSuccess);
     ck_assert_int_eq(cudaHostUnregister(registered), cudaErrorHostMemoryNotRegistered);
     free(registered);
@@ -588,6 +591,10 @@ START_TEST(device_queries)
     ck_assert_uint_eq(limit, 1 << 22);
     ck_assert_int_eq(cudaDeviceGetLimit(&limit, cudaLimitStackSize), cudaSuccess);
     ck_assert_uint_gt(limit, 0);
+    ck_assert_int_eq(cudaDeviceSetLimit(cudaLimitMaxL2FetchGranularity, 32), cudaSuccess);
+    ck_assert_int_eq(cudaDeviceGetLimit(&limit, cudaLimitMaxL2FetchGranularity), cudaSuccess);
+    ck_assert_uint_eq(limit, 32);
+    ck_assert_int_eq(cudaDeviceGetLimit(&limit, (cudaLimit)9), cudaErrorUnsupportedLimit);
 }
 END_TEST
 
@@ -649,6 +656,14 @@ START_TEST(streams_and_events)
     ck_assert_int_eq(cudaStreamWaitEvent(NULL, stop, 0), cudaSuccess);
     ck_assert_int_eq(cudaStreamDestroy(s), cudaSuccess);
     ck_assert_int_eq(cudaStreamDestroy(NULL), cudaErrorInvalidResourceHandle);
+    int least = 1, greatest = 1, priority = 1;
+    ck_assert_int_eq(cudaDeviceGetStreamPriorityRange(&least, &greatest), cudaSuccess);
+    ck_assert_int_eq(least, 0);
+    ck_assert_int_eq(greatest, -5);
+    ck_assert_int_eq(cudaStreamCreateWithPriority(&s, 0, -3), cudaSuccess);
+    ck_assert_int_eq(cudaStreamGetPriority(s, &priority), cudaSuccess);
+    ck_assert_int_eq(priority, -3);
+    ck_assert_int_eq(cudaStreamDestroy(s), cudaSuccess);
     ck_assert_int_eq(cudaEventDestroy(start), cudaSuccess);
     ck_assert_int_eq(cudaEventDestroy(stop), cudaSuccess);
     cudaStream_t dflt = cudaStreamPerThread;
