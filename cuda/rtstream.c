@@ -76,6 +76,8 @@ cudaError_t cudaStreamAddCallback(cudaStream_t stream, cudaStreamCallback_t call
     cudaError_t e = rt_enter();
     if (e != cudaSuccess && !rt_is_sticky(e))
         return e;
+    if (rt_capturing(stream))
+        return rt_not_supported("cudaStreamAddCallback", "a callback in a stream capture (cudaLaunchHostFunc's is captured)");
     CUresult r = cuStreamSynchronize(rt_stream(stream));
     cudaError_t status = rt_error_of(r);
     if (r != CUDA_SUCCESS && !rt_is_sticky(status))

@@ -544,6 +544,13 @@ START_TEST(pools_after_reset)
 }
 END_TEST
 
+static int callbacks;
+static void callback(cudaStream_t s, cudaError_t status, void *data)
+{
+    (void)s, (void)status, (void)data;
+    callbacks++;
+}
+
 /* what is refused: a cycle, another graph's node, a destroyed exec, the legacy stream's capture,
  * an end without a begin, conditional nodes */
 START_TEST(graph_errors)
@@ -572,6 +579,8 @@ START_TEST(graph_errors)
     ck_assert_int_eq(cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal), cudaSuccess);
     ck_assert_int_eq(cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal), cudaErrorIllegalState);
     ck_assert_int_eq(cudaStreamSynchronize(s), cudaErrorStreamCaptureUnsupported);
+    ck_assert_int_eq(cudaStreamAddCallback(s, callback, NULL, 0), cudaErrorNotSupported);
+    ck_assert_int_eq(callbacks, 0);                 /* not run while the stream captures */
     ck_assert_int_eq(cudaStreamEndCapture(s, &none), cudaSuccess);
     cudaGraphConditionalHandle handle;
     ck_assert_int_eq(cudaGraphConditionalHandleCreate(&handle, h, 0, 0), cudaErrorNotSupported);
