@@ -240,7 +240,7 @@ cudagraph-valgrind: $(BUILD)/tests/check_cudagraph
 	CK_FORK=no PTXRUN_ROOT=$(CURDIR) valgrind --quiet --error-exitcode=99 --leak-check=full \
 	    --errors-for-leak-kinds=definite,indirect $(BUILD)/tests/check_cudagraph
 
-$(BUILD)/tests/check_cudagraph: tests/check_cudagraph.c cuda/cudart.h cuda/rterrors.def $(RT_LIBS)
+$(BUILD)/tests/check_cudagraph: tests/check_cudagraph.c cuda/cudart.h cuda/rterrors.def tests/cudagraph/conditional.fatbin $(RT_LIBS)
 	@mkdir -p $(BUILD)/tests
 	$(CC) -std=c11 -D_POSIX_C_SOURCE=200809L $(WARN) $(CFLAGS) $(SANFLAGS) $(CHECK_CFLAGS) -Icuda -o $@ $< \
 	    -L$(BUILD)/cuda -l:libcudart.so.13 -Wl,--disable-new-dtags,-rpath,'$$ORIGIN/../cuda' $(CHECK_LIBS) -ldl -lm -pthread

@@ -83,12 +83,27 @@ void rt_kernel_call_free(RtKernelCall *k)
     k->args = NULL;
 }
 
+static void conds_drop(RtConds *c)
+{
+    if (!c || --c->refs)
+        return;
+    for (size_t i = 0; i < c->count; i++)
+        cuMemFree_v2(c->handles[i].slot);
+    free(c->handles);
+    free(c);
+}
+
 static void node_free(RtGraphNode *n)
 {
     if (n->type == cudaGraphNodeTypeKernel)
         rt_kernel_call_free(&n->u.kernel);
     else if (n->type == cudaGraphNodeTypeGraph)
         rt_graph_free(n->u.child);
+    else if (n->type == cudaGraphNodeTypeConditional) {
+        for (unsigned i = 0; i < n->u.cond.size; i++)
+            rt_graph_free(n->u.cond.bodies[i]);
+        free(n->u.cond.bodies);
+    }
     else if (n->type == cudaGraphNodeTypeMemAlloc)
         rt_graph_block_drop(n->u.alloc.block);
     free(n->deps);
@@ -100,6 +115,7 @@ void rt_graph_free(RtGraph *g)
     for (size_t i = 0; i < g->count; i++)
         node_free(g->nodes[i]);
     free(g->nodes);
+    conds_drop(g->conds);
     g->magic = 0;
     rt_handle_remove(g);
     free(g);
@@ -460,7 +476,106 @@ cudaError_t cudaGraphAddMemFreeNode(cudaGraphNode_t *pGraphNode, cudaGraph_t gra
     return e;
 }
 
-/* cudaGraphAddNode: each kind by its own call; conditional nodes are not supported. */
+/* ---- conditional nodes */
+
+/* A handle is the device address of 4 bytes the driver gives (so a kernel's
+ * cudaGraphSetConditional reaches them), holding the condition: the default when the flag
+ * cudaGraphCondAssignDefault (1) asks for it at each launch, else what was last set (0 at first). */
+cudaError_t cudaGraphConditionalHandleCreate(cudaGraphConditionalHandle *pHandle_out, cudaGraph_t graph,
+                                             unsigned int defaultLaunchValue, unsigned int flags)
+{
+    cudaError_t e = rt_enter();
+    if (e != cudaSuccess)
+        return e;
+    if (!pHandle_out || !rt_graph_ok(graph) || flags > 1)
+        return rt_fail(cudaErrorInvalidValue);
+    CUdeviceptr slot = 0;
+    unsigned initial = flags ? defaultLaunchValue : 0;
+    CUresult r = cuMemAlloc_v2(&slot, 4);
+    if (r == CUDA_SUCCESS)
+        r = cuMemcpyHtoD_v2(slot, &initial, 4);
+    if (r != CUDA_SUCCESS)
+        return rt_return(r);
+    if (!graph->conds) {
+        graph->conds = calloc(1, sizeof *graph->conds);
+        if (!graph->conds)
+            abort();
+        graph->conds->refs = 1;
+    }
+    RtConds *c = graph->conds;
+    c->handles = realloc(c->handles, (c->count + 1) * sizeof *c->handles);
+    if (!c->handles)
+        abort();
+    c->handles[c->count++] = (struct RtCondHandle){ slot, defaultLaunchValue, flags == 1 };
+    *pHandle_out = slot;
+    return cudaSuccess;
+}
+
+/* Whether h is a handle some live graph made. */
+static bool handle_known(cudaGraphConditionalHandle h)
+{
+    bool known = false;
+    pthread_mutex_lock(&handles.lock);
+    for (size_t i = 0; i < handles.count && !known; i++) {
+        const RtGraph *g = handles.live[i];
+        if (g->magic != RT_GRAPH_MAGIC || !g->conds)
+            continue;
+        for (size_t k = 0; k < g->conds->count && !known; k++)
+            known = g->conds->handles[k].slot == h;
+    }
+    pthread_mutex_unlock(&handles.lock);
+    return known;
+}
+
+unsigned rt_condition(cudaGraphConditionalHandle h)
+{
+    unsigned v = 0;
+    if (cuMemcpyDtoH_v2(&v, (CUdeviceptr)h, 4) != CUDA_SUCCESS)
+        v = 0;
+    return v;
+}
+
+cudaError_t rt_conditions_start(const RtGraph *g)
+{
+    for (size_t i = 0; g->conds && i < g->conds->count; i++) {
+        const struct RtCondHandle *h = &g->conds->handles[i];
+        if (h->assign) {
+            CUresult r = cuMemcpyHtoD_v2(h->slot, &h->initial, 4);
+            if (r != CUDA_SUCCESS)
+                return rt_return(r);
+        }
+    }
+    return cudaSuccess;
+}
+
+/* An if (one or two bodies: then, else), while (one) or switch (size) node; its body graphs are
+ * made empty, the caller's to fill (phGraph_out), and are the node's. */
+static cudaError_t add_conditional(cudaGraphNode_t *pGraphNode, cudaGraph_t graph, const cudaGraphNode_t *deps,
+                                   size_t count, struct cudaConditionalNodeParams *p)
+{
+    if (!handle_known(p->handle))
+        return rt_fail(cudaErrorInvalidValue);
+    bool ok = (p->type == 0 && (p->size == 1 || p->size == 2)) || (p->type == 1 && p->size == 1) ||
+              (p->type == 2 && p->size >= 1 && p->size <= 1024);
+    if (!ok)
+        return rt_fail(cudaErrorInvalidValue);
+    RtGraphNode *n;
+    cudaError_t e = add(pGraphNode, graph, cudaGraphNodeTypeConditional, deps, count, &n);
+    if (e != cudaSuccess)
+        return e;
+    n->u.cond.handle = p->handle;
+    n->u.cond.type = p->type;
+    n->u.cond.size = p->size;
+    n->u.cond.bodies = calloc(p->size, sizeof *n->u.cond.bodies);
+    if (!n->u.cond.bodies)
+        abort();
+    for (unsigned i = 0; i < p->size; i++)
+        n->u.cond.bodies[i] = rt_graph_new();
+    p->phGraph_out = n->u.cond.bodies;
+    return cudaSuccess;
+}
+
+/* cudaGraphAddNode: each kind by its own call. */
 cudaError_t cudaGraphAddNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph, const cudaGraphNode_t *pDependencies,
                              const cudaGraphEdgeData *dependencyData, size_t numDependencies,
                              struct cudaGraphNodeParams *p)
@@ -492,18 +607,12 @@ cudaError_t cudaGraphAddNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph, con
     case cudaGraphNodeTypeMemFree:
         return cudaGraphAddMemFreeNode(pGraphNode, graph, pDependencies, numDependencies, p->free.dptr);
     case cudaGraphNodeTypeConditional:
-        return rt_not_supported("cudaGraphAddNode", "conditional nodes");
+        return add_conditional(pGraphNode, graph, pDependencies, numDependencies, &p->conditional);
     default:
         return rt_not_supported("cudaGraphAddNode", "this kind of node");
     }
 }
 
-cudaError_t cudaGraphConditionalHandleCreate(cudaGraphConditionalHandle *pHandle_out, cudaGraph_t graph,
-                                             unsigned int defaultLaunchValue, unsigned int flags)
-{
-    (void)pHandle_out, (void)graph, (void)defaultLaunchValue, (void)flags;
-    return rt_not_supported("cudaGraphConditionalHandleCreate", "conditional nodes");
-}
 
 cudaError_t cudaGraphAddDependencies(cudaGraph_t graph, const cudaGraphNode_t *from, const cudaGraphNode_t *to,
                                      const cudaGraphEdgeData *edgeData, size_t numDependencies)
@@ -606,6 +715,9 @@ RtGraph *rt_graph_copy(const RtGraph *g)
 {
     RtGraph *c = rt_graph_new();
     c->origin = g;
+    c->conds = g->conds;
+    if (c->conds)
+        c->conds->refs++;
     c->nodes = calloc(g->count ? g->count : 1, sizeof *c->nodes);
     if (!c->nodes)
         abort();
@@ -628,6 +740,12 @@ RtGraph *rt_graph_copy(const RtGraph *g)
             n->u.child = rt_graph_copy(from->u.child);
         } else if (from->type == cudaGraphNodeTypeMemAlloc) {
             rt_graph_block_hold(n->u.alloc.block);
+        } else if (from->type == cudaGraphNodeTypeConditional) {
+            n->u.cond.bodies = calloc(from->u.cond.size, sizeof *n->u.cond.bodies);
+            if (!n->u.cond.bodies)
+                abort();
+            for (unsigned b = 0; b < from->u.cond.size; b++)
+                n->u.cond.bodies[b] = rt_graph_copy(from->u.cond.bodies[b]);
         }
         c->nodes[c->count++] = n;
     }

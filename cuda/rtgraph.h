@@ -40,14 +40,29 @@ typedef struct RtGraphNode {
         cudaEvent_t event;     /* event record and wait nodes */
         struct { RtGraphBlock *block; struct cudaMemAllocNodeParams params; } alloc;
         void *free_ptr;
+        struct {               /* a conditional node: its handle's kind and body graphs (its own) */
+            cudaGraphConditionalHandle handle;
+            int type;          /* 0 if, 1 while, 2 switch */
+            unsigned size;
+            RtGraph **bodies;
+        } cond;
     } u;
 } RtGraphNode;
+
+/* The conditional handles made for a graph, shared by its copies: each the device address of
+ * the condition's 32-bit value (what a kernel's cudaGraphSetConditional stores to). */
+typedef struct RtConds {
+    unsigned refs;
+    size_t count;
+    struct RtCondHandle { CUdeviceptr slot; unsigned initial; bool assign; } *handles;
+} RtConds;
 
 struct RtGraph {
     RtGraphNode **nodes;
     size_t count, cap;
     unsigned long long magic;  /* RT_GRAPH_MAGIC while live: a destroyed graph is told apart */
     const RtGraph *origin;     /* the graph this one is a copy of (cudaGraphNodeFindInClone), or NULL */
+    RtConds *conds;            /* its conditional handles, or NULL */
 };
 #define RT_GRAPH_MAGIC 0x67726170685f6f6bull
 
@@ -67,6 +82,9 @@ void rt_kernel_call_free(RtKernelCall *k);
 RtGraph *rt_graph_copy(const RtGraph *g);   /* a deep copy, nodes at the same indices */
 /* An order that runs every node after its dependencies (ties: the order added); false on a cycle. */
 bool rt_graph_order(const RtGraph *g, RtGraphNode **order);
+/* The condition's value now (0 when it cannot be read); the defaults a launch starts with. */
+unsigned rt_condition(cudaGraphConditionalHandle h);
+cudaError_t rt_conditions_start(const RtGraph *g);
 
 /* rtcapture.c: a graph launched into a capturing stream: a child graph node of the capture */
 cudaError_t rt_capture_graph(cudaStream_t s, const RtGraph *g);

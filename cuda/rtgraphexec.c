@@ -94,6 +94,45 @@ cudaError_t cudaGraphExecDestroy(cudaGraphExec_t graphExec)
 
 static cudaError_t run_graph(const RtGraph *g, RtGraphNode *const *order, cudaStream_t s);
 
+/* A child graph or a conditional node's body, in an order of its own. */
+static cudaError_t run_child(const RtGraph *child, cudaStream_t s)
+{
+    RtGraphNode **order = calloc(child->count ? child->count : 1, sizeof *order);
+    if (!order)
+        abort();
+    cudaError_t e = rt_graph_order(child, order) ? run_graph(child, order, s) : rt_fail(cudaErrorInvalidValue);
+    free(order);
+    return e;
+}
+
+enum { WHILE_MOST = 100000000 };   /* a while node's iterations before it is stopped as a hang */
+
+/* A conditional node reads its condition when it runs (a while node before each iteration). */
+static cudaError_t run_conditional(const RtGraphNode *n, cudaStream_t s)
+{
+    unsigned v = rt_condition(n->u.cond.handle);
+    switch (n->u.cond.type) {
+    case 0:
+        if (v || n->u.cond.size == 2)
+            return run_child(n->u.cond.bodies[v ? 0 : 1], s);
+        return cudaSuccess;
+    case 1:
+        for (unsigned long i = 0; v; i++, v = rt_condition(n->u.cond.handle)) {
+            if (i == WHILE_MOST) {
+                rt_say("ptxrun's libcudart: cudaGraphLaunch: a while node ran its body %d times and its condition "
+                       "is still set: stopped as a hang", WHILE_MOST);
+                return rt_fail(cudaErrorLaunchTimeout);
+            }
+            cudaError_t e = run_child(n->u.cond.bodies[0], s);
+            if (e != cudaSuccess)
+                return e;
+        }
+        return cudaSuccess;
+    default:
+        return v < n->u.cond.size ? run_child(n->u.cond.bodies[v], s) : cudaSuccess;
+    }
+}
+
 /* A memset node: rows of width elements of 1, 2 or 4 bytes. */
 static cudaError_t run_memset(const struct cudaMemsetParams *p, cudaStream_t s)
 {
@@ -125,15 +164,10 @@ static cudaError_t run_node(RtGraphNode *n, cudaStream_t s)
             n->u.host.fn(n->u.host.userData);
         return e;
     }
-    case cudaGraphNodeTypeGraph: {
-        const RtGraph *child = n->u.child;
-        RtGraphNode **order = calloc(child->count ? child->count : 1, sizeof *order);
-        if (!order)
-            abort();
-        cudaError_t e = rt_graph_order(child, order) ? run_graph(child, order, s) : rt_fail(cudaErrorInvalidValue);
-        free(order);
-        return e;
-    }
+    case cudaGraphNodeTypeGraph:
+        return run_child(n->u.child, s);
+    case cudaGraphNodeTypeConditional:
+        return run_conditional(n, s);
     case cudaGraphNodeTypeEventRecord:
         return cudaEventRecord(n->u.event, s);
     case cudaGraphNodeTypeWaitEvent:
@@ -181,7 +215,8 @@ cudaError_t cudaGraphLaunch(cudaGraphExec_t graphExec, cudaStream_t stream)
             (graphExec->flags & cudaGraphInstantiateFlagAutoFreeOnLaunch))
             rt_graph_block_free_at(rt_graph_block_address(n->u.alloc.block));
     }
-    return run_graph(g, graphExec->order, stream);
+    e = rt_conditions_start(g);
+    return e == cudaSuccess ? run_graph(g, graphExec->order, stream) : e;
 }
 
 /* Nothing to move to a device: the exec is ready once instantiated. */

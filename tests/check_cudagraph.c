@@ -16,13 +16,21 @@ static struct {
     const void *fatbin;
     const void *unused;
 } wrapper = { 0x466243b1, 1, NULL, NULL };
+static struct {
+    uint32_t magic, version;
+    const void *fatbin;
+    const void *unused;
+} cond_wrapper = { 0x466243b1, 1, NULL, NULL };
 static char add_stub;          /* add(int *out, const int *a, const int *b, int n): out = a + b */
+/* tests/cudagraph/conditional.cu: set_condition(handle, const int *value): the condition = *value;
+ * count_down(handle, int *counter, int *log): log[--*counter] += 1, the condition = (*counter > 0) */
+static char set_condition_stub, count_down_stub;
 
-static void register_kernels(void)
+static char *read_fatbin(const char *relative)
 {
     const char *root = getenv("PTXRUN_ROOT");
     char path[4096];
-    snprintf(path, sizeof path, "%s/tests/cudart/kernels.fatbin", root ? root : ".");
+    snprintf(path, sizeof path, "%s/%s", root ? root : ".", relative);
     FILE *f = fopen(path, "rb");
     if (!f) {
         fprintf(stderr, "check_cudagraph: cannot read %s (set PTXRUN_ROOT)\n", path);
@@ -35,9 +43,20 @@ static void register_kernels(void)
     if (!data || fread(data, 1, (size_t)n, f) != (size_t)n)
         exit(1);
     fclose(f);
-    wrapper.fatbin = data;
+    return data;
+}
+
+static void register_kernels(void)
+{
+    wrapper.fatbin = read_fatbin("tests/cudart/kernels.fatbin");
     void **handle = __cudaRegisterFatBinary(&wrapper);
     __cudaRegisterFunction(handle, &add_stub, "add", "add", -1, NULL, NULL, NULL, NULL, NULL);
+    __cudaRegisterFatBinaryEnd(handle);
+    cond_wrapper.fatbin = read_fatbin("tests/cudagraph/conditional.fatbin");
+    handle = __cudaRegisterFatBinary(&cond_wrapper);
+    __cudaRegisterFunction(handle, &set_condition_stub, "set_condition", "set_condition", -1, NULL, NULL, NULL, NULL,
+                           NULL);
+    __cudaRegisterFunction(handle, &count_down_stub, "count_down", "count_down", -1, NULL, NULL, NULL, NULL, NULL);
     __cudaRegisterFatBinaryEnd(handle);
 }
 
@@ -182,6 +201,95 @@ START_TEST(memset_nodes)
                 want = (unsigned char)(0xabcdu >> (8 * (c % 2)));
             ck_assert_int_eq(host[r * PITCH + c], want);
         }
+    cudaGraphExecDestroy(x);
+    cudaGraphDestroy(g);
+}
+END_TEST
+
+static cudaGraphNode_t conditional_node(cudaGraph_t g, const cudaGraphNode_t *deps, size_t count,
+                                        cudaGraphConditionalHandle h, int type, unsigned size, cudaGraph_t **bodies)
+{
+    struct cudaGraphNodeParams p;
+    memset(&p, 0, sizeof p);
+    p.type = cudaGraphNodeTypeConditional;
+    p.conditional.handle = h;
+    p.conditional.type = type;
+    p.conditional.size = size;
+    cudaGraphNode_t n;
+    ck_assert_int_eq(cudaGraphAddNode(&n, g, deps, NULL, count, &p), cudaSuccess);
+    ck_assert_ptr_nonnull(p.conditional.phGraph_out);
+    *bodies = p.conditional.phGraph_out;
+    return n;
+}
+
+/* conditional nodes: a while loop whose body's kernel clears the condition (the default applied
+ * at each launch), an if/else and a switch whose condition a kernel sets from device memory */
+START_TEST(conditional_nodes)
+{
+    int *counter, *log, *value;
+    ck_assert_int_eq(cudaMalloc((void **)&counter, sizeof *counter), cudaSuccess);
+    ck_assert_int_eq(cudaMalloc((void **)&log, 8 * sizeof *log), cudaSuccess);
+    ck_assert_int_eq(cudaMalloc((void **)&value, sizeof *value), cudaSuccess);
+    ck_assert_int_eq(cudaMemset(log, 0, 8 * sizeof *log), cudaSuccess);
+    cudaGraph_t g, *body;
+    ck_assert_int_eq(cudaGraphCreate(&g, 0), cudaSuccess);
+    cudaGraphConditionalHandle h;
+    ck_assert_int_eq(cudaGraphConditionalHandleCreate(&h, g, 1, 1), cudaSuccess);   /* cudaGraphCondAssignDefault */
+    conditional_node(g, NULL, 0, h, 1, 1, &body);                                  /* while */
+    void *args[] = { &h, &counter, &log };
+    struct cudaKernelNodeParams kp = { &count_down_stub, d3(1), d3(1), 0, args, NULL };
+    cudaGraphNode_t k;
+    ck_assert_int_eq(cudaGraphAddKernelNode(&k, body[0], NULL, 0, &kp), cudaSuccess);
+    cudaGraphExec_t x;
+    ck_assert_int_eq(cudaGraphInstantiate(&x, g, 0), cudaSuccess);
+    int start = 5, now, steps[8];
+    ck_assert_int_eq(cudaMemcpy(counter, &start, sizeof start, cudaMemcpyHostToDevice), cudaSuccess);
+    ck_assert_int_eq(cudaGraphLaunch(x, NULL), cudaSuccess);
+    start = 3;                                  /* the default sets the condition again: 3 more steps */
+    ck_assert_int_eq(cudaMemcpy(counter, &start, sizeof start, cudaMemcpyHostToDevice), cudaSuccess);
+    ck_assert_int_eq(cudaGraphLaunch(x, NULL), cudaSuccess);
+    ck_assert_int_eq(cudaMemcpy(&now, counter, sizeof now, cudaMemcpyDeviceToHost), cudaSuccess);
+    ck_assert_int_eq(now, 0);
+    ck_assert_int_eq(cudaMemcpy(steps, log, sizeof steps, cudaMemcpyDeviceToHost), cudaSuccess);
+    int want[8] = { 2, 2, 2, 1, 1, 0, 0, 0 };  /* counts 4..0 once, then 2..0 again */
+    for (int i = 0; i < 8; i++)
+        ck_assert_int_eq(steps[i], want[i]);
+    cudaGraphExecDestroy(x);
+    cudaGraphDestroy(g);
+
+    /* if/else then a switch, each after a kernel that sets the condition from *value */
+    Log seen = { .count = 0 };
+    Mark then = { &seen, 1 }, otherwise = { &seen, 2 }, case0 = { &seen, 10 }, case1 = { &seen, 11 },
+         case2 = { &seen, 12 };
+    ck_assert_int_eq(cudaGraphCreate(&g, 0), cudaSuccess);
+    cudaGraphConditionalHandle hi, hs;
+    ck_assert_int_eq(cudaGraphConditionalHandleCreate(&hi, g, 0, 0), cudaSuccess);
+    ck_assert_int_eq(cudaGraphConditionalHandleCreate(&hs, g, 0, 0), cudaSuccess);
+    void *ai[] = { &hi, &value }, *as[] = { &hs, &value };
+    struct cudaKernelNodeParams si = { &set_condition_stub, d3(1), d3(1), 0, ai, NULL };
+    struct cudaKernelNodeParams ss = { &set_condition_stub, d3(1), d3(1), 0, as, NULL };
+    cudaGraphNode_t ki, ks, ci;
+    ck_assert_int_eq(cudaGraphAddKernelNode(&ki, g, NULL, 0, &si), cudaSuccess);
+    ci = conditional_node(g, &ki, 1, hi, 0, 2, &body);                              /* if / else */
+    host_node(body[0], NULL, 0, &then);
+    host_node(body[1], NULL, 0, &otherwise);
+    ck_assert_int_eq(cudaGraphAddKernelNode(&ks, g, &ci, 1, &ss), cudaSuccess);
+    conditional_node(g, &ks, 1, hs, 2, 3, &body);                                  /* switch */
+    host_node(body[0], NULL, 0, &case0);
+    host_node(body[1], NULL, 0, &case1);
+    host_node(body[2], NULL, 0, &case2);
+    ck_assert_int_eq(cudaGraphInstantiate(&x, g, 0), cudaSuccess);
+    int values[] = { 0, 1, 2, 7 };
+    int marks[][2] = { { 2, 10 }, { 1, 11 }, { 1, 12 }, { 1, 0 } };   /* 7: no case */
+    for (int i = 0; i < 4; i++) {
+        seen.count = 0;
+        ck_assert_int_eq(cudaMemcpy(value, &values[i], sizeof values[i], cudaMemcpyHostToDevice), cudaSuccess);
+        ck_assert_int_eq(cudaGraphLaunch(x, NULL), cudaSuccess);
+        ck_assert_int_eq(seen.count, marks[i][1] ? 2 : 1);
+        ck_assert_int_eq(seen.marks[0], marks[i][0]);
+        if (marks[i][1])
+            ck_assert_int_eq(seen.marks[1], marks[i][1]);
+    }
     cudaGraphExecDestroy(x);
     cudaGraphDestroy(g);
 }
@@ -583,7 +691,18 @@ START_TEST(graph_errors)
     ck_assert_int_eq(callbacks, 0);                 /* not run while the stream captures */
     ck_assert_int_eq(cudaStreamEndCapture(s, &none), cudaSuccess);
     cudaGraphConditionalHandle handle;
-    ck_assert_int_eq(cudaGraphConditionalHandleCreate(&handle, h, 0, 0), cudaErrorNotSupported);
+    ck_assert_int_eq(cudaGraphConditionalHandleCreate(&handle, h, 0, 2), cudaErrorInvalidValue);
+    struct cudaGraphNodeParams cp;
+    memset(&cp, 0, sizeof cp);
+    cp.type = cudaGraphNodeTypeConditional;
+    cp.conditional.handle = 0x1234;                 /* no graph made it */
+    cp.conditional.size = 1;
+    ck_assert_int_eq(cudaGraphAddNode(&c, h, NULL, NULL, 0, &cp), cudaErrorInvalidValue);
+    ck_assert_int_eq(cudaGraphConditionalHandleCreate(&handle, h, 0, 0), cudaSuccess);
+    cp.conditional.handle = handle;
+    cp.conditional.type = 1;                        /* a while node has one body */
+    cp.conditional.size = 2;
+    ck_assert_int_eq(cudaGraphAddNode(&c, h, NULL, NULL, 0, &cp), cudaErrorInvalidValue);
     ck_assert_int_eq(cudaGraphDestroy(g), cudaSuccess);
     ck_assert_int_eq(cudaGraphDestroy(g), cudaErrorInvalidValue);
     cudaGraphDestroy(h);
@@ -630,6 +749,7 @@ int main(void)
     tcase_add_test(t, graph_runs_in_dependency_order);
     tcase_add_test(t, memset_nodes);
     tcase_add_test(t, graph_editing);
+    tcase_add_test(t, conditional_nodes);
     tcase_add_test(t, capture_then_replay);
     tcase_add_test(t, exec_updates);
     tcase_add_test(t, memory_nodes);
