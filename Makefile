@@ -188,7 +188,7 @@ $(BUILD)/tests/check_api: tests/check_api.c api/ptxrun.h $(BUILD)/lib/libptxrun.
 RT_SRC  := cuda/rterror.c cuda/rtstate.c cuda/rtregister.c cuda/rtlaunch.c cuda/rtmemory.c cuda/rtcopy.c \
            cuda/rtdevice.c cuda/rtprops.c cuda/rtstream.c cuda/rtunsupported.c
 # graphs, stream capture, stream-ordered memory, stream attributes (helper G's block)
-RT_SRC  += cuda/rtgraph.c cuda/rtgraphexec.c cuda/rtcapture.c cuda/rtpool.c cuda/rtstreamattr.c
+RT_SRC  += cuda/rtgraph.c cuda/rtgraphedit.c cuda/rtgraphexec.c cuda/rtcapture.c cuda/rtpool.c cuda/rtstreamattr.c
 RT_OBJ  := $(patsubst %.c,$(BUILD)/obj/%.o,$(notdir $(RT_SRC)))
 RT_HEADERS := cuda/cudart.h cuda/rt.h cuda/rterrors.def cuda/cudrv.h cuda/rtgraph.h
 RT_LIBS := $(BUILD)/cuda/libcudart.so.13 $(BUILD)/cuda/libcudart.so.12

@@ -425,7 +425,7 @@ RT_API cudaError_t cudaProfilerStop(void);
 
 
 /* ---- helper G's block: graphs, stream capture, stream-ordered allocation, stream attributes
- * (rtgraph.c, rtgraphexec.c, rtcapture.c, rtpool.c, rtstreamattr.c). Layouts and values as CUDA
+ * (rtgraph.c, rtgraphedit.c, rtgraphexec.c, rtcapture.c, rtpool.c, rtstreamattr.c). Layouts and values as CUDA
  * 13's driver_types.h gives them (measured, not copied). */
 typedef struct RtGraph *cudaGraph_t;
 typedef struct RtGraphNode *cudaGraphNode_t;

@@ -93,7 +93,7 @@ static void conds_drop(RtConds *c)
     free(c);
 }
 
-static void node_free(RtGraphNode *n)
+void rt_graph_node_free(RtGraphNode *n)
 {
     if (n->type == cudaGraphNodeTypeKernel)
         rt_kernel_call_free(&n->u.kernel);
@@ -113,7 +113,7 @@ static void node_free(RtGraphNode *n)
 void rt_graph_free(RtGraph *g)
 {
     for (size_t i = 0; i < g->count; i++)
-        node_free(g->nodes[i]);
+        rt_graph_node_free(g->nodes[i]);
     free(g->nodes);
     conds_drop(g->conds);
     g->magic = 0;
@@ -226,7 +226,7 @@ static cudaError_t take_back(RtGraphNode *n, cudaError_t e)
     RtGraph *g = n->graph;
     g->count--;
     n->type = cudaGraphNodeTypeEmpty;
-    node_free(n);
+    rt_graph_node_free(n);
     return e;
 }
 
@@ -329,7 +329,7 @@ cudaError_t cudaGraphMemcpyNodeGetParams(cudaGraphNode_t node, struct cudaMemcpy
     return cudaSuccess;
 }
 
-static bool memset_ok(const struct cudaMemsetParams *p)
+bool rt_memset_params_ok(const struct cudaMemsetParams *p)
 {
     if (!p || !p->dst || (p->elementSize != 1 && p->elementSize != 2 && p->elementSize != 4))
         return false;
@@ -341,7 +341,7 @@ static bool memset_ok(const struct cudaMemsetParams *p)
 cudaError_t cudaGraphAddMemsetNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph, const cudaGraphNode_t *pDependencies,
                                    size_t numDependencies, const struct cudaMemsetParams *pMemsetParams)
 {
-    if (!memset_ok(pMemsetParams))
+    if (!rt_memset_params_ok(pMemsetParams))
         return rt_fail(cudaErrorInvalidValue);
     RtGraphNode *n;
     cudaError_t e = add(pGraphNode, graph, cudaGraphNodeTypeMemset, pDependencies, numDependencies, &n);
@@ -793,132 +793,4 @@ bool rt_graph_order(const RtGraph *g, RtGraphNode **order)
     }
     free(placed);
     return done == n;
-}
-
-/* ---- editing a graph after its nodes are made */
-
-cudaError_t cudaGraphNodeGetDependentNodes(cudaGraphNode_t node, cudaGraphNode_t *pDependentNodes,
-                                           cudaGraphEdgeData *edgeData, size_t *pNumDependentNodes)
-{
-    if (!node || !pNumDependentNodes)
-        return rt_fail(cudaErrorInvalidValue);
-    const RtGraph *g = node->graph;
-    size_t n = 0;
-    for (size_t i = 0; i < g->count; i++)
-        for (size_t d = 0; d < g->nodes[i]->dep_count; d++)
-            if (g->nodes[i]->deps[d] == node) {
-                if (pDependentNodes && n < *pNumDependentNodes) {
-                    pDependentNodes[n] = g->nodes[i];
-                    if (edgeData)
-                        memset(&edgeData[n], 0, sizeof edgeData[n]);
-                }
-                n++;
-            }
-    for (size_t i = n; pDependentNodes && i < *pNumDependentNodes; i++)
-        pDependentNodes[i] = NULL;
-    if (!pDependentNodes || *pNumDependentNodes > n)
-        *pNumDependentNodes = n;
-    return cudaSuccess;
-}
-
-cudaError_t cudaGraphRemoveDependencies(cudaGraph_t graph, const cudaGraphNode_t *from, const cudaGraphNode_t *to,
-                                        const cudaGraphEdgeData *edgeData, size_t numDependencies)
-{
-    (void)edgeData;
-    if (!rt_graph_ok(graph) || (numDependencies && (!from || !to)))
-        return rt_fail(cudaErrorInvalidValue);
-    for (size_t i = 0; i < numDependencies; i++) {
-        bool found = false;
-        for (size_t d = 0; from[i] && to[i] && to[i]->graph == graph && d < to[i]->dep_count && !found; d++)
-            found = to[i]->deps[d] == from[i];
-        if (!found)
-            return rt_fail(cudaErrorInvalidValue);
-    }
-    for (size_t i = 0; i < numDependencies; i++) {
-        RtGraphNode *n = to[i];
-        for (size_t d = 0; d < n->dep_count; d++)
-            if (n->deps[d] == from[i]) {
-                memmove(&n->deps[d], &n->deps[d + 1], (n->dep_count - d - 1) * sizeof *n->deps);
-                n->dep_count--;
-                break;
-            }
-    }
-    return cudaSuccess;
-}
-
-/* The node leaves its graph with every edge to and from it. */
-cudaError_t cudaGraphDestroyNode(cudaGraphNode_t node)
-{
-    if (!node || !rt_graph_ok(node->graph))
-        return rt_fail(cudaErrorInvalidValue);
-    RtGraph *g = node->graph;
-    for (size_t i = 0; i < g->count; i++) {
-        RtGraphNode *n = g->nodes[i];
-        for (size_t d = n->dep_count; d-- > 0;)
-            if (n->deps[d] == node) {
-                memmove(&n->deps[d], &n->deps[d + 1], (n->dep_count - d - 1) * sizeof *n->deps);
-                n->dep_count--;
-            }
-    }
-    memmove(&g->nodes[node->index], &g->nodes[node->index + 1], (g->count - node->index - 1) * sizeof *g->nodes);
-    g->count--;
-    for (size_t i = node->index; i < g->count; i++)
-        g->nodes[i]->index = i;
-    node_free(node);
-    return cudaSuccess;
-}
-
-/* The clone's node made from originalNode (each copied node remembers its original). */
-cudaError_t cudaGraphNodeFindInClone(cudaGraphNode_t *pNode, cudaGraphNode_t originalNode, cudaGraph_t clonedGraph)
-{
-    if (!pNode || !originalNode || !rt_graph_ok(clonedGraph) || clonedGraph->origin != originalNode->graph)
-        return rt_fail(cudaErrorInvalidValue);
-    for (size_t i = 0; i < clonedGraph->count; i++)
-        if (clonedGraph->nodes[i]->origin == originalNode) {
-            *pNode = clonedGraph->nodes[i];
-            return cudaSuccess;
-        }
-    return rt_fail(cudaErrorInvalidValue);
-}
-
-cudaError_t cudaGraphMemcpyNodeSetParams(cudaGraphNode_t node, const struct cudaMemcpy3DParms *p)
-{
-    if (!node || !p || node->type != cudaGraphNodeTypeMemcpy || (unsigned)p->kind > cudaMemcpyDefault)
-        return rt_fail(cudaErrorInvalidValue);
-    if (p->srcArray || p->dstArray)
-        return rt_not_supported("cudaGraphMemcpyNodeSetParams", "CUDA arrays");
-    node->u.copy = *p;
-    return cudaSuccess;
-}
-
-cudaError_t cudaGraphMemsetNodeSetParams(cudaGraphNode_t node, const struct cudaMemsetParams *p)
-{
-    if (!node || node->type != cudaGraphNodeTypeMemset || !memset_ok(p))
-        return rt_fail(cudaErrorInvalidValue);
-    node->u.set = *p;
-    return cudaSuccess;
-}
-
-cudaError_t cudaGraphHostNodeSetParams(cudaGraphNode_t node, const struct cudaHostNodeParams *p)
-{
-    if (!node || !p || !p->fn || node->type != cudaGraphNodeTypeHost)
-        return rt_fail(cudaErrorInvalidValue);
-    node->u.host = *p;
-    return cudaSuccess;
-}
-
-cudaError_t cudaGraphChildGraphNodeGetGraph(cudaGraphNode_t node, cudaGraph_t *pGraph)
-{
-    if (!node || !pGraph || node->type != cudaGraphNodeTypeGraph)
-        return rt_fail(cudaErrorInvalidValue);
-    *pGraph = node->u.child;
-    return cudaSuccess;
-}
-
-cudaError_t cudaGraphMemFreeNodeGetParams(cudaGraphNode_t node, void *dptr_out)
-{
-    if (!node || !dptr_out || node->type != cudaGraphNodeTypeMemFree)
-        return rt_fail(cudaErrorInvalidValue);
-    memcpy(dptr_out, &node->u.free_ptr, sizeof node->u.free_ptr);
-    return cudaSuccess;
 }

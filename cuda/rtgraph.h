@@ -80,6 +80,8 @@ RtGraphNode *rt_graph_add(RtGraph *g, cudaGraphNodeType type, RtGraphNode *const
 cudaError_t rt_kernel_call_make(RtKernelCall *k, RtFunction *f, dim3 grid, dim3 block, size_t shared, void **args);
 void rt_kernel_call_free(RtKernelCall *k);
 RtGraph *rt_graph_copy(const RtGraph *g);   /* a deep copy, nodes at the same indices */
+void rt_graph_node_free(RtGraphNode *n);    /* what the node holds, and it (not its edges) */
+bool rt_memset_params_ok(const struct cudaMemsetParams *p);
 /* An order that runs every node after its dependencies (ties: the order added); false on a cycle. */
 bool rt_graph_order(const RtGraph *g, RtGraphNode **order);
 /* The condition's value now (0 when it cannot be read); the defaults a launch starts with. */
