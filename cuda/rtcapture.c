@@ -417,3 +417,11 @@ cudaError_t cudaStreamUpdateCaptureDependencies(cudaStream_t stream, cudaGraphNo
     pthread_mutex_unlock(&cap.lock);
     return e == cudaSuccess ? e : rt_fail(e);
 }
+
+/* The per-thread default stream's names (rt.h): every stream runs on the host in order. */
+RT_SAME_AS(cudaStreamBeginCapture_ptsz, cudaStreamBeginCapture)
+RT_SAME_AS(cudaStreamBeginCaptureToGraph_ptsz, cudaStreamBeginCaptureToGraph)
+RT_SAME_AS(cudaStreamEndCapture_ptsz, cudaStreamEndCapture)
+RT_SAME_AS(cudaStreamIsCapturing_ptsz, cudaStreamIsCapturing)
+RT_SAME_AS(cudaStreamGetCaptureInfo_ptsz, cudaStreamGetCaptureInfo)
+RT_SAME_AS(cudaStreamUpdateCaptureDependencies_ptsz, cudaStreamUpdateCaptureDependencies)

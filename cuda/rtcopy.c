@@ -83,6 +83,18 @@ cudaError_t cudaMemcpyPeer(void *dst, int dstDevice, const void *src, int srcDev
     return copy1d(dst, src, count, cudaMemcpyDefault, false, NULL);
 }
 
+cudaError_t cudaMemcpyPeerAsync(void *dst, int dstDevice, const void *src, int srcDevice, size_t count,
+                                cudaStream_t stream)
+{
+    int n = 0;
+    cudaError_t e = cudaGetDeviceCount(&n);
+    if (e != cudaSuccess)
+        return e;
+    if (dstDevice < 0 || dstDevice >= n || srcDevice < 0 || srcDevice >= n)
+        return rt_fail(cudaErrorInvalidDevice);
+    return copy1d(dst, src, count, cudaMemcpyDefault, true, stream);
+}
+
 /* A 2D copy: height rows of width bytes, pitches apart. */
 static cudaError_t copy2d(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width, size_t height,
                           cudaMemcpyKind kind, bool async, cudaStream_t stream)
@@ -253,3 +265,15 @@ cudaError_t cudaGetSymbolSize(size_t *size, const void *symbol)
     CUdeviceptr at = 0;
     return rt_var_find(symbol, &at, size);
 }
+
+/* The per-thread default stream's names (rt.h). */
+RT_SAME_AS(cudaMemcpy_ptds, cudaMemcpy)
+RT_SAME_AS(cudaMemcpyToSymbol_ptds, cudaMemcpyToSymbol)
+RT_SAME_AS(cudaMemcpyFromSymbol_ptds, cudaMemcpyFromSymbol)
+RT_SAME_AS(cudaMemcpy2D_ptds, cudaMemcpy2D)
+RT_SAME_AS(cudaMemcpy3D_ptds, cudaMemcpy3D)
+RT_SAME_AS(cudaMemcpyAsync_ptsz, cudaMemcpyAsync)
+RT_SAME_AS(cudaMemcpyToSymbolAsync_ptsz, cudaMemcpyToSymbolAsync)
+RT_SAME_AS(cudaMemcpyFromSymbolAsync_ptsz, cudaMemcpyFromSymbolAsync)
+RT_SAME_AS(cudaMemcpy2DAsync_ptsz, cudaMemcpy2DAsync)
+RT_SAME_AS(cudaMemcpy3DAsync_ptsz, cudaMemcpy3DAsync)

@@ -393,3 +393,8 @@ cudaError_t cudaGraphExecGetFlags(cudaGraphExec_t graphExec, unsigned long long 
     *flags = graphExec->flags;
     return cudaSuccess;
 }
+
+/* The per-thread default stream's names (rt.h). */
+RT_SAME_AS(cudaGraphLaunch_ptsz, cudaGraphLaunch)
+RT_SAME_AS(cudaGraphUpload_ptsz, cudaGraphUpload)
+RT_SAME_AS(cudaGraphInstantiateWithParams_ptsz, cudaGraphInstantiateWithParams)

@@ -562,3 +562,6 @@ cudaError_t cudaMemPoolTrimTo(cudaMemPool_t memPool, size_t minBytesToKeep)
     unlock();
     return ok ? cudaSuccess : rt_fail(cudaErrorInvalidValue);
 }
+
+/* The per-thread default stream's name (rt.h). */
+RT_SAME_AS(cudaMallocFromPoolAsync_ptsz, cudaMallocFromPoolAsync)

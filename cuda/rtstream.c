@@ -125,6 +125,20 @@ cudaError_t cudaStreamGetPriority(cudaStream_t stream, int *priority)
     return rt_return(cuStreamGetPriority(rt_stream(stream), priority));
 }
 
+/* Every stream is the one device's. */
+cudaError_t cudaStreamGetDevice(cudaStream_t stream, int *device)
+{
+    cudaError_t e = rt_enter();
+    if (e != cudaSuccess)
+        return e;
+    if (!device)
+        return rt_fail(cudaErrorInvalidValue);
+    e = rt_return(cuStreamQuery(rt_stream(stream)));
+    if (e == cudaSuccess)
+        *device = rt_device();
+    return e;
+}
+
 cudaError_t cudaStreamAttachMemAsync(cudaStream_t stream, void *devPtr, size_t length, unsigned int flags)
 {
     (void)devPtr, (void)length;
@@ -223,3 +237,17 @@ cudaError_t cudaEventDestroy(cudaEvent_t event)
         return e;
     return rt_return(cuEventDestroy_v2((CUevent)event));
 }
+
+/* The per-thread default stream's names (rt.h). */
+RT_SAME_AS(cudaStreamQuery_ptsz, cudaStreamQuery)
+RT_SAME_AS(cudaStreamGetFlags_ptsz, cudaStreamGetFlags)
+RT_SAME_AS(cudaStreamGetPriority_ptsz, cudaStreamGetPriority)
+RT_SAME_AS(cudaEventRecord_ptsz, cudaEventRecord)
+RT_SAME_AS(cudaEventRecordWithFlags_ptsz, cudaEventRecordWithFlags)
+RT_SAME_AS(cudaStreamWaitEvent_ptsz, cudaStreamWaitEvent)
+RT_SAME_AS(cudaStreamAddCallback_ptsz, cudaStreamAddCallback)
+RT_SAME_AS(cudaStreamAttachMemAsync_ptsz, cudaStreamAttachMemAsync)
+RT_SAME_AS(cudaStreamSynchronize_ptsz, cudaStreamSynchronize)
+RT_SAME_AS(cudaLaunchHostFunc_ptsz, cudaLaunchHostFunc)
+RT_SAME_AS(cudaStreamSetAttribute_ptsz, cudaStreamSetAttribute)
+RT_SAME_AS(cudaStreamGetDevice_ptsz, cudaStreamGetDevice)

@@ -20,3 +20,6 @@ cudaError_t cudaStreamGetAttribute(cudaStream_t stream, cudaLaunchAttributeID at
     memset(value, 0, sizeof *value);
     return rt_return(cuStreamGetPriority(rt_stream(stream), &value->priority));
 }
+
+/* The per-thread default stream's name (rt.h). */
+RT_SAME_AS(cudaStreamGetAttribute_ptsz, cudaStreamGetAttribute)

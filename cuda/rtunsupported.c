@@ -1,5 +1,5 @@
 /* rtunsupported.c: the runtime calls that need no device (cudaCreateChannelDesc), the hints that
- * change nothing on a host (the profiler's range, no stream ever captured), and the calls ptxrun does not do yet: each says so by name on the report
+ * change nothing on a host (the profiler's range), and the calls ptxrun does not do yet: each says so by name on the report
  * stream and returns cudaErrorNotSupported, never a silent success. Their parameters are not read,
  * so each is defined without them (the caller's arguments are ignored, which the C calling
  * convention allows). Requires: rterror.c. */
@@ -54,6 +54,12 @@ cudaError_t cudaThreadExchangeStreamCaptureMode(int *mode)
     X(cudaCreateSurfaceObject, "surface objects") \
     X(cudaDestroySurfaceObject, "surface objects") \
     X(cudaGetChannelDesc, "CUDA arrays") \
+    X(cudaMemcpy2DToArray_ptds, "CUDA arrays") \
+    X(cudaMemcpy2DFromArray_ptds, "CUDA arrays") \
+    X(cudaMemcpy2DToArrayAsync_ptsz, "CUDA arrays") \
+    X(cudaMemcpy2DFromArrayAsync_ptsz, "CUDA arrays") \
+    X(cudaMemcpyToArray_ptds, "CUDA arrays") \
+    X(cudaMemcpyFromArray_ptds, "CUDA arrays") \
     X(cudaDeviceEnablePeerAccess, "peer access (one device)") \
     X(cudaDeviceDisablePeerAccess, "peer access (one device)") \
     X(cudaIpcGetMemHandle, "interprocess memory") \
@@ -62,6 +68,8 @@ cudaError_t cudaThreadExchangeStreamCaptureMode(int *mode)
     X(cudaIpcGetEventHandle, "interprocess events") \
     X(cudaIpcOpenEventHandle, "interprocess events") \
     X(cudaLaunchCooperativeKernelMultiDevice, "multi-device cooperative launches") \
+    X(cudaMemPoolSetAccess, "memory pools") \
+    X(cudaMemPoolGetAccess, "memory pools") \
     X(cudaImportExternalMemory, "external memory") \
     X(cudaImportExternalSemaphore, "external semaphores") \
     X(cudaGraphicsMapResources, "graphics interop") \

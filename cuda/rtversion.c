@@ -83,3 +83,6 @@ cudaError_t cudaMemAdvise_v2(const void *devPtr, size_t count, int advice, struc
     return advise(devPtr, count, advice, location);
 }
 #endif
+
+/* The per-thread default stream's names (rt.h). */
+RT_SAME_AS(cudaMemPrefetchAsync_ptsz, cudaMemPrefetchAsync)

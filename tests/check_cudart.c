@@ -19,6 +19,9 @@
 
 /* refused by the runtime (rtunsupported.c): its parameters are not read */
 cudaError_t cudaMallocArray(void);
+/* nvcc --default-stream per-thread's names of two calls (rt.h's RT_SAME_AS) */
+cudaError_t cudaMemcpy_ptds(void *dst, const void *src, size_t count, cudaMemcpyKind kind);
+cudaError_t cudaMemsetAsync_ptsz(void *devPtr, int value, size_t count, cudaStream_t stream);
 
 /* ---- the registration nvcc's code makes, by hand */
 static struct {
@@ -27,6 +30,15 @@ static struct {
     const void *unused;
 } wrapper = { 0x466243b1, 1, NULL, NULL };
 static void **handle;
+/* nvlink's wrapper (version 2, -rdc=true) of a fatbinary with no PTX: what ptxrun cannot load */
+static struct {
+    uint32_t magic, version;
+    const void *fatbin;
+    const void *unused;
+} sass_wrapper = { 0x466243b1, 2, NULL, NULL };
+static void **sass_handle;
+static char sass_add_stub;
+static int *sass_counter;
 /* Stand-ins for the host stubs (only their addresses matter) and the variables' host shadows. */
 static char add_stub, from_symbols_stub, count_stub, block_sum_stub, stray_stub, assert_stub, trap_stub;
 static char not_registered_stub;
@@ -82,6 +94,11 @@ static void register_all(void)
     __cudaRegisterVar(handle, (char *)&factor_shadow, "factor", "factor", 0, sizeof factor_shadow, 1, 0);
     __cudaRegisterManagedVar(handle, (void **)&counter, "counter", "counter", 0, sizeof(int), 0, 0);
     __cudaRegisterFatBinaryEnd(handle);
+    sass_wrapper.fatbin = read_file(root_path("tests/cudart/sass_only.fatbin"), &size);
+    sass_handle = __cudaRegisterFatBinary(&sass_wrapper);
+    __cudaRegisterFunction(sass_handle, &sass_add_stub, "add", "add", -1, NULL, NULL, NULL, NULL, NULL);
+    __cudaRegisterManagedVar(sass_handle, (void **)&sass_counter, "counter", "counter", 0, sizeof(int), 0, 0);
+    __cudaRegisterFatBinaryEnd(sass_handle);
 }
 
 static dim3 d3(unsigned x, unsigned y, unsigned z)
@@ -152,6 +169,14 @@ START_TEST(launch_as_nvcc_does)
     ck_assert_int_eq(__cudaLaunchKernel(kernel, grid, block, args, shared, stream), cudaSuccess);
     ck_assert_int_eq(cudaMemcpy(&got, dout, sizeof got, cudaMemcpyDefault), cudaSuccess);
     ck_assert_int_eq(got, sum);
+    /* the handle names the kernel wherever a host stub would (cudaGetKernel: the public name) */
+    cudaKernel_t same = NULL;
+    ck_assert_int_eq(cudaGetKernel(&same, &block_sum_stub), cudaSuccess);
+    ck_assert_ptr_eq(same, kernel);
+    got = -1;
+    ck_assert_int_eq(cudaLaunchKernel((const void *)kernel, grid, block, args, shared, NULL), cudaSuccess);
+    ck_assert_int_eq(cudaMemcpy(&got, dout, sizeof got, cudaMemcpyDefault), cudaSuccess);
+    ck_assert_int_eq(got, sum);
     ck_assert_int_eq(__cudaGetKernel(&kernel, &not_registered_stub), cudaErrorInvalidDeviceFunction);
     ck_assert_int_eq(cudaGetLastError(), cudaErrorInvalidDeviceFunction);
     ck_assert_int_eq(cudaGetLastError(), cudaSuccess);
@@ -170,6 +195,13 @@ START_TEST(launch_errors)
     ck_assert_int_eq(cudaGetLastError(), cudaErrorInvalidConfiguration);
     ck_assert_int_eq(cudaLaunchKernel(&add_stub, d3(0, 1, 1), d3(32, 1, 1), args, 0, NULL),
                      cudaErrorInvalidConfiguration);
+    ck_assert_int_eq(cudaLaunchKernel(&add_stub, d3(1, 65536, 1), d3(32, 1, 1), args, 0, NULL),
+                     cudaErrorInvalidConfiguration);
+    ck_assert_int_eq(cudaLaunchKernel(&add_stub, d3(1, 1, 1), d3(32, 32, 2), args, 0, NULL),
+                     cudaErrorInvalidConfiguration);
+    /* more dynamic shared memory than a block has without opting in (48 KiB): the driver's "invalid argument" */
+    ck_assert_int_eq(cudaLaunchKernel(&block_sum_stub, d3(1, 1, 1), d3(32, 1, 1), args, 64 * 1024, NULL),
+                     cudaErrorInvalidValue);
     ck_assert_int_eq(cudaLaunchKernel(&not_registered_stub, d3(1, 1, 1), d3(32, 1, 1), args, 0, NULL),
                      cudaErrorInvalidDeviceFunction);
     /* a launch error is not sticky: the next call works */
@@ -428,6 +460,10 @@ START_TEST(copies_2d_3d_and_memset)
     ck_assert_int_eq(cudaMemcpy(d2, d1, sizeof ints, cudaMemcpyDeviceToDevice), cudaSuccess);
     ck_assert_int_eq(cudaMemcpy(got, d2, sizeof got, cudaMemcpyDefault), cudaSuccess);
     ck_assert_mem_eq(got, ints, sizeof ints);
+    ck_assert_int_eq(cudaMemsetAsync_ptsz(d2, 0, sizeof(int), NULL), cudaSuccess);
+    ck_assert_int_eq(cudaMemcpy_ptds(got, d2, sizeof got, cudaMemcpyDeviceToHost), cudaSuccess);
+    ck_assert_int_eq(got[0], 0);
+    ck_assert_int_eq(got[7], 49);
     ck_assert_int_eq(cudaMemcpy(got, d2, sizeof got, (cudaMemcpyKind)7), cudaErrorInvalidMemcpyDirection);
     cudaFree(d1);
     cudaFree(d2);
@@ -574,6 +610,16 @@ START_TEST(device_queries)
     ck_assert_int_eq(version, 13000);
     ck_assert_int_eq(cudaDriverGetVersion(&version), cudaSuccess);
     ck_assert_int_ge(version, 13000);
+    char bus[32] = "";
+    ck_assert_int_eq(cudaDeviceGetPCIBusId(bus, sizeof bus, 0), cudaSuccess);
+    ck_assert_uint_gt(strlen(bus), 0);
+    device = -1;
+    ck_assert_int_eq(cudaDeviceGetByPCIBusId(&device, bus), cudaSuccess);
+    ck_assert_int_eq(device, 0);
+    ck_assert_int_eq(cudaDeviceGetPCIBusId(bus, sizeof bus, count), cudaErrorInvalidDevice);
+    int valid[] = { 0 }, invalid[] = { 0, count };
+    ck_assert_int_eq(cudaSetValidDevices(valid, 1), cudaSuccess);
+    ck_assert_int_eq(cudaSetValidDevices(invalid, 2), cudaErrorInvalidDevice);
     ck_assert_int_eq(cudaChooseDevice(&device, &p), cudaSuccess);
     ck_assert_int_eq(device, 0);
     ck_assert_int_eq(cudaSetDeviceFlags(0x1000), cudaErrorInvalidValue);
@@ -644,6 +690,12 @@ START_TEST(streams_and_events)
     ck_assert_int_eq(cudaEventSynchronize(stop), cudaSuccess);
     ck_assert_int_eq(cudaEventQuery(stop), cudaSuccess);
     ck_assert_int_eq(cudaStreamQuery(s), cudaSuccess);
+    int on = -1;
+    ck_assert_int_eq(cudaStreamGetDevice(s, &on), cudaSuccess);
+    ck_assert_int_eq(on, 0);
+    ck_assert_int_eq(cudaMemcpyPeerAsync(host, 0, d, 0, sizeof(int), s), cudaSuccess);
+    ck_assert_int_eq(host[0], 0);
+    ck_assert_int_eq(cudaMemcpyPeerAsync(host, 1, d, 0, sizeof(int), s), cudaErrorInvalidDevice);
     float ms = -1;
     ck_assert_int_eq(cudaEventElapsedTime(&ms, start, stop), cudaSuccess);
     ck_assert_float_ge(ms, 0);
@@ -758,6 +810,33 @@ START_TEST(sticky_assert_and_trap)
 }
 END_TEST
 
+/* A fatbinary with no PTX (here as -rdc=true's linked one): each use fails with the driver's
+ * error and a message that says why; its managed variable is zeroed host memory, so that nvcc's
+ * host code reading it does not dereference NULL. */
+START_TEST(fatbinary_without_ptx)
+{
+    ck_assert_int_eq(__cudaInitModule(sass_handle), 0);
+    ck_assert_ptr_nonnull(sass_counter);
+    ck_assert_int_eq(*sass_counter, 0);
+    int *d;
+    ck_assert_int_eq(cudaMalloc((void **)&d, 64), cudaSuccess);
+    int n = 1;
+    void *args[] = { &d, &d, &d, &n };
+    ck_assert_int_eq(cudaLaunchKernel(&sass_add_stub, d3(1, 1, 1), d3(1, 1, 1), args, 0, NULL),
+                     cudaErrorNoKernelImageForDevice);
+    ck_assert_int_eq(cudaGetLastError(), cudaErrorNoKernelImageForDevice);
+    /* the other fatbinary is not touched */
+    ck_assert_int_eq(cudaLaunchKernel(&add_stub, d3(1, 1, 1), d3(1, 1, 1), args, 0, NULL), cudaSuccess);
+    ck_assert_int_eq(cudaDeviceSynchronize(), cudaSuccess);
+    char *text = report();
+    ck_assert_ptr_nonnull(strstr(text, "built with -rdc=true"));
+    ck_assert_ptr_nonnull(strstr(text, "could not be loaded (CUDA_ERROR_NO_BINARY_FOR_GPU); its __managed__ "
+                                       "variables are host memory no kernel sees"));
+    free(text);
+    cudaFree(d);
+}
+END_TEST
+
 static Suite *cudart_suite(void)
 {
     Suite *s = suite_create("cudart");
@@ -776,6 +855,7 @@ static Suite *cudart_suite(void)
     tcase_add_test(t, device_queries);
     tcase_add_test(t, streams_and_events);
     tcase_add_test(t, error_names_and_texts);
+    tcase_add_test(t, fatbinary_without_ptx);
     tcase_add_test(t, sticky_illegal_address);
     tcase_add_test(t, sticky_assert_and_trap);
     suite_add_tcase(s, t);
@@ -797,7 +877,9 @@ int main(void)
     int failed = srunner_ntests_failed(r);
     srunner_free(r);
     __cudaUnregisterFatBinary(handle);
+    __cudaUnregisterFatBinary(sass_handle);
     free((void *)wrapper.fatbin);
+    free((void *)sass_wrapper.fatbin);
     remove(path);
     return failed ? 1 : 0;
 }
