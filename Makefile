@@ -187,10 +187,13 @@ $(BUILD)/tests/check_api: tests/check_api.c api/ptxrun.h $(BUILD)/lib/libptxrun.
 # with its soname, version node (cuda/libcudart.map; .12's made from it by sed) and rtversion.c.
 RT_SRC  := cuda/rterror.c cuda/rtstate.c cuda/rtregister.c cuda/rtlaunch.c cuda/rtmemory.c cuda/rtcopy.c \
            cuda/rtdevice.c cuda/rtprops.c cuda/rtstream.c cuda/rtunsupported.c cuda/rttex.c
+# graphs, stream capture, stream-ordered memory, stream attributes (helper G's block)
+RT_SRC  += cuda/rtgraph.c cuda/rtgraphedit.c cuda/rtgraphexec.c cuda/rtcapture.c cuda/rtpool.c cuda/rtstreamattr.c
 RT_OBJ  := $(patsubst %.c,$(BUILD)/obj/%.o,$(notdir $(RT_SRC)))
-RT_HEADERS := cuda/cudart.h cuda/rt.h cuda/rterrors.def cuda/cudrv.h
+RT_HEADERS := cuda/cudart.h cuda/rt.h cuda/rterrors.def cuda/cudrv.h cuda/rtgraph.h
 RT_LIBS := $(BUILD)/cuda/libcudart.so.13 $(BUILD)/cuda/libcudart.so.12
 TEST_BIN += $(BUILD)/tests/check_cudart $(BUILD)/tests/check_cudatex
+TEST_BIN += $(BUILD)/tests/check_cudagraph
 
 all: $(RT_LIBS)
 cuda: $(RT_LIBS)
@@ -236,6 +239,19 @@ $(BUILD)/tests/check_cudart: tests/check_cudart.c cuda/cudart.h cuda/rterrors.de
 	$(CC) -std=c11 -D_POSIX_C_SOURCE=200809L $(WARN) $(CFLAGS) $(SANFLAGS) $(CHECK_CFLAGS) -Icuda -o $@ $< \
 	    -L$(BUILD)/cuda -l:libcudart.so.13 -Wl,--disable-new-dtags,-rpath,'$$ORIGIN/../cuda' $(CHECK_LIBS) -ldl -lm -pthread
 	@sh tests/cudart/exports.sh $(BUILD)/cuda
+
+# check_cudagraph: graphs, capture and pools (helper G's block), as check_cudart is built;
+# under memcheck in one process too.
+.PHONY: cudagraph-valgrind
+valgrind: cudagraph-valgrind
+cudagraph-valgrind: $(BUILD)/tests/check_cudagraph
+	CK_FORK=no PTXRUN_ROOT=$(CURDIR) valgrind --quiet --error-exitcode=99 --leak-check=full \
+	    --errors-for-leak-kinds=definite,indirect $(BUILD)/tests/check_cudagraph
+
+$(BUILD)/tests/check_cudagraph: tests/check_cudagraph.c cuda/cudart.h cuda/rterrors.def tests/cudagraph/conditional.fatbin $(RT_LIBS)
+	@mkdir -p $(BUILD)/tests
+	$(CC) -std=c11 -D_POSIX_C_SOURCE=200809L $(WARN) $(CFLAGS) $(SANFLAGS) $(CHECK_CFLAGS) -Icuda -o $@ $< \
+	    -L$(BUILD)/cuda -l:libcudart.so.13 -Wl,--disable-new-dtags,-rpath,'$$ORIGIN/../cuda' $(CHECK_LIBS) -ldl -lm -pthread
 
 check: structure unit-tests cli-tests kernel-tests fuzz-regressions bench-builds lib-example python-tests cudrv-abi
 

@@ -426,7 +426,6 @@ RT_API const char *cudaGetErrorName(cudaError_t error);
 
 /* ---- what needs no device (rtunsupported.c) */
 RT_API struct cudaChannelFormatDesc cudaCreateChannelDesc(int x, int y, int z, int w, cudaChannelFormatKind f);
-RT_API cudaError_t cudaStreamIsCapturing(cudaStream_t stream, int *pCaptureStatus);
 RT_API cudaError_t cudaThreadExchangeStreamCaptureMode(int *mode);
 RT_API cudaError_t cudaProfilerStart(void);
 RT_API cudaError_t cudaProfilerStop(void);
@@ -515,5 +514,257 @@ RT_API cudaError_t cudaDestroyTextureObject(cudaTextureObject_t object);
 RT_API cudaError_t cudaGetTextureObjectResourceDesc(struct cudaResourceDesc *res, cudaTextureObject_t object);
 RT_API cudaError_t cudaCreateSurfaceObject(cudaSurfaceObject_t *object, const struct cudaResourceDesc *res);
 RT_API cudaError_t cudaDestroySurfaceObject(cudaSurfaceObject_t object);
+/* ---- helper G's block: graphs, stream capture, stream-ordered allocation, stream attributes
+ * (rtgraph.c, rtgraphedit.c, rtgraphexec.c, rtcapture.c, rtpool.c, rtstreamattr.c). Layouts and values as CUDA
+ * 13's driver_types.h gives them (measured, not copied). */
+typedef struct RtGraph *cudaGraph_t;
+typedef struct RtGraphNode *cudaGraphNode_t;
+typedef struct RtGraphExec *cudaGraphExec_t;
+typedef struct RtMemPool *cudaMemPool_t;
+typedef unsigned long long cudaGraphConditionalHandle;
+
+typedef enum cudaGraphNodeType {
+    cudaGraphNodeTypeKernel = 0, cudaGraphNodeTypeMemcpy = 1, cudaGraphNodeTypeMemset = 2,
+    cudaGraphNodeTypeHost = 3, cudaGraphNodeTypeGraph = 4, cudaGraphNodeTypeEmpty = 5,
+    cudaGraphNodeTypeWaitEvent = 6, cudaGraphNodeTypeEventRecord = 7, cudaGraphNodeTypeExtSemaphoreSignal = 8,
+    cudaGraphNodeTypeExtSemaphoreWait = 9, cudaGraphNodeTypeMemAlloc = 10, cudaGraphNodeTypeMemFree = 11,
+    cudaGraphNodeTypeConditional = 13,
+} cudaGraphNodeType;
+
+struct cudaKernelNodeParams {
+    void *func;                  /* the kernel's host stub */
+    dim3 gridDim, blockDim;
+    unsigned int sharedMemBytes;
+    void **kernelParams, **extra;
+};
+struct cudaMemsetParams {
+    void *dst;
+    size_t pitch;
+    unsigned int value, elementSize;   /* elementSize 1, 2 or 4 */
+    size_t width, height;              /* width in elements */
+};
+struct cudaHostNodeParams {
+    cudaHostFn_t fn;
+    void *userData;
+};
+struct cudaMemAccessDesc { struct cudaMemLocation location; int flags; };
+struct cudaMemPoolProps {
+    int allocType;                     /* 1 pinned (device memory) */
+    int handleTypes;
+    struct cudaMemLocation location;
+    void *win32SecurityAttributes;
+    size_t maxSize;
+    unsigned short usage;
+    unsigned char reserved[54];
+};
+struct cudaMemAllocNodeParams {
+    struct cudaMemPoolProps poolProps;
+    const struct cudaMemAccessDesc *accessDescs;
+    size_t accessDescCount;
+    size_t bytesize;
+    void *dptr;                        /* out: the allocation's address, fixed for the graph's life */
+};
+/* cudaGraphAddNode's parameters: the type, then a 232-byte union of each kind's parameters */
+struct cudaMemcpyNodeParams { int flags; int reserved[3]; struct cudaMemcpy3DParms copyParams; };
+struct cudaConditionalNodeParams {
+    cudaGraphConditionalHandle handle;
+    int type;
+    unsigned int size;
+    cudaGraph_t *phGraph_out;
+};
+struct cudaGraphNodeParams {
+    cudaGraphNodeType type;
+    int reserved0[3];
+    union {
+        long long reserved1[29];
+        struct cudaKernelNodeParams kernel;
+        struct cudaMemcpyNodeParams memcpy;
+        struct cudaMemsetParams memset;
+        struct cudaHostNodeParams host;
+        struct { cudaGraph_t graph; int ownership; } graph;
+        struct { cudaEvent_t event; } eventWait, eventRecord;
+        struct cudaMemAllocNodeParams alloc;
+        struct { void *dptr; } free;
+        struct cudaConditionalNodeParams conditional;
+    };
+    long long reserved2;
+};
+typedef struct cudaGraphEdgeData {
+    unsigned char from_port, to_port, type, reserved[5];
+} cudaGraphEdgeData;
+
+typedef enum cudaGraphExecUpdateResult {
+    cudaGraphExecUpdateSuccess = 0, cudaGraphExecUpdateError = 1, cudaGraphExecUpdateErrorTopologyChanged = 2,
+    cudaGraphExecUpdateErrorNodeTypeChanged = 3, cudaGraphExecUpdateErrorFunctionChanged = 4,
+    cudaGraphExecUpdateErrorParametersChanged = 5, cudaGraphExecUpdateErrorNotSupported = 6,
+    cudaGraphExecUpdateErrorUnsupportedFunctionChange = 7, cudaGraphExecUpdateErrorAttributesChanged = 8,
+} cudaGraphExecUpdateResult;
+typedef struct cudaGraphExecUpdateResultInfo {
+    cudaGraphExecUpdateResult result;
+    cudaGraphNode_t errorNode, errorFromNode;
+} cudaGraphExecUpdateResultInfo;
+typedef struct cudaGraphInstantiateParams {
+    unsigned long long flags;
+    cudaStream_t uploadStream;
+    cudaGraphNode_t errNode_out;
+    int result_out;
+} cudaGraphInstantiateParams;
+enum {
+    cudaGraphInstantiateFlagAutoFreeOnLaunch = 1, cudaGraphInstantiateFlagUpload = 2,
+    cudaGraphInstantiateFlagDeviceLaunch = 4, cudaGraphInstantiateFlagUseNodePriority = 8,
+};
+
+typedef enum cudaStreamCaptureStatus {
+    cudaStreamCaptureStatusNone = 0, cudaStreamCaptureStatusActive = 1, cudaStreamCaptureStatusInvalidated = 2,
+} cudaStreamCaptureStatus;
+typedef enum cudaStreamCaptureMode {
+    cudaStreamCaptureModeGlobal = 0, cudaStreamCaptureModeThreadLocal = 1, cudaStreamCaptureModeRelaxed = 2,
+} cudaStreamCaptureMode;
+enum { cudaStreamAddCaptureDependencies = 0, cudaStreamSetCaptureDependencies = 1 };
+
+typedef enum cudaMemPoolAttr {
+    cudaMemPoolReuseFollowEventDependencies = 1, cudaMemPoolReuseAllowOpportunistic = 2,
+    cudaMemPoolReuseAllowInternalDependencies = 3, cudaMemPoolAttrReleaseThreshold = 4,
+    cudaMemPoolAttrReservedMemCurrent = 5, cudaMemPoolAttrReservedMemHigh = 6,
+    cudaMemPoolAttrUsedMemCurrent = 7, cudaMemPoolAttrUsedMemHigh = 8,
+} cudaMemPoolAttr;
+typedef enum cudaGraphMemAttributeType {
+    cudaGraphMemAttrUsedMemCurrent = 0, cudaGraphMemAttrUsedMemHigh = 1,
+    cudaGraphMemAttrReservedMemCurrent = 2, cudaGraphMemAttrReservedMemHigh = 3,
+} cudaGraphMemAttributeType;
+
+/* cudaStreamSetAttribute's values: the launch attributes' union (cudaStreamAttrValue) */
+struct cudaAccessPolicyWindow {
+    void *base_ptr;
+    size_t num_bytes;
+    float hitRatio;
+    int hitProp, missProp;
+};
+
+/* graphs (rtgraph.c) */
+RT_API cudaError_t cudaGraphCreate(cudaGraph_t *pGraph, unsigned int flags);
+RT_API cudaError_t cudaGraphDestroy(cudaGraph_t graph);
+RT_API cudaError_t cudaGraphAddKernelNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
+                                          const cudaGraphNode_t *pDependencies, size_t numDependencies,
+                                          const struct cudaKernelNodeParams *pNodeParams);
+RT_API cudaError_t cudaGraphAddMemcpyNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
+                                          const cudaGraphNode_t *pDependencies, size_t numDependencies,
+                                          const struct cudaMemcpy3DParms *pCopyParams);
+RT_API cudaError_t cudaGraphAddMemcpyNode1D(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
+                                            const cudaGraphNode_t *pDependencies, size_t numDependencies, void *dst,
+                                            const void *src, size_t count, cudaMemcpyKind kind);
+RT_API cudaError_t cudaGraphAddMemsetNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
+                                          const cudaGraphNode_t *pDependencies, size_t numDependencies,
+                                          const struct cudaMemsetParams *pMemsetParams);
+RT_API cudaError_t cudaGraphAddHostNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
+                                        const cudaGraphNode_t *pDependencies, size_t numDependencies,
+                                        const struct cudaHostNodeParams *pNodeParams);
+RT_API cudaError_t cudaGraphAddEmptyNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
+                                         const cudaGraphNode_t *pDependencies, size_t numDependencies);
+RT_API cudaError_t cudaGraphAddChildGraphNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
+                                              const cudaGraphNode_t *pDependencies, size_t numDependencies,
+                                              cudaGraph_t childGraph);
+RT_API cudaError_t cudaGraphAddEventRecordNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
+                                               const cudaGraphNode_t *pDependencies, size_t numDependencies,
+                                               cudaEvent_t event);
+RT_API cudaError_t cudaGraphAddEventWaitNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
+                                             const cudaGraphNode_t *pDependencies, size_t numDependencies,
+                                             cudaEvent_t event);
+RT_API cudaError_t cudaGraphAddMemAllocNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
+                                            const cudaGraphNode_t *pDependencies, size_t numDependencies,
+                                            struct cudaMemAllocNodeParams *nodeParams);
+RT_API cudaError_t cudaGraphAddMemFreeNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
+                                           const cudaGraphNode_t *pDependencies, size_t numDependencies, void *dptr);
+RT_API cudaError_t cudaGraphAddNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
+                                    const cudaGraphNode_t *pDependencies, const cudaGraphEdgeData *dependencyData,
+                                    size_t numDependencies, struct cudaGraphNodeParams *nodeParams);
+RT_API cudaError_t cudaGraphAddDependencies(cudaGraph_t graph, const cudaGraphNode_t *from, const cudaGraphNode_t *to,
+                                            const cudaGraphEdgeData *edgeData, size_t numDependencies);
+RT_API cudaError_t cudaGraphGetNodes(cudaGraph_t graph, cudaGraphNode_t *nodes, size_t *numNodes);
+RT_API cudaError_t cudaGraphGetRootNodes(cudaGraph_t graph, cudaGraphNode_t *pRootNodes, size_t *pNumRootNodes);
+RT_API cudaError_t cudaGraphGetEdges(cudaGraph_t graph, cudaGraphNode_t *from, cudaGraphNode_t *to,
+                                     cudaGraphEdgeData *edgeData, size_t *numEdges);
+RT_API cudaError_t cudaGraphNodeGetDependencies(cudaGraphNode_t node, cudaGraphNode_t *pDependencies,
+                                                cudaGraphEdgeData *edgeData, size_t *pNumDependencies);
+RT_API cudaError_t cudaGraphNodeGetType(cudaGraphNode_t node, cudaGraphNodeType *pType);
+RT_API cudaError_t cudaGraphKernelNodeGetParams(cudaGraphNode_t node, struct cudaKernelNodeParams *pNodeParams);
+RT_API cudaError_t cudaGraphKernelNodeSetParams(cudaGraphNode_t node, const struct cudaKernelNodeParams *pNodeParams);
+RT_API cudaError_t cudaGraphMemcpyNodeGetParams(cudaGraphNode_t node, struct cudaMemcpy3DParms *pNodeParams);
+RT_API cudaError_t cudaGraphMemsetNodeGetParams(cudaGraphNode_t node, struct cudaMemsetParams *pNodeParams);
+RT_API cudaError_t cudaGraphHostNodeGetParams(cudaGraphNode_t node, struct cudaHostNodeParams *pNodeParams);
+RT_API cudaError_t cudaGraphMemAllocNodeGetParams(cudaGraphNode_t node, struct cudaMemAllocNodeParams *params_out);
+RT_API cudaError_t cudaGraphClone(cudaGraph_t *pGraphClone, cudaGraph_t originalGraph);
+RT_API cudaError_t cudaGraphNodeGetDependentNodes(cudaGraphNode_t node, cudaGraphNode_t *pDependentNodes,
+                                                  cudaGraphEdgeData *edgeData, size_t *pNumDependentNodes);
+RT_API cudaError_t cudaGraphRemoveDependencies(cudaGraph_t graph, const cudaGraphNode_t *from,
+                                               const cudaGraphNode_t *to, const cudaGraphEdgeData *edgeData,
+                                               size_t numDependencies);
+RT_API cudaError_t cudaGraphDestroyNode(cudaGraphNode_t node);
+RT_API cudaError_t cudaGraphNodeFindInClone(cudaGraphNode_t *pNode, cudaGraphNode_t originalNode,
+                                            cudaGraph_t clonedGraph);
+RT_API cudaError_t cudaGraphMemcpyNodeSetParams(cudaGraphNode_t node, const struct cudaMemcpy3DParms *pNodeParams);
+RT_API cudaError_t cudaGraphMemsetNodeSetParams(cudaGraphNode_t node, const struct cudaMemsetParams *pNodeParams);
+RT_API cudaError_t cudaGraphHostNodeSetParams(cudaGraphNode_t node, const struct cudaHostNodeParams *pNodeParams);
+RT_API cudaError_t cudaGraphChildGraphNodeGetGraph(cudaGraphNode_t node, cudaGraph_t *pGraph);
+RT_API cudaError_t cudaGraphMemFreeNodeGetParams(cudaGraphNode_t node, void *dptr_out);
+RT_API cudaError_t cudaGraphConditionalHandleCreate(cudaGraphConditionalHandle *pHandle_out, cudaGraph_t graph,
+                                                    unsigned int defaultLaunchValue, unsigned int flags);
+
+/* instantiated graphs (rtgraphexec.c) */
+RT_API cudaError_t cudaGraphInstantiate(cudaGraphExec_t *pGraphExec, cudaGraph_t graph, unsigned long long flags);
+RT_API cudaError_t cudaGraphInstantiateWithFlags(cudaGraphExec_t *pGraphExec, cudaGraph_t graph,
+                                                 unsigned long long flags);
+RT_API cudaError_t cudaGraphInstantiateWithParams(cudaGraphExec_t *pGraphExec, cudaGraph_t graph,
+                                                  cudaGraphInstantiateParams *instantiateParams);
+RT_API cudaError_t cudaGraphLaunch(cudaGraphExec_t graphExec, cudaStream_t stream);
+RT_API cudaError_t cudaGraphUpload(cudaGraphExec_t graphExec, cudaStream_t stream);
+RT_API cudaError_t cudaGraphExecDestroy(cudaGraphExec_t graphExec);
+RT_API cudaError_t cudaGraphExecKernelNodeSetParams(cudaGraphExec_t hGraphExec, cudaGraphNode_t node,
+                                                    const struct cudaKernelNodeParams *pNodeParams);
+RT_API cudaError_t cudaGraphExecMemcpyNodeSetParams(cudaGraphExec_t hGraphExec, cudaGraphNode_t node,
+                                                    const struct cudaMemcpy3DParms *pNodeParams);
+RT_API cudaError_t cudaGraphExecMemsetNodeSetParams(cudaGraphExec_t hGraphExec, cudaGraphNode_t node,
+                                                    const struct cudaMemsetParams *pNodeParams);
+RT_API cudaError_t cudaGraphExecHostNodeSetParams(cudaGraphExec_t hGraphExec, cudaGraphNode_t node,
+                                                  const struct cudaHostNodeParams *pNodeParams);
+RT_API cudaError_t cudaGraphNodeSetEnabled(cudaGraphExec_t hGraphExec, cudaGraphNode_t hNode, unsigned int isEnabled);
+RT_API cudaError_t cudaGraphNodeGetEnabled(cudaGraphExec_t hGraphExec, cudaGraphNode_t hNode, unsigned int *isEnabled);
+RT_API cudaError_t cudaGraphExecGetFlags(cudaGraphExec_t graphExec, unsigned long long *flags);
+RT_API cudaError_t cudaGraphExecUpdate(cudaGraphExec_t hGraphExec, cudaGraph_t hGraph,
+                                       cudaGraphExecUpdateResultInfo *resultInfo);
+
+/* stream capture (rtcapture.c) */
+RT_API cudaError_t cudaStreamBeginCapture(cudaStream_t stream, cudaStreamCaptureMode mode);
+RT_API cudaError_t cudaStreamBeginCaptureToGraph(cudaStream_t stream, cudaGraph_t graph,
+                                                 const cudaGraphNode_t *dependencies,
+                                                 const cudaGraphEdgeData *dependencyData, size_t numDependencies,
+                                                 cudaStreamCaptureMode mode);
+RT_API cudaError_t cudaStreamEndCapture(cudaStream_t stream, cudaGraph_t *pGraph);
+RT_API cudaError_t cudaStreamIsCapturing(cudaStream_t stream, cudaStreamCaptureStatus *pCaptureStatus);
+RT_API cudaError_t cudaStreamGetCaptureInfo(cudaStream_t stream, cudaStreamCaptureStatus *captureStatus_out,
+                                            unsigned long long *id_out, cudaGraph_t *graph_out,
+                                            const cudaGraphNode_t **dependencies_out,
+                                            const cudaGraphEdgeData **edgeData_out, size_t *numDependencies_out);
+RT_API cudaError_t cudaStreamUpdateCaptureDependencies(cudaStream_t stream, cudaGraphNode_t *dependencies,
+                                                       const cudaGraphEdgeData *dependencyData,
+                                                       size_t numDependencies, unsigned int flags);
+
+/* memory pools and graph memory (rtpool.c) */
+RT_API cudaError_t cudaDeviceGetDefaultMemPool(cudaMemPool_t *memPool, int device);
+RT_API cudaError_t cudaDeviceGetMemPool(cudaMemPool_t *memPool, int device);
+RT_API cudaError_t cudaDeviceSetMemPool(int device, cudaMemPool_t memPool);
+RT_API cudaError_t cudaMemPoolCreate(cudaMemPool_t *memPool, const struct cudaMemPoolProps *poolProps);
+RT_API cudaError_t cudaMemPoolDestroy(cudaMemPool_t memPool);
+RT_API cudaError_t cudaMemPoolSetAttribute(cudaMemPool_t memPool, cudaMemPoolAttr attr, void *value);
+RT_API cudaError_t cudaMemPoolGetAttribute(cudaMemPool_t memPool, cudaMemPoolAttr attr, void *value);
+RT_API cudaError_t cudaMemPoolTrimTo(cudaMemPool_t memPool, size_t minBytesToKeep);
+RT_API cudaError_t cudaMallocFromPoolAsync(void **ptr, size_t size, cudaMemPool_t memPool, cudaStream_t stream);
+RT_API cudaError_t cudaDeviceGetGraphMemAttribute(int device, cudaGraphMemAttributeType attr, void *value);
+RT_API cudaError_t cudaDeviceSetGraphMemAttribute(int device, cudaGraphMemAttributeType attr, void *value);
+RT_API cudaError_t cudaDeviceGraphMemTrim(int device);
+
+/* a stream's attributes read back (rtstreamattr.c) */
+RT_API cudaError_t cudaStreamGetAttribute(cudaStream_t stream, cudaLaunchAttributeID attr,
+                                          cudaLaunchAttributeValue *value);
 
 #endif

@@ -611,6 +611,7 @@ CUDRV_API CUresult cuLinkDestroy(CUlinkState state);
 
 CUDRV_API CUresult cuFuncGetAttribute(int *value, CUfunction_attribute attribute, CUfunction function);
 CUDRV_API CUresult cuFuncSetAttribute(CUfunction function, CUfunction_attribute attribute, int value);
+CUDRV_API CUresult cuFuncGetParamInfo(CUfunction function, size_t index, size_t *offset, size_t *size);
 CUDRV_API CUresult cuFuncSetCacheConfig(CUfunction function, CUfunc_cache config);
 CUDRV_API CUresult cuFuncGetName(const char **name, CUfunction function);
 CUDRV_API CUresult cuFuncGetModule(CUmodule *module, CUfunction function);

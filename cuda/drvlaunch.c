@@ -452,6 +452,35 @@ CUresult cuFuncGetAttribute(int *value, CUfunction_attribute attribute, CUfuncti
     return r;
 }
 
+/* Where a kernel's parameter lies in its parameter buffer and its size (CUDA 12.4's call): each
+ * at its alignment after the last, as `extra` lays them out; past the last, INVALID_VALUE. */
+CUresult cuFuncGetParamInfo(CUfunction f, size_t index, size_t *offset, size_t *size)
+{
+    DrvState *s;
+    CUresult r = enter_function(&s, f);
+    if (r != CUDA_SUCCESS)
+        return r;
+    if (!f->kernel)
+        r = refused(s, f);
+    else if (!offset || !size || index >= ptxrun_kernel_param_count(f->kernel))
+        r = CUDA_ERROR_INVALID_VALUE;
+    size_t at = 0;
+    for (size_t i = 0; r == CUDA_SUCCESS && i <= index; i++) {
+        ptxrun_param p;
+        if (ptxrun_kernel_param(f->kernel, (unsigned)i, &p) != PTXRUN_OK) {
+            r = CUDA_ERROR_INVALID_VALUE;
+            break;
+        }
+        size_t align = p.align ? p.align : 1;
+        at = (at + align - 1) / align * align;
+        if (i == index)
+            *offset = at, *size = p.size;
+        at += p.size;
+    }
+    drv_unlock();
+    return r;
+}
+
 /* What may be set: the dynamic .shared a launch may ask for (up to the opt-in limit, less the
  * static), and the carveout (a preference, which changes nothing here). */
 CUresult cuFuncSetAttribute(CUfunction f, CUfunction_attribute attribute, int value)

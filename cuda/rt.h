@@ -89,4 +89,26 @@ CUstream rt_stream(cudaStream_t s);
 /* rttex.c: a 3D copy with an array on either side (cudaMemcpy3D, rtcopy.c's for pointers). */
 cudaError_t rttex_copy3d(const struct cudaMemcpy3DParms *p, bool async, cudaStream_t stream);
 
+/* ---- helper G's block: what the runtime's calls ask of stream capture and stream-ordered memory
+ * (rtcapture.c, rtpool.c). While a stream captures, its work becomes nodes of the capture's graph
+ * instead of running: each call that enqueues work asks rt_capturing first and, when it is, hands
+ * its work to rt_capture_*; outside a capture those calls run as before. */
+bool rt_capturing(cudaStream_t s);
+cudaError_t rt_capture_kernel(cudaStream_t s, RtFunction *f, dim3 grid, dim3 block, size_t shared, void **args);
+cudaError_t rt_capture_copy(cudaStream_t s, const struct cudaMemcpy3DParms *p);
+cudaError_t rt_capture_memset(cudaStream_t s, void *dst, size_t pitch, unsigned value, unsigned element_size,
+                              size_t width, size_t height);
+cudaError_t rt_capture_host(cudaStream_t s, cudaHostFn_t fn, void *data);
+cudaError_t rt_capture_malloc(cudaStream_t s, void **p, size_t size);
+cudaError_t rt_capture_free(cudaStream_t s, void *p);
+/* Events: true when the capture took the call (*e its result); a record outside a capture makes
+ * the event an ordinary one again. */
+bool rt_capture_record(cudaEvent_t event, cudaStream_t s, cudaError_t *e);
+bool rt_capture_wait(cudaStream_t s, cudaEvent_t event, cudaError_t *e);
+/* Stream-ordered allocation from the device's current pool (rtpool.c), and the free of memory a
+ * pool or a graph gave: true when p was theirs (*e the result). */
+cudaError_t rt_pool_malloc(void **p, size_t size, cudaStream_t s);
+bool rt_pool_free(void *p, cudaError_t *e);
+void rt_pool_reset(void);                   /* cudaDeviceReset: the pools are gone with the memory */
+
 #endif

@@ -46,6 +46,11 @@ static cudaError_t copy1d(void *dst, const void *src, size_t count, cudaMemcpyKi
         return rt_fail(cudaErrorInvalidMemcpyDirection);
     if (count && (!dst || !src))
         return rt_fail(cudaErrorInvalidValue);
+    if (async && count && rt_capturing(stream)) {
+        struct cudaMemcpy3DParms p = { .srcPtr = { (void *)src, count, count, 1 }, .dstPtr = { dst, count, count, 1 },
+                                       .extent = { count, 1, 1 }, .kind = kind };
+        return rt_capture_copy(stream, &p);
+    }
     return rt_return(copy(dst, src, count, kind, async, rt_stream(stream)));
 }
 
@@ -97,6 +102,12 @@ static cudaError_t copy2d(void *dst, size_t dpitch, const void *src, size_t spit
         return rt_fail(cudaErrorInvalidPitchValue);
     if (!dst || !src)
         return rt_fail(cudaErrorInvalidValue);
+    if (async && rt_capturing(stream)) {
+        struct cudaMemcpy3DParms p = { .srcPtr = { (void *)src, spitch, width, height },
+                                       .dstPtr = { dst, dpitch, width, height }, .extent = { width, height, 1 },
+                                       .kind = kind };
+        return rt_capture_copy(stream, &p);
+    }
     for (size_t y = 0; y < height; y++) {
         CUresult r = copy((char *)dst + y * dpitch, (const char *)src + y * spitch, width, kind, async,
                           rt_stream(stream));
@@ -139,6 +150,8 @@ static cudaError_t copy3d(const struct cudaMemcpy3DParms *p, bool async, cudaStr
         return rt_fail(cudaErrorInvalidPitchValue);
     if (!s.ptr || !d.ptr)
         return rt_fail(cudaErrorInvalidValue);
+    if (async && rt_capturing(stream))
+        return rt_capture_copy(stream, p);
     for (size_t z = 0; z < x.depth; z++)
         for (size_t y = 0; y < x.height; y++) {
             size_t srow = ((p->srcPos.z + z) * s.ysize + p->srcPos.y + y) * s.pitch + p->srcPos.x;

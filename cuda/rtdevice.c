@@ -84,7 +84,10 @@ cudaError_t cudaDeviceGetAttribute(int *value, cudaDeviceAttr attr, int device)
     cudaError_t e = device_of(device, &dev);
     if (e != cudaSuccess)
         return e;
-    return rt_return(cuDeviceGetAttribute(value, (CUdevice_attribute)attr, dev));
+    e = rt_return(cuDeviceGetAttribute(value, (CUdevice_attribute)attr, dev));
+    if (e == cudaSuccess && attr == CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_SUPPORTED)
+        *value = 1;                             /* the runtime's own pools (rtpool.c) */
+    return e;
 }
 
 cudaError_t cudaDeviceSynchronize(void)
@@ -97,6 +100,7 @@ cudaError_t cudaDeviceSynchronize(void)
 
 cudaError_t cudaDeviceReset(void)
 {
+    rt_pool_reset();
     return rt_return(rt_reset());
 }
 

@@ -88,6 +88,8 @@ static cudaError_t launch(RtFunction *f, dim3 grid, dim3 block, void **args, siz
         return rt_fail(cudaErrorInvalidConfiguration);
     if (shared > 0xffffffffu)
         return rt_fail(cudaErrorInvalidValue);
+    if (rt_capturing(stream))
+        return rt_capture_kernel(stream, f, grid, block, shared, args);
     return rt_return(cuLaunchKernel(f->function, grid.x, grid.y, grid.z, block.x, block.y, block.z,
                                     (unsigned)shared, rt_stream(stream), args, NULL));
 }

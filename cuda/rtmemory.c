@@ -33,6 +33,8 @@ cudaError_t cudaFree(void *devPtr)
     cudaError_t e = rt_enter();
     if (e != cudaSuccess || !devPtr)
         return e;
+    if (rt_pool_free(devPtr, &e))
+        return e == cudaSuccess ? e : rt_fail(e);
     return rt_return(cuMemFree_v2(address(devPtr)));
 }
 
@@ -43,8 +45,9 @@ cudaError_t cudaMallocAsync(void **devPtr, size_t size, cudaStream_t stream)
     cudaError_t e = rt_enter();
     if (e != cudaSuccess)
         return e;
-    e = rt_return(cuStreamSynchronize(rt_stream(stream)));
-    return e != cudaSuccess ? e : cudaMalloc(devPtr, size);
+    if (rt_capturing(stream))
+        return rt_capture_malloc(stream, devPtr, size);
+    return rt_pool_malloc(devPtr, size, stream);
 }
 
 cudaError_t cudaFreeAsync(void *devPtr, cudaStream_t stream)
@@ -52,6 +55,8 @@ cudaError_t cudaFreeAsync(void *devPtr, cudaStream_t stream)
     cudaError_t e = rt_enter();
     if (e != cudaSuccess)
         return e;
+    if (rt_capturing(stream))
+        return rt_capture_free(stream, devPtr);
     e = rt_return(cuStreamSynchronize(rt_stream(stream)));
     return e != cudaSuccess ? e : cudaFree(devPtr);
 }
@@ -239,6 +244,8 @@ cudaError_t cudaMemsetAsync(void *devPtr, int value, size_t count, cudaStream_t 
     cudaError_t e = rt_enter();
     if (e != cudaSuccess || count == 0)
         return e;
+    if (rt_capturing(stream))
+        return rt_capture_memset(stream, devPtr, count, (unsigned char)value, 1, count, 1);
     return rt_return(cuMemsetD8Async(address(devPtr), (unsigned char)value, count, rt_stream(stream)));
 }
 
@@ -259,6 +266,8 @@ cudaError_t cudaMemset2DAsync(void *devPtr, size_t pitch, int value, size_t widt
         return e;
     if (width > pitch)
         return rt_fail(cudaErrorInvalidValue);
+    if (rt_capturing(stream))
+        return rt_capture_memset(stream, devPtr, pitch, (unsigned char)value, 1, width, height);
     return rt_return(cuMemsetD2D8Async(address(devPtr), pitch, (unsigned char)value, width, height,
                                        rt_stream(stream)));
 }
@@ -273,6 +282,13 @@ cudaError_t cudaMemset3DAsync(struct cudaPitchedPtr p, int value, struct cudaExt
         return rt_fail(cudaErrorInvalidValue);
     for (size_t z = 0; z < extent.depth; z++) {
         CUdeviceptr slice = address(p.ptr) + (CUdeviceptr)(z * p.pitch * p.ysize);
+        if (rt_capturing(stream)) {
+            e = rt_capture_memset(stream, (void *)(uintptr_t)slice, p.pitch, (unsigned char)value, 1, extent.width,
+                                  extent.height);
+            if (e != cudaSuccess)
+                return e;
+            continue;
+        }
         CUresult r = cuMemsetD2D8Async(slice, p.pitch, (unsigned char)value, extent.width, extent.height,
                                        rt_stream(stream));
         if (r != CUDA_SUCCESS)

@@ -181,6 +181,8 @@ static cudaError_t fill(unsigned char *out, bool cuda13, int device)
             value = 0;
         else if (r != CUDA_SUCCESS)
             return rt_return(r);
+        if (f->attribute == CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_SUPPORTED)
+            value = 1;                          /* the runtime's own pools (rtpool.c) */
         if (f->wide) {
             size_t wide = (size_t)(unsigned)value;
             memcpy(out + at, &wide, sizeof wide);

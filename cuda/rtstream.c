@@ -43,6 +43,8 @@ cudaError_t cudaStreamSynchronize(cudaStream_t stream)
     cudaError_t e = rt_enter();
     if (e != cudaSuccess)
         return e;
+    if (rt_capturing(stream))
+        return rt_fail(cudaErrorStreamCaptureUnsupported);
     return rt_return(cuStreamSynchronize(rt_stream(stream)));
 }
 
@@ -59,6 +61,8 @@ cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned
     cudaError_t e = rt_enter();
     if (e != cudaSuccess)
         return e;
+    if (rt_capture_wait(stream, event, &e))
+        return e;
     return rt_return(cuStreamWaitEvent(rt_stream(stream), (CUevent)event, flags));
 }
 
@@ -72,6 +76,8 @@ cudaError_t cudaStreamAddCallback(cudaStream_t stream, cudaStreamCallback_t call
     cudaError_t e = rt_enter();
     if (e != cudaSuccess && !rt_is_sticky(e))
         return e;
+    if (rt_capturing(stream))
+        return rt_not_supported("cudaStreamAddCallback", "a callback in a stream capture (cudaLaunchHostFunc's is captured)");
     CUresult r = cuStreamSynchronize(rt_stream(stream));
     cudaError_t status = rt_error_of(r);
     if (r != CUDA_SUCCESS && !rt_is_sticky(status))
@@ -89,6 +95,8 @@ cudaError_t cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t fn, void *userD
     cudaError_t e = rt_enter();
     if (e != cudaSuccess)
         return e;
+    if (rt_capturing(stream))
+        return rt_capture_host(stream, fn, userData);
     e = rt_return(cuStreamSynchronize(rt_stream(stream)));
     if (e == cudaSuccess)
         fn(userData);
@@ -183,6 +191,8 @@ cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream)
 {
     cudaError_t e = rt_enter();
     if (e != cudaSuccess)
+        return e;
+    if (rt_capture_record(event, stream, &e))
         return e;
     return rt_return(cuEventRecord((CUevent)event, rt_stream(stream)));
 }

@@ -1,5 +1,5 @@
 /* rtunsupported.c: the runtime calls that need no device (cudaCreateChannelDesc), the hints that
- * change nothing on a host (the profiler's range, no stream ever captured), and the calls ptxrun does not do yet: each says so by name on the report
+ * change nothing on a host (the profiler's range), and the calls ptxrun does not do yet: each says so by name on the report
  * stream and returns cudaErrorNotSupported, never a silent success. Their parameters are not read,
  * so each is defined without them (the caller's arguments are ignored, which the C calling
  * convention allows). Requires: rterror.c. */
@@ -20,17 +20,6 @@ cudaError_t cudaProfilerStop(void)
     return cudaSuccess;
 }
 
-/* No stream is ever being captured (capture is not supported): the answer is "none" (0), and the
- * thread's capture mode is kept and given back. */
-cudaError_t cudaStreamIsCapturing(cudaStream_t stream, int *pCaptureStatus)
-{
-    (void)stream;
-    if (!pCaptureStatus)
-        return rt_fail(cudaErrorInvalidValue);
-    *pCaptureStatus = 0;
-    return cudaSuccess;
-}
-
 static _Thread_local int capture_mode;
 
 cudaError_t cudaThreadExchangeStreamCaptureMode(int *mode)
@@ -43,38 +32,12 @@ cudaError_t cudaThreadExchangeStreamCaptureMode(int *mode)
     return cudaSuccess;
 }
 
-/* The per-thread default stream's names (rt.h). */
-RT_SAME_AS(cudaStreamIsCapturing_ptsz, cudaStreamIsCapturing)
-
 /* Each name, once: RT_REFUSED(call, why). */
 #define RT_REFUSED_CALLS(X) \
     X(cudaMallocMipmappedArray, "CUDA arrays") \
     X(cudaFreeMipmappedArray, "CUDA arrays") \
     X(cudaMemcpy2DArrayToArray, "CUDA arrays") \
     X(cudaMemcpyArrayToArray, "CUDA arrays") \
-    X(cudaStreamBeginCapture, "stream capture and graphs") \
-    X(cudaStreamEndCapture, "stream capture and graphs") \
-    X(cudaGraphCreate, "graphs") \
-    X(cudaGraphInstantiate, "graphs") \
-    X(cudaGraphInstantiateWithFlags, "graphs") \
-    X(cudaGraphLaunch, "graphs") \
-    X(cudaGraphUpload, "graphs") \
-    X(cudaGraphUpload_ptsz, "graphs") \
-    X(cudaGraphLaunch_ptsz, "graphs") \
-    X(cudaStreamBeginCapture_ptsz, "stream capture and graphs") \
-    X(cudaStreamEndCapture_ptsz, "stream capture and graphs") \
-    X(cudaStreamGetCaptureInfo_ptsz, "stream capture and graphs") \
-    X(cudaStreamGetAttribute_ptsz, "stream attributes") \
-    X(cudaMallocFromPoolAsync_ptsz, "memory pools") \
-    X(cudaStreamGetAttribute, "stream attributes") \
-    X(cudaGraphDestroy, "graphs") \
-    X(cudaGraphExecDestroy, "graphs") \
-    X(cudaGraphAddKernelNode, "graphs") \
-    X(cudaGraphAddMemcpyNode, "graphs") \
-    X(cudaGraphAddMemsetNode, "graphs") \
-    X(cudaGraphAddHostNode, "graphs") \
-    X(cudaGraphAddDependencies, "graphs") \
-    X(cudaGraphGetNodes, "graphs") \
     X(cudaDeviceEnablePeerAccess, "peer access (one device)") \
     X(cudaDeviceDisablePeerAccess, "peer access (one device)") \
     X(cudaIpcGetMemHandle, "interprocess memory") \
@@ -83,24 +46,14 @@ RT_SAME_AS(cudaStreamIsCapturing_ptsz, cudaStreamIsCapturing)
     X(cudaIpcGetEventHandle, "interprocess events") \
     X(cudaIpcOpenEventHandle, "interprocess events") \
     X(cudaLaunchCooperativeKernelMultiDevice, "multi-device cooperative launches") \
-    X(cudaMemPoolCreate, "memory pools") \
-    X(cudaMemPoolDestroy, "memory pools") \
-    X(cudaMallocFromPoolAsync, "memory pools") \
-    X(cudaDeviceGetDefaultMemPool, "memory pools") \
-    X(cudaDeviceGetMemPool, "memory pools") \
-    X(cudaMemPoolSetAttribute, "memory pools") \
-    X(cudaMemPoolGetAttribute, "memory pools") \
-    X(cudaMemPoolTrimTo, "memory pools") \
     X(cudaMemPoolSetAccess, "memory pools") \
     X(cudaMemPoolGetAccess, "memory pools") \
-    X(cudaDeviceSetMemPool, "memory pools") \
     X(cudaImportExternalMemory, "external memory") \
     X(cudaImportExternalSemaphore, "external semaphores") \
     X(cudaGraphicsMapResources, "graphics interop") \
     X(cudaGraphicsUnmapResources, "graphics interop") \
     X(cudaGraphicsUnregisterResource, "graphics interop") \
     X(cudaGraphicsResourceGetMappedPointer, "graphics interop") \
-    X(cudaStreamGetCaptureInfo, "stream capture and graphs") \
     X(cudaUserObjectCreate, "graphs") \
     X(cudaLibraryLoadData, "libraries (cudaLibrary_t)") \
     X(cudaLibraryGetKernel, "libraries (cudaLibrary_t)")

@@ -572,7 +572,7 @@ void call_return(Warp *w, uint32_t run);                  /* and return (from th
 void call_stack(Warp *w, const XInstr *x, uint32_t run);  /* stacksave, stackrestore, alloca */
 
 /* builtin.c: the functions the CUDA runtime supplies, which PTX declares .extern without a body. */
-typedef enum { BUILTIN_NONE, BUILTIN_VPRINTF, BUILTIN_ASSERTFAIL } Builtin;
+typedef enum { BUILTIN_NONE, BUILTIN_VPRINTF, BUILTIN_ASSERTFAIL, BUILTIN_SETCONDITIONAL } Builtin;
 Builtin builtin_named(const char *name);                  /* BUILTIN_NONE: not one of them */
 /* The parameter sizes CUDA gives it (bytes, 0 ends the list), and its result's (0: none). */
 const uint8_t *builtin_params(Builtin f, uint8_t *result_size);

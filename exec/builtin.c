@@ -21,12 +21,17 @@
  *
  * __assertfail(message, file, line, function, charSize) prints CUDA's message for each lane
  * that calls it, "FILE:LINE: FUNCTION: block: [x,y,z], thread: [x,y,z] Assertion `MESSAGE`
- * failed.", on the error stream, and the kernel is aborted (a fault: exit 3). */
+ * failed.", on the error stream, and the kernel is aborted (a fault: exit 3).
+ *
+ * cudaGraphSetConditional(handle, value) sets a CUDA graph's condition: ptxrun's libcudart makes
+ * a handle the global address of the condition's 32-bit value, so the call stores value there,
+ * as st.u32 would (a fault where no writable region holds 4 aligned bytes); lanes in lane order. */
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "block.h"
+#include "family.h"
 
 enum {
     MAX_PRINTF_ARGS = 32,      /* CUDA's printf takes at most 32 arguments after the format */
@@ -39,6 +44,8 @@ Builtin builtin_named(const char *name)
         return BUILTIN_VPRINTF;
     if (strcmp(name, "__assertfail") == 0)
         return BUILTIN_ASSERTFAIL;
+    if (strcmp(name, "cudaGraphSetConditional") == 0)
+        return BUILTIN_SETCONDITIONAL;
     return BUILTIN_NONE;
 }
 
@@ -46,8 +53,9 @@ const uint8_t *builtin_params(Builtin f, uint8_t *result_size)
 {
     static const uint8_t vprintf_params[] = { 8, 8, 0 };
     static const uint8_t assertfail_params[] = { 8, 8, 4, 8, 8, 0 };
+    static const uint8_t setconditional_params[] = { 8, 4, 0 };
     *result_size = f == BUILTIN_VPRINTF ? 4 : 0;
-    return f == BUILTIN_VPRINTF ? vprintf_params : assertfail_params;
+    return f == BUILTIN_VPRINTF ? vprintf_params : f == BUILTIN_ASSERTFAIL ? assertfail_params : setconditional_params;
 }
 
 /* The clock registers count the warp-steps of every warp of the CTA since it began, the reading
@@ -512,6 +520,25 @@ static bool lane_assert(Call *c, Text *out)
     return ok;
 }
 
+/* cudaGraphSetConditional: each lane's value stored at its handle; false after a fault. */
+static bool set_conditional(Warp *w, uint32_t pc, uint32_t run, const CallSite *site)
+{
+    for (uint32_t k = run; k; k &= k - 1) {
+        Call c = { w, pc, __builtin_ctz(k), w->thread_base + (uint32_t)__builtin_ctz(k), site, false, false };
+        uint64_t handle = param(&c, 0);
+        uint32_t value = (uint32_t)param(&c, 1);
+        if (c.undefined)
+            report_warn(w, pc, 1u << c.lane, "undefined handle or value given to cudaGraphSetConditional");
+        uint8_t *shadow;
+        uint8_t *p = mem_locate(w, &w->prog->code[pc], c.lane, handle, 4, true, &shadow);
+        if (!p)
+            return false;
+        memcpy(p, &value, 4);
+        memset(shadow, 0xff, 4);
+    }
+    return true;
+}
+
 void builtin_call(Warp *w, uint32_t pc, uint32_t run)
 {
     const CallSite *site = &w->prog->calls[w->prog->code[pc].target];
@@ -519,6 +546,11 @@ void builtin_call(Warp *w, uint32_t pc, uint32_t run)
     if (w->block->worker) {                  /* grid.c runs a kernel that prints one CTA at a time */
         w->block->abandoned = true;
         w->faulted = true;
+        return;
+    }
+    if (site->builtin == BUILTIN_SETCONDITIONAL) {
+        if (set_conditional(w, pc, run, site))
+            warp_advance(w, run, pc + 1);
         return;
     }
     for (uint32_t k = run; k; k &= k - 1) {

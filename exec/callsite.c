@@ -31,8 +31,9 @@ static bool builtin_signature(Loader *ld, const Instr *in, const char *name, con
     diag_at(ld->diag, DIAG_ERROR, in->at, "a call of '%s' with %u argument%s and %u result%s; CUDA's takes %u "
             "(%s) and gives %s", name, site->arg_count,
             site->arg_count == 1 ? "" : "s", site->ret_count, site->ret_count == 1 ? "" : "s", n,
-            site->builtin == BUILTIN_VPRINTF ? ".b64 format, .b64 arguments" : ".b64 message, .b64 file, .b32 line, "
-            ".b64 function, .b64 char size", result ? "a .b32" : "none");
+            site->builtin == BUILTIN_VPRINTF ? ".b64 format, .b64 arguments"
+            : site->builtin == BUILTIN_ASSERTFAIL ? ".b64 message, .b64 file, .b32 line, .b64 function, .b64 char size"
+            : ".b64 handle, .b32 value", result ? "a .b32" : "none");
     ld->failed = true;
     return false;
 }
