@@ -266,28 +266,26 @@ CUresult cuLaunchKernel(CUfunction f, unsigned gridX, unsigned gridY, unsigned g
     o.buffers = b;
     DrvTexLaunch images;
     drvtex_launch(s, ctx, &images);
-    drv_unlock();
+    /* The run holds the driver's lock: it reads and writes every allocation and their shadows,
+     * which another thread's copy, set or free would otherwise change under it (a GPU orders them
+     * too: a free waits for the device, and one launch after another is an order it may take). */
     fflush(stdout);
     ptxrun_status status = library_launch_images(f->kernel, args, &o, shadows, images.images, images.count, NULL);
     drvtex_launch_free(&images);
     fflush(stdout);
     if (t.trace)
         fflush(t.trace);
-    drv_lock();
     keep_definedness(s, b, o.buffer_count, shadows, given);
+    if (status == PTXRUN_ERROR_FAULT && ctx->sticky == CUDA_SUCCESS)
+        ctx->sticky = t.fault != CUDA_SUCCESS ? t.fault : CUDA_ERROR_LAUNCH_FAILED;
     drv_unlock();
     free(given);
     free(shadows);
     free(b);
     free(args);
     switch (status) {
-    case PTXRUN_OK: return CUDA_SUCCESS;
-    case PTXRUN_ERROR_FAULT:
-        drv_lock();
-        if (ctx->sticky == CUDA_SUCCESS)
-            ctx->sticky = t.fault != CUDA_SUCCESS ? t.fault : CUDA_ERROR_LAUNCH_FAILED;
-        drv_unlock();
-        return CUDA_SUCCESS;
+    case PTXRUN_OK:
+    case PTXRUN_ERROR_FAULT: return CUDA_SUCCESS;
     case PTXRUN_ERROR_UNSUPPORTED: return CUDA_ERROR_NOT_SUPPORTED;
     default: return CUDA_ERROR_INVALID_VALUE;
     }
