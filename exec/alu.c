@@ -632,9 +632,11 @@ static void setp(Warp *w, const XInstr *x, uint32_t mask)
             v = compare_int(x->mode, a[l], b[l], x->bits, x->cls == 's');
         t |= (uint32_t)v << l;
     }
-    uint32_t c = 0;
-    if (x->boolop)
-        c = pred_source(w, x, 2, &defined);
+    uint32_t c = 0, c_defined = ALL_LANES, t_defined = defined;
+    if (x->boolop) {
+        c = pred_source(w, x, 2, &c_defined);
+        defined = warp_combine_defined(x->boolop, t, t_defined, c, c_defined);
+    }
     if (x->op == OP_SET) {
         /* set: the compare as a value of the destination type, all ones or 1.0 when true. */
         uint32_t v = warp_combine(x->boolop, t, c);
@@ -649,20 +651,23 @@ static void setp(Warp *w, const XInstr *x, uint32_t mask)
     }
     if (x->dst_kind == DST_PRED)
         commit_pred(w, x->dst, warp_combine(x->boolop, t, c), mask, defined);
-    if (x->dst_pred != NO_SLOT)
-        commit_pred(w, x->dst_pred, warp_combine(x->boolop, ~t, c), mask, defined);
+    if (x->dst_pred != NO_SLOT)       /* the complement's lanes, combined with c anew */
+        commit_pred(w, x->dst_pred, warp_combine(x->boolop, ~t, c), mask,
+                    x->boolop ? warp_combine_defined(x->boolop, ~t, t_defined, c, c_defined) : defined);
 }
 
+/* and.pred, or.pred: a lane whose defined side decides the result (false for and, true for or) is
+ * defined though the other side is not, as and.b32's bits are (vbits.c). */
 static void predicate_logic(Warp *w, const XInstr *x, uint32_t mask)
 {
-    uint32_t defined = ALL_LANES;
-    uint32_t a = pred_source(w, x, 0, &defined);
-    uint32_t b = x->src_count > 1 ? pred_source(w, x, 1, &defined) : 0;
-    uint32_t v;
+    uint32_t da = ALL_LANES, db = ALL_LANES;
+    uint32_t a = pred_source(w, x, 0, &da);
+    uint32_t b = x->src_count > 1 ? pred_source(w, x, 1, &db) : 0;
+    uint32_t v, defined = da & db;
     switch (x->op) {
     case OP_MOV: v = a; break;
-    case OP_AND: v = a & b; break;
-    case OP_OR: v = a | b; break;
+    case OP_AND: v = a & b; defined = warp_combine_defined(MOD_AND, a, da, b, db); break;
+    case OP_OR: v = a | b; defined = warp_combine_defined(MOD_OR, a, da, b, db); break;
     case OP_XOR: v = a ^ b; break;
     case OP_NOT: v = ~a; break;
     default: BUG("predicate op %d", x->op);

@@ -525,6 +525,19 @@ static inline uint32_t warp_combine(int boolop, uint32_t v, uint32_t c)
     }
 }
 
+/* Which lanes of a boolean and/or/xor (MOD_AND, MOD_OR, MOD_XOR; anything else: v alone) of v
+ * (defined in dv) and c (in dc) are defined: both are, or one side decides it alone (a defined
+ * false for and, a defined true for or), as for the bits of and.b32 and or.b32 (vbits.c). */
+static inline uint32_t warp_combine_defined(int boolop, uint32_t v, uint32_t dv, uint32_t c, uint32_t dc)
+{
+    switch (boolop) {
+    case MOD_AND: return (dv & dc) | (dv & ~v) | (dc & ~c);
+    case MOD_OR: return (dv & dc) | (dv & v) | (dc & c);
+    case MOD_XOR: return dv & dc;
+    default: return dv;
+    }
+}
+
 typedef uint64_t Lanes[WARP_SIZE];   /* one value per lane */
 
 /* The lanes of mask get result into row, defined where defined says. */
