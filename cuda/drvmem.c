@@ -299,6 +299,14 @@ CUresult cuPointerGetAttributes(unsigned count, CUpointer_attribute *attributes,
     return r;
 }
 
+/* Whether bytes at p may be copied: device memory (device) must lie in one allocation of the
+ * table; any other pointer (a unified copy's) that starts in an allocation must end in it too,
+ * as CUDA checks a range against the allocation its start is in (never a host heap overwrite). */
+static bool side_fits(DrvState *s, const void *p, size_t bytes, bool device)
+{
+    return device || drv_mem_find(s, (uintptr_t)p) ? drv_mem_covers(s, (uintptr_t)p, bytes) : true;
+}
+
 /* A copy of bytes to dst from src; each side device memory the table must hold (dev_dst,
  * dev_src) or host memory. */
 static CUresult copy(void *dst, const void *src, size_t bytes, bool dev_dst, bool dev_src, CUstream stream,
@@ -312,8 +320,7 @@ static CUresult copy(void *dst, const void *src, size_t bytes, bool dev_dst, boo
         r = CUDA_ERROR_INVALID_HANDLE;
     else if (bytes && (!dst || !src))
         r = CUDA_ERROR_INVALID_VALUE;
-    else if (bytes && ((dev_dst && !drv_mem_covers(s, (uintptr_t)dst, bytes))
-                       || (dev_src && !drv_mem_covers(s, (uintptr_t)src, bytes))))
+    else if (bytes && (!side_fits(s, dst, bytes, dev_dst) || !side_fits(s, src, bytes, dev_src)))
         r = CUDA_ERROR_INVALID_VALUE;
     if (r == CUDA_SUCCESS && bytes) {
         memmove(dst, src, bytes);
@@ -406,9 +413,9 @@ static CUresult copy_boxes(const Side *dst, const Side *src, size_t width, size_
             r = CUDA_ERROR_INVALID_VALUE;
         else if (depth > 1 && d->height < height)
             r = CUDA_ERROR_INVALID_VALUE;
-        else if (d->device) {
+        else {
             size_t span = d->pitch * d->height * (depth - 1) + d->pitch * (height - 1) + width;
-            if (!drv_mem_covers(s, (uintptr_t)d->at, span))
+            if (!side_fits(s, d->at, span, d->device))
                 r = CUDA_ERROR_INVALID_VALUE;
         }
     }

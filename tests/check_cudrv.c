@@ -315,6 +315,21 @@ START_TEST(test_memory_copies)
     FAILS(cuMemcpyHtoD_v2((CUdeviceptr)(uintptr_t)x, y, 4), CUDA_ERROR_INVALID_VALUE);
     FAILS(cuMemcpyHtoD_v2(a, NULL, 4), CUDA_ERROR_INVALID_VALUE);
     OK(cuMemcpyHtoD_v2(a, NULL, 0));
+    /* a unified copy (cudaMemcpyDefault's) is held to the allocation either side starts in: CUDA
+     * refuses a range running past it, where a plain memmove would overwrite the host's heap */
+    uint32_t *big = calloc(2 * N, sizeof *big);
+    FAILS(cuMemcpy(a + 8, (CUdeviceptr)(uintptr_t)big, sizeof x), CUDA_ERROR_INVALID_VALUE);
+    FAILS(cuMemcpy((CUdeviceptr)(uintptr_t)big, a + 8, sizeof x), CUDA_ERROR_INVALID_VALUE);
+    FAILS(cuMemcpyAsync(a, b + 4, sizeof x, NULL), CUDA_ERROR_INVALID_VALUE);
+    OK(cuMemcpy((CUdeviceptr)(uintptr_t)big, a, sizeof x));
+    ck_assert_uint_eq(big[0], 0xdeadbeef);
+    CUDA_MEMCPY2D u = { .srcMemoryType = CU_MEMORYTYPE_UNIFIED, .srcDevice = (CUdeviceptr)(uintptr_t)big,
+                        .srcPitch = 64, .dstMemoryType = CU_MEMORYTYPE_UNIFIED, .dstDevice = a + 64,
+                        .dstPitch = 64, .WidthInBytes = 64, .Height = N * 4 / 64 };
+    FAILS(cuMemcpy2D_v2(&u), CUDA_ERROR_INVALID_VALUE);
+    u.Height--;
+    OK(cuMemcpy2D_v2(&u));
+    free(big);
     OK(cuMemFree_v2(a));
     FAILS(cuMemFree_v2(a), CUDA_ERROR_INVALID_VALUE);
     FAILS(cuMemcpyHtoD_v2(a, x, 4), CUDA_ERROR_INVALID_VALUE);
