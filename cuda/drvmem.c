@@ -370,6 +370,18 @@ CUresult cuMemcpyDtoDAsync_v2(CUdeviceptr dst, CUdeviceptr src, size_t bytes, CU
     return copy(ptr(dst), ptr(src), bytes, true, true, stream, true);
 }
 
+/* Sizes of 2D and 3D copies and sets, saturated: a product or sum past SIZE_MAX is SIZE_MAX,
+ * which no allocation covers (a wrapped one could pass the check and write the host's heap). */
+static size_t mul_sat(size_t a, size_t b)
+{
+    return a && b > SIZE_MAX / a ? SIZE_MAX : a * b;
+}
+
+static size_t add_sat(size_t a, size_t b)
+{
+    return a > SIZE_MAX - b ? SIZE_MAX : a + b;
+}
+
 /* One side of a 2D or 3D copy: where its first byte is, whether the table must hold it. */
 typedef struct Side {
     uint8_t *at;
@@ -392,7 +404,10 @@ static CUresult side(CUmemorytype type, const void *host, CUdeviceptr device, CU
     uint8_t *base = type == CU_MEMORYTYPE_HOST ? (uint8_t *)(uintptr_t)host : ptr(device);
     if (!base)
         return CUDA_ERROR_INVALID_VALUE;
-    *out = (Side){ base + x + pitch * (y + height * z), type == CU_MEMORYTYPE_DEVICE, pitch, height };
+    size_t offset = add_sat(x, mul_sat(pitch, add_sat(y, mul_sat(height, z))));
+    if (offset > UINTPTR_MAX - (uintptr_t)base)
+        return CUDA_ERROR_INVALID_VALUE;
+    *out = (Side){ base + offset, type == CU_MEMORYTYPE_DEVICE, pitch, height };
     return CUDA_SUCCESS;
 }
 
@@ -414,7 +429,8 @@ static CUresult copy_boxes(const Side *dst, const Side *src, size_t width, size_
         else if (depth > 1 && d->height < height)
             r = CUDA_ERROR_INVALID_VALUE;
         else {
-            size_t span = d->pitch * d->height * (depth - 1) + d->pitch * (height - 1) + width;
+            size_t span = add_sat(mul_sat(mul_sat(d->pitch, d->height), depth - 1),
+                                  add_sat(mul_sat(d->pitch, height - 1), width));
             if (!side_fits(s, d->at, span, d->device))
                 r = CUDA_ERROR_INVALID_VALUE;
         }
@@ -494,7 +510,7 @@ static CUresult set(CUdeviceptr dst, size_t pitch, uint32_t value, unsigned size
         r = CUDA_ERROR_INVALID_HANDLE;
     else if (width > SIZE_MAX / size || dst % size || (height > 1 && pitch < row))
         r = CUDA_ERROR_INVALID_VALUE;
-    else if (row && height && !drv_mem_covers(s, dst, pitch * (height - 1) + row))
+    else if (row && height && !drv_mem_covers(s, dst, add_sat(mul_sat(pitch, height - 1), row)))
         r = CUDA_ERROR_INVALID_VALUE;
     for (size_t y = 0; r == CUDA_SUCCESS && y < height && row; y++) {
         uint8_t *p = (uint8_t *)ptr(dst) + pitch * y;

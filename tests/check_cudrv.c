@@ -514,6 +514,16 @@ START_TEST(test_memory_2d_3d)
     c2.Height = 1;
     c2.srcMemoryType = CU_MEMORYTYPE_ARRAY;                           /* no array given */
     FAILS(cuMemcpy2D_v2(&c2), CUDA_ERROR_INVALID_VALUE);
+    /* sizes whose product wraps past 2^64 are past the allocation, never a wrapped small span */
+    FAILS(cuMemsetD2D8_v2(p, (size_t)1 << 62, 0, 4, 5), CUDA_ERROR_INVALID_VALUE);
+    FAILS(cuMemsetD2D32_v2(p, 16, 0, 4, ((size_t)1 << 60) + 1), CUDA_ERROR_INVALID_VALUE);
+    c2.srcPitch = (size_t)1 << 62;
+    c2.Height = 5;
+    FAILS(cuMemcpy2D_v2(&c2), CUDA_ERROR_INVALID_VALUE);
+    c2.srcPitch = pitch;
+    c2.srcY = (size_t)1 << 62;
+    FAILS(cuMemcpy2D_v2(&c2), CUDA_ERROR_INVALID_VALUE);
+    c2.srcY = 0;
     OK(cuMemsetD2D32_v2(p, pitch, 0x01020304, 2, 3));
     uint32_t word;
     OK(cuMemcpyDtoH_v2(&word, p + pitch * 2 + 4, 4));
