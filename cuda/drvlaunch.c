@@ -266,15 +266,19 @@ CUresult cuLaunchKernel(CUfunction f, unsigned gridX, unsigned gridY, unsigned g
     o.buffers = b;
     DrvTexLaunch images;
     drvtex_launch(s, ctx, &images);
-    drv_unlock();
+    /* The lock stays held through the run: the run reads and writes back every allocation's
+     * definedness (shadows), so another thread's launch, copy or free in between would lose what
+     * it did or have its freed shadow written (heap corruption with launches from 8 threads). A
+     * GPU's cudaFree waits for the device too; the run calls no CUDA. */
     fflush(stdout);
     ptxrun_status status = library_launch_images(f->kernel, args, &o, shadows, images.images, images.count, NULL);
     drvtex_launch_free(&images);
     fflush(stdout);
     if (t.trace)
         fflush(t.trace);
-    drv_lock();
     keep_definedness(s, b, o.buffer_count, shadows, given);
+    if (status == PTXRUN_ERROR_FAULT && ctx->sticky == CUDA_SUCCESS)
+        ctx->sticky = t.fault != CUDA_SUCCESS ? t.fault : CUDA_ERROR_LAUNCH_FAILED;
     drv_unlock();
     free(given);
     free(shadows);
@@ -282,12 +286,7 @@ CUresult cuLaunchKernel(CUfunction f, unsigned gridX, unsigned gridY, unsigned g
     free(args);
     switch (status) {
     case PTXRUN_OK: return CUDA_SUCCESS;
-    case PTXRUN_ERROR_FAULT:
-        drv_lock();
-        if (ctx->sticky == CUDA_SUCCESS)
-            ctx->sticky = t.fault != CUDA_SUCCESS ? t.fault : CUDA_ERROR_LAUNCH_FAILED;
-        drv_unlock();
-        return CUDA_SUCCESS;
+    case PTXRUN_ERROR_FAULT: return CUDA_SUCCESS;
     case PTXRUN_ERROR_UNSUPPORTED: return CUDA_ERROR_NOT_SUPPORTED;
     default: return CUDA_ERROR_INVALID_VALUE;
     }

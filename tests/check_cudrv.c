@@ -1699,6 +1699,72 @@ START_TEST(test_threads)
 }
 END_TEST
 
+/* A launch that says it started (a store to mapped host memory), then runs a while; and one
+ * that decides on a word (undefined: a fault under PTXRUN_STRICT). */
+static const char started_ptx[] = HEADER
+    ".visible .entry started_spin(.param .u64 flag, .param .u32 n)\n"
+    "{\n  .reg .b64 %rd1;\n  .reg .b32 %r<3>;\n  .reg .pred %p1;\n  ld.param.u64 %rd1, [flag];\n"
+    "  ld.param.u32 %r1, [n];\n  mov.u32 %r2, 1;\n  st.volatile.global.u32 [%rd1], %r2;\n"
+    "LOOP:\n  sub.u32 %r1, %r1, 1;\n  setp.ne.u32 %p1, %r1, 0;\n  @%p1 bra LOOP;\n  ret;\n}\n"
+    ".visible .entry decide(.param .u64 p)\n"
+    "{\n  .reg .b64 %rd1;\n  .reg .b32 %r1;\n  .reg .pred %p1;\n  ld.param.u64 %rd1, [p];\n"
+    "  ld.global.u32 %r1, [%rd1];\n  setp.eq.u32 %p1, %r1, 7;\n  @%p1 bra DONE;\n  st.global.u32 [%rd1], %r1;\n"
+    "DONE:\n  ret;\n}\n";
+
+typedef struct Spinner {
+    CUcontext ctx;
+    CUfunction f;
+    CUdeviceptr flag;
+    CUresult r;
+} Spinner;
+
+static void *started_launch(void *arg)
+{
+    Spinner *w = arg;
+    uint32_t n = 1000000;
+    void *params[] = { &w->flag, &n };
+    w->r = cuCtxSetCurrent(w->ctx);
+    if (w->r == CUDA_SUCCESS)
+        w->r = cuLaunchKernel(w->f, 1, 1, 1, 1, 1, 1, 0, NULL, params, NULL);
+    return NULL;
+}
+
+/* A copy made by another thread while a launch runs stays made: the launch, which gives every
+ * allocation's definedness to the run and takes it back, must not write back what it saw at its
+ * start (it did: the word copied read as undefined, LAUNCH_FAILED under PTXRUN_STRICT; and a
+ * free in between had its shadow written after the free). */
+START_TEST(test_threads_copy_during_launch)
+{
+    setenv("PTXRUN_STRICT", "1", 1);
+    CUcontext c = start();
+    CUmodule m;
+    OK(cuModuleLoadData(&m, started_ptx));
+    Spinner w = { c, NULL, 0, CUDA_ERROR_UNKNOWN };
+    OK(cuModuleGetFunction(&w.f, m, "started_spin"));
+    CUfunction decide;
+    OK(cuModuleGetFunction(&decide, m, "decide"));
+    volatile uint32_t *flag;
+    OK(cuMemHostAlloc((void **)&flag, 4, CU_MEMHOSTALLOC_DEVICEMAP));
+    *flag = 0;
+    w.flag = (CUdeviceptr)(uintptr_t)flag;
+    CUdeviceptr d;
+    OK(cuMemAlloc_v2(&d, 8));                                         /* undefined */
+    pthread_t t;
+    ck_assert_int_eq(pthread_create(&t, NULL, started_launch, &w), 0);
+    while (!*flag)
+        ;
+    uint32_t seven = 7;
+    OK(cuMemcpyHtoD_v2(d, &seven, 4));                                /* its first word only */
+    pthread_join(t, NULL);
+    OK(w.r);
+    void *params[] = { &d };
+    OK(cuLaunchKernel(decide, 1, 1, 1, 1, 1, 1, 0, NULL, params, NULL));
+    OK(cuCtxSynchronize());
+    OK(cuMemFreeHost((void *)flag));
+    finish(c);
+}
+END_TEST
+
 START_TEST(test_launch_ex)
 {
     CUcontext c = start();
@@ -1862,6 +1928,7 @@ static Suite *cudrv_suite(void)
     tcase_add_test(t, test_limits);
     tcase_add_test(t, test_target_above_device);
     tcase_add_test(t, test_threads);
+    tcase_add_test(t, test_threads_copy_during_launch);
     suite_add_tcase(s, t);
     t = tcase_create("streams");
     tcase_set_timeout(t, 60);
