@@ -300,11 +300,13 @@ CUresult cuPointerGetAttributes(unsigned count, CUpointer_attribute *attributes,
 }
 
 /* Whether bytes at p may be copied: device memory (device) must lie in one allocation of the
- * table; any other pointer (a unified copy's) that starts in an allocation must end in it too,
- * as CUDA checks a range against the allocation its start is in (never a host heap overwrite). */
+ * table; any other pointer (a unified copy's) that starts in an allocation the driver made must
+ * end in it too, as CUDA checks a range against the allocation its start is in (never a host
+ * heap overwrite). Registered memory is the caller's host memory, which may run on past it. */
 static bool side_fits(DrvState *s, const void *p, size_t bytes, bool device)
 {
-    return device || drv_mem_find(s, (uintptr_t)p) ? drv_mem_covers(s, (uintptr_t)p, bytes) : true;
+    const DrvMem *m = device ? NULL : drv_mem_find(s, (uintptr_t)p);
+    return device || (m && m->kind != DRV_MEM_REGISTERED) ? drv_mem_covers(s, (uintptr_t)p, bytes) : true;
 }
 
 /* A copy of bytes to dst from src; each side device memory the table must hold (dev_dst,

@@ -329,6 +329,9 @@ START_TEST(test_memory_copies)
     FAILS(cuMemcpy2D_v2(&u), CUDA_ERROR_INVALID_VALUE);
     u.Height--;
     OK(cuMemcpy2D_v2(&u));
+    OK(cuMemHostRegister_v2(big, 64, 0));           /* the caller's host memory runs on past it */
+    OK(cuMemcpy(a, (CUdeviceptr)(uintptr_t)big, sizeof x));
+    OK(cuMemHostUnregister(big));
     free(big);
     OK(cuMemFree_v2(a));
     FAILS(cuMemFree_v2(a), CUDA_ERROR_INVALID_VALUE);
