@@ -150,10 +150,15 @@ CUresult cuMemHostRegister_v2(void *p, size_t bytes, unsigned flags)
         r = CUDA_ERROR_INVALID_VALUE;
     else if (flags & CU_MEMHOSTREGISTER_IOMEMORY)
         r = CUDA_ERROR_NOT_SUPPORTED;
+    /* pinned memory (registered, or the driver's own host memory) is registered already; device,
+     * managed or module memory is no host memory a program may register (and the table's
+     * allocations must not overlap: each byte a launch reaches is in one buffer) */
     for (size_t i = 0; r == CUDA_SUCCESS && i < s->mem_count; i++) {
         uint64_t base = (uint64_t)(uintptr_t)s->mems[i].base;
-        if (s->mems[i].kind == DRV_MEM_REGISTERED && at < base + s->mems[i].size && base < at + bytes)
-            r = CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED;
+        DrvMemKind kind = s->mems[i].kind;
+        if (at < base + s->mems[i].size && base < at + bytes)
+            r = kind == DRV_MEM_REGISTERED || kind == DRV_MEM_HOST ? CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED
+                                                                   : CUDA_ERROR_INVALID_VALUE;
     }
     if (r == CUDA_SUCCESS)
         drv_mem_add(s, &(DrvMem){ .base = p, .size = bytes, .kind = DRV_MEM_REGISTERED, .ctx = ctx, .flags = flags });

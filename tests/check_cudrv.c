@@ -383,6 +383,16 @@ START_TEST(test_memory_host_and_managed)
     ck_assert_uint_eq(mine[63], 7);
     OK(cuMemHostUnregister(mine));
     FAILS(cuMemHostUnregister(mine), CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED);
+    /* the driver's pinned memory is registered already; device memory is no host memory to
+     * register (either made a second, overlapping entry of the table) */
+    void *pinned;
+    OK(cuMemAllocHost_v2(&pinned, 64));
+    FAILS(cuMemHostRegister_v2(pinned, 64, 0), CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED);
+    OK(cuMemFreeHost(pinned));
+    CUdeviceptr dev;
+    OK(cuMemAlloc_v2(&dev, 64));
+    FAILS(cuMemHostRegister_v2((void *)(uintptr_t)(dev + 16), 16, 0), CUDA_ERROR_INVALID_VALUE);
+    OK(cuMemFree_v2(dev));
     finish(c);
 }
 END_TEST
