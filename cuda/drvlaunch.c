@@ -266,9 +266,10 @@ CUresult cuLaunchKernel(CUfunction f, unsigned gridX, unsigned gridY, unsigned g
     o.buffers = b;
     DrvTexLaunch images;
     drvtex_launch(s, ctx, &images);
-    /* The run holds the driver's lock: it reads and writes every allocation and their shadows,
-     * which another thread's copy, set or free would otherwise change under it (a GPU orders them
-     * too: a free waits for the device, and one launch after another is an order it may take). */
+    /* The lock stays held through the run: the run reads and writes back every allocation's
+     * definedness (shadows), so another thread's launch, copy or free in between would lose what
+     * it did or have its freed shadow written (heap corruption with launches from 8 threads). A
+     * GPU's cudaFree waits for the device too; the run calls no CUDA. */
     fflush(stdout);
     ptxrun_status status = library_launch_images(f->kernel, args, &o, shadows, images.images, images.count, NULL);
     drvtex_launch_free(&images);
@@ -284,7 +285,7 @@ CUresult cuLaunchKernel(CUfunction f, unsigned gridX, unsigned gridY, unsigned g
     free(b);
     free(args);
     switch (status) {
-    case PTXRUN_OK:
+    case PTXRUN_OK: return CUDA_SUCCESS;
     case PTXRUN_ERROR_FAULT: return CUDA_SUCCESS;
     case PTXRUN_ERROR_UNSUPPORTED: return CUDA_ERROR_NOT_SUPPORTED;
     default: return CUDA_ERROR_INVALID_VALUE;

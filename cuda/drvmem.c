@@ -150,10 +150,15 @@ CUresult cuMemHostRegister_v2(void *p, size_t bytes, unsigned flags)
         r = CUDA_ERROR_INVALID_VALUE;
     else if (flags & CU_MEMHOSTREGISTER_IOMEMORY)
         r = CUDA_ERROR_NOT_SUPPORTED;
+    /* pinned memory (registered, or the driver's own host memory) is registered already; device,
+     * managed or module memory is no host memory a program may register (and the table's
+     * allocations must not overlap: each byte a launch reaches is in one buffer) */
     for (size_t i = 0; r == CUDA_SUCCESS && i < s->mem_count; i++) {
         uint64_t base = (uint64_t)(uintptr_t)s->mems[i].base;
-        if (s->mems[i].kind == DRV_MEM_REGISTERED && at < base + s->mems[i].size && base < at + bytes)
-            r = CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED;
+        DrvMemKind kind = s->mems[i].kind;
+        if (at < base + s->mems[i].size && base < at + bytes)
+            r = kind == DRV_MEM_REGISTERED || kind == DRV_MEM_HOST ? CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED
+                                                                   : CUDA_ERROR_INVALID_VALUE;
     }
     if (r == CUDA_SUCCESS)
         drv_mem_add(s, &(DrvMem){ .base = p, .size = bytes, .kind = DRV_MEM_REGISTERED, .ctx = ctx, .flags = flags });
@@ -299,6 +304,16 @@ CUresult cuPointerGetAttributes(unsigned count, CUpointer_attribute *attributes,
     return r;
 }
 
+/* Whether bytes at p may be copied: device memory (device) must lie in one allocation of the
+ * table; any other pointer (a unified copy's) that starts in an allocation the driver made must
+ * end in it too, as CUDA checks a range against the allocation its start is in (never a host
+ * heap overwrite). Registered memory is the caller's host memory, which may run on past it. */
+static bool side_fits(DrvState *s, const void *p, size_t bytes, bool device)
+{
+    const DrvMem *m = device ? NULL : drv_mem_find(s, (uintptr_t)p);
+    return device || (m && m->kind != DRV_MEM_REGISTERED) ? drv_mem_covers(s, (uintptr_t)p, bytes) : true;
+}
+
 /* A copy of bytes to dst from src; each side device memory the table must hold (dev_dst,
  * dev_src) or host memory. */
 static CUresult copy(void *dst, const void *src, size_t bytes, bool dev_dst, bool dev_src, CUstream stream,
@@ -312,8 +327,7 @@ static CUresult copy(void *dst, const void *src, size_t bytes, bool dev_dst, boo
         r = CUDA_ERROR_INVALID_HANDLE;
     else if (bytes && (!dst || !src))
         r = CUDA_ERROR_INVALID_VALUE;
-    else if (bytes && ((dev_dst && !drv_mem_covers(s, (uintptr_t)dst, bytes))
-                       || (dev_src && !drv_mem_covers(s, (uintptr_t)src, bytes))))
+    else if (bytes && (!side_fits(s, dst, bytes, dev_dst) || !side_fits(s, src, bytes, dev_src)))
         r = CUDA_ERROR_INVALID_VALUE;
     if (r == CUDA_SUCCESS && bytes) {
         memmove(dst, src, bytes);
@@ -363,6 +377,18 @@ CUresult cuMemcpyDtoDAsync_v2(CUdeviceptr dst, CUdeviceptr src, size_t bytes, CU
     return copy(ptr(dst), ptr(src), bytes, true, true, stream, true);
 }
 
+/* Sizes of 2D and 3D copies and sets, saturated: a product or sum past SIZE_MAX is SIZE_MAX,
+ * which no allocation covers (a wrapped one could pass the check and write the host's heap). */
+static size_t mul_sat(size_t a, size_t b)
+{
+    return a && b > SIZE_MAX / a ? SIZE_MAX : a * b;
+}
+
+static size_t add_sat(size_t a, size_t b)
+{
+    return a > SIZE_MAX - b ? SIZE_MAX : a + b;
+}
+
 /* One side of a 2D or 3D copy: where its first byte is, whether the table must hold it. */
 typedef struct Side {
     uint8_t *at;
@@ -385,7 +411,10 @@ static CUresult side(CUmemorytype type, const void *host, CUdeviceptr device, CU
     uint8_t *base = type == CU_MEMORYTYPE_HOST ? (uint8_t *)(uintptr_t)host : ptr(device);
     if (!base)
         return CUDA_ERROR_INVALID_VALUE;
-    *out = (Side){ base + x + pitch * (y + height * z), type == CU_MEMORYTYPE_DEVICE, pitch, height };
+    size_t offset = add_sat(x, mul_sat(pitch, add_sat(y, mul_sat(height, z))));
+    if (offset > UINTPTR_MAX - (uintptr_t)base)
+        return CUDA_ERROR_INVALID_VALUE;
+    *out = (Side){ base + offset, type == CU_MEMORYTYPE_DEVICE, pitch, height };
     return CUDA_SUCCESS;
 }
 
@@ -406,9 +435,10 @@ static CUresult copy_boxes(const Side *dst, const Side *src, size_t width, size_
             r = CUDA_ERROR_INVALID_VALUE;
         else if (depth > 1 && d->height < height)
             r = CUDA_ERROR_INVALID_VALUE;
-        else if (d->device) {
-            size_t span = d->pitch * d->height * (depth - 1) + d->pitch * (height - 1) + width;
-            if (!drv_mem_covers(s, (uintptr_t)d->at, span))
+        else {
+            size_t span = add_sat(mul_sat(mul_sat(d->pitch, d->height), depth - 1),
+                                  add_sat(mul_sat(d->pitch, height - 1), width));
+            if (!side_fits(s, d->at, span, d->device))
                 r = CUDA_ERROR_INVALID_VALUE;
         }
     }
@@ -487,7 +517,7 @@ static CUresult set(CUdeviceptr dst, size_t pitch, uint32_t value, unsigned size
         r = CUDA_ERROR_INVALID_HANDLE;
     else if (width > SIZE_MAX / size || dst % size || (height > 1 && pitch < row))
         r = CUDA_ERROR_INVALID_VALUE;
-    else if (row && height && !drv_mem_covers(s, dst, pitch * (height - 1) + row))
+    else if (row && height && !drv_mem_covers(s, dst, add_sat(mul_sat(pitch, height - 1), row)))
         r = CUDA_ERROR_INVALID_VALUE;
     for (size_t y = 0; r == CUDA_SUCCESS && y < height && row; y++) {
         uint8_t *p = (uint8_t *)ptr(dst) + pitch * y;

@@ -3,7 +3,8 @@
  * launches) becomes nodes of the capture's graph instead of running: each new node depends on the
  * stream's last ones (its capture dependencies). An event recorded in a capturing stream carries
  * those dependencies; a stream that waits for it joins the capture (CUDA's fork and join across
- * streams). The legacy NULL stream cannot capture (cudaErrorStreamCaptureUnsupported). The
+ * streams). The legacy NULL stream cannot capture (cudaErrorStreamCaptureUnsupported); the
+ * per-thread default stream can (each thread's its own). The
  * thread's capture mode (cudaThreadExchangeStreamCaptureMode) changes nothing here: no call that
  * a capture forbids on a GPU is refused because of another stream's capture. Requires:
  * rtgraph.c, rtstate.c, rterror.c. */
@@ -102,10 +103,18 @@ static void leave(Party *list, size_t *count, Party *p)
     *p = list[--*count];
 }
 
-/* A stream the runtime names may capture: not the legacy or per-thread NULL stream. */
+/* A stream the runtime names may capture: not the legacy NULL stream (CUDA refuses only that
+ * one); the per-thread default stream may, each thread's its own. */
 static bool capturable(cudaStream_t s)
 {
-    return rt_stream(s) != NULL;
+    return s == cudaStreamPerThread || rt_stream(s) != NULL;
+}
+
+/* What a stream is known by in the capture lists: the per-thread default stream is the thread's. */
+static const void *stream_key(cudaStream_t s)
+{
+    static _Thread_local char per_thread;
+    return s == cudaStreamPerThread ? (const void *)&per_thread : (const void *)s;
 }
 
 bool rt_capturing(cudaStream_t s)
@@ -113,7 +122,7 @@ bool rt_capturing(cudaStream_t s)
     if (atomic_load(&cap.active) == 0 || !capturable(s))
         return false;
     pthread_mutex_lock(&cap.lock);
-    bool yes = find(cap.streams, cap.stream_count, s) != NULL;
+    bool yes = find(cap.streams, cap.stream_count, stream_key(s)) != NULL;
     pthread_mutex_unlock(&cap.lock);
     return yes;
 }
@@ -139,7 +148,7 @@ static cudaError_t add_locked(Party *p, cudaGraphNodeType type, const void *para
 static cudaError_t add(cudaStream_t s, cudaGraphNodeType type, const void *params, size_t size)
 {
     pthread_mutex_lock(&cap.lock);
-    Party *p = find(cap.streams, cap.stream_count, s);
+    Party *p = find(cap.streams, cap.stream_count, stream_key(s));
     cudaError_t e = p ? add_locked(p, type, params, size, NULL) : cudaErrorStreamCaptureUnmatched;
     pthread_mutex_unlock(&cap.lock);
     return e == cudaSuccess ? e : rt_fail(e);
@@ -191,7 +200,7 @@ cudaError_t rt_capture_graph(cudaStream_t s, const RtGraph *g)
 static cudaError_t memory_node(cudaStream_t s, void **p, size_t size, void *freed)
 {
     pthread_mutex_lock(&cap.lock);
-    Party *party = find(cap.streams, cap.stream_count, s);
+    Party *party = find(cap.streams, cap.stream_count, stream_key(s));
     cudaError_t e = !party ? cudaErrorStreamCaptureUnmatched
                   : party->capture->status != cudaStreamCaptureStatusActive ? cudaErrorStreamCaptureInvalidated
                   : cudaSuccess;
@@ -231,7 +240,7 @@ bool rt_capture_record(cudaEvent_t event, cudaStream_t s, cudaError_t *e)
         return false;
     pthread_mutex_lock(&cap.lock);
     Party *ev = find(cap.events, cap.event_count, event);
-    Party *p = capturable(s) ? find(cap.streams, cap.stream_count, s) : NULL;
+    Party *p = capturable(s) ? find(cap.streams, cap.stream_count, stream_key(s)) : NULL;
     if (p) {
         if (!ev)
             ev = join(&cap.events, &cap.event_count, &cap.event_cap, event, p->capture);
@@ -254,7 +263,7 @@ bool rt_capture_wait(cudaStream_t s, cudaEvent_t event, cudaError_t *e)
         return false;
     pthread_mutex_lock(&cap.lock);
     Party *ev = find(cap.events, cap.event_count, event);
-    Party *p = capturable(s) ? find(cap.streams, cap.stream_count, s) : NULL;
+    Party *p = capturable(s) ? find(cap.streams, cap.stream_count, stream_key(s)) : NULL;
     bool taken = ev || p;
     *e = cudaSuccess;
     if (ev && !capturable(s)) {
@@ -264,7 +273,7 @@ bool rt_capture_wait(cudaStream_t s, cudaEvent_t event, cudaError_t *e)
     } else if (ev && p) {
         add_deps(p, ev->deps, ev->count);
     } else if (ev) {
-        p = join(&cap.streams, &cap.stream_count, &cap.stream_cap, s, ev->capture);
+        p = join(&cap.streams, &cap.stream_count, &cap.stream_cap, stream_key(s), ev->capture);
         ev = find(cap.events, cap.event_count, event);     /* join may have moved nothing; look again */
         set_deps(p, ev->deps, ev->count);
     }
@@ -289,13 +298,13 @@ static cudaError_t begin(cudaStream_t s, RtGraph *graph, RtGraphNode *const *dep
         if (!deps[i] || deps[i]->graph != graph)
             return rt_fail(cudaErrorInvalidValue);
     pthread_mutex_lock(&cap.lock);
-    bool busy = find(cap.streams, cap.stream_count, s) != NULL;
+    bool busy = find(cap.streams, cap.stream_count, stream_key(s)) != NULL;
     if (!busy) {
         Capture *c = calloc(1, sizeof *c);
         if (!c)
             abort();
         *c = (Capture){ graph ? graph : rt_graph_new(), !graph, ++cap.next_id, cudaStreamCaptureStatusActive, s };
-        Party *p = join(&cap.streams, &cap.stream_count, &cap.stream_cap, s, c);
+        Party *p = join(&cap.streams, &cap.stream_count, &cap.stream_cap, stream_key(s), c);
         set_deps(p, deps, count);
         atomic_fetch_add(&cap.active, 1);
     }
@@ -328,7 +337,7 @@ cudaError_t cudaStreamEndCapture(cudaStream_t stream, cudaGraph_t *pGraph)
     if (e != cudaSuccess)
         return e;
     pthread_mutex_lock(&cap.lock);
-    Party *p = capturable(stream) ? find(cap.streams, cap.stream_count, stream) : NULL;
+    Party *p = capturable(stream) ? find(cap.streams, cap.stream_count, stream_key(stream)) : NULL;
     Capture *c = p ? p->capture : NULL;
     if (!c)
         e = cudaErrorIllegalState;
@@ -363,7 +372,7 @@ cudaError_t cudaStreamIsCapturing(cudaStream_t stream, cudaStreamCaptureStatus *
     if (atomic_load(&cap.active) == 0 || !capturable(stream))
         return cudaSuccess;
     pthread_mutex_lock(&cap.lock);
-    Party *p = find(cap.streams, cap.stream_count, stream);
+    Party *p = find(cap.streams, cap.stream_count, stream_key(stream));
     if (p)
         *pCaptureStatus = p->capture->status;
     pthread_mutex_unlock(&cap.lock);
@@ -379,7 +388,7 @@ cudaError_t cudaStreamGetCaptureInfo(cudaStream_t stream, cudaStreamCaptureStatu
     if (!captureStatus_out)
         return rt_fail(cudaErrorInvalidValue);
     pthread_mutex_lock(&cap.lock);
-    Party *p = capturable(stream) ? find(cap.streams, cap.stream_count, stream) : NULL;
+    Party *p = capturable(stream) ? find(cap.streams, cap.stream_count, stream_key(stream)) : NULL;
     *captureStatus_out = p ? p->capture->status : cudaStreamCaptureStatusNone;
     if (p && id_out)
         *id_out = p->capture->id;
@@ -405,7 +414,7 @@ cudaError_t cudaStreamUpdateCaptureDependencies(cudaStream_t stream, cudaGraphNo
         if (dependencyData[i].type || dependencyData[i].from_port || dependencyData[i].to_port)
             return rt_not_supported("cudaStreamUpdateCaptureDependencies", "programmatic dependencies (edge data)");
     pthread_mutex_lock(&cap.lock);
-    Party *p = capturable(stream) ? find(cap.streams, cap.stream_count, stream) : NULL;
+    Party *p = capturable(stream) ? find(cap.streams, cap.stream_count, stream_key(stream)) : NULL;
     cudaError_t e = p ? cudaSuccess : cudaErrorIllegalState;
     for (size_t i = 0; p && i < numDependencies; i++)
         if (!dependencies[i] || dependencies[i]->graph != p->capture->graph)

@@ -129,6 +129,16 @@ cudaError_t cudaMemcpy2DAsync(void *dst, size_t dpitch, const void *src, size_t 
     return copy2d(dst, dpitch, src, spitch, width, height, kind, true, stream);
 }
 
+/* The byte of row y of slice z at x, SIZE_MAX when that passes 2^64 (so no allocation holds it:
+ * a wrapped offset could land back in the allocation and copy the wrong bytes with success). */
+static size_t row_offset(size_t z, size_t ysize, size_t y, size_t pitch, size_t x)
+{
+    size_t rows = z && ysize > SIZE_MAX / z ? SIZE_MAX : z * ysize;
+    rows = rows > SIZE_MAX - y ? SIZE_MAX : rows + y;
+    size_t bytes = rows && pitch > SIZE_MAX / rows ? SIZE_MAX : rows * pitch;
+    return bytes > SIZE_MAX - x ? SIZE_MAX : bytes + x;
+}
+
 /* A 3D copy between pitched pointers (with an array: rttex.c's): extent.width bytes by height rows
  * by depth slices, from srcPos in the source's rows (x in bytes) to dstPos. */
 static cudaError_t copy3d(const struct cudaMemcpy3DParms *p, bool async, cudaStream_t stream)
@@ -146,16 +156,21 @@ static cudaError_t copy3d(const struct cudaMemcpy3DParms *p, bool async, cudaStr
     if (!x.width || !x.height || !x.depth)
         return cudaSuccess;
     const struct cudaPitchedPtr s = p->srcPtr, d = p->dstPtr;
-    if (p->srcPos.x + x.width > s.pitch || p->dstPos.x + x.width > d.pitch)
+    if (p->srcPos.x > s.pitch || x.width > s.pitch - p->srcPos.x || p->dstPos.x > d.pitch
+        || x.width > d.pitch - p->dstPos.x)
         return rt_fail(cudaErrorInvalidPitchValue);
-    if (!s.ptr || !d.ptr)
+    if (!s.ptr || !d.ptr || p->srcPos.y > SIZE_MAX - x.height || p->dstPos.y > SIZE_MAX - x.height
+        || p->srcPos.z > SIZE_MAX - x.depth || p->dstPos.z > SIZE_MAX - x.depth)
         return rt_fail(cudaErrorInvalidValue);
     if (async && rt_capturing(stream))
         return rt_capture_copy(stream, p);
     for (size_t z = 0; z < x.depth; z++)
         for (size_t y = 0; y < x.height; y++) {
-            size_t srow = ((p->srcPos.z + z) * s.ysize + p->srcPos.y + y) * s.pitch + p->srcPos.x;
-            size_t drow = ((p->dstPos.z + z) * d.ysize + p->dstPos.y + y) * d.pitch + p->dstPos.x;
+            size_t srow = row_offset(p->srcPos.z + z, s.ysize, p->srcPos.y + y, s.pitch, p->srcPos.x);
+            size_t drow = row_offset(p->dstPos.z + z, d.ysize, p->dstPos.y + y, d.pitch, p->dstPos.x);
+            if (srow == SIZE_MAX || drow == SIZE_MAX || (uintptr_t)s.ptr > UINTPTR_MAX - srow
+                || (uintptr_t)d.ptr > UINTPTR_MAX - drow)
+                return rt_fail(cudaErrorInvalidValue);
             CUresult r = copy((char *)d.ptr + drow, (const char *)s.ptr + srow, x.width, p->kind, async,
                               rt_stream(stream));
             if (r != CUDA_SUCCESS)

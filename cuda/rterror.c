@@ -126,7 +126,7 @@ cudaError_t cudaPeekAtLastError(void)
 const char *cudaGetErrorName(cudaError_t error)
 {
     const RtErrorText *t = error_text((int)error);
-    return t ? t->name : "cudaErrorUnknown";
+    return t ? t->name : "unrecognized error code";     /* as CUDA documents for a code it has no name for */
 }
 
 const char *cudaGetErrorString(cudaError_t error)

@@ -264,7 +264,7 @@ static cudaError_t side_3d(cudaArray_t array, struct cudaPos pos, struct cudaPit
         *element = element_bytes(&d);
         *type = CU_MEMORYTYPE_ARRAY;
         *arr = array;
-        *x = pos.x * *element;
+        *x = pos.x <= SIZE_MAX / *element ? pos.x * *element : SIZE_MAX;   /* never wrapped into the array */
     } else {
         if (!ptr.ptr)
             return rt_fail(cudaErrorInvalidValue);

@@ -680,6 +680,28 @@ START_TEST(graph_errors)
     ck_assert_int_eq(cudaGraphAddDependencies(g, &b, &a, NULL, 1), cudaSuccess);   /* a -> b -> a */
     ck_assert_int_eq(cudaGraphInstantiate(&x, g, 0), cudaErrorInvalidValue);
     ck_assert_int_eq(cudaStreamBeginCapture(NULL, cudaStreamCaptureModeGlobal), cudaErrorStreamCaptureUnsupported);
+    /* CUDA refuses only the legacy stream: the per-thread default stream captures (a memset there
+     * is a node, not done at once), and the legacy stream is not capturing meanwhile */
+    int *word;
+    ck_assert_int_eq(cudaMalloc((void **)&word, 4), cudaSuccess);
+    ck_assert_int_eq(cudaMemset(word, 0, 4), cudaSuccess);
+    ck_assert_int_eq(cudaStreamBeginCapture(cudaStreamPerThread, cudaStreamCaptureModeThreadLocal), cudaSuccess);
+    cudaStreamCaptureStatus st;
+    ck_assert_int_eq(cudaStreamIsCapturing(cudaStreamLegacy, &st), cudaSuccess);
+    ck_assert_int_eq(st, cudaStreamCaptureStatusNone);
+    ck_assert_int_eq(cudaMemsetAsync(word, 0x5a, 4, cudaStreamPerThread), cudaSuccess);
+    cudaGraph_t per_thread;
+    ck_assert_int_eq(cudaStreamEndCapture(cudaStreamPerThread, &per_thread), cudaSuccess);
+    int got = -1;
+    ck_assert_int_eq(cudaMemcpy(&got, word, 4, cudaMemcpyDeviceToHost), cudaSuccess);
+    ck_assert_int_eq(got, 0);
+    ck_assert_int_eq(cudaGraphInstantiate(&x, per_thread, 0), cudaSuccess);
+    ck_assert_int_eq(cudaGraphLaunch(x, cudaStreamPerThread), cudaSuccess);
+    ck_assert_int_eq(cudaMemcpy(&got, word, 4, cudaMemcpyDeviceToHost), cudaSuccess);
+    ck_assert_int_eq(got, 0x5a5a5a5a);
+    cudaGraphExecDestroy(x);
+    cudaGraphDestroy(per_thread);
+    cudaFree(word);
     cudaStream_t s;
     ck_assert_int_eq(cudaStreamCreate(&s), cudaSuccess);
     cudaGraph_t none;

@@ -452,6 +452,13 @@ START_TEST(copies_2d_3d_and_memset)
     for (int z = 0; z < 2; z++)
         for (int x = 0; x < 4; x++)
             ck_assert_uint_eq(box[z][x], (x + 1 < 3 ? 0x11 : host[z][0][x + 1]));
+    /* a row whose byte offset passes 2^64 is outside the allocation, not a row wrapped into it */
+    out.srcPos = (struct cudaPos){ 0, (size_t)1 << 62, 0 };
+    out.extent = (struct cudaExtent){ 4, 1, 1 };
+    ck_assert_int_eq(cudaMemcpy3D(&out), cudaErrorInvalidValue);
+    out.srcPos = (struct cudaPos){ SIZE_MAX, 0, 0 };                 /* x + width wraps */
+    ck_assert_int_eq(cudaMemcpy3D(&out), cudaErrorInvalidPitchValue);
+    ck_assert_int_eq(cudaGetLastError(), cudaErrorInvalidPitchValue);
     ck_assert_int_eq(cudaFree(p.ptr), cudaSuccess);
 
     /* 1D memset and every direction */
@@ -755,7 +762,7 @@ START_TEST(error_names_and_texts)
     ck_assert_uint_eq(sizeof all / sizeof all[0], 133);      /* every value of CUDA 13.0 but the API base */
     ck_assert_int_eq(cudaErrorIllegalAddress, 700);
     ck_assert_int_eq(cudaErrorNotSupported, 801);
-    ck_assert_str_eq(cudaGetErrorName((cudaError_t)12345), "cudaErrorUnknown");
+    ck_assert_str_eq(cudaGetErrorName((cudaError_t)12345), "unrecognized error code");  /* the API reference */
     ck_assert_str_eq(cudaGetErrorString((cudaError_t)12345), "unrecognized error code");
     ck_assert_int_eq(cudaMalloc(NULL, 4), cudaErrorInvalidValue);
     ck_assert_int_eq(cudaPeekAtLastError(), cudaErrorInvalidValue);

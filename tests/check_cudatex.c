@@ -781,6 +781,11 @@ START_TEST(test_runtime_arrays)
     ck_assert(out[3] == 0 && out[2 * W] == 0);
     p.kind = cudaMemcpyHostToDevice;           /* from an array is not host to device */
     ck_assert_int_eq(cudaMemcpy3D(&p), cudaErrorInvalidMemcpyDirection);
+    /* an element x whose byte offset wraps past 2^64 is outside the array, not element 0 */
+    p.kind = cudaMemcpyDeviceToHost;
+    p.srcPos = (struct cudaPos){ (size_t)1 << 62, 0, 0 };
+    p.extent = (struct cudaExtent){ 1, 1, 1 };
+    ck_assert_int_eq(cudaMemcpy3D(&p), cudaErrorInvalidValue);
     ck_assert_int_eq(cudaFreeArray(a), cudaSuccess);
 }
 END_TEST

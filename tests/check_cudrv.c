@@ -316,6 +316,24 @@ START_TEST(test_memory_copies)
     FAILS(cuMemcpyHtoD_v2((CUdeviceptr)(uintptr_t)x, y, 4), CUDA_ERROR_INVALID_VALUE);
     FAILS(cuMemcpyHtoD_v2(a, NULL, 4), CUDA_ERROR_INVALID_VALUE);
     OK(cuMemcpyHtoD_v2(a, NULL, 0));
+    /* a unified copy (cudaMemcpyDefault's) is held to the allocation either side starts in: CUDA
+     * refuses a range running past it, where a plain memmove would overwrite the host's heap */
+    uint32_t *big = calloc(2 * N, sizeof *big);
+    FAILS(cuMemcpy(a + 8, (CUdeviceptr)(uintptr_t)big, sizeof x), CUDA_ERROR_INVALID_VALUE);
+    FAILS(cuMemcpy((CUdeviceptr)(uintptr_t)big, a + 8, sizeof x), CUDA_ERROR_INVALID_VALUE);
+    FAILS(cuMemcpyAsync(a, b + 4, sizeof x, NULL), CUDA_ERROR_INVALID_VALUE);
+    OK(cuMemcpy((CUdeviceptr)(uintptr_t)big, a, sizeof x));
+    ck_assert_uint_eq(big[0], 0xdeadbeef);
+    CUDA_MEMCPY2D u = { .srcMemoryType = CU_MEMORYTYPE_UNIFIED, .srcDevice = (CUdeviceptr)(uintptr_t)big,
+                        .srcPitch = 64, .dstMemoryType = CU_MEMORYTYPE_UNIFIED, .dstDevice = a + 64,
+                        .dstPitch = 64, .WidthInBytes = 64, .Height = N * 4 / 64 };
+    FAILS(cuMemcpy2D_v2(&u), CUDA_ERROR_INVALID_VALUE);
+    u.Height--;
+    OK(cuMemcpy2D_v2(&u));
+    OK(cuMemHostRegister_v2(big, 64, 0));           /* the caller's host memory runs on past it */
+    OK(cuMemcpy(a, (CUdeviceptr)(uintptr_t)big, sizeof x));
+    OK(cuMemHostUnregister(big));
+    free(big);
     OK(cuMemFree_v2(a));
     FAILS(cuMemFree_v2(a), CUDA_ERROR_INVALID_VALUE);
     FAILS(cuMemcpyHtoD_v2(a, x, 4), CUDA_ERROR_INVALID_VALUE);
@@ -366,6 +384,16 @@ START_TEST(test_memory_host_and_managed)
     ck_assert_uint_eq(mine[63], 7);
     OK(cuMemHostUnregister(mine));
     FAILS(cuMemHostUnregister(mine), CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED);
+    /* the driver's pinned memory is registered already; device memory is no host memory to
+     * register (either made a second, overlapping entry of the table) */
+    void *pinned;
+    OK(cuMemAllocHost_v2(&pinned, 64));
+    FAILS(cuMemHostRegister_v2(pinned, 64, 0), CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED);
+    OK(cuMemFreeHost(pinned));
+    CUdeviceptr dev;
+    OK(cuMemAlloc_v2(&dev, 64));
+    FAILS(cuMemHostRegister_v2((void *)(uintptr_t)(dev + 16), 16, 0), CUDA_ERROR_INVALID_VALUE);
+    OK(cuMemFree_v2(dev));
     finish(c);
 }
 END_TEST
@@ -500,6 +528,16 @@ START_TEST(test_memory_2d_3d)
     c2.Height = 1;
     c2.srcMemoryType = CU_MEMORYTYPE_ARRAY;                           /* no array given */
     FAILS(cuMemcpy2D_v2(&c2), CUDA_ERROR_INVALID_VALUE);
+    /* sizes whose product wraps past 2^64 are past the allocation, never a wrapped small span */
+    FAILS(cuMemsetD2D8_v2(p, (size_t)1 << 62, 0, 4, 5), CUDA_ERROR_INVALID_VALUE);
+    FAILS(cuMemsetD2D32_v2(p, 16, 0, 4, ((size_t)1 << 60) + 1), CUDA_ERROR_INVALID_VALUE);
+    c2.srcPitch = (size_t)1 << 62;
+    c2.Height = 5;
+    FAILS(cuMemcpy2D_v2(&c2), CUDA_ERROR_INVALID_VALUE);
+    c2.srcPitch = pitch;
+    c2.srcY = (size_t)1 << 62;
+    FAILS(cuMemcpy2D_v2(&c2), CUDA_ERROR_INVALID_VALUE);
+    c2.srcY = 0;
     OK(cuMemsetD2D32_v2(p, pitch, 0x01020304, 2, 3));
     uint32_t word;
     OK(cuMemcpyDtoH_v2(&word, p + pitch * 2 + 4, 4));
@@ -1678,7 +1716,7 @@ END_TEST
 /* A copy another thread makes while a launch runs waits for it: the run reads and writes every
  * allocation and their definedness (a copy that made device memory defined freed the record the
  * launch was writing back into: a use after free, simpleCallback's crash). */
-typedef struct Spinner {
+typedef struct Overlap {
     CUfunction f;
     CUcontext c;
     CUdeviceptr p;
@@ -1686,11 +1724,11 @@ typedef struct Spinner {
     volatile int started;
     struct timespec done;
     CUresult r;
-} Spinner;
+} Overlap;
 
-static void *spinner(void *arg)
+static void *overlapper(void *arg)
 {
-    Spinner *sp = arg;
+    Overlap *sp = arg;
     cuCtxSetCurrent(sp->c);
     void *params[] = { &sp->p, &sp->loops };
     sp->started = 1;
@@ -1709,7 +1747,7 @@ START_TEST(test_copy_waits_for_launch)
     CUcontext c = start();
     CUmodule m;
     OK(cuModuleLoadData(&m, spin_ptx));
-    Spinner sp = { .c = c, .loops = 100000 };
+    Overlap sp = { .c = c, .loops = 100000 };
     OK(cuModuleGetFunction(&sp.f, m, "spin"));
     OK(cuMemAlloc_v2(&sp.p, 4));
     OK(cuMemsetD32_v2(sp.p, 0, 1));
@@ -1725,7 +1763,7 @@ START_TEST(test_copy_waits_for_launch)
     OK(cuMemAlloc_v2(&other, 1 << 16));                /* never written: its bytes undefined */
     static uint8_t bytes[1 << 16];
     pthread_t t;
-    ck_assert_int_eq(pthread_create(&t, NULL, spinner, &sp), 0);
+    ck_assert_int_eq(pthread_create(&t, NULL, overlapper, &sp), 0);
     while (!sp.started)
         usleep(1000);
     usleep(50000);                                     /* the launch is running now */
@@ -1742,6 +1780,72 @@ START_TEST(test_copy_waits_for_launch)
     ck_assert_uint_eq(v, 100000u + sp.loops);
     OK(cuMemFree_v2(other));
     OK(cuMemFree_v2(sp.p));
+    finish(c);
+}
+END_TEST
+
+/* A launch that says it started (a store to mapped host memory), then runs a while; and one
+ * that decides on a word (undefined: a fault under PTXRUN_STRICT). */
+static const char started_ptx[] = HEADER
+    ".visible .entry started_spin(.param .u64 flag, .param .u32 n)\n"
+    "{\n  .reg .b64 %rd1;\n  .reg .b32 %r<3>;\n  .reg .pred %p1;\n  ld.param.u64 %rd1, [flag];\n"
+    "  ld.param.u32 %r1, [n];\n  mov.u32 %r2, 1;\n  st.volatile.global.u32 [%rd1], %r2;\n"
+    "LOOP:\n  sub.u32 %r1, %r1, 1;\n  setp.ne.u32 %p1, %r1, 0;\n  @%p1 bra LOOP;\n  ret;\n}\n"
+    ".visible .entry decide(.param .u64 p)\n"
+    "{\n  .reg .b64 %rd1;\n  .reg .b32 %r1;\n  .reg .pred %p1;\n  ld.param.u64 %rd1, [p];\n"
+    "  ld.global.u32 %r1, [%rd1];\n  setp.eq.u32 %p1, %r1, 7;\n  @%p1 bra DONE;\n  st.global.u32 [%rd1], %r1;\n"
+    "DONE:\n  ret;\n}\n";
+
+typedef struct Spinner {
+    CUcontext ctx;
+    CUfunction f;
+    CUdeviceptr flag;
+    CUresult r;
+} Spinner;
+
+static void *started_launch(void *arg)
+{
+    Spinner *w = arg;
+    uint32_t n = 1000000;
+    void *params[] = { &w->flag, &n };
+    w->r = cuCtxSetCurrent(w->ctx);
+    if (w->r == CUDA_SUCCESS)
+        w->r = cuLaunchKernel(w->f, 1, 1, 1, 1, 1, 1, 0, NULL, params, NULL);
+    return NULL;
+}
+
+/* A copy made by another thread while a launch runs stays made: the launch, which gives every
+ * allocation's definedness to the run and takes it back, must not write back what it saw at its
+ * start (it did: the word copied read as undefined, LAUNCH_FAILED under PTXRUN_STRICT; and a
+ * free in between had its shadow written after the free). */
+START_TEST(test_threads_copy_during_launch)
+{
+    setenv("PTXRUN_STRICT", "1", 1);
+    CUcontext c = start();
+    CUmodule m;
+    OK(cuModuleLoadData(&m, started_ptx));
+    Spinner w = { c, NULL, 0, CUDA_ERROR_UNKNOWN };
+    OK(cuModuleGetFunction(&w.f, m, "started_spin"));
+    CUfunction decide;
+    OK(cuModuleGetFunction(&decide, m, "decide"));
+    volatile uint32_t *flag;
+    OK(cuMemHostAlloc((void **)&flag, 4, CU_MEMHOSTALLOC_DEVICEMAP));
+    *flag = 0;
+    w.flag = (CUdeviceptr)(uintptr_t)flag;
+    CUdeviceptr d;
+    OK(cuMemAlloc_v2(&d, 8));                                         /* undefined */
+    pthread_t t;
+    ck_assert_int_eq(pthread_create(&t, NULL, started_launch, &w), 0);
+    while (!*flag)
+        ;
+    uint32_t seven = 7;
+    OK(cuMemcpyHtoD_v2(d, &seven, 4));                                /* its first word only */
+    pthread_join(t, NULL);
+    OK(w.r);
+    void *params[] = { &d };
+    OK(cuLaunchKernel(decide, 1, 1, 1, 1, 1, 1, 0, NULL, params, NULL));
+    OK(cuCtxSynchronize());
+    OK(cuMemFreeHost((void *)flag));
     finish(c);
 }
 END_TEST
@@ -1910,6 +2014,7 @@ static Suite *cudrv_suite(void)
     tcase_add_test(t, test_target_above_device);
     tcase_add_test(t, test_threads);
     tcase_add_test(t, test_copy_waits_for_launch);
+    tcase_add_test(t, test_threads_copy_during_launch);
     suite_add_tcase(s, t);
     t = tcase_create("streams");
     tcase_set_timeout(t, 60);
