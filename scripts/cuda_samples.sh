@@ -36,7 +36,9 @@ TIMEOUT=${TIMEOUT:-300}
 JOBS=${JOBS:-1}
 mode=${1:-all}; [ $# -gt 0 ] && shift
 
-# NAME|DIR under Samples/|ARGS|PASS (a fixed string, or -)|FLAGS|TIMEOUT
+# NAME|DIR under Samples/|ARGS|PASS (a success text, exit or -)|FLAGS|TIMEOUT (seconds; empty: $TIMEOUT)
+# Short limits: cudaTensorCoreGemm and immaTensorCoreGemm multiply fixed 4096x4096 matrices, and
+# simpleStreams streams 16M integers 10 times (no size options): hours for a CPU executor.
 # FLAGS: rdc (relocatable device code, -lcudadevrt), omp (OpenMP host code), drv (links libcuda),
 #        fatbin=KERNEL.cu:FILE (the driver-API sample loads FILE made by nvcc -fatbin),
 #        ptx=KERNEL.cu:FILE (... made by nvcc -ptx), dl (links libdl), pthread
@@ -64,7 +66,7 @@ simpleMultiGPU|0_Introduction/simpleMultiGPU||exit|
 simpleOccupancy|0_Introduction/simpleOccupancy||Test PASSED|
 simplePitchLinearTexture|0_Introduction/simplePitchLinearTexture||completed, returned OK|
 simplePrintf|0_Introduction/simplePrintf||-|
-simpleStreams|0_Introduction/simpleStreams||exit|
+simpleStreams|0_Introduction/simpleStreams||exit||60
 simpleSurfaceWrite|0_Introduction/simpleSurfaceWrite||completed, returned OK|
 simpleTemplates|0_Introduction/simpleTemplates||Test Results: 0 Failures|
 simpleTexture|0_Introduction/simpleTexture||completed, returned OK|
@@ -107,13 +109,13 @@ cdpQuadtree|3_CUDA_Features/cdpQuadtree||Results: OK|rdc
 cdpSimplePrint|3_CUDA_Features/cdpSimplePrint||-|rdc
 cdpSimpleQuicksort|3_CUDA_Features/cdpSimpleQuicksort|-num_items=1000|exit|rdc
 cudaCompressibleMemory|3_CUDA_Features/cudaCompressibleMemory||exit|drv
-cudaTensorCoreGemm|3_CUDA_Features/cudaTensorCoreGemm||-|
+cudaTensorCoreGemm|3_CUDA_Features/cudaTensorCoreGemm||-||30
 dmmaTensorCoreGemm|3_CUDA_Features/dmmaTensorCoreGemm||-|
 globalToShmemAsyncCopy|3_CUDA_Features/globalToShmemAsyncCopy|-wA=128 -hA=128 -wB=128 -hB=128|exit|
 graphConditionalNodes|3_CUDA_Features/graphConditionalNodes||-|
 graphMemoryFootprint|3_CUDA_Features/graphMemoryFootprint||exit|
 graphMemoryNodes|3_CUDA_Features/graphMemoryNodes||exit|
-immaTensorCoreGemm|3_CUDA_Features/immaTensorCoreGemm||-|
+immaTensorCoreGemm|3_CUDA_Features/immaTensorCoreGemm||-||30
 jacobiCudaGraphs|3_CUDA_Features/jacobiCudaGraphs||jacobiCudaGraphs PASSED|
 newdelete|3_CUDA_Features/newdelete||exit|
 ptxjit|3_CUDA_Features/ptxjit||exit|drv ptx=ptxjit_kernel.cu:ptxjit_kernel64.ptx
@@ -140,7 +142,7 @@ build_one() {  # NAME DIR FLAGS
     local name=$1 dir=$SAMPLES/Samples/$2 flags=$3 out=$BIN/$1
     mkdir -p "$out"
     # the sources are those of the sample's own CMakeLists.txt (add_executable)
-    local srcs; srcs=$(tr '\n' ' ' < "$dir/CMakeLists.txt" | grep -oE 'add_executable\([^)]*\)' | head -1 |
+    local srcs; srcs=$(tr '\r\n' '  ' < "$dir/CMakeLists.txt" | grep -oE 'add_executable\([^)]*\)' | head -1 |
                        sed -e 's/add_executable( *[^ ]* *//' -e 's/)$//')
     local newest; newest=$(find "$dir" "$SAMPLES/Common" -newer "$out/$name" -type f 2>/dev/null | head -1)
     if [ -x "$out/$name" ] && [ -z "$newest" ]; then return 0; fi
@@ -173,7 +175,7 @@ run_one() {  # NAME DIR ARGS PASS TIMEOUT -> prints a table row
     local name=$1 dir=$SAMPLES/Samples/$2 args=$3 pass=$4 limit=${5:-$TIMEOUT} out=$BIN/$1
     local log=${OUT:+$OUT/$name.log}; log=${log:-$out/run.log}
     if [ ! -x "$out/$name" ]; then
-        printf '%-26s %-10s %6s  %s\n' "$name" build-fail - "$(tail -n 2 "$out/build.log" 2>/dev/null | tr '\n' ' ' | cut -c1-150)"
+        printf '%-26s %-10s %6s  %s\n' "$name" build-fail - "$(tail -n 2 "$out/build.log" 2>/dev/null | tr '\r\n' '  ' | cut -c1-150)"
         return
     fi
     [ -d "$dir/data" ] && ln -sfn "$dir/data" "$out/data"
@@ -197,9 +199,9 @@ run_one() {  # NAME DIR ARGS PASS TIMEOUT -> prints a table row
     local why=""
     if [ $result = pass ] && [ "$pass" != exit ]; then why=$(grep -m1 -F -- "$pass" "$log")
     elif [ $result != pass ] && [ $result != ran ]; then
-        why=$(grep -m2 -E "ptxrun's|ptxrun:|not supported|cannot execute|[Ee]rror|FAIL" "$log" | tr '\n' ' ')
+        why=$(grep -m2 -E "ptxrun's|ptxrun:|not supported|cannot execute|[Ee]rror|FAIL" "$log" | tr '\r\n' '  ')
     fi
-    [ -z "$why" ] && why=$(grep -v '^\s*$' "$log" | tail -n 2 | tr '\n' ' ')
+    [ -z "$why" ] && why=$(grep -v '^\s*$' "$log" | tail -n 2 | tr '\r\n' '  ')
     printf '%-26s %-10s %6s  %s\n' "$name" "$result" "$secs" "$(echo "$why" | tr -s ' \t' ' ' | cut -c1-200)"
 }
 
