@@ -43,7 +43,7 @@ cudaError_t cudaSetDevice(int device)
     if (e != cudaSuccess)
         return e;
     rt_set_device(device);
-    return cudaSuccess;
+    return rt_return(rt_ready());   /* the device's primary context, made current (CUDA 12 on) */
 }
 
 cudaError_t cudaGetDevice(int *device)

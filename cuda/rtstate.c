@@ -307,9 +307,11 @@ cudaError_t rt_function_load(RtFunction *f)
     bool missing = false;
     pthread_mutex_lock(&rt.lock);
     r = module_load_locked(f->module);
-    if (r == CUDA_SUCCESS && !f->function && cuModuleGetFunction(&f->function, f->module->module, f->name) != CUDA_SUCCESS) {
-        f->function = NULL;
-        missing = true;
+    if (r == CUDA_SUCCESS && !f->function) {
+        r = cuModuleGetFunction(&f->function, f->module->module, f->name);
+        if (r != CUDA_SUCCESS)
+            f->function = NULL;
+        missing = r == CUDA_ERROR_NOT_FOUND;   /* else the context's error (a sticky fault) */
     }
     pthread_mutex_unlock(&rt.lock);
     if (missing) {

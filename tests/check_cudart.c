@@ -783,6 +783,9 @@ END_TEST
 static void check_sticky(char *stub, void **args, cudaError_t fault)
 {
     ck_assert_int_eq(cudaLaunchKernel(stub, d3(1, 1, 1), d3(1, 1, 1), args, 0, NULL), cudaSuccess);
+    /* a kernel first launched now, before any call saw the fault: the fault, not "no such kernel" */
+    struct cudaFuncAttributes attr;
+    ck_assert_int_eq(cudaFuncGetAttributes(&attr, &block_sum_stub), fault);
     ck_assert_int_eq(cudaDeviceSynchronize(), fault);
     int *d = NULL;
     ck_assert_int_eq(cudaMalloc((void **)&d, 16), fault);
@@ -794,6 +797,23 @@ static void check_sticky(char *stub, void **args, cudaError_t fault)
     ck_assert_int_eq(cudaMalloc((void **)&d, 16), cudaSuccess);
     ck_assert_int_eq(cudaFree(d), cudaSuccess);
 }
+
+/* cudaSetDevice makes the device's primary context current to the thread (CUDA 12 on), so that a
+ * driver call after it finds a context (cudaCompressibleMemory's cuCtxGetDevice). */
+START_TEST(set_device_makes_context_current)
+{
+    void *driver = dlopen("libcuda.so.1", RTLD_NOW);
+    ck_assert_ptr_nonnull(driver);
+    int (*get_current)(void **);
+    *(void **)&get_current = dlsym(driver, "cuCtxGetCurrent");
+    ck_assert(get_current != NULL);
+    void *after = NULL;
+    ck_assert_int_eq(cudaSetDevice(0), cudaSuccess);   /* the process's first CUDA call */
+    ck_assert_int_eq(get_current(&after), 0);
+    ck_assert_ptr_nonnull(after);
+    dlclose(driver);
+}
+END_TEST
 
 START_TEST(sticky_illegal_address)
 {
@@ -900,6 +920,7 @@ static Suite *cudart_suite(void)
     tcase_add_test(t, fatbinary_without_ptx);
     tcase_add_test(t, bad_setting);
     tcase_add_test(t, sticky_illegal_address);
+    tcase_add_test(t, set_device_makes_context_current);
     tcase_add_test(t, sticky_assert_and_trap);
     suite_add_tcase(s, t);
     return s;
