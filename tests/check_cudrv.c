@@ -9,7 +9,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "cudrv.h"
@@ -1713,77 +1712,6 @@ START_TEST(test_threads)
 }
 END_TEST
 
-/* A copy another thread makes while a launch runs waits for it: the run reads and writes every
- * allocation and their definedness (a copy that made device memory defined freed the record the
- * launch was writing back into: a use after free, simpleCallback's crash). */
-typedef struct Overlap {
-    CUfunction f;
-    CUcontext c;
-    CUdeviceptr p;
-    uint32_t loops;
-    volatile int started;
-    struct timespec done;
-    CUresult r;
-} Overlap;
-
-static void *overlapper(void *arg)
-{
-    Overlap *sp = arg;
-    cuCtxSetCurrent(sp->c);
-    void *params[] = { &sp->p, &sp->loops };
-    sp->started = 1;
-    sp->r = cuLaunchKernel(sp->f, 1, 1, 1, 1, 1, 1, 0, NULL, params, NULL);
-    clock_gettime(CLOCK_MONOTONIC, &sp->done);
-    return NULL;
-}
-
-static double seconds(struct timespec t)
-{
-    return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
-}
-
-START_TEST(test_copy_waits_for_launch)
-{
-    CUcontext c = start();
-    CUmodule m;
-    OK(cuModuleLoadData(&m, spin_ptx));
-    Overlap sp = { .c = c, .loops = 100000 };
-    OK(cuModuleGetFunction(&sp.f, m, "spin"));
-    OK(cuMemAlloc_v2(&sp.p, 4));
-    OK(cuMemsetD32_v2(sp.p, 0, 1));
-    struct timespec t0, t1;
-    clock_gettime(CLOCK_MONOTONIC, &t0);               /* how long a launch takes here */
-    void *params[] = { &sp.p, &sp.loops };
-    OK(cuLaunchKernel(sp.f, 1, 1, 1, 1, 1, 1, 0, NULL, params, NULL));
-    clock_gettime(CLOCK_MONOTONIC, &t1);
-    double once = seconds(t1) - seconds(t0);
-    double scale = 0.4 / (once > 1e-6 ? once : 1e-6);  /* about 0.4 s */
-    sp.loops = (uint32_t)(sp.loops * (scale < 1 ? 1 : scale > 200 ? 200 : scale));   /* under the step limit */
-    CUdeviceptr other;
-    OK(cuMemAlloc_v2(&other, 1 << 16));                /* never written: its bytes undefined */
-    static uint8_t bytes[1 << 16];
-    pthread_t t;
-    ck_assert_int_eq(pthread_create(&t, NULL, overlapper, &sp), 0);
-    while (!sp.started)
-        usleep(1000);
-    usleep(50000);                                     /* the launch is running now */
-    OK(cuMemcpyHtoD_v2(other, bytes, sizeof bytes));   /* defines every byte of it */
-    struct timespec copied;
-    clock_gettime(CLOCK_MONOTONIC, &copied);
-    pthread_join(t, NULL);
-    OK(sp.r);
-    /* (the launching thread reads its clock after the lock is given up: a few ms late at most) */
-    ck_assert_msg(seconds(copied) + 0.1 >= seconds(sp.done), "the copy ended %.3f s before the launch it overlapped",
-                  seconds(sp.done) - seconds(copied));
-    uint32_t v;
-    OK(cuMemcpyDtoH_v2(&v, sp.p, 4));
-    ck_assert_uint_eq(v, 100000u + sp.loops);
-    OK(cuMemFree_v2(other));
-    OK(cuMemFree_v2(sp.p));
-    finish(c);
-}
-END_TEST
-
 /* A launch that says it started (a store to mapped host memory), then runs a while; and one
  * that decides on a word (undefined: a fault under PTXRUN_STRICT). */
 static const char started_ptx[] = HEADER
@@ -2013,7 +1941,6 @@ static Suite *cudrv_suite(void)
     tcase_add_test(t, test_limits);
     tcase_add_test(t, test_target_above_device);
     tcase_add_test(t, test_threads);
-    tcase_add_test(t, test_copy_waits_for_launch);
     tcase_add_test(t, test_threads_copy_during_launch);
     suite_add_tcase(s, t);
     t = tcase_create("streams");
