@@ -58,7 +58,7 @@ API_SRC    := api/demangle.c api/kernelname.c api/reach.c api/apidiag.c api/host
 # cuda/: what the CUDA runtime and driver shims need; fatbin.c needs libzstd, linked only by what uses it.
 CUDA_SRC   := cuda/fatbin.c
 ZSTD_LIBS  := $(shell pkg-config --libs libzstd 2>/dev/null || echo -lzstd)
-CLI_SRC    := cli/jsonread.c cli/values.c cli/images.c cli/imageinit.c cli/npy.c cli/launch.c cli/lanes.c cli/b128.c cli/dump.c cli/expect.c cli/srcline.c cli/matview.c cli/progress.c cli/checkstream.c cli/entry.c cli/runstream.c cli/driver.c cli/testrun.c cli/testfind.c cli/testreport.c cli/testshard.c
+CLI_SRC    := cli/jsonread.c cli/values.c cli/images.c cli/imageinit.c cli/npy.c cli/launch.c cli/lanes.c cli/b128.c cli/dump.c cli/expect.c cli/srcline.c cli/matview.c cli/progress.c cli/checkstream.c cli/entry.c cli/runstream.c cli/driver.c cli/testrun.c cli/testfind.c cli/testreport.c cli/testshard.c cli/exec.c
 LIB_SRC := $(LEXER_SRC) $(PARSER_SRC) $(EXEC_SRC) $(API_SRC) $(CUDA_SRC) $(CLI_SRC)
 # The public library: the rooms up to api/, nothing of cli/.
 PUB_SRC := $(LEXER_SRC) $(PARSER_SRC) $(EXEC_SRC) $(API_SRC)

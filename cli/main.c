@@ -1,5 +1,5 @@
 /* main.c: the command line: options into RunOptions, then driver_run (driver.c); or the
- * test runner (testrun.c) for `ptxrun test`. */
+ * test runner (testrun.c) for `ptxrun test`, the CUDA launcher (exec.c) for `ptxrun exec`. */
 #include <errno.h>
 #include <fcntl.h>
 #include <jansson.h>
@@ -16,6 +16,7 @@
 static const char *const usage[] = {
     "usage: ptxrun [options] FILE.ptx      run a kernel: a warp, a block or a grid (FILE '-': standard input)\n"
     "       ptxrun test [options] [DIR|FILE.ptx]...   run regression cases (ptxrun test --help)\n"
+    "       ptxrun exec [options] PROGRAM [ARGS]...   run a CUDA program on ptxrun (ptxrun exec --help)\n"
     "\n"
     "Running (prints the final registers, predicates and buffers):\n"
     "  --lanes FILE       the initial state: block, grid, active lanes, registers, buffers, parameters\n"
@@ -311,6 +312,8 @@ int main(int argc, char **argv)
     json_set_alloc_funcs(json_alloc, free);
     if (argc > 1 && strcmp(argv[1], "test") == 0)
         return output_written(test_main(argc - 1, argv + 1));
+    if (argc > 1 && strcmp(argv[1], "exec") == 0)
+        return exec_main(argc - 1, argv + 1);
     RunOptions o;
     const char **params = xmalloc((size_t)argc * sizeof *params), **buffers = xmalloc((size_t)argc * sizeof *buffers);
     int rc = parse_args(argc, argv, &o, params, buffers);
