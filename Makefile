@@ -57,6 +57,11 @@ EXEC_SRC   := exec/kernels.c exec/vbits.c exec/layout.c exec/cfg.c exec/operand.
 API_SRC    := api/demangle.c api/kernelname.c api/reach.c api/apidiag.c api/hostmem.c api/library.c api/apilaunch.c api/ocelot.c
 # cuda/: what the CUDA runtime and driver shims need; fatbin.c needs libzstd, linked only by what uses it.
 CUDA_SRC   := cuda/fatbin.c
+# The driver API shim (libcuda.so.1): libptxrun's objects, fatbin.c and these (docs/cuda.md).
+DRV_SRC    := cuda/drvsettings.c cuda/drvstate.c cuda/drverror.c cuda/drvdevice.c cuda/drvmem.c cuda/drvmodule.c \
+              cuda/drvlaunch.c cuda/drvstream.c cuda/drvctx.c cuda/drvnames.c
+DRV_OBJ    := $(patsubst %.c,$(BUILD)/obj/%.o,$(notdir $(DRV_SRC)))
+CUDA_LIBS  := $(BUILD)/cuda/libcuda.so.1
 ZSTD_LIBS  := $(shell pkg-config --libs libzstd 2>/dev/null || echo -lzstd)
 CLI_SRC    := cli/jsonread.c cli/values.c cli/images.c cli/imageinit.c cli/npy.c cli/launch.c cli/lanes.c cli/b128.c cli/dump.c cli/expect.c cli/srcline.c cli/matview.c cli/progress.c cli/checkstream.c cli/entry.c cli/runstream.c cli/driver.c cli/testrun.c cli/testfind.c cli/testreport.c cli/testshard.c cli/exec.c
 LIB_SRC := $(LEXER_SRC) $(PARSER_SRC) $(EXEC_SRC) $(API_SRC) $(CUDA_SRC) $(CLI_SRC)
@@ -67,19 +72,23 @@ PUB_LIBS := $(BUILD)/lib/libptxrun.so $(BUILD)/lib/libptxrun.a
 LIB_OBJ := $(patsubst %.c,$(BUILD)/obj/%.o,$(notdir $(LIB_SRC)))
 HEADERS := lexer/lexer.h parser/ir.h parser/parse.h parser/checker.h parser/ops.def parser/types.def parser/mods.def parser/sregs.def \
            exec/exec.h exec/memory.h exec/program.h exec/block.h exec/family.h exec/tensor.h exec/kernels_body.h exec/mufu_fits.h exec/mufu_tanh.h \
-           api/ptxrun.h api/api.h cuda/cuda.h cli/cli.h $(BUILD)/parser.h \
+           api/ptxrun.h api/api.h cuda/cuda.h cuda/cudrv.h cli/cli.h $(BUILD)/parser.h \
            $(BUILD)/parser_stream.c
 
 FUZZERS := fuzz_frontend fuzz_pipeline fuzz_lanes
 
 TESTS   := check_lexer check_parser check_checker check_diag check_roundtrip check_exec check_video check_math check_half \
-           check_kernels check_builtin check_jsonread check_stream check_demangle check_mma check_mma884 check_mmasp check_mmafloat check_mmafp8 check_matrix check_matview check_launch check_api check_fatbin
+           check_kernels check_builtin check_jsonread check_stream check_demangle check_mma check_mma884 check_mmasp check_mmafloat check_mmafp8 check_matrix check_matview check_launch check_api check_fatbin check_cudrv
 TEST_BIN := $(addprefix $(BUILD)/tests/,$(TESTS))
 
 .PHONY: tsan-tests lib-example python python-tests python-valgrind
 .PHONY: all lib check structure bench-builds approx-tables unit-tests cli-tests kernel-tests fuzz-regressions valgrind fault-tests demo bench fuzz install clean deps docs
 
-all: $(BUILD)/ptxrun $(PUB_LIBS)
+all: $(BUILD)/ptxrun $(PUB_LIBS) $(CUDA_LIBS)
+
+# The CUDA shims alone: make cuda
+.PHONY: cuda
+cuda: $(CUDA_LIBS)
 
 deps:
 	sh scripts/deps.sh
@@ -145,6 +154,19 @@ $(BUILD)/tests/%: tests/%.c tests/testutil.h $(BUILD)/libptxrun.a $(HEADERS)
 
 # check_fatbin reads fatbinaries, zstd-compressed ones too.
 $(BUILD)/tests/check_fatbin: LDLIBS += $(ZSTD_LIBS)
+
+# libcuda.so.1, the CUDA driver API (cuda/drv*.c) over libptxrun's objects: only the cu* names
+# (and ptxrunCuda*) of cuda/libcuda.map are exported, with no version node (as NVIDIA's).
+$(BUILD)/cuda/libcuda.so.1: $(PUB_OBJ) $(BUILD)/obj/fatbin.o $(DRV_OBJ) cuda/libcuda.map
+	@mkdir -p $(BUILD)/cuda
+	$(CC) $(ALL_CFLAGS) -shared -Wl,-soname,libcuda.so.1 -Wl,--version-script=cuda/libcuda.map -Wl,--no-undefined \
+	    -o $@ $(filter %.o,$^) $(ZSTD_LIBS) -lm -pthread
+
+# check_cudrv uses cudrv.h alone, linked against libcuda.so.1 (found by its RPATH).
+$(BUILD)/tests/check_cudrv: tests/check_cudrv.c cuda/cudrv.h $(BUILD)/cuda/libcuda.so.1
+	@mkdir -p $(BUILD)/tests
+	$(CC) -std=c11 -D_POSIX_C_SOURCE=200809L $(WARN) $(CFLAGS) $(SANFLAGS) $(CHECK_CFLAGS) -Icuda -o $@ $< \
+	    -L$(BUILD)/cuda -l:libcuda.so.1 -Wl,--disable-new-dtags,-rpath,'$$ORIGIN/../cuda' $(CHECK_LIBS) -lm -pthread
 
 # check_api uses ptxrun.h alone, linked against the public static library: what it exports is enough.
 $(BUILD)/tests/check_api: tests/check_api.c api/ptxrun.h $(BUILD)/lib/libptxrun.a
@@ -267,10 +289,14 @@ fault-tests:
 
 # Every sample and corpus kernel under valgrind's memcheck: no errors, no leaks; then the library's
 # tests (tests/check_api.c, its threads included) in one process, and a few Python tests.
-valgrind: $(BUILD)/ptxrun $(BUILD)/tests/check_api python-valgrind
+valgrind: $(BUILD)/ptxrun $(BUILD)/tests/check_api $(BUILD)/tests/check_cudrv python-valgrind
 	@PTXRUN=$(BUILD)/ptxrun sh tests/valgrind.sh
 	CK_FORK=no PTXRUN_ROOT=$(CURDIR) valgrind --quiet --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=all \
 	    --show-leak-kinds=all $(BUILD)/tests/check_api
+	@# the driver's tests each in a process of its own (the driver's state is the process's): what a test
+	@# leaves made is freed or still reachable from that state at its exit, never lost
+	PTXRUN_ROOT=$(CURDIR) valgrind --quiet --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite,indirect \
+	    --trace-children=no $(BUILD)/tests/check_cudrv
 
 # The samples, and the nvcc kernels of tests/kernels against their C references
 # (regenerate those with tests/kernels/regen.sh), through ptxrun's own test runner; then the
@@ -415,7 +441,11 @@ fuzz: $(FUZZ_BIN)
 	    done; \
 	else echo "built: $(FUZZ_BIN) (make fuzz FUZZ_SECONDS=60 runs them)"; fi
 
-install: $(BUILD)/ptxrun $(PUB_LIBS)
+install: $(BUILD)/ptxrun $(PUB_LIBS) $(CUDA_LIBS)
+
+# The CUDA shims alone: make cuda
+.PHONY: cuda
+cuda: $(CUDA_LIBS)
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/man/man3 \
 	    $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/lib
 	install -m 755 $(BUILD)/ptxrun $(DESTDIR)$(PREFIX)/bin/ptxrun

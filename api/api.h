@@ -75,6 +75,10 @@ void reach_narrow(KernelReach *r, Module *m, Function **reached, uint32_t count)
 void reach_restore(KernelReach *r, Module *m);        /* m->functions as before reach_narrow */
 void reach_release(KernelReach *r, Module *m);        /* the refusals freed, m restored */
 
+/* Where a static .global or .const variable's bytes live (Memory.place): the caller's, or NULL. */
+typedef void *(*ModulePlacer)(void *context, const void *decl, const char *name, int space, uint64_t size,
+                              uint32_t align, bool *fresh);
+
 /* A module's .global variable as its launches left it: CUDA keeps what a kernel writes there
  * for the module's next launches, of that kernel or another. */
 typedef struct ModuleVar {
@@ -108,7 +112,27 @@ struct ptxrun_module {
     uint32_t var_count;
     pthread_mutex_t lock;      /* lowering a kernel (it narrows m->functions to what the kernel reaches);
                                   vars */
+    ModulePlacer place;        /* where its static .global and .const variables live (library_set_placer) */
+    void *place_context;
 };
+
+/* A module variable the host may name: of module scope, in .global or .const, defined here (not
+ * .extern). managed: declared with .attribute(.managed) (CUDA's __managed__). */
+typedef struct LibraryVar {
+    const void *decl;          /* what a ModulePlacer is given for it */
+    const char *name;
+    int space;                 /* SPACE_GLOBAL or SPACE_CONST */
+    uint64_t size;
+    uint32_t align;
+    bool managed;
+} LibraryVar;
+/* library.c: the CUDA shims' hooks. library_set_placer: where the module's static .global and
+ * .const variables live (Memory.place; the caller's bytes), asked while each kernel is lowered;
+ * set it before the first ptxrun_module_kernel. library_var: the i-th variable the host may name;
+ * false past the last. */
+void library_set_placer(ptxrun_module *mod, ModulePlacer place, void *context);
+uint32_t library_var_count(const ptxrun_module *mod);
+bool library_var(const ptxrun_module *mod, uint32_t i, LibraryVar *out);
 
 /* hostmem.c: the process's own memory for ptx_run: an address outside every buffer is looked up
  * in /proc/self/maps, and the mapping holding it becomes a region (read-only where the process may

@@ -161,7 +161,7 @@ static void keep_shadows(ptxrun_result *r, Block *b)
 {
     for (uint32_t i = 0; i < b->mem.count; i++) {
         Region *reg = &b->mem.regions[i];
-        if (!reg->host || !reg->shadow)
+        if (!reg->host || reg->space != SPACE_GLOBAL || !reg->shadow)
             continue;
         r->shadows = xrealloc(r->shadows, (r->shadow_count + 1) * sizeof *r->shadows);
         r->shadows[r->shadow_count++] = (Shadow){ reg->base, reg->size, reg->shadow };

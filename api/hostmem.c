@@ -120,7 +120,7 @@ bool hostmem_resolve(void *context, Memory *mem, uint64_t address, uint64_t size
      * the process may make, a fault). An access that itself runs into a region merges with it. */
     for (uint32_t i = 0; i < mem->count; i++) {
         const Region *r = &mem->regions[i];
-        if (!r->host)
+        if (!r->host || r->space != SPACE_GLOBAL)
             continue;
         if (r->base + r->size <= address && r->base + r->size > lo)
             lo = r->base + r->size;

@@ -114,7 +114,7 @@ static void lower(ptxrun_kernel *k)
         return;
     }
     reach_narrow(&mod->reach, m, reached, count);
-    k->block = block_load_fmad(m, fn, &d.diag, mod->stack_bytes, mod->fmad);
+    k->block = block_load_placed(m, fn, &d.diag, mod->stack_bytes, mod->fmad, mod->place, mod->place_context);
     reach_restore(&mod->reach, m);
     if (k->block && d.diag.errors) {
         block_free(k->block);
@@ -189,4 +189,39 @@ ptxrun_status ptxrun_kernel_param(const ptxrun_kernel *k, unsigned index, ptxrun
     out->elements = bytes ? slot->size : 1;
     out->pointer = d->is_ptr || (!bytes && type_info[d->type].bits == 64 && type_info[d->type].cls != 'f');
     return PTXRUN_OK;
+}
+
+void library_set_placer(ptxrun_module *mod, ModulePlacer place, void *context)
+{
+    mod->place = place;
+    mod->place_context = context;
+}
+
+/* Whether the module's i-th declaration is a variable the host may name. */
+static bool host_named(const Decl *d)
+{
+    return (d->space == SPACE_GLOBAL || d->space == SPACE_CONST) && !(d->linkage & LINK_EXTERN) && d->name;
+}
+
+uint32_t library_var_count(const ptxrun_module *mod)
+{
+    uint32_t n = 0;
+    for (uint32_t i = 0; mod && i < mod->m->globals.len; i++)
+        n += host_named(&mod->m->globals.data[i]);
+    return n;
+}
+
+bool library_var(const ptxrun_module *mod, uint32_t index, LibraryVar *out)
+{
+    for (uint32_t i = 0; mod && i < mod->m->globals.len; i++) {
+        const Decl *d = &mod->m->globals.data[i];
+        if (!host_named(d) || index-- > 0)
+            continue;
+        bool managed = false;
+        for (uint32_t a = 0; a < d->attr_count; a++)
+            managed = managed || strstr(d->attrs[a], ".managed") != NULL;
+        *out = (LibraryVar){ d, d->name, d->space, layout_decl_bytes(d), layout_decl_align(d), managed };
+        return true;
+    }
+    return false;
 }

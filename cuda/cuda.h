@@ -52,4 +52,145 @@ bool fatbin_from_elf(const uint8_t *file, size_t size, const char *section, Fatb
 const FatbinEntry *fatbin_best_ptx(const FatbinEntries *e, unsigned arch);
 void fatbin_free(FatbinEntries *e);
 
+/* The driver API shim, libcuda.so.1 (cuda/drv*.c; docs/cuda.md, "Driver API"): the process's
+ * state of both shims, in one struct behind one mutex (drvstate.c); the calls are in files by
+ * subject, each using drvstate.c below it: drvdevice.c, drvmem.c, drvmodule.c, drvlaunch.c,
+ * drvstream.c, drvctx.c (which frees what a context held, so it comes last). */
+#include <stdio.h>
+#include <time.h>
+#include "cudrv.h"
+
+/* drvsettings.c: the environment, read once at cuInit. */
+typedef struct DrvSettings {
+    unsigned arch;             /* PTXRUN_ARCH: 90 (sm_90, the default) or another sm_XX */
+    bool strict;               /* PTXRUN_STRICT=1: an undefined value used is a fault */
+    unsigned jobs;             /* PTXRUN_JOBS: threads a launch may run CTAs on (0: one) */
+    FILE *report;              /* PTXRUN_REPORT: stderr (default), a file (appended), NULL: none */
+    FILE *trace;               /* PTXRUN_TRACE=FILE: every launch's trace appended; NULL: none */
+} DrvSettings;
+/* Reads the settings; false, with a message on stderr naming the variable, on a bad value. */
+bool drvsettings_read(DrvSettings *s);
+void drvsettings_close(DrvSettings *s);
+
+/* What a piece of memory the driver hands out is. */
+typedef enum DrvMemKind {
+    DRV_MEM_DEVICE,            /* cuMemAlloc, cuMemAllocPitch */
+    DRV_MEM_HOST,              /* cuMemAllocHost, cuMemHostAlloc */
+    DRV_MEM_MANAGED,           /* cuMemAllocManaged */
+    DRV_MEM_REGISTERED,        /* cuMemHostRegister: the caller's, not freed by the driver */
+    DRV_MEM_SYMBOL,            /* a module's .global or .const variable (its placer's) */
+} DrvMemKind;
+typedef struct DrvMem {
+    uint8_t *base;
+    size_t size;
+    DrvMemKind kind;
+    CUcontext ctx;             /* the context it was made in */
+    unsigned flags;            /* cuMemHostAlloc's or cuMemHostRegister's */
+    CUmodule module;           /* a symbol's module */
+    const void *decl;          /* a symbol's declaration (LibraryVar.decl) */
+    char *name;                /* a symbol's name */
+    int space;                 /* a symbol's space (SPACE_GLOBAL, SPACE_CONST) */
+    unsigned long long id;     /* CU_POINTER_ATTRIBUTE_BUFFER_ID: never the same twice in a process */
+} DrvMem;
+
+typedef struct DrvState DrvState;
+struct CUctx_st {
+    CUdevice device;
+    unsigned flags;
+    CUresult sticky;           /* a kernel's fault: every later call that can returns it */
+    bool primary;              /* the device's primary context (cuDevicePrimaryCtxRetain) */
+    unsigned retains;          /* a primary context's retains */
+};
+struct CUstream_st {
+    CUcontext ctx;
+    unsigned flags;
+    int priority;
+};
+struct CUevent_st {
+    CUcontext ctx;
+    unsigned flags;
+    bool recorded;
+    struct timespec at;        /* when it was recorded (the work before it is done by then) */
+};
+/* A kernel of a module: lowered at the module's load, its messages held for its launch. */
+struct CUfunc_st {
+    CUmodule module;
+    ptxrun_kernel *kernel;     /* NULL: refused (status) */
+    ptxrun_status status;
+    const char *name;          /* the PTX name (the module's) */
+    Msg held;                  /* the lowering's messages, said at its first launch (NULL text: none) */
+    bool told;                 /* held said */
+    int max_dynamic_shared;    /* cuFuncSetAttribute's MAX_DYNAMIC_SHARED_SIZE_BYTES */
+    int carveout;              /* ... PREFERRED_SHARED_MEMORY_CARVEOUT (-1: none said) */
+};
+struct CUmod_st {
+    CUcontext ctx;
+    ptxrun_module *mod;
+    struct CUfunc_st *funcs;
+    unsigned func_count;
+    unsigned lowering;         /* the kernel whose lowering's messages are being held */
+    DrvState *loading;         /* while it loads (the lock held): the state, for its placer */
+    Msg errors;                /* the load's error messages (CU_JIT_ERROR_LOG_BUFFER) */
+};
+
+typedef enum DrvHandleKind { DRV_CONTEXT, DRV_MODULE, DRV_STREAM, DRV_EVENT, DRV_LINK } DrvHandleKind;
+typedef struct DrvHandle {
+    DrvHandleKind kind;
+    void *p;
+} DrvHandle;
+
+struct DrvState {
+    bool initialized;
+    CUresult init_result;      /* cuInit's, once tried */
+    DrvSettings settings;
+    DrvMem *mems;              /* every live allocation, in no order */
+    size_t mem_count, mem_cap;
+    DrvHandle *handles;        /* every live handle (contexts, modules, streams, events, links) */
+    size_t handle_count, handle_cap;
+    struct CUctx_st *primary;  /* device 0's primary context, once made (NULL: none) */
+    unsigned long long next_id;    /* the next allocation's DrvMem.id */
+};
+
+/* drvstate.c. drv_lock gives the state, locked (one mutex for the process); drv_unlock. */
+DrvState *drv_lock(void);
+void drv_unlock(void);
+/* The start of a call that needs cuInit and a current context: the state locked and *ctx the
+ * context (NULL ctx: not wanted), or an error with the lock not held (NOT_INITIALIZED,
+ * INVALID_CONTEXT, the context's sticky error). */
+CUresult drv_enter(DrvState **s, CUcontext *ctx);
+CUresult drv_enter_init(DrvState **s);        /* ... needing cuInit only */
+CUresult drv_init(unsigned flags);             /* cuInit */
+/* The calling thread's current context (its stack's top; NULL: none), set, pushed, popped. */
+CUcontext drv_current(void);
+void drv_set_current(CUcontext ctx);
+bool drv_push_current(CUcontext ctx);
+CUcontext drv_pop_current(void);
+void drv_forget_current(CUcontext ctx);        /* a destroyed context off this thread's stack */
+void drv_handle_add(DrvState *s, DrvHandleKind kind, void *p);
+bool drv_handle_has(const DrvState *s, DrvHandleKind kind, const void *p);
+void drv_handle_remove(DrvState *s, const void *p);
+/* Whether stream names a stream: 0, CU_STREAM_LEGACY, CU_STREAM_PER_THREAD or a live one. */
+bool drv_stream_ok(const DrvState *s, CUstream stream);
+DrvMem *drv_mem_add(DrvState *s, const DrvMem *m);
+DrvMem *drv_mem_find(DrvState *s, uint64_t address);          /* the allocation holding address */
+DrvMem *drv_mem_at(DrvState *s, uint64_t address, DrvMemKind kind);   /* the one starting there */
+void drv_mem_remove(DrvState *s, DrvMem *m);  /* its bytes freed when the driver's */
+/* Whether [address, address + size) lies in one allocation (size 0: address in one or 0). */
+bool drv_mem_covers(DrvState *s, uint64_t address, size_t size);
+/* A message on the report stream (PTXRUN_REPORT), a line ended by a newline. */
+void drv_report(DrvState *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* "ptxrun's libcuda: NAME is not supported yet", CUDA_ERROR_NOT_SUPPORTED. */
+CUresult drv_not_supported(const char *name);
+enum { DRV_ALIGN = 256 };                      /* cuMemAlloc's alignment */
+
+/* drvdevice.c: the one device, an H100 (sm_90) or, PTXRUN_ARCH=sm_80, an A100. */
+typedef struct DrvLimits {
+    unsigned arch, sms, threads_per_sm, blocks_per_sm, regs_per_sm, shared_per_sm, shared_per_block,
+        shared_optin, reserved_shared;
+} DrvLimits;
+void drv_limits(unsigned arch, DrvLimits *out);
+
+/* drvmodule.c: a module freed, its variables' memory too (the lock held). */
+void drvmodule_free(DrvState *s, CUmodule m);
+
 #endif

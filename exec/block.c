@@ -408,8 +408,17 @@ Block *block_load(Module *m, Function *fn, Diag *diag, uint32_t stack_bytes)
 
 Block *block_load_fmad(Module *m, Function *fn, Diag *diag, uint32_t stack_bytes, bool fmad)
 {
+    return block_load_placed(m, fn, diag, stack_bytes, fmad, NULL, NULL);
+}
+
+Block *block_load_placed(Module *m, Function *fn, Diag *diag, uint32_t stack_bytes, bool fmad,
+                         void *(*place)(void *, const void *, const char *, int, uint64_t, uint32_t, bool *),
+                         void *place_context)
+{
     Block *b = xcalloc(1, sizeof *b);
     b->diag = diag;
+    b->mem.place = place;
+    b->mem.place_context = place_context;
     if (!lower_program(&b->prog, &b->mem, m, fn, diag, stack_bytes, false, fmad)) {
         block_free(b);
         return NULL;

@@ -584,6 +584,10 @@ bool warp_run(Warp *w, const ExecOptions *options, uint64_t slice);   /* false: 
 Block *block_load(Module *m, Function *fn, Diag *diag, uint32_t stack_bytes);
 /* ... fmad: mul and add pairs fused as ptxas fuses them (contract.c), as block_load does */
 Block *block_load_fmad(Module *m, Function *fn, Diag *diag, uint32_t stack_bytes, bool fmad);
+/* ... with its static .global and .const variables where place says (Memory.place; the CUDA shims) */
+Block *block_load_placed(Module *m, Function *fn, Diag *diag, uint32_t stack_bytes, bool fmad,
+                         void *(*place)(void *, const void *, const char *, int, uint64_t, uint32_t, bool *),
+                         void *place_context);
 /* The bytes of kernel parameter i in the parameter buffer, and its size. */
 uint8_t *block_param_bytes(Block *b, uint32_t i, uint8_t **shadow, uint32_t *size);
 void block_set_dynamic_shared(Block *b, uint32_t bytes);

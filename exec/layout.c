@@ -39,7 +39,7 @@ uint64_t layout_decl_bytes(const Decl *d)
 }
 
 /* The declared .align, or the element's own size. */
-static uint32_t decl_align(const Decl *d)
+uint32_t layout_decl_align(const Decl *d)
 {
     if (d->align)
         return d->align;
@@ -247,7 +247,7 @@ static void frame_variable(Layout *ly, Program *prog, uint32_t k, const Decl *d,
 {
     FuncLayout *f = &prog->funcs[k];
     uint64_t size = layout_decl_bytes(d);
-    uint32_t align = decl_align(d);
+    uint32_t align = layout_decl_align(d);
     uint64_t offset = align_up(*end, align);
     *end = offset + size;
     if (align > f->frame_align)
@@ -289,7 +289,7 @@ uint32_t layout_frames(Layout *ly, Program *prog, uint32_t rows)
             uint64_t at = 0;
             for (uint32_t i = 0; i < fn->params.len; i++) {
                 const Decl *d = &fn->params.data[i];
-                uint64_t offset = align_up(at, decl_align(d)), size = layout_decl_bytes(d);
+                uint64_t offset = align_up(at, layout_decl_align(d)), size = layout_decl_bytes(d);
                 f->params[i] = (FrameSlot){ (uint32_t)offset, (uint32_t)size };
                 Symbol s = { d->name, SPACE_PARAM, SPACE_PARAM, offset, NO_SLOT, (uint32_t)size };
                 VEC_PUSH(&prog->m->arena, ly->scope[0], s);
@@ -299,7 +299,7 @@ uint32_t layout_frames(Layout *ly, Program *prog, uint32_t rows)
             for (uint32_t i = 0; i < m->globals.len; i++)
                 if (m->globals.data[i].space == SPACE_LOCAL) {
                     const Decl *d = &m->globals.data[i];
-                    end = align_up(end, decl_align(d));
+                    end = align_up(end, layout_decl_align(d));
                     Symbol s = { d->name, SPACE_LOCAL, SPACE_LOCAL, end, NO_SLOT, (uint32_t)layout_decl_bytes(d) };
                     VEC_PUSH(&prog->m->arena, ly->module, s);
                     end += s.size;
@@ -321,7 +321,7 @@ uint32_t layout_frames(Layout *ly, Program *prog, uint32_t rows)
             if (in_frame(d))
                 frame_variable(ly, prog, k, d, &end, &rows);
             if (d->space == SPACE_LOCAL)
-                local = align_up(local, decl_align(d)) + layout_decl_bytes(d);
+                local = align_up(local, layout_decl_align(d)) + layout_decl_bytes(d);
         }
         f->frame_size = (uint32_t)align_up(k ? align_up(end, 8) + RETURN_ADDRESS_BYTES : end, FRAME_ALIGN);
         f->charge = (uint32_t)(align_up(local, 8) + RETURN_ADDRESS_BYTES);
@@ -432,6 +432,25 @@ static bool write_init(const Layout *ly, const Program *prog, uint32_t func, Reg
     return true;
 }
 
+/* A static .global or .const variable where the caller's Memory.place puts it: its region, or
+ * NO_SLOT for ptxrun's own. *fresh: its bytes are new, to be given the initializer. */
+static uint32_t placed(Memory *mem, const Decl *d, uint64_t size, bool *fresh)
+{
+    if (!mem->place || mem->placed_only || (d->space != SPACE_GLOBAL && d->space != SPACE_CONST) || !size)
+        return NO_SLOT;
+    uint32_t align = layout_decl_align(d);
+    uint8_t *bytes = mem->place(mem->place_context, d, d->name, d->space, size, align, fresh);
+    if (!bytes)
+        return NO_SLOT;
+    if (d->space == SPACE_CONST)
+        return mem_add_const_host(mem, d->name, bytes, size, align);
+    uint32_t r = mem_add_host(mem, d->name, bytes, size, false);
+    if (r == UINT32_MAX)
+        BUG("placed variable '%s' overlaps another", d->name);
+    mem->regions[r].is_buffer = false;
+    return r;
+}
+
 /* A static variable of the module (func NO_SLOT) or of function func: a region of its own, one
  * per CTA for .shared (which, as on a GPU, starts undefined). An .extern .shared names the
  * dynamic block: its address comes once the static ones are placed. */
@@ -440,17 +459,22 @@ static void static_variable(Layout *ly, Program *prog, uint32_t func, const Decl
     Arena *arena = &prog->m->arena;
     Symbol s = { d->name, d->space, d->space, 0, NO_SLOT, 0 };
     if (d->space == SPACE_SHARED && (d->linkage & LINK_EXTERN)) {
-        uint32_t a = decl_align(d);
+        uint32_t a = layout_decl_align(d);
         *max_extern_align = a > *max_extern_align ? a : *max_extern_align;
         s.size = UINT32_MAX;                  /* marks the dynamic block until it is placed */
     } else {
         uint64_t size = layout_decl_bytes(d);
-        uint32_t r = mem_add(ly->mem, d->name, d->space, size, decl_align(d), d->type == TYPE_NONE ? TYPE_B8 : d->type,
-                             false, d->space != SPACE_SHARED);
+        bool fresh = true;
+        uint32_t r = placed(ly->mem, d, size, &fresh);
+        if (r == NO_SLOT) {
+            fresh = true;                     /* ptxrun's own bytes, new with each lowering */
+            r = mem_add(ly->mem, d->name, d->space, size, layout_decl_align(d), d->type == TYPE_NONE ? TYPE_B8 : d->type,
+                        false, d->space != SPACE_SHARED);
+        }
         s.address = ly->mem->regions[r].base;
         s.size = (uint32_t)size;
         ly->mem->regions[r].decl = d;
-        if (d->init) {
+        if (d->init && fresh) {
             PendingInit p = { d, r, func };
             VEC_PUSH(arena, ly->inits, p);
         }

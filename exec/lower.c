@@ -593,7 +593,11 @@ bool lower_program(Program *p, Memory *mem, Module *m, Function *fn, Diag *diag,
     memset(p, 0, sizeof *p);
     p->m = m;
     p->fn = fn;
+    void *(*place)(void *, const void *, const char *, int, uint64_t, uint32_t, bool *) = mem->place;
+    void *place_context = mem->place_context;
     mem_init(mem);
+    mem->place = place;
+    mem->place_context = place_context;
     mem->placed_only = check_only;
     Loader ld = { .p = p, .mem = mem, .diag = diag, .check_only = check_only };
     ld.layout.mem = mem;

@@ -360,7 +360,7 @@ static void lower_kernel(LowerCheck *lc, uint32_t i, bool whole)
         view->globals.data = lc->vars;
     }
     Program p;
-    Memory mem;
+    Memory mem = { 0 };
     lower_program(&p, &mem, view, m->functions.data[i], lc->diag, 0, true, false);
     lower_free(&p);
     mem_free(&mem);

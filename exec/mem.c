@@ -134,8 +134,9 @@ uint32_t mem_add_host(Memory *mem, const char *name, void *data, uint64_t size, 
     uint64_t lo = (uint64_t)(uintptr_t)data, hi = lo + size;
     for (uint32_t i = 0; i < mem->count; i++) {
         const Region *r = &mem->regions[i];
-        if (r->space == SPACE_GLOBAL && !r->host && size && r->size && lo < r->base + r->size && r->base < hi)
-            return UINT32_MAX;
+        if (r->space == SPACE_GLOBAL && (!r->host || r->decl) && size && r->size && lo < r->base + r->size &&
+            r->base < hi)
+            return UINT32_MAX;            /* a module variable, ptxrun's or placed (Memory.place) */
     }
     /* Views of the caller's memory that share bytes (an array and a slice of it) become one
      * region over all of them, read-only if one is (a store to bytes the process may not write
@@ -144,7 +145,8 @@ uint32_t mem_add_host(Memory *mem, const char *name, void *data, uint64_t size, 
         grew = false;
         for (uint32_t i = 0; i < mem->count; i++) {
             const Region *r = &mem->regions[i];
-            if (r->host && lo < r->base + r->size && r->base < hi && (r->base < lo || r->base + r->size > hi)) {
+            if (r->host && r->space == SPACE_GLOBAL && lo < r->base + r->size && r->base < hi &&
+                (r->base < lo || r->base + r->size > hi)) {
                 lo = r->base < lo ? r->base : lo;
                 hi = r->base + r->size > hi ? r->base + r->size : hi;
                 grew = true;
@@ -154,7 +156,7 @@ uint32_t mem_add_host(Memory *mem, const char *name, void *data, uint64_t size, 
     uint8_t *shadow = NULL;
     for (uint32_t i = 0; i < mem->count;) {
         Region *r = &mem->regions[i];
-        if (!(r->host && lo < r->base + r->size && r->base < hi)) {
+        if (!(r->host && r->space == SPACE_GLOBAL && lo < r->base + r->size && r->base < hi)) {
             i++;
             continue;
         }
@@ -186,6 +188,18 @@ uint32_t mem_add_host(Memory *mem, const char *name, void *data, uint64_t size, 
     r->data = (uint8_t *)(uintptr_t)lo;
     r->shadow = shadow;
     return mem->count++;
+}
+
+uint32_t mem_add_const_host(Memory *mem, const char *name, void *data, uint64_t size, uint32_t align)
+{
+    bool placed_only = mem->placed_only;
+    mem->placed_only = true;              /* placed, no bytes of its own */
+    uint32_t i = mem_add(mem, name, SPACE_CONST, size, align, TYPE_B8, false, true);
+    mem->placed_only = placed_only;
+    Region *r = &mem->regions[i];
+    r->host = true;
+    r->data = data;
+    return i;
 }
 
 /* Gives a region (the last of its space) a new size; new bytes are zero and undefined. */

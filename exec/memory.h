@@ -84,6 +84,15 @@ typedef struct Memory {
      * return true (the library's ptx_run, whose caller gives no buffer sizes). */
     bool (*resolve)(void *context, struct Memory *mem, uint64_t address, uint64_t size, bool store);
     void *resolve_context;
+    /* When set (the CUDA shims, whose __device__ variable's device address is a host address),
+     * lowering asks it where each static .global and .const variable's bytes live: size bytes
+     * the caller keeps (zeroed and *fresh set when new: the initializer is written then, never
+     * again), or NULL for ptxrun's own. A .global variable placed lives at that host address (a
+     * host region); a .const one keeps its .const address, its bytes the caller's. decl: the
+     * variable's declaration, the same for every kernel of the module. */
+    void *(*place)(void *context, const void *decl, const char *name, int space, uint64_t size, uint32_t align,
+                   bool *fresh);
+    void *place_context;
 } Memory;
 
 enum { MEM_MAX_REPLICAS = 16 };    /* the most copies a multicast object has */
@@ -98,6 +107,9 @@ uint32_t mem_add(Memory *mem, const char *name, int space, uint64_t size, uint32
  * every byte defined; a region of the caller's memory it overlaps is merged into it. UINT32_MAX
  * when the bytes overlap one of ptxrun's own .global regions (a module variable). */
 uint32_t mem_add_host(Memory *mem, const char *name, void *data, uint64_t size, bool read_only);
+/* The caller's size bytes at data as a .const region at ptxrun's next .const address (a placed
+ * .const variable): never freed here, every byte defined. */
+uint32_t mem_add_const_host(Memory *mem, const char *name, void *data, uint64_t size, uint32_t align);
 Region *mem_named(Memory *mem, const char *name, int space);  /* space -1: any */
 bool mem_overlaps(const Memory *mem, int space, uint64_t base, uint64_t size, uint32_t except);
 void mem_resize(Memory *mem, uint32_t index, uint64_t size);

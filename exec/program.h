@@ -299,7 +299,8 @@ void image_load(Loader *ld, const Instr *in, XInstr *x);                /* tex t
  * reporting what cannot run (lower_free then releases what was made). check_only (--check):
  * the Program is only looked at for what it refuses and never runs, so the steps after the
  * refusals (source lines, reconvergence points, immediate rows, kernels, register names) are
- * skipped; such a Program must only be freed. */
+ * skipped; such a Program must only be freed. mem is made anew, but for its place and
+ * place_context, which the caller sets (or zeroes). */
 bool lower_program(Program *p, Memory *mem, Module *m, Function *fn, Diag *diag, uint32_t stack_bytes,
                    bool check_only, bool fmad);
 void lower_free(Program *p);
@@ -350,6 +351,7 @@ bool cfg_postdominates(const XInstr *code, uint32_t p, uint32_t q);   /* every p
 
 /* layout.c (the Layout type is above) */
 uint64_t layout_decl_bytes(const Decl *d);
+uint32_t layout_decl_align(const Decl *d);    /* the declared .align, or the element's own size */
 bool layout_fits(const Program *prog, Diag *diag);
 uint64_t layout_variables_bytes(const Decl *d, uint32_t n);   /* what layout_fits counts for them */
 uint32_t layout_frames(Layout *ly, Program *prog, uint32_t rows);     /* returns the rows after the frames' */

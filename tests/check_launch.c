@@ -6,6 +6,7 @@
  * reads back, a word no thread wrote is undefined (docs/semantics.md, "Undefined values"). The
  * same module launches every shape in turn, so that a shape left from the one before would show. */
 #include "testutil.h"
+#include "api.h"
 
 static const char launch_ptx[] =
     ".version 7.8\n.target sm_80\n.address_size 64\n"
@@ -76,12 +77,107 @@ START_TEST(every_thread_sees_its_own_numbers)
 }
 END_TEST
 
+/* The CUDA shims' placer (library_set_placer, Memory.place): a .global variable lives at the host
+ * address the placer gives (the kernel's address of it is that address), its initializer written
+ * there once, when the bytes are new, never again when another kernel is lowered; a .const
+ * variable's bytes are the placer's (what the host writes there, the kernel reads); a variable
+ * the placer leaves to ptxrun (NULL) keeps ptxrun's own address. library_var lists those the
+ * host may name. */
+static const char placed_ptx[] =
+    ".version 7.8\n.target sm_80\n.address_size 64\n"
+    ".global .align 4 .u32 g = 7;\n"
+    ".const .align 4 .u32 c[2];\n"
+    ".global .align 8 .u64 own = 5;\n"
+    ".extern .global .align 4 .u32 elsewhere;\n"
+    ".global .attribute(.managed) .align 4 .u32 m;\n"
+    ".visible .entry first(.param .u64 o)\n{\n"
+    "  .reg .b32 %r<6>;\n  .reg .b64 %rd<6>;\n"
+    "  ld.param.u64 %rd1, [o];\n"
+    "  ld.global.u32 %r1, [g];\n  ld.const.u32 %r2, [c+4];\n  add.u32 %r3, %r1, %r2;\n"
+    "  st.global.u32 [g], %r3;\n"
+    "  mov.u64 %rd2, g;\n  mov.u64 %rd3, own;\n  ld.global.u64 %rd4, [own];\n"
+    "  st.global.u64 [%rd1], %rd2;\n  st.global.u64 [%rd1+8], %rd3;\n  st.global.u64 [%rd1+16], %rd4;\n"
+    "  st.global.u32 [%rd1+24], %r1;\n"
+    "  ret;\n}\n"
+    ".visible .entry second(.param .u64 o)\n{\n"
+    "  .reg .b32 %r<3>;\n  .reg .b64 %rd<3>;\n"
+    "  ld.param.u64 %rd1, [o];\n  ld.global.u32 %r1, [g];\n  st.global.u32 [%rd1], %r1;\n"
+    "  ret;\n}\n";
+
+typedef struct Placed {
+    uint32_t g, pad;
+    uint32_t c[2];
+    unsigned asked, fresh;
+} Placed;
+
+static void *place_test(void *context, const void *decl, const char *name, int space, uint64_t size, uint32_t align,
+                        bool *fresh)
+{
+    Placed *p = context;
+    (void)decl;
+    (void)align;
+    p->asked++;
+    *fresh = p->asked <= 2;                 /* the first kernel's lowering makes them; the second finds them */
+    p->fresh += *fresh;
+    if (!strcmp(name, "g") && space == SPACE_GLOBAL && size == 4)
+        return &p->g;
+    if (!strcmp(name, "c") && space == SPACE_CONST && size == 8)
+        return p->c;
+    return NULL;                            /* own, m: ptxrun's */
+}
+
+START_TEST(placed_variables_live_in_the_callers_memory)
+{
+    ptxrun_module *m;
+    ptxrun_kernel *first, *second;
+    Placed p = { 0 };
+    ck_assert_int_eq(ptxrun_module_load(placed_ptx, strlen(placed_ptx), NULL, &m), PTXRUN_OK);
+    ck_assert_uint_eq(library_var_count(m), 4);          /* g, c, own, m: not the .extern one */
+    LibraryVar v;
+    ck_assert(library_var(m, 1, &v));
+    ck_assert_str_eq(v.name, "c");
+    ck_assert_int_eq(v.space, SPACE_CONST);
+    ck_assert_uint_eq(v.size, 8);
+    ck_assert(!v.managed);
+    ck_assert(library_var(m, 3, &v));
+    ck_assert_str_eq(v.name, "m");
+    ck_assert(v.managed);
+    ck_assert(!library_var(m, 4, &v));
+    library_set_placer(m, place_test, &p);
+    ck_assert_int_eq(ptxrun_module_kernel(m, "first", &first), PTXRUN_OK);
+    ck_assert_uint_eq(p.g, 7);                            /* the initializer, into the caller's bytes */
+    p.g = 40;                                             /* the host's write before any launch */
+    ck_assert_int_eq(ptxrun_module_kernel(m, "second", &second), PTXRUN_OK);
+    ck_assert_uint_eq(p.g, 40);                           /* not written again */
+    p.c[1] = 2;
+    uint64_t got[4] = { 0 };
+    void *o = got, *args[1] = { &o };
+    ptxrun_buffer buffer = { got, sizeof got, 0 };
+    ptxrun_launch_options opt = { { 1, 1, 1 }, { 1, 1, 1 }, 0, &buffer, 1, 0, 0, 0, 0, { 0 } };
+    ck_assert_int_eq(ptxrun_launch(first, args, &opt, NULL), PTXRUN_OK);
+    ck_assert_uint_eq(p.g, 42);                           /* 40 + c[1], stored at the host address */
+    ck_assert_uint_eq(got[0], (uint64_t)(uintptr_t)&p.g); /* the kernel's address of g */
+    ck_assert_uint_ge(got[1], MEM_GLOBAL_BASE);           /* own: ptxrun's address, its initializer */
+    ck_assert_uint_eq(got[2], 5);
+    ck_assert_uint_eq((uint32_t)got[3], 40);
+    memset(got, 0, sizeof got);
+    ck_assert_int_eq(ptxrun_launch(second, args, &opt, NULL), PTXRUN_OK);
+    ck_assert_uint_eq((uint32_t)got[0], 42);              /* the other kernel sees the same bytes */
+    ptxrun_buffer over = { &p.g, 4, 0 };                  /* a buffer over a placed variable: refused */
+    opt.buffers = &over;
+    ck_assert_int_eq(ptxrun_launch(second, args, &opt, NULL), PTXRUN_ERROR_INPUT);
+    ptxrun_module_free(m);
+    ck_assert_uint_eq(p.g, 42);                           /* the caller's bytes outlive the module */
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("launch");
     TCase *tc = tcase_create("shapes");
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, every_thread_sees_its_own_numbers);
+    tcase_add_test(tc, placed_variables_live_in_the_callers_memory);
     suite_add_tcase(s, tc);
     return run_suite(s);
 }
