@@ -174,6 +174,45 @@ $(BUILD)/tests/check_api: tests/check_api.c api/ptxrun.h $(BUILD)/lib/libptxrun.
 	$(CC) -std=c11 -D_POSIX_C_SOURCE=200809L $(WARN) $(CFLAGS) $(SANFLAGS) $(CHECK_CFLAGS) -Iapi -o $@ $< \
 	    $(BUILD)/lib/libptxrun.a $(CHECK_LIBS) -lm -pthread
 
+# libcudart.so.13 and libcudart.so.12, the CUDA runtime (cuda/rt*.c) on libcuda.so.1's driver API
+# alone (DT_NEEDED libcuda.so.1, found beside it through RUNPATH $ORIGIN): the same objects, each
+# with its soname, version node (cuda/libcudart.map; .12's made from it by sed) and rtversion.c.
+RT_SRC  := cuda/rterror.c cuda/rtstate.c cuda/rtregister.c cuda/rtlaunch.c cuda/rtmemory.c cuda/rtcopy.c \
+           cuda/rtdevice.c cuda/rtprops.c cuda/rtstream.c cuda/rtunsupported.c
+RT_OBJ  := $(patsubst %.c,$(BUILD)/obj/%.o,$(notdir $(RT_SRC)))
+RT_HEADERS := cuda/cudart.h cuda/rt.h cuda/rterrors.def cuda/cudrv.h
+RT_LIBS := $(BUILD)/cuda/libcudart.so.13 $(BUILD)/cuda/libcudart.so.12
+TEST_BIN += $(BUILD)/tests/check_cudart
+
+all: $(RT_LIBS)
+
+# the driver's private calls for the runtime (ptxrunCuda*)
+$(BUILD)/cuda/libcuda.so.1: $(BUILD)/obj/drvhook.o
+
+$(RT_OBJ): $(RT_HEADERS)
+
+$(BUILD)/obj/rtversion13.o $(BUILD)/obj/rtversion12.o: $(BUILD)/obj/rtversion%.o: cuda/rtversion.c $(RT_HEADERS)
+	@mkdir -p $(BUILD)/obj
+	$(CC) $(ALL_CFLAGS) -DRT_CUDART_VERSION=$(if $(filter 13,$*),13000,12080) -c -o $@ $<
+
+$(BUILD)/cuda/libcudart12.map: cuda/libcudart.map
+	@mkdir -p $(BUILD)/cuda
+	sed 's/libcudart\.so\.13/libcudart.so.12/; s/cudaGetDeviceProperties_v2;/cudaGetDeviceProperties;/' $< > $@
+
+$(BUILD)/cuda/libcudart.so.13: MAP := cuda/libcudart.map
+$(BUILD)/cuda/libcudart.so.12: MAP := $(BUILD)/cuda/libcudart12.map
+$(BUILD)/cuda/libcudart.so.%: $(RT_OBJ) $(BUILD)/obj/rtversion%.o cuda/libcudart.map $(BUILD)/cuda/libcudart12.map \
+                              $(BUILD)/cuda/libcuda.so.1
+	$(CC) $(ALL_CFLAGS) -shared -Wl,-soname,libcudart.so.$* -Wl,--version-script=$(MAP) -Wl,--no-undefined \
+	    -Wl,--enable-new-dtags,-rpath,'$$ORIGIN' -o $@ $(filter %.o,$^) -L$(BUILD)/cuda -l:libcuda.so.1 -pthread
+
+# check_cudart uses cudart.h alone, linked against libcudart.so.13 (found by its RPATH), and registers
+# tests/cudart/kernels.fatbin by hand as nvcc's code would.
+$(BUILD)/tests/check_cudart: tests/check_cudart.c cuda/cudart.h cuda/rterrors.def $(RT_LIBS)
+	@mkdir -p $(BUILD)/tests
+	$(CC) -std=c11 -D_POSIX_C_SOURCE=200809L $(WARN) $(CFLAGS) $(SANFLAGS) $(CHECK_CFLAGS) -Icuda -o $@ $< \
+	    -L$(BUILD)/cuda -l:libcudart.so.13 -Wl,--disable-new-dtags,-rpath,'$$ORIGIN/../cuda' $(CHECK_LIBS) -ldl -lm -pthread
+
 check: structure unit-tests cli-tests kernel-tests fuzz-regressions bench-builds lib-example python-tests
 
 # docs/library.md's worked example compiled against libptxrun.so and run; the man page

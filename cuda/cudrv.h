@@ -545,6 +545,11 @@ CUDRV_API CUresult cuEventDestroy_v2(CUevent event);
 
 /* ptxrun's own, for libcudart: what the driver API has no call for. */
 
+/* ---- helper R's block (the runtime's needs; cuda/drvhook.c) */
+/* One line of text (no newline) on the report stream (PTXRUN_REPORT; stderr by default); the
+ * settings are read first (cuInit) so that the runtime's messages go where the user said. */
+CUDRV_API void ptxrunCudaReport(const char *text);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,0 +1,214 @@
+/* rtdevice.c: the device: how many, which one, its attributes (the driver's, whose numbers
+ * cudaDeviceAttr shares), its flags, limits and cache preference, synchronizing and resetting it.
+ * Requires: rtstate.c, rterror.c. */
+#include "rt.h"
+
+/* The driver started (not the context: counting devices makes none). */
+static cudaError_t driver_up(void)
+{
+    CUresult r = cuInit(0);
+    return r == CUDA_SUCCESS ? cudaSuccess : rt_return(r);
+}
+
+/* The driver's device of a runtime ordinal (cudaErrorInvalidDevice when there is none). */
+static cudaError_t device_of(int ordinal, CUdevice *dev)
+{
+    cudaError_t e = driver_up();
+    if (e != cudaSuccess)
+        return e;
+    int n = 0;
+    CUresult r = cuDeviceGetCount(&n);
+    if (r != CUDA_SUCCESS)
+        return rt_return(r);
+    if (ordinal < 0 || ordinal >= n)
+        return rt_fail(cudaErrorInvalidDevice);
+    return rt_return(cuDeviceGet(dev, ordinal));
+}
+
+cudaError_t cudaGetDeviceCount(int *count)
+{
+    if (!count)
+        return rt_fail(cudaErrorInvalidValue);
+    *count = 0;
+    cudaError_t e = driver_up();
+    if (e != cudaSuccess)
+        return e;
+    return rt_return(cuDeviceGetCount(count));
+}
+
+cudaError_t cudaSetDevice(int device)
+{
+    CUdevice dev;
+    cudaError_t e = device_of(device, &dev);
+    if (e != cudaSuccess)
+        return e;
+    rt_set_device(device);
+    return cudaSuccess;
+}
+
+cudaError_t cudaGetDevice(int *device)
+{
+    if (!device)
+        return rt_fail(cudaErrorInvalidValue);
+    *device = rt_device();
+    return cudaSuccess;
+}
+
+cudaError_t cudaInitDevice(int device, unsigned int deviceFlags, unsigned int flags)
+{
+    if (flags != 0)
+        return rt_fail(cudaErrorInvalidValue);
+    cudaError_t e = cudaSetDevice(device);
+    if (e == cudaSuccess && deviceFlags)
+        e = cudaSetDeviceFlags(deviceFlags);
+    return e != cudaSuccess ? e : rt_enter();
+}
+
+/* The one device there is (ptxrun's driver has one) fits any properties as well as any could. */
+cudaError_t cudaChooseDevice(int *device, const struct cudaDeviceProp *prop)
+{
+    if (!device || !prop)
+        return rt_fail(cudaErrorInvalidValue);
+    CUdevice dev;
+    cudaError_t e = device_of(0, &dev);
+    if (e == cudaSuccess)
+        *device = 0;
+    return e;
+}
+
+cudaError_t cudaDeviceGetAttribute(int *value, cudaDeviceAttr attr, int device)
+{
+    if (!value)
+        return rt_fail(cudaErrorInvalidValue);
+    CUdevice dev;
+    cudaError_t e = device_of(device, &dev);
+    if (e != cudaSuccess)
+        return e;
+    return rt_return(cuDeviceGetAttribute(value, (CUdevice_attribute)attr, dev));
+}
+
+cudaError_t cudaDeviceSynchronize(void)
+{
+    cudaError_t e = rt_enter();
+    if (e != cudaSuccess)
+        return e;
+    return rt_return(cuCtxSynchronize());
+}
+
+cudaError_t cudaDeviceReset(void)
+{
+    return rt_return(rt_reset());
+}
+
+cudaError_t cudaSetDeviceFlags(unsigned int flags)
+{
+    if (flags & ~(unsigned)cudaDeviceMask)
+        return rt_fail(cudaErrorInvalidValue);
+    CUdevice dev;
+    cudaError_t e = device_of(rt_device(), &dev);
+    if (e != cudaSuccess)
+        return e;
+    e = rt_return(cuDevicePrimaryCtxSetFlags_v2(dev, flags & ~(unsigned)cudaDeviceMapHost));
+    if (e == cudaSuccess)
+        rt_set_device_flags(flags);
+    return e;
+}
+
+/* Mapped host memory is always on (every host allocation is reachable from kernels). */
+cudaError_t cudaGetDeviceFlags(unsigned int *flags)
+{
+    if (!flags)
+        return rt_fail(cudaErrorInvalidValue);
+    *flags = rt_device_flags() | cudaDeviceMapHost;
+    return cudaSuccess;
+}
+
+/* The cache split is a preference with no effect on a host; it is kept and given back. */
+static cudaFuncCache cache_preference;
+
+cudaError_t cudaDeviceSetCacheConfig(cudaFuncCache cacheConfig)
+{
+    if ((unsigned)cacheConfig > cudaFuncCachePreferEqual)
+        return rt_fail(cudaErrorInvalidValue);
+    cudaError_t e = rt_enter();
+    if (e == cudaSuccess)
+        cache_preference = cacheConfig;
+    return e;
+}
+
+cudaError_t cudaDeviceGetCacheConfig(cudaFuncCache *pCacheConfig)
+{
+    if (!pCacheConfig)
+        return rt_fail(cudaErrorInvalidValue);
+    cudaError_t e = rt_enter();
+    if (e == cudaSuccess)
+        *pCacheConfig = cache_preference;
+    return e;
+}
+
+/* The limits, as CUDA's defaults start them (1 KiB of stack a thread, a 1 MiB printf FIFO, an
+ * 8 MiB malloc heap), kept and given back. On a host none of them binds: printf's output is never
+ * dropped, and the stack a kernel runs with is ptxrun's (the driver has no limits to pass yet). */
+static size_t limits[] = { [cudaLimitStackSize] = 1024, [cudaLimitPrintfFifoSize] = 1 << 20,
+                           [cudaLimitMallocHeapSize] = 8 << 20, [cudaLimitDevRuntimeSyncDepth] = 2,
+                           [cudaLimitDevRuntimePendingLaunchCount] = 2048, [cudaLimitMaxL2FetchGranularity] = 64,
+                           [cudaLimitPersistingL2CacheSize] = 0 };
+
+cudaError_t cudaDeviceGetLimit(size_t *pValue, cudaLimit limit)
+{
+    if (!pValue)
+        return rt_fail(cudaErrorInvalidValue);
+    if ((unsigned)limit >= sizeof limits / sizeof limits[0])
+        return rt_fail(cudaErrorUnsupportedLimit);
+    cudaError_t e = rt_enter();
+    if (e == cudaSuccess)
+        *pValue = limits[limit];
+    return e;
+}
+
+cudaError_t cudaDeviceSetLimit(cudaLimit limit, size_t value)
+{
+    if ((unsigned)limit >= sizeof limits / sizeof limits[0])
+        return rt_fail(cudaErrorUnsupportedLimit);
+    if (limit == cudaLimitMaxL2FetchGranularity && value > 128)
+        return rt_fail(cudaErrorInvalidValue);
+    cudaError_t e = rt_enter();
+    if (e == cudaSuccess)
+        limits[limit] = value;
+    return e;
+}
+
+/* Priorities are taken and kept with each stream; every stream runs in order on the host. The
+ * range is CUDA's for compute capability 7.0 and later: 0 (least) to -5 (greatest). */
+cudaError_t cudaDeviceGetStreamPriorityRange(int *leastPriority, int *greatestPriority)
+{
+    cudaError_t e = rt_enter();
+    if (e != cudaSuccess)
+        return e;
+    if (leastPriority)
+        *leastPriority = 0;
+    if (greatestPriority)
+        *greatestPriority = -5;
+    return cudaSuccess;
+}
+
+/* One device: no peer. */
+cudaError_t cudaDeviceCanAccessPeer(int *canAccessPeer, int device, int peerDevice)
+{
+    if (!canAccessPeer)
+        return rt_fail(cudaErrorInvalidValue);
+    CUdevice a, b;
+    cudaError_t e = device_of(device, &a);
+    if (e == cudaSuccess)
+        e = device_of(peerDevice, &b);
+    if (e == cudaSuccess)
+        *canAccessPeer = 0;
+    return e;
+}
+
+cudaError_t cudaDriverGetVersion(int *driverVersion)
+{
+    if (!driverVersion)
+        return rt_fail(cudaErrorInvalidValue);
+    return rt_return(cuDriverGetVersion(driverVersion));
+}

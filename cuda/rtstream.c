@@ -1,0 +1,173 @@
+/* rtstream.c: streams and events, the driver's own (a cudaStream_t is a CUstream, a cudaEvent_t
+ * a CUevent). Every stream runs its work in order on the host as it is issued, so a callback or
+ * host function is run when it is enqueued, after what came before it in its stream. Events give
+ * the host time between their records. Requires: rtstate.c, rterror.c. */
+#include "rt.h"
+
+cudaError_t cudaStreamCreateWithPriority(cudaStream_t *pStream, unsigned int flags, int priority)
+{
+    cudaError_t e = rt_enter();
+    if (e != cudaSuccess)
+        return e;
+    if (!pStream || (flags & ~(unsigned)cudaStreamNonBlocking))
+        return rt_fail(cudaErrorInvalidValue);
+    CUstream s = NULL;
+    CUresult r = cuStreamCreateWithPriority(&s, flags, priority);
+    *pStream = r == CUDA_SUCCESS ? (cudaStream_t)s : NULL;
+    return rt_return(r);
+}
+
+cudaError_t cudaStreamCreateWithFlags(cudaStream_t *pStream, unsigned int flags)
+{
+    return cudaStreamCreateWithPriority(pStream, flags, 0);
+}
+
+cudaError_t cudaStreamCreate(cudaStream_t *pStream)
+{
+    return cudaStreamCreateWithPriority(pStream, 0, 0);
+}
+
+/* Destroying the NULL stream is an error (cudaErrorInvalidResourceHandle), as in CUDA. */
+cudaError_t cudaStreamDestroy(cudaStream_t stream)
+{
+    cudaError_t e = rt_enter();
+    if (e != cudaSuccess)
+        return e;
+    if (!rt_stream(stream))
+        return rt_fail(cudaErrorInvalidResourceHandle);
+    return rt_return(cuStreamDestroy_v2((CUstream)stream));
+}
+
+cudaError_t cudaStreamSynchronize(cudaStream_t stream)
+{
+    cudaError_t e = rt_enter();
+    if (e != cudaSuccess)
+        return e;
+    return rt_return(cuStreamSynchronize(rt_stream(stream)));
+}
+
+cudaError_t cudaStreamQuery(cudaStream_t stream)
+{
+    cudaError_t e = rt_enter();
+    if (e != cudaSuccess)
+        return e;
+    return rt_return(cuStreamQuery(rt_stream(stream)));
+}
+
+cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned int flags)
+{
+    cudaError_t e = rt_enter();
+    if (e != cudaSuccess)
+        return e;
+    return rt_return(cuStreamWaitEvent(rt_stream(stream), (CUevent)event, flags));
+}
+
+/* The stream has done everything before the callback when this returns: it is run now, with the
+ * stream's status (the context's fault, if a kernel made one). */
+cudaError_t cudaStreamAddCallback(cudaStream_t stream, cudaStreamCallback_t callback, void *userData,
+                                  unsigned int flags)
+{
+    if (!callback || flags != 0)
+        return rt_fail(cudaErrorInvalidValue);
+    cudaError_t e = rt_enter();
+    if (e != cudaSuccess && !rt_is_sticky(e))
+        return e;
+    CUresult r = cuStreamSynchronize(rt_stream(stream));
+    cudaError_t status = rt_error_of(r);
+    if (r != CUDA_SUCCESS && !rt_is_sticky(status))
+        return rt_fail(status);
+    callback(stream, status, userData);
+    return rt_fail(status);
+}
+
+/* A host function enqueued on a stream: run once the stream's earlier work is done (now); not run
+ * on a broken context, as CUDA does not. */
+cudaError_t cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t fn, void *userData)
+{
+    if (!fn)
+        return rt_fail(cudaErrorInvalidValue);
+    cudaError_t e = rt_enter();
+    if (e != cudaSuccess)
+        return e;
+    e = rt_return(cuStreamSynchronize(rt_stream(stream)));
+    if (e == cudaSuccess)
+        fn(userData);
+    return e;
+}
+
+cudaError_t cudaStreamGetFlags(cudaStream_t stream, unsigned int *flags)
+{
+    cudaError_t e = rt_enter();
+    if (e != cudaSuccess)
+        return e;
+    if (!flags)
+        return rt_fail(cudaErrorInvalidValue);
+    return rt_return(cuStreamGetFlags(rt_stream(stream), flags));
+}
+
+cudaError_t cudaEventCreateWithFlags(cudaEvent_t *event, unsigned int flags)
+{
+    cudaError_t e = rt_enter();
+    if (e != cudaSuccess)
+        return e;
+    if (!event || (flags & ~(unsigned)(cudaEventBlockingSync | cudaEventDisableTiming | cudaEventInterprocess)))
+        return rt_fail(cudaErrorInvalidValue);
+    CUevent ev = NULL;
+    CUresult r = cuEventCreate(&ev, flags);
+    *event = r == CUDA_SUCCESS ? (cudaEvent_t)ev : NULL;
+    return rt_return(r);
+}
+
+cudaError_t cudaEventCreate(cudaEvent_t *event)
+{
+    return cudaEventCreateWithFlags(event, 0);
+}
+
+cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream)
+{
+    cudaError_t e = rt_enter();
+    if (e != cudaSuccess)
+        return e;
+    return rt_return(cuEventRecord((CUevent)event, rt_stream(stream)));
+}
+
+cudaError_t cudaEventRecordWithFlags(cudaEvent_t event, cudaStream_t stream, unsigned int flags)
+{
+    if (flags & ~1u)
+        return rt_fail(cudaErrorInvalidValue);
+    return cudaEventRecord(event, stream);
+}
+
+cudaError_t cudaEventSynchronize(cudaEvent_t event)
+{
+    cudaError_t e = rt_enter();
+    if (e != cudaSuccess)
+        return e;
+    return rt_return(cuEventSynchronize((CUevent)event));
+}
+
+cudaError_t cudaEventQuery(cudaEvent_t event)
+{
+    cudaError_t e = rt_enter();
+    if (e != cudaSuccess)
+        return e;
+    return rt_return(cuEventQuery((CUevent)event));
+}
+
+cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t start, cudaEvent_t end)
+{
+    cudaError_t e = rt_enter();
+    if (e != cudaSuccess)
+        return e;
+    if (!ms)
+        return rt_fail(cudaErrorInvalidValue);
+    return rt_return(cuEventElapsedTime_v2(ms, (CUevent)start, (CUevent)end));
+}
+
+cudaError_t cudaEventDestroy(cudaEvent_t event)
+{
+    cudaError_t e = rt_enter();
+    if (e != cudaSuccess)
+        return e;
+    return rt_return(cuEventDestroy_v2((CUevent)event));
+}
