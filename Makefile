@@ -238,10 +238,37 @@ unit-tests: $(TEST_BIN)
 # The README's tour links a program against build/lib/libptxrun.a: the plain build's, made here
 # when another build (SANITIZE=1) runs the tour (a prerequisite too, so that make -j never makes it
 # twice at once).
+# Its CUDA step runs a committed program through `ptxrun exec` on the plain build's CUDA libraries
+# (a program nvcc built cannot load sanitized ones without their runtime preloaded).
 cli-tests: $(BUILD)/ptxrun $(BUILD)/lib/libptxrun.a
 	@PTXRUN=$(BUILD)/ptxrun sh tests/cli.sh
-	@$(MAKE) --no-print-directory SANITIZE= TSAN= FAULT_INJECTION= build/lib/libptxrun.a >/dev/null
-	@python3 tests/readme_tour.py README.md $(BUILD)
+	@$(MAKE) --no-print-directory SANITIZE= TSAN= FAULT_INJECTION= build/lib/libptxrun.a build/cuda/libcuda.so.1 \
+	    build/cuda/libcudart.so.13 >/dev/null
+	@PTXRUN_CUDA_LIB=$(CURDIR)/build/cuda python3 tests/readme_tour.py README.md $(BUILD)
+
+# The CUDA programs of tests/cuda (nvcc's binaries, committed; each checks itself) on the CUDA
+# libraries, by tests/cuda/run.sh against their expect files; where nvcc is, a few are built again
+# from their sources into $(BUILD)/cuda-tests and run the same way. SANITIZE=1: the libraries'
+# sanitizer runtime preloaded into each program (leaks not looked for: valgrind does that).
+NVCC ?= /usr/local/cuda/bin/nvcc
+CUDA_REBUILT := vecadd printf oob drvapi
+ifeq ($(SANITIZE),1)
+CUDA_TEST_ENV := CUDA_TEST_PRELOAD=$(shell $(CC) -print-file-name=libasan.so) ASAN_OPTIONS=detect_leaks=0
+endif
+.PHONY: cuda-tests cuda-valgrind
+check: cuda-tests
+cuda-tests: $(CUDA_LIBS) $(RT_LIBS) $(BUILD)/ptxrun
+	@$(CUDA_TEST_ENV) sh tests/cuda/run.sh -l $(BUILD)/cuda -p $(BUILD)/ptxrun
+	@if [ -x $(NVCC) ]; then \
+	    sh tests/cuda/regen.sh $(NVCC) $(BUILD)/cuda-tests $(CUDA_REBUILT) && \
+	    $(CUDA_TEST_ENV) sh tests/cuda/run.sh -b $(BUILD)/cuda-tests -l $(BUILD)/cuda -p $(BUILD)/ptxrun $(CUDA_REBUILT); \
+	else echo "cuda-tests: $(NVCC) is not here: the committed programs ran, none was built again from its source"; fi
+
+# A few of them under memcheck: no error in the libraries, nothing definitely lost.
+CUDA_VALGRIND := vecadd reduce symbols memory streams printf oob assert uninit notsupported drvapi
+cuda-valgrind: $(CUDA_LIBS) $(RT_LIBS) $(BUILD)/ptxrun
+	@CUDA_TEST_WRAP="valgrind --quiet --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite" \
+	    sh tests/cuda/run.sh -l $(BUILD)/cuda -p $(BUILD)/ptxrun $(CUDA_VALGRIND)
 
 # The fuzz targets without libFuzzer, on the committed seeds and on every input that once
 # crashed, hung or leaked (tests/fuzz/regressions/<target>/): a normal (or SANITIZE=1) build.
@@ -328,7 +355,7 @@ fault-tests:
 
 # Every sample and corpus kernel under valgrind's memcheck: no errors, no leaks; then the library's
 # tests (tests/check_api.c, its threads included) in one process, and a few Python tests.
-valgrind: $(BUILD)/ptxrun $(BUILD)/tests/check_api $(BUILD)/tests/check_cudrv python-valgrind
+valgrind: $(BUILD)/ptxrun $(BUILD)/tests/check_api $(BUILD)/tests/check_cudrv python-valgrind cuda-valgrind
 	@PTXRUN=$(BUILD)/ptxrun sh tests/valgrind.sh
 	CK_FORK=no PTXRUN_ROOT=$(CURDIR) valgrind --quiet --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=all \
 	    --show-leak-kinds=all $(BUILD)/tests/check_api

@@ -11,11 +11,13 @@
 #   case LABEL           a run of the program (the lines below, up to the next case, are its own)
 #   env VAR=VALUE        in its environment (every PTXRUN_* variable is unset otherwise)
 #   args ARG...          its arguments
-#   exec [OPTION...]     run it as `ptxrun exec OPTION... -- PROGRAM ARGS` (LD_LIBRARY_PATH not set)
+#   exec [OPTION...]     run it as `ptxrun exec OPTION... -- PROGRAM ARGS` (PTXRUN_CUDA_LIB=LIBDIR)
 #   exit N               its exit status (default 0)
 #   stdout RE, stderr RE     some line of that stream matches the extended regular expression
 #   !stdout RE, !stderr RE   no line does
 #   stdout-file FILE     standard output is exactly FILE (beside NAME.expect)
+#   file NAME RE         the run wrote the file NAME in its folder (an empty one of its own), and
+#                        some line of it matches RE
 #   xfail REASON         the case is known to fail for REASON: its failure is reported, not
 #                        counted; its passing is a failure (so that the line is taken out)
 # Every case also requires, when it expects exit 0, that no stdout line starts with FAIL (the
@@ -36,7 +38,7 @@ while getopts b:l:p: opt; do
     esac
 done
 shift $((OPTIND - 1))
-for lib in libcudart.so.13 libcuda.so.1; do
+for lib in libcuda.so.1; do
     if [ ! -e "$libdir/$lib" ]; then
         echo "cuda-tests: $libdir/$lib is not built" >&2
         exit 1
@@ -54,14 +56,15 @@ done
 # The case described by the variables below: run it, check it, count it.
 run_case() {
     [ -n "$label" ] || return 0
-    rm -f "$tmp/out" "$tmp/err"
+    rm -rf "$tmp/out" "$tmp/err" "$tmp/run"
+    mkdir "$tmp/run"
     if [ -n "$via_exec" ]; then
         # shellcheck disable=SC2086
-        (eval "export $envs"; cd "$tmp" && timeout 120 ${CUDA_TEST_WRAP:-} env ${CUDA_TEST_PRELOAD:+LD_PRELOAD=$CUDA_TEST_PRELOAD} \
+        ([ -n "$envs" ] && eval "export $envs"; cd "$tmp/run" && PTXRUN_CUDA_LIB=$libdir timeout 120 ${CUDA_TEST_WRAP:-} env ${CUDA_TEST_PRELOAD:+LD_PRELOAD=$CUDA_TEST_PRELOAD} \
             "$ptxrun" exec $exec_opts -- "$program" $args >"$tmp/out" 2>"$tmp/err")
     else
         # shellcheck disable=SC2086
-        (eval "export $envs"; cd "$tmp" && LD_LIBRARY_PATH="$libdir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
+        ([ -n "$envs" ] && eval "export $envs"; cd "$tmp/run" && LD_LIBRARY_PATH="$libdir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
             timeout 120 ${CUDA_TEST_WRAP:-} env ${CUDA_TEST_PRELOAD:+LD_PRELOAD=$CUDA_TEST_PRELOAD} \
             "$program" $args >"$tmp/out" 2>"$tmp/err")
     fi
@@ -81,6 +84,8 @@ run_case() {
         stdout|stderr)     grep -Eq -- "$re" "$f" || why="${why}no $kind line matches '$re'; " ;;
         '!stdout'|'!stderr') grep -Eq -- "$re" "$f" && why="${why}a ${kind#!} line matches '$re'; " ;;
         stdout-file)       cmp -s "$here/$re" "$tmp/out" || why="${why}standard output is not $re; " ;;
+        file)              f=$tmp/run/${re%% *} re=${re#* }
+                           grep -Eq -- "$re" "$f" 2>/dev/null || why="${why}no line of ${f##*/} matches '$re'; " ;;
         esac
     done < "$tmp/checks"
     if [ -z "$why" ] && [ -z "$xfail" ]; then
@@ -113,6 +118,12 @@ for name in "$@"; do
         failed=$((failed + 1))
         continue
     fi
+    # never NVIDIA's libcudart from the system's library path instead of ptxrun's
+    if grep -q libcudart.so.13 "$program" && [ ! -e "$libdir/libcudart.so.13" ]; then
+        echo "FAIL $name: it needs libcudart.so.13, which is not in $libdir"
+        failed=$((failed + 1))
+        continue
+    fi
     label=""
     while IFS= read -r line || [ -n "$line" ]; do
         case $line in
@@ -128,7 +139,7 @@ for name in "$@"; do
         exec)  via_exec=1 exec_opts=$value ;;
         exit)  want_exit=$value ;;
         xfail) xfail=$value ;;
-        stdout|stderr|'!stdout'|'!stderr'|stdout-file) checks="$checks$key $value
+        stdout|stderr|'!stdout'|'!stderr'|stdout-file|file) checks="$checks$key $value
 " ;;
         *)     echo "$expect: unknown line '$line'" >&2; exit 2 ;;
         esac
