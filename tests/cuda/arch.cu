@@ -3,6 +3,7 @@
 // (__CUDA_ARCH__ 900), one of 8.x the compute_80 PTX (800), and an older one has no image
 // (cudaErrorNoKernelImageForDevice at the launch), as the CUDA driver chooses.
 #include "check.h"
+#include <string.h>
 
 __global__ void which_arch(int *out)
 {
@@ -14,6 +15,7 @@ __global__ void which_arch(int *out)
 int main(void)
 {
     cudaDeviceProp prop;
+    memset(&prop, 0, sizeof prop);
     CHECK_OK(cudaGetDeviceProperties(&prop, 0));
     int cc = prop.major * 10 + prop.minor;
     printf("device: compute capability %d.%d\n", prop.major, prop.minor);

@@ -58,15 +58,17 @@ run_case() {
     [ -n "$label" ] || return 0
     rm -rf "$tmp/out" "$tmp/err" "$tmp/run"
     mkdir "$tmp/run"
+    # $CUDA_TEST_WRAP runs the program itself (after ptxrun exec's execvp, or env's)
     if [ -n "$via_exec" ]; then
         # shellcheck disable=SC2086
-        ([ -n "$envs" ] && eval "export $envs"; cd "$tmp/run" && PTXRUN_CUDA_LIB=$libdir timeout 120 ${CUDA_TEST_WRAP:-} env ${CUDA_TEST_PRELOAD:+LD_PRELOAD=$CUDA_TEST_PRELOAD} \
-            "$ptxrun" exec $exec_opts -- "$program" $args >"$tmp/out" 2>"$tmp/err")
+        ([ -n "$envs" ] && eval "export $envs"; cd "$tmp/run" && PTXRUN_CUDA_LIB=$libdir \
+            timeout 120 env ${CUDA_TEST_PRELOAD:+LD_PRELOAD=$CUDA_TEST_PRELOAD} \
+            "$ptxrun" exec $exec_opts -- ${CUDA_TEST_WRAP:-} "$program" $args >"$tmp/out" 2>"$tmp/err")
     else
         # shellcheck disable=SC2086
         ([ -n "$envs" ] && eval "export $envs"; cd "$tmp/run" && LD_LIBRARY_PATH="$libdir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
-            timeout 120 ${CUDA_TEST_WRAP:-} env ${CUDA_TEST_PRELOAD:+LD_PRELOAD=$CUDA_TEST_PRELOAD} \
-            "$program" $args >"$tmp/out" 2>"$tmp/err")
+            timeout 120 env ${CUDA_TEST_PRELOAD:+LD_PRELOAD=$CUDA_TEST_PRELOAD} \
+            ${CUDA_TEST_WRAP:-} "$program" $args >"$tmp/out" 2>"$tmp/err")
     fi
     status=$?
     why=""

@@ -23,6 +23,7 @@ int main(void)
     CHECK_OK(cudaGetDeviceCount(&count));
     CHECK(count == 1, "one device (%d)", count);
     cudaDeviceProp prop;
+    memset(&prop, 0, sizeof prop);
     CHECK_OK(cudaGetDeviceProperties(&prop, 0));
     printf("device: compute capability %d.%d\n", prop.major, prop.minor);
     CHECK(prop.warpSize == 32, "warpSize 32 (%d)", prop.warpSize);
