@@ -265,7 +265,7 @@ cuda-tests: $(CUDA_LIBS) $(RT_LIBS) $(BUILD)/ptxrun
 	else echo "cuda-tests: $(NVCC) is not here: the committed programs ran, none was built again from its source"; fi
 
 # A few of them under memcheck: no error in the libraries, nothing definitely lost.
-CUDA_VALGRIND := vecadd reduce symbols memory streams printf oob assert uninit notsupported drvapi
+CUDA_VALGRIND := vecadd reduce symbols memory streams printf oob fault assert uninit notsupported drvapi
 cuda-valgrind: $(CUDA_LIBS) $(RT_LIBS) $(BUILD)/ptxrun
 	@CUDA_TEST_WRAP="valgrind --quiet --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite" \
 	    sh tests/cuda/run.sh -l $(BUILD)/cuda -p $(BUILD)/ptxrun $(CUDA_VALGRIND)
