@@ -135,7 +135,7 @@ static uint64_t space_bytes(const ptxrun_kernel *k, int space)
     uint64_t bytes = 0;
     for (uint32_t i = 0; i < k->block->mem.count; i++) {
         const Region *r = &k->block->mem.regions[i];
-        if (r->space == space && i != p->dynamic_region && i != p->reserved_region && !r->host)
+        if (r->space == space && i != p->dynamic_region && i != p->reserved_region)
             bytes += r->size;
     }
     return bytes;

@@ -260,8 +260,13 @@ START_TEST(test_primary_context)
     FAILS(cuCtxDestroy_v2(a), CUDA_ERROR_INVALID_CONTEXT);   /* a primary context is released, not destroyed */
     OK(cuDevicePrimaryCtxRelease_v2(0));
     OK(cuMemFree_v2(p));                                   /* still retained once */
+    CUdeviceptr q;
+    OK(cuMemAlloc_v2(&q, 64));
     OK(cuDevicePrimaryCtxRelease_v2(0));
     FAILS(cuDevicePrimaryCtxRelease_v2(0), CUDA_ERROR_INVALID_CONTEXT);
+    OK(cuDevicePrimaryCtxRetain(&a, 0));
+    FAILS(cuMemFree_v2(q), CUDA_ERROR_INVALID_VALUE);                 /* the last release freed it */
+    OK(cuDevicePrimaryCtxRelease_v2(0));
     OK(cuDevicePrimaryCtxGetState(0, &flags, &active));
     ck_assert_int_eq(active, 0);
 }
@@ -434,6 +439,29 @@ START_TEST(test_memory_2d_3d)
     uint8_t row[W];
     OK(cuMemcpyDtoH_v2(row, p + pitch * (4 + H * 2), W));
     ck_assert_mem_eq(row, src[2][4], W);
+    /* layer 1 of the source (its rows 2 to 4) to layer 2 at row 1 of a second copy */
+    CUdeviceptr p2;
+    OK(cuMemAllocPitch_v2(&p2, &pitch, W, H * D, 4));
+    OK(cuMemsetD8_v2(p2, 0, pitch * H * D));
+    CUDA_MEMCPY3D part = c3;
+    part.srcZ = 1;
+    part.srcY = 2;
+    part.dstMemoryType = CU_MEMORYTYPE_DEVICE;
+    part.dstDevice = p2;
+    part.dstZ = 2;
+    part.dstY = 1;
+    part.Height = 3;
+    part.Depth = 1;
+    OK(cuMemcpy3D_v2(&part));
+    for (int y = 0; y < 3; y++) {
+        OK(cuMemcpyDtoH_v2(row, p2 + pitch * (1 + y + H * 2), W));
+        ck_assert_mem_eq(row, src[1][2 + y], W);
+    }
+    OK(cuMemcpyDtoH_v2(row, p2 + pitch * (4 + H * 2), W));
+    ck_assert_uint_eq(row[0], 0);
+    part.Depth = 2;                                                   /* layer 3 of the copy: none */
+    FAILS(cuMemcpy3DAsync_v2(&part, NULL), CUDA_ERROR_INVALID_VALUE);
+    OK(cuMemFree_v2(p2));
     CUDA_MEMCPY2D c2 = { 0 };
     c2.srcMemoryType = CU_MEMORYTYPE_DEVICE;
     c2.srcDevice = p;
@@ -485,6 +513,15 @@ START_TEST(test_launch_params)
     CUfunction f;
     OK(cuModuleGetFunction(&f, m, "axpy"));
     FAILS(cuModuleGetFunction(&f, m, "nothing"), CUDA_ERROR_NOT_FOUND);
+    FAILS(cuModuleGetFunction(&f, NULL, "axpy"), CUDA_ERROR_INVALID_HANDLE);
+    FAILS(cuModuleGetGlobal_v2(NULL, NULL, NULL, "x"), CUDA_ERROR_INVALID_VALUE);
+    size_t gsize;
+    FAILS(cuModuleGetGlobal_v2(NULL, &gsize, NULL, "x"), CUDA_ERROR_INVALID_HANDLE);
+    FAILS(cuModuleUnload(NULL), CUDA_ERROR_INVALID_HANDLE);
+    FAILS(cuEventRecord(NULL, NULL), CUDA_ERROR_INVALID_HANDLE);
+    FAILS(cuEventSynchronize(NULL), CUDA_ERROR_INVALID_HANDLE);
+    FAILS(cuStreamDestroy_v2(NULL), CUDA_ERROR_INVALID_HANDLE);
+    FAILS(cuLinkDestroy(NULL), CUDA_ERROR_INVALID_HANDLE);
     uint32_t x[N], y[N], out[N], want[N];
     fill(x, y);
     CUdeviceptr dx, dy, dout;
@@ -548,6 +585,27 @@ START_TEST(test_launch_extra)
     OK(cuMemcpyDtoH_v2(out, dout, sizeof out));
     axpy_expect(want, x, y, 77u);
     ck_assert_mem_eq(out, want, sizeof out);
+    /* a 32-bit parameter before a 64-bit one: 4 bytes of padding between them, as in C */
+    static const char mix_ptx[] = HEADER
+        ".visible .entry mix(.param .u32 a, .param .u64 p)\n"
+        "{\n  .reg .b32 %r1;\n  .reg .b64 %rd1;\n  ld.param.u32 %r1, [a];\n  ld.param.u64 %rd1, [p];\n"
+        "  st.global.u32 [%rd1], %r1;\n  ret;\n}\n";
+    CUmodule mm;
+    CUfunction mix;
+    OK(cuModuleLoadData(&mm, mix_ptx));
+    OK(cuModuleGetFunction(&mix, mm, "mix"));
+    struct {
+        uint32_t a;
+        uint64_t p;
+    } mixed = { 0xfeedf00d, dout };
+    size_t mixed_size = sizeof mixed;
+    ck_assert_uint_eq(mixed_size, 16);
+    void *mixed_extra[] = { CU_LAUNCH_PARAM_BUFFER_POINTER, &mixed, CU_LAUNCH_PARAM_BUFFER_SIZE, &mixed_size,
+                            CU_LAUNCH_PARAM_END };
+    OK(cuLaunchKernel(mix, 1, 1, 1, 1, 1, 1, 0, NULL, NULL, mixed_extra));
+    OK(cuMemcpyDtoH_v2(out, dout, 4));
+    ck_assert_uint_eq(out[0], 0xfeedf00d);
+    OK(cuModuleUnload(mm));
     size = sizeof args - 4;                                           /* n left out */
     FAILS(cuLaunchKernel(f, 1, 1, 1, 32, 1, 1, 0, NULL, NULL, extra), CUDA_ERROR_INVALID_VALUE);
     void *bad[] = { (void *)0x7, &args, CU_LAUNCH_PARAM_END };
@@ -631,6 +689,16 @@ START_TEST(test_module_variables)
     OK(cuLaunchKernel(f, 1, 1, 1, 1, 1, 1, 0, NULL, params, NULL));
     OK(cuMemcpyDtoH_v2(&v, counter, 4));
     ck_assert_uint_eq(v, 12);
+    /* a module of variables alone: no kernel lowers it, so they are placed zeroed */
+    static const char only_vars[] = HEADER ".visible .global .align 4 .u32 lonely[3];\n";
+    CUmodule m3;
+    CUdeviceptr lonely;
+    OK(cuModuleLoadData(&m3, only_vars));
+    OK(cuModuleGetGlobal_v2(&lonely, &size, m3, "lonely"));
+    ck_assert_uint_eq(size, 12);
+    OK(cuMemcpyDtoH_v2(u, lonely, 12));
+    ck_assert_mem_eq(u, zero, 12);
+    OK(cuModuleUnload(m3));
     /* a second load of the module has variables of its own */
     CUmodule m2;
     CUdeviceptr counter2;
@@ -737,6 +805,613 @@ START_TEST(test_fault_in_freed_memory)
 }
 END_TEST
 
+/* ---- streams and events ---- */
+
+/* Each thread adds 1 to *p `loops` times (one thread: work that takes a while). */
+static const char spin_ptx[] = HEADER
+    ".visible .entry spin(.param .u64 p, .param .u32 loops)\n"
+    "{\n  .reg .b32 %r<4>;\n  .reg .b64 %rd1;\n  .reg .pred %p;\n"
+    "  ld.param.u64 %rd1, [p];\n  ld.param.u32 %r1, [loops];\n  ld.global.u32 %r2, [%rd1];\n"
+    "LOOP:\n  setp.eq.u32 %p, %r1, 0;\n  @%p bra DONE;\n  add.u32 %r2, %r2, 1;\n  sub.u32 %r1, %r1, 1;\n"
+    "  bra LOOP;\nDONE:\n  st.global.u32 [%rd1], %r2;\n  ret;\n}\n";
+
+START_TEST(test_streams_in_order)
+{
+    CUcontext c = start();
+    CUmodule m;
+    OK(cuModuleLoadData(&m, spin_ptx));
+    CUfunction f;
+    OK(cuModuleGetFunction(&f, m, "spin"));
+    CUstream s1, s2;
+    OK(cuStreamCreate(&s1, CU_STREAM_NON_BLOCKING));
+    OK(cuStreamCreateWithPriority(&s2, 0, -1));
+    unsigned flags;
+    OK(cuStreamGetFlags(s1, &flags));
+    ck_assert_uint_eq(flags, CU_STREAM_NON_BLOCKING);
+    FAILS(cuStreamCreate(&s1, 2), CUDA_ERROR_INVALID_VALUE);
+    CUdeviceptr p;
+    OK(cuMemAlloc_v2(&p, 4));
+    uint32_t v = 100, loops = 1000;
+    void *params[] = { &p, &loops };
+    /* a copy in, a launch and a copy out queued on one stream: each sees the one before */
+    OK(cuMemcpyHtoDAsync_v2(p, &v, 4, s1));
+    OK(cuLaunchKernel(f, 1, 1, 1, 1, 1, 1, 0, s1, params, NULL));
+    OK(cuLaunchKernel(f, 1, 1, 1, 1, 1, 1, 0, s2, params, NULL));
+    v = 0;
+    OK(cuMemcpyDtoHAsync_v2(&v, p, 4, s2));
+    OK(cuStreamQuery(s1));
+    OK(cuStreamSynchronize(s2));
+    ck_assert_uint_eq(v, 100 + 2 * 1000);
+    CUevent e;
+    OK(cuEventCreate(&e, 0));
+    OK(cuEventRecord(e, s1));
+    OK(cuStreamWaitEvent(s2, e, 0));
+    OK(cuStreamSynchronize(CU_STREAM_LEGACY));
+    OK(cuStreamSynchronize(CU_STREAM_PER_THREAD));
+    OK(cuEventDestroy_v2(e));
+    FAILS(cuStreamWaitEvent(s2, e, 0), CUDA_ERROR_INVALID_HANDLE);
+    OK(cuStreamDestroy_v2(s1));
+    FAILS(cuStreamDestroy_v2(s1), CUDA_ERROR_INVALID_HANDLE);
+    FAILS(cuStreamSynchronize(s1), CUDA_ERROR_INVALID_HANDLE);
+    FAILS(cuMemcpyHtoDAsync_v2(p, &v, 4, s1), CUDA_ERROR_INVALID_HANDLE);
+    FAILS(cuMemsetD8Async(p, 0, 4, s1), CUDA_ERROR_INVALID_HANDLE);
+    OK(cuMemsetD32Async(p, 9, 1, s2));
+    OK(cuMemcpyDtoH_v2(&v, p, 4));
+    ck_assert_uint_eq(v, 9);
+    OK(cuStreamDestroy_v2(s2));
+    OK(cuMemFree_v2(p));
+    OK(cuModuleUnload(m));
+    finish(c);
+}
+END_TEST
+
+START_TEST(test_events_time_the_work)
+{
+    CUcontext c = start();
+    CUmodule m;
+    OK(cuModuleLoadData(&m, spin_ptx));
+    CUfunction f;
+    OK(cuModuleGetFunction(&f, m, "spin"));
+    CUevent a, b, idle, untimed;
+    OK(cuEventCreate(&a, CU_EVENT_DEFAULT));
+    OK(cuEventCreate(&b, CU_EVENT_BLOCKING_SYNC));
+    OK(cuEventCreate(&idle, 0));
+    OK(cuEventCreate(&untimed, CU_EVENT_DISABLE_TIMING));
+    float ms;
+    FAILS(cuEventElapsedTime_v2(&ms, a, b), CUDA_ERROR_INVALID_HANDLE);   /* not recorded yet */
+    OK(cuEventQuery(a));                                                  /* nothing to wait for */
+    CUdeviceptr p;
+    OK(cuMemAlloc_v2(&p, 4));
+    uint32_t loops = 200000;
+    void *params[] = { &p, &loops };
+    OK(cuEventRecord(a, NULL));
+    OK(cuLaunchKernel(f, 1, 1, 1, 1, 1, 1, 0, NULL, params, NULL));
+    OK(cuEventRecord(b, NULL));
+    OK(cuEventRecord(idle, NULL));
+    OK(cuEventSynchronize(b));
+    OK(cuEventQuery(b));
+    float work, none;
+    OK(cuEventElapsedTime_v2(&work, a, b));
+    OK(cuEventElapsedTime_v2(&none, b, idle));
+    ck_assert_float_gt(work, 0.0f);
+    ck_assert_float_ge(none, 0.0f);
+    ck_assert_float_gt(work, none);                    /* 200000 iterations took longer than nothing */
+    OK(cuEventElapsedTime_v2(&ms, b, a));
+    ck_assert_float_lt(ms, 0.0f);                      /* the other way round: negative */
+    OK(cuEventRecord(untimed, NULL));
+    FAILS(cuEventElapsedTime_v2(&ms, a, untimed), CUDA_ERROR_INVALID_HANDLE);
+    FAILS(cuEventElapsedTime_v2(NULL, a, b), CUDA_ERROR_INVALID_VALUE);
+    FAILS(cuEventCreate(&a, 0x10), CUDA_ERROR_INVALID_VALUE);
+    FAILS(cuEventCreate(&a, CU_EVENT_INTERPROCESS), CUDA_ERROR_INVALID_VALUE);
+    OK(cuEventDestroy_v2(untimed));
+    FAILS(cuEventRecord(untimed, NULL), CUDA_ERROR_INVALID_HANDLE);
+    FAILS(cuEventSynchronize(untimed), CUDA_ERROR_INVALID_HANDLE);
+    FAILS(cuEventDestroy_v2(untimed), CUDA_ERROR_INVALID_HANDLE);
+    uint32_t v;
+    OK(cuMemcpyDtoH_v2(&v, p, 4));
+    ck_assert_uint_eq(v, loops);
+    OK(cuMemFree_v2(p));
+    finish(c);                                         /* the events and the module go with it */
+}
+END_TEST
+
+/* ---- kernel attributes and occupancy ---- */
+
+static const char attrs_ptx[] = HEADER
+    ".const .align 4 .u32 weights[4] = {1, 2, 3, 4};\n"
+    ".visible .entry bounded(.param .u64 p) .maxntid 128, 1, 1\n"
+    "{\n  .reg .b32 %r<4>;\n  .reg .b64 %rd<3>;\n  .shared .align 4 .b8 sbuf[1000];\n"
+    "  .local .align 4 .b8 lbuf[64];\n"
+    "  ld.param.u64 %rd1, [p];\n  mov.u32 %r1, %tid.x;\n  st.shared.u32 [sbuf], %r1;\n  st.local.u32 [lbuf], %r1;\n"
+    "  ld.local.u32 %r2, [lbuf];\n  ld.const.u32 %r3, [weights+12];\n  add.u32 %r2, %r2, %r3;\n"
+    "  st.global.u32 [%rd1], %r2;\n  ret;\n}\n";
+
+/* The occupancy model docs/cuda.md gives, written out again: an H100's SM. */
+static int model_blocks(int block, int static_shared, int dynamic, int max_threads)
+{
+    if (block > max_threads)
+        return 0;
+    int warps = (block + 31) / 32, most = 32;
+    int by_threads = 2048 / (warps * 32), by_regs = 65536 / (warps * 32 * 32);
+    int by_shared = (228 * 1024) / (static_shared + dynamic + 1024);
+    most = by_threads < most ? by_threads : most;
+    most = by_regs < most ? by_regs : most;
+    return by_shared < most ? by_shared : most;
+}
+
+START_TEST(test_function_attributes)
+{
+    CUcontext c = start();
+    CUmodule m;
+    OK(cuModuleLoadData(&m, attrs_ptx));
+    CUfunction f;
+    OK(cuModuleGetFunction(&f, m, "bounded"));
+    int v;
+    OK(cuFuncGetAttribute(&v, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, f));
+    ck_assert_int_eq(v, 128);
+    OK(cuFuncGetAttribute(&v, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, f));
+    ck_assert_int_eq(v, 1000);
+    OK(cuFuncGetAttribute(&v, CU_FUNC_ATTRIBUTE_CONST_SIZE_BYTES, f));
+    ck_assert_int_eq(v, 16);
+    OK(cuFuncGetAttribute(&v, CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES, f));
+    ck_assert_int_ge(v, 64);
+    OK(cuFuncGetAttribute(&v, CU_FUNC_ATTRIBUTE_NUM_REGS, f));
+    ck_assert_int_eq(v, 32);
+    OK(cuFuncGetAttribute(&v, CU_FUNC_ATTRIBUTE_PTX_VERSION, f));
+    ck_assert_int_eq(v, 90);
+    OK(cuFuncGetAttribute(&v, CU_FUNC_ATTRIBUTE_BINARY_VERSION, f));
+    ck_assert_int_eq(v, 90);
+    OK(cuFuncGetAttribute(&v, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, f));
+    ck_assert_int_eq(v, 48 * 1024 - 1000);
+    for (int a = CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK; a <= CU_FUNC_ATTRIBUTE_CLUSTER_SCHEDULING_POLICY_PREFERENCE; a++)
+        OK(cuFuncGetAttribute(&v, (CUfunction_attribute)a, f));
+    FAILS(cuFuncGetAttribute(&v, (CUfunction_attribute)99, f), CUDA_ERROR_INVALID_VALUE);
+    FAILS(cuFuncGetAttribute(NULL, CU_FUNC_ATTRIBUTE_NUM_REGS, f), CUDA_ERROR_INVALID_VALUE);
+    FAILS(cuFuncGetAttribute(&v, CU_FUNC_ATTRIBUTE_NUM_REGS, (CUfunction)(uintptr_t)&v), CUDA_ERROR_INVALID_HANDLE);
+    const char *name;
+    OK(cuFuncGetName(&name, f));
+    ck_assert_str_eq(name, "bounded");
+    CUdeviceptr p;
+    OK(cuMemAlloc_v2(&p, 4));
+    void *params[] = { &p };
+    FAILS(cuLaunchKernel(f, 1, 1, 1, 129, 1, 1, 0, NULL, params, NULL), CUDA_ERROR_INVALID_VALUE);
+    FAILS(cuLaunchKernel(f, 1, 1, 1, 128, 1, 1, 48 * 1024 - 999, NULL, params, NULL), CUDA_ERROR_INVALID_VALUE);
+    /* more dynamic .shared once opted in, up to 227 KiB with the static */
+    FAILS(cuFuncSetAttribute(f, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, 227 * 1024 - 999),
+          CUDA_ERROR_INVALID_VALUE);
+    OK(cuFuncSetAttribute(f, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, 100000));
+    OK(cuFuncGetAttribute(&v, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, f));
+    ck_assert_int_eq(v, 100000);
+    OK(cuLaunchKernel(f, 1, 1, 1, 128, 1, 1, 100000, NULL, params, NULL));
+    uint32_t got;
+    OK(cuMemcpyDtoH_v2(&got, p, 4));
+    ck_assert_uint_lt(got - 4, 128);                  /* some thread's tid + weights[3] */
+    OK(cuFuncSetAttribute(f, CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT, 50));
+    FAILS(cuFuncSetAttribute(f, CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT, 101), CUDA_ERROR_INVALID_VALUE);
+    FAILS(cuFuncSetAttribute(f, CU_FUNC_ATTRIBUTE_NUM_REGS, 8), CUDA_ERROR_INVALID_VALUE);
+    OK(cuFuncSetCacheConfig(f, CU_FUNC_CACHE_PREFER_SHARED));
+    FAILS(cuFuncSetCacheConfig(f, (CUfunc_cache)9), CUDA_ERROR_INVALID_VALUE);
+    OK(cuMemFree_v2(p));
+    finish(c);
+}
+END_TEST
+
+static size_t shared_400_per_thread(int block)
+{
+    return (size_t)block * 400;
+}
+
+START_TEST(test_occupancy)
+{
+    CUcontext c = start();
+    CUmodule m, b;
+    OK(cuModuleLoadData(&m, axpy_ptx));
+    OK(cuModuleLoadData(&b, attrs_ptx));
+    CUfunction f, g;
+    OK(cuModuleGetFunction(&f, m, "axpy"));
+    OK(cuModuleGetFunction(&g, b, "bounded"));
+    static const int sizes[] = { 1, 32, 33, 64, 96, 128, 256, 500, 512, 1000, 1024 };
+    static const int dynamic[] = { 0, 1000, 20000, 50000, 100000 };
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++)
+        for (size_t j = 0; j < sizeof dynamic / sizeof dynamic[0]; j++) {
+            int n;
+            OK(cuOccupancyMaxActiveBlocksPerMultiprocessor(&n, f, sizes[i], (size_t)dynamic[j]));
+            ck_assert_int_eq(n, model_blocks(sizes[i], 0, dynamic[j], 1024));
+            OK(cuOccupancyMaxActiveBlocksPerMultiprocessor(&n, g, sizes[i], (size_t)dynamic[j]));
+            ck_assert_int_eq(n, model_blocks(sizes[i], 1000, dynamic[j], 128));
+        }
+    int n;
+    OK(cuOccupancyMaxActiveBlocksPerMultiprocessor(&n, f, 256, 0));
+    ck_assert_int_eq(n, 8);                           /* 2048 threads an SM */
+    OK(cuOccupancyMaxActiveBlocksPerMultiprocessor(&n, f, 64, 50000));
+    ck_assert_int_eq(n, 4);                           /* 228 KiB over 50000 + 1024 bytes */
+    int grid, block;
+    OK(cuOccupancyMaxPotentialBlockSize(&grid, &block, f, NULL, 0, 0));
+    ck_assert_int_eq(block, 1024);
+    ck_assert_int_eq(grid, 2 * 132);
+    OK(cuOccupancyMaxPotentialBlockSize(&grid, &block, f, NULL, 0, 200));
+    ck_assert_int_eq(block, 128);                     /* 192 and 160 fill 1920 threads of 2048, 128 all */
+    ck_assert_int_eq(grid, 16 * 132);
+    OK(cuOccupancyMaxPotentialBlockSize(&grid, &block, f, shared_400_per_thread, 0, 0));
+    ck_assert_int_eq(block, 576);                     /* 581 threads' 400 bytes each fit the 227 KiB a block */
+    ck_assert_int_eq(grid, 132);                      /* may have: one block an SM */
+    OK(cuOccupancyMaxPotentialBlockSize(&grid, &block, g, NULL, 0, 0));
+    ck_assert_int_eq(block, 128);
+    ck_assert_int_eq(grid, 16 * 132);
+    FAILS(cuOccupancyMaxPotentialBlockSize(NULL, &block, f, NULL, 0, 0), CUDA_ERROR_INVALID_VALUE);
+    finish(c);
+}
+END_TEST
+
+/* ---- what ptxrun refuses ---- */
+
+static const char two_kernels_ptx[] = HEADER
+    ".extern .func (.param .b32 ret) host_side(.param .b32 x);\n"
+    ".visible .entry fine(.param .u64 p)\n"
+    "{\n  .reg .b64 %rd1;\n  .reg .b32 %r1;\n  ld.param.u64 %rd1, [p];\n  mov.u32 %r1, 77;\n"
+    "  st.global.u32 [%rd1], %r1;\n  ret;\n}\n"
+    ".visible .entry refused()\n"
+    "{\n  .reg .b32 %r<3>;\n  mov.u32 %r1, %laneid;\n"
+    "  {\n  .param .b32 x;\n  .param .b32 ret;\n  st.param.b32 [x], %r1;\n  call.uni (ret), host_side, (x);\n"
+    "  ld.param.b32 %r2, [ret];\n  }\n  ret;\n}\n";
+
+START_TEST(test_kernel_ptxrun_cannot_execute)
+{
+    CUcontext c = start();
+    CUmodule m;
+    OK(cuModuleLoadData(&m, two_kernels_ptx));        /* the module loads: CUDA would compile it */
+    CUfunction fine, refused;
+    OK(cuModuleGetFunction(&fine, m, "fine"));
+    OK(cuModuleGetFunction(&refused, m, "refused"));
+    ck_assert_ptr_null(strstr(report(), "cannot execute"));   /* said only at its launch */
+    FAILS(cuLaunchKernel(refused, 1, 1, 1, 32, 1, 1, 0, NULL, NULL, NULL), CUDA_ERROR_NOT_SUPPORTED);
+    ck_assert_ptr_nonnull(strstr(report(), "in kernel 'refused'"));
+    ck_assert_ptr_nonnull(strstr(report(), "cannot execute"));
+    int v;
+    FAILS(cuFuncGetAttribute(&v, CU_FUNC_ATTRIBUTE_NUM_REGS, refused), CUDA_ERROR_NOT_SUPPORTED);
+    OK(cuCtxSynchronize());                           /* not sticky */
+    CUdeviceptr p;
+    OK(cuMemAlloc_v2(&p, 4));
+    void *params[] = { &p };
+    OK(cuLaunchKernel(fine, 1, 1, 1, 1, 1, 1, 0, NULL, params, NULL));
+    uint32_t got;
+    OK(cuMemcpyDtoH_v2(&got, p, 4));
+    ck_assert_uint_eq(got, 77);
+    finish(c);
+}
+END_TEST
+
+START_TEST(test_bad_ptx)
+{
+    CUcontext c = start();
+    static const char bad[] = HEADER ".visible .entry k()\n{\n  mov.u32 %r1, 1;\n  ret;\n}\n";   /* %r1 undeclared */
+    CUmodule m;
+    FAILS(cuModuleLoadData(&m, bad), CUDA_ERROR_INVALID_PTX);
+    ck_assert_ptr_nonnull(strstr(report(), "error:"));
+    char log[4096] = "untouched", info[64] = "untouched";
+    CUjit_option options[] = { CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES, CU_JIT_INFO_LOG_BUFFER,
+                               CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES };
+    void *values[] = { log, (void *)(uintptr_t)sizeof log, info, (void *)(uintptr_t)sizeof info };
+    FAILS(cuModuleLoadDataEx(&m, bad, 4, options, values), CUDA_ERROR_INVALID_PTX);
+    ck_assert_ptr_nonnull(strstr(log, "%r1"));
+    ck_assert_uint_eq((uintptr_t)values[1], strlen(log) + 1);
+    ck_assert_str_eq(info, "");
+    FAILS(cuModuleLoadData(&m, NULL), CUDA_ERROR_INVALID_VALUE);
+    FAILS(cuModuleLoadData(NULL, axpy_ptx), CUDA_ERROR_INVALID_VALUE);
+    FAILS(cuModuleLoad(&m, "/nonexistent/module.ptx"), CUDA_ERROR_FILE_NOT_FOUND);
+    finish(c);
+}
+END_TEST
+
+/* ---- fatbinaries, files, links ---- */
+
+static uint8_t *read_whole(const char *name, size_t *size)
+{
+    const char *root = getenv("PTXRUN_ROOT");
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s", root ? root : ".", name);
+    FILE *f = fopen(path, "rb");
+    ck_assert_msg(f != NULL, "cannot open %s", path);
+    static uint8_t data[1 << 20];
+    *size = fread(data, 1, sizeof data, f);
+    fclose(f);
+    return data;
+}
+
+/* scale(float *x, float a, int n): x[i] *= a (tests/fatbin/scale.cu, built for sm_80). */
+static void run_scale(CUmodule m)
+{
+    CUfunction f;
+    OK(cuModuleGetFunction(&f, m, "_Z5scalePffi"));
+    float x[16], want[16];
+    for (int i = 0; i < 16; i++) {
+        x[i] = (float)i * 0.75f - 3.0f;
+        want[i] = x[i] * 2.5f;
+    }
+    CUdeviceptr d;
+    OK(cuMemAlloc_v2(&d, sizeof x));
+    OK(cuMemcpyHtoD_v2(d, x, sizeof x));
+    float a = 2.5f;
+    int n = 16;
+    void *params[] = { &d, &a, &n };
+    OK(cuLaunchKernel(f, 1, 1, 1, 16, 1, 1, 0, NULL, params, NULL));
+    OK(cuMemcpyDtoH_v2(x, d, sizeof x));
+    ck_assert_mem_eq(x, want, sizeof x);
+    OK(cuMemFree_v2(d));
+}
+
+START_TEST(test_fatbinary)
+{
+    CUcontext c = start();
+    size_t size;
+    const uint8_t *section = read_whole("tests/fatbin/sm80.fatbin", &size);
+    /* nvlink's fatbinary comes first: only an sm_80 cubin, no PTX */
+    CUmodule m;
+    FAILS(cuModuleLoadData(&m, section), CUDA_ERROR_NO_BINARY_FOR_GPU);
+    ck_assert_ptr_nonnull(strstr(report(), "PTX only"));
+    ck_assert_ptr_nonnull(strstr(report(), "compute_90"));
+    uint64_t first;
+    memcpy(&first, section + 8, 8);
+    const uint8_t *second = section + ((16 + first + 7) & ~(uint64_t)7);
+    OK(cuModuleLoadData(&m, second));                 /* compute_80 PTX, zstd-compressed, for sm_90 */
+    run_scale(m);
+    OK(cuModuleUnload(m));
+    OK(cuModuleLoadFatBinary(&m, second));
+    OK(cuModuleUnload(m));
+    struct {
+        uint32_t magic, version;
+        const void *fatbin;
+        const void *other;
+    } wrapper = { 0x466243b1, 1, second, NULL };
+    OK(cuModuleLoadData(&m, &wrapper));
+    run_scale(m);
+    OK(cuModuleUnload(m));
+    const uint8_t *elf = read_whole("tests/fatbin/sm80.elf", &size);
+    FAILS(cuModuleLoadData(&m, elf), CUDA_ERROR_NO_BINARY_FOR_GPU);
+    finish(c);
+}
+END_TEST
+
+START_TEST(test_fatbinary_arch_below)
+{
+    setenv("PTXRUN_ARCH", "sm_75", 1);                /* compute_80's PTX does not fit a 7.5 device */
+    CUcontext c = start();
+    size_t size;
+    const uint8_t *section = read_whole("tests/fatbin/sm80.fatbin", &size);
+    uint64_t first;
+    memcpy(&first, section + 8, 8);
+    CUmodule m;
+    FAILS(cuModuleLoadData(&m, section + ((16 + first + 7) & ~(uint64_t)7)), CUDA_ERROR_NO_BINARY_FOR_GPU);
+    finish(c);
+}
+END_TEST
+
+START_TEST(test_module_file_and_link)
+{
+    CUcontext c = start();
+    char path[64];
+    snprintf(path, sizeof path, "/tmp/check_cudrv.%d.ptx", (int)getpid());
+    FILE *f = fopen(path, "w");
+    fputs(axpy_ptx, f);
+    fclose(f);
+    CUmodule m;
+    OK(cuModuleLoad(&m, path));
+    CUfunction fn;
+    OK(cuModuleGetFunction(&fn, m, "axpy"));
+    OK(cuModuleUnload(m));
+    CUlinkState link;
+    OK(cuLinkCreate_v2(0, NULL, NULL, &link));
+    void *image;
+    size_t size;
+    FAILS(cuLinkComplete(link, &image, &size), CUDA_ERROR_INVALID_IMAGE);    /* nothing added */
+    OK(cuLinkAddFile_v2(link, CU_JIT_INPUT_PTX, path, 0, NULL, NULL));
+    FAILS(cuLinkAddData_v2(link, CU_JIT_INPUT_PTX, (void *)spin_ptx, sizeof spin_ptx, "spin", 0, NULL, NULL),
+          CUDA_ERROR_NOT_SUPPORTED);
+    ck_assert_ptr_nonnull(strstr(report(), "one PTX module"));
+    FAILS(cuLinkAddData_v2(link, CU_JIT_INPUT_LIBRARY, (void *)spin_ptx, 8, "libcudadevrt.a", 0, NULL, NULL),
+          CUDA_ERROR_NOT_SUPPORTED);
+    OK(cuLinkComplete(link, &image, &size));
+    ck_assert_uint_eq(size, strlen(axpy_ptx) + 1);
+    OK(cuModuleLoadData(&m, image));
+    OK(cuModuleGetFunction(&fn, m, "axpy"));
+    OK(cuLinkDestroy(link));
+    FAILS(cuLinkDestroy(link), CUDA_ERROR_INVALID_HANDLE);
+    OK(cuLinkCreate_v2(0, NULL, NULL, &link));
+    OK(cuLinkAddData_v2(link, CU_JIT_INPUT_PTX, (void *)spin_ptx, sizeof spin_ptx, "spin", 0, NULL, NULL));
+    OK(cuLinkComplete(link, &image, &size));
+    CUmodule m2;
+    OK(cuModuleLoadData(&m2, image));
+    OK(cuModuleGetFunction(&fn, m2, "spin"));
+    OK(cuLinkDestroy(link));
+    unlink(path);
+    finish(c);
+}
+END_TEST
+
+/* ---- what a launch says ---- */
+
+static const char print_ptx[] = HEADER
+    ".extern .func (.param .b32 r) vprintf(.param .b64 fmt, .param .b64 args);\n"
+    ".global .align 1 .b8 fmt[12] = {116, 104, 114, 101, 97, 100, 32, 37, 100, 10, 0, 0};\n"   /* "thread %d\n" */
+    ".visible .entry hello()\n"
+    "{\n  .reg .b32 %r<3>;\n  .reg .b64 %rd<4>;\n  .local .align 8 .b8 buf[8];\n"
+    "  mov.u32 %r1, %tid.x;\n  st.local.u32 [buf], %r1;\n  mov.u64 %rd1, fmt;\n  cvta.global.u64 %rd2, %rd1;\n"
+    "  mov.u64 %rd3, buf;\n  cvta.local.u64 %rd3, %rd3;\n"
+    "  {\n  .param .b64 p0;\n  .param .b64 p1;\n  .param .b32 r;\n  st.param.b64 [p0], %rd2;\n  st.param.b64 [p1], %rd3;\n"
+    "  call.uni (r), vprintf, (p0, p1);\n  ld.param.b32 %r2, [r];\n  }\n  ret;\n}\n";
+
+START_TEST(test_printf_to_stdout)
+{
+    char out_path[64];
+    snprintf(out_path, sizeof out_path, "/tmp/check_cudrv.%d.out", (int)getpid());
+    fflush(stdout);
+    FILE *f = freopen(out_path, "w", stdout);
+    ck_assert_ptr_nonnull(f);
+    CUcontext c = start();
+    CUmodule m;
+    OK(cuModuleLoadData(&m, print_ptx));
+    CUfunction fn;
+    OK(cuModuleGetFunction(&fn, m, "hello"));
+    printf("before\n");
+    OK(cuLaunchKernel(fn, 1, 1, 1, 3, 1, 1, 0, NULL, NULL, NULL));
+    OK(cuCtxSynchronize());
+    printf("after\n");
+    fflush(stdout);
+    finish(c);
+    FILE *in = fopen(out_path, "r");
+    char text[256] = "";
+    size_t n = fread(text, 1, sizeof text - 1, in);
+    text[n] = '\0';
+    fclose(in);
+    unlink(out_path);
+    ck_assert_str_eq(text, "before\nthread 0\nthread 1\nthread 2\nafter\n");
+}
+END_TEST
+
+START_TEST(test_trace_file)
+{
+    char trace_path[64];
+    snprintf(trace_path, sizeof trace_path, "/tmp/check_cudrv.%d.trace", (int)getpid());
+    unlink(trace_path);
+    setenv("PTXRUN_TRACE", trace_path, 1);
+    CUcontext c = start();
+    CUmodule m;
+    OK(cuModuleLoadData(&m, store_ptx));
+    CUfunction fn;
+    OK(cuModuleGetFunction(&fn, m, "store"));
+    CUdeviceptr p;
+    OK(cuMemAlloc_v2(&p, 4));
+    void *params[] = { &p };
+    OK(cuLaunchKernel(fn, 1, 1, 1, 1, 1, 1, 0, NULL, params, NULL));
+    OK(cuLaunchKernel(fn, 1, 1, 1, 1, 1, 1, 0, NULL, params, NULL));
+    finish(c);
+    FILE *in = fopen(trace_path, "r");
+    ck_assert_ptr_nonnull(in);
+    static char text[65536];
+    size_t n = fread(text, 1, sizeof text - 1, in);
+    text[n] = '\0';
+    fclose(in);
+    unlink(trace_path);
+    char *first = strstr(text, "st.global.u32");
+    ck_assert_ptr_nonnull(first);
+    ck_assert_ptr_nonnull(strstr(first + 1, "st.global.u32"));   /* both launches, appended */
+}
+END_TEST
+
+/* Branches on a register never written: undefined. */
+static const char undefined_ptx[] = HEADER
+    ".visible .entry leak(.param .u64 p)\n"
+    "{\n  .reg .b64 %rd1;\n  .reg .b32 %r<3>;\n  .reg .pred %p1;\n  ld.param.u64 %rd1, [p];\n  add.u32 %r2, %r1, 1;\n"
+    "  setp.eq.u32 %p1, %r2, 3;\n  @%p1 bra SKIP;\n  st.global.u32 [%rd1], %r2;\nSKIP:\n  ret;\n}\n";
+
+static CUresult run_undefined(void)
+{
+    CUmodule m;
+    OK(cuModuleLoadData(&m, undefined_ptx));
+    CUfunction fn;
+    OK(cuModuleGetFunction(&fn, m, "leak"));
+    CUdeviceptr p;
+    OK(cuMemAlloc_v2(&p, 4));
+    void *params[] = { &p };
+    OK(cuLaunchKernel(fn, 1, 1, 1, 1, 1, 1, 0, NULL, params, NULL));
+    return cuCtxSynchronize();
+}
+
+START_TEST(test_undefined_warns)
+{
+    CUcontext c = start();
+    OK(run_undefined());
+    ck_assert_ptr_nonnull(strstr(report(), "warning:"));
+    finish(c);
+}
+END_TEST
+
+START_TEST(test_undefined_strict)
+{
+    setenv("PTXRUN_STRICT", "1", 1);
+    CUcontext c = start();
+    FAILS(run_undefined(), CUDA_ERROR_LAUNCH_FAILED);
+    finish(c);
+}
+END_TEST
+
+static const char assert_ptx[] = HEADER
+    ".extern .func __assertfail(.param .b64 p0, .param .b64 p1, .param .b32 p2, .param .b64 p3, .param .b64 p4);\n"
+    ".global .align 1 .b8 what[2] = {120, 0};\n"
+    ".visible .entry checks()\n"
+    "{\n  .reg .b64 %rd<3>;\n  .reg .b32 %r1;\n  mov.u64 %rd1, what;\n  cvta.global.u64 %rd2, %rd1;\n  mov.u32 %r1, 12;\n"
+    "  {\n  .param .b64 p0;\n  .param .b64 p1;\n  .param .b32 p2;\n  .param .b64 p3;\n  .param .b64 p4;\n"
+    "  st.param.b64 [p0], %rd2;\n  st.param.b64 [p1], %rd2;\n  st.param.b32 [p2], %r1;\n  st.param.b64 [p3], %rd2;\n"
+    "  st.param.b64 [p4], 1;\n  call.uni __assertfail, (p0, p1, p2, p3, p4);\n  }\n  ret;\n}\n";
+
+START_TEST(test_assert)
+{
+    ck_assert_ptr_nonnull(freopen("/dev/null", "w", stderr));     /* the assertion's message goes there */
+    CUcontext c = start();
+    CUmodule m;
+    OK(cuModuleLoadData(&m, assert_ptx));
+    CUfunction fn;
+    OK(cuModuleGetFunction(&fn, m, "checks"));
+    OK(cuLaunchKernel(fn, 1, 1, 1, 1, 1, 1, 0, NULL, NULL, NULL));
+    FAILS(cuCtxSynchronize(), CUDA_ERROR_ASSERT);
+    finish(c);
+}
+END_TEST
+
+/* Another module's variable, and registered host memory, are buffers of every launch. */
+START_TEST(test_every_allocation_reachable)
+{
+    CUcontext c = start();
+    CUmodule vars;
+    OK(cuModuleLoadData(&vars, vars_ptx));
+    CUdeviceptr counter;
+    OK(cuModuleGetGlobal_v2(&counter, NULL, vars, "counter"));
+    launch_store("store", counter, 1);
+    OK(cuCtxSynchronize());
+    uint32_t v;
+    OK(cuMemcpyDtoH_v2(&v, counter, 4));
+    ck_assert_uint_eq(v, 5);
+    static uint32_t mine[4];
+    OK(cuMemHostRegister_v2(mine, sizeof mine, 0));
+    launch_store("store", (uintptr_t)&mine[2], 1);
+    OK(cuCtxSynchronize());
+    ck_assert_uint_eq(mine[2], 5);
+    OK(cuMemHostUnregister(mine));
+    static uint32_t frozen[4];
+    OK(cuMemHostRegister_v2(frozen, sizeof frozen, CU_MEMHOSTREGISTER_READ_ONLY));
+    launch_store("store", (uintptr_t)&frozen[1], 1);
+    FAILS(cuCtxSynchronize(), CUDA_ERROR_ILLEGAL_ADDRESS);
+    ck_assert_uint_eq(frozen[1], 0);
+    finish(c);
+}
+END_TEST
+
+START_TEST(test_jobs_same_result)
+{
+    setenv("PTXRUN_JOBS", "4", 1);
+    CUcontext c = start();
+    CUmodule m;
+    OK(cuModuleLoadData(&m, axpy_ptx));
+    CUfunction f;
+    OK(cuModuleGetFunction(&f, m, "axpy"));
+    uint32_t x[N], y[N], out[N], want[N];
+    fill(x, y);
+    CUdeviceptr dx, dy, dout;
+    OK(cuMemAlloc_v2(&dx, sizeof x));
+    OK(cuMemAlloc_v2(&dy, sizeof y));
+    OK(cuMemAlloc_v2(&dout, sizeof out));
+    OK(cuMemcpyHtoD_v2(dx, x, sizeof x));
+    OK(cuMemcpyHtoD_v2(dy, y, sizeof y));
+    uint32_t a = 12345, n = N;
+    void *params[] = { &dout, &dx, &dy, &a, &n };
+    OK(cuLaunchKernel(f, (N + 31) / 32, 1, 1, 32, 1, 1, 0, NULL, params, NULL));
+    OK(cuMemcpyDtoH_v2(out, dout, sizeof out));
+    axpy_expect(want, x, y, a);
+    ck_assert_mem_eq(out, want, sizeof out);
+    finish(c);
+}
+END_TEST
+
 static Suite *cudrv_suite(void)
 {
     Suite *s = suite_create("cudrv");
@@ -764,6 +1439,30 @@ static Suite *cudrv_suite(void)
     tcase_add_test(t, test_fault_is_sticky);
     tcase_add_loop_test(t, test_fault_kinds, 0, 4);
     tcase_add_test(t, test_fault_in_freed_memory);
+    tcase_add_test(t, test_every_allocation_reachable);
+    tcase_add_test(t, test_jobs_same_result);
+    tcase_add_test(t, test_kernel_ptxrun_cannot_execute);
+    tcase_add_test(t, test_bad_ptx);
+    tcase_add_test(t, test_printf_to_stdout);
+    tcase_add_test(t, test_trace_file);
+    tcase_add_test(t, test_undefined_warns);
+    tcase_add_test(t, test_undefined_strict);
+    tcase_add_test(t, test_assert);
+    suite_add_tcase(s, t);
+    t = tcase_create("modules");
+    tcase_set_timeout(t, 60);
+    tcase_add_test(t, test_fatbinary);
+    tcase_add_test(t, test_fatbinary_arch_below);
+    tcase_add_test(t, test_module_file_and_link);
+    suite_add_tcase(s, t);
+    t = tcase_create("streams");
+    tcase_set_timeout(t, 60);
+    tcase_add_test(t, test_streams_in_order);
+    tcase_add_test(t, test_events_time_the_work);
+    suite_add_tcase(s, t);
+    t = tcase_create("functions");
+    tcase_add_test(t, test_function_attributes);
+    tcase_add_test(t, test_occupancy);
     suite_add_tcase(s, t);
     return s;
 }
