@@ -206,12 +206,20 @@ $(BUILD)/cuda/libcudart.so.%: $(RT_OBJ) $(BUILD)/obj/rtversion%.o cuda/libcudart
 	$(CC) $(ALL_CFLAGS) -shared -Wl,-soname,libcudart.so.$* -Wl,--version-script=$(MAP) -Wl,--no-undefined \
 	    -Wl,--enable-new-dtags,-rpath,'$$ORIGIN' -o $@ $(filter %.o,$^) -L$(BUILD)/cuda -l:libcuda.so.1 -pthread
 
+# The runtime's tests in one process under memcheck (a faulting test resets the device).
+.PHONY: cudart-valgrind
+valgrind: cudart-valgrind
+cudart-valgrind: $(BUILD)/tests/check_cudart
+	CK_FORK=no PTXRUN_ROOT=$(CURDIR) valgrind --quiet --error-exitcode=99 --leak-check=full \
+	    --errors-for-leak-kinds=definite,indirect $(BUILD)/tests/check_cudart
+
 # check_cudart uses cudart.h alone, linked against libcudart.so.13 (found by its RPATH), and registers
 # tests/cudart/kernels.fatbin by hand as nvcc's code would.
-$(BUILD)/tests/check_cudart: tests/check_cudart.c cuda/cudart.h cuda/rterrors.def $(RT_LIBS)
+$(BUILD)/tests/check_cudart: tests/check_cudart.c cuda/cudart.h cuda/rterrors.def tests/cudart/exports.sh $(RT_LIBS)
 	@mkdir -p $(BUILD)/tests
 	$(CC) -std=c11 -D_POSIX_C_SOURCE=200809L $(WARN) $(CFLAGS) $(SANFLAGS) $(CHECK_CFLAGS) -Icuda -o $@ $< \
 	    -L$(BUILD)/cuda -l:libcudart.so.13 -Wl,--disable-new-dtags,-rpath,'$$ORIGIN/../cuda' $(CHECK_LIBS) -ldl -lm -pthread
+	@sh tests/cudart/exports.sh $(BUILD)/cuda
 
 check: structure unit-tests cli-tests kernel-tests fuzz-regressions bench-builds lib-example python-tests
 

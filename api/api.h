@@ -134,6 +134,14 @@ void library_set_placer(ptxrun_module *mod, ModulePlacer place, void *context);
 uint32_t library_var_count(const ptxrun_module *mod);
 bool library_var(const ptxrun_module *mod, uint32_t i, LibraryVar *out);
 
+/* apilaunch.c: ptxrun_launch keeping the definedness of the caller's bytes between launches (the
+ * CUDA shims' device memory, which starts undefined): shadows (NULL, or one per buffer of o)
+ * gives each buffer's bits as they start, one byte a byte (0xff: all defined; NULL: all of them),
+ * and gets them as the run left them: a buffer's shadow is written in place, or, NULL before and
+ * some bits of it undefined after, made (malloc: the caller frees it). */
+ptxrun_status library_launch(ptxrun_kernel *k, void *const *args, const ptxrun_launch_options *o, uint8_t **shadows,
+                             ptxrun_result **result);
+
 /* hostmem.c: the process's own memory for ptx_run: an address outside every buffer is looked up
  * in /proc/self/maps, and the mapping holding it becomes a region (read-only where the process may
  * not write). A Memory.resolve. */

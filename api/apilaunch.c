@@ -115,7 +115,7 @@ static void move_vars(ptxrun_module *mod, Block *b, bool out)
 /* The caller's memory into b's: the parameters' bytes and the buffers; false, said, if refused
  * (*status: why). */
 static bool give_memory(ApiDiag *d, Block *b, void *const *args, const ptxrun_launch_options *o,
-                        ptxrun_status *status)
+                        uint8_t *const *shadows, ptxrun_status *status)
 {
     const Function *f = b->prog.fn;
     for (uint32_t i = 0; i < f->params.len; i++) {
@@ -147,10 +147,15 @@ static bool give_memory(ApiDiag *d, Block *b, void *const *args, const ptxrun_la
             *status = PTXRUN_ERROR_ARGUMENT;
             return false;
         }
-        if (mem_add_host(&b->mem, "buffer", buf->data, buf->size, buf->read_only != 0) == UINT32_MAX) {
+        uint32_t r = mem_add_host(&b->mem, "buffer", buf->data, buf->size, buf->read_only != 0);
+        if (r == UINT32_MAX) {
             apidiag_say(d, PTXRUN_ERROR, "launch: buffer %zu (%zu bytes at %p) shares addresses with the module's own "
                         ".global variables", i, buf->size, buf->data);
             return false;
+        }
+        if (shadows && shadows[i]) {         /* the bytes' definedness as the caller keeps it */
+            Region *reg = &b->mem.regions[r];
+            memcpy(mem_shadow(&b->mem, reg) + ((uint64_t)(uintptr_t)buf->data - reg->base), shadows[i], buf->size);
         }
     }
     return true;
@@ -169,8 +174,42 @@ static void keep_shadows(ptxrun_result *r, Block *b)
     }
 }
 
+/* The definedness the run left in each buffer's bytes, back into the caller's shadows: a buffer
+ * without one whose bytes the run made undefined gets one (malloc, the caller's). */
+static void return_shadows(Block *b, const ptxrun_launch_options *o, uint8_t **shadows)
+{
+    for (size_t i = 0; i < o->buffer_count; i++) {
+        const ptxrun_buffer *buf = &o->buffers[i];
+        uint64_t lo = (uint64_t)(uintptr_t)buf->data;
+        const Region *r = NULL;
+        for (uint32_t j = 0; buf->size && j < b->mem.count && !r; j++) {
+            const Region *reg = &b->mem.regions[j];
+            if (reg->host && reg->space == SPACE_GLOBAL && reg->base <= lo && lo - reg->base < reg->size)
+                r = reg;
+        }
+        if (!r || !r->shadow)
+            continue;                         /* nothing written: as it was */
+        const uint8_t *from = r->shadow + (lo - r->base);
+        if (!shadows[i]) {
+            size_t n = 0;
+            while (n < buf->size && from[n] == 0xff)
+                n++;
+            if (n == buf->size)
+                continue;                     /* still all defined */
+            shadows[i] = xmalloc(buf->size);
+        }
+        memcpy(shadows[i], from, buf->size);
+    }
+}
+
 ptxrun_status ptxrun_launch(ptxrun_kernel *k, void *const *args, const ptxrun_launch_options *o,
                             ptxrun_result **result)
+{
+    return library_launch(k, args, o, NULL, result);
+}
+
+ptxrun_status library_launch(ptxrun_kernel *k, void *const *args, const ptxrun_launch_options *o, uint8_t **shadows,
+                             ptxrun_result **result)
 {
     if (result)
         *result = NULL;
@@ -203,7 +242,7 @@ ptxrun_status ptxrun_launch(ptxrun_kernel *k, void *const *args, const ptxrun_la
     block_set_grid(b, nctaid);
     if (o && o->shared_bytes)
         block_set_dynamic_shared(b, o->shared_bytes);
-    if (!give_memory(&d, b, args, o, &status) || !bounds_check(b, NULL, NULL))
+    if (!give_memory(&d, b, args, o, shadows, &status) || !bounds_check(b, NULL, NULL))
         goto out;
     pthread_mutex_lock(&mod->lock);
     move_vars(mod, b, false);
@@ -228,6 +267,8 @@ ptxrun_status ptxrun_launch(ptxrun_kernel *k, void *const *args, const ptxrun_la
     pthread_mutex_lock(&mod->lock);
     move_vars(mod, b, true);
     pthread_mutex_unlock(&mod->lock);
+    if (shadows && o)
+        return_shadows(b, o, shadows);
     if (e.trace)
         fclose(e.trace);
     if (result) {

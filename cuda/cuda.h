@@ -90,6 +90,7 @@ typedef struct DrvMem {
     const void *decl;          /* a symbol's declaration (LibraryVar.decl) */
     char *name;                /* a symbol's name */
     int space;                 /* a symbol's space (SPACE_GLOBAL, SPACE_CONST) */
+    bool managed;              /* a symbol declared .attribute(.managed) (CUDA's __managed__) */
     unsigned long long id;     /* CU_POINTER_ATTRIBUTE_BUFFER_ID: never the same twice in a process */
 } DrvMem;
 

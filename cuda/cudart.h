@@ -369,6 +369,7 @@ RT_API cudaError_t cudaDeviceGetLimit(size_t *pValue, cudaLimit limit);
 RT_API cudaError_t cudaDeviceSetLimit(cudaLimit limit, size_t value);
 RT_API cudaError_t cudaDeviceGetStreamPriorityRange(int *leastPriority, int *greatestPriority);
 RT_API cudaError_t cudaDeviceCanAccessPeer(int *canAccessPeer, int device, int peerDevice);
+RT_API cudaError_t cudaCtxResetPersistingL2Cache(void);
 RT_API cudaError_t cudaDriverGetVersion(int *driverVersion);
 RT_API cudaError_t cudaRuntimeGetVersion(int *runtimeVersion);
 
@@ -383,6 +384,9 @@ RT_API cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, u
 RT_API cudaError_t cudaStreamAddCallback(cudaStream_t stream, cudaStreamCallback_t callback, void *userData,
                                          unsigned int flags);
 RT_API cudaError_t cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t fn, void *userData);
+RT_API cudaError_t cudaStreamAttachMemAsync(cudaStream_t stream, void *devPtr, size_t length, unsigned int flags);
+RT_API cudaError_t cudaStreamSetAttribute(cudaStream_t stream, cudaLaunchAttributeID attr,
+                                          const cudaLaunchAttributeValue *value);
 RT_API cudaError_t cudaStreamGetFlags(cudaStream_t stream, unsigned int *flags);
 RT_API cudaError_t cudaEventCreate(cudaEvent_t *event);
 RT_API cudaError_t cudaEventCreateWithFlags(cudaEvent_t *event, unsigned int flags);

@@ -414,6 +414,29 @@ typedef struct CUDA_MEMCPY3D {
 } CUDA_MEMCPY3D;
 
 typedef size_t (*CUoccupancyB2DSize)(int blockSize);
+typedef void (*CUhostFn)(void *userData);
+typedef void (*CUstreamCallback)(CUstream stream, CUresult status, void *userData);
+
+/* Where memory is advised to or prefetched to (CUmemLocation). */
+typedef enum CUmemLocationType {
+    CU_MEM_LOCATION_TYPE_INVALID = 0,
+    CU_MEM_LOCATION_TYPE_DEVICE = 1,
+    CU_MEM_LOCATION_TYPE_HOST = 2,
+    CU_MEM_LOCATION_TYPE_HOST_NUMA = 3,
+    CU_MEM_LOCATION_TYPE_HOST_NUMA_CURRENT = 4,
+} CUmemLocationType;
+typedef struct CUmemLocation {
+    CUmemLocationType type;
+    int id;
+} CUmemLocation;
+typedef enum CUmem_advise {
+    CU_MEM_ADVISE_SET_READ_MOSTLY = 1,
+    CU_MEM_ADVISE_UNSET_READ_MOSTLY = 2,
+    CU_MEM_ADVISE_SET_PREFERRED_LOCATION = 3,
+    CU_MEM_ADVISE_UNSET_PREFERRED_LOCATION = 4,
+    CU_MEM_ADVISE_SET_ACCESSED_BY = 5,
+    CU_MEM_ADVISE_UNSET_ACCESSED_BY = 6,
+} CUmem_advise;
 
 /* cuCtxCreate_v4's parameters (CUctxCreateParams): none of them is taken; NULL or all empty. */
 typedef struct CUctxCreateParams {
@@ -467,7 +490,11 @@ CUDRV_API CUresult cuMemHostUnregister(void *p);
 CUDRV_API CUresult cuMemGetInfo_v2(size_t *free_bytes, size_t *total);
 CUDRV_API CUresult cuMemGetAddressRange_v2(CUdeviceptr *base, size_t *size, CUdeviceptr dptr);
 CUDRV_API CUresult cuPointerGetAttribute(void *data, CUpointer_attribute attribute, CUdeviceptr ptr);
-CUDRV_API CUresult cuPointerGetAttributes(unsigned count, CUpointer_attribute *attributes, void **data, CUdeviceptr ptr);
+CUDRV_API CUresult cuPointerGetAttributes(unsigned count, CUpointer_attribute *attributes, void **data,
+                                          CUdeviceptr ptr);
+CUDRV_API CUresult cuMemPrefetchAsync_v2(CUdeviceptr dptr, size_t bytes, CUmemLocation to, unsigned flags,
+                                         CUstream stream);
+CUDRV_API CUresult cuMemAdvise_v2(CUdeviceptr dptr, size_t bytes, CUmem_advise advice, CUmemLocation where);
 CUDRV_API CUresult cuMemcpy(CUdeviceptr dst, CUdeviceptr src, size_t bytes);
 CUDRV_API CUresult cuMemcpyAsync(CUdeviceptr dst, CUdeviceptr src, size_t bytes, CUstream stream);
 CUDRV_API CUresult cuMemcpyHtoD_v2(CUdeviceptr dst, const void *src, size_t bytes);
@@ -536,6 +563,11 @@ CUDRV_API CUresult cuStreamSynchronize(CUstream stream);
 CUDRV_API CUresult cuStreamQuery(CUstream stream);
 CUDRV_API CUresult cuStreamWaitEvent(CUstream stream, CUevent event, unsigned flags);
 CUDRV_API CUresult cuStreamGetFlags(CUstream stream, unsigned *flags);
+CUDRV_API CUresult cuStreamGetPriority(CUstream stream, int *priority);
+CUDRV_API CUresult cuStreamGetCtx(CUstream stream, CUcontext *ctx);
+CUDRV_API CUresult cuCtxGetStreamPriorityRange(int *least, int *greatest);
+CUDRV_API CUresult cuStreamAddCallback(CUstream stream, CUstreamCallback callback, void *data, unsigned flags);
+CUDRV_API CUresult cuLaunchHostFunc(CUstream stream, CUhostFn fn, void *data);
 CUDRV_API CUresult cuEventCreate(CUevent *event, unsigned flags);
 CUDRV_API CUresult cuEventRecord(CUevent event, CUstream stream);
 CUDRV_API CUresult cuEventSynchronize(CUevent event);

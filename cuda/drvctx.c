@@ -18,7 +18,8 @@ static void release(DrvState *s, CUcontext ctx)
         DrvHandle h = s->handles[i];
         if (h.kind == DRV_MODULE && ((CUmodule)h.p)->ctx == ctx)
             drvmodule_free(s, h.p);
-        else if ((h.kind == DRV_STREAM && ((CUstream)h.p)->ctx == ctx) || (h.kind == DRV_EVENT && ((CUevent)h.p)->ctx == ctx)) {
+        else if ((h.kind == DRV_STREAM && ((CUstream)h.p)->ctx == ctx)
+                 || (h.kind == DRV_EVENT && ((CUevent)h.p)->ctx == ctx)) {
             drv_handle_remove(s, h.p);
             free(h.p);
         }

@@ -241,7 +241,9 @@ static bool pointer_attribute(const DrvMem *m, CUpointer_attribute a, void *data
         return m && (host || m->kind == DRV_MEM_MANAGED);
     case CU_POINTER_ATTRIBUTE_SYNC_MEMOPS: *(int *)data = 1; return m;   /* every copy is synchronous */
     case CU_POINTER_ATTRIBUTE_BUFFER_ID: *(unsigned long long *)data = m ? m->id : 0; return m;
-    case CU_POINTER_ATTRIBUTE_IS_MANAGED: *(int *)data = m && m->kind == DRV_MEM_MANAGED; return m;
+    case CU_POINTER_ATTRIBUTE_IS_MANAGED:
+        *(int *)data = m && (m->kind == DRV_MEM_MANAGED || (m->kind == DRV_MEM_SYMBOL && m->managed));
+        return m;
     case CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL: *(int *)data = m ? 0 : -2; return m;
     case CU_POINTER_ATTRIBUTE_RANGE_START_ADDR: *(CUdeviceptr *)data = m ? (uintptr_t)m->base : 0; return m;
     case CU_POINTER_ATTRIBUTE_RANGE_SIZE: *(size_t *)data = m ? m->size : 0; return m;
@@ -544,4 +546,49 @@ CUresult cuMemsetD2D32Async(CUdeviceptr dst, size_t pitch, unsigned value, size_
                             CUstream stream)
 {
     return set(dst, pitch, value, 4, width, height, stream, true);
+}
+
+/* The managed allocation holding all of [dptr, dptr + bytes), or NULL. */
+static DrvMem *managed_range(DrvState *s, CUdeviceptr dptr, size_t bytes)
+{
+    DrvMem *m = drv_mem_find(s, dptr);
+    bool managed = m && (m->kind == DRV_MEM_MANAGED || (m->kind == DRV_MEM_SYMBOL && m->managed));
+    return managed && bytes && drv_mem_covers(s, dptr, bytes) ? m : NULL;
+}
+
+static bool location_ok(CUmemLocation l)
+{
+    return (l.type == CU_MEM_LOCATION_TYPE_DEVICE && l.id == 0) || l.type == CU_MEM_LOCATION_TYPE_HOST
+           || l.type == CU_MEM_LOCATION_TYPE_HOST_NUMA || l.type == CU_MEM_LOCATION_TYPE_HOST_NUMA_CURRENT;
+}
+
+/* Managed memory is where both the host and the kernels reach it already: nothing moves. */
+CUresult cuMemPrefetchAsync_v2(CUdeviceptr dptr, size_t bytes, CUmemLocation to, unsigned flags, CUstream stream)
+{
+    DrvState *s;
+    CUresult r = drv_enter(&s, NULL);
+    if (r != CUDA_SUCCESS)
+        return r;
+    if (!drv_stream_ok(s, stream))
+        r = CUDA_ERROR_INVALID_HANDLE;
+    else if (flags || !location_ok(to) || !managed_range(s, dptr, bytes))
+        r = CUDA_ERROR_INVALID_VALUE;
+    drv_unlock();
+    return r;
+}
+
+/* Advice about managed memory is taken and changes nothing here. */
+CUresult cuMemAdvise_v2(CUdeviceptr dptr, size_t bytes, CUmem_advise advice, CUmemLocation where)
+{
+    DrvState *s;
+    CUresult r = drv_enter(&s, NULL);
+    if (r != CUDA_SUCCESS)
+        return r;
+    bool needs_location = advice == CU_MEM_ADVISE_SET_PREFERRED_LOCATION || advice == CU_MEM_ADVISE_SET_ACCESSED_BY
+                          || advice == CU_MEM_ADVISE_UNSET_ACCESSED_BY;
+    if (advice < CU_MEM_ADVISE_SET_READ_MOSTLY || advice > CU_MEM_ADVISE_UNSET_ACCESSED_BY
+        || (needs_location && !location_ok(where)) || !managed_range(s, dptr, bytes))
+        r = CUDA_ERROR_INVALID_VALUE;
+    drv_unlock();
+    return r;
 }

@@ -107,7 +107,8 @@ static const char *image_ptx(DrvState *s, const void *image, unsigned arch, Fatb
     const FatbinEntry *e = fatbin_best_ptx(entries, arch);
     if (!e) {
         drv_report(s, "ptxrun's libcuda: the fatbinary has no PTX for sm_%u (%zu entr%s, none PTX of compute_%u or "
-                      "below); ptxrun runs PTX only, never SASS: build with nvcc -gencode arch=compute_%u,code=compute_%u "
+                      "below); ptxrun runs PTX only, never SASS: build with "
+                      "nvcc -gencode arch=compute_%u,code=compute_%u "
                       "(or nvcc's default, which includes PTX)", arch, entries->count,
                    entries->count == 1 ? "y" : "ies", arch, arch, arch);
         *r = CUDA_ERROR_NO_BINARY_FOR_GPU;
@@ -118,15 +119,20 @@ static const char *image_ptx(DrvState *s, const void *image, unsigned arch, Fatb
 }
 
 /* The module's variables no kernel reached, placed now (zeroed: their initializers are written
- * only by a kernel's lowering). */
+ * only by a kernel's lowering); the managed ones marked. */
 static void place_the_rest(DrvState *s, CUmodule m)
 {
     uint32_t n = library_var_count(m->mod);
     for (uint32_t i = 0; i < n; i++) {
         LibraryVar v;
         bool fresh;
-        if (library_var(m->mod, i, &v) && !symbol(s, m, v.decl))
+        if (!library_var(m->mod, i, &v))
+            continue;
+        if (!symbol(s, m, v.decl))
             place(m, v.decl, v.name, v.space, v.size, v.align, &fresh);
+        DrvMem *placed = symbol(s, m, v.decl);
+        if (placed)
+            placed->managed = v.managed;
     }
 }
 

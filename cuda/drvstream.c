@@ -197,3 +197,90 @@ CUresult cuEventDestroy_v2(CUevent event)
     drv_unlock();
     return r;
 }
+
+CUresult cuStreamGetPriority(CUstream stream, int *priority)
+{
+    DrvState *s;
+    CUresult r = drv_enter(&s, NULL);
+    if (r != CUDA_SUCCESS)
+        return r;
+    if (!drv_stream_ok(s, stream))
+        r = CUDA_ERROR_INVALID_HANDLE;
+    else if (!priority)
+        r = CUDA_ERROR_INVALID_VALUE;
+    else
+        *priority = drv_handle_has(s, DRV_STREAM, stream) ? stream->priority : 0;
+    drv_unlock();
+    return r;
+}
+
+CUresult cuStreamGetCtx(CUstream stream, CUcontext *ctx)
+{
+    DrvState *s;
+    CUcontext current;
+    CUresult r = drv_enter(&s, &current);
+    if (r != CUDA_SUCCESS)
+        return r;
+    if (!drv_stream_ok(s, stream))
+        r = CUDA_ERROR_INVALID_HANDLE;
+    else if (!ctx)
+        r = CUDA_ERROR_INVALID_VALUE;
+    else
+        *ctx = drv_handle_has(s, DRV_STREAM, stream) ? stream->ctx : current;
+    drv_unlock();
+    return r;
+}
+
+/* An H100's range: 0 (the least, the default) to -5. */
+CUresult cuCtxGetStreamPriorityRange(int *least, int *greatest)
+{
+    DrvState *s;
+    CUresult r = drv_enter(&s, NULL);
+    if (r != CUDA_SUCCESS)
+        return r;
+    drv_unlock();
+    if (least)
+        *least = 0;
+    if (greatest)
+        *greatest = -5;
+    return CUDA_SUCCESS;
+}
+
+/* The work before it on the stream is done: the callback runs now, on the calling thread, given
+ * the context's sticky error if a kernel faulted (as CUDA gives it the stream's error). */
+CUresult cuStreamAddCallback(CUstream stream, CUstreamCallback callback, void *data, unsigned flags)
+{
+    DrvState *s;
+    CUresult r = drv_enter_init(&s);
+    if (r != CUDA_SUCCESS)
+        return r;
+    CUcontext ctx = drv_current();
+    if (!ctx || !drv_handle_has(s, DRV_CONTEXT, ctx))
+        r = CUDA_ERROR_INVALID_CONTEXT;
+    else if (!drv_stream_ok(s, stream))
+        r = CUDA_ERROR_INVALID_HANDLE;
+    else if (!callback || flags)
+        r = CUDA_ERROR_INVALID_VALUE;
+    CUresult status = ctx && r == CUDA_SUCCESS ? ctx->sticky : CUDA_SUCCESS;
+    drv_unlock();
+    if (r == CUDA_SUCCESS)
+        callback(stream, status, data);
+    return r;
+}
+
+/* The host function runs now, on the calling thread (the work before it is done). */
+CUresult cuLaunchHostFunc(CUstream stream, CUhostFn fn, void *data)
+{
+    DrvState *s;
+    CUresult r = drv_enter(&s, NULL);
+    if (r != CUDA_SUCCESS)
+        return r;
+    if (!drv_stream_ok(s, stream))
+        r = CUDA_ERROR_INVALID_HANDLE;
+    else if (!fn)
+        r = CUDA_ERROR_INVALID_VALUE;
+    drv_unlock();
+    if (r == CUDA_SUCCESS)
+        fn(data);
+    return r;
+}

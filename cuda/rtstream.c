@@ -105,6 +105,38 @@ cudaError_t cudaStreamGetFlags(cudaStream_t stream, unsigned int *flags)
     return rt_return(cuStreamGetFlags(rt_stream(stream), flags));
 }
 
+/* Attaching managed memory to a stream changes who may touch it when, which a host running every
+ * stream in order never needs: checked and taken. */
+cudaError_t cudaStreamAttachMemAsync(cudaStream_t stream, void *devPtr, size_t length, unsigned int flags)
+{
+    (void)devPtr, (void)length;
+    cudaError_t e = rt_enter();
+    if (e != cudaSuccess)
+        return e;
+    if (flags != cudaMemAttachGlobal && flags != cudaMemAttachHost && flags != cudaMemAttachSingle)
+        return rt_fail(cudaErrorInvalidValue);
+    return rt_return(cuStreamQuery(rt_stream(stream)));
+}
+
+/* A stream's attributes that change nothing on a host (an L2 access policy, the synchronization
+ * policy, memory sync domains, the priority) are taken; the others are refused by name. */
+cudaError_t cudaStreamSetAttribute(cudaStream_t stream, cudaLaunchAttributeID attr, const cudaLaunchAttributeValue *value)
+{
+    cudaError_t e = rt_enter();
+    if (e != cudaSuccess)
+        return e;
+    if (!value)
+        return rt_fail(cudaErrorInvalidValue);
+    switch (attr) {
+    case cudaLaunchAttributeAccessPolicyWindow: case cudaLaunchAttributeSynchronizationPolicy:
+    case cudaLaunchAttributeMemSyncDomainMap: case cudaLaunchAttributeMemSyncDomain:
+    case cudaLaunchAttributePriority:
+        return rt_return(cuStreamQuery(rt_stream(stream)));
+    default:
+        return rt_not_supported("cudaStreamSetAttribute", "that stream attribute");
+    }
+}
+
 cudaError_t cudaEventCreateWithFlags(cudaEvent_t *event, unsigned int flags)
 {
     cudaError_t e = rt_enter();

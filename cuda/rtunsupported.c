@@ -92,6 +92,8 @@ cudaError_t cudaThreadExchangeStreamCaptureMode(int *mode)
     X(cudaGraphInstantiate, "graphs") \
     X(cudaGraphInstantiateWithFlags, "graphs") \
     X(cudaGraphLaunch, "graphs") \
+    X(cudaGraphUpload, "graphs") \
+    X(cudaStreamGetAttribute, "stream attributes") \
     X(cudaGraphDestroy, "graphs") \
     X(cudaGraphExecDestroy, "graphs") \
     X(cudaGraphAddKernelNode, "graphs") \

@@ -963,7 +963,7 @@ START_TEST(test_function_attributes)
     ck_assert_int_eq(v, 90);
     OK(cuFuncGetAttribute(&v, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, f));
     ck_assert_int_eq(v, 48 * 1024 - 1000);
-    for (int a = CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK; a <= CU_FUNC_ATTRIBUTE_CLUSTER_SCHEDULING_POLICY_PREFERENCE; a++)
+    for (int a = 0; a <= CU_FUNC_ATTRIBUTE_CLUSTER_SCHEDULING_POLICY_PREFERENCE; a++)
         OK(cuFuncGetAttribute(&v, (CUfunction_attribute)a, f));
     FAILS(cuFuncGetAttribute(&v, (CUfunction_attribute)99, f), CUDA_ERROR_INVALID_VALUE);
     FAILS(cuFuncGetAttribute(NULL, CU_FUNC_ATTRIBUTE_NUM_REGS, f), CUDA_ERROR_INVALID_VALUE);
@@ -1412,6 +1412,120 @@ START_TEST(test_jobs_same_result)
 }
 END_TEST
 
+/* ---- managed memory's hints, host functions on streams, per-thread names ---- */
+
+static void count_call(void *data)
+{
+    ++*(int *)data;
+}
+
+static void stream_callback(CUstream stream, CUresult status, void *data)
+{
+    (void)stream;
+    *(CUresult *)data = status;
+}
+
+START_TEST(test_stream_host_work)
+{
+    CUcontext c = start();
+    int least = 9, greatest = 9;
+    OK(cuCtxGetStreamPriorityRange(&least, &greatest));
+    ck_assert_int_eq(least, 0);
+    ck_assert_int_eq(greatest, -5);
+    CUstream s;
+    OK(cuStreamCreateWithPriority(&s, 0, -3));
+    int priority;
+    OK(cuStreamGetPriority(s, &priority));
+    ck_assert_int_eq(priority, -3);
+    CUcontext owner;
+    OK(cuStreamGetCtx(s, &owner));
+    ck_assert_ptr_eq(owner, c);
+    int calls = 0;
+    OK(cuLaunchHostFunc(s, count_call, &calls));
+    ck_assert_int_eq(calls, 1);                          /* done when the call returns */
+    FAILS(cuLaunchHostFunc(s, NULL, &calls), CUDA_ERROR_INVALID_VALUE);
+    CUresult seen = CUDA_ERROR_UNKNOWN;
+    OK(cuStreamAddCallback(s, stream_callback, &seen, 0));
+    ck_assert_int_eq(seen, CUDA_SUCCESS);
+    FAILS(cuStreamAddCallback(s, stream_callback, &seen, 1), CUDA_ERROR_INVALID_VALUE);
+    /* after a fault the callback is told the error */
+    CUdeviceptr p;
+    OK(cuMemAlloc_v2(&p, 4));
+    launch_store("store", p + 4, 1);
+    OK(cuStreamAddCallback(s, stream_callback, &seen, 0));
+    ck_assert_int_eq(seen, CUDA_ERROR_ILLEGAL_ADDRESS);
+    FAILS(cuLaunchHostFunc(s, count_call, &calls), CUDA_ERROR_ILLEGAL_ADDRESS);
+    ck_assert_int_eq(calls, 1);
+    finish(c);
+}
+END_TEST
+
+START_TEST(test_managed_hints)
+{
+    CUcontext c = start();
+    CUdeviceptr m, d;
+    OK(cuMemAllocManaged(&m, 4096, CU_MEM_ATTACH_GLOBAL));
+    OK(cuMemAlloc_v2(&d, 4096));
+    CUmemLocation dev = { CU_MEM_LOCATION_TYPE_DEVICE, 0 }, host = { CU_MEM_LOCATION_TYPE_HOST, 0 };
+    CUmemLocation other = { CU_MEM_LOCATION_TYPE_DEVICE, 1 };
+    OK(cuMemPrefetchAsync_v2(m, 4096, dev, 0, NULL));
+    OK(cuMemPrefetchAsync_v2(m + 1024, 1024, host, 0, NULL));
+    FAILS(cuMemPrefetchAsync_v2(m, 4097, dev, 0, NULL), CUDA_ERROR_INVALID_VALUE);
+    FAILS(cuMemPrefetchAsync_v2(d, 4096, dev, 0, NULL), CUDA_ERROR_INVALID_VALUE);     /* not managed */
+    FAILS(cuMemPrefetchAsync_v2(m, 4096, other, 0, NULL), CUDA_ERROR_INVALID_VALUE);
+    FAILS(cuMemPrefetchAsync_v2(m, 4096, dev, 0, (CUstream)(uintptr_t)0x99), CUDA_ERROR_INVALID_HANDLE);
+    OK(cuMemAdvise_v2(m, 4096, CU_MEM_ADVISE_SET_READ_MOSTLY, dev));
+    OK(cuMemAdvise_v2(m, 4096, CU_MEM_ADVISE_SET_PREFERRED_LOCATION, host));
+    FAILS(cuMemAdvise_v2(m, 4096, (CUmem_advise)7, dev), CUDA_ERROR_INVALID_VALUE);
+    FAILS(cuMemAdvise_v2(d, 4096, CU_MEM_ADVISE_SET_READ_MOSTLY, dev), CUDA_ERROR_INVALID_VALUE);
+    /* a __managed__ variable (.attribute(.managed)) is managed memory too */
+    static const char managed_ptx[] = HEADER ".visible .global .attribute(.managed) .align 4 .u32 shared_count;\n";
+    CUmodule mod;
+    CUdeviceptr var;
+    OK(cuModuleLoadData(&mod, managed_ptx));
+    OK(cuModuleGetGlobal_v2(&var, NULL, mod, "shared_count"));
+    int managed = 0;
+    OK(cuPointerGetAttribute(&managed, CU_POINTER_ATTRIBUTE_IS_MANAGED, var));
+    ck_assert_int_eq(managed, 1);
+    OK(cuMemPrefetchAsync_v2(var, 4, dev, 0, NULL));
+    finish(c);
+}
+END_TEST
+
+/* The per-thread default stream's names (nvcc --default-stream per-thread). */
+CUresult cuLaunchKernel_ptsz(CUfunction f, unsigned gridX, unsigned gridY, unsigned gridZ, unsigned blockX,
+                             unsigned blockY, unsigned blockZ, unsigned shared_bytes, CUstream stream, void **params,
+                             void **extra);
+CUresult cuMemcpyHtoD_v2_ptds(CUdeviceptr dst, const void *src, size_t bytes);
+CUresult cuMemcpyDtoHAsync_v2_ptsz(void *dst, CUdeviceptr src, size_t bytes, CUstream stream);
+CUresult cuStreamSynchronize_ptsz(CUstream stream);
+
+START_TEST(test_per_thread_names)
+{
+    CUcontext c = start();
+    CUmodule m;
+    OK(cuModuleLoadData(&m, axpy_ptx));
+    CUfunction f;
+    OK(cuModuleGetFunction(&f, m, "axpy"));
+    uint32_t x[N], y[N], out[N], want[N];
+    fill(x, y);
+    CUdeviceptr dx, dy, dout;
+    OK(cuMemAlloc_v2(&dx, sizeof x));
+    OK(cuMemAlloc_v2(&dy, sizeof y));
+    OK(cuMemAlloc_v2(&dout, sizeof out));
+    OK(cuMemcpyHtoD_v2_ptds(dx, x, sizeof x));
+    OK(cuMemcpyHtoD_v2_ptds(dy, y, sizeof y));
+    uint32_t a = 31, n = N;
+    void *params[] = { &dout, &dx, &dy, &a, &n };
+    OK(cuLaunchKernel_ptsz(f, (N + BLOCK - 1) / BLOCK, 1, 1, BLOCK, 1, 1, 0, CU_STREAM_PER_THREAD, params, NULL));
+    OK(cuMemcpyDtoHAsync_v2_ptsz(out, dout, sizeof out, CU_STREAM_PER_THREAD));
+    OK(cuStreamSynchronize_ptsz(CU_STREAM_PER_THREAD));
+    axpy_expect(want, x, y, a);
+    ck_assert_mem_eq(out, want, sizeof out);
+    finish(c);
+}
+END_TEST
+
 static Suite *cudrv_suite(void)
 {
     Suite *s = suite_create("cudrv");
@@ -1459,6 +1573,9 @@ static Suite *cudrv_suite(void)
     tcase_set_timeout(t, 60);
     tcase_add_test(t, test_streams_in_order);
     tcase_add_test(t, test_events_time_the_work);
+    tcase_add_test(t, test_stream_host_work);
+    tcase_add_test(t, test_managed_hints);
+    tcase_add_test(t, test_per_thread_names);
     suite_add_tcase(s, t);
     t = tcase_create("functions");
     tcase_add_test(t, test_function_attributes);

@@ -171,6 +171,47 @@ START_TEST(placed_variables_live_in_the_callers_memory)
 }
 END_TEST
 
+/* library_launch: the caller's definedness of its buffers' bytes in (a word no one defined) and
+ * out (what the run stored: a copy of that word is undefined, a constant defined; a buffer given
+ * without a shadow gets one when the run leaves some of its bits undefined). */
+static const char shadow_ptx[] =
+    ".version 7.8\n.target sm_80\n.address_size 64\n"
+    ".visible .entry copy(.param .u64 a, .param .u64 b)\n{\n"
+    "  .reg .b32 %r<4>;\n  .reg .b64 %rd<3>;\n"
+    "  ld.param.u64 %rd1, [a];\n  ld.param.u64 %rd2, [b];\n"
+    "  ld.global.u32 %r1, [%rd1];\n  st.global.u32 [%rd1+4], %r1;\n"
+    "  mov.u32 %r2, 9;\n  st.global.u32 [%rd1+8], %r2;\n"
+    "  st.global.u32 [%rd2], %r3;\n"                      /* %r3: never written */
+    "  ret;\n}\n";
+
+START_TEST(shadows_in_and_out)
+{
+    ptxrun_module *m;
+    ptxrun_kernel *k;
+    ck_assert_int_eq(ptxrun_module_load(shadow_ptx, strlen(shadow_ptx), NULL, &m), PTXRUN_OK);
+    ck_assert_int_eq(ptxrun_module_kernel(m, NULL, &k), PTXRUN_OK);
+    uint32_t a[4] = { 5, 0, 0, 7 }, b[2] = { 1, 2 };
+    uint8_t a_bits[16];
+    memset(a_bits, 0xff, sizeof a_bits);
+    memset(a_bits, 0, 4);                                  /* a[0]: undefined */
+    void *pa = a, *pb = b, *args[2] = { &pa, &pb };
+    ptxrun_buffer buffers[2] = { { a, sizeof a, 0 }, { b, sizeof b, 0 } };
+    uint8_t *shadows[2] = { a_bits, NULL };
+    ptxrun_launch_options o = { { 1, 1, 1 }, { 1, 1, 1 }, 0, buffers, 2, 0, 0, 0, 0, { 0 } };
+    ck_assert_int_eq(library_launch(k, args, &o, shadows, NULL), PTXRUN_OK);
+    ck_assert_ptr_eq(shadows[0], a_bits);
+    static const uint8_t want[16] = { 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff };
+    ck_assert_mem_eq(a_bits, want, 16);
+    ck_assert_uint_eq(a[1], 5);
+    ck_assert_uint_eq(a[2], 9);
+    ck_assert_ptr_nonnull(shadows[1]);                     /* b[0] from an unwritten register */
+    static const uint8_t want_b[8] = { 0, 0, 0, 0, 0xff, 0xff, 0xff, 0xff };
+    ck_assert_mem_eq(shadows[1], want_b, 8);
+    free(shadows[1]);
+    ptxrun_module_free(m);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("launch");
@@ -178,6 +219,7 @@ int main(void)
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, every_thread_sees_its_own_numbers);
     tcase_add_test(tc, placed_variables_live_in_the_callers_memory);
+    tcase_add_test(tc, shadows_in_and_out);
     suite_add_tcase(s, tc);
     return run_suite(s);
 }
