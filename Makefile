@@ -247,8 +247,9 @@ unit-tests: $(TEST_BIN)
 # when another build (SANITIZE=1) runs the tour (a prerequisite too, so that make -j never makes it
 # twice at once).
 # Its CUDA step runs a committed program through `ptxrun exec` on the plain build's CUDA libraries
-# (a program nvcc built cannot load sanitized ones without their runtime preloaded).
-cli-tests: $(BUILD)/ptxrun $(BUILD)/lib/libptxrun.a
+# (a program nvcc built cannot load sanitized ones without their runtime preloaded), prerequisites
+# too for the same reason.
+cli-tests: $(BUILD)/ptxrun $(BUILD)/lib/libptxrun.a $(BUILD)/cuda/libcuda.so.1 $(BUILD)/cuda/libcudart.so.13
 	@PTXRUN=$(BUILD)/ptxrun sh tests/cli.sh
 	@$(MAKE) --no-print-directory SANITIZE= TSAN= FAULT_INJECTION= build/lib/libptxrun.a build/cuda/libcuda.so.1 \
 	    build/cuda/libcudart.so.13 >/dev/null
