@@ -66,3 +66,10 @@ expect_stderr_line "exec: a program not found" "ptxrun exec: error: cannot run '
 PTXRUN_CUDA_LIB=$tmp/exec/empty expect_exit 2 "exec: no libraries" "$PTXRUN" exec "$tmp/exec/show"
 expect_stderr_line "exec: no libraries" "ptxrun exec: error: ptxrun's CUDA libraries are not in $tmp/exec/empty (no libcudart.so.13 there: No such file or directory); build them (make), or set PTXRUN_CUDA_LIB to their folder"
 grep -q '^arg=' "$tmp/out" && fail "exec: the program ran without its libraries" || ok
+# every option of exec --help is in the man page's PTXRUN EXEC section
+"$PTXRUN" exec --help > "$tmp/exec_help"
+sed -n '/^\.SH PTXRUN EXEC/,/^\.SH ENVIRONMENT/p' docs/ptxrun.1 > "$tmp/exec_man"
+for opt in $(grep -o -- '--[a-z][-a-z]*' "$tmp/exec_help" | grep -v -- '^--help$' | sort -u); do
+    roff=$(printf '%s' "$opt" | sed 's/-/\\-/g')
+    grep -qF -- "$roff" "$tmp/exec_man" && ok || fail "ptxrun exec $opt is not in the man page's PTXRUN EXEC section"
+done
