@@ -101,6 +101,8 @@ struct CUctx_st {
     CUresult sticky;           /* a kernel's fault: every later call that can returns it */
     bool primary;              /* the device's primary context (cuDevicePrimaryCtxRetain) */
     unsigned retains;          /* a primary context's retains */
+    size_t limits[3];          /* cuCtxSetLimit's stack (bytes a thread; 0: the default), printf FIFO
+                                  and malloc heap sizes (0: their defaults) */
 };
 struct CUstream_st {
     CUcontext ctx;

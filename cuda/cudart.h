@@ -373,6 +373,19 @@ RT_API cudaError_t cudaCtxResetPersistingL2Cache(void);
 RT_API cudaError_t cudaDriverGetVersion(int *driverVersion);
 RT_API cudaError_t cudaRuntimeGetVersion(int *runtimeVersion);
 
+/* Where managed memory is advised to or prefetched to (CUDA 13's; .12 also takes a device ordinal). */
+enum { cudaMemLocationTypeDevice = 1, cudaMemLocationTypeHost = 2 };
+struct cudaMemLocation { int type, id; };
+enum { cudaCpuDeviceId = -1 };
+#if !defined(RT_CUDART_VERSION) || RT_CUDART_VERSION >= 13000
+RT_API cudaError_t cudaMemPrefetchAsync(const void *devPtr, size_t count, struct cudaMemLocation location,
+                                        unsigned int flags, cudaStream_t stream);
+RT_API cudaError_t cudaMemAdvise(const void *devPtr, size_t count, int advice, struct cudaMemLocation location);
+#else
+RT_API cudaError_t cudaMemPrefetchAsync(const void *devPtr, size_t count, int dstDevice, cudaStream_t stream);
+RT_API cudaError_t cudaMemAdvise(const void *devPtr, size_t count, int advice, int device);
+#endif
+
 /* ---- streams and events (rtstream.c) */
 RT_API cudaError_t cudaStreamCreate(cudaStream_t *pStream);
 RT_API cudaError_t cudaStreamCreateWithFlags(cudaStream_t *pStream, unsigned int flags);
@@ -388,6 +401,7 @@ RT_API cudaError_t cudaStreamAttachMemAsync(cudaStream_t stream, void *devPtr, s
 RT_API cudaError_t cudaStreamSetAttribute(cudaStream_t stream, cudaLaunchAttributeID attr,
                                           const cudaLaunchAttributeValue *value);
 RT_API cudaError_t cudaStreamGetFlags(cudaStream_t stream, unsigned int *flags);
+RT_API cudaError_t cudaStreamGetPriority(cudaStream_t stream, int *priority);
 RT_API cudaError_t cudaEventCreate(cudaEvent_t *event);
 RT_API cudaError_t cudaEventCreateWithFlags(cudaEvent_t *event, unsigned int flags);
 RT_API cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream);
@@ -405,9 +419,6 @@ RT_API const char *cudaGetErrorName(cudaError_t error);
 
 /* ---- what needs no device (rtunsupported.c) */
 RT_API struct cudaChannelFormatDesc cudaCreateChannelDesc(int x, int y, int z, int w, cudaChannelFormatKind f);
-RT_API cudaError_t cudaMemPrefetchAsync(const void *devPtr, size_t count, uint64_t location, unsigned int flags,
-                                        cudaStream_t stream);
-RT_API cudaError_t cudaMemAdvise(const void *devPtr, size_t count, int advice, uint64_t location);
 RT_API cudaError_t cudaStreamIsCapturing(cudaStream_t stream, int *pCaptureStatus);
 RT_API cudaError_t cudaThreadExchangeStreamCaptureMode(int *mode);
 RT_API cudaError_t cudaProfilerStart(void);

@@ -360,6 +360,19 @@ typedef enum CUjitInputType {
     CU_JIT_INPUT_NVVM = 5,
 } CUjitInputType;
 
+typedef enum CUlimit {
+    CU_LIMIT_STACK_SIZE = 0,
+    CU_LIMIT_PRINTF_FIFO_SIZE = 1,
+    CU_LIMIT_MALLOC_HEAP_SIZE = 2,
+    CU_LIMIT_DEV_RUNTIME_SYNC_DEPTH = 3,
+    CU_LIMIT_DEV_RUNTIME_PENDING_LAUNCH_COUNT = 4,
+    CU_LIMIT_MAX_L2_FETCH_GRANULARITY = 5,
+    CU_LIMIT_PERSISTING_L2_CACHE_SIZE = 6,
+    CU_LIMIT_SHMEM_SIZE = 7,
+    CU_LIMIT_CIG_ENABLED = 8,
+    CU_LIMIT_CIG_SHMEM_FALLBACK_ENABLED = 9,
+} CUlimit;
+
 typedef enum CUfunc_cache {
     CU_FUNC_CACHE_PREFER_NONE = 0,
     CU_FUNC_CACHE_PREFER_SHARED = 1,
@@ -470,6 +483,8 @@ CUDRV_API CUresult cuCtxGetDevice(CUdevice *dev);
 CUDRV_API CUresult cuCtxGetFlags(unsigned *flags);
 CUDRV_API CUresult cuCtxGetApiVersion(CUcontext ctx, unsigned *version);
 CUDRV_API CUresult cuCtxSynchronize(void);
+CUDRV_API CUresult cuCtxGetLimit(size_t *value, CUlimit limit);
+CUDRV_API CUresult cuCtxSetLimit(CUlimit limit, size_t value);
 CUDRV_API CUresult cuDevicePrimaryCtxRetain(CUcontext *ctx, CUdevice dev);
 CUDRV_API CUresult cuDevicePrimaryCtxRelease_v2(CUdevice dev);
 CUDRV_API CUresult cuDevicePrimaryCtxReset_v2(CUdevice dev);

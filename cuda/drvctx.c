@@ -305,3 +305,56 @@ CUresult cuDevicePrimaryCtxSetFlags_v2(CUdevice dev, unsigned flags)
     drv_unlock();
     return r;
 }
+
+/* The limits a context has: each thread's stack for calls (ptxrun's, which CUDA's default of
+ * 1 KiB matches; a module takes it when it loads), and the printf FIFO and malloc heap sizes,
+ * which are taken and change nothing (printf has no FIFO here; device malloc is not run yet).
+ * The others are CUDA_ERROR_UNSUPPORTED_LIMIT. */
+enum { STACK_DEFAULT = 1024, STACK_MOST = 1 << 20, PRINTF_FIFO_DEFAULT = 1 << 20, HEAP_DEFAULT = 8 << 20 };
+
+static size_t limit_value(CUcontext c, CUlimit limit)
+{
+    static const size_t defaults[] = { STACK_DEFAULT, PRINTF_FIFO_DEFAULT, HEAP_DEFAULT };
+    return c->limits[limit] ? c->limits[limit] : defaults[limit];
+}
+
+CUresult cuCtxGetLimit(size_t *value, CUlimit limit)
+{
+    DrvState *s;
+    CUcontext c;
+    CUresult r = enter_current(&s, &c);
+    if (r != CUDA_SUCCESS)
+        return r;
+    if (!value)
+        r = CUDA_ERROR_INVALID_VALUE;
+    else if ((unsigned)limit > CU_LIMIT_MALLOC_HEAP_SIZE)
+        r = CUDA_ERROR_UNSUPPORTED_LIMIT;
+    else
+        *value = limit_value(c, limit);
+    drv_unlock();
+    return r;
+}
+
+CUresult cuCtxSetLimit(CUlimit limit, size_t value)
+{
+    DrvState *s;
+    CUcontext c;
+    CUresult r = drv_enter(&s, &c);
+    if (r != CUDA_SUCCESS)
+        return r;
+    if ((unsigned)limit > CU_LIMIT_MALLOC_HEAP_SIZE)
+        r = CUDA_ERROR_UNSUPPORTED_LIMIT;
+    else if (limit == CU_LIMIT_STACK_SIZE && (value > STACK_MOST || !value))
+        r = CUDA_ERROR_INVALID_VALUE;
+    else {
+        bool loaded = false;
+        for (size_t i = 0; i < s->handle_count; i++)
+            loaded |= s->handles[i].kind == DRV_MODULE && ((CUmodule)s->handles[i].p)->ctx == c;
+        if (limit == CU_LIMIT_STACK_SIZE && loaded && value != limit_value(c, limit))
+            drv_report(s, "ptxrun's libcuda: cuCtxSetLimit: a stack of %zu bytes a thread applies to modules loaded "
+                          "from now on (a module's kernels are lowered when it loads)", value);
+        c->limits[limit] = value;
+    }
+    drv_unlock();
+    return r;
+}

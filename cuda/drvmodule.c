@@ -157,9 +157,17 @@ static CUresult load(CUmodule *out, const void *image, const char *name, Msg *er
         m->ctx = ctx;
         m->loading = s;
         m->lowering = UINT32_MAX;
-        ptxrun_module_options o = { .name = name, .callbacks = { .diagnostic = module_diag, .context = m } };
+        ptxrun_module_options o = { .name = name, .stack_bytes = (unsigned)ctx->limits[CU_LIMIT_STACK_SIZE],
+                                    .callbacks = { .diagnostic = module_diag, .context = m } };
         if (ptxrun_module_load(ptx, len, &o, &m->mod) != PTXRUN_OK)
             r = CUDA_ERROR_INVALID_PTX;
+        else if (m->mod->m->target_sm > s->settings.arch) {
+            drv_report(s, "ptxrun's libcuda: %s: the PTX's .target sm_%u is above the device's sm_%u (PTXRUN_ARCH), "
+                          "which a GPU's driver refuses", name, m->mod->m->target_sm, s->settings.arch);
+            msg_add(&m->errors, "the PTX's .target sm_%u is above the device's sm_%u\n", m->mod->m->target_sm,
+                    s->settings.arch);
+            r = CUDA_ERROR_INVALID_PTX;
+        }
     }
     if (m && r == CUDA_SUCCESS) {
         library_set_placer(m->mod, place, m);

@@ -15,6 +15,7 @@
  * address of this struct, whose first field is the fatbinary. */
 typedef struct RtModule {
     const void *fatbin;        /* the fatbinary the wrapper points to (magic 0xBA55ED50) */
+    unsigned version;          /* the wrapper's: 1 a compiled file's, 2 nvlink's (-rdc=true: device-linked) */
     CUmodule module;           /* loaded by the driver on first use; NULL before */
     CUresult load_error;       /* why loading failed (kept: said once, returned at each use) */
     bool gone;                 /* unregistered */
@@ -35,7 +36,14 @@ typedef struct RtVar {
     const char *name;
     size_t size;
     void **managed;            /* __managed__: where the variable's address is written at load; or NULL */
+    void *stand_in;            /* a managed variable's zeroed host bytes when its fatbinary cannot load */
 } RtVar;
+
+/* The per-thread default stream's names of a call (nvcc --default-stream per-thread: _ptds for a
+ * synchronous call, _ptsz for one that takes a stream): the same function, every stream running in
+ * order on the host. */
+#define RT_SAME_AS(other, name) \
+    extern __typeof__(name) other __attribute__((alias(#name), visibility("default")));
 
 /* rterror.c: results. Every call returns through rt_return (or rt_fail): an error is remembered
  * as the thread's last error; a fault the driver reports (700 illegal address, 710 assert, ...) is
@@ -62,7 +70,7 @@ void rt_set_device(int device);
 unsigned rt_device_flags(void);
 void rt_set_device_flags(unsigned flags);
 CUresult rt_reset(void);                    /* cudaDeviceReset: the context and the modules' loads */
-RtModule *rt_module_add(const void *fatbin);
+RtModule *rt_module_add(const void *fatbin, unsigned version);
 void rt_module_remove(RtModule *m);
 void rt_function_add(RtModule *m, const void *host, const char *name);
 void rt_var_add(RtModule *m, const void *host, const char *name, size_t size, void **managed);

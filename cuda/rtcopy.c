@@ -240,3 +240,15 @@ cudaError_t cudaGetSymbolSize(size_t *size, const void *symbol)
     CUdeviceptr at = 0;
     return rt_var_find(symbol, &at, size);
 }
+
+/* The per-thread default stream's names (rt.h). */
+RT_SAME_AS(cudaMemcpy_ptds, cudaMemcpy)
+RT_SAME_AS(cudaMemcpyToSymbol_ptds, cudaMemcpyToSymbol)
+RT_SAME_AS(cudaMemcpyFromSymbol_ptds, cudaMemcpyFromSymbol)
+RT_SAME_AS(cudaMemcpy2D_ptds, cudaMemcpy2D)
+RT_SAME_AS(cudaMemcpy3D_ptds, cudaMemcpy3D)
+RT_SAME_AS(cudaMemcpyAsync_ptsz, cudaMemcpyAsync)
+RT_SAME_AS(cudaMemcpyToSymbolAsync_ptsz, cudaMemcpyToSymbolAsync)
+RT_SAME_AS(cudaMemcpyFromSymbolAsync_ptsz, cudaMemcpyFromSymbolAsync)
+RT_SAME_AS(cudaMemcpy2DAsync_ptsz, cudaMemcpy2DAsync)
+RT_SAME_AS(cudaMemcpy3DAsync_ptsz, cudaMemcpy3DAsync)

@@ -146,50 +146,60 @@ cudaError_t cudaDeviceGetCacheConfig(cudaFuncCache *pCacheConfig)
     return e;
 }
 
-/* The limits, as CUDA's defaults start them (1 KiB of stack a thread, a 1 MiB printf FIFO, an
- * 8 MiB malloc heap), kept and given back. On a host none of them binds: printf's output is never
- * dropped, and the stack a kernel runs with is ptxrun's (the driver has no limits to pass yet). */
-static size_t limits[] = { [cudaLimitStackSize] = 1024, [cudaLimitPrintfFifoSize] = 1 << 20,
-                           [cudaLimitMallocHeapSize] = 8 << 20, [cudaLimitDevRuntimeSyncDepth] = 2,
-                           [cudaLimitDevRuntimePendingLaunchCount] = 2048, [cudaLimitMaxL2FetchGranularity] = 64,
-                           [cudaLimitPersistingL2CacheSize] = 0 };
+/* The stack a thread has, the printf FIFO and the malloc heap are the driver's (the stack applies
+ * to fatbinaries loaded after, which the runtime loads at their first use). The others bind
+ * nothing on a host (device-side launches, L2 fetches and persisting lines): kept here, from
+ * CUDA's defaults, and given back. */
+static size_t other_limits[] = { [cudaLimitDevRuntimeSyncDepth] = 2, [cudaLimitDevRuntimePendingLaunchCount] = 2048,
+                                 [cudaLimitMaxL2FetchGranularity] = 64, [cudaLimitPersistingL2CacheSize] = 0 };
+
+static bool driver_limit(cudaLimit limit)
+{
+    return limit == cudaLimitStackSize || limit == cudaLimitPrintfFifoSize || limit == cudaLimitMallocHeapSize;
+}
 
 cudaError_t cudaDeviceGetLimit(size_t *pValue, cudaLimit limit)
 {
     if (!pValue)
         return rt_fail(cudaErrorInvalidValue);
-    if ((unsigned)limit >= sizeof limits / sizeof limits[0])
+    if ((unsigned)limit >= sizeof other_limits / sizeof other_limits[0])
         return rt_fail(cudaErrorUnsupportedLimit);
     cudaError_t e = rt_enter();
-    if (e == cudaSuccess)
-        *pValue = limits[limit];
-    return e;
+    if (e != cudaSuccess)
+        return e;
+    if (driver_limit(limit))
+        return rt_return(cuCtxGetLimit(pValue, (CUlimit)limit));
+    *pValue = other_limits[limit];
+    return cudaSuccess;
 }
 
 cudaError_t cudaDeviceSetLimit(cudaLimit limit, size_t value)
 {
-    if ((unsigned)limit >= sizeof limits / sizeof limits[0])
+    if ((unsigned)limit >= sizeof other_limits / sizeof other_limits[0])
         return rt_fail(cudaErrorUnsupportedLimit);
     if (limit == cudaLimitMaxL2FetchGranularity && value > 128)
         return rt_fail(cudaErrorInvalidValue);
     cudaError_t e = rt_enter();
-    if (e == cudaSuccess)
-        limits[limit] = value;
-    return e;
+    if (e != cudaSuccess)
+        return e;
+    if (driver_limit(limit))
+        return rt_return(cuCtxSetLimit((CUlimit)limit, value));
+    other_limits[limit] = value;
+    return cudaSuccess;
 }
 
-/* Priorities are taken and kept with each stream; every stream runs in order on the host. The
- * range is CUDA's for compute capability 7.0 and later: 0 (least) to -5 (greatest). */
 cudaError_t cudaDeviceGetStreamPriorityRange(int *leastPriority, int *greatestPriority)
 {
     cudaError_t e = rt_enter();
     if (e != cudaSuccess)
         return e;
-    if (leastPriority)
-        *leastPriority = 0;
-    if (greatestPriority)
-        *greatestPriority = -5;
-    return cudaSuccess;
+    int least = 0, greatest = 0;
+    e = rt_return(cuCtxGetStreamPriorityRange(&least, &greatest));
+    if (e == cudaSuccess && leastPriority)
+        *leastPriority = least;
+    if (e == cudaSuccess && greatestPriority)
+        *greatestPriority = greatest;
+    return e;
 }
 
 /* Persisting L2 lines: there is no L2 to reset. */

@@ -283,3 +283,13 @@ cudaError_t cudaMemset3D(struct cudaPitchedPtr pitchedDevPtr, int value, struct 
 {
     return cudaMemset3DAsync(pitchedDevPtr, value, extent, NULL);
 }
+
+/* The per-thread default stream's names (rt.h). */
+RT_SAME_AS(cudaMemset_ptds, cudaMemset)
+RT_SAME_AS(cudaMemset2D_ptds, cudaMemset2D)
+RT_SAME_AS(cudaMemset3D_ptds, cudaMemset3D)
+RT_SAME_AS(cudaMemsetAsync_ptsz, cudaMemsetAsync)
+RT_SAME_AS(cudaMemset2DAsync_ptsz, cudaMemset2DAsync)
+RT_SAME_AS(cudaMemset3DAsync_ptsz, cudaMemset3DAsync)
+RT_SAME_AS(cudaMallocAsync_ptsz, cudaMallocAsync)
+RT_SAME_AS(cudaFreeAsync_ptsz, cudaFreeAsync)

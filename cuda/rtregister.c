@@ -15,15 +15,17 @@ enum {
 void **__cudaRegisterFatBinary(void *fatCubin)
 {
     const void *fatbin = NULL;
-    uint32_t magic = 0;
+    uint32_t magic = 0, version = 0;
     if (fatCubin)
         memcpy(&magic, fatCubin, sizeof magic);
-    if (magic == WRAPPER_MAGIC)
+    if (magic == WRAPPER_MAGIC) {
+        memcpy(&version, (const char *)fatCubin + 4, sizeof version);
         memcpy(&fatbin, (const char *)fatCubin + 8, sizeof fatbin);
+    }
     else
         rt_say("ptxrun's libcudart: __cudaRegisterFatBinary was given no fatbinary wrapper (magic 0x%08x); "
                "its kernels cannot be launched", (unsigned)magic);
-    RtModule *m = rt_module_add(fatbin);
+    RtModule *m = rt_module_add(fatbin, version);
     if (!m)
         rt_say("ptxrun's libcudart: out of memory registering a fatbinary");
     return (void **)m;

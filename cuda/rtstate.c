@@ -135,12 +135,13 @@ CUresult rt_reset(void)
     return r;
 }
 
-RtModule *rt_module_add(const void *fatbin)
+RtModule *rt_module_add(const void *fatbin, unsigned version)
 {
     RtModule *m = calloc(1, sizeof *m);
     if (!m)
         return NULL;
     m->fatbin = fatbin;
+    m->version = version;
     pthread_mutex_lock(&rt.lock);
     bool ok = push((void ***)&rt.modules, &rt.module_count, &rt.module_cap, m);
     pthread_mutex_unlock(&rt.lock);
@@ -166,8 +167,10 @@ void rt_module_remove(RtModule *m)
     rt.function_count = kept;
     kept = 0;
     for (size_t i = 0; i < rt.var_count; i++) {
-        if (rt.vars[i]->module == m)
+        if (rt.vars[i]->module == m) {
+            free(rt.vars[i]->stand_in);
             free(rt.vars[i]);
+        }
         else
             rt.vars[kept++] = rt.vars[i];
     }
@@ -216,6 +219,28 @@ void rt_var_add(RtModule *m, const void *host, const char *name, size_t size, vo
     pthread_mutex_unlock(&rt.lock);
 }
 
+/* With rt.lock held: whether a module has __managed__ variables; zeroed host bytes for each when
+ * it cannot load, so that nvcc's host code, which reads them through the pointer, runs on (its
+ * kernels fail at every launch) rather than dereference NULL. */
+static bool has_managed(const RtModule *m)
+{
+    for (size_t i = 0; i < rt.var_count; i++)
+        if (rt.vars[i]->module == m && rt.vars[i]->managed)
+            return true;
+    return false;
+}
+
+static void stand_in_managed(RtModule *m)
+{
+    for (size_t i = 0; i < rt.var_count; i++) {
+        RtVar *v = rt.vars[i];
+        if (v->module == m && v->managed && !*v->managed) {
+            v->stand_in = calloc(1, v->size ? v->size : 1);
+            *v->managed = v->stand_in;
+        }
+    }
+}
+
 /* With rt.lock held, the context current. */
 static CUresult module_load_locked(RtModule *m)
 {
@@ -229,7 +254,12 @@ static CUresult module_load_locked(RtModule *m)
         m->load_error = r;
         const char *name = NULL;
         cuGetErrorName(r, &name);
-        rt_say("ptxrun's libcudart: the program's device code could not be loaded (%s)", name ? name : "?");
+        if (m->version == 2)
+            rt_say("ptxrun's libcudart: the program was built with -rdc=true (relocatable device code): its "
+                   "kernels need device-side linking, which ptxrun does not do yet; build it without -rdc");
+        rt_say("ptxrun's libcudart: the program's device code could not be loaded (%s)%s", name ? name : "?",
+               has_managed(m) ? "; its __managed__ variables are host memory no kernel sees" : "");
+        stand_in_managed(m);
         return r;
     }
     for (size_t i = 0; i < rt.var_count; i++) {
@@ -247,10 +277,11 @@ static CUresult module_load_locked(RtModule *m)
 CUresult rt_module_load(RtModule *m)
 {
     CUresult r = rt_ready();
-    if (r != CUDA_SUCCESS)
-        return r;
     pthread_mutex_lock(&rt.lock);
-    r = module_load_locked(m);
+    if (r != CUDA_SUCCESS)
+        stand_in_managed(m);
+    else
+        r = module_load_locked(m);
     pthread_mutex_unlock(&rt.lock);
     return r;
 }

@@ -107,6 +107,16 @@ cudaError_t cudaStreamGetFlags(cudaStream_t stream, unsigned int *flags)
 
 /* Attaching managed memory to a stream changes who may touch it when, which a host running every
  * stream in order never needs: checked and taken. */
+cudaError_t cudaStreamGetPriority(cudaStream_t stream, int *priority)
+{
+    cudaError_t e = rt_enter();
+    if (e != cudaSuccess)
+        return e;
+    if (!priority)
+        return rt_fail(cudaErrorInvalidValue);
+    return rt_return(cuStreamGetPriority(rt_stream(stream), priority));
+}
+
 cudaError_t cudaStreamAttachMemAsync(cudaStream_t stream, void *devPtr, size_t length, unsigned int flags)
 {
     (void)devPtr, (void)length;
@@ -203,3 +213,16 @@ cudaError_t cudaEventDestroy(cudaEvent_t event)
         return e;
     return rt_return(cuEventDestroy_v2((CUevent)event));
 }
+
+/* The per-thread default stream's names (rt.h). */
+RT_SAME_AS(cudaStreamQuery_ptsz, cudaStreamQuery)
+RT_SAME_AS(cudaStreamGetFlags_ptsz, cudaStreamGetFlags)
+RT_SAME_AS(cudaStreamGetPriority_ptsz, cudaStreamGetPriority)
+RT_SAME_AS(cudaEventRecord_ptsz, cudaEventRecord)
+RT_SAME_AS(cudaEventRecordWithFlags_ptsz, cudaEventRecordWithFlags)
+RT_SAME_AS(cudaStreamWaitEvent_ptsz, cudaStreamWaitEvent)
+RT_SAME_AS(cudaStreamAddCallback_ptsz, cudaStreamAddCallback)
+RT_SAME_AS(cudaStreamAttachMemAsync_ptsz, cudaStreamAttachMemAsync)
+RT_SAME_AS(cudaStreamSynchronize_ptsz, cudaStreamSynchronize)
+RT_SAME_AS(cudaLaunchHostFunc_ptsz, cudaLaunchHostFunc)
+RT_SAME_AS(cudaStreamSetAttribute_ptsz, cudaStreamSetAttribute)

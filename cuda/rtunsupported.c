@@ -1,6 +1,5 @@
 /* rtunsupported.c: the runtime calls that need no device (cudaCreateChannelDesc), the hints that
- * change nothing when device memory is host memory (prefetching and advice on managed memory, the
- * profiler's range), and the calls ptxrun does not do yet: each says so by name on the report
+ * change nothing on a host (the profiler's range, no stream ever captured), and the calls ptxrun does not do yet: each says so by name on the report
  * stream and returns cudaErrorNotSupported, never a silent success. Their parameters are not read,
  * so each is defined without them (the caller's arguments are ignored, which the C calling
  * convention allows). Requires: rterror.c. */
@@ -9,25 +8,6 @@
 struct cudaChannelFormatDesc cudaCreateChannelDesc(int x, int y, int z, int w, cudaChannelFormatKind f)
 {
     return (struct cudaChannelFormatDesc){ x, y, z, w, f };
-}
-
-/* Managed memory is where the host and the kernels both reach it: nothing to move. location is
- * CUDA 13's struct cudaMemLocation (8 bytes, by value) or CUDA 12's device ordinal. */
-cudaError_t cudaMemPrefetchAsync(const void *devPtr, size_t count, uint64_t location, unsigned int flags,
-                                 cudaStream_t stream)
-{
-    (void)location, (void)flags, (void)stream;
-    if (!devPtr || count == 0)
-        return rt_fail(cudaErrorInvalidValue);
-    return cudaSuccess;
-}
-
-cudaError_t cudaMemAdvise(const void *devPtr, size_t count, int advice, uint64_t location)
-{
-    (void)location;
-    if (!devPtr || count == 0 || advice < 1 || advice > 6)
-        return rt_fail(cudaErrorInvalidValue);
-    return cudaSuccess;
 }
 
 cudaError_t cudaProfilerStart(void)
@@ -63,9 +43,11 @@ cudaError_t cudaThreadExchangeStreamCaptureMode(int *mode)
     return cudaSuccess;
 }
 
+/* The per-thread default stream's names (rt.h). */
+RT_SAME_AS(cudaStreamIsCapturing_ptsz, cudaStreamIsCapturing)
+
 /* Each name, once: RT_REFUSED(call, why). */
 #define RT_REFUSED_CALLS(X) \
-    X(cudaStreamGetPriority, "a stream's priority (the driver keeps none to give back)") \
     X(cudaMallocArray, "CUDA arrays") \
     X(cudaMalloc3DArray, "CUDA arrays") \
     X(cudaMallocMipmappedArray, "CUDA arrays") \
@@ -93,6 +75,19 @@ cudaError_t cudaThreadExchangeStreamCaptureMode(int *mode)
     X(cudaGraphInstantiateWithFlags, "graphs") \
     X(cudaGraphLaunch, "graphs") \
     X(cudaGraphUpload, "graphs") \
+    X(cudaGraphUpload_ptsz, "graphs") \
+    X(cudaGraphLaunch_ptsz, "graphs") \
+    X(cudaStreamBeginCapture_ptsz, "stream capture and graphs") \
+    X(cudaStreamEndCapture_ptsz, "stream capture and graphs") \
+    X(cudaStreamGetCaptureInfo_ptsz, "stream capture and graphs") \
+    X(cudaStreamGetAttribute_ptsz, "stream attributes") \
+    X(cudaMemcpy2DToArray_ptds, "CUDA arrays") \
+    X(cudaMemcpy2DFromArray_ptds, "CUDA arrays") \
+    X(cudaMemcpy2DToArrayAsync_ptsz, "CUDA arrays") \
+    X(cudaMemcpy2DFromArrayAsync_ptsz, "CUDA arrays") \
+    X(cudaMemcpyToArray_ptds, "CUDA arrays") \
+    X(cudaMemcpyFromArray_ptds, "CUDA arrays") \
+    X(cudaMallocFromPoolAsync_ptsz, "memory pools") \
     X(cudaStreamGetAttribute, "stream attributes") \
     X(cudaGraphDestroy, "graphs") \
     X(cudaGraphExecDestroy, "graphs") \

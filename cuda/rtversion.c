@@ -1,7 +1,9 @@
 /* rtversion.c: what differs between libcudart.so.13 and libcudart.so.12, compiled once for each
  * (RT_CUDART_VERSION, set by the Makefile): the version cudaRuntimeGetVersion gives, 13000 (CUDA
- * 13.0) or 12080 (CUDA 12.8, the last 12.x whose ABI the .12 library follows). Which layout of
- * cudaDeviceProp each library gives is chosen by its version script (cuda/libcudart.map). */
+ * 13.0) or 12080 (CUDA 12.8, the 12.x whose ABI the .12 library follows), and the calls whose
+ * parameters changed: CUDA 12's cudaMemPrefetchAsync and cudaMemAdvise name a device (-1: the
+ * host), its _v2 and CUDA 13's plain names a location. Which layout of cudaDeviceProp each library
+ * gives is chosen by its version script (cuda/libcudart.map). Requires: rtstate.c, rterror.c. */
 #include "rt.h"
 
 #ifndef RT_CUDART_VERSION
@@ -15,3 +17,72 @@ cudaError_t cudaRuntimeGetVersion(int *runtimeVersion)
     *runtimeVersion = RT_CUDART_VERSION;
     return cudaSuccess;
 }
+
+/* Managed memory is where the host and the kernels both reach it: the driver checks the range
+ * and moves nothing. */
+static cudaError_t prefetch(const void *devPtr, size_t count, struct cudaMemLocation to, unsigned flags,
+                            cudaStream_t stream)
+{
+    cudaError_t e = rt_enter();
+    if (e != cudaSuccess)
+        return e;
+    CUmemLocation where = { (CUmemLocationType)to.type, to.id };
+    return rt_return(cuMemPrefetchAsync_v2((CUdeviceptr)(uintptr_t)devPtr, count, where, flags, rt_stream(stream)));
+}
+
+static cudaError_t advise(const void *devPtr, size_t count, int advice, struct cudaMemLocation to)
+{
+    cudaError_t e = rt_enter();
+    if (e != cudaSuccess)
+        return e;
+    CUmemLocation where = { (CUmemLocationType)to.type, to.id };
+    return rt_return(cuMemAdvise_v2((CUdeviceptr)(uintptr_t)devPtr, count, (CUmem_advise)advice, where));
+}
+
+#if RT_CUDART_VERSION >= 13000
+cudaError_t cudaMemPrefetchAsync(const void *devPtr, size_t count, struct cudaMemLocation location, unsigned int flags,
+                                 cudaStream_t stream)
+{
+    return prefetch(devPtr, count, location, flags, stream);
+}
+
+cudaError_t cudaMemAdvise(const void *devPtr, size_t count, int advice, struct cudaMemLocation location)
+{
+    return advise(devPtr, count, advice, location);
+}
+#else
+/* CUDA 12's device ordinal as a location: cudaCpuDeviceId (-1) is the host. */
+static struct cudaMemLocation location_of(int device)
+{
+    return device == -1 ? (struct cudaMemLocation){ cudaMemLocationTypeHost, 0 }
+                        : (struct cudaMemLocation){ cudaMemLocationTypeDevice, device };
+}
+
+RT_API cudaError_t cudaMemPrefetchAsync_v2(const void *devPtr, size_t count, struct cudaMemLocation location,
+                                           unsigned int flags, cudaStream_t stream);
+RT_API cudaError_t cudaMemAdvise_v2(const void *devPtr, size_t count, int advice, struct cudaMemLocation location);
+
+cudaError_t cudaMemPrefetchAsync(const void *devPtr, size_t count, int dstDevice, cudaStream_t stream)
+{
+    return prefetch(devPtr, count, location_of(dstDevice), 0, stream);
+}
+
+cudaError_t cudaMemPrefetchAsync_v2(const void *devPtr, size_t count, struct cudaMemLocation location, unsigned int flags,
+                                    cudaStream_t stream)
+{
+    return prefetch(devPtr, count, location, flags, stream);
+}
+
+cudaError_t cudaMemAdvise(const void *devPtr, size_t count, int advice, int device)
+{
+    return advise(devPtr, count, advice, location_of(device));
+}
+
+cudaError_t cudaMemAdvise_v2(const void *devPtr, size_t count, int advice, struct cudaMemLocation location)
+{
+    return advise(devPtr, count, advice, location);
+}
+#endif
+
+/* The per-thread default stream's names (rt.h). */
+RT_SAME_AS(cudaMemPrefetchAsync_ptsz, cudaMemPrefetchAsync)

@@ -19,6 +19,9 @@
 
 /* refused by the runtime (rtunsupported.c): its parameters are not read */
 cudaError_t cudaMallocArray(void);
+/* nvcc --default-stream per-thread's names of two calls (rt.h's RT_SAME_AS) */
+cudaError_t cudaMemcpy_ptds(void *dst, const void *src, size_t count, cudaMemcpyKind kind);
+cudaError_t cudaMemsetAsync_ptsz(void *devPtr, int value, size_t count, cudaStream_t stream);
 
 /* ---- the registration nvcc's code makes, by hand */
 static struct {
@@ -27,6 +30,15 @@ static struct {
     const void *unused;
 } wrapper = { 0x466243b1, 1, NULL, NULL };
 static void **handle;
+/* nvlink's wrapper (version 2, -rdc=true) of a fatbinary with no PTX: what ptxrun cannot load */
+static struct {
+    uint32_t magic, version;
+    const void *fatbin;
+    const void *unused;
+} sass_wrapper = { 0x466243b1, 2, NULL, NULL };
+static void **sass_handle;
+static char sass_add_stub;
+static int *sass_counter;
 /* Stand-ins for the host stubs (only their addresses matter) and the variables' host shadows. */
 static char add_stub, from_symbols_stub, count_stub, block_sum_stub, stray_stub, assert_stub, trap_stub;
 static char not_registered_stub;
@@ -82,6 +94,11 @@ static void register_all(void)
     __cudaRegisterVar(handle, (char *)&factor_shadow, "factor", "factor", 0, sizeof factor_shadow, 1, 0);
     __cudaRegisterManagedVar(handle, (void **)&counter, "counter", "counter", 0, sizeof(int), 0, 0);
     __cudaRegisterFatBinaryEnd(handle);
+    sass_wrapper.fatbin = read_file(root_path("tests/cudart/sass_only.fatbin"), &size);
+    sass_handle = __cudaRegisterFatBinary(&sass_wrapper);
+    __cudaRegisterFunction(sass_handle, &sass_add_stub, "add", "add", -1, NULL, NULL, NULL, NULL, NULL);
+    __cudaRegisterManagedVar(sass_handle, (void **)&sass_counter, "counter", "counter", 0, sizeof(int), 0, 0);
+    __cudaRegisterFatBinaryEnd(sass_handle);
 }
 
 static dim3 d3(unsigned x, unsigned y, unsigned z)
@@ -341,7 +358,10 @@ START_TEST(host_memory_kinds)
     ck_assert_ptr_null(attr.hostPointer);
     ck_assert_int_eq(attr.device, 0);
 
-    ck_assert_int_eq(cudaMemPrefetchAsync(managed, N * sizeof(int), 0, 0, NULL), cudaSuccess);
+    struct cudaMemLocation gpu = { cudaMemLocationTypeDevice, 0 };
+    ck_assert_int_eq(cudaMemPrefetchAsync(managed, N * sizeof(int), gpu, 0, NULL), cudaSuccess);
+    ck_assert_int_eq(cudaMemAdvise(managed, N * sizeof(int), 1, gpu), cudaSuccess);   /* read mostly */
+    ck_assert_int_eq(cudaMemPrefetchAsync(dev, 64, gpu, 0, NULL), cudaErrorInvalidValue);  /* not managed */
     ck_assert_int_eq(cudaHostUnregister(registered), cudaSuccess);
     ck_assert_int_eq(cudaHostUnregister(registered), cudaErrorHostMemoryNotRegistered);
     free(registered);
@@ -425,6 +445,10 @@ START_TEST(copies_2d_3d_and_memset)
     ck_assert_int_eq(cudaMemcpy(d2, d1, sizeof ints, cudaMemcpyDeviceToDevice), cudaSuccess);
     ck_assert_int_eq(cudaMemcpy(got, d2, sizeof got, cudaMemcpyDefault), cudaSuccess);
     ck_assert_mem_eq(got, ints, sizeof ints);
+    ck_assert_int_eq(cudaMemsetAsync_ptsz(d2, 0, sizeof(int), NULL), cudaSuccess);
+    ck_assert_int_eq(cudaMemcpy_ptds(got, d2, sizeof got, cudaMemcpyDeviceToHost), cudaSuccess);
+    ck_assert_int_eq(got[0], 0);
+    ck_assert_int_eq(got[7], 49);
     ck_assert_int_eq(cudaMemcpy(got, d2, sizeof got, (cudaMemcpyKind)7), cudaErrorInvalidMemcpyDirection);
     cudaFree(d1);
     cudaFree(d2);
@@ -588,6 +612,10 @@ START_TEST(device_queries)
     ck_assert_uint_eq(limit, 1 << 22);
     ck_assert_int_eq(cudaDeviceGetLimit(&limit, cudaLimitStackSize), cudaSuccess);
     ck_assert_uint_gt(limit, 0);
+    ck_assert_int_eq(cudaDeviceSetLimit(cudaLimitMaxL2FetchGranularity, 32), cudaSuccess);
+    ck_assert_int_eq(cudaDeviceGetLimit(&limit, cudaLimitMaxL2FetchGranularity), cudaSuccess);
+    ck_assert_uint_eq(limit, 32);
+    ck_assert_int_eq(cudaDeviceGetLimit(&limit, (cudaLimit)9), cudaErrorUnsupportedLimit);
 }
 END_TEST
 
@@ -649,6 +677,14 @@ START_TEST(streams_and_events)
     ck_assert_int_eq(cudaStreamWaitEvent(NULL, stop, 0), cudaSuccess);
     ck_assert_int_eq(cudaStreamDestroy(s), cudaSuccess);
     ck_assert_int_eq(cudaStreamDestroy(NULL), cudaErrorInvalidResourceHandle);
+    int least = 1, greatest = 1, priority = 1;
+    ck_assert_int_eq(cudaDeviceGetStreamPriorityRange(&least, &greatest), cudaSuccess);
+    ck_assert_int_eq(least, 0);
+    ck_assert_int_eq(greatest, -5);
+    ck_assert_int_eq(cudaStreamCreateWithPriority(&s, 0, -3), cudaSuccess);
+    ck_assert_int_eq(cudaStreamGetPriority(s, &priority), cudaSuccess);
+    ck_assert_int_eq(priority, -3);
+    ck_assert_int_eq(cudaStreamDestroy(s), cudaSuccess);
     ck_assert_int_eq(cudaEventDestroy(start), cudaSuccess);
     ck_assert_int_eq(cudaEventDestroy(stop), cudaSuccess);
     cudaStream_t dflt = cudaStreamPerThread;
@@ -743,6 +779,33 @@ START_TEST(sticky_assert_and_trap)
 }
 END_TEST
 
+/* A fatbinary with no PTX (here as -rdc=true's linked one): each use fails with the driver's
+ * error and a message that says why; its managed variable is zeroed host memory, so that nvcc's
+ * host code reading it does not dereference NULL. */
+START_TEST(fatbinary_without_ptx)
+{
+    ck_assert_int_eq(__cudaInitModule(sass_handle), 0);
+    ck_assert_ptr_nonnull(sass_counter);
+    ck_assert_int_eq(*sass_counter, 0);
+    int *d;
+    ck_assert_int_eq(cudaMalloc((void **)&d, 64), cudaSuccess);
+    int n = 1;
+    void *args[] = { &d, &d, &d, &n };
+    ck_assert_int_eq(cudaLaunchKernel(&sass_add_stub, d3(1, 1, 1), d3(1, 1, 1), args, 0, NULL),
+                     cudaErrorNoKernelImageForDevice);
+    ck_assert_int_eq(cudaGetLastError(), cudaErrorNoKernelImageForDevice);
+    /* the other fatbinary is not touched */
+    ck_assert_int_eq(cudaLaunchKernel(&add_stub, d3(1, 1, 1), d3(1, 1, 1), args, 0, NULL), cudaSuccess);
+    ck_assert_int_eq(cudaDeviceSynchronize(), cudaSuccess);
+    char *text = report();
+    ck_assert_ptr_nonnull(strstr(text, "built with -rdc=true"));
+    ck_assert_ptr_nonnull(strstr(text, "could not be loaded (CUDA_ERROR_NO_BINARY_FOR_GPU); its __managed__ "
+                                       "variables are host memory no kernel sees"));
+    free(text);
+    cudaFree(d);
+}
+END_TEST
+
 static Suite *cudart_suite(void)
 {
     Suite *s = suite_create("cudart");
@@ -761,6 +824,7 @@ static Suite *cudart_suite(void)
     tcase_add_test(t, device_queries);
     tcase_add_test(t, streams_and_events);
     tcase_add_test(t, error_names_and_texts);
+    tcase_add_test(t, fatbinary_without_ptx);
     tcase_add_test(t, sticky_illegal_address);
     tcase_add_test(t, sticky_assert_and_trap);
     suite_add_tcase(s, t);
@@ -782,7 +846,9 @@ int main(void)
     int failed = srunner_ntests_failed(r);
     srunner_free(r);
     __cudaUnregisterFatBinary(handle);
+    __cudaUnregisterFatBinary(sass_handle);
     free((void *)wrapper.fatbin);
+    free((void *)sass_wrapper.fatbin);
     remove(path);
     return failed ? 1 : 0;
 }

@@ -4,6 +4,7 @@
  * plain C, or is CUDA's documented answer (error codes, the device's figures). */
 #define _GNU_SOURCE                  /* setenv, mkstemp */
 #include <check.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1526,6 +1527,135 @@ START_TEST(test_per_thread_names)
 }
 END_TEST
 
+/* ---- limits, targets, threads ---- */
+
+/* A recursive .func of depth levels, each with 256 bytes of .local: the stack a thread needs grows
+ * with it. */
+static const char deep_ptx[] = HEADER
+    ".func (.param .b32 r) down(.param .b32 n)\n"
+    "{\n  .local .align 4 .b8 frame[256];\n  .reg .b32 %r<4>;\n  .reg .pred %p;\n  ld.param.b32 %r1, [n];\n"
+    "  st.local.u32 [frame], %r1;\n  setp.eq.u32 %p, %r1, 0;\n  @%p bra BOTTOM;\n  sub.u32 %r2, %r1, 1;\n"
+    "  {\n  .param .b32 a;\n  .param .b32 b;\n  st.param.b32 [a], %r2;\n  call (b), down, (a);\n  ld.param.b32 %r3, [b];\n  }\n"
+    "  ld.local.u32 %r1, [frame];\n  add.u32 %r1, %r1, %r3;\n"
+    "BOTTOM:\n  st.param.b32 [r], %r1;\n  ret;\n}\n"
+    ".visible .entry deep(.param .u64 p, .param .u32 n)\n"
+    "{\n  .reg .b32 %r<3>;\n  .reg .b64 %rd1;\n  ld.param.u64 %rd1, [p];\n  ld.param.u32 %r1, [n];\n"
+    "  {\n  .param .b32 a;\n  .param .b32 b;\n  st.param.b32 [a], %r1;\n  call (b), down, (a);\n  ld.param.b32 %r2, [b];\n  }\n"
+    "  st.global.u32 [%rd1], %r2;\n  ret;\n}\n";
+
+/* Runs deep(n) in a module loaded now; the launch's error at the next synchronisation. */
+static CUresult run_deep(uint32_t n, uint32_t *sum)
+{
+    CUmodule m;
+    OK(cuModuleLoadData(&m, deep_ptx));
+    CUfunction f;
+    OK(cuModuleGetFunction(&f, m, "deep"));
+    CUdeviceptr p;
+    OK(cuMemAlloc_v2(&p, 4));
+    void *params[] = { &p, &n };
+    OK(cuLaunchKernel(f, 1, 1, 1, 1, 1, 1, 0, NULL, params, NULL));
+    CUresult r = cuCtxSynchronize();
+    if (r == CUDA_SUCCESS)
+        OK(cuMemcpyDtoH_v2(sum, p, 4));
+    return r;
+}
+
+START_TEST(test_limits)
+{
+    CUcontext c = start();
+    size_t v;
+    OK(cuCtxGetLimit(&v, CU_LIMIT_STACK_SIZE));
+    ck_assert_uint_eq(v, 1024);
+    OK(cuCtxGetLimit(&v, CU_LIMIT_PRINTF_FIFO_SIZE));
+    OK(cuCtxGetLimit(&v, CU_LIMIT_MALLOC_HEAP_SIZE));
+    FAILS(cuCtxGetLimit(&v, CU_LIMIT_PERSISTING_L2_CACHE_SIZE), CUDA_ERROR_UNSUPPORTED_LIMIT);
+    FAILS(cuCtxGetLimit(NULL, CU_LIMIT_STACK_SIZE), CUDA_ERROR_INVALID_VALUE);
+    OK(cuCtxSetLimit(CU_LIMIT_PRINTF_FIFO_SIZE, 4 << 20));
+    OK(cuCtxGetLimit(&v, CU_LIMIT_PRINTF_FIFO_SIZE));
+    ck_assert_uint_eq(v, 4 << 20);
+    FAILS(cuCtxSetLimit(CU_LIMIT_STACK_SIZE, 0), CUDA_ERROR_INVALID_VALUE);
+    /* 20 levels of 256 bytes do not fit 1 KiB of stack; they fit 16 KiB */
+    uint32_t sum = 0;
+    FAILS(run_deep(20, &sum), CUDA_ERROR_LAUNCH_FAILED);
+    finish(c);
+    c = start();
+    OK(cuCtxSetLimit(CU_LIMIT_STACK_SIZE, 16 << 10));
+    OK(cuCtxGetLimit(&v, CU_LIMIT_STACK_SIZE));
+    ck_assert_uint_eq(v, 16 << 10);
+    OK(run_deep(20, &sum));
+    ck_assert_uint_eq(sum, 20 * 21 / 2);
+    finish(c);
+}
+END_TEST
+
+START_TEST(test_target_above_device)
+{
+    setenv("PTXRUN_ARCH", "sm_80", 1);
+    CUcontext c = start();
+    CUmodule m;
+    FAILS(cuModuleLoadData(&m, axpy_ptx), CUDA_ERROR_INVALID_PTX);     /* .target sm_90 on an 8.0 device */
+    ck_assert_ptr_nonnull(strstr(report(), "sm_90"));
+    static const char sm80[] = ".version 8.0\n.target sm_80\n.address_size 64\n.visible .entry k()\n{\n  ret;\n}\n";
+    OK(cuModuleLoadData(&m, sm80));
+    finish(c);
+}
+END_TEST
+
+/* Threads launching at once in one context, each on its own memory. */
+typedef struct Worker {
+    CUcontext ctx;
+    CUfunction f;
+    uint32_t a;
+    int ok;
+} Worker;
+
+static void *work(void *arg)
+{
+    Worker *w = arg;
+    uint32_t x[N], y[N], out[N], want[N];
+    fill(x, y);
+    CUdeviceptr dx, dy, dout;
+    w->ok = cuCtxSetCurrent(w->ctx) == CUDA_SUCCESS && cuMemAlloc_v2(&dx, sizeof x) == CUDA_SUCCESS
+            && cuMemAlloc_v2(&dy, sizeof y) == CUDA_SUCCESS && cuMemAlloc_v2(&dout, sizeof out) == CUDA_SUCCESS
+            && cuMemcpyHtoD_v2(dx, x, sizeof x) == CUDA_SUCCESS && cuMemcpyHtoD_v2(dy, y, sizeof y) == CUDA_SUCCESS;
+    for (int round = 0; w->ok && round < 5; round++) {
+        uint32_t n = N;
+        void *params[] = { &dout, &dx, &dy, &w->a, &n };
+        w->ok = cuLaunchKernel(w->f, (N + BLOCK - 1) / BLOCK, 1, 1, BLOCK, 1, 1, 0, NULL, params, NULL) == CUDA_SUCCESS
+                && cuMemcpyDtoH_v2(out, dout, sizeof out) == CUDA_SUCCESS;
+        axpy_expect(want, x, y, w->a);
+        w->ok = w->ok && !memcmp(out, want, sizeof out);
+    }
+    w->ok = w->ok && cuMemFree_v2(dx) == CUDA_SUCCESS && cuMemFree_v2(dy) == CUDA_SUCCESS
+            && cuMemFree_v2(dout) == CUDA_SUCCESS;
+    return NULL;
+}
+
+START_TEST(test_threads)
+{
+    CUcontext c = start();
+    CUmodule m;
+    OK(cuModuleLoadData(&m, axpy_ptx));
+    CUfunction f;
+    OK(cuModuleGetFunction(&f, m, "axpy"));
+    enum { THREADS = 4 };
+    pthread_t t[THREADS];
+    Worker w[THREADS];
+    for (int i = 0; i < THREADS; i++) {
+        w[i] = (Worker){ c, f, 1000u + (uint32_t)i, 0 };
+        ck_assert_int_eq(pthread_create(&t[i], NULL, work, &w[i]), 0);
+    }
+    for (int i = 0; i < THREADS; i++) {
+        pthread_join(t[i], NULL);
+        ck_assert_msg(w[i].ok, "thread %d", i);
+    }
+    CUcontext cur;
+    OK(cuCtxGetCurrent(&cur));                          /* each thread has its own current context */
+    ck_assert_ptr_eq(cur, c);
+    finish(c);
+}
+END_TEST
+
 static Suite *cudrv_suite(void)
 {
     Suite *s = suite_create("cudrv");
@@ -1568,6 +1698,9 @@ static Suite *cudrv_suite(void)
     tcase_add_test(t, test_fatbinary);
     tcase_add_test(t, test_fatbinary_arch_below);
     tcase_add_test(t, test_module_file_and_link);
+    tcase_add_test(t, test_limits);
+    tcase_add_test(t, test_target_above_device);
+    tcase_add_test(t, test_threads);
     suite_add_tcase(s, t);
     t = tcase_create("streams");
     tcase_set_timeout(t, 60);

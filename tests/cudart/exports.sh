@@ -13,7 +13,8 @@ for v in 13 12; do
     [ -z "$bad" ] || fail "$lib exports $(echo $bad)"
     count=$(echo "$syms" | grep -c "@@libcudart\.so\.$v\$")
     [ "$count" -gt 150 ] || fail "$lib exports only $count names"
-    for name in __cudaRegisterFatBinary __cudaRegisterFunction __cudaLaunchKernel cudaMalloc cudaMemcpy; do
+    for name in __cudaRegisterFatBinary __cudaRegisterFunction __cudaLaunchKernel __cudaLaunchKernel_ptsz cudaMalloc \
+                cudaMemcpy cudaMemcpy_ptds cudaMemcpyAsync_ptsz cudaStreamSynchronize_ptsz cudaMemPrefetchAsync_ptsz; do
         echo "$syms" | grep -q -x "$name@@libcudart\.so\.$v" || fail "$lib does not export $name"
     done
     readelf -d "$lib" | grep -q "NEEDED.*\[libcuda\.so\.1\]" || fail "$lib does not need libcuda.so.1"

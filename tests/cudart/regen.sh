@@ -11,3 +11,5 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 "$nvcc" -x cu "$here/props_layout.cu" -o "$tmp/props_layout"
 "$tmp/props_layout" > "$here/props13.txt"
+# sass_only.fatbin: the same kernels as an sm_80 cubin and no PTX (what ptxrun cannot load)
+"$nvcc" -fatbin -gencode arch=compute_80,code=sm_80 "$here/kernels.cu" -o "$here/sass_only.fatbin"
