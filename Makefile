@@ -168,6 +168,14 @@ $(BUILD)/tests/check_cudrv: tests/check_cudrv.c cuda/cudrv.h $(BUILD)/cuda/libcu
 	$(CC) -std=c11 -D_POSIX_C_SOURCE=200809L $(WARN) $(CFLAGS) $(SANFLAGS) $(CHECK_CFLAGS) -Icuda -o $@ $< \
 	    -L$(BUILD)/cuda -l:libcuda.so.1 -Wl,--disable-new-dtags,-rpath,'$$ORIGIN/../cuda' $(CHECK_LIBS) -lm -pthread
 
+# Driver API programs built with CUDA's own cuda.h (tests/cudrv/regen.sh: the _v2/_v4 names and
+# structure layouts it compiles to), run against libcuda.so.1; no CUDA needed. A SANITIZE=1 library
+# needs the ASan runtime first in the (uninstrumented) programs.
+CUDRV_ENV := $(if $(filter 1,$(SANITIZE)),LD_PRELOAD=$(shell $(CC) -print-file-name=libasan.so) ASAN_OPTIONS=detect_leaks=0)
+.PHONY: cudrv-abi
+cudrv-abi: $(BUILD)/cuda/libcuda.so.1
+	@$(CUDRV_ENV) sh tests/cudrv/run.sh $(BUILD)/cuda
+
 # check_api uses ptxrun.h alone, linked against the public static library: what it exports is enough.
 $(BUILD)/tests/check_api: tests/check_api.c api/ptxrun.h $(BUILD)/lib/libptxrun.a
 	@mkdir -p $(BUILD)/tests
@@ -221,7 +229,7 @@ $(BUILD)/tests/check_cudart: tests/check_cudart.c cuda/cudart.h cuda/rterrors.de
 	    -L$(BUILD)/cuda -l:libcudart.so.13 -Wl,--disable-new-dtags,-rpath,'$$ORIGIN/../cuda' $(CHECK_LIBS) -ldl -lm -pthread
 	@sh tests/cudart/exports.sh $(BUILD)/cuda
 
-check: structure unit-tests cli-tests kernel-tests fuzz-regressions bench-builds lib-example python-tests
+check: structure unit-tests cli-tests kernel-tests fuzz-regressions bench-builds lib-example python-tests cudrv-abi
 
 # docs/library.md's worked example compiled against libptxrun.so and run; the man page
 # libptxrun(3) against ptxrun.h; the libraries' exports against ptxrun.h.

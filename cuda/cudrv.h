@@ -471,6 +471,8 @@ CUDRV_API CUresult cuDeviceGetUuid_v2(CUuuid *uuid, CUdevice dev);
 CUDRV_API CUresult cuDeviceTotalMem_v2(size_t *bytes, CUdevice dev);
 CUDRV_API CUresult cuDeviceGetAttribute(int *value, CUdevice_attribute attribute, CUdevice dev);
 CUDRV_API CUresult cuDeviceComputeCapability(int *major, int *minor, CUdevice dev);
+CUDRV_API CUresult cuDeviceGetPCIBusId(char *id, int len, CUdevice dev);
+CUDRV_API CUresult cuDeviceGetByPCIBusId(CUdevice *dev, const char *id);
 
 CUDRV_API CUresult cuCtxCreate_v2(CUcontext *ctx, unsigned flags, CUdevice dev);
 CUDRV_API CUresult cuCtxCreate_v4(CUcontext *ctx, CUctxCreateParams *params, unsigned flags, CUdevice dev);
@@ -559,6 +561,9 @@ CUDRV_API CUresult cuFuncGetAttribute(int *value, CUfunction_attribute attribute
 CUDRV_API CUresult cuFuncSetAttribute(CUfunction function, CUfunction_attribute attribute, int value);
 CUDRV_API CUresult cuFuncSetCacheConfig(CUfunction function, CUfunc_cache config);
 CUDRV_API CUresult cuFuncGetName(const char **name, CUfunction function);
+CUDRV_API CUresult cuFuncGetModule(CUmodule *module, CUfunction function);
+CUDRV_API CUresult cuModuleGetFunctionCount(unsigned *count, CUmodule module);
+CUDRV_API CUresult cuModuleEnumerateFunctions(CUfunction *functions, unsigned count, CUmodule module);
 CUDRV_API CUresult cuLaunchKernel(CUfunction function, unsigned gridX, unsigned gridY, unsigned gridZ, unsigned blockX,
                                   unsigned blockY, unsigned blockZ, unsigned shared_bytes, CUstream stream,
                                   void **params, void **extra);

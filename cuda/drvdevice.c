@@ -303,6 +303,34 @@ CUresult cuDeviceComputeCapability(int *major, int *minor, CUdevice dev)
     return r != CUDA_SUCCESS ? r : cuDeviceGetAttribute(minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, dev);
 }
 
+/* The device's place on the PCI bus, as domain:bus:device.function: all 0. */
+CUresult cuDeviceGetPCIBusId(char *id, int len, CUdevice dev)
+{
+    DrvState *s;
+    CUresult r = enter_device(&s, dev);
+    if (r != CUDA_SUCCESS)
+        return r;
+    drv_unlock();
+    if (!id || len <= 0)
+        return CUDA_ERROR_INVALID_VALUE;
+    snprintf(id, (size_t)len, "0000:00:00.0");
+    return CUDA_SUCCESS;
+}
+
+CUresult cuDeviceGetByPCIBusId(CUdevice *dev, const char *id)
+{
+    DrvState *s;
+    CUresult r = drv_enter_init(&s);
+    if (r != CUDA_SUCCESS)
+        return r;
+    drv_unlock();
+    /* "0000:00:00.0", or without the domain ("00:00.0") */
+    if (!dev || !id || (strcmp(id, "0000:00:00.0") && strcmp(id, "00:00.0")))
+        return CUDA_ERROR_INVALID_VALUE;
+    *dev = 0;
+    return CUDA_SUCCESS;
+}
+
 /* cuMemGetInfo's: the memory not handed out of the device's 80 GiB, or what the host has free
  * if that is less; the total. */
 CUresult cuMemGetInfo_v2(size_t *free_bytes, size_t *total)

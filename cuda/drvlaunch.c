@@ -283,6 +283,19 @@ CUresult cuFuncGetName(const char **name, CUfunction f)
     return CUDA_SUCCESS;
 }
 
+CUresult cuFuncGetModule(CUmodule *module, CUfunction f)
+{
+    DrvState *s;
+    CUresult r = enter_function(&s, f);
+    if (r != CUDA_SUCCESS)
+        return r;
+    drv_unlock();
+    if (!module)
+        return CUDA_ERROR_INVALID_VALUE;
+    *module = f->module;
+    return CUDA_SUCCESS;
+}
+
 static CUresult function_attribute(const DrvState *s, CUfunction f, CUfunction_attribute a, int *value)
 {
     if (!f->kernel)

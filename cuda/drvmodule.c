@@ -319,6 +319,39 @@ CUresult cuModuleGetFunction(CUfunction *function, CUmodule module, const char *
     return r;
 }
 
+CUresult cuModuleGetFunctionCount(unsigned *count, CUmodule module)
+{
+    DrvState *s;
+    CUresult r = drv_enter(&s, NULL);
+    if (r != CUDA_SUCCESS)
+        return r;
+    if (!count)
+        r = CUDA_ERROR_INVALID_VALUE;
+    else if (!drv_handle_has(s, DRV_MODULE, module))
+        r = CUDA_ERROR_INVALID_HANDLE;
+    else
+        *count = module->func_count;
+    drv_unlock();
+    return r;
+}
+
+/* The module's kernels in the PTX's order, at most count of them. */
+CUresult cuModuleEnumerateFunctions(CUfunction *functions, unsigned count, CUmodule module)
+{
+    DrvState *s;
+    CUresult r = drv_enter(&s, NULL);
+    if (r != CUDA_SUCCESS)
+        return r;
+    if (!functions && count)
+        r = CUDA_ERROR_INVALID_VALUE;
+    else if (!drv_handle_has(s, DRV_MODULE, module))
+        r = CUDA_ERROR_INVALID_HANDLE;
+    for (unsigned i = 0; r == CUDA_SUCCESS && i < count && i < module->func_count; i++)
+        functions[i] = &module->funcs[i];
+    drv_unlock();
+    return r;
+}
+
 CUresult cuModuleGetGlobal_v2(CUdeviceptr *dptr, size_t *bytes, CUmodule module, const char *name)
 {
     DrvState *s;

@@ -162,6 +162,12 @@ START_TEST(test_device_h100)
     char name[64];
     OK(cuDeviceGetName(name, sizeof name, 0));
     ck_assert_ptr_nonnull(strstr(name, "sm_90"));
+    char bus[32];
+    OK(cuDeviceGetPCIBusId(bus, sizeof bus, 0));
+    CUdevice same = -1;
+    OK(cuDeviceGetByPCIBusId(&same, bus));
+    ck_assert_int_eq(same, 0);
+    FAILS(cuDeviceGetByPCIBusId(&same, "0000:41:00.0"), CUDA_ERROR_INVALID_VALUE);
     int major, minor;
     OK(cuDeviceComputeCapability(&major, &minor, 0));
     ck_assert_int_eq(major * 10 + minor, 90);
@@ -1064,6 +1070,17 @@ START_TEST(test_kernel_ptxrun_cannot_execute)
     CUfunction fine, refused;
     OK(cuModuleGetFunction(&fine, m, "fine"));
     OK(cuModuleGetFunction(&refused, m, "refused"));
+    unsigned count;
+    OK(cuModuleGetFunctionCount(&count, m));
+    ck_assert_uint_eq(count, 2);
+    CUfunction all[3] = { NULL, NULL, NULL };
+    OK(cuModuleEnumerateFunctions(all, 3, m));
+    ck_assert_ptr_eq(all[0], fine);
+    ck_assert_ptr_eq(all[1], refused);
+    ck_assert_ptr_null(all[2]);
+    CUmodule owner;
+    OK(cuFuncGetModule(&owner, refused));
+    ck_assert_ptr_eq(owner, m);
     ck_assert_ptr_null(strstr(report(), "cannot execute"));   /* said only at its launch */
     FAILS(cuLaunchKernel(refused, 1, 1, 1, 32, 1, 1, 0, NULL, NULL, NULL), CUDA_ERROR_NOT_SUPPORTED);
     ck_assert_ptr_nonnull(strstr(report(), "in kernel 'refused'"));
