@@ -42,7 +42,7 @@ wanted() {   # is NAME among the names asked for (all when none were)?
 }
 
 names="$*"
-for name in vecadd reduce shuffle atomics symbols memory streams printf assert oob fault texture uninit deadlock notsupported launch coop; do
+for name in vecadd reduce shuffle atomics symbols memory streams printf assert oob fault texture uninit deadlock notsupported launch coop threads; do
     wanted $name && build $name -arch=sm_80 $name.cu
 done
 wanted arch && build arch -gencode arch=compute_80,code=compute_80 -gencode arch=compute_90,code=compute_90 arch.cu
