@@ -6,6 +6,9 @@
 //   fault config       a block of 2048 threads: the launch itself fails with
 //                      cudaErrorInvalidConfiguration, nothing runs, and the error is not sticky: the
 //                      next launch runs and cudaDeviceSynchronize succeeds
+//   fault badcopy      copies a GPU's driver refuses (a host array as the device side, a copy past
+//                      an allocation's end) and cudaFree of a host pointer: cudaErrorInvalidValue
+//                      from each call, nothing written, and nothing sticky after
 #include "check.h"
 #include <string.h>
 
@@ -54,8 +57,23 @@ int main(int argc, char **argv)
         CHECK_OK(cudaGetLastError());
         CHECK_OK(cudaMemcpy(host, out, sizeof host, cudaMemcpyDeviceToHost));
         CHECK(host[0] == 100 && host[31] == 131, "the next launch ran (%d, %d)", host[0], host[31]);
+    } else if (!strcmp(mode, "badcopy")) {
+        static int host[64], not_device[64];
+        for (int i = 0; i < 64; i++)
+            host[i] = i + 1;
+        CHECK_ERR(cudaMemcpy(not_device, host, sizeof host, cudaMemcpyHostToDevice), cudaErrorInvalidValue);
+        CHECK(not_device[0] == 0 && not_device[63] == 0, "nothing copied into the host array (%d, %d)", not_device[0],
+              not_device[63]);
+        CHECK_ERR(cudaMemcpy(base, host, sizeof host, cudaMemcpyHostToDevice), cudaErrorInvalidValue);  // 64 bytes there
+        CHECK_ERR(cudaFree(host), cudaErrorInvalidValue);
+        CHECK_ERR(cudaGetLastError(), cudaErrorInvalidValue);   // the last call's error, once
+        CHECK_OK(cudaGetLastError());
+        mark<<<1, 32>>>(out);
+        CHECK_OK(cudaDeviceSynchronize());
+        CHECK_OK(cudaMemcpy(host, out, 32 * sizeof(int), cudaMemcpyDeviceToHost));
+        CHECK(host[0] == 100 && host[31] == 131, "a launch after them ran (%d, %d)", host[0], host[31]);
     } else {
-        printf("usage: fault misaligned|trap|config\n");
+        printf("usage: fault misaligned|trap|config|badcopy\n");
         return 2;
     }
     return check_report(mode);
