@@ -7,7 +7,7 @@
 #   make lib        build/lib/libptxrun.so and .a, the C library (api/ptxrun.h, docs/library.md)
 #   make valgrind   samples, kernels and the library's tests under memcheck;  make fault-tests: allocation failures
 #   make deps       install the Debian packages the build needs
-#   make tsan-tests the library's tests on 8 threads under ThreadSanitizer (build/tsan)
+#   make tsan-tests the library's tests on 8 threads under ThreadSanitizer (build/tsan), and the CUDA libraries under 8 host threads
 #   make python     install the Python package ptxrun (python/, docs/python.md) with pip, offline
 # SANITIZE=1 builds with ASan and UBSan into build/san; TSAN=1 with ThreadSanitizer into build/tsan;
 # WERROR=1 makes warnings errors.
@@ -280,6 +280,15 @@ cuda-tests: $(CUDA_LIBS) $(RT_LIBS) $(BUILD)/ptxrun
 	    sh tests/cuda/regen.sh $(NVCC) $(BUILD)/cuda-tests $(CUDA_REBUILT) && \
 	    $(CUDA_TEST_ENV) sh tests/cuda/run.sh -b $(BUILD)/cuda-tests -l $(BUILD)/cuda -p $(BUILD)/ptxrun $(CUDA_REBUILT); \
 	else echo "cuda-tests: $(NVCC) is not here: the committed programs ran, none was built again from its source"; fi
+
+# threads.cu (8 host threads using CUDA at once) on ThreadSanitizer builds of the libraries: any
+# report fails it. Part of make tsan-tests.
+.PHONY: cuda-tsan
+tsan-tests: cuda-tsan
+cuda-tsan:
+	$(MAKE) TSAN=1 build/tsan/cuda/libcuda.so.1 build/tsan/cuda/libcudart.so.13
+	@CUDA_TEST_PRELOAD=$(shell $(CC) -print-file-name=libtsan.so) TSAN_OPTIONS="halt_on_error=1 exitcode=66" \
+	    sh tests/cuda/run.sh -l build/tsan/cuda threads streams
 
 # A few of them under memcheck: no error in the libraries, nothing definitely lost.
 CUDA_VALGRIND := vecadd reduce symbols memory streams printf oob fault assert uninit notsupported drvapi
