@@ -303,6 +303,8 @@ static void input_cut_short(int sig, siginfo_t *info, void *context)
 
 int main(int argc, char **argv)
 {
+    if (argc > 1 && strcmp(argv[1], "exec") == 0)   /* first: the program gets the caller's signals and streams */
+        return exec_main(argc - 1, argv + 1);
     hold_closed_streams();
     signal(SIGPIPE, SIG_DFL);                /* a closed pipe (| head) ends ptxrun quietly, as grep */
     signal(SIGXFSZ, SIG_IGN);                /* a file size limit (ulimit -f): a write error we report */
@@ -312,8 +314,6 @@ int main(int argc, char **argv)
     json_set_alloc_funcs(json_alloc, free);
     if (argc > 1 && strcmp(argv[1], "test") == 0)
         return output_written(test_main(argc - 1, argv + 1));
-    if (argc > 1 && strcmp(argv[1], "exec") == 0)
-        return exec_main(argc - 1, argv + 1);
     RunOptions o;
     const char **params = xmalloc((size_t)argc * sizeof *params), **buffers = xmalloc((size_t)argc * sizeof *buffers);
     int rc = parse_args(argc, argv, &o, params, buffers);

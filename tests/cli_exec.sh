@@ -73,3 +73,12 @@ for opt in $(grep -o -- '--[a-z][-a-z]*' "$tmp/exec_help" | grep -v -- '^--help$
     roff=$(printf '%s' "$opt" | sed 's/-/\\-/g')
     grep -qF -- "$roff" "$tmp/exec_man" && ok || fail "ptxrun exec $opt is not in the man page's PTXRUN EXEC section"
 done
+# the program gets the caller's signal dispositions (ptxrun's own, SIGXFSZ ignored, are not passed on)
+cat > "$tmp/exec/sigs" <<'SCRIPT'
+#!/bin/sh
+grep -E '^Sig(Ign|Cgt):' /proc/self/status
+SCRIPT
+chmod +x "$tmp/exec/sigs"
+"$tmp/exec/sigs" > "$tmp/sigs_plain"
+PTXRUN_CUDA_LIB=$tmp/exec/lib "$PTXRUN" exec "$tmp/exec/sigs" > "$tmp/sigs_exec"
+cmp -s "$tmp/sigs_plain" "$tmp/sigs_exec" && ok || { fail "exec: the program's signal dispositions differ from the caller's"; cat "$tmp/sigs_plain" "$tmp/sigs_exec"; }
