@@ -193,6 +193,7 @@ RT_LIBS := $(BUILD)/cuda/libcudart.so.13 $(BUILD)/cuda/libcudart.so.12
 TEST_BIN += $(BUILD)/tests/check_cudart
 
 all: $(RT_LIBS)
+cuda: $(RT_LIBS)
 
 # the driver's private calls for the runtime (ptxrunCuda*)
 $(BUILD)/cuda/libcuda.so.1: $(BUILD)/obj/drvhook.o
@@ -534,10 +535,6 @@ fuzz: $(FUZZ_BIN)
 	else echo "built: $(FUZZ_BIN) (make fuzz FUZZ_SECONDS=60 runs them)"; fi
 
 install: $(BUILD)/ptxrun $(PUB_LIBS) $(CUDA_LIBS)
-
-# The CUDA shims alone: make cuda
-.PHONY: cuda
-cuda: $(CUDA_LIBS)
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/man/man3 \
 	    $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/lib
 	install -m 755 $(BUILD)/ptxrun $(DESTDIR)$(PREFIX)/bin/ptxrun

@@ -92,6 +92,8 @@ typedef struct DrvMem {
     int space;                 /* a symbol's space (SPACE_GLOBAL, SPACE_CONST) */
     bool managed;              /* a symbol declared .attribute(.managed) (CUDA's __managed__) */
     unsigned long long id;     /* CU_POINTER_ATTRIBUTE_BUFFER_ID: never the same twice in a process */
+    uint8_t *shadow;           /* device memory: each byte's defined bits (0: none, 0xff: all), as the
+                                  host's copies and the launches left them; NULL: every byte defined */
 } DrvMem;
 
 typedef struct DrvState DrvState;
@@ -178,6 +180,11 @@ DrvMem *drv_mem_add(DrvState *s, const DrvMem *m);
 DrvMem *drv_mem_find(DrvState *s, uint64_t address);          /* the allocation holding address */
 DrvMem *drv_mem_at(DrvState *s, uint64_t address, DrvMemKind kind);   /* the one starting there */
 void drv_mem_remove(DrvState *s, DrvMem *m);  /* its bytes freed when the driver's */
+/* The host wrote size bytes at dst (a copy from src, or 0 for values of its own): device memory
+ * there takes src's definedness where src is device memory, else becomes defined. */
+void drv_mem_written(DrvState *s, uint64_t dst, size_t size, uint64_t src);
+/* A shadow every byte of which is defined is dropped (NULL: all defined). */
+void drv_mem_settle(DrvMem *m);
 /* Whether [address, address + size) lies in one allocation (size 0: address in one or 0). */
 bool drv_mem_covers(DrvState *s, uint64_t address, size_t size);
 /* A message on the report stream (PTXRUN_REPORT), a line ended by a newline. */

@@ -281,6 +281,7 @@ RT_API cudaError_t __cudaLaunchKernel(cudaKernel_t kernel, dim3 gridDim, dim3 bl
 RT_API cudaError_t __cudaLaunchKernel_ptsz(cudaKernel_t kernel, dim3 gridDim, dim3 blockDim, void **args,
                                            size_t sharedMem, cudaStream_t stream);
 
+RT_API cudaError_t cudaGetKernel(cudaKernel_t *kernel, const void *entryFuncAddr);
 RT_API cudaError_t cudaLaunchKernel(const void *func, dim3 gridDim, dim3 blockDim, void **args, size_t sharedMem,
                                     cudaStream_t stream);
 RT_API cudaError_t cudaLaunchKernel_ptsz(const void *func, dim3 gridDim, dim3 blockDim, void **args,
@@ -339,6 +340,8 @@ RT_API cudaError_t cudaMemcpy2DAsync(void *dst, size_t dpitch, const void *src, 
 RT_API cudaError_t cudaMemcpy3D(const struct cudaMemcpy3DParms *p);
 RT_API cudaError_t cudaMemcpy3DAsync(const struct cudaMemcpy3DParms *p, cudaStream_t stream);
 RT_API cudaError_t cudaMemcpyPeer(void *dst, int dstDevice, const void *src, int srcDevice, size_t count);
+RT_API cudaError_t cudaMemcpyPeerAsync(void *dst, int dstDevice, const void *src, int srcDevice, size_t count,
+                                       cudaStream_t stream);
 RT_API cudaError_t cudaMemcpyToSymbol(const void *symbol, const void *src, size_t count, size_t offset,
                                       cudaMemcpyKind kind);
 RT_API cudaError_t cudaMemcpyFromSymbol(void *dst, const void *symbol, size_t count, size_t offset,
@@ -370,6 +373,9 @@ RT_API cudaError_t cudaDeviceSetLimit(cudaLimit limit, size_t value);
 RT_API cudaError_t cudaDeviceGetStreamPriorityRange(int *leastPriority, int *greatestPriority);
 RT_API cudaError_t cudaDeviceCanAccessPeer(int *canAccessPeer, int device, int peerDevice);
 RT_API cudaError_t cudaCtxResetPersistingL2Cache(void);
+RT_API cudaError_t cudaDeviceGetPCIBusId(char *pciBusId, int len, int device);
+RT_API cudaError_t cudaDeviceGetByPCIBusId(int *device, const char *pciBusId);
+RT_API cudaError_t cudaSetValidDevices(int *device_arr, int len);
 RT_API cudaError_t cudaDriverGetVersion(int *driverVersion);
 RT_API cudaError_t cudaRuntimeGetVersion(int *runtimeVersion);
 
@@ -402,6 +408,7 @@ RT_API cudaError_t cudaStreamSetAttribute(cudaStream_t stream, cudaLaunchAttribu
                                           const cudaLaunchAttributeValue *value);
 RT_API cudaError_t cudaStreamGetFlags(cudaStream_t stream, unsigned int *flags);
 RT_API cudaError_t cudaStreamGetPriority(cudaStream_t stream, int *priority);
+RT_API cudaError_t cudaStreamGetDevice(cudaStream_t stream, int *device);
 RT_API cudaError_t cudaEventCreate(cudaEvent_t *event);
 RT_API cudaError_t cudaEventCreateWithFlags(cudaEvent_t *event, unsigned int flags);
 RT_API cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream);

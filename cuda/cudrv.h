@@ -451,6 +451,58 @@ typedef enum CUmem_advise {
     CU_MEM_ADVISE_UNSET_ACCESSED_BY = 6,
 } CUmem_advise;
 
+/* cuLaunchKernelEx's configuration and attributes (CUlaunchConfig, CUlaunchAttribute: an id, then
+ * the value at offset 8, a union of 64 bytes). */
+typedef enum CUlaunchAttributeID {
+    CU_LAUNCH_ATTRIBUTE_IGNORE = 0,
+    CU_LAUNCH_ATTRIBUTE_ACCESS_POLICY_WINDOW = 1,
+    CU_LAUNCH_ATTRIBUTE_COOPERATIVE = 2,
+    CU_LAUNCH_ATTRIBUTE_SYNCHRONIZATION_POLICY = 3,
+    CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION = 4,
+    CU_LAUNCH_ATTRIBUTE_CLUSTER_SCHEDULING_POLICY_PREFERENCE = 5,
+    CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION = 6,
+    CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_EVENT = 7,
+    CU_LAUNCH_ATTRIBUTE_PRIORITY = 8,
+    CU_LAUNCH_ATTRIBUTE_MEM_SYNC_DOMAIN_MAP = 9,
+    CU_LAUNCH_ATTRIBUTE_MEM_SYNC_DOMAIN = 10,
+    CU_LAUNCH_ATTRIBUTE_PREFERRED_CLUSTER_DIMENSION = 11,
+    CU_LAUNCH_ATTRIBUTE_LAUNCH_COMPLETION_EVENT = 12,
+    CU_LAUNCH_ATTRIBUTE_DEVICE_UPDATABLE_KERNEL_NODE = 13,
+    CU_LAUNCH_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT = 14,
+    CU_LAUNCH_ATTRIBUTE_NVLINK_UTIL_CENTRIC_SCHEDULING = 16,
+} CUlaunchAttributeID;
+typedef union CUlaunchAttributeValue {
+    char pad[64];
+    int cooperative;
+    struct {
+        unsigned x, y, z;
+    } clusterDim;
+    struct {
+        CUevent event;
+        int flags;
+        int triggerAtBlockStart;
+    } programmaticEvent;
+    struct {
+        CUevent event;
+        int flags;
+    } launchCompletionEvent;
+    int priority;
+    void *align_as_pointer;
+} CUlaunchAttributeValue;
+typedef struct CUlaunchAttribute {
+    CUlaunchAttributeID id;
+    char pad[8 - sizeof(CUlaunchAttributeID)];
+    CUlaunchAttributeValue value;
+} CUlaunchAttribute;
+typedef struct CUlaunchConfig {
+    unsigned gridDimX, gridDimY, gridDimZ;
+    unsigned blockDimX, blockDimY, blockDimZ;
+    unsigned sharedMemBytes;
+    CUstream hStream;
+    CUlaunchAttribute *attrs;
+    unsigned numAttrs;
+} CUlaunchConfig;
+
 /* cuCtxCreate_v4's parameters (CUctxCreateParams): none of them is taken; NULL or all empty. */
 typedef struct CUctxCreateParams {
     void *execAffinityParams;
@@ -567,6 +619,7 @@ CUDRV_API CUresult cuModuleEnumerateFunctions(CUfunction *functions, unsigned co
 CUDRV_API CUresult cuLaunchKernel(CUfunction function, unsigned gridX, unsigned gridY, unsigned gridZ, unsigned blockX,
                                   unsigned blockY, unsigned blockZ, unsigned shared_bytes, CUstream stream,
                                   void **params, void **extra);
+CUDRV_API CUresult cuLaunchKernelEx(const CUlaunchConfig *config, CUfunction function, void **params, void **extra);
 CUDRV_API CUresult cuOccupancyMaxActiveBlocksPerMultiprocessor(int *blocks, CUfunction function, int block_size,
                                                                size_t dynamic_shared);
 CUDRV_API CUresult cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *blocks, CUfunction function,

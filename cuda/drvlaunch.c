@@ -177,20 +177,42 @@ static CUresult refused(DrvState *s, CUfunction f)
     return f->status == PTXRUN_ERROR_UNSUPPORTED ? CUDA_ERROR_NOT_SUPPORTED : CUDA_ERROR_INVALID_PTX;
 }
 
-/* The launch's buffers: every live allocation but f's module's variables (a new array). */
-static ptxrun_buffer *buffers(DrvState *s, CUfunction f, size_t *count)
+/* The launch's buffers: every live allocation but f's module's variables (a new array), and
+ * their definedness (*shadows, a new array: device memory's shadow, NULL for all defined). */
+static ptxrun_buffer *buffers(DrvState *s, CUfunction f, size_t *count, uint8_t ***shadows)
 {
     ptxrun_buffer *b = xmalloc((s->mem_count + 1) * sizeof *b);
+    *shadows = xcalloc(s->mem_count + 1, sizeof **shadows);
     size_t n = 0;
     for (size_t i = 0; i < s->mem_count; i++) {
         const DrvMem *m = &s->mems[i];
         if (m->kind == DRV_MEM_SYMBOL && m->module == f->module)
             continue;
+        (*shadows)[n] = m->kind == DRV_MEM_DEVICE ? m->shadow : NULL;
         b[n++] = (ptxrun_buffer){ m->base, m->size,
                                   m->kind == DRV_MEM_REGISTERED && (m->flags & CU_MEMHOSTREGISTER_READ_ONLY) };
     }
     *count = n;
     return b;
+}
+
+/* What the run left undefined in device memory kept with it (the lock held): a shadow the launch
+ * made for a buffer that had none is the allocation's if it is still there; memory the host
+ * reaches stays defined (the host may write it behind the driver's back). */
+static void keep_definedness(DrvState *s, const ptxrun_buffer *b, size_t count, uint8_t **shadows,
+                             uint8_t *const *given)
+{
+    for (size_t i = 0; i < count; i++) {
+        DrvMem *m = drv_mem_at(s, (uint64_t)(uintptr_t)b[i].data, DRV_MEM_DEVICE);
+        if (shadows[i] && shadows[i] != given[i]) {
+            if (m && m->size == b[i].size && !m->shadow)
+                m->shadow = shadows[i];
+            else
+                free(shadows[i]);
+        }
+        if (m)
+            drv_mem_settle(m);
+    }
 }
 
 CUresult cuLaunchKernel(CUfunction f, unsigned gridX, unsigned gridY, unsigned gridZ, unsigned blockX,
@@ -236,14 +258,22 @@ CUresult cuLaunchKernel(CUfunction f, unsigned gridX, unsigned gridY, unsigned g
                                 .shared_bytes = shared_bytes, .strict = s->settings.strict, .jobs = s->settings.jobs,
                                 .callbacks = { .diagnostic = launch_diag, .print = launch_print,
                                                .trace = t.trace ? launch_trace : NULL, .context = &t } };
-    ptxrun_buffer *b = buffers(s, f, &o.buffer_count);
+    uint8_t **shadows;
+    ptxrun_buffer *b = buffers(s, f, &o.buffer_count, &shadows);
+    uint8_t **given = xmalloc((o.buffer_count + 1) * sizeof *given);
+    memcpy(given, shadows, o.buffer_count * sizeof *given);
     o.buffers = b;
     drv_unlock();
     fflush(stdout);
-    ptxrun_status status = ptxrun_launch(f->kernel, args, &o, NULL);
+    ptxrun_status status = library_launch(f->kernel, args, &o, shadows, NULL);
     fflush(stdout);
     if (t.trace)
         fflush(t.trace);
+    drv_lock();
+    keep_definedness(s, b, o.buffer_count, shadows, given);
+    drv_unlock();
+    free(given);
+    free(shadows);
     free(b);
     free(args);
     switch (status) {
@@ -257,6 +287,90 @@ CUresult cuLaunchKernel(CUfunction f, unsigned gridX, unsigned gridY, unsigned g
     case PTXRUN_ERROR_UNSUPPORTED: return CUDA_ERROR_NOT_SUPPORTED;
     default: return CUDA_ERROR_INVALID_VALUE;
     }
+}
+
+/* Whether a cluster shape asks for no clusters (1 x 1 x 1, or 0s). */
+static bool no_cluster(unsigned x, unsigned y, unsigned z)
+{
+    return x <= 1 && y <= 1 && z <= 1;
+}
+
+/* An attribute of cuLaunchKernelEx: CUDA_SUCCESS when the launch may run as cuLaunchKernel's
+ * (hints, priorities and orderings change nothing when launches run at once, in order); *event
+ * an event to record once it ran; an error otherwise (what ptxrun does not do is said). */
+static CUresult launch_attribute(DrvState *s, const CUlaunchAttribute *a, CUevent *event)
+{
+    const CUlaunchAttributeValue *v = &a->value;
+    switch (a->id) {
+    case CU_LAUNCH_ATTRIBUTE_IGNORE:
+    case CU_LAUNCH_ATTRIBUTE_ACCESS_POLICY_WINDOW:
+    case CU_LAUNCH_ATTRIBUTE_SYNCHRONIZATION_POLICY:
+    case CU_LAUNCH_ATTRIBUTE_CLUSTER_SCHEDULING_POLICY_PREFERENCE:
+    case CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION:
+    case CU_LAUNCH_ATTRIBUTE_PRIORITY:
+    case CU_LAUNCH_ATTRIBUTE_MEM_SYNC_DOMAIN_MAP:
+    case CU_LAUNCH_ATTRIBUTE_MEM_SYNC_DOMAIN:
+    case CU_LAUNCH_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT:
+    case CU_LAUNCH_ATTRIBUTE_NVLINK_UTIL_CENTRIC_SCHEDULING:
+        return CUDA_SUCCESS;
+    case CU_LAUNCH_ATTRIBUTE_COOPERATIVE:
+        if (!v->cooperative)
+            return CUDA_SUCCESS;
+        drv_report(s, "ptxrun's libcuda: cuLaunchKernelEx: a cooperative launch is not supported yet (its CTAs run "
+                      "one after another, so a grid-wide barrier would never complete)");
+        return CUDA_ERROR_NOT_SUPPORTED;
+    case CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION:
+    case CU_LAUNCH_ATTRIBUTE_PREFERRED_CLUSTER_DIMENSION:
+        if (no_cluster(v->clusterDim.x, v->clusterDim.y, v->clusterDim.z))
+            return CUDA_SUCCESS;
+        drv_report(s, "ptxrun's libcuda: cuLaunchKernelEx: clusters of %u x %u x %u CTAs are not supported yet",
+                   v->clusterDim.x, v->clusterDim.y, v->clusterDim.z);
+        return CUDA_ERROR_NOT_SUPPORTED;
+    case CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_EVENT:
+    case CU_LAUNCH_ATTRIBUTE_LAUNCH_COMPLETION_EVENT:
+        *event = a->id == CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_EVENT ? v->programmaticEvent.event
+                                                                 : v->launchCompletionEvent.event;
+        return drv_handle_has(s, DRV_EVENT, *event) ? CUDA_SUCCESS : CUDA_ERROR_INVALID_HANDLE;
+    case CU_LAUNCH_ATTRIBUTE_DEVICE_UPDATABLE_KERNEL_NODE:
+        drv_report(s, "ptxrun's libcuda: cuLaunchKernelEx: graph attributes are not supported yet");
+        return CUDA_ERROR_NOT_SUPPORTED;
+    }
+    return CUDA_ERROR_INVALID_VALUE;
+}
+
+/* cuLaunchKernel's launch with attributes: each is taken, refused, or (an event to trigger when
+ * the launch has begun or ended) recorded once the launch has run. */
+CUresult cuLaunchKernelEx(const CUlaunchConfig *config, CUfunction f, void **params, void **extra)
+{
+    enum { MOST_EVENTS = 4 };
+    CUevent events[MOST_EVENTS];
+    unsigned event_count = 0;
+    DrvState *s;
+    CUresult r = drv_enter(&s, NULL);
+    if (r != CUDA_SUCCESS)
+        return r;
+    if (!config || (config->numAttrs && !config->attrs))
+        r = CUDA_ERROR_INVALID_VALUE;
+    for (unsigned i = 0; r == CUDA_SUCCESS && i < config->numAttrs; i++) {
+        CUevent e = NULL;
+        r = launch_attribute(s, &config->attrs[i], &e);
+        if (r == CUDA_SUCCESS && e && event_count < MOST_EVENTS)
+            events[event_count++] = e;
+    }
+    drv_unlock();
+    if (r != CUDA_SUCCESS)
+        return r;
+    r = cuLaunchKernel(f, config->gridDimX, config->gridDimY, config->gridDimZ, config->blockDimX, config->blockDimY,
+                       config->blockDimZ, config->sharedMemBytes, config->hStream, params, extra);
+    for (unsigned i = 0; r == CUDA_SUCCESS && i < event_count; i++) {
+        s = drv_lock();
+        if (drv_handle_has(s, DRV_EVENT, events[i])) {
+            clock_gettime(CLOCK_MONOTONIC, &events[i]->at);
+            events[i]->recorded = true;
+        }
+        drv_unlock();
+    }
+    return r;
 }
 
 /* The state locked with f a live kernel; or the error, the lock not held. */

@@ -1,7 +1,8 @@
 /* drvmem.c: memory. Device memory is host memory: cuMemAlloc is a 256-byte aligned allocation,
  * zeroed (so a run never depends on what the heap held), whose device pointer is its host
  * address; host, managed and registered memory are the same, each kept in the driver's table
- * (drvstate.c), which every launch gives the kernel as its buffers. A device pointer a copy or a
+ * (drvstate.c), which every launch gives the kernel as its buffers; device memory's bytes start
+ * undefined (DrvMem.shadow), and copies and sets keep their definedness. A device pointer a copy or a
  * set is given must lie, with all its bytes, in one live allocation (else CUDA_ERROR_INVALID_VALUE,
  * as a GPU's driver refuses a pointer it never gave); copies run at once, on the host, streams
  * being in order. Requires: cuda.h. */
@@ -21,8 +22,15 @@ static void *allocate(DrvState *s, CUcontext ctx, size_t size, DrvMemKind kind, 
     void *p;
     if (size > SIZE_MAX - DRV_ALIGN || posix_memalign(&p, DRV_ALIGN, size))
         return NULL;
+    /* device memory starts undefined, as a GPU's holds whatever it held (the host reaches it
+     * only through copies, which keep its definedness); memory the host reaches is defined */
+    uint8_t *shadow = kind == DRV_MEM_DEVICE ? calloc(size, 1) : NULL;
+    if (kind == DRV_MEM_DEVICE && !shadow) {
+        free(p);
+        return NULL;
+    }
     memset(p, 0, size);
-    drv_mem_add(s, &(DrvMem){ .base = p, .size = size, .kind = kind, .ctx = ctx, .flags = flags });
+    drv_mem_add(s, &(DrvMem){ .base = p, .size = size, .kind = kind, .ctx = ctx, .flags = flags, .shadow = shadow });
     return p;
 }
 
@@ -307,9 +315,11 @@ static CUresult copy(void *dst, const void *src, size_t bytes, bool dev_dst, boo
     else if (bytes && ((dev_dst && !drv_mem_covers(s, (uintptr_t)dst, bytes))
                        || (dev_src && !drv_mem_covers(s, (uintptr_t)src, bytes))))
         r = CUDA_ERROR_INVALID_VALUE;
-    drv_unlock();
-    if (r == CUDA_SUCCESS && bytes)
+    if (r == CUDA_SUCCESS && bytes) {
         memmove(dst, src, bytes);
+        drv_mem_written(s, (uintptr_t)dst, bytes, (uintptr_t)src);
+    }
+    drv_unlock();
     return r;
 }
 
@@ -397,13 +407,15 @@ static CUresult copy_boxes(const Side *dst, const Side *src, size_t width, size_
                 r = CUDA_ERROR_INVALID_VALUE;
         }
     }
+    for (size_t z = 0; r == CUDA_SUCCESS && z < depth; z++)
+        for (size_t y = 0; y < height; y++) {
+            uint8_t *to = dst->at + dst->pitch * (y + dst->height * z);
+            const uint8_t *from = src->at + src->pitch * (y + src->height * z);
+            memmove(to, from, width);
+            drv_mem_written(s, (uintptr_t)to, width, (uintptr_t)from);
+        }
     drv_unlock();
-    if (r != CUDA_SUCCESS)
-        return r;
-    for (size_t z = 0; z < depth; z++)
-        for (size_t y = 0; y < height; y++)
-            memmove(dst->at + dst->pitch * (y + dst->height * z), src->at + src->pitch * (y + src->height * z), width);
-    return CUDA_SUCCESS;
+    return r;
 }
 
 static CUresult copy2d(const CUDA_MEMCPY2D *c, CUstream stream, bool async)
@@ -472,9 +484,9 @@ static CUresult set(CUdeviceptr dst, size_t pitch, uint32_t value, unsigned size
         r = CUDA_ERROR_INVALID_VALUE;
     else if (row && height && !drv_mem_covers(s, dst, pitch * (height - 1) + row))
         r = CUDA_ERROR_INVALID_VALUE;
-    drv_unlock();
     for (size_t y = 0; r == CUDA_SUCCESS && y < height && row; y++) {
         uint8_t *p = (uint8_t *)ptr(dst) + pitch * y;
+        drv_mem_written(s, (uintptr_t)p, row, 0);
         if (size == 1)
             memset(p, (int)value, width);
         for (size_t i = 0; size == 2 && i < width; i++)
@@ -482,6 +494,7 @@ static CUresult set(CUdeviceptr dst, size_t pitch, uint32_t value, unsigned size
         for (size_t i = 0; size == 4 && i < width; i++)
             memcpy(p + 4 * i, &value, 4);
     }
+    drv_unlock();
     return r;
 }
 

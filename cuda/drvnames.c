@@ -241,3 +241,8 @@ CUDRV_API CUresult cuLaunchKernel_ptsz(CUfunction f, unsigned gridX, unsigned gr
 {
     return cuLaunchKernel(f, gridX, gridY, gridZ, blockX, blockY, blockZ, shared_bytes, stream, params, extra);
 }
+
+CUDRV_API CUresult cuLaunchKernelEx_ptsz(const CUlaunchConfig *config, CUfunction f, void **params, void **extra)
+{
+    return cuLaunchKernelEx(config, f, params, extra);
+}

@@ -189,7 +189,39 @@ void drv_mem_remove(DrvState *s, DrvMem *m)
     if (m->kind != DRV_MEM_REGISTERED)
         free(m->base);
     free(m->name);
+    free(m->shadow);
     *m = s->mems[--s->mem_count];
+}
+
+void drv_mem_settle(DrvMem *m)
+{
+    size_t n = 0;
+    while (m->shadow && n < m->size && m->shadow[n] == 0xff)
+        n++;
+    if (m->shadow && n == m->size) {
+        free(m->shadow);
+        m->shadow = NULL;
+    }
+}
+
+void drv_mem_written(DrvState *s, uint64_t dst, size_t size, uint64_t src)
+{
+    DrvMem *d = drv_mem_find(s, dst);
+    if (!d || d->kind != DRV_MEM_DEVICE || !size)
+        return;
+    size_t at = (size_t)(dst - (uint64_t)(uintptr_t)d->base);
+    size = size < d->size - at ? size : d->size - at;
+    const DrvMem *m = src ? drv_mem_find(s, src) : NULL;
+    if (m && m->shadow && m->kind == DRV_MEM_DEVICE) {
+        size_t from = (size_t)(src - (uint64_t)(uintptr_t)m->base);
+        if (!d->shadow)
+            d->shadow = memset(xmalloc(d->size), 0xff, d->size);
+        memmove(d->shadow + at, m->shadow + from, size < m->size - from ? size : m->size - from);
+    } else if (d->shadow && at == 0 && size == d->size) {
+        free(d->shadow);
+        d->shadow = NULL;
+    } else if (d->shadow)
+        memset(d->shadow + at, 0xff, size);
 }
 
 void drv_report(DrvState *s, const char *fmt, ...)

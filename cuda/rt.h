@@ -75,7 +75,8 @@ void rt_module_remove(RtModule *m);
 void rt_function_add(RtModule *m, const void *host, const char *name);
 void rt_var_add(RtModule *m, const void *host, const char *name, size_t size, void **managed);
 CUresult rt_module_load(RtModule *m);       /* loads it (once) and writes its managed variables' addresses */
-/* A kernel by its host stub, loaded (NULL and *err set when unknown: cudaErrorInvalidDeviceFunction). */
+/* A kernel by its host stub or its cudaKernel_t (CUDA 12's calls take either; NULL and *err set
+ * when unknown: cudaErrorInvalidDeviceFunction). */
 RtFunction *rt_function_find(const void *host, cudaError_t *err);
 cudaError_t rt_function_load(RtFunction *f);   /* its module loaded, its CUfunction found; errors recorded */
 /* A variable by its host shadow's address: its device address and size (cudaErrorInvalidSymbol). */

@@ -78,6 +78,18 @@ cudaError_t cudaMemcpyPeer(void *dst, int dstDevice, const void *src, int srcDev
     return copy1d(dst, src, count, cudaMemcpyDefault, false, NULL);
 }
 
+cudaError_t cudaMemcpyPeerAsync(void *dst, int dstDevice, const void *src, int srcDevice, size_t count,
+                                cudaStream_t stream)
+{
+    int n = 0;
+    cudaError_t e = cudaGetDeviceCount(&n);
+    if (e != cudaSuccess)
+        return e;
+    if (dstDevice < 0 || dstDevice >= n || srcDevice < 0 || srcDevice >= n)
+        return rt_fail(cudaErrorInvalidDevice);
+    return copy1d(dst, src, count, cudaMemcpyDefault, true, stream);
+}
+
 /* A 2D copy: height rows of width bytes, pitches apart. */
 static cudaError_t copy2d(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width, size_t height,
                           cudaMemcpyKind kind, bool async, cudaStream_t stream)

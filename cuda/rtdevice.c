@@ -202,6 +202,43 @@ cudaError_t cudaDeviceGetStreamPriorityRange(int *leastPriority, int *greatestPr
     return e;
 }
 
+cudaError_t cudaDeviceGetPCIBusId(char *pciBusId, int len, int device)
+{
+    if (!pciBusId || len <= 0)
+        return rt_fail(cudaErrorInvalidValue);
+    CUdevice dev;
+    cudaError_t e = device_of(device, &dev);
+    return e != cudaSuccess ? e : rt_return(cuDeviceGetPCIBusId(pciBusId, len, dev));
+}
+
+cudaError_t cudaDeviceGetByPCIBusId(int *device, const char *pciBusId)
+{
+    if (!device || !pciBusId)
+        return rt_fail(cudaErrorInvalidValue);
+    cudaError_t e = driver_up();
+    if (e != cudaSuccess)
+        return e;
+    CUdevice dev;
+    e = rt_return(cuDeviceGetByPCIBusId(&dev, pciBusId));
+    if (e == cudaSuccess)
+        *device = (int)dev;
+    return e;
+}
+
+/* The devices the runtime may choose from: each must exist; there is one to choose. */
+cudaError_t cudaSetValidDevices(int *device_arr, int len)
+{
+    if (len < 0 || (len > 0 && !device_arr))
+        return rt_fail(cudaErrorInvalidValue);
+    for (int i = 0; i < len; i++) {
+        CUdevice dev;
+        cudaError_t e = device_of(device_arr[i], &dev);
+        if (e != cudaSuccess)
+            return e;
+    }
+    return cudaSuccess;
+}
+
 /* Persisting L2 lines: there is no L2 to reset. */
 cudaError_t cudaCtxResetPersistingL2Cache(void)
 {

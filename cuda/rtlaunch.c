@@ -52,6 +52,15 @@ cudaError_t __cudaGetKernel(cudaKernel_t *kernel, const void *hostFun)
     return f ? cudaSuccess : rt_fail(e);
 }
 
+/* The public name of the same (CUDA 12.1 and later): a cudaKernel_t that the calls taking a kernel
+ * by its host stub take too. */
+cudaError_t cudaGetKernel(cudaKernel_t *kernel, const void *entryFuncAddr)
+{
+    if (!kernel)
+        return rt_fail(cudaErrorInvalidValue);
+    return __cudaGetKernel(kernel, entryFuncAddr);
+}
+
 /* A shape no GPU launches: a zero or too large dimension (CUDA's limits; the driver checks the
  * device's own and the kernel's). */
 static bool bad_shape(dim3 grid, dim3 block)
@@ -79,11 +88,8 @@ static cudaError_t launch(RtFunction *f, dim3 grid, dim3 block, void **args, siz
         return rt_fail(cudaErrorInvalidConfiguration);
     if (shared > 0xffffffffu)
         return rt_fail(cudaErrorInvalidValue);
-    CUresult r = cuLaunchKernel(f->function, grid.x, grid.y, grid.z, block.x, block.y, block.z, (unsigned)shared,
-                                rt_stream(stream), args, NULL);
-    if (r == CUDA_ERROR_INVALID_VALUE)
-        return rt_fail(cudaErrorInvalidConfiguration);
-    return rt_return(r);
+    return rt_return(cuLaunchKernel(f->function, grid.x, grid.y, grid.z, block.x, block.y, block.z,
+                                    (unsigned)shared, rt_stream(stream), args, NULL));
 }
 
 cudaError_t __cudaLaunchKernel(cudaKernel_t kernel, dim3 gridDim, dim3 blockDim, void **args, size_t sharedMem,

@@ -291,7 +291,7 @@ RtFunction *rt_function_find(const void *host, cudaError_t *err)
     RtFunction *found = NULL;
     pthread_mutex_lock(&rt.lock);
     for (size_t i = 0; i < rt.function_count && !found; i++)
-        if (rt.functions[i]->host == host)
+        if (rt.functions[i]->host == host || rt.functions[i] == host)
             found = rt.functions[i];
     pthread_mutex_unlock(&rt.lock);
     if (!found)

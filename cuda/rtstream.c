@@ -117,6 +117,20 @@ cudaError_t cudaStreamGetPriority(cudaStream_t stream, int *priority)
     return rt_return(cuStreamGetPriority(rt_stream(stream), priority));
 }
 
+/* Every stream is the one device's. */
+cudaError_t cudaStreamGetDevice(cudaStream_t stream, int *device)
+{
+    cudaError_t e = rt_enter();
+    if (e != cudaSuccess)
+        return e;
+    if (!device)
+        return rt_fail(cudaErrorInvalidValue);
+    e = rt_return(cuStreamQuery(rt_stream(stream)));
+    if (e == cudaSuccess)
+        *device = rt_device();
+    return e;
+}
+
 cudaError_t cudaStreamAttachMemAsync(cudaStream_t stream, void *devPtr, size_t length, unsigned int flags)
 {
     (void)devPtr, (void)length;
@@ -226,3 +240,4 @@ RT_SAME_AS(cudaStreamAttachMemAsync_ptsz, cudaStreamAttachMemAsync)
 RT_SAME_AS(cudaStreamSynchronize_ptsz, cudaStreamSynchronize)
 RT_SAME_AS(cudaLaunchHostFunc_ptsz, cudaLaunchHostFunc)
 RT_SAME_AS(cudaStreamSetAttribute_ptsz, cudaStreamSetAttribute)
+RT_SAME_AS(cudaStreamGetDevice_ptsz, cudaStreamGetDevice)

@@ -113,6 +113,9 @@ RT_SAME_AS(cudaStreamIsCapturing_ptsz, cudaStreamIsCapturing)
     X(cudaMemPoolSetAttribute, "memory pools") \
     X(cudaMemPoolGetAttribute, "memory pools") \
     X(cudaMemPoolTrimTo, "memory pools") \
+    X(cudaMemPoolSetAccess, "memory pools") \
+    X(cudaMemPoolGetAccess, "memory pools") \
+    X(cudaDeviceSetMemPool, "memory pools") \
     X(cudaImportExternalMemory, "external memory") \
     X(cudaImportExternalSemaphore, "external semaphores") \
     X(cudaGraphicsMapResources, "graphics interop") \

@@ -169,6 +169,14 @@ START_TEST(launch_as_nvcc_does)
     ck_assert_int_eq(__cudaLaunchKernel(kernel, grid, block, args, shared, stream), cudaSuccess);
     ck_assert_int_eq(cudaMemcpy(&got, dout, sizeof got, cudaMemcpyDefault), cudaSuccess);
     ck_assert_int_eq(got, sum);
+    /* the handle names the kernel wherever a host stub would (cudaGetKernel: the public name) */
+    cudaKernel_t same = NULL;
+    ck_assert_int_eq(cudaGetKernel(&same, &block_sum_stub), cudaSuccess);
+    ck_assert_ptr_eq(same, kernel);
+    got = -1;
+    ck_assert_int_eq(cudaLaunchKernel((const void *)kernel, grid, block, args, shared, NULL), cudaSuccess);
+    ck_assert_int_eq(cudaMemcpy(&got, dout, sizeof got, cudaMemcpyDefault), cudaSuccess);
+    ck_assert_int_eq(got, sum);
     ck_assert_int_eq(__cudaGetKernel(&kernel, &not_registered_stub), cudaErrorInvalidDeviceFunction);
     ck_assert_int_eq(cudaGetLastError(), cudaErrorInvalidDeviceFunction);
     ck_assert_int_eq(cudaGetLastError(), cudaSuccess);
@@ -187,6 +195,13 @@ START_TEST(launch_errors)
     ck_assert_int_eq(cudaGetLastError(), cudaErrorInvalidConfiguration);
     ck_assert_int_eq(cudaLaunchKernel(&add_stub, d3(0, 1, 1), d3(32, 1, 1), args, 0, NULL),
                      cudaErrorInvalidConfiguration);
+    ck_assert_int_eq(cudaLaunchKernel(&add_stub, d3(1, 65536, 1), d3(32, 1, 1), args, 0, NULL),
+                     cudaErrorInvalidConfiguration);
+    ck_assert_int_eq(cudaLaunchKernel(&add_stub, d3(1, 1, 1), d3(32, 32, 2), args, 0, NULL),
+                     cudaErrorInvalidConfiguration);
+    /* more dynamic shared memory than a block has without opting in (48 KiB): the driver's "invalid argument" */
+    ck_assert_int_eq(cudaLaunchKernel(&block_sum_stub, d3(1, 1, 1), d3(32, 1, 1), args, 64 * 1024, NULL),
+                     cudaErrorInvalidValue);
     ck_assert_int_eq(cudaLaunchKernel(&not_registered_stub, d3(1, 1, 1), d3(32, 1, 1), args, 0, NULL),
                      cudaErrorInvalidDeviceFunction);
     /* a launch error is not sticky: the next call works */
@@ -595,6 +610,16 @@ START_TEST(device_queries)
     ck_assert_int_eq(version, 13000);
     ck_assert_int_eq(cudaDriverGetVersion(&version), cudaSuccess);
     ck_assert_int_ge(version, 13000);
+    char bus[32] = "";
+    ck_assert_int_eq(cudaDeviceGetPCIBusId(bus, sizeof bus, 0), cudaSuccess);
+    ck_assert_uint_gt(strlen(bus), 0);
+    device = -1;
+    ck_assert_int_eq(cudaDeviceGetByPCIBusId(&device, bus), cudaSuccess);
+    ck_assert_int_eq(device, 0);
+    ck_assert_int_eq(cudaDeviceGetPCIBusId(bus, sizeof bus, count), cudaErrorInvalidDevice);
+    int valid[] = { 0 }, invalid[] = { 0, count };
+    ck_assert_int_eq(cudaSetValidDevices(valid, 1), cudaSuccess);
+    ck_assert_int_eq(cudaSetValidDevices(invalid, 2), cudaErrorInvalidDevice);
     ck_assert_int_eq(cudaChooseDevice(&device, &p), cudaSuccess);
     ck_assert_int_eq(device, 0);
     ck_assert_int_eq(cudaSetDeviceFlags(0x1000), cudaErrorInvalidValue);
@@ -665,6 +690,12 @@ START_TEST(streams_and_events)
     ck_assert_int_eq(cudaEventSynchronize(stop), cudaSuccess);
     ck_assert_int_eq(cudaEventQuery(stop), cudaSuccess);
     ck_assert_int_eq(cudaStreamQuery(s), cudaSuccess);
+    int on = -1;
+    ck_assert_int_eq(cudaStreamGetDevice(s, &on), cudaSuccess);
+    ck_assert_int_eq(on, 0);
+    ck_assert_int_eq(cudaMemcpyPeerAsync(host, 0, d, 0, sizeof(int), s), cudaSuccess);
+    ck_assert_int_eq(host[0], 0);
+    ck_assert_int_eq(cudaMemcpyPeerAsync(host, 1, d, 0, sizeof(int), s), cudaErrorInvalidDevice);
     float ms = -1;
     ck_assert_int_eq(cudaEventElapsedTime(&ms, start, stop), cudaSuccess);
     ck_assert_float_ge(ms, 0);

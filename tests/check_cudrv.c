@@ -5,6 +5,7 @@
 #define _GNU_SOURCE                  /* setenv, mkstemp */
 #include <check.h>
 #include <pthread.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1673,6 +1674,122 @@ START_TEST(test_threads)
 }
 END_TEST
 
+START_TEST(test_launch_ex)
+{
+    CUcontext c = start();
+    CUmodule m;
+    OK(cuModuleLoadData(&m, axpy_ptx));
+    CUfunction f;
+    OK(cuModuleGetFunction(&f, m, "axpy"));
+    uint32_t x[N], y[N], out[N], want[N];
+    fill(x, y);
+    CUdeviceptr dx, dy, dout;
+    OK(cuMemAlloc_v2(&dx, sizeof x));
+    OK(cuMemAlloc_v2(&dy, sizeof y));
+    OK(cuMemAlloc_v2(&dout, sizeof out));
+    OK(cuMemcpyHtoD_v2(dx, x, sizeof x));
+    OK(cuMemcpyHtoD_v2(dy, y, sizeof y));
+    uint32_t a = 99, n = N;
+    void *params[] = { &dout, &dx, &dy, &a, &n };
+    CUevent done, before;
+    OK(cuEventCreate(&done, 0));
+    OK(cuEventCreate(&before, 0));
+    CUlaunchAttribute attrs[4];
+    memset(attrs, 0, sizeof attrs);
+    attrs[0].id = CU_LAUNCH_ATTRIBUTE_PRIORITY;
+    attrs[0].value.priority = -2;
+    attrs[1].id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
+    attrs[1].value.clusterDim.x = attrs[1].value.clusterDim.y = attrs[1].value.clusterDim.z = 1;
+    attrs[2].id = CU_LAUNCH_ATTRIBUTE_LAUNCH_COMPLETION_EVENT;
+    attrs[2].value.launchCompletionEvent.event = done;
+    attrs[3].id = CU_LAUNCH_ATTRIBUTE_COOPERATIVE;
+    attrs[3].value.cooperative = 0;
+    CUlaunchConfig config = { (N + BLOCK - 1) / BLOCK, 1, 1, BLOCK, 1, 1, 0, NULL, attrs, 4 };
+    ck_assert_uint_eq(sizeof(CUlaunchAttribute), 72);
+    OK(cuEventRecord(before, NULL));
+    OK(cuLaunchKernelEx(&config, f, params, NULL));
+    OK(cuMemcpyDtoH_v2(out, dout, sizeof out));
+    axpy_expect(want, x, y, a);
+    ck_assert_mem_eq(out, want, sizeof out);
+    float ms;
+    OK(cuEventElapsedTime_v2(&ms, before, done));      /* the completion event was recorded */
+    ck_assert_float_ge(ms, 0.0f);
+    attrs[3].value.cooperative = 1;
+    FAILS(cuLaunchKernelEx(&config, f, params, NULL), CUDA_ERROR_NOT_SUPPORTED);
+    ck_assert_ptr_nonnull(strstr(report(), "cooperative"));
+    attrs[3].value.cooperative = 0;
+    attrs[1].value.clusterDim.x = 2;
+    FAILS(cuLaunchKernelEx(&config, f, params, NULL), CUDA_ERROR_NOT_SUPPORTED);
+    attrs[1].value.clusterDim.x = 1;
+    attrs[0].id = (CUlaunchAttributeID)99;
+    FAILS(cuLaunchKernelEx(&config, f, params, NULL), CUDA_ERROR_INVALID_VALUE);
+    attrs[0].id = CU_LAUNCH_ATTRIBUTE_IGNORE;
+    OK(cuEventDestroy_v2(done));
+    FAILS(cuLaunchKernelEx(&config, f, params, NULL), CUDA_ERROR_INVALID_HANDLE);
+    config.numAttrs = 0;
+    config.blockDimX = 0;
+    FAILS(cuLaunchKernelEx(&config, f, params, NULL), CUDA_ERROR_INVALID_VALUE);
+    FAILS(cuLaunchKernelEx(NULL, f, params, NULL), CUDA_ERROR_INVALID_VALUE);
+    OK(cuCtxSynchronize());
+    finish(c);
+}
+END_TEST
+
+/* ---- the definedness of device memory ---- */
+
+static const char definedness_ptx[] = HEADER
+    ".visible .entry branchy(.param .u64 p)\n"          /* decides on p[0]: a warning when undefined */
+    "{\n  .reg .b64 %rd1;\n  .reg .b32 %r1;\n  .reg .pred %p1;\n  ld.param.u64 %rd1, [p];\n"
+    "  ld.global.u32 %r1, [%rd1];\n  setp.eq.u32 %p1, %r1, 7;\n  @%p1 bra DONE;\nDONE:\n  ret;\n}\n"
+    ".visible .entry spoil(.param .u64 p)\n"            /* stores a register never written into p[0] */
+    "{\n  .reg .b64 %rd1;\n  .reg .b32 %r<2>;\n  ld.param.u64 %rd1, [p];\n  st.global.u32 [%rd1], %r1;\n"
+    "  ret;\n}\n";
+
+/* Launches kernel name of the module on p; whether the report stream got a new warning. */
+static bool warns(CUmodule m, const char *name, CUdeviceptr p)
+{
+    CUfunction f;
+    OK(cuModuleGetFunction(&f, m, name));
+    size_t before = strlen(report());
+    void *params[] = { &p };
+    OK(cuLaunchKernel(f, 1, 1, 1, 1, 1, 1, 0, NULL, params, NULL));
+    OK(cuCtxSynchronize());
+    return strstr(report() + before, "warning:") != NULL;
+}
+
+START_TEST(test_device_memory_starts_undefined)
+{
+    CUcontext c = start();
+    CUmodule m;
+    OK(cuModuleLoadData(&m, definedness_ptx));
+    CUdeviceptr p, q, managed;
+    OK(cuMemAlloc_v2(&p, 64));
+    OK(cuMemAlloc_v2(&q, 64));
+    ck_assert(warns(m, "branchy", p));                  /* cuMemAlloc's bytes: never written */
+    OK(cuMemsetD32_v2(p, 7, 1));
+    ck_assert(!warns(m, "branchy", p));
+    uint32_t v = 3;
+    OK(cuMemcpyHtoD_v2(q + 4, &v, 4));                  /* a part: q[0] still undefined */
+    ck_assert(warns(m, "branchy", q));
+    OK(cuMemcpyHtoD_v2(q, &v, 4));
+    ck_assert(!warns(m, "branchy", q));
+    /* a kernel's undefined store stays undefined for the next launch, and through a copy */
+    ck_assert(!warns(m, "spoil", p));
+    ck_assert(warns(m, "branchy", p));
+    OK(cuMemcpyDtoD_v2(q, p, 64));
+    ck_assert(warns(m, "branchy", q));
+    OK(cuMemcpyHtoD_v2(p, &v, 4));
+    ck_assert(!warns(m, "branchy", p));
+    OK(cuMemsetD32_v2(p, 7, 16));                       /* all of it defined, then spoilt again */
+    ck_assert(!warns(m, "spoil", p));
+    ck_assert(warns(m, "branchy", p));
+    /* memory the host reaches is defined: the host may have written it */
+    OK(cuMemAllocManaged(&managed, 64, CU_MEM_ATTACH_GLOBAL));
+    ck_assert(!warns(m, "branchy", managed));
+    finish(c);
+}
+END_TEST
+
 static Suite *cudrv_suite(void)
 {
     Suite *s = suite_create("cudrv");
@@ -1696,10 +1813,12 @@ static Suite *cudrv_suite(void)
     tcase_set_timeout(t, 60);
     tcase_add_test(t, test_launch_params);
     tcase_add_test(t, test_launch_extra);
+    tcase_add_test(t, test_launch_ex);
     tcase_add_test(t, test_module_variables);
     tcase_add_test(t, test_fault_is_sticky);
     tcase_add_loop_test(t, test_fault_kinds, 0, 4);
     tcase_add_test(t, test_fault_in_freed_memory);
+    tcase_add_test(t, test_device_memory_starts_undefined);
     tcase_add_test(t, test_every_allocation_reachable);
     tcase_add_test(t, test_jobs_same_result);
     tcase_add_test(t, test_kernel_ptxrun_cannot_execute);

@@ -95,6 +95,22 @@ int main(int argc, char **argv)
     int h = 0;
     CK(cuMemcpyDtoH(&h, hits, 4));
     TRUE(h == N);
+    /* cuLaunchKernelEx with cuda.h's CUlaunchConfig and CUlaunchAttribute: a completion event */
+    CUlaunchAttribute attrs[2];
+    memset(attrs, 0, sizeof attrs);
+    attrs[0].id = CU_LAUNCH_ATTRIBUTE_PRIORITY;
+    attrs[0].value.priority = -1;
+    attrs[1].id = CU_LAUNCH_ATTRIBUTE_LAUNCH_COMPLETION_EVENT;
+    attrs[1].value.launchCompletionEvent.event = e1;
+    CUlaunchConfig config = { (N + 255) / 256, 1, 1, 256, 1, 1, 0, stream, attrs, 2 };
+    CK(cuEventRecord(e0, stream));
+    CK(cuLaunchKernelEx(&config, saxpy, args, NULL));
+    CK(cuEventElapsedTime(&ms, e0, e1));
+    CK(cuMemcpyDtoH(&h, hits, 4));
+    TRUE(h == 2 * N);
+    attrs[0].id = CU_LAUNCH_ATTRIBUTE_COOPERATIVE;
+    attrs[0].value.cooperative = 1;
+    EXPECT(cuLaunchKernelEx(&config, saxpy, args, NULL), CUDA_ERROR_NOT_SUPPORTED);
     /* cuda.h's CUDA_MEMCPY2D and CUDA_MEMCPY3D */
     CUdeviceptr pitched;
     size_t pitch;
