@@ -2,6 +2,8 @@
 // the half that only threads 0-31 would have filled): a branch on an undefined value.
 //   uninit strict    (run with PTXRUN_STRICT=1): cudaDeviceSynchronize gives cudaErrorLaunchFailure
 //   uninit lenient   (without it): a warning, and the program goes on: the defined half is right
+//   uninit device    (either way) a loop bound read from cudaMalloc memory nobody wrote, which
+//                    is as undefined as a GPU's: the same warning or error, at its own line
 // Either way standard error names this file and the loop's line.
 #include "check.h"
 #include <string.h>
@@ -19,8 +21,26 @@ __global__ void count_up(const int *in, int *out)
         out[threadIdx.x] = sum;
 }
 
+__global__ void count_from(const int *bounds, int *out)
+{
+    int sum = 0;
+    for (int k = 0; k < bounds[threadIdx.x]; k++)
+        sum += k;
+    out[threadIdx.x] = sum;
+}
+
 int main(int argc, char **argv)
 {
+    if (argc > 1 && !strcmp(argv[1], "device")) {
+        int *never_written, *dout;
+        CHECK_OK(cudaMalloc(&never_written, 32 * sizeof(int)));
+        CHECK_OK(cudaMalloc(&dout, 32 * sizeof(int)));
+        count_from<<<1, 32>>>(never_written, dout);
+        cudaError_t e = cudaDeviceSynchronize();
+        printf("cudaDeviceSynchronize: %s\n", cudaGetErrorName(e));
+        CHECK(e == cudaSuccess || e == cudaErrorLaunchFailure, "cudaDeviceSynchronize -> %s", cudaGetErrorName(e));
+        return check_report("uninit device");
+    }
     int strict = argc > 1 && !strcmp(argv[1], "strict");
     int in[32], out[32], *din, *dout;
     for (int i = 0; i < 32; i++)
