@@ -2,8 +2,6 @@
  * device side is memory it gave), 2D and 3D row by row, and to and from a module's variables
  * (__device__, __constant__) named by their host shadows. Streams run in order on the host, so an
  * Async copy is done when it returns. Requires: rtstate.c, rterror.c. */
-#include <string.h>
-
 #include "rt.h"
 
 static CUdeviceptr address(const void *p)
@@ -17,14 +15,11 @@ static CUresult copy(void *dst, const void *src, size_t count, cudaMemcpyKind ki
     if (count == 0)
         return CUDA_SUCCESS;
     switch (kind) {
-    case cudaMemcpyHostToHost:
-        if (async) {
-            CUresult r = cuStreamSynchronize(stream);
-            if (r != CUDA_SUCCESS)
-                return r;
-        }
-        memmove(dst, src, count);
-        return CUDA_SUCCESS;
+    case cudaMemcpyHostToHost:         /* the unified copy: either side may be the driver's (its
+                                          definedness then follows the bytes) or the host's */
+    case cudaMemcpyDefault:
+        return async ? cuMemcpyAsync(address(dst), address(src), count, stream)
+                     : cuMemcpy(address(dst), address(src), count);
     case cudaMemcpyHostToDevice:
         return async ? cuMemcpyHtoDAsync_v2(address(dst), src, count, stream) : cuMemcpyHtoD_v2(address(dst), src, count);
     case cudaMemcpyDeviceToHost:
@@ -32,9 +27,6 @@ static CUresult copy(void *dst, const void *src, size_t count, cudaMemcpyKind ki
     case cudaMemcpyDeviceToDevice:
         return async ? cuMemcpyDtoDAsync_v2(address(dst), address(src), count, stream)
                      : cuMemcpyDtoD_v2(address(dst), address(src), count);
-    case cudaMemcpyDefault:
-        return async ? cuMemcpyAsync(address(dst), address(src), count, stream)
-                     : cuMemcpy(address(dst), address(src), count);
     }
     return CUDA_ERROR_INVALID_VALUE;
 }

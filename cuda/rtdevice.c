@@ -3,11 +3,11 @@
  * Requires: rtstate.c, rterror.c. */
 #include "rt.h"
 
-/* The driver started (not the context: counting devices makes none). */
+/* The driver started (not the context: counting devices makes none). cuInit fails only on a bad
+ * PTXRUN_* setting, which it has named on standard error: the runtime could not start. */
 static cudaError_t driver_up(void)
 {
-    CUresult r = cuInit(0);
-    return r == CUDA_SUCCESS ? cudaSuccess : rt_return(r);
+    return cuInit(0) == CUDA_SUCCESS ? cudaSuccess : rt_fail(cudaErrorInitializationError);
 }
 
 /* The driver's device of a runtime ordinal (cudaErrorInvalidDevice when there is none). */

@@ -157,7 +157,6 @@ cudaError_t cudaLaunchCooperativeKernel_ptsz(const void *func, dim3 gridDim, dim
 static const char *const attribute_names[] = {
     [cudaLaunchAttributeProgrammaticEvent] = "cudaLaunchAttributeProgrammaticEvent",
     [cudaLaunchAttributeDeviceUpdatableKernelNode] = "cudaLaunchAttributeDeviceUpdatableKernelNode",
-    [cudaLaunchAttributeClusterDimension] = "cudaLaunchAttributeClusterDimension",
 };
 
 cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t *config, const void *func, void **args)
@@ -180,7 +179,7 @@ cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t *config, const void *fu
             cooperative_launch = a->val.cooperative != 0;
             break;
         case cudaLaunchAttributeClusterDimension:
-            if (a->val.clusterDim.x * a->val.clusterDim.y * a->val.clusterDim.z <= 1)
+            if (a->val.clusterDim.x == 1 && a->val.clusterDim.y == 1 && a->val.clusterDim.z == 1)
                 break;
             return rt_not_supported("cudaLaunchKernelExC", "the attribute cudaLaunchAttributeClusterDimension");
         case cudaLaunchAttributeLaunchCompletionEvent: {

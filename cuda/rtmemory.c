@@ -188,7 +188,8 @@ cudaError_t cudaMemGetInfo(size_t *free, size_t *total)
 }
 
 /* What a GPU says of a pointer: device memory has no host alias (hostPointer NULL), pinned and
- * managed memory both; memory the driver does not know is "unregistered" (no error since CUDA 11). */
+ * managed memory both; memory the driver does not know is "unregistered" (no error since CUDA 11):
+ * the host's, which no kernel reaches (devicePointer NULL; the device's pageable memory access is 0). */
 cudaError_t cudaPointerGetAttributes(struct cudaPointerAttributes *attributes, const void *ptr)
 {
     cudaError_t e = rt_enter();
@@ -196,7 +197,7 @@ cudaError_t cudaPointerGetAttributes(struct cudaPointerAttributes *attributes, c
         return e;
     if (!attributes)
         return rt_fail(cudaErrorInvalidValue);
-    struct cudaPointerAttributes a = { .type = cudaMemoryTypeUnregistered, .device = -2 };
+    struct cudaPointerAttributes a = { .type = cudaMemoryTypeUnregistered, .device = -2, .hostPointer = (void *)ptr };
     unsigned type = 0;
     int managed = 0;
     CUresult r = cuPointerGetAttribute(&type, CU_POINTER_ATTRIBUTE_MEMORY_TYPE, address(ptr));
@@ -216,6 +217,7 @@ cudaError_t cudaPointerGetAttributes(struct cudaPointerAttributes *attributes, c
         } else {
             a.type = cudaMemoryTypeDevice;
             a.devicePointer = (void *)ptr;
+            a.hostPointer = NULL;
         }
     } else if (r != CUDA_ERROR_INVALID_VALUE) {
         return rt_return(r);

@@ -151,9 +151,9 @@ static const PropField prop_fields[] = {
 static cudaError_t fill(unsigned char *out, bool cuda13, int device)
 {
     int n = 0;
-    CUresult r = cuInit(0);
-    if (r == CUDA_SUCCESS)
-        r = cuDeviceGetCount(&n);
+    if (cuInit(0) != CUDA_SUCCESS)
+        return rt_fail(cudaErrorInitializationError);
+    CUresult r = cuDeviceGetCount(&n);
     if (r != CUDA_SUCCESS)
         return rt_return(r);
     if (device < 0 || device >= n)

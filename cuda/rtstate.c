@@ -50,7 +50,7 @@ CUresult rt_ready(void)
     CUresult r = rt.init_error;
     if (r == CUDA_SUCCESS && !rt.context) {
         CUdevice dev;
-        r = cuInit(0);
+        r = cuInit(0) == CUDA_SUCCESS ? CUDA_SUCCESS : CUDA_ERROR_NOT_INITIALIZED;
         if (r == CUDA_SUCCESS)
             r = cuDeviceGet(&dev, rt.device);
         if (r == CUDA_SUCCESS)

@@ -82,6 +82,78 @@ cudaError_t cudaMemAdvise_v2(const void *devPtr, size_t count, int advice, struc
 {
     return advise(devPtr, count, advice, location);
 }
+
+/* CUDA 12 still had the thread-named forms of the device calls (removed in 13) and the shared
+ * memory bank configuration (a preference with no effect on a host: checked and kept). */
+RT_API cudaError_t cudaThreadSynchronize(void);
+RT_API cudaError_t cudaThreadExit(void);
+RT_API cudaError_t cudaThreadGetLimit(size_t *pValue, cudaLimit limit);
+RT_API cudaError_t cudaThreadSetLimit(cudaLimit limit, size_t value);
+RT_API cudaError_t cudaThreadGetCacheConfig(cudaFuncCache *pCacheConfig);
+RT_API cudaError_t cudaThreadSetCacheConfig(cudaFuncCache cacheConfig);
+RT_API cudaError_t cudaDeviceGetSharedMemConfig(int *pConfig);
+RT_API cudaError_t cudaDeviceSetSharedMemConfig(int config);
+RT_API cudaError_t cudaFuncSetSharedMemConfig(const void *func, int config);
+
+cudaError_t cudaThreadSynchronize(void)
+{
+    return cudaDeviceSynchronize();
+}
+
+cudaError_t cudaThreadExit(void)
+{
+    return cudaDeviceReset();
+}
+
+cudaError_t cudaThreadGetLimit(size_t *pValue, cudaLimit limit)
+{
+    return cudaDeviceGetLimit(pValue, limit);
+}
+
+cudaError_t cudaThreadSetLimit(cudaLimit limit, size_t value)
+{
+    return cudaDeviceSetLimit(limit, value);
+}
+
+cudaError_t cudaThreadGetCacheConfig(cudaFuncCache *pCacheConfig)
+{
+    return cudaDeviceGetCacheConfig(pCacheConfig);
+}
+
+cudaError_t cudaThreadSetCacheConfig(cudaFuncCache cacheConfig)
+{
+    return cudaDeviceSetCacheConfig(cacheConfig);
+}
+
+static int bank_config;     /* cudaSharedMemBankSizeDefault (0), FourByte (1), EightByte (2) */
+
+cudaError_t cudaDeviceGetSharedMemConfig(int *pConfig)
+{
+    if (!pConfig)
+        return rt_fail(cudaErrorInvalidValue);
+    cudaError_t e = rt_enter();
+    if (e == cudaSuccess)
+        *pConfig = bank_config;
+    return e;
+}
+
+cudaError_t cudaDeviceSetSharedMemConfig(int config)
+{
+    if (config < 0 || config > 2)
+        return rt_fail(cudaErrorInvalidValue);
+    cudaError_t e = rt_enter();
+    if (e == cudaSuccess)
+        bank_config = config;
+    return e;
+}
+
+cudaError_t cudaFuncSetSharedMemConfig(const void *func, int config)
+{
+    if (config < 0 || config > 2)
+        return rt_fail(cudaErrorInvalidValue);
+    struct cudaFuncAttributes attr;
+    return cudaFuncGetAttributes(&attr, func);
+}
 #endif
 
 /* The per-thread default stream's names (rt.h). */

@@ -244,6 +244,14 @@ START_TEST(launch_ex_and_cooperative)
     attrs[1].id = cudaLaunchAttributeProgrammaticEvent;
     config.gridDim = d3(1, 1, 1);
     ck_assert_int_eq(cudaLaunchKernelExC(&config, &add_stub, args), cudaErrorNotSupported);
+    /* a cluster of one block is any launch; of two, not supported yet */
+    attrs[1].id = cudaLaunchAttributeClusterDimension;
+    attrs[1].val.clusterDim.x = attrs[1].val.clusterDim.y = attrs[1].val.clusterDim.z = 1;
+    ck_assert_int_eq(cudaLaunchKernelExC(&config, &add_stub, args), cudaSuccess);
+    config.gridDim = d3(2, 1, 1);
+    attrs[1].val.clusterDim.x = 2;
+    ck_assert_int_eq(cudaLaunchKernelExC(&config, &add_stub, args), cudaErrorNotSupported);
+    config.gridDim = d3(1, 1, 1);
     char *text = report();
     ck_assert_ptr_nonnull(strstr(text, "cudaLaunchCooperativeKernel is not supported yet"));
     ck_assert_ptr_nonnull(strstr(text, "cudaLaunchKernelExC is not supported yet: the attribute "
@@ -365,6 +373,8 @@ START_TEST(host_memory_kinds)
     int on_stack = 0;
     ck_assert_int_eq(cudaPointerGetAttributes(&attr, &on_stack), cudaSuccess);
     ck_assert_int_eq(attr.type, cudaMemoryTypeUnregistered);
+    ck_assert_ptr_eq(attr.hostPointer, &on_stack);
+    ck_assert_ptr_null(attr.devicePointer);
     int *dev;
     ck_assert_int_eq(cudaMalloc((void **)&dev, 64), cudaSuccess);
     ck_assert_int_eq(cudaPointerGetAttributes(&attr, dev), cudaSuccess);
@@ -605,6 +615,10 @@ START_TEST(device_queries)
     int version = 0;
     ck_assert_int_eq(version12(&version), cudaSuccess);
     ck_assert_int_eq(version, 12080);
+    cudaError_t (*thread_sync12)(void);
+    *(void **)&thread_sync12 = dlsym(rt12, "cudaThreadSynchronize");   /* CUDA 12's, gone in 13 */
+    ck_assert(thread_sync12 != NULL);
+    ck_assert_int_eq(thread_sync12(), cudaSuccess);
     dlclose(rt12);
     ck_assert_int_eq(cudaRuntimeGetVersion(&version), cudaSuccess);
     ck_assert_int_eq(version, 13000);
@@ -837,6 +851,27 @@ START_TEST(fatbinary_without_ptx)
 }
 END_TEST
 
+/* A bad setting: the driver names it and cannot start, so the runtime cannot (only in a process
+ * of its own, where nothing has started the driver yet). */
+START_TEST(bad_setting)
+{
+    const char *fork_mode = getenv("CK_FORK");
+    if (fork_mode && strcmp(fork_mode, "no") == 0)
+        return;
+    setenv("PTXRUN_ARCH", "sm_9x", 1);
+    int *d = NULL, count = -1;
+    ck_assert_int_eq(cudaMalloc((void **)&d, 16), cudaErrorInitializationError);
+    ck_assert_int_eq(cudaGetDeviceCount(&count), cudaErrorInitializationError);
+    ck_assert_int_eq(cudaGetLastError(), cudaErrorInitializationError);
+    struct cudaDeviceProp p;
+    ck_assert_int_eq(cudaGetDeviceProperties(&p, 0), cudaErrorInitializationError);
+    /* nvcc's host code still finds its managed variable somewhere to read */
+    ck_assert_int_eq(__cudaInitModule(handle), 0);
+    ck_assert_ptr_nonnull(counter);
+    unsetenv("PTXRUN_ARCH");
+}
+END_TEST
+
 static Suite *cudart_suite(void)
 {
     Suite *s = suite_create("cudart");
@@ -856,6 +891,7 @@ static Suite *cudart_suite(void)
     tcase_add_test(t, streams_and_events);
     tcase_add_test(t, error_names_and_texts);
     tcase_add_test(t, fatbinary_without_ptx);
+    tcase_add_test(t, bad_setting);
     tcase_add_test(t, sticky_illegal_address);
     tcase_add_test(t, sticky_assert_and_trap);
     suite_add_tcase(s, t);
