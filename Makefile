@@ -7,7 +7,7 @@
 #   make lib        build/lib/libptxrun.so and .a, the C library (api/ptxrun.h, docs/library.md)
 #   make valgrind   samples, kernels and the library's tests under memcheck;  make fault-tests: allocation failures
 #   make deps       install the Debian packages the build needs
-#   make tsan-tests the library's tests on 8 threads under ThreadSanitizer (build/tsan)
+#   make tsan-tests the library's tests on 8 threads under ThreadSanitizer (build/tsan), and the CUDA libraries under 8 host threads
 #   make python     install the Python package ptxrun (python/, docs/python.md) with pip, offline
 # SANITIZE=1 builds with ASan and UBSan into build/san; TSAN=1 with ThreadSanitizer into build/tsan;
 # WERROR=1 makes warnings errors.
@@ -63,7 +63,7 @@ DRV_SRC    := cuda/drvsettings.c cuda/drvstate.c cuda/drverror.c cuda/drvdevice.
 DRV_OBJ    := $(patsubst %.c,$(BUILD)/obj/%.o,$(notdir $(DRV_SRC)))
 CUDA_LIBS  := $(BUILD)/cuda/libcuda.so.1
 ZSTD_LIBS  := $(shell pkg-config --libs libzstd 2>/dev/null || echo -lzstd)
-CLI_SRC    := cli/jsonread.c cli/values.c cli/images.c cli/imageinit.c cli/npy.c cli/launch.c cli/lanes.c cli/b128.c cli/dump.c cli/expect.c cli/srcline.c cli/matview.c cli/progress.c cli/checkstream.c cli/entry.c cli/runstream.c cli/driver.c cli/testrun.c cli/testfind.c cli/testreport.c cli/testshard.c
+CLI_SRC    := cli/jsonread.c cli/values.c cli/images.c cli/imageinit.c cli/npy.c cli/launch.c cli/lanes.c cli/b128.c cli/dump.c cli/expect.c cli/srcline.c cli/matview.c cli/progress.c cli/checkstream.c cli/entry.c cli/runstream.c cli/driver.c cli/testrun.c cli/testfind.c cli/testreport.c cli/testshard.c cli/exec.c
 LIB_SRC := $(LEXER_SRC) $(PARSER_SRC) $(EXEC_SRC) $(API_SRC) $(CUDA_SRC) $(CLI_SRC)
 # The public library: the rooms up to api/, nothing of cli/.
 PUB_SRC := $(LEXER_SRC) $(PARSER_SRC) $(EXEC_SRC) $(API_SRC)
@@ -278,10 +278,47 @@ unit-tests: $(TEST_BIN)
 # The README's tour links a program against build/lib/libptxrun.a: the plain build's, made here
 # when another build (SANITIZE=1) runs the tour (a prerequisite too, so that make -j never makes it
 # twice at once).
-cli-tests: $(BUILD)/ptxrun $(BUILD)/lib/libptxrun.a
+# Its CUDA step runs a committed program through `ptxrun exec` on the plain build's CUDA libraries
+# (a program nvcc built cannot load sanitized ones without their runtime preloaded), prerequisites
+# too for the same reason.
+cli-tests: $(BUILD)/ptxrun $(BUILD)/lib/libptxrun.a $(BUILD)/cuda/libcuda.so.1 $(BUILD)/cuda/libcudart.so.13
 	@PTXRUN=$(BUILD)/ptxrun sh tests/cli.sh
-	@$(MAKE) --no-print-directory SANITIZE= TSAN= FAULT_INJECTION= build/lib/libptxrun.a >/dev/null
-	@python3 tests/readme_tour.py README.md $(BUILD)
+	@$(MAKE) --no-print-directory SANITIZE= TSAN= FAULT_INJECTION= build/lib/libptxrun.a build/cuda/libcuda.so.1 \
+	    build/cuda/libcudart.so.13 >/dev/null
+	@PTXRUN_CUDA_LIB=$(CURDIR)/build/cuda python3 tests/readme_tour.py README.md $(BUILD)
+
+# The CUDA programs of tests/cuda (nvcc's binaries, committed; each checks itself) on the CUDA
+# libraries, by tests/cuda/run.sh against their expect files; where nvcc is, a few are built again
+# from their sources into $(BUILD)/cuda-tests and run the same way. SANITIZE=1: the libraries'
+# sanitizer runtime preloaded into each program (leaks not looked for: valgrind does that).
+NVCC ?= /usr/local/cuda/bin/nvcc
+CUDA_REBUILT := vecadd printf oob drvapi
+ifeq ($(SANITIZE),1)
+CUDA_TEST_ENV := CUDA_TEST_PRELOAD=$(shell $(CC) -print-file-name=libasan.so) ASAN_OPTIONS=detect_leaks=0
+endif
+.PHONY: cuda-tests cuda-valgrind
+check: cuda-tests
+cuda-tests: $(CUDA_LIBS) $(RT_LIBS) $(BUILD)/ptxrun
+	@$(CUDA_TEST_ENV) sh tests/cuda/run.sh -l $(BUILD)/cuda -p $(BUILD)/ptxrun
+	@if [ -x $(NVCC) ]; then \
+	    sh tests/cuda/regen.sh $(NVCC) $(BUILD)/cuda-tests $(CUDA_REBUILT) && \
+	    $(CUDA_TEST_ENV) sh tests/cuda/run.sh -b $(BUILD)/cuda-tests -l $(BUILD)/cuda -p $(BUILD)/ptxrun $(CUDA_REBUILT); \
+	else echo "cuda-tests: $(NVCC) is not here: the committed programs ran, none was built again from its source"; fi
+
+# threads.cu (8 host threads using CUDA at once) on ThreadSanitizer builds of the libraries: any
+# report fails it. Part of make tsan-tests.
+.PHONY: cuda-tsan
+tsan-tests: cuda-tsan
+cuda-tsan:
+	$(MAKE) TSAN=1 build/tsan/cuda/libcuda.so.1 build/tsan/cuda/libcudart.so.13
+	@CUDA_TEST_PRELOAD=$(shell $(CC) -print-file-name=libtsan.so) TSAN_OPTIONS="halt_on_error=1 exitcode=66" \
+	    sh tests/cuda/run.sh -l build/tsan/cuda threads streams
+
+# A few of them under memcheck: no error in the libraries, nothing definitely lost.
+CUDA_VALGRIND := vecadd reduce symbols memory streams printf oob fault assert uninit notsupported drvapi
+cuda-valgrind: $(CUDA_LIBS) $(RT_LIBS) $(BUILD)/ptxrun
+	@CUDA_TEST_WRAP="valgrind --quiet --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite" \
+	    sh tests/cuda/run.sh -l $(BUILD)/cuda -p $(BUILD)/ptxrun $(CUDA_VALGRIND)
 
 # The fuzz targets without libFuzzer, on the committed seeds and on every input that once
 # crashed, hung or leaked (tests/fuzz/regressions/<target>/): a normal (or SANITIZE=1) build.
@@ -368,7 +405,7 @@ fault-tests:
 
 # Every sample and corpus kernel under valgrind's memcheck: no errors, no leaks; then the library's
 # tests (tests/check_api.c, its threads included) in one process, and a few Python tests.
-valgrind: $(BUILD)/ptxrun $(BUILD)/tests/check_api $(BUILD)/tests/check_cudrv $(BUILD)/tests/check_cudatex python-valgrind
+valgrind: $(BUILD)/ptxrun $(BUILD)/tests/check_api $(BUILD)/tests/check_cudrv $(BUILD)/tests/check_cudatex python-valgrind cuda-valgrind
 	@PTXRUN=$(BUILD)/ptxrun sh tests/valgrind.sh
 	CK_FORK=no PTXRUN_ROOT=$(CURDIR) valgrind --quiet --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=all \
 	    --show-leak-kinds=all $(BUILD)/tests/check_api

@@ -201,6 +201,9 @@ int driver_run(const RunOptions *o, FILE *out, FILE *err);
 /* testrun.c: `ptxrun test` (argv[0] is "test"). */
 int test_main(int argc, char **argv);
 
+/* exec.c: `ptxrun exec` (argv[0] is "exec"): returns only when the program could not be run. */
+int exec_main(int argc, char **argv);
+
 /* A case of `ptxrun test` and its outcome (testrun.c runs it, testreport.c reports it). */
 typedef enum Outcome { CASE_FAILED, CASE_PASSED, CASE_NOT_YET, CASE_CLOSE, CASE_UNSUPPORTED } Outcome;
 

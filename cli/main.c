@@ -1,5 +1,5 @@
 /* main.c: the command line: options into RunOptions, then driver_run (driver.c); or the
- * test runner (testrun.c) for `ptxrun test`. */
+ * test runner (testrun.c) for `ptxrun test`, the CUDA launcher (exec.c) for `ptxrun exec`. */
 #include <errno.h>
 #include <fcntl.h>
 #include <jansson.h>
@@ -16,6 +16,7 @@
 static const char *const usage[] = {
     "usage: ptxrun [options] FILE.ptx      run a kernel: a warp, a block or a grid (FILE '-': standard input)\n"
     "       ptxrun test [options] [DIR|FILE.ptx]...   run regression cases (ptxrun test --help)\n"
+    "       ptxrun exec [options] PROGRAM [ARGS]...   run a CUDA program on ptxrun (ptxrun exec --help)\n"
     "\n"
     "Running (prints the final registers, predicates and buffers):\n"
     "  --lanes FILE       the initial state: block, grid, active lanes, registers, buffers, parameters\n"
@@ -302,6 +303,8 @@ static void input_cut_short(int sig, siginfo_t *info, void *context)
 
 int main(int argc, char **argv)
 {
+    if (argc > 1 && strcmp(argv[1], "exec") == 0)   /* first: the program gets the caller's signals and streams */
+        return exec_main(argc - 1, argv + 1);
     hold_closed_streams();
     signal(SIGPIPE, SIG_DFL);                /* a closed pipe (| head) ends ptxrun quietly, as grep */
     signal(SIGXFSZ, SIG_IGN);                /* a file size limit (ulimit -f): a write error we report */

@@ -1955,6 +1955,7 @@ expect_stderr_line "stackrestore below the stack pointer" "$tmp/restore2.ptx:23:
 . tests/cli_bounds.sh
 . tests/cli_init.sh
 . tests/cli_matrix.sh                  # --matrix, --trace's fragments of matrix instructions
+. tests/cli_exec.sh                    # ptxrun exec, the CUDA launcher
 
 # -- mul and add without rounding modifiers fused into one fma as ptxas fuses them for the GPU (the default),
 # rounded each on its own with --no-fmad: a = b = 2^64, c = -FLT_MAX gives 2^104 on the H100 (fused), where two
