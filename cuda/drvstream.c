@@ -32,20 +32,27 @@ CUresult cuStreamCreateWithPriority(CUstream *stream, unsigned flags, int priori
     return r;
 }
 
-CUresult cuStreamDestroy_v2(CUstream stream)
+/* A stream's or an event's handle out of the table and freed; CUDA_ERROR_INVALID_HANDLE when it
+ * is none of kind's. */
+static CUresult destroy(DrvHandleKind kind, void *handle)
 {
     DrvState *s;
     CUresult r = drv_enter_init(&s);
     if (r != CUDA_SUCCESS)
         return r;
-    if (!drv_handle_has(s, DRV_STREAM, stream))
+    if (!drv_handle_has(s, kind, handle))
         r = CUDA_ERROR_INVALID_HANDLE;
     else {
-        drv_handle_remove(s, stream);
-        free(stream);
+        drv_handle_remove(s, handle);
+        free(handle);
     }
     drv_unlock();
     return r;
+}
+
+CUresult cuStreamDestroy_v2(CUstream stream)
+{
+    return destroy(DRV_STREAM, stream);
 }
 
 /* A call on a stream that waits for nothing: the context's sticky error, or a bad handle. */
@@ -184,18 +191,7 @@ CUresult cuEventElapsedTime_v2(float *ms, CUevent start, CUevent end)
 
 CUresult cuEventDestroy_v2(CUevent event)
 {
-    DrvState *s;
-    CUresult r = drv_enter_init(&s);
-    if (r != CUDA_SUCCESS)
-        return r;
-    if (!drv_handle_has(s, DRV_EVENT, event))
-        r = CUDA_ERROR_INVALID_HANDLE;
-    else {
-        drv_handle_remove(s, event);
-        free(event);
-    }
-    drv_unlock();
-    return r;
+    return destroy(DRV_EVENT, event);
 }
 
 CUresult cuStreamGetPriority(CUstream stream, int *priority)
