@@ -127,6 +127,7 @@ UnifiedMemoryPerf|6_Performance/UnifiedMemoryPerf|-kernel-iterations=1|-|
 alignedTypes|6_Performance/alignedTypes||Test passed|
 cudaGraphsPerfScaling|6_Performance/cudaGraphsPerfScaling||-|
 transpose|6_Performance/transpose|-dimX=256 -dimY=256|Test passed|
+conjugateGradientMultiBlockCG|4_CUDA_Libraries/conjugateGradientMultiBlockCG||exit|
 '
 
 want() {  # is sample $1 among the names asked for (all when none)?
