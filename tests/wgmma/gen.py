@@ -87,7 +87,9 @@ def image(values, t, mode, major, base):
     """values[mn][k] -> bytes of the image placed at shared address base."""
     rows, K = len(values), len(values[0])
     bits = BITS[t]
-    size = rows * K * bits // 8
+    atom = 16 * 8 * (1 << SWIZZLE_BITS[mode])       # an atom's bytes; the image is whole atoms
+    last = max(byte_of(mode, major, bits, rows, mn, k) for mn in range(rows) for k in range(K)) // 8
+    size = (last // atom + 1) * atom
     out = bytearray(size)
     for mn in range(rows):
         for k in range(K):
@@ -382,6 +384,17 @@ def main():
     B = [[rnd.randrange(-128, 128) for _ in range(256)] for _ in range(32)]
     write('wgmma_s8_n256', dict(type='s8', form='s8', n=256, k=32, dtype='s32', a='desc', a_mode='none',
                                 b_mode='none', a_lbo=1024, a_sbo=128, b_lbo=4096, b_sbo=128), A, B)
+    # 7b. f16, A and B MN-major (imm-trans 1) without swizzle, N = 32; bf16 K-major in 64B swizzle
+    #     (K = 16 fills half of each 64-byte row), N = 48
+    A = [[small() for _ in range(16)] for _ in range(64)]
+    B = [[small() for _ in range(32)] for _ in range(16)]
+    write('wgmma_f16_mn_none', dict(type='f16', form='f16', n=32, k=16, dtype='f32', a='desc', a_mode='none',
+                                    b_mode='none', trans_a=1, trans_b=1, a_lbo=1024, a_sbo=128, b_lbo=512,
+                                    b_sbo=128), A, B)
+    A = [[small() for _ in range(16)] for _ in range(64)]
+    B = [[small() for _ in range(48)] for _ in range(16)]
+    write('wgmma_bf16_sw64', dict(type='bf16', form='bf16', n=48, k=16, dtype='f32', a='desc', a_mode='64B',
+                                  b_mode='64B', a_lbo=16, a_sbo=512, b_lbo=16, b_sbo=512), A, B)
     # 8. the tensor-core rule: C = 1 (dinit) and 16 products of 2^-26 (cut at 2^-25: D = 1, not
     #    1 + 2^-22); other elements mixed magnitudes.
     A = [[Fraction(1, 2**13) if i < 8 else rnd.choice([1, 2**-12, 3 * 2**-14, -1]) for _ in range(16)] for i in range(64)]
