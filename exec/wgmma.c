@@ -28,6 +28,8 @@ typedef struct WgmmaOp {       /* one wgmma.mma_async of the warp whose D has no
     unsigned count;            /* D registers */
     const uint32_t *rows;      /* their rows (Program.mma_rows) */
     uint64_t *val, *dbits;     /* [register * WARP_SIZE + lane]: D's bits and their defined bits */
+    const uint32_t *a;         /* A's 4 registers (A from registers), else NULL */
+    uint64_t a_val[4][WARP_SIZE];  /* their values when it was issued, to see them written before the wait */
 } WgmmaOp;
 
 struct WgmmaState {
@@ -492,7 +494,12 @@ static void mma_async(Warp *w, const XInstr *x, uint32_t pc)
         }
         WgmmaOp *op = &s->ops[s->count++];
         *op = (WgmmaOp){ pc, 0, f->d_regs, d, xcalloc((size_t)f->d_regs * WARP_SIZE, sizeof(uint64_t)),
-                         xcalloc((size_t)f->d_regs * WARP_SIZE, sizeof(uint64_t)) };
+                         xcalloc((size_t)f->d_regs * WARP_SIZE, sizeof(uint64_t)), NULL, { { 0 } } };
+        if (x->mode & WG_A_REGS) {
+            op->a = a;
+            for (unsigned r = 0; r < 4; r++)
+                memcpy(op->a_val[r], w->val[a[r]], sizeof op->a_val[r]);
+        }
         unsigned e = dbits == 16 ? 2 : 1;
         uint64_t emask = dbits == 16 ? 0xffff : 0xffffffffull;
         for (unsigned l = 0; l < WARP_SIZE; l++)
@@ -548,6 +555,11 @@ static void wait_group(Warp *w, uint64_t keep)
                 if (!(defined >> l & 1))
                     w->bits[row][l] = op->dbits[r * WARP_SIZE + l];
         }
+        for (unsigned r = 0; op->a && r < 4; r++)
+            if (memcmp(op->a_val[r], w->val[op->a[r]], sizeof op->a_val[r]))
+                report_warn(w, op->pc, ALL_LANES, "a register of this wgmma.mma_async's A was written before the "
+                            "wgmma.wait_group that completes it (the PTX ISA leaves that undefined); ptxrun used "
+                            "the value it had at wgmma.mma_async");
         drop_op(op);
     }
     s->count = left;

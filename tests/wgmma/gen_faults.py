@@ -86,6 +86,15 @@ CASES = {
     # the warning: no wgmma.fence before the first wgmma.mma_async
     'warn_nofence': (kernel('  ' + MMA % D + '\n  wgmma.commit_group.sync.aligned;\n  wgmma.wait_group.sync.aligned 0;'),
                      {'diagnostic': 'with no wgmma.fence before it'}),
+    # registers of an operation in flight written before its wait: D, and A given in registers
+    'warn_d_written': (kernel('  wgmma.fence.sync.aligned;\n  ' + MMA % D + '\n  wgmma.commit_group.sync.aligned;\n'
+                              '  mov.f32 %f1, 0f3F800000;\n  wgmma.wait_group.sync.aligned 0;'),
+                       {'diagnostic': 'an accumulator register of this wgmma.mma_async was written before'}),
+    'warn_a_written': (kernel('  mov.b32 %%r10, 0;\n  mov.b32 %%r11, 0;\n  mov.b32 %%r12, 0;\n  mov.b32 %%r13, 0;\n'
+                              '  wgmma.fence.sync.aligned;\n  wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16 %s, '
+                              '{%%r10, %%r11, %%r12, %%r13}, %%rd1, 0, 1, 1, 0;\n  wgmma.commit_group.sync.aligned;\n'
+                              '  mov.b32 %%r12, 7;\n  wgmma.wait_group.sync.aligned 0;' % D),
+                       {'diagnostic': "a register of this wgmma.mma_async's A was written before"}),
     # two groups: wait_group 1 lands the first (D = 0) and leaves the second's D undefined
     'groups': (kernel('  wgmma.fence.sync.aligned;\n  ' + MMA % D + '\n  wgmma.commit_group.sync.aligned;\n  '
                       + MMA % G + '\n  wgmma.commit_group.sync.aligned;\n  wgmma.wait_group.sync.aligned 1;\n' + STORE
