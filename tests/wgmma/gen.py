@@ -395,6 +395,15 @@ def main():
     B = [[small() for _ in range(48)] for _ in range(16)]
     write('wgmma_bf16_sw64', dict(type='bf16', form='bf16', n=48, k=16, dtype='f32', a='desc', a_mode='64B',
                                   b_mode='64B', a_lbo=16, a_sbo=512, b_lbo=16, b_sbo=512), A, B)
+    # 7c. A from registers for tf32 (B 128B swizzle, N = 24) and s8 (B 64B swizzle, N = 16)
+    A = [[small() for _ in range(8)] for _ in range(64)]
+    B = [[small() for _ in range(24)] for _ in range(8)]
+    write('wgmma_tf32_regs', dict(type='tf32', form='tf32', n=24, k=8, dtype='f32', a='regs', b_mode='128B',
+                                  b_lbo=16, b_sbo=1024), A, B)
+    A = [[rnd.randrange(-128, 128) for _ in range(32)] for _ in range(64)]
+    B = [[rnd.randrange(-128, 128) for _ in range(16)] for _ in range(32)]
+    write('wgmma_s8_regs', dict(type='s8', form='s8', n=16, k=32, dtype='s32', a='regs', b_mode='64B',
+                                b_lbo=16, b_sbo=512), A, B)
     # 8. the tensor-core rule: C = 1 (dinit) and 16 products of 2^-26 (cut at 2^-25: D = 1, not
     #    1 + 2^-22); other elements mixed magnitudes.
     A = [[Fraction(1, 2**13) if i < 8 else rnd.choice([1, 2**-12, 3 * 2**-14, -1]) for _ in range(16)] for i in range(64)]
