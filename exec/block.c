@@ -304,6 +304,7 @@ static Warp *new_warp(Block *b, uint32_t index)
 
 static void free_warp_state(Warp *w)
 {
+    wgmma_release(w);
     free(w->val);
     free(w->bits);
     free(w->defined);
@@ -518,6 +519,7 @@ static bool run_cta(Block *b, const ExecOptions *o)
     b->cta_first_step = b->steps;
     for (uint32_t i = 0; i < b->warp_count; i++) {
         warp_reset(b->warps[i]);
+        wgmma_release(b->warps[i]);            /* results a CTA before never waited for */
         fill_special_registers(b->warps[i]);
     }
     /* A grid's worker looks up between slices, in case another has stopped (grid.c). */

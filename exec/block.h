@@ -355,6 +355,7 @@ typedef struct Warp {
     uint32_t next_pc, last_mask, previous_ready;   /* where the loop left off (see warp_run) */
     VEC(Warning) warnings;
     bool faulted;
+    struct WgmmaState *wgmma;  /* wgmma.mma_async results not landed yet (wgmma.c); NULL: none */
 } Warp;
 
 /* The CTA being run: its warps under one scheduler, its barriers, and the grid it belongs to.
@@ -594,6 +595,7 @@ void builtin_clock(Warp *w);                              /* the clock registers
 
 /* warp.c: one warp's loop. */
 void warp_reset(Warp *w);
+void wgmma_release(Warp *w);    /* wgmma.c: the warp's results in flight dropped (a CTA's start, its end) */
 bool warp_run(Warp *w, const ExecOptions *options, uint64_t slice);   /* false: no lane was ready */
 
 /* block.c: the CTA and the grid; the handle the driver holds. */

@@ -378,6 +378,11 @@ static void load_instr(Loader *ld, const Instr *in, XInstr *x)
         wmma_lower(ld, in, x);
         return;
     }
+    if (in->op == OP_WGMMA_MMA_ASYNC || in->op == OP_WGMMA_FENCE || in->op == OP_WGMMA_COMMIT_GROUP ||
+        in->op == OP_WGMMA_WAIT_GROUP) {
+        wgmma_lower(ld, in, x);
+        return;
+    }
     if (x->type == TYPE_B128) {                    /* a .b128 register is two rows (wide.c) */
         wide_lower(ld, in, x);
         return;

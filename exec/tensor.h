@@ -87,6 +87,22 @@ void wmma_layout(unsigned shape, char which, int type, unsigned lane, unsigned i
  * fragment of 'a', 'b', 'c' or 'd' (a MatrixPlace, for --matrix and --trace) */
 void wmma_place(const MmaForm *f, char which, unsigned lane, unsigned i, unsigned *row, unsigned *col);
 
+/* wgmma.c: wgmma.fence, .mma_async, .commit_group, .wait_group (x->mode, negate: its immediates;
+ * its form in Program.mma_forms: D rows, A's 4 registers or descriptor, B's descriptor). Each
+ * warp's pending results live in Warp.wgmma (wgmma_release: block.h). */
+void wgmma_lower(Loader *ld, const Instr *in, XInstr *x);
+void wgmma_execute(Warp *w, const XInstr *x, uint32_t lanes, uint32_t guard_true);
+/* wgmmadesc.c: a matrix descriptor's fields (addresses in bytes in .shared) */
+typedef struct WgmmaDesc { uint64_t start, lbo, sbo; unsigned base, swizzle; } WgmmaDesc;
+unsigned wgmmadesc_width(unsigned swizzle);    /* the swizzle's width in 16-byte chunks: 1 (none), 2, 4, 8 */
+/* The .shared address of the 16-byte chunk holding element (mn, k) of the matrix d describes
+ * (K-major, or MN-major), elements of bits bits: its canonical layout, then the swizzle. */
+uint64_t wgmmadesc_chunk(const WgmmaDesc *d, bool mn_major, unsigned bits, unsigned mn, unsigned k);
+/* Rows row0.. row0 + rows - 1 (M or N) of the matrix the descriptor in desc_row describes, k
+ * elements each, into out[r * k + kk]; und[r]: an undefined bit in row r. False after a fault. */
+bool wgmmadesc_gather(Warp *w, const XInstr *x, uint32_t desc_row, const char *what, bool mn_major, unsigned bits,
+                      unsigned row0, unsigned rows, unsigned k, uint64_t *out, bool *und);
+
 /* matrix.c: ldmatrix, stmatrix, movmatrix for the whole warp (at: NULL when lanes came from different pcs) */
 void matrix_ldmatrix(Warp *w, const XInstr *at, uint32_t lanes);
 void matrix_stmatrix(Warp *w, const XInstr *at, uint32_t lanes);

@@ -319,6 +319,9 @@ void warpops_execute(Warp *w, const XInstr *x, uint32_t lanes, uint32_t guard_tr
     case OP_WMMA_LOAD: case OP_WMMA_STORE: case OP_WMMA_MMA:
         wmma_execute(w, x, lanes, guard_true);
         break;
+    case OP_WGMMA_MMA_ASYNC: case OP_WGMMA_FENCE: case OP_WGMMA_COMMIT_GROUP: case OP_WGMMA_WAIT_GROUP:
+        wgmma_execute(w, x, lanes, guard_true);
+        break;
     default:
         BUG("warp op %d", x->op);
     }
