@@ -59,7 +59,7 @@ API_SRC    := api/demangle.c api/kernelname.c api/reach.c api/apidiag.c api/host
 CUDA_SRC   := cuda/fatbin.c
 # The driver API shim (libcuda.so.1): libptxrun's objects, fatbin.c and these (docs/cuda.md).
 DRV_SRC    := cuda/drvsettings.c cuda/drvstate.c cuda/drverror.c cuda/drvdevice.c cuda/drvmem.c cuda/drvmodule.c \
-              cuda/drvlaunch.c cuda/drvstream.c cuda/drvctx.c cuda/drvnames.c cuda/drvtex.c
+              cuda/drvlaunch.c cuda/drvstream.c cuda/drvctx.c cuda/drvnames.c cuda/drvtex.c cuda/drvtmap.c
 DRV_OBJ    := $(patsubst %.c,$(BUILD)/obj/%.o,$(notdir $(DRV_SRC)))
 CUDA_LIBS  := $(BUILD)/cuda/libcuda.so.1
 ZSTD_LIBS  := $(shell pkg-config --libs libzstd 2>/dev/null || echo -lzstd)
@@ -78,7 +78,7 @@ HEADERS := lexer/lexer.h parser/ir.h parser/parse.h parser/checker.h parser/ops.
 FUZZERS := fuzz_frontend fuzz_pipeline fuzz_lanes
 
 TESTS   := check_lexer check_parser check_checker check_diag check_roundtrip check_exec check_video check_math check_half \
-           check_kernels check_builtin check_jsonread check_stream check_demangle check_mma check_mma884 check_mmasp check_mmafloat check_mmafp8 check_matrix check_matview check_launch check_api check_fatbin check_cudrv check_tensormap
+           check_kernels check_builtin check_jsonread check_stream check_demangle check_mma check_mma884 check_mmasp check_mmafloat check_mmafp8 check_matrix check_matview check_launch check_api check_fatbin check_cudrv check_cudrvtmap check_tensormap
 TEST_BIN := $(addprefix $(BUILD)/tests/,$(TESTS))
 
 .PHONY: tsan-tests lib-example python python-tests python-valgrind
@@ -162,8 +162,8 @@ $(BUILD)/cuda/libcuda.so.1: $(PUB_OBJ) $(BUILD)/obj/fatbin.o $(DRV_OBJ) cuda/lib
 	$(CC) $(ALL_CFLAGS) -shared -Wl,-soname,libcuda.so.1 -Wl,--version-script=cuda/libcuda.map -Wl,--no-undefined \
 	    -o $@ $(filter %.o,$^) $(ZSTD_LIBS) -lm -pthread
 
-# check_cudrv uses cudrv.h alone, linked against libcuda.so.1 (found by its RPATH).
-$(BUILD)/tests/check_cudrv: tests/check_cudrv.c cuda/cudrv.h $(BUILD)/cuda/libcuda.so.1
+# check_cudrv and check_cudrvtmap use cudrv.h alone, linked against libcuda.so.1 (found by its RPATH).
+$(BUILD)/tests/check_cudrv $(BUILD)/tests/check_cudrvtmap: $(BUILD)/tests/%: tests/%.c cuda/cudrv.h $(BUILD)/cuda/libcuda.so.1
 	@mkdir -p $(BUILD)/tests
 	$(CC) -std=c11 -D_POSIX_C_SOURCE=200809L $(WARN) $(CFLAGS) $(SANFLAGS) $(CHECK_CFLAGS) -Icuda -o $@ $< \
 	    -L$(BUILD)/cuda -l:libcuda.so.1 -Wl,--disable-new-dtags,-rpath,'$$ORIGIN/../cuda' $(CHECK_LIBS) -lm -pthread
