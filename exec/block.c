@@ -457,6 +457,7 @@ void block_free(Block *b)
         free(b->images);
         free(b->samplers);
     }
+    bulk_free(b);
     mem_free(&b->mem);
     free(b);
 }
@@ -590,6 +591,7 @@ bool block_run_cta(Block *b, const ExecOptions *o, uint64_t cta)
         restore_snapshot(b, b->start);
     b->options = o;
     bool ran = run_cta(b, o) && !b->abandoned;
+    bulk_cta_end(b);                /* the copies not waited for land as the CTA ends */
     b->options = NULL;
     if (o->keep_given && o->keep_cta == cta && !b->abandoned)
         keep_cta(b);

@@ -397,6 +397,7 @@ struct Block {
     uint32_t image_count;
     Sampler *samplers;         /* separate samplers (independent texturing mode), from the lanes file */
     uint32_t sampler_count;
+    struct BulkState *bulk;    /* the CTA's bulk copies not yet landed, its threads' bulk groups (bulk.c) */
 };
 
 /* The CTAs of b's grid (x * y * z, which 32 bits do not always hold). */
@@ -647,6 +648,11 @@ uint64_t block_add_sampler(Block *b, const Sampler *s);
 void barrier_arrive(Warp *w, uint32_t pc, uint32_t lanes);
 void barrier_threads_exited(Block *b);                    /* barriers for all threads may complete */
 void barrier_report_waits(Block *b);                      /* deadlock notes for barrier waits */
+
+/* bulk.c: as a CTA ends, every bulk copy of it not landed yet lands (a copy whose shared source was
+ * not waited for, undefined, with a warning); the state freed with the block. */
+void bulk_cta_end(Block *b);
+void bulk_free(Block *b);
 
 /* trace.c: --trace, one warp-step at a time. */
 void trace_step(FILE *out, const Warp *w, const ExecOptions *o, uint32_t pc, uint32_t mask);

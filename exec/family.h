@@ -150,6 +150,12 @@ uint64_t atomic_defined_bits(const XInstr *x, uint64_t old, uint64_t old_bits, u
 /* multimem.c: multimem.ld_reduce, .st, .red on the copies of a multicast object. */
 void multimem_execute(Warp *w, const XInstr *x, uint32_t mask);
 
+/* bulk.c: the bulk and tensor copies (cp.async.bulk*, cp.reduce.async.bulk*, their groups): lowered
+ * into a BulkForm, issued lane by lane; their bytes land at the completion point (docs/semantics.md,
+ * "Bulk and tensor copies"). */
+void bulk_lower(Loader *ld, const Instr *in, XInstr *x);
+void bulk_execute(Warp *w, const XInstr *x, uint32_t mask);
+
 /* tensormap.c: tensor maps (CUDA's CUtensorMap, 128 bytes in ptxrun's own encoding) and the
  * addresses of a tensor copy (docs/semantics.md, "Tensor maps"). Types, interleave and swizzle
  * are CUDA's enum values. */

@@ -413,6 +413,9 @@ static void load_instr(Loader *ld, const Instr *in, XInstr *x)
     case FAM_MULTIMEM:
         load_multimem(ld, in, x);
         return;
+    case FAM_BULK:
+        bulk_lower(ld, in, x);
+        return;
     case FAM_MEMORY:
         load_memory(ld, in, x);
         return;
@@ -728,6 +731,7 @@ void lower_free(Program *p)
     free(p->branch_targets);
     free(p->mma_rows);
     free(p->mma_forms);
+    free(p->bulk_forms);
     free(p->immediates);
     free(p->handle_rows);
     free(p->shfl_tables);

@@ -253,6 +253,8 @@ typedef struct Program {
     uint32_t mma_row_count;
     struct ShflTable *shfl_tables;
     uint32_t shfl_table_count;
+    struct BulkForm *bulk_forms;   /* each bulk or tensor copy's operands, at its XInstr.target (bulk.c) */
+    uint32_t bulk_form_count;
     uint32_t local_region;     /* the threads' .local memory: the kernel's frame, then the stack */
     uint32_t alloca_region;    /* .local below MEM_ALLOCA_TOP, alloca's stack; NO_SLOT: no alloca */
     uint32_t param_region;     /* the kernel's parameter buffer */

@@ -208,6 +208,9 @@ static bool execute(Warp *w, const XInstr *x, uint32_t mask, uint32_t run, uint3
     case FAM_MULTIMEM:
         multimem_execute(w, x, run);
         break;
+    case FAM_BULK:
+        bulk_execute(w, x, run);
+        break;
     case FAM_MEMORY:
         mem_execute(w, x, run);
         break;

@@ -471,12 +471,15 @@ START_TEST(memory_suffixes_are_decoded)
             continue;
         ck_assert_msg(strcmp(op_info[op].rule, "*") != 0, "'%s' has no suffix rule", op_info[op].name);
         /* call, and the texture and surface instructions, whose [handle, {coordinates}]
-         * operands and optional ones image_load (exec/surface.c) checks as it lowers them; mma,
+         * operands and optional ones image_load (exec/surface.c) checks as it lowers them (the
+         * tensor copies' [map, {coordinates}] likewise, exec/bulk.c); mma,
          * whose four vectors' lengths and widths depend on its form (exec/mma.c), mma.sp
          * (exec/mmasp.c) and wmma (exec/wmma.c). */
         bool own_operands = op == OP_CALL || op == OP_MMA || op == OP_MMA_SP || op == OP_MMA_SP_ORDERED ||
                             op == OP_WMMA_LOAD || op == OP_WMMA_STORE || op == OP_WMMA_MMA ||
-                            op_info[op].family == FAM_TEXTURE || op_info[op].family == FAM_SURFACE;
+                            op_info[op].family == FAM_TEXTURE || op_info[op].family == FAM_SURFACE ||
+                            op == OP_CP_ASYNC_BULK_TENSOR || op == OP_CP_REDUCE_ASYNC_BULK_TENSOR ||
+                            op == OP_CP_ASYNC_BULK_PREFETCH_TENSOR;
         ck_assert_msg(strcmp(op_info[op].shape, "*") != 0 || own_operands, "'%s' has no operand shape",
                       op_info[op].name);
     }
