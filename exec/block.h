@@ -397,6 +397,7 @@ struct Block {
     uint32_t image_count;
     Sampler *samplers;         /* separate samplers (independent texturing mode), from the lanes file */
     uint32_t sampler_count;
+    struct AsyncState *async;  /* pending asynchronous writes and mbarriers (async.h); NULL: none yet */
 };
 
 /* The CTAs of b's grid (x * y * z, which 32 bits do not always hold). */
