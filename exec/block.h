@@ -398,6 +398,7 @@ struct Block {
     Sampler *samplers;         /* separate samplers (independent texturing mode), from the lanes file */
     uint32_t sampler_count;
     struct BulkState *bulk;    /* the CTA's bulk copies not yet landed, its threads' bulk groups (bulk.c) */
+    struct AsyncState *async;  /* pending asynchronous writes and mbarriers (async.h); NULL: none yet */
 };
 
 /* The CTAs of b's grid (x * y * z, which 32 bits do not always hold). */

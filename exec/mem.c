@@ -426,8 +426,14 @@ static const char ALL_DEFINED[] = FF16 FF16 FF16 FF16;
 uint8_t *mem_locate(Warp *w, const XInstr *x, int lane, uint64_t address, unsigned size, bool store,
                        uint8_t **shadow)
 {
+    return mem_locate_in(w, x, lane, x->space, address, size, store, shadow);
+}
+
+uint8_t *mem_locate_in(Warp *w, const XInstr *x, int lane, int given, uint64_t address, unsigned size, bool store,
+                       uint8_t **shadow)
+{
     Memory *mem = &w->block->mem;
-    int space = x->space;
+    int space = given;
     uint64_t in_space = address;
     if (space == SPACE_NONE)
         space = mem_space_of(address, &in_space);
@@ -451,7 +457,7 @@ uint8_t *mem_locate(Warp *w, const XInstr *x, int lane, uint64_t address, unsign
                          mem_space_name(space), mem_space_name(space));
             return NULL;
         }
-        bool generic = x->space == SPACE_NONE;
+        bool generic = given == SPACE_NONE;
         uint64_t lo = generic ? mem_generic(space, best->base) : best->base;
         uint64_t hi = generic ? mem_generic(space, best->base + best->size) : best->base + best->size;
         bool empty_dynamic = best->name && !strcmp(best->name, "dynamic .shared") && best->size == 0;
@@ -485,6 +491,8 @@ uint8_t *mem_locate(Warp *w, const XInstr *x, int lane, uint64_t address, unsign
         *shadow = (uint8_t *)ALL_DEFINED;      /* read only */
     else
         *shadow = mem_shadow(mem, r) + offset;
+    if (r->async_pending && !store)
+        async_read_check(w, pc, lane, *shadow, size);
     return r->data + offset;
 }
 
@@ -713,7 +721,7 @@ static bool warp_access(Warp *w, const XInstr *x, uint32_t mask, unsigned size)
     if (high_in - low_in > UINT64_MAX - total)
         return false;
     Region *r = find(&w->block->mem, space, low_in, high_in - low_in + total);
-    if (!r || r->replicas ||
+    if (!r || r->replicas || r->async_pending ||
         (x->op == OP_ST && (r->space == SPACE_CONST || (r->space == SPACE_PARAM && r->kernel_param) || r->read_only)))
         return false;
     /* From a lane's address to its space address (low_in - low: minus the window), to the
