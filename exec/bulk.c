@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "family.h"
+#include "async.h"
 
 enum { BULK_COPY, BULK_REDUCE, BULK_TENSOR, BULK_TENSOR_REDUCE, BULK_PREFETCH_TENSOR, BULK_COMMIT, BULK_WAIT };
 
@@ -35,6 +35,8 @@ typedef struct BulkForm {
     uint8_t red_op;            /* a Mod: MOD_ADD ... MOD_XOR */
     uint8_t red_type;          /* cp.reduce.async.bulk: the elements' type */
     BulkAddr dst, src, tmap;   /* a tensor copy: tmap, and the shared side in dst (load) or src (store) */
+    BulkAddr mbar;             /* the mbarrier forms: the mbarrier whose phase the bytes complete */
+    bool to_mbarrier;          /* an mbarrier form (else a bulk group's) */
     BulkVal size;              /* bytes; wait_group: N */
     BulkVal coord[TMAP_MAX_RANK], offs[3];
 } BulkForm;
@@ -177,9 +179,24 @@ static bool lower_operands(Loader *ld, const Instr *in, BulkForm *f, bool group)
     case OP_CP_REDUCE_ASYNC_BULK: {
         bool reduce = in->op == OP_CP_REDUCE_ASYNC_BULK;
         f->kind = reduce ? BULK_REDUCE : BULK_COPY;
-        if (!group) {                          /* the mbarrier forms: mbarrier::complete_tx::bytes is refused */
-            operand_cannot(ld, in, "an mbarrier's bulk copy");
+        if (!group && reduce) {                /* the mbarrier form: mbarrier::complete_tx::bytes is refused */
+            operand_cannot(ld, in, "an mbarrier's bulk reduction");
             return false;
+        }
+        if (!group) {                          /* into shared memory, completing an mbarrier's phase */
+            f->to_mbarrier = true;
+            bool from_cta = f->src_space == SPACE_SHARED;
+            if (f->dst_space != SPACE_SHARED || (from_cta && !ir_has_mod(in, MOD_SHARED_CLUSTER)))
+                return fail(ld, in, NULL, "with an mbarrier copies from .global to .shared::cluster or .shared::cta, "
+                                          "or from .shared::cta to .shared::cluster (PTX ISA)");
+            if (n < 4 || !lower_addr(ld, in, &o[0], SPACE_SHARED, &f->dst, NULL) ||
+                !lower_addr(ld, in, &o[1], f->src_space, &f->src, NULL) ||
+                !lower_val(ld, in, &o[2], &f->size, "takes the size in bytes as a register or an immediate") ||
+                !lower_addr(ld, in, &o[3], SPACE_SHARED, &f->mbar, NULL) || !lower_policy(ld, in, 4))
+                return n < 4 && fail(ld, in, NULL, "takes a destination, a source, a size and an mbarrier");
+            if (f->size.row == NO_SLOT && (f->size.imm % 16 || !f->size.imm))
+                return fail(ld, in, &o[2], "copies a multiple of 16 bytes");
+            break;
         }
         if (f->dst_space != SPACE_GLOBAL || f->src_space != SPACE_SHARED || !ir_has_mod(in, MOD_SHARED_CTA))
             return fail(ld, in, NULL, ".bulk_group copies from .shared::cta to .global (PTX ISA)");
@@ -224,9 +241,27 @@ static bool lower_operands(Loader *ld, const Instr *in, BulkForm *f, bool group)
                 return false;
             break;
         }
-        if (!group) {
-            operand_cannot(ld, in, "a tensor copy completing an mbarrier");
-            return false;
+        if (!group) {                          /* a load into shared memory, completing an mbarrier's phase */
+            f->to_mbarrier = true;
+            if (f->dst_space != SPACE_SHARED || f->src_space != SPACE_GLOBAL || ir_has_mod(in, MOD_IM2COL_NO_OFFS))
+                return fail(ld, in, NULL, "with an mbarrier loads from .global into .shared::cluster or .shared::cta "
+                                          "(tile or im2col: PTX ISA)");
+            if (n < 3 || !lower_addr(ld, in, &o[0], SPACE_SHARED, &f->dst, NULL) ||
+                !lower_addr(ld, in, &o[1], SPACE_NONE, &f->tmap, f) ||
+                !lower_addr(ld, in, &o[2], SPACE_SHARED, &f->mbar, NULL))
+                return n < 3 && fail(ld, in, NULL, "takes a shared address, a tensor map with coordinates and an "
+                                                   "mbarrier");
+            unsigned i = 3;
+            if (im2col_offsets) {
+                if (n < 4 || o[3].kind != OPND_VEC || o[3].count != f->dims - 2u)
+                    return fail(ld, in, n > 3 ? &o[3] : NULL, "takes an im2col offset for each of its spatial "
+                                                              "dimensions: {w}, {w, h} or {w, h, d}");
+                for (unsigned k = 0; k < o[3].count; k++)
+                    if (!lower_val(ld, in, &o[3].u.group.elems[k], &f->offs[k], "takes 16-bit im2col offsets"))
+                        return false;
+                i = 4;
+            }
+            return lower_policy(ld, in, i);
         }
         if (f->dst_space != SPACE_GLOBAL || f->src_space != SPACE_SHARED || im2col_offsets)
             return fail(ld, in, NULL, ".bulk_group copies from .shared::cta to .global (tile or "
@@ -353,6 +388,75 @@ static void chunk_fill(BulkChunk *c, uint8_t *dst, uint8_t *dsh, const uint8_t *
     memcpy(c->sbits, ssh, len);
     memcpy(c->old_sbits, dsh, len);
     memset(dsh, 0, len);
+}
+
+/* The mbarrier of lane l's operand (an index in its CTA's table); NO_SLOT after a fault. */
+static uint32_t find_mbarrier(Warp *w, const XInstr *x, int l, const BulkForm *f)
+{
+    uint64_t a;
+    uint8_t *sh;
+    if (!addr_of(w, x, l, &f->mbar, &a, "mbarrier"))
+        return NO_SLOT;
+    uint8_t *p = mem_locate(w, x, l, a, 8, true, &sh);     /* its bytes are not read: no read check */
+    if (!p)
+        return NO_SLOT;
+    Block *b = w->block;
+    uint32_t region = async_region_of(b, p);
+    return mbarrier_find(w, pc_of(w, x), l, b, region, (uint64_t)(p - b->mem.regions[region].data));
+}
+
+/* bytes (their shadow) on their way to shared address dst, in pieces of 16 at most, attached to
+ * mbarrier m's current phase; then the mbarrier's complete-tx of `total` bytes. */
+static void to_shared(Warp *w, const XInstr *x, int l, uint32_t m, uint64_t dst, const uint8_t *bytes,
+                      const uint8_t *shadow, uint64_t size, uint64_t total, int swizzle)
+{
+    Block *b = w->block;
+    unsigned n;
+    for (uint64_t at = 0; at < size; at += n) {
+        for (n = 16; n > size - at; n >>= 1) {  /* pieces a power of two (im2col's last one may be short) */
+        }
+        uint8_t *dsh, *p = mem_locate(w, x, l, tensormap_swizzle(swizzle, dst + at), n, true, &dsh);
+        if (!p)
+            return;
+        AsyncWrite wr = { .to = b, .size = n, .thread = w->thread_base + (uint32_t)l, .pc = pc_of(w, x),
+                          .kind = ASYNC_BULK, .mbarrier = NO_SLOT };
+        wr.region = async_region_of(b, p);
+        wr.offset = (uint64_t)(p - b->mem.regions[wr.region].data);
+        async_issue(&wr, bytes + at, shadow + at);
+        async_attach(b, m, &wr);
+    }
+    mbarrier_tx(w, pc_of(w, x), l, b, m, -(int64_t)total);
+}
+
+/* cp.async.bulk.shared::cluster.global (or .shared::cta) .mbarrier::complete_tx::bytes, lane l. */
+static void issue_bulk_load(Warp *w, const XInstr *x, int l, const BulkForm *f)
+{
+    uint64_t dst, src, size;
+    if (!addr_of(w, x, l, &f->dst, &dst, "destination") || !addr_of(w, x, l, &f->src, &src, "source") ||
+        !val_of(w, x, l, &f->size, &size, "size"))
+        return;
+    uint32_t pc = pc_of(w, x);
+    if (size % 16 || !size || size >= 1u << 20) {
+        report_fault(w, pc, "lane %d (pc %u): '%s' copies %llu bytes, not a multiple of 16 below 2^20 (PTX ISA)", l,
+                     pc, x->ir->mnemonic, (unsigned long long)size);
+        return;
+    }
+    uint32_t m = find_mbarrier(w, x, l, f);
+    if (m == NO_SLOT)
+        return;
+    uint8_t *bytes = xmalloc(size), *shadow = xmalloc(size);
+    for (uint64_t at = 0; at < size && !w->faulted; at += 16) {
+        uint8_t *ssh;
+        const uint8_t *s = mem_locate(w, x, l, src + at, 16, false, &ssh);
+        if (s) {
+            memcpy(bytes + at, s, 16);
+            memcpy(shadow + at, ssh, 16);
+        }
+    }
+    if (!w->faulted)
+        to_shared(w, x, l, m, dst, bytes, shadow, size, size, TMAP_SWIZZLE_NONE);
+    free(bytes);
+    free(shadow);
 }
 
 /* cp.async.bulk / cp.reduce.async.bulk .global.shared::cta.bulk_group, lane l. */
@@ -500,6 +604,64 @@ static void issue_tensor_store(Warp *w, const XInstr *x, int l, const BulkForm *
     }
 }
 
+/* A tensor copy into shared memory (.shared::cluster.global, tile or im2col) completing an
+ * mbarrier, lane l: the box, each element from the tensor or filled where it lies outside. */
+static void issue_tensor_load(Warp *w, const XInstr *x, int l, const BulkForm *f)
+{
+    uint32_t pc = pc_of(w, x);
+    uint64_t ma, smem;
+    TensorMap t;
+    if (!addr_of(w, x, l, &f->tmap, &ma, "tensor map") || !addr_of(w, x, l, &f->dst, &smem, "shared") ||
+        !read_map(w, x, l, ma, &t))
+        return;
+    int32_t coord[TMAP_MAX_RANK] = { 0 };
+    uint16_t offs[3] = { 0 };
+    for (unsigned i = 0; i < f->dims; i++) {
+        uint64_t v;
+        if (!val_of(w, x, l, &f->coord[i], &v, "coordinate"))
+            return;
+        coord[i] = (int32_t)(uint32_t)v;
+    }
+    for (unsigned i = 0; f->im2col && i + 2 < f->dims; i++) {
+        uint64_t v;
+        if (!val_of(w, x, l, &f->offs[i], &v, "im2col offset"))
+            return;
+        offs[i] = (uint16_t)v;
+    }
+    if (t.rank != f->dims || (t.mode == TMAP_IM2COL) != f->im2col) {
+        report_fault(w, pc, "lane %d (pc %u): '%s' names a %s tensor map of rank %u (PTX ISA: undefined)", l, pc,
+                     x->ir->mnemonic, t.mode == TMAP_IM2COL ? "im2col" : "tiled", t.rank);
+        return;
+    }
+    if (smem % 128) {
+        report_fault(w, pc, "lane %d (pc %u): '%s': the shared address 0x%llx is not 128-byte aligned (PTX ISA)", l,
+                     pc, x->ir->mnemonic, (unsigned long long)smem);
+        return;
+    }
+    uint32_t m = find_mbarrier(w, x, l, f);
+    if (m == NO_SLOT)
+        return;
+    unsigned es = tensormap_element_bytes(t.dtype);
+    uint64_t count = tensormap_box_elements(&t), size = count * es, fill = tensormap_fill(&t);
+    uint8_t *bytes = xmalloc(size), *shadow = xmalloc(size);
+    for (uint64_t e = 0; e < count && !w->faulted; e++) {
+        int64_t g[TMAP_MAX_RANK];
+        uint8_t *ssh;
+        const uint8_t *s;
+        if (!tensormap_element(&t, coord, offs, e, g)) {
+            mem_write_bytes(bytes + e * es, fill, es);
+            memset(shadow + e * es, 0xff, es);
+        } else if ((s = mem_locate(w, x, l, tensormap_global_address(&t, g), es, false, &ssh)) != NULL) {
+            memcpy(bytes + e * es, s, es);
+            memcpy(shadow + e * es, ssh, es);
+        }
+    }
+    if (!w->faulted)
+        to_shared(w, x, l, m, smem, bytes, shadow, size, size, t.swizzle);
+    free(bytes);
+    free(shadow);
+}
+
 /* cp.async.bulk.prefetch.tensor: nothing is fetched; the map is read and checked. */
 static void prefetch_tensor(Warp *w, const XInstr *x, int l, const BulkForm *f)
 {
@@ -590,11 +752,17 @@ void bulk_execute(Warp *w, const XInstr *x, uint32_t mask)
         }
         case BULK_COPY:
         case BULK_REDUCE:
-            issue_bulk(w, x, l, f);
+            if (f->to_mbarrier)
+                issue_bulk_load(w, x, l, f);
+            else
+                issue_bulk(w, x, l, f);
             break;
         case BULK_TENSOR:
         case BULK_TENSOR_REDUCE:
-            issue_tensor_store(w, x, l, f);
+            if (f->to_mbarrier)
+                issue_tensor_load(w, x, l, f);
+            else
+                issue_tensor_store(w, x, l, f);
             break;
         case BULK_PREFETCH_TENSOR:
             prefetch_tensor(w, x, l, f);
