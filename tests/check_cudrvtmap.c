@@ -227,6 +227,76 @@ START_TEST(test_im2col)
 }
 END_TEST
 
+/* A tensor map made by cuTensorMapEncodeTiled, passed by value to a kernel (as CUDA passes a
+ * __grid_constant__ CUtensorMap), read by cp.async.bulk.tensor: a 4 x 16 box of a 20 x 12 f32
+ * tensor in rows of 128 bytes, at (8, 10): columns 20.. and rows 12.. lie outside, filled with
+ * zeros (or NaN, 0x7fffffff in ptxrun, with NAN_REQUEST_ZERO_FMA). Expected values computed here. */
+static const char tload_ptx[] =
+    ".version 8.0\n.target sm_90\n.address_size 64\n"
+    ".visible .entry tload(.param .align 64 .b8 map[128], .param .u64 out, .param .u32 x, .param .u32 y)\n"
+    "{\n"
+    "  .reg .b32 %r<8>;\n  .reg .b64 %rd<8>;\n  .reg .f32 %f;\n  .reg .pred %p;\n"
+    "  .shared .align 128 .b8 tile[256];\n  .shared .align 8 .b64 bar;\n"
+    "  mbarrier.init.shared::cta.b64 [bar], 1;\n"
+    "  mov.b64 %rd1, map;\n  cvta.param.u64 %rd2, %rd1;\n"
+    "  ld.param.u32 %r1, [x];\n  ld.param.u32 %r2, [y];\n"
+    "  cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [tile], [%rd2, {%r1, %r2}], [bar];\n"
+    "  mbarrier.arrive.expect_tx.shared::cta.b64 %rd3, [bar], 256;\n"
+    "WAIT:\n  mbarrier.try_wait.shared::cta.b64 %p, [bar], %rd3;\n  @!%p bra WAIT;\n"
+    "  ld.param.u64 %rd4, [out];\n  mov.u32 %r3, 0;\n  mov.u32 %r4, tile;\n"
+    "COPY:\n  ld.shared.f32 %f, [%r4];\n  st.global.f32 [%rd4], %f;\n"
+    "  add.u32 %r4, %r4, 4;\n  add.u64 %rd4, %rd4, 4;\n  add.u32 %r3, %r3, 1;\n"
+    "  setp.lt.u32 %p, %r3, 64;\n  @%p bra COPY;\n  ret;\n}\n";
+
+START_TEST(test_launch_with_map)
+{
+    CUcontext c = start();
+    CUmodule mod;
+    CUfunction f;
+    OK(cuModuleLoadData(&mod, tload_ptx));
+    OK(cuModuleGetFunction(&f, mod, "tload"));
+    enum { W = 20, H = 12, PITCH = 32 };
+    float host[PITCH * H], out[64];
+    for (int i = 0; i < PITCH * H; i++)
+        host[i] = (float)(i % PITCH < W ? 100 * (i / PITCH) + i % PITCH : -1);
+    CUdeviceptr g, dout;
+    OK(cuMemAlloc_v2(&g, sizeof host));
+    OK(cuMemAlloc_v2(&dout, sizeof out));
+    OK(cuMemcpyHtoD_v2(g, host, sizeof host));
+    const cuuint64_t d[2] = { W, H }, st[1] = { PITCH * 4 };
+    const cuuint32_t bx[2] = { 16, 4 };
+    for (int nan = 0; nan < 2; nan++) {
+        CUtensorMap map;
+        OK(cuTensorMapEncodeTiled(&map, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 2, (void *)(uintptr_t)g, d, st, bx, ones,
+                                  CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_64B,
+                                  CU_TENSOR_MAP_L2_PROMOTION_NONE,
+                                  nan ? CU_TENSOR_MAP_FLOAT_OOB_FILL_NAN_REQUEST_ZERO_FMA
+                                      : CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE));
+        uint32_t x = 8, y = 10;
+        void *params[] = { &map, &dout, &x, &y };
+        OK(cuLaunchKernel(f, 1, 1, 1, 1, 1, 1, 0, NULL, params, NULL));
+        OK(cuCtxSynchronize());
+        OK(cuMemcpyDtoH_v2(out, dout, sizeof out));
+        for (int e = 0; e < 64; e++) {
+            /* the 64-byte swizzle: the 16-byte chunk k of 128-byte row r of the box moves to k ^ (r % 4);
+             * the box's rows are 64 bytes, so element e's byte 4e is at 4e ^ ((4e >> 7) & 3) << 4 */
+            int at = 4 * e, moved = at ^ (((at >> 7) & 3) << 4), k = moved / 4;
+            int col = 8 + k % 16, row = 10 + k / 16;
+            uint32_t bits, want = 0;
+            memcpy(&bits, &out[e], 4);
+            if (col < W && row < H) {
+                float v = (float)(100 * row + col);
+                memcpy(&want, &v, 4);
+            } else if (nan) {
+                want = 0x7fffffff;
+            }
+            ck_assert_msg(bits == want, "nan fill %d: element %d: 0x%08x, expected 0x%08x", nan, e, bits, want);
+        }
+    }
+    finish(c);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("cudrvtmap");
@@ -235,6 +305,7 @@ int main(void)
     tcase_add_test(t, test_tiled_encoding);
     tcase_add_test(t, test_tiled_refusals);
     tcase_add_test(t, test_im2col);
+    tcase_add_test(t, test_launch_with_map);
     suite_add_tcase(s, t);
     SRunner *sr = srunner_create(s);
     srunner_set_fork_status(sr, CK_FORK);
