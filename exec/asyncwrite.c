@@ -78,7 +78,7 @@ void async_read_check(Warp *w, uint32_t pc, int lane, const uint8_t *shadow, uns
 
 void async_changed(Block *b)
 {
-    (void)b;
+    mem_changed(&b->mem);                     /* gang.c's rule: a warp spinning on it may go on */
 }
 
 /* The bytes of wr's destination and their shadow. */

@@ -425,6 +425,8 @@ Block *block_load_placed(Module *m, Function *fn, Diag *diag, uint32_t stack_byt
     }
     b->per_warp_barriers = m->target_sm && m->target_sm < 70;
     uint32_t full[3] = { WARP_SIZE, 1, 1 }, one[3] = { 1, 1, 1 };
+    memcpy(b->cluster, one, sizeof b->cluster);
+    b->mem.epoch = &b->own_epoch;
     block_set_grid(b, one);
     block_set_shape(b, full, ALL_LANES);
     return b;
@@ -658,6 +660,10 @@ static void memory_like(Block *k, const Block *b)
 {
     k->mem = b->mem;
     k->mem.track = NULL;
+    k->mem.epoch = &k->own_epoch;
+    memcpy(k->cluster, b->cluster, sizeof k->cluster);
+    k->explicit_cluster = b->explicit_cluster;
+    k->cooperative = b->cooperative;
     k->mem.regions = xmalloc((b->mem.count + 1) * sizeof *k->mem.regions);
     k->mem.capacity = b->mem.count + 1;
 }

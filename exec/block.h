@@ -398,8 +398,36 @@ struct Block {
     Sampler *samplers;         /* separate samplers (independent texturing mode), from the lanes file */
     uint32_t sampler_count;
     struct BulkState *bulk;    /* the CTA's bulk copies not yet landed, its threads' bulk groups (bulk.c) */
+    uint32_t cluster[3];       /* the cluster's shape in CTAs; {1,1,1}: none launched (each CTA a cluster of one) */
+    bool explicit_cluster;     /* a cluster shape was launched (%is_explicit_cluster) */
+    bool cooperative;          /* a cooperative launch: every CTA of the grid resident together */
+    struct Gang *gang;         /* the CTAs this one runs with (gang.c); NULL: it runs alone */
+    uint32_t gang_rank;        /* its index in gang->ctas */
+    uint64_t own_epoch;        /* Memory.epoch's counter while it runs alone */
     struct AsyncState *async;  /* pending asynchronous writes and mbarriers (async.h); NULL: none yet */
 };
+
+/* CTAs that run together, interleaved under one scheduler (gang.c): the CTAs of a cluster, or
+ * every CTA of a cooperative launch. */
+typedef struct Gang {
+    Block **ctas;              /* each a block like grid.c's workers: program, .global shared; .shared, .local its own */
+    uint32_t count;
+    uint64_t epoch;            /* counts every change another thread could see (a memory write, an mbarrier's
+                                  or a cluster barrier's state, a copy landing): a spinning warp waits for it */
+    uint32_t lo[3], extent[3]; /* the box of CTA ids it holds, x fastest in ctas: ctas[x + ex * (y + ey * z)] */
+    /* gang.c's own below; the cluster helper adds its barrier.cluster state here. */
+    uint32_t next_cta;         /* the default schedule's turn */
+} Gang;
+
+/* gang.c: CTAs that run together. */
+void block_set_cluster(Block *b, const uint32_t cluster[3]);   /* validated by the caller (bounds.c) */
+void block_set_cooperative(Block *b, bool on);
+/* The CTA of b's cluster with cluster rank `rank` (%cluster_ctarank), NULL when there is none;
+ * b itself for its own rank (also when b runs alone). */
+Block *gang_peer(const Block *b, uint32_t rank);
+/* Something another thread could see changed: a spinning warp may go on. Cheap; call it at every
+ * such change that is not a plain memory write (mem.c counts those itself). */
+void gang_changed(Block *b);
 
 /* The CTAs of b's grid (x * y * z, which 32 bits do not always hold). */
 static inline uint64_t block_cta_count(const Block *b)

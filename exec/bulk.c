@@ -43,6 +43,7 @@ typedef struct BulkForm {
 
 typedef struct BulkChunk {     /* bytes that land together: 16 of a bulk copy, or one tensor element */
     uint8_t *data, *shadow;    /* where */
+    uint32_t region;           /* in which region of the block's memory (Region.async_pending counts it) */
     uint8_t bytes[16], sbits[16], old_sbits[16];
     uint8_t len;
     uint8_t red_op, red_type;  /* a reduction's (red_op 0: a copy) */
@@ -378,9 +379,13 @@ static BulkChunk *chunk_new(Warp *w, const XInstr *x, int l)
     return c;
 }
 
-/* len bytes from src (its shadow ssh) are to land at dst (dsh), which become undefined until then. */
-static void chunk_fill(BulkChunk *c, uint8_t *dst, uint8_t *dsh, const uint8_t *src, const uint8_t *ssh, unsigned len)
+/* len bytes from src (its shadow ssh) are to land at dst (dsh) of b's memory, which become
+ * undefined until then (a read of them warns: asyncwrite.c). */
+static void chunk_fill(Block *b, BulkChunk *c, uint8_t *dst, uint8_t *dsh, const uint8_t *src, const uint8_t *ssh,
+                       unsigned len)
 {
+    c->region = async_region_of(b, dst);
+    b->mem.regions[c->region].async_pending++;
     c->data = dst;
     c->shadow = dsh;
     c->len = (uint8_t)len;
@@ -389,6 +394,7 @@ static void chunk_fill(BulkChunk *c, uint8_t *dst, uint8_t *dsh, const uint8_t *
     memcpy(c->old_sbits, dsh, len);
     memset(dsh, 0, len);
 }
+
 
 /* The mbarrier of lane l's operand (an index in its CTA's table); NO_SLOT after a fault. */
 static uint32_t find_mbarrier(Warp *w, const XInstr *x, int l, const BulkForm *f)
@@ -484,7 +490,8 @@ static void issue_bulk(Warp *w, const XInstr *x, int l, const BulkForm *f)
         if (!d)
             return;
         BulkChunk *c = chunk_new(w, x, l);
-        chunk_fill(c, d, dsh, buf, sbuf, 16);
+        chunk_fill(w->block, c, d, dsh, buf, sbuf, 16);
+        async_changed(w->block);
         if (f->kind == BULK_REDUCE) {
             c->red_op = f->red_op;
             c->red_type = f->red_type;
@@ -596,7 +603,8 @@ static void issue_tensor_store(Warp *w, const XInstr *x, int l, const BulkForm *
         if (!d)
             return;
         BulkChunk *c = chunk_new(w, x, l);
-        chunk_fill(c, d, dsh, buf, sbuf, es);
+        chunk_fill(w->block, c, d, dsh, buf, sbuf, es);
+        async_changed(w->block);
         if (type != TYPE_NONE) {
             c->red_op = f->red_op;
             c->red_type = (uint8_t)type;
@@ -684,8 +692,9 @@ static uint64_t bytes_value(const uint8_t *p, unsigned n)
 
 /* c lands: a copy's bytes, or each element reduced into what is there (as red.global would update
  * it); undefined when its source was not read in time. */
-static void land(BulkChunk *c, bool defined)
+static void land(Block *b, BulkChunk *c, bool defined)
 {
+    b->mem.regions[c->region].async_pending--;
     if (!c->red_op) {
         memcpy(c->data, c->bytes, c->len);
         if (defined)
@@ -704,11 +713,11 @@ static void land(BulkChunk *c, bool defined)
     t.elements = 1;
     unsigned size = t.bits / 8;
     for (unsigned at = 0; at < c->len; at += size) {
-        uint64_t old = bytes_value(c->data + at, size), b = bytes_value(c->bytes + at, size);
-        uint64_t old_bits = bytes_value(c->old_sbits + at, size), b_bits = bytes_value(c->sbits + at, size);
+        uint64_t old = bytes_value(c->data + at, size), src = bytes_value(c->bytes + at, size);
+        uint64_t old_bits = bytes_value(c->old_sbits + at, size), src_bits = bytes_value(c->sbits + at, size);
         bool nan_choice = false;
-        uint64_t v = atomic_update(&t, old, b, 0, true, &nan_choice);
-        uint64_t d = defined ? atomic_defined_bits(&t, old, old_bits, b, b_bits, ~0ull) : 0;
+        uint64_t v = atomic_update(&t, old, src, 0, true, &nan_choice);
+        uint64_t d = defined ? atomic_defined_bits(&t, old, old_bits, src, src_bits, ~0ull) : 0;
         mem_write_bytes(c->data + at, v, size);
         mem_write_bytes(c->shadow + at, d, size);
     }
@@ -716,7 +725,7 @@ static void land(BulkChunk *c, bool defined)
 
 /* Thread t's chunks of groups below `below` (all committed but the newest n): their reads are
  * done; with `write`, they land and leave. */
-static void complete(BulkState *s, uint32_t thread, uint64_t below, bool write)
+static void complete(Block *b, BulkState *s, uint32_t thread, uint64_t below, bool write)
 {
     size_t k = 0;
     for (size_t i = 0; i < s->len; i++) {
@@ -724,7 +733,8 @@ static void complete(BulkState *s, uint32_t thread, uint64_t below, bool write)
         if (c->thread == thread && c->group < below) {
             c->read_done = true;
             if (write) {
-                land(c, true);
+                land(b, c, true);
+                async_changed(b);              /* a warp spinning on these bytes may go on */
                 continue;
             }
         }
@@ -747,7 +757,7 @@ void bulk_execute(Warp *w, const XInstr *x, uint32_t mask)
             BulkState *s = state(w->block);
             uint64_t done = s->committed[thread];
             if (done > f->size.imm)
-                complete(s, thread, done - f->size.imm, !f->read);
+                complete(w->block, s, thread, done - f->size.imm, !f->read);
             break;
         }
         case BULK_COPY:
@@ -780,7 +790,8 @@ void bulk_cta_end(Block *b)
         return;
     for (size_t i = 0; i < s->len && !b->abandoned; i++) {
         BulkChunk *c = &s->c[i];
-        land(c, c->read_done);
+        land(b, c, c->read_done);
+        async_changed(b);
         if (!c->read_done) {
             Warp *w = b->warps[c->thread / WARP_SIZE];
             report_warn(w, c->pc, 1u << (c->thread - w->thread_base), "a bulk copy's shared source was read after its thread exited "

@@ -140,7 +140,7 @@ bool mbarrier_arrive_on(Warp *w, uint32_t pc, int lane, Block *owner, uint32_t i
 {
     MBarrier *m = &async_state(owner)->bars[i];
     if (count > m->pending) {
-        misuse(w, pc, lane, owner, m, "arrives %u times where the current phase waits for %u more arrivals", count,
+        misuse(w, pc, lane, owner, m, "arrives %u times where the current phase waits for only %u more", count,
                m->pending);
         return false;
     }

@@ -540,6 +540,15 @@ void mem_write_bytes(uint8_t *p, uint64_t v, unsigned size)
         p[i] = (uint8_t)(v >> (8 * i));
 }
 
+void mem_put(Memory *mem, uint8_t *p, uint8_t *shadow, uint64_t v, uint64_t bits, unsigned size)
+{
+    uint64_t m = width_mask(8 * size);
+    if (((mem_read_bytes(p, size) ^ v) | (mem_read_bytes(shadow, size) ^ bits)) & m)
+        mem_changed(mem);
+    mem_write_bytes(p, v, size);
+    mem_write_bytes(shadow, bits, size);
+}
+
 /* The defined bits of a value loaded from size bytes whose shadow is s, extended as the load
  * extends the value: bits above a zero-extended value are defined zeros; above a sign-extended
  * one, copies of the sign bit, defined as it is. */
@@ -618,13 +627,17 @@ static inline void warp_copy(Warp *w, const XInstr *x, bool full, uint32_t mask,
     if (x->op == OP_ST && count == 1) {
         const uint64_t *v = w->val[x->vec[0]], *bits = w->bits[x->vec[0]];
         uint32_t defined = w->defined[x->vec[0]];
+        uint64_t changed = 0, m = width_mask(8 * size);
         for (int l = 0; l < WARP_SIZE; l++) {
             if (!full && !(mask >> l & 1))
                 continue;
-            uint64_t at = address[l] + adjust + (uint64_t)l * copy;
+            uint64_t at = address[l] + adjust + (uint64_t)l * copy, sh = (defined >> l & 1) ? ~0ull : bits[l];
+            changed |= (load_word(data + at, size) ^ v[l]) | (load_word(shadow + at, size) ^ sh);
             store_word(data + at, v[l], size);
-            store_word(shadow + at, (defined >> l & 1) ? ~0ull : bits[l], size);
+            store_word(shadow + at, sh, size);
         }
+        if (changed & m)
+            mem_changed(&w->block->mem);
         return;
     }
     if (x->op == OP_ST) {
@@ -635,8 +648,7 @@ static inline void warp_copy(Warp *w, const XInstr *x, bool full, uint32_t mask,
                 if (row == NO_SLOT)
                     continue;                    /* '_' in a vector */
                 uint64_t at = address[l] + adjust + (uint64_t)l * copy + e * size;
-                store_word(data + at, w->val[row][l], size);
-                store_word(shadow + at, warp_dbits(w, row, l), size);
+                mem_put(&w->block->mem, data + at, shadow + at, w->val[row][l], warp_dbits(w, row, l), size);
             }
         }
         return;
@@ -782,8 +794,7 @@ static void memory_access(Warp *w, const XInstr *x, uint32_t mask)
             if (row == NO_SLOT)
                 continue;                    /* '_' in a vector */
             if (store) {
-                mem_write_bytes(p, w->val[row][l], size);
-                mem_write_bytes(shadow, warp_dbits(w, row, l), size);
+                mem_put(&w->block->mem, p, shadow, w->val[row][l], warp_dbits(w, row, l), size);
             } else {
                 uint64_t v = mem_read_bytes(p, size);
                 if (sign && size < 8) {

@@ -44,7 +44,8 @@ def store_reduce():
                                                      "last": {"type": "u32", "count": 1}}})
     dump("store_nowait.expect.json", {"buffers": {"out": [None] * 64, "last": [None]},
                                       "diagnostic": "a bulk copy's shared source was read after its thread exited"})
-    dump("store_readwait.expect.json", {"buffers": {"out": [3 * i + 1 for i in range(64)], "last": [None]}})
+    dump("store_readwait.expect.json", {"buffers": {"out": [3 * i + 1 for i in range(64)], "last": [None]},
+                                        "diagnostic": "read of bytes an asynchronous copy has not written yet"})
 
 
 def tma_store():
