@@ -205,8 +205,9 @@ static bool lower_operands(Loader *ld, const Instr *in, BulkForm *f, bool group)
             f->red_type = in->type_count ? in->types[0] : TYPE_NONE;
             if (!reduce_ok(f->red_op, f->red_type, true))
                 return fail(ld, in, NULL, "does not take this operation with this type (as ptxas 13.0)");
-            if (ir_has_mod(in, MOD_NOFTZ) != (f->red_type == TYPE_F16 || f->red_type == TYPE_BF16))
-                return fail(ld, in, NULL, ".add of .f16 and .bf16 needs .noftz, and only they take it");
+            bool half_add = f->red_op == MOD_ADD && (f->red_type == TYPE_F16 || f->red_type == TYPE_BF16);
+            if (ir_has_mod(in, MOD_NOFTZ) != half_add)
+                return fail(ld, in, NULL, ".add of .f16 and .bf16 needs .noftz, and only it takes it (as ptxas 13.0)");
         }
         if (n < 3 || !lower_addr(ld, in, &o[0], f->dst_space, &f->dst, NULL) ||
             !lower_addr(ld, in, &o[1], f->src_space, &f->src, NULL) ||
@@ -224,7 +225,7 @@ static bool lower_operands(Loader *ld, const Instr *in, BulkForm *f, bool group)
                : in->op == OP_CP_REDUCE_ASYNC_BULK_TENSOR ? BULK_TENSOR_REDUCE : BULK_PREFETCH_TENSOR;
         bool im2col_offsets = ir_has_mod(in, MOD_IM2COL);
         if (f->im2col && f->dims < 3)
-            return fail(ld, in, NULL, ": .im2col needs .3d, .4d or .5d");
+            return fail(ld, in, NULL, "needs .3d, .4d or .5d with .im2col");
         if (f->kind == BULK_PREFETCH_TENSOR) {
             if (n < 1 || !lower_addr(ld, in, &o[0], SPACE_NONE, &f->tmap,  f))
                 return (n < 1 && fail(ld, in, NULL, "takes a tensor map"));

@@ -68,8 +68,8 @@ static void check_variant(Loader *ld, const Instr *in, const XInstr *x)
                       in->op == OP_SELP || in->op == OP_TEX;   /* tex .f16 .f16x2: rounded (texture.c) */
     /* Half, packed and narrow floats (f16, f16x2, bf16x2, tf32, ...) are moved and converted,
      * never computed as a wider type. */
-    /* atom, red, multimem of halves: add, min, max of each half on its own (atomic.c, multimem.c) */
-    bool half_atomic_add = (in->op == OP_ATOM || in->op == OP_RED || x->family == FAM_MULTIMEM) &&
+    /* atom, red, multimem, cp.reduce.async.bulk of halves: add, min, max of each half on its own (atomic.c) */
+    bool half_atomic_add = (in->op == OP_ATOM || in->op == OP_RED || x->family == FAM_MULTIMEM || x->family == FAM_BULK) &&
                            half_type(x->type);
     bool half_arith = half_type(x->type) && ((x->family == FAM_ALU && in->op != OP_SELP) ||
                                              in->op == OP_EX2 || in->op == OP_TANH);   /* half.c, approx.c */

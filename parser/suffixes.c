@@ -760,6 +760,12 @@ void suffixes_check(Diag *diag, const Module *m, const Instr *in)
     case OP_FENCE:
         check_fence(diag, in);
         break;
+    case OP_PREFETCH:                         /* prefetch{.const,.param}.tensormap (ptxas 13.0) */
+        if (ir_has_mod(in, MOD_TENSORMAP) ? ir_has_mod(in, MOD_GLOBAL) || ir_has_mod(in, MOD_LOCAL)
+                                          : ir_has_mod(in, MOD_CONST) || ir_has_mod(in, MOD_PARAM))
+            error(diag, in->at, "'%s': .tensormap is prefetched from .const, .param or a generic address, and "
+                  "only it from .const and .param", in->mnemonic);
+        break;
     case OP_VOTE:
     case OP_VOTE_SYNC:
         if (ir_has_mod(in, MOD_BALLOT) != (type == TYPE_B32))
