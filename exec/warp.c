@@ -657,6 +657,7 @@ void warp_reset(Warp *w)
     w->exited = 0;
     w->waiting = 0;
     w->at_barrier = 0;
+    memset(&w->cluster, 0, sizeof w->cluster);
     w->carry = w->carry_defined = w->carry_by_sub = 0;
     w->steps = 0;
     w->previous_ready = 0;
