@@ -101,8 +101,9 @@ void cluster_execute(Warp *w, const XInstr *x, uint32_t mask)
     uint32_t outside = 0, far = 0;
     for (uint32_t k = mask & defined; k; k &= k - 1) {
         int l = __builtin_ctz(k);
-        uint64_t a = w->val[x->src[0]][l] & keep, address = a, offset;
-        if (generic && mem_space_of(a, &address) != SPACE_SHARED) {
+        uint64_t a = w->val[x->src[0]][l] & keep, offset;
+        uint64_t address = generic ? a - MEM_SHARED_WINDOW : a;     /* a generic address's .shared one */
+        if (generic && (a < MEM_SHARED_WINDOW || address >= MEM_WINDOW_SIZE)) {
             outside |= 1u << l;
             continue;
         }
@@ -121,7 +122,7 @@ void cluster_execute(Warp *w, const XInstr *x, uint32_t mask)
             continue;
         }
         uint64_t d = ((to + 1) << RANK_SHIFT) + offset;
-        w->val[x->dst][l] = (generic ? mem_generic(SPACE_SHARED, d) : d) & keep;
+        w->val[x->dst][l] = (generic ? d + MEM_SHARED_WINDOW : d) & keep;
     }
     if (outside)
         report_warn(w, pc, outside, outside_window);
