@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "block.h"
+#include "async.h"
 
 enum { SLICE_STEPS = 64, WORKER_SLICE_STEPS = 1 << 12 };     /* warp-steps a warp runs before the next one's turn */
 
@@ -463,6 +463,7 @@ void block_free(Block *b)
         free(b->images);
         free(b->samplers);
     }
+    async_free(b);
     mem_free(&b->mem);
     free(b);
 }

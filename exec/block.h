@@ -412,6 +412,7 @@ struct Block {
     struct Gang *gang;         /* the CTAs this one runs with (gang.c); NULL: it runs alone */
     uint32_t gang_rank;        /* its index in gang->ctas */
     uint64_t own_epoch;        /* Memory.epoch's counter while it runs alone */
+    struct AsyncState *async;  /* pending asynchronous writes and mbarriers (async.h); NULL: none yet */
 };
 
 /* CTAs that run together, interleaved under one scheduler (gang.c): the CTAs of a cluster, or

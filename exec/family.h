@@ -133,6 +133,12 @@ uint64_t mem_lane_address(const Warp *w, const XInstr *x, int lane);   /* [base 
  * shadow; NULL after a fault. */
 uint8_t *mem_locate(Warp *w, const XInstr *x, int lane, uint64_t address, unsigned size, bool store,
                     uint8_t **shadow);
+/* asyncwrite.c: a read of size bytes (their shadow) of a region an asynchronous write is on
+ * its way into: a warning when one of them is undefined (a missing wait, most likely). */
+void async_read_check(Warp *w, uint32_t pc, int lane, const uint8_t *shadow, unsigned size);
+/* ... in state space `space` (SPACE_NONE: generic), not x's (cp.async's two addresses) */
+uint8_t *mem_locate_in(Warp *w, const XInstr *x, int lane, int space, uint64_t address, unsigned size, bool store,
+                       uint8_t **shadow);
 /* For multimem.*: the size bytes at lane's multimem address in each copy of the multicast
  * object (data[i], shadow[i]); how many copies, or 0 after a fault (not a multimem address). */
 unsigned mem_locate_copies(Warp *w, const XInstr *x, int lane, uint64_t address, unsigned size, uint8_t **data,

@@ -11,6 +11,7 @@
 
 #include "family.h"
 #include "tensor.h"
+#include "async.h"
 
 /* The type each source operand is read as. */
 static int source_type(const Instr *in, unsigned i)
@@ -426,6 +427,12 @@ static void load_instr(Loader *ld, const Instr *in, XInstr *x)
         return;
     case FAM_MULTIMEM:
         load_multimem(ld, in, x);
+        return;
+    case FAM_ASYNC:
+        async_lower(ld, in, x);
+        return;
+    case FAM_MBARRIER:
+        mbarrier_lower(ld, in, x);
         return;
     case FAM_MEMORY:
         load_memory(ld, in, x);

@@ -426,8 +426,14 @@ static const char ALL_DEFINED[] = FF16 FF16 FF16 FF16;
 uint8_t *mem_locate(Warp *w, const XInstr *x, int lane, uint64_t address, unsigned size, bool store,
                        uint8_t **shadow)
 {
+    return mem_locate_in(w, x, lane, x->space, address, size, store, shadow);
+}
+
+uint8_t *mem_locate_in(Warp *w, const XInstr *x, int lane, int given, uint64_t address, unsigned size, bool store,
+                       uint8_t **shadow)
+{
     Memory *mem = &w->block->mem;
-    int space = x->space;
+    int space = given;
     uint64_t in_space = address;
     if (space == SPACE_NONE)
         space = mem_space_of(address, &in_space);
@@ -453,7 +459,7 @@ uint8_t *mem_locate(Warp *w, const XInstr *x, int lane, uint64_t address, unsign
                          mem_space_name(space), mem_space_name(space));
             return NULL;
         }
-        bool generic = x->space == SPACE_NONE;
+        bool generic = given == SPACE_NONE;
         uint64_t lo = generic ? mem_generic(space, best->base) : best->base;
         uint64_t hi = generic ? mem_generic(space, best->base + best->size) : best->base + best->size;
         bool empty_dynamic = best->name && !strcmp(best->name, "dynamic .shared") && best->size == 0;
@@ -487,6 +493,8 @@ uint8_t *mem_locate(Warp *w, const XInstr *x, int lane, uint64_t address, unsign
         *shadow = (uint8_t *)ALL_DEFINED;      /* read only */
     else
         *shadow = mem_shadow(mem, r) + offset;
+    if (r->async_pending && !store)
+        async_read_check(w, pc, lane, *shadow, size);
     return r->data + offset;
 }
 
@@ -727,7 +735,7 @@ static bool warp_access(Warp *w, const XInstr *x, uint32_t mask, unsigned size)
     if (high_in - low_in > UINT64_MAX - total)
         return false;
     Region *r = find(&w->block->mem, space, low_in, high_in - low_in + total);
-    if (!r || r->replicas ||
+    if (!r || r->replicas || r->async_pending ||
         (x->op == OP_ST && (r->space == SPACE_CONST || (r->space == SPACE_PARAM && r->kernel_param) || r->read_only)))
         return false;
     /* From a lane's address to its space address (low_in - low: minus the window), to the
@@ -814,10 +822,9 @@ static void convert_address(Warp *w, const XInstr *x, uint32_t mask)
     warp_define(w, x->dst, mask, w->defined[x->src[0]]);
 }
 
-/* isspacep.space p, a: whether each lane's generic address a is in the space's window. The
- * kernel parameters' window lies in the global one (PTX ISA, Generic Addressing): .global is
- * everything outside the .shared, .local and .const windows; .shared::cluster, the shared memory
- * of its cluster's CTAs (cluster.c). p is undefined where a is not defined in every bit. */
+/* isspacep.space p, a: whether each lane's generic address a is in the space's window. The kernel parameters' window
+ * lies in the global one (PTX ISA, Generic Addressing): .global is everything outside the .shared, .local and .const
+ * windows; .shared::cluster, the shared memory of its cluster's CTAs (cluster.c). p is undefined where a is, in a bit. */
 static void space_test(Warp *w, const XInstr *x, uint32_t mask)
 {
     const uint64_t *a = w->val[x->src[0]];
@@ -876,9 +883,6 @@ void mem_execute(Warp *w, const XInstr *x, uint32_t mask)
         break;
     case OP_ISSPACEP:
         space_test(w, x, mask);
-        break;
-    case OP_MAPA: case OP_GETCTARANK:
-        cluster_execute(w, x, mask);
         break;
     case OP_LDU:
     case OP_DISCARD:

@@ -45,6 +45,7 @@ typedef struct Region {
                                   every kernel's program of the module, and only it */
     uint64_t high;             /* per-lane: no thread has written at or past this offset since
                                 * the CTA began (what a new CTA must make undefined again) */
+    uint32_t async_pending;    /* asynchronous writes on their way into it (exec/async.h) */
 } Region;
 
 /* A grid on several threads (grid.c, gridtrack.c): for each 4-byte word of each .global region,

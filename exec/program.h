@@ -107,6 +107,8 @@ typedef struct XInstr {
     uint32_t dsts[VEC_MAX];    /* atom, multimem.ld_reduce of a vector: d's elements (NO_SLOT: '_' or none) */
     int64_t offset;            /* ld/st: [base + offset] */
     uint8_t addr_bits;         /* ld/st/atom/red: the base register's width; [base + offset] wraps in it */
+    int64_t src_offset;        /* cp.async: its source address [src[1] + src_offset] */
+    uint8_t src_addr_bits;     /* and src[1]'s width */
     uint8_t barrier;           /* bar, barrier: BARRIER_SYNC, _ARRIVE or _RED; barrier.cluster: BARRIER_CLUSTER_* */
     uint32_t sync_kind;        /* synchronising: equal for the same opcode, types and modifiers */
     uint32_t shfl_table;       /* shfl with immediate b and c: its sources, Program.shfl_tables; NO_SLOT */

@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "family.h"
+#include "async.h"
 
 enum {
     STARVE_STEPS = 256,        /* a ready lane left waiting this long runs next */
@@ -208,8 +208,17 @@ static bool execute(Warp *w, const XInstr *x, uint32_t mask, uint32_t run, uint3
     case FAM_MULTIMEM:
         multimem_execute(w, x, run);
         break;
+    case FAM_ASYNC:
+        async_execute(w, x, run);
+        break;
+    case FAM_MBARRIER:
+        mbarrier_execute(w, x, run);
+        break;
     case FAM_MEMORY:
-        mem_execute(w, x, run);
+        if (x->op == OP_MAPA || x->op == OP_GETCTARANK)
+            cluster_execute(w, x, run);
+        else
+            mem_execute(w, x, run);
         break;
     case FAM_WARP:
         warpops_execute(w, x, mask, run);

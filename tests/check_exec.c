@@ -1506,8 +1506,8 @@ START_TEST(unsupported_instructions_are_reported_before_running)
 {
     /* An opcode ptxrun does not execute is the checker's to refuse; a variant of one it does,
      * the loader's. */
-    Parsed *p = parse_text("cp.async.wait_all;\n", true);
-    ck_assert_str_eq(p->cap.text, "1:1: error: ptxrun cannot execute 'cp.async.wait_all' yet\n");
+    Parsed *p = parse_text("tcgen05.fence;\n", true);
+    ck_assert_str_eq(p->cap.text, "1:1: error: ptxrun cannot execute 'tcgen05.fence' yet\n");
     parsed_free(p);
     p = parse_ok(".reg .b128 q;\ncvt.u64.u32 q, r;\n");   /* the checker takes a wider cvt destination */
     Block *b = block_load(p->m, p->m->functions.data[0], &p->diag, DEFAULT_STACK_BYTES);
