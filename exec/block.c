@@ -260,13 +260,17 @@ static void fill_special_registers(Warp *w)
             case SREG_RESERVED_SMEM_OFFSET_1: v = reserved + RESERVED_SMEM_BYTES / 2; break;
             case SREG_RESERVED_SMEM_OFFSET_END: v = reserved + RESERVED_SMEM_BYTES; break;
             case SREG_RESERVED_SMEM_OFFSET_CAP: v = RESERVED_SMEM_BYTES; break;
-            /* No cluster is launched: each CTA is a cluster of one (PTX ISA, Cluster of CTAs). */
-            case SREG_CLUSTERID: v = c ? b->ctaid[c - 1] : 0; break;
-            case SREG_NCLUSTERID: v = c ? b->nctaid[c - 1] : 0; break;
-            case SREG_CLUSTER_NCTAID: v = c ? 1 : 0; break;
-            case SREG_CLUSTER_NCTARANK: v = 1; break;
-            default: v = 0; break;     /* %smid, %gridid, %cluster_ctaid, %cluster_ctarank, %envregN, %pmN,
-                                        * %current_graph_exec: one SM, one grid, no driver or counters */
+            /* The cluster's shape (Block.cluster; without one launched, each CTA is a cluster of
+             * one: PTX ISA, Cluster of CTAs), the CTA's place in it (x fastest), the cluster's in the grid. */
+            case SREG_CLUSTERID: v = c ? b->ctaid[c - 1] / b->cluster[c - 1] : 0; break;
+            case SREG_NCLUSTERID: v = c ? b->nctaid[c - 1] / b->cluster[c - 1] : 0; break;
+            case SREG_CLUSTER_CTAID: v = c ? b->ctaid[c - 1] % b->cluster[c - 1] : 0; break;
+            case SREG_CLUSTER_NCTAID: v = c ? b->cluster[c - 1] : 0; break;
+            case SREG_CLUSTER_CTARANK: v = cluster_ctarank(b); break;
+            case SREG_CLUSTER_NCTARANK: v = cluster_nctarank(b); break;
+            case SREG_IS_EXPLICIT_CLUSTER: v = b->explicit_cluster; break;
+            default: v = 0; break;     /* %smid, %gridid, %envregN, %pmN, %current_graph_exec: one SM,
+                                        * one grid, no driver or counters */
             }
             w->val[row][l] = v;
         }

@@ -321,6 +321,14 @@ static inline bool image_query(int mode, const Image *im, const Sampler *sm, uns
     }
 }
 
+/* A warp's lanes at the cluster barrier (barrier.cluster, cluster.c). */
+typedef struct ClusterLanes {
+    uint32_t gather;           /* at a barrier.cluster, waiting for the warp's other non-exited lanes */
+    uint32_t arrived;          /* arrived in the barrier's current phase */
+    uint32_t passed;           /* whose arrival's phase has completed, their wait still to come */
+    uint32_t waiting;          /* at barrier.cluster.wait until their arrival's phase completes */
+} ClusterLanes;
+
 /* One warp of the CTA: its lanes' registers, predicates, pcs and call stacks, nothing else. */
 typedef struct Warp {
     Block *block;
@@ -340,7 +348,8 @@ typedef struct Warp {
     uint32_t launched;         /* lanes that run */
     uint32_t exited;
     uint32_t waiting;          /* lanes blocked at a synchronising instruction */
-    uint32_t at_barrier;       /* those of them waiting at a CTA barrier (bar, barrier) */
+    uint32_t at_barrier;       /* those of them waiting at a CTA barrier (bar, barrier) or barrier.cluster */
+    ClusterLanes cluster;
     Arrival arrival[WARP_SIZE];
     StepTrace *trace;          /* non-NULL while tracing */
     Frame *stack[WARP_SIZE];   /* each lane's calls, depth[lane] of them */
@@ -682,6 +691,19 @@ void barrier_report_waits(Block *b);                      /* deadlock notes for 
  * not waited for, undefined, with a warning); the state freed with the block. */
 void bulk_cta_end(Block *b);
 void bulk_free(Block *b);
+
+/* cluster.c: the CTAs of a cluster. Its size (%cluster_nctarank) and b's rank (%cluster_ctarank). */
+uint32_t cluster_nctarank(const Block *b);
+uint32_t cluster_ctarank(const Block *b);
+/* Whether a .shared::cluster address is b's own shared memory (whole_cluster: that of a CTA of its cluster). */
+bool cluster_holds(const Block *b, uint64_t address, bool whole_cluster);
+/* The memory a .shared::cluster address (*in_space, made the offset in it) of lane's access reaches;
+ * NULL after a fault. */
+Memory *cluster_memory(Warp *w, const XInstr *x, int lane, uint64_t address, uint64_t *in_space);
+void cluster_execute(Warp *w, const XInstr *x, uint32_t mask);       /* mapa, getctarank */
+void cluster_barrier(Warp *w, uint32_t pc, uint32_t lanes);          /* barrier.cluster.arrive/.wait */
+void cluster_threads_exited(Block *b);                    /* the barrier may complete */
+void cluster_report_waits(Block *b);                      /* deadlock notes */
 
 /* trace.c: --trace, one warp-step at a time. */
 void trace_step(FILE *out, const Warp *w, const ExecOptions *o, uint32_t pc, uint32_t mask);

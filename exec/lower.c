@@ -131,6 +131,10 @@ static void load_branch_table(Loader *ld, const Instr *in, XInstr *x)
 static void load_barrier(Loader *ld, const Instr *in, XInstr *x)
 {
     x->aligned = in->op == OP_BAR || ir_has_mod(in, MOD_ALIGNED);      /* bar is barrier.aligned */
+    if (in->op == OP_BARRIER_CLUSTER) {          /* no operands (cluster.c) */
+        x->barrier = ir_has_mod(in, MOD_WAIT) ? BARRIER_CLUSTER_WAIT : BARRIER_CLUSTER_ARRIVE;
+        return;
+    }
     x->barrier = ir_has_mod(in, MOD_RED) ? BARRIER_RED : ir_has_mod(in, MOD_ARRIVE) ? BARRIER_ARRIVE : BARRIER_SYNC;
     x->red_op = x->barrier != BARRIER_RED ? 0 : x->mode == MOD_POPC ? BARRIER_RED_POPC :
                 x->mode == MOD_AND ? BARRIER_RED_AND : BARRIER_RED_OR;
@@ -263,9 +267,18 @@ static void load_memory(Loader *ld, const Instr *in, XInstr *x)
         operand_address(ld, in, &in->operands[0], x);
         operand_data(ld, in, &in->operands[1], x, true);
     } else {
+        if ((in->op == OP_MAPA || in->op == OP_GETCTARANK) && x->space == SPACE_NONE &&
+            in->operands[1].kind == OPND_SYM) {  /* ptxas takes it; what address it means is not said */
+            operand_cannot(ld, in, "a variable as the generic address of mapa or getctarank");
+            return;
+        }
         operand_destination(ld, in, &in->operands[0], x);   /* isspacep: an address, of 64 bits */
         x->src[0] = operand_source(ld, in, &in->operands[1], in->op == OP_ISSPACEP ? TYPE_U64 : x->type, x, 0);
         x->src_count = 1;
+        if (in->op == OP_MAPA) {                   /* mapa d, a, b: b the rank */
+            x->src[1] = operand_source(ld, in, &in->operands[2], TYPE_U32, x, 1);
+            x->src_count = 2;
+        }
     }
 }
 
@@ -332,7 +345,8 @@ static void load_instr(Loader *ld, const Instr *in, XInstr *x)
         case MOD_WRAP: break;
         case MOD_WIDE: x->wide = true; x->mode = (uint8_t)mod; break;
         case MOD_GLOBAL: x->space = SPACE_GLOBAL; break;
-        case MOD_SHARED: case MOD_SHARED_CTA: case MOD_SHARED_CLUSTER: x->space = SPACE_SHARED; break;
+        case MOD_SHARED: case MOD_SHARED_CTA: x->space = SPACE_SHARED; break;
+        case MOD_SHARED_CLUSTER: x->space = SPACE_SHARED; x->cluster_space = true; break;
         case MOD_LOCAL: x->space = SPACE_LOCAL; break;
         case MOD_CONST: x->space = SPACE_CONST; break;
         case MOD_PARAM: case MOD_PARAM_ENTRY: case MOD_PARAM_FUNC: x->space = SPACE_PARAM; break;

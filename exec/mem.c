@@ -440,6 +440,8 @@ uint8_t *mem_locate_in(Warp *w, const XInstr *x, int lane, int given, uint64_t a
     uint32_t pc = (uint32_t)(x - w->prog->code);
     if (!aligned(w, x, lane, address, size, store))
         return NULL;
+    if (space == SPACE_SHARED && in_space >> MEM_CLUSTER_RANK_SHIFT && !(mem = cluster_memory(w, x, lane, address, &in_space)))
+        return NULL;                           /* another CTA's memory (cluster.c), or a fault */
     Region *r = find_or_resolve(mem, space, in_space, size, store);
     if (!r) {
         /* The nearest region in the form of the address: generic, or an address in its space. */
@@ -820,10 +822,9 @@ static void convert_address(Warp *w, const XInstr *x, uint32_t mask)
     warp_define(w, x->dst, mask, w->defined[x->src[0]]);
 }
 
-/* isspacep.space p, a: whether each lane's generic address a is in the space's window. The
- * kernel parameters' window lies in the global one (PTX ISA, Generic Addressing): .global is
- * everything outside the .shared, .local and .const windows. .shared::cluster is .shared: each
- * CTA is a cluster of one. p is undefined where a is not defined in every bit. */
+/* isspacep.space p, a: whether each lane's generic address a is in the space's window. The kernel parameters' window
+ * lies in the global one (PTX ISA, Generic Addressing): .global is everything outside the .shared, .local and .const
+ * windows; .shared::cluster, the shared memory of its cluster's CTAs (cluster.c). p is undefined where a is, in a bit. */
 static void space_test(Warp *w, const XInstr *x, uint32_t mask)
 {
     const uint64_t *a = w->val[x->src[0]];
@@ -833,7 +834,7 @@ static void space_test(Warp *w, const XInstr *x, uint32_t mask)
         uint64_t in_space;
         int space = mem_space_of(a[l], &in_space);
         bool in = x->space == SPACE_GLOBAL ? space != SPACE_SHARED && space != SPACE_LOCAL && space != SPACE_CONST
-                                           : space == x->space;
+                 : space == x->space && (space != SPACE_SHARED || cluster_holds(w->block, in_space, x->cluster_space));
         yes |= (uint32_t)in << l;
     }
     w->pred[x->dst] = (w->pred[x->dst] & ~mask) | yes;

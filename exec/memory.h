@@ -18,6 +18,9 @@
 #define MEM_WINDOW_SIZE   0x0000100000000000ull
 #define MEM_FUNC_BASE     0x0000f00000000000ull   /* function "addresses" for indirect calls */
 #define MEM_ALLOCA_TOP    0x20000000u             /* .local: alloca's stack grows down from here */
+/* .shared::cluster addresses (cluster.c): below 1 << MEM_CLUSTER_RANK_SHIFT, the CTA's own .shared;
+ * (rank + 1) << MEM_CLUSTER_RANK_SHIFT plus an offset, the .shared of the CTA of that cluster rank. */
+#define MEM_CLUSTER_RANK_SHIFT 27
 
 typedef struct Region {
     const char *name;          /* variable, parameter or buffer */

@@ -91,6 +91,7 @@ typedef struct XInstr {
     bool plus_one;             /* vmad.po */
     const Function *owner;     /* the function the instruction is in (for names) */
     uint8_t space;             /* ld/st/cvta: Space (SPACE_NONE = generic) */
+    bool cluster_space;        /* .shared::cluster: the shared memory of any CTA of the cluster (cluster.c) */
     bool to_space;             /* cvta.to */
     bool pack, unpack;         /* mov d, {a, b} / mov {a, b}, d: vec holds the parts */
     bool vmove;                /* mov.v2/.v4 {a, b}, {c, d}: vec[i] = src[i] */
@@ -108,7 +109,7 @@ typedef struct XInstr {
     uint8_t addr_bits;         /* ld/st/atom/red: the base register's width; [base + offset] wraps in it */
     int64_t src_offset;        /* cp.async: its source address [src[1] + src_offset] */
     uint8_t src_addr_bits;     /* and src[1]'s width */
-    uint8_t barrier;           /* bar, barrier: BARRIER_SYNC, _ARRIVE or _RED */
+    uint8_t barrier;           /* bar, barrier: BARRIER_SYNC, _ARRIVE or _RED; barrier.cluster: BARRIER_CLUSTER_* */
     uint32_t sync_kind;        /* synchronising: equal for the same opcode, types and modifiers */
     uint32_t shfl_table;       /* shfl with immediate b and c: its sources, Program.shfl_tables; NO_SLOT */
     uint8_t kop;               /* a 32-bit integer operation Kernels.int32 runs (KOP_NONE: alu.c's loops) */
@@ -181,7 +182,7 @@ typedef struct CallSite {
     RegPass ret_regs[MAX_CALL_PARAMS]; /* the callee's .reg results to caller rows */
 } CallSite;
 
-enum { BARRIER_SYNC = 1, BARRIER_ARRIVE, BARRIER_RED };
+enum { BARRIER_SYNC = 1, BARRIER_ARRIVE, BARRIER_RED, BARRIER_CLUSTER_ARRIVE, BARRIER_CLUSTER_WAIT };
 enum { BARRIER_RED_POPC = 1, BARRIER_RED_AND, BARRIER_RED_OR };
 
 /* Where each lane of a shfl reads, and which lanes are in range, when b and c are the same in

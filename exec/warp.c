@@ -218,7 +218,10 @@ static bool execute(Warp *w, const XInstr *x, uint32_t mask, uint32_t run, uint3
         mbarrier_execute(w, x, run);
         break;
     case FAM_MEMORY:
-        mem_execute(w, x, run);
+        if (x->op == OP_MAPA || x->op == OP_GETCTARANK)
+            cluster_execute(w, x, run);
+        else
+            mem_execute(w, x, run);
         break;
     case FAM_WARP:
         warpops_execute(w, x, mask, run);
@@ -666,6 +669,7 @@ void warp_reset(Warp *w)
     w->exited = 0;
     w->waiting = 0;
     w->at_barrier = 0;
+    memset(&w->cluster, 0, sizeof w->cluster);
     w->carry = w->carry_defined = w->carry_by_sub = 0;
     w->steps = 0;
     w->previous_ready = 0;

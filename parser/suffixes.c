@@ -58,7 +58,9 @@ static const struct {
     { OP_COUNT, MOD_PARAM_ENTRY, 83, 0 }, { OP_COUNT, MOD_PARAM_FUNC, 83, 0 },
     { OP_CVTA, MOD_PARAM, 77, 0 },
     { OP_ISSPACEP, MOD_CONST, 31, 0 }, { OP_ISSPACEP, MOD_PARAM, 77, 70 }, { OP_ISSPACEP, MOD_SHARED_CTA, 78, 0 },
-    { OP_ISSPACEP, MOD_SHARED_CLUSTER, 78, 90 },
+    { OP_COUNT, MOD_SHARED_CLUSTER, 78, 90 },
+    { OP_BARRIER_CLUSTER, MOD_RELAXED, 80, 0 }, { OP_BARRIER_CLUSTER, MOD_RELEASE, 80, 0 },
+    { OP_BARRIER_CLUSTER, MOD_ACQUIRE, 80, 0 },
     { OP_BAR, MOD_ARRIVE, 20, 20 }, { OP_BAR, MOD_RED, 20, 20 },
     { OP_BAR, MOD_CTA, 78, 0 }, { OP_BARRIER, MOD_CTA, 78, 0 },
     { OP_FMA, MOD_OOB, 81, 90 },
@@ -765,6 +767,12 @@ void suffixes_check(Diag *diag, const Module *m, const Instr *in)
                                           : ir_has_mod(in, MOD_CONST) || ir_has_mod(in, MOD_PARAM))
             error(diag, in->at, "'%s': .tensormap is prefetched from .const, .param or a generic address, and "
                   "only it from .const and .param", in->mnemonic);
+        break;
+    case OP_BARRIER_CLUSTER:          /* ptxas: "Illegal modifier" */
+        if (ir_has_mod(in, MOD_WAIT) ? FIRST_OF(in, ORDERS) != MOD_COUNT && !ir_has_mod(in, MOD_ACQUIRE)
+                                     : ir_has_mod(in, MOD_ACQUIRE))
+            error(diag, in->at, "'%s': barrier.cluster.arrive takes .release or .relaxed, barrier.cluster.wait "
+                  ".acquire", in->mnemonic);
         break;
     case OP_VOTE:
     case OP_VOTE_SYNC:

@@ -266,11 +266,11 @@ expect_stderr_line "bar.frob" "$tmp/barfrob.ptx:1:4: error: unknown modifier '.f
 printf '.reg .b64 a;\nld.weird.global.u32 r, [a];\n' > "$tmp/ldweird.ptx"
 expect_exit 2 "ld.weird" "$PTXRUN" --check --no-color "$tmp/ldweird.ptx"
 expect_stderr_line "ld.weird" "$tmp/ldweird.ptx:2:3: error: unknown modifier '.weird' for 'ld'"
-printf '.reg .b64 a;\nld.global.v8.f32 {r0, r1, r2, r3, r4, r5, r6, r7}, [a];\nld.shared::cluster.u32 r, [a];\ncvta.shared::cluster.u64 q, a;\nfence.proxy.tensormap::generic.release.gpu;\n' > "$tmp/notyet.ptx"
+printf '.reg .b64 a;\nld.global.v8.f32 {r0, r1, r2, r3, r4, r5, r6, r7}, [a];\nredux.sync.min.f32 r, r, -1;\nsuq.array_width.b32 r, [a];\nfence.proxy.tensormap::generic.release.gpu;\n' > "$tmp/notyet.ptx"
 expect_exit 2 "not executed yet: --check" "$PTXRUN" --check --no-color "$tmp/notyet.ptx"
 expect_stderr_line "ld.v8" "$tmp/notyet.ptx:2:10: error: ptxrun cannot execute 'ld' with '.v8' yet"
-expect_stderr_line "ld.shared::cluster" "$tmp/notyet.ptx:3:3: error: ptxrun cannot execute 'ld' with '.shared::cluster' yet"
-expect_stderr_line "cvta.shared::cluster" "$tmp/notyet.ptx:4:5: error: ptxrun cannot execute 'cvta' with '.shared::cluster' yet"
+expect_stderr_line "redux.sync.f32" "$tmp/notyet.ptx:3:15: error: ptxrun cannot execute 'redux.sync' with '.f32' yet"
+expect_stderr_line "suq.array_width" "$tmp/notyet.ptx:4:4: error: ptxrun cannot execute 'suq' with '.array_width' yet"
 expect_stderr_line "fence.proxy.tensormap" "$tmp/notyet.ptx:5:12: error: ptxrun cannot execute 'fence' with '.tensormap::generic' yet"
 expect_stderr_line "four refusals" "$tmp/notyet.ptx: 4 errors"
 # mma: the m16n8k16 f16, s4 and m8n8k4 f16 (.row.row) forms run; a mixed f16/f32 C and D of
@@ -1127,13 +1127,13 @@ printf '.version 8.0\n.target sm_90, texmode_independent\n.address_size 64\n.glo
 expect_exit 0 "a warning in a run of one of two kernels" "$PTXRUN" --no-color --entry k "$tmp/texwarn.ptx"
 if [ "$(grep -c 'warning: filter_mode is ignored' "$tmp/err")" = 1 ]; then ok; else fail "the warning not said once: $(cat "$tmp/err")"; fi
 #    refusals held are never cut at the 50 errors shown: 60 in a kernel not run, then the kernel run's own
-#    (held after them, they were dropped: ld.shared::cluster ran, exit 0)
+#    (held after them, they were dropped: redux.sync.f32 ran, exit 0)
 { printf '.version 8.0\n.target sm_90\n.address_size 64\n.visible .entry z()\n{\n\t.reg .b64 %%rd<2>;\n\t.reg .f32 %%f<3>;\n'
   for i in $(seq 60); do printf '\tredux.sync.min.f32 %%f1, %%f2, 0xffffffff;\n'; done
   printf '\tret;\n}\n.visible .entry k(.param .u64 out)\n{\n\t.reg .b32 %%r<3>;\n\t.reg .b64 %%rd<2>;\n\t.shared .align 4 .b32 s[1];\n'
-  printf '\tld.param.u64 %%rd1, [out];\n\tld.shared::cluster.u32 %%r2, [s];\n\tst.global.u32 [%%rd1], %%r2;\n\tret;\n}\n'; } > "$tmp/cap.ptx"
+  printf '\tld.param.u64 %%rd1, [out];\n\tredux.sync.min.f32 %%r2, %%r1, -1;\n\tst.global.u32 [%%rd1], %%r2;\n\tret;\n}\n'; } > "$tmp/cap.ptx"
 expect_exit 2 "a kernel's refusal after 60 held" "$PTXRUN" --no-color --entry k --block 1 --buffer out=u32:1 --param 0=@out "$tmp/cap.ptx"
-expect_stderr_line "a kernel's refusal after 60 held" "$tmp/cap.ptx:76:4: error: ptxrun cannot execute 'ld' with '.shared::cluster' yet"
+expect_stderr_line "a kernel's refusal after 60 held" "$tmp/cap.ptx:76:16: error: ptxrun cannot execute 'redux.sync' with '.f32' yet"
 #    past the limit of errors shown, the same first 50 as the whole module's check (a refusal in source order
 #    before 60 mistakes; the mistakes were said first, the refusal cut)
 { printf '.version 8.0\n.target sm_90\n.address_size 64\n.visible .entry a()\n{\n\t.reg .b64 %%rd<2>;\n\t.reg .f32 %%f<3>;\n'
