@@ -397,8 +397,19 @@ static void chunk_fill(Block *b, BulkChunk *c, uint8_t *dst, uint8_t *dsh, const
 }
 
 
+/* The CTA whose shared memory a generic address reaches (its own, or a cluster peer's through a
+ * .shared::cluster address of another rank: cluster.c's scheme), once mem_locate found it. */
+static Block *owner_of(Warp *w, uint64_t generic)
+{
+    uint64_t a;
+    if (mem_space_of(generic, &a) != SPACE_SHARED || !(a >> MEM_CLUSTER_RANK_SHIFT))
+        return w->block;
+    Block *p = gang_peer(w->block, (uint32_t)((a >> MEM_CLUSTER_RANK_SHIFT) - 1));
+    return p ? p : w->block;
+}
+
 /* The mbarrier of lane l's operand (an index in its CTA's table); NO_SLOT after a fault. */
-static uint32_t find_mbarrier(Warp *w, const XInstr *x, int l, const BulkForm *f)
+static uint32_t find_mbarrier(Warp *w, const XInstr *x, int l, const BulkForm *f, Block **owner)
 {
     uint64_t a;
     uint8_t *sh;
@@ -407,17 +418,22 @@ static uint32_t find_mbarrier(Warp *w, const XInstr *x, int l, const BulkForm *f
     uint8_t *p = mem_locate(w, x, l, a, 8, true, &sh);     /* its bytes are not read: no read check */
     if (!p)
         return NO_SLOT;
-    Block *b = w->block;
+    Block *b = *owner = owner_of(w, a);
     uint32_t region = async_region_of(b, p);
     return mbarrier_find(w, pc_of(w, x), l, b, region, (uint64_t)(p - b->mem.regions[region].data));
 }
 
 /* bytes (their shadow) on their way to shared address dst, in pieces of 16 at most, attached to
  * mbarrier m's current phase; then the mbarrier's complete-tx of `total` bytes. */
-static void to_shared(Warp *w, const XInstr *x, int l, uint32_t m, uint64_t dst, const uint8_t *bytes,
+static void to_shared(Warp *w, const XInstr *x, int l, uint32_t m, Block *b, uint64_t dst, const uint8_t *bytes,
                       const uint8_t *shadow, uint64_t size, uint64_t total, int swizzle)
 {
-    Block *b = w->block;
+    if (owner_of(w, dst) != b) {
+        report_fault(w, pc_of(w, x), "lane %d (pc %u): '%s': the destination 0x%llx and the mbarrier are in the shared "
+                     "memory of different CTAs (the PTX ISA: the same CTA's)", l, pc_of(w, x), x->ir->mnemonic,
+                     (unsigned long long)dst);
+        return;
+    }
     unsigned n;
     for (uint64_t at = 0; at < size; at += n) {
         for (n = 16; n > size - at; n >>= 1) {  /* pieces a power of two (im2col's last one may be short) */
@@ -448,7 +464,8 @@ static void issue_bulk_load(Warp *w, const XInstr *x, int l, const BulkForm *f)
                      pc, x->ir->mnemonic, (unsigned long long)size);
         return;
     }
-    uint32_t m = find_mbarrier(w, x, l, f);
+    Block *owner;
+    uint32_t m = find_mbarrier(w, x, l, f, &owner);
     if (m == NO_SLOT)
         return;
     uint8_t *bytes = xmalloc(size), *shadow = xmalloc(size);
@@ -461,7 +478,7 @@ static void issue_bulk_load(Warp *w, const XInstr *x, int l, const BulkForm *f)
         }
     }
     if (!w->faulted)
-        to_shared(w, x, l, m, dst, bytes, shadow, size, size, TMAP_SWIZZLE_NONE);
+        to_shared(w, x, l, m, owner, dst, bytes, shadow, size, size, TMAP_SWIZZLE_NONE);
     free(bytes);
     free(shadow);
 }
@@ -647,7 +664,8 @@ static void issue_tensor_load(Warp *w, const XInstr *x, int l, const BulkForm *f
                      pc, x->ir->mnemonic, (unsigned long long)smem);
         return;
     }
-    uint32_t m = find_mbarrier(w, x, l, f);
+    Block *owner;
+    uint32_t m = find_mbarrier(w, x, l, f, &owner);
     if (m == NO_SLOT)
         return;
     unsigned es = tensormap_element_bytes(t.dtype);
@@ -666,7 +684,7 @@ static void issue_tensor_load(Warp *w, const XInstr *x, int l, const BulkForm *f
         }
     }
     if (!w->faulted)
-        to_shared(w, x, l, m, smem, bytes, shadow, size, size, t.swizzle);
+        to_shared(w, x, l, m, owner, smem, bytes, shadow, size, size, t.swizzle);
     free(bytes);
     free(shadow);
 }

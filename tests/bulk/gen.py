@@ -138,7 +138,33 @@ def im2col_load():
     dump("im2col_load.expect.json", {"buffers": {"out": out}})
 
 
+def bulk_load():
+    g = [(0x9e3779b9 * (i + 1)) & 0xffffffff for i in range(32)]
+    dump("bulk_load.lanes.json", {"block": [1, 1, 1], "params": {"g": "@g", "out": "@out"},
+                                  "buffers": {"g": {"type": "b32", "data": ["0x%08x" % v for v in g]},
+                                              "out": {"type": "b32", "count": 32}}})
+    dump("bulk_load.expect.json", {"buffers": {"out": ["0x%08x" % v for v in g]}})
+
+
+def tensor_reduce():
+    ROWF = 16                      # rows of 64 bytes: 16 floats, 10 of them in the tensor
+    g = [float(100 * y + x) if x < 10 else 0.0 for y in range(5) for x in range(ROWF)]
+    lanes = {"block": [32, 1, 1], "buffers": {"g": {"type": "f32", "data": g}},
+             "params": {"tmap": {"tensormap": {"buffer": "g", "type": "f32", "dims": [10, 5], "strides": [64],
+                                               "box": [8, 4]}}}}
+    dump("tensor_reduce.lanes.json", lanes)
+    out = list(g)
+    for r in range(4):
+        for c in range(8):
+            x, y = 4 + c, 3 + r
+            if x < 10 and y < 5:
+                out[y * ROWF + x] += 8 * r + c + 0.5      # exact in f32
+    dump("tensor_reduce.expect.json", {"buffers": {"g": out}})
+
+
 store_reduce()
+bulk_load()
+tensor_reduce()
 tma_store()
 tma_load()
 im2col_load()
