@@ -108,10 +108,10 @@ static bool lower_addr(Loader *ld, const Instr *in, const Operand *o, int space,
             a->row = ld->cur->row_base + b->u.slot;
             a->bits = (uint8_t)reg_bits(ld, b);
         } else if (b->kind == OPND_SYM && operand_find_symbol(ld, b, &s)) {
-            if (space != SPACE_NONE && s.declared != space && !(space == SPACE_SHARED && s.declared == SPACE_SHARED))
+            if (space != SPACE_NONE && s.declared != space)
                 return fail(ld, in, b, "names a variable of another state space");
-            a->row = s.row;
-            a->base = s.address;
+            a->row = s.row;                    /* a .func's frame variable: its address in a row */
+            a->base = s.row == NO_SLOT ? s.address : 0;
             a->offset += b->u.ref.offset;
             a->space = s.space;
         } else {
@@ -170,9 +170,9 @@ static bool lower_operands(Loader *ld, const Instr *in, BulkForm *f, bool group)
         break;
     case OP_CP_ASYNC_BULK_WAIT_GROUP:
         f->kind = BULK_WAIT;
-        if (n != 1 || o[0].kind != OPND_INT || (int64_t)o[0].u.bits < 0 || o[0].u.bits > 63)
+        if (n != 1 || o[0].kind != OPND_INT || o[0].u.bits > UINT32_MAX)
             return fail(ld, in, n ? &o[0] : NULL, "takes the count of groups left pending as an immediate "
-                                                       "from 0 to 63 (as ptxas)");
+                                                  "(as ptxas)");
         f->size.row = NO_SLOT;
         f->size.imm = o[0].u.bits;
         break;
