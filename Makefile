@@ -405,7 +405,7 @@ fault-tests:
 
 # Every sample and corpus kernel under valgrind's memcheck: no errors, no leaks; then the library's
 # tests (tests/check_api.c, its threads included) in one process, and a few Python tests.
-valgrind: $(BUILD)/ptxrun $(BUILD)/tests/check_api $(BUILD)/tests/check_cudrv $(BUILD)/tests/check_cudatex python-valgrind cuda-valgrind
+valgrind: $(BUILD)/ptxrun $(BUILD)/tests/check_api $(BUILD)/tests/check_cudrv $(BUILD)/tests/check_cudrvtmap $(BUILD)/tests/check_cudatex python-valgrind cuda-valgrind
 	@PTXRUN=$(BUILD)/ptxrun sh tests/valgrind.sh
 	CK_FORK=no PTXRUN_ROOT=$(CURDIR) valgrind --quiet --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=all \
 	    --show-leak-kinds=all $(BUILD)/tests/check_api
@@ -415,6 +415,8 @@ valgrind: $(BUILD)/ptxrun $(BUILD)/tests/check_api $(BUILD)/tests/check_cudrv $(
 	    --trace-children=no $(BUILD)/tests/check_cudrv
 	PTXRUN_ROOT=$(CURDIR) valgrind --quiet --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite,indirect \
 	    --trace-children=no $(BUILD)/tests/check_cudatex
+	PTXRUN_ROOT=$(CURDIR) valgrind --quiet --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite,indirect \
+	    --trace-children=no $(BUILD)/tests/check_cudrvtmap
 
 # The samples, and the nvcc kernels of tests/kernels against their C references
 # (regenerate those with tests/kernels/regen.sh), through ptxrun's own test runner; then the
