@@ -132,7 +132,10 @@ static bool copy_lane(Warp *w, const XInstr *x, int l, uint32_t pc)
     if (!dp)
         return false;
     Block *b = w->block;
-    Region *r = &b->mem.regions[async_region_of(b, dp)];
+    uint32_t at = async_region_of(b, dp);
+    if (at == NO_SLOT)
+        BUG("cp.async: a destination in no region of its CTA");
+    Region *r = &b->mem.regions[at];
     AsyncWrite wr = { .to = b, .region = (uint32_t)(r - b->mem.regions), .offset = (uint64_t)(dp - r->data),
                       .size = size, .thread = w->thread_base + (uint32_t)l, .pc = pc, .kind = ASYNC_COPY,
                       .mbarrier = NO_SLOT };
@@ -155,10 +158,10 @@ static bool mbarrier_arrive_lane(Warp *w, const XInstr *x, int l, uint32_t pc)
                                &shadow);
     if (!p)
         return false;
-    uint32_t region = async_region_of(b, p);
-    if (b->mem.regions[region].space != SPACE_SHARED) {
-        report_fault(w, pc, "lane %d (pc %u): 'cp.async.mbarrier.arrive' of 0x%llx, which is not in .shared", l, pc,
-                     (unsigned long long)address);
+    uint32_t region;
+    if (mbarrier_owner(b, p, &region) != b || b->mem.regions[region].space != SPACE_SHARED) {
+        report_fault(w, pc, "lane %d (pc %u): 'cp.async.mbarrier.arrive' of 0x%llx, which is not in this CTA's .shared "
+                     "(the PTX ISA leaves that undefined)", l, pc, (unsigned long long)address);
         return false;
     }
     uint32_t m = mbarrier_find(w, pc, l, b, region, (uint64_t)(p - b->mem.regions[region].data));
