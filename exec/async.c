@@ -19,7 +19,7 @@ static void lowering_error(Loader *ld, const Operand *o, const char *what)
 }
 
 /* cp.async [dst], [src], cp-size {, src-size | ignore-src} {, cache-policy}: src[0] and offset
- * the destination (.shared), src[1] and src_offset the source (.global), elements the cp-size,
+ * the destination (.shared), src[1] and src_offset the source (.global), bits the cp-size's,
  * src[2] the src-size row or ignore-src slot (src_count 3). The other instructions of the family:
  * their address (cp.async.mbarrier.arrive), or wait_group's N in `offset`. */
 void async_lower(Loader *ld, const Instr *in, XInstr *x)
@@ -62,7 +62,7 @@ void async_lower(Loader *ld, const Instr *in, XInstr *x)
         lowering_error(ld, size, "cp.async.cg copies 16 bytes (as ptxas takes)");
         return;
     }
-    x->elements = (uint8_t)size->u.bits;
+    x->bits = (uint8_t)(8 * size->u.bits);      /* the cp-size */
     bool hint = false;
     for (unsigned i = 0; i < in->mod_count; i++)
         hint |= in->mods[i] == MOD_L2_CACHE_HINT;
@@ -81,7 +81,7 @@ void async_lower(Loader *ld, const Instr *in, XInstr *x)
  * and zeros after them, or zeros under ignore-src; false after a fault. */
 static bool copy_lane(Warp *w, const XInstr *x, int l, uint32_t pc)
 {
-    unsigned size = x->elements, from = size;
+    unsigned size = x->bits / 8u, from = size;
     bool unknown = false;
     if (x->src_count > 2) {
         uint32_t s = x->src[2];
