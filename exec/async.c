@@ -19,7 +19,7 @@ static void lowering_error(Loader *ld, const Operand *o, const char *what)
 }
 
 /* cp.async [dst], [src], cp-size {, src-size | ignore-src} {, cache-policy}: src[0] and offset
- * the destination (.shared), src[1] and src_offset the source (.global), elements the cp-size,
+ * the destination (.shared), src[1] and src_offset the source (.global), bits the cp-size's,
  * src[2] the src-size row or ignore-src slot (src_count 3). The other instructions of the family:
  * their address (cp.async.mbarrier.arrive), or wait_group's N in `offset`. */
 void async_lower(Loader *ld, const Instr *in, XInstr *x)
@@ -62,7 +62,7 @@ void async_lower(Loader *ld, const Instr *in, XInstr *x)
         lowering_error(ld, size, "cp.async.cg copies 16 bytes (as ptxas takes)");
         return;
     }
-    x->elements = (uint8_t)size->u.bits;
+    x->bits = (uint8_t)(8 * size->u.bits);      /* the cp-size */
     bool hint = false;
     for (unsigned i = 0; i < in->mod_count; i++)
         hint |= in->mods[i] == MOD_L2_CACHE_HINT;
@@ -81,7 +81,7 @@ void async_lower(Loader *ld, const Instr *in, XInstr *x)
  * and zeros after them, or zeros under ignore-src; false after a fault. */
 static bool copy_lane(Warp *w, const XInstr *x, int l, uint32_t pc)
 {
-    unsigned size = x->elements, from = size;
+    unsigned size = x->bits / 8u, from = size;
     bool unknown = false;
     if (x->src_count > 2) {
         uint32_t s = x->src[2];
@@ -132,7 +132,10 @@ static bool copy_lane(Warp *w, const XInstr *x, int l, uint32_t pc)
     if (!dp)
         return false;
     Block *b = w->block;
-    Region *r = &b->mem.regions[async_region_of(b, dp)];
+    uint32_t at = async_region_of(b, dp);
+    if (at == NO_SLOT)
+        BUG("cp.async: a destination in no region of its CTA");
+    Region *r = &b->mem.regions[at];
     AsyncWrite wr = { .to = b, .region = (uint32_t)(r - b->mem.regions), .offset = (uint64_t)(dp - r->data),
                       .size = size, .thread = w->thread_base + (uint32_t)l, .pc = pc, .kind = ASYNC_COPY,
                       .mbarrier = NO_SLOT };
@@ -155,10 +158,10 @@ static bool mbarrier_arrive_lane(Warp *w, const XInstr *x, int l, uint32_t pc)
                                &shadow);
     if (!p)
         return false;
-    uint32_t region = async_region_of(b, p);
-    if (b->mem.regions[region].space != SPACE_SHARED) {
-        report_fault(w, pc, "lane %d (pc %u): 'cp.async.mbarrier.arrive' of 0x%llx, which is not in .shared", l, pc,
-                     (unsigned long long)address);
+    uint32_t region;
+    if (mbarrier_owner(b, p, &region) != b || b->mem.regions[region].space != SPACE_SHARED) {
+        report_fault(w, pc, "lane %d (pc %u): 'cp.async.mbarrier.arrive' of 0x%llx, which is not in this CTA's .shared "
+                     "(the PTX ISA leaves that undefined)", l, pc, (unsigned long long)address);
         return false;
     }
     uint32_t m = mbarrier_find(w, pc, l, b, region, (uint64_t)(p - b->mem.regions[region].data));

@@ -13,15 +13,18 @@
  * lands when that phase completes. An attached write lives in the list of the mbarrier's CTA,
  * any other in its issuer's.
  *
- * For the bulk copies (bulk.c): make an AsyncWrite (async_issue fills data and shadow from the
- * source's bytes, or give them yourself: they become the write's, freed when it lands), then
- *   - mbarrier completion: m = mbarrier_find(w, pc, lane, owner, region, offset) (a fault when no
- *     live mbarrier is there), async_attach(owner, m, &wr), then mbarrier_tx(w, pc, lane, owner,
+ * For the bulk copies (bulk.c): make an AsyncWrite for each destination CTA (`to`: a multicast
+ * gives each CTA of the cluster its own; the region must have shadow bytes, mem_shadow, before
+ * the issue: asyncwrite.c calls nothing of mem.c), fill it with async_issue (the source's bytes
+ * and shadow, or zeros; they become the write's, freed when it lands), then
+ *   - mbarrier completion: m = mbarrier_at(w, x, lane, address, &owner) (NO_SLOT after a fault:
+ *     no live mbarrier there), async_attach(owner, m, &wr), then mbarrier_tx(w, pc, lane, owner,
  *     m, -bytes) (complete-tx): the phase may complete at once, which lands the write;
  *   - bulk-group completion: async_add(issuer, &wr) with kind ASYNC_BULK, async_commit(b, thread,
  *     ASYNC_BULK) at cp.async.bulk.commit_group, async_wait(b, thread, ASYNC_BULK, n) at
  *     cp.async.bulk.wait_group n (.read: the sources were read at issue, nothing to wait for).
- * Every change another thread could see calls gang_changed (through async_changed). */
+ * Every change another thread could see moves the memory epoch (async_changed: mem_changed, what
+ * gang_changed does, without a call into gang.c). */
 #ifndef PTXRUN_ASYNC_H
 #define PTXRUN_ASYNC_H
 
@@ -78,7 +81,7 @@ void async_wait(Block *b, uint32_t thread, int kind, uint64_t newest_pending);
 void async_attach(Block *owner, uint32_t mbarrier, const AsyncWrite *wr);   /* to its current phase */
 void async_land_phase(Block *owner, uint32_t mbarrier, uint64_t phase);    /* that phase completed */
 void async_changed(Block *b);                          /* something another thread could see changed */
-uint32_t async_region_of(const Block *b, const uint8_t *p);    /* the region of b's memory holding byte p */
+uint32_t async_region_of(const Block *b, const uint8_t *p);    /* the region of b's memory holding byte p, or NO_SLOT */
 
 /* mbarrier.c */
 /* The live mbarrier at `offset` of .shared region `region` of owner (an index in its table);
@@ -89,6 +92,14 @@ uint32_t mbarrier_find(Warp *w, uint32_t pc, int lane, Block *owner, uint32_t re
 bool mbarrier_tx(Warp *w, uint32_t pc, int lane, Block *owner, uint32_t m, int64_t count);
 /* The arrive-on operation of count arrivals; false after a fault (more than are pending). */
 bool mbarrier_arrive_on(Warp *w, uint32_t pc, int lane, Block *owner, uint32_t m, uint32_t count);
+/* The live mbarrier at the lane's address (in x's space: .shared, .shared::cluster or generic) and
+ * *owner its CTA; NO_SLOT after a fault naming the lane and the instruction (no live mbarrier
+ * there, an address outside .shared, another CTA's mbarrier for an instruction that cannot
+ * reach one). */
+uint32_t mbarrier_at(Warp *w, const XInstr *x, int lane, uint64_t address, Block **owner);
+/* The CTA whose .shared holds byte p (b's own, or another CTA of its cluster: gang_peer) and the
+ * region there; NULL when none does. */
+Block *mbarrier_owner(Block *b, const uint8_t *p, uint32_t *region);
 /* Whether the pending count may go up by one (cp.async.mbarrier.arrive without .noinc); false
  * after a fault. */
 bool mbarrier_room(Warp *w, uint32_t pc, int lane, Block *owner, uint32_t m);

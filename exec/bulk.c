@@ -397,30 +397,14 @@ static void chunk_fill(Block *b, BulkChunk *c, uint8_t *dst, uint8_t *dsh, const
 }
 
 
-/* The CTA whose shared memory a generic address reaches (its own, or a cluster peer's through a
- * .shared::cluster address of another rank: cluster.c's scheme), once mem_locate found it. */
-static Block *owner_of(Warp *w, uint64_t generic)
-{
-    uint64_t a;
-    if (mem_space_of(generic, &a) != SPACE_SHARED || !(a >> MEM_CLUSTER_RANK_SHIFT))
-        return w->block;
-    Block *p = gang_peer(w->block, (uint32_t)((a >> MEM_CLUSTER_RANK_SHIFT) - 1));
-    return p ? p : w->block;
-}
-
-/* The mbarrier of lane l's operand (an index in its CTA's table); NO_SLOT after a fault. */
+/* The mbarrier of lane l's operand (an index in its CTA's table) and *owner that CTA (its own, or
+ * another of its cluster through a .shared::cluster address); NO_SLOT after a fault. */
 static uint32_t find_mbarrier(Warp *w, const XInstr *x, int l, const BulkForm *f, Block **owner)
 {
     uint64_t a;
-    uint8_t *sh;
     if (!addr_of(w, x, l, &f->mbar, &a, "mbarrier"))
         return NO_SLOT;
-    uint8_t *p = mem_locate(w, x, l, a, 8, true, &sh);     /* its bytes are not read: no read check */
-    if (!p)
-        return NO_SLOT;
-    Block *b = *owner = owner_of(w, a);
-    uint32_t region = async_region_of(b, p);
-    return mbarrier_find(w, pc_of(w, x), l, b, region, (uint64_t)(p - b->mem.regions[region].data));
+    return mbarrier_at(w, x, l, a, owner);
 }
 
 /* bytes (their shadow) on their way to shared address dst, in pieces of 16 at most, attached to
@@ -428,12 +412,7 @@ static uint32_t find_mbarrier(Warp *w, const XInstr *x, int l, const BulkForm *f
 static void to_shared(Warp *w, const XInstr *x, int l, uint32_t m, Block *b, uint64_t dst, const uint8_t *bytes,
                       const uint8_t *shadow, uint64_t size, uint64_t total, int swizzle)
 {
-    if (owner_of(w, dst) != b) {
-        report_fault(w, pc_of(w, x), "lane %d (pc %u): '%s': the destination 0x%llx and the mbarrier are in the shared "
-                     "memory of different CTAs (the PTX ISA: the same CTA's)", l, pc_of(w, x), x->ir->mnemonic,
-                     (unsigned long long)dst);
-        return;
-    }
+
     unsigned n;
     for (uint64_t at = 0; at < size; at += n) {
         for (n = 16; n > size - at; n >>= 1) {  /* pieces a power of two (im2col's last one may be short) */
@@ -443,7 +422,12 @@ static void to_shared(Warp *w, const XInstr *x, int l, uint32_t m, Block *b, uin
             return;
         AsyncWrite wr = { .to = b, .size = n, .thread = w->thread_base + (uint32_t)l, .pc = pc_of(w, x),
                           .kind = ASYNC_BULK, .mbarrier = NO_SLOT };
-        wr.region = async_region_of(b, p);
+        if (mbarrier_owner(w->block, p, &wr.region) != b) {
+            report_fault(w, pc_of(w, x), "lane %d (pc %u): '%s': the destination 0x%llx and the mbarrier are in the "
+                         "shared memory of different CTAs (the PTX ISA: the same CTA's)", l, pc_of(w, x),
+                         x->ir->mnemonic, (unsigned long long)dst);
+            return;
+        }
         wr.offset = (uint64_t)(p - b->mem.regions[wr.region].data);
         async_issue(&wr, bytes + at, shadow + at);
         async_attach(b, m, &wr);

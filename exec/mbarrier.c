@@ -150,10 +150,32 @@ bool mbarrier_arrive_on(Warp *w, uint32_t pc, int lane, Block *owner, uint32_t i
     return true;
 }
 
-/* The lane's mbarrier address as a .shared region and offset; false after a fault. */
-static bool locate(Warp *w, const XInstr *x, int l, uint32_t pc, uint32_t *region, uint64_t *offset)
+Block *mbarrier_owner(Block *b, const uint8_t *p, uint32_t *region)
 {
-    uint64_t address = mem_lane_address(w, x, l), in_space;
+    if ((*region = async_region_of(b, p)) != NO_SLOT)
+        return b;
+    uint32_t n = b->cluster[0] * b->cluster[1] * b->cluster[2];
+    for (uint32_t r = 0; r < n; r++) {
+        Block *peer = gang_peer(b, r);
+        if (peer && peer != b && (*region = async_region_of(peer, p)) != NO_SLOT)
+            return peer;
+    }
+    return NULL;
+}
+
+/* Whether the instruction may reach another CTA's mbarrier (PTX ISA 9.7.13.15.8). */
+static bool reaches_cluster(int op)
+{
+    return op == OP_MBARRIER_ARRIVE || op == OP_MBARRIER_ARRIVE_EXPECT_TX || op == OP_MBARRIER_ARRIVE_DROP ||
+           op == OP_MBARRIER_ARRIVE_DROP_EXPECT_TX || op == OP_MBARRIER_EXPECT_TX || op == OP_MBARRIER_COMPLETE_TX;
+}
+
+/* The lane's mbarrier address (x's space: .shared, .shared::cluster or generic) as a CTA (its own,
+ * or another of its cluster), a .shared region and an offset; NULL after a fault. */
+static Block *locate(Warp *w, const XInstr *x, int l, uint32_t pc, uint64_t address, uint32_t *region,
+                     uint64_t *offset)
+{
+    uint64_t in_space;
     if (x->space == SPACE_NONE && mem_space_of(address, &in_space) != SPACE_SHARED) {
         report_fault(w, pc, "lane %d (pc %u): '%s' of 0x%llx, which is not a .shared address (the PTX ISA leaves that "
                      "undefined)", l, pc, x->ir->mnemonic, (unsigned long long)address);
@@ -162,10 +184,26 @@ static bool locate(Warp *w, const XInstr *x, int l, uint32_t pc, uint32_t *regio
     uint8_t *shadow, *p = mem_locate_in(w, x, l, x->space == SPACE_NONE ? SPACE_NONE : SPACE_SHARED, address, 8, true,
                                         &shadow);
     if (!p)
-        return false;
-    *region = async_region_of(w->block, p);
-    *offset = (uint64_t)(p - w->block->mem.regions[*region].data);
-    return true;
+        return NULL;
+    Block *owner = mbarrier_owner(w->block, p, region);
+    if (!owner)
+        BUG("an mbarrier address in no CTA's .shared");
+    if (owner != w->block && !reaches_cluster(x->op)) {
+        report_fault(w, pc, "lane %d (pc %u): '%s' of 0x%llx, the shared memory of another CTA of the cluster: only "
+                     "arrive, arrive_drop, expect_tx and complete_tx reach an mbarrier there (PTX ISA)", l, pc,
+                     x->ir->mnemonic, (unsigned long long)address);
+        return NULL;
+    }
+    *offset = (uint64_t)(p - owner->mem.regions[*region].data);
+    return owner;
+}
+
+uint32_t mbarrier_at(Warp *w, const XInstr *x, int lane, uint64_t address, Block **owner)
+{
+    uint32_t pc = (uint32_t)(x - w->prog->code), region;
+    uint64_t offset;
+    *owner = locate(w, x, lane, pc, address, &region, &offset);
+    return *owner ? mbarrier_find(w, pc, lane, *owner, region, offset) : NO_SLOT;
 }
 
 /* A 32-bit operand of the lane (a count); false after a fault when it is undefined. */
@@ -257,13 +295,15 @@ static bool lane(Warp *w, const XInstr *x, int l, uint32_t pc)
     }
     uint32_t region;
     uint64_t offset;
-    if (!locate(w, x, l, pc, &region, &offset))
+    Block *owner = locate(w, x, l, pc, mem_lane_address(w, x, l), &region, &offset);
+    if (!owner)
         return false;
     if (x->op == OP_MBARRIER_INIT)
         return init(w, x, l, pc, region, offset);
-    uint32_t i = mbarrier_find(w, pc, l, b, region, offset);
+    uint32_t i = mbarrier_find(w, pc, l, owner, region, offset);
     if (i == NO_SLOT)
         return false;
+    b = owner;                                 /* the mbarrier's CTA: this one, or another of its cluster */
     MBarrier *m = &async_state(b)->bars[i];
     switch (x->op) {
     case OP_MBARRIER_INVAL: {
@@ -317,9 +357,9 @@ static bool lane(Warp *w, const XInstr *x, int l, uint32_t pc)
     }
     if (!mbarrier_arrive_on(w, pc, l, b, i, (uint32_t)count))
         return false;
-    if (x->dst_kind == DST_VALUE) {
+    if (x->dst_kind == DST_VALUE) {            /* another CTA's mbarrier returns nothing: undefined */
         w->val[x->dst][l] = token;
-        w->defined[x->dst] |= 1u << l;
+        warp_define(w, x->dst, 1u << l, b == w->block ? 1u << l : 0);
     }
     return true;
 }
@@ -356,6 +396,11 @@ void mbarrier_lower(Loader *ld, const Instr *in, XInstr *x)
         bool state = (in->op == OP_MBARRIER_TEST_WAIT || in->op == OP_MBARRIER_TRY_WAIT) && x->mode != MOD_PARITY;
         x->src[1] = operand_source(ld, in, &in->operands[first + 1], state ? TYPE_B64 : TYPE_U32, x, 1);
         x->src_count = 2;                      /* try_wait's time limit is not read: it never waits */
+    }
+    if (x->cluster_space && x->dst_kind == DST_VALUE) {
+        diag_at(ld->diag, DIAG_ERROR, in->at, "'%s' on .shared::cluster returns nothing: its destination is '_' (as "
+                "ptxas takes)", in->mnemonic);
+        ld->failed = true;
     }
     if (x->mode == MOD_NOCOMPLETE && x->src_count < 2) {
         diag_at(ld->diag, DIAG_ERROR, in->at, "'%s' takes a count with .noComplete (as ptxas does)", in->mnemonic);
