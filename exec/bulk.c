@@ -501,6 +501,16 @@ static void issue_bulk(Warp *w, const XInstr *x, int l, const BulkForm *f)
     }
 }
 
+/* An im2col copy's pixels (tensormap_pixels), to free; NULL for a tiled one. */
+static int64_t (*column(const TensorMap *t, const int32_t *coord))[TMAP_MAX_RANK]
+{
+    if (t->mode != TMAP_IM2COL)
+        return NULL;
+    int64_t (*at)[TMAP_MAX_RANK] = xmalloc(t->pixels * sizeof *at);
+    tensormap_pixels(t, coord, at);
+    return at;
+}
+
 /* The 128 bytes of the tensor map at generic address a, decoded; false after a fault. */
 static bool read_map(Warp *w, const XInstr *x, int l, uint64_t a, TensorMap *t)
 {
@@ -588,22 +598,21 @@ static void issue_tensor_store(Warp *w, const XInstr *x, int l, const BulkForm *
     unsigned es = tensormap_element_bytes(t.dtype);
     uint64_t count = tensormap_box_elements(&t);
     static const uint16_t no_offsets[3];
-    for (uint64_t e = 0; e < count; e++) {
+    int64_t (*pixels)[TMAP_MAX_RANK] = column(&t, coord);
+    for (uint64_t e = 0; e < count && !w->faulted; e++) {
         int64_t g[TMAP_MAX_RANK];
-        bool inside = tensormap_element(&t, coord, no_offsets, e, g);
+        bool inside = tensormap_element(&t, coord, no_offsets, (const int64_t (*)[TMAP_MAX_RANK])pixels, e, g);
         uint8_t *ssh, *dsh;
         uint64_t sa = tensormap_swizzle(t.swizzle, smem + e * es);
         const uint8_t *s = mem_locate(w, x, l, sa, es, false, &ssh);
-        if (!s)
-            return;
-        if (!inside)
-            continue;                          /* not stored */
+        if (!s || !inside)
+            continue;                          /* a fault, or not stored */
         uint8_t buf[8], sbuf[8];
         memcpy(buf, s, es);
         memcpy(sbuf, ssh, es);
         uint8_t *d = mem_locate(w, x, l, tensormap_global_address(&t, g), es, true, &dsh);
         if (!d)
-            return;
+            continue;
         BulkChunk *c = chunk_new(w, x, l);
         chunk_fill(w->block, c, d, dsh, buf, sbuf, es);
         async_changed(w->block);
@@ -612,6 +621,7 @@ static void issue_tensor_store(Warp *w, const XInstr *x, int l, const BulkForm *
             c->red_type = (uint8_t)type;
         }
     }
+    free(pixels);
 }
 
 /* A tensor copy into shared memory (.shared::cluster.global, tile or im2col) completing an
@@ -655,11 +665,12 @@ static void issue_tensor_load(Warp *w, const XInstr *x, int l, const BulkForm *f
     unsigned es = tensormap_element_bytes(t.dtype);
     uint64_t count = tensormap_box_elements(&t), size = count * es, fill = tensormap_fill(&t);
     uint8_t *bytes = xmalloc(size), *shadow = xmalloc(size);
+    int64_t (*pixels)[TMAP_MAX_RANK] = column(&t, coord);
     for (uint64_t e = 0; e < count && !w->faulted; e++) {
         int64_t g[TMAP_MAX_RANK];
         uint8_t *ssh;
         const uint8_t *s;
-        if (!tensormap_element(&t, coord, offs, e, g)) {
+        if (!tensormap_element(&t, coord, offs, (const int64_t (*)[TMAP_MAX_RANK])pixels, e, g)) {
             mem_write_bytes(bytes + e * es, fill, es);
             memset(shadow + e * es, 0xff, es);
         } else if ((s = mem_locate(w, x, l, tensormap_global_address(&t, g), es, false, &ssh)) != NULL) {
@@ -669,6 +680,7 @@ static void issue_tensor_load(Warp *w, const XInstr *x, int l, const BulkForm *f
     }
     if (!w->faulted)
         to_shared(w, x, l, m, owner, smem, bytes, shadow, size, size, t.swizzle);
+    free(pixels);
     free(bytes);
     free(shadow);
 }

@@ -191,10 +191,14 @@ bool tensormap_decode(const uint8_t in[TMAP_BYTES], TensorMap *t, char *why, siz
 /* Elements one copy moves: the box's (tiled), channels x pixels (im2col); in shared memory they
  * lie packed in this order, element e at e times the element's size (then swizzled). */
 uint64_t tensormap_box_elements(const TensorMap *t);
-/* Element e of a copy at the instruction's coordinates (and im2col offsets): its coordinates in
- * the tensor into g; false when it lies outside the tensor (filled, or not stored). */
-bool tensormap_element(const TensorMap *t, const int32_t *coord, const uint16_t *offsets, uint64_t e,
-                       int64_t g[TMAP_MAX_RANK]);
+/* im2col: the place of each pixel of the column a copy at coord moves (pixelsPerColumn of them),
+ * before the im2col offsets. */
+void tensormap_pixels(const TensorMap *t, const int32_t *coord, int64_t (*at)[TMAP_MAX_RANK]);
+/* Element e of a copy at the instruction's coordinates (im2col: with its offsets, and the pixels
+ * tensormap_pixels gave; tiled: pixels NULL): its coordinates in the tensor into g; false when it
+ * lies outside the tensor (filled, or not stored). */
+bool tensormap_element(const TensorMap *t, const int32_t *coord, const uint16_t *offsets,
+                       const int64_t (*pixels)[TMAP_MAX_RANK], uint64_t e, int64_t g[TMAP_MAX_RANK]);
 uint64_t tensormap_global_address(const TensorMap *t, const int64_t g[TMAP_MAX_RANK]);
 uint64_t tensormap_swizzle(int swizzle, uint64_t shared_address);   /* where a byte of the box lands */
 uint64_t tensormap_fill(const TensorMap *t);          /* an element outside the tensor: 0 or a NaN */

@@ -207,8 +207,31 @@ uint64_t tensormap_box_elements(const TensorMap *t)
     return n;
 }
 
-bool tensormap_element(const TensorMap *t, const int32_t *coord, const uint16_t *offsets, uint64_t e,
-                       int64_t g[TMAP_MAX_RANK])
+void tensormap_pixels(const TensorMap *t, const int32_t *coord, int64_t (*at)[TMAP_MAX_RANK])
+{
+    /* The pixels are walked from the instruction's coordinates through the pixel box (lower
+     * corner to globalDim - 1 + upper corner in each spatial dimension), W fastest, then H, D,
+     * and N, each step the dimension's elementStrides. */
+    unsigned spatial = t->rank - 2;
+    int64_t pos[TMAP_MAX_RANK];
+    for (unsigned i = 0; i < t->rank; i++)
+        pos[i] = coord[i];
+    for (unsigned p = 0; p < t->pixels; p++) {
+        memcpy(at[p], pos, sizeof pos);
+        unsigned i = 1;
+        for (; i <= spatial; i++) {
+            pos[i] += t->estride[i];
+            if (pos[i] <= (int64_t)t->dim[i] - 1 + t->upper[i - 1])
+                break;
+            pos[i] = t->lower[i - 1];
+        }
+        if (i > spatial)
+            pos[t->rank - 1] += t->estride[t->rank - 1];
+    }
+}
+
+bool tensormap_element(const TensorMap *t, const int32_t *coord, const uint16_t *offsets,
+                       const int64_t (*pixels)[TMAP_MAX_RANK], uint64_t e, int64_t g[TMAP_MAX_RANK])
 {
     if (t->mode == TMAP_TILED) {
         for (unsigned i = 0; i < t->rank; i++) {
@@ -219,28 +242,11 @@ bool tensormap_element(const TensorMap *t, const int32_t *coord, const uint16_t 
             g[i] = (int64_t)coord[i] + (int64_t)k * step;
         }
     } else {
-        /* im2col: pixel p of the column, channel c of it. The pixels are walked from the
-         * instruction's coordinates through the pixel box (lower corner to globalDim - 1 + upper
-         * corner in each spatial dimension), W fastest, then H, D, and N, each step the
-         * dimension's elementStrides; each pixel is read at its place plus the im2col offsets. */
-        unsigned spatial = t->rank - 2;
-        uint64_t c = e % t->channels, p = e / t->channels;
-        int64_t at[TMAP_MAX_RANK];
-        for (unsigned i = 0; i < t->rank; i++)
-            at[i] = coord[i];
-        for (uint64_t s = 0; s < p; s++) {
-            unsigned i = 1;
-            for (; i <= spatial; i++) {
-                at[i] += t->estride[i];
-                if (at[i] <= (int64_t)t->dim[i] - 1 + t->upper[i - 1])
-                    break;
-                at[i] = t->lower[i - 1];
-            }
-            if (i > spatial)
-                at[t->rank - 1] += t->estride[t->rank - 1];
-        }
-        g[0] = (int64_t)coord[0] + (int64_t)c;
-        for (unsigned i = 1; i <= spatial; i++)
+        /* im2col: channel c of pixel p of the column, read at the pixel's place plus the im2col
+         * offsets */
+        const int64_t *at = pixels[e / t->channels];
+        g[0] = (int64_t)coord[0] + (int64_t)(e % t->channels);
+        for (unsigned i = 1; i + 1 < t->rank; i++)
             g[i] = at[i] + offsets[i - 1];
         g[t->rank - 1] = at[t->rank - 1];
     }

@@ -45,9 +45,12 @@ START_TEST(model_cases)
         ck_assert_msg(tensormap_decode(bytes, &u, why, sizeof why), "%s: %s", c->name, why);
         ck_assert_uint_eq(tensormap_box_elements(&u), c->count);
         unsigned es = tensormap_element_bytes(c->dtype);
+        int64_t pixels[1024][TMAP_MAX_RANK];
+        if (u.mode == TMAP_IM2COL)
+            tensormap_pixels(&u, c->coord, pixels);
         for (uint32_t e = 0; e < c->count; e++) {
             int64_t g[TMAP_MAX_RANK];
-            bool inside = tensormap_element(&u, c->coord, c->offsets, e, g);
+            bool inside = tensormap_element(&u, c->coord, c->offsets, (const int64_t (*)[TMAP_MAX_RANK])pixels, e, g);
             ck_assert_msg(inside == (c->expect[e][0] != 0), "%s: element %u inside %d", c->name, e, inside);
             ck_assert_msg(tensormap_global_address(&u, g) - u.address == (uint64_t)c->expect[e][1],
                           "%s: element %u at +%lld, the model +%lld", c->name, e,
