@@ -162,8 +162,25 @@ def tensor_reduce():
     dump("tensor_reduce.expect.json", {"buffers": {"g": out}})
 
 
+def im2col_store():
+    dims, strides = [4, 9, 2], [16, 144]
+    m = tmap_model.im2col(7, dims, strides, [1, 2, 1], 4, 6, [0], [0])
+    elems = tmap_model.im2col_elements(m, [0, 5, 1], [0])
+    t = [-1.0] * (4 * 9 * 2)
+    for e, (c, w, n) in enumerate(elems):
+        if 0 <= w < 9 and 0 <= n < 2:
+            t[(n * 9 + w) * 4 + c] = e + 0.25
+    dump("im2col_store.lanes.json", {"block": [24, 1, 1], "buffers": {"t": {"type": "f32", "data": [-1.0] * 72}},
+                                     "params": {"tmap": {"tensormap": {"buffer": "t", "mode": "im2col", "type": "f32",
+                                                                       "dims": dims, "strides": strides,
+                                                                       "element_strides": [1, 2, 1], "channels": 4,
+                                                                       "pixels": 6, "lower": [0], "upper": [0]}}}})
+    dump("im2col_store.expect.json", {"buffers": {"t": t}})
+
+
 store_reduce()
 bulk_load()
+im2col_store()
 tensor_reduce()
 tma_store()
 tma_load()
