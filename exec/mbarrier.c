@@ -397,6 +397,22 @@ void mbarrier_lower(Loader *ld, const Instr *in, XInstr *x)
         x->src[1] = operand_source(ld, in, &in->operands[first + 1], state ? TYPE_B64 : TYPE_U32, x, 1);
         x->src_count = 2;                      /* try_wait's time limit is not read: it never waits */
     }
+    bool sem = false, scope = false, cluster_scope = false;
+    for (unsigned i = 0; i < in->mod_count; i++) {
+        Mod m = in->mods[i];
+        sem |= m == MOD_RELEASE || m == MOD_RELAXED || m == MOD_ACQUIRE;
+        scope |= m == MOD_CTA || m == MOD_CLUSTER;
+        cluster_scope |= m == MOD_CLUSTER;
+    }
+    if (sem != scope) {
+        diag_at(ld->diag, DIAG_ERROR, in->at, "'%s': .sem and .scope go together (PTX ISA; as ptxas takes)", in->mnemonic);
+        ld->failed = true;
+    }
+    if (x->mode == MOD_NOCOMPLETE && (cluster_scope || ir_has_mod(in, MOD_RELAXED))) {
+        diag_at(ld->diag, DIAG_ERROR, in->at, "'%s': .noComplete goes with .release.cta only (as ptxas takes)",
+                in->mnemonic);
+        ld->failed = true;
+    }
     if (x->cluster_space && x->dst_kind == DST_VALUE) {
         diag_at(ld->diag, DIAG_ERROR, in->at, "'%s' on .shared::cluster returns nothing: its destination is '_' (as "
                 "ptxas takes)", in->mnemonic);

@@ -1431,6 +1431,12 @@ expect_exit 0 "setp _|q" "$PTXRUN" "$tmp/sink.ptx" --expect "$tmp/sink.expect.js
 # defined membermask, so --strict runs it without a warning (it used to stop with exit 3).
 D=tests/definedness
 expect_exit 0 "bit-field read-modify-write, --strict" "$PTXRUN" --strict $D/bitfield_rmw.ptx --lanes $D/bitfield_rmw.lanes.json --expect $D/bitfield_rmw.expect.json
+# A read of bytes a cp.async has not written yet (a missing wait) warns, and --strict stops there.
+A=tests/async
+expect_exit 0 "a missing wait" "$PTXRUN" --no-color $A/cp_mbarrier_nowait.ptx --lanes $A/cp_mbarrier_nowait.lanes.json
+if grep -q "warning: read of bytes an asynchronous copy has not written yet" "$tmp/err"; then ok; else fail "missing wait warning"; cat "$tmp/err"; fi
+expect_exit 3 "a missing wait, --strict" "$PTXRUN" --strict $A/cp_mbarrier_nowait.ptx --lanes $A/cp_mbarrier_nowait.lanes.json
+expect_exit 0 "the wait, --strict" "$PTXRUN" --strict $A/cp_mbarrier.ptx --lanes $A/cp_mbarrier.lanes.json --expect $A/cp_mbarrier.expect.json
 # nvcc -G builds of cooperative groups (coalesced_threads, tiles, reduce, scan) and of a
 # struct of bit-fields run without a warning under --strict and match their C references.
 K=tests/kernels
