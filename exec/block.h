@@ -694,10 +694,13 @@ bool cluster_holds(const Block *b, uint64_t address, bool whole_cluster);
 /* The memory a .shared::cluster address (*in_space, made the offset in it) of lane's access reaches;
  * NULL after a fault. */
 Memory *cluster_memory(Warp *w, const XInstr *x, int lane, uint64_t address, uint64_t *in_space);
+Block *cluster_owner(const Block *b, uint64_t address);   /* the live CTA an address's shared memory is, or NULL */
 void cluster_execute(Warp *w, const XInstr *x, uint32_t mask);       /* mapa, getctarank */
 void cluster_barrier(Warp *w, uint32_t pc, uint32_t lanes);          /* barrier.cluster.arrive/.wait */
 void cluster_threads_exited(Block *b);                    /* the barrier may complete */
 void cluster_report_waits(Block *b);                      /* deadlock notes */
+/* clusterasync.c: st.async, red.async */
+void clusterasync_execute(Warp *w, const XInstr *x, uint32_t mask);
 
 /* trace.c: --trace, one warp-step at a time. */
 void trace_step(FILE *out, const Warp *w, const ExecOptions *o, uint32_t pc, uint32_t mask);

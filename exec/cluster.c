@@ -54,6 +54,12 @@ bool cluster_holds(const Block *b, uint64_t address, bool whole_cluster)
     return whole_cluster ? r < cluster_nctarank(b) : r == cluster_ctarank(b);
 }
 
+Block *cluster_owner(const Block *b, uint64_t address)
+{
+    uint64_t offset, r = rank_of(b, address, &offset);
+    return r < cluster_nctarank(b) ? live_peer(b, (uint32_t)r) : NULL;
+}
+
 Memory *cluster_memory(Warp *w, const XInstr *x, int lane, uint64_t address, uint64_t *in_space)
 {
     Block *b = w->block;
