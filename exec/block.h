@@ -689,6 +689,8 @@ void barrier_report_waits(Block *b);                      /* deadlock notes for 
 /* cluster.c: the CTAs of a cluster. Its size (%cluster_nctarank) and b's rank (%cluster_ctarank). */
 uint32_t cluster_nctarank(const Block *b);
 uint32_t cluster_ctarank(const Block *b);
+/* The CTA of b's cluster of that rank (b's Gang), as gang_peer gives it; NULL when there is none. */
+Block *cluster_peer(const Block *b, uint32_t rank);
 /* Whether a .shared::cluster address is b's own shared memory (whole_cluster: that of a CTA of its cluster). */
 bool cluster_holds(const Block *b, uint64_t address, bool whole_cluster);
 /* The memory a .shared::cluster address (*in_space, made the offset in it) of lane's access reaches;
