@@ -695,15 +695,20 @@ void bulk_free(Block *b);
 /* cluster.c: the CTAs of a cluster. Its size (%cluster_nctarank) and b's rank (%cluster_ctarank). */
 uint32_t cluster_nctarank(const Block *b);
 uint32_t cluster_ctarank(const Block *b);
+/* The CTA of b's cluster of that rank (b's Gang), as gang_peer gives it; NULL when there is none. */
+Block *cluster_peer(const Block *b, uint32_t rank);
 /* Whether a .shared::cluster address is b's own shared memory (whole_cluster: that of a CTA of its cluster). */
 bool cluster_holds(const Block *b, uint64_t address, bool whole_cluster);
 /* The memory a .shared::cluster address (*in_space, made the offset in it) of lane's access reaches;
  * NULL after a fault. */
 Memory *cluster_memory(Warp *w, const XInstr *x, int lane, uint64_t address, uint64_t *in_space);
+Block *cluster_owner(const Block *b, uint64_t address);   /* the live CTA an address's shared memory is, or NULL */
 void cluster_execute(Warp *w, const XInstr *x, uint32_t mask);       /* mapa, getctarank */
 void cluster_barrier(Warp *w, uint32_t pc, uint32_t lanes);          /* barrier.cluster.arrive/.wait */
 void cluster_threads_exited(Block *b);                    /* the barrier may complete */
 void cluster_report_waits(Block *b);                      /* deadlock notes */
+/* clusterasync.c: st.async, red.async */
+void clusterasync_execute(Warp *w, const XInstr *x, uint32_t mask);
 
 /* trace.c: --trace, one warp-step at a time. */
 void trace_step(FILE *out, const Warp *w, const ExecOptions *o, uint32_t pc, uint32_t mask);

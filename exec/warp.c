@@ -220,6 +220,8 @@ static bool execute(Warp *w, const XInstr *x, uint32_t mask, uint32_t run, uint3
     case FAM_MEMORY:
         if (x->op == OP_MAPA || x->op == OP_GETCTARANK)
             cluster_execute(w, x, run);
+        else if (x->op == OP_ST_ASYNC || x->op == OP_RED_ASYNC)
+            clusterasync_execute(w, x, run);
         else
             mem_execute(w, x, run);
         break;
@@ -271,7 +273,8 @@ static bool execute(Warp *w, const XInstr *x, uint32_t mask, uint32_t run, uint3
             w->pred_defined[x->dst] &= ~undefined;
         if (x->dst_pred != NO_SLOT)
             w->pred_defined[x->dst_pred] &= ~undefined;
-        bool parts = x->unpack || x->vmove || (x->family == FAM_MEMORY && x->op != OP_ST && x->op != OP_CVTA) ||
+        bool parts = x->unpack || x->vmove || (x->family == FAM_MEMORY && x->op != OP_ST && x->op != OP_CVTA &&
+                                                   x->op != OP_ST_ASYNC && x->op != OP_RED_ASYNC) ||
                      x->op == OP_SULD || x->op == OP_TEX || x->op == OP_TLD4;
         for (unsigned i = 0; parts && i < x->vec_count; i++)     /* mov {a, b}, ld.v2 {a, b}: every part */
             if (x->vec[i] != NO_SLOT)

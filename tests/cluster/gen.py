@@ -65,8 +65,8 @@ def one_cta_case():
     write('one_cta.expect.json', {"buffers": {"out": out}})
 
 
-def fault_case(name, text, exit=3):
-    write(name + '.lanes.json', {"block": [64, 1, 1]})
+def fault_case(name, text, exit=3, threads=64):
+    write(name + '.lanes.json', {"block": [threads, 1, 1]})
     write(name + '.expect.json', {"exit": exit, "diagnostic": text})
 
 
@@ -80,6 +80,8 @@ fault_case('bad_rank', "'ld.shared::cluster.u32' at 0x10000000: a .shared::clust
 fault_case('deadlock', "wait here for every non-exited thread of the cluster (1 CTA) to arrive at the cluster barrier; "
            "32 of 64 have arrived")
 fault_case('mapa_outside', "mapa to a CTA rank outside the cluster")
+fault_case('st_async_one', "'st.async.shared::cluster.mbarrier::complete_tx::bytes.u32' in a cluster of one CTA: the "
+           "PTX ISA requires a cluster of more", threads=1)
 hist_case('histogram', 1, 1000, [4, 2, 1], [48, 1, 1], [2, 2, 1], 64, {"in": "@in", "n": 1000, "out": "@out"})
 hist_case('histogram_cg', 2, 1500, [8, 1, 1], [64, 1, 1], [4, 1, 1], 64,
           ["@in", 1500, "@out", 64], {"dynamic_shared": 64})
