@@ -51,19 +51,19 @@ LEXER_SRC  := lexer/util.c lexer/pages.c lexer/arena.c lexer/intern.c lexer/sour
 PARSER_SRC := $(BUILD)/parser.c parser/streamparse.c parser/quick.c parser/parse.c parser/ops.c parser/decode.c parser/checkop.c parser/check.c \
               parser/suffixes.c parser/ir.c parser/cexpr.c parser/opaque.c parser/perf.c \
               parser/initshape.c
-EXEC_SRC   := exec/kernels.c exec/vbits.c exec/layout.c exec/cfg.c exec/operand.c exec/callsite.c exec/lower.c exec/contract.c exec/lowercheck.c exec/bounds.c exec/mem.c exec/gridtrack.c exec/atomic.c exec/multimem.c exec/report.c exec/alu.c exec/pack.c exec/wide.c exec/atom128.c exec/bitops.c exec/video.c exec/surface.c exec/sample.c exec/texture.c \
+EXEC_SRC   := exec/kernels.c exec/vbits.c exec/layout.c exec/cfg.c exec/operand.c exec/callsite.c exec/lower.c exec/contract.c exec/lowercheck.c exec/bounds.c exec/mem.c exec/gridtrack.c exec/atomic.c exec/multimem.c exec/tensormap.c exec/bulk.c exec/report.c exec/alu.c exec/pack.c exec/wide.c exec/atom128.c exec/bitops.c exec/video.c exec/surface.c exec/sample.c exec/texture.c \
               exec/mathops.c exec/approx.c exec/half.c exec/fold.c exec/convert.c exec/format.c exec/warpops.c exec/mma.c exec/mma884.c exec/mmasp.c exec/mmafloat.c exec/mmafp8.c exec/wmma.c exec/wmmalayout.c exec/wgmma.c exec/wgmmadesc.c exec/mmaview.c exec/mmasource.c exec/matrix.c exec/barrier.c exec/sync.c \
-              exec/call.c exec/builtin.c exec/tracefrag.c exec/trace.c exec/warp.c exec/block.c exec/grid.c
+               exec/asyncwrite.c exec/async.c exec/mbarrier.c exec/call.c exec/builtin.c exec/tracefrag.c exec/trace.c exec/warp.c exec/block.c exec/gang.c exec/cluster.c exec/clusterasync.c exec/grid.c
 API_SRC    := api/demangle.c api/kernelname.c api/reach.c api/apidiag.c api/hostmem.c api/library.c api/apilaunch.c api/ocelot.c
 # cuda/: what the CUDA runtime and driver shims need; fatbin.c needs libzstd, linked only by what uses it.
 CUDA_SRC   := cuda/fatbin.c
 # The driver API shim (libcuda.so.1): libptxrun's objects, fatbin.c and these (docs/cuda.md).
 DRV_SRC    := cuda/drvsettings.c cuda/drvstate.c cuda/drverror.c cuda/drvdevice.c cuda/drvmem.c cuda/drvmodule.c \
-              cuda/drvlaunch.c cuda/drvstream.c cuda/drvctx.c cuda/drvnames.c cuda/drvtex.c
+              cuda/drvlaunch.c cuda/drvstream.c cuda/drvctx.c cuda/drvnames.c cuda/drvtex.c cuda/drvtmap.c
 DRV_OBJ    := $(patsubst %.c,$(BUILD)/obj/%.o,$(notdir $(DRV_SRC)))
 CUDA_LIBS  := $(BUILD)/cuda/libcuda.so.1
 ZSTD_LIBS  := $(shell pkg-config --libs libzstd 2>/dev/null || echo -lzstd)
-CLI_SRC    := cli/jsonread.c cli/values.c cli/images.c cli/imageinit.c cli/npy.c cli/launch.c cli/lanes.c cli/b128.c cli/dump.c cli/expect.c cli/srcline.c cli/matview.c cli/progress.c cli/checkstream.c cli/entry.c cli/runstream.c cli/driver.c cli/testrun.c cli/testfind.c cli/testreport.c cli/testshard.c cli/exec.c
+CLI_SRC    := cli/jsonread.c cli/values.c cli/images.c cli/imageinit.c cli/npy.c cli/launch.c cli/lanes.c cli/tmapjson.c cli/b128.c cli/dump.c cli/expect.c cli/srcline.c cli/matview.c cli/progress.c cli/checkstream.c cli/entry.c cli/runstream.c cli/driver.c cli/testrun.c cli/testfind.c cli/testreport.c cli/testshard.c cli/exec.c
 LIB_SRC := $(LEXER_SRC) $(PARSER_SRC) $(EXEC_SRC) $(API_SRC) $(CUDA_SRC) $(CLI_SRC)
 # The public library: the rooms up to api/, nothing of cli/.
 PUB_SRC := $(LEXER_SRC) $(PARSER_SRC) $(EXEC_SRC) $(API_SRC)
@@ -78,7 +78,7 @@ HEADERS := lexer/lexer.h parser/ir.h parser/parse.h parser/checker.h parser/ops.
 FUZZERS := fuzz_frontend fuzz_pipeline fuzz_lanes
 
 TESTS   := check_lexer check_parser check_checker check_diag check_roundtrip check_exec check_video check_math check_half \
-           check_kernels check_builtin check_jsonread check_stream check_demangle check_mma check_mma884 check_mmasp check_mmafloat check_mmafp8 check_matrix check_matview check_launch check_api check_fatbin check_cudrv
+           check_kernels check_builtin check_jsonread check_stream check_demangle check_mma check_mma884 check_mmasp check_mmafloat check_mmafp8 check_matrix check_matview check_launch check_api check_fatbin check_cudrv check_cudrvtmap check_tensormap
 TEST_BIN := $(addprefix $(BUILD)/tests/,$(TESTS))
 
 .PHONY: tsan-tests lib-example python python-tests python-valgrind
@@ -162,8 +162,8 @@ $(BUILD)/cuda/libcuda.so.1: $(PUB_OBJ) $(BUILD)/obj/fatbin.o $(DRV_OBJ) cuda/lib
 	$(CC) $(ALL_CFLAGS) -shared -Wl,-soname,libcuda.so.1 -Wl,--version-script=cuda/libcuda.map -Wl,--no-undefined \
 	    -o $@ $(filter %.o,$^) $(ZSTD_LIBS) -lm -pthread
 
-# check_cudrv uses cudrv.h alone, linked against libcuda.so.1 (found by its RPATH).
-$(BUILD)/tests/check_cudrv: tests/check_cudrv.c cuda/cudrv.h $(BUILD)/cuda/libcuda.so.1
+# check_cudrv and check_cudrvtmap use cudrv.h alone, linked against libcuda.so.1 (found by its RPATH).
+$(BUILD)/tests/check_cudrv $(BUILD)/tests/check_cudrvtmap: $(BUILD)/tests/%: tests/%.c cuda/cudrv.h $(BUILD)/cuda/libcuda.so.1
 	@mkdir -p $(BUILD)/tests
 	$(CC) -std=c11 -D_POSIX_C_SOURCE=200809L $(WARN) $(CFLAGS) $(SANFLAGS) $(CHECK_CFLAGS) -Icuda -o $@ $< \
 	    -L$(BUILD)/cuda -l:libcuda.so.1 -Wl,--disable-new-dtags,-rpath,'$$ORIGIN/../cuda' $(CHECK_LIBS) -lm -pthread
@@ -405,7 +405,7 @@ fault-tests:
 
 # Every sample and corpus kernel under valgrind's memcheck: no errors, no leaks; then the library's
 # tests (tests/check_api.c, its threads included) in one process, and a few Python tests.
-valgrind: $(BUILD)/ptxrun $(BUILD)/tests/check_api $(BUILD)/tests/check_cudrv $(BUILD)/tests/check_cudatex python-valgrind cuda-valgrind
+valgrind: $(BUILD)/ptxrun $(BUILD)/tests/check_api $(BUILD)/tests/check_cudrv $(BUILD)/tests/check_cudrvtmap $(BUILD)/tests/check_cudatex python-valgrind cuda-valgrind
 	@PTXRUN=$(BUILD)/ptxrun sh tests/valgrind.sh
 	CK_FORK=no PTXRUN_ROOT=$(CURDIR) valgrind --quiet --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=all \
 	    --show-leak-kinds=all $(BUILD)/tests/check_api
@@ -415,6 +415,8 @@ valgrind: $(BUILD)/ptxrun $(BUILD)/tests/check_api $(BUILD)/tests/check_cudrv $(
 	    --trace-children=no $(BUILD)/tests/check_cudrv
 	PTXRUN_ROOT=$(CURDIR) valgrind --quiet --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite,indirect \
 	    --trace-children=no $(BUILD)/tests/check_cudatex
+	PTXRUN_ROOT=$(CURDIR) valgrind --quiet --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite,indirect \
+	    --trace-children=no $(BUILD)/tests/check_cudrvtmap
 
 # The samples, and the nvcc kernels of tests/kernels against their C references
 # (regenerate those with tests/kernels/regen.sh), through ptxrun's own test runner; then the
@@ -424,7 +426,7 @@ valgrind: $(BUILD)/ptxrun $(BUILD)/tests/check_api $(BUILD)/tests/check_cudrv $(
 # yet, is not run). tests/entry runs a kernel of nvcc's templates named in the expect file by
 # its C++ name (tests/entry/regen.sh).
 kernel-tests: $(BUILD)/ptxrun
-	$(BUILD)/ptxrun test samples tests/kernels tests/h100 tests/memory tests/definedness tests/forms tests/misc tests/images tests/entry tests/wmma tests/wgmma
+	$(BUILD)/ptxrun test samples tests/kernels tests/h100 tests/memory tests/definedness tests/forms tests/misc tests/images tests/entry tests/wmma tests/wgmma tests/bulk tests/cluster
 	$(BUILD)/ptxrun test --differs tests/h100_more/differs.txt tests/h100_more/cases
 	$(BUILD)/ptxrun test tests/h100_more/cases2
 	$(BUILD)/ptxrun test tests/h100_more/cases3

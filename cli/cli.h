@@ -41,6 +41,9 @@ bool images_program_samplers(Block *b, const char *path, Msg *err);
 bool image_initializer(const Block *b, Image *im, bool filter_given, bool normalized_given, bool address_given,
                        const char *where, Msg *err);
 struct json_t *lanes_load_json(const char *path, Msg *err);   /* a JSON object, or NULL */
+/* tmapjson.c: a parameter's {"tensormap": {...}}: the 128 bytes of the tensor map it describes
+ * (the lanes file's buffers loaded first); false, with the reason, when CUDA would refuse it. */
+bool tmapjson_bytes(Block *b, const char *where, struct json_t *d, uint8_t out[TMAP_BYTES], Msg *err);
 /* values.c: a JSON document whose integers may reach 2^64 - 1 (lanes_value_bits reads them);
  * jsonread.c reads it fast, and a document it refuses goes to jansson for the message. JSON
  * integers from 2^63 to 2^64 - 1 (Python writes u64 values so; jansson's integers stop at

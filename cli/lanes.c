@@ -394,10 +394,23 @@ static bool set_aggregate_param(Block *b, const char *where, uint8_t *data, uint
                                 Msg *err)
 {
     json_t *bytes = json_object_get(v, "bytes"), *fields = json_object_get(v, "fields");
+    json_t *tmap = json_object_get(v, "tensormap");
+    if (tmap && json_object_size(v) == 1) {         /* a tensor map described (tmapjson.c) */
+        uint8_t map[TMAP_BYTES];
+        if (size < TMAP_BYTES) {
+            msg_set(err, "%s: a tensor map takes 128 bytes; the parameter has %u", where, size);
+            return false;
+        }
+        if (!tmapjson_bytes(b, where, tmap, map, err))
+            return false;
+        for (unsigned i = 0; i < TMAP_BYTES; i++)
+            put_bytes(data + i, shadow + i, map[i], 1, ~0ull);
+        return true;
+    }
     if (!json_is_object(v) || (bytes != NULL) == (fields != NULL) || json_object_size(v) != 1 ||
         (bytes && !json_is_array(bytes)) || (fields && !json_is_array(fields))) {
-        msg_set(err, "%s: a parameter of %u bytes takes {\"bytes\": [0..255, ...]} or "
-                "{\"fields\": [[\"u32\", 7], [\"f32\", 1.5], ...]}", where, size);
+        msg_set(err, "%s: a parameter of %u bytes takes {\"bytes\": [0..255, ...]}, "
+                "{\"fields\": [[\"u32\", 7], [\"f32\", 1.5], ...]} or {\"tensormap\": {...}}", where, size);
         return false;
     }
     if (bytes) {

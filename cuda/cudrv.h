@@ -776,6 +776,43 @@ CUDRV_API CUresult cuSurfObjectCreate(CUsurfObject *object, const CUDA_RESOURCE_
 CUDRV_API CUresult cuSurfObjectDestroy(CUsurfObject object);
 CUDRV_API CUresult cuSurfObjectGetResourceDesc(CUDA_RESOURCE_DESC *res, CUsurfObject object);
 
+/* Tensor maps (cuTensorMapEncode*): 128 bytes aligned to 64, which the kernel takes as a
+ * parameter or reads from memory; their bytes are ptxrun's own encoding (docs/semantics.md). */
+typedef struct CUtensorMap_st {
+    unsigned long long opaque[16] __attribute__((aligned(64)));
+} CUtensorMap;
+typedef unsigned int cuuint32_t;
+typedef unsigned long long cuuint64_t;
+typedef enum { CU_TENSOR_MAP_DATA_TYPE_UINT8 = 0, CU_TENSOR_MAP_DATA_TYPE_UINT16, CU_TENSOR_MAP_DATA_TYPE_UINT32,
+               CU_TENSOR_MAP_DATA_TYPE_INT32, CU_TENSOR_MAP_DATA_TYPE_UINT64, CU_TENSOR_MAP_DATA_TYPE_INT64,
+               CU_TENSOR_MAP_DATA_TYPE_FLOAT16, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, CU_TENSOR_MAP_DATA_TYPE_FLOAT64,
+               CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, CU_TENSOR_MAP_DATA_TYPE_FLOAT32_FTZ,
+               CU_TENSOR_MAP_DATA_TYPE_TFLOAT32, CU_TENSOR_MAP_DATA_TYPE_TFLOAT32_FTZ,
+               CU_TENSOR_MAP_DATA_TYPE_16U4_ALIGN8B, CU_TENSOR_MAP_DATA_TYPE_16U4_ALIGN16B,
+               CU_TENSOR_MAP_DATA_TYPE_16U6_ALIGN16B } CUtensorMapDataType;
+typedef enum { CU_TENSOR_MAP_INTERLEAVE_NONE = 0, CU_TENSOR_MAP_INTERLEAVE_16B,
+               CU_TENSOR_MAP_INTERLEAVE_32B } CUtensorMapInterleave;
+typedef enum { CU_TENSOR_MAP_SWIZZLE_NONE = 0, CU_TENSOR_MAP_SWIZZLE_32B, CU_TENSOR_MAP_SWIZZLE_64B,
+               CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_SWIZZLE_128B_ATOM_32B,
+               CU_TENSOR_MAP_SWIZZLE_128B_ATOM_32B_FLIP_8B, CU_TENSOR_MAP_SWIZZLE_128B_ATOM_64B } CUtensorMapSwizzle;
+typedef enum { CU_TENSOR_MAP_L2_PROMOTION_NONE = 0, CU_TENSOR_MAP_L2_PROMOTION_L2_64B,
+               CU_TENSOR_MAP_L2_PROMOTION_L2_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_256B } CUtensorMapL2promotion;
+typedef enum { CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE = 0,
+               CU_TENSOR_MAP_FLOAT_OOB_FILL_NAN_REQUEST_ZERO_FMA } CUtensorMapFloatOOBfill;
+
+CUDRV_API CUresult cuTensorMapEncodeTiled(CUtensorMap *map, CUtensorMapDataType type, cuuint32_t rank, void *address,
+                                          const cuuint64_t *dim, const cuuint64_t *strides, const cuuint32_t *box,
+                                          const cuuint32_t *element_strides, CUtensorMapInterleave interleave,
+                                          CUtensorMapSwizzle swizzle, CUtensorMapL2promotion l2,
+                                          CUtensorMapFloatOOBfill fill);
+CUDRV_API CUresult cuTensorMapEncodeIm2col(CUtensorMap *map, CUtensorMapDataType type, cuuint32_t rank, void *address,
+                                           const cuuint64_t *dim, const cuuint64_t *strides, const int *lower,
+                                           const int *upper, cuuint32_t channels, cuuint32_t pixels,
+                                           const cuuint32_t *element_strides, CUtensorMapInterleave interleave,
+                                           CUtensorMapSwizzle swizzle, CUtensorMapL2promotion l2,
+                                           CUtensorMapFloatOOBfill fill);
+CUDRV_API CUresult cuTensorMapReplaceAddress(CUtensorMap *map, void *address);
+
 #ifdef __cplusplus
 }
 #endif

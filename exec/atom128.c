@@ -31,10 +31,7 @@ void atom128_lane(Warp *w, const XInstr *x, int lane, uint8_t *p, uint8_t *shado
             v[h] = equal ? c[h] : old[h], bits[h] = all == ~0ull ? ~0ull : 0;
     }
     for (unsigned h = 0; h < 2; h++)
-        for (unsigned i = 0; i < 8; i++) {
-            p[8 * h + i] = (uint8_t)(v[h] >> (8 * i));
-            shadow[8 * h + i] = (uint8_t)(bits[h] >> (8 * i));
-        }
+        mem_put(&w->block->mem, p + 8 * h, shadow + 8 * h, v[h], bits[h], 8);
     if (x->dst_kind == DST_VALUE)
         for (unsigned h = 0; h < 2; h++) {
             w->val[x->dst + h][lane] = old[h];

@@ -152,8 +152,8 @@ void atomic_execute(Warp *w, const XInstr *x, uint32_t mask)
             uint64_t old = mem_read_bytes(p, size), old_bits = mem_read_bytes(shadow, size);
             uint64_t b = bs[e], b_bits = bs_bits[e];
             bool nan_choice = false;
-            mem_write_bytes(p, atomic_update(x, old, b, c, space == SPACE_GLOBAL, &nan_choice), size);
-            mem_write_bytes(shadow, atomic_defined_bits(x, old, old_bits, b, b_bits, c_bits), size);
+            mem_put(&w->block->mem, p, shadow, atomic_update(x, old, b, c, space == SPACE_GLOBAL, &nan_choice),
+                    atomic_defined_bits(x, old, old_bits, b, b_bits, c_bits), size);
             bool defined = (old_bits & b_bits & width_mask(x->bits)) == width_mask(x->bits);
             if (nan_choice && defined)
                 nan_lanes |= 1u << l;

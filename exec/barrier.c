@@ -139,6 +139,7 @@ void barrier_threads_exited(Block *b)
     for (unsigned id = 0; id < BARRIER_COUNT; id++)
         if (b->barriers[id].arrived && !b->barriers[id].expected)
             complete_if_reached(b, id);
+    cluster_threads_exited(b);
 }
 
 /* Checks one lane's barrier number and count; false after a fault. */
@@ -254,6 +255,10 @@ void barrier_arrive(Warp *w, uint32_t pc, uint32_t lanes)
     Block *b = w->block;
     const XInstr *x = &w->prog->code[pc];
     uint32_t touched = 0;              /* barriers these lanes arrived at */
+    if (x->barrier >= BARRIER_CLUSTER_ARRIVE) {
+        cluster_barrier(w, pc, lanes);
+        return;
+    }
     if (lanes && warp_arrive(w, pc, lanes))
         return;
     /* Lane by lane, lowest first. */
@@ -335,6 +340,7 @@ static uint32_t waiting_together(const Warp *w, uint32_t lanes, uint32_t *pc)
  * it still waits for are. */
 void barrier_report_waits(Block *b)
 {
+    cluster_report_waits(b);
     for (unsigned id = 0; id < BARRIER_COUNT; id++) {
         const Barrier *br = &b->barriers[id];
         if (!br->arrived)

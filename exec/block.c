@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "block.h"
+#include "async.h"
 
 enum { SLICE_STEPS = 64, WORKER_SLICE_STEPS = 1 << 12 };     /* warp-steps a warp runs before the next one's turn */
 
@@ -260,13 +260,17 @@ static void fill_special_registers(Warp *w)
             case SREG_RESERVED_SMEM_OFFSET_1: v = reserved + RESERVED_SMEM_BYTES / 2; break;
             case SREG_RESERVED_SMEM_OFFSET_END: v = reserved + RESERVED_SMEM_BYTES; break;
             case SREG_RESERVED_SMEM_OFFSET_CAP: v = RESERVED_SMEM_BYTES; break;
-            /* No cluster is launched: each CTA is a cluster of one (PTX ISA, Cluster of CTAs). */
-            case SREG_CLUSTERID: v = c ? b->ctaid[c - 1] : 0; break;
-            case SREG_NCLUSTERID: v = c ? b->nctaid[c - 1] : 0; break;
-            case SREG_CLUSTER_NCTAID: v = c ? 1 : 0; break;
-            case SREG_CLUSTER_NCTARANK: v = 1; break;
-            default: v = 0; break;     /* %smid, %gridid, %cluster_ctaid, %cluster_ctarank, %envregN, %pmN,
-                                        * %current_graph_exec: one SM, one grid, no driver or counters */
+            /* The cluster's shape (Block.cluster; without one launched, each CTA is a cluster of
+             * one: PTX ISA, Cluster of CTAs), the CTA's place in it (x fastest), the cluster's in the grid. */
+            case SREG_CLUSTERID: v = c ? b->ctaid[c - 1] / b->cluster[c - 1] : 0; break;
+            case SREG_NCLUSTERID: v = c ? b->nctaid[c - 1] / b->cluster[c - 1] : 0; break;
+            case SREG_CLUSTER_CTAID: v = c ? b->ctaid[c - 1] % b->cluster[c - 1] : 0; break;
+            case SREG_CLUSTER_NCTAID: v = c ? b->cluster[c - 1] : 0; break;
+            case SREG_CLUSTER_CTARANK: v = cluster_ctarank(b); break;
+            case SREG_CLUSTER_NCTARANK: v = cluster_nctarank(b); break;
+            case SREG_IS_EXPLICIT_CLUSTER: v = b->explicit_cluster; break;
+            default: v = 0; break;     /* %smid, %gridid, %envregN, %pmN, %current_graph_exec: one SM,
+                                        * one grid, no driver or counters */
             }
             w->val[row][l] = v;
         }
@@ -426,6 +430,8 @@ Block *block_load_placed(Module *m, Function *fn, Diag *diag, uint32_t stack_byt
     }
     b->per_warp_barriers = m->target_sm && m->target_sm < 70;
     uint32_t full[3] = { WARP_SIZE, 1, 1 }, one[3] = { 1, 1, 1 };
+    memcpy(b->cluster, one, sizeof b->cluster);
+    b->mem.epoch = &b->own_epoch;
     block_set_grid(b, one);
     block_set_shape(b, full, ALL_LANES);
     return b;
@@ -458,6 +464,8 @@ void block_free(Block *b)
         free(b->images);
         free(b->samplers);
     }
+    bulk_free(b);
+    async_free(b);
     mem_free(&b->mem);
     free(b);
 }
@@ -592,6 +600,7 @@ bool block_run_cta(Block *b, const ExecOptions *o, uint64_t cta)
         restore_snapshot(b, b->start);
     b->options = o;
     bool ran = run_cta(b, o) && !b->abandoned;
+    bulk_cta_end(b);                /* the copies not waited for land as the CTA ends */
     b->options = NULL;
     if (o->keep_given && o->keep_cta == cta && !b->abandoned)
         keep_cta(b);
@@ -657,6 +666,10 @@ static void memory_like(Block *k, const Block *b)
 {
     k->mem = b->mem;
     k->mem.track = NULL;
+    k->mem.epoch = &k->own_epoch;
+    memcpy(k->cluster, b->cluster, sizeof k->cluster);
+    k->explicit_cluster = b->explicit_cluster;
+    k->cooperative = b->cooperative;
     k->mem.regions = xmalloc((b->mem.count + 1) * sizeof *k->mem.regions);
     k->mem.capacity = b->mem.count + 1;
 }

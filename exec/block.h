@@ -321,6 +321,14 @@ static inline bool image_query(int mode, const Image *im, const Sampler *sm, uns
     }
 }
 
+/* A warp's lanes at the cluster barrier (barrier.cluster, cluster.c). */
+typedef struct ClusterLanes {
+    uint32_t gather;           /* at a barrier.cluster, waiting for the warp's other non-exited lanes */
+    uint32_t arrived;          /* arrived in the barrier's current phase */
+    uint32_t passed;           /* whose arrival's phase has completed, their wait still to come */
+    uint32_t waiting;          /* at barrier.cluster.wait until their arrival's phase completes */
+} ClusterLanes;
+
 /* One warp of the CTA: its lanes' registers, predicates, pcs and call stacks, nothing else. */
 typedef struct Warp {
     Block *block;
@@ -340,7 +348,8 @@ typedef struct Warp {
     uint32_t launched;         /* lanes that run */
     uint32_t exited;
     uint32_t waiting;          /* lanes blocked at a synchronising instruction */
-    uint32_t at_barrier;       /* those of them waiting at a CTA barrier (bar, barrier) */
+    uint32_t at_barrier;       /* those of them waiting at a CTA barrier (bar, barrier) or barrier.cluster */
+    ClusterLanes cluster;
     Arrival arrival[WARP_SIZE];
     StepTrace *trace;          /* non-NULL while tracing */
     Frame *stack[WARP_SIZE];   /* each lane's calls, depth[lane] of them */
@@ -398,7 +407,37 @@ struct Block {
     uint32_t image_count;
     Sampler *samplers;         /* separate samplers (independent texturing mode), from the lanes file */
     uint32_t sampler_count;
+    struct BulkState *bulk;    /* the CTA's bulk copies not yet landed, its threads' bulk groups (bulk.c) */
+    uint32_t cluster[3];       /* the cluster's shape in CTAs; {1,1,1}: none launched (each CTA a cluster of one) */
+    bool explicit_cluster;     /* a cluster shape was launched (%is_explicit_cluster) */
+    bool cooperative;          /* a cooperative launch: every CTA of the grid resident together */
+    struct Gang *gang;         /* the CTAs this one runs with (gang.c); NULL: it runs alone */
+    uint32_t gang_rank;        /* its index in gang->ctas */
+    uint64_t own_epoch;        /* Memory.epoch's counter while it runs alone */
+    struct AsyncState *async;  /* pending asynchronous writes and mbarriers (async.h); NULL: none yet */
 };
+
+/* CTAs that run together, interleaved under one scheduler (gang.c): the CTAs of a cluster, or
+ * every CTA of a cooperative launch. */
+typedef struct Gang {
+    Block **ctas;              /* each a block like grid.c's workers: program, .global shared; .shared, .local its own */
+    uint32_t count;
+    uint64_t epoch;            /* counts every change another thread could see (a memory write, an mbarrier's
+                                  or a cluster barrier's state, a copy landing): a spinning warp waits for it */
+    uint32_t lo[3], extent[3]; /* the box of CTA ids it holds, x fastest in ctas: ctas[x + ex * (y + ey * z)] */
+    /* gang.c's own below; the cluster helper adds its barrier.cluster state here. */
+    uint32_t next_cta;         /* the default schedule's turn */
+} Gang;
+
+/* gang.c: CTAs that run together. */
+void block_set_cluster(Block *b, const uint32_t cluster[3]);   /* validated by the caller (bounds.c) */
+void block_set_cooperative(Block *b, bool on);
+/* The CTA of b's cluster with cluster rank `rank` (%cluster_ctarank), NULL when there is none;
+ * b itself for its own rank (also when b runs alone). */
+Block *gang_peer(const Block *b, uint32_t rank);
+/* Something another thread could see changed: a spinning warp may go on. Cheap; call it at every
+ * such change that is not a plain memory write (mem.c counts those itself). */
+void gang_changed(Block *b);
 
 /* The CTAs of b's grid (x * y * z, which 32 bits do not always hold). */
 static inline uint64_t block_cta_count(const Block *b)
@@ -649,6 +688,29 @@ uint64_t block_add_sampler(Block *b, const Sampler *s);
 void barrier_arrive(Warp *w, uint32_t pc, uint32_t lanes);
 void barrier_threads_exited(Block *b);                    /* barriers for all threads may complete */
 void barrier_report_waits(Block *b);                      /* deadlock notes for barrier waits */
+
+/* bulk.c: as a CTA ends, every bulk copy of it not landed yet lands (a copy whose shared source was
+ * not waited for, undefined, with a warning); the state freed with the block. */
+void bulk_cta_end(Block *b);
+void bulk_free(Block *b);
+
+/* cluster.c: the CTAs of a cluster. Its size (%cluster_nctarank) and b's rank (%cluster_ctarank). */
+uint32_t cluster_nctarank(const Block *b);
+uint32_t cluster_ctarank(const Block *b);
+/* The CTA of b's cluster of that rank (b's Gang), as gang_peer gives it; NULL when there is none. */
+Block *cluster_peer(const Block *b, uint32_t rank);
+/* Whether a .shared::cluster address is b's own shared memory (whole_cluster: that of a CTA of its cluster). */
+bool cluster_holds(const Block *b, uint64_t address, bool whole_cluster);
+/* The memory a .shared::cluster address (*in_space, made the offset in it) of lane's access reaches;
+ * NULL after a fault. */
+Memory *cluster_memory(Warp *w, const XInstr *x, int lane, uint64_t address, uint64_t *in_space);
+Block *cluster_owner(const Block *b, uint64_t address);   /* the live CTA an address's shared memory is, or NULL */
+void cluster_execute(Warp *w, const XInstr *x, uint32_t mask);       /* mapa, getctarank */
+void cluster_barrier(Warp *w, uint32_t pc, uint32_t lanes);          /* barrier.cluster.arrive/.wait */
+void cluster_threads_exited(Block *b);                    /* the barrier may complete */
+void cluster_report_waits(Block *b);                      /* deadlock notes */
+/* clusterasync.c: st.async, red.async */
+void clusterasync_execute(Warp *w, const XInstr *x, uint32_t mask);
 
 /* trace.c: --trace, one warp-step at a time. */
 void trace_step(FILE *out, const Warp *w, const ExecOptions *o, uint32_t pc, uint32_t mask);

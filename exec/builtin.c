@@ -533,8 +533,7 @@ static bool set_conditional(Warp *w, uint32_t pc, uint32_t run, const CallSite *
         uint8_t *p = mem_locate(w, &w->prog->code[pc], c.lane, handle, 4, true, &shadow);
         if (!p)
             return false;
-        memcpy(p, &value, 4);
-        memset(shadow, 0xff, 4);
+        mem_put(&w->block->mem, p, shadow, value, ~0ull, 4);
     }
     return true;
 }

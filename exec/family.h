@@ -133,6 +133,12 @@ uint64_t mem_lane_address(const Warp *w, const XInstr *x, int lane);   /* [base 
  * shadow; NULL after a fault. */
 uint8_t *mem_locate(Warp *w, const XInstr *x, int lane, uint64_t address, unsigned size, bool store,
                     uint8_t **shadow);
+/* asyncwrite.c: a read of size bytes (their shadow) of a region an asynchronous write is on
+ * its way into: a warning when one of them is undefined (a missing wait, most likely). */
+void async_read_check(Warp *w, uint32_t pc, int lane, const uint8_t *shadow, unsigned size);
+/* ... in state space `space` (SPACE_NONE: generic), not x's (cp.async's two addresses) */
+uint8_t *mem_locate_in(Warp *w, const XInstr *x, int lane, int space, uint64_t address, unsigned size, bool store,
+                       uint8_t **shadow);
 /* For multimem.*: the size bytes at lane's multimem address in each copy of the multicast
  * object (data[i], shadow[i]); how many copies, or 0 after a fault (not a multimem address). */
 unsigned mem_locate_copies(Warp *w, const XInstr *x, int lane, uint64_t address, unsigned size, uint8_t **data,
@@ -149,5 +155,52 @@ uint64_t atomic_defined_bits(const XInstr *x, uint64_t old, uint64_t old_bits, u
 
 /* multimem.c: multimem.ld_reduce, .st, .red on the copies of a multicast object. */
 void multimem_execute(Warp *w, const XInstr *x, uint32_t mask);
+
+/* bulk.c: the bulk and tensor copies (cp.async.bulk*, cp.reduce.async.bulk*, their groups): lowered
+ * into a BulkForm, issued lane by lane; their bytes land at the completion point (docs/semantics.md,
+ * "Bulk and tensor copies"). */
+void bulk_lower(Loader *ld, const Instr *in, XInstr *x);
+void bulk_execute(Warp *w, const XInstr *x, uint32_t mask);
+
+/* tensormap.c: tensor maps (CUDA's CUtensorMap, 128 bytes in ptxrun's own encoding) and the
+ * addresses of a tensor copy (docs/semantics.md, "Tensor maps"). Types, interleave and swizzle
+ * are CUDA's enum values. */
+enum { TMAP_BYTES = 128, TMAP_MAX_RANK = 5 };
+enum { TMAP_TILED = 1, TMAP_IM2COL = 2 };
+enum { TMAP_UINT8, TMAP_UINT16, TMAP_UINT32, TMAP_INT32, TMAP_UINT64, TMAP_INT64, TMAP_FLOAT16, TMAP_FLOAT32,
+       TMAP_FLOAT64, TMAP_BFLOAT16, TMAP_FLOAT32_FTZ, TMAP_TFLOAT32, TMAP_TFLOAT32_FTZ, TMAP_TYPE_COUNT };
+enum { TMAP_INTERLEAVE_NONE, TMAP_INTERLEAVE_16B, TMAP_INTERLEAVE_32B };
+enum { TMAP_SWIZZLE_NONE, TMAP_SWIZZLE_32B, TMAP_SWIZZLE_64B, TMAP_SWIZZLE_128B };
+typedef struct TensorMap {
+    uint8_t mode, rank, dtype, interleave, swizzle, l2, oobfill;
+    uint16_t channels, pixels;     /* im2col: channelsPerPixel, pixelsPerColumn */
+    uint64_t address;              /* globalAddress */
+    uint64_t dim[TMAP_MAX_RANK];   /* globalDim */
+    uint64_t stride[TMAP_MAX_RANK];    /* bytes: [0] the element's size, [i] globalStrides[i - 1] */
+    uint32_t box[TMAP_MAX_RANK];   /* tiled: boxDim */
+    uint32_t estride[TMAP_MAX_RANK];   /* elementStrides */
+    int32_t lower[3], upper[3];    /* im2col: pixelBoxLowerCorner, pixelBoxUpperCorner */
+} TensorMap;
+unsigned tensormap_element_bytes(int dtype);          /* 0: not a type ptxrun's maps hold */
+bool tensormap_float(int dtype);
+unsigned tensormap_swizzle_span(int swizzle);         /* 32, 64, 128 bytes; 0 none */
+/* False, with why, where CUDA's encoders refuse the map (cuda.h's rules for sm_90). */
+bool tensormap_check(const TensorMap *t, char *why, size_t size);
+void tensormap_encode(const TensorMap *t, uint8_t out[TMAP_BYTES]);
+bool tensormap_decode(const uint8_t in[TMAP_BYTES], TensorMap *t, char *why, size_t size);
+/* Elements one copy moves: the box's (tiled), channels x pixels (im2col); in shared memory they
+ * lie packed in this order, element e at e times the element's size (then swizzled). */
+uint64_t tensormap_box_elements(const TensorMap *t);
+/* im2col: the place of each pixel of the column a copy at coord moves (pixelsPerColumn of them),
+ * before the im2col offsets. */
+void tensormap_pixels(const TensorMap *t, const int32_t *coord, int64_t (*at)[TMAP_MAX_RANK]);
+/* Element e of a copy at the instruction's coordinates (im2col: with its offsets, and the pixels
+ * tensormap_pixels gave; tiled: pixels NULL): its coordinates in the tensor into g; false when it
+ * lies outside the tensor (filled, or not stored). */
+bool tensormap_element(const TensorMap *t, const int32_t *coord, const uint16_t *offsets,
+                       const int64_t (*pixels)[TMAP_MAX_RANK], uint64_t e, int64_t g[TMAP_MAX_RANK]);
+uint64_t tensormap_global_address(const TensorMap *t, const int64_t g[TMAP_MAX_RANK]);
+uint64_t tensormap_swizzle(int swizzle, uint64_t shared_address);   /* where a byte of the box lands */
+uint64_t tensormap_fill(const TensorMap *t);          /* an element outside the tensor: 0 or a NaN */
 
 #endif

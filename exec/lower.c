@@ -11,6 +11,7 @@
 
 #include "family.h"
 #include "tensor.h"
+#include "async.h"
 
 /* The type each source operand is read as. */
 static int source_type(const Instr *in, unsigned i)
@@ -67,8 +68,8 @@ static void check_variant(Loader *ld, const Instr *in, const XInstr *x)
                       in->op == OP_SELP || in->op == OP_TEX;   /* tex .f16 .f16x2: rounded (texture.c) */
     /* Half, packed and narrow floats (f16, f16x2, bf16x2, tf32, ...) are moved and converted,
      * never computed as a wider type. */
-    /* atom, red, multimem of halves: add, min, max of each half on its own (atomic.c, multimem.c) */
-    bool half_atomic_add = (in->op == OP_ATOM || in->op == OP_RED || x->family == FAM_MULTIMEM) &&
+    /* atom, red, multimem, cp.reduce.async.bulk of halves: add, min, max of each half on its own (atomic.c) */
+    bool half_atomic_add = (in->op == OP_ATOM || in->op == OP_RED || x->family == FAM_MULTIMEM || x->family == FAM_BULK) &&
                            half_type(x->type);
     bool half_arith = half_type(x->type) && ((x->family == FAM_ALU && in->op != OP_SELP) ||
                                              in->op == OP_EX2 || in->op == OP_TANH);   /* half.c, approx.c */
@@ -130,6 +131,10 @@ static void load_branch_table(Loader *ld, const Instr *in, XInstr *x)
 static void load_barrier(Loader *ld, const Instr *in, XInstr *x)
 {
     x->aligned = in->op == OP_BAR || ir_has_mod(in, MOD_ALIGNED);      /* bar is barrier.aligned */
+    if (in->op == OP_BARRIER_CLUSTER) {          /* no operands (cluster.c) */
+        x->barrier = ir_has_mod(in, MOD_WAIT) ? BARRIER_CLUSTER_WAIT : BARRIER_CLUSTER_ARRIVE;
+        return;
+    }
     x->barrier = ir_has_mod(in, MOD_RED) ? BARRIER_RED : ir_has_mod(in, MOD_ARRIVE) ? BARRIER_ARRIVE : BARRIER_SYNC;
     x->red_op = x->barrier != BARRIER_RED ? 0 : x->mode == MOD_POPC ? BARRIER_RED_POPC :
                 x->mode == MOD_AND ? BARRIER_RED_AND : BARRIER_RED_OR;
@@ -258,13 +263,30 @@ static void load_memory(Loader *ld, const Instr *in, XInstr *x)
         operand_address(ld, in, &in->operands[1], x);
     } else if (in->op == OP_DISCARD) {
         operand_address(ld, in, &in->operands[0], x);     /* the size is 128, the only one there is */
-    } else if (in->op == OP_ST) {
+    } else if (in->op == OP_ST || in->op == OP_ST_ASYNC || in->op == OP_RED_ASYNC) {
         operand_address(ld, in, &in->operands[0], x);
         operand_data(ld, in, &in->operands[1], x, true);
+        if (in->op != OP_ST) {                     /* st.async, red.async: the mbarrier [src[1] + src_offset] */
+            XInstr bar = { .space = x->space };
+            operand_address(ld, in, &in->operands[2], &bar);
+            x->src[1] = bar.src[0];
+            x->src_offset = bar.offset;
+            x->src_addr_bits = bar.addr_bits;
+            x->src_count = 2;
+        }
     } else {
+        if ((in->op == OP_MAPA || in->op == OP_GETCTARANK) && x->space == SPACE_NONE &&
+            in->operands[1].kind == OPND_SYM) {  /* ptxas takes it; what address it means is not said */
+            operand_cannot(ld, in, "a variable as the generic address of mapa or getctarank");
+            return;
+        }
         operand_destination(ld, in, &in->operands[0], x);   /* isspacep: an address, of 64 bits */
         x->src[0] = operand_source(ld, in, &in->operands[1], in->op == OP_ISSPACEP ? TYPE_U64 : x->type, x, 0);
         x->src_count = 1;
+        if (in->op == OP_MAPA) {                   /* mapa d, a, b: b the rank */
+            x->src[1] = operand_source(ld, in, &in->operands[2], TYPE_U32, x, 1);
+            x->src_count = 2;
+        }
     }
 }
 
@@ -331,7 +353,8 @@ static void load_instr(Loader *ld, const Instr *in, XInstr *x)
         case MOD_WRAP: break;
         case MOD_WIDE: x->wide = true; x->mode = (uint8_t)mod; break;
         case MOD_GLOBAL: x->space = SPACE_GLOBAL; break;
-        case MOD_SHARED: case MOD_SHARED_CTA: case MOD_SHARED_CLUSTER: x->space = SPACE_SHARED; break;
+        case MOD_SHARED: case MOD_SHARED_CTA: x->space = SPACE_SHARED; break;
+        case MOD_SHARED_CLUSTER: x->space = SPACE_SHARED; x->cluster_space = true; break;
         case MOD_LOCAL: x->space = SPACE_LOCAL; break;
         case MOD_CONST: x->space = SPACE_CONST; break;
         case MOD_PARAM: case MOD_PARAM_ENTRY: case MOD_PARAM_FUNC: x->space = SPACE_PARAM; break;
@@ -417,6 +440,15 @@ static void load_instr(Loader *ld, const Instr *in, XInstr *x)
         return;
     case FAM_MULTIMEM:
         load_multimem(ld, in, x);
+        return;
+    case FAM_BULK:
+        bulk_lower(ld, in, x);
+        return;
+    case FAM_ASYNC:
+        async_lower(ld, in, x);
+        return;
+    case FAM_MBARRIER:
+        mbarrier_lower(ld, in, x);
         return;
     case FAM_MEMORY:
         load_memory(ld, in, x);
@@ -733,6 +765,7 @@ void lower_free(Program *p)
     free(p->branch_targets);
     free(p->mma_rows);
     free(p->mma_forms);
+    free(p->bulk_forms);
     free(p->immediates);
     free(p->handle_rows);
     free(p->shfl_tables);

@@ -130,11 +130,8 @@ void matrix_stmatrix(Warp *w, const XInstr *at, uint32_t lanes)
             for (unsigned e = 0; e < 2; e++) {
                 unsigned r, c;
                 matrix_place(l, e, trans, &r, &c);
-                uint8_t *b = data[8 * j + r] + 2 * c, *sb = shadow[8 * j + r] + 2 * c;
-                b[0] = (uint8_t)(v >> 16 * e);
-                b[1] = (uint8_t)(v >> (16 * e + 8));
-                sb[0] = (uint8_t)(d >> 16 * e);
-                sb[1] = (uint8_t)(d >> (16 * e + 8));
+                mem_put(&w->block->mem, data[8 * j + r] + 2 * c, shadow[8 * j + r] + 2 * c, v >> 16 * e, d >> 16 * e,
+                        2);
             }
         }
     }

@@ -426,14 +426,22 @@ static const char ALL_DEFINED[] = FF16 FF16 FF16 FF16;
 uint8_t *mem_locate(Warp *w, const XInstr *x, int lane, uint64_t address, unsigned size, bool store,
                        uint8_t **shadow)
 {
+    return mem_locate_in(w, x, lane, x->space, address, size, store, shadow);
+}
+
+uint8_t *mem_locate_in(Warp *w, const XInstr *x, int lane, int given, uint64_t address, unsigned size, bool store,
+                       uint8_t **shadow)
+{
     Memory *mem = &w->block->mem;
-    int space = x->space;
+    int space = given;
     uint64_t in_space = address;
     if (space == SPACE_NONE)
         space = mem_space_of(address, &in_space);
     uint32_t pc = (uint32_t)(x - w->prog->code);
     if (!aligned(w, x, lane, address, size, store))
         return NULL;
+    if (space == SPACE_SHARED && in_space >> MEM_CLUSTER_RANK_SHIFT && !(mem = cluster_memory(w, x, lane, address, &in_space)))
+        return NULL;                           /* another CTA's memory (cluster.c), or a fault */
     Region *r = find_or_resolve(mem, space, in_space, size, store);
     if (!r) {
         /* The nearest region in the form of the address: generic, or an address in its space. */
@@ -451,7 +459,7 @@ uint8_t *mem_locate(Warp *w, const XInstr *x, int lane, uint64_t address, unsign
                          mem_space_name(space), mem_space_name(space));
             return NULL;
         }
-        bool generic = x->space == SPACE_NONE;
+        bool generic = given == SPACE_NONE;
         uint64_t lo = generic ? mem_generic(space, best->base) : best->base;
         uint64_t hi = generic ? mem_generic(space, best->base + best->size) : best->base + best->size;
         bool empty_dynamic = best->name && !strcmp(best->name, "dynamic .shared") && best->size == 0;
@@ -485,6 +493,8 @@ uint8_t *mem_locate(Warp *w, const XInstr *x, int lane, uint64_t address, unsign
         *shadow = (uint8_t *)ALL_DEFINED;      /* read only */
     else
         *shadow = mem_shadow(mem, r) + offset;
+    if (r->async_pending && !store)
+        async_read_check(w, pc, lane, *shadow, size);
     return r->data + offset;
 }
 
@@ -530,6 +540,15 @@ void mem_write_bytes(uint8_t *p, uint64_t v, unsigned size)
 {
     for (unsigned i = 0; i < size; i++)
         p[i] = (uint8_t)(v >> (8 * i));
+}
+
+void mem_put(Memory *mem, uint8_t *p, uint8_t *shadow, uint64_t v, uint64_t bits, unsigned size)
+{
+    uint64_t m = width_mask(8 * size);
+    if (((mem_read_bytes(p, size) ^ v) | (mem_read_bytes(shadow, size) ^ bits)) & m)
+        mem_changed(mem);
+    mem_write_bytes(p, v, size);
+    mem_write_bytes(shadow, bits, size);
 }
 
 /* The defined bits of a value loaded from size bytes whose shadow is s, extended as the load
@@ -610,13 +629,17 @@ static inline void warp_copy(Warp *w, const XInstr *x, bool full, uint32_t mask,
     if (x->op == OP_ST && count == 1) {
         const uint64_t *v = w->val[x->vec[0]], *bits = w->bits[x->vec[0]];
         uint32_t defined = w->defined[x->vec[0]];
+        uint64_t changed = 0, m = width_mask(8 * size);
         for (int l = 0; l < WARP_SIZE; l++) {
             if (!full && !(mask >> l & 1))
                 continue;
-            uint64_t at = address[l] + adjust + (uint64_t)l * copy;
+            uint64_t at = address[l] + adjust + (uint64_t)l * copy, sh = (defined >> l & 1) ? ~0ull : bits[l];
+            changed |= (load_word(data + at, size) ^ v[l]) | (load_word(shadow + at, size) ^ sh);
             store_word(data + at, v[l], size);
-            store_word(shadow + at, (defined >> l & 1) ? ~0ull : bits[l], size);
+            store_word(shadow + at, sh, size);
         }
+        if (changed & m)
+            mem_changed(&w->block->mem);
         return;
     }
     if (x->op == OP_ST) {
@@ -627,8 +650,7 @@ static inline void warp_copy(Warp *w, const XInstr *x, bool full, uint32_t mask,
                 if (row == NO_SLOT)
                     continue;                    /* '_' in a vector */
                 uint64_t at = address[l] + adjust + (uint64_t)l * copy + e * size;
-                store_word(data + at, w->val[row][l], size);
-                store_word(shadow + at, warp_dbits(w, row, l), size);
+                mem_put(&w->block->mem, data + at, shadow + at, w->val[row][l], warp_dbits(w, row, l), size);
             }
         }
         return;
@@ -713,7 +735,7 @@ static bool warp_access(Warp *w, const XInstr *x, uint32_t mask, unsigned size)
     if (high_in - low_in > UINT64_MAX - total)
         return false;
     Region *r = find(&w->block->mem, space, low_in, high_in - low_in + total);
-    if (!r || r->replicas ||
+    if (!r || r->replicas || r->async_pending ||
         (x->op == OP_ST && (r->space == SPACE_CONST || (r->space == SPACE_PARAM && r->kernel_param) || r->read_only)))
         return false;
     /* From a lane's address to its space address (low_in - low: minus the window), to the
@@ -774,8 +796,7 @@ static void memory_access(Warp *w, const XInstr *x, uint32_t mask)
             if (row == NO_SLOT)
                 continue;                    /* '_' in a vector */
             if (store) {
-                mem_write_bytes(p, w->val[row][l], size);
-                mem_write_bytes(shadow, warp_dbits(w, row, l), size);
+                mem_put(&w->block->mem, p, shadow, w->val[row][l], warp_dbits(w, row, l), size);
             } else {
                 uint64_t v = mem_read_bytes(p, size);
                 if (sign && size < 8) {
@@ -801,10 +822,9 @@ static void convert_address(Warp *w, const XInstr *x, uint32_t mask)
     warp_define(w, x->dst, mask, w->defined[x->src[0]]);
 }
 
-/* isspacep.space p, a: whether each lane's generic address a is in the space's window. The
- * kernel parameters' window lies in the global one (PTX ISA, Generic Addressing): .global is
- * everything outside the .shared, .local and .const windows. .shared::cluster is .shared: each
- * CTA is a cluster of one. p is undefined where a is not defined in every bit. */
+/* isspacep.space p, a: whether each lane's generic address a is in the space's window. The kernel parameters' window
+ * lies in the global one (PTX ISA, Generic Addressing): .global is everything outside the .shared, .local and .const
+ * windows; .shared::cluster, the shared memory of its cluster's CTAs (cluster.c). p is undefined where a is, in a bit. */
 static void space_test(Warp *w, const XInstr *x, uint32_t mask)
 {
     const uint64_t *a = w->val[x->src[0]];
@@ -814,7 +834,7 @@ static void space_test(Warp *w, const XInstr *x, uint32_t mask)
         uint64_t in_space;
         int space = mem_space_of(a[l], &in_space);
         bool in = x->space == SPACE_GLOBAL ? space != SPACE_SHARED && space != SPACE_LOCAL && space != SPACE_CONST
-                                           : space == x->space;
+                 : space == x->space && (space != SPACE_SHARED || cluster_holds(w->block, in_space, x->cluster_space));
         yes |= (uint32_t)in << l;
     }
     w->pred[x->dst] = (w->pred[x->dst] & ~mask) | yes;

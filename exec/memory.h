@@ -18,6 +18,9 @@
 #define MEM_WINDOW_SIZE   0x0000100000000000ull
 #define MEM_FUNC_BASE     0x0000f00000000000ull   /* function "addresses" for indirect calls */
 #define MEM_ALLOCA_TOP    0x20000000u             /* .local: alloca's stack grows down from here */
+/* .shared::cluster addresses (cluster.c): below 1 << MEM_CLUSTER_RANK_SHIFT, the CTA's own .shared;
+ * (rank + 1) << MEM_CLUSTER_RANK_SHIFT plus an offset, the .shared of the CTA of that cluster rank. */
+#define MEM_CLUSTER_RANK_SHIFT 27
 
 typedef struct Region {
     const char *name;          /* variable, parameter or buffer */
@@ -42,6 +45,7 @@ typedef struct Region {
                                   every kernel's program of the module, and only it */
     uint64_t high;             /* per-lane: no thread has written at or past this offset since
                                 * the CTA began (what a new CTA must make undefined again) */
+    uint32_t async_pending;    /* asynchronous writes on their way into it (exec/async.h) */
 } Region;
 
 /* A grid on several threads (grid.c, gridtrack.c): for each 4-byte word of each .global region,
@@ -93,7 +97,18 @@ typedef struct Memory {
     void *(*place)(void *context, const void *decl, const char *name, int space, uint64_t size, uint32_t align,
                    bool *fresh);
     void *place_context;
+    /* Counts every change another thread could see (gang.c): the Block's own counter while it
+     * runs alone, its gang's while CTAs run together. Every write of memory that changes a byte
+     * or its definedness moves it (mem_put, mem_changed); a warp spinning on memory waits for it. */
+    uint64_t *epoch;
 } Memory;
+
+/* Something another thread could see changed in mem (gang.c's rule for spinning warps). */
+static inline void mem_changed(Memory *mem)
+{
+    if (mem->epoch)
+        ++*mem->epoch;
+}
 
 enum { MEM_MAX_REPLICAS = 16 };    /* the most copies a multicast object has */
 
@@ -131,6 +146,8 @@ const char *mem_space_name(int space);          /* ".global", ..., "generic" */
 int mem_space_of(uint64_t generic, uint64_t *address);      /* a generic address's space and address in it */
 uint64_t mem_read_bytes(const uint8_t *p, unsigned size);   /* little-endian */
 void mem_write_bytes(uint8_t *p, uint64_t v, unsigned size);
+/* Writes v (size bytes) at p and its defined bits at shadow, moving mem's epoch when either changes. */
+void mem_put(Memory *mem, uint8_t *p, uint8_t *shadow, uint64_t v, uint64_t bits, unsigned size);
 
 /* gridtrack.c: who touched which .global word in a grid on threads, and the bytes to put back. */
 GridTrack *gridtrack_new(const Memory *mem);     /* for every .global region of mem, nobody yet */

@@ -141,15 +141,13 @@ void multimem_execute(Warp *w, const XInstr *x, uint32_t mask)
             for (unsigned i = 0; i < copies; i++) {
                 uint8_t *p = data[i] + e * size, *s = shadow[i] + e * size;
                 if (x->op == OP_MULTIMEM_ST) {
-                    mem_write_bytes(p, b, size);
-                    mem_write_bytes(s, b_bits, size);
+                    mem_put(&w->block->mem, p, s, b, b_bits, size);
                     continue;
                 }
                 uint64_t old = mem_read_bytes(p, size), old_bits = mem_read_bytes(s, size);
                 uint64_t updated = atomic_update(x, old, b, 0, false, &nan_choice);
                 subnormal |= f32_add_subnormal(x, old, b, updated);
-                mem_write_bytes(p, updated, size);
-                mem_write_bytes(s, atomic_defined_bits(x, old, old_bits, b, b_bits, ~0ull), size);
+                mem_put(&w->block->mem, p, s, updated, atomic_defined_bits(x, old, old_bits, b, b_bits, ~0ull), size);
             }
         }
         order_lanes |= (uint32_t)inexact << l;

@@ -91,6 +91,7 @@ typedef struct XInstr {
     bool plus_one;             /* vmad.po */
     const Function *owner;     /* the function the instruction is in (for names) */
     uint8_t space;             /* ld/st/cvta: Space (SPACE_NONE = generic) */
+    bool cluster_space;        /* .shared::cluster: the shared memory of any CTA of the cluster (cluster.c) */
     bool to_space;             /* cvta.to */
     bool pack, unpack;         /* mov d, {a, b} / mov {a, b}, d: vec holds the parts */
     bool vmove;                /* mov.v2/.v4 {a, b}, {c, d}: vec[i] = src[i] */
@@ -106,7 +107,9 @@ typedef struct XInstr {
     uint32_t dsts[VEC_MAX];    /* atom, multimem.ld_reduce of a vector: d's elements (NO_SLOT: '_' or none) */
     int64_t offset;            /* ld/st: [base + offset] */
     uint8_t addr_bits;         /* ld/st/atom/red: the base register's width; [base + offset] wraps in it */
-    uint8_t barrier;           /* bar, barrier: BARRIER_SYNC, _ARRIVE or _RED */
+    int64_t src_offset;        /* cp.async: its source address [src[1] + src_offset] */
+    uint8_t src_addr_bits;     /* and src[1]'s width */
+    uint8_t barrier;           /* bar, barrier: BARRIER_SYNC, _ARRIVE or _RED; barrier.cluster: BARRIER_CLUSTER_* */
     uint32_t sync_kind;        /* synchronising: equal for the same opcode, types and modifiers */
     uint32_t shfl_table;       /* shfl with immediate b and c: its sources, Program.shfl_tables; NO_SLOT */
     uint8_t kop;               /* a 32-bit integer operation Kernels.int32 runs (KOP_NONE: alu.c's loops) */
@@ -179,7 +182,7 @@ typedef struct CallSite {
     RegPass ret_regs[MAX_CALL_PARAMS]; /* the callee's .reg results to caller rows */
 } CallSite;
 
-enum { BARRIER_SYNC = 1, BARRIER_ARRIVE, BARRIER_RED };
+enum { BARRIER_SYNC = 1, BARRIER_ARRIVE, BARRIER_RED, BARRIER_CLUSTER_ARRIVE, BARRIER_CLUSTER_WAIT };
 enum { BARRIER_RED_POPC = 1, BARRIER_RED_AND, BARRIER_RED_OR };
 
 /* Where each lane of a shfl reads, and which lanes are in range, when b and c are the same in
@@ -253,6 +256,8 @@ typedef struct Program {
     uint32_t mma_row_count;
     struct ShflTable *shfl_tables;
     uint32_t shfl_table_count;
+    struct BulkForm *bulk_forms;   /* each bulk or tensor copy's operands, at its XInstr.target (bulk.c) */
+    uint32_t bulk_form_count;
     uint32_t local_region;     /* the threads' .local memory: the kernel's frame, then the stack */
     uint32_t alloca_region;    /* .local below MEM_ALLOCA_TOP, alloca's stack; NO_SLOT: no alloca */
     uint32_t param_region;     /* the kernel's parameter buffer */

@@ -646,6 +646,8 @@ static void reduce_formatted(Warp *w, const XInstr *x, int l, const Image *im, R
 
 void surface_execute(Warp *w, const XInstr *x, uint32_t mask)
 {
+    if (x->op == OP_SUST || x->op == OP_SURED)
+        mem_changed(&w->block->mem);       /* a write another thread could see (gang.c) */
     for (uint32_t k = mask; k; k &= k - 1) {
         int l = __builtin_ctz(k);
         const Image *im = image_for(w, x, l, true);

@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "family.h"
+#include "async.h"
 
 enum {
     STARVE_STEPS = 256,        /* a ready lane left waiting this long runs next */
@@ -208,8 +208,22 @@ static bool execute(Warp *w, const XInstr *x, uint32_t mask, uint32_t run, uint3
     case FAM_MULTIMEM:
         multimem_execute(w, x, run);
         break;
+    case FAM_BULK:
+        bulk_execute(w, x, run);
+        break;
+    case FAM_ASYNC:
+        async_execute(w, x, run);
+        break;
+    case FAM_MBARRIER:
+        mbarrier_execute(w, x, run);
+        break;
     case FAM_MEMORY:
-        mem_execute(w, x, run);
+        if (x->op == OP_MAPA || x->op == OP_GETCTARANK)
+            cluster_execute(w, x, run);
+        else if (x->op == OP_ST_ASYNC || x->op == OP_RED_ASYNC)
+            clusterasync_execute(w, x, run);
+        else
+            mem_execute(w, x, run);
         break;
     case FAM_WARP:
         warpops_execute(w, x, mask, run);
@@ -259,7 +273,8 @@ static bool execute(Warp *w, const XInstr *x, uint32_t mask, uint32_t run, uint3
             w->pred_defined[x->dst] &= ~undefined;
         if (x->dst_pred != NO_SLOT)
             w->pred_defined[x->dst_pred] &= ~undefined;
-        bool parts = x->unpack || x->vmove || (x->family == FAM_MEMORY && x->op != OP_ST && x->op != OP_CVTA) ||
+        bool parts = x->unpack || x->vmove || (x->family == FAM_MEMORY && x->op != OP_ST && x->op != OP_CVTA &&
+                                                   x->op != OP_ST_ASYNC && x->op != OP_RED_ASYNC) ||
                      x->op == OP_SULD || x->op == OP_TEX || x->op == OP_TLD4;
         for (unsigned i = 0; parts && i < x->vec_count; i++)     /* mov {a, b}, ld.v2 {a, b}: every part */
             if (x->vec[i] != NO_SLOT)
@@ -657,6 +672,7 @@ void warp_reset(Warp *w)
     w->exited = 0;
     w->waiting = 0;
     w->at_barrier = 0;
+    memset(&w->cluster, 0, sizeof w->cluster);
     w->carry = w->carry_defined = w->carry_by_sub = 0;
     w->steps = 0;
     w->previous_ready = 0;

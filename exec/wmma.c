@@ -473,8 +473,8 @@ static void store_fragment(Warp *w, const XInstr *x)
             for (unsigned e = 0; e < per_reg; e++) {
                 unsigned r, c;
                 wmma_layout(shape, 'd', x->type, (unsigned)l, k * per_reg + e, &r, &c);
-                mem_write_bytes(data[r * cols + c], v >> (e * bits), unit);
-                mem_write_bytes(shadow[r * cols + c], d >> (e * bits), unit);
+                mem_put(&w->block->mem, data[r * cols + c], shadow[r * cols + c], v >> (e * bits), d >> (e * bits),
+                        unit);
             }
         }
 }

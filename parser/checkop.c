@@ -388,6 +388,10 @@ void checkop_operand(Diag *diag, const Function *fn, const Instr *in, const Oper
               sreg_info[o->u.sreg].name);
         return;
     }
+    if (e.letter == 'P') {                   /* cp.async's ignore-src (a predicate) or src-size */
+        e.pred = o->kind == OPND_PRED;
+        e.type = e.pred ? TYPE_PRED : TYPE_U32;
+    }
     if ((o->flags & OPNDF_NOT) && e.letter != 'p')
         error(diag, o->at, "'!' is not allowed on this operand of '%s'", in->mnemonic);
     if (o->kind == OPND_SREG && !e.dest && !reads_special_registers(in, o->u.sreg)) {

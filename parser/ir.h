@@ -58,6 +58,9 @@ typedef enum {
     FAM_SURFACE,               /* surface.c: suld, sust, suq */
     FAM_TEXTURE,               /* texture.c: tex, tld4, txq, istypep */
     FAM_MULTIMEM,              /* multimem.c: multimem.ld_reduce, .st, .red on a buffer's copies */
+    FAM_BULK,                  /* bulk.c: bulk and tensor copies, their groups */
+    FAM_ASYNC,                 /* async.c: cp.async, its groups and waits, cp.async.mbarrier.arrive */
+    FAM_MBARRIER,              /* mbarrier.c: mbarrier objects in .shared */
     FAM_COUNT
 } Family;
 

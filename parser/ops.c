@@ -12,7 +12,7 @@ const OpInfo op_info[OP_COUNT] = {
 
 const char *const family_name[FAM_COUNT] = {
     "", "alu", "bitops", "mathops", "convert", "memory", "atomic", "warp", "sync", "barrier", "fence", "control", "video",
-    "half", "hint", "stack", "surface", "texture", "multimem",
+    "half", "hint", "stack", "surface", "texture", "multimem", "bulk", "async", "mbarrier",
 };
 
 const TypeInfo type_info[TYPE_COUNT] = {

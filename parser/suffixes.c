@@ -58,7 +58,9 @@ static const struct {
     { OP_COUNT, MOD_PARAM_ENTRY, 83, 0 }, { OP_COUNT, MOD_PARAM_FUNC, 83, 0 },
     { OP_CVTA, MOD_PARAM, 77, 0 },
     { OP_ISSPACEP, MOD_CONST, 31, 0 }, { OP_ISSPACEP, MOD_PARAM, 77, 70 }, { OP_ISSPACEP, MOD_SHARED_CTA, 78, 0 },
-    { OP_ISSPACEP, MOD_SHARED_CLUSTER, 78, 90 },
+    { OP_COUNT, MOD_SHARED_CLUSTER, 78, 90 },
+    { OP_BARRIER_CLUSTER, MOD_RELAXED, 80, 0 }, { OP_BARRIER_CLUSTER, MOD_RELEASE, 80, 0 },
+    { OP_BARRIER_CLUSTER, MOD_ACQUIRE, 80, 0 },
     { OP_BAR, MOD_ARRIVE, 20, 20 }, { OP_BAR, MOD_RED, 20, 20 },
     { OP_BAR, MOD_CTA, 78, 0 }, { OP_BARRIER, MOD_CTA, 78, 0 },
     { OP_FMA, MOD_OOB, 81, 90 },
@@ -759,6 +761,27 @@ void suffixes_check(Diag *diag, const Module *m, const Instr *in)
     case OP_MEMBAR:
     case OP_FENCE:
         check_fence(diag, in);
+        break;
+    case OP_PREFETCH:                         /* prefetch{.const,.param}.tensormap (ptxas 13.0) */
+        if (ir_has_mod(in, MOD_TENSORMAP) ? ir_has_mod(in, MOD_GLOBAL) || ir_has_mod(in, MOD_LOCAL)
+                                          : ir_has_mod(in, MOD_CONST) || ir_has_mod(in, MOD_PARAM))
+            error(diag, in->at, "'%s': .tensormap is prefetched from .const, .param or a generic address, and "
+                  "only it from .const and .param", in->mnemonic);
+        break;
+    case OP_RED_ASYNC: {              /* ptxas: "Incorrect type ... for operation" */
+        int op = FIRST_OF(in, ATOMIC_OPS);
+        bool ok = op == MOD_INC || op == MOD_DEC ? type == TYPE_U32 : op == MOD_MIN || op == MOD_MAX ?
+                  type == TYPE_U32 || type == TYPE_S32 : op == MOD_ADD ? type != TYPE_B32 : type == TYPE_B32;
+        if (!ok)
+            error(diag, in->at, "'%s': red.async takes .inc and .dec of .u32, .min and .max of .u32 and .s32, .and, "
+                  ".or and .xor of .b32, .add of .u32, .s32, .u64 and .s64", in->mnemonic);
+        break;
+    }
+    case OP_BARRIER_CLUSTER:          /* ptxas: "Illegal modifier" */
+        if (ir_has_mod(in, MOD_WAIT) ? FIRST_OF(in, ORDERS) != MOD_COUNT && !ir_has_mod(in, MOD_ACQUIRE)
+                                     : ir_has_mod(in, MOD_ACQUIRE))
+            error(diag, in->at, "'%s': barrier.cluster.arrive takes .release or .relaxed, barrier.cluster.wait "
+                  ".acquire", in->mnemonic);
         break;
     case OP_VOTE:
     case OP_VOTE_SYNC:

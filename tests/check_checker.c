@@ -292,6 +292,11 @@ START_TEST(memory_barrier_and_fence_forms)
         "createpolicy.range.global.L2::evict_last.L2::evict_first.b64 %rd2, [%rd1], 64, %r1;",
         "createpolicy.cvt.L2.b64 %rd2, %rd1;", "stacksave.u64 %rd2;", "alloca.u32 %r1, %r2, 64;",
         "stackrestore.u64 %rd2;", "pmevent.mask 0x8;", "griddepcontrol.wait;", "mov.pred %p1, %is_explicit_cluster;",
+        "ld.shared::cluster.u32 %r1, [sh];", "cvta.shared::cluster.u64 %rd2, sh;", "red.shared::cluster.add.u32 [sh], %r1;",
+        "mapa.shared::cluster.u32 %r1, sh, 1;", "mapa.u64 %rd2, %rd1, %r1;", "getctarank.shared::cluster.u32 %r1, sh+4;",
+        "getctarank.u64 %r1, %rd1;", "barrier.cluster.arrive.relaxed.aligned;", "barrier.cluster.wait.acquire;",
+        "st.async.shared::cluster.mbarrier::complete_tx::bytes.v2.b32 [%r1], {%r2, %r3}, [%r4];",
+        "red.async.relaxed.cluster.shared::cluster.mbarrier::complete_tx::bytes.add.u64 [%r1], %rd1, [%r4];",
     };
     for (size_t i = 0; i < COUNT_OF(valid); i++)
         ck_assert_msg(strcmp(diagnostics_of(valid[i]), "") == 0, "'%s': %s", valid[i], diagnostics_of(valid[i]));
@@ -301,6 +306,17 @@ START_TEST(memory_barrier_and_fence_forms)
         const char *instr, *message;
     } invalid[] = {
         { "bar.frob 0;", "12:4: error: unknown modifier '.frob' for 'bar'\n" },
+        { "barrier.cluster.wait.relaxed;", "12:1: error: 'barrier.cluster.wait.relaxed': barrier.cluster.arrive takes "
+          ".release or .relaxed, barrier.cluster.wait .acquire\n" },
+        { "barrier.cluster.arrive.acquire;", "12:1: error: 'barrier.cluster.arrive.acquire': barrier.cluster.arrive takes "
+          ".release or .relaxed, barrier.cluster.wait .acquire\n" },
+        { "mapa.shared::cta.u32 %r1, sh, 1;", "12:5: error: unknown modifier '.shared::cta' for 'mapa'\n" },
+        { "red.async.relaxed.cluster.shared::cluster.mbarrier::complete_tx::bytes.inc.s32 [%r1], %r2, [%r4];",
+          "12:1: error: 'red.async.relaxed.cluster.shared::cluster.mbarrier::complete_tx::bytes.inc.s32': red.async takes "
+          ".inc and .dec of .u32, .min and .max of .u32 and .s32, .and, .or and .xor of .b32, .add of .u32, .s32, .u64 "
+          "and .s64\n" },
+        { "getctarank.shared::cluster.u32 %rd2, %r1;",
+          "12:32: error: '%rd2' is .b64, which does not fit the .u32 operand of 'getctarank.shared::cluster.u32'\n" },
         { "ld.weird.global.u32 %r1, [%rd1];", "12:3: error: unknown modifier '.weird' for 'ld'\n" },
         { "ld.global.f16 %h1, [%rd1];", "12:10: error: '.f16' is not a valid type for 'ld'\n" },
         { "ld.relaxed.global.u32 %r1, [%rd1];",
@@ -351,9 +367,6 @@ START_TEST(memory_barrier_and_fence_forms)
     } refused[] = {
         { "ld.global.v8.f32 {%f0, %f1, %f2, %f3, %f4, %f5, %f6, %f7}, [%rd1];",
           "12:10: error: ptxrun cannot execute 'ld' with '.v8' yet\n" },
-        { "ld.shared::cluster.u32 %r1, [sh];", "12:3: error: ptxrun cannot execute 'ld' with '.shared::cluster' yet\n" },
-        { "cvta.shared::cluster.u64 %rd2, sh;", "12:5: error: ptxrun cannot execute 'cvta' with '.shared::cluster' yet\n" },
-        { "red.shared::cluster.add.u32 [sh], %r1;", "12:4: error: ptxrun cannot execute 'red' with '.shared::cluster' yet\n" },
         { "fence.proxy.tensormap::generic.acquire.gpu [%rd1], 128;",
           "12:12: error: ptxrun cannot execute 'fence' with '.tensormap::generic' yet\n" },
     };
@@ -474,13 +487,16 @@ START_TEST(memory_suffixes_are_decoded)
         ck_assert_msg(strcmp(op_info[op].rule, "*") != 0 || op == OP_WGMMA_MMA_ASYNC, "'%s' has no suffix rule",
                       op_info[op].name);
         /* call, and the texture and surface instructions, whose [handle, {coordinates}]
-         * operands and optional ones image_load (exec/surface.c) checks as it lowers them; mma,
+         * operands and optional ones image_load (exec/surface.c) checks as it lowers them (the
+         * tensor copies' [map, {coordinates}] likewise, exec/bulk.c); mma,
          * whose four vectors' lengths and widths depend on its form (exec/mma.c), mma.sp
          * (exec/mmasp.c), wmma (exec/wmma.c) and wgmma.mma_async (exec/wgmma.c). */
         bool own_operands = op == OP_CALL || op == OP_MMA || op == OP_MMA_SP || op == OP_MMA_SP_ORDERED ||
                             op == OP_WMMA_LOAD || op == OP_WMMA_STORE || op == OP_WMMA_MMA ||
                             op == OP_WGMMA_MMA_ASYNC ||
-                            op_info[op].family == FAM_TEXTURE || op_info[op].family == FAM_SURFACE;
+                            op_info[op].family == FAM_TEXTURE || op_info[op].family == FAM_SURFACE ||
+                            op == OP_CP_ASYNC_BULK_TENSOR || op == OP_CP_REDUCE_ASYNC_BULK_TENSOR ||
+                            op == OP_CP_ASYNC_BULK_PREFETCH_TENSOR;
         ck_assert_msg(strcmp(op_info[op].shape, "*") != 0 || own_operands, "'%s' has no operand shape",
                       op_info[op].name);
     }

@@ -1114,13 +1114,10 @@ static void check_forms(const char *const *refused, size_t nr, const char *const
     }
 }
 
-START_TEST(atomics_that_would_be_approximated_are_refused)
+START_TEST(atomic_forms_ptx_lacks_are_errors)
 {
-    /* A type wider than what ptxrun computes is refused by the checker rather than computed as
-     * something else; forms PTX does not have are errors. */
-    static const char *const refused[] = {
-        "atom.shared::cluster.add.u32 d, [p], b;\n",   /* clusters come later */
-    };
+    /* Forms PTX does not have are errors (atom.shared::cluster, refused before clusters ran,
+     * runs: tests/cluster). */
     static const char *const invalid[] = {
         "atom.global.v2.f32.add {d, e}, [p], b;\n",       /* a vector takes vector operands */
         "atom.global.v8.f32.add {d, e, f, g, h, i, j, k}, [p], {b, c, d, e, f, g, h, i};\n",
@@ -1129,7 +1126,7 @@ START_TEST(atomics_that_would_be_approximated_are_refused)
         "atom.global.add.noftz.e4m3x2 d, [p], b;\n",
         "atom.global.inc.s32 d, [p], b;\n",              /* .inc takes .u32 */
     };
-    check_forms(refused, COUNT_OF(refused), invalid, COUNT_OF(invalid), true);
+    check_forms(NULL, 0, invalid, COUNT_OF(invalid), true);
 }
 END_TEST
 
@@ -1509,8 +1506,8 @@ START_TEST(unsupported_instructions_are_reported_before_running)
 {
     /* An opcode ptxrun does not execute is the checker's to refuse; a variant of one it does,
      * the loader's. */
-    Parsed *p = parse_text("cp.async.wait_all;\n", true);
-    ck_assert_str_eq(p->cap.text, "1:1: error: ptxrun cannot execute 'cp.async.wait_all' yet\n");
+    Parsed *p = parse_text("tcgen05.fence;\n", true);
+    ck_assert_str_eq(p->cap.text, "1:1: error: ptxrun cannot execute 'tcgen05.fence' yet\n");
     parsed_free(p);
     p = parse_ok(".reg .b128 q;\ncvt.u64.u32 q, r;\n");   /* the checker takes a wider cvt destination */
     Block *b = block_load(p->m, p->m->functions.data[0], &p->diag, DEFAULT_STACK_BYTES);
@@ -1962,7 +1959,7 @@ int main(void)
     tcase_add_test(tc, fma_oob_gives_the_h100s_values);
     tcase_add_test(tc, multimem_forms_are_checked);
     tcase_add_test(tc, f32_atomic_add_flushes_subnormals_on_global_memory_only);
-    tcase_add_test(tc, atomics_that_would_be_approximated_are_refused);
+    tcase_add_test(tc, atomic_forms_ptx_lacks_are_errors);
     tcase_add_test(tc, thirty_two_bit_addresses_wrap);
     tcase_add_test(tc, match_redux_elect);
     tcase_add_test(tc, barrier_waits_for_the_whole_block);

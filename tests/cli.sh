@@ -266,11 +266,11 @@ expect_stderr_line "bar.frob" "$tmp/barfrob.ptx:1:4: error: unknown modifier '.f
 printf '.reg .b64 a;\nld.weird.global.u32 r, [a];\n' > "$tmp/ldweird.ptx"
 expect_exit 2 "ld.weird" "$PTXRUN" --check --no-color "$tmp/ldweird.ptx"
 expect_stderr_line "ld.weird" "$tmp/ldweird.ptx:2:3: error: unknown modifier '.weird' for 'ld'"
-printf '.reg .b64 a;\nld.global.v8.f32 {r0, r1, r2, r3, r4, r5, r6, r7}, [a];\nld.shared::cluster.u32 r, [a];\ncvta.shared::cluster.u64 q, a;\nfence.proxy.tensormap::generic.release.gpu;\n' > "$tmp/notyet.ptx"
+printf '.reg .b64 a;\nld.global.v8.f32 {r0, r1, r2, r3, r4, r5, r6, r7}, [a];\nredux.sync.min.f32 r, r, -1;\nsuq.array_width.b32 r, [a];\nfence.proxy.tensormap::generic.release.gpu;\n' > "$tmp/notyet.ptx"
 expect_exit 2 "not executed yet: --check" "$PTXRUN" --check --no-color "$tmp/notyet.ptx"
 expect_stderr_line "ld.v8" "$tmp/notyet.ptx:2:10: error: ptxrun cannot execute 'ld' with '.v8' yet"
-expect_stderr_line "ld.shared::cluster" "$tmp/notyet.ptx:3:3: error: ptxrun cannot execute 'ld' with '.shared::cluster' yet"
-expect_stderr_line "cvta.shared::cluster" "$tmp/notyet.ptx:4:5: error: ptxrun cannot execute 'cvta' with '.shared::cluster' yet"
+expect_stderr_line "redux.sync.f32" "$tmp/notyet.ptx:3:15: error: ptxrun cannot execute 'redux.sync' with '.f32' yet"
+expect_stderr_line "suq.array_width" "$tmp/notyet.ptx:4:4: error: ptxrun cannot execute 'suq' with '.array_width' yet"
 expect_stderr_line "fence.proxy.tensormap" "$tmp/notyet.ptx:5:12: error: ptxrun cannot execute 'fence' with '.tensormap::generic' yet"
 expect_stderr_line "four refusals" "$tmp/notyet.ptx: 4 errors"
 # mma: the m16n8k16 f16, s4 and m8n8k4 f16 (.row.row) forms run; a mixed f16/f32 C and D of
@@ -1047,7 +1047,7 @@ if [ "$(tail -n 2 "$tmp/err")" = "$(printf '  first\n  second')" ]; then ok; els
 expect_exit 0 "two kernels, --entry" "$PTXRUN" --entry second "$tmp/two.ptx"
 
 # -- a run refuses only what its kernel can reach (docs/semantics.md, "What a run reads"): two
-#    kernels, one with cp.async (not executable yet), one through a .func; --check still says all
+#    kernels, one with redux.sync.f32 (not executable yet), one through a .func; --check still says all
 cat > "$tmp/reach.ptx" <<'PTX'
 .version 8.0
 .target sm_90
@@ -1055,10 +1055,10 @@ cat > "$tmp/reach.ptx" <<'PTX'
 .func helper_cp(.param .u64 p)
 {
 	.reg .b64 %rd<2>;
-	.shared .align 4 .b8 buf[16];
+	.reg .f32 %f<3>;
 	ld.param.u64 %rd1, [p];
-	cp.async.ca.shared.global [buf], [%rd1], 4;
-	cp.async.wait_all;
+	redux.sync.min.f32 %f1, %f2, 0xffffffff;
+	redux.sync.max.f32 %f1, %f2, 0xffffffff;
 	ret;
 }
 .visible .entry plain(.param .u64 out)
@@ -1074,11 +1074,11 @@ cat > "$tmp/reach.ptx" <<'PTX'
 }
 .visible .entry uses_cp(.param .u64 in)
 {
-	.shared .align 4 .b8 sbuf[16];
+	.reg .f32 %f<3>;
 	.reg .b64 %rd<2>;
 	ld.param.u64 %rd1, [in];
-	cp.async.ca.shared.global [sbuf], [%rd1], 4;
-	cp.async.wait_group 0;
+	redux.sync.min.f32 %f1, %f2, 0xffffffff;
+	redux.sync.max.f32 %f1, %f2, 0xffffffff;
 	ret;
 }
 .visible .entry calls_cp(.param .u64 in)
@@ -1093,15 +1093,15 @@ cat > "$tmp/reach.ptx" <<'PTX'
 	ret;
 }
 PTX
-expect_exit 0 "the kernel without cp.async runs" "$PTXRUN" --json --entry plain --block 1 --buffer out=s32:1 --param 0=@out "$tmp/reach.ptx"
+expect_exit 0 "the kernel without redux.sync.f32 runs" "$PTXRUN" --json --entry plain --block 1 --buffer out=s32:1 --param 0=@out "$tmp/reach.ptx"
 if python3 -c "import json, sys; sys.exit(json.load(open('$tmp/out'))['buffers']['out']['data'] != [40])" 2>/dev/null
-then ok; else fail "the kernel without cp.async: out is not tid + 40"; cat "$tmp/out"; fi
-expect_exit 2 "the kernel with cp.async" "$PTXRUN" --no-color --entry uses_cp --block 1 --buffer in=s32:1 --param 0=@in "$tmp/reach.ptx"
-expect_stderr_line "the kernel with cp.async" "$tmp/reach.ptx:29:2: error: ptxrun cannot execute 'cp.async' yet"
-expect_stderr_line "the kernel with cp.async: its refusals only" "$tmp/reach.ptx: 2 errors"
-expect_exit 2 "a .func it calls with cp.async" "$PTXRUN" --no-color --entry calls_cp --block 1 --buffer in=s32:1 --param 0=@in "$tmp/reach.ptx"
-expect_stderr_line "a .func it calls with cp.async" "$tmp/reach.ptx:9:2: error: ptxrun cannot execute 'cp.async' yet"
-expect_stderr_line "a .func it calls with cp.async: its refusals only" "$tmp/reach.ptx: 2 errors"
+then ok; else fail "the kernel without redux.sync.f32: out is not tid + 40"; cat "$tmp/out"; fi
+expect_exit 2 "the kernel with redux.sync.f32" "$PTXRUN" --no-color --entry uses_cp --block 1 --buffer in=s32:1 --param 0=@in "$tmp/reach.ptx"
+expect_stderr_line "the kernel with redux.sync.f32" "$tmp/reach.ptx:29:16: error: ptxrun cannot execute 'redux.sync' with '.f32' yet"
+expect_stderr_line "the kernel with redux.sync.f32: its refusals only" "$tmp/reach.ptx: 2 errors"
+expect_exit 2 "a .func it calls with redux.sync.f32" "$PTXRUN" --no-color --entry calls_cp --block 1 --buffer in=s32:1 --param 0=@in "$tmp/reach.ptx"
+expect_stderr_line "a .func it calls with redux.sync.f32" "$tmp/reach.ptx:9:16: error: ptxrun cannot execute 'redux.sync' with '.f32' yet"
+expect_stderr_line "a .func it calls with redux.sync.f32: its refusals only" "$tmp/reach.ptx: 2 errors"
 expect_exit 2 "--check says every refusal" "$PTXRUN" --no-color --check "$tmp/reach.ptx"
 expect_stderr_line "--check says every refusal" "$tmp/reach.ptx: 4 errors"
 expect_exit 0 "--list-kernels of a module a kernel of which is refused" "$PTXRUN" --list-kernels "$tmp/reach.ptx"
@@ -1127,20 +1127,20 @@ printf '.version 8.0\n.target sm_90, texmode_independent\n.address_size 64\n.glo
 expect_exit 0 "a warning in a run of one of two kernels" "$PTXRUN" --no-color --entry k "$tmp/texwarn.ptx"
 if [ "$(grep -c 'warning: filter_mode is ignored' "$tmp/err")" = 1 ]; then ok; else fail "the warning not said once: $(cat "$tmp/err")"; fi
 #    refusals held are never cut at the 50 errors shown: 60 in a kernel not run, then the kernel run's own
-#    (held after them, they were dropped: ld.shared::cluster ran, exit 0)
-{ printf '.version 8.0\n.target sm_90\n.address_size 64\n.visible .entry z()\n{\n\t.reg .b64 %%rd<2>;\n\t.shared .align 4 .b8 sb[16];\n'
-  for i in $(seq 60); do printf '\tcp.async.ca.shared.global [sb], [%%rd1], 4;\n'; done
+#    (held after them, they were dropped: redux.sync.f32 ran, exit 0)
+{ printf '.version 8.0\n.target sm_90\n.address_size 64\n.visible .entry z()\n{\n\t.reg .b64 %%rd<2>;\n\t.reg .f32 %%f<3>;\n'
+  for i in $(seq 60); do printf '\tredux.sync.min.f32 %%f1, %%f2, 0xffffffff;\n'; done
   printf '\tret;\n}\n.visible .entry k(.param .u64 out)\n{\n\t.reg .b32 %%r<3>;\n\t.reg .b64 %%rd<2>;\n\t.shared .align 4 .b32 s[1];\n'
-  printf '\tld.param.u64 %%rd1, [out];\n\tld.shared::cluster.u32 %%r2, [s];\n\tst.global.u32 [%%rd1], %%r2;\n\tret;\n}\n'; } > "$tmp/cap.ptx"
+  printf '\tld.param.u64 %%rd1, [out];\n\tredux.sync.min.f32 %%r2, %%r1, -1;\n\tst.global.u32 [%%rd1], %%r2;\n\tret;\n}\n'; } > "$tmp/cap.ptx"
 expect_exit 2 "a kernel's refusal after 60 held" "$PTXRUN" --no-color --entry k --block 1 --buffer out=u32:1 --param 0=@out "$tmp/cap.ptx"
-expect_stderr_line "a kernel's refusal after 60 held" "$tmp/cap.ptx:76:4: error: ptxrun cannot execute 'ld' with '.shared::cluster' yet"
+expect_stderr_line "a kernel's refusal after 60 held" "$tmp/cap.ptx:76:16: error: ptxrun cannot execute 'redux.sync' with '.f32' yet"
 #    past the limit of errors shown, the same first 50 as the whole module's check (a refusal in source order
 #    before 60 mistakes; the mistakes were said first, the refusal cut)
-{ printf '.version 8.0\n.target sm_90\n.address_size 64\n.visible .entry a()\n{\n\t.reg .b64 %%rd<2>;\n\t.shared .align 4 .b8 sb[16];\n'
-  printf '\tcp.async.ca.shared.global [sb], [%%rd1], 4;\n\tret;\n}\n.visible .entry b()\n{\n\t.reg .b32 %%r<2>;\n'
+{ printf '.version 8.0\n.target sm_90\n.address_size 64\n.visible .entry a()\n{\n\t.reg .b64 %%rd<2>;\n\t.reg .f32 %%f<3>;\n'
+  printf '\tredux.sync.min.f32 %%f1, %%f2, 0xffffffff;\n\tret;\n}\n.visible .entry b()\n{\n\t.reg .b32 %%r<2>;\n'
   for i in $(seq 60); do printf '\tadd.s32 %%r1, %%nope, 1;\n'; done; printf '\tret;\n}\n'; } > "$tmp/order.ptx"
 expect_exit 2 "errors past the limit, in source order" "$PTXRUN" --no-color --entry b "$tmp/order.ptx"
-expect_stderr_line "errors past the limit, in source order" "$tmp/order.ptx:8:2: error: ptxrun cannot execute 'cp.async' yet"
+expect_stderr_line "errors past the limit, in source order" "$tmp/order.ptx:8:16: error: ptxrun cannot execute 'redux.sync' with '.f32' yet"
 expect_stderr_line "errors past the limit: counted" "$tmp/order.ptx: 61 errors (the first 50 shown)"
 #    a function's address is the same in every run of a module: one kernel stores f's, another calls it
 #    (each kernel had its own numbering, of what it reached: the call ran g0, exit 0)
@@ -1431,6 +1431,12 @@ expect_exit 0 "setp _|q" "$PTXRUN" "$tmp/sink.ptx" --expect "$tmp/sink.expect.js
 # defined membermask, so --strict runs it without a warning (it used to stop with exit 3).
 D=tests/definedness
 expect_exit 0 "bit-field read-modify-write, --strict" "$PTXRUN" --strict $D/bitfield_rmw.ptx --lanes $D/bitfield_rmw.lanes.json --expect $D/bitfield_rmw.expect.json
+# A read of bytes a cp.async has not written yet (a missing wait) warns, and --strict stops there.
+A=tests/async
+expect_exit 0 "a missing wait" "$PTXRUN" --no-color $A/cp_mbarrier_nowait.ptx --lanes $A/cp_mbarrier_nowait.lanes.json
+if grep -q "warning: read of bytes an asynchronous copy has not written yet" "$tmp/err"; then ok; else fail "missing wait warning"; cat "$tmp/err"; fi
+expect_exit 3 "a missing wait, --strict" "$PTXRUN" --strict $A/cp_mbarrier_nowait.ptx --lanes $A/cp_mbarrier_nowait.lanes.json
+expect_exit 0 "the wait, --strict" "$PTXRUN" --strict $A/cp_mbarrier.ptx --lanes $A/cp_mbarrier.lanes.json --expect $A/cp_mbarrier.expect.json
 # nvcc -G builds of cooperative groups (coalesced_threads, tiles, reduce, scan) and of a
 # struct of bit-fields run without a warning under --strict and match their C references.
 K=tests/kernels

@@ -197,14 +197,12 @@ def test_parse_error_gives_line_and_column():
     assert (e.value.line, e.value.column) == (line, column) and "%q1" in e.value.diagnostics[0].message
 
 
-CP_ASYNC = HEADER + """
+REFUSED = HEADER + """
 .visible .entry copies(.param .u64 in)
 {
-.reg .b64 %rd<4>;
-.shared .align 16 .b8 sh[64];
-ld.param.u64 %rd1, [in];
-cp.async.ca.shared.global [sh], [%rd1], 16;
-cp.async.wait_all;
+.reg .f32 %f<4>;
+mov.f32 %f2, 1.0;
+redux.sync.min.f32 %f1, %f2, 0xffffffff;
 ret;
 }
 .visible .entry plain(.param .u64 out)
@@ -218,11 +216,11 @@ ret;
 
 
 def test_unsupported_instruction():
-    mod = ptxrun.Module(CP_ASYNC)                    # the module loads: only a kernel reaching it is refused
+    mod = ptxrun.Module(REFUSED)                     # the module loads: only a kernel reaching it is refused
     with pytest.raises(ptxrun.PtxUnsupported) as e:
         mod.get_function("copies")
-    line, column = line_of(CP_ASYNC, "cp.async.ca")
-    assert e.value.line == line and "cannot execute" in str(e.value) and "cp.async" in str(e.value)
+    line, column = line_of(REFUSED, "redux.sync")
+    assert e.value.line == line and "cannot execute" in str(e.value) and "redux.sync" in str(e.value)
     with pytest.raises(ptxrun.PtxUnsupported) as again:    # asked again: the same answer, said again
         mod.get_function("copies")
     assert again.value.line == line and str(again.value) == str(e.value)
