@@ -76,10 +76,10 @@ static void take_rows(StartRows *s, const Warp *w)
             push_row(s, r, w->val[r], w->bits[r], w->defined[r]);
 }
 
-/* Predicates in val[k][0]; the constants false and true (the last two slots) never change. */
+/* Predicates in val[k][0]; the constants (the last slots) never change in a run. */
 static void take_preds(StartRows *s, const Warp *w)
 {
-    for (uint32_t q = 0; q + 2 < w->prog->pred_count; q++)
+    for (uint32_t q = 0; q + PRED_CONSTANTS < w->prog->pred_count; q++)
         if (w->pred[q] || w->pred_defined[q]) {
             uint64_t v[WARP_SIZE] = { w->pred[q] };
             push_row(s, q, v, NULL, w->pred_defined[q]);
@@ -118,8 +118,8 @@ static void restore_snapshot(Block *b, const Snapshot *s)
         memset(w->val, 0, p->reg_count * sizeof *w->val);
         memset(w->bits, 0, p->reg_count * sizeof *w->bits);
         memset(w->defined, 0, p->reg_count * sizeof *w->defined);
-        memset(w->pred, 0, (p->pred_count - 2) * sizeof *w->pred);
-        memset(w->pred_defined, 0, (p->pred_count - 2) * sizeof *w->pred_defined);
+        memset(w->pred, 0, (p->pred_count - PRED_CONSTANTS) * sizeof *w->pred);
+        memset(w->pred_defined, 0, (p->pred_count - PRED_CONSTANTS) * sizeof *w->pred_defined);
         const StartRows *r = &s->regs[i], *q = &s->preds[i];
         for (uint32_t k = 0; k < r->count; k++) {
             memcpy(w->val[r->row[k]], r->val[k], sizeof *w->val);
@@ -216,6 +216,7 @@ static void fill_special_registers(Warp *w)
 {
     fill_handle_params(w);
     const Block *b = w->block;
+    w->pred[w->prog->pred_count - 1] = b->explicit_cluster ? ALL_LANES : 0;     /* %is_explicit_cluster */
     const uint32_t *ntid = b->ntid;
     uint64_t reserved = w->prog->reserved_region == NO_SLOT ? 0 : b->mem.regions[w->prog->reserved_region].base;
     /* Each lane's %tid: lane 0's by division, the next ones counting on from it (as t % ntid.x,
@@ -299,8 +300,9 @@ static Warp *new_warp(Block *b, uint32_t index)
         w->defined[p->sreg_rows[p->sreg_used[u] / 4][p->sreg_used[u] % 4]] = ALL_LANES;
     w->pred = xcalloc(p->pred_count, sizeof *w->pred);
     w->pred_defined = xcalloc(p->pred_count, sizeof *w->pred_defined);
-    w->pred[p->pred_count - 1] = ALL_LANES;       /* the constant true */
-    w->pred_defined[p->pred_count - 2] = w->pred_defined[p->pred_count - 1] = ALL_LANES;
+    w->pred[p->pred_count - 2] = ALL_LANES;       /* the constant true (false before it, %is_explicit_cluster after) */
+    for (uint32_t q = p->pred_count - PRED_CONSTANTS; q < p->pred_count; q++)
+        w->pred_defined[q] = ALL_LANES;
     w->active = xcalloc(p->func_count, sizeof *w->active);
     warp_reset(w);
     return w;
