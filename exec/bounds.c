@@ -71,8 +71,9 @@ bool bounds_check(const Block *b, const uint32_t *cluster, const char *note)
         return false;
     }
     if (product(given) > 1) {
-        diag_at(b->diag, DIAG_ERROR, req ? req->at : f->at, "kernel '%s' runs in clusters of %u x %u x %u CTAs "
-                "('.reqnctapercluster'): ptxrun cannot execute clusters yet", f->name, given[0], given[1], given[2]);
+        diag_at(b->diag, DIAG_ERROR, req ? req->at : f->at, "kernel '%s' runs in clusters of %u x %u x %u CTAs%s: "
+                "ptxrun cannot execute clusters yet", f->name, given[0], given[1], given[2],
+                cluster ? "" : " ('.reqnctapercluster')");
         return false;
     }
     return true;
