@@ -35,7 +35,7 @@ def hist_case(name, seed, count, grid, block, cluster, bins, params, extra=None)
     write(name + '.expect.json', {"buffers": {"out": histogram(values, bins)}})
 
 
-def sregs_case():
+def sregs_case(name, explicit):
     grid, cluster = [4, 4, 1], [2, 2, 1]
     out = [0] * (20 * grid[0] * grid[1])
     for y in range(grid[1]):
@@ -45,12 +45,16 @@ def sregs_case():
             clusterid = [ctaid[d] // cluster[d] for d in range(3)]
             nclusterid = [grid[d] // cluster[d] for d in range(3)]
             rank = cl_ctaid[0] + cluster[0] * (cl_ctaid[1] + cluster[1] * cl_ctaid[2])
-            words = ctaid + cl_ctaid + cluster + clusterid + nclusterid + [rank, cluster[0] * cluster[1] * cluster[2], 1]
+            words = ctaid + cl_ctaid + cluster + clusterid + nclusterid + [rank, cluster[0] * cluster[1] * cluster[2],
+                                                                            int(explicit)]
             at = 20 * (x + grid[0] * y)
             out[at:at + len(words)] = words
-    write('sregs.lanes.json', {"grid": grid, "block": [32, 1, 1], "cluster": cluster,
-                               "buffers": {"out": {"type": "u32", "count": len(out)}}, "params": {"out": "@out"}})
-    write('sregs.expect.json', {"buffers": {"out": out}})
+    lanes = {"grid": grid, "block": [32, 1, 1], "buffers": {"out": {"type": "u32", "count": len(out)}},
+             "params": {"out": "@out"}}
+    if explicit:
+        lanes["cluster"] = cluster
+    write(name + '.lanes.json', lanes)
+    write(name + '.expect.json', {"buffers": {"out": out}})
 
 
 def one_cta_case():
@@ -95,8 +99,10 @@ def exchange_case():
 
 def st_async_cases():
     pair = {"grid": [2, 1, 1], "cluster": [2, 1, 1]}
-    for name, out in (('st_async', [11, 22]), ('st_async_nowait', [None, None])):
-        write(name + '.lanes.json', dict(pair, block=[1, 1, 1], buffers={"out": {"type": "u32", "count": 2}},
+    # out starts 7, 7 and an undefined word (a buffer with undefined bytes from the start: the
+    # undefined values stored are then kept in every CTA's view of it)
+    for name, out in (('st_async', [11, 22, None]), ('st_async_nowait', [None, None, None])):
+        write(name + '.lanes.json', dict(pair, block=[1, 1, 1], buffers={"out": {"type": "u32", "data": [7, 7, None]}},
                                          params={"out": "@out"}))
         write(name + '.expect.json', {"buffers": {"out": out}})
     fault_case('exited', "the shared memory of CTA rank 1 of the cluster, which has exited", threads=32, extra=pair)
@@ -111,4 +117,5 @@ st_async_cases()
 hist_case('histogram', 1, 1000, [4, 2, 1], [48, 1, 1], [2, 2, 1], 64, {"in": "@in", "n": 1000, "out": "@out"})
 hist_case('histogram_cg', 2, 1500, [8, 1, 1], [64, 1, 1], [4, 1, 1], 64,
           ["@in", 1500, "@out", 64], {"dynamic_shared": 64})
-sregs_case()
+sregs_case('sregs', True)
+sregs_case('sregs_implicit', False)   # .reqnctapercluster's shape, no launch shape
