@@ -4,11 +4,11 @@
  * .explicitcluster or .maxclusterrank do not allow ("a runtime error or kernel launch failure");
  * so does ptxrun, before the run, at the directive. Of each kind the last counts (ptxas reads it so);
  * a cluster directive's 0 is none (ptxas's cubin is the one without it). A launch without a cluster
- * shape runs a kernel with .reqnctapercluster in clusters of that shape (Block.cluster; not an
- * explicit one), the grid a whole number of them, as a GPU launches it.
+ * shape runs a kernel with .reqnctapercluster in clusters of that shape (Block.cluster), the grid a
+ * whole number of them, as the CUDA runtime launches nvcc's __cluster_dims__ kernels: an explicit
+ * cluster launch, as the PTX ISA calls every launch but the implicit clusters of one CTA.
  * Requires: a Block whose shape and grid are set (block_set_shape, block_set_grid), its Program's kernel. */
 #include <stdio.h>
-#include <string.h>
 
 #include "block.h"
 
@@ -82,6 +82,6 @@ bool bounds_check(Block *b, const uint32_t *cluster, const char *note)
                     "the grid is not a whole number of them");
             return false;
         }
-    memcpy(b->cluster, given, sizeof b->cluster);
+    block_set_cluster(b, given);     /* a launch in clusters of more than one CTA is an explicit one (PTX ISA) */
     return true;
 }

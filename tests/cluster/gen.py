@@ -35,7 +35,7 @@ def hist_case(name, seed, count, grid, block, cluster, bins, params, extra=None)
     write(name + '.expect.json', {"buffers": {"out": histogram(values, bins)}})
 
 
-def sregs_case(name, explicit):
+def sregs_case(name, given):
     grid, cluster = [4, 4, 1], [2, 2, 1]
     out = [0] * (20 * grid[0] * grid[1])
     for y in range(grid[1]):
@@ -45,13 +45,14 @@ def sregs_case(name, explicit):
             clusterid = [ctaid[d] // cluster[d] for d in range(3)]
             nclusterid = [grid[d] // cluster[d] for d in range(3)]
             rank = cl_ctaid[0] + cluster[0] * (cl_ctaid[1] + cluster[1] * cl_ctaid[2])
+            explicit = 1        # given or from .reqnctapercluster: the ISA calls only 1 x 1 x 1 implicit
             words = ctaid + cl_ctaid + cluster + clusterid + nclusterid + [rank, cluster[0] * cluster[1] * cluster[2],
-                                                                            int(explicit)]
+                                                                            explicit]
             at = 20 * (x + grid[0] * y)
             out[at:at + len(words)] = words
     lanes = {"grid": grid, "block": [32, 1, 1], "buffers": {"out": {"type": "u32", "count": len(out)}},
              "params": {"out": "@out"}}
-    if explicit:
+    if given:
         lanes["cluster"] = cluster
     write(name + '.lanes.json', lanes)
     write(name + '.expect.json', {"buffers": {"out": out}})
@@ -118,4 +119,4 @@ hist_case('histogram', 1, 1000, [4, 2, 1], [48, 1, 1], [2, 2, 1], 64, {"in": "@i
 hist_case('histogram_cg', 2, 1500, [8, 1, 1], [64, 1, 1], [4, 1, 1], 64,
           ["@in", 1500, "@out", 64], {"dynamic_shared": 64})
 sregs_case('sregs', True)
-sregs_case('sregs_implicit', False)   # .reqnctapercluster's shape, no launch shape
+sregs_case('sregs_reqn', False)   # .reqnctapercluster's shape, none launched: an explicit cluster too
