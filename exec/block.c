@@ -465,6 +465,7 @@ void block_free(Block *b)
         free(b->samplers);
     }
     mem_free(&b->mem);
+    spin_pool_free(&b->spin_pool);
     free(b);
 }
 
