@@ -225,6 +225,14 @@ static bool run_gang(Block *b, Gang *g, const ExecOptions *o, uint32_t *stopped)
  * .local its own (made when first written), reporting to b's diag. */
 static void make_members(Block *b, Gang *g, uint32_t count)
 {
+    /* A .global region all of whose bytes are defined keeps no shadow until written (mem.c):
+     * each member would make its own copy, and the others would not see what it wrote undefined.
+     * The gang's CTAs share one, made here. */
+    for (uint32_t i = 0; i < b->mem.count; i++) {
+        Region *r = &b->mem.regions[i];
+        if (r->space == SPACE_GLOBAL && !r->per_lane && !r->shadow && !r->read_only && !b->mem.placed_only)
+            mem_shadow(&b->mem, r);
+    }
 
     g->ctas = xcalloc(count, sizeof *g->ctas);
     g->count = count;

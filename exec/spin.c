@@ -58,10 +58,12 @@ static uint32_t lane_pc(const Warp *w, uint32_t pc, uint32_t mask, int l)
     return (mask >> l & 1) ? pc : w->pc[l];
 }
 
+/* A row's values and definedness; its partly defined bits only where a lane is not wholly defined
+ * (elsewhere Warp.bits means nothing, and keep() copies none). */
 static bool same_row(const Warp *w, const SpinState *s, uint32_t r)
 {
     return w->defined[r] == s->defined[r] && !memcmp(w->val[r], s->val[r], sizeof *w->val) &&
-           !memcmp(w->bits[r], s->bits[r], sizeof *w->bits);
+           (w->defined[r] == ALL_LANES || !memcmp(w->bits[r], s->bits[r], sizeof *w->bits));
 }
 
 static bool same_state(const Warp *w, SpinState *s, uint32_t pc, uint32_t mask)
@@ -164,8 +166,10 @@ static void keep(Warp *w, uint32_t pc, uint32_t mask)
     s->exited = w->exited, s->waiting = w->waiting, s->at_barrier = w->at_barrier;
     s->carry = w->carry, s->carry_defined = w->carry_defined, s->carry_by_sub = w->carry_by_sub;
     memcpy(s->val, w->val, p->first_immediate * sizeof *w->val);
-    memcpy(s->bits, w->bits, p->first_immediate * sizeof *w->bits);
     memcpy(s->defined, w->defined, p->first_immediate * sizeof *w->defined);
+    for (uint32_t r = 0; r < p->first_immediate; r++)
+        if (w->defined[r] != ALL_LANES)
+            memcpy(s->bits[r], w->bits[r], sizeof *w->bits);
     memcpy(s->pred, w->pred, (p->pred_count - 2) * sizeof *w->pred);
     memcpy(s->pred_defined, w->pred_defined, (p->pred_count - 2) * sizeof *w->pred);
 }
