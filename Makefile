@@ -262,7 +262,7 @@ lib-example: $(BUILD)/lib/libptxrun.so $(BUILD)/lib/libptxrun.a
 
 # The benchmarks are not run by check (they print figures), but they must keep building.
 bench-builds: $(BUILD)/bench_frontend $(BUILD)/bench_exec $(BUILD)/bench_lanes $(BUILD)/bench_entry $(BUILD)/bench_gemm \
-              $(BUILD)/bench_launch
+              $(BUILD)/bench_launch $(BUILD)/bench_coop
 
 # The shape docs/architecture.md describes: file sizes, no loop of calls between files.
 structure:
@@ -495,6 +495,10 @@ $(BUILD)/bench_entry: bench/bench_entry.c
 $(BUILD)/bench_launch: bench/bench_launch.c $(BUILD)/obj/bench_reference.o $(BUILD)/lib/libptxrun.a api/ptxrun.h
 	$(CC) $(ALL_CFLAGS) -Ibench -o $@ $< $(BUILD)/obj/bench_reference.o $(BUILD)/lib/libptxrun.a $(LDLIBS)
 
+# CTAs that run together: 1,024 cooperative CTAs with grid.sync() against the same without (issue 37).
+$(BUILD)/bench_coop: bench/bench_coop.c $(BUILD)/lib/libptxrun.a api/ptxrun.h
+	$(CC) $(ALL_CFLAGS) -o $@ $< $(BUILD)/lib/libptxrun.a $(LDLIBS)
+
 # bench_launch.py's Python: Debian's, which has NumPy.
 BENCH_PYTHON ?= /usr/bin/python3
 
@@ -518,7 +522,7 @@ $(BUILD)/bench_gemm: bench/bench_gemm.c $(BUILD)/obj/bench_reference.o $(BUILD)/
 	$(CC) $(ALL_CFLAGS) -Ibench -o $@ $< $(BUILD)/obj/bench_reference.o $(BUILD)/obj/benchload.o $(BUILD)/libptxrun.a $(LDLIBS)
 
 bench: $(BUILD)/bench_frontend $(BUILD)/bench_exec $(BUILD)/bench_lanes $(BUILD)/bench_entry $(BUILD)/bench_gemm $(BUILD)/ptxrun \
-       $(BUILD)/bench_launch $(BUILD)/lib/libptxrun.so
+       $(BUILD)/bench_launch $(BUILD)/bench_coop $(BUILD)/lib/libptxrun.so
 	$(BUILD)/bench_exec $(BUILD)/ptxrun samples
 	$(BUILD)/bench_gemm
 	$(BUILD)/bench_frontend $(BUILD)/bench_corpus.ptx $(BUILD)/ptxrun tests/ptx/nvcc/*.ptx
@@ -526,6 +530,7 @@ bench: $(BUILD)/bench_frontend $(BUILD)/bench_exec $(BUILD)/bench_lanes $(BUILD)
 	$(BUILD)/bench_entry $(BUILD)/bench_entry.ptx $(BUILD)/ptxrun
 	@sh bench/compare_ptxas.sh $(BUILD)/ptxrun $(BUILD)/bench_corpus.ptx
 	$(BUILD)/bench_launch $(BUILD)/ptxrun tests/kernels/bitonic_sort.sm_90.ptx $(BUILD)
+	$(BUILD)/bench_coop bench/coop_sync.ptx
 	PYTHONPATH=python PTXRUN_LIBRARY=$(BUILD)/lib/libptxrun.so $(BENCH_PYTHON) bench/bench_launch.py
 	PYTHONPATH=python PTXRUN_LIBRARY=$(BUILD)/lib/libptxrun.so $(BENCH_PYTHON) bench/bench_python.py
 

@@ -6,8 +6,10 @@
  * (registers, predicates, .shared and .local); global memory carries over.
  * The block owns the lowered program, the memory, the warps and the barriers.
  * Requires: lower.c (the program), warp.c (one warp), barrier.c (bar, barrier). */
+#define _DEFAULT_SOURCE                /* MAP_ANONYMOUS, outside POSIX 2008 (as lexer/pages.c) */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "async.h"
 
@@ -116,7 +118,8 @@ static void restore_snapshot(Block *b, const Snapshot *s)
     for (uint32_t i = 0; i < b->warp_count; i++) {
         Warp *w = b->warps[i];
         memset(w->val, 0, p->reg_count * sizeof *w->val);
-        memset(w->bits, 0, p->reg_count * sizeof *w->bits);
+        if (!b->fresh_local)           /* fresh: zero pages, none written yet */
+            memset(w->bits, 0, p->reg_count * sizeof *w->bits);
         memset(w->defined, 0, p->reg_count * sizeof *w->defined);
         memset(w->pred, 0, (p->pred_count - PRED_CONSTANTS) * sizeof *w->pred);
         memset(w->pred_defined, 0, (p->pred_count - PRED_CONSTANTS) * sizeof *w->pred_defined);
@@ -281,6 +284,39 @@ static void fill_special_registers(Warp *w)
     }
 }
 
+/* Rows of zeroes for Warp.bits: mapped from the system when large, so that a page is given only
+ * when a lane's value is first partly defined there (most rows never are: the CTAs of a gang
+ * keep their warps at once). */
+enum { MAPPED_ROWS = 16 << 10 };
+
+static void *bits_alloc(uint32_t rows)
+{
+#ifdef MAP_ANONYMOUS
+    size_t bytes = (size_t)(rows ? rows : 1) * sizeof(uint64_t[WARP_SIZE]);
+    if (bytes >= MAPPED_ROWS) {
+        void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        if (p != MAP_FAILED)
+            return p;
+        util_out_of_memory(bytes);
+    }
+#endif
+    return xcalloc_aligned(rows, sizeof(uint64_t[WARP_SIZE]), 64);
+}
+
+static void bits_free(void *p, uint32_t rows)
+{
+#ifdef MAP_ANONYMOUS
+    size_t bytes = (size_t)(rows ? rows : 1) * sizeof(uint64_t[WARP_SIZE]);
+    if (bytes >= MAPPED_ROWS) {
+        munmap(p, bytes);
+        return;
+    }
+#else
+    (void)rows;
+#endif
+    free(p);
+}
+
 /* Warp `index` of the block: registers of its own (undefined), the immediate and special
  * register rows, the constant predicates. */
 static Warp *new_warp(Block *b, uint32_t index)
@@ -293,7 +329,7 @@ static Warp *new_warp(Block *b, uint32_t index)
     w->thread_base = index * WARP_SIZE;
     w->val = xcalloc_aligned(p->row_count, sizeof *w->val, 64);   /* rows on cache lines: whole-vector moves */
     w->defined = xcalloc(p->row_count ? p->row_count : 1, sizeof *w->defined);
-    w->bits = xcalloc_aligned(p->row_count, sizeof *w->bits, 64);
+    w->bits = bits_alloc(p->row_count);
     for (uint32_t i = p->first_immediate; i < p->row_count; i++) {
         for (int l = 0; l < WARP_SIZE; l++)
             w->val[i][l] = p->immediates[i - p->first_immediate];
@@ -314,7 +350,7 @@ static Warp *new_warp(Block *b, uint32_t index)
 static void free_warp_state(Warp *w)
 {
     free(w->val);
-    free(w->bits);
+    bits_free(w->bits, w->prog->row_count);
     free(w->defined);
     free(w->pred);
     free(w->pred_defined);
@@ -472,6 +508,7 @@ void block_free(Block *b)
     }
     async_free(b);
     mem_free(&b->mem);
+    spin_pool_free(&b->spin_pool);
     free(b);
 }
 

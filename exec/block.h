@@ -379,8 +379,18 @@ typedef struct Warp {
     bool parked;               /* not run until the epoch moves past spin_epoch */
     uint32_t parked_pc;        /* the branch it waits at */
     uint64_t uncounted;        /* steps of repeated iterations, not counted against --max-steps */
-    struct SpinState *spin;    /* the state kept at a look, made when first needed */
+    uint32_t hurry;            /* ready lanes held while the others spun: they run next (spin.c) */
+    bool spin_read;            /* it read memory (ld, atom, multimem) since its last look */
+    struct SpinState *spin;    /* the state kept at a look, one of its pool's (SpinPool) */
 } Warp;
+
+/* The states spinning warps keep (spin.c), a few for a block or a gang: a warp takes one when
+ * it looks, the one taken longest ago leaving its owner (who then looks afresh). */
+enum { SPIN_POOL = 16 };
+typedef struct SpinPool {
+    struct SpinState *slot[SPIN_POOL];
+    uint32_t next;
+} SpinPool;
 
 /* The CTA being run: its warps under one scheduler, its barriers, and the grid it belongs to.
  * CTAs of a grid run one after another; each starts from the state the lanes file gave. */
@@ -431,6 +441,7 @@ struct Block {
     struct AsyncState *async;  /* pending asynchronous writes and mbarriers (async.h); NULL: none yet */
     bool fresh_local;          /* its .local was never run in (zero, undefined): no clearing */
     uint64_t grid_workspace;   /* a cooperative launch's (gang.c): %envreg1 and %envreg2; 0: none */
+    SpinPool spin_pool;        /* its warps' kept states while it runs alone (spin.c) */
 };
 
 /* CTAs that run together, interleaved under one scheduler (gang.c): the CTAs of a cluster, or
@@ -442,7 +453,10 @@ typedef struct Gang {
                                   or a cluster barrier's state, a copy landing): a spinning warp waits for it */
     uint32_t lo[3], extent[3]; /* the box of CTA ids it holds, x fastest in ctas: ctas[x + ex * (y + ey * z)] */
     /* gang.c's own below; the cluster helper adds its barrier.cluster state here. */
-    uint32_t next_cta, next_warp;   /* the default schedule's turn */
+    uint32_t next_cta, next_warp, cta_turns;   /* the default schedule's turn (gang_next) */
+    bool sweeping;             /* and whether parked warps whose epoch moved may run (gang_next) */
+    SpinPool spin_pool;        /* its warps' kept states (spin.c) */
+    uint64_t picks;            /* picks since the last sweep */
 } Gang;
 
 /* gang.c: CTAs that run together. */
@@ -668,19 +682,25 @@ void builtin_clock(Warp *w);                              /* the clock registers
 /* spin.c: a warp whose ready lanes, together at a backward branch they all take, come back to a
  * state they were in while nothing another thread could see changed, parks (the rule: spin.c). */
 #define SPIN_AFRESH UINT64_MAX
-bool spin_check(Warp *w, uint32_t pc, uint32_t mask);     /* the epoch has not moved: true when it parks */
+/* The epoch has not moved: SPIN_PARKED when it parks, SPIN_HURRY when its lanes of mask repeat
+ * while other ready lanes are held (they run next: Warp.hurry), else SPIN_ON. */
+enum { SPIN_ON, SPIN_PARKED, SPIN_HURRY };
+int spin_check(Warp *w, uint32_t pc, uint32_t mask);
+void spin_pool_free(SpinPool *p);
 void spin_moved(Warp *w, uint64_t epoch);
 void spin_resume(Warp *w);                                /* the epoch moved while it was parked */
 void spin_report(Warp *w);                                /* a deadlock's note for a parked warp */
 void spin_free(Warp *w);
 
-/* At a backward branch the ready lanes, mask, all take at pc: true when the warp parks there. */
-static inline bool warp_spins(Warp *w, uint32_t pc, uint32_t mask)
+/* At a backward branch the lanes of mask all take at pc: SPIN_ON, SPIN_PARKED, SPIN_HURRY. */
+static inline int warp_spins(Warp *w, uint32_t pc, uint32_t mask)
 {
     uint64_t e = *w->block->mem.epoch;
-    if (e != w->spin_epoch) {
+    bool read = w->spin_read;
+    w->spin_read = false;
+    if (e != w->spin_epoch || !read) {     /* a loop that reads no memory waits for nothing */
         spin_moved(w, e);
-        return false;
+        return SPIN_ON;
     }
     return spin_check(w, pc, mask);
 }

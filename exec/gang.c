@@ -86,9 +86,10 @@ bool gang_fits(const Block *b, Msg *err)
 static void make_workspace(Block *b)
 {
     Region *r = mem_named(&b->mem, GANG_WORKSPACE, SPACE_GLOBAL);
-    if (!r)
-        r = &b->mem.regions[mem_add(&b->mem, GANG_WORKSPACE, SPACE_GLOBAL, GANG_WORKSPACE_BYTES, 16, TYPE_U32, false,
-                                    true)];
+    if (!r) {
+        uint32_t i = mem_add(&b->mem, GANG_WORKSPACE, SPACE_GLOBAL, GANG_WORKSPACE_BYTES, 16, TYPE_U32, false, true);
+        r = &b->mem.regions[i];            /* after mem_add, which may move the regions */
+    }
     if (r->data) {
         memset(r->data, 0, r->size);
         memset(mem_shadow(&b->mem, r), 0xff, r->size);
@@ -98,7 +99,8 @@ static void make_workspace(Block *b)
 
 /* ---- running CTAs together ---- */
 
-enum { GANG_SLICE_STEPS = 128 };       /* warp-steps a warp runs before the schedule is asked again */
+enum { GANG_SLICE_STEPS = 1024,        /* warp-steps a warp runs before the schedule is asked again */
+       GANG_CTA_TURNS = 16 };          /* slices of one CTA's warps before the next CTA's */
 
 bool gang_runnable(const Gang *g, uint32_t cta, uint32_t warp)
 {
@@ -109,22 +111,51 @@ bool gang_runnable(const Gang *g, uint32_t cta, uint32_t warp)
     return (w->launched & ~w->exited & ~w->waiting) && !(w->parked && w->spin_epoch == g->epoch);
 }
 
+/* Whether warp w of CTA c may run now: parked ones (their epoch moved) only while sweeping. */
+static bool eligible(const Gang *g, uint32_t c, uint32_t w, bool sweeping)
+{
+    return gang_runnable(g, c, w) && (sweeping || !g->ctas[c]->warps[w]->parked);
+}
+
+/* The warps of one CTA take turns for up to GANG_CTA_TURNS slices before the next CTA's do (its
+ * registers stay in the processor's caches, as when CTAs run one after another); a CTA whose
+ * warps all wait, end or park gives its turn at once. A parked warp whose epoch moved comes back
+ * only in a sweep, which begins once as many slices as the gang has warps have passed, or when no
+ * other warp can run, and lasts until every CTA has had its turns. Any order is one a GPU could
+ * take; so a spinning warp is not woken at each of the others' writes (a grid.sync() of N CTAs
+ * would otherwise wake the waiting ones N times each), yet it runs again within bounded slices. */
 bool gang_next(void *context, Gang *g, uint32_t *cta, uint32_t *warp)
 {
     (void)context;
-    uint32_t warps = g->ctas[0]->warp_count, c = g->next_cta, w = g->next_warp;
-    for (uint64_t n = (uint64_t)g->count * warps; n; n--) {
-        bool ok = gang_runnable(g, c, w);
-        if (ok)
-            *cta = c, *warp = w;
-        if (++w == warps) {
-            w = 0;
-            c = c + 1 == g->count ? 0 : c + 1;
+    uint32_t warps = g->ctas[0]->warp_count;
+    uint64_t total = (uint64_t)g->count * warps;
+    if (++g->picks > (g->sweeping ? total * GANG_CTA_TURNS : total))
+        g->sweeping = !g->sweeping, g->picks = 0;
+    for (int attempt = 0; attempt < 2; attempt++) {
+        uint32_t c = g->next_cta;
+        for (uint32_t n = 0; n < warps && g->cta_turns < GANG_CTA_TURNS; n++) {
+            uint32_t w = (g->next_warp + n) % warps;
+            if (eligible(g, c, w, g->sweeping)) {
+                g->next_warp = w + 1;
+                g->cta_turns++;
+                *cta = c, *warp = w;
+                return true;
+            }
         }
-        if (ok) {
-            g->next_cta = c, g->next_warp = w;
-            return true;
+        for (uint32_t m = 1; m <= g->count; m++) {     /* the next CTAs, this one last */
+            uint32_t d = (c + m) % g->count;
+            for (uint32_t w = 0; w < warps; w++)
+                if (eligible(g, d, w, g->sweeping)) {
+                    g->next_cta = d, g->next_warp = w + 1;
+                    g->cta_turns = 1;
+                    *cta = d, *warp = w;
+                    return true;
+                }
         }
+        if (g->sweeping)
+            return false;                  /* nothing can run, parked warps included */
+        g->sweeping = true;                /* only parked ones left: wake those whose epoch moved */
+        g->picks = 0;
     }
     return false;
 }
@@ -161,7 +192,9 @@ static bool cta_ended(const Block *k)
 static bool run_gang(Block *b, Gang *g, const ExecOptions *o, uint32_t *stopped)
 {
     g->epoch++;                        /* parked warps of an earlier gang mean nothing now */
-    g->next_cta = g->next_warp = 0;
+    g->next_cta = g->next_warp = g->cta_turns = 0;
+    g->sweeping = false;
+    g->picks = 0;
     for (uint32_t i = 0; i < g->count; i++)
         block_begin_cta(g->ctas[i], o, member_number(b, g, i));
     bool (*next)(void *, Gang *, uint32_t *, uint32_t *) = o->schedule ? o->schedule : gang_next;
@@ -192,12 +225,15 @@ static bool run_gang(Block *b, Gang *g, const ExecOptions *o, uint32_t *stopped)
  * .local its own (made when first written), reporting to b's diag. */
 static void make_members(Block *b, Gang *g, uint32_t count)
 {
-    /* The members borrow b's regions: a .global region without shadow bytes gets them now, so that
-     * what a member's write makes (undefined bytes) is in b's region, not lost in its own copy
-     * (the cluster helper's hook: tests/cluster/st_async_nowait, valgrind on tests/cluster). */
-    for (uint32_t i = 0; i < b->mem.count; i++)
-        if (b->mem.regions[i].space == SPACE_GLOBAL && !b->mem.regions[i].shadow && !b->mem.placed_only)
-            mem_shadow(&b->mem, &b->mem.regions[i]);
+    /* A .global region all of whose bytes are defined keeps no shadow until written (mem.c):
+     * each member would make its own copy, and the others would not see what it wrote undefined.
+     * The gang's CTAs share one, made here. */
+    for (uint32_t i = 0; i < b->mem.count; i++) {
+        Region *r = &b->mem.regions[i];
+        if (r->space == SPACE_GLOBAL && !r->per_lane && !r->shadow && !r->read_only && !b->mem.placed_only)
+            mem_shadow(&b->mem, r);
+    }
+
     g->ctas = xcalloc(count, sizeof *g->ctas);
     g->count = count;
     for (uint32_t i = 0; i < count; i++) {
@@ -272,6 +308,7 @@ bool gang_run_grid(Block *b, const ExecOptions *o)
     }
     b->steps = steps;
     b->lane_steps = lane_steps;
+    spin_pool_free(&g.spin_pool);          /* after the members, whose warps held its states */
     free(g.ctas);
     block_show_kept(b);
     return ran;

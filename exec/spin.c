@@ -18,9 +18,12 @@
 
 #include "block.h"
 
-enum { SPIN_MAX_DEPTH = 4 };   /* deeper calls: not compared, never parked */
+enum { SPIN_MAX_DEPTH = 4,     /* deeper calls: not compared, never parked */
+       SPIN_FIRST_KEEP = 8 };  /* the first look kept: the 8th (then the 16th, 32nd, ...) */
 
 typedef struct SpinState {
+    Warp *owner;               /* the warp it was kept for; NULL: free */
+    uint32_t rows, preds;      /* its room */
     uint64_t steps;            /* the warp's steps when it was kept */
     bool valid;                /* kept since the epoch last moved */
     uint32_t hint;             /* the row that differed last */
@@ -55,10 +58,12 @@ static uint32_t lane_pc(const Warp *w, uint32_t pc, uint32_t mask, int l)
     return (mask >> l & 1) ? pc : w->pc[l];
 }
 
+/* A row's values and definedness; its partly defined bits only where a lane is not wholly defined
+ * (elsewhere Warp.bits means nothing, and keep() copies none). */
 static bool same_row(const Warp *w, const SpinState *s, uint32_t r)
 {
     return w->defined[r] == s->defined[r] && !memcmp(w->val[r], s->val[r], sizeof *w->val) &&
-           !memcmp(w->bits[r], s->bits[r], sizeof *w->bits);
+           (w->defined[r] == ALL_LANES || !memcmp(w->bits[r], s->bits[r], sizeof *w->bits));
 }
 
 static bool same_state(const Warp *w, SpinState *s, uint32_t pc, uint32_t mask)
@@ -98,21 +103,54 @@ static bool same_state(const Warp *w, SpinState *s, uint32_t pc, uint32_t mask)
     return true;
 }
 
-static void keep(Warp *w, uint32_t pc, uint32_t mask)
+/* A state of the pool for w: its own, a free one, or the one taken longest ago (whose owner
+ * loses it, and looks afresh: it parks later, never wrongly). */
+static SpinState *take(Warp *w)
 {
+    if (w->spin)
+        return w->spin;
     const Program *p = w->prog;
     uint32_t rows = p->first_immediate ? p->first_immediate : 1, preds = p->pred_count;
-    if (!w->spin) {
+    SpinPool *pool = w->block->gang ? &w->block->gang->spin_pool : &w->block->spin_pool;
+    SpinState **at = &pool->slot[pool->next++ % SPIN_POOL];
+    if (*at && ((*at)->rows < rows || (*at)->preds < preds)) {
+        if ((*at)->owner)
+            (*at)->owner->spin = NULL;
+        free(*at);
+        *at = NULL;
+    }
+    if (!*at) {
         size_t bytes = sizeof(SpinState) + 2 * (size_t)rows * sizeof *w->val + (rows + 2 * (size_t)preds) * sizeof(uint32_t);
         SpinState *s = xcalloc(1, bytes);
+        s->rows = rows, s->preds = preds;
         s->val = (void *)(s + 1);
         s->bits = s->val + rows;
         s->defined = (uint32_t *)(s->bits + rows);
         s->pred = s->defined + rows;
         s->pred_defined = s->pred + preds;
-        w->spin = s;
+        *at = s;
     }
-    SpinState *s = w->spin;
+    if ((*at)->owner)
+        (*at)->owner->spin = NULL;
+    (*at)->owner = w;
+    (*at)->valid = false;
+    return w->spin = *at;
+}
+
+void spin_pool_free(SpinPool *p)
+{
+    for (int i = 0; i < SPIN_POOL; i++) {
+        if (p->slot[i] && p->slot[i]->owner)
+            p->slot[i]->owner->spin = NULL;
+        free(p->slot[i]);
+        p->slot[i] = NULL;
+    }
+}
+
+static void keep(Warp *w, uint32_t pc, uint32_t mask)
+{
+    const Program *p = w->prog;
+    SpinState *s = take(w);
     s->steps = w->steps;
     s->valid = true;
     for (int l = 0; l < WARP_SIZE; l++) {
@@ -128,8 +166,10 @@ static void keep(Warp *w, uint32_t pc, uint32_t mask)
     s->exited = w->exited, s->waiting = w->waiting, s->at_barrier = w->at_barrier;
     s->carry = w->carry, s->carry_defined = w->carry_defined, s->carry_by_sub = w->carry_by_sub;
     memcpy(s->val, w->val, p->first_immediate * sizeof *w->val);
-    memcpy(s->bits, w->bits, p->first_immediate * sizeof *w->bits);
     memcpy(s->defined, w->defined, p->first_immediate * sizeof *w->defined);
+    for (uint32_t r = 0; r < p->first_immediate; r++)
+        if (w->defined[r] != ALL_LANES)
+            memcpy(s->bits[r], w->bits[r], sizeof *w->bits);
     memcpy(s->pred, w->pred, (p->pred_count - 2) * sizeof *w->pred);
     memcpy(s->pred_defined, w->pred_defined, (p->pred_count - 2) * sizeof *w->pred);
 }
@@ -142,26 +182,35 @@ void spin_moved(Warp *w, uint64_t epoch)
         w->spin->valid = false;
 }
 
-bool spin_check(Warp *w, uint32_t pc, uint32_t mask)
+int spin_check(Warp *w, uint32_t pc, uint32_t mask)
 {
     if (w->spin_skip) {                /* the branch it was parked at: it runs now */
         w->spin_skip = false;
-        return false;
+        return SPIN_ON;
     }
     if (!keepable(w)) {
         spin_moved(w, w->spin_epoch);
-        return false;
+        return SPIN_ON;
     }
     uint32_t n = ++w->spin_checks;
     if (w->spin && w->spin->valid && same_state(w, w->spin, pc, mask)) {
         w->uncounted += w->steps - w->spin->steps;
+        uint32_t held = w->launched & ~w->exited & ~w->waiting & ~mask;
+        if (held) {
+            /* Other ready lanes wait at a reconvergence point for these, which repeat with
+             * nothing changing: the held lanes would run once starved (warp.c, HOLD_STEPS);
+             * they run now, and the warp looks afresh. */
+            w->hurry = held;
+            spin_moved(w, w->spin_epoch);
+            return SPIN_HURRY;
+        }
         w->parked = true;
         w->parked_pc = pc;
-        return true;
+        return SPIN_PARKED;
     }
-    if ((n & (n - 1)) == 0)
+    if ((n & (n - 1)) == 0 && n >= SPIN_FIRST_KEEP)
         keep(w, pc, mask);
-    return false;
+    return SPIN_ON;
 }
 
 /* The epoch moved while it was parked: it runs again from the branch, and parks again at once
@@ -172,7 +221,9 @@ void spin_resume(Warp *w)
     w->spin_epoch = *w->block->mem.epoch;
     w->spin_checks = 1;
     w->spin_skip = true;
-    w->spin->steps = w->steps;
+    w->spin_read = true;               /* the look after the branch compares with the parked state */
+    if (w->spin)                       /* kept still (not taken by another warp meanwhile) */
+        w->spin->steps = w->steps;
 }
 
 /* For a deadlock: where the parked warp spins. */
@@ -191,6 +242,7 @@ void spin_report(Warp *w)
 
 void spin_free(Warp *w)
 {
-    free(w->spin);
+    if (w->spin)
+        w->spin->owner = NULL;         /* the pool's, freed with it */
     w->spin = NULL;
 }

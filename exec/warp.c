@@ -369,8 +369,8 @@ static uint64_t run_straight(Warp *w, uint32_t pc, uint32_t mask, uint32_t limit
             if (undefined || (run && run != mask))
                 break;                      /* a branch that parts them, or warns: step() */
             to = run ? x->target : pc + 1;
-            if (to <= pc && !divergent && warp_spins(w, pc, mask))
-                break;                      /* parked at the branch (spin.c) */
+            if (to <= pc && warp_spins(w, pc, mask))
+                break;                      /* parked at the branch, or held lanes go first (spin.c) */
         } else if ((x->kop || x->kcmp) && !undefined) {
             alu_kernel(w, x, run);          /* the commonest, without execute()'s switch */
         } else if (!execute(w, x, mask, run, undefined)) {
@@ -558,6 +558,14 @@ static uint32_t choose(Warp *w, uint32_t ready, uint32_t *pc_out, Pick *pick)
 {
     uint32_t candidates = ready, mask = 0, lowest = NO_SLOT, starving = 0;
     pick->lanes = 0;
+    if (w->hurry & ready) {                /* held while the others spun (spin.c): each runs a step now */
+        mask = lowest_group(w, w->hurry & ready, &lowest);
+        w->hurry &= ready & ~mask;
+        for (uint32_t k = mask; k; k &= k - 1)
+            w->last_run[__builtin_ctz(k)] = w->steps + 1;
+        *pc_out = lowest;
+        return mask;
+    }
     while (candidates) {
         mask = lowest_group(w, candidates, &lowest);
         uint32_t held = held_at(w, mask, ready);
@@ -660,13 +668,13 @@ static bool follow(Warp *w, Pick *pick, Stamps *later, uint32_t to, uint32_t *pc
 
 /* Whether the lanes of mask, all the ready ones, at a backward branch they all take (its guard
  * defined), park there (spin.c). */
-static bool spins_here(Warp *w, uint32_t pc, uint32_t mask)
+static int spins_here(Warp *w, uint32_t pc, uint32_t mask)
 {
     const XInstr *x = &w->prog->code[pc];
     if (x->op != OP_BRA || x->target > pc)
-        return false;
+        return SPIN_ON;
     uint32_t undefined, run = warp_guard_lanes(w, x, mask, &undefined);
-    return run == mask && !undefined && warp_spins(w, pc, mask);
+    return run == mask && !undefined ? warp_spins(w, pc, mask) : SPIN_ON;
 }
 
 /* Gets the warp ready to run from the start of the kernel. */
@@ -696,6 +704,7 @@ void warp_reset(Warp *w)
     w->spin_checks = 0;
     w->spin_skip = w->parked = false;
     w->uncounted = 0;
+    w->hurry = 0;
 }
 
 /* After the lanes of mask, all the ready ones, last_run w->steps in effect (they ran in the fast
@@ -810,17 +819,26 @@ bool warp_run(Warp *w, const ExecOptions *o, uint64_t slice)
                 until = pick.until < until ? pick.until : until;
             }
             uint64_t ran = run_straight(w, pc, mask, limit, mask != ready, until, &next_pc);
-            if (ran || w->parked) {
+            if (ran || w->parked || w->hurry) {
                 if (ran > 1 || mask != ready)
                     fast = true;                /* as the fast path or follow() would have set it */
                 last_mask = mask;
+                if (w->hurry)                   /* choose() picks the held lanes next */
+                    next_pc = NO_SLOT, pick.lanes = 0;
                 continue;
             }
         }
-        if (mask == ready && spins_here(w, pc, mask)) {
+        int spin = spins_here(w, pc, mask);
+        if (spin == SPIN_PARKED) {
             next_pc = pc;
             last_mask = mask;
             break;
+        }
+        if (spin == SPIN_HURRY) {              /* the held lanes first: choose() picks them */
+            next_pc = NO_SLOT;
+            pick.lanes = 0;
+            last_mask = mask;
+            continue;
         }
         w->steps++;
         b->steps++;

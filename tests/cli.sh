@@ -219,14 +219,15 @@ expect_exit 2 "bad --max-steps" "$PTXRUN" "$tmp/up.ptx" --max-steps -5
 
 printf 'shfl.sync.idx.b32 v, x, 0, 31, 0xfffffffe;\n' > "$tmp/own.ptx"
 expect_exit 3 "own bit missing" "$PTXRUN" "$tmp/own.ptx"
-# A loop whose state changes at each turn (a counter) runs until --max-steps; one that comes back
-# to the same state with nothing it reads changing would repeat forever: a deadlock (spin.c).
+# A loop whose state changes at each turn (a counter) runs until --max-steps; one that reads memory
+# and comes back to the same state with nothing it reads changing would repeat forever: a deadlock
+# (spin.c). A loop that reads no memory waits for nothing: --max-steps.
 printf 'mov.u32 r, 0;\nL: add.u32 r, r, 1;\nbra L;\n' > "$tmp/loop.ptx"
 expect_exit 3 "runaway" "$PTXRUN" "$tmp/loop.ptx" --max-steps 500
-printf 'L: bra L;\n' > "$tmp/same.ptx"
+printf '.shared .u32 s;\nL: ld.volatile.shared.u32 v, [s];\nbra L;\n' > "$tmp/same.ptx"
 expect_exit 3 "a loop that comes back to the same state" "$PTXRUN" --no-color "$tmp/same.ptx" --max-steps 100000000000
-expect_stderr_line "a loop that comes back to the same state" "$tmp/same.ptx:1:4: error: deadlock: no lane can move"
-expect_stderr_line "a loop that comes back to the same state: the note" "$tmp/same.ptx:1:4: note: lanes 0-31 spin in a loop here that comes back to the same state, and nothing they read can change"
+expect_stderr_line "a loop that comes back to the same state" "$tmp/same.ptx:3:1: error: deadlock: no lane can move"
+expect_stderr_line "a loop that comes back to the same state: the note" "$tmp/same.ptx:3:1: note: lanes 0-31 spin in a loop here that comes back to the same state, and nothing they read can change"
 printf 'setp.eq.u32 p, x, 1;\n@p bra L;\nL: ret;\n' > "$tmp/undef.ptx"
 expect_exit 0 "undefined branch condition warns" "$PTXRUN" --no-color "$tmp/undef.ptx"
 expect_stderr_line "warning text" "$tmp/undef.ptx:2:1: warning: undefined branch condition in lanes 0-31"
@@ -1378,12 +1379,12 @@ printf '{"grid": [2], "block": [64]}\n' > "$tmp/spin1.json"
 expect_exit 3 "one warp looping forever" "$PTXRUN" --no-color "$tmp/spin1.ptx" --lanes "$tmp/spin1.json" --max-steps 1000
 expect_stderr_line "one warp looping forever" "$tmp/spin1.ptx:13:2: error: warp 1 stopped after 1000 warp-steps of its own (--max-steps counts each warp's); lanes still running: 0xffffffff"
 expect_stderr_line "one warp looping forever: its CTA" "$tmp/spin1.ptx:13:2: note: in warp 1 (threads 32-63) of CTA (0, 0, 0)"
-# The same warp spinning on nothing (bra L alone): parked, a deadlock naming the warp and its CTA.
-printf "$H.visible .entry k()\n{\n\t.reg .b32 %%r<3>;\n\t.reg .pred %%p;\n\tmov.u32 %%r1, %%tid.x;\n\tsetp.lt.u32 %%p, %%r1, 32;\n\t@%%p bra END;\nL:\n\tbra L;\nEND:\n\tret;\n}\n" > "$tmp/spin2.ptx"
+# The same warp spinning on a .shared word nobody writes: parked, a deadlock naming the warp and its CTA.
+printf "$H.visible .entry k()\n{\n\t.reg .b32 %%r<3>;\n\t.reg .pred %%p;\n\t.shared .u32 s;\n\tmov.u32 %%r1, %%tid.x;\n\tsetp.lt.u32 %%p, %%r1, 32;\n\t@%%p bra END;\nL:\n\tld.volatile.shared.u32 %%r2, [s];\n\tbra L;\nEND:\n\tret;\n}\n" > "$tmp/spin2.ptx"
 expect_exit 3 "one warp spinning on nothing" "$PTXRUN" --no-color "$tmp/spin2.ptx" --lanes "$tmp/spin1.json" --max-steps 1000000000
-expect_stderr_line "one warp spinning on nothing" "$tmp/spin2.ptx:12:2: error: deadlock: no thread can move"
-expect_stderr_line "one warp spinning on nothing: its CTA" "$tmp/spin2.ptx:12:2: note: in CTA (0, 0, 0)"
-expect_stderr_line "one warp spinning on nothing: where" "$tmp/spin2.ptx:12:2: note: warp 1 lanes 0-31 spin in a loop here that comes back to the same state, and nothing they read can change"
+expect_stderr_line "one warp spinning on nothing" "$tmp/spin2.ptx:14:2: error: deadlock: no thread can move"
+expect_stderr_line "one warp spinning on nothing: its CTA" "$tmp/spin2.ptx:14:2: note: in CTA (0, 0, 0)"
+expect_stderr_line "one warp spinning on nothing: where" "$tmp/spin2.ptx:14:2: note: warp 1 lanes 0-31 spin in a loop here that comes back to the same state, and nothing they read can change"
 # The progress line: never off a terminal (so not here) unless PTXRUN_PROGRESS=1 forces it, which
 # shows it from the start: "\rptxrun: DONE/TOTAL CTAs, RATE warp-steps/s" and an erase (ESC [K),
 # the line erased at the end ("\r" ESC [K).
