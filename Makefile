@@ -53,7 +53,7 @@ PARSER_SRC := $(BUILD)/parser.c parser/streamparse.c parser/quick.c parser/parse
               parser/initshape.c
 EXEC_SRC   := exec/kernels.c exec/vbits.c exec/layout.c exec/cfg.c exec/operand.c exec/callsite.c exec/lower.c exec/contract.c exec/lowercheck.c exec/bounds.c exec/mem.c exec/gridtrack.c exec/atomic.c exec/multimem.c exec/tensormap.c exec/bulk.c exec/report.c exec/alu.c exec/pack.c exec/wide.c exec/atom128.c exec/bitops.c exec/video.c exec/surface.c exec/sample.c exec/texture.c \
               exec/mathops.c exec/approx.c exec/half.c exec/fold.c exec/convert.c exec/format.c exec/warpops.c exec/mma.c exec/mma884.c exec/mmasp.c exec/mmafloat.c exec/mmafp8.c exec/wmma.c exec/wmmalayout.c exec/wgmma.c exec/wgmmadesc.c exec/mmaview.c exec/mmasource.c exec/matrix.c exec/barrier.c exec/sync.c \
-               exec/asyncwrite.c exec/async.c exec/mbarrier.c exec/call.c exec/builtin.c exec/tracefrag.c exec/trace.c exec/warp.c exec/block.c exec/gang.c exec/cluster.c exec/clusterasync.c exec/grid.c
+               exec/asyncwrite.c exec/async.c exec/mbarrier.c exec/call.c exec/builtin.c exec/tracefrag.c exec/trace.c exec/warp.c exec/spin.c exec/block.c exec/gang.c exec/cluster.c exec/clusterasync.c exec/grid.c
 API_SRC    := api/demangle.c api/kernelname.c api/reach.c api/apidiag.c api/hostmem.c api/library.c api/apilaunch.c api/ocelot.c
 # cuda/: what the CUDA runtime and driver shims need; fatbin.c needs libzstd, linked only by what uses it.
 CUDA_SRC   := cuda/fatbin.c
@@ -262,7 +262,7 @@ lib-example: $(BUILD)/lib/libptxrun.so $(BUILD)/lib/libptxrun.a
 
 # The benchmarks are not run by check (they print figures), but they must keep building.
 bench-builds: $(BUILD)/bench_frontend $(BUILD)/bench_exec $(BUILD)/bench_lanes $(BUILD)/bench_entry $(BUILD)/bench_gemm \
-              $(BUILD)/bench_launch
+              $(BUILD)/bench_launch $(BUILD)/bench_coop
 
 # The shape docs/architecture.md describes: file sizes, no loop of calls between files.
 structure:
@@ -426,7 +426,7 @@ valgrind: $(BUILD)/ptxrun $(BUILD)/tests/check_api $(BUILD)/tests/check_cudrv $(
 # yet, is not run). tests/entry runs a kernel of nvcc's templates named in the expect file by
 # its C++ name (tests/entry/regen.sh).
 kernel-tests: $(BUILD)/ptxrun
-	$(BUILD)/ptxrun test samples tests/kernels tests/h100 tests/memory tests/definedness tests/forms tests/misc tests/images tests/entry tests/wmma tests/wgmma tests/bulk tests/cluster
+	$(BUILD)/ptxrun test samples tests/kernels tests/gang tests/h100 tests/memory tests/definedness tests/forms tests/misc tests/images tests/entry tests/wmma tests/wgmma tests/bulk tests/cluster
 	$(BUILD)/ptxrun test --differs tests/h100_more/differs.txt tests/h100_more/cases
 	$(BUILD)/ptxrun test tests/h100_more/cases2
 	$(BUILD)/ptxrun test tests/h100_more/cases3
@@ -497,6 +497,10 @@ $(BUILD)/bench_entry: bench/bench_entry.c
 $(BUILD)/bench_launch: bench/bench_launch.c $(BUILD)/obj/bench_reference.o $(BUILD)/lib/libptxrun.a api/ptxrun.h
 	$(CC) $(ALL_CFLAGS) -Ibench -o $@ $< $(BUILD)/obj/bench_reference.o $(BUILD)/lib/libptxrun.a $(LDLIBS)
 
+# CTAs that run together: 1,024 cooperative CTAs with grid.sync() against the same without (issue 37).
+$(BUILD)/bench_coop: bench/bench_coop.c $(BUILD)/lib/libptxrun.a api/ptxrun.h
+	$(CC) $(ALL_CFLAGS) -o $@ $< $(BUILD)/lib/libptxrun.a $(LDLIBS)
+
 # bench_launch.py's Python: Debian's, which has NumPy.
 BENCH_PYTHON ?= /usr/bin/python3
 
@@ -520,7 +524,7 @@ $(BUILD)/bench_gemm: bench/bench_gemm.c $(BUILD)/obj/bench_reference.o $(BUILD)/
 	$(CC) $(ALL_CFLAGS) -Ibench -o $@ $< $(BUILD)/obj/bench_reference.o $(BUILD)/obj/benchload.o $(BUILD)/libptxrun.a $(LDLIBS)
 
 bench: $(BUILD)/bench_frontend $(BUILD)/bench_exec $(BUILD)/bench_lanes $(BUILD)/bench_entry $(BUILD)/bench_gemm $(BUILD)/ptxrun \
-       $(BUILD)/bench_launch $(BUILD)/lib/libptxrun.so
+       $(BUILD)/bench_launch $(BUILD)/bench_coop $(BUILD)/lib/libptxrun.so
 	$(BUILD)/bench_exec $(BUILD)/ptxrun samples
 	$(BUILD)/bench_gemm
 	$(BUILD)/bench_frontend $(BUILD)/bench_corpus.ptx $(BUILD)/ptxrun tests/ptx/nvcc/*.ptx
@@ -528,6 +532,7 @@ bench: $(BUILD)/bench_frontend $(BUILD)/bench_exec $(BUILD)/bench_lanes $(BUILD)
 	$(BUILD)/bench_entry $(BUILD)/bench_entry.ptx $(BUILD)/ptxrun
 	@sh bench/compare_ptxas.sh $(BUILD)/ptxrun $(BUILD)/bench_corpus.ptx
 	$(BUILD)/bench_launch $(BUILD)/ptxrun tests/kernels/bitonic_sort.sm_90.ptx $(BUILD)
+	$(BUILD)/bench_coop bench/coop_sync.ptx
 	PYTHONPATH=python PTXRUN_LIBRARY=$(BUILD)/lib/libptxrun.so $(BENCH_PYTHON) bench/bench_launch.py
 	PYTHONPATH=python PTXRUN_LIBRARY=$(BUILD)/lib/libptxrun.so $(BENCH_PYTHON) bench/bench_python.py
 

@@ -116,6 +116,7 @@ uint64_t atomic_defined_bits(const XInstr *x, uint64_t old, uint64_t old_bits, u
  * Operands); its element e is at address + e * size. */
 void atomic_execute(Warp *w, const XInstr *x, uint32_t mask)
 {
+    w->spin_read = true;                    /* a loop that reads memory may spin on it (spin.c) */
     unsigned size = x->bits / 8, n = x->elements;
     uint32_t pc = (uint32_t)(x - w->prog->code), nan_lanes = 0, two_nan_lanes = 0, snan_lanes = 0;
     if (!mem_address_defined(w, x, mask, pc))

@@ -735,7 +735,7 @@ bool lower_program(Program *p, Memory *mem, Module *m, Function *fn, Diag *diag,
     p->immediates = xmalloc((ld.immediates.len + 1) * sizeof *p->immediates);
     if (ld.immediates.len)
         memcpy(p->immediates, ld.immediates.data, ld.immediates.len * sizeof *p->immediates);
-    p->pred_count = ld.total_preds + 2;
+    p->pred_count = ld.total_preds + PRED_CONSTANTS;
     fold_moves(p);
     warpops_shfl_tables(p);
     for (uint32_t i = 0; i < p->code_len; i++)

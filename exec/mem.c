@@ -775,6 +775,7 @@ static void memory_access(Warp *w, const XInstr *x, uint32_t mask)
 {
     unsigned size = (unsigned)(x->bits + 7) / 8;
     bool store = x->op == OP_ST;
+    w->spin_read |= !store;                 /* a loop that reads memory may spin on it (spin.c) */
     uint32_t pc = (uint32_t)(x - w->prog->code);
     if (!mem_address_defined(w, x, mask, pc))
         return;

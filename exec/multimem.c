@@ -121,6 +121,7 @@ static void load_reduce(Warp *w, const XInstr *x, int l, unsigned e, uint8_t *co
 
 void multimem_execute(Warp *w, const XInstr *x, uint32_t mask)
 {
+    w->spin_read = true;                    /* a loop that reads memory may spin on it (spin.c) */
     unsigned size = x->bits / 8, n = x->elements;
     uint32_t pc = (uint32_t)(x - w->prog->code), order_lanes = 0, nan_lanes = 0, subnormal_lanes = 0;
     if (!mem_address_defined(w, x, mask, pc))
