@@ -226,8 +226,16 @@ static bool init(Warp *w, const XInstr *x, int l, uint32_t pc, uint32_t region, 
     if (!operand(w, x, l, pc, 1, &count))
         return false;
     uint32_t i = entry_at(s, region, offset);
-    if (i != NO_SLOT && s->bars[i].live) {
-        misuse(w, pc, l, b, &s->bars[i], "on a live mbarrier, not invalidated since");
+    const MBarrier *old = i != NO_SLOT && s->bars[i].live ? &s->bars[i] : NULL;
+    if (old && !old->phase && old->expected == (uint32_t)count && old->pending == old->expected && !old->tx) {
+        /* Threads initialising one barrier alike before anyone uses it: NVIDIA's
+         * globalToShmemAsyncCopy sample does (16 threads with threadIdx.x == 0). */
+        report_warn(w, pc, 1u << l, "mbarrier.init of a live mbarrier that this init would leave as it is (the PTX "
+                    "ISA leaves an init without mbarrier.inval undefined; ptxrun changes nothing),");
+        return true;
+    }
+    if (old) {
+        misuse(w, pc, l, b, old, "on a live mbarrier, not invalidated since");
         return false;
     }
     if ((uint32_t)count < 1 || (uint32_t)count > MBAR_MAX) {
