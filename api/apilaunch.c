@@ -35,6 +35,33 @@ static ssize_t trace_write(void *cookie, const char *text, size_t len)
     return (ssize_t)len;
 }
 
+/* The CTAs that run together: the options' cluster shape and cooperative launch; false, said, when
+ * CUDA would refuse the cluster (more than 16 CTAs, a grid not a whole number of clusters). */
+static bool together(ApiDiag *d, Block *b, const ptxrun_launch_options *o)
+{
+    if (!o)
+        return true;
+    block_set_cooperative(b, o->cooperative != 0);
+    if (!o->cluster[0] && !o->cluster[1] && !o->cluster[2])
+        return true;
+    uint32_t c[3];
+    for (int i = 0; i < 3; i++)
+        c[i] = o->cluster[i] ? o->cluster[i] : 1;
+    if ((uint64_t)c[0] * c[1] * c[2] > MAX_CLUSTER_CTAS) {
+        apidiag_say(d, PTXRUN_ERROR, "launch: a cluster of %u x %u x %u CTAs is more than an H100's %u", c[0], c[1],
+                    c[2], (unsigned)MAX_CLUSTER_CTAS);
+        return false;
+    }
+    for (int i = 0; i < 3; i++)
+        if (b->nctaid[i] % c[i]) {
+            apidiag_say(d, PTXRUN_ERROR, "launch: the grid's %c (%u) is not a whole number of clusters of %u", "xyz"[i],
+                        b->nctaid[i], c[i]);
+            return false;
+        }
+    block_set_cluster(b, c);
+    return true;
+}
+
 /* A launch's shape from the options, 0s counted as 1; false, said, when CUDA would refuse it. */
 static bool shape(ApiDiag *d, const ptxrun_launch_options *o, uint32_t ntid[3], uint32_t nctaid[3])
 {
@@ -288,8 +315,13 @@ ptxrun_status library_launch_images(ptxrun_kernel *k, void *const *args, const p
         block_set_dynamic_shared(b, o->shared_bytes);
     Image *all_images = NULL;
     if (!give_memory(&d, b, args, o, shadows, &status) ||
-        (image_count && !give_images(&d, b, images, image_count, &all_images)) || !bounds_check(b, NULL, NULL))
+        (image_count && !give_images(&d, b, images, image_count, &all_images)) || !together(&d, b, o) ||
+        !bounds_check(b, b->explicit_cluster ? b->cluster : NULL, NULL))
         goto out;
+    if (!gang_fits(b, &err)) {
+        apidiag_say(&d, PTXRUN_ERROR, "launch: %s", err.text);
+        goto out;
+    }
     pthread_mutex_lock(&mod->lock);
     move_vars(mod, b, false);
     pthread_mutex_unlock(&mod->lock);

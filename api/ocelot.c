@@ -97,7 +97,7 @@ static void run(ptxrun_kernel *k, int n_args, void **args, int bx, int by, int b
         values[i] = &args[i];
     }
     ptxrun_launch_options o = { { (unsigned)gx, (unsigned)gy, (unsigned)gz }, { (unsigned)bx, (unsigned)by, (unsigned)bz },
-                                (unsigned)shared_mem, NULL, 0, 1, 0, 0, 0, stdio_callbacks };
+                                (unsigned)shared_mem, NULL, 0, 1, 0, 0, 0, stdio_callbacks, { 0, 0, 0 }, 0 };
     ptxrun_launch(k, values, &o, NULL);
     free(values);
 }

@@ -137,6 +137,12 @@ typedef struct ptxrun_launch_options {
     int strict;                /* nonzero: an undefined value used is a fault, not a warning */
     unsigned jobs;             /* run CTAs on this many threads where that gives the same; 0, 1: one */
     ptxrun_callbacks callbacks;    /* the launch's messages, printf text and trace */
+    /* CTAs that run together (docs/semantics.md, "CTAs that run together"): the cluster's shape
+     * in CTAs (all 0: none, a plain launch; a 0 counts as 1), and nonzero cooperative for a
+     * cooperative launch (cudaLaunchCooperativeKernel: grid.sync(); refused, PTXRUN_ERROR_INPUT,
+     * when an H100 could not keep every CTA resident at once). */
+    unsigned cluster[3];
+    int cooperative;
 } ptxrun_launch_options;
 
 /* Runs the kernel once. args[i] points at the bytes of parameter i (ptxrun_kernel_param's size),

@@ -132,7 +132,8 @@ static void launch_tiny(ptxrun_kernel *k)
     void *pout = out, *pa = a;
     void *args[2] = { &pout, &pa };
     ptxrun_buffer buffers[2] = { { out, elements * sizeof *out, 0 }, { a, elements * sizeof *a, 1 } };
-    ptxrun_launch_options o = { { elements / block, 1, 1 }, { block, 1, 1 }, 0, buffers, 2, 0, 0, 0, 0, to_stderr };
+    ptxrun_launch_options o = { { elements / block, 1, 1 }, { block, 1, 1 }, 0, buffers, 2, 0, 0, 0, 0, to_stderr,
+                                { 0, 0, 0 }, 0 };
     if (ptxrun_launch(k, args, &o, NULL) != PTXRUN_OK)
         fail("a launch of the tiny kernel failed");
 }
@@ -154,7 +155,7 @@ static void launch_bitonic(ptxrun_kernel *k)
     void *args[5] = { &p[0], &p[1], &p[2], &p[3], &p[4] };
     ptxrun_buffer buffers[5] = { { keys, sizeof keys, 1 }, { fkeys, sizeof fkeys, 1 }, { sorted, sizeof sorted, 0 },
                                  { payload, sizeof payload, 0 }, { fsorted, sizeof fsorted, 0 } };
-    ptxrun_launch_options o = { { 1, 1, 1 }, { 32, 1, 1 }, 0, buffers, 5, 0, 0, 0, 0, to_stderr };
+    ptxrun_launch_options o = { { 1, 1, 1 }, { 32, 1, 1 }, 0, buffers, 5, 0, 0, 0, 0, to_stderr, { 0, 0, 0 }, 0 };
     memset(sorted, 0, sizeof sorted);
     memset(payload, 0, sizeof payload);
     memset(fsorted, 0, sizeof fsorted);

@@ -11,6 +11,7 @@
  * --buffer), merged into the lanes file's JSON before lanes.c reads it. */
 typedef struct Launch {
     const char *block, *grid, *cluster, *shared;   /* the options' text, or NULL */
+    bool cooperative;                              /* --cooperative */
     const char **params, **buffers;                /* NAME=VALUE, NAME=TYPE:COUNT ... */
     uint32_t param_count, buffer_count;
 } Launch;

@@ -224,9 +224,12 @@ static int execute(const RunOptions *o, Module *m, Function *fn, Diag *diag, Hel
     }
     if (!lanes_params_given(b, err_out))
         goto refused;
-    static const uint32_t one_cluster[3] = { 1, 1, 1 };      /* the one --cluster launch.c takes */
-    if (!bounds_check(b, o->launch.cluster ? one_cluster : NULL, loaded == 1 ? "; no --block gives one warp" : NULL)) {
+    if (!bounds_check(b, b->explicit_cluster ? b->cluster : NULL, loaded == 1 ? "; no --block gives one warp" : NULL)) {
         flush_held(held, diag, lines);
+        goto refused;
+    }
+    if (!gang_fits(b, &err)) {
+        fprintf(err_out, "ptxrun: error: %s\n", err.text);
         goto refused;
     }
     if (loaded == 1 && !b->prog.fn->is_snippet && !o->exec.trace_json)     /* JSON lines stay JSON */

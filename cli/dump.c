@@ -494,7 +494,7 @@ bool *dump_given(const Block *b)
         for (uint32_t i = 0; i < f->regs.len && i < b->prog.reg_count; i++)
             for (int l = 0; l < WARP_SIZE && !given[i]; l++)
                 given[i] = (w->defined[i] >> l & 1) || w->val[i][l] || w->bits[i][l];
-        for (uint32_t i = 0; i < f->preds.len && i + 2 < b->prog.pred_count; i++)
+        for (uint32_t i = 0; i < f->preds.len && i + PRED_CONSTANTS < b->prog.pred_count; i++)
             given[f->regs.len + i] |= w->pred[i] || w->pred_defined[i];
     }
     for (uint32_t i = 0; i + 1 < f->regs.len; i++)     /* a .b128 register by either half */

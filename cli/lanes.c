@@ -567,6 +567,36 @@ static bool parse_dims(const char *path, const char *key, json_t *v, uint32_t di
     return true;
 }
 
+/* "cluster": [x, y, z] (the grid a whole number of them, at most 16 CTAs in one) and "cooperative":
+ * true, the CTAs that run together; false (err set) if not. */
+static bool load_together(Block *b, const char *path, json_t *root, const uint32_t nctaid[3], Msg *err)
+{
+    static const uint32_t most[3] = { MAX_CLUSTER_CTAS, MAX_CLUSTER_CTAS, MAX_CLUSTER_CTAS };
+    json_t *cluster = json_object_get(root, "cluster"), *coop = json_object_get(root, "cooperative");
+    uint32_t c[3];
+    if (cluster && !parse_dims(path, "cluster", cluster, c, most, err))
+        return false;
+    if (cluster && (uint64_t)c[0] * c[1] * c[2] > MAX_CLUSTER_CTAS) {
+        msg_set(err, "%s: cluster: %u x %u x %u is %llu CTAs; an H100's cluster has at most %d", path, c[0], c[1],
+                c[2], (unsigned long long)c[0] * c[1] * c[2], MAX_CLUSTER_CTAS);
+        return false;
+    }
+    for (int d = 0; cluster && d < 3; d++)
+        if (nctaid[d] % c[d]) {
+            msg_set(err, "%s: cluster: the grid's %c (%u) is not a whole number of clusters of %u", path, "xyz"[d],
+                    nctaid[d], c[d]);
+            return false;
+        }
+    if (coop && !json_is_boolean(coop)) {
+        msg_set(err, "%s: cooperative: expected true or false", path);
+        return false;
+    }
+    if (cluster)
+        block_set_cluster(b, c);
+    block_set_cooperative(b, coop && json_is_true(coop));
+    return true;
+}
+
 int lanes_load(Block *b, const char *path, const Launch *cli, Msg *err)
 {
     static const Launch none;
@@ -601,6 +631,8 @@ int lanes_load(Block *b, const char *path, const Launch *cli, Msg *err)
         goto out;
     }
     if (grid && !parse_dims(path, "grid", grid, nctaid, grid_most, err))
+        goto out;
+    if (!load_together(b, path, root, nctaid, err))
         goto out;
     if (mask && !lanes_parse_mask(mask, &active)) {
         msg_set(err, "%s: active: expected a lane mask such as \"0xffffffff\"", path);
@@ -657,9 +689,9 @@ int lanes_load(Block *b, const char *path, const Launch *cli, Msg *err)
                    strcmp(key, "surfaces") && strcmp(key, "textures") && strcmp(key, "samplers") &&
                    strcmp(key, "block") && strcmp(key, "grid") && strcmp(key, "active") && strcmp(key, "exited") &&
                    strcmp(key, "steps") && strcmp(key, "warnings") && strcmp(key, "cta") && strcmp(key, "stdout") &&
-                   strcmp(key, "ctas")) {
+                   strcmp(key, "ctas") && strcmp(key, "cluster") && strcmp(key, "cooperative")) {
             char *shown = demangle_cut(key, strlen(key), DEMANGLE_SHOWN);
-            msg_set(err, "%s: unknown key \"%s\" (expected block, grid, active, regs, preds, buffers, "
+            msg_set(err, "%s: unknown key \"%s\" (expected block, grid, cluster, cooperative, active, regs, preds, buffers, "
                     "params, dynamic_shared, surfaces, textures, samplers)", path, shown);
             free(shown);
             goto out;

@@ -13,7 +13,7 @@
 
 bool launch_given(const Launch *l)
 {
-    return l->block || l->grid || l->cluster || l->shared || l->param_count || l->buffer_count;
+    return l->block || l->grid || l->cluster || l->shared || l->param_count || l->buffer_count || l->cooperative;
 }
 
 /* "X[,Y,Z]": one to three numbers, the i-th from 1 to most[i]. */
@@ -225,7 +225,7 @@ bool launch_merge(const Block *b, json_t *root, const char *lanes_path, const La
         return false;
     static const uint32_t block_most[3] = { MAX_BLOCK_THREADS, MAX_BLOCK_THREADS, MAX_BLOCK_Z };
     static const uint32_t grid_most[3] = { MAX_GRID_X, MAX_GRID_YZ, MAX_GRID_YZ };
-    static const uint32_t cluster_most[3] = { 65535, 65535, 65535 };
+    static const uint32_t cluster_most[3] = { MAX_CLUSTER_CTAS, MAX_CLUSTER_CTAS, MAX_CLUSTER_CTAS };
     if (l->block) {
         if (!parse_dims("--block", l->block, dims, block_most, err))
             return false;
@@ -246,11 +246,10 @@ bool launch_merge(const Block *b, json_t *root, const char *lanes_path, const La
     if (l->cluster) {
         if (!parse_dims("--cluster", l->cluster, dims, cluster_most, err))
             return false;
-        if (dims[0] * dims[1] * dims[2] != 1) {
-            msg_set(err, "--cluster %s: ptxrun cannot execute clusters yet (only --cluster 1,1,1)", l->cluster);
-            return false;
-        }
+        json_object_set_new(root, "cluster", dims_json(dims));
     }
+    if (l->cooperative)
+        json_object_set_new(root, "cooperative", json_true());
     if (l->shared) {
         char *end;
         errno = 0;

@@ -51,7 +51,8 @@ static const char *const usage[] = {
     "Launching (each replaces the lanes file's entry of the same name):\n"
     "  --block X[,Y,Z]    the thread block (X, Y up to 1024, Z up to 64; 1024 threads in all)\n"
     "  --grid X[,Y,Z]     the grid of CTAs (X up to 2^31-1, Y and Z up to 65535)\n"
-    "  --cluster X[,Y,Z]  only 1,1,1: ptxrun cannot execute clusters yet\n"
+    "  --cluster X[,Y,Z]  the cluster's shape in CTAs (more than one: not yet, the kernel's checks refuse it)\n"
+    "  --cooperative      a cooperative launch: every CTA runs together (grid.sync()), within an H100's residency\n"
     "  --shared BYTES     dynamic shared memory, 0 to 1 MiB (the lanes file's dynamic_shared)\n"
     "  --param NAME=VALUE a kernel parameter by position (0), name or name after the kernel's\n"
     "                     (param_0); VALUE: integer, real, 0x bits, @buffer, or JSON\n"
@@ -208,6 +209,8 @@ static int parse_args(int argc, char **argv, RunOptions *o, const char **params,
             o->mode = MODE_LIST_KERNELS;
         else if (!strcmp(a, "--json"))
             o->json = true;
+        else if (!strcmp(a, "--cooperative"))
+            o->launch.cooperative = true;
         else if (!strcmp(a, "--no-fmad"))
             o->exec.no_fmad = true;
         else if (!strcmp(a, "--all-ctas"))

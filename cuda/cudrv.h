@@ -621,6 +621,9 @@ CUDRV_API CUresult cuLaunchKernel(CUfunction function, unsigned gridX, unsigned 
                                   unsigned blockY, unsigned blockZ, unsigned shared_bytes, CUstream stream,
                                   void **params, void **extra);
 CUDRV_API CUresult cuLaunchKernelEx(const CUlaunchConfig *config, CUfunction function, void **params, void **extra);
+CUDRV_API CUresult cuLaunchCooperativeKernel(CUfunction function, unsigned gridX, unsigned gridY, unsigned gridZ,
+                                             unsigned blockX, unsigned blockY, unsigned blockZ, unsigned shared_bytes,
+                                             CUstream stream, void **params);
 CUDRV_API CUresult cuOccupancyMaxActiveBlocksPerMultiprocessor(int *blocks, CUfunction function, int block_size,
                                                                size_t dynamic_shared);
 CUDRV_API CUresult cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *blocks, CUfunction function,

@@ -216,9 +216,41 @@ static void keep_definedness(DrvState *s, const ptxrun_buffer *b, size_t count, 
     }
 }
 
-CUresult cuLaunchKernel(CUfunction f, unsigned gridX, unsigned gridY, unsigned gridZ, unsigned blockX,
-                        unsigned blockY, unsigned blockZ, unsigned shared_bytes, CUstream stream, void **params,
-                        void **extra)
+/* CTAs that run together (gang.c): a cooperative launch, the cluster's shape (0s: none). */
+typedef struct Together {
+    bool cooperative;
+    unsigned cluster[3];
+} Together;
+
+/* Clusters of more than one CTA run once ptxrun runs their instructions (the cluster part of
+ * issue 37); until then such a launch is refused, and CU_DEVICE_ATTRIBUTE_CLUSTER_LAUNCH is 0. */
+enum { CLUSTERS_RUN = 0 };
+
+static int blocks_per_sm(const DrvLimits *l, CUfunction f, int block, size_t dynamic);
+
+/* A cooperative launch larger than the device keeps resident (the occupancy model's blocks a
+ * multiprocessor, times its multiprocessors) is refused as CUDA refuses it; a cluster launch
+ * while clusters do not run. The lock held. */
+static CUresult together_ok(DrvState *s, CUfunction f, const Together *t, uint64_t blocks, unsigned block,
+                            unsigned shared)
+{
+    if (t->cluster[0] * (t->cluster[1] ? t->cluster[1] : 1) * (t->cluster[2] ? t->cluster[2] : 1) > 1 &&
+        !CLUSTERS_RUN) {
+        drv_report(s, "ptxrun's libcuda: clusters of %u x %u x %u CTAs are not supported yet", t->cluster[0],
+                   t->cluster[1], t->cluster[2]);
+        return CUDA_ERROR_NOT_SUPPORTED;
+    }
+    if (!t->cooperative)
+        return CUDA_SUCCESS;
+    DrvLimits l;
+    drv_limits(s->settings.arch, &l);
+    return blocks <= (uint64_t)blocks_per_sm(&l, f, (int)block, shared) * l.sms ? CUDA_SUCCESS
+                                                                                  : CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE;
+}
+
+static CUresult launch_together(CUfunction f, unsigned gridX, unsigned gridY, unsigned gridZ, unsigned blockX,
+                                unsigned blockY, unsigned blockZ, unsigned shared_bytes, CUstream stream,
+                                void **params, void **extra, const Together *together)
 {
     DrvState *s;
     CUcontext ctx;
@@ -235,6 +267,8 @@ CUresult cuLaunchKernel(CUfunction f, unsigned gridX, unsigned gridY, unsigned g
         r = CUDA_ERROR_INVALID_VALUE;
     else if (shared_bytes > dynamic_most(f))
         r = CUDA_ERROR_INVALID_VALUE;
+    else
+        r = together_ok(s, f, together, (uint64_t)gridX * gridY * gridZ, blockX * blockY * blockZ, shared_bytes);
     unsigned count = f && r == CUDA_SUCCESS ? ptxrun_kernel_param_count(f->kernel) : 0;
     void **args = xcalloc(count + 1, sizeof *args);
     if (r == CUDA_SUCCESS && count && !params && !extra)
@@ -258,7 +292,9 @@ CUresult cuLaunchKernel(CUfunction f, unsigned gridX, unsigned gridY, unsigned g
     ptxrun_launch_options o = { .grid = { gridX, gridY, gridZ }, .block = { blockX, blockY, blockZ },
                                 .shared_bytes = shared_bytes, .strict = s->settings.strict, .jobs = s->settings.jobs,
                                 .callbacks = { .diagnostic = launch_diag, .print = launch_print,
-                                               .trace = t.trace ? launch_trace : NULL, .context = &t } };
+                                               .trace = t.trace ? launch_trace : NULL, .context = &t },
+                                .cluster = { together->cluster[0], together->cluster[1], together->cluster[2] },
+                                .cooperative = together->cooperative };
     uint8_t **shadows;
     ptxrun_buffer *b = buffers(s, f, &o.buffer_count, &shadows);
     uint8_t **given = xmalloc((o.buffer_count + 1) * sizeof *given);
@@ -292,16 +328,30 @@ CUresult cuLaunchKernel(CUfunction f, unsigned gridX, unsigned gridY, unsigned g
     }
 }
 
-/* Whether a cluster shape asks for no clusters (1 x 1 x 1, or 0s). */
-static bool no_cluster(unsigned x, unsigned y, unsigned z)
+CUresult cuLaunchKernel(CUfunction f, unsigned gridX, unsigned gridY, unsigned gridZ, unsigned blockX,
+                        unsigned blockY, unsigned blockZ, unsigned shared_bytes, CUstream stream, void **params,
+                        void **extra)
 {
-    return x <= 1 && y <= 1 && z <= 1;
+    static const Together alone = { false, { 0, 0, 0 } };
+    return launch_together(f, gridX, gridY, gridZ, blockX, blockY, blockZ, shared_bytes, stream, params, extra,
+                           &alone);
+}
+
+/* Every CTA of the grid runs together with the others (grid.sync()); refused when the device
+ * could not keep them all resident (CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE). */
+CUresult cuLaunchCooperativeKernel(CUfunction f, unsigned gridX, unsigned gridY, unsigned gridZ, unsigned blockX,
+                                   unsigned blockY, unsigned blockZ, unsigned shared_bytes, CUstream stream,
+                                   void **params)
+{
+    static const Together coop = { true, { 0, 0, 0 } };
+    return launch_together(f, gridX, gridY, gridZ, blockX, blockY, blockZ, shared_bytes, stream, params, NULL,
+                           &coop);
 }
 
 /* An attribute of cuLaunchKernelEx: CUDA_SUCCESS when the launch may run as cuLaunchKernel's
  * (hints, priorities and orderings change nothing when launches run at once, in order); *event
  * an event to record once it ran; an error otherwise (what ptxrun does not do is said). */
-static CUresult launch_attribute(DrvState *s, const CUlaunchAttribute *a, CUevent *event)
+static CUresult launch_attribute(DrvState *s, const CUlaunchAttribute *a, CUevent *event, Together *t)
 {
     const CUlaunchAttributeValue *v = &a->value;
     switch (a->id) {
@@ -317,18 +367,13 @@ static CUresult launch_attribute(DrvState *s, const CUlaunchAttribute *a, CUeven
     case CU_LAUNCH_ATTRIBUTE_NVLINK_UTIL_CENTRIC_SCHEDULING:
         return CUDA_SUCCESS;
     case CU_LAUNCH_ATTRIBUTE_COOPERATIVE:
-        if (!v->cooperative)
-            return CUDA_SUCCESS;
-        drv_report(s, "ptxrun's libcuda: cuLaunchKernelEx: a cooperative launch is not supported yet (its CTAs run "
-                      "one after another, so a grid-wide barrier would never complete)");
-        return CUDA_ERROR_NOT_SUPPORTED;
+        t->cooperative = v->cooperative != 0;
+        return CUDA_SUCCESS;
     case CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION:
-    case CU_LAUNCH_ATTRIBUTE_PREFERRED_CLUSTER_DIMENSION:
-        if (no_cluster(v->clusterDim.x, v->clusterDim.y, v->clusterDim.z))
-            return CUDA_SUCCESS;
-        drv_report(s, "ptxrun's libcuda: cuLaunchKernelEx: clusters of %u x %u x %u CTAs are not supported yet",
-                   v->clusterDim.x, v->clusterDim.y, v->clusterDim.z);
-        return CUDA_ERROR_NOT_SUPPORTED;
+        t->cluster[0] = v->clusterDim.x, t->cluster[1] = v->clusterDim.y, t->cluster[2] = v->clusterDim.z;
+        return CUDA_SUCCESS;
+    case CU_LAUNCH_ATTRIBUTE_PREFERRED_CLUSTER_DIMENSION:   /* a preference: the required shape rules */
+        return CUDA_SUCCESS;
     case CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_EVENT:
     case CU_LAUNCH_ATTRIBUTE_LAUNCH_COMPLETION_EVENT:
         *event = a->id == CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_EVENT ? v->programmaticEvent.event
@@ -349,6 +394,7 @@ CUresult cuLaunchKernelEx(const CUlaunchConfig *config, CUfunction f, void **par
     CUevent events[MOST_EVENTS];
     unsigned event_count = 0;
     DrvState *s;
+    Together together = { false, { 0, 0, 0 } };
     CUresult r = drv_enter(&s, NULL);
     if (r != CUDA_SUCCESS)
         return r;
@@ -356,15 +402,15 @@ CUresult cuLaunchKernelEx(const CUlaunchConfig *config, CUfunction f, void **par
         r = CUDA_ERROR_INVALID_VALUE;
     for (unsigned i = 0; r == CUDA_SUCCESS && i < config->numAttrs; i++) {
         CUevent e = NULL;
-        r = launch_attribute(s, &config->attrs[i], &e);
+        r = launch_attribute(s, &config->attrs[i], &e, &together);
         if (r == CUDA_SUCCESS && e && event_count < MOST_EVENTS)
             events[event_count++] = e;
     }
     drv_unlock();
     if (r != CUDA_SUCCESS)
         return r;
-    r = cuLaunchKernel(f, config->gridDimX, config->gridDimY, config->gridDimZ, config->blockDimX, config->blockDimY,
-                       config->blockDimZ, config->sharedMemBytes, config->hStream, params, extra);
+    r = launch_together(f, config->gridDimX, config->gridDimY, config->gridDimZ, config->blockDimX, config->blockDimY,
+                        config->blockDimZ, config->sharedMemBytes, config->hStream, params, extra, &together);
     for (unsigned i = 0; r == CUDA_SUCCESS && i < event_count; i++) {
         s = drv_lock();
         if (drv_handle_has(s, DRV_EVENT, events[i])) {

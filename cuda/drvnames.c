@@ -246,3 +246,10 @@ CUDRV_API CUresult cuLaunchKernelEx_ptsz(const CUlaunchConfig *config, CUfunctio
 {
     return cuLaunchKernelEx(config, f, params, extra);
 }
+
+CUDRV_API CUresult cuLaunchCooperativeKernel_ptsz(CUfunction f, unsigned gridX, unsigned gridY, unsigned gridZ,
+                                                  unsigned blockX, unsigned blockY, unsigned blockZ,
+                                                  unsigned shared_bytes, CUstream stream, void **params)
+{
+    return cuLaunchCooperativeKernel(f, gridX, gridY, gridZ, blockX, blockY, blockZ, shared_bytes, stream, params);
+}

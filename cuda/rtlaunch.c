@@ -131,14 +131,46 @@ cudaError_t cudaLaunchKernel_ptsz(const void *func, dim3 gridDim, dim3 blockDim,
     return cudaLaunchKernel(func, gridDim, blockDim, args, sharedMem, stream);
 }
 
-/* Cooperative launches (grid-wide sync) come with issue 37: for now a grid of one CTA only, which
- * any launch runs whole. */
+/* A launch whose CTAs run together (a cooperative launch, clusters: cluster NULL for none), through
+ * the driver's cuLaunchKernelEx and its attributes. */
+static cudaError_t together(const char *call, const void *func, dim3 grid, dim3 block, void **args, size_t shared,
+                            cudaStream_t stream, bool coop, const dim3 *cluster)
+{
+    cudaError_t e = rt_enter();
+    if (e != cudaSuccess)
+        return e;
+    RtFunction *f = kernel_of(func, &e);
+    if (!f)
+        return e;
+    if (bad_shape(grid, block))
+        return rt_fail(cudaErrorInvalidConfiguration);
+    if (shared > 0xffffffffu)
+        return rt_fail(cudaErrorInvalidValue);
+    if (rt_capturing(stream))
+        return rt_not_supported(call, "a cooperative or cluster launch in a stream capture");
+    CUlaunchAttribute attrs[2];
+    memset(attrs, 0, sizeof attrs);
+    unsigned n = 0;
+    if (coop) {
+        attrs[n].id = CU_LAUNCH_ATTRIBUTE_COOPERATIVE;
+        attrs[n++].value.cooperative = 1;
+    }
+    if (cluster) {
+        attrs[n].id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
+        attrs[n].value.clusterDim.x = cluster->x, attrs[n].value.clusterDim.y = cluster->y;
+        attrs[n++].value.clusterDim.z = cluster->z;
+    }
+    CUlaunchConfig c = { grid.x, grid.y, grid.z, block.x, block.y, block.z, (unsigned)shared, rt_stream(stream), attrs,
+                         n };
+    return rt_return(cuLaunchKernelEx(&c, f->function, args, NULL));
+}
+
+/* Every CTA of the grid runs together with the others (grid.sync()); a grid larger than the
+ * device keeps resident is refused, cudaErrorCooperativeLaunchTooLarge. */
 static cudaError_t cooperative(const void *func, dim3 grid, dim3 block, void **args, size_t shared,
                                cudaStream_t stream)
 {
-    if ((uint64_t)grid.x * grid.y * grid.z != 1)
-        return rt_not_supported("cudaLaunchCooperativeKernel", "a cooperative launch of more than one block");
-    return cudaLaunchKernel(func, grid, block, args, shared, stream);
+    return together("cudaLaunchCooperativeKernel", func, grid, block, args, shared, stream, true, NULL);
 }
 
 cudaError_t cudaLaunchCooperativeKernel(const void *func, dim3 gridDim, dim3 blockDim, void **args, size_t sharedMem,
@@ -166,6 +198,7 @@ cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t *config, const void *fu
     if (!config || (config->numAttrs && !config->attrs))
         return rt_fail(cudaErrorInvalidValue);
     bool cooperative_launch = false;
+    dim3 cluster = { 1, 1, 1 };
     cudaEvent_t completion = NULL;
     for (unsigned i = 0; i < config->numAttrs; i++) {
         const cudaLaunchAttribute *a = &config->attrs[i];
@@ -181,9 +214,8 @@ cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t *config, const void *fu
             cooperative_launch = a->val.cooperative != 0;
             break;
         case cudaLaunchAttributeClusterDimension:
-            if (a->val.clusterDim.x == 1 && a->val.clusterDim.y == 1 && a->val.clusterDim.z == 1)
-                break;
-            return rt_not_supported("cudaLaunchKernelExC", "the attribute cudaLaunchAttributeClusterDimension");
+            cluster.x = a->val.clusterDim.x, cluster.y = a->val.clusterDim.y, cluster.z = a->val.clusterDim.z;
+            break;
         case cudaLaunchAttributeLaunchCompletionEvent: {
             cudaEvent_t event;
             memcpy(&event, a->val.pad, sizeof event);
@@ -202,8 +234,10 @@ cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t *config, const void *fu
         }
         }
     }
-    cudaError_t e = cooperative_launch
-        ? cooperative(func, config->gridDim, config->blockDim, args, config->dynamicSmemBytes, config->stream)
+    bool clusters = cluster.x != 1 || cluster.y != 1 || cluster.z != 1;
+    cudaError_t e = cooperative_launch || clusters
+        ? together("cudaLaunchKernelExC", func, config->gridDim, config->blockDim, args, config->dynamicSmemBytes,
+                   config->stream, cooperative_launch, clusters ? &cluster : NULL)
         : cudaLaunchKernel(func, config->gridDim, config->blockDim, args, config->dynamicSmemBytes, config->stream);
     if (e == cudaSuccess && completion)
         e = rt_return(cuEventRecord((CUevent)completion, rt_stream(config->stream)));

@@ -135,6 +135,7 @@ static void complete_if_reached(Block *b, unsigned id)
 
 void barrier_threads_exited(Block *b)
 {
+    mem_changed(&b->mem);              /* threads ended: a change others could see (spin.c) */
     b->live_threads = NO_SLOT;
     for (unsigned id = 0; id < BARRIER_COUNT; id++)
         if (b->barriers[id].arrived && !b->barriers[id].expected)
@@ -253,6 +254,7 @@ static bool warp_arrive(Warp *w, uint32_t pc, uint32_t lanes)
 void barrier_arrive(Warp *w, uint32_t pc, uint32_t lanes)
 {
     Block *b = w->block;
+    mem_changed(&b->mem);              /* an arrival: a change others could see (spin.c) */
     const XInstr *x = &w->prog->code[pc];
     uint32_t touched = 0;              /* barriers these lanes arrived at */
     if (x->barrier >= BARRIER_CLUSTER_ARRIVE) {
@@ -326,12 +328,17 @@ void barrier_arrive(Warp *w, uint32_t pc, uint32_t lanes)
 }
 
 /* The lanes of `lanes` that wait at the same instruction as the lowest of them (*pc). */
+static uint32_t place_of(const Warp *w, int l)   /* where it waits; a lane not waiting (parked): its pc */
+{
+    return (w->waiting >> l & 1) ? w->arrival[l].pc : w->pc[l];
+}
+
 static uint32_t waiting_together(const Warp *w, uint32_t lanes, uint32_t *pc)
 {
-    *pc = w->arrival[__builtin_ctz(lanes)].pc;
+    *pc = place_of(w, __builtin_ctz(lanes));
     uint32_t group = 0;
     for (uint32_t k = lanes; k; k &= k - 1)
-        if (w->arrival[__builtin_ctz(k)].pc == *pc)
+        if (place_of(w, __builtin_ctz(k)) == *pc)
             group |= 1u << __builtin_ctz(k);
     return group;
 }

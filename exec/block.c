@@ -76,10 +76,10 @@ static void take_rows(StartRows *s, const Warp *w)
             push_row(s, r, w->val[r], w->bits[r], w->defined[r]);
 }
 
-/* Predicates in val[k][0]; the constants false and true (the last two slots) never change. */
+/* Predicates in val[k][0]; the constants (the last slots) never change in a run. */
 static void take_preds(StartRows *s, const Warp *w)
 {
-    for (uint32_t q = 0; q + 2 < w->prog->pred_count; q++)
+    for (uint32_t q = 0; q + PRED_CONSTANTS < w->prog->pred_count; q++)
         if (w->pred[q] || w->pred_defined[q]) {
             uint64_t v[WARP_SIZE] = { w->pred[q] };
             push_row(s, q, v, NULL, w->pred_defined[q]);
@@ -118,8 +118,8 @@ static void restore_snapshot(Block *b, const Snapshot *s)
         memset(w->val, 0, p->reg_count * sizeof *w->val);
         memset(w->bits, 0, p->reg_count * sizeof *w->bits);
         memset(w->defined, 0, p->reg_count * sizeof *w->defined);
-        memset(w->pred, 0, (p->pred_count - 2) * sizeof *w->pred);
-        memset(w->pred_defined, 0, (p->pred_count - 2) * sizeof *w->pred_defined);
+        memset(w->pred, 0, (p->pred_count - PRED_CONSTANTS) * sizeof *w->pred);
+        memset(w->pred_defined, 0, (p->pred_count - PRED_CONSTANTS) * sizeof *w->pred_defined);
         const StartRows *r = &s->regs[i], *q = &s->preds[i];
         for (uint32_t k = 0; k < r->count; k++) {
             memcpy(w->val[r->row[k]], r->val[k], sizeof *w->val);
@@ -136,8 +136,9 @@ static void restore_snapshot(Block *b, const Snapshot *s)
     Region *local = &b->mem.regions[p->local_region];
     uint64_t dirty = local->high > p->funcs[0].frame_size ? local->high : p->funcs[0].frame_size;
     dirty = dirty < local->size ? dirty : local->size;
-    for (uint32_t t = 0; t < b->mem.copies; t++)
+    for (uint32_t t = 0; t < b->mem.copies && !b->fresh_local; t++)   /* fresh: zero, undefined */
         memset(local->shadow + (uint64_t)t * local->size, 0, dirty);
+    b->fresh_local = false;
     local->high = 0;
     for (uint32_t i = 0; i < s->region_count; i++) {
         Region *r = &b->mem.regions[i];
@@ -216,6 +217,7 @@ static void fill_special_registers(Warp *w)
 {
     fill_handle_params(w);
     const Block *b = w->block;
+    w->pred[w->prog->pred_count - 1] = b->explicit_cluster ? ALL_LANES : 0;     /* %is_explicit_cluster */
     const uint32_t *ntid = b->ntid;
     uint64_t reserved = w->prog->reserved_region == NO_SLOT ? 0 : b->mem.regions[w->prog->reserved_region].base;
     /* Each lane's %tid: lane 0's by division, the next ones counting on from it (as t % ntid.x,
@@ -269,6 +271,8 @@ static void fill_special_registers(Warp *w)
             case SREG_CLUSTER_CTARANK: v = cluster_ctarank(b); break;
             case SREG_CLUSTER_NCTARANK: v = cluster_nctarank(b); break;
             case SREG_IS_EXPLICIT_CLUSTER: v = b->explicit_cluster; break;
+            case SREG_ENVREG1: v = b->grid_workspace >> 32; break;     /* a cooperative launch's (gang.c) */
+            case SREG_ENVREG2: v = (uint32_t)b->grid_workspace; break;
             default: v = 0; break;     /* %smid, %gridid, %envregN, %pmN, %current_graph_exec: one SM,
                                         * one grid, no driver or counters */
             }
@@ -299,8 +303,9 @@ static Warp *new_warp(Block *b, uint32_t index)
         w->defined[p->sreg_rows[p->sreg_used[u] / 4][p->sreg_used[u] % 4]] = ALL_LANES;
     w->pred = xcalloc(p->pred_count, sizeof *w->pred);
     w->pred_defined = xcalloc(p->pred_count, sizeof *w->pred_defined);
-    w->pred[p->pred_count - 1] = ALL_LANES;       /* the constant true */
-    w->pred_defined[p->pred_count - 2] = w->pred_defined[p->pred_count - 1] = ALL_LANES;
+    w->pred[p->pred_count - 2] = ALL_LANES;       /* the constant true (false before it, %is_explicit_cluster after) */
+    for (uint32_t q = p->pred_count - PRED_CONSTANTS; q < p->pred_count; q++)
+        w->pred_defined[q] = ALL_LANES;
     w->active = xcalloc(p->func_count, sizeof *w->active);
     warp_reset(w);
     return w;
@@ -315,6 +320,7 @@ static void free_warp_state(Warp *w)
     free(w->pred_defined);
     free(w->active);
     free(w->warnings.data);
+    spin_free(w);
     for (int l = 0; l < WARP_SIZE; l++) {
         free(w->stack[l]);
         free(w->saves[l].data);
@@ -456,9 +462,10 @@ void block_free(Block *b)
             free_warp_state(b->kept[i]);
             free(b->kept[i]);
         }
-    if (!b->worker)                    /* a worker's program and start state are its block's */
+    bool borrows = b->worker || b->gang;   /* a worker's program and start state are its block's */
+    if (!borrows)
         free_snapshot(b->start);
-    if (!b->worker && !b->shares_program) {   /* a launch's program and images are its kernel's */
+    if (!borrows && !b->shares_program) {   /* a launch's program and images are its kernel's */
         lower_free(&b->prog);
         free(b->images);
         free(b->samplers);
@@ -493,8 +500,9 @@ uint64_t block_add_sampler(Block *b, const Sampler *s)
 
 /* ---- running ---- */
 
-/* No thread can move: where each waits, and for whom. */
-static void report_deadlock(Block *b)
+/* No thread can move: where each waits, and for whom. In a gang (gang.c), each CTA left says
+ * where its threads wait, the first with the error. */
+void block_report_deadlock(Block *b, bool first)
 {
     if (b->worker) {                   /* the grid runs again on one thread, which reports it */
         b->abandoned = true;
@@ -505,14 +513,19 @@ static void report_deadlock(Block *b)
         if (b->warps[i]->launched & ~b->warps[i]->exited)
             w = b->warps[i];
     uint32_t lane = (uint32_t)__builtin_ctz(w->launched & ~w->exited);
-    diag_at(w->block->diag, DIAG_ERROR, w->prog->code[w->arrival[lane].pc].ir->stmt_at, "deadlock: no %s can move",
-            b->warp_count > 1 ? "thread" : "lane");
+    Span at = w->prog->code[w->parked ? w->parked_pc : w->arrival[lane].pc].ir->stmt_at;
+    if (first && b->gang && b->gang->count > 1)
+        diag_at(w->block->diag, DIAG_ERROR, at, "deadlock: no thread of the %u CTAs that run together can move",
+                b->gang->count);
+    else if (first)
+        diag_at(w->block->diag, DIAG_ERROR, at, "deadlock: no %s can move", b->warp_count > 1 ? "thread" : "lane");
     if (block_cta_count(b) > 1)
-        diag_at(w->block->diag, DIAG_NOTE, w->prog->code[w->arrival[lane].pc].ir->stmt_at, "in CTA (%u, %u, %u)", b->ctaid[0],
-                b->ctaid[1], b->ctaid[2]);
+        diag_at(w->block->diag, DIAG_NOTE, at, "in CTA (%u, %u, %u)", b->ctaid[0], b->ctaid[1], b->ctaid[2]);
     w->faulted = true;
-    for (uint32_t i = 0; i < b->warp_count; i++)
+    for (uint32_t i = 0; i < b->warp_count; i++) {
         report_waits(b->warps[i]);
+        spin_report(b->warps[i]);
+    }
     barrier_report_waits(b);
 }
 
@@ -520,13 +533,6 @@ static void report_deadlock(Block *b)
  * when the run stops early (a fault, a deadlock, a --strict warning). */
 static bool run_cta(Block *b, const ExecOptions *o)
 {
-    memset(b->barriers, 0, sizeof b->barriers);
-    b->live_threads = NO_SLOT;
-    b->cta_first_step = b->steps;
-    for (uint32_t i = 0; i < b->warp_count; i++) {
-        warp_reset(b->warps[i]);
-        fill_special_registers(b->warps[i]);
-    }
     /* A grid's worker looks up between slices, in case another has stopped (grid.c). */
     uint64_t slice = b->warp_count > 1 ? SLICE_STEPS : b->worker ? WORKER_SLICE_STEPS : UINT64_MAX;
     if (b->progress && slice > PROGRESS_STEPS)     /* a warp of its own still comes back to tell */
@@ -544,6 +550,8 @@ static bool run_cta(Block *b, const ExecOptions *o)
             if (!(w->launched & ~w->exited))
                 continue;
             alive = true;
+            if (warp_parked(w))
+                continue;
             moved |= warp_run(w, o, slice);
             if (w->faulted || (o->strict && w->warnings.len))
                 return false;
@@ -551,7 +559,7 @@ static bool run_cta(Block *b, const ExecOptions *o)
         if (!alive)
             return true;
         if (!moved) {
-            report_deadlock(b);
+            block_report_deadlock(b, true);
             return false;
         }
     }
@@ -590,17 +598,36 @@ static void keep_cta(Block *b)
  * deadlock, a --strict warning; a worker: anything it would report). */
 bool block_run_cta(Block *b, const ExecOptions *o, uint64_t cta)
 {
+    block_begin_cta(b, o, cta);
+    bool ran = run_cta(b, o) && !b->abandoned;
+    block_end_cta(b, o, cta);
+    return ran;
+}
+
+/* CTA number cta (x fastest) from the start state, ready to run (gang.c runs its warps). */
+void block_begin_cta(Block *b, const ExecOptions *o, uint64_t cta)
+{
     b->ctaid[0] = (uint32_t)(cta % b->nctaid[0]);
     b->ctaid[1] = (uint32_t)(cta / b->nctaid[0] % b->nctaid[1]);
     b->ctaid[2] = (uint32_t)(cta / ((uint64_t)b->nctaid[0] * b->nctaid[1]));
     if (b->start)
         restore_snapshot(b, b->start);
     b->options = o;
-    bool ran = run_cta(b, o) && !b->abandoned;
+    memset(b->barriers, 0, sizeof b->barriers);
+    b->live_threads = NO_SLOT;
+    b->cta_first_step = b->steps;
+    for (uint32_t i = 0; i < b->warp_count; i++) {
+        warp_reset(b->warps[i]);
+        fill_special_registers(b->warps[i]);
+    }
+}
+
+/* After CTA number cta: its registers kept when ExecOptions.keep_cta names it. */
+void block_end_cta(Block *b, const ExecOptions *o, uint64_t cta)
+{
     b->options = NULL;
     if (o->keep_given && o->keep_cta == cta && !b->abandoned)
         keep_cta(b);
-    return ran;
 }
 
 /* The warps show the kept CTA: its rows change places with the last one's. Warnings stay. */
@@ -713,6 +740,15 @@ Block *block_launch_new(const Block *b, Diag *diag, const uint32_t ntid[3], uint
     return k;
 }
 
+/* Whether none of the n bytes whose shadow is s is defined (their data does not matter). */
+static bool undefined_bytes(const uint8_t *s, uint64_t n)
+{
+    uint8_t any = 0;
+    for (uint64_t i = 0; i < n; i++)
+        any |= s[i];
+    return !any;
+}
+
 /* A worker for a grid on several threads: b's program and start state, the grid's memory
  * (.global, .const, parameters) shared, the CTA's own (.shared, .local) copied, warps of its
  * own. Call after block_start. */
@@ -735,11 +771,18 @@ Block *block_worker_new(const Block *b)
         if (r->borrowed)
             continue;
         uint64_t n = region_bytes(&b->mem, r);
+        if (r->per_lane && undefined_bytes(b->mem.regions[i].shadow, n)) {
+            r->data = xcalloc(n + 1, 1);      /* pages the system gives only where a thread writes */
+            r->shadow = xcalloc(n + 1, 1);
+            r->high = 0;
+            continue;
+        }
         r->data = xmalloc(n + 1);
         r->shadow = xmalloc(n + 1);
         memcpy(r->data, b->mem.regions[i].data, n);
         memcpy(r->shadow, b->mem.regions[i].shadow, n);
     }
+    k->fresh_local = true;
     for (uint32_t i = 0; i < b->warp_count; i++) {
         k->warps[i] = new_warp(k, i);
         k->warps[i]->launched = b->warps[i]->launched;

@@ -12,6 +12,7 @@
 #include "program.h"
 
 typedef struct Block Block;
+struct Gang;
 
 typedef struct Frame {
     uint32_t return_pc;
@@ -39,7 +40,7 @@ typedef struct Arrival {
  * A grid's extent in each dimension is CUDA's (gridDim.x up to 2^31 - 1, y and z up to 65,535),
  * so it has up to about 2^63 CTAs: a CTA's number (x fastest) is 64 bits (block_cta_count). */
 enum { MAX_BLOCK_THREADS = 1024, MAX_BLOCK_Z = 64, MAX_WARPS = MAX_BLOCK_THREADS / WARP_SIZE,
-       MAX_GRID_X = 0x7fffffff, MAX_GRID_YZ = 65535 };
+       MAX_GRID_X = 0x7fffffff, MAX_GRID_YZ = 65535, MAX_CLUSTER_CTAS = 16 };
 
 /* One of a CTA's sixteen barriers (bar, barrier) between its arrivals and its completion. */
 typedef struct Barrier {
@@ -181,6 +182,13 @@ typedef struct ExecOptions {
     void (*on_matrix)(void *context, const MatrixView *v);
     bool (*matrix_wanted)(void *context, uint32_t pc);
     void *matrix_context;
+    /* Where CTAs run together (gang.c: a cooperative launch's, a cluster's), which warp of which
+     * CTA runs next, for a slice of its steps: *cta and *warp get one that gang_runnable says may
+     * run; false when none may (every warp ended, waits or is parked: the gang ends, or deadlocks).
+     * NULL: gang_next, round-robin. When set it is asked for every CTA, an ordinary grid's too
+     * (each CTA then a gang of its own): the hook for the race checker and schedule exploration. */
+    bool (*schedule)(void *context, struct Gang *g, uint32_t *cta, uint32_t *warp);
+    void *schedule_context;
 } ExecOptions;
 
 enum { PROGRESS_STEPS = 1 << 20 };
@@ -364,6 +372,14 @@ typedef struct Warp {
     uint32_t next_pc, last_mask, previous_ready;   /* where the loop left off (see warp_run) */
     VEC(Warning) warnings;
     bool faulted;
+    /* spin.c: a warp that comes back to a state it was in while nothing it could see changed */
+    uint64_t spin_epoch;       /* Memory.epoch at its last look (SPIN_AFRESH: look afresh) */
+    uint32_t spin_checks;      /* looks since the epoch last moved */
+    bool spin_skip;            /* resumed at the branch it parked at: that branch runs first */
+    bool parked;               /* not run until the epoch moves past spin_epoch */
+    uint32_t parked_pc;        /* the branch it waits at */
+    uint64_t uncounted;        /* steps of repeated iterations, not counted against --max-steps */
+    struct SpinState *spin;    /* the state kept at a look, made when first needed */
 } Warp;
 
 /* The CTA being run: its warps under one scheduler, its barriers, and the grid it belongs to.
@@ -413,6 +429,8 @@ struct Block {
     uint32_t gang_rank;        /* its index in gang->ctas */
     uint64_t own_epoch;        /* Memory.epoch's counter while it runs alone */
     struct AsyncState *async;  /* pending asynchronous writes and mbarriers (async.h); NULL: none yet */
+    bool fresh_local;          /* its .local was never run in (zero, undefined): no clearing */
+    uint64_t grid_workspace;   /* a cooperative launch's (gang.c): %envreg1 and %envreg2; 0: none */
 };
 
 /* CTAs that run together, interleaved under one scheduler (gang.c): the CTAs of a cluster, or
@@ -424,7 +442,7 @@ typedef struct Gang {
                                   or a cluster barrier's state, a copy landing): a spinning warp waits for it */
     uint32_t lo[3], extent[3]; /* the box of CTA ids it holds, x fastest in ctas: ctas[x + ex * (y + ey * z)] */
     /* gang.c's own below; the cluster helper adds its barrier.cluster state here. */
-    uint32_t next_cta;         /* the default schedule's turn */
+    uint32_t next_cta, next_warp;   /* the default schedule's turn */
 } Gang;
 
 /* gang.c: CTAs that run together. */
@@ -436,6 +454,23 @@ Block *gang_peer(const Block *b, uint32_t rank);
 /* Something another thread could see changed: a spinning warp may go on. Cheap; call it at every
  * such change that is not a plain memory write (mem.c counts those itself). */
 void gang_changed(Block *b);
+/* Whether warp `warp` of the gang's CTA `cta` may run now: a lane ready, not parked (spin.c). */
+bool gang_runnable(const struct Gang *g, uint32_t cta, uint32_t warp);
+/* The default schedule (ExecOptions.schedule): round-robin over the CTAs' warps, from where it
+ * left off; context unused. */
+bool gang_next(void *context, struct Gang *g, uint32_t *cta, uint32_t *warp);
+/* The grid, when its CTAs run in gangs (gang_wanted): cooperative, one gang of all; clusters, a
+ * gang each, one after another; else (ExecOptions.schedule set) a gang of one CTA each.
+ * false: stopped early (a fault, a deadlock, a --strict warning). */
+bool gang_wanted(const Block *b, const ExecOptions *o);
+/* An H100's residency (CUDA's occupancy, registers left out): the CTAs of b's shape one SM holds,
+ * and whether b's cooperative launch fits all 132 SMs (false: err says why; CUDA refuses it). */
+enum { H100_SMS = 132, H100_CTAS_PER_SM = 32, H100_WARPS_PER_SM = 64, H100_SHARED_PER_SM = 228 << 10,
+       GANG_WORKSPACE_BYTES = 8 };
+#define GANG_WORKSPACE "(grid workspace)"
+uint32_t gang_ctas_per_sm(const Block *b);
+bool gang_fits(const Block *b, Msg *err);
+bool gang_run_grid(Block *b, const ExecOptions *o);
 
 /* The CTAs of b's grid (x * y * z, which 32 bits do not always hold). */
 static inline uint64_t block_cta_count(const Block *b)
@@ -630,6 +665,37 @@ const uint8_t *builtin_params(Builtin f, uint8_t *result_size);
 void builtin_call(Warp *w, uint32_t pc, uint32_t run);    /* the lanes of run call it, lowest first */
 void builtin_clock(Warp *w);                              /* the clock registers, now */
 
+/* spin.c: a warp whose ready lanes, together at a backward branch they all take, come back to a
+ * state they were in while nothing another thread could see changed, parks (the rule: spin.c). */
+#define SPIN_AFRESH UINT64_MAX
+bool spin_check(Warp *w, uint32_t pc, uint32_t mask);     /* the epoch has not moved: true when it parks */
+void spin_moved(Warp *w, uint64_t epoch);
+void spin_resume(Warp *w);                                /* the epoch moved while it was parked */
+void spin_report(Warp *w);                                /* a deadlock's note for a parked warp */
+void spin_free(Warp *w);
+
+/* At a backward branch the ready lanes, mask, all take at pc: true when the warp parks there. */
+static inline bool warp_spins(Warp *w, uint32_t pc, uint32_t mask)
+{
+    uint64_t e = *w->block->mem.epoch;
+    if (e != w->spin_epoch) {
+        spin_moved(w, e);
+        return false;
+    }
+    return spin_check(w, pc, mask);
+}
+
+/* Whether the warp waits for the epoch to move (resumed when it has). */
+static inline bool warp_parked(Warp *w)
+{
+    if (!w->parked)
+        return false;
+    if (*w->block->mem.epoch == w->spin_epoch)
+        return true;
+    spin_resume(w);
+    return false;
+}
+
 /* warp.c: one warp's loop. */
 void warp_reset(Warp *w);
 bool warp_run(Warp *w, const ExecOptions *options, uint64_t slice);   /* false: no lane was ready */
@@ -652,10 +718,14 @@ bool block_fits(const Block *b, const uint32_t ntid[3], Msg *err);
 void block_set_shape(Block *b, const uint32_t ntid[3], uint32_t active);
 void block_set_grid(Block *b, const uint32_t nctaid[3]);
 /* bounds.c: false, after reporting at the directive, when the kernel's launch bounds refuse the block
- * set or the clusters (cluster: the shape given, NULL for none); note follows the block's shape. */
-bool bounds_check(const Block *b, const uint32_t *cluster, const char *note);
+ * set or the clusters (cluster: the shape given, NULL for none); note follows the block's shape.
+ * Without a shape given, a kernel's .reqnctapercluster becomes b's (Block.cluster). */
+bool bounds_check(Block *b, const uint32_t *cluster, const char *note);
 void block_start(Block *b);                               /* before the first CTA */
 bool block_run_cta(Block *b, const ExecOptions *options, uint64_t cta);   /* false: stopped early */
+void block_begin_cta(Block *b, const ExecOptions *options, uint64_t cta); /* its start, for gang.c */
+void block_end_cta(Block *b, const ExecOptions *options, uint64_t cta);
+void block_report_deadlock(Block *b, bool first);         /* where its threads wait; first: the error too */
 int block_finish(Block *b, const ExecOptions *options, bool faulted);    /* EXEC_OK or EXEC_FAULT */
 /* Adds b's steps to its grid's progress (every PROGRESS_STEPS, or now with `now`) and, on
  * grid_run's thread, tells ExecOptions.progress. */
@@ -689,15 +759,20 @@ void barrier_report_waits(Block *b);                      /* deadlock notes for 
 /* cluster.c: the CTAs of a cluster. Its size (%cluster_nctarank) and b's rank (%cluster_ctarank). */
 uint32_t cluster_nctarank(const Block *b);
 uint32_t cluster_ctarank(const Block *b);
+/* The CTA of b's cluster of that rank (b's Gang), as gang_peer gives it; NULL when there is none. */
+Block *cluster_peer(const Block *b, uint32_t rank);
 /* Whether a .shared::cluster address is b's own shared memory (whole_cluster: that of a CTA of its cluster). */
 bool cluster_holds(const Block *b, uint64_t address, bool whole_cluster);
 /* The memory a .shared::cluster address (*in_space, made the offset in it) of lane's access reaches;
  * NULL after a fault. */
 Memory *cluster_memory(Warp *w, const XInstr *x, int lane, uint64_t address, uint64_t *in_space);
+Block *cluster_owner(const Block *b, uint64_t address);   /* the live CTA an address's shared memory is, or NULL */
 void cluster_execute(Warp *w, const XInstr *x, uint32_t mask);       /* mapa, getctarank */
 void cluster_barrier(Warp *w, uint32_t pc, uint32_t lanes);          /* barrier.cluster.arrive/.wait */
 void cluster_threads_exited(Block *b);                    /* the barrier may complete */
 void cluster_report_waits(Block *b);                      /* deadlock notes */
+/* clusterasync.c: st.async, red.async */
+void clusterasync_execute(Warp *w, const XInstr *x, uint32_t mask);
 
 /* trace.c: --trace, one warp-step at a time. */
 void trace_step(FILE *out, const Warp *w, const ExecOptions *o, uint32_t pc, uint32_t mask);

@@ -3,9 +3,11 @@
  * .reqntid (each dimension equal) does not allow, or with clusters its .reqnctapercluster,
  * .explicitcluster or .maxclusterrank do not allow ("a runtime error or kernel launch failure");
  * so does ptxrun, before the run, at the directive. Of each kind the last counts (ptxas reads it so);
- * a cluster directive's 0 is none (ptxas's cubin is the one without it). Clusters of more than one
- * CTA are refused as ptxrun cannot execute them yet.
- * Requires: a Block whose shape is set (block_set_shape), its Program's kernel. */
+ * a cluster directive's 0 is none (ptxas's cubin is the one without it). A launch without a cluster
+ * shape runs a kernel with .reqnctapercluster in clusters of that shape (Block.cluster), the grid a
+ * whole number of them, as the CUDA runtime launches nvcc's __cluster_dims__ kernels: an explicit
+ * cluster launch, as the PTX ISA calls every launch but the implicit clusters of one CTA.
+ * Requires: a Block whose shape and grid are set (block_set_shape, block_set_grid), its Program's kernel. */
 #include <stdio.h>
 
 #include "block.h"
@@ -26,7 +28,7 @@ static uint64_t product(const uint32_t d[3])
     return d[2] && two > UINT64_MAX / d[2] ? UINT64_MAX : two * d[2];
 }
 
-bool bounds_check(const Block *b, const uint32_t *cluster, const char *note)
+bool bounds_check(Block *b, const uint32_t *cluster, const char *note)
 {
     const Function *f = b->prog.fn;
     const PerfDirective *d;
@@ -70,10 +72,16 @@ bool bounds_check(const Block *b, const uint32_t *cluster, const char *note)
                 (unsigned long long)product(given), (unsigned long long)d->values[0]);
         return false;
     }
-    if (product(given) > 1) {
-        diag_at(b->diag, DIAG_ERROR, req ? req->at : f->at, "kernel '%s' runs in clusters of %u x %u x %u CTAs "
-                "('.reqnctapercluster'): ptxrun cannot execute clusters yet", f->name, given[0], given[1], given[2]);
-        return false;
-    }
+    if (cluster || product(given) == 1)
+        return true;
+    for (int i = 0; i < 3; i++)
+        if (b->nctaid[i] % given[i] || product(given) > MAX_CLUSTER_CTAS) {
+            diag_at(b->diag, DIAG_ERROR, req->at, "kernel '%s' runs in clusters of %u x %u x %u CTAs "
+                    "('.reqnctapercluster'), but %s: a GPU refuses the launch", f->name, given[0], given[1], given[2],
+                    product(given) > MAX_CLUSTER_CTAS ? "an H100's clusters have at most 16 CTAs" :
+                    "the grid is not a whole number of them");
+            return false;
+        }
+    block_set_cluster(b, given);     /* a launch in clusters of more than one CTA is an explicit one (PTX ISA) */
     return true;
 }

@@ -10,8 +10,11 @@
  * thread arrives once a phase; the phase completes when every non-exited thread of the
  * cluster has arrived, and a wait goes on once its thread's arrival's phase has completed;
  * either instruction first waits for every non-exited thread of its warp (PTX ISA). Its state
- * is each warp's lanes (Warp.cluster); the cluster's CTAs are gang_peer's.
- * Requires: gang.c (the cluster's CTAs), report.c (faults, warnings). */
+ * is each warp's lanes (Warp.cluster). The cluster's CTAs are found in the Gang (block.h) by
+ * cluster_peer, as gang_peer finds them: gang.c runs the warps, so a call into it from here,
+ * below warp.c, would be a loop of calls between files; changes move Memory.epoch
+ * (mem_changed), as gang_changed does.
+ * Requires: report.c (faults, warnings). */
 #include <string.h>
 
 #include "family.h"
@@ -31,10 +34,29 @@ uint32_t cluster_ctarank(const Block *b)
     return b->ctaid[0] % c[0] + c[0] * (b->ctaid[1] % c[1] + c[1] * (b->ctaid[2] % c[2]));
 }
 
+Block *cluster_peer(const Block *b, uint32_t rank)
+{
+    const uint32_t *c = b->cluster;
+    if (rank >= cluster_nctarank(b))
+        return NULL;
+    if (rank == cluster_ctarank(b))
+        return (Block *)b;
+    const Gang *g = b->gang;
+    uint32_t id[3] = { b->ctaid[0] - b->ctaid[0] % c[0] + rank % c[0],
+                       b->ctaid[1] - b->ctaid[1] % c[1] + rank / c[0] % c[1],
+                       b->ctaid[2] - b->ctaid[2] % c[2] + rank / (c[0] * c[1]) };
+    for (int d = 0; g && d < 3; d++)
+        if (id[d] - g->lo[d] >= g->extent[d])
+            return NULL;
+    uint64_t at = g ? (id[0] - g->lo[0]) + (uint64_t)g->extent[0] * ((id[1] - g->lo[1]) + (uint64_t)g->extent[1] *
+                                                                      (id[2] - g->lo[2])) : 0;
+    return g && at < g->count ? g->ctas[at] : NULL;
+}
+
 /* The CTA of rank r while it has a thread that has not exited, else NULL. */
 static Block *live_peer(const Block *b, uint32_t r)
 {
-    Block *p = gang_peer(b, r);
+    Block *p = cluster_peer(b, r);
     for (uint32_t i = 0; p && i < p->warp_count; i++)
         if (p->warps[i]->launched & ~p->warps[i]->exited)
             return p;
@@ -52,6 +74,12 @@ bool cluster_holds(const Block *b, uint64_t address, bool whole_cluster)
 {
     uint64_t offset, r = rank_of(b, address, &offset);
     return whole_cluster ? r < cluster_nctarank(b) : r == cluster_ctarank(b);
+}
+
+Block *cluster_owner(const Block *b, uint64_t address)
+{
+    uint64_t offset, r = rank_of(b, address, &offset);
+    return r < cluster_nctarank(b) ? live_peer(b, (uint32_t)r) : NULL;
 }
 
 Memory *cluster_memory(Warp *w, const XInstr *x, int lane, uint64_t address, uint64_t *in_space)
@@ -182,7 +210,7 @@ static void try_complete(Block *b)
             release(w, waiting);
         }
     }
-    gang_changed(b);
+    mem_changed(&b->mem);
 }
 
 /* The lanes of w gathered at barrier.cluster instructions, once every non-exited lane of the
@@ -242,7 +270,7 @@ void cluster_barrier(Warp *w, uint32_t pc, uint32_t lanes)
         w->trace->waiting |= lanes;
     if (gathered(w))
         try_complete(w->block);
-    gang_changed(w->block);
+    mem_changed(&w->block->mem);
 }
 
 void cluster_threads_exited(Block *b)

@@ -49,3 +49,224 @@ void gang_changed(Block *b)
 {
     mem_changed(&b->mem);
 }
+
+/* ---- what an H100 keeps resident ---- */
+
+/* The CTAs of b's shape one SM keeps resident at once, as CUDA's occupancy counts them for an
+ * H100 (sm_90): at most 32 CTAs and 64 warps (2,048 threads), and 228 KiB of shared memory,
+ * each CTA's .shared (static and dynamic, in 128-byte units) plus the 1 KiB the system reserves.
+ * Registers are left out: ptxrun allocates none, so it cannot count them. */
+uint32_t gang_ctas_per_sm(const Block *b)
+{
+    const Region *dyn = &b->mem.regions[b->prog.dynamic_region];
+    uint64_t warps = (b->threads + WARP_SIZE - 1) / WARP_SIZE;
+    uint64_t shared = (dyn->base + dyn->size + 127) / 128 * 128 + RESERVED_SMEM_BYTES;
+    uint64_t n = H100_CTAS_PER_SM, by_warps = H100_WARPS_PER_SM / (warps ? warps : 1),
+             by_shared = H100_SHARED_PER_SM / shared;
+    n = by_warps < n ? by_warps : n;
+    return (uint32_t)(by_shared < n ? by_shared : n);
+}
+
+bool gang_fits(const Block *b, Msg *err)
+{
+    uint64_t ctas = (uint64_t)b->nctaid[0] * b->nctaid[1] * b->nctaid[2];
+    uint64_t most = (uint64_t)gang_ctas_per_sm(b) * H100_SMS;
+    if (!b->cooperative || ctas <= most)
+        return true;
+    msg_set(err, "a cooperative launch of %llu CTAs of %u threads: an H100 keeps at most %llu of them resident at "
+            "once (%u a multiprocessor, %d multiprocessors), as every CTA of a cooperative launch must be; CUDA "
+            "refuses it (cudaErrorCooperativeLaunchTooLarge)", (unsigned long long)ctas, b->threads,
+            (unsigned long long)most, gang_ctas_per_sm(b), H100_SMS);
+    return false;
+}
+
+/* A cooperative launch's grid workspace (cooperative_groups' grid_workspace: its size word, then
+ * the barrier word grid.sync() counts arrivals in), zeroed and defined in .global; the kernel
+ * finds it at the address %envreg1 (high half) and %envreg2 (low half) hold. */
+static void make_workspace(Block *b)
+{
+    Region *r = mem_named(&b->mem, GANG_WORKSPACE, SPACE_GLOBAL);
+    if (!r)
+        r = &b->mem.regions[mem_add(&b->mem, GANG_WORKSPACE, SPACE_GLOBAL, GANG_WORKSPACE_BYTES, 16, TYPE_U32, false,
+                                    true)];
+    if (r->data) {
+        memset(r->data, 0, r->size);
+        memset(mem_shadow(&b->mem, r), 0xff, r->size);
+    }
+    b->grid_workspace = mem_generic(SPACE_GLOBAL, r->base);
+}
+
+/* ---- running CTAs together ---- */
+
+enum { GANG_SLICE_STEPS = 128 };       /* warp-steps a warp runs before the schedule is asked again */
+
+bool gang_runnable(const Gang *g, uint32_t cta, uint32_t warp)
+{
+    const Block *k = g->ctas[cta];
+    if (warp >= k->warp_count)
+        return false;
+    const Warp *w = k->warps[warp];
+    return (w->launched & ~w->exited & ~w->waiting) && !(w->parked && w->spin_epoch == g->epoch);
+}
+
+bool gang_next(void *context, Gang *g, uint32_t *cta, uint32_t *warp)
+{
+    (void)context;
+    uint32_t warps = g->ctas[0]->warp_count, c = g->next_cta, w = g->next_warp;
+    for (uint64_t n = (uint64_t)g->count * warps; n; n--) {
+        bool ok = gang_runnable(g, c, w);
+        if (ok)
+            *cta = c, *warp = w;
+        if (++w == warps) {
+            w = 0;
+            c = c + 1 == g->count ? 0 : c + 1;
+        }
+        if (ok) {
+            g->next_cta = c, g->next_warp = w;
+            return true;
+        }
+    }
+    return false;
+}
+
+static uint64_t cta_count(const Block *b)
+{
+    return (uint64_t)b->nctaid[0] * b->nctaid[1] * b->nctaid[2];
+}
+
+bool gang_wanted(const Block *b, const ExecOptions *o)
+{
+    return b->cooperative || b->cluster[0] * b->cluster[1] * b->cluster[2] > 1 || o->schedule;
+}
+
+/* The number (x fastest) of the gang's CTA i. */
+static uint64_t member_number(const Block *b, const Gang *g, uint32_t i)
+{
+    uint64_t x = g->lo[0] + i % g->extent[0], y = g->lo[1] + i / g->extent[0] % g->extent[1],
+             z = g->lo[2] + i / (g->extent[0] * g->extent[1]);
+    return x + b->nctaid[0] * (y + (uint64_t)b->nctaid[1] * z);
+}
+
+/* Whether every thread of the CTA has ended. */
+static bool cta_ended(const Block *k)
+{
+    for (uint32_t i = 0; i < k->warp_count; i++)
+        if (k->warps[i]->launched & ~k->warps[i]->exited)
+            return false;
+    return true;
+}
+
+/* The gang's CTAs, from their start, until every thread has ended; false when the run stops
+ * early (a fault, a deadlock, a --strict warning), with *stopped the CTA where it did. */
+static bool run_gang(Block *b, Gang *g, const ExecOptions *o, uint32_t *stopped)
+{
+    g->epoch++;                        /* parked warps of an earlier gang mean nothing now */
+    g->next_cta = g->next_warp = 0;
+    for (uint32_t i = 0; i < g->count; i++)
+        block_begin_cta(g->ctas[i], o, member_number(b, g, i));
+    bool (*next)(void *, Gang *, uint32_t *, uint32_t *) = o->schedule ? o->schedule : gang_next;
+    uint32_t c, wi;
+    while (next(o->schedule_context, g, &c, &wi)) {
+        Block *k = g->ctas[c];
+        Warp *w = k->warps[wi];
+        if (warp_parked(w))            /* the epoch moved: it runs again */
+            continue;
+        warp_run(w, o, GANG_SLICE_STEPS);
+        if (w->faulted || (o->strict && w->warnings.len)) {
+            *stopped = c;
+            return false;
+        }
+    }
+    bool first = true;
+    for (uint32_t i = 0; i < g->count; i++)
+        if (!cta_ended(g->ctas[i])) {
+            if (first)
+                *stopped = i;
+            block_report_deadlock(g->ctas[i], first);
+            first = false;
+        }
+    return first;
+}
+
+/* A block for each CTA of a gang of `count`: b's program, start state and .global; .shared and
+ * .local its own (made when first written), reporting to b's diag. */
+static void make_members(Block *b, Gang *g, uint32_t count)
+{
+    g->ctas = xcalloc(count, sizeof *g->ctas);
+    g->count = count;
+    for (uint32_t i = 0; i < count; i++) {
+        Block *k = block_worker_new(b);
+        k->worker = false;             /* it reports, as b would */
+        k->diag = b->diag;
+        k->images = b->images, k->image_count = b->image_count;
+        k->samplers = b->samplers, k->sampler_count = b->sampler_count;
+        k->gang = g;
+        k->gang_rank = i;
+        k->mem.epoch = &g->epoch;
+        k->grid_workspace = b->grid_workspace;
+        g->ctas[i] = k;
+    }
+}
+
+/* Each member's warnings join b's (one per place and kind, as one CTA after another gives). */
+static void merge_warnings(Block *b, const Block *k)
+{
+    for (uint32_t i = 0; i < k->warp_count; i++)
+        for (uint32_t j = 0; j < k->warps[i]->warnings.len; j++) {
+            const Warning *x = &k->warps[i]->warnings.data[j];
+            report_warn(b->warps[i], x->pc, x->lanes, x->what);
+        }
+}
+
+bool gang_run_grid(Block *b, const ExecOptions *o)
+{
+    const uint32_t *cl = b->cluster;
+    bool whole = b->cooperative;
+    if (whole)
+        make_workspace(b);
+    Gang g = { 0 };
+    uint32_t size[3];
+    for (int d = 0; d < 3; d++)
+        size[d] = whole ? b->nctaid[d] : o->schedule && cl[0] * cl[1] * cl[2] == 1 ? 1 : cl[d];
+    memcpy(g.extent, size, sizeof size);
+    make_members(b, &g, size[0] * size[1] * size[2]);
+    uint64_t gangs = cta_count(b) / g.count, steps = 0, lane_steps = 0;
+    uint32_t per[3] = { b->nctaid[0] / size[0], b->nctaid[1] / size[1], b->nctaid[2] / size[2] };
+    bool ran = true;
+    uint32_t stopped = 0;
+    for (uint64_t n = 0; n < gangs && ran; n++) {
+        g.lo[0] = (uint32_t)(n % per[0]) * size[0];
+        g.lo[1] = (uint32_t)(n / per[0] % per[1]) * size[1];
+        g.lo[2] = (uint32_t)(n / ((uint64_t)per[0] * per[1])) * size[2];
+        ran = run_gang(b, &g, o, &stopped);
+        for (uint32_t i = 0; i < g.count; i++) {
+            Block *k = g.ctas[i];
+            block_end_cta(k, o, member_number(b, &g, i));
+            block_adopt_kept(b, k);
+            if (o->cta_done)
+                o->cta_done(o->cta_context, k);
+        }
+        if (b->progress && ran) {
+            atomic_fetch_add(&b->progress->ctas_done, g.count);
+            block_progress(b, o, true);
+        }
+    }
+    /* b shows the CTA where the run stopped, or the last one; every CTA's warnings are b's. */
+    uint32_t shown = ran ? g.count - 1 : stopped;
+    block_adopt(b, g.ctas[shown]);
+    for (uint32_t i = 0; i < g.count; i++) {
+        Block *k = g.ctas[i];
+        if (i != shown)
+            merge_warnings(b, k);
+        for (uint32_t j = 0; j < k->warp_count && i != shown; j++)
+            ran &= !k->warps[j]->faulted;
+        steps += k->steps;
+        lane_steps += k->lane_steps;
+        block_free(k);
+    }
+    b->steps = steps;
+    b->lane_steps = lane_steps;
+    free(g.ctas);
+    block_show_kept(b);
+    return ran;
+}

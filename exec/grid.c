@@ -126,6 +126,13 @@ int grid_run(Block *b, const ExecOptions *o, char *why, size_t size)
     b->progress = o->progress ? &progress : NULL;
     b->tells_progress = true;
     b->steps_counted = 0;
+    if (gang_wanted(b, o)) {           /* CTAs that run together (gang.c), on this thread */
+        if (ctas > 1 && jobs > 1)
+            snprintf(why, size, "CTAs that run together (a cooperative launch, clusters) share one scheduler");
+        bool faulted = !gang_run_grid(b, o);
+        b->progress = NULL;
+        return block_finish(b, o, faulted);
+    }
     bool one_thread = false;           /* fault injection counts allocations on one thread */
 #ifdef PTXRUN_FAULT_INJECTION
     one_thread = true;

@@ -263,9 +263,17 @@ static void load_memory(Loader *ld, const Instr *in, XInstr *x)
         operand_address(ld, in, &in->operands[1], x);
     } else if (in->op == OP_DISCARD) {
         operand_address(ld, in, &in->operands[0], x);     /* the size is 128, the only one there is */
-    } else if (in->op == OP_ST) {
+    } else if (in->op == OP_ST || in->op == OP_ST_ASYNC || in->op == OP_RED_ASYNC) {
         operand_address(ld, in, &in->operands[0], x);
         operand_data(ld, in, &in->operands[1], x, true);
+        if (in->op != OP_ST) {                     /* st.async, red.async: the mbarrier [src[1] + src_offset] */
+            XInstr bar = { .space = x->space };
+            operand_address(ld, in, &in->operands[2], &bar);
+            x->src[1] = bar.src[0];
+            x->src_offset = bar.offset;
+            x->src_addr_bits = bar.addr_bits;
+            x->src_count = 2;
+        }
     } else {
         if ((in->op == OP_MAPA || in->op == OP_GETCTARANK) && x->space == SPACE_NONE &&
             in->operands[1].kind == OPND_SYM) {  /* ptxas takes it; what address it means is not said */
@@ -719,7 +727,7 @@ bool lower_program(Program *p, Memory *mem, Module *m, Function *fn, Diag *diag,
     p->immediates = xmalloc((ld.immediates.len + 1) * sizeof *p->immediates);
     if (ld.immediates.len)
         memcpy(p->immediates, ld.immediates.data, ld.immediates.len * sizeof *p->immediates);
-    p->pred_count = ld.total_preds + 2;
+    p->pred_count = ld.total_preds + PRED_CONSTANTS;
     fold_moves(p);
     warpops_shfl_tables(p);
     for (uint32_t i = 0; i < p->code_len; i++)

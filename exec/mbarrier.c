@@ -12,7 +12,8 @@
  *     before the arrive (the phase it arrived in), bits 0-19: the pending count before it.
  * test_wait and try_wait never block; try_wait answers at once (its time limit is 0). What the
  * PTX ISA leaves undefined is a fault naming the instruction and, where there is one, the init.
- * Requires: mem.c (mem_locate_in), asyncwrite.c (async_state, landing attached writes). */
+ * Requires: mem.c (mem_locate_in), asyncwrite.c (async_state, landing attached writes), cluster.c
+ * (cluster_peer: the CTAs of the cluster, without a call into gang.c, which runs the warps). */
 #include <stdarg.h>
 #include <string.h>
 
@@ -154,9 +155,8 @@ Block *mbarrier_owner(Block *b, const uint8_t *p, uint32_t *region)
 {
     if ((*region = async_region_of(b, p)) != NO_SLOT)
         return b;
-    uint32_t n = b->cluster[0] * b->cluster[1] * b->cluster[2];
-    for (uint32_t r = 0; r < n; r++) {
-        Block *peer = gang_peer(b, r);
+    for (uint32_t r = 0, n = cluster_nctarank(b); r < n; r++) {
+        Block *peer = cluster_peer(b, r);
         if (peer && peer != b && (*region = async_region_of(peer, p)) != NO_SLOT)
             return peer;
     }

@@ -126,9 +126,9 @@ uint32_t operand_source(Loader *ld, const Instr *in, const Operand *o, int type,
             x->src_not |= (uint8_t)(1u << i);
         return ld->cur->pred_base + o->u.slot;
     case OPND_SREG: {                    /* every one has a value (block.c, builtin.c) */
-        if (type == TYPE_PRED) {          /* %is_explicit_cluster: never, as no cluster is launched */
+        if (type == TYPE_PRED) {          /* %is_explicit_cluster: the slot after the constants */
             x->src_pred |= (uint8_t)(1u << i);
-            return ld->total_preds;
+            return ld->total_preds + 2;
         }
         uint32_t *row = &ld->sreg_row[o->u.sreg][o->component];
         switch (o->u.sreg) {

@@ -225,8 +225,10 @@ typedef struct MmaForm {
 /* The lowered program (lower.c): made once from the checked IR, never written back into it,
  * and read-only while it runs. Rows [0, reg_count) of each warp's values are registers, then
  * special registers, then immediates (the same in every lane); predicate slots
- * [0, pred_count - 2) are predicates, then the constants false and true. Its memory plan (where
+ * [0, pred_count - PRED_CONSTANTS) are predicates, then the constants false and true, then
+ * %is_explicit_cluster (the launch's: block.c fills it). Its memory plan (where
  * each variable lives) is the regions it made in the block's Memory. */
+enum { PRED_CONSTANTS = 3 };
 typedef struct Program {
     Module *m;
     Function *fn;              /* the kernel */

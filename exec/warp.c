@@ -121,8 +121,10 @@ static uint32_t control(Warp *w, const XInstr *x, uint32_t pc, uint32_t mask, ui
         if (undefined)
             report_warn(w, pc, undefined, "undefined guard predicate");
         move_lanes(w, mask & ~run, pc + 1);
-        if (w->prog->calls[x->target].builtin)
+        if (w->prog->calls[x->target].builtin) {
             builtin_call(w, pc, run);            /* vprintf, __assertfail */
+            w->spin_epoch = SPIN_AFRESH;         /* printing is a change: a loop that prints never parks */
+        }
         else
             call_enter(w, pc, run);
         return NO_SLOT;
@@ -217,6 +219,8 @@ static bool execute(Warp *w, const XInstr *x, uint32_t mask, uint32_t run, uint3
     case FAM_MEMORY:
         if (x->op == OP_MAPA || x->op == OP_GETCTARANK)
             cluster_execute(w, x, run);
+        else if (x->op == OP_ST_ASYNC || x->op == OP_RED_ASYNC)
+            clusterasync_execute(w, x, run);
         else
             mem_execute(w, x, run);
         break;
@@ -268,7 +272,8 @@ static bool execute(Warp *w, const XInstr *x, uint32_t mask, uint32_t run, uint3
             w->pred_defined[x->dst] &= ~undefined;
         if (x->dst_pred != NO_SLOT)
             w->pred_defined[x->dst_pred] &= ~undefined;
-        bool parts = x->unpack || x->vmove || (x->family == FAM_MEMORY && x->op != OP_ST && x->op != OP_CVTA) ||
+        bool parts = x->unpack || x->vmove || (x->family == FAM_MEMORY && x->op != OP_ST && x->op != OP_CVTA &&
+                                                   x->op != OP_ST_ASYNC && x->op != OP_RED_ASYNC) ||
                      x->op == OP_SULD || x->op == OP_TEX || x->op == OP_TLD4;
         for (unsigned i = 0; parts && i < x->vec_count; i++)     /* mov {a, b}, ld.v2 {a, b}: every part */
             if (x->vec[i] != NO_SLOT)
@@ -287,8 +292,10 @@ static uint32_t step(Warp *w, uint32_t pc, uint32_t mask)
     const XInstr *x = &w->prog->code[pc];
     uint32_t undefined;
     uint32_t run = warp_guard_lanes(w, x, mask, &undefined);
-    if (x->reads_clock)
+    if (x->reads_clock) {
         builtin_clock(w);
+        w->spin_epoch = SPIN_AFRESH;             /* a loop that reads the clock never parks */
+    }
     switch ((Family)x->family) {
     case FAM_CONTROL:
         return control(w, x, pc, mask, run, undefined);
@@ -362,6 +369,8 @@ static uint64_t run_straight(Warp *w, uint32_t pc, uint32_t mask, uint32_t limit
             if (undefined || (run && run != mask))
                 break;                      /* a branch that parts them, or warns: step() */
             to = run ? x->target : pc + 1;
+            if (to <= pc && !divergent && warp_spins(w, pc, mask))
+                break;                      /* parked at the branch (spin.c) */
         } else if ((x->kop || x->kcmp) && !undefined) {
             alu_kernel(w, x, run);          /* the commonest, without execute()'s switch */
         } else if (!execute(w, x, mask, run, undefined)) {
@@ -649,6 +658,17 @@ static bool follow(Warp *w, Pick *pick, Stamps *later, uint32_t to, uint32_t *pc
     return true;
 }
 
+/* Whether the lanes of mask, all the ready ones, at a backward branch they all take (its guard
+ * defined), park there (spin.c). */
+static bool spins_here(Warp *w, uint32_t pc, uint32_t mask)
+{
+    const XInstr *x = &w->prog->code[pc];
+    if (x->op != OP_BRA || x->target > pc)
+        return false;
+    uint32_t undefined, run = warp_guard_lanes(w, x, mask, &undefined);
+    return run == mask && !undefined && warp_spins(w, pc, mask);
+}
+
 /* Gets the warp ready to run from the start of the kernel. */
 void warp_reset(Warp *w)
 {
@@ -672,6 +692,10 @@ void warp_reset(Warp *w)
     w->previous_ready = 0;
     w->next_pc = NO_SLOT;
     w->last_mask = 0;
+    w->spin_epoch = SPIN_AFRESH;
+    w->spin_checks = 0;
+    w->spin_skip = w->parked = false;
+    w->uncounted = 0;
 }
 
 /* After the lanes of mask, all the ready ones, last_run w->steps in effect (they ran in the fast
@@ -712,7 +736,8 @@ bool warp_run(Warp *w, const ExecOptions *o, uint64_t slice)
     bool followed = false;                     /* follow() picked some of the ready lanes */
     Pick pick = { 0 };
     Stamps later = { { 0, 0 }, { 0, 0 } };
-    while (!w->faulted && w->steps < end) {
+    uint64_t max_steps = o->max_steps > UINT64_MAX - w->uncounted ? UINT64_MAX : o->max_steps + w->uncounted;
+    while (!w->faulted && !w->parked && w->steps < end) {
         uint32_t ready = w->launched & ~w->exited & ~w->waiting;
         uint32_t pc, mask;
         if (next_pc != NO_SLOT && ready == last_mask) {
@@ -767,16 +792,16 @@ bool warp_run(Warp *w, const ExecOptions *o, uint64_t slice)
             next_pc = NO_SLOT;
             continue;
         }
-        if (w->steps >= o->max_steps) {
+        if (w->steps >= max_steps) {
             report_fault(w, pc, "warp %u stopped after %llu warp-steps of its own (--max-steps counts each warp's); "
-                         "lanes still running: 0x%08x", w->index, (unsigned long long)w->steps, ready);
+                         "lanes still running: 0x%08x", w->index, (unsigned long long)(w->steps - w->uncounted), ready);
             break;
         }
         if (batch && straight(&w->prog->code[pc])) {
             /* Steps after this one pick the same lanes while they stay together: all the ready
              * ones, or those of an ordinary pick while follow() would keep them (below the
              * others, not at a reconvergence point, none starved). */
-            uint64_t until = o->max_steps < end ? o->max_steps : end;
+            uint64_t until = max_steps < end ? max_steps : end;
             uint32_t limit = fn_end;
             if (mask != ready && pick.lanes != mask) {
                 limit = 0;                      /* a pick of another kind: this step only */
@@ -785,12 +810,17 @@ bool warp_run(Warp *w, const ExecOptions *o, uint64_t slice)
                 until = pick.until < until ? pick.until : until;
             }
             uint64_t ran = run_straight(w, pc, mask, limit, mask != ready, until, &next_pc);
-            if (ran) {
+            if (ran || w->parked) {
                 if (ran > 1 || mask != ready)
                     fast = true;                /* as the fast path or follow() would have set it */
                 last_mask = mask;
                 continue;
             }
+        }
+        if (mask == ready && spins_here(w, pc, mask)) {
+            next_pc = pc;
+            last_mask = mask;
+            break;
         }
         w->steps++;
         b->steps++;

@@ -762,6 +762,15 @@ void suffixes_check(Diag *diag, const Module *m, const Instr *in)
     case OP_FENCE:
         check_fence(diag, in);
         break;
+    case OP_RED_ASYNC: {              /* ptxas: "Incorrect type ... for operation" */
+        int op = FIRST_OF(in, ATOMIC_OPS);
+        bool ok = op == MOD_INC || op == MOD_DEC ? type == TYPE_U32 : op == MOD_MIN || op == MOD_MAX ?
+                  type == TYPE_U32 || type == TYPE_S32 : op == MOD_ADD ? type != TYPE_B32 : type == TYPE_B32;
+        if (!ok)
+            error(diag, in->at, "'%s': red.async takes .inc and .dec of .u32, .min and .max of .u32 and .s32, .and, "
+                  ".or and .xor of .b32, .add of .u32, .s32, .u64 and .s64", in->mnemonic);
+        break;
+    }
     case OP_BARRIER_CLUSTER:          /* ptxas: "Illegal modifier" */
         if (ir_has_mod(in, MOD_WAIT) ? FIRST_OF(in, ORDERS) != MOD_COUNT && !ir_has_mod(in, MOD_ACQUIRE)
                                      : ir_has_mod(in, MOD_ACQUIRE))

@@ -295,6 +295,8 @@ START_TEST(memory_barrier_and_fence_forms)
         "ld.shared::cluster.u32 %r1, [sh];", "cvta.shared::cluster.u64 %rd2, sh;", "red.shared::cluster.add.u32 [sh], %r1;",
         "mapa.shared::cluster.u32 %r1, sh, 1;", "mapa.u64 %rd2, %rd1, %r1;", "getctarank.shared::cluster.u32 %r1, sh+4;",
         "getctarank.u64 %r1, %rd1;", "barrier.cluster.arrive.relaxed.aligned;", "barrier.cluster.wait.acquire;",
+        "st.async.shared::cluster.mbarrier::complete_tx::bytes.v2.b32 [%r1], {%r2, %r3}, [%r4];",
+        "red.async.relaxed.cluster.shared::cluster.mbarrier::complete_tx::bytes.add.u64 [%r1], %rd1, [%r4];",
     };
     for (size_t i = 0; i < COUNT_OF(valid); i++)
         ck_assert_msg(strcmp(diagnostics_of(valid[i]), "") == 0, "'%s': %s", valid[i], diagnostics_of(valid[i]));
@@ -309,6 +311,10 @@ START_TEST(memory_barrier_and_fence_forms)
         { "barrier.cluster.arrive.acquire;", "12:1: error: 'barrier.cluster.arrive.acquire': barrier.cluster.arrive takes "
           ".release or .relaxed, barrier.cluster.wait .acquire\n" },
         { "mapa.shared::cta.u32 %r1, sh, 1;", "12:5: error: unknown modifier '.shared::cta' for 'mapa'\n" },
+        { "red.async.relaxed.cluster.shared::cluster.mbarrier::complete_tx::bytes.inc.s32 [%r1], %r2, [%r4];",
+          "12:1: error: 'red.async.relaxed.cluster.shared::cluster.mbarrier::complete_tx::bytes.inc.s32': red.async takes "
+          ".inc and .dec of .u32, .min and .max of .u32 and .s32, .and, .or and .xor of .b32, .add of .u32, .s32, .u64 "
+          "and .s64\n" },
         { "getctarank.shared::cluster.u32 %rd2, %r1;",
           "12:32: error: '%rd2' is .b64, which does not fit the .u32 operand of 'getctarank.shared::cluster.u32'\n" },
         { "ld.weird.global.u32 %r1, [%rd1];", "12:3: error: unknown modifier '.weird' for 'ld'\n" },

@@ -235,12 +235,17 @@ START_TEST(launch_ex_and_cooperative)
     ck_assert_int_eq(cudaMemcpy(out, dout, sizeof out, cudaMemcpyDeviceToHost), cudaSuccess);
     for (int i = 0; i < N; i++)
         ck_assert_int_eq(out[i], 2 * a[i]);
-    /* a cooperative grid of more than one block: not yet (issue 37), said by name */
+    /* a cooperative grid of several blocks runs (issue 37); one larger than an H100 keeps resident
+     * (1,024 threads a block: 2 a multiprocessor, 132 of them) is refused as CUDA refuses it */
     config.gridDim = d3(2, 1, 1);
-    ck_assert_int_eq(cudaLaunchKernelExC(&config, &add_stub, args), cudaErrorNotSupported);
-    ck_assert_int_eq(cudaLaunchCooperativeKernel(&add_stub, d3(2, 1, 1), d3(32, 1, 1), args, 0, NULL),
-                     cudaErrorNotSupported);
+    config.blockDim = d3(32, 1, 1);
+    ck_assert_int_eq(cudaLaunchKernelExC(&config, &add_stub, args), cudaSuccess);
+    ck_assert_int_eq(cudaLaunchCooperativeKernel(&add_stub, d3(2, 1, 1), d3(32, 1, 1), args, 0, NULL), cudaSuccess);
     ck_assert_int_eq(cudaLaunchCooperativeKernel(&add_stub, d3(1, 1, 1), d3(32, 1, 1), args, 0, NULL), cudaSuccess);
+    ck_assert_int_eq(cudaLaunchCooperativeKernel(&add_stub, d3(265, 1, 1), d3(1024, 1, 1), args, 0, NULL),
+                     cudaErrorCooperativeLaunchTooLarge);
+    ck_assert_int_eq(cudaGetLastError(), cudaErrorCooperativeLaunchTooLarge);
+    config.blockDim = d3(N, 1, 1);
     attrs[1].id = cudaLaunchAttributeProgrammaticEvent;
     config.gridDim = d3(1, 1, 1);
     ck_assert_int_eq(cudaLaunchKernelExC(&config, &add_stub, args), cudaErrorNotSupported);
@@ -253,7 +258,8 @@ START_TEST(launch_ex_and_cooperative)
     ck_assert_int_eq(cudaLaunchKernelExC(&config, &add_stub, args), cudaErrorNotSupported);
     config.gridDim = d3(1, 1, 1);
     char *text = report();
-    ck_assert_ptr_nonnull(strstr(text, "cudaLaunchCooperativeKernel is not supported yet"));
+    ck_assert_ptr_null(strstr(text, "cudaLaunchCooperativeKernel is not supported yet"));
+    ck_assert_ptr_nonnull(strstr(text, "clusters of 2 x 1 x 1 CTAs are not supported yet"));
     ck_assert_ptr_nonnull(strstr(text, "cudaLaunchKernelExC is not supported yet: the attribute "
                                        "cudaLaunchAttributeProgrammaticEvent"));
     free(text);

@@ -1818,9 +1818,31 @@ START_TEST(test_launch_ex)
     float ms;
     OK(cuEventElapsedTime_v2(&ms, before, done));      /* the completion event was recorded */
     ck_assert_float_ge(ms, 0.0f);
+    /* A cooperative launch runs (issue 37); one larger than the device keeps resident at once is
+     * refused as CUDA refuses it: 256 threads a block, 8 blocks a multiprocessor (2,048 threads),
+     * 132 multiprocessors: 1,056 blocks at most. */
     attrs[3].value.cooperative = 1;
-    FAILS(cuLaunchKernelEx(&config, f, params, NULL), CUDA_ERROR_NOT_SUPPORTED);
-    ck_assert_ptr_nonnull(strstr(report(), "cooperative"));
+    memset(out, 0, sizeof out);
+    OK(cuMemcpyHtoD_v2(dout, out, sizeof out));
+    OK(cuLaunchKernelEx(&config, f, params, NULL));
+    OK(cuMemcpyDtoH_v2(out, dout, sizeof out));
+    ck_assert_mem_eq(out, want, sizeof out);
+    int per_sm;
+    OK(cuOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, f, 256, 0));
+    ck_assert_int_eq(per_sm, 8);
+    config.blockDimX = 256;
+    config.gridDimX = 132 * 8 + 1;
+    FAILS(cuLaunchKernelEx(&config, f, params, NULL), CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE);
+    FAILS(cuLaunchCooperativeKernel(f, 132 * 8 + 1, 1, 1, 256, 1, 1, 0, NULL, params),
+          CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE);
+    OK(cuLaunchCooperativeKernel(f, (N + BLOCK - 1) / BLOCK, 1, 1, BLOCK, 1, 1, 0, NULL, params));
+    int can;
+    OK(cuDeviceGetAttribute(&can, CU_DEVICE_ATTRIBUTE_COOPERATIVE_LAUNCH, 0));
+    ck_assert_int_eq(can, 1);
+    OK(cuDeviceGetAttribute(&can, CU_DEVICE_ATTRIBUTE_CLUSTER_LAUNCH, 0));
+    ck_assert_int_eq(can, 0);                  /* clusters of more than one CTA do not run yet */
+    config.blockDimX = BLOCK;
+    config.gridDimX = (N + BLOCK - 1) / BLOCK;
     attrs[3].value.cooperative = 0;
     attrs[1].value.clusterDim.x = 2;
     FAILS(cuLaunchKernelEx(&config, f, params, NULL), CUDA_ERROR_NOT_SUPPORTED);

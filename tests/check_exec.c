@@ -522,13 +522,35 @@ END_TEST
 
 START_TEST(runaway_loop_stops)
 {
-    Run *r = load("L: bra L;\n");
+    /* A counter: the state changes at every turn, so --max-steps stops it. */
+    Run *r = load("mov.u32 c, 0;\nL: add.u32 c, c, 1;\nbra L;\n");
     ExecOptions o = { .max_steps = 1000 };
     ck_assert_int_eq(grid_run(r->b, &o, (char[256]){ 0 }, 256), EXEC_FAULT);
     ck_assert(strstr(r->p->cap.text, "stopped after 1000 warp-steps"));
     done(r);
 }
 END_TEST
+
+START_TEST(a_loop_back_to_the_same_state_is_a_deadlock)
+{
+    /* bra L alone comes back to the same state with nothing it reads changing (spin.c): it would
+     * repeat forever, so it parks, and with nothing left to run that is a deadlock, long before
+     * --max-steps; its parked steps are not counted. A loop that reads the clock never parks. */
+    Run *r = load("L: bra L;\n");
+    ExecOptions o = { .max_steps = UINT64_MAX };
+    ck_assert_int_eq(grid_run(r->b, &o, (char[256]){ 0 }, 256), EXEC_FAULT);
+    ck_assert(strstr(r->p->cap.text, "deadlock: no lane can move"));
+    ck_assert(strstr(r->p->cap.text, "lanes 0-31 spin in a loop here that comes back to the same state"));
+    ck_assert_uint_le(r->b->warps[0]->steps - r->b->warps[0]->uncounted, 2);
+    done(r);
+    r = load("L: mov.u32 t, %clock;\nbra L;\n");
+    o.max_steps = 5000;
+    ck_assert_int_eq(grid_run(r->b, &o, (char[256]){ 0 }, 256), EXEC_FAULT);
+    ck_assert(strstr(r->p->cap.text, "stopped after 5000 warp-steps"));
+    done(r);
+}
+END_TEST
+
 
 START_TEST(spin_wait_makes_progress)
 {
@@ -1669,6 +1691,40 @@ START_TEST(a_grid_on_threads_does_not_copy_memory_it_does_not_write)
 }
 END_TEST
 
+/* A schedule (ExecOptions.schedule) that runs the gang's last runnable warp first, counting its
+ * calls: the hook the race checker plugs into. */
+static bool last_first(void *context, Gang *g, uint32_t *cta, uint32_t *warp)
+{
+    ++*(unsigned *)context;
+    for (uint32_t c = g->count; c--;)
+        for (uint32_t w = g->ctas[c]->warp_count; w--;)
+            if (gang_runnable(g, c, w)) {
+                *cta = c, *warp = w;
+                return true;
+            }
+    return false;
+}
+
+START_TEST(a_schedule_of_ones_own_runs_every_cta)
+{
+    /* Each CTA writes its number: with a schedule given, an ordinary grid of 4 CTAs runs as gangs
+     * of one CTA, each through the schedule, with the same result. */
+    Run *r = load(".reg .b64 p;\n.reg .b64 q;\nmov.u32 c, %ctaid.x;\nmul.wide.u32 o, c, 4;\nadd.s64 q, p, o;\n"
+                  "st.global.u32 [q], c;\n");
+    uint32_t grid[3] = { 4, 1, 1 };
+    block_set_grid(r->b, grid);
+    buffer(r, "out", 4);                       /* p: out's address */
+    unsigned calls = 0;
+    ExecOptions o = { .max_steps = 1000, .schedule = last_first, .schedule_context = &calls };
+    ck_assert_int_eq(grid_run(r->b, &o, (char[256]){ 0 }, 256), EXEC_OK);
+    const Region *out = &r->b->mem.regions[r->b->mem.count - 1];
+    for (uint32_t i = 0; i < 4; i++)
+        ck_assert_uint_eq(word(out, i), i);
+    ck_assert_uint_ge(calls, 8);       /* each CTA: its warp once, then none left */
+    done(r);
+}
+END_TEST
+
 /* A run on threads that does not stand puts back every byte, data and definedness, its CTAs
  * wrote, and the CTAs run again one after another: CTA 40 of 64 spins, then traps; even CTAs
  * double and add 1 to their own word (7 * CTA), odd ones write an undefined register over
@@ -1938,6 +1994,8 @@ int main(void)
     tcase_add_test(tc, undefined_values_propagate_and_warn);
     tcase_add_test(tc, partial_warp_and_inactive_lanes);
     tcase_add_test(tc, runaway_loop_stops);
+    tcase_add_test(tc, a_loop_back_to_the_same_state_is_a_deadlock);
+    tcase_add_test(tc, a_schedule_of_ones_own_runs_every_cta);
     tcase_add_test(tc, spin_wait_makes_progress);
     tcase_add_test(tc, integer_arithmetic);
     tcase_add_test(tc, float_arithmetic);

@@ -219,8 +219,14 @@ expect_exit 2 "bad --max-steps" "$PTXRUN" "$tmp/up.ptx" --max-steps -5
 
 printf 'shfl.sync.idx.b32 v, x, 0, 31, 0xfffffffe;\n' > "$tmp/own.ptx"
 expect_exit 3 "own bit missing" "$PTXRUN" "$tmp/own.ptx"
-printf 'L: bra L;\n' > "$tmp/loop.ptx"
+# A loop whose state changes at each turn (a counter) runs until --max-steps; one that comes back
+# to the same state with nothing it reads changing would repeat forever: a deadlock (spin.c).
+printf 'mov.u32 r, 0;\nL: add.u32 r, r, 1;\nbra L;\n' > "$tmp/loop.ptx"
 expect_exit 3 "runaway" "$PTXRUN" "$tmp/loop.ptx" --max-steps 500
+printf 'L: bra L;\n' > "$tmp/same.ptx"
+expect_exit 3 "a loop that comes back to the same state" "$PTXRUN" --no-color "$tmp/same.ptx" --max-steps 100000000000
+expect_stderr_line "a loop that comes back to the same state" "$tmp/same.ptx:1:4: error: deadlock: no lane can move"
+expect_stderr_line "a loop that comes back to the same state: the note" "$tmp/same.ptx:1:4: note: lanes 0-31 spin in a loop here that comes back to the same state, and nothing they read can change"
 printf 'setp.eq.u32 p, x, 1;\n@p bra L;\nL: ret;\n' > "$tmp/undef.ptx"
 expect_exit 0 "undefined branch condition warns" "$PTXRUN" --no-color "$tmp/undef.ptx"
 expect_stderr_line "warning text" "$tmp/undef.ptx:2:1: warning: undefined branch condition in lanes 0-31"
@@ -684,7 +690,7 @@ printf "$H.func f(.param .b32 x)\n{\n\t.reg .b32 %%r1;\n\t.reg .b64 %%rd1;\n\tmo
 expect_exit 2 "ld.param through an address in a .func" "$PTXRUN" --no-color "$tmp/paramreg.ptx"
 expect_stderr_line "ld.param through an address in a .func" "$tmp/paramreg.ptx:9:2: error: 'ld.param.u32' through an address in a .func: a function's parameters are in .local, where the address of one (mov) points; read it with ld.local, or by name"
 "$PTXRUN" --no-color "$tmp/loop.ptx" --max-steps 500 >/dev/null 2>"$tmp/err"
-expect_stderr_line "--max-steps" "$tmp/loop.ptx:1:4: error: warp 0 stopped after 500 warp-steps of its own (--max-steps counts each warp's); lanes still running: 0xffffffff"
+expect_stderr_line "--max-steps" "$tmp/loop.ptx:3:1: error: warp 0 stopped after 500 warp-steps of its own (--max-steps counts each warp's); lanes still running: 0xffffffff"
 # A long line (1 MB) is shown as a window around the mistake; the file has no fixed-size buffer.
 awk 'BEGIN { printf "add.u32 d, a, b;"; for (i = 0; i < 100000; i++) printf "          "; print "@@" }' > "$tmp/longline.ptx"
 expect_exit 2 "long line" "$PTXRUN" --check --no-color "$tmp/longline.ptx"
@@ -727,7 +733,7 @@ lanes_error "64-bit value" '{"regs": {"a": 4294967296}}' ': regs.a: 4294967296 d
 lanes_error "64-bit bits" '{"regs": {"a": "0x100000000"}}' ': regs.a: 0x100000000 does not fit in 32 bits'
 lanes_error "negative for unsigned" '{"regs": {"a": -1}}' ': regs.a: -1 does not fit in .u32'
 lanes_error "not an object" '[1, 2, 3]' ': expected a JSON object {"regs": ..., "preds": ...}'
-lanes_error "unknown key" '{"regz": {}}' ': unknown key "regz" (expected block, grid, active, regs, preds, buffers, params, dynamic_shared, surfaces, textures, samplers)'
+lanes_error "unknown key" '{"regz": {}}' ': unknown key "regz" (expected block, grid, cluster, cooperative, active, regs, preds, buffers, params, dynamic_shared, surfaces, textures, samplers)'
 lanes_error "truncated" '{"regs": {"a": 1}' ':2:0: '"'"'}'"'"' expected near end of file'
 # A buffer's table: a run of lines equal to the one before is one "*"; the last line stays.
 printf '{"buffers": {"z": {"type": "u32", "count": 40}, "d": {"type": "u16", "data": [0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1]}}}\n' > "$tmp/zeros.json"
@@ -1336,6 +1342,26 @@ expect_exit 2 "-j 0" "$PTXRUN" -j 0 samples/scan.ptx
 expect_stderr_line "-j 0" "ptxrun: error: -j needs a number of threads from 1 to 256, not '0'"
 expect_exit 2 "-j x" "$PTXRUN" --jobs=x samples/scan.ptx
 
+# -- CTAs that run together (issue 37): --cooperative runs the grid's CTAs interleaved, so CTAs
+# that wait for each other's flags go on; without it they run one after another and the first
+# one's spin never ends (a deadlock: nothing it reads can change). A grid an H100 cannot keep
+# resident is refused: 64 threads a CTA, at most 32 CTAs a multiprocessor, 132 of them: 4,224.
+G=tests/gang
+expect_exit 0 "--cooperative" "$PTXRUN" --no-color $G/cross_cta_flags.ptx --lanes $G/cross_cta_flags.lanes.json --cooperative --expect $G/cross_cta_flags.expect.json
+sed 's/, "cooperative": true//' $G/cross_cta_flags.lanes.json > "$tmp/flags_plain.json"
+expect_exit 3 "the same grid, not cooperative" "$PTXRUN" --no-color $G/cross_cta_flags.ptx --lanes "$tmp/flags_plain.json"
+expect_stderr_line "the same grid, not cooperative" "$G/cross_cta_flags.ptx:31:2: error: deadlock: no thread can move"
+expect_exit 2 "--cooperative beyond an H100's residency" "$PTXRUN" --no-color $G/cross_cta_flags.ptx --lanes "$tmp/flags_plain.json" --cooperative --grid 4225
+expect_stderr_line "--cooperative beyond an H100's residency" "ptxrun: error: a cooperative launch of 4225 CTAs of 64 threads: an H100 keeps at most 4224 of them resident at once (32 a multiprocessor, 132 multiprocessors), as every CTA of a cooperative launch must be; CUDA refuses it (cudaErrorCooperativeLaunchTooLarge)"
+expect_exit 2 "--cooperative: 1,024 threads a CTA, 2 a multiprocessor" "$PTXRUN" --no-color $G/cross_cta_flags.ptx --lanes "$tmp/flags_plain.json" --cooperative --grid 265 --block 1024
+expect_stderr_line "--cooperative: 1,024 threads a CTA, 2 a multiprocessor" "ptxrun: error: a cooperative launch of 265 CTAs of 1024 threads: an H100 keeps at most 264 of them resident at once (2 a multiprocessor, 132 multiprocessors), as every CTA of a cooperative launch must be; CUDA refuses it (cudaErrorCooperativeLaunchTooLarge)"
+expect_exit 3 "a deadlock across CTAs names every CTA" "$PTXRUN" --no-color $G/cross_cta_deadlock.ptx --lanes $G/cross_cta_deadlock.lanes.json
+for c in 0 1 2 3; do
+    grep -q "note: in CTA ($c, 0, 0)" "$tmp/err" && ok || fail "a deadlock across CTAs: CTA $c not named"
+done
+expect_stderr_line "a deadlock across CTAs: CTA 0's thread 0" "$G/cross_cta_deadlock.ptx:26:2: note: warp 0 lane 0 spins in a loop here that comes back to the same state, and nothing it reads can change"
+expect_stderr_line "a deadlock across CTAs: the others' thread 0" "$G/cross_cta_deadlock.ptx:32:2: note: warp 0 lane 0 spins in a loop here that comes back to the same state, and nothing it reads can change"
+
 # -- long runs: --max-steps counts each warp's steps; the progress line (issue 15, point 6)
 # Each warp runs mov, 100 times (add, setp, bra), ret: 1 + 3 * 100 + 1 = 302 warp-steps (by hand);
 # 8 CTAs of 2 warps run 16 * 302 = 4832 together, far past --max-steps 302.
@@ -1346,12 +1372,18 @@ for j in 1 4; do
     expect_exit 3 "-j $j: each warp one step past --max-steps" "$PTXRUN" --no-color -j $j "$tmp/steps.ptx" --lanes "$tmp/steps.json" --max-steps 301
     expect_stderr_line "-j $j: the first warp past --max-steps" "$tmp/steps.ptx:13:2: error: warp 0 stopped after 301 warp-steps of its own (--max-steps counts each warp's); lanes still running: 0xffffffff"
 done
-# Warp 1 (threads 32-63) loops forever, warp 0 ends: the fault names warp 1 and its CTA.
-printf "$H.visible .entry k()\n{\n\t.reg .b32 %%r<3>;\n\t.reg .pred %%p;\n\tmov.u32 %%r1, %%tid.x;\n\tsetp.lt.u32 %%p, %%r1, 32;\n\t@%%p bra END;\nL:\n\tbra L;\nEND:\n\tret;\n}\n" > "$tmp/spin1.ptx"
+# Warp 1 (threads 32-63) loops forever (counting), warp 0 ends: the fault names warp 1 and its CTA.
+printf "$H.visible .entry k()\n{\n\t.reg .b32 %%r<3>;\n\t.reg .pred %%p;\n\tmov.u32 %%r1, %%tid.x;\n\tsetp.lt.u32 %%p, %%r1, 32;\n\t@%%p bra END;\nL:\n\tadd.u32 %%r2, %%r2, 1;\n\tbra L;\nEND:\n\tret;\n}\n" > "$tmp/spin1.ptx"
 printf '{"grid": [2], "block": [64]}\n' > "$tmp/spin1.json"
 expect_exit 3 "one warp looping forever" "$PTXRUN" --no-color "$tmp/spin1.ptx" --lanes "$tmp/spin1.json" --max-steps 1000
-expect_stderr_line "one warp looping forever" "$tmp/spin1.ptx:12:2: error: warp 1 stopped after 1000 warp-steps of its own (--max-steps counts each warp's); lanes still running: 0xffffffff"
-expect_stderr_line "one warp looping forever: its CTA" "$tmp/spin1.ptx:12:2: note: in warp 1 (threads 32-63) of CTA (0, 0, 0)"
+expect_stderr_line "one warp looping forever" "$tmp/spin1.ptx:13:2: error: warp 1 stopped after 1000 warp-steps of its own (--max-steps counts each warp's); lanes still running: 0xffffffff"
+expect_stderr_line "one warp looping forever: its CTA" "$tmp/spin1.ptx:13:2: note: in warp 1 (threads 32-63) of CTA (0, 0, 0)"
+# The same warp spinning on nothing (bra L alone): parked, a deadlock naming the warp and its CTA.
+printf "$H.visible .entry k()\n{\n\t.reg .b32 %%r<3>;\n\t.reg .pred %%p;\n\tmov.u32 %%r1, %%tid.x;\n\tsetp.lt.u32 %%p, %%r1, 32;\n\t@%%p bra END;\nL:\n\tbra L;\nEND:\n\tret;\n}\n" > "$tmp/spin2.ptx"
+expect_exit 3 "one warp spinning on nothing" "$PTXRUN" --no-color "$tmp/spin2.ptx" --lanes "$tmp/spin1.json" --max-steps 1000000000
+expect_stderr_line "one warp spinning on nothing" "$tmp/spin2.ptx:12:2: error: deadlock: no thread can move"
+expect_stderr_line "one warp spinning on nothing: its CTA" "$tmp/spin2.ptx:12:2: note: in CTA (0, 0, 0)"
+expect_stderr_line "one warp spinning on nothing: where" "$tmp/spin2.ptx:12:2: note: warp 1 lanes 0-31 spin in a loop here that comes back to the same state, and nothing they read can change"
 # The progress line: never off a terminal (so not here) unless PTXRUN_PROGRESS=1 forces it, which
 # shows it from the start: "\rptxrun: DONE/TOTAL CTAs, RATE warp-steps/s" and an erase (ESC [K),
 # the line erased at the end ("\r" ESC [K).
@@ -2158,7 +2190,7 @@ long_run "a long --trace-lines" "' is not LINE, FIRST-LAST or FILE:FIRST-LAST (l
 long_run "a long --buffer file" ".npy': File name too long" --buffer "x=@$long.npy"
 long_run "a long --save-buffers folder" "': File name too long" --save-buffers "$tmp/$long"
 printf '{"%s": 1}' "$long" > "$tmp/long_key.json"
-long_run "a lanes file's long key" "(expected block, grid, active, regs, preds, buffers, params, dynamic_shared, surfaces, textures, samplers)" --lanes "$tmp/long_key.json"
+long_run "a lanes file's long key" "(expected block, grid, cluster, cooperative, active, regs, preds, buffers, params, dynamic_shared, surfaces, textures, samplers)" --lanes "$tmp/long_key.json"
 printf '{"regs": {"%s": 1}}' "$long" > "$tmp/long_key.json"
 long_run "a lanes file's long register name" "qq'" --lanes "$tmp/long_key.json"
 printf '{"%s": 1}' "$long" > "$tmp/long_key.json"

@@ -17,9 +17,11 @@ expect_exit 0 "maxntid: a block within it" "$PTXRUN" $LB --entry lb_saxpy --bloc
 expect_exit 0 "maxntid: the product counts" "$PTXRUN" $LB --entry lb_saxpy --block 16,16 --param 0=2 \
     --buffer x=f32:256 --buffer y=f32:256 --param 1=@x --param 2=@y --param 3=256
 # __cluster_dims__(2, 1, 1): .explicitcluster and .reqnctapercluster 2, 1, 1 at line 124
-expect_exit 2 "reqnctapercluster: clusters of two" "$PTXRUN" --no-color $LB --entry lb_cluster --block 128 \
+expect_exit 2 "reqnctapercluster: a grid of one CTA" "$PTXRUN" --no-color $LB --entry lb_cluster --block 128 \
     --buffer p=f32:128 --param 0=@p
-expect_stderr_line "reqnctapercluster: clusters of two" "$LB:124:1: error: kernel 'lb_cluster' runs in clusters of 2 x 1 x 1 CTAs ('.reqnctapercluster'): ptxrun cannot execute clusters yet"
+expect_stderr_line "reqnctapercluster: a grid of one CTA" "$LB:124:1: error: kernel 'lb_cluster' runs in clusters of 2 x 1 x 1 CTAs ('.reqnctapercluster'), but the grid is not a whole number of them: a GPU refuses the launch"
+expect_exit 0 "reqnctapercluster: clusters of two run" "$PTXRUN" --no-color $LB --entry lb_cluster --block 128 --grid 2 \
+    --buffer p=f32:256 --param 0=@p
 expect_exit 2 "reqnctapercluster: another --cluster" "$PTXRUN" --no-color $LB --entry lb_cluster --block 128 \
     --buffer p=f32:128 --param 0=@p --cluster 1,1,1
 expect_stderr_line "reqnctapercluster: another --cluster" "$LB:124:1: error: kernel 'lb_cluster' is launched with clusters of 1 x 1 x 1 CTAs, but its '.reqnctapercluster' requires 2 x 1 x 1: a GPU refuses the launch"

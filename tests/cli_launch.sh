@@ -115,7 +115,10 @@ launch_error "--block 0" "--block 0: expected X[,Y,Z], X and Y from 1 to 1024, Z
 launch_error "--block of 2048 threads" "--block 64,32: 2048 threads; a block has at most 1024" --block 64,32
 launch_error "--block garbage" "--block 4x: expected X[,Y,Z], X and Y from 1 to 1024, Z from 1 to 64" --block 4x
 launch_error "--grid of four numbers" "--grid 1,1,1,1: expected X[,Y,Z], X from 1 to 2147483647, Y and Z from 1 to 65535" --grid 1,1,1,1
-launch_error "--cluster 2" "--cluster 2,1: ptxrun cannot execute clusters yet (only --cluster 1,1,1)" --cluster 2,1
+launch_error "--cluster 2 for a grid of one CTA" "the command line: cluster: the grid's x (1) is not a whole number of clusters of 2" --cluster 2,1
+launch_error "--cluster of 17 CTAs" "--cluster 17: expected X[,Y,Z], one to three numbers from 1 to 16" --cluster 17 --grid 17
+launch_error "--cluster of 4 x 8 CTAs" "the command line: cluster: 4 x 8 x 1 is 32 CTAs; an H100's cluster has at most 16" --cluster 4,8 --grid 4,8
+expect_exit 0 "--cluster 2 runs" "$PTXRUN" --no-color "$L/launch.ptx" --param 0=1 --param 1=0 --cluster 2 --grid 4
 launch_error "--shared too large" "--shared 2000000: expected a number of bytes of dynamic shared memory (0 to 1 MiB)" --shared 2000000
 launch_error "--param unknown" "--param nope: kernel 'k' has no parameter 'nope'; its parameters: 0 big (.u64), 1 f (.f32)" --param nope=3
 launch_error "--param without =" "--param big: expected NAME=VALUE (NAME: the position, 0, or the name)" --param big

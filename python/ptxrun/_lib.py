@@ -50,7 +50,8 @@ class Buffer_(Structure):
 class LaunchOptions_(Structure):
     _fields_ = [("grid", c_uint * 3), ("block", c_uint * 3), ("shared_bytes", c_uint),
                 ("buffers", POINTER(Buffer_)), ("buffer_count", c_size_t), ("process_memory", c_int),
-                ("max_steps", c_uint64), ("strict", c_int), ("jobs", c_uint), ("callbacks", Callbacks_)]
+                ("max_steps", c_uint64), ("strict", c_int), ("jobs", c_uint), ("callbacks", Callbacks_),
+                ("cluster", c_uint * 3), ("cooperative", c_int)]
 
 
 def _candidates() -> List[str]:

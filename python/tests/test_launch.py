@@ -178,7 +178,9 @@ def test_jobs_give_the_same():
 
 
 LOOP = entry("loop", [".param .u64 out"], """
+mov.u32 %r1, 0;
 LOOP:
+add.u32 %r1, %r1, 1;
 bra LOOP;
 ret;""")
 

@@ -35,7 +35,7 @@ def hist_case(name, seed, count, grid, block, cluster, bins, params, extra=None)
     write(name + '.expect.json', {"buffers": {"out": histogram(values, bins)}})
 
 
-def sregs_case():
+def sregs_case(name, given):
     grid, cluster = [4, 4, 1], [2, 2, 1]
     out = [0] * (20 * grid[0] * grid[1])
     for y in range(grid[1]):
@@ -45,12 +45,17 @@ def sregs_case():
             clusterid = [ctaid[d] // cluster[d] for d in range(3)]
             nclusterid = [grid[d] // cluster[d] for d in range(3)]
             rank = cl_ctaid[0] + cluster[0] * (cl_ctaid[1] + cluster[1] * cl_ctaid[2])
-            words = ctaid + cl_ctaid + cluster + clusterid + nclusterid + [rank, cluster[0] * cluster[1] * cluster[2], 1]
+            explicit = 1        # given or from .reqnctapercluster: the ISA calls only 1 x 1 x 1 implicit
+            words = ctaid + cl_ctaid + cluster + clusterid + nclusterid + [rank, cluster[0] * cluster[1] * cluster[2],
+                                                                            explicit]
             at = 20 * (x + grid[0] * y)
             out[at:at + len(words)] = words
-    write('sregs.lanes.json', {"grid": grid, "block": [32, 1, 1], "cluster": cluster,
-                               "buffers": {"out": {"type": "u32", "count": len(out)}}, "params": {"out": "@out"}})
-    write('sregs.expect.json', {"buffers": {"out": out}})
+    lanes = {"grid": grid, "block": [32, 1, 1], "buffers": {"out": {"type": "u32", "count": len(out)}},
+             "params": {"out": "@out"}}
+    if given:
+        lanes["cluster"] = cluster
+    write(name + '.lanes.json', lanes)
+    write(name + '.expect.json', {"buffers": {"out": out}})
 
 
 def one_cta_case():
@@ -65,8 +70,8 @@ def one_cta_case():
     write('one_cta.expect.json', {"buffers": {"out": out}})
 
 
-def fault_case(name, text, exit=3):
-    write(name + '.lanes.json', {"block": [64, 1, 1]})
+def fault_case(name, text, exit=3, threads=64, extra=None):
+    write(name + '.lanes.json', dict({"block": [threads, 1, 1]}, **(extra or {})))
     write(name + '.expect.json', {"exit": exit, "diagnostic": text})
 
 
@@ -80,7 +85,38 @@ fault_case('bad_rank', "'ld.shared::cluster.u32' at 0x10000000: a .shared::clust
 fault_case('deadlock', "wait here for every non-exited thread of the cluster (1 CTA) to arrive at the cluster barrier; "
            "32 of 64 have arrived")
 fault_case('mapa_outside', "mapa to a CTA rank outside the cluster")
+fault_case('st_async_one', "'st.async.shared::cluster.mbarrier::complete_tx::bytes.u32' in a cluster of one CTA: the "
+           "PTX ISA requires a cluster of more", threads=1)
+def exchange_case():
+    grid, block, cluster = 8, 64, 4
+    out = []
+    for cta in range(grid):
+        rank = cta % cluster
+        out += [((rank + 1) % cluster) * 1000 + t for t in range(block)]
+    write('exchange.lanes.json', {"grid": [grid, 1, 1], "block": [block, 1, 1], "cluster": [cluster, 1, 1],
+                                  "buffers": {"out": {"type": "u32", "count": len(out)}}, "params": {"out": "@out"}})
+    write('exchange.expect.json', {"buffers": {"out": out}})
+
+
+def st_async_cases():
+    pair = {"grid": [2, 1, 1], "cluster": [2, 1, 1]}
+    # out starts 7, 7 and an undefined word (a buffer with undefined bytes from the start: the
+    # undefined values stored are then kept in every CTA's view of it)
+    for name, out in (('st_async', [11, 22, None]), ('st_async_nowait', [None, None, None])):
+        write(name + '.lanes.json', dict(pair, block=[1, 1, 1], buffers={"out": {"type": "u32", "data": [7, 7, None]}},
+                                         params={"out": "@out"}))
+        write(name + '.expect.json', {"buffers": {"out": out}})
+    fault_case('exited', "the shared memory of CTA rank 1 of the cluster, which has exited", threads=32, extra=pair)
+    fault_case('cta_space', "the shared memory of CTA rank 1 of the cluster, which .shared::cta does not reach",
+               threads=1, extra=pair)
+    fault_case('cluster_deadlock', "every non-exited thread of the cluster (2 CTAs) to arrive at the cluster barrier; "
+               "1 of 2 has arrived", threads=1, extra=pair)
+
+
+exchange_case()
+st_async_cases()
 hist_case('histogram', 1, 1000, [4, 2, 1], [48, 1, 1], [2, 2, 1], 64, {"in": "@in", "n": 1000, "out": "@out"})
 hist_case('histogram_cg', 2, 1500, [8, 1, 1], [64, 1, 1], [4, 1, 1], 64,
           ["@in", 1500, "@out", 64], {"dynamic_shared": 64})
-sregs_case()
+sregs_case('sregs', True)
+sregs_case('sregs_reqn', False)   # .reqnctapercluster's shape, none launched: an explicit cluster too

@@ -108,9 +108,19 @@ int main(int argc, char **argv)
     CK(cuEventElapsedTime(&ms, e0, e1));
     CK(cuMemcpyDtoH(&h, hits, 4));
     TRUE(h == 2 * N);
+    /* a cooperative launch (every block runs together) runs; one larger than the device keeps
+     * resident is refused: 256 threads a block, 8 a multiprocessor, cuDeviceGetAttribute's count */
     attrs[0].id = CU_LAUNCH_ATTRIBUTE_COOPERATIVE;
     attrs[0].value.cooperative = 1;
-    EXPECT(cuLaunchKernelEx(&config, saxpy, args, NULL), CUDA_ERROR_NOT_SUPPORTED);
+    CK(cuLaunchKernelEx(&config, saxpy, args, NULL));
+    CK(cuMemcpyDtoH(&h, hits, 4));
+    TRUE(h == 3 * N);
+    int sms, per_sm;
+    CK(cuDeviceGetAttribute(&sms, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, 0));
+    CK(cuOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, saxpy, 256, 0));
+    config.gridDimX = (unsigned)(sms * per_sm + 1);
+    EXPECT(cuLaunchKernelEx(&config, saxpy, args, NULL), CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE);
+    config.gridDimX = (N + 255) / 256;
     /* cuda.h's CUDA_MEMCPY2D and CUDA_MEMCPY3D */
     CUdeviceptr pitched;
     size_t pitch;

@@ -4,6 +4,7 @@
 # For every NAME.cu (or only the NAMEs given as arguments):
 #   NAME.sm_75.ptx NAME.sm_80.ptx NAME.sm_90.ptx   nvcc -ptx -O3 -arch=sm_XX, checked with ptxas
 #   NAME.sm_80.debug.ptx                           nvcc -ptx -G -O0 -arch=sm_80 (a debug build), checked too
+#   NAME.sm_90.rdc.ptx                             for coop_* (cooperative launches): -rdc=true as well
 #   NAME.lanes.json NAME.expect.json               written by the host reference NAME.ref.c
 #   NAME.debug.expect.json                         also by it, where the debug build's values differ
 # and for DEBUG_SOURCES also NAME.sm_75.debug.ptx (nvcc -ptx -G -O0 -arch=sm_75).
@@ -92,6 +93,7 @@ for name in "${names[@]}"; do
         compile "$name" "$arch" "$name.$arch.ptx" -O3
     done
     compile "$name" "$DEBUG_ARCH" "$name.$DEBUG_ARCH.debug.ptx" -G -O0
+    case "$name" in coop_*) compile "$name" sm_90 "$name.sm_90.rdc.ptx" -O3 -rdc=true ;; esac   # relocatable device code too
     for d in "${DEBUG_SOURCES[@]}"; do
         if [ "$d" = "$name" ]; then
             compile "$name" sm_75 "$name.sm_75.debug.ptx" -G -O0

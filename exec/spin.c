@@ -1,0 +1,196 @@
+/* spin.c: a warp that spins. A warp whose ready lanes, all together at a backward branch, come
+ * back to a state they were in there (the same pcs, registers, predicates, carries, waiting
+ * lanes and calls) while nothing another thread could see has changed (Memory.epoch has not
+ * moved: no write changed a byte, no barrier saw an arrival, no thread ended) would repeat that
+ * iteration forever: each lane's values depend only on its registers and on memory, which stayed
+ * the same. So it parks: it is not run, and the steps of the repeated iteration do not count
+ * against --max-steps, until the epoch moves (block.c, gang.c resume it). Every warp parked or
+ * waiting, nothing left to change: a deadlock.
+ * Cheap where nothing spins: the warp looks at the epoch at each backward branch its ready lanes
+ * take together; only when it has not moved since the warp's previous look does it compare its
+ * state with the one it kept, and it keeps one at the 1st, 2nd, 4th, 8th, ... look since the
+ * epoch last moved (Brent's cycle finding: a loop that comes back to a state after any number of
+ * iterations is found), comparing first the row that differed the last time (a loop counter).
+ * A loop that reads the clock or calls a builtin (printf) looks afresh each time: never parked.
+ * Requires: block.h (the warp), report.c (the note of a deadlock). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "block.h"
+
+enum { SPIN_MAX_DEPTH = 4 };   /* deeper calls: not compared, never parked */
+
+typedef struct SpinState {
+    uint64_t steps;            /* the warp's steps when it was kept */
+    bool valid;                /* kept since the epoch last moved */
+    uint32_t hint;             /* the row that differed last */
+    uint32_t pc[WARP_SIZE];
+    uint32_t exited, waiting, at_barrier, carry, carry_defined, carry_by_sub;
+    Arrival arrival[WARP_SIZE];
+    uint32_t depth[WARP_SIZE], sp[WARP_SIZE], stack_ptr[WARP_SIZE], charged[WARP_SIZE];
+    Frame frames[WARP_SIZE][SPIN_MAX_DEPTH];
+    uint64_t (*val)[WARP_SIZE];
+    uint64_t (*bits)[WARP_SIZE];
+    uint32_t *defined, *pred, *pred_defined;
+} SpinState;
+
+static bool frames_equal(const Frame *a, const Frame *b)
+{
+    return a->return_pc == b->return_pc && a->call_pc == b->call_pc && a->callee == b->callee &&
+           a->caller_sp == b->caller_sp && a->caller_stack_ptr == b->caller_stack_ptr;
+}
+
+/* Whether the warp's state, its ready lanes (mask) at pc, can be kept: no lane too deep in
+ * calls or with recursion's saved activations. */
+static bool keepable(const Warp *w)
+{
+    for (int l = 0; l < WARP_SIZE; l++)
+        if (w->depth[l] > SPIN_MAX_DEPTH || w->saves[l].len)
+            return false;
+    return true;
+}
+
+static uint32_t lane_pc(const Warp *w, uint32_t pc, uint32_t mask, int l)
+{
+    return (mask >> l & 1) ? pc : w->pc[l];
+}
+
+static bool same_row(const Warp *w, const SpinState *s, uint32_t r)
+{
+    return w->defined[r] == s->defined[r] && !memcmp(w->val[r], s->val[r], sizeof *w->val) &&
+           !memcmp(w->bits[r], s->bits[r], sizeof *w->bits);
+}
+
+static bool same_state(const Warp *w, SpinState *s, uint32_t pc, uint32_t mask)
+{
+    const Program *p = w->prog;
+    uint32_t alive = w->launched & ~w->exited;
+    if (w->exited != s->exited || w->waiting != s->waiting || w->at_barrier != s->at_barrier)
+        return false;
+    for (int l = 0; l < WARP_SIZE; l++)
+        if ((alive >> l & 1) && lane_pc(w, pc, mask, l) != s->pc[l])
+            return false;
+    if (s->hint < p->first_immediate && !same_row(w, s, s->hint))
+        return false;
+    for (uint32_t r = 0; r < p->first_immediate; r++)
+        if (!same_row(w, s, r)) {
+            s->hint = r;
+            return false;
+        }
+    uint32_t preds = p->pred_count - 2;
+    if (memcmp(w->pred, s->pred, preds * sizeof *w->pred) || memcmp(w->pred_defined, s->pred_defined, preds * sizeof *w->pred))
+        return false;
+    if (w->carry != s->carry || w->carry_defined != s->carry_defined || w->carry_by_sub != s->carry_by_sub)
+        return false;
+    for (int l = 0; l < WARP_SIZE; l++) {
+        if (!(alive >> l & 1))
+            continue;
+        if ((w->waiting >> l & 1) && (w->arrival[l].pc != s->arrival[l].pc ||
+                                      w->arrival[l].membermask != s->arrival[l].membermask))
+            return false;
+        if (w->depth[l] != s->depth[l] || w->sp[l] != s->sp[l] || w->stack_ptr[l] != s->stack_ptr[l] ||
+            w->charged[l] != s->charged[l])
+            return false;
+        for (uint32_t d = 0; d < w->depth[l]; d++)
+            if (!frames_equal(&w->stack[l][d], &s->frames[l][d]))
+                return false;
+    }
+    return true;
+}
+
+static void keep(Warp *w, uint32_t pc, uint32_t mask)
+{
+    const Program *p = w->prog;
+    uint32_t rows = p->first_immediate ? p->first_immediate : 1, preds = p->pred_count;
+    if (!w->spin) {
+        size_t bytes = sizeof(SpinState) + 2 * (size_t)rows * sizeof *w->val + (rows + 2 * (size_t)preds) * sizeof(uint32_t);
+        SpinState *s = xcalloc(1, bytes);
+        s->val = (void *)(s + 1);
+        s->bits = s->val + rows;
+        s->defined = (uint32_t *)(s->bits + rows);
+        s->pred = s->defined + rows;
+        s->pred_defined = s->pred + preds;
+        w->spin = s;
+    }
+    SpinState *s = w->spin;
+    s->steps = w->steps;
+    s->valid = true;
+    for (int l = 0; l < WARP_SIZE; l++) {
+        s->pc[l] = lane_pc(w, pc, mask, l);
+        s->arrival[l] = w->arrival[l];
+        s->depth[l] = w->depth[l];
+        s->sp[l] = w->sp[l];
+        s->stack_ptr[l] = w->stack_ptr[l];
+        s->charged[l] = w->charged[l];
+        for (uint32_t d = 0; d < w->depth[l]; d++)
+            s->frames[l][d] = w->stack[l][d];
+    }
+    s->exited = w->exited, s->waiting = w->waiting, s->at_barrier = w->at_barrier;
+    s->carry = w->carry, s->carry_defined = w->carry_defined, s->carry_by_sub = w->carry_by_sub;
+    memcpy(s->val, w->val, p->first_immediate * sizeof *w->val);
+    memcpy(s->bits, w->bits, p->first_immediate * sizeof *w->bits);
+    memcpy(s->defined, w->defined, p->first_immediate * sizeof *w->defined);
+    memcpy(s->pred, w->pred, (p->pred_count - 2) * sizeof *w->pred);
+    memcpy(s->pred_defined, w->pred_defined, (p->pred_count - 2) * sizeof *w->pred);
+}
+
+void spin_moved(Warp *w, uint64_t epoch)
+{
+    w->spin_epoch = epoch;
+    w->spin_checks = 0;
+    if (w->spin)
+        w->spin->valid = false;
+}
+
+bool spin_check(Warp *w, uint32_t pc, uint32_t mask)
+{
+    if (w->spin_skip) {                /* the branch it was parked at: it runs now */
+        w->spin_skip = false;
+        return false;
+    }
+    if (!keepable(w)) {
+        spin_moved(w, w->spin_epoch);
+        return false;
+    }
+    uint32_t n = ++w->spin_checks;
+    if (w->spin && w->spin->valid && same_state(w, w->spin, pc, mask)) {
+        w->uncounted += w->steps - w->spin->steps;
+        w->parked = true;
+        w->parked_pc = pc;
+        return true;
+    }
+    if ((n & (n - 1)) == 0)
+        keep(w, pc, mask);
+    return false;
+}
+
+/* The epoch moved while it was parked: it runs again from the branch, and parks again at once
+ * if the iteration brings it back to the same state with nothing changed meanwhile. */
+void spin_resume(Warp *w)
+{
+    w->parked = false;
+    w->spin_epoch = *w->block->mem.epoch;
+    w->spin_checks = 1;
+    w->spin_skip = true;
+    w->spin->steps = w->steps;
+}
+
+/* For a deadlock: where the parked warp spins. */
+void spin_report(Warp *w)
+{
+    if (!w->parked)
+        return;
+    char lanes[200];
+    uint32_t spinning = w->launched & ~w->exited & ~w->waiting;
+    bool one = !(spinning & (spinning - 1));
+    report_lanes(w, lanes, sizeof lanes, spinning);
+    diag_at(w->block->diag, DIAG_NOTE, w->prog->code[w->parked_pc].ir->stmt_at,
+            "%s spin%s in a loop here that comes back to the same state, and nothing %s can change", lanes,
+            one ? "s" : "", one ? "it reads" : "they read");
+}
+
+void spin_free(Warp *w)
+{
+    free(w->spin);
+    w->spin = NULL;
+}
