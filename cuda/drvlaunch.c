@@ -222,24 +222,13 @@ typedef struct Together {
     unsigned cluster[3];
 } Together;
 
-/* Clusters of more than one CTA run once ptxrun runs their instructions (the cluster part of
- * issue 37); until then such a launch is refused, and CU_DEVICE_ATTRIBUTE_CLUSTER_LAUNCH is 0. */
-enum { CLUSTERS_RUN = 0 };
-
 static int blocks_per_sm(const DrvLimits *l, CUfunction f, int block, size_t dynamic);
 
 /* A cooperative launch larger than the device keeps resident (the occupancy model's blocks a
- * multiprocessor, times its multiprocessors) is refused as CUDA refuses it; a cluster launch
- * while clusters do not run. The lock held. */
+ * multiprocessor, times its multiprocessors) is refused as CUDA refuses it. The lock held. */
 static CUresult together_ok(DrvState *s, CUfunction f, const Together *t, uint64_t blocks, unsigned block,
                             unsigned shared)
 {
-    if (t->cluster[0] * (t->cluster[1] ? t->cluster[1] : 1) * (t->cluster[2] ? t->cluster[2] : 1) > 1 &&
-        !CLUSTERS_RUN) {
-        drv_report(s, "ptxrun's libcuda: clusters of %u x %u x %u CTAs are not supported yet", t->cluster[0],
-                   t->cluster[1], t->cluster[2]);
-        return CUDA_ERROR_NOT_SUPPORTED;
-    }
     if (!t->cooperative)
         return CUDA_SUCCESS;
     DrvLimits l;

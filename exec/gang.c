@@ -192,6 +192,12 @@ static bool run_gang(Block *b, Gang *g, const ExecOptions *o, uint32_t *stopped)
  * .local its own (made when first written), reporting to b's diag. */
 static void make_members(Block *b, Gang *g, uint32_t count)
 {
+    /* The members borrow b's regions: a .global region without shadow bytes gets them now, so that
+     * what a member's write makes (undefined bytes) is in b's region, not lost in its own copy
+     * (the cluster helper's hook: tests/cluster/st_async_nowait, valgrind on tests/cluster). */
+    for (uint32_t i = 0; i < b->mem.count; i++)
+        if (b->mem.regions[i].space == SPACE_GLOBAL && !b->mem.regions[i].shadow && !b->mem.placed_only)
+            mem_shadow(&b->mem, &b->mem.regions[i]);
     g->ctas = xcalloc(count, sizeof *g->ctas);
     g->count = count;
     for (uint32_t i = 0; i < count; i++) {

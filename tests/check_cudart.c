@@ -249,17 +249,20 @@ START_TEST(launch_ex_and_cooperative)
     attrs[1].id = cudaLaunchAttributeProgrammaticEvent;
     config.gridDim = d3(1, 1, 1);
     ck_assert_int_eq(cudaLaunchKernelExC(&config, &add_stub, args), cudaErrorNotSupported);
-    /* a cluster of one block is any launch; of two, not supported yet */
+    /* a cluster of one block is any launch; of two, its CTAs run together; a grid that is no whole
+     * number of clusters is refused, as CUDA refuses it */
     attrs[1].id = cudaLaunchAttributeClusterDimension;
     attrs[1].val.clusterDim.x = attrs[1].val.clusterDim.y = attrs[1].val.clusterDim.z = 1;
     ck_assert_int_eq(cudaLaunchKernelExC(&config, &add_stub, args), cudaSuccess);
     config.gridDim = d3(2, 1, 1);
     attrs[1].val.clusterDim.x = 2;
-    ck_assert_int_eq(cudaLaunchKernelExC(&config, &add_stub, args), cudaErrorNotSupported);
+    ck_assert_int_eq(cudaLaunchKernelExC(&config, &add_stub, args), cudaSuccess);
+    config.gridDim = d3(3, 1, 1);
+    ck_assert_int_eq(cudaLaunchKernelExC(&config, &add_stub, args), cudaErrorInvalidValue);
     config.gridDim = d3(1, 1, 1);
     char *text = report();
     ck_assert_ptr_null(strstr(text, "cudaLaunchCooperativeKernel is not supported yet"));
-    ck_assert_ptr_nonnull(strstr(text, "clusters of 2 x 1 x 1 CTAs are not supported yet"));
+    ck_assert_ptr_null(strstr(text, "clusters of 2 x 1 x 1 CTAs are not supported yet"));
     ck_assert_ptr_nonnull(strstr(text, "cudaLaunchKernelExC is not supported yet: the attribute "
                                        "cudaLaunchAttributeProgrammaticEvent"));
     free(text);

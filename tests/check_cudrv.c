@@ -1840,12 +1840,14 @@ START_TEST(test_launch_ex)
     OK(cuDeviceGetAttribute(&can, CU_DEVICE_ATTRIBUTE_COOPERATIVE_LAUNCH, 0));
     ck_assert_int_eq(can, 1);
     OK(cuDeviceGetAttribute(&can, CU_DEVICE_ATTRIBUTE_CLUSTER_LAUNCH, 0));
-    ck_assert_int_eq(can, 0);                  /* clusters of more than one CTA do not run yet */
+    ck_assert_int_eq(can, 1);                  /* an H100's: clusters run */
     config.blockDimX = BLOCK;
     config.gridDimX = (N + BLOCK - 1) / BLOCK;
     attrs[3].value.cooperative = 0;
     attrs[1].value.clusterDim.x = 2;
-    FAILS(cuLaunchKernelEx(&config, f, params, NULL), CUDA_ERROR_NOT_SUPPORTED);
+    OK(cuLaunchKernelEx(&config, f, params, NULL));            /* 8 CTAs in clusters of 2 */
+    attrs[1].value.clusterDim.x = 3;
+    FAILS(cuLaunchKernelEx(&config, f, params, NULL), CUDA_ERROR_INVALID_VALUE);   /* 8 is no whole number of 3s */
     attrs[1].value.clusterDim.x = 1;
     attrs[0].id = (CUlaunchAttributeID)99;
     FAILS(cuLaunchKernelEx(&config, f, params, NULL), CUDA_ERROR_INVALID_VALUE);

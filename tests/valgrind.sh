@@ -1,5 +1,5 @@
 #!/bin/sh
-# Runs every sample and corpus kernel (and a few error paths) under valgrind's memcheck:
+# Runs every sample and corpus kernel, the cluster cases (and a few error paths) under valgrind's memcheck:
 # zero errors and zero leaks, or exit 1.
 # usage: PTXRUN=build/ptxrun sh tests/valgrind.sh
 set -u
@@ -23,6 +23,9 @@ for lanes in samples/*.lanes.json tests/kernels/*.lanes.json; do
         [ -f "$ptx" ] || continue
         run "$ptx" -w "$ptx" --lanes "$lanes" --expect "$name.expect.json" --json $entry
     done
+done
+for lanes in tests/cluster/*.lanes.json; do     # clusters: CTAs that run together, their faults and deadlocks
+    run "${lanes%.lanes.json}.ptx" -w "${lanes%.lanes.json}.ptx" --lanes "$lanes"
 done
 run "check of the nvcc corpus file with debug sections" --check tests/ptx/nvcc/printf.sm_75.debug.ptx
 run "dump-ir" --dump-ir tests/ptx/nvcc/noinline_call.sm_90.ptx

@@ -100,10 +100,10 @@ def exchange_case():
 
 def st_async_cases():
     pair = {"grid": [2, 1, 1], "cluster": [2, 1, 1]}
-    # out starts 7, 7 and an undefined word (a buffer with undefined bytes from the start: the
-    # undefined values stored are then kept in every CTA's view of it)
-    for name, out in (('st_async', [11, 22, None]), ('st_async_nowait', [None, None, None])):
-        write(name + '.lanes.json', dict(pair, block=[1, 1, 1], buffers={"out": {"type": "u32", "data": [7, 7, None]}},
+    # out starts 7, 7, 7, every byte defined (a buffer without shadow bytes until written: the undefined
+    # words stored by a CTA of the gang must reach it)
+    for name, out in (('st_async', [11, 22, 7]), ('st_async_nowait', [None, None, 7])):
+        write(name + '.lanes.json', dict(pair, block=[1, 1, 1], buffers={"out": {"type": "u32", "data": [7, 7, 7]}},
                                          params={"out": "@out"}))
         write(name + '.expect.json', {"buffers": {"out": out}})
     fault_case('exited', "the shared memory of CTA rank 1 of the cluster, which has exited", threads=32, extra=pair)

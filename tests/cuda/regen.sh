@@ -46,6 +46,7 @@ for name in vecadd reduce shuffle atomics symbols memory streams printf assert o
     wanted $name && build $name -arch=sm_80 $name.cu
 done
 wanted notsupported && build notsupported -arch=sm_90 notsupported.cu    # mma m16n8k4 .f64: sm_90
+wanted cluster && build cluster -arch=sm_90 cluster.cu    # thread block clusters: sm_90
 wanted arch && build arch -gencode arch=compute_80,code=compute_80 -gencode arch=compute_90,code=compute_90 arch.cu
 wanted drvapi && "$nvcc" -cudart none drvapi.cpp -L"$cuda/lib64/stubs" -lcuda -o "$out/drvapi"
 wanted rdc && build rdc -arch=sm_80 -rdc=true rdc.cu rdc_lib.cu
