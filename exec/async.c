@@ -58,7 +58,7 @@ void async_lower(Loader *ld, const Instr *in, XInstr *x)
         lowering_error(ld, size, "cp.async copies 4, 8 or 16 bytes, an integer constant (as ptxas takes)");
         return;
     }
-    if (x->mode == MOD_CG && size->u.bits != 16) {
+    if (ir_has_mod(in, MOD_CG) && size->u.bits != 16) {
         lowering_error(ld, size, "cp.async.cg copies 16 bytes (as ptxas takes)");
         return;
     }

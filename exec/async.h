@@ -97,7 +97,7 @@ bool mbarrier_arrive_on(Warp *w, uint32_t pc, int lane, Block *owner, uint32_t m
  * there, an address outside .shared, another CTA's mbarrier for an instruction that cannot
  * reach one). */
 uint32_t mbarrier_at(Warp *w, const XInstr *x, int lane, uint64_t address, Block **owner);
-/* The CTA whose .shared holds byte p (b's own, or another CTA of its cluster: gang_peer) and the
+/* The CTA whose .shared holds byte p (b's own, or another CTA of its cluster: cluster_peer) and the
  * region there; NULL when none does. */
 Block *mbarrier_owner(Block *b, const uint8_t *p, uint32_t *region);
 /* Whether the pending count may go up by one (cp.async.mbarrier.arrive without .noinc); false

@@ -12,7 +12,8 @@
  *     before the arrive (the phase it arrived in), bits 0-19: the pending count before it.
  * test_wait and try_wait never block; try_wait answers at once (its time limit is 0). What the
  * PTX ISA leaves undefined is a fault naming the instruction and, where there is one, the init.
- * Requires: mem.c (mem_locate_in), asyncwrite.c (async_state, landing attached writes). */
+ * Requires: mem.c (mem_locate_in), asyncwrite.c (async_state, landing attached writes), cluster.c
+ * (cluster_peer: the CTAs of the cluster, without a call into gang.c, which runs the warps). */
 #include <stdarg.h>
 #include <string.h>
 
@@ -154,9 +155,8 @@ Block *mbarrier_owner(Block *b, const uint8_t *p, uint32_t *region)
 {
     if ((*region = async_region_of(b, p)) != NO_SLOT)
         return b;
-    uint32_t n = b->cluster[0] * b->cluster[1] * b->cluster[2];
-    for (uint32_t r = 0; r < n; r++) {
-        Block *peer = gang_peer(b, r);
+    for (uint32_t r = 0, n = cluster_nctarank(b); r < n; r++) {
+        Block *peer = cluster_peer(b, r);
         if (peer && peer != b && (*region = async_region_of(peer, p)) != NO_SLOT)
             return peer;
     }
@@ -226,8 +226,16 @@ static bool init(Warp *w, const XInstr *x, int l, uint32_t pc, uint32_t region, 
     if (!operand(w, x, l, pc, 1, &count))
         return false;
     uint32_t i = entry_at(s, region, offset);
-    if (i != NO_SLOT && s->bars[i].live) {
-        misuse(w, pc, l, b, &s->bars[i], "on a live mbarrier, not invalidated since");
+    const MBarrier *old = i != NO_SLOT && s->bars[i].live ? &s->bars[i] : NULL;
+    if (old && !old->phase && old->expected == (uint32_t)count && old->pending == old->expected && !old->tx) {
+        /* Threads initialising one barrier alike before anyone uses it: NVIDIA's
+         * globalToShmemAsyncCopy sample does (16 threads with threadIdx.x == 0). */
+        report_warn(w, pc, 1u << l, "mbarrier.init of a live mbarrier that this init would leave as it is (the PTX "
+                    "ISA leaves an init without mbarrier.inval undefined; ptxrun changes nothing),");
+        return true;
+    }
+    if (old) {
+        misuse(w, pc, l, b, old, "on a live mbarrier, not invalidated since");
         return false;
     }
     if ((uint32_t)count < 1 || (uint32_t)count > MBAR_MAX) {

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Runs every sample and corpus kernel, the cluster cases (and a few error paths) under valgrind's memcheck:
+# Runs every sample and corpus kernel, the cluster and async cases (and a few error paths) under valgrind's memcheck:
 # zero errors and zero leaks, or exit 1.
 # usage: PTXRUN=build/ptxrun sh tests/valgrind.sh
 set -u
@@ -26,6 +26,11 @@ for lanes in samples/*.lanes.json tests/kernels/*.lanes.json tests/bulk/*.lanes.
 done
 for lanes in tests/cluster/*.lanes.json; do     # clusters: CTAs that run together, their faults and deadlocks
     run "${lanes%.lanes.json}.ptx" -w "${lanes%.lanes.json}.ptx" --lanes "$lanes"
+done
+for lanes in tests/async/*.lanes.json tests/async/nvcc/*.lanes.json; do   # cp.async, mbarrier: copies on their way, faults
+    for ptx in "${lanes%.lanes.json}".ptx "${lanes%.lanes.json}".*.ptx; do
+        [ -f "$ptx" ] && run "$ptx" -w "$ptx" --lanes "$lanes"
+    done
 done
 run "check of the nvcc corpus file with debug sections" --check tests/ptx/nvcc/printf.sm_75.debug.ptx
 run "dump-ir" --dump-ir tests/ptx/nvcc/noinline_call.sm_90.ptx

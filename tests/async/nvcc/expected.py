@@ -60,3 +60,14 @@ write('primitives_nowait', {'block': [64], 'buffers': {'in': {'type': 'u32', 'da
                                                        'out': {'type': 'u32', 'count': 192}},
                             'params': ['@in', '@out']},
       {'out': [None if i % 3 == 0 else v for i, v in enumerate(out)]})
+
+# awbarrier: 4 blocks of 256; out[2b] = sum of the block's values, out[2b + 1] = sum of squares,
+# in f64 from f32 inputs (small integers and halves: every sum exact, whatever the order)
+vals = [rng.randrange(-64, 64) / 2 for _ in range(4 * 256)]
+out = []
+for blk in range(4):
+    part = vals[blk * 256:(blk + 1) * 256]
+    out += [sum(part), sum(v * v for v in part)]
+write('awbarrier', {'block': [256], 'grid': [4], 'buffers': {'in': {'type': 'f32', 'data': vals},
+                                                           'out': {'type': 'f64', 'count': 8}},
+                    'params': ['@in', '@out']}, {'out': out})
