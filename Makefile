@@ -424,9 +424,9 @@ valgrind: $(BUILD)/ptxrun $(BUILD)/tests/check_api $(BUILD)/tests/check_cudrv $(
 # atomics and warp groups recorded later) and cases3/ (carry chains, half compares and
 # conversions; tests/h100_more/README.md; its disagree/ folder, which ptxrun does not reproduce
 # yet, is not run). tests/entry runs a kernel of nvcc's templates named in the expect file by
-# its C++ name (tests/entry/regen.sh).
+# its C++ name (tests/entry/regen.sh). tests/corpus: whole GEMMs on the asynchronous machinery (its README.md).
 kernel-tests: $(BUILD)/ptxrun
-	$(BUILD)/ptxrun test samples tests/kernels tests/h100 tests/memory tests/definedness tests/forms tests/misc tests/images tests/entry tests/wmma tests/wgmma tests/bulk tests/cluster
+	$(BUILD)/ptxrun test samples tests/kernels tests/h100 tests/memory tests/definedness tests/forms tests/misc tests/images tests/entry tests/wmma tests/wgmma tests/bulk tests/cluster tests/async tests/corpus
 	$(BUILD)/ptxrun test --differs tests/h100_more/differs.txt tests/h100_more/cases
 	$(BUILD)/ptxrun test tests/h100_more/cases2
 	$(BUILD)/ptxrun test tests/h100_more/cases3
