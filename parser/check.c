@@ -701,51 +701,18 @@ static void declare_local(Checker *c, Decl *d, uint32_t index)
     bind_local(c, b);
 }
 
-/* Binds the labels of the block whose items start at `from` (0: the function's body; else the
- * item after its '{'), not those of blocks inside it: a label is visible in its block, before
- * and after it, and in the blocks inside, where one of the same name hides it, as ptxas scopes
- * them (CUTLASS's inline asm repeats `{ ... LAB_WAIT: ... bra LAB_WAIT; ... }` in one function).
- * Two of one name in one block are an error. */
+/* Binds the labels of the block whose items start at `from` (0: the body), not those of blocks
+ * inside it (bound at their '{'; labels.c). Two of one name in one block: an error. */
 static void bind_labels(Checker *c, uint32_t from)
 {
-    const Function *f = c->fn;
-    uint32_t mark = c->undo.len, nested = 0;
-    for (uint32_t i = from; i < f->items.len; i++) {
-        const Item *it = &f->items.data[i];
-        if (it->kind == ITEM_OPEN)
-            nested++;
-        else if (it->kind == ITEM_CLOSE && nested-- == 0)
-            break;
-        if (it->kind != ITEM_LABEL || nested)
-            continue;
-        const Label *l = &f->labels.data[it->index];
+    for (uint32_t i = from, first = UINT32_MAX, k; (k = labels_next(c->fn, &i)) != UINT32_MAX;) {
+        const Label *l = &c->fn->labels.data[k];
         Binding *old = sym_lookup(&c->locals, l->name);
-        bool here = old && c->depth == 0;
-        for (uint32_t u = mark; old && !here && u < c->undo.len; u++)
-            here = c->undo.data[u].name == l->name;
-        if (here) {
+        first = first < k ? first : k;   /* an outer label's index is below first or above k */
+        if (old && old->kind == SYM_LABEL && old->index >= first && old->index < k)
             error(c, l->at, "duplicate label '%s' (first defined at line %u)", l->name, line_of(c, old->at));
-            continue;
-        }
-        bind_local(c, (Binding){ l->name, SYM_LABEL, it->index, 1, l->at, false });
-    }
-}
-
-/* A .branchtargets list: each of its names a label of the function, resolved to its instruction. */
-static void resolve_table(Checker *c, BranchTable *t)
-{
-    t->targets = arena_alloc(c->own, (t->count ? t->count : 1) * sizeof *t->targets);
-    for (uint32_t k = 0; k < t->count; k++) {
-        const Operand *o = &t->labels[k];
-        Binding *b = sym_lookup(&c->locals, o->u.ref.name);
-        uint32_t at = b && b->kind == SYM_LABEL ? b->index : c->fn->labels.len;
-        for (uint32_t i = 0; at == c->fn->labels.len && i < c->fn->labels.len; i++)   /* one in a block */
-            if (c->fn->labels.data[i].name == o->u.ref.name)
-                at = i;
-        if (at == c->fn->labels.len)
-            error(c, o->at, "'%s' in a .branchtargets list is not a label of '%s'", o->u.ref.name, c->fn->name);
         else
-            t->targets[k] = c->fn->labels.data[at].target;
+            bind_local(c, (Binding){ l->name, SYM_LABEL, k, 1, l->at, false });
     }
 }
 
@@ -759,7 +726,7 @@ static void check_function(Checker *c, Function *f)
 
     bind_labels(c, 0);
     for (uint32_t i = 0; i < f->tables.len; i++)
-        resolve_table(c, &f->tables.data[i]);
+        labels_resolve_table(c->diag, c->own, f, &f->tables.data[i]);
     for (uint32_t i = 0; i < f->returns.len; i++)
         declare_local(c, &f->returns.data[i], 1 + i);
     for (uint32_t i = 0; i < f->params.len; i++)
