@@ -48,7 +48,7 @@ CHECK_LIBS   := $(shell pkg-config --libs check 2>/dev/null)
 # The library: everything but main.c, room by room in pipeline order (docs/architecture.md):
 # lexer/ -> parser/ -> exec/ -> api/ -> cuda/ -> cli/, each using only the rooms before it.
 LEXER_SRC  := lexer/util.c lexer/pages.c lexer/arena.c lexer/intern.c lexer/source.c lexer/diag.c $(BUILD)/lexer.c
-PARSER_SRC := $(BUILD)/parser.c parser/streamparse.c parser/quick.c parser/parse.c parser/ops.c parser/decode.c parser/checkop.c parser/check.c \
+PARSER_SRC := $(BUILD)/parser.c parser/streamparse.c parser/quick.c parser/parse.c parser/ops.c parser/decode.c parser/checkop.c parser/labels.c parser/check.c \
               parser/suffixes.c parser/ir.c parser/cexpr.c parser/opaque.c parser/perf.c \
               parser/initshape.c
 EXEC_SRC   := exec/kernels.c exec/vbits.c exec/layout.c exec/cfg.c exec/operand.c exec/callsite.c exec/lower.c exec/contract.c exec/lowercheck.c exec/bounds.c exec/mem.c exec/gridtrack.c exec/atomic.c exec/multimem.c exec/tensormap.c exec/bulk.c exec/report.c exec/alu.c exec/pack.c exec/wide.c exec/atom128.c exec/bitops.c exec/video.c exec/surface.c exec/sample.c exec/texture.c \
@@ -424,9 +424,9 @@ valgrind: $(BUILD)/ptxrun $(BUILD)/tests/check_api $(BUILD)/tests/check_cudrv $(
 # atomics and warp groups recorded later) and cases3/ (carry chains, half compares and
 # conversions; tests/h100_more/README.md; its disagree/ folder, which ptxrun does not reproduce
 # yet, is not run). tests/entry runs a kernel of nvcc's templates named in the expect file by
-# its C++ name (tests/entry/regen.sh).
+# its C++ name (tests/entry/regen.sh). tests/corpus: whole GEMMs on the asynchronous machinery (its README.md).
 kernel-tests: $(BUILD)/ptxrun
-	$(BUILD)/ptxrun test samples tests/kernels tests/gang tests/h100 tests/memory tests/definedness tests/forms tests/misc tests/images tests/entry tests/wmma tests/wgmma tests/bulk tests/cluster tests/async
+	$(BUILD)/ptxrun test samples tests/kernels tests/gang tests/h100 tests/memory tests/definedness tests/forms tests/misc tests/images tests/entry tests/wmma tests/wgmma tests/bulk tests/cluster tests/async tests/corpus
 	$(BUILD)/ptxrun test --differs tests/h100_more/differs.txt tests/h100_more/cases
 	$(BUILD)/ptxrun test tests/h100_more/cases2
 	$(BUILD)/ptxrun test tests/h100_more/cases3

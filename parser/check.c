@@ -701,17 +701,18 @@ static void declare_local(Checker *c, Decl *d, uint32_t index)
     bind_local(c, b);
 }
 
-/* A .branchtargets list: each of its names a label of the function, resolved to its instruction. */
-static void resolve_table(Checker *c, BranchTable *t)
+/* Binds the labels of the block whose items start at `from` (0: the body), not those of blocks
+ * inside it (bound at their '{'; labels.c). Two of one name in one block: an error. */
+static void bind_labels(Checker *c, uint32_t from)
 {
-    t->targets = arena_alloc(c->own, (t->count ? t->count : 1) * sizeof *t->targets);
-    for (uint32_t k = 0; k < t->count; k++) {
-        const Operand *o = &t->labels[k];
-        Binding *b = sym_lookup(&c->locals, o->u.ref.name);
-        if (!b || b->kind != SYM_LABEL)
-            error(c, o->at, "'%s' in a .branchtargets list is not a label of '%s'", o->u.ref.name, c->fn->name);
+    for (uint32_t i = from, first = UINT32_MAX, k; (k = labels_next(c->fn, &i)) != UINT32_MAX;) {
+        const Label *l = &c->fn->labels.data[k];
+        Binding *old = sym_lookup(&c->locals, l->name);
+        first = first < k ? first : k;   /* an outer label's index is below first or above k */
+        if (old && old->kind == SYM_LABEL && old->index >= first && old->index < k)
+            error(c, l->at, "duplicate label '%s' (first defined at line %u)", l->name, line_of(c, old->at));
         else
-            t->targets[k] = c->fn->labels.data[b->index].target;
+            bind_local(c, (Binding){ l->name, SYM_LABEL, k, 1, l->at, false });
     }
 }
 
@@ -723,18 +724,9 @@ static void check_function(Checker *c, Function *f)
     c->undo.len = 0;
     sym_clear(&c->locals);
 
-    for (uint32_t i = 0; i < f->labels.len; i++) {
-        Label *l = &f->labels.data[i];
-        Binding *old = sym_lookup(&c->locals, l->name);
-        if (old) {
-            error(c, l->at, "duplicate label '%s' (first defined at line %u)", l->name, line_of(c, old->at));
-            continue;
-        }
-        Binding b = { l->name, SYM_LABEL, i, 1, l->at, false };
-        sym_put(&c->locals, b);
-    }
+    bind_labels(c, 0);
     for (uint32_t i = 0; i < f->tables.len; i++)
-        resolve_table(c, &f->tables.data[i]);
+        labels_resolve_table(c->diag, c->own, f, &f->tables.data[i]);
     for (uint32_t i = 0; i < f->returns.len; i++)
         declare_local(c, &f->returns.data[i], 1 + i);
     for (uint32_t i = 0; i < f->params.len; i++)
@@ -748,6 +740,7 @@ static void check_function(Checker *c, Function *f)
             break;
         case ITEM_OPEN:
             c->depth++;
+            bind_labels(c, i + 1);
             break;
         case ITEM_CLOSE:
             close_scope(c);

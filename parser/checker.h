@@ -1,7 +1,8 @@
-/* checker.h: what the checker's three files share. check.c runs the pass (names, scopes,
- * declarations) and calls the other two: decode.c (mnemonics against ops.def's suffix rules) and
- * checkop.c (an instruction's version, target and operands against ops.def); neither calls
- * back. Private to those three files; everyone else calls check_module(). */
+/* checker.h: what the checker's four files share. check.c runs the pass (names, scopes,
+ * declarations) and calls the other three: decode.c (mnemonics against ops.def's suffix rules),
+ * checkop.c (an instruction's version, target and operands against ops.def) and labels.c (labels
+ * by block, .branchtargets lists); none calls back. Private to those four files; everyone else
+ * calls check_module(). */
 #ifndef CHECKER_H
 #define CHECKER_H
 
@@ -64,5 +65,11 @@ Expect checkop_expect(const Instr *in, char letter);
 bool checkop_types_registers(int op);
 void checkop_operand(Diag *diag, const Function *fn, const Instr *in, const Operand *o, Expect e);
 const char *checkop_kind_word(const Operand *o);
+
+/* labels.c: the next label (its index into f->labels) that the block whose items continue at
+ * *item declares itself, not one of a block inside it; UINT32_MAX at the block's end. */
+uint32_t labels_next(const Function *f, uint32_t *item);
+/* A .branchtargets list's labels (the first label of each name) to their instructions. */
+void labels_resolve_table(Diag *diag, Arena *arena, const Function *f, BranchTable *t);
 
 #endif

@@ -42,6 +42,26 @@ START_TEST(legacy_shfl_rules)
 }
 END_TEST
 
+START_TEST(labels_scoped_by_blocks)
+{
+    /* As ptxas 13.0 scopes them (each form put to it): a label is its block's, and the blocks'
+     * inside it; sibling blocks may repeat one, an inner one hides an outer one. */
+    const char *ok[] = {
+        "{ L: add.s32 %r1, %r1, 1; @%p1 bra L; } { L: add.s32 %r1, %r1, 2; @%p1 bra L; }",
+        "L: add.s32 %r1, %r1, 3; { L: add.s32 %r1, %r1, 1; @%p1 bra L; }",
+        "{ @%p1 bra L; } L: add.s32 %r1, %r1, 3;",
+        "{ L: add.s32 %r1, %r1, 1; { L: add.s32 %r1, %r1, 2; @%p1 bra L; } @%p1 bra L; }",
+    };
+    for (unsigned i = 0; i < sizeof ok / sizeof *ok; i++)
+        ck_assert_msg(errors_of(kernel("8.0", "sm_90", ok[i]), NULL) == 0, "%s", ok[i]);
+    /* ptxas: "Unknown symbol 'L'" (a block's label from outside it), "Duplicate definition". */
+    ck_assert_uint_eq(errors_of(kernel("8.0", "sm_90", "@%p1 bra L; { L: add.s32 %r1, %r1, 1; }"), NULL), 1);
+    ck_assert_uint_eq(errors_of(kernel("8.0", "sm_90", "{ L: add.s32 %r1, %r1, 1; L: add.s32 %r1, %r1, 2; }"), NULL), 1);
+    ck_assert_uint_eq(errors_of(kernel("8.0", "sm_90", "L: add.s32 %r1, %r1, 1; { bra L; } L: add.s32 %r1, %r1, 2;"), NULL),
+                      1);
+}
+END_TEST
+
 START_TEST(sync_and_funnel_shift_versions)
 {
     const char *sync = "shfl.sync.idx.b32 %r1, %r2, 0, 31, -1;";
@@ -536,6 +556,7 @@ int main(void)
     tcase_add_test(tc, memory_suffixes_are_decoded);
     tcase_add_test(tc, narrow_special_register_reads);
     tcase_add_test(tc, conversions_and_compares_ptxas_refuses);
+    tcase_add_test(tc, labels_scoped_by_blocks);
     suite_add_tcase(s, tc);
     return run_suite(s);
 }

@@ -1470,6 +1470,11 @@ expect_exit 0 "a missing wait" "$PTXRUN" --no-color $A/cp_mbarrier_nowait.ptx --
 if grep -q "warning: read of bytes an asynchronous copy has not written yet" "$tmp/err"; then ok; else fail "missing wait warning"; cat "$tmp/err"; fi
 expect_exit 3 "a missing wait, --strict" "$PTXRUN" --strict $A/cp_mbarrier_nowait.ptx --lanes $A/cp_mbarrier_nowait.lanes.json
 expect_exit 0 "the wait, --strict" "$PTXRUN" --strict $A/cp_mbarrier.ptx --lanes $A/cp_mbarrier.lanes.json --expect $A/cp_mbarrier.expect.json
+# The corpus's multistage GEMM (tests/corpus): its missing wait stops --strict, its waits do not.
+C=tests/corpus
+expect_exit 3 "a GEMM's missing cp.async wait, --strict" "$PTXRUN" --strict $C/cp_async_gemm_nowait.sm_80.ptx --lanes $C/cp_async_gemm_nowait.lanes.json
+expect_exit 0 "a GEMM's cp.async waits, --strict" "$PTXRUN" --strict $C/cp_async_gemm.sm_80.ptx --lanes $C/cp_async_gemm.lanes.json --expect $C/cp_async_gemm.expect.json
+expect_exit 0 "a TMA + wgmma GEMM, --strict" "$PTXRUN" --strict $C/tma_wgmma_gemm.sm_90a.ptx --lanes $C/tma_wgmma_gemm.lanes.json --expect $C/tma_wgmma_gemm.expect.json
 # nvcc -G builds of cooperative groups (coalesced_threads, tiles, reduce, scan) and of a
 # struct of bit-fields run without a warning under --strict and match their C references.
 K=tests/kernels

@@ -15,7 +15,7 @@ run() { # run DESCRIPTION ARGS...: fails only on valgrind's exit code
 }
 tmp=$(mktemp)
 trap 'rm -f "$tmp"' EXIT
-for lanes in samples/*.lanes.json tests/kernels/*.lanes.json tests/bulk/*.lanes.json; do
+for lanes in samples/*.lanes.json tests/kernels/*.lanes.json tests/bulk/*.lanes.json tests/corpus/*.lanes.json; do
     name=${lanes%.lanes.json}
     entry=
     case $name in tests/kernels/*) entry="--entry kernel" ;; esac   # CUB's modules add a second kernel
