@@ -697,6 +697,14 @@ void block_adopt_kept(Block *b, Block *worker)
         Warp *w = b->kept[i];
         b->kept[i] = worker->kept[i];
         worker->kept[i] = w;
+        if (b->kept[i]) {              /* freed with b, after the worker: b's program, not its */
+            b->kept[i]->block = b;
+            b->kept[i]->prog = &b->prog;
+        }
+        if (w) {
+            w->block = worker;
+            w->prog = &worker->prog;
+        }
     }
     b->has_kept = true;
     memcpy(b->kept_ctaid, worker->kept_ctaid, sizeof b->kept_ctaid);
