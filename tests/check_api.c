@@ -231,7 +231,7 @@ static void run_saxpy(ptxrun_kernel *k, int n, float a, const float *x, float *y
 {
     ptxrun_buffer bufs[2] = { { (void *)x, n * sizeof *x, 1 }, { y, n * sizeof *y, 0 } };
     void *args[4] = { &n, &a, &x, &y };
-    ptxrun_launch_options o = { { grid, 1, 1 }, { block, 1, 1 }, 0, bufs, 2, 0, 0, 0, jobs, { 0 } };
+    ptxrun_launch_options o = { { grid, 1, 1 }, { block, 1, 1 }, 0, bufs, 2, 0, 0, 0, jobs, { 0 }, { 0, 0, 0 }, 0 };
     Log log = { 0 };
     o.callbacks = logged(&log);
     ptxrun_status s = ptxrun_launch(k, args, &o, NULL);
@@ -300,7 +300,8 @@ START_TEST(test_shapes_3d)
                                 want[idx++] = pack3d(tx, ty, tz, cx, cy, cz) ^ salt;
         ptxrun_buffer buf = { out, (total + 4) * sizeof *out, 0 };
         void *args[2] = { &out, &salt };
-        ptxrun_launch_options o = { { sh[3], sh[4], sh[5] }, { sh[0], sh[1], sh[2] }, 0, &buf, 1, 0, 0, 0, 0, { 0 } };
+        ptxrun_launch_options o = { { sh[3], sh[4], sh[5] }, { sh[0], sh[1], sh[2] }, 0, &buf, 1, 0, 0, 0, 0, { 0 },
+                                    { 0, 0, 0 }, 0 };
         ck_assert_int_eq(ptxrun_launch(k, args, &o, NULL), PTXRUN_OK);
         for (size_t i = 0; i < total + 4; i++)
             ck_assert_msg(out[i] == want[i], "shape %zu: out[%zu] = %#x, not %#x", s, i, out[i], want[i]);
@@ -416,7 +417,7 @@ START_TEST(test_fault_out_of_buffer)
     ptxrun_buffer bufs[2] = { { x, 32 * sizeof *x, 0 }, { y, 32 * sizeof *y, 0 } };
     void *args[4] = { &n, &a, &x, &y };
     Log log = { 0 };
-    ptxrun_launch_options o = { { 1, 1, 1 }, { 64, 1, 1 }, 0, bufs, 2, 0, 0, 0, 0, logged(&log) };
+    ptxrun_launch_options o = { { 1, 1, 1 }, { 64, 1, 1 }, 0, bufs, 2, 0, 0, 0, 0, logged(&log), { 0, 0, 0 }, 0 };
     ptxrun_result *r = NULL;
     ck_assert_int_eq(ptxrun_launch(k, args, &o, &r), PTXRUN_ERROR_FAULT);
     ck_assert_int_eq(ptxrun_result_status(r), PTXRUN_ERROR_FAULT);
@@ -605,7 +606,7 @@ START_TEST(test_printf)
     int base = 5;
     void *args[1] = { &base };
     Log log = { 0 };
-    ptxrun_launch_options o = { { 2, 1, 1 }, { 4, 1, 1 }, 0, NULL, 0, 0, 0, 0, 0, logged(&log) };
+    ptxrun_launch_options o = { { 2, 1, 1 }, { 4, 1, 1 }, 0, NULL, 0, 0, 0, 0, 0, logged(&log), { 0, 0, 0 }, 0 };
     ck_assert_int_eq(ptxrun_launch(k, args, &o, NULL), PTXRUN_OK);
     char want[512] = "";
     for (int i = 0; i < 8; i++)
@@ -624,7 +625,7 @@ START_TEST(test_trace)
     ptxrun_buffer bufs[2] = { { &src, 4, 0 }, { &dst, 4, 0 } };
     void *args[2] = { &ps, &pd };
     Log log = { 0 };
-    ptxrun_launch_options o = { { 1, 1, 1 }, { 1, 1, 1 }, 0, bufs, 2, 0, 0, 0, 0, logged(&log) };
+    ptxrun_launch_options o = { { 1, 1, 1 }, { 1, 1, 1 }, 0, bufs, 2, 0, 0, 0, 0, logged(&log), { 0, 0, 0 }, 0 };
     o.callbacks.trace = on_trace;
     ck_assert_int_eq(ptxrun_launch(kernel(m, NULL), args, &o, NULL), PTXRUN_OK);
     ck_assert_uint_eq(dst, 9);
@@ -1238,7 +1239,7 @@ static void *launch_job(void *context)
     /* A warning from every thread at once (each launch's own). */
     uint32_t spins = 2000;
     void *sargs[1] = { &spins };
-    ptxrun_launch_options so = { { 2, 1, 1 }, { 40, 1, 1 }, 0, NULL, 0, 0, 0, 0, 0, { 0 } };
+    ptxrun_launch_options so = { { 2, 1, 1 }, { 40, 1, 1 }, 0, NULL, 0, 0, 0, 0, 0, { 0 }, { 0, 0, 0 }, 0 };
     ptxrun_result *r = NULL;
     ptxrun_kernel *sk = NULL;
     int warned = ptxrun_module_kernel(job->undef, "spin", &sk) == PTXRUN_OK &&
@@ -1259,7 +1260,7 @@ static void *launch_job(void *context)
         ptxrun_buffer bufs[2] = { { x, n * sizeof *x, 1 }, { y, n * sizeof *y, 0 } };
         void *args[4] = { &n, &a, &x, &y };
         ptxrun_launch_options o = { { (unsigned)(n + 63) / 64, 1, 1 }, { 64, 1, 1 }, 0, bufs, 2, 0, 0, 0,
-                                    round == 2 ? 2 : 1, { 0 } };
+                                    round == 2 ? 2 : 1, { 0 }, { 0, 0, 0 }, 0 };
         if (ptxrun_launch(k, args, &o, NULL) != PTXRUN_OK)
             job->ok = 0;
     }
@@ -1268,7 +1269,7 @@ static void *launch_job(void *context)
     ptxrun_kernel *pk = NULL, *ck = NULL;
     int base = 1000 * job->index;
     void *pargs[1] = { &base };
-    ptxrun_launch_options po = { { 2, 1, 1 }, { 3, 1, 1 }, 0, NULL, 0, 0, 0, 0, 0, logged(log) };
+    ptxrun_launch_options po = { { 2, 1, 1 }, { 3, 1, 1 }, 0, NULL, 0, 0, 0, 0, 0, logged(log), { 0, 0, 0 }, 0 };
     int printed = ptxrun_module_kernel(job->print, NULL, &pk) == PTXRUN_OK &&
                   ptxrun_launch(pk, pargs, &po, NULL) == PTXRUN_OK;
     char want_text[256] = "";
@@ -1353,7 +1354,7 @@ static void *load_job(void *context)
     ptxrun_buffer bufs[2] = { { x, sizeof x, 1 }, { y, sizeof y, 0 } };
     float *px = x, *py = y;
     void *args[4] = { &n, &a, &px, &py };
-    ptxrun_launch_options o = { { 3, 1, 1 }, { 32, 1, 1 }, 0, bufs, 2, 0, 0, 0, 0, { 0 } };
+    ptxrun_launch_options o = { { 3, 1, 1 }, { 32, 1, 1 }, 0, bufs, 2, 0, 0, 0, 0, { 0 }, { 0, 0, 0 }, 0 };
     job->ok = ptxrun_launch(k, args, &o, NULL) == PTXRUN_OK && !memcmp(y, want, sizeof y);
     ptxrun_module_free(m);
     int32_t in[8];

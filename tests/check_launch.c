@@ -49,7 +49,8 @@ START_TEST(every_thread_sees_its_own_numbers)
         memset(out, 0xcd, sizeof out);
         void *p = out, *args[1] = { &p };
         ptxrun_buffer buffer = { out, sizeof out, 0 };
-        ptxrun_launch_options o = { { sh[3], sh[4], 1 }, { sh[0], sh[1], sh[2] }, 0, &buffer, 1, 0, 0, 0, 0, { 0 } };
+        ptxrun_launch_options o = { { sh[3], sh[4], 1 }, { sh[0], sh[1], sh[2] }, 0, &buffer, 1, 0, 0, 0, 0, { 0 },
+                                    { 0, 0, 0 }, 0 };
         ptxrun_result *r;
         ck_assert_int_eq(ptxrun_launch(k, args, &o, &r), PTXRUN_OK);
         ck_assert_int_eq(ptxrun_result_defined(r, out, sizeof out, defined), PTXRUN_OK);
@@ -153,7 +154,7 @@ START_TEST(placed_variables_live_in_the_callers_memory)
     uint64_t got[4] = { 0 };
     void *o = got, *args[1] = { &o };
     ptxrun_buffer buffer = { got, sizeof got, 0 };
-    ptxrun_launch_options opt = { { 1, 1, 1 }, { 1, 1, 1 }, 0, &buffer, 1, 0, 0, 0, 0, { 0 } };
+    ptxrun_launch_options opt = { { 1, 1, 1 }, { 1, 1, 1 }, 0, &buffer, 1, 0, 0, 0, 0, { 0 }, { 0, 0, 0 }, 0 };
     ck_assert_int_eq(ptxrun_launch(first, args, &opt, NULL), PTXRUN_OK);
     ck_assert_uint_eq(p.g, 42);                           /* 40 + c[1], stored at the host address */
     ck_assert_uint_eq(got[0], (uint64_t)(uintptr_t)&p.g); /* the kernel's address of g */
@@ -197,7 +198,7 @@ START_TEST(shadows_in_and_out)
     void *pa = a, *pb = b, *args[2] = { &pa, &pb };
     ptxrun_buffer buffers[2] = { { a, sizeof a, 0 }, { b, sizeof b, 0 } };
     uint8_t *shadows[2] = { a_bits, NULL };
-    ptxrun_launch_options o = { { 1, 1, 1 }, { 1, 1, 1 }, 0, buffers, 2, 0, 0, 0, 0, { 0 } };
+    ptxrun_launch_options o = { { 1, 1, 1 }, { 1, 1, 1 }, 0, buffers, 2, 0, 0, 0, 0, { 0 }, { 0, 0, 0 }, 0 };
     ck_assert_int_eq(library_launch(k, args, &o, shadows, NULL), PTXRUN_OK);
     ck_assert_ptr_eq(shadows[0], a_bits);
     static const uint8_t want[16] = { 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff };
