@@ -789,6 +789,19 @@ Block *block_launch_new(const Block *b, Diag *diag, const uint32_t ntid[3], uint
     return k;
 }
 
+/* n zero bytes from malloc whose whole pages the system gives again, zero, only when first
+ * touched (madvise): a CTA of a gang keeps .local for every thread, most of it never used. */
+static uint8_t *zero_later(size_t n)
+{
+    uint8_t *p = xmalloc(n);
+    uintptr_t page = 4096, lo = ((uintptr_t)p + page - 1) & ~(page - 1), hi = ((uintptr_t)p + n) & ~(page - 1);
+    if (hi <= lo || madvise((void *)lo, hi - lo, MADV_DONTNEED))
+        return memset(p, 0, n);
+    memset(p, 0, lo - (uintptr_t)p);
+    memset((void *)hi, 0, (uintptr_t)p + n - hi);
+    return p;
+}
+
 /* Whether none of the n bytes whose shadow is s is defined (their data does not matter). */
 static bool undefined_bytes(const uint8_t *s, uint64_t n)
 {
@@ -821,8 +834,8 @@ Block *block_worker_new(const Block *b)
             continue;
         uint64_t n = region_bytes(&b->mem, r);
         if (r->per_lane && undefined_bytes(b->mem.regions[i].shadow, n)) {
-            r->data = xcalloc(n + 1, 1);      /* pages the system gives only where a thread writes */
-            r->shadow = xcalloc(n + 1, 1);
+            r->data = zero_later(n + 1);      /* pages the system gives only where a thread writes */
+            r->shadow = zero_later(n + 1);
             r->high = 0;
             continue;
         }

@@ -382,6 +382,7 @@ typedef struct Warp {
     uint64_t uncounted;        /* steps of repeated iterations, not counted against --max-steps */
     uint32_t hurry;            /* ready lanes held while the others spun: they run next (spin.c) */
     bool spin_read;            /* it read memory (ld, atom, multimem) since its last look */
+    bool spin_kept;            /* its state was kept (Warp.spin) since the epoch last moved */
     struct SpinState *spin;    /* the state kept at a look, one of its pool's (SpinPool) */
 } Warp;
 
@@ -697,11 +698,14 @@ void spin_free(Warp *w);
 /* At a backward branch the lanes of mask all take at pc: SPIN_ON, SPIN_PARKED, SPIN_HURRY. */
 static inline int warp_spins(Warp *w, uint32_t pc, uint32_t mask)
 {
-    uint64_t e = *w->block->mem.epoch;
-    bool read = w->spin_read;
+    if (!w->spin_read)                     /* a loop that reads no memory waits for nothing */
+        return SPIN_ON;
     w->spin_read = false;
-    if (e != w->spin_epoch || !read) {     /* a loop that reads no memory waits for nothing */
-        spin_moved(w, e);
+    uint64_t e = *w->block->mem.epoch;
+    if (e != w->spin_epoch) {
+        w->spin_epoch = e;
+        w->spin_checks = 0;
+        w->spin_kept = false;
         return SPIN_ON;
     }
     return spin_check(w, pc, mask);

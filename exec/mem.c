@@ -629,17 +629,14 @@ static inline void warp_copy(Warp *w, const XInstr *x, bool full, uint32_t mask,
     if (x->op == OP_ST && count == 1) {
         const uint64_t *v = w->val[x->vec[0]], *bits = w->bits[x->vec[0]];
         uint32_t defined = w->defined[x->vec[0]];
-        uint64_t changed = 0, m = width_mask(8 * size);
         for (int l = 0; l < WARP_SIZE; l++) {
             if (!full && !(mask >> l & 1))
                 continue;
-            uint64_t at = address[l] + adjust + (uint64_t)l * copy, sh = (defined >> l & 1) ? ~0ull : bits[l];
-            changed |= (load_word(data + at, size) ^ v[l]) | (load_word(shadow + at, size) ^ sh);
+            uint64_t at = address[l] + adjust + (uint64_t)l * copy;
             store_word(data + at, v[l], size);
-            store_word(shadow + at, sh, size);
+            store_word(shadow + at, (defined >> l & 1) ? ~0ull : bits[l], size);
         }
-        if (changed & m)
-            mem_changed(&w->block->mem);
+        mem_changed(&w->block->mem);       /* the fast path: counted without comparing (spin.c) */
         return;
     }
     if (x->op == OP_ST) {

@@ -99,7 +99,8 @@ typedef struct Memory {
     void *place_context;
     /* Counts every change another thread could see (gang.c): the Block's own counter while it
      * runs alone, its gang's while CTAs run together. Every write of memory that changes a byte
-     * or its definedness moves it (mem_put, mem_changed); a warp spinning on memory waits for it. */
+     * or its definedness moves it (mem_put; mem_changed, where a write is counted without
+     * comparing: a warp's whole st, sust); a warp spinning on memory waits for it (spin.c). */
     uint64_t *epoch;
 } Memory;
 

@@ -25,7 +25,6 @@ typedef struct SpinState {
     Warp *owner;               /* the warp it was kept for; NULL: free */
     uint32_t rows, preds;      /* its room */
     uint64_t steps;            /* the warp's steps when it was kept */
-    bool valid;                /* kept since the epoch last moved */
     uint32_t hint;             /* the row that differed last */
     uint32_t pc[WARP_SIZE];
     uint32_t exited, waiting, at_barrier, carry, carry_defined, carry_by_sub;
@@ -131,9 +130,9 @@ static SpinState *take(Warp *w)
         *at = s;
     }
     if ((*at)->owner)
-        (*at)->owner->spin = NULL;
+        (*at)->owner->spin = NULL, (*at)->owner->spin_kept = false;
     (*at)->owner = w;
-    (*at)->valid = false;
+    w->spin_kept = false;
     return w->spin = *at;
 }
 
@@ -152,7 +151,7 @@ static void keep(Warp *w, uint32_t pc, uint32_t mask)
     const Program *p = w->prog;
     SpinState *s = take(w);
     s->steps = w->steps;
-    s->valid = true;
+    w->spin_kept = true;
     for (int l = 0; l < WARP_SIZE; l++) {
         s->pc[l] = lane_pc(w, pc, mask, l);
         s->arrival[l] = w->arrival[l];
@@ -178,8 +177,7 @@ void spin_moved(Warp *w, uint64_t epoch)
 {
     w->spin_epoch = epoch;
     w->spin_checks = 0;
-    if (w->spin)
-        w->spin->valid = false;
+    w->spin_kept = false;
 }
 
 int spin_check(Warp *w, uint32_t pc, uint32_t mask)
@@ -193,7 +191,7 @@ int spin_check(Warp *w, uint32_t pc, uint32_t mask)
         return SPIN_ON;
     }
     uint32_t n = ++w->spin_checks;
-    if (w->spin && w->spin->valid && same_state(w, w->spin, pc, mask)) {
+    if (w->spin && w->spin_kept && same_state(w, w->spin, pc, mask)) {
         w->uncounted += w->steps - w->spin->steps;
         uint32_t held = w->launched & ~w->exited & ~w->waiting & ~mask;
         if (held) {

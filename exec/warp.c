@@ -705,7 +705,7 @@ void warp_reset(Warp *w)
     w->last_mask = 0;
     w->spin_epoch = SPIN_AFRESH;
     w->spin_checks = 0;
-    w->spin_skip = w->parked = false;
+    w->spin_skip = w->parked = w->spin_kept = w->spin_read = false;
     w->uncounted = 0;
     w->hurry = 0;
 }

@@ -300,7 +300,8 @@ START_TEST(test_shapes_3d)
                                 want[idx++] = pack3d(tx, ty, tz, cx, cy, cz) ^ salt;
         ptxrun_buffer buf = { out, (total + 4) * sizeof *out, 0 };
         void *args[2] = { &out, &salt };
-        ptxrun_launch_options o = { { sh[3], sh[4], sh[5] }, { sh[0], sh[1], sh[2] }, 0, &buf, 1, 0, 0, 0, 0, { 0 }, { 0, 0, 0 }, 0 };
+        ptxrun_launch_options o = { { sh[3], sh[4], sh[5] }, { sh[0], sh[1], sh[2] }, 0, &buf, 1, 0, 0, 0, 0, { 0 },
+                                    { 0, 0, 0 }, 0 };
         ck_assert_int_eq(ptxrun_launch(k, args, &o, NULL), PTXRUN_OK);
         for (size_t i = 0; i < total + 4; i++)
             ck_assert_msg(out[i] == want[i], "shape %zu: out[%zu] = %#x, not %#x", s, i, out[i], want[i]);

@@ -1697,6 +1697,38 @@ START_TEST(a_grid_on_threads_does_not_copy_memory_it_does_not_write)
 }
 END_TEST
 
+/* Clusters run as gangs (gang.c), one cluster after another: in each cluster of 2 CTAs, rank 0
+ * waits for a flag its rank 1 sets, which one CTA after another would never see (rank 1 runs
+ * after rank 0 ends). (The launch's checks refuse clusters of more than one CTA until the cluster
+ * instructions run; grid_run itself runs them.) */
+START_TEST(the_ctas_of_a_cluster_run_together)
+{
+    Run *r = load(".reg .b64 p;\n.reg .b64 q;\nmov.u32 c, %ctaid.x;\nshr.u32 h, c, 1;\nmul.wide.u32 o, h, 4;\n"
+                  "add.s64 q, p, o;\nand.b32 odd, c, 1;\nsetp.eq.u32 even, odd, 0;\n@even bra WAIT;\n"
+                  "st.volatile.global.u32 [q], c;\nbra END;\nWAIT:\nld.volatile.global.u32 v, [q];\n"
+                  "setp.eq.u32 z, v, 0;\n@z bra WAIT;\nEND:\nret;\n");
+    uint32_t grid[3] = { 8, 1, 1 }, cluster[3] = { 2, 1, 1 };
+    block_set_grid(r->b, grid);
+    buffer(r, "flags", 4);                     /* p: its address */
+    ExecOptions o = { .max_steps = 100000 };
+    ck_assert_int_eq(grid_run(r->b, &o, (char[256]){ 0 }, 256), EXEC_FAULT);   /* one after another */
+    ck_assert(strstr(r->p->cap.text, "deadlock"));
+    done(r);
+    r = load(".reg .b64 p;\n.reg .b64 q;\nmov.u32 c, %ctaid.x;\nshr.u32 h, c, 1;\nmul.wide.u32 o, h, 4;\n"
+             "add.s64 q, p, o;\nand.b32 odd, c, 1;\nsetp.eq.u32 even, odd, 0;\n@even bra WAIT;\n"
+             "st.volatile.global.u32 [q], c;\nbra END;\nWAIT:\nld.volatile.global.u32 v, [q];\n"
+             "setp.eq.u32 z, v, 0;\n@z bra WAIT;\nEND:\nret;\n");
+    block_set_grid(r->b, grid);
+    block_set_cluster(r->b, cluster);
+    buffer(r, "flags", 4);
+    ck_assert_int_eq(grid_run(r->b, &o, (char[256]){ 0 }, 256), EXEC_OK);
+    const Region *flags = &r->b->mem.regions[r->b->mem.count - 1];
+    for (uint32_t i = 0; i < 4; i++)
+        ck_assert_uint_eq(word(flags, i), 2 * i + 1);     /* rank 1 of cluster i wrote its CTA number */
+    done(r);
+}
+END_TEST
+
 /* A schedule (ExecOptions.schedule) that runs the gang's last runnable warp first, counting its
  * calls: the hook the race checker plugs into. */
 static bool last_first(void *context, Gang *g, uint32_t *cta, uint32_t *warp)
@@ -2002,6 +2034,7 @@ int main(void)
     tcase_add_test(tc, runaway_loop_stops);
     tcase_add_test(tc, a_loop_back_to_the_same_state_is_a_deadlock);
     tcase_add_test(tc, a_schedule_of_ones_own_runs_every_cta);
+    tcase_add_test(tc, the_ctas_of_a_cluster_run_together);
     tcase_add_test(tc, spin_wait_makes_progress);
     tcase_add_test(tc, integer_arithmetic);
     tcase_add_test(tc, float_arithmetic);

@@ -49,7 +49,8 @@ START_TEST(every_thread_sees_its_own_numbers)
         memset(out, 0xcd, sizeof out);
         void *p = out, *args[1] = { &p };
         ptxrun_buffer buffer = { out, sizeof out, 0 };
-        ptxrun_launch_options o = { { sh[3], sh[4], 1 }, { sh[0], sh[1], sh[2] }, 0, &buffer, 1, 0, 0, 0, 0, { 0 }, { 0, 0, 0 }, 0 };
+        ptxrun_launch_options o = { { sh[3], sh[4], 1 }, { sh[0], sh[1], sh[2] }, 0, &buffer, 1, 0, 0, 0, 0, { 0 },
+                                    { 0, 0, 0 }, 0 };
         ptxrun_result *r;
         ck_assert_int_eq(ptxrun_launch(k, args, &o, &r), PTXRUN_OK);
         ck_assert_int_eq(ptxrun_result_defined(r, out, sizeof out, defined), PTXRUN_OK);
