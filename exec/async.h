@@ -105,6 +105,12 @@ Block *mbarrier_owner(Block *b, const uint8_t *p, uint32_t *region);
 bool mbarrier_room(Warp *w, uint32_t pc, int lane, Block *owner, uint32_t m);
 void mbarrier_lower(Loader *ld, const Instr *in, XInstr *x);
 void mbarrier_execute(Warp *w, const XInstr *x, uint32_t mask);
+/* After a try_wait at pc ran for the lanes of run: those whose phase has not completed wait
+ * (Warp.waiting and at_barrier, Warp.arrival) until one of their CTA's phases completes; returns them. */
+uint32_t mbarrier_suspend(Warp *w, const XInstr *x, uint32_t pc, uint32_t run);
+/* Nothing in the run can move: try_wait's time limit expires, its waiting lanes of b go on after
+ * it with false. False when none waited. */
+bool mbarrier_expire(Block *b);
 
 /* async.c: cp.async, commit_group, wait_group, wait_all, cp.async.mbarrier.arrive */
 void async_lower(Loader *ld, const Instr *in, XInstr *x);

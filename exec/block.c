@@ -597,7 +597,7 @@ static bool run_cta(Block *b, const ExecOptions *o)
         }
         if (!alive)
             return true;
-        if (!moved) {
+        if (!moved && !mbarrier_expire(b)) {    /* try_wait's time limit first */
             block_report_deadlock(b, true);
             return false;
         }

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "block.h"
+#include "async.h"
 
 void block_set_cluster(Block *b, const uint32_t cluster[3])
 {
@@ -199,16 +199,21 @@ static bool run_gang(Block *b, Gang *g, const ExecOptions *o, uint32_t *stopped)
         block_begin_cta(g->ctas[i], o, member_number(b, g, i));
     bool (*next)(void *, Gang *, uint32_t *, uint32_t *) = o->schedule ? o->schedule : gang_next;
     uint32_t c, wi;
-    while (next(o->schedule_context, g, &c, &wi)) {
-        Block *k = g->ctas[c];
-        Warp *w = k->warps[wi];
-        if (warp_parked(w))            /* the epoch moved: it runs again */
-            continue;
-        warp_run(w, o, GANG_SLICE_STEPS);
-        if (w->faulted || (o->strict && w->warnings.len)) {
-            *stopped = c;
-            return false;
+    for (bool expired = true; expired;) {
+        while (next(o->schedule_context, g, &c, &wi)) {
+            Block *k = g->ctas[c];
+            Warp *w = k->warps[wi];
+            if (warp_parked(w))        /* the epoch moved: it runs again */
+                continue;
+            warp_run(w, o, GANG_SLICE_STEPS);
+            if (w->faulted || (o->strict && w->warnings.len)) {
+                *stopped = c;
+                return false;
+            }
         }
+        expired = false;               /* nothing can move: try_wait's time limit (mbarrier.c) */
+        for (uint32_t i = 0; i < g->count; i++)
+            expired |= mbarrier_expire(g->ctas[i]);
     }
     bool first = true;
     for (uint32_t i = 0; i < g->count; i++)

@@ -10,7 +10,10 @@
  * The state an arrive returns and test_wait takes (docs/semantics.md, "mbarrier"):
  *     bit 63: 1 (a state), bit 62: from a .noComplete arrive, bits 20-61: the phases completed
  *     before the arrive (the phase it arrived in), bits 0-19: the pending count before it.
- * test_wait and try_wait never block; try_wait answers at once (its time limit is 0). What the
+ * test_wait never blocks. try_wait is potentially blocking, and ptxrun's time limit is "while
+ * anything else can move": a lane whose phase has not completed waits there (mbarrier_suspend,
+ * at_barrier) until a phase of its CTA's mbarriers completes (it then tries again), or until no
+ * thread of the run can move (mbarrier_expire: the time limit expires, it gets false). What the
  * PTX ISA leaves undefined is a fault naming the instruction and, where there is one, the init.
  * Requires: mem.c (mem_locate_in), asyncwrite.c (async_state, landing attached writes), cluster.c
  * (cluster_peer: the CTAs of the cluster, without a call into gang.c, which runs the warps). */
@@ -85,6 +88,27 @@ uint32_t mbarrier_find(Warp *w, uint32_t pc, int lane, Block *owner, uint32_t re
     return i;
 }
 
+/* The lanes of b waiting at a try_wait go on: to try again (a phase completed), or, when the time
+ * limit expired, after it with the false they got. True if there were any. */
+static bool release_waits(Block *b, bool expired)
+{
+    bool any = false;
+    for (uint32_t i = 0; i < b->warp_count; i++) {
+        Warp *w = b->warps[i];
+        for (uint32_t k = w->waiting & w->at_barrier; k; k &= k - 1) {
+            int l = __builtin_ctz(k);
+            uint32_t pc = w->arrival[l].pc;
+            if (w->prog->code[pc].op != OP_MBARRIER_TRY_WAIT)
+                continue;                      /* a bar or barrier.cluster wait */
+            w->waiting &= ~(1u << l);
+            w->at_barrier &= ~(1u << l);
+            w->pc[l] = expired ? pc + 1 : pc;
+            any = true;
+        }
+    }
+    return any;
+}
+
 /* The phase completes if its arrivals and transactions are all in. */
 static void try_complete(Block *owner, uint32_t i)
 {
@@ -96,6 +120,7 @@ static void try_complete(Block *owner, uint32_t i)
     m->pending = m->expected;
     store_object(owner, m);
     async_land_phase(owner, i, done);
+    release_waits(owner, false);
 }
 
 /* A fault at pc about the mbarrier m, naming its init: what (printf's format) the lane did. */
@@ -370,6 +395,23 @@ static bool lane(Warp *w, const XInstr *x, int l, uint32_t pc)
         warp_define(w, x->dst, 1u << l, b == w->block ? 1u << l : 0);
     }
     return true;
+}
+
+uint32_t mbarrier_suspend(Warp *w, const XInstr *x, uint32_t pc, uint32_t run)
+{
+    uint32_t waits = run & w->pred_defined[x->dst] & ~w->pred[x->dst];
+    for (uint32_t k = waits; k; k &= k - 1)
+        w->arrival[__builtin_ctz(k)] = (Arrival){ pc, 0, w->steps };
+    w->waiting |= waits;
+    w->at_barrier |= waits;
+    if (w->trace)
+        w->trace->waiting |= waits;
+    return waits;
+}
+
+bool mbarrier_expire(Block *b)
+{
+    return release_waits(b, true);
 }
 
 void mbarrier_execute(Warp *w, const XInstr *x, uint32_t mask)

@@ -309,6 +309,13 @@ static uint32_t step(Warp *w, uint32_t pc, uint32_t mask)
     default:
         if (!execute(w, x, mask, run, undefined))
             return NO_SLOT;
+        if (x->op == OP_MBARRIER_TRY_WAIT) {   /* potentially blocking (mbarrier.c) */
+            uint32_t waits = mbarrier_suspend(w, x, pc, run);
+            if (waits) {
+                move_lanes(w, mask & ~waits, pc + 1);
+                return NO_SLOT;
+            }
+        }
         move_lanes(w, mask, pc + 1);
         return pc + 1;
     }
@@ -324,7 +331,8 @@ static void count_steps(Warp *w, uint32_t mask, uint64_t steps)
 /* Whether run_straight() can run x: it takes the lanes to one next instruction or is a branch. */
 static bool straight(const XInstr *x)
 {
-    return x->family == FAM_CONTROL ? x->op == OP_BRA : x->family != FAM_SYNC && x->family != FAM_BARRIER;
+    return x->family == FAM_CONTROL ? x->op == OP_BRA
+                                    : x->family != FAM_SYNC && x->family != FAM_BARRIER && x->op != OP_MBARRIER_TRY_WAIT;
 }
 
 /* Runs the lanes of mask, all at pc and the ones to run now, on through instructions that take
