@@ -373,6 +373,7 @@ typedef struct Warp {
     VEC(Warning) warnings;
     bool faulted;
     struct WgmmaState *wgmma;  /* wgmma.mma_async results not landed yet (wgmma.c); NULL: none */
+    uint32_t wgmma_inflight;   /* how many: while nonzero, each instruction's reads are checked */
     /* spin.c: a warp that comes back to a state it was in while nothing it could see changed */
     uint64_t spin_epoch;       /* Memory.epoch at its last look (SPIN_AFRESH: look afresh) */
     uint32_t spin_checks;      /* looks since the epoch last moved */
@@ -725,6 +726,10 @@ static inline bool warp_parked(Warp *w)
 /* warp.c: one warp's loop. */
 void warp_reset(Warp *w);
 void wgmma_release(Warp *w);    /* wgmma.c: the warp's results in flight dropped (a CTA's start, its end) */
+/* wgmma.c: a warning when the instruction at pc, run by the lanes of mask (those of them its
+ * guard leaves), reads a register a wgmma.mma_async in flight writes (Warp.wgmma_inflight) */
+void wgmma_check_reads(Warp *w, uint32_t pc, uint32_t mask);
+void wgmma_name_reads(Program *p);     /* Program.wgmma_reads, once the registers have names */
 bool warp_run(Warp *w, const ExecOptions *options, uint64_t slice);   /* false: no lane was ready */
 
 /* block.c: the CTA and the grid; the handle the driver holds. */

@@ -748,6 +748,7 @@ bool lower_program(Program *p, Memory *mem, Module *m, Function *fn, Diag *diag,
         if (p->sreg_rows[i / 4][i % 4] != NO_SLOT)
             p->sreg_used[p->sreg_used_count++] = (uint16_t)i;
     name_registers(p);
+    wgmma_name_reads(p);
     number_sync_kinds(p);
     wmma_warn_fragments(p, diag);
     return true;
@@ -764,6 +765,7 @@ void lower_free(Program *p)
     free(p->calls);
     free(p->branch_targets);
     free(p->mma_rows);
+    free(p->wgmma_reads);
     free(p->mma_forms);
     free(p->bulk_forms);
     free(p->immediates);

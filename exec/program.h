@@ -256,6 +256,8 @@ typedef struct Program {
     uint32_t mma_form_count;
     uint32_t *mma_rows;        /* each mma's D, A, B, C registers' rows, from its form's rows */
     uint32_t mma_row_count;
+    const char **wgmma_reads;  /* at a wgmma.mma_async's D rows in mma_rows: the warning for a read of
+                                * that register in flight (wgmma.c); NULL elsewhere */
     struct ShflTable *shfl_tables;
     uint32_t shfl_table_count;
     struct BulkForm *bulk_forms;   /* each bulk or tensor copy's operands, at its XInstr.target (bulk.c) */

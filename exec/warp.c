@@ -295,6 +295,8 @@ static uint32_t step(Warp *w, uint32_t pc, uint32_t mask)
     const XInstr *x = &w->prog->code[pc];
     uint32_t undefined;
     uint32_t run = warp_guard_lanes(w, x, mask, &undefined);
+    if (w->wgmma_inflight)
+        wgmma_check_reads(w, pc, mask);        /* D of a wgmma.mma_async read before its wait */
     if (x->reads_clock) {
         builtin_clock(w);
         w->spin_epoch = SPIN_AFRESH;             /* a loop that reads the clock never parks */
@@ -352,6 +354,8 @@ static uint64_t run_straight(Warp *w, uint32_t pc, uint32_t mask, uint32_t limit
         const XInstr *x = &code[pc];
         if (x->reads_clock)
             break;                              /* step() sets the clock first */
+        if (w->wgmma_inflight)
+            wgmma_check_reads(w, pc, mask);
         if (x->family == FAM_SYNC && !divergent && !w->waiting) {
             /* All the ready lanes at a warp-synchronising instruction, none waiting: it
              * completes at once when its membermask names just them (sync_arrive's converged

@@ -8,7 +8,9 @@
  * registers (or from a wgmma.mma_async still in flight that writes them: the ISA orders
  * accumulator accesses between wgmma.mma_async). The result is held in the warp's WgmmaState
  * and the D registers are undefined until a wgmma.wait_group completes the group it was
- * committed in: then it is written. The arithmetic: integer forms exact (.satfinite clamps the
+ * committed in: then it is written. An instruction that reads one of them before (but a
+ * wgmma.mma_async of the same shape reading it as its accumulator) draws a warning
+ * (wgmma_check_reads, asked by warp.c while Warp.wgmma_inflight). The arithmetic: integer forms exact (.satfinite clamps the
  * exact sum), b1 .and.popc, f16/bf16/tf32 the tensor core's rule for mma (mmafloat.c), which no
  * recording of wgmma confirms: a warning when an element's bits depend on it. fp8 A and B and
  * the .sp forms are refused. docs/semantics.md, "wgmma". */
@@ -35,6 +37,7 @@ typedef struct WgmmaOp {       /* one wgmma.mma_async of the warp whose D has no
 struct WgmmaState {
     WgmmaOp *ops;              /* in the order the warp issued them */
     unsigned count, cap;
+    uint32_t *writers;         /* [row]: how many of ops write it (NULL until the first) */
     uint64_t committed;        /* groups committed so far */
     bool fenced;               /* the warp has executed a wgmma.fence */
 };
@@ -53,8 +56,10 @@ void wgmma_release(Warp *w)
     for (unsigned i = 0; i < s->count; i++)
         drop_op(&s->ops[i]);
     free(s->ops);
+    free(s->writers);
     free(s);
     w->wgmma = NULL;
+    w->wgmma_inflight = 0;
 }
 
 static struct WgmmaState *state(Warp *w)
@@ -510,8 +515,13 @@ static void mma_async(Warp *w, const XInstr *x, uint32_t pc)
                 op->val[i / e * WARP_SIZE + l] |= (D[r * n + c] & emask) << sh;
                 op->dbits[i / e * WARP_SIZE + l] |= und ? 0 : emask << sh;
             }
-        for (unsigned r = 0; r < f->d_regs; r++)          /* undefined until wgmma.wait_group */
+        if (!s->writers)
+            s->writers = xcalloc(w->prog->row_count, sizeof *s->writers);
+        for (unsigned r = 0; r < f->d_regs; r++) {        /* undefined until wgmma.wait_group */
             warp_define(w, d[r], ALL_LANES, 0);
+            s->writers[d[r]]++;
+        }
+        w->wgmma_inflight = s->count;
     }
     free(A), free(Bt), free(C), free(D), free(Cu);
 }
@@ -532,6 +542,7 @@ static void wait_group(Warp *w, uint64_t keep)
         }
         for (unsigned r = 0; r < op->count; r++) {
             uint32_t row = op->rows[r];
+            s->writers[row]--;
             bool later = false;                            /* a later one in flight writes it: it stays undefined */
             for (unsigned j = i + 1; j < s->count && !later; j++)
                 for (unsigned q = 0; q < s->ops[j].count && !later; q++)
@@ -563,6 +574,112 @@ static void wait_group(Warp *w, uint64_t keep)
         drop_op(op);
     }
     s->count = left;
+    w->wgmma_inflight = left;
+}
+
+/* ---- reads of D in flight ---- */
+
+void wgmma_name_reads(Program *p)
+{
+    for (uint32_t pc = 0; pc < p->code_len; pc++) {
+        const XInstr *x = &p->code[pc];
+        if (x->op != OP_WGMMA_MMA_ASYNC)
+            continue;
+        if (!p->wgmma_reads)
+            p->wgmma_reads = xcalloc(p->mma_row_count, sizeof *p->wgmma_reads);
+        const MmaForm *f = &p->mma_forms[x->target];
+        for (unsigned r = 0; r < f->d_regs; r++) {
+            const char *name = mmaview_row_name(p, x, p->mma_rows[f->rows + r]);
+            char note[320];
+            int n = snprintf(note, sizeof note, "read of %s, which the wgmma.mma_async at line %u writes, before "
+                             "wgmma.wait_group completes it (the PTX ISA leaves it undefined until then)",
+                             name ? name : "a register", x->line);
+            p->wgmma_reads[f->rows + r] = intern(&p->m->names, note, n < (int)sizeof note ? (size_t)n : sizeof note - 1);
+        }
+    }
+}
+
+/* The warning for a read of row while a wgmma.mma_async in flight writes it (the last one that
+ * does), or NULL. chain: the form of a wgmma.mma_async reading it as its accumulator, which the
+ * ISA orders after one in flight of the same shape (no warning then). */
+static const char *read_note(const Warp *w, const struct WgmmaState *s, uint32_t row, const MmaForm *chain)
+{
+    const Program *p = w->prog;
+    if (row >= p->row_count || !s->writers || !s->writers[row])
+        return NULL;
+    for (unsigned i = s->count; i-- > 0;)
+        for (unsigned r = 0; r < s->ops[i].count; r++)
+            if (s->ops[i].rows[r] == row) {
+                const MmaForm *g = &p->mma_forms[p->code[s->ops[i].pc].target];
+                if (chain && chain->m == g->m && chain->n == g->n && chain->k == g->k)
+                    return NULL;
+                return p->wgmma_reads[(size_t)(s->ops[i].rows - p->mma_rows) + r];
+            }
+    return NULL;
+}
+
+/* ... for the first register operand o names (its elements, an address's base) that is one. */
+static const char *operand_note(const Warp *w, const struct WgmmaState *s, uint32_t base, const Operand *o,
+                                const MmaForm *chain)
+{
+    if (o->kind == OPND_REG)
+        return read_note(w, s, base + o->u.slot, chain);
+    const char *note = NULL;
+    if (o->kind == OPND_ADDR || o->kind == OPND_VEC || o->kind == OPND_PAIR || o->kind == OPND_LIST ||
+        o->kind == OPND_REG_OFFSET)
+        for (uint32_t i = 0; i < o->count && !note; i++)
+            note = operand_note(w, s, base, &o->u.group.elems[i], chain);
+    return note;
+}
+
+/* Whether in's first operand is only written: a destination (contract.c's rule), or a call's
+ * results. */
+static bool first_written(const Instr *in)
+{
+    const Operand *o = &in->operands[0];
+    if (!in->operand_count)
+        return false;
+    if (in->op == OP_CALL)
+        return o->kind == OPND_LIST;
+    if (o->kind != OPND_REG && o->kind != OPND_VEC && o->kind != OPND_PAIR)
+        return false;
+    switch (op_info[in->op].family) {
+    case FAM_CONTROL: case FAM_FENCE: case FAM_HINT: case FAM_NONE:
+        return false;
+    case FAM_BARRIER:
+        return ir_has_mod(in, MOD_RED);
+    default:
+        return in->op != OP_ST && in->op != OP_BAR_WARP_SYNC && in->op != OP_STACKRESTORE;
+    }
+}
+
+void wgmma_check_reads(Warp *w, uint32_t pc, uint32_t mask)
+{
+    const Program *p = w->prog;
+    const XInstr *x = &p->code[pc];
+    const struct WgmmaState *s = w->wgmma;
+    if (!s || !x->ir || x->op == OP_WGMMA_WAIT_GROUP)
+        return;
+    const Instr *in = x->ir;
+    uint32_t base = NO_SLOT;
+    for (uint32_t k = 0; k < p->func_count && base == NO_SLOT; k++)
+        if (p->funcs[k].fn == x->owner)
+            base = p->funcs[k].row_base;
+    if (base == NO_SLOT)
+        return;
+    const char *note = NULL;
+    unsigned first = first_written(in);
+    if (x->op == OP_WGMMA_MMA_ASYNC && in->operand_count) {
+        bool reads_d = !(x->mode & WG_SCALE_IMM) || (x->mode & WG_SCALE_ONE);   /* scale-d 0: D is not read */
+        if (reads_d)
+            note = operand_note(w, s, base, &in->operands[0], &p->mma_forms[x->target]);
+        first = 1;
+    }
+    for (unsigned i = first; i < in->operand_count && !note; i++)
+        note = operand_note(w, s, base, &in->operands[i], NULL);
+    uint32_t undefined, lanes = warp_guard_lanes(w, x, mask, &undefined) | undefined;
+    if (note && lanes)
+        report_warn(w, pc, lanes, note);
 }
 
 void wgmma_execute(Warp *w, const XInstr *x, uint32_t lanes, uint32_t guard_true)

@@ -1475,6 +1475,18 @@ C=tests/corpus
 expect_exit 3 "a GEMM's missing cp.async wait, --strict" "$PTXRUN" --strict $C/cp_async_gemm_nowait.sm_80.ptx --lanes $C/cp_async_gemm_nowait.lanes.json
 expect_exit 0 "a GEMM's cp.async waits, --strict" "$PTXRUN" --strict $C/cp_async_gemm.sm_80.ptx --lanes $C/cp_async_gemm.lanes.json --expect $C/cp_async_gemm.expect.json
 expect_exit 0 "a TMA + wgmma GEMM, --strict" "$PTXRUN" --strict $C/tma_wgmma_gemm.sm_90a.ptx --lanes $C/tma_wgmma_gemm.lanes.json --expect $C/tma_wgmma_gemm.expect.json
+expect_exit 3 "a TMA + wgmma GEMM's D stored before its wait, --strict" "$PTXRUN" --strict $C/tma_wgmma_gemm_early_d.sm_90a.ptx --lanes $C/tma_wgmma_gemm_early_d.lanes.json
+# wgmma's D read before the wgmma.wait_group that completes it (a missing wait) warns at each
+# read, once a warp (4 warps x 32 stores); the wgmma.mma_async at lines 44-50 that read D in
+# flight as their accumulator (the ISA's chain of one shape) do not; --strict stops at the first.
+W=tests/wgmma
+expect_exit 0 "wgmma's D read in flight" "$PTXRUN" --no-color $W/wgmma_f16_nowait.ptx --lanes $W/wgmma_f16_nowait.lanes.json
+expect_stderr_line "wgmma's D read in flight" "$W/wgmma_f16_nowait.ptx:56:3: warning: read of %d0, which the wgmma.mma_async at line 50 writes, before wgmma.wait_group completes it (the PTX ISA leaves it undefined until then) in warp 0 lanes 0-31"
+n=$(grep -c "warning: read of %d[0-9]*, which the wgmma.mma_async at line 50" "$tmp/err")
+if [ "$n" = 128 ] && [ "$(grep -c warning: "$tmp/err")" = 128 ]; then ok; else fail "wgmma's D read in flight: $n warnings of 128, or others"; fi
+if grep -q "nowait.ptx:\(41\|44\|47\|50\):" "$tmp/err"; then fail "wgmma's accumulator chain warned"; else ok; fi
+expect_exit 3 "wgmma's D read in flight, --strict" "$PTXRUN" --strict $W/wgmma_f16_nowait.ptx --lanes $W/wgmma_f16_nowait.lanes.json
+expect_exit 0 "wgmma's accumulator chain and wait, --strict" "$PTXRUN" --strict $W/wgmma_f16_sw128.ptx --lanes $W/wgmma_f16_sw128.lanes.json --expect $W/wgmma_f16_sw128.expect.json
 # nvcc -G builds of cooperative groups (coalesced_threads, tiles, reduce, scan) and of a
 # struct of bit-fields run without a warning under --strict and match their C references.
 K=tests/kernels

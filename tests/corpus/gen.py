@@ -8,6 +8,7 @@ import random
 import struct
 
 UNDEF_WARNING = 'read of bytes an asynchronous copy has not written yet'
+WGMMA_WARNING = 'which the wgmma.mma_async at line'  # ... writes, before wgmma.wait_group completes it
 
 
 def f16(v):
@@ -91,9 +92,9 @@ def tma_wgmma_gemm():
     # phase complete); catching it needs another schedule or a check of that visibility (README.md).
     write('tma_wgmma_gemm_nofull', lanes, {'buffers': {'D': ['0x%08x' % f32(v) for row in D for v in row]}})
     # The last wgmma group is not waited for: the epilogue stores D while it is in flight, and every
-    # element of D is undefined (wgmma.c makes D's registers undefined until the group completes;
-    # no warning: a store of undefined values is not one).
-    write('tma_wgmma_gemm_early_d', lanes, {'buffers': {'D': [None] * (M * N)}})
+    # element of D is undefined (wgmma.c makes D's registers undefined until the group completes),
+    # and each store warns: it reads a register a wgmma.mma_async in flight writes.
+    write('tma_wgmma_gemm_early_d', lanes, {'diagnostic': WGMMA_WARNING, 'buffers': {'D': [None] * (M * N)}})
 
 
 def main():

@@ -349,8 +349,12 @@ def main():
     base = dict(type='f16', form='f16', n=64, k=16, dtype='f32', a='desc', a_mode='128B', b_mode='128B',
                 a_lbo=16, a_sbo=1024, b_lbo=16, b_sbo=1024, ksteps=4)
     write('wgmma_f16_sw128', dict(base), A, B)
-    # 1b. the same with D read before wgmma.wait_group: undefined
-    write('wgmma_f16_nowait', dict(base, early_store=True), A, B)
+    # 1b. the same with D read before wgmma.wait_group: undefined, and each read warns (the
+    #     three wgmma.mma_async after the first read D in flight too: the ISA's accumulator chain,
+    #     no warning)
+    write('wgmma_f16_nowait', dict(base, early_store=True,
+                                   diagnostic='which the wgmma.mma_async at line 50 writes, before wgmma.wait_group '
+                                              'completes it'), A, B)
     # 2. bf16, A from registers, B N-major (imm-trans-b 1) in 64B swizzle, N = 64, K = 16
     A = [[small() for _ in range(16)] for _ in range(64)]
     B = [[small() for _ in range(64)] for _ in range(16)]

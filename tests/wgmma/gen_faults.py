@@ -95,11 +95,28 @@ CASES = {
                               '{%%r10, %%r11, %%r12, %%r13}, %%rd1, 0, 1, 1, 0;\n  wgmma.commit_group.sync.aligned;\n'
                               '  mov.b32 %%r12, 7;\n  wgmma.wait_group.sync.aligned 0;' % D),
                        {'diagnostic': "a register of this wgmma.mma_async's A was written before"}),
-    # two groups: wait_group 1 lands the first (D = 0) and leaves the second's D undefined
+    # two groups: wait_group 1 lands the first (D = 0) and leaves the second's D undefined, its
+    # stores warning as reads in flight (the second wgmma.mma_async is at line 31)
     'groups': (kernel('  wgmma.fence.sync.aligned;\n  ' + MMA % D + '\n  wgmma.commit_group.sync.aligned;\n  '
                       + MMA % G + '\n  wgmma.commit_group.sync.aligned;\n  wgmma.wait_group.sync.aligned 1;\n' + STORE
                       + '\n  wgmma.wait_group.sync.aligned 0;'),
-               {'buffers': {'out': ([0] * 4 + [None] * 4) * 128}}),
+               {'buffers': {'out': ([0] * 4 + [None] * 4) * 128},
+                'diagnostic': 'read of %g0, which the wgmma.mma_async at line 31 writes, before wgmma.wait_group'}),
+    # registers of an operation in flight read before its wait (the wgmma.mma_async is at line 29):
+    # by arithmetic; as another wgmma.mma_async's A; as the accumulator of one of another shape
+    # (k8, tf32: the ISA orders accumulator accesses only between wgmma.mma_async of one shape)
+    'warn_d_read': (kernel('  wgmma.fence.sync.aligned;\n  ' + MMA % D + '\n  wgmma.commit_group.sync.aligned;\n'
+                           '  add.f32 %g0, %f0, %f2;\n  wgmma.wait_group.sync.aligned 0;'),
+                    {'diagnostic': 'read of %f0, which the wgmma.mma_async at line 29 writes, before wgmma.wait_group'}),
+    'warn_a_in_flight': (kernel('  wgmma.fence.sync.aligned;\n  ' + MMA % '{%r14, %r15, %r16, %r17}' + '\n'
+                                '  wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16 %s, {%%r14, %%r15, %%r16, %%r17}, '
+                                '%%rd1, 0, 1, 1, 0;\n  wgmma.commit_group.sync.aligned;\n'
+                                '  wgmma.wait_group.sync.aligned 0;' % D),
+                         {'diagnostic': 'read of %r14, which the wgmma.mma_async at line 29 writes, before'}),
+    'warn_chain_shapes': (kernel('  wgmma.fence.sync.aligned;\n  ' + MMA % D + '\n'
+                                 '  wgmma.mma_async.sync.aligned.m64n8k8.f32.tf32.tf32 %s, %%rd1, %%rd1, 1, 1, 1;\n'
+                                 '  wgmma.commit_group.sync.aligned;\n  wgmma.wait_group.sync.aligned 0;' % D),
+                          {'diagnostic': 'read of %f0, which the wgmma.mma_async at line 29 writes, before'}),
 }
 
 for name, spec in CASES.items():
