@@ -355,6 +355,7 @@ static bool lane(Warp *w, const XInstr *x, int l, uint32_t pc)
     case OP_MBARRIER_TEST_WAIT:
     case OP_MBARRIER_TRY_WAIT: {
         bool done;
+        w->spin_read = true;                   /* a loop of waits may spin on the mbarrier (spin.c) */
         if (!wait_test(w, x, l, pc, m, &done))
             return false;
         w->pred[x->dst] = done ? w->pred[x->dst] | 1u << l : w->pred[x->dst] & ~(1u << l);
