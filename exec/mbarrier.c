@@ -351,7 +351,10 @@ static bool lane(Warp *w, const XInstr *x, int l, uint32_t pc)
     case OP_MBARRIER_COMPLETE_TX:
         if (!operand(w, x, l, pc, 1, &v))
             return false;
-        return mbarrier_tx(w, pc, l, b, i, x->op == OP_MBARRIER_EXPECT_TX ? (int64_t)(uint32_t)v : -(int64_t)(uint32_t)v);
+        if (!mbarrier_tx(w, pc, l, b, i, x->op == OP_MBARRIER_EXPECT_TX ? (int64_t)(uint32_t)v : -(int64_t)(uint32_t)v))
+            return false;
+        try_complete(b, i);                    /* an expect_tx may bring a negative tx-count back to 0 */
+        return true;
     case OP_MBARRIER_TEST_WAIT:
     case OP_MBARRIER_TRY_WAIT: {
         bool done;

@@ -768,6 +768,11 @@ void suffixes_check(Diag *diag, const Module *m, const Instr *in)
             error(diag, in->at, "'%s': .tensormap is prefetched from .const, .param or a generic address, and "
                   "only it from .const and .param", in->mnemonic);
         break;
+    case OP_ST_ASYNC:                 /* ptxas: "Vector type too large, exceeds 128 bit limit" */
+        if (vector_count(in) * type_info[type].bits > 128)
+            error(diag, in->at, "'%s': st.async stores at most 128 bits (.v4 of 32-bit, .v2 of 64-bit values)",
+                  in->mnemonic);
+        break;
     case OP_RED_ASYNC: {              /* ptxas: "Incorrect type ... for operation" */
         int op = FIRST_OF(in, ATOMIC_OPS);
         bool ok = op == MOD_INC || op == MOD_DEC ? type == TYPE_U32 : op == MOD_MIN || op == MOD_MAX ?
