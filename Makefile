@@ -163,7 +163,7 @@ $(BUILD)/cuda/libcuda.so.1: $(PUB_OBJ) $(BUILD)/obj/fatbin.o $(DRV_OBJ) cuda/lib
 	    -o $@ $(filter %.o,$^) $(ZSTD_LIBS) -lm -pthread
 
 # check_cudrv and check_cudrvtmap use cudrv.h alone, linked against libcuda.so.1 (found by its RPATH).
-$(BUILD)/tests/check_cudrv $(BUILD)/tests/check_cudrvtmap: $(BUILD)/tests/%: tests/%.c cuda/cudrv.h $(BUILD)/cuda/libcuda.so.1
+$(BUILD)/tests/check_cudrv $(BUILD)/tests/check_cudrvtmap: $(BUILD)/tests/%: tests/%.c tests/drvtest.h cuda/cudrv.h $(BUILD)/cuda/libcuda.so.1
 	@mkdir -p $(BUILD)/tests
 	$(CC) -std=c11 -D_POSIX_C_SOURCE=200809L $(WARN) $(CFLAGS) $(SANFLAGS) $(CHECK_CFLAGS) -Icuda -o $@ $< \
 	    -L$(BUILD)/cuda -l:libcuda.so.1 -Wl,--disable-new-dtags,-rpath,'$$ORIGIN/../cuda' $(CHECK_LIBS) -lm -pthread
@@ -219,7 +219,7 @@ $(BUILD)/cuda/libcudart.so.%: $(RT_OBJ) $(BUILD)/obj/rtversion%.o cuda/libcudart
 	    -Wl,--enable-new-dtags,-rpath,'$$ORIGIN' -o $@ $(filter %.o,$^) -L$(BUILD)/cuda -l:libcuda.so.1 -pthread
 
 # check_cudatex uses cudart.h and cudrv.h alone, linked against libcudart.so.13 and libcuda.so.1.
-$(BUILD)/tests/check_cudatex: tests/check_cudatex.c cuda/cudart.h cuda/cudrv.h $(RT_LIBS)
+$(BUILD)/tests/check_cudatex: tests/check_cudatex.c tests/drvtest.h cuda/cudart.h cuda/cudrv.h $(RT_LIBS)
 	@mkdir -p $(BUILD)/tests
 	$(CC) -std=c11 -D_POSIX_C_SOURCE=200809L $(WARN) $(CFLAGS) $(SANFLAGS) $(CHECK_CFLAGS) -Icuda -o $@ $< \
 	    -L$(BUILD)/cuda -l:libcudart.so.13 -l:libcuda.so.1 -Wl,--disable-new-dtags,-rpath,'$$ORIGIN/../cuda' \

@@ -110,7 +110,7 @@ static bool mentions(const Operand *o, uint32_t slot)
  * .red's, st's, bar.warp.sync's and stackrestore's (shfl.sync, vote.sync, the video
  * instructions, bar.red, alloca and multimem.ld_reduce write theirs; a video destination with a
  * selector is written whole, its other bytes from c). */
-static bool first_is_destination(const Instr *in)
+bool contract_first_is_destination(const Instr *in)
 {
     const Operand *o = &in->operands[0];
     if (!in->operand_count)
@@ -130,7 +130,7 @@ static bool first_is_destination(const Instr *in)
 /* Whether in reads slot (a first operand that is not only written counts as read). */
 static bool reads(const Instr *in, uint32_t slot)
 {
-    for (uint32_t i = first_is_destination(in) ? 1 : 0; i < in->operand_count; i++)
+    for (uint32_t i = contract_first_is_destination(in) ? 1 : 0; i < in->operand_count; i++)
         if (mentions(&in->operands[i], slot))
             return true;
     return false;
@@ -138,7 +138,7 @@ static bool reads(const Instr *in, uint32_t slot)
 
 static bool writes(const Instr *in, uint32_t slot)
 {
-    return first_is_destination(in) && mentions(&in->operands[0], slot);
+    return contract_first_is_destination(in) && mentions(&in->operands[0], slot);
 }
 
 /* What the searches of one function share: its block leaders, the mark of each leader reached
@@ -233,7 +233,7 @@ static void tally(const Operand *o, uint32_t *regs, uint32_t *preds, int delta)
 /* ... for each register and predicate in reads, its guard included. */
 static void tally_sources(const Instr *in, uint32_t *regs, uint32_t *preds, int delta)
 {
-    for (uint32_t k = first_is_destination(in) || computes_only(in) ? 1 : 0; k < in->operand_count; k++)
+    for (uint32_t k = contract_first_is_destination(in) || computes_only(in) ? 1 : 0; k < in->operand_count; k++)
         tally(&in->operands[k], regs, preds, delta);
     if (in->guard_kind)
         preds[in->guard_slot] += (uint32_t)delta;
@@ -314,12 +314,12 @@ static void flow_init(Flow *f, const Function *fn)
         f->writer[r] = WRITERS_NONE;
     for (uint32_t i = 0; i < n; i++) {
         const Instr *in = &fn->code.data[i];
-        for (uint32_t k = first_is_destination(in) ? 1 : 0; k < in->operand_count; k++)
+        for (uint32_t k = contract_first_is_destination(in) ? 1 : 0; k < in->operand_count; k++)
             count_reads(&in->operands[k], f->read_count, counted_at, i);
         const Operand *d = &in->operands[0];
-        if (first_is_destination(in) && d->kind == OPND_REG && d->u.slot < fn->regs.len)
+        if (contract_first_is_destination(in) && d->kind == OPND_REG && d->u.slot < fn->regs.len)
             f->writer[d->u.slot] = f->writer[d->u.slot] == WRITERS_NONE ? i : WRITERS_MANY;
-        else if (in->operand_count && (first_is_destination(in) || in->op == OP_CALL))
+        else if (in->operand_count && (contract_first_is_destination(in) || in->op == OP_CALL))
             written_otherwise(d, f->writer, fn->regs.len);   /* several destinations, a call's results */
     }
     for (uint32_t k = 0; k < fn->params.len; k++) {      /* .reg parameters: the caller's values */

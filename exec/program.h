@@ -332,6 +332,7 @@ typedef struct Unfused {
 enum { UNFUSED_SHARED_ATOMIC, UNFUSED_DIVISION, UNFUSED_LOST_ADD, UNFUSED_KINDS };
 uint32_t contract_function(const Function *fn, Fusion **fused, Unfused **unfused, uint32_t *unfused_count);
 void contract_program(Program *p, Diag *diag);
+bool contract_first_is_destination(const Instr *in);   /* in's first operand is only written */
 Function *lower_entry(Module *m, const char *name);           /* the kernel to run (NULL: the first) */
 enum { MAX_INSTRUCTIONS = 1 << 24 };                        /* per program */
 /* lowercheck.c: for --check, what lowering each kernel of m refuses (as its run would), in

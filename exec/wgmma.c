@@ -636,21 +636,9 @@ static const char *operand_note(const Warp *w, const struct WgmmaState *s, uint3
  * results. */
 static bool first_written(const Instr *in)
 {
-    const Operand *o = &in->operands[0];
-    if (!in->operand_count)
-        return false;
     if (in->op == OP_CALL)
-        return o->kind == OPND_LIST;
-    if (o->kind != OPND_REG && o->kind != OPND_VEC && o->kind != OPND_PAIR)
-        return false;
-    switch (op_info[in->op].family) {
-    case FAM_CONTROL: case FAM_FENCE: case FAM_HINT: case FAM_NONE:
-        return false;
-    case FAM_BARRIER:
-        return ir_has_mod(in, MOD_RED);
-    default:
-        return in->op != OP_ST && in->op != OP_BAR_WARP_SYNC && in->op != OP_STACKRESTORE;
-    }
+        return in->operand_count && in->operands[0].kind == OPND_LIST;
+    return contract_first_is_destination(in);
 }
 
 void wgmma_check_reads(Warp *w, uint32_t pc, uint32_t mask)

@@ -13,39 +13,12 @@
 
 #include "cudrv.h"
 
-#define OK(call) ck_assert_int_eq((call), CUDA_SUCCESS)
-#define FAILS(call, error) ck_assert_int_eq((call), (error))
+#include "drvtest.h"
 
-static char report_path[64];
-
-/* cuInit and a context made current, the report stream going to a file of the test's own. */
+/* cuInit and a context made current (drvtest.h). */
 static CUcontext start(void)
 {
-    snprintf(report_path, sizeof report_path, "/tmp/check_cudrv.%d.report", (int)getpid());
-    unlink(report_path);
-    setenv("PTXRUN_REPORT", report_path, 1);
-    OK(cuInit(0));
-    CUcontext c;
-    OK(cuCtxCreate_v2(&c, 0, 0));
-    return c;
-}
-
-/* What the report stream got so far (a static buffer). */
-static const char *report(void)
-{
-    static char text[65536];
-    FILE *f = fopen(report_path, "r");
-    size_t n = f ? fread(text, 1, sizeof text - 1, f) : 0;
-    text[n] = '\0';
-    if (f)
-        fclose(f);
-    return text;
-}
-
-static void finish(CUcontext c)
-{
-    OK(cuCtxDestroy_v2(c));
-    unlink(report_path);
+    return drvtest_start("check_cudrv");
 }
 
 /* ---- kernels ---- */
