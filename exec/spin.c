@@ -85,17 +85,18 @@ static bool same_rows(const Warp *w, SpinState *s)
     return true;
 }
 
-/* Whether the warp, its ready lanes all at the backward branch pc with no lane held, can keep only
- * the rows the loop [target, pc] writes (s->written): its lanes leave it only by not taking that
- * branch (warp.c's spin_watch then keeps the other rows, unchanged until then), each of its
- * instructions writes no row but those its fields name, and no lane waits at an instruction that
- * writes a row when another warp completes it (its lanes wait at CTA barriers without results). */
-static bool loop_rows(const Warp *w, SpinState *s, uint32_t pc, uint32_t mask)
+/* Whether the warp, its ready lanes at the backward branch pc, can keep only the rows the loop
+ * [target, pc] writes (s->written): each of its instructions writes no row but those its fields
+ * name; a lane runs an instruction outside it (one that left by not taking the branch, one held
+ * elsewhere) only after warp.c's spin_watch has kept the other rows, unchanged until then; no lane
+ * waits at an instruction that writes a row when another warp completes it (its waiting lanes are
+ * at CTA barriers without results), and no wgmma results are still to land. */
+static bool loop_rows(const Warp *w, SpinState *s, uint32_t pc)
 {
     const Program *p = w->prog;
     const XInstr *bra = &p->code[pc];
     uint32_t lo = bra->target, alive = w->launched & ~w->exited;
-    if (mask != (alive & ~w->waiting) || w->wgmma || bra->op != OP_BRA || lo > pc || pc - lo >= SPIN_LOOP_MAX)
+    if (w->wgmma || bra->op != OP_BRA || lo > pc || pc - lo >= SPIN_LOOP_MAX)
         return false;
     for (int l = 0; l < WARP_SIZE; l++)
         if ((w->waiting & alive) >> l & 1) {
@@ -257,7 +258,7 @@ static void keep(Warp *w, uint32_t pc, uint32_t mask)
     }
     s->exited = w->exited, s->waiting = w->waiting, s->at_barrier = w->at_barrier;
     s->carry = w->carry, s->carry_defined = w->carry_defined, s->carry_by_sub = w->carry_by_sub;
-    s->partial = w->spin_partial = loop_rows(w, s, pc, mask);
+    s->partial = w->spin_partial = loop_rows(w, s, pc);
     if (s->partial) {                  /* the loop's rows; the others when it leaves (spin_widen) */
         w->spin_lo = p->code[pc].target, w->spin_hi = pc;
         for (uint32_t k = 0; k < s->written_count; k++)
