@@ -11,6 +11,9 @@
  * state with the one it kept, and it keeps one at the 1st, 2nd, 4th, 8th, ... look since the
  * epoch last moved (Brent's cycle finding: a loop that comes back to a state after any number of
  * iterations is found), comparing first the row that differed the last time (a loop counter).
+ * A short loop of 32-bit integer operations, compares and loads (a grid.sync() spin) keeps and
+ * compares only the rows it writes: before any lane runs an instruction outside it, the other
+ * rows, as they still are, join the kept state (spin_watch, spin_widen); the test is the same.
  * A loop that reads the clock or calls a builtin (printf) looks afresh each time: never parked.
  * Requires: block.h (the warp), report.c (the note of a deadlock). */
 #include <stdlib.h>
