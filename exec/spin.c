@@ -142,12 +142,13 @@ static void keep_row(SpinState *s, const Warp *w, uint32_t r)
 }
 
 /* The warp leaves the loop whose written rows alone its state kept: the other rows, as they were
- * when it was kept (no instruction it ran since writes them), join it. */
+ * when it was kept (no instruction it ran since writes them), join it. A state no longer compared
+ * (the epoch moved, or held lanes were hurried: only keep() makes one compared again) needs none. */
 void spin_widen(Warp *w)
 {
     SpinState *s = w->spin;
     w->spin_partial = false;
-    if (!s || !s->partial)
+    if (!s || !s->partial || !w->spin_kept)
         return;
     s->partial = false;
     for (uint32_t r = 0; r < w->prog->first_immediate; r++) {
