@@ -117,12 +117,13 @@ static void restore_snapshot(Block *b, const Snapshot *s)
     const Program *p = &b->prog;
     for (uint32_t i = 0; i < b->warp_count; i++) {
         Warp *w = b->warps[i];
-        memset(w->val, 0, p->reg_count * sizeof *w->val);
-        if (!b->fresh_local)           /* fresh: zero pages, none written yet */
+        if (!b->fresh_local) {         /* fresh: new_warp's rows, zero and undefined, none written yet */
+            memset(w->val, 0, p->reg_count * sizeof *w->val);
             memset(w->bits, 0, p->reg_count * sizeof *w->bits);
-        memset(w->defined, 0, p->reg_count * sizeof *w->defined);
-        memset(w->pred, 0, (p->pred_count - PRED_CONSTANTS) * sizeof *w->pred);
-        memset(w->pred_defined, 0, (p->pred_count - PRED_CONSTANTS) * sizeof *w->pred_defined);
+            memset(w->defined, 0, p->reg_count * sizeof *w->defined);
+            memset(w->pred, 0, (p->pred_count - PRED_CONSTANTS) * sizeof *w->pred);
+            memset(w->pred_defined, 0, (p->pred_count - PRED_CONSTANTS) * sizeof *w->pred_defined);
+        }
         const StartRows *r = &s->regs[i], *q = &s->preds[i];
         for (uint32_t k = 0; k < r->count; k++) {
             memcpy(w->val[r->row[k]], r->val[k], sizeof *w->val);

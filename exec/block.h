@@ -385,6 +385,8 @@ typedef struct Warp {
     bool spin_read;            /* it read memory (ld, atom, multimem) since its last look */
     bool spin_kept;            /* its state was kept (Warp.spin) since the epoch last moved */
     struct SpinState *spin;    /* the state kept at a look, one of its pool's (SpinPool) */
+    bool spin_partial;         /* Warp.spin holds only the rows its loop [spin_lo, spin_hi] writes */
+    uint32_t spin_lo, spin_hi;
 } Warp;
 
 /* The states spinning warps keep (spin.c), a few for a block or a gang: a warp takes one when
@@ -695,6 +697,15 @@ void spin_moved(Warp *w, uint64_t epoch);
 void spin_resume(Warp *w);                                /* the epoch moved while it was parked */
 void spin_report(Warp *w);                                /* a deadlock's note for a parked warp */
 void spin_free(Warp *w);
+void spin_widen(Warp *w);                                 /* it leaves the loop: keep every row */
+
+/* Before the warp's lanes run the instruction at pc (warp.c): a state kept with only the rows its
+ * loop writes gets the others while they are still as they were (the loop wrote none of them). */
+static inline void spin_watch(Warp *w, uint32_t pc)
+{
+    if (w->spin_partial && (pc < w->spin_lo || pc > w->spin_hi))
+        spin_widen(w);
+}
 
 /* At a backward branch the lanes of mask all take at pc: SPIN_ON, SPIN_PARKED, SPIN_HURRY. */
 static inline int warp_spins(Warp *w, uint32_t pc, uint32_t mask)

@@ -11,6 +11,9 @@
  * state with the one it kept, and it keeps one at the 1st, 2nd, 4th, 8th, ... look since the
  * epoch last moved (Brent's cycle finding: a loop that comes back to a state after any number of
  * iterations is found), comparing first the row that differed the last time (a loop counter).
+ * A short loop of 32-bit integer operations, compares and loads (a grid.sync() spin) keeps and
+ * compares only the rows it writes: before any lane runs an instruction outside it, the other
+ * rows, as they still are, join the kept state (spin_watch, spin_widen); the test is the same.
  * A loop that reads the clock or calls a builtin (printf) looks afresh each time: never parked.
  * Requires: block.h (the warp), report.c (the note of a deadlock). */
 #include <stdlib.h>
@@ -19,7 +22,9 @@
 #include "block.h"
 
 enum { SPIN_MAX_DEPTH = 4,     /* deeper calls: not compared, never parked */
-       SPIN_FIRST_KEEP = 8 };  /* the first look kept: the 8th (then the 16th, 32nd, ...) */
+       SPIN_FIRST_KEEP = 8,    /* the first look kept: the 8th (then the 16th, 32nd, ...) */
+       SPIN_LOOP_MAX = 64,     /* a loop's instructions looked at for the rows it writes */
+       SPIN_WRITTEN_MAX = 32 };
 
 typedef struct SpinState {
     Warp *owner;               /* the warp it was kept for; NULL: free */
@@ -34,6 +39,8 @@ typedef struct SpinState {
     uint64_t (*val)[WARP_SIZE];
     uint64_t (*bits)[WARP_SIZE];
     uint32_t *defined, *pred, *pred_defined;
+    bool partial;              /* only the rows of written[] kept (the others: the warp's, see keep) */
+    uint32_t written_count, written[SPIN_WRITTEN_MAX];
 } SpinState;
 
 static bool frames_equal(const Frame *a, const Frame *b)
@@ -65,6 +72,94 @@ static bool same_row(const Warp *w, const SpinState *s, uint32_t r)
            (w->defined[r] == ALL_LANES || !memcmp(w->bits[r], s->bits[r], sizeof *w->bits));
 }
 
+/* Every row the same (one comparison of all values, the common case, then row by row only for the
+ * partly defined bits); when one differs, s->hint is the first that does. */
+static bool same_rows(const Warp *w, SpinState *s)
+{
+    uint32_t n = w->prog->first_immediate;
+    bool same = !memcmp(w->defined, s->defined, n * sizeof *w->defined) && !memcmp(w->val, s->val, n * sizeof *w->val);
+    for (uint32_t r = 0; r < n && same; r++)
+        same = w->defined[r] == ALL_LANES || !memcmp(w->bits[r], s->bits[r], sizeof *w->bits);
+    for (uint32_t r = 0; r < n && !same; r++)
+        if (!same_row(w, s, r)) {
+            s->hint = r;
+            return false;
+        }
+    return true;
+}
+
+/* Whether the warp, its ready lanes at the backward branch pc, can keep only the rows the loop
+ * [target, pc] writes (s->written): each of its instructions writes no row but those its fields
+ * name; a lane runs an instruction outside it (one that left by not taking the branch, one held
+ * elsewhere) only after warp.c's spin_watch has kept the other rows, unchanged until then; no lane
+ * waits at an instruction that writes a row when another warp completes it (its waiting lanes are
+ * at CTA barriers without results), and no wgmma results are still to land. */
+static bool loop_rows(const Warp *w, SpinState *s, uint32_t pc)
+{
+    const Program *p = w->prog;
+    const XInstr *bra = &p->code[pc];
+    uint32_t lo = bra->target, alive = w->launched & ~w->exited;
+    if (w->wgmma || bra->op != OP_BRA || lo > pc || pc - lo >= SPIN_LOOP_MAX)
+        return false;
+    for (int l = 0; l < WARP_SIZE; l++)
+        if ((w->waiting & alive) >> l & 1) {
+            const XInstr *x = &p->code[w->arrival[l].pc];
+            if (x->family != FAM_BARRIER || x->dst_kind == DST_VALUE)
+                return false;
+        }
+    s->written_count = 0;
+    for (uint32_t i = lo; i < pc; i++) {
+        const XInstr *x = &p->code[i];
+        if (x->family == FAM_FENCE || x->family == FAM_HINT)
+            continue;
+        bool known = x->kop != KOP_NONE || x->kcmp != KCMP_NONE || (x->op == OP_LD && x->vec_count <= 1 && x->dst_bits <= 64);
+        if (!known || x->reads_clock)
+            return false;
+        uint32_t rows[2 + 2 * VEC_MAX], n = 0;
+        rows[n++] = x->dst, rows[n++] = x->dst_pred;
+        for (unsigned v = 0; v < VEC_MAX; v++)
+            rows[n++] = x->vec[v], rows[n++] = x->dsts[v];
+        for (uint32_t k = 0; k < n; k++) {
+            uint32_t r = rows[k], j = 0;
+            while (j < s->written_count && s->written[j] != r)
+                j++;
+            if (r >= p->first_immediate || j < s->written_count)
+                continue;
+            if (s->written_count == SPIN_WRITTEN_MAX)
+                return false;
+            s->written[s->written_count++] = r;
+        }
+    }
+    return true;
+}
+
+static void keep_row(SpinState *s, const Warp *w, uint32_t r)
+{
+    memcpy(s->val[r], w->val[r], sizeof *w->val);
+    s->defined[r] = w->defined[r];
+    if (w->defined[r] != ALL_LANES)
+        memcpy(s->bits[r], w->bits[r], sizeof *w->bits);
+}
+
+/* The warp leaves the loop whose written rows alone its state kept: the other rows, as they were
+ * when it was kept (no instruction it ran since writes them), join it. A state no longer compared
+ * (the epoch moved, or held lanes were hurried: only keep() makes one compared again) needs none. */
+void spin_widen(Warp *w)
+{
+    SpinState *s = w->spin;
+    w->spin_partial = false;
+    if (!s || !s->partial || !w->spin_kept)
+        return;
+    s->partial = false;
+    for (uint32_t r = 0; r < w->prog->first_immediate; r++) {
+        uint32_t j = 0;
+        while (j < s->written_count && s->written[j] != r)
+            j++;
+        if (j == s->written_count)
+            keep_row(s, w, r);
+    }
+}
+
 static bool same_state(const Warp *w, SpinState *s, uint32_t pc, uint32_t mask)
 {
     const Program *p = w->prog;
@@ -74,13 +169,15 @@ static bool same_state(const Warp *w, SpinState *s, uint32_t pc, uint32_t mask)
     for (int l = 0; l < WARP_SIZE; l++)
         if ((alive >> l & 1) && lane_pc(w, pc, mask, l) != s->pc[l])
             return false;
-    if (s->hint < p->first_immediate && !same_row(w, s, s->hint))
-        return false;
-    for (uint32_t r = 0; r < p->first_immediate; r++)
-        if (!same_row(w, s, r)) {
-            s->hint = r;
+    for (uint32_t k = 0; k < s->written_count && s->partial; k++)  /* the others: unchanged since kept */
+        if (!same_row(w, s, s->written[k])) {
+            s->hint = s->written[k];
             return false;
         }
+    if (!s->partial && s->hint < p->first_immediate && !same_row(w, s, s->hint))
+        return false;
+    if (!s->partial && !same_rows(w, s))
+        return false;
     uint32_t preds = p->pred_count - 2;
     if (memcmp(w->pred, s->pred, preds * sizeof *w->pred) || memcmp(w->pred_defined, s->pred_defined, preds * sizeof *w->pred))
         return false;
@@ -130,9 +227,10 @@ static SpinState *take(Warp *w)
         *at = s;
     }
     if ((*at)->owner)
-        (*at)->owner->spin = NULL, (*at)->owner->spin_kept = false;
+        (*at)->owner->spin = NULL, (*at)->owner->spin_kept = (*at)->owner->spin_partial = false;
     (*at)->owner = w;
-    w->spin_kept = false;
+    (*at)->partial = false;
+    w->spin_kept = w->spin_partial = false;
     return w->spin = *at;
 }
 
@@ -164,11 +262,19 @@ static void keep(Warp *w, uint32_t pc, uint32_t mask)
     }
     s->exited = w->exited, s->waiting = w->waiting, s->at_barrier = w->at_barrier;
     s->carry = w->carry, s->carry_defined = w->carry_defined, s->carry_by_sub = w->carry_by_sub;
-    memcpy(s->val, w->val, p->first_immediate * sizeof *w->val);
-    memcpy(s->defined, w->defined, p->first_immediate * sizeof *w->defined);
-    for (uint32_t r = 0; r < p->first_immediate; r++)
-        if (w->defined[r] != ALL_LANES)
-            memcpy(s->bits[r], w->bits[r], sizeof *w->bits);
+    s->partial = w->spin_partial = loop_rows(w, s, pc);
+    if (s->partial) {                  /* the loop's rows; the others when it leaves (spin_widen) */
+        w->spin_lo = p->code[pc].target, w->spin_hi = pc;
+        for (uint32_t k = 0; k < s->written_count; k++)
+            keep_row(s, w, s->written[k]);
+    } else {
+        s->written_count = 0;
+        memcpy(s->val, w->val, p->first_immediate * sizeof *w->val);
+        memcpy(s->defined, w->defined, p->first_immediate * sizeof *w->defined);
+        for (uint32_t r = 0; r < p->first_immediate; r++)
+            if (w->defined[r] != ALL_LANES)
+                memcpy(s->bits[r], w->bits[r], sizeof *w->bits);
+    }
     memcpy(s->pred, w->pred, (p->pred_count - 2) * sizeof *w->pred);
     memcpy(s->pred_defined, w->pred_defined, (p->pred_count - 2) * sizeof *w->pred);
 }
@@ -243,4 +349,5 @@ void spin_free(Warp *w)
     if (w->spin)
         w->spin->owner = NULL;         /* the pool's, freed with it */
     w->spin = NULL;
+    w->spin_partial = false;
 }

@@ -384,6 +384,7 @@ static uint64_t run_straight(Warp *w, uint32_t pc, uint32_t mask, uint32_t limit
             if (undefined || (run && run != mask))
                 break;                      /* a branch that parts them, or warns: step() */
             to = run ? x->target : pc + 1;
+            spin_watch(w, to);
             if (to <= pc && warp_spins(w, pc, mask))
                 break;                      /* parked at the branch, or held lanes go first (spin.c) */
         } else if ((x->kop || x->kcmp) && !undefined) {
@@ -717,7 +718,7 @@ void warp_reset(Warp *w)
     w->last_mask = 0;
     w->spin_epoch = SPIN_AFRESH;
     w->spin_checks = 0;
-    w->spin_skip = w->parked = w->spin_kept = w->spin_read = false;
+    w->spin_skip = w->parked = w->spin_kept = w->spin_read = w->spin_partial = false;
     w->uncounted = 0;
     w->hurry = 0;
 }
@@ -793,6 +794,7 @@ bool warp_run(Warp *w, const ExecOptions *o, uint64_t slice)
         mask = choose(w, ready, &pc, &pick);
     run:;
         moved = true;
+        spin_watch(w, pc);
         int first = __builtin_ctz(mask);
         const FuncLayout *in_fn = &w->prog->funcs[w->depth[first] ? w->stack[first][w->depth[first] - 1].callee : 0];
         uint32_t fn_end = in_fn->code_base + in_fn->fn->code.len;
