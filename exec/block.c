@@ -665,6 +665,8 @@ void block_begin_cta(Block *b, const ExecOptions *o, uint64_t cta)
     memset(b->barriers, 0, sizeof b->barriers);
     b->live_threads = NO_SLOT;
     b->cta_first_step = b->steps;
+    if (b->async)
+        async_state(b);                /* copies a CTA before never waited for: none pending now */
     for (uint32_t i = 0; i < b->warp_count; i++) {
         warp_reset(b->warps[i]);
         wgmma_release(b->warps[i]);            /* results a CTA before never waited for */

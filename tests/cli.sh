@@ -1470,6 +1470,7 @@ expect_exit 0 "a missing wait" "$PTXRUN" --no-color $A/cp_mbarrier_nowait.ptx --
 if grep -q "warning: read of bytes an asynchronous copy has not written yet" "$tmp/err"; then ok; else fail "missing wait warning"; cat "$tmp/err"; fi
 expect_exit 3 "a missing wait, --strict" "$PTXRUN" --strict $A/cp_mbarrier_nowait.ptx --lanes $A/cp_mbarrier_nowait.lanes.json
 expect_exit 0 "the wait, --strict" "$PTXRUN" --strict $A/cp_mbarrier.ptx --lanes $A/cp_mbarrier.lanes.json --expect $A/cp_mbarrier.expect.json
+expect_exit 0 "a copy the CTA before left pending, --strict" "$PTXRUN" --strict $A/pending_next_cta.ptx --lanes $A/pending_next_cta.lanes.json --expect $A/pending_next_cta.expect.json
 # The corpus's multistage GEMM (tests/corpus): its missing wait stops --strict, its waits do not.
 C=tests/corpus
 expect_exit 3 "a GEMM's missing cp.async wait, --strict" "$PTXRUN" --strict $C/cp_async_gemm_nowait.sm_80.ptx --lanes $C/cp_async_gemm_nowait.lanes.json
