@@ -22,7 +22,7 @@
 #include "block.h"
 
 enum { SPIN_MAX_DEPTH = 4,     /* deeper calls: not compared, never parked */
-       SPIN_FIRST_KEEP = 8,    /* the first look kept: the 8th (then the 16th, 32nd, ...) */
+       SPIN_FIRST_KEEP = 2,    /* the first look kept: the 2nd (then the 4th, 8th, ...) */
        SPIN_LOOP_MAX = 64,     /* a loop's instructions looked at for the rows it writes */
        SPIN_WRITTEN_MAX = 32 };
 
