@@ -68,7 +68,7 @@ void mem_set_copies(Memory *mem, uint32_t copies)
 void mem_free(Memory *mem)
 {
     for (uint32_t i = 0; i < mem->count; i++) {
-        if (mem->regions[i].borrowed)
+        if (mem->regions[i].borrowed || mem->regions[i].in_slab)
             continue;
         if (!mem->regions[i].host)
             free(mem->regions[i].data);
