@@ -522,6 +522,7 @@ void gang_memory_free(GangMemory *m)
         return;
     slab_free(&m->rows);
     slab_free(&m->lazy);
+    spin_pool_free(&m->spins);
     free(m);
 }
 

@@ -404,6 +404,7 @@ typedef struct SpinPool {
  * a launch it waits in the kernel's GangSpare for the next one (slab.h says why). */
 typedef struct GangMemory {
     Slab rows, lazy;
+    SpinPool spins;            /* the gang's kept states (spin.c) */
 } GangMemory;
 
 /* Where a kernel keeps one GangMemory between launches; made with the block that holds the
@@ -479,7 +480,7 @@ typedef struct Gang {
     /* gang.c's own below; the cluster helper adds its barrier.cluster state here. */
     uint32_t next_cta, next_warp, cta_turns;   /* the default schedule's turn (gang_next) */
     bool sweeping;             /* and whether parked warps whose epoch moved may run (gang_next) */
-    SpinPool spin_pool;        /* its warps' kept states (spin.c) */
+    SpinPool *spin_pool;       /* its warps' kept states (spin.c), its GangMemory's */
     uint64_t picks;            /* picks since the last sweep */
 } Gang;
 

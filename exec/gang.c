@@ -306,6 +306,7 @@ bool gang_run_grid(Block *b, const ExecOptions *o)
         size[d] = whole ? b->nctaid[d] : o->schedule && cl[0] * cl[1] * cl[2] == 1 ? 1 : cl[d];
     memcpy(g.extent, size, sizeof size);
     GangMemory *memory = memory_take(b);
+    g.spin_pool = &memory->spins;          /* kept with it: its states no warp's once the members are freed */
     make_members(b, &g, size[0] * size[1] * size[2], memory);
     uint64_t gangs = cta_count(b) / g.count, steps = 0, lane_steps = 0;
     uint32_t per[3] = { b->nctaid[0] / size[0], b->nctaid[1] / size[1], b->nctaid[2] / size[2] };
@@ -344,7 +345,6 @@ bool gang_run_grid(Block *b, const ExecOptions *o)
     }
     b->steps = steps;
     b->lane_steps = lane_steps;
-    spin_pool_free(&g.spin_pool);          /* after the members, whose warps held its states */
     free(g.ctas);
     memory_give(b, memory);
     block_show_kept(b);

@@ -207,7 +207,7 @@ static SpinState *take(Warp *w)
         return w->spin;
     const Program *p = w->prog;
     uint32_t rows = p->first_immediate ? p->first_immediate : 1, preds = p->pred_count;
-    SpinPool *pool = w->block->gang ? &w->block->gang->spin_pool : &w->block->spin_pool;
+    SpinPool *pool = w->block->gang ? w->block->gang->spin_pool : &w->block->spin_pool;
     SpinState **at = &pool->slot[pool->next++ % SPIN_POOL];
     if (*at && ((*at)->rows < rows || (*at)->preds < preds)) {
         if ((*at)->owner)
