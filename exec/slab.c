@@ -8,15 +8,6 @@
 #include <stdint.h>
 #include <string.h>
 #include <sys/mman.h>
-#if defined __has_include
-#if __has_include(<valgrind/memcheck.h>)
-#include <valgrind/memcheck.h>           /* Debian's valgrind (make deps): a few no-op instructions */
-#define MEM_ZEROED(p, n) VALGRIND_MAKE_MEM_DEFINED(p, n)
-#endif
-#endif
-#ifndef MEM_ZEROED
-#define MEM_ZEROED(p, n) ((void)(p), (void)(n))
-#endif
 
 #include "slab.h"
 #include "lexer.h"

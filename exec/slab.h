@@ -17,6 +17,17 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+/* Pages the system zeroed (madvise): memory checkers are told they are defined zeroes. */
+#if defined __has_include
+#if __has_include(<valgrind/memcheck.h>)
+#include <valgrind/memcheck.h>           /* Debian's valgrind (make deps): a few no-op instructions */
+#define MEM_ZEROED(p, n) VALGRIND_MAKE_MEM_DEFINED(p, n)
+#endif
+#endif
+#ifndef MEM_ZEROED
+#define MEM_ZEROED(p, n) ((void)(p), (void)(n))
+#endif
+
 typedef struct SlabChunk SlabChunk;
 
 typedef struct Slab {
