@@ -759,6 +759,23 @@ static inline int warp_spins(Warp *w, uint32_t pc, uint32_t mask)
     return spin_check(w, pc, mask);
 }
 
+/* The waiting lanes of `lanes` go on after the instruction each waits at (a trace notes it):
+ * a barrier's or a cluster barrier's phase completed (barrier.c, cluster.c). */
+static inline void warp_release(Warp *w, uint32_t lanes)
+{
+    for (uint32_t k = lanes; k; k &= k - 1) {
+        int l = __builtin_ctz(k);
+        w->pc[l] = w->arrival[l].pc + 1;
+        if (w->trace) {
+            if (!w->trace->released || w->arrival[l].since < w->trace->waited_since)
+                w->trace->waited_since = w->arrival[l].since;
+            w->trace->released |= 1u << l;
+        }
+    }
+    w->waiting &= ~lanes;
+    w->at_barrier &= ~lanes;
+}
+
 /* Whether the warp waits for the epoch to move (resumed when it has). */
 static inline bool warp_parked(Warp *w)
 {
