@@ -269,10 +269,9 @@ static bool grow_per_lane(Memory *mem, uint32_t index, uint64_t size, bool down)
         memcpy(data + (size_t)t * size + at, r->data + (size_t)t * r->size, r->size);
         memcpy(shadow + (size_t)t * size + at, r->shadow + (size_t)t * r->size, r->size);
     }
-    free(r->data);
-    free(r->shadow);
-    r->data = data;
-    r->shadow = shadow;
+    if (!r->in_slab)                   /* a gang's CTA: its old bytes are its slab's */
+        free(r->data), free(r->shadow);
+    r->data = data, r->shadow = shadow, r->in_slab = false;
     if (down)
         r->base -= size - r->size;
     r->size = size;
