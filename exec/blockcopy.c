@@ -227,6 +227,7 @@ void block_adopt_kept(Block *b, Block *worker)
         }
     }
     b->has_kept = true;
+    worker->has_kept = false;          /* a worker of later CTAs (a gang's) keeps none of its own yet */
     memcpy(b->kept_ctaid, worker->kept_ctaid, sizeof b->kept_ctaid);
 }
 
