@@ -201,9 +201,11 @@ void block_adopt(Block *b, Block *worker)
         mine->data = theirs->data;
         mine->shadow = theirs->shadow;
         mine->size = theirs->size;
+        mine->base = theirs->base;     /* a stack grown down (alloca) moved its base */
         theirs->data = keep.data;
         theirs->shadow = keep.shadow;
         theirs->size = keep.size;
+        theirs->base = keep.base;
     }
     memcpy(b->ctaid, worker->ctaid, sizeof b->ctaid);
 }
