@@ -117,18 +117,9 @@ static void complete_if_reached(Block *b, unsigned id)
                 w->next_pc = br->warp_pc[i];
             continue;
         }
-        for (uint32_t k = lanes; k; k &= k - 1) {
-            int l = __builtin_ctz(k);
-            write_result(w, l, br);
-            w->pc[l] = w->arrival[l].pc + 1;
-            if (w->trace) {
-                if (!w->trace->released || w->arrival[l].since < w->trace->waited_since)
-                    w->trace->waited_since = w->arrival[l].since;
-                w->trace->released |= 1u << l;
-            }
-        }
-        w->waiting &= ~lanes;
-        w->at_barrier &= ~lanes;
+        for (uint32_t k = lanes; k; k &= k - 1)
+            write_result(w, __builtin_ctz(k), br);
+        warp_release(w, lanes);
     }
     memset(br, 0, sizeof *br);
 }

@@ -10,15 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#if defined __has_include
-#if __has_include(<valgrind/memcheck.h>)
-#include <valgrind/memcheck.h>           /* Debian's valgrind (make deps): a few no-op instructions */
-#define MEM_ZEROED(p, n) VALGRIND_MAKE_MEM_DEFINED(p, n)
-#endif
-#endif
-#ifndef MEM_ZEROED
-#define MEM_ZEROED(p, n) ((void)(p), (void)(n))
-#endif
 
 #include "async.h"
 
@@ -41,16 +32,6 @@ typedef struct Snapshot {
     uint8_t **data, **shadow;  /* per region; NULL for global, const and kernel parameters */
     uint32_t region_count;
 } Snapshot;
-
-static bool belongs_to_cta(const Region *r)
-{
-    return r->space == SPACE_SHARED;
-}
-
-static uint64_t region_bytes(const Memory *mem, const Region *r)
-{
-    return r->size * (r->per_lane ? mem->copies : 1);
-}
 
 static bool row_given(const Warp *w, uint32_t row)
 {
@@ -110,9 +91,9 @@ static Snapshot *take_snapshot(const Block *b)
     s->shadow = xcalloc(mem->count + 1, sizeof *s->shadow);
     for (uint32_t i = 0; i < mem->count; i++) {
         const Region *r = &mem->regions[i];
-        if (!belongs_to_cta(r))
+        if (!block_region_of_cta(r))
             continue;
-        uint64_t n = region_bytes(mem, r);
+        uint64_t n = block_region_bytes(mem, r);
         s->data[i] = xmalloc(n + 1);
         s->shadow[i] = xmalloc(n + 1);
         memcpy(s->data[i], r->data, n);
@@ -157,7 +138,7 @@ static void restore_snapshot(Block *b, const Snapshot *s)
         Region *r = &b->mem.regions[i];
         if (!s->data[i])
             continue;
-        uint64_t n = region_bytes(&b->mem, r);
+        uint64_t n = block_region_bytes(&b->mem, r);
         memcpy(r->data, s->data[i], n);
         memcpy(r->shadow, s->shadow[i], n);
     }
@@ -299,7 +280,7 @@ static void fill_special_registers(Warp *w)
  * keep their warps at once). */
 enum { MAPPED_ROWS = 16 << 10 };
 
-static void *bits_alloc(uint32_t rows)
+void *block_bits_alloc(uint32_t rows)
 {
 #ifdef MAP_ANONYMOUS
     size_t bytes = (size_t)(rows ? rows : 1) * sizeof(uint64_t[WARP_SIZE]);
@@ -327,19 +308,27 @@ static void bits_free(void *p, uint32_t rows)
     free(p);
 }
 
+/* n zero bytes: from the gang's memory m (its rows slab), else malloc's. */
+static void *zero_piece(GangMemory *m, size_t n)
+{
+    return m ? slab_zero(&m->rows, n) : xcalloc(1, n ? n : 1);
+}
+
 /* Warp `index` of the block: registers of its own (undefined), the immediate and special
  * register rows, the constant predicates. */
-static Warp *new_warp(Block *b, uint32_t index)
+Warp *block_new_warp(Block *b, uint32_t index, GangMemory *m)
 {
     const Program *p = &b->prog;
-    Warp *w = xcalloc(1, sizeof *w);
+    Warp *w = zero_piece(m, sizeof *w);
+    w->in_slab = m;
     w->block = b;
     w->prog = p;
     w->index = index;
     w->thread_base = index * WARP_SIZE;
-    w->val = xcalloc_aligned(p->row_count, sizeof *w->val, 64);   /* rows on cache lines: whole-vector moves */
-    w->defined = xcalloc(p->row_count ? p->row_count : 1, sizeof *w->defined);
-    w->bits = bits_alloc(p->row_count);
+    /* rows on cache lines: whole-vector moves */
+    w->val = m ? slab_zero(&m->rows, p->row_count * sizeof *w->val) : xcalloc_aligned(p->row_count, sizeof *w->val, 64);
+    w->defined = zero_piece(m, (p->row_count ? p->row_count : 1) * sizeof *w->defined);
+    w->bits = m ? slab_zero(&m->lazy, (p->row_count ? p->row_count : 1) * sizeof *w->bits) : block_bits_alloc(p->row_count);
     for (uint32_t i = p->first_immediate; i < p->row_count; i++) {
         for (int l = 0; l < WARP_SIZE; l++)
             w->val[i][l] = p->immediates[i - p->first_immediate];
@@ -347,12 +336,12 @@ static Warp *new_warp(Block *b, uint32_t index)
     }
     for (uint32_t u = 0; u < p->sreg_used_count; u++)     /* special registers: always defined */
         w->defined[p->sreg_rows[p->sreg_used[u] / 4][p->sreg_used[u] % 4]] = ALL_LANES;
-    w->pred = xcalloc(p->pred_count, sizeof *w->pred);
-    w->pred_defined = xcalloc(p->pred_count, sizeof *w->pred_defined);
+    w->pred = zero_piece(m, p->pred_count * sizeof *w->pred);
+    w->pred_defined = zero_piece(m, p->pred_count * sizeof *w->pred_defined);
     w->pred[p->pred_count - 2] = ALL_LANES;       /* the constant true (false before it, %is_explicit_cluster after) */
     for (uint32_t q = p->pred_count - PRED_CONSTANTS; q < p->pred_count; q++)
         w->pred_defined[q] = ALL_LANES;
-    w->active = xcalloc(p->func_count, sizeof *w->active);
+    w->active = zero_piece(m, p->func_count * sizeof *w->active);
     warp_reset(w);
     return w;
 }
@@ -360,12 +349,14 @@ static Warp *new_warp(Block *b, uint32_t index)
 static void free_warp_state(Warp *w)
 {
     wgmma_release(w);
-    free(w->val);
-    bits_free(w->bits, w->prog->row_count);
-    free(w->defined);
-    free(w->pred);
-    free(w->pred_defined);
-    free(w->active);
+    if (!w->in_slab) {
+        free(w->val);
+        bits_free(w->bits, w->prog->row_count);
+        free(w->defined);
+        free(w->pred);
+        free(w->pred_defined);
+        free(w->active);
+    }
     free(w->warnings.data);
     spin_free(w);
     for (int l = 0; l < WARP_SIZE; l++) {
@@ -400,20 +391,15 @@ static bool thread_memory_fits(const Block *b, uint32_t copies, Msg *err)
     return true;
 }
 
-static uint32_t warps_for(const uint32_t ntid[3])
-{
-    return (ntid[0] * ntid[1] * ntid[2] + WARP_SIZE - 1) / WARP_SIZE;
-}
-
 bool block_fits(const Block *b, const uint32_t ntid[3], Msg *err)
 {
-    return thread_memory_fits(b, warps_for(ntid) * WARP_SIZE, err);
+    return thread_memory_fits(b, block_warps_for(ntid) * WARP_SIZE, err);
 }
 
 void block_set_shape(Block *b, const uint32_t ntid[3], uint32_t active)
 {
     uint32_t threads = ntid[0] * ntid[1] * ntid[2];
-    uint32_t warps = warps_for(ntid);
+    uint32_t warps = block_warps_for(ntid);
     mem_set_copies(&b->mem, warps * WARP_SIZE);
     while (b->warp_count > warps) {
         Warp *w = b->warps[--b->warp_count];
@@ -422,7 +408,7 @@ void block_set_shape(Block *b, const uint32_t ntid[3], uint32_t active)
         b->warps[b->warp_count] = NULL;
     }
     while (b->warp_count < warps) {
-        b->warps[b->warp_count] = new_warp(b, b->warp_count);
+        b->warps[b->warp_count] = block_new_warp(b, b->warp_count, NULL);
         b->warp_count++;
     }
     memcpy(b->ntid, ntid, sizeof b->ntid);
@@ -473,6 +459,7 @@ Block *block_load_placed(Module *m, Function *fn, Diag *diag, uint32_t stack_byt
                          void *place_context)
 {
     Block *b = xcalloc(1, sizeof *b);
+    b->spare = xcalloc(1, sizeof *b->spare);
     b->diag = diag;
     b->mem.place = place;
     b->mem.place_context = place_context;
@@ -502,7 +489,8 @@ void block_free(Block *b)
         return;
     for (uint32_t i = 0; i < b->warp_count; i++) {
         free_warp_state(b->warps[i]);
-        free(b->warps[i]);
+        if (!b->warps[i]->in_slab)
+            free(b->warps[i]);
     }
     for (uint32_t i = 0; i < MAX_WARPS; i++)
         if (b->kept[i]) {
@@ -516,12 +504,26 @@ void block_free(Block *b)
         lower_free(&b->prog);
         free(b->images);
         free(b->samplers);
+        if (b->spare)
+            gang_memory_free(atomic_load(&b->spare->kept));
+        free(b->spare);
     }
     bulk_free(b);
     async_free(b);
     mem_free(&b->mem);
     spin_pool_free(&b->spin_pool);
-    free(b);
+    if (!b->in_slab)
+        free(b);
+}
+
+void gang_memory_free(GangMemory *m)
+{
+    if (!m)
+        return;
+    slab_free(&m->rows);
+    slab_free(&m->lazy);
+    spin_pool_free(&m->spins);
+    free(m);
 }
 
 /* The warp and lane of thread t of the block. */
@@ -629,7 +631,7 @@ static void keep_cta(Block *b)
     for (uint32_t i = 0; i < b->warp_count; i++) {
         const Warp *w = b->warps[i];
         if (!b->kept[i])
-            b->kept[i] = new_warp(b, i);
+            b->kept[i] = block_new_warp(b, i, NULL);
         Warp *k = b->kept[i];
         memcpy(k->val, w->val, p->row_count * sizeof *w->val);
         memcpy(k->bits, w->bits, p->row_count * sizeof *w->bits);
@@ -700,28 +702,6 @@ void block_show_kept(Block *b)
     b->has_kept = false;
 }
 
-/* A worker kept the CTA: b takes its copies. */
-void block_adopt_kept(Block *b, Block *worker)
-{
-    if (!worker->has_kept)
-        return;
-    for (uint32_t i = 0; i < b->warp_count; i++) {
-        Warp *w = b->kept[i];
-        b->kept[i] = worker->kept[i];
-        worker->kept[i] = w;
-        if (b->kept[i]) {              /* freed with b, after the worker: b's program, not its */
-            b->kept[i]->block = b;
-            b->kept[i]->prog = &b->prog;
-        }
-        if (w) {
-            w->block = worker;
-            w->prog = &worker->prog;
-        }
-    }
-    b->has_kept = true;
-    memcpy(b->kept_ctaid, worker->kept_ctaid, sizeof b->kept_ctaid);
-}
-
 void block_progress(Block *b, const ExecOptions *o, bool now)
 {
     GridProgress *g = b->progress;
@@ -745,151 +725,3 @@ int block_finish(Block *b, const ExecOptions *o, bool faulted)
     return faulted || (o->strict && warned) ? EXEC_FAULT : EXEC_OK;
 }
 
-/* k's memory b's, its regions an array of k's own (each region the caller's to fill). */
-static void memory_like(Block *k, const Block *b)
-{
-    k->mem = b->mem;
-    k->mem.track = NULL;
-    k->mem.epoch = &k->own_epoch;
-    memcpy(k->cluster, b->cluster, sizeof k->cluster);
-    k->explicit_cluster = b->explicit_cluster;
-    k->cooperative = b->cooperative;
-    k->mem.regions = xmalloc((b->mem.count + 1) * sizeof *k->mem.regions);
-    k->mem.capacity = b->mem.count + 1;
-}
-
-/* A block for one launch of b's kernel, of ntid threads (block_fits said yes): b's program and
- * images shared, a copy of b's memory, each per-thread region copied for as many threads as b
- * has and new threads' copies zero and undefined (what block_set_shape on the copy would give,
- * without making b's shape first). */
-Block *block_launch_new(const Block *b, Diag *diag, const uint32_t ntid[3], uint32_t active)
-{
-    Block *k = xcalloc(1, sizeof *k);
-    k->prog = b->prog;
-    k->shares_program = true;
-    k->diag = diag;
-    k->per_warp_barriers = b->per_warp_barriers;
-    k->images = b->images;
-    k->image_count = b->image_count;
-    k->samplers = b->samplers;
-    k->sampler_count = b->sampler_count;
-    memory_like(k, b);
-    uint32_t copies = warps_for(ntid) * WARP_SIZE;
-    k->mem.copies = copies;
-    for (uint32_t i = 0; i < b->mem.count; i++) {
-        const Region *from = &b->mem.regions[i];
-        Region *r = &k->mem.regions[i];
-        *r = *from;
-        if (r->host || r->borrowed || b->mem.placed_only)
-            continue;
-        uint64_t n = region_bytes(&b->mem, from);
-        if (!r->per_lane) {
-            r->data = memcpy(xmalloc(n + 1), from->data, n);
-            r->shadow = from->shadow ? memcpy(xmalloc(n + 1), from->shadow, n) : NULL;
-            continue;
-        }
-        /* Each thread's stack: b's threads' copies, and zeroes for the rest from calloc, which
-         * need not touch pages fresh from the system (a block of 1,024 threads has 2 MiB of
-         * them, most never used). */
-        uint64_t to = r->size * copies, kept = n < to ? n : to;
-        r->data = memcpy(xcalloc(to + 1, 1), from->data, kept);
-        r->shadow = from->shadow ? memcpy(xcalloc(to + 1, 1), from->shadow, kept) : NULL;
-    }
-    uint32_t one[3] = { 1, 1, 1 };
-    block_set_grid(k, one);
-    block_set_shape(k, ntid, active);
-    return k;
-}
-
-/* n zero bytes from malloc whose whole pages the system gives again, zero, only when first
- * touched (madvise): a CTA of a gang keeps .local for every thread, most of it never used. */
-static uint8_t *zero_later(size_t n)
-{
-    uint8_t *p = xmalloc(n);
-    uintptr_t page = 4096, lo = ((uintptr_t)p + page - 1) & ~(page - 1), hi = ((uintptr_t)p + n) & ~(page - 1);
-    if (hi <= lo || madvise((void *)lo, hi - lo, MADV_DONTNEED))
-        return memset(p, 0, n);
-    memset(p, 0, lo - (uintptr_t)p);
-    memset((void *)hi, 0, (uintptr_t)p + n - hi);
-    MEM_ZEROED(p + (lo - (uintptr_t)p), hi - lo);     /* zero now, as memory checkers learn */
-    return p;
-}
-
-/* Whether none of the n bytes whose shadow is s is defined (their data does not matter). */
-static bool undefined_bytes(const uint8_t *s, uint64_t n)
-{
-    uint8_t any = 0;
-    for (uint64_t i = 0; i < n; i++)
-        any |= s[i];
-    return !any;
-}
-
-/* A worker for a grid on several threads: b's program and start state, the grid's memory
- * (.global, .const, parameters) shared, the CTA's own (.shared, .local) copied, warps of its
- * own. Call after block_start. */
-Block *block_worker_new(const Block *b)
-{
-    Block *k = xcalloc(1, sizeof *k);
-    k->prog = b->prog;
-    k->worker = true;
-    k->per_warp_barriers = b->per_warp_barriers;
-    k->whole_values = b->whole_values;
-    memcpy(k->ntid, b->ntid, sizeof k->ntid);
-    memcpy(k->nctaid, b->nctaid, sizeof k->nctaid);
-    k->threads = b->threads;
-    k->start = b->start;
-    memory_like(k, b);
-    for (uint32_t i = 0; i < b->mem.count; i++) {
-        Region *r = &k->mem.regions[i];
-        *r = b->mem.regions[i];
-        r->borrowed = !(belongs_to_cta(r) || r->per_lane);
-        if (r->borrowed)
-            continue;
-        uint64_t n = region_bytes(&b->mem, r);
-        if (r->per_lane && undefined_bytes(b->mem.regions[i].shadow, n)) {
-            r->data = zero_later(n + 1);      /* pages the system gives only where a thread writes */
-            r->shadow = zero_later(n + 1);
-            r->high = 0;
-            continue;
-        }
-        r->data = xmalloc(n + 1);
-        r->shadow = xmalloc(n + 1);
-        memcpy(r->data, b->mem.regions[i].data, n);
-        memcpy(r->shadow, b->mem.regions[i].shadow, n);
-    }
-    k->fresh_local = true;
-    for (uint32_t i = 0; i < b->warp_count; i++) {
-        k->warps[i] = new_warp(k, i);
-        k->warps[i]->launched = b->warps[i]->launched;
-    }
-    k->warp_count = b->warp_count;
-    return k;
-}
-
-/* The worker that ran the grid's last CTA hands its state to b, which shows it: its warps and
- * its CTA's memory (.shared, .local) change places with b's, to be freed with the worker. */
-void block_adopt(Block *b, Block *worker)
-{
-    for (uint32_t i = 0; i < b->warp_count; i++) {
-        Warp *w = b->warps[i];
-        b->warps[i] = worker->warps[i];
-        worker->warps[i] = w;
-        b->warps[i]->block = b;
-        b->warps[i]->prog = &b->prog;
-        w->block = worker;
-        w->prog = &worker->prog;
-    }
-    for (uint32_t i = 0; i < b->mem.count; i++) {
-        Region *mine = &b->mem.regions[i], *theirs = &worker->mem.regions[i];
-        if (theirs->borrowed)
-            continue;
-        Region keep = *mine;
-        mine->data = theirs->data;
-        mine->shadow = theirs->shadow;
-        mine->size = theirs->size;
-        theirs->data = keep.data;
-        theirs->shadow = keep.shadow;
-        theirs->size = keep.size;
-    }
-    memcpy(b->ctaid, worker->ctaid, sizeof b->ctaid);
-}

@@ -9,6 +9,7 @@
 #include <stdatomic.h>
 #include <string.h>
 
+#include "slab.h"
 #include "program.h"
 
 typedef struct Block Block;
@@ -387,6 +388,7 @@ typedef struct Warp {
     struct SpinState *spin;    /* the state kept at a look, one of its pool's (SpinPool) */
     bool spin_partial;         /* Warp.spin holds only the rows its loop [spin_lo, spin_hi] writes */
     uint32_t spin_lo, spin_hi;
+    bool in_slab;             /* it and its rows are pieces of a gang's memory (GangMemory): not freed */
 } Warp;
 
 /* The states spinning warps keep (spin.c), a few for a block or a gang: a warp takes one when
@@ -396,6 +398,21 @@ typedef struct SpinPool {
     struct SpinState *slot[SPIN_POOL];
     uint32_t next;
 } SpinPool;
+
+/* The memory the CTAs of a gang take their state from (gang.c): its members' Block and Warp, their
+ * registers, predicates and .shared (rows) and their partly-defined bits and .local (lazy). After
+ * a launch it waits in the kernel's GangSpare for the next one (slab.h says why). */
+typedef struct GangMemory {
+    Slab rows, lazy;
+    SpinPool spins;            /* the gang's kept states (spin.c) */
+} GangMemory;
+
+/* Where a kernel keeps one GangMemory between launches; made with the block that holds the
+ * lowered kernel, shared by every launch copied from it (block_launch_new), which may run at
+ * once on several threads: a launch takes it whole or makes its own. */
+typedef struct GangSpare {
+    _Atomic(GangMemory *) kept;
+} GangSpare;
 
 /* The CTA being run: its warps under one scheduler, its barriers, and the grid it belongs to.
  * CTAs of a grid run one after another; each starts from the state the lanes file gave. */
@@ -448,6 +465,8 @@ struct Block {
     bool fresh_local;          /* its .local was never run in (zero, undefined): no clearing */
     uint64_t grid_workspace;   /* a cooperative launch's (gang.c): %envreg1 and %envreg2; 0: none */
     SpinPool spin_pool;        /* its warps' kept states while it runs alone (spin.c) */
+    GangSpare *spare;          /* its kernel's gang memory between launches (the kernel's block owns it) */
+    bool in_slab;             /* a gang's CTA whose Block is a piece of GangMemory: not freed */
 };
 
 /* CTAs that run together, interleaved under one scheduler (gang.c): the CTAs of a cluster, or
@@ -461,7 +480,7 @@ typedef struct Gang {
     /* gang.c's own below; the cluster helper adds its barrier.cluster state here. */
     uint32_t next_cta, next_warp, cta_turns;   /* the default schedule's turn (gang_next) */
     bool sweeping;             /* and whether parked warps whose epoch moved may run (gang_next) */
-    SpinPool spin_pool;        /* its warps' kept states (spin.c) */
+    SpinPool *spin_pool;       /* its warps' kept states (spin.c), its GangMemory's */
     uint64_t picks;            /* picks since the last sweep */
 } Gang;
 
@@ -491,6 +510,23 @@ enum { H100_SMS = 132, H100_CTAS_PER_SM = 32, H100_WARPS_PER_SM = 64, H100_SHARE
 uint32_t gang_ctas_per_sm(const Block *b);
 bool gang_fits(const Block *b, Msg *err);
 bool gang_run_grid(Block *b, const ExecOptions *o);
+
+/* A region that belongs to the CTA (.shared: each CTA its own); a region's bytes, every thread's. */
+static inline bool block_region_of_cta(const Region *r)
+{
+    return r->space == SPACE_SHARED;
+}
+
+static inline uint64_t block_region_bytes(const Memory *mem, const Region *r)
+{
+    return r->size * (r->per_lane ? mem->copies : 1);
+}
+
+/* The warps of a CTA of ntid threads. */
+static inline uint32_t block_warps_for(const uint32_t ntid[3])
+{
+    return (ntid[0] * ntid[1] * ntid[2] + WARP_SIZE - 1) / WARP_SIZE;
+}
 
 /* The CTAs of b's grid (x * y * z, which 32 bits do not always hold). */
 static inline uint64_t block_cta_count(const Block *b)
@@ -723,6 +759,23 @@ static inline int warp_spins(Warp *w, uint32_t pc, uint32_t mask)
     return spin_check(w, pc, mask);
 }
 
+/* The waiting lanes of `lanes` go on after the instruction each waits at (a trace notes it):
+ * a barrier's or a cluster barrier's phase completed (barrier.c, cluster.c). */
+static inline void warp_release(Warp *w, uint32_t lanes)
+{
+    for (uint32_t k = lanes; k; k &= k - 1) {
+        int l = __builtin_ctz(k);
+        w->pc[l] = w->arrival[l].pc + 1;
+        if (w->trace) {
+            if (!w->trace->released || w->arrival[l].since < w->trace->waited_since)
+                w->trace->waited_since = w->arrival[l].since;
+            w->trace->released |= 1u << l;
+        }
+    }
+    w->waiting &= ~lanes;
+    w->at_barrier &= ~lanes;
+}
+
 /* Whether the warp waits for the epoch to move (resumed when it has). */
 static inline bool warp_parked(Warp *w)
 {
@@ -773,7 +826,14 @@ int block_finish(Block *b, const ExecOptions *options, bool faulted);    /* EXEC
 /* Adds b's steps to its grid's progress (every PROGRESS_STEPS, or now with `now`) and, on
  * grid_run's thread, tells ExecOptions.progress. */
 void block_progress(Block *b, const ExecOptions *options, bool now);
-Block *block_worker_new(const Block *b);                  /* for grid.c; freed by block_free */
+/* block.c's, for blockcopy.c: a new warp (its rows from m, or malloc's when NULL); rows of zero
+ * partly-defined bits (Warp.bits), mapped from the system when large. */
+Warp *block_new_warp(Block *b, uint32_t index, GangMemory *m);
+void *block_bits_alloc(uint32_t rows);
+/* blockcopy.c: blocks made from another. */
+Block *block_worker_new(const Block *b, GangMemory *m);   /* for grid.c (m NULL), gang.c; freed by block_free */
+void block_leave_slab(Block *k);                         /* before a gang's CTA hands its state on */
+void gang_memory_free(GangMemory *m);                     /* NULL: nothing */
 /* A block for one launch of the kernel b was loaded for (the library's), of ntid threads (the
  * first warp's lanes in active) that block_fits allows: it shares b's program and images, which
  * are read-only while it runs, and starts from a copy of b's memory (its variables, parameter

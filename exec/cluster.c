@@ -166,22 +166,6 @@ static bool is_wait(const Warp *w, int l)
     return w->prog->code[w->arrival[l].pc].barrier == BARRIER_CLUSTER_WAIT;
 }
 
-/* The waiting lanes of `lanes` go on after the instruction each waits at. */
-static void release(Warp *w, uint32_t lanes)
-{
-    for (uint32_t k = lanes; k; k &= k - 1) {
-        int l = __builtin_ctz(k);
-        w->pc[l] = w->arrival[l].pc + 1;
-        if (w->trace) {
-            if (!w->trace->released || w->arrival[l].since < w->trace->waited_since)
-                w->trace->waited_since = w->arrival[l].since;
-            w->trace->released |= 1u << l;
-        }
-    }
-    w->waiting &= ~lanes;
-    w->at_barrier &= ~lanes;
-}
-
 /* When every non-exited thread of the cluster has arrived, the phase completes: each arrival
  * counts as passed, and the threads waiting for it go on. */
 static void try_complete(Block *b)
@@ -207,7 +191,7 @@ static void try_complete(Block *b)
             uint32_t waiting = w->cluster.waiting;
             w->cluster.passed = (w->cluster.passed | w->cluster.arrived) & ~waiting & ~w->exited;
             w->cluster.arrived = w->cluster.waiting = 0;
-            release(w, waiting);
+            warp_release(w, waiting);
         }
     }
     mem_changed(&b->mem);
@@ -253,7 +237,7 @@ static bool gathered(Warp *w)
         }
     }
     w->cluster.gather = 0;
-    release(w, go);
+    warp_release(w, go);
     return true;
 }
 

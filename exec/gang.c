@@ -228,7 +228,7 @@ static bool run_gang(Block *b, Gang *g, const ExecOptions *o, uint32_t *stopped)
 
 /* A block for each CTA of a gang of `count`: b's program, start state and .global; .shared and
  * .local its own (made when first written), reporting to b's diag. */
-static void make_members(Block *b, Gang *g, uint32_t count)
+static void make_members(Block *b, Gang *g, uint32_t count, GangMemory *m)
 {
     /* A .global region all of whose bytes are defined keeps no shadow until written (mem.c):
      * each member would make its own copy, and the others would not see what it wrote undefined.
@@ -242,7 +242,7 @@ static void make_members(Block *b, Gang *g, uint32_t count)
     g->ctas = xcalloc(count, sizeof *g->ctas);
     g->count = count;
     for (uint32_t i = 0; i < count; i++) {
-        Block *k = block_worker_new(b);
+        Block *k = block_worker_new(b, m);
         k->worker = false;             /* it reports, as b would */
         k->diag = b->diag;
         k->images = b->images, k->image_count = b->image_count;
@@ -253,6 +253,35 @@ static void make_members(Block *b, Gang *g, uint32_t count)
         k->grid_workspace = b->grid_workspace;
         g->ctas[i] = k;
     }
+}
+
+/* Gang memory kept at most: a kernel keeps no more between launches. */
+#define GANG_KEEP_MAX ((size_t)1 << 30)
+
+/* The gang memory b's kernel kept from its last launch, or a new one (none kept yet, or another
+ * launch of the kernel, on another thread, holds it now). */
+static GangMemory *memory_take(Block *b)
+{
+    GangMemory *m = b->spare ? atomic_exchange(&b->spare->kept, NULL) : NULL;
+    if (!m) {
+        m = xcalloc(1, sizeof *m);
+        m->lazy.lazy = true;
+    }
+    return m;
+}
+
+/* Every piece of m back, m kept for the kernel's next launch (unless it already keeps one). */
+static void memory_give(Block *b, GangMemory *m)
+{
+    GangMemory *none = NULL;
+    if (!b->spare || slab_size(&m->rows) + slab_size(&m->lazy) > GANG_KEEP_MAX) {
+        gang_memory_free(m);
+        return;
+    }
+    slab_reset(&m->rows);
+    slab_reset(&m->lazy);
+    if (!atomic_compare_exchange_strong(&b->spare->kept, &none, m))
+        gang_memory_free(m);
 }
 
 /* Each member's warnings join b's (one per place and kind, as one CTA after another gives). */
@@ -276,7 +305,9 @@ bool gang_run_grid(Block *b, const ExecOptions *o)
     for (int d = 0; d < 3; d++)
         size[d] = whole ? b->nctaid[d] : o->schedule && cl[0] * cl[1] * cl[2] == 1 ? 1 : cl[d];
     memcpy(g.extent, size, sizeof size);
-    make_members(b, &g, size[0] * size[1] * size[2]);
+    GangMemory *memory = memory_take(b);
+    g.spin_pool = &memory->spins;          /* kept with it: its states no warp's once the members are freed */
+    make_members(b, &g, size[0] * size[1] * size[2], memory);
     uint64_t gangs = cta_count(b) / g.count, steps = 0, lane_steps = 0;
     uint32_t per[3] = { b->nctaid[0] / size[0], b->nctaid[1] / size[1], b->nctaid[2] / size[2] };
     bool ran = true;
@@ -300,6 +331,7 @@ bool gang_run_grid(Block *b, const ExecOptions *o)
     }
     /* b shows the CTA where the run stopped, or the last one; every CTA's warnings are b's. */
     uint32_t shown = ran ? g.count - 1 : stopped;
+    block_leave_slab(g.ctas[shown]);
     block_adopt(b, g.ctas[shown]);
     for (uint32_t i = 0; i < g.count; i++) {
         Block *k = g.ctas[i];
@@ -313,8 +345,8 @@ bool gang_run_grid(Block *b, const ExecOptions *o)
     }
     b->steps = steps;
     b->lane_steps = lane_steps;
-    spin_pool_free(&g.spin_pool);          /* after the members, whose warps held its states */
     free(g.ctas);
+    memory_give(b, memory);
     block_show_kept(b);
     return ran;
 }

@@ -68,7 +68,7 @@ void mem_set_copies(Memory *mem, uint32_t copies)
 void mem_free(Memory *mem)
 {
     for (uint32_t i = 0; i < mem->count; i++) {
-        if (mem->regions[i].borrowed)
+        if (mem->regions[i].borrowed || mem->regions[i].in_slab)
             continue;
         if (!mem->regions[i].host)
             free(mem->regions[i].data);
@@ -269,10 +269,9 @@ static bool grow_per_lane(Memory *mem, uint32_t index, uint64_t size, bool down)
         memcpy(data + (size_t)t * size + at, r->data + (size_t)t * r->size, r->size);
         memcpy(shadow + (size_t)t * size + at, r->shadow + (size_t)t * r->size, r->size);
     }
-    free(r->data);
-    free(r->shadow);
-    r->data = data;
-    r->shadow = shadow;
+    if (!r->in_slab)                   /* a gang's CTA: its old bytes are its slab's */
+        free(r->data), free(r->shadow);
+    r->data = data, r->shadow = shadow, r->in_slab = false;
     if (down)
         r->base -= size - r->size;
     r->size = size;

@@ -41,6 +41,7 @@ typedef struct Region {
     bool host;                 /* data is the caller's memory at base, its host address (mem_add_host):
                                 * never freed here; the shadow, when made, is this Memory's */
     bool read_only;            /* the caller's memory that may not be written (mem_add_host) */
+    bool in_slab;             /* data and shadow are pieces of a slab (slab.h, a gang's CTA): never freed here */
     const void *decl;          /* a static variable's declaration (layout.c): the same variable in
                                   every kernel's program of the module, and only it */
     uint64_t high;             /* per-lane: no thread has written at or past this offset since

@@ -79,40 +79,51 @@ static const struct { uint16_t m, n, k; uint8_t ab; uint16_t cd; } shapes[] = {
 };
 #undef T
 
+bool mma_word(MmaWords *s, const char *word)
+{
+    unsigned t = 0;
+    for (size_t i = 0; i < sizeof type_words / sizeof *type_words; i++)
+        if (!strcmp(word, type_words[i].word))
+            t = type_words[i].type;
+    bool *flag = !strcmp(word, "sync") ? &s->sync : !strcmp(word, "aligned") ? &s->aligned
+               : !strcmp(word, "satfinite") ? &s->satfinite : !strcmp(word, "rn") ? &s->rn
+               : !strcmp(word, "popc") ? &s->popc : !strcmp(word, "and") ? &s->and_
+               : !strcmp(word, "xor") ? &s->xor_ : NULL;
+    if (flag && !*flag && !((flag == &s->and_ || flag == &s->xor_) && (s->and_ || s->xor_)))
+        return *flag = true;
+    if (!flag && word[0] == 'm' && !s->k && sscanf(word, "m%un%uk%u", &s->m, &s->n, &s->k) == 3)
+        return true;
+    if (!flag && t && s->ntypes < 4) {
+        s->types[s->ntypes++] = (uint8_t)t;
+        return true;
+    }
+    return false;
+}
+
 /* Decodes mma's mnemonic (canonical order) into f; NULL, or what is wrong with it. */
 static const char *decode(const char *mnemonic, MmaForm *f)
 {
     char buf[160];
     snprintf(buf, sizeof buf, "%s", mnemonic);
-    uint8_t types[4];
-    unsigned ntypes = 0, layouts = 0, m = 0, n = 0, k = 0;
-    bool sync = false, aligned = false, sat = false, rn = false, popc = false, xor_ = false, and_ = false;
+    MmaWords s = { 0 };
+    unsigned layouts = 0;
     memset(f, 0, sizeof *f);
     char *save = NULL;
     char *word = strtok_r(buf, ".", &save);              /* "mma" */
     while ((word = strtok_r(NULL, ".", &save))) {
-        unsigned t = 0;
-        for (size_t i = 0; i < sizeof type_words / sizeof *type_words; i++)
-            if (!strcmp(word, type_words[i].word))
-                t = type_words[i].type;
-        if (!strcmp(word, "sync") && !sync) sync = true;
-        else if (!strcmp(word, "aligned") && !aligned) aligned = true;
-        else if ((!strcmp(word, "row") || !strcmp(word, "col")) && layouts < 2) {
+        if ((!strcmp(word, "row") || !strcmp(word, "col")) && layouts < 2) {
             if (layouts++ == 0 ? !strcmp(word, "col") : !strcmp(word, "row"))
                 f->flags |= layouts == 1 ? MMA_A_COL : MMA_B_ROW;
-        } else if (!strcmp(word, "satfinite") && !sat) sat = true;
-        else if (!strcmp(word, "rn") && !rn) rn = true;
-        else if (!strcmp(word, "popc") && !popc) popc = true;
-        else if (!strcmp(word, "xor") && !xor_ && !and_) xor_ = true;
-        else if (!strcmp(word, "and") && !xor_ && !and_) and_ = true;
-        else if (word[0] == 'm' && !k && sscanf(word, "m%un%uk%u", &m, &n, &k) == 3) continue;
-        else if (t && ntypes < 4) types[ntypes++] = (uint8_t)t;
-        else return "a suffix this form does not take";
+        } else if (!mma_word(&s, word)) {
+            return "a suffix this form does not take";
+        }
     }
-    if (!sync || !aligned || layouts != 2 || !k || ntypes != 4)
+    if (!s.sync || !s.aligned || layouts != 2 || !s.k || s.ntypes != 4)
         return "a form that lacks .sync, .aligned, the shape, two layouts or four types";
+    unsigned m = s.m, n = s.n, k = s.k;
+    bool sat = s.satfinite, rn = s.rn, popc = s.popc, xor_ = s.xor_, and_ = s.and_;
     f->m = (uint16_t)m, f->n = (uint16_t)n, f->k = (uint16_t)k;
-    f->d = types[0], f->a = types[1], f->b = types[2], f->c = types[3];
+    f->d = s.types[0], f->a = s.types[1], f->b = s.types[2], f->c = s.types[3];
     unsigned kind = ab_kind(f->a);
     bool found = false;
     for (size_t i = 0; i < sizeof shapes / sizeof *shapes; i++)

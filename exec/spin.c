@@ -22,7 +22,7 @@
 #include "block.h"
 
 enum { SPIN_MAX_DEPTH = 4,     /* deeper calls: not compared, never parked */
-       SPIN_FIRST_KEEP = 8,    /* the first look kept: the 8th (then the 16th, 32nd, ...) */
+       SPIN_FIRST_KEEP = 2,    /* the first look kept: the 2nd (then the 4th, 8th, ...) */
        SPIN_LOOP_MAX = 64,     /* a loop's instructions looked at for the rows it writes */
        SPIN_WRITTEN_MAX = 32 };
 
@@ -207,7 +207,7 @@ static SpinState *take(Warp *w)
         return w->spin;
     const Program *p = w->prog;
     uint32_t rows = p->first_immediate ? p->first_immediate : 1, preds = p->pred_count;
-    SpinPool *pool = w->block->gang ? &w->block->gang->spin_pool : &w->block->spin_pool;
+    SpinPool *pool = w->block->gang ? w->block->gang->spin_pool : &w->block->spin_pool;
     SpinState **at = &pool->slot[pool->next++ % SPIN_POOL];
     if (*at && ((*at)->rows < rows || (*at)->preds < preds)) {
         if ((*at)->owner)

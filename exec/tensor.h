@@ -11,6 +11,16 @@
  * indexed by its XInstr.target); forms not run yet are refused then. */
 void mma_lower(Loader *ld, const Instr *in, XInstr *x);
 void mma_execute(Warp *w, const XInstr *x, uint32_t lanes, uint32_t guard_true);
+/* The words of a tensor-core mnemonic after its opcode (mma, wgmma.mma_async), read one at a time
+ * by mma_word: the shape, the types in their order, and the flag words seen. */
+typedef struct MmaWords {
+    unsigned m, n, k, ntypes;
+    uint8_t types[4];
+    bool sync, aligned, satfinite, rn, popc, and_, xor_;
+} MmaWords;
+/* One word into s: the shape, a type, or a flag word not seen yet (.and and .xor exclude each
+ * other); false for any other word, a second shape or a fifth type. */
+bool mma_word(MmaWords *s, const char *word);
 unsigned mma_type_bits(unsigned t);
 bool mma_form_runs(const MmaForm *f);       /* whether ptxrun runs its arithmetic (else refused) */
 /* Element i of lane's fragment of 'a', 'b', 'c' or 'd' of f: its row and column. */

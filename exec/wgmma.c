@@ -71,11 +71,6 @@ static struct WgmmaState *state(Warp *w)
 
 /* ---- lowering ---- */
 
-static const struct { const char *word; uint8_t type; } type_words[] = {
-    { "s32", MT_S32 }, { "s8", MT_S8 }, { "u8", MT_U8 }, { "b1", MT_B1 }, { "f16", MT_F16 }, { "bf16", MT_BF16 },
-    { "tf32", MT_TF32 }, { "e4m3", MT_E4M3 }, { "e5m2", MT_E5M2 }, { "f32", MT_F32 },
-};
-
 /* The N of the integer and b1 forms: 8, 16, 24, then every 16 from 32 (ptxas 13.0 takes these). */
 static bool integer_n(unsigned n)
 {
@@ -88,32 +83,23 @@ static const char *decode(const char *mnemonic, MmaForm *f)
 {
     char buf[160];
     snprintf(buf, sizeof buf, "%s", mnemonic + strlen("wgmma.mma_async"));
-    uint8_t types[3];
-    unsigned ntypes = 0, m = 0, n = 0, k = 0;
-    bool sync = false, aligned = false, sat = false, popc = false, and_ = false, xor_ = false;
+    MmaWords s = { 0 };
     memset(f, 0, sizeof *f);
     char *save = NULL;
-    for (char *word = strtok_r(buf, ".", &save); word; word = strtok_r(NULL, ".", &save)) {
-        unsigned t = 0;
-        for (size_t i = 0; i < sizeof type_words / sizeof *type_words; i++)
-            if (!strcmp(word, type_words[i].word))
-                t = type_words[i].type;
-        if (!strcmp(word, "sync") && !sync) sync = true;
-        else if (!strcmp(word, "aligned") && !aligned) aligned = true;
-        else if (!strcmp(word, "satfinite") && !sat) sat = true;
-        else if (!strcmp(word, "popc") && !popc) popc = true;
-        else if (!strcmp(word, "and") && !and_ && !xor_) and_ = true;
-        else if (!strcmp(word, "xor") && !and_ && !xor_) xor_ = true;
-        else if (word[0] == 'm' && !k && sscanf(word, "m%un%uk%u", &m, &n, &k) == 3) continue;
-        else if (t && ntypes < 3) types[ntypes++] = (uint8_t)t;
-        else return "a suffix it does not take";
-    }
-    if (!sync)
+    for (char *word = strtok_r(buf, ".", &save); word; word = strtok_r(NULL, ".", &save))
+        if (!mma_word(&s, word) || s.rn)
+            return "a suffix it does not take";
+    for (unsigned i = 0; i < s.ntypes; i++)    /* mma's types that wgmma has not */
+        if (s.types[i] == MT_S4 || s.types[i] == MT_U4 || s.types[i] == MT_F64)
+            return "a suffix it does not take";
+    if (!s.sync)
         return ".sync is required";
-    if (!k || ntypes != 3)
+    if (!s.k || s.ntypes != 3)
         return "a shape and three types .dtype.atype.btype are required";
+    unsigned m = s.m, n = s.n, k = s.k;
+    bool sat = s.satfinite, popc = s.popc, and_ = s.and_, xor_ = s.xor_;
     f->m = (uint16_t)m, f->n = (uint16_t)n, f->k = (uint16_t)k;
-    f->d = f->c = types[0], f->a = types[1], f->b = types[2];
+    f->d = f->c = s.types[0], f->a = s.types[1], f->b = s.types[2];
     bool fp8 = (f->a == MT_E4M3 || f->a == MT_E5M2) && (f->b == MT_E4M3 || f->b == MT_E5M2);
     bool i8 = (f->a == MT_S8 || f->a == MT_U8) && (f->b == MT_S8 || f->b == MT_U8);
     bool b1 = f->a == MT_B1 && f->b == MT_B1;

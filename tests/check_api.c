@@ -714,6 +714,79 @@ START_TEST(test_undefined)
 }
 END_TEST
 
+/* A cooperative launch's CTAs take their registers, .shared and .local from memory the kernel
+ * keeps for its next launch (exec/slab.c): each launch must begin as from fresh memory. With
+ * decide 1 each thread defines %r5, its .shared word, its .local word and half of %r6 (and with an
+ * undefined register); with decide 0 none of them. out[thread] holds the four words. */
+static const char reuse_ptx[] = ".version 8.0\n.target sm_90\n.address_size 64\n"
+    ".visible .entry reuse(.param .u64 out, .param .u32 decide)\n"
+    "{\n"
+    "    .reg .pred %p<2>;\n"
+    "    .reg .b32 %r<10>;\n"
+    "    .reg .b64 %rd<6>;\n"
+    "    .shared .align 4 .b32 sh[64];\n"
+    "    .local .align 4 .b32 loc[2];\n"
+    "    ld.param.u64 %rd1, [out];\n"
+    "    ld.param.u32 %r1, [decide];\n"
+    "    mov.u32 %r2, %tid.x;\n"
+    "    mov.u32 %r3, %ctaid.x;\n"
+    "    mov.u32 %r4, %ntid.x;\n"
+    "    mad.lo.u32 %r7, %r3, %r4, %r2;\n"
+    "    mul.wide.u32 %rd2, %r7, 16;\n"
+    "    add.u64 %rd3, %rd1, %rd2;\n"
+    "    mov.u64 %rd4, sh;\n"
+    "    mul.wide.u32 %rd5, %r2, 4;\n"
+    "    add.u64 %rd4, %rd4, %rd5;\n"
+    "    setp.ne.u32 %p1, %r1, 0;\n"
+    "    @%p1 mov.u32 %r5, 7;\n"
+    "    @%p1 st.shared.u32 [%rd4], 9;\n"
+    "    @%p1 st.local.u32 [loc], 11;\n"
+    "    @%p1 and.b32 %r6, %r9, 0xffff0000;\n"
+    "    bar.sync 0;\n"
+    "    st.global.u32 [%rd3], %r5;\n"
+    "    ld.shared.u32 %r8, [%rd4];\n"
+    "    st.global.u32 [%rd3+4], %r8;\n"
+    "    ld.local.u32 %r8, [loc];\n"
+    "    st.global.u32 [%rd3+8], %r8;\n"
+    "    st.global.u32 [%rd3+12], %r6;\n"
+    "}\n";
+
+/* One cooperative launch of reuse: 4 CTAs of 64 threads; false when out or its definedness are not
+ * what decide gives (checked against the kernel's text above, thread by thread). */
+static int reuse_run(ptxrun_kernel *k, uint32_t decide)
+{
+    enum { THREADS_ALL = 256 };
+    uint32_t *out = calloc(THREADS_ALL, 16);
+    ptxrun_buffer b = { out, THREADS_ALL * 16, 0 };
+    void *args[2] = { &out, &decide };
+    ptxrun_launch_options o = { { 4, 1, 1 }, { 64, 1, 1 }, 0, &b, 1, 0, 0, 0, 0, { 0 }, { 0, 0, 0 }, 1 };
+    ptxrun_result *r = NULL;
+    int ok = ptxrun_launch(k, args, &o, &r) == PTXRUN_OK;
+    uint8_t *bits = malloc(THREADS_ALL * 16);
+    ok = ok && ptxrun_result_defined(r, out, THREADS_ALL * 16, bits) == PTXRUN_OK;
+    for (int t = 0; t < THREADS_ALL && ok; t++) {
+        const uint8_t *d = bits + 16 * t;
+        for (int i = 0; i < 16; i++)   /* %r6: its lower half defined (zero), its upper not */
+            ok = ok && d[i] == (decide && i < 14 ? 0xff : 0);
+        ok = ok && (!decide || (out[4 * t] == 7 && out[4 * t + 1] == 9 && out[4 * t + 2] == 11 &&
+                                (out[4 * t + 3] & 0xffffu) == 0));
+    }
+    ptxrun_result_free(r);
+    free(bits);
+    free(out);
+    return ok;
+}
+
+START_TEST(test_cooperative_reuse)
+{
+    ptxrun_module *m = load_named(reuse_ptx, "reuse.ptx", NULL);
+    ptxrun_kernel *k = kernel(m, "reuse");
+    for (uint32_t i = 0; i < 4; i++)   /* defined, undefined again, ... */
+        ck_assert_msg(reuse_run(k, i % 2 == 0), "launch %u (decide %u)", i, i % 2 == 0);
+    ptxrun_module_free(m);
+}
+END_TEST
+
 START_TEST(test_read_only)
 {
     ptxrun_module *m = load_named(copy_ptx, "copy", NULL);
@@ -1329,6 +1402,28 @@ START_TEST(test_threads_one_module)
 }
 END_TEST
 
+/* Each thread launches the one module's cooperative kernel again and again: the memory its kernel
+ * keeps between launches (exec/slab.c) is taken by one launch at a time, the others make their own. */
+static void *reuse_job(void *context)
+{
+    Job *job = context;
+    pthread_barrier_wait(job->start);
+    ptxrun_kernel *k = NULL;
+    job->ok = ptxrun_module_kernel(job->m, "reuse", &k) == PTXRUN_OK;
+    for (int i = 0; i < 4 && job->ok; i++)
+        job->ok = reuse_run(k, (uint32_t)(i + job->index) % 2);
+    return NULL;
+}
+
+START_TEST(test_threads_cooperative)
+{
+    ptxrun_module *m = load_named(reuse_ptx, "reuse.ptx", NULL);
+    Job job = { m, NULL, NULL, NULL, NULL, NULL, 0, 0 };
+    run_threads(&job, reuse_job);
+    ptxrun_module_free(m);
+}
+END_TEST
+
 /* Each thread loads its own module of a text (the parser and checker on 8 threads at once), looks
  * a kernel up by its C++ name, launches it; and calls ptx_run (its cache shared). */
 static void *load_job(void *context)
@@ -1395,6 +1490,7 @@ static Suite *api_suite(void)
     tcase_add_test(tc, test_printf);
     tcase_add_test(tc, test_trace);
     tcase_add_test(tc, test_undefined);
+    tcase_add_test(tc, test_cooperative_reuse);
     tcase_add_test(tc, test_read_only);
     tcase_add_test(tc, test_overlapping);
     tcase_add_test(tc, test_process_memory);
@@ -1412,6 +1508,7 @@ static Suite *api_suite(void)
     tcase_set_timeout(threads, 300);
     tcase_add_test(threads, test_threads_one_module);
     tcase_add_test(threads, test_threads_loads);
+    tcase_add_test(threads, test_threads_cooperative);
     suite_add_tcase(s, threads);
     return s;
 }

@@ -953,6 +953,12 @@ if grep -qxF "3         2  203" "$tmp/out"; then ok; else fail "--cta 2,0,0"; ca
 expect_exit 0 "--cta 0 -j 2" "$PTXRUN" $B/cta_values.ptx --lanes "$tmp/cta.json" --cta 0 --regs %r3 -j 2
 if grep -qxF "3         3" "$tmp/out" && grep -qxF "(registers of CTA (0, 0, 0), chosen with --cta, of the grid's 3 CTAs)" "$tmp/out"; then ok
 else fail "--cta 0 -j 2"; cat "$tmp/out" "$tmp/err"; fi
+# --cta in a grid of two clusters of 4 CTAs (two gangs, one after the other): CTA 1, rank 1 of the
+# first, is kept when the first gang ends and not handed back when the second does (it crashed)
+expect_exit 0 "--cta 1 of clusters" "$PTXRUN" tests/cluster/exchange.ptx --lanes tests/cluster/exchange.lanes.json --cta 1 --regs %r2,%r11
+if grep -qxF "0         0x00000001  0x00000001" "$tmp/out" &&
+   grep -qxF "(registers of CTA (1, 0, 0), chosen with --cta, of the grid's 8 CTAs)" "$tmp/out"; then ok
+else fail "--cta 1 of clusters"; cat "$tmp/out" "$tmp/err"; fi
 expect_exit 0 "no --cta: the last CTA" "$PTXRUN" $B/cta_values.ptx --lanes "$tmp/cta.json" --regs %r3
 if grep -qxF "3       203" "$tmp/out" && grep -qxF "(registers of CTA (2, 0, 0), the last of the grid's 3 CTAs to run; --cta X,Y,Z shows another)" "$tmp/out"; then ok
 else fail "no --cta: the last CTA"; cat "$tmp/out"; fi
