@@ -340,27 +340,48 @@ typedef struct ClusterLanes {
 
 /* One warp of the CTA: its lanes' registers, predicates, pcs and call stacks, nothing else. */
 typedef struct Warp {
+    /* What a step reads and writes, together at the start (a warp of one of many CTAs comes back
+     * with its lines out of the processor's caches): */
     Block *block;
     const Program *prog;       /* the block's */
-    uint32_t index;            /* %warpid */
-    uint32_t thread_base;      /* the CTA thread number of lane 0 */
     uint64_t (*val)[WARP_SIZE];/* val[row][lane] */
     uint32_t *defined;         /* defined[row]: lanes whose value is defined in every bit */
     uint64_t (*bits)[WARP_SIZE];   /* bits[row][lane]: for a lane not in defined[row], the bits of
                                 * its value that are defined (0: none; warp_define keeps it) */
     uint32_t *pred;            /* pred[slot]: lanes where true */
     uint32_t *pred_defined;
-    uint32_t pc[WARP_SIZE];
-    uint64_t last_run[WARP_SIZE];  /* step at which each lane last executed */
+    uint32_t index;            /* %warpid */
+    uint32_t thread_base;      /* the CTA thread number of lane 0 */
     uint32_t carry, carry_defined;  /* CC.CF of each lane (add.cc, addc, ...) */
     uint32_t carry_by_sub;     /* lanes whose CC.CF a sub.cc/subc wrote (the readings differ) */
     uint32_t launched;         /* lanes that run */
     uint32_t exited;
     uint32_t waiting;          /* lanes blocked at a synchronising instruction */
     uint32_t at_barrier;       /* those of them waiting at a CTA barrier (bar, barrier) or barrier.cluster */
-    ClusterLanes cluster;
-    Arrival arrival[WARP_SIZE];
+    uint32_t next_pc, last_mask, previous_ready;   /* where the loop left off (see warp_run) */
+    uint64_t steps;            /* the warp's own clock: starvation, arrival times */
     StepTrace *trace;          /* non-NULL while tracing */
+    bool faulted;
+    uint32_t wgmma_inflight;   /* wgmma results in flight: while nonzero, each instruction's reads are checked */
+    /* spin.c: a warp that comes back to a state it was in while nothing it could see changed */
+    uint64_t spin_epoch;       /* Memory.epoch at its last look (SPIN_AFRESH: look afresh) */
+    uint32_t spin_checks;      /* looks since the epoch last moved */
+    bool spin_skip;            /* resumed at the branch it parked at: that branch runs first */
+    bool parked;               /* not run until the epoch moves past spin_epoch */
+    bool spin_read;            /* it read memory (ld, atom, multimem) since its last look */
+    bool spin_kept;            /* its state was kept (Warp.spin) since the epoch last moved */
+    bool spin_partial;         /* Warp.spin holds only the rows its loop [spin_lo, spin_hi] writes */
+    uint32_t parked_pc;        /* the branch it waits at */
+    uint32_t hurry;            /* ready lanes held while the others spun: they run next (spin.c) */
+    uint32_t spin_lo, spin_hi;
+    uint64_t uncounted;        /* steps of repeated iterations, not counted against --max-steps */
+    struct SpinState *spin;    /* the state kept at a look, one of its pool's (SpinPool) */
+    uint32_t pc[WARP_SIZE];
+    uint32_t depth[WARP_SIZE];
+    uint64_t last_run[WARP_SIZE];  /* step at which each lane last executed */
+    Arrival arrival[WARP_SIZE];
+    /* Calls, clusters, wgmma, warnings: */
+    ClusterLanes cluster;
     Frame *stack[WARP_SIZE];   /* each lane's calls, depth[lane] of them */
     uint32_t stack_cap[WARP_SIZE];
     uint32_t sp[WARP_SIZE];    /* the end of each lane's .local stack */
@@ -368,27 +389,9 @@ typedef struct Warp {
     uint32_t charged[WARP_SIZE];   /* the --stack bytes its calls use */
     uint32_t (*active)[WARP_SIZE]; /* active[f][lane]: activations of function f on the lane's stack */
     SaveArea saves[WARP_SIZE];
-    uint32_t depth[WARP_SIZE];
-    uint64_t steps;            /* the warp's own clock: starvation, arrival times */
-    uint32_t next_pc, last_mask, previous_ready;   /* where the loop left off (see warp_run) */
     VEC(Warning) warnings;
-    bool faulted;
     struct WgmmaState *wgmma;  /* wgmma.mma_async results not landed yet (wgmma.c); NULL: none */
-    uint32_t wgmma_inflight;   /* how many: while nonzero, each instruction's reads are checked */
-    /* spin.c: a warp that comes back to a state it was in while nothing it could see changed */
-    uint64_t spin_epoch;       /* Memory.epoch at its last look (SPIN_AFRESH: look afresh) */
-    uint32_t spin_checks;      /* looks since the epoch last moved */
-    bool spin_skip;            /* resumed at the branch it parked at: that branch runs first */
-    bool parked;               /* not run until the epoch moves past spin_epoch */
-    uint32_t parked_pc;        /* the branch it waits at */
-    uint64_t uncounted;        /* steps of repeated iterations, not counted against --max-steps */
-    uint32_t hurry;            /* ready lanes held while the others spun: they run next (spin.c) */
-    bool spin_read;            /* it read memory (ld, atom, multimem) since its last look */
-    bool spin_kept;            /* its state was kept (Warp.spin) since the epoch last moved */
-    struct SpinState *spin;    /* the state kept at a look, one of its pool's (SpinPool) */
-    bool spin_partial;         /* Warp.spin holds only the rows its loop [spin_lo, spin_hi] writes */
-    uint32_t spin_lo, spin_hi;
-    bool in_slab;             /* it and its rows are pieces of a gang's memory (GangMemory): not freed */
+    bool in_slab;              /* it and its rows are pieces of a gang's memory (GangMemory): not freed */
 } Warp;
 
 /* The states spinning warps keep (spin.c), a few for a block or a gang: a warp takes one when
