@@ -472,6 +472,29 @@ struct Block {
     bool in_slab;             /* a gang's CTA whose Block is a piece of GangMemory: not freed */
 };
 
+/* Memory the processor is asked to fetch ahead, a line at a time: gang.c lists the lines the CTA
+ * that runs next will touch first, warp.c's straight-line loop asks for two of them at each step
+ * of the CTA running now. A cooperative grid's CTAs each come back to run after all the others
+ * have: their registers are long out of the processor's caches by then, and met one miss after
+ * another as the instructions reach them, they cost more than the instructions did. (Asked for
+ * all at once as the CTA's turn came, they gained nothing; spread over the steps before, they
+ * gained a tenth of make bench's cooperative figure.) */
+enum { PREFETCH_MAX = 2048 };
+typedef struct Prefetch {
+    const void *line[PREFETCH_MAX];
+    uint32_t count, next;      /* lines listed; the next to ask for */
+    uint32_t *row_mark;        /* row_mark[row] == mark: the row is listed already */
+    uint32_t mark;
+} Prefetch;
+
+static inline void prefetch_some(Prefetch *p)
+{
+    if (p->next < p->count)
+        __builtin_prefetch(p->line[p->next++], 1, 3);
+    if (p->next < p->count)
+        __builtin_prefetch(p->line[p->next++], 1, 3);
+}
+
 /* CTAs that run together, interleaved under one scheduler (gang.c): the CTAs of a cluster, or
  * every CTA of a cooperative launch. */
 typedef struct Gang {
@@ -485,6 +508,7 @@ typedef struct Gang {
     bool sweeping;             /* and whether parked warps whose epoch moved may run (gang_next) */
     SpinPool *spin_pool;       /* its warps' kept states (spin.c), its GangMemory's */
     uint64_t picks;            /* picks since the last sweep */
+    Prefetch *ahead;           /* the next CTA's lines (default schedule only); NULL: none */
 } Gang;
 
 /* gang.c: CTAs that run together. */

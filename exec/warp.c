@@ -349,9 +349,12 @@ static uint64_t run_straight(Warp *w, uint32_t pc, uint32_t mask, uint32_t limit
 {
     const XInstr *code = w->prog->code;
     uint64_t steps = 0, last = until > w->steps ? until - w->steps : 1;   /* this one runs anyway */
+    Prefetch *ahead = w->block->gang ? w->block->gang->ahead : NULL;
     *next = pc;
     for (;;) {
         const XInstr *x = &code[pc];
+        if (ahead)
+            prefetch_some(ahead);
         if (x->reads_clock)
             break;                              /* step() sets the clock first */
         if (w->wgmma_inflight)
