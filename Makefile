@@ -53,7 +53,7 @@ PARSER_SRC := $(BUILD)/parser.c parser/streamparse.c parser/quick.c parser/parse
               parser/initshape.c
 EXEC_SRC   := exec/slab.c exec/kernels.c exec/vbits.c exec/layout.c exec/cfg.c exec/operand.c exec/callsite.c exec/lower.c exec/contract.c exec/lowercheck.c exec/bounds.c exec/mem.c exec/gridtrack.c exec/atomic.c exec/multimem.c exec/tensormap.c exec/bulk.c exec/report.c exec/alu.c exec/pack.c exec/wide.c exec/atom128.c exec/bitops.c exec/video.c exec/surface.c exec/sample.c exec/texture.c \
               exec/mathops.c exec/approx.c exec/half.c exec/fold.c exec/convert.c exec/format.c exec/warpops.c exec/mma.c exec/mma884.c exec/mmasp.c exec/mmafloat.c exec/mmafp8.c exec/wmma.c exec/wmmalayout.c exec/wgmma.c exec/wgmmadesc.c exec/mmaview.c exec/mmasource.c exec/matrix.c exec/barrier.c exec/sync.c \
-               exec/asyncwrite.c exec/async.c exec/mbarrier.c exec/call.c exec/builtin.c exec/tracefrag.c exec/trace.c exec/warp.c exec/spin.c exec/block.c exec/blockcopy.c exec/gang.c exec/cluster.c exec/clusterasync.c exec/grid.c
+               exec/asyncwrite.c exec/async.c exec/mbarrier.c exec/call.c exec/builtin.c exec/tracefrag.c exec/trace.c exec/warp.c exec/spin.c exec/block.c exec/blockcopy.c exec/ahead.c exec/gang.c exec/cluster.c exec/clusterasync.c exec/grid.c
 API_SRC    := api/demangle.c api/kernelname.c api/reach.c api/apidiag.c api/hostmem.c api/library.c api/apilaunch.c api/ocelot.c
 # cuda/: what the CUDA runtime and driver shims need; fatbin.c needs libzstd, linked only by what uses it.
 CUDA_SRC   := cuda/fatbin.c

@@ -483,16 +483,20 @@ enum { PREFETCH_MAX = 2048 };
 typedef struct Prefetch {
     const void *line[PREFETCH_MAX];
     uint32_t count, next;      /* lines listed; the next to ask for */
-    uint32_t *row_mark;        /* row_mark[row] == mark: the row is listed already */
-    uint32_t mark;
+    /* ahead.c's: the rows the instructions from each pc on touch, found once (rows_at[pc]: 1 +
+     * where its list, its length first, begins in rows; 0: not yet), and marks of rows listed */
+    uint32_t *rows_at, *rows, rows_len, rows_cap;
+    uint32_t *list_mark, *warp_mark, list_counter, warp_counter;
 } Prefetch;
 
 static inline void prefetch_some(Prefetch *p)
 {
     if (p->next < p->count)
         __builtin_prefetch(p->line[p->next++], 1, 3);
+#ifndef PF_ONE
     if (p->next < p->count)
         __builtin_prefetch(p->line[p->next++], 1, 3);
+#endif
 }
 
 /* CTAs that run together, interleaved under one scheduler (gang.c): the CTAs of a cluster, or
@@ -510,6 +514,12 @@ typedef struct Gang {
     uint64_t picks;            /* picks since the last sweep */
     Prefetch *ahead;           /* the next CTA's lines (default schedule only); NULL: none */
 } Gang;
+
+/* ahead.c: the lines the CTA after CTA c of a gang will touch first, listed (g->ahead) as c's
+ * turn comes. */
+Prefetch *ahead_new(const Program *p);
+void ahead_free(Prefetch *a);
+void ahead_fill(struct Gang *g, uint32_t c);
 
 /* gang.c: CTAs that run together. */
 void block_set_cluster(Block *b, const uint32_t cluster[3]);   /* validated by the caller (bounds.c) */

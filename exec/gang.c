@@ -1,8 +1,6 @@
 /* gang.c: CTAs that run together. The CTAs of a cluster, or every CTA of a cooperative launch,
  * run interleaved under one scheduler as one Gang; every other CTA runs alone (grid.c).
  * Requires: block.c (the CTA). */
-#include <stddef.h>
-#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -189,76 +187,6 @@ static bool cta_ended(const Block *k)
     return true;
 }
 
-/* ---- the next CTA's memory, asked for ahead (Prefetch) ---- */
-
-enum { AHEAD_INSTRUCTIONS = 32,        /* the instructions after each lane's whose rows are listed */
-       AHEAD_BYTES = 1024 };           /* at most, of an array listed whole (predicates, regions) */
-
-static void ahead_lines(Prefetch *p, const void *at, size_t bytes)
-{
-    uintptr_t line = (uintptr_t)at & ~(uintptr_t)63, end = (uintptr_t)at + bytes;
-    for (; line < end && p->count < PREFETCH_MAX; line += 64)
-        p->line[p->count++] = (const void *)line;
-}
-
-static void ahead_row(Prefetch *p, const Warp *w, uint32_t row)
-{
-    if (row >= w->prog->row_count || p->row_mark[row] == p->mark)
-        return;
-    p->row_mark[row] = p->mark;
-    ahead_lines(p, w->val[row], sizeof *w->val);
-    ahead_lines(p, &w->defined[row], sizeof *w->defined);
-}
-
-/* The rows the instructions from pc on read and write. */
-static void ahead_code(Prefetch *p, const Warp *w, uint32_t pc)
-{
-    const Program *prog = w->prog;
-    for (uint32_t end = pc + AHEAD_INSTRUCTIONS; pc < end && pc < prog->code_len; pc++) {
-        const XInstr *x = &prog->code[pc];
-        if (x->dst_kind == DST_VALUE)
-            ahead_row(p, w, x->dst);
-        for (uint32_t s = 0; s < x->src_count && s < sizeof x->src / sizeof *x->src; s++)
-            if (!(x->src_pred >> s & 1))
-                ahead_row(p, w, x->src[s]);
-        for (uint32_t v = 0; v < VEC_MAX; v++)
-            if (x->vec[v] != NO_SLOT)
-                ahead_row(p, w, x->vec[v]);
-    }
-}
-
-/* What CTA k touches first when it runs next: its block's and warps' fields, and the rows of the
- * instructions ahead of each live lane (a parked warp's kept state too: spin.c compares it). */
-static void ahead_fill(Prefetch *p, const Block *k)
-{
-    p->count = p->next = 0;
-    ahead_lines(p, k, offsetof(Block, barriers) + sizeof k->barriers[0]);
-    ahead_lines(p, &k->live_threads, offsetof(Block, kept) - offsetof(Block, live_threads));
-    size_t regions = k->mem.count * sizeof *k->mem.regions;
-    ahead_lines(p, k->mem.regions, regions < AHEAD_BYTES ? regions : AHEAD_BYTES);
-    for (uint32_t i = 0; i < k->warp_count; i++) {
-        const Warp *w = k->warps[i];
-        uint32_t live = w->launched & ~w->exited;
-        if (!live)
-            continue;
-        if (++p->mark == 0) {
-            memset(p->row_mark, 0, w->prog->row_count * sizeof *p->row_mark);
-            p->mark = 1;
-        }
-        ahead_lines(p, w, offsetof(Warp, cluster));
-        if (w->parked)
-            ahead_lines(p, &w->stack, offsetof(Warp, warnings) - offsetof(Warp, stack));
-        size_t preds = w->prog->pred_count * sizeof *w->pred;
-        ahead_lines(p, w->pred, preds < AHEAD_BYTES ? preds : AHEAD_BYTES);
-        ahead_lines(p, w->pred_defined, preds < AHEAD_BYTES ? preds : AHEAD_BYTES);
-        for (uint32_t pc = NO_SLOT; live; live &= live - 1) {  /* each lane's, once in a row */
-            uint32_t at = w->pc[__builtin_ctz(live)];
-            if (at != pc)
-                ahead_code(p, w, pc = at);
-        }
-    }
-}
-
 /* The gang's CTAs, from their start, until every thread has ended; false when the run stops
  * early (a fault, a deadlock, a --strict warning), with *stopped the CTA where it did. */
 static bool run_gang(Block *b, Gang *g, const ExecOptions *o, uint32_t *stopped)
@@ -278,7 +206,7 @@ static bool run_gang(Block *b, Gang *g, const ExecOptions *o, uint32_t *stopped)
             if (warp_parked(w))        /* the epoch moved: it runs again */
                 continue;
             if (c != last && g->ahead)     /* a CTA's turn: gang_next's turn comes to the next after */
-                ahead_fill(g->ahead, g->ctas[(c + 1) % g->count]);
+                ahead_fill(g, c);
             last = c;
             warp_run(w, o, GANG_SLICE_STEPS);
             if (w->faulted || (o->strict && w->warnings.len)) {
@@ -326,6 +254,8 @@ static void make_members(Block *b, Gang *g, uint32_t count, GangMemory *m)
         k->gang_rank = i;
         k->mem.epoch = &g->epoch;
         k->grid_workspace = b->grid_workspace;
+        for (uint32_t j = 0; j < k->warp_count; j++)   /* one copy of the program for all: in the caches */
+            k->warps[j]->prog = &b->prog;
         g->ctas[i] = k;
     }
 }
@@ -384,8 +314,7 @@ bool gang_run_grid(Block *b, const ExecOptions *o)
     g.spin_pool = &memory->spins;          /* kept with it: its states no warp's once the members are freed */
     make_members(b, &g, size[0] * size[1] * size[2], memory);
     if (!o->schedule && g.count > 1) {
-        g.ahead = xcalloc(1, sizeof *g.ahead);
-        g.ahead->row_mark = xcalloc(b->prog.row_count ? b->prog.row_count : 1, sizeof *g.ahead->row_mark);
+        g.ahead = ahead_new(&b->prog);
     }
     uint64_t gangs = cta_count(b) / g.count, steps = 0, lane_steps = 0;
     uint32_t per[3] = { b->nctaid[0] / size[0], b->nctaid[1] / size[1], b->nctaid[2] / size[2] };
@@ -425,9 +354,7 @@ bool gang_run_grid(Block *b, const ExecOptions *o)
     b->steps = steps;
     b->lane_steps = lane_steps;
     free(g.ctas);
-    if (g.ahead)
-        free(g.ahead->row_mark);
-    free(g.ahead);
+    ahead_free(g.ahead);
     memory_give(b, memory);
     block_show_kept(b);
     return ran;
