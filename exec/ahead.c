@@ -93,9 +93,12 @@ static uint32_t rows_from(Prefetch *a, const Program *p, uint32_t pc)
         for (uint32_t s = 0; s < x->src_count && s < sizeof x->src / sizeof *x->src; s++)
             if (!(x->src_pred >> s & 1))
                 list_row(a, p, x->src[s], mark);
-        for (uint32_t v = 0; v < VEC_MAX; v++)
-            if (x->vec[v] != NO_SLOT)
+        for (uint32_t v = 0; v < VEC_MAX; v++) {
+            if (v < x->vec_count && x->vec[v] != NO_SLOT)
                 list_row(a, p, x->vec[v], mark);
+            if (x->dsts[v] != NO_SLOT)
+                list_row(a, p, x->dsts[v], mark);
+        }
     }
     a->rows[at] = a->rows_len - at - 1;
     a->rows_at[pc] = at + 1;

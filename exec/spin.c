@@ -40,6 +40,7 @@ typedef struct SpinState {
     uint64_t (*bits)[WARP_SIZE];
     uint32_t *defined, *pred, *pred_defined;
     bool partial;              /* only the rows of written[] kept (the others: the warp's, see keep) */
+    uint32_t frozen;           /* lanes whose partly defined bits are not kept (same_bits) */
     uint32_t written_count, written[SPIN_WRITTEN_MAX];
 } SpinState;
 
@@ -65,11 +66,24 @@ static uint32_t lane_pc(const Warp *w, uint32_t pc, uint32_t mask, int l)
 }
 
 /* A row's values and definedness; its partly defined bits only where a lane is not wholly defined
- * (elsewhere Warp.bits means nothing, and keep() copies none). */
+ * (elsewhere Warp.bits means nothing, and keep() copies none), and not of the frozen lanes
+ * (SpinState.frozen), which run nothing while the state is compared: those that waited when it
+ * was kept (a waiting lane runs nothing until released, and same_state finds it still waiting
+ * from the same arrival, Arrival.since, or the states differ), and, while only a loop's rows are
+ * kept, those held outside the loop (one runs only after spin_widen, which keeps their bits).
+ * (The bits of a row no lane made partly defined are pages the system has not given yet: read,
+ * each costs a page fault, as a grid.sync() spin in lane 0 of each of 1,024 CTAs did.) */
+static bool same_bits(const Warp *w, const SpinState *s, uint32_t r)
+{
+    for (uint32_t k = ~w->defined[r] & ~s->frozen; k; k &= k - 1)
+        if (w->bits[r][__builtin_ctz(k)] != s->bits[r][__builtin_ctz(k)])
+            return false;
+    return true;
+}
+
 static bool same_row(const Warp *w, const SpinState *s, uint32_t r)
 {
-    return w->defined[r] == s->defined[r] && !memcmp(w->val[r], s->val[r], sizeof *w->val) &&
-           (w->defined[r] == ALL_LANES || !memcmp(w->bits[r], s->bits[r], sizeof *w->bits));
+    return w->defined[r] == s->defined[r] && !memcmp(w->val[r], s->val[r], sizeof *w->val) && same_bits(w, s, r);
 }
 
 /* Every row the same (one comparison of all values, the common case, then row by row only for the
@@ -79,7 +93,7 @@ static bool same_rows(const Warp *w, SpinState *s)
     uint32_t n = w->prog->first_immediate;
     bool same = !memcmp(w->defined, s->defined, n * sizeof *w->defined) && !memcmp(w->val, s->val, n * sizeof *w->val);
     for (uint32_t r = 0; r < n && same; r++)
-        same = w->defined[r] == ALL_LANES || !memcmp(w->bits[r], s->bits[r], sizeof *w->bits);
+        same = w->defined[r] == ALL_LANES || same_bits(w, s, r);
     for (uint32_t r = 0; r < n && !same; r++)
         if (!same_row(w, s, r)) {
             s->hint = r;
@@ -115,10 +129,14 @@ static bool loop_rows(const Warp *w, SpinState *s, uint32_t pc)
         bool known = x->kop != KOP_NONE || x->kcmp != KCMP_NONE || (x->op == OP_LD && x->vec_count <= 1 && x->dst_bits <= 64);
         if (!known || x->reads_clock)
             return false;
-        uint32_t rows[2 + 2 * VEC_MAX], n = 0;
-        rows[n++] = x->dst, rows[n++] = x->dst_pred;
-        for (unsigned v = 0; v < VEC_MAX; v++)
-            rows[n++] = x->vec[v], rows[n++] = x->dsts[v];
+        uint32_t rows[1 + 2 * VEC_MAX], n = 0;   /* predicates: all compared (same_state) */
+        if (x->dst_kind == DST_VALUE)
+            rows[n++] = x->dst;
+        for (unsigned v = 0; v < VEC_MAX; v++) {
+            if (v < x->vec_count)
+                rows[n++] = x->vec[v];
+            rows[n++] = x->dsts[v];
+        }
         for (uint32_t k = 0; k < n; k++) {
             uint32_t r = rows[k], j = 0;
             while (j < s->written_count && s->written[j] != r)
@@ -133,12 +151,17 @@ static bool loop_rows(const Warp *w, SpinState *s, uint32_t pc)
     return true;
 }
 
+static void keep_bits(SpinState *s, const Warp *w, uint32_t r)
+{
+    for (uint32_t k = ~w->defined[r] & ~s->frozen; k; k &= k - 1)
+        s->bits[r][__builtin_ctz(k)] = w->bits[r][__builtin_ctz(k)];
+}
+
 static void keep_row(SpinState *s, const Warp *w, uint32_t r)
 {
     memcpy(s->val[r], w->val[r], sizeof *w->val);
     s->defined[r] = w->defined[r];
-    if (w->defined[r] != ALL_LANES)
-        memcpy(s->bits[r], w->bits[r], sizeof *w->bits);
+    keep_bits(s, w, r);
 }
 
 /* The warp leaves the loop whose written rows alone its state kept: the other rows, as they were
@@ -151,6 +174,11 @@ void spin_widen(Warp *w)
     if (!s || !s->partial || !w->spin_kept)
         return;
     s->partial = false;
+    uint32_t held = s->frozen & ~s->waiting;   /* not run since kept: their bits as they were */
+    for (uint32_t k = 0; k < s->written_count; k++)
+        for (uint32_t m = held & ~w->defined[s->written[k]]; m; m &= m - 1)
+            s->bits[s->written[k]][__builtin_ctz(m)] = w->bits[s->written[k]][__builtin_ctz(m)];
+    s->frozen = s->waiting;
     for (uint32_t r = 0; r < w->prog->first_immediate; r++) {
         uint32_t j = 0;
         while (j < s->written_count && s->written[j] != r)
@@ -186,7 +214,7 @@ static bool same_state(const Warp *w, SpinState *s, uint32_t pc, uint32_t mask)
     for (int l = 0; l < WARP_SIZE; l++) {
         if (!(alive >> l & 1))
             continue;
-        if ((w->waiting >> l & 1) && (w->arrival[l].pc != s->arrival[l].pc ||
+        if ((w->waiting >> l & 1) && (w->arrival[l].pc != s->arrival[l].pc || w->arrival[l].since != s->arrival[l].since ||
                                       w->arrival[l].membermask != s->arrival[l].membermask))
             return false;
         if (w->depth[l] != s->depth[l] || w->sp[l] != s->sp[l] || w->stack_ptr[l] != s->stack_ptr[l] ||
@@ -263,8 +291,14 @@ static void keep(Warp *w, uint32_t pc, uint32_t mask)
     s->exited = w->exited, s->waiting = w->waiting, s->at_barrier = w->at_barrier;
     s->carry = w->carry, s->carry_defined = w->carry_defined, s->carry_by_sub = w->carry_by_sub;
     s->partial = w->spin_partial = loop_rows(w, s, pc);
+    s->frozen = w->waiting;
     if (s->partial) {                  /* the loop's rows; the others when it leaves (spin_widen) */
         w->spin_lo = p->code[pc].target, w->spin_hi = pc;
+        for (uint32_t held = w->launched & ~w->exited & ~w->waiting & ~mask; held; held &= held - 1) {
+            uint32_t at = w->pc[__builtin_ctz(held)];
+            if (at < w->spin_lo || at > w->spin_hi)
+                s->frozen |= held & -held;
+        }
         for (uint32_t k = 0; k < s->written_count; k++)
             keep_row(s, w, s->written[k]);
     } else {
@@ -272,8 +306,7 @@ static void keep(Warp *w, uint32_t pc, uint32_t mask)
         memcpy(s->val, w->val, p->first_immediate * sizeof *w->val);
         memcpy(s->defined, w->defined, p->first_immediate * sizeof *w->defined);
         for (uint32_t r = 0; r < p->first_immediate; r++)
-            if (w->defined[r] != ALL_LANES)
-                memcpy(s->bits[r], w->bits[r], sizeof *w->bits);
+            keep_bits(s, w, r);
     }
     memcpy(s->pred, w->pred, (p->pred_count - 2) * sizeof *w->pred);
     memcpy(s->pred_defined, w->pred_defined, (p->pred_count - 2) * sizeof *w->pred);
