@@ -868,7 +868,8 @@ void block_progress(Block *b, const ExecOptions *options, bool now);
 Warp *block_new_warp(Block *b, uint32_t index, GangMemory *m);
 void *block_bits_alloc(uint32_t rows);
 /* blockcopy.c: blocks made from another. */
-Block *block_worker_new(const Block *b, GangMemory *m);   /* for grid.c (m NULL), gang.c; freed by block_free */
+Block *block_worker_new(const Block *b, GangMemory *m, const bool *undefined);
+bool block_undefined_bytes(const uint8_t *shadow, uint64_t n);   /* for grid.c (m NULL), gang.c; freed by block_free */
 void block_leave_slab(Block *k);                         /* before a gang's CTA hands its state on */
 void gang_memory_free(GangMemory *m);                     /* NULL: nothing */
 /* A block for one launch of the kernel b was loaded for (the library's), of ntid threads (the

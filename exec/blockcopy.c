@@ -83,7 +83,7 @@ static uint8_t *zero_later(size_t n)
 }
 
 /* Whether none of the n bytes whose shadow is s is defined (their data does not matter). */
-static bool undefined_bytes(const uint8_t *s, uint64_t n)
+bool block_undefined_bytes(const uint8_t *s, uint64_t n)
 {
     uint8_t any = 0;
     for (uint64_t i = 0; i < n; i++)
@@ -94,8 +94,9 @@ static bool undefined_bytes(const uint8_t *s, uint64_t n)
 /* A worker for a grid on several threads: b's program and start state, the grid's memory
  * (.global, .const, parameters) shared, the CTA's own (.shared, .local) copied, warps of its
  * own; all of it pieces of m when given (a gang's CTA: block_leave_slab before it outlives m).
- * Call after block_start. */
-Block *block_worker_new(const Block *b, GangMemory *m)
+ * undefined[i]: whether no byte of b's per-lane region i is defined, when the caller knows (the
+ * same for every CTA of a gang); NULL: looked at here. Call after block_start. */
+Block *block_worker_new(const Block *b, GangMemory *m, const bool *undefined)
 {
     Block *k = m ? slab_zero(&m->rows, sizeof *k) : xcalloc(1, sizeof *k);
     k->in_slab = m;
@@ -116,7 +117,7 @@ Block *block_worker_new(const Block *b, GangMemory *m)
             continue;
         uint64_t n = block_region_bytes(&b->mem, r);
         r->in_slab = m;
-        if (r->per_lane && undefined_bytes(b->mem.regions[i].shadow, n)) {
+        if (r->per_lane && (undefined ? undefined[i] : block_undefined_bytes(b->mem.regions[i].shadow, n))) {
             /* pages the system gives only where a thread writes */
             r->data = m ? slab_zero(&m->lazy, n + 1) : zero_later(n + 1);
             r->shadow = m ? slab_zero(&m->lazy, n + 1) : zero_later(n + 1);

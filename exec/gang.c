@@ -244,8 +244,12 @@ static void make_members(Block *b, Gang *g, uint32_t count, GangMemory *m)
 
     g->ctas = xcalloc(count, sizeof *g->ctas);
     g->count = count;
+    bool *undefined = xcalloc(b->mem.count ? b->mem.count : 1, sizeof *undefined);
+    for (uint32_t i = 0; i < b->mem.count; i++)     /* each CTA's .local starts from these */
+        undefined[i] = b->mem.regions[i].per_lane &&
+                       block_undefined_bytes(b->mem.regions[i].shadow, block_region_bytes(&b->mem, &b->mem.regions[i]));
     for (uint32_t i = 0; i < count; i++) {
-        Block *k = block_worker_new(b, m);
+        Block *k = block_worker_new(b, m, undefined);
         k->worker = false;             /* it reports, as b would */
         k->diag = b->diag;
         k->images = b->images, k->image_count = b->image_count;
@@ -258,6 +262,7 @@ static void make_members(Block *b, Gang *g, uint32_t count, GangMemory *m)
             k->warps[j]->prog = &b->prog;
         g->ctas[i] = k;
     }
+    free(undefined);
 }
 
 /* Gang memory kept at most: a kernel keeps no more between launches. */

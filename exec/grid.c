@@ -69,7 +69,7 @@ static bool run_parallel(Block *b, const ExecOptions *o, uint64_t ctas, uint32_t
     pthread_t thread[MAX_JOBS];
     uint32_t started = 1;                /* job 0 runs on this thread */
     for (uint32_t i = 0; i < workers; i++) {
-        job[i] = (Job){ block_worker_new(b, NULL), o, &next, ctas, false, false };
+        job[i] = (Job){ block_worker_new(b, NULL, NULL), o, &next, ctas, false, false };
         job[i].block->mem.track = track;
         job[i].block->progress = b->progress;
     }
