@@ -110,6 +110,7 @@ static void warp_rows(Prefetch *a, const Warp *w, uint32_t live)
 {
     const Program *p = w->prog;
     uint32_t mark = next_mark(&a->warp_counter, a->warp_mark, p->row_count);
+    uintptr_t last_defined = 0;
     for (uint32_t pc = NO_SLOT; live; live &= live - 1) {      /* each lane's, once in a row */
         uint32_t at = w->pc[__builtin_ctz(live)];
         if (at == pc || at >= p->code_len)
@@ -122,7 +123,10 @@ static void warp_rows(Prefetch *a, const Warp *w, uint32_t live)
                 continue;
             a->warp_mark[row] = mark;
             lines(a, w->val[row], sizeof *w->val);
-            lines(a, &w->defined[row], sizeof *w->defined);
+            uintptr_t defined = (uintptr_t)&w->defined[row] & ~(uintptr_t)63;
+            if (defined != last_defined)   /* sixteen rows' a line: rows listed near together */
+                lines(a, (const void *)defined, 1);
+            last_defined = defined;
         }
     }
 }
@@ -149,8 +153,8 @@ void ahead_fill(Gang *g, uint32_t c)
         if (!live)
             continue;
         lines(a, w, offsetof(Warp, cluster));
-        if (w->parked)                 /* spin.c looks at its calls and kept state */
-            lines(a, &w->stack, offsetof(Warp, warnings) - offsetof(Warp, stack));
+        if (w->parked)                 /* spin.c compares its lanes' stacks */
+            lines(a, &w->sp, offsetof(Warp, active) - offsetof(Warp, sp));
         size_t preds = w->prog->pred_count * sizeof *w->pred;
         lines(a, w->pred, preds < AHEAD_BYTES ? preds : AHEAD_BYTES);
         lines(a, w->pred_defined, preds < AHEAD_BYTES ? preds : AHEAD_BYTES);

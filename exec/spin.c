@@ -55,7 +55,7 @@ static bool frames_equal(const Frame *a, const Frame *b)
 static bool keepable(const Warp *w)
 {
     for (int l = 0; l < WARP_SIZE; l++)
-        if (w->depth[l] > SPIN_MAX_DEPTH || w->saves[l].len)
+        if (w->depth[l] > SPIN_MAX_DEPTH || (w->depth[l] && w->saves[l].len))   /* saves: in calls only */
             return false;
     return true;
 }
