@@ -44,13 +44,6 @@ static void lines(Prefetch *a, const void *at, size_t bytes)
         a->line[a->count++] = (const void *)line;
 }
 
-/* Lines asked for now (a few: the processor keeps only so many requests at once). */
-static void ask(const void *at, size_t bytes)
-{
-    for (uintptr_t line = (uintptr_t)at & ~(uintptr_t)63, end = (uintptr_t)at + bytes; line < end; line += 64)
-        __builtin_prefetch((const void *)line, 0, 3);
-}
-
 /* A new mark for marks[] of `rows` (all of them cleared when the counter comes round). */
 static uint32_t next_mark(uint32_t *counter, uint32_t *marks, uint32_t rows)
 {
@@ -135,13 +128,12 @@ void ahead_fill(Gang *g, uint32_t c)
 {
     Prefetch *a = g->ahead;
     const Block *k3 = g->ctas[(c + 3) % g->count], *k2 = g->ctas[(c + 2) % g->count];
-    ask(&k3->warps, k3->warp_count * sizeof *k3->warps);
+    a->count = a->next = 0;
+    lines(a, &k3->warps, k3->warp_count * sizeof *k3->warps);
     for (uint32_t i = 0; i < k2->warp_count; i++)
-        ask(k2->warps[i], offsetof(Warp, pc) + sizeof k2->warps[i]->pc);
-    ask(k2, 64);
+        lines(a, k2->warps[i], offsetof(Warp, pc) + sizeof k2->warps[i]->pc);
 
     const Block *k = g->ctas[(c + 1) % g->count];
-    a->count = a->next = 0;
     lines(a, &k->mem, offsetof(Block, barriers) + sizeof k->barriers[0] - offsetof(Block, mem));
     lines(a, &k->live_threads, offsetof(Block, kept) - offsetof(Block, live_threads));
     lines(a, &k->gang, sizeof k->gang + sizeof k->gang_rank);
