@@ -325,9 +325,14 @@ Warp *block_new_warp(Block *b, uint32_t index, GangMemory *m)
     w->prog = p;
     w->index = index;
     w->thread_base = index * WARP_SIZE;
+    /* In a gang's memory the small arrays a step reads follow the warp, on its pages (a CTA whose
+     * turn comes again after all the others' finds fewer pages out of the processor's tables). */
+    w->defined = zero_piece(m, (p->row_count ? p->row_count : 1) * sizeof *w->defined);
+    w->pred = zero_piece(m, p->pred_count * sizeof *w->pred);
+    w->pred_defined = zero_piece(m, p->pred_count * sizeof *w->pred_defined);
+    w->active = zero_piece(m, p->func_count * sizeof *w->active);
     /* rows on cache lines: whole-vector moves */
     w->val = m ? slab_zero(&m->rows, p->row_count * sizeof *w->val) : xcalloc_aligned(p->row_count, sizeof *w->val, 64);
-    w->defined = zero_piece(m, (p->row_count ? p->row_count : 1) * sizeof *w->defined);
     w->bits = m ? slab_zero(&m->lazy, (p->row_count ? p->row_count : 1) * sizeof *w->bits) : block_bits_alloc(p->row_count);
     for (uint32_t i = p->first_immediate; i < p->row_count; i++) {
         for (int l = 0; l < WARP_SIZE; l++)
@@ -336,12 +341,9 @@ Warp *block_new_warp(Block *b, uint32_t index, GangMemory *m)
     }
     for (uint32_t u = 0; u < p->sreg_used_count; u++)     /* special registers: always defined */
         w->defined[p->sreg_rows[p->sreg_used[u] / 4][p->sreg_used[u] % 4]] = ALL_LANES;
-    w->pred = zero_piece(m, p->pred_count * sizeof *w->pred);
-    w->pred_defined = zero_piece(m, p->pred_count * sizeof *w->pred_defined);
     w->pred[p->pred_count - 2] = ALL_LANES;       /* the constant true (false before it, %is_explicit_cluster after) */
     for (uint32_t q = p->pred_count - PRED_CONSTANTS; q < p->pred_count; q++)
         w->pred_defined[q] = ALL_LANES;
-    w->active = zero_piece(m, p->func_count * sizeof *w->active);
     warp_reset(w);
     return w;
 }
