@@ -72,15 +72,18 @@ static void list_row(Prefetch *a, const Program *p, uint32_t row, uint32_t mark)
 }
 
 /* Where the list of the rows the instructions from pc on read and write begins in a->rows (its
- * length first), made the first time. */
+ * length first), made the first time: up to the second CTA barrier from pc (a warp's turn in a
+ * gang usually ends waiting at one: past it, the rows are another turn's). */
 static uint32_t rows_from(Prefetch *a, const Program *p, uint32_t pc)
 {
     if (a->rows_at[pc])
         return a->rows_at[pc] - 1;
     uint32_t mark = next_mark(&a->list_counter, a->list_mark, p->row_count), at = a->rows_len;
     push_row(a, 0);
-    for (uint32_t i = pc; i < pc + AHEAD_INSTRUCTIONS && i < p->code_len; i++) {
+    unsigned barriers = 0;
+    for (uint32_t i = pc; i < pc + AHEAD_INSTRUCTIONS && i < p->code_len && barriers < 2; i++) {
         const XInstr *x = &p->code[i];
+        barriers += x->family == FAM_BARRIER;
         if (x->dst_kind == DST_VALUE)
             list_row(a, p, x->dst, mark);
         for (uint32_t s = 0; s < x->src_count && s < sizeof x->src / sizeof *x->src; s++)

@@ -493,10 +493,8 @@ static inline void prefetch_some(Prefetch *p)
 {
     if (p->next < p->count)
         __builtin_prefetch(p->line[p->next++], 1, 3);
-#ifndef PF_ONE
     if (p->next < p->count)
         __builtin_prefetch(p->line[p->next++], 1, 3);
-#endif
 }
 
 /* CTAs that run together, interleaved under one scheduler (gang.c): the CTAs of a cluster, or
