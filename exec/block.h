@@ -482,6 +482,7 @@ struct Block {
 enum { PREFETCH_MAX = 2048 };
 typedef struct Prefetch {
     const void *line[PREFETCH_MAX];
+    const void *rest[PREFETCH_MAX];   /* ahead.c's, while it orders line[] */
     uint32_t count, next;      /* lines listed; the next to ask for */
     /* ahead.c's: the rows the instructions from each pc on touch, found once (rows_at[pc]: 1 +
      * where its list, its length first, begins in rows; 0: not yet), and marks of rows listed */
