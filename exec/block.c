@@ -361,9 +361,9 @@ static void free_warp_state(Warp *w)
     }
     free(w->warnings.data);
     spin_free(w);
-    for (int l = 0; l < WARP_SIZE; l++) {
-        free(w->stack[l]);
-        free(w->saves[l].data);
+    for (uint32_t k = w->stacks_made; k; k &= k - 1) {     /* saves only in a call: on a stack */
+        free(w->stack[__builtin_ctz(k)]);
+        free(w->saves[__builtin_ctz(k)].data);
     }
 }
 

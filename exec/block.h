@@ -383,6 +383,7 @@ typedef struct Warp {
     /* Calls, clusters, wgmma, warnings: */
     ClusterLanes cluster;
     Frame *stack[WARP_SIZE];   /* each lane's calls, depth[lane] of them */
+    uint32_t stacks_made;      /* lanes whose stack (and saved activations, recursion's) were allocated */
     uint32_t stack_cap[WARP_SIZE];
     uint32_t sp[WARP_SIZE];    /* the end of each lane's .local stack */
     uint32_t stack_ptr[WARP_SIZE]; /* the stack pointer of stacksave: alloca's lowest byte, or MEM_ALLOCA_TOP */

@@ -115,6 +115,7 @@ static bool push_frame(Warp *w, uint32_t pc, uint32_t callee, int l, uint32_t *b
     if (w->depth[l] == w->stack_cap[l]) {
         w->stack_cap[l] = w->stack_cap[l] ? 2 * w->stack_cap[l] : 8;
         w->stack[l] = xrealloc(w->stack[l], w->stack_cap[l] * sizeof *w->stack[l]);
+        w->stacks_made |= 1u << l;
     }
     *base = at;
     w->sp[l] = (uint32_t)end;
