@@ -65,7 +65,7 @@ static void push_row(Prefetch *a, uint32_t v)
 
 static void list_row(Prefetch *a, const Program *p, uint32_t row, uint32_t mark)
 {
-    if (row < p->row_count && a->list_mark[row] != mark) {
+    if (row < p->first_immediate && a->list_mark[row] != mark) {   /* immediates: one copy (warp_src) */
         a->list_mark[row] = mark;
         push_row(a, row);
     }
@@ -172,6 +172,8 @@ void ahead_fill(Gang *g, uint32_t c)
         size_t preds = w->prog->pred_count * sizeof *w->pred;
         lines(a, w->pred, preds < AHEAD_BYTES ? preds : AHEAD_BYTES);
         lines(a, w->pred_defined, preds < AHEAD_BYTES ? preds : AHEAD_BYTES);
+        size_t immediates = (w->prog->row_count - w->prog->first_immediate) * sizeof *w->defined;
+        lines(a, &w->defined[w->prog->first_immediate], immediates < AHEAD_BYTES ? immediates : AHEAD_BYTES);
         warp_rows(a, w, live);
     }
     pages_first(a);

@@ -298,8 +298,8 @@ static const uint64_t *negated(const uint64_t *v, unsigned bits, uint64_t *out)
 
 static void float_op(Warp *w, const XInstr *x, uint32_t mask, Lanes r, uint32_t *defined)
 {
-    const uint64_t *a = w->val[x->src[0]], *b = w->val[x->src[1 < x->src_count ? 1 : 0]];
-    const uint64_t *c = w->val[x->src[2 < x->src_count ? 2 : 0]];
+    const uint64_t *a = warp_src(w, x->src[0]), *b = warp_src(w, x->src[1 < x->src_count ? 1 : 0]);
+    const uint64_t *c = warp_src(w, x->src[2 < x->src_count ? 2 : 0]);
     uint64_t negated_a[WARP_SIZE], negated_c[WARP_SIZE];
     if (x->op == OP_FMA && (x->negate & 1))
         a = negated(a, x->bits, negated_a);
@@ -411,8 +411,8 @@ static uint64_t pair_op(const XInstr *x, uint64_t a, uint64_t b)
 
 static void int_op(Warp *w, const XInstr *x, Lanes r, uint32_t *defined)
 {
-    const uint64_t *a = w->val[x->src[0]], *b = w->val[x->src[1 < x->src_count ? 1 : 0]];
-    const uint64_t *c = w->val[x->src[2 < x->src_count ? 2 : 0]];
+    const uint64_t *a = warp_src(w, x->src[0]), *b = warp_src(w, x->src[1 < x->src_count ? 1 : 0]);
+    const uint64_t *c = warp_src(w, x->src[2 < x->src_count ? 2 : 0]);
     *defined = w->defined[x->src[0]];
     if (x->src_count > 1)
         *defined &= w->defined[x->src[1]];
@@ -522,8 +522,8 @@ static const char warn_carry_mix[] = "carry flag of an addition used by subc, or
 
 static void carry_op(Warp *w, const XInstr *x, uint32_t mask)
 {
-    const uint64_t *a = w->val[x->src[0]], *b = w->val[x->src[1]];
-    const uint64_t *c = x->src_count > 2 ? w->val[x->src[2]] : a;
+    const uint64_t *a = warp_src(w, x->src[0]), *b = warp_src(w, x->src[1]);
+    const uint64_t *c = x->src_count > 2 ? warp_src(w, x->src[2]) : a;
     unsigned bits = x->bits;
     uint64_t m = width_mask(bits);
     bool use_carry = x->op == OP_ADDC || x->op == OP_SUBC || x->op == OP_MADC;
@@ -570,8 +570,8 @@ static void carry_op(Warp *w, const XInstr *x, uint32_t mask)
  * and sad (c + |a - b|). */
 static void narrow_op(Warp *w, const XInstr *x, uint32_t mask)
 {
-    const uint64_t *a = w->val[x->src[0]], *b = w->val[x->src[1]];
-    const uint64_t *c = x->src_count > 2 ? w->val[x->src[2]] : a;
+    const uint64_t *a = warp_src(w, x->src[0]), *b = warp_src(w, x->src[1]);
+    const uint64_t *c = x->src_count > 2 ? warp_src(w, x->src[2]) : a;
     uint32_t defined = w->defined[x->src[0]] & w->defined[x->src[1]];
     if (x->src_count > 2)
         defined &= w->defined[x->src[2]];
@@ -620,7 +620,7 @@ static bool compare_int(uint8_t cmp, uint64_t a, uint64_t b, unsigned bits, bool
 
 static void setp(Warp *w, const XInstr *x, uint32_t mask)
 {
-    const uint64_t *a = w->val[x->src[0]], *b = w->val[x->src[1]];
+    const uint64_t *a = warp_src(w, x->src[0]), *b = warp_src(w, x->src[1]);
     uint32_t defined = w->defined[x->src[0]] & w->defined[x->src[1]];
     uint32_t t = 0;
     for (int l = 0; l < WARP_SIZE; l++) {
@@ -677,7 +677,7 @@ static void predicate_logic(Warp *w, const XInstr *x, uint32_t mask)
 
 static void selp(Warp *w, const XInstr *x, uint32_t mask)
 {
-    const uint64_t *a = w->val[x->src[0]], *b = w->val[x->src[1]];
+    const uint64_t *a = warp_src(w, x->src[0]), *b = warp_src(w, x->src[1]);
     uint32_t cdef = ALL_LANES;
     uint32_t c = pred_source(w, x, 2, &cdef);
     Lanes r;
@@ -745,7 +745,7 @@ __attribute__((noinline)) static void kernel_partly_defined(Warp *w, const XInst
     uint32_t a = x->src[0], b = x->src[x->src_count > 1];
     uint64_t dbits[WARP_SIZE];
     uint32_t partial = vbits_partial_results(w, x, mask, defined, dbits);
-    w->prog->kernels->int32(x->kop, w->val[x->dst], w->val[a], w->val[b], mask);
+    w->prog->kernels->int32(x->kop, w->val[x->dst], warp_src(w, a), warp_src(w, b), mask);
     w->defined[x->dst] |= mask & defined;
     vbits_define_partial(w, x, partial, dbits);             /* every other lane of mask */
 }
@@ -760,11 +760,11 @@ void alu_kernel(Warp *w, const XInstr *x, uint32_t mask)
         return;
     }
     if (x->kop) {                               /* every source defined in every bit */
-        w->prog->kernels->int32(x->kop, w->val[x->dst], w->val[a], w->val[b], mask);
+        w->prog->kernels->int32(x->kop, w->val[x->dst], warp_src(w, a), warp_src(w, b), mask);
         w->defined[x->dst] |= mask;
         return;
     }
-    uint32_t t = w->prog->kernels->compare32(x->kcmp, w->val[a], w->val[b]);
+    uint32_t t = w->prog->kernels->compare32(x->kcmp, warp_src(w, a), warp_src(w, b));
     if (x->dst_kind == DST_PRED)
         commit_pred(w, x->dst, t, mask, defined);
     if (x->dst_pred != NO_SLOT)

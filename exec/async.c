@@ -106,7 +106,7 @@ static bool copy_lane(Warp *w, const XInstr *x, int l, uint32_t pc)
     if (unknown)
         from = 0;
     uint64_t dst = mem_lane_address(w, x, l);
-    uint64_t src = (w->val[x->src[1]][l] + (uint64_t)x->src_offset) & width_mask(x->src_addr_bits);
+    uint64_t src = (warp_src(w, x->src[1])[l] + (uint64_t)x->src_offset) & width_mask(x->src_addr_bits);
     if (from && !(w->defined[x->src[1]] >> l & 1)) {
         report_fault(w, pc, "lane %d (pc %u): 'cp.async' uses an undefined source address", l, pc);
         return false;

@@ -15,9 +15,9 @@ void atom128_lane(Warp *w, const XInstr *x, int lane, uint8_t *p, uint8_t *shado
             old[h] |= (uint64_t)p[8 * h + i] << (8 * i);
             old_bits[h] |= (uint64_t)shadow[8 * h + i] << (8 * i);
         }
-        b[h] = w->val[x->vec[h]][lane];
+        b[h] = warp_src(w, x->vec[h])[lane];
         b_bits[h] = warp_dbits(w, x->vec[h], lane);
-        c[h] = x->mode == MOD_CAS ? w->val[x->vec[2 + h]][lane] : 0;
+        c[h] = x->mode == MOD_CAS ? warp_src(w, x->vec[2 + h])[lane] : 0;
         c_bits[h] = x->mode == MOD_CAS ? warp_dbits(w, x->vec[2 + h], lane) : ~0ull;
     }
     uint64_t v[2], bits[2];

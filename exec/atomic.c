@@ -145,10 +145,10 @@ void atomic_execute(Warp *w, const XInstr *x, uint32_t mask)
         bool cas = n == 1 && x->vec_count > 1;
         uint64_t bs[VEC_MAX], bs_bits[VEC_MAX];
         for (unsigned e = 0; e < n; e++) {
-            bs[e] = w->val[x->vec[e]][l];
+            bs[e] = warp_src(w, x->vec[e])[l];
             bs_bits[e] = warp_dbits(w, x->vec[e], l);
         }
-        uint64_t c = cas ? w->val[x->vec[1]][l] : 0, c_bits = cas ? warp_dbits(w, x->vec[1], l) : ~0ull;
+        uint64_t c = cas ? warp_src(w, x->vec[1])[l] : 0, c_bits = cas ? warp_dbits(w, x->vec[1], l) : ~0ull;
         for (unsigned e = 0; e < n; e++, p += size, shadow += size) {
             uint64_t old = mem_read_bytes(p, size), old_bits = mem_read_bytes(shadow, size);
             uint64_t b = bs[e], b_bits = bs_bits[e];

@@ -144,8 +144,8 @@ static bool lane_operands(Warp *w, uint32_t pc, int l, uint32_t *id, uint32_t *c
         report_fault(w, pc, "lane %d executes '%s' with an undefined barrier number or thread count", l, x->ir->mnemonic);
         return false;
     }
-    *id = (uint32_t)w->val[x->src[0]][l];
-    *count = x->has_count ? (uint32_t)w->val[x->src[1]][l] : 0;
+    *id = (uint32_t)warp_src(w, x->src[0])[l];
+    *count = x->has_count ? (uint32_t)warp_src(w, x->src[1])[l] : 0;
     if (*id >= BARRIER_COUNT) {
         report_fault(w, pc, "lane %d executes '%s' on barrier %u; a CTA has barriers 0 to %d", l, x->ir->mnemonic, *id,
                    BARRIER_COUNT - 1);

@@ -304,10 +304,10 @@ static uint64_t moved_bits(const Warp *w, const XInstr *x, int l)
 {
     unsigned bits = x->bits;
     uint64_t m = width_mask(bits), field = bits == 64 ? 0xffffffffu : 0xff;
-    uint64_t a = w->val[x->src[0]][l], da = warp_dbits(w, x->src[0], l);
-    uint64_t b = x->src_count > 1 ? w->val[x->src[1]][l] : 0, db = x->src_count > 1 ? warp_dbits(w, x->src[1], l) : 0;
-    uint64_t c = x->src_count > 2 ? w->val[x->src[2]][l] : 0, dc = x->src_count > 2 ? warp_dbits(w, x->src[2], l) : 0;
-    uint64_t e = x->src_count > 3 ? w->val[x->src[3]][l] : 0, de = x->src_count > 3 ? warp_dbits(w, x->src[3], l) : 0;
+    uint64_t a = warp_src(w, x->src[0])[l], da = warp_dbits(w, x->src[0], l);
+    uint64_t b = x->src_count > 1 ? warp_src(w, x->src[1])[l] : 0, db = x->src_count > 1 ? warp_dbits(w, x->src[1], l) : 0;
+    uint64_t c = x->src_count > 2 ? warp_src(w, x->src[2])[l] : 0, dc = x->src_count > 2 ? warp_dbits(w, x->src[2], l) : 0;
+    uint64_t e = x->src_count > 3 ? warp_src(w, x->src[3])[l] : 0, de = x->src_count > 3 ? warp_dbits(w, x->src[3], l) : 0;
     switch (x->op) {
     case OP_BREV:
         return bit_reverse(da, bits);
@@ -377,10 +377,10 @@ static void lop3_predicate(Warp *w, const XInstr *x, const uint64_t *r, const ui
 
 void bitops_execute(Warp *w, const XInstr *x, uint32_t mask)
 {
-    const uint64_t *a = w->val[x->src[0]];
-    const uint64_t *b = x->src_count > 1 ? w->val[x->src[1]] : a;
-    const uint64_t *c = x->src_count > 2 ? w->val[x->src[2]] : a;
-    const uint64_t *e = x->src_count > 3 ? w->val[x->src[3]] : a;
+    const uint64_t *a = warp_src(w, x->src[0]);
+    const uint64_t *b = x->src_count > 1 ? warp_src(w, x->src[1]) : a;
+    const uint64_t *c = x->src_count > 2 ? warp_src(w, x->src[2]) : a;
+    const uint64_t *e = x->src_count > 3 ? warp_src(w, x->src[3]) : a;
     uint32_t defined = w->defined[x->src[0]];
     for (unsigned s = 1; s < x->src_count; s++)
         if (!(x->src_pred >> s & 1))

@@ -323,6 +323,10 @@ Warp *block_new_warp(Block *b, uint32_t index, GangMemory *m)
     w->in_slab = m;
     w->block = b;
     w->prog = p;
+    /* A gang's warps read immediates from the program's one copy (warp_src); a warp running alone
+     * its own, always in the caches (the test in warp_src then always goes one way). */
+    w->shared_from = m ? p->first_immediate : p->row_count;
+    w->immediates = (const uint64_t (*)[WARP_SIZE])p->immediate_rows;
     w->index = index;
     w->thread_base = index * WARP_SIZE;
     /* In a gang's memory the small arrays a step reads follow the warp, on its pages (a CTA whose

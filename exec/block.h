@@ -345,6 +345,9 @@ typedef struct Warp {
     Block *block;
     const Program *prog;       /* the block's */
     uint64_t (*val)[WARP_SIZE];/* val[row][lane] */
+    uint32_t shared_from;      /* rows from here on are read from immediates (warp_src): a gang's
+                                * warp's, the program's first immediate; another's, none */
+    const uint64_t (*immediates)[WARP_SIZE];   /* the program's copy (Program.immediate_rows) */
     uint32_t *defined;         /* defined[row]: lanes whose value is defined in every bit */
     uint64_t (*bits)[WARP_SIZE];   /* bits[row][lane]: for a lane not in defined[row], the bits of
                                 * its value that are defined (0: none; warp_define keeps it) */
@@ -631,6 +634,14 @@ static inline void warp_advance(Warp *w, uint32_t mask, uint32_t next)
         return;
     for (int l = 0; l < WARP_SIZE; l++)
         w->pc[l] = (mask >> l & 1) ? next : w->pc[l];
+}
+
+/* A source row's values. A gang's warp reads an immediate from the program's one copy
+ * (Program.immediate_rows): coming back to run after the warps of many other CTAs (a cooperative
+ * grid), it finds it in the processor's caches, not its own copy, which is the same. */
+static inline const uint64_t *warp_src(const Warp *w, uint32_t row)
+{
+    return row < w->shared_from ? w->val[row] : w->immediates[row - w->prog->first_immediate];
 }
 
 /* The defined bits of lane l's value in row (all ones when every bit is). */

@@ -371,11 +371,11 @@ void call_stack(Warp *w, const XInstr *x, uint32_t run)
     }
     for (uint32_t k = run; k; k &= k - 1) {
         int l = __builtin_ctz(k);
-        uint64_t a = x->op == OP_STACKSAVE ? 0 : w->val[x->src[0]][l] & width_mask(x->bits);
+        uint64_t a = x->op == OP_STACKSAVE ? 0 : warp_src(w, x->src[0])[l] & width_mask(x->bits);
         if (x->op == OP_STACKSAVE)
             w->val[x->dst][l] = w->stack_ptr[l];
         else if (x->op == OP_STACKRESTORE ? !restore_stack(w, x, l, a)
-                                          : !allocate(w, x, l, a, x->src_count > 1 ? w->val[x->src[1]][l] : 8))
+                                          : !allocate(w, x, l, a, x->src_count > 1 ? warp_src(w, x->src[1])[l] : 8))
             return;
     }
     if (x->op != OP_STACKRESTORE)

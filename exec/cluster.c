@@ -129,7 +129,7 @@ void cluster_execute(Warp *w, const XInstr *x, uint32_t mask)
     uint32_t outside = 0, far = 0;
     for (uint32_t k = mask & defined; k; k &= k - 1) {
         int l = __builtin_ctz(k);
-        uint64_t a = w->val[x->src[0]][l] & keep, offset;
+        uint64_t a = warp_src(w, x->src[0])[l] & keep, offset;
         uint64_t address = generic ? a - MEM_SHARED_WINDOW : a;     /* a generic address's .shared one */
         if (generic && (a < MEM_SHARED_WINDOW || address >= MEM_WINDOW_SIZE)) {
             outside |= 1u << l;
@@ -144,7 +144,7 @@ void cluster_execute(Warp *w, const XInstr *x, uint32_t mask)
             w->val[x->dst][l] = r;
             continue;
         }
-        uint64_t to = (uint32_t)w->val[x->src[1]][l];
+        uint64_t to = (uint32_t)warp_src(w, x->src[1])[l];
         if (to >= n) {
             far |= 1u << l;
             continue;

@@ -15,7 +15,7 @@
 /* [src[1] + src_offset]: the mbarrier's address. */
 static uint64_t mbar_address(const Warp *w, const XInstr *x, int l)
 {
-    return (w->val[x->src[1]][l] + (uint64_t)x->src_offset) & width_mask(x->src_addr_bits ? x->src_addr_bits : 64);
+    return (warp_src(w, x->src[1])[l] + (uint64_t)x->src_offset) & width_mask(x->src_addr_bits ? x->src_addr_bits : 64);
 }
 
 /* The .shared::cluster address of a (generic: in the .shared window), or false. */
@@ -70,7 +70,7 @@ static void store_async(Warp *w, const XInstr *x, int l, uint32_t pc)
         return;
     uint8_t data[32], shadow[32];
     for (unsigned e = 0; e < x->vec_count; e++) {
-        mem_write_bytes(data + e * size, w->val[x->vec[e]][l], size);
+        mem_write_bytes(data + e * size, warp_src(w, x->vec[e])[l], size);
         mem_write_bytes(shadow + e * size, warp_dbits(w, x->vec[e], l), size);
     }
     AsyncWrite wr = { .to = owner, .region = region, .offset = offset, .size = total, .thread = w->thread_base + (uint32_t)l,
@@ -91,7 +91,7 @@ static void reduce_async(Warp *w, const XInstr *x, int l, uint32_t pc)
     Region *r = &owner->mem.regions[region];
     uint8_t *p = r->data + offset, *shadow = mem_shadow(&owner->mem, r) + offset;
     bool nan_choice = false;
-    uint64_t old = mem_read_bytes(p, size), b = w->val[x->vec[0]][l];
+    uint64_t old = mem_read_bytes(p, size), b = warp_src(w, x->vec[0])[l];
     uint64_t defined = mem_read_bytes(shadow, size) == width_mask(8 * size) && (w->defined[x->vec[0]] >> l & 1);
     mem_put(&owner->mem, p, shadow, atomic_update(x, old, b, 0, false, &nan_choice), defined ? ~0ull : 0, size);
     mbarrier_tx(w, pc, l, owner, m, -(int64_t)size);

@@ -336,7 +336,7 @@ void convert_execute(Warp *w, const XInstr *x, uint32_t mask)
         convert_narrow(w, x, mask);
         return;
     }
-    const uint64_t *a = w->val[x->src[0]];
+    const uint64_t *a = warp_src(w, x->src[0]);
     unsigned to = x->bits, from = type_info[x->src_type].bits;
     char to_cls = x->cls, from_cls = type_info[x->src_type].cls;
     bool to_float = to_cls == 'f', from_float = from_cls == 'f';

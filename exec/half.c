@@ -295,7 +295,7 @@ static const char warn_folded_nan[] =
  * (fold.c): d takes src[0]'s bits, a NaN's payload included. */
 static void folded_move(Warp *w, const XInstr *x, uint32_t mask)
 {
-    const uint64_t *a = w->val[x->src[0]];
+    const uint64_t *a = warp_src(w, x->src[0]);
     uint64_t *d = w->val[x->dst];
     unsigned halves = packed(x->type) ? 2 : 1;
     uint32_t defined = w->defined[x->src[0]] & mask, nan_lanes = 0;
@@ -330,8 +330,8 @@ static void arithmetic(Warp *w, const XInstr *x, uint32_t mask)
 {
     unsigned halves = packed(x->type) ? 2 : 1, flags = flags_of(x);
     int op = x->op == OP_MAD ? OP_FMA : x->op;
-    const uint64_t *a = w->val[x->src[0]], *b = w->val[x->src[x->src_count > 1]];
-    const uint64_t *c = w->val[x->src[x->src_count > 2 ? 2 : 0]];
+    const uint64_t *a = warp_src(w, x->src[0]), *b = warp_src(w, x->src[x->src_count > 1]);
+    const uint64_t *c = warp_src(w, x->src[x->src_count > 2 ? 2 : 0]);
     uint64_t *d = w->val[x->dst];
     uint64_t r[WARP_SIZE], dbits[WARP_SIZE];
     uint32_t defined = mask;
@@ -377,7 +377,7 @@ static void compare(Warp *w, const XInstr *x, uint32_t mask)
 {
     bool is_set = x->op == OP_SET;
     int stype = x->type, dtype = is_set ? x->src_type : TYPE_PRED;
-    const uint64_t *a = w->val[x->src[0]], *b = w->val[x->src[1]];
+    const uint64_t *a = warp_src(w, x->src[0]), *b = warp_src(w, x->src[1]);
     uint32_t t[2] = { 0, 0 }, def[2] = { mask, mask };
     unsigned halves = packed(stype) ? 2 : 1;
     for (unsigned h = 0; h < halves; h++)

@@ -735,6 +735,10 @@ bool lower_program(Program *p, Memory *mem, Module *m, Function *fn, Diag *diag,
     p->immediates = xmalloc((ld.immediates.len + 1) * sizeof *p->immediates);
     if (ld.immediates.len)
         memcpy(p->immediates, ld.immediates.data, ld.immediates.len * sizeof *p->immediates);
+    p->immediate_rows = xcalloc_aligned(ld.immediates.len + 1, sizeof *p->immediate_rows, 64);
+    for (uint32_t i = 0; i < ld.immediates.len; i++)
+        for (int l = 0; l < WARP_SIZE; l++)
+            p->immediate_rows[i][l] = p->immediates[i];
     p->pred_count = ld.total_preds + PRED_CONSTANTS;
     fold_moves(p);
     warpops_shfl_tables(p);
@@ -769,6 +773,7 @@ void lower_free(Program *p)
     free(p->mma_forms);
     free(p->bulk_forms);
     free(p->immediates);
+    free(p->immediate_rows);
     free(p->handle_rows);
     free(p->shfl_tables);
     memset(p, 0, sizeof *p);

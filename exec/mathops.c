@@ -63,9 +63,9 @@ static bool take_first(const XInstr *x, uint64_t c)
 
 void mathops_execute(Warp *w, const XInstr *x, uint32_t mask)
 {
-    const uint64_t *a = w->val[x->src[0]];
-    const uint64_t *b = x->src_count > 1 ? w->val[x->src[1]] : a;
-    const uint64_t *c = x->src_count > 2 ? w->val[x->src[2]] : a;
+    const uint64_t *a = warp_src(w, x->src[0]);
+    const uint64_t *b = x->src_count > 1 ? warp_src(w, x->src[1]) : a;
+    const uint64_t *c = x->src_count > 2 ? warp_src(w, x->src[2]) : a;
     uint32_t defined = w->defined[x->src[0]];
     for (unsigned s = 1; s < x->src_count; s++)
         defined &= w->defined[x->src[s]];

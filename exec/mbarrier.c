@@ -234,7 +234,7 @@ uint32_t mbarrier_at(Warp *w, const XInstr *x, int lane, uint64_t address, Block
 /* A 32-bit operand of the lane (a count); false after a fault when it is undefined. */
 static bool operand(Warp *w, const XInstr *x, int l, uint32_t pc, unsigned i, uint64_t *v)
 {
-    *v = w->val[x->src[i]][l];
+    *v = warp_src(w, x->src[i])[l];
     if (w->defined[x->src[i]] >> l & 1)
         return true;
     report_fault(w, pc, "lane %d (pc %u): '%s' with an undefined %s", l, pc, x->ir->mnemonic,

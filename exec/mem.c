@@ -567,7 +567,7 @@ static uint64_t loaded_dbits(uint64_t s, unsigned size, bool sign)
  * [%r3+68] with %r3 = buf - 64). */
 uint64_t mem_lane_address(const Warp *w, const XInstr *x, int lane)
 {
-    return (w->val[x->src[0]][lane] + (uint64_t)x->offset) & width_mask(x->addr_bits ? x->addr_bits : 64);
+    return (warp_src(w, x->src[0])[lane] + (uint64_t)x->offset) & width_mask(x->addr_bits ? x->addr_bits : 64);
 }
 
 /* ---- the whole warp at once ----
@@ -626,7 +626,7 @@ static inline void warp_copy(Warp *w, const XInstr *x, bool full, uint32_t mask,
     uint8_t *data = r->data, *shadow = r->shadow;
     unsigned count = x->vec_count;
     if (x->op == OP_ST && count == 1) {
-        const uint64_t *v = w->val[x->vec[0]], *bits = w->bits[x->vec[0]];
+        const uint64_t *v = warp_src(w, x->vec[0]), *bits = w->bits[x->vec[0]];
         uint32_t defined = w->defined[x->vec[0]];
         for (int l = 0; l < WARP_SIZE; l++) {
             if (!full && !(mask >> l & 1))
@@ -690,7 +690,7 @@ static inline void warp_copy(Warp *w, const XInstr *x, bool full, uint32_t mask,
 static inline bool lane_addresses(const Warp *w, const XInstr *x, bool full, uint32_t mask, uint64_t total,
                                   uint64_t *address, uint64_t *low_out, uint64_t *high_out)
 {
-    const uint64_t *base = w->val[x->src[0]];
+    const uint64_t *base = warp_src(w, x->src[0]);
     uint64_t offset = (uint64_t)x->offset, wrap = width_mask(x->addr_bits ? x->addr_bits : 64);
     uint64_t low = UINT64_MAX, high = 0, bits = 0;
     for (int l = 0; l < WARP_SIZE; l++) {
@@ -810,7 +810,7 @@ static void memory_access(Warp *w, const XInstr *x, uint32_t mask)
 /* cvta.space: space address -> generic; cvta.to.space: generic -> space address. */
 static void convert_address(Warp *w, const XInstr *x, uint32_t mask)
 {
-    const uint64_t *a = w->val[x->src[0]];
+    const uint64_t *a = warp_src(w, x->src[0]);
     uint64_t *d = w->val[x->dst];
     uint64_t shift = window(x->space);
     for (int l = 0; l < WARP_SIZE; l++)
@@ -824,7 +824,7 @@ static void convert_address(Warp *w, const XInstr *x, uint32_t mask)
  * windows; .shared::cluster, the shared memory of its cluster's CTAs (cluster.c). p is undefined where a is, in a bit. */
 static void space_test(Warp *w, const XInstr *x, uint32_t mask)
 {
-    const uint64_t *a = w->val[x->src[0]];
+    const uint64_t *a = warp_src(w, x->src[0]);
     uint32_t yes = 0;
     for (uint32_t k = mask; k; k &= k - 1) {
         int l = __builtin_ctz(k);

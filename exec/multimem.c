@@ -138,7 +138,7 @@ void multimem_execute(Warp *w, const XInstr *x, uint32_t mask)
                 load_reduce(w, x, l, e, data, shadow, copies, &inexact, &nan_choice, &subnormal);
                 continue;
             }
-            uint64_t b = w->val[x->vec[e]][l], b_bits = warp_dbits(w, x->vec[e], l);
+            uint64_t b = warp_src(w, x->vec[e])[l], b_bits = warp_dbits(w, x->vec[e], l);
             for (unsigned i = 0; i < copies; i++) {
                 uint8_t *p = data[i] + e * size, *s = shadow[i] + e * size;
                 if (x->op == OP_MULTIMEM_ST) {

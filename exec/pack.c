@@ -12,7 +12,7 @@ static void move_vector(Warp *w, const XInstr *x, uint32_t mask)
     Lanes source[4], bits[4];
     uint32_t defined[4];
     for (unsigned i = 0; i < x->vec_count; i++) {
-        memcpy(source[i], w->val[x->src[i]], sizeof source[i]);
+        memcpy(source[i], warp_src(w, x->src[i]), sizeof source[i]);
         defined[i] = w->defined[x->src[i]];
         for (uint32_t k = mask & ~defined[i]; k; k &= k - 1)
             bits[i][__builtin_ctz(k)] = warp_dbits(w, x->src[i], __builtin_ctz(k));

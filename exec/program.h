@@ -239,6 +239,7 @@ typedef struct Program {
     uint32_t first_immediate;
     uint32_t row_count;
     uint64_t *immediates;      /* the values of rows first_immediate.. */
+    uint64_t (*immediate_rows)[WARP_SIZE];    /* the same as rows, each value in every lane (warp_src) */
     uint32_t pred_count;
     uint32_t sreg_rows[SREG_COUNT][4];  /* row of each special register (.x .y .z = 1..3); NO_SLOT */
     uint16_t sreg_used[SREG_COUNT * 4]; /* s * 4 + c of each sreg_rows[s][c] that is a row, ascending */

@@ -430,7 +430,7 @@ const Image *image_for(Warp *w, const XInstr *x, int l, bool surface)
         report_fault(w, pc, "lane %d (pc %u): '%s' through an undefined handle", l, pc, x->ir->mnemonic);
         return NULL;
     } else {
-        h = w->val[x->src[0]][l];
+        h = warp_src(w, x->src[0])[l];
         im = image_of(w->block, h);
     }
     const Decl *var = x->image_name ? NULL : opaque_of(w->block, h);
@@ -592,7 +592,7 @@ static void store_formatted(Warp *w, const XInstr *x, int l, const Image *im, Re
     for (unsigned k = 0; k < im->channels; k++) {
         uint64_t v = 0, d = 0;
         if (k < x->vec_count) {
-            v = w->val[x->vec[k]][l];
+            v = warp_src(w, x->vec[k])[l];
             d = warp_dbits(w, x->vec[k], l);
         }
         if (k < x->vec_count && size < 4) {
@@ -631,7 +631,7 @@ static void reduce_formatted(Warp *w, const XInstr *x, int l, const Image *im, R
         memset(r->shadow + at, 0, size);
         return;
     }
-    uint64_t old = 0, od = 0, v = w->val[x->vec[0]][l];
+    uint64_t old = 0, od = 0, v = warp_src(w, x->vec[0])[l];
     for (unsigned b = 0; b < size; b++) {
         old |= (uint64_t)r->data[at + b] << 8 * b;
         od |= (uint64_t)r->shadow[at + b] << 8 * b;

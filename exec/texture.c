@@ -48,7 +48,7 @@ static const Sampler *sampler_for(Warp *w, const XInstr *x, const Image *im, int
 {
     if (!x->has_sampler)
         return &im->sampler;
-    const Sampler *sm = sampler_of(w->block, w->val[x->src[1]][l]);
+    const Sampler *sm = sampler_of(w->block, warp_src(w, x->src[1])[l]);
     if (sm && sm->texture_coords) {
         *scratch = *sm;
         scratch->normalized_coords = im->sampler.normalized_coords && !sm->force_unnormalized;
@@ -57,7 +57,7 @@ static const Sampler *sampler_for(Warp *w, const XInstr *x, const Image *im, int
     uint32_t pc = pc_of(w, x);
     if (!sm)
         report_fault(w, pc, "lane %d (pc %u): '%s' through 0x%llx, which is not the handle of a sampler", l, pc,
-                     x->ir->mnemonic, (unsigned long long)w->val[x->src[1]][l]);
+                     x->ir->mnemonic, (unsigned long long)warp_src(w, x->src[1])[l]);
     else if (sm->linear && im->type != TYPE_F32 && !im->normalized_float)
         report_fault(w, pc, "lane %d (pc %u): '%s': sampler '%s' filters linearly texture '%s', which does not "
                      "return floats", l, pc, x->ir->mnemonic, sm->name, im->name);
@@ -364,8 +364,8 @@ static void query(Warp *w, const XInstr *x, const Image *im, const Sampler *sm, 
 {
     uint64_t v;
     bool open;
-    unsigned level = x->mip == MOD_LEVEL ? (unsigned)(int32_t)w->val[x->src[2]][l] : 0;
-    if (x->mip == MOD_LEVEL && (int32_t)w->val[x->src[2]][l] < 0)
+    unsigned level = x->mip == MOD_LEVEL ? (unsigned)(int32_t)warp_src(w, x->src[2])[l] : 0;
+    if (x->mip == MOD_LEVEL && (int32_t)warp_src(w, x->src[2])[l] < 0)
         level = ~0u;
     bool known = image_query(x->mode, im, sm, level, &v, &open);
     if (open)
@@ -390,15 +390,15 @@ static void istypep(Warp *w, const XInstr *x, uint32_t mask)
     uint32_t yes = 0, known = 0;
     for (uint32_t k = mask & w->defined[x->src[0]]; k; k &= k - 1) {
         int l = __builtin_ctz(k);
-        const Decl *d = opaque_of(w->block, w->val[x->src[0]][l]);
+        const Decl *d = opaque_of(w->block, warp_src(w, x->src[0])[l]);
         if (d) {
             int space = x->mode == MOD_TEXREF ? SPACE_TEX : x->mode == MOD_SURFREF ? SPACE_SURF : SPACE_SAMPLER;
             known |= 1u << l;
             yes |= d->space == space ? 1u << l : 0;
             continue;
         }
-        const Image *im = image_of(w->block, w->val[x->src[0]][l]);
-        if (sampler_of(w->block, w->val[x->src[0]][l])) {
+        const Image *im = image_of(w->block, warp_src(w, x->src[0])[l]);
+        if (sampler_of(w->block, warp_src(w, x->src[0])[l])) {
             known |= 1u << l;
             yes |= x->mode == MOD_SAMPLERREF ? 1u << l : 0;
             continue;
@@ -423,7 +423,7 @@ void texture_execute(Warp *w, const XInstr *x, uint32_t mask)
     for (uint32_t k = mask; k; k &= k - 1) {
         int l = __builtin_ctz(k);
         if (x->op == OP_TXQ && !x->image_name && (w->defined[x->src[0]] >> l & 1)) {
-            const Sampler *sm = sampler_of(w->block, w->val[x->src[0]][l]);
+            const Sampler *sm = sampler_of(w->block, warp_src(w, x->src[0])[l]);
             if (sm) {
                 query(w, x, NULL, sm, l);
                 continue;

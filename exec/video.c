@@ -326,8 +326,8 @@ void video_execute(Warp *w, const XInstr *x, uint32_t mask)
     uint32_t partial = field ? from_ab & ~defined : 0;
     for (uint32_t k = partial; k; k &= k - 1)      /* read before d, which may be c, is written */
         dbits[__builtin_ctz(k)] = field | (warp_dbits(w, x->src[2], __builtin_ctz(k)) & ~field);
-    const uint64_t *a = w->val[x->src[0]], *b = w->val[x->src[1]];
-    const uint64_t *c = x->src_count > 2 ? w->val[x->src[2]] : a;
+    const uint64_t *a = warp_src(w, x->src[0]), *b = warp_src(w, x->src[1]);
+    const uint64_t *c = x->src_count > 2 ? warp_src(w, x->src[2]) : a;
     bool is_simd = simd_lanes(x->op) != 0;
     uint64_t *d = w->val[x->dst];
     uint32_t departs = 0, unmeasured = 0;

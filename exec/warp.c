@@ -56,7 +56,7 @@ static uint32_t indexed_branch(Warp *w, const XInstr *x, uint32_t pc, uint32_t m
 {
     if (undefined)
         report_warn(w, pc, undefined, "undefined guard predicate");
-    const uint64_t *index = w->val[x->src[0]];
+    const uint64_t *index = warp_src(w, x->src[0]);
     uint32_t bad = run & ~w->defined[x->src[0]];
     for (uint32_t k = run & ~bad; k; k &= k - 1)
         if ((uint32_t)index[__builtin_ctz(k)] >= x->target_count)

@@ -110,7 +110,7 @@ __attribute__((noinline)) static void shfl_partly_defined(Warp *w, const XInstr 
 
 static void shfl_uniform(Warp *w, const XInstr *x, uint32_t lanes, uint32_t participants, uint32_t guard_true)
 {
-    const uint64_t *a = w->val[x->src[0]], *b = w->val[x->src[1]], *c = w->val[x->src[2]];
+    const uint64_t *a = warp_src(w, x->src[0]), *b = warp_src(w, x->src[1]), *c = warp_src(w, x->src[2]);
     uint32_t supplied = w->defined[x->src[0]] & participants & guard_true;
     uint32_t control = ALL_LANES;              /* b and c immediates: defined */
     uint32_t first_immediate = w->prog->first_immediate;
@@ -161,7 +161,7 @@ void warpops_shfl(Warp *w, const XInstr *at, uint32_t lanes, uint32_t participan
     for (uint32_t k = lanes & guard_true; k; k &= k - 1) {
         int l = __builtin_ctz(k);
         const XInstr *x = &w->prog->code[w->arrival[l].pc];
-        source[l] = w->val[x->src[0]][l] & 0xffffffffu;
+        source[l] = warp_src(w, x->src[0])[l] & 0xffffffffu;
         source_bits[l] = (participants >> l & 1) ? warp_dbits(w, x->src[0], l) & 0xffffffffu : 0;
         supplied |= (w->defined[x->src[0]] >> l & 1) << l;
     }
@@ -172,8 +172,8 @@ void warpops_shfl(Warp *w, const XInstr *at, uint32_t lanes, uint32_t participan
     for (uint32_t k = lanes & guard_true; k; k &= k - 1) {
         int lane = __builtin_ctz(k);
         const XInstr *x = &w->prog->code[w->arrival[lane].pc];
-        uint32_t bval = (uint32_t)w->val[x->src[1]][lane] & 0x1f;
-        uint32_t c = (uint32_t)w->val[x->src[2]][lane];
+        uint32_t bval = (uint32_t)warp_src(w, x->src[1])[lane] & 0x1f;
+        uint32_t c = (uint32_t)warp_src(w, x->src[2])[lane];
         uint32_t cval = c & 0x1f, segmask = (c >> 8) & 0x1f;
         int max_lane = (int)((lane & segmask) | (cval & ~segmask & 0x1f));
         int min_lane = (int)(lane & segmask);
@@ -255,7 +255,7 @@ void warpops_vote(Warp *w, const XInstr *at, uint32_t lanes, uint32_t guard_true
  * amount counts in every bit with .clamp, in bits 0-4 with .wrap. */
 void warpops_shf(Warp *w, const XInstr *x, uint32_t mask)
 {
-    const uint64_t *a = w->val[x->src[0]], *b = w->val[x->src[1]], *c = w->val[x->src[2]];
+    const uint64_t *a = warp_src(w, x->src[0]), *b = warp_src(w, x->src[1]), *c = warp_src(w, x->src[2]);
     uint32_t amount_defined = warp_defined_in(w, x->src[2], ALL_LANES, x->clamp ? 0xffffffffu : 0x1f);
     uint32_t undefined_amount = mask & ~amount_defined;
     if (undefined_amount)
@@ -360,7 +360,7 @@ void warpops_match(Warp *w, const XInstr *at, uint32_t lanes, uint32_t guard_tru
     for (uint32_t k = voters; k; k &= k - 1) {
         int l = __builtin_ctz(k);
         const XInstr *x = instr_of(w, at, l);
-        value[l] = w->val[x->src[0]][l] & width_mask(x->bits);
+        value[l] = warp_src(w, x->src[0])[l] & width_mask(x->bits);
         if (!(w->defined[x->src[0]] >> l & 1))
             known = 0;
     }
@@ -393,7 +393,7 @@ void warpops_redux(Warp *w, const XInstr *at, uint32_t lanes, uint32_t guard_tru
     for (uint32_t k = voters; k; k &= k - 1) {
         int l = __builtin_ctz(k);
         const XInstr *x = instr_of(w, at, l);
-        uint32_t v = (uint32_t)w->val[x->src[0]][l];
+        uint32_t v = (uint32_t)warp_src(w, x->src[0])[l];
         known &= (w->defined[x->src[0]] >> l & 1) != 0;
         if (!started) {
             acc = v;
