@@ -30,20 +30,23 @@ struct SlabChunk {
     size_t size;               /* the whole mapping, header included */
     size_t used;               /* bytes handed out since the last reset (from the chunk's start) */
     size_t dirty;              /* bytes an earlier use wrote: cleared when handed out again */
-    unsigned char *untouched;  /* untouched[page]: no earlier use wrote on it (zero); NULL: unknown */
+    size_t start;              /* the header's bytes: this, then untouched[] */
+    bool known;                /* untouched[] says which pages are */
+    unsigned char untouched[]; /* untouched[page]: no earlier use wrote on it (zero) */
 };
 
-static size_t header(void)
+/* The bytes before a chunk of `size` hands out pieces. */
+static size_t header(size_t size)
 {
-    return (sizeof(SlabChunk) + SLAB_ALIGN - 1) / SLAB_ALIGN * SLAB_ALIGN;
+    return (sizeof(SlabChunk) + size / PAGE + SLAB_ALIGN - 1) / SLAB_ALIGN * SLAB_ALIGN;
 }
 
 /* A chunk for a piece of `bytes`, after one of `last` bytes (0: none). */
 static SlabChunk *chunk_new(size_t bytes, size_t last)
 {
     size_t size = last ? (2 * last < SLAB_CHUNK ? 2 * last : SLAB_CHUNK) : SLAB_FIRST;
-    if (header() + bytes > size)
-        size = (header() + bytes + PAGE - 1) / PAGE * PAGE;
+    while (header(size) + bytes > size)        /* a piece larger: its own size (and header) */
+        size = (header(size) + bytes + PAGE - 1) / PAGE * PAGE;
     SlabChunk *c;
 #ifdef MAP_ANONYMOUS
     c = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -52,13 +55,12 @@ static SlabChunk *chunk_new(size_t bytes, size_t last)
 #else
     c = pages_alloc(size);
 #endif
-    *c = (SlabChunk){ NULL, size, header(), header(), NULL };
+    *c = (SlabChunk){ NULL, size, header(size), header(size), header(size), false };
     return c;
 }
 
 static void chunk_free(SlabChunk *c)
 {
-    free(c->untouched);
 #ifdef MAP_ANONYMOUS
     munmap(c, c->size);
 #else
@@ -89,7 +91,7 @@ void *slab_zero(Slab *a, size_t bytes)
     size_t end = c->used >= c->dirty ? c->used : c->dirty - c->used < bytes ? c->dirty : c->used + bytes;
     for (size_t at = c->used, next; at < end; at = next) {   /* page by page, but the untouched */
         next = (at / PAGE + 1) * PAGE < end ? (at / PAGE + 1) * PAGE : end;
-        if (!c->untouched || !c->untouched[at / PAGE])
+        if (!c->known || !c->untouched[at / PAGE])
             memset((uint8_t *)c + at, 0, next - at);
     }
     c->used += bytes;
@@ -103,14 +105,8 @@ static void find_untouched(SlabChunk *c, size_t top)
 #if defined __linux__ && defined MAP_ANONYMOUS
     struct sysinfo si;
     size_t pages = (top + PAGE - 1) / PAGE;
-    if (!c->untouched)
-        c->untouched = xmalloc(c->size / PAGE + 1);
-    if (sysinfo(&si) || si.totalswap || mincore(c, pages * PAGE, c->untouched)) {
-        free(c->untouched);
-        c->untouched = NULL;
-        return;
-    }
-    for (size_t i = 0; i < pages; i++)
+    c->known = !sysinfo(&si) && !si.totalswap && !mincore(c, pages * PAGE, c->untouched);
+    for (size_t i = 0; i < pages && c->known; i++)
         c->untouched[i] = !(c->untouched[i] & 1);
 #else
     (void)c, (void)top;
@@ -123,17 +119,17 @@ void slab_reset(Slab *a)
         size_t top = c->used > c->dirty ? c->used : c->dirty;
 #ifdef MADV_DONTNEED
         /* Lazy: the pages go back to the system, zero when next touched; none is cleared here. */
-        size_t from = (header() + PAGE - 1) / PAGE * PAGE, to = (top + PAGE - 1) / PAGE * PAGE;
+        size_t from = (c->start + PAGE - 1) / PAGE * PAGE, to = (top + PAGE - 1) / PAGE * PAGE;
         if (a->lazy && to > from && !madvise((uint8_t *)c + from, to - from, MADV_DONTNEED)) {
             MEM_ZEROED((uint8_t *)c + from, to - from);     /* zero now, as memory checkers learn */
-            memset((uint8_t *)c + header(), 0, from - header());
-            top = header();
+            memset((uint8_t *)c + c->start, 0, from - c->start);
+            top = c->start;
         }
 #endif
-        if (!a->lazy && top > header())
+        if (!a->lazy && top > c->start)
             find_untouched(c, top);
         c->dirty = top;
-        c->used = header();
+        c->used = c->start;
     }
     a->current = a->first;
 }
