@@ -1,8 +1,8 @@
 /* ahead.c: the memory a gang's next CTA will touch first, listed for the processor to fetch while
  * the CTA before it runs (Prefetch, block.h says why). gang.c calls ahead_fill as each CTA's turn
  * comes under its default schedule (CTA c, then c + 1); warp.c asks for two lines at each step.
- * Listing must cost little beside what it saves: the lines are those of CTA c + 1, whose block
- * and warps' first lines were asked for while c - 1 ran (their pcs are read here), whose block's
+ * Listing must cost little beside what it saves: the lines are those of CTA c + 1, whose block's
+ * and warps' first lines were asked for while c - 1 ran (their pcs are read here), its block's
  * list of warps while c - 2 ran; the rows the instructions from a pc on touch are found once per
  * pc and kept (they are the program's, the same for every warp).
  * Requires: block.h (the gang, its blocks and warps). */
@@ -150,15 +150,16 @@ void ahead_fill(Gang *g, uint32_t c)
 {
     Prefetch *a = g->ahead;
     const Block *k3 = g->ctas[(c + 3) % g->count], *k2 = g->ctas[(c + 2) % g->count];
+    uint32_t warps = g->ctas[c]->warp_count;  /* every CTA's: not read from k3, not in the caches */
     a->count = a->next = 0;
-    lines(a, &k3->warps, k3->warp_count * sizeof *k3->warps);
-    for (uint32_t i = 0; i < k2->warp_count; i++)
+    lines(a, &k3->warps, warps * sizeof *k3->warps);
+    for (uint32_t i = 0; i < warps; i++)
         lines(a, k2->warps[i], offsetof(Warp, pc) + sizeof k2->warps[i]->pc);
+    lines(a, &k2->mem, offsetof(Block, barriers) + sizeof k2->barriers[0] - offsetof(Block, mem));
+    lines(a, &k2->live_threads, offsetof(Block, kept) - offsetof(Block, live_threads));
+    lines(a, &k2->gang, sizeof k2->gang + sizeof k2->gang_rank);
 
     const Block *k = g->ctas[(c + 1) % g->count];
-    lines(a, &k->mem, offsetof(Block, barriers) + sizeof k->barriers[0] - offsetof(Block, mem));
-    lines(a, &k->live_threads, offsetof(Block, kept) - offsetof(Block, live_threads));
-    lines(a, &k->gang, sizeof k->gang + sizeof k->gang_rank);
     size_t regions = k->mem.count * sizeof *k->mem.regions;
     lines(a, k->mem.regions, regions < AHEAD_BYTES ? regions : AHEAD_BYTES);
     for (uint32_t i = 0; i < k->warp_count; i++) {
