@@ -22,7 +22,7 @@
 #include "block.h"
 
 enum { SPIN_MAX_DEPTH = 4,     /* deeper calls: not compared, never parked */
-       SPIN_FIRST_KEEP = 2,    /* the first look kept: the 2nd (then the 4th, 8th, ...) */
+       SPIN_FIRST_KEEP = 1,    /* the first look kept: the 1st (then the 2nd, 4th, 8th, ...) */
        SPIN_LOOP_MAX = 64,     /* a loop's instructions looked at for the rows it writes */
        SPIN_WRITTEN_MAX = 32 };
 
@@ -54,9 +54,11 @@ static bool frames_equal(const Frame *a, const Frame *b)
  * calls or with recursion's saved activations. */
 static bool keepable(const Warp *w)
 {
-    for (int l = 0; l < WARP_SIZE; l++)
+    for (uint32_t k = w->stacks_made; k; k &= k - 1) {   /* a lane in a call has made its stack */
+        int l = __builtin_ctz(k);
         if (w->depth[l] > SPIN_MAX_DEPTH || (w->depth[l] && w->saves[l].len))   /* saves: in calls only */
             return false;
+    }
     return true;
 }
 
@@ -211,15 +213,18 @@ static bool same_state(const Warp *w, SpinState *s, uint32_t pc, uint32_t mask)
         return false;
     if (w->carry != s->carry || w->carry_defined != s->carry_defined || w->carry_by_sub != s->carry_by_sub)
         return false;
-    for (int l = 0; l < WARP_SIZE; l++) {
-        if (!(alive >> l & 1))
-            continue;
-        if ((w->waiting >> l & 1) && (w->arrival[l].pc != s->arrival[l].pc || w->arrival[l].since != s->arrival[l].since ||
-                                      w->arrival[l].membermask != s->arrival[l].membermask))
+    /* Whole arrays: a lane not alive (exited, the same ones as when kept; never launched) changed none. */
+    if (memcmp(w->depth, s->depth, sizeof s->depth) || memcmp(w->sp, s->sp, sizeof s->sp) ||
+        memcmp(w->stack_ptr, s->stack_ptr, sizeof s->stack_ptr) || memcmp(w->charged, s->charged, sizeof s->charged))
+        return false;
+    for (uint32_t k = w->waiting & alive; k; k &= k - 1) {
+        int l = __builtin_ctz(k);
+        if (w->arrival[l].pc != s->arrival[l].pc || w->arrival[l].since != s->arrival[l].since ||
+            w->arrival[l].membermask != s->arrival[l].membermask)
             return false;
-        if (w->depth[l] != s->depth[l] || w->sp[l] != s->sp[l] || w->stack_ptr[l] != s->stack_ptr[l] ||
-            w->charged[l] != s->charged[l])
-            return false;
+    }
+    for (uint32_t k = w->stacks_made & alive; k; k &= k - 1) {   /* frames: lanes in calls only */
+        int l = __builtin_ctz(k);
         for (uint32_t d = 0; d < w->depth[l]; d++)
             if (!frames_equal(&w->stack[l][d], &s->frames[l][d]))
                 return false;
@@ -278,13 +283,15 @@ static void keep(Warp *w, uint32_t pc, uint32_t mask)
     SpinState *s = take(w);
     s->steps = w->steps;
     w->spin_kept = true;
-    for (int l = 0; l < WARP_SIZE; l++) {
+    for (int l = 0; l < WARP_SIZE; l++)
         s->pc[l] = lane_pc(w, pc, mask, l);
-        s->arrival[l] = w->arrival[l];
-        s->depth[l] = w->depth[l];
-        s->sp[l] = w->sp[l];
-        s->stack_ptr[l] = w->stack_ptr[l];
-        s->charged[l] = w->charged[l];
+    memcpy(s->arrival, w->arrival, sizeof s->arrival);
+    memcpy(s->depth, w->depth, sizeof s->depth);
+    memcpy(s->sp, w->sp, sizeof s->sp);
+    memcpy(s->stack_ptr, w->stack_ptr, sizeof s->stack_ptr);
+    memcpy(s->charged, w->charged, sizeof s->charged);
+    for (uint32_t k = w->stacks_made; k; k &= k - 1) {
+        int l = __builtin_ctz(k);
         for (uint32_t d = 0; d < w->depth[l]; d++)
             s->frames[l][d] = w->stack[l][d];
     }
