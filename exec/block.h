@@ -482,7 +482,7 @@ struct Block {
  * have: their registers are long out of the processor's caches by then, and met one miss after
  * another as the instructions reach them, they cost more than the instructions did. (Asked for
  * all at once as the CTA's turn came, they gained nothing; spread over the steps before, they
- * gained a tenth of make bench's cooperative figure.) */
+ * are the largest of the gains in make bench's cooperative figure.) */
 enum { PREFETCH_MAX = 2048 };
 typedef struct Prefetch {
     const void *line[PREFETCH_MAX];
@@ -879,8 +879,8 @@ void block_progress(Block *b, const ExecOptions *options, bool now);
 Warp *block_new_warp(Block *b, uint32_t index, GangMemory *m);
 void *block_bits_alloc(uint32_t rows);
 /* blockcopy.c: blocks made from another. */
-Block *block_worker_new(const Block *b, GangMemory *m, const bool *undefined);
-bool block_undefined_bytes(const uint8_t *shadow, uint64_t n);   /* for grid.c (m NULL), gang.c; freed by block_free */
+Block *block_worker_new(const Block *b, GangMemory *m, const bool *undefined);   /* for grid.c (m NULL), gang.c; freed by block_free */
+bool block_undefined_bytes(const uint8_t *shadow, uint64_t n);   /* no byte of the n whose shadow it is defined */
 void block_leave_slab(Block *k);                         /* before a gang's CTA hands its state on */
 void gang_memory_free(GangMemory *m);                     /* NULL: nothing */
 /* A block for one launch of the kernel b was loaded for (the library's), of ntid threads (the

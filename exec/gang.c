@@ -318,9 +318,8 @@ bool gang_run_grid(Block *b, const ExecOptions *o)
     GangMemory *memory = memory_take(b);
     g.spin_pool = &memory->spins;          /* kept with it: its states no warp's once the members are freed */
     make_members(b, &g, size[0] * size[1] * size[2], memory);
-    if (!o->schedule && g.count > 1) {
+    if (!o->schedule && g.count > 1)   /* ahead.c follows gang_next's order */
         g.ahead = ahead_new(&b->prog);
-    }
     uint64_t gangs = cta_count(b) / g.count, steps = 0, lane_steps = 0;
     uint32_t per[3] = { b->nctaid[0] / size[0], b->nctaid[1] / size[1], b->nctaid[2] / size[2] };
     bool ran = true;

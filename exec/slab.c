@@ -13,7 +13,6 @@
  * second launch given by the system then). */
 #define _DEFAULT_SOURCE                /* madvise and MAP_ANONYMOUS, outside POSIX 2008 */
 #include <stdint.h>
-#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #ifdef __linux__
